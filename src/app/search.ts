@@ -1,0 +1,75 @@
+// The search use-case: keyword search today; semantic and hybrid plug in through `vectorSearch`
+// (embeddings issue). Results are documents, best first, scores in [0, 1], ties by id.
+import { LoreError } from '../core/errors.ts';
+import type { SearchResult } from '../core/models.ts';
+import { analyzeQuery } from '../core/search/analyze-query.ts';
+import { makeSnippet } from '../core/search/snippet.ts';
+import type { RetrievalConfig } from '../config/types.ts';
+import type { Store } from '../store/store.ts';
+import type { SearchParams } from './search-params.ts';
+
+export interface SearchDeps {
+  store: Store;
+  retrieval: RetrievalConfig;
+  /** Present when an embedding provider is configured and embeddings exist. */
+  semantic?: SemanticSearch | undefined;
+}
+
+/** Semantic/hybrid search, provided by the embeddings layer. */
+export interface SemanticSearch {
+  search(params: SearchParams, deps: SearchDeps): Promise<SearchResponse>;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  explain: {
+    mode: SearchParams['mode'];
+    alpha: number | null;
+    keywordCandidates: number;
+    vectorCandidates: number;
+    terms: string[];
+  };
+}
+
+export async function search(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
+  if (params.mode !== 'keyword') {
+    if (!deps.semantic) {
+      throw new LoreError(
+        'embeddings_not_configured',
+        `${params.mode} search needs embeddings, and none are configured: set [embedding] provider (openai, ollama or local) in the config, then run \`lore embed pending\``,
+      );
+    }
+    return deps.semantic.search(params, deps);
+  }
+  return keywordSearch(deps, params);
+}
+
+export function keywordSearch(deps: SearchDeps, params: SearchParams, candidateK?: number): SearchResponse {
+  const terms = analyzeQuery(params.query);
+  const result = deps.store.keywordSearch({
+    terms,
+    limit: params.limit,
+    candidateK: candidateK ?? deps.retrieval.candidateKKeyword,
+    filter: params.source === undefined ? undefined : { source: params.source },
+  });
+  const stems = new Set(terms.map((t) => t.stem));
+  const results: SearchResult[] = result.hits.map((hit) => ({
+    id: hit.document.id,
+    source: hit.document.source,
+    sourceId: hit.document.sourceId,
+    title: hit.document.title,
+    score: round(hit.score),
+    snippet: makeSnippet(hit.chunk.text, stems),
+    sourceUrl: hit.document.sourceUrl,
+    updatedAt: hit.document.updatedAt,
+    explain: params.explain
+      ? { keywordScore: round(hit.score), semanticScore: null, hybridScore: round(hit.score), chunkId: hit.chunk.id, chunkIndex: hit.chunk.chunkIndex }
+      : undefined,
+  }));
+  return {
+    results,
+    explain: { mode: 'keyword', alpha: null, keywordCandidates: result.candidateCount, vectorCandidates: 0, terms: result.matchedTerms.map((t) => t.token) },
+  };
+}
+
+const round = (n: number): number => Math.round(n * 1e6) / 1e6;

@@ -1,0 +1,46 @@
+// Sources and index statistics: configured connector instances joined with what the index holds.
+// A configured connector never synced shows `not synced`; a source in the index but no longer
+// configured still shows (its documents are searchable until removed).
+import type { SourceStats } from '../core/models.ts';
+import type { Store, StoreCounts } from '../store/store.ts';
+
+export interface SourceRow extends SourceStats {
+  configured: boolean;
+  status: 'ok' | 'not synced';
+}
+
+export function listSources(store: Store, configuredLabels: readonly string[]): SourceRow[] {
+  const stored = new Map(store.sources().map((s) => [s.source, s]));
+  const labels = [...new Set([...configuredLabels, ...stored.keys()])].sort();
+  return labels.map((label) => {
+    const s = stored.get(label);
+    return {
+      source: label,
+      documentCount: s?.documentCount ?? 0,
+      chunkCount: s?.chunkCount ?? 0,
+      embeddedCount: s?.embeddedCount ?? 0,
+      lastSyncAt: s?.lastSyncAt ?? null,
+      configured: configuredLabels.includes(label),
+      status: s?.lastSyncAt ? 'ok' : 'not synced',
+    };
+  });
+}
+
+export interface Stats {
+  dbPath: string;
+  dbSizeBytes: number;
+  counts: StoreCounts;
+  embeddedPercent: number;
+  sources: SourceRow[];
+}
+
+export function indexStats(store: Store, configuredLabels: readonly string[]): Stats {
+  const counts = store.counts();
+  return {
+    dbPath: store.path,
+    dbSizeBytes: store.sizeBytes(),
+    counts,
+    embeddedPercent: counts.chunks === 0 ? 0 : Math.round((counts.embedded / counts.chunks) * 1000) / 10,
+    sources: listSources(store, configuredLabels),
+  };
+}

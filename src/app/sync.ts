@@ -1,0 +1,174 @@
+// The sync use-case: connector → documents → chunks → store, incrementally.
+//
+// For each connector instance (instances run concurrently; writes are serialised by SQLite):
+// 1. Scan the source. An entry whose fingerprint equals the stored one is unchanged: not even read.
+// 2. Load the others (bounded concurrency). Skipped items (binary, too large, …) are counted and,
+//    if they were indexed before, removed. A load failure is counted as an error; the stored copy stays.
+// 3. Hash the normalised content. Same hash: only the fingerprint is refreshed. Otherwise chunk and
+//    write the document in one transaction (a kill leaves each document old or new, never half).
+// 4. Delete stored documents the source no longer has (complete listings) or reports as deleted.
+// 5. Record the checkpoint and the sync time. `full` ignores fingerprints, hashes and checkpoints.
+import { chunkText, type ChunkSizes } from '../core/chunker.ts';
+import { LoreError } from '../core/errors.ts';
+import { chunkIds, documentId, sha256Hex } from '../core/ids.ts';
+import type { Chunk, SourceItem } from '../core/models.ts';
+import type { Connector, ScanEntry } from '../connectors/connector.ts';
+import type { Store, StoredDocument } from '../store/store.ts';
+import { mapLimit } from './map-limit.ts';
+
+export interface SyncReport {
+  connector: string;
+  fetched: number;
+  upserted: number;
+  unchanged: number;
+  chunksWritten: number;
+  deleted: number;
+  skipped: number;
+  errors: number;
+  /** Skips and errors, one line each (path and reason). */
+  notes: string[];
+  /** Set when the connector failed as a whole (nothing was deleted). */
+  failure: { code: string; message: string } | null;
+  durationMs: number;
+}
+
+export interface SyncProgress {
+  connector: string;
+  done: number;
+  total: number;
+}
+
+export interface SyncDeps {
+  store: Store;
+  chunking: ChunkSizes;
+  onProgress?: ((p: SyncProgress) => void) | undefined;
+  /** Called after a connector's documents are written (the embeddings layer embeds new chunks here). */
+  afterConnector?: ((report: SyncReport) => Promise<void>) | undefined;
+}
+
+const LOAD_CONCURRENCY = 16;
+
+export async function syncConnectors(deps: SyncDeps, connectors: readonly Connector[], options: { full: boolean }): Promise<SyncReport[]> {
+  deps.store.beginBulk();
+  try {
+    return await Promise.all(connectors.map((c) => syncOne(deps, c, options.full)));
+  } finally {
+    deps.store.endBulk();
+  }
+}
+
+async function syncOne(deps: SyncDeps, connector: Connector, full: boolean): Promise<SyncReport> {
+  const started = performance.now();
+  const report: SyncReport = {
+    connector: connector.label,
+    fetched: 0,
+    upserted: 0,
+    unchanged: 0,
+    chunksWritten: 0,
+    deleted: 0,
+    skipped: 0,
+    errors: 0,
+    notes: [],
+    failure: null,
+    durationMs: 0,
+  };
+  try {
+    const { store } = deps;
+    const stored = store.documentStates(connector.label);
+    const previous = store.sourceState(connector.label);
+    const scan = await connector.scan({ checkpoint: full ? null : previous.checkpoint, full });
+    report.fetched = scan.entries.length;
+    const keep = new Set<string>();
+    let done = 0;
+    deps.onProgress?.({ connector: connector.label, done, total: scan.entries.length });
+
+    await mapLimit(scan.entries, LOAD_CONCURRENCY, async (entry) => {
+      await processEntry(deps, connector, entry, stored, full, keep, report);
+      done++;
+      deps.onProgress?.({ connector: connector.label, done, total: scan.entries.length });
+    });
+
+    const gone = new Set<string>();
+    if (scan.complete) for (const id of stored.keys()) if (!keep.has(id)) gone.add(id);
+    for (const sourceId of scan.deleted) gone.add(documentId(connector.label, sourceId));
+    report.deleted = store.deleteDocuments([...gone].filter((id) => stored.has(id) && !keep.has(id)));
+    store.setSourceState(connector.label, { checkpoint: scan.checkpoint, lastSyncAt: new Date().toISOString() });
+    await deps.afterConnector?.(report);
+  } catch (error) {
+    report.failure =
+      error instanceof LoreError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error).message };
+  }
+  report.durationMs = performance.now() - started;
+  return report;
+}
+
+async function processEntry(
+  deps: SyncDeps,
+  connector: Connector,
+  entry: ScanEntry,
+  stored: ReadonlyMap<string, { fingerprint: string | null; contentHash: string }>,
+  full: boolean,
+  keep: Set<string>,
+  report: SyncReport,
+): Promise<void> {
+  const source = entry.source ?? connector.label;
+  const id = documentId(source, entry.sourceId);
+  const prior = stored.get(id);
+  if (!full && prior && entry.fingerprint !== null && prior.fingerprint === entry.fingerprint) {
+    keep.add(id);
+    report.unchanged++;
+    return;
+  }
+  let loaded;
+  try {
+    loaded = await entry.load();
+  } catch (error) {
+    keep.add(id); // a read failure is not a deletion: keep what we have
+    report.errors++;
+    report.notes.push(`error ${entry.sourceId}: ${(error as Error).message}`);
+    return;
+  }
+  if (loaded.kind === 'skipped') {
+    report.skipped++;
+    report.notes.push(`skipped ${entry.sourceId}: ${loaded.detail}`);
+    return;
+  }
+  keep.add(id);
+  const doc = toDocument(loaded.item, id, source, connector.label);
+  if (!full && prior && prior.contentHash === doc.contentHash) {
+    if (prior.fingerprint !== entry.fingerprint) deps.store.touchDocument(id, entry.fingerprint);
+    report.unchanged++;
+    return;
+  }
+  const chunks = toChunks(doc, deps.chunking);
+  const outcome = deps.store.upsertDocument(doc, chunks, entry.fingerprint);
+  report.upserted++;
+  report.chunksWritten += outcome.chunksWritten;
+}
+
+export function toDocument(item: SourceItem, id: string, source: string, connector: string): StoredDocument {
+  const title = item.title?.trim() || item.sourceId;
+  const contentType = item.contentType ?? 'text/plain';
+  const metadata = item.metadata ?? {};
+  const sourceUrl = item.sourceUrl ?? null;
+  const contentHash = sha256Hex(JSON.stringify([title, item.body, sourceUrl, contentType, metadata]));
+  return {
+    id,
+    source,
+    connector,
+    sourceId: item.sourceId,
+    sourceUrl,
+    title,
+    body: item.body,
+    contentType,
+    metadata,
+    updatedAt: item.updatedAt ?? new Date().toISOString(),
+    contentHash,
+  };
+}
+
+export function toChunks(doc: StoredDocument, sizes: ChunkSizes): Chunk[] {
+  const texts = chunkText(doc.body, sizes);
+  const ids = chunkIds(doc.id, texts);
+  return texts.map((text, i) => ({ id: ids[i] ?? '', documentId: doc.id, chunkIndex: i, text, contentHash: sha256Hex(text) }));
+}

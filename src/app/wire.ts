@@ -1,0 +1,94 @@
+// Domain objects → the JSON shapes of the contract (snake_case field names, SPEC §1, §3, §4, §6).
+// Every surface serialises through these functions, so field names cannot drift between them.
+import type { Chunk, SearchResult } from '../core/models.ts';
+import type { StoredDocument } from '../store/store.ts';
+import type { SearchResponse } from './search.ts';
+import type { SourceRow, Stats } from './sources.ts';
+
+export function documentToWire(doc: StoredDocument): Record<string, unknown> {
+  return {
+    id: doc.id,
+    source: doc.source,
+    source_id: doc.sourceId,
+    source_url: doc.sourceUrl,
+    title: doc.title,
+    body: doc.body,
+    updated_at: doc.updatedAt,
+    content_type: doc.contentType,
+    metadata: doc.metadata,
+  };
+}
+
+export function chunkToWire(chunk: Chunk): Record<string, unknown> {
+  return { id: chunk.id, document_id: chunk.documentId, chunk_index: chunk.chunkIndex, text: chunk.text };
+}
+
+export function searchResultToWire(r: SearchResult): Record<string, unknown> {
+  return {
+    id: r.id,
+    source: r.source,
+    source_id: r.sourceId,
+    title: r.title,
+    score: r.score,
+    snippet: r.snippet,
+    source_url: r.sourceUrl,
+    updated_at: r.updatedAt,
+    ...(r.explain
+      ? {
+          explain: {
+            keyword_score: r.explain.keywordScore,
+            semantic_score: r.explain.semanticScore,
+            hybrid_score: r.explain.hybridScore,
+            chunk_id: r.explain.chunkId,
+            chunk_index: r.explain.chunkIndex,
+          },
+        }
+      : {}),
+  };
+}
+
+export function searchResponseToWire(response: SearchResponse, explain: boolean): Record<string, unknown> {
+  return {
+    results: response.results.map(searchResultToWire),
+    ...(explain
+      ? {
+          explain: {
+            mode: response.explain.mode,
+            alpha: response.explain.alpha,
+            keyword_candidates: response.explain.keywordCandidates,
+            vector_candidates: response.explain.vectorCandidates,
+            terms: response.explain.terms,
+          },
+        }
+      : {}),
+  };
+}
+
+export function sourcesToWire(rows: readonly SourceRow[]): { sources: Record<string, unknown>[] } {
+  return {
+    sources: rows.map((s) => ({
+      source: s.source,
+      document_count: s.documentCount,
+      chunk_count: s.chunkCount,
+      status: s.status,
+    })),
+  };
+}
+
+export function statsToWire(stats: Stats): Record<string, unknown> {
+  return {
+    db_path: stats.dbPath,
+    db_size_bytes: stats.dbSizeBytes,
+    documents: stats.counts.documents,
+    chunks: stats.counts.chunks,
+    embedded_chunks: stats.counts.embedded,
+    embedded_percent: stats.embeddedPercent,
+    sources: stats.sources.map((s) => ({
+      source: s.source,
+      documents: s.documentCount,
+      chunks: s.chunkCount,
+      embedded: s.embeddedCount,
+      last_sync: s.lastSyncAt,
+    })),
+  };
+}

@@ -1,0 +1,15 @@
+// `lore get <id>`: the document as JSON (404 → exit 4).
+import type { Command } from 'commander';
+import { getDocument } from '../../app/documents.ts';
+import { documentToWire } from '../../app/wire.ts';
+import type { CliContext } from '../context.ts';
+
+export function registerGet(program: Command, ctx: CliContext): void {
+  program
+    .command('get')
+    .description('print a document as JSON')
+    .argument('<id>', 'document id (from search results)')
+    .action((id: string) => {
+      ctx.printJson(documentToWire(getDocument(ctx.lore().store, id)));
+    });
+}

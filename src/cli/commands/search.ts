@@ -1,0 +1,60 @@
+// `lore search <query>`: the same parameters and validation as the REST and MCP search tool.
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { parseSearchParams } from '../../app/search-params.ts';
+import { search, type SearchResponse } from '../../app/search.ts';
+import { searchResponseToWire } from '../../app/wire.ts';
+import type { CliContext } from '../context.ts';
+
+export function registerSearch(program: Command, ctx: CliContext): void {
+  program
+    .command('search')
+    .description('search the index (keyword by default)')
+    .argument('<query...>', 'words or a question')
+    .option('--mode <mode>', 'keyword | semantic | hybrid')
+    .option('--limit <n>', 'maximum number of documents', parseInteger)
+    .option('--source <source>', 'only this connector label (git:docs) or type (git)')
+    .option('--explain', 'show how each result was scored')
+    .action(async (words: string[], opts: { mode?: string; limit?: number; source?: string; explain?: boolean }) => {
+      const lore = ctx.lore();
+      const params = parseSearchParams(
+        { query: words.join(' '), mode: opts.mode, limit: opts.limit, source: opts.source, explain: opts.explain === true },
+        lore.config.retrieval,
+      );
+      const response = await search(lore.searchDeps(), params);
+      if (ctx.json) ctx.printJson(searchResponseToWire(response, params.explain));
+      else ctx.io.out(formatResults(response, params.explain, lore.config.retrieval.hybridAlpha));
+    });
+}
+
+function parseInteger(value: string): number {
+  if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}
+
+function formatResults(response: SearchResponse, explain: boolean, alpha: number): string {
+  const lines: string[] = [];
+  if (explain) {
+    const e = response.explain;
+    lines.push(
+      `mode: ${e.mode}  alpha: ${e.mode === 'keyword' ? '-' : (e.alpha ?? alpha)}  keyword candidates: ${e.keywordCandidates}  vector candidates: ${e.vectorCandidates}`,
+      `terms: ${e.terms.join(' ') || '-'}`,
+      '',
+    );
+  }
+  if (response.results.length === 0) lines.push('No results.');
+  response.results.forEach((r, i) => {
+    lines.push(`${i + 1}. ${r.title}  [${r.score.toFixed(3)}]`);
+    lines.push(`   ${r.source} · ${r.sourceId}`);
+    if (explain && r.explain) {
+      const f = (n: number | null): string => (n === null ? '-' : n.toFixed(4));
+      lines.push(
+        `   keyword ${f(r.explain.keywordScore)}  semantic ${f(r.explain.semanticScore)}  hybrid ${f(r.explain.hybridScore)}  updated ${r.updatedAt}`,
+      );
+    }
+    lines.push(`   ${r.snippet}`);
+    lines.push(`   id: ${r.id}`);
+    lines.push('');
+  });
+  return `${lines.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,57 @@
+// The composition root: the one place that picks concrete adapters (SQLite store, connectors,
+// later embedders, Lua runtime, registries) and wires them into the app's use-cases.
+import type { Config } from './config/types.ts';
+import type { Connector } from './connectors/connector.ts';
+import { FilesystemConnector } from './connectors/filesystem/filesystem-connector.ts';
+import { LoreError } from './core/errors.ts';
+import { configuredConnectors, type ConnectorRef } from './app/select-connectors.ts';
+import type { SearchDeps } from './app/search.ts';
+import type { SyncDeps } from './app/sync.ts';
+import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
+import type { Store } from './store/store.ts';
+
+export interface Lore {
+  readonly config: Config;
+  readonly store: Store;
+  createConnector(ref: ConnectorRef): Connector;
+  connectorLabels(): string[];
+  searchDeps(): SearchDeps;
+  syncDeps(onProgress?: SyncDeps['onProgress']): SyncDeps;
+  close(): void;
+}
+
+export function openLore(config: Config): Lore {
+  const store = openSqliteStore(config.db.path);
+  return {
+    config,
+    store,
+    createConnector: (ref) => createConnector(config, ref),
+    connectorLabels: () => configuredConnectors(config).map((c) => c.label),
+    searchDeps: () => ({ store, retrieval: config.retrieval }),
+    syncDeps: (onProgress) => ({ store, chunking: config.chunking, onProgress }),
+    close: () => store.close(),
+  };
+}
+
+function createConnector(config: Config, ref: ConnectorRef): Connector {
+  switch (ref.type) {
+    case 'filesystem': {
+      const c = config.connectors.filesystem[ref.name];
+      if (c) return new FilesystemConnector(ref.name, c);
+      break;
+    }
+    default:
+      return unavailable(ref);
+  }
+  throw new LoreError('not_found', `connector ${ref.label} is not configured`);
+}
+
+/** A configured connector type this build cannot sync yet: its sync fails with a clear message. */
+function unavailable(ref: ConnectorRef): Connector {
+  return {
+    label: ref.label,
+    type: ref.type,
+    scan: () =>
+      Promise.reject(new LoreError('config_error', `${ref.label}: ${ref.type} connectors are not supported by this version of Lore yet`)),
+  };
+}

@@ -1,0 +1,181 @@
+// Finds, reads, expands, validates and freezes the configuration, once, at the edge.
+// Lookup order: explicit -c/--config, then LORE_CONFIG, then ./config/lore.toml, then the built-in default.
+import { readFileSync, existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import { configError } from '../core/errors.ts';
+import { DEFAULT_CONFIG_TOML } from './default-config.ts';
+import { expandEnv } from './expand-env.ts';
+import { configSchema, DEFAULT_MAX_FILE_BYTES, type RawConfig } from './schema.ts';
+import { SchemaIssue } from './schema-kit.ts';
+import type { Config, ScriptConfig } from './types.ts';
+
+export const DEFAULT_CONFIG_PATH = 'config/lore.toml';
+
+export interface LoadConfigOptions {
+  /** Value of -c/--config, if given. */
+  configPath?: string | undefined;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const explicit = options.configPath ?? env['LORE_CONFIG'];
+  if (explicit) {
+    const file = path.resolve(cwd, explicit);
+    if (!existsSync(file)) {
+      throw configError(`config file not found: ${explicit}; create it (see config/lore.example.toml) or pass another path with -c`);
+    }
+    return parseConfig(readFileSync(file, 'utf8'), { file: path.relative(cwd, file) || file, cwd, env });
+  }
+  const fallback = path.resolve(cwd, DEFAULT_CONFIG_PATH);
+  if (existsSync(fallback)) return parseConfig(readFileSync(fallback, 'utf8'), { file: DEFAULT_CONFIG_PATH, cwd, env });
+  return parseConfig(DEFAULT_CONFIG_TOML, { file: null, cwd, env });
+}
+
+/** Parses config text. `file` is used in messages (null: the built-in default). */
+export function parseConfig(text: string, where: { file: string | null; cwd: string; env?: NodeJS.ProcessEnv }): Config {
+  const label = where.file ?? '(built-in config)';
+  let tree: unknown;
+  try {
+    tree = parseToml(text);
+  } catch (error) {
+    const detail = error instanceof TomlError ? `line ${error.line}, column ${error.column}: ${firstLine(error.message)}` : String(error);
+    throw configError(`${label}: not valid TOML (${detail})`, error);
+  }
+  const expanded = expandEnv(tree, where.env ?? process.env, label);
+  let raw: RawConfig;
+  try {
+    raw = configSchema.parse(expanded, []);
+  } catch (error) {
+    if (error instanceof SchemaIssue) throw configError(`${label}: ${error.path.join('.')} ${error.message}`);
+    throw error;
+  }
+  checkRelations(raw, label);
+  return deepFreeze(toConfig(raw, where.file === null ? null : path.resolve(where.cwd, where.file), where.cwd));
+}
+
+function checkRelations(raw: RawConfig, label: string): void {
+  if (raw.chunking.overlap_tokens >= raw.chunking.max_tokens) {
+    throw configError(`${label}: chunking.overlap_tokens must be less than chunking.max_tokens (${raw.chunking.max_tokens})`);
+  }
+  if (raw.retrieval.final_limit > raw.retrieval.max_limit) {
+    throw configError(`${label}: retrieval.final_limit must not exceed retrieval.max_limit (${raw.retrieval.max_limit})`);
+  }
+  const { provider, model, dims } = raw.embedding;
+  if ((provider === 'openai' || provider === 'ollama') && (!model || !dims)) {
+    throw configError(`${label}: embedding.provider "${provider}" needs embedding.model and embedding.dims`);
+  }
+  for (const [name, fs] of Object.entries(raw.connectors.filesystem)) {
+    if (fs.max_file_bytes !== undefined && fs.max_extract_bytes !== undefined) {
+      throw configError(`${label}: connectors.filesystem.${name} sets both max_file_bytes and max_extract_bytes; keep one`);
+    }
+  }
+}
+
+function toConfig(raw: RawConfig, file: string | null, cwd: string): Config {
+  const abs = (p: string): string => path.resolve(cwd, expandHome(p));
+  const script = (entry: { path: string; timeout: number; extra: Record<string, unknown> }): ScriptConfig => ({
+    path: abs(entry.path),
+    timeoutSecs: entry.timeout,
+    extra: entry.extra,
+  });
+  const mapValues = <A, B>(record: Record<string, A>, fn: (a: A) => B): Record<string, B> =>
+    Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
+  const e = raw.embedding;
+  const r = raw.retrieval;
+  return {
+    file,
+    baseDir: cwd,
+    db: { path: abs(raw.db.path) },
+    chunking: { maxTokens: raw.chunking.max_tokens, overlapTokens: raw.chunking.overlap_tokens },
+    embedding: {
+      provider: e.provider,
+      model: e.model ?? null,
+      dims: e.dims ?? null,
+      url: e.url ?? null,
+      baseUrl: e.base_url ?? null,
+      apiKeyEnv: e.api_key_env,
+      batchSize: e.batch_size,
+      maxRetries: e.max_retries,
+      timeoutSecs: e.timeout_secs,
+      concurrency: e.concurrency,
+    },
+    retrieval: {
+      finalLimit: r.final_limit,
+      maxLimit: r.max_limit,
+      hybridAlpha: r.hybrid_alpha,
+      candidateKKeyword: r.candidate_k_keyword,
+      candidateKVector: r.candidate_k_vector,
+      fusion: r.fusion,
+    },
+    server: {
+      bind: raw.server.bind,
+      corsEnabled: raw.server.cors_enabled,
+      corsOrigins: raw.server.cors_origins,
+      allowedHosts: raw.server.allowed_hosts,
+      maxBodyBytes: raw.server.max_body_bytes,
+    },
+    connectors: {
+      filesystem: mapValues(raw.connectors.filesystem, (c) => ({
+        root: abs(c.root),
+        includeGlobs: c.include_globs,
+        excludeGlobs: c.exclude_globs,
+        followSymlinks: c.follow_symlinks,
+        maxFileBytes: c.max_file_bytes ?? c.max_extract_bytes ?? DEFAULT_MAX_FILE_BYTES,
+      })),
+      git: mapValues(raw.connectors.git, (c) => ({
+        url: c.url,
+        branch: c.branch,
+        root: c.root,
+        includeGlobs: c.include_globs,
+        excludeGlobs: c.exclude_globs,
+        shallow: c.shallow,
+        cacheDir: c.cache_dir === undefined ? null : abs(c.cache_dir),
+        maxFileBytes: c.max_file_bytes,
+      })),
+      s3: mapValues(raw.connectors.s3, (c) => ({
+        bucket: c.bucket,
+        prefix: c.prefix,
+        region: c.region,
+        endpointUrl: c.endpoint_url ?? null,
+        includeGlobs: c.include_globs,
+        excludeGlobs: c.exclude_globs,
+        maxFileBytes: c.max_file_bytes,
+      })),
+      script: mapValues(raw.connectors.script, script),
+    },
+    tools: { script: mapValues(raw.tools.script, script) },
+    agents: {
+      inline: mapValues(raw.agents.inline, (a) => ({ description: a.description, tools: a.tools, systemPrompt: a.system_prompt })),
+      script: mapValues(raw.agents.script, script),
+    },
+    registries: mapValues(raw.registries, (g) => ({
+      url: g.url ?? null,
+      branch: g.branch ?? null,
+      path: abs(g.path),
+      readonly: g.readonly,
+      autoUpdate: g.auto_update,
+      priority: g.priority ?? null,
+    })),
+  };
+}
+
+function expandHome(p: string): string {
+  return p === '~' || p.startsWith('~/') ? path.join(homedir(), p.slice(1)) : p;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

@@ -1,0 +1,117 @@
+// The TOML schema of SPEC §2: every key, its type, range and default. Defaults live here only.
+// Keys Context Harness writes in its ctx.toml are accepted so its configs load unchanged.
+import { array, bool, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
+
+export const DEFAULT_MAX_FILE_BYTES = 50_000_000;
+const DEFAULT_INCLUDE = ['**/*.md', '**/*.txt'];
+const globs = (fallback: string[]) => withDefault(array(str()), fallback);
+const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
+
+const script = table({ path: str(), timeout: seconds(30) }, 'keep');
+
+export const configSchema = table({
+  db: section(table({ path: withDefault(str(), '.lore/lore.sqlite') })),
+  chunking: section(
+    table({
+      max_tokens: withDefault(int({ min: 16 }), 700),
+      overlap_tokens: withDefault(int({ min: 0 }), 80),
+    }),
+  ),
+  embedding: section(
+    table({
+      provider: withDefault(oneOf(['disabled', 'openai', 'ollama', 'local']), 'disabled'),
+      model: optional(str()),
+      dims: optional(int({ min: 1 })),
+      url: optional(str()),
+      base_url: optional(str()),
+      api_key_env: withDefault(str(), 'OPENAI_API_KEY'),
+      batch_size: withDefault(int({ min: 1 }), 64),
+      max_retries: withDefault(int({ min: 0 }), 5),
+      timeout_secs: seconds(30),
+      concurrency: withDefault(int({ min: 1 }), 2),
+    }),
+  ),
+  retrieval: section(
+    table({
+      final_limit: withDefault(int({ min: 1 }), 12),
+      max_limit: withDefault(int({ min: 1 }), 100),
+      hybrid_alpha: withDefault(num({ min: 0, max: 1 }), 0.6),
+      candidate_k_keyword: withDefault(int({ min: 1 }), 80),
+      candidate_k_vector: withDefault(int({ min: 1 }), 80),
+      fusion: withDefault(oneOf(['weighted', 'rrf']), 'weighted'),
+      // Context Harness keys: accepted; only their default behaviour exists.
+      group_by: optional(oneOf(['document'])),
+      doc_agg: optional(oneOf(['max'])),
+      max_chunks_per_doc: optional(int({ min: 1 })),
+    }),
+  ),
+  server: section(
+    table({
+      bind: withDefault(str(), '127.0.0.1:7331'),
+      cors_enabled: withDefault(bool(), true),
+      cors_origins: withDefault(array(str()), ['*']),
+      allowed_hosts: withDefault(array(str()), []),
+      max_body_bytes: withDefault(int({ min: 1024 }), 1_048_576),
+    }),
+  ),
+  connectors: section(
+    table({
+      filesystem: named(
+        table({
+          root: str(),
+          include_globs: globs(DEFAULT_INCLUDE),
+          exclude_globs: globs([]),
+          follow_symlinks: withDefault(bool(), false),
+          max_file_bytes: optional(int({ min: 1 })),
+          max_extract_bytes: optional(int({ min: 1 })), // Context Harness spelling of max_file_bytes
+        }),
+      ),
+      git: named(
+        table({
+          url: str(),
+          branch: withDefault(str(), 'main'),
+          root: withDefault(str(), '.'),
+          include_globs: globs(DEFAULT_INCLUDE),
+          exclude_globs: globs([]),
+          shallow: withDefault(bool(), true),
+          cache_dir: optional(str()),
+          max_file_bytes: withDefault(int({ min: 1 }), DEFAULT_MAX_FILE_BYTES),
+        }),
+      ),
+      s3: named(
+        table({
+          bucket: str(),
+          prefix: withDefault(str(), ''),
+          region: withDefault(str(), 'us-east-1'),
+          endpoint_url: optional(str()),
+          include_globs: globs(DEFAULT_INCLUDE),
+          exclude_globs: globs([]),
+          max_file_bytes: withDefault(int({ min: 1 }), DEFAULT_MAX_FILE_BYTES),
+        }),
+      ),
+      script: named(script),
+    }),
+  ),
+  tools: section(table({ script: named(script) })),
+  agents: section(
+    table({
+      inline: named(table({ description: withDefault(str(), ''), tools: withDefault(array(str()), []), system_prompt: str() })),
+      script: named(script),
+    }),
+  ),
+  registries: named(
+    table({
+      url: optional(str()),
+      branch: optional(str()),
+      path: str(),
+      readonly: withDefault(bool(), false),
+      auto_update: withDefault(bool(), false),
+      priority: optional(int()),
+    }),
+  ),
+  // Context Harness sections with no Lore meaning: accepted so ctx.toml files load unchanged.
+  vector_index: optional(unknownValue()),
+  models: optional(unknownValue()),
+});
+
+export type RawConfig = typeof configSchema extends Schema<infer T> ? T : never;

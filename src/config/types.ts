@@ -1,0 +1,122 @@
+// The validated, frozen configuration handed to the rest of Lore. camelCase here; the TOML keys
+// (snake_case, as SPEC §2 spells them) are translated in schema.ts and nowhere else.
+
+export type EmbeddingProvider = 'disabled' | 'openai' | 'ollama' | 'local';
+export type Fusion = 'weighted' | 'rrf';
+
+export interface Config {
+  /** The file this came from; null for the built-in default. */
+  readonly file: string | null;
+  /** Folder relative paths were resolved against (the working directory). */
+  readonly baseDir: string;
+  readonly db: { readonly path: string };
+  readonly chunking: ChunkingConfig;
+  readonly embedding: EmbeddingConfig;
+  readonly retrieval: RetrievalConfig;
+  readonly server: ServerConfig;
+  readonly connectors: ConnectorsConfig;
+  readonly tools: { readonly script: Readonly<Record<string, ScriptConfig>> };
+  readonly agents: {
+    readonly inline: Readonly<Record<string, InlineAgentConfig>>;
+    readonly script: Readonly<Record<string, ScriptConfig>>;
+  };
+  readonly registries: Readonly<Record<string, RegistryConfig>>;
+}
+
+export interface ChunkingConfig {
+  readonly maxTokens: number;
+  readonly overlapTokens: number;
+}
+
+export interface EmbeddingConfig {
+  readonly provider: EmbeddingProvider;
+  readonly model: string | null;
+  readonly dims: number | null;
+  /** Ollama native API, or an OpenAI-compatible base when `baseUrl` is absent. */
+  readonly url: string | null;
+  readonly baseUrl: string | null;
+  readonly apiKeyEnv: string;
+  readonly batchSize: number;
+  readonly maxRetries: number;
+  readonly timeoutSecs: number;
+  readonly concurrency: number;
+}
+
+export interface RetrievalConfig {
+  readonly finalLimit: number;
+  readonly maxLimit: number;
+  readonly hybridAlpha: number;
+  readonly candidateKKeyword: number;
+  readonly candidateKVector: number;
+  readonly fusion: Fusion;
+}
+
+export interface ServerConfig {
+  readonly bind: string;
+  readonly corsEnabled: boolean;
+  readonly corsOrigins: readonly string[];
+  /** Extra Host names accepted besides loopback names (DNS-rebinding protection). */
+  readonly allowedHosts: readonly string[];
+  readonly maxBodyBytes: number;
+}
+
+export interface FilesystemConnectorConfig {
+  readonly root: string;
+  readonly includeGlobs: readonly string[];
+  readonly excludeGlobs: readonly string[];
+  readonly followSymlinks: boolean;
+  readonly maxFileBytes: number;
+}
+
+export interface GitConnectorConfig {
+  readonly url: string;
+  readonly branch: string;
+  readonly root: string;
+  readonly includeGlobs: readonly string[];
+  readonly excludeGlobs: readonly string[];
+  readonly shallow: boolean;
+  readonly cacheDir: string | null;
+  readonly maxFileBytes: number;
+}
+
+export interface S3ConnectorConfig {
+  readonly bucket: string;
+  readonly prefix: string;
+  readonly region: string;
+  readonly endpointUrl: string | null;
+  readonly includeGlobs: readonly string[];
+  readonly excludeGlobs: readonly string[];
+  readonly maxFileBytes: number;
+}
+
+/** A Lua script entry (connector, tool or agent): `path`, `timeout`, and every other key for the script. */
+export interface ScriptConfig {
+  readonly path: string;
+  readonly timeoutSecs: number;
+  readonly extra: Readonly<Record<string, unknown>>;
+}
+
+export interface InlineAgentConfig {
+  readonly description: string;
+  readonly tools: readonly string[];
+  readonly systemPrompt: string;
+}
+
+export interface RegistryConfig {
+  readonly url: string | null;
+  readonly branch: string | null;
+  readonly path: string;
+  readonly readonly: boolean;
+  readonly autoUpdate: boolean;
+  readonly priority: number | null;
+}
+
+export interface ConnectorsConfig {
+  readonly filesystem: Readonly<Record<string, FilesystemConnectorConfig>>;
+  readonly git: Readonly<Record<string, GitConnectorConfig>>;
+  readonly s3: Readonly<Record<string, S3ConnectorConfig>>;
+  readonly script: Readonly<Record<string, ScriptConfig>>;
+}
+
+export const CONNECTOR_TYPES = ['filesystem', 'git', 's3', 'script'] as const;
+export type ConnectorType = (typeof CONNECTOR_TYPES)[number];

@@ -1,0 +1,69 @@
+// Filesystem connector: indexes files under `root` matching the globs. The fingerprint is size+mtime,
+// so an untouched file is never read again; a file over `max_file_bytes` or with binary content is
+// skipped and counted.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LoreError } from '../../core/errors.ts';
+import type { FilesystemConnectorConfig } from '../../config/types.ts';
+import type { Connector, LoadedItem, ScanEntry, ScanResult } from '../connector.ts';
+import { extractText } from '../formats/extract.ts';
+import { createGlobFilter } from '../globs.ts';
+import { walkFiles, type WalkedFile } from './walk.ts';
+
+export class FilesystemConnector implements Connector {
+  readonly type = 'filesystem';
+  readonly label: string;
+  private readonly config: FilesystemConnectorConfig;
+
+  constructor(name: string, config: FilesystemConnectorConfig) {
+    this.label = `filesystem:${name}`;
+    this.config = config;
+  }
+
+  async scan(): Promise<ScanResult> {
+    const { root, includeGlobs, excludeGlobs, followSymlinks } = this.config;
+    let files: WalkedFile[];
+    try {
+      files = await walkFiles(root, createGlobFilter(includeGlobs, excludeGlobs), followSymlinks);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : (error as Error).message;
+      throw new LoreError('connector_error', `${this.label}: root ${root} ${why}; fix connectors.filesystem.${this.label.slice(11)}.root`, {
+        cause: error,
+      });
+    }
+    return { entries: files.map((f) => this.entry(f)), complete: true, deleted: [], checkpoint: null };
+  }
+
+  private entry(file: WalkedFile): ScanEntry {
+    return {
+      sourceId: file.relative,
+      fingerprint: `${file.stats.size}:${Math.trunc(file.stats.mtimeMs)}`,
+      load: () => this.load(file),
+    };
+  }
+
+  private async load(file: WalkedFile): Promise<LoadedItem> {
+    if (file.stats.size > this.config.maxFileBytes) {
+      return { kind: 'skipped', reason: 'too_large', detail: `${file.stats.size} bytes is over max_file_bytes (${this.config.maxFileBytes})` };
+    }
+    // Synchronous on purpose: for local files it is ~4x cheaper than four async round trips.
+    const bytes = readFileSync(file.absolute);
+    const extracted = await extractText(file.relative, bytes);
+    if (!extracted.ok) return { kind: 'skipped', reason: extracted.reason, detail: extracted.detail };
+    const { title, body, contentType, metadata } = extracted.value;
+    return {
+      kind: 'item',
+      item: {
+        sourceId: file.relative,
+        title: title ?? path.basename(file.relative),
+        body,
+        sourceUrl: pathToFileURL(file.absolute).href,
+        updatedAt: file.stats.mtime.toISOString(),
+        contentType,
+        metadata: { path: file.relative, size: file.stats.size, ...metadata },
+      },
+    };
+  }
+}

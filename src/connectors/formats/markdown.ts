@@ -1,0 +1,31 @@
+// Markdown: YAML front matter becomes metadata (its `title` the title); otherwise the first `# ` heading
+// is the title. The body keeps the Markdown (headings and paragraphs guide the chunker).
+import type { Extracted } from './extract.ts';
+
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)\r?\n?/;
+
+export async function extractMarkdown(text: string): Promise<Extracted> {
+  let body = text;
+  let metadata: Record<string, unknown> | undefined;
+  const fm = FRONT_MATTER.exec(text);
+  if (fm) {
+    try {
+      const { parse: parseYaml } = await import('yaml'); // loaded only when a file has front matter
+      const parsed: unknown = parseYaml(fm[1] ?? '');
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        metadata = toJsonSafe(parsed as Record<string, unknown>);
+        body = text.slice(fm[0].length);
+      }
+    } catch {
+      // Not YAML after all: keep the text as it is.
+    }
+  }
+  const fmTitle = metadata && typeof metadata['title'] === 'string' ? metadata['title'] : undefined;
+  const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(body)?.[1];
+  return { title: fmTitle ?? heading, body, contentType: 'text/markdown', metadata };
+}
+
+/** Dates in YAML become ISO strings, so metadata always survives JSON. */
+function toJsonSafe(value: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+}

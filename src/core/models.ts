@@ -1,0 +1,66 @@
+// Domain records shared by every layer. Field names are camelCase here; wire names (snake_case)
+// are produced only at the surfaces (see app/wire.ts).
+
+/** One item as a connector delivers it, before normalisation. */
+export interface SourceItem {
+  sourceId: string;
+  title?: string | undefined;
+  body: string;
+  sourceUrl?: string | undefined;
+  /** ISO 8601 UTC. */
+  updatedAt?: string | undefined;
+  contentType?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+export interface Document {
+  id: string;
+  source: string;
+  sourceId: string;
+  sourceUrl: string | null;
+  title: string;
+  body: string;
+  contentType: string;
+  metadata: Record<string, unknown>;
+  updatedAt: string;
+  contentHash: string;
+}
+
+export interface Chunk {
+  id: string;
+  documentId: string;
+  chunkIndex: number;
+  text: string;
+  contentHash: string;
+}
+
+export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
+export const SEARCH_MODES: readonly SearchMode[] = ['keyword', 'semantic', 'hybrid'];
+
+export interface SearchResult {
+  id: string;
+  source: string;
+  sourceId: string;
+  title: string;
+  score: number;
+  snippet: string;
+  sourceUrl: string | null;
+  updatedAt: string;
+  explain?: SearchExplain | undefined;
+}
+
+export interface SearchExplain {
+  keywordScore: number | null;
+  semanticScore: number | null;
+  hybridScore: number;
+  chunkId: string;
+  chunkIndex: number;
+}
+
+export interface SourceStats {
+  source: string;
+  documentCount: number;
+  chunkCount: number;
+  embeddedCount: number;
+  lastSyncAt: string | null;
+}

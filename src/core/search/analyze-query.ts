@@ -1,0 +1,44 @@
+// Turns a natural-language query into search terms: Unicode word tokens (as FTS5's unicode61
+// tokenizer cuts them), diacritics folded, stop words dropped, deduplicated by Porter stem (the same
+// stemmer FTS5's `porter` tokenizer applies, so stems match the index vocabulary).
+import { stemmer } from 'stemmer';
+import { STOP_WORDS } from './stop-words.ts';
+
+export interface QueryTerm {
+  /** The token as typed (lower-cased, folded): what is sent to FTS5, which stems it itself. */
+  token: string;
+  /** Porter stem: the form stored in the index vocabulary. */
+  stem: string;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+export function foldToken(token: string): string {
+  return token.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+export function tokenize(text: string): string[] {
+  return (text.match(WORD) ?? []).map(foldToken).filter((t) => t.length > 0);
+}
+
+export function stem(token: string): string {
+  return stemmer(token);
+}
+
+/** Distinct content terms of a query, in first-seen order. A query of only stop words keeps them all. */
+export function analyzeQuery(query: string): QueryTerm[] {
+  const tokens = tokenize(query);
+  const content = tokens.filter((t) => !STOP_WORDS.has(t));
+  const chosen = content.length > 0 ? content : tokens;
+  const byStem = new Map<string, QueryTerm>();
+  for (const token of chosen) {
+    const s = stem(token);
+    if (!byStem.has(s)) byStem.set(s, { token, stem: s });
+  }
+  return [...byStem.values()];
+}
+
+/** An FTS5 MATCH expression: each term a quoted phrase, joined with OR. Never a syntax error. */
+export function toFtsMatch(terms: readonly QueryTerm[]): string {
+  return terms.map((t) => `"${t.token.replaceAll('"', '""')}"`).join(' OR ');
+}

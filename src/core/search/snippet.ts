@@ -1,0 +1,50 @@
+// Picks an excerpt of about `length` characters around the densest cluster of query-term matches.
+//
+// 1. Find every word of the text whose stem is a query stem.
+// 2. Slide a window of `length` characters over the matches; keep the window with the most distinct
+//    stems (then the most matches, then the earliest).
+// 3. Centre the window on its matches, widen to word boundaries, and mark cut ends with "…".
+import { foldToken, stem } from './analyze-query.ts';
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+export function makeSnippet(text: string, stems: ReadonlySet<string>, length = 240): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= length) return flat;
+  const hits: { at: number; end: number; stem: string }[] = [];
+  for (const m of flat.matchAll(WORD)) {
+    const s = stem(foldToken(m[0]));
+    if (stems.has(s)) hits.push({ at: m.index, end: m.index + m[0].length, stem: s });
+  }
+  if (hits.length === 0) return cut(flat, 0, length);
+  let best = { from: 0, to: 0, distinct: 0, count: 0 };
+  for (let i = 0, j = 0; i < hits.length; i++) {
+    const start = hits[i]!.at;
+    while (j + 1 < hits.length && hits[j + 1]!.end - start <= length) j++;
+    if (j < i) j = i;
+    const window = hits.slice(i, j + 1);
+    const distinct = new Set(window.map((h) => h.stem)).size;
+    if (distinct > best.distinct || (distinct === best.distinct && window.length > best.count)) {
+      best = { from: i, to: j, distinct, count: window.length };
+    }
+  }
+  const first = hits[best.from]!.at;
+  const last = hits[best.to]!.end;
+  const slack = Math.max(0, length - (last - first));
+  const start = Math.max(0, Math.min(first - Math.floor(slack / 3), flat.length - length));
+  return cut(flat, start, length);
+}
+
+function cut(flat: string, start: number, length: number): string {
+  let from = start;
+  let to = Math.min(flat.length, start + length);
+  if (from > 0) {
+    const space = flat.indexOf(' ', from);
+    if (space >= 0 && space < from + 20) from = space + 1;
+  }
+  if (to < flat.length) {
+    const space = flat.lastIndexOf(' ', to);
+    if (space > to - 20 && space > from) to = space;
+  }
+  return `${from > 0 ? '…' : ''}${flat.slice(from, to).trim()}${to < flat.length ? '…' : ''}`;
+}

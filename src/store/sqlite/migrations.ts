@@ -1,0 +1,78 @@
+// Schema migrations, applied in order inside one transaction each; PRAGMA user_version records the
+// schema version. Never edit a released migration: append a new one.
+import type { DatabaseSync } from 'node:sqlite';
+
+const MIGRATIONS: readonly string[] = [
+  // 1: documents, chunks, keyword index, sync state, embeddings.
+  `
+  CREATE TABLE documents (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    source TEXT NOT NULL,
+    connector TEXT NOT NULL,
+    source_id TEXT NOT NULL,
+    source_url TEXT,
+    title TEXT NOT NULL,
+    body TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    metadata_json TEXT NOT NULL DEFAULT '{}',
+    updated_at TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    fingerprint TEXT,
+    indexed_at TEXT NOT NULL
+  );
+  CREATE INDEX documents_connector ON documents(connector);
+  CREATE INDEX documents_source ON documents(source);
+
+  CREATE TABLE chunks (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    document_rowid INTEGER NOT NULL REFERENCES documents(rowid) ON DELETE CASCADE,
+    chunk_index INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    content_hash TEXT NOT NULL
+  );
+  CREATE INDEX chunks_document ON chunks(document_rowid, chunk_index);
+
+  CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    title, text, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
+  );
+  CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');
+
+  CREATE TABLE sync_state (
+    connector TEXT PRIMARY KEY,
+    checkpoint TEXT,
+    last_sync_at TEXT
+  );
+
+  CREATE TABLE embeddings (
+    chunk_rowid INTEGER PRIMARY KEY REFERENCES chunks(rowid) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    dims INTEGER NOT NULL,
+    content_hash TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the database to SCHEMA_VERSION. Safe to call on every open. */
+export function migrate(db: DatabaseSync): void {
+  const current = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+  if (current > SCHEMA_VERSION) {
+    throw new Error(`database schema version ${current} is newer than this Lore (${SCHEMA_VERSION}); upgrade Lore`);
+  }
+  for (let v = current; v < SCHEMA_VERSION; v++) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(MIGRATIONS[v] ?? '');
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}

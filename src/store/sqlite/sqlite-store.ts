@@ -1,0 +1,171 @@
+// The SQLite index: one file in WAL mode, opened through Node's built-in node:sqlite (no native
+// build). The only module, with its siblings, that speaks SQL.
+import { mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { LoreError } from '../../core/errors.ts';
+import type { Chunk, SourceStats } from '../../core/models.ts';
+import type { DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
+import { DocumentWriter } from './document-writer.ts';
+import { KeywordSearcher } from './keyword-search.ts';
+import { migrate } from './migrations.ts';
+import { UnitOfWork } from './transaction.ts';
+import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, toChunk, toDocument, type ChunkRow, type DocumentRow } from './rows.ts';
+
+export interface OpenSqliteStoreOptions {
+  readOnly?: boolean;
+}
+
+export function openSqliteStore(file: string, options: OpenSqliteStoreOptions = {}): SqliteStore {
+  if (!options.readOnly) mkdirSync(path.dirname(file), { recursive: true });
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(file, { readOnly: options.readOnly ?? false, enableForeignKeyConstraints: true, timeout: 10_000 });
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32000;');
+    if (!options.readOnly) migrate(db);
+  } catch (error) {
+    throw new LoreError('internal', `cannot open the index at ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  return new SqliteStore(db, file);
+}
+
+export class SqliteStore implements Store {
+  readonly path: string;
+  private readonly db: DatabaseSync;
+  private readonly writer: DocumentWriter;
+  private readonly unit: UnitOfWork;
+  private readonly keyword: KeywordSearcher;
+  private readonly statements = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync, file: string) {
+    this.db = db;
+    this.path = file;
+    this.unit = new UnitOfWork(db);
+    this.writer = new DocumentWriter(db, this.unit);
+    this.keyword = new KeywordSearcher(db);
+  }
+
+  private sql(text: string): StatementSync {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  documentStates(connector: string): Map<string, DocumentState> {
+    const rows = this.sql('SELECT id, source_id, fingerprint, content_hash FROM documents WHERE connector = ?').all(connector) as {
+      id: string;
+      source_id: string;
+      fingerprint: string | null;
+      content_hash: string;
+    }[];
+    return new Map(rows.map((r) => [r.id, { id: r.id, sourceId: r.source_id, fingerprint: r.fingerprint, contentHash: r.content_hash }]));
+  }
+
+  upsertDocument(doc: StoredDocument, chunks: readonly Chunk[], fingerprint: string | null): UpsertOutcome {
+    return this.writer.upsert(doc, chunks, fingerprint);
+  }
+
+  touchDocument(id: string, fingerprint: string | null): void {
+    this.writer.touchFingerprint(id, fingerprint);
+  }
+
+  deleteDocuments(ids: readonly string[]): number {
+    return this.writer.delete(ids);
+  }
+
+  beginBulk(): void {
+    this.unit.begin();
+  }
+
+  endBulk(): void {
+    this.unit.end();
+  }
+
+  sourceState(connector: string): SourceState {
+    const row = this.sql('SELECT checkpoint, last_sync_at FROM sync_state WHERE connector = ?').get(connector) as
+      | { checkpoint: string | null; last_sync_at: string | null }
+      | undefined;
+    return { checkpoint: row?.checkpoint ?? null, lastSyncAt: row?.last_sync_at ?? null };
+  }
+
+  setSourceState(connector: string, state: SourceState): void {
+    this.unit.run(() => this.sql(
+      `INSERT INTO sync_state (connector, checkpoint, last_sync_at) VALUES (?, ?, ?)
+       ON CONFLICT(connector) DO UPDATE SET checkpoint = excluded.checkpoint, last_sync_at = excluded.last_sync_at`,
+    ).run(connector, state.checkpoint, state.lastSyncAt));
+  }
+
+  getDocument(id: string): StoredDocument | null {
+    const row = this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.id = ?`).get(id) as DocumentRow | undefined;
+    return row ? toDocument(row) : null;
+  }
+
+  getChunks(documentId: string): Chunk[] {
+    const rows = this.sql(
+      `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE d.id = ? ORDER BY c.chunk_index`,
+    ).all(documentId) as unknown as ChunkRow[];
+    return rows.map(toChunk);
+  }
+
+  keywordSearch(query: KeywordQuery): KeywordResult {
+    return this.keyword.search(query);
+  }
+
+  sources(): SourceStats[] {
+    const rows = this.sql(
+      `SELECT s.connector AS source,
+         (SELECT count(*) FROM documents d WHERE d.connector = s.connector) AS documents,
+         (SELECT count(*) FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE d.connector = s.connector) AS chunks,
+         (SELECT count(*) FROM embeddings e JOIN chunks c ON c.rowid = e.chunk_rowid JOIN documents d ON d.rowid = c.document_rowid
+            WHERE d.connector = s.connector) AS embedded,
+         (SELECT last_sync_at FROM sync_state t WHERE t.connector = s.connector) AS last_sync_at
+       FROM (SELECT connector FROM documents UNION SELECT connector FROM sync_state) s ORDER BY s.connector`,
+    ).all() as { source: string; documents: number; chunks: number; embedded: number; last_sync_at: string | null }[];
+    return rows.map((r) => ({
+      source: r.source,
+      documentCount: Number(r.documents),
+      chunkCount: Number(r.chunks),
+      embeddedCount: Number(r.embedded),
+      lastSyncAt: r.last_sync_at,
+    }));
+  }
+
+  counts(): StoreCounts {
+    const row = this.sql(
+      'SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM embeddings) AS embedded',
+    ).get() as { documents: number; chunks: number; embedded: number };
+    return { documents: Number(row.documents), chunks: Number(row.chunks), embedded: Number(row.embedded) };
+  }
+
+  sizeBytes(): number {
+    const size = (f: string): number => {
+      try {
+        return statSync(f).size;
+      } catch {
+        return 0;
+      }
+    };
+    return size(this.path) + size(`${this.path}-wal`);
+  }
+
+  exportAll(): { documents: StoredDocument[]; chunks: Chunk[] } {
+    const documents = (this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents d ORDER BY d.source, d.source_id`).all() as unknown as DocumentRow[]).map(
+      toDocument,
+    );
+    const chunks = (
+      this.sql(
+        `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid ORDER BY d.source, d.source_id, c.chunk_index`,
+      ).all() as unknown as ChunkRow[]
+    ).map(toChunk);
+    return { documents, chunks };
+  }
+
+  close(): void {
+    if (!this.db.isOpen) return;
+    this.unit.commit();
+    this.db.close();
+  }
+}

@@ -1,0 +1,72 @@
+// Transactions for the SQLite store.
+//
+// Every document write is one atomic unit. Outside bulk mode a unit is its own BEGIN IMMEDIATE …
+// COMMIT. In bulk mode (during sync) units are SAVEPOINTs inside a group transaction committed every
+// GROUP_MAX_UNITS units or GROUP_MAX_MS: FTS5 writes an index segment per commit, so committing each
+// document alone costs ~5x more. A unit that fails rolls back alone; a kill rolls back the open group,
+// and in every case each document is wholly old or wholly new (docs/adr/0003-group-commit.md).
+import type { DatabaseSync } from 'node:sqlite';
+
+const GROUP_MAX_UNITS = 500;
+const GROUP_MAX_MS = 250;
+
+export function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+export class UnitOfWork {
+  private readonly db: DatabaseSync;
+  private bulk = 0;
+  private units = 0;
+  private openedAt = 0;
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  /** Runs `fn` atomically: its own transaction, or a savepoint in the current group. */
+  run<T>(fn: () => T): T {
+    if (this.bulk === 0) return inTransaction(this.db, fn);
+    if (!this.db.isTransaction) {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.units = 0;
+      this.openedAt = performance.now();
+    }
+    this.db.exec('SAVEPOINT lore_unit');
+    try {
+      const result = fn();
+      this.db.exec('RELEASE lore_unit');
+      this.units++;
+      if (this.units >= GROUP_MAX_UNITS || performance.now() - this.openedAt >= GROUP_MAX_MS) this.commit();
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK TO lore_unit');
+      this.db.exec('RELEASE lore_unit');
+      throw error;
+    }
+  }
+
+  /** Enters bulk mode (nestable). */
+  begin(): void {
+    this.bulk++;
+  }
+
+  /** Leaves bulk mode; the outermost end commits what is pending. */
+  end(): void {
+    if (this.bulk > 0) this.bulk--;
+    if (this.bulk === 0) this.commit();
+  }
+
+  /** Commits the open group now, if any (also called when a group has been open too long). */
+  commit(): void {
+    if (this.db.isTransaction) this.db.exec('COMMIT');
+  }
+}
