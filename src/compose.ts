@@ -6,6 +6,8 @@ import { FilesystemConnector } from './connectors/filesystem/filesystem-connecto
 import { LoreError } from './core/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './app/select-connectors.ts';
 import type { SearchDeps } from './app/search.ts';
+import { AgentRegistry, inlineAgent } from './app/agents.ts';
+import { builtinTools, ToolRegistry } from './app/tools.ts';
 import type { SyncDeps } from './app/sync.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
@@ -17,18 +19,39 @@ export interface Lore {
   connectorLabels(): string[];
   searchDeps(): SearchDeps;
   syncDeps(onProgress?: SyncDeps['onProgress']): SyncDeps;
+  /** Built once per process: built-in tools plus script/registry tools as they are added. */
+  tools(): ToolRegistry;
+  agents(): AgentRegistry;
   close(): void;
 }
 
 export function openLore(config: Config): Lore {
   const store = openSqliteStore(config.db.path);
+  const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
+  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval });
+  let tools: ToolRegistry | undefined;
+  let agents: AgentRegistry | undefined;
   return {
     config,
     store,
     createConnector: (ref) => createConnector(config, ref),
-    connectorLabels: () => configuredConnectors(config).map((c) => c.label),
-    searchDeps: () => ({ store, retrieval: config.retrieval }),
+    connectorLabels,
+    searchDeps,
     syncDeps: (onProgress) => ({ store, chunking: config.chunking, onProgress }),
+    tools() {
+      if (!tools) {
+        tools = new ToolRegistry();
+        for (const tool of builtinTools({ store, retrieval: config.retrieval, searchDeps, connectorLabels })) tools.register(tool);
+      }
+      return tools;
+    },
+    agents() {
+      if (!agents) {
+        agents = new AgentRegistry();
+        for (const [name, agent] of Object.entries(config.agents.inline)) agents.register(inlineAgent(name, agent));
+      }
+      return agents;
+    },
     close: () => store.close(),
   };
 }

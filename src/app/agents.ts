@@ -1,0 +1,75 @@
+// The agent registry: named prompts for MCP clients. Inline agents come from config; script agents
+// (Lua) and registry agents register through the same interface. REST (`/agents/list`,
+// `/agents/{name}/prompt`), MCP (`prompts/list`, `prompts/get`) and the CLI (`agent list/test`) use it.
+import { badRequest, notFound } from '../core/errors.ts';
+import type { InlineAgentConfig } from '../config/types.ts';
+
+export interface AgentArgument {
+  name: string;
+  description: string;
+  required: boolean;
+}
+
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface ResolvedPrompt {
+  system: string;
+  tools: string[];
+  messages: PromptMessage[];
+}
+
+export interface Agent {
+  readonly name: string;
+  readonly description: string;
+  readonly tools: readonly string[];
+  /** `toml` for inline agents, `lua` for script agents. */
+  readonly source: 'toml' | 'lua';
+  readonly arguments: readonly AgentArgument[];
+  /** Builds the prompt. Arguments are already checked for required ones. */
+  resolve(args: Record<string, unknown>, ctx: { signal?: AbortSignal | undefined }): Promise<ResolvedPrompt>;
+}
+
+export class AgentRegistry {
+  private readonly agents = new Map<string, Agent>();
+
+  register(agent: Agent): void {
+    this.agents.set(agent.name, agent);
+  }
+
+  list(): Agent[] {
+    return [...this.agents.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  get(name: string): Agent {
+    const agent = this.agents.get(name);
+    if (!agent) throw notFound(`unknown agent '${name}'; GET /agents/list shows the available agents`);
+    return agent;
+  }
+
+  /** Checks required arguments (bad_request naming the first missing one), then resolves. */
+  async resolve(name: string, args: unknown, ctx: { signal?: AbortSignal | undefined } = {}): Promise<ResolvedPrompt> {
+    const agent = this.get(name);
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) throw badRequest('agent arguments must be a JSON object');
+    const record = args as Record<string, unknown>;
+    for (const a of agent.arguments) {
+      if (a.required && (record[a.name] === undefined || record[a.name] === null || record[a.name] === '')) {
+        throw badRequest(`missing required argument '${a.name}' for agent '${name}'`, { parameter: a.name });
+      }
+    }
+    return agent.resolve(record, ctx);
+  }
+}
+
+export function inlineAgent(name: string, config: InlineAgentConfig): Agent {
+  return {
+    name,
+    description: config.description,
+    tools: [...config.tools],
+    source: 'toml',
+    arguments: [],
+    resolve: () => Promise.resolve({ system: config.systemPrompt, tools: [...config.tools], messages: [] }),
+  };
+}

@@ -1,0 +1,69 @@
+// Test workspaces: a temp folder with files, a config, and the real `lore` CLI spawned as a process.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const LORE_BIN = path.join(REPO_ROOT, 'bin/lore.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export class Workspace {
+  readonly dir: string;
+
+  constructor(prefix = 'lore-test-') {
+    this.dir = mkdtempSync(path.join(tmpdir(), prefix));
+  }
+
+  path(...parts: string[]): string {
+    return path.join(this.dir, ...parts);
+  }
+
+  write(relative: string, content: string | Uint8Array): string {
+    const file = this.path(relative);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, content);
+    return file;
+  }
+
+  remove(relative: string): void {
+    rmSync(this.path(relative), { recursive: true, force: true });
+  }
+
+  /** Writes config/lore.toml (the default config location). */
+  config(toml: string): void {
+    this.write('config/lore.toml', toml);
+  }
+
+  /** Spawns the real CLI with this workspace as working directory. */
+  lore(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
+    return runLore(args, { cwd: this.dir, ...options });
+  }
+
+  cleanup(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export function runLore(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [LORE_BIN, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, LORE_CONFIG: '', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
