@@ -8,6 +8,7 @@ import { registerCompletions } from './commands/completions.ts';
 import { registerExport } from './commands/export.ts';
 import { registerGet } from './commands/get.ts';
 import { registerInit } from './commands/init.ts';
+import { registerRegistry } from './commands/registry.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerSources } from './commands/sources.ts';
 import { registerStart } from './commands/start.ts';
@@ -36,6 +37,7 @@ export function buildProgram(ctx: CliContext, program: Command): Command {
     registerStats,
     registerExport,
     registerStart,
+    registerRegistry,
     registerCompletions,
   ]) {
     register(program, ctx);
