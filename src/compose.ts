@@ -5,6 +5,7 @@ import type { Config } from './config/types.ts';
 import type { Connector } from './connectors/connector.ts';
 import { FilesystemConnector } from './connectors/filesystem/filesystem-connector.ts';
 import { GitConnector } from './connectors/git/git-connector.ts';
+import { S3Connector } from './connectors/s3/s3-connector.ts';
 import { registerDocumentFormats } from './connectors/formats/document-formats.ts';
 import { LoreError } from './core/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './app/select-connectors.ts';
@@ -70,6 +71,11 @@ function createConnector(config: Config, ref: ConnectorRef): Connector {
     case 'git': {
       const c = config.connectors.git[ref.name];
       if (c) return new GitConnector(ref.name, c, { dataDir: path.dirname(config.db.path), baseDir: config.baseDir });
+      break;
+    }
+    case 's3': {
+      const c = config.connectors.s3[ref.name];
+      if (c) return new S3Connector(ref.name, c);
       break;
     }
     default:
