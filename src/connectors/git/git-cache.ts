@@ -21,22 +21,19 @@ export interface CacheOptions {
 export async function updateCache(git: GitRunner, o: CacheOptions): Promise<string> {
   const remoteRef = `refs/remotes/origin/${o.branch}`;
   const filter = o.shallow ? ['--filter=blob:none'] : [];
-  const fresh = !existsSync(path.join(o.dir, '.git'));
-  if (fresh) {
-    await cloneInto(git, o, filter);
-  } else {
-    const current = (await git(['config', '--get', 'remote.origin.url'], o.dir).catch(() => '')).trim();
-    if (current !== o.url) await git(['remote', 'set-url', 'origin', o.url], o.dir);
-    await git(['fetch', '--quiet', '--no-tags', ...filter, 'origin', `+refs/heads/${o.branch}:${remoteRef}`], o.dir, { signal: o.signal });
-  }
-  const tip = (await git(['rev-parse', '--verify', '--quiet', `${remoteRef}^{commit}`], o.dir)).trim();
-  const head = fresh ? '' : (await git(['rev-parse', '--verify', '--quiet', 'HEAD'], o.dir).catch(() => '')).trim();
-  if (fresh || o.force || head !== tip) await git(['checkout', '--quiet', '--force', '--detach', tip], o.dir, { signal: o.signal });
+  if (!existsSync(path.join(o.dir, '.git'))) return cloneInto(git, o, filter, remoteRef);
+  const current = (await git(['config', '--get', 'remote.origin.url'], o.dir).catch(() => '')).trim();
+  if (current !== o.url) await git(['remote', 'set-url', 'origin', o.url], o.dir);
+  const fetch = ['fetch', '--quiet', '--no-tags', '--no-auto-maintenance', '--no-write-fetch-head', ...filter];
+  await git([...fetch, 'origin', `+refs/heads/${o.branch}:${remoteRef}`], o.dir, { signal: o.signal });
+  // One process for both: the fetched tip and the commit checked out now.
+  const [tip = '', head = ''] = (await git(['rev-parse', `${remoteRef}^{commit}`, 'HEAD'], o.dir)).trim().split('\n');
+  if (o.force || head !== tip) await git(['checkout', '--quiet', '--force', '--detach', tip], o.dir, { signal: o.signal });
   return tip;
 }
 
-/** Clones into a temporary sibling and renames, so an interrupted clone never looks like a cache. */
-async function cloneInto(git: GitRunner, o: CacheOptions, filter: string[]): Promise<void> {
+/** Clones and checks out into a temporary sibling, then renames: an interrupted clone never looks like a cache. */
+async function cloneInto(git: GitRunner, o: CacheOptions, filter: string[], remoteRef: string): Promise<string> {
   const parent = path.dirname(o.dir);
   await mkdir(parent, { recursive: true });
   const tmp = `${o.dir}.partial-${process.pid}`;
@@ -45,7 +42,10 @@ async function cloneInto(git: GitRunner, o: CacheOptions, filter: string[]): Pro
   try {
     const args = ['clone', '--quiet', '--no-checkout', '--no-tags', '--single-branch', '--branch', o.branch, ...filter, '--', o.url, tmp];
     await git(args, parent, { signal: o.signal });
+    const tip = (await git(['rev-parse', `${remoteRef}^{commit}`], tmp)).trim();
+    await git(['checkout', '--quiet', '--force', '--detach', tip], tmp, { signal: o.signal });
     await rename(tmp, o.dir);
+    return tip;
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
