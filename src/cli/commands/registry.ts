@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_PATH } from '../../config/load-config.ts';
+import { LoreError } from '../../core/errors.ts';
 import {
   addExtension,
   extensionInfo,
@@ -72,7 +73,8 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
           ctx.io.err(`${name}: not updated: it has local changes (${o.files.join(', ')}); commit or discard them, or copy extensions with \`lore registry override\`\n`);
         else ctx.io.out(`${name}: ${o.kind}\n`);
       }
-      if (results.some((r) => r.outcome.kind === 'local changes')) process.exitCode = 1;
+      const refused = results.filter((r) => r.outcome.kind === 'local changes');
+      if (refused.length > 0) throw new LoreError('conflict', `${refused.map((r) => r.name).join(', ')} not updated because of local changes`);
     });
 
   registry
