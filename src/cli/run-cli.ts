@@ -9,6 +9,7 @@ import { registerExport } from './commands/export.ts';
 import { registerGet } from './commands/get.ts';
 import { registerInit } from './commands/init.ts';
 import { registerSearch } from './commands/search.ts';
+import { registerServe } from './commands/serve.ts';
 import { registerSources } from './commands/sources.ts';
 import { registerStart } from './commands/start.ts';
 import { registerStats } from './commands/stats.ts';
@@ -36,6 +37,7 @@ export function buildProgram(ctx: CliContext, program: Command): Command {
     registerStats,
     registerExport,
     registerStart,
+    registerServe,
     registerCompletions,
   ]) {
     register(program, ctx);
