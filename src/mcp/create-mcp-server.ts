@@ -1,7 +1,7 @@
 // The MCP server factory: a low-level SDK `Server` whose handlers close over the prebuilt catalog
 // and the registries. The SDK calls it per HTTP request (stateless legacy and 2026-07-28 eras) or
 // per stdio connection; construction only attaches handlers, so a request pays no start-up cost.
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import type { AgentRegistry } from '../app/agents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
 import { isLoreError } from '../core/errors.ts';
@@ -67,20 +67,22 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.resourceTemplates }));
     server.setRequestHandler('resources/read', async (request) => {
       const { uri } = request.params;
-      if (!uri.startsWith(DOCUMENT_URI_PREFIX)) throw new ProtocolError(errorMapping('not_found').mcp, `Resource not found: ${uri}`);
+      // The SDK's ResourceNotFoundError carries the era's code and `data.uri` (SEP-2164).
+      if (!uri.startsWith(DOCUMENT_URI_PREFIX)) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
       const id = decodeURIComponent(uri.slice(DOCUMENT_URI_PREFIX.length));
-      const doc = (await mcpErrors(() => tools.call('get', { id }), deps.log)) as { body: string; content_type?: string };
+      const doc = (await mcpErrors(() => tools.call('get', { id }), deps.log, uri)) as { body: string; content_type?: string };
       return { contents: [{ uri, mimeType: doc.content_type ?? 'text/plain', text: doc.body }] };
     });
     return server;
   };
 }
 
-/** Runs `fn`, turning a LoreError into the JSON-RPC error of the error table. */
-async function mcpErrors<T>(fn: () => Promise<T>, log: (line: string) => void): Promise<T> {
+/** Runs `fn`, turning a LoreError into the JSON-RPC error of the error table (a missing resource into the SDK's own error). */
+async function mcpErrors<T>(fn: () => Promise<T>, log: (line: string) => void, resourceUri?: string): Promise<T> {
   try {
     return await fn();
   } catch (error) {
+    if (resourceUri !== undefined && isLoreError(error) && error.code === 'not_found') throw new ResourceNotFoundError(resourceUri, error.message);
     if (isLoreError(error)) throw new ProtocolError(errorMapping(error.code).mcp, error.message);
     throw new ProtocolError(errorMapping('internal').mcp, errorText(error, log));
   }
