@@ -10,6 +10,7 @@ import { registerGet } from './commands/get.ts';
 import { registerInit } from './commands/init.ts';
 import { registerRegistry } from './commands/registry.ts';
 import { registerSearch } from './commands/search.ts';
+import { registerServe } from './commands/serve.ts';
 import { registerSources } from './commands/sources.ts';
 import { registerStart } from './commands/start.ts';
 import { registerStats } from './commands/stats.ts';
@@ -38,6 +39,7 @@ export function buildProgram(ctx: CliContext, program: Command): Command {
     registerExport,
     registerStart,
     registerRegistry,
+    registerServe,
     registerCompletions,
   ]) {
     register(program, ctx);
