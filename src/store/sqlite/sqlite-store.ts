@@ -42,7 +42,8 @@ export class SqliteStore implements Store {
     this.path = file;
     this.unit = new UnitOfWork(db);
     this.writer = new DocumentWriter(db, this.unit);
-    this.keyword = new KeywordSearcher(db);
+    const dataVersion = db.prepare('PRAGMA data_version');
+    this.keyword = new KeywordSearcher(db, () => `${(dataVersion.get() as { data_version: number }).data_version}:${this.unit.writes}`);
   }
 
   private sql(text: string): StatementSync {
