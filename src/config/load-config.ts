@@ -119,6 +119,7 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Config {
       corsOrigins: raw.server.cors_origins,
       allowedHosts: raw.server.allowed_hosts,
       maxBodyBytes: raw.server.max_body_bytes,
+      workers: raw.server.workers,
     },
     connectors: {
       filesystem: mapValues(raw.connectors.filesystem, (c) => ({

@@ -53,6 +53,7 @@ export const configSchema = table({
       cors_origins: withDefault(array(str()), ['*']),
       allowed_hosts: withDefault(array(str()), []),
       max_body_bytes: withDefault(int({ min: 1024 }), 1_048_576),
+      workers: withDefault(int({ min: 1, max: 64 }), 1),
     }),
   ),
   connectors: section(

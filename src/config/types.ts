@@ -60,6 +60,8 @@ export interface ServerConfig {
   /** Extra Host names accepted besides loopback names (DNS-rebinding protection). */
   readonly allowedHosts: readonly string[];
   readonly maxBodyBytes: number;
+  /** Server processes sharing the listening socket (1: a single process). */
+  readonly workers: number;
 }
 
 export interface FilesystemConnectorConfig {

@@ -84,3 +84,19 @@ it('start syncs, then serves', async () => {
     assert.equal(await s.exit, 0);
   }
 });
+
+it('serves from several worker processes on one port, prints the start-up lines once, exits 0 on SIGTERM', async () => {
+  const s = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--workers', '2']);
+  const responses = await Promise.all(
+    Array.from({ length: 40 }, () =>
+      fetch(`${s.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'foxes' }) }),
+    ),
+  );
+  assert.deepEqual([...new Set(responses.map((r) => r.status))], [200]);
+  const body = (await responses[0]!.json()) as { results: unknown[] };
+  assert.ok(body.results.length > 0);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(s.stdout.match(/^Listening on /gm)?.length, 1);
+  s.child.kill('SIGTERM');
+  assert.equal(await s.exit, 0);
+});

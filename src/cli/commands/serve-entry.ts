@@ -7,11 +7,13 @@ import { closeGracefully, listen } from '../../http/listen.ts';
 import { createMcpHttpHandler } from '../../mcp/mcp-http-handler.ts';
 import { runMcpStdio } from '../../mcp/mcp-stdio.ts';
 import { VERSION } from '../../version.ts';
+import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import type { CliContext } from '../context.ts';
 
 export interface ServeOptions {
   bind?: string | undefined;
   stdio?: boolean | undefined;
+  workers?: number | undefined;
 }
 
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
@@ -27,18 +29,32 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   }
   const config = lore.config.server;
   const bind = parseBind(options.bind ?? config.bind);
+  const printStartup = (base: string): void => {
+    for (const tool of tools.list()) ctx.io.out(`POST /tools/${tool.name}  ${tool.description}\n`);
+    ctx.io.out(`Listening on ${base}\nMCP endpoint: ${base}${MCP_PATH}\n`);
+  };
+  const workers = options.workers ?? config.workers;
+  if (workers > 1 && !isClusterWorker()) {
+    lore.close(); // the primary only supervises; each worker opens its own connection
+    log(`starting ${workers} worker processes`);
+    await runPrimary(workers, printStartup, log);
+    return;
+  }
   const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log });
   const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, log });
   const address = await listen(server, bind.host, bind.port);
   const base = toHttpUrl(address.address, address.port);
-  for (const tool of tools.list()) ctx.io.out(`POST /tools/${tool.name}  ${tool.description}\n`);
-  ctx.io.out(`Listening on ${base}\nMCP endpoint: ${base}${MCP_PATH}\n`);
+  if (isClusterWorker()) announceListening(base);
+  else printStartup(base);
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       log(`${signal}: shutting down`);
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
-      void Promise.all([closeGracefully(server), mcp.close()]).finally(resolve);
+      void Promise.all([closeGracefully(server), mcp.close()]).finally(() => {
+        if (isClusterWorker()) process.disconnect?.(); // the IPC channel would keep a worker alive
+        resolve();
+      });
     };
     const onInt = (): void => stop('SIGINT');
     const onTerm = (): void => stop('SIGTERM');

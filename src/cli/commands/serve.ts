@@ -1,5 +1,5 @@
 // `lore serve mcp [--bind host:port] [--stdio]`: the HTTP server (REST + MCP) or MCP over stdio.
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '../context.ts';
 
 export function registerServe(program: Command, ctx: CliContext): void {
@@ -9,7 +9,11 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .description('serve the REST API and the MCP endpoint over HTTP ([server].bind), or MCP over stdio')
     .option('--bind <host:port>', 'address to listen on (overrides [server].bind; port 0 picks a free port)')
     .option('--stdio', 'speak MCP over stdin/stdout (for desktop clients that launch the server)')
-    .action(async (options: { bind?: string; stdio?: boolean }) => {
+    .option('--workers <n>', 'server processes sharing the port (overrides [server].workers)', (v) => {
+      if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+      return Number(v);
+    })
+    .action(async (options: { bind?: string; stdio?: boolean; workers?: number }) => {
       const { serveFromCli } = await import('./serve-entry.ts');
       await serveFromCli(ctx, options);
     });
