@@ -32,8 +32,11 @@ export interface KeywordQuery {
   filter?: SourceFilter | undefined;
 }
 
+/** The fields of a document a search result shows (no body: results never need it). */
+export type DocumentHead = Pick<StoredDocument, 'id' | 'source' | 'connector' | 'sourceId' | 'sourceUrl' | 'title' | 'updatedAt'>;
+
 export interface KeywordHit {
-  document: StoredDocument;
+  document: DocumentHead;
   chunk: Chunk;
   /** Positive BM25 of the best chunk. */
   raw: number;

@@ -21,8 +21,30 @@ export function tokenize(text: string): string[] {
   return (text.match(WORD) ?? []).map(foldToken).filter((t) => t.length > 0);
 }
 
+// Stemming dominates snippet cost; vocabularies are small, so a bounded memo pays off at once.
+const STEMS = new Map<string, string>();
+
 export function stem(token: string): string {
-  return stemmer(token);
+  let s = STEMS.get(token);
+  if (s === undefined) {
+    s = stemmer(token);
+    if (STEMS.size >= 100_000) STEMS.clear();
+    STEMS.set(token, s);
+  }
+  return s;
+}
+
+const FOLDED = new Map<string, string>();
+
+/** foldToken then stem, memoised on the raw word (the snippet's per-word hot path). */
+export function stemWord(word: string): string {
+  let s = FOLDED.get(word);
+  if (s === undefined) {
+    s = stem(foldToken(word));
+    if (FOLDED.size >= 100_000) FOLDED.clear();
+    FOLDED.set(word, s);
+  }
+  return s;
 }
 
 /** Distinct content terms of a query, in first-seen order. A query of only stop words keeps them all. */

@@ -4,7 +4,7 @@
 // 2. Slide a window of `length` characters over the matches; keep the window with the most distinct
 //    stems (then the most matches, then the earliest).
 // 3. Centre the window on its matches, widen to word boundaries, and mark cut ends with "…".
-import { foldToken, stem } from './analyze-query.ts';
+import { stemWord } from './analyze-query.ts';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -13,7 +13,7 @@ export function makeSnippet(text: string, stems: ReadonlySet<string>, length = 2
   if (flat.length <= length) return flat;
   const hits: { at: number; end: number; stem: string }[] = [];
   for (const m of flat.matchAll(WORD)) {
-    const s = stem(foldToken(m[0]));
+    const s = stemWord(m[0]);
     if (stems.has(s)) hits.push({ at: m.index, end: m.index + m[0].length, stem: s });
   }
   if (hits.length === 0) return cut(flat, 0, length);

@@ -1,31 +1,37 @@
 // BM25 keyword search over chunks with FTS5, grouped per document.
 //
-// 1. Look up each query term's document frequency in the FTS vocabulary (one indexed query).
+// 1. Look up each query term's document frequency in the FTS vocabulary (one indexed seek per term).
 // 2. Leave out very common terms (in more than COMMON_TERM_RATIO of chunks) when rarer terms remain:
 //    they add little to BM25 but would make FTS5 score most of the index (Lucene's CommonTermsQuery
 //    idea; terms in over half the chunks have zero idf in FTS5 anyway). The rest are OR-ed.
 // 3. Rank chunks by bm25() with the title column weighted TITLE_WEIGHT, the source filter applied in
-//    the same query (before the cut), and keep the best chunk per document; fetch more candidates
-//    when grouping leaves fewer than `limit` documents.
-// 4. Scale each score into [0, 1) against a reference chunk (core/search/bm25-normalize.ts).
+//    the same query (before the cut). Map the candidate chunks to their documents and keep the best
+//    chunk per document; fetch more candidates when grouping leaves fewer than `limit` documents.
+// 4. Load rows (no bodies) for the chosen chunks only, and scale each score into [0, 1) against a
+//    reference chunk (core/search/bm25-normalize.ts). Ties are broken by document id.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { QueryTerm } from '../../core/search/analyze-query.ts';
 import { toFtsMatch } from '../../core/search/analyze-query.ts';
 import { bm25Reference, normalizeBm25 } from '../../core/search/bm25-normalize.ts';
 import type { KeywordHit, KeywordQuery, KeywordResult } from '../store.ts';
-import { DOCUMENT_COLUMNS, JOINED_CHUNK_COLUMNS, toDocument, toJoinedChunk, type DocumentRow, type JoinedChunkRow } from './rows.ts';
+import { HEAD_COLUMNS, JOINED_CHUNK_COLUMNS, toHead, toJoinedChunk, type HeadRow, type JoinedChunkRow } from './rows.ts';
 
 export const TITLE_WEIGHT = 2;
 const BODY_WEIGHT = 1;
-export const COMMON_TERM_RATIO = 0.2;
+export const COMMON_TERM_RATIO = 0.3;
+
+interface Candidate {
+  rid: number;
+  rank: number;
+}
 
 export class KeywordSearcher {
   private readonly db: DatabaseSync;
   private readonly rowCount: StatementSync;
   private readonly plain: StatementSync;
   private readonly filtered: StatementSync;
-  private readonly details = new Map<number, StatementSync>();
-  private readonly vocab = new Map<number, StatementSync>();
+  private readonly vocab: StatementSync;
+  private readonly byLength = new Map<string, StatementSync>();
 
   constructor(db: DatabaseSync) {
     this.db = db;
@@ -38,12 +44,14 @@ export class KeywordSearcher {
        WHERE chunks_fts MATCH :match AND (d.source = :source OR d.connector = :source OR d.connector LIKE :type_prefix)
        ORDER BY rank LIMIT :limit`,
     );
+    // fts5vocab answers `term = ?` with a seek; an IN list would scan the whole vocabulary.
+    this.vocab = db.prepare('SELECT doc FROM chunks_vocab WHERE term = ?');
   }
 
   search(query: KeywordQuery): KeywordResult {
     const total = Number((this.rowCount.get() as { n: number }).n);
     if (query.terms.length === 0 || total === 0) return { hits: [], matchedTerms: [], candidateCount: 0 };
-    const freqs = this.documentFrequencies(query.terms);
+    const freqs = new Map(query.terms.map((t) => [t.stem, this.docFreq(t.stem)]));
     const matched = chooseTerms(query.terms, freqs, total);
     const reference = bm25Reference(total, query.terms.map((t) => freqs.get(t.stem) ?? 0));
     const match = toFtsMatch(matched);
@@ -51,64 +59,68 @@ export class KeywordSearcher {
     let want = Math.max(query.candidateK, query.limit);
     for (;;) {
       const rows = this.candidates(match, want, query.filter?.source);
-      const grouped = this.groupByDocument(rows);
-      if (grouped.length >= query.limit || rows.length < want) {
-        const hits = grouped.slice(0, query.limit).map((h) => ({ ...h, score: normalizeBm25(h.raw, reference) }));
+      const best = this.bestPerDocument(rows, query.limit);
+      if (best.length >= query.limit || rows.length < want) {
+        const hits = this.load(best).map((h) => ({ ...h, score: normalizeBm25(h.raw, reference) }));
         return { hits, matchedTerms: matched, candidateCount: rows.length };
       }
       want *= 4;
     }
   }
 
-  private candidates(match: string, limit: number, source: string | undefined): { rid: number; rank: number }[] {
-    if (source === undefined) return this.plain.all(match, limit) as { rid: number; rank: number }[];
-    return this.filtered.all({ match, source, type_prefix: `${source.replace(/[%_]/g, '')}:%`, limit }) as {
-      rid: number;
-      rank: number;
-    }[];
+  private docFreq(stem: string): number {
+    const row = this.vocab.get(stem) as { doc: number } | undefined;
+    return row ? Number(row.doc) : 0;
   }
 
-  /** Best chunk per document, best first (ties: document id), with rows loaded for those chunks. */
-  private groupByDocument(rows: readonly { rid: number; rank: number }[]): Omit<KeywordHit, 'score'>[] {
+  private candidates(match: string, limit: number, source: string | undefined): Candidate[] {
+    if (source === undefined) return this.plain.all(match, limit) as unknown as Candidate[];
+    return this.filtered.all({ match, source, type_prefix: `${source.replace(/[%_]/g, '')}:%`, limit }) as unknown as Candidate[];
+  }
+
+  /** The best candidate chunk of each document, best first, at most `limit`. */
+  private bestPerDocument(rows: readonly Candidate[], limit: number): Candidate[] {
     if (rows.length === 0) return [];
-    const details = this.detailsStatement(rows.length).all(...rows.map((r) => r.rid)) as unknown as (DocumentRow &
-      JoinedChunkRow & { rid: number; document_rowid: number })[];
-    const byRid = new Map(details.map((d) => [d.rid, d]));
+    const owners = this.statement('SELECT rowid AS rid, document_rowid AS doc FROM chunks WHERE rowid IN', rows.length).all(
+      ...rows.map((r) => r.rid),
+    ) as unknown as { rid: number; doc: number }[];
+    const docOf = new Map(owners.map((o) => [o.rid, o.doc]));
     const seen = new Set<number>();
-    const out: Omit<KeywordHit, 'score'>[] = [];
+    const out: Candidate[] = [];
     for (const r of rows) {
-      const d = byRid.get(r.rid);
-      if (!d || seen.has(d.document_rowid)) continue;
-      seen.add(d.document_rowid);
-      out.push({ document: toDocument(d), chunk: toJoinedChunk(d), raw: -r.rank });
+      const doc = docOf.get(r.rid);
+      if (doc === undefined || seen.has(doc)) continue;
+      seen.add(doc);
+      out.push(r);
+      if (out.length === limit) break;
     }
-    // FTS5 orders by rank only; make equal scores deterministic.
+    return out;
+  }
+
+  private load(best: readonly Candidate[]): Omit<KeywordHit, 'score'>[] {
+    if (best.length === 0) return [];
+    const rows = this.statement(
+      `SELECT c.rowid AS rid, ${HEAD_COLUMNS}, ${JOINED_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE c.rowid IN`,
+      best.length,
+    ).all(...best.map((b) => b.rid)) as unknown as (HeadRow & JoinedChunkRow & { rid: number })[];
+    const byRid = new Map(rows.map((r) => [r.rid, r]));
+    const out: Omit<KeywordHit, 'score'>[] = [];
+    for (const b of best) {
+      const row = byRid.get(b.rid);
+      if (row) out.push({ document: toHead(row), chunk: toJoinedChunk(row), raw: -b.rank });
+    }
     return out.sort((a, b) => b.raw - a.raw || (a.document.id < b.document.id ? -1 : a.document.id > b.document.id ? 1 : 0));
   }
 
-  private detailsStatement(n: number): StatementSync {
-    // One statement per distinct IN-list length; lengths repeat (limit-driven), so the cache stays small.
-    let statement = this.details.get(n);
+  /** `<prefix> (?, ?, …)` with n placeholders, prepared once per distinct n. */
+  private statement(prefix: string, n: number): StatementSync {
+    const key = `${prefix}#${n}`;
+    let statement = this.byLength.get(key);
     if (!statement) {
-      statement = this.db.prepare(
-        `SELECT c.rowid AS rid, c.document_rowid, ${DOCUMENT_COLUMNS}, ${JOINED_CHUNK_COLUMNS}
-         FROM chunks c JOIN documents d ON d.rowid = c.document_rowid
-         WHERE c.rowid IN (${new Array(n).fill('?').join(',')})`,
-      );
-      if (this.details.size < 64) this.details.set(n, statement);
+      statement = this.db.prepare(`${prefix} (${new Array(n).fill('?').join(',')})`);
+      if (this.byLength.size < 256) this.byLength.set(key, statement);
     }
     return statement;
-  }
-
-  private documentFrequencies(terms: readonly QueryTerm[]): Map<string, number> {
-    const stems = [...new Set(terms.map((t) => t.stem))];
-    let statement = this.vocab.get(stems.length);
-    if (!statement) {
-      statement = this.db.prepare(`SELECT term, doc FROM chunks_vocab WHERE term IN (${stems.map(() => '?').join(',')})`);
-      if (this.vocab.size < 64) this.vocab.set(stems.length, statement);
-    }
-    const rows = statement.all(...stems) as { term: string; doc: number }[];
-    return new Map(rows.map((r) => [r.term, Number(r.doc)]));
   }
 }
 

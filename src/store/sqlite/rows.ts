@@ -1,6 +1,6 @@
 // Row ⇄ model mapping for the SQLite store.
 import type { Chunk } from '../../core/models.ts';
-import type { StoredDocument } from '../store.ts';
+import type { DocumentHead, StoredDocument } from '../store.ts';
 
 export interface DocumentRow {
   id: string;
@@ -27,6 +27,22 @@ export interface ChunkRow {
 export const DOCUMENT_COLUMNS =
   'd.id, d.source, d.connector, d.source_id, d.source_url, d.title, d.body, d.content_type, d.metadata_json, d.updated_at, d.content_hash';
 
+export const HEAD_COLUMNS = 'd.id, d.source, d.connector, d.source_id, d.source_url, d.title, d.updated_at';
+
+export type HeadRow = Pick<DocumentRow, 'id' | 'source' | 'connector' | 'source_id' | 'source_url' | 'title' | 'updated_at'>;
+
+export function toHead(row: HeadRow): DocumentHead {
+  return {
+    id: row.id,
+    source: row.source,
+    connector: row.connector,
+    sourceId: row.source_id,
+    sourceUrl: row.source_url,
+    title: row.title,
+    updatedAt: row.updated_at,
+  };
+}
+
 export const CHUNK_COLUMNS = 'c.id, d.id AS document_id, c.chunk_index, c.text, c.content_hash';
 
 /** Chunk columns under names that cannot collide with DOCUMENT_COLUMNS in a joined row. */
@@ -46,16 +62,10 @@ export function toJoinedChunk(row: JoinedChunkRow & { id: string }): Chunk {
 
 export function toDocument(row: DocumentRow): StoredDocument {
   return {
-    id: row.id,
-    source: row.source,
-    connector: row.connector,
-    sourceId: row.source_id,
-    sourceUrl: row.source_url,
-    title: row.title,
+    ...toHead(row),
     body: row.body,
     contentType: row.content_type,
     metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
-    updatedAt: row.updated_at,
     contentHash: row.content_hash,
   };
 }

@@ -1,0 +1,68 @@
+// `npm run bench`: SciFact (5,183 abstracts) from files on disk.
+// 1. Full index through the real CLI (`lore sync all`, a fresh database each run).
+// 2. No-change resync through the CLI.
+// 3. Keyword search latency in-process over the 809 train queries (p50/p95 per pass).
+// Every figure is the median of RUNS runs. Numbers are printed, never asserted.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config/load-config.ts';
+import { openLore } from '../src/compose.ts';
+import { parseSearchParams } from '../src/app/search-params.ts';
+import { search } from '../src/app/search.ts';
+import { loadQueries, writeCorpus } from '../test/eval/scifact.ts';
+import { fmtMs, median, percentile } from './stats.ts';
+
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
+const LORE = fileURLToPath(new URL('../bin/lore.js', import.meta.url));
+
+const dir = mkdtempSync(path.join(tmpdir(), 'lore-bench-'));
+try {
+  const docs = writeCorpus(path.join(dir, 'corpus'));
+  writeFileSync(path.join(dir, 'lore.toml'), `[db]\npath = "index.sqlite"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs = ["*.md"]\n`);
+  const cli = (): number => {
+    const started = performance.now();
+    const r = spawnSync(process.execPath, [LORE, '-c', 'lore.toml', 'sync', 'all'], { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`lore sync failed: ${r.stderr}`);
+    return performance.now() - started;
+  };
+
+  const full: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    rmSync(path.join(dir, 'index.sqlite'), { force: true });
+    rmSync(path.join(dir, 'index.sqlite-wal'), { force: true });
+    rmSync(path.join(dir, 'index.sqlite-shm'), { force: true });
+    full.push(cli());
+  }
+  const resync: number[] = [];
+  for (let i = 0; i < RUNS; i++) resync.push(cli());
+
+  const config = loadConfig({ configPath: 'lore.toml', cwd: dir });
+  const lore = openLore(config);
+  const queries = loadQueries().map((q) => parseSearchParams({ query: q.text }, config.retrieval));
+  const deps = lore.searchDeps();
+  for (const p of queries) await search(deps, p); // warm-up
+  const p50s: number[] = [];
+  const p95s: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const times: number[] = [];
+    for (const p of queries) {
+      const t = performance.now();
+      await search(deps, p);
+      times.push(performance.now() - t);
+    }
+    p50s.push(percentile(times, 50));
+    p95s.push(percentile(times, 95));
+  }
+  lore.close();
+
+  console.log(`SciFact: ${docs} documents, ${queries.length} queries, ${RUNS} runs each (median shown)`);
+  console.log(`  full index (lore sync all, new db)   ${fmtMs(median(full))} ms   runs: ${full.map(fmtMs).join(', ')}`);
+  console.log(`  no-change resync (lore sync all)     ${fmtMs(median(resync))} ms   runs: ${resync.map(fmtMs).join(', ')}`);
+  console.log(`  keyword search p50 (in-process)      ${fmtMs(median(p50s))} ms   runs: ${p50s.map(fmtMs).join(', ')}`);
+  console.log(`  keyword search p95 (in-process)      ${fmtMs(median(p95s))} ms   runs: ${p95s.map(fmtMs).join(', ')}`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { LoreError } from '../core/errors.ts';
+import { loadConfig, parseConfig } from './load-config.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const cwd = mkdtempSync(path.join(tmpdir(), 'lore-config-'));
+after(() => rmSync(cwd, { recursive: true, force: true }));
+
+const parse = (toml: string, env: NodeJS.ProcessEnv = {}) => parseConfig(toml, { file: 'config/lore.toml', cwd, env });
+
+function configError(toml: string, env: NodeJS.ProcessEnv = {}): string {
+  try {
+    parse(toml, env);
+  } catch (error) {
+    assert.ok(error instanceof LoreError, `expected a LoreError, got ${String(error)}`);
+    assert.equal(error.code, 'config_error');
+    return error.message;
+  }
+  assert.fail('expected a config error');
+}
+
+describe('config', () => {
+  it('parses config/lore.example.toml, which documents every key', () => {
+    const config = loadConfig({ configPath: path.join(ROOT, 'config/lore.example.toml'), cwd, env: { TICKETS_TOKEN: 't0k' } });
+    assert.equal(config.retrieval.hybridAlpha, 0.6);
+    assert.equal(config.connectors.filesystem['docs']?.root, path.join(cwd, 'docs'));
+    assert.equal(config.connectors.script['tickets']?.extra['token'], 't0k');
+    assert.equal(config.connectors.script['tickets']?.timeoutSecs, 30);
+    assert.equal(config.agents.inline['reviewer']?.tools.join(','), 'search,get');
+    assert.equal(config.registries['community']?.readonly, true);
+  });
+
+  it('loads a Context Harness ctx.toml unchanged', () => {
+    const config = loadConfig({ configPath: path.join(ROOT, 'test/fixtures/ctx.toml'), cwd, env: {} });
+    assert.equal(config.db.path, path.join(cwd, 'data/ctx.sqlite'));
+    assert.equal(config.server.bind, '127.0.0.1:7332');
+    assert.equal(config.connectors.filesystem['local']?.maxFileBytes, 50_000_000);
+    assert.equal(config.connectors.script['jira']?.extra['project_key'], 'ENG');
+    assert.equal(config.registries['community']?.autoUpdate, true);
+  });
+
+  it('applies defaults for an empty file', () => {
+    const config = parse('');
+    assert.equal(config.db.path, path.join(cwd, '.lore/lore.sqlite'));
+    assert.deepEqual(config.chunking, { maxTokens: 700, overlapTokens: 80 });
+    assert.equal(config.retrieval.finalLimit, 12);
+    assert.equal(config.retrieval.maxLimit, 100);
+    assert.equal(config.embedding.provider, 'disabled');
+    assert.equal(config.server.bind, '127.0.0.1:7331');
+    assert.ok(Object.isFrozen(config.retrieval));
+  });
+
+  it('names the file and key path of an out-of-range value', () => {
+    assert.equal(configError('[retrieval]\nhybrid_alpha = 1.5'), 'config/lore.toml: retrieval.hybrid_alpha must be between 0 and 1');
+  });
+
+  it('rejects unknown keys with their path', () => {
+    assert.match(configError('[retrieval]\nfinal_limt = 5'), /^config\/lore\.toml: retrieval\.final_limt is not a known key/);
+    assert.match(configError('[connectors.filesystem.docs]\nroot = "."\nfollow = true'), /connectors\.filesystem\.docs\.follow is not a known key/);
+    assert.match(configError('[retreival]\nfinal_limit = 5'), /retreival is not a known key/);
+  });
+
+  it('rejects wrong types and missing required keys', () => {
+    assert.equal(configError('[chunking]\nmax_tokens = "700"'), 'config/lore.toml: chunking.max_tokens must be a number, got string "700"');
+    assert.equal(configError('[chunking]\nmax_tokens = 70.5'), 'config/lore.toml: chunking.max_tokens must be a whole number, got 70.5');
+    assert.equal(configError('[connectors.filesystem.docs]\ninclude_globs = ["*.md"]'), 'config/lore.toml: connectors.filesystem.docs.root is required');
+    assert.match(configError('[embedding]\nprovider = "cohere"'), /embedding\.provider must be one of "disabled", "openai", "ollama", "local"/);
+  });
+
+  it('checks relations between keys', () => {
+    assert.match(configError('[chunking]\nmax_tokens = 100\noverlap_tokens = 100'), /overlap_tokens must be less than chunking\.max_tokens/);
+    assert.match(configError('[retrieval]\nfinal_limit = 50\nmax_limit = 10'), /final_limit must not exceed retrieval\.max_limit/);
+    assert.match(configError('[embedding]\nprovider = "openai"'), /needs embedding\.model and embedding\.dims/);
+  });
+
+  it('expands ${VAR} and names the key of a missing variable', () => {
+    const config = parse('[connectors.filesystem.docs]\nroot = "${DOCS_DIR}/kb"', { DOCS_DIR: '/srv' });
+    assert.equal(config.connectors.filesystem['docs']?.root, '/srv/kb');
+    assert.match(configError('[tools.script.t]\npath = "t.lua"\ntoken = "${NOPE_TOKEN}"'), /tools\.script\.t\.token uses \$\{NOPE_TOKEN\}.*NOPE_TOKEN is not set/);
+  });
+
+  it('reports TOML syntax errors with a line number', () => {
+    assert.match(configError('[db]\npath = "x'), /config\/lore\.toml: not valid TOML \(line 2/);
+  });
+
+  it('finds the config: -c, then LORE_CONFIG, then ./config/lore.toml, then the built-in default', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'lore-lookup-'));
+    try {
+      assert.equal(loadConfig({ cwd: dir, env: {} }).file, null);
+      assert.ok(loadConfig({ cwd: dir, env: {} }).connectors.filesystem['local']);
+      mkdirSync(path.join(dir, 'config'));
+      writeFileSync(path.join(dir, 'config/lore.toml'), '[server]\nbind = "127.0.0.1:1"');
+      writeFileSync(path.join(dir, 'env.toml'), '[server]\nbind = "127.0.0.1:2"');
+      writeFileSync(path.join(dir, 'flag.toml'), '[server]\nbind = "127.0.0.1:3"');
+      assert.equal(loadConfig({ cwd: dir, env: {} }).server.bind, '127.0.0.1:1');
+      assert.equal(loadConfig({ cwd: dir, env: { LORE_CONFIG: 'env.toml' } }).server.bind, '127.0.0.1:2');
+      assert.equal(loadConfig({ cwd: dir, env: { LORE_CONFIG: 'env.toml' }, configPath: 'flag.toml' }).server.bind, '127.0.0.1:3');
+      assert.throws(() => loadConfig({ cwd: dir, env: {}, configPath: 'missing.toml' }), /config file not found: missing\.toml/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,52 @@
+// `npm run eval`: retrieval quality on BEIR SciFact (train split), through the real ingest path.
+// Prints nDCG@10 and Recall@100 per mode; exits 1 when keyword nDCG@10 falls below EVAL_MIN_NDCG.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseConfig } from '../../src/config/load-config.ts';
+import { openLore } from '../../src/compose.ts';
+import { selectConnectors } from '../../src/app/select-connectors.ts';
+import { syncConnectors } from '../../src/app/sync.ts';
+import { parseSearchParams } from '../../src/app/search-params.ts';
+import { search } from '../../src/app/search.ts';
+import { corpusId, loadQrels, loadQueries, ndcgAt, recallAt, writeCorpus } from './scifact.ts';
+
+const MIN_NDCG = Number(process.env['EVAL_MIN_NDCG'] ?? 0.7);
+
+const dir = mkdtempSync(path.join(tmpdir(), 'lore-eval-'));
+try {
+  const docs = writeCorpus(path.join(dir, 'corpus'));
+  const config = parseConfig(
+    `[db]\npath = "index.sqlite"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs = ["*.md"]\n`,
+    { file: 'eval.toml', cwd: dir },
+  );
+  const lore = openLore(config);
+  const [report] = await syncConnectors(lore.syncDeps(), selectConnectors(config, 'all').map((r) => lore.createConnector(r)), { full: false });
+  console.log(`indexed ${docs} documents (${report?.chunksWritten} chunks) through filesystem sync`);
+
+  const queries = loadQueries();
+  const qrels = loadQrels();
+  const rows: string[] = [];
+  for (const mode of ['keyword'] as const) {
+    let ndcg = 0;
+    let recall = 0;
+    let n = 0;
+    for (const q of queries) {
+      const rel = qrels.get(q.id);
+      if (!rel) continue;
+      const params = parseSearchParams({ query: q.text, mode, limit: 100 }, config.retrieval);
+      const { results } = await search(lore.searchDeps(), params);
+      const ranked = results.map((r) => corpusId(r.sourceId));
+      ndcg += ndcgAt(10, ranked, rel);
+      recall += recallAt(100, ranked, rel);
+      n++;
+    }
+    rows.push(`${mode.padEnd(8)}  nDCG@10 ${(ndcg / n).toFixed(4)}  Recall@100 ${(recall / n).toFixed(4)}  (${n} queries)`);
+    if (mode === 'keyword' && ndcg / n < MIN_NDCG) process.exitCode = 1;
+  }
+  console.log(`SciFact train split\n${rows.join('\n')}`);
+  if (process.exitCode === 1) console.error(`keyword nDCG@10 is below the threshold ${MIN_NDCG}`);
+  lore.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
