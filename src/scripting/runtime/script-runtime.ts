@@ -1,5 +1,5 @@
 // Runs Lua jobs off the main thread with a hard time-out. The deadline covers everything the call
-// does — waiting for a worker, Lua code, sleep, http, context calls: when it passes, the worker is
+// does — waiting for a free worker, Lua code, sleep, http, context calls: when it passes, the worker is
 // stopped (terminate) and the call fails with LoreError('timeout'). Lua failures become
 // LoreError('script_error') with the Lua message (file:line). Never imports the Lua VM itself.
 import { availableParallelism } from 'node:os';
@@ -48,6 +48,11 @@ export class ScriptRuntime {
   }
 
   async run(request: JobRequest, options: RunOptions): Promise<unknown> {
+    try {
+      await this.pool.warmUp(); // the clock starts once the runtime is up, not during its one-time start
+    } catch (error) {
+      throw toLoreError(request.label, error);
+    }
     const timeoutMs = options.timeoutSecs * 1000;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(timedOut(request.label, options.timeoutSecs)), timeoutMs);

@@ -16,6 +16,7 @@ export class WorkerPool {
   private readonly waiters: Waiter[] = [];
   private starting = 0;
   private closed = false;
+  private warm: Promise<void> | undefined;
 
   constructor(maxWorkers: number) {
     this.maxWorkers = Math.max(1, maxWorkers);
@@ -24,6 +25,16 @@ export class WorkerPool {
   /** The number of live worker threads (busy, idle and starting). */
   get size(): number {
     return this.live.size;
+  }
+
+  /** Resolves once a first worker has started (the one-time ~0.1 s WASM load), so callers can start their clocks after it. */
+  warmUp(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the script runtime is closed'));
+    this.warm ??= this.spawn().catch((error: unknown) => {
+      this.warm = undefined;
+      throw error;
+    });
+    return this.warm;
   }
 
   acquire(signal: AbortSignal): Promise<LuaWorkerHandle> {
@@ -85,14 +96,15 @@ export class WorkerPool {
   private grow(): void {
     if (this.closed) return;
     const wanted = this.waiters.length + 1;
-    while (this.idle.length + this.starting < wanted && this.live.size < this.maxWorkers) this.spawn();
+    while (this.idle.length + this.starting < wanted && this.live.size < this.maxWorkers) void this.spawn();
   }
 
-  private spawn(): void {
+  /** Starts a worker; it joins the pool (or a waiter) once ready. Resolves then; rejects if it cannot start. */
+  private spawn(): Promise<void> {
     const worker = new LuaWorkerHandle((w) => this.forget(w));
     this.live.add(worker);
     this.starting++;
-    worker.ready.then(
+    const started = worker.ready.then(
       () => {
         this.starting--;
         this.release(worker);
@@ -102,7 +114,10 @@ export class WorkerPool {
         this.starting--;
         this.live.delete(worker);
         for (const w of this.waiters.splice(0)) w.reject(error);
+        throw error;
       },
     );
+    started.catch(() => {}); // reported through the waiters / warmUp
+    return started;
   }
 }
