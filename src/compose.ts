@@ -1,8 +1,12 @@
 // The composition root: the one place that picks concrete adapters (SQLite store, connectors,
 // later embedders, Lua runtime, registries) and wires them into the app's use-cases.
+import path from 'node:path';
 import type { Config } from './config/types.ts';
 import type { Connector } from './connectors/connector.ts';
 import { FilesystemConnector } from './connectors/filesystem/filesystem-connector.ts';
+import { GitConnector } from './connectors/git/git-connector.ts';
+import { S3Connector } from './connectors/s3/s3-connector.ts';
+import { registerDocumentFormats } from './connectors/formats/document-formats.ts';
 import { LoreError } from './core/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './app/select-connectors.ts';
 import type { SearchDeps } from './app/search.ts';
@@ -33,6 +37,7 @@ export interface Lore {
 
 export function openLore(config: Config): Lore {
   const store = openSqliteStore(config.db.path);
+  registerDocumentFormats();
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
   const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval });
   let tools: ToolRegistry | undefined;
@@ -89,6 +94,16 @@ function createConnector(config: Config, ref: ConnectorRef, scripts: () => Scrip
     case 'filesystem': {
       const c = config.connectors.filesystem[ref.name];
       if (c) return new FilesystemConnector(ref.name, c);
+      break;
+    }
+    case 'git': {
+      const c = config.connectors.git[ref.name];
+      if (c) return new GitConnector(ref.name, c, { dataDir: path.dirname(config.db.path), baseDir: config.baseDir });
+      break;
+    }
+    case 's3': {
+      const c = config.connectors.s3[ref.name];
+      if (c) return new S3Connector(ref.name, c);
       break;
     }
     case 'script': {

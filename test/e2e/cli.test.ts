@@ -1,8 +1,9 @@
 // The real `lore` CLI, spawned in a temp workspace: every command's output, --json, and exit codes.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { Workspace } from '../helpers/workspace.ts';
+import { LORE_BIN, Workspace } from '../helpers/workspace.ts';
 
 const ws = new Workspace('lore-cli-');
 before(() => {
@@ -39,6 +40,17 @@ describe('lore CLI', () => {
     const again = json((await ws.lore(['sync', 'filesystem', '--json'])).stdout);
     const reports = again['connectors'] as Record<string, unknown>[];
     assert.deepEqual(reports.map((c) => [c['connector'], c['unchanged']]), [['filesystem:docs', 2], ['filesystem:later', 0]]);
+  });
+
+  it('sync draws a progress bar on a terminal, and only summary lines otherwise', { skip: spawnSync('script', ['--version']).status !== 0 && 'no `script` for a pseudo-terminal' }, () => {
+    const tty = spawnSync('script', ['-qec', `"${process.execPath}" "${LORE_BIN}" sync filesystem:docs --full`, '/dev/null'], {
+      cwd: ws.dir,
+      encoding: 'utf8',
+      env: { ...process.env, LORE_CONFIG: '' },
+    });
+    assert.equal(tty.status, 0, tty.stderr);
+    assert.match(tty.stdout, /filesystem:docs\s+\[#{24}\] 2\/2/);
+    assert.match(tty.stdout, /filesystem:docs: fetched 2, upserted 2/);
   });
 
   it('sync rejects unknown targets: usage error for a bad form, not found for a missing connector', async () => {

@@ -1,0 +1,147 @@
+// Git connector: keeps a private clone of `url`@`branch`, lists the files under `root` with their blob
+// shas (the fingerprint, so an unchanged file is never read) and loads changed ones from the checkout.
+// updated_at is each file's last commit time; source_url a forge web URL, or file:// into the clone.
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { configError, LoreError } from '../../core/errors.ts';
+import type { GitConnectorConfig } from '../../config/types.ts';
+import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult } from '../connector.ts';
+import { extractText } from '../formats/extract.ts';
+import { createGlobFilter } from '../globs.ts';
+import { lastCommitTimes } from './commit-times.ts';
+import { removeStaleCaches, updateCache } from './git-cache.ts';
+import { createGitRunner, type GitRunner } from './run-git.ts';
+import { isLocalGitPath, webUrlBuilder } from './web-url.ts';
+
+export interface GitConnectorContext {
+  /** Folder for default caches (`<dataDir>/git-cache/<name>/<hash of url>`): the database's folder. */
+  dataDir: string;
+  /** Folder a relative local `url` resolves against (the working directory). */
+  baseDir: string;
+}
+
+interface TreeFile {
+  /** Path from the repository root ('/'-separated): the document's source_id. */
+  repoPath: string;
+  blob: string;
+}
+
+export class GitConnector implements Connector {
+  readonly type = 'git';
+  readonly label: string;
+  private readonly name: string;
+  private readonly config: GitConnectorConfig;
+  private readonly context: GitConnectorContext;
+  private readonly url: string;
+  private readonly root: string | LoreError;
+  private readonly git: GitRunner;
+
+  constructor(name: string, config: GitConnectorConfig, context: GitConnectorContext) {
+    this.name = name;
+    this.label = `git:${name}`;
+    this.config = config;
+    this.context = context;
+    const local = config.url.startsWith('~/') ? path.join(homedir(), config.url.slice(2)) : config.url;
+    this.url = isLocalGitPath(local) ? path.resolve(context.baseDir, local) : config.url;
+    this.root = normalizeRoot(config.root, this.label, name);
+    this.git = createGitRunner(this.label, (stderr) => this.hint(stderr));
+  }
+
+  async scan(options: ScanOptions): Promise<ScanResult> {
+    if (this.root instanceof LoreError) throw this.root;
+    const root = this.root;
+    const { url } = this;
+    const { branch, shallow } = this.config;
+    const dir = this.cacheDir();
+    const tip = await updateCache(this.git, { url, branch, shallow, dir, force: options.full, signal: options.signal });
+    if (this.config.cacheDir === null) await removeStaleCaches(dir);
+    const files = await this.listFiles(dir, tip, root);
+    const web = webUrlBuilder(url, branch);
+    // The link depends on url and branch: a change there must refresh every document once.
+    const linkToken = createHash('sha256').update(`${url}\0${branch}`).digest('hex').slice(0, 8);
+    let times: Promise<Map<string, string>> | undefined;
+    const timesOnce = (): Promise<Map<string, string>> =>
+      (times ??= lastCommitTimes(dir, tip, root || '.', new Set(files.map((f) => f.repoPath)), this.label));
+    const entries = files.map<ScanEntry>((file) => ({
+      sourceId: file.repoPath,
+      fingerprint: `${file.blob}:${linkToken}`,
+      load: () => this.load(dir, file, timesOnce, web),
+    }));
+    return { entries, complete: true, deleted: [], checkpoint: tip };
+  }
+
+  private async listFiles(dir: string, tip: string, root: string): Promise<TreeFile[]> {
+    const filter = createGlobFilter(this.config.includeGlobs, this.config.excludeGlobs);
+    let listing: string;
+    try {
+      listing = await this.git(['ls-tree', '-r', '-z', root ? `${tip}:${root}` : tip], dir);
+    } catch (error) {
+      throw new LoreError('connector_error', `${this.label}: root '${root}' is not a folder on branch '${this.config.branch}'; fix connectors.git.${this.name}.root`, { cause: error });
+    }
+    const files: TreeFile[] = [];
+    for (const line of listing.split('\0')) {
+      // "<mode> <type> <sha>\t<path>"; symlinks (120000) and submodules (type commit) are not files.
+      const tab = line.indexOf('\t');
+      if (tab < 0) continue;
+      const [mode, type, blob] = line.slice(0, tab).split(' ');
+      const relative = line.slice(tab + 1);
+      if (type !== 'blob' || mode === '120000' || !blob || !filter.accepts(relative)) continue;
+      files.push({ repoPath: root ? `${root}/${relative}` : relative, blob });
+    }
+    return files;
+  }
+
+  private async load(dir: string, file: TreeFile, times: () => Promise<Map<string, string>>, web: ((p: string) => string) | null): Promise<LoadedItem> {
+    const absolute = path.join(dir, ...file.repoPath.split('/'));
+    const size = statSync(absolute).size;
+    if (size > this.config.maxFileBytes) {
+      return { kind: 'skipped', reason: 'too_large', detail: `${size} bytes is over max_file_bytes (${this.config.maxFileBytes})` };
+    }
+    const extracted = await extractText(file.repoPath, readFileSync(absolute));
+    if (!extracted.ok) return { kind: 'skipped', reason: extracted.reason, detail: extracted.detail };
+    const { title, body, contentType, metadata } = extracted.value;
+    return {
+      kind: 'item',
+      item: {
+        sourceId: file.repoPath,
+        title: title ?? path.posix.basename(file.repoPath),
+        body,
+        sourceUrl: web ? web(file.repoPath) : pathToFileURL(absolute).href,
+        updatedAt: (await times()).get(file.repoPath),
+        contentType,
+        metadata: { path: file.repoPath, size, ...metadata },
+      },
+    };
+  }
+
+  private cacheDir(): string {
+    if (this.config.cacheDir !== null) return this.config.cacheDir;
+    const urlHash = createHash('sha256').update(this.url).digest('hex').slice(0, 16);
+    return path.join(this.context.dataDir, 'git-cache', this.name.replace(/[^\w.-]/g, '_'), urlHash);
+  }
+
+  private hint(stderr: string): string {
+    const { url } = this;
+    const { branch } = this.config;
+    const key = `connectors.git.${this.name}`;
+    if (/Remote branch .* not found|couldn't find remote ref/i.test(stderr)) return `branch '${branch}' does not exist in ${url}; fix ${key}.branch`;
+    if (/Authentication failed|could not read (Username|Password)|Permission denied|terminal prompts disabled/i.test(stderr)) {
+      return `check access to ${url}: Lore uses git's own credentials (credential helper, SSH agent)`;
+    }
+    if (/not a git repository|does not exist|not found|Could not resolve host|unable to access/i.test(stderr)) return `check ${key}.url (${url})`;
+    return `check ${key} and that ${url} is reachable`;
+  }
+}
+
+/** `root` as a clean relative folder ('' for the repository root); a path leaving the repository is a config error. */
+function normalizeRoot(root: string, label: string, name: string): string | LoreError {
+  const clean = path.posix.normalize(root.replace(/\\/g, '/')).replace(/\/+$/, '');
+  if (clean === '.' || clean === '') return '';
+  if (clean.startsWith('/') || clean === '..' || clean.startsWith('../')) {
+    return configError(`${label}: root '${root}' must be a folder inside the repository; fix connectors.git.${name}.root`);
+  }
+  return clean;
+}

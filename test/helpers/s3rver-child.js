@@ -1,0 +1,18 @@
+// Runs an s3rver (fake S3) for tests as a child process: `node --openssl-legacy-provider s3rver-child.js
+// <dir> <bucket>...`. Prints `{"port":N}` once listening on 127.0.0.1; exits when stdin closes.
+import S3rver from 's3rver';
+
+const [dir, ...buckets] = process.argv.slice(2);
+const server = new S3rver({
+  address: '127.0.0.1',
+  port: 0,
+  directory: dir,
+  silent: true,
+  configureBuckets: buckets.map((name) => ({ name })),
+});
+const address = await server.run();
+process.stdout.write(`${JSON.stringify({ port: address.port })}\n`);
+process.stdin.resume();
+process.stdin.on('end', () => {
+  void server.close().finally(() => process.exit(0));
+});
