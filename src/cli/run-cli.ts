@@ -10,7 +10,9 @@ import { registerConnector } from './commands/connector.ts';
 import { registerExport } from './commands/export.ts';
 import { registerGet } from './commands/get.ts';
 import { registerInit } from './commands/init.ts';
+import { registerRegistry } from './commands/registry.ts';
 import { registerSearch } from './commands/search.ts';
+import { registerServe } from './commands/serve.ts';
 import { registerSources } from './commands/sources.ts';
 import { registerStart } from './commands/start.ts';
 import { registerStats } from './commands/stats.ts';
@@ -39,6 +41,8 @@ export function buildProgram(ctx: CliContext, program: Command): Command {
     registerStats,
     registerExport,
     registerStart,
+    registerRegistry,
+    registerServe,
     registerCompletions,
     registerConnector,
     registerTool,

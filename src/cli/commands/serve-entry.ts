@@ -1,8 +1,48 @@
-// Placeholder entry for the HTTP server until it lands: prints what is indexed instead of serving.
+// Runs the server (`lore serve mcp`, `lore start`): wires the REST surface and the MCP surface to the
+// app's registries, prints the routes and addresses, and serves until SIGINT/SIGTERM.
+// Loaded lazily so other commands never load the HTTP or MCP code.
+import { createHttpServer, MCP_PATH } from '../../http/create-http-server.ts';
+import { parseBind, toHttpUrl } from '../../http/bind-address.ts';
+import { closeGracefully, listen } from '../../http/listen.ts';
+import { createMcpHttpHandler } from '../../mcp/mcp-http-handler.ts';
+import { runMcpStdio } from '../../mcp/mcp-stdio.ts';
+import { VERSION } from '../../version.ts';
 import type { CliContext } from '../context.ts';
 
-export async function serveFromCli(ctx: CliContext, _options: Record<string, unknown>): Promise<void> {
-  const s = ctx.lore().store.counts();
-  ctx.io.out(`Indexed ${s.documents} documents (${s.chunks} chunks). Try: npx lore search "your question"\n`);
-  await Promise.resolve();
+export interface ServeOptions {
+  bind?: string | undefined;
+  stdio?: boolean | undefined;
+}
+
+export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
+  const lore = ctx.lore();
+  const tools = lore.tools();
+  const agents = lore.agents();
+  const log = (line: string): void => ctx.io.err(`${line}\n`);
+  if (options.stdio) {
+    // stdout carries the protocol: everything human goes to stderr.
+    log(`lore ${VERSION}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);
+    await runMcpStdio({ tools, agents, version: VERSION, log });
+    return;
+  }
+  const config = lore.config.server;
+  const bind = parseBind(options.bind ?? config.bind);
+  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log });
+  const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, log });
+  const address = await listen(server, bind.host, bind.port);
+  const base = toHttpUrl(address.address, address.port);
+  for (const tool of tools.list()) ctx.io.out(`POST /tools/${tool.name}  ${tool.description}\n`);
+  ctx.io.out(`Listening on ${base}\nMCP endpoint: ${base}${MCP_PATH}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      log(`${signal}: shutting down`);
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      void Promise.all([closeGracefully(server), mcp.close()]).finally(resolve);
+    };
+    const onInt = (): void => stop('SIGINT');
+    const onTerm = (): void => stop('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  });
 }

@@ -2,12 +2,11 @@
 // so an untouched file is never read again; a file over `max_file_bytes` or with binary content is
 // skipped and counted.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LoreError } from '../../core/errors.ts';
 import type { FilesystemConnectorConfig } from '../../config/types.ts';
 import type { Connector, LoadedItem, ScanEntry, ScanResult } from '../connector.ts';
-import { extractText } from '../formats/extract.ts';
+import { loadFileItem } from '../file-item.ts';
 import { createGlobFilter } from '../globs.ts';
 import { walkFiles, type WalkedFile } from './walk.ts';
 
@@ -44,26 +43,17 @@ export class FilesystemConnector implements Connector {
     };
   }
 
-  private async load(file: WalkedFile): Promise<LoadedItem> {
-    if (file.stats.size > this.config.maxFileBytes) {
-      return { kind: 'skipped', reason: 'too_large', detail: `${file.stats.size} bytes is over max_file_bytes (${this.config.maxFileBytes})` };
-    }
-    // Synchronous on purpose: for local files it is ~4x cheaper than four async round trips.
-    const bytes = readFileSync(file.absolute);
-    const extracted = await extractText(file.relative, bytes);
-    if (!extracted.ok) return { kind: 'skipped', reason: extracted.reason, detail: extracted.detail };
-    const { title, body, contentType, metadata } = extracted.value;
-    return {
-      kind: 'item',
-      item: {
-        sourceId: file.relative,
-        title: title ?? path.basename(file.relative),
-        body,
-        sourceUrl: pathToFileURL(file.absolute).href,
-        updatedAt: file.stats.mtime.toISOString(),
-        contentType,
-        metadata: { path: file.relative, size: file.stats.size, ...metadata },
-      },
-    };
+  private load(file: WalkedFile): Promise<LoadedItem> {
+    return loadFileItem({
+      sourceId: file.relative,
+      size: file.stats.size,
+      maxFileBytes: this.config.maxFileBytes,
+      // Synchronous on purpose: for local files it is ~4x cheaper than four async round trips.
+      read: () => readFileSync(file.absolute),
+      sourceUrl: pathToFileURL(file.absolute).href,
+      updatedAt: file.stats.mtime.toISOString(),
+      metadata: { path: file.relative, size: file.stats.size },
+    });
   }
+
 }

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { configError, LoreError } from '../../core/errors.ts';
 import type { GitConnectorConfig } from '../../config/types.ts';
 import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult } from '../connector.ts';
-import { extractText } from '../formats/extract.ts';
+import { loadFileItem } from '../file-item.ts';
 import { createGlobFilter } from '../globs.ts';
 import { lastCommitTimes } from './commit-times.ts';
 import { removeStaleCaches, updateCache } from './git-cache.ts';
@@ -97,25 +97,17 @@ export class GitConnector implements Connector {
   private async load(dir: string, file: TreeFile, times: () => Promise<Map<string, string>>, web: ((p: string) => string) | null): Promise<LoadedItem> {
     const absolute = path.join(dir, ...file.repoPath.split('/'));
     const size = statSync(absolute).size;
-    if (size > this.config.maxFileBytes) {
-      return { kind: 'skipped', reason: 'too_large', detail: `${size} bytes is over max_file_bytes (${this.config.maxFileBytes})` };
-    }
-    const extracted = await extractText(file.repoPath, readFileSync(absolute));
-    if (!extracted.ok) return { kind: 'skipped', reason: extracted.reason, detail: extracted.detail };
-    const { title, body, contentType, metadata } = extracted.value;
-    return {
-      kind: 'item',
-      item: {
-        sourceId: file.repoPath,
-        title: title ?? path.posix.basename(file.repoPath),
-        body,
-        sourceUrl: web ? web(file.repoPath) : pathToFileURL(absolute).href,
-        updatedAt: (await times()).get(file.repoPath),
-        contentType,
-        metadata: { path: file.repoPath, size, ...metadata },
-      },
-    };
+    return loadFileItem({
+      sourceId: file.repoPath,
+      size,
+      maxFileBytes: this.config.maxFileBytes,
+      read: () => readFileSync(absolute),
+      sourceUrl: web ? web(file.repoPath) : pathToFileURL(absolute).href,
+      updatedAt: size > this.config.maxFileBytes ? undefined : (await times()).get(file.repoPath),
+      metadata: { path: file.repoPath, size },
+    });
   }
+
 
   private cacheDir(): string {
     if (this.config.cacheDir !== null) return this.config.cacheDir;

@@ -1,11 +1,10 @@
 // S3 connector: lists `bucket`/`prefix` page by page (ETag as the fingerprint, so an unchanged object is
 // never downloaded), downloads changed objects on load. Works with S3-compatible servers through
 // `endpoint_url` (path-style, http allowed). Credentials: the standard AWS chain, never handled here.
-import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3ConnectorConfig } from '../../config/types.ts';
 import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult } from '../connector.ts';
-import { extractText } from '../formats/extract.ts';
+import { loadFileItem } from '../file-item.ts';
 import { createGlobFilter } from '../globs.ts';
 import { openS3Client, toConnectorError } from './s3-client.ts';
 
@@ -68,31 +67,21 @@ export class S3Connector implements Connector {
 
   private async load(client: S3Client, object: S3Object): Promise<LoadedItem> {
     const { maxFileBytes, bucket } = this.config;
-    if (object.size > maxFileBytes) {
-      return { kind: 'skipped', reason: 'too_large', detail: `${object.size} bytes is over max_file_bytes (${maxFileBytes})` };
-    }
-    const { GetObjectCommand } = await import('@aws-sdk/client-s3');
-    let bytes: Uint8Array;
-    try {
-      const response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: object.key }));
-      bytes = (await response.Body?.transformToByteArray()) ?? new Uint8Array();
-    } catch (error) {
-      throw toConnectorError(error, this.label, this.name, this.config, `get ${object.key}`);
-    }
-    const extracted = await extractText(object.key, bytes);
-    if (!extracted.ok) return { kind: 'skipped', reason: extracted.reason, detail: extracted.detail };
-    const { title, body, contentType, metadata } = extracted.value;
-    return {
-      kind: 'item',
-      item: {
-        sourceId: object.key,
-        title: title ?? path.posix.basename(object.key),
-        body,
-        sourceUrl: `s3://${bucket}/${object.key}`,
-        updatedAt: object.lastModified?.toISOString(),
-        contentType,
-        metadata: { key: object.key, size: object.size, ...metadata },
+    return loadFileItem({
+      sourceId: object.key,
+      size: object.size,
+      maxFileBytes,
+      read: async () => {
+        const { GetObjectCommand } = await import('@aws-sdk/client-s3');
+        try {
+          const response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: object.key }));
+          return (await response.Body?.transformToByteArray()) ?? new Uint8Array();
+        } catch (error) {
+          throw toConnectorError(error, this.label, this.name, this.config, `get ${object.key}`);
+        }
       },
-    };
-  }
+      sourceUrl: `s3://${bucket}/${object.key}`,
+      updatedAt: object.lastModified?.toISOString(),
+      metadata: { key: object.key, size: object.size },
+    });  }
 }

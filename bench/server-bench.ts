@@ -1,0 +1,83 @@
+// `npm run bench:server`: load on a real `lore serve mcp` over a SciFact index. Writes the corpus as
+// Markdown files in a temp workspace, syncs it with the real CLI, starts the server as its own
+// process, then runs autocannon (16 connections, 10 s): REST /tools/search and MCP tools/call search
+// (2025 stateless and 2026-07-28), plus no-search ceilings. Prints numbers only; never asserts. Env: SCIFACT_DIR, BENCH_DOCS, BENCH_SECONDS.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { LORE_BIN, runLore, Workspace } from '../test/helpers/workspace.ts';
+
+const DATA = process.env['SCIFACT_DIR'] ?? '/work/shared/data/scifact';
+const MAX_DOCS = Number(process.env['BENCH_DOCS'] ?? Infinity);
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const CONNECTIONS = 16;
+
+const readJsonl = <T>(file: string): T[] => readFileSync(path.join(DATA, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
+
+const ws = new Workspace('lore-bench-server-');
+const corpus = readJsonl<{ _id: string; title: string; text: string }>('corpus.jsonl').slice(0, MAX_DOCS);
+for (const d of corpus) ws.write(`docs/${d._id}.md`, `# ${d.title}\n\n${d.text}\n`);
+ws.config('[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n');
+const sync = await runLore(['sync', 'all'], { cwd: ws.dir });
+if (sync.code !== 0) throw new Error(sync.stderr);
+console.log(`indexed ${corpus.length} SciFact documents`);
+
+const server = spawn(process.execPath, [LORE_BIN, 'serve', 'mcp'], { cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const base = await new Promise<string>((resolve) => {
+  let out = '';
+  server.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    const m = /Listening on (\S+)/.exec(out);
+    if (m) resolve(m[1]!);
+  });
+});
+
+const queries = readJsonl<{ text: string }>('train-queries.jsonl').slice(0, 200).map((q) => q.text);
+const json = { 'content-type': 'application/json' };
+const mcpHeaders = { ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const modernHeaders = { ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search' };
+const call = (query: string, meta?: object): string =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query }, ...(meta ? { _meta: meta } : {}) } });
+
+const firstHit = (await (await fetch(`${base}/tools/search`, { method: 'POST', headers: json, body: JSON.stringify({ query: queries[0] }) })).json()) as { results: { id: string }[] };
+const firstId = firstHit.results[0]!.id;
+
+const scenarios = [
+  { name: 'REST POST /tools/search', path: '/tools/search', headers: json, body: (q: string) => JSON.stringify({ query: q }) },
+  { name: 'MCP tools/call search (2025, stateless)', path: '/mcp', headers: mcpHeaders, body: (q: string) => call(q) },
+  { name: 'MCP tools/call search (2026-07-28)', path: '/mcp', headers: modernHeaders, body: (q: string) => call(q, envelope) },
+  // Surface ceilings: the same paths without a search, to separate HTTP/MCP overhead from search cost.
+  { name: 'REST POST /tools/get (no search)', path: '/tools/get', headers: json, body: () => JSON.stringify({ id: firstId }) },
+  { name: 'MCP tools/list (2025, no search)', path: '/mcp', headers: mcpHeaders, body: () => '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}' },
+];
+
+// One sanity request per scenario so a broken endpoint shows instead of a fast stream of errors.
+for (const s of scenarios) {
+  const res = await fetch(base + s.path, { method: 'POST', headers: s.headers, body: s.body(queries[0]!) });
+  const text = await res.text();
+  if (res.status !== 200 || text.includes('"error"')) throw new Error(`${s.name}: ${res.status} ${text.slice(0, 300)}`);
+}
+
+console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s each, ${queries.length} rotating queries`);
+for (const s of scenarios) {
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: queries.map((q) => ({ method: 'POST' as const, path: s.path, headers: s.headers, body: s.body(q) })),
+  });
+  const errors = result.errors + result.non2xx + result.timeouts;
+  console.log(
+    `${s.name.padEnd(42)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  (${result.requests.total} requests, ${errors} errors)`,
+  );
+}
+
+server.kill('SIGTERM');
+await new Promise((resolve) => server.on('exit', resolve));
+ws.cleanup();

@@ -1,0 +1,145 @@
+// `lore registry list|install|update|search|info|add|override|init`: extension registries.
+import path from 'node:path';
+import type { Command } from 'commander';
+import { DEFAULT_CONFIG_PATH } from '../../config/load-config.ts';
+import { LoreError } from '../../core/errors.ts';
+import {
+  addExtension,
+  extensionInfo,
+  initCommunity,
+  installRegistries,
+  listExtensions,
+  overrideExtension,
+  searchExtensions,
+  updateRegistries,
+  type ExtensionView,
+  type RegistryContext,
+} from '../../registry/registry-service.ts';
+import { EXTENSION_TYPES } from '../../registry/manifest.ts';
+import type { CliContext } from '../context.ts';
+import { formatTable } from '../table.ts';
+
+function registryContext(ctx: CliContext): RegistryContext {
+  const config = ctx.config();
+  return { config, configFile: config.file ?? path.resolve(ctx.io.cwd, DEFAULT_CONFIG_PATH) };
+}
+
+const extensionRow = (e: ExtensionView): string[] => [e.id, e.registry, e.enabled ? 'yes' : 'no', e.entry.description];
+
+export function registerRegistry(program: Command, ctx: CliContext): void {
+  const registry = program.command('registry').description('extension registries: list, install, update, search, info, add, override, init');
+
+  registry
+    .command('list')
+    .description('list registries and their extensions by type')
+    .action(() => {
+      const { registries, extensions } = listExtensions(registryContext(ctx));
+      if (ctx.json) return ctx.printJson({ registries, extensions });
+      if (registries.length === 0) return ctx.io.out('No registries configured. `lore registry init` adds the community registry.\n');
+      ctx.io.out(
+        formatTable(
+          ['Registry', 'Priority', 'Path', 'Kind', 'Status'],
+          registries.map((r) => [r.name, r.priority, r.path, r.readonly ? 'read-only' : 'writable', r.present ? (r.isGit ? 'git' : 'folder') : 'not installed']),
+        ),
+      );
+      for (const r of registries) if (r.manifest?.warning) ctx.io.err(`warning: registry '${r.name}': ${r.manifest.warning}\n`);
+      for (const type of EXTENSION_TYPES) {
+        const rows = extensions.filter((e) => e.type === type);
+        ctx.io.out(`\n${type[0]!.toUpperCase()}${type.slice(1)} (${rows.length})\n`);
+        if (rows.length > 0) ctx.io.out(formatTable(['Id', 'Registry', 'Enabled', 'Description'], rows.map(extensionRow)));
+      }
+    });
+
+  registry
+    .command('install')
+    .description('clone the configured registries that have a url and are not cloned yet')
+    .option('--name <name>', 'only this registry')
+    .action(async (opts: { name?: string }) => {
+      const results = await installRegistries(registryContext(ctx), opts.name);
+      if (ctx.json) return ctx.printJson({ registries: results });
+      for (const r of results) ctx.io.out(`${r.name}: ${r.outcome === 'present' ? 'already installed' : r.outcome === 'no url' ? 'no url to clone (a local folder)' : 'cloned'} (${r.path})\n`);
+    });
+
+  registry
+    .command('update')
+    .description('pull git registries (refuses to overwrite local changes)')
+    .option('--name <name>', 'only this registry')
+    .action(async (opts: { name?: string }) => {
+      const results = await updateRegistries(registryContext(ctx), opts.name);
+      if (ctx.json) return ctx.printJson({ registries: results });
+      for (const { name, outcome: o } of results) {
+        if (o.kind === 'updated') ctx.io.out(`${name}: updated ${o.from}..${o.to}\n`);
+        else if (o.kind === 'local changes')
+          ctx.io.err(`${name}: not updated: it has local changes (${o.files.join(', ')}); commit or discard them, or copy extensions with \`lore registry override\`\n`);
+        else ctx.io.out(`${name}: ${o.kind}\n`);
+      }
+      const refused = results.filter((r) => r.outcome.kind === 'local changes');
+      if (refused.length > 0) throw new LoreError('conflict', `${refused.map((r) => r.name).join(', ')} not updated because of local changes`);
+    });
+
+  registry
+    .command('search')
+    .description('find extensions by name, tag or description')
+    .argument('<query...>')
+    .action((words: string[]) => {
+      const found = searchExtensions(registryContext(ctx), words.join(' '));
+      if (ctx.json) return ctx.printJson({ extensions: found });
+      if (found.length === 0) return ctx.io.out('No extensions match.\n');
+      ctx.io.out(formatTable(['Id', 'Registry', 'Enabled', 'Description'], found.map(extensionRow)));
+    });
+
+  registry
+    .command('info')
+    .description('show an extension: registry, script, description, tags, required config, host APIs')
+    .argument('<extension>', '<type>/<name>, type connectors, tools or agents')
+    .action((id: string) => {
+      const e = extensionInfo(registryContext(ctx), id);
+      if (ctx.json) return ctx.printJson(e);
+      const list = (xs: string[]): string => (xs.length > 0 ? xs.join(', ') : '-');
+      ctx.io.out(
+        [
+          `${e.id}`,
+          `  registry:        ${e.registry}${e.shadows.length > 0 ? ` (overrides ${e.shadows.join(', ')})` : ''}`,
+          `  script:          ${e.scriptPath}`,
+          `  description:     ${e.entry.description || '-'}`,
+          `  tags:            ${list(e.entry.tags)}`,
+          `  required config: ${list(e.entry.requiredConfig)}`,
+          `  host APIs:       ${list(e.entry.hostApis)} (declared); ${list(e.detectedHostApis)} (used by the script)`,
+          `  enabled:         ${e.enabled ? 'yes' : 'no — `lore registry add ' + e.id + '` enables it'}`,
+          '',
+        ].join('\n'),
+      );
+    });
+
+  registry
+    .command('add')
+    .description('enable an extension: write its config entry, pre-filled with the required fields')
+    .argument('<extension>', '<type>/<name>')
+    .action((id: string) => {
+      const r = addExtension(registryContext(ctx), id);
+      if (ctx.json) return ctx.printJson(r);
+      if (!r.written) return ctx.io.out(`Nothing to do: ${r.reason}\n`);
+      ctx.io.out(`Added to ${path.relative(ctx.io.cwd, r.file) || r.file}:\n\n${r.block}\n`);
+    });
+
+  registry
+    .command('override')
+    .description('copy an extension from a read-only registry into a writable one, to edit it')
+    .argument('<extension>', '<type>/<name>')
+    .action((id: string) => {
+      const r = overrideExtension(registryContext(ctx), id);
+      if (ctx.json) return ctx.printJson(r);
+      ctx.io.out(`Copied ${id} to ${r.to} (registry '${r.registry}'), which now takes precedence.\n`);
+    });
+
+  registry
+    .command('init')
+    .description('clone the community registry and add it to the config (safe to repeat)')
+    .option('--path <path>', 'where to clone it (default ~/.lore/registries/community)')
+    .option('--url <url>', 'clone from this URL instead (a mirror)')
+    .action(async (opts: { path?: string; url?: string }) => {
+      const r = await initCommunity(registryContext(ctx), opts);
+      if (ctx.json) return ctx.printJson(r);
+      ctx.io.out(`Community registry ${r.cloned ? 'cloned to' : 'already at'} ${r.path}; ${r.configured ? 'added to the config' : 'already in the config'}.\n`);
+    });
+}

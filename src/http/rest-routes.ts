@@ -1,0 +1,56 @@
+// The REST endpoints of SPEC §4 as a table of (method, path pattern) → handler. Handlers translate
+// HTTP to the same registry calls the MCP surface and the CLI make; nothing else.
+import type { AgentRegistry } from '../app/agents.ts';
+import type { ToolRegistry } from '../app/tools.ts';
+
+export interface RouteRequest {
+  params: Record<string, string>;
+  /** Parsed JSON body (only read for POST routes). */
+  body: unknown;
+  signal: AbortSignal;
+}
+
+export interface Route {
+  method: 'GET' | 'POST';
+  /** Segments; `:name` captures one path segment. */
+  path: string;
+  handle(req: RouteRequest): Promise<unknown>;
+}
+
+export interface RestDeps {
+  tools: ToolRegistry;
+  agents: AgentRegistry;
+  version: string;
+}
+
+export function restRoutes({ tools, agents, version }: RestDeps): Route[] {
+  const call = (name: string, body: unknown, signal: AbortSignal): Promise<unknown> => tools.call(name, body, { signal });
+  return [
+    { method: 'GET', path: '/health', handle: () => Promise.resolve({ status: 'ok', version }) },
+    { method: 'POST', path: '/tools/search', handle: (r) => call('search', r.body, r.signal) },
+    { method: 'POST', path: '/tools/get', handle: (r) => call('get', r.body, r.signal) },
+    { method: 'GET', path: '/tools/sources', handle: (r) => call('sources', {}, r.signal) },
+    {
+      method: 'GET',
+      path: '/tools/list',
+      handle: () =>
+        Promise.resolve({ tools: tools.list().map((t) => ({ name: t.name, description: t.description, builtin: t.builtin, parameters: t.parameters })) }),
+    },
+    { method: 'POST', path: '/tools/:name', handle: async (r) => ({ result: await call(r.params['name']!, r.body, r.signal) }) },
+    {
+      method: 'GET',
+      path: '/agents/list',
+      handle: () =>
+        Promise.resolve({
+          agents: agents.list().map((a) => ({
+            name: a.name,
+            description: a.description,
+            tools: [...a.tools],
+            source: a.source,
+            arguments: a.arguments.map((x) => ({ name: x.name, description: x.description, required: x.required })),
+          })),
+        }),
+    },
+    { method: 'POST', path: '/agents/:name/prompt', handle: (r) => agents.resolve(r.params['name']!, r.body, { signal: r.signal }) },
+  ];
+}

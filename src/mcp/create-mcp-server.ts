@@ -1,0 +1,96 @@
+// The MCP server factory: a low-level SDK `Server` whose handlers close over the prebuilt catalog
+// and the registries. The SDK calls it per HTTP request (stateless legacy and 2026-07-28 eras) or
+// per stdio connection; construction only attaches handlers, so a request pays no start-up cost.
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type CallToolResult } from '@modelcontextprotocol/server';
+import type { AgentRegistry } from '../app/agents.ts';
+import type { ToolRegistry } from '../app/tools.ts';
+import { isLoreError } from '../core/errors.ts';
+import { errorMapping } from '../core/error-table.ts';
+import { LORE_INSTRUCTIONS } from './instructions.ts';
+import { DOCUMENT_URI_PREFIX, type McpCatalog } from './mcp-catalog.ts';
+
+export interface McpServerDeps {
+  catalog: McpCatalog;
+  tools: ToolRegistry;
+  agents: AgentRegistry;
+  version: string;
+  log: (line: string) => void;
+}
+
+// logging: the SDK answers logging/setLevel; completions: no argument has suggestions yet (empty lists).
+const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: {}, logging: {}, completions: {} };
+const NO_COMPLETIONS = { completion: { values: [], hasMore: false } };
+
+export function createMcpServerFactory(deps: McpServerDeps): () => Server {
+  const { catalog, tools, agents } = deps;
+  const info = { name: 'lore', version: deps.version };
+  const promptNames = new Set(catalog.prompts.map((p) => p.name));
+
+  const callTool = async (name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
+    // SEP-1303: unknown tools are protocol errors; bad arguments and failures are tool results the model can read.
+    if (!tools.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    try {
+      const value = await tools.call(name, args ?? {}, { signal });
+      const structured = value !== null && typeof value === 'object' && !Array.isArray(value);
+      return {
+        content: [{ type: 'text', text: JSON.stringify(value) }],
+        ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
+      };
+    } catch (error) {
+      return { content: [{ type: 'text', text: errorText(error, deps.log) }], isError: true };
+    }
+  };
+
+  return () => {
+    const server = new Server(info, { capabilities: CAPABILITIES, instructions: LORE_INSTRUCTIONS });
+    server.setRequestHandler('tools/list', () => ({ tools: catalog.tools }));
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const { name } = request.params;
+      const result = await callTool(name, request.params.arguments, ctx.mcpReq.signal);
+      return server.projectCallToolResult(result, catalog.outputSchemas.get(name));
+    });
+    server.setRequestHandler('prompts/list', () => ({ prompts: catalog.prompts }));
+    server.setRequestHandler('prompts/get', async (request, ctx) => {
+      const { name } = request.params;
+      if (!promptNames.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+      const prompt = await mcpErrors(() => agents.resolve(name, request.params.arguments ?? {}, { signal: ctx.mcpReq.signal }), deps.log);
+      const description = catalog.prompts.find((p) => p.name === name)?.description ?? '';
+      // MCP prompts have no system role: the system prompt travels as the first (user) message.
+      const messages = [{ role: 'user' as const, content: prompt.system }, ...prompt.messages].map((m) => ({
+        role: m.role,
+        content: { type: 'text' as const, text: m.content },
+      }));
+      return { description, messages };
+    });
+    server.setRequestHandler('completion/complete', () => NO_COMPLETIONS);
+    server.setRequestHandler('resources/list', () => ({ resources: [] }));
+    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.resourceTemplates }));
+    server.setRequestHandler('resources/read', async (request) => {
+      const { uri } = request.params;
+      // The SDK's ResourceNotFoundError carries the era's code and `data.uri` (SEP-2164).
+      if (!uri.startsWith(DOCUMENT_URI_PREFIX)) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
+      const id = decodeURIComponent(uri.slice(DOCUMENT_URI_PREFIX.length));
+      const doc = (await mcpErrors(() => tools.call('get', { id }), deps.log, uri)) as { body: string; content_type?: string };
+      return { contents: [{ uri, mimeType: doc.content_type ?? 'text/plain', text: doc.body }] };
+    });
+    return server;
+  };
+}
+
+/** Runs `fn`, turning a LoreError into the JSON-RPC error of the error table (a missing resource into the SDK's own error). */
+async function mcpErrors<T>(fn: () => Promise<T>, log: (line: string) => void, resourceUri?: string): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (resourceUri !== undefined && isLoreError(error) && error.code === 'not_found') throw new ResourceNotFoundError(resourceUri, error.message);
+    if (isLoreError(error)) throw new ProtocolError(errorMapping(error.code).mcp, error.message);
+    throw new ProtocolError(errorMapping('internal').mcp, errorText(error, log));
+  }
+}
+
+function errorText(error: unknown, log: (line: string) => void): string {
+  if (isLoreError(error)) return `${error.code}: ${error.message}`;
+  const id = Math.random().toString(36).slice(2, 10);
+  log(`internal error ${id}: ${(error as Error)?.stack ?? String(error)}`);
+  return `internal error ${id}; see the server log`;
+}

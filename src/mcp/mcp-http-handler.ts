@@ -1,0 +1,86 @@
+// Mounts the SDK's web-standard MCP handler (createMcpHandler: 2026-07-28 per-request serving plus
+// the stateless fallback for 2025-era clients) on plain node:http: Node request → fetch Request,
+// fetch Response → Node response, streaming SSE bodies as they come.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import type { AgentRegistry } from '../app/agents.ts';
+import type { ToolRegistry } from '../app/tools.ts';
+import { createMcpServerFactory } from './create-mcp-server.ts';
+import { buildMcpCatalog } from './mcp-catalog.ts';
+
+export interface McpHttpOptions {
+  tools: ToolRegistry;
+  agents: AgentRegistry;
+  version: string;
+  maxBodyBytes: number;
+  log: (line: string) => void;
+}
+
+export interface McpHttpHandler {
+  handle(req: IncomingMessage, res: ServerResponse, origin: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
+  const catalog = buildMcpCatalog(options.tools, options.agents);
+  const factory = createMcpServerFactory({ catalog, tools: options.tools, agents: options.agents, version: options.version, log: options.log });
+  const handler = createMcpHandler(factory, {
+    maxRequestBodySize: options.maxBodyBytes,
+    onerror: (error) => options.log(`mcp: ${error.message}`),
+  });
+  return {
+    async handle(req, res, origin) {
+      const abort = new AbortController();
+      res.once('close', () => abort.abort());
+      const body = req.method === 'POST' ? await readRaw(req) : undefined;
+      const request = new Request(origin + (req.url ?? '/'), {
+        method: req.method ?? 'GET',
+        headers: toHeaders(req),
+        ...(body && body.length > 0 ? { body } : {}),
+        signal: abort.signal,
+      });
+      const response = await handler.fetch(request);
+      await writeResponse(response, res);
+    },
+    close: () => handler.close(),
+  };
+}
+
+async function readRaw(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
+}
+
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  if (!response.body) {
+    res.writeHead(response.status, headers).end();
+    return;
+  }
+  const streaming = (headers['content-type'] ?? '').startsWith('text/event-stream');
+  if (!streaming) {
+    const buffer = Buffer.from(await response.arrayBuffer());
+    headers['content-length'] = String(buffer.length);
+    res.writeHead(response.status, headers).end(buffer);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  res.once('close', () => void reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    res.write(value);
+  }
+  res.end();
+}

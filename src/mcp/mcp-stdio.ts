@@ -1,0 +1,27 @@
+// `lore serve mcp --stdio`: the same server factory over stdin/stdout for desktop clients that
+// launch MCP servers as subprocesses. Nothing else may write to stdout while it runs.
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { AgentRegistry } from '../app/agents.ts';
+import type { ToolRegistry } from '../app/tools.ts';
+import { createMcpServerFactory } from './create-mcp-server.ts';
+import { buildMcpCatalog } from './mcp-catalog.ts';
+
+export interface McpStdioOptions {
+  tools: ToolRegistry;
+  agents: AgentRegistry;
+  version: string;
+  log: (line: string) => void;
+}
+
+/** Serves until stdin closes; resolves then. */
+export function runMcpStdio(options: McpStdioOptions): Promise<void> {
+  const catalog = buildMcpCatalog(options.tools, options.agents);
+  const factory = createMcpServerFactory({ catalog, ...options });
+  return new Promise((resolve) => {
+    const handle = serveStdio(factory, { onerror: (error) => options.log(`mcp: ${error.message}`) });
+    const finish = (): void => void handle.close().finally(resolve);
+    process.stdin.once('end', finish);
+    process.stdin.once('close', finish);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, finish);
+  });
+}

@@ -1,0 +1,86 @@
+// `lore serve mcp` and `lore start` as real processes: the start-up lines, serving while another
+// process syncs into the same index (WAL), and a clean exit on SIGTERM.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { after, before, it } from 'node:test';
+import { BASE_CONFIG, DOCS } from '../helpers/server.ts';
+import { LORE_BIN, Workspace } from '../helpers/workspace.ts';
+
+interface Running {
+  child: ChildProcess;
+  stdout: string;
+  url: string;
+  exit: Promise<number | null>;
+}
+
+/** Spawns the CLI and resolves once it prints the MCP endpoint line. */
+function spawnServer(ws: Workspace, args: string[]): Promise<Running> {
+  const child = spawn(process.execPath, [LORE_BIN, ...args], { cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      const m = /MCP endpoint: (http:\/\/[^\s]+)\/mcp/.exec(stdout);
+      if (m) resolve({ child, stdout, url: m[1]!, exit });
+    });
+    void exit.then((code) => reject(new Error(`server exited ${code}: ${stderr}`)));
+  });
+}
+
+let ws: Workspace;
+before(async () => {
+  ws = new Workspace('lore-serve-');
+  for (const [file, text] of Object.entries(DOCS)) ws.write(file, text);
+  for (let i = 0; i < 1500; i++) ws.write(`docs/bulk/doc-${i}.md`, `# Bulk ${i}\n\nParagraph ${i} about foxes, tea and write-ahead logs.\n`);
+  ws.config(`${BASE_CONFIG}\n[server]\nbind = "127.0.0.1:0"\n`);
+  assert.equal((await ws.lore(['sync', 'all'])).code, 0);
+});
+after(() => ws.cleanup());
+
+it('serve mcp prints one line per tool, the address and the MCP endpoint; exits 0 on SIGTERM', async () => {
+  const s = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0']);
+  const lines = s.stdout.trim().split('\n');
+  assert.match(lines[0]!, /^POST \/tools\/search {2}Search the knowledge base/);
+  assert.match(lines[1]!, /^POST \/tools\/get {2}/);
+  assert.match(lines[2]!, /^POST \/tools\/sources {2}/);
+  assert.match(lines[3]!, /^Listening on http:\/\/127\.0\.0\.1:\d+$/);
+  assert.equal(lines[4], `MCP endpoint: ${s.url}/mcp`);
+  assert.equal((await fetch(`${s.url}/health`)).status, 200);
+  s.child.kill('SIGTERM');
+  assert.equal(await s.exit, 0);
+});
+
+it('keeps answering searches while another process runs a full sync', async () => {
+  const s = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0']);
+  try {
+    const sync = ws.lore(['sync', 'all', '--full']);
+    let done = false;
+    void sync.finally(() => (done = true));
+    const statuses: number[] = [];
+    while (!done) {
+      const res = await fetch(`${s.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"foxes tea"}' });
+      statuses.push(res.status);
+      await res.arrayBuffer();
+    }
+    assert.equal((await sync).code, 0);
+    assert.ok(statuses.length > 0);
+    assert.deepEqual([...new Set(statuses)], [200]);
+  } finally {
+    s.child.kill('SIGTERM');
+    await s.exit;
+  }
+});
+
+it('start syncs, then serves', async () => {
+  const s = await spawnServer(ws, ['start']);
+  try {
+    const body = (await (await fetch(`${s.url}/tools/sources`)).json()) as { sources: { document_count: number }[] };
+    assert.equal(body.sources[0]?.document_count, 1503);
+  } finally {
+    s.child.kill('SIGINT');
+    assert.equal(await s.exit, 0);
+  }
+});

@@ -1,0 +1,92 @@
+// Test servers: a temp workspace with a few documents, synced through the real CLI, then the real
+// HTTP server (REST + MCP) started in-process on 127.0.0.1:0.
+import type { Server } from 'node:http';
+import type { Tool } from '../../src/app/tools.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { openLore, type Lore } from '../../src/compose.ts';
+import { createHttpServer } from '../../src/http/create-http-server.ts';
+import { closeGracefully, listen } from '../../src/http/listen.ts';
+import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp/mcp-http-handler.ts';
+import { VERSION } from '../../src/version.ts';
+import { Workspace } from './workspace.ts';
+
+export const DOCS: Record<string, string> = {
+  'docs/fox.md': '# Foxes\n\nThe quick brown fox jumps over the lazy dog. Foxes live in dens.\n',
+  'docs/sqlite.md': '# SQLite WAL\n\nWrite-ahead logging lets readers continue while a writer commits.\n',
+  'docs/notes/tea.txt': 'Green tea is brewed at 80 degrees for two minutes.\n',
+};
+
+export const BASE_CONFIG = `
+[connectors.filesystem.docs]
+root = "docs"
+
+[agents.inline.helper]
+description = "Answers questions from the knowledge base"
+tools = ["search", "get"]
+system_prompt = "You answer from the knowledge base. Search first."
+`;
+
+export interface TestServer {
+  ws: Workspace;
+  lore: Lore;
+  url: string;
+  port: number;
+  log: string[];
+  close(): Promise<void>;
+}
+
+/** Non-built-in tools for tests of the generic paths (registered through the real registry). */
+export const EXTRA_TOOLS: Tool[] = [
+  {
+    name: 'echo',
+    description: 'Echoes its text.',
+    params: [{ name: 'text', type: 'string', required: true }],
+    builtin: false,
+    readOnly: false,
+    run: (params) => Promise.resolve({ echoed: params['text'] }),
+  },
+  {
+    name: 'boom',
+    description: 'Always fails unexpectedly.',
+    params: [],
+    builtin: false,
+    readOnly: false,
+    run: () => Promise.reject(new Error('kaboom')),
+  },
+];
+
+/** `serverToml` is appended to the config (e.g. a [server] section). */
+export async function startTestServer(serverToml = '', options: { extraTools?: boolean } = {}): Promise<TestServer> {
+  const ws = new Workspace('lore-http-');
+  for (const [file, text] of Object.entries(DOCS)) ws.write(file, text);
+  ws.config(BASE_CONFIG + serverToml);
+  const sync = await ws.lore(['sync', 'all']);
+  if (sync.code !== 0) throw new Error(`sync failed: ${sync.stderr}`);
+  const config = loadConfig({ cwd: ws.dir, env: {} });
+  const lore = openLore(config);
+  if (options.extraTools) for (const tool of EXTRA_TOOLS) lore.tools().register(tool);
+  const log: string[] = [];
+  const mcp: McpHttpHandler = createMcpHttpHandler({ tools: lore.tools(), agents: lore.agents(), version: VERSION, maxBodyBytes: config.server.maxBodyBytes, log: (l) => log.push(l) });
+  const server: Server = createHttpServer({
+    tools: lore.tools(),
+    agents: lore.agents(),
+    version: VERSION,
+    config: config.server,
+    bindHost: '127.0.0.1',
+    mcp,
+    log: (l) => log.push(l),
+  });
+  const address = await listen(server, '127.0.0.1', 0);
+  return {
+    ws,
+    lore,
+    url: `http://127.0.0.1:${address.port}`,
+    port: address.port,
+    log,
+    async close() {
+      await Promise.all([closeGracefully(server, 100), mcp.close()]);
+      lore.close();
+      ws.cleanup();
+    },
+  };
+}

@@ -1,0 +1,102 @@
+// CORS (preflight, allow/expose headers, configurable origins) and DNS-rebinding protection on a
+// loopback bind (Host and Origin checks → 403 with the error body). Raw node:http so Host can be forged.
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function raw(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('default policy (CORS for any origin, loopback bind)', () => {
+  let s: TestServer;
+  before(async () => (s = await startTestServer()));
+  after(async () => s.close());
+
+  it('answers a preflight with the allow headers', async () => {
+    const r = await raw(s.port, 'OPTIONS', '/mcp', {
+      Origin: 'http://localhost:6274',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'content-type, mcp-session-id',
+    });
+    assert.equal(r.status, 204);
+    assert.equal(r.headers['access-control-allow-origin'], '*');
+    assert.match(String(r.headers['access-control-allow-methods']), /POST/);
+    assert.match(String(r.headers['access-control-allow-headers']), /mcp-session-id/);
+    assert.match(String(r.headers['access-control-expose-headers']), /Mcp-Session-Id/);
+  });
+
+  it('adds CORS headers to normal responses', async () => {
+    const r = await raw(s.port, 'GET', '/health', { Origin: 'http://localhost:6274' });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['access-control-allow-origin'], '*');
+    assert.match(String(r.headers['access-control-expose-headers']), /Mcp-Session-Id/);
+  });
+
+  it('rejects a foreign Host (DNS rebinding) with 403 and the error body, on REST and MCP', async () => {
+    for (const path of ['/health', '/mcp']) {
+      const mcp = path === '/mcp';
+      const r = await raw(s.port, mcp ? 'POST' : 'GET', path, { Host: 'evil.example.com:80', 'content-type': 'application/json' }, mcp ? '{}' : undefined);
+      assert.equal(r.status, 403, path);
+      assert.equal((JSON.parse(r.body) as { error: { code: string } }).error.code, 'forbidden');
+    }
+  });
+
+  it('rejects a foreign Origin with 403, accepts loopback ones', async () => {
+    const bad = await raw(s.port, 'GET', '/health', { Origin: 'http://evil.example.com' });
+    assert.equal(bad.status, 403);
+    assert.match((JSON.parse(bad.body) as { error: { message: string } }).error.message, /cors_origins/);
+    for (const origin of ['http://localhost:6274', 'http://127.0.0.1:3000', 'http://[::1]:8080']) {
+      assert.equal((await raw(s.port, 'GET', '/health', { Origin: origin })).status, 200, origin);
+    }
+    assert.equal((await raw(s.port, 'GET', '/health', { Host: `localhost:${s.port}` })).status, 200);
+  });
+});
+
+describe('configured policy', () => {
+  let s: TestServer;
+  before(async () => (s = await startTestServer('\n[server]\ncors_origins = ["https://app.example.com"]\nallowed_hosts = ["lore.internal"]\n')));
+  after(async () => s.close());
+
+  it('echoes an allowed origin and omits CORS headers for others', async () => {
+    const ok = await raw(s.port, 'GET', '/health', { Origin: 'https://app.example.com' });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers['access-control-allow-origin'], 'https://app.example.com');
+    const local = await raw(s.port, 'GET', '/health', { Origin: 'http://localhost:5173' });
+    assert.equal(local.status, 200);
+    assert.equal(local.headers['access-control-allow-origin'], undefined);
+  });
+
+  it('accepts a Host from allowed_hosts', async () => {
+    assert.equal((await raw(s.port, 'GET', '/health', { Host: 'lore.internal:7331' })).status, 200);
+    assert.equal((await raw(s.port, 'GET', '/health', { Host: 'other.internal' })).status, 403);
+  });
+});
+
+describe('CORS disabled', () => {
+  let s: TestServer;
+  before(async () => (s = await startTestServer('\n[server]\ncors_enabled = false\n')));
+  after(async () => s.close());
+
+  it('sends no CORS headers and no preflight answer', async () => {
+    const r = await raw(s.port, 'GET', '/health', { Origin: 'http://localhost:6274' });
+    assert.equal(r.headers['access-control-allow-origin'], undefined);
+    const pre = await raw(s.port, 'OPTIONS', '/health', { Origin: 'http://localhost:6274', 'Access-Control-Request-Method': 'GET' });
+    assert.equal(pre.status, 405);
+  });
+});

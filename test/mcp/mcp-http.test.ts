@@ -1,0 +1,83 @@
+// The MCP endpoint through the official SDK client over Streamable HTTP, in both protocol eras:
+// the 2025 initialize handshake (stateless) and 2026-07-28 (server/discover, per-request envelope).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let s: TestServer;
+before(async () => (s = await startTestServer('', { extraTools: true })));
+after(async () => s.close());
+
+const eras = [
+  { name: '2025 (initialize)', options: {}, version: /^2025-/ },
+  { name: '2026-07-28 (discover)', options: { versionNegotiation: { mode: { pin: '2026-07-28' } } }, version: /^2026-07-28$/ },
+] as const;
+
+for (const era of eras) {
+  describe(`MCP over HTTP, ${era.name}`, () => {
+    let client: Client;
+    before(async () => {
+      client = new Client({ name: 'lore-test', version: '1.0.0' }, era.options);
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
+    });
+    after(async () => client.close());
+
+    it('negotiates the era and advertises instructions about search and get', () => {
+      assert.match(client.getNegotiatedProtocolVersion() ?? '', era.version);
+      assert.match(client.getInstructions() ?? '', /search/);
+      assert.match(client.getInstructions() ?? '', /get/);
+    });
+
+    it('tools/list: registry schemas, output schemas, read-only built-ins', async () => {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name), ['search', 'get', 'sources', 'boom', 'echo']);
+      const search = tools[0]!;
+      assert.deepEqual(search.inputSchema['required'], ['query']);
+      assert.equal(search.outputSchema?.type, 'object');
+      assert.equal(search.annotations?.readOnlyHint, true);
+      assert.equal(tools.find((t) => t.name === 'echo')?.annotations?.readOnlyHint, false);
+    });
+
+    it('tools/call search: text JSON and structuredContent agree with REST', async () => {
+      const result = await client.callTool({ name: 'search', arguments: { query: 'quick brown fox' } });
+      assert.notEqual(result.isError, true);
+      const content = result.content as { type: string; text: string }[];
+      assert.equal(content[0]?.type, 'text');
+      const rest = await (await fetch(`${s.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"quick brown fox"}' })).json();
+      assert.deepEqual(JSON.parse(content[0]!.text), rest);
+      assert.deepEqual(result.structuredContent, rest);
+    });
+
+    it('tools/call: bad arguments are an isError result naming the parameter; unknown tools a protocol error', async () => {
+      const bad = await client.callTool({ name: 'search', arguments: { query: 'x', limit: 'ten' } });
+      assert.equal(bad.isError, true);
+      assert.match((bad.content as { text: string }[])[0]!.text, /'limit'/);
+      await assert.rejects(client.callTool({ name: 'nope', arguments: {} }), /Unknown tool/);
+    });
+
+    it('tools/call: an unexpected failure is an isError result without internals', async () => {
+      const res = await client.callTool({ name: 'boom', arguments: {} });
+      assert.equal(res.isError, true);
+      assert.doesNotMatch((res.content as { text: string }[])[0]!.text, /kaboom/);
+    });
+
+    it('prompts/list and prompts/get: agents, the system prompt as first message', async () => {
+      const { prompts } = await client.listPrompts();
+      assert.deepEqual(prompts.map((p) => p.name), ['helper']);
+      const prompt = await client.getPrompt({ name: 'helper', arguments: {} });
+      assert.deepEqual(prompt.messages[0], { role: 'user', content: { type: 'text', text: 'You answer from the knowledge base. Search first.' } });
+      await assert.rejects(client.getPrompt({ name: 'nobody', arguments: {} }), /Unknown prompt/);
+    });
+
+    it('documents are resources through the lore://documents/{id} template', async () => {
+      const { resourceTemplates } = await client.listResourceTemplates();
+      assert.equal(resourceTemplates[0]?.uriTemplate, 'lore://documents/{id}');
+      const found = await client.callTool({ name: 'search', arguments: { query: 'green tea' } });
+      const id = (found.structuredContent as { results: { id: string }[] }).results[0]!.id;
+      const read = await client.readResource({ uri: `lore://documents/${id}` });
+      assert.match((read.contents[0] as { text: string }).text, /Green tea/);
+      await assert.rejects(client.readResource({ uri: 'lore://documents/missing' }), /not found/);
+    });
+  });
+}
