@@ -1,13 +1,9 @@
 // `npm run bench:scripts`: the Lua runtime under load. Numbers are printed, never asserted.
-// 1. Per-call overhead of a trivial script tool through ToolRegistry.call (validation, worker
-//    round trip, fresh Lua state, script load, JSON back): p50/p95 over sequential calls.
-// 2. A storm: 50 parallel calls of a runaway tool (`while true do end`, timeout 1 s) while an HTTP
-//    server on 127.0.0.1 keeps answering /health and /search (the real search use-case): prints
-//    /health and /search p50/p99 before and during the storm, and each runaway call's time-out accuracy.
-// The HTTP server here is a minimal stand-in on the same main thread as Lore (what matters is that
-// the main thread stays free); swap in the REST surface once it is merged.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// 1. Per-call overhead of a trivial script tool (validation, worker round trip, fresh Lua state,
+//    script load, JSON back): p50/p95 through ToolRegistry.call and through POST /tools/<name>.
+// 2. A storm: 50 parallel POST /tools/runaway (`while true do end`, timeout 1 s) against the real
+//    REST server on 127.0.0.1 while /health and POST /tools/search keep being asked: prints their
+//    p50/p99 before and during the storm, and how close to the time-out each runaway call was answered.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,8 +11,10 @@ import { parseConfig } from '../src/config/load-config.ts';
 import { openLore } from '../src/compose.ts';
 import { selectConnectors } from '../src/app/select-connectors.ts';
 import { syncConnectors } from '../src/app/sync.ts';
-import { parseSearchParams } from '../src/app/search-params.ts';
-import { search } from '../src/app/search.ts';
+import { createHttpServer } from '../src/http/create-http-server.ts';
+import { closeGracefully, listen } from '../src/http/listen.ts';
+import { createMcpHttpHandler } from '../src/mcp/mcp-http-handler.ts';
+import { VERSION } from '../src/version.ts';
 import { fmtMs, percentile } from './stats.ts';
 
 const CALLS = Number(process.env['BENCH_CALLS'] ?? 300);
@@ -55,23 +53,28 @@ try {
   }
   console.log(`trivial script tool, ToolRegistry.call, ${CALLS} sequential calls: p50 ${fmtMs(percentile(perCall, 50))} ms, p95 ${fmtMs(percentile(perCall, 95))} ms`);
 
-  // 2. The storm, with /health and /search answered by the main thread throughout.
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/health') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
-    const params = parseSearchParams({ query: url.searchParams.get('q') ?? 'deploy keys' }, lore.config.retrieval);
-    search(lore.searchDeps(), params).then(
-      (r) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ results: r.results.length })),
-      () => res.writeHead(500).end(),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The real REST + MCP server, as `lore serve mcp` builds it.
+  const agents = lore.agents();
+  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: lore.config.server.maxBodyBytes, log: () => {} });
+  const server = createHttpServer({ tools, agents, version: VERSION, config: lore.config.server, bindHost: '127.0.0.1', mcp, log: () => {} });
+  const address = await listen(server, '127.0.0.1', 0);
+  const base = `http://127.0.0.1:${address.port}`;
+  const request = (pathName: string, body?: unknown): Promise<Response> =>
+    fetch(`${base}${pathName}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  const overRest: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const started = performance.now();
+    await (await request('/tools/trivial', { x: i })).json();
+    overRest.push(performance.now() - started);
+  }
+  console.log(`trivial script tool, POST /tools/trivial, ${CALLS} sequential requests: p50 ${fmtMs(percentile(overRest, 50))} ms, p95 ${fmtMs(percentile(overRest, 95))} ms`);
+
   const probe = async (pathName: string, until: () => boolean, every: number): Promise<number[]> => {
     const out: number[] = [];
     while (!until()) {
       const started = performance.now();
-      await (await fetch(`${base}${pathName}`)).text();
+      await (await (pathName === '/health' ? request('/health') : request('/tools/search', { query: 'rotate keys' }))).text();
       out.push(performance.now() - started);
       await new Promise((r) => setTimeout(r, every));
     }
@@ -79,7 +82,7 @@ try {
   };
   const timed = async (ms: number): Promise<{ health: number[]; search: number[] }> => {
     const end = performance.now() + ms;
-    const [health, searchTimes] = await Promise.all([probe('/health', () => performance.now() > end, 5), probe('/search?q=rotate+keys', () => performance.now() > end, 10)]);
+    const [health, searchTimes] = await Promise.all([probe('/health', () => performance.now() > end, 5), probe('/tools/search', () => performance.now() > end, 10)]);
     return { health, search: searchTimes };
   };
   const quiet = await timed(1500);
@@ -89,27 +92,24 @@ try {
   const storm = Promise.all(
     Array.from({ length: STORM }, async () => {
       const started = performance.now();
-      try {
-        await tools.call('runaway', {});
-        return { ms: performance.now() - started, code: 'ok' };
-      } catch (error) {
-        return { ms: performance.now() - started, code: (error as { code?: string }).code ?? 'error' };
-      }
+      const res = await request('/tools/runaway', {});
+      await res.text();
+      return { ms: performance.now() - started, code: String(res.status) };
     }),
   ).finally(() => (done = true));
-  const [results, health, searchTimes] = await Promise.all([storm, probe('/health', () => done, 5), probe('/search?q=rotate+keys', () => done, 10)]);
+  const [results, health, searchTimes] = await Promise.all([storm, probe('/health', () => done, 5), probe('/tools/search', () => done, 10)]);
   const stormMs = performance.now() - stormStarted;
-  server.close();
+  await Promise.all([closeGracefully(server, 100), mcp.close()]);
 
   const line = (name: string, v: number[]): string => `${name}: n=${v.length} p50 ${fmtMs(percentile(v, 50))} ms, p99 ${fmtMs(percentile(v, 99))} ms, max ${fmtMs(Math.max(...v))} ms`;
   console.log(line('/health before the storm', quiet.health));
-  console.log(line('/search before the storm', quiet.search));
+  console.log(line('POST /tools/search before the storm', quiet.search));
   console.log(line(`/health during ${STORM} runaway calls`, health));
-  console.log(line(`/search during ${STORM} runaway calls`, searchTimes));
+  console.log(line(`POST /tools/search during ${STORM} runaway calls`, searchTimes));
   const errors = results.map((r) => (r.ms / 1000 - TIMEOUT_SECS) / TIMEOUT_SECS);
   const codes = [...new Set(results.map((r) => r.code))].join(',');
   console.log(
-    `runaway calls: ${results.length} answered (${codes}) in ${fmtMs(stormMs)} ms; time-out ${TIMEOUT_SECS} s, answered at ` +
+    `POST /tools/runaway ×${results.length}: answered (status ${codes}) in ${fmtMs(stormMs)} ms; time-out ${TIMEOUT_SECS} s, answered at ` +
       `median ${fmtMs(percentile(results.map((r) => r.ms), 50))} ms, max ${fmtMs(Math.max(...results.map((r) => r.ms)))} ms ` +
       `(error: median ${(percentile(errors, 50) * 100).toFixed(1)} %, worst ${(Math.max(...errors.map(Math.abs)) * 100).toFixed(1)} %)`,
   );

@@ -5,16 +5,16 @@ import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LuaFixture } from '../../test/helpers/lua.ts';
-import { startTestServer, type TestServer } from '../../test/helpers/http-server.ts';
+import { startUpstream, type Upstream } from '../../test/helpers/http-server.ts';
 
 process.env['LORE_LUA_TEST_VAR'] = 'from-env';
 
 describe('host modules', () => {
   let fx: LuaFixture;
-  let server: TestServer;
+  let server: Upstream;
   before(async () => {
     fx = new LuaFixture();
-    server = await startTestServer();
+    server = await startUpstream();
   });
   after(async () => {
     fx.close();
@@ -111,7 +111,7 @@ describe('host modules', () => {
   });
 
   it('http: a transport failure raises HTTP <METHOD> <url> failed', async () => {
-    const closed = await startTestServer();
+    const closed = await startUpstream();
     const url = closed.url;
     await closed.close();
     await assert.rejects(fx.exec(`\n\nlocal r = http.post("${url}/x", "b")\nreturn r`), (e: Error) => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LoreError } from '../core/errors.ts';
 import { LuaFixture } from '../../test/helpers/lua.ts';
-import { startTestServer, type TestServer } from '../../test/helpers/http-server.ts';
+import { startUpstream, type Upstream } from '../../test/helpers/http-server.ts';
 
 const TIMEOUT_SECS = 1;
 
@@ -27,10 +27,10 @@ function assertAnsweredAtTimeout(seconds: number): void {
 
 describe('time-outs', () => {
   let fx: LuaFixture;
-  let server: TestServer;
+  let server: Upstream;
   before(async () => {
     fx = new LuaFixture();
-    server = await startTestServer();
+    server = await startUpstream();
   });
   after(async () => {
     fx.close();

@@ -2,7 +2,7 @@
 // HTTP server (pagination, auth, incremental `since`), the related-docs tool and the researcher agent.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../helpers/http-server.ts';
+import { startUpstream, type Upstream } from '../helpers/http-server.ts';
 import { REPO_ROOT, Workspace } from '../helpers/workspace.ts';
 
 interface Issue {
@@ -22,9 +22,9 @@ const issues: Issue[] = [
 const seenAuth: string[] = [];
 
 const ws = new Workspace('lore-examples-');
-let server: TestServer;
+let server: Upstream;
 before(async () => {
-  server = await startTestServer((req, res) => {
+  server = await startUpstream((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname !== '/repos/acme/widgets/issues') return false;
     seenAuth.push(req.headers.authorization ?? '');

@@ -1,14 +1,14 @@
-// A real HTTP server on 127.0.0.1:0 for script tests: JSON, echo, status codes, redirects, and a
+// A real upstream HTTP server on 127.0.0.1:0 for script tests: JSON, echo, status codes, redirects, and a
 // route that never answers (hung upstream).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface TestServer {
+export interface Upstream {
   url: string;
   close(): Promise<void>;
 }
 
-export async function startTestServer(extra?: (req: IncomingMessage, res: ServerResponse, body: string) => boolean): Promise<TestServer> {
+export async function startUpstream(extra?: (req: IncomingMessage, res: ServerResponse, body: string) => boolean): Promise<Upstream> {
   const hung = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     let body = '';
