@@ -42,7 +42,7 @@ try {
   const config = loadConfig({ configPath: 'lore.toml', cwd: dir });
   const lore = openLore(config);
   const queries = loadQueries().map((q) => parseSearchParams({ query: q.text }, config.retrieval));
-  const deps = lore.searchDeps();
+  const deps = { ...lore.searchDeps(), cache: undefined }; // measure the search, not the response cache
   for (const p of queries) await search(deps, p); // warm-up
   const p50s: number[] = [];
   const p95s: number[] = [];

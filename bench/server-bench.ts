@@ -1,7 +1,9 @@
 // `npm run bench:server`: load on a real `lore serve mcp` over a SciFact index. Writes the corpus as
 // Markdown files in a temp workspace, syncs it with the real CLI, starts the server as its own
 // process, then runs autocannon (16 connections, 10 s): REST /tools/search and MCP tools/call search
-// (2025 stateless and 2026-07-28), plus no-search ceilings. Prints numbers only; never asserts. Env: SCIFACT_DIR, BENCH_DOCS, BENCH_SECONDS.
+// (2025 stateless and 2026-07-28), plus no-search ceilings. The search response cache is OFF for these
+// (every request really searches); a last scenario shows REST search with the cache on and a small set
+// of repeated queries. Prints numbers only; never asserts. Env: SCIFACT_DIR, BENCH_DOCS, BENCH_SECONDS.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,22 +20,30 @@ const readJsonl = <T>(file: string): T[] => readFileSync(path.join(DATA, file), 
 const ws = new Workspace('lore-bench-server-');
 const corpus = readJsonl<{ _id: string; title: string; text: string }>('corpus.jsonl').slice(0, MAX_DOCS);
 for (const d of corpus) ws.write(`docs/${d._id}.md`, `# ${d.title}\n\n${d.text}\n`);
-ws.config('[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n');
+ws.config('[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n');
+ws.write('cached.toml', '[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 256\n');
 const sync = await runLore(['sync', 'all'], { cwd: ws.dir });
 if (sync.code !== 0) throw new Error(sync.stderr);
 console.log(`indexed ${corpus.length} SciFact documents`);
 
-const server = spawn(process.execPath, [LORE_BIN, 'serve', 'mcp'], { cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise<string>((resolve) => {
-  let out = '';
-  server.stdout.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-    const m = /Listening on (\S+)/.exec(out);
-    if (m) resolve(m[1]!);
+function startServer(config: string): { server: ReturnType<typeof spawn>; base: Promise<string> } {
+  const server = spawn(process.execPath, [LORE_BIN, '-c', config, 'serve', 'mcp'], { cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const base = new Promise<string>((resolve) => {
+    let out = '';
+    server.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = /Listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
   });
-});
+  return { server, base };
+}
+const started = startServer('config/lore.toml');
+const server = started.server;
+const base = await started.base;
 
-const queries = readJsonl<{ text: string }>('train-queries.jsonl').slice(0, 200).map((q) => q.text);
+// All 809 train claims, rotating: the cache is off anyway, and they are real agent-length questions.
+const queries = readJsonl<{ text: string }>('train-queries.jsonl').map((q) => q.text);
 const json = { 'content-type': 'application/json' };
 const mcpHeaders = { ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
 const envelope = {
@@ -80,4 +90,20 @@ for (const s of scenarios) {
 
 server.kill('SIGTERM');
 await new Promise((resolve) => server.on('exit', resolve));
+
+// Cache on: 50 distinct queries repeated, as agents re-asking the same questions.
+const cachedServer = startServer('cached.toml');
+const cachedBase = await cachedServer.base;
+const repeated = queries.slice(0, 50);
+const cached = await autocannon({
+  url: cachedBase,
+  connections: CONNECTIONS,
+  duration: SECONDS,
+  requests: repeated.map((q) => ({ method: 'POST' as const, path: '/tools/search', headers: json, body: JSON.stringify({ query: q }) })),
+});
+console.log(
+  `${'REST POST /tools/search (cache on, 50 repeated)'.padEnd(42)} ${cached.requests.average.toFixed(0).padStart(6)} req/s  p50 ${cached.latency.p50} ms  p99 ${cached.latency.p99} ms  (${cached.requests.total} requests, ${cached.errors + cached.non2xx + cached.timeouts} errors)`,
+);
+cachedServer.server.kill('SIGTERM');
+await new Promise((resolve) => cachedServer.server.on('exit', resolve));
 ws.cleanup();

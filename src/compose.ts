@@ -10,6 +10,7 @@ import { registerDocumentFormats } from './connectors/formats/document-formats.t
 import { LoreError } from './core/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './app/select-connectors.ts';
 import type { SearchDeps } from './app/search.ts';
+import { SearchCache } from './app/search-cache.ts';
 import { AgentRegistry, inlineAgent, type Agent } from './app/agents.ts';
 import { builtinTools, ToolRegistry, type Tool } from './app/tools.ts';
 import type { SyncDeps } from './app/sync.ts';
@@ -39,7 +40,8 @@ export function openLore(config: Config): Lore {
   const store = openSqliteStore(config.db.path);
   registerDocumentFormats();
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
-  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval });
+  const cache = new SearchCache(config.retrieval.cacheSize);
+  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, cache });
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
   let scripting: Scripting | undefined;

@@ -107,3 +107,19 @@ describe('keyword search', () => {
     assert.deepEqual(await run({ query: 'xylophone quasar' }), []);
   });
 });
+
+describe('search cache', () => {
+  it('answers a repeated search from the cache until the index changes', async () => {
+    const deps = fx.lore.searchDeps();
+    assert.ok(deps.cache);
+    const params = parseSearchParams({ query: 'zebra stripes' }, fx.lore.config.retrieval);
+    const first = await search(deps, params);
+    const hits = deps.cache.hits;
+    assert.deepEqual(await search(deps, params), first);
+    assert.equal(deps.cache.hits, hits + 1);
+    fx.ws.write('docs/zebra.md', '# Zebra stripes\n\nWhy zebras have stripes.');
+    await fx.sync();
+    const after = await search(deps, params);
+    assert.equal(after.results[0]?.sourceId, 'zebra.md', 'a write invalidates cached responses');
+  });
+});

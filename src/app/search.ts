@@ -6,6 +6,7 @@ import { analyzeQuery } from '../core/search/analyze-query.ts';
 import { makeSnippet } from '../core/search/snippet.ts';
 import type { RetrievalConfig } from '../config/types.ts';
 import type { Store } from '../store/store.ts';
+import { SearchCache } from './search-cache.ts';
 import type { SearchParams } from './search-params.ts';
 
 export interface SearchDeps {
@@ -13,6 +14,8 @@ export interface SearchDeps {
   retrieval: RetrievalConfig;
   /** Present when an embedding provider is configured and embeddings exist. */
   semantic?: SemanticSearch | undefined;
+  /** Optional response cache (long-running processes: the server). */
+  cache?: SearchCache | undefined;
 }
 
 /** Semantic/hybrid search, provided by the embeddings layer. */
@@ -32,6 +35,17 @@ export interface SearchResponse {
 }
 
 export async function search(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
+  if (!deps.cache) return searchUncached(deps, params);
+  const key = SearchCache.key(params);
+  const generation = deps.store.generation();
+  const cached = deps.cache.get(key, generation);
+  if (cached) return cached;
+  const response = await searchUncached(deps, params);
+  deps.cache.set(key, generation, response);
+  return response;
+}
+
+async function searchUncached(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
   if (params.mode !== 'keyword') {
     if (!deps.semantic) {
       throw new LoreError(

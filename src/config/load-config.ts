@@ -111,6 +111,7 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Config {
       candidateKKeyword: r.candidate_k_keyword,
       candidateKVector: r.candidate_k_vector,
       fusion: r.fusion,
+      cacheSize: r.cache_size,
     },
     server: {
       bind: raw.server.bind,

@@ -39,6 +39,7 @@ export const configSchema = table({
       candidate_k_keyword: withDefault(int({ min: 1 }), 80),
       candidate_k_vector: withDefault(int({ min: 1 }), 80),
       fusion: withDefault(oneOf(['weighted', 'rrf']), 'weighted'),
+      cache_size: withDefault(int({ min: 0 }), 256),
       // Context Harness keys: accepted; only their default behaviour exists.
       group_by: optional(oneOf(['document'])),
       doc_agg: optional(oneOf(['max'])),

@@ -49,6 +49,8 @@ export interface RetrievalConfig {
   readonly candidateKKeyword: number;
   readonly candidateKVector: number;
   readonly fusion: Fusion;
+  /** Search responses kept per process (0: no cache); entries die with any index change. */
+  readonly cacheSize: number;
 }
 
 export interface ServerConfig {

@@ -96,6 +96,9 @@ export interface Store {
   getChunks(documentId: string): Chunk[];
   keywordSearch(query: KeywordQuery): KeywordResult;
 
+  /** Changes whenever the index may have changed, through this connection or any other (another process). */
+  generation(): string;
+
   sources(): SourceStats[];
   counts(): StoreCounts;
   /** Database size on disk in bytes (main file plus WAL). */

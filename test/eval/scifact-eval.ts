@@ -35,7 +35,7 @@ try {
       const rel = qrels.get(q.id);
       if (!rel) continue;
       const params = parseSearchParams({ query: q.text, mode, limit: 100 }, config.retrieval);
-      const { results } = await search(lore.searchDeps(), params);
+      const { results } = await search({ ...lore.searchDeps(), cache: undefined }, params);
       const ranked = results.map((r) => corpusId(r.sourceId));
       ndcg += ndcgAt(10, ranked, rel);
       recall += recallAt(100, ranked, rel);

@@ -32,9 +32,16 @@ export class KeywordSearcher {
   private readonly filtered: StatementSync;
   private readonly vocab: StatementSync;
   private readonly byLength = new Map<string, StatementSync>();
+  private readonly generation: () => string;
+  // Document frequencies and the row count change only when the index does: cached per generation.
+  private cachedFor = '';
+  private cachedTotal = 0;
+  private readonly cachedFreqs = new Map<string, number>();
 
-  constructor(db: DatabaseSync) {
+  /** `generation` changes whenever the index may have changed (any connection). */
+  constructor(db: DatabaseSync, generation: () => string) {
     this.db = db;
+    this.generation = generation;
     this.rowCount = db.prepare('SELECT count(*) AS n FROM chunks');
     const rank = `bm25(chunks_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT})`;
     this.plain = db.prepare(`SELECT rowid AS rid, ${rank} AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`);
@@ -49,7 +56,7 @@ export class KeywordSearcher {
   }
 
   search(query: KeywordQuery): KeywordResult {
-    const total = Number((this.rowCount.get() as { n: number }).n);
+    const total = this.refresh();
     if (query.terms.length === 0 || total === 0) return { hits: [], matchedTerms: [], candidateCount: 0 };
     const freqs = new Map(query.terms.map((t) => [t.stem, this.docFreq(t.stem)]));
     const matched = chooseTerms(query.terms, freqs, total);
@@ -68,9 +75,26 @@ export class KeywordSearcher {
     }
   }
 
+  /** Drops cached statistics when the index changed; returns the chunk count. */
+  private refresh(): number {
+    const generation = this.generation();
+    if (generation !== this.cachedFor) {
+      this.cachedFor = generation;
+      this.cachedFreqs.clear();
+      this.cachedTotal = Number((this.rowCount.get() as { n: number }).n);
+    }
+    return this.cachedTotal;
+  }
+
   private docFreq(stem: string): number {
-    const row = this.vocab.get(stem) as { doc: number } | undefined;
-    return row ? Number(row.doc) : 0;
+    let df = this.cachedFreqs.get(stem);
+    if (df === undefined) {
+      const row = this.vocab.get(stem) as { doc: number } | undefined;
+      df = row ? Number(row.doc) : 0;
+      if (this.cachedFreqs.size >= 50_000) this.cachedFreqs.clear();
+      this.cachedFreqs.set(stem, df);
+    }
+    return df;
   }
 
   private candidates(match: string, limit: number, source: string | undefined): Candidate[] {

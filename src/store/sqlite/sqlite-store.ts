@@ -36,13 +36,15 @@ export class SqliteStore implements Store {
   private readonly unit: UnitOfWork;
   private readonly keyword: KeywordSearcher;
   private readonly statements = new Map<string, StatementSync>();
+  private readonly dataVersion: StatementSync;
 
   constructor(db: DatabaseSync, file: string) {
     this.db = db;
     this.path = file;
     this.unit = new UnitOfWork(db);
     this.writer = new DocumentWriter(db, this.unit);
-    this.keyword = new KeywordSearcher(db);
+    this.dataVersion = db.prepare('PRAGMA data_version');
+    this.keyword = new KeywordSearcher(db, () => this.generation());
   }
 
   private sql(text: string): StatementSync {
@@ -112,6 +114,11 @@ export class SqliteStore implements Store {
 
   keywordSearch(query: KeywordQuery): KeywordResult {
     return this.keyword.search(query);
+  }
+
+  generation(): string {
+    // data_version moves when another connection commits; our own writes are counted by the unit of work.
+    return `${(this.dataVersion.get() as { data_version: number }).data_version}:${this.unit.writes}`;
   }
 
   sources(): SourceStats[] {

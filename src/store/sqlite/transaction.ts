@@ -25,6 +25,8 @@ export function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
 export class UnitOfWork {
   private readonly db: DatabaseSync;
   private bulk = 0;
+  /** Units run on this connection: with PRAGMA data_version (other connections) it tells when the index changed. */
+  writes = 0;
   private units = 0;
   private openedAt = 0;
 
@@ -34,6 +36,7 @@ export class UnitOfWork {
 
   /** Runs `fn` atomically: its own transaction, or a savepoint in the current group. */
   run<T>(fn: () => T): T {
+    this.writes++;
     if (this.bulk === 0) return inTransaction(this.db, fn);
     if (!this.db.isTransaction) {
       this.db.exec('BEGIN IMMEDIATE');

@@ -1,0 +1,38 @@
+// A small LRU of search responses, valid only for the index generation they were computed on: any
+// write to the index (by this process or another: see Store.generation) makes every entry stale.
+import type { SearchParams } from './search-params.ts';
+import type { SearchResponse } from './search.ts';
+
+export class SearchCache {
+  private readonly capacity: number;
+  private readonly entries = new Map<string, { generation: string; response: SearchResponse }>();
+  hits = 0;
+  misses = 0;
+
+  constructor(capacity: number) {
+    this.capacity = capacity;
+  }
+
+  static key(params: SearchParams): string {
+    return JSON.stringify([params.mode, params.query, params.limit, params.source ?? null, params.explain]);
+  }
+
+  get(key: string, generation: string): SearchResponse | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.generation !== generation) {
+      this.misses++;
+      return undefined;
+    }
+    this.entries.delete(key); // re-insert: Map order is the LRU order
+    this.entries.set(key, entry);
+    this.hits++;
+    return entry.response;
+  }
+
+  set(key: string, generation: string, response: SearchResponse): void {
+    if (this.capacity <= 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, { generation, response });
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
