@@ -11,11 +11,13 @@ import { LoreError } from './core/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './app/select-connectors.ts';
 import type { SearchDeps } from './app/search.ts';
 import { SearchCache } from './app/search-cache.ts';
-import { AgentRegistry, inlineAgent } from './app/agents.ts';
-import { builtinTools, ToolRegistry } from './app/tools.ts';
+import { AgentRegistry, inlineAgent, type Agent } from './app/agents.ts';
+import { builtinTools, ToolRegistry, type Tool } from './app/tools.ts';
 import type { SyncDeps } from './app/sync.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
+import { createContextBridge } from './scripting/context-bridge.ts';
+import { Scripting, type ScriptLoadFailure } from './scripting/scripting.ts';
 
 export interface Lore {
   readonly config: Config;
@@ -27,6 +29,10 @@ export interface Lore {
   /** Built once per process: built-in tools plus script/registry tools as they are added. */
   tools(): ToolRegistry;
   agents(): AgentRegistry;
+  /** The Lua runtime (workers start on first use), with the context bridge over this index. */
+  scripts(): Scripting;
+  /** Reads every configured script tool and agent in the sandbox and registers it. Idempotent; broken scripts are returned, not thrown. */
+  loadScripts(): Promise<ScriptLoadFailure[]>;
   close(): void;
 }
 
@@ -38,10 +44,13 @@ export function openLore(config: Config): Lore {
   const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, cache });
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
+  let scripting: Scripting | undefined;
+  let scriptsLoaded: Promise<ScriptLoadFailure[]> | undefined;
+  const scripts = (): Scripting => (scripting ??= new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }) }));
   return {
     config,
     store,
-    createConnector: (ref) => createConnector(config, ref),
+    createConnector: (ref) => createConnector(config, ref, scripts),
     connectorLabels,
     searchDeps,
     syncDeps: (onProgress) => ({ store, chunking: config.chunking, onProgress }),
@@ -59,11 +68,30 @@ export function openLore(config: Config): Lore {
       }
       return agents;
     },
-    close: () => store.close(),
+    scripts,
+    loadScripts() {
+      scriptsLoaded ??= (async () => {
+        const tools = await scripts().loadAll<Tool>('tool', config.tools.script);
+        for (const tool of tools.loaded) this.tools().register(tool);
+        const loadedAgents = await scripts().loadAll<Agent>('agent', config.agents.script);
+        for (const agent of loadedAgents.loaded) this.agents().register(agent);
+        return [...tools.failures, ...loadedAgents.failures];
+      })();
+      return scriptsLoaded;
+    },
+    close: () => {
+      scripting?.close();
+      store.close();
+    },
   };
 }
 
-function createConnector(config: Config, ref: ConnectorRef): Connector {
+/** The Lua runtime without an index (`connector test`): `context.*` is unavailable. */
+export function openScripts(): Scripting {
+  return new Scripting();
+}
+
+function createConnector(config: Config, ref: ConnectorRef, scripts: () => Scripting): Connector {
   switch (ref.type) {
     case 'filesystem': {
       const c = config.connectors.filesystem[ref.name];
@@ -78,6 +106,11 @@ function createConnector(config: Config, ref: ConnectorRef): Connector {
     case 's3': {
       const c = config.connectors.s3[ref.name];
       if (c) return new S3Connector(ref.name, c);
+      break;
+    }
+    case 'script': {
+      const c = config.connectors.script[ref.name];
+      if (c) return scripts().connector(ref.name, c);
       break;
     }
     default:

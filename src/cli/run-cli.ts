@@ -4,7 +4,9 @@ import { Command, CommanderError } from 'commander';
 import { LoreError } from '../core/errors.ts';
 import { errorMapping } from '../core/error-table.ts';
 import { VERSION } from '../version.ts';
+import { registerAgent } from './commands/agent.ts';
 import { registerCompletions } from './commands/completions.ts';
+import { registerConnector } from './commands/connector.ts';
 import { registerExport } from './commands/export.ts';
 import { registerGet } from './commands/get.ts';
 import { registerInit } from './commands/init.ts';
@@ -15,6 +17,7 @@ import { registerSources } from './commands/sources.ts';
 import { registerStart } from './commands/start.ts';
 import { registerStats } from './commands/stats.ts';
 import { registerSync } from './commands/sync.ts';
+import { registerTool } from './commands/tool.ts';
 import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
 
 export const EXIT_USAGE = 2;
@@ -41,6 +44,9 @@ export function buildProgram(ctx: CliContext, program: Command): Command {
     registerRegistry,
     registerServe,
     registerCompletions,
+    registerConnector,
+    registerTool,
+    registerAgent,
   ]) {
     register(program, ctx);
   }

@@ -55,16 +55,18 @@ export const EXTRA_TOOLS: Tool[] = [
   },
 ];
 
-/** `serverToml` is appended to the config (e.g. a [server] section). */
-export async function startTestServer(serverToml = '', options: { extraTools?: boolean } = {}): Promise<TestServer> {
+/** `serverToml` is appended to the config (e.g. a [server] section); `files` are written into the workspace (e.g. Lua scripts). */
+export async function startTestServer(serverToml = '', options: { extraTools?: boolean; files?: Record<string, string> } = {}): Promise<TestServer> {
   const ws = new Workspace('lore-http-');
-  for (const [file, text] of Object.entries(DOCS)) ws.write(file, text);
+  for (const [file, text] of Object.entries({ ...DOCS, ...options.files })) ws.write(file, text);
   ws.config(BASE_CONFIG + serverToml);
   const sync = await ws.lore(['sync', 'all']);
   if (sync.code !== 0) throw new Error(`sync failed: ${sync.stderr}`);
   const config = loadConfig({ cwd: ws.dir, env: {} });
   const lore = openLore(config);
   if (options.extraTools) for (const tool of EXTRA_TOOLS) lore.tools().register(tool);
+  const failures = await lore.loadScripts(); // as `serve` does
+  if (failures.length > 0) throw new Error(`scripts not loaded: ${failures.map((f) => f.message).join('; ')}`);
   const log: string[] = [];
   const mcp: McpHttpHandler = createMcpHttpHandler({ tools: lore.tools(), agents: lore.agents(), version: VERSION, maxBodyBytes: config.server.maxBodyBytes, log: (l) => log.push(l) });
   const server: Server = createHttpServer({

@@ -18,9 +18,11 @@ export interface ServeOptions {
 
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
   const lore = ctx.lore();
+  const log = (line: string): void => ctx.io.err(`${line}\n`);
+  // Script tools and agents are read in the Lua sandbox before anything lists them; a broken one is left out.
+  for (const f of await lore.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
   const tools = lore.tools();
   const agents = lore.agents();
-  const log = (line: string): void => ctx.io.err(`${line}\n`);
   if (options.stdio) {
     // stdout carries the protocol: everything human goes to stderr.
     log(`lore ${VERSION}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);

@@ -1,0 +1,49 @@
+// `lore agent list|test|init`: list agents, resolve one prompt and print it, scaffold a script agent.
+import type { Command } from 'commander';
+import { LoreError } from '../../core/errors.ts';
+import { scaffoldScript } from '../../scripting/scaffold.ts';
+import type { CliContext } from '../context.ts';
+import { collect, parseKeyValues } from '../key-values.ts';
+import { printScaffold, reportLoadFailures } from './script-output.ts';
+
+export function registerAgent(program: Command, ctx: CliContext): void {
+  const agent = program.command('agent').description('agents (inline and Lua): list, test, scaffold');
+  agent
+    .command('list')
+    .description('list agents: description, tools and source (toml or lua)')
+    .action(async () => {
+      const lore = ctx.lore();
+      reportLoadFailures(ctx, await lore.loadScripts());
+      const agents = lore.agents().list();
+      if (ctx.json) {
+        return ctx.printJson({ agents: agents.map((a) => ({ name: a.name, description: a.description, tools: a.tools, source: a.source, arguments: a.arguments })) });
+      }
+      if (agents.length === 0) return ctx.io.out('No agents configured. Add [agents.inline.<name>] or run `lore agent init <name>`.\n');
+      for (const a of agents) {
+        ctx.io.out(`${a.name} (${a.source})\n  ${a.description}\n  tools: ${a.tools.join(', ') || '-'}\n`);
+        for (const arg of a.arguments) ctx.io.out(`  - argument ${arg.name}${arg.required ? ' (required)' : ''}: ${arg.description}\n`);
+      }
+    });
+  agent
+    .command('test')
+    .description('resolve an agent prompt and print its source, tools, system prompt and messages')
+    .argument('<name>', 'agent name')
+    .option('--arg <key=value>', 'an argument (repeatable; JSON values allowed)', collect, [])
+    .action(async (name: string, opts: { arg: string[] }) => {
+      const lore = ctx.lore();
+      const failure = (await lore.loadScripts()).find((f) => f.label === `agent:${name}`);
+      if (failure) throw new LoreError('script_error', failure.message);
+      const registry = lore.agents();
+      const source = registry.get(name).source;
+      const prompt = await registry.resolve(name, parseKeyValues(opts.arg));
+      if (ctx.json) return ctx.printJson({ name, source, ...prompt });
+      ctx.io.out(`Agent:  ${name}\nSource: ${source}\nTools:  ${prompt.tools.join(', ') || '-'}\n`);
+      ctx.io.out(`System prompt (${prompt.system.length} characters):\n${prompt.system}\n`);
+      ctx.io.out(`Messages (${prompt.messages.length}):\n${prompt.messages.map((m) => `  [${m.role}] ${m.content}\n`).join('')}`);
+    });
+  agent
+    .command('init')
+    .description('write a commented script agent template to agents/<name>.lua and print its config entry')
+    .argument('<name>', 'agent name')
+    .action((name: string) => printScaffold(ctx, scaffoldScript('agent', name, ctx.io.cwd), `lore agent test ${name}`));
+}

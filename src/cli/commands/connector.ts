@@ -1,0 +1,42 @@
+// `lore connector init|test`: scaffold a script connector; run one and print its items, writing nothing.
+import path from 'node:path';
+import type { Command } from 'commander';
+import { notFound } from '../../core/errors.ts';
+import type { ScriptConfig } from '../../config/types.ts';
+import { openScripts } from '../../compose.ts';
+import { scaffoldScript } from '../../scripting/scaffold.ts';
+import type { CliContext } from '../context.ts';
+import { printScaffold } from './script-output.ts';
+
+export function registerConnector(program: Command, ctx: CliContext): void {
+  const connector = program.command('connector').description('Lua script connectors: scaffold, test');
+  connector
+    .command('init')
+    .description('write a commented script connector template to connectors/<name>.lua')
+    .argument('<name>', 'connector name')
+    .action((name: string) => printScaffold(ctx, scaffoldScript('connector', name, ctx.io.cwd), `lore connector test connectors/${name}.lua`));
+  connector
+    .command('test')
+    .description("run a script connector's scan and print each item's source_id and title (writes nothing)")
+    .argument('<path>', 'the .lua file')
+    .option('--source <name>', 'use the [connectors.script.<name>] config section (timeout, extra keys)')
+    .action(async (file: string, opts: { source?: string }) => {
+      const config = ctx.config();
+      const section = opts.source === undefined ? undefined : config.connectors.script[opts.source];
+      if (opts.source !== undefined && !section) throw notFound(`[connectors.script.${opts.source}] is not configured`);
+      const script: ScriptConfig = { timeoutSecs: section?.timeoutSecs ?? 30, extra: section?.extra ?? {}, path: path.resolve(ctx.io.cwd, file) };
+      const scripts = openScripts();
+      try {
+        const scan = await scripts.connector(opts.source ?? path.basename(file, '.lua'), script).scan({ checkpoint: null, full: true });
+        const items = await Promise.all(scan.entries.map(async (e) => ({ entry: e, loaded: await e.load() })));
+        const rows = items.flatMap(({ entry, loaded }) =>
+          loaded.kind === 'item' ? [{ source_id: entry.sourceId, title: loaded.item.title ?? null, source_url: loaded.item.sourceUrl ?? null, updated_at: loaded.item.updatedAt ?? null }] : [],
+        );
+        if (ctx.json) return ctx.printJson({ items: rows, checkpoint: scan.checkpoint === null ? null : (JSON.parse(scan.checkpoint) as unknown), deleted: scan.deleted });
+        for (const r of rows) ctx.io.out(`${r.source_id}\t${r.title ?? ''}\n`);
+        ctx.io.out(`${rows.length} item(s)${scan.checkpoint === null ? '' : `, checkpoint ${scan.checkpoint}`}${scan.deleted.length ? `, ${scan.deleted.length} deleted` : ''}\n`);
+      } finally {
+        scripts.close();
+      }
+    });
+}

@@ -1,0 +1,36 @@
+// The `context` bridge on the main thread (which owns the index): answers a script's
+// context.search/get/sources with the same use-cases and wire shapes as the built-in tools.
+import { getDocumentWithChunks } from '../app/documents.ts';
+import { parseSearchParams } from '../app/search-params.ts';
+import { search, type SearchDeps } from '../app/search.ts';
+import { listSources } from '../app/sources.ts';
+import { documentToWire, searchResultToWire, sourcesToWire } from '../app/wire.ts';
+import type { Store } from '../store/store.ts';
+import type { ContextHandler } from './runtime/script-runtime.ts';
+
+export interface ContextBridgeDeps {
+  store: Store;
+  searchDeps: () => SearchDeps;
+  connectorLabels: () => string[];
+}
+
+export function createContextBridge(deps: ContextBridgeDeps): ContextHandler {
+  return async (method, args) => {
+    switch (method) {
+      case 'search': {
+        const [query, rawOpts] = args;
+        const opts = rawOpts && typeof rawOpts === 'object' ? (rawOpts as Record<string, unknown>) : {};
+        const searchDeps = deps.searchDeps();
+        const params = parseSearchParams({ query, mode: opts['mode'], limit: opts['limit'], source: opts['source'] }, searchDeps.retrieval);
+        const response = await search(searchDeps, params);
+        return response.results.map(searchResultToWire);
+      }
+      case 'get': {
+        const { document, chunks } = getDocumentWithChunks(deps.store, String(args[0] ?? ''));
+        return { ...documentToWire(document), chunks: chunks.map((c) => ({ index: c.chunkIndex, text: c.text })) };
+      }
+      case 'sources':
+        return sourcesToWire(listSources(deps.store, deps.connectorLabels())).sources;
+    }
+  };
+}

@@ -1,0 +1,112 @@
+// Runs Lua jobs off the main thread with a hard time-out. The deadline covers everything the call
+// does — waiting for a free worker, Lua code, sleep, http, context calls: when it passes, the worker is
+// stopped (terminate) and the call fails with LoreError('timeout'). Lua failures become
+// LoreError('script_error') with the Lua message (file:line). Never imports the Lua VM itself.
+import { availableParallelism } from 'node:os';
+import { LoreError } from '../../core/errors.ts';
+import type { ContextMethod, Job, LogLevel } from '../protocol.ts';
+import { JobFailure, type LuaWorkerHandle } from './lua-worker-handle.ts';
+import { WorkerPool } from './worker-pool.ts';
+
+export const DEFAULT_MEMORY_MAX_BYTES = 64 * 1024 * 1024;
+
+export type LogSink = (label: string, level: LogLevel, message: string) => void;
+/** Answers `context.search/get/sources`; throws (any Error) to raise a Lua error with its message. */
+export type ContextHandler = (method: ContextMethod, args: unknown[]) => Promise<unknown>;
+
+export interface RuntimeOptions {
+  maxWorkers?: number | undefined;
+  memoryMaxBytes?: number | undefined;
+  log?: LogSink | undefined;
+}
+
+export interface RunOptions {
+  timeoutSecs: number;
+  context?: ContextHandler | undefined;
+  /** Aborted when the caller gives up: the script is stopped like a time-out. */
+  signal?: AbortSignal | undefined;
+}
+
+export type JobRequest = Omit<Job, 'deadline' | 'memoryMaxBytes' | 'withContext'>;
+
+export const stderrLog: LogSink = (label, level, message) => process.stderr.write(`${label} [${level}] ${message}\n`);
+
+export class ScriptRuntime {
+  private readonly pool: WorkerPool;
+  private readonly memoryMaxBytes: number;
+  private readonly log: LogSink;
+
+  constructor(options: RuntimeOptions = {}) {
+    this.pool = new WorkerPool(options.maxWorkers ?? Math.max(2, availableParallelism()));
+    this.memoryMaxBytes = options.memoryMaxBytes ?? DEFAULT_MEMORY_MAX_BYTES;
+    this.log = options.log ?? stderrLog;
+  }
+
+  /** Live worker threads (for tests and benchmarks). */
+  get workers(): number {
+    return this.pool.size;
+  }
+
+  async run(request: JobRequest, options: RunOptions): Promise<unknown> {
+    try {
+      await this.pool.warmUp(); // the clock starts once the runtime is up, not during its one-time start
+    } catch (error) {
+      throw toLoreError(request.label, error);
+    }
+    const timeoutMs = options.timeoutSecs * 1000;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(timedOut(request.label, options.timeoutSecs)), timeoutMs);
+    const onCancel = (): void => controller.abort(new LoreError('timeout', `${request.label}: the call was cancelled`));
+    options.signal?.addEventListener('abort', onCancel, { once: true });
+    if (options.signal?.aborted) onCancel();
+    const job: Job = { ...request, deadline: Date.now() + timeoutMs, memoryMaxBytes: this.memoryMaxBytes, withContext: options.context !== undefined };
+    const noContext: ContextHandler = () => Promise.reject(new Error('the context bridge is not available here'));
+    const hooks = { log: this.log, context: options.context ?? noContext };
+    let worker: LuaWorkerHandle | undefined;
+    try {
+      worker = await this.pool.acquire(controller.signal);
+      const value = await raceAbort(worker.run(job, hooks), controller.signal);
+      this.pool.release(worker);
+      return value;
+    } catch (error) {
+      if (worker) {
+        if (controller.signal.aborted || worker.dead) this.pool.discard(worker);
+        else this.pool.release(worker);
+      }
+      throw toLoreError(request.label, error);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onCancel);
+    }
+  }
+
+  close(): void {
+    this.pool.close();
+  }
+}
+
+const timedOut = (label: string, secs: number): LoreError => new LoreError('timeout', `${label} timed out after ${secs} s`);
+
+function toLoreError(label: string, error: unknown): LoreError {
+  if (error instanceof LoreError) return error;
+  if (error instanceof JobFailure) return new LoreError('script_error', `${label}: ${error.message}`, { cause: error });
+  return new LoreError('script_error', `${label}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,44 @@
+// Lua test fixture: a temp folder for real .lua scripts, a real ScriptRuntime (worker threads,
+// wasmoon) whose log lines are captured, and a tiny way to run a tool body.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { JobKind } from '../../src/scripting/protocol.ts';
+import { ScriptRuntime, type ContextHandler } from '../../src/scripting/runtime/script-runtime.ts';
+
+export class LuaFixture {
+  readonly dir: string;
+  readonly runtime: ScriptRuntime;
+  readonly logs: string[] = [];
+
+  constructor(options: { maxWorkers?: number; memoryMaxBytes?: number } = {}) {
+    this.dir = mkdtempSync(path.join(tmpdir(), 'lore-lua-'));
+    this.runtime = new ScriptRuntime({ ...options, log: (label, level, message) => this.logs.push(`${label} [${level}] ${message}`) });
+  }
+
+  write(relative: string, source: string): string {
+    const file = path.join(this.dir, relative);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, source);
+    return file;
+  }
+
+  run(kind: JobKind, scriptPath: string, input: unknown = {}, options: { timeoutSecs?: number; context?: ContextHandler; config?: Record<string, unknown> } = {}): Promise<unknown> {
+    return this.runtime.run(
+      { kind, label: `tool:${path.basename(scriptPath, '.lua')}`, scriptPath, config: options.config ?? {}, input },
+      { timeoutSecs: options.timeoutSecs ?? 10, context: options.context },
+    );
+  }
+
+  /** Writes a tool whose execute body is `body` and returns what it returned. */
+  async exec(body: string, options: { params?: unknown; timeoutSecs?: number; context?: ContextHandler; config?: Record<string, unknown>; file?: string } = {}): Promise<unknown> {
+    const file = this.write(options.file ?? 'tool.lua', `tool = { parameters = {} }\nfunction tool.execute(params, context)\n${body}\nend\n`);
+    const out = (await this.run('tool.execute', file, options.params ?? {}, options)) as { result?: unknown };
+    return out.result ?? null;
+  }
+
+  close(): void {
+    this.runtime.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
