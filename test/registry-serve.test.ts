@@ -10,7 +10,7 @@ const ws = new Workspace('lore-registry-serve-');
 
 before(async () => {
   ws.write('docs/fox.md', '# Foxes\n\nFoxes live in dens.\n');
-  ws.write('team-registry/registry.toml', `[registry]\nname = "team"\n\n[tools.shout]\npath = "tools/shout/tool.lua"\ndescription = "Upper-cases text"\ntags = ["text"]\n\n[agents.fox-expert]\npath = "agents/fox-expert/agent.lua"\ndescription = "Knows foxes"\ntools = ["search"]\n`);
+  ws.write('team-registry/registry.toml', `[registry]\nname = "team"\n\n[tools.shout]\npath = "tools/shout/tool.lua"\ndescription = "Upper-cases text"\ntags = ["text"]\n\n[connectors.notes]\npath = "connectors/notes/connector.lua"\ndescription = "Team notes"\n\n[agents.fox-expert]\npath = "agents/fox-expert/agent.lua"\ndescription = "Knows foxes"\ntools = ["search"]\n`);
   ws.write(
     'team-registry/tools/shout/tool.lua',
     'tool = { description = "Upper-cases text", parameters = { { name = "text", type = "string", required = true } } }\nfunction tool.execute(params, context)\n  return { shouted = string.upper(params.text), docs = #context.search("foxes") }\nend\n',
@@ -19,6 +19,7 @@ before(async () => {
     'team-registry/agents/fox-expert/agent.lua',
     'agent = { description = "Knows foxes", tools = { "search" }, arguments = { { name = "topic", required = true } } }\nfunction agent.resolve(args, config, context)\n  return { system = "You know foxes. Topic: " .. args.topic, messages = { { role = "user", content = "Tell me" } } }\nend\n',
   );
+  ws.write('team-registry/connectors/notes/connector.lua', 'connector = { name = "notes" }\nfunction connector.scan(config)\n  return { { source_id = "n1", title = "Badger note", body = "Badgers dig setts." }, { source_id = "n2", title = "Owl note", body = "Owls hunt at night." } }\nend\n');
   ws.config(`[db]\npath = "index.sqlite"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[registries.team]\npath = "${ws.path('team-registry')}"\n`);
   assert.equal((await ws.lore(['sync', 'all'])).code, 0);
 });
@@ -54,9 +55,20 @@ describe('registry extensions over REST and MCP', () => {
     });
   });
 
+  it('registry connectors sync once added, and added tools and agents are listed by the CLI', async () => {
+    assert.equal((await ws.lore(['sync', 'script:notes'])).code, 4, 'not configured before add');
+    assert.equal((await ws.lore(['registry', 'add', 'connectors/notes'])).code, 0);
+    const sync = await ws.lore(['sync', 'script:notes']);
+    assert.equal(sync.code, 0, sync.stderr);
+    assert.match(sync.stdout, /script:notes: fetched 2, upserted 2/);
+    assert.match((await ws.lore(['search', 'badgers'])).stdout, /Badger note/);
+  });
+
   it('are served over REST and MCP once added', async () => {
     assert.equal((await ws.lore(['registry', 'add', 'tools/shout'])).code, 0);
     assert.equal((await ws.lore(['registry', 'add', 'agents/fox-expert'])).code, 0);
+    assert.match((await ws.lore(['tool', 'list'])).stdout, /shout/);
+    assert.match((await ws.lore(['agent', 'list'])).stdout, /fox-expert/);
     await withServer(async (url) => {
       const rest = await post(`${url}/tools/shout`, { text: 'hi' });
       assert.equal(rest.status, 200);
