@@ -50,11 +50,14 @@ const LOAD_CONCURRENCY = 16;
 
 export async function syncConnectors(deps: SyncDeps, connectors: readonly Connector[], options: { full: boolean }): Promise<SyncReport[]> {
   deps.store.beginBulk();
+  let reports: SyncReport[];
   try {
-    return await Promise.all(connectors.map((c) => syncOne(deps, c, options.full)));
+    reports = await Promise.all(connectors.map((c) => syncOne(deps, c, options.full)));
   } finally {
     deps.store.endBulk();
   }
+  if (reports.some((r) => r.chunksWritten > 0 || r.deleted > 0)) deps.store.compact();
+  return reports;
 }
 
 async function syncOne(deps: SyncDeps, connector: Connector, full: boolean): Promise<SyncReport> {

@@ -89,6 +89,12 @@ export interface Store {
   beginBulk(): void;
   endBulk(): void;
 
+  /**
+   * Tidies the keyword index after bulk writes (merges FTS segments: fewer to read per query term).
+   * Bounded work on very large indexes. Safe to call any time; readers are never blocked (WAL).
+   */
+  compact(): void;
+
   sourceState(connector: string): SourceState;
   setSourceState(connector: string, state: SourceState): void;
 

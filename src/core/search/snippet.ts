@@ -30,20 +30,28 @@ export function makeSnippet(text: string, stems: ReadonlySet<string>, length = 2
 }
 
 const patterns = new Map<string, RegExp>();
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 
+/** Words of `flat` whose stem is in `stems`. A plain literal alternation (no lookbehind, no `u` flag) is several times faster; word boundaries are checked by hand. */
 function findHits(flat: string, stems: ReadonlySet<string>): { at: number; end: number; stem: string }[] {
   const key = [...stems].sort().join(' ');
   let pattern = patterns.get(key);
   if (!pattern) {
     const prefixes = [...new Set([...stems].map((s) => (s.length > 1 ? s.slice(0, -1) : s)))].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${prefixes.join('|')})[\\p{L}\\p{N}]*`, 'giu');
+    pattern = new RegExp(prefixes.join('|'), 'gi');
     if (patterns.size > 1000) patterns.clear();
     patterns.set(key, pattern);
   }
   const hits: { at: number; end: number; stem: string }[] = [];
-  for (const m of flat.matchAll(pattern)) {
-    const s = stemWord(m[0]);
-    if (stems.has(s)) hits.push({ at: m.index, end: m.index + m[0].length, stem: s });
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(flat); m !== null; m = pattern.exec(flat)) {
+    const at = m.index;
+    if (at > 0 && WORD_CHAR.test(flat[at - 1]!)) continue; // inside a word
+    let end = at + m[0].length;
+    while (end < flat.length && WORD_CHAR.test(flat[end]!)) end++;
+    pattern.lastIndex = end;
+    const s = stemWord(flat.slice(at, end));
+    if (stems.has(s)) hits.push({ at, end, stem: s });
   }
   return hits;
 }

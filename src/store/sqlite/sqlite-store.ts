@@ -12,6 +12,8 @@ import { migrate } from './migrations.ts';
 import { UnitOfWork } from './transaction.ts';
 import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, toChunk, toDocument, type ChunkRow, type DocumentRow } from './rows.ts';
 
+const COMPACT_FULL_MAX = 200_000;
+
 export interface OpenSqliteStoreOptions {
   readOnly?: boolean;
 }
@@ -84,6 +86,16 @@ export class SqliteStore implements Store {
 
   endBulk(): void {
     this.unit.end();
+  }
+
+  compact(): void {
+    // 'optimize' rewrites the whole FTS index into one segment (~90 ms for SciFact's 5.5k chunks);
+    // past COMPACT_FULL_MAX chunks only a bounded incremental merge is done per sync.
+    const sql =
+      this.counts().chunks <= COMPACT_FULL_MAX
+        ? "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')"
+        : "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('merge', 4000)";
+    this.unit.run(() => this.db.exec(sql));
   }
 
   sourceState(connector: string): SourceState {
