@@ -9,6 +9,10 @@ import type { SearchDeps } from './app/search.ts';
 import { AgentRegistry, inlineAgent } from './app/agents.ts';
 import { builtinTools, ToolRegistry } from './app/tools.ts';
 import type { SyncDeps } from './app/sync.ts';
+import { createSemanticSearch } from './app/semantic-search.ts';
+import { embedAfterSync } from './app/embed-after-sync.ts';
+import { createEmbedder } from './embed/create-embedder.ts';
+import type { Embedder } from './embed/embedder.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 
@@ -19,16 +23,21 @@ export interface Lore {
   connectorLabels(): string[];
   searchDeps(): SearchDeps;
   syncDeps(onProgress?: SyncDeps['onProgress']): SyncDeps;
+  /** The configured embedding provider, built on first use; null when [embedding] is disabled. */
+  embedder(): Embedder | null;
   /** Built once per process: built-in tools plus script/registry tools as they are added. */
   tools(): ToolRegistry;
   agents(): AgentRegistry;
   close(): void;
 }
 
-export function openLore(config: Config): Lore {
+export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): Lore {
   const store = openSqliteStore(config.db.path);
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
-  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval });
+  let embedderCache: Embedder | null | undefined;
+  const embedder = (): Embedder | null => (embedderCache ??= createEmbedder(config.embedding, env));
+  const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
+  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic });
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
   return {
@@ -37,7 +46,13 @@ export function openLore(config: Config): Lore {
     createConnector: (ref) => createConnector(config, ref),
     connectorLabels,
     searchDeps,
-    syncDeps: (onProgress) => ({ store, chunking: config.chunking, onProgress }),
+    syncDeps: (onProgress) => ({
+      store,
+      chunking: config.chunking,
+      onProgress,
+      afterConnector: config.embedding.provider === 'disabled' ? undefined : embedAfterSync(store, embedder),
+    }),
+    embedder,
     tools() {
       if (!tools) {
         tools = new ToolRegistry();

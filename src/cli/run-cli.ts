@@ -5,6 +5,7 @@ import { LoreError } from '../core/errors.ts';
 import { errorMapping } from '../core/error-table.ts';
 import { VERSION } from '../version.ts';
 import { registerCompletions } from './commands/completions.ts';
+import { registerEmbed } from './commands/embed.ts';
 import { registerExport } from './commands/export.ts';
 import { registerGet } from './commands/get.ts';
 import { registerInit } from './commands/init.ts';
@@ -35,6 +36,7 @@ export function buildProgram(ctx: CliContext, program: Command): Command {
     registerSources,
     registerStats,
     registerExport,
+    registerEmbed,
     registerStart,
     registerCompletions,
   ]) {

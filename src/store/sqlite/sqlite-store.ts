@@ -6,7 +6,10 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { LoreError } from '../../core/errors.ts';
 import type { Chunk, SourceStats } from '../../core/models.ts';
 import type { DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
+import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, VectorIndexReport, VectorQuery, VectorResult } from '../store.ts';
 import { DocumentWriter } from './document-writer.ts';
+import { EmbeddingRows } from './embedding-rows.ts';
+import { VectorSearcher } from './vector-search.ts';
 import { KeywordSearcher } from './keyword-search.ts';
 import { migrate } from './migrations.ts';
 import { UnitOfWork } from './transaction.ts';
@@ -35,6 +38,8 @@ export class SqliteStore implements Store {
   private readonly writer: DocumentWriter;
   private readonly unit: UnitOfWork;
   private readonly keyword: KeywordSearcher;
+  private readonly embeddings: EmbeddingRows;
+  private readonly vectors: VectorSearcher;
   private readonly statements = new Map<string, StatementSync>();
 
   constructor(db: DatabaseSync, file: string) {
@@ -43,6 +48,8 @@ export class SqliteStore implements Store {
     this.unit = new UnitOfWork(db);
     this.writer = new DocumentWriter(db, this.unit);
     this.keyword = new KeywordSearcher(db);
+    this.embeddings = new EmbeddingRows(db, this.unit);
+    this.vectors = new VectorSearcher(db, this.embeddings, file === ':memory:' ? null : `${file}.vectors`);
   }
 
   private sql(text: string): StatementSync {
@@ -112,6 +119,34 @@ export class SqliteStore implements Store {
 
   keywordSearch(query: KeywordQuery): KeywordResult {
     return this.keyword.search(query);
+  }
+
+  pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): PendingChunk[] {
+    return this.embeddings.pendingChunks(space, afterRowid, limit);
+  }
+
+  countPendingEmbeddings(space: { model: string; dims: number | null }): number {
+    return this.embeddings.countPending(space);
+  }
+
+  writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): number {
+    return this.embeddings.write(space, rows);
+  }
+
+  clearEmbeddings(): number {
+    return this.embeddings.clear();
+  }
+
+  embeddingSpaces(): EmbeddingSpaceCount[] {
+    return this.embeddings.spaces();
+  }
+
+  vectorSearch(query: VectorQuery): VectorResult {
+    return this.vectors.search(query);
+  }
+
+  refreshVectorIndex(space: EmbeddingSpace): VectorIndexReport {
+    return this.vectors.refresh(space);
   }
 
   sources(): SourceStats[] {
