@@ -53,7 +53,7 @@ describe('OpenAI-compatible embedder', () => {
   before(async () => (server = await startServer()));
   after(() => server.close());
   const make = (over: Partial<ConstructorParameters<typeof OpenAiEmbedder>[0]> = {}): OpenAiEmbedder =>
-    new OpenAiEmbedder({ ...retry, baseUrl: `${server.url}/v1`, model: 'm1', dims: 8, apiKey: 'sk-test', batchSize: 2, concurrency: 1, ...over });
+    new OpenAiEmbedder({ ...retry, baseUrl: `${server.url}/v1`, model: 'text-embedding-3-small', dims: 8, apiKey: 'sk-test', batchSize: 2, concurrency: 1, ...over });
 
   it('sends the wire format and returns unit vectors in input order', async () => {
     server.requests = [];
@@ -62,7 +62,9 @@ describe('OpenAI-compatible embedder', () => {
     const req = server.requests[0];
     assert.equal(req?.path, '/v1/embeddings');
     assert.equal(req?.auth, 'Bearer sk-test');
-    assert.deepEqual(req?.body, { model: 'm1', input: ['a', 'bbb'], encoding_format: 'float', dimensions: 8 });
+    assert.deepEqual(req?.body, { model: 'text-embedding-3-small', input: ['a', 'bbb'], encoding_format: 'float', dimensions: 8 });
+    await make({ model: 'bge-m3' }).embed(['a']);
+    assert.equal(server.requests[1]?.body['dimensions'], undefined); // other models never get the field
     assert.equal(out.length, 2);
     const expected = vectorFor('bbb', 8);
     const norm = Math.hypot(...expected);

@@ -1,5 +1,5 @@
 // Any OpenAI-compatible /v1/embeddings server (OpenAI, Azure, vLLM, LM Studio, Ollama's /v1):
-// POST {base_url}/embeddings {model, input: [...], encoding_format: "float"[, dimensions]}
+// POST {base_url}/embeddings {model, input: [...], encoding_format: "float"[, dimensions for text-embedding-3]}
 // → {data: [{index, embedding}]}. The key comes from the environment variable named by api_key_env.
 import { configError, LoreError } from '../core/errors.ts';
 import { toUnitVectors } from './check-vectors.ts';
@@ -35,7 +35,9 @@ export class OpenAiEmbedder implements Embedder {
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const { baseUrl, model, dims, apiKey } = this.options;
-    const body = { model, input: texts, encoding_format: 'float', ...(dims === null ? {} : { dimensions: dims }) };
+    // Only the text-embedding-3 family accepts `dimensions`; other servers may reject the field.
+    const shortened = dims !== null && model.startsWith('text-embedding-3');
+    const body = { model, input: texts, encoding_format: 'float', ...(shortened ? { dimensions: dims } : {}) };
     const headers: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
     const what = `the embedding server at ${baseUrl}`;
     const answer = (await postJson(`${baseUrl.replace(/\/+$/, '')}/embeddings`, body, headers, this.options, what)) as {

@@ -1,0 +1,84 @@
+// `npm run bench:vectors`: vector top-10 at 100k and 1M chunks × 384 dims (clustered unit vectors):
+// exact scan latency (native SIMD and pure JS), HNSW build time, latency and recall@10 against exact,
+// index size and memory. Prints numbers only. BENCH_SIZES="100000" limits the sizes.
+import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { exactTopK, normalizeInPlace } from '../src/core/search/vector-topk.ts';
+import { AnnIndex } from '../src/store/vector/ann-index.ts';
+import { exactScan } from '../src/store/vector/exact-scan.ts';
+
+const DIMS = 384;
+const QUERIES = 200;
+const sizes = (process.env['BENCH_SIZES'] ?? '100000,1000000').split(',').map(Number);
+
+let seed = 12345;
+const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5;
+
+/** n unit vectors around n/100 random centres (documents on a few thousand topics). */
+function clustered(n: number, centres: Float32Array[]): Float32Array {
+  const m = new Float32Array(n * DIMS);
+  for (let i = 0; i < n; i++) {
+    const c = centres[Math.floor(Math.abs(rand()) * 2 * centres.length) % centres.length] as Float32Array;
+    const row = m.subarray(i * DIMS, (i + 1) * DIMS);
+    for (let j = 0; j < DIMS; j++) row[j] = (c[j] as number) + rand() * 0.12;
+    normalizeInPlace(row);
+  }
+  return m;
+}
+
+const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] as number;
+const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(0)} MB`;
+
+for (const n of sizes) {
+  const centres = Array.from({ length: Math.max(10, n / 100) }, () => normalizeInPlace(new Float32Array(DIMS).map(rand)));
+  const t0 = performance.now();
+  const matrix = clustered(n, centres);
+  const queries = Array.from({ length: QUERIES }, () => clustered(1, centres));
+  console.log(`\n== ${n.toLocaleString('en')} vectors × ${DIMS} dims (${mb(matrix.byteLength)} float32; generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+
+  const exact: number[][] = [];
+  const native: number[] = [];
+  for (const q of queries) {
+    const s = performance.now();
+    exact.push(exactScan(matrix, DIMS, q, 10).map((r) => r.row));
+    native.push(performance.now() - s);
+  }
+  const js: number[] = [];
+  for (const q of queries.slice(0, 20)) {
+    const s = performance.now();
+    exactTopK(matrix, DIMS, q, 10);
+    js.push(performance.now() - s);
+  }
+  console.log(`exact top-10 (usearch SIMD scan): p50 ${pct(native, 0.5).toFixed(2)} ms  p95 ${pct(native, 0.95).toFixed(2)} ms`);
+  console.log(`exact top-10 (pure JS scan):      p50 ${pct(js, 0.5).toFixed(2)} ms`);
+
+  const dir = mkdtempSync(path.join(tmpdir(), 'lore-bench-'));
+  try {
+    const rss0 = process.memoryUsage().rss;
+    const ann = AnnIndex.open(dir, { model: 'bench', dims: DIMS });
+    if (!ann) throw new Error('usearch is not available on this platform');
+    const rowids = Int32Array.from({ length: n }, (_, i) => i);
+    const b = performance.now();
+    ann.refresh({
+      generation: () => 1,
+      rowids: () => rowids,
+      vectors: (ids) => ({ rowids: Int32Array.from(ids), matrix: matrix.subarray((ids[0] ?? 0) * DIMS, ((ids.at(-1) ?? -1) + 1) * DIMS) }),
+    });
+    const buildS = (performance.now() - b) / 1000;
+    const fileBytes = readdirSync(dir).reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0);
+    const latencies: number[] = [];
+    let hits = 0;
+    queries.forEach((q, i) => {
+      const s = performance.now();
+      const found = ann.search(q, 10);
+      latencies.push(performance.now() - s);
+      const truth = new Set(exact[i]);
+      hits += found.filter((r) => truth.has(r)).length;
+    });
+    console.log(`HNSW (usearch, f16, M=16, ef_add=128, ef_search=128): build ${buildS.toFixed(1)} s, index files ${mb(fileBytes)}, RSS +${mb(process.memoryUsage().rss - rss0)}`);
+    console.log(`HNSW top-10: p50 ${pct(latencies, 0.5).toFixed(3)} ms  p95 ${pct(latencies, 0.95).toFixed(3)} ms  recall@10 vs exact ${(hits / (QUERIES * 10)).toFixed(4)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
