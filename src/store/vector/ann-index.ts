@@ -2,10 +2,11 @@
 // trusted blindly: a sidecar records the embeddings generation and the keys it holds.
 //
 // refresh():
-// 1. Same generation as SQLite and the files load with the recorded size and dims: fresh.
-// 2. Otherwise, if a usable index exists: add the vectors it lacks, remove keys SQLite no longer has
+// 1. Already loaded in this process at SQLite's current generation: fresh.
+// 2. Files that load with the recorded size and dims and hold exactly SQLite's keys: fresh.
+// 3. Otherwise, if a usable index exists: add the vectors it lacks, remove keys SQLite no longer has
 //    (incremental), unless that touches more than half of it; then
-// 3. rebuild from every stored vector. Files are written to temp names and renamed into place.
+// 4. rebuild from every stored vector. Files are written to temp names and renamed into place.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -67,14 +68,16 @@ export class AnnIndex {
     if (this.index && this.generation === generation) return 'fresh';
     const meta = this.readMeta();
     const loaded = meta ? this.tryLoad(meta) : null;
-    if (loaded && meta?.generation === generation) {
-      this.keep(loaded, generation);
-      return 'fresh';
-    }
     const current = source.rowids();
     if (loaded) {
+      // Files are checked key by key, not by generation alone: a rolled-back transaction can make
+      // SQLite reuse a generation number the files were saved with.
       const held = this.readKeys();
       const { added, removed } = diff(held, current);
+      if (held.length === loaded.size() && added.length === 0 && removed.length === 0) {
+        this.keep(loaded, generation);
+        return 'fresh';
+      }
       if (held.length === loaded.size() && added.length + removed.length <= held.length / 2) {
         if (removed.length > 0) loaded.remove(BigUint64Array.from(removed, BigInt));
         this.addVectors(loaded, source, added);
