@@ -157,6 +157,20 @@ describe('semantic and hybrid search', () => {
     assert.equal(rrf.results[0]?.sourceId, 'rain.md');
   });
 
+  it('scores keyword candidates outside the vector cut with their true cosine', async () => {
+    await embedPending({ store, embedder });
+    const query = (await embedder.embed(['rain forecast']))[0] as Float32Array;
+    const space = { model: embedder.model, dims: embedder.dims };
+    const ids = ['rain.md', 'snow.md'].map((f) => documentId('filesystem:a', f));
+    const scores = store.documentVectorScores(query, space, [...ids, 'no-such-document']);
+    assert.deepEqual([...scores.keys()].sort(), [...ids].sort());
+    const top = store.vectorSearch({ vector: query, space, limit: 1, candidateK: 1 });
+    assert.ok(Math.abs((scores.get(ids[0] as string) ?? 0) - (top.hits[0]?.score ?? -1)) < 1e-6);
+    // With a vector cut of one document, hybrid still knows the other candidates' cosines.
+    const narrow = await search({ ...deps(), retrieval: { ...retrieval, candidateKVector: 1 } }, params({ mode: 'hybrid', query: 'rain and snow forecast' }));
+    assert.ok(narrow.results.filter((r) => r.explain?.semanticScore !== null).length >= 2);
+  });
+
   it('applies the source filter inside candidate retrieval, so a filtered search still fills the limit', async () => {
     addDocs('git:docs', { 'g1.md': 'git notes about cats', 'g2.md': 'git notes about bonds', 'g3.md': 'git notes about snow' });
     await embedPending({ store, embedder });

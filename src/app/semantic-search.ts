@@ -3,8 +3,9 @@
 // semantic: embed the query, cosine top-k over the chunk vectors (source filter inside candidate
 //           retrieval), best chunk per document; score = cosine clipped to [0, 1].
 // hybrid:   keyword candidates (candidate_k_keyword documents) and vector candidates
-//           (candidate_k_vector documents), both filtered before their cut, fused by core/search/fusion.ts
-//           with hybrid_alpha as the semantic weight ("weighted" or "rrf").
+//           (candidate_k_vector documents), both filtered before their cut; keyword candidates outside
+//           the vector cut get their exact cosine too; fused by core/search/fusion.ts with
+//           hybrid_alpha as the semantic weight ("weighted" or "rrf").
 import { LoreError } from '../core/errors.ts';
 import type { Chunk, SearchResult } from '../core/models.ts';
 import { analyzeQuery } from '../core/search/analyze-query.ts';
@@ -62,9 +63,17 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
         return { results, explain: { mode: 'semantic', alpha: null, keywordCandidates: 0, vectorCandidates: vector.candidateCount, terms: [] } };
       }
       const keyword = deps.store.keywordSearch({ terms, limit: retrieval.candidateKKeyword, candidateK: retrieval.candidateKKeyword, filter });
+      // Keyword candidates the vector cut missed still get their true cosine, so a strong keyword
+      // match is not scored as semantically unrelated just for ranking below the vector cut.
+      const inVector = new Set(vector.hits.map((h) => h.document.id));
+      const missing = keyword.hits.map((h) => h.document.id).filter((id) => !inVector.has(id));
+      const extra = [...deps.store.documentVectorScores(query, space, missing)].map(([id, score]) => ({ id, score }));
+      const vectorList = [...vector.hits.map((h) => ({ id: h.document.id, score: h.score })), ...extra].sort(
+        (a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      );
       const fused = fuse(
         keyword.hits.map((h) => ({ id: h.document.id, score: h.score })),
-        vector.hits.map((h) => ({ id: h.document.id, score: h.score })),
+        vectorList,
         { method: retrieval.fusion, alpha: retrieval.hybridAlpha, limit: params.limit },
       );
       // The keyword chunk is shown when there is one: its snippet holds the matched words.

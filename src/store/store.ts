@@ -162,6 +162,8 @@ export interface Store {
   embeddingSpaces(): EmbeddingSpaceCount[];
   /** Cosine top-k over the vectors of one space, best chunk per document, best first (ties by id). */
   vectorSearch(query: VectorQuery): VectorResult;
+  /** Best cosine per document (over its chunks' vectors in `space`); documents without vectors are left out. */
+  documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Map<string, number>;
   /** Brings the on-disk approximate index of `space` in step with the stored vectors. */
   refreshVectorIndex(space: EmbeddingSpace): VectorIndexReport;
 

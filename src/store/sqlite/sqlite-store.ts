@@ -4,11 +4,12 @@ import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { LoreError } from '../../core/errors.ts';
+import { dotAt } from '../../core/search/vector-topk.ts';
 import type { Chunk, SourceStats } from '../../core/models.ts';
 import type { DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
 import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, VectorIndexReport, VectorQuery, VectorResult } from '../store.ts';
 import { DocumentWriter } from './document-writer.ts';
-import { EmbeddingRows } from './embedding-rows.ts';
+import { documentVectors, EmbeddingRows } from './embedding-rows.ts';
 import { VectorSearcher } from './vector-search.ts';
 import { KeywordSearcher } from './keyword-search.ts';
 import { migrate } from './migrations.ts';
@@ -143,6 +144,17 @@ export class SqliteStore implements Store {
 
   vectorSearch(query: VectorQuery): VectorResult {
     return this.vectors.search(query);
+  }
+
+  documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Map<string, number> {
+    const best = new Map<string, number>();
+    for (const row of documentVectors(this.db, space, documentIds)) {
+      if (row.vector.byteLength !== space.dims * 4) continue;
+      const v = new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength));
+      const score = dotAt(v, 0, vector, space.dims);
+      if (score > (best.get(row.documentId) ?? -Infinity)) best.set(row.documentId, score);
+    }
+    return best;
   }
 
   refreshVectorIndex(space: EmbeddingSpace): VectorIndexReport {
