@@ -19,8 +19,15 @@ const params = {
   expansionSearch: env('BENCH_EF', DEFAULT_ANN_PARAMS.expansionSearch),
 };
 
+// mulberry32: 32-bit integer steps, so hundreds of millions of draws never fall into a short cycle
+// (a float LCG does, and duplicate vectors then make recall meaningless).
 let seed = 12345;
-const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5;
+const rand = (): number => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
+};
 
 /** n unit vectors around n/100 random centres (documents on a few thousand topics). */
 function clustered(n: number, centres: Float32Array[]): Float32Array {
