@@ -14,6 +14,10 @@ import { SearchCache } from './app/search-cache.ts';
 import { AgentRegistry, inlineAgent, type Agent } from './app/agents.ts';
 import { builtinTools, ToolRegistry, type Tool } from './app/tools.ts';
 import type { SyncDeps } from './app/sync.ts';
+import { createSemanticSearch } from './app/semantic-search.ts';
+import { embedAfterSync } from './app/embed-after-sync.ts';
+import { createEmbedder } from './embed/create-embedder.ts';
+import type { Embedder } from './embed/embedder.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 import { createContextBridge } from './scripting/context-bridge.ts';
@@ -26,6 +30,8 @@ export interface Lore {
   connectorLabels(): string[];
   searchDeps(): SearchDeps;
   syncDeps(onProgress?: SyncDeps['onProgress']): SyncDeps;
+  /** The configured embedding provider, built on first use; null when [embedding] is disabled. */
+  embedder(): Embedder | null;
   /** Built once per process: built-in tools plus script/registry tools as they are added. */
   tools(): ToolRegistry;
   agents(): AgentRegistry;
@@ -36,12 +42,15 @@ export interface Lore {
   close(): void;
 }
 
-export function openLore(config: Config): Lore {
+export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): Lore {
   const store = openSqliteStore(config.db.path);
   registerDocumentFormats();
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
   const cache = new SearchCache(config.retrieval.cacheSize);
-  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, cache });
+  let embedderCache: Embedder | null | undefined;
+  const embedder = (): Embedder | null => (embedderCache ??= createEmbedder(config.embedding, env));
+  const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
+  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache });
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
   let scripting: Scripting | undefined;
@@ -53,7 +62,13 @@ export function openLore(config: Config): Lore {
     createConnector: (ref) => createConnector(config, ref, scripts),
     connectorLabels,
     searchDeps,
-    syncDeps: (onProgress) => ({ store, chunking: config.chunking, onProgress }),
+    syncDeps: (onProgress) => ({
+      store,
+      chunking: config.chunking,
+      onProgress,
+      afterConnector: config.embedding.provider === 'disabled' ? undefined : embedAfterSync(store, embedder),
+    }),
+    embedder,
     tools() {
       if (!tools) {
         tools = new ToolRegistry();

@@ -2,7 +2,7 @@
 // A configured connector never synced shows `not synced`; a source in the index but no longer
 // configured still shows (its documents are searchable until removed).
 import type { SourceStats } from '../core/models.ts';
-import type { Store, StoreCounts } from '../store/store.ts';
+import type { EmbeddingSpaceCount, Store, StoreCounts } from '../store/store.ts';
 
 export interface SourceRow extends SourceStats {
   configured: boolean;
@@ -32,11 +32,19 @@ export interface Stats {
   counts: StoreCounts;
   embeddedPercent: number;
   sources: SourceRow[];
+  /** Stored vectors per (model, dims); `current` marks those of the configured embedder. */
+  embeddings: (EmbeddingSpaceCount & { current: boolean })[];
 }
 
-export function indexStats(store: Store, configuredLabels: readonly string[]): Stats {
+/** `embedder`: the configured embedder's identity (`<provider>:<model>`) and dims (null: any), null when disabled. */
+export function indexStats(
+  store: Store,
+  configuredLabels: readonly string[],
+  embedder: { model: string; dims: number | null } | null = null,
+): Stats {
   const counts = store.counts();
   return {
+    embeddings: store.embeddingSpaces().map((s) => ({ ...s, current: s.model === embedder?.model && (embedder.dims === null || embedder.dims === s.dims) })),
     dbPath: store.path,
     dbSizeBytes: store.sizeBytes(),
     counts,

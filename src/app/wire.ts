@@ -90,5 +90,6 @@ export function statsToWire(stats: Stats): Record<string, unknown> {
       embedded: s.embeddedCount,
       last_sync: s.lastSyncAt,
     })),
+    embeddings: stats.embeddings.map((e) => ({ model: e.model, dims: e.dims, count: e.count, current: e.current })),
   };
 }

@@ -39,7 +39,7 @@ export class CliContext {
   }
 
   lore(): Lore {
-    this.cachedLore ??= openLore(this.config());
+    this.cachedLore ??= openLore(this.config(), this.io.env);
     return this.cachedLore;
   }
 

@@ -7,6 +7,7 @@ import { VERSION } from '../version.ts';
 import { registerAgent } from './commands/agent.ts';
 import { registerCompletions } from './commands/completions.ts';
 import { registerConnector } from './commands/connector.ts';
+import { registerEmbed } from './commands/embed.ts';
 import { registerExport } from './commands/export.ts';
 import { registerGet } from './commands/get.ts';
 import { registerInit } from './commands/init.ts';
@@ -40,6 +41,7 @@ export function buildProgram(ctx: CliContext, program: Command): Command {
     registerSources,
     registerStats,
     registerExport,
+    registerEmbed,
     registerStart,
     registerRegistry,
     registerServe,

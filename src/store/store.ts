@@ -67,6 +67,61 @@ export interface SourceState {
   lastSyncAt: string | null;
 }
 
+/** Which vectors belong together: the embedder's identity (`<provider>:<model>`) and the vector length. */
+export interface EmbeddingSpace {
+  model: string;
+  dims: number;
+}
+
+/** A chunk that has no current embedding for a space. */
+export interface PendingChunk {
+  rowid: number;
+  text: string;
+  contentHash: string;
+}
+
+export interface EmbeddingWrite {
+  rowid: number;
+  /** The chunk content hash the vector was computed from; a chunk changed since is skipped. */
+  contentHash: string;
+  vector: Float32Array;
+}
+
+export interface EmbeddingSpaceCount extends EmbeddingSpace {
+  count: number;
+}
+
+export interface VectorQuery {
+  /** Unit-length query vector, `space.dims` long. */
+  vector: Float32Array;
+  space: EmbeddingSpace;
+  /** Number of documents wanted. */
+  limit: number;
+  /** Chunk candidates fetched before grouping per document. */
+  candidateK: number;
+  filter?: SourceFilter | undefined;
+}
+
+export interface VectorHit {
+  document: StoredDocument;
+  chunk: Chunk;
+  /** Cosine similarity of the best chunk, in [-1, 1]. */
+  score: number;
+}
+
+export interface VectorResult {
+  hits: VectorHit[];
+  candidateCount: number;
+  /** True when the approximate index answered (scores are still exact cosines). */
+  approximate: boolean;
+}
+
+export interface VectorIndexReport {
+  vectors: number;
+  /** What happened to the approximate index: none (too few vectors), fresh, updated or rebuilt. */
+  index: 'none' | 'fresh' | 'updated' | 'rebuilt' | 'unavailable';
+}
+
 export interface Store {
   readonly path: string;
 
@@ -104,6 +159,24 @@ export interface Store {
 
   /** Changes whenever the index may have changed, through this connection or any other (another process). */
   generation(): string;
+  /**
+   * Chunks with no current embedding in `space` (none, another model or dims, or an older content
+   * hash), ordered by rowid, starting after `afterRowid`. `dims` null: any dims of the model count.
+   */
+  pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): PendingChunk[];
+  countPendingEmbeddings(space: { model: string; dims: number | null }): number;
+  /** Stores vectors (one transaction); chunks deleted or changed since they were read are skipped. Returns rows written. */
+  writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): number;
+  /** Deletes every embedding. Returns how many there were. */
+  clearEmbeddings(): number;
+  /** Embedding counts per (model, dims), most numerous first. */
+  embeddingSpaces(): EmbeddingSpaceCount[];
+  /** Cosine top-k over the vectors of one space, best chunk per document, best first (ties by id). */
+  vectorSearch(query: VectorQuery): VectorResult;
+  /** Best cosine per document (over its chunks' vectors in `space`); documents without vectors are left out. */
+  documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Map<string, number>;
+  /** Brings the on-disk approximate index of `space` in step with the stored vectors. */
+  refreshVectorIndex(space: EmbeddingSpace): VectorIndexReport;
 
   sources(): SourceStats[];
   counts(): StoreCounts;

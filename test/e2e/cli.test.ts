@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.ts';
 import { LORE_BIN, Workspace } from '../helpers/workspace.ts';
 
 const ws = new Workspace('lore-cli-');
@@ -23,7 +24,7 @@ describe('lore CLI', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /Index ready at .*data\/index\.sqlite \(schema version \d+\)/);
     }
-    assert.equal(json((await ws.lore(['init', '--json'])).stdout)['schema_version'], 1);
+    assert.equal(json((await ws.lore(['init', '--json'])).stdout)['schema_version'], SCHEMA_VERSION);
   });
 
   it('sources shows "not synced" before the first sync', async () => {

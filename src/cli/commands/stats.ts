@@ -1,7 +1,8 @@
 // `lore stats`: database path and size, counts, embedded share, and a per-source table.
 import type { Command } from 'commander';
-import { indexStats } from '../../app/sources.ts';
+import { indexStats, type Stats } from '../../app/sources.ts';
 import { statsToWire } from '../../app/wire.ts';
+import type { Lore } from '../../compose.ts';
 import type { CliContext } from '../context.ts';
 import { formatBytes, formatTable } from '../table.ts';
 
@@ -11,13 +12,14 @@ export function registerStats(program: Command, ctx: CliContext): void {
     .description('show index statistics')
     .action(() => {
       const lore = ctx.lore();
-      const s = indexStats(lore.store, lore.connectorLabels());
+      const s = indexStats(lore.store, lore.connectorLabels(), embeddingModel(lore));
       if (ctx.json) return ctx.printJson(statsToWire(s));
       const out = [
         `Database:  ${s.dbPath} (${formatBytes(s.dbSizeBytes)})`,
         `Documents: ${s.counts.documents}`,
         `Chunks:    ${s.counts.chunks}`,
         `Embedded:  ${s.counts.embedded} (${s.embeddedPercent}%)`,
+        ...embeddingLines(s.embeddings),
         '',
       ].join('\n');
       const table = formatTable(
@@ -26,4 +28,19 @@ export function registerStats(program: Command, ctx: CliContext): void {
       );
       ctx.io.out(`${out}\n${s.sources.length > 0 ? table : 'No sources.\n'}`);
     });
+}
+
+function embeddingModel(lore: Lore): { model: string; dims: number | null } | null {
+  try {
+    return lore.embedder() ?? null;
+  } catch {
+    return null; // a broken [embedding] section must not break stats
+  }
+}
+
+/** One line per stored model; vectors of another model or dims than the configured one are stale. */
+function embeddingLines(spaces: Stats['embeddings']): string[] {
+  const lines = spaces.map((e) => `  ${e.current ? 'current' : 'STALE  '}  ${e.model} (${e.dims} dims): ${e.count}`);
+  if (spaces.some((e) => !e.current)) lines.push('  stale embeddings (another model or dims): run `lore embed rebuild`');
+  return lines;
 }

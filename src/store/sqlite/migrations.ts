@@ -54,6 +54,19 @@ const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // 2: a generation counter bumped by every embedding write or delete (cascades included), so the
+  // approximate vector index on disk can tell, in one read, whether it is in step with this table.
+  `
+  CREATE INDEX embeddings_space ON embeddings(model, dims);
+  CREATE TABLE embedding_state (id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL);
+  INSERT INTO embedding_state (id, generation) VALUES (1, 0);
+  CREATE TRIGGER embeddings_generation_insert AFTER INSERT ON embeddings
+    BEGIN UPDATE embedding_state SET generation = generation + 1 WHERE id = 1; END;
+  CREATE TRIGGER embeddings_generation_update AFTER UPDATE ON embeddings
+    BEGIN UPDATE embedding_state SET generation = generation + 1 WHERE id = 1; END;
+  CREATE TRIGGER embeddings_generation_delete AFTER DELETE ON embeddings
+    BEGIN UPDATE embedding_state SET generation = generation + 1 WHERE id = 1; END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

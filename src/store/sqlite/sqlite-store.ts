@@ -4,9 +4,13 @@ import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { LoreError } from '../../core/errors.ts';
+import { dotAt } from '../../core/search/vector-topk.ts';
 import type { Chunk, SourceStats } from '../../core/models.ts';
 import type { DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
+import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, VectorIndexReport, VectorQuery, VectorResult } from '../store.ts';
 import { DocumentWriter } from './document-writer.ts';
+import { documentVectors, EmbeddingRows } from './embedding-rows.ts';
+import { VectorSearcher } from './vector-search.ts';
 import { KeywordSearcher } from './keyword-search.ts';
 import { migrate } from './migrations.ts';
 import { UnitOfWork } from './transaction.ts';
@@ -37,6 +41,8 @@ export class SqliteStore implements Store {
   private readonly writer: DocumentWriter;
   private readonly unit: UnitOfWork;
   private readonly keyword: KeywordSearcher;
+  private readonly embeddings: EmbeddingRows;
+  private readonly vectors: VectorSearcher;
   private readonly statements = new Map<string, StatementSync>();
   private readonly dataVersion: StatementSync;
 
@@ -47,6 +53,8 @@ export class SqliteStore implements Store {
     this.writer = new DocumentWriter(db, this.unit);
     this.dataVersion = db.prepare('PRAGMA data_version');
     this.keyword = new KeywordSearcher(db, () => this.generation());
+    this.embeddings = new EmbeddingRows(db, this.unit);
+    this.vectors = new VectorSearcher(db, this.embeddings, file === ':memory:' ? null : `${file}.vectors`);
   }
 
   private sql(text: string): StatementSync {
@@ -131,6 +139,45 @@ export class SqliteStore implements Store {
   generation(): string {
     // data_version moves when another connection commits; our own writes are counted by the unit of work.
     return `${(this.dataVersion.get() as { data_version: number }).data_version}:${this.unit.writes}`;
+  }
+
+  pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): PendingChunk[] {
+    return this.embeddings.pendingChunks(space, afterRowid, limit);
+  }
+
+  countPendingEmbeddings(space: { model: string; dims: number | null }): number {
+    return this.embeddings.countPending(space);
+  }
+
+  writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): number {
+    return this.embeddings.write(space, rows);
+  }
+
+  clearEmbeddings(): number {
+    return this.embeddings.clear();
+  }
+
+  embeddingSpaces(): EmbeddingSpaceCount[] {
+    return this.embeddings.spaces();
+  }
+
+  vectorSearch(query: VectorQuery): VectorResult {
+    return this.vectors.search(query);
+  }
+
+  documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Map<string, number> {
+    const best = new Map<string, number>();
+    for (const row of documentVectors(this.db, space, documentIds)) {
+      if (row.vector.byteLength !== space.dims * 4) continue;
+      const v = new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength));
+      const score = dotAt(v, 0, vector, space.dims);
+      if (score > (best.get(row.documentId) ?? -Infinity)) best.set(row.documentId, score);
+    }
+    return best;
+  }
+
+  refreshVectorIndex(space: EmbeddingSpace): VectorIndexReport {
+    return this.vectors.refresh(space);
   }
 
   sources(): SourceStats[] {

@@ -1,0 +1,73 @@
+// The embed use-case: give every chunk a current vector for the configured embedder.
+//
+// 1. `rebuild` first drops every embedding. 2. Count the pending chunks (no vector, another
+// model/dims, or an older content hash). 3. Walk them in rowid order, a page of batchSize ×
+// concurrency at a time, batches in parallel; each batch's vectors are written as soon as they come
+// back, so a failure keeps everything written before it and a rerun continues from there.
+// 4. On the first failure stop taking new batches and report it. 5. Bring the vector index in step.
+import { LoreError } from '../core/errors.ts';
+import type { Embedder } from '../embed/embedder.ts';
+import type { PendingChunk, Store, VectorIndexReport } from '../store/store.ts';
+import { mapLimit } from './map-limit.ts';
+
+export interface EmbedProgress {
+  done: number;
+  total: number;
+}
+
+export interface EmbedReport {
+  model: string;
+  pending: number;
+  embedded: number;
+  /** Embeddings dropped first (rebuild). */
+  dropped: number;
+  failure: { code: string; message: string } | null;
+  index: VectorIndexReport | null;
+  durationMs: number;
+}
+
+export interface EmbedDeps {
+  store: Store;
+  embedder: Embedder;
+  onProgress?: ((p: EmbedProgress) => void) | undefined;
+}
+
+export async function embedPending(deps: EmbedDeps, options: { rebuild?: boolean } = {}): Promise<EmbedReport> {
+  const started = performance.now();
+  const { store, embedder } = deps;
+  const dropped = options.rebuild ? store.clearEmbeddings() : 0;
+  const selector = { model: embedder.model, dims: embedder.dims };
+  const report: EmbedReport = { model: embedder.model, pending: store.countPendingEmbeddings(selector), embedded: 0, dropped, failure: null, index: null, durationMs: 0 };
+  deps.onProgress?.({ done: 0, total: report.pending });
+  let after = 0;
+  let dims = embedder.dims;
+  try {
+    for (;;) {
+      const page = store.pendingEmbeddings(selector, after, embedder.batchSize * embedder.concurrency);
+      if (page.length === 0) break;
+      after = (page[page.length - 1] as PendingChunk).rowid;
+      const batches: PendingChunk[][] = [];
+      for (let i = 0; i < page.length; i += embedder.batchSize) batches.push(page.slice(i, i + embedder.batchSize));
+      let failed: unknown;
+      await mapLimit(batches, embedder.concurrency, async (batch) => {
+        if (failed !== undefined) return;
+        try {
+          const vectors = await embedder.embed(batch.map((c) => c.text));
+          dims ??= vectors[0]?.length ?? null;
+          const rows = batch.map((c, i) => ({ rowid: c.rowid, contentHash: c.contentHash, vector: vectors[i] as Float32Array }));
+          report.embedded += store.writeEmbeddings({ model: embedder.model, dims: vectors[0]?.length ?? 0 }, rows);
+          deps.onProgress?.({ done: report.embedded, total: report.pending });
+        } catch (error) {
+          failed ??= error;
+        }
+      });
+      if (failed !== undefined) throw failed;
+    }
+  } catch (error) {
+    report.failure =
+      error instanceof LoreError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error).message };
+  }
+  if (dims !== null) report.index = store.refreshVectorIndex({ model: embedder.model, dims });
+  report.durationMs = performance.now() - started;
+  return report;
+}

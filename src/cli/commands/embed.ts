@@ -1,0 +1,56 @@
+// `lore embed pending` / `lore embed rebuild`: embed chunks without a current vector, or drop all
+// vectors and regenerate them. Exit non-zero when the provider failed (what was written is kept).
+import type { Command } from 'commander';
+import { embedPending, type EmbedReport } from '../../app/embed.ts';
+import { configError, LoreError } from '../../core/errors.ts';
+import type { ErrorCode } from '../../core/error-table.ts';
+import type { CliContext } from '../context.ts';
+import { createEmbedProgress } from '../embed-progress.ts';
+
+export function registerEmbed(program: Command, ctx: CliContext): void {
+  const embed = program.command('embed').description('compute embeddings for semantic and hybrid search');
+  embed
+    .command('pending')
+    .description('embed chunks that have no current embedding')
+    .action(() => run(ctx, false));
+  embed
+    .command('rebuild')
+    .description('drop all embeddings and regenerate them (after a model or dims change)')
+    .action(() => run(ctx, true));
+}
+
+async function run(ctx: CliContext, rebuild: boolean): Promise<void> {
+  const lore = ctx.lore();
+  const embedder = lore.embedder();
+  if (!embedder) {
+    throw configError('no embedding provider is configured: set [embedding] provider = "openai", "ollama" or "local" in the config');
+  }
+  const progress = createEmbedProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t));
+  const report = await embedPending({ store: lore.store, embedder, onProgress: (p) => progress.update(p) }, { rebuild });
+  progress.done();
+  if (ctx.json) ctx.printJson(toWire(report));
+  else ctx.io.out(summary(report));
+  if (report.failure) throw new LoreError(report.failure.code as ErrorCode, `embedding stopped: ${report.failure.message}`);
+}
+
+function summary(r: EmbedReport): string {
+  const lines: string[] = [];
+  if (r.dropped > 0) lines.push(`dropped ${r.dropped} embedding(s)`);
+  if (r.pending === 0) lines.push(`all chunks are already embedded (${r.model})`);
+  else lines.push(`embedded ${r.embedded} of ${r.pending} pending chunk(s) with ${r.model} in ${(r.durationMs / 1000).toFixed(1)} s`);
+  if (r.index && r.index.index !== 'none') lines.push(`vector index: ${r.index.index} (${r.index.vectors} vectors)`);
+  if (r.failure) lines.push(`${r.pending - r.embedded} chunk(s) left; run \`lore embed pending\` again to continue`);
+  return `${lines.join('\n')}\n`;
+}
+
+function toWire(r: EmbedReport): Record<string, unknown> {
+  return {
+    model: r.model,
+    pending: r.pending,
+    embedded: r.embedded,
+    dropped: r.dropped,
+    failure: r.failure,
+    vector_index: r.index,
+    duration_ms: Math.round(r.durationMs),
+  };
+}
