@@ -1,5 +1,6 @@
 // A small LRU of search responses, valid only for the index generation they were computed on: any
 // write to the index (by this process or another: see Store.generation) makes every entry stale.
+import type { RetrievalConfig } from '../config/types.ts';
 import type { SearchParams } from './search-params.ts';
 import type { SearchResponse } from './search.ts';
 
@@ -13,8 +14,10 @@ export class SearchCache {
     this.capacity = capacity;
   }
 
-  static key(params: SearchParams): string {
-    return JSON.stringify([params.mode, params.query, params.limit, params.source ?? null, params.explain]);
+  /** Everything that shapes a response: the parameters and the retrieval settings in force. */
+  static key(params: SearchParams, retrieval: RetrievalConfig): string {
+    const { hybridAlpha, fusion, candidateKKeyword, candidateKVector, maxLimit } = retrieval;
+    return JSON.stringify([params.mode, params.query, params.limit, params.source ?? null, params.explain, hybridAlpha, fusion, candidateKKeyword, candidateKVector, maxLimit]);
   }
 
   get(key: string, generation: string): SearchResponse | undefined {

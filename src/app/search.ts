@@ -36,7 +36,7 @@ export interface SearchResponse {
 
 export async function search(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
   if (!deps.cache) return searchUncached(deps, params);
-  const key = SearchCache.key(params);
+  const key = SearchCache.key(params, deps.retrieval);
   const generation = deps.store.generation();
   const cached = deps.cache.get(key, generation);
   if (cached) return cached;

@@ -14,8 +14,17 @@ const vec = [
 ];
 
 describe('fuse (weighted)', () => {
-  it('mixes min-max normalised scores with alpha as the semantic weight', () => {
-    const out = fuse(kw, vec, { method: 'weighted', alpha: 0.6, limit: 10 });
+  it('absolute (default): mixes the calibrated scores as they are, cosine clamped to [0, 1]', () => {
+    const out = fuse(kw, [...vec, { id: 'e', score: -0.3 }], { method: 'weighted', alpha: 0.6, limit: 10 });
+    const byId = new Map(out.map((r) => [r.id, r.hybrid]));
+    assert.ok(Math.abs(byId.get('a')! - (0.4 * 0.9 + 0.6 * 0.4)) < 1e-12);
+    assert.ok(Math.abs(byId.get('c')! - (0.4 * 0.1 + 0.6 * 0.8)) < 1e-12);
+    assert.equal(byId.get('e'), 0, 'a negative cosine counts as 0');
+    assert.deepEqual(out.map((r) => r.id), ['a', 'c', 'd', 'b', 'e']);
+  });
+
+  it('minmax: mixes min-max normalised scores with alpha as the semantic weight', () => {
+    const out = fuse(kw, vec, { method: 'weighted', alpha: 0.6, limit: 10, normalize: 'minmax' });
     const byId = new Map(out.map((r) => [r.id, r]));
     assert.equal(byId.get('a')?.hybrid, 0.4); // keyword 1 · 0.4 + semantic 0 · 0.6
     assert.equal(byId.get('c')?.hybrid, 0.6); // keyword 0 + semantic 1 · 0.6
@@ -30,7 +39,7 @@ describe('fuse (weighted)', () => {
   });
 
   it('breaks ties by id and keeps scores in [0, 1]', () => {
-    const out = fuse([{ id: 'y', score: 3 }, { id: 'x', score: 3 }], [], { method: 'weighted', alpha: 0.5, limit: 5 });
+    const out = fuse([{ id: 'y', score: 3 }, { id: 'x', score: 3 }], [], { method: 'weighted', alpha: 0.5, limit: 5, normalize: 'minmax' });
     assert.deepEqual(out.map((r) => [r.id, r.hybrid]), [['x', 0.5], ['y', 0.5]]);
   });
 

@@ -1,7 +1,9 @@
 // Hybrid fusion of a keyword and a vector candidate list (documents). Pure: lists and params in,
 // ranked list out; knows nothing of storage or config.
 //
-// weighted: 1. min-max normalise each list's scores to [0, 1] (a list of equal scores becomes all 1);
+// weighted: 1. bring both signals to [0, 1]: `absolute` keeps the calibrated scores (keyword is already
+//              in [0, 1); cosine is clamped to [0, 1]); `minmax` rescales each list to span [0, 1]
+//              (a list of equal scores becomes all 1);
 //           2. hybrid = alpha · semantic + (1 − alpha) · keyword, a signal missing for a document = 0.
 // rrf:      hybrid = (K + 1) · (alpha / (K + rank_vector) + (1 − alpha) / (K + rank_keyword)), ranks
 //           1-based, a missing rank contributes 0; first in both lists scores 1. alpha 0.5 = plain RRF.
@@ -20,6 +22,8 @@ export interface FusionParams {
   limit: number;
   /** RRF rank constant (default 60). */
   rrfK?: number;
+  /** Weighted fusion only: how scores are brought to [0, 1] (default `absolute`). */
+  normalize?: 'absolute' | 'minmax';
 }
 
 export interface FusedResult {
@@ -35,8 +39,9 @@ export const DEFAULT_RRF_K = 60;
 export function fuse(keyword: readonly FusionCandidate[], vector: readonly FusionCandidate[], params: FusionParams): FusedResult[] {
   const alpha = Math.min(1, Math.max(0, params.alpha));
   const k = params.rrfK ?? DEFAULT_RRF_K;
-  const kw = params.method === 'rrf' ? rrfSignal(keyword, k) : minMax(keyword);
-  const vec = params.method === 'rrf' ? rrfSignal(vector, k) : minMax(vector);
+  const scaleList = params.normalize === 'minmax' ? minMax : clamped;
+  const kw = params.method === 'rrf' ? rrfSignal(keyword, k) : scaleList(keyword);
+  const vec = params.method === 'rrf' ? rrfSignal(vector, k) : scaleList(vector);
   const scale = params.method === 'rrf' ? k + 1 : 1;
   const raw = new Map<string, { keyword: number | null; semantic: number | null }>();
   for (const c of keyword) if (!raw.has(c.id)) raw.set(c.id, { keyword: c.score, semantic: null });
@@ -65,6 +70,13 @@ function minMax(list: readonly FusionCandidate[]): Map<string, number> {
     hi = Math.max(hi, c.score);
   }
   for (const c of list) if (!out.has(c.id)) out.set(c.id, hi > lo ? (c.score - lo) / (hi - lo) : 1);
+  return out;
+}
+
+/** id → score clamped to [0, 1] (calibrated scores kept as they are); the first occurrence counts. */
+function clamped(list: readonly FusionCandidate[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const c of list) if (!out.has(c.id)) out.set(c.id, Math.min(1, Math.max(0, c.score)));
   return out;
 }
 
