@@ -1,7 +1,7 @@
 // `npm run bench:server`: load on a real `lore serve mcp` over a SciFact index. Writes the corpus as
 // Markdown files in a temp workspace, syncs it with the real CLI, starts the server as its own
 // process, then runs autocannon (16 connections, 10 s): REST /tools/search and MCP tools/call search
-// (2025 stateless and 2026-07-28), plus no-search ceilings. The search response cache is OFF for these
+// (2025 stateless and 2026-07-28), plus no-search ceilings. BENCH_WORKERS sets [server].workers. The search response cache is OFF for these
 // (every request really searches); a last scenario shows REST search with the cache on and a small set
 // of repeated queries. Prints numbers only; never asserts. Env: SCIFACT_DIR, BENCH_DOCS, BENCH_SECONDS.
 import { spawn } from 'node:child_process';
@@ -14,13 +14,14 @@ const DATA = process.env['SCIFACT_DIR'] ?? '/work/shared/data/scifact';
 const MAX_DOCS = Number(process.env['BENCH_DOCS'] ?? Infinity);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = 16;
+const WORKERS = Number(process.env['BENCH_WORKERS'] ?? 1);
 
 const readJsonl = <T>(file: string): T[] => readFileSync(path.join(DATA, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
 
 const ws = new Workspace('lore-bench-server-');
 const corpus = readJsonl<{ _id: string; title: string; text: string }>('corpus.jsonl').slice(0, MAX_DOCS);
 for (const d of corpus) ws.write(`docs/${d._id}.md`, `# ${d.title}\n\n${d.text}\n`);
-ws.config('[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n');
+ws.config(`[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\nworkers = ${WORKERS}\n[retrieval]\ncache_size = 0\n`);
 ws.write('cached.toml', '[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 256\n');
 const sync = await runLore(['sync', 'all'], { cwd: ws.dir });
 if (sync.code !== 0) throw new Error(sync.stderr);
@@ -74,7 +75,7 @@ for (const s of scenarios) {
   if (res.status !== 200 || text.includes('"error"')) throw new Error(`${s.name}: ${res.status} ${text.slice(0, 300)}`);
 }
 
-console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s each, ${queries.length} rotating queries`);
+console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s each, ${queries.length} rotating queries, ${WORKERS} server process(es), search cache off`);
 for (const s of scenarios) {
   const result = await autocannon({
     url: base,

@@ -63,7 +63,9 @@ export function keywordSearch(deps: SearchDeps, params: SearchParams, candidateK
   const result = deps.store.keywordSearch({
     terms,
     limit: params.limit,
-    candidateK: candidateK ?? deps.retrieval.candidateKKeyword,
+    // Keyword mode needs only enough chunks to fill `limit` documents (the store fetches more when
+    // grouping leaves too few); the full candidate_k_keyword list is for hybrid fusion.
+    candidateK: candidateK ?? Math.min(deps.retrieval.candidateKKeyword, Math.max(2 * params.limit, 16)),
     filter: params.source === undefined ? undefined : { source: params.source },
   });
   const stems = new Set(terms.map((t) => t.stem));

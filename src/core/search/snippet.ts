@@ -9,8 +9,9 @@
 import { stemWord } from './analyze-query.ts';
 
 export function makeSnippet(text: string, stems: ReadonlySet<string>, length = 240): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= length) return flat;
+  // Positions are found in the raw text; whitespace is collapsed only inside the chosen window.
+  const flat = text.trim();
+  if (flat.length <= length) return collapse(flat);
   const hits = findHits(flat, stems);
   if (hits.length === 0) return cut(flat, 0, length);
   let best = { from: 0, to: 0, distinct: 0, count: 0 };
@@ -60,12 +61,15 @@ function cut(flat: string, start: number, length: number): string {
   let from = start;
   let to = Math.min(flat.length, start + length);
   if (from > 0) {
-    const space = flat.indexOf(' ', from);
-    if (space >= 0 && space < from + 20) from = space + 1;
+    const space = flat.slice(from, from + 20).search(/\s/) + from;
+    if (space >= from) from = space + 1;
   }
   if (to < flat.length) {
-    const space = flat.lastIndexOf(' ', to);
-    if (space > to - 20 && space > from) to = space;
+    const tail = flat.slice(Math.max(from, to - 20), to);
+    const space = Math.max(tail.lastIndexOf(' '), tail.lastIndexOf('\n'), tail.lastIndexOf('\t'));
+    if (space > 0) to = to - tail.length + space;
   }
-  return `${from > 0 ? '…' : ''}${flat.slice(from, to).trim()}${to < flat.length ? '…' : ''}`;
+  return `${from > 0 ? '…' : ''}${collapse(flat.slice(from, to))}${to < flat.length ? '…' : ''}`;
 }
+
+const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();

@@ -1,7 +1,7 @@
 // BM25 keyword search over chunks with FTS5, grouped per document.
 //
 // 1. Look up each query term's document frequency in the FTS vocabulary (one indexed seek per term).
-// 2. Leave out very common terms (in more than COMMON_TERM_RATIO of chunks) when rarer terms remain:
+// 2. Leave out very common terms (in more than COMMON_TERM_RATIO of chunks; see ADR 0004 for the measurements) when rarer terms remain:
 //    they add little to BM25 but would make FTS5 score most of the index (Lucene's CommonTermsQuery
 //    idea; terms in over half the chunks have zero idf in FTS5 anyway). The rest are OR-ed.
 // 3. Rank chunks by bm25() with the title column weighted TITLE_WEIGHT, the source filter applied in
@@ -18,7 +18,7 @@ import { HEAD_COLUMNS, JOINED_CHUNK_COLUMNS, toHead, toJoinedChunk, type HeadRow
 
 export const TITLE_WEIGHT = 2;
 const BODY_WEIGHT = 1;
-export const COMMON_TERM_RATIO = 0.3;
+export const COMMON_TERM_RATIO = 0.25;
 
 interface Candidate {
   rid: number;
