@@ -1,7 +1,8 @@
 // The sync use-case: connector → documents → chunks → store, incrementally.
 //
 // For each connector instance (instances run concurrently; writes are serialised by SQLite):
-// 1. Scan the source. An entry whose fingerprint equals the stored one is unchanged: not even read.
+// 1. Scan the source. An entry whose fingerprint equals the stored one is unchanged: not even read
+//    (checked synchronously, by source and source id, before any per-item work).
 // 2. Load the others (bounded concurrency). Skipped items (binary, too large, …) are counted and,
 //    if they were indexed before, removed. A load failure is counted as an error; the stored copy stays.
 // 3. Hash the normalised content. Same hash: only the fingerprint is refreshed. Otherwise chunk and
@@ -82,10 +83,20 @@ async function syncOne(deps: SyncDeps, connector: Connector, full: boolean): Pro
     const scan = await connector.scan({ checkpoint: full ? null : previous.checkpoint, full });
     report.fetched = scan.entries.length;
     const keep = new Set<string>();
-    let done = 0;
+    // Fast path, no hashing and no promise per item: entries whose fingerprint is unchanged.
+    const byKey = new Map([...stored.values()].map((s) => [`${s.source}\u0000${s.sourceId}`, s]));
+    const changed: ScanEntry[] = [];
+    for (const entry of scan.entries) {
+      const prior = byKey.get(`${entry.source ?? connector.label}\u0000${entry.sourceId}`);
+      if (!full && prior && entry.fingerprint !== null && prior.fingerprint === entry.fingerprint) {
+        keep.add(prior.id);
+        report.unchanged++;
+      } else changed.push(entry);
+    }
+    let done = report.unchanged;
     deps.onProgress?.({ connector: connector.label, done, total: scan.entries.length });
 
-    await mapLimit(scan.entries, LOAD_CONCURRENCY, async (entry) => {
+    await mapLimit(changed, LOAD_CONCURRENCY, async (entry) => {
       await processEntry(deps, connector, entry, stored, full, keep, report);
       done++;
       deps.onProgress?.({ connector: connector.label, done, total: scan.entries.length });

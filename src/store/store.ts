@@ -7,6 +7,8 @@ import type { QueryTerm } from '../core/search/analyze-query.ts';
 /** What sync needs to know about a stored document to decide whether to touch it. */
 export interface DocumentState {
   id: string;
+  /** The document's source label (usually the connector label; script items may override it). */
+  source: string;
   sourceId: string;
   /** Cheap change token from the connector (size+mtime, blob sha, ETag); null when none. */
   fingerprint: string | null;

@@ -24,7 +24,7 @@ export class FilesystemConnector implements Connector {
     const { root, includeGlobs, excludeGlobs, followSymlinks } = this.config;
     let files: WalkedFile[];
     try {
-      files = await walkFiles(root, createGlobFilter(includeGlobs, excludeGlobs), followSymlinks);
+      files = walkFiles(root, createGlobFilter(includeGlobs, excludeGlobs), followSymlinks);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : (error as Error).message;

@@ -67,13 +67,14 @@ export class SqliteStore implements Store {
   }
 
   documentStates(connector: string): Map<string, DocumentState> {
-    const rows = this.sql('SELECT id, source_id, fingerprint, content_hash FROM documents WHERE connector = ?').all(connector) as {
+    const rows = this.sql('SELECT id, source, source_id, fingerprint, content_hash FROM documents WHERE connector = ?').all(connector) as {
       id: string;
+      source: string;
       source_id: string;
       fingerprint: string | null;
       content_hash: string;
     }[];
-    return new Map(rows.map((r) => [r.id, { id: r.id, sourceId: r.source_id, fingerprint: r.fingerprint, contentHash: r.content_hash }]));
+    return new Map(rows.map((r) => [r.id, { id: r.id, source: r.source, sourceId: r.source_id, fingerprint: r.fingerprint, contentHash: r.content_hash }]));
   }
 
   upsertDocument(doc: StoredDocument, chunks: readonly Chunk[], fingerprint: string | null): UpsertOutcome {
