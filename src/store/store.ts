@@ -105,7 +105,7 @@ export interface VectorQuery {
 }
 
 export interface VectorHit {
-  document: StoredDocument;
+  document: DocumentHead;
   chunk: Chunk;
   /** Cosine similarity of the best chunk, in [-1, 1]. */
   score: number;

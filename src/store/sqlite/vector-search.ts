@@ -12,7 +12,7 @@ import type { EmbeddingSpace, VectorHit, VectorIndexReport, VectorQuery, VectorR
 import { AnnIndex, ANN_MIN_VECTORS, type VectorSource } from '../vector/ann-index.ts';
 import { exactScan } from '../vector/exact-scan.ts';
 import type { EmbeddingRows, LoadedVectors } from './embedding-rows.ts';
-import { DOCUMENT_COLUMNS, JOINED_CHUNK_COLUMNS, toDocument, toJoinedChunk, type DocumentRow, type JoinedChunkRow } from './rows.ts';
+import { HEAD_COLUMNS, JOINED_CHUNK_COLUMNS, toHead, toJoinedChunk, type HeadRow, type JoinedChunkRow } from './rows.ts';
 
 interface Candidate {
   rowid: number;
@@ -30,7 +30,7 @@ export class VectorSearcher {
     this.rows = rows;
     this.annDir = annDir;
     this.details = db.prepare(
-      `SELECT c.rowid AS rid, c.document_rowid, ${DOCUMENT_COLUMNS}, ${JOINED_CHUNK_COLUMNS}
+      `SELECT c.rowid AS rid, c.document_rowid, ${HEAD_COLUMNS}, ${JOINED_CHUNK_COLUMNS}
        FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE c.rowid IN (SELECT value FROM json_each(?))`,
     );
   }
@@ -114,7 +114,7 @@ export class VectorSearcher {
 
   private groupByDocument(candidates: readonly Candidate[]): VectorHit[] {
     if (candidates.length === 0) return [];
-    const rows = this.details.all(JSON.stringify(candidates.map((c) => c.rowid))) as unknown as (DocumentRow &
+    const rows = this.details.all(JSON.stringify(candidates.map((c) => c.rowid))) as unknown as (HeadRow &
       JoinedChunkRow & { rid: number; document_rowid: number })[];
     const byRid = new Map(rows.map((r) => [Number(r.rid), r]));
     const seen = new Set<number>();
@@ -123,7 +123,7 @@ export class VectorSearcher {
       const row = byRid.get(c.rowid);
       if (!row || seen.has(row.document_rowid)) continue; // a chunk deleted since is dropped
       seen.add(row.document_rowid);
-      hits.push({ document: toDocument(row), chunk: toJoinedChunk(row), score: c.score });
+      hits.push({ document: toHead(row), chunk: toJoinedChunk(row), score: c.score });
     }
     return hits.sort((a, b) => b.score - a.score || (a.document.id < b.document.id ? -1 : a.document.id > b.document.id ? 1 : 0));
   }
