@@ -1,7 +1,7 @@
 // Reading documents: `get` by id (404 when unknown) and the full export.
-import { notFound } from '../core/errors.ts';
+import { badRequest, notFound } from '../core/errors.ts';
 import type { Chunk } from '../core/models.ts';
-import type { Store, StoredDocument } from '../store/store.ts';
+import type { DocumentHead, Store, StoredDocument } from '../store/store.ts';
 
 export function getDocument(store: Store, id: string): StoredDocument {
   const doc = typeof id === 'string' && id.trim() !== '' ? store.getDocument(id.trim()) : null;
@@ -16,4 +16,23 @@ export function getDocumentWithChunks(store: Store, id: string): { document: Sto
 
 export function exportIndex(store: Store): { documents: StoredDocument[]; chunks: Chunk[] } {
   return store.exportAll();
+}
+
+export type DocumentLister = (cursor: string | undefined) => DocumentPage;
+
+export interface DocumentPage {
+  documents: DocumentHead[];
+  /** Opaque; pass it back for the next page. Absent on the last page. */
+  nextCursor: string | undefined;
+}
+
+/** One page of documents in a stable order (MCP `resources/list`). A cursor that is not ours is bad_request. */
+export function listDocumentPage(store: Store, cursor: string | undefined, pageSize = 100): DocumentPage {
+  let after = 0;
+  if (cursor !== undefined) {
+    after = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Number.isSafeInteger(after) || after < 0) throw badRequest(`invalid cursor '${cursor}': pass back a nextCursor from an earlier page`);
+  }
+  const page = store.listDocuments(after, pageSize);
+  return { documents: page.documents, nextCursor: page.last === null ? undefined : Buffer.from(String(page.last)).toString('base64url') };
 }

@@ -3,6 +3,7 @@
 // per stdio connection; construction only attaches handlers, so a request pays no start-up cost.
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import type { AgentRegistry } from '../app/agents.ts';
+import type { DocumentLister } from '../app/documents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
 import { isLoreError } from '../core/errors.ts';
 import { errorMapping } from '../core/error-table.ts';
@@ -15,6 +16,8 @@ export interface McpServerDeps {
   agents: AgentRegistry;
   version: string;
   log: (line: string) => void;
+  /** Pages of indexed documents for `resources/list` (absent: an empty list). */
+  documents?: DocumentLister | undefined;
 }
 
 // logging: the SDK answers logging/setLevel; completions: no argument has suggestions yet (empty lists).
@@ -63,7 +66,19 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
       return { description, messages };
     });
     server.setRequestHandler('completion/complete', () => NO_COMPLETIONS);
-    server.setRequestHandler('resources/list', () => ({ resources: [] }));
+    server.setRequestHandler('resources/list', async (request) => {
+      if (!deps.documents) return { resources: [] };
+      const page = await mcpErrors(() => Promise.resolve(deps.documents!(request.params?.cursor)), deps.log);
+      return {
+        resources: page.documents.map((d) => ({
+          uri: `${DOCUMENT_URI_PREFIX}${encodeURIComponent(d.id)}`,
+          name: d.title,
+          description: `${d.source} · ${d.sourceId}`,
+          mimeType: 'text/plain',
+        })),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      };
+    });
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.resourceTemplates }));
     server.setRequestHandler('resources/read', async (request) => {
       const { uri } = request.params;

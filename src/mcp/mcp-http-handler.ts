@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { AgentRegistry } from '../app/agents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
+import type { DocumentLister } from '../app/documents.ts';
 import { createMcpServerFactory } from './create-mcp-server.ts';
 import { buildMcpCatalog } from './mcp-catalog.ts';
 
@@ -14,6 +15,8 @@ export interface McpHttpOptions {
   version: string;
   maxBodyBytes: number;
   log: (line: string) => void;
+  /** Pages of indexed documents for MCP `resources/list`. */
+  documents?: DocumentLister | undefined;
 }
 
 export interface McpHttpHandler {
@@ -23,7 +26,7 @@ export interface McpHttpHandler {
 
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const catalog = buildMcpCatalog(options.tools, options.agents);
-  const factory = createMcpServerFactory({ catalog, tools: options.tools, agents: options.agents, version: options.version, log: options.log });
+  const factory = createMcpServerFactory({ catalog, tools: options.tools, agents: options.agents, version: options.version, log: options.log, documents: options.documents });
   const handler = createMcpHandler(factory, {
     maxRequestBodySize: options.maxBodyBytes,
     onerror: (error) => options.log(`mcp: ${error.message}`),

@@ -3,6 +3,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { AgentRegistry } from '../app/agents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
+import type { DocumentLister } from '../app/documents.ts';
 import { createMcpServerFactory } from './create-mcp-server.ts';
 import { buildMcpCatalog } from './mcp-catalog.ts';
 
@@ -11,6 +12,8 @@ export interface McpStdioOptions {
   agents: AgentRegistry;
   version: string;
   log: (line: string) => void;
+  /** Pages of indexed documents for MCP `resources/list`. */
+  documents?: DocumentLister | undefined;
 }
 
 /** Serves until stdin closes; resolves then. */

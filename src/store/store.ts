@@ -157,6 +157,8 @@ export interface Store {
 
   getDocument(id: string): StoredDocument | null;
   getChunks(documentId: string): Chunk[];
+  /** Documents in insertion order after position `after` (0: from the start), at most `limit`; `last` is the position to continue from. */
+  listDocuments(after: number, limit: number): { documents: DocumentHead[]; last: number | null };
   keywordSearch(query: KeywordQuery): KeywordResult;
 
   /** Changes whenever the index may have changed, through this connection or any other (another process). */

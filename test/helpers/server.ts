@@ -7,6 +7,7 @@ import { openLore, type Lore } from '../../src/compose.ts';
 import { createHttpServer } from '../../src/http/create-http-server.ts';
 import { closeGracefully, listen } from '../../src/http/listen.ts';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp/mcp-http-handler.ts';
+import { listDocumentPage } from '../../src/app/documents.ts';
 import { VERSION } from '../../src/version.ts';
 import { Workspace } from './workspace.ts';
 
@@ -68,7 +69,14 @@ export async function startTestServer(serverToml = '', options: { extraTools?: b
   const failures = await lore.loadScripts(); // as `serve` does
   if (failures.length > 0) throw new Error(`scripts not loaded: ${failures.map((f) => f.message).join('; ')}`);
   const log: string[] = [];
-  const mcp: McpHttpHandler = createMcpHttpHandler({ tools: lore.tools(), agents: lore.agents(), version: VERSION, maxBodyBytes: config.server.maxBodyBytes, log: (l) => log.push(l) });
+  const mcp: McpHttpHandler = createMcpHttpHandler({
+    tools: lore.tools(),
+    agents: lore.agents(),
+    version: VERSION,
+    maxBodyBytes: config.server.maxBodyBytes,
+    log: (l) => log.push(l),
+    documents: (cursor) => listDocumentPage(lore.store, cursor),
+  });
   const server: Server = createHttpServer({
     tools: lore.tools(),
     agents: lore.agents(),

@@ -79,5 +79,14 @@ for (const era of eras) {
       assert.match((read.contents[0] as { text: string }).text, /Green tea/);
       await assert.rejects(client.readResource({ uri: 'lore://documents/missing' }), /not found/);
     });
+
+    it('resources/list lists the indexed documents, each readable', async () => {
+      const { resources } = await client.listResources();
+      assert.deepEqual(resources.map((r) => r.description).sort(), ['filesystem:docs · fox.md', 'filesystem:docs · notes/tea.txt', 'filesystem:docs · sqlite.md']);
+      const tea = resources.find((r) => r.name === 'tea.txt');
+      assert.ok(tea, 'a document without a heading is named by its file');
+      const read = await client.readResource({ uri: tea.uri });
+      assert.match((read.contents[0] as { text: string }).text, /Green tea/);
+    });
   });
 }

@@ -6,6 +6,7 @@ import { parseBind, toHttpUrl } from '../../http/bind-address.ts';
 import { closeGracefully, listen } from '../../http/listen.ts';
 import { createMcpHttpHandler } from '../../mcp/mcp-http-handler.ts';
 import { runMcpStdio } from '../../mcp/mcp-stdio.ts';
+import { listDocumentPage, type DocumentPage } from '../../app/documents.ts';
 import { VERSION } from '../../version.ts';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import type { CliContext } from '../context.ts';
@@ -19,6 +20,7 @@ export interface ServeOptions {
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
   const lore = ctx.lore();
   const log = (line: string): void => ctx.io.err(`${line}\n`);
+  const documents = (cursor: string | undefined): DocumentPage => listDocumentPage(lore.store, cursor);
   // Script tools and agents are read in the Lua sandbox before anything lists them; a broken one is left out.
   for (const f of await lore.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
   const tools = lore.tools();
@@ -26,7 +28,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   if (options.stdio) {
     // stdout carries the protocol: everything human goes to stderr.
     log(`lore ${VERSION}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);
-    await runMcpStdio({ tools, agents, version: VERSION, log });
+    await runMcpStdio({ tools, agents, version: VERSION, log, documents });
     return;
   }
   const config = lore.config.server;
@@ -42,7 +44,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
     await runPrimary(workers, printStartup, log);
     return;
   }
-  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log });
+  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log, documents });
   const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, log });
   const address = await listen(server, bind.host, bind.port);
   const base = toHttpUrl(address.address, address.port);

@@ -6,7 +6,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { LoreError } from '../../core/errors.ts';
 import { dotAt } from '../../core/search/vector-topk.ts';
 import type { Chunk, SourceStats } from '../../core/models.ts';
-import type { DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
+import type { DocumentHead, DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
 import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, VectorIndexReport, VectorQuery, VectorResult } from '../store.ts';
 import { DocumentWriter } from './document-writer.ts';
 import { documentVectors, EmbeddingRows } from './embedding-rows.ts';
@@ -14,7 +14,7 @@ import { VectorSearcher } from './vector-search.ts';
 import { KeywordSearcher } from './keyword-search.ts';
 import { migrate } from './migrations.ts';
 import { UnitOfWork } from './transaction.ts';
-import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, toChunk, toDocument, type ChunkRow, type DocumentRow } from './rows.ts';
+import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, HEAD_COLUMNS, toChunk, toDocument, toHead, type ChunkRow, type DocumentRow, type HeadRow } from './rows.ts';
 
 const COMPACT_FULL_MAX = 200_000;
 
@@ -124,6 +124,14 @@ export class SqliteStore implements Store {
   getDocument(id: string): StoredDocument | null {
     const row = this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.id = ?`).get(id) as DocumentRow | undefined;
     return row ? toDocument(row) : null;
+  }
+
+  listDocuments(after: number, limit: number): { documents: DocumentHead[]; last: number | null } {
+    const rows = this.sql(`SELECT d.rowid AS position, ${HEAD_COLUMNS} FROM documents d WHERE d.rowid > ? ORDER BY d.rowid LIMIT ?`).all(
+      after,
+      limit,
+    ) as unknown as (HeadRow & { position: number })[];
+    return { documents: rows.map(toHead), last: rows.length === limit ? Number(rows.at(-1)!.position) : null };
   }
 
   getChunks(documentId: string): Chunk[] {
