@@ -20,6 +20,9 @@ export class EmbeddingRows {
   private readonly pendingCount: StatementSync;
   private readonly upsert: StatementSync;
   private readonly generationRow: StatementSync;
+  private readonly spaceCounts: StatementSync;
+  // Counting per space scans the whole table; every semantic query needs it, so it is kept per generation.
+  private cachedSpaces: { generation: number; spaces: EmbeddingSpaceCount[] } | null = null;
 
   constructor(db: DatabaseSync, unit: UnitOfWork) {
     this.db = db;
@@ -38,6 +41,7 @@ export class EmbeddingRows {
          vector = excluded.vector, created_at = excluded.created_at`,
     );
     this.generationRow = db.prepare('SELECT generation FROM embedding_state WHERE id = 1');
+    this.spaceCounts = db.prepare('SELECT model, dims, count(*) AS n FROM embeddings GROUP BY model, dims ORDER BY n DESC, model, dims');
   }
 
   pendingChunks(space: { model: string; dims: number | null }, after: number, limit: number): PendingChunk[] {
@@ -66,13 +70,14 @@ export class EmbeddingRows {
     return this.unit.run(() => Number(this.db.prepare('DELETE FROM embeddings').run().changes));
   }
 
+  /** Embedding counts per (model, dims), most numerous first; recomputed only when the generation moved. */
   spaces(): EmbeddingSpaceCount[] {
-    const rows = this.db.prepare('SELECT model, dims, count(*) AS n FROM embeddings GROUP BY model, dims ORDER BY n DESC, model, dims').all() as {
-      model: string;
-      dims: number;
-      n: number;
-    }[];
-    return rows.map((r) => ({ model: r.model, dims: Number(r.dims), count: Number(r.n) }));
+    const generation = this.generation();
+    if (this.cachedSpaces?.generation !== generation) {
+      const rows = this.spaceCounts.all() as { model: string; dims: number; n: number }[];
+      this.cachedSpaces = { generation, spaces: rows.map((r) => ({ model: r.model, dims: Number(r.dims), count: Number(r.n) })) };
+    }
+    return this.cachedSpaces.spaces;
   }
 
   /** Bumped by triggers on every insert, update and delete of an embedding (migration 2). */
@@ -81,8 +86,7 @@ export class EmbeddingRows {
   }
 
   count(space: EmbeddingSpace): number {
-    const row = this.db.prepare('SELECT count(*) AS n FROM embeddings WHERE model = ? AND dims = ?').get(space.model, space.dims) as { n: number };
-    return Number(row.n);
+    return this.spaces().find((s) => s.model === space.model && s.dims === space.dims)?.count ?? 0;
   }
 
   rowids(space: EmbeddingSpace): Int32Array {

@@ -61,7 +61,7 @@ export class VectorSearcher {
       const loaded = this.rows.load(space, query.filter.source);
       return { candidates: toCandidates(loaded, exactTopK(loaded.matrix, space.dims, vector, k)), approximate: false };
     }
-    if (this.count(space) >= ANN_MIN_VECTORS) {
+    if (this.rows.count(space) >= ANN_MIN_VECTORS) {
       const ann = this.ann(space);
       if (ann) {
         ann.refresh(this.source(space));
@@ -75,15 +75,6 @@ export class VectorSearcher {
     }
     const loaded = this.matrix(space);
     return { candidates: toCandidates(loaded, exactScan(loaded.matrix, space.dims, vector, k)), approximate: false };
-  }
-
-  private counted = { key: '', generation: -1, count: 0 };
-
-  private count(space: EmbeddingSpace): number {
-    const key = `${space.model}\n${space.dims}`;
-    const generation = this.rows.generation();
-    if (this.counted.key !== key || this.counted.generation !== generation) this.counted = { key, generation, count: this.rows.count(space) };
-    return this.counted.count;
   }
 
   private matrix(space: EmbeddingSpace): LoadedVectors {
