@@ -20,8 +20,16 @@ export interface SearchParams {
   explain: boolean;
 }
 
+/** Validates raw input (CLI, eval) against SEARCH_PARAMS, then applies the search rules and defaults. */
 export function parseSearchParams(input: unknown, retrieval: RetrievalConfig): SearchParams {
-  const p = validateParams(SEARCH_PARAMS, input);
+  return toSearchParams(validateParams(SEARCH_PARAMS, input), retrieval);
+}
+
+/**
+ * The search rules beyond the schema (non-empty query, positive limit capped at max_limit, defaults),
+ * for parameters already checked against SEARCH_PARAMS (ToolRegistry.call validates tool input).
+ */
+export function toSearchParams(p: Record<string, unknown>, retrieval: RetrievalConfig): SearchParams {
   const query = (p['query'] as string).trim();
   if (query === '') throw badRequest("parameter 'query' must not be empty", { parameter: 'query' });
   const limit = p['limit'] === undefined ? retrieval.finalLimit : (p['limit'] as number);

@@ -7,7 +7,7 @@ import { toJsonSchema, validateParams, type JsonSchemaObject, type ParamSpec } f
 import type { RetrievalConfig } from '../config/types.ts';
 import type { Store } from '../store/store.ts';
 import { getDocument } from './documents.ts';
-import { parseSearchParams, SEARCH_PARAMS } from './search-params.ts';
+import { SEARCH_PARAMS, toSearchParams } from './search-params.ts';
 import { search, type SearchDeps } from './search.ts';
 import { listSources } from './sources.ts';
 import { documentToWire, searchResponseToWire, sourcesToWire } from './wire.ts';
@@ -88,7 +88,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
       builtin: true,
       readOnly: true,
       run: async (params) => {
-        const parsed = parseSearchParams(params, deps.retrieval);
+        const parsed = toSearchParams(params, deps.retrieval); // params are already validated by ToolRegistry.call
         return searchResponseToWire(await search(deps.searchDeps(), parsed), parsed.explain);
       },
     },
