@@ -2,7 +2,9 @@
 // Every surface serialises through these functions, so field names cannot drift between them.
 import type { Chunk, SearchResult } from '../core/models.ts';
 import type { StoredDocument } from '../store/store.ts';
+import type { Agent } from './agents.ts';
 import type { SearchResponse } from './search.ts';
+import type { ToolInfo } from './tools.ts';
 import type { SourceRow, Stats } from './sources.ts';
 
 export function documentToWire(doc: StoredDocument): Record<string, unknown> {
@@ -91,5 +93,23 @@ export function statsToWire(stats: Stats): Record<string, unknown> {
       last_sync: s.lastSyncAt,
     })),
     embeddings: stats.embeddings.map((e) => ({ model: e.model, dims: e.dims, count: e.count, current: e.current })),
+  };
+}
+
+/** `GET /tools/list` and `lore tool list --json`. */
+export function toolsToWire(tools: readonly ToolInfo[]): { tools: Record<string, unknown>[] } {
+  return { tools: tools.map((t) => ({ name: t.name, description: t.description, builtin: t.builtin, parameters: t.parameters })) };
+}
+
+/** `GET /agents/list` and `lore agent list --json`. */
+export function agentsToWire(agents: readonly Agent[]): { agents: Record<string, unknown>[] } {
+  return {
+    agents: agents.map((a) => ({
+      name: a.name,
+      description: a.description,
+      tools: [...a.tools],
+      source: a.source,
+      arguments: a.arguments.map((x) => ({ name: x.name, description: x.description, required: x.required })),
+    })),
   };
 }

@@ -2,6 +2,7 @@
 // HTTP to the same registry calls the MCP surface and the CLI make; nothing else.
 import type { AgentRegistry } from '../app/agents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
+import { agentsToWire, toolsToWire } from '../app/wire.ts';
 
 export interface RouteRequest {
   params: Record<string, string>;
@@ -30,27 +31,9 @@ export function restRoutes({ tools, agents, version }: RestDeps): Route[] {
     { method: 'POST', path: '/tools/search', handle: (r) => call('search', r.body, r.signal) },
     { method: 'POST', path: '/tools/get', handle: (r) => call('get', r.body, r.signal) },
     { method: 'GET', path: '/tools/sources', handle: (r) => call('sources', {}, r.signal) },
-    {
-      method: 'GET',
-      path: '/tools/list',
-      handle: () =>
-        Promise.resolve({ tools: tools.list().map((t) => ({ name: t.name, description: t.description, builtin: t.builtin, parameters: t.parameters })) }),
-    },
+    { method: 'GET', path: '/tools/list', handle: () => Promise.resolve(toolsToWire(tools.list())) },
     { method: 'POST', path: '/tools/:name', handle: async (r) => ({ result: await call(r.params['name']!, r.body, r.signal) }) },
-    {
-      method: 'GET',
-      path: '/agents/list',
-      handle: () =>
-        Promise.resolve({
-          agents: agents.list().map((a) => ({
-            name: a.name,
-            description: a.description,
-            tools: [...a.tools],
-            source: a.source,
-            arguments: a.arguments.map((x) => ({ name: x.name, description: x.description, required: x.required })),
-          })),
-        }),
-    },
+    { method: 'GET', path: '/agents/list', handle: () => Promise.resolve(agentsToWire(agents.list())) },
     { method: 'POST', path: '/agents/:name/prompt', handle: (r) => agents.resolve(r.params['name']!, r.body, { signal: r.signal }) },
   ];
 }

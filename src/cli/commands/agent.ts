@@ -1,5 +1,6 @@
 // `lore agent list|test|init`: list agents, resolve one prompt and print it, scaffold a script agent.
 import type { Command } from 'commander';
+import { agentsToWire } from '../../app/wire.ts';
 import { LoreError } from '../../core/errors.ts';
 import { scaffoldScript } from '../../scripting/scaffold.ts';
 import type { CliContext } from '../context.ts';
@@ -16,7 +17,7 @@ export function registerAgent(program: Command, ctx: CliContext): void {
       reportLoadFailures(ctx, await lore.loadScripts());
       const agents = lore.agents().list();
       if (ctx.json) {
-        return ctx.printJson({ agents: agents.map((a) => ({ name: a.name, description: a.description, tools: a.tools, source: a.source, arguments: a.arguments })) });
+        return ctx.printJson(agentsToWire(agents));
       }
       if (agents.length === 0) return ctx.io.out('No agents configured. Add [agents.inline.<name>] or run `lore agent init <name>`.\n');
       for (const a of agents) {

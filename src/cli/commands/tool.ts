@@ -1,6 +1,7 @@
 // `lore tool init|test|list`: scaffold a script tool, run one (metadata + result), list all tools.
 import path from 'node:path';
 import type { Command } from 'commander';
+import { toolsToWire } from '../../app/wire.ts';
 import { notFound } from '../../core/errors.ts';
 import { toJsonSchema, validateParams, type ParamSpec } from '../../core/tools/param-spec.ts';
 import type { ScriptConfig } from '../../config/types.ts';
@@ -44,7 +45,7 @@ export function registerTool(program: Command, ctx: CliContext): void {
       const lore = ctx.lore();
       reportLoadFailures(ctx, await lore.loadScripts());
       const tools = lore.tools().list();
-      if (ctx.json) return ctx.printJson({ tools: tools.map((t) => ({ name: t.name, description: t.description, builtin: t.builtin, parameters: t.parameters })) });
+      if (ctx.json) return ctx.printJson(toolsToWire(tools));
       for (const t of tools) {
         ctx.io.out(`${t.name} (${t.builtin ? 'built-in' : 'script'})\n  ${t.description}\n`);
         for (const [name, p] of Object.entries(t.parameters.properties)) {
