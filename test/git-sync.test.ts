@@ -6,14 +6,6 @@ import { pathToFileURL } from 'node:url';
 import { bareClone, commit, git, initRepo } from './helpers/git-repo.ts';
 import { Workspace } from './helpers/workspace.ts';
 
-interface WireReport {
-  connector: string;
-  fetched: number;
-  upserted: number;
-  deleted: number;
-  unchanged: number;
-  failure: { code: string; message: string } | null;
-}
 interface WireDoc {
   source: string;
   source_id: string;
@@ -27,10 +19,6 @@ const T1 = '2021-03-04T05:06:07Z';
 const T2 = '2022-08-09T10:11:12Z';
 const T3 = '2023-01-02T03:04:05Z';
 
-async function syncJson(ws: Workspace, target: string): Promise<{ code: number; reports: WireReport[] }> {
-  const r = await ws.lore(['sync', target, '--json']);
-  return { code: r.code, reports: (JSON.parse(r.stdout) as { connectors: WireReport[] }).connectors };
-}
 
 async function docs(ws: Workspace, source: string): Promise<Map<string, WireDoc>> {
   const r = await ws.lore(['export']);
@@ -47,7 +35,7 @@ describe('git connector: a local repository', () => {
   ws.config('[connectors.git.local]\nurl = "repo"\n\n[connectors.git.sub]\nurl = "repo"\nroot = "docs"\n');
 
   it('indexes files with their last commit time and a file:// link into the clone', async () => {
-    const { code, reports } = await syncJson(ws, 'git');
+    const { code, reports } = await ws.syncJson('git');
     assert.equal(code, 0, JSON.stringify(reports));
     assert.deepEqual(reports.map((r) => [r.connector, r.upserted]), [['git:local', 3], ['git:sub', 2]]);
     const local = await docs(ws, 'git:local');
@@ -60,14 +48,14 @@ describe('git connector: a local repository', () => {
   });
 
   it('resyncs without change as all unchanged', async () => {
-    const { reports } = await syncJson(ws, 'git:local');
+    const { reports } = await ws.syncJson('git:local');
     assert.deepEqual([reports[0]?.upserted, reports[0]?.unchanged, reports[0]?.deleted], [0, 3, 0]);
   });
 
   it('follows renames, edits and deletes', async () => {
     git(repo, ['mv', 'docs/b.md', 'docs/beta.md']);
     commit(repo, { 'top.md': null, 'docs/a.md': '# Alpha\n\nthird alpha\n' }, 'three', T3);
-    const { reports } = await syncJson(ws, 'git:local');
+    const { reports } = await ws.syncJson('git:local');
     assert.deepEqual([reports[0]?.upserted, reports[0]?.deleted, reports[0]?.unchanged], [2, 2, 0]);
     const local = await docs(ws, 'git:local');
     assert.deepEqual([...local.keys()].sort(), ['docs/a.md', 'docs/beta.md']);
@@ -91,7 +79,7 @@ describe('git connector: a bare remote over file://, branches and history rewrit
 
   it('clones the configured branch under the root', async () => {
     config('dev');
-    const { code } = await syncJson(ws, 'git:kb');
+    const { code } = await ws.syncJson('git:kb');
     assert.equal(code, 0);
     assert.deepEqual([...(await docs(ws, 'git:kb')).keys()].sort(), ['kb/dev-only.md', 'kb/intro.md']);
   });
@@ -99,18 +87,18 @@ describe('git connector: a bare remote over file://, branches and history rewrit
   it('fetches new commits and survives a force-push', async () => {
     commit(work, { 'kb/more.md': '# More\n' }, 'dev two', T3);
     git(work, ['push', '--quiet', 'origin', 'dev']);
-    assert.equal((await syncJson(ws, 'git:kb')).reports[0]?.upserted, 1);
+    assert.equal((await ws.syncJson('git:kb')).reports[0]?.upserted, 1);
     git(work, ['reset', '--quiet', '--hard', 'HEAD~2']);
     commit(work, { 'kb/rewritten.md': '# Rewritten\n' }, 'rewrite', T3);
     git(work, ['push', '--quiet', '--force', 'origin', 'dev']);
-    const { reports } = await syncJson(ws, 'git:kb');
+    const { reports } = await ws.syncJson('git:kb');
     assert.deepEqual([reports[0]?.upserted, reports[0]?.deleted], [1, 2]);
     assert.deepEqual([...(await docs(ws, 'git:kb')).keys()].sort(), ['kb/intro.md', 'kb/rewritten.md']);
   });
 
   it('switches to another branch when the config changes', async () => {
     config('main');
-    const { reports } = await syncJson(ws, 'git:kb');
+    const { reports } = await ws.syncJson('git:kb');
     assert.equal(reports[0]?.failure, null);
     assert.deepEqual([...(await docs(ws, 'git:kb')).keys()], ['kb/intro.md']);
   });
@@ -119,7 +107,7 @@ describe('git connector: a bare remote over file://, branches and history rewrit
     const other = initRepo(ws.path('other'));
     commit(other, { 'kb/elsewhere.md': '# Elsewhere\n' }, 'other', T1);
     config('main', other);
-    const { reports } = await syncJson(ws, 'git:kb');
+    const { reports } = await ws.syncJson('git:kb');
     assert.deepEqual([reports[0]?.upserted, reports[0]?.deleted], [1, 1]);
     config('main');
   });
@@ -127,7 +115,7 @@ describe('git connector: a bare remote over file://, branches and history rewrit
   it('keeps exact commit times in a blobless (shallow) clone', async () => {
     git(remote, ['config', 'uploadpack.allowFilter', 'true']);
     ws.config(`[connectors.git.lean]\nurl = "${url}"\nbranch = "main"\nshallow = true\n`);
-    const { code } = await syncJson(ws, 'git:lean');
+    const { code } = await ws.syncJson('git:lean');
     assert.equal(code, 0);
     const lean = await docs(ws, 'git:lean');
     assert.equal(lean.get('kb/intro.md')?.updated_at, new Date(T1).toISOString());
@@ -139,7 +127,7 @@ describe('git connector: a bare remote over file://, branches and history rewrit
       `[connectors.git.nobranch]\nurl = "${url}"\nbranch = "nope"\n\n[connectors.git.noroot]\nurl = "${url}"\nroot = "missing"\n\n` +
         '[connectors.filesystem.notes]\nroot = "notes"\n',
     );
-    const { code, reports } = await syncJson(ws, 'all');
+    const { code, reports } = await ws.syncJson('all');
     assert.equal(code, 1);
     const by = new Map(reports.map((r) => [r.connector, r]));
     assert.match(by.get('git:nobranch')?.failure?.message ?? '', /branch 'nope' does not exist.*connectors\.git\.nobranch\.branch/);

@@ -5,26 +5,13 @@ import { after, before, describe, it } from 'node:test';
 import { startS3Server, S3_TEST_ENV, type S3TestServer } from './helpers/s3-server.ts';
 import { Workspace } from './helpers/workspace.ts';
 
-interface WireReport {
-  connector: string;
-  fetched: number;
-  upserted: number;
-  deleted: number;
-  unchanged: number;
-  skipped: number;
-  errors: number;
-  failure: { code: string; message: string } | null;
-}
 
 const PAGE_PLUS = 1005; // S3 lists at most 1000 keys per page
 
 describe('s3 connector (s3rver)', () => {
   let server: S3TestServer;
   const ws = new Workspace();
-  const sync = async (target = 's3:kb'): Promise<{ code: number; reports: WireReport[]; stderr: string }> => {
-    const r = await ws.lore(['sync', target, '--json'], { env: S3_TEST_ENV });
-    return { code: r.code, reports: (JSON.parse(r.stdout) as { connectors: WireReport[] }).connectors, stderr: r.stderr };
-  };
+  const sync = (target = 's3:kb'): ReturnType<Workspace['syncJson']> => ws.syncJson(target, { env: S3_TEST_ENV });
 
   before(async () => {
     server = await startS3Server(['kb']);

@@ -14,6 +14,20 @@ export interface CliResult {
   stderr: string;
 }
 
+/** One connector's entry in `lore sync --json`. */
+export interface SyncReportJson {
+  connector: string;
+  fetched: number;
+  upserted: number;
+  chunks_written: number;
+  deleted: number;
+  unchanged: number;
+  skipped: number;
+  errors: number;
+  notes: string[];
+  failure: { code: string; message: string } | null;
+}
+
 export class Workspace {
   readonly dir: string;
 
@@ -44,6 +58,12 @@ export class Workspace {
   /** Spawns the real CLI with this workspace as working directory. */
   lore(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
     return runLore(args, { cwd: this.dir, ...options });
+  }
+
+  /** Runs `lore sync <target> --json` and parses the per-connector reports. */
+  async syncJson(target: string, options: { env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; reports: SyncReportJson[]; stderr: string }> {
+    const r = await this.lore(['sync', target, '--json'], options);
+    return { code: r.code, reports: (JSON.parse(r.stdout) as { connectors: SyncReportJson[] }).connectors, stderr: r.stderr };
   }
 
   cleanup(): void {
