@@ -3,26 +3,17 @@
 import assert from 'node:assert/strict';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { LuaFixture } from '../../test/helpers/lua.ts';
-import { startUpstream, type Upstream } from '../../test/helpers/http-server.ts';
+import { describe, it } from 'node:test';
+import { useLuaWithUpstream } from '../../test/helpers/lua.ts';
+import { startUpstream } from '../../test/helpers/http-server.ts';
 
 process.env['LORE_LUA_TEST_VAR'] = 'from-env';
 
 describe('host modules', () => {
-  let fx: LuaFixture;
-  let server: Upstream;
-  before(async () => {
-    fx = new LuaFixture();
-    server = await startUpstream();
-  });
-  after(async () => {
-    fx.close();
-    await server.close();
-  });
+  const env = useLuaWithUpstream();
 
   it('json.parse/decode: null → nil, holes, integers stay integers', async () => {
-    const out = await fx.exec(`
+    const out = await env.fx.exec(`
       local v = json.parse('{"a": 1, "b": 2.5, "n": null, "list": [1, null, 3], "s": "x"}')
       return { a = math.type(v.a), b = math.type(v.b), n = v.n == nil, l1 = v.list[1], l2 = v.list[2] == nil, l3 = v.list[3],
                same = json.decode == json.parse, s = v.s }`);
@@ -30,31 +21,31 @@ describe('host modules', () => {
   });
 
   it('json.encode: arrays, objects, empty table → {}, holes → null, sorted keys, escapes', async () => {
-    const out = await fx.exec(`
+    const out = await env.fx.exec(`
       return { json.encode({1, 2, 3}), json.encode({}), json.encode({b = 1, a = {x = true}}), json.encode({1, nil, 3}),
                json.encode("q\\"\\n"), json.encode(0.1), json.encode(42), json.encode({[1] = "a", [2] = "b"}) }`);
     assert.deepEqual(out, ['[1,2,3]', '{}', '{"a":{"x":true},"b":1}', '[1,null,3]', '"q\\"\\n"', '0.1', '42', '["a","b"]']);
   });
 
   it('json errors are Lua errors at the caller line', async () => {
-    await assert.rejects(fx.exec(`\nlocal v = json.parse("{nope")\nreturn v`), (e: Error) => /tool\.lua:4: json\.parse:/.test(e.message));
-    await assert.rejects(fx.exec(`local t = {}; t.self = t; return json.encode(t)`), /contains itself/);
+    await assert.rejects(env.fx.exec(`\nlocal v = json.parse("{nope")\nreturn v`), (e: Error) => /tool\.lua:4: json\.parse:/.test(e.message));
+    await assert.rejects(env.fx.exec(`local t = {}; t.self = t; return json.encode(t)`), /contains itself/);
   });
 
   it('env.get returns a value or nil', async () => {
-    assert.deepEqual(await fx.exec(`return { env.get("LORE_LUA_TEST_VAR"), env.get("LORE_LUA_TEST_UNSET") == nil }`), ['from-env', true]);
+    assert.deepEqual(await env.fx.exec(`return { env.get("LORE_LUA_TEST_VAR"), env.get("LORE_LUA_TEST_UNSET") == nil }`), ['from-env', true]);
   });
 
   it('log.* and print go to the log sink with the label, not stdout', async () => {
-    fx.logs.length = 0;
-    await fx.exec(`log.info("i") log.warn("w") log.error("e") log.debug("d") print("p", 1, nil)`, { file: 'logger.lua' });
-    assert.deepEqual(fx.logs, ['tool:logger [info] i', 'tool:logger [warn] w', 'tool:logger [error] e', 'tool:logger [debug] d', 'tool:logger [info] p\t1\tnil']);
+    env.fx.logs.length = 0;
+    await env.fx.exec(`log.info("i") log.warn("w") log.error("e") log.debug("d") print("p", 1, nil)`, { file: 'logger.lua' });
+    assert.deepEqual(env.fx.logs, ['tool:logger [info] i', 'tool:logger [warn] w', 'tool:logger [error] e', 'tool:logger [debug] d', 'tool:logger [info] p\t1\tnil']);
   });
 
   it('fs.read and fs.list work inside the script folder', async () => {
-    fx.write('data/a.txt', 'alpha');
-    fx.write('data/b.md', 'beta!');
-    const out = (await fx.exec(`return { fs.read("data/a.txt"), fs.list("data"), fs.list("data", "*.md") }`)) as unknown[];
+    env.fx.write('data/a.txt', 'alpha');
+    env.fx.write('data/b.md', 'beta!');
+    const out = (await env.fx.exec(`return { fs.read("data/a.txt"), fs.list("data"), fs.list("data", "*.md") }`)) as unknown[];
     assert.equal(out[0], 'alpha');
     assert.deepEqual((out[1] as { path: string }[]).map((e) => e.path), ['data/a.txt', 'data/b.md']);
     assert.deepEqual(out[2], [{ path: 'data/b.md', size: 5, modified: (out[2] as { modified: number }[])[0]!.modified }]);
@@ -62,13 +53,13 @@ describe('host modules', () => {
   });
 
   it('fs follows a symlink that stays inside the folder', async () => {
-    writeFileSync(path.join(fx.dir, 'real.txt'), 'real');
-    symlinkSync(path.join(fx.dir, 'real.txt'), path.join(fx.dir, 'link.txt'));
-    assert.equal(await fx.exec(`return fs.read("link.txt")`), 'real');
+    writeFileSync(path.join(env.fx.dir, 'real.txt'), 'real');
+    symlinkSync(path.join(env.fx.dir, 'real.txt'), path.join(env.fx.dir, 'link.txt'));
+    assert.equal(await env.fx.exec(`return fs.read("link.txt")`), 'real');
   });
 
   it('base64 and crypto', async () => {
-    const out = await fx.exec(`return { base64.encode("hello, wörld"), base64.decode(base64.encode("hello, wörld")), crypto.sha256("abc"),
+    const out = await env.fx.exec(`return { base64.encode("hello, wörld"), base64.decode(base64.encode("hello, wörld")), crypto.sha256("abc"),
       crypto.hmac_sha256("key", "The quick brown fox jumps over the lazy dog") }`);
     assert.deepEqual(out, [
       Buffer.from('hello, wörld').toString('base64'),
@@ -76,48 +67,48 @@ describe('host modules', () => {
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
       'f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8',
     ]);
-    await assert.rejects(fx.exec(`return base64.decode("***")`), /not valid base64/);
+    await assert.rejects(env.fx.exec(`return base64.decode("***")`), /not valid base64/);
   });
 
   it('sleep waits, os clock functions work', async () => {
     const started = Date.now();
-    const out = (await fx.exec(`local t0 = os.clock(); sleep(0.2); return { os.time() > 1600000000, os.date("!%Y", 0), type(os.clock()) }`)) as unknown[];
+    const out = (await env.fx.exec(`local t0 = os.clock(); sleep(0.2); return { os.time() > 1600000000, os.date("!%Y", 0), type(os.clock()) }`)) as unknown[];
     assert.ok(Date.now() - started >= 190);
     assert.deepEqual(out, [true, '1970', 'number']);
   });
 
   it('http.get: status, ok, lower-case headers, body, json with nulls stripped', async () => {
-    const out = (await fx.exec(`local r = http.get("${server.url}/json")
+    const out = (await env.fx.exec(`local r = http.get("${env.server.url}/json")
       return { r.status, r.ok, r.headers["x-custom"], r.headers["X-Custom"] == nil, r.json.a, r.json.n == nil, r.json.list[3], type(r.body) }`)) as unknown[];
     assert.deepEqual(out, [200, true, 'Yes', true, 1, true, 3, 'string']);
   });
 
   it('http: params, headers, bodies and every method', async () => {
-    const out = (await fx.exec(`
-      local g = http.get("${server.url}/echo", { params = { q = "a b", n = 5 }, headers = { ["X-Token"] = "t" } }).json
-      local p = http.post("${server.url}/echo", '{"x":1}', { headers = { ["Content-Type"] = "application/json" } }).json
-      local u = http.put("${server.url}/echo", "put-body").json
-      local d = http.delete("${server.url}/echo").json
-      local pa = http.patch("${server.url}/echo", "patch-body").json
+    const out = (await env.fx.exec(`
+      local g = http.get("${env.server.url}/echo", { params = { q = "a b", n = 5 }, headers = { ["X-Token"] = "t" } }).json
+      local p = http.post("${env.server.url}/echo", '{"x":1}', { headers = { ["Content-Type"] = "application/json" } }).json
+      local u = http.put("${env.server.url}/echo", "put-body").json
+      local d = http.delete("${env.server.url}/echo").json
+      local pa = http.patch("${env.server.url}/echo", "patch-body").json
       return { g.method, g.query.q, g.query.n, g.headers["x-token"], p.method, p.body, u.method, u.body, d.method, pa.method, pa.body }`)) as unknown[];
     assert.deepEqual(out, ['GET', 'a b', '5', 't', 'POST', '{"x":1}', 'PUT', 'put-body', 'DELETE', 'PATCH', 'patch-body']);
   });
 
   it('http: non-2xx is not an error; redirects followed up to 10', async () => {
-    const out = await fx.exec(`local m = http.get("${server.url}/missing"); local r = http.get("${server.url}/redirect/10")
+    const out = await env.fx.exec(`local m = http.get("${env.server.url}/missing"); local r = http.get("${env.server.url}/redirect/10")
       return { m.status, m.ok, m.body, m.json == nil, r.status, r.body }`);
     assert.deepEqual(out, [404, false, 'no such thing', true, 200, 'arrived']);
-    await assert.rejects(fx.exec(`return http.get("${server.url}/redirect/11")`), /HTTP GET .*redirect\/11 failed: more than 10 redirects/);
+    await assert.rejects(env.fx.exec(`return http.get("${env.server.url}/redirect/11")`), /HTTP GET .*redirect\/11 failed: more than 10 redirects/);
   });
 
   it('http: a transport failure raises HTTP <METHOD> <url> failed', async () => {
     const closed = await startUpstream();
     const url = closed.url;
     await closed.close();
-    await assert.rejects(fx.exec(`\n\nlocal r = http.post("${url}/x", "b")\nreturn r`), (e: Error) => {
+    await assert.rejects(env.fx.exec(`\n\nlocal r = http.post("${url}/x", "b")\nreturn r`), (e: Error) => {
       assert.match(e.message, new RegExp(`tool\\.lua:5: HTTP POST ${url}/x failed: ECONNREFUSED`));
       return true;
     });
-    await assert.rejects(fx.exec(`return http.get("${server.url}/hang", { timeout = 0.3 })`), /failed: timed out after 0\.3 s/);
+    await assert.rejects(env.fx.exec(`return http.get("${env.server.url}/hang", { timeout = 0.3 })`), /failed: timed out after 0\.3 s/);
   });
 });

@@ -1,10 +1,9 @@
 // Hard time-outs: a spinning loop, a long sleep and a hung HTTP call are each ended at the script's
 // time-out with LoreError('timeout'), far before they would end on their own; the runtime recovers.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { LoreError } from '../core/errors.ts';
-import { LuaFixture } from '../../test/helpers/lua.ts';
-import { startUpstream, type Upstream } from '../../test/helpers/http-server.ts';
+import { useLuaWithUpstream } from '../../test/helpers/lua.ts';
 
 const TIMEOUT_SECS = 1;
 
@@ -26,46 +25,37 @@ function assertAnsweredAtTimeout(seconds: number): void {
 }
 
 describe('time-outs', () => {
-  let fx: LuaFixture;
-  let server: Upstream;
-  before(async () => {
-    fx = new LuaFixture();
-    server = await startUpstream();
-  });
-  after(async () => {
-    fx.close();
-    await server.close();
-  });
+  const env = useLuaWithUpstream();
 
   it('while true do end', async () => {
-    assertAnsweredAtTimeout(await expectTimeout(fx.exec('while true do end', { timeoutSecs: TIMEOUT_SECS })));
+    assertAnsweredAtTimeout(await expectTimeout(env.fx.exec('while true do end', { timeoutSecs: TIMEOUT_SECS })));
   });
 
   it('sleep(60)', async () => {
-    assertAnsweredAtTimeout(await expectTimeout(fx.exec('sleep(60)', { timeoutSecs: TIMEOUT_SECS })));
+    assertAnsweredAtTimeout(await expectTimeout(env.fx.exec('sleep(60)', { timeoutSecs: TIMEOUT_SECS })));
   });
 
   it('a hung HTTP call (no answer, default 30 s http time-out)', async () => {
-    assertAnsweredAtTimeout(await expectTimeout(fx.exec(`return http.get("${server.url}/hang").body`, { timeoutSecs: TIMEOUT_SECS })));
+    assertAnsweredAtTimeout(await expectTimeout(env.fx.exec(`return http.get("${env.server.url}/hang").body`, { timeoutSecs: TIMEOUT_SECS })));
   });
 
   it('a long pattern match inside one C call', async () => {
     const body = 'local s = string.rep("a", 60000); return s:find(".-.-.-.-.-b")';
-    assertAnsweredAtTimeout(await expectTimeout(fx.exec(body, { timeoutSecs: TIMEOUT_SECS })));
+    assertAnsweredAtTimeout(await expectTimeout(env.fx.exec(body, { timeoutSecs: TIMEOUT_SECS })));
   });
 
   it('many runaway calls at once all end at their time-out, then normal calls work', async () => {
     const started = performance.now();
-    const results = await Promise.allSettled(Array.from({ length: 12 }, () => fx.exec('while true do end', { timeoutSecs: TIMEOUT_SECS })));
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => env.fx.exec('while true do end', { timeoutSecs: TIMEOUT_SECS })));
     assert.ok(results.every((r) => r.status === 'rejected' && (r.reason as LoreError).code === 'timeout'));
     assertAnsweredAtTimeout((performance.now() - started) / 1000);
-    assert.equal(await fx.exec('return "alive"'), 'alive');
+    assert.equal(await env.fx.exec('return "alive"'), 'alive');
   });
 
   it('a caller that gives up stops the script', async () => {
     const controller = new AbortController();
-    const file = fx.write('spin.lua', 'tool = {}\nfunction tool.execute() while true do end end\n');
-    const call = fx.runtime.run({ kind: 'tool.execute', label: 'tool:spin', scriptPath: file, config: {}, input: {} }, { timeoutSecs: 30, signal: controller.signal });
+    const file = env.fx.write('spin.lua', 'tool = {}\nfunction tool.execute() while true do end end\n');
+    const call = env.fx.runtime.run({ kind: 'tool.execute', label: 'tool:spin', scriptPath: file, config: {}, input: {} }, { timeoutSecs: 30, signal: controller.signal });
     setTimeout(() => controller.abort(), 200);
     await assert.rejects(call, /cancelled/);
   });

@@ -4,7 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JobKind } from '../../src/scripting/protocol.ts';
+import { after, before } from 'node:test';
 import { ScriptRuntime, type ContextHandler } from '../../src/scripting/runtime/script-runtime.ts';
+import { startUpstream, type Upstream } from './http-server.ts';
 
 export class LuaFixture {
   readonly dir: string;
@@ -41,4 +43,21 @@ export class LuaFixture {
     this.runtime.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A LuaFixture and an upstream HTTP server for the enclosing describe block: created in `before`,
+ * closed in `after`. Read them through the returned holder once the block's tests run.
+ */
+export function useLuaWithUpstream(): { fx: LuaFixture; server: Upstream } {
+  const env = {} as { fx: LuaFixture; server: Upstream };
+  before(async () => {
+    env.fx = new LuaFixture();
+    env.server = await startUpstream();
+  });
+  after(async () => {
+    env.fx.close();
+    await env.server.close();
+  });
+  return env;
 }
