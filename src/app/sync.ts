@@ -127,12 +127,7 @@ async function processEntry(
 ): Promise<void> {
   const source = entry.source ?? connector.label;
   const id = documentId(source, entry.sourceId);
-  const prior = stored.get(id);
-  if (!full && prior && entry.fingerprint !== null && prior.fingerprint === entry.fingerprint) {
-    keep.add(id);
-    report.unchanged++;
-    return;
-  }
+  const prior = stored.get(id); // entries with an unchanged fingerprint were settled before (syncOne)
   let loaded;
   try {
     loaded = await entry.load();
