@@ -21,9 +21,9 @@ import { registerSync } from './commands/sync.ts';
 import { registerTool } from './commands/tool.ts';
 import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
 
-export const EXIT_USAGE = 2;
+const EXIT_USAGE = 2;
 
-export function buildProgram(ctx: CliContext, program: Command): Command {
+function buildProgram(ctx: CliContext, program: Command): Command {
   program
     .name('lore')
     .description('Lore: a knowledge-base context server for AI agents')

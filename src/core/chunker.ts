@@ -13,7 +13,7 @@ export interface ChunkSizes {
   overlapTokens: number;
 }
 
-export const CHARS_PER_TOKEN = 4;
+const CHARS_PER_TOKEN = 4;
 
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);

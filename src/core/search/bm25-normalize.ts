@@ -7,7 +7,7 @@
 // matches and repetition, low when only some (or only common) terms match. R counts all of the query's
 // terms, including ones absent from the index, so a query half of which is unknown scores lower.
 
-export function fts5Idf(totalRows: number, docFreq: number): number {
+function fts5Idf(totalRows: number, docFreq: number): number {
   const idf = Math.log((totalRows - docFreq + 0.5) / (docFreq + 0.5));
   return idf <= 0 ? 1e-6 : idf;
 }

@@ -16,9 +16,9 @@ import { bm25Reference, normalizeBm25 } from '../../core/search/bm25-normalize.t
 import type { KeywordHit, KeywordQuery, KeywordResult } from '../store.ts';
 import { HEAD_COLUMNS, JOINED_CHUNK_COLUMNS, toHead, toJoinedChunk, type HeadRow, type JoinedChunkRow } from './rows.ts';
 
-export const TITLE_WEIGHT = 2;
+const TITLE_WEIGHT = 2;
 const BODY_WEIGHT = 1;
-export const COMMON_TERM_RATIO = 0.25;
+const COMMON_TERM_RATIO = 0.25;
 
 interface Candidate {
   rid: number;
@@ -149,7 +149,7 @@ export class KeywordSearcher {
 }
 
 /** Drops very common terms while at least one rarer term that occurs in the index remains. */
-export function chooseTerms(terms: readonly QueryTerm[], freqs: ReadonlyMap<string, number>, total: number): QueryTerm[] {
+function chooseTerms(terms: readonly QueryTerm[], freqs: ReadonlyMap<string, number>, total: number): QueryTerm[] {
   const df = (t: QueryTerm): number => freqs.get(t.stem) ?? 0;
   const rare = terms.filter((t) => df(t) > 0 && df(t) <= COMMON_TERM_RATIO * total);
   return rare.length > 0 ? [...rare, ...terms.filter((t) => df(t) === 0)] : [...terms];

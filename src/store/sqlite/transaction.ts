@@ -10,7 +10,7 @@ import type { DatabaseSync } from 'node:sqlite';
 const GROUP_MAX_UNITS = 500;
 const GROUP_MAX_MS = 250;
 
-export function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
+function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
   db.exec('BEGIN IMMEDIATE');
   try {
     const result = fn();
