@@ -5,7 +5,7 @@ import type { SearchResult } from '../core/models.ts';
 import { analyzeQuery } from '../core/search/analyze-query.ts';
 import { makeSnippet } from '../core/search/snippet.ts';
 import type { RetrievalConfig } from '../config/types.ts';
-import type { Store } from '../store/store.ts';
+import type { SourceFilter, Store } from '../store/store.ts';
 import { SearchCache } from './search-cache.ts';
 import type { SearchParams } from './search-params.ts';
 
@@ -66,7 +66,7 @@ export function keywordSearch(deps: SearchDeps, params: SearchParams, candidateK
     // Keyword mode needs only enough chunks to fill `limit` documents (the store fetches more when
     // grouping leaves too few); the full candidate_k_keyword list is for hybrid fusion.
     candidateK: candidateK ?? Math.min(deps.retrieval.candidateKKeyword, Math.max(2 * params.limit, 16)),
-    filter: params.source === undefined ? undefined : { source: params.source },
+    filter: searchFilter(params),
   });
   const stems = new Set(terms.map((t) => t.stem));
   const results: SearchResult[] = result.hits.map((hit) => ({
@@ -89,3 +89,9 @@ export function keywordSearch(deps: SearchDeps, params: SearchParams, candidateK
 }
 
 const round = (n: number): number => Math.round(n * 1e6) / 1e6;
+
+/** The store filter for a search: applied inside candidate retrieval, before the cut. */
+export function searchFilter(params: SearchParams): SourceFilter | undefined {
+  if (params.source === undefined && params.since === undefined) return undefined;
+  return { source: params.source, since: params.since };
+}

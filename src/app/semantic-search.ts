@@ -1,7 +1,7 @@
 // Semantic and hybrid search, plugged into app/search.ts as its SemanticSearch.
 //
-// semantic: embed the query, cosine top-k over the chunk vectors (source filter inside candidate
-//           retrieval), best chunk per document; score = cosine clipped to [0, 1].
+// semantic: embed the query, cosine top-k over the chunk vectors (source and since filters inside
+//           candidate retrieval), best chunk per document; score = cosine clipped to [0, 1].
 // hybrid:   keyword candidates (candidate_k_keyword documents) and vector candidates
 //           (candidate_k_vector documents), both filtered before their cut; keyword candidates outside
 //           the vector cut get their exact cosine too; fused by core/search/fusion.ts with
@@ -13,7 +13,7 @@ import { fuse } from '../core/search/fusion.ts';
 import { makeSnippet } from '../core/search/snippet.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import type { DocumentHead } from '../store/store.ts';
-import type { SearchDeps, SearchResponse, SemanticSearch } from './search.ts';
+import { searchFilter, type SearchDeps, type SearchResponse, type SemanticSearch } from './search.ts';
 import type { SearchParams } from './search-params.ts';
 
 interface Hit {
@@ -34,7 +34,7 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
       }
       const [query] = await e.embed([params.query]);
       if (!query || query.length !== space.dims) throw new LoreError('upstream_error', `the query vector has ${query?.length} dimensions, the stored ones ${space.dims}`);
-      const filter = params.source === undefined ? undefined : { source: params.source };
+      const filter = searchFilter(params);
       const { retrieval } = deps;
       const terms = analyzeQuery(params.query);
       const stems = new Set(terms.map((t) => t.stem));

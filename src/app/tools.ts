@@ -3,6 +3,7 @@
 // and the CLI (`tool list`) all go through `listTools` / `callTool`, so validation, defaults and
 // results are identical on every surface.
 import { notFound } from '../core/errors.ts';
+import { rejectUnknownParams } from '../core/tools/unknown-params.ts';
 import { toJsonSchema, validateParams, type JsonSchemaObject, type ParamSpec } from '../core/tools/param-spec.ts';
 import type { RetrievalConfig } from '../config/types.ts';
 import type { Store } from '../store/store.ts';
@@ -98,7 +99,10 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
       params: [{ name: 'id', type: 'string', required: true, description: 'Document id from a search result.' }],
       builtin: true,
       readOnly: true,
-      run: (params) => Promise.resolve(documentToWire(getDocument(deps.store, params['id'] as string))),
+      run: (params) => {
+        rejectUnknownParams(params, ['id']);
+        return Promise.resolve(documentToWire(getDocument(deps.store, params['id'] as string)));
+      },
     },
     {
       name: 'sources',
@@ -106,7 +110,10 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
       params: [],
       builtin: true,
       readOnly: true,
-      run: () => Promise.resolve(sourcesToWire(listSources(deps.store, deps.connectorLabels()))),
+      run: (params) => {
+        rejectUnknownParams(params, []);
+        return Promise.resolve(sourcesToWire(listSources(deps.store, deps.connectorLabels())));
+      },
     },
   ];
 }

@@ -21,7 +21,8 @@ export function createContextBridge(deps: ContextBridgeDeps): ContextHandler {
         const [query, rawOpts] = args;
         const opts = rawOpts && typeof rawOpts === 'object' ? (rawOpts as Record<string, unknown>) : {};
         const searchDeps = deps.searchDeps();
-        const params = parseSearchParams({ query, mode: opts['mode'], limit: opts['limit'], source: opts['source'] }, searchDeps.retrieval);
+        const input = { query, mode: opts['mode'], limit: numeric(opts['limit']), source: opts['source'], since: opts['since'], filters: opts['filters'] };
+        const params = parseSearchParams(input, searchDeps.retrieval);
         const response = await search(searchDeps, params);
         return response.results.map(searchResultToWire);
       }
@@ -33,4 +34,9 @@ export function createContextBridge(deps: ContextBridgeDeps): ContextHandler {
         return sourcesToWire(listSources(deps.store, deps.connectorLabels())).sources;
     }
   };
+}
+
+/** Context Harness configs write numbers as strings (`search_limit = "5"`) and its Lua bridge coerces them like Lua does. */
+function numeric(value: unknown): unknown {
+  return typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
 }

@@ -20,9 +20,12 @@ export interface StoredDocument extends Document {
   connector: string;
 }
 
+/** Restricts search candidates inside retrieval (before the cut). Every field is optional; all set fields must hold. */
 export interface SourceFilter {
   /** A label (`git:docs`) or a type (`git`). */
-  source: string;
+  source?: string | undefined;
+  /** ISO 8601 instant: only documents whose updated_at is at or after it. */
+  since?: string | undefined;
 }
 
 export interface KeywordQuery {

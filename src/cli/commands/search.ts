@@ -14,11 +14,12 @@ export function registerSearch(program: Command, ctx: CliContext): void {
     .option('--mode <mode>', 'keyword | semantic | hybrid')
     .option('--limit <n>', 'maximum number of documents', parseInteger)
     .option('--source <source>', 'only this connector label (git:docs) or type (git)')
+    .option('--since <when>', 'only documents updated since a date (2026-01-31) or a duration (7d, 12h)')
     .option('--explain', 'show how each result was scored')
-    .action(async (words: string[], opts: { mode?: string; limit?: number; source?: string; explain?: boolean }) => {
+    .action(async (words: string[], opts: { mode?: string; limit?: number; source?: string; since?: string; explain?: boolean }) => {
       const lore = ctx.lore();
       const params = parseSearchParams(
-        { query: words.join(' '), mode: opts.mode, limit: opts.limit, source: opts.source, explain: opts.explain === true },
+        { query: words.join(' '), mode: opts.mode, limit: opts.limit, source: opts.source, since: opts.since, explain: opts.explain === true },
         lore.config.retrieval,
       );
       const response = await search(lore.searchDeps(), params);

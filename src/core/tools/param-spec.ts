@@ -13,11 +13,13 @@ export interface ParamSpec {
   description?: string | undefined;
   default?: unknown;
   enum?: readonly unknown[] | undefined;
+  /** For `object` parameters: the documented sub-fields, copied into the JSON Schema. */
+  properties?: Readonly<Record<string, { type: ParamType; description?: string }>> | undefined;
 }
 
 export interface JsonSchemaObject {
   type: 'object';
-  properties: Record<string, { type: ParamType; description?: string; default?: unknown; enum?: unknown[] }>;
+  properties: Record<string, { type: ParamType; description?: string; default?: unknown; enum?: unknown[]; properties?: Record<string, unknown> }>;
   required?: string[];
 }
 
@@ -29,6 +31,7 @@ export function toJsonSchema(params: readonly ParamSpec[]): JsonSchemaObject {
       ...(p.description ? { description: p.description } : {}),
       ...(p.default !== undefined ? { default: p.default } : {}),
       ...(p.enum ? { enum: [...p.enum] } : {}),
+      ...(p.properties ? { properties: { ...p.properties } } : {}),
     };
   }
   const required = params.filter((p) => p.required).map((p) => p.name);

@@ -2,7 +2,8 @@
 // Vectors are stored unit-length as little-endian float32 BLOBs; a row records model, dims and the
 // chunk content hash it was computed from, which is what makes staleness detectable.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk } from '../store.ts';
+import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, SourceFilter } from '../store.ts';
+import { filterSql, isFiltering } from './filter-sql.ts';
 import type { UnitOfWork } from './transaction.ts';
 
 /** A space's vectors in memory: row i of `matrix` is chunk `rowids[i]` (rowids ascending). */
@@ -96,18 +97,19 @@ export class EmbeddingRows {
     return Int32Array.from(rows, (r) => Number(r.rid));
   }
 
-  /** Every vector of a space, or only those of chunks from one source (label or type) when `source` is set. */
-  load(space: EmbeddingSpace, source?: string): LoadedVectors {
-    const statement =
-      source === undefined
-        ? this.db.prepare('SELECT chunk_rowid AS rid, vector FROM embeddings WHERE model = ? AND dims = ? ORDER BY chunk_rowid')
-        : this.db.prepare(
-            `SELECT e.chunk_rowid AS rid, e.vector FROM embeddings e JOIN chunks c ON c.rowid = e.chunk_rowid
-               JOIN documents d ON d.rowid = c.document_rowid
-             WHERE e.model = ? AND e.dims = ? AND (d.source = ? OR d.connector = ? OR d.connector LIKE ?) ORDER BY e.chunk_rowid`,
-          );
-    const args = source === undefined ? [space.model, space.dims] : [space.model, space.dims, source, source, `${source.replace(/[%_]/g, '')}:%`];
-    return collect(statement.iterate(...args) as Iterable<{ rid: number; vector: Uint8Array }>, space.dims);
+  /** Every vector of a space, or only those of chunks whose document passes `filter` (source label or type, since). */
+  load(space: EmbeddingSpace, filter?: SourceFilter): LoadedVectors {
+    if (!isFiltering(filter)) {
+      const all = this.db.prepare('SELECT chunk_rowid AS rid, vector FROM embeddings WHERE model = ? AND dims = ? ORDER BY chunk_rowid');
+      return collect(all.iterate(space.model, space.dims) as Iterable<{ rid: number; vector: Uint8Array }>, space.dims);
+    }
+    const where = filterSql(filter);
+    const statement = this.db.prepare(
+      `SELECT e.chunk_rowid AS rid, e.vector FROM embeddings e JOIN chunks c ON c.rowid = e.chunk_rowid
+         JOIN documents d ON d.rowid = c.document_rowid
+       WHERE e.model = :model AND e.dims = :dims${where.sql} ORDER BY e.chunk_rowid`,
+    );
+    return collect(statement.iterate({ model: space.model, dims: space.dims, ...where.params }) as Iterable<{ rid: number; vector: Uint8Array }>, space.dims);
   }
 
   /** Vectors of the given chunks (missing ones are left out). */

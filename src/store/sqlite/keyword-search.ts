@@ -4,8 +4,8 @@
 // 2. Leave out very common terms (in more than COMMON_TERM_RATIO of chunks; see ADR 0004 for the measurements) when rarer terms remain:
 //    they add little to BM25 but would make FTS5 score most of the index (Lucene's CommonTermsQuery
 //    idea; terms in over half the chunks have zero idf in FTS5 anyway). The rest are OR-ed.
-// 3. Rank chunks by bm25() with the title column weighted TITLE_WEIGHT, the source filter applied in
-//    the same query (before the cut). Map the candidate chunks to their documents and keep the best
+// 3. Rank chunks by bm25() with the title column weighted TITLE_WEIGHT, the filter (source, since) applied
+//    in the same query (before the cut). Map the candidate chunks to their documents and keep the best
 //    chunk per document; fetch more candidates when grouping leaves fewer than `limit` documents.
 // 4. Load rows (no bodies) for the chosen chunks only, and scale each score into [0, 1) against a
 //    reference chunk (core/search/bm25-normalize.ts). Ties are broken by document id.
@@ -13,12 +13,14 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { QueryTerm } from '../../core/search/analyze-query.ts';
 import { toFtsMatch } from '../../core/search/analyze-query.ts';
 import { bm25Reference, normalizeBm25 } from '../../core/search/bm25-normalize.ts';
-import type { KeywordHit, KeywordQuery, KeywordResult } from '../store.ts';
+import type { KeywordHit, KeywordQuery, KeywordResult, SourceFilter } from '../store.ts';
+import { filterSql, isFiltering } from './filter-sql.ts';
 import { HEAD_COLUMNS, JOINED_CHUNK_COLUMNS, toHead, toJoinedChunk, type HeadRow, type JoinedChunkRow } from './rows.ts';
 
 const TITLE_WEIGHT = 2;
 const BODY_WEIGHT = 1;
 const COMMON_TERM_RATIO = 0.25;
+const RANK = `bm25(chunks_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT})`;
 
 interface Candidate {
   rid: number;
@@ -29,7 +31,7 @@ export class KeywordSearcher {
   private readonly db: DatabaseSync;
   private readonly rowCount: StatementSync;
   private readonly plain: StatementSync;
-  private readonly filtered: StatementSync;
+  private readonly filtered = new Map<string, StatementSync>();
   private readonly vocab: StatementSync;
   private readonly byLength = new Map<string, StatementSync>();
   private readonly generation: () => string;
@@ -43,14 +45,7 @@ export class KeywordSearcher {
     this.db = db;
     this.generation = generation;
     this.rowCount = db.prepare('SELECT count(*) AS n FROM chunks');
-    const rank = `bm25(chunks_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT})`;
-    this.plain = db.prepare(`SELECT rowid AS rid, ${rank} AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`);
-    this.filtered = db.prepare(
-      `SELECT f.rowid AS rid, ${rank} AS rank FROM chunks_fts f
-         JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.rowid = c.document_rowid
-       WHERE chunks_fts MATCH :match AND (d.source = :source OR d.connector = :source OR d.connector LIKE :type_prefix)
-       ORDER BY rank LIMIT :limit`,
-    );
+    this.plain = db.prepare(`SELECT rowid AS rid, ${RANK} AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`);
     // fts5vocab answers `term = ?` with a seek; an IN list would scan the whole vocabulary.
     this.vocab = db.prepare('SELECT doc FROM chunks_vocab WHERE term = ?');
   }
@@ -65,7 +60,7 @@ export class KeywordSearcher {
 
     let want = Math.max(query.candidateK, query.limit);
     for (;;) {
-      const rows = this.candidates(match, want, query.filter?.source);
+      const rows = this.candidates(match, want, query.filter);
       const best = this.bestPerDocument(rows, query.limit);
       if (best.length >= query.limit || rows.length < want) {
         const hits = this.load(best).map((h) => ({ ...h, score: normalizeBm25(h.raw, reference) }));
@@ -97,9 +92,20 @@ export class KeywordSearcher {
     return df;
   }
 
-  private candidates(match: string, limit: number, source: string | undefined): Candidate[] {
-    if (source === undefined) return this.plain.all(match, limit) as unknown as Candidate[];
-    return this.filtered.all({ match, source, type_prefix: `${source.replace(/[%_]/g, '')}:%`, limit }) as unknown as Candidate[];
+  private candidates(match: string, limit: number, filter: SourceFilter | undefined): Candidate[] {
+    if (!isFiltering(filter)) return this.plain.all(match, limit) as unknown as Candidate[];
+    const where = filterSql(filter);
+    let statement = this.filtered.get(where.sql);
+    if (!statement) {
+      statement = this.db.prepare(
+        `SELECT f.rowid AS rid, ${RANK} AS rank FROM chunks_fts f
+           JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.rowid = c.document_rowid
+         WHERE chunks_fts MATCH :match${where.sql}
+         ORDER BY rank LIMIT :limit`,
+      );
+      this.filtered.set(where.sql, statement);
+    }
+    return statement.all({ match, limit, ...where.params }) as unknown as Candidate[];
   }
 
   /** The best candidate chunk of each document, best first, at most `limit`. */

@@ -1,6 +1,6 @@
 // Vector search over the embeddings table, best chunk per document.
 //
-// 1. Candidates: with a source filter, an exact scan of that source's vectors (the filter is applied
+// 1. Candidates: with a filter (source, since), an exact scan of the matching vectors (the filter is applied
 //    before the cut); without one, the approximate index when the space holds ANN_MIN_VECTORS or more
 //    (refreshed first if SQLite moved on), else an exact scan of a cached matrix (reloaded when the
 //    embeddings generation changes).
@@ -11,6 +11,7 @@ import { dotAt, exactTopK, type RowScore } from '../../core/search/vector-topk.t
 import type { EmbeddingSpace, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from '../store.ts';
 import { AnnIndex, ANN_MIN_VECTORS, type VectorSource } from '../vector/ann-index.ts';
 import { exactScan } from '../vector/exact-scan.ts';
+import { isFiltering } from './filter-sql.ts';
 import type { EmbeddingRows, LoadedVectors } from './embedding-rows.ts';
 import { HEAD_COLUMNS, JOINED_CHUNK_COLUMNS, toHead, toJoinedChunk, type HeadRow, type JoinedChunkRow } from './rows.ts';
 
@@ -57,8 +58,8 @@ export class VectorSearcher {
 
   private candidates(query: VectorQuery, k: number): { candidates: Candidate[]; approximate: boolean } {
     const { space, vector } = query;
-    if (query.filter) {
-      const loaded = this.rows.load(space, query.filter.source);
+    if (isFiltering(query.filter)) {
+      const loaded = this.rows.load(space, query.filter);
       return { candidates: toCandidates(loaded, exactTopK(loaded.matrix, space.dims, vector, k)), approximate: false };
     }
     if (this.rows.count(space) >= ANN_MIN_VECTORS) {
