@@ -18,6 +18,9 @@ export function documentToWire(doc: StoredDocument): Record<string, unknown> {
     updated_at: doc.updatedAt,
     content_type: doc.contentType,
     metadata: doc.metadata,
+    // Context Harness's document fields, so its scripts and clients never read nil.
+    created_at: typeof doc.metadata['created_at'] === 'string' ? doc.metadata['created_at'] : doc.updatedAt,
+    ...(typeof doc.metadata['author'] === 'string' ? { author: doc.metadata['author'] } : {}),
   };
 }
 
@@ -73,6 +76,11 @@ export function sourcesToWire(rows: readonly SourceRow[]): { sources: Record<str
       document_count: s.documentCount,
       chunk_count: s.chunkCount,
       status: s.status,
+      // Context Harness's source fields (name, configured, healthy, notes), for its scripts and clients.
+      name: s.source,
+      configured: s.configured,
+      healthy: s.configured,
+      ...(s.configured ? (s.status === 'ok' ? {} : { notes: 'configured, not synced yet' }) : { notes: 'no longer configured; its documents stay searchable until removed' }),
     })),
   };
 }

@@ -30,7 +30,7 @@ describe('config', () => {
     assert.equal(config.retrieval.hybridAlpha, 0.6);
     assert.equal(config.connectors.filesystem['docs']?.root, path.join(cwd, 'docs'));
     assert.equal(config.connectors.script['tickets']?.extra['token'], 't0k');
-    assert.equal(config.connectors.script['tickets']?.timeoutSecs, 30);
+    assert.equal(config.connectors.script['tickets']?.timeoutSecs, 300);
     assert.equal(config.agents.inline['reviewer']?.tools.join(','), 'search,get');
     assert.equal(config.registries['community']?.readonly, true);
   });

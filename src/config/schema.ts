@@ -8,6 +8,9 @@ const globs = (fallback: string[]) => withDefault(array(str()), fallback);
 const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
 
 const script = table({ path: str(), timeout: seconds(30) }, 'keep');
+// Connectors fetch whole sources: Context Harness gives script connectors 300 s, and so does Lore.
+export const CONNECTOR_TIMEOUT_SECS = 300;
+const connectorScript = table({ path: str(), timeout: seconds(CONNECTOR_TIMEOUT_SECS) }, 'keep');
 
 export const configSchema = table({
   db: section(table({ path: withDefault(str(), '.lore/lore.sqlite') })),
@@ -91,7 +94,7 @@ export const configSchema = table({
           max_file_bytes: withDefault(int({ min: 1 }), DEFAULT_MAX_FILE_BYTES),
         }),
       ),
-      script: named(script),
+      script: named(connectorScript),
     }),
   ),
   tools: section(table({ script: named(script) })),

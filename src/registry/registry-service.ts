@@ -7,6 +7,7 @@ import { parse as parseToml } from 'smol-toml';
 import { LoreError, notFound } from '../core/errors.ts';
 import type { Config } from '../config/types.ts';
 import { DEFAULT_CONFIG_TOML } from '../config/default-config.ts';
+import { CONNECTOR_TIMEOUT_SECS } from '../config/schema.ts';
 import { appendTable, hasTable } from './config-edit.ts';
 import { cloneRepo, localChanges, pullFastForward } from './git.ts';
 import { detectHostApis } from './host-apis.ts';
@@ -112,7 +113,7 @@ export function addExtension(ctx: RegistryContext, id: string): { written: boole
   }
   const example = exampleValues(ext);
   const required = ext.entry.requiredConfig.filter((k) => !(k in example));
-  const values: Record<string, unknown> = { ...example, path: ext.scriptPath, timeout: example['timeout'] ?? 30 };
+  const values: Record<string, unknown> = { ...example, path: ext.scriptPath, timeout: example['timeout'] ?? (ext.type === 'connectors' ? CONNECTOR_TIMEOUT_SECS : 30) };
   for (const key of required) values[key] = '';
   const comments = [`${ext.id} from registry '${ext.registry}'`, ...(ext.entry.requiredConfig.length > 0 ? [`required: ${ext.entry.requiredConfig.join(', ')}`] : [])];
   const block = appendTable(ctx.configFile, keys, values, comments, ctx.config.file ? '' : DEFAULT_CONFIG_TOML.trimStart());

@@ -25,5 +25,6 @@ export function scaffoldScript(kind: ScaffoldKind, name: string, cwd: string): S
   const template = readFileSync(new URL(`./templates/${kind}.lua`, import.meta.url), 'utf8');
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, template.replaceAll('{{name}}', name));
-  return { file, relative, configEntry: `[${SECTION[kind]}.${name}]\npath = "${relative}"\ntimeout = 30\n` };
+  // 300 s for connectors (they fetch whole sources), as in Context Harness; 30 s for tools and agents.
+  return { file, relative, configEntry: `[${SECTION[kind]}.${name}]\npath = "${relative}"\ntimeout = ${kind === 'connector' ? 300 : 30}\n` };
 }

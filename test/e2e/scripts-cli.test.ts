@@ -19,7 +19,7 @@ describe('script commands', () => {
     const init = await ws.lore(['connector', 'init', 'feed']);
     assert.equal(init.code, 0, init.stderr);
     assert.match(init.stdout, /Created connectors\/feed\.lua/);
-    assert.match(init.stdout, /\[connectors\.script\.feed\]\npath = "connectors\/feed\.lua"\ntimeout = 30\n/);
+    assert.match(init.stdout, /\[connectors\.script\.feed\]\npath = "connectors\/feed\.lua"\ntimeout = 300\n/);
     const test = await ws.lore(['connector', 'test', 'connectors/feed.lua']);
     assert.equal(test.code, 0, test.stderr);
     assert.equal(test.stdout, 'example-1\tExample item\n1 item(s)\n');

@@ -2,7 +2,7 @@
 -- Add it to config/lore.toml (every key besides path and timeout reaches scan() as `config`):
 --   [connectors.script.{{name}}]
 --   path = "connectors/{{name}}.lua"
---   timeout = 30
+--   timeout = 300
 --   # url = "https://example.com/api/items"
 --   # token = "${MY_TOKEN}"
 -- Try it (writes nothing):  lore connector test connectors/{{name}}.lua --source {{name}}
