@@ -2,6 +2,8 @@
 // later embedders, Lua runtime, registries) and wires them into the app's use-cases.
 import path from 'node:path';
 import type { Config } from './config/types.ts';
+import { requireEnvFor } from './config/load-config.ts';
+import { guardAgent, guardConnector, guardTool } from './app/part-guards.ts';
 import type { Connector } from './connectors/connector.ts';
 import { FilesystemConnector } from './connectors/filesystem/filesystem-connector.ts';
 import { GitConnector } from './connectors/git/git-connector.ts';
@@ -59,7 +61,7 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
   return {
     config,
     store,
-    createConnector: (ref) => createConnector(config, ref, scripts),
+    createConnector: (ref) => guardConnector(createConnector(config, ref, scripts), check(config, `connectors.${ref.type}.${ref.name}`)),
     connectorLabels,
     searchDeps,
     syncDeps: (onProgress) => ({
@@ -79,7 +81,7 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
     agents() {
       if (!agents) {
         agents = new AgentRegistry();
-        for (const [name, agent] of Object.entries(config.agents.inline)) agents.register(inlineAgent(name, agent));
+        for (const [name, agent] of Object.entries(config.agents.inline)) agents.register(guardAgent(inlineAgent(name, agent), check(config, `agents.inline.${name}`)));
       }
       return agents;
     },
@@ -87,9 +89,9 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
     loadScripts() {
       scriptsLoaded ??= (async () => {
         const tools = await scripts().loadAll<Tool>('tool', config.tools.script);
-        for (const tool of tools.loaded) this.tools().register(tool);
+        for (const tool of tools.loaded) this.tools().register(guardTool(tool, check(config, `tools.script.${tool.name}`)));
         const loadedAgents = await scripts().loadAll<Agent>('agent', config.agents.script);
-        for (const agent of loadedAgents.loaded) this.agents().register(agent);
+        for (const agent of loadedAgents.loaded) this.agents().register(guardAgent(agent, check(config, `agents.script.${agent.name}`)));
         return [...tools.failures, ...loadedAgents.failures];
       })();
       return scriptsLoaded;
@@ -100,6 +102,9 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
     },
   };
 }
+
+/** The check for one part of the config (fails naming an unset `${VAR}` it uses). */
+const check = (config: Config, part: string): (() => void) | undefined => (config.unsetEnv?.[part] ? () => requireEnvFor(config, part) : undefined);
 
 /** The Lua runtime without an index (`connector test`): `context.*` is unavailable. */
 export function openScripts(): Scripting {

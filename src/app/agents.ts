@@ -45,7 +45,7 @@ export class AgentRegistry {
 
   get(name: string): Agent {
     const agent = this.agents.get(name);
-    if (!agent) throw notFound(`unknown agent '${name}'; GET /agents/list shows the available agents`);
+    if (!agent) throw notFound(`unknown agent '${name}'; ${this.agents.size === 0 ? 'no agents are configured' : `available agents: ${[...this.agents.keys()].join(', ')}`}`);
     return agent;
   }
 

@@ -53,7 +53,8 @@ export class ToolRegistry {
 
   get(name: string): Tool {
     const tool = this.tools.get(name);
-    if (!tool) throw notFound(`unknown tool '${name}'; GET /tools/list shows the available tools`);
+    // Named here rather than pointing at one surface's listing (REST, MCP and the CLI all raise this).
+    if (!tool) throw notFound(`unknown tool '${name}'; available tools: ${[...this.tools.keys()].join(', ')}`);
     return tool;
   }
 

@@ -29,6 +29,10 @@ export class CliContext {
     this.globals = globals;
   }
 
+  globalOptions(): GlobalOptions {
+    return this.globals();
+  }
+
   get json(): boolean {
     return this.globals().json === true;
   }

@@ -1,6 +1,7 @@
 // Builds the `lore` command tree and runs it. The one place that turns errors into exit codes
 // (through the error table) and usage mistakes into exit 2.
 import { Command, CommanderError } from 'commander';
+import { findConfig } from '../config/find-config.ts';
 import { LoreError } from '../core/errors.ts';
 import { errorMapping } from '../core/error-table.ts';
 import { VERSION } from '../version.ts';
@@ -28,9 +29,10 @@ function buildProgram(ctx: CliContext, program: Command): Command {
     .name('lore')
     .description('Lore: a knowledge-base context server for AI agents')
     .version(VERSION, '-V, --version')
-    .option('-c, --config <path>', 'config file (default: $LORE_CONFIG or ./config/lore.toml)')
+    .option('-c, --config <path>', 'config file (default: $LORE_CONFIG, $CTX_CONFIG, ./config/lore.toml, .ctx/config.toml, ./config/ctx.toml)')
     .option('--json', 'machine-readable JSON output')
     .showHelpAfterError('(run `lore --help` for usage)')
+    .addHelpText('after', () => `\nConfig in use: ${describeConfig(ctx)}\n`)
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
   for (const register of [
@@ -69,6 +71,12 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   } finally {
     ctx.close();
   }
+}
+
+/** Which config file commands would use, found without reading it (for --help). */
+function describeConfig(ctx: CliContext): string {
+  const found = findConfig({ configPath: ctx.globalOptions().config, cwd: ctx.io.cwd, env: ctx.io.env });
+  return found.file === null ? 'none found, the built-in default (indexes Markdown and text under ./)' : `${found.file} (${found.via})`;
 }
 
 function reportError(ctx: CliContext, error: unknown): number {

@@ -1,24 +1,34 @@
-// `${VAR}` expansion in every string value of a parsed TOML tree. A missing variable is an error
-// naming the key path, so a config never runs with a silently empty secret.
-import { configError } from '../core/errors.ts';
-
+// `${VAR}` expansion in every string value of a parsed TOML tree. An unset variable never becomes a
+// silent empty secret: it is recorded with the key path that uses it (see load-config.ts, which fails
+// at once for core sections and defers the rest to the part that needs the value).
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-export function expandEnv(value: unknown, env: NodeJS.ProcessEnv, file: string, path: string[] = []): unknown {
+export interface UnsetVar {
+  /** Dotted key path that uses the variable (`connectors.script.jira.api_token`). */
+  key: string;
+  variable: string;
+}
+
+/** Expands `${VAR}`s; unset ones expand to "" and are pushed to `unset`. */
+export function expandEnv(value: unknown, env: NodeJS.ProcessEnv, unset: UnsetVar[], path: string[] = []): unknown {
   if (typeof value === 'string') {
     return value.replace(VAR, (_match, name: string) => {
       const found = env[name];
-      if (found === undefined) {
-        throw configError(`${file}: ${path.join('.')} uses \${${name}}, but the environment variable ${name} is not set; set it or edit the value`);
-      }
-      return found;
+      if (found !== undefined) return found;
+      unset.push({ key: path.join('.'), variable: name });
+      return '';
     });
   }
-  if (Array.isArray(value)) return value.map((v, i) => expandEnv(v, env, file, [...path, String(i)]));
+  if (Array.isArray(value)) return value.map((v, i) => expandEnv(v, env, unset, [...path, String(i)]));
   if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = expandEnv(v, env, file, [...path, k]);
+    for (const [k, v] of Object.entries(value)) out[k] = expandEnv(v, env, unset, [...path, k]);
     return out;
   }
   return value;
+}
+
+/** The message for a part that needs an unset variable. */
+export function unsetMessage(file: string, u: UnsetVar): string {
+  return `${file}: ${u.key} uses \${${u.variable}}, but the environment variable ${u.variable} is not set; set it or edit the value`;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { LoreError } from '../core/errors.ts';
-import { loadConfig, parseConfig } from './load-config.ts';
+import { loadConfig, parseConfig, requireEnvFor } from './load-config.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const cwd = mkdtempSync(path.join(tmpdir(), 'lore-config-'));
@@ -81,7 +81,12 @@ describe('config', () => {
   it('expands ${VAR} and names the key of a missing variable', () => {
     const config = parse('[connectors.filesystem.docs]\nroot = "${DOCS_DIR}/kb"', { DOCS_DIR: '/srv' });
     assert.equal(config.connectors.filesystem['docs']?.root, '/srv/kb');
-    assert.match(configError('[tools.script.t]\npath = "t.lua"\ntoken = "${NOPE_TOKEN}"'), /tools\.script\.t\.token uses \$\{NOPE_TOKEN\}.*NOPE_TOKEN is not set/);
+    assert.match(configError('[db]\npath = "${NOPE_DIR}/x.sqlite"'), /db\.path uses \$\{NOPE_DIR\}.*NOPE_DIR is not set/);
+    // A script's own section only fails that script, when it runs (requireEnvFor).
+    const deferred = parse('[tools.script.t]\npath = "t.lua"\ntoken = "${NOPE_TOKEN}"', {});
+    assert.deepEqual(deferred.unsetEnv, { 'tools.script.t': [{ key: 'tools.script.t.token', variable: 'NOPE_TOKEN' }] });
+    assert.throws(() => requireEnvFor(deferred, 'tools.script.t'), /tools\.script\.t\.token uses \$\{NOPE_TOKEN\}.*NOPE_TOKEN is not set/);
+    assert.doesNotThrow(() => requireEnvFor(deferred, 'tools.script.other'));
   });
 
   it('reports TOML syntax errors with a line number', () => {

@@ -1,12 +1,14 @@
 // Finds, reads, expands, validates and freezes the configuration, once, at the edge.
-// Lookup order: explicit -c/--config, then LORE_CONFIG, then ./config/lore.toml, then the built-in default.
+// Lookup order: see find-config.ts (-c, LORE_CONFIG, CTX_CONFIG, ./config/lore.toml, .ctx/config.toml
+// walking up, ./config/ctx.toml, then the built-in default).
 import { readFileSync, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { configError } from '../core/errors.ts';
 import { DEFAULT_CONFIG_TOML } from './default-config.ts';
-import { expandEnv } from './expand-env.ts';
+import { findConfig } from './find-config.ts';
+import { expandEnv, unsetMessage, type UnsetVar } from './expand-env.ts';
 import { configSchema, DEFAULT_MAX_FILE_BYTES, type RawConfig } from './schema.ts';
 import { SchemaIssue } from './schema-kit.ts';
 import type { Config, ScriptConfig } from './types.ts';
@@ -23,21 +25,18 @@ export interface LoadConfigOptions {
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
-  const explicit = options.configPath ?? env['LORE_CONFIG'];
-  if (explicit) {
-    const file = path.resolve(cwd, explicit);
-    if (!existsSync(file)) {
-      throw configError(`config file not found: ${explicit}; create it (see config/lore.example.toml) or pass another path with -c`);
-    }
-    return parseConfig(readFileSync(file, 'utf8'), { file: path.relative(cwd, file) || file, cwd, env });
+  const found = findConfig({ configPath: options.configPath, cwd, env });
+  if (found.file === null) return parseConfig(DEFAULT_CONFIG_TOML, { file: null, cwd, env });
+  const shown = path.relative(cwd, found.file);
+  const file = shown !== '' && !shown.startsWith('..') ? shown : found.file;
+  if (!existsSync(found.file)) {
+    throw configError(`config file not found: ${file} (from ${found.via}); create it (see config/lore.example.toml) or pass another path with -c`);
   }
-  const fallback = path.resolve(cwd, DEFAULT_CONFIG_PATH);
-  if (existsSync(fallback)) return parseConfig(readFileSync(fallback, 'utf8'), { file: DEFAULT_CONFIG_PATH, cwd, env });
-  return parseConfig(DEFAULT_CONFIG_TOML, { file: null, cwd, env });
+  return parseConfig(readFileSync(found.file, 'utf8'), { file, cwd: found.baseDir, env, fileBase: cwd });
 }
 
 /** Parses config text. `file` is used in messages (null: the built-in default). */
-export function parseConfig(text: string, where: { file: string | null; cwd: string; env?: NodeJS.ProcessEnv }): Config {
+export function parseConfig(text: string, where: { file: string | null; cwd: string; env?: NodeJS.ProcessEnv; fileBase?: string }): Config {
   const label = where.file ?? '(built-in config)';
   let tree: unknown;
   try {
@@ -46,7 +45,9 @@ export function parseConfig(text: string, where: { file: string | null; cwd: str
     const detail = error instanceof TomlError ? `line ${error.line}, column ${error.column}: ${firstLine(error.message)}` : String(error);
     throw configError(`${label}: not valid TOML (${detail})`, error);
   }
-  const expanded = expandEnv(tree, where.env ?? process.env, label);
+  const unset: UnsetVar[] = [];
+  const expanded = expandEnv(tree, where.env ?? process.env, unset);
+  const deferred = deferUnset(unset, label);
   let raw: RawConfig;
   try {
     raw = configSchema.parse(expanded, []);
@@ -55,7 +56,28 @@ export function parseConfig(text: string, where: { file: string | null; cwd: str
     throw error;
   }
   checkRelations(raw, label);
-  return deepFreeze(toConfig(raw, where.file === null ? null : path.resolve(where.cwd, where.file), where.cwd));
+  return deepFreeze({ ...toConfig(raw, where.file === null ? null : path.resolve(where.fileBase ?? where.cwd, where.file), where.cwd), unsetEnv: deferred });
+}
+
+// Sections owned by one connector, tool or agent: an unset variable there fails only that part, when
+// it runs (`registry add connectors/jira` must not break every command until JIRA_API_TOKEN is set).
+const DEFERRABLE = /^(connectors\.[^.]+|tools\.script|agents\.script|agents\.inline)\.[^.]+/;
+
+/** Throws for unset variables in core sections; returns the rest grouped by part (`connectors.script.jira`). */
+function deferUnset(unset: readonly UnsetVar[], label: string): Record<string, UnsetVar[]> {
+  const parts: Record<string, UnsetVar[]> = {};
+  for (const u of unset) {
+    const part = DEFERRABLE.exec(u.key)?.[0];
+    if (part === undefined) throw configError(unsetMessage(label, u));
+    (parts[part] ??= []).push(u);
+  }
+  return parts;
+}
+
+/** Throws config_error naming the variable and key when a part's config uses an unset variable. */
+export function requireEnvFor(config: Config, part: string): void {
+  const missing = config.unsetEnv?.[part]?.[0];
+  if (missing) throw configError(unsetMessage(config.file === null ? '(built-in config)' : path.relative(config.baseDir, config.file) || config.file, missing));
 }
 
 function checkRelations(raw: RawConfig, label: string): void {

@@ -21,6 +21,11 @@ export interface Config {
     readonly script: Readonly<Record<string, ScriptConfig>>;
   };
   readonly registries: Readonly<Record<string, RegistryConfig>>;
+  /**
+   * `${VAR}`s left unset, by the part that uses them (`connectors.script.jira`, `tools.script.x`,
+   * `agents.script.y`, `agents.inline.z`): that part fails when it runs (config/load-config.ts requireEnvFor).
+   */
+  readonly unsetEnv?: Readonly<Record<string, readonly { key: string; variable: string }[]>>;
 }
 
 export interface ChunkingConfig {

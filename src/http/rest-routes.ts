@@ -24,6 +24,11 @@ export interface RestDeps {
   version: string;
 }
 
+/** The method of a tool's own path: `GET /tools/sources` (it takes no parameters), POST for every other tool. */
+export function toolRouteMethod(name: string): 'GET' | 'POST' {
+  return name === 'sources' ? 'GET' : 'POST';
+}
+
 export function restRoutes({ tools, agents, version }: RestDeps): Route[] {
   const call = (name: string, body: unknown, signal: AbortSignal): Promise<unknown> => tools.call(name, body, { signal });
   return [

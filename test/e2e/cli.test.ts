@@ -106,7 +106,8 @@ describe('lore CLI', () => {
   it('stats shows the database, counts and a per-source table with "never"', async () => {
     const r = await ws.lore(['stats']);
     assert.equal(r.code, 0);
-    assert.match(r.stdout, /^Database: {2}.*data\/index\.sqlite \(\d/);
+    assert.match(r.stdout, /^Database: {2}.*data\/index\.sqlite \(\d/m);
+    assert.match(r.stdout, /^Config: {4}config\/lore\.toml$/m);
     assert.match(r.stdout, /Documents: 3\nChunks: {4}3\nEmbedded: {2}0 \(0%\)/);
     assert.match(r.stdout, /filesystem:docs\s+2\s+2\s+0\s+\d{4}-\d\d-\d\dT/);
     const s = json((await ws.lore(['stats', '--json'])).stdout);

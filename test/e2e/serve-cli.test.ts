@@ -45,7 +45,7 @@ it('serve mcp prints one line per tool, the address and the MCP endpoint; exits 
   const lines = s.stdout.trim().split('\n');
   assert.match(lines[0]!, /^POST \/tools\/search {2}Search the knowledge base/);
   assert.match(lines[1]!, /^POST \/tools\/get {2}/);
-  assert.match(lines[2]!, /^POST \/tools\/sources {2}/);
+  assert.match(lines[2]!, /^GET \/tools\/sources {2}/);
   assert.match(lines[3]!, /^Listening on http:\/\/127\.0\.0\.1:\d+$/);
   assert.equal(lines[4], `MCP endpoint: ${s.url}/mcp`);
   assert.equal((await fetch(`${s.url}/health`)).status, 200);

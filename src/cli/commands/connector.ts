@@ -1,11 +1,9 @@
 // `lore connector init|test`: scaffold a script connector; run one and print its items, writing nothing.
-import path from 'node:path';
 import type { Command } from 'commander';
-import { notFound } from '../../core/errors.ts';
-import type { ScriptConfig } from '../../config/types.ts';
 import { openScripts } from '../../compose.ts';
 import { scaffoldScript } from '../../scripting/scaffold.ts';
 import type { CliContext } from '../context.ts';
+import { scriptSection } from '../script-section.ts';
 import { printScaffold } from './script-output.ts';
 
 export function registerConnector(program: Command, ctx: CliContext): void {
@@ -19,15 +17,13 @@ export function registerConnector(program: Command, ctx: CliContext): void {
     .command('test')
     .description("run a script connector's scan and print each item's source_id and title (writes nothing)")
     .argument('<path>', 'the .lua file')
-    .option('--source <name>', 'use the [connectors.script.<name>] config section (timeout, extra keys)')
+    .option('--source <name>', 'use the [connectors.script.<name>] config section (timeout, extra keys; default: the section whose path is this file)')
     .action(async (file: string, opts: { source?: string }) => {
       const config = ctx.config();
-      const section = opts.source === undefined ? undefined : config.connectors.script[opts.source];
-      if (opts.source !== undefined && !section) throw notFound(`[connectors.script.${opts.source}] is not configured`);
-      const script: ScriptConfig = { timeoutSecs: section?.timeoutSecs ?? 30, extra: section?.extra ?? {}, path: path.resolve(ctx.io.cwd, file) };
+      const { name, script } = scriptSection(config, 'connectors', file, opts.source, ctx.io.cwd);
       const scripts = openScripts();
       try {
-        const scan = await scripts.connector(opts.source ?? path.basename(file, '.lua'), script).scan({ checkpoint: null, full: true });
+        const scan = await scripts.connector(name, script).scan({ checkpoint: null, full: true });
         const items = await Promise.all(scan.entries.map(async (e) => ({ entry: e, loaded: await e.load() })));
         const rows = items.flatMap(({ entry, loaded }) =>
           loaded.kind === 'item' ? [{ source_id: entry.sourceId, title: loaded.item.title ?? null, source_url: loaded.item.sourceUrl ?? null, updated_at: loaded.item.updatedAt ?? null }] : [],

@@ -4,6 +4,7 @@
 import { createHttpServer, MCP_PATH } from '../../http/create-http-server.ts';
 import { parseBind, toHttpUrl } from '../../http/bind-address.ts';
 import { closeGracefully, listen } from '../../http/listen.ts';
+import { toolRouteMethod } from '../../http/rest-routes.ts';
 import { createMcpHttpHandler } from '../../mcp/mcp-http-handler.ts';
 import { runMcpStdio } from '../../mcp/mcp-stdio.ts';
 import { listDocumentPage, type DocumentPage } from '../../app/documents.ts';
@@ -21,6 +22,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   const lore = ctx.lore();
   const log = (line: string): void => ctx.io.err(`${line}\n`);
   const documents = (cursor: string | undefined): DocumentPage => listDocumentPage(lore.store, cursor);
+  if (!isClusterWorker()) log(`config: ${lore.config.file ?? 'built-in default (no config file found)'}`);
   // Script tools and agents are read in the Lua sandbox before anything lists them; a broken one is left out.
   for (const f of await lore.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
   const tools = lore.tools();
@@ -34,7 +36,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   const config = lore.config.server;
   const bind = parseBind(options.bind ?? config.bind);
   const printStartup = (base: string): void => {
-    for (const tool of tools.list()) ctx.io.out(`POST /tools/${tool.name}  ${tool.description}\n`);
+    for (const tool of tools.list()) ctx.io.out(`${toolRouteMethod(tool.name)} /tools/${tool.name}  ${tool.description}\n`);
     ctx.io.out(`Listening on ${base}\nMCP endpoint: ${base}${MCP_PATH}\n`);
   };
   const workers = options.workers ?? config.workers;

@@ -13,8 +13,9 @@ export function registerStats(program: Command, ctx: CliContext): void {
     .action(() => {
       const lore = ctx.lore();
       const s = indexStats(lore.store, lore.connectorLabels(), embeddingModel(lore));
-      if (ctx.json) return ctx.printJson(statsToWire(s));
+      if (ctx.json) return ctx.printJson({ config_file: lore.config.file, ...statsToWire(s) });
       const out = [
+        `Config:    ${lore.config.file ?? 'built-in default (no config file found)'}`,
         `Database:  ${s.dbPath} (${formatBytes(s.dbSizeBytes)})`,
         `Documents: ${s.counts.documents}`,
         `Chunks:    ${s.counts.chunks}`,

@@ -1,13 +1,11 @@
 // `lore tool init|test|list`: scaffold a script tool, run one (metadata + result), list all tools.
-import path from 'node:path';
 import type { Command } from 'commander';
 import { toolsToWire } from '../../app/wire.ts';
-import { notFound } from '../../core/errors.ts';
 import { toJsonSchema, validateParams, type ParamSpec } from '../../core/tools/param-spec.ts';
-import type { ScriptConfig } from '../../config/types.ts';
 import { scaffoldScript } from '../../scripting/scaffold.ts';
 import type { CliContext } from '../context.ts';
 import { collect, parseKeyValues } from '../key-values.ts';
+import { scriptSection } from '../script-section.ts';
 import { printScaffold, reportLoadFailures } from './script-output.ts';
 
 export function registerTool(program: Command, ctx: CliContext): void {
@@ -22,14 +20,11 @@ export function registerTool(program: Command, ctx: CliContext): void {
     .description('run a script tool once: prints its name, version, description, parameters and result')
     .argument('<path>', 'the .lua file')
     .option('--param <key=value>', 'a parameter (repeatable; JSON values allowed)', collect, [])
-    .option('--source <name>', 'use the [tools.script.<name>] config section (timeout, extra keys)')
+    .option('--source <name>', 'use the [tools.script.<name>] config section (timeout, extra keys; default: the section whose path is this file)')
     .action(async (file: string, opts: { param: string[]; source?: string }) => {
       const lore = ctx.lore();
-      const section = opts.source === undefined ? undefined : lore.config.tools.script[opts.source];
-      if (opts.source !== undefined && !section) throw notFound(`[tools.script.${opts.source}] is not configured`);
-      const config: ScriptConfig = { timeoutSecs: section?.timeoutSecs ?? 30, extra: section?.extra ?? {}, path: path.resolve(ctx.io.cwd, file) };
-      const name = opts.source ?? path.basename(file, '.lua');
-      const loaded = await lore.scripts().tool(name, config);
+      const { name, script } = scriptSection(lore.config, 'tools', file, opts.source, ctx.io.cwd);
+      const loaded = await lore.scripts().tool(name, script);
       const stringParams = new Set(loaded.params.filter((p) => p.type === 'string').map((p) => p.name));
       const params = validateParams(loaded.params, parseKeyValues(opts.param, stringParams));
       const result = await loaded.run(params, {});

@@ -1,0 +1,24 @@
+// The config a `tool test` / `connector test` run uses: the section named by --source, else the
+// configured section whose path is this file, else defaults. A missing file is not_found (exit 4).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { notFound } from '../core/errors.ts';
+import { requireEnvFor } from '../config/load-config.ts';
+import type { Config, ScriptConfig } from '../config/types.ts';
+
+type Kind = 'tools' | 'connectors';
+const DEFAULT_TIMEOUT: Record<Kind, number> = { tools: 30, connectors: 300 };
+
+export function scriptSection(config: Config, kind: Kind, file: string, source: string | undefined, cwd: string): { name: string; script: ScriptConfig } {
+  const absolute = path.resolve(cwd, file);
+  if (!existsSync(absolute)) throw notFound(`script not found: ${file}`);
+  const sections = kind === 'tools' ? config.tools.script : config.connectors.script;
+  if (source !== undefined && !sections[source]) throw notFound(`[${kind}.script.${source}] is not configured`);
+  const name = source ?? Object.keys(sections).find((n) => sections[n]?.path === absolute);
+  const section = name === undefined ? undefined : sections[name];
+  if (name !== undefined) requireEnvFor(config, `${kind}.script.${name}`);
+  return {
+    name: name ?? path.basename(file, '.lua'),
+    script: { timeoutSecs: section?.timeoutSecs ?? DEFAULT_TIMEOUT[kind], extra: section?.extra ?? {}, path: absolute },
+  };
+}
