@@ -1,7 +1,8 @@
 // Turns a natural-language query into search terms: Unicode word tokens (as FTS5's unicode61
-// tokenizer cuts them), diacritics folded, stop words dropped, deduplicated by Porter stem (the same
+// tokenizer cuts them, after CJK segmentation as at index time), diacritics folded, stop words dropped, deduplicated by Porter stem (the same
 // stemmer FTS5's `porter` tokenizer applies, so stems match the index vocabulary).
 import { stemmer } from 'stemmer';
+import { hasCjk, segmentCjk } from './segment-cjk.ts';
 import { STOP_WORDS } from './stop-words.ts';
 
 export interface QueryTerm {
@@ -14,11 +15,15 @@ export interface QueryTerm {
 const WORD = /[\p{L}\p{N}]+/gu;
 
 export function foldToken(token: string): string {
+  // FTS5's remove_diacritics folds Latin letters only: CJK tokens (kana voicing marks, Hangul syllables,
+  // which NFKD would split into jamo) must reach the index as they are.
+  if (hasCjk(token)) return token.normalize('NFC').toLowerCase();
   return token.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
 }
 
+/** Word tokens of `text`, CJK runs segmented into words first (segment-cjk.ts, as at index time). */
 export function tokenize(text: string): string[] {
-  return (text.match(WORD) ?? []).map(foldToken).filter((t) => t.length > 0);
+  return (segmentCjk(text).match(WORD) ?? []).map(foldToken).filter((t) => t.length > 0);
 }
 
 // Stemming dominates snippet cost; vocabularies are small, so a bounded memo pays off at once.

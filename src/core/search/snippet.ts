@@ -7,6 +7,7 @@
 //    stems (then the most matches, then the earliest).
 // 3. Centre the window on its matches, widen to word boundaries, and mark cut ends with "…".
 import { stemWord } from './analyze-query.ts';
+import { hasCjk } from './segment-cjk.ts';
 
 export function makeSnippet(text: string, stems: ReadonlySet<string>, length = 240): string {
   // Positions are found in the raw text; whitespace is collapsed only inside the chosen window.
@@ -44,9 +45,17 @@ function findHits(flat: string, stems: ReadonlySet<string>): { at: number; end: 
     patterns.set(key, pattern);
   }
   const hits: { at: number; end: number; stem: string }[] = [];
+  const cjkStems = [...stems].filter(hasCjk).sort((a, b) => b.length - a.length);
   pattern.lastIndex = 0;
   for (let m = pattern.exec(flat); m !== null; m = pattern.exec(flat)) {
     const at = m.index;
+    if (hasCjk(flat[at]!)) {
+      // CJK words sit inside unspaced runs: match the segmented query terms literally.
+      const stem = cjkStems.find((s) => flat.startsWith(s, at));
+      if (stem !== undefined) hits.push({ at, end: at + stem.length, stem });
+      pattern.lastIndex = at + (stem?.length ?? 1);
+      continue;
+    }
     if (at > 0 && WORD_CHAR.test(flat[at - 1]!)) continue; // inside a word
     let end = at + m[0].length;
     while (end < flat.length && WORD_CHAR.test(flat[end]!)) end++;

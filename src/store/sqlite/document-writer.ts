@@ -1,8 +1,10 @@
 // Writes documents and their chunks. Each public call is one atomic unit (transaction.ts), so a crash
 // leaves every document either fully old or fully new. Chunks are diffed by id: unchanged chunks keep their row
 // (and embedding); the contentless FTS table gets explicit deletes, as it cannot find old values itself.
+// FTS rows get CJK-segmented title and text (core/search/segment-cjk.ts); stored chunks keep the original.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Chunk } from '../../core/models.ts';
+import { segmentCjk } from '../../core/search/segment-cjk.ts';
 import type { StoredDocument, UpsertOutcome } from '../store.ts';
 import type { UnitOfWork } from './transaction.ts';
 
@@ -89,12 +91,12 @@ export class DocumentWriter {
         if (kept.chunk_index !== chunk.chunkIndex) this.moveChunk.run(chunk.chunkIndex, kept.rowid);
         if (titleChanged) {
           this.deleteFts.run(kept.rowid);
-          this.insertFts.run(kept.rowid, title, kept.text);
+          this.insertFts.run(kept.rowid, segmentCjk(title), segmentCjk(kept.text));
         }
         continue;
       }
       const rowid = Number(this.insertChunk.run(chunk.id, docRowid, chunk.chunkIndex, chunk.text, chunk.contentHash).lastInsertRowid);
-      this.insertFts.run(rowid, title, chunk.text);
+      this.insertFts.run(rowid, segmentCjk(title), segmentCjk(chunk.text));
       written++;
     }
     for (const gone of old.values()) {
