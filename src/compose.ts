@@ -52,7 +52,8 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
   let embedderCache: Embedder | null | undefined;
   const embedder = (): Embedder | null => (embedderCache ??= createEmbedder(config.embedding, env));
   const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
-  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache });
+  const knownSources = (): string[] => [...new Set([...connectorLabels(), ...store.sources().map((s) => s.source)])].sort();
+  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources });
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
   let scripting: Scripting | undefined;

@@ -5,6 +5,7 @@
 // concurrency at a time, batches in parallel; each batch's vectors are written as soon as they come
 // back, so a failure keeps everything written before it and a rerun continues from there.
 // 4. On the first failure stop taking new batches and report it. 5. Bring the vector index in step.
+// Options: `limit` embeds at most N chunks, `batchSize` overrides the provider's, `dryRun` only counts.
 import { LoreError } from '../core/errors.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import type { PendingChunk, Store, VectorIndexReport } from '../store/store.ts';
@@ -32,22 +33,41 @@ export interface EmbedDeps {
   onProgress?: ((p: EmbedProgress) => void) | undefined;
 }
 
-export async function embedPending(deps: EmbedDeps, options: { rebuild?: boolean } = {}): Promise<EmbedReport> {
+export interface EmbedOptions {
+  rebuild?: boolean | undefined;
+  /** Embed at most this many chunks (the rest stay pending for a later run). */
+  limit?: number | undefined;
+  /** Count what is pending and embed nothing. */
+  dryRun?: boolean | undefined;
+  /** Chunks per provider request, overriding [embedding] batch_size. */
+  batchSize?: number | undefined;
+}
+
+export async function embedPending(deps: EmbedDeps, options: EmbedOptions = {}): Promise<EmbedReport> {
   const started = performance.now();
   const { store, embedder } = deps;
-  const dropped = options.rebuild ? store.clearEmbeddings() : 0;
   const selector = { model: embedder.model, dims: embedder.dims };
-  const report: EmbedReport = { model: embedder.model, pending: store.countPendingEmbeddings(selector), embedded: 0, dropped, failure: null, index: null, durationMs: 0 };
+  if (options.dryRun) {
+    const pending = options.rebuild ? store.counts().chunks : store.countPendingEmbeddings(selector);
+    return { model: embedder.model, pending, embedded: 0, dropped: 0, failure: null, index: null, durationMs: performance.now() - started };
+  }
+  const dropped = options.rebuild ? store.clearEmbeddings() : 0;
+  const pending = store.countPendingEmbeddings(selector);
+  const wanted = Math.min(pending, options.limit ?? pending);
+  const batchSize = options.batchSize ?? embedder.batchSize;
+  const report: EmbedReport = { model: embedder.model, pending: wanted, embedded: 0, dropped, failure: null, index: null, durationMs: 0 };
   deps.onProgress?.({ done: 0, total: report.pending });
   let after = 0;
+  let taken = 0;
   let dims = embedder.dims;
   try {
-    for (;;) {
-      const page = store.pendingEmbeddings(selector, after, embedder.batchSize * embedder.concurrency);
+    while (taken < wanted) {
+      const page = store.pendingEmbeddings(selector, after, Math.min(batchSize * embedder.concurrency, wanted - taken));
       if (page.length === 0) break;
+      taken += page.length;
       after = (page[page.length - 1] as PendingChunk).rowid;
       const batches: PendingChunk[][] = [];
-      for (let i = 0; i < page.length; i += embedder.batchSize) batches.push(page.slice(i, i + embedder.batchSize));
+      for (let i = 0; i < page.length; i += batchSize) batches.push(page.slice(i, i + batchSize));
       let failed: unknown;
       await mapLimit(batches, embedder.concurrency, async (batch) => {
         if (failed !== undefined) return;

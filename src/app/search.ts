@@ -1,6 +1,6 @@
 // The search use-case: keyword search today; semantic and hybrid plug in through `vectorSearch`
 // (embeddings issue). Results are documents, best first, scores in [0, 1], ties by id.
-import { LoreError } from '../core/errors.ts';
+import { LoreError, notFound } from '../core/errors.ts';
 import type { SearchResult } from '../core/models.ts';
 import { analyzeQuery } from '../core/search/analyze-query.ts';
 import { makeSnippet } from '../core/search/snippet.ts';
@@ -16,6 +16,8 @@ export interface SearchDeps {
   semantic?: SemanticSearch | undefined;
   /** Optional response cache (long-running processes: the server). */
   cache?: SearchCache | undefined;
+  /** Source labels that exist (configured or indexed): an unknown `source` with no results is not_found listing them. */
+  knownSources?: (() => string[]) | undefined;
 }
 
 /** Semantic/hybrid search, provided by the embeddings layer. */
@@ -35,6 +37,22 @@ export interface SearchResponse {
 }
 
 export async function search(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
+  const response = await searchCached(deps, params);
+  // Checked only when nothing matched, so a search that finds something never pays for it (and a
+  // script item's own `source` label, unknown to the config, still works when it has documents).
+  if (response.results.length === 0 && params.source !== undefined && deps.knownSources) checkSource(params.source, deps.knownSources());
+  return response;
+}
+
+function checkSource(source: string, labels: readonly string[]): void {
+  const known = new Set(labels.flatMap((l) => [l, l.split(':')[0]!]));
+  if (known.has(source)) return;
+  throw notFound(
+    `source '${source}' does not exist; ${labels.length === 0 ? 'no sources are configured or indexed' : `sources: ${labels.join(', ')} (or a type: ${[...new Set(labels.map((l) => l.split(':')[0]))].join(', ')})`}`,
+  );
+}
+
+async function searchCached(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
   if (!deps.cache) return searchUncached(deps, params);
   const key = SearchCache.key(params, deps.retrieval);
   const generation = deps.store.generation();

@@ -9,6 +9,8 @@
 //    write the document in one transaction (a kill leaves each document old or new, never half).
 // 4. Delete stored documents the source no longer has (complete listings) or reports as deleted.
 // 5. Record the checkpoint and the sync time. `full` ignores fingerprints, hashes and checkpoints.
+// Options: `dryRun` counts without writing; `limit` takes the first N changed entries and `since`
+// skips items updated before it: such a partial pass deletes nothing and keeps the old checkpoint.
 import { chunkText, type ChunkSizes } from '../core/chunker.ts';
 import { LoreError } from '../core/errors.ts';
 import { chunkIds, documentId, sha256Hex } from '../core/ids.ts';
@@ -49,19 +51,33 @@ export interface SyncDeps {
 
 const LOAD_CONCURRENCY = 16;
 
-export async function syncConnectors(deps: SyncDeps, connectors: readonly Connector[], options: { full: boolean }): Promise<SyncReport[]> {
+export interface SyncOptions {
+  full: boolean;
+  /** Count what would change without writing anything (no documents, deletions, checkpoints or embeddings). */
+  dryRun?: boolean | undefined;
+  /** At most this many new or changed items per connector. */
+  limit?: number | undefined;
+  /** ISO instant: only items updated at or after it. */
+  since?: string | undefined;
+}
+
+export async function syncConnectors(deps: SyncDeps, connectors: readonly Connector[], options: SyncOptions): Promise<SyncReport[]> {
   deps.store.beginBulk();
   let reports: SyncReport[];
   try {
-    reports = await Promise.all(connectors.map((c) => syncOne(deps, c, options.full)));
+    reports = await Promise.all(connectors.map((c) => syncOne(deps, c, options)));
   } finally {
     deps.store.endBulk();
   }
-  if (reports.some((r) => r.chunksWritten > 0 || r.deleted > 0)) deps.store.compact();
+  if (!options.dryRun && reports.some((r) => r.chunksWritten > 0 || r.deleted > 0)) deps.store.compact();
   return reports;
 }
 
-async function syncOne(deps: SyncDeps, connector: Connector, full: boolean): Promise<SyncReport> {
+async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOptions): Promise<SyncReport> {
+  const { full } = options;
+  // A partial pass (--limit, --since) sees only part of the source: it never deletes and keeps the old checkpoint.
+  const partial = options.limit !== undefined || options.since !== undefined;
+  const dryRun = options.dryRun === true;
   const started = performance.now();
   const report: SyncReport = {
     connector: connector.label,
@@ -93,21 +109,29 @@ async function syncOne(deps: SyncDeps, connector: Connector, full: boolean): Pro
         report.unchanged++;
       } else changed.push(entry);
     }
+    const chosen = options.limit === undefined ? changed : changed.slice(0, options.limit);
+    const total = report.unchanged + chosen.length;
     let done = report.unchanged;
-    deps.onProgress?.({ connector: connector.label, done, total: scan.entries.length });
+    deps.onProgress?.({ connector: connector.label, done, total });
 
-    await mapLimit(changed, LOAD_CONCURRENCY, async (entry) => {
-      await processEntry(deps, connector, entry, stored, full, keep, report);
+    const pass = { full, dryRun, since: options.since };
+    await mapLimit(chosen, LOAD_CONCURRENCY, async (entry) => {
+      await processEntry(deps, connector, entry, stored, pass, keep, report);
       done++;
-      deps.onProgress?.({ connector: connector.label, done, total: scan.entries.length });
+      deps.onProgress?.({ connector: connector.label, done, total });
     });
 
     const gone = new Set<string>();
-    if (scan.complete) for (const id of stored.keys()) if (!keep.has(id)) gone.add(id);
+    if (scan.complete && !partial) for (const id of stored.keys()) if (!keep.has(id)) gone.add(id);
     for (const sourceId of scan.deleted) gone.add(documentId(connector.label, sourceId));
-    report.deleted = store.deleteDocuments([...gone].filter((id) => stored.has(id) && !keep.has(id)));
-    store.setSourceState(connector.label, { checkpoint: scan.checkpoint, lastSyncAt: new Date().toISOString() });
-    await deps.afterConnector?.(report);
+    const deletions = [...gone].filter((id) => stored.has(id) && !keep.has(id));
+    if (dryRun) {
+      report.deleted = deletions.length;
+    } else {
+      report.deleted = store.deleteDocuments(deletions);
+      store.setSourceState(connector.label, { checkpoint: partial ? previous.checkpoint : scan.checkpoint, lastSyncAt: new Date().toISOString() });
+      await deps.afterConnector?.(report);
+    }
   } catch (error) {
     report.failure =
       error instanceof LoreError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error).message };
@@ -121,10 +145,11 @@ async function processEntry(
   connector: Connector,
   entry: ScanEntry,
   stored: ReadonlyMap<string, { fingerprint: string | null; contentHash: string }>,
-  full: boolean,
+  pass: { full: boolean; dryRun: boolean; since: string | undefined },
   keep: Set<string>,
   report: SyncReport,
 ): Promise<void> {
+  const { full } = pass;
   const source = entry.source ?? connector.label;
   const id = documentId(source, entry.sourceId);
   const prior = stored.get(id); // entries with an unchanged fingerprint were settled before (syncOne)
@@ -144,12 +169,22 @@ async function processEntry(
   }
   keep.add(id);
   const doc = toDocument(loaded.item, id, source, connector.label);
+  if (pass.since !== undefined && Date.parse(doc.updatedAt) < Date.parse(pass.since)) {
+    report.skipped++;
+    report.notes.push(`skipped ${entry.sourceId}: updated ${doc.updatedAt}, before --since`);
+    return;
+  }
   if (!full && prior && prior.contentHash === doc.contentHash) {
-    if (prior.fingerprint !== entry.fingerprint) deps.store.touchDocument(id, entry.fingerprint);
+    if (prior.fingerprint !== entry.fingerprint && !pass.dryRun) deps.store.touchDocument(id, entry.fingerprint);
     report.unchanged++;
     return;
   }
   const chunks = toChunks(doc, deps.chunking);
+  if (pass.dryRun) {
+    report.upserted++;
+    report.chunksWritten += chunks.length; // what a write would hold; chunks kept by id are not diffed
+    return;
+  }
   const outcome = deps.store.upsertDocument(doc, chunks, entry.fingerprint);
   report.upserted++;
   report.chunksWritten += outcome.chunksWritten;

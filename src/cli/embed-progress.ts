@@ -1,18 +1,22 @@
-// Embedding progress on stderr for a terminal: a redrawn bar with count, rate and ETA. Silent
-// otherwise (the summary line is the plain output).
+// Embedding progress on stderr: on a terminal, a redrawn bar with count, rate and ETA; otherwise
+// (unless `lines` is off) a plain line every few seconds. The summary line is the plain output.
 import type { EmbedProgress } from '../app/embed.ts';
+import { createProgressLines, rateAndEta } from './progress-lines.ts';
+import type { ProgressOptions } from './progress.ts';
 
-export function createEmbedProgress(interactive: boolean, write: (text: string) => void): { update(p: EmbedProgress): void; done(): void } {
-  if (!interactive) return { update: () => undefined, done: () => undefined };
+export function createEmbedProgress(interactive: boolean, write: (text: string) => void, options: ProgressOptions = {}): { update(p: EmbedProgress): void; done(): void } {
   const started = Date.now();
+  if (!interactive) {
+    if (options.lines === false) return { update: () => undefined, done: () => undefined };
+    let latest: EmbedProgress | null = null;
+    const lines = createProgressLines(write, () => (latest ? `embed: ${latest.done}/${latest.total}  ${rateAndEta(latest.done, latest.total, (Date.now() - started) / 1000)}` : null), options.everyMs);
+    return { update: (p) => void (latest = p), done: () => lines.stop() };
+  }
   let last = 0;
   let shown: EmbedProgress | null = null;
   const draw = (p: EmbedProgress): void => {
-    const seconds = (Date.now() - started) / 1000;
-    const rate = seconds > 0 ? p.done / seconds : 0;
-    const eta = rate > 0 ? formatDuration((p.total - p.done) / rate) : '?';
     const filled = Math.round((p.total === 0 ? 1 : p.done / p.total) * 30);
-    write(`\r\x1b[2Kembedding [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${p.done}/${p.total}  ${rate.toFixed(1)}/s  ETA ${eta}`);
+    write(`\r\x1b[2Kembedding [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${p.done}/${p.total}  ${rateAndEta(p.done, p.total, (Date.now() - started) / 1000)}`);
   };
   return {
     update(p) {
@@ -30,12 +34,4 @@ export function createEmbedProgress(interactive: boolean, write: (text: string) 
       }
     },
   };
-}
-
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds)) return '?';
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }

@@ -1,7 +1,7 @@
 // `lore embed pending` / `lore embed rebuild`: embed chunks without a current vector, or drop all
 // vectors and regenerate them. Exit non-zero when the provider failed (what was written is kept).
-import type { Command } from 'commander';
-import { embedPending, type EmbedReport } from '../../app/embed.ts';
+import { InvalidArgumentError, type Command } from 'commander';
+import { embedPending, type EmbedOptions, type EmbedReport } from '../../app/embed.ts';
 import { configError, LoreError } from '../../core/errors.ts';
 import type { ErrorCode } from '../../core/error-table.ts';
 import type { CliContext } from '../context.ts';
@@ -12,23 +12,32 @@ export function registerEmbed(program: Command, ctx: CliContext): void {
   embed
     .command('pending')
     .description('embed chunks that have no current embedding')
-    .action(() => run(ctx, false));
+    .option('--limit <n>', 'embed at most n chunks (the rest stay pending)', positive)
+    .option('--dry-run', 'only count the pending chunks')
+    .option('--batch-size <n>', 'chunks per provider request (default: [embedding] batch_size)', positive)
+    .action((opts: { limit?: number; dryRun?: boolean; batchSize?: number }) => run(ctx, { rebuild: false, ...opts }));
   embed
     .command('rebuild')
     .description('drop all embeddings and regenerate them (after a model or dims change)')
-    .action(() => run(ctx, true));
+    .action(() => run(ctx, { rebuild: true }));
 }
 
-async function run(ctx: CliContext, rebuild: boolean): Promise<void> {
+function positive(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError('must be a positive whole number');
+  return Number(value);
+}
+
+async function run(ctx: CliContext, options: EmbedOptions): Promise<void> {
   const lore = ctx.lore();
   const embedder = lore.embedder();
   if (!embedder) {
     throw configError('no embedding provider is configured: set [embedding] provider = "openai", "ollama" or "local" in the config');
   }
-  const progress = createEmbedProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t));
-  const report = await embedPending({ store: lore.store, embedder, onProgress: (p) => progress.update(p) }, { rebuild });
+  const progress = createEmbedProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json });
+  const report = await embedPending({ store: lore.store, embedder, onProgress: (p) => progress.update(p) }, options);
   progress.done();
-  if (ctx.json) ctx.printJson(toWire(report));
+  if (ctx.json) ctx.printJson({ dry_run: options.dryRun === true, ...toWire(report) });
+  else if (options.dryRun) ctx.io.out(`Dry run: ${report.pending} chunk(s) pending for ${report.model}; nothing was embedded.\n`);
   else ctx.io.out(summary(report));
   if (report.failure) throw new LoreError(report.failure.code as ErrorCode, `embedding stopped: ${report.failure.message}`);
 }

@@ -10,7 +10,7 @@ export function registerStart(program: Command, ctx: CliContext): void {
     .action(async () => {
       const config = ctx.config();
       if (!config.file) ctx.io.err('No config file found (-c, $LORE_CONFIG, $CTX_CONFIG, config/lore.toml, .ctx/config.toml, config/ctx.toml): using the built-in config, which indexes Markdown and text under the current folder.\n');
-      await runSync(ctx, 'all', false);
+      await runSync(ctx, 'all', { full: false });
       const { serveFromCli } = await import('./serve-entry.ts');
       await serveFromCli(ctx, {});
     });

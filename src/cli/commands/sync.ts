@@ -1,9 +1,10 @@
-// `lore sync <connector> [--full]`: run connectors and print one summary line each.
-import type { Command } from 'commander';
+// `lore sync <connector> [--full] [--dry-run] [--limit n] [--since when]`: run connectors and print one summary line each.
+import { InvalidArgumentError, type Command } from 'commander';
 import { LoreError } from '../../core/errors.ts';
 import type { ErrorCode } from '../../core/error-table.ts';
 import { selectConnectors } from '../../app/select-connectors.ts';
-import { syncConnectors, type SyncReport } from '../../app/sync.ts';
+import { syncConnectors, type SyncOptions, type SyncReport } from '../../app/sync.ts';
+import { parseSince } from '../../core/search/since.ts';
 import type { CliContext } from '../context.ts';
 import { createProgress } from '../progress.ts';
 
@@ -13,8 +14,12 @@ export function registerSync(program: Command, ctx: CliContext): void {
     .description('fetch, chunk and index documents: all, a type (filesystem, git, s3, script) or <type>:<name>')
     .argument('<connector>', 'all | <type> | <type>:<name>')
     .option('--full', 'reprocess everything, ignoring fingerprints and checkpoints')
-    .action(async (target: string, opts: { full?: boolean }) => {
-      const reports = await runSync(ctx, target, opts.full === true);
+    .option('--dry-run', 'count what would change, writing nothing')
+    .option('--limit <n>', 'at most n new or changed items per connector (deletes nothing)', parsePositive)
+    .option('--since <when>', 'only items updated since a date (2026-01-31) or a duration (7d) (deletes nothing)')
+    .action(async (target: string, opts: { full?: boolean; dryRun?: boolean; limit?: number; since?: string }) => {
+      const since = opts.since === undefined ? undefined : parseSince(opts.since, new Date(), '--since');
+      const reports = await runSync(ctx, target, { full: opts.full === true, dryRun: opts.dryRun === true, limit: opts.limit, since });
       const failed = reports.find((r) => r.failure);
       if (failed?.failure) {
         throw new LoreError(failed.failure.code as ErrorCode, `${reports.filter((r) => r.failure).length} of ${reports.length} connector(s) failed`);
@@ -22,22 +27,28 @@ export function registerSync(program: Command, ctx: CliContext): void {
     });
 }
 
-export async function runSync(ctx: CliContext, target: string, full: boolean): Promise<SyncReport[]> {
+export async function runSync(ctx: CliContext, target: string, options: SyncOptions): Promise<SyncReport[]> {
   const lore = ctx.lore();
   const refs = selectConnectors(lore.config, target);
   const connectors = refs.map((r) => lore.createConnector(r));
-  const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t));
-  const reports = await syncConnectors(lore.syncDeps((p) => progress.update(p)), connectors, { full });
+  const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json });
+  const reports = await syncConnectors(lore.syncDeps((p) => progress.update(p)), connectors, options);
   progress.done();
   if (ctx.json) {
-    ctx.printJson({ connectors: reports.map(reportToWire) });
+    ctx.printJson({ dry_run: options.dryRun === true, connectors: reports.map(reportToWire) });
   } else {
-    for (const r of reports) printReport(ctx, r);
+    if (options.dryRun) ctx.io.out('Dry run: nothing was written.\n');
+    for (const r of reports) printReport(ctx, r, options);
   }
   return reports;
 }
 
-function printReport(ctx: CliContext, r: SyncReport): void {
+function parsePositive(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError('must be a positive whole number');
+  return Number(value);
+}
+
+function printReport(ctx: CliContext, r: SyncReport, options: SyncOptions): void {
   if (r.failure) {
     ctx.io.err(`${r.connector}: failed: ${r.failure.message}\n`);
     return;
@@ -46,9 +57,22 @@ function printReport(ctx: CliContext, r: SyncReport): void {
     `${r.connector}: fetched ${r.fetched}, upserted ${r.upserted}, chunks written ${r.chunksWritten}, deleted ${r.deleted}, ` +
       `unchanged ${r.unchanged}, skipped ${r.skipped}, errors ${r.errors} (${(r.durationMs / 1000).toFixed(2)} s)\n`,
   );
+  const words = explain(r, options);
+  if (words) ctx.io.out(`  ${words}\n`);
   const shown = r.notes.slice(0, 20);
   for (const note of shown) ctx.io.err(`  ${note}\n`);
   if (r.notes.length > shown.length) ctx.io.err(`  … and ${r.notes.length - shown.length} more\n`);
+}
+
+/** The summary in plain words, where the counters alone mislead (a --full pass rewrites documents but keeps unchanged chunks). */
+function explain(r: SyncReport, options: SyncOptions): string | null {
+  const would = options.dryRun ? 'would be ' : '';
+  if (options.full && r.upserted > 0) {
+    const kept = r.chunksWritten === 0 ? 'their text was unchanged, so every chunk and embedding was kept' : `${r.chunksWritten} chunk(s) ${would}new or changed, the rest kept with their embeddings`;
+    return `--full re-read all ${r.fetched} item(s): ${r.upserted} document(s) ${would}rewritten; ${kept}.`;
+  }
+  if (options.dryRun) return `${r.upserted} document(s) would be added or updated (${r.chunksWritten} chunk(s)), ${r.deleted} removed.`;
+  return null;
 }
 
 function reportToWire(r: SyncReport): Record<string, unknown> {
