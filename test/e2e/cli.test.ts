@@ -107,7 +107,7 @@ describe('lore CLI', () => {
     const r = await ws.lore(['stats']);
     assert.equal(r.code, 0);
     assert.match(r.stdout, /^Database: {2}.*data\/index\.sqlite \(\d/m);
-    assert.match(r.stdout, /^Config: {4}config\/lore\.toml$/m);
+    assert.match(r.stdout, /^Config: {4}\/.*config\/lore\.toml$/m);
     assert.match(r.stdout, /Documents: 3\nChunks: {4}3\nEmbedded: {2}0 \(0%\)/);
     assert.match(r.stdout, /filesystem:docs\s+2\s+2\s+0\s+\d{4}-\d\d-\d\dT/);
     const s = json((await ws.lore(['stats', '--json'])).stdout);
@@ -119,8 +119,8 @@ describe('lore CLI', () => {
   it('sources lists counts and status', async () => {
     const r = json((await ws.lore(['sources', '--json'])).stdout);
     assert.deepEqual(r['sources'], [
-      { source: 'filesystem:docs', document_count: 2, chunk_count: 2, status: 'ok' },
-      { source: 'filesystem:later', document_count: 1, chunk_count: 1, status: 'ok' },
+      { source: 'filesystem:docs', document_count: 2, chunk_count: 2, status: 'ok', name: 'filesystem:docs', configured: true, healthy: true },
+      { source: 'filesystem:later', document_count: 1, chunk_count: 1, status: 'ok', name: 'filesystem:later', configured: true, healthy: true },
     ]);
   });
 
