@@ -2,8 +2,10 @@
 // Harness's, so a ctx.toml workspace works unchanged:
 //   1. -c/--config   2. $LORE_CONFIG   3. $CTX_CONFIG   4. ./config/lore.toml
 //   5. .ctx/config.toml in the working directory or the nearest parent that has one
-//   6. ./config/ctx.toml   7. the built-in default (only when none of the above exists)
+//   6. ./config/ctx.toml   7. Context Harness's global config ($CTX_CONFIG_DIR, $XDG_CONFIG_HOME/ctx or
+//   ~/.config/ctx, then config.toml)   8. the built-in default (only when none of the above exists)
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
 
 export interface ConfigLocation {
@@ -36,5 +38,16 @@ export function findConfig(options: { configPath?: string | undefined; cwd: stri
   }
   const legacy = path.join(cwd, 'config', 'ctx.toml');
   if (existsSync(legacy)) return { file: legacy, via: './config/ctx.toml', baseDir: cwd, explicit: false };
+  const global = path.join(globalConfigDir(env), 'config.toml');
+  if (existsSync(global)) return { file: global, via: 'Context Harness global config', baseDir: cwd, explicit: false };
   return { file: null, via: 'built-in default', baseDir: cwd, explicit: false };
+}
+
+/** Context Harness's XDG config folder; relative environment values are ignored, as the XDG spec says. */
+function globalConfigDir(env: NodeJS.ProcessEnv): string {
+  const own = env['CTX_CONFIG_DIR'];
+  if (own && path.isAbsolute(own)) return own;
+  const xdg = env['XDG_CONFIG_HOME'];
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'ctx');
+  return path.join(env['HOME'] || homedir(), '.config', 'ctx');
 }
