@@ -2,7 +2,8 @@
 // Cheap: no provider connects or loads a model until its first embed().
 import type { EmbeddingConfig } from '../config/types.ts';
 import type { Embedder } from './embedder.ts';
-import { BUNDLED_LOCAL_MODEL, LocalEmbedder } from './local-embedder.ts';
+import { foreignLocalModelError } from './foreign-local-models.ts';
+import { BUNDLED_DIMS, BUNDLED_LOCAL_MODEL, LocalEmbedder } from './local-embedder.ts';
 import { OLLAMA_URL, OllamaEmbedder } from './ollama-embedder.ts';
 import { OPENAI_BASE_URL, OpenAiEmbedder, openAiKey } from './openai-embedder.ts';
 
@@ -22,7 +23,10 @@ export function createEmbedder(config: EmbeddingConfig, env: NodeJS.ProcessEnv):
     }
     case 'ollama':
       return new OllamaEmbedder({ ...retry, ...common, url: config.url ?? config.baseUrl ?? OLLAMA_URL, model: config.model ?? DEFAULT_OLLAMA_MODEL });
-    case 'local':
+    case 'local': {
+      const foreign = config.model === null ? null : foreignLocalModelError(config.model, BUNDLED_LOCAL_MODEL, BUNDLED_DIMS);
+      if (foreign) throw foreign;
       return new LocalEmbedder({ model: config.model ?? BUNDLED_LOCAL_MODEL, dims: config.dims, batchSize: config.batchSize });
+    }
   }
 }

@@ -27,3 +27,14 @@ describe('LocalEmbedder', () => {
     assert.throws(() => new LocalEmbedder({ model: 'use-lite', dims: 384, batchSize: 8 }), /512-dimensional/);
   });
 });
+
+describe('Context Harness local model names', () => {
+  it('say which providers work offline and how to run the same model', async () => {
+    const { createEmbedder } = await import('./create-embedder.ts');
+    const config = { provider: 'local', model: 'all-minilm-l6-v2', dims: null, url: null, baseUrl: null, apiKeyEnv: 'X', batchSize: 8, maxRetries: 0, timeoutSecs: 5, concurrency: 1 } as const;
+    assert.throws(
+      () => createEmbedder(config, {}),
+      (e: unknown) => e instanceof LoreError && e.code === 'config_error' && /never downloads/.test(e.message) && /provider = "local"/.test(e.message) && /model = "all-minilm", dims = 384/.test(e.message),
+    );
+  });
+});

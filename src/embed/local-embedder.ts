@@ -9,7 +9,7 @@ import { toUnitVectors } from './check-vectors.ts';
 import type { Embedder } from './embedder.ts';
 
 export const BUNDLED_LOCAL_MODEL = 'use-lite';
-const BUNDLED_DIMS = 512;
+export const BUNDLED_DIMS = 512;
 
 interface UseModel {
   embed(input: string[]): Promise<number[][]>;
