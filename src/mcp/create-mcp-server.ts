@@ -8,7 +8,8 @@ import type { ToolRegistry } from '../app/tools.ts';
 import { isLoreError } from '../core/errors.ts';
 import { errorMapping } from '../core/error-table.ts';
 import { LORE_INSTRUCTIONS } from './instructions.ts';
-import { DOCUMENT_URI_PREFIX, type McpCatalog } from './mcp-catalog.ts';
+import { legacyResourceNotFound } from './legacy-not-found.ts';
+import { DOCUMENT_MIME_TYPE, DOCUMENT_URI_PREFIX, type McpCatalog } from './mcp-catalog.ts';
 
 export interface McpServerDeps {
   catalog: McpCatalog;
@@ -46,6 +47,7 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
 
   return () => {
     const server = new Server(info, { capabilities: CAPABILITIES, instructions: LORE_INSTRUCTIONS });
+    const legacy = legacyResourceNotFound(server);
     server.setRequestHandler('tools/list', () => ({ tools: catalog.tools }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name } = request.params;
@@ -74,19 +76,20 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
           uri: `${DOCUMENT_URI_PREFIX}${encodeURIComponent(d.id)}`,
           name: d.title,
           description: `${d.source} · ${d.sourceId}`,
-          mimeType: 'text/plain',
+          mimeType: DOCUMENT_MIME_TYPE,
         })),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       };
     });
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.resourceTemplates }));
-    server.setRequestHandler('resources/read', async (request) => {
+    server.setRequestHandler('resources/read', async (request, ctx) => {
       const { uri } = request.params;
-      // The SDK's ResourceNotFoundError carries the era's code and `data.uri` (SEP-2164).
+      // 2026-07-28 requests carry the per-request envelope; earlier revisions get -32002 (their spec's code).
+      if (ctx.mcpReq.envelope === undefined) legacy.mark(ctx.mcpReq.id); // used only if this request fails as not found
       if (!uri.startsWith(DOCUMENT_URI_PREFIX)) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
       const id = decodeURIComponent(uri.slice(DOCUMENT_URI_PREFIX.length));
-      const doc = (await mcpErrors(() => tools.call('get', { id }), deps.log, uri)) as { body: string; content_type?: string };
-      return { contents: [{ uri, mimeType: doc.content_type ?? 'text/plain', text: doc.body }] };
+      const doc = (await mcpErrors(() => tools.call('get', { id }), deps.log, uri)) as { body: string };
+      return { contents: [{ uri, mimeType: DOCUMENT_MIME_TYPE, text: doc.body }] };
     });
     return server;
   };

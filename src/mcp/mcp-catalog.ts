@@ -6,6 +6,9 @@ import type { AgentRegistry } from '../app/agents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
 import { BUILTIN_OUTPUT_SCHEMAS } from './output-schemas.ts';
 
+/** Every document resource is served as its extracted text, so one type fits list, template and read alike. */
+export const DOCUMENT_MIME_TYPE = 'text/plain';
+
 export const DOCUMENT_URI_PREFIX = 'lore://documents/';
 
 export type McpToolDef = Tool;
@@ -58,7 +61,7 @@ export function buildMcpCatalog(tools: ToolRegistry, agents: AgentRegistry): Mcp
         name: 'document',
         title: 'Indexed document',
         description: 'A document from the knowledge base by id (ids come from search results): its full body text.',
-        mimeType: 'text/markdown',
+        mimeType: DOCUMENT_MIME_TYPE,
       },
     ],
   };

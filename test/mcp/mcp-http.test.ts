@@ -77,7 +77,13 @@ for (const era of eras) {
       const id = (found.structuredContent as { results: { id: string }[] }).results[0]!.id;
       const read = await client.readResource({ uri: `lore://documents/${id}` });
       assert.match((read.contents[0] as { text: string }).text, /Green tea/);
-      await assert.rejects(client.readResource({ uri: 'lore://documents/missing' }), /not found/);
+      for (const uri of ['lore://documents/missing', 'other://x']) {
+        // The SDK client reads either wire code back as its ResourceNotFoundError; the wire code itself is checked below.
+        await assert.rejects(client.readResource({ uri }), /not found/);
+      }
+      // One MIME type for a document everywhere: template, list and read.
+      const { resources } = await client.listResources();
+      assert.deepEqual([...new Set([resourceTemplates[0]?.mimeType, resources[0]?.mimeType, read.contents[0]?.mimeType])], ['text/plain']);
     });
 
     it('resources/list lists the indexed documents, each readable', async () => {
@@ -90,3 +96,21 @@ for (const era of eras) {
     });
   });
 }
+
+describe('resource not found on the wire', () => {
+  const read = async (headers: Record<string, string>, params: Record<string, unknown>) => {
+    const res = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'resources/read', params }),
+    });
+    const text = await res.text();
+    const data = text.startsWith('event:') ? (/^data: (.*)$/m.exec(text)?.[1] ?? '') : text;
+    return (JSON.parse(data) as { error: { code: number; data: unknown } }).error;
+  };
+
+  it('is -32002 with data.uri on the 2025 revisions (2026-07-28 keeps the SDK\'s -32602, read back above)', async () => {
+    const uri = 'lore://documents/missing';
+    assert.deepEqual(await read({ 'mcp-protocol-version': '2025-06-18' }, { uri }), { code: -32002, message: 'document not found: missing', data: { uri } });
+  });
+});
