@@ -1,6 +1,6 @@
 // `npm run conformance`: the official MCP conformance suite against a real `lore serve mcp` on
-// 127.0.0.1:0 — the active 2025 suite and the 2026-07-28 requirement set, each with a baseline of
-// fixture-only scenarios. Output goes to a log file (default .ci/logs/conformance.log); exit 1 on any regression.
+// 127.0.0.1:0 — the active suite for each 2025 revision and the 2026-07-28 requirement set, each with a
+// baseline of individual fixture-only checks. Output goes to a log file (default .ci/logs/conformance.log); exit 1 on any regression.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,8 +11,12 @@ const LOG = path.resolve(process.env['CONFORMANCE_LOG'] ?? path.join(REPO_ROOT, 
 const SUITE = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const here = path.join(REPO_ROOT, 'test/conformance');
 
+// One run per protocol revision Lore serves, each with its own baseline of individual checks.
 const runs = [
-  { name: 'active suite (2025 revisions)', args: ['--expected-failures', path.join(here, 'baseline-2025.yml')] },
+  ...['2025-03-26', '2025-06-18', '2025-11-25'].map((rev) => ({
+    name: `active suite, revision ${rev}`,
+    args: ['--spec-version', rev, '--expected-failures', path.join(here, `baseline-${rev}.yml`)],
+  })),
   { name: 'requirements 2026-07-28', args: ['--requirements', '2026-07-28', '--expected-failures', path.join(here, 'baseline-2026-07-28.yml')] },
 ];
 
