@@ -26,6 +26,9 @@ function registryContext(ctx: CliContext): RegistryContext {
 
 const extensionRow = (e: ExtensionView): string[] => [e.id, e.registry, e.enabled ? 'yes' : 'no', e.entry.description];
 
+const NO_REGISTRIES =
+  'No registries are configured. Run `lore registry init` to add the community registry, or add a [registries.<name>] section (url or path) to the config.\n';
+
 export function registerRegistry(program: Command, ctx: CliContext): void {
   const registry = program.command('registry').description('extension registries: list, install, update, search, info, add, override, init');
 
@@ -57,6 +60,7 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .action(async (opts: { name?: string }) => {
       const results = await installRegistries(registryContext(ctx), opts.name);
       if (ctx.json) return ctx.printJson({ registries: results });
+      if (results.length === 0) return ctx.io.out(NO_REGISTRIES);
       for (const r of results) ctx.io.out(`${r.name}: ${r.outcome === 'present' ? 'already installed' : r.outcome === 'no url' ? 'no url to clone (a local folder)' : 'cloned'} (${r.path})\n`);
     });
 
@@ -67,10 +71,12 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .action(async (opts: { name?: string }) => {
       const results = await updateRegistries(registryContext(ctx), opts.name);
       if (ctx.json) return ctx.printJson({ registries: results });
+      if (results.length === 0) return ctx.io.out(NO_REGISTRIES);
       for (const { name, outcome: o } of results) {
         if (o.kind === 'updated') ctx.io.out(`${name}: updated ${o.from}..${o.to}\n`);
         else if (o.kind === 'local changes')
           ctx.io.err(`${name}: not updated: it has local changes (${o.files.join(', ')}); commit or discard them, or copy extensions with \`lore registry override\`\n`);
+        else if (o.kind === 'not installed') ctx.io.out(`${name}: not installed yet; run \`lore registry install --name ${name}\`\n`);
         else ctx.io.out(`${name}: ${o.kind}\n`);
       }
       const refused = results.filter((r) => r.outcome.kind === 'local changes');

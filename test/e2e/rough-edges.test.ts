@@ -1,0 +1,40 @@
+// What a new user hits first, through the real CLI: registry commands with nothing configured, `tool
+// test` on a missing file and with the configured time-out, CLI errors that point at CLI commands.
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { Workspace } from '../helpers/workspace.ts';
+
+const ws = new Workspace('lore-edges-');
+before(() => {
+  ws.write('docs/a.md', '# A\n\nSome text.');
+  ws.write('tools/spin.lua', 'tool = { description = "spins", parameters = {} }\nfunction tool.execute() while true do end end\n');
+  ws.config('[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.spin]\npath = "tools/spin.lua"\ntimeout = 1\n');
+});
+after(() => ws.cleanup());
+
+it('registry install and update say when no registry is configured, and how to add one', async () => {
+  for (const command of ['install', 'update']) {
+    const r = await ws.lore(['registry', command]);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /No registries are configured.*lore registry init.*\[registries\.<name>\]/s);
+  }
+});
+
+it('tool test on a missing file exits 4', async () => {
+  const r = await ws.lore(['tool', 'test', 'tools/nope.lua']);
+  assert.equal(r.code, 4);
+  assert.match(r.stderr, /script not found: tools\/nope\.lua/);
+});
+
+it('tool test uses the time-out of the configured section for that file', async () => {
+  const r = await ws.lore(['tool', 'test', 'tools/spin.lua']);
+  assert.equal(r.code, 5);
+  assert.match(r.stderr, /timed out after 1 s/);
+});
+
+it('CLI errors name the available tools and agents, not HTTP routes', async () => {
+  const r = await ws.lore(['agent', 'test', 'nobody']);
+  assert.equal(r.code, 4);
+  assert.doesNotMatch(r.stderr, /GET \//);
+  assert.match(r.stderr, /unknown agent 'nobody'; no agents are configured/);
+});
