@@ -34,7 +34,7 @@ describe('git connector: a local repository', () => {
   commit(repo, { 'docs/a.md': '# Alpha\n\nsecond alpha\n' }, 'two', T2);
   ws.config('[connectors.git.local]\nurl = "repo"\n\n[connectors.git.sub]\nurl = "repo"\nroot = "docs"\n');
 
-  it('indexes files with their last commit time and a file:// link into the clone', async () => {
+  it("indexes files with their last commit time and a file:// link into the user's repository", async () => {
     const { code, reports } = await ws.syncJson('git');
     assert.equal(code, 0, JSON.stringify(reports));
     assert.deepEqual(reports.map((r) => [r.connector, r.upserted]), [['git:local', 3], ['git:sub', 2]]);
@@ -42,7 +42,7 @@ describe('git connector: a local repository', () => {
     assert.equal(local.get('docs/a.md')?.updated_at, new Date(T2).toISOString());
     assert.equal(local.get('docs/b.md')?.updated_at, new Date(T1).toISOString());
     assert.match(local.get('docs/a.md')?.body ?? '', /second alpha/);
-    assert.match(local.get('docs/a.md')?.source_url ?? '', /^file:\/\/.*\/git-cache\/local\/[0-9a-f]+\/docs\/a\.md$/);
+    assert.equal(local.get('docs/a.md')?.source_url, pathToFileURL(ws.path('repo', 'docs', 'a.md')).href, 'not Lore\'s private clone');
     const sub = await docs(ws, 'git:sub');
     assert.deepEqual([...sub.keys()].sort(), ['docs/a.md', 'docs/b.md']);
   });
@@ -81,7 +81,9 @@ describe('git connector: a bare remote over file://, branches and history rewrit
     config('dev');
     const { code } = await ws.syncJson('git:kb');
     assert.equal(code, 0);
-    assert.deepEqual([...(await docs(ws, 'git:kb')).keys()].sort(), ['kb/dev-only.md', 'kb/intro.md']);
+    const kb = await docs(ws, 'git:kb');
+    assert.deepEqual([...kb.keys()].sort(), ['kb/dev-only.md', 'kb/intro.md']);
+    assert.equal(kb.get('kb/intro.md')?.source_url, pathToFileURL(`${remote}/kb/intro.md`).href, 'a file:// remote links into that repository');
   });
 
   it('fetches new commits and survives a force-push', async () => {

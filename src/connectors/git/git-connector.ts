@@ -1,11 +1,12 @@
 // Git connector: keeps a private clone of `url`@`branch`, lists the files under `root` with their blob
 // shas (the fingerprint, so an unchanged file is never read) and loads changed ones from the checkout.
-// updated_at is each file's last commit time; source_url a forge web URL, or file:// into the clone.
+// updated_at is each file's last commit time; source_url a forge web URL, a file:// link into the user's
+// own repository for a local remote, else file:// into the clone.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { configError, LoreError } from '../../core/errors.ts';
 import type { GitConnectorConfig } from '../../config/types.ts';
 import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult } from '../connector.ts';
@@ -59,7 +60,7 @@ export class GitConnector implements Connector {
     const tip = await updateCache(this.git, { url, branch, shallow, dir, force: options.full, signal: options.signal });
     if (this.config.cacheDir === null) await removeStaleCaches(dir);
     const files = await this.listFiles(dir, tip, root);
-    const web = webUrlBuilder(url, branch);
+    const web = webUrlBuilder(url, branch) ?? localRepoLinks(url);
     // The link depends on url and branch: a change there must refresh every document once.
     const linkToken = createHash('sha256').update(`${url}\0${branch}`).digest('hex').slice(0, 8);
     let times: Promise<Map<string, string>> | undefined;
@@ -129,6 +130,16 @@ export class GitConnector implements Connector {
 }
 
 /** `root` as a clean relative folder ('' for the repository root); a path leaving the repository is a config error. */
+/** For a local repository (a path or a file:// URL), links into the user's own checkout rather than Lore's private clone. */
+function localRepoLinks(url: string): ((repoPath: string) => string) | null {
+  let dir: string | null = null;
+  if (/^file:\/\//i.test(url)) dir = fileURLToPath(url);
+  else if (path.isAbsolute(url)) dir = url;
+  if (dir === null) return null;
+  const repo = dir;
+  return (repoPath) => pathToFileURL(path.join(repo, ...repoPath.split('/'))).href;
+}
+
 function normalizeRoot(root: string, label: string, name: string): string | LoreError {
   const clean = path.posix.normalize(root.replace(/\\/g, '/')).replace(/\/+$/, '');
   if (clean === '.' || clean === '') return '';
