@@ -8,6 +8,7 @@ import { VERSION } from '../version.ts';
 import { registerAgent } from './commands/agent.ts';
 import { registerCompletions } from './commands/completions.ts';
 import { registerConnector } from './commands/connector.ts';
+import { registerDoctor } from './commands/doctor.ts';
 import { registerEmbed } from './commands/embed.ts';
 import { registerExport } from './commands/export.ts';
 import { registerGet } from './commands/get.ts';
@@ -51,6 +52,7 @@ function buildProgram(ctx: CliContext, program: Command): Command {
     registerConnector,
     registerTool,
     registerAgent,
+    registerDoctor,
   ]) {
     register(program, ctx);
   }

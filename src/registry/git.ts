@@ -52,3 +52,12 @@ export async function pullFastForward(dir: string): Promise<{ from: string; to: 
   const after = (await git(['rev-parse', 'HEAD'], dir)).trim();
   return before === after ? null : { from: before.slice(0, 7), to: after.slice(0, 7) };
 }
+
+/** The installed git's version line, or null when git cannot be run. */
+export async function gitVersion(): Promise<string | null> {
+  try {
+    return (await git(['--version'])).trim();
+  } catch {
+    return null;
+  }
+}

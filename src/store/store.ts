@@ -127,6 +127,19 @@ export interface VectorIndexReport {
   index: 'none' | 'fresh' | 'updated' | 'rebuilt' | 'unavailable';
 }
 
+/** What `lore doctor` reads about the index's health (Store.checkIntegrity). */
+export interface IntegrityReport {
+  /** SQLite quick_check problems (empty: ok). */
+  sqlite: string[];
+  /** The keyword index's integrity-check error, null when it is consistent. */
+  fts: string | null;
+  chunks: number;
+  /** Rows in the keyword index: must equal `chunks`. */
+  ftsRows: number;
+  documentsWithoutChunks: number;
+  orphanEmbeddings: number;
+}
+
 export interface Store {
   readonly path: string;
 
@@ -187,6 +200,8 @@ export interface Store {
 
   sources(): SourceStats[];
   counts(): StoreCounts;
+  /** Read-only consistency checks (optional: an implementation without them is reported as unchecked). */
+  checkIntegrity?(): IntegrityReport;
   /** Database size on disk in bytes (main file plus WAL). */
   sizeBytes(): number;
   /** Every document and chunk, in a stable order. */

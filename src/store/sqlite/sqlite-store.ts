@@ -7,7 +7,8 @@ import { LoreError } from '../../core/errors.ts';
 import { dotAt } from '../../core/search/vector-topk.ts';
 import type { Chunk, SourceStats } from '../../core/models.ts';
 import type { DocumentHead, DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
-import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, VectorIndexReport, VectorQuery, VectorResult } from '../store.ts';
+import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, PendingChunk, VectorIndexReport, VectorQuery, VectorResult } from '../store.ts';
+import { checkIntegrity } from './integrity.ts';
 import { DocumentWriter } from './document-writer.ts';
 import { documentVectors, EmbeddingRows } from './embedding-rows.ts';
 import { VectorSearcher } from './vector-search.ts';
@@ -206,6 +207,10 @@ export class SqliteStore implements Store {
       embeddedCount: Number(r.embedded),
       lastSyncAt: r.last_sync_at,
     }));
+  }
+
+  checkIntegrity(): IntegrityReport {
+    return checkIntegrity(this.db);
   }
 
   counts(): StoreCounts {

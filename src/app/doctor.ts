@@ -1,0 +1,70 @@
+// `lore doctor`: checks of the config, the index and its embeddings, each with what to do about a
+// problem. Pure over the Store interface and the config; the CLI adds registries and git.
+import type { Config } from '../config/types.ts';
+import type { Store } from '../store/store.ts';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+export interface DoctorCheck {
+  area: string;
+  status: CheckStatus;
+  detail: string;
+  /** What to do about a warn or fail. */
+  fix?: string | undefined;
+}
+
+export function configChecks(config: Config): DoctorCheck[] {
+  const checks: DoctorCheck[] = [
+    config.file === null
+      ? { area: 'config', status: 'warn', detail: 'no config file found: using the built-in default (Markdown and text under ./)', fix: 'create config/lore.toml (see config/lore.example.toml) or pass -c' }
+      : { area: 'config', status: 'ok', detail: `${config.file} loaded (keys and types valid)` },
+  ];
+  for (const [part, unset] of Object.entries(config.unsetEnv ?? {})) {
+    for (const u of unset) {
+      checks.push({ area: 'config', status: 'warn', detail: `${u.key} uses \${${u.variable}}, which is not set: ${part} fails when it runs`, fix: `export ${u.variable}=… (or edit ${u.key})` });
+    }
+  }
+  return checks;
+}
+
+/** `embedder`: the configured embedder's identity, null when [embedding] is disabled. */
+export function indexChecks(store: Store, embedder: { model: string; dims: number | null } | null): DoctorCheck[] {
+  const checks: DoctorCheck[] = [];
+  const rebuild = 'restore a backup, or delete the database file and run `lore sync all` (and `lore embed pending`)';
+  const report = store.checkIntegrity?.();
+  if (!report) return [{ area: 'index', status: 'warn', detail: 'this store cannot check its integrity' }];
+  checks.push(
+    report.sqlite.length === 0
+      ? { area: 'index', status: 'ok', detail: `SQLite integrity ok (${store.path})` }
+      : { area: 'index', status: 'fail', detail: `SQLite integrity: ${report.sqlite.join('; ')}`, fix: rebuild },
+    report.fts === null
+      ? { area: 'index', status: 'ok', detail: 'keyword index (FTS5) integrity ok' }
+      : { area: 'index', status: 'fail', detail: `keyword index (FTS5): ${report.fts}`, fix: 'run `lore sync all --full`, or delete the database and sync again' },
+    report.ftsRows === report.chunks
+      ? { area: 'index', status: 'ok', detail: `${report.chunks} chunks, all in the keyword index` }
+      : { area: 'index', status: 'fail', detail: `${report.chunks} chunks but ${report.ftsRows} keyword index rows`, fix: 'delete the database and run `lore sync all`' },
+  );
+  if (report.documentsWithoutChunks > 0) checks.push({ area: 'index', status: 'warn', detail: `${report.documentsWithoutChunks} document(s) without chunks (not searchable)`, fix: 'run `lore sync all --full`' });
+  if (report.orphanEmbeddings > 0) checks.push({ area: 'embeddings', status: 'warn', detail: `${report.orphanEmbeddings} embedding(s) of deleted chunks`, fix: 'run `lore embed rebuild`' });
+  checks.push(...embeddingChecks(store, embedder));
+  return checks;
+}
+
+function embeddingChecks(store: Store, embedder: { model: string; dims: number | null } | null): DoctorCheck[] {
+  const spaces = store.embeddingSpaces();
+  if (!embedder) {
+    return spaces.length === 0 ? [] : [{ area: 'embeddings', status: 'warn', detail: `${spaces.reduce((n, s) => n + s.count, 0)} stored embedding(s), but [embedding] is disabled`, fix: 'configure [embedding] or run `lore embed rebuild` after configuring it' }];
+  }
+  const checks: DoctorCheck[] = [];
+  const stale = spaces.filter((s) => s.model !== embedder.model || (embedder.dims !== null && s.dims !== embedder.dims));
+  if (stale.length > 0) {
+    checks.push({ area: 'embeddings', status: 'warn', detail: `stale embeddings from another model or dims: ${stale.map((s) => `${s.model} (${s.dims}): ${s.count}`).join(', ')}`, fix: 'run `lore embed rebuild`' });
+  }
+  const pending = store.countPendingEmbeddings(embedder);
+  checks.push(
+    pending === 0
+      ? { area: 'embeddings', status: 'ok', detail: `every chunk has a current ${embedder.model} embedding` }
+      : { area: 'embeddings', status: 'warn', detail: `${pending} chunk(s) without a current ${embedder.model} embedding (semantic and hybrid search miss them)`, fix: 'run `lore embed pending`' },
+  );
+  return checks;
+}

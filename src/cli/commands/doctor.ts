@@ -1,0 +1,50 @@
+// `lore doctor`: checks the config, the index, embeddings, registries and git, and prints what to do.
+// Exit 0 when nothing failed (warnings included), 1 when a check failed, 3 when the config does not load.
+import type { Command } from 'commander';
+import { configChecks, indexChecks, type DoctorCheck } from '../../app/doctor.ts';
+import { LoreError } from '../../core/errors.ts';
+import { gitVersion } from '../../registry/git.ts';
+import { loadRegistries } from '../../registry/registries.ts';
+import type { CliContext } from '../context.ts';
+
+const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const;
+
+export function registerDoctor(program: Command, ctx: CliContext): void {
+  program
+    .command('doctor')
+    .description('check the config, the index, embeddings, registries and git; print what to do')
+    .action(async () => {
+      let lore;
+      try {
+        lore = ctx.lore();
+      } catch (error) {
+        // A config that does not load (unknown key, wrong type, bad TOML): say so, then exit 3 with its message.
+        if (error instanceof LoreError && error.code === 'config_error') ctx.io.out(`${MARK.fail}  config     ${error.message}\n      → fix the key it names (config/lore.example.toml documents every key)\n`);
+        throw error;
+      }
+      const config = lore.config;
+      let embedder: { model: string; dims: number | null } | null = null;
+      const checks: DoctorCheck[] = [...configChecks(config)];
+      try {
+        embedder = lore.embedder();
+      } catch (error) {
+        checks.push({ area: 'embeddings', status: 'fail', detail: (error as Error).message, fix: 'fix the [embedding] section' });
+      }
+      checks.push(...indexChecks(lore.store, embedder));
+      for (const reg of loadRegistries(config)) {
+        checks.push(
+          reg.present
+            ? { area: 'registries', status: 'ok', detail: `${reg.name}: ${reg.path}${reg.manifest ? '' : ' (no registry.toml: the tree is scanned)'}` }
+            : { area: 'registries', status: 'warn', detail: `${reg.name}: not installed at ${reg.path}`, fix: reg.url ? `run \`lore registry install --name ${reg.name}\`` : 'create the folder or fix its path' },
+        );
+      }
+      const needsGit = Object.keys(config.connectors.git).length > 0 || Object.values(config.registries).some((r) => r.url !== null);
+      const git = await gitVersion();
+      if (git) checks.push({ area: 'git', status: 'ok', detail: git });
+      else checks.push({ area: 'git', status: needsGit ? 'fail' : 'warn', detail: 'git is not installed or not on PATH', fix: 'install git (git connectors and registries need it)' });
+      if (ctx.json) ctx.printJson({ checks });
+      else for (const c of checks) ctx.io.out(`${MARK[c.status]}  ${c.area.padEnd(10)} ${c.detail}${c.fix && c.status !== 'ok' ? `\n      → ${c.fix}` : ''}\n`);
+      const failed = checks.filter((c) => c.status === 'fail').length;
+      if (failed > 0) throw new LoreError('internal', `${failed} check(s) failed`);
+    });
+}
