@@ -22,6 +22,9 @@ import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 import { createContextBridge } from './scripting/context-bridge.ts';
 import { Scripting, type ScriptLoadFailure } from './scripting/scripting.ts';
+import type { ExtensionConnector } from './extensions/extension-api.ts';
+import { ExtensionConnectorInstance } from './extensions/extension-connector-instance.ts';
+import { VERSION } from './version.ts';
 
 export interface Lore {
   readonly config: Config;
@@ -37,8 +40,10 @@ export interface Lore {
   agents(): AgentRegistry;
   /** The Lua runtime (workers start on first use), with the context bridge over this index. */
   scripts(): Scripting;
-  /** Reads every configured script tool and agent in the sandbox and registers it. Idempotent; broken scripts are returned, not thrown. */
+  /** Reads every configured script tool and agent in the sandbox and registers it, after the extensions. Idempotent; broken scripts are returned, not thrown. */
   loadScripts(): Promise<ScriptLoadFailure[]>;
+  /** Imports the `[extensions] modules` once and registers their tools, agents and connector types; modules that fail are returned. */
+  loadExtensions(): Promise<ScriptLoadFailure[]>;
   close(): void;
 }
 
@@ -55,11 +60,13 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
   let agents: AgentRegistry | undefined;
   let scripting: Scripting | undefined;
   let scriptsLoaded: Promise<ScriptLoadFailure[]> | undefined;
+  let extensionsLoaded: Promise<ScriptLoadFailure[]> | undefined;
+  const extensionConnectors = new Map<string, ExtensionConnector>();
   const scripts = (): Scripting => (scripting ??= new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }) }));
   return {
     config,
     store,
-    createConnector: (ref) => createConnector(config, ref, scripts),
+    createConnector: (ref) => createConnector(config, ref, scripts, extensionConnectors),
     connectorLabels,
     searchDeps,
     syncDeps: (onProgress) => ({
@@ -84,13 +91,27 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
       return agents;
     },
     scripts,
+    loadExtensions() {
+      extensionsLoaded ??= config.extensions.modules.length === 0 ? Promise.resolve([]) : (async () => {
+        const { loadExtensions } = await import('./extensions/load-extensions.ts');
+        const registry = this.tools();
+        const context = { search: (p: object) => registry.call('search', p), get: (id: string) => registry.call('get', { id }), sources: () => registry.call('sources', {}) };
+        const loaded = await loadExtensions(config.extensions, { version: VERSION, context });
+        for (const tool of loaded.tools) registry.register(tool);
+        for (const agent of loaded.agents) this.agents().register(agent);
+        for (const [type, def] of loaded.connectors) extensionConnectors.set(type, def);
+        return loaded.failures;
+      })();
+      return extensionsLoaded;
+    },
     loadScripts() {
       scriptsLoaded ??= (async () => {
+        const extensionFailures = await this.loadExtensions();
         const tools = await scripts().loadAll<Tool>('tool', config.tools.script);
         for (const tool of tools.loaded) this.tools().register(tool);
         const loadedAgents = await scripts().loadAll<Agent>('agent', config.agents.script);
         for (const agent of loadedAgents.loaded) this.agents().register(agent);
-        return [...tools.failures, ...loadedAgents.failures];
+        return [...extensionFailures, ...tools.failures, ...loadedAgents.failures];
       })();
       return scriptsLoaded;
     },
@@ -106,7 +127,13 @@ export function openScripts(): Scripting {
   return new Scripting();
 }
 
-function createConnector(config: Config, ref: ConnectorRef, scripts: () => Scripting): Connector {
+function createConnector(config: Config, ref: ConnectorRef, scripts: () => Scripting, extensions: ReadonlyMap<string, ExtensionConnector>): Connector {
+  const extension = extensions.get(ref.type);
+  const extensionConfig = config.connectors.extension[ref.type]?.[ref.name];
+  if (extension && extensionConfig) {
+    const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+    return new ExtensionConnectorInstance(extension, ref.name, extensionConfig, config.extensions.timeoutSecs, warn);
+  }
   switch (ref.type) {
     case 'filesystem': {
       const c = config.connectors.filesystem[ref.name];
@@ -140,6 +167,6 @@ function unavailable(ref: ConnectorRef): Connector {
     label: ref.label,
     type: ref.type,
     scan: () =>
-      Promise.reject(new LoreError('config_error', `${ref.label}: ${ref.type} connectors are not supported by this version of Lore yet`)),
+      Promise.reject(new LoreError('config_error', `${ref.label}: no loaded extension registers the connector type '${ref.type}' (check [extensions] modules)`)),
   };
 }
