@@ -9,6 +9,7 @@ import { registerCompletions } from './commands/completions.ts';
 import { registerConnector } from './commands/connector.ts';
 import { registerEmbed } from './commands/embed.ts';
 import { registerExport } from './commands/export.ts';
+import { registerExtension } from './commands/extension.ts';
 import { registerGet } from './commands/get.ts';
 import { registerInit } from './commands/init.ts';
 import { registerRegistry } from './commands/registry.ts';
@@ -49,6 +50,7 @@ function buildProgram(ctx: CliContext, program: Command): Command {
     registerConnector,
     registerTool,
     registerAgent,
+    registerExtension,
   ]) {
     register(program, ctx);
   }
