@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Launcher for the `lore` CLI. Installed from the package it runs the built JavaScript in dist/
-// (Node >= 22.13, where node:sqlite needs no flag); in a clone of the repository it runs the
+// (Node 22.16+ or 24+: node:sqlite without a flag and with FTS5); in a clone of the repository it runs the
 // TypeScript sources by type stripping (Node >= 22.18), re-running itself with the Node shipped in
 // node_modules when the system Node is older. Plain JavaScript that parses on any Node.
 import { spawn } from 'node:child_process';
@@ -13,15 +13,22 @@ const BUILT_ENTRY = new URL('../dist/cli/main.js', import.meta.url);
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 const atLeast = (maj, min) => major > maj || (major === maj && minor >= min);
-// node:sqlite without a flag: 22.13+ on the 22 line, 23.4+ after it. Type stripping: 22.18+ / 23.6+.
-const runsBuilt = major === 22 ? atLeast(22, 13) : atLeast(23, 4);
-const runsSources = major === 22 ? atLeast(22, 18) : atLeast(23, 6);
+// node:sqlite unflagged with FTS5 compiled in: 22.16+ on the 22 line, then 24+ (23.x lacks FTS5).
+// Type stripping of the sources: 22.18+.
+const runsBuilt = major === 22 ? atLeast(22, 16) : major >= 24;
+const runsSources = major === 22 ? atLeast(22, 18) : major >= 24;
 
 if (!existsSync(SOURCE_ENTRY)) {
   if (!runsBuilt) {
-    console.error(`lore needs Node.js 22.13 or newer (this is ${process.version}); install Node 24 LTS or 22 LTS.`);
+    console.error(`lore needs Node.js 22.16 or newer, or 24 or newer (this is ${process.version}); install Node 24 LTS or 22 LTS.`);
     process.exit(1);
   }
+  // Node 22 flags node:sqlite as experimental on every run; Lore depends on it knowingly (docs/adr/0070).
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (warning, ...rest) {
+    if (String(warning).startsWith('SQLite is an experimental feature')) return;
+    return emitWarning.call(process, warning, ...rest);
+  };
   module.enableCompileCache?.();
   await import(BUILT_ENTRY.href);
 } else if (runsSources) {

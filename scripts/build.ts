@@ -12,7 +12,7 @@ const dist = path.join(root, 'dist');
 
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: ['ignore', process.stderr, process.stderr] }); // stdout stays clean for `npm pack --json`
 
 let copied = 0;
 for (const rel of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
@@ -21,4 +21,4 @@ for (const rel of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
   cpSync(from, path.join(dist, rel));
   copied++;
 }
-console.log(`built dist/ (tsc) and copied ${copied} asset files from src/`);
+console.error(`built dist/ (tsc) and copied ${copied} asset files from src/`);
