@@ -74,7 +74,7 @@ export async function openLore(options: OpenLoreOptions = {}): Promise<Lore> {
     get: async (id) => (await tools.call('get', { id })) as Record<string, unknown>,
     sources: async () => (await tools.call('sources', {})) as { sources: Record<string, unknown>[] },
     async sync(target = 'all', { full = false } = {}) {
-      const connectors = selectConnectors(config, target).map((ref) => inner.createConnector(ref));
+      const connectors = await Promise.all(selectConnectors(config, target).map((ref) => inner.createConnector(ref)));
       const reports = await syncConnectors(inner.syncDeps(), connectors, { full });
       return { connectors: reports.map(syncReportToWire) };
     },

@@ -28,7 +28,7 @@ export async function runSync(ctx: CliContext, target: string, full: boolean): P
   const refs = selectConnectors(lore.config, target);
   // Extension connector types exist once their modules are loaded; a module that fails is reported, the rest sync.
   for (const f of await lore.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
-  const connectors = refs.map((r) => lore.createConnector(r));
+  const connectors = await Promise.all(refs.map((r) => lore.createConnector(r)));
   const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t));
   const reports = await syncConnectors(lore.syncDeps((p) => progress.update(p)), connectors, { full });
   progress.done();
