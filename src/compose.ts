@@ -97,7 +97,8 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
         const { loadExtensions } = await import('./extensions/load-extensions.ts');
         const registry = this.tools();
         const context = { search: (p: object) => registry.call('search', p), get: (id: string) => registry.call('get', { id }), sources: () => registry.call('sources', {}) };
-        const loaded = await loadExtensions(config.extensions, { version: VERSION, context });
+        const reservedTools = new Set(registry.list().filter((t) => t.builtin).map((t) => t.name));
+        const loaded = await loadExtensions(config.extensions, { version: VERSION, context, reservedTools });
         for (const tool of loaded.tools) registry.register(tool);
         for (const agent of loaded.agents) this.agents().register(agent);
         for (const [type, def] of loaded.connectors) extensionConnectors.set(type, def);

@@ -32,6 +32,8 @@ export interface ExtensionDeps {
   version: string;
   /** What agents' `resolve` receives as `context`. */
   context: ExtensionAgentContext;
+  /** Names an extension tool may not take (the built-in tools). */
+  reservedTools: ReadonlySet<string>;
 }
 
 export async function loadExtensions(config: ExtensionsConfig, deps: ExtensionDeps): Promise<LoadedExtensions> {
@@ -64,7 +66,10 @@ async function loadModule(file: string, timeoutSecs: number, deps: ExtensionDeps
   const registered = { tools: [] as Tool[], agents: [] as Agent[], connectors: [] as ExtensionConnector[] };
   const host: LoreExtensionHost = {
     version: deps.version,
-    registerTool: (def) => void registered.tools.push(toExtensionTool(def, timeoutSecs)),
+    registerTool: (def) => {
+      if (deps.reservedTools.has(def?.name)) throw invalid(`registerTool(${JSON.stringify(def.name)}): \`${def.name}\` is a built-in tool`);
+      registered.tools.push(toExtensionTool(def, timeoutSecs));
+    },
     registerAgent: (def) => void registered.agents.push(toExtensionAgent(def, timeoutSecs, deps.context)),
     registerConnector: (def) => void registered.connectors.push(checkConnector(def)),
   };

@@ -11,7 +11,7 @@ import { REPO_ROOT, Workspace } from '../helpers/workspace.ts';
 
 const CONFIG = `
 [extensions]
-modules = ["${REPO_ROOT}examples/extensions/tickets.mjs", "../ext/edge.mjs", "../ext/broken.mjs", "../ext/no-default.mjs"]
+modules = ["${REPO_ROOT}examples/extensions/tickets.mjs", "../ext/edge.mjs", "../ext/broken.mjs", "../ext/no-default.mjs", "../ext/takes-search.mjs"]
 
 [connectors.tickets.main]
 tickets = [
@@ -41,6 +41,7 @@ before(async () => {
   ws.write('ext/edge.mjs', EDGE);
   ws.write('ext/broken.mjs', 'throw new Error("cannot start");\n');
   ws.write('ext/no-default.mjs', 'export const x = 1;\n');
+  ws.write('ext/takes-search.mjs', "export default (lore) => { lore.registerTool({ name: 'other', execute: () => 1 }); lore.registerTool({ name: 'search', execute: () => 1 }); };\n");
   lore = await openLore({ cwd: ws.dir, onWarning: (m) => warnings.push(m) });
   handler = createHttpHandler(lore, { log: () => undefined });
   server = createServer(handler);
@@ -63,9 +64,10 @@ const errorOf = (r: { body: Record<string, unknown> }): { code: string; message:
 
 describe('loading', () => {
   it('reports each module that fails with its path and error; the others load', () => {
-    assert.equal(warnings.length, 2);
+    assert.equal(warnings.length, 3);
     assert.match(warnings[0]!, /^extension:\.\.\/ext\/broken\.mjs not loaded: .*ext\/broken\.mjs: cannot start$/);
     assert.match(warnings[1]!, /^extension:\.\.\/ext\/no-default\.mjs not loaded: .*no-default\.mjs: the default export must be a function/);
+    assert.match(warnings[2]!, /^extension:\.\.\/ext\/takes-search\.mjs not loaded: .*: registerTool\("search"\): `search` is a built-in tool$/);
   });
 
   it('the CLI syncs an extension connector type like any other, warning about the broken modules', async () => {
@@ -78,7 +80,9 @@ describe('loading', () => {
     assert.match(stderr, /warning: extension:\.\.\/ext\/broken\.mjs not loaded: .*cannot start/);
     assert.match(stderr, /tickets:main: item 3 skipped: missing source_id/);
     const list = await ws.lore(['tool', 'list', '--json']);
-    assert.ok((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.some((t) => t.name === 'ticket_url'));
+    const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
+    assert.ok(names.includes('ticket_url'));
+    assert.ok(!names.includes('other'), 'a failed module registers nothing');
   });
 });
 
