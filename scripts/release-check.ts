@@ -75,7 +75,15 @@ try {
     check(`old Node refuses with the version it needs`, old.status === 1 && /needs Node\.js 22\.16 or newer/.test(old.stderr), old.stderr.trim());
   }
 
-  // 4. The library example against the installed package, and its declarations from a TypeScript consumer.
+  // 4. A scaffolded compiled extension: its own test passes and the installed CLI loads it.
+  run(process.execPath, [bin, 'extension', 'init', 'probe'], app);
+  run(process.execPath, ['--test', 'extensions/probe.test.mjs'], app);
+  writeFileSync(path.join(app, 'lore.toml'), '[extensions]\nmodules = ["./extensions/probe.mjs"]\n[connectors.probe.main]\ngreeting = "ahoy"\n');
+  run(process.execPath, [bin, '-c', 'lore.toml', 'sync', 'probe'], app);
+  const probe = run(process.execPath, [bin, '-c', 'lore.toml', 'search', 'ahoy', '--json'], app);
+  check('lore extension init: test passes, connector syncs', probe.includes('ahoy from probe'));
+
+  // 5. The library example against the installed package, and its declarations from a TypeScript consumer.
   copyFileSync(path.join(root, 'examples/library/search-and-serve.mjs'), path.join(app, 'example.mjs'));
   const example = run(process.execPath, ['example.mjs'], app);
   process.stdout.write(example.replace(/^(?=.)/gm, '  | '));
