@@ -11,7 +11,7 @@ import { createProgress } from '../progress.ts';
 export function registerSync(program: Command, ctx: CliContext): void {
   program
     .command('sync')
-    .description('fetch, chunk and index documents: all, a type (filesystem, git, s3, script) or <type>:<name>')
+    .description('fetch, chunk and index documents: all, a type (filesystem, git, s3, script, or one an extension registers) or <type>:<name>')
     .argument('<connector>', 'all | <type> | <type>:<name>')
     .option('--full', 'reprocess everything, ignoring fingerprints and checkpoints')
     .action(async (target: string, opts: { full?: boolean }) => {
