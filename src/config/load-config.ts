@@ -87,7 +87,7 @@ function checkRelations(raw: RawConfig, label: string): void {
 function checkExtensionConnectors(raw: RawConfig, label: string): void {
   for (const [type, instances] of Object.entries(raw.connectors.extra)) {
     if (raw.extensions.modules.length === 0) {
-      throw configError(`${label}: unknown key connectors.${type} (built-in connector types: filesystem, git, s3, script; other types come from [extensions] modules)`);
+      throw configError(`${label}: connectors.${type} is not a known key (connector types: filesystem, git, s3, script; others come from [extensions] modules)`);
     }
     const isTable = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
     if (!isTable(instances) || !Object.values(instances as object).every(isTable)) {

@@ -19,6 +19,9 @@ tickets = [
   { id = "T-2", title = "Flaky deploy", text = "The deploy job times out on the staging runners." },
   { id = "", title = "No id", text = "skipped" },
 ]
+
+[connectors.nobody.x]
+key = 1
 `;
 const EDGE = `export default (lore) => {
   lore.registerTool({ name: 'slow', timeout: 0.3, execute: (_p, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) });
@@ -83,6 +86,12 @@ describe('loading', () => {
     const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
     assert.ok(names.includes('ticket_url'));
     assert.ok(!names.includes('other'), 'a failed module registers nothing');
+  });
+
+  it('a configured connector type that no loaded module registers fails its sync with a config error', async () => {
+    const r = await ws.lore(['sync', 'nobody:x']);
+    assert.equal(r.code, 3);
+    assert.match(r.stderr, /nobody:x: failed: nobody:x: no loaded extension registers the connector type 'nobody' \(check \[extensions\] modules\)/);
   });
 });
 
