@@ -15,8 +15,10 @@ const work = mkdtempSync(path.join(tmpdir(), 'lore-release-'));
 const app = path.join(work, 'app');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
+/** Runs a command with `node`'s folder first on PATH, so `npm exec` (npx) and the `lore` shim use that Node. */
 function run(cmd: string, args: string[], cwd: string, node = process.execPath): string {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, LORE_CONFIG: '', NODE_TEST_CONTEXT: '' }, shell: false });
+  const env = { ...process.env, LORE_CONFIG: '', NODE_TEST_CONTEXT: '', PATH: `${path.dirname(node)}${path.delimiter}${process.env['PATH'] ?? ''}` };
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env, shell: false });
   if (r.status !== 0) throw new Error(`${path.basename(node)} ${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
@@ -61,9 +63,9 @@ try {
   for (const node of [process.execPath, ...(process.env['LORE_RELEASE_NODES'] ?? '').split(':').filter(Boolean)]) {
     const version = run(node, ['--version'], app, node).trim();
     rmSync(path.join(app, '.lore'), { recursive: true, force: true });
-    run(node, [bin, 'sync', 'all'], app, node);
-    const hits = run(node, [bin, 'search', 'signing keys', '--json'], app, node);
-    check(`node ${version}: lore sync + search`, hits.includes('Key rotation'));
+    run(npm, ['exec', '--', 'lore', 'sync', 'all'], app, node);
+    const hits = run(npm, ['exec', '--', 'lore', 'search', 'signing keys', '--json'], app, node);
+    check(`node ${version}: npx lore sync + search`, hits.includes('Key rotation'));
     // A Lua tool runs in a worker thread started from dist/ (the worker entry is a .js file there).
     rmSync(path.join(app, 'tools'), { recursive: true, force: true });
     run(node, [bin, 'tool', 'init', 'probe'], app, node);
