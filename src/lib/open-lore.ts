@@ -6,6 +6,7 @@ import { openLore as compose, type Lore as ComposedLore } from '../compose.ts';
 import { selectConnectors } from '../app/select-connectors.ts';
 import { syncConnectors } from '../app/sync.ts';
 import { syncReportToWire } from '../app/wire.ts';
+import type { LoreDocument, SearchOutput, SourceInfo, SyncReport } from './wire-types.ts';
 
 export interface OpenLoreOptions {
   /** A TOML file (relative to `cwd`), or the config as an object with the TOML keys (`{ db: { path } }`). Default: $LORE_CONFIG, ./config/lore.toml, then the built-in config. */
@@ -22,24 +23,21 @@ export interface SearchInput {
   query: string;
   mode?: 'keyword' | 'semantic' | 'hybrid' | undefined;
   limit?: number | undefined;
+  /** A connector label (`git:docs`) or type (`git`). */
   source?: string | undefined;
-}
-
-/** A search answer: the body of `POST /tools/search`. */
-export interface SearchOutput {
-  results: Record<string, unknown>[];
-  [key: string]: unknown;
+  /** Adds per-signal scores to each hit and the query analysis to the answer. */
+  explain?: boolean | undefined;
 }
 
 export interface Lore {
   /** Validated like `POST /tools/search` (bad_request naming the parameter). */
   search(input: SearchInput): Promise<SearchOutput>;
   /** One whole document (the body of `POST /tools/get`); rejects with a LoreError `not_found`. */
-  get(id: string): Promise<Record<string, unknown>>;
+  get(id: string): Promise<LoreDocument>;
   /** The body of `GET /tools/sources`. */
-  sources(): Promise<{ sources: Record<string, unknown>[] }>;
+  sources(): Promise<{ sources: SourceInfo[] }>;
   /** Syncs `all`, a connector type or `<type>:<name>`; one report per connector, as `lore sync --json` prints them. */
-  sync(target?: string, options?: { full?: boolean }): Promise<{ connectors: Record<string, unknown>[] }>;
+  sync(target?: string, options?: { full?: boolean }): Promise<{ connectors: SyncReport[] }>;
   /** Stops script workers and closes the index. The Lore is unusable afterwards. */
   close(): Promise<void>;
 }
@@ -71,12 +69,12 @@ export async function openLore(options: OpenLoreOptions = {}): Promise<Lore> {
   const tools = inner.tools();
   const lore: Lore = {
     search: async (input) => (await tools.call('search', input)) as SearchOutput,
-    get: async (id) => (await tools.call('get', { id })) as Record<string, unknown>,
-    sources: async () => (await tools.call('sources', {})) as { sources: Record<string, unknown>[] },
+    get: async (id) => (await tools.call('get', { id })) as LoreDocument,
+    sources: async () => (await tools.call('sources', {})) as { sources: SourceInfo[] },
     async sync(target = 'all', { full = false } = {}) {
       const connectors = await Promise.all(selectConnectors(config, target).map((ref) => inner.createConnector(ref)));
       const reports = await syncConnectors(inner.syncDeps(), connectors, { full });
-      return { connectors: reports.map(syncReportToWire) };
+      return { connectors: reports.map(syncReportToWire) as unknown as SyncReport[] };
     },
     close: () => {
       inner.close();

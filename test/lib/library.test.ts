@@ -39,8 +39,11 @@ describe('openLore', () => {
     assert.deepEqual(synced.connectors.map((c) => [c.connector, c.upserted, c.failure]), [['filesystem:docs', 1, null]]);
     const { results } = await lore.search({ query: 'alpha release', limit: 1 });
     assert.deepEqual(Object.keys(results[0]!).sort(), ['id', 'score', 'snippet', 'source', 'source_id', 'source_url', 'title', 'updated_at']);
-    assert.equal((await lore.get(String(results[0]!['id'])))['body'], '# Alpha\n\nThe alpha release notes.\n');
-    assert.deepEqual((await lore.sources()).sources.map((s) => [s['source'], s['document_count']]), [['filesystem:docs', 1]]);
+    assert.equal((await lore.get(results[0]!.id)).body, '# Alpha\n\nThe alpha release notes.\n');
+    assert.deepEqual((await lore.sources()).sources.map((s) => [s.source, s.document_count, s.status]), [['filesystem:docs', 1, 'ok']]);
+    const explained = await lore.search({ query: 'alpha', explain: true });
+    assert.equal(explained.explain?.mode, 'keyword');
+    assert.equal(typeof explained.results[0]?.explain?.keyword_score, 'number');
   });
 
   it('rejects with LoreErrors carrying the error-table codes', async () => {
