@@ -13,7 +13,8 @@ after(() => fx.close());
 
 const sync = async (options: SyncOptions) => {
   const lore = fx.lore;
-  const [report] = await syncConnectors(lore.syncDeps(), selectConnectors(lore.config, 'all').map((r) => lore.createConnector(r)), options);
+  const connectors = await Promise.all(selectConnectors(lore.config, 'all').map((r) => lore.createConnector(r)));
+  const [report] = await syncConnectors(lore.syncDeps(), connectors, options);
   return report!;
 };
 

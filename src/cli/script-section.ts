@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { notFound } from '../core/errors.ts';
-import { requireEnvFor } from '../config/load-config.ts';
+import { requireEnvFor } from '../config/require-env.ts';
 import type { Config, ScriptConfig } from '../config/types.ts';
 
 type Kind = 'tools' | 'connectors';

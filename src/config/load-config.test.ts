@@ -5,7 +5,8 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { LoreError } from '../core/errors.ts';
-import { loadConfig, parseConfig, requireEnvFor } from './load-config.ts';
+import { loadConfig, parseConfig } from './load-config.ts';
+import { requireEnvFor } from './require-env.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const cwd = mkdtempSync(path.join(tmpdir(), 'lore-config-'));
@@ -63,6 +64,15 @@ describe('config', () => {
     assert.match(configError('[retrieval]\nfinal_limt = 5'), /^config\/lore\.toml: retrieval\.final_limt is not a known key/);
     assert.match(configError('[connectors.filesystem.docs]\nroot = "."\nfollow = true'), /connectors\.filesystem\.docs\.follow is not a known key/);
     assert.match(configError('[retreival]\nfinal_limit = 5'), /retreival is not a known key/);
+  });
+
+  it('accepts other connector types only with [extensions] modules, as tables of named tables', () => {
+    assert.match(configError('[connectors.filesytem.docs]\nroot = "."'), /connectors\.filesytem is not a known key \(connector types: filesystem, git, s3, script; others come from \[extensions\] modules\)/);
+    const ext = '[extensions]\nmodules = ["./ext.mjs"]\n';
+    assert.match(configError(`${ext}[connectors]\njira = 3`), /connectors\.jira must hold named tables, e\.g\. \[connectors\.jira\.main\]/);
+    const config = parseConfig(`${ext}timeout = 5\n[connectors.jira.main]\nproject = "ENG"\n`, { file: 'config/lore.toml', cwd: '/work' });
+    assert.deepEqual(config.connectors.extension, { jira: { main: { project: 'ENG' } } });
+    assert.deepEqual(config.extensions, { modules: ['./ext.mjs'], baseDir: '/work/config', timeoutSecs: 5 });
   });
 
   it('rejects wrong types and missing required keys', () => {

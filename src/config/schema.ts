@@ -95,7 +95,7 @@ export const configSchema = table({
         }),
       ),
       script: named(connectorScript),
-    }),
+    }, 'keep'), // other keys: connector types registered by [extensions] modules, checked in load-config
   ),
   tools: section(table({ script: named(script) })),
   agents: section(
@@ -114,6 +114,7 @@ export const configSchema = table({
       priority: optional(int()),
     }),
   ),
+  extensions: section(table({ modules: withDefault(array(str()), []), timeout: seconds(30) })),
   // Context Harness sections with no Lore meaning: accepted so ctx.toml files load unchanged.
   vector_index: optional(unknownValue()),
   models: optional(unknownValue()),

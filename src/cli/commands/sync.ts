@@ -4,6 +4,7 @@ import { LoreError } from '../../core/errors.ts';
 import type { ErrorCode } from '../../core/error-table.ts';
 import { selectConnectors } from '../../app/select-connectors.ts';
 import { syncConnectors, type SyncOptions, type SyncReport } from '../../app/sync.ts';
+import { syncReportToWire } from '../../app/wire.ts';
 import { parseSince } from '../../core/search/since.ts';
 import type { CliContext } from '../context.ts';
 import { createProgress } from '../progress.ts';
@@ -11,7 +12,7 @@ import { createProgress } from '../progress.ts';
 export function registerSync(program: Command, ctx: CliContext): void {
   program
     .command('sync')
-    .description('fetch, chunk and index documents: all, a type (filesystem, git, s3, script) or <type>:<name>')
+    .description('fetch, chunk and index documents: all, a type (filesystem, git, s3, script, or one an extension registers) or <type>:<name>')
     .argument('<connector>', 'all | <type> | <type>:<name>')
     .option('--full', 'reprocess everything, ignoring fingerprints and checkpoints')
     .option('--dry-run', 'count what would change, writing nothing')
@@ -30,12 +31,15 @@ export function registerSync(program: Command, ctx: CliContext): void {
 export async function runSync(ctx: CliContext, target: string, options: SyncOptions): Promise<SyncReport[]> {
   const lore = ctx.lore();
   const refs = selectConnectors(lore.config, target);
-  const connectors = refs.map((r) => lore.createConnector(r));
+  // Extension connector types exist once their modules are loaded; a module that fails is reported, the rest sync.
+  for (const f of await lore.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}
+`);
+  const connectors = await Promise.all(refs.map((r) => lore.createConnector(r)));
   const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json });
   const reports = await syncConnectors(lore.syncDeps((p) => progress.update(p)), connectors, options);
   progress.done();
   if (ctx.json) {
-    ctx.printJson({ dry_run: options.dryRun === true, connectors: reports.map(reportToWire) });
+    ctx.printJson({ dry_run: options.dryRun === true, connectors: reports.map(syncReportToWire) });
   } else {
     if (options.dryRun) ctx.io.out('Dry run: nothing was written.\n');
     for (const r of reports) printReport(ctx, r, options);
@@ -73,20 +77,4 @@ function explain(r: SyncReport, options: SyncOptions): string | null {
   }
   if (options.dryRun) return `${r.upserted} document(s) would be added or updated (${r.chunksWritten} chunk(s)), ${r.deleted} removed.`;
   return null;
-}
-
-function reportToWire(r: SyncReport): Record<string, unknown> {
-  return {
-    connector: r.connector,
-    fetched: r.fetched,
-    upserted: r.upserted,
-    chunks_written: r.chunksWritten,
-    deleted: r.deleted,
-    unchanged: r.unchanged,
-    skipped: r.skipped,
-    errors: r.errors,
-    notes: r.notes,
-    failure: r.failure,
-    duration_ms: Math.round(r.durationMs),
-  };
 }

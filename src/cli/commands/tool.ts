@@ -24,7 +24,7 @@ export function registerTool(program: Command, ctx: CliContext): void {
     .action(async (file: string, opts: { param: string[]; source?: string }) => {
       const lore = ctx.lore();
       const { name, script } = scriptSection(lore.config, 'tools', file, opts.source, ctx.io.cwd);
-      const loaded = await lore.scripts().tool(name, script);
+      const loaded = await (await lore.scripts()).tool(name, script);
       const stringParams = new Set(loaded.params.filter((p) => p.type === 'string').map((p) => p.name));
       const params = validateParams(loaded.params, parseKeyValues(opts.param, stringParams));
       const result = await loaded.run(params, {});
