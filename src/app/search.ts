@@ -4,7 +4,7 @@ import { LoreError, notFound } from '../core/errors.ts';
 import type { SearchResult } from '../core/models.ts';
 import { analyzeQuery } from '../core/search/analyze-query.ts';
 import { makeSnippet } from '../core/search/snippet.ts';
-import type { RetrievalConfig } from '../config/types.ts';
+import { CONNECTOR_TYPES, type RetrievalConfig } from '../config/types.ts';
 import type { SourceFilter, Store } from '../store/store.ts';
 import { SearchCache } from './search-cache.ts';
 import type { SearchParams } from './search-params.ts';
@@ -45,7 +45,8 @@ export async function search(deps: SearchDeps, params: SearchParams): Promise<Se
 }
 
 function checkSource(source: string, labels: readonly string[]): void {
-  const known = new Set(labels.flatMap((l) => [l, l.split(':')[0]!]));
+  // A built-in connector type is a valid filter even with no instance configured (it just matches nothing).
+  const known = new Set([...CONNECTOR_TYPES, ...labels.flatMap((l) => [l, l.split(':')[0]!])]);
   if (known.has(source)) return;
   throw notFound(
     `source '${source}' does not exist; ${labels.length === 0 ? 'no sources are configured or indexed' : `sources: ${labels.join(', ')} (or a type: ${[...new Set(labels.map((l) => l.split(':')[0]))].join(', ')})`}`,

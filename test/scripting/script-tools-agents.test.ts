@@ -116,7 +116,7 @@ end`);
     assert.match(String(out['body']), /Generate a new key pair/);
     assert.match(String(out['missing']), /^kb\.lua:6: document not found: no-such-id$/);
     assert.equal(out['via_method'], 1);
-    assert.deepEqual(out['sources'], [{ source: 'filesystem:docs', document_count: 2, chunk_count: 2, status: 'ok' }]);
+    assert.deepEqual(out['sources'], [{ source: 'filesystem:docs', document_count: 2, chunk_count: 2, status: 'ok', name: 'filesystem:docs', configured: true, healthy: true }]);
   });
 
   it('a runaway tool times out (timeout code) and script errors keep their line', async () => {
