@@ -124,6 +124,7 @@ describe('lore registry', () => {
     assert.equal(entry['feed_url'], 'https://example.com/feed.xml');
     assert.equal(entry['max_items'], '50');
     assert.equal(entry['path'], ws.path('regs/community/connectors/rss/connector.lua'));
+    assert.equal(entry['timeout'], 300, 'connectors get the 300 s connector time-out');
     const text = readFileSync(ws.path('config/lore.toml'), 'utf8');
     const second = await ws.lore(['registry', 'add', 'connectors/rss']);
     assert.match(second.stdout, /Nothing to do: connectors\.script\.rss is already in/);

@@ -38,3 +38,13 @@ it('CLI errors name the available tools and agents, not HTTP routes', async () =
   assert.doesNotMatch(r.stderr, /GET \//);
   assert.match(r.stderr, /unknown agent 'nobody'; no agents are configured/);
 });
+
+it('sync --dry-run writes nothing; --limit must be a positive number', async () => {
+  const dry = await ws.lore(['sync', 'all', '--dry-run']);
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.match(dry.stdout, /^Dry run: nothing was written\.\n/);
+  assert.match(dry.stdout, /1 document\(s\) would be added or updated/);
+  assert.match((await ws.lore(['stats'])).stdout, /Documents: 0/);
+  assert.equal((await ws.lore(['sync', 'all', '--limit', '0'])).code, 2);
+  assert.equal((await ws.lore(['sync', 'all', '--since', 'someday'])).code, 2);
+});
