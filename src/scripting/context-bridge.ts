@@ -18,8 +18,10 @@ export function createContextBridge(deps: ContextBridgeDeps): ContextHandler {
   return async (method, args) => {
     switch (method) {
       case 'search': {
-        const [query, rawOpts] = args;
-        const opts = rawOpts && typeof rawOpts === 'object' ? (rawOpts as Record<string, unknown>) : {};
+        // `context.search(q, opts)`, or the table form `context.search{query = q, limit = "5"}`.
+        const tableForm = args[0] !== null && typeof args[0] === 'object' && !Array.isArray(args[0]);
+        const opts = (tableForm ? args[0] : args[1] && typeof args[1] === 'object' ? args[1] : {}) as Record<string, unknown>;
+        const query = tableForm ? opts['query'] : args[0];
         const searchDeps = deps.searchDeps();
         const input = { query, mode: opts['mode'], limit: numeric(opts['limit']), source: opts['source'], since: opts['since'], filters: opts['filters'] };
         const params = parseSearchParams(input, searchDeps.retrieval);

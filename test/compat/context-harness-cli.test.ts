@@ -65,6 +65,13 @@ describe('a Context Harness workspace, unchanged', () => {
     assert.equal((capped['result'] as { count: number }).count, 2, 'search_limit = "2" is a limit of 2');
   });
 
+  it('accepts the table form context.search{query = …, limit = "1"}', async () => {
+    ws.write('tools/table-form.lua', 'tool = { description = "t", parameters = {} }\nfunction tool.execute(p, context) return #context.search{ query = "cache", limit = "1" } end\n');
+    const r = await lore(['tool', 'test', '../tools/table-form.lua', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(json(r)['result'], 1);
+  });
+
   it('resolves the incident-responder agent with search_limit = "5"', async () => {
     const r = await lore(['agent', 'test', 'incident_responder', '--arg', 'service=database', '--json']);
     assert.equal(r.code, 0, r.stderr);
