@@ -45,6 +45,11 @@ export function indexChecks(store: Store, embedder: { model: string; dims: numbe
       : { area: 'index', status: 'fail', detail: `${report.chunks} chunks but ${report.ftsRows} keyword index rows`, fix: 'delete the database and run `lore sync all`' },
   );
   if (report.documentsWithoutChunks > 0) checks.push({ area: 'index', status: 'warn', detail: `${report.documentsWithoutChunks} document(s) without chunks (not searchable)`, fix: 'run `lore sync all --full`' });
+  for (const v of report.vectorIndexes ?? []) {
+    const what = `approximate vector index of ${v.model} (${v.dims} dims, ${v.vectors} vectors)`;
+    if (v.state === 'fresh') checks.push({ area: 'embeddings', status: 'ok', detail: `${what} in step with the index` });
+    else checks.push({ area: 'embeddings', status: 'warn', detail: `${what} ${v.state === 'missing' ? 'not built yet' : 'behind the stored vectors'}: the next semantic search rebuilds it, slowly`, fix: 'run `lore embed pending` (it brings the index in step)' });
+  }
   if (report.orphanEmbeddings > 0) checks.push({ area: 'embeddings', status: 'warn', detail: `${report.orphanEmbeddings} embedding(s) of deleted chunks`, fix: 'run `lore embed rebuild`' });
   checks.push(...embeddingChecks(store, embedder));
   return checks;

@@ -138,6 +138,8 @@ export interface IntegrityReport {
   ftsRows: number;
   documentsWithoutChunks: number;
   orphanEmbeddings: number;
+  /** Approximate vector indexes of spaces large enough to use one: fresh, stale (rebuilt at the next use) or missing. */
+  vectorIndexes?: { model: string; dims: number; vectors: number; state: 'fresh' | 'stale' | 'missing' }[];
 }
 
 export interface Store {

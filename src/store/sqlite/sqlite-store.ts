@@ -9,6 +9,7 @@ import type { Chunk, SourceStats } from '../../core/models.ts';
 import type { DocumentHead, DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
 import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, PendingChunk, VectorIndexReport, VectorQuery, VectorResult } from '../store.ts';
 import { checkIntegrity } from './integrity.ts';
+import { ANN_MIN_VECTORS, annStamp } from '../vector/ann-index.ts';
 import { DocumentWriter } from './document-writer.ts';
 import { documentVectors, EmbeddingRows } from './embedding-rows.ts';
 import { VectorSearcher } from './vector-search.ts';
@@ -210,7 +211,13 @@ export class SqliteStore implements Store {
   }
 
   checkIntegrity(): IntegrityReport {
-    return checkIntegrity(this.db);
+    const generation = this.embeddings.generation();
+    const vectorIndexes = this.path === ':memory:' ? [] : this.embeddings.spaces().filter((s) => s.count >= ANN_MIN_VECTORS).map((s) => {
+      const stamp = annStamp(`${this.path}.vectors`, s);
+      const state = stamp === null ? 'missing' as const : stamp.generation === generation && stamp.size === s.count ? 'fresh' as const : 'stale' as const;
+      return { model: s.model, dims: s.dims, vectors: s.count, state };
+    });
+    return { ...checkIntegrity(this.db), vectorIndexes };
   }
 
   counts(): StoreCounts {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { exactTopK, normalizeInPlace } from '../../core/search/vector-topk.ts';
-import { AnnIndex, diff, type VectorSource } from './ann-index.ts';
+import { AnnIndex, annStamp, diff, type VectorSource } from './ann-index.ts';
 
 const dims = 32;
 const dir = mkdtempSync(path.join(tmpdir(), 'lore-ann-'));
@@ -73,6 +73,9 @@ describe('AnnIndex', () => {
     const ann = AnnIndex.open(dir, space);
     assert.equal(ann?.refresh(asSource(memory)), 'fresh');
     assert.equal(ann?.refresh(asSource(memory)), 'fresh');
+    // `lore doctor` reads the stamp without loading usearch.
+    assert.deepEqual(annStamp(dir, space), { generation: memory.generation(), size: 3000 });
+    assert.equal(annStamp(dir, { model: 'other', dims }), null);
   });
 
   it('updates incrementally: new vectors are found, deleted ones are gone', () => {

@@ -41,6 +41,18 @@ export interface VectorSource {
   vectors(rowids: readonly number[]): { rowids: Int32Array; matrix: Float32Array };
 }
 
+/** The sidecar stamp of a space's index files (no usearch load): what generation and size they were saved at; null when absent. */
+export function annStamp(dir: string, space: EmbeddingSpace): { generation: number; size: number } | null {
+  try {
+    const meta = JSON.parse(readFileSync(`${path.join(dir, annSlug(space))}.json`, 'utf8')) as Meta;
+    return meta.model === space.model && meta.dims === space.dims ? { generation: meta.generation, size: meta.size } : null;
+  } catch {
+    return null;
+  }
+}
+
+const annSlug = (space: EmbeddingSpace): string => createHash('sha256').update(`${space.model}\n${space.dims}`).digest('hex').slice(0, 16);
+
 export class AnnIndex {
   private readonly usearch: UsearchModule;
   private readonly space: EmbeddingSpace;
@@ -53,8 +65,7 @@ export class AnnIndex {
     this.usearch = usearch;
     this.space = space;
     this.params = params;
-    const slug = createHash('sha256').update(`${space.model}\n${space.dims}`).digest('hex').slice(0, 16);
-    this.base = path.join(dir, `${slug}`);
+    this.base = path.join(dir, annSlug(space));
   }
 
   /** Null when usearch has no binary for this platform. */
