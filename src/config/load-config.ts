@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { configError } from '../core/errors.ts';
 import { DEFAULT_CONFIG_TOML } from './default-config.ts';
-import { expandEnv } from './expand-env.ts';
+import { expandEnv, referencedEnvVars } from './expand-env.ts';
 import { configSchema, DEFAULT_MAX_FILE_BYTES, type RawConfig } from './schema.ts';
 import { SchemaIssue } from './schema-kit.ts';
 import type { Config, ScriptConfig } from './types.ts';
@@ -55,12 +55,17 @@ export function parseConfig(text: string, where: { file: string | null; cwd: str
     throw error;
   }
   checkRelations(raw, label);
-  return deepFreeze(toConfig(raw, where.file === null ? null : path.resolve(where.cwd, where.file), where.cwd));
+  const config = toConfig(raw, where.file === null ? null : path.resolve(where.cwd, where.file), where.cwd);
+  const envAllow = [...new Set([...raw.scripts.env_allow, ...referencedEnvVars(tree)])].sort();
+  return deepFreeze({ ...config, scripts: { envAllow } });
 }
 
 function checkRelations(raw: RawConfig, label: string): void {
   if (raw.chunking.overlap_tokens >= raw.chunking.max_tokens) {
     throw configError(`${label}: chunking.overlap_tokens must be less than chunking.max_tokens (${raw.chunking.max_tokens})`);
+  }
+  if (raw.server.headers_timeout_secs > raw.server.request_timeout_secs) {
+    throw configError(`${label}: server.headers_timeout_secs must not exceed server.request_timeout_secs (${raw.server.request_timeout_secs})`);
   }
   if (raw.retrieval.final_limit > raw.retrieval.max_limit) {
     throw configError(`${label}: retrieval.final_limit must not exceed retrieval.max_limit (${raw.retrieval.max_limit})`);
@@ -76,7 +81,7 @@ function checkRelations(raw: RawConfig, label: string): void {
   }
 }
 
-function toConfig(raw: RawConfig, file: string | null, cwd: string): Config {
+function toConfig(raw: RawConfig, file: string | null, cwd: string): Omit<Config, 'scripts'> {
   const abs = (p: string): string => path.resolve(cwd, expandHome(p));
   const script = (entry: { path: string; timeout: number; extra: Record<string, unknown> }): ScriptConfig => ({
     path: abs(entry.path),
@@ -120,6 +125,11 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Config {
       allowedHosts: raw.server.allowed_hosts,
       maxBodyBytes: raw.server.max_body_bytes,
       workers: raw.server.workers,
+      authTokenEnv: raw.server.auth_token_env ?? null,
+      allowUnauthenticated: raw.server.allow_unauthenticated,
+      headersTimeoutSecs: raw.server.headers_timeout_secs,
+      requestTimeoutSecs: raw.server.request_timeout_secs,
+      keepAliveTimeoutSecs: raw.server.keep_alive_timeout_secs,
     },
     connectors: {
       filesystem: mapValues(raw.connectors.filesystem, (c) => ({

@@ -54,8 +54,14 @@ export const configSchema = table({
       allowed_hosts: withDefault(array(str()), []),
       max_body_bytes: withDefault(int({ min: 1024 }), 1_048_576),
       workers: withDefault(int({ min: 1, max: 64 }), 1),
+      auth_token_env: optional(str()),
+      allow_unauthenticated: withDefault(bool(), false),
+      headers_timeout_secs: seconds(10),
+      request_timeout_secs: seconds(30),
+      keep_alive_timeout_secs: seconds(5),
     }),
   ),
+  scripts: section(table({ env_allow: withDefault(array(str()), []) })),
   connectors: section(
     table({
       filesystem: named(
