@@ -6,10 +6,10 @@ import { validateParams, type ParamSpec } from '../core/tools/param-spec.ts';
 import type { RetrievalConfig } from '../config/types.ts';
 
 export const SEARCH_PARAMS: readonly ParamSpec[] = [
-  { name: 'query', type: 'string', required: true, description: 'What to look for, in plain words or a question.' },
+  { name: 'query', type: 'string', required: true, maxLength: 4096, description: 'What to look for, in plain words or a question.' },
   { name: 'mode', type: 'string', enum: SEARCH_MODES, description: 'keyword (BM25, default), semantic (embeddings) or hybrid (both).' },
   { name: 'limit', type: 'integer', description: 'Maximum number of documents to return (default from retrieval.final_limit).' },
-  { name: 'source', type: 'string', description: 'Only this connector label (e.g. "git:docs") or type (e.g. "git").' },
+  { name: 'source', type: 'string', maxLength: 512, description: 'Only this connector label (e.g. "git:docs") or type (e.g. "git").' },
 ];
 
 export interface SearchParams {

@@ -30,8 +30,11 @@ export type MainToWorker =
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-/** `memory`: the state hit its memory cap; `script`: any other Lua or host error. */
-export type JobErrorKind = 'script' | 'memory';
+/**
+ * `memory`: the state hit its memory cap; `script`: any other Lua or host error; `trap`: the VM itself
+ * failed (WASM trap, stack overflow) and the worker must not run another job.
+ */
+export type JobErrorKind = 'script' | 'memory' | 'trap';
 
 export type WorkerToMain =
   | { type: 'ready' }

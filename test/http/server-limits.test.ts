@@ -80,7 +80,7 @@ describe('clients that hang up (defect 5)', () => {
     const socket = connect(s.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write('POST /tools/search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":');
-    await new Promise((resolve) => socket.end(resolve));
+    await new Promise<void>((resolve) => socket.end(() => resolve()));
     socket.destroy();
     // The server notices the hang-up asynchronously; wait for its debug line (the event), bounded.
     for (let i = 0; i < 200 && !s.log.some((l) => l.includes('client went away')); i++) await new Promise((r) => setTimeout(r, 10));

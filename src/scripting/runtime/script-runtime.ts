@@ -69,8 +69,11 @@ export class ScriptRuntime {
       this.pool.release(worker);
       return value;
     } catch (error) {
+      // Only a normal Lua error leaves a reusable worker; anything else (time-out, cancel, crash, WASM
+      // trap, memory cap) may have left the VM broken, so it is replaced.
       if (worker) {
-        if (controller.signal.aborted || worker.dead) this.pool.discard(worker);
+        const luaError = error instanceof JobFailure && error.kind === 'script';
+        if (controller.signal.aborted || worker.dead || !luaError) this.pool.discard(worker);
         else this.pool.release(worker);
       }
       throw toLoreError(request.label, error);
