@@ -22,6 +22,7 @@ import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 import { createContextBridge } from './scripting/context-bridge.ts';
 import { Scripting, type ScriptLoadFailure } from './scripting/scripting.ts';
+import { scriptEnv } from './scripting/script-env.ts';
 
 export interface Lore {
   readonly config: Config;
@@ -55,7 +56,8 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
   let agents: AgentRegistry | undefined;
   let scripting: Scripting | undefined;
   let scriptsLoaded: Promise<ScriptLoadFailure[]> | undefined;
-  const scripts = (): Scripting => (scripting ??= new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }) }));
+  const scriptsEnv = scriptEnv(config.scripts.envAllow, env);
+  const scripts = (): Scripting => (scripting ??= new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }), env: scriptsEnv }));
   return {
     config,
     store,
@@ -102,8 +104,8 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
 }
 
 /** The Lua runtime without an index (`connector test`): `context.*` is unavailable. */
-export function openScripts(): Scripting {
-  return new Scripting();
+export function openScripts(config: Config, env: NodeJS.ProcessEnv = process.env): Scripting {
+  return new Scripting({ env: scriptEnv(config.scripts.envAllow, env) });
 }
 
 function createConnector(config: Config, ref: ConnectorRef, scripts: () => Scripting): Connector {

@@ -19,6 +19,8 @@ export interface Job {
   memoryMaxBytes: number;
   /** Whether the `context` bridge is offered (tools and agents; connectors get none). */
   withContext: boolean;
+  /** What `env.get` may read: only the operator-allowed variables ([scripts] env_allow), with their values. */
+  env: Readonly<Record<string, string>>;
 }
 
 export type ContextMethod = 'search' | 'get' | 'sources';

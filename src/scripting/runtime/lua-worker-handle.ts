@@ -37,7 +37,8 @@ export class LuaWorkerHandle {
   private nextId = 1;
 
   constructor(onExit: (handle: LuaWorkerHandle) => void) {
-    this.worker = new Worker(WORKER_URL, { resourceLimits: RESOURCE_LIMITS, stderr: false, stdout: false });
+    // An empty environment: scripts see only the allowed variables their job carries (host/env.ts).
+    this.worker = new Worker(WORKER_URL, { resourceLimits: RESOURCE_LIMITS, stderr: false, stdout: false, env: {} });
     this.ready = new Promise<void>((resolve, reject) => {
       this.worker.once('message', (m: WorkerToMain) => (m.type === 'ready' ? resolve() : reject(new Error('unexpected first message from the Lua worker'))));
       this.worker.once('exit', () => reject(new JobFailure('crash', 'the Lua worker stopped before it was ready')));

@@ -18,6 +18,8 @@ export interface RuntimeOptions {
   maxWorkers?: number | undefined;
   memoryMaxBytes?: number | undefined;
   log?: LogSink | undefined;
+  /** The variables scripts may read with `env.get` (name → value); none when absent. */
+  env?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface RunOptions {
@@ -27,7 +29,7 @@ export interface RunOptions {
   signal?: AbortSignal | undefined;
 }
 
-export type JobRequest = Omit<Job, 'deadline' | 'memoryMaxBytes' | 'withContext'>;
+export type JobRequest = Omit<Job, 'deadline' | 'memoryMaxBytes' | 'withContext' | 'env'>;
 
 export const stderrLog: LogSink = (label, level, message) => process.stderr.write(`${label} [${level}] ${message}\n`);
 
@@ -35,8 +37,10 @@ export class ScriptRuntime {
   private readonly pool: WorkerPool;
   private readonly memoryMaxBytes: number;
   private readonly log: LogSink;
+  private readonly env: Readonly<Record<string, string>>;
 
   constructor(options: RuntimeOptions = {}) {
+    this.env = { ...options.env };
     this.pool = new WorkerPool(options.maxWorkers ?? Math.max(2, availableParallelism()));
     this.memoryMaxBytes = options.memoryMaxBytes ?? DEFAULT_MEMORY_MAX_BYTES;
     this.log = options.log ?? stderrLog;
@@ -59,7 +63,7 @@ export class ScriptRuntime {
     const onCancel = (): void => controller.abort(new LoreError('timeout', `${request.label}: the call was cancelled`));
     options.signal?.addEventListener('abort', onCancel, { once: true });
     if (options.signal?.aborted) onCancel();
-    const job: Job = { ...request, deadline: Date.now() + timeoutMs, memoryMaxBytes: this.memoryMaxBytes, withContext: options.context !== undefined };
+    const job: Job = { ...request, deadline: Date.now() + timeoutMs, memoryMaxBytes: this.memoryMaxBytes, withContext: options.context !== undefined, env: this.env };
     const noContext: ContextHandler = () => Promise.reject(new Error('the context bridge is not available here'));
     const hooks = { log: this.log, context: options.context ?? noContext };
     let worker: LuaWorkerHandle | undefined;

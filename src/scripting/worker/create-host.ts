@@ -5,7 +5,7 @@ import { decorateFunction, type LuaThread } from 'wasmoon';
 import type { ContextMethod, Job, LogLevel } from '../protocol.ts';
 import { base64Decode, base64Encode } from './host/base64.ts';
 import { hmacSha256, sha256 } from './host/crypto.ts';
-import { envGet } from './host/env.ts';
+import { envGetter } from './host/env.ts';
 import { ConfinedFs } from './host/fs.ts';
 import { httpRequest } from './host/http.ts';
 import { jsonParse } from './host/json.ts';
@@ -26,7 +26,7 @@ export function createHost(job: Job, channel: HostChannel): Record<string, unkno
   const confined = (): ConfinedFs => (fs ??= new ConfinedFs(path.dirname(job.scriptPath)));
   return {
     json_parse: withStack(jsonParse),
-    env_get: envGet,
+    env_get: envGetter(job.env),
     log: (level: unknown, message: unknown) => channel.log(LEVELS.includes(String(level)) ? (level as LogLevel) : 'info', String(message ?? '')),
     fs_read: (p: unknown) => confined().read(p),
     fs_list: (dir: unknown, glob: unknown) => confined().list(dir, glob),
