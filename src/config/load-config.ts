@@ -148,6 +148,7 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Omit<Config
         shallow: c.shallow,
         cacheDir: c.cache_dir === undefined ? null : abs(c.cache_dir),
         maxFileBytes: c.max_file_bytes,
+        timeoutSecs: c.timeout_secs,
       })),
       s3: mapValues(raw.connectors.s3, (c) => ({
         bucket: c.bucket,

@@ -84,6 +84,7 @@ export const configSchema = table({
           shallow: withDefault(bool(), true),
           cache_dir: optional(str()),
           max_file_bytes: withDefault(int({ min: 1 }), DEFAULT_MAX_FILE_BYTES),
+          timeout_secs: seconds(600),
         }),
       ),
       s3: named(

@@ -94,6 +94,8 @@ export interface GitConnectorConfig {
   readonly shallow: boolean;
   readonly cacheDir: string | null;
   readonly maxFileBytes: number;
+  /** Limit for each git process (clone, fetch, checkout, log); its whole process group is killed then. */
+  readonly timeoutSecs: number;
 }
 
 export interface S3ConnectorConfig {
