@@ -1,5 +1,6 @@
 // What every CLI command receives: output streams, global options, and lazily loaded config and app.
 // Commands translate flags into app calls and results into text or JSON; nothing else.
+import type { Writable } from 'node:stream';
 import { loadConfig } from '../config/load-config.ts';
 import type { Config } from '../config/types.ts';
 import { openLore, type Lore } from '../compose.ts';
@@ -11,6 +12,8 @@ export interface CliIO {
   readonly interactive: boolean;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** The real stdout, for commands that stream large output with back-pressure (`export`); `out` otherwise. */
+  readonly stdout?: Writable;
 }
 
 export interface GlobalOptions {

@@ -227,15 +227,18 @@ export class SqliteStore implements Store {
   }
 
   exportAll(): { documents: StoredDocument[]; chunks: Chunk[] } {
-    const documents = (this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents d ORDER BY d.source, d.source_id`).all() as unknown as DocumentRow[]).map(
-      toDocument,
-    );
-    const chunks = (
-      this.sql(
-        `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid ORDER BY d.source, d.source_id, c.chunk_index`,
-      ).all() as unknown as ChunkRow[]
-    ).map(toChunk);
-    return { documents, chunks };
+    return { documents: [...this.iterateDocuments()], chunks: [...this.iterateChunks()] };
+  }
+
+  *iterateDocuments(): Generator<StoredDocument> {
+    // A statement of its own (not the cache): the caller may interleave other queries while it iterates.
+    const rows = this.db.prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents d ORDER BY d.source, d.source_id`).iterate();
+    for (const row of rows) yield toDocument(row as unknown as DocumentRow);
+  }
+
+  *iterateChunks(): Generator<Chunk> {
+    const sql = `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid ORDER BY d.source, d.source_id, c.chunk_index`;
+    for (const row of this.db.prepare(sql).iterate()) yield toChunk(row as unknown as ChunkRow);
   }
 
   close(): void {
