@@ -1,7 +1,7 @@
 // `npm run bench:export`: peak RSS of `lore export` on a large index (default ≥ 50,000 chunks). Builds
 // the corpus in a temp workspace (small chunks so the count is high), syncs it with the real CLI, then
 // runs `lore export --output` and `lore export` into a pipe under /usr/bin/time. Prints numbers only.
-// Env: BENCH_EXPORT_DOCS (default 2500 documents of 10 paragraphs, ~52,000 chunks).
+// Env: BENCH_EXPORT_DOCS (default 2500 documents of 10 paragraphs, ~52,000 chunks), BENCH_KEEP=1 keeps the workspace.
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { LORE_BIN, runLore, Workspace } from '../test/helpers/workspace.ts';
@@ -42,4 +42,5 @@ const toPipe = await peakRssMb(['export'], true);
 console.log(`index: ${counts.documents} documents, ${counts.chunks} chunks; export file ${(size / 1048576).toFixed(1)} MB`);
 console.log(`lore export --output: peak RSS ${toFile.mb.toFixed(1)} MB`);
 console.log(`lore export | reader: peak RSS ${toPipe.mb.toFixed(1)} MB (${(Number(toPipe.stdout) / 1048576).toFixed(1)} MB streamed)`);
-ws.cleanup();
+if (process.env['BENCH_KEEP']) console.log(`workspace kept: ${ws.dir}`);
+else ws.cleanup();
