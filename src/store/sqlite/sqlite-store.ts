@@ -231,14 +231,27 @@ export class SqliteStore implements Store {
   }
 
   *iterateDocuments(): Generator<StoredDocument> {
-    // A statement of its own (not the cache): the caller may interleave other queries while it iterates.
-    const rows = this.db.prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents d ORDER BY d.source, d.source_id`).iterate();
-    for (const row of rows) yield toDocument(row as unknown as DocumentRow);
+    // Own statements (not the cache): the caller may run other queries while it iterates.
+    const one = this.db.prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.rowid = ?`);
+    for (const rowid of this.exportOrder()) {
+      const row = one.get(rowid) as unknown as DocumentRow | undefined;
+      if (row) yield toDocument(row);
+    }
   }
 
   *iterateChunks(): Generator<Chunk> {
-    const sql = `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid ORDER BY d.source, d.source_id, c.chunk_index`;
-    for (const row of this.db.prepare(sql).iterate()) yield toChunk(row as unknown as ChunkRow);
+    const ofDocument = this.db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE c.document_rowid = ? ORDER BY c.chunk_index`);
+    for (const rowid of this.exportOrder()) {
+      for (const row of ofDocument.iterate(rowid)) yield toChunk(row as unknown as ChunkRow);
+    }
+  }
+
+  /**
+   * Document rowids in export order. Sorting only the keys (8 bytes per document kept) instead of
+   * whole rows: an ORDER BY over bodies and chunk texts made SQLite's sorter hold the index in memory.
+   */
+  private exportOrder(): number[] {
+    return (this.db.prepare('SELECT rowid FROM documents ORDER BY source, source_id').all() as { rowid: number }[]).map((r) => r.rowid);
   }
 
   close(): void {
