@@ -41,6 +41,11 @@ export interface HttpServerOptions {
 }
 
 export function createHttpServer(options: HttpServerOptions): Server {
+  return createServer(socketTimeouts(options.config), createRequestHandler(options));
+}
+
+/** The whole request pipeline (guard → CORS → `/mcp` → routes) as a node:http listener; the library's createHttpHandler mounts it too. */
+export function createRequestHandler(options: HttpServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { config, log } = options;
   const guard = createHostGuard({ enabled: isLoopbackHost(options.bindHost), allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
   const cors = createCors({ enabled: config.corsEnabled, origins: config.corsOrigins });
@@ -67,7 +72,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     sendJson(res, 200, await route.handle({ params, body, signal: abort.signal }));
   };
 
-  return createServer(socketTimeouts(config), (req, res) => {
+  return (req, res) => {
     serve(req, res).catch((error: unknown) => {
       if (isClientGone(error, req, res)) {
         debug(`client went away: ${req.method ?? ''} ${req.url ?? ''} (${(error as Error).message})`);
@@ -81,5 +86,5 @@ export function createHttpServer(options: HttpServerOptions): Server {
       if (isLoreError(error) && error.code === 'payload_too_large') headers['connection'] = 'close';
       sendError(res, error, log, headers);
     });
-  });
+  };
 }
