@@ -2,14 +2,14 @@
 // (mostly distinct queries) and get, MCP tools/call (raw JSON-RPC and the official client), a Lua
 // script tool, and malformed requests. Prints the server's RSS after warm-up, during and at the end,
 // and the growth after warm-up. Numbers only, never assertions.
-// Env: SOAK_SECONDS (default 300), SOAK_WARMUP_SECONDS (default 30), SOAK_CLIENTS (default 6), SOAK_DOCS (default 2000).
+// Env: SOAK_SECONDS (default 300), SOAK_WARMUP_SECONDS (default 60), SOAK_CLIENTS (default 6), SOAK_DOCS (default 2000).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { LORE_BIN, runLore, Workspace } from '../test/helpers/workspace.ts';
 
 const SECONDS = Number(process.env['SOAK_SECONDS'] ?? 300);
-const WARMUP = Number(process.env['SOAK_WARMUP_SECONDS'] ?? 30);
+const WARMUP = Number(process.env['SOAK_WARMUP_SECONDS'] ?? 60);
 const CLIENTS = Number(process.env['SOAK_CLIENTS'] ?? 6);
 const DOCS = Number(process.env['SOAK_DOCS'] ?? 2000);
 const WORDS = 'fox tea ledger harbour quartz meadow signal lantern copper orbit willow ember river basalt cedar falcon'.split(' ');

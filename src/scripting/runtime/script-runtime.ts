@@ -18,6 +18,8 @@ export interface RuntimeOptions {
   maxWorkers?: number | undefined;
   memoryMaxBytes?: number | undefined;
   log?: LogSink | undefined;
+  /** Jobs a worker runs before it is replaced (worker-pool.ts); 500 when absent. */
+  maxJobsPerWorker?: number | undefined;
   /** The variables scripts may read with `env.get` (name → value); none when absent. */
   env?: Readonly<Record<string, string>> | undefined;
 }
@@ -41,7 +43,7 @@ export class ScriptRuntime {
 
   constructor(options: RuntimeOptions = {}) {
     this.env = { ...options.env };
-    this.pool = new WorkerPool(options.maxWorkers ?? Math.max(2, availableParallelism()));
+    this.pool = new WorkerPool(options.maxWorkers ?? Math.max(2, availableParallelism()), options.maxJobsPerWorker);
     this.memoryMaxBytes = options.memoryMaxBytes ?? DEFAULT_MEMORY_MAX_BYTES;
     this.log = options.log ?? stderrLog;
   }
@@ -49,6 +51,11 @@ export class ScriptRuntime {
   /** Live worker threads (for tests and benchmarks). */
   get workers(): number {
     return this.pool.size;
+  }
+
+  /** Worker threads started since the runtime began (for tests and benchmarks). */
+  get workersStarted(): number {
+    return this.pool.started;
   }
 
   async run(request: JobRequest, options: RunOptions): Promise<unknown> {
