@@ -22,6 +22,7 @@ import type { Store } from './store/store.ts';
 import type { Scripting, ScriptLoadFailure } from './scripting/scripting.ts';
 import type { ExtensionConnector } from './extensions/extension-api.ts';
 import { VERSION } from './version.ts';
+import { scriptEnv } from './scripting/script-env.ts';
 
 export interface Lore {
   readonly config: Config;
@@ -62,10 +63,11 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
   let scriptsLoaded: Promise<ScriptLoadFailure[]> | undefined;
   let extensionsLoaded: Promise<ScriptLoadFailure[]> | undefined;
   const extensionConnectors = new Map<string, ExtensionConnector>();
+  const scriptsEnv = scriptEnv(config.scripts.envAllow, env);
   const scripts = (): Promise<Scripting> =>
     (scripting ??= (async () => {
       const [{ Scripting }, { createContextBridge }] = await Promise.all([import('./scripting/scripting.ts'), import('./scripting/context-bridge.ts')]);
-      return (openedScripting = new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }) }));
+      return (openedScripting = new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }), env: scriptsEnv }));
     })());
   return {
     config,
@@ -132,9 +134,9 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
 const check = (config: Config, part: string): (() => void) | undefined => (config.unsetEnv?.[part] ? () => requireEnvFor(config, part) : undefined);
 
 /** The Lua runtime without an index (`connector test`): `context.*` is unavailable. */
-export async function openScripts(): Promise<Scripting> {
+export async function openScripts(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<Scripting> {
   const { Scripting } = await import('./scripting/scripting.ts');
-  return new Scripting();
+  return new Scripting({ env: scriptEnv(config.scripts.envAllow, env) });
 }
 
 async function createConnector(

@@ -2,6 +2,7 @@
 // (Lua) and registry agents register through the same interface. REST (`/agents/list`,
 // `/agents/{name}/prompt`), MCP (`prompts/list`, `prompts/get`) and the CLI (`agent list/test`) use it.
 import { badRequest, notFound } from '../core/errors.ts';
+import { checkDepth, checkLength } from '../core/tools/param-bounds.ts';
 import type { InlineAgentConfig } from '../config/types.ts';
 
 export interface AgentArgument {
@@ -54,6 +55,8 @@ export class AgentRegistry {
     const agent = this.get(name);
     if (args === null || typeof args !== 'object' || Array.isArray(args)) throw badRequest('agent arguments must be a JSON object');
     const record = args as Record<string, unknown>;
+    checkDepth(record);
+    for (const [key, value] of Object.entries(record)) if (typeof value === 'string') checkLength(key, value);
     for (const a of agent.arguments) {
       if (a.required && (record[a.name] === undefined || record[a.name] === null || record[a.name] === '')) {
         throw badRequest(`missing required argument '${a.name}' for agent '${name}'`, { parameter: a.name });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LoreError } from '../core/errors.ts';
 import { IndexFixture } from '../../test/helpers/index-fixture.ts';
-import { listDocumentPage } from './documents.ts';
+import { exportJsonPieces, listDocumentPage } from './documents.ts';
+import { chunkToWire, documentToWire } from './wire.ts';
 
 const fx = new IndexFixture();
 before(async () => {
@@ -29,5 +30,17 @@ describe('listDocumentPage', () => {
 
   it('rejects a cursor it did not issue', () => {
     assert.throws(() => listDocumentPage(fx.lore.store, 'not-a-cursor!'), (e: unknown) => e instanceof LoreError && e.code === 'bad_request' && /invalid cursor/.test(e.message));
+  });
+});
+
+describe('exportJsonPieces', () => {
+  it('streams exactly the text of JSON.stringify(export, null, 2), in small pieces, and counts', () => {
+    const { documents, chunks } = fx.lore.store.exportAll();
+    const expected = `${JSON.stringify({ documents: documents.map(documentToWire), chunks: chunks.map(chunkToWire) }, null, 2)}\n`;
+    const counts = { documents: 0, chunks: 0 };
+    const pieces = [...exportJsonPieces(fx.lore.store, counts, 100)];
+    assert.ok(pieces.length > 3);
+    assert.equal(pieces.join(''), expected);
+    assert.deepEqual(counts, { documents: 5, chunks: chunks.length });
   });
 });

@@ -2,6 +2,7 @@
 import { badRequest, notFound } from '../core/errors.ts';
 import type { Chunk } from '../core/models.ts';
 import type { DocumentHead, Store, StoredDocument } from '../store/store.ts';
+import { chunkToWire, documentToWire } from './wire.ts';
 
 export function getDocument(store: Store, id: string): StoredDocument {
   const doc = typeof id === 'string' && id.trim() !== '' ? store.getDocument(id.trim()) : null;
@@ -14,8 +15,34 @@ export function getDocumentWithChunks(store: Store, id: string): { document: Sto
   return { document, chunks: store.getChunks(document.id) };
 }
 
-export function exportIndex(store: Store): { documents: StoredDocument[]; chunks: Chunk[] } {
-  return store.exportAll();
+/**
+ * The export (`{documents, chunks}` as JSON, formatted like JSON.stringify(value, null, 2)) as a
+ * sequence of text pieces of about `pieceChars` each, read row by row: memory stays bounded however
+ * large the index. `counts` is filled in as the pieces are produced.
+ */
+export function* exportJsonPieces(store: Store, counts = { documents: 0, chunks: 0 }, pieceChars = 1 << 16): Generator<string> {
+  let buffer = '{\n';
+  const section = function* (name: 'documents' | 'chunks', items: Iterable<unknown>, last: boolean): Generator<string> {
+    buffer += `  "${name}": [`;
+    let n = 0;
+    for (const item of items) {
+      buffer += `${n === 0 ? '' : ','}\n    ${JSON.stringify(item, null, 2).replaceAll('\n', '\n    ')}`;
+      n++;
+      if (buffer.length >= pieceChars) {
+        yield buffer;
+        buffer = '';
+      }
+    }
+    counts[name] = n;
+    buffer += `${n === 0 ? '' : '\n  '}]${last ? '' : ','}\n`;
+  };
+  yield* section('documents', map(store.iterateDocuments(), documentToWire), false);
+  yield* section('chunks', map(store.iterateChunks(), chunkToWire), true);
+  yield `${buffer}}\n`;
+}
+
+function* map<A, B>(items: Iterable<A>, fn: (a: A) => B): Generator<B> {
+  for (const item of items) yield fn(item);
 }
 
 export type DocumentLister = (cursor: string | undefined) => DocumentPage;

@@ -10,11 +10,11 @@ import type { RetrievalConfig } from '../config/types.ts';
 const SINCE_HELP = 'an ISO date (2026-01-31), a date-time, or a duration back from now such as 7d, 12h or 2w';
 
 export const SEARCH_PARAMS: readonly ParamSpec[] = [
-  { name: 'query', type: 'string', required: true, description: 'What to look for, in plain words or a question.' },
+  { name: 'query', type: 'string', required: true, maxLength: 4096, description: 'What to look for, in plain words or a question.' },
   { name: 'mode', type: 'string', enum: SEARCH_MODES, description: 'keyword (BM25, default), semantic (embeddings) or hybrid (both).' },
   { name: 'limit', type: 'integer', description: 'Maximum number of documents to return (default from retrieval.final_limit).' },
-  { name: 'source', type: 'string', description: 'Only this connector label (e.g. "git:docs") or type (e.g. "git").' },
-  { name: 'since', type: 'string', description: `Only documents updated at or after this time: ${SINCE_HELP}.` },
+  { name: 'source', type: 'string', maxLength: 512, description: 'Only this connector label (e.g. "git:docs") or type (e.g. "git").' },
+  { name: 'since', type: 'string', maxLength: 64, description: `Only documents updated at or after this time: ${SINCE_HELP}.` },
   {
     name: 'filters',
     type: 'object',

@@ -97,7 +97,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     {
       name: 'get',
       description: 'Fetch one document by id (from search results): title, source, URL, update time and the full body text.',
-      params: [{ name: 'id', type: 'string', required: true, description: 'Document id from a search result.' }],
+      params: [{ name: 'id', type: 'string', required: true, maxLength: 256, description: 'Document id from a search result.' }],
       builtin: true,
       readOnly: true,
       run: (params) => {

@@ -1,6 +1,7 @@
 // What every CLI command receives: output streams, global options, and lazily loaded config and app.
 // Commands translate flags into app calls and results into text or JSON; nothing else. The config
 // loader and the composition root are imported by `prepare()` (before an action runs), not at start-up.
+import type { Writable } from 'node:stream';
 import type { Config } from '../config/types.ts';
 import type { loadConfig } from '../config/load-config.ts';
 import type { Lore, openLore } from '../compose.ts';
@@ -17,6 +18,8 @@ export interface CliIO {
   readonly interactive: boolean;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** The real stdout, for commands that stream large output with back-pressure (`export`); `out` otherwise. */
+  readonly stdout?: Writable;
 }
 
 export interface GlobalOptions {

@@ -32,3 +32,11 @@ export function expandEnv(value: unknown, env: NodeJS.ProcessEnv, unset: UnsetVa
 export function unsetMessage(file: string, u: UnsetVar): string {
   return `${file}: ${u.key} uses \${${u.variable}}, but the environment variable ${u.variable} is not set; set it or edit the value`;
 }
+
+/** Every variable name a `${VAR}` in the tree refers to (Lua `env.get` may read these). */
+export function referencedEnvVars(value: unknown, found: Set<string> = new Set()): string[] {
+  if (typeof value === 'string') for (const m of value.matchAll(VAR)) found.add(m[1]!);
+  else if (Array.isArray(value)) for (const v of value) referencedEnvVars(v, found);
+  else if (value !== null && typeof value === 'object' && !(value instanceof Date)) for (const v of Object.values(value)) referencedEnvVars(v, found);
+  return [...found];
+}

@@ -34,6 +34,19 @@ describe('config', () => {
     assert.equal(config.connectors.script['tickets']?.timeoutSecs, 300);
     assert.equal(config.agents.inline['reviewer']?.tools.join(','), 'search,get');
     assert.equal(config.registries['community']?.readonly, true);
+    assert.equal(config.server.headersTimeoutSecs, 10);
+    assert.equal(config.server.allowUnauthenticated, false);
+    assert.ok(config.scripts.envAllow.includes('TICKETS_TOKEN'), 'a ${VAR} the file uses is readable by scripts');
+  });
+
+  it('reads [server] auth and time-out keys and [scripts] env_allow with the referenced variables', () => {
+    const config = loadConfig({ configPath: path.join(ROOT, 'config/lore.example.toml'), cwd, env: { TICKETS_TOKEN: 't0k' } });
+    assert.equal(config.server.authTokenEnv, null);
+    const custom = parse('[server]\nauth_token_env = "LORE_TOKEN"\nrequest_timeout_secs = 60\n[scripts]\nenv_allow = ["HOME"]\n');
+    assert.equal(custom.server.authTokenEnv, 'LORE_TOKEN');
+    assert.equal(custom.server.requestTimeoutSecs, 60);
+    assert.deepEqual(custom.scripts.envAllow, ['HOME']);
+    assert.match(configError('[server]\nheaders_timeout_secs = 40\n'), /headers_timeout_secs must not exceed server\.request_timeout_secs/);
   });
 
   it('loads a Context Harness ctx.toml unchanged', () => {

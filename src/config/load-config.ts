@@ -8,7 +8,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { configError } from '../core/errors.ts';
 import { DEFAULT_CONFIG_TOML } from './default-config.ts';
 import { findConfig } from './find-config.ts';
-import { expandEnv, unsetMessage, type UnsetVar } from './expand-env.ts';
+import { expandEnv, referencedEnvVars, unsetMessage, type UnsetVar } from './expand-env.ts';
 import { configSchema, DEFAULT_MAX_FILE_BYTES, type RawConfig } from './schema.ts';
 import { SchemaIssue } from './schema-kit.ts';
 import type { Config, ScriptConfig } from './types.ts';
@@ -62,7 +62,9 @@ export function parseConfigTree(tree: unknown, where: { file: string | null; cwd
     throw error;
   }
   checkRelations(raw, label);
-  return deepFreeze({ ...toConfig(raw, where.file === null ? null : path.resolve(where.fileBase ?? where.cwd, where.file), where.cwd), unsetEnv: deferred });
+  const config = toConfig(raw, where.file === null ? null : path.resolve(where.fileBase ?? where.cwd, where.file), where.cwd);
+  const envAllow = [...new Set([...raw.scripts.env_allow, ...referencedEnvVars(tree)])].sort();
+  return deepFreeze({ ...config, scripts: { envAllow }, unsetEnv: deferred });
 }
 
 // Sections owned by one connector, tool or agent: an unset variable there fails only that part, when
@@ -84,6 +86,9 @@ function deferUnset(unset: readonly UnsetVar[], label: string): Record<string, U
 function checkRelations(raw: RawConfig, label: string): void {
   if (raw.chunking.overlap_tokens >= raw.chunking.max_tokens) {
     throw configError(`${label}: chunking.overlap_tokens must be less than chunking.max_tokens (${raw.chunking.max_tokens})`);
+  }
+  if (raw.server.headers_timeout_secs > raw.server.request_timeout_secs) {
+    throw configError(`${label}: server.headers_timeout_secs must not exceed server.request_timeout_secs (${raw.server.request_timeout_secs})`);
   }
   if (raw.retrieval.final_limit > raw.retrieval.max_limit) {
     throw configError(`${label}: retrieval.final_limit must not exceed retrieval.max_limit (${raw.retrieval.max_limit})`);
@@ -113,7 +118,7 @@ function checkExtensionConnectors(raw: RawConfig, label: string): void {
   }
 }
 
-function toConfig(raw: RawConfig, file: string | null, cwd: string): Config {
+function toConfig(raw: RawConfig, file: string | null, cwd: string): Omit<Config, 'scripts'> {
   const abs = (p: string): string => path.resolve(cwd, expandHome(p));
   const script = (entry: { path: string; timeout: number; extra: Record<string, unknown> }): ScriptConfig => ({
     path: abs(entry.path),
@@ -157,6 +162,11 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Config {
       allowedHosts: raw.server.allowed_hosts,
       maxBodyBytes: raw.server.max_body_bytes,
       workers: raw.server.workers,
+      authTokenEnv: raw.server.auth_token_env ?? null,
+      allowUnauthenticated: raw.server.allow_unauthenticated,
+      headersTimeoutSecs: raw.server.headers_timeout_secs,
+      requestTimeoutSecs: raw.server.request_timeout_secs,
+      keepAliveTimeoutSecs: raw.server.keep_alive_timeout_secs,
     },
     connectors: {
       filesystem: mapValues(raw.connectors.filesystem, (c) => ({
@@ -175,6 +185,7 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Config {
         shallow: c.shallow,
         cacheDir: c.cache_dir === undefined ? null : abs(c.cache_dir),
         maxFileBytes: c.max_file_bytes,
+        timeoutSecs: c.timeout_secs,
       })),
       s3: mapValues(raw.connectors.s3, (c) => ({
         bucket: c.bucket,

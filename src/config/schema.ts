@@ -57,8 +57,14 @@ export const configSchema = table({
       allowed_hosts: withDefault(array(str()), []),
       max_body_bytes: withDefault(int({ min: 1024 }), 1_048_576),
       workers: withDefault(int({ min: 1, max: 64 }), 1),
+      auth_token_env: optional(str()),
+      allow_unauthenticated: withDefault(bool(), false),
+      headers_timeout_secs: seconds(10),
+      request_timeout_secs: seconds(30),
+      keep_alive_timeout_secs: seconds(5),
     }),
   ),
+  scripts: section(table({ env_allow: withDefault(array(str()), []) })),
   connectors: section(
     table({
       filesystem: named(
@@ -81,6 +87,7 @@ export const configSchema = table({
           shallow: withDefault(bool(), true),
           cache_dir: optional(str()),
           max_file_bytes: withDefault(int({ min: 1 }), DEFAULT_MAX_FILE_BYTES),
+          timeout_secs: seconds(600),
         }),
       ),
       s3: named(

@@ -14,6 +14,7 @@ export interface Config {
   readonly embedding: EmbeddingConfig;
   readonly retrieval: RetrievalConfig;
   readonly server: ServerConfig;
+  readonly scripts: ScriptsRuntimeConfig;
   readonly connectors: ConnectorsConfig;
   readonly tools: { readonly script: Readonly<Record<string, ScriptConfig>> };
   readonly agents: {
@@ -78,6 +79,18 @@ export interface ServerConfig {
   readonly maxBodyBytes: number;
   /** Server processes sharing the listening socket (1: a single process). */
   readonly workers: number;
+  /** Name of the environment variable holding the Bearer token (never the token itself); null: no auth. */
+  readonly authTokenEnv: string | null;
+  /** Lets a non-loopback bind start without a token (with a warning). */
+  readonly allowUnauthenticated: boolean;
+  readonly headersTimeoutSecs: number;
+  readonly requestTimeoutSecs: number;
+  readonly keepAliveTimeoutSecs: number;
+}
+
+export interface ScriptsRuntimeConfig {
+  /** Variables Lua `env.get` may read: `[scripts] env_allow` plus every `${VAR}` the config references. */
+  readonly envAllow: readonly string[];
 }
 
 export interface FilesystemConnectorConfig {
@@ -97,6 +110,8 @@ export interface GitConnectorConfig {
   readonly shallow: boolean;
   readonly cacheDir: string | null;
   readonly maxFileBytes: number;
+  /** Limit for each git process (clone, fetch, checkout, log); its whole process group is killed then. */
+  readonly timeoutSecs: number;
 }
 
 export interface S3ConnectorConfig {

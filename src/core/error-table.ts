@@ -5,6 +5,7 @@ export const ERROR_TABLE = {
   bad_request: { http: 400, mcp: -32602, exit: 2 },
   usage: { http: 400, mcp: -32602, exit: 2 },
   embeddings_not_configured: { http: 400, mcp: -32602, exit: 3 },
+  unauthorized: { http: 401, mcp: -32600, exit: 1 },
   forbidden: { http: 403, mcp: -32600, exit: 1 },
   not_found: { http: 404, mcp: -32002, exit: 4 },
   method_not_allowed: { http: 405, mcp: -32601, exit: 2 },

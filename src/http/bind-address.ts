@@ -1,5 +1,6 @@
 // `[server].bind` ("host:port", "[::1]:port", port 0 allowed) parsed into host and port, and the
 // loopback test that decides whether DNS-rebinding protection applies.
+import { isIPv4 } from 'node:net';
 import { badRequest } from '../core/errors.ts';
 
 export interface BindAddress {
@@ -14,11 +15,15 @@ export function parseBind(bind: string): BindAddress {
   return { host: match[1] ?? (match[2] || '127.0.0.1'), port };
 }
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+const LOOPBACK_NAMES = new Set(['localhost', '::1', '[::1]']);
 
+/**
+ * Loopback means `localhost`, `::1` / `[::1]`, or an IPv4 literal inside 127.0.0.0/8 parsed as an
+ * address: `127.0.0.1.evil.com` and `127.evil.com` are names, not loopback (DNS rebinding).
+ */
 export function isLoopbackHost(host: string): boolean {
   const h = host.toLowerCase();
-  return LOOPBACK_NAMES.has(h) || h.startsWith('127.') || h.endsWith('.localhost');
+  return LOOPBACK_NAMES.has(h) || (isIPv4(h) && h.startsWith('127.'));
 }
 
 /** The URL form of a listening address (`http://127.0.0.1:7331`, `http://[::1]:7331`). */

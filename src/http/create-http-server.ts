@@ -1,23 +1,28 @@
-// The HTTP server of `lore serve mcp` on plain node:http: DNS-rebinding guard, CORS, `/mcp`
-// (delegated to the MCP surface), then the REST route table. Every failure leaves through sendError.
+// The HTTP server of `lore serve mcp` on plain node:http: DNS-rebinding guard, CORS, Bearer auth,
+// `/mcp` (delegated to the MCP surface), then the REST route table. Every failure leaves through sendError.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AgentRegistry } from '../app/agents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
 import type { ServerConfig } from '../config/types.ts';
 import { isLoreError } from '../core/errors.ts';
+import { BEARER_CHALLENGE, createBearerAuth } from './bearer-auth.ts';
 import { isLoopbackHost } from './bind-address.ts';
+import { isClientGone } from './client-gone.ts';
 import { createCors } from './cors.ts';
 import { createHostGuard } from './host-guard.ts';
+import { readBody } from './read-body.ts';
 import { readJsonBody } from './read-json-body.ts';
 import { restRoutes } from './rest-routes.ts';
 import { sendError, sendJson, type Log } from './respond.ts';
 import { Router } from './router.ts';
+import { socketTimeouts } from './socket-timeouts.ts';
 
 export const MCP_PATH = '/mcp';
 
 /** The MCP surface as the HTTP server sees it (implemented in src/mcp/, which owns the SDK). */
 export interface McpEndpoint {
-  handle(req: IncomingMessage, res: ServerResponse, origin: string): Promise<void>;
+  /** `body` is the request body, already read under [server].max_body_bytes (POST only). */
+  handle(req: IncomingMessage, res: ServerResponse, origin: string, body: Buffer | undefined): Promise<void>;
 }
 
 export interface HttpServerOptions {
@@ -28,11 +33,15 @@ export interface HttpServerOptions {
   /** The host the server binds; DNS-rebinding protection applies when it is a loopback address. */
   bindHost: string;
   mcp?: McpEndpoint | undefined;
+  /** Bearer token required on every route but GET /health (see exposure-policy.ts); null/absent: none. */
+  authToken?: string | null | undefined;
   log: Log;
+  /** Lines only worth showing when debugging (clients that went away); dropped when absent. */
+  debug?: Log | undefined;
 }
 
 export function createHttpServer(options: HttpServerOptions): Server {
-  return createServer({ keepAliveTimeout: 10_000 }, createRequestHandler(options));
+  return createServer(socketTimeouts(options.config), createRequestHandler(options));
 }
 
 /** The whole request pipeline (guard → CORS → `/mcp` → routes) as a node:http listener; the library's createHttpHandler mounts it too. */
@@ -40,6 +49,8 @@ export function createRequestHandler(options: HttpServerOptions): (req: Incoming
   const { config, log } = options;
   const guard = createHostGuard({ enabled: isLoopbackHost(options.bindHost), allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
   const cors = createCors({ enabled: config.corsEnabled, origins: config.corsOrigins });
+  const auth = createBearerAuth(options.authToken ?? null);
+  const debug = options.debug ?? ((): void => {});
   const router = new Router(restRoutes({ tools: options.tools, agents: options.agents, version: options.version }));
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -48,8 +59,10 @@ export function createRequestHandler(options: HttpServerOptions): (req: Incoming
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
+    auth(req, pathname); // before routing, so every route (present and future) but GET /health needs the token
     if (pathname === MCP_PATH && options.mcp) {
-      await options.mcp.handle(req, res, `http://${req.headers.host ?? 'localhost'}`);
+      const body = req.method === 'POST' ? await readBody(req, config.maxBodyBytes) : undefined;
+      await options.mcp.handle(req, res, `http://${req.headers.host ?? 'localhost'}`, body);
       return;
     }
     const { route, params } = router.match(req.method ?? 'GET', pathname);
@@ -61,7 +74,13 @@ export function createRequestHandler(options: HttpServerOptions): (req: Incoming
 
   return (req, res) => {
     serve(req, res).catch((error: unknown) => {
+      if (isClientGone(error, req, res)) {
+        debug(`client went away: ${req.method ?? ''} ${req.url ?? ''} (${(error as Error).message})`);
+        res.destroy();
+        return;
+      }
       const headers: Record<string, string> = {};
+      if (isLoreError(error) && error.code === 'unauthorized') headers['www-authenticate'] = BEARER_CHALLENGE;
       if (isLoreError(error) && error.code === 'method_not_allowed') headers['allow'] = String(error.details?.['allow'] ?? '');
       // The rest of an oversized body is not read: close the connection after answering.
       if (isLoreError(error) && error.code === 'payload_too_large') headers['connection'] = 'close';

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseBind } from '../http/bind-address.ts';
 import { createRequestHandler } from '../http/create-http-server.ts';
+import { checkExposure } from '../http/exposure-policy.ts';
 import { createMcpHttpHandler } from '../mcp/mcp-http-handler.ts';
 import { listDocumentPage } from '../app/documents.ts';
 import { VERSION } from '../version.ts';
@@ -31,6 +32,9 @@ export function createHttpHandler(lore: Lore, options: HttpHandlerOptions = {}):
   const tools = inner.tools();
   const agents = inner.agents();
   const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log, documents: (cursor) => listDocumentPage(inner.store, cursor) });
-  const handle = createRequestHandler({ tools, agents, version: VERSION, config, bindHost: parseBind(config.bind).host, mcp, log });
+  const bindHost = parseBind(config.bind).host;
+  // The host server owns the socket, so only the token applies here ([server] auth_token_env).
+  const authToken = config.authTokenEnv === null ? null : checkExposure(config, bindHost, process.env).token;
+  const handle = createRequestHandler({ tools, agents, version: VERSION, config, bindHost, mcp, log, authToken });
   return Object.assign(handle, { close: () => mcp.close() });
 }

@@ -20,7 +20,8 @@ export interface McpHttpOptions {
 }
 
 export interface McpHttpHandler {
-  handle(req: IncomingMessage, res: ServerResponse, origin: string): Promise<void>;
+  /** `body`: the POST body, already read under the size limit by the HTTP surface. */
+  handle(req: IncomingMessage, res: ServerResponse, origin: string, body: Buffer | undefined): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,10 +33,9 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     onerror: (error) => options.log(`mcp: ${error.message}`),
   });
   return {
-    async handle(req, res, origin) {
+    async handle(req, res, origin, body) {
       const abort = new AbortController();
       res.once('close', () => abort.abort());
-      const body = req.method === 'POST' ? await readRaw(req) : undefined;
       const request = new Request(origin + (req.url ?? '/'), {
         method: req.method ?? 'GET',
         headers: toHeaders(req),
@@ -47,12 +47,6 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     },
     close: () => handler.close(),
   };
-}
-
-async function readRaw(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 function toHeaders(req: IncomingMessage): Headers {

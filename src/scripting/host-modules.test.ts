@@ -4,10 +4,8 @@ import assert from 'node:assert/strict';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { useLuaWithUpstream } from '../../test/helpers/lua.ts';
+import { LuaFixture, useLuaWithUpstream } from '../../test/helpers/lua.ts';
 import { startUpstream } from '../../test/helpers/http-server.ts';
-
-process.env['LORE_LUA_TEST_VAR'] = 'from-env';
 
 describe('host modules', () => {
   const env = useLuaWithUpstream();
@@ -32,8 +30,21 @@ describe('host modules', () => {
     await assert.rejects(env.fx.exec(`local t = {}; t.self = t; return json.encode(t)`), /contains itself/);
   });
 
-  it('env.get returns a value or nil', async () => {
-    assert.deepEqual(await env.fx.exec(`return { env.get("LORE_LUA_TEST_VAR"), env.get("LORE_LUA_TEST_UNSET") == nil }`), ['from-env', true]);
+  it('json.parse takes 100 levels of nesting and refuses deeper input with a Lua error, leaving the worker usable', async () => {
+    const depth = (n: number): string => `local v = json.parse(string.rep("[", ${n}) .. "1" .. string.rep("]", ${n})); local d = 0; while type(v) == "table" do v = v[1]; d = d + 1 end; return d`;
+    assert.equal(await env.fx.exec(depth(99)), 99);
+    await assert.rejects(env.fx.exec(depth(5000)), /json\.parse: value is nested deeper than 100 levels/);
+    assert.equal(await env.fx.exec('return "still alive"'), 'still alive');
+  });
+
+  it('env.get returns an allowed value, nil for the rest', async () => {
+    const fx = new LuaFixture({ env: { LORE_LUA_TEST_VAR: 'from-env' } });
+    try {
+      const read = `return { env.get("LORE_LUA_TEST_VAR"), env.get("LORE_LUA_TEST_UNSET") == nil, env.get("PATH") == nil, env.get("HOME") == nil }`;
+      assert.deepEqual(await fx.exec(read), ['from-env', true, true, true]);
+    } finally {
+      fx.close();
+    }
   });
 
   it('log.* and print go to the log sink with the label, not stdout', async () => {

@@ -19,6 +19,8 @@ export interface Job {
   memoryMaxBytes: number;
   /** Whether the `context` bridge is offered (tools and agents; connectors get none). */
   withContext: boolean;
+  /** What `env.get` may read: only the operator-allowed variables ([scripts] env_allow), with their values. */
+  env: Readonly<Record<string, string>>;
 }
 
 export type ContextMethod = 'search' | 'get' | 'sources';
@@ -30,8 +32,11 @@ export type MainToWorker =
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-/** `memory`: the state hit its memory cap; `script`: any other Lua or host error. */
-export type JobErrorKind = 'script' | 'memory';
+/**
+ * `memory`: the state hit its memory cap; `script`: any other Lua or host error; `trap`: the VM itself
+ * failed (WASM trap, stack overflow) and the worker must not run another job.
+ */
+export type JobErrorKind = 'script' | 'memory' | 'trap';
 
 export type WorkerToMain =
   | { type: 'ready' }

@@ -206,8 +206,12 @@ export interface Store {
   checkIntegrity?(): IntegrityReport;
   /** Database size on disk in bytes (main file plus WAL). */
   sizeBytes(): number;
-  /** Every document and chunk, in a stable order. */
+  /** Every document and chunk, in a stable order (in memory: for small indexes and tests). */
   exportAll(): { documents: StoredDocument[]; chunks: Chunk[] };
+  /** Every document in exportAll's order, one row at a time (memory bounded regardless of index size). */
+  iterateDocuments(): Iterable<StoredDocument>;
+  /** Every chunk in exportAll's order, one row at a time. */
+  iterateChunks(): Iterable<Chunk>;
 
   close(): void;
 }

@@ -13,7 +13,7 @@ export class LuaFixture {
   readonly runtime: ScriptRuntime;
   readonly logs: string[] = [];
 
-  constructor(options: { maxWorkers?: number; memoryMaxBytes?: number } = {}) {
+  constructor(options: { maxWorkers?: number; memoryMaxBytes?: number; env?: Record<string, string>; maxJobsPerWorker?: number } = {}) {
     this.dir = mkdtempSync(path.join(tmpdir(), 'lore-lua-'));
     this.runtime = new ScriptRuntime({ ...options, log: (label, level, message) => this.logs.push(`${label} [${level}] ${message}`) });
   }

@@ -57,7 +57,10 @@ export const EXTRA_TOOLS: Tool[] = [
 ];
 
 /** `serverToml` is appended to the config (e.g. a [server] section); `files` are written into the workspace (e.g. Lua scripts). */
-export async function startTestServer(serverToml = '', options: { extraTools?: boolean; files?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(
+  serverToml = '',
+  options: { extraTools?: boolean; files?: Record<string, string>; authToken?: string } = {},
+): Promise<TestServer> {
   const ws = new Workspace('lore-http-');
   for (const [file, text] of Object.entries({ ...DOCS, ...options.files })) ws.write(file, text);
   ws.config(BASE_CONFIG + serverToml);
@@ -85,6 +88,8 @@ export async function startTestServer(serverToml = '', options: { extraTools?: b
     bindHost: '127.0.0.1',
     mcp,
     log: (l) => log.push(l),
+    debug: (l) => log.push(`debug: ${l}`),
+    authToken: options.authToken ?? null,
   });
   const address = await listen(server, '127.0.0.1', 0);
   return {

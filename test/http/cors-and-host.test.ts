@@ -68,6 +68,30 @@ describe('default policy (CORS for any origin, loopback bind)', () => {
   });
 });
 
+describe('DNS rebinding with names that only look like loopback (issue 10, defect 2)', () => {
+  let s: TestServer;
+  before(async () => (s = await startTestServer()));
+  after(async () => s.close());
+
+  it('rejects 127.0.0.1.evil.com and 127.evil.com as Host with a matching Origin, on REST and MCP', async () => {
+    for (const name of ['127.0.0.1.evil.com', '127.evil.com', '127.0.0.1.nip.io', 'a.localhost', '127.0.0.256']) {
+      for (const path of ['/tools/sources', '/mcp']) {
+        const mcp = path === '/mcp';
+        const headers = { Host: `${name}:${s.port}`, Origin: `http://${name}:${s.port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+        const r = await raw(s.port, mcp ? 'POST' : 'GET', path, headers, mcp ? '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' : undefined);
+        assert.equal(r.status, 403, `${name} ${path}`);
+        assert.equal((JSON.parse(r.body) as { error: { code: string } }).error.code, 'forbidden');
+      }
+    }
+  });
+
+  it('accepts real loopback literals: any 127.x.y.z, localhost and [::1]', async () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '[::1]']) {
+      assert.equal((await raw(s.port, 'GET', '/tools/sources', { Host: `${host}:${s.port}` })).status, 200, host);
+    }
+  });
+});
+
 describe('configured policy', () => {
   let s: TestServer;
   before(async () => (s = await startTestServer('\n[server]\ncors_origins = ["https://app.example.com"]\nallowed_hosts = ["lore.internal"]\n')));

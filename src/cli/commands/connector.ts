@@ -21,7 +21,7 @@ export function registerConnector(program: Command, ctx: CliContext): void {
     .action(async (file: string, opts: { source?: string }) => {
       const config = ctx.config();
       const { name, script } = scriptSection(config, 'connectors', file, opts.source, ctx.io.cwd);
-      const scripts = await openScripts();
+      const scripts = await openScripts(config, ctx.io.env);
       try {
         const scan = await scripts.connector(name, script).scan({ checkpoint: null, full: true });
         const items = await Promise.all(scan.entries.map(async (e) => ({ entry: e, loaded: await e.load() })));

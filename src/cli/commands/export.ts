@@ -1,9 +1,11 @@
-// `lore export [--output <path>]`: every document and chunk as one JSON object.
-import { writeFileSync } from 'node:fs';
+// `lore export [--output <path>]`: every document and chunk as one JSON object, streamed row by row
+// with back-pressure, so memory stays bounded whatever the index size (issue 10, defect 7).
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { exportIndex } from '../../app/documents.ts';
-import { chunkToWire, documentToWire } from '../../app/wire.ts';
+import { exportJsonPieces } from '../../app/documents.ts';
 import type { CliContext } from '../context.ts';
 
 export function registerExport(program: Command, ctx: CliContext): void {
@@ -11,14 +13,29 @@ export function registerExport(program: Command, ctx: CliContext): void {
     .command('export')
     .description('write {documents, chunks} as JSON to a file or stdout')
     .option('-o, --output <path>', 'file to write (default: stdout)')
-    .action((opts: { output?: string }) => {
-      const { documents, chunks } = exportIndex(ctx.lore().store);
-      const text = `${JSON.stringify({ documents: documents.map(documentToWire), chunks: chunks.map(chunkToWire) }, null, 2)}\n`;
-      if (!opts.output) return ctx.io.out(text);
+    .action(async (opts: { output?: string }) => {
+      const store = ctx.lore().store;
+      const counts = { documents: 0, chunks: 0 };
+      if (!opts.output) {
+        const stdout = ctx.io.stdout;
+        if (!stdout) for (const piece of exportJsonPieces(store, counts)) ctx.io.out(piece);
+        else await writeAll(stdout, exportJsonPieces(store, counts));
+        return;
+      }
       const file = path.resolve(ctx.io.cwd, opts.output);
-      writeFileSync(file, text);
-      const summary = { output: file, documents: documents.length, chunks: chunks.length };
+      const out = createWriteStream(file);
+      await writeAll(out, exportJsonPieces(store, counts));
+      out.end();
+      await once(out, 'finish');
+      const summary = { output: file, ...counts };
       if (ctx.json) ctx.printJson(summary);
-      else ctx.io.out(`Wrote ${documents.length} documents and ${chunks.length} chunks to ${opts.output}\n`);
+      else ctx.io.out(`Wrote ${counts.documents} documents and ${counts.chunks} chunks to ${opts.output}\n`);
     });
+}
+
+/** Writes every piece, waiting for 'drain' whenever the stream's buffer is full. Rejects on a stream error. */
+async function writeAll(out: Writable, pieces: Iterable<string>): Promise<void> {
+  for (const piece of pieces) {
+    if (!out.write(piece)) await once(out, 'drain');
+  }
 }

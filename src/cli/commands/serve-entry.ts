@@ -3,6 +3,7 @@
 // Loaded lazily so other commands never load the HTTP or MCP code.
 import { createHttpServer, MCP_PATH } from '../../http/create-http-server.ts';
 import { parseBind, toHttpUrl } from '../../http/bind-address.ts';
+import { checkExposure } from '../../http/exposure-policy.ts';
 import { closeGracefully, listen } from '../../http/listen.ts';
 import { toolRouteMethod } from '../../http/rest-routes.ts';
 import { createMcpHttpHandler } from '../../mcp/mcp-http-handler.ts';
@@ -35,6 +36,9 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   }
   const config = lore.config.server;
   const bind = parseBind(options.bind ?? config.bind);
+  const exposure = checkExposure(config, bind.host, ctx.io.env); // refuses an open remote bind before anything listens
+  if (exposure.warning && !isClusterWorker()) log(exposure.warning);
+  const debug = ctx.io.env['LORE_DEBUG'] ? log : undefined;
   const printStartup = (base: string): void => {
     for (const tool of tools.list()) ctx.io.out(`${toolRouteMethod(tool.name)} /tools/${tool.name}  ${tool.description}\n`);
     ctx.io.out(`Listening on ${base}\nMCP endpoint: ${base}${MCP_PATH}\n`);
@@ -47,7 +51,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
     return;
   }
   const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log, documents });
-  const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, log });
+  const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, log, debug, authToken: exposure.token });
   const address = await listen(server, bind.host, bind.port);
   const base = toHttpUrl(address.address, address.port);
   if (isClusterWorker()) announceListening(base);

@@ -1,8 +1,7 @@
 // Per-file last commit times from ONE streamed `git log` pass (never a process per file). The walk
 // stops as soon as every wanted path has been seen, so a recent-heavy history is read only in part.
-import { spawn } from 'node:child_process';
 import { LoreError } from '../../core/errors.ts';
-import { GIT_ENV } from './run-git.ts';
+import { startGit } from './git-process.ts';
 
 const HEADER = '\x01';
 
@@ -10,13 +9,21 @@ const HEADER = '\x01';
  * Maps each wanted repository path to the ISO time of the newest commit (in `git log` order from
  * `commit`) that changed it. Paths not found in the history are left out.
  */
-export function lastCommitTimes(repoDir: string, commit: string, pathspec: string, wanted: ReadonlySet<string>, label: string): Promise<Map<string, string>> {
+export function lastCommitTimes(
+  repoDir: string,
+  commit: string,
+  pathspec: string,
+  wanted: ReadonlySet<string>,
+  label: string,
+  timeoutSecs: number,
+): Promise<Map<string, string>> {
   const times = new Map<string, string>();
   if (wanted.size === 0) return Promise.resolve(times);
   // --no-renames: rename detection would read blobs (and download them in a partial clone).
   const args = ['log', '-z', '--no-renames', '--name-only', `--format=${HEADER}%ct`, commit, '--', pathspec];
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd: repoDir, env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    const git = startGit(args, repoDir, { timeoutSecs });
+    const child = git.child;
     let current = '';
     let pending = '';
     let stderr = '';
@@ -41,6 +48,7 @@ export function lastCommitTimes(repoDir: string, commit: string, pathspec: strin
     child.on('close', (code) => {
       if (!stopped && pending) take(pending);
       if (stopped || code === 0) resolve(times);
+      else if (git.timedOut()) reject(new LoreError('connector_error', `${label}: git log did not finish within ${timeoutSecs} s and was stopped; raise timeout_secs for this connector`));
       else reject(new LoreError('connector_error', `${label}: git log failed: ${stderr.trim() || `exit ${code}`}; run lore sync again, or remove the git cache folder`));
     });
   });

@@ -9,7 +9,10 @@ import type { GitRunner } from './run-git.ts';
 export interface CacheOptions {
   url: string;
   branch: string;
-  /** Skip historical file contents (a blobless partial clone); history itself stays, for commit times. */
+  /**
+   * Skip historical file contents (a blobless partial clone); history itself stays, for commit times.
+   * Honoured for network remotes only (see partialCloneFilter).
+   */
   shallow: boolean;
   dir: string;
   /** Re-check out even when the tip did not move (`--full`). */
@@ -20,7 +23,7 @@ export interface CacheOptions {
 /** Brings the cache to the remote branch's tip and returns that commit's sha. */
 export async function updateCache(git: GitRunner, o: CacheOptions): Promise<string> {
   const remoteRef = `refs/remotes/origin/${o.branch}`;
-  const filter = o.shallow ? ['--filter=blob:none'] : [];
+  const filter = partialCloneFilter(o.url, o.shallow);
   if (!existsSync(path.join(o.dir, '.git'))) return cloneInto(git, o, filter, remoteRef);
   const current = (await git(['config', '--get', 'remote.origin.url'], o.dir).catch(() => '')).trim();
   if (current !== o.url) await git(['remote', 'set-url', 'origin', o.url], o.dir);
@@ -49,6 +52,16 @@ async function cloneInto(git: GitRunner, o: CacheOptions, filter: string[], remo
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * `--filter=blob:none` only for network remotes. A local source (a path or `file://`) gains nothing
+ * from it, and when that source is itself shallow or partial the clone's lazy fetches of missing
+ * blobs chain forever (issue 10, defect 6), so local sources are always cloned in full.
+ */
+export function partialCloneFilter(url: string, shallow: boolean): string[] {
+  const local = url.toLowerCase().startsWith('file:') || !/^[a-z][a-z0-9+.-]*:\/\/|^[^/:]+@[^/:]+:/i.test(url);
+  return shallow && !local ? ['--filter=blob:none'] : [];
 }
 
 /** Removes sibling folders of `dir` (caches an earlier `url` of the same connector left behind). */

@@ -48,7 +48,7 @@ export class GitConnector implements Connector {
     const local = config.url.startsWith('~/') ? path.join(homedir(), config.url.slice(2)) : config.url;
     this.url = isLocalGitPath(local) ? path.resolve(context.baseDir, local) : config.url;
     this.root = normalizeRoot(config.root, this.label, name);
-    this.git = createGitRunner(this.label, (stderr) => this.hint(stderr));
+    this.git = createGitRunner(this.label, (stderr) => this.hint(stderr), config.timeoutSecs);
   }
 
   async scan(options: ScanOptions): Promise<ScanResult> {
@@ -65,7 +65,7 @@ export class GitConnector implements Connector {
     const linkToken = createHash('sha256').update(`${url}\0${branch}`).digest('hex').slice(0, 8);
     let times: Promise<Map<string, string>> | undefined;
     const timesOnce = (): Promise<Map<string, string>> =>
-      (times ??= lastCommitTimes(dir, tip, root || '.', new Set(files.map((f) => f.repoPath)), this.label));
+      (times ??= lastCommitTimes(dir, tip, root || '.', new Set(files.map((f) => f.repoPath)), this.label, this.config.timeoutSecs));
     const entries = files.map<ScanEntry>((file) => ({
       sourceId: file.repoPath,
       fingerprint: `${file.blob}:${linkToken}`,

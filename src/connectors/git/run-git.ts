@@ -1,34 +1,38 @@
 // Runs the system `git` with an argument array (never a shell string) and turns its failures into
-// LoreError('connector_error') naming the connector and what to do. Never prompts for credentials.
-import { execFile } from 'node:child_process';
+// LoreError('connector_error') naming the connector and what to do. Never prompts for credentials;
+// every call has a time-out that kills git's whole process group (git-process.ts).
 import { LoreError } from '../../core/errors.ts';
+import { startGit } from './git-process.ts';
+
+export { GIT_ENV } from './git-env.ts';
 
 export interface GitRunner {
   /** Runs `git <args>` in `cwd`; resolves stdout, rejects with a connector_error explaining the failure. */
   (args: readonly string[], cwd: string, options?: { signal?: AbortSignal | undefined }): Promise<string>;
 }
 
-/** The environment every git call gets: no terminal prompts (credentials come from helpers/agents), stable messages. */
-export const GIT_ENV: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' };
-
-export function createGitRunner(label: string, hint: (stderr: string, args: readonly string[]) => string): GitRunner {
+export function createGitRunner(label: string, hint: (stderr: string, args: readonly string[]) => string, timeoutSecs: number): GitRunner {
   return (args, cwd, options) =>
     new Promise((resolve, reject) => {
-      execFile(
-        'git',
-        args,
-        { cwd, env: GIT_ENV, maxBuffer: 1 << 30, encoding: 'utf8', signal: options?.signal, windowsHide: true },
-        (error, stdout, stderr) => {
-          if (!error) return resolve(stdout);
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === 'ENOENT' && !stderr) {
-            return reject(new LoreError('connector_error', `${label}: the git command was not found; install git and make sure it is on PATH`, { cause: error }));
-          }
-          if (error.name === 'AbortError') return reject(error);
-          const detail = lastLines(stderr) || error.message;
-          reject(new LoreError('connector_error', `${label}: git ${args[0] ?? ''} failed: ${detail}; ${hint(stderr, args)}`, { cause: error }));
-        },
-      );
+      const git = startGit(args, cwd, { timeoutSecs, signal: options?.signal });
+      const out: Buffer[] = [];
+      let stderr = '';
+      git.child.stdout.on('data', (d: Buffer) => out.push(d));
+      git.child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      git.child.once('error', (error: NodeJS.ErrnoException) => {
+        const why = error.code === 'ENOENT' ? 'the git command was not found; install git and make sure it is on PATH' : `cannot run git: ${error.message}`;
+        reject(new LoreError('connector_error', `${label}: ${why}`, { cause: error }));
+      });
+      git.child.once('close', (code, signal) => {
+        if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
+        if (options?.signal?.aborted) return reject(options.signal.reason instanceof Error ? options.signal.reason : new DOMException('aborted', 'AbortError'));
+        if (git.timedOut()) {
+          const what = `git ${args[0] ?? ''} did not finish within ${timeoutSecs} s and was stopped`;
+          return reject(new LoreError('connector_error', `${label}: ${what}; check that the remote answers, or raise timeout_secs for this connector`));
+        }
+        const detail = lastLines(stderr) || `exit ${code ?? signal}`;
+        reject(new LoreError('connector_error', `${label}: git ${args[0] ?? ''} failed: ${detail}; ${hint(stderr, args)}`));
+      });
     });
 }
 

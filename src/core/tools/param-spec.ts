@@ -2,6 +2,7 @@
 // into both a JSON Schema and a validator. REST, MCP and the CLI validate through validateParams, so
 // the three surfaces cannot disagree.
 import { badRequest } from '../errors.ts';
+import { MAX_STRING_PARAM_CHARS, checkDepth, checkLength } from './param-bounds.ts';
 
 export type ParamType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 export const PARAM_TYPES: readonly ParamType[] = ['string', 'integer', 'number', 'boolean', 'array', 'object'];
@@ -15,6 +16,8 @@ export interface ParamSpec {
   enum?: readonly unknown[] | undefined;
   /** For `object` parameters: the documented sub-fields, copied into the JSON Schema. */
   properties?: Readonly<Record<string, { type: ParamType; description?: string }>> | undefined;
+  /** Longest accepted string (type `string` only); MAX_STRING_PARAM_CHARS when absent. */
+  maxLength?: number | undefined;
 }
 
 export interface JsonSchemaObject {
@@ -41,12 +44,14 @@ export function toJsonSchema(params: readonly ParamSpec[]): JsonSchemaObject {
 /**
  * Checks `input` against the specs and returns a new object with defaults applied.
  * Throws bad_request naming the parameter: body not an object, missing required, wrong type
- * (`integer` accepts whole numbers only), or value outside `enum`. Unknown keys pass through.
+ * (`integer` accepts whole numbers only), value outside `enum`, a string past its `maxLength`, or
+ * input nested deeper than MAX_PARAM_DEPTH (param-bounds.ts). Unknown keys pass through.
  */
 export function validateParams(params: readonly ParamSpec[], input: unknown): Record<string, unknown> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw badRequest('parameters must be a JSON object');
   }
+  checkDepth(input);
   const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
   for (const p of params) {
     const value = out[p.name];
@@ -59,6 +64,7 @@ export function validateParams(params: readonly ParamSpec[], input: unknown): Re
     if (!hasType(value, p.type)) {
       throw badRequest(`parameter '${p.name}' must be ${article(p.type)} ${p.type}, got ${describe(value)}`, { parameter: p.name });
     }
+    if (typeof value === 'string') checkLength(p.name, value, p.maxLength ?? MAX_STRING_PARAM_CHARS);
     if (p.enum && !p.enum.some((allowed) => allowed === value)) {
       throw badRequest(`parameter '${p.name}' must be one of ${p.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`, {
         parameter: p.name,

@@ -133,9 +133,14 @@ local host_sleep = wrap_async(host.sleep)
 sleep = function(seconds) host_sleep(tonumber(seconds) or 0) end
 
 local host_http = wrap_async(host.http)
+local host_json_parse = host.json_parse
 local function request(method, url, body, opts)
   if type(body) == 'table' then body = encode(body) end
-  return host_http(method, url, body, opts)
+  local res = host_http(method, url, body, opts)
+  -- Decoded here, synchronously: async host results must stay shallow (see worker/host/to-lua.ts).
+  local ok, value = pcall(host_json_parse, res.body)
+  if ok then res.json = value end
+  return res
 end
 http = {}
 for _, m in ipairs({ 'get', 'delete' }) do

@@ -33,12 +33,15 @@ export class LuaWorkerHandle {
   /** Resolves once the WASM module is loaded; rejects if the worker dies first. */
   readonly ready: Promise<void>;
   dead = false;
+  /** Jobs started on this worker (the pool retires workers after a number of jobs). */
+  jobs = 0;
   private readonly worker: Worker;
   private current: Current | null = null;
   private nextId = 1;
 
   constructor(onExit: (handle: LuaWorkerHandle) => void) {
-    this.worker = new Worker(WORKER_URL, { resourceLimits: RESOURCE_LIMITS, stderr: false, stdout: false });
+    // An empty environment: scripts see only the allowed variables their job carries (host/env.ts).
+    this.worker = new Worker(WORKER_URL, { resourceLimits: RESOURCE_LIMITS, stderr: false, stdout: false, env: {} });
     this.ready = new Promise<void>((resolve, reject) => {
       this.worker.once('message', (m: WorkerToMain) => (m.type === 'ready' ? resolve() : reject(new Error('unexpected first message from the Lua worker'))));
       this.worker.once('exit', () => reject(new JobFailure('crash', 'the Lua worker stopped before it was ready')));
@@ -55,6 +58,7 @@ export class LuaWorkerHandle {
   /** Runs a job; rejects with JobFailure. One job at a time (the pool guarantees it). */
   run(job: Job, hooks: JobHooks): Promise<unknown> {
     if (this.dead) return Promise.reject(new JobFailure('crash', 'the Lua worker is gone'));
+    this.jobs++;
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.current = { id, hooks, resolve, reject };

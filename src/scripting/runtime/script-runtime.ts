@@ -18,6 +18,10 @@ export interface RuntimeOptions {
   maxWorkers?: number | undefined;
   memoryMaxBytes?: number | undefined;
   log?: LogSink | undefined;
+  /** Jobs a worker runs before it is replaced (worker-pool.ts); 500 when absent. */
+  maxJobsPerWorker?: number | undefined;
+  /** The variables scripts may read with `env.get` (name → value); none when absent. */
+  env?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface RunOptions {
@@ -27,7 +31,7 @@ export interface RunOptions {
   signal?: AbortSignal | undefined;
 }
 
-export type JobRequest = Omit<Job, 'deadline' | 'memoryMaxBytes' | 'withContext'>;
+export type JobRequest = Omit<Job, 'deadline' | 'memoryMaxBytes' | 'withContext' | 'env'>;
 
 export const stderrLog: LogSink = (label, level, message) => process.stderr.write(`${label} [${level}] ${message}\n`);
 
@@ -35,9 +39,11 @@ export class ScriptRuntime {
   private readonly pool: WorkerPool;
   private readonly memoryMaxBytes: number;
   private readonly log: LogSink;
+  private readonly env: Readonly<Record<string, string>>;
 
   constructor(options: RuntimeOptions = {}) {
-    this.pool = new WorkerPool(options.maxWorkers ?? Math.max(2, availableParallelism()));
+    this.env = { ...options.env };
+    this.pool = new WorkerPool(options.maxWorkers ?? Math.max(2, availableParallelism()), options.maxJobsPerWorker);
     this.memoryMaxBytes = options.memoryMaxBytes ?? DEFAULT_MEMORY_MAX_BYTES;
     this.log = options.log ?? stderrLog;
   }
@@ -45,6 +51,11 @@ export class ScriptRuntime {
   /** Live worker threads (for tests and benchmarks). */
   get workers(): number {
     return this.pool.size;
+  }
+
+  /** Worker threads started since the runtime began (for tests and benchmarks). */
+  get workersStarted(): number {
+    return this.pool.started;
   }
 
   async run(request: JobRequest, options: RunOptions): Promise<unknown> {
@@ -59,7 +70,7 @@ export class ScriptRuntime {
     const onCancel = (): void => controller.abort(new LoreError('timeout', `${request.label}: the call was cancelled`));
     options.signal?.addEventListener('abort', onCancel, { once: true });
     if (options.signal?.aborted) onCancel();
-    const job: Job = { ...request, deadline: Date.now() + timeoutMs, memoryMaxBytes: this.memoryMaxBytes, withContext: options.context !== undefined };
+    const job: Job = { ...request, deadline: Date.now() + timeoutMs, memoryMaxBytes: this.memoryMaxBytes, withContext: options.context !== undefined, env: this.env };
     const noContext: ContextHandler = () => Promise.reject(new Error('the context bridge is not available here'));
     const hooks = { log: this.log, context: options.context ?? noContext };
     let worker: LuaWorkerHandle | undefined;
@@ -69,8 +80,11 @@ export class ScriptRuntime {
       this.pool.release(worker);
       return value;
     } catch (error) {
+      // Only a normal Lua error leaves a reusable worker; anything else (time-out, cancel, crash, WASM
+      // trap, memory cap) may have left the VM broken, so it is replaced.
       if (worker) {
-        if (controller.signal.aborted || worker.dead) this.pool.discard(worker);
+        const luaError = error instanceof JobFailure && error.kind === 'script';
+        if (controller.signal.aborted || worker.dead || !luaError) this.pool.discard(worker);
         else this.pool.release(worker);
       }
       throw toLoreError(request.label, error);

@@ -3,6 +3,13 @@
 // Callers acquire with an AbortSignal (their deadline) and either release or discard the worker.
 import { LuaWorkerHandle } from './lua-worker-handle.ts';
 
+/**
+ * A worker is retired after this many jobs. Each job gets a fresh Lua state, but the WASM memory a
+ * worker has grown never shrinks and fragments over time: recycling keeps long-running servers flat
+ * (bench:soak). A warm spare is ready, so a retirement costs no request a worker start.
+ */
+export const DEFAULT_MAX_JOBS_PER_WORKER = 500;
+
 interface Waiter {
   resolve(worker: LuaWorkerHandle): void;
   reject(reason: unknown): void;
@@ -11,6 +18,8 @@ interface Waiter {
 
 export class WorkerPool {
   private readonly maxWorkers: number;
+  private readonly maxJobsPerWorker: number;
+  private startedCount = 0;
   private readonly idle: LuaWorkerHandle[] = [];
   private readonly live = new Set<LuaWorkerHandle>();
   private readonly waiters: Waiter[] = [];
@@ -18,8 +27,14 @@ export class WorkerPool {
   private closed = false;
   private warm: Promise<void> | undefined;
 
-  constructor(maxWorkers: number) {
+  constructor(maxWorkers: number, maxJobsPerWorker = DEFAULT_MAX_JOBS_PER_WORKER) {
     this.maxWorkers = Math.max(1, maxWorkers);
+    this.maxJobsPerWorker = Math.max(1, maxJobsPerWorker);
+  }
+
+  /** Worker threads started so far (replacements and retirements included). */
+  get started(): number {
+    return this.startedCount;
   }
 
   /** The number of live worker threads (busy, idle and starting). */
@@ -64,7 +79,7 @@ export class WorkerPool {
 
   /** Returns a healthy worker after a job. */
   release(worker: LuaWorkerHandle): void {
-    if (worker.dead || this.closed) return this.discard(worker);
+    if (worker.dead || this.closed || worker.jobs >= this.maxJobsPerWorker) return this.discard(worker);
     const waiter = this.waiters.shift();
     if (waiter) return waiter.resolve(worker);
     worker.setBusy(false);
@@ -102,6 +117,7 @@ export class WorkerPool {
   /** Starts a worker; it joins the pool (or a waiter) once ready. Resolves then; rejects if it cannot start. */
   private spawn(): Promise<void> {
     const worker = new LuaWorkerHandle((w) => this.forget(w));
+    this.startedCount++;
     this.live.add(worker);
     this.starting++;
     const started = worker.ready.then(

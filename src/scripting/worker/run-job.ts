@@ -5,7 +5,7 @@ import path from 'node:path';
 import { LuaLibraries, type LuaFactory } from 'wasmoon';
 import type { Job, JobErrorKind } from '../protocol.ts';
 import { createHost, type HostChannel } from './create-host.ts';
-import { toLua } from './host/to-lua.ts';
+import { LUA_STACK_SLOTS, toLua } from './host/to-lua.ts';
 
 const RUNNER = readFileSync(new URL('../lua/runner.lua', import.meta.url), 'utf8');
 // No io or package. The runner strips os down to its clock functions and keeps debug.getinfo to itself.
@@ -31,6 +31,8 @@ export async function runJob(factory: LuaFactory, job: Job, channel: HostChannel
     for (const lib of LIBRARIES) engine.global.loadLibrary(lib);
     engine.global.setMemoryMax(job.memoryMaxBytes);
     engine.global.set('__host', createHost(job, channel));
+    // wasmoon pushes nested tables without growing the stack: reserve room for the deepest input first.
+    if (!engine.global.lua.lua_checkstack(engine.global.address, LUA_STACK_SLOTS)) throw new JobError('memory', 'cannot reserve the Lua stack');
     engine.global.set(
       '__job',
       toLua({ kind: job.kind, chunkname: `@${path.basename(job.scriptPath)}`, source, config: job.config, input: job.input ?? {}, with_context: job.withContext }),
@@ -40,6 +42,8 @@ export async function runJob(factory: LuaFactory, job: Job, channel: HostChannel
     return JSON.parse(out);
   } catch (error) {
     if (error instanceof JobError) throw error;
+    // A WASM trap or a JS stack overflow leaves the VM's memory in an unknown state: not a Lua error.
+    if (error instanceof RangeError || (error as Error)?.name === 'RuntimeError') throw new JobError('trap', `the Lua VM failed (${(error as Error).message})`);
     const message = firstLine((error as Error)?.message ?? String(error));
     if (/not enough memory/.test(message)) throw new JobError('memory', `memory limit exceeded (${Math.round(job.memoryMaxBytes / 1048576)} MiB)`);
     throw new JobError('script', message);

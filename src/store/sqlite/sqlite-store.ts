@@ -239,15 +239,31 @@ export class SqliteStore implements Store {
   }
 
   exportAll(): { documents: StoredDocument[]; chunks: Chunk[] } {
-    const documents = (this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents d ORDER BY d.source, d.source_id`).all() as unknown as DocumentRow[]).map(
-      toDocument,
-    );
-    const chunks = (
-      this.sql(
-        `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid ORDER BY d.source, d.source_id, c.chunk_index`,
-      ).all() as unknown as ChunkRow[]
-    ).map(toChunk);
-    return { documents, chunks };
+    return { documents: [...this.iterateDocuments()], chunks: [...this.iterateChunks()] };
+  }
+
+  *iterateDocuments(): Generator<StoredDocument> {
+    // Own statements (not the cache): the caller may run other queries while it iterates.
+    const one = this.db.prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.rowid = ?`);
+    for (const rowid of this.exportOrder()) {
+      const row = one.get(rowid) as unknown as DocumentRow | undefined;
+      if (row) yield toDocument(row);
+    }
+  }
+
+  *iterateChunks(): Generator<Chunk> {
+    const ofDocument = this.db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE c.document_rowid = ? ORDER BY c.chunk_index`);
+    for (const rowid of this.exportOrder()) {
+      for (const row of ofDocument.iterate(rowid)) yield toChunk(row as unknown as ChunkRow);
+    }
+  }
+
+  /**
+   * Document rowids in export order. Sorting only the keys (8 bytes per document kept) instead of
+   * whole rows: an ORDER BY over bodies and chunk texts made SQLite's sorter hold the index in memory.
+   */
+  private exportOrder(): number[] {
+    return (this.db.prepare('SELECT rowid FROM documents ORDER BY source, source_id').all() as { rowid: number }[]).map((r) => r.rowid);
   }
 
   close(): void {

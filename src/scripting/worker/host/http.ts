@@ -1,7 +1,7 @@
 // Host module `http`: one request, following up to 10 redirects. Returns {status, ok, headers
 // (lower-case names), body, json}; a non-2xx answer is not an error; a transport failure throws
 // `HTTP <METHOD> <url> failed: …`. The script's own time-out is enforced by the main thread.
-import { toLua } from './to-lua.ts';
+// `json` is decoded by runner.lua through json.parse (a synchronous call that reserves Lua stack).
 
 const MAX_REDIRECTS = 10;
 const DEFAULT_TIMEOUT_SECS = 30;
@@ -11,7 +11,6 @@ export interface HttpResponse {
   ok: boolean;
   headers: Record<string, string>;
   body: string;
-  json: unknown;
 }
 
 interface HttpOptions {
@@ -65,11 +64,5 @@ async function toResponse(res: Response): Promise<HttpResponse> {
   const body = await res.text();
   const headers: Record<string, string> = {};
   res.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
-  let json: unknown = undefined;
-  try {
-    json = toLua(JSON.parse(body));
-  } catch {
-    // not JSON: `json` stays nil
-  }
-  return { status: res.status, ok: res.ok, headers, body, json };
+  return { status: res.status, ok: res.ok, headers, body };
 }
