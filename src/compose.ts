@@ -22,6 +22,10 @@ import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 import { createContextBridge } from './scripting/context-bridge.ts';
 import { Scripting, type ScriptLoadFailure } from './scripting/scripting.ts';
+import { lockConnector } from './store/sync-lock.ts';
+import { LiveSync } from './live/live-sync.ts';
+import { EmbedFollower } from './live/embed-follower.ts';
+import { watchFolderWithChokidar } from './watch/chokidar-watcher.ts';
 
 export interface Lore {
   readonly config: Config;
@@ -39,6 +43,8 @@ export interface Lore {
   scripts(): Scripting;
   /** Reads every configured script tool and agent in the sandbox and registers it. Idempotent; broken scripts are returned, not thrown. */
   loadScripts(): Promise<ScriptLoadFailure[]>;
+  /** The server's live index (call start()): watchers when `watch`, schedules, background embedding. */
+  openLiveSync(options: { watch: boolean; log: (line: string) => void }): LiveSync;
   close(): void;
 }
 
@@ -67,6 +73,7 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
       chunking: config.chunking,
       onProgress,
       afterConnector: config.embedding.provider === 'disabled' ? undefined : embedAfterSync(store, embedder),
+      lock: (label) => lockConnector(config.db.path, label, '`lore sync`'),
     }),
     embedder,
     tools() {
@@ -93,6 +100,15 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
         return [...tools.failures, ...loadedAgents.failures];
       })();
       return scriptsLoaded;
+    },
+    openLiveSync: ({ watch, log }) => {
+      const connectors = configuredConnectors(config).map((ref) => {
+        const fs = ref.type === 'filesystem' ? config.connectors.filesystem[ref.name] : undefined;
+        return { connector: createConnector(config, ref, scripts), intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? fs : null };
+      });
+      const syncDeps: SyncDeps = { store, chunking: config.chunking, lock: (label) => lockConnector(config.db.path, label, 'the server (`lore serve`)') };
+      const embed = config.embedding.provider === 'disabled' ? null : new EmbedFollower(store, embedder, log);
+      return new LiveSync({ syncDeps, connectors, watchFolder: watchFolderWithChokidar, embed, log });
     },
     close: () => {
       scripting?.close();

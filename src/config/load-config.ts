@@ -120,7 +120,9 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Config {
       allowedHosts: raw.server.allowed_hosts,
       maxBodyBytes: raw.server.max_body_bytes,
       workers: raw.server.workers,
+      watch: raw.server.watch,
     },
+    sync: { intervalSecs: raw.sync.interval, connectorIntervals: connectorIntervals(raw) },
     connectors: {
       filesystem: mapValues(raw.connectors.filesystem, (c) => ({
         root: abs(c.root),
@@ -164,6 +166,16 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Config {
       priority: g.priority ?? null,
     })),
   };
+}
+
+function connectorIntervals(raw: RawConfig): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [type, instances] of Object.entries(raw.connectors)) {
+    for (const [name, c] of Object.entries(instances as Record<string, { sync_interval?: number | undefined }>)) {
+      out[`${type}:${name}`] = c.sync_interval ?? raw.sync.interval;
+    }
+  }
+  return out;
 }
 
 function expandHome(p: string): string {

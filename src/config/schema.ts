@@ -1,6 +1,6 @@
 // The TOML schema of SPEC §2: every key, its type, range and default. Defaults live here only.
 // Keys Context Harness writes in its ctx.toml are accepted so its configs load unchanged.
-import { array, bool, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
+import { array, bool, duration, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
 
 export const DEFAULT_MAX_FILE_BYTES = 50_000_000;
 const DEFAULT_INCLUDE = ['**/*.md', '**/*.txt'];
@@ -8,6 +8,7 @@ const globs = (fallback: string[]) => withDefault(array(str()), fallback);
 const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
 
 const script = table({ path: str(), timeout: seconds(30) }, 'keep');
+const syncInterval = optional(duration()); // per connector; absent: [sync] interval
 
 export const configSchema = table({
   db: section(table({ path: withDefault(str(), '.lore/lore.sqlite') })),
@@ -54,8 +55,10 @@ export const configSchema = table({
       allowed_hosts: withDefault(array(str()), []),
       max_body_bytes: withDefault(int({ min: 1024 }), 1_048_576),
       workers: withDefault(int({ min: 1, max: 64 }), 1),
+      watch: withDefault(bool(), true),
     }),
   ),
+  sync: section(table({ interval: withDefault(duration(), 900) })),
   connectors: section(
     table({
       filesystem: named(
@@ -66,6 +69,7 @@ export const configSchema = table({
           follow_symlinks: withDefault(bool(), false),
           max_file_bytes: optional(int({ min: 1 })),
           max_extract_bytes: optional(int({ min: 1 })), // Context Harness spelling of max_file_bytes
+          sync_interval: syncInterval,
         }),
       ),
       git: named(
@@ -78,6 +82,7 @@ export const configSchema = table({
           shallow: withDefault(bool(), true),
           cache_dir: optional(str()),
           max_file_bytes: withDefault(int({ min: 1 }), DEFAULT_MAX_FILE_BYTES),
+          sync_interval: syncInterval,
         }),
       ),
       s3: named(
@@ -89,9 +94,10 @@ export const configSchema = table({
           include_globs: globs(DEFAULT_INCLUDE),
           exclude_globs: globs([]),
           max_file_bytes: withDefault(int({ min: 1 }), DEFAULT_MAX_FILE_BYTES),
+          sync_interval: syncInterval,
         }),
       ),
-      script: named(script),
+      script: named(table({ path: str(), timeout: seconds(30), sync_interval: syncInterval }, 'keep')),
     }),
   ),
   tools: section(table({ script: named(script) })),

@@ -15,6 +15,7 @@ export interface Config {
   readonly retrieval: RetrievalConfig;
   readonly server: ServerConfig;
   readonly connectors: ConnectorsConfig;
+  readonly sync: SyncConfig;
   readonly tools: { readonly script: Readonly<Record<string, ScriptConfig>> };
   readonly agents: {
     readonly inline: Readonly<Record<string, InlineAgentConfig>>;
@@ -62,6 +63,15 @@ export interface ServerConfig {
   readonly maxBodyBytes: number;
   /** Server processes sharing the listening socket (1: a single process). */
   readonly workers: number;
+  /** The server watches filesystem connectors and runs sync schedules (docs/sync.md). */
+  readonly watch: boolean;
+}
+
+/** Background sync schedules (`[sync]` and each connector's `sync_interval`), in seconds; 0 = no schedule. */
+export interface SyncConfig {
+  readonly intervalSecs: number;
+  /** Per connector label (`<type>:<name>`): its own interval, or the default. */
+  readonly connectorIntervals: Readonly<Record<string, number>>;
 }
 
 export interface FilesystemConnectorConfig {

@@ -12,6 +12,8 @@ import { readJsonBody } from './read-json-body.ts';
 import { restRoutes } from './rest-routes.ts';
 import { sendError, sendJson, type Log } from './respond.ts';
 import { Router } from './router.ts';
+import type { SyncControl } from '../live/live-sync.ts';
+import { syncRoutes } from './sync-routes.ts';
 
 export const MCP_PATH = '/mcp';
 
@@ -28,6 +30,10 @@ export interface HttpServerOptions {
   /** The host the server binds; DNS-rebinding protection applies when it is a loopback address. */
   bindHost: string;
   mcp?: McpEndpoint | undefined;
+  /** The live index (GET /sync/status, POST /sync/{connector}); absent: those routes 404. */
+  sync?: SyncControl | undefined;
+  /** True when every request must carry the Bearer token (then POST /sync is allowed from other hosts). */
+  syncTokenRequired?: boolean | undefined;
   log: Log;
 }
 
@@ -35,7 +41,9 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const { config, log } = options;
   const guard = createHostGuard({ enabled: isLoopbackHost(options.bindHost), allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
   const cors = createCors({ enabled: config.corsEnabled, origins: config.corsOrigins });
-  const router = new Router(restRoutes({ tools: options.tools, agents: options.agents, version: options.version }));
+  const routes = restRoutes({ tools: options.tools, agents: options.agents, version: options.version });
+  if (options.sync) routes.push(...syncRoutes(options.sync, { tokenRequired: options.syncTokenRequired === true }));
+  const router = new Router(routes);
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     guard(req.headers);
@@ -51,7 +59,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     const abort = new AbortController();
     res.once('close', () => abort.abort());
     const body = route.method === 'POST' ? await readJsonBody(req, config.maxBodyBytes) : undefined;
-    sendJson(res, 200, await route.handle({ params, body, signal: abort.signal }));
+    sendJson(res, 200, await route.handle({ params, body, signal: abort.signal, remoteAddress: req.socket.remoteAddress }));
   };
 
   return createServer({ keepAliveTimeout: 10_000 }, (req, res) => {
