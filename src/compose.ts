@@ -22,7 +22,7 @@ import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 import { createContextBridge } from './scripting/context-bridge.ts';
 import { Scripting, type ScriptLoadFailure } from './scripting/scripting.ts';
-import { lockConnector } from './store/sync-lock.ts';
+import { lockConnector, waitForConnectorLock } from './store/sync-lock.ts';
 import { LiveSync } from './live/live-sync.ts';
 import { EmbedFollower } from './live/embed-follower.ts';
 import { watchFolderWithChokidar } from './watch/chokidar-watcher.ts';
@@ -33,7 +33,8 @@ export interface Lore {
   createConnector(ref: ConnectorRef): Connector;
   connectorLabels(): string[];
   searchDeps(): SearchDeps;
-  syncDeps(onProgress?: SyncDeps['onProgress']): SyncDeps;
+  /** `lockWait`: how long a sync waits while another process (the server) syncs the same connector (default 10 min). */
+  syncDeps(onProgress?: SyncDeps['onProgress'], lockWait?: { timeoutMs: number; onWait?: (message: string) => void }): SyncDeps;
   /** The configured embedding provider, built on first use; null when [embedding] is disabled. */
   embedder(): Embedder | null;
   /** Built once per process: built-in tools plus script/registry tools as they are added. */
@@ -68,12 +69,12 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
     createConnector: (ref) => createConnector(config, ref, scripts),
     connectorLabels,
     searchDeps,
-    syncDeps: (onProgress) => ({
+    syncDeps: (onProgress, lockWait) => ({
       store,
       chunking: config.chunking,
       onProgress,
       afterConnector: config.embedding.provider === 'disabled' ? undefined : embedAfterSync(store, embedder),
-      lock: (label) => lockConnector(config.db.path, label, '`lore sync`'),
+      lock: (label) => waitForConnectorLock(config.db.path, label, '`lore sync`', lockWait ?? { timeoutMs: 600_000 }),
     }),
     embedder,
     tools() {
@@ -106,7 +107,7 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
         const fs = ref.type === 'filesystem' ? config.connectors.filesystem[ref.name] : undefined;
         return { connector: createConnector(config, ref, scripts), intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? fs : null };
       });
-      const syncDeps: SyncDeps = { store, chunking: config.chunking, lock: (label) => lockConnector(config.db.path, label, 'the server (`lore serve`)') };
+      const syncDeps: SyncDeps = { store, chunking: config.chunking, lock: (label) => Promise.resolve(lockConnector(config.db.path, label, 'the server (`lore serve`)')) };
       const embed = config.embedding.provider === 'disabled' ? null : new EmbedFollower(store, embedder, log);
       return new LiveSync({ syncDeps, connectors, watchFolder: watchFolderWithChokidar, embed, log });
     },

@@ -46,7 +46,7 @@ export interface SyncDeps {
   /** Called after a connector's documents are written (the embeddings layer embeds new chunks here). */
   afterConnector?: ((report: SyncReport) => Promise<void>) | undefined;
   /** Takes the connector's cross-process writer lock (throws `conflict` when another process holds it); returns its release. */
-  lock?: ((label: string) => () => void) | undefined;
+  lock?: ((label: string) => Promise<() => void>) | undefined;
 }
 
 export interface SyncOptions {
@@ -87,7 +87,7 @@ async function syncOne(deps: SyncDeps, connector: Connector, { full, paths }: Sy
   };
   let release: (() => void) | undefined;
   try {
-    release = deps.lock?.(connector.label);
+    release = await deps.lock?.(connector.label);
     const { store } = deps;
     const stored = store.documentStates(connector.label);
     const previous = store.sourceState(connector.label);

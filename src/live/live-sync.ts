@@ -43,6 +43,7 @@ export class LiveSync implements SyncControl {
   private readonly batchers: ChangeBatcher[] = [];
   private readonly watches: FolderWatch[] = [];
   private readonly listeners = new Set<() => void>();
+  private closed = false;
 
   constructor(deps: LiveSyncDeps) {
     this.deps = deps;
@@ -69,6 +70,7 @@ export class LiveSync implements SyncControl {
         try {
           const handle = await this.deps.watchFolder(watch, (e) => batcher.add(e), this.deps.log);
           this.watches.push(handle);
+          if (this.closed) break; // closed while the watcher started: close() did not see this handle
           this.deps.log(`watching ${connector.label} (${watch.root}) with ${handle.mode === 'events' ? 'file events' : 'polling'}`);
         } catch (error) {
           this.deps.log(`watch ${connector.label}: ${(error as Error).message}; relying on its schedule`);
@@ -76,6 +78,7 @@ export class LiveSync implements SyncControl {
       }
       runner.request('all', 'start');
     }
+    if (this.closed) await Promise.all(this.watches.map((w) => w.close()));
   }
 
   status(): Promise<ConnectorStatus[]> {
@@ -97,6 +100,7 @@ export class LiveSync implements SyncControl {
 
   /** Stops watching and scheduling; waits for runs under way (each document write is atomic anyway). */
   async close(): Promise<void> {
+    this.closed = true;
     for (const b of this.batchers) b.close();
     for (const r of this.runners.values()) r.close();
     await Promise.all(this.watches.map((w) => w.close()));

@@ -72,3 +72,24 @@ function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** Like lockConnector, but while another process holds the lock waits (up to `timeoutMs`), calling `onWait` once. */
+export async function waitForConnectorLock(
+  dbPath: string,
+  label: string,
+  owner: string,
+  options: { timeoutMs: number; onWait?: ((message: string) => void) | undefined },
+): Promise<ReleaseLock> {
+  const deadline = Date.now() + options.timeoutMs;
+  let told = false;
+  for (;;) {
+    try {
+      return lockConnector(dbPath, label, owner);
+    } catch (error) {
+      if (!(error instanceof LoreError) || error.code !== 'conflict' || Date.now() >= deadline) throw error;
+      if (!told) options.onWait?.(`waiting: ${error.message.split(';')[0]}`);
+      told = true;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}

@@ -7,14 +7,17 @@ import { syncConnectors, type SyncReport } from '../../app/sync.ts';
 import type { CliContext } from '../context.ts';
 import { createProgress } from '../progress.ts';
 
+const LOCK_WAIT_MS = 600_000;
+
 export function registerSync(program: Command, ctx: CliContext): void {
   program
     .command('sync')
     .description('fetch, chunk and index documents: all, a type (filesystem, git, s3, script) or <type>:<name>')
     .argument('<connector>', 'all | <type> | <type>:<name>')
     .option('--full', 'reprocess everything, ignoring fingerprints and checkpoints')
-    .action(async (target: string, opts: { full?: boolean }) => {
-      const reports = await runSync(ctx, target, opts.full === true);
+    .option('--no-wait', 'fail at once (exit 1, conflict) instead of waiting while a running server syncs the same connector')
+    .action(async (target: string, opts: { full?: boolean; wait?: boolean }) => {
+      const reports = await runSync(ctx, target, opts.full === true, opts.wait !== false);
       const failed = reports.find((r) => r.failure);
       if (failed?.failure) {
         throw new LoreError(failed.failure.code as ErrorCode, `${reports.filter((r) => r.failure).length} of ${reports.length} connector(s) failed`);
@@ -22,12 +25,14 @@ export function registerSync(program: Command, ctx: CliContext): void {
     });
 }
 
-export async function runSync(ctx: CliContext, target: string, full: boolean): Promise<SyncReport[]> {
+export async function runSync(ctx: CliContext, target: string, full: boolean, wait = true): Promise<SyncReport[]> {
   const lore = ctx.lore();
   const refs = selectConnectors(lore.config, target);
   const connectors = refs.map((r) => lore.createConnector(r));
   const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t));
-  const reports = await syncConnectors(lore.syncDeps((p) => progress.update(p)), connectors, { full });
+  // One writer per connector: while a server syncs one, wait (said once on stderr) or, with --no-wait, fail.
+  const lockWait = { timeoutMs: wait ? LOCK_WAIT_MS : 0, onWait: (m: string) => ctx.io.err(`${m}\n`) };
+  const reports = await syncConnectors(lore.syncDeps((p) => progress.update(p), lockWait), connectors, { full });
   progress.done();
   if (ctx.json) {
     ctx.printJson({ connectors: reports.map(reportToWire) });
