@@ -54,6 +54,8 @@ async function hits(url: string, query: string): Promise<number> {
 const page = (i: number, version: string): string =>
   `# Page ${i}\n\nParagraph about topic ${i % 97} and release ${version}. ${'Some filler words for a realistic size. '.repeat(12)}\n`;
 
+const only = process.argv[2]; // 'folder' or 'idle' runs one part
+
 async function folderBench(root: string): Promise<void> {
   const dir = path.join(root, 'folder');
   const docs = path.join(dir, 'docs');
@@ -92,14 +94,15 @@ async function folderBench(root: string): Promise<void> {
       await waitFor(async () => (await hits(server.url, `edittoken${n}x`)) === 0, `delete ${n}`);
       deletes.push(performance.now() - started);
     }
+    const db = new DatabaseSync(path.join(dir, '.lore', 'lore.sqlite'), { readOnly: true });
+    const count = (where: string): number => Number((db.prepare(`SELECT count(*) AS n FROM documents ${where}`).get() as { n: number }).n);
     git('checkout', '--quiet', '--', '.'); // restore the deleted files before switching branches
-    await waitFor(async () => (await hits(server.url, 'edittoken0x')) === 0, 'settle');
+    await waitFor(() => count('') === FOLDER_FILES, 'restored files indexed');
     await sleep(1000);
     console.log(`save → searchable (${EDITS} edits, ${FOLDER_FILES}-file folder): p50 ${fmtMs(percentile(edits, 50))} ms, p95 ${fmtMs(percentile(edits, 95))} ms`);
     console.log(`delete → gone (${EDITS} deletes): p50 ${fmtMs(percentile(deletes, 50))} ms, p95 ${fmtMs(percentile(deletes, 95))} ms`);
 
-    const db = new DatabaseSync(path.join(dir, '.lore', 'lore.sqlite'), { readOnly: true });
-    const beta = (): number => Number((db.prepare("SELECT count(*) AS n FROM documents WHERE body LIKE '%betarelease%'").get() as { n: number }).n);
+    const beta = (): number => count("WHERE body LIKE '%betarelease%'");
     const mark = server.log().length;
     const started = performance.now();
     git('checkout', '--quiet', 'beta');
@@ -107,7 +110,9 @@ async function folderBench(root: string): Promise<void> {
     await waitFor(() => beta() === FOLDER_FILES, 'checkout indexed');
     const matchedMs = performance.now() - started;
     await sleep(3000); // any trailing sync would show up here
-    const syncs = server.log().slice(mark).match(/sync filesystem:docs \(watch\)/g)?.length ?? 0;
+    const lines = server.log().slice(mark).split('\n').filter((l) => l.startsWith('sync filesystem:docs (watch)'));
+    const syncs = lines.length;
+    for (const l of lines) console.log(`  ${l.replace(/; next .*/, '')}`);
     db.close();
     console.log(`git checkout of ${FOLDER_FILES} changed files (git took ${fmtMs(checkoutMs)} ms): ${syncs} sync(s); index matched after ${fmtMs(matchedMs)} ms`);
   } finally {
@@ -152,8 +157,8 @@ async function idleBench(root: string): Promise<void> {
 
 const root = mkdtempSync(path.join(tmpdir(), 'lore-live-bench-'));
 try {
-  await folderBench(root);
-  await idleBench(root);
+  if (only !== 'idle') await folderBench(root);
+  if (only !== 'folder') await idleBench(root);
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

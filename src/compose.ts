@@ -25,7 +25,7 @@ import { Scripting, type ScriptLoadFailure } from './scripting/scripting.ts';
 import { lockConnector, waitForConnectorLock } from './store/sync-lock.ts';
 import { LiveSync } from './live/live-sync.ts';
 import { EmbedFollower } from './live/embed-follower.ts';
-import { watchFolderWithChokidar } from './watch/chokidar-watcher.ts';
+import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
 
 export interface Lore {
   readonly config: Config;
@@ -109,7 +109,7 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
       });
       const syncDeps: SyncDeps = { store, chunking: config.chunking, lock: (label) => Promise.resolve(lockConnector(config.db.path, label, 'the server (`lore serve`)')) };
       const embed = config.embedding.provider === 'disabled' ? null : new EmbedFollower(store, embedder, log);
-      return new LiveSync({ syncDeps, connectors, watchFolder: watchFolderWithChokidar, embed, log });
+      return new LiveSync({ syncDeps, connectors, watchFolder: watchFolderWithParcel, embed, log });
     },
     close: () => {
       scripting?.close();
