@@ -33,9 +33,8 @@ export interface SyncControl {
   trigger(label: string): Promise<ConnectorStatus>;
 }
 
-const QUIET_MS = 75;
-const MAX_WAIT_MS = 3_000;
-const MAX_PATHS = 500;
+// Debouncing (docs/adr/0081-live-index-debounce.md): a lone save waits 100 ms of quiet, a burst 1 s.
+const BATCHING = { quietMs: 100, burstQuietMs: 1_000, burstPaths: 50, maxWaitMs: 30_000, maxPaths: 500 };
 
 export class LiveSync implements SyncControl {
   private readonly deps: LiveSyncDeps;
@@ -65,7 +64,7 @@ export class LiveSync implements SyncControl {
     for (const { connector, watch } of this.deps.connectors) {
       const runner = this.runners.get(connector.label)!;
       if (watch) {
-        const batcher = new ChangeBatcher({ quietMs: QUIET_MS, maxWaitMs: MAX_WAIT_MS, maxPaths: MAX_PATHS, flush: (hint) => runner.request(hint, 'watch') });
+        const batcher = new ChangeBatcher({ ...BATCHING, flush: (hint) => runner.request(hint, 'watch') });
         this.batchers.push(batcher);
         try {
           const handle = await this.deps.watchFolder(watch, (e) => batcher.add(e), this.deps.log);
