@@ -33,7 +33,7 @@ export interface SyncControl {
   trigger(label: string): Promise<ConnectorStatus>;
 }
 
-// Debouncing (docs/adr/0081-live-index-debounce.md): a lone save waits 100 ms of quiet, a burst 1 s.
+// Debouncing (docs/adr/0081-live-index.md): a lone save waits 100 ms of quiet, a burst 1 s.
 const BATCHING = { quietMs: 100, burstQuietMs: 1_000, burstPaths: 50, maxWaitMs: 30_000, maxPaths: 500 };
 
 export class LiveSync implements SyncControl {
