@@ -66,6 +66,13 @@ export class EmbedFollower {
       this.log(`embed: skipped: ${(error as Error).message}`);
       return null;
     }
-    return embedder ? embedPending({ store: this.store, embedder }) : null;
+    if (!embedder) return null;
+    try {
+      return await embedPending({ store: this.store, embedder });
+    } catch (error) {
+      // embedPending reports provider failures itself; anything else is retried the same way.
+      const failure = { code: 'internal', message: (error as Error).message };
+      return { model: embedder.model, pending: 0, embedded: 0, dropped: 0, failure, index: null, durationMs: 0 };
+    }
   }
 }

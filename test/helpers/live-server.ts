@@ -22,10 +22,10 @@ export interface SearchHit {
   snippet: string;
 }
 
-export function spawnLiveServer(ws: Workspace, args: string[] = []): Promise<LiveServer> {
+export function spawnLiveServer(ws: Workspace, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<LiveServer> {
   const child = spawn(process.execPath, [LORE_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0', ...args], {
     cwd: ws.dir,
-    env: { ...process.env, LORE_CONFIG: '' },
+    env: { ...process.env, LORE_CONFIG: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
