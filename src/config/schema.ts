@@ -98,7 +98,7 @@ export const configSchema = table({
         }),
       ),
       script: named(table({ path: str(), timeout: seconds(30), sync_interval: syncInterval }, 'keep')),
-    }),
+    }, 'keep'), // other keys: connector types registered by [extensions] modules, checked in load-config
   ),
   tools: section(table({ script: named(script) })),
   agents: section(
@@ -117,6 +117,7 @@ export const configSchema = table({
       priority: optional(int()),
     }),
   ),
+  extensions: section(table({ modules: withDefault(array(str()), []), timeout: seconds(30) })),
   // Context Harness sections with no Lore meaning: accepted so ctx.toml files load unchanged.
   vector_index: optional(unknownValue()),
   models: optional(unknownValue()),

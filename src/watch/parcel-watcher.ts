@@ -16,9 +16,10 @@ const NETWORK_FS = new Set([0x6969, 0xff534d42, 0xfe534d42, 0x517b, 0x01021997, 
 export const watchFolderWithParcel: WatchFolder = async (spec, onEvent, log) => {
   const network = networkMount(spec.root);
   if (network) return startPolling(spec, onEvent, log, network);
-  const watcher = await import('@parcel/watcher');
   const filter = createGlobFilter(spec.includeGlobs, spec.excludeGlobs);
+  statSync(spec.root); // a missing root is the connector's error to report (thrown), not a reason to poll
   try {
+    const watcher = await import('@parcel/watcher'); // no prebuilt binary for this platform: polling below
     const subscription = await watcher.subscribe(
       spec.root,
       (error, events) => {
@@ -37,7 +38,6 @@ export const watchFolderWithParcel: WatchFolder = async (spec, onEvent, log) => 
     return { mode: 'events', close: () => subscription.unsubscribe() };
   } catch (error) {
     const message = (error as Error).message;
-    if (/ENOENT|no such file/i.test(message)) throw error;
     return startPolling(spec, onEvent, log, `file events unavailable (${message}; on Linux raise fs.inotify.max_user_watches)`);
   }
 };

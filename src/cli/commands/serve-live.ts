@@ -16,26 +16,26 @@ export interface LiveIndex {
   close(): Promise<void>;
 }
 
-export function startLiveIndex(lore: Lore, options: { watch: boolean | undefined; log: (line: string) => void; role: 'single' | 'primary' | 'worker' }): Promise<LiveIndex> {
+export async function startLiveIndex(lore: Lore, options: { watch: boolean | undefined; log: (line: string) => void; role: 'single' | 'primary' | 'worker' }): Promise<LiveIndex> {
   if (options.role === 'worker') {
     const control = remoteSyncControl();
-    return Promise.resolve({
+    return {
       control,
       statusJson: async () => syncStatusToWire(await control.status()),
       onIndexChanged: onRemoteIndexChanged,
       attachWorker: () => {},
       close: () => Promise.resolve(),
-    });
+    };
   }
   const watch = options.watch !== false && lore.config.server.watch;
-  const live = lore.openLiveSync({ watch, log: options.log });
+  const live = await lore.openLiveSync({ watch, log: options.log });
   live.start().catch((error: unknown) => options.log(`live index: ${(error as Error).message}`));
   if (options.role === 'primary') live.onIndexChanged(() => broadcastIndexChanged(Object.values(cluster.workers ?? {})));
-  return Promise.resolve({
+  return {
     control: live,
     statusJson: async () => syncStatusToWire(await live.status()),
     onIndexChanged: (listener) => void live.onIndexChanged(listener),
     attachWorker: (worker) => answerSyncCalls(worker, live),
     close: () => live.close(),
-  });
+  };
 }
