@@ -31,12 +31,12 @@ it('kill -9 during a background sync leaves a consistent index; the restarted se
     const words = Array.from({ length: 120 }, (_, w) => `word${(i * 7 + w) % 997}`).join(' ');
     ws.write(`docs/bulk/doc-${i}.md`, `# Document ${i}\n\n${words}\n`);
   }
-  // Kill once the background sync has written some of the new documents, not all.
-  await eventually(async () => {
-    const body = (await (await fetch(`${first.url}/tools/sources`)).json()) as { sources: { document_count: number }[] };
-    const count = body.sources[0]?.document_count ?? 0;
-    return count > 1 ? count : undefined;
-  }, 'the background sync to start writing');
+  // Kill once the background sync has committed some of the new documents, not all. The index is read
+  // directly (WAL allows a reader): the busy server itself would answer late.
+  const db = new DatabaseSync(ws.path('.lore/lore.sqlite'), { readOnly: true });
+  const count = db.prepare('SELECT count(*) AS n FROM documents');
+  await eventually(() => Promise.resolve(Number((count.get() as { n: number }).n) > 1 ? true : undefined), 'the background sync to start writing', 60_000, 5);
+  db.close();
   first.child.kill('SIGKILL');
   await first.exit;
   assert.doesNotMatch(first.log().slice(from), /fetched 6001/, 'the sync was still running when killed');

@@ -87,13 +87,13 @@ export function spawnLiveServer(ws: Workspace, args: string[] = [], env: NodeJS.
   });
 }
 
-/** Re-evaluates `probe` (every 100 ms) until it returns a value other than undefined; a condition to await, not a timing check. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+/** Re-evaluates `probe` (every `everyMs`) until it returns a value other than undefined; a condition to await, not a timing check. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
