@@ -46,7 +46,7 @@ export interface Lore {
   /** Imports the `[extensions] modules` once and registers their tools, agents and connector types; modules that fail are returned. */
   loadExtensions(): Promise<ScriptLoadFailure[]>;
   /** The server's live index (call start()): watchers when `watch`, schedules, background embedding. */
-  openLiveSync(options: { watch: boolean; log: (line: string) => void }): Promise<LiveSync>;
+  openLiveSync(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveSync>;
   close(): void;
 }
 
@@ -131,7 +131,7 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
         configuredConnectors(config).map(async (ref) => {
           const fs = ref.type === 'filesystem' ? config.connectors.filesystem[ref.name] : undefined;
           const connector = await createConnector(config, ref, scripts, extensionConnectors);
-          return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? fs : null };
+          return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? { ...fs, poll: watch === 'poll' } : null };
         }),
       );
       const syncDeps: SyncDeps = { store, chunking: config.chunking, lock: (label) => Promise.resolve(lockConnector(config.db.path, label, 'the server (`lore serve`)')) };

@@ -48,6 +48,16 @@ export function num(range: { min?: number; max?: number; int?: boolean; gt?: num
   };
 }
 
+/** `true`, `false` or one of the given words (e.g. `watch = "poll"`). */
+export function boolOr<const T extends string>(words: readonly T[]): Schema<boolean | T> {
+  return {
+    parse(v, path) {
+      if (typeof v === 'boolean' || (typeof v === 'string' && (words as readonly string[]).includes(v))) return v as boolean | T;
+      throw new SchemaIssue(path, `must be true, false or ${words.map((w) => JSON.stringify(w)).join(', ')}, got ${describe(v)}`);
+    },
+  };
+}
+
 /** A duration: seconds as a number, or text such as "90s", "5m", "1h", "1d"; "off" (or 0) is 0. */
 export function duration(): Schema<number> {
   return {

@@ -1,6 +1,6 @@
 // The TOML schema of SPEC §2: every key, its type, range and default. Defaults live here only.
 // Keys Context Harness writes in its ctx.toml are accepted so its configs load unchanged.
-import { array, bool, duration, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
+import { array, bool, boolOr, duration, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
 
 export const DEFAULT_MAX_FILE_BYTES = 50_000_000;
 const DEFAULT_INCLUDE = ['**/*.md', '**/*.txt'];
@@ -55,7 +55,7 @@ export const configSchema = table({
       allowed_hosts: withDefault(array(str()), []),
       max_body_bytes: withDefault(int({ min: 1024 }), 1_048_576),
       workers: withDefault(int({ min: 1, max: 64 }), 1),
-      watch: withDefault(bool(), true),
+      watch: withDefault(boolOr(['poll']), true),
     }),
   ),
   sync: section(table({ interval: withDefault(duration(), 900) })),

@@ -29,3 +29,8 @@ it('a malformed duration is a config error naming the key', () => {
     (e: unknown) => e instanceof LoreError && /connectors\.git\.a\.sync_interval must be a duration such as "30s"/.test(e.message),
   );
 });
+
+it('[server] watch takes true, false or "poll"', () => {
+  assert.equal(parse('[server]\nwatch = "poll"\n').server.watch, 'poll');
+  assert.throws(() => parse('[server]\nwatch = "sometimes"\n'), (e: unknown) => e instanceof LoreError && /server\.watch must be true, false or "poll"/.test(e.message));
+});

@@ -74,8 +74,8 @@ export interface ServerConfig {
   readonly maxBodyBytes: number;
   /** Server processes sharing the listening socket (1: a single process). */
   readonly workers: number;
-  /** The server watches filesystem connectors and runs sync schedules (docs/sync.md). */
-  readonly watch: boolean;
+  /** The server watches filesystem connectors (docs/sync.md); 'poll': by periodic rescans instead of file events. */
+  readonly watch: boolean | 'poll';
 }
 
 /** Background sync schedules (`[sync]` and each connector's `sync_interval`), in seconds; 0 = no schedule. */

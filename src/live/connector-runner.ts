@@ -7,7 +7,7 @@
 import type { SyncReport } from '../app/sync.ts';
 
 export type SyncState = 'idle' | 'running' | 'failed';
-export type RunReason = 'start' | 'watch' | 'schedule' | 'request' | 'retry';
+export type RunReason = 'start' | 'watch' | 'poll' | 'schedule' | 'request' | 'retry';
 
 /** Which paths changed ('all': rescan everything). */
 export type ChangeHint = { paths: readonly string[] } | 'all';
@@ -71,7 +71,7 @@ export class ConnectorRunner {
   request(hint: ChangeHint, reason: RunReason): void {
     if (this.closed) return;
     const merged = mergeHints(this.pending?.hint, hint);
-    this.pending = { hint: merged, reason: this.pending && this.pending.reason !== 'watch' ? this.pending.reason : reason };
+    this.pending = { hint: merged, reason: this.pending && this.pending.reason !== 'watch' && this.pending.reason !== 'poll' ? this.pending.reason : reason };
     if (!this.running) this.running = this.drain();
   }
 

@@ -7,6 +7,8 @@ export interface WatchSpec {
   includeGlobs: readonly string[];
   excludeGlobs: readonly string[];
   followSymlinks: boolean;
+  /** Poll (periodic incremental rescans) even where file events exist: `[server] watch = "poll"`. */
+  poll: boolean;
 }
 
 export interface FolderWatch {

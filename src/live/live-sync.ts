@@ -64,11 +64,13 @@ export class LiveSync implements SyncControl {
     for (const { connector, watch } of this.deps.connectors) {
       const runner = this.runners.get(connector.label)!;
       if (watch) {
-        const batcher = new ChangeBatcher({ ...BATCHING, flush: (hint) => runner.request(hint, 'watch') });
+        let reason: RunReason = 'watch';
+        const batcher = new ChangeBatcher({ ...BATCHING, flush: (hint) => runner.request(hint, reason) });
         this.batchers.push(batcher);
         try {
           const handle = await this.deps.watchFolder(watch, (e) => batcher.add(e), this.deps.log);
           this.watches.push(handle);
+          if (handle.mode === 'polling') reason = 'poll';
           if (this.closed) break; // closed while the watcher started: close() did not see this handle
           this.deps.log(`watching ${connector.label} (${watch.root}) with ${handle.mode === 'events' ? 'file events' : 'polling'}`);
         } catch (error) {
@@ -113,8 +115,10 @@ export class LiveSync implements SyncControl {
   }
 
   private afterRun(report: SyncReport, reason: RunReason, next: string | null): void {
-    this.deps.log(describeRun(report, reason, next));
-    if (report.failure || (report.upserted === 0 && report.deleted === 0)) return;
+    const changed = report.upserted > 0 || report.deleted > 0;
+    // A poll that found nothing is not news: polling would otherwise log a line every few seconds.
+    if (reason !== 'poll' || changed || report.failure) this.deps.log(describeRun(report, reason, next));
+    if (report.failure || !changed) return;
     if (report.chunksWritten > 0) this.deps.embed?.request();
     for (const listener of this.listeners) listener();
   }

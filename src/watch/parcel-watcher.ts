@@ -16,6 +16,7 @@ const NETWORK_FS = new Set([0x6969, 0xff534d42, 0xfe534d42, 0x517b, 0x01021997, 
 export const watchFolderWithParcel: WatchFolder = async (spec, onEvent, log) => {
   const network = networkMount(spec.root);
   if (network) return startPolling(spec, onEvent, log, network);
+  if (spec.poll) return startPolling(spec, onEvent, log, '[server] watch = "poll"');
   const filter = createGlobFilter(spec.includeGlobs, spec.excludeGlobs);
   statSync(spec.root); // a missing root is the connector's error to report (thrown), not a reason to poll
   try {

@@ -31,3 +31,24 @@ it('a git connector on a schedule picks up a new commit', async () => {
     assert.equal(await server.stop(), 0);
   }
 });
+
+it('[server] watch = "poll" says so in the log and picks up changes by rescanning', async () => {
+  const pollWs = new Workspace('lore-live-poll-');
+  try {
+    pollWs.write('docs/a.md', '# Alpha\n\nThe first note.\n');
+    pollWs.config('[server]\nwatch = "poll"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n');
+    const server = await spawnLiveServer(pollWs);
+    try {
+      await server.waitForLog(/polling: an incremental rescan every 5 s/);
+      await server.waitForLog(/sync filesystem:docs \(start\): fetched 1/);
+      pollWs.write('docs/b.md', '# Beta\n\nA kingfisher dives.\n');
+      await server.waitForLog(/sync filesystem:docs \(poll\): fetched 2, upserted 1/);
+      assert.equal((await server.search('kingfisher'))[0]?.source_id, 'b.md');
+      assert.doesNotMatch(server.log(), /\(poll\): .*upserted 0, deleted 0/, 'polls that change nothing are not logged');
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  } finally {
+    pollWs.cleanup();
+  }
+});

@@ -27,7 +27,7 @@ export async function startLiveIndex(lore: Lore, options: { watch: boolean | und
       close: () => Promise.resolve(),
     };
   }
-  const watch = options.watch !== false && lore.config.server.watch;
+  const watch = options.watch === false ? false : lore.config.server.watch;
   const live = await lore.openLiveSync({ watch, log: options.log });
   live.start().catch((error: unknown) => options.log(`live index: ${(error as Error).message}`));
   if (options.role === 'primary') live.onIndexChanged(() => broadcastIndexChanged(Object.values(cluster.workers ?? {})));
