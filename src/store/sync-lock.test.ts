@@ -31,6 +31,11 @@ it('a lock left by a dead process (kill -9) is taken over', () => {
   release();
 });
 
+it('a lock with this process id but another process token (a restarted container, pid 1 again) is stale', () => {
+  writeFileSync(lockFile, JSON.stringify({ pid: process.pid, token: 'an earlier incarnation', owner: 'the server', started_at: '2020-01-01T00:00:00Z' }));
+  lockConnector(db, 'filesystem:docs', 'the restarted server')();
+});
+
 it('waitForConnectorLock says once that it waits, then refuses after its time-out', async () => {
   const release = lockConnector(db, 'filesystem:docs', 'holder');
   const lines: string[] = [];
