@@ -23,6 +23,10 @@ import type { Scripting, ScriptLoadFailure } from './scripting/scripting.ts';
 import type { ExtensionConnector } from './extensions/extension-api.ts';
 import { VERSION } from './version.ts';
 import { scriptEnv } from './scripting/script-env.ts';
+import { lockConnector, waitForConnectorLock } from './store/sync-lock.ts';
+import { LiveSync } from './live/live-sync.ts';
+import { EmbedFollower } from './live/embed-follower.ts';
+import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
 
 export interface Lore {
   readonly config: Config;
@@ -31,7 +35,8 @@ export interface Lore {
   createConnector(ref: ConnectorRef): Promise<Connector>;
   connectorLabels(): string[];
   searchDeps(): SearchDeps;
-  syncDeps(onProgress?: SyncDeps['onProgress']): SyncDeps;
+  /** `lockWait`: how long a sync waits while another process (the server) syncs the same connector (default 10 min). */
+  syncDeps(onProgress?: SyncDeps['onProgress'], lockWait?: { timeoutMs: number; onWait?: (message: string) => void }): SyncDeps;
   /** The configured embedding provider, built on first use; null when [embedding] is disabled. */
   embedder(): Embedder | null;
   /** Built once per process: built-in tools plus script/registry tools as they are added. */
@@ -43,6 +48,8 @@ export interface Lore {
   loadScripts(): Promise<ScriptLoadFailure[]>;
   /** Imports the `[extensions] modules` once and registers their tools, agents and connector types; modules that fail are returned. */
   loadExtensions(): Promise<ScriptLoadFailure[]>;
+  /** The server's live index (call start()): watchers when `watch`, schedules, background embedding. */
+  openLiveSync(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveSync>;
   close(): void;
 }
 
@@ -75,11 +82,12 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
     createConnector: async (ref) => guardConnector(await createConnector(config, ref, scripts, extensionConnectors), check(config, `connectors.${ref.type}.${ref.name}`)),
     connectorLabels,
     searchDeps,
-    syncDeps: (onProgress) => ({
+    syncDeps: (onProgress, lockWait) => ({
       store,
       chunking: config.chunking,
       onProgress,
       afterConnector: config.embedding.provider === 'disabled' ? undefined : embedAfterSync(store, embedder),
+      lock: (label) => waitForConnectorLock(config.db.path, label, '`lore sync`', lockWait ?? { timeoutMs: 600_000 }),
     }),
     embedder,
     tools() {
@@ -122,6 +130,18 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
         return [...extensionFailures, ...tools.failures, ...loadedAgents.failures];
       })();
       return scriptsLoaded;
+    },
+    openLiveSync: async ({ watch, log }) => {
+      const connectors = await Promise.all(
+        configuredConnectors(config).map(async (ref) => {
+          const fs = ref.type === 'filesystem' ? config.connectors.filesystem[ref.name] : undefined;
+          const connector = await createConnector(config, ref, scripts, extensionConnectors);
+          return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? { ...fs, poll: watch === 'poll' } : null };
+        }),
+      );
+      const syncDeps: SyncDeps = { store, chunking: config.chunking, lock: (label) => Promise.resolve(lockConnector(config.db.path, label, 'the server (`lore serve`)')) };
+      const embed = config.embedding.provider === 'disabled' ? null : new EmbedFollower(store, embedder, log);
+      return new LiveSync({ syncDeps, connectors, watchFolder: watchFolderWithParcel, embed, log });
     },
     close: () => {
       openedScripting?.close();

@@ -167,7 +167,9 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Omit<Config
       headersTimeoutSecs: raw.server.headers_timeout_secs,
       requestTimeoutSecs: raw.server.request_timeout_secs,
       keepAliveTimeoutSecs: raw.server.keep_alive_timeout_secs,
+      watch: raw.server.watch,
     },
+    sync: { intervalSecs: raw.sync.interval, connectorIntervals: connectorIntervals(raw) },
     connectors: {
       filesystem: mapValues(raw.connectors.filesystem, (c) => ({
         root: abs(c.root),
@@ -214,6 +216,18 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Omit<Config
     })),
     extensions: { modules: raw.extensions.modules, baseDir: file === null ? cwd : path.dirname(file), timeoutSecs: raw.extensions.timeout },
   };
+}
+
+function connectorIntervals(raw: RawConfig): Record<string, number> {
+  const out: Record<string, number> = {};
+  // Extension connector types (raw.connectors.extra) keep their tables as they are: the default interval.
+  const { extra: _extensionTypes, ...builtin } = raw.connectors;
+  for (const [type, instances] of Object.entries(builtin)) {
+    for (const [name, c] of Object.entries(instances as Record<string, { sync_interval?: number | undefined }>)) {
+      out[`${type}:${name}`] = c.sync_interval ?? raw.sync.interval;
+    }
+  }
+  return out;
 }
 
 function expandHome(p: string): string {

@@ -48,6 +48,30 @@ export function num(range: { min?: number; max?: number; int?: boolean; gt?: num
   };
 }
 
+/** `true`, `false` or one of the given words (e.g. `watch = "poll"`). */
+export function boolOr<const T extends string>(words: readonly T[]): Schema<boolean | T> {
+  return {
+    parse(v, path) {
+      if (typeof v === 'boolean' || (typeof v === 'string' && (words as readonly string[]).includes(v))) return v as boolean | T;
+      throw new SchemaIssue(path, `must be true, false or ${words.map((w) => JSON.stringify(w)).join(', ')}, got ${describe(v)}`);
+    },
+  };
+}
+
+/** A duration: seconds as a number, or text such as "90s", "5m", "1h", "1d"; "off" (or 0) is 0. */
+export function duration(): Schema<number> {
+  return {
+    parse(v, path) {
+      if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v;
+      const m = typeof v === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(v) : null;
+      if (v === 'off') return 0;
+      if (!m) throw new SchemaIssue(path, `must be a duration such as "30s", "5m", "1h" or "off", got ${describe(v)}`);
+      const unit = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400 }[m[2] ?? 's'] ?? 1;
+      return Number(m[1]) * unit;
+    },
+  };
+}
+
 export const int = (range: { min?: number; max?: number } = {}): Schema<number> => num({ ...range, int: true });
 
 export function oneOf<const T extends string>(values: readonly T[]): Schema<T> {

@@ -1,6 +1,6 @@
 // The TOML schema of SPEC §2: every key, its type, range and default. Defaults live here only.
 // Keys Context Harness writes in its ctx.toml are accepted so its configs load unchanged.
-import { array, bool, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
+import { array, bool, boolOr, duration, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
 
 export const DEFAULT_MAX_FILE_BYTES = 50_000_000;
 const DEFAULT_INCLUDE = ['**/*.md', '**/*.txt'];
@@ -10,7 +10,7 @@ const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
 const script = table({ path: str(), timeout: seconds(30) }, 'keep');
 // Connectors fetch whole sources: Context Harness gives script connectors 300 s, and so does Lore.
 export const CONNECTOR_TIMEOUT_SECS = 300;
-const connectorScript = table({ path: str(), timeout: seconds(CONNECTOR_TIMEOUT_SECS) }, 'keep');
+const syncInterval = optional(duration()); // per connector; absent: [sync] interval
 
 export const configSchema = table({
   db: section(table({ path: withDefault(str(), '.lore/lore.sqlite') })),
@@ -62,9 +62,11 @@ export const configSchema = table({
       headers_timeout_secs: seconds(10),
       request_timeout_secs: seconds(30),
       keep_alive_timeout_secs: seconds(5),
+      watch: withDefault(boolOr(['poll']), true),
     }),
   ),
   scripts: section(table({ env_allow: withDefault(array(str()), []) })),
+  sync: section(table({ interval: withDefault(duration(), 900) })),
   connectors: section(
     table({
       filesystem: named(
@@ -75,6 +77,7 @@ export const configSchema = table({
           follow_symlinks: withDefault(bool(), false),
           max_file_bytes: optional(int({ min: 1 })),
           max_extract_bytes: optional(int({ min: 1 })), // Context Harness spelling of max_file_bytes
+          sync_interval: syncInterval,
         }),
       ),
       git: named(
@@ -88,6 +91,7 @@ export const configSchema = table({
           cache_dir: optional(str()),
           max_file_bytes: withDefault(int({ min: 1 }), DEFAULT_MAX_FILE_BYTES),
           timeout_secs: seconds(600),
+          sync_interval: syncInterval,
         }),
       ),
       s3: named(
@@ -99,9 +103,10 @@ export const configSchema = table({
           include_globs: globs(DEFAULT_INCLUDE),
           exclude_globs: globs([]),
           max_file_bytes: withDefault(int({ min: 1 }), DEFAULT_MAX_FILE_BYTES),
+          sync_interval: syncInterval,
         }),
       ),
-      script: named(connectorScript),
+      script: named(table({ path: str(), timeout: seconds(CONNECTOR_TIMEOUT_SECS), sync_interval: syncInterval }, 'keep')),
     }, 'keep'), // other keys: connector types registered by [extensions] modules, checked in load-config
   ),
   tools: section(table({ script: named(script) })),

@@ -16,6 +16,7 @@ export interface Config {
   readonly server: ServerConfig;
   readonly scripts: ScriptsRuntimeConfig;
   readonly connectors: ConnectorsConfig;
+  readonly sync: SyncConfig;
   readonly tools: { readonly script: Readonly<Record<string, ScriptConfig>> };
   readonly agents: {
     readonly inline: Readonly<Record<string, InlineAgentConfig>>;
@@ -86,11 +87,20 @@ export interface ServerConfig {
   readonly headersTimeoutSecs: number;
   readonly requestTimeoutSecs: number;
   readonly keepAliveTimeoutSecs: number;
+  /** The server watches filesystem connectors (docs/sync.md); 'poll': by periodic rescans instead of file events. */
+  readonly watch: boolean | 'poll';
 }
 
 export interface ScriptsRuntimeConfig {
   /** Variables Lua `env.get` may read: `[scripts] env_allow` plus every `${VAR}` the config references. */
   readonly envAllow: readonly string[];
+}
+
+/** Background sync schedules (`[sync]` and each connector's `sync_interval`), in seconds; 0 = no schedule. */
+export interface SyncConfig {
+  readonly intervalSecs: number;
+  /** Per connector label (`<type>:<name>`): its own interval, or the default. */
+  readonly connectorIntervals: Readonly<Record<string, number>>;
 }
 
 export interface FilesystemConnectorConfig {

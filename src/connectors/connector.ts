@@ -31,6 +31,8 @@ export interface ScanOptions {
   /** The checkpoint from the last successful sync; null on the first sync or with --full. */
   checkpoint: string | null;
   full: boolean;
+  /** A hint that only these source ids may have changed; a connector that honours it returns `complete: false`. */
+  paths?: readonly string[] | undefined;
   signal?: AbortSignal | undefined;
 }
 

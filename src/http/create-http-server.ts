@@ -16,6 +16,8 @@ import { restRoutes } from './rest-routes.ts';
 import { sendError, sendJson, type Log } from './respond.ts';
 import { Router } from './router.ts';
 import { socketTimeouts } from './socket-timeouts.ts';
+import type { SyncControl } from '../live/live-sync.ts';
+import { syncRoutes } from './sync-routes.ts';
 
 export const MCP_PATH = '/mcp';
 
@@ -35,6 +37,10 @@ export interface HttpServerOptions {
   mcp?: McpEndpoint | undefined;
   /** Bearer token required on every route but GET /health (see exposure-policy.ts); null/absent: none. */
   authToken?: string | null | undefined;
+  /** The live index (GET /sync/status, POST /sync/{connector}); absent: those routes 404. */
+  sync?: SyncControl | undefined;
+  /** True when every request must carry the Bearer token (then POST /sync is allowed from other hosts). */
+  syncTokenRequired?: boolean | undefined;
   log: Log;
   /** Lines only worth showing when debugging (clients that went away); dropped when absent. */
   debug?: Log | undefined;
@@ -51,7 +57,9 @@ export function createRequestHandler(options: HttpServerOptions): (req: Incoming
   const cors = createCors({ enabled: config.corsEnabled, origins: config.corsOrigins });
   const auth = createBearerAuth(options.authToken ?? null);
   const debug = options.debug ?? ((): void => {});
-  const router = new Router(restRoutes({ tools: options.tools, agents: options.agents, version: options.version }));
+  const routes = restRoutes({ tools: options.tools, agents: options.agents, version: options.version });
+  if (options.sync) routes.push(...syncRoutes(options.sync, { tokenRequired: options.syncTokenRequired === true }));
+  const router = new Router(routes);
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     guard(req.headers);
@@ -69,7 +77,7 @@ export function createRequestHandler(options: HttpServerOptions): (req: Incoming
     const abort = new AbortController();
     res.once('close', () => abort.abort());
     const body = route.method === 'POST' ? await readJsonBody(req, config.maxBodyBytes) : undefined;
-    sendJson(res, 200, await route.handle({ params, body, signal: abort.signal }));
+    sendJson(res, 200, await route.handle({ params, body, signal: abort.signal, remoteAddress: req.socket.remoteAddress }));
   };
 
   return (req, res) => {

@@ -9,6 +9,8 @@ export interface RouteRequest {
   /** Parsed JSON body (only read for POST routes). */
   body: unknown;
   signal: AbortSignal;
+  /** The peer's IP address (loopback checks). */
+  remoteAddress?: string | undefined;
 }
 
 export interface Route {

@@ -19,10 +19,21 @@ export interface McpServerDeps {
   log: (line: string) => void;
   /** Pages of indexed documents for `resources/list` (absent: an empty list). */
   documents?: DocumentLister | undefined;
+  /** The live index's status as JSON (the read-only resource lore://sync/status); absent: no such resource. */
+  syncStatus?: (() => Promise<unknown>) | undefined;
 }
 
+export const SYNC_STATUS_URI = 'lore://sync/status';
+const SYNC_STATUS_RESOURCE = {
+  uri: SYNC_STATUS_URI,
+  name: 'Sync status',
+  description: 'Per connector: state (idle | running | failed), last run times and counts, last error, next run (read-only)',
+  mimeType: 'application/json',
+};
+
 // logging: the SDK answers logging/setLevel; completions: no argument has suggestions yet (empty lists).
-const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: {}, logging: {}, completions: {} };
+// resources.listChanged: sent after a background sync changed documents (docs/sync.md says to whom).
+const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: true }, logging: {}, completions: {} };
 const NO_COMPLETIONS = { completion: { values: [], hasMore: false } };
 
 export function createMcpServerFactory(deps: McpServerDeps): () => Server {
@@ -69,15 +80,16 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     });
     server.setRequestHandler('completion/complete', () => NO_COMPLETIONS);
     server.setRequestHandler('resources/list', async (request) => {
-      if (!deps.documents) return { resources: [] };
+      const first = deps.syncStatus && !request.params?.cursor ? [SYNC_STATUS_RESOURCE] : [];
+      if (!deps.documents) return { resources: first };
       const page = await mcpErrors(() => Promise.resolve(deps.documents!(request.params?.cursor)), deps.log);
       return {
-        resources: page.documents.map((d) => ({
+        resources: [...first, ...page.documents.map((d) => ({
           uri: `${DOCUMENT_URI_PREFIX}${encodeURIComponent(d.id)}`,
           name: d.title,
           description: `${d.source} · ${d.sourceId}`,
           mimeType: DOCUMENT_MIME_TYPE,
-        })),
+        }))],
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       };
     });
@@ -86,6 +98,10 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
       const { uri } = request.params;
       // 2026-07-28 requests carry the per-request envelope; earlier revisions get -32002 (their spec's code).
       if (ctx.mcpReq.envelope === undefined) legacy.mark(ctx.mcpReq.id); // used only if this request fails as not found
+      if (uri === SYNC_STATUS_URI && deps.syncStatus) {
+        const status = await mcpErrors(deps.syncStatus, deps.log);
+        return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(status) }] };
+      }
       if (!uri.startsWith(DOCUMENT_URI_PREFIX)) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
       const id = decodeURIComponent(uri.slice(DOCUMENT_URI_PREFIX.length));
       const doc = (await mcpErrors(() => tools.call('get', { id }), deps.log, uri)) as { body: string };

@@ -17,17 +17,20 @@ export interface McpHttpOptions {
   log: (line: string) => void;
   /** Pages of indexed documents for MCP `resources/list`. */
   documents?: DocumentLister | undefined;
+  syncStatus?: (() => Promise<unknown>) | undefined;
 }
 
 export interface McpHttpHandler {
   /** `body`: the POST body, already read under the size limit by the HTTP surface. */
   handle(req: IncomingMessage, res: ServerResponse, origin: string, body: Buffer | undefined): Promise<void>;
   close(): Promise<void>;
+  /** `notifications/resources/list_changed` to open 2026-07-28 `subscriptions/listen` streams (stateless 2025 clients have none). */
+  resourcesChanged(): void;
 }
 
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const catalog = buildMcpCatalog(options.tools, options.agents);
-  const factory = createMcpServerFactory({ catalog, tools: options.tools, agents: options.agents, version: options.version, log: options.log, documents: options.documents });
+  const factory = createMcpServerFactory({ catalog, tools: options.tools, agents: options.agents, version: options.version, log: options.log, documents: options.documents, syncStatus: options.syncStatus });
   const handler = createMcpHandler(factory, {
     maxRequestBodySize: options.maxBodyBytes,
     onerror: (error) => options.log(`mcp: ${error.message}`),
@@ -46,6 +49,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       await writeResponse(response, res);
     },
     close: () => handler.close(),
+    resourcesChanged: () => handler.notify.resourcesChanged(),
   };
 }
 

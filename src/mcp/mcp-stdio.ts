@@ -1,5 +1,6 @@
 // `lore serve mcp --stdio`: the same server factory over stdin/stdout for desktop clients that
 // launch MCP servers as subprocesses. Nothing else may write to stdout while it runs.
+import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { AgentRegistry } from '../app/agents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
@@ -14,12 +15,25 @@ export interface McpStdioOptions {
   log: (line: string) => void;
   /** Pages of indexed documents for MCP `resources/list`. */
   documents?: DocumentLister | undefined;
+  syncStatus?: (() => Promise<unknown>) | undefined;
+  /** Registers for index changes: the connected (2025-revision) client gets `notifications/resources/list_changed`. */
+  onIndexChanged?: ((listener: () => void) => void) | undefined;
 }
 
 /** Serves until stdin closes; resolves then. */
 export function runMcpStdio(options: McpStdioOptions): Promise<void> {
   const catalog = buildMcpCatalog(options.tools, options.agents);
-  const factory = createMcpServerFactory({ catalog, ...options });
+  const create = createMcpServerFactory({ catalog, ...options });
+  const servers: Server[] = [];
+  const factory = (): Server => {
+    const server = create();
+    servers.push(server);
+    return server;
+  };
+  // The connection pins one instance (a discarded discovery probe may precede it): notify whichever is connected.
+  options.onIndexChanged?.(() => {
+    for (const server of servers) if (server.transport) void server.sendResourceListChanged().catch(() => {});
+  });
   return new Promise((resolve) => {
     const handle = serveStdio(factory, { onerror: (error) => options.log(`mcp: ${error.message}`) });
     const finish = (): void => void handle.close().finally(resolve);

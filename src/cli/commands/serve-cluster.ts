@@ -2,7 +2,7 @@
 // socket (node:cluster), prints the start-up lines once, restarts a worker that dies, and forwards
 // SIGINT/SIGTERM. Each worker is a full server with its own SQLite connection (WAL: concurrent readers).
 // MCP is served statelessly, so no request needs to reach a particular worker.
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 
 export interface WorkerHello {
@@ -18,11 +18,17 @@ export function announceListening(base: string): void {
 }
 
 /** Runs in the primary: forks `count` workers, resolves when they have all exited after a signal. */
-export async function runPrimary(count: number, onFirstListening: (base: string) => void, log: (line: string) => void): Promise<void> {
+export async function runPrimary(
+  count: number,
+  onFirstListening: (base: string) => void,
+  log: (line: string) => void,
+  onFork?: (worker: Worker) => void,
+): Promise<void> {
   let stopping = false;
   let announced = false;
   const fork = (): void => {
     const worker = cluster.fork({ LORE_WORKER: '1' });
+    onFork?.(worker);
     worker.on('message', (message: WorkerHello) => {
       if (message?.type === 'lore-listening' && !announced) {
         announced = true;

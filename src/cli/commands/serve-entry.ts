@@ -11,12 +11,15 @@ import { runMcpStdio } from '../../mcp/mcp-stdio.ts';
 import { listDocumentPage, type DocumentPage } from '../../app/documents.ts';
 import { VERSION } from '../../version.ts';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
+import { startLiveIndex, type LiveIndex } from './serve-live.ts';
 import type { CliContext } from '../context.ts';
 
 export interface ServeOptions {
   bind?: string | undefined;
   stdio?: boolean | undefined;
   workers?: number | undefined;
+  /** false: --no-watch. */
+  watch?: boolean | undefined;
 }
 
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
@@ -31,7 +34,9 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   if (options.stdio) {
     // stdout carries the protocol: everything human goes to stderr.
     log(`lore ${VERSION}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);
-    await runMcpStdio({ tools, agents, version: VERSION, log, documents });
+    const live = await startLiveIndex(lore, { watch: options.watch, log, role: 'single' });
+    await runMcpStdio({ tools, agents, version: VERSION, log, documents, syncStatus: live.statusJson, onIndexChanged: live.onIndexChanged });
+    await live.close();
     return;
   }
   const config = lore.config.server;
@@ -45,13 +50,18 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   };
   const workers = options.workers ?? config.workers;
   if (workers > 1 && !isClusterWorker()) {
-    lore.close(); // the primary only supervises; each worker opens its own connection
+    // The primary supervises and is the one scheduler/writer of the live index; workers only serve.
     log(`starting ${workers} worker processes`);
-    await runPrimary(workers, printStartup, log);
+    const live = await startLiveIndex(lore, { watch: options.watch, log, role: 'primary' });
+    await runPrimary(workers, printStartup, log, live.attachWorker);
+    await live.close();
+    lore.close();
     return;
   }
-  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log, documents });
-  const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, log, debug, authToken: exposure.token });
+  const live: LiveIndex = await startLiveIndex(lore, { watch: options.watch, log, role: isClusterWorker() ? 'worker' : 'single' });
+  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log, documents, syncStatus: live.statusJson });
+  live.onIndexChanged(() => mcp.resourcesChanged());
+  const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, log, debug, authToken: exposure.token, sync: live.control, syncTokenRequired: exposure.token !== null });
   const address = await listen(server, bind.host, bind.port);
   const base = toHttpUrl(address.address, address.port);
   if (isClusterWorker()) announceListening(base);
@@ -61,7 +71,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
       log(`${signal}: shutting down`);
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
-      void Promise.all([closeGracefully(server), mcp.close()]).finally(() => {
+      void Promise.all([closeGracefully(server), mcp.close(), live.close()]).finally(() => {
         if (isClusterWorker()) process.disconnect?.(); // the IPC channel would keep a worker alive
         resolve();
       });

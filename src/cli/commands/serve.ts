@@ -13,7 +13,8 @@ export function registerServe(program: Command, ctx: CliContext): void {
       if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
       return Number(v);
     })
-    .action(async (options: { bind?: string; stdio?: boolean; workers?: number }) => {
+    .option('--no-watch', 'do not watch filesystem connectors (overrides [server].watch; schedules still run)')
+    .action(async (options: { bind?: string; stdio?: boolean; workers?: number; watch?: boolean }) => {
       const { serveFromCli } = await import('./serve-entry.ts');
       await serveFromCli(ctx, options);
     });

@@ -9,6 +9,8 @@ import { parseSince } from '../../core/search/since.ts';
 import type { CliContext } from '../context.ts';
 import { createProgress } from '../progress.ts';
 
+const LOCK_WAIT_MS = 600_000;
+
 export function registerSync(program: Command, ctx: CliContext): void {
   program
     .command('sync')
@@ -18,9 +20,10 @@ export function registerSync(program: Command, ctx: CliContext): void {
     .option('--dry-run', 'count what would change, writing nothing')
     .option('--limit <n>', 'at most n new or changed items per connector (deletes nothing)', parsePositive)
     .option('--since <when>', 'only items updated since a date (2026-01-31) or a duration (7d) (deletes nothing)')
-    .action(async (target: string, opts: { full?: boolean; dryRun?: boolean; limit?: number; since?: string }) => {
+    .option('--no-wait', 'fail at once (exit 1, conflict) instead of waiting while a running server syncs the same connector')
+    .action(async (target: string, opts: { full?: boolean; dryRun?: boolean; limit?: number; since?: string; wait?: boolean }) => {
       const since = opts.since === undefined ? undefined : parseSince(opts.since, new Date(), '--since');
-      const reports = await runSync(ctx, target, { full: opts.full === true, dryRun: opts.dryRun === true, limit: opts.limit, since });
+      const reports = await runSync(ctx, target, { full: opts.full === true, dryRun: opts.dryRun === true, limit: opts.limit, since }, opts.wait !== false);
       const failed = reports.find((r) => r.failure);
       if (failed?.failure) {
         throw new LoreError(failed.failure.code as ErrorCode, `${reports.filter((r) => r.failure).length} of ${reports.length} connector(s) failed`);
@@ -28,15 +31,16 @@ export function registerSync(program: Command, ctx: CliContext): void {
     });
 }
 
-export async function runSync(ctx: CliContext, target: string, options: SyncOptions): Promise<SyncReport[]> {
+export async function runSync(ctx: CliContext, target: string, options: SyncOptions, wait = true): Promise<SyncReport[]> {
   const lore = ctx.lore();
   const refs = selectConnectors(lore.config, target);
   // Extension connector types exist once their modules are loaded; a module that fails is reported, the rest sync.
-  for (const f of await lore.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}
-`);
+  for (const f of await lore.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
   const connectors = await Promise.all(refs.map((r) => lore.createConnector(r)));
   const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json });
-  const reports = await syncConnectors(lore.syncDeps((p) => progress.update(p)), connectors, options);
+  // One writer per connector: while a server syncs one, wait (said once on stderr) or, with --no-wait, fail.
+  const lockWait = { timeoutMs: wait ? LOCK_WAIT_MS : 0, onWait: (m: string) => ctx.io.err(`${m}\n`) };
+  const reports = await syncConnectors(lore.syncDeps((p) => progress.update(p), lockWait), connectors, options);
   progress.done();
   if (ctx.json) {
     ctx.printJson({ dry_run: options.dryRun === true, connectors: reports.map(syncReportToWire) });

@@ -1,11 +1,12 @@
 // Filesystem connector: indexes files under `root` matching the globs. The fingerprint is size+mtime,
 // so an untouched file is never read again; a file over `max_file_bytes` or with binary content is
 // skipped and counted.
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LoreError } from '../../core/errors.ts';
 import type { FilesystemConnectorConfig } from '../../config/types.ts';
-import type { Connector, LoadedItem, ScanEntry, ScanResult } from '../connector.ts';
+import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult } from '../connector.ts';
 import { loadFileItem } from '../file-item.ts';
 import { createGlobFilter } from '../globs.ts';
 import { walkFiles, type WalkedFile } from './walk.ts';
@@ -20,8 +21,9 @@ export class FilesystemConnector implements Connector {
     this.config = config;
   }
 
-  async scan(): Promise<ScanResult> {
+  async scan(options?: ScanOptions): Promise<ScanResult> {
     const { root, includeGlobs, excludeGlobs, followSymlinks } = this.config;
+    if (options?.paths) return this.scanPaths(options.paths);
     let files: WalkedFile[];
     try {
       files = walkFiles(root, createGlobFilter(includeGlobs, excludeGlobs), followSymlinks);
@@ -33,6 +35,22 @@ export class FilesystemConnector implements Connector {
       });
     }
     return { entries: files.map((f) => this.entry(f)), complete: true, deleted: [], checkpoint: null };
+  }
+
+  /** Just the named files (a watcher's batch): present ones are listed, the others reported deleted. */
+  private scanPaths(relatives: readonly string[]): ScanResult {
+    const { root, includeGlobs, excludeGlobs, followSymlinks } = this.config;
+    const filter = createGlobFilter(includeGlobs, excludeGlobs);
+    const entries: ScanEntry[] = [];
+    const deleted: string[] = [];
+    for (const relative of new Set(relatives)) {
+      const absolute = path.join(root, ...relative.split('/'));
+      const link = lstatSync(absolute, { throwIfNoEntry: false });
+      const stats = link?.isSymbolicLink() ? (followSymlinks ? statSync(absolute, { throwIfNoEntry: false }) : undefined) : link;
+      if (stats?.isFile() && filter.accepts(relative)) entries.push(this.entry({ relative, absolute, stats }));
+      else deleted.push(relative);
+    }
+    return { entries, complete: false, deleted, checkpoint: null };
   }
 
   private entry(file: WalkedFile): ScanEntry {
