@@ -10,7 +10,7 @@ const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
 const script = table({ path: str(), timeout: seconds(30) }, 'keep');
 
 export const configSchema = table({
-  db: section(table({ path: withDefault(str(), '.lore/lore.sqlite') })),
+  db: section(table({ path: withDefault(str(), '.lore/lore.sqlite'), keyword_engine: withDefault(oneOf(['postings', 'fts5']), 'postings') })),
   chunking: section(
     table({
       max_tokens: withDefault(int({ min: 16 }), 700),

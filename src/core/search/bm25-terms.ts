@@ -4,6 +4,8 @@
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
+/** Column weights of chunks_fts (title, text): a title match counts twice (ADR 0004). */
+export const COLUMN_WEIGHTS = [2, 1] as const;
 
 /** FTS5's idf: ln((N − n + 0.5)/(n + 0.5)), clamped to 1e-6 when not positive. */
 export function fts5Idf(totalRows: number, docFreq: number): number {
