@@ -26,6 +26,8 @@ export class PostingsIndex {
   private groups: Int32Array;
   private rowCount = 0;
   private tokenCount = 0;
+  /** FTS5's own row and token totals, which bm25() uses; they drift from the live rows as rows are deleted. */
+  private totals: { rows: number; tokens: number } | null = null;
 
   constructor(epoch: string, seq: number, terms: Map<string, Postings>, lengths: Int32Array, groups: Int32Array) {
     this.epoch = epoch;
@@ -48,11 +50,17 @@ export class PostingsIndex {
 
   /** Number of rows (FTS5's N). */
   get size(): number {
-    return this.rowCount;
+    return this.totals?.rows ?? this.rowCount;
   }
 
   get rows(): RowStats {
-    return { lengths: this.lengths, groups: this.groups, avgLength: this.rowCount > 0 ? this.tokenCount / this.rowCount : 1 };
+    const [rows, tokens] = this.totals ? [this.totals.rows, this.totals.tokens] : [this.rowCount, this.tokenCount];
+    return { lengths: this.lengths, groups: this.groups, avgLength: rows > 0 ? tokens / rows : 1 };
+  }
+
+  /** Scores with FTS5's totals (null: the index's own counts). */
+  useTotals(totals: { rows: number; tokens: number } | null): void {
+    this.totals = totals;
   }
 
   postings(term: string): Postings | undefined {

@@ -4,6 +4,7 @@
 // 1. Freshness: when the store generation moved, compare the index's log position with SQLite's.
 //    Missing or from another database: load the file; behind: apply the changed chunks in memory;
 //    the log no longer reaching back, or more than REBUILD_RATIO of the chunks changed: rebuild from FTS5.
+//    N and the average length are FTS5's own totals (ftsTotals), read at the same snapshot.
 // 2. Query tokens become index terms through FTS5's own tokenizer. A token FTS5 would index as several
 //    terms (a phrase) is not answered here: the caller asks FTS5.
 // 3. topGroups over the terms, the filter as a per-document allow predicate (before the cut).
@@ -14,7 +15,7 @@ import { loadPostings, savePostings } from '../keyword/postings-file.ts';
 import { PostingsIndex } from '../keyword/postings-index.ts';
 import type { SourceFilter } from '../store.ts';
 import { AllowedDocuments } from './document-filter.ts';
-import { changedRows, FtsTokenizer, keywordEpoch, keywordSeq, readAllPostings } from './postings-source.ts';
+import { changedRows, FtsTokenizer, ftsTotals, keywordEpoch, keywordSeq, readAllPostings } from './postings-source.ts';
 
 const REBUILD_RATIO = 0.2;
 const EMPTY = { ids: new Int32Array(0), freqs: new Uint16Array(0) };
@@ -96,6 +97,12 @@ export class PostingsEngine {
   }
 
   private update(): PostingsIndex {
+    const index = this.catchUp();
+    index.useTotals(ftsTotals(this.db));
+    return index;
+  }
+
+  private catchUp(): PostingsIndex {
     const epoch = keywordEpoch(this.db);
     const seq = keywordSeq(this.db);
     let index = this.index?.epoch === epoch ? this.index : null;

@@ -52,6 +52,26 @@ export function keywordEpoch(db: DatabaseSync): string {
   return String((db.prepare('SELECT epoch FROM keyword_state WHERE id = 1').get() as { epoch: string }).epoch);
 }
 
+/**
+ * FTS5's row count and token total, as bm25() reads them: the first record of its data table holds
+ * varints (SQLite's big-endian form) N, then the token total of each column. FTS5 does not lower them
+ * when a row of a contentless table is deleted, so they are read, not counted. Null if unreadable.
+ */
+export function ftsTotals(db: DatabaseSync): { rows: number; tokens: number } | null {
+  const row = db.prepare('SELECT block FROM chunks_fts_data WHERE id = 1').get() as { block: Uint8Array } | undefined;
+  if (!row || !(row.block instanceof Uint8Array)) return null;
+  const values: number[] = [];
+  let value = 0;
+  for (const byte of row.block) {
+    value = value * 128 + (byte & 0x7f);
+    if (byte & 0x80) continue;
+    values.push(value);
+    value = 0;
+  }
+  const [rows, ...columns] = values;
+  return rows !== undefined && rows > 0 && columns.length > 0 ? { rows, tokens: columns.reduce((a, b) => a + b, 0) } : null;
+}
+
 /** Postings of every chunk, from the FTS5 index. */
 export function readAllPostings(db: DatabaseSync): RowPostings {
   const rows = (db.prepare('SELECT rowid AS row, document_rowid AS "group" FROM chunks ORDER BY rowid').all() as unknown as RowInfo[]).map((r) => ({
