@@ -35,6 +35,7 @@ export class PostingsEngine {
   private index: PostingsIndex | null = null;
   private checkedAt = '';
   private savedSeq = -1;
+  private rebuilt = false;
 
   /** `file` null: memory only (an in-memory database). */
   constructor(db: DatabaseSync, file: string | null, generation: () => string) {
@@ -63,14 +64,25 @@ export class PostingsEngine {
     return { best: hits.map((h) => ({ rid: h.row, raw: h.score })), scored: count };
   }
 
-  /** Brings the index up to date and saves it when it moved (after a sync; never inside a transaction). */
+  /** Brings the index up to date and saves it when it moved (after a sync). Returns the saved log position. */
   refresh(): number {
     const index = this.fresh();
-    if (this.file !== null && index.seq !== this.savedSeq && !this.db.isTransaction) {
+    if (index.seq !== this.savedSeq) this.save(index);
+    return this.savedSeq;
+  }
+
+  /**
+   * Saves the index unless a transaction is open (its writes may yet roll back, and a file must never
+   * describe a state SQLite does not have). Best effort: a read-only folder only costs rebuilds.
+   */
+  private save(index: PostingsIndex): void {
+    if (this.file === null || this.db.isTransaction) return;
+    try {
       savePostings(this.file, index);
       this.savedSeq = index.seq;
+    } catch {
+      // The next process rebuilds or applies the log instead.
     }
-    return index.seq;
   }
 
   close(): void {
@@ -82,6 +94,11 @@ export class PostingsEngine {
     if (this.index && generation === this.checkedAt) return this.index;
     this.index = this.snapshot(() => this.update());
     this.checkedAt = generation;
+    // A rebuild is worth keeping for the next process (saved outside the read transaction).
+    if (this.rebuilt) {
+      this.rebuilt = false;
+      this.save(this.index);
+    }
     return this.index;
   }
 
@@ -116,6 +133,7 @@ export class PostingsEngine {
     if (index !== null && index.seq === seq) return index;
     const changed = index !== null ? changedRows(this.db, index.seq) : null;
     if (index === null || changed === null || changed.length > REBUILD_RATIO * Math.max(index.size, 1000)) {
+      this.rebuilt = true;
       return PostingsIndex.fromRows(epoch, seq, readAllPostings(this.db));
     }
     index.apply(changed, this.tokenizer.readRows(changed), seq);
