@@ -4,8 +4,10 @@
 // 1. Order the query's terms by their score upper bound, ascending; prefix[i] = Σ bounds of terms 0..i.
 // 2. θ is the k-th best group score once k groups are held. Terms whose prefix ≤ θ are non-essential:
 //    a row holding only those cannot beat θ, so candidates come from the essential terms' cursors only.
-// 3. For a candidate row: skip it when its group is not allowed (filters apply before the cut), or when
-//    the essential terms' block maxima plus the non-essential prefix cannot beat θ. Otherwise add the
+// 3. When the maxima of the essential cursors' current blocks plus the non-essential prefix cannot beat
+//    θ, jump every essential cursor past the nearest block end. For a candidate row: skip it when its
+//    group is not allowed (filters apply before the cut), or when the block maxima of the essential
+//    terms holding it plus the non-essential prefix cannot beat θ. Otherwise add the
 //    essential contributions, then the non-essential ones from the largest down, stopping as soon as
 //    the score plus what is left cannot beat θ.
 // 4. A row beating θ raises its group's score (a group keeps its best row); θ and the split move up.
@@ -112,6 +114,22 @@ export function topGroups(rows: RowStats, terms: readonly ScoredTerm[], k: numbe
       if (p < ids[i]!.length && ids[i]![p]! < row) row = ids[i]![p]!;
     }
     if (row === 0x7fffffff) break;
+    // Block skip: rows up to the nearest end of the essential cursors' current blocks cannot beat θ
+    // when those blocks' maxima plus the non-essential prefix do not; jump past them all at once.
+    let upTo = 0x7fffffff;
+    let blockBound = essential > 0 ? prefix[essential - 1]! : 0;
+    for (let i = essential; i < n; i++) {
+      const p = pos[i]!;
+      const list = ids[i]!;
+      if (p >= list.length) continue;
+      blockBound += idf[i]! * blocks[i]![p >> 6]!;
+      const last = list[Math.min(((p >> 6) + 1) << 6, list.length) - 1]!;
+      if (last < upTo) upTo = last;
+    }
+    if (blockBound <= theta) {
+      for (let i = essential; i < n; i++) pos[i] = seek(ids[i]!, pos[i]!, upTo + 1);
+      continue;
+    }
     const group = groups[row]!;
     let bound = essential > 0 ? prefix[essential - 1]! : 0;
     for (let i = essential; i < n; i++) if (ids[i]![pos[i]!] === row) bound += idf[i]! * blocks[i]![pos[i]! >> 6]!;
