@@ -108,24 +108,23 @@ export function topGroups(rows: RowStats, terms: readonly ScoredTerm[], k: numbe
   let scored = 0;
 
   for (;;) {
+    // The next candidate row, and (block skip) the nearest end of the essential cursors' current
+    // blocks: rows up to it cannot beat θ when those blocks' maxima plus the non-essential prefix
+    // do not, so every essential cursor can jump past it at once.
     let row = 0x7fffffff;
-    for (let i = essential; i < n; i++) {
-      const p = pos[i]!;
-      if (p < ids[i]!.length && ids[i]![p]! < row) row = ids[i]![p]!;
-    }
-    if (row === 0x7fffffff) break;
-    // Block skip: rows up to the nearest end of the essential cursors' current blocks cannot beat θ
-    // when those blocks' maxima plus the non-essential prefix do not; jump past them all at once.
     let upTo = 0x7fffffff;
     let blockBound = essential > 0 ? prefix[essential - 1]! : 0;
     for (let i = essential; i < n; i++) {
       const p = pos[i]!;
       const list = ids[i]!;
       if (p >= list.length) continue;
+      const id = list[p]!;
+      if (id < row) row = id;
       blockBound += idf[i]! * blocks[i]![p >> 6]!;
       const last = list[Math.min(((p >> 6) + 1) << 6, list.length) - 1]!;
       if (last < upTo) upTo = last;
     }
+    if (row === 0x7fffffff) break;
     if (blockBound <= theta) {
       for (let i = essential; i < n; i++) pos[i] = seek(ids[i]!, pos[i]!, upTo + 1);
       continue;
