@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -135,6 +136,36 @@ describe('postings keyword engine', () => {
     otherStore.close();
     writeFileSync(`${file}.keyword`, readFileSync(`${other}.keyword`));
     assertSameAsFts(file);
+  });
+
+  it('stays exact after a writer process is killed (kill -9) between committing and saving the postings', () => {
+    const file = newFile();
+    const child = path.join(dir, 'writer.ts');
+    const src = (name: string): string => JSON.stringify(new URL(name, import.meta.url).href);
+    writeFileSync(
+      child,
+      `import { openSqliteStore } from ${src('./sqlite-store.ts')};
+       import { toChunks, toDocument } from ${src('../../app/sync.ts')};
+       const store = openSqliteStore(${JSON.stringify(file)});
+       const put = (id, title, body) => {
+         const doc = toDocument({ sourceId: id, title, body }, 'doc-' + id, 'git:docs', 'git:docs');
+         store.upsertDocument(doc, toChunks(doc, { maxTokens: 40, overlapTokens: 0 }), null);
+       };
+       for (let i = 0; i < 40; i++) put('a' + i, 'alpha ' + i, 'omega river mountain '.repeat(1 + (i % 5)) + i);
+       store.compact();
+       put('a1', 'changed title', 'omega omega');
+       store.deleteDocuments(['doc-a2']);
+       store.beginBulk();
+       put('lost', 'alpha omega', 'never committed');
+       process.kill(process.pid, 'SIGKILL');`,
+    );
+    const run = spawnSync(process.execPath, [child], { encoding: 'utf8' });
+    assert.equal(run.signal, 'SIGKILL', run.stderr);
+    assertSameAsFts(file);
+    const store = openSqliteStore(file);
+    assert.equal(store.getDocument('doc-lost'), null);
+    assert.equal(ranked(store, 'omega').length, 10);
+    store.close();
   });
 
   it('leaves a token FTS5 would index as a phrase to FTS5', () => {
