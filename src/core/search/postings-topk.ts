@@ -1,6 +1,7 @@
 // Top-k groups (documents) over rows (chunks) scored with FTS5's BM25, by block-max MaxScore: rows
 // that cannot enter the top k are never scored. Pure: postings in, hits out.
 //
+// 0. Seed the top k with the rows of the best block of the strongest terms, exactly scored (θ starts high).
 // 1. Order the query's terms by their score upper bound, ascending; prefix[i] = Σ bounds of terms 0..i.
 // 2. θ is the k-th best group score once k groups are held. Terms whose prefix ≤ θ are non-essential:
 //    a row holding only those cannot beat θ, so candidates come from the essential terms' cursors only.
@@ -31,6 +32,7 @@ export interface RowStats {
 }
 
 export const BLOCK_SIZE = 64;
+const SEED_TERMS = 3;
 
 /** Maxima of a term's tf factor, over its whole list and per block of BLOCK_SIZE postings. */
 export interface TermBounds {
@@ -103,9 +105,10 @@ export function topGroups(rows: RowStats, terms: readonly ScoredTerm[], k: numbe
   const pos = new Array<number>(n).fill(0);
   const heap = new GroupHeap(k);
   const { lengths, groups, avgLength } = rows;
-  let theta = -1;
+  let scored = seed(rows, terms, heap, allow);
+  let theta = heap.threshold();
   let essential = 0;
-  let scored = 0;
+  while (essential < n && prefix[essential]! <= theta) essential++;
 
   for (;;) {
     // The next candidate row, and (block skip) the nearest end of the essential cursors' current
@@ -166,6 +169,30 @@ export function topGroups(rows: RowStats, terms: readonly ScoredTerm[], k: numbe
   }
   const hits = heap.hits().map((h) => ({ ...h, score: exactScore(rows, terms, h.row) }));
   return { hits: hits.sort((a, b) => b.score - a.score || a.group - b.group), scored };
+}
+
+/**
+ * Offers the rows of the best block of the SEED_TERMS terms with the highest bounds, exactly scored:
+ * real rows, so the heap stays correct, and θ starts near its final value instead of at zero (a row
+ * met again later changes nothing). Returns the rows scored.
+ */
+function seed(rows: RowStats, terms: readonly ScoredTerm[], heap: GroupHeap, allow: ((group: number) => boolean) | undefined): number {
+  const strongest = [...terms].sort((a, b) => b.idf * b.bounds.max - a.idf * a.bounds.max).slice(0, SEED_TERMS);
+  let scored = 0;
+  for (const term of strongest) {
+    const { blocks } = term.bounds;
+    let best = 0;
+    for (let b = 1; b < blocks.length; b++) if (blocks[b]! > blocks[best]!) best = b;
+    const ids = term.postings.ids;
+    for (let p = best * BLOCK_SIZE; p < Math.min((best + 1) * BLOCK_SIZE, ids.length); p++) {
+      const row = ids[p]!;
+      const group = rows.groups[row]!;
+      if (group < 0 || (allow !== undefined && !allow(group))) continue;
+      heap.offer(row, group, exactScore(rows, terms, row));
+      scored++;
+    }
+  }
+  return scored;
 }
 
 /** A row's score summed in the query's term order, as FTS5 sums it. */
