@@ -16,14 +16,13 @@ export class AllowedDocuments {
 
   constructor(db: DatabaseSync) {
     this.select = db.prepare(`SELECT d.rowid AS r FROM documents d WHERE ${DOCUMENT_FILTER_SQL}`);
-    this.select.setReturnArrays(true);
   }
 
   predicate(filter: SourceFilter, generation: string): (document: number) => boolean {
     const key = JSON.stringify(documentFilterParams(filter));
     let held = this.cache.get(key);
     if (held?.generation !== generation) {
-      const rowids = (this.select.all(documentFilterParams(filter)) as unknown as [number][]).map((r) => Number(r[0]));
+      const rowids = (this.select.all(documentFilterParams(filter)) as { r: number }[]).map((row) => Number(row.r));
       const bits = new Uint8Array(rowids.reduce((m, r) => Math.max(m, r), 0) + 1);
       for (const r of rowids) bits[r] = 1;
       if (this.cache.size >= 16) this.cache.clear();

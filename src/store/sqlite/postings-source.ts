@@ -11,13 +11,13 @@ interface RowInfo {
 }
 
 // fts5vocab's `col` is the column name. One string per term is ~3× faster to read than a row per instance.
-const INSTANCE_CODES = "group_concat(doc * 2 + (col <> 'title'))";
+const INSTANCE_CODES = "group_concat(doc * 2 + (col <> 'title')) AS codes";
 
 /** Turns `term, INSTANCE_CODES` rows (code = rowid·2 + column, title 0, text 1) into postings (rows' lengths counted on the way). */
 function collect(termRows: Iterable<unknown>, rows: readonly RowInfo[]): RowPostings {
   const lengths = new Map<number, number>();
   const terms = new Map<string, { ids: number[]; freqs: number[] }>();
-  for (const [term, concat] of termRows as Iterable<[string, string]>) {
+  for (const { term, codes: concat } of termRows as Iterable<{ term: string; codes: string }>) {
     const codes = concat.split(',').map(Number);
     for (let i = 1; i < codes.length; i++) {
       if (codes[i]! < codes[i - 1]!) {
@@ -79,7 +79,6 @@ export function readAllPostings(db: DatabaseSync): RowPostings {
     group: Number(r.group),
   }));
   const terms = db.prepare(`SELECT term, ${INSTANCE_CODES} FROM chunks_instances GROUP BY term`);
-  terms.setReturnArrays(true);
   return collect(terms.iterate(), rows);
 }
 
@@ -112,7 +111,6 @@ export class FtsTokenizer {
     this.insert = this.mem.prepare('INSERT INTO t (rowid, title, text) VALUES (?, ?, ?)');
     this.clear = this.mem.prepare('DELETE FROM t');
     this.byTerm = this.mem.prepare(`SELECT term, ${INSTANCE_CODES} FROM ti GROUP BY term`);
-    this.byTerm.setReturnArrays(true);
     this.inOrder = this.mem.prepare('SELECT term FROM ti ORDER BY offset');
   }
 
