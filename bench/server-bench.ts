@@ -3,7 +3,7 @@
 // process, then runs autocannon (16 connections, 10 s): REST /tools/search and MCP tools/call search
 // (2025 stateless and 2026-07-28), plus no-search ceilings. BENCH_WORKERS sets [server].workers. The search response cache is OFF for these
 // (every request really searches); a last scenario shows REST search with the cache on and a small set
-// of repeated queries. Prints numbers only; never asserts. Env: SCIFACT_DIR, BENCH_DOCS, BENCH_SECONDS.
+// of repeated queries; last, uncached REST search with each keyword engine at 1 and 2 server processes. Prints numbers only; never asserts. Env: SCIFACT_DIR, BENCH_DOCS, BENCH_SECONDS.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -107,4 +107,26 @@ console.log(
 );
 cachedServer.server.kill('SIGTERM');
 await new Promise((resolve) => cachedServer.server.on('exit', resolve));
+
+// Keyword engines side by side (ADR 0100): uncached REST search, 1 and 2 server processes, same index.
+console.log('REST POST /tools/search, cache off, by keyword engine and server processes:');
+for (const workers of [1, 2]) {
+  for (const engine of ['postings', 'fts5']) {
+    const name = `engine-${engine}-${workers}.toml`;
+    ws.write(name, `[db]\nkeyword_engine = "${engine}"\n[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\nworkers = ${workers}\n[retrieval]\ncache_size = 0\n`);
+    const run = startServer(name);
+    const runBase = await run.base;
+    const result = await autocannon({
+      url: runBase,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      requests: queries.map((q) => ({ method: 'POST' as const, path: '/tools/search', headers: json, body: JSON.stringify({ query: q }) })),
+    });
+    console.log(
+      `  ${engine.padEnd(8)} ${workers} worker(s) ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  (${result.requests.total} requests, ${result.errors + result.non2xx + result.timeouts} errors)`,
+    );
+    run.server.kill('SIGTERM');
+    await new Promise((resolve) => run.server.on('exit', resolve));
+  }
+}
 ws.cleanup();

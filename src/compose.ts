@@ -54,7 +54,7 @@ export interface Lore {
 }
 
 export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): Lore {
-  const store = openSqliteStore(config.db.path);
+  const store = openSqliteStore(config.db.path, { keywordEngine: config.db.keywordEngine });
   registerDocumentFormats();
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
   const cache = new SearchCache(config.retrieval.cacheSize);

@@ -57,4 +57,16 @@ describe('CJK search', () => {
     assert.ok(hit, 'long-ja.md found');
     assert.match(hit.snippet, /抹茶ラテ/);
   });
+
+  // Runs last: it changes the index. Changed chunks reach the postings engine through its incremental
+  // path (re-tokenised from stored text), which must segment CJK as the writer does for FTS5.
+  it('finds CJK words in documents added and edited after the first sync', async () => {
+    fx.ws.write('docs/later-ja.md', '# 新しい案内\n\n大阪の倉庫では緑茶を販売しています。');
+    await fx.sync();
+    assert.deepEqual(await ids('緑茶'), ['later-ja.md']);
+    fx.ws.write('docs/later-ja.md', '# 新しい案内\n\n大阪の倉庫では紅茶を販売しています。');
+    await fx.sync();
+    assert.deepEqual(await ids('紅茶'), ['later-ja.md']);
+    assert.deepEqual(await ids('緑茶'), []);
+  });
 });

@@ -132,7 +132,7 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Omit<Config
   return {
     file,
     baseDir: cwd,
-    db: { path: abs(raw.db.path) },
+    db: { path: abs(raw.db.path), keywordEngine: raw.db.keyword_engine },
     chunking: { maxTokens: raw.chunking.max_tokens, overlapTokens: raw.chunking.overlap_tokens },
     embedding: {
       provider: e.provider,

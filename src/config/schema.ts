@@ -13,7 +13,7 @@ export const CONNECTOR_TIMEOUT_SECS = 300;
 const syncInterval = optional(duration()); // per connector; absent: [sync] interval
 
 export const configSchema = table({
-  db: section(table({ path: withDefault(str(), '.lore/lore.sqlite') })),
+  db: section(table({ path: withDefault(str(), '.lore/lore.sqlite'), keyword_engine: withDefault(oneOf(['postings', 'fts5']), 'postings') })),
   chunking: section(
     table({
       max_tokens: withDefault(int({ min: 16 }), 700),

@@ -9,7 +9,8 @@ export interface Config {
   readonly file: string | null;
   /** Folder relative paths were resolved against (the working directory). */
   readonly baseDir: string;
-  readonly db: { readonly path: string };
+  /** keywordEngine: `postings` (top-k with dynamic pruning, a file beside the index) or `fts5` (FTS5 ranks every match). */
+  readonly db: { readonly path: string; readonly keywordEngine: 'postings' | 'fts5' };
   readonly chunking: ChunkingConfig;
   readonly embedding: EmbeddingConfig;
   readonly retrieval: RetrievalConfig;

@@ -6,11 +6,7 @@
 // The score is  1 − exp(−raw / R):  ≈ 0.63 when every query term is present once, higher with title
 // matches and repetition, low when only some (or only common) terms match. R counts all of the query's
 // terms, including ones absent from the index, so a query half of which is unknown scores lower.
-
-function fts5Idf(totalRows: number, docFreq: number): number {
-  const idf = Math.log((totalRows - docFreq + 0.5) / (docFreq + 0.5));
-  return idf <= 0 ? 1e-6 : idf;
-}
+import { fts5Idf } from './bm25-terms.ts';
 
 /** R: the BM25 score of an average-length chunk containing each term once, in its body (weight 1). */
 export function bm25Reference(totalRows: number, docFreqs: readonly number[]): number {

@@ -4,7 +4,9 @@
 // 2. Leave out very common terms (in more than COMMON_TERM_RATIO of chunks; see ADR 0004 for the measurements) when rarer terms remain:
 //    they add little to BM25 but would make FTS5 score most of the index (Lucene's CommonTermsQuery
 //    idea; terms in over half the chunks have zero idf in FTS5 anyway). The rest are OR-ed.
-// 3. Rank chunks by bm25() with the title column weighted TITLE_WEIGHT, the filter (source, since) applied
+// 3. With the postings engine (postings-search.ts, ADR 0100): its top documents, scored exactly as
+//    below, the filter (source, since) applied before the cut. Otherwise (or for a token FTS5 indexes
+//    as a phrase): rank chunks by bm25() with the title column weighted TITLE_WEIGHT, the filter applied
 //    in the same query (before the cut). Map the candidate chunks to their documents and keep the best
 //    chunk per document; fetch more candidates when grouping leaves fewer than `limit` documents.
 // 4. Load rows (no bodies) for the chosen chunks only, and scale each score into [0, 1) against a
@@ -12,13 +14,14 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { QueryTerm } from '../../core/search/analyze-query.ts';
 import { toFtsMatch } from '../../core/search/analyze-query.ts';
+import { COLUMN_WEIGHTS } from '../../core/search/bm25-terms.ts';
 import { bm25Reference, normalizeBm25 } from '../../core/search/bm25-normalize.ts';
 import type { KeywordHit, KeywordQuery, KeywordResult, SourceFilter } from '../store.ts';
 import { filterSql, isFiltering } from './filter-sql.ts';
+import type { PostingsEngine } from './postings-search.ts';
 import { HEAD_COLUMNS, JOINED_CHUNK_COLUMNS, toHead, toJoinedChunk, type HeadRow, type JoinedChunkRow } from './rows.ts';
 
-const TITLE_WEIGHT = 2;
-const BODY_WEIGHT = 1;
+const [TITLE_WEIGHT, BODY_WEIGHT] = COLUMN_WEIGHTS;
 const COMMON_TERM_RATIO = 0.25;
 const RANK = `bm25(chunks_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT})`;
 
@@ -40,9 +43,12 @@ export class KeywordSearcher {
   private cachedTotal = 0;
   private readonly cachedFreqs = new Map<string, number>();
 
-  /** `generation` changes whenever the index may have changed (any connection). */
-  constructor(db: DatabaseSync, generation: () => string) {
+  private readonly postings: PostingsEngine | null;
+
+  /** `generation` changes whenever the index may have changed (any connection); `postings` null: FTS5 only. */
+  constructor(db: DatabaseSync, generation: () => string, postings: PostingsEngine | null) {
     this.db = db;
+    this.postings = postings;
     this.generation = generation;
     this.rowCount = db.prepare('SELECT count(*) AS n FROM chunks');
     this.plain = db.prepare(`SELECT rowid AS rid, ${RANK} AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`);
@@ -58,6 +64,11 @@ export class KeywordSearcher {
     const reference = bm25Reference(total, query.terms.map((t) => freqs.get(t.stem) ?? 0));
     const match = toFtsMatch(matched);
 
+    const answer = this.postings?.search(matched.map((t) => t.token), query.limit, query.filter);
+    if (answer) {
+      const hits = this.load(answer.best.map((b) => ({ rid: b.rid, rank: -b.raw })));
+      return { hits: hits.map((h) => ({ ...h, score: normalizeBm25(h.raw, reference) })), matchedTerms: matched, candidateCount: answer.scored };
+    }
     let want = Math.max(query.candidateK, query.limit);
     for (;;) {
       const rows = this.candidates(match, want, query.filter);

@@ -67,6 +67,21 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER embeddings_generation_delete AFTER DELETE ON embeddings
     BEGIN UPDATE embedding_state SET generation = generation + 1 WHERE id = 1; END;
   `,
+  // 3: the keyword postings beside the database (ADR 0100) follow a log of changed chunks: every chunk
+  // insert or delete, and every chunk of a document whose title changed (its FTS rows are rewritten).
+  // The epoch tells a postings file derived from another database (a recreated one) from ours.
+  `
+  CREATE VIRTUAL TABLE chunks_instances USING fts5vocab(chunks_fts, 'instance');
+  CREATE TABLE keyword_log (seq INTEGER PRIMARY KEY AUTOINCREMENT, chunk_rowid INTEGER NOT NULL);
+  CREATE TABLE keyword_state (id INTEGER PRIMARY KEY CHECK (id = 1), epoch TEXT NOT NULL);
+  INSERT INTO keyword_state (id, epoch) VALUES (1, lower(hex(randomblob(8))));
+  CREATE TRIGGER keyword_log_insert AFTER INSERT ON chunks
+    BEGIN INSERT INTO keyword_log (chunk_rowid) VALUES (new.rowid); END;
+  CREATE TRIGGER keyword_log_delete AFTER DELETE ON chunks
+    BEGIN INSERT INTO keyword_log (chunk_rowid) VALUES (old.rowid); END;
+  CREATE TRIGGER keyword_log_title AFTER UPDATE OF title ON documents WHEN old.title IS NOT new.title
+    BEGIN INSERT INTO keyword_log (chunk_rowid) SELECT rowid FROM chunks WHERE document_rowid = new.rowid; END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

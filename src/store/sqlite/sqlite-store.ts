@@ -14,6 +14,7 @@ import { DocumentWriter } from './document-writer.ts';
 import { documentVectors, EmbeddingRows } from './embedding-rows.ts';
 import { VectorSearcher } from './vector-search.ts';
 import { KeywordSearcher } from './keyword-search.ts';
+import { PostingsEngine } from './postings-search.ts';
 import { migrate } from './migrations.ts';
 import { UnitOfWork } from './transaction.ts';
 import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, HEAD_COLUMNS, toChunk, toDocument, toHead, type ChunkRow, type DocumentRow, type HeadRow } from './rows.ts';
@@ -22,6 +23,8 @@ const COMPACT_FULL_MAX = 200_000;
 
 export interface OpenSqliteStoreOptions {
   readOnly?: boolean;
+  /** `postings` (default): block-max MaxScore over postings beside the file; `fts5`: FTS5 ranks every match. */
+  keywordEngine?: 'postings' | 'fts5';
 }
 
 export function openSqliteStore(file: string, options: OpenSqliteStoreOptions = {}): SqliteStore {
@@ -34,7 +37,7 @@ export function openSqliteStore(file: string, options: OpenSqliteStoreOptions = 
   } catch (error) {
     throw new LoreError('internal', `cannot open the index at ${file}: ${(error as Error).message}`, { cause: error });
   }
-  return new SqliteStore(db, file);
+  return new SqliteStore(db, file, options.keywordEngine ?? 'postings');
 }
 
 export class SqliteStore implements Store {
@@ -48,13 +51,18 @@ export class SqliteStore implements Store {
   private readonly statements = new Map<string, StatementSync>();
   private readonly dataVersion: StatementSync;
 
-  constructor(db: DatabaseSync, file: string) {
+  private readonly postings: PostingsEngine | null;
+
+  constructor(db: DatabaseSync, file: string, keywordEngine: 'postings' | 'fts5' = 'postings') {
     this.db = db;
     this.path = file;
     this.unit = new UnitOfWork(db);
     this.writer = new DocumentWriter(db, this.unit);
     this.dataVersion = db.prepare('PRAGMA data_version');
-    this.keyword = new KeywordSearcher(db, () => this.generation());
+    // A read-only open of a database from before migration 3 has no keyword log: FTS5 answers.
+    const logged = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'keyword_state'").get() !== undefined;
+    this.postings = keywordEngine === 'postings' && logged ? new PostingsEngine(db, file === ':memory:' ? null : `${file}.keyword`, () => this.generation()) : null;
+    this.keyword = new KeywordSearcher(db, () => this.generation(), this.postings);
     this.embeddings = new EmbeddingRows(db, this.unit);
     this.vectors = new VectorSearcher(db, this.embeddings, file === ':memory:' ? null : `${file}.vectors`);
   }
@@ -107,6 +115,14 @@ export class SqliteStore implements Store {
         ? "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')"
         : "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('merge', 4000)";
     this.unit.run(() => this.db.exec(sql));
+    this.refreshKeywordIndex();
+  }
+
+  /** Brings the postings file in step with the index; the log entries it covers are then dropped. */
+  refreshKeywordIndex(): void {
+    if (!this.postings || this.db.isTransaction) return;
+    const seq = this.postings.refresh();
+    this.unit.run(() => this.sql('DELETE FROM keyword_log WHERE seq <= ?').run(seq));
   }
 
   sourceState(connector: string): SourceState {
@@ -269,6 +285,7 @@ export class SqliteStore implements Store {
   close(): void {
     if (!this.db.isOpen) return;
     this.unit.commit();
+    this.postings?.close();
     this.db.close();
   }
 }

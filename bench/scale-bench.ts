@@ -1,0 +1,99 @@
+// `npm run bench:scale`: keyword search as the index grows. SciFact is replicated (ids altered, texts
+// kept) into one growing database; at each size: time to add the documents (store writes, as sync
+// does them) and to tidy the index (FTS merge + postings refresh), the postings built from FTS5 from
+// scratch and loaded from the file, sizes on disk, then p50/p95 of app-level keyword search
+// (limit 12, cache off) over the 809 train queries with both engines on the same index.
+// Env: BENCH_SIZES (documents, default 5183,51830), BENCH_RUNS (passes per engine, default 3; medians shown).
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseSearchParams } from '../src/app/search-params.ts';
+import { search } from '../src/app/search.ts';
+import { toChunks, toDocument } from '../src/app/sync.ts';
+import { openLore } from '../src/compose.ts';
+import { parseConfig } from '../src/config/load-config.ts';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { loadQueries, readJsonl, SCIFACT_DIR } from '../test/eval/scifact.ts';
+import { fmtMs, median, percentile } from './stats.ts';
+
+const SIZES = (process.env['BENCH_SIZES'] ?? '5183,51830').split(',').map(Number);
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
+
+const dir = mkdtempSync(path.join(tmpdir(), 'lore-bench-scale-'));
+const file = path.join(dir, 'index.sqlite');
+const size = (f: string): number => {
+  try {
+    return statSync(f).size;
+  } catch {
+    return 0;
+  }
+};
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+const time = (run: () => void): number => {
+  const t = performance.now();
+  run();
+  return performance.now() - t;
+};
+
+try {
+  const corpus = readJsonl<{ _id: string; title: string; text: string }>(path.join(SCIFACT_DIR, 'corpus.jsonl'));
+  const queries = loadQueries();
+  const chunking = { maxTokens: 700, overlapTokens: 80 };
+  let written = 0;
+  console.log(`SciFact replicated; ${queries.length} queries; ${RUNS} passes per engine (median p50/p95 shown); machine shared, 2 cores`);
+  for (const target of SIZES) {
+    const writer = openSqliteStore(file);
+    const addMs = time(() => {
+      writer.beginBulk();
+      for (; written < target; written++) {
+        const d = corpus[written % corpus.length]!;
+        const copy = Math.floor(written / corpus.length);
+        const sourceId = `${d._id}-r${copy}.md`;
+        const doc = toDocument({ sourceId, title: d.title, body: `# ${d.title}\n\n${d.text}\n` }, `scifact:${sourceId}`, 'filesystem:scifact', 'filesystem:scifact');
+        writer.upsertDocument(doc, toChunks(doc, chunking), null);
+      }
+      writer.endBulk();
+    });
+    const tidyMs = time(() => writer.compact());
+    writer.close();
+    const keywordFile = `${file}.keyword`;
+    const keywordBytes = size(keywordFile);
+    rmSync(keywordFile);
+    const fresh = openSqliteStore(file);
+    const buildMs = time(() => fresh.refreshKeywordIndex());
+    fresh.close();
+    const loader = openSqliteStore(file);
+    const loadMs = time(() => loader.refreshKeywordIndex());
+    loader.close();
+
+    const lines: string[] = [];
+    for (const engine of ['postings', 'fts5'] as const) {
+      const config = parseConfig(`[db]\npath = "index.sqlite"\nkeyword_engine = "${engine}"\n[retrieval]\ncache_size = 0\n`, { file: 'bench.toml', cwd: dir });
+      const lore = openLore(config);
+      const deps = { ...lore.searchDeps(), cache: undefined };
+      const params = queries.map((q) => parseSearchParams({ query: q.text, mode: 'keyword' }, config.retrieval));
+      for (const p of params) await search(deps, p); // warm-up (postings loaded, statements prepared)
+      const p50s: number[] = [];
+      const p95s: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const times: number[] = [];
+        for (const p of params) {
+          const t = performance.now();
+          await search(deps, p);
+          times.push(performance.now() - t);
+        }
+        p50s.push(percentile(times, 50));
+        p95s.push(percentile(times, 95));
+      }
+      lore.close();
+      lines.push(`    ${engine.padEnd(8)}  p50 ${fmtMs(median(p50s)).padStart(7)} ms   p95 ${fmtMs(median(p95s)).padStart(7)} ms   (p50 runs: ${p50s.map(fmtMs).join(', ')})`);
+    }
+    console.log(`${target} documents`);
+    console.log(`  add documents ${fmtMs(addMs)} ms (${written} total), tidy ${fmtMs(tidyMs)} ms (FTS merge + postings refresh)`);
+    console.log(`  postings: built from FTS5 ${fmtMs(buildMs)} ms, loaded from file ${fmtMs(loadMs)} ms`);
+    console.log(`  size: database ${mb(size(file) + size(`${file}-wal`))}, postings file ${mb(keywordBytes)}`);
+    console.log(`  keyword search (app level, limit 12, cache off)\n${lines.join('\n')}`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
