@@ -9,6 +9,7 @@ export const SEARCH_PARAMS: readonly ParamSpec[] = [
   { name: 'query', type: 'string', required: true, description: 'What to look for, in plain words or a question.' },
   { name: 'mode', type: 'string', enum: SEARCH_MODES, description: 'keyword (BM25, default), semantic (embeddings) or hybrid (both).' },
   { name: 'limit', type: 'integer', description: 'Maximum number of documents to return (default from retrieval.final_limit).' },
+  { name: 'explain', type: 'boolean', description: 'Also return how each result was scored (keyword, semantic and hybrid scores).' },
   { name: 'source', type: 'string', description: 'Only this connector label (e.g. "git:docs") or type (e.g. "git").' },
 ];
 

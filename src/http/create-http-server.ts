@@ -9,7 +9,7 @@ import { isLoopbackHost } from './bind-address.ts';
 import { createCors } from './cors.ts';
 import { createHostGuard } from './host-guard.ts';
 import { readJsonBody } from './read-json-body.ts';
-import { restRoutes } from './rest-routes.ts';
+import { restRoutes, type Route } from './rest-routes.ts';
 import { sendError, sendJson, type Log } from './respond.ts';
 import { Router } from './router.ts';
 
@@ -20,6 +20,13 @@ export interface McpEndpoint {
   handle(req: IncomingMessage, res: ServerResponse, origin: string): Promise<void>;
 }
 
+/** The web page (src/web/): its static files, answered before auth and routing, and its JSON routes. */
+export interface WebSurface {
+  /** True when `pathname` was one of the page's files and is answered. */
+  handle(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+  routes: readonly Route[];
+}
+
 export interface HttpServerOptions {
   tools: ToolRegistry;
   agents: AgentRegistry;
@@ -28,6 +35,7 @@ export interface HttpServerOptions {
   /** The host the server binds; DNS-rebinding protection applies when it is a loopback address. */
   bindHost: string;
   mcp?: McpEndpoint | undefined;
+  web?: WebSurface | undefined;
   log: Log;
 }
 
@@ -35,7 +43,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const { config, log } = options;
   const guard = createHostGuard({ enabled: isLoopbackHost(options.bindHost), allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
   const cors = createCors({ enabled: config.corsEnabled, origins: config.corsOrigins });
-  const router = new Router(restRoutes({ tools: options.tools, agents: options.agents, version: options.version }));
+  const router = new Router([...restRoutes({ tools: options.tools, agents: options.agents, version: options.version }), ...(options.web?.routes ?? [])]);
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     guard(req.headers);
@@ -43,6 +51,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
+    if (options.web?.handle(req, res, pathname)) return;
     if (pathname === MCP_PATH && options.mcp) {
       await options.mcp.handle(req, res, `http://${req.headers.host ?? 'localhost'}`);
       return;
