@@ -24,6 +24,7 @@ export function SearchView({ params, info }) {
   const box = useRef(/** @type {HTMLInputElement | null} */ (null));
   const pending = useRef(/** @type {AbortController | null} */ (null));
   const [now, setNow] = useState(0); // bumped by Enter: search without waiting
+  const first = useRef(true); // a query from the URL (reload, Back, shared link) runs at once
 
   useEffect(() => box.current?.focus(), []);
 
@@ -37,7 +38,8 @@ export function SearchView({ params, info }) {
     }
     const abort = new AbortController();
     pending.current = abort;
-    const timer = setTimeout(() => void runSearch(form, abort.signal).then(setOut, () => {}), now > 0 ? 0 : DEBOUNCE_MS);
+    const timer = setTimeout(() => void runSearch(form, abort.signal).then(setOut, () => {}), now > 0 || first.current ? 0 : DEBOUNCE_MS);
+    first.current = false;
     setOut((o) => ({ ...o, state: 'loading' }));
     return () => clearTimeout(timer);
   }, [form, now]);

@@ -36,6 +36,7 @@ function ToolCard({ tool }) {
   /** @param {Record<string, unknown>} params */
   const run = async (params) => {
     setBusy(true);
+    setResult(null);
     setResult(await api('POST', `/tools/${encodeURIComponent(tool.name)}`, params));
     setBusy(false);
   };
@@ -64,6 +65,7 @@ function AgentCard({ agent }) {
   /** @param {Record<string, unknown>} args */
   const resolve = async (args) => {
     setBusy(true);
+    setResult(null);
     setResult(await api('POST', `/agents/${encodeURIComponent(agent.name)}/prompt`, args));
     setBusy(false);
   };
