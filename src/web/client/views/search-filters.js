@@ -31,7 +31,7 @@ export function SearchFilters({ form, update, info }) {
       </div>
       <div class="field">
         <label for="since">Since</label>
-        <input id="since" type="text" inputmode="text" placeholder="7d or 2026-01-31" size="10" value=${form.since} onInput=${on('since')} />
+        <input id="since" type="text" inputmode="text" placeholder="7d or 2026-01-31" size="16" value=${form.since} onInput=${on('since')} />
       </div>
       <div class="field">
         <label for="limit">Limit</label>

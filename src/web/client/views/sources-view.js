@@ -1,7 +1,7 @@
 // Sources: per source the documents, chunks, embedded share and last sync; with the live index
 // (GET /sync/status answers) also the sync state, updated every few seconds, and "Sync now".
 import { api } from '../lib/api.js';
-import { html, useEffect, useState } from '../lib/html.js';
+import { html, useEffect, useRef, useState } from '../lib/html.js';
 import { ErrorBox } from './error-box.js';
 import { formatDate } from './search-results.js';
 
@@ -12,13 +12,15 @@ export function SourcesView() {
   const [status, setStatus] = useState(/** @type {Map<string, any> | null} */ (null));
   const [error, setError] = useState(/** @type {import('../lib/api.js').ApiFailure | null} */ (null));
   const [note, setNote] = useState('');
+  const noLiveIndex = useRef(false);
 
   const refresh = async () => {
-    const [info, sync] = await Promise.all([api('GET', '/web/info'), api('GET', '/sync/status')]);
+    const [info, sync] = await Promise.all([api('GET', '/web/info'), noLiveIndex.current ? null : api('GET', '/sync/status')]);
     if (info.ok) setStats(info.body.stats);
     else setError(info);
-    // 404: this server has no live index; the state column and the button stay hidden.
-    setStatus(sync.ok ? new Map((sync.body.connectors ?? []).map((/** @type {any} */ c) => [c.connector, c])) : null);
+    // 404: this server has no live index; the state column and the button stay hidden, and it is not asked again.
+    if (sync?.status === 404) noLiveIndex.current = true;
+    setStatus(sync?.ok ? new Map((sync.body.connectors ?? []).map((/** @type {any} */ c) => [c.connector, c])) : null);
   };
   useEffect(() => {
     void refresh();
