@@ -10,6 +10,8 @@ import { SourcesView } from './views/sources-view.js';
 import { TokenDialog } from './views/token-dialog.js';
 import { ToolsView } from './views/tools-view.js';
 
+const TITLES = { search: 'Search', doc: 'Document', sources: 'Sources', tools: 'Tools & agents', connect: 'Connect an agent' };
+
 const NAV = [
   { view: 'search', href: '#/', label: 'Search' },
   { view: 'sources', href: '#/sources', label: 'Sources' },
@@ -33,6 +35,10 @@ function App() {
       off();
     };
   }, []);
+
+  useEffect(() => {
+    document.title = `${TITLES[route.view]} · Lore`;
+  }, [route.view]);
 
   useEffect(() => {
     void api('GET', '/web/info').then((r) => r.ok && setInfo(r.body));

@@ -28,6 +28,11 @@ export function onUnauthorized(listener) {
   return () => unauthorizedListeners.delete(listener);
 }
 
+/** Asks for a token again (the "Enter token" button of a 401 error). */
+export function requestToken() {
+  for (const listener of unauthorizedListeners) listener();
+}
+
 /**
  * @param {'GET' | 'POST'} method
  * @param {string} path
@@ -57,7 +62,7 @@ export async function api(method, path, body, signal) {
     // not JSON: reported below with the raw text
   }
   if (res.ok) return { ok: true, status: res.status, body: json };
-  if (res.status === 401) for (const listener of unauthorizedListeners) listener();
+  if (res.status === 401) requestToken();
   const error = json && typeof json === 'object' && json.error ? json.error : {};
   return { ok: false, status: res.status, code: String(error.code ?? `http_${res.status}`), message: String(error.message ?? text.slice(0, 300)) };
 }

@@ -23,7 +23,10 @@ export function DocumentView({ id }) {
   useEffect(() => {
     void api('POST', '/tools/get', { id }).then((r) => (r.ok ? setDoc(r.body) : setError(r)));
   }, [id]);
-  useEffect(() => heading.current?.focus(), [doc]);
+  useEffect(() => {
+    heading.current?.focus();
+    if (doc) document.title = `${doc.title || doc.source_id} · Lore`;
+  }, [doc]);
   useEffect(() => {
     if (showChunks && chunks === null) {
       void api('GET', `/web/documents/${encodeURIComponent(id)}/chunks`).then((r) => (r.ok ? setChunks(r.body.chunks) : setError(r)));

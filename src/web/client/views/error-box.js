@@ -1,4 +1,5 @@
 // An API error shown as such: the HTTP status, the error code and the server's message.
+import { requestToken } from '../lib/api.js';
 import { html } from '../lib/html.js';
 
 const TITLES = /** @type {Record<number, string>} */ ({
@@ -19,6 +20,7 @@ export function ErrorBox({ error }) {
     <div class="error" role="alert">
       <strong>${error.status > 0 ? `${error.status} ${title}` : title}</strong> <code>${error.code}</code>
       <p>${error.message}</p>
+      ${error.status === 401 ? html`<button type="button" class="small" onClick=${requestToken}>Enter token</button>` : null}
     </div>
   `;
 }
