@@ -56,11 +56,11 @@ export function SourcesView() {
             const st = status?.get(s.source);
             return html`<tr>
               <th scope="row">${s.source}</th>
-              <td class="n">${s.documents}</td>
-              <td class="n">${s.chunks}</td>
-              <td class="n">${s.chunks === 0 ? '—' : `${Math.round((s.embedded / s.chunks) * 1000) / 10}%`}</td>
-              <td>${s.last_sync ? html`<time datetime=${s.last_sync}>${formatDate(s.last_sync)}</time>` : 'never'}</td>
-              ${live ? html`<td><${SyncState} st=${st} /></td>
+              <td class="n" data-label="Documents">${s.documents}</td>
+              <td class="n" data-label="Chunks">${s.chunks}</td>
+              <td class="n" data-label="Embedded">${s.chunks === 0 ? '—' : `${Math.round((s.embedded / s.chunks) * 1000) / 10}%`}</td>
+              <td data-label="Last sync">${s.last_sync ? html`<time datetime=${s.last_sync}>${formatDate(s.last_sync)}</time>` : 'never'}</td>
+              ${live ? html`<td data-label="State"><${SyncState} st=${st} /></td>
                 <td><button type="button" class="small" disabled=${st?.state === 'running'} onClick=${() => void syncNow(s.source)}
                   aria-label=${`Sync ${s.source} now`}>Sync now</button></td>` : null}
             </tr>`;
