@@ -66,6 +66,19 @@ it('search → highlighted result → open the document → back keeps the query
   assert.equal(await page.locator('.result-link').first().textContent(), title);
 });
 
+it('filters live in the URL; semantic and hybrid are disabled with the reason when there are no embeddings', async () => {
+  await open('#/?q=fox&source=filesystem%3Adocs&limit=2');
+  await page.locator('.result').nth(1).waitFor();
+  assert.equal(await page.locator('.result').count(), 2);
+  assert.equal(await page.getByLabel('Source').inputValue(), 'filesystem:docs');
+  await page.getByLabel('Limit').fill('1');
+  await page.waitForURL(/limit=1/);
+  assert.match(page.url(), /#\/\?q=fox&source=filesystem%3Adocs&limit=1$/);
+  assert.equal(await page.locator('#mode option[value="semantic"]').isDisabled(), true);
+  assert.equal(await page.locator('#mode option[value="hybrid"]').isDisabled(), true);
+  assert.match((await page.locator('#mode-hint').textContent()) ?? '', /need embeddings.*lore embed pending/);
+});
+
 it('renders a document as sanitised Markdown: code monospaced, chunks on demand, a hostile document inert', async () => {
   await open('#/?q=tracking%20snow');
   await page.locator('.result-link', { hasText: 'Foxes of the northern woods' }).click();
@@ -149,6 +162,22 @@ it('works keyboard-only: skip link, / focuses search, arrows move through result
   await page.keyboard.press('Enter');
   await page.locator('.result').first().waitFor();
   assert.equal(await page.locator('#q').inputValue(), 'fox');
+});
+
+it('connect an agent: configurations filled in with the real URL, binary and config file', async () => {
+  await open('#/connect');
+  await page.getByLabel('Client').selectOption('Codex');
+  const http = await page.getByLabel('Codex HTTP configuration', { exact: true }).textContent();
+  assert.equal(http, `[mcp_servers.lore]\nurl = "${server.url}/mcp"`);
+  const stdio = await page.getByLabel('Codex stdio configuration', { exact: true }).textContent();
+  assert.equal(
+    stdio,
+    `[mcp_servers.lore]\ncommand = ${JSON.stringify(path.join(REPO_ROOT, 'bin/lore.js'))}\nargs = ["serve", "mcp", "--stdio", "-c", ${JSON.stringify(ws.path('config/lore.toml'))}]`,
+  );
+  await page.getByLabel('Client').selectOption('Cursor');
+  assert.deepEqual(JSON.parse((await page.getByLabel('Cursor HTTP configuration', { exact: true }).textContent()) ?? ''), { mcpServers: { lore: { url: `${server.url}/mcp` } } });
+  await page.getByRole('button', { name: 'Copy Cursor HTTP configuration' }).click();
+  await page.getByRole('status').filter({ hasText: 'Cursor HTTP configuration copied.' }).waitFor();
 });
 
 it('first load: JS + CSS within 100 KB compressed; prints the transfer and the time to first results', async (t) => {
