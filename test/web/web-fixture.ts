@@ -61,9 +61,11 @@ system_prompt = "You answer from the knowledge base. Search first."
 
 const SHOUT = `tool = { description = "Shouts text back; slow = true runs past the time-out", parameters = {
   { name = "text", type = "string", required = true, description = "What to shout" },
-  { name = "slow", type = "boolean", description = "Loop forever, to see a time-out" } } }
+  { name = "slow", type = "boolean", description = "Loop forever, to see a time-out" },
+  { name = "fail", type = "boolean", description = "Raise an error, to see a script error" } } }
 function tool.execute(p)
   if p.slow then while true do end end
+  if p.fail then error("shouting failed") end
   return { text = string.upper(p.text) .. "!" }
 end
 `;

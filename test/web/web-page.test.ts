@@ -103,7 +103,7 @@ it('renders a document as sanitised Markdown: code monospaced, chunks on demand,
   assert.match(response.headers()['content-security-policy'] ?? '', /script-src 'self'/);
 });
 
-it('a tool form runs a Lua tool and shows its result, then its 408; an agent shows its prompt', async () => {
+it('a tool form runs a Lua tool and shows its result, a 408, a 500 and a 400; an agent shows its prompt', async () => {
   await open('#/tools');
   const card = page.locator('#tool-shout');
   await card.locator('summary').click();
@@ -115,8 +115,12 @@ it('a tool form runs a Lua tool and shows its result, then its 408; an agent sho
   const error = card.getByRole('alert');
   await error.waitFor();
   assert.match((await error.textContent()) ?? '', /^408 Timed out timeout.*timed out after 1 s/);
-  await card.getByLabel(/^text/).fill('');
   await card.getByLabel(/^slow/).selectOption('');
+  await card.getByLabel(/^fail/).selectOption('true');
+  await card.getByRole('button', { name: 'Run shout' }).click();
+  assert.match((await card.getByRole('alert').filter({ hasText: /^500/ }).textContent()) ?? '', /^500 Server error script_error.*shouting failed/);
+  await card.getByLabel(/^fail/).selectOption('');
+  await card.getByLabel(/^text/).fill('');
   await card.getByRole('button', { name: 'Run shout' }).click();
   assert.match((await card.getByRole('alert').filter({ hasText: /^400/ }).textContent()) ?? '', /^400 Bad request bad_request.*'text'/);
 

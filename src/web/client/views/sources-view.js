@@ -74,6 +74,11 @@ export function SourcesView() {
 /** @param {{ st: any }} props */
 function SyncState({ st }) {
   if (!st) return html`<span class="state">—</span>`;
+  const c = st.last_counts;
   return html`<span class=${`state state-${st.state}`}>${st.state}</span>
-    ${st.state === 'failed' && st.last_error ? html`<p class="state-error">${typeof st.last_error === 'string' ? st.last_error : st.last_error.message}</p>` : null}`;
+    ${st.state === 'failed' && st.last_error ? html`<p class="state-error">${typeof st.last_error === 'string' ? st.last_error : st.last_error.message}</p>` : null}
+    ${st.last_finished_at
+      ? html`<p class="state-detail">last run ${formatDate(st.last_finished_at)}${c ? `: ${c.upserted} updated, ${c.deleted} deleted, ${c.unchanged} unchanged` : ''}</p>`
+      : null}
+    ${st.next_run_at ? html`<p class="state-detail">next ${formatDate(st.next_run_at)}</p>` : null}`;
 }
