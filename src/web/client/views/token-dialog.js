@@ -11,6 +11,7 @@ export function TokenDialog({ open, onDone }) {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
+      if (input.current) input.current.value = '';
       dialog.showModal();
       input.current?.focus();
     } else if (!open && dialog.open) dialog.close();
@@ -22,11 +23,12 @@ export function TokenDialog({ open, onDone }) {
     const value = input.current?.value.trim() ?? '';
     if (value === '') return;
     setToken(value);
+    ref.current?.close(); // at once: the next 401 (a wrong token) opens it afresh
     onDone(true);
   };
   const hadToken = getToken() !== null;
   return html`
-    <dialog ref=${ref} class="token" aria-labelledby="token-title" onClose=${() => open && onDone(false)}>
+    <dialog ref=${ref} class="token" aria-labelledby="token-title" onCancel=${() => onDone(false)}>
       <form method="dialog" onSubmit=${submit}>
         <h2 id="token-title">This server needs a token</h2>
         <p>${hadToken ? 'The token you gave was not accepted. ' : ''}Enter the value of the server's
