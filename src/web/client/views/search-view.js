@@ -23,8 +23,8 @@ export function SearchView({ params, info }) {
   const [out, setOut] = useState(/** @type {SearchState} */ ({ state: 'idle', results: [], terms: [], query: '' }));
   const box = useRef(/** @type {HTMLInputElement | null} */ (null));
   const pending = useRef(/** @type {AbortController | null} */ (null));
-  const [now, setNow] = useState(0); // bumped by Enter: search without waiting
-  const first = useRef(true); // a query from the URL (reload, Back, shared link) runs at once
+  const [now, setNow] = useState(0); // bumped by Enter: search again without waiting
+  const immediate = useRef(true); // the query from the URL (reload, Back, shared link) and Enter run at once
 
   useEffect(() => box.current?.focus(), []);
 
@@ -38,8 +38,8 @@ export function SearchView({ params, info }) {
     }
     const abort = new AbortController();
     pending.current = abort;
-    const timer = setTimeout(() => void runSearch(form, abort.signal).then(setOut, () => {}), now > 0 || first.current ? 0 : DEBOUNCE_MS);
-    first.current = false;
+    const timer = setTimeout(() => void runSearch(form, abort.signal).then(setOut, () => {}), immediate.current ? 0 : DEBOUNCE_MS);
+    immediate.current = false;
     setOut((o) => ({ ...o, state: 'loading' }));
     return () => clearTimeout(timer);
   }, [form, now]);
@@ -64,7 +64,7 @@ export function SearchView({ params, info }) {
   return html`
     <section aria-labelledby="search-title">
       <h1 id="search-title" class="visually-hidden">Search the knowledge base</h1>
-      <form role="search" class="search" onSubmit=${(/** @type {Event} */ e) => (e.preventDefault(), setNow((n) => n + 1))}>
+      <form role="search" class="search" onSubmit=${(/** @type {Event} */ e) => (e.preventDefault(), (immediate.current = true), setNow((n) => n + 1))}>
         <label for="q" class="visually-hidden">Search</label>
         <input id="q" ref=${box} type="search" placeholder="Search the knowledge base (press / to focus)" autocomplete="off"
           value=${form.q} onInput=${(/** @type {any} */ e) => update({ q: e.currentTarget.value })} onKeyDown=${onBoxKey}
