@@ -85,6 +85,13 @@ it('renders a document as sanitised Markdown: code monospaced, chunks on demand,
   await page.locator('.markdown pre code').waitFor();
   assert.match(await page.locator('.markdown pre code').evaluate((e) => getComputedStyle(e).fontFamily), /mono/i);
   assert.equal(await page.locator('.markdown h2').textContent(), 'Tracking a fox');
+  const links = await page.locator('.markdown a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('rel')]));
+  assert.deepEqual(links, [
+    ['field guide', 'https://example.org/foxes', 'noopener noreferrer'],
+    ['dens', null, null], // would change the page's own route
+    ['arctic foxes', null, null],
+  ]);
+  assert.equal(await page.locator('.markdown img').getAttribute('src'), null); // nothing from another origin
   await page.getByLabel('Show chunk boundaries').check();
   assert.match((await page.locator('.chunk-head').first().textContent()) ?? '', /^Chunk 0 · \d+ characters$/);
 
