@@ -18,7 +18,13 @@ interface PageElement {
   closest(selector: string): PageElement | null;
   querySelector(selector: string): PageElement | null;
 }
-declare const document: { activeElement: PageElement | null; documentElement: { scrollWidth: number } };
+interface PageControl {
+  id: string;
+  labels: { length: number } | null;
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+}
+declare const document: { activeElement: PageElement | null; documentElement: { scrollWidth: number }; querySelectorAll(selector: string): Iterable<PageControl> };
 declare const window: { innerWidth: number; __pwned?: string };
 declare function getComputedStyle(element: unknown): { fontFamily: string };
 
@@ -193,6 +199,21 @@ it('connect an agent: configurations filled in with the real URL, binary and con
   assert.deepEqual(JSON.parse((await page.getByLabel('Cursor HTTP configuration', { exact: true }).textContent()) ?? ''), { mcpServers: { lore: { url: `${server.url}/mcp` } } });
   await page.getByRole('button', { name: 'Copy Cursor HTTP configuration' }).click();
   await page.getByRole('status').filter({ hasText: 'Cursor HTTP configuration copied.' }).waitFor();
+});
+
+it('every form control and button has a name screen readers can announce', async () => {
+  const unnamed = (): Promise<string[]> =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('input, select, textarea, button')]
+        .filter((c) => !(c.labels && c.labels.length > 0) && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby') && !c.textContent?.trim())
+        .map((c) => c.id || c.textContent || '?'),
+    );
+  for (const view of ['#/?q=fox', '#/tools', '#/connect', '#/sources']) {
+    await open(view);
+    await page.locator('main h1, main .result').first().waitFor();
+    if (view === '#/tools') for (const summary of await page.locator('details summary').all()) await summary.click();
+    assert.deepEqual(await unnamed(), [], view);
+  }
 });
 
 it('first load: JS + CSS within 100 KB compressed; prints the transfer and the time to first results', async (t) => {
