@@ -38,7 +38,7 @@ const lore = openLore(
 );
 
 try {
-  await syncConnectors(lore.syncDeps(), selectConnectors(lore.config, 'all').map((r) => lore.createConnector(r)), { full: false });
+  await syncConnectors(lore.syncDeps(), await Promise.all(selectConnectors(lore.config, 'all').map((r) => lore.createConnector(r))), { full: false });
   const failures = await lore.loadScripts();
   if (failures.length > 0) throw new Error(failures.map((f) => f.message).join('; '));
   const tools = lore.tools();
@@ -114,7 +114,7 @@ try {
       `(error: median ${(percentile(errors, 50) * 100).toFixed(1)} %, worst ${(Math.max(...errors.map(Math.abs)) * 100).toFixed(1)} %)`,
   );
   await tools.call('trivial', {});
-  console.log(`after the storm: trivial call ok, ${lore.scripts().runtime.workers} worker thread(s) live`);
+  console.log(`after the storm: trivial call ok, ${(await lore.scripts()).runtime.workers} worker thread(s) live`);
 } finally {
   lore.close();
   rmSync(dir, { recursive: true, force: true });

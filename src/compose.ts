@@ -3,9 +3,6 @@
 import path from 'node:path';
 import type { Config } from './config/types.ts';
 import type { Connector } from './connectors/connector.ts';
-import { FilesystemConnector } from './connectors/filesystem/filesystem-connector.ts';
-import { GitConnector } from './connectors/git/git-connector.ts';
-import { S3Connector } from './connectors/s3/s3-connector.ts';
 import { registerDocumentFormats } from './connectors/formats/document-formats.ts';
 import { LoreError } from './core/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './app/select-connectors.ts';
@@ -20,13 +17,15 @@ import { createEmbedder } from './embed/create-embedder.ts';
 import type { Embedder } from './embed/embedder.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
-import { createContextBridge } from './scripting/context-bridge.ts';
-import { Scripting, type ScriptLoadFailure } from './scripting/scripting.ts';
+import type { Scripting, ScriptLoadFailure } from './scripting/scripting.ts';
+import type { ExtensionConnector } from './extensions/extension-api.ts';
+import { VERSION } from './version.ts';
 
 export interface Lore {
   readonly config: Config;
   readonly store: Store;
-  createConnector(ref: ConnectorRef): Connector;
+  /** Connector modules (and the Lua runtime) are imported on first use, so commands that only read the index start fast. */
+  createConnector(ref: ConnectorRef): Promise<Connector>;
   connectorLabels(): string[];
   searchDeps(): SearchDeps;
   syncDeps(onProgress?: SyncDeps['onProgress']): SyncDeps;
@@ -36,9 +35,11 @@ export interface Lore {
   tools(): ToolRegistry;
   agents(): AgentRegistry;
   /** The Lua runtime (workers start on first use), with the context bridge over this index. */
-  scripts(): Scripting;
-  /** Reads every configured script tool and agent in the sandbox and registers it. Idempotent; broken scripts are returned, not thrown. */
+  scripts(): Promise<Scripting>;
+  /** Reads every configured script tool and agent in the sandbox and registers it, after the extensions. Idempotent; broken scripts are returned, not thrown. */
   loadScripts(): Promise<ScriptLoadFailure[]>;
+  /** Imports the `[extensions] modules` once and registers their tools, agents and connector types; modules that fail are returned. */
+  loadExtensions(): Promise<ScriptLoadFailure[]>;
   close(): void;
 }
 
@@ -53,13 +54,20 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
   const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache });
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
-  let scripting: Scripting | undefined;
+  let scripting: Promise<Scripting> | undefined;
+  let openedScripting: Scripting | undefined;
   let scriptsLoaded: Promise<ScriptLoadFailure[]> | undefined;
-  const scripts = (): Scripting => (scripting ??= new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }) }));
+  let extensionsLoaded: Promise<ScriptLoadFailure[]> | undefined;
+  const extensionConnectors = new Map<string, ExtensionConnector>();
+  const scripts = (): Promise<Scripting> =>
+    (scripting ??= (async () => {
+      const [{ Scripting }, { createContextBridge }] = await Promise.all([import('./scripting/scripting.ts'), import('./scripting/context-bridge.ts')]);
+      return (openedScripting = new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }) }));
+    })());
   return {
     config,
     store,
-    createConnector: (ref) => createConnector(config, ref, scripts),
+    createConnector: (ref) => createConnector(config, ref, scripts, extensionConnectors),
     connectorLabels,
     searchDeps,
     syncDeps: (onProgress) => ({
@@ -84,48 +92,77 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
       return agents;
     },
     scripts,
+    loadExtensions() {
+      extensionsLoaded ??= config.extensions.modules.length === 0 ? Promise.resolve([]) : (async () => {
+        const { loadExtensions } = await import('./extensions/load-extensions.ts');
+        const registry = this.tools();
+        const context = { search: (p: object) => registry.call('search', p), get: (id: string) => registry.call('get', { id }), sources: () => registry.call('sources', {}) };
+        const reservedTools = new Set(registry.list().filter((t) => t.builtin).map((t) => t.name));
+        const loaded = await loadExtensions(config.extensions, { version: VERSION, context, reservedTools });
+        for (const tool of loaded.tools) registry.register(tool);
+        for (const agent of loaded.agents) this.agents().register(agent);
+        for (const [type, def] of loaded.connectors) extensionConnectors.set(type, def);
+        return loaded.failures;
+      })();
+      return extensionsLoaded;
+    },
     loadScripts() {
       scriptsLoaded ??= (async () => {
-        const tools = await scripts().loadAll<Tool>('tool', config.tools.script);
+        const extensionFailures = await this.loadExtensions();
+        if (Object.keys(config.tools.script).length + Object.keys(config.agents.script).length === 0) return extensionFailures;
+        const tools = await (await scripts()).loadAll<Tool>('tool', config.tools.script);
         for (const tool of tools.loaded) this.tools().register(tool);
-        const loadedAgents = await scripts().loadAll<Agent>('agent', config.agents.script);
+        const loadedAgents = await (await scripts()).loadAll<Agent>('agent', config.agents.script);
         for (const agent of loadedAgents.loaded) this.agents().register(agent);
-        return [...tools.failures, ...loadedAgents.failures];
+        return [...extensionFailures, ...tools.failures, ...loadedAgents.failures];
       })();
       return scriptsLoaded;
     },
     close: () => {
-      scripting?.close();
+      openedScripting?.close();
       store.close();
     },
   };
 }
 
 /** The Lua runtime without an index (`connector test`): `context.*` is unavailable. */
-export function openScripts(): Scripting {
+export async function openScripts(): Promise<Scripting> {
+  const { Scripting } = await import('./scripting/scripting.ts');
   return new Scripting();
 }
 
-function createConnector(config: Config, ref: ConnectorRef, scripts: () => Scripting): Connector {
+async function createConnector(
+  config: Config,
+  ref: ConnectorRef,
+  scripts: () => Promise<Scripting>,
+  extensions: ReadonlyMap<string, ExtensionConnector>,
+): Promise<Connector> {
+  const extension = extensions.get(ref.type);
+  const extensionConfig = config.connectors.extension[ref.type]?.[ref.name];
+  if (extension && extensionConfig) {
+    const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+    const { ExtensionConnectorInstance } = await import('./extensions/extension-connector-instance.ts');
+    return new ExtensionConnectorInstance(extension, ref.name, extensionConfig, config.extensions.timeoutSecs, warn);
+  }
   switch (ref.type) {
     case 'filesystem': {
       const c = config.connectors.filesystem[ref.name];
-      if (c) return new FilesystemConnector(ref.name, c);
+      if (c) return new (await import('./connectors/filesystem/filesystem-connector.ts')).FilesystemConnector(ref.name, c);
       break;
     }
     case 'git': {
       const c = config.connectors.git[ref.name];
-      if (c) return new GitConnector(ref.name, c, { dataDir: path.dirname(config.db.path), baseDir: config.baseDir });
+      if (c) return new (await import('./connectors/git/git-connector.ts')).GitConnector(ref.name, c, { dataDir: path.dirname(config.db.path), baseDir: config.baseDir });
       break;
     }
     case 's3': {
       const c = config.connectors.s3[ref.name];
-      if (c) return new S3Connector(ref.name, c);
+      if (c) return new (await import('./connectors/s3/s3-connector.ts')).S3Connector(ref.name, c);
       break;
     }
     case 'script': {
       const c = config.connectors.script[ref.name];
-      if (c) return scripts().connector(ref.name, c);
+      if (c) return (await scripts()).connector(ref.name, c);
       break;
     }
     default:
@@ -140,6 +177,6 @@ function unavailable(ref: ConnectorRef): Connector {
     label: ref.label,
     type: ref.type,
     scan: () =>
-      Promise.reject(new LoreError('config_error', `${ref.label}: ${ref.type} connectors are not supported by this version of Lore yet`)),
+      Promise.reject(new LoreError('config_error', `${ref.label}: no loaded extension registers the connector type '${ref.type}' (check [extensions] modules)`)),
   };
 }

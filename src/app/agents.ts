@@ -25,8 +25,8 @@ export interface Agent {
   readonly name: string;
   readonly description: string;
   readonly tools: readonly string[];
-  /** `toml` for inline agents, `lua` for script agents. */
-  readonly source: 'toml' | 'lua';
+  /** `toml` for inline agents, `lua` for script agents, `extension` for compiled extension agents. */
+  readonly source: 'toml' | 'lua' | 'extension';
   readonly arguments: readonly AgentArgument[];
   /** Builds the prompt. Arguments are already checked for required ones. */
   resolve(args: Record<string, unknown>, ctx: { signal?: AbortSignal | undefined }): Promise<ResolvedPrompt>;

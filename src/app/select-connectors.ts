@@ -1,16 +1,23 @@
 // Resolves a `sync` target — `all`, a type, or `<type>:<name>` — to configured connector instances.
 import { badRequest, notFound } from '../core/errors.ts';
-import { CONNECTOR_TYPES, type Config, type ConnectorType } from '../config/types.ts';
+import { CONNECTOR_TYPES, type Config } from '../config/types.ts';
 
 export interface ConnectorRef {
-  type: ConnectorType;
+  /** A built-in type (CONNECTOR_TYPES) or one registered by an extension. */
+  type: string;
   name: string;
   label: string;
 }
 
+/** Built-in types first (in CONNECTOR_TYPES order), then extension types by name. */
+export function connectorTypes(config: Config): string[] {
+  return [...CONNECTOR_TYPES, ...Object.keys(config.connectors.extension).sort()];
+}
+
 export function configuredConnectors(config: Config): ConnectorRef[] {
-  return CONNECTOR_TYPES.flatMap((type) =>
-    Object.keys(config.connectors[type]).sort().map((name) => ({ type, name, label: `${type}:${name}` })),
+  const instances = (type: string): object => config.connectors.extension[type] ?? config.connectors[type as (typeof CONNECTOR_TYPES)[number]];
+  return connectorTypes(config).flatMap((type) =>
+    Object.keys(instances(type)).sort().map((name) => ({ type, name, label: `${type}:${name}` })),
   );
 }
 
@@ -21,16 +28,17 @@ export function selectConnectors(config: Config, target: string): ConnectorRef[]
     if (all.length === 0) throw notFound(`nothing to sync: ${listing}; add a [connectors.<type>.<name>] section to the config`);
     return all;
   }
-  if ((CONNECTOR_TYPES as readonly string[]).includes(target)) {
+  const types = connectorTypes(config);
+  if (types.includes(target)) {
     const ofType = all.filter((c) => c.type === target);
     if (ofType.length === 0) throw notFound(`no ${target} connectors are configured (${listing})`);
     return ofType;
   }
   const colon = target.indexOf(':');
-  if (colon > 0 && (CONNECTOR_TYPES as readonly string[]).includes(target.slice(0, colon))) {
+  if (colon > 0 && types.includes(target.slice(0, colon))) {
     const found = all.find((c) => c.label === target);
     if (!found) throw notFound(`connector ${target} is not configured (${listing})`);
     return [found];
   }
-  throw badRequest(`unknown connector '${target}': use all, a type (${CONNECTOR_TYPES.join(', ')}) or <type>:<name>`);
+  throw badRequest(`unknown connector '${target}': use all, a type (${types.join(', ')}) or <type>:<name>`);
 }

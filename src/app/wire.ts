@@ -4,6 +4,7 @@ import type { Chunk, SearchResult } from '../core/models.ts';
 import type { StoredDocument } from '../store/store.ts';
 import type { Agent } from './agents.ts';
 import type { SearchResponse } from './search.ts';
+import type { SyncReport } from './sync.ts';
 import type { ToolInfo } from './tools.ts';
 import type { SourceRow, Stats } from './sources.ts';
 
@@ -111,5 +112,22 @@ export function agentsToWire(agents: readonly Agent[]): { agents: Record<string,
       source: a.source,
       arguments: a.arguments.map((x) => ({ name: x.name, description: x.description, required: x.required })),
     })),
+  };
+}
+
+/** One connector's sync outcome, as `lore sync --json` prints it and the library's `sync()` returns it. */
+export function syncReportToWire(r: SyncReport): Record<string, unknown> {
+  return {
+    connector: r.connector,
+    fetched: r.fetched,
+    upserted: r.upserted,
+    chunks_written: r.chunksWritten,
+    deleted: r.deleted,
+    unchanged: r.unchanged,
+    skipped: r.skipped,
+    errors: r.errors,
+    notes: r.notes,
+    failure: r.failure,
+    duration_ms: Math.round(r.durationMs),
   };
 }

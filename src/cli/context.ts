@@ -1,8 +1,14 @@
 // What every CLI command receives: output streams, global options, and lazily loaded config and app.
-// Commands translate flags into app calls and results into text or JSON; nothing else.
-import { loadConfig } from '../config/load-config.ts';
+// Commands translate flags into app calls and results into text or JSON; nothing else. The config
+// loader and the composition root are imported by `prepare()` (before an action runs), not at start-up.
 import type { Config } from '../config/types.ts';
-import { openLore, type Lore } from '../compose.ts';
+import type { loadConfig } from '../config/load-config.ts';
+import type { Lore, openLore } from '../compose.ts';
+
+interface Loaders {
+  loadConfig: typeof loadConfig;
+  openLore: typeof openLore;
+}
 
 export interface CliIO {
   out(text: string): void;
@@ -23,6 +29,7 @@ export class CliContext {
   private readonly globals: () => GlobalOptions;
   private cachedConfig: Config | undefined;
   private cachedLore: Lore | undefined;
+  private loaders: Loaders | undefined;
 
   constructor(io: CliIO, globals: () => GlobalOptions) {
     this.io = io;
@@ -33,13 +40,24 @@ export class CliContext {
     return this.globals().json === true;
   }
 
+  /** Imports the config loader and the composition root; run-cli awaits it before any command action. */
+  async prepare(): Promise<void> {
+    const [config, compose] = await Promise.all([import('../config/load-config.ts'), import('../compose.ts')]);
+    this.loaders = { loadConfig: config.loadConfig, openLore: compose.openLore };
+  }
+
+  private get load(): Loaders {
+    if (!this.loaders) throw new Error('CliContext.prepare() was not awaited');
+    return this.loaders;
+  }
+
   config(): Config {
-    this.cachedConfig ??= loadConfig({ configPath: this.globals().config, cwd: this.io.cwd, env: this.io.env });
+    this.cachedConfig ??= this.load.loadConfig({ configPath: this.globals().config, cwd: this.io.cwd, env: this.io.env });
     return this.cachedConfig;
   }
 
   lore(): Lore {
-    this.cachedLore ??= openLore(this.config(), this.io.env);
+    this.cachedLore ??= this.load.openLore(this.config(), this.io.env);
     return this.cachedLore;
   }
 

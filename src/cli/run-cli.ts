@@ -1,29 +1,47 @@
 // Builds the `lore` command tree and runs it. The one place that turns errors into exit codes
-// (through the error table) and usage mistakes into exit 2.
+// (through the error table) and usage mistakes into exit 2. Only the invoked command's module is
+// imported (start-up cost); help, completions and unknown commands load them all.
 import { Command, CommanderError } from 'commander';
 import { LoreError } from '../core/errors.ts';
 import { errorMapping } from '../core/error-table.ts';
 import { VERSION } from '../version.ts';
-import { registerAgent } from './commands/agent.ts';
-import { registerCompletions } from './commands/completions.ts';
-import { registerConnector } from './commands/connector.ts';
-import { registerEmbed } from './commands/embed.ts';
-import { registerExport } from './commands/export.ts';
-import { registerGet } from './commands/get.ts';
-import { registerInit } from './commands/init.ts';
-import { registerRegistry } from './commands/registry.ts';
-import { registerSearch } from './commands/search.ts';
-import { registerServe } from './commands/serve.ts';
-import { registerSources } from './commands/sources.ts';
-import { registerStart } from './commands/start.ts';
-import { registerStats } from './commands/stats.ts';
-import { registerSync } from './commands/sync.ts';
-import { registerTool } from './commands/tool.ts';
 import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
 
 const EXIT_USAGE = 2;
 
-function buildProgram(ctx: CliContext, program: Command): Command {
+type Register = (program: Command, ctx: CliContext) => void;
+
+/** Command name → its module, in help order. A new command adds one line here. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  init: async () => (await import('./commands/init.ts')).registerInit,
+  sync: async () => (await import('./commands/sync.ts')).registerSync,
+  search: async () => (await import('./commands/search.ts')).registerSearch,
+  get: async () => (await import('./commands/get.ts')).registerGet,
+  sources: async () => (await import('./commands/sources.ts')).registerSources,
+  stats: async () => (await import('./commands/stats.ts')).registerStats,
+  export: async () => (await import('./commands/export.ts')).registerExport,
+  embed: async () => (await import('./commands/embed.ts')).registerEmbed,
+  start: async () => (await import('./commands/start.ts')).registerStart,
+  registry: async () => (await import('./commands/registry.ts')).registerRegistry,
+  serve: async () => (await import('./commands/serve.ts')).registerServe,
+  completions: async () => (await import('./commands/completions.ts')).registerCompletions,
+  connector: async () => (await import('./commands/connector.ts')).registerConnector,
+  tool: async () => (await import('./commands/tool.ts')).registerTool,
+  agent: async () => (await import('./commands/agent.ts')).registerAgent,
+  extension: async () => (await import('./commands/extension.ts')).registerExtension,
+};
+
+/** The command modules this invocation needs: the named command, none for a bare --version, else all. */
+async function commandsFor(argv: readonly string[]): Promise<Register[]> {
+  let i = 0;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += argv[i] === '-c' || argv[i] === '--config' ? 2 : 1;
+  const name = argv[i];
+  if (name !== undefined && name !== 'completions' && Object.hasOwn(COMMANDS, name)) return [await COMMANDS[name]!()];
+  if (name === undefined && (argv.includes('-V') || argv.includes('--version'))) return [];
+  return Promise.all(Object.values(COMMANDS).map((load) => load()));
+}
+
+function buildProgram(ctx: CliContext, program: Command, commands: readonly Register[]): Command {
   program
     .name('lore')
     .description('Lore: a knowledge-base context server for AI agents')
@@ -32,26 +50,9 @@ function buildProgram(ctx: CliContext, program: Command): Command {
     .option('--json', 'machine-readable JSON output')
     .showHelpAfterError('(run `lore --help` for usage)')
     .exitOverride()
+    .hook('preAction', () => ctx.prepare())
     .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
-  for (const register of [
-    registerInit,
-    registerSync,
-    registerSearch,
-    registerGet,
-    registerSources,
-    registerStats,
-    registerExport,
-    registerEmbed,
-    registerStart,
-    registerRegistry,
-    registerServe,
-    registerCompletions,
-    registerConnector,
-    registerTool,
-    registerAgent,
-  ]) {
-    register(program, ctx);
-  }
+  for (const register of commands) register(program, ctx);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
   return program;
 }
@@ -60,8 +61,8 @@ function buildProgram(ctx: CliContext, program: Command): Command {
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const program = new Command();
   const ctx = new CliContext(io, () => program.opts<GlobalOptions>());
-  buildProgram(ctx, program);
   try {
+    buildProgram(ctx, program, await commandsFor(argv));
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {

@@ -65,6 +65,15 @@ describe('config', () => {
     assert.match(configError('[retreival]\nfinal_limit = 5'), /retreival is not a known key/);
   });
 
+  it('accepts other connector types only with [extensions] modules, as tables of named tables', () => {
+    assert.match(configError('[connectors.filesytem.docs]\nroot = "."'), /connectors\.filesytem is not a known key \(connector types: filesystem, git, s3, script; others come from \[extensions\] modules\)/);
+    const ext = '[extensions]\nmodules = ["./ext.mjs"]\n';
+    assert.match(configError(`${ext}[connectors]\njira = 3`), /connectors\.jira must hold named tables, e\.g\. \[connectors\.jira\.main\]/);
+    const config = parseConfig(`${ext}timeout = 5\n[connectors.jira.main]\nproject = "ENG"\n`, { file: 'config/lore.toml', cwd: '/work' });
+    assert.deepEqual(config.connectors.extension, { jira: { main: { project: 'ENG' } } });
+    assert.deepEqual(config.extensions, { modules: ['./ext.mjs'], baseDir: '/work/config', timeoutSecs: 5 });
+  });
+
   it('rejects wrong types and missing required keys', () => {
     assert.equal(configError('[chunking]\nmax_tokens = "700"'), 'config/lore.toml: chunking.max_tokens must be a number, got string "700"');
     assert.equal(configError('[chunking]\nmax_tokens = 70.5'), 'config/lore.toml: chunking.max_tokens must be a whole number, got 70.5');

@@ -46,6 +46,12 @@ export function parseConfig(text: string, where: { file: string | null; cwd: str
     const detail = error instanceof TomlError ? `line ${error.line}, column ${error.column}: ${firstLine(error.message)}` : String(error);
     throw configError(`${label}: not valid TOML (${detail})`, error);
   }
+  return parseConfigTree(tree, where);
+}
+
+/** Validates an already-parsed TOML tree (the library's `openLore({ config: {...} })` passes one). */
+export function parseConfigTree(tree: unknown, where: { file: string | null; cwd: string; env?: NodeJS.ProcessEnv }): Config {
+  const label = where.file ?? '(built-in config)';
   const expanded = expandEnv(tree, where.env ?? process.env, label);
   let raw: RawConfig;
   try {
@@ -69,9 +75,23 @@ function checkRelations(raw: RawConfig, label: string): void {
   if ((provider === 'openai' || provider === 'ollama') && (!model || !dims)) {
     throw configError(`${label}: embedding.provider "${provider}" needs embedding.model and embedding.dims`);
   }
+  checkExtensionConnectors(raw, label);
   for (const [name, fs] of Object.entries(raw.connectors.filesystem)) {
     if (fs.max_file_bytes !== undefined && fs.max_extract_bytes !== undefined) {
       throw configError(`${label}: connectors.filesystem.${name} sets both max_file_bytes and max_extract_bytes; keep one`);
+    }
+  }
+}
+
+/** Unknown `[connectors.<type>]` keys are extension connector types: tables of named tables, only with [extensions] modules. */
+function checkExtensionConnectors(raw: RawConfig, label: string): void {
+  for (const [type, instances] of Object.entries(raw.connectors.extra)) {
+    if (raw.extensions.modules.length === 0) {
+      throw configError(`${label}: connectors.${type} is not a known key (connector types: filesystem, git, s3, script; others come from [extensions] modules)`);
+    }
+    const isTable = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
+    if (!isTable(instances) || !Object.values(instances as object).every(isTable)) {
+      throw configError(`${label}: connectors.${type} must hold named tables, e.g. [connectors.${type}.main]`);
     }
   }
 }
@@ -149,6 +169,7 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Config {
         maxFileBytes: c.max_file_bytes,
       })),
       script: mapValues(raw.connectors.script, script),
+      extension: raw.connectors.extra as Config['connectors']['extension'],
     },
     tools: { script: mapValues(raw.tools.script, script) },
     agents: {
@@ -163,6 +184,7 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Config {
       autoUpdate: g.auto_update,
       priority: g.priority ?? null,
     })),
+    extensions: { modules: raw.extensions.modules, baseDir: file === null ? cwd : path.dirname(file), timeoutSecs: raw.extensions.timeout },
   };
 }
 

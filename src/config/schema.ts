@@ -92,7 +92,7 @@ export const configSchema = table({
         }),
       ),
       script: named(script),
-    }),
+    }, 'keep'), // other keys: connector types registered by [extensions] modules, checked in load-config
   ),
   tools: section(table({ script: named(script) })),
   agents: section(
@@ -111,6 +111,7 @@ export const configSchema = table({
       priority: optional(int()),
     }),
   ),
+  extensions: section(table({ modules: withDefault(array(str()), []), timeout: seconds(30) })),
   // Context Harness sections with no Lore meaning: accepted so ctx.toml files load unchanged.
   vector_index: optional(unknownValue()),
   models: optional(unknownValue()),

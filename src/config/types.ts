@@ -21,6 +21,17 @@ export interface Config {
     readonly script: Readonly<Record<string, ScriptConfig>>;
   };
   readonly registries: Readonly<Record<string, RegistryConfig>>;
+  readonly extensions: ExtensionsConfig;
+}
+
+/** `[extensions]`: compiled (JavaScript) extension modules, loaded by src/extensions/. */
+export interface ExtensionsConfig {
+  /** As written: paths (relative to `baseDir`) or package names. */
+  readonly modules: readonly string[];
+  /** The config file's folder (the working directory for the built-in config). */
+  readonly baseDir: string;
+  /** Default time-out of every extension tool, agent and connector call. */
+  readonly timeoutSecs: number;
 }
 
 export interface ChunkingConfig {
@@ -120,6 +131,8 @@ export interface ConnectorsConfig {
   readonly git: Readonly<Record<string, GitConnectorConfig>>;
   readonly s3: Readonly<Record<string, S3ConnectorConfig>>;
   readonly script: Readonly<Record<string, ScriptConfig>>;
+  /** `[connectors.<type>.<name>]` of types an extension registers: type → name → the raw TOML table. */
+  readonly extension: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, unknown>>>>>>;
 }
 
 export const CONNECTOR_TYPES = ['filesystem', 'git', 's3', 'script'] as const;

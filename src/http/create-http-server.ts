@@ -40,6 +40,11 @@ export interface HttpServerOptions {
 }
 
 export function createHttpServer(options: HttpServerOptions): Server {
+  return createServer({ keepAliveTimeout: 10_000 }, createRequestHandler(options));
+}
+
+/** The whole request pipeline (guard → CORS → `/mcp` → routes) as a node:http listener; the library's createHttpHandler mounts it too. */
+export function createRequestHandler(options: HttpServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { config, log } = options;
   const guard = createHostGuard({ enabled: isLoopbackHost(options.bindHost), allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
   const cors = createCors({ enabled: config.corsEnabled, origins: config.corsOrigins });
@@ -63,7 +68,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     sendJson(res, 200, await route.handle({ params, body, signal: abort.signal }));
   };
 
-  return createServer({ keepAliveTimeout: 10_000 }, (req, res) => {
+  return (req, res) => {
     serve(req, res).catch((error: unknown) => {
       const headers: Record<string, string> = {};
       if (isLoreError(error) && error.code === 'method_not_allowed') headers['allow'] = String(error.details?.['allow'] ?? '');
@@ -71,5 +76,5 @@ export function createHttpServer(options: HttpServerOptions): Server {
       if (isLoreError(error) && error.code === 'payload_too_large') headers['connection'] = 'close';
       sendError(res, error, log, headers);
     });
-  });
+  };
 }

@@ -21,7 +21,7 @@ try {
     { file: 'eval.toml', cwd: dir },
   );
   const lore = openLore(config);
-  const [report] = await syncConnectors(lore.syncDeps(), selectConnectors(config, 'all').map((r) => lore.createConnector(r)), { full: false });
+  const [report] = await syncConnectors(lore.syncDeps(), await Promise.all(selectConnectors(config, 'all').map((r) => lore.createConnector(r))), { full: false });
   console.log(`indexed ${docs} documents (${report?.chunksWritten} chunks) through filesystem sync`);
 
   const queries = loadQueries();

@@ -22,7 +22,7 @@ const config = parseConfig(
 );
 // Sync without inline embedding: the eval embeds (and times) it separately.
 const lore = openLore(config);
-const connectors = selectConnectors(config, 'all').map((r) => lore.createConnector(r));
+const connectors = await Promise.all(selectConnectors(config, 'all').map((r) => lore.createConnector(r)));
 const [report] = await syncConnectors({ ...lore.syncDeps(), afterConnector: undefined }, connectors, { full: false });
 const counts = lore.store.counts();
 console.log(`indexed SciFact: ${counts.documents} documents, ${counts.chunks} chunks (${report?.chunksWritten} written now)`);

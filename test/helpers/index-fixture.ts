@@ -27,7 +27,7 @@ export class IndexFixture {
 
   async sync(target = 'all', full = false): Promise<SyncReport[]> {
     const lore = this.lore;
-    const connectors = selectConnectors(lore.config, target).map((r) => lore.createConnector(r));
+    const connectors = await Promise.all(selectConnectors(lore.config, target).map((r) => lore.createConnector(r)));
     return syncConnectors(lore.syncDeps(), connectors, { full });
   }
 

@@ -25,7 +25,7 @@ export function registerConnector(program: Command, ctx: CliContext): void {
       const section = opts.source === undefined ? undefined : config.connectors.script[opts.source];
       if (opts.source !== undefined && !section) throw notFound(`[connectors.script.${opts.source}] is not configured`);
       const script: ScriptConfig = { timeoutSecs: section?.timeoutSecs ?? 30, extra: section?.extra ?? {}, path: path.resolve(ctx.io.cwd, file) };
-      const scripts = openScripts();
+      const scripts = await openScripts();
       try {
         const scan = await scripts.connector(opts.source ?? path.basename(file, '.lua'), script).scan({ checkpoint: null, full: true });
         const items = await Promise.all(scan.entries.map(async (e) => ({ entry: e, loaded: await e.load() })));

@@ -4,13 +4,14 @@ import { LoreError } from '../../core/errors.ts';
 import type { ErrorCode } from '../../core/error-table.ts';
 import { selectConnectors } from '../../app/select-connectors.ts';
 import { syncConnectors, type SyncReport } from '../../app/sync.ts';
+import { syncReportToWire } from '../../app/wire.ts';
 import type { CliContext } from '../context.ts';
 import { createProgress } from '../progress.ts';
 
 export function registerSync(program: Command, ctx: CliContext): void {
   program
     .command('sync')
-    .description('fetch, chunk and index documents: all, a type (filesystem, git, s3, script) or <type>:<name>')
+    .description('fetch, chunk and index documents: all, a type (filesystem, git, s3, script, or one an extension registers) or <type>:<name>')
     .argument('<connector>', 'all | <type> | <type>:<name>')
     .option('--full', 'reprocess everything, ignoring fingerprints and checkpoints')
     .action(async (target: string, opts: { full?: boolean }) => {
@@ -25,12 +26,14 @@ export function registerSync(program: Command, ctx: CliContext): void {
 export async function runSync(ctx: CliContext, target: string, full: boolean): Promise<SyncReport[]> {
   const lore = ctx.lore();
   const refs = selectConnectors(lore.config, target);
-  const connectors = refs.map((r) => lore.createConnector(r));
+  // Extension connector types exist once their modules are loaded; a module that fails is reported, the rest sync.
+  for (const f of await lore.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
+  const connectors = await Promise.all(refs.map((r) => lore.createConnector(r)));
   const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t));
   const reports = await syncConnectors(lore.syncDeps((p) => progress.update(p)), connectors, { full });
   progress.done();
   if (ctx.json) {
-    ctx.printJson({ connectors: reports.map(reportToWire) });
+    ctx.printJson({ connectors: reports.map(syncReportToWire) });
   } else {
     for (const r of reports) printReport(ctx, r);
   }
@@ -49,20 +52,4 @@ function printReport(ctx: CliContext, r: SyncReport): void {
   const shown = r.notes.slice(0, 20);
   for (const note of shown) ctx.io.err(`  ${note}\n`);
   if (r.notes.length > shown.length) ctx.io.err(`  … and ${r.notes.length - shown.length} more\n`);
-}
-
-function reportToWire(r: SyncReport): Record<string, unknown> {
-  return {
-    connector: r.connector,
-    fetched: r.fetched,
-    upserted: r.upserted,
-    chunks_written: r.chunksWritten,
-    deleted: r.deleted,
-    unchanged: r.unchanged,
-    skipped: r.skipped,
-    errors: r.errors,
-    notes: r.notes,
-    failure: r.failure,
-    duration_ms: Math.round(r.durationMs),
-  };
 }

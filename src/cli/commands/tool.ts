@@ -29,7 +29,7 @@ export function registerTool(program: Command, ctx: CliContext): void {
       if (opts.source !== undefined && !section) throw notFound(`[tools.script.${opts.source}] is not configured`);
       const config: ScriptConfig = { timeoutSecs: section?.timeoutSecs ?? 30, extra: section?.extra ?? {}, path: path.resolve(ctx.io.cwd, file) };
       const name = opts.source ?? path.basename(file, '.lua');
-      const loaded = await lore.scripts().tool(name, config);
+      const loaded = await (await lore.scripts()).tool(name, config);
       const stringParams = new Set(loaded.params.filter((p) => p.type === 'string').map((p) => p.name));
       const params = validateParams(loaded.params, parseKeyValues(opts.param, stringParams));
       const result = await loaded.run(params, {});

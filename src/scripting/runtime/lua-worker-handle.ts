@@ -3,7 +3,8 @@
 import { Worker } from 'node:worker_threads';
 import type { ContextMethod, Job, JobErrorKind, LogLevel, MainToWorker, WorkerToMain } from '../protocol.ts';
 
-const WORKER_URL = new URL('../worker/lua-worker.ts', import.meta.url);
+// Beside this file: lua-worker.ts when run from the sources, lua-worker.js in the built package.
+const WORKER_URL = new URL(`../worker/lua-worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
 // WASM memory is not covered by these; the Lua state's own cap (setMemoryMax) is what bounds scripts.
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
 

