@@ -24,4 +24,14 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly', AbortSignal: 'readonly' } },
   },
+  {
+    // The web page's browser modules (plain ES modules, type-checked by src/web/client/tsconfig.json).
+    files: ['src/web/client/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'history', 'navigator', 'sessionStorage', 'fetch', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval',
+          'requestAnimationFrame', 'queueMicrotask', 'addEventListener', 'removeEventListener', 'URLSearchParams', 'AbortController', 'HTMLElement'].map((g) => [g, 'readonly']),
+      ),
+    },
+  },
 );

@@ -12,7 +12,7 @@ import { createCors } from './cors.ts';
 import { createHostGuard } from './host-guard.ts';
 import { readBody } from './read-body.ts';
 import { readJsonBody } from './read-json-body.ts';
-import { restRoutes } from './rest-routes.ts';
+import { restRoutes, type Route } from './rest-routes.ts';
 import { sendError, sendJson, type Log } from './respond.ts';
 import { Router } from './router.ts';
 import { socketTimeouts } from './socket-timeouts.ts';
@@ -25,6 +25,13 @@ export const MCP_PATH = '/mcp';
 export interface McpEndpoint {
   /** `body` is the request body, already read under [server].max_body_bytes (POST only). */
   handle(req: IncomingMessage, res: ServerResponse, origin: string, body: Buffer | undefined): Promise<void>;
+}
+
+/** The web page (src/web/): its static files, answered before auth and routing, and its JSON routes. */
+export interface WebSurface {
+  /** True when `pathname` was one of the page's files and is answered. */
+  handle(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+  routes: readonly Route[];
 }
 
 export interface HttpServerOptions {
@@ -41,6 +48,8 @@ export interface HttpServerOptions {
   sync?: SyncControl | undefined;
   /** True when every request must carry the Bearer token (then POST /sync is allowed from other hosts). */
   syncTokenRequired?: boolean | undefined;
+  /** The web page (static files before auth; its JSON routes behind it like every route). */
+  web?: WebSurface | undefined;
   log: Log;
   /** Lines only worth showing when debugging (clients that went away); dropped when absent. */
   debug?: Log | undefined;
@@ -58,6 +67,7 @@ export function createRequestHandler(options: HttpServerOptions): (req: Incoming
   const auth = createBearerAuth(options.authToken ?? null);
   const debug = options.debug ?? ((): void => {});
   const routes = restRoutes({ tools: options.tools, agents: options.agents, version: options.version });
+  routes.push(...(options.web?.routes ?? []));
   if (options.sync) routes.push(...syncRoutes(options.sync, { tokenRequired: options.syncTokenRequired === true }));
   const router = new Router(routes);
 
@@ -67,6 +77,8 @@ export function createRequestHandler(options: HttpServerOptions): (req: Incoming
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
+    // The page's static files need no token (the page asks for it); everything else goes through auth.
+    if (options.web?.handle(req, res, pathname)) return;
     auth(req, pathname); // before routing, so every route (present and future) but GET /health needs the token
     if (pathname === MCP_PATH && options.mcp) {
       const body = req.method === 'POST' ? await readBody(req, config.maxBodyBytes) : undefined;

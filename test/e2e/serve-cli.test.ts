@@ -1,34 +1,10 @@
 // `lore serve mcp` and `lore start` as real processes: the start-up lines, serving while another
 // process syncs into the same index (WAL), and a clean exit on SIGTERM.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, it } from 'node:test';
 import { BASE_CONFIG, DOCS } from '../helpers/server.ts';
-import { LORE_BIN, Workspace } from '../helpers/workspace.ts';
-
-interface Running {
-  child: ChildProcess;
-  stdout: string;
-  url: string;
-  exit: Promise<number | null>;
-}
-
-/** Spawns the CLI and resolves once it prints the MCP endpoint line. */
-function spawnServer(ws: Workspace, args: string[]): Promise<Running> {
-  const child = spawn(process.execPath, [LORE_BIN, ...args], { cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-      const m = /MCP endpoint: (http:\/\/[^\s]+)\/mcp/.exec(stdout);
-      if (m) resolve({ child, stdout, url: m[1]!, exit });
-    });
-    void exit.then((code) => reject(new Error(`server exited ${code}: ${stderr}`)));
-  });
-}
+import { spawnServer } from '../helpers/lore-server.ts';
+import { Workspace } from '../helpers/workspace.ts';
 
 let ws: Workspace;
 before(async () => {

@@ -9,6 +9,7 @@ import { closeGracefully, listen } from '../../src/http/listen.ts';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp/mcp-http-handler.ts';
 import { listDocumentPage } from '../../src/app/documents.ts';
 import { VERSION } from '../../src/version.ts';
+import { createWebSurface } from '../../src/web/create-web-surface.ts';
 import { Workspace } from './workspace.ts';
 
 export const DOCS: Record<string, string> = {
@@ -87,6 +88,11 @@ export async function startTestServer(
     config: config.server,
     bindHost: '127.0.0.1',
     mcp,
+    web: createWebSurface({
+      store: lore.store,
+      connectorLabels: lore.connectorLabels,
+      facts: { version: VERSION, configFile: config.file, workingDir: ws.dir, loreBin: 'bin/lore.js', embedder: null, defaultLimit: 12, maxLimit: 100 },
+    }),
     log: (l) => log.push(l),
     debug: (l) => log.push(`debug: ${l}`),
     authToken: options.authToken ?? null,

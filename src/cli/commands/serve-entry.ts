@@ -10,9 +10,13 @@ import { createMcpHttpHandler } from '../../mcp/mcp-http-handler.ts';
 import { runMcpStdio } from '../../mcp/mcp-stdio.ts';
 import { listDocumentPage, type DocumentPage } from '../../app/documents.ts';
 import { VERSION } from '../../version.ts';
+import { createWebSurface } from '../../web/create-web-surface.ts';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import { startLiveIndex, type LiveIndex } from './serve-live.ts';
 import type { CliContext } from '../context.ts';
+import type { Lore } from '../../compose.ts';
+import type { WebFacts } from '../../web/web-routes.ts';
+import { fileURLToPath } from 'node:url';
 
 export interface ServeOptions {
   bind?: string | undefined;
@@ -46,7 +50,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   const debug = ctx.io.env['LORE_DEBUG'] ? log : undefined;
   const printStartup = (base: string): void => {
     for (const tool of tools.list()) ctx.io.out(`${toolRouteMethod(tool.name)} /tools/${tool.name}  ${tool.description}\n`);
-    ctx.io.out(`Listening on ${base}\nMCP endpoint: ${base}${MCP_PATH}\n`);
+    ctx.io.out(`Listening on ${base}\nMCP endpoint: ${base}${MCP_PATH}\nWeb page: ${base}/\n`);
   };
   const workers = options.workers ?? config.workers;
   if (workers > 1 && !isClusterWorker()) {
@@ -60,8 +64,9 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   }
   const live: LiveIndex = await startLiveIndex(lore, { watch: options.watch, log, role: isClusterWorker() ? 'worker' : 'single' });
   const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log, documents, syncStatus: live.statusJson });
+  const web = createWebSurface({ store: lore.store, connectorLabels: lore.connectorLabels, facts: webFacts(lore) });
   live.onIndexChanged(() => mcp.resourcesChanged());
-  const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, log, debug, authToken: exposure.token, sync: live.control, syncTokenRequired: exposure.token !== null });
+  const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, web, log, debug, authToken: exposure.token, sync: live.control, syncTokenRequired: exposure.token !== null });
   const address = await listen(server, bind.host, bind.port);
   const base = toHttpUrl(address.address, address.port);
   if (isClusterWorker()) announceListening(base);
@@ -81,4 +86,23 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
     process.on('SIGINT', onInt);
     process.on('SIGTERM', onTerm);
   });
+}
+
+/** What the web page shows about this server (connect-an-agent configs, search modes). */
+function webFacts(lore: Lore): WebFacts {
+  let embedder: WebFacts['embedder'] = null;
+  try {
+    embedder = lore.embedder();
+  } catch {
+    // a broken [embedding] section leaves semantic search unavailable; the page says so
+  }
+  return {
+    version: VERSION,
+    configFile: lore.config.file,
+    workingDir: lore.config.baseDir,
+    loreBin: fileURLToPath(new URL('../../../bin/lore.js', import.meta.url)),
+    embedder: embedder && { model: embedder.model, dims: embedder.dims },
+    defaultLimit: lore.config.retrieval.finalLimit,
+    maxLimit: lore.config.retrieval.maxLimit,
+  };
 }

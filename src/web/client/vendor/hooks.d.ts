@@ -1,0 +1,2 @@
+// Types for the served copy of preact/hooks/dist/hooks.mjs.
+export * from 'preact/hooks';

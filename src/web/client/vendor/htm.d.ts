@@ -1,0 +1,2 @@
+// Types for the served copy of htm/dist/htm.mjs.
+export { default } from 'htm';

@@ -1,0 +1,2 @@
+// Types for the served copy of preact/dist/preact.mjs (see src/web/web-assets.ts).
+export * from 'preact';

@@ -1,0 +1,91 @@
+// One document: title, source, a link to the original, updated time, the body (Markdown rendered
+// and sanitised; other text shown as text), "copy id", and a toggle that shows the chunks instead.
+import { api } from '../lib/api.js';
+import { copyText } from '../lib/copy.js';
+import { html, useEffect, useRef, useState } from '../lib/html.js';
+import { renderMarkdown } from '../lib/markdown.js';
+import { lastSearchHref } from '../lib/route.js';
+import { ErrorBox } from './error-box.js';
+import { formatDate } from './search-results.js';
+
+/** Only these open as links; anything else (javascript:, data:, …) is shown as text. */
+const LINK_PROTOCOLS = new Set(['http:', 'https:', 'file:', 'mailto:']);
+
+/** @param {{ id: string }} props */
+export function DocumentView({ id }) {
+  const [doc, setDoc] = useState(/** @type {any} */ (null));
+  const [error, setError] = useState(/** @type {import('../lib/api.js').ApiFailure | null} */ (null));
+  const [chunks, setChunks] = useState(/** @type {any[] | null} */ (null));
+  const [showChunks, setShowChunks] = useState(false);
+  const [copied, setCopied] = useState('');
+  const heading = useRef(/** @type {HTMLHeadingElement | null} */ (null));
+
+  useEffect(() => {
+    void api('POST', '/tools/get', { id }).then((r) => (r.ok ? setDoc(r.body) : setError(r)));
+  }, [id]);
+  useEffect(() => {
+    heading.current?.focus();
+    if (doc) document.title = `${doc.title || doc.source_id} · Lore`;
+  }, [doc]);
+  useEffect(() => {
+    if (showChunks && chunks === null) {
+      void api('GET', `/web/documents/${encodeURIComponent(id)}/chunks`).then((r) => (r.ok ? setChunks(r.body.chunks) : setError(r)));
+    }
+  }, [showChunks]);
+
+  if (error) return html`<${Back} /><${ErrorBox} error=${error} />`;
+  if (!doc) return html`<${Back} /><p role="status">Loading…</p>`;
+  const copy = async () => setCopied((await copyText(doc.id)) ? 'Id copied.' : 'Could not copy; select the id and copy it.');
+  return html`
+    <article class="document" aria-labelledby="doc-title">
+      <${Back} />
+      <h1 id="doc-title" tabindex="-1" ref=${heading}>${doc.title || doc.source_id}</h1>
+      <dl class="doc-meta">
+        <dt>Source</dt><dd>${doc.source} · ${doc.source_id}</dd>
+        <dt>Original</dt><dd>${sourceLink(doc.source_url)}</dd>
+        <dt>Updated</dt><dd><time datetime=${doc.updated_at}>${formatDate(doc.updated_at)}</time></dd>
+        <dt>Id</dt><dd><code class="doc-id">${doc.id}</code> <button type="button" class="small" onClick=${copy}>Copy id</button>
+          <span role="status" class="copied">${copied}</span></dd>
+      </dl>
+      <div class="doc-tools">
+        <label><input type="checkbox" checked=${showChunks} onChange=${(/** @type {any} */ e) => setShowChunks(e.currentTarget.checked)} /> Show chunk boundaries</label>
+      </div>
+      ${showChunks ? html`<${Chunks} chunks=${chunks} />` : html`<${Body} doc=${doc} />`}
+    </article>
+  `;
+}
+
+/** Back to the last search of this tab, query and filters included. */
+function Back() {
+  return html`<p class="back"><a href=${lastSearchHref()}>← Back to search</a></p>`;
+}
+
+/** @param {{ doc: any }} props */
+function Body({ doc }) {
+  if (String(doc.content_type ?? '').includes('markdown')) {
+    // The page already shows the title: drop a first-line heading that repeats it.
+    const body = String(doc.body ?? '').replace(/^#\s+(.*)\n/, (line, heading) => (heading.trim() === doc.title ? '' : line));
+    return html`<div class="body markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(body) }}></div>`;
+  }
+  return html`<div class="body plain">${doc.body}</div>`;
+}
+
+/** @param {{ chunks: any[] | null }} props */
+function Chunks({ chunks }) {
+  if (!chunks) return html`<p role="status">Loading chunks…</p>`;
+  return html`<ol class="chunks" aria-label="Chunks">
+    ${chunks.map((c) => html`<li class="chunk"><p class="chunk-head">Chunk ${c.chunk_index} · ${c.text.length} characters</p><div class="plain">${c.text}</div></li>`)}
+  </ol>`;
+}
+
+/** @param {string | null | undefined} url */
+function sourceLink(url) {
+  if (!url) return '—';
+  let protocol;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return url;
+  }
+  return LINK_PROTOCOLS.has(protocol) ? html`<a href=${url} target="_blank" rel="noopener noreferrer">${url}</a>` : url;
+}

@@ -1,0 +1,46 @@
+// The search filters: mode (semantic and hybrid disabled, with the reason, when the index has no
+// embeddings), source, since and limit.
+import { html } from '../lib/html.js';
+
+const MODES = [
+  { value: 'keyword', label: 'Keyword' },
+  { value: 'semantic', label: 'Semantic' },
+  { value: 'hybrid', label: 'Hybrid' },
+];
+
+/** @param {{ form: import('./search-view.js').SearchForm, update: (p: Partial<import('./search-view.js').SearchForm>) => void, info: any }} props */
+export function SearchFilters({ form, update, info }) {
+  const semantic = info?.search?.semantic_available === true;
+  const sources = /** @type {{ source: string }[]} */ (info?.stats?.sources ?? []);
+  /** @param {keyof import('./search-view.js').SearchForm} key */
+  const on = (key) => (/** @type {any} */ e) => update({ [key]: e.currentTarget.value });
+  return html`
+    <div class="filters">
+      <div class="field">
+        <label for="mode">Mode</label>
+        <select id="mode" value=${form.mode} onChange=${on('mode')} aria-describedby=${semantic ? undefined : 'mode-hint'}>
+          ${MODES.map((m) => html`<option value=${m.value} disabled=${m.value !== 'keyword' && !semantic}>${m.label}</option>`)}
+        </select>
+      </div>
+      <div class="field">
+        <label for="source">Source</label>
+        <select id="source" value=${form.source} onChange=${on('source')}>
+          <option value="">All sources</option>
+          ${sources.map((s) => html`<option value=${s.source}>${s.source}</option>`)}
+        </select>
+      </div>
+      <div class="field">
+        <label for="since">Since</label>
+        <input id="since" type="text" inputmode="text" placeholder="7d or 2026-01-31" size="16" value=${form.since} onInput=${on('since')} />
+      </div>
+      <div class="field">
+        <label for="limit">Limit</label>
+        <input id="limit" type="number" min="1" max=${info?.search?.max_limit ?? 100} placeholder=${String(info?.search?.default_limit ?? '')}
+          value=${form.limit} onInput=${on('limit')} />
+      </div>
+    </div>
+    ${!semantic && info
+      ? html`<p id="mode-hint" class="hint">Semantic and hybrid search need embeddings: configure <code>[embedding]</code> and run <code>lore embed pending</code>.</p>`
+      : null}
+  `;
+}

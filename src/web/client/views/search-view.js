@@ -1,0 +1,90 @@
+// Search: one box (debounced search-as-you-type, Enter searches now), mode/source/since/limit filters,
+// the query kept in the URL (replaceState, so typing does not flood the history), results below.
+import { api } from '../lib/api.js';
+import { html, useEffect, useRef, useState } from '../lib/html.js';
+import { searchHref } from '../lib/route.js';
+import { SearchFilters } from './search-filters.js';
+import { SearchResults } from './search-results.js';
+
+const DEBOUNCE_MS = 200;
+
+/** @typedef {{ q: string, mode: string, source: string, since: string, limit: string }} SearchForm */
+/** @typedef {{ state: 'idle' | 'loading' | 'done' | 'error', results: any[], terms: string[], query: string, error?: { status: number, code: string, message: string } }} SearchState */
+
+/** @param {{ params: URLSearchParams, info: any }} props */
+export function SearchView({ params, info }) {
+  const [form, setForm] = useState(/** @type {SearchForm} */ ({
+    q: params.get('q') ?? '',
+    mode: params.get('mode') ?? 'keyword',
+    source: params.get('source') ?? '',
+    since: params.get('since') ?? '',
+    limit: params.get('limit') ?? '',
+  }));
+  const [out, setOut] = useState(/** @type {SearchState} */ ({ state: 'idle', results: [], terms: [], query: '' }));
+  const box = useRef(/** @type {HTMLInputElement | null} */ (null));
+  const pending = useRef(/** @type {AbortController | null} */ (null));
+  const [now, setNow] = useState(0); // bumped by Enter: search again without waiting
+  const immediate = useRef(true); // the query from the URL (reload, Back, shared link) and Enter run at once
+
+  useEffect(() => box.current?.focus(), []);
+
+  useEffect(() => {
+    const { q, mode, ...rest } = form;
+    history.replaceState(null, '', searchHref({ q, mode: mode === 'keyword' ? '' : mode, ...rest }));
+    pending.current?.abort();
+    if (q.trim() === '') {
+      setOut({ state: 'idle', results: [], terms: [], query: '' });
+      return;
+    }
+    const abort = new AbortController();
+    pending.current = abort;
+    const timer = setTimeout(() => void runSearch(form, abort.signal).then(setOut, () => {}), immediate.current ? 0 : DEBOUNCE_MS);
+    immediate.current = false;
+    setOut((o) => ({ ...o, state: 'loading' }));
+    return () => clearTimeout(timer);
+  }, [form, now]);
+
+  /** @param {Partial<SearchForm>} patch */
+  const update = (patch) => setForm((f) => ({ ...f, ...patch }));
+
+  /** @param {KeyboardEvent} e */
+  const onBoxKey = (e) => {
+    if (e.key === 'ArrowDown') {
+      const first = /** @type {HTMLElement | null} */ (document.querySelector('.results a.result-link'));
+      if (first) {
+        e.preventDefault();
+        first.focus();
+      }
+    } else if (e.key === 'Escape' && form.q !== '') {
+      e.preventDefault();
+      update({ q: '' });
+    }
+  };
+
+  return html`
+    <section aria-labelledby="search-title">
+      <h1 id="search-title" class="visually-hidden">Search the knowledge base</h1>
+      <form role="search" class="search" onSubmit=${(/** @type {Event} */ e) => (e.preventDefault(), (immediate.current = true), setNow((n) => n + 1))}>
+        <label for="q" class="visually-hidden">Search</label>
+        <input id="q" ref=${box} type="search" placeholder="Search the knowledge base (press / to focus)" autocomplete="off"
+          value=${form.q} onInput=${(/** @type {any} */ e) => update({ q: e.currentTarget.value })} onKeyDown=${onBoxKey}
+          aria-describedby="search-status" />
+        <${SearchFilters} form=${form} update=${update} info=${info} />
+      </form>
+      <${SearchResults} out=${out} focusBox=${() => box.current?.focus()} />
+    </section>
+  `;
+}
+
+/** @param {SearchForm} form @param {AbortSignal} signal @returns {Promise<SearchState>} */
+async function runSearch(form, signal) {
+  /** @type {Record<string, unknown>} */
+  const body = { query: form.q, mode: form.mode, explain: true };
+  if (form.source !== '') body['source'] = form.source;
+  // `since` only when set: servers without the filter reject unknown parameters.
+  if (form.since.trim() !== '') body['since'] = form.since.trim();
+  if (form.limit !== '') body['limit'] = Number(form.limit);
+  const r = await api('POST', '/tools/search', body, signal);
+  if (!r.ok) return { state: 'error', results: [], terms: [], query: form.q, error: r };
+  return { state: 'done', results: r.body.results ?? [], terms: r.body.explain?.terms ?? [], query: form.q };
+}

@@ -1,0 +1,60 @@
+// The two JSON endpoints only the web page needs, served through the REST route table (so auth and
+// errors work as for every API call): the server's facts with the index statistics, and a
+// document's chunks (the chunk-boundary view). Both are thin calls into app use-cases.
+import { getDocumentWithChunks } from '../app/documents.ts';
+import { indexStats } from '../app/sources.ts';
+import { chunkToWire, statsToWire } from '../app/wire.ts';
+import type { Route } from '../http/rest-routes.ts';
+import type { Store } from '../store/store.ts';
+
+export interface WebFacts {
+  version: string;
+  /** The config file this server runs with (absolute), null for the built-in default. */
+  configFile: string | null;
+  /** The working directory relative paths were resolved against. */
+  workingDir: string;
+  /** Absolute path of bin/lore.js, for stdio client configs. */
+  loreBin: string;
+  /** `<provider>:<model>` of the configured embedder, null when [embedding] is disabled. */
+  embedder: { model: string; dims: number | null } | null;
+  defaultLimit: number;
+  maxLimit: number;
+}
+
+export interface WebDeps {
+  facts: WebFacts;
+  store: Store;
+  connectorLabels: () => string[];
+}
+
+export function webRoutes({ facts, store, connectorLabels }: WebDeps): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/web/info',
+      handle: () => {
+        const stats = indexStats(store, connectorLabels(), facts.embedder);
+        const embedded = stats.embeddings.some((e) => e.current && e.count > 0);
+        return Promise.resolve({
+          version: facts.version,
+          config_file: facts.configFile,
+          working_dir: facts.workingDir,
+          lore_bin: facts.loreBin,
+          mcp_path: '/mcp',
+          search: {
+            embedder: facts.embedder?.model ?? null,
+            semantic_available: facts.embedder !== null && embedded,
+            default_limit: facts.defaultLimit,
+            max_limit: facts.maxLimit,
+          },
+          stats: statsToWire(stats),
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/web/documents/:id/chunks',
+      handle: (r) => Promise.resolve({ chunks: getDocumentWithChunks(store, r.params['id']!).chunks.map(chunkToWire) }),
+    },
+  ];
+}

@@ -1,0 +1,40 @@
+// `lore serve mcp` as a real process in a workspace: resolves once it prints its addresses, and
+// stops it with SIGTERM.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { LORE_BIN, type Workspace } from './workspace.ts';
+
+export interface LoreServer {
+  child: ChildProcess;
+  /** Everything printed on stdout up to the MCP endpoint line. */
+  stdout: string;
+  url: string;
+  exit: Promise<number | null>;
+  stop(): Promise<number | null>;
+}
+
+export function spawnServer(ws: Workspace, args: string[], env: NodeJS.ProcessEnv = {}): Promise<LoreServer> {
+  const child = spawn(process.execPath, [LORE_BIN, ...args], { cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      const m = /MCP endpoint: (http:\/\/[^\s]+)\/mcp/.exec(stdout);
+      if (m) {
+        resolve({
+          child,
+          stdout,
+          url: m[1]!,
+          exit,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exit;
+          },
+        });
+      }
+    });
+    void exit.then((code) => reject(new Error(`server exited ${code}: ${stderr}`)));
+  });
+}
