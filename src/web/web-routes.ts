@@ -19,6 +19,8 @@ export interface WebFacts {
   embedder: { model: string; dims: number | null } | null;
   defaultLimit: number;
   maxLimit: number;
+  /** [server] auth_token_env: the variable holding the API token (never the token); null without auth. */
+  authTokenEnv: string | null;
 }
 
 export interface WebDeps {
@@ -41,6 +43,7 @@ export function webRoutes({ facts, store, connectorLabels }: WebDeps): Route[] {
           working_dir: facts.workingDir,
           lore_bin: facts.loreBin,
           mcp_path: '/mcp',
+          auth_token_env: facts.authTokenEnv,
           search: {
             embedder: facts.embedder?.model ?? null,
             semantic_available: facts.embedder !== null && embedded,

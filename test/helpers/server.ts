@@ -91,7 +91,7 @@ export async function startTestServer(
     web: createWebSurface({
       store: lore.store,
       connectorLabels: lore.connectorLabels,
-      facts: { version: VERSION, configFile: config.file, workingDir: ws.dir, loreBin: 'bin/lore.js', embedder: null, defaultLimit: 12, maxLimit: 100 },
+      facts: { version: VERSION, configFile: config.file, workingDir: ws.dir, loreBin: 'bin/lore.js', embedder: null, defaultLimit: 12, maxLimit: 100, authTokenEnv: null },
     }),
     log: (l) => log.push(l),
     debug: (l) => log.push(`debug: ${l}`),

@@ -158,6 +158,19 @@ it('the sources page shows documents, chunks, embedded share and last sync', asy
   assert.match(cells[3]!, /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
 });
 
+it('sources with the live index: state, counts updated live, Sync now', async () => {
+  await open('#/sources');
+  const row = page.getByRole('row', { name: /filesystem:docs/ });
+  await row.getByText('idle', { exact: true }).waitFor();
+  assert.match((await row.locator('.state-detail').first().textContent()) ?? '', /^last run \d{4}-\d\d-\d\d \d\d:\d\d UTC: \d+ updated, 0 deleted, \d+ unchanged$/);
+  ws.write('docs/owl.md', '# Owls\n\nOwls hunt at night.\n'); // the server's watcher indexes it; the page polls
+  await page.getByText('8 documents', { exact: false }).waitFor();
+  assert.equal((await row.locator('td').first().textContent()), '8');
+  await row.getByRole('button', { name: 'Sync filesystem:docs now' }).click();
+  await page.getByRole('status').filter({ hasText: 'Sync of filesystem:docs started.' }).waitFor();
+  await row.getByText('idle', { exact: true }).waitFor();
+});
+
 it('works keyboard-only: skip link, / focuses search, arrows move through results, Enter opens, Esc returns', async () => {
   await open('#/sources');
   await page.getByRole('row', { name: /filesystem:docs/ }).waitFor();
@@ -253,6 +266,48 @@ it('writes screenshots: desktop and 375 px, light and dark', async () => {
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: 'light' });
+});
+
+it('asks for the token once per tab when auth is on; the page itself loads without one', async () => {
+  const authWs = await createWebWorkspace('\n[server]\nauth_token_env = "LORE_WEB_TEST_TOKEN"\n');
+  const authServer = await spawnServer(authWs, ['serve', 'mcp', '--bind', '127.0.0.1:0'], { LORE_WEB_TEST_TOKEN: 's3cret-token' });
+  const tab = await browser.context.newPage();
+  const other = await browser.context.newPage();
+  try {
+    assert.equal((await fetch(`${authServer.url}/web/info`)).status, 401);
+    await tab.goto(`${authServer.url}/#/?q=fox`);
+    const dialog = tab.getByRole('dialog', { name: 'This server needs a token' });
+    await dialog.waitFor();
+    await dialog.getByLabel('API token').fill('wrong-token');
+    await dialog.getByRole('button', { name: 'Use token' }).click();
+    await dialog.getByText('The token you gave was not accepted.').waitFor();
+    await dialog.getByLabel('API token').fill('s3cret-token');
+    await dialog.getByRole('button', { name: 'Use token' }).click();
+    await tab.locator('.result').first().waitFor();
+    assert.equal(await dialog.isVisible(), false);
+    await tab.reload(); // kept for the tab
+    await tab.locator('.result').first().waitFor();
+    assert.equal(await dialog.isVisible(), false);
+    await tab.getByRole('link', { name: 'Connect an agent' }).click();
+    await tab.getByLabel('Client').selectOption('Codex');
+    assert.match((await tab.getByLabel('Codex HTTP configuration', { exact: true }).textContent()) ?? '', /\nbearer_token_env_var = "LORE_WEB_TEST_TOKEN"$/);
+    await tab.getByLabel('Client').selectOption('Cursor');
+    const cursor = async (): Promise<unknown> => JSON.parse((await tab.getByLabel('Cursor HTTP configuration', { exact: true }).textContent()) ?? '');
+    assert.deepEqual(await cursor(), { mcpServers: { lore: { url: `${authServer.url}/mcp`, headers: { Authorization: 'Bearer <LORE_WEB_TEST_TOKEN>' } } } });
+    await tab.getByLabel('Fill in my token').check();
+    assert.deepEqual(await cursor(), { mcpServers: { lore: { url: `${authServer.url}/mcp`, headers: { Authorization: 'Bearer s3cret-token' } } } });
+    await other.goto(`${authServer.url}/#/sources`); // another tab asks again
+    const ask = other.getByRole('dialog', { name: 'This server needs a token' });
+    await ask.waitFor();
+    await other.keyboard.press('Escape');
+    await other.getByRole('alert').filter({ hasText: /^401/ }).waitFor();
+    await other.getByRole('button', { name: 'Enter token' }).click();
+    await ask.waitFor();
+  } finally {
+    await Promise.all([tab.close(), other.close()]);
+    await authServer.stop();
+    authWs.cleanup();
+  }
 });
 
 it('raised no script errors in the page', () => {

@@ -104,5 +104,6 @@ function webFacts(lore: Lore): WebFacts {
     embedder: embedder && { model: embedder.model, dims: embedder.dims },
     defaultLimit: lore.config.retrieval.finalLimit,
     maxLimit: lore.config.retrieval.maxLimit,
+    authTokenEnv: lore.config.server.authTokenEnv,
   };
 }
