@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/load-config.ts';
 import { openLore } from '../src/compose.ts';
 import { parseSearchParams } from '../src/app/search-params.ts';
-import { search } from '../src/app/search.ts';
 import { loadQueries, writeCorpus } from '../test/eval/scifact.ts';
-import { fmtMs, median, percentile } from './stats.ts';
+import { timeSearches } from './search-timing.ts';
+import { fmtMs, median } from './stats.ts';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
 const LORE = fileURLToPath(new URL('../bin/lore.js', import.meta.url));
@@ -42,20 +42,7 @@ try {
   const config = loadConfig({ configPath: 'lore.toml', cwd: dir });
   const lore = openLore(config);
   const queries = loadQueries().map((q) => parseSearchParams({ query: q.text }, config.retrieval));
-  const deps = { ...lore.searchDeps(), cache: undefined }; // measure the search, not the response cache
-  for (const p of queries) await search(deps, p); // warm-up
-  const p50s: number[] = [];
-  const p95s: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    const times: number[] = [];
-    for (const p of queries) {
-      const t = performance.now();
-      await search(deps, p);
-      times.push(performance.now() - t);
-    }
-    p50s.push(percentile(times, 50));
-    p95s.push(percentile(times, 95));
-  }
+  const { p50s, p95s } = await timeSearches(lore.searchDeps(), queries, RUNS);
   lore.close();
 
   console.log(`SciFact: ${docs} documents, ${queries.length} queries, ${RUNS} runs each (median shown)`);

@@ -8,13 +8,13 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSearchParams } from '../src/app/search-params.ts';
-import { search } from '../src/app/search.ts';
 import { toChunks, toDocument } from '../src/app/sync.ts';
 import { openLore } from '../src/compose.ts';
 import { parseConfig } from '../src/config/load-config.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { loadQueries, readJsonl, SCIFACT_DIR } from '../test/eval/scifact.ts';
-import { fmtMs, median, percentile } from './stats.ts';
+import { timeSearches } from './search-timing.ts';
+import { fmtMs, median } from './stats.ts';
 
 const SIZES = (process.env['BENCH_SIZES'] ?? '5183,51830').split(',').map(Number);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
@@ -70,21 +70,8 @@ try {
     for (const engine of ['postings', 'fts5'] as const) {
       const config = parseConfig(`[db]\npath = "index.sqlite"\nkeyword_engine = "${engine}"\n[retrieval]\ncache_size = 0\n`, { file: 'bench.toml', cwd: dir });
       const lore = openLore(config);
-      const deps = { ...lore.searchDeps(), cache: undefined };
       const params = queries.map((q) => parseSearchParams({ query: q.text, mode: 'keyword' }, config.retrieval));
-      for (const p of params) await search(deps, p); // warm-up (postings loaded, statements prepared)
-      const p50s: number[] = [];
-      const p95s: number[] = [];
-      for (let run = 0; run < RUNS; run++) {
-        const times: number[] = [];
-        for (const p of params) {
-          const t = performance.now();
-          await search(deps, p);
-          times.push(performance.now() - t);
-        }
-        p50s.push(percentile(times, 50));
-        p95s.push(percentile(times, 95));
-      }
+      const { p50s, p95s } = await timeSearches(lore.searchDeps(), params, RUNS);
       lore.close();
       lines.push(`    ${engine.padEnd(8)}  p50 ${fmtMs(median(p50s)).padStart(7)} ms   p95 ${fmtMs(median(p95s)).padStart(7)} ms   (p50 runs: ${p50s.map(fmtMs).join(', ')})`);
     }
