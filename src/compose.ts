@@ -50,7 +50,7 @@ export interface Lore {
   loadExtensions(): Promise<ScriptLoadFailure[]>;
   /** The server's live index (call start()): watchers when `watch`, schedules, background embedding. */
   openLiveSync(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveSync>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): Lore {
@@ -61,7 +61,7 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
   let embedderCache: Embedder | null | undefined;
   const embedder = (): Embedder | null => (embedderCache ??= createEmbedder(config.embedding, env));
   const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
-  const knownSources = (): string[] => [...new Set([...connectorLabels(), ...store.sources().map((s) => s.source)])].sort();
+  const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
   const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources });
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
@@ -145,7 +145,7 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
     },
     close: () => {
       openedScripting?.close();
-      store.close();
+      return store.close();
     },
   };
 }

@@ -24,14 +24,14 @@ describe('sync options', () => {
     const dry = await sync({ full: false, dryRun: true });
     assert.equal(dry.upserted, 4);
     assert.equal(dry.chunksWritten, 4);
-    assert.equal(fx.lore.store.counts().documents, 0);
-    assert.equal(fx.lore.store.sourceState('filesystem:docs').lastSyncAt, null);
+    assert.equal((await fx.lore.store.counts()).documents, 0);
+    assert.equal((await fx.lore.store.sourceState('filesystem:docs')).lastSyncAt, null);
   });
 
   it('--limit takes n changed items and deletes nothing; --since skips older items', async () => {
     const limited = await sync({ full: false, limit: 3 });
     assert.equal(limited.upserted, 3);
-    assert.equal(fx.lore.store.counts().documents, 3);
+    assert.equal((await fx.lore.store.counts()).documents, 3);
     fx.ws.remove('docs/d0.md');
     fx.ws.write('docs/new.md', '# New\n\nFresh.');
     const old = new Date('2020-01-01T00:00:00Z');
@@ -39,7 +39,7 @@ describe('sync options', () => {
     const since = await sync({ full: false, since: '2025-01-01T00:00:00.000Z' });
     assert.equal(since.deleted, 0, 'a partial pass never deletes');
     assert.ok(since.notes.some((n) => /d1\.md: updated 2020-01-01.*before --since/.test(n)));
-    assert.ok(fx.lore.store.counts().documents >= 4, 'new.md added, nothing removed');
+    assert.ok((await fx.lore.store.counts()).documents >= 4, 'new.md added, nothing removed');
     const complete = await sync({ full: false });
     assert.ok(complete.deleted >= 1, 'a complete pass removes d0.md');
   });
@@ -48,11 +48,11 @@ describe('sync options', () => {
 describe('embed options', () => {
   it('--dry-run counts, --limit embeds at most n, --batch-size sets the request size', async () => {
     const embedder = new HashingEmbedder({ batchSize: 100 });
-    const pending = fx.lore.store.countPendingEmbeddings({ model: embedder.model, dims: embedder.dims });
+    const pending = await fx.lore.store.countPendingEmbeddings({ model: embedder.model, dims: embedder.dims });
     assert.ok(pending >= 4);
     const dry = await embedPending({ store: fx.lore.store, embedder }, { dryRun: true });
     assert.equal(dry.pending, pending);
-    assert.equal(fx.lore.store.counts().embedded, 0);
+    assert.equal((await fx.lore.store.counts()).embedded, 0);
     const first = await embedPending({ store: fx.lore.store, embedder }, { limit: 3, batchSize: 1 });
     assert.equal(first.embedded, 3);
     assert.equal(embedder.calls, 3, 'one request per chunk with --batch-size 1');

@@ -18,7 +18,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
       const counts = { documents: 0, chunks: 0 };
       if (!opts.output) {
         const stdout = ctx.io.stdout;
-        if (!stdout) for (const piece of exportJsonPieces(store, counts)) ctx.io.out(piece);
+        if (!stdout) for await (const piece of exportJsonPieces(store, counts)) ctx.io.out(piece);
         else await writeAll(stdout, exportJsonPieces(store, counts));
         return;
       }
@@ -34,8 +34,8 @@ export function registerExport(program: Command, ctx: CliContext): void {
 }
 
 /** Writes every piece, waiting for 'drain' whenever the stream's buffer is full. Rejects on a stream error. */
-async function writeAll(out: Writable, pieces: Iterable<string>): Promise<void> {
-  for (const piece of pieces) {
+async function writeAll(out: Writable, pieces: AsyncIterable<string>): Promise<void> {
+  for await (const piece of pieces) {
     if (!out.write(piece)) await once(out, 'drain');
   }
 }
