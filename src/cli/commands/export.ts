@@ -20,14 +20,14 @@ export function registerExport(program: Command, ctx: CliContext): void {
     .action(async (opts: { output?: string; quiet?: boolean }) => {
       const started = Date.now();
       const store = ctx.lore().store;
-      const file = opts.output ? path.resolve(ctx.io.cwd, opts.output) : null;
-      const out = file === null ? ctx.io.stdout : createWriteStream(file);
+      const file = opts.output ? createWriteStream(path.resolve(ctx.io.cwd, opts.output)) : null;
+      const out = file ?? ctx.io.stdout;
       // No progress when JSON is being dumped onto the same terminal: the redrawn bar would garble it.
       const show = opts.quiet !== true && !ctx.json && !(file === null && isTerminal(out));
       const progress = createProgress(ctx.io.interactive && show, (t) => ctx.io.err(t), { lines: show, label: 'export', everyMs: progressEveryMs(ctx.io.env) });
       const total = store.counts();
       const counts = { documents: 0, chunks: 0 };
-      const written = { bytes: 0 };
+      let bytes = 0;
       const report = (): void => {
         const done = counts.documents + counts.chunks;
         // Rows written by a concurrent sync can take the count past the total read at the start.
@@ -35,21 +35,21 @@ export function registerExport(program: Command, ctx: CliContext): void {
       };
       report();
       const pieces = tracked(exportJsonPieces(store, counts), (piece) => {
-        written.bytes += Buffer.byteLength(piece);
+        bytes += Buffer.byteLength(piece);
         report();
       });
       if (out) await writeAll(out, pieces);
       else for await (const piece of pieces) ctx.io.out(piece);
-      if (file !== null && out) {
-        out.end();
-        await once(out, 'finish');
+      if (file) {
+        file.end();
+        await once(file, 'finish');
       }
       progress.done();
       const seconds = (Date.now() - started) / 1000;
-      const summary = `${counts.documents} documents and ${counts.chunks} chunks to ${opts.output || 'stdout'} (${formatBytes(written.bytes)}, ${seconds.toFixed(2)} s)\n`;
-      if (file !== null && ctx.json) ctx.printJson({ output: file, ...counts, bytes: written.bytes, duration_ms: Math.round(seconds * 1000) });
-      else if (file !== null && opts.quiet !== true) ctx.io.out(`Wrote ${summary}`);
-      else if (show) ctx.io.err(`Exported ${summary}`);
+      const summary = `${counts.documents} documents and ${counts.chunks} chunks to ${opts.output || 'stdout'} (${formatBytes(bytes)}, ${seconds.toFixed(2)} s)\n`;
+      if (file && ctx.json) ctx.printJson({ output: String(file.path), ...counts, bytes, duration_ms: Math.round(seconds * 1000) });
+      else if (file && opts.quiet !== true) ctx.io.out(`Wrote ${summary}`);
+      else if (!file && show) ctx.io.err(`Exported ${summary}`);
     });
 }
 
