@@ -27,7 +27,7 @@ export async function* exportJsonPieces(store: Store, counts = { documents: 0, c
     let n = 0;
     for await (const item of items) {
       buffer += `${n === 0 ? '' : ','}\n    ${JSON.stringify(item, null, 2).replaceAll('\n', '\n    ')}`;
-      n++;
+      counts[name] = ++n;
       if (buffer.length >= pieceChars) {
         yield buffer;
         buffer = '';
