@@ -4,6 +4,7 @@ import { utimesSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { HashingEmbedder } from '../../test/helpers/hashing-embedder.ts';
 import { IndexFixture } from '../../test/helpers/index-fixture.ts';
+import { documentId } from '../core/ids.ts';
 import { embedPending } from './embed.ts';
 import { selectConnectors } from './select-connectors.ts';
 import { syncConnectors, type SyncOptions } from './sync.ts';
@@ -42,6 +43,19 @@ describe('sync options', () => {
     assert.ok((await fx.lore.store.counts()).documents >= 4, 'new.md added, nothing removed');
     const complete = await sync({ full: false });
     assert.ok(complete.deleted >= 1, 'a complete pass removes d0.md');
+  });
+
+  it('a scheduled pass skips a connector synced recently by anyone, and runs once that is older', async () => {
+    fx.ws.write('docs/late.md', '# Late\n\nWritten after the last sync.');
+    const skipped = await sync({ full: false, skipIfSyncedWithinMs: 60_000 });
+    assert.equal(skipped.fetched, 0);
+    assert.equal(skipped.upserted, 0);
+    assert.match(skipped.notes.join('\n'), /up to date: synced \d+ s ago .*another replica; skipped/);
+    const late = documentId('filesystem:docs', 'late.md');
+    assert.equal(await fx.lore.store.getDocument(late), null);
+    const ran = await sync({ full: false, skipIfSyncedWithinMs: 0 });
+    assert.equal(ran.upserted, 1);
+    assert.equal((await fx.lore.store.getDocument(late))?.title, 'Late');
   });
 });
 

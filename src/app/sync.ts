@@ -61,6 +61,11 @@ export interface SyncOptions {
   limit?: number | undefined;
   /** ISO instant: only items updated at or after it. */
   since?: string | undefined;
+  /**
+   * A scheduled run: skip a connector that any process (another replica) synced within this many ms,
+   * read after taking its lock, so replicas sharing one store never repeat each other's schedule.
+   */
+  skipIfSyncedWithinMs?: number | undefined;
 }
 
 const LOAD_CONCURRENCY = 16;
@@ -103,6 +108,11 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
     const { store } = deps;
     const stored = await store.documentStates(connector.label);
     const previous = await store.sourceState(connector.label);
+    const recent = syncedRecently(previous.lastSyncAt, options.skipIfSyncedWithinMs);
+    if (recent !== null) {
+      report.notes.push(recent);
+      return report;
+    }
     const scan = await connector.scan({ checkpoint: full ? null : previous.checkpoint, full, paths: full ? undefined : paths });
     report.fetched = scan.entries.length;
     const keep = new Set<string>();
@@ -147,6 +157,13 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
   }
   report.durationMs = performance.now() - started;
   return report;
+}
+
+/** The note for a connector synced within `withinMs` (by this or another process), or null. */
+function syncedRecently(lastSyncAt: string | null, withinMs: number | undefined): string | null {
+  if (withinMs === undefined || lastSyncAt === null) return null;
+  const age = Date.now() - Date.parse(lastSyncAt);
+  return age >= 0 && age < withinMs ? `up to date: synced ${Math.round(age / 1000)} s ago (${lastSyncAt}), possibly by another replica; skipped` : null;
 }
 
 async function processEntry(
