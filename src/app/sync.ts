@@ -30,6 +30,8 @@ export interface SyncReport {
   errors: number;
   /** Skips and errors, one line each (path and reason). */
   notes: string[];
+  /** Set when a scheduled pass was skipped because the connector was synced lately (skipIfSyncedWithinMs): says when. */
+  upToDate?: string | undefined;
   /** Set when the connector failed as a whole (nothing was deleted). */
   failure: { code: string; message: string } | null;
   durationMs: number;
@@ -110,7 +112,7 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
     const previous = await store.sourceState(connector.label);
     const recent = syncedRecently(previous.lastSyncAt, options.skipIfSyncedWithinMs);
     if (recent !== null) {
-      report.notes.push(recent);
+      report.upToDate = recent;
       return report;
     }
     const scan = await connector.scan({ checkpoint: full ? null : previous.checkpoint, full, paths: full ? undefined : paths });
@@ -163,7 +165,7 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
 function syncedRecently(lastSyncAt: string | null, withinMs: number | undefined): string | null {
   if (withinMs === undefined || lastSyncAt === null) return null;
   const age = Date.now() - Date.parse(lastSyncAt);
-  return age >= 0 && age < withinMs ? `up to date: synced ${Math.round(age / 1000)} s ago (${lastSyncAt}), possibly by another replica; skipped` : null;
+  return age >= 0 && age < withinMs ? `synced ${Math.round(age / 1000)} s ago (${lastSyncAt}), possibly by another replica` : null;
 }
 
 async function processEntry(
