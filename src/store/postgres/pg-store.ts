@@ -51,8 +51,9 @@ export class PgStore implements Store {
   readonly capabilities = { pgvector: false };
   /** Connector locks over this store's pool (session advisory locks). */
   readonly locks: ConnectorLocks;
-  /** The last catch-up (for tests and `lore doctor`). */
+  /** The last catch-up that applied anything (for tests and `lore doctor`). */
   lastCatchUp: CatchUpReport | null = null;
+  private caughtUp = false;
   private readonly url: string;
   private readonly pool: pg.Pool;
   private readonly tx: PgTransactions;
@@ -112,8 +113,10 @@ export class PgStore implements Store {
       throw toLoreError(this.url, error);
     }
     try {
-      this.lastCatchUp = await catchUp(client, this.mirror);
+      const report = await catchUp(client, this.mirror);
       client.release();
+      if (report.wiped || report.from !== report.to) this.lastCatchUp = report;
+      this.caughtUp = true;
     } catch (error) {
       client.release(error as Error);
       throw toLoreError(this.url, error);
@@ -210,7 +213,7 @@ export class PgStore implements Store {
   }
 
   generation(): string {
-    return this.lastCatchUp === null ? 'pending' : `pg${this.mirror.incarnation}:${this.mirror.store.generation()}`;
+    return !this.caughtUp ? 'pending' : `pg${this.mirror.incarnation}:${this.mirror.store.generation()}`;
   }
 
   pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]> {
