@@ -71,7 +71,7 @@ async function waitReady(url: string, child: ChildProcess, log: () => string): P
       return;
     } catch (error) {
       await client.end().catch(() => undefined);
-      if (attempt > 300) throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log()}`);
+      if (attempt > 300) throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log()}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

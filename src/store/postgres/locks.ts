@@ -6,18 +6,13 @@ import type pg from 'pg';
 import { LoreError } from '../../core/errors.ts';
 import type { ConnectorLocks, ReleaseLock } from '../store.ts';
 import { LOCK_CLASS } from './keys.ts';
-import { APPLICATION_NAME, toLoreError } from './pool.ts';
+import { APPLICATION_NAME, connect, toLoreError } from './pool.ts';
 
 const POLL_MS = 200;
 
 export function postgresLocks(pool: pg.Pool, url: string): ConnectorLocks {
   const acquire = async (label: string, owner: string): Promise<ReleaseLock> => {
-    let client: pg.PoolClient;
-    try {
-      client = await pool.connect();
-    } catch (error) {
-      throw toLoreError(url, error);
-    }
+    const client = await connect(pool, url);
     try {
       await client.query('SELECT set_config($1, $2, false)', ['application_name', `${APPLICATION_NAME}: ${owner}`.slice(0, 63)]);
       const taken = (await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS taken', [LOCK_CLASS, label])).rows[0]!.taken;

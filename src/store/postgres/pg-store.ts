@@ -14,7 +14,7 @@ import { ChangeFeed } from './feed.ts';
 import { postgresLocks } from './locks.ts';
 import { migrate } from './migrations.ts';
 import { Mirror } from './mirror.ts';
-import { createPool, redactUrl, toLoreError, unavailable } from './pool.ts';
+import { connect, createPool, redactUrl, toLoreError, unavailable } from './pool.ts';
 import * as reads from './reads.ts';
 import { PgTransactions, type WriteTx } from './transactions.ts';
 import * as writer from './writer.ts';
@@ -106,12 +106,7 @@ export class PgStore implements Store {
   }
 
   private async runCatchUp(): Promise<void> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw toLoreError(this.url, error);
-    }
+    const client = await connect(this.pool, this.url);
     try {
       const report = await catchUp(client, this.mirror);
       client.release();

@@ -78,3 +78,12 @@ export function toLoreError(url: string, error: unknown): LoreError {
   if (isUnreachable(error)) return unavailable(url, message, error);
   return new LoreError('internal', `PostgreSQL at ${serverOf(url)}: ${message}`, { cause: error });
 }
+
+/** A pooled connection; failing to get one is `unavailable` (or `internal`). */
+export async function connect(pool: pg.Pool, url: string): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (error) {
+    throw toLoreError(url, error);
+  }
+}

@@ -8,7 +8,7 @@
 // a group committed every GROUP_MAX_UNITS units or GROUP_MAX_MS, like the SQLite store's unit of work.
 import type pg from 'pg';
 import { CHANNEL, WRITE_LOCK_KEY } from './keys.ts';
-import { isUnreachable, toLoreError } from './pool.ts';
+import { connect, isUnreachable, toLoreError } from './pool.ts';
 
 const GROUP_MAX_UNITS = 500;
 const GROUP_MAX_MS = 250;
@@ -95,12 +95,7 @@ export class PgTransactions {
   }
 
   private async open(): Promise<WriteTx> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw toLoreError(this.url, error);
-    }
+    const client = await connect(this.pool, this.url);
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK_KEY]);
