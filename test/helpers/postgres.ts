@@ -55,10 +55,51 @@ async function freePort(): Promise<number> {
 
 const running = new Set<ChildProcess>();
 const dirs = new Set<string>();
-process.on('exit', () => {
+function cleanUp(): void {
   for (const child of running) child.kill('SIGKILL');
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+}
+process.on('exit', cleanUp);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    cleanUp();
+    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  });
+}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Servers left behind by an earlier test process killed outright (SIGKILL skips every handler): a temp
+ * dir of ours whose `owner.pid` process is gone. Its postmaster is stopped only if its command line
+ * names that very data dir (never anyone else's PostgreSQL), then the dir is removed.
+ */
+function sweepOrphans(): void {
+  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith('lore-pg-'))) {
+    const dir = path.join(tmpdir(), name);
+    let owner: number;
+    try {
+      owner = Number(readFileSync(path.join(dir, 'owner.pid'), 'utf8'));
+    } catch {
+      continue;
+    }
+    if (!owner || isAlive(owner)) continue;
+    try {
+      const postmaster = Number(readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (postmaster && readFileSync(`/proc/${postmaster}/cmdline`, 'utf8').includes(path.join(dir, 'data'))) process.kill(postmaster, 'SIGKILL');
+    } catch {
+      // no server running there
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 async function waitReady(url: string, child: ChildProcess, log: () => string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -80,8 +121,10 @@ async function waitReady(url: string, child: ChildProcess, log: () => string): P
 export async function startPostgres(): Promise<TestPostgres> {
   const bin = binDir();
   const user = serverUser();
+  sweepOrphans();
   const dir = mkdtempSync(path.join(tmpdir(), 'lore-pg-'));
   dirs.add(dir);
+  writeFileSync(path.join(dir, 'owner.pid'), String(process.pid));
   const data = path.join(dir, 'data');
   if (user) chownSync(dir, user.uid, user.gid);
   const ids = user ? { uid: user.uid, gid: user.gid } : {};

@@ -3,6 +3,7 @@
 // Never edit a released migration: append a new one. Tables live in the URL's default schema.
 import type pg from 'pg';
 import { MIGRATE_LOCK_KEY } from './keys.ts';
+import { connect } from './pool.ts';
 
 const MIGRATIONS: readonly string[] = [
   // 1: documents, chunks, embeddings, sync state; the change feed: every write transaction stamps the
@@ -78,8 +79,8 @@ const MIGRATIONS: readonly string[] = [
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Brings the database to PG_SCHEMA_VERSION. Safe to call on every open, from any number of replicas at once. */
-export async function migrate(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
+export async function migrate(pool: pg.Pool, url: string): Promise<void> {
+  const client = await connect(pool, url);
   let broken = false;
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK_KEY]);

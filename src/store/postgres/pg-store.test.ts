@@ -12,7 +12,7 @@ import { sharedPostgres, startPostgres, stopSharedPostgres, type TestPostgres } 
 import { migratePostgres, openPostgresStore, type PgStore } from './pg-store.ts';
 import { pgDoc, eventually } from './test-docs.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-pg-store-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'lore-pgstore-'));
 let server: TestPostgres;
 const open: PgStore[] = [];
 let mirrors = 0;
@@ -196,6 +196,7 @@ describe('PgStore while PostgreSQL restarts', () => {
     const first = pgDoc('git:docs', 'before.md', 'Before', 'written before the outage');
     await a.upsertDocument(first.doc, first.chunks, null);
     await eventually(async () => (await b.getDocument(first.doc.id)) !== null);
+    const release = await a.locks.acquire('git:docs', 'lore serve');
 
     await own.down();
     const isUnavailable = (error: unknown): boolean => error instanceof LoreError && error.code === 'unavailable';
@@ -208,9 +209,14 @@ describe('PgStore while PostgreSQL restarts', () => {
       return true;
     });
 
+    await assert.rejects(b.sourceStates(), isUnavailable);
+
     await own.start();
     await eventually(async () => a.upsertDocument(second.doc, second.chunks, null).then(() => true, () => false));
     await eventually(async () => (await b.getDocument(second.doc.id).catch(() => null)) !== null);
-    assert.equal((await b.counts()).documents, 2);
+    assert.deepEqual((await b.listDocuments(0, 10)).documents.map((d) => d.title), ['Before', 'After']);
+    // The session holding the lock died with the server: the lock is free again, and the stale release is harmless.
+    release();
+    (await b.locks.acquire('git:docs', 'lore sync'))();
   });
 });

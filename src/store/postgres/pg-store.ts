@@ -38,7 +38,7 @@ export function openPostgresStore(url: string, options: OpenPostgresStoreOptions
 export async function migratePostgres(url: string): Promise<void> {
   const pool = createPool(url, { poolSize: 1 });
   try {
-    await migrate(pool);
+    await migrate(pool, url);
   } catch (error) {
     throw toLoreError(url, error);
   } finally {
@@ -78,7 +78,7 @@ export class PgStore implements Store {
   /** Connects, migrates and catches up once; after a failure the next call tries again. */
   private ready(): Promise<void> {
     this.starting ??= (async () => {
-      await migrate(this.pool);
+      await migrate(this.pool, this.url);
       this.capabilities.pgvector = await reads.hasPgvector(this.pool);
       await this.feed.start();
       await this.requestCatchUp();
@@ -118,23 +118,24 @@ export class PgStore implements Store {
     }
   }
 
-  /** The mirror, once ready and while PostgreSQL answers heartbeats. */
-  private async reader(): Promise<SqliteStore> {
+  /** Ready, and PostgreSQL answered a heartbeat lately: reads fail fast (503) while it does not. */
+  private async live(): Promise<void> {
     await this.ready();
     const silent = Date.now() - this.feed.lastOk;
     if (silent > STALE_AFTER_MS) throw unavailable(this.url, `no answer for ${Math.round(silent / 1000)} s`);
+  }
+
+  /** The mirror, for reads. */
+  private async reader(): Promise<SqliteStore> {
+    await this.live();
     return this.mirror.store;
   }
 
-  private async pg(): Promise<pg.Pool> {
-    await this.ready();
-    return this.pool;
-  }
-
+  /** A read answered by PostgreSQL itself. */
   private async query<T>(fn: (pool: pg.Pool) => Promise<T>): Promise<T> {
-    const pool = await this.pg();
+    await this.live();
     try {
-      return await fn(pool);
+      return await fn(this.pool);
     } catch (error) {
       throw toLoreError(this.url, error);
     }

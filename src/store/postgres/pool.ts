@@ -79,11 +79,23 @@ export function toLoreError(url: string, error: unknown): LoreError {
   return new LoreError('internal', `PostgreSQL at ${serverOf(url)}: ${message}`, { cause: error });
 }
 
-/** A pooled connection; failing to get one is `unavailable` (or `internal`). */
+const guarded = new WeakSet<pg.PoolClient>();
+
+/**
+ * A pooled connection; failing to get one is `unavailable` (or `internal`). The pool listens for errors
+ * only on idle clients: a checked-out one (a held lock, an open bulk group) whose server goes away
+ * would crash the process without the listener added here. Its next query fails instead.
+ */
 export async function connect(pool: pg.Pool, url: string): Promise<pg.PoolClient> {
+  let client: pg.PoolClient;
   try {
-    return await pool.connect();
+    client = await pool.connect();
   } catch (error) {
     throw toLoreError(url, error);
   }
+  if (!guarded.has(client)) {
+    guarded.add(client);
+    client.on('error', () => undefined);
+  }
+  return client;
 }
