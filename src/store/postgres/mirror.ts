@@ -8,7 +8,8 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LoreError } from '../../core/errors.ts';
-import { lockConnector, type ReleaseLock } from '../sync-lock.ts';
+import type { ReleaseLock } from '../store.ts';
+import { lockConnector } from '../sync-lock.ts';
 import { openSqliteStore, type SqliteStore } from '../sqlite/sqlite-store.ts';
 
 export interface MirrorState {
