@@ -31,8 +31,6 @@ export class PgTransactions {
   private queue: Promise<unknown> = Promise.resolve();
   private bulk = 0;
   private group: Group | null = null;
-  /** Called after every commit that changed something (the store catches its mirror up). */
-  onCommit: () => void = () => undefined;
 
   constructor(pool: pg.Pool, url: string) {
     this.pool = pool;
@@ -116,9 +114,7 @@ export class PgTransactions {
     } catch (error) {
       tx.client.release(error as Error);
       if (commit) throw toLoreError(this.url, error);
-      return;
     }
-    if (commit) this.onCommit();
   }
 
   private async commitGroup(): Promise<void> {
