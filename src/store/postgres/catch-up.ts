@@ -1,6 +1,6 @@
 // Brings a mirror (mirror.ts) in step with PostgreSQL, in one REPEATABLE READ snapshot:
 //
-// 1. Read lore_meta (epoch, committed version = the target). Another epoch, or no state: wipe the mirror.
+// 1. Read lore_meta (epoch, committed version = the target). Another epoch, or data without a state: wipe the mirror.
 // 2. In mirror bulk mode, for changes with watermark < version <= target: delete tombstoned documents;
 //    clear embeddings if a clear happened; upsert changed documents with their chunks (in position order,
 //    batches of DOC_BATCH); sync states; import changed embeddings by chunk id (batches of EMBEDDING_BATCH).
@@ -54,13 +54,11 @@ export async function catchUp(client: pg.PoolClient, mirror: Mirror): Promise<Ca
 
 async function apply(client: pg.PoolClient, mirror: Mirror): Promise<CatchUpReport> {
   const meta = (await client.query<{ epoch: string; version: string }>('SELECT epoch, version::text AS version FROM lore_meta WHERE id = 1')).rows[0]!;
-  let state = mirror.state();
-  const wiped = state === null || state.epoch !== meta.epoch;
-  if (wiped) {
-    await mirror.wipe();
-    state = { epoch: meta.epoch, version: '0' };
-  }
-  const from = state!.version;
+  const state = mirror.state();
+  // No state: a new mirror (nothing to wipe) or one whose first catch-up was cut short (wiped).
+  const wiped = state === null ? !(await mirror.isEmpty()) : state.epoch !== meta.epoch;
+  if (wiped) await mirror.wipe();
+  const from = state === null || wiped ? '0' : state.version;
   const report: CatchUpReport = { from, to: meta.version, documents: 0, deleted: 0, embeddings: 0, wiped };
   if (!wiped && from === meta.version) return report;
   const range = [from, meta.version];

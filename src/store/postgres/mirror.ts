@@ -78,6 +78,12 @@ export class Mirror {
     renameSync(draft, this.stateFile);
   }
 
+  /** True when the mirror holds nothing (a new file). */
+  async isEmpty(): Promise<boolean> {
+    const counts = await this.store.counts();
+    return counts.documents === 0 && counts.embedded === 0 && (await this.store.sourceStates()).length === 0;
+  }
+
   /** Empties the mirror (another database, or no state): deletes its files and opens a new one. */
   async wipe(): Promise<void> {
     await this.store.close();

@@ -53,7 +53,6 @@ export class PgStore implements Store {
   readonly locks: ConnectorLocks;
   /** The last catch-up that applied anything (for tests and `lore doctor`). */
   lastCatchUp: CatchUpReport | null = null;
-  private caughtUp = false;
   private readonly url: string;
   private readonly pool: pg.Pool;
   private readonly tx: PgTransactions;
@@ -111,7 +110,6 @@ export class PgStore implements Store {
       const report = await catchUp(client, this.mirror);
       client.release();
       if (report.wiped || report.from !== report.to) this.lastCatchUp = report;
-      this.caughtUp = true;
     } catch (error) {
       client.release(error as Error);
       throw toLoreError(this.url, error);
@@ -209,7 +207,7 @@ export class PgStore implements Store {
   }
 
   generation(): string {
-    return !this.caughtUp ? 'pending' : `pg${this.mirror.incarnation}:${this.mirror.store.generation()}`;
+    return `pg${this.mirror.incarnation}:${this.mirror.store.generation()}`;
   }
 
   pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]> {
