@@ -1,6 +1,8 @@
 // Brings a mirror (mirror.ts) in step with PostgreSQL, in one REPEATABLE READ snapshot:
 //
-// 1. Read lore_meta (epoch, committed version = the target). Another epoch, or data without a state: wipe the mirror.
+// 1. Read lore_meta (epoch, committed version = the target). Another epoch, a watermark no longer in
+//    lore_commits with its token (a restored database, commits lost in a crash), or data without a
+//    state: wipe the mirror.
 // 2. In mirror bulk mode, for changes with watermark < version <= target: delete tombstoned documents;
 //    clear embeddings if a clear happened; upsert changed documents with their chunks (in position order,
 //    batches of DOC_BATCH); sync states; import changed embeddings by chunk id (batches of EMBEDDING_BATCH).
@@ -8,7 +10,7 @@
 import type pg from 'pg';
 import type { Chunk } from '../../core/models.ts';
 import type { StoredEmbedding } from '../store.ts';
-import type { Mirror } from './mirror.ts';
+import type { Mirror, MirrorState } from './mirror.ts';
 
 const DOC_BATCH = 500;
 const EMBEDDING_BATCH = 2000;
@@ -53,10 +55,11 @@ export async function catchUp(client: pg.PoolClient, mirror: Mirror): Promise<Ca
 }
 
 async function apply(client: pg.PoolClient, mirror: Mirror): Promise<CatchUpReport> {
-  const meta = (await client.query<{ epoch: string; version: string }>('SELECT epoch, version::text AS version FROM lore_meta WHERE id = 1')).rows[0]!;
+  const meta = (await client.query<{ epoch: string; version: string; token: string | null }>(
+    `SELECT m.epoch, m.version::text AS version, c.token FROM lore_meta m LEFT JOIN lore_commits c ON c.version = m.version WHERE m.id = 1`)).rows[0]!;
   const state = mirror.state();
   // No state: a new mirror (nothing to wipe) or one whose first catch-up was cut short (wiped).
-  const wiped = state === null ? !(await mirror.isEmpty()) : state.epoch !== meta.epoch;
+  const wiped = state === null ? !(await mirror.isEmpty()) : state.epoch !== meta.epoch || !(await inHistory(client, state));
   if (wiped) await mirror.wipe();
   const from = state === null || wiped ? '0' : state.version;
   const report: CatchUpReport = { from, to: meta.version, documents: 0, deleted: 0, embeddings: 0, wiped };
@@ -79,8 +82,15 @@ async function apply(client: pg.PoolClient, mirror: Mirror): Promise<CatchUpRepo
     await store.endBulk();
   }
   if (report.documents >= COMPACT_AFTER) await store.compact();
-  mirror.setState({ epoch: meta.epoch, version: meta.version });
+  mirror.setState({ epoch: meta.epoch, version: meta.version, token: meta.token });
   return report;
+}
+
+/** Whether the version the mirror holds is still in PostgreSQL's history (not lost to a restore or a crash). */
+async function inHistory(client: pg.PoolClient, state: MirrorState): Promise<boolean> {
+  if (state.version === '0') return true;
+  const row = (await client.query<{ token: string }>('SELECT token FROM lore_commits WHERE version = $1', [state.version])).rows[0];
+  return row !== undefined && row.token === state.token;
 }
 
 async function applyDocuments(client: pg.PoolClient, mirror: Mirror, range: string[]): Promise<number> {

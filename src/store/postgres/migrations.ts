@@ -18,6 +18,13 @@ const MIGRATIONS: readonly string[] = [
   );
   INSERT INTO lore_meta (id, epoch) VALUES (1, md5(random()::text || clock_timestamp()::text));
 
+  -- One row per write transaction: a mirror checks that the version it holds is still in the history
+  -- (a restore, or commits lost in a crash with synchronous_commit off, rewinds it), else rebuilds.
+  CREATE TABLE lore_commits (
+    version bigint PRIMARY KEY,
+    token text NOT NULL
+  );
+
   CREATE TABLE lore_documents (
     id text PRIMARY KEY,
     position bigserial NOT NULL UNIQUE,

@@ -16,6 +16,8 @@ export interface MirrorState {
   epoch: string;
   /** The PostgreSQL version the mirror holds every change up to (bigint as text). */
   version: string;
+  /** lore_commits.token of that version (null for version 0): tells a rewound history from ours. */
+  token: string | null;
 }
 
 const MAX_SLOTS = 32;
@@ -61,7 +63,9 @@ export class Mirror {
     if (this.file === ':memory:') return this.memoryState;
     try {
       const parsed = JSON.parse(readFileSync(this.stateFile, 'utf8')) as Partial<MirrorState>;
-      return typeof parsed.epoch === 'string' && typeof parsed.version === 'string' ? { epoch: parsed.epoch, version: parsed.version } : null;
+      return typeof parsed.epoch === 'string' && typeof parsed.version === 'string'
+        ? { epoch: parsed.epoch, version: parsed.version, token: typeof parsed.token === 'string' ? parsed.token : null }
+        : null;
     } catch {
       return null;
     }

@@ -3,9 +3,11 @@
 // Every write transaction, before it changes anything: takes pg_advisory_xact_lock(WRITE_LOCK_KEY) (one
 // writer at a time across replicas, so version order is commit order and a reader's watermark never
 // skips a late commit), draws one value of lore_version and records it as lore_meta.version (the
-// committed high-water mark the heartbeat reads), and queues pg_notify (delivered at commit).
+// committed high-water mark the heartbeat reads) and in lore_commits with a random token (the history
+// mirrors check), and queues pg_notify (delivered at commit).
 // Writes of this store are serialised (one connection at a time). In bulk mode units are SAVEPOINTs in
 // a group committed every GROUP_MAX_UNITS units or GROUP_MAX_MS, like the SQLite store's unit of work.
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { CHANNEL, WRITE_LOCK_KEY } from './keys.ts';
 import { connect, isUnreachable, toLoreError } from './pool.ts';
@@ -97,7 +99,11 @@ export class PgTransactions {
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK_KEY]);
-      const row = (await client.query<{ version: string }>("UPDATE lore_meta SET version = nextval('lore_version') WHERE id = 1 RETURNING version::text AS version")).rows[0]!;
+      const row = (await client.query<{ version: string }>(
+        `WITH v AS (UPDATE lore_meta SET version = nextval('lore_version') WHERE id = 1 RETURNING version)
+         INSERT INTO lore_commits (version, token) SELECT version, $1 FROM v RETURNING version::text AS version`,
+        [randomUUID()],
+      )).rows[0]!;
       await client.query('SELECT pg_notify($1, $2)', [CHANNEL, row.version]);
       return { client, version: row.version };
     } catch (error) {
