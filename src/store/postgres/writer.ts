@@ -12,18 +12,25 @@ export function vectorBytes(vector: Float32Array): Buffer {
 
 export async function upsertDocument(tx: WriteTx, doc: StoredDocument, chunks: readonly Chunk[], fingerprint: string | null): Promise<UpsertOutcome> {
   const { client, version } = tx;
-  await client.query(
+  // xmax = 0 on the returned row: it was inserted, not updated (a new document has no chunks to diff).
+  const inserted = (await client.query<{ inserted: boolean }>(
     `INSERT INTO lore_documents (id, connector, source, source_id, source_url, title, body, content_type, metadata,
        updated_at, content_hash, fingerprint, indexed_at, version)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
      ON CONFLICT (id) DO UPDATE SET connector = excluded.connector, source = excluded.source, source_id = excluded.source_id,
        source_url = excluded.source_url, title = excluded.title, body = excluded.body, content_type = excluded.content_type,
        metadata = excluded.metadata, updated_at = excluded.updated_at, content_hash = excluded.content_hash,
-       fingerprint = excluded.fingerprint, indexed_at = excluded.indexed_at, version = excluded.version`,
+       fingerprint = excluded.fingerprint, indexed_at = excluded.indexed_at, version = excluded.version
+     RETURNING (xmax = 0) AS inserted`,
     [doc.id, doc.connector, doc.source, doc.sourceId, doc.sourceUrl, doc.title, doc.body, doc.contentType, JSON.stringify(doc.metadata),
       doc.updatedAt, doc.contentHash, fingerprint, new Date().toISOString(), version],
-  );
-  const old = new Map((await client.query<{ id: string; chunk_index: number }>('SELECT id, chunk_index FROM lore_chunks WHERE document_id = $1', [doc.id])).rows.map((r) => [r.id, r.chunk_index]));
+  )).rows[0]!.inserted;
+  const old = new Map<string, number>();
+  if (!inserted) {
+    for (const r of (await client.query<{ id: string; chunk_index: number }>('SELECT id, chunk_index FROM lore_chunks WHERE document_id = $1', [doc.id])).rows) {
+      old.set(r.id, r.chunk_index);
+    }
+  }
   const fresh = chunks.filter((c) => !old.has(c.id));
   const moved = chunks.filter((c) => old.has(c.id) && old.get(c.id) !== c.chunkIndex);
   const keep = new Set(chunks.map((c) => c.id));
