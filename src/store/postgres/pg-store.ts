@@ -3,6 +3,7 @@
 // PostgreSQL (transactions.ts, writer.ts) and, outside bulk mode, return after the mirror caught up
 // (read your writes). While PostgreSQL does not answer, every method throws LoreError `unavailable`.
 import type pg from 'pg';
+import { LoreError } from '../../core/errors.ts';
 import type { Chunk, SourceStats } from '../../core/models.ts';
 import type {
   ConnectorLocks, ConnectorState, DocumentHead, DocumentState, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordQuery,
@@ -21,6 +22,7 @@ import * as writer from './writer.ts';
 
 /** Reads fail (`unavailable`) when PostgreSQL has not answered a heartbeat for this long: freshness cannot be promised. */
 const STALE_AFTER_MS = 2_000;
+const CLOSE_WAIT_MS = 2_000;
 
 export interface OpenPostgresStoreOptions {
   /** The mirror's SQLite file (a cache: safe to delete while Lore is stopped); `:memory:` for tests. */
@@ -76,6 +78,7 @@ export class PgStore implements Store {
 
   /** Connects, migrates and catches up once; after a failure the next call tries again. */
   private ready(): Promise<void> {
+    if (this.closed) return Promise.reject(new LoreError('internal', `the index at ${this.path} is closed`));
     this.starting ??= (async () => {
       await migrate(this.pool, this.url);
       this.capabilities.pgvector = await reads.hasPgvector(this.pool);
@@ -291,7 +294,8 @@ export class PgStore implements Store {
     this.closed = true;
     await this.feed.stop();
     await this.running?.catch(() => undefined);
-    await this.pool.end().catch(() => undefined);
+    // pool.end() waits for every borrowed connection: a lock never released must not hang shutdown.
+    await Promise.race([this.pool.end().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
     await this.mirror.close();
   }
 }
