@@ -1,0 +1,10 @@
+// A child process for the mirror crash test: opens a PostgreSQL store with a file mirror (argv: url,
+// mirror path), says `ready` once caught up, and waits to be killed.
+import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
+
+const [url, mirrorPath] = process.argv.slice(2);
+const store = openPostgresStore(url!, { mirrorPath: mirrorPath! });
+process.stdout.write(`opened\n`);
+await store.counts();
+process.stdout.write(`ready\n`);
+setInterval(() => undefined, 60_000);
