@@ -24,7 +24,9 @@ import type { ExtensionConnector } from './extensions/extension-api.ts';
 import { VERSION } from './version.ts';
 import { scriptEnv } from './scripting/script-env.ts';
 import { fileLocks } from './store/sync-lock.ts';
-import { redactUrl } from './store/lazy-store.ts';
+import { lazyStore } from './store/lazy-store.ts';
+import { redactUrl } from './store/redact-url.ts';
+import { createHash } from 'node:crypto';
 import { LiveSync } from './live/live-sync.ts';
 import { EmbedFollower } from './live/embed-follower.ts';
 import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
@@ -61,7 +63,23 @@ export interface Lore {
 function openStore(config: Config): { store: Store; locks: ConnectorLocks } {
   const { url } = config.db;
   if (url === null) return { store: openSqliteStore(config.db.path, { keywordEngine: config.db.keywordEngine }), locks: fileLocks(config.db.path) };
-  throw new LoreError('config_error', `[db] url is set (${redactUrl(url)}), but this build has no PostgreSQL store yet`);
+  const opening = import('./store/postgres/pg-store.ts').then(({ openPostgresStore }) =>
+    openPostgresStore(url, { mirrorPath: mirrorPathFor(config.db.path, url), poolSize: config.db.poolSize, keywordEngine: config.db.keywordEngine }),
+  );
+  const locks: ConnectorLocks = {
+    acquire: async (label, owner) => (await opening).locks.acquire(label, owner),
+    wait: async (label, owner, options) => (await opening).locks.wait(label, owner, options),
+  };
+  return { store: lazyStore(opening, redactUrl(url)), locks };
+}
+
+/**
+ * This replica's mirror of a PostgreSQL index (ADR 0111): beside [db] path, one file per database URL
+ * (without the password), so a config pointed at another database never reads a stale mirror.
+ */
+function mirrorPathFor(dbPath: string, url: string): string {
+  const key = createHash('sha256').update(redactUrl(url)).digest('hex').slice(0, 12);
+  return path.join(path.dirname(dbPath), `replica-${key}.sqlite`);
 }
 
 export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): Lore {

@@ -31,14 +31,3 @@ export function lazyStore(opening: Promise<Store>, path: string): Store {
     },
   });
 }
-
-/** The URL with the password left out, for logs, `lore stats` and `store.path`. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://(invalid url)';
-  }
-}

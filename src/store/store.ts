@@ -199,7 +199,8 @@ export interface Store {
 
   /**
    * Changes whenever the index may have changed, through this connection or any other (another
-   * process, another replica). Synchronous and cheap: asked before every cached search.
+   * process, another replica). Synchronous and cheap: asked before every cached search. Throws
+   * LoreError `unavailable` when the store cannot vouch for freshness (PostgreSQL unreachable).
    */
   generation(): string;
   /**

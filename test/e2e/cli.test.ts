@@ -22,7 +22,7 @@ describe('lore CLI', () => {
     for (let i = 0; i < 2; i++) {
       const r = await ws.lore(['init']);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /Index ready at .*data\/index\.sqlite \(schema version \d+\)/);
+      assert.match(r.stdout, /Index ready at .*data\/index\.sqlite \(SQLite, schema version \d+; \d+ documents\)/);
     }
     assert.equal(json((await ws.lore(['init', '--json'])).stdout)['schema_version'], SCHEMA_VERSION);
   });

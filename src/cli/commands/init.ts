@@ -1,4 +1,5 @@
-// `lore init`: create the database and run migrations (idempotent).
+// `lore init`: create the index and run migrations (idempotent): the SQLite file, or the tables of the
+// PostgreSQL database at [db] url (opening the store migrates it, under an advisory lock).
 import type { Command } from 'commander';
 import { SCHEMA_VERSION } from '../../store/sqlite/migrations.ts';
 import type { CliContext } from '../context.ts';
@@ -6,10 +7,14 @@ import type { CliContext } from '../context.ts';
 export function registerInit(program: Command, ctx: CliContext): void {
   program
     .command('init')
-    .description('create the index database and bring its schema up to date (safe to repeat)')
-    .action(() => {
-      const store = ctx.lore().store;
-      if (ctx.json) ctx.printJson({ db_path: store.path, schema_version: SCHEMA_VERSION });
-      else ctx.io.out(`Index ready at ${store.path} (schema version ${SCHEMA_VERSION})\n`);
+    .description('create the index (SQLite file or PostgreSQL tables) and bring its schema up to date (safe to repeat)')
+    .action(async () => {
+      const lore = ctx.lore();
+      const counts = await lore.store.counts(); // opens and migrates; PostgreSQL: also catches the replica's mirror up
+      const postgres = lore.config.db.url !== null;
+      const schemaVersion = postgres ? (await import('../../store/postgres/migrations.ts')).PG_SCHEMA_VERSION : SCHEMA_VERSION;
+      const engine = postgres ? 'PostgreSQL' : 'SQLite';
+      if (ctx.json) ctx.printJson({ db_path: lore.store.path, engine: engine.toLowerCase(), schema_version: schemaVersion, documents: counts.documents });
+      else ctx.io.out(`Index ready at ${lore.store.path} (${engine}, schema version ${schemaVersion}; ${counts.documents} documents)\n`);
     });
 }

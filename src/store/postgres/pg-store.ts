@@ -15,7 +15,8 @@ import { ChangeFeed } from './feed.ts';
 import { postgresLocks } from './locks.ts';
 import { migrate } from './migrations.ts';
 import { Mirror } from './mirror.ts';
-import { connect, createPool, redactUrl, toLoreError, unavailable } from './pool.ts';
+import { connect, createPool, toLoreError, unavailable } from './pool.ts';
+import { redactUrl } from '../redact-url.ts';
 import * as reads from './reads.ts';
 import { PgTransactions, type WriteTx } from './transactions.ts';
 import * as writer from './writer.ts';
@@ -210,6 +211,10 @@ export class PgStore implements Store {
   }
 
   generation(): string {
+    // Asked before every cached search: a replica that lost PostgreSQL must not keep answering from its
+    // response cache either (503 like every other read, ADR 0111).
+    const silent = Date.now() - this.feed.lastOk;
+    if (this.feed.lastOk > 0 && silent > STALE_AFTER_MS) throw unavailable(this.url, `no answer for ${Math.round(silent / 1000)} s`);
     return `pg${this.mirror.incarnation}:${this.mirror.store.generation()}`;
   }
 

@@ -16,17 +16,6 @@ const STATEMENT_TIMEOUT_MS = 60_000;
 /** `lore <host> <pid>`: what pg_stat_activity shows for this process (lock conflicts name it). */
 export const APPLICATION_NAME = `lore ${hostname()} ${process.pid}`.slice(0, 63);
 
-/** The URL with the password left out (for messages and Store.path). */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '';
-    return parsed.toString().replace(/:@/, '@');
-  } catch {
-    return 'postgres://(unparsable url)';
-  }
-}
-
 /** `host:port` of the URL, for messages. */
 export function serverOf(url: string): string {
   try {
