@@ -7,6 +7,8 @@ export interface ProgressOptions {
   /** Plain periodic lines when not interactive (default true). */
   lines?: boolean;
   everyMs?: number;
+  /** What the plain lines start with (default `sync`); each progress key (`connector`) is a bar. */
+  label?: string;
 }
 
 export function createProgress(interactive: boolean, write: (text: string) => void, options: ProgressOptions = {}): { update(p: SyncProgress): void; done(): void } {
@@ -20,12 +22,13 @@ export function createProgress(interactive: boolean, write: (text: string) => vo
     state.set(p.connector, entry);
     return entry;
   };
+  const label = options.label ?? 'sync';
   if (!interactive) {
     if (options.lines === false) return { update: () => undefined, done: () => undefined };
     const started = Date.now();
     const lines = createProgressLines(write, () => {
-      if (state.size === 0) return `sync: scanning… (${Math.round((Date.now() - started) / 1000)}s)`;
-      return [...state.values()].map((p) => `sync: ${p.connector} ${line(p)}`).join('\n');
+      if (state.size === 0) return `${label}: scanning… (${Math.round((Date.now() - started) / 1000)}s)`;
+      return [...state.values()].map((p) => `${label}: ${p.connector} ${line(p)}`).join('\n');
     }, options.everyMs);
     return { update: (p) => void track(p), done: () => lines.stop() };
   }
