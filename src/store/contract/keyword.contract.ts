@@ -16,7 +16,10 @@ function fruitCorpus(): TestDoc[] {
   return bodies.map((body, i) => makeDoc('filesystem:corpus', `d${i}.md`, [body], { title: `t${i}` }));
 }
 
-export function keywordCases(open: OpenStore): void {
+/** Title of the case that SQLite's contentless FTS5 cannot pass (its BM25 totals keep deleted rows). */
+export const STATS_AFTER_DELETE = 'scores after deletes as a fresh index of the same documents would';
+
+export function keywordCases(open: OpenStore, todo: Readonly<Record<string, string>> = {}): void {
   describe('keyword search', () => {
     it('ranks by BM25: the document of the rarer term first, scores in (0, 1), best first', () =>
       withStore(open, async (store) => {
@@ -72,6 +75,19 @@ export function keywordCases(open: OpenStore): void {
         assert.deepEqual(await store.upsertDocument(renamed.doc, renamed.chunks, null), { chunksWritten: 0, chunksDeleted: 0 });
         assert.deepEqual(await ids(store, 'operations'), [], 'the old title is gone from the index');
         assert.deepEqual(await ids(store, 'maintenance'), [inBody.doc.id], 'unchanged chunks are found under the new title');
+      }));
+
+    it(STATS_AFTER_DELETE, { todo: todo[STATS_AFTER_DELETE] }, () =>
+      withStore(open, async (churned) => {
+        const docs = fruitCorpus();
+        const extra = ['apple tart crumble', 'storm cloud rain', 'granite apple quarry', 'long '.repeat(40).trim()].map((body, i) => makeDoc('filesystem:corpus', `x${i}.md`, [body]));
+        await putAll(churned, [...docs, ...extra]);
+        await churned.deleteDocuments(extra.map((d) => d.doc.id));
+        await withStore(open, async (fresh) => {
+          await putAll(fresh, docs);
+          const raw = async (store: Store): Promise<[string, number][]> => (await search(store, 'apple cherry storm')).hits.map((h) => [h.document.id, Number(h.raw.toFixed(9))]);
+          assert.deepEqual(await raw(churned), await raw(fresh));
+        });
       }));
 
     it('filters by source label, source type and since, before the cut', () =>
