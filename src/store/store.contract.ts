@@ -20,7 +20,11 @@ export interface StoreContractOptions {
   todo?: Readonly<Record<string, string>>;
 }
 
-/** Registers the suite under `describe(name)`. `open` must return a new, empty store on every call. */
+/**
+ * Registers the suite under `describe(name)`. `open` must return a new, empty store on every call,
+ * also while an earlier one is still open (a case may copy between two stores). Every store a case
+ * opens is closed by it.
+ */
 export function storeContract(name: string, open: () => Promise<Store>, options: StoreContractOptions = {}): void {
   describe(`store contract: ${name}`, () => {
     documentCases(open);
