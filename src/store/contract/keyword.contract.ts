@@ -50,6 +50,17 @@ export function keywordCases(open: OpenStore, todo: Readonly<Record<string, stri
         assert.deepEqual(hit.chunk, d.chunks[1], 'the best chunk of the document');
       }));
 
+    it('fills the limit with distinct documents when the best chunks crowd into one document', () =>
+      withStore(open, async (store) => {
+        const crowded = makeDoc('filesystem:a', 'crowded.md', Array.from({ length: 12 }, (_, i) => `heron heron heron note ${i}`));
+        const others = ['heron one', 'heron two', 'heron three'].map((t, i) => makeDoc('filesystem:a', `o${i}.md`, [t]));
+        const fillers = Array.from({ length: 12 }, (_, i) => makeDoc('filesystem:a', `fill${i}.md`, [`filler words ${i}`]));
+        await putAll(store, [crowded, ...others, ...fruitCorpus(), ...fillers]); // heron in 15 of 35 chunks: a positive idf
+        const result = await store.keywordSearch({ terms: terms('heron'), limit: 4, candidateK: 2 });
+        assert.equal(result.hits[0]?.document.id, crowded.doc.id);
+        assert.deepEqual(result.hits.map((h) => h.document.id).sort(), [crowded, ...others].map((d) => d.doc.id).sort());
+      }));
+
     it('honours limit, and says when nothing matches', () =>
       withStore(open, async (store) => {
         const docs = fruitCorpus();

@@ -71,6 +71,17 @@ export function vectorCases(open: OpenStore): void {
         assert.deepEqual((await search(store, 10, { source: 'nowhere' })).hits, []);
       }));
 
+    it('fills the limit with distinct documents when the best chunks crowd into one document', () =>
+      withStore(open, async (store) => {
+        const crowded = makeDoc('filesystem:v', 'crowded.md', Array.from({ length: 10 }, (_, i) => `crowd ${i}`));
+        const others = [makeDoc('filesystem:v', 'p.md', ['p only']), makeDoc('filesystem:v', 'q.md', ['q only'])];
+        await putAll(store, [crowded, ...others]);
+        await embedChunks(store, SPACE, (text) => atCosine(text.startsWith('crowd') ? 0.95 - Number(text.split(' ')[1]) / 100 : text === 'p only' ? 0.5 : 0.4));
+        const result = await store.vectorSearch({ vector: QUERY, space: SPACE, limit: 3, candidateK: 2 });
+        assert.deepEqual(result.hits.map((h) => h.document.id), [crowded.doc.id, others[0]!.doc.id, others[1]!.doc.id]);
+        assert.equal(result.hits[0]!.chunk.text, 'crowd 0');
+      }));
+
     it('searches only the asked space, and an empty space finds nothing', () =>
       withStore(open, async (store) => {
         const docs = await indexed(store);
