@@ -43,7 +43,7 @@ try {
   const lore = openLore(config);
   const queries = loadQueries().map((q) => parseSearchParams({ query: q.text }, config.retrieval));
   const { p50s, p95s } = await timeSearches(lore.searchDeps(), queries, RUNS);
-  lore.close();
+  await lore.close();
 
   console.log(`SciFact: ${docs} documents, ${queries.length} queries, ${RUNS} runs each (median shown)`);
   console.log(`  full index (lore sync all, new db)   ${fmtMs(median(full))} ms   runs: ${full.map(fmtMs).join(', ')}`);

@@ -29,6 +29,11 @@ const size = (f: string): number => {
   }
 };
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+const timeAsync = async (run: () => Promise<void>): Promise<number> => {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+};
 const time = (run: () => void): number => {
   const t = performance.now();
   run();
@@ -43,28 +48,28 @@ try {
   console.log(`SciFact replicated; ${queries.length} queries; ${RUNS} passes per engine (median p50/p95 shown); machine shared, 2 cores`);
   for (const target of SIZES) {
     const writer = openSqliteStore(file);
-    const addMs = time(() => {
-      writer.beginBulk();
+    const addMs = await timeAsync(async () => {
+      await writer.beginBulk();
       for (; written < target; written++) {
         const d = corpus[written % corpus.length]!;
         const copy = Math.floor(written / corpus.length);
         const sourceId = `${d._id}-r${copy}.md`;
         const doc = toDocument({ sourceId, title: d.title, body: `# ${d.title}\n\n${d.text}\n` }, `scifact:${sourceId}`, 'filesystem:scifact', 'filesystem:scifact');
-        writer.upsertDocument(doc, toChunks(doc, chunking), null);
+        await writer.upsertDocument(doc, toChunks(doc, chunking), null);
       }
-      writer.endBulk();
+      await writer.endBulk();
     });
-    const tidyMs = time(() => writer.compact());
-    writer.close();
+    const tidyMs = await timeAsync(() => writer.compact());
+    await writer.close();
     const keywordFile = `${file}.keyword`;
     const keywordBytes = size(keywordFile);
     rmSync(keywordFile);
     const fresh = openSqliteStore(file);
     const buildMs = time(() => fresh.refreshKeywordIndex());
-    fresh.close();
+    await fresh.close();
     const loader = openSqliteStore(file);
     const loadMs = time(() => loader.refreshKeywordIndex());
-    loader.close();
+    await loader.close();
 
     const lines: string[] = [];
     for (const engine of ['postings', 'fts5'] as const) {
@@ -72,7 +77,7 @@ try {
       const lore = openLore(config);
       const params = queries.map((q) => parseSearchParams({ query: q.text, mode: 'keyword' }, config.retrieval));
       const { p50s, p95s } = await timeSearches(lore.searchDeps(), params, RUNS);
-      lore.close();
+      await lore.close();
       lines.push(`    ${engine.padEnd(8)}  p50 ${fmtMs(median(p50s)).padStart(7)} ms   p95 ${fmtMs(median(p95s)).padStart(7)} ms   (p50 runs: ${p50s.map(fmtMs).join(', ')})`);
     }
     console.log(`${target} documents`);

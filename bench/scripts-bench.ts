@@ -116,6 +116,6 @@ try {
   await tools.call('trivial', {});
   console.log(`after the storm: trivial call ok, ${(await lore.scripts()).runtime.workers} worker thread(s) live`);
 } finally {
-  lore.close();
+  await lore.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -18,12 +18,13 @@ import { embedAfterSync } from './app/embed-after-sync.ts';
 import { createEmbedder } from './embed/create-embedder.ts';
 import type { Embedder } from './embed/embedder.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
-import type { Store } from './store/store.ts';
+import type { ConnectorLocks, Store } from './store/store.ts';
 import type { Scripting, ScriptLoadFailure } from './scripting/scripting.ts';
 import type { ExtensionConnector } from './extensions/extension-api.ts';
 import { VERSION } from './version.ts';
 import { scriptEnv } from './scripting/script-env.ts';
-import { lockConnector, waitForConnectorLock } from './store/sync-lock.ts';
+import { fileLocks } from './store/sync-lock.ts';
+import { redactUrl } from './store/lazy-store.ts';
 import { LiveSync } from './live/live-sync.ts';
 import { EmbedFollower } from './live/embed-follower.ts';
 import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
@@ -50,18 +51,28 @@ export interface Lore {
   loadExtensions(): Promise<ScriptLoadFailure[]>;
   /** The server's live index (call start()): watchers when `watch`, schedules, background embedding. */
   openLiveSync(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveSync>;
-  close(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The index: the SQLite file at [db] path (default), or PostgreSQL at [db] url shared by replicas
+ * (ADR 0111), whose driver is loaded only then.
+ */
+function openStore(config: Config): { store: Store; locks: ConnectorLocks } {
+  const { url } = config.db;
+  if (url === null) return { store: openSqliteStore(config.db.path, { keywordEngine: config.db.keywordEngine }), locks: fileLocks(config.db.path) };
+  throw new LoreError('config_error', `[db] url is set (${redactUrl(url)}), but this build has no PostgreSQL store yet`);
 }
 
 export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): Lore {
-  const store = openSqliteStore(config.db.path, { keywordEngine: config.db.keywordEngine });
+  const { store, locks } = openStore(config);
   registerDocumentFormats();
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
   const cache = new SearchCache(config.retrieval.cacheSize);
   let embedderCache: Embedder | null | undefined;
   const embedder = (): Embedder | null => (embedderCache ??= createEmbedder(config.embedding, env));
   const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
-  const knownSources = (): string[] => [...new Set([...connectorLabels(), ...store.sources().map((s) => s.source)])].sort();
+  const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
   const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources });
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
@@ -87,7 +98,7 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
       chunking: config.chunking,
       onProgress,
       afterConnector: config.embedding.provider === 'disabled' ? undefined : embedAfterSync(store, embedder),
-      lock: (label) => waitForConnectorLock(config.db.path, label, '`lore sync`', lockWait ?? { timeoutMs: 600_000 }),
+      lock: (label) => locks.wait(label, '`lore sync`', lockWait ?? { timeoutMs: 600_000 }),
     }),
     embedder,
     tools() {
@@ -139,13 +150,13 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
           return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? { ...fs, poll: watch === 'poll' } : null };
         }),
       );
-      const syncDeps: SyncDeps = { store, chunking: config.chunking, lock: (label) => Promise.resolve(lockConnector(config.db.path, label, 'the server (`lore serve`)')) };
+      const syncDeps: SyncDeps = { store, chunking: config.chunking, lock: (label) => locks.acquire(label, 'the server (`lore serve`)') };
       const embed = config.embedding.provider === 'disabled' ? null : new EmbedFollower(store, embedder, log);
       return new LiveSync({ syncDeps, connectors, watchFolder: watchFolderWithParcel, embed, log });
     },
     close: () => {
       openedScripting?.close();
-      store.close();
+      return store.close();
     },
   };
 }

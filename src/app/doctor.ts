@@ -28,10 +28,10 @@ export function configChecks(config: Config): DoctorCheck[] {
 }
 
 /** `embedder`: the configured embedder's identity, null when [embedding] is disabled. */
-export function indexChecks(store: Store, embedder: { model: string; dims: number | null } | null): DoctorCheck[] {
+export async function indexChecks(store: Store, embedder: { model: string; dims: number | null } | null): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
   const rebuild = 'restore a backup, or delete the database file and run `lore sync all` (and `lore embed pending`)';
-  const report = store.checkIntegrity?.();
+  const report = await store.checkIntegrity?.();
   if (!report) return [{ area: 'index', status: 'warn', detail: 'this store cannot check its integrity' }];
   checks.push(
     report.sqlite.length === 0
@@ -51,12 +51,12 @@ export function indexChecks(store: Store, embedder: { model: string; dims: numbe
     else checks.push({ area: 'embeddings', status: 'warn', detail: `${what} ${v.state === 'missing' ? 'not built yet' : 'behind the stored vectors'}: the next semantic search rebuilds it, slowly`, fix: 'run `lore embed pending` (it brings the index in step)' });
   }
   if (report.orphanEmbeddings > 0) checks.push({ area: 'embeddings', status: 'warn', detail: `${report.orphanEmbeddings} embedding(s) of deleted chunks`, fix: 'run `lore embed rebuild`' });
-  checks.push(...embeddingChecks(store, embedder));
+  checks.push(...(await embeddingChecks(store, embedder)));
   return checks;
 }
 
-function embeddingChecks(store: Store, embedder: { model: string; dims: number | null } | null): DoctorCheck[] {
-  const spaces = store.embeddingSpaces();
+async function embeddingChecks(store: Store, embedder: { model: string; dims: number | null } | null): Promise<DoctorCheck[]> {
+  const spaces = await store.embeddingSpaces();
   if (!embedder) {
     return spaces.length === 0 ? [] : [{ area: 'embeddings', status: 'warn', detail: `${spaces.reduce((n, s) => n + s.count, 0)} stored embedding(s), but [embedding] is disabled`, fix: 'configure [embedding] or run `lore embed rebuild` after configuring it' }];
   }
@@ -65,7 +65,7 @@ function embeddingChecks(store: Store, embedder: { model: string; dims: number |
   if (stale.length > 0) {
     checks.push({ area: 'embeddings', status: 'warn', detail: `stale embeddings from another model or dims: ${stale.map((s) => `${s.model} (${s.dims}): ${s.count}`).join(', ')}`, fix: 'run `lore embed rebuild`' });
   }
-  const pending = store.countPendingEmbeddings(embedder);
+  const pending = await store.countPendingEmbeddings(embedder);
   checks.push(
     pending === 0
       ? { area: 'embeddings', status: 'ok', detail: `every chunk has a current ${embedder.model} embedding` }

@@ -4,15 +4,15 @@ import type { Chunk } from '../core/models.ts';
 import type { DocumentHead, Store, StoredDocument } from '../store/store.ts';
 import { chunkToWire, documentToWire } from './wire.ts';
 
-export function getDocument(store: Store, id: string): StoredDocument {
-  const doc = typeof id === 'string' && id.trim() !== '' ? store.getDocument(id.trim()) : null;
+export async function getDocument(store: Store, id: string): Promise<StoredDocument> {
+  const doc = typeof id === 'string' && id.trim() !== '' ? await store.getDocument(id.trim()) : null;
   if (!doc) throw notFound(`document not found: ${id}`);
   return doc;
 }
 
-export function getDocumentWithChunks(store: Store, id: string): { document: StoredDocument; chunks: Chunk[] } {
-  const document = getDocument(store, id);
-  return { document, chunks: store.getChunks(document.id) };
+export async function getDocumentWithChunks(store: Store, id: string): Promise<{ document: StoredDocument; chunks: Chunk[] }> {
+  const document = await getDocument(store, id);
+  return { document, chunks: await store.getChunks(document.id) };
 }
 
 /**
@@ -20,14 +20,14 @@ export function getDocumentWithChunks(store: Store, id: string): { document: Sto
  * sequence of text pieces of about `pieceChars` each, read row by row: memory stays bounded however
  * large the index. `counts` is filled in as the pieces are produced.
  */
-export function* exportJsonPieces(store: Store, counts = { documents: 0, chunks: 0 }, pieceChars = 1 << 16): Generator<string> {
+export async function* exportJsonPieces(store: Store, counts = { documents: 0, chunks: 0 }, pieceChars = 1 << 16): AsyncGenerator<string> {
   let buffer = '{\n';
-  const section = function* (name: 'documents' | 'chunks', items: Iterable<unknown>, last: boolean): Generator<string> {
+  const section = async function* (name: 'documents' | 'chunks', items: AsyncIterable<unknown>, last: boolean): AsyncGenerator<string> {
     buffer += `  "${name}": [`;
     let n = 0;
-    for (const item of items) {
+    for await (const item of items) {
       buffer += `${n === 0 ? '' : ','}\n    ${JSON.stringify(item, null, 2).replaceAll('\n', '\n    ')}`;
-      n++;
+      counts[name] = ++n;
       if (buffer.length >= pieceChars) {
         yield buffer;
         buffer = '';
@@ -41,11 +41,11 @@ export function* exportJsonPieces(store: Store, counts = { documents: 0, chunks:
   yield `${buffer}}\n`;
 }
 
-function* map<A, B>(items: Iterable<A>, fn: (a: A) => B): Generator<B> {
-  for (const item of items) yield fn(item);
+async function* map<A, B>(items: AsyncIterable<A>, fn: (a: A) => B): AsyncGenerator<B> {
+  for await (const item of items) yield fn(item);
 }
 
-export type DocumentLister = (cursor: string | undefined) => DocumentPage;
+export type DocumentLister = (cursor: string | undefined) => Promise<DocumentPage>;
 
 export interface DocumentPage {
   documents: DocumentHead[];
@@ -54,12 +54,12 @@ export interface DocumentPage {
 }
 
 /** One page of documents in a stable order (MCP `resources/list`). A cursor that is not ours is bad_request. */
-export function listDocumentPage(store: Store, cursor: string | undefined, pageSize = 100): DocumentPage {
+export async function listDocumentPage(store: Store, cursor: string | undefined, pageSize = 100): Promise<DocumentPage> {
   let after = 0;
   if (cursor !== undefined) {
     after = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (!Number.isSafeInteger(after) || after < 0) throw badRequest(`invalid cursor '${cursor}': pass back a nextCursor from an earlier page`);
   }
-  const page = store.listDocuments(after, pageSize);
+  const page = await store.listDocuments(after, pageSize);
   return { documents: page.documents, nextCursor: page.last === null ? undefined : Buffer.from(String(page.last)).toString('base64url') };
 }

@@ -32,20 +32,20 @@ const TEXTS: Record<string, string> = {
 let dir: string;
 let store: SqliteStore;
 
-function addDocs(connector: string, texts: Record<string, string>): void {
+async function addDocs(connector: string, texts: Record<string, string>): Promise<void> {
   for (const [sourceId, body] of Object.entries(texts)) {
     const doc = toDocument({ sourceId, body, title: sourceId.replace('.md', '') }, documentId(connector, sourceId), connector, connector);
-    store.upsertDocument(doc, toChunks(doc, { maxTokens: 700, overlapTokens: 0 }), null);
+    await store.upsertDocument(doc, toChunks(doc, { maxTokens: 700, overlapTokens: 0 }), null);
   }
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'lore-embed-'));
   store = openSqliteStore(path.join(dir, 'index.sqlite'));
-  addDocs('filesystem:a', TEXTS);
+  await addDocs('filesystem:a', TEXTS);
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -59,7 +59,7 @@ describe('embedPending', () => {
     assert.equal(first.failure, null);
     assert.equal(embedder.calls, 2); // 4 + 2
     assert.equal(progress.at(-1), 6);
-    assert.equal(store.counts().embedded, 6);
+    assert.equal((await store.counts()).embedded, 6);
     const again = await embedPending({ store, embedder });
     assert.equal(again.pending, 0);
     assert.equal(embedder.calls, 2);
@@ -72,32 +72,32 @@ describe('embedPending', () => {
     const failed = await embedPending({ store, embedder });
     assert.equal(failed.embedded, 2);
     assert.match(failed.failure?.message ?? '', /provider went away/);
-    assert.equal(store.counts().embedded, 2);
+    assert.equal((await store.counts()).embedded, 2);
     embedder.failOnCall = null;
     const resumed = await embedPending({ store, embedder });
     assert.equal(resumed.pending, 4);
     assert.equal(resumed.embedded, 4);
-    assert.equal(store.counts().embedded, 6);
+    assert.equal((await store.counts()).embedded, 6);
   });
 
   it('treats a model change as stale: pending again, reported by stats, replaced by rebuild', async () => {
     await embedPending({ store, embedder: new HashingEmbedder({ model: 'test:a' }) });
     const b = new HashingEmbedder({ model: 'test:b', dims: 32 });
-    assert.equal(store.countPendingEmbeddings({ model: b.model, dims: b.dims }), 6);
-    const stats = indexStats(store, [], { model: b.model, dims: b.dims });
+    assert.equal(await store.countPendingEmbeddings({ model: b.model, dims: b.dims }), 6);
+    const stats = await indexStats(store, [], { model: b.model, dims: b.dims });
     assert.deepEqual(stats.embeddings, [{ model: 'test:a', dims: 64, count: 6, current: false }]);
     const rebuilt = await embedPending({ store, embedder: b }, { rebuild: true });
     assert.equal(rebuilt.dropped, 6);
     assert.equal(rebuilt.embedded, 6);
-    assert.deepEqual(store.embeddingSpaces(), [{ model: 'test:b', dims: 32, count: 6 }]);
+    assert.deepEqual(await store.embeddingSpaces(), [{ model: 'test:b', dims: 32, count: 6 }]);
   });
 
   it('re-embeds a chunk whose document changed and drops vectors of deleted documents', async () => {
     const embedder = new HashingEmbedder();
     await embedPending({ store, embedder });
-    addDocs('filesystem:a', { 'cats.md': 'cats sleep all day in the sun' });
-    store.deleteDocuments([documentId('filesystem:a', 'snow.md')]);
-    assert.equal(store.counts().embedded, 4);
+    await addDocs('filesystem:a', { 'cats.md': 'cats sleep all day in the sun' });
+    await store.deleteDocuments([documentId('filesystem:a', 'snow.md')]);
+    assert.equal((await store.counts()).embedded, 4);
     assert.equal((await embedPending({ store, embedder })).embedded, 1);
   });
 
@@ -120,7 +120,7 @@ describe('embedPending', () => {
       const report = await embedPending({ store, embedder });
       assert.equal(report.embedded, 6);
       assert.deepEqual(sizes.sort(), [2, 4]);
-      assert.deepEqual(store.embeddingSpaces(), [{ model: 'openai:m', dims: 3, count: 6 }]);
+      assert.deepEqual(await store.embeddingSpaces(), [{ model: 'openai:m', dims: 3, count: 6 }]);
     } finally {
       server.close();
     }
@@ -162,9 +162,9 @@ describe('semantic and hybrid search', () => {
     const query = (await embedder.embed(['rain forecast']))[0] as Float32Array;
     const space = { model: embedder.model, dims: embedder.dims };
     const ids = ['rain.md', 'snow.md'].map((f) => documentId('filesystem:a', f));
-    const scores = store.documentVectorScores(query, space, [...ids, 'no-such-document']);
+    const scores = await store.documentVectorScores(query, space, [...ids, 'no-such-document']);
     assert.deepEqual([...scores.keys()].sort(), [...ids].sort());
-    const top = store.vectorSearch({ vector: query, space, limit: 1, candidateK: 1 });
+    const top = await store.vectorSearch({ vector: query, space, limit: 1, candidateK: 1 });
     assert.ok(Math.abs((scores.get(ids[0] as string) ?? 0) - (top.hits[0]?.score ?? -1)) < 1e-6);
     // With a vector cut of one document, hybrid still knows the other candidates' cosines.
     const narrow = await search({ ...deps(), retrieval: { ...retrieval, candidateKVector: 1 } }, params({ mode: 'hybrid', query: 'rain and snow forecast' }));
@@ -172,7 +172,7 @@ describe('semantic and hybrid search', () => {
   });
 
   it('applies the source filter inside candidate retrieval, so a filtered search still fills the limit', async () => {
-    addDocs('git:docs', { 'g1.md': 'git notes about cats', 'g2.md': 'git notes about bonds', 'g3.md': 'git notes about snow' });
+    await addDocs('git:docs', { 'g1.md': 'git notes about cats', 'g2.md': 'git notes about bonds', 'g3.md': 'git notes about snow' });
     await embedPending({ store, embedder });
     for (const mode of ['semantic', 'hybrid'] as const) {
       const out = await search(deps(), params({ mode, source: 'git', limit: 3 }));

@@ -48,11 +48,11 @@ export async function embedPending(deps: EmbedDeps, options: EmbedOptions = {}):
   const { store, embedder } = deps;
   const selector = { model: embedder.model, dims: embedder.dims };
   if (options.dryRun) {
-    const pending = options.rebuild ? store.counts().chunks : store.countPendingEmbeddings(selector);
+    const pending = options.rebuild ? (await store.counts()).chunks : await store.countPendingEmbeddings(selector);
     return { model: embedder.model, pending, embedded: 0, dropped: 0, failure: null, index: null, durationMs: performance.now() - started };
   }
-  const dropped = options.rebuild ? store.clearEmbeddings() : 0;
-  const pending = store.countPendingEmbeddings(selector);
+  const dropped = options.rebuild ? await store.clearEmbeddings() : 0;
+  const pending = await store.countPendingEmbeddings(selector);
   const wanted = Math.min(pending, options.limit ?? pending);
   const batchSize = options.batchSize ?? embedder.batchSize;
   const report: EmbedReport = { model: embedder.model, pending: wanted, embedded: 0, dropped, failure: null, index: null, durationMs: 0 };
@@ -62,7 +62,7 @@ export async function embedPending(deps: EmbedDeps, options: EmbedOptions = {}):
   let dims = embedder.dims;
   try {
     while (taken < wanted) {
-      const page = store.pendingEmbeddings(selector, after, Math.min(batchSize * embedder.concurrency, wanted - taken));
+      const page = await store.pendingEmbeddings(selector, after, Math.min(batchSize * embedder.concurrency, wanted - taken));
       if (page.length === 0) break;
       taken += page.length;
       after = (page[page.length - 1] as PendingChunk).rowid;
@@ -75,7 +75,9 @@ export async function embedPending(deps: EmbedDeps, options: EmbedOptions = {}):
           const vectors = await embedder.embed(batch.map((c) => c.text));
           dims ??= vectors[0]?.length ?? null;
           const rows = batch.map((c, i) => ({ rowid: c.rowid, contentHash: c.contentHash, vector: vectors[i] as Float32Array }));
-          report.embedded += store.writeEmbeddings({ model: embedder.model, dims: vectors[0]?.length ?? 0 }, rows);
+          // Read the total after the write: `+= await` would add to a stale total when batches run concurrently.
+          const written = await store.writeEmbeddings({ model: embedder.model, dims: vectors[0]?.length ?? 0 }, rows);
+          report.embedded += written;
           deps.onProgress?.({ done: report.embedded, total: report.pending });
         } catch (error) {
           failed ??= error;
@@ -87,7 +89,7 @@ export async function embedPending(deps: EmbedDeps, options: EmbedOptions = {}):
     report.failure =
       error instanceof LoreError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error).message };
   }
-  if (dims !== null) report.index = store.refreshVectorIndex({ model: embedder.model, dims });
+  if (dims !== null) report.index = await store.refreshVectorIndex({ model: embedder.model, dims });
   report.durationMs = performance.now() - started;
   return report;
 }

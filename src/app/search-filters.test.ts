@@ -23,23 +23,23 @@ let dir: string;
 let store: SqliteStore;
 const embedder = new HashingEmbedder();
 
-function add(connector: string, sourceId: string, body: string, updatedAt: string): void {
+async function add(connector: string, sourceId: string, body: string, updatedAt: string): Promise<void> {
   const doc = toDocument({ sourceId, body, title: sourceId, updatedAt }, documentId(connector, sourceId), connector, connector);
-  store.upsertDocument(doc, toChunks(doc, { maxTokens: 700, overlapTokens: 0 }), null);
+  await store.upsertDocument(doc, toChunks(doc, { maxTokens: 700, overlapTokens: 0 }), null);
 }
 
 before(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'lore-filters-'));
   store = openSqliteStore(path.join(dir, 'index.sqlite'));
   // 60 strong old matches crowd the 20 candidates: a filter applied after the cut would find nothing new.
-  for (let i = 0; i < 60; i++) add('filesystem:old', `old-${i}.md`, `quarterly budget budget review budget notes ${i}`, '2020-01-0' + ((i % 9) + 1) + 'T00:00:00.000Z');
-  add('filesystem:new', 'new-a.md', 'a passing word on the budget', '2026-03-09T08:00:00Z');
-  add('filesystem:new', 'new-b.md', 'budget mentioned once more', '2026-03-05T00:00:00.000Z');
-  add('filesystem:old', 'edge.md', 'budget at the start of the day', '2026-03-01T00:00:00+00:00');
+  for (let i = 0; i < 60; i++) await add('filesystem:old', `old-${i}.md`, `quarterly budget budget review budget notes ${i}`, '2020-01-0' + ((i % 9) + 1) + 'T00:00:00.000Z');
+  await add('filesystem:new', 'new-a.md', 'a passing word on the budget', '2026-03-09T08:00:00Z');
+  await add('filesystem:new', 'new-b.md', 'budget mentioned once more', '2026-03-05T00:00:00.000Z');
+  await add('filesystem:old', 'edge.md', 'budget at the start of the day', '2026-03-01T00:00:00+00:00');
   await embedPending({ store, embedder });
 });
-after(() => {
-  store.close();
+after(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -17,7 +17,7 @@ export interface SearchDeps {
   /** Optional response cache (long-running processes: the server). */
   cache?: SearchCache | undefined;
   /** Source labels that exist (configured or indexed): an unknown `source` with no results is not_found listing them. */
-  knownSources?: (() => string[]) | undefined;
+  knownSources?: (() => Promise<string[]>) | undefined;
 }
 
 /** Semantic/hybrid search, provided by the embeddings layer. */
@@ -40,7 +40,7 @@ export async function search(deps: SearchDeps, params: SearchParams): Promise<Se
   const response = await searchCached(deps, params);
   // Checked only when nothing matched, so a search that finds something never pays for it (and a
   // script item's own `source` label, unknown to the config, still works when it has documents).
-  if (response.results.length === 0 && params.source !== undefined && deps.knownSources) checkSource(params.source, deps.knownSources());
+  if (response.results.length === 0 && params.source !== undefined && deps.knownSources) checkSource(params.source, await deps.knownSources());
   return response;
 }
 
@@ -77,9 +77,9 @@ async function searchUncached(deps: SearchDeps, params: SearchParams): Promise<S
   return keywordSearch(deps, params);
 }
 
-export function keywordSearch(deps: SearchDeps, params: SearchParams, candidateK?: number): SearchResponse {
+export async function keywordSearch(deps: SearchDeps, params: SearchParams, candidateK?: number): Promise<SearchResponse> {
   const terms = analyzeQuery(params.query);
-  const result = deps.store.keywordSearch({
+  const result = await deps.store.keywordSearch({
     terms,
     limit: params.limit,
     // Keyword mode needs only enough chunks to fill `limit` documents (the store fetches more when

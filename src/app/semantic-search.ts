@@ -25,7 +25,7 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
   return {
     async search(params: SearchParams, deps: SearchDeps): Promise<SearchResponse> {
       const e = embedder();
-      const space = deps.store.embeddingSpaces().find((s) => s.model === e.model && (e.dims === null || s.dims === e.dims));
+      const space = (await deps.store.embeddingSpaces()).find((s) => s.model === e.model && (e.dims === null || s.dims === e.dims));
       if (!space) {
         throw new LoreError(
           'embeddings_not_configured',
@@ -38,7 +38,7 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
       const { retrieval } = deps;
       const terms = analyzeQuery(params.query);
       const stems = new Set(terms.map((t) => t.stem));
-      const vector = deps.store.vectorSearch({
+      const vector = await deps.store.vectorSearch({
         vector: query,
         space,
         limit: params.mode === 'semantic' ? params.limit : retrieval.candidateKVector,
@@ -62,12 +62,12 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
         const results = vector.hits.map((h) => toResult(h, clamp(h.score), null, h.score));
         return { results, explain: { mode: 'semantic', alpha: null, keywordCandidates: 0, vectorCandidates: vector.candidateCount, terms: [] } };
       }
-      const keyword = deps.store.keywordSearch({ terms, limit: retrieval.candidateKKeyword, candidateK: retrieval.candidateKKeyword, filter });
+      const keyword = await deps.store.keywordSearch({ terms, limit: retrieval.candidateKKeyword, candidateK: retrieval.candidateKKeyword, filter });
       // Keyword candidates the vector cut missed still get their true cosine, so a strong keyword
       // match is not scored as semantically unrelated just for ranking below the vector cut.
       const inVector = new Set(vector.hits.map((h) => h.document.id));
       const missing = keyword.hits.map((h) => h.document.id).filter((id) => !inVector.has(id));
-      const extra = [...deps.store.documentVectorScores(query, space, missing)].map(([id, score]) => ({ id, score }));
+      const extra = [...(await deps.store.documentVectorScores(query, space, missing))].map(([id, score]) => ({ id, score }));
       const vectorList = [...vector.hits.map((h) => ({ id: h.document.id, score: h.score })), ...extra].sort(
         (a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
       );

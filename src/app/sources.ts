@@ -9,8 +9,8 @@ export interface SourceRow extends SourceStats {
   status: 'ok' | 'not synced';
 }
 
-export function listSources(store: Store, configuredLabels: readonly string[]): SourceRow[] {
-  const stored = new Map(store.sources().map((s) => [s.source, s]));
+export async function listSources(store: Store, configuredLabels: readonly string[]): Promise<SourceRow[]> {
+  const stored = new Map((await store.sources()).map((s) => [s.source, s]));
   const labels = [...new Set([...configuredLabels, ...stored.keys()])].sort();
   return labels.map((label) => {
     const s = stored.get(label);
@@ -37,18 +37,18 @@ export interface Stats {
 }
 
 /** `embedder`: the configured embedder's identity (`<provider>:<model>`) and dims (null: any), null when disabled. */
-export function indexStats(
+export async function indexStats(
   store: Store,
   configuredLabels: readonly string[],
   embedder: { model: string; dims: number | null } | null = null,
-): Stats {
-  const counts = store.counts();
+): Promise<Stats> {
+  const counts = await store.counts();
   return {
-    embeddings: store.embeddingSpaces().map((s) => ({ ...s, current: s.model === embedder?.model && (embedder.dims === null || embedder.dims === s.dims) })),
+    embeddings: (await store.embeddingSpaces()).map((s) => ({ ...s, current: s.model === embedder?.model && (embedder.dims === null || embedder.dims === s.dims) })),
     dbPath: store.path,
-    dbSizeBytes: store.sizeBytes(),
+    dbSizeBytes: await store.sizeBytes(),
     counts,
     embeddedPercent: counts.chunks === 0 ? 0 : Math.round((counts.embedded / counts.chunks) * 1000) / 10,
-    sources: listSources(store, configuredLabels),
+    sources: await listSources(store, configuredLabels),
   };
 }

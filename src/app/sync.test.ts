@@ -11,7 +11,7 @@ beforeEach(() => {
 afterEach(() => fx.close());
 
 const para = (word: string, n = 60): string => Array.from({ length: n }, (_, i) => `${word}${i % 7}`).join(' ') + '.';
-const ids = (): string[] => fx.lore.store.exportAll().documents.map((d) => d.sourceId);
+const ids = async (): Promise<string[]> => (await fx.lore.store.exportAll()).documents.map((d) => d.sourceId);
 
 describe('sync (filesystem)', () => {
   it('indexes new files and reports counts', async () => {
@@ -21,8 +21,8 @@ describe('sync (filesystem)', () => {
     assert.equal(r.failure, null);
     assert.deepEqual([r.fetched, r.upserted, r.deleted, r.unchanged], [2, 2, 0, 0]);
     assert.equal(r.chunksWritten, 2);
-    assert.deepEqual(ids(), ['a.md', 'sub/b.txt']);
-    const doc = fx.lore.store.getDocument(documentId('filesystem:docs', 'a.md'));
+    assert.deepEqual(await ids(), ['a.md', 'sub/b.txt']);
+    const doc = await fx.lore.store.getDocument(documentId('filesystem:docs', 'a.md'));
     assert.equal(doc?.title, 'Alpha');
     assert.match(doc?.sourceUrl ?? '', /^file:\/\/.*\/docs\/a\.md$/);
   });
@@ -30,31 +30,31 @@ describe('sync (filesystem)', () => {
   it('costs no writes when nothing changed, even after a touch', async () => {
     fx.ws.write('docs/a.md', '# Alpha\n\nText.');
     await fx.syncOne();
-    const before = fx.lore.store.exportAll();
+    const before = await fx.lore.store.exportAll();
     let r = await fx.syncOne();
     assert.deepEqual([r.upserted, r.chunksWritten, r.deleted, r.unchanged], [0, 0, 0, 1]);
     utimesSync(fx.ws.path('docs/a.md'), new Date(), new Date(Date.now() + 5000)); // same content, new mtime
     r = await fx.syncOne();
     assert.deepEqual([r.upserted, r.chunksWritten, r.unchanged], [0, 0, 1]);
-    assert.deepEqual(fx.lore.store.exportAll(), before);
+    assert.deepEqual(await fx.lore.store.exportAll(), before);
   });
 
   it('re-chunks an edited file and keeps the ids of unchanged chunks', async () => {
-    fx.setConfig('[chunking]\nmax_tokens = 40\noverlap_tokens = 0\n[connectors.filesystem.docs]\nroot = "docs"\n');
+    await fx.setConfig('[chunking]\nmax_tokens = 40\noverlap_tokens = 0\n[connectors.filesystem.docs]\nroot = "docs"\n');
     fx.ws.write('docs/a.md', [para('one', 20), para('two', 20), para('three', 20)].join('\n\n'));
     await fx.syncOne();
     const id = documentId('filesystem:docs', 'a.md');
-    const before = fx.lore.store.getChunks(id);
+    const before = await fx.lore.store.getChunks(id);
     assert.equal(before.length, 3);
     fx.ws.write('docs/a.md', [para('one', 20), para('six', 20), para('three', 20)].join('\n\n'));
     utimesSync(fx.ws.path('docs/a.md'), new Date(), new Date(Date.now() + 5000));
     const r = await fx.syncOne();
     assert.deepEqual([r.upserted, r.chunksWritten], [1, 1]);
-    const after = fx.lore.store.getChunks(id);
+    const after = await fx.lore.store.getChunks(id);
     assert.equal(after[0]?.id, before[0]?.id);
     assert.equal(after[2]?.id, before[2]?.id);
     assert.notEqual(after[1]?.id, before[1]?.id);
-    assert.equal(fx.lore.store.counts().chunks, 3);
+    assert.equal((await fx.lore.store.counts()).chunks, 3);
   });
 
   it('removes deleted files from the index and from search', async () => {
@@ -64,10 +64,10 @@ describe('sync (filesystem)', () => {
     fx.ws.remove('docs/gone.md');
     const r = await fx.syncOne();
     assert.equal(r.deleted, 1);
-    assert.deepEqual(ids(), ['keep.md']);
-    const hits = fx.lore.store.keywordSearch({ terms: [{ token: 'remove', stem: 'remov' }], limit: 10, candidateK: 10 });
+    assert.deepEqual(await ids(), ['keep.md']);
+    const hits = await fx.lore.store.keywordSearch({ terms: [{ token: 'remove', stem: 'remov' }], limit: 10, candidateK: 10 });
     assert.equal(hits.hits.length, 0);
-    assert.equal(fx.lore.store.counts().chunks, 1);
+    assert.equal((await fx.lore.store.counts()).chunks, 1);
   });
 
   it('treats a rename as a delete plus an add', async () => {
@@ -77,22 +77,22 @@ describe('sync (filesystem)', () => {
     fx.ws.write('docs/new-name.md', '# Guide\n\nRename me.');
     const r = await fx.syncOne();
     assert.deepEqual([r.upserted, r.deleted], [1, 1]);
-    assert.deepEqual(ids(), ['new-name.md']);
-    assert.ok(fx.lore.store.getDocument(documentId('filesystem:docs', 'new-name.md')));
+    assert.deepEqual(await ids(), ['new-name.md']);
+    assert.ok(await fx.lore.store.getDocument(documentId('filesystem:docs', 'new-name.md')));
   });
 
   it('keeps document ids across re-syncs and --full', async () => {
     fx.ws.write('docs/a.md', 'stable');
     await fx.syncOne();
-    const id = fx.lore.store.exportAll().documents[0]?.id;
+    const id = (await fx.lore.store.exportAll()).documents[0]?.id;
     assert.equal(id, documentId('filesystem:docs', 'a.md'));
     const r = await fx.syncOne('all', true);
     assert.deepEqual([r.upserted, r.unchanged], [1, 0], '--full reprocesses everything');
-    assert.equal(fx.lore.store.exportAll().documents[0]?.id, id);
+    assert.equal((await fx.lore.store.exportAll()).documents[0]?.id, id);
   });
 
   it('skips binary and oversize files with a count, and drops them if they were indexed', async () => {
-    fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\ninclude_globs = ["**/*"]\nmax_file_bytes = 100\n');
+    await fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\ninclude_globs = ["**/*"]\nmax_file_bytes = 100\n');
     fx.ws.write('docs/text.txt', 'plain');
     fx.ws.write('docs/image.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]));
     fx.ws.write('docs/big.txt', 'x'.repeat(200));
@@ -103,18 +103,18 @@ describe('sync (filesystem)', () => {
     fx.ws.write('docs/text.txt', 'now\u0000binary');
     const again = await fx.syncOne();
     assert.equal(again.deleted, 1);
-    assert.deepEqual(ids(), []);
+    assert.deepEqual(await ids(), []);
   });
 
   it('applies include and exclude globs (dotfiles included, excluded folders pruned)', async () => {
-    fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\ninclude_globs = ["**/*.md"]\nexclude_globs = ["**/drafts/**", "secret.md"]\n');
+    await fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\ninclude_globs = ["**/*.md"]\nexclude_globs = ["**/drafts/**", "secret.md"]\n');
     fx.ws.write('docs/a.md', 'a');
     fx.ws.write('docs/.github/b.md', 'b');
     fx.ws.write('docs/drafts/c.md', 'c');
     fx.ws.write('docs/secret.md', 'd');
     fx.ws.write('docs/e.txt', 'e');
     await fx.syncOne();
-    assert.deepEqual(ids(), ['.github/b.md', 'a.md']);
+    assert.deepEqual(await ids(), ['.github/b.md', 'a.md']);
   });
 
   it('follows symbolic links only when asked, and survives a link cycle', async () => {
@@ -123,14 +123,14 @@ describe('sync (filesystem)', () => {
     symlinkSync(fx.ws.path('outside'), fx.ws.path('docs/link'));
     symlinkSync(fx.ws.path('docs'), fx.ws.path('docs/loop'));
     await fx.syncOne();
-    assert.deepEqual(ids(), ['real.md']);
-    fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\nfollow_symlinks = true\n');
+    assert.deepEqual(await ids(), ['real.md']);
+    await fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\nfollow_symlinks = true\n');
     await fx.syncOne();
-    assert.deepEqual(ids(), ['link/linked.md', 'real.md']);
+    assert.deepEqual(await ids(), ['link/linked.md', 'real.md']);
   });
 
   it('fails one connector with a clear message without stopping the others', async () => {
-    fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.missing]\nroot = "nowhere"\n');
+    await fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.missing]\nroot = "nowhere"\n');
     fx.ws.write('docs/a.md', 'a');
     const reports = await fx.sync('all');
     const missing = reports.find((r) => r.connector === 'filesystem:missing');
@@ -143,7 +143,7 @@ describe('sync (filesystem)', () => {
     fx.ws.write('docs/h.md', 'intro\n\n# From Heading\n\nBody');
     fx.ws.write('docs/none.txt', 'no title here');
     await fx.syncOne();
-    const docs = fx.lore.store.exportAll().documents;
+    const docs = (await fx.lore.store.exportAll()).documents;
     const title = (sourceId: string): string | undefined => docs.find((d) => d.sourceId === sourceId)?.title;
     assert.equal(title('fm.md'), 'From Front Matter');
     assert.deepEqual(docs.find((d) => d.sourceId === 'fm.md')?.metadata['tags'], ['a', 'b']);

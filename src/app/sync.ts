@@ -30,6 +30,8 @@ export interface SyncReport {
   errors: number;
   /** Skips and errors, one line each (path and reason). */
   notes: string[];
+  /** Set when a scheduled pass was skipped because the connector was synced lately (skipIfSyncedWithinMs): says when. */
+  upToDate?: string | undefined;
   /** Set when the connector failed as a whole (nothing was deleted). */
   failure: { code: string; message: string } | null;
   durationMs: number;
@@ -61,20 +63,25 @@ export interface SyncOptions {
   limit?: number | undefined;
   /** ISO instant: only items updated at or after it. */
   since?: string | undefined;
+  /**
+   * A scheduled run: skip a connector that any process (another replica) synced within this many ms,
+   * read after taking its lock, so replicas sharing one store never repeat each other's schedule.
+   */
+  skipIfSyncedWithinMs?: number | undefined;
 }
 
 const LOAD_CONCURRENCY = 16;
 
 export async function syncConnectors(deps: SyncDeps, connectors: readonly Connector[], options: SyncOptions): Promise<SyncReport[]> {
-  deps.store.beginBulk();
+  await deps.store.beginBulk();
   let reports: SyncReport[];
   try {
     reports = await Promise.all(connectors.map((c) => syncOne(deps, c, options)));
   } finally {
-    deps.store.endBulk();
+    await deps.store.endBulk();
   }
   // A watcher's few-path syncs leave merging to FTS5's automerge: an optimize costs ~90 ms per 5k chunks.
-  if (!options.dryRun && !options.paths && reports.some((r) => r.chunksWritten > 0 || r.deleted > 0)) deps.store.compact();
+  if (!options.dryRun && !options.paths && reports.some((r) => r.chunksWritten > 0 || r.deleted > 0)) await deps.store.compact();
   return reports;
 }
 
@@ -101,8 +108,13 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
   try {
     release = await deps.lock?.(connector.label);
     const { store } = deps;
-    const stored = store.documentStates(connector.label);
-    const previous = store.sourceState(connector.label);
+    const stored = await store.documentStates(connector.label);
+    const previous = await store.sourceState(connector.label);
+    const recent = syncedRecently(previous.lastSyncAt, options.skipIfSyncedWithinMs);
+    if (recent !== null) {
+      report.upToDate = recent;
+      return report;
+    }
     const scan = await connector.scan({ checkpoint: full ? null : previous.checkpoint, full, paths: full ? undefined : paths });
     report.fetched = scan.entries.length;
     const keep = new Set<string>();
@@ -135,8 +147,8 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
     if (dryRun) {
       report.deleted = deletions.length;
     } else {
-      report.deleted = store.deleteDocuments(deletions);
-      store.setSourceState(connector.label, { checkpoint: partial ? previous.checkpoint : scan.checkpoint, lastSyncAt: new Date().toISOString() });
+      report.deleted = await store.deleteDocuments(deletions);
+      await store.setSourceState(connector.label, { checkpoint: partial ? previous.checkpoint : scan.checkpoint, lastSyncAt: new Date().toISOString() });
       await deps.afterConnector?.(report);
     }
   } catch (error) {
@@ -147,6 +159,13 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
   }
   report.durationMs = performance.now() - started;
   return report;
+}
+
+/** The note for a connector synced within `withinMs` (by this or another process), or null. */
+function syncedRecently(lastSyncAt: string | null, withinMs: number | undefined): string | null {
+  if (withinMs === undefined || lastSyncAt === null) return null;
+  const age = Date.now() - Date.parse(lastSyncAt);
+  return age >= 0 && age < withinMs ? `synced ${Math.round(age / 1000)} s ago (${lastSyncAt}), possibly by another replica` : null;
 }
 
 async function processEntry(
@@ -184,7 +203,7 @@ async function processEntry(
     return;
   }
   if (!full && prior && prior.contentHash === doc.contentHash) {
-    if (prior.fingerprint !== entry.fingerprint && !pass.dryRun) deps.store.touchDocument(id, entry.fingerprint);
+    if (prior.fingerprint !== entry.fingerprint && !pass.dryRun) await deps.store.touchDocument(id, entry.fingerprint);
     report.unchanged++;
     return;
   }
@@ -194,7 +213,7 @@ async function processEntry(
     report.chunksWritten += chunks.length; // what a write would hold; chunks kept by id are not diffed
     return;
   }
-  const outcome = deps.store.upsertDocument(doc, chunks, entry.fingerprint);
+  const outcome = await deps.store.upsertDocument(doc, chunks, entry.fingerprint);
   report.upserted++;
   report.chunksWritten += outcome.chunksWritten;
 }

@@ -100,9 +100,9 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
       params: [{ name: 'id', type: 'string', required: true, maxLength: 256, description: 'Document id from a search result.' }],
       builtin: true,
       readOnly: true,
-      run: (params) => {
+      run: async (params) => {
         rejectUnknownParams(params, ['id']);
-        return Promise.resolve(documentToWire(getDocument(deps.store, params['id'] as string)));
+        return documentToWire(await getDocument(deps.store, params['id'] as string));
       },
     },
     {
@@ -111,9 +111,9 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
       params: [],
       builtin: true,
       readOnly: true,
-      run: (params) => {
+      run: async (params) => {
         rejectUnknownParams(params, []);
-        return Promise.resolve(sourcesToWire(listSources(deps.store, deps.connectorLabels())));
+        return sourcesToWire(await listSources(deps.store, deps.connectorLabels()));
       },
     },
   ];

@@ -73,8 +73,9 @@ export class CliContext {
     this.io.out(`${JSON.stringify(value, null, 2)}\n`);
   }
 
-  close(): void {
-    this.cachedLore?.close();
+  async close(): Promise<void> {
+    const lore = this.cachedLore;
     this.cachedLore = undefined;
+    await lore?.close();
   }
 }

@@ -1,14 +1,21 @@
-// Sync progress on stderr: on a terminal, a redrawn bar per connector with rate and ETA; otherwise
-// (unless `lines` is off) a plain line every few seconds (progress-lines.ts). Summary lines are the output.
+// Sync and export progress on stderr: on a terminal, a redrawn bar per task (a connector, or the export)
+// with rate and ETA; otherwise (unless `lines` is off) a plain line every few seconds (progress-lines.ts).
+// Summary lines are the output.
 import type { SyncProgress } from '../app/sync.ts';
 import { createProgressLines, rateAndEta } from './progress-lines.ts';
 
 export interface ProgressOptions {
   /** Plain periodic lines when not interactive (default true). */
   lines?: boolean;
-  everyMs?: number;
-  /** What the plain lines start with (default `sync`); each progress key (`connector`) is a bar. */
+  everyMs?: number | undefined;
+  /** Prefix of the plain lines (default `sync`). */
   label?: string;
+}
+
+/** The plain-line interval: LORE_PROGRESS_INTERVAL_MS when set (tests use a few ms), else the default. */
+export function progressEveryMs(env: NodeJS.ProcessEnv): number | undefined {
+  const ms = Number(env['LORE_PROGRESS_INTERVAL_MS']);
+  return Number.isInteger(ms) && ms > 0 ? ms : undefined;
 }
 
 export function createProgress(interactive: boolean, write: (text: string) => void, options: ProgressOptions = {}): { update(p: SyncProgress): void; done(): void } {
@@ -22,10 +29,10 @@ export function createProgress(interactive: boolean, write: (text: string) => vo
     state.set(p.connector, entry);
     return entry;
   };
-  const label = options.label ?? 'sync';
   if (!interactive) {
     if (options.lines === false) return { update: () => undefined, done: () => undefined };
     const started = Date.now();
+    const label = options.label ?? 'sync';
     const lines = createProgressLines(write, () => {
       if (state.size === 0) return `${label}: scanning… (${Math.round((Date.now() - started) / 1000)}s)`;
       return [...state.values()].map((p) => `${label}: ${p.connector} ${line(p)}`).join('\n');

@@ -72,7 +72,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   } catch (error) {
     return reportError(ctx, error);
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }
 

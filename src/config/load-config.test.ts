@@ -112,6 +112,15 @@ describe('config', () => {
     assert.doesNotThrow(() => requireEnvFor(deferred, 'tools.script.other'));
   });
 
+  it('reads [db] url and LORE_DATABASE_URL (which wins), and rejects what is not a postgres:// URL', () => {
+    assert.equal(parse('').db.url, null);
+    assert.equal(parse('[db]\nurl = "postgres://lore@db:5432/kb"').db.url, 'postgres://lore@db:5432/kb');
+    assert.equal(parse('[db]\nurl = "postgres://a@x/kb"', { LORE_DATABASE_URL: 'postgresql://b@y/kb' }).db.url, 'postgresql://b@y/kb');
+    assert.equal(parse('[db]\npool_size = 4').db.poolSize, 4);
+    assert.match(configError('[db]\nurl = "mysql://x/y"'), /must be a postgres:\/\/ URL, not mysql:/);
+    assert.match(configError('', { LORE_DATABASE_URL: 'not a url' }), /LORE_DATABASE_URL\) is not a URL/);
+  });
+
   it('reports TOML syntax errors with a line number', () => {
     assert.match(configError('[db]\npath = "x'), /config\/lore\.toml: not valid TOML \(line 2/);
   });

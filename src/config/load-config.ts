@@ -62,7 +62,7 @@ export function parseConfigTree(tree: unknown, where: { file: string | null; cwd
     throw error;
   }
   checkRelations(raw, label);
-  const config = toConfig(raw, where.file === null ? null : path.resolve(where.fileBase ?? where.cwd, where.file), where.cwd);
+  const config = toConfig(raw, where.file === null ? null : path.resolve(where.fileBase ?? where.cwd, where.file), where.cwd, where.env ?? process.env);
   const envAllow = [...new Set([...raw.scripts.env_allow, ...referencedEnvVars(tree)])].sort();
   return deepFreeze({ ...config, scripts: { envAllow }, unsetEnv: deferred });
 }
@@ -118,7 +118,7 @@ function checkExtensionConnectors(raw: RawConfig, label: string): void {
   }
 }
 
-function toConfig(raw: RawConfig, file: string | null, cwd: string): Omit<Config, 'scripts'> {
+function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.ProcessEnv): Omit<Config, 'scripts'> {
   const abs = (p: string): string => path.resolve(cwd, expandHome(p));
   const script = (entry: { path: string; timeout: number; extra: Record<string, unknown> }): ScriptConfig => ({
     path: abs(entry.path),
@@ -132,7 +132,7 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string): Omit<Config
   return {
     file,
     baseDir: cwd,
-    db: { path: abs(raw.db.path), keywordEngine: raw.db.keyword_engine },
+    db: { path: abs(raw.db.path), keywordEngine: raw.db.keyword_engine, url: databaseUrl(env['LORE_DATABASE_URL'] || raw.db.url), poolSize: raw.db.pool_size },
     chunking: { maxTokens: raw.chunking.max_tokens, overlapTokens: raw.chunking.overlap_tokens },
     embedding: {
       provider: e.provider,
@@ -244,4 +244,19 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
+}
+
+/** A PostgreSQL URL, checked here so a typo fails at start-up naming the key, not at the first query. */
+function databaseUrl(url: string | undefined): string | null {
+  if (url === undefined || url.trim() === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw configError('db.url (or LORE_DATABASE_URL) is not a URL: expected postgres://user:password@host:5432/database');
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw configError(`db.url (or LORE_DATABASE_URL) must be a postgres:// URL, not ${parsed.protocol}//…; for SQLite set db.path`);
+  }
+  return url.trim();
 }

@@ -13,7 +13,15 @@ export const CONNECTOR_TIMEOUT_SECS = 300;
 const syncInterval = optional(duration()); // per connector; absent: [sync] interval
 
 export const configSchema = table({
-  db: section(table({ path: withDefault(str(), '.lore/lore.sqlite'), keyword_engine: withDefault(oneOf(['postings', 'fts5']), 'postings') })),
+  db: section(
+    table({
+      path: withDefault(str(), '.lore/lore.sqlite'),
+      keyword_engine: withDefault(oneOf(['postings', 'fts5']), 'postings'),
+      // PostgreSQL shared by replicas (ADR 0111); LORE_DATABASE_URL overrides it. Absent: SQLite at `path`.
+      url: optional(str()),
+      pool_size: withDefault(int({ min: 1, max: 1000 }), 10),
+    }),
+  ),
   chunking: section(
     table({
       max_tokens: withDefault(int({ min: 16 }), 700),

@@ -10,7 +10,11 @@ export interface Config {
   /** Folder relative paths were resolved against (the working directory). */
   readonly baseDir: string;
   /** keywordEngine: `postings` (top-k with dynamic pruning, a file beside the index) or `fts5` (FTS5 ranks every match). */
-  readonly db: { readonly path: string; readonly keywordEngine: 'postings' | 'fts5' };
+  /**
+   * `url`: a PostgreSQL database shared by replicas (null: the SQLite file at `path`, the default); with
+   * a url, `path`'s folder holds this replica's local mirror. `poolSize`: connections per replica.
+   */
+  readonly db: { readonly path: string; readonly keywordEngine: 'postings' | 'fts5'; readonly url: string | null; readonly poolSize: number };
   readonly chunking: ChunkingConfig;
   readonly embedding: EmbeddingConfig;
   readonly retrieval: RetrievalConfig;

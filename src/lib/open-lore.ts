@@ -63,7 +63,7 @@ export async function openLore(options: OpenLoreOptions = {}): Promise<Lore> {
   try {
     for (const f of await inner.loadScripts()) warn(`${f.label} not loaded: ${f.message}`);
   } catch (error) {
-    inner.close();
+    await inner.close();
     throw error;
   }
   const tools = inner.tools();
@@ -76,10 +76,7 @@ export async function openLore(options: OpenLoreOptions = {}): Promise<Lore> {
       const reports = await syncConnectors(inner.syncDeps(), connectors, { full });
       return { connectors: reports.map(syncReportToWire) as unknown as SyncReport[] };
     },
-    close: () => {
-      inner.close();
-      return Promise.resolve();
-    },
+    close: () => inner.close(),
   };
   composed.set(lore, inner);
   return lore;

@@ -36,7 +36,7 @@ export interface RunnerOptions {
   label: string;
   /** Seconds between scheduled runs; 0: none. */
   intervalSecs: number;
-  sync(paths: readonly string[] | undefined): Promise<SyncReport>;
+  sync(paths: readonly string[] | undefined, reason: RunReason): Promise<SyncReport>;
   /** Called after every run (one log line, change notifications). */
   onRun(report: SyncReport, reason: RunReason, next: string | null): void;
 }
@@ -92,7 +92,7 @@ export class ConnectorRunner {
       this.pending = null;
       if (this.timer) clearTimeout(this.timer);
       this.status = { ...this.status, state: 'running', lastStartedAt: new Date().toISOString(), nextRunAt: null };
-      const report = await this.options.sync(hint === 'all' ? undefined : hint.paths);
+      const report = await this.options.sync(hint === 'all' ? undefined : hint.paths, reason);
       this.finish(report, reason);
     }
     this.running = null;

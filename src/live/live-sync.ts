@@ -47,12 +47,15 @@ export class LiveSync implements SyncControl {
   constructor(deps: LiveSyncDeps) {
     this.deps = deps;
     for (const { connector, intervalSecs } of deps.connectors) {
+      // Timed runs (schedule, retry) skip a connector synced within 90% of its
+      // interval by anyone: replicas over one PostgreSQL store run each schedule once (ADR 0111).
+      const fresh = intervalSecs > 0 ? intervalSecs * 900 : undefined;
       this.runners.set(
         connector.label,
         new ConnectorRunner({
           label: connector.label,
           intervalSecs,
-          sync: (paths) => this.syncOne(connector, paths),
+          sync: (paths, reason) => this.syncOne(connector, paths, reason === 'schedule' || reason === 'retry' ? fresh : undefined),
           onRun: (report, reason, next) => this.afterRun(report, reason, next),
         }),
       );
@@ -109,8 +112,8 @@ export class LiveSync implements SyncControl {
     await Promise.all([...this.runners.values()].map((r) => r.idle()));
   }
 
-  private async syncOne(connector: Connector, paths: readonly string[] | undefined): Promise<SyncReport> {
-    const [report] = await syncConnectors(this.deps.syncDeps, [connector], { full: false, paths });
+  private async syncOne(connector: Connector, paths: readonly string[] | undefined, skipIfSyncedWithinMs: number | undefined): Promise<SyncReport> {
+    const [report] = await syncConnectors(this.deps.syncDeps, [connector], { full: false, paths, skipIfSyncedWithinMs });
     return report!;
   }
 

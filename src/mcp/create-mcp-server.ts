@@ -82,7 +82,7 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     server.setRequestHandler('resources/list', async (request) => {
       const first = deps.syncStatus && !request.params?.cursor ? [SYNC_STATUS_RESOURCE] : [];
       if (!deps.documents) return { resources: first };
-      const page = await mcpErrors(() => Promise.resolve(deps.documents!(request.params?.cursor)), deps.log);
+      const page = await mcpErrors(() => deps.documents!(request.params?.cursor), deps.log);
       return {
         resources: [...first, ...page.documents.map((d) => ({
           uri: `${DOCUMENT_URI_PREFIX}${encodeURIComponent(d.id)}`,

@@ -29,11 +29,11 @@ export function createContextBridge(deps: ContextBridgeDeps): ContextHandler {
         return response.results.map(searchResultToWire);
       }
       case 'get': {
-        const { document, chunks } = getDocumentWithChunks(deps.store, String(args[0] ?? ''));
+        const { document, chunks } = await getDocumentWithChunks(deps.store, String(args[0] ?? ''));
         return { ...documentToWire(document), chunks: chunks.map((c) => ({ index: c.chunkIndex, text: c.text })) };
       }
       case 'sources':
-        return sourcesToWire(listSources(deps.store, deps.connectorLabels())).sources;
+        return sourcesToWire(await listSources(deps.store, deps.connectorLabels())).sources;
     }
   };
 }

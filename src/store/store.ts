@@ -1,6 +1,7 @@
-// The index contract. One implementation today (sqlite/); the contract tests in store.contract.ts
-// run against any implementation. All methods are synchronous: SQLite answers in microseconds and an
-// async API would only add scheduling cost to every search.
+// The index contract. Two implementations: sqlite/ (the embedded default) and postgres/ (shared by
+// replicas); the contract suite in store.contract.ts runs against both. Every data method is
+// asynchronous (ADR 0110): a network engine cannot answer synchronously. generation() stays
+// synchronous: it must be a cheap local read, asked before every cached search.
 import type { Chunk, Document, SourceStats } from '../core/models.ts';
 import type { QueryTerm } from '../core/search/analyze-query.ts';
 
@@ -142,76 +143,114 @@ export interface IntegrityReport {
   vectorIndexes?: { model: string; dims: number; vectors: number; state: 'fresh' | 'stale' | 'missing' }[];
 }
 
+/** An embedding as stored, keyed by chunk id (portable between stores: `lore migrate`). */
+export interface StoredEmbedding {
+  chunkId: string;
+  model: string;
+  dims: number;
+  /** The chunk content hash the vector was computed from. */
+  contentHash: string;
+  vector: Float32Array;
+}
+
+export interface ConnectorState extends SourceState {
+  connector: string;
+}
+
 export interface Store {
+  /** Where the index lives: a file path, or the database URL with the password left out. */
   readonly path: string;
 
   /** Stored documents of one connector, keyed by document id. */
-  documentStates(connector: string): Map<string, DocumentState>;
+  documentStates(connector: string): Promise<Map<string, DocumentState>>;
   /**
    * Writes a document and its chunks in one transaction: chunks whose id is unchanged are kept
    * (their embeddings too), new ones inserted, missing ones deleted. Idempotent.
    */
-  upsertDocument(doc: StoredDocument, chunks: readonly Chunk[], fingerprint: string | null): UpsertOutcome;
+  upsertDocument(doc: StoredDocument, chunks: readonly Chunk[], fingerprint: string | null): Promise<UpsertOutcome>;
   /** Records a new fingerprint for a document whose content is unchanged. */
-  touchDocument(id: string, fingerprint: string | null): void;
+  touchDocument(id: string, fingerprint: string | null): Promise<void>;
   /** Deletes documents (chunks, index rows and embeddings with them). Returns how many existed. */
-  deleteDocuments(ids: readonly string[]): number;
+  deleteDocuments(ids: readonly string[]): Promise<number>;
 
   /**
    * Bulk mode (nestable): writes are grouped into fewer commits until the matching endBulk().
    * Each write stays atomic on its own; a crash loses at most the last uncommitted group.
    */
-  beginBulk(): void;
-  endBulk(): void;
+  beginBulk(): Promise<void>;
+  endBulk(): Promise<void>;
 
   /**
    * Tidies the keyword index after bulk writes (merges FTS segments: fewer to read per query term).
-   * Bounded work on very large indexes. Safe to call any time; readers are never blocked (WAL).
+   * Bounded work on very large indexes. Safe to call any time; readers are never blocked.
    */
-  compact(): void;
+  compact(): Promise<void>;
 
-  sourceState(connector: string): SourceState;
-  setSourceState(connector: string, state: SourceState): void;
+  sourceState(connector: string): Promise<SourceState>;
+  setSourceState(connector: string, state: SourceState): Promise<void>;
+  /** Every connector with a recorded state (checkpoints), by connector. */
+  sourceStates(): Promise<ConnectorState[]>;
 
-  getDocument(id: string): StoredDocument | null;
-  getChunks(documentId: string): Chunk[];
+  getDocument(id: string): Promise<StoredDocument | null>;
+  getChunks(documentId: string): Promise<Chunk[]>;
   /** Documents in insertion order after position `after` (0: from the start), at most `limit`; `last` is the position to continue from. */
-  listDocuments(after: number, limit: number): { documents: DocumentHead[]; last: number | null };
-  keywordSearch(query: KeywordQuery): KeywordResult;
+  listDocuments(after: number, limit: number): Promise<{ documents: DocumentHead[]; last: number | null }>;
+  keywordSearch(query: KeywordQuery): Promise<KeywordResult>;
 
-  /** Changes whenever the index may have changed, through this connection or any other (another process). */
+  /**
+   * Changes whenever the index may have changed, through this connection or any other (another
+   * process, another replica). Synchronous and cheap: asked before every cached search.
+   */
   generation(): string;
   /**
    * Chunks with no current embedding in `space` (none, another model or dims, or an older content
    * hash), ordered by rowid, starting after `afterRowid`. `dims` null: any dims of the model count.
    */
-  pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): PendingChunk[];
-  countPendingEmbeddings(space: { model: string; dims: number | null }): number;
+  pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]>;
+  countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number>;
   /** Stores vectors (one transaction); chunks deleted or changed since they were read are skipped. Returns rows written. */
-  writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): number;
+  writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number>;
+  /** Stores vectors by chunk id (`lore migrate`); rows whose chunk is missing or has another content hash are skipped. Returns rows written. */
+  importEmbeddings(rows: readonly StoredEmbedding[]): Promise<number>;
+  /** Every stored embedding, one at a time (memory bounded). */
+  iterateEmbeddings(): AsyncIterable<StoredEmbedding>;
   /** Deletes every embedding. Returns how many there were. */
-  clearEmbeddings(): number;
+  clearEmbeddings(): Promise<number>;
   /** Embedding counts per (model, dims), most numerous first. */
-  embeddingSpaces(): EmbeddingSpaceCount[];
+  embeddingSpaces(): Promise<EmbeddingSpaceCount[]>;
   /** Cosine top-k over the vectors of one space, best chunk per document, best first (ties by id). */
-  vectorSearch(query: VectorQuery): VectorResult;
+  vectorSearch(query: VectorQuery): Promise<VectorResult>;
   /** Best cosine per document (over its chunks' vectors in `space`); documents without vectors are left out. */
-  documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Map<string, number>;
-  /** Brings the on-disk approximate index of `space` in step with the stored vectors. */
-  refreshVectorIndex(space: EmbeddingSpace): VectorIndexReport;
+  documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Promise<Map<string, number>>;
+  /** Brings the approximate index of `space` in step with the stored vectors. */
+  refreshVectorIndex(space: EmbeddingSpace): Promise<VectorIndexReport>;
 
-  sources(): SourceStats[];
-  counts(): StoreCounts;
+  sources(): Promise<SourceStats[]>;
+  counts(): Promise<StoreCounts>;
   /** Read-only consistency checks (optional: an implementation without them is reported as unchecked). */
-  checkIntegrity?(): IntegrityReport;
-  /** Database size on disk in bytes (main file plus WAL). */
-  sizeBytes(): number;
+  checkIntegrity?(): Promise<IntegrityReport>;
+  /** Size of the index in bytes (SQLite: main file plus WAL; PostgreSQL: the database). */
+  sizeBytes(): Promise<number>;
   /** Every document and chunk, in a stable order (in memory: for small indexes and tests). */
-  exportAll(): { documents: StoredDocument[]; chunks: Chunk[] };
+  exportAll(): Promise<{ documents: StoredDocument[]; chunks: Chunk[] }>;
   /** Every document in exportAll's order, one row at a time (memory bounded regardless of index size). */
-  iterateDocuments(): Iterable<StoredDocument>;
+  iterateDocuments(): AsyncIterable<StoredDocument>;
   /** Every chunk in exportAll's order, one row at a time. */
-  iterateChunks(): Iterable<Chunk>;
+  iterateChunks(): AsyncIterable<Chunk>;
 
-  close(): void;
+  close(): Promise<void>;
+}
+
+/** Releases a connector lock (idempotent). */
+export type ReleaseLock = () => void;
+
+/**
+ * One writer per connector across processes and replicas. SQLite: lock files beside the database
+ * (sync-lock.ts); PostgreSQL: session advisory locks, so replicas on different hosts exclude each other.
+ */
+export interface ConnectorLocks {
+  /** Takes the connector's lock for `owner` ("lore sync", "lore serve"); throws LoreError `conflict` naming the holder. */
+  acquire(label: string, owner: string): Promise<ReleaseLock>;
+  /** Like acquire, but while another holds the lock waits (up to `timeoutMs`), calling `onWait` once. */
+  wait(label: string, owner: string, options: { timeoutMs: number; onWait?: ((message: string) => void) | undefined }): Promise<ReleaseLock>;
 }

@@ -4,6 +4,7 @@ import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } 
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { LoreError } from '../core/errors.ts';
+import type { ConnectorLocks, ReleaseLock } from './store.ts';
 
 interface LockFile {
   pid: number;
@@ -15,8 +16,6 @@ interface LockFile {
 
 const PROCESS_TOKEN = randomUUID();
 
-/** Releases the lock (idempotent). */
-export type ReleaseLock = () => void;
 
 /** Takes the connector's lock for `owner` ("lore sync", "lore serve"); throws LoreError `conflict` naming the holder. */
 export function lockConnector(dbPath: string, label: string, owner: string): ReleaseLock {
@@ -100,4 +99,12 @@ export async function waitForConnectorLock(
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+}
+
+/** The SQLite store's ConnectorLocks: the lock files above, beside the database. */
+export function fileLocks(dbPath: string): ConnectorLocks {
+  return {
+    acquire: (label, owner) => Promise.resolve(lockConnector(dbPath, label, owner)),
+    wait: (label, owner, options) => waitForConnectorLock(dbPath, label, owner, options),
+  };
 }

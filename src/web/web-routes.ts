@@ -34,10 +34,10 @@ export function webRoutes({ facts, store, connectorLabels }: WebDeps): Route[] {
     {
       method: 'GET',
       path: '/web/info',
-      handle: () => {
-        const stats = indexStats(store, connectorLabels(), facts.embedder);
+      handle: async () => {
+        const stats = await indexStats(store, connectorLabels(), facts.embedder);
         const embedded = stats.embeddings.some((e) => e.current && e.count > 0);
-        return Promise.resolve({
+        return {
           version: facts.version,
           config_file: facts.configFile,
           working_dir: facts.workingDir,
@@ -51,13 +51,13 @@ export function webRoutes({ facts, store, connectorLabels }: WebDeps): Route[] {
             max_limit: facts.maxLimit,
           },
           stats: statsToWire(stats),
-        });
+        };
       },
     },
     {
       method: 'GET',
       path: '/web/documents/:id/chunks',
-      handle: (r) => Promise.resolve({ chunks: getDocumentWithChunks(store, r.params['id']!).chunks.map(chunkToWire) }),
+      handle: async (r) => ({ chunks: (await getDocumentWithChunks(store, r.params['id']!)).chunks.map(chunkToWire) }),
     },
   ];
 }

@@ -26,7 +26,7 @@ try {
   const lore = openLore(config);
   const [report] = await syncConnectors(lore.syncDeps(), await Promise.all(selectConnectors(config, 'all').map((r) => lore.createConnector(r))), { full: false });
   console.log(`indexed ${docs} documents (${report?.chunksWritten} chunks) through filesystem sync`);
-  lore.close();
+  await lore.close();
 
   const queries = loadQueries();
   const qrels = loadQrels();
@@ -48,7 +48,7 @@ try {
       recall += recallAt(100, ranked, rel);
       n++;
     }
-    reader.close();
+    await reader.close();
     rows.push(`keyword (${engine.padEnd(8)})  nDCG@10 ${(ndcg / n).toFixed(4)}  Recall@100 ${(recall / n).toFixed(4)}  (${n} queries)`);
     if (ndcg / n < MIN_NDCG) process.exitCode = 1;
   }

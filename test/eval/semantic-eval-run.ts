@@ -24,7 +24,7 @@ const config = parseConfig(
 const lore = openLore(config);
 const connectors = await Promise.all(selectConnectors(config, 'all').map((r) => lore.createConnector(r)));
 const [report] = await syncConnectors({ ...lore.syncDeps(), afterConnector: undefined }, connectors, { full: false });
-const counts = lore.store.counts();
+const counts = await lore.store.counts();
 console.log(`indexed SciFact: ${counts.documents} documents, ${counts.chunks} chunks (${report?.chunksWritten} written now)`);
 const alphas = (process.env['EVAL_ALPHAS'] ?? '0.3').split(',').filter((a) => a.trim() !== '').map(Number);
 const runs: EvalRun[] = [...DEFAULT_RUNS, ...alphas.map((alpha) => ({ label: `hybrid a=${alpha}`, mode: 'hybrid' as const, alpha }))];
@@ -36,4 +36,4 @@ if (kw && hybrid) {
   const best = scores.filter((s) => s.label.startsWith('hybrid')).sort((a, b) => b.ndcg10 - a.ndcg10)[0];
   console.log(`hybrid at the configured alpha ${hybrid.ndcg10 > kw.ndcg10 ? 'beats' : 'does not beat'} keyword; best hybrid row: ${best?.label} ${best?.ndcg10.toFixed(4)}`);
 }
-lore.close();
+await lore.close();

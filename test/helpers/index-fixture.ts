@@ -14,8 +14,8 @@ export class IndexFixture {
     this.toml = `[db]\npath = "index.sqlite"\n${toml}`;
   }
 
-  setConfig(toml: string): void {
-    this.current?.close();
+  async setConfig(toml: string): Promise<void> {
+    await this.current?.close();
     this.current = undefined;
     this.toml = `[db]\npath = "index.sqlite"\n${toml}`;
   }
@@ -37,8 +37,8 @@ export class IndexFixture {
     return report;
   }
 
-  close(): void {
-    this.current?.close();
+  async close(): Promise<void> {
+    await this.current?.close();
     this.current = undefined;
     this.ws.cleanup();
   }

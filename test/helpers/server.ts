@@ -106,7 +106,7 @@ export async function startTestServer(
     log,
     async close() {
       await Promise.all([closeGracefully(server, 100), mcp.close()]);
-      lore.close();
+      await lore.close();
       ws.cleanup();
     },
   };

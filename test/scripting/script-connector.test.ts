@@ -18,9 +18,8 @@ timeout = 0.5
 `);
   after(() => fx.close());
 
-  const docs = (source: string) =>
-    fx.lore.store
-      .exportAll()
+  const docs = async (source: string) =>
+    (await fx.lore.store.exportAll())
       .documents.filter((d) => d.source === source)
       .map((d) => ({ sourceId: d.sourceId, title: d.title, updatedAt: d.updatedAt, metadata: d.metadata, url: d.sourceUrl }))
       .sort((a, b) => a.sourceId.localeCompare(b.sourceId));
@@ -42,7 +41,7 @@ end`);
     const report = await fx.syncOne('script:feed');
     assert.equal(report.failure, null);
     assert.equal(report.upserted, 3);
-    assert.deepEqual(docs('script:feed'), [
+    assert.deepEqual(await docs('script:feed'), [
       { sourceId: '1', title: 'Note one', updatedAt: '2024-05-01T10:00:00.000Z', metadata: { tags: ['x'], author: 'ana' }, url: 'https://example.com/1' },
       { sourceId: 'three', title: 'three', updatedAt: '2024-05-01T12:30:00.000Z', metadata: { created_at: '2024-04-01T00:00:00.000Z' }, url: null },
       { sourceId: 'two', title: 'two', updatedAt: '2024-05-01T10:00:00.000Z', metadata: {}, url: null },
@@ -53,7 +52,7 @@ end`);
     fx.ws.write('connectors/feed.lua', 'connector = {}\nfunction connector.scan() return { { source_id = "two", body = "second" } } end\n');
     const report = await fx.syncOne('script:feed');
     assert.equal(report.deleted, 2);
-    assert.deepEqual(docs('script:feed').map((d) => d.sourceId), ['two']);
+    assert.deepEqual((await docs('script:feed')).map((d) => d.sourceId), ['two']);
   });
 
   it('incremental: the checkpoint comes back next time; deleted ids leave the index; source override', async () => {
@@ -69,19 +68,19 @@ function connector.scan(config, checkpoint)
 end`);
     const first = await fx.syncOne('script:inc');
     assert.equal(first.upserted, 3);
-    assert.deepEqual(docs('custom:label').map((d) => d.sourceId), ['x']);
+    assert.deepEqual((await docs('custom:label')).map((d) => d.sourceId), ['x']);
     const second = await fx.syncOne('script:inc');
     assert.equal(second.failure, null, second.failure?.message);
     assert.equal(second.deleted, 1);
-    assert.deepEqual(docs('script:inc').map((d) => d.sourceId), ['b', 'c']);
-    assert.equal(fx.lore.store.sourceState('script:inc').checkpoint, '{"cursor":3}');
+    assert.deepEqual((await docs('script:inc')).map((d) => d.sourceId), ['b', 'c']);
+    assert.equal((await fx.lore.store.sourceState('script:inc')).checkpoint, '{"cursor":3}');
   });
 
   it('a failing or runaway script fails the connector and deletes nothing', async () => {
     fx.ws.write('connectors/inc.lua', 'connector = {}\nfunction connector.scan()\n  error("upstream down")\nend\n');
     const failed = await fx.syncOne('script:inc');
     assert.deepEqual(failed.failure, { code: 'script_error', message: 'script:inc: inc.lua:3: upstream down' });
-    assert.deepEqual(docs('script:inc').map((d) => d.sourceId), ['b', 'c']);
+    assert.deepEqual((await docs('script:inc')).map((d) => d.sourceId), ['b', 'c']);
     fx.ws.write('connectors/slow.lua', 'connector = {}\nfunction connector.scan() sleep(60) end\n');
     const slow = await fx.syncOne('script:slow');
     assert.equal(slow.failure?.code, 'timeout');

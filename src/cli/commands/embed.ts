@@ -40,7 +40,7 @@ async function run(ctx: CliContext, options: EmbedOptions): Promise<void> {
   else if (options.dryRun) ctx.io.out(`Dry run: ${report.pending} chunk(s) pending for ${report.model}; nothing was embedded.\n`);
   else {
     ctx.io.out(summary(report));
-    const left = options.limit === undefined || report.failure ? 0 : lore.store.countPendingEmbeddings(embedder);
+    const left = options.limit === undefined || report.failure ? 0 : await lore.store.countPendingEmbeddings(embedder);
     if (left > 0) ctx.io.out(`${left} chunk(s) still pending (--limit ${options.limit}); run \`lore embed pending\` again to continue\n`);
   }
   if (report.failure) throw new LoreError(report.failure.code as ErrorCode, `embedding stopped: ${report.failure.message}`);

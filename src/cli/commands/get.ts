@@ -9,7 +9,7 @@ export function registerGet(program: Command, ctx: CliContext): void {
     .command('get')
     .description('print a document as JSON')
     .argument('<id>', 'document id (from search results)')
-    .action((id: string) => {
-      ctx.printJson(documentToWire(getDocument(ctx.lore().store, id)));
+    .action(async (id: string) => {
+      ctx.printJson(documentToWire(await getDocument(ctx.lore().store, id)));
     });
 }

@@ -29,7 +29,7 @@ export interface ServeOptions {
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
   const lore = ctx.lore();
   const log = (line: string): void => ctx.io.err(`${line}\n`);
-  const documents = (cursor: string | undefined): DocumentPage => listDocumentPage(lore.store, cursor);
+  const documents = (cursor: string | undefined): Promise<DocumentPage> => listDocumentPage(lore.store, cursor);
   if (!isClusterWorker()) log(`config: ${lore.config.file ?? 'built-in default (no config file found)'}`);
   // Script tools and agents are read in the Lua sandbox before anything lists them; a broken one is left out.
   for (const f of await lore.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
@@ -59,7 +59,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
     const live = await startLiveIndex(lore, { watch: options.watch, log, role: 'primary' });
     await runPrimary(workers, printStartup, log, live.attachWorker);
     await live.close();
-    lore.close();
+    await lore.close();
     return;
   }
   const live: LiveIndex = await startLiveIndex(lore, { watch: options.watch, log, role: isClusterWorker() ? 'worker' : 'single' });

@@ -9,9 +9,9 @@ export function registerSources(program: Command, ctx: CliContext): void {
   program
     .command('sources')
     .description('list sources: documents, chunks and whether each has been synced')
-    .action(() => {
+    .action(async () => {
       const lore = ctx.lore();
-      const rows = listSources(lore.store, lore.connectorLabels());
+      const rows = await listSources(lore.store, lore.connectorLabels());
       if (ctx.json) return ctx.printJson(sourcesToWire(rows));
       if (rows.length === 0) return ctx.io.out('No sources configured. Add a [connectors.<type>.<name>] section to the config.\n');
       ctx.io.out(formatTable(['Source', 'Documents', 'Chunks', 'Status'], rows.map((r) => [r.source, r.documentCount, r.chunkCount, r.status])));

@@ -10,9 +10,9 @@ export function registerStats(program: Command, ctx: CliContext): void {
   program
     .command('stats')
     .description('show index statistics')
-    .action(() => {
+    .action(async () => {
       const lore = ctx.lore();
-      const s = indexStats(lore.store, lore.connectorLabels(), embeddingModel(lore));
+      const s = await indexStats(lore.store, lore.connectorLabels(), embeddingModel(lore));
       if (ctx.json) return ctx.printJson({ config_file: lore.config.file, ...statsToWire(s) });
       const out = [
         `Config:    ${lore.config.file ?? 'built-in default (no config file found)'}`,

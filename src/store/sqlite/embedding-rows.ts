@@ -2,7 +2,7 @@
 // Vectors are stored unit-length as little-endian float32 BLOBs; a row records model, dims and the
 // chunk content hash it was computed from, which is what makes staleness detectable.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, SourceFilter } from '../store.ts';
+import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, SourceFilter, StoredEmbedding } from '../store.ts';
 import { filterSql, isFiltering } from './filter-sql.ts';
 import type { UnitOfWork } from './transaction.ts';
 
@@ -65,6 +65,33 @@ export class EmbeddingRows {
       }
       return written;
     });
+  }
+
+  /** Writes vectors by chunk id (one transaction); a missing chunk or another content hash is skipped. */
+  importRows(rows: readonly StoredEmbedding[]): number {
+    const now = new Date().toISOString();
+    const byId = this.db.prepare('SELECT rowid FROM chunks WHERE id = ?');
+    return this.unit.run(() => {
+      let written = 0;
+      for (const r of rows) {
+        const chunk = byId.get(r.chunkId) as { rowid: number } | undefined;
+        if (!chunk || r.vector.length !== r.dims) continue;
+        const vector = new Uint8Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength);
+        written += Number(this.upsert.run({ rowid: chunk.rowid, model: r.model, dims: r.dims, hash: r.contentHash, vector, now }).changes);
+      }
+      return written;
+    });
+  }
+
+  /** Every stored embedding with its chunk id, in chunk order (one row at a time). */
+  *iterate(): Generator<StoredEmbedding> {
+    const rows = this.db.prepare(
+      'SELECT c.id AS chunk_id, e.model, e.dims, e.content_hash, e.vector FROM embeddings e JOIN chunks c ON c.rowid = e.chunk_rowid ORDER BY e.chunk_rowid',
+    );
+    for (const row of rows.iterate() as Iterable<{ chunk_id: string; model: string; dims: number; content_hash: string; vector: Uint8Array }>) {
+      const bytes = row.vector.slice();
+      yield { chunkId: row.chunk_id, model: row.model, dims: Number(row.dims), contentHash: row.content_hash, vector: new Float32Array(bytes.buffer, 0, bytes.byteLength >> 2) };
+    }
   }
 
   clear(): number {

@@ -6,8 +6,8 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { LoreError } from '../../core/errors.ts';
 import { dotAt } from '../../core/search/vector-topk.ts';
 import type { Chunk, SourceStats } from '../../core/models.ts';
-import type { DocumentHead, DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
-import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, PendingChunk, VectorIndexReport, VectorQuery, VectorResult } from '../store.ts';
+import type { ConnectorState, DocumentHead, DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
+import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, PendingChunk, StoredEmbedding, VectorIndexReport, VectorQuery, VectorResult } from '../store.ts';
 import { checkIntegrity } from './integrity.ts';
 import { ANN_MIN_VECTORS, annStamp } from '../vector/ann-index.ts';
 import { DocumentWriter } from './document-writer.ts';
@@ -76,7 +76,7 @@ export class SqliteStore implements Store {
     return statement;
   }
 
-  documentStates(connector: string): Map<string, DocumentState> {
+  async documentStates(connector: string): Promise<Map<string, DocumentState>> {
     const rows = this.sql('SELECT id, source, source_id, fingerprint, content_hash FROM documents WHERE connector = ?').all(connector) as {
       id: string;
       source: string;
@@ -87,31 +87,31 @@ export class SqliteStore implements Store {
     return new Map(rows.map((r) => [r.id, { id: r.id, source: r.source, sourceId: r.source_id, fingerprint: r.fingerprint, contentHash: r.content_hash }]));
   }
 
-  upsertDocument(doc: StoredDocument, chunks: readonly Chunk[], fingerprint: string | null): UpsertOutcome {
+  async upsertDocument(doc: StoredDocument, chunks: readonly Chunk[], fingerprint: string | null): Promise<UpsertOutcome> {
     return this.writer.upsert(doc, chunks, fingerprint);
   }
 
-  touchDocument(id: string, fingerprint: string | null): void {
+  async touchDocument(id: string, fingerprint: string | null): Promise<void> {
     this.writer.touchFingerprint(id, fingerprint);
   }
 
-  deleteDocuments(ids: readonly string[]): number {
+  async deleteDocuments(ids: readonly string[]): Promise<number> {
     return this.writer.delete(ids);
   }
 
-  beginBulk(): void {
+  async beginBulk(): Promise<void> {
     this.unit.begin();
   }
 
-  endBulk(): void {
+  async endBulk(): Promise<void> {
     this.unit.end();
   }
 
-  compact(): void {
+  async compact(): Promise<void> {
     // 'optimize' rewrites the whole FTS index into one segment (~90 ms for SciFact's 5.5k chunks);
     // past COMPACT_FULL_MAX chunks only a bounded incremental merge is done per sync.
     const sql =
-      this.counts().chunks <= COMPACT_FULL_MAX
+      this.countRows().chunks <= COMPACT_FULL_MAX
         ? "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')"
         : "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('merge', 4000)";
     this.unit.run(() => this.db.exec(sql));
@@ -125,26 +125,35 @@ export class SqliteStore implements Store {
     this.unit.run(() => this.sql('DELETE FROM keyword_log WHERE seq <= ?').run(seq));
   }
 
-  sourceState(connector: string): SourceState {
+  async sourceState(connector: string): Promise<SourceState> {
     const row = this.sql('SELECT checkpoint, last_sync_at FROM sync_state WHERE connector = ?').get(connector) as
       | { checkpoint: string | null; last_sync_at: string | null }
       | undefined;
     return { checkpoint: row?.checkpoint ?? null, lastSyncAt: row?.last_sync_at ?? null };
   }
 
-  setSourceState(connector: string, state: SourceState): void {
+  async setSourceState(connector: string, state: SourceState): Promise<void> {
     this.unit.run(() => this.sql(
       `INSERT INTO sync_state (connector, checkpoint, last_sync_at) VALUES (?, ?, ?)
        ON CONFLICT(connector) DO UPDATE SET checkpoint = excluded.checkpoint, last_sync_at = excluded.last_sync_at`,
     ).run(connector, state.checkpoint, state.lastSyncAt));
   }
 
-  getDocument(id: string): StoredDocument | null {
+  async sourceStates(): Promise<ConnectorState[]> {
+    const rows = this.sql('SELECT connector, checkpoint, last_sync_at FROM sync_state ORDER BY connector').all() as {
+      connector: string;
+      checkpoint: string | null;
+      last_sync_at: string | null;
+    }[];
+    return rows.map((r) => ({ connector: r.connector, checkpoint: r.checkpoint, lastSyncAt: r.last_sync_at }));
+  }
+
+  async getDocument(id: string): Promise<StoredDocument | null> {
     const row = this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.id = ?`).get(id) as DocumentRow | undefined;
     return row ? toDocument(row) : null;
   }
 
-  listDocuments(after: number, limit: number): { documents: DocumentHead[]; last: number | null } {
+  async listDocuments(after: number, limit: number): Promise<{ documents: DocumentHead[]; last: number | null }> {
     const rows = this.sql(`SELECT d.rowid AS position, ${HEAD_COLUMNS} FROM documents d WHERE d.rowid > ? ORDER BY d.rowid LIMIT ?`).all(
       after,
       limit,
@@ -152,14 +161,14 @@ export class SqliteStore implements Store {
     return { documents: rows.map(toHead), last: rows.length === limit ? Number(rows.at(-1)!.position) : null };
   }
 
-  getChunks(documentId: string): Chunk[] {
+  async getChunks(documentId: string): Promise<Chunk[]> {
     const rows = this.sql(
       `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE d.id = ? ORDER BY c.chunk_index`,
     ).all(documentId) as unknown as ChunkRow[];
     return rows.map(toChunk);
   }
 
-  keywordSearch(query: KeywordQuery): KeywordResult {
+  async keywordSearch(query: KeywordQuery): Promise<KeywordResult> {
     return this.keyword.search(query);
   }
 
@@ -168,31 +177,39 @@ export class SqliteStore implements Store {
     return `${(this.dataVersion.get() as { data_version: number }).data_version}:${this.unit.writes}`;
   }
 
-  pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): PendingChunk[] {
+  async pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]> {
     return this.embeddings.pendingChunks(space, afterRowid, limit);
   }
 
-  countPendingEmbeddings(space: { model: string; dims: number | null }): number {
+  async countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number> {
     return this.embeddings.countPending(space);
   }
 
-  writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): number {
+  async writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {
     return this.embeddings.write(space, rows);
   }
 
-  clearEmbeddings(): number {
+  async importEmbeddings(rows: readonly StoredEmbedding[]): Promise<number> {
+    return this.embeddings.importRows(rows);
+  }
+
+  async *iterateEmbeddings(): AsyncGenerator<StoredEmbedding> {
+    yield* this.embeddings.iterate();
+  }
+
+  async clearEmbeddings(): Promise<number> {
     return this.embeddings.clear();
   }
 
-  embeddingSpaces(): EmbeddingSpaceCount[] {
+  async embeddingSpaces(): Promise<EmbeddingSpaceCount[]> {
     return this.embeddings.spaces();
   }
 
-  vectorSearch(query: VectorQuery): VectorResult {
+  async vectorSearch(query: VectorQuery): Promise<VectorResult> {
     return this.vectors.search(query);
   }
 
-  documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Map<string, number> {
+  async documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Promise<Map<string, number>> {
     const best = new Map<string, number>();
     for (const row of documentVectors(this.db, space, documentIds)) {
       if (row.vector.byteLength !== space.dims * 4) continue;
@@ -203,11 +220,11 @@ export class SqliteStore implements Store {
     return best;
   }
 
-  refreshVectorIndex(space: EmbeddingSpace): VectorIndexReport {
+  async refreshVectorIndex(space: EmbeddingSpace): Promise<VectorIndexReport> {
     return this.vectors.refresh(space);
   }
 
-  sources(): SourceStats[] {
+  async sources(): Promise<SourceStats[]> {
     const rows = this.sql(
       `SELECT s.connector AS source,
          (SELECT count(*) FROM documents d WHERE d.connector = s.connector) AS documents,
@@ -226,7 +243,7 @@ export class SqliteStore implements Store {
     }));
   }
 
-  checkIntegrity(): IntegrityReport {
+  async checkIntegrity(): Promise<IntegrityReport> {
     const generation = this.embeddings.generation();
     const vectorIndexes = this.path === ':memory:' ? [] : this.embeddings.spaces().filter((s) => s.count >= ANN_MIN_VECTORS).map((s) => {
       const stamp = annStamp(`${this.path}.vectors`, s);
@@ -236,14 +253,18 @@ export class SqliteStore implements Store {
     return { ...checkIntegrity(this.db), vectorIndexes };
   }
 
-  counts(): StoreCounts {
+  async counts(): Promise<StoreCounts> {
+    return this.countRows();
+  }
+
+  private countRows(): StoreCounts {
     const row = this.sql(
       'SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM embeddings) AS embedded',
     ).get() as { documents: number; chunks: number; embedded: number };
     return { documents: Number(row.documents), chunks: Number(row.chunks), embedded: Number(row.embedded) };
   }
 
-  sizeBytes(): number {
+  async sizeBytes(): Promise<number> {
     const size = (f: string): number => {
       try {
         return statSync(f).size;
@@ -254,11 +275,19 @@ export class SqliteStore implements Store {
     return size(this.path) + size(`${this.path}-wal`);
   }
 
-  exportAll(): { documents: StoredDocument[]; chunks: Chunk[] } {
-    return { documents: [...this.iterateDocuments()], chunks: [...this.iterateChunks()] };
+  async exportAll(): Promise<{ documents: StoredDocument[]; chunks: Chunk[] }> {
+    return { documents: [...this.documentRows()], chunks: [...this.chunkRows()] };
   }
 
-  *iterateDocuments(): Generator<StoredDocument> {
+  async *iterateDocuments(): AsyncGenerator<StoredDocument> {
+    yield* this.documentRows();
+  }
+
+  async *iterateChunks(): AsyncGenerator<Chunk> {
+    yield* this.chunkRows();
+  }
+
+  private *documentRows(): Generator<StoredDocument> {
     // Own statements (not the cache): the caller may run other queries while it iterates.
     const one = this.db.prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.rowid = ?`);
     for (const rowid of this.exportOrder()) {
@@ -267,7 +296,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  *iterateChunks(): Generator<Chunk> {
+  private *chunkRows(): Generator<Chunk> {
     const ofDocument = this.db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE c.document_rowid = ? ORDER BY c.chunk_index`);
     for (const rowid of this.exportOrder()) {
       for (const row of ofDocument.iterate(rowid)) yield toChunk(row as unknown as ChunkRow);
@@ -282,7 +311,12 @@ export class SqliteStore implements Store {
     return (this.db.prepare('SELECT rowid FROM documents ORDER BY source, source_id').all() as { rowid: number }[]).map((r) => r.rowid);
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    this.closeNow();
+  }
+
+  /** Closes synchronously (process exit paths that cannot await). */
+  closeNow(): void {
     if (!this.db.isOpen) return;
     this.unit.commit();
     this.postings?.close();
