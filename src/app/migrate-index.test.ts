@@ -35,7 +35,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   for (const t of targets) await t.close();
-  fx.close();
+  await fx.close();
 });
 
 const openTarget = (name: string): Store => {
@@ -109,7 +109,7 @@ describe('migrateIndex', () => {
       await embedPending({ store: other.lore.store, embedder });
       await migrateIndex(other.lore.store, target);
     } finally {
-      other.close();
+      await other.close();
     }
     await assert.rejects(migrateIndex(fx.lore.store, target), (e: Error & { code?: string }) => e.code === 'conflict' && /--force/.test(e.message) && /1 documents/.test(e.message));
     assert.equal((await target.counts()).documents, 1, 'a refusal writes nothing');
