@@ -21,7 +21,7 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
     .option('--force', 'replace what the target already holds (it becomes a copy of this index)')
     .action(async (opts: { to: string; force?: boolean }) => {
       const lore = ctx.lore();
-      const target = await openTargetStore(opts.to, lore.config, ctx.io.cwd, lore.store.path);
+      const target = await openTargetStore(opts.to, lore.config, ctx.io.cwd);
       const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, label: 'migrate' });
       let report: MigrateReport;
       try {
@@ -42,12 +42,14 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
  * The store a target names: a postgres:// URL or an SQLite file (relative to the working directory).
  * Refuses the configured index itself (copying an index onto itself with --force would empty it).
  */
-export async function openTargetStore(target: string, config: Config, cwd: string, sourcePath: string): Promise<Store> {
+export async function openTargetStore(target: string, config: Config, cwd: string): Promise<Store> {
+  const itself = (): LoreError => badRequest('--to names the configured index itself: give another file or database');
   if (POSTGRES_URL.test(target)) {
+    if (config.db.url === target) throw itself();
     throw badRequest('this build has no PostgreSQL store yet: migrate to an SQLite file path instead');
   }
   const file = path.resolve(cwd, target);
-  if (file === path.resolve(sourcePath)) throw badRequest(`--to names the configured index itself (${file}): give another file`);
+  if (config.db.url === null && file === path.resolve(cwd, config.db.path)) throw itself();
   const { openSqliteStore } = await import('../../store/sqlite/sqlite-store.ts');
   return openSqliteStore(file, { keywordEngine: config.db.keywordEngine });
 }
