@@ -9,7 +9,7 @@ import type { Config } from '../../config/types.ts';
 import { badRequest, LoreError } from '../../core/errors.ts';
 import type { Store } from '../../store/store.ts';
 import type { CliContext } from '../context.ts';
-import { createProgress } from '../progress.ts';
+import { createProgress, progressEveryMs } from '../progress.ts';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 
@@ -22,7 +22,7 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
     .action(async (opts: { to: string; force?: boolean }) => {
       const lore = ctx.lore();
       const target = await openTargetStore(opts.to, lore.config, ctx.io.cwd);
-      const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, label: 'migrate' });
+      const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, label: 'migrate', everyMs: progressEveryMs(ctx.io.env) });
       let report: MigrateReport;
       try {
         report = await migrateIndex(lore.store, target, { force: opts.force === true, onProgress: (p) => progress.update({ connector: p.phase, done: p.done, total: p.total }) });
