@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   sources: async () => (await import('./commands/sources.ts')).registerSources,
   stats: async () => (await import('./commands/stats.ts')).registerStats,
   export: async () => (await import('./commands/export.ts')).registerExport,
+  migrate: async () => (await import('./commands/migrate.ts')).registerMigrate,
   embed: async () => (await import('./commands/embed.ts')).registerEmbed,
   start: async () => (await import('./commands/start.ts')).registerStart,
   registry: async () => (await import('./commands/registry.ts')).registerRegistry,
