@@ -3,12 +3,20 @@
 // process, then runs autocannon (16 connections, 10 s): REST /tools/search and MCP tools/call search
 // (2025 stateless and 2026-07-28), plus no-search ceilings. BENCH_WORKERS sets [server].workers. The search response cache is OFF for these
 // (every request really searches); a last scenario shows REST search with the cache on and a small set
-// of repeated queries; last, uncached REST search with each keyword engine at 1 and 2 server processes. Prints numbers only; never asserts. Env: SCIFACT_DIR, BENCH_DOCS, BENCH_SECONDS.
+// of repeated queries; then uncached REST search with each keyword engine at 1 and 2 server processes; last, PostgreSQL (a real
+// server in a temp dir) beside SQLite: in-process keyword p50, REST search with 1 and 2 replicas. Prints numbers only; never asserts. Env: SCIFACT_DIR, BENCH_DOCS, BENCH_SECONDS.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { LORE_BIN, runLore, Workspace } from '../test/helpers/workspace.ts';
+import { startPostgres } from '../test/helpers/postgres.ts';
+import { loadConfig } from '../src/config/load-config.ts';
+import type { Config } from '../src/config/types.ts';
+import { openLore } from '../src/compose.ts';
+import { parseSearchParams } from '../src/app/search-params.ts';
+import { timeSearches } from './search-timing.ts';
+import { fmtMs, median } from './stats.ts';
 
 const DATA = process.env['SCIFACT_DIR'] ?? '/work/shared/data/scifact';
 const MAX_DOCS = Number(process.env['BENCH_DOCS'] ?? Infinity);
@@ -128,5 +136,64 @@ for (const workers of [1, 2]) {
     run.server.kill('SIGTERM');
     await new Promise((resolve) => run.server.on('exit', resolve));
   }
+}
+// PostgreSQL (issue 16, ADR 0111) beside SQLite, same index, same run: in-process keyword p50, then
+// uncached REST search with 1 and 2 replicas (2 replicas: two `lore serve` processes, each with its
+// own mirror, the connections split between them as a load balancer would). A real PostgreSQL server
+// is started in a temp dir (test/helpers/postgres.ts).
+console.log('PostgreSQL beside SQLite (uncached):');
+const pgServer = await startPostgres();
+try {
+  const url = await pgServer.createDatabase();
+  ws.write('pg.toml', `[db]\npath = "pg-a/lore.sqlite"\nurl = "${url}"\n[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n`);
+  ws.write('pg-b.toml', `[db]\npath = "pg-b/lore.sqlite"\nurl = "${url}"\n[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n[sync]\ninterval = "off"\n`);
+  const pgSyncStarted = performance.now();
+  const pgSync = await runLore(['-c', 'pg.toml', 'sync', 'all'], { cwd: ws.dir });
+  if (pgSync.code !== 0) throw new Error(pgSync.stderr);
+  console.log(`  index into PostgreSQL (lore sync all, new database): ${(performance.now() - pgSyncStarted).toFixed(0)} ms`);
+
+  // In-process keyword search, the same 809 queries through the search use-case.
+  const keywordParams = (retrieval: Config['retrieval']) => queries.map((q) => parseSearchParams({ query: q, mode: 'keyword' }, retrieval));
+  for (const [label, file] of [['SQLite    ', 'config/lore.toml'], ['PostgreSQL', 'pg.toml']] as const) {
+    const config = loadConfig({ configPath: ws.path(file), cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '' } });
+    const lore = openLore(config);
+    const { p50s, p95s } = await timeSearches(lore.searchDeps(), keywordParams(config.retrieval), 3);
+    await lore.close();
+    console.log(`  keyword search in-process, ${label}  p50 ${fmtMs(median(p50s))} ms  p95 ${fmtMs(median(p95s))} ms  (p50 runs: ${p50s.map(fmtMs).join(', ')})`);
+  }
+
+  const load = async (bases: string[]): Promise<string> => {
+    const results = await Promise.all(
+      bases.map((b) =>
+        autocannon({
+          url: b,
+          connections: CONNECTIONS / bases.length,
+          duration: SECONDS,
+          requests: queries.map((q) => ({ method: 'POST' as const, path: '/tools/search', headers: json, body: JSON.stringify({ query: q }) })),
+        }),
+      ),
+    );
+    const rps = results.reduce((n, r) => n + r.requests.average, 0);
+    const errors = results.reduce((n, r) => n + r.errors + r.non2xx + r.timeouts, 0);
+    const total = results.reduce((n, r) => n + r.requests.total, 0);
+    return `${rps.toFixed(0).padStart(6)} req/s  p50 ${results.map((r) => r.latency.p50).join('/')} ms  p99 ${results.map((r) => r.latency.p99).join('/')} ms  (${total} requests, ${errors} errors)`;
+  };
+  const sqliteRun = startServer('config/lore.toml');
+  console.log(`  REST search, SQLite,     1 process   ${await load([await sqliteRun.base])}`);
+  sqliteRun.server.kill('SIGTERM');
+  await new Promise((resolve) => sqliteRun.server.on('exit', resolve));
+  const replicaA = startServer('pg.toml');
+  const baseA = await replicaA.base;
+  console.log(`  REST search, PostgreSQL, 1 replica   ${await load([baseA])}`);
+  const replicaB = startServer('pg-b.toml');
+  const baseB = await replicaB.base;
+  await fetch(`${baseB}/tools/search`, { method: 'POST', headers: json, body: JSON.stringify({ query: queries[0] }) }); // mirror built
+  console.log(`  REST search, PostgreSQL, 2 replicas  ${await load([baseA, baseB])}`);
+  for (const r of [replicaA, replicaB]) {
+    r.server.kill('SIGTERM');
+    await new Promise((resolve) => r.server.on('exit', resolve));
+  }
+} finally {
+  await pgServer.stop();
 }
 ws.cleanup();

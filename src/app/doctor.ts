@@ -28,15 +28,16 @@ export function configChecks(config: Config): DoctorCheck[] {
 }
 
 /** `embedder`: the configured embedder's identity, null when [embedding] is disabled. */
-export async function indexChecks(store: Store, embedder: { model: string; dims: number | null } | null): Promise<DoctorCheck[]> {
+/** `engine`: which store `store` is (PostgreSQL: its checks cover the replica's SQLite mirror too). */
+export async function indexChecks(store: Store, embedder: { model: string; dims: number | null } | null, engine: 'SQLite' | 'PostgreSQL' = 'SQLite'): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
   const rebuild = 'restore a backup, or delete the database file and run `lore sync all` (and `lore embed pending`)';
   const report = await store.checkIntegrity?.();
   if (!report) return [{ area: 'index', status: 'warn', detail: 'this store cannot check its integrity' }];
   checks.push(
     report.sqlite.length === 0
-      ? { area: 'index', status: 'ok', detail: `SQLite integrity ok (${store.path})` }
-      : { area: 'index', status: 'fail', detail: `SQLite integrity: ${report.sqlite.join('; ')}`, fix: rebuild },
+      ? { area: 'index', status: 'ok', detail: engine === 'SQLite' ? `SQLite integrity ok (${store.path})` : `PostgreSQL and this replica's mirror agree; mirror integrity ok (${store.path})` }
+      : { area: 'index', status: 'fail', detail: `${engine === 'SQLite' ? 'SQLite integrity' : 'PostgreSQL / mirror'}: ${report.sqlite.join('; ')}`, fix: engine === 'SQLite' ? rebuild : 'stop this replica, delete its mirror file (it is rebuilt from PostgreSQL at start)' },
     report.fts === null
       ? { area: 'index', status: 'ok', detail: 'keyword index (FTS5) integrity ok' }
       : { area: 'index', status: 'fail', detail: `keyword index (FTS5): ${report.fts}`, fix: 'run `lore sync all --full`, or delete the database and sync again' },

@@ -31,6 +31,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   const log = (line: string): void => ctx.io.err(`${line}\n`);
   const documents = (cursor: string | undefined): Promise<DocumentPage> => listDocumentPage(lore.store, cursor);
   if (!isClusterWorker()) log(`config: ${lore.config.file ?? 'built-in default (no config file found)'}`);
+  await openIndex(lore, isClusterWorker() ? () => undefined : log);
   // Script tools and agents are read in the Lua sandbox before anything lists them; a broken one is left out.
   for (const f of await lore.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
   const tools = lore.tools();
@@ -106,4 +107,18 @@ function webFacts(lore: Lore): WebFacts {
     maxLimit: lore.config.retrieval.maxLimit,
     authTokenEnv: lore.config.server.authTokenEnv,
   };
+}
+
+/**
+ * Opens the index before serving, so a PostgreSQL replica builds or catches up its mirror now rather
+ * than in the first request. PostgreSQL unreachable is not fatal: requests get 503 until it answers.
+ */
+async function openIndex(lore: Lore, log: (line: string) => void): Promise<void> {
+  const engine = lore.config.db.url === null ? 'SQLite' : 'PostgreSQL';
+  try {
+    const counts = await lore.store.counts();
+    log(`index: ${lore.store.path} (${engine}, ${counts.documents} documents)`);
+  } catch (error) {
+    log(`index: ${lore.store.path} (${engine}) not reachable yet: ${(error as Error).message}; serving 503 until it is`);
+  }
 }
