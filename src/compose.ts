@@ -77,6 +77,15 @@ function openStore(config: Config): { store: Store; locks: ConnectorLocks } {
  * This replica's mirror of a PostgreSQL index (ADR 0111): beside [db] path, one file per database URL
  * (without the password), so a config pointed at another database never reads a stale mirror.
  */
+/**
+ * Another index than the configured one (`lore migrate --to`): a postgres:// URL (its mirror beside
+ * [db] path, as for replicas) or an SQLite file, with the configured engine settings.
+ */
+export function openStoreAt(target: string, config: Config): Store {
+  const url = /^postgres(ql)?:\/\//i.test(target) ? target : null;
+  return openStore({ ...config, db: { ...config.db, url, path: url === null ? target : config.db.path } }).store;
+}
+
 function mirrorPathFor(dbPath: string, url: string): string {
   const key = createHash('sha256').update(redactUrl(url)).digest('hex').slice(0, 12);
   return path.join(path.dirname(dbPath), `replica-${key}.sqlite`);
