@@ -1,5 +1,6 @@
 // `npm run eval`: retrieval quality on BEIR SciFact (train split), through the real ingest path.
-// Prints nDCG@10 and Recall@100 per mode; exits 1 when keyword nDCG@10 falls below EVAL_MIN_NDCG.
+// Prints nDCG@10 and Recall@100 per keyword engine, on SQLite and on PostgreSQL (a real server started in
+// a temp dir, the same corpus synced into it); exits 1 when keyword nDCG@10 falls below EVAL_MIN_NDCG.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,29 +12,35 @@ import { syncConnectors } from '../../src/app/sync.ts';
 import { parseSearchParams } from '../../src/app/search-params.ts';
 import { search } from '../../src/app/search.ts';
 import { corpusId, loadQrels, loadQueries, ndcgAt, recallAt, writeCorpus } from './scifact.ts';
+import { startPostgres, type TestPostgres } from '../helpers/postgres.ts';
 
 const MIN_NDCG = Number(process.env['EVAL_MIN_NDCG'] ?? 0.7);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lore-eval-'));
+let pg: TestPostgres | undefined;
 try {
   const docs = writeCorpus(path.join(dir, 'corpus'));
-  const configFor = (engine: string): Config =>
+  pg = await startPostgres();
+  const pgUrl = await pg.createDatabase();
+  const configFor = (engine: string, url?: string): Config =>
     parseConfig(
-      `[db]\npath = "index.sqlite"\nkeyword_engine = "${engine}"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs = ["*.md"]\n`,
-      { file: 'eval.toml', cwd: dir },
+      `[db]\npath = "${url ? 'mirror/index.sqlite' : 'index.sqlite'}"\n${url ? `url = "${url}"\n` : ''}keyword_engine = "${engine}"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs = ["*.md"]\n`,
+      { file: 'eval.toml', cwd: dir, env: {} },
     );
-  const config = configFor('postings');
-  const lore = openLore(config);
-  const [report] = await syncConnectors(lore.syncDeps(), await Promise.all(selectConnectors(config, 'all').map((r) => lore.createConnector(r))), { full: false });
-  console.log(`indexed ${docs} documents (${report?.chunksWritten} chunks) through filesystem sync`);
-  await lore.close();
+  for (const [store, config] of [['SQLite', configFor('postings')], ['PostgreSQL', configFor('postings', pgUrl)]] as const) {
+    const lore = openLore(config);
+    const [report] = await syncConnectors(lore.syncDeps(), await Promise.all(selectConnectors(config, 'all').map((r) => lore.createConnector(r))), { full: false });
+    console.log(`indexed ${docs} documents (${report?.chunksWritten} chunks) into ${store} through filesystem sync`);
+    await lore.close();
+  }
 
   const queries = loadQueries();
   const qrels = loadQrels();
   const rows: string[] = [];
   // Both keyword engines over the same index: the postings engine must rank exactly as FTS5 does.
-  for (const engine of ['postings', 'fts5'] as const) {
-    const engineConfig = configFor(engine);
+  const runs = [['postings', undefined], ['fts5', undefined], ['postings', pgUrl]] as const;
+  for (const [engine, url] of runs) {
+    const engineConfig = configFor(engine, url);
     const reader = openLore(engineConfig);
     let ndcg = 0;
     let recall = 0;
@@ -49,11 +56,12 @@ try {
       n++;
     }
     await reader.close();
-    rows.push(`keyword (${engine.padEnd(8)})  nDCG@10 ${(ndcg / n).toFixed(4)}  Recall@100 ${(recall / n).toFixed(4)}  (${n} queries)`);
+    rows.push(`keyword (${url ? 'PostgreSQL' : 'SQLite    '}, ${engine.padEnd(8)})  nDCG@10 ${(ndcg / n).toFixed(4)}  Recall@100 ${(recall / n).toFixed(4)}  (${n} queries)`);
     if (ndcg / n < MIN_NDCG) process.exitCode = 1;
   }
   console.log(`SciFact train split\n${rows.join('\n')}`);
   if (process.exitCode === 1) console.error(`keyword nDCG@10 is below the threshold ${MIN_NDCG}`);
 } finally {
+  await pg?.stop();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,7 +1,7 @@
 // The change feed's read side: one dedicated connection LISTENs on `lore_changes` and, every
 // HEARTBEAT_MS, reads the committed version (lore_meta): a notification or a version other than the
 // last one seen calls `onChange` (the store coalesces catch-ups). The heartbeat also tells liveness:
-// `lastOk` is when PostgreSQL last answered. A lost connection is reopened with backoff; never throws.
+// `healthy()` turns false after two failed heartbeats. A lost connection is reopened with backoff; never throws.
 import pg from 'pg';
 import { CHANNEL } from './keys.ts';
 import { clientConfig } from './pool.ts';
@@ -23,6 +23,15 @@ export class ChangeFeed {
   private seen = '';
   /** Date.now() of the last answered heartbeat (0: never). */
   lastOk = 0;
+
+  /**
+   * False once two heartbeats in a row have failed: PostgreSQL is not answering. Judged by failed
+   * attempts, not by time since the last answer: a process busy with in-process searches may not run
+   * the heartbeat timer for seconds, and that says nothing about PostgreSQL.
+   */
+  healthy(): boolean {
+    return this.failures < 2;
+  }
 
   constructor(url: string, onChange: () => void) {
     this.url = url;

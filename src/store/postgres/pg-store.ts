@@ -21,8 +21,6 @@ import * as reads from './reads.ts';
 import { PgTransactions, type WriteTx } from './transactions.ts';
 import * as writer from './writer.ts';
 
-/** Reads fail (`unavailable`) when PostgreSQL has not answered a heartbeat for this long: freshness cannot be promised. */
-const STALE_AFTER_MS = 2_000;
 const CLOSE_WAIT_MS = 2_000;
 
 export interface OpenPostgresStoreOptions {
@@ -120,11 +118,14 @@ export class PgStore implements Store {
     }
   }
 
-  /** Ready, and PostgreSQL answered a heartbeat lately: reads fail fast (503) while it does not. */
+  /** Ready, and the heartbeat is healthy: reads fail fast (503) while PostgreSQL does not answer. */
   private async live(): Promise<void> {
     await this.ready();
-    const silent = Date.now() - this.feed.lastOk;
-    if (silent > STALE_AFTER_MS) throw unavailable(this.url, `no answer for ${Math.round(silent / 1000)} s`);
+    if (!this.feed.healthy()) throw unavailable(this.url, `no answer since ${this.silentSince()}`);
+  }
+
+  private silentSince(): string {
+    return this.feed.lastOk === 0 ? 'start-up' : new Date(this.feed.lastOk).toISOString();
   }
 
   /** The mirror, for reads. */
@@ -213,8 +214,7 @@ export class PgStore implements Store {
   generation(): string {
     // Asked before every cached search: a replica that lost PostgreSQL must not keep answering from its
     // response cache either (503 like every other read, ADR 0111).
-    const silent = Date.now() - this.feed.lastOk;
-    if (this.feed.lastOk > 0 && silent > STALE_AFTER_MS) throw unavailable(this.url, `no answer for ${Math.round(silent / 1000)} s`);
+    if (!this.feed.healthy()) throw unavailable(this.url, `no answer since ${this.silentSince()}`);
     return `pg${this.mirror.incarnation}:${this.mirror.store.generation()}`;
   }
 
