@@ -74,6 +74,15 @@ function openStore(config: Config): { store: Store; locks: ConnectorLocks } {
 }
 
 /**
+ * Another index than the configured one (`lore migrate --to`): a postgres:// URL (its mirror beside
+ * [db] path, as for replicas) or an SQLite file, with the configured engine settings.
+ */
+export function openStoreAt(target: string, config: Config): Store {
+  const url = /^postgres(ql)?:\/\//i.test(target) ? target : null;
+  return openStore({ ...config, db: { ...config.db, url, path: url === null ? target : config.db.path } }).store;
+}
+
+/**
  * This replica's mirror of a PostgreSQL index (ADR 0111): beside [db] path, one file per database URL
  * (without the password), so a config pointed at another database never reads a stale mirror.
  */

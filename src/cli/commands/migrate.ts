@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { migrateIndex, type MigrateReport } from '../../app/migrate-index.ts';
 import type { Config } from '../../config/types.ts';
+import { openStoreAt } from '../../compose.ts';
 import { badRequest, LoreError } from '../../core/errors.ts';
 import type { Store } from '../../store/store.ts';
 import type { CliContext } from '../context.ts';
@@ -21,7 +22,7 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
     .option('--force', 'replace what the target already holds (it becomes a copy of this index)')
     .action(async (opts: { to: string; force?: boolean }) => {
       const lore = ctx.lore();
-      const target = await openTargetStore(opts.to, lore.config, ctx.io.cwd);
+      const target = openTargetStore(opts.to, lore.config, ctx.io.cwd);
       const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, label: 'migrate', everyMs: progressEveryMs(ctx.io.env) });
       let report: MigrateReport;
       try {
@@ -42,16 +43,13 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
  * The store a target names: a postgres:// URL or an SQLite file (relative to the working directory).
  * Refuses the configured index itself (copying an index onto itself with --force would empty it).
  */
-export async function openTargetStore(target: string, config: Config, cwd: string): Promise<Store> {
-  const itself = (): LoreError => badRequest('--to names the configured index itself: give another file or database');
-  if (POSTGRES_URL.test(target)) {
-    if (config.db.url === target) throw itself();
-    throw badRequest('this build has no PostgreSQL store yet: migrate to an SQLite file path instead');
+export function openTargetStore(target: string, config: Config, cwd: string): Store {
+  const url = POSTGRES_URL.test(target);
+  const file = url ? null : path.resolve(cwd, target);
+  if (url ? config.db.url === target : config.db.url === null && file === path.resolve(cwd, config.db.path)) {
+    throw badRequest('--to names the configured index itself: give another file or database');
   }
-  const file = path.resolve(cwd, target);
-  if (config.db.url === null && file === path.resolve(cwd, config.db.path)) throw itself();
-  const { openSqliteStore } = await import('../../store/sqlite/sqlite-store.ts');
-  return openSqliteStore(file, { keywordEngine: config.db.keywordEngine });
+  return openStoreAt(file ?? target, config);
 }
 
 function summary(from: string, to: string, r: MigrateReport): string {
