@@ -18,10 +18,12 @@ import { Mirror } from './mirror.ts';
 import { connect, createPool, toLoreError, unavailable } from './pool.ts';
 import { redactUrl } from '../redact-url.ts';
 import * as reads from './reads.ts';
-import { PgTransactions, type WriteTx } from './transactions.ts';
+import { PgTransactions, type BatchKind, type WriteTx } from './transactions.ts';
 import * as writer from './writer.ts';
 
 const CLOSE_WAIT_MS = 2_000;
+/** Document writes queued together in bulk mode share one statement (transactions.ts). */
+const DOCUMENT_WRITES: BatchKind<writer.DocumentWrite, UpsertOutcome> = { apply: writer.upsertDocuments, key: writer.documentKey };
 
 export interface OpenPostgresStoreOptions {
   /** The mirror's SQLite file (a cache: safe to delete while Lore is stopped); `:memory:` for tests. */
@@ -145,9 +147,13 @@ export class PgStore implements Store {
   }
 
   /** Runs a write; outside bulk mode returns once the mirror shows it. */
-  private async write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+  private write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+    return this.settle(() => this.tx.run(fn));
+  }
+
+  private async settle<T>(run: () => Promise<T>): Promise<T> {
     await this.ready();
-    const result = await this.tx.run(fn);
+    const result = await run();
     // The write is committed: a failed catch-up is left to the feed, which retries.
     if (!this.tx.inBulk) await this.requestCatchUp().catch(() => undefined);
     return result;
@@ -158,7 +164,7 @@ export class PgStore implements Store {
   }
 
   upsertDocument(doc: StoredDocument, chunks: readonly Chunk[], fingerprint: string | null): Promise<UpsertOutcome> {
-    return this.write((tx) => writer.upsertDocument(tx, doc, chunks, fingerprint));
+    return this.settle(() => this.tx.runBatched(DOCUMENT_WRITES, { doc, chunks, fingerprint }));
   }
 
   touchDocument(id: string, fingerprint: string | null): Promise<void> {

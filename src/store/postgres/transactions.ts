@@ -7,6 +7,11 @@
 // mirrors check), and queues pg_notify (delivered at commit).
 // Writes of this store are serialised (one connection at a time). In bulk mode units are SAVEPOINTs in
 // a group committed every GROUP_MAX_UNITS units or GROUP_MAX_MS, like the SQLite store's unit of work.
+//
+// Round trips (ADR 0111, "Write path performance"): opening takes one (BEGIN, the lock, then version,
+// commit record and notification); a group keeps one savepoint open, renewed after each unit in one. In bulk mode, batchable writes (documents) queued while the connection
+// is busy share one statement; when it fails, the savepoint is rolled back and each write runs alone, so
+// every write is still atomic on its own and fails alone.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { CHANNEL, WRITE_LOCK_KEY } from './keys.ts';
@@ -14,6 +19,21 @@ import { connect, isUnreachable, toLoreError } from './pool.ts';
 
 const GROUP_MAX_UNITS = 500;
 const GROUP_MAX_MS = 250;
+/** Writes per shared statement at most. */
+const BATCH_MAX = 64;
+
+/**
+ * Opens a write transaction in one round trip (simple protocol, so no parameters: the lock key and
+ * channel are constants and the token a UUID): lock first, then stamp, record and notify.
+ */
+function openSql(token: string, savepoint: boolean): string {
+  if (!/^\d+$/.test(WRITE_LOCK_KEY) || !/^[a-z_]+$/.test(CHANNEL) || !/^[0-9a-f-]+$/.test(token)) throw new Error('unsafe constant in openSql');
+  return `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY});
+    WITH v AS (UPDATE lore_meta SET version = nextval('lore_version') WHERE id = 1 RETURNING version),
+      c AS (INSERT INTO lore_commits (version, token) SELECT version, '${token}' FROM v)
+    SELECT version::text AS version, pg_notify('${CHANNEL}', version::text) FROM v;${savepoint ? ' SAVEPOINT lore_unit;' : ''}`;
+}
+const RENEW = 'RELEASE SAVEPOINT lore_unit; SAVEPOINT lore_unit';
 
 export interface WriteTx {
   client: pg.PoolClient;
@@ -27,12 +47,29 @@ interface Group extends WriteTx {
   timer: NodeJS.Timeout | null;
 }
 
+/** Writes of one kind that one call can apply together, e.g. writer.upsertDocuments. */
+export interface BatchKind<I, O> {
+  /** Applies the items (whose keys differ) in order; one result per item. */
+  apply(tx: WriteTx, items: readonly I[]): Promise<O[]>;
+  /** Items with equal keys never share a call. */
+  key(item: I): string;
+}
+
+interface Pending {
+  kind: BatchKind<unknown, unknown>;
+  items: unknown[];
+  keys: Set<string>;
+  settle: { resolve: (value: unknown) => void; reject: (error: unknown) => void }[];
+}
+
 export class PgTransactions {
   private readonly pool: pg.Pool;
   private readonly url: string;
   private queue: Promise<unknown> = Promise.resolve();
   private bulk = 0;
   private group: Group | null = null;
+  /** The batch queued last, not yet started: later writes of its kind join it. */
+  private pending: Pending | null = null;
 
   constructor(pool: pg.Pool, url: string) {
     this.pool = pool;
@@ -41,36 +78,86 @@ export class PgTransactions {
 
   /** Runs `fn` atomically: its own transaction, or a savepoint in the open bulk group. */
   run<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
-    return this.serial(async () => {
-      if (this.bulk === 0) {
-        const tx = await this.open();
-        try {
-          const result = await fn(tx);
-          await this.close(tx, true);
-          return result;
-        } catch (error) {
-          await this.close(tx, false);
-          throw toLoreError(this.url, error);
-        }
+    // Decided when queued: a write queued in bulk mode goes into the group, which the end of bulk mode
+    // commits after it (run alone, it would wait for the write lock the open group holds).
+    const inBulk = this.bulk > 0;
+    return this.serial(() => (inBulk ? this.unit(fn) : this.alone(fn)));
+  }
+
+  /**
+   * Runs one write of a batchable kind; in bulk mode it shares a statement with the writes of its kind
+   * queued right after it while the connection was busy (each still atomic: see the header).
+   */
+  runBatched<I, O>(kind: BatchKind<I, O>, item: I): Promise<O> {
+    if (this.bulk === 0) return this.run(async (tx) => (await kind.apply(tx, [item]))[0]!);
+    const key = kind.key(item);
+    let batch = this.pending;
+    if (!batch || batch.kind !== kind || batch.keys.has(key) || batch.items.length >= BATCH_MAX) {
+      const fresh: Pending = { kind: kind as BatchKind<unknown, unknown>, items: [], keys: new Set(), settle: [] };
+      void this.serial(() => this.runPending(fresh)).catch(() => undefined);
+      this.pending = batch = fresh;
+    }
+    batch.items.push(item);
+    batch.keys.add(key);
+    return new Promise<O>((resolve, reject) => batch.settle.push({ resolve: resolve as (value: unknown) => void, reject }));
+  }
+
+  private async runPending(batch: Pending): Promise<void> {
+    if (this.pending === batch) this.pending = null;
+    const { kind, items, settle } = batch;
+    try {
+      const results = await this.unit((tx) => kind.apply(tx, items));
+      results.forEach((r, i) => settle[i]!.resolve(r));
+      return;
+    } catch (error) {
+      if (items.length === 1 || this.group === null) {
+        for (const s of settle) s.reject(error);
+        return;
       }
-      const group = (this.group ??= { ...(await this.open()), units: 0, openedAt: performance.now(), timer: null });
-      try {
-        await group.client.query('SAVEPOINT lore_unit');
-        const result = await fn(group);
-        await group.client.query('RELEASE SAVEPOINT lore_unit');
-        group.units++;
-        if (group.units >= GROUP_MAX_UNITS || performance.now() - group.openedAt >= GROUP_MAX_MS) await this.commitGroup();
-        else group.timer ??= setTimeout(() => void this.serial(() => this.commitGroup()).catch(() => undefined), GROUP_MAX_MS);
-        return result;
-      } catch (error) {
-        if (isUnreachable(error)) {
-          await this.abandonGroup(error);
-        } else {
-          await group.client.query('ROLLBACK TO SAVEPOINT lore_unit; RELEASE SAVEPOINT lore_unit').catch(() => this.abandonGroup(error));
-        }
-        throw toLoreError(this.url, error);
+    }
+    // The shared statement failed and was rolled back: each write alone, so only the faulty one fails.
+    for (const [i, item] of items.entries()) {
+      await this.unit((tx) => kind.apply(tx, [item])).then((r) => settle[i]!.resolve(r[0]), settle[i]!.reject);
+    }
+  }
+
+  private async alone<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+    const tx = await this.open();
+    try {
+      const result = await fn(tx);
+      await this.close(tx, true);
+      return result;
+    } catch (error) {
+      await this.close(tx, false);
+      throw toLoreError(this.url, error);
+    }
+  }
+
+  /** One unit in the bulk group (opened on demand, with its savepoint already taken). */
+  private async unit<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+    const group = (this.group ??= await this.openGroup());
+    try {
+      const result = await fn(group);
+      group.units++;
+      if (group.units >= GROUP_MAX_UNITS || performance.now() - group.openedAt >= GROUP_MAX_MS) await this.commitGroup();
+      else {
+        await group.client.query(RENEW);
+        group.timer ??= setTimeout(() => void this.serial(() => this.commitGroup()).catch(() => undefined), GROUP_MAX_MS);
       }
-    });
+      return result;
+    } catch (error) {
+      if (this.group !== group) throw toLoreError(this.url, error); // the commit failed: group already closed
+      if (isUnreachable(error)) {
+        await this.abandonGroup(error);
+      } else {
+        await group.client.query('ROLLBACK TO SAVEPOINT lore_unit').catch(() => this.abandonGroup(error));
+      }
+      throw toLoreError(this.url, error);
+    }
+  }
+
+  private async openGroup(): Promise<Group> {
+    return { ...(await this.open(true)), units: 0, openedAt: performance.now(), timer: null };
   }
 
   /** Enters bulk mode (nestable). */
@@ -89,23 +176,20 @@ export class PgTransactions {
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
+    this.pending = null; // writes queued after this one must not join an earlier batch
     const next = this.queue.then(fn, fn);
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async open(): Promise<WriteTx> {
+  /** A write transaction; `savepoint`: with lore_unit taken (a bulk group). */
+  private async open(savepoint = false): Promise<WriteTx> {
     const client = await connect(this.pool, this.url);
     try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK_KEY]);
-      const row = (await client.query<{ version: string }>(
-        `WITH v AS (UPDATE lore_meta SET version = nextval('lore_version') WHERE id = 1 RETURNING version)
-         INSERT INTO lore_commits (version, token) SELECT version, $1 FROM v RETURNING version::text AS version`,
-        [randomUUID()],
-      )).rows[0]!;
-      await client.query('SELECT pg_notify($1, $2)', [CHANNEL, row.version]);
-      return { client, version: row.version };
+      const results = (await client.query(openSql(randomUUID(), savepoint))) as unknown as pg.QueryResult<{ version?: string }>[];
+      const version = results.map((r) => r.rows[0]?.version).find((v) => v !== undefined);
+      if (version === undefined) throw new Error('lore_meta has no row');
+      return { client, version };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       client.release(isUnreachable(error) ? (error as Error) : undefined);
