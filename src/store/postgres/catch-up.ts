@@ -7,6 +7,9 @@
 //    clear embeddings if a clear happened; upsert changed documents with their chunks (in position order,
 //    batches of DOC_BATCH); sync states; import changed embeddings by chunk id (batches of EMBEDDING_BATCH).
 // 3. Commit the mirror (endBulk), then move its watermark to the target (never before: crash-safe).
+// 4. Compact the mirror's keyword index once COMPACT_AFTER documents changed since the last compaction,
+//    unless told to wait: while this replica's own bulk write runs, its catch-ups defer it to the first
+//    catch-up after the bulk ends (one compaction per sync, as on SQLite, not one per catch-up).
 import type pg from 'pg';
 import type { Chunk } from '../../core/models.ts';
 import type { StoredEmbedding } from '../store.ts';
@@ -42,11 +45,13 @@ interface DocRow {
   fingerprint: string | null;
 }
 
-export async function catchUp(client: pg.PoolClient, mirror: Mirror): Promise<CatchUpReport> {
+export async function catchUp(client: pg.PoolClient, mirror: Mirror, options: { deferCompaction: boolean }): Promise<CatchUpReport> {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     const report = await apply(client, mirror);
     await client.query('COMMIT');
+    mirror.uncompacted += report.documents;
+    if (mirror.uncompacted >= COMPACT_AFTER && !options.deferCompaction) await mirror.compact();
     return report;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -81,7 +86,6 @@ async function apply(client: pg.PoolClient, mirror: Mirror): Promise<CatchUpRepo
   } finally {
     await store.endBulk();
   }
-  if (report.documents >= COMPACT_AFTER) await store.compact();
   mirror.setState({ epoch: meta.epoch, version: meta.version, token: meta.token });
   return report;
 }

@@ -31,6 +31,8 @@ export class Mirror {
   store: SqliteStore;
   /** Bumped at every wipe: part of the generation, as a rebuilt mirror restarts SQLite's counters. */
   incarnation = 0;
+  /** Documents applied since the keyword index was last compacted (catch-up.ts decides when). */
+  uncompacted = 0;
 
   private constructor(file: string, keywordEngine: 'postings' | 'fts5', unlock: ReleaseLock) {
     this.file = file;
@@ -96,7 +98,13 @@ export class Mirror {
     }
     this.memoryState = null;
     this.incarnation++;
+    this.uncompacted = 0;
     this.store = openSqliteStore(this.file, { keywordEngine: this.keywordEngine });
+  }
+
+  async compact(): Promise<void> {
+    this.uncompacted = 0;
+    await this.store.compact();
   }
 
   async close(): Promise<void> {

@@ -111,7 +111,7 @@ export class PgStore implements Store {
   private async runCatchUp(): Promise<void> {
     const client = await connect(this.pool, this.url);
     try {
-      const report = await catchUp(client, this.mirror);
+      const report = await catchUp(client, this.mirror, { deferCompaction: this.tx.inBulk });
       client.release();
       if (report.wiped || report.from !== report.to) this.lastCatchUp = report;
     } catch (error) {
@@ -186,7 +186,8 @@ export class PgStore implements Store {
   }
 
   async compact(): Promise<void> {
-    await (await this.reader()).compact();
+    await this.live();
+    await this.mirror.compact();
   }
 
   sourceState(connector: string): Promise<SourceState> {
