@@ -118,6 +118,30 @@ describe('PgStore', () => {
     assert.equal((await a.counts()).documents, 4);
   });
 
+  it('undoes only the failed write of a bulk group, after writes applied since its savepoint', async () => {
+    const url = await server.createDatabase();
+    const a = store(url);
+    const taken = pgDoc('fs:r', 'taken.md', 'Taken', 'kappa part');
+    await a.upsertDocument(taken.doc, taken.chunks, null);
+    await a.beginBulk();
+    const before = [pgDoc('fs:r', 'one.md', 'One', 'lambda part'), pgDoc('fs:r', 'two.md', 'Two', 'mu part', 'nu part')];
+    for (const d of before) await a.upsertDocument(d.doc, d.chunks, null);
+    await a.setSourceState('fs:r', { checkpoint: 'c1', lastSyncAt: null });
+    const three = pgDoc('fs:r', 'three.md', 'Three', 'xi part');
+    await a.upsertDocument(three.doc, three.chunks, null);
+    const faulty = pgDoc('fs:r', 'faulty.md', 'Faulty', 'omicron part');
+    faulty.chunks[0] = { ...faulty.chunks[0]!, id: taken.chunks[0]!.id };
+    await assert.rejects(a.upsertDocument(faulty.doc, faulty.chunks, null), (e: LoreError) => e.code === 'internal');
+    const four = pgDoc('fs:r', 'four.md', 'Four', 'pi part');
+    assert.deepEqual(await a.upsertDocument(four.doc, four.chunks, null), { chunksWritten: 1, chunksDeleted: 0 });
+    await a.endBulk();
+    const titles = [];
+    for await (const d of a.iterateDocuments()) titles.push(d.title);
+    assert.deepEqual(titles.sort(), ['Four', 'One', 'Taken', 'Three', 'Two']);
+    assert.deepEqual(await a.getChunks(before[1]!.doc.id), before[1]!.chunks);
+    assert.deepEqual(await a.sourceState('fs:r'), { checkpoint: 'c1', lastSyncAt: null });
+  });
+
   it('keeps chunks (and their embeddings) whose id is unchanged, and carries vectors to other replicas', async () => {
     const url = await server.createDatabase();
     const a = store(url);

@@ -9,7 +9,8 @@
 // a group committed every GROUP_MAX_UNITS units or GROUP_MAX_MS, like the SQLite store's unit of work.
 //
 // Round trips (ADR 0111, "Write path performance"): opening takes one (BEGIN, the lock, then version,
-// commit record and notification); a group keeps one savepoint open, renewed after each unit in one. In bulk mode, batchable writes (documents) queued while the connection
+// commit record and notification); a group keeps one savepoint open, renewed in one round trip only
+// when needed (unit()). In bulk mode, batchable writes (documents) queued while the connection
 // is busy share one statement; when it fails, the savepoint is rolled back and each write runs alone, so
 // every write is still atomic on its own and fails alone.
 import { randomUUID } from 'node:crypto';
@@ -21,6 +22,8 @@ const GROUP_MAX_UNITS = 500;
 const GROUP_MAX_MS = 250;
 /** Writes per shared statement at most. */
 const BATCH_MAX = 64;
+/** Replayable units (see unit()) between savepoint renewals at most. */
+const REPLAY_MAX = 32;
 
 /**
  * Opens a write transaction in one round trip (simple protocol, so no parameters: the lock key and
@@ -45,6 +48,10 @@ interface Group extends WriteTx {
   units: number;
   openedAt: number;
   timer: NodeJS.Timeout | null;
+  /** Replayable units applied since the savepoint, in order. */
+  replays: ((tx: WriteTx) => Promise<unknown>)[];
+  /** A unit that cannot be replayed was applied since the savepoint: renew it before the next unit. */
+  opaque: boolean;
 }
 
 /** Writes of one kind that one call can apply together, e.g. writer.upsertDocuments. */
@@ -106,7 +113,7 @@ export class PgTransactions {
     if (this.pending === batch) this.pending = null;
     const { kind, items, settle } = batch;
     try {
-      const results = await this.unit((tx) => kind.apply(tx, items));
+      const results = await this.unit((tx) => kind.apply(tx, items), true);
       results.forEach((r, i) => settle[i]!.resolve(r));
       return;
     } catch (error) {
@@ -117,7 +124,7 @@ export class PgTransactions {
     }
     // The shared statement failed and was rolled back: each write alone, so only the faulty one fails.
     for (const [i, item] of items.entries()) {
-      await this.unit((tx) => kind.apply(tx, [item])).then((r) => settle[i]!.resolve(r[0]), settle[i]!.reject);
+      await this.unit((tx) => kind.apply(tx, [item]), true).then((r) => settle[i]!.resolve(r[0]), settle[i]!.reject);
     }
   }
 
@@ -133,31 +140,56 @@ export class PgTransactions {
     }
   }
 
-  /** One unit in the bulk group (opened on demand, with its savepoint already taken). */
-  private async unit<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+  /**
+   * One unit in the bulk group (opened on demand, with its savepoint taken). The savepoint is renewed
+   * lazily: before a unit that cannot be replayed, or once REPLAY_MAX replayable ones (document batches)
+   * stand since it. When a unit fails, rolling back to the savepoint undoes those too: they are applied
+   * again (the same statements on the same rows give the same result), so only the failed unit is undone.
+   */
+  private async unit<T>(fn: (tx: WriteTx) => Promise<T>, replayable = false): Promise<T> {
     const group = (this.group ??= await this.openGroup());
+    if (group.opaque || (group.replays.length > 0 && (!replayable || group.replays.length >= REPLAY_MAX))) await this.renew(group);
+    let result: T;
     try {
-      const result = await fn(group);
-      group.units++;
-      if (group.units >= GROUP_MAX_UNITS || performance.now() - group.openedAt >= GROUP_MAX_MS) await this.commitGroup();
-      else {
-        await group.client.query(RENEW);
-        group.timer ??= setTimeout(() => void this.serial(() => this.commitGroup()).catch(() => undefined), GROUP_MAX_MS);
-      }
-      return result;
+      result = await fn(group);
     } catch (error) {
-      if (this.group !== group) throw toLoreError(this.url, error); // the commit failed: group already closed
-      if (isUnreachable(error)) {
-        await this.abandonGroup(error);
-      } else {
-        await group.client.query('ROLLBACK TO SAVEPOINT lore_unit').catch(() => this.abandonGroup(error));
-      }
+      await this.undo(group, error);
       throw toLoreError(this.url, error);
+    }
+    if (replayable) group.replays.push(fn);
+    else group.opaque = true;
+    group.units++;
+    if (group.units >= GROUP_MAX_UNITS || performance.now() - group.openedAt >= GROUP_MAX_MS) await this.commitGroup();
+    else group.timer ??= setTimeout(() => void this.serial(() => this.commitGroup()).catch(() => undefined), GROUP_MAX_MS);
+    return result;
+  }
+
+  private async renew(group: Group): Promise<void> {
+    try {
+      await group.client.query(RENEW);
+    } catch (error) {
+      await this.abandonGroup(error);
+      throw toLoreError(this.url, error);
+    }
+    group.replays = [];
+    group.opaque = false;
+  }
+
+  /** Undoes the failed unit only; a group that cannot be brought back is abandoned (throws why). */
+  private async undo(group: Group, error: unknown): Promise<void> {
+    if (this.group !== group) return;
+    if (isUnreachable(error)) return this.abandonGroup(error);
+    try {
+      await group.client.query('ROLLBACK TO SAVEPOINT lore_unit');
+      for (const replay of group.replays) await replay(group);
+    } catch (lost) {
+      await this.abandonGroup(lost);
+      throw toLoreError(this.url, lost);
     }
   }
 
   private async openGroup(): Promise<Group> {
-    return { ...(await this.open(true)), units: 0, openedAt: performance.now(), timer: null };
+    return { ...(await this.open(true)), units: 0, openedAt: performance.now(), timer: null, replays: [], opaque: false };
   }
 
   /** Enters bulk mode (nestable). */
