@@ -7,9 +7,9 @@
 //    clear embeddings if a clear happened; upsert changed documents with their chunks (in position order,
 //    batches of DOC_BATCH); sync states; import changed embeddings by chunk id (batches of EMBEDDING_BATCH).
 // 3. Commit the mirror (endBulk), then move its watermark to the target (never before: crash-safe).
-// 4. Compact the mirror's keyword index once COMPACT_AFTER documents changed since the last compaction,
-//    unless told to wait: while this replica's own bulk write runs, its catch-ups defer it to the first
-//    catch-up after the bulk ends (one compaction per sync, as on SQLite, not one per catch-up).
+// 4. Compact the mirror's keyword index when COMPACT_AFTER documents changed, unless told to wait:
+//    while this replica's own bulk write runs, its catch-ups only count what they applied, and the first
+//    catch-up after the bulk compacts once (one compaction per sync, as on SQLite, not one per catch-up).
 import type pg from 'pg';
 import type { Chunk } from '../../core/models.ts';
 import type { StoredEmbedding } from '../store.ts';
@@ -50,8 +50,8 @@ export async function catchUp(client: pg.PoolClient, mirror: Mirror, options: { 
   try {
     const report = await apply(client, mirror);
     await client.query('COMMIT');
-    mirror.uncompacted += report.documents;
-    if (mirror.uncompacted >= COMPACT_AFTER && !options.deferCompaction) await mirror.compact();
+    if (options.deferCompaction) mirror.deferred += report.documents;
+    else if (report.documents + mirror.deferred >= COMPACT_AFTER) await mirror.compact();
     return report;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -31,8 +31,8 @@ export class Mirror {
   store: SqliteStore;
   /** Bumped at every wipe: part of the generation, as a rebuilt mirror restarts SQLite's counters. */
   incarnation = 0;
-  /** Documents applied since the keyword index was last compacted (catch-up.ts decides when). */
-  uncompacted = 0;
+  /** Documents applied by catch-ups that deferred compaction since the last one (catch-up.ts). */
+  deferred = 0;
 
   private constructor(file: string, keywordEngine: 'postings' | 'fts5', unlock: ReleaseLock) {
     this.file = file;
@@ -98,12 +98,12 @@ export class Mirror {
     }
     this.memoryState = null;
     this.incarnation++;
-    this.uncompacted = 0;
+    this.deferred = 0;
     this.store = openSqliteStore(this.file, { keywordEngine: this.keywordEngine });
   }
 
   async compact(): Promise<void> {
-    this.uncompacted = 0;
+    this.deferred = 0;
     await this.store.compact();
   }
 
