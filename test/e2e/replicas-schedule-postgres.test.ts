@@ -1,0 +1,50 @@
+// Schedules across replicas (issue 16): two `lore serve` processes over one real PostgreSQL, both with
+// the same git connector on a 2 s schedule. The connector's advisory lock keeps them from syncing it at
+// once, and a scheduled run that finds it synced by the other replica within 90% of the interval is
+// skipped (and says so): the schedule runs once per interval, not once per replica. A new commit is
+// still picked up and reaches both replicas.
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { commit, initRepo } from '../helpers/git-repo.ts';
+import { eventually, spawnLiveServer, type LiveServer } from '../helpers/live-server.ts';
+import { startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import { Workspace } from '../helpers/workspace.ts';
+
+const ws = new Workspace('lore-replica-schedule-');
+let pg: TestPostgres;
+const servers: LiveServer[] = [];
+
+before(async () => {
+  pg = await startPostgres();
+});
+after(async () => {
+  for (const s of servers) await s.stop();
+  await pg.stop();
+  ws.cleanup();
+});
+
+it('replicas share one schedule: a run another replica just did is skipped, new commits still arrive', async () => {
+  const url = await pg.createDatabase();
+  const repo = initRepo(ws.path('remote'));
+  commit(repo, { 'docs/setup.md': '# Setup\n\nInstall the toolchain first.\n' }, 'first', '2024-01-01T00:00:00Z');
+  for (const name of ['a', 'b']) {
+    ws.write(`${name}.toml`, `[db]\npath = "${name}/lore.sqlite"\nurl = "${url}"\n\n[connectors.git.kb]\nurl = "${repo}"\nroot = "docs"\nshallow = false\nsync_interval = "2s"\n\n[sync]\ninterval = "off"\n`);
+    servers.push(await spawnLiveServer(ws, [], { LORE_CONFIG: ws.path(`${name}.toml`) }));
+  }
+  const [a, b] = servers as [LiveServer, LiveServer];
+  const logs = (): string => a.log() + b.log();
+  const count = (pattern: RegExp): number => (logs().match(new RegExp(pattern.source, 'g')) ?? []).length;
+
+  await eventually(async () => (count(/sync git:kb \(schedule\): up to date, skipped: synced \d+ s ago/) >= 2 ? true : undefined), 'two skipped scheduled runs', 60_000);
+  const ran = count(/sync git:kb \(schedule\): fetched/);
+  const skipped = count(/sync git:kb \(schedule\): up to date, skipped/);
+  console.log(`# scheduled runs so far across both replicas: ${ran} ran, ${skipped} skipped as up to date`);
+  assert.ok(ran >= 1, 'somebody runs the schedule');
+
+  commit(repo, { 'docs/rollback.md': '# Rollback\n\nRevert the deploy with the pelican switch.\n' }, 'second', '2024-01-02T00:00:00Z');
+  for (const server of [a, b]) {
+    await eventually(async () => ((await server.search('pelican')).some((h) => h.source_id === 'docs/rollback.md') ? true : undefined), `the new commit on ${server.url}`);
+  }
+  assert.equal(count(/\((schedule|retry)\): fetched 2, upserted 1/), 1, 'the new commit was written once, by one replica');
+  for (const server of servers.splice(0)) assert.equal(await server.stop(), 0);
+});
