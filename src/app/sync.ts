@@ -77,8 +77,15 @@ export async function syncConnectors(deps: SyncDeps, connectors: readonly Connec
   let reports: SyncReport[];
   try {
     reports = await Promise.all(connectors.map((c) => syncOne(deps, c, options)));
-  } finally {
-    await deps.store.endBulk();
+  } catch (error) {
+    await deps.store.endBulk().catch(() => undefined);
+    throw error;
+  }
+  // The last group of writes is committed here: when that fails, the connectors' writes since the
+  // previous commit are gone, and their reports must say so (the next sync writes them again).
+  const unwritten = await deps.store.endBulk().then(() => null, (error: unknown) => error);
+  if (unwritten !== null) {
+    for (const r of reports) if (r.failure === null && !options.dryRun) r.failure = toFailure(unwritten);
   }
   // A watcher's few-path syncs leave merging to FTS5's automerge: an optimize costs ~90 ms per 5k chunks.
   if (!options.dryRun && !options.paths && reports.some((r) => r.chunksWritten > 0 || r.deleted > 0)) await deps.store.compact();
@@ -152,13 +159,16 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
       await deps.afterConnector?.(report);
     }
   } catch (error) {
-    report.failure =
-      error instanceof LoreError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error).message };
+    report.failure = toFailure(error);
   } finally {
     release?.();
   }
   report.durationMs = performance.now() - started;
   return report;
+}
+
+function toFailure(error: unknown): { code: string; message: string } {
+  return error instanceof LoreError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error).message };
 }
 
 /** The note for a connector synced within `withinMs` (by this or another process), or null. */

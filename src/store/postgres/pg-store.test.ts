@@ -142,6 +142,37 @@ describe('PgStore', () => {
     assert.deepEqual(await a.sourceState('fs:r'), { checkpoint: 'c1', lastSyncAt: null });
   });
 
+  it('fails every later write and endBulk when a bulk group that held acknowledged writes is lost', async () => {
+    const url = await server.createDatabase();
+    const a = store(url);
+    await a.beginBulk();
+    const one = pgDoc('fs:lost', 'one.md', 'One', 'rho part');
+    await a.upsertDocument(one.doc, one.chunks, null);
+    // The group's connection dies before its commit (a PostgreSQL restart, a network cut).
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await eventually(async () => {
+        const r = await admin.query("SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()");
+        return r.rows.length > 0;
+      });
+    } finally {
+      await admin.end();
+    }
+    const two = pgDoc('fs:lost', 'two.md', 'Two', 'sigma part');
+    // The first write after the loss fails with it (the group's client is gone); so does every later one.
+    await assert.rejects(a.upsertDocument(two.doc, two.chunks, null));
+    await assert.rejects(a.setSourceState('fs:lost', { checkpoint: 'c9', lastSyncAt: null }), /earlier writes of this bulk run were not committed/);
+    await assert.rejects(a.endBulk(), /earlier writes of this bulk run were not committed/);
+    assert.equal(await a.getDocument(one.doc.id), null, 'the lost write is not there');
+    assert.deepEqual(await a.sourceState('fs:lost'), { checkpoint: null, lastSyncAt: null }, 'no checkpoint over lost documents');
+    // The next bulk run starts clean.
+    await a.beginBulk();
+    await a.upsertDocument(two.doc, two.chunks, null);
+    await a.endBulk();
+    assert.equal((await a.getDocument(two.doc.id))?.title, 'Two');
+  });
+
   it('keeps chunks (and their embeddings) whose id is unchanged, and carries vectors to other replicas', async () => {
     const url = await server.createDatabase();
     const a = store(url);

@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { CHANNEL, WRITE_LOCK_KEY } from './keys.ts';
+import { LoreError } from '../../core/errors.ts';
 import { connect, isUnreachable, toLoreError } from './pool.ts';
 
 const GROUP_MAX_UNITS = 500;
@@ -77,6 +78,12 @@ export class PgTransactions {
   private group: Group | null = null;
   /** The batch queued last, not yet started: later writes of its kind join it. */
   private pending: Pending | null = null;
+  /**
+   * Why a bulk group whose earlier units had already succeeded was lost (its commit failed, or it was
+   * abandoned): those writes are gone, so every later write of this bulk run fails with it, and so does
+   * endBulk — a later group must never commit a checkpoint over documents that were not written.
+   */
+  private lost: unknown = null;
 
   constructor(pool: pg.Pool, url: string) {
     this.pool = pool;
@@ -85,6 +92,7 @@ export class PgTransactions {
 
   /** Runs `fn` atomically: its own transaction, or a savepoint in the open bulk group. */
   run<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+    if (this.lost !== null && this.bulk > 0) return Promise.reject(this.lostError());
     // Decided when queued: a write queued in bulk mode goes into the group, which the end of bulk mode
     // commits after it (run alone, it would wait for the write lock the open group holds).
     const inBulk = this.bulk > 0;
@@ -97,6 +105,7 @@ export class PgTransactions {
    */
   runBatched<I, O>(kind: BatchKind<I, O>, item: I): Promise<O> {
     if (this.bulk === 0) return this.run(async (tx) => (await kind.apply(tx, [item]))[0]!);
+    if (this.lost !== null) return Promise.reject(this.lostError());
     const key = kind.key(item);
     let batch = this.pending;
     if (!batch || batch.kind !== kind || batch.keys.has(key) || batch.items.length >= BATCH_MAX) {
@@ -200,7 +209,18 @@ export class PgTransactions {
   /** Leaves bulk mode; the outermost end commits the open group. */
   async end(): Promise<void> {
     if (this.bulk > 0) this.bulk--;
-    if (this.bulk === 0) await this.serial(() => this.commitGroup());
+    if (this.bulk > 0) return;
+    await this.serial(() => this.commitGroup());
+    if (this.lost !== null) {
+      const error = this.lostError();
+      this.lost = null;
+      throw error;
+    }
+  }
+
+  private lostError(): Error {
+    const cause = toLoreError(this.url, this.lost);
+    return new LoreError(cause.code, `earlier writes of this bulk run were not committed (${cause.message}); they are written again by the next sync`, { cause });
   }
 
   get inBulk(): boolean {
@@ -244,7 +264,12 @@ export class PgTransactions {
     if (!group) return;
     this.group = null;
     if (group.timer) clearTimeout(group.timer);
-    await this.close(group, true);
+    try {
+      await this.close(group, true);
+    } catch (error) {
+      if (group.units > 0) this.lost ??= error;
+      throw error;
+    }
   }
 
   private async abandonGroup(error: unknown): Promise<void> {
@@ -252,6 +277,7 @@ export class PgTransactions {
     if (!group) return;
     this.group = null;
     if (group.timer) clearTimeout(group.timer);
+    if (group.units > 0) this.lost ??= error;
     await group.client.query('ROLLBACK').catch(() => undefined);
     group.client.release(error as Error);
   }
