@@ -13,6 +13,7 @@ import { LoreError } from '../core/errors.ts';
 import type { ConnectorState, EmbeddingSpaceCount, Store, StoreCounts, StoredEmbedding } from '../store/store.ts';
 
 const EMBEDDING_BATCH = 500;
+const WRITE_CONCURRENCY = 16;
 
 export type MigratePhase = 'documents' | 'embeddings';
 
@@ -87,14 +88,32 @@ async function copyDocuments(from: Store, to: Store, total: number, progress: (p
   };
   const seen = new Set<string>();
   progress({ phase: 'documents', done: 0, total });
+  // Up to WRITE_CONCURRENCY writes in flight, as sync does: a network store (PostgreSQL) batches the
+  // writes queued while one is under way (ADR 0111), and each write stays atomic on its own.
+  const inFlight = new Set<Promise<void>>();
+  let failed: { error: unknown } | null = null;
   for await (const doc of from.iterateDocuments()) {
+    if (failed) break;
     const chunks = await from.getChunks(doc.id);
-    await to.upsertDocument(doc, chunks, await fingerprintOf(doc.connector, doc.id));
-    seen.add(doc.id);
-    copied.documents++;
-    copied.chunks += chunks.length;
-    progress({ phase: 'documents', done: copied.documents, total: Math.max(total, copied.documents) });
+    const write: Promise<void> = to
+      .upsertDocument(doc, chunks, await fingerprintOf(doc.connector, doc.id))
+      .then(
+        () => {
+          seen.add(doc.id);
+          copied.documents++;
+          copied.chunks += chunks.length;
+          progress({ phase: 'documents', done: copied.documents, total: Math.max(total, copied.documents) });
+        },
+        (error: unknown) => {
+          failed ??= { error };
+        },
+      )
+      .finally(() => inFlight.delete(write));
+    inFlight.add(write);
+    if (inFlight.size >= WRITE_CONCURRENCY) await Promise.race(inFlight);
   }
+  await Promise.all(inFlight);
+  if (failed) throw (failed as { error: unknown }).error;
   return seen;
 }
 
