@@ -22,7 +22,8 @@ const MIGRATIONS: readonly string[] = [
   -- (a restore, or commits lost in a crash with synchronous_commit off, rewinds it), else rebuilds.
   CREATE TABLE lore_commits (
     version bigint PRIMARY KEY,
-    token text NOT NULL
+    token text NOT NULL,
+    committed_at timestamptz NOT NULL DEFAULT now()
   );
 
   CREATE TABLE lore_documents (

@@ -173,6 +173,37 @@ describe('PgStore', () => {
     assert.equal((await a.getDocument(two.doc.id))?.title, 'Two');
   });
 
+  it('prunes commit records and deletion events older than a week; a mirror behind them rebuilds', async () => {
+    const url = await server.createDatabase();
+    const a = store(url);
+    const keep = pgDoc('fs:h', 'keep.md', 'Keep', 'tau part');
+    const gone = pgDoc('fs:h', 'gone.md', 'Gone', 'upsilon part');
+    await a.upsertDocument(keep.doc, keep.chunks, null);
+    await a.upsertDocument(gone.doc, gone.chunks, null);
+    const lagging = store(url);
+    await lagging.counts(); // caught up now; then it stops following (closed), like a replica switched off
+    const laggingMirror = path.join(dir, `mirror-${mirrors}.sqlite`);
+    await lagging.close();
+    await a.deleteDocuments([gone.doc.id]);
+    const fresh = pgDoc('fs:h', 'new.md', 'New', 'phi part');
+    await a.upsertDocument(fresh.doc, fresh.chunks, null);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query("UPDATE lore_commits SET committed_at = now() - interval '8 days'");
+      await a.compact();
+      const left = await admin.query<{ n: string; events: string }>('SELECT (SELECT count(*) FROM lore_commits)::text AS n, (SELECT count(*) FROM lore_events)::text AS events');
+      assert.deepEqual(left.rows[0], { n: '1', events: '0' }, 'only the latest commit record is kept, and no event below it');
+    } finally {
+      await admin.end();
+    }
+    // The switched-off replica comes back: its watermark's record is gone, so it rebuilds, and sees the delete.
+    const back = store(url, laggingMirror);
+    assert.equal(await back.getDocument(gone.doc.id), null);
+    assert.deepEqual((await back.exportAll()).documents.map((d) => d.title).sort(), ['Keep', 'New']);
+    assert.equal(back.lastCatchUp?.wiped, true);
+  });
+
   it('keeps chunks (and their embeddings) whose id is unchanged, and carries vectors to other replicas', async () => {
     const url = await server.createDatabase();
     const a = store(url);

@@ -22,6 +22,8 @@ import { PgTransactions, type BatchKind, type WriteTx } from './transactions.ts'
 import * as writer from './writer.ts';
 
 const CLOSE_WAIT_MS = 2_000;
+/** Commit records and deletion events are kept this long: a mirror last caught up before that rebuilds (ADR 0111). */
+const HISTORY_DAYS = 7;
 /** Document writes queued together in bulk mode share one statement (transactions.ts). */
 const DOCUMENT_WRITES: BatchKind<writer.DocumentWrite, UpsertOutcome> = { apply: writer.upsertDocuments, key: writer.documentKey };
 
@@ -188,6 +190,7 @@ export class PgStore implements Store {
   async compact(): Promise<void> {
     await this.live();
     await this.mirror.compact();
+    await this.query((db) => writer.pruneHistory(db, HISTORY_DAYS));
   }
 
   sourceState(connector: string): Promise<SourceState> {

@@ -1,6 +1,7 @@
 // SQL for the PostgreSQL store's writes: documents and their chunks (diffed by id: unchanged chunks keep
 // their row and embedding), deletions (recorded as events for the mirrors), sync state, embeddings.
 // Each function runs inside one write transaction (transactions.ts) and stamps what it changes with its version.
+import type pg from 'pg';
 import type { Chunk } from '../../core/models.ts';
 import type { EmbeddingSpace, EmbeddingWrite, SourceState, StoredDocument, StoredEmbedding, UpsertOutcome } from '../store.ts';
 import type { WriteTx } from './transactions.ts';
@@ -157,4 +158,18 @@ export async function clearEmbeddings(tx: WriteTx): Promise<number> {
   const deleted = (await tx.client.query('DELETE FROM lore_embeddings')).rowCount ?? 0;
   await tx.client.query("INSERT INTO lore_events (version, kind) VALUES ($1, 'clear_embeddings')", [tx.version]);
   return deleted;
+}
+
+/**
+ * Drops commit records older than `days` (never the latest) and the deletion events below the oldest
+ * record kept. A mirror whose watermark's record is gone rebuilds at its next catch-up (catch-up.ts),
+ * so it never needs the events dropped here.
+ */
+export async function pruneHistory(db: pg.Pool, days: number): Promise<void> {
+  await db.query(
+    `DELETE FROM lore_commits WHERE committed_at < now() - make_interval(days => $1::int)
+       AND version < (SELECT version FROM lore_meta WHERE id = 1)`,
+    [days],
+  );
+  await db.query('DELETE FROM lore_events WHERE version < (SELECT coalesce(min(version), 0) FROM lore_commits)');
 }
