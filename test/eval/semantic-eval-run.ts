@@ -2,7 +2,9 @@
 // local model (Universal Sentence Encoder Lite, no network). Prints rows; never fails (the keyword
 // threshold is checked by scifact-eval.ts). The index and its embeddings are kept in LORE_EVAL_DIR
 // (default .lore/eval-scifact, git-ignored) so later runs do not embed again; EVAL_ALPHAS adds rows
-// (default "0.3", the alpha recommended with this model).
+// (default "0.3", the alpha recommended with this model). Then the same rows on PostgreSQL: the index,
+// embeddings included, is copied by `lore migrate`'s migrateIndex into a real PostgreSQL started in a temp
+// dir (test/helpers/postgres.ts), and every row is computed again through a replica's store.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseConfig } from '../../src/config/load-config.ts';
@@ -11,15 +13,18 @@ import { selectConnectors } from '../../src/app/select-connectors.ts';
 import { syncConnectors } from '../../src/app/sync.ts';
 import { loadQrels, loadQueries, writeCorpus } from './scifact.ts';
 import { DEFAULT_RUNS, evaluateSemantic, formatScores, type EvalRun } from './semantic-eval.ts';
+import { migrateIndex } from '../../src/app/migrate-index.ts';
+import { startPostgres } from '../helpers/postgres.ts';
 
 const dir = process.env['LORE_EVAL_DIR'] ?? path.resolve('.lore/eval-scifact');
 mkdirSync(dir, { recursive: true });
 if (!existsSync(path.join(dir, 'corpus'))) writeCorpus(path.join(dir, 'corpus'));
-const config = parseConfig(
-  `[db]\npath = "index.sqlite"\n[embedding]\nprovider = "local"\nbatch_size = 32\n` +
+const configFor = (db: string) => parseConfig(
+  `[db]\n${db}\n[embedding]\nprovider = "local"\nbatch_size = 32\n` +
     `[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs = ["*.md"]\n`,
-  { file: 'eval.toml', cwd: dir },
+  { file: 'eval.toml', cwd: dir, env: {} },
 );
+const config = configFor('path = "index.sqlite"');
 // Sync without inline embedding: the eval embeds (and times) it separately.
 const lore = openLore(config);
 const connectors = await Promise.all(selectConnectors(config, 'all').map((r) => lore.createConnector(r)));
@@ -35,5 +40,18 @@ const hybrid = scores.find((s) => s.label === 'hybrid');
 if (kw && hybrid) {
   const best = scores.filter((s) => s.label.startsWith('hybrid')).sort((a, b) => b.ndcg10 - a.ndcg10)[0];
   console.log(`hybrid at the configured alpha ${hybrid.ndcg10 > kw.ndcg10 ? 'beats' : 'does not beat'} keyword; best hybrid row: ${best?.label} ${best?.ndcg10.toFixed(4)}`);
+}
+const pg = await startPostgres();
+try {
+  const url = await pg.createDatabase();
+  const pgConfig = configFor(`path = "pg-mirror/index.sqlite"\nurl = "${url}"`);
+  const onPg = openLore(pgConfig);
+  const copied = await migrateIndex(lore.store, onPg.store);
+  console.log(`copied into PostgreSQL: ${copied.documents} documents, ${copied.chunks} chunks, ${copied.embeddings} embeddings in ${Math.round(copied.durationMs)} ms`);
+  const pgScores = await evaluateSemantic(onPg, loadQueries(), loadQrels(), runs);
+  console.log(`SciFact train split on PostgreSQL, ${onPg.embedder()?.model}\n${formatScores(pgScores)}`);
+  await onPg.close();
+} finally {
+  await pg.stop();
 }
 await lore.close();
