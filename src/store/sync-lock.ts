@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { LoreError } from '../core/errors.ts';
 import type { ConnectorLocks, ReleaseLock } from './store.ts';
+import { waitForLock } from './wait-for-lock.ts';
 
 interface LockFile {
   pid: number;
@@ -81,24 +82,13 @@ function isAlive(pid: number): boolean {
 }
 
 /** Like lockConnector, but while another process holds the lock waits (up to `timeoutMs`), calling `onWait` once. */
-export async function waitForConnectorLock(
+export function waitForConnectorLock(
   dbPath: string,
   label: string,
   owner: string,
   options: { timeoutMs: number; onWait?: ((message: string) => void) | undefined },
 ): Promise<ReleaseLock> {
-  const deadline = Date.now() + options.timeoutMs;
-  let told = false;
-  for (;;) {
-    try {
-      return lockConnector(dbPath, label, owner);
-    } catch (error) {
-      if (!(error instanceof LoreError) || error.code !== 'conflict' || Date.now() >= deadline) throw error;
-      if (!told) options.onWait?.(`waiting: ${error.message.split(';')[0]}`);
-      told = true;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  return waitForLock(() => Promise.resolve().then(() => lockConnector(dbPath, label, owner)), options);
 }
 
 /** The SQLite store's ConnectorLocks: the lock files above, beside the database. */

@@ -5,10 +5,9 @@
 import type pg from 'pg';
 import { LoreError } from '../../core/errors.ts';
 import type { ConnectorLocks, ReleaseLock } from '../store.ts';
+import { waitForLock } from '../wait-for-lock.ts';
 import { LOCK_CLASS } from './keys.ts';
 import { APPLICATION_NAME, connect, toLoreError } from './pool.ts';
-
-const POLL_MS = 200;
 
 export function postgresLocks(pool: pg.Pool, url: string): ConnectorLocks {
   const acquire = async (label: string, owner: string): Promise<ReleaseLock> => {
@@ -43,20 +42,7 @@ export function postgresLocks(pool: pg.Pool, url: string): ConnectorLocks {
 
   return {
     acquire,
-    async wait(label, owner, options) {
-      const deadline = Date.now() + options.timeoutMs;
-      let told = false;
-      for (;;) {
-        try {
-          return await acquire(label, owner);
-        } catch (error) {
-          if (!(error instanceof LoreError) || error.code !== 'conflict' || Date.now() >= deadline) throw error;
-          if (!told) options.onWait?.(`waiting: ${error.message.split(';')[0]}`);
-          told = true;
-          await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-        }
-      }
-    },
+    wait: (label, owner, options) => waitForLock(() => acquire(label, owner), options),
   };
 }
 
