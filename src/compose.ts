@@ -34,6 +34,8 @@ import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
 export interface Lore {
   readonly config: Config;
   readonly store: Store;
+  /** Which engine `store` is: the SQLite file, or PostgreSQL at [db] url. */
+  readonly engine: 'SQLite' | 'PostgreSQL';
   /** Connector modules (and the Lua runtime) are imported on first use, so commands that only read the index start fast. */
   createConnector(ref: ConnectorRef): Promise<Connector>;
   connectorLabels(): string[];
@@ -117,6 +119,7 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
   return {
     config,
     store,
+    engine: config.db.url === null ? 'SQLite' : 'PostgreSQL',
     createConnector: async (ref) => guardConnector(await createConnector(config, ref, scripts, extensionConnectors), check(config, `connectors.${ref.type}.${ref.name}`)),
     connectorLabels,
     searchDeps,

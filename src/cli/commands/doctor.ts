@@ -30,7 +30,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       } catch (error) {
         checks.push({ area: 'embeddings', status: 'fail', detail: (error as Error).message, fix: 'fix the [embedding] section' });
       }
-      checks.push(...(await indexChecks(lore.store, embedder, lore.config.db.url === null ? 'SQLite' : 'PostgreSQL')));
+      checks.push(...(await indexChecks(lore.store, embedder, lore.engine)));
       for (const reg of loadRegistries(config)) {
         checks.push(
           reg.present

@@ -11,9 +11,8 @@ export function registerInit(program: Command, ctx: CliContext): void {
     .action(async () => {
       const lore = ctx.lore();
       const counts = await lore.store.counts(); // opens and migrates; PostgreSQL: also catches the replica's mirror up
-      const postgres = lore.config.db.url !== null;
-      const schemaVersion = postgres ? (await import('../../store/postgres/migrations.ts')).PG_SCHEMA_VERSION : SCHEMA_VERSION;
-      const engine = postgres ? 'PostgreSQL' : 'SQLite';
+      const { engine } = lore;
+      const schemaVersion = engine === 'PostgreSQL' ? (await import('../../store/postgres/migrations.ts')).PG_SCHEMA_VERSION : SCHEMA_VERSION;
       if (ctx.json) ctx.printJson({ db_path: lore.store.path, engine: engine.toLowerCase(), schema_version: schemaVersion, documents: counts.documents });
       else ctx.io.out(`Index ready at ${lore.store.path} (${engine}, schema version ${schemaVersion}; ${counts.documents} documents)\n`);
     });

@@ -114,11 +114,10 @@ function webFacts(lore: Lore): WebFacts {
  * than in the first request. PostgreSQL unreachable is not fatal: requests get 503 until it answers.
  */
 async function openIndex(lore: Lore, log: (line: string) => void): Promise<void> {
-  const engine = lore.config.db.url === null ? 'SQLite' : 'PostgreSQL';
   try {
     const counts = await lore.store.counts();
-    log(`index: ${lore.store.path} (${engine}, ${counts.documents} documents)`);
+    log(`index: ${lore.store.path} (${lore.engine}, ${counts.documents} documents)`);
   } catch (error) {
-    log(`index: ${lore.store.path} (${engine}) not reachable yet: ${(error as Error).message}; serving 503 until it is`);
+    log(`index: ${lore.store.path} (${lore.engine}) not reachable yet: ${(error as Error).message}; serving 503 until it is`);
   }
 }
