@@ -48,7 +48,6 @@ function startServer(config: string): { server: ReturnType<typeof spawn>; base: 
   return { server, base };
 }
 const started = startServer('config/lore.toml');
-const server = started.server;
 const base = await started.base;
 
 // All 809 train claims, rotating: the cache is off anyway, and they are real agent-length questions.
@@ -63,6 +62,30 @@ const envelope = {
 const modernHeaders = { ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search' };
 const call = (query: string, meta?: object): string =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query }, ...(meta ? { _meta: meta } : {}) } });
+
+/** Uncached REST search load on each base at once (the connections split between them, as a load
+ * balancer would); one line: total req/s, then p50 and p99 per base. */
+async function searchLoad(bases: string[], qs: readonly string[] = queries): Promise<string> {
+  const results = await Promise.all(
+    bases.map((b) =>
+      autocannon({
+        url: b,
+        connections: CONNECTIONS / bases.length,
+        duration: SECONDS,
+        requests: qs.map((q) => ({ method: 'POST' as const, path: '/tools/search', headers: json, body: JSON.stringify({ query: q }) })),
+      }),
+    ),
+  );
+  const rps = results.reduce((n, r) => n + r.requests.average, 0);
+  const errors = results.reduce((n, r) => n + r.errors + r.non2xx + r.timeouts, 0);
+  const total = results.reduce((n, r) => n + r.requests.total, 0);
+  return `${rps.toFixed(0).padStart(6)} req/s  p50 ${results.map((r) => r.latency.p50).join('/')} ms  p99 ${results.map((r) => r.latency.p99).join('/')} ms  (${total} requests, ${errors} errors)`;
+}
+
+async function stopServer(run: { server: ReturnType<typeof spawn> }): Promise<void> {
+  run.server.kill('SIGTERM');
+  await new Promise((resolve) => run.server.on('exit', resolve));
+}
 
 const firstHit = (await (await fetch(`${base}/tools/search`, { method: 'POST', headers: json, body: JSON.stringify({ query: queries[0] }) })).json()) as { results: { id: string }[] };
 const firstId = firstHit.results[0]!.id;
@@ -97,24 +120,13 @@ for (const s of scenarios) {
   );
 }
 
-server.kill('SIGTERM');
-await new Promise((resolve) => server.on('exit', resolve));
+await stopServer(started);
 
 // Cache on: 50 distinct queries repeated, as agents re-asking the same questions.
 const cachedServer = startServer('cached.toml');
 const cachedBase = await cachedServer.base;
-const repeated = queries.slice(0, 50);
-const cached = await autocannon({
-  url: cachedBase,
-  connections: CONNECTIONS,
-  duration: SECONDS,
-  requests: repeated.map((q) => ({ method: 'POST' as const, path: '/tools/search', headers: json, body: JSON.stringify({ query: q }) })),
-});
-console.log(
-  `${'REST POST /tools/search (cache on, 50 repeated)'.padEnd(42)} ${cached.requests.average.toFixed(0).padStart(6)} req/s  p50 ${cached.latency.p50} ms  p99 ${cached.latency.p99} ms  (${cached.requests.total} requests, ${cached.errors + cached.non2xx + cached.timeouts} errors)`,
-);
-cachedServer.server.kill('SIGTERM');
-await new Promise((resolve) => cachedServer.server.on('exit', resolve));
+console.log(`${'REST POST /tools/search (cache on, 50 repeated)'.padEnd(42)} ${await searchLoad([cachedBase], queries.slice(0, 50))}`);
+await stopServer(cachedServer);
 
 // Keyword engines side by side (ADR 0100): uncached REST search, 1 and 2 server processes, same index.
 console.log('REST POST /tools/search, cache off, by keyword engine and server processes:');
@@ -123,18 +135,8 @@ for (const workers of [1, 2]) {
     const name = `engine-${engine}-${workers}.toml`;
     ws.write(name, `[db]\nkeyword_engine = "${engine}"\n[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\nworkers = ${workers}\n[retrieval]\ncache_size = 0\n`);
     const run = startServer(name);
-    const runBase = await run.base;
-    const result = await autocannon({
-      url: runBase,
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      requests: queries.map((q) => ({ method: 'POST' as const, path: '/tools/search', headers: json, body: JSON.stringify({ query: q }) })),
-    });
-    console.log(
-      `  ${engine.padEnd(8)} ${workers} worker(s) ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  (${result.requests.total} requests, ${result.errors + result.non2xx + result.timeouts} errors)`,
-    );
-    run.server.kill('SIGTERM');
-    await new Promise((resolve) => run.server.on('exit', resolve));
+    console.log(`  ${engine.padEnd(8)} ${workers} worker(s) ${await searchLoad([await run.base])}`);
+    await stopServer(run);
   }
 }
 // PostgreSQL (issue 16, ADR 0111) beside SQLite, same index, same run: in-process keyword p50, then
@@ -145,8 +147,11 @@ console.log('PostgreSQL beside SQLite (uncached):');
 const pgServer = await startPostgres();
 try {
   const url = await pgServer.createDatabase();
-  ws.write('pg.toml', `[db]\npath = "pg-a/lore.sqlite"\nurl = "${url}"\n[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n`);
-  ws.write('pg-b.toml', `[db]\npath = "pg-b/lore.sqlite"\nurl = "${url}"\n[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n[sync]\ninterval = "off"\n`);
+  // Each replica's mirror in its own folder, as on separate hosts.
+  const replicaToml = (mirror: string, extra = ''): string =>
+    `[db]\npath = "${mirror}/lore.sqlite"\nurl = "${url}"\n[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n${extra}`;
+  ws.write('pg.toml', replicaToml('pg-a'));
+  ws.write('pg-b.toml', replicaToml('pg-b', '[sync]\ninterval = "off"\n'));
   const pgSyncStarted = performance.now();
   const pgSync = await runLore(['-c', 'pg.toml', 'sync', 'all'], { cwd: ws.dir });
   if (pgSync.code !== 0) throw new Error(pgSync.stderr);
@@ -162,37 +167,17 @@ try {
     console.log(`  keyword search in-process, ${label}  p50 ${fmtMs(median(p50s))} ms  p95 ${fmtMs(median(p95s))} ms  (p50 runs: ${p50s.map(fmtMs).join(', ')})`);
   }
 
-  const load = async (bases: string[]): Promise<string> => {
-    const results = await Promise.all(
-      bases.map((b) =>
-        autocannon({
-          url: b,
-          connections: CONNECTIONS / bases.length,
-          duration: SECONDS,
-          requests: queries.map((q) => ({ method: 'POST' as const, path: '/tools/search', headers: json, body: JSON.stringify({ query: q }) })),
-        }),
-      ),
-    );
-    const rps = results.reduce((n, r) => n + r.requests.average, 0);
-    const errors = results.reduce((n, r) => n + r.errors + r.non2xx + r.timeouts, 0);
-    const total = results.reduce((n, r) => n + r.requests.total, 0);
-    return `${rps.toFixed(0).padStart(6)} req/s  p50 ${results.map((r) => r.latency.p50).join('/')} ms  p99 ${results.map((r) => r.latency.p99).join('/')} ms  (${total} requests, ${errors} errors)`;
-  };
   const sqliteRun = startServer('config/lore.toml');
-  console.log(`  REST search, SQLite,     1 process   ${await load([await sqliteRun.base])}`);
-  sqliteRun.server.kill('SIGTERM');
-  await new Promise((resolve) => sqliteRun.server.on('exit', resolve));
+  console.log(`  REST search, SQLite,     1 process   ${await searchLoad([await sqliteRun.base])}`);
+  await stopServer(sqliteRun);
+  // `lore serve` catches its mirror up before it listens: a base is ready to search once printed.
   const replicaA = startServer('pg.toml');
   const baseA = await replicaA.base;
-  console.log(`  REST search, PostgreSQL, 1 replica   ${await load([baseA])}`);
+  console.log(`  REST search, PostgreSQL, 1 replica   ${await searchLoad([baseA])}`);
   const replicaB = startServer('pg-b.toml');
-  const baseB = await replicaB.base;
-  await fetch(`${baseB}/tools/search`, { method: 'POST', headers: json, body: JSON.stringify({ query: queries[0] }) }); // mirror built
-  console.log(`  REST search, PostgreSQL, 2 replicas  ${await load([baseA, baseB])}`);
-  for (const r of [replicaA, replicaB]) {
-    r.server.kill('SIGTERM');
-    await new Promise((resolve) => r.server.on('exit', resolve));
-  }
+  console.log(`  REST search, PostgreSQL, 2 replicas  ${await searchLoad([baseA, await replicaB.base])}`);
+  await stopServer(replicaA);
+  await stopServer(replicaB);
 } finally {
   await pgServer.stop();
 }

@@ -125,11 +125,13 @@ export class PgStore implements Store {
   /** Ready, and the heartbeat is healthy: reads fail fast (503) while PostgreSQL does not answer. */
   private async live(): Promise<void> {
     await this.ready();
-    if (!this.feed.healthy()) throw unavailable(this.url, `no answer since ${this.silentSince()}`);
+    this.assertHealthy();
   }
 
-  private silentSince(): string {
-    return this.feed.lastOk === 0 ? 'start-up' : new Date(this.feed.lastOk).toISOString();
+  /** Throws `unavailable` once the heartbeat has failed twice in a row (feed.ts). */
+  private assertHealthy(): void {
+    if (this.feed.healthy()) return;
+    throw unavailable(this.url, `no answer since ${this.feed.lastOk === 0 ? 'start-up' : new Date(this.feed.lastOk).toISOString()}`);
   }
 
   /** The mirror, for reads. */
@@ -224,7 +226,7 @@ export class PgStore implements Store {
   generation(): string {
     // Asked before every cached search: a replica that lost PostgreSQL must not keep answering from its
     // response cache either (503 like every other read, ADR 0111).
-    if (!this.feed.healthy()) throw unavailable(this.url, `no answer since ${this.silentSince()}`);
+    this.assertHealthy();
     return `pg${this.mirror.incarnation}:${this.mirror.store.generation()}`;
   }
 
