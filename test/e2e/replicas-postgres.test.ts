@@ -3,22 +3,13 @@
 // and started again (both recover without a restart, and a sync through the first reaches the second).
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { eventually, spawnLiveServer, type LiveServer } from '../helpers/live-server.ts';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.ts';
-import { Workspace } from '../helpers/workspace.ts';
+import { eventually, type LiveServer } from '../helpers/live-server.ts';
+import { Replicas } from '../helpers/replicas.ts';
 
-const ws = new Workspace('lore-replicas-');
-let pg: TestPostgres;
-const servers: LiveServer[] = [];
-
-before(async () => {
-  pg = await startPostgres();
-});
-after(async () => {
-  for (const s of servers) await s.stop();
-  await pg.stop();
-  ws.cleanup();
-});
+const replicas = new Replicas('lore-replicas-');
+const { ws } = replicas;
+before(() => replicas.start());
+after(() => replicas.close());
 
 /** POST /tools/search; status and body (200: results, else the error). */
 async function searchRaw(server: LiveServer, query: string): Promise<{ status: number; body: { results?: { source_id: string }[]; error?: { code: string } } }> {
@@ -38,15 +29,12 @@ async function syncThrough(server: LiveServer): Promise<void> {
 }
 
 it('a sync through one replica is searchable through the other; a PostgreSQL restart is survived', async () => {
+  const { pg } = replicas;
   const url = await pg.createDatabase();
   ws.write('docs/alpha.md', '# Alpha\n\nThe osprey nests by the estuary.\n');
   // Replica A syncs the folder; replica B has no connectors: it only serves what A wrote.
-  ws.write('a.toml', `[db]\npath = "a/lore.sqlite"\nurl = "${url}"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`);
-  ws.write('b.toml', `[db]\npath = "b/lore.sqlite"\nurl = "${url}"\n\n[sync]\ninterval = "off"\n`);
-  const a = await spawnLiveServer(ws, ['--no-watch'], { LORE_CONFIG: ws.path('a.toml') });
-  servers.push(a);
-  const b = await spawnLiveServer(ws, ['--no-watch'], { LORE_CONFIG: ws.path('b.toml') });
-  servers.push(b);
+  const a = await replicas.spawn('a', `[db]\npath = "a/lore.sqlite"\nurl = "${url}"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`, ['--no-watch']);
+  const b = await replicas.spawn('b', `[db]\npath = "b/lore.sqlite"\nurl = "${url}"\n\n[sync]\ninterval = "off"\n`, ['--no-watch']);
   await a.waitForLog(/sync filesystem:docs \(start\): fetched 1, upserted 1/);
   await finds(b, 'osprey', 'alpha.md');
 
@@ -80,5 +68,5 @@ it('a sync through one replica is searchable through the other; a PostgreSQL res
   await syncThrough(a);
   await a.waitForLog(/sync filesystem:docs \(request\): fetched 3, upserted 1/, { from: upMark });
   await finds(b, 'heron', 'gamma.md');
-  for (const server of servers.splice(0)) assert.equal(await server.stop(), 0);
+  assert.deepEqual(await replicas.stopAll(), [0, 0]);
 });

@@ -6,32 +6,22 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { commit, initRepo } from '../helpers/git-repo.ts';
-import { eventually, spawnLiveServer, type LiveServer } from '../helpers/live-server.ts';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.ts';
-import { Workspace } from '../helpers/workspace.ts';
+import { eventually, type LiveServer } from '../helpers/live-server.ts';
+import { Replicas } from '../helpers/replicas.ts';
 
-const ws = new Workspace('lore-replica-schedule-');
-let pg: TestPostgres;
-const servers: LiveServer[] = [];
-
-before(async () => {
-  pg = await startPostgres();
-});
-after(async () => {
-  for (const s of servers) await s.stop();
-  await pg.stop();
-  ws.cleanup();
-});
+const replicas = new Replicas('lore-replica-schedule-');
+const { ws } = replicas;
+before(() => replicas.start());
+after(() => replicas.close());
 
 it('replicas share one schedule: a run another replica just did is skipped, new commits still arrive', async () => {
-  const url = await pg.createDatabase();
+  const url = await replicas.pg.createDatabase();
   const repo = initRepo(ws.path('remote'));
   commit(repo, { 'docs/setup.md': '# Setup\n\nInstall the toolchain first.\n' }, 'first', '2024-01-01T00:00:00Z');
-  for (const name of ['a', 'b']) {
-    ws.write(`${name}.toml`, `[db]\npath = "${name}/lore.sqlite"\nurl = "${url}"\n\n[connectors.git.kb]\nurl = "${repo}"\nroot = "docs"\nshallow = false\nsync_interval = "2s"\n\n[sync]\ninterval = "off"\n`);
-    servers.push(await spawnLiveServer(ws, [], { LORE_CONFIG: ws.path(`${name}.toml`) }));
-  }
-  const [a, b] = servers as [LiveServer, LiveServer];
+  const replica = (name: string): Promise<LiveServer> =>
+    replicas.spawn(name, `[db]\npath = "${name}/lore.sqlite"\nurl = "${url}"\n\n[connectors.git.kb]\nurl = "${repo}"\nroot = "docs"\nshallow = false\nsync_interval = "2s"\n\n[sync]\ninterval = "off"\n`);
+  const a = await replica('a');
+  const b = await replica('b');
   const logs = (): string => a.log() + b.log();
   const count = (pattern: RegExp): number => (logs().match(new RegExp(pattern.source, 'g')) ?? []).length;
 
@@ -46,5 +36,5 @@ it('replicas share one schedule: a run another replica just did is skipped, new 
     await eventually(async () => ((await server.search('pelican')).some((h) => h.source_id === 'docs/rollback.md') ? true : undefined), `the new commit on ${server.url}`);
   }
   assert.equal(count(/\((schedule|retry)\): fetched 2, upserted 1/), 1, 'the new commit was written once, by one replica');
-  for (const server of servers.splice(0)) assert.equal(await server.stop(), 0);
+  assert.deepEqual(await replicas.stopAll(), [0, 0]);
 });
