@@ -74,13 +74,8 @@ const LOAD_CONCURRENCY = 16;
 
 export async function syncConnectors(deps: SyncDeps, connectors: readonly Connector[], options: SyncOptions): Promise<SyncReport[]> {
   await deps.store.beginBulk();
-  let reports: SyncReport[];
-  try {
-    reports = await Promise.all(connectors.map((c) => syncOne(deps, c, options)));
-  } catch (error) {
-    await deps.store.endBulk().catch(() => undefined);
-    throw error;
-  }
+  // syncOne never throws: a connector's failure is in its report.
+  const reports = await Promise.all(connectors.map((c) => syncOne(deps, c, options)));
   // The last group of writes is committed here: when that fails, the connectors' writes since the
   // previous commit are gone, and their reports must say so (the next sync writes them again).
   const unwritten = await deps.store.endBulk().then(() => null, (error: unknown) => error);

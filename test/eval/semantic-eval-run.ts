@@ -33,7 +33,8 @@ const counts = await lore.store.counts();
 console.log(`indexed SciFact: ${counts.documents} documents, ${counts.chunks} chunks (${report?.chunksWritten} written now)`);
 const alphas = (process.env['EVAL_ALPHAS'] ?? '0.3').split(',').filter((a) => a.trim() !== '').map(Number);
 const runs: EvalRun[] = [...DEFAULT_RUNS, ...alphas.map((alpha) => ({ label: `hybrid a=${alpha}`, mode: 'hybrid' as const, alpha }))];
-const scores = await evaluateSemantic(lore, loadQueries(), loadQrels(), runs, (l) => console.log(l));
+const [queries, qrels] = [loadQueries(), loadQrels()];
+const scores = await evaluateSemantic(lore, queries, qrels, runs, (l) => console.log(l));
 console.log(`SciFact train split, ${lore.embedder()?.model}\n${formatScores(scores)}`);
 const kw = scores.find((s) => s.label === 'keyword');
 const hybrid = scores.find((s) => s.label === 'hybrid');
@@ -48,7 +49,7 @@ try {
   const onPg = openLore(pgConfig);
   const copied = await migrateIndex(lore.store, onPg.store);
   console.log(`copied into PostgreSQL: ${copied.documents} documents, ${copied.chunks} chunks, ${copied.embeddings} embeddings in ${Math.round(copied.durationMs)} ms`);
-  const pgScores = await evaluateSemantic(onPg, loadQueries(), loadQrels(), runs);
+  const pgScores = await evaluateSemantic(onPg, queries, qrels, runs);
   console.log(`SciFact train split on PostgreSQL, ${onPg.embedder()?.model}\n${formatScores(pgScores)}`);
   await onPg.close();
 } finally {
