@@ -1,5 +1,5 @@
 // `npm run bench:git`: builds a git repository of 1,000+ Markdown files in a temp folder, then times the
-// real CLI's first `lore sync` (clone over file:// + index) and a no-change resync. Prints medians; asserts nothing.
+// real CLI's first `kbctx sync` (clone over file:// + index) and a no-change resync. Prints medians; asserts nothing.
 // Targets (issue 6): first sync ≤ 3 s, no-change resync ≤ 0.3 s.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,9 +10,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const FILES = 1000;
 const COMMITS = 10;
 const RUNS = 5;
-const LORE = fileURLToPath(new URL('../bin/lore.js', import.meta.url));
+const KBCTX = fileURLToPath(new URL('../bin/kbctx.js', import.meta.url));
 
-const root = mkdtempSync(path.join(tmpdir(), 'lore-git-bench-'));
+const root = mkdtempSync(path.join(tmpdir(), 'kbctx-git-bench-'));
 const git = (cwd: string, ...args: string[]): void => void execFileSync('git', args, { cwd, stdio: 'ignore' });
 
 function buildRepo(dir: string): void {
@@ -35,9 +35,9 @@ function buildRepo(dir: string): void {
 
 function timeSync(cwd: string): number {
   const started = performance.now();
-  const r = spawnSync(process.execPath, [LORE, 'sync', 'all'], { cwd, encoding: 'utf8', env: { ...process.env, LORE_CONFIG: '' } });
+  const r = spawnSync(process.execPath, [KBCTX, 'sync', 'all'], { cwd, encoding: 'utf8', env: { ...process.env, KBCTX_CONFIG: '' } });
   const ms = performance.now() - started;
-  if (r.status !== 0) throw new Error(`lore sync failed: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`kbctx sync failed: ${r.stderr}`);
   return ms;
 }
 
@@ -54,7 +54,7 @@ try {
   for (let run = 0; run < RUNS; run++) {
     const ws = path.join(root, `ws-${run}`);
     mkdirSync(path.join(ws, 'config'), { recursive: true });
-    writeFileSync(path.join(ws, 'config/lore.toml'), `[connectors.git.bench]\nurl = "${pathToFileURL(repo).href}"\nbranch = "main"\n`);
+    writeFileSync(path.join(ws, 'config/kbctx.toml'), `[connectors.git.bench]\nurl = "${pathToFileURL(repo).href}"\nbranch = "main"\n`);
     first.push(timeSync(ws));
     for (let i = 0; i < 3; i++) again.push(timeSync(ws));
   }

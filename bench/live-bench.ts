@@ -1,4 +1,4 @@
-// `npm run bench:live`: the live index of a real `lore serve mcp` process. Prints save-to-searchable and
+// `npm run bench:live`: the live index of a real `kbctx serve mcp` process. Prints save-to-searchable and
 // delete-to-gone latency over 100 edits in a 5,000-file folder (p50/p95), a 5,000-file `git checkout`
 // burst (syncs caused, time until the index matches), and idle CPU/RSS while watching 50,000 files.
 // Goals (issue 13): p50 ≤ 300 ms, p95 ≤ 1 s. Prints numbers; asserts nothing.
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fmtMs, percentile } from './stats.ts';
 
-const LORE = fileURLToPath(new URL('../bin/lore.js', import.meta.url));
+const KBCTX = fileURLToPath(new URL('../bin/kbctx.js', import.meta.url));
 const FOLDER_FILES = 5_000;
 const EDITS = 100;
 const IDLE_FILES = 50_000;
@@ -24,7 +24,7 @@ interface Server {
 }
 
 function startServer(dir: string): Promise<Server> {
-  const child = spawn(process.execPath, [LORE, 'serve', 'mcp', '--bind', '127.0.0.1:0'], { cwd: dir, env: { ...process.env, LORE_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [KBCTX, 'serve', 'mcp', '--bind', '127.0.0.1:0'], { cwd: dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
@@ -73,7 +73,7 @@ async function folderBench(root: string): Promise<void> {
   git('-c', 'user.email=b@example.com', '-c', 'user.name=Bench', 'commit', '--quiet', '-am', 'beta');
   git('checkout', '--quiet', 'main');
   mkdirSync(path.join(dir, 'config'));
-  writeFileSync(path.join(dir, 'config', 'lore.toml'), '[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n');
+  writeFileSync(path.join(dir, 'config', 'kbctx.toml'), '[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n');
   const server = await startServer(dir);
   try {
     await waitFor(() => /sync filesystem:docs \(start\)/.test(server.log()), 'start-up sync');
@@ -94,7 +94,7 @@ async function folderBench(root: string): Promise<void> {
       await waitFor(async () => (await hits(server.url, `edittoken${n}x`)) === 0, `delete ${n}`);
       deletes.push(performance.now() - started);
     }
-    const db = new DatabaseSync(path.join(dir, '.lore', 'lore.sqlite'), { readOnly: true });
+    const db = new DatabaseSync(path.join(dir, '.kbctx', 'kbctx.sqlite'), { readOnly: true });
     const count = (where: string): number => Number((db.prepare(`SELECT count(*) AS n FROM documents ${where}`).get() as { n: number }).n);
     git('checkout', '--quiet', '--', '.'); // restore the deleted files before switching branches
     await waitFor(() => count('') === FOLDER_FILES, 'restored files indexed');
@@ -133,8 +133,8 @@ async function idleBench(root: string): Promise<void> {
     writeFileSync(file, `# File ${i}\n\nShort note ${i}.\n`);
   }
   mkdirSync(path.join(dir, 'config'));
-  writeFileSync(path.join(dir, 'config', 'lore.toml'), '[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n');
-  execFileSync(process.execPath, [LORE, 'sync', 'all'], { cwd: dir, stdio: 'ignore', env: { ...process.env, LORE_CONFIG: '' } });
+  writeFileSync(path.join(dir, 'config', 'kbctx.toml'), '[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n');
+  execFileSync(process.execPath, [KBCTX, 'sync', 'all'], { cwd: dir, stdio: 'ignore', env: { ...process.env, KBCTX_CONFIG: '' } });
   const started = performance.now();
   const server = await startServer(dir);
   try {
@@ -155,7 +155,7 @@ async function idleBench(root: string): Promise<void> {
   }
 }
 
-const root = mkdtempSync(path.join(tmpdir(), 'lore-live-bench-'));
+const root = mkdtempSync(path.join(tmpdir(), 'kbctx-live-bench-'));
 try {
   if (only !== 'idle') await folderBench(root);
   if (only !== 'folder') await idleBench(root);

@@ -1,5 +1,5 @@
 // `npm run bench`: SciFact (5,183 abstracts) from files on disk.
-// 1. Full index through the real CLI (`lore sync all`, a fresh database each run).
+// 1. Full index through the real CLI (`kbctx sync all`, a fresh database each run).
 // 2. No-change resync through the CLI.
 // 3. Keyword search latency in-process over the 809 train queries (p50/p95 per pass).
 // Every figure is the median of RUNS runs. Numbers are printed, never asserted.
@@ -9,23 +9,23 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/load-config.ts';
-import { openLore } from '../src/compose.ts';
+import { openKbctx } from '../src/compose.ts';
 import { parseSearchParams } from '../src/app/search-params.ts';
 import { loadQueries, writeCorpus } from '../test/eval/scifact.ts';
 import { timeSearches } from './search-timing.ts';
 import { fmtMs, median } from './stats.ts';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
-const LORE = fileURLToPath(new URL('../bin/lore.js', import.meta.url));
+const KBCTX = fileURLToPath(new URL('../bin/kbctx.js', import.meta.url));
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-bench-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-bench-'));
 try {
   const docs = writeCorpus(path.join(dir, 'corpus'));
-  writeFileSync(path.join(dir, 'lore.toml'), `[db]\npath = "index.sqlite"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs = ["*.md"]\n`);
+  writeFileSync(path.join(dir, 'kbctx.toml'), `[db]\npath = "index.sqlite"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs = ["*.md"]\n`);
   const cli = (): number => {
     const started = performance.now();
-    const r = spawnSync(process.execPath, [LORE, '-c', 'lore.toml', 'sync', 'all'], { cwd: dir, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`lore sync failed: ${r.stderr}`);
+    const r = spawnSync(process.execPath, [KBCTX, '-c', 'kbctx.toml', 'sync', 'all'], { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`kbctx sync failed: ${r.stderr}`);
     return performance.now() - started;
   };
 
@@ -39,15 +39,15 @@ try {
   const resync: number[] = [];
   for (let i = 0; i < RUNS; i++) resync.push(cli());
 
-  const config = loadConfig({ configPath: 'lore.toml', cwd: dir });
-  const lore = openLore(config);
+  const config = loadConfig({ configPath: 'kbctx.toml', cwd: dir });
+  const kbctx = openKbctx(config);
   const queries = loadQueries().map((q) => parseSearchParams({ query: q.text }, config.retrieval));
-  const { p50s, p95s } = await timeSearches(lore.searchDeps(), queries, RUNS);
-  await lore.close();
+  const { p50s, p95s } = await timeSearches(kbctx.searchDeps(), queries, RUNS);
+  await kbctx.close();
 
   console.log(`SciFact: ${docs} documents, ${queries.length} queries, ${RUNS} runs each (median shown)`);
-  console.log(`  full index (lore sync all, new db)   ${fmtMs(median(full))} ms   runs: ${full.map(fmtMs).join(', ')}`);
-  console.log(`  no-change resync (lore sync all)     ${fmtMs(median(resync))} ms   runs: ${resync.map(fmtMs).join(', ')}`);
+  console.log(`  full index (kbctx sync all, new db)   ${fmtMs(median(full))} ms   runs: ${full.map(fmtMs).join(', ')}`);
+  console.log(`  no-change resync (kbctx sync all)     ${fmtMs(median(resync))} ms   runs: ${resync.map(fmtMs).join(', ')}`);
   console.log(`  keyword search p50 (in-process)      ${fmtMs(median(p50s))} ms   runs: ${p50s.map(fmtMs).join(', ')}`);
   console.log(`  keyword search p95 (in-process)      ${fmtMs(median(p95s))} ms   runs: ${p95s.map(fmtMs).join(', ')}`);
 } finally {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSearchParams } from '../src/app/search-params.ts';
 import { toChunks, toDocument } from '../src/app/sync.ts';
-import { openLore } from '../src/compose.ts';
+import { openKbctx } from '../src/compose.ts';
 import { parseConfig } from '../src/config/load-config.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { loadQueries, readJsonl, SCIFACT_DIR } from '../test/eval/scifact.ts';
@@ -19,7 +19,7 @@ import { fmtMs, median } from './stats.ts';
 const SIZES = (process.env['BENCH_SIZES'] ?? '5183,51830').split(',').map(Number);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-bench-scale-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-bench-scale-'));
 const file = path.join(dir, 'index.sqlite');
 const size = (f: string): number => {
   try {
@@ -74,10 +74,10 @@ try {
     const lines: string[] = [];
     for (const engine of ['postings', 'fts5'] as const) {
       const config = parseConfig(`[db]\npath = "index.sqlite"\nkeyword_engine = "${engine}"\n[retrieval]\ncache_size = 0\n`, { file: 'bench.toml', cwd: dir });
-      const lore = openLore(config);
+      const kbctx = openKbctx(config);
       const params = queries.map((q) => parseSearchParams({ query: q.text, mode: 'keyword' }, config.retrieval));
-      const { p50s, p95s } = await timeSearches(lore.searchDeps(), params, RUNS);
-      await lore.close();
+      const { p50s, p95s } = await timeSearches(kbctx.searchDeps(), params, RUNS);
+      await kbctx.close();
       lines.push(`    ${engine.padEnd(8)}  p50 ${fmtMs(median(p50s)).padStart(7)} ms   p95 ${fmtMs(median(p95s)).padStart(7)} ms   (p50 runs: ${p50s.map(fmtMs).join(', ')})`);
     }
     console.log(`${target} documents`);

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../src/config/load-config.ts';
-import { openLore } from '../src/compose.ts';
+import { openKbctx } from '../src/compose.ts';
 import { selectConnectors } from '../src/app/select-connectors.ts';
 import { syncConnectors } from '../src/app/sync.ts';
 import { createHttpServer } from '../src/http/create-http-server.ts';
@@ -21,7 +21,7 @@ const CALLS = Number(process.env['BENCH_CALLS'] ?? 300);
 const STORM = 50;
 const TIMEOUT_SECS = 1;
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-scripts-bench-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-scripts-bench-'));
 mkdirSync(path.join(dir, 'docs'));
 mkdirSync(path.join(dir, 'tools'));
 const words = ['deploy', 'rotate', 'keys', 'login', 'cache', 'queue', 'retry', 'schema', 'index', 'backup'];
@@ -30,7 +30,7 @@ for (let i = 0; i < 300; i++) {
 }
 writeFileSync(path.join(dir, 'tools', 'trivial.lua'), 'tool = { parameters = { { name = "x", type = "integer", default = 1 } } }\nfunction tool.execute(p) return { x = p.x } end\n');
 writeFileSync(path.join(dir, 'tools', 'runaway.lua'), 'tool = { parameters = {} }\nfunction tool.execute() while true do end end\n');
-const lore = openLore(
+const kbctx = openKbctx(
   parseConfig(
     `[db]\npath = "index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.trivial]\npath = "tools/trivial.lua"\n[tools.script.runaway]\npath = "tools/runaway.lua"\ntimeout = ${TIMEOUT_SECS}\n`,
     { file: 'bench.toml', cwd: dir, env: {} },
@@ -38,10 +38,10 @@ const lore = openLore(
 );
 
 try {
-  await syncConnectors(lore.syncDeps(), await Promise.all(selectConnectors(lore.config, 'all').map((r) => lore.createConnector(r))), { full: false });
-  const failures = await lore.loadScripts();
+  await syncConnectors(kbctx.syncDeps(), await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.createConnector(r))), { full: false });
+  const failures = await kbctx.loadScripts();
   if (failures.length > 0) throw new Error(failures.map((f) => f.message).join('; '));
-  const tools = lore.tools();
+  const tools = kbctx.tools();
 
   // 1. Per-call overhead.
   for (let i = 0; i < 30; i++) await tools.call('trivial', { x: i });
@@ -53,10 +53,10 @@ try {
   }
   console.log(`trivial script tool, ToolRegistry.call, ${CALLS} sequential calls: p50 ${fmtMs(percentile(perCall, 50))} ms, p95 ${fmtMs(percentile(perCall, 95))} ms`);
 
-  // The real REST + MCP server, as `lore serve mcp` builds it.
-  const agents = lore.agents();
-  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: lore.config.server.maxBodyBytes, log: () => {} });
-  const server = createHttpServer({ tools, agents, version: VERSION, config: lore.config.server, bindHost: '127.0.0.1', mcp, log: () => {} });
+  // The real REST + MCP server, as `kbctx serve mcp` builds it.
+  const agents = kbctx.agents();
+  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: kbctx.config.server.maxBodyBytes, log: () => {} });
+  const server = createHttpServer({ tools, agents, version: VERSION, config: kbctx.config.server, bindHost: '127.0.0.1', mcp, log: () => {} });
   const address = await listen(server, '127.0.0.1', 0);
   const base = `http://127.0.0.1:${address.port}`;
   const request = (pathName: string, body?: unknown): Promise<Response> =>
@@ -114,8 +114,8 @@ try {
       `(error: median ${(percentile(errors, 50) * 100).toFixed(1)} %, worst ${(Math.max(...errors.map(Math.abs)) * 100).toFixed(1)} %)`,
   );
   await tools.call('trivial', {});
-  console.log(`after the storm: trivial call ok, ${(await lore.scripts()).runtime.workers} worker thread(s) live`);
+  console.log(`after the storm: trivial call ok, ${(await kbctx.scripts()).runtime.workers} worker thread(s) live`);
 } finally {
-  await lore.close();
+  await kbctx.close();
   rmSync(dir, { recursive: true, force: true });
 }

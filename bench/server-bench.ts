@@ -1,4 +1,4 @@
-// `npm run bench:server`: load on a real `lore serve mcp` over a SciFact index. Writes the corpus as
+// `npm run bench:server`: load on a real `kbctx serve mcp` over a SciFact index. Writes the corpus as
 // Markdown files in a temp workspace, syncs it with the real CLI, starts the server as its own
 // process, then runs autocannon (16 connections, 10 s): REST /tools/search and MCP tools/call search
 // (2025 stateless and 2026-07-28), plus no-search ceilings. BENCH_WORKERS sets [server].workers. The search response cache is OFF for these
@@ -9,11 +9,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { LORE_BIN, runLore, Workspace } from '../test/helpers/workspace.ts';
+import { KBCTX_BIN, runKbctx, Workspace } from '../test/helpers/workspace.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
 import { loadConfig } from '../src/config/load-config.ts';
 import type { Config } from '../src/config/types.ts';
-import { openLore } from '../src/compose.ts';
+import { openKbctx } from '../src/compose.ts';
 import { parseSearchParams } from '../src/app/search-params.ts';
 import { timeSearches } from './search-timing.ts';
 import { fmtMs, median } from './stats.ts';
@@ -26,17 +26,17 @@ const WORKERS = Number(process.env['BENCH_WORKERS'] ?? 1);
 
 const readJsonl = <T>(file: string): T[] => readFileSync(path.join(DATA, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
 
-const ws = new Workspace('lore-bench-server-');
+const ws = new Workspace('kbctx-bench-server-');
 const corpus = readJsonl<{ _id: string; title: string; text: string }>('corpus.jsonl').slice(0, MAX_DOCS);
 for (const d of corpus) ws.write(`docs/${d._id}.md`, `# ${d.title}\n\n${d.text}\n`);
 ws.config(`[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\nworkers = ${WORKERS}\n[retrieval]\ncache_size = 0\n`);
 ws.write('cached.toml', '[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 256\n');
-const sync = await runLore(['sync', 'all'], { cwd: ws.dir });
+const sync = await runKbctx(['sync', 'all'], { cwd: ws.dir });
 if (sync.code !== 0) throw new Error(sync.stderr);
 console.log(`indexed ${corpus.length} SciFact documents`);
 
 function startServer(config: string): { server: ReturnType<typeof spawn>; base: Promise<string> } {
-  const server = spawn(process.execPath, [LORE_BIN, '-c', config, 'serve', 'mcp'], { cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, [KBCTX_BIN, '-c', config, 'serve', 'mcp'], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const base = new Promise<string>((resolve) => {
     let out = '';
     server.stdout!.setEncoding('utf8').on('data', (d: string) => {
@@ -47,7 +47,7 @@ function startServer(config: string): { server: ReturnType<typeof spawn>; base: 
   });
   return { server, base };
 }
-const started = startServer('config/lore.toml');
+const started = startServer('config/kbctx.toml');
 const base = await started.base;
 
 // All 809 train claims, rotating: the cache is off anyway, and they are real agent-length questions.
@@ -140,7 +140,7 @@ for (const workers of [1, 2]) {
   }
 }
 // PostgreSQL (issue 16, ADR 0111) beside SQLite, same index, same run: in-process keyword p50, then
-// uncached REST search with 1 and 2 replicas (2 replicas: two `lore serve` processes, each with its
+// uncached REST search with 1 and 2 replicas (2 replicas: two `kbctx serve` processes, each with its
 // own mirror, the connections split between them as a load balancer would). A real PostgreSQL server
 // is started in a temp dir (test/helpers/postgres.ts).
 console.log('PostgreSQL beside SQLite (uncached):');
@@ -149,28 +149,28 @@ try {
   const url = await pgServer.createDatabase();
   // Each replica's mirror in its own folder, as on separate hosts.
   const replicaToml = (mirror: string, extra = ''): string =>
-    `[db]\npath = "${mirror}/lore.sqlite"\nurl = "${url}"\n[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n${extra}`;
+    `[db]\npath = "${mirror}/kbctx.sqlite"\nurl = "${url}"\n[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n${extra}`;
   ws.write('pg.toml', replicaToml('pg-a'));
   ws.write('pg-b.toml', replicaToml('pg-b', '[sync]\ninterval = "off"\n'));
   const pgSyncStarted = performance.now();
-  const pgSync = await runLore(['-c', 'pg.toml', 'sync', 'all'], { cwd: ws.dir });
+  const pgSync = await runKbctx(['-c', 'pg.toml', 'sync', 'all'], { cwd: ws.dir });
   if (pgSync.code !== 0) throw new Error(pgSync.stderr);
-  console.log(`  index into PostgreSQL (lore sync all, new database): ${(performance.now() - pgSyncStarted).toFixed(0)} ms`);
+  console.log(`  index into PostgreSQL (kbctx sync all, new database): ${(performance.now() - pgSyncStarted).toFixed(0)} ms`);
 
   // In-process keyword search, the same 809 queries through the search use-case.
   const keywordParams = (retrieval: Config['retrieval']) => queries.map((q) => parseSearchParams({ query: q, mode: 'keyword' }, retrieval));
-  for (const [label, file] of [['SQLite    ', 'config/lore.toml'], ['PostgreSQL', 'pg.toml']] as const) {
-    const config = loadConfig({ configPath: ws.path(file), cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '' } });
-    const lore = openLore(config);
-    const { p50s, p95s } = await timeSearches(lore.searchDeps(), keywordParams(config.retrieval), 3);
-    await lore.close();
+  for (const [label, file] of [['SQLite    ', 'config/kbctx.toml'], ['PostgreSQL', 'pg.toml']] as const) {
+    const config = loadConfig({ configPath: ws.path(file), cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' } });
+    const kbctx = openKbctx(config);
+    const { p50s, p95s } = await timeSearches(kbctx.searchDeps(), keywordParams(config.retrieval), 3);
+    await kbctx.close();
     console.log(`  keyword search in-process, ${label}  p50 ${fmtMs(median(p50s))} ms  p95 ${fmtMs(median(p95s))} ms  (p50 runs: ${p50s.map(fmtMs).join(', ')})`);
   }
 
-  const sqliteRun = startServer('config/lore.toml');
+  const sqliteRun = startServer('config/kbctx.toml');
   console.log(`  REST search, SQLite,     1 process   ${await searchLoad([await sqliteRun.base])}`);
   await stopServer(sqliteRun);
-  // `lore serve` catches its mirror up before it listens: a base is ready to search once printed.
+  // `kbctx serve` catches its mirror up before it listens: a base is ready to search once printed.
   const replicaA = startServer('pg.toml');
   const baseA = await replicaA.base;
   console.log(`  REST search, PostgreSQL, 1 replica   ${await searchLoad([baseA])}`);

@@ -1,4 +1,4 @@
-// `npm run bench:soak`: memory of a real `lore serve mcp` under minutes of mixed traffic — REST search
+// `npm run bench:soak`: memory of a real `kbctx serve mcp` under minutes of mixed traffic — REST search
 // (mostly distinct queries) and get, MCP tools/call (raw JSON-RPC and the official client), a Lua
 // script tool, and malformed requests. Prints the server's RSS after warm-up, during and at the end,
 // and the growth after warm-up. Numbers only, never assertions.
@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { LORE_BIN, runLore, Workspace } from '../test/helpers/workspace.ts';
+import { KBCTX_BIN, runKbctx, Workspace } from '../test/helpers/workspace.ts';
 
 const SECONDS = Number(process.env['SOAK_SECONDS'] ?? 300);
 const WARMUP = Number(process.env['SOAK_WARMUP_SECONDS'] ?? 60);
@@ -14,17 +14,17 @@ const CLIENTS = Number(process.env['SOAK_CLIENTS'] ?? 6);
 const DOCS = Number(process.env['SOAK_DOCS'] ?? 2000);
 const WORDS = 'fox tea ledger harbour quartz meadow signal lantern copper orbit willow ember river basalt cedar falcon'.split(' ');
 
-const ws = new Workspace('lore-bench-soak-');
+const ws = new Workspace('kbctx-bench-soak-');
 for (let d = 0; d < DOCS; d++) {
   const text = Array.from({ length: 120 }, (_, w) => WORDS[(d * 13 + w * 7 + (w % 5)) % WORDS.length]).join(' ');
   ws.write(`docs/doc-${d}.md`, `# Doc ${d} ${WORDS[d % WORDS.length]}\n\n${text}.\n`);
 }
 ws.write('tools/shout.lua', 'tool = { description = "Shouts", parameters = { { name = "text", type = "string", required = true } } }\nfunction tool.execute(p) return { text = string.upper(p.text) } end\n');
 ws.config('[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.shout]\npath = "tools/shout.lua"\n[server]\nbind = "127.0.0.1:0"\n');
-const sync = await runLore(['sync', 'all'], { cwd: ws.dir });
+const sync = await runKbctx(['sync', 'all'], { cwd: ws.dir });
 if (sync.code !== 0) throw new Error(sync.stderr);
 
-const server = spawn(process.execPath, [LORE_BIN, 'serve', 'mcp'], { cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn(process.execPath, [KBCTX_BIN, 'serve', 'mcp'], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
 let serverErr = '';
 server.stderr.setEncoding('utf8').on('data', (d: string) => (serverErr += d));
 const base = await new Promise<string>((resolve) => {
@@ -35,7 +35,7 @@ const base = await new Promise<string>((resolve) => {
     if (m) resolve(m[1]!);
   });
 });
-/** The server's resident set in MB (the lore process itself: bin/lore.js may re-exec, so find the leaf). */
+/** The server's resident set in MB (the kbctx process itself: bin/kbctx.js may re-exec, so find the leaf). */
 const rssMb = (): number => {
   const leaf = (pid: number): number => {
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();

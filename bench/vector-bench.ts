@@ -67,7 +67,7 @@ for (const n of sizes) {
   console.log(`exact top-10 (usearch SIMD scan): p50 ${pct(native, 0.5).toFixed(2)} ms  p95 ${pct(native, 0.95).toFixed(2)} ms`);
   console.log(`exact top-10 (pure JS scan):      p50 ${pct(js, 0.5).toFixed(2)} ms`);
 
-  const dir = mkdtempSync(path.join(tmpdir(), 'lore-bench-'));
+  const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-bench-'));
   try {
     const rss0 = process.memoryUsage().rss;
     const ann = AnnIndex.open(dir, { model: 'bench', dims: DIMS }, params);
@@ -86,7 +86,7 @@ for (const n of sizes) {
       `HNSW (usearch, f16, M=${p.connectivity}, ef_add=${p.expansionAdd}, ef_search=${p.expansionSearch}): build ${buildS.toFixed(1)} s, ` +
         `index files ${mb(fileBytes)}, RSS +${mb(process.memoryUsage().rss - rss0)}`,
     );
-    // As Lore searches: CANDIDATES nearest from the index, rescored with exact float32 dot products.
+    // As kbctx searches: CANDIDATES nearest from the index, rescored with exact float32 dot products.
     for (const candidates of [10, 80]) {
       const latencies: number[] = [];
       let hits = 0;

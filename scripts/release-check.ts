@@ -1,7 +1,7 @@
 // `npm run release:check`: packs the package (prepack builds dist/), installs the tarball into an empty
-// folder, and runs what a user would: `npx lore --version`, a sync + search smoke, the library example,
+// folder, and runs what a user would: `npx kbctx --version`, a sync + search smoke, the library example,
 // a typecheck of a consumer file against the shipped declarations, and the refusal on an old Node.
-// Extra Node binaries to run the CLI smoke with: LORE_RELEASE_NODES=/path/node22:/path/node24.
+// Extra Node binaries to run the CLI smoke with: KBCTX_RELEASE_NODES=/path/node22:/path/node24.
 // Prints the figures (tarball size, files, install time); exits 1 on the first failed check.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,13 +11,13 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { name: string; version: string };
-const work = mkdtempSync(path.join(tmpdir(), 'lore-release-'));
+const work = mkdtempSync(path.join(tmpdir(), 'kbctx-release-'));
 const app = path.join(work, 'app');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** Runs a command with `node`'s folder first on PATH, so `npm exec` (npx) and the `lore` shim use that Node. */
+/** Runs a command with `node`'s folder first on PATH, so `npm exec` (npx) and the `kbctx` shim use that Node. */
 function run(cmd: string, args: string[], cwd: string, node = process.execPath): string {
-  const env = { ...process.env, LORE_CONFIG: '', NODE_TEST_CONTEXT: '', PATH: `${path.dirname(node)}${path.delimiter}${process.env['PATH'] ?? ''}` };
+  const env = { ...process.env, KBCTX_CONFIG: '', NODE_TEST_CONTEXT: '', PATH: `${path.dirname(node)}${path.delimiter}${process.env['PATH'] ?? ''}` };
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env, shell: false });
   if (r.status !== 0) throw new Error(`${path.basename(node)} ${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
@@ -57,21 +57,21 @@ try {
   console.log(`npm install <tarball>: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   // 3. The CLI, with this Node and any others asked for.
-  const bin = path.join(app, 'node_modules', pkg.name, 'bin', 'lore.js');
-  check('npx lore --version', run(npm, ['exec', '--', 'lore', '--version'], app).trim() === pkg.version);
+  const bin = path.join(app, 'node_modules', pkg.name, 'bin', 'kbctx.js');
+  check('npx kbctx --version', run(npm, ['exec', '--', 'kbctx', '--version'], app).trim() === pkg.version);
   mkdirSync(path.join(app, 'docs'));
   writeFileSync(path.join(app, 'docs', 'keys.md'), '# Key rotation\n\nRotate the signing keys every 90 days.\n');
-  for (const node of [process.execPath, ...(process.env['LORE_RELEASE_NODES'] ?? '').split(':').filter(Boolean)]) {
+  for (const node of [process.execPath, ...(process.env['KBCTX_RELEASE_NODES'] ?? '').split(':').filter(Boolean)]) {
     const version = run(node, ['--version'], app, node).trim();
-    rmSync(path.join(app, '.lore'), { recursive: true, force: true });
-    run(npm, ['exec', '--', 'lore', 'sync', 'all'], app, node);
-    const hits = run(npm, ['exec', '--', 'lore', 'search', 'signing keys', '--json'], app, node);
-    check(`node ${version}: npx lore sync + search`, hits.includes('Key rotation'));
+    rmSync(path.join(app, '.kbctx'), { recursive: true, force: true });
+    run(npm, ['exec', '--', 'kbctx', 'sync', 'all'], app, node);
+    const hits = run(npm, ['exec', '--', 'kbctx', 'search', 'signing keys', '--json'], app, node);
+    check(`node ${version}: npx kbctx sync + search`, hits.includes('Key rotation'));
     // A Lua tool runs in a worker thread started from dist/ (the worker entry is a .js file there).
     rmSync(path.join(app, 'tools'), { recursive: true, force: true });
     run(node, [bin, 'tool', 'init', 'probe'], app, node);
     const tool = run(node, [bin, 'tool', 'test', 'tools/probe.lua', '--json'], app, node);
-    check(`node ${version}: lore tool init + test (Lua worker)`, (JSON.parse(tool) as { name?: string }).name === 'probe');
+    check(`node ${version}: kbctx tool init + test (Lua worker)`, (JSON.parse(tool) as { name?: string }).name === 'probe');
   }
   const old = spawnSync('/usr/bin/node', [bin, '--version'], { encoding: 'utf8' });
   if (old.error === undefined && !/^v2[2-9]|^v[3-9]\d/.test(spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' }).stdout)) {
@@ -81,23 +81,23 @@ try {
   // 4. A scaffolded compiled extension: its own test passes and the installed CLI loads it.
   run(process.execPath, [bin, 'extension', 'init', 'probe'], app);
   run(process.execPath, ['--test', 'extensions/probe.test.mjs'], app);
-  writeFileSync(path.join(app, 'lore.toml'), '[extensions]\nmodules = ["./extensions/probe.mjs"]\n[connectors.probe.main]\ngreeting = "ahoy"\n');
-  run(process.execPath, [bin, '-c', 'lore.toml', 'sync', 'probe'], app);
-  const probe = run(process.execPath, [bin, '-c', 'lore.toml', 'search', 'ahoy', '--json'], app);
-  check('lore extension init: test passes, connector syncs', probe.includes('ahoy from probe'));
+  writeFileSync(path.join(app, 'kbctx.toml'), '[extensions]\nmodules = ["./extensions/probe.mjs"]\n[connectors.probe.main]\ngreeting = "ahoy"\n');
+  run(process.execPath, [bin, '-c', 'kbctx.toml', 'sync', 'probe'], app);
+  const probe = run(process.execPath, [bin, '-c', 'kbctx.toml', 'search', 'ahoy', '--json'], app);
+  check('kbctx extension init: test passes, connector syncs', probe.includes('ahoy from probe'));
 
   // 5. The library example against the installed package, and its declarations from a TypeScript consumer.
   copyFileSync(path.join(root, 'examples/library/search-and-serve.mjs'), path.join(app, 'example.mjs'));
   const example = run(process.execPath, ['example.mjs'], app);
   process.stdout.write(example.replace(/^(?=.)/gm, '  | '));
-  check('library example', example.includes('GET /lore/health: ok'));
+  check('library example', example.includes('GET /kbctx/health: ok'));
   writeFileSync(
     path.join(app, 'consumer.ts'),
-    `import { openLore, createHttpHandler, type LoreExtension } from '${pkg.name}';\n` +
-      `const ext: LoreExtension = (lore) => lore.registerTool({ name: 'x', execute: () => 1 });\n` +
-      `const lore = await openLore({ config: { db: { path: 'x.sqlite' } } });\n` +
-      `const { results } = await lore.search({ query: 'q', limit: 2 });\n` +
-      `createHttpHandler(lore); void ext; void results; await lore.close();\n`,
+    `import { openKbctx, createHttpHandler, type KbctxExtension } from '${pkg.name}';\n` +
+      `const ext: KbctxExtension = (kbctx) => kbctx.registerTool({ name: 'x', execute: () => 1 });\n` +
+      `const kbctx = await openKbctx({ config: { db: { path: 'x.sqlite' } } });\n` +
+      `const { results } = await kbctx.search({ query: 'q', limit: 2 });\n` +
+      `createHttpHandler(kbctx); void ext; void results; await kbctx.close();\n`,
   );
   writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2024', strict: true, noEmit: true, types: ['node'], typeRoots: [path.join(root, 'node_modules/@types')], skipLibCheck: false, lib: ['es2024'] }, files: ['consumer.ts'] }));
   const tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');

@@ -6,7 +6,7 @@ import { requireEnvFor } from './config/require-env.ts';
 import { guardAgent, guardConnector, guardTool } from './app/part-guards.ts';
 import type { Connector } from './connectors/connector.ts';
 import { registerDocumentFormats } from './connectors/formats/document-formats.ts';
-import { LoreError } from './core/errors.ts';
+import { KbctxError } from './core/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './app/select-connectors.ts';
 import type { SearchDeps } from './app/search.ts';
 import { SearchCache } from './app/search-cache.ts';
@@ -31,7 +31,7 @@ import { LiveSync } from './live/live-sync.ts';
 import { EmbedFollower } from './live/embed-follower.ts';
 import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
 
-export interface Lore {
+export interface Kbctx {
   readonly config: Config;
   readonly store: Store;
   /** Which engine `store` is: the SQLite file, or PostgreSQL at [db] url. */
@@ -76,7 +76,7 @@ function openStore(config: Config): { store: Store; locks: ConnectorLocks } {
 }
 
 /**
- * Another index than the configured one (`lore migrate --to`): a postgres:// URL (its mirror beside
+ * Another index than the configured one (`kbctx migrate --to`): a postgres:// URL (its mirror beside
  * [db] path, as for replicas) or an SQLite file, with the configured engine settings.
  */
 export function openStoreAt(target: string, config: Config): Store {
@@ -93,7 +93,7 @@ function mirrorPathFor(dbPath: string, url: string): string {
   return path.join(path.dirname(dbPath), `replica-${key}.sqlite`);
 }
 
-export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): Lore {
+export function openKbctx(config: Config, env: NodeJS.ProcessEnv = process.env): Kbctx {
   const { store, locks } = openStore(config);
   registerDocumentFormats();
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
@@ -128,7 +128,7 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
       chunking: config.chunking,
       onProgress,
       afterConnector: config.embedding.provider === 'disabled' ? undefined : embedAfterSync(store, embedder),
-      lock: (label) => locks.wait(label, '`lore sync`', lockWait ?? { timeoutMs: 600_000 }),
+      lock: (label) => locks.wait(label, '`kbctx sync`', lockWait ?? { timeoutMs: 600_000 }),
     }),
     embedder,
     tools() {
@@ -180,7 +180,7 @@ export function openLore(config: Config, env: NodeJS.ProcessEnv = process.env): 
           return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? { ...fs, poll: watch === 'poll' } : null };
         }),
       );
-      const syncDeps: SyncDeps = { store, chunking: config.chunking, lock: (label) => locks.acquire(label, 'the server (`lore serve`)') };
+      const syncDeps: SyncDeps = { store, chunking: config.chunking, lock: (label) => locks.acquire(label, 'the server (`kbctx serve`)') };
       const embed = config.embedding.provider === 'disabled' ? null : new EmbedFollower(store, embedder, log);
       return new LiveSync({ syncDeps, connectors, watchFolder: watchFolderWithParcel, embed, log });
     },
@@ -237,7 +237,7 @@ async function createConnector(
     default:
       return unavailable(ref);
   }
-  throw new LoreError('not_found', `connector ${ref.label} is not configured`);
+  throw new KbctxError('not_found', `connector ${ref.label} is not configured`);
 }
 
 /** A configured connector type this build cannot sync yet: its sync fails with a clear message. */
@@ -246,6 +246,6 @@ function unavailable(ref: ConnectorRef): Connector {
     label: ref.label,
     type: ref.type,
     scan: () =>
-      Promise.reject(new LoreError('config_error', `${ref.label}: no loaded extension registers the connector type '${ref.type}' (check [extensions] modules)`)),
+      Promise.reject(new KbctxError('config_error', `${ref.label}: no loaded extension registers the connector type '${ref.type}' (check [extensions] modules)`)),
   };
 }

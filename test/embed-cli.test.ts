@@ -1,4 +1,4 @@
-// End to end: the real `lore` CLI against an OpenAI-compatible server started here (127.0.0.1:0):
+// End to end: the real `kbctx` CLI against an OpenAI-compatible server started here (127.0.0.1:0):
 // inline embedding during sync, embed pending, hybrid search with --explain, staleness in stats.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { hashVector } from './helpers/hashing-embedder.ts';
 import { Workspace } from './helpers/workspace.ts';
 
-describe('lore embed / semantic search (CLI)', () => {
+describe('kbctx embed / semantic search (CLI)', () => {
   let server: Server;
   let baseUrl = '';
   let requests = 0;
@@ -38,32 +38,32 @@ describe('lore embed / semantic search (CLI)', () => {
 
   it('refuses semantic search with a clear error while embeddings are disabled', async () => {
     ws.config('[connectors.filesystem.docs]\nroot = "docs"\n');
-    await ws.lore(['sync', 'all']);
-    const r = await ws.lore(['search', 'rain', '--mode', 'semantic']);
+    await ws.kbctx(['sync', 'all']);
+    const r = await ws.kbctx(['search', 'rain', '--mode', 'semantic']);
     assert.equal(r.code, 3);
-    assert.match(r.stderr, /\[embedding\].*lore embed pending/);
+    assert.match(r.stderr, /\[embedding\].*kbctx embed pending/);
   });
 
   it('embeds pending chunks, then has nothing left to do', async () => {
     config('m1');
-    const first = await ws.lore(['embed', 'pending']);
+    const first = await ws.kbctx(['embed', 'pending']);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /embedded 3 of 3 pending chunk\(s\) with openai:m1/);
-    const again = await ws.lore(['embed', 'pending']);
+    const again = await ws.kbctx(['embed', 'pending']);
     assert.match(again.stdout, /all chunks are already embedded/);
   });
 
   it('embeds new chunks inline during sync', async () => {
     ws.write('docs/snow.md', '# Snow\n\nSnow closed the mountain passes overnight.\n');
     const before = requests;
-    const sync = await ws.lore(['sync', 'all']);
+    const sync = await ws.kbctx(['sync', 'all']);
     assert.equal(sync.code, 0, sync.stderr);
     assert.match(sync.stderr, /embedded 1 chunk\(s\) with openai:m1/);
     assert.equal(requests, before + 1);
   });
 
   it('answers hybrid search with the explain numbers over --json', async () => {
-    const r = await ws.lore(['--json', 'search', 'rain', 'forecast', '--mode', 'hybrid', '--explain']);
+    const r = await ws.kbctx(['--json', 'search', 'rain', 'forecast', '--mode', 'hybrid', '--explain']);
     assert.equal(r.code, 0, r.stderr);
     const body = JSON.parse(r.stdout) as { results: { source_id: string; score: number; explain: Record<string, number | null> }[]; explain: Record<string, unknown> };
     assert.equal(body.explain['mode'], 'hybrid');
@@ -76,12 +76,12 @@ describe('lore embed / semantic search (CLI)', () => {
 
   it('reports embeddings of an older model as stale, and rebuild replaces them', async () => {
     config('m2');
-    const stats = await ws.lore(['stats']);
+    const stats = await ws.kbctx(['stats']);
     assert.match(stats.stdout, /STALE\s+openai:m1 \(48 dims\): 4/);
-    assert.match(stats.stdout, /lore embed rebuild/);
-    const rebuilt = await ws.lore(['embed', 'rebuild']);
+    assert.match(stats.stdout, /kbctx embed rebuild/);
+    const rebuilt = await ws.kbctx(['embed', 'rebuild']);
     assert.match(rebuilt.stdout, /dropped 4 embedding\(s\)\nembedded 4 of 4/);
-    const after = await ws.lore(['stats']);
+    const after = await ws.kbctx(['stats']);
     assert.match(after.stdout, /current\s+openai:m2 \(48 dims\): 4/);
     assert.doesNotMatch(after.stdout, /STALE/);
   });

@@ -18,7 +18,7 @@ describe('sync of document formats', () => {
     ws.write('kb/broken.pdf', 'this is not a pdf at all');
     ws.write('kb/huge.html', `<p>${'x'.repeat(5000)}</p>`);
     ws.config('[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ["**/*"]\nmax_file_bytes = 4000\n');
-    const r = await ws.lore(['sync', 'all']);
+    const r = await ws.kbctx(['sync', 'all']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /filesystem:kb: fetched 7, upserted 5, .*skipped 2, errors 0/);
     assert.match(r.stderr, /skipped broken\.pdf: cannot extract \.pdf/);
@@ -30,7 +30,7 @@ describe('sync of document formats', () => {
       ['agenda', 'deck.pptx'],
       ['coffee', 'budget.xlsx'],
     ]) {
-      const found = await ws.lore(['search', query ?? '', '--json']);
+      const found = await ws.kbctx(['search', query ?? '', '--json']);
       const results = (JSON.parse(found.stdout) as { results: { source_id: string }[] }).results;
       assert.equal(results[0]?.source_id, id, query);
     }

@@ -10,7 +10,7 @@ import { commit, git, initRepo } from './helpers/git-repo.ts';
 import { Workspace } from './helpers/workspace.ts';
 
 describe('git connector against hostile sources', () => {
-  const ws = new Workspace('lore-git-hard-');
+  const ws = new Workspace('kbctx-git-hard-');
   after(() => ws.cleanup());
 
   it('syncs a shallow file:// clone (git clone --depth 1) as its source, within a minute', { timeout: 60_000 }, async () => {

@@ -21,7 +21,7 @@ const T3 = '2023-01-02T03:04:05Z';
 
 
 async function docs(ws: Workspace, source: string): Promise<Map<string, WireDoc>> {
-  const r = await ws.lore(['export']);
+  const r = await ws.kbctx(['export']);
   const all = (JSON.parse(r.stdout) as { documents: WireDoc[] }).documents;
   return new Map(all.filter((d) => d.source === source).map((d) => [d.source_id, d]));
 }
@@ -42,7 +42,7 @@ describe('git connector: a local repository', () => {
     assert.equal(local.get('docs/a.md')?.updated_at, new Date(T2).toISOString());
     assert.equal(local.get('docs/b.md')?.updated_at, new Date(T1).toISOString());
     assert.match(local.get('docs/a.md')?.body ?? '', /second alpha/);
-    assert.equal(local.get('docs/a.md')?.source_url, pathToFileURL(ws.path('repo', 'docs', 'a.md')).href, 'not Lore\'s private clone');
+    assert.equal(local.get('docs/a.md')?.source_url, pathToFileURL(ws.path('repo', 'docs', 'a.md')).href, 'not kbctx\'s private clone');
     const sub = await docs(ws, 'git:sub');
     assert.deepEqual([...sub.keys()].sort(), ['docs/a.md', 'docs/b.md']);
   });

@@ -1,4 +1,4 @@
-// End to end: `lore migrate` through the real CLI: a synced and embedded index copied into a new
+// End to end: `kbctx migrate` through the real CLI: a synced and embedded index copied into a new
 // SQLite file answers keyword and semantic searches as the original does; a sync against the copy
 // changes nothing; a non-empty target needs --force; bad targets fail clearly.
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { MigrateWorkspace } from './helpers/migrate-workspace.ts';
 import type { SyncReportJson } from './helpers/workspace.ts';
 
-describe('lore migrate (CLI)', () => {
+describe('kbctx migrate (CLI)', () => {
   const mw = new MigrateWorkspace();
   const ws = mw.ws;
   const json = (text: string): Record<string, unknown> => JSON.parse(text) as Record<string, unknown>;
@@ -18,22 +18,22 @@ describe('lore migrate (CLI)', () => {
   after(() => mw.cleanup());
 
   it('copies the index into a new SQLite file and verifies it', async () => {
-    const r = await ws.lore(['migrate', '--to', 'copy.sqlite', '--json']);
+    const r = await ws.kbctx(['migrate', '--to', 'copy.sqlite', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const report = json(r.stdout);
     assert.deepEqual([report['documents'], report['chunks'], report['embeddings'], report['checkpoints'], report['verified']], [3, 3, 3, 1, true]);
     assert.equal(report['target'], ws.path('copy.sqlite'));
     assert.deepEqual(await mw.searches(['-c', 'copy.toml']), await mw.searches(), 'keyword, semantic and hybrid answers on the copy');
-    const resync = await ws.lore(['-c', 'copy.toml', 'sync', 'all', '--json']);
+    const resync = await ws.kbctx(['-c', 'copy.toml', 'sync', 'all', '--json']);
     const [docs] = (json(resync.stdout)['connectors'] as SyncReportJson[]);
     assert.deepEqual([docs?.upserted, docs?.chunks_written, docs?.deleted, docs?.unchanged], [0, 0, 0, 3], 'fingerprints came along');
   });
 
   it('refuses a target that holds an index unless --force, and then says what it replaced', async () => {
-    const refused = await ws.lore(['migrate', '--to', 'copy.sqlite']);
+    const refused = await ws.kbctx(['migrate', '--to', 'copy.sqlite']);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /already holds an index \(3 documents.*--force/);
-    const forced = await ws.lore(['migrate', '--to', 'copy.sqlite', '--force']);
+    const forced = await ws.kbctx(['migrate', '--to', 'copy.sqlite', '--force']);
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, /^Replaced what .*copy\.sqlite held: 3 documents, 3 chunks, 3 embeddings, 1 checkpoints \(0 documents not in the source deleted\)$/m);
     assert.match(forced.stdout, /^Copied 3 documents, 3 chunks, 3 embeddings and 1 checkpoints from .*index\.sqlite to .*copy\.sqlite in [\d.]+ s$/m);
@@ -41,14 +41,14 @@ describe('lore migrate (CLI)', () => {
   });
 
   it('fails clearly for the index itself, an unreachable PostgreSQL, and no --to', async () => {
-    const itself = await ws.lore(['migrate', '--to', 'index.sqlite']);
+    const itself = await ws.kbctx(['migrate', '--to', 'index.sqlite']);
     assert.equal(itself.code, 2);
     assert.match(itself.stderr, /names the configured index itself/);
-    const pg = await ws.lore(['migrate', '--to', 'postgres://lore:secret@127.0.0.1:1/lore']);
+    const pg = await ws.kbctx(['migrate', '--to', 'postgres://kbctx:secret@127.0.0.1:1/kbctx']);
     assert.equal(pg.code, 6, 'unavailable');
     assert.match(pg.stderr, /PostgreSQL at 127\.0\.0\.1:1 is unreachable/);
     assert.doesNotMatch(pg.stderr, /secret/);
-    const missing = await ws.lore(['migrate']);
+    const missing = await ws.kbctx(['migrate']);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--to/);
   });

@@ -1,12 +1,12 @@
-// A registry extension, once enabled with `lore registry add`, is served like any script: the real
-// `lore serve mcp` process answers it over REST and MCP (official SDK client). Before `add`, it is not.
+// A registry extension, once enabled with `kbctx registry add`, is served like any script: the real
+// `kbctx serve mcp` process answers it over REST and MCP (official SDK client). Before `add`, it is not.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { LORE_BIN, Workspace } from './helpers/workspace.ts';
+import { KBCTX_BIN, Workspace } from './helpers/workspace.ts';
 
-const ws = new Workspace('lore-registry-serve-');
+const ws = new Workspace('kbctx-registry-serve-');
 
 before(async () => {
   ws.write('docs/fox.md', '# Foxes\n\nFoxes live in dens.\n');
@@ -21,12 +21,12 @@ before(async () => {
   );
   ws.write('team-registry/connectors/notes/connector.lua', 'connector = { name = "notes" }\nfunction connector.scan(config)\n  return { { source_id = "n1", title = "Badger note", body = "Badgers dig setts." }, { source_id = "n2", title = "Owl note", body = "Owls hunt at night." } }\nend\n');
   ws.config(`[db]\npath = "index.sqlite"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[registries.team]\npath = "${ws.path('team-registry')}"\n`);
-  assert.equal((await ws.lore(['sync', 'all'])).code, 0);
+  assert.equal((await ws.kbctx(['sync', 'all'])).code, 0);
 });
 after(() => ws.cleanup());
 
 async function withServer(fn: (url: string) => Promise<void>): Promise<void> {
-  const child = spawn(process.execPath, [LORE_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0'], { cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [KBCTX_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0'], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exit = new Promise((resolve) => child.on('exit', resolve));
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -56,19 +56,19 @@ describe('registry extensions over REST and MCP', () => {
   });
 
   it('registry connectors sync once added, and added tools and agents are listed by the CLI', async () => {
-    assert.equal((await ws.lore(['sync', 'script:notes'])).code, 4, 'not configured before add');
-    assert.equal((await ws.lore(['registry', 'add', 'connectors/notes'])).code, 0);
-    const sync = await ws.lore(['sync', 'script:notes']);
+    assert.equal((await ws.kbctx(['sync', 'script:notes'])).code, 4, 'not configured before add');
+    assert.equal((await ws.kbctx(['registry', 'add', 'connectors/notes'])).code, 0);
+    const sync = await ws.kbctx(['sync', 'script:notes']);
     assert.equal(sync.code, 0, sync.stderr);
     assert.match(sync.stdout, /script:notes: fetched 2, upserted 2/);
-    assert.match((await ws.lore(['search', 'badgers'])).stdout, /Badger note/);
+    assert.match((await ws.kbctx(['search', 'badgers'])).stdout, /Badger note/);
   });
 
   it('are served over REST and MCP once added', async () => {
-    assert.equal((await ws.lore(['registry', 'add', 'tools/shout'])).code, 0);
-    assert.equal((await ws.lore(['registry', 'add', 'agents/fox-expert'])).code, 0);
-    assert.match((await ws.lore(['tool', 'list'])).stdout, /shout/);
-    assert.match((await ws.lore(['agent', 'list'])).stdout, /fox-expert/);
+    assert.equal((await ws.kbctx(['registry', 'add', 'tools/shout'])).code, 0);
+    assert.equal((await ws.kbctx(['registry', 'add', 'agents/fox-expert'])).code, 0);
+    assert.match((await ws.kbctx(['tool', 'list'])).stdout, /shout/);
+    assert.match((await ws.kbctx(['agent', 'list'])).stdout, /fox-expert/);
     await withServer(async (url) => {
       const rest = await post(`${url}/tools/shout`, { text: 'hi' });
       assert.equal(rest.status, 200);

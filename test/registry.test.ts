@@ -1,5 +1,5 @@
 // Extension registries end to end: real git repositories in a temp dir reached by file:// URLs,
-// driven through the real `lore registry …` CLI.
+// driven through the real `kbctx registry …` CLI.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -8,7 +8,7 @@ import { parse as parseToml } from 'smol-toml';
 import { bareClone, commit, git, initRepo } from './helpers/git-repo.ts';
 import { Workspace } from './helpers/workspace.ts';
 
-const ws = new Workspace('lore-registry-');
+const ws = new Workspace('kbctx-registry-');
 const DATE = '2026-01-02T03:04:05Z';
 let upstream = '';
 let remoteUrl = '';
@@ -60,21 +60,21 @@ before(() => {
 });
 after(() => ws.cleanup());
 
-const config = (): Record<string, unknown> => parseToml(readFileSync(ws.path('config/lore.toml'), 'utf8'));
+const config = (): Record<string, unknown> => parseToml(readFileSync(ws.path('config/kbctx.toml'), 'utf8'));
 
-describe('lore registry', () => {
+describe('kbctx registry', () => {
   it('install clones registries with a url, once', async () => {
-    const first = await ws.lore(['registry', 'install']);
+    const first = await ws.kbctx(['registry', 'install']);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /community: cloned/);
     assert.match(first.stdout, /company: already installed/, 'a local folder registry needs no clone');
     assert.ok(existsSync(ws.path('regs/community/registry.toml')));
-    assert.match((await ws.lore(['registry', 'install', '--name', 'community'])).stdout, /community: already installed/);
-    assert.equal((await ws.lore(['registry', 'install', '--name', 'nope'])).code, 4);
+    assert.match((await ws.kbctx(['registry', 'install', '--name', 'community'])).stdout, /community: already installed/);
+    assert.equal((await ws.kbctx(['registry', 'install', '--name', 'nope'])).code, 4);
   });
 
   it('list groups extensions by type; the later registry wins a name clash', async () => {
-    const r = await ws.lore(['registry', 'list']);
+    const r = await ws.kbctx(['registry', 'list']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /community\s+0\s+.*read-only\s+git/);
     assert.match(r.stdout, /company\s+1\s+.*writable\s+folder/);
@@ -84,40 +84,40 @@ describe('lore registry', () => {
   });
 
   it('info shows registry, script, tags, required config and host APIs (declared and used)', async () => {
-    const r = await ws.lore(['registry', 'info', 'connectors/rss']);
+    const r = await ws.kbctx(['registry', 'info', 'connectors/rss']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /registry: {8}community/);
     assert.match(r.stdout, /script: {10}.*regs\/community\/connectors\/rss\/connector\.lua/);
     assert.match(r.stdout, /tags: {12}feeds, news/);
     assert.match(r.stdout, /required config: feed_url/);
     assert.match(r.stdout, /host APIs: {7}http \(declared\); http \(used by the script\)/);
-    const clash = await ws.lore(['registry', 'info', 'tools/web-fetch']);
+    const clash = await ws.kbctx(['registry', 'info', 'tools/web-fetch']);
     assert.match(clash.stdout, /registry: {8}company \(overrides community\)/);
     assert.match(clash.stdout, /env \(used by the script\)/);
-    assert.equal((await ws.lore(['registry', 'info', 'widgets/x'])).code, 2);
-    assert.match((await ws.lore(['registry', 'info', 'tools/web'])).stderr, /no registry provides tools\/web; did you mean tools\/web-fetch/);
+    assert.equal((await ws.kbctx(['registry', 'info', 'widgets/x'])).code, 2);
+    assert.match((await ws.kbctx(['registry', 'info', 'tools/web'])).stderr, /no registry provides tools\/web; did you mean tools\/web-fetch/);
   });
 
   it('an explicit priority beats the written order', async () => {
-    const original = readFileSync(ws.path('config/lore.toml'), 'utf8');
-    writeFileSync(ws.path('config/lore.toml'), original.replace('readonly = true', 'readonly = true\npriority = 10'));
+    const original = readFileSync(ws.path('config/kbctx.toml'), 'utf8');
+    writeFileSync(ws.path('config/kbctx.toml'), original.replace('readonly = true', 'readonly = true\npriority = 10'));
     try {
-      assert.match((await ws.lore(['registry', 'info', 'tools/web-fetch'])).stdout, /registry: {8}community \(overrides company\)/);
+      assert.match((await ws.kbctx(['registry', 'info', 'tools/web-fetch'])).stdout, /registry: {8}community \(overrides company\)/);
     } finally {
-      writeFileSync(ws.path('config/lore.toml'), original);
+      writeFileSync(ws.path('config/kbctx.toml'), original);
     }
   });
 
   it('search matches name, tag and description', async () => {
-    assert.match((await ws.lore(['registry', 'search', 'feeds'])).stdout, /connectors\/rss/);
-    assert.match((await ws.lore(['registry', 'search', 'knowledge'])).stdout, /agents\/researcher/);
-    const json = JSON.parse((await ws.lore(['registry', 'search', 'summarize', '--json'])).stdout) as { extensions: { id: string }[] };
+    assert.match((await ws.kbctx(['registry', 'search', 'feeds'])).stdout, /connectors\/rss/);
+    assert.match((await ws.kbctx(['registry', 'search', 'knowledge'])).stdout, /agents\/researcher/);
+    const json = JSON.parse((await ws.kbctx(['registry', 'search', 'summarize', '--json'])).stdout) as { extensions: { id: string }[] };
     assert.deepEqual(json.extensions.map((e) => e.id), ['tools/summarize']);
-    assert.match((await ws.lore(['registry', 'search', 'zzz'])).stdout, /No extensions match/);
+    assert.match((await ws.kbctx(['registry', 'search', 'zzz'])).stdout, /No extensions match/);
   });
 
   it('add writes a pre-filled config entry once; running it twice does not duplicate', async () => {
-    const first = await ws.lore(['registry', 'add', 'connectors/rss']);
+    const first = await ws.kbctx(['registry', 'add', 'connectors/rss']);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /\[connectors\.script\.rss\]/);
     const entry = (config()['connectors'] as { script: Record<string, Record<string, unknown>> }).script['rss']!;
@@ -125,33 +125,33 @@ describe('lore registry', () => {
     assert.equal(entry['max_items'], '50');
     assert.equal(entry['path'], ws.path('regs/community/connectors/rss/connector.lua'));
     assert.equal(entry['timeout'], 300, 'connectors get the 300 s connector time-out');
-    const text = readFileSync(ws.path('config/lore.toml'), 'utf8');
-    const second = await ws.lore(['registry', 'add', 'connectors/rss']);
+    const text = readFileSync(ws.path('config/kbctx.toml'), 'utf8');
+    const second = await ws.kbctx(['registry', 'add', 'connectors/rss']);
     assert.match(second.stdout, /Nothing to do: connectors\.script\.rss is already in/);
-    assert.equal(readFileSync(ws.path('config/lore.toml'), 'utf8'), text);
-    assert.match((await ws.lore(['registry', 'list'])).stdout, /connectors\/rss\s+community\s+yes/);
-    assert.equal((await ws.lore(['sources'])).code, 0, 'the edited config still loads');
+    assert.equal(readFileSync(ws.path('config/kbctx.toml'), 'utf8'), text);
+    assert.match((await ws.kbctx(['registry', 'list'])).stdout, /connectors\/rss\s+community\s+yes/);
+    assert.equal((await ws.kbctx(['sources'])).code, 0, 'the edited config still loads');
   });
 
   it('explicit config beats registries: add leaves an existing entry alone', async () => {
-    writeFileSync(ws.path('config/lore.toml'), `${readFileSync(ws.path('config/lore.toml'), 'utf8')}\n[tools.script.summarize]\npath = "mine.lua"\n`);
-    const r = await ws.lore(['registry', 'add', 'tools/summarize']);
+    writeFileSync(ws.path('config/kbctx.toml'), `${readFileSync(ws.path('config/kbctx.toml'), 'utf8')}\n[tools.script.summarize]\npath = "mine.lua"\n`);
+    const r = await ws.kbctx(['registry', 'add', 'tools/summarize']);
     assert.match(r.stdout, /Nothing to do: tools\.script\.summarize is already in/);
-    assert.match((await ws.lore(['registry', 'list'])).stdout, /tools\/summarize\s+company\s+no/);
+    assert.match((await ws.kbctx(['registry', 'list'])).stdout, /tools\/summarize\s+company\s+no/);
   });
 
   it('update pulls upstream changes and refuses to clobber local changes', async () => {
     commit(upstream, { 'tools/web-fetch/tool.lua': 'tool = { description = "Fetch v2" }\nfunction tool.execute(p) return "v2" end\n' }, 'v2', DATE);
     git(upstream, ['push', '--quiet', ws.path('remote.git'), 'main']);
-    const r = await ws.lore(['registry', 'update']);
+    const r = await ws.kbctx(['registry', 'update']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /community: updated [0-9a-f]{7}\.\.[0-9a-f]{7}/);
     assert.match(r.stdout, /company: not a git repository/);
     assert.match(readFileSync(ws.path('regs/community/tools/web-fetch/tool.lua'), 'utf8'), /v2/);
-    assert.match((await ws.lore(['registry', 'update'])).stdout, /community: up to date/);
+    assert.match((await ws.kbctx(['registry', 'update'])).stdout, /community: up to date/);
 
     writeFileSync(ws.path('regs/community/tools/web-fetch/tool.lua'), '-- my local edit\n');
-    const refused = await ws.lore(['registry', 'update', '--name', 'community']);
+    const refused = await ws.kbctx(['registry', 'update', '--name', 'community']);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /community: not updated: it has local changes \(tools\/web-fetch\/tool\.lua\)/);
     assert.equal(readFileSync(ws.path('regs/community/tools/web-fetch/tool.lua'), 'utf8'), '-- my local edit\n');
@@ -159,40 +159,40 @@ describe('lore registry', () => {
   });
 
   it('override copies an extension into the writable registry, which then provides it', async () => {
-    const r = await ws.lore(['registry', 'override', 'agents/researcher']);
+    const r = await ws.kbctx(['registry', 'override', 'agents/researcher']);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(existsSync(ws.path('regs/company/agents/researcher/agent.lua')));
-    assert.match((await ws.lore(['registry', 'info', 'agents/researcher'])).stdout, /registry: {8}company \(overrides community\)/);
-    assert.equal((await ws.lore(['registry', 'override', 'agents/researcher'])).code, 1, 'a second override does not overwrite');
+    assert.match((await ws.kbctx(['registry', 'info', 'agents/researcher'])).stdout, /registry: {8}company \(overrides community\)/);
+    assert.equal((await ws.kbctx(['registry', 'override', 'agents/researcher'])).code, 1, 'a second override does not overwrite');
   });
 
   it('init clones the community registry and adds it to the config; repeating changes nothing', async () => {
-    const fresh = new Workspace('lore-registry-init-');
+    const fresh = new Workspace('kbctx-registry-init-');
     try {
       fresh.config('[db]\npath = "index.sqlite"\n');
       const args = ['registry', 'init', '--url', remoteUrl, '--path', fresh.path('community')];
-      const first = await fresh.lore(args);
+      const first = await fresh.kbctx(args);
       assert.equal(first.code, 0, first.stderr);
       assert.match(first.stdout, /cloned to .*community; added to the config/);
-      const text = readFileSync(fresh.path('config/lore.toml'), 'utf8');
+      const text = readFileSync(fresh.path('config/kbctx.toml'), 'utf8');
       assert.match(text, /\[registries\.community\]\nurl = "file:/);
-      const second = await fresh.lore(args);
+      const second = await fresh.kbctx(args);
       assert.match(second.stdout, /already at .*; already in the config/);
-      assert.equal(readFileSync(fresh.path('config/lore.toml'), 'utf8'), text);
+      assert.equal(readFileSync(fresh.path('config/kbctx.toml'), 'utf8'), text);
     } finally {
       fresh.cleanup();
     }
   });
 
   it('init without network fails clearly and leaves the config untouched', async () => {
-    const offline = new Workspace('lore-registry-offline-');
+    const offline = new Workspace('kbctx-registry-offline-');
     try {
       offline.config('[db]\npath = "index.sqlite"\n');
-      const before = readFileSync(offline.path('config/lore.toml'), 'utf8');
-      const r = await offline.lore(['registry', 'init', '--url', pathToFileURL(offline.path('no-such-remote.git')).href, '--path', offline.path('c')]);
+      const before = readFileSync(offline.path('config/kbctx.toml'), 'utf8');
+      const r = await offline.kbctx(['registry', 'init', '--url', pathToFileURL(offline.path('no-such-remote.git')).href, '--path', offline.path('c')]);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /could not clone .*check the URL and your network/);
-      assert.equal(readFileSync(offline.path('config/lore.toml'), 'utf8'), before);
+      assert.equal(readFileSync(offline.path('config/kbctx.toml'), 'utf8'), before);
       assert.ok(!existsSync(offline.path('c')));
     } finally {
       offline.cleanup();

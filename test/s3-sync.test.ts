@@ -51,7 +51,7 @@ describe('s3 connector (s3rver)', () => {
     assert.equal(r.failure, null);
     assert.equal(r.fetched, PAGE_PLUS + 1);
     assert.equal(r.upserted, PAGE_PLUS + 1);
-    const found = await ws.lore(['search', 'zebra crossing', '--json'], { env: S3_TEST_ENV });
+    const found = await ws.kbctx(['search', 'zebra crossing', '--json'], { env: S3_TEST_ENV });
     const results = (JSON.parse(found.stdout) as { results: { source_id: string; title: string; source_url: string }[] }).results;
     assert.equal(results[0]?.source_id, 'docs/guide/intro.html');
     assert.equal(results[0]?.title, 'Intro guide');
@@ -72,7 +72,7 @@ describe('s3 connector (s3rver)', () => {
     assert.equal(r?.upserted, 1);
     assert.equal(r?.deleted, 2);
     assert.equal(r?.fetched, PAGE_PLUS - 1);
-    const found = await ws.lore(['search', 'quokkas', '--json'], { env: S3_TEST_ENV });
+    const found = await ws.kbctx(['search', 'quokkas', '--json'], { env: S3_TEST_ENV });
     assert.match(found.stdout, /docs\/page-0003\.md/);
   });
 

@@ -3,9 +3,9 @@
 // one would page through an API with `fetch(url, { signal })`), a tool that looks a ticket up, and an
 // agent that briefs on a topic from search results. Enable with [extensions] modules = ["…/tickets.mjs"].
 
-/** @type {import('lore-context').LoreExtension} */
-export default function tickets(lore) {
-  lore.registerConnector({
+/** @type {import('kbctx').KbctxExtension} */
+export default function tickets(kbctx) {
+  kbctx.registerConnector({
     type: 'tickets',
     async *scan(config, { signal }) {
       const list = /** @type {{ id: string, title: string, text: string, closed?: string }[]} */ (config['tickets'] ?? []);
@@ -16,7 +16,7 @@ export default function tickets(lore) {
     },
   });
 
-  lore.registerTool({
+  kbctx.registerTool({
     name: 'ticket_url',
     description: 'The web address of a ticket.',
     parameters: { type: 'object', properties: { id: { type: 'string', description: 'Ticket id, e.g. T-1' } }, required: ['id'] },
@@ -27,7 +27,7 @@ export default function tickets(lore) {
     },
   });
 
-  lore.registerAgent({
+  kbctx.registerAgent({
     name: 'ticket_brief',
     description: 'Briefs on the tickets about a topic.',
     tools: ['search', 'ticket_url'],

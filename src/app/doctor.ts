@@ -1,4 +1,4 @@
-// `lore doctor`: checks of the config, the index and its embeddings, each with what to do about a
+// `kbctx doctor`: checks of the config, the index and its embeddings, each with what to do about a
 // problem. Pure over the Store interface and the config; the CLI adds registries and git.
 import type { Config } from '../config/types.ts';
 import type { Store } from '../store/store.ts';
@@ -16,7 +16,7 @@ export interface DoctorCheck {
 export function configChecks(config: Config): DoctorCheck[] {
   const checks: DoctorCheck[] = [
     config.file === null
-      ? { area: 'config', status: 'warn', detail: 'no config file found: using the built-in default (Markdown and text under ./)', fix: 'create config/lore.toml (see config/lore.example.toml) or pass -c' }
+      ? { area: 'config', status: 'warn', detail: 'no config file found: using the built-in default (Markdown and text under ./)', fix: 'create config/kbctx.toml (see config/kbctx.example.toml) or pass -c' }
       : { area: 'config', status: 'ok', detail: `${config.file} loaded (keys and types valid)` },
   ];
   for (const [part, unset] of Object.entries(config.unsetEnv ?? {})) {
@@ -31,7 +31,7 @@ export function configChecks(config: Config): DoctorCheck[] {
 /** `engine`: which store `store` is (PostgreSQL: its checks cover the replica's SQLite mirror too). */
 export async function indexChecks(store: Store, embedder: { model: string; dims: number | null } | null, engine: 'SQLite' | 'PostgreSQL' = 'SQLite'): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
-  const rebuild = 'restore a backup, or delete the database file and run `lore sync all` (and `lore embed pending`)';
+  const rebuild = 'restore a backup, or delete the database file and run `kbctx sync all` (and `kbctx embed pending`)';
   const report = await store.checkIntegrity?.();
   if (!report) return [{ area: 'index', status: 'warn', detail: 'this store cannot check its integrity' }];
   checks.push(
@@ -40,18 +40,18 @@ export async function indexChecks(store: Store, embedder: { model: string; dims:
       : { area: 'index', status: 'fail', detail: `${engine === 'SQLite' ? 'SQLite integrity' : 'PostgreSQL / mirror'}: ${report.sqlite.join('; ')}`, fix: engine === 'SQLite' ? rebuild : 'stop this replica, delete its mirror file (it is rebuilt from PostgreSQL at start)' },
     report.fts === null
       ? { area: 'index', status: 'ok', detail: 'keyword index (FTS5) integrity ok' }
-      : { area: 'index', status: 'fail', detail: `keyword index (FTS5): ${report.fts}`, fix: 'run `lore sync all --full`, or delete the database and sync again' },
+      : { area: 'index', status: 'fail', detail: `keyword index (FTS5): ${report.fts}`, fix: 'run `kbctx sync all --full`, or delete the database and sync again' },
     report.ftsRows === report.chunks
       ? { area: 'index', status: 'ok', detail: `${report.chunks} chunks, all in the keyword index` }
-      : { area: 'index', status: 'fail', detail: `${report.chunks} chunks but ${report.ftsRows} keyword index rows`, fix: 'delete the database and run `lore sync all`' },
+      : { area: 'index', status: 'fail', detail: `${report.chunks} chunks but ${report.ftsRows} keyword index rows`, fix: 'delete the database and run `kbctx sync all`' },
   );
-  if (report.documentsWithoutChunks > 0) checks.push({ area: 'index', status: 'warn', detail: `${report.documentsWithoutChunks} document(s) without chunks (not searchable)`, fix: 'run `lore sync all --full`' });
+  if (report.documentsWithoutChunks > 0) checks.push({ area: 'index', status: 'warn', detail: `${report.documentsWithoutChunks} document(s) without chunks (not searchable)`, fix: 'run `kbctx sync all --full`' });
   for (const v of report.vectorIndexes ?? []) {
     const what = `approximate vector index of ${v.model} (${v.dims} dims, ${v.vectors} vectors)`;
     if (v.state === 'fresh') checks.push({ area: 'embeddings', status: 'ok', detail: `${what} in step with the index` });
-    else checks.push({ area: 'embeddings', status: 'warn', detail: `${what} ${v.state === 'missing' ? 'not built yet' : 'behind the stored vectors'}: the next semantic search rebuilds it, slowly`, fix: 'run `lore embed pending` (it brings the index in step)' });
+    else checks.push({ area: 'embeddings', status: 'warn', detail: `${what} ${v.state === 'missing' ? 'not built yet' : 'behind the stored vectors'}: the next semantic search rebuilds it, slowly`, fix: 'run `kbctx embed pending` (it brings the index in step)' });
   }
-  if (report.orphanEmbeddings > 0) checks.push({ area: 'embeddings', status: 'warn', detail: `${report.orphanEmbeddings} embedding(s) of deleted chunks`, fix: 'run `lore embed rebuild`' });
+  if (report.orphanEmbeddings > 0) checks.push({ area: 'embeddings', status: 'warn', detail: `${report.orphanEmbeddings} embedding(s) of deleted chunks`, fix: 'run `kbctx embed rebuild`' });
   checks.push(...(await embeddingChecks(store, embedder)));
   return checks;
 }
@@ -59,18 +59,18 @@ export async function indexChecks(store: Store, embedder: { model: string; dims:
 async function embeddingChecks(store: Store, embedder: { model: string; dims: number | null } | null): Promise<DoctorCheck[]> {
   const spaces = await store.embeddingSpaces();
   if (!embedder) {
-    return spaces.length === 0 ? [] : [{ area: 'embeddings', status: 'warn', detail: `${spaces.reduce((n, s) => n + s.count, 0)} stored embedding(s), but [embedding] is disabled`, fix: 'configure [embedding] or run `lore embed rebuild` after configuring it' }];
+    return spaces.length === 0 ? [] : [{ area: 'embeddings', status: 'warn', detail: `${spaces.reduce((n, s) => n + s.count, 0)} stored embedding(s), but [embedding] is disabled`, fix: 'configure [embedding] or run `kbctx embed rebuild` after configuring it' }];
   }
   const checks: DoctorCheck[] = [];
   const stale = spaces.filter((s) => s.model !== embedder.model || (embedder.dims !== null && s.dims !== embedder.dims));
   if (stale.length > 0) {
-    checks.push({ area: 'embeddings', status: 'warn', detail: `stale embeddings from another model or dims: ${stale.map((s) => `${s.model} (${s.dims}): ${s.count}`).join(', ')}`, fix: 'run `lore embed rebuild`' });
+    checks.push({ area: 'embeddings', status: 'warn', detail: `stale embeddings from another model or dims: ${stale.map((s) => `${s.model} (${s.dims}): ${s.count}`).join(', ')}`, fix: 'run `kbctx embed rebuild`' });
   }
   const pending = await store.countPendingEmbeddings(embedder);
   checks.push(
     pending === 0
       ? { area: 'embeddings', status: 'ok', detail: `every chunk has a current ${embedder.model} embedding` }
-      : { area: 'embeddings', status: 'warn', detail: `${pending} chunk(s) without a current ${embedder.model} embedding (semantic and hybrid search miss them)`, fix: 'run `lore embed pending`' },
+      : { area: 'embeddings', status: 'warn', detail: `${pending} chunk(s) without a current ${embedder.model} embedding (semantic and hybrid search miss them)`, fix: 'run `kbctx embed pending`' },
   );
   return checks;
 }

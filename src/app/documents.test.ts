@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { IndexFixture } from '../../test/helpers/index-fixture.ts';
 import { exportJsonPieces, listDocumentPage } from './documents.ts';
 import { chunkToWire, documentToWire } from './wire.ts';
@@ -18,7 +18,7 @@ describe('listDocumentPage', () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await listDocumentPage(fx.lore.store, cursor, 2);
+      const page = await listDocumentPage(fx.kbctx.store, cursor, 2);
       seen.push(...page.documents.map((d) => d.sourceId));
       cursor = page.nextCursor;
       pages++;
@@ -29,17 +29,17 @@ describe('listDocumentPage', () => {
   });
 
   it('rejects a cursor it did not issue', async () => {
-    await assert.rejects(listDocumentPage(fx.lore.store, 'not-a-cursor!'), (e: unknown) => e instanceof LoreError && e.code === 'bad_request' && /invalid cursor/.test(e.message));
+    await assert.rejects(listDocumentPage(fx.kbctx.store, 'not-a-cursor!'), (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && /invalid cursor/.test(e.message));
   });
 });
 
 describe('exportJsonPieces', () => {
   it('streams exactly the text of JSON.stringify(export, null, 2), in small pieces, and counts', async () => {
-    const { documents, chunks } = await fx.lore.store.exportAll();
+    const { documents, chunks } = await fx.kbctx.store.exportAll();
     const expected = `${JSON.stringify({ documents: documents.map(documentToWire), chunks: chunks.map(chunkToWire) }, null, 2)}\n`;
     const counts = { documents: 0, chunks: 0 };
     const pieces: string[] = [];
-    for await (const piece of exportJsonPieces(fx.lore.store, counts, 100)) pieces.push(piece);
+    for await (const piece of exportJsonPieces(fx.kbctx.store, counts, 100)) pieces.push(piece);
     assert.ok(pieces.length > 3);
     assert.equal(pieces.join(''), expected);
     assert.deepEqual(counts, { documents: 5, chunks: chunks.length });
@@ -50,7 +50,7 @@ describe('exportJsonPieces counts', () => {
   it('fill in row by row as the pieces come out, so a progress display can read them', async () => {
     const counts = { documents: 0, chunks: 0 };
     const seen: number[] = [];
-    for await (const _piece of exportJsonPieces(fx.lore.store, counts, 100)) seen.push(counts.documents + counts.chunks);
+    for await (const _piece of exportJsonPieces(fx.kbctx.store, counts, 100)) seen.push(counts.documents + counts.chunks);
     const total = counts.documents + counts.chunks;
     assert.ok((seen[0] ?? 0) > 0 && (seen[0] ?? 0) < total, `first piece after ${seen[0]} of ${total} rows`);
     assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'never goes back');

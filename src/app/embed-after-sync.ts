@@ -1,5 +1,5 @@
 // Inline embedding during sync: after each connector's documents are written, embed what is pending.
-// Failures are noted on the connector's report, never fatal (the chunks are indexed; `lore embed
+// Failures are noted on the connector's report, never fatal (the chunks are indexed; `kbctx embed
 // pending` finishes later). Calls are chained so parallel connectors never embed the same chunks twice.
 import type { Embedder } from '../embed/embedder.ts';
 import type { Store } from '../store/store.ts';
@@ -21,7 +21,7 @@ export function embedAfterSync(store: Store, embedder: () => Embedder | null): (
       const result = await embedPending({ store, embedder: e });
       if (result.embedded > 0) report.notes.push(`embedded ${result.embedded} chunk(s) with ${result.model}`);
       if (result.failure) {
-        report.notes.push(`embedding failed after ${result.embedded} of ${result.pending} chunk(s): ${result.failure.message}; run \`lore embed pending\` to finish`);
+        report.notes.push(`embedding failed after ${result.embedded} of ${result.pending} chunk(s): ${result.failure.message}; run \`kbctx embed pending\` to finish`);
       }
     });
     chain = run;

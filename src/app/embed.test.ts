@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { OpenAiEmbedder } from '../embed/openai-embedder.ts';
 import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { HashingEmbedder } from '../../test/helpers/hashing-embedder.ts';
@@ -40,7 +40,7 @@ async function addDocs(connector: string, texts: Record<string, string>): Promis
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'lore-embed-'));
+  dir = mkdtempSync(path.join(tmpdir(), 'kbctx-embed-'));
   store = openSqliteStore(path.join(dir, 'index.sqlite'));
   await addDocs('filesystem:a', TEXTS);
 });
@@ -133,7 +133,7 @@ describe('semantic and hybrid search', () => {
   const params = (over: object) => ({ query: 'cats chase mice', mode: 'semantic' as const, limit: 3, source: undefined, explain: true, ...over });
 
   it('fails with embeddings_not_configured before anything is embedded', async () => {
-    await assert.rejects(search(deps(), params({})), (e: unknown) => e instanceof LoreError && e.code === 'embeddings_not_configured');
+    await assert.rejects(search(deps(), params({})), (e: unknown) => e instanceof KbctxError && e.code === 'embeddings_not_configured');
     await assert.rejects(search({ store, retrieval }, params({})), /configure|set \[embedding\]/);
   });
 

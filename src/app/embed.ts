@@ -6,7 +6,7 @@
 // back, so a failure keeps everything written before it and a rerun continues from there.
 // 4. On the first failure stop taking new batches and report it. 5. Bring the vector index in step.
 // Options: `limit` embeds at most N chunks, `batchSize` overrides the provider's, `dryRun` only counts.
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import type { PendingChunk, Store, VectorIndexReport } from '../store/store.ts';
 import { mapLimit } from './map-limit.ts';
@@ -87,7 +87,7 @@ export async function embedPending(deps: EmbedDeps, options: EmbedOptions = {}):
     }
   } catch (error) {
     report.failure =
-      error instanceof LoreError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error).message };
+      error instanceof KbctxError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error).message };
   }
   if (dims !== null) report.index = await store.refreshVectorIndex({ model: embedder.model, dims });
   report.durationMs = performance.now() - started;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { parseConfig } from '../config/load-config.ts';
-import { openLore } from '../compose.ts';
+import { openKbctx } from '../compose.ts';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.ts';
 import type { Store } from '../store/store.ts';
 import { IndexFixture } from '../../test/helpers/index-fixture.ts';
@@ -32,7 +32,7 @@ const openTarget = (name: string): Store => {
 
 describe('migrateIndex', () => {
   it('copies documents, chunks, fingerprints, checkpoints and embeddings: the copy answers as the source does', async () => {
-    const source = fx.lore.store;
+    const source = fx.kbctx.store;
     const before = await snapshot(source);
     const counts = await source.counts();
     const progress: string[] = [];
@@ -49,23 +49,23 @@ describe('migrateIndex', () => {
   });
 
   it('carries fingerprints and checkpoints: a sync against the copy changes nothing', async () => {
-    await migrateIndex(fx.lore.store, openTarget('copy.sqlite'));
+    await migrateIndex(fx.kbctx.store, openTarget('copy.sqlite'));
     await targets.pop()!.close();
-    const lore = openLore(parseConfig(`[db]\npath = "copy.sqlite"\n${MIGRATE_CONNECTORS}`, { file: 'copy.toml', cwd: fx.ws.dir, env: {} }));
+    const kbctx = openKbctx(parseConfig(`[db]\npath = "copy.sqlite"\n${MIGRATE_CONNECTORS}`, { file: 'copy.toml', cwd: fx.ws.dir, env: {} }));
     try {
-      const states = async (): Promise<unknown> => Promise.all(['filesystem:docs', 'git:repo'].map(async (c) => [...(await lore.store.documentStates(c)).values()]));
+      const states = async (): Promise<unknown> => Promise.all(['filesystem:docs', 'git:repo'].map(async (c) => [...(await kbctx.store.documentStates(c)).values()]));
       const before = await states();
-      const connectors = await Promise.all(selectConnectors(lore.config, 'all').map((r) => lore.createConnector(r)));
-      const reports = await syncConnectors(lore.syncDeps(), connectors, { full: false });
+      const connectors = await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.createConnector(r)));
+      const reports = await syncConnectors(kbctx.syncDeps(), connectors, { full: false });
       assert.deepEqual(await states(), before, 'fingerprints matched: no document was even touched');
       for (const r of reports) {
         assert.equal(r.failure, null);
         assert.deepEqual([r.connector, r.upserted, r.chunksWritten, r.deleted], [r.connector, 0, 0, 0], `${r.connector} touched nothing`);
       }
       assert.equal(reports.reduce((n, r) => n + r.unchanged, 0), 5);
-      assert.equal(await lore.store.countPendingEmbeddings(embedder), 0, 'no chunk needs embedding again');
+      assert.equal(await kbctx.store.countPendingEmbeddings(embedder), 0, 'no chunk needs embedding again');
     } finally {
-      await lore.close();
+      await kbctx.close();
     }
   });
 
@@ -75,17 +75,17 @@ describe('migrateIndex', () => {
     try {
       other.ws.write('other/extra.md', 'An extra document only the target has.');
       await other.sync();
-      await embedPending({ store: other.lore.store, embedder });
-      await migrateIndex(other.lore.store, target);
+      await embedPending({ store: other.kbctx.store, embedder });
+      await migrateIndex(other.kbctx.store, target);
     } finally {
       await other.close();
     }
-    await assert.rejects(migrateIndex(fx.lore.store, target), (e: Error & { code?: string }) => e.code === 'conflict' && /--force/.test(e.message) && /1 documents/.test(e.message));
+    await assert.rejects(migrateIndex(fx.kbctx.store, target), (e: Error & { code?: string }) => e.code === 'conflict' && /--force/.test(e.message) && /1 documents/.test(e.message));
     assert.equal((await target.counts()).documents, 1, 'a refusal writes nothing');
-    const report = await migrateIndex(fx.lore.store, target, { force: true });
+    const report = await migrateIndex(fx.kbctx.store, target, { force: true });
     assert.deepEqual(report.mismatches, []);
     assert.deepEqual([report.replaced.documents, report.replaced.checkpoints, report.removed], [1, 1, 1]);
-    const source = await snapshot(fx.lore.store);
+    const source = await snapshot(fx.kbctx.store);
     const copy = await snapshot(target);
     assert.deepEqual(copy.checkpoints.find((c) => c.connector === 'filesystem:other'), { connector: 'filesystem:other', checkpoint: null, lastSyncAt: null }, "the target's own connector is reset");
     copy.checkpoints = copy.checkpoints.filter((c) => c.connector !== 'filesystem:other');
@@ -97,9 +97,9 @@ describe('migrateIndex', () => {
 
   it('with force, leaves no vector the source does not have', async () => {
     const target = openTarget('copy.sqlite');
-    await migrateIndex(fx.lore.store, target);
-    await fx.lore.store.clearEmbeddings();
-    const report = await migrateIndex(fx.lore.store, target, { force: true });
+    await migrateIndex(fx.kbctx.store, target);
+    await fx.kbctx.store.clearEmbeddings();
+    const report = await migrateIndex(fx.kbctx.store, target, { force: true });
     assert.deepEqual(report.mismatches, []);
     assert.equal(report.removed, 0);
     assert.equal((await target.counts()).embedded, 0);

@@ -1,4 +1,4 @@
-// `lore migrate`: copies one index into another store (SQLite ⇄ PostgreSQL, or a new SQLite file),
+// `kbctx migrate`: copies one index into another store (SQLite ⇄ PostgreSQL, or a new SQLite file),
 // through the Store interface only, so any pair of implementations works.
 //
 // 1. Refuse a target that holds anything (documents or checkpoints) unless `force`; with `force`,
@@ -9,7 +9,7 @@
 // 4. Embeddings by chunk id, in batches (iterateEmbeddings → importEmbeddings): no re-embedding.
 // 5. Tidy the keyword index, bring the approximate vector indexes in step, and verify: counts,
 //    checkpoints and embedding spaces must be equal on both sides.
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import type { ConnectorState, EmbeddingSpaceCount, Store, StoreCounts, StoredEmbedding } from '../store/store.ts';
 
 const EMBEDDING_BATCH = 500;
@@ -50,7 +50,7 @@ export async function migrateIndex(from: Store, to: Store, options: MigrateOptio
   const progress = options.onProgress ?? (() => undefined);
   const replaced = { ...(await to.counts()), checkpoints: (await to.sourceStates()).length };
   if (!options.force && (replaced.documents > 0 || replaced.checkpoints > 0)) {
-    throw new LoreError(
+    throw new KbctxError(
       'conflict',
       `the target ${to.path} already holds an index (${describe(replaced)}); pass --force to replace it with a copy of ${from.path}`,
     );

@@ -4,7 +4,7 @@ import type { Connector } from '../connectors/connector.ts';
 import type { Agent } from './agents.ts';
 import type { Tool } from './tools.ts';
 
-/** `check` (absent: nothing is missing, the part is returned as it is) throws the part's error (a LoreError naming what is missing) or returns when all is well. */
+/** `check` (absent: nothing is missing, the part is returned as it is) throws the part's error (a KbctxError naming what is missing) or returns when all is well. */
 export type PartCheck = () => void;
 
 export function guardTool(tool: Tool, check: PartCheck | undefined): Tool {

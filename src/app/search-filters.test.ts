@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RetrievalConfig } from '../config/types.ts';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { documentId } from '../core/ids.ts';
 import { parseSince } from '../core/search/since.ts';
 import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store.ts';
@@ -29,7 +29,7 @@ async function add(connector: string, sourceId: string, body: string, updatedAt:
 }
 
 before(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'lore-filters-'));
+  dir = mkdtempSync(path.join(tmpdir(), 'kbctx-filters-'));
   store = openSqliteStore(path.join(dir, 'index.sqlite'));
   // 60 strong old matches crowd the 20 candidates: a filter applied after the cut would find nothing new.
   for (let i = 0; i < 60; i++) await add('filesystem:old', `old-${i}.md`, `quarterly budget budget review budget notes ${i}`, '2020-01-0' + ((i % 9) + 1) + 'T00:00:00.000Z');
@@ -59,7 +59,7 @@ describe('parseSince', () => {
 
   it('rejects anything else naming the parameter', () => {
     for (const bad of ['yesterday', '7 days', '2026-13-45', '-3d', '']) {
-      assert.throws(() => parseSince(bad, NOW), (e: unknown) => e instanceof LoreError && e.code === 'bad_request' && /since/.test(e.message), bad);
+      assert.throws(() => parseSince(bad, NOW), (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && /since/.test(e.message), bad);
     }
   });
 });
@@ -81,7 +81,7 @@ describe('since and filters in search', () => {
 
   it('rejects unknown parameters and filters by name, and disagreeing twins', async () => {
     const bad = (input: Record<string, unknown>, pattern: RegExp) =>
-      assert.throws(() => parseSearchParams({ query: 'budget', ...input }, retrieval, NOW), (e: unknown) => e instanceof LoreError && e.code === 'bad_request' && pattern.test(e.message));
+      assert.throws(() => parseSearchParams({ query: 'budget', ...input }, retrieval, NOW), (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && pattern.test(e.message));
     bad({ top_k: 3 }, /unknown parameter 'top_k'/);
     bad({ top_k: 3, sort: 'date' }, /unknown parameters 'top_k', 'sort'/);
     bad({ filters: { until: '2026-01-01' } }, /unknown parameter 'filters\.until'/);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { IndexFixture } from '../../test/helpers/index-fixture.ts';
 import { parseSearchParams } from './search-params.ts';
 import { search } from './search.ts';
@@ -20,8 +20,8 @@ before(async () => {
 after(() => fx.close());
 
 const run = async (input: Record<string, unknown>) => {
-  const params = parseSearchParams(input, fx.lore.config.retrieval);
-  return (await search(fx.lore.searchDeps(), params)).results;
+  const params = parseSearchParams(input, fx.kbctx.config.retrieval);
+  return (await search(fx.kbctx.searchDeps(), params)).results;
 };
 
 describe('keyword search', () => {
@@ -80,15 +80,15 @@ describe('keyword search', () => {
 
   it('defaults the limit to final_limit and caps it at max_limit', async () => {
     assert.equal((await run({ query: 'database' })).length, 12);
-    const capped = parseSearchParams({ query: 'x', limit: 1000 }, fx.lore.config.retrieval);
+    const capped = parseSearchParams({ query: 'x', limit: 1000 }, fx.kbctx.config.retrieval);
     assert.equal(capped.limit, 100);
   });
 
   it('rejects bad parameters naming them', () => {
     const bad = (input: unknown, pattern: RegExp): void => {
       assert.throws(
-        () => parseSearchParams(input, fx.lore.config.retrieval),
-        (e: unknown) => e instanceof LoreError && e.code === 'bad_request' && pattern.test(e.message),
+        () => parseSearchParams(input, fx.kbctx.config.retrieval),
+        (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && pattern.test(e.message),
       );
     };
     bad({ query: '   ' }, /'query' must not be empty/);
@@ -100,7 +100,7 @@ describe('keyword search', () => {
   });
 
   it('asks for embeddings in semantic and hybrid mode', async () => {
-    await assert.rejects(run({ query: 'keys', mode: 'semantic' }), (e: unknown) => e instanceof LoreError && e.code === 'embeddings_not_configured' && /lore embed pending/.test(e.message));
+    await assert.rejects(run({ query: 'keys', mode: 'semantic' }), (e: unknown) => e instanceof KbctxError && e.code === 'embeddings_not_configured' && /kbctx embed pending/.test(e.message));
   });
 
   it('returns nothing (not an error) for a query of unknown words', async () => {
@@ -110,9 +110,9 @@ describe('keyword search', () => {
 
 describe('search cache', () => {
   it('answers a repeated search from the cache until the index changes', async () => {
-    const deps = fx.lore.searchDeps();
+    const deps = fx.kbctx.searchDeps();
     assert.ok(deps.cache);
-    const params = parseSearchParams({ query: 'zebra stripes' }, fx.lore.config.retrieval);
+    const params = parseSearchParams({ query: 'zebra stripes' }, fx.kbctx.config.retrieval);
     const first = await search(deps, params);
     const hits = deps.cache.hits;
     assert.deepEqual(await search(deps, params), first);

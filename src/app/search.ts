@@ -1,6 +1,6 @@
 // The search use-case: keyword search today; semantic and hybrid plug in through `vectorSearch`
 // (embeddings issue). Results are documents, best first, scores in [0, 1], ties by id.
-import { LoreError, notFound } from '../core/errors.ts';
+import { KbctxError, notFound } from '../core/errors.ts';
 import type { SearchResult } from '../core/models.ts';
 import { analyzeQuery } from '../core/search/analyze-query.ts';
 import { makeSnippet } from '../core/search/snippet.ts';
@@ -67,9 +67,9 @@ async function searchCached(deps: SearchDeps, params: SearchParams): Promise<Sea
 async function searchUncached(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
   if (params.mode !== 'keyword') {
     if (!deps.semantic) {
-      throw new LoreError(
+      throw new KbctxError(
         'embeddings_not_configured',
-        `${params.mode} search needs embeddings, and none are configured: set [embedding] provider (openai, ollama or local) in the config, then run \`lore embed pending\``,
+        `${params.mode} search needs embeddings, and none are configured: set [embedding] provider (openai, ollama or local) in the config, then run \`kbctx embed pending\``,
       );
     }
     return deps.semantic.search(params, deps);

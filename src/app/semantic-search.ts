@@ -6,7 +6,7 @@
 //           (candidate_k_vector documents), both filtered before their cut; keyword candidates outside
 //           the vector cut get their exact cosine too; fused by core/search/fusion.ts with
 //           hybrid_alpha as the semantic weight ("weighted" or "rrf").
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import type { Chunk, SearchResult } from '../core/models.ts';
 import { analyzeQuery } from '../core/search/analyze-query.ts';
 import { fuse } from '../core/search/fusion.ts';
@@ -27,13 +27,13 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
       const e = embedder();
       const space = (await deps.store.embeddingSpaces()).find((s) => s.model === e.model && (e.dims === null || s.dims === e.dims));
       if (!space) {
-        throw new LoreError(
+        throw new KbctxError(
           'embeddings_not_configured',
-          `${params.mode} search needs embeddings from ${e.model}, and there are none yet: run \`lore embed pending\``,
+          `${params.mode} search needs embeddings from ${e.model}, and there are none yet: run \`kbctx embed pending\``,
         );
       }
       const [query] = await e.embed([params.query]);
-      if (!query || query.length !== space.dims) throw new LoreError('upstream_error', `the query vector has ${query?.length} dimensions, the stored ones ${space.dims}`);
+      if (!query || query.length !== space.dims) throw new KbctxError('upstream_error', `the query vector has ${query?.length} dimensions, the stored ones ${space.dims}`);
       const filter = searchFilter(params);
       const { retrieval } = deps;
       const terms = analyzeQuery(params.query);

@@ -11,7 +11,7 @@ beforeEach(() => {
 afterEach(() => fx.close());
 
 const para = (word: string, n = 60): string => Array.from({ length: n }, (_, i) => `${word}${i % 7}`).join(' ') + '.';
-const ids = async (): Promise<string[]> => (await fx.lore.store.exportAll()).documents.map((d) => d.sourceId);
+const ids = async (): Promise<string[]> => (await fx.kbctx.store.exportAll()).documents.map((d) => d.sourceId);
 
 describe('sync (filesystem)', () => {
   it('indexes new files and reports counts', async () => {
@@ -22,7 +22,7 @@ describe('sync (filesystem)', () => {
     assert.deepEqual([r.fetched, r.upserted, r.deleted, r.unchanged], [2, 2, 0, 0]);
     assert.equal(r.chunksWritten, 2);
     assert.deepEqual(await ids(), ['a.md', 'sub/b.txt']);
-    const doc = await fx.lore.store.getDocument(documentId('filesystem:docs', 'a.md'));
+    const doc = await fx.kbctx.store.getDocument(documentId('filesystem:docs', 'a.md'));
     assert.equal(doc?.title, 'Alpha');
     assert.match(doc?.sourceUrl ?? '', /^file:\/\/.*\/docs\/a\.md$/);
   });
@@ -30,13 +30,13 @@ describe('sync (filesystem)', () => {
   it('costs no writes when nothing changed, even after a touch', async () => {
     fx.ws.write('docs/a.md', '# Alpha\n\nText.');
     await fx.syncOne();
-    const before = await fx.lore.store.exportAll();
+    const before = await fx.kbctx.store.exportAll();
     let r = await fx.syncOne();
     assert.deepEqual([r.upserted, r.chunksWritten, r.deleted, r.unchanged], [0, 0, 0, 1]);
     utimesSync(fx.ws.path('docs/a.md'), new Date(), new Date(Date.now() + 5000)); // same content, new mtime
     r = await fx.syncOne();
     assert.deepEqual([r.upserted, r.chunksWritten, r.unchanged], [0, 0, 1]);
-    assert.deepEqual(await fx.lore.store.exportAll(), before);
+    assert.deepEqual(await fx.kbctx.store.exportAll(), before);
   });
 
   it('re-chunks an edited file and keeps the ids of unchanged chunks', async () => {
@@ -44,17 +44,17 @@ describe('sync (filesystem)', () => {
     fx.ws.write('docs/a.md', [para('one', 20), para('two', 20), para('three', 20)].join('\n\n'));
     await fx.syncOne();
     const id = documentId('filesystem:docs', 'a.md');
-    const before = await fx.lore.store.getChunks(id);
+    const before = await fx.kbctx.store.getChunks(id);
     assert.equal(before.length, 3);
     fx.ws.write('docs/a.md', [para('one', 20), para('six', 20), para('three', 20)].join('\n\n'));
     utimesSync(fx.ws.path('docs/a.md'), new Date(), new Date(Date.now() + 5000));
     const r = await fx.syncOne();
     assert.deepEqual([r.upserted, r.chunksWritten], [1, 1]);
-    const after = await fx.lore.store.getChunks(id);
+    const after = await fx.kbctx.store.getChunks(id);
     assert.equal(after[0]?.id, before[0]?.id);
     assert.equal(after[2]?.id, before[2]?.id);
     assert.notEqual(after[1]?.id, before[1]?.id);
-    assert.equal((await fx.lore.store.counts()).chunks, 3);
+    assert.equal((await fx.kbctx.store.counts()).chunks, 3);
   });
 
   it('removes deleted files from the index and from search', async () => {
@@ -65,9 +65,9 @@ describe('sync (filesystem)', () => {
     const r = await fx.syncOne();
     assert.equal(r.deleted, 1);
     assert.deepEqual(await ids(), ['keep.md']);
-    const hits = await fx.lore.store.keywordSearch({ terms: [{ token: 'remove', stem: 'remov' }], limit: 10, candidateK: 10 });
+    const hits = await fx.kbctx.store.keywordSearch({ terms: [{ token: 'remove', stem: 'remov' }], limit: 10, candidateK: 10 });
     assert.equal(hits.hits.length, 0);
-    assert.equal((await fx.lore.store.counts()).chunks, 1);
+    assert.equal((await fx.kbctx.store.counts()).chunks, 1);
   });
 
   it('treats a rename as a delete plus an add', async () => {
@@ -78,17 +78,17 @@ describe('sync (filesystem)', () => {
     const r = await fx.syncOne();
     assert.deepEqual([r.upserted, r.deleted], [1, 1]);
     assert.deepEqual(await ids(), ['new-name.md']);
-    assert.ok(await fx.lore.store.getDocument(documentId('filesystem:docs', 'new-name.md')));
+    assert.ok(await fx.kbctx.store.getDocument(documentId('filesystem:docs', 'new-name.md')));
   });
 
   it('keeps document ids across re-syncs and --full', async () => {
     fx.ws.write('docs/a.md', 'stable');
     await fx.syncOne();
-    const id = (await fx.lore.store.exportAll()).documents[0]?.id;
+    const id = (await fx.kbctx.store.exportAll()).documents[0]?.id;
     assert.equal(id, documentId('filesystem:docs', 'a.md'));
     const r = await fx.syncOne('all', true);
     assert.deepEqual([r.upserted, r.unchanged], [1, 0], '--full reprocesses everything');
-    assert.equal((await fx.lore.store.exportAll()).documents[0]?.id, id);
+    assert.equal((await fx.kbctx.store.exportAll()).documents[0]?.id, id);
   });
 
   it('skips binary and oversize files with a count, and drops them if they were indexed', async () => {
@@ -143,7 +143,7 @@ describe('sync (filesystem)', () => {
     fx.ws.write('docs/h.md', 'intro\n\n# From Heading\n\nBody');
     fx.ws.write('docs/none.txt', 'no title here');
     await fx.syncOne();
-    const docs = (await fx.lore.store.exportAll()).documents;
+    const docs = (await fx.kbctx.store.exportAll()).documents;
     const title = (sourceId: string): string | undefined => docs.find((d) => d.sourceId === sourceId)?.title;
     assert.equal(title('fm.md'), 'From Front Matter');
     assert.deepEqual(docs.find((d) => d.sourceId === 'fm.md')?.metadata['tags'], ['a', 'b']);

@@ -12,7 +12,7 @@
 // Options: `dryRun` counts without writing; `limit` takes the first N changed entries and `since`
 // skips items updated before it: such a partial pass deletes nothing and keeps the old checkpoint.
 import { chunkText, type ChunkSizes } from '../core/chunker.ts';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { chunkIds, documentId, sha256Hex } from '../core/ids.ts';
 import type { Chunk, SourceItem } from '../core/models.ts';
 import type { Connector, ScanEntry } from '../connectors/connector.ts';
@@ -163,7 +163,7 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
 }
 
 function toFailure(error: unknown): { code: string; message: string } {
-  return error instanceof LoreError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error).message };
+  return error instanceof KbctxError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error).message };
 }
 
 /** The note for a connector synced within `withinMs` (by this or another process), or null. */

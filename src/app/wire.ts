@@ -105,12 +105,12 @@ export function statsToWire(stats: Stats): Record<string, unknown> {
   };
 }
 
-/** `GET /tools/list` and `lore tool list --json`. */
+/** `GET /tools/list` and `kbctx tool list --json`. */
 export function toolsToWire(tools: readonly ToolInfo[]): { tools: Record<string, unknown>[] } {
   return { tools: tools.map((t) => ({ name: t.name, description: t.description, builtin: t.builtin, parameters: t.parameters })) };
 }
 
-/** `GET /agents/list` and `lore agent list --json`. */
+/** `GET /agents/list` and `kbctx agent list --json`. */
 export function agentsToWire(agents: readonly Agent[]): { agents: Record<string, unknown>[] } {
   return {
     agents: agents.map((a) => ({
@@ -123,7 +123,7 @@ export function agentsToWire(agents: readonly Agent[]): { agents: Record<string,
   };
 }
 
-/** One connector's sync outcome, as `lore sync --json` prints it and the library's `sync()` returns it. */
+/** One connector's sync outcome, as `kbctx sync --json` prints it and the library's `sync()` returns it. */
 export function syncReportToWire(r: SyncReport): Record<string, unknown> {
   return {
     connector: r.connector,

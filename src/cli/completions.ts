@@ -28,7 +28,7 @@ export function completionScript(program: Command, shell: 'bash' | 'zsh' | 'fish
       return `    ${c.name}) words="${words}" ;;`;
     })
     .join('\n');
-  const body = `_lore_complete() {
+  const body = `_kbctx_complete() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" cmd="" words
   local i
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -41,23 +41,23 @@ ${cases}
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
 `;
-  if (shell === 'bash') return `# bash completion for lore\n${body}complete -F _lore_complete lore\n`;
-  return `#compdef lore\n# zsh completion for lore\nautoload -U +X bashcompinit && bashcompinit\n${body}complete -F _lore_complete lore\n`;
+  if (shell === 'bash') return `# bash completion for kbctx\n${body}complete -F _kbctx_complete kbctx\n`;
+  return `#compdef kbctx\n# zsh completion for kbctx\nautoload -U +X bashcompinit && bashcompinit\n${body}complete -F _kbctx_complete kbctx\n`;
 }
 
 function fish(root: Spec, globals: string[]): string {
-  const lines = ['# fish completion for lore', 'complete -c lore -f'];
+  const lines = ['# fish completion for kbctx', 'complete -c kbctx -f'];
   const top = root.subcommands.map((c) => c.name).join(' ');
   for (const c of root.subcommands) {
-    lines.push(`complete -c lore -n "not __fish_seen_subcommand_from ${top}" -a ${c.name} -d ${quote(c.description)}`);
+    lines.push(`complete -c kbctx -n "not __fish_seen_subcommand_from ${top}" -a ${c.name} -d ${quote(c.description)}`);
     for (const s of c.subcommands) {
-      lines.push(`complete -c lore -n "__fish_seen_subcommand_from ${c.name}" -a ${s.name} -d ${quote(s.description)}`);
+      lines.push(`complete -c kbctx -n "__fish_seen_subcommand_from ${c.name}" -a ${s.name} -d ${quote(s.description)}`);
     }
     for (const o of c.options.filter((o) => o.startsWith('--'))) {
-      lines.push(`complete -c lore -n "__fish_seen_subcommand_from ${c.name}" -l ${o.slice(2)}`);
+      lines.push(`complete -c kbctx -n "__fish_seen_subcommand_from ${c.name}" -l ${o.slice(2)}`);
     }
   }
-  for (const o of globals.filter((o) => o.startsWith('--'))) lines.push(`complete -c lore -l ${o.slice(2)}`);
+  for (const o of globals.filter((o) => o.startsWith('--'))) lines.push(`complete -c kbctx -l ${o.slice(2)}`);
   return `${lines.join('\n')}\n`;
 }
 

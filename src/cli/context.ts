@@ -4,11 +4,11 @@
 import type { Writable } from 'node:stream';
 import type { Config } from '../config/types.ts';
 import type { loadConfig } from '../config/load-config.ts';
-import type { Lore, openLore } from '../compose.ts';
+import type { Kbctx, openKbctx } from '../compose.ts';
 
 interface Loaders {
   loadConfig: typeof loadConfig;
-  openLore: typeof openLore;
+  openKbctx: typeof openKbctx;
 }
 
 export interface CliIO {
@@ -31,7 +31,7 @@ export class CliContext {
   readonly io: CliIO;
   private readonly globals: () => GlobalOptions;
   private cachedConfig: Config | undefined;
-  private cachedLore: Lore | undefined;
+  private cachedKbctx: Kbctx | undefined;
   private loaders: Loaders | undefined;
 
   constructor(io: CliIO, globals: () => GlobalOptions) {
@@ -50,7 +50,7 @@ export class CliContext {
   /** Imports the config loader and the composition root; run-cli awaits it before any command action. */
   async prepare(): Promise<void> {
     const [config, compose] = await Promise.all([import('../config/load-config.ts'), import('../compose.ts')]);
-    this.loaders = { loadConfig: config.loadConfig, openLore: compose.openLore };
+    this.loaders = { loadConfig: config.loadConfig, openKbctx: compose.openKbctx };
   }
 
   private get load(): Loaders {
@@ -63,9 +63,9 @@ export class CliContext {
     return this.cachedConfig;
   }
 
-  lore(): Lore {
-    this.cachedLore ??= this.load.openLore(this.config(), this.io.env);
-    return this.cachedLore;
+  kbctx(): Kbctx {
+    this.cachedKbctx ??= this.load.openKbctx(this.config(), this.io.env);
+    return this.cachedKbctx;
   }
 
   /** Prints a value as pretty JSON on stdout. */
@@ -74,8 +74,8 @@ export class CliContext {
   }
 
   async close(): Promise<void> {
-    const lore = this.cachedLore;
-    this.cachedLore = undefined;
-    await lore?.close();
+    const kbctx = this.cachedKbctx;
+    this.cachedKbctx = undefined;
+    await kbctx?.close();
   }
 }

@@ -1,7 +1,7 @@
-// Process entry of the `lore` CLI: real streams in, exit code out.
+// Process entry of the `kbctx` CLI: real streams in, exit code out.
 import { runCli } from './run-cli.ts';
 
-// A reader that went away (`lore export | head`) ends output quietly with exit 0, like other Unix tools.
+// A reader that went away (`kbctx export | head`) ends output quietly with exit 0, like other Unix tools.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(0);
   throw error;

@@ -66,9 +66,9 @@ it('draws a single task (the export) as one bar with count, rate and ETA, finish
   assert.match(last.slice(8), /^documents\+chunks +\[#{12}\.{12}\] 300\/600 {2}[\d.]+\/s {2}ETA (\d+s|\?)\n$/);
 });
 
-it('takes the plain-line interval from LORE_PROGRESS_INTERVAL_MS, else the default', () => {
-  assert.equal(progressEveryMs({ LORE_PROGRESS_INTERVAL_MS: '20' }), 20);
+it('takes the plain-line interval from KBCTX_PROGRESS_INTERVAL_MS, else the default', () => {
+  assert.equal(progressEveryMs({ KBCTX_PROGRESS_INTERVAL_MS: '20' }), 20);
   assert.equal(progressEveryMs({}), undefined);
-  assert.equal(progressEveryMs({ LORE_PROGRESS_INTERVAL_MS: 'soon' }), undefined);
-  assert.equal(progressEveryMs({ LORE_PROGRESS_INTERVAL_MS: '0' }), undefined);
+  assert.equal(progressEveryMs({ KBCTX_PROGRESS_INTERVAL_MS: 'soon' }), undefined);
+  assert.equal(progressEveryMs({ KBCTX_PROGRESS_INTERVAL_MS: '0' }), undefined);
 });

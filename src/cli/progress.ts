@@ -12,9 +12,9 @@ export interface ProgressOptions {
   label?: string;
 }
 
-/** The plain-line interval: LORE_PROGRESS_INTERVAL_MS when set (tests use a few ms), else the default. */
+/** The plain-line interval: KBCTX_PROGRESS_INTERVAL_MS when set (tests use a few ms), else the default. */
 export function progressEveryMs(env: NodeJS.ProcessEnv): number | undefined {
-  const ms = Number(env['LORE_PROGRESS_INTERVAL_MS']);
+  const ms = Number(env['KBCTX_PROGRESS_INTERVAL_MS']);
   return Number.isInteger(ms) && ms > 0 ? ms : undefined;
 }
 

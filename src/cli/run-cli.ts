@@ -1,9 +1,9 @@
-// Builds the `lore` command tree and runs it. The one place that turns errors into exit codes
+// Builds the `kbctx` command tree and runs it. The one place that turns errors into exit codes
 // (through the error table) and usage mistakes into exit 2. Only the invoked command's module is
 // imported (start-up cost); help, completions and unknown commands load them all.
 import { Command, CommanderError } from 'commander';
 import { findConfig } from '../config/find-config.ts';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { errorMapping } from '../core/error-table.ts';
 import { VERSION } from '../version.ts';
 import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
@@ -46,12 +46,12 @@ async function commandsFor(argv: readonly string[]): Promise<Register[]> {
 
 function buildProgram(ctx: CliContext, program: Command, commands: readonly Register[]): Command {
   program
-    .name('lore')
-    .description('Lore: a knowledge-base context server for AI agents')
+    .name('kbctx')
+    .description('kbctx: a knowledge-base context server for AI agents')
     .version(VERSION, '-V, --version')
-    .option('-c, --config <path>', 'config file (default: $LORE_CONFIG, $CTX_CONFIG, ./config/lore.toml, .ctx/config.toml, ./config/ctx.toml)')
+    .option('-c, --config <path>', 'config file (default: $KBCTX_CONFIG, $CTX_CONFIG, ./config/kbctx.toml, .ctx/config.toml, ./config/ctx.toml)')
     .option('--json', 'machine-readable JSON output')
-    .showHelpAfterError('(run `lore --help` for usage)')
+    .showHelpAfterError('(run `kbctx --help` for usage)')
     .addHelpText('after', () => `\nConfig in use: ${describeConfig(ctx)}\n`)
     .exitOverride()
     .hook('preAction', () => ctx.prepare())
@@ -87,13 +87,13 @@ function reportError(ctx: CliContext, error: unknown): number {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
     return error.exitCode === 0 ? 0 : EXIT_USAGE; // commander already printed the message
   }
-  if (error instanceof LoreError) {
+  if (error instanceof KbctxError) {
     if (ctx.json) ctx.io.err(`${JSON.stringify({ error: { code: error.code, message: error.message } })}\n`);
     else ctx.io.err(`error: ${error.message}\n`);
     return errorMapping(error.code).exit;
   }
   const id = Math.random().toString(36).slice(2, 10);
-  ctx.io.err(`internal error ${id}: ${(error as Error)?.message ?? String(error)}\nThis is a bug in Lore; please report it with the command you ran.\n`);
-  if (ctx.io.env['LORE_DEBUG']) ctx.io.err(`${(error as Error)?.stack ?? ''}\n`);
+  ctx.io.err(`internal error ${id}: ${(error as Error)?.message ?? String(error)}\nThis is a bug in Kbctx; please report it with the command you ran.\n`);
+  if (ctx.io.env['KBCTX_DEBUG']) ctx.io.err(`${(error as Error)?.stack ?? ''}\n`);
   return 1;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, it } from 'node:test';
 import { findConfig } from './find-config.ts';
 
-const root = mkdtempSync(path.join(tmpdir(), 'lore-find-'));
+const root = mkdtempSync(path.join(tmpdir(), 'kbctx-find-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const touch = (relative: string): string => {
   const file = path.join(root, relative);
@@ -16,7 +16,7 @@ const touch = (relative: string): string => {
 const home = path.join(root, 'home');
 const find = (cwd: string, env: NodeJS.ProcessEnv = {}) => findConfig({ cwd, env: { HOME: home, ...env } });
 
-it('finds Lore and Context Harness locations in order, never the default when a file exists', () => {
+it('finds kbctx and Context Harness locations in order, never the default when a file exists', () => {
   const ws = path.join(root, 'ws');
   const deep = path.join(ws, 'a', 'b');
   mkdirSync(deep, { recursive: true });
@@ -30,9 +30,9 @@ it('finds Lore and Context Harness locations in order, never the default when a 
   assert.equal(find(deep).file, dotCtx, '.ctx/ wins over config/ctx.toml, as in Context Harness');
   rmSync(path.join(ws, '.ctx'), { recursive: true });
   assert.equal(find(deep).file, legacy);
-  const lore = touch('ws/a/b/config/lore.toml');
-  assert.equal(find(deep).file, lore);
+  const kbctx = touch('ws/a/b/config/kbctx.toml');
+  assert.equal(find(deep).file, kbctx);
   assert.equal(find(deep, { CTX_CONFIG: 'x.toml' }).file, path.join(deep, 'x.toml'));
-  assert.equal(find(deep, { CTX_CONFIG: 'x.toml', LORE_CONFIG: 'y.toml' }).file, path.join(deep, 'y.toml'));
-  assert.equal(findConfig({ configPath: 'z.toml', cwd: deep, env: { LORE_CONFIG: 'y.toml' } }).file, path.join(deep, 'z.toml'));
+  assert.equal(find(deep, { CTX_CONFIG: 'x.toml', KBCTX_CONFIG: 'y.toml' }).file, path.join(deep, 'y.toml'));
+  assert.equal(findConfig({ configPath: 'z.toml', cwd: deep, env: { KBCTX_CONFIG: 'y.toml' } }).file, path.join(deep, 'z.toml'));
 });

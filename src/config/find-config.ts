@@ -1,6 +1,6 @@
-// Which config file a command uses, without reading it. Lore's locations first, then Context
+// Which config file a command uses, without reading it. kbctx's locations first, then Context
 // Harness's, so a ctx.toml workspace works unchanged:
-//   1. -c/--config   2. $LORE_CONFIG   3. $CTX_CONFIG   4. ./config/lore.toml
+//   1. -c/--config   2. $KBCTX_CONFIG   3. $CTX_CONFIG   4. ./config/kbctx.toml
 //   5. .ctx/config.toml in the working directory or the nearest parent that has one
 //   6. ./config/ctx.toml   7. Context Harness's global config ($CTX_CONFIG_DIR, $XDG_CONFIG_HOME/ctx or
 //   ~/.config/ctx, then config.toml)   8. the built-in default (only when none of the above exists)
@@ -11,7 +11,7 @@ import path from 'node:path';
 export interface ConfigLocation {
   /** Absolute path; null for the built-in default. */
   file: string | null;
-  /** How it was found, for messages (`-c`, `$LORE_CONFIG`, `./config/lore.toml`, …, `built-in default`). */
+  /** How it was found, for messages (`-c`, `$KBCTX_CONFIG`, `./config/kbctx.toml`, …, `built-in default`). */
   via: string;
   /** What relative paths in the file resolve against: the working directory, or the workspace root holding `.ctx/`. */
   baseDir: string;
@@ -23,14 +23,14 @@ export function findConfig(options: { configPath?: string | undefined; cwd: stri
   const { cwd, env } = options;
   const explicit: [string | undefined, string][] = [
     [options.configPath, '-c/--config'],
-    [env['LORE_CONFIG'], '$LORE_CONFIG'],
+    [env['KBCTX_CONFIG'], '$KBCTX_CONFIG'],
     [env['CTX_CONFIG'], '$CTX_CONFIG'],
   ];
   for (const [value, via] of explicit) {
     if (value) return { file: path.resolve(cwd, value), via, baseDir: cwd, explicit: true };
   }
-  const lore = path.join(cwd, 'config', 'lore.toml');
-  if (existsSync(lore)) return { file: lore, via: './config/lore.toml', baseDir: cwd, explicit: false };
+  const kbctx = path.join(cwd, 'config', 'kbctx.toml');
+  if (existsSync(kbctx)) return { file: kbctx, via: './config/kbctx.toml', baseDir: cwd, explicit: false };
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     const workspace = path.join(dir, '.ctx', 'config.toml');
     if (existsSync(workspace)) return { file: workspace, via: dir === cwd ? './.ctx/config.toml' : `${workspace} (nearest .ctx/ above the working directory)`, baseDir: dir, explicit: false };

@@ -4,21 +4,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { loadConfig, parseConfig } from './load-config.ts';
 import { requireEnvFor } from './require-env.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const cwd = mkdtempSync(path.join(tmpdir(), 'lore-config-'));
+const cwd = mkdtempSync(path.join(tmpdir(), 'kbctx-config-'));
 after(() => rmSync(cwd, { recursive: true, force: true }));
 
-const parse = (toml: string, env: NodeJS.ProcessEnv = {}) => parseConfig(toml, { file: 'config/lore.toml', cwd, env });
+const parse = (toml: string, env: NodeJS.ProcessEnv = {}) => parseConfig(toml, { file: 'config/kbctx.toml', cwd, env });
 
 function configError(toml: string, env: NodeJS.ProcessEnv = {}): string {
   try {
     parse(toml, env);
   } catch (error) {
-    assert.ok(error instanceof LoreError, `expected a LoreError, got ${String(error)}`);
+    assert.ok(error instanceof KbctxError, `expected a KbctxError, got ${String(error)}`);
     assert.equal(error.code, 'config_error');
     return error.message;
   }
@@ -26,8 +26,8 @@ function configError(toml: string, env: NodeJS.ProcessEnv = {}): string {
 }
 
 describe('config', () => {
-  it('parses config/lore.example.toml, which documents every key', () => {
-    const config = loadConfig({ configPath: path.join(ROOT, 'config/lore.example.toml'), cwd, env: { TICKETS_TOKEN: 't0k' } });
+  it('parses config/kbctx.example.toml, which documents every key', () => {
+    const config = loadConfig({ configPath: path.join(ROOT, 'config/kbctx.example.toml'), cwd, env: { TICKETS_TOKEN: 't0k' } });
     assert.equal(config.retrieval.hybridAlpha, 0.6);
     assert.equal(config.connectors.filesystem['docs']?.root, path.join(cwd, 'docs'));
     assert.equal(config.connectors.script['tickets']?.extra['token'], 't0k');
@@ -40,10 +40,10 @@ describe('config', () => {
   });
 
   it('reads [server] auth and time-out keys and [scripts] env_allow with the referenced variables', () => {
-    const config = loadConfig({ configPath: path.join(ROOT, 'config/lore.example.toml'), cwd, env: { TICKETS_TOKEN: 't0k' } });
+    const config = loadConfig({ configPath: path.join(ROOT, 'config/kbctx.example.toml'), cwd, env: { TICKETS_TOKEN: 't0k' } });
     assert.equal(config.server.authTokenEnv, null);
-    const custom = parse('[server]\nauth_token_env = "LORE_TOKEN"\nrequest_timeout_secs = 60\n[scripts]\nenv_allow = ["HOME"]\n');
-    assert.equal(custom.server.authTokenEnv, 'LORE_TOKEN');
+    const custom = parse('[server]\nauth_token_env = "KBCTX_TOKEN"\nrequest_timeout_secs = 60\n[scripts]\nenv_allow = ["HOME"]\n');
+    assert.equal(custom.server.authTokenEnv, 'KBCTX_TOKEN');
     assert.equal(custom.server.requestTimeoutSecs, 60);
     assert.deepEqual(custom.scripts.envAllow, ['HOME']);
     assert.match(configError('[server]\nheaders_timeout_secs = 40\n'), /headers_timeout_secs must not exceed server\.request_timeout_secs/);
@@ -60,7 +60,7 @@ describe('config', () => {
 
   it('applies defaults for an empty file', () => {
     const config = parse('');
-    assert.equal(config.db.path, path.join(cwd, '.lore/lore.sqlite'));
+    assert.equal(config.db.path, path.join(cwd, '.kbctx/kbctx.sqlite'));
     assert.deepEqual(config.chunking, { maxTokens: 700, overlapTokens: 80 });
     assert.equal(config.retrieval.finalLimit, 12);
     assert.equal(config.retrieval.maxLimit, 100);
@@ -70,11 +70,11 @@ describe('config', () => {
   });
 
   it('names the file and key path of an out-of-range value', () => {
-    assert.equal(configError('[retrieval]\nhybrid_alpha = 1.5'), 'config/lore.toml: retrieval.hybrid_alpha must be between 0 and 1');
+    assert.equal(configError('[retrieval]\nhybrid_alpha = 1.5'), 'config/kbctx.toml: retrieval.hybrid_alpha must be between 0 and 1');
   });
 
   it('rejects unknown keys with their path', () => {
-    assert.match(configError('[retrieval]\nfinal_limt = 5'), /^config\/lore\.toml: retrieval\.final_limt is not a known key/);
+    assert.match(configError('[retrieval]\nfinal_limt = 5'), /^config\/kbctx\.toml: retrieval\.final_limt is not a known key/);
     assert.match(configError('[connectors.filesystem.docs]\nroot = "."\nfollow = true'), /connectors\.filesystem\.docs\.follow is not a known key/);
     assert.match(configError('[retreival]\nfinal_limit = 5'), /retreival is not a known key/);
   });
@@ -83,15 +83,15 @@ describe('config', () => {
     assert.match(configError('[connectors.filesytem.docs]\nroot = "."'), /connectors\.filesytem is not a known key \(connector types: filesystem, git, s3, script; others come from \[extensions\] modules\)/);
     const ext = '[extensions]\nmodules = ["./ext.mjs"]\n';
     assert.match(configError(`${ext}[connectors]\njira = 3`), /connectors\.jira must hold named tables, e\.g\. \[connectors\.jira\.main\]/);
-    const config = parseConfig(`${ext}timeout = 5\n[connectors.jira.main]\nproject = "ENG"\n`, { file: 'config/lore.toml', cwd: '/work' });
+    const config = parseConfig(`${ext}timeout = 5\n[connectors.jira.main]\nproject = "ENG"\n`, { file: 'config/kbctx.toml', cwd: '/work' });
     assert.deepEqual(config.connectors.extension, { jira: { main: { project: 'ENG' } } });
     assert.deepEqual(config.extensions, { modules: ['./ext.mjs'], baseDir: '/work/config', timeoutSecs: 5 });
   });
 
   it('rejects wrong types and missing required keys', () => {
-    assert.equal(configError('[chunking]\nmax_tokens = "700"'), 'config/lore.toml: chunking.max_tokens must be a number, got string "700"');
-    assert.equal(configError('[chunking]\nmax_tokens = 70.5'), 'config/lore.toml: chunking.max_tokens must be a whole number, got 70.5');
-    assert.equal(configError('[connectors.filesystem.docs]\ninclude_globs = ["*.md"]'), 'config/lore.toml: connectors.filesystem.docs.root is required');
+    assert.equal(configError('[chunking]\nmax_tokens = "700"'), 'config/kbctx.toml: chunking.max_tokens must be a number, got string "700"');
+    assert.equal(configError('[chunking]\nmax_tokens = 70.5'), 'config/kbctx.toml: chunking.max_tokens must be a whole number, got 70.5');
+    assert.equal(configError('[connectors.filesystem.docs]\ninclude_globs = ["*.md"]'), 'config/kbctx.toml: connectors.filesystem.docs.root is required');
     assert.match(configError('[embedding]\nprovider = "cohere"'), /embedding\.provider must be one of "disabled", "openai", "ollama", "local"/);
   });
 
@@ -112,31 +112,31 @@ describe('config', () => {
     assert.doesNotThrow(() => requireEnvFor(deferred, 'tools.script.other'));
   });
 
-  it('reads [db] url and LORE_DATABASE_URL (which wins), and rejects what is not a postgres:// URL', () => {
+  it('reads [db] url and KBCTX_DATABASE_URL (which wins), and rejects what is not a postgres:// URL', () => {
     assert.equal(parse('').db.url, null);
-    assert.equal(parse('[db]\nurl = "postgres://lore@db:5432/kb"').db.url, 'postgres://lore@db:5432/kb');
-    assert.equal(parse('[db]\nurl = "postgres://a@x/kb"', { LORE_DATABASE_URL: 'postgresql://b@y/kb' }).db.url, 'postgresql://b@y/kb');
+    assert.equal(parse('[db]\nurl = "postgres://kbctx@db:5432/kb"').db.url, 'postgres://kbctx@db:5432/kb');
+    assert.equal(parse('[db]\nurl = "postgres://a@x/kb"', { KBCTX_DATABASE_URL: 'postgresql://b@y/kb' }).db.url, 'postgresql://b@y/kb');
     assert.equal(parse('[db]\npool_size = 4').db.poolSize, 4);
     assert.match(configError('[db]\nurl = "mysql://x/y"'), /must be a postgres:\/\/ URL, not mysql:/);
-    assert.match(configError('', { LORE_DATABASE_URL: 'not a url' }), /LORE_DATABASE_URL\) is not a URL/);
+    assert.match(configError('', { KBCTX_DATABASE_URL: 'not a url' }), /KBCTX_DATABASE_URL\) is not a URL/);
   });
 
   it('reports TOML syntax errors with a line number', () => {
-    assert.match(configError('[db]\npath = "x'), /config\/lore\.toml: not valid TOML \(line 2/);
+    assert.match(configError('[db]\npath = "x'), /config\/kbctx\.toml: not valid TOML \(line 2/);
   });
 
-  it('finds the config: -c, then LORE_CONFIG, then ./config/lore.toml, then the built-in default', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'lore-lookup-'));
+  it('finds the config: -c, then KBCTX_CONFIG, then ./config/kbctx.toml, then the built-in default', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-lookup-'));
     try {
       assert.equal(loadConfig({ cwd: dir, env: {} }).file, null);
       assert.ok(loadConfig({ cwd: dir, env: {} }).connectors.filesystem['local']);
       mkdirSync(path.join(dir, 'config'));
-      writeFileSync(path.join(dir, 'config/lore.toml'), '[server]\nbind = "127.0.0.1:1"');
+      writeFileSync(path.join(dir, 'config/kbctx.toml'), '[server]\nbind = "127.0.0.1:1"');
       writeFileSync(path.join(dir, 'env.toml'), '[server]\nbind = "127.0.0.1:2"');
       writeFileSync(path.join(dir, 'flag.toml'), '[server]\nbind = "127.0.0.1:3"');
       assert.equal(loadConfig({ cwd: dir, env: {} }).server.bind, '127.0.0.1:1');
-      assert.equal(loadConfig({ cwd: dir, env: { LORE_CONFIG: 'env.toml' } }).server.bind, '127.0.0.1:2');
-      assert.equal(loadConfig({ cwd: dir, env: { LORE_CONFIG: 'env.toml' }, configPath: 'flag.toml' }).server.bind, '127.0.0.1:3');
+      assert.equal(loadConfig({ cwd: dir, env: { KBCTX_CONFIG: 'env.toml' } }).server.bind, '127.0.0.1:2');
+      assert.equal(loadConfig({ cwd: dir, env: { KBCTX_CONFIG: 'env.toml' }, configPath: 'flag.toml' }).server.bind, '127.0.0.1:3');
       assert.throws(() => loadConfig({ cwd: dir, env: {}, configPath: 'missing.toml' }), /config file not found: missing\.toml/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 // Finds, reads, expands, validates and freezes the configuration, once, at the edge.
-// Lookup order: see find-config.ts (-c, LORE_CONFIG, CTX_CONFIG, ./config/lore.toml, .ctx/config.toml
+// Lookup order: see find-config.ts (-c, KBCTX_CONFIG, CTX_CONFIG, ./config/kbctx.toml, .ctx/config.toml
 // walking up, ./config/ctx.toml, then the built-in default).
 import { readFileSync, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -13,7 +13,7 @@ import { configSchema, DEFAULT_MAX_FILE_BYTES, type RawConfig } from './schema.t
 import { SchemaIssue } from './schema-kit.ts';
 import type { Config, ScriptConfig } from './types.ts';
 
-export const DEFAULT_CONFIG_PATH = 'config/lore.toml';
+export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
 
 export interface LoadConfigOptions {
   /** Value of -c/--config, if given. */
@@ -30,7 +30,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const shown = path.relative(cwd, found.file);
   const file = shown !== '' && !shown.startsWith('..') ? shown : found.file;
   if (!existsSync(found.file)) {
-    throw configError(`config file not found: ${file} (from ${found.via}); create it (see config/lore.example.toml) or pass another path with -c`);
+    throw configError(`config file not found: ${file} (from ${found.via}); create it (see config/kbctx.example.toml) or pass another path with -c`);
   }
   return parseConfig(readFileSync(found.file, 'utf8'), { file, cwd: found.baseDir, env, fileBase: cwd });
 }
@@ -48,7 +48,7 @@ export function parseConfig(text: string, where: { file: string | null; cwd: str
   return parseConfigTree(tree, where);
 }
 
-/** Validates an already-parsed TOML tree (the library's `openLore({ config: {...} })` passes one). */
+/** Validates an already-parsed TOML tree (the library's `openKbctx({ config: {...} })` passes one). */
 export function parseConfigTree(tree: unknown, where: { file: string | null; cwd: string; env?: NodeJS.ProcessEnv; fileBase?: string }): Config {
   const label = where.file ?? '(built-in config)';
   const unset: UnsetVar[] = [];
@@ -132,7 +132,7 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.
   return {
     file,
     baseDir: cwd,
-    db: { path: abs(raw.db.path), keywordEngine: raw.db.keyword_engine, url: databaseUrl(env['LORE_DATABASE_URL'] || raw.db.url), poolSize: raw.db.pool_size },
+    db: { path: abs(raw.db.path), keywordEngine: raw.db.keyword_engine, url: databaseUrl(env['KBCTX_DATABASE_URL'] || raw.db.url), poolSize: raw.db.pool_size },
     chunking: { maxTokens: raw.chunking.max_tokens, overlapTokens: raw.chunking.overlap_tokens },
     embedding: {
       provider: e.provider,
@@ -253,10 +253,10 @@ function databaseUrl(url: string | undefined): string | null {
   try {
     parsed = new URL(url.trim());
   } catch {
-    throw configError('db.url (or LORE_DATABASE_URL) is not a URL: expected postgres://user:password@host:5432/database');
+    throw configError('db.url (or KBCTX_DATABASE_URL) is not a URL: expected postgres://user:password@host:5432/database');
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw configError(`db.url (or LORE_DATABASE_URL) must be a postgres:// URL, not ${parsed.protocol}//…; for SQLite set db.path`);
+    throw configError(`db.url (or KBCTX_DATABASE_URL) must be a postgres:// URL, not ${parsed.protocol}//…; for SQLite set db.path`);
   }
   return url.trim();
 }

@@ -119,7 +119,7 @@ export function table<S extends Shape>(shape: S, rest?: 'keep'): Schema<Out<S> &
       for (const key of Object.keys(v)) {
         if (key in shape) continue;
         if (rest === 'keep') extra[key] = v[key];
-        else throw new SchemaIssue([...path, key], 'is not a known key (check the spelling against config/lore.example.toml)');
+        else throw new SchemaIssue([...path, key], 'is not a known key (check the spelling against config/kbctx.example.toml)');
       }
       for (const [key, field] of Object.entries(shape)) {
         if (v[key] === undefined) {

@@ -8,16 +8,16 @@ const globs = (fallback: string[]) => withDefault(array(str()), fallback);
 const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
 
 const script = table({ path: str(), timeout: seconds(30) }, 'keep');
-// Connectors fetch whole sources: Context Harness gives script connectors 300 s, and so does Lore.
+// Connectors fetch whole sources: Context Harness gives script connectors 300 s, and so does kbctx.
 export const CONNECTOR_TIMEOUT_SECS = 300;
 const syncInterval = optional(duration()); // per connector; absent: [sync] interval
 
 export const configSchema = table({
   db: section(
     table({
-      path: withDefault(str(), '.lore/lore.sqlite'),
+      path: withDefault(str(), '.kbctx/kbctx.sqlite'),
       keyword_engine: withDefault(oneOf(['postings', 'fts5']), 'postings'),
-      // PostgreSQL shared by replicas (ADR 0111); LORE_DATABASE_URL overrides it. Absent: SQLite at `path`.
+      // PostgreSQL shared by replicas (ADR 0111); KBCTX_DATABASE_URL overrides it. Absent: SQLite at `path`.
       url: optional(str()),
       pool_size: withDefault(int({ min: 1, max: 1000 }), 10),
     }),
@@ -135,7 +135,7 @@ export const configSchema = table({
     }),
   ),
   extensions: section(table({ modules: withDefault(array(str()), []), timeout: seconds(30) })),
-  // Context Harness sections with no Lore meaning: accepted so ctx.toml files load unchanged.
+  // Context Harness sections with no kbctx meaning: accepted so ctx.toml files load unchanged.
   vector_index: optional(unknownValue()),
   models: optional(unknownValue()),
 });

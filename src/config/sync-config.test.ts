@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { parseConfig } from './load-config.ts';
 
-const parse = (toml: string) => parseConfig(toml, { file: 'config/lore.toml', cwd: '/tmp', env: {} });
+const parse = (toml: string) => parseConfig(toml, { file: 'config/kbctx.toml', cwd: '/tmp', env: {} });
 
 it('[server] watch defaults to true and [sync] interval to 15 minutes, inherited by every connector', () => {
   const config = parse('[connectors.filesystem.docs]\nroot = "docs"\n[connectors.script.t]\npath = "t.lua"\nurl = "x"\n');
@@ -26,11 +26,11 @@ it('sync_interval accepts durations, seconds and "off", per connector', () => {
 it('a malformed duration is a config error naming the key', () => {
   assert.throws(
     () => parse('[connectors.git.a]\nurl = "u"\nsync_interval = "soon"\n'),
-    (e: unknown) => e instanceof LoreError && /connectors\.git\.a\.sync_interval must be a duration such as "30s"/.test(e.message),
+    (e: unknown) => e instanceof KbctxError && /connectors\.git\.a\.sync_interval must be a duration such as "30s"/.test(e.message),
   );
 });
 
 it('[server] watch takes true, false or "poll"', () => {
   assert.equal(parse('[server]\nwatch = "poll"\n').server.watch, 'poll');
-  assert.throws(() => parse('[server]\nwatch = "sometimes"\n'), (e: unknown) => e instanceof LoreError && /server\.watch must be true, false or "poll"/.test(e.message));
+  assert.throws(() => parse('[server]\nwatch = "sometimes"\n'), (e: unknown) => e instanceof KbctxError && /server\.watch must be true, false or "poll"/.test(e.message));
 });

@@ -1,4 +1,4 @@
-// The validated, frozen configuration handed to the rest of Lore. camelCase here; the TOML keys
+// The validated, frozen configuration handed to the rest of kbctx. camelCase here; the TOML keys
 // (snake_case, as SPEC §2 spells them) are translated in schema.ts and nowhere else.
 
 export type EmbeddingProvider = 'disabled' | 'openai' | 'ollama' | 'local';

@@ -40,6 +40,6 @@ export interface Connector {
   /** `<type>:<name>`. */
   readonly label: string;
   readonly type: string;
-  /** Rejects with a LoreError (connector_error / config_error) when the source cannot be listed at all. */
+  /** Rejects with a KbctxError (connector_error / config_error) when the source cannot be listed at all. */
   scan(options: ScanOptions): Promise<ScanResult>;
 }

@@ -15,6 +15,6 @@ export function createGlobFilter(include: readonly string[], exclude: readonly s
   const isExcluded = exclude.length > 0 ? picomatch([...exclude], options) : () => false;
   return {
     accepts: (p) => isIncluded(p) && !isExcluded(p),
-    prunes: (dir) => isExcluded(dir) || isExcluded(`${dir}/__lore_probe__/__lore_probe__`),
+    prunes: (dir) => isExcluded(dir) || isExcluded(`${dir}/__kbctx_probe__/__kbctx_probe__`),
   };
 }

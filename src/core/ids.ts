@@ -3,7 +3,7 @@
 // its embedding) when its document is edited elsewhere.
 import { createHash } from 'node:crypto';
 
-// Fixed namespace for Lore document ids (a random UUID chosen once; never change it).
+// Fixed namespace for kbctx document ids (a random UUID chosen once; never change it).
 const NAMESPACE = Buffer.from('6f1b2a4e8d3c4b7a9e5f0c1d2b3a4958', 'hex');
 
 export function documentId(source: string, sourceId: string): string {

@@ -12,7 +12,7 @@ export interface Embedder {
   readonly concurrency: number;
   /**
    * Embeds at most `batchSize` texts, in order: one unit-length Float32Array per text, all the same
-   * length (equal to `dims` when set). Retries transient failures itself. Throws LoreError:
+   * length (equal to `dims` when set). Retries transient failures itself. Throws KbctxError:
    * `upstream_error` (provider refused or answered badly), `timeout`, `config_error` (missing key or model).
    */
   embed(texts: readonly string[]): Promise<Float32Array[]>;

@@ -1,6 +1,6 @@
 // Context Harness's local (fastembed/tract) model names. Their weights download at run time, which
-// Lore never does: naming one explains the offline provider Lore has and how to run the same model.
-import { configError, type LoreError } from '../core/errors.ts';
+// kbctx never does: naming one explains the offline provider kbctx has and how to run the same model.
+import { configError, type KbctxError } from '../core/errors.ts';
 
 /** Context Harness local model → [dims, Ollama model serving the same weights (null: none in its library)]. */
 const MODELS: Record<string, [number, string | null]> = {
@@ -16,7 +16,7 @@ const MODELS: Record<string, [number, string | null]> = {
 };
 
 /** A config_error for a Context Harness local model name, or null for any other model. */
-export function foreignLocalModelError(model: string, bundled: string, bundledDims: number): LoreError | null {
+export function foreignLocalModelError(model: string, bundled: string, bundledDims: number): KbctxError | null {
   const known = MODELS[model.trim().toLowerCase()];
   if (!known) return null;
   const [dims, ollama] = known;
@@ -24,8 +24,8 @@ export function foreignLocalModelError(model: string, bundled: string, bundledDi
     ? `provider = "ollama", model = "${ollama}", dims = ${dims} (run \`ollama pull ${ollama}\`)`
     : `provider = "ollama" with a model you pulled, or provider = "openai" with base_url pointing at any OpenAI-compatible server (e.g. text-embeddings-inference) serving ${model}, dims = ${dims}`;
   return configError(
-    `[embedding] model = "${model}" is a Context Harness local (fastembed) model, whose weights are downloaded at run time; Lore never downloads models. ` +
-      `Offline, Lore supports provider = "local" with the bundled "${bundled}" (${bundledDims} dims; leave model unset). ` +
-      `For ${model} itself: ${viaOllama}. Then run \`lore embed rebuild\`.`,
+    `[embedding] model = "${model}" is a Context Harness local (fastembed) model, whose weights are downloaded at run time; kbctx never downloads models. ` +
+      `Offline, kbctx supports provider = "local" with the bundled "${bundled}" (${bundledDims} dims; leave model unset). ` +
+      `For ${model} itself: ${viaOllama}. Then run \`kbctx embed rebuild\`.`,
   );
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { OllamaEmbedder } from './ollama-embedder.ts';
 import { OpenAiEmbedder } from './openai-embedder.ts';
 import { parseRetryAfter } from './post-json.ts';
@@ -85,7 +85,7 @@ describe('OpenAI-compatible embedder', () => {
   it('retries 500s up to max_retries, then reports upstream_error', async () => {
     server.requests = [];
     server.handler = (_b, _r, res) => json(res, 500, { error: { message: 'boom' } });
-    await assert.rejects(make().embed(['x']), (e: unknown) => e instanceof LoreError && e.code === 'upstream_error' && /HTTP 500: boom/.test(e.message));
+    await assert.rejects(make().embed(['x']), (e: unknown) => e instanceof KbctxError && e.code === 'upstream_error' && /HTTP 500: boom/.test(e.message));
     assert.equal(server.requests.length, 4); // 1 + 3 retries
   });
 
@@ -99,7 +99,7 @@ describe('OpenAI-compatible embedder', () => {
   it('times out a server that never answers, with the timeout code', async () => {
     server.requests = [];
     server.handler = () => undefined; // hold the connection
-    await assert.rejects(make({ timeoutMs: 150, maxRetries: 1 }).embed(['x']), (e: unknown) => e instanceof LoreError && e.code === 'timeout');
+    await assert.rejects(make({ timeoutMs: 150, maxRetries: 1 }).embed(['x']), (e: unknown) => e instanceof KbctxError && e.code === 'timeout');
     assert.equal(server.requests.length, 2);
   });
 
@@ -116,7 +116,7 @@ describe('OpenAI-compatible embedder', () => {
   it('reports an unreachable server as upstream_error', async () => {
     const dead = await startServer();
     await dead.close();
-    await assert.rejects(make({ baseUrl: `${dead.url}/v1`, maxRetries: 0 }).embed(['x']), (e: unknown) => e instanceof LoreError && e.code === 'upstream_error');
+    await assert.rejects(make({ baseUrl: `${dead.url}/v1`, maxRetries: 0 }).embed(['x']), (e: unknown) => e instanceof KbctxError && e.code === 'upstream_error');
   });
 });
 

@@ -2,7 +2,7 @@
 // folder that is not there fails at once with a config error.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { dotAt } from '../core/search/vector-topk.ts';
 import { LocalEmbedder } from './local-embedder.ts';
 
@@ -19,7 +19,7 @@ describe('LocalEmbedder', () => {
   it('fails fast on a model folder that does not exist', () => {
     assert.throws(
       () => new LocalEmbedder({ model: '/nonexistent/model', dims: null, batchSize: 8 }),
-      (e: unknown) => e instanceof LoreError && e.code === 'config_error' && /never downloads/.test(e.message),
+      (e: unknown) => e instanceof KbctxError && e.code === 'config_error' && /never downloads/.test(e.message),
     );
   });
 
@@ -34,7 +34,7 @@ describe('Context Harness local model names', () => {
     const config = { provider: 'local', model: 'all-minilm-l6-v2', dims: null, url: null, baseUrl: null, apiKeyEnv: 'X', batchSize: 8, maxRetries: 0, timeoutSecs: 5, concurrency: 1 } as const;
     assert.throws(
       () => createEmbedder(config, {}),
-      (e: unknown) => e instanceof LoreError && e.code === 'config_error' && /never downloads/.test(e.message) && /provider = "local"/.test(e.message) && /model = "all-minilm", dims = 384/.test(e.message),
+      (e: unknown) => e instanceof KbctxError && e.code === 'config_error' && /never downloads/.test(e.message) && /provider = "local"/.test(e.message) && /model = "all-minilm", dims = 384/.test(e.message),
     );
   });
 });

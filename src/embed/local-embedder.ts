@@ -4,7 +4,7 @@
 // downloaded: a missing folder fails at once. TF.js is imported on first use only.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { configError, LoreError } from '../core/errors.ts';
+import { configError, KbctxError } from '../core/errors.ts';
 import { toUnitVectors } from './check-vectors.ts';
 import type { Embedder } from './embedder.ts';
 
@@ -36,7 +36,7 @@ export class LocalEmbedder implements Embedder {
     if (this.folder && !(existsSync(path.join(this.folder, 'model.json')) && existsSync(path.join(this.folder, 'vocab.json')))) {
       throw configError(
         `[embedding] model = "${options.model}": no TF.js model (model.json + vocab.json) in ${this.folder}. ` +
-          `Lore never downloads models: leave model unset for the bundled "${BUNDLED_LOCAL_MODEL}", or point it at a model folder on disk.`,
+          `kbctx never downloads models: leave model unset for the bundled "${BUNDLED_LOCAL_MODEL}", or point it at a model folder on disk.`,
       );
     }
     if (bundled && options.dims !== null && options.dims !== BUNDLED_DIMS) {
@@ -55,7 +55,7 @@ export class LocalEmbedder implements Embedder {
     try {
       raw = await model.embed([...texts]);
     } catch (error) {
-      throw new LoreError('internal', `the local embedding model failed: ${(error as Error).message}`, { cause: error });
+      throw new KbctxError('internal', `the local embedding model failed: ${(error as Error).message}`, { cause: error });
     }
     return toUnitVectors(raw, texts.length, this.dims, 'the local embedding model');
   }
@@ -78,7 +78,7 @@ export class LocalEmbedder implements Embedder {
       }));
     } catch (error) {
       this.loading = undefined;
-      throw new LoreError('config_error', `cannot load the local embedding model (${this.model}): ${(error as Error).message}`, { cause: error });
+      throw new KbctxError('config_error', `cannot load the local embedding model (${this.model}): ${(error as Error).message}`, { cause: error });
     }
   }
 }

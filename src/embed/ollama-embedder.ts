@@ -1,6 +1,6 @@
 // Ollama's native API: POST {url}/api/embed {model, input: [...], truncate: true} → {embeddings: [[...]]}.
 // A missing model is reported with the `ollama pull` hint rather than a bare 404.
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { toUnitVectors } from './check-vectors.ts';
 import type { Embedder, RetryOptions } from './embedder.ts';
 import { postJson } from './post-json.ts';
@@ -40,8 +40,8 @@ export class OllamaEmbedder implements Embedder {
         embeddings?: unknown;
       };
     } catch (error) {
-      if (error instanceof LoreError && error.details?.['status'] === 404) {
-        throw new LoreError('upstream_error', `${error.message} (run \`ollama pull ${model}\` first)`, { cause: error });
+      if (error instanceof KbctxError && error.details?.['status'] === 404) {
+        throw new KbctxError('upstream_error', `${error.message} (run \`ollama pull ${model}\` first)`, { cause: error });
       }
       throw error;
     }

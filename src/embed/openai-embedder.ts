@@ -1,7 +1,7 @@
 // Any OpenAI-compatible /v1/embeddings server (OpenAI, Azure, vLLM, LM Studio, Ollama's /v1):
 // POST {base_url}/embeddings {model, input: [...], encoding_format: "float"[, dimensions for text-embedding-3]}
 // → {data: [{index, embedding}]}. The key comes from the environment variable named by api_key_env.
-import { configError, LoreError } from '../core/errors.ts';
+import { configError, KbctxError } from '../core/errors.ts';
 import { toUnitVectors } from './check-vectors.ts';
 import type { Embedder, RetryOptions } from './embedder.ts';
 import { postJson } from './post-json.ts';
@@ -43,7 +43,7 @@ export class OpenAiEmbedder implements Embedder {
     const answer = (await postJson(`${baseUrl.replace(/\/+$/, '')}/embeddings`, body, headers, this.options, what)) as {
       data?: { index?: number; embedding?: unknown }[];
     };
-    if (!Array.isArray(answer.data)) throw new LoreError('upstream_error', `${what} answered without a data array`);
+    if (!Array.isArray(answer.data)) throw new KbctxError('upstream_error', `${what} answered without a data array`);
     const ordered = [...answer.data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((d) => d.embedding);
     return toUnitVectors(ordered, texts.length, dims, what);
   }

@@ -1,23 +1,23 @@
 // POST JSON with a per-attempt timeout and retries: 429, 5xx, timeouts and network errors are
 // retried with exponential backoff and full jitter, honouring Retry-After (seconds or HTTP date).
-// Other 4xx fail at once. fetch failures are translated to LoreError here, at the edge.
-import { LoreError } from '../core/errors.ts';
+// Other 4xx fail at once. fetch failures are translated to KbctxError here, at the edge.
+import { KbctxError } from '../core/errors.ts';
 import type { RetryOptions } from './embedder.ts';
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string>, options: RetryOptions, what: string): Promise<unknown> {
   const base = options.baseDelayMs ?? 500;
   const cap = options.maxDelayMs ?? 60_000;
-  let last: LoreError | undefined;
+  let last: KbctxError | undefined;
   for (let attempt = 0; attempt <= options.maxRetries; attempt++) {
     let retryAfterMs: number | null = null;
     const answer = await attemptPost(url, body, headers, options.timeoutMs, what);
-    if (answer instanceof LoreError) {
+    if (answer instanceof KbctxError) {
       last = answer; // timeout or network failure: retried
     } else if (answer.ok) {
       return parse(answer.text, what);
     } else {
       const detail = errorDetail(answer.text);
-      last = new LoreError('upstream_error', `${what} answered HTTP ${answer.status}${detail ? `: ${detail}` : ''}`, {
+      last = new KbctxError('upstream_error', `${what} answered HTTP ${answer.status}${detail ? `: ${detail}` : ''}`, {
         details: { status: answer.status },
       });
       if (answer.status !== 429 && answer.status < 500) throw last;
@@ -27,7 +27,7 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
     const backoff = Math.random() * Math.min(cap, base * 2 ** attempt);
     await sleep(Math.min(cap, retryAfterMs ?? backoff));
   }
-  throw last ?? new LoreError('upstream_error', `${what} failed`);
+  throw last ?? new KbctxError('upstream_error', `${what} failed`);
 }
 
 async function attemptPost(
@@ -36,7 +36,7 @@ async function attemptPost(
   headers: Record<string, string>,
   timeoutMs: number,
   what: string,
-): Promise<{ ok: boolean; status: number; text: string; retryAfter: string | null } | LoreError> {
+): Promise<{ ok: boolean; status: number; text: string; retryAfter: string | null } | KbctxError> {
   try {
     const response = await fetch(url, {
       method: 'POST',
@@ -51,20 +51,20 @@ async function attemptPost(
   }
 }
 
-function translate(error: unknown, what: string, timeoutMs: number): LoreError {
+function translate(error: unknown, what: string, timeoutMs: number): KbctxError {
   const e = error as Error;
   if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-    return new LoreError('timeout', `${what} did not answer within ${timeoutMs / 1000} s ([embedding] timeout_secs)`, { cause: error });
+    return new KbctxError('timeout', `${what} did not answer within ${timeoutMs / 1000} s ([embedding] timeout_secs)`, { cause: error });
   }
   const cause = (e.cause as Error | undefined)?.message;
-  return new LoreError('upstream_error', `cannot reach ${what}: ${cause ?? e.message}`, { cause: error });
+  return new KbctxError('upstream_error', `cannot reach ${what}: ${cause ?? e.message}`, { cause: error });
 }
 
 function parse(text: string, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new LoreError('upstream_error', `${what} answered with something that is not JSON`);
+    throw new KbctxError('upstream_error', `${what} answered with something that is not JSON`);
   }
 }
 

@@ -1,5 +1,5 @@
 // The contract a compiled extension module is written against (docs/extensions.md): its default
-// export receives a LoreExtensionHost and registers tools, agents and connector types. Types only.
+// export receives a KbctxExtensionHost and registers tools, agents and connector types. Types only.
 
 /** A tool parameter in the script-tool form; `parameters` may also be a JSON Schema object. */
 export interface ExtensionParameter {
@@ -79,8 +79,8 @@ export interface ExtensionConnector {
   scan(config: Record<string, unknown>, ctx: ExtensionCallContext & { name: string }): AsyncIterable<ExtensionItem> | Iterable<ExtensionItem>;
 }
 
-export interface LoreExtensionHost {
-  /** The Lore version loading the module. */
+export interface KbctxExtensionHost {
+  /** The kbctx version loading the module. */
   readonly version: string;
   registerTool(tool: ExtensionTool): void;
   registerAgent(agent: ExtensionAgent): void;
@@ -88,4 +88,4 @@ export interface LoreExtensionHost {
 }
 
 /** The default export of an extension module. */
-export type LoreExtension = (lore: LoreExtensionHost) => void | Promise<void>;
+export type KbctxExtension = (kbctx: KbctxExtensionHost) => void | Promise<void>;

@@ -1,7 +1,7 @@
 // An extension's registerTool definition checked and turned into the app's Tool: parameters (JSON
 // Schema or the script-tool list) become ParamSpecs, so ToolRegistry validates them like any tool.
 import type { Tool } from '../app/tools.ts';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { parseToolMeta } from '../scripting/tool-meta.ts';
 import type { ExtensionTool } from './extension-api.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
@@ -47,4 +47,4 @@ export function timeoutOf(value: unknown, fallback: number, where: string): numb
   return value;
 }
 
-export const invalid = (message: string): LoreError => new LoreError('script_error', message);
+export const invalid = (message: string): KbctxError => new KbctxError('script_error', message);

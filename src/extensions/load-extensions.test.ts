@@ -19,18 +19,18 @@ const deps = {
 };
 
 before(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'lore-ext-load-'));
-  write('node_modules/@acme/lore-jira/package.json', JSON.stringify({ name: '@acme/lore-jira', type: 'module', exports: { '.': { default: './main.js' } } }));
-  write('node_modules/@acme/lore-jira/main.js', "export default (lore) => lore.registerTool({ name: 'jira', description: 'from a package', execute: () => 'v1' });\n");
-  write('conf/ext/override.mjs', "export default async (lore) => { await Promise.resolve(); lore.registerTool({ name: 'jira', execute: () => 'v2' }); };\n");
-  write('conf/ext/git.mjs', "export default (lore) => lore.registerConnector({ type: 'git', scan: function* () {} });\n");
+  dir = mkdtempSync(path.join(tmpdir(), 'kbctx-ext-load-'));
+  write('node_modules/@acme/kbctx-jira/package.json', JSON.stringify({ name: '@acme/kbctx-jira', type: 'module', exports: { '.': { default: './main.js' } } }));
+  write('node_modules/@acme/kbctx-jira/main.js', "export default (kbctx) => kbctx.registerTool({ name: 'jira', description: 'from a package', execute: () => 'v1' });\n");
+  write('conf/ext/override.mjs', "export default async (kbctx) => { await Promise.resolve(); kbctx.registerTool({ name: 'jira', execute: () => 'v2' }); };\n");
+  write('conf/ext/git.mjs', "export default (kbctx) => kbctx.registerConnector({ type: 'git', scan: function* () {} });\n");
   write('conf/ext/hangs.mjs', 'export default () => new Promise(() => {});\n');
-  write('conf/ext/bad-params.mjs', "export default (lore) => lore.registerTool({ name: 'p', parameters: [{ name: 'x', type: 'date' }], execute: () => 1 });\n");
+  write('conf/ext/bad-params.mjs', "export default (kbctx) => kbctx.registerTool({ name: 'p', parameters: [{ name: 'x', type: 'date' }], execute: () => 1 });\n");
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 it('resolves package names from the config folder and paths against it; later registrations replace earlier ones', async () => {
-  const loaded = await loadExtensions({ modules: ['@acme/lore-jira', './ext/override.mjs'], baseDir: path.join(dir, 'conf'), timeoutSecs: 5 }, deps);
+  const loaded = await loadExtensions({ modules: ['@acme/kbctx-jira', './ext/override.mjs'], baseDir: path.join(dir, 'conf'), timeoutSecs: 5 }, deps);
   assert.deepEqual(loaded.failures, []);
   assert.deepEqual(loaded.tools.map((t) => [t.name, t.description]), [['jira', 'from a package'], ['jira', 'Extension tool: jira']]);
   assert.equal(await loaded.tools[1]!.run({}, {}), 'v2');

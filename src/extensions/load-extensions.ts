@@ -9,7 +9,7 @@ import type { Agent } from '../app/agents.ts';
 import type { Tool } from '../app/tools.ts';
 import type { ExtensionsConfig } from '../config/types.ts';
 import { CONNECTOR_TYPES } from '../config/types.ts';
-import type { ExtensionAgentContext, ExtensionConnector, LoreExtensionHost } from './extension-api.ts';
+import type { ExtensionAgentContext, ExtensionConnector, KbctxExtensionHost } from './extension-api.ts';
 import { toExtensionAgent } from './extension-agent.ts';
 import { invalid, toExtensionTool } from './extension-tool.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
@@ -62,9 +62,9 @@ export function resolveModule(spec: string, baseDir: string): string {
 async function loadModule(file: string, timeoutSecs: number, deps: ExtensionDeps): Promise<{ tools: Tool[]; agents: Agent[]; connectors: ExtensionConnector[] }> {
   const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   const init = mod.default;
-  if (typeof init !== 'function') throw invalid('the default export must be a function (lore) => void');
+  if (typeof init !== 'function') throw invalid('the default export must be a function (kbctx) => void');
   const registered = { tools: [] as Tool[], agents: [] as Agent[], connectors: [] as ExtensionConnector[] };
-  const host: LoreExtensionHost = {
+  const host: KbctxExtensionHost = {
     version: deps.version,
     registerTool: (def) => {
       if (deps.reservedTools.has(def?.name)) throw invalid(`registerTool(${JSON.stringify(def.name)}): \`${def.name}\` is a built-in tool`);
@@ -73,7 +73,7 @@ async function loadModule(file: string, timeoutSecs: number, deps: ExtensionDeps
     registerAgent: (def) => void registered.agents.push(toExtensionAgent(def, timeoutSecs, deps.context)),
     registerConnector: (def) => void registered.connectors.push(checkConnector(def)),
   };
-  await runWithDeadline(`extension ${path.basename(file)}`, timeoutSecs, undefined, () => (init as (host: LoreExtensionHost) => unknown)(host));
+  await runWithDeadline(`extension ${path.basename(file)}`, timeoutSecs, undefined, () => (init as (host: KbctxExtensionHost) => unknown)(host));
   return registered;
 }
 

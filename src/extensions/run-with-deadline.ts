@@ -1,7 +1,7 @@
 // Runs one call into extension code with a deadline: the callee gets an AbortSignal that fires at the
 // time-out or when the caller's own signal does; the call then rejects with `timeout` (408) even if the
 // extension ignores the signal. A thrown error keeps its `code` when the error table knows it; else script_error (500).
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { ERROR_TABLE, type ErrorCode } from '../core/error-table.ts';
 
 export async function runWithDeadline<T>(label: string, timeoutSecs: number, outer: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T> | T): Promise<T> {
@@ -10,12 +10,12 @@ export async function runWithDeadline<T>(label: string, timeoutSecs: number, out
   let onOuterAbort: (() => void) | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = new LoreError('timeout', `${label} timed out after ${timeoutSecs} s`);
+      const error = new KbctxError('timeout', `${label} timed out after ${timeoutSecs} s`);
       reject(error);
       controller.abort(error);
     }, timeoutSecs * 1000);
     onOuterAbort = () => {
-      const error = new LoreError('timeout', `${label} was cancelled by the caller`);
+      const error = new KbctxError('timeout', `${label} was cancelled by the caller`);
       reject(error);
       controller.abort(error);
     };
@@ -26,11 +26,11 @@ export async function runWithDeadline<T>(label: string, timeoutSecs: number, out
   try {
     return await Promise.race([Promise.resolve().then(() => call(controller.signal)), deadline]);
   } catch (error) {
-    if (error instanceof LoreError) throw error;
+    if (error instanceof KbctxError) throw error;
     // An extension signals a client fault by throwing an error whose `code` is in the error table.
     const code = (error as { code?: unknown } | null)?.code;
-    if (typeof code === 'string' && Object.hasOwn(ERROR_TABLE, code)) throw new LoreError(code as ErrorCode, (error as Error).message ?? code, { cause: error });
-    throw new LoreError('script_error', `${label} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    if (typeof code === 'string' && Object.hasOwn(ERROR_TABLE, code)) throw new KbctxError(code as ErrorCode, (error as Error).message ?? code, { cause: error });
+    throw new KbctxError('script_error', `${label} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   } finally {
     clearTimeout(timer);
     if (onOuterAbort) outer?.removeEventListener('abort', onOuterAbort);

@@ -1,8 +1,8 @@
-// `lore extension init <name>`: writes a typed extension module (a tool, an agent and a connector
+// `kbctx extension init <name>`: writes a typed extension module (a tool, an agent and a connector
 // type) and its node:test file under extensions/ in the working directory. Never overwrites a file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { badRequest, LoreError } from '../core/errors.ts';
+import { badRequest, KbctxError } from '../core/errors.ts';
 
 export interface ExtensionScaffold {
   /** Written files, relative to the working directory. */
@@ -17,7 +17,7 @@ export function scaffoldExtension(name: string, cwd: string, configDir: string):
   const moduleRel = `extensions/${name}.mjs`;
   const testRel = `extensions/${name}.test.mjs`;
   for (const rel of [moduleRel, testRel]) {
-    if (existsSync(path.resolve(cwd, rel))) throw new LoreError('conflict', `${rel} already exists; pick another name or edit it`);
+    if (existsSync(path.resolve(cwd, rel))) throw new KbctxError('conflict', `${rel} already exists; pick another name or edit it`);
   }
   const fromConfig = path.relative(configDir, path.resolve(cwd, moduleRel)).split(path.sep).join('/');
   const modulePath = fromConfig.startsWith('.') ? fromConfig : `./${fromConfig}`;

@@ -1,10 +1,10 @@
-// The HTTP server of `lore serve mcp` on plain node:http: DNS-rebinding guard, CORS, Bearer auth,
+// The HTTP server of `kbctx serve mcp` on plain node:http: DNS-rebinding guard, CORS, Bearer auth,
 // `/mcp` (delegated to the MCP surface), then the REST route table. Every failure leaves through sendError.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AgentRegistry } from '../app/agents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
 import type { ServerConfig } from '../config/types.ts';
-import { isLoreError } from '../core/errors.ts';
+import { isKbctxError } from '../core/errors.ts';
 import { BEARER_CHALLENGE, createBearerAuth } from './bearer-auth.ts';
 import { isLoopbackHost } from './bind-address.ts';
 import { isClientGone } from './client-gone.ts';
@@ -100,10 +100,10 @@ export function createRequestHandler(options: HttpServerOptions): (req: Incoming
         return;
       }
       const headers: Record<string, string> = {};
-      if (isLoreError(error) && error.code === 'unauthorized') headers['www-authenticate'] = BEARER_CHALLENGE;
-      if (isLoreError(error) && error.code === 'method_not_allowed') headers['allow'] = String(error.details?.['allow'] ?? '');
+      if (isKbctxError(error) && error.code === 'unauthorized') headers['www-authenticate'] = BEARER_CHALLENGE;
+      if (isKbctxError(error) && error.code === 'method_not_allowed') headers['allow'] = String(error.details?.['allow'] ?? '');
       // The rest of an oversized body is not read: close the connection after answering.
-      if (isLoreError(error) && error.code === 'payload_too_large') headers['connection'] = 'close';
+      if (isKbctxError(error) && error.code === 'payload_too_large') headers['connection'] = 'close';
       sendError(res, error, log, headers);
     });
   };

@@ -24,7 +24,7 @@ export function checkExposure(config: ServerConfig, bindHost: string, env: NodeJ
   if (!config.allowUnauthenticated) {
     throw configError(
       `refusing to listen on ${bindHost} without authentication: anyone who can reach this address could read the index. ` +
-        'Set [server].auth_token_env = "LORE_TOKEN" and export LORE_TOKEN=<a long random token> (clients send Authorization: Bearer <token>), ' +
+        'Set [server].auth_token_env = "KBCTX_TOKEN" and export KBCTX_TOKEN=<a long random token> (clients send Authorization: Bearer <token>), ' +
         'or set [server].allow_unauthenticated = true on a trusted network',
     );
   }

@@ -2,7 +2,7 @@
 // address or a name from [server].allowed_hosts, and a browser Origin must be loopback, an allowed
 // host, or listed explicitly in [server].cors_origins. Anything else is 403 before routing.
 import type { IncomingHttpHeaders } from 'node:http';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { isLoopbackHost } from './bind-address.ts';
 
 export interface HostPolicy {
@@ -20,7 +20,7 @@ export function createHostGuard(policy: HostPolicy): (headers: IncomingHttpHeade
   return (headers) => {
     const host = headers.host;
     if (!host || !hostOk(hostnameOf(host))) {
-      throw new LoreError('forbidden', `Host '${host ?? ''}' is not allowed on a loopback server; add it to [server].allowed_hosts to accept it`);
+      throw new KbctxError('forbidden', `Host '${host ?? ''}' is not allowed on a loopback server; add it to [server].allowed_hosts to accept it`);
     }
     const origin = headers.origin;
     if (origin === undefined) return;
@@ -29,10 +29,10 @@ export function createHostGuard(policy: HostPolicy): (headers: IncomingHttpHeade
     try {
       originHost = new URL(origin).hostname;
     } catch {
-      throw new LoreError('forbidden', `Origin '${origin}' is not a valid origin`);
+      throw new KbctxError('forbidden', `Origin '${origin}' is not a valid origin`);
     }
     if (!hostOk(originHost.replace(/^\[|\]$/g, ''))) {
-      throw new LoreError('forbidden', `Origin '${origin}' is not allowed on a loopback server; list it in [server].cors_origins to accept it`);
+      throw new KbctxError('forbidden', `Origin '${origin}' is not allowed on a loopback server; list it in [server].cors_origins to accept it`);
     }
   };
 }

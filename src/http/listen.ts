@@ -1,14 +1,14 @@
-// Starting and stopping a node:http server: listen with errors as LoreErrors (address in use,
+// Starting and stopping a node:http server: listen with errors as KbctxErrors (address in use,
 // permission), and a graceful close that finishes in-flight requests, then drops what remains.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 
 export function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       const why = error.code === 'EADDRINUSE' ? 'the address is already in use' : error.code === 'EACCES' ? 'permission denied' : error.message;
-      reject(new LoreError('conflict', `cannot listen on ${host}:${port}: ${why} (set [server].bind or --bind, e.g. --bind 127.0.0.1:0)`, { cause: error }));
+      reject(new KbctxError('conflict', `cannot listen on ${host}:${port}: ${why} (set [server].bind or --bind, e.g. --bind 127.0.0.1:0)`, { cause: error }));
     };
     server.once('error', onError);
     server.listen(port, host, () => {

@@ -1,7 +1,7 @@
 // Reads a request body into memory under a byte limit, for REST and `/mcp` alike: 413 from
 // Content-Length before reading, and again while streaming (chunked bodies), without buffering more.
 import type { IncomingMessage } from 'node:http';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { ClientGoneError } from './client-gone.ts';
 
 /**
@@ -37,5 +37,5 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
   });
 }
 
-const tooLarge = (maxBytes: number): LoreError =>
-  new LoreError('payload_too_large', `request body is larger than ${maxBytes} bytes ([server].max_body_bytes)`);
+const tooLarge = (maxBytes: number): KbctxError =>
+  new KbctxError('payload_too_large', `request body is larger than ${maxBytes} bytes ([server].max_body_bytes)`);

@@ -1,7 +1,7 @@
 // Reads a request body as JSON for the REST surface: 415 unless the content type is JSON (an empty
 // body is allowed without one), 413 beyond the configured size, 400 for malformed JSON.
 import type { IncomingMessage } from 'node:http';
-import { LoreError, badRequest } from '../core/errors.ts';
+import { KbctxError, badRequest } from '../core/errors.ts';
 import { readBody } from './read-body.ts';
 
 /** Resolves to the parsed body, or `{}` when the body is empty. */
@@ -9,7 +9,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   const bytes = await readBody(req, maxBytes);
   if (bytes.length === 0) return {};
   if (!isJsonContentType(req.headers['content-type'])) {
-    throw new LoreError('unsupported_media_type', `request bodies must be JSON (Content-Type: application/json), got ${req.headers['content-type'] ?? 'no Content-Type'}`);
+    throw new KbctxError('unsupported_media_type', `request bodies must be JSON (Content-Type: application/json), got ${req.headers['content-type'] ?? 'no Content-Type'}`);
   }
   try {
     return JSON.parse(bytes.toString('utf8')) as unknown;

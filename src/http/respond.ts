@@ -1,8 +1,8 @@
 // Writing JSON responses, and the one place that turns a thrown error into an HTTP error response:
-// LoreError codes go through the error table; anything else is a 500 with an id, stack to the log.
+// KbctxError codes go through the error table; anything else is a 500 with an id, stack to the log.
 import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { isLoreError } from '../core/errors.ts';
+import { isKbctxError } from '../core/errors.ts';
 import { errorMapping } from '../core/error-table.ts';
 
 export type Log = (line: string) => void;
@@ -17,7 +17,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 export function sendError(res: ServerResponse, error: unknown, log: Log, extraHeaders: Record<string, string> = {}): void {
   let status: number;
   let body: { error: { code: string; message: string; id?: string } };
-  if (isLoreError(error)) {
+  if (isKbctxError(error)) {
     status = errorMapping(error.code).http;
     body = { error: { code: error.code, message: error.message } };
   } else {

@@ -1,6 +1,6 @@
 // Matches a request path against the route table: the route, or why not (404 unknown path,
 // 405 known path with another method, with the methods that are allowed).
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import type { Route } from './rest-routes.ts';
 
 export interface Match {
@@ -26,11 +26,11 @@ export class Router {
       allowed.push(route.method);
     }
     if (allowed.length > 0) {
-      throw new LoreError('method_not_allowed', `${method} is not allowed on ${pathname}; use ${[...new Set(allowed)].join(' or ')}`, {
+      throw new KbctxError('method_not_allowed', `${method} is not allowed on ${pathname}; use ${[...new Set(allowed)].join(' or ')}`, {
         details: { allow: [...new Set(allowed)].join(', ') },
       });
     }
-    throw new LoreError('not_found', `no route for ${method} ${pathname}; see GET /tools/list and the README for the API`);
+    throw new KbctxError('not_found', `no route for ${method} ${pathname}; see GET /tools/list and the README for the API`);
   }
 }
 

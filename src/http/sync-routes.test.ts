@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import type { SyncControl } from '../live/live-sync.ts';
 import { isLoopbackAddress, syncRoutes } from './sync-routes.ts';
 
@@ -14,7 +14,7 @@ const post = (tokenRequired: boolean) => syncRoutes(control, { tokenRequired }).
 const request = (remoteAddress: string) => ({ params: { connector: 'git:kb' }, body: {}, signal: new AbortController().signal, remoteAddress });
 
 it('POST /sync/{connector} from another host is forbidden unless the server requires a token', async () => {
-  await assert.rejects(post(false).handle(request('192.0.2.7')), (e: unknown) => e instanceof LoreError && e.code === 'forbidden');
+  await assert.rejects(post(false).handle(request('192.0.2.7')), (e: unknown) => e instanceof KbctxError && e.code === 'forbidden');
   assert.deepEqual(triggered, []);
   await post(false).handle(request('::ffff:127.0.0.1'));
   await post(true).handle(request('192.0.2.7'));

@@ -1,6 +1,6 @@
 // The live index over REST (docs/sync.md): GET /sync/status, POST /sync/{connector}. A trigger from a
 // non-loopback client is refused unless the server requires a token (then the auth guard vouched for it).
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import type { SyncControl } from '../live/live-sync.ts';
 import { syncStatusToWire } from '../live/status-wire.ts';
 import type { Route } from './rest-routes.ts';
@@ -13,7 +13,7 @@ export function syncRoutes(control: SyncControl, options: { tokenRequired: boole
       path: '/sync/:connector',
       handle: async (r) => {
         if (!options.tokenRequired && !isLoopbackAddress(r.remoteAddress)) {
-          throw new LoreError('forbidden', 'POST /sync/{connector} is only accepted from this machine unless the server requires a token ([server].auth_token_env)');
+          throw new KbctxError('forbidden', 'POST /sync/{connector} is only accepted from this machine unless the server requires a token ([server].auth_token_env)');
         }
         return syncStatusToWire([await control.trigger(r.params['connector']!)]).connectors[0];
       },

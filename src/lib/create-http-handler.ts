@@ -1,5 +1,5 @@
-// The library's `createHttpHandler(lore)`: the REST and MCP surfaces as one node:http listener to mount
-// in another server, built from the same request pipeline as `lore serve` (host guard, CORS, body
+// The library's `createHttpHandler(kbctx)`: the REST and MCP surfaces as one node:http listener to mount
+// in another server, built from the same request pipeline as `kbctx serve` (host guard, CORS, body
 // limits, `/mcp`, the route table), so auth and limits added there apply here too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseBind } from '../http/bind-address.ts';
@@ -8,14 +8,14 @@ import { checkExposure } from '../http/exposure-policy.ts';
 import { createMcpHttpHandler } from '../mcp/mcp-http-handler.ts';
 import { listDocumentPage } from '../app/documents.ts';
 import { VERSION } from '../version.ts';
-import { composedOf, type Lore } from './open-lore.ts';
+import { composedOf, type Kbctx } from './open-kbctx.ts';
 
 export interface HttpHandlerOptions {
   /** Where server messages go (default: stderr). */
   log?: ((line: string) => void) | undefined;
 }
 
-export type LoreHttpHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+export type KbctxHttpHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
   /** Ends open MCP streams. */
   close(): Promise<void>;
 };
@@ -25,8 +25,8 @@ export type LoreHttpHandler = ((req: IncomingMessage, res: ServerResponse) => vo
  * mount prefix from `req.url` first). DNS-rebinding protection follows `[server] bind`: with the default
  * loopback bind only loopback Host headers (and `[server] allowed_hosts`) are accepted.
  */
-export function createHttpHandler(lore: Lore, options: HttpHandlerOptions = {}): LoreHttpHandler {
-  const inner = composedOf(lore);
+export function createHttpHandler(kbctx: Kbctx, options: HttpHandlerOptions = {}): KbctxHttpHandler {
+  const inner = composedOf(kbctx);
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const config = inner.config.server;
   const tools = inner.tools();

@@ -1,9 +1,9 @@
-// The package's main export (`import { openLore } from 'lore-context'`): the library API and the
+// The package's main export (`import { openKbctx } from 'kbctx'`): the library API and the
 // types extension modules are written against. A thin surface: nothing here but re-exports.
-export { openLore, type Lore, type OpenLoreOptions, type SearchInput } from './open-lore.ts';
-export type { LoreDocument, SearchHit, SearchOutput, SourceInfo, SyncReport } from './wire-types.ts';
-export { createHttpHandler, type HttpHandlerOptions, type LoreHttpHandler } from './create-http-handler.ts';
-export { LoreError } from '../core/errors.ts';
+export { openKbctx, type Kbctx, type OpenKbctxOptions, type SearchInput } from './open-kbctx.ts';
+export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo, SyncReport } from './wire-types.ts';
+export { createHttpHandler, type HttpHandlerOptions, type KbctxHttpHandler } from './create-http-handler.ts';
+export { KbctxError } from '../core/errors.ts';
 export type { ErrorCode } from '../core/error-table.ts';
 export { VERSION } from '../version.ts';
 export type {
@@ -16,6 +16,6 @@ export type {
   ExtensionParameter,
   ExtensionPrompt,
   ExtensionTool,
-  LoreExtension,
-  LoreExtensionHost,
+  KbctxExtension,
+  KbctxExtensionHost,
 } from '../extensions/extension-api.ts';

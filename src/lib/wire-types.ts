@@ -20,7 +20,7 @@ export interface SearchOutput {
   explain?: { mode: string; alpha: number; keyword_candidates: number; vector_candidates: number; terms: string[] };
 }
 
-export interface LoreDocument {
+export interface KbctxDocument {
   id: string;
   source: string;
   source_id: string;

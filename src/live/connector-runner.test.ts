@@ -104,7 +104,7 @@ it('another process holding the connector (conflict) is not a failure', async ()
   const h = harness();
   h.runner.request('all', 'start');
   const done = h.nextRun();
-  h.finishers.shift()!(report({ failure: { code: 'conflict', message: 'held by lore sync' } }));
+  h.finishers.shift()!(report({ failure: { code: 'conflict', message: 'held by kbctx sync' } }));
   await done;
   assert.equal(h.runner.snapshot().state, 'idle');
   assert.equal(h.runner.snapshot().lastError, null);

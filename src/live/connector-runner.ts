@@ -43,7 +43,7 @@ export interface RunnerOptions {
 
 const BACKOFF_FIRST_MS = 15_000;
 const BACKOFF_MAX_MS = 3_600_000;
-const BUSY_RETRY_MS = 5_000; // another process (a hand-run `lore sync`) holds the connector
+const BUSY_RETRY_MS = 5_000; // another process (a hand-run `kbctx sync`) holds the connector
 
 export class ConnectorRunner {
   private readonly options: RunnerOptions;

@@ -1,4 +1,4 @@
-// The JSON shape of sync status (GET /sync/status, the MCP resource lore://sync/status; docs/sync.md).
+// The JSON shape of sync status (GET /sync/status, the MCP resource kbctx://sync/status; docs/sync.md).
 import type { ConnectorStatus } from './connector-runner.ts';
 
 export interface SyncStatusWire {

@@ -5,9 +5,9 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type C
 import type { AgentRegistry } from '../app/agents.ts';
 import type { DocumentLister } from '../app/documents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
-import { isLoreError } from '../core/errors.ts';
+import { isKbctxError } from '../core/errors.ts';
 import { errorMapping } from '../core/error-table.ts';
-import { LORE_INSTRUCTIONS } from './instructions.ts';
+import { KBCTX_INSTRUCTIONS } from './instructions.ts';
 import { legacyResourceNotFound } from './legacy-not-found.ts';
 import { DOCUMENT_MIME_TYPE, DOCUMENT_URI_PREFIX, type McpCatalog } from './mcp-catalog.ts';
 
@@ -19,11 +19,11 @@ export interface McpServerDeps {
   log: (line: string) => void;
   /** Pages of indexed documents for `resources/list` (absent: an empty list). */
   documents?: DocumentLister | undefined;
-  /** The live index's status as JSON (the read-only resource lore://sync/status); absent: no such resource. */
+  /** The live index's status as JSON (the read-only resource kbctx://sync/status); absent: no such resource. */
   syncStatus?: (() => Promise<unknown>) | undefined;
 }
 
-export const SYNC_STATUS_URI = 'lore://sync/status';
+export const SYNC_STATUS_URI = 'kbctx://sync/status';
 const SYNC_STATUS_RESOURCE = {
   uri: SYNC_STATUS_URI,
   name: 'Sync status',
@@ -38,7 +38,7 @@ const NO_COMPLETIONS = { completion: { values: [], hasMore: false } };
 
 export function createMcpServerFactory(deps: McpServerDeps): () => Server {
   const { catalog, tools, agents } = deps;
-  const info = { name: 'lore', version: deps.version };
+  const info = { name: 'kbctx', version: deps.version };
   const promptNames = new Set(catalog.prompts.map((p) => p.name));
 
   const callTool = async (name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
@@ -57,7 +57,7 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
   };
 
   return () => {
-    const server = new Server(info, { capabilities: CAPABILITIES, instructions: LORE_INSTRUCTIONS });
+    const server = new Server(info, { capabilities: CAPABILITIES, instructions: KBCTX_INSTRUCTIONS });
     const legacy = legacyResourceNotFound(server);
     server.setRequestHandler('tools/list', () => ({ tools: catalog.tools }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -111,19 +111,19 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
   };
 }
 
-/** Runs `fn`, turning a LoreError into the JSON-RPC error of the error table (a missing resource into the SDK's own error). */
+/** Runs `fn`, turning a KbctxError into the JSON-RPC error of the error table (a missing resource into the SDK's own error). */
 async function mcpErrors<T>(fn: () => Promise<T>, log: (line: string) => void, resourceUri?: string): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (resourceUri !== undefined && isLoreError(error) && error.code === 'not_found') throw new ResourceNotFoundError(resourceUri, error.message);
-    if (isLoreError(error)) throw new ProtocolError(errorMapping(error.code).mcp, error.message);
+    if (resourceUri !== undefined && isKbctxError(error) && error.code === 'not_found') throw new ResourceNotFoundError(resourceUri, error.message);
+    if (isKbctxError(error)) throw new ProtocolError(errorMapping(error.code).mcp, error.message);
     throw new ProtocolError(errorMapping('internal').mcp, errorText(error, log));
   }
 }
 
 function errorText(error: unknown, log: (line: string) => void): string {
-  if (isLoreError(error)) return `${error.code}: ${error.message}`;
+  if (isKbctxError(error)) return `${error.code}: ${error.message}`;
   const id = Math.random().toString(36).slice(2, 10);
   log(`internal error ${id}: ${(error as Error)?.stack ?? String(error)}`);
   return `internal error ${id}; see the server log`;

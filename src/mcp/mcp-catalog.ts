@@ -9,7 +9,7 @@ import { BUILTIN_OUTPUT_SCHEMAS } from './output-schemas.ts';
 /** Every document resource is served as its extracted text, so one type fits list, template and read alike. */
 export const DOCUMENT_MIME_TYPE = 'text/plain';
 
-export const DOCUMENT_URI_PREFIX = 'lore://documents/';
+export const DOCUMENT_URI_PREFIX = 'kbctx://documents/';
 
 export type McpToolDef = Tool;
 

@@ -1,4 +1,4 @@
-// `lore serve mcp --stdio`: the same server factory over stdin/stdout for desktop clients that
+// `kbctx serve mcp --stdio`: the same server factory over stdin/stdout for desktop clients that
 // launch MCP servers as subprocesses. Nothing else may write to stdout while it runs.
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';

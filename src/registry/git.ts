@@ -1,9 +1,9 @@
 // The git operations registries need, through the system `git` with argument arrays (never a shell).
-// Credentials come from git's own configuration. Failures become LoreErrors that say what to do.
+// Credentials come from git's own configuration. Failures become KbctxErrors that say what to do.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 
 const TIMEOUT_MS = 120_000;
 
@@ -19,12 +19,12 @@ function git(args: string[], cwd?: string): Promise<string> {
 export const isGitRepo = (dir: string): boolean => existsSync(path.join(dir, '.git'));
 
 export async function cloneRepo(url: string, branch: string | null, target: string): Promise<void> {
-  if (existsSync(target)) throw new LoreError('conflict', `cannot clone into ${target}: the folder already exists`);
+  if (existsSync(target)) throw new KbctxError('conflict', `cannot clone into ${target}: the folder already exists`);
   mkdirSync(path.dirname(target), { recursive: true });
   try {
     await git(['clone', '--depth', '1', ...(branch ? ['--branch', branch] : []), '--', url, target]);
   } catch (error) {
-    throw new LoreError(
+    throw new KbctxError(
       'upstream_error',
       `could not clone ${url}: ${(error as Error).message.split('\n').at(-1)}; check the URL and your network (git credentials come from git's own configuration)`,
       { cause: error },
@@ -47,7 +47,7 @@ export async function pullFastForward(dir: string): Promise<{ from: string; to: 
   try {
     await git(['pull', '--ff-only', '--quiet'], dir);
   } catch (error) {
-    throw new LoreError('upstream_error', `could not update ${dir}: ${(error as Error).message.split('\n').at(-1)}`, { cause: error });
+    throw new KbctxError('upstream_error', `could not update ${dir}: ${(error as Error).message.split('\n').at(-1)}`, { cause: error });
   }
   const after = (await git(['rev-parse', 'HEAD'], dir)).trim();
   return before === after ? null : { from: before.slice(0, 7), to: after.slice(0, 7) };

@@ -92,7 +92,7 @@ export function findExtension(registries: readonly LoadedRegistry[], id: string)
   if (found) return found;
   const name = id.split('/')[1] ?? '';
   const similar = [...all.keys()].filter((k) => k.includes(name) || name.includes(k.split('/')[1] ?? '\u0000'));
-  const hint = similar.length > 0 ? `; did you mean ${similar.slice(0, 3).join(', ')}?` : registries.some((r) => !r.present) ? '; run `lore registry install` first?' : '';
+  const hint = similar.length > 0 ? `; did you mean ${similar.slice(0, 3).join(', ')}?` : registries.some((r) => !r.present) ? '; run `kbctx registry install` first?' : '';
   throw notFound(`no registry provides ${id}${hint}`);
 }
 

@@ -4,7 +4,7 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { LoreError, notFound } from '../core/errors.ts';
+import { KbctxError, notFound } from '../core/errors.ts';
 import type { Config } from '../config/types.ts';
 import { DEFAULT_CONFIG_TOML } from '../config/default-config.ts';
 import { CONNECTOR_TIMEOUT_SECS } from '../config/schema.ts';
@@ -17,7 +17,7 @@ export const COMMUNITY_REGISTRY = { name: 'community', url: 'https://github.com/
 
 export interface RegistryContext {
   config: Config;
-  /** The config file to edit (`add`, `init`); the active one, or ./config/lore.toml when none exists. */
+  /** The config file to edit (`add`, `init`); the active one, or ./config/kbctx.toml when none exists. */
   configFile: string;
 }
 
@@ -142,11 +142,11 @@ export function overrideExtension(ctx: RegistryContext, id: string): { from: str
   const registries = loadRegistries(ctx.config);
   const ext = findExtension(registries, id);
   const target = [...registries].reverse().find((r) => !r.readonly && r.present);
-  if (!target) throw new LoreError('conflict', 'no writable registry to copy into: add one with readonly = false and an existing path');
-  if (target.name === ext.registry) throw new LoreError('conflict', `${id} already comes from the writable registry '${target.name}'; edit it there`);
+  if (!target) throw new KbctxError('conflict', 'no writable registry to copy into: add one with readonly = false and an existing path');
+  if (target.name === ext.registry) throw new KbctxError('conflict', `${id} already comes from the writable registry '${target.name}'; edit it there`);
   const rel = path.relative(registries.find((r) => r.name === ext.registry)!.path, path.dirname(ext.scriptPath));
   const destination = path.join(target.path, rel);
-  if (existsSync(destination)) throw new LoreError('conflict', `${destination} already exists; remove it first to copy ${id} again`);
+  if (existsSync(destination)) throw new KbctxError('conflict', `${destination} already exists; remove it first to copy ${id} again`);
   cpSync(path.dirname(ext.scriptPath), destination, { recursive: true });
   return { from: path.dirname(ext.scriptPath), to: destination, registry: target.name };
 }
@@ -154,7 +154,7 @@ export function overrideExtension(ctx: RegistryContext, id: string): { from: str
 /** Clones the community registry and adds it to the config. Safe to repeat; offline: error, config untouched. */
 export async function initCommunity(ctx: RegistryContext, options: { path?: string; url?: string } = {}): Promise<{ cloned: boolean; configured: boolean; path: string }> {
   const existing = ctx.config.registries[COMMUNITY_REGISTRY.name];
-  const target = existing?.path ?? path.resolve(options.path ?? path.join(homedir(), '.lore', 'registries', COMMUNITY_REGISTRY.name));
+  const target = existing?.path ?? path.resolve(options.path ?? path.join(homedir(), '.kbctx', 'registries', COMMUNITY_REGISTRY.name));
   let cloned = false;
   if (!existsSync(target)) {
     await cloneRepo(options.url ?? existing?.url ?? COMMUNITY_REGISTRY.url, existing?.branch ?? COMMUNITY_REGISTRY.branch, target);
@@ -166,7 +166,7 @@ export async function initCommunity(ctx: RegistryContext, options: { path?: stri
       ctx.configFile,
       ['registries', COMMUNITY_REGISTRY.name],
       { url: options.url ?? COMMUNITY_REGISTRY.url, branch: COMMUNITY_REGISTRY.branch, path: target, readonly: true },
-      ['Community extensions: enable one with `lore registry add <type>/<name>`'],
+      ['Community extensions: enable one with `kbctx registry add <type>/<name>`'],
       ctx.config.file ? '' : DEFAULT_CONFIG_TOML.trimStart(),
     );
     configured = true;

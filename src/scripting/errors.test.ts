@@ -1,13 +1,13 @@
-// Lua failures reach callers as LoreError('script_error') carrying the Lua message with the
+// Lua failures reach callers as KbctxError('script_error') carrying the Lua message with the
 // script's file name and line number.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { LuaFixture } from '../../test/helpers/lua.ts';
 
 function scriptError(pattern: RegExp) {
   return (e: unknown): boolean => {
-    assert.ok(e instanceof LoreError, String(e));
+    assert.ok(e instanceof KbctxError, String(e));
     assert.equal(e.code, 'script_error');
     assert.match(e.message, pattern);
     return true;

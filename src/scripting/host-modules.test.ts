@@ -38,9 +38,9 @@ describe('host modules', () => {
   });
 
   it('env.get returns an allowed value, nil for the rest', async () => {
-    const fx = new LuaFixture({ env: { LORE_LUA_TEST_VAR: 'from-env' } });
+    const fx = new LuaFixture({ env: { KBCTX_LUA_TEST_VAR: 'from-env' } });
     try {
-      const read = `return { env.get("LORE_LUA_TEST_VAR"), env.get("LORE_LUA_TEST_UNSET") == nil, env.get("PATH") == nil, env.get("HOME") == nil }`;
+      const read = `return { env.get("KBCTX_LUA_TEST_VAR"), env.get("KBCTX_LUA_TEST_UNSET") == nil, env.get("PATH") == nil, env.get("HOME") == nil }`;
       assert.deepEqual(await fx.exec(read), ['from-env', true, true, true]);
     } finally {
       fx.close();

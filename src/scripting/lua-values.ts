@@ -1,13 +1,13 @@
 // Shapes of values coming back from Lua, made predictable: an empty Lua table encodes as `{}`, so
 // wherever an array is expected `{}` means "empty array". Also the JSON-safe copy of a config section.
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 
 /** `[]` for nil or an empty table; the array itself; otherwise a script_error naming `what`. */
 export function asArray(value: unknown, what: string): unknown[] {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value;
   if (typeof value === 'object' && Object.keys(value).length === 0) return [];
-  throw new LoreError('script_error', `${what} must be an array (a Lua sequence), got ${typeof value}`);
+  throw new KbctxError('script_error', `${what} must be an array (a Lua sequence), got ${typeof value}`);
 }
 
 export function asString(value: unknown): string | undefined {

@@ -11,7 +11,7 @@ describe('sandbox', () => {
   let outside: string;
   before(() => {
     fx = new LuaFixture({ memoryMaxBytes: 16 * 1024 * 1024 });
-    outside = mkdtempSync(path.join(tmpdir(), 'lore-outside-'));
+    outside = mkdtempSync(path.join(tmpdir(), 'kbctx-outside-'));
     writeFileSync(path.join(outside, 'secret.txt'), 'secret');
     mkdirSync(path.join(fx.dir, 'tools'), { recursive: true });
     symlinkSync(path.join(outside, 'secret.txt'), path.join(fx.dir, 'tools', 'link-out.txt'));

@@ -2,7 +2,7 @@
 // <connectors|tools|agents>/<name>.lua under the working directory. Never overwrites a file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { badRequest, LoreError } from '../core/errors.ts';
+import { badRequest, KbctxError } from '../core/errors.ts';
 
 export type ScaffoldKind = 'connector' | 'tool' | 'agent';
 
@@ -21,7 +21,7 @@ export function scaffoldScript(kind: ScaffoldKind, name: string, cwd: string): S
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) throw badRequest(`invalid ${kind} name '${name}': use letters, digits, '-' and '_'`);
   const relative = `${kind}s/${name}.lua`;
   const file = path.resolve(cwd, relative);
-  if (existsSync(file)) throw new LoreError('conflict', `${relative} already exists; pick another name or edit it`);
+  if (existsSync(file)) throw new KbctxError('conflict', `${relative} already exists; pick another name or edit it`);
   const template = readFileSync(new URL(`./templates/${kind}.lua`, import.meta.url), 'utf8');
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, template.replaceAll('{{name}}', name));

@@ -1,6 +1,6 @@
 // Script agents: a Lua file defining a global `agent` (description, tools, arguments,
 // resolve(args, config, context)). Metadata is read once in the sandbox; each resolve runs fresh.
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import type { ScriptConfig } from '../config/types.ts';
 import type { Agent, AgentArgument, PromptMessage, ResolvedPrompt } from '../app/agents.ts';
 import { asArray, asString, toScriptConfig } from './lua-values.ts';
@@ -29,12 +29,12 @@ export async function loadScriptAgent(runtime: ScriptRuntime, name: string, conf
 
 function parseArgument(raw: unknown, where: string): AgentArgument {
   const a = (raw ?? {}) as Record<string, unknown>;
-  if (typeof a['name'] !== 'string' || a['name'] === '') throw new LoreError('script_error', `${where}: needs a \`name\` (string)`);
+  if (typeof a['name'] !== 'string' || a['name'] === '') throw new KbctxError('script_error', `${where}: needs a \`name\` (string)`);
   return { name: a['name'], description: asString(a['description']) ?? '', required: a['required'] === true };
 }
 
 export function parsePrompt(prompt: Record<string, unknown>, declaredTools: readonly string[], label: string): ResolvedPrompt {
-  const fail = (why: string): LoreError => new LoreError('script_error', `${label}: agent.resolve ${why}`);
+  const fail = (why: string): KbctxError => new KbctxError('script_error', `${label}: agent.resolve ${why}`);
   if (typeof prompt['system'] !== 'string') throw fail('must return a table with a `system` string');
   const tools = prompt['tools'] === undefined ? [...declaredTools] : asArray(prompt['tools'], `${label}: resolve().tools`).map(String);
   const messages = asArray(prompt['messages'], `${label}: resolve().messages`).map((m, i): PromptMessage => {

@@ -2,7 +2,7 @@
 // loaders for script tools, agents and connectors. Loading reads metadata in the sandbox.
 import type { Agent } from '../app/agents.ts';
 import type { Connector } from '../connectors/connector.ts';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import type { ScriptConfig } from '../config/types.ts';
 import { loadScriptAgent } from './script-agent.ts';
 import { ScriptConnector } from './script-connector.ts';
@@ -53,7 +53,7 @@ export class Scripting {
     const failures: ScriptLoadFailure[] = [];
     settled.forEach((s, i) => {
       if (s.status === 'fulfilled') loaded.push(s.value as T);
-      else failures.push({ label: `${kind}:${names[i]}`, message: s.reason instanceof LoreError ? s.reason.message : String(s.reason) });
+      else failures.push({ label: `${kind}:${names[i]}`, message: s.reason instanceof KbctxError ? s.reason.message : String(s.reason) });
     });
     return { loaded, failures };
   }

@@ -1,8 +1,8 @@
 // Hard time-outs: a spinning loop, a long sleep and a hung HTTP call are each ended at the script's
-// time-out with LoreError('timeout'), far before they would end on their own; the runtime recovers.
+// time-out with KbctxError('timeout'), far before they would end on their own; the runtime recovers.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { useLuaWithUpstream } from '../../test/helpers/lua.ts';
 
 const TIMEOUT_SECS = 1;
@@ -10,7 +10,7 @@ const TIMEOUT_SECS = 1;
 async function expectTimeout(promise: Promise<unknown>): Promise<number> {
   const started = performance.now();
   await assert.rejects(promise, (e: unknown) => {
-    assert.ok(e instanceof LoreError);
+    assert.ok(e instanceof KbctxError);
     assert.equal(e.code, 'timeout');
     assert.match(e.message, /timed out after 1 s/);
     return true;
@@ -47,7 +47,7 @@ describe('time-outs', () => {
   it('many runaway calls at once all end at their time-out, then normal calls work', async () => {
     const started = performance.now();
     const results = await Promise.allSettled(Array.from({ length: 12 }, () => env.fx.exec('while true do end', { timeoutSecs: TIMEOUT_SECS })));
-    assert.ok(results.every((r) => r.status === 'rejected' && (r.reason as LoreError).code === 'timeout'));
+    assert.ok(results.every((r) => r.status === 'rejected' && (r.reason as KbctxError).code === 'timeout'));
     assertAnsweredAtTimeout((performance.now() - started) / 1000);
     assert.equal(await env.fx.exec('return "alive"'), 'alive');
   });

@@ -1,6 +1,6 @@
 // A script tool's declaration (`tool.name/version/description/parameters`, read in the sandbox)
 // checked and turned into ParamSpecs, with Context Harness defaults (type string, not required).
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { PARAM_TYPES, type ParamSpec, type ParamType } from '../core/tools/param-spec.ts';
 import { asArray, asString } from './lua-values.ts';
 
@@ -25,7 +25,7 @@ export function parseToolMeta(raw: unknown, registeredName: string): ToolMeta {
 }
 
 function parseParam(raw: unknown, where: string): ParamSpec {
-  const fail = (why: string): LoreError => new LoreError('script_error', `${where}: ${why}`);
+  const fail = (why: string): KbctxError => new KbctxError('script_error', `${where}: ${why}`);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw fail('must be a table');
   const p = raw as Record<string, unknown>;
   if (typeof p['name'] !== 'string' || p['name'] === '') throw fail('needs a `name` (string)');

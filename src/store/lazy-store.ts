@@ -1,5 +1,5 @@
 // A Store that forwards to one being opened: commands on the SQLite default never load the
-// PostgreSQL driver (CLI start-up, ADR 0072), and openLore stays synchronous. Every data method
+// PostgreSQL driver (CLI start-up, ADR 0072), and openKbctx stays synchronous. Every data method
 // awaits the real store; generation() answers 'opening' until it is there.
 import type { Store } from './store.ts';
 

@@ -1,4 +1,4 @@
-// A database URL without its password, for logs, `lore stats` and Store.path.
+// A database URL without its password, for logs, `kbctx stats` and Store.path.
 
 export function redactUrl(url: string): string {
   try {

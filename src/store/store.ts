@@ -128,7 +128,7 @@ export interface VectorIndexReport {
   index: 'none' | 'fresh' | 'updated' | 'rebuilt' | 'unavailable';
 }
 
-/** What `lore doctor` reads about the index's health (Store.checkIntegrity). */
+/** What `kbctx doctor` reads about the index's health (Store.checkIntegrity). */
 export interface IntegrityReport {
   /** SQLite quick_check problems (empty: ok). */
   sqlite: string[];
@@ -143,7 +143,7 @@ export interface IntegrityReport {
   vectorIndexes?: { model: string; dims: number; vectors: number; state: 'fresh' | 'stale' | 'missing' }[];
 }
 
-/** An embedding as stored, keyed by chunk id (portable between stores: `lore migrate`). */
+/** An embedding as stored, keyed by chunk id (portable between stores: `kbctx migrate`). */
 export interface StoredEmbedding {
   chunkId: string;
   model: string;
@@ -200,7 +200,7 @@ export interface Store {
   /**
    * Changes whenever the index may have changed, through this connection or any other (another
    * process, another replica). Synchronous and cheap: asked before every cached search. Throws
-   * LoreError `unavailable` when the store cannot vouch for freshness (PostgreSQL unreachable).
+   * KbctxError `unavailable` when the store cannot vouch for freshness (PostgreSQL unreachable).
    */
   generation(): string;
   /**
@@ -211,7 +211,7 @@ export interface Store {
   countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number>;
   /** Stores vectors (one transaction); chunks deleted or changed since they were read are skipped. Returns rows written. */
   writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number>;
-  /** Stores vectors by chunk id (`lore migrate`); rows whose chunk is missing or has another content hash are skipped. Returns rows written. */
+  /** Stores vectors by chunk id (`kbctx migrate`); rows whose chunk is missing or has another content hash are skipped. Returns rows written. */
   importEmbeddings(rows: readonly StoredEmbedding[]): Promise<number>;
   /** Every stored embedding, one at a time (memory bounded). */
   iterateEmbeddings(): AsyncIterable<StoredEmbedding>;
@@ -250,7 +250,7 @@ export type ReleaseLock = () => void;
  * (sync-lock.ts); PostgreSQL: session advisory locks, so replicas on different hosts exclude each other.
  */
 export interface ConnectorLocks {
-  /** Takes the connector's lock for `owner` ("lore sync", "lore serve"); throws LoreError `conflict` naming the holder. */
+  /** Takes the connector's lock for `owner` ("kbctx sync", "kbctx serve"); throws KbctxError `conflict` naming the holder. */
   acquire(label: string, owner: string): Promise<ReleaseLock>;
   /** Like acquire, but while another holds the lock waits (up to `timeoutMs`), calling `onWait` once. */
   wait(label: string, owner: string, options: { timeoutMs: number; onWait?: ((message: string) => void) | undefined }): Promise<ReleaseLock>;

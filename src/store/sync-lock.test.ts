@@ -4,18 +4,18 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, it } from 'node:test';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import { lockConnector, waitForConnectorLock } from './sync-lock.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-lock-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-lock-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const db = path.join(dir, 'lore.sqlite');
+const db = path.join(dir, 'kbctx.sqlite');
 const lockFile = path.join(dir, 'locks', 'filesystem_docs.lock');
 
 it('one holder at a time; release frees it', () => {
   const release = lockConnector(db, 'filesystem:docs', 'first');
   assert.ok(existsSync(lockFile));
-  assert.throws(() => lockConnector(db, 'filesystem:docs', 'second'), (e: unknown) => e instanceof LoreError && e.code === 'conflict');
+  assert.throws(() => lockConnector(db, 'filesystem:docs', 'second'), (e: unknown) => e instanceof KbctxError && e.code === 'conflict');
   const other = lockConnector(db, 'git:kb', 'second'); // another connector is independent
   other();
   release();
@@ -41,7 +41,7 @@ it('waitForConnectorLock says once that it waits, then refuses after its time-ou
   const lines: string[] = [];
   await assert.rejects(
     waitForConnectorLock(db, 'filesystem:docs', 'waiter', { timeoutMs: 300, onWait: (m) => lines.push(m) }),
-    (e: unknown) => e instanceof LoreError && e.code === 'conflict',
+    (e: unknown) => e instanceof KbctxError && e.code === 'conflict',
   );
   assert.equal(lines.length, 1);
   const waiting = waitForConnectorLock(db, 'filesystem:docs', 'waiter', { timeoutMs: 60_000 });

@@ -3,7 +3,7 @@
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { LoreError } from '../core/errors.ts';
+import { KbctxError } from '../core/errors.ts';
 import type { ConnectorLocks, ReleaseLock } from './store.ts';
 import { waitForLock } from './wait-for-lock.ts';
 
@@ -18,7 +18,7 @@ interface LockFile {
 const PROCESS_TOKEN = randomUUID();
 
 
-/** Takes the connector's lock for `owner` ("lore sync", "lore serve"); throws LoreError `conflict` naming the holder. */
+/** Takes the connector's lock for `owner` ("kbctx sync", "kbctx serve"); throws KbctxError `conflict` naming the holder. */
 export function lockConnector(dbPath: string, label: string, owner: string): ReleaseLock {
   const dir = path.join(path.dirname(dbPath), 'locks');
   mkdirSync(dir, { recursive: true });
@@ -43,13 +43,13 @@ export function lockConnector(dbPath: string, label: string, owner: string): Rel
     const holder = readHolder(file);
     const ours = holder?.token === PROCESS_TOKEN;
     if (holder && !ours && holder.pid !== process.pid && isAlive(holder.pid)) {
-      throw new LoreError(
+      throw new KbctxError(
         'conflict',
         `${label} is being synced by ${holder.owner} (pid ${holder.pid}, since ${holder.started_at}); ` +
           `wait for it to finish (GET /sync/status on the server shows progress) and run the command again`,
       );
     }
-    if (ours) throw new LoreError('conflict', `${label} is already being synced by this process`);
+    if (ours) throw new KbctxError('conflict', `${label} is already being synced by this process`);
     // Stale (its process died, or the file is unreadable): move it aside, then try once more.
     try {
       renameSync(file, `${file}.stale-${process.pid}`);
@@ -58,7 +58,7 @@ export function lockConnector(dbPath: string, label: string, owner: string): Rel
       // another process took it over first; the next attempt reports it
     }
   }
-  throw new LoreError('conflict', `${label}: could not take the sync lock ${file}`);
+  throw new KbctxError('conflict', `${label}: could not take the sync lock ${file}`);
 }
 
 function readHolder(file: string): LockFile | null {

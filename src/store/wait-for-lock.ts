@@ -1,6 +1,6 @@
 // Waiting for a connector lock, whatever holds it (a lock file, a PostgreSQL advisory lock): retries
-// `acquire` while it throws LoreError `conflict`, telling `onWait` once, until `timeoutMs` has passed.
-import { LoreError } from '../core/errors.ts';
+// `acquire` while it throws KbctxError `conflict`, telling `onWait` once, until `timeoutMs` has passed.
+import { KbctxError } from '../core/errors.ts';
 import type { ReleaseLock } from './store.ts';
 
 const POLL_MS = 200;
@@ -15,7 +15,7 @@ export async function waitForLock(
     try {
       return await acquire();
     } catch (error) {
-      if (!(error instanceof LoreError) || error.code !== 'conflict' || Date.now() >= deadline) throw error;
+      if (!(error instanceof KbctxError) || error.code !== 'conflict' || Date.now() >= deadline) throw error;
       if (!told) options.onWait?.(`waiting: ${error.message.split(';')[0]}`);
       told = true;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -13,8 +13,8 @@ export interface WebFacts {
   configFile: string | null;
   /** The working directory relative paths were resolved against. */
   workingDir: string;
-  /** Absolute path of bin/lore.js, for stdio client configs. */
-  loreBin: string;
+  /** Absolute path of bin/kbctx.js, for stdio client configs. */
+  kbctxBin: string;
   /** `<provider>:<model>` of the configured embedder, null when [embedding] is disabled. */
   embedder: { model: string; dims: number | null } | null;
   defaultLimit: number;
@@ -41,7 +41,7 @@ export function webRoutes({ facts, store, connectorLabels }: WebDeps): Route[] {
           version: facts.version,
           config_file: facts.configFile,
           working_dir: facts.workingDir,
-          lore_bin: facts.loreBin,
+          kbctx_bin: facts.kbctxBin,
           mcp_path: '/mcp',
           auth_token_env: facts.authTokenEnv,
           search: {

@@ -1,17 +1,17 @@
-// `npm run conformance`: the official MCP conformance suite against a real `lore serve mcp` on
+// `npm run conformance`: the official MCP conformance suite against a real `kbctx serve mcp` on
 // 127.0.0.1:0 — the active suite for each 2025 revision and the 2026-07-28 requirement set, each with a
 // baseline of individual fixture-only checks. Output goes to a log file (default .ci/logs/conformance.log); exit 1 on any regression.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BASE_CONFIG, DOCS } from '../helpers/server.ts';
-import { LORE_BIN, REPO_ROOT, Workspace } from '../helpers/workspace.ts';
+import { KBCTX_BIN, REPO_ROOT, Workspace } from '../helpers/workspace.ts';
 
 const LOG = path.resolve(process.env['CONFORMANCE_LOG'] ?? path.join(REPO_ROOT, '.ci/logs/conformance.log'));
 const SUITE = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const here = path.join(REPO_ROOT, 'test/conformance');
 
-// One run per protocol revision Lore serves, each with its own baseline of individual checks.
+// One run per protocol revision kbctx serves, each with its own baseline of individual checks.
 const runs = [
   ...['2025-03-26', '2025-06-18', '2025-11-25'].map((rev) => ({
     name: `active suite, revision ${rev}`,
@@ -30,22 +30,22 @@ function run(args: string[], cwd: string): Promise<{ code: number; output: strin
   });
 }
 
-const ws = new Workspace('lore-conformance-');
+const ws = new Workspace('kbctx-conformance-');
 for (const [file, text] of Object.entries(DOCS)) ws.write(file, text);
 ws.config(BASE_CONFIG);
-const sync = spawn(process.execPath, [LORE_BIN, 'sync', 'all'], { cwd: ws.dir, stdio: 'ignore' });
+const sync = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], { cwd: ws.dir, stdio: 'ignore' });
 await new Promise((resolve) => sync.on('close', resolve));
-const lore = spawn(process.execPath, [LORE_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0'], { cwd: ws.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+const kbctx = spawn(process.execPath, [KBCTX_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0'], { cwd: ws.dir, stdio: ['ignore', 'pipe', 'pipe'] });
 let serverLog = '';
-lore.stderr.setEncoding('utf8').on('data', (d: string) => (serverLog += d));
+kbctx.stderr.setEncoding('utf8').on('data', (d: string) => (serverLog += d));
 const url = await new Promise<string>((resolve, reject) => {
   let out = '';
-  lore.stdout.setEncoding('utf8').on('data', (d: string) => {
+  kbctx.stdout.setEncoding('utf8').on('data', (d: string) => {
     out += d;
     const m = /MCP endpoint: (\S+)/.exec(out);
     if (m) resolve(m[1]!);
   });
-  lore.on('exit', (code) => reject(new Error(`lore serve mcp exited with ${code}`)));
+  kbctx.on('exit', (code) => reject(new Error(`kbctx serve mcp exited with ${code}`)));
 });
 
 let log = '';
@@ -57,9 +57,9 @@ for (const r of runs) {
   console.log(`conformance, ${r.name}: ${code === 0 ? 'ok' : 'FAILED'}\n${summary.split('\n').filter((l) => /^Total|regression|stale|Unexpected|Expected/i.test(l)).join('\n')}`);
   failed ||= code !== 0;
 }
-lore.kill('SIGTERM');
+kbctx.kill('SIGTERM');
 ws.cleanup();
 mkdirSync(path.dirname(LOG), { recursive: true });
-writeFileSync(LOG, `${log}### lore serve mcp stderr\n${serverLog}`);
+writeFileSync(LOG, `${log}### kbctx serve mcp stderr\n${serverLog}`);
 console.log(`full output: ${LOG}`);
 process.exitCode = failed ? 1 : 0;

@@ -1,4 +1,4 @@
-// Kill -9 a real `lore sync` in the middle of writing, then check the index is consistent (every
+// Kill -9 a real `kbctx sync` in the middle of writing, then check the index is consistent (every
 // document's chunks match its body, FTS rows match chunks) and that a resync converges to exactly
 // what a clean index holds.
 import assert from 'node:assert/strict';
@@ -9,10 +9,10 @@ import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chunkIds } from '../../src/core/ids.ts';
 import { chunkText } from '../../src/core/chunker.ts';
-import { LORE_BIN, Workspace } from '../helpers/workspace.ts';
+import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 
 const FILES = 6000;
-const ws = new Workspace('lore-crash-');
+const ws = new Workspace('kbctx-crash-');
 after(() => ws.cleanup());
 
 function writeCorpus(version: string): void {
@@ -22,9 +22,9 @@ function writeCorpus(version: string): void {
   }
 }
 
-/** Starts `lore sync all` and SIGKILLs it shortly after it begins writing. Returns true if it was killed. */
+/** Starts `kbctx sync all` and SIGKILLs it shortly after it begins writing. Returns true if it was killed. */
 async function killMidSync(db: string): Promise<boolean> {
-  const child = spawn(process.execPath, [LORE_BIN, 'sync', 'all'], { cwd: ws.dir, stdio: 'ignore', env: { ...process.env, LORE_CONFIG: '' } });
+  const child = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], { cwd: ws.dir, stdio: 'ignore', env: { ...process.env, KBCTX_CONFIG: '' } });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const baseline = existsSync(`${db}-wal`) ? statSync(`${db}-wal`).size : 0;
   for (let i = 0; i < 2000; i++) {
@@ -72,7 +72,7 @@ describe('crash safety', () => {
     const partial = checkConsistent(db, 80);
     assert.ok(partial.documents < FILES, `killed mid-sync (${partial.documents} of ${FILES} documents written)`);
 
-    const resync = await ws.lore(['sync', 'all']);
+    const resync = await ws.kbctx(['sync', 'all']);
     assert.equal(resync.code, 0, resync.stderr);
     const complete = checkConsistent(db, 80);
     assert.equal(complete.documents, FILES);
@@ -85,13 +85,13 @@ describe('crash safety', () => {
     assert.ok(await killMidSync(db));
     const mixed = checkConsistent(db, 80);
     assert.equal(mixed.documents, FILES);
-    const again = await ws.lore(['sync', 'all']);
+    const again = await ws.kbctx(['sync', 'all']);
     assert.equal(again.code, 0, again.stderr);
     const final = checkConsistent(db, 80);
     assert.deepEqual([...final.versions], ['v2']);
 
     ws.write('clean.toml', '[db]\npath = "clean.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n');
-    const clean = await ws.lore(['-c', 'clean.toml', 'sync', 'all']);
+    const clean = await ws.kbctx(['-c', 'clean.toml', 'sync', 'all']);
     assert.equal(clean.code, 0, clean.stderr);
     assert.deepEqual(checkConsistent(ws.path('clean.sqlite'), 80).chunks, final.chunks);
   });

@@ -1,30 +1,30 @@
-// `lore export` progress through the real CLI (issue 11): with a non-terminal stderr a plain line every
-// LORE_PROGRESS_INTERVAL_MS (5 s by default), a summary line on stderr, and stdout the same JSON byte
+// `kbctx export` progress through the real CLI (issue 11): with a non-terminal stderr a plain line every
+// KBCTX_PROGRESS_INTERVAL_MS (5 s by default), a summary line on stderr, and stdout the same JSON byte
 // for byte whatever is shown; --quiet and --json keep stderr empty.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { after, before, it } from 'node:test';
-import { LORE_BIN, Workspace } from '../helpers/workspace.ts';
+import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 
 let ws: Workspace;
 let plain: string;
 before(async () => {
-  ws = new Workspace('lore-export-progress-');
+  ws = new Workspace('kbctx-export-progress-');
   // About 1.4 MB of JSON: some twenty pieces, so the export spans many turns of the event loop.
   const paragraph = 'Foxes and tea and write-ahead logs. '.repeat(60);
   for (let i = 0; i < 300; i++) ws.write(`docs/d${i}.md`, `# Doc ${i}\n\n${paragraph}\n`);
   ws.config('[connectors.filesystem.docs]\nroot = "docs"\n');
-  const sync = await ws.lore(['sync', 'all']);
+  const sync = await ws.kbctx(['sync', 'all']);
   assert.equal(sync.code, 0, sync.stderr);
-  const r = await ws.lore(['export']);
+  const r = await ws.kbctx(['export']);
   assert.equal(r.code, 0, r.stderr);
   plain = r.stdout;
 });
 after(() => ws.cleanup());
 
 it('a quick export prints no progress line, only the summary on stderr', async () => {
-  const r = await ws.lore(['export']);
+  const r = await ws.kbctx(['export']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /^Exported 300 documents and 300 chunks to stdout \(1\.\d MiB, \d+\.\d\d s\)\n$/);
   const parsed = JSON.parse(r.stdout) as { documents: unknown[]; chunks: unknown[] };
@@ -33,7 +33,7 @@ it('a quick export prints no progress line, only the summary on stderr', async (
 });
 
 it('a non-terminal stderr gets plain progress lines when the export outlasts the interval; stdout is unchanged', async () => {
-  const r = await ws.lore(['export'], { env: { LORE_PROGRESS_INTERVAL_MS: '1' } });
+  const r = await ws.kbctx(['export'], { env: { KBCTX_PROGRESS_INTERVAL_MS: '1' } });
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stderr.trimEnd().split('\n');
   assert.ok(lines.length >= 2, r.stderr);
@@ -43,11 +43,11 @@ it('a non-terminal stderr gets plain progress lines when the export outlasts the
   assert.equal(r.stdout, plain);
 });
 
-it('`lore export > file`: stdout writes complete synchronously, and the progress lines still come', async () => {
+it('`kbctx export > file`: stdout writes complete synchronously, and the progress lines still come', async () => {
   const fd = openSync(ws.path('redirected.json'), 'w');
-  const child = spawn(process.execPath, [LORE_BIN, 'export'], {
+  const child = spawn(process.execPath, [KBCTX_BIN, 'export'], {
     cwd: ws.dir,
-    env: { ...process.env, LORE_CONFIG: '', LORE_PROGRESS_INTERVAL_MS: '1' },
+    env: { ...process.env, KBCTX_CONFIG: '', KBCTX_PROGRESS_INTERVAL_MS: '1' },
     stdio: ['ignore', fd, 'pipe'],
   });
   closeSync(fd);
@@ -62,7 +62,7 @@ it('`lore export > file`: stdout writes complete synchronously, and the progress
 
 it('--quiet and --json keep stderr empty and stdout unchanged', async () => {
   for (const flag of ['--quiet', '--json']) {
-    const r = await ws.lore(['export', flag], { env: { LORE_PROGRESS_INTERVAL_MS: '1' } });
+    const r = await ws.kbctx(['export', flag], { env: { KBCTX_PROGRESS_INTERVAL_MS: '1' } });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '', flag);
     assert.equal(r.stdout, plain, flag);
@@ -70,12 +70,12 @@ it('--quiet and --json keep stderr empty and stdout unchanged', async () => {
 });
 
 it('--output: progress on stderr, the summary with bytes and time on stdout, the same JSON in the file', async () => {
-  const r = await ws.lore(['export', '--output', 'out.json'], { env: { LORE_PROGRESS_INTERVAL_MS: '1' } });
+  const r = await ws.kbctx(['export', '--output', 'out.json'], { env: { KBCTX_PROGRESS_INTERVAL_MS: '1' } });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^Wrote 300 documents and 300 chunks to out\.json \(1\.\d MiB, \d+\.\d\d s\)\n$/);
   assert.match(r.stderr, /^export: documents\+chunks \d+\/600 /);
   assert.equal(readFileSync(ws.path('out.json'), 'utf8'), plain);
-  const asJson = await ws.lore(['export', '--output', 'out2.json', '--json'], { env: { LORE_PROGRESS_INTERVAL_MS: '1' } });
+  const asJson = await ws.kbctx(['export', '--output', 'out2.json', '--json'], { env: { KBCTX_PROGRESS_INTERVAL_MS: '1' } });
   assert.equal(asJson.stderr, '');
   const summary = JSON.parse(asJson.stdout) as Record<string, unknown>;
   assert.deepEqual({ ...summary, duration_ms: 0 }, { output: ws.path('out2.json'), documents: 300, chunks: 300, bytes: statSync(ws.path('out2.json')).size, duration_ms: 0 });

@@ -5,7 +5,7 @@ import { after, it } from 'node:test';
 import { eventually, spawnLiveServer } from '../helpers/live-server.ts';
 import { Workspace } from '../helpers/workspace.ts';
 
-const ws = new Workspace('lore-live-cluster-');
+const ws = new Workspace('kbctx-live-cluster-');
 after(() => ws.cleanup());
 
 it('with --workers 2 one scheduler syncs; every worker reports its status and triggers runs', async () => {

@@ -9,7 +9,7 @@ import { hashVector } from '../helpers/hashing-embedder.ts';
 import { spawnLiveServer } from '../helpers/live-server.ts';
 import { Workspace } from '../helpers/workspace.ts';
 
-const ws = new Workspace('lore-live-embed-');
+const ws = new Workspace('kbctx-live-embed-');
 let provider: Server;
 let down = false;
 

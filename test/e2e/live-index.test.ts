@@ -1,19 +1,19 @@
-// The live index with a real `lore serve mcp` process: saved, created, deleted and moved files become
+// The live index with a real `kbctx serve mcp` process: saved, created, deleted and moved files become
 // searchable (or vanish) while searches keep answering; the status and trigger endpoints; a hand-run
-// `lore sync` never writes alongside the server.
+// `kbctx sync` never writes alongside the server.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { renameSync } from 'node:fs';
 import { after, before, it } from 'node:test';
 import { lockConnector } from '../../src/store/sync-lock.ts';
 import { eventually, spawnLiveServer, type LiveServer } from '../helpers/live-server.ts';
-import { LORE_BIN, Workspace } from '../helpers/workspace.ts';
+import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 
 let ws: Workspace;
 let server: LiveServer;
 
 before(async () => {
-  ws = new Workspace('lore-live-');
+  ws = new Workspace('kbctx-live-');
   for (let i = 0; i < 50; i++) ws.write(`docs/notes/n${i}.md`, `# Note ${i}\n\nPlain words about gardening, item ${i}.\n`);
   ws.write('docs/keep.md', '# Keep\n\nThe quartermaster keeps the ledger.\n');
   ws.write('docs/ignored/skip.md', '# Skip\n\nxylophonequest should never be indexed.\n');
@@ -93,12 +93,12 @@ it('GET /sync/status has one entry per connector in the documented shape; POST /
 });
 
 it('a hand-run sync while the connector is locked by another process waits, or with --no-wait is refused naming the holder', async () => {
-  const release = lockConnector(ws.path('.lore/lore.sqlite'), 'filesystem:docs', 'a test');
+  const release = lockConnector(ws.path('.kbctx/kbctx.sqlite'), 'filesystem:docs', 'a test');
   try {
-    const refused = await ws.lore(['sync', 'all', '--no-wait']);
+    const refused = await ws.kbctx(['sync', 'all', '--no-wait']);
     assert.equal(refused.code, 1, refused.stderr);
     assert.match(refused.stderr, /filesystem:docs is being synced by a test \(pid \d+/);
-    const child = spawn(process.execPath, [LORE_BIN, 'sync', 'all'], { cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     const waiting = new Promise<void>((resolve) =>
       child.stderr.setEncoding('utf8').on('data', (d: string) => {

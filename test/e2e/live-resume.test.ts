@@ -7,11 +7,11 @@ import { eventually, spawnLiveServer } from '../helpers/live-server.ts';
 import { Workspace } from '../helpers/workspace.ts';
 
 const FILES = 6000;
-const ws = new Workspace('lore-live-kill-');
+const ws = new Workspace('kbctx-live-kill-');
 after(() => ws.cleanup());
 
 function indexState(): { documents: number; chunks: number; fts: number; integrity: string } {
-  const db = new DatabaseSync(ws.path('.lore/lore.sqlite'), { readOnly: true });
+  const db = new DatabaseSync(ws.path('.kbctx/kbctx.sqlite'), { readOnly: true });
   try {
     const n = (sql: string): number => Number((db.prepare(sql).get() as { n: number }).n);
     const integrity = (db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
@@ -33,7 +33,7 @@ it('kill -9 during a background sync leaves a consistent index; the restarted se
   }
   // Kill once the background sync has committed some of the new documents, not all. The index is read
   // directly (WAL allows a reader): the busy server itself would answer late.
-  const db = new DatabaseSync(ws.path('.lore/lore.sqlite'), { readOnly: true });
+  const db = new DatabaseSync(ws.path('.kbctx/kbctx.sqlite'), { readOnly: true });
   const count = db.prepare('SELECT count(*) AS n FROM documents');
   await eventually(() => Promise.resolve(Number((count.get() as { n: number }).n) > 1 ? true : undefined), 'the background sync to start writing', 60_000, 5);
   db.close();

@@ -6,7 +6,7 @@ import { commit, initRepo } from '../helpers/git-repo.ts';
 import { eventually, spawnLiveServer } from '../helpers/live-server.ts';
 import { Workspace } from '../helpers/workspace.ts';
 
-const ws = new Workspace('lore-live-git-');
+const ws = new Workspace('kbctx-live-git-');
 after(() => ws.cleanup());
 
 it('a git connector on a schedule picks up a new commit', async () => {
@@ -33,7 +33,7 @@ it('a git connector on a schedule picks up a new commit', async () => {
 });
 
 it('[server] watch = "poll" says so in the log and picks up changes by rescanning', async () => {
-  const pollWs = new Workspace('lore-live-poll-');
+  const pollWs = new Workspace('kbctx-live-poll-');
   try {
     pollWs.write('docs/a.md', '# Alpha\n\nThe first note.\n');
     pollWs.config('[server]\nwatch = "poll"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n');

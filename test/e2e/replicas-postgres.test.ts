@@ -1,4 +1,4 @@
-// Two `lore serve` replicas over one real PostgreSQL (issue 16): a sync through one is searchable
+// Two `kbctx serve` replicas over one real PostgreSQL (issue 16): a sync through one is searchable
 // through the other; PostgreSQL is stopped mid-run (both answer 503 `unavailable`, /health stays up)
 // and started again (both recover without a restart, and a sync through the first reaches the second).
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { after, before, it } from 'node:test';
 import { eventually, type LiveServer } from '../helpers/live-server.ts';
 import { Replicas } from '../helpers/replicas.ts';
 
-const replicas = new Replicas('lore-replicas-');
+const replicas = new Replicas('kbctx-replicas-');
 const { ws } = replicas;
 before(() => replicas.start());
 after(() => replicas.close());
@@ -33,8 +33,8 @@ it('a sync through one replica is searchable through the other; a PostgreSQL res
   const url = await pg.createDatabase();
   ws.write('docs/alpha.md', '# Alpha\n\nThe osprey nests by the estuary.\n');
   // Replica A syncs the folder; replica B has no connectors: it only serves what A wrote.
-  const a = await replicas.spawn('a', `[db]\npath = "a/lore.sqlite"\nurl = "${url}"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`, ['--no-watch']);
-  const b = await replicas.spawn('b', `[db]\npath = "b/lore.sqlite"\nurl = "${url}"\n\n[sync]\ninterval = "off"\n`, ['--no-watch']);
+  const a = await replicas.spawn('a', `[db]\npath = "a/kbctx.sqlite"\nurl = "${url}"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`, ['--no-watch']);
+  const b = await replicas.spawn('b', `[db]\npath = "b/kbctx.sqlite"\nurl = "${url}"\n\n[sync]\ninterval = "off"\n`, ['--no-watch']);
   await a.waitForLog(/sync filesystem:docs \(start\): fetched 1, upserted 1/);
   await finds(b, 'osprey', 'alpha.md');
 

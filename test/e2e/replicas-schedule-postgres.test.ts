@@ -1,4 +1,4 @@
-// Schedules across replicas (issue 16): two `lore serve` processes over one real PostgreSQL, both with
+// Schedules across replicas (issue 16): two `kbctx serve` processes over one real PostgreSQL, both with
 // the same git connector on a 2 s schedule. The connector's advisory lock keeps them from syncing it at
 // once, and a scheduled run that finds it synced by the other replica within 90% of the interval is
 // skipped (and says so): the schedule runs once per interval, not once per replica. A new commit is
@@ -9,7 +9,7 @@ import { commit, initRepo } from '../helpers/git-repo.ts';
 import { eventually, type LiveServer } from '../helpers/live-server.ts';
 import { Replicas } from '../helpers/replicas.ts';
 
-const replicas = new Replicas('lore-replica-schedule-');
+const replicas = new Replicas('kbctx-replica-schedule-');
 const { ws } = replicas;
 before(() => replicas.start());
 after(() => replicas.close());
@@ -19,7 +19,7 @@ it('replicas share one schedule: a run another replica just did is skipped, new 
   const repo = initRepo(ws.path('remote'));
   commit(repo, { 'docs/setup.md': '# Setup\n\nInstall the toolchain first.\n' }, 'first', '2024-01-01T00:00:00Z');
   const replica = (name: string): Promise<LiveServer> =>
-    replicas.spawn(name, `[db]\npath = "${name}/lore.sqlite"\nurl = "${url}"\n\n[connectors.git.kb]\nurl = "${repo}"\nroot = "docs"\nshallow = false\nsync_interval = "2s"\n\n[sync]\ninterval = "off"\n`);
+    replicas.spawn(name, `[db]\npath = "${name}/kbctx.sqlite"\nurl = "${url}"\n\n[connectors.git.kb]\nurl = "${repo}"\nroot = "docs"\nshallow = false\nsync_interval = "2s"\n\n[sync]\ninterval = "off"\n`);
   const a = await replica('a');
   const b = await replica('b');
   const logs = (): string => a.log() + b.log();

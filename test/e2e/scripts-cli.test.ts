@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Workspace } from '../helpers/workspace.ts';
 
-const ws = new Workspace('lore-scripts-cli-');
+const ws = new Workspace('kbctx-scripts-cli-');
 const BASE = '[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n';
 before(() => {
   ws.config(BASE);
@@ -16,57 +16,57 @@ const json = (text: string): Record<string, unknown> => JSON.parse(text) as Reco
 
 describe('script commands', () => {
   it('connector init + connector test: the scaffold runs unchanged and writes nothing', async () => {
-    const init = await ws.lore(['connector', 'init', 'feed']);
+    const init = await ws.kbctx(['connector', 'init', 'feed']);
     assert.equal(init.code, 0, init.stderr);
     assert.match(init.stdout, /Created connectors\/feed\.lua/);
     assert.match(init.stdout, /\[connectors\.script\.feed\]\npath = "connectors\/feed\.lua"\ntimeout = 300\n/);
-    const test = await ws.lore(['connector', 'test', 'connectors/feed.lua']);
+    const test = await ws.kbctx(['connector', 'test', 'connectors/feed.lua']);
     assert.equal(test.code, 0, test.stderr);
     assert.equal(test.stdout, 'example-1\tExample item\n1 item(s)\n');
     assert.match(test.stderr, /script:feed \[info\] scanned 1 item\(s\)/);
     assert.equal(existsSync(ws.path('data/index.sqlite')), false, 'connector test must not create the index');
-    const again = await ws.lore(['connector', 'init', 'feed']);
+    const again = await ws.kbctx(['connector', 'init', 'feed']);
     assert.equal(again.code, 1);
     assert.match(again.stderr, /connectors\/feed\.lua already exists/);
   });
 
   it('tool init + tool test: name, version, description, parameters, result; --json', async () => {
-    assert.equal((await ws.lore(['tool', 'init', 'hello'])).code, 0);
-    const r = await ws.lore(['tool', 'test', 'tools/hello.lua']);
+    assert.equal((await ws.kbctx(['tool', 'init', 'hello'])).code, 0);
+    const r = await ws.kbctx(['tool', 'test', 'tools/hello.lua']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^Name: +hello\nVersion: +0\.1\.0\nDescription: .+\nParameters:\n {2}- query: string \(optional, default "hello"\)/);
     assert.match(r.stdout, /Result:\n\{\n {2}"count": 0,/);
-    const j = json((await ws.lore(['tool', 'test', 'tools/hello.lua', '--param', 'query=deploys', '--param', 'limit=1', '--json'])).stdout);
+    const j = json((await ws.kbctx(['tool', 'test', 'tools/hello.lua', '--param', 'query=deploys', '--param', 'limit=1', '--json'])).stdout);
     assert.equal(j['name'], 'hello');
     assert.deepEqual(Object.keys((j['parameters'] as { properties: object }).properties), ['query', 'limit']);
     assert.deepEqual(j['result'], { query: 'deploys', count: 0, titles: {} });
-    const bad = await ws.lore(['tool', 'test', 'tools/hello.lua', '--param', 'limit=many']);
+    const bad = await ws.kbctx(['tool', 'test', 'tools/hello.lua', '--param', 'limit=many']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /parameter 'limit' must be an integer/);
   });
 
   it('agent init prints the config entry; with it added, agent test resolves; inline agents too', async () => {
-    const init = await ws.lore(['agent', 'init', 'guide']);
+    const init = await ws.kbctx(['agent', 'init', 'guide']);
     assert.equal(init.code, 0, init.stderr);
     const entry = /(\[agents\.script\.guide\]\npath = "agents\/guide\.lua"\ntimeout = 30\n)/.exec(init.stdout)?.[1];
     assert.ok(entry, init.stdout);
     ws.config(`${BASE}${entry}[agents.inline.plain]\ndescription = "Plain"\ntools = ["search"]\nsystem_prompt = "Be brief."\n`);
-    const r = await ws.lore(['agent', 'test', 'guide', '--arg', 'topic=deploys']);
+    const r = await ws.kbctx(['agent', 'test', 'guide', '--arg', 'topic=deploys']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^Agent: +guide\nSource: lua\nTools: +search, get\nSystem prompt \((\d+) characters\):\nYou help with questions about deploys\./);
-    const inline = await ws.lore(['agent', 'test', 'plain']);
+    const inline = await ws.kbctx(['agent', 'test', 'plain']);
     assert.match(inline.stdout, /Source: toml\nTools: +search\nSystem prompt \(9 characters\):\nBe brief\.\nMessages \(0\):\n/);
-    const list = json((await ws.lore(['agent', 'list', '--json'])).stdout)['agents'] as Record<string, unknown>[];
+    const list = json((await ws.kbctx(['agent', 'list', '--json'])).stdout)['agents'] as Record<string, unknown>[];
     assert.deepEqual(list.map((a) => [a['name'], a['source']]), [['guide', 'lua'], ['plain', 'toml']]);
-    const missing = await ws.lore(['agent', 'test', 'nobody']);
+    const missing = await ws.kbctx(['agent', 'test', 'nobody']);
     assert.equal(missing.code, 4);
   });
 
   it('tool list shows built-in and script tools with schemas', async () => {
     ws.config(`${BASE}[tools.script.hello]\npath = "tools/hello.lua"\n`);
-    const tools = json((await ws.lore(['tool', 'list', '--json'])).stdout)['tools'] as Record<string, unknown>[];
+    const tools = json((await ws.kbctx(['tool', 'list', '--json'])).stdout)['tools'] as Record<string, unknown>[];
     assert.deepEqual(tools.map((t) => [t['name'], t['builtin']]), [['search', true], ['get', true], ['sources', true], ['hello', false]]);
-    const text = await ws.lore(['tool', 'list']);
+    const text = await ws.kbctx(['tool', 'list']);
     assert.match(text.stdout, /hello \(script\)\n {2}Describe what this tool does.*\n {2}- query: string\n {2}- limit: integer\n/);
   });
 
@@ -74,24 +74,24 @@ describe('script commands', () => {
     ws.write('tools/spin.lua', 'tool = { parameters = {} }\nfunction tool.execute() print("spinning") while true do end end\n');
     ws.config(`${BASE}[tools.script.spin]\npath = "tools/spin.lua"\ntimeout = 1\n`);
     const started = Date.now();
-    const spin = await ws.lore(['tool', 'test', 'tools/spin.lua', '--source', 'spin']);
+    const spin = await ws.kbctx(['tool', 'test', 'tools/spin.lua', '--source', 'spin']);
     assert.equal(spin.code, 5, spin.stderr);
     assert.match(spin.stderr, /error: tool:spin timed out after 1 s/);
     assert.match(spin.stderr, /tool:spin \[info\] spinning/);
     assert.doesNotMatch(spin.stdout, /spinning/);
     assert.ok(Date.now() - started < 10_000);
     ws.write('tools/oops.lua', 'tool = { parameters = {} }\nfunction tool.execute()\n  local t = nil\n  return t.x\nend\n');
-    const oops = await ws.lore(['tool', 'test', 'tools/oops.lua', '--json']);
+    const oops = await ws.kbctx(['tool', 'test', 'tools/oops.lua', '--json']);
     assert.equal(oops.code, 1);
     assert.deepEqual(json(oops.stderr), { error: { code: 'script_error', message: "tool:oops: oops.lua:4: attempt to index a nil value (local 't')" } });
   });
 
-  it('lore sync script:<name> indexes a scaffolded connector', async () => {
+  it('kbctx sync script:<name> indexes a scaffolded connector', async () => {
     ws.config(`${BASE}[connectors.script.feed]\npath = "connectors/feed.lua"\n`);
-    const r = await ws.lore(['sync', 'script:feed']);
+    const r = await ws.kbctx(['sync', 'script:feed']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^script:feed: fetched 1, upserted 1, chunks written 1/);
-    const search = await ws.lore(['search', 'replace real content', '--json']);
+    const search = await ws.kbctx(['search', 'replace real content', '--json']);
     assert.equal((json(search.stdout)['results'] as { source: string }[])[0]?.source, 'script:feed');
   });
 });

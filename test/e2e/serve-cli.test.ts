@@ -1,18 +1,18 @@
-// `lore serve mcp` and `lore start` as real processes: the start-up lines, serving while another
+// `kbctx serve mcp` and `kbctx start` as real processes: the start-up lines, serving while another
 // process syncs into the same index (WAL), and a clean exit on SIGTERM.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { BASE_CONFIG, DOCS } from '../helpers/server.ts';
-import { spawnServer } from '../helpers/lore-server.ts';
+import { spawnServer } from '../helpers/kbctx-server.ts';
 import { Workspace } from '../helpers/workspace.ts';
 
 let ws: Workspace;
 before(async () => {
-  ws = new Workspace('lore-serve-');
+  ws = new Workspace('kbctx-serve-');
   for (const [file, text] of Object.entries(DOCS)) ws.write(file, text);
   for (let i = 0; i < 1500; i++) ws.write(`docs/bulk/doc-${i}.md`, `# Bulk ${i}\n\nParagraph ${i} about foxes, tea and write-ahead logs.\n`);
   ws.config(`${BASE_CONFIG}\n[server]\nbind = "127.0.0.1:0"\n`);
-  assert.equal((await ws.lore(['sync', 'all'])).code, 0);
+  assert.equal((await ws.kbctx(['sync', 'all'])).code, 0);
 });
 after(() => ws.cleanup());
 
@@ -32,7 +32,7 @@ it('serve mcp prints one line per tool, the address and the MCP endpoint; exits 
 it('keeps answering searches while another process runs a full sync', async () => {
   const s = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0']);
   try {
-    const sync = ws.lore(['sync', 'all', '--full']);
+    const sync = ws.kbctx(['sync', 'all', '--full']);
     let done = false;
     void sync.finally(() => (done = true));
     const statuses: number[] = [];

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../../src/config/load-config.ts';
 import type { Config } from '../../src/config/types.ts';
-import { openLore } from '../../src/compose.ts';
+import { openKbctx } from '../../src/compose.ts';
 import { selectConnectors } from '../../src/app/select-connectors.ts';
 import { syncConnectors } from '../../src/app/sync.ts';
 import { parseSearchParams } from '../../src/app/search-params.ts';
@@ -16,7 +16,7 @@ import { startPostgres, type TestPostgres } from '../helpers/postgres.ts';
 
 const MIN_NDCG = Number(process.env['EVAL_MIN_NDCG'] ?? 0.7);
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-eval-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-eval-'));
 let pg: TestPostgres | undefined;
 try {
   const docs = writeCorpus(path.join(dir, 'corpus'));
@@ -28,10 +28,10 @@ try {
       { file: 'eval.toml', cwd: dir, env: {} },
     );
   for (const [store, config] of [['SQLite', configFor('postings')], ['PostgreSQL', configFor('postings', pgUrl)]] as const) {
-    const lore = openLore(config);
-    const [report] = await syncConnectors(lore.syncDeps(), await Promise.all(selectConnectors(config, 'all').map((r) => lore.createConnector(r))), { full: false });
+    const kbctx = openKbctx(config);
+    const [report] = await syncConnectors(kbctx.syncDeps(), await Promise.all(selectConnectors(config, 'all').map((r) => kbctx.createConnector(r))), { full: false });
     console.log(`indexed ${docs} documents (${report?.chunksWritten} chunks) into ${store} through filesystem sync`);
-    await lore.close();
+    await kbctx.close();
   }
 
   const queries = loadQueries();
@@ -41,7 +41,7 @@ try {
   const runs = [['postings', undefined], ['fts5', undefined], ['postings', pgUrl]] as const;
   for (const [engine, url] of runs) {
     const engineConfig = configFor(engine, url);
-    const reader = openLore(engineConfig);
+    const reader = openKbctx(engineConfig);
     let ndcg = 0;
     let recall = 0;
     let n = 0;

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const SCIFACT_DIR = process.env['LORE_SCIFACT_DIR'] ?? fileURLToPath(new URL('../../../shared/data/scifact/', import.meta.url));
+export const SCIFACT_DIR = process.env['KBCTX_SCIFACT_DIR'] ?? fileURLToPath(new URL('../../../shared/data/scifact/', import.meta.url));
 
 export interface Query {
   id: string;

@@ -1,14 +1,14 @@
 // `npm run eval:semantic`: SciFact (train split) keyword, semantic and hybrid rows with the bundled
 // local model (Universal Sentence Encoder Lite, no network). Prints rows; never fails (the keyword
-// threshold is checked by scifact-eval.ts). The index and its embeddings are kept in LORE_EVAL_DIR
-// (default .lore/eval-scifact, git-ignored) so later runs do not embed again; EVAL_ALPHAS adds rows
+// threshold is checked by scifact-eval.ts). The index and its embeddings are kept in KBCTX_EVAL_DIR
+// (default .kbctx/eval-scifact, git-ignored) so later runs do not embed again; EVAL_ALPHAS adds rows
 // (default "0.3", the alpha recommended with this model). Then the same rows on PostgreSQL: the index,
-// embeddings included, is copied by `lore migrate`'s migrateIndex into a real PostgreSQL started in a temp
+// embeddings included, is copied by `kbctx migrate`'s migrateIndex into a real PostgreSQL started in a temp
 // dir (test/helpers/postgres.ts), and every row is computed again through a replica's store.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseConfig } from '../../src/config/load-config.ts';
-import { openLore } from '../../src/compose.ts';
+import { openKbctx } from '../../src/compose.ts';
 import { selectConnectors } from '../../src/app/select-connectors.ts';
 import { syncConnectors } from '../../src/app/sync.ts';
 import { loadQrels, loadQueries, writeCorpus } from './scifact.ts';
@@ -16,7 +16,7 @@ import { DEFAULT_RUNS, evaluateSemantic, formatScores, type EvalRun } from './se
 import { migrateIndex } from '../../src/app/migrate-index.ts';
 import { startPostgres } from '../helpers/postgres.ts';
 
-const dir = process.env['LORE_EVAL_DIR'] ?? path.resolve('.lore/eval-scifact');
+const dir = process.env['KBCTX_EVAL_DIR'] ?? path.resolve('.kbctx/eval-scifact');
 mkdirSync(dir, { recursive: true });
 if (!existsSync(path.join(dir, 'corpus'))) writeCorpus(path.join(dir, 'corpus'));
 const configFor = (db: string) => parseConfig(
@@ -26,16 +26,16 @@ const configFor = (db: string) => parseConfig(
 );
 const config = configFor('path = "index.sqlite"');
 // Sync without inline embedding: the eval embeds (and times) it separately.
-const lore = openLore(config);
-const connectors = await Promise.all(selectConnectors(config, 'all').map((r) => lore.createConnector(r)));
-const [report] = await syncConnectors({ ...lore.syncDeps(), afterConnector: undefined }, connectors, { full: false });
-const counts = await lore.store.counts();
+const kbctx = openKbctx(config);
+const connectors = await Promise.all(selectConnectors(config, 'all').map((r) => kbctx.createConnector(r)));
+const [report] = await syncConnectors({ ...kbctx.syncDeps(), afterConnector: undefined }, connectors, { full: false });
+const counts = await kbctx.store.counts();
 console.log(`indexed SciFact: ${counts.documents} documents, ${counts.chunks} chunks (${report?.chunksWritten} written now)`);
 const alphas = (process.env['EVAL_ALPHAS'] ?? '0.3').split(',').filter((a) => a.trim() !== '').map(Number);
 const runs: EvalRun[] = [...DEFAULT_RUNS, ...alphas.map((alpha) => ({ label: `hybrid a=${alpha}`, mode: 'hybrid' as const, alpha }))];
 const [queries, qrels] = [loadQueries(), loadQrels()];
-const scores = await evaluateSemantic(lore, queries, qrels, runs, (l) => console.log(l));
-console.log(`SciFact train split, ${lore.embedder()?.model}\n${formatScores(scores)}`);
+const scores = await evaluateSemantic(kbctx, queries, qrels, runs, (l) => console.log(l));
+console.log(`SciFact train split, ${kbctx.embedder()?.model}\n${formatScores(scores)}`);
 const kw = scores.find((s) => s.label === 'keyword');
 const hybrid = scores.find((s) => s.label === 'hybrid');
 if (kw && hybrid) {
@@ -46,8 +46,8 @@ const pg = await startPostgres();
 try {
   const url = await pg.createDatabase();
   const pgConfig = configFor(`path = "pg-mirror/index.sqlite"\nurl = "${url}"`);
-  const onPg = openLore(pgConfig);
-  const copied = await migrateIndex(lore.store, onPg.store);
+  const onPg = openKbctx(pgConfig);
+  const copied = await migrateIndex(kbctx.store, onPg.store);
   console.log(`copied into PostgreSQL: ${copied.documents} documents, ${copied.chunks} chunks, ${copied.embeddings} embeddings in ${Math.round(copied.durationMs)} ms`);
   const pgScores = await evaluateSemantic(onPg, queries, qrels, runs);
   console.log(`SciFact train split on PostgreSQL, ${onPg.embedder()?.model}\n${formatScores(pgScores)}`);
@@ -55,4 +55,4 @@ try {
 } finally {
   await pg.stop();
 }
-await lore.close();
+await kbctx.close();

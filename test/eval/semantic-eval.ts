@@ -1,7 +1,7 @@
-// Semantic and hybrid rows for the SciFact eval: given an opened Lore whose index holds the corpus,
+// Semantic and hybrid rows for the SciFact eval: given an opened kbctx whose index holds the corpus,
 // embeds what is pending with the configured provider and scores each mode (nDCG@10, Recall@100).
 // The caller (scifact-eval.ts or semantic-eval-run.ts) owns indexing and printing.
-import type { Lore } from '../../src/compose.ts';
+import type { Kbctx } from '../../src/compose.ts';
 import type { Fusion } from '../../src/config/types.ts';
 import { embedPending } from '../../src/app/embed.ts';
 import { parseSearchParams } from '../../src/app/search-params.ts';
@@ -33,22 +33,22 @@ export const DEFAULT_RUNS: readonly EvalRun[] = [
 
 /** Embeds pending chunks (reporting progress through `log`), then scores each run. */
 export async function evaluateSemantic(
-  lore: Lore,
+  kbctx: Kbctx,
   queries: readonly Query[],
   qrels: ReadonlyMap<string, ReadonlyMap<string, number>>,
   runs: readonly EvalRun[] = DEFAULT_RUNS,
   log: (line: string) => void = () => undefined,
 ): Promise<ModeScore[]> {
-  const embedder = lore.embedder();
+  const embedder = kbctx.embedder();
   if (!embedder) throw new Error('the semantic eval needs an [embedding] provider');
   const started = performance.now();
-  const report = await embedPending({ store: lore.store, embedder });
+  const report = await embedPending({ store: kbctx.store, embedder });
   if (report.failure) throw new Error(`embedding failed: ${report.failure.message}`);
   log(`embedded ${report.embedded} chunk(s) with ${report.model} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const out: ModeScore[] = [];
   for (const run of runs) {
-    const retrieval = { ...lore.config.retrieval, fusion: run.fusion ?? lore.config.retrieval.fusion, hybridAlpha: run.alpha ?? lore.config.retrieval.hybridAlpha };
-    const deps = { ...lore.searchDeps(), retrieval };
+    const retrieval = { ...kbctx.config.retrieval, fusion: run.fusion ?? kbctx.config.retrieval.fusion, hybridAlpha: run.alpha ?? kbctx.config.retrieval.hybridAlpha };
+    const deps = { ...kbctx.searchDeps(), retrieval };
     let ndcg = 0;
     let recall = 0;
     let n = 0;

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createHttpHandler, openLore, type Lore, type LoreHttpHandler } from '../../src/lib/index.ts';
+import { createHttpHandler, openKbctx, type Kbctx, type KbctxHttpHandler } from '../../src/lib/index.ts';
 import { REPO_ROOT, Workspace } from '../helpers/workspace.ts';
 
 const CONFIG = `
@@ -23,30 +23,30 @@ tickets = [
 [connectors.nobody.x]
 key = 1
 `;
-const EDGE = `export default (lore) => {
-  lore.registerTool({ name: 'slow', timeout: 0.3, execute: (_p, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) });
-  lore.registerTool({ name: 'stubborn', timeout: 0.3, execute: () => new Promise(() => {}) });
-  lore.registerTool({ name: 'crash', execute: () => { throw new Error('kaboom'); } });
-  lore.registerTool({ name: 'typed', parameters: [{ name: 'n', type: 'integer', required: true }], execute: ({ n }) => n * 2 });
-  lore.registerAgent({ name: 'stuck', timeout: 0.3, resolve: () => new Promise(() => {}) });
+const EDGE = `export default (kbctx) => {
+  kbctx.registerTool({ name: 'slow', timeout: 0.3, execute: (_p, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) });
+  kbctx.registerTool({ name: 'stubborn', timeout: 0.3, execute: () => new Promise(() => {}) });
+  kbctx.registerTool({ name: 'crash', execute: () => { throw new Error('kaboom'); } });
+  kbctx.registerTool({ name: 'typed', parameters: [{ name: 'n', type: 'integer', required: true }], execute: ({ n }) => n * 2 });
+  kbctx.registerAgent({ name: 'stuck', timeout: 0.3, resolve: () => new Promise(() => {}) });
 };`;
 
 let ws: Workspace;
-let lore: Lore;
-let handler: LoreHttpHandler;
+let kbctx: Kbctx;
+let handler: KbctxHttpHandler;
 let server: Server;
 let url: string;
 const warnings: string[] = [];
 
 before(async () => {
-  ws = new Workspace('lore-ext-');
+  ws = new Workspace('kbctx-ext-');
   ws.config(CONFIG);
   ws.write('ext/edge.mjs', EDGE);
   ws.write('ext/broken.mjs', 'throw new Error("cannot start");\n');
   ws.write('ext/no-default.mjs', 'export const x = 1;\n');
-  ws.write('ext/takes-search.mjs', "export default (lore) => { lore.registerTool({ name: 'other', execute: () => 1 }); lore.registerTool({ name: 'search', execute: () => 1 }); };\n");
-  lore = await openLore({ cwd: ws.dir, onWarning: (m) => warnings.push(m) });
-  handler = createHttpHandler(lore, { log: () => undefined });
+  ws.write('ext/takes-search.mjs', "export default (kbctx) => { kbctx.registerTool({ name: 'other', execute: () => 1 }); kbctx.registerTool({ name: 'search', execute: () => 1 }); };\n");
+  kbctx = await openKbctx({ cwd: ws.dir, onWarning: (m) => warnings.push(m) });
+  handler = createHttpHandler(kbctx, { log: () => undefined });
   server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -55,7 +55,7 @@ after(async () => {
   await handler.close();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  await lore.close();
+  await kbctx.close();
   ws.cleanup();
 });
 
@@ -82,14 +82,14 @@ describe('loading', () => {
     );
     assert.match(stderr, /warning: extension:\.\.\/ext\/broken\.mjs not loaded: .*cannot start/);
     assert.match(stderr, /tickets:main: item 3 skipped: missing source_id/);
-    const list = await ws.lore(['tool', 'list', '--json']);
+    const list = await ws.kbctx(['tool', 'list', '--json']);
     const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
     assert.ok(names.includes('ticket_url'));
     assert.ok(!names.includes('other'), 'a failed module registers nothing');
   });
 
   it('a configured connector type that no loaded module registers fails its sync with a config error', async () => {
-    const r = await ws.lore(['sync', 'nobody:x']);
+    const r = await ws.kbctx(['sync', 'nobody:x']);
     assert.equal(r.code, 3);
     assert.match(r.stderr, /nobody:x: failed: nobody:x: no loaded extension registers the connector type 'nobody' \(check \[extensions\] modules\)/);
   });
@@ -148,7 +148,7 @@ describe('extensions over REST', () => {
 describe('extensions over MCP', () => {
   let client: Client;
   before(async () => {
-    client = new Client({ name: 'lore-test', version: '1.0.0' });
+    client = new Client({ name: 'kbctx-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
   });
   after(async () => client.close());

@@ -1,4 +1,4 @@
-// fast-check generators for hostile HTTP traffic against Lore: every REST route and MCP method with
+// fast-check generators for hostile HTTP traffic against kbctx: every REST route and MCP method with
 // wrong types, missing fields, unicode and NUL, huge and deeply nested values, broken JSON, invalid
 // JSON-RPC, batches, unknown methods and protocol versions. Requests are plain data (FuzzRequest).
 import fc from 'fast-check';
@@ -93,7 +93,7 @@ const paramsFor = (method: string): fc.Arbitrary<string | undefined> => {
   const specific: Record<string, fc.Arbitrary<string>> = {
     'tools/call': fc.tuple(tool, objectBody).map(([name, args]) => `{"name":${JSON.stringify(name)},"arguments":${args}}`),
     'prompts/get': fc.tuple(fc.constantFrom('helper', 'greeter', 'nope'), objectBody).map(([name, args]) => `{"name":"${name}","arguments":${args}}`),
-    'resources/read': hostileString.map((s) => `{"uri":${JSON.stringify(`lore://documents/${s}`)}}`),
+    'resources/read': hostileString.map((s) => `{"uri":${JSON.stringify(`kbctx://documents/${s}`)}}`),
     initialize: fc.constantFrom('2025-06-18', '2025-03-26', '2024-11-05', '2026-07-28', '1999-01-01', 'x').map((v) => `{"protocolVersion":"${v}","capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}`),
   };
   return fc.oneof({ weight: 4, arbitrary: specific[method] ?? objectBody }, { weight: 1, arbitrary: fc.option(valueText, { nil: undefined }) });

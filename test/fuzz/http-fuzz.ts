@@ -1,4 +1,4 @@
-// Drives a running Lore server with generated hostile requests (arbitraries.ts) and checks the
+// Drives a running kbctx server with generated hostile requests (arbitraries.ts) and checks the
 // properties of issue 10: no 5xx for a client fault, the server stays healthy, and valid calls
 // (search, a Lua script tool from 3 concurrent clients) succeed afterwards. Used by the fixed-seed
 // test in `npm test` and by `npm run fuzz`.

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 
-export const CHROMIUM = process.env['LORE_CHROMIUM'] ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env['KBCTX_CHROMIUM'] ?? '/usr/bin/chromium';
 
 export interface TestBrowser {
   context: BrowserContext;
@@ -14,9 +14,9 @@ export interface TestBrowser {
 
 export async function launchBrowser(): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`the web page tests need Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (Debian/Ubuntu), or set LORE_CHROMIUM to a Chromium binary`);
+    throw new Error(`the web page tests need Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (Debian/Ubuntu), or set KBCTX_CHROMIUM to a Chromium binary`);
   }
-  const profile = mkdtempSync(path.join(tmpdir(), 'lore-chromium-'));
+  const profile = mkdtempSync(path.join(tmpdir(), 'kbctx-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,

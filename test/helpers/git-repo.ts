@@ -12,7 +12,7 @@ export function initRepo(dir: string): string {
   mkdirSync(dir, { recursive: true });
   git(dir, ['init', '--quiet', '--initial-branch=main']);
   git(dir, ['config', 'user.email', 'test@example.com']);
-  git(dir, ['config', 'user.name', 'Lore Test']);
+  git(dir, ['config', 'user.name', 'kbctx Test']);
   git(dir, ['config', 'commit.gpgsign', 'false']);
   return dir;
 }

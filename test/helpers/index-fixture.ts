@@ -1,13 +1,13 @@
-// An in-process Lore over a temp workspace: real files, a real SQLite file, the real sync path.
+// An in-process kbctx over a temp workspace: real files, a real SQLite file, the real sync path.
 import { parseConfig } from '../../src/config/load-config.ts';
-import { openLore, type Lore } from '../../src/compose.ts';
+import { openKbctx, type Kbctx } from '../../src/compose.ts';
 import { selectConnectors } from '../../src/app/select-connectors.ts';
 import { syncConnectors, type SyncReport } from '../../src/app/sync.ts';
 import { Workspace } from './workspace.ts';
 
 export class IndexFixture {
-  readonly ws = new Workspace('lore-index-');
-  private current: Lore | undefined;
+  readonly ws = new Workspace('kbctx-index-');
+  private current: Kbctx | undefined;
   private toml: string;
 
   constructor(toml = '[connectors.filesystem.docs]\nroot = "docs"\n') {
@@ -20,15 +20,15 @@ export class IndexFixture {
     this.toml = `[db]\npath = "index.sqlite"\n${toml}`;
   }
 
-  get lore(): Lore {
-    this.current ??= openLore(parseConfig(this.toml, { file: 'test.toml', cwd: this.ws.dir, env: {} }));
+  get kbctx(): Kbctx {
+    this.current ??= openKbctx(parseConfig(this.toml, { file: 'test.toml', cwd: this.ws.dir, env: {} }));
     return this.current;
   }
 
   async sync(target = 'all', full = false): Promise<SyncReport[]> {
-    const lore = this.lore;
-    const connectors = await Promise.all(selectConnectors(lore.config, target).map((r) => lore.createConnector(r)));
-    return syncConnectors(lore.syncDeps(), connectors, { full });
+    const kbctx = this.kbctx;
+    const connectors = await Promise.all(selectConnectors(kbctx.config, target).map((r) => kbctx.createConnector(r)));
+    return syncConnectors(kbctx.syncDeps(), connectors, { full });
   }
 
   async syncOne(target = 'all', full = false): Promise<SyncReport> {

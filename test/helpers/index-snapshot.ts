@@ -1,4 +1,4 @@
-// A populated index to move around (`lore migrate` tests) and everything a user can observe of an
+// A populated index to move around (`kbctx migrate` tests) and everything a user can observe of an
 // index, as one comparable value: documents, chunks, fingerprints, checkpoints, vectors, search answers.
 import { analyzeQuery } from '../../src/core/search/analyze-query.ts';
 import { embedPending } from '../../src/app/embed.ts';
@@ -20,8 +20,8 @@ export async function populatedIndex(): Promise<IndexFixture> {
   initRepo(fx.ws.path('repo'));
   commit(fx.ws.path('repo'), { 'earnings.md': '# Earnings\n\nQuarterly earnings beat the forecast.', 'zebra-crossing.md': 'A zebra crossing on the main road.' }, 'first', '2026-01-05T10:00:00Z');
   await fx.sync();
-  await embedPending({ store: fx.lore.store, embedder: snapshotEmbedder });
-  await fx.lore.store.setSourceState('script:tickets', { checkpoint: 'cursor-42', lastSyncAt: '2026-02-01T00:00:00.000Z' });
+  await embedPending({ store: fx.kbctx.store, embedder: snapshotEmbedder });
+  await fx.kbctx.store.setSourceState('script:tickets', { checkpoint: 'cursor-42', lastSyncAt: '2026-02-01T00:00:00.000Z' });
   return fx;
 }
 

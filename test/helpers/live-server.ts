@@ -1,7 +1,7 @@
-// A real `lore serve mcp` process for live-index tests: waits for its address, keeps its log, and
+// A real `kbctx serve mcp` process for live-index tests: waits for its address, keeps its log, and
 // offers awaitable conditions (a log line, a search answer) instead of sleeps.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { LORE_BIN, type Workspace } from './workspace.ts';
+import { KBCTX_BIN, type Workspace } from './workspace.ts';
 
 export interface LiveServer {
   child: ChildProcess;
@@ -23,9 +23,9 @@ export interface SearchHit {
 }
 
 export function spawnLiveServer(ws: Workspace, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<LiveServer> {
-  const child = spawn(process.execPath, [LORE_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0', ...args], {
+  const child = spawn(process.execPath, [KBCTX_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0', ...args], {
     cwd: ws.dir,
-    env: { ...process.env, LORE_CONFIG: '', ...env },
+    env: { ...process.env, KBCTX_CONFIG: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));

@@ -14,7 +14,7 @@ export class LuaFixture {
   readonly logs: string[] = [];
 
   constructor(options: { maxWorkers?: number; memoryMaxBytes?: number; env?: Record<string, string>; maxJobsPerWorker?: number } = {}) {
-    this.dir = mkdtempSync(path.join(tmpdir(), 'lore-lua-'));
+    this.dir = mkdtempSync(path.join(tmpdir(), 'kbctx-lua-'));
     this.runtime = new ScriptRuntime({ ...options, log: (label, level, message) => this.logs.push(`${label} [${level}] ${message}`) });
   }
 

@@ -1,14 +1,14 @@
-// The workspace of the `lore migrate` CLI tests: three documents synced and embedded (through the
+// The workspace of the `kbctx migrate` CLI tests: three documents synced and embedded (through the
 // hashing provider) into index.sqlite, a config per other database, and the searches to compare.
 import assert from 'node:assert/strict';
 import { startHashingProvider, type HashingProvider } from './hashing-provider.ts';
 import { Workspace } from './workspace.ts';
 
 export class MigrateWorkspace {
-  readonly ws = new Workspace('lore-migrate-');
+  readonly ws = new Workspace('kbctx-migrate-');
   private provider: HashingProvider | undefined;
 
-  /** Starts the embedding provider, writes the documents and config/lore.toml, and syncs. */
+  /** Starts the embedding provider, writes the documents and config/kbctx.toml, and syncs. */
   async setUp(): Promise<void> {
     this.provider = await startHashingProvider(32);
     this.ws.write('docs/zebra.md', '# Zebras\n\nZebra stripes confuse flies; a zebra herd crosses the river.\n');
@@ -19,7 +19,7 @@ export class MigrateWorkspace {
     assert.equal(sync.code, 0, sync.stderr);
   }
 
-  /** The config of an index at `db` (an SQLite path; LORE_DATABASE_URL points it at PostgreSQL). */
+  /** The config of an index at `db` (an SQLite path; KBCTX_DATABASE_URL points it at PostgreSQL). */
   config(db: string): string {
     return `[db]\npath = "${db}"\n[embedding]\nprovider = "openai"\nbase_url = "${this.provider?.baseUrl}"\nmodel = "m"\ndims = 32\n[connectors.filesystem.docs]\nroot = "docs"\n`;
   }
@@ -28,7 +28,7 @@ export class MigrateWorkspace {
   async searches(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<unknown[]> {
     const out: unknown[] = [];
     for (const [query, mode] of [['zebra river', 'keyword'], ['mountain road', 'semantic'], ['river delta', 'hybrid']] as const) {
-      const r = await this.ws.lore([...args, 'search', query, '--mode', mode, '--json'], { env });
+      const r = await this.ws.kbctx([...args, 'search', query, '--mode', mode, '--json'], { env });
       assert.equal(r.code, 0, r.stderr);
       const body = JSON.parse(r.stdout) as { results: unknown[] };
       assert.ok(body.results.length > 0, `${mode} finds something`);

@@ -82,7 +82,7 @@ const isAlive = (pid: number): boolean => {
  * names that very data dir (never anyone else's PostgreSQL), then the dir is removed.
  */
 function sweepOrphans(): void {
-  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith('lore-pg-'))) {
+  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith('kbctx-pg-'))) {
     const dir = path.join(tmpdir(), name);
     let owner: number;
     try {
@@ -122,7 +122,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const bin = binDir();
   const user = serverUser();
   sweepOrphans();
-  const dir = mkdtempSync(path.join(tmpdir(), 'lore-pg-'));
+  const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-pg-'));
   dirs.add(dir);
   writeFileSync(path.join(dir, 'owner.pid'), String(process.pid));
   const data = path.join(dir, 'data');
@@ -175,7 +175,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   return {
     url,
     async createDatabase() {
-      const name = `lore_test_${++databases}`;
+      const name = `kbctx_test_${++databases}`;
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {

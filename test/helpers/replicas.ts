@@ -1,4 +1,4 @@
-// Replicas for e2e tests: a real PostgreSQL (postgres.ts), a workspace, and `lore serve` processes
+// Replicas for e2e tests: a real PostgreSQL (postgres.ts), a workspace, and `kbctx serve` processes
 // started from configs in it. close() stops what is still running, then the server, then the files.
 import type { LiveServer } from './live-server.ts';
 import { spawnLiveServer } from './live-server.ts';
@@ -23,10 +23,10 @@ export class Replicas {
     return this.server;
   }
 
-  /** Writes `<name>.toml` and starts `lore serve` on it (its mirror goes where its [db] path says). */
+  /** Writes `<name>.toml` and starts `kbctx serve` on it (its mirror goes where its [db] path says). */
   async spawn(name: string, toml: string, args: string[] = []): Promise<LiveServer> {
     this.ws.write(`${name}.toml`, toml);
-    const server = await spawnLiveServer(this.ws, args, { LORE_CONFIG: this.ws.path(`${name}.toml`) });
+    const server = await spawnLiveServer(this.ws, args, { KBCTX_CONFIG: this.ws.path(`${name}.toml`) });
     this.servers.push(server);
     return server;
   }

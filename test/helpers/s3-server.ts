@@ -26,7 +26,7 @@ export interface S3TestServer {
 }
 
 export async function startS3Server(buckets: string[]): Promise<S3TestServer> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'lore-s3rver-'));
+  const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-s3rver-'));
   const script = fileURLToPath(new URL('./s3rver-child.js', import.meta.url));
   const child = spawn(process.execPath, ['--openssl-legacy-provider', script, dir, ...buckets], { stdio: ['pipe', 'pipe', 'inherit'] });
   const [line] = (await Promise.race([

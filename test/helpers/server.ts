@@ -3,7 +3,7 @@
 import type { Server } from 'node:http';
 import type { Tool } from '../../src/app/tools.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
-import { openLore, type Lore } from '../../src/compose.ts';
+import { openKbctx, type Kbctx } from '../../src/compose.ts';
 import { createHttpServer } from '../../src/http/create-http-server.ts';
 import { closeGracefully, listen } from '../../src/http/listen.ts';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp/mcp-http-handler.ts';
@@ -30,7 +30,7 @@ system_prompt = "You answer from the knowledge base. Search first."
 
 export interface TestServer {
   ws: Workspace;
-  lore: Lore;
+  kbctx: Kbctx;
   url: string;
   port: number;
   log: string[];
@@ -62,36 +62,36 @@ export async function startTestServer(
   serverToml = '',
   options: { extraTools?: boolean; files?: Record<string, string>; authToken?: string } = {},
 ): Promise<TestServer> {
-  const ws = new Workspace('lore-http-');
+  const ws = new Workspace('kbctx-http-');
   for (const [file, text] of Object.entries({ ...DOCS, ...options.files })) ws.write(file, text);
   ws.config(BASE_CONFIG + serverToml);
-  const sync = await ws.lore(['sync', 'all']);
+  const sync = await ws.kbctx(['sync', 'all']);
   if (sync.code !== 0) throw new Error(`sync failed: ${sync.stderr}`);
   const config = loadConfig({ cwd: ws.dir, env: {} });
-  const lore = openLore(config);
-  if (options.extraTools) for (const tool of EXTRA_TOOLS) lore.tools().register(tool);
-  const failures = await lore.loadScripts(); // as `serve` does
+  const kbctx = openKbctx(config);
+  if (options.extraTools) for (const tool of EXTRA_TOOLS) kbctx.tools().register(tool);
+  const failures = await kbctx.loadScripts(); // as `serve` does
   if (failures.length > 0) throw new Error(`scripts not loaded: ${failures.map((f) => f.message).join('; ')}`);
   const log: string[] = [];
   const mcp: McpHttpHandler = createMcpHttpHandler({
-    tools: lore.tools(),
-    agents: lore.agents(),
+    tools: kbctx.tools(),
+    agents: kbctx.agents(),
     version: VERSION,
     maxBodyBytes: config.server.maxBodyBytes,
     log: (l) => log.push(l),
-    documents: (cursor) => listDocumentPage(lore.store, cursor),
+    documents: (cursor) => listDocumentPage(kbctx.store, cursor),
   });
   const server: Server = createHttpServer({
-    tools: lore.tools(),
-    agents: lore.agents(),
+    tools: kbctx.tools(),
+    agents: kbctx.agents(),
     version: VERSION,
     config: config.server,
     bindHost: '127.0.0.1',
     mcp,
     web: createWebSurface({
-      store: lore.store,
-      connectorLabels: lore.connectorLabels,
-      facts: { version: VERSION, configFile: config.file, workingDir: ws.dir, loreBin: 'bin/lore.js', embedder: null, defaultLimit: 12, maxLimit: 100, authTokenEnv: null },
+      store: kbctx.store,
+      connectorLabels: kbctx.connectorLabels,
+      facts: { version: VERSION, configFile: config.file, workingDir: ws.dir, kbctxBin: 'bin/kbctx.js', embedder: null, defaultLimit: 12, maxLimit: 100, authTokenEnv: null },
     }),
     log: (l) => log.push(l),
     debug: (l) => log.push(`debug: ${l}`),
@@ -100,13 +100,13 @@ export async function startTestServer(
   const address = await listen(server, '127.0.0.1', 0);
   return {
     ws,
-    lore,
+    kbctx,
     url: `http://127.0.0.1:${address.port}`,
     port: address.port,
     log,
     async close() {
       await Promise.all([closeGracefully(server, 100), mcp.close()]);
-      await lore.close();
+      await kbctx.close();
       ws.cleanup();
     },
   };

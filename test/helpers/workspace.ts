@@ -1,4 +1,4 @@
-// Test workspaces: a temp folder with files, a config, and the real `lore` CLI spawned as a process.
+// Test workspaces: a temp folder with files, a config, and the real `kbctx` CLI spawned as a process.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const LORE_BIN = path.join(REPO_ROOT, 'bin/lore.js');
+export const KBCTX_BIN = path.join(REPO_ROOT, 'bin/kbctx.js');
 
 export interface CliResult {
   code: number;
@@ -14,7 +14,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** One connector's entry in `lore sync --json`. */
+/** One connector's entry in `kbctx sync --json`. */
 export interface SyncReportJson {
   connector: string;
   fetched: number;
@@ -31,7 +31,7 @@ export interface SyncReportJson {
 export class Workspace {
   readonly dir: string;
 
-  constructor(prefix = 'lore-test-') {
+  constructor(prefix = 'kbctx-test-') {
     this.dir = mkdtempSync(path.join(tmpdir(), prefix));
   }
 
@@ -50,19 +50,19 @@ export class Workspace {
     rmSync(this.path(relative), { recursive: true, force: true });
   }
 
-  /** Writes config/lore.toml (the default config location). */
+  /** Writes config/kbctx.toml (the default config location). */
   config(toml: string): void {
-    this.write('config/lore.toml', toml);
+    this.write('config/kbctx.toml', toml);
   }
 
   /** Spawns the real CLI with this workspace as working directory. */
-  lore(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
-    return runLore(args, { cwd: this.dir, ...options });
+  kbctx(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
+    return runKbctx(args, { cwd: this.dir, ...options });
   }
 
-  /** Runs `lore sync <target> --json` and parses the per-connector reports. */
+  /** Runs `kbctx sync <target> --json` and parses the per-connector reports. */
   async syncJson(target: string, options: { env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; reports: SyncReportJson[]; stderr: string }> {
-    const r = await this.lore(['sync', target, '--json'], options);
+    const r = await this.kbctx(['sync', target, '--json'], options);
     return { code: r.code, reports: (JSON.parse(r.stdout) as { connectors: SyncReportJson[] }).connectors, stderr: r.stderr };
   }
 
@@ -71,11 +71,11 @@ export class Workspace {
   }
 }
 
-export function runLore(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> {
+export function runKbctx(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LORE_BIN, ...args], {
+    const child = spawn(process.execPath, [KBCTX_BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, LORE_CONFIG: '', ...options.env },
+      env: { ...process.env, KBCTX_CONFIG: '', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

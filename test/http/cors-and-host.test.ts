@@ -94,7 +94,7 @@ describe('DNS rebinding with names that only look like loopback (issue 10, defec
 
 describe('configured policy', () => {
   let s: TestServer;
-  before(async () => (s = await startTestServer('\n[server]\ncors_origins = ["https://app.example.com"]\nallowed_hosts = ["lore.internal"]\n')));
+  before(async () => (s = await startTestServer('\n[server]\ncors_origins = ["https://app.example.com"]\nallowed_hosts = ["kbctx.internal"]\n')));
   after(async () => s.close());
 
   it('echoes an allowed origin and omits CORS headers for others', async () => {
@@ -107,7 +107,7 @@ describe('configured policy', () => {
   });
 
   it('accepts a Host from allowed_hosts', async () => {
-    assert.equal((await raw(s.port, 'GET', '/health', { Host: 'lore.internal:7331' })).status, 200);
+    assert.equal((await raw(s.port, 'GET', '/health', { Host: 'kbctx.internal:7331' })).status, 200);
     assert.equal((await raw(s.port, 'GET', '/health', { Host: 'other.internal' })).status, 403);
   });
 });

@@ -18,7 +18,7 @@ for (const era of eras) {
   describe(`MCP over HTTP, ${era.name}`, () => {
     let client: Client;
     before(async () => {
-      client = new Client({ name: 'lore-test', version: '1.0.0' }, era.options);
+      client = new Client({ name: 'kbctx-test', version: '1.0.0' }, era.options);
       await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
     });
     after(async () => client.close());
@@ -70,14 +70,14 @@ for (const era of eras) {
       await assert.rejects(client.getPrompt({ name: 'nobody', arguments: {} }), /Unknown prompt/);
     });
 
-    it('documents are resources through the lore://documents/{id} template', async () => {
+    it('documents are resources through the kbctx://documents/{id} template', async () => {
       const { resourceTemplates } = await client.listResourceTemplates();
-      assert.equal(resourceTemplates[0]?.uriTemplate, 'lore://documents/{id}');
+      assert.equal(resourceTemplates[0]?.uriTemplate, 'kbctx://documents/{id}');
       const found = await client.callTool({ name: 'search', arguments: { query: 'green tea' } });
       const id = (found.structuredContent as { results: { id: string }[] }).results[0]!.id;
-      const read = await client.readResource({ uri: `lore://documents/${id}` });
+      const read = await client.readResource({ uri: `kbctx://documents/${id}` });
       assert.match((read.contents[0] as { text: string }).text, /Green tea/);
-      for (const uri of ['lore://documents/missing', 'other://x']) {
+      for (const uri of ['kbctx://documents/missing', 'other://x']) {
         // The SDK client reads either wire code back as its ResourceNotFoundError; the wire code itself is checked below.
         await assert.rejects(client.readResource({ uri }), /not found/);
       }
@@ -110,7 +110,7 @@ describe('resource not found on the wire', () => {
   };
 
   it('is -32002 with data.uri on the 2025 revisions (2026-07-28 keeps the SDK\'s -32602, read back above)', async () => {
-    const uri = 'lore://documents/missing';
+    const uri = 'kbctx://documents/missing';
     assert.deepEqual(await read({ 'mcp-protocol-version': '2025-06-18' }, { uri }), { code: -32002, message: 'document not found: missing', data: { uri } });
   });
 });

@@ -1,34 +1,34 @@
 // The live index over MCP (stdio, official SDK client, 2025 handshake): the read-only resource
-// lore://sync/status, and notifications/resources/list_changed after a background sync changed documents.
+// kbctx://sync/status, and notifications/resources/list_changed after a background sync changed documents.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { eventually } from '../helpers/live-server.ts';
-import { LORE_BIN, Workspace } from '../helpers/workspace.ts';
+import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 
 let ws: Workspace;
 before(() => {
-  ws = new Workspace('lore-mcp-live-');
+  ws = new Workspace('kbctx-mcp-live-');
   ws.write('docs/a.md', '# Alpha\n\nFirst document.\n');
   ws.config('[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n');
 });
 after(() => ws.cleanup());
 
-it('lists and reads lore://sync/status; a file saved afterwards brings notifications/resources/list_changed', async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [LORE_BIN, 'serve', 'mcp', '--stdio'], cwd: ws.dir, env: { PATH: process.env['PATH'] ?? '', LORE_CONFIG: '' }, stderr: 'pipe' });
+it('lists and reads kbctx://sync/status; a file saved afterwards brings notifications/resources/list_changed', async () => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [KBCTX_BIN, 'serve', 'mcp', '--stdio'], cwd: ws.dir, env: { PATH: process.env['PATH'] ?? '', KBCTX_CONFIG: '' }, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const client = new Client({ name: 'lore-live-test', version: '1.0.0' });
+  const client = new Client({ name: 'kbctx-live-test', version: '1.0.0' });
   let changes = 0;
   client.setNotificationHandler('notifications/resources/list_changed', () => void changes++);
   await client.connect(transport);
   try {
     const listed = await client.listResources();
-    assert.equal(listed.resources[0]?.uri, 'lore://sync/status');
+    assert.equal(listed.resources[0]?.uri, 'kbctx://sync/status');
     // The server's start-up sync indexed docs/a.md (its changes may already have been announced).
     const status = await eventually(async () => {
-      const read = await client.readResource({ uri: 'lore://sync/status' });
+      const read = await client.readResource({ uri: 'kbctx://sync/status' });
       const body = JSON.parse((read.contents[0] as { text: string }).text) as { connectors: { connector: string; state: string; last_finished_at: string | null }[] };
       return body.connectors[0]?.last_finished_at && /watching filesystem:docs/.test(stderr) ? body : undefined;
     }, 'the start-up sync');

@@ -19,7 +19,7 @@ timeout = 0.5
   after(() => fx.close());
 
   const docs = async (source: string) =>
-    (await fx.lore.store.exportAll())
+    (await fx.kbctx.store.exportAll())
       .documents.filter((d) => d.source === source)
       .map((d) => ({ sourceId: d.sourceId, title: d.title, updatedAt: d.updatedAt, metadata: d.metadata, url: d.sourceUrl }))
       .sort((a, b) => a.sourceId.localeCompare(b.sourceId));
@@ -73,7 +73,7 @@ end`);
     assert.equal(second.failure, null, second.failure?.message);
     assert.equal(second.deleted, 1);
     assert.deepEqual((await docs('script:inc')).map((d) => d.sourceId), ['b', 'c']);
-    assert.equal((await fx.lore.store.sourceState('script:inc')).checkpoint, '{"cursor":3}');
+    assert.equal((await fx.kbctx.store.sourceState('script:inc')).checkpoint, '{"cursor":3}');
   });
 
   it('a failing or runaway script fails the connector and deletes nothing', async () => {

@@ -3,11 +3,11 @@
 // real SQLite index.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LoreError } from '../../src/core/errors.ts';
+import { KbctxError } from '../../src/core/errors.ts';
 import { IndexFixture } from '../helpers/index-fixture.ts';
 
 const code = (expected: string) => (e: unknown): boolean => {
-  assert.ok(e instanceof LoreError, String(e));
+  assert.ok(e instanceof KbctxError, String(e));
   assert.equal(e.code, expected, e.message);
   return true;
 };
@@ -18,7 +18,7 @@ describe('script tools and agents', () => {
 root = "docs"
 [tools.script.echo]
 path = "tools/echo.lua"
-greeting = "hi lore"
+greeting = "hi kbctx"
 [tools.script.kb]
 path = "tools/kb.lua"
 [tools.script.slow]
@@ -75,10 +75,10 @@ end`);
   after(() => fx.close());
 
   it('loads script tools with JSON Schema; a broken one is reported, the rest load', async () => {
-    const failures = await fx.lore.loadScripts();
+    const failures = await fx.kbctx.loadScripts();
     assert.deepEqual(failures.map((f) => f.label), ['tool:broken']);
     assert.match(failures[0]!.message, /tool:broken: tool\.parameters\[1\]: needs a `name`/);
-    const list = fx.lore.tools().list();
+    const list = fx.kbctx.tools().list();
     assert.deepEqual(list.map((t) => t.name), ['search', 'get', 'sources', 'echo', 'kb', 'slow']);
     const echo = list.find((t) => t.name === 'echo')!;
     assert.equal(echo.builtin, false);
@@ -96,9 +96,9 @@ end`);
   });
 
   it('calls validate, default, pass extra keys through and hand the config section to the script', async () => {
-    await fx.lore.loadScripts();
-    const tools = fx.lore.tools();
-    assert.deepEqual(await tools.call('echo', { text: 'ab', extra: [1, 2] }), { text: 'abab', mode: 'quiet', greeting: 'hi lore', global_context: true, extra: [1, 2] });
+    await fx.kbctx.loadScripts();
+    const tools = fx.kbctx.tools();
+    assert.deepEqual(await tools.call('echo', { text: 'ab', extra: [1, 2] }), { text: 'abab', mode: 'quiet', greeting: 'hi kbctx', global_context: true, extra: [1, 2] });
     await assert.rejects(tools.call('echo', {}), (e: unknown) => code('bad_request')(e) && /missing required parameter 'text'/.test((e as Error).message));
     await assert.rejects(tools.call('echo', { text: 'x', times: 1.5 }), /parameter 'times' must be an integer/);
     await assert.rejects(tools.call('echo', { text: 'x', mode: 'shout' }), /must be one of "loud", "quiet"/);
@@ -107,8 +107,8 @@ end`);
   });
 
   it('the context bridge answers search, get (with chunks) and sources from the index', async () => {
-    await fx.lore.loadScripts();
-    const out = (await fx.lore.tools().call('kb', { q: 'rotate signing keys' })) as Record<string, unknown>;
+    await fx.kbctx.loadScripts();
+    const out = (await fx.kbctx.tools().call('kb', { q: 'rotate signing keys' })) as Record<string, unknown>;
     assert.equal(out['hits'], 1);
     assert.equal(out['title'], 'Rotating signing keys');
     assert.equal(out['chunk0'], 0);
@@ -120,13 +120,13 @@ end`);
   });
 
   it('a runaway tool times out (timeout code) and script errors keep their line', async () => {
-    await fx.lore.loadScripts();
-    await assert.rejects(fx.lore.tools().call('slow', {}), (e: unknown) => code('timeout')(e) && /tool:slow timed out after 0.5 s/.test((e as Error).message));
+    await fx.kbctx.loadScripts();
+    await assert.rejects(fx.kbctx.tools().call('slow', {}), (e: unknown) => code('timeout')(e) && /tool:slow timed out after 0.5 s/.test((e as Error).message));
   });
 
   it('script agents: list, required arguments, resolve with context and config', async () => {
-    await fx.lore.loadScripts();
-    const agents = fx.lore.agents();
+    await fx.kbctx.loadScripts();
+    const agents = fx.kbctx.agents();
     assert.deepEqual(agents.list().map((a) => [a.name, a.source]), [['guide', 'lua'], ['nosystem', 'lua'], ['plain', 'toml']]);
     const guide = agents.get('guide');
     assert.deepEqual(guide.arguments, [{ name: 'topic', description: 'Topic', required: true }, { name: 'tone', description: '', required: false }]);

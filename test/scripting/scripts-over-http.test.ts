@@ -103,7 +103,7 @@ describe('script agents over REST', () => {
 describe('scripts over MCP', () => {
   let client: Client;
   before(async () => {
-    client = new Client({ name: 'lore-test', version: '1.0.0' });
+    client = new Client({ name: 'kbctx-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
   });
   after(async () => client.close());

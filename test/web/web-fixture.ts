@@ -15,7 +15,7 @@ export const WEB_DOCS: Record<string, string> = {
     '- Listen for the bark at night',
     '',
     '```sh',
-    'lore search "fox dens" --explain',
+    'kbctx search "fox dens" --explain',
     '```',
     '',
     'See the [field guide](https://example.org/foxes) for more.',
@@ -75,11 +75,11 @@ const FIXED_TIME = new Date('2026-01-15T10:00:00Z');
 
 /** A synced workspace; `extraToml` is appended to the config (e.g. a [server] section). */
 export async function createWebWorkspace(extraToml = ''): Promise<Workspace> {
-  const ws = new Workspace('lore-web-');
+  const ws = new Workspace('kbctx-web-');
   for (const [file, text] of Object.entries(WEB_DOCS)) utimesSync(ws.write(file, text), FIXED_TIME, FIXED_TIME);
   ws.write('tools/shout.lua', SHOUT);
   ws.config(WEB_CONFIG + extraToml);
-  const sync = await ws.lore(['sync', 'all']);
+  const sync = await ws.kbctx(['sync', 'all']);
   if (sync.code !== 0) throw new Error(`sync failed: ${sync.stderr}`);
   return ws;
 }

@@ -1,4 +1,4 @@
-// The web page in a real browser (Debian chromium via playwright-core) against a real `lore serve`
+// The web page in a real browser (Debian chromium via playwright-core) against a real `kbctx serve`
 // on a real index: search → highlighted result → document → back; a hostile document stays inert;
 // a Lua tool's form shows its result and a 408; the sources page; keyboard-only use; screenshots.
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
-import { spawnServer, type LoreServer } from '../helpers/lore-server.ts';
+import { spawnServer, type KbctxServer } from '../helpers/kbctx-server.ts';
 import { REPO_ROOT, type Workspace } from '../helpers/workspace.ts';
 import { createWebWorkspace } from './web-fixture.ts';
 
@@ -29,7 +29,7 @@ declare const window: { innerWidth: number; __pwned?: string };
 declare function getComputedStyle(element: unknown): { fontFamily: string };
 
 let ws: Workspace;
-let server: LoreServer;
+let server: KbctxServer;
 let browser: TestBrowser;
 let page: Page;
 const pageErrors: string[] = [];
@@ -82,7 +82,7 @@ it('filters live in the URL; semantic and hybrid are disabled with the reason wh
   assert.match(page.url(), /#\/\?q=fox&source=filesystem%3Adocs&limit=1$/);
   assert.equal(await page.locator('#mode option[value="semantic"]').isDisabled(), true);
   assert.equal(await page.locator('#mode option[value="hybrid"]').isDisabled(), true);
-  assert.match((await page.locator('#mode-hint').textContent()) ?? '', /need embeddings.*lore embed pending/);
+  assert.match((await page.locator('#mode-hint').textContent()) ?? '', /need embeddings.*kbctx embed pending/);
 });
 
 it('renders a document as sanitised Markdown: code monospaced, chunks on demand, a hostile document inert', async () => {
@@ -202,14 +202,14 @@ it('connect an agent: configurations filled in with the real URL, binary and con
   await open('#/connect');
   await page.getByLabel('Client').selectOption('Codex');
   const http = await page.getByLabel('Codex HTTP configuration', { exact: true }).textContent();
-  assert.equal(http, `[mcp_servers.lore]\nurl = "${server.url}/mcp"`);
+  assert.equal(http, `[mcp_servers.kbctx]\nurl = "${server.url}/mcp"`);
   const stdio = await page.getByLabel('Codex stdio configuration', { exact: true }).textContent();
   assert.equal(
     stdio,
-    `[mcp_servers.lore]\ncommand = ${JSON.stringify(path.join(REPO_ROOT, 'bin/lore.js'))}\nargs = ["serve", "mcp", "--stdio", "-c", ${JSON.stringify(ws.path('config/lore.toml'))}]`,
+    `[mcp_servers.kbctx]\ncommand = ${JSON.stringify(path.join(REPO_ROOT, 'bin/kbctx.js'))}\nargs = ["serve", "mcp", "--stdio", "-c", ${JSON.stringify(ws.path('config/kbctx.toml'))}]`,
   );
   await page.getByLabel('Client').selectOption('Cursor');
-  assert.deepEqual(JSON.parse((await page.getByLabel('Cursor HTTP configuration', { exact: true }).textContent()) ?? ''), { mcpServers: { lore: { url: `${server.url}/mcp` } } });
+  assert.deepEqual(JSON.parse((await page.getByLabel('Cursor HTTP configuration', { exact: true }).textContent()) ?? ''), { mcpServers: { kbctx: { url: `${server.url}/mcp` } } });
   await page.getByRole('button', { name: 'Copy Cursor HTTP configuration' }).click();
   await page.getByRole('status').filter({ hasText: 'Cursor HTTP configuration copied.' }).waitFor();
 });
@@ -242,7 +242,7 @@ it('first load: JS + CSS within 100 KB compressed; prints the transfer and the t
   await fresh.goto(`${server.url}/#/?q=fox`);
   await fresh.locator('.result').first().waitFor();
   await fresh.waitForLoadState('networkidle');
-  const firstResults = await fresh.evaluate(() => performance.getEntriesByName('lore:first-results')[0]?.startTime ?? null);
+  const firstResults = await fresh.evaluate(() => performance.getEntriesByName('kbctx:first-results')[0]?.startTime ?? null);
   await fresh.close();
   t.diagnostic(`first load JS+CSS transfer: ${(bytes / 1024).toFixed(1)} KB compressed; page load to first results: ${firstResults?.toFixed(0)} ms`);
   assert.ok(bytes > 10_000 && bytes <= 100 * 1024, `first-load transfer ${bytes} bytes`);
@@ -269,8 +269,8 @@ it('writes screenshots: desktop and 375 px, light and dark', async () => {
 });
 
 it('asks for the token once per tab when auth is on; the page itself loads without one', async () => {
-  const authWs = await createWebWorkspace('\n[server]\nauth_token_env = "LORE_WEB_TEST_TOKEN"\n');
-  const authServer = await spawnServer(authWs, ['serve', 'mcp', '--bind', '127.0.0.1:0'], { LORE_WEB_TEST_TOKEN: 's3cret-token' });
+  const authWs = await createWebWorkspace('\n[server]\nauth_token_env = "KBCTX_WEB_TEST_TOKEN"\n');
+  const authServer = await spawnServer(authWs, ['serve', 'mcp', '--bind', '127.0.0.1:0'], { KBCTX_WEB_TEST_TOKEN: 's3cret-token' });
   const tab = await browser.context.newPage();
   const other = await browser.context.newPage();
   try {
@@ -290,12 +290,12 @@ it('asks for the token once per tab when auth is on; the page itself loads witho
     assert.equal(await dialog.isVisible(), false);
     await tab.getByRole('link', { name: 'Connect an agent' }).click();
     await tab.getByLabel('Client').selectOption('Codex');
-    assert.match((await tab.getByLabel('Codex HTTP configuration', { exact: true }).textContent()) ?? '', /\nbearer_token_env_var = "LORE_WEB_TEST_TOKEN"$/);
+    assert.match((await tab.getByLabel('Codex HTTP configuration', { exact: true }).textContent()) ?? '', /\nbearer_token_env_var = "KBCTX_WEB_TEST_TOKEN"$/);
     await tab.getByLabel('Client').selectOption('Cursor');
     const cursor = async (): Promise<unknown> => JSON.parse((await tab.getByLabel('Cursor HTTP configuration', { exact: true }).textContent()) ?? '');
-    assert.deepEqual(await cursor(), { mcpServers: { lore: { url: `${authServer.url}/mcp`, headers: { Authorization: 'Bearer <LORE_WEB_TEST_TOKEN>' } } } });
+    assert.deepEqual(await cursor(), { mcpServers: { kbctx: { url: `${authServer.url}/mcp`, headers: { Authorization: 'Bearer <KBCTX_WEB_TEST_TOKEN>' } } } });
     await tab.getByLabel('Fill in my token').check();
-    assert.deepEqual(await cursor(), { mcpServers: { lore: { url: `${authServer.url}/mcp`, headers: { Authorization: 'Bearer s3cret-token' } } } });
+    assert.deepEqual(await cursor(), { mcpServers: { kbctx: { url: `${authServer.url}/mcp`, headers: { Authorization: 'Bearer s3cret-token' } } } });
     await other.goto(`${authServer.url}/#/sources`); // another tab asks again
     const ask = other.getByRole('dialog', { name: 'This server needs a token' });
     await ask.waitFor();

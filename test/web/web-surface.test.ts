@@ -100,7 +100,7 @@ describe('the page JSON endpoints', () => {
   it('GET /web/info: server facts and index statistics', async () => {
     const info = (await (await fetch(`${s.url}/web/info`)).json()) as { mcp_path: string; config_file: string; search: unknown; stats: { sources: Record<string, unknown>[] } };
     assert.equal(info['mcp_path'], '/mcp');
-    assert.equal(info['config_file'], s.lore.config.file);
+    assert.equal(info['config_file'], s.kbctx.config.file);
     assert.deepEqual(info['search'], { embedder: null, semantic_available: false, default_limit: 12, max_limit: 100 });
     assert.deepEqual(
       info.stats.sources.map((x) => [x['source'], x['documents'], x['embedded']]),

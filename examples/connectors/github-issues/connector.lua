@@ -16,7 +16,7 @@ connector = {
 }
 
 local function headers(config)
-  local h = { Accept = "application/vnd.github+json", ["User-Agent"] = "lore-script" }
+  local h = { Accept = "application/vnd.github+json", ["User-Agent"] = "kbctx-script" }
   if config.token and config.token ~= "" then h.Authorization = "Bearer " .. config.token end
   return h
 end

@@ -1,7 +1,7 @@
-// `lore agent list|test|init`: list agents, resolve one prompt and print it, scaffold a script agent.
+// `kbctx agent list|test|init`: list agents, resolve one prompt and print it, scaffold a script agent.
 import type { Command } from 'commander';
 import { agentsToWire } from '../../app/wire.ts';
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 import { scaffoldScript } from '../../scripting/scaffold.ts';
 import type { CliContext } from '../context.ts';
 import { collect, parseKeyValues } from '../key-values.ts';
@@ -13,13 +13,13 @@ export function registerAgent(program: Command, ctx: CliContext): void {
     .command('list')
     .description('list agents: description, tools and source (toml or lua)')
     .action(async () => {
-      const lore = ctx.lore();
-      reportLoadFailures(ctx, await lore.loadScripts());
-      const agents = lore.agents().list();
+      const kbctx = ctx.kbctx();
+      reportLoadFailures(ctx, await kbctx.loadScripts());
+      const agents = kbctx.agents().list();
       if (ctx.json) {
         return ctx.printJson(agentsToWire(agents));
       }
-      if (agents.length === 0) return ctx.io.out('No agents configured. Add [agents.inline.<name>] or run `lore agent init <name>`.\n');
+      if (agents.length === 0) return ctx.io.out('No agents configured. Add [agents.inline.<name>] or run `kbctx agent init <name>`.\n');
       for (const a of agents) {
         ctx.io.out(`${a.name} (${a.source})\n  ${a.description}\n  tools: ${a.tools.join(', ') || '-'}\n`);
         for (const arg of a.arguments) ctx.io.out(`  - argument ${arg.name}${arg.required ? ' (required)' : ''}: ${arg.description}\n`);
@@ -31,10 +31,10 @@ export function registerAgent(program: Command, ctx: CliContext): void {
     .argument('<name>', 'agent name')
     .option('--arg <key=value>', 'an argument (repeatable; JSON values allowed)', collect, [])
     .action(async (name: string, opts: { arg: string[] }) => {
-      const lore = ctx.lore();
-      const failure = (await lore.loadScripts()).find((f) => f.label === `agent:${name}`);
-      if (failure) throw new LoreError('script_error', failure.message);
-      const registry = lore.agents();
+      const kbctx = ctx.kbctx();
+      const failure = (await kbctx.loadScripts()).find((f) => f.label === `agent:${name}`);
+      if (failure) throw new KbctxError('script_error', failure.message);
+      const registry = kbctx.agents();
       const source = registry.get(name).source;
       const prompt = await registry.resolve(name, parseKeyValues(opts.arg));
       if (ctx.json) return ctx.printJson({ name, source, ...prompt });
@@ -46,5 +46,5 @@ export function registerAgent(program: Command, ctx: CliContext): void {
     .command('init')
     .description('write a commented script agent template to agents/<name>.lua and print its config entry')
     .argument('<name>', 'agent name')
-    .action((name: string) => printScaffold(ctx, scaffoldScript('agent', name, ctx.io.cwd), `lore agent test ${name}`));
+    .action((name: string) => printScaffold(ctx, scaffoldScript('agent', name, ctx.io.cwd), `kbctx agent test ${name}`));
 }

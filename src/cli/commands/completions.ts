@@ -1,4 +1,4 @@
-// `lore completions bash|zsh|fish`: print a shell completion script.
+// `kbctx completions bash|zsh|fish`: print a shell completion script.
 import type { Command } from 'commander';
 import { Argument } from 'commander';
 import { completionScript } from '../completions.ts';

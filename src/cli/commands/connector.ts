@@ -1,4 +1,4 @@
-// `lore connector init|test`: scaffold a script connector; run one and print its items, writing nothing.
+// `kbctx connector init|test`: scaffold a script connector; run one and print its items, writing nothing.
 import type { Command } from 'commander';
 import { openScripts } from '../../compose.ts';
 import { scaffoldScript } from '../../scripting/scaffold.ts';
@@ -12,7 +12,7 @@ export function registerConnector(program: Command, ctx: CliContext): void {
     .command('init')
     .description('write a commented script connector template to connectors/<name>.lua')
     .argument('<name>', 'connector name')
-    .action((name: string) => printScaffold(ctx, scaffoldScript('connector', name, ctx.io.cwd), `lore connector test connectors/${name}.lua`));
+    .action((name: string) => printScaffold(ctx, scaffoldScript('connector', name, ctx.io.cwd), `kbctx connector test connectors/${name}.lua`));
   connector
     .command('test')
     .description("run a script connector's scan and print each item's source_id and title (writes nothing)")

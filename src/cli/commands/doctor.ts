@@ -1,8 +1,8 @@
-// `lore doctor`: checks the config, the index, embeddings, registries and git, and prints what to do.
+// `kbctx doctor`: checks the config, the index, embeddings, registries and git, and prints what to do.
 // Exit 0 when nothing failed (warnings included), 1 when a check failed, 3 when the config does not load.
 import type { Command } from 'commander';
 import { configChecks, indexChecks, type DoctorCheck } from '../../app/doctor.ts';
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 import { gitVersion } from '../../registry/git.ts';
 import { loadRegistries } from '../../registry/registries.ts';
 import type { CliContext } from '../context.ts';
@@ -14,28 +14,28 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
     .command('doctor')
     .description('check the config, the index, embeddings, registries and git; print what to do')
     .action(async () => {
-      let lore;
+      let kbctx;
       try {
-        lore = ctx.lore();
+        kbctx = ctx.kbctx();
       } catch (error) {
         // A config that does not load (unknown key, wrong type, bad TOML): say so, then exit 3 with its message.
-        if (error instanceof LoreError && error.code === 'config_error') ctx.io.out(`${MARK.fail}  config     ${error.message}\n      → fix the key it names (config/lore.example.toml documents every key)\n`);
+        if (error instanceof KbctxError && error.code === 'config_error') ctx.io.out(`${MARK.fail}  config     ${error.message}\n      → fix the key it names (config/kbctx.example.toml documents every key)\n`);
         throw error;
       }
-      const config = lore.config;
+      const config = kbctx.config;
       let embedder: { model: string; dims: number | null } | null = null;
       const checks: DoctorCheck[] = [...configChecks(config)];
       try {
-        embedder = lore.embedder();
+        embedder = kbctx.embedder();
       } catch (error) {
         checks.push({ area: 'embeddings', status: 'fail', detail: (error as Error).message, fix: 'fix the [embedding] section' });
       }
-      checks.push(...(await indexChecks(lore.store, embedder, lore.engine)));
+      checks.push(...(await indexChecks(kbctx.store, embedder, kbctx.engine)));
       for (const reg of loadRegistries(config)) {
         checks.push(
           reg.present
             ? { area: 'registries', status: 'ok', detail: `${reg.name}: ${reg.path}${reg.manifest ? '' : ' (no registry.toml: the tree is scanned)'}` }
-            : { area: 'registries', status: 'warn', detail: `${reg.name}: not installed at ${reg.path}`, fix: reg.url ? `run \`lore registry install --name ${reg.name}\`` : 'create the folder or fix its path' },
+            : { area: 'registries', status: 'warn', detail: `${reg.name}: not installed at ${reg.path}`, fix: reg.url ? `run \`kbctx registry install --name ${reg.name}\`` : 'create the folder or fix its path' },
         );
       }
       const needsGit = Object.keys(config.connectors.git).length > 0 || Object.values(config.registries).some((r) => r.url !== null);
@@ -45,6 +45,6 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       if (ctx.json) ctx.printJson({ checks });
       else for (const c of checks) ctx.io.out(`${MARK[c.status]}  ${c.area.padEnd(10)} ${c.detail}${c.fix && c.status !== 'ok' ? `\n      → ${c.fix}` : ''}\n`);
       const failed = checks.filter((c) => c.status === 'fail').length;
-      if (failed > 0) throw new LoreError('internal', `${failed} check(s) failed`);
+      if (failed > 0) throw new KbctxError('internal', `${failed} check(s) failed`);
     });
 }

@@ -1,8 +1,8 @@
-// `lore embed pending` / `lore embed rebuild`: embed chunks without a current vector, or drop all
+// `kbctx embed pending` / `kbctx embed rebuild`: embed chunks without a current vector, or drop all
 // vectors and regenerate them. Exit non-zero when the provider failed (what was written is kept).
 import { InvalidArgumentError, type Command } from 'commander';
 import { embedPending, type EmbedOptions, type EmbedReport } from '../../app/embed.ts';
-import { configError, LoreError } from '../../core/errors.ts';
+import { configError, KbctxError } from '../../core/errors.ts';
 import type { ErrorCode } from '../../core/error-table.ts';
 import type { CliContext } from '../context.ts';
 import { createEmbedProgress } from '../embed-progress.ts';
@@ -28,22 +28,22 @@ function positive(value: string): number {
 }
 
 async function run(ctx: CliContext, options: EmbedOptions): Promise<void> {
-  const lore = ctx.lore();
-  const embedder = lore.embedder();
+  const kbctx = ctx.kbctx();
+  const embedder = kbctx.embedder();
   if (!embedder) {
     throw configError('no embedding provider is configured: set [embedding] provider = "openai", "ollama" or "local" in the config');
   }
   const progress = createEmbedProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json });
-  const report = await embedPending({ store: lore.store, embedder, onProgress: (p) => progress.update(p) }, options);
+  const report = await embedPending({ store: kbctx.store, embedder, onProgress: (p) => progress.update(p) }, options);
   progress.done();
   if (ctx.json) ctx.printJson({ dry_run: options.dryRun === true, ...toWire(report) });
   else if (options.dryRun) ctx.io.out(`Dry run: ${report.pending} chunk(s) pending for ${report.model}; nothing was embedded.\n`);
   else {
     ctx.io.out(summary(report));
-    const left = options.limit === undefined || report.failure ? 0 : await lore.store.countPendingEmbeddings(embedder);
-    if (left > 0) ctx.io.out(`${left} chunk(s) still pending (--limit ${options.limit}); run \`lore embed pending\` again to continue\n`);
+    const left = options.limit === undefined || report.failure ? 0 : await kbctx.store.countPendingEmbeddings(embedder);
+    if (left > 0) ctx.io.out(`${left} chunk(s) still pending (--limit ${options.limit}); run \`kbctx embed pending\` again to continue\n`);
   }
-  if (report.failure) throw new LoreError(report.failure.code as ErrorCode, `embedding stopped: ${report.failure.message}`);
+  if (report.failure) throw new KbctxError(report.failure.code as ErrorCode, `embedding stopped: ${report.failure.message}`);
 }
 
 function summary(r: EmbedReport): string {
@@ -52,7 +52,7 @@ function summary(r: EmbedReport): string {
   if (r.pending === 0) lines.push(`all chunks are already embedded (${r.model})`);
   else lines.push(`embedded ${r.embedded} of ${r.pending} pending chunk(s) with ${r.model} in ${(r.durationMs / 1000).toFixed(1)} s`);
   if (r.index && r.index.index !== 'none') lines.push(`vector index: ${r.index.index} (${r.index.vectors} vectors)`);
-  if (r.failure) lines.push(`${r.pending - r.embedded} chunk(s) left; run \`lore embed pending\` again to continue`);
+  if (r.failure) lines.push(`${r.pending - r.embedded} chunk(s) left; run \`kbctx embed pending\` again to continue`);
   return `${lines.join('\n')}\n`;
 }
 

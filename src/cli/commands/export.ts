@@ -1,4 +1,4 @@
-// `lore export [--output <path>] [--quiet]`: every document and chunk as one JSON object, streamed row by
+// `kbctx export [--output <path>] [--quiet]`: every document and chunk as one JSON object, streamed row by
 // row with back-pressure, so memory stays bounded whatever the index size (issue 10, defect 7). Progress
 // and, when the JSON goes to stdout, the summary line go to stderr only: they never mix into the JSON.
 import { createWriteStream } from 'node:fs';
@@ -19,7 +19,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
     .option('-q, --quiet', 'no progress and no summary line')
     .action(async (opts: { output?: string; quiet?: boolean }) => {
       const started = Date.now();
-      const store = ctx.lore().store;
+      const store = ctx.kbctx().store;
       const file = opts.output ? createWriteStream(path.resolve(ctx.io.cwd, opts.output)) : null;
       const out = file ?? ctx.io.stdout;
       // No progress when JSON is being dumped onto the same terminal: the redrawn bar would garble it.

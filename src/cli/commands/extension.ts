@@ -1,4 +1,4 @@
-// `lore extension init <name>`: scaffold a compiled extension module and its test (docs/extensions.md).
+// `kbctx extension init <name>`: scaffold a compiled extension module and its test (docs/extensions.md).
 import path from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_PATH } from '../../config/load-config.ts';
@@ -13,7 +13,7 @@ export function registerExtension(program: Command, ctx: CliContext): void {
     .argument('<name>', 'extension name (lower case)')
     .action((name: string) => {
       const config = ctx.config();
-      // Module paths are relative to the config file; without one, to where `config/lore.toml` would go.
+      // Module paths are relative to the config file; without one, to where `config/kbctx.toml` would go.
       const configDir = config.file === null ? path.resolve(ctx.io.cwd, DEFAULT_CONFIG_PATH, '..') : config.extensions.baseDir;
       const scaffold = scaffoldExtension(name, ctx.io.cwd, configDir);
       if (ctx.json) return ctx.printJson({ files: scaffold.files, config_entry: scaffold.configEntry, test: scaffold.testCommand });

@@ -1,4 +1,4 @@
-// `lore get <id>`: the document as JSON (404 → exit 4).
+// `kbctx get <id>`: the document as JSON (404 → exit 4).
 import type { Command } from 'commander';
 import { getDocument } from '../../app/documents.ts';
 import { documentToWire } from '../../app/wire.ts';
@@ -10,6 +10,6 @@ export function registerGet(program: Command, ctx: CliContext): void {
     .description('print a document as JSON')
     .argument('<id>', 'document id (from search results)')
     .action(async (id: string) => {
-      ctx.printJson(documentToWire(await getDocument(ctx.lore().store, id)));
+      ctx.printJson(documentToWire(await getDocument(ctx.kbctx().store, id)));
     });
 }

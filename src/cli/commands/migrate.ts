@@ -1,4 +1,4 @@
-// `lore migrate --to <path-or-url> [--force]`: copies the configured index (documents, chunks,
+// `kbctx migrate --to <path-or-url> [--force]`: copies the configured index (documents, chunks,
 // embeddings, checkpoints) into another store, verifies the copy, and says what it did. The source
 // is left as it was. Exit 1 (conflict) when the target holds an index and --force is not given, or
 // when the final check finds a difference.
@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { migrateIndex, type MigrateReport } from '../../app/migrate-index.ts';
 import type { Config } from '../../config/types.ts';
 import { openStoreAt } from '../../compose.ts';
-import { badRequest, LoreError } from '../../core/errors.ts';
+import { badRequest, KbctxError } from '../../core/errors.ts';
 import type { Store } from '../../store/store.ts';
 import type { CliContext } from '../context.ts';
 import { createProgress, progressEveryMs } from '../progress.ts';
@@ -21,20 +21,20 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
     .requiredOption('--to <target>', 'an SQLite file path, or a postgres:// URL')
     .option('--force', 'replace what the target already holds (it becomes a copy of this index)')
     .action(async (opts: { to: string; force?: boolean }) => {
-      const lore = ctx.lore();
-      const target = openTargetStore(opts.to, lore.config, ctx.io.cwd);
+      const kbctx = ctx.kbctx();
+      const target = openTargetStore(opts.to, kbctx.config, ctx.io.cwd);
       const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, label: 'migrate', everyMs: progressEveryMs(ctx.io.env) });
       let report: MigrateReport;
       try {
-        report = await migrateIndex(lore.store, target, { force: opts.force === true, onProgress: (p) => progress.update({ connector: p.phase, done: p.done, total: p.total }) });
+        report = await migrateIndex(kbctx.store, target, { force: opts.force === true, onProgress: (p) => progress.update({ connector: p.phase, done: p.done, total: p.total }) });
       } finally {
         progress.done();
         await target.close();
       }
-      if (ctx.json) ctx.printJson(toWire(lore.store.path, target.path, report));
-      else ctx.io.out(summary(lore.store.path, target.path, report));
+      if (ctx.json) ctx.printJson(toWire(kbctx.store.path, target.path, report));
+      else ctx.io.out(summary(kbctx.store.path, target.path, report));
       if (report.mismatches.length > 0) {
-        throw new LoreError('conflict', `the copy differs from the source (${report.mismatches.join('; ')}): did a sync run meanwhile? Run again with --force`);
+        throw new KbctxError('conflict', `the copy differs from the source (${report.mismatches.join('; ')}): did a sync run meanwhile? Run again with --force`);
       }
     });
 }

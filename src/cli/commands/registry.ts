@@ -1,8 +1,8 @@
-// `lore registry list|install|update|search|info|add|override|init`: extension registries.
+// `kbctx registry list|install|update|search|info|add|override|init`: extension registries.
 import path from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_PATH } from '../../config/load-config.ts';
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 import {
   addExtension,
   extensionInfo,
@@ -27,7 +27,7 @@ function registryContext(ctx: CliContext): RegistryContext {
 const extensionRow = (e: ExtensionView): string[] => [e.id, e.registry, e.enabled ? 'yes' : 'no', e.entry.description];
 
 const NO_REGISTRIES =
-  'No registries are configured. Run `lore registry init` to add the community registry, or add a [registries.<name>] section (url or path) to the config.\n';
+  'No registries are configured. Run `kbctx registry init` to add the community registry, or add a [registries.<name>] section (url or path) to the config.\n';
 
 export function registerRegistry(program: Command, ctx: CliContext): void {
   const registry = program.command('registry').description('extension registries: list, install, update, search, info, add, override, init');
@@ -38,7 +38,7 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .action(() => {
       const { registries, extensions } = listExtensions(registryContext(ctx));
       if (ctx.json) return ctx.printJson({ registries, extensions });
-      if (registries.length === 0) return ctx.io.out('No registries configured. `lore registry init` adds the community registry.\n');
+      if (registries.length === 0) return ctx.io.out('No registries configured. `kbctx registry init` adds the community registry.\n');
       ctx.io.out(
         formatTable(
           ['Registry', 'Priority', 'Path', 'Kind', 'Status'],
@@ -75,12 +75,12 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
       for (const { name, outcome: o } of results) {
         if (o.kind === 'updated') ctx.io.out(`${name}: updated ${o.from}..${o.to}\n`);
         else if (o.kind === 'local changes')
-          ctx.io.err(`${name}: not updated: it has local changes (${o.files.join(', ')}); commit or discard them, or copy extensions with \`lore registry override\`\n`);
-        else if (o.kind === 'not installed') ctx.io.out(`${name}: not installed yet; run \`lore registry install --name ${name}\`\n`);
+          ctx.io.err(`${name}: not updated: it has local changes (${o.files.join(', ')}); commit or discard them, or copy extensions with \`kbctx registry override\`\n`);
+        else if (o.kind === 'not installed') ctx.io.out(`${name}: not installed yet; run \`kbctx registry install --name ${name}\`\n`);
         else ctx.io.out(`${name}: ${o.kind}\n`);
       }
       const refused = results.filter((r) => r.outcome.kind === 'local changes');
-      if (refused.length > 0) throw new LoreError('conflict', `${refused.map((r) => r.name).join(', ')} not updated because of local changes`);
+      if (refused.length > 0) throw new KbctxError('conflict', `${refused.map((r) => r.name).join(', ')} not updated because of local changes`);
     });
 
   registry
@@ -111,7 +111,7 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
           `  tags:            ${list(e.entry.tags)}`,
           `  required config: ${list(e.entry.requiredConfig)}`,
           `  host APIs:       ${list(e.entry.hostApis)} (declared); ${list(e.detectedHostApis)} (used by the script)`,
-          `  enabled:         ${e.enabled ? 'yes' : 'no — `lore registry add ' + e.id + '` enables it'}`,
+          `  enabled:         ${e.enabled ? 'yes' : 'no — `kbctx registry add ' + e.id + '` enables it'}`,
           '',
         ].join('\n'),
       );
@@ -141,7 +141,7 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
   registry
     .command('init')
     .description('clone the community registry and add it to the config (safe to repeat)')
-    .option('--path <path>', 'where to clone it (default ~/.lore/registries/community)')
+    .option('--path <path>', 'where to clone it (default ~/.kbctx/registries/community)')
     .option('--url <url>', 'clone from this URL instead (a mirror)')
     .action(async (opts: { path?: string; url?: string }) => {
       const r = await initCommunity(registryContext(ctx), opts);

@@ -6,7 +6,7 @@ import type { CliContext } from '../context.ts';
 
 export function printScaffold(ctx: CliContext, scaffold: Scaffold, testCommand: string): void {
   if (ctx.json) return ctx.printJson({ path: scaffold.relative, config_entry: scaffold.configEntry, test: testCommand });
-  ctx.io.out(`Created ${scaffold.relative}\n\nAdd to your config (config/lore.toml):\n\n${scaffold.configEntry}\nThen try it: ${testCommand}\n`);
+  ctx.io.out(`Created ${scaffold.relative}\n\nAdd to your config (config/kbctx.toml):\n\n${scaffold.configEntry}\nThen try it: ${testCommand}\n`);
 }
 
 export function reportLoadFailures(ctx: CliContext, failures: readonly ScriptLoadFailure[]): void {

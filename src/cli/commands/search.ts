@@ -1,4 +1,4 @@
-// `lore search <query>`: the same parameters and validation as the REST and MCP search tool.
+// `kbctx search <query>`: the same parameters and validation as the REST and MCP search tool.
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { parseSearchParams } from '../../app/search-params.ts';
@@ -17,14 +17,14 @@ export function registerSearch(program: Command, ctx: CliContext): void {
     .option('--since <when>', 'only documents updated since a date (2026-01-31) or a duration (7d, 12h)')
     .option('--explain', 'show how each result was scored')
     .action(async (words: string[], opts: { mode?: string; limit?: number; source?: string; since?: string; explain?: boolean }) => {
-      const lore = ctx.lore();
+      const kbctx = ctx.kbctx();
       const params = parseSearchParams(
         { query: words.join(' '), mode: opts.mode, limit: opts.limit, source: opts.source, since: opts.since, explain: opts.explain === true },
-        lore.config.retrieval,
+        kbctx.config.retrieval,
       );
-      const response = await search(lore.searchDeps(), params);
+      const response = await search(kbctx.searchDeps(), params);
       if (ctx.json) ctx.printJson(searchResponseToWire(response, params.explain));
-      else ctx.io.out(formatResults(response, params.explain, lore.config.retrieval.hybridAlpha));
+      else ctx.io.out(formatResults(response, params.explain, kbctx.config.retrieval.hybridAlpha));
     });
 }
 

@@ -6,7 +6,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 
 export interface WorkerHello {
-  type: 'lore-listening';
+  type: 'kbctx-listening';
   base: string;
 }
 
@@ -14,7 +14,7 @@ export const isClusterWorker = (): boolean => cluster.isWorker;
 
 /** Called in a worker once it listens: tells the primary the address. */
 export function announceListening(base: string): void {
-  process.send?.({ type: 'lore-listening', base } satisfies WorkerHello);
+  process.send?.({ type: 'kbctx-listening', base } satisfies WorkerHello);
 }
 
 /** Runs in the primary: forks `count` workers, resolves when they have all exited after a signal. */
@@ -27,10 +27,10 @@ export async function runPrimary(
   let stopping = false;
   let announced = false;
   const fork = (): void => {
-    const worker = cluster.fork({ LORE_WORKER: '1' });
+    const worker = cluster.fork({ KBCTX_WORKER: '1' });
     onFork?.(worker);
     worker.on('message', (message: WorkerHello) => {
-      if (message?.type === 'lore-listening' && !announced) {
+      if (message?.type === 'kbctx-listening' && !announced) {
         announced = true;
         onFirstListening(message.base);
       }

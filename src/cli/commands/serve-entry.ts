@@ -1,4 +1,4 @@
-// Runs the server (`lore serve mcp`, `lore start`): wires the REST surface and the MCP surface to the
+// Runs the server (`kbctx serve mcp`, `kbctx start`): wires the REST surface and the MCP surface to the
 // app's registries, prints the routes and addresses, and serves until SIGINT/SIGTERM.
 // Loaded lazily so other commands never load the HTTP or MCP code.
 import { createHttpServer, MCP_PATH } from '../../http/create-http-server.ts';
@@ -14,7 +14,7 @@ import { createWebSurface } from '../../web/create-web-surface.ts';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import { startLiveIndex, type LiveIndex } from './serve-live.ts';
 import type { CliContext } from '../context.ts';
-import type { Lore } from '../../compose.ts';
+import type { Kbctx } from '../../compose.ts';
 import type { WebFacts } from '../../web/web-routes.ts';
 import { fileURLToPath } from 'node:url';
 
@@ -27,28 +27,28 @@ export interface ServeOptions {
 }
 
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
-  const lore = ctx.lore();
+  const kbctx = ctx.kbctx();
   const log = (line: string): void => ctx.io.err(`${line}\n`);
-  const documents = (cursor: string | undefined): Promise<DocumentPage> => listDocumentPage(lore.store, cursor);
-  if (!isClusterWorker()) log(`config: ${lore.config.file ?? 'built-in default (no config file found)'}`);
-  await openIndex(lore, isClusterWorker() ? () => undefined : log);
+  const documents = (cursor: string | undefined): Promise<DocumentPage> => listDocumentPage(kbctx.store, cursor);
+  if (!isClusterWorker()) log(`config: ${kbctx.config.file ?? 'built-in default (no config file found)'}`);
+  await openIndex(kbctx, isClusterWorker() ? () => undefined : log);
   // Script tools and agents are read in the Lua sandbox before anything lists them; a broken one is left out.
-  for (const f of await lore.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
-  const tools = lore.tools();
-  const agents = lore.agents();
+  for (const f of await kbctx.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
+  const tools = kbctx.tools();
+  const agents = kbctx.agents();
   if (options.stdio) {
     // stdout carries the protocol: everything human goes to stderr.
-    log(`lore ${VERSION}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);
-    const live = await startLiveIndex(lore, { watch: options.watch, log, role: 'single' });
+    log(`kbctx ${VERSION}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);
+    const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: 'single' });
     await runMcpStdio({ tools, agents, version: VERSION, log, documents, syncStatus: live.statusJson, onIndexChanged: live.onIndexChanged });
     await live.close();
     return;
   }
-  const config = lore.config.server;
+  const config = kbctx.config.server;
   const bind = parseBind(options.bind ?? config.bind);
   const exposure = checkExposure(config, bind.host, ctx.io.env); // refuses an open remote bind before anything listens
   if (exposure.warning && !isClusterWorker()) log(exposure.warning);
-  const debug = ctx.io.env['LORE_DEBUG'] ? log : undefined;
+  const debug = ctx.io.env['KBCTX_DEBUG'] ? log : undefined;
   const printStartup = (base: string): void => {
     for (const tool of tools.list()) ctx.io.out(`${toolRouteMethod(tool.name)} /tools/${tool.name}  ${tool.description}\n`);
     ctx.io.out(`Listening on ${base}\nMCP endpoint: ${base}${MCP_PATH}\nWeb page: ${base}/\n`);
@@ -57,15 +57,15 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   if (workers > 1 && !isClusterWorker()) {
     // The primary supervises and is the one scheduler/writer of the live index; workers only serve.
     log(`starting ${workers} worker processes`);
-    const live = await startLiveIndex(lore, { watch: options.watch, log, role: 'primary' });
+    const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: 'primary' });
     await runPrimary(workers, printStartup, log, live.attachWorker);
     await live.close();
-    await lore.close();
+    await kbctx.close();
     return;
   }
-  const live: LiveIndex = await startLiveIndex(lore, { watch: options.watch, log, role: isClusterWorker() ? 'worker' : 'single' });
+  const live: LiveIndex = await startLiveIndex(kbctx, { watch: options.watch, log, role: isClusterWorker() ? 'worker' : 'single' });
   const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log, documents, syncStatus: live.statusJson });
-  const web = createWebSurface({ store: lore.store, connectorLabels: lore.connectorLabels, facts: webFacts(lore) });
+  const web = createWebSurface({ store: kbctx.store, connectorLabels: kbctx.connectorLabels, facts: webFacts(kbctx) });
   live.onIndexChanged(() => mcp.resourcesChanged());
   const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, web, log, debug, authToken: exposure.token, sync: live.control, syncTokenRequired: exposure.token !== null });
   const address = await listen(server, bind.host, bind.port);
@@ -90,22 +90,22 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
 }
 
 /** What the web page shows about this server (connect-an-agent configs, search modes). */
-function webFacts(lore: Lore): WebFacts {
+function webFacts(kbctx: Kbctx): WebFacts {
   let embedder: WebFacts['embedder'] = null;
   try {
-    embedder = lore.embedder();
+    embedder = kbctx.embedder();
   } catch {
     // a broken [embedding] section leaves semantic search unavailable; the page says so
   }
   return {
     version: VERSION,
-    configFile: lore.config.file,
-    workingDir: lore.config.baseDir,
-    loreBin: fileURLToPath(new URL('../../../bin/lore.js', import.meta.url)),
+    configFile: kbctx.config.file,
+    workingDir: kbctx.config.baseDir,
+    kbctxBin: fileURLToPath(new URL('../../../bin/kbctx.js', import.meta.url)),
     embedder: embedder && { model: embedder.model, dims: embedder.dims },
-    defaultLimit: lore.config.retrieval.finalLimit,
-    maxLimit: lore.config.retrieval.maxLimit,
-    authTokenEnv: lore.config.server.authTokenEnv,
+    defaultLimit: kbctx.config.retrieval.finalLimit,
+    maxLimit: kbctx.config.retrieval.maxLimit,
+    authTokenEnv: kbctx.config.server.authTokenEnv,
   };
 }
 
@@ -113,11 +113,11 @@ function webFacts(lore: Lore): WebFacts {
  * Opens the index before serving, so a PostgreSQL replica builds or catches up its mirror now rather
  * than in the first request. PostgreSQL unreachable is not fatal: requests get 503 until it answers.
  */
-async function openIndex(lore: Lore, log: (line: string) => void): Promise<void> {
+async function openIndex(kbctx: Kbctx, log: (line: string) => void): Promise<void> {
   try {
-    const counts = await lore.store.counts();
-    log(`index: ${lore.store.path} (${lore.engine}, ${counts.documents} documents)`);
+    const counts = await kbctx.store.counts();
+    log(`index: ${kbctx.store.path} (${kbctx.engine}, ${counts.documents} documents)`);
   } catch (error) {
-    log(`index: ${lore.store.path} (${lore.engine}) not reachable yet: ${(error as Error).message}; serving 503 until it is`);
+    log(`index: ${kbctx.store.path} (${kbctx.engine}) not reachable yet: ${(error as Error).message}; serving 503 until it is`);
   }
 }

@@ -1,7 +1,7 @@
 // The live index as the server runs it: in a single process (or the cluster primary) the real one;
 // in a cluster worker a proxy to the primary's. Surfaces get status, triggers and change events.
 import cluster, { type Worker } from 'node:cluster';
-import type { Lore } from '../../compose.ts';
+import type { Kbctx } from '../../compose.ts';
 import type { SyncControl } from '../../live/live-sync.ts';
 import { syncStatusToWire } from '../../live/status-wire.ts';
 import { answerSyncCalls, broadcastIndexChanged, onRemoteIndexChanged, remoteSyncControl } from './serve-sync-ipc.ts';
@@ -16,7 +16,7 @@ export interface LiveIndex {
   close(): Promise<void>;
 }
 
-export async function startLiveIndex(lore: Lore, options: { watch: boolean | undefined; log: (line: string) => void; role: 'single' | 'primary' | 'worker' }): Promise<LiveIndex> {
+export async function startLiveIndex(kbctx: Kbctx, options: { watch: boolean | undefined; log: (line: string) => void; role: 'single' | 'primary' | 'worker' }): Promise<LiveIndex> {
   if (options.role === 'worker') {
     const control = remoteSyncControl();
     return {
@@ -27,8 +27,8 @@ export async function startLiveIndex(lore: Lore, options: { watch: boolean | und
       close: () => Promise.resolve(),
     };
   }
-  const watch = options.watch === false ? false : lore.config.server.watch;
-  const live = await lore.openLiveSync({ watch, log: options.log });
+  const watch = options.watch === false ? false : kbctx.config.server.watch;
+  const live = await kbctx.openLiveSync({ watch, log: options.log });
   live.start().catch((error: unknown) => options.log(`live index: ${(error as Error).message}`));
   if (options.role === 'primary') live.onIndexChanged(() => broadcastIndexChanged(Object.values(cluster.workers ?? {})));
   return {

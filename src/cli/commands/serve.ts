@@ -1,4 +1,4 @@
-// `lore serve mcp [--bind host:port] [--stdio]`: the HTTP server (REST + MCP) or MCP over stdio.
+// `kbctx serve mcp [--bind host:port] [--stdio]`: the HTTP server (REST + MCP) or MCP over stdio.
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '../context.ts';
 

@@ -1,4 +1,4 @@
-// `lore sources`: configured and indexed sources with counts and status.
+// `kbctx sources`: configured and indexed sources with counts and status.
 import type { Command } from 'commander';
 import { listSources } from '../../app/sources.ts';
 import { sourcesToWire } from '../../app/wire.ts';
@@ -10,8 +10,8 @@ export function registerSources(program: Command, ctx: CliContext): void {
     .command('sources')
     .description('list sources: documents, chunks and whether each has been synced')
     .action(async () => {
-      const lore = ctx.lore();
-      const rows = await listSources(lore.store, lore.connectorLabels());
+      const kbctx = ctx.kbctx();
+      const rows = await listSources(kbctx.store, kbctx.connectorLabels());
       if (ctx.json) return ctx.printJson(sourcesToWire(rows));
       if (rows.length === 0) return ctx.io.out('No sources configured. Add a [connectors.<type>.<name>] section to the config.\n');
       ctx.io.out(formatTable(['Source', 'Documents', 'Chunks', 'Status'], rows.map((r) => [r.source, r.documentCount, r.chunkCount, r.status])));

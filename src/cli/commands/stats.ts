@@ -1,8 +1,8 @@
-// `lore stats`: database path and size, counts, embedded share, and a per-source table.
+// `kbctx stats`: database path and size, counts, embedded share, and a per-source table.
 import type { Command } from 'commander';
 import { indexStats, type Stats } from '../../app/sources.ts';
 import { statsToWire } from '../../app/wire.ts';
-import type { Lore } from '../../compose.ts';
+import type { Kbctx } from '../../compose.ts';
 import type { CliContext } from '../context.ts';
 import { formatBytes, formatTable } from '../table.ts';
 
@@ -11,11 +11,11 @@ export function registerStats(program: Command, ctx: CliContext): void {
     .command('stats')
     .description('show index statistics')
     .action(async () => {
-      const lore = ctx.lore();
-      const s = await indexStats(lore.store, lore.connectorLabels(), embeddingModel(lore));
-      if (ctx.json) return ctx.printJson({ config_file: lore.config.file, ...statsToWire(s) });
+      const kbctx = ctx.kbctx();
+      const s = await indexStats(kbctx.store, kbctx.connectorLabels(), embeddingModel(kbctx));
+      if (ctx.json) return ctx.printJson({ config_file: kbctx.config.file, ...statsToWire(s) });
       const out = [
-        `Config:    ${lore.config.file ?? 'built-in default (no config file found)'}`,
+        `Config:    ${kbctx.config.file ?? 'built-in default (no config file found)'}`,
         `Database:  ${s.dbPath} (${formatBytes(s.dbSizeBytes)})`,
         `Documents: ${s.counts.documents}`,
         `Chunks:    ${s.counts.chunks}`,
@@ -31,9 +31,9 @@ export function registerStats(program: Command, ctx: CliContext): void {
     });
 }
 
-function embeddingModel(lore: Lore): { model: string; dims: number | null } | null {
+function embeddingModel(kbctx: Kbctx): { model: string; dims: number | null } | null {
   try {
-    return lore.embedder() ?? null;
+    return kbctx.embedder() ?? null;
   } catch {
     return null; // a broken [embedding] section must not break stats
   }
@@ -42,6 +42,6 @@ function embeddingModel(lore: Lore): { model: string; dims: number | null } | nu
 /** One line per stored model; vectors of another model or dims than the configured one are stale. */
 function embeddingLines(spaces: Stats['embeddings']): string[] {
   const lines = spaces.map((e) => `  ${e.current ? 'current' : 'STALE  '}  ${e.model} (${e.dims} dims): ${e.count}`);
-  if (spaces.some((e) => !e.current)) lines.push('  stale embeddings (another model or dims): run `lore embed rebuild`');
+  if (spaces.some((e) => !e.current)) lines.push('  stale embeddings (another model or dims): run `kbctx embed rebuild`');
   return lines;
 }

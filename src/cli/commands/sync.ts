@@ -1,6 +1,6 @@
-// `lore sync <connector> [--full] [--dry-run] [--limit n] [--since when]`: run connectors and print one summary line each.
+// `kbctx sync <connector> [--full] [--dry-run] [--limit n] [--since when]`: run connectors and print one summary line each.
 import { InvalidArgumentError, type Command } from 'commander';
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 import type { ErrorCode } from '../../core/error-table.ts';
 import { selectConnectors } from '../../app/select-connectors.ts';
 import { syncConnectors, type SyncOptions, type SyncReport } from '../../app/sync.ts';
@@ -26,21 +26,21 @@ export function registerSync(program: Command, ctx: CliContext): void {
       const reports = await runSync(ctx, target, { full: opts.full === true, dryRun: opts.dryRun === true, limit: opts.limit, since }, opts.wait !== false);
       const failed = reports.find((r) => r.failure);
       if (failed?.failure) {
-        throw new LoreError(failed.failure.code as ErrorCode, `${reports.filter((r) => r.failure).length} of ${reports.length} connector(s) failed`);
+        throw new KbctxError(failed.failure.code as ErrorCode, `${reports.filter((r) => r.failure).length} of ${reports.length} connector(s) failed`);
       }
     });
 }
 
 export async function runSync(ctx: CliContext, target: string, options: SyncOptions, wait = true): Promise<SyncReport[]> {
-  const lore = ctx.lore();
-  const refs = selectConnectors(lore.config, target);
+  const kbctx = ctx.kbctx();
+  const refs = selectConnectors(kbctx.config, target);
   // Extension connector types exist once their modules are loaded; a module that fails is reported, the rest sync.
-  for (const f of await lore.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
-  const connectors = await Promise.all(refs.map((r) => lore.createConnector(r)));
+  for (const f of await kbctx.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
+  const connectors = await Promise.all(refs.map((r) => kbctx.createConnector(r)));
   const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json });
   // One writer per connector: while a server syncs one, wait (said once on stderr) or, with --no-wait, fail.
   const lockWait = { timeoutMs: wait ? LOCK_WAIT_MS : 0, onWait: (m: string) => ctx.io.err(`${m}\n`) };
-  const reports = await syncConnectors(lore.syncDeps((p) => progress.update(p), lockWait), connectors, options);
+  const reports = await syncConnectors(kbctx.syncDeps((p) => progress.update(p), lockWait), connectors, options);
   progress.done();
   if (ctx.json) {
     ctx.printJson({ dry_run: options.dryRun === true, connectors: reports.map(syncReportToWire) });

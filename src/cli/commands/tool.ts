@@ -1,4 +1,4 @@
-// `lore tool init|test|list`: scaffold a script tool, run one (metadata + result), list all tools.
+// `kbctx tool init|test|list`: scaffold a script tool, run one (metadata + result), list all tools.
 import type { Command } from 'commander';
 import { toolsToWire } from '../../app/wire.ts';
 import { toJsonSchema, validateParams, type ParamSpec } from '../../core/tools/param-spec.ts';
@@ -14,7 +14,7 @@ export function registerTool(program: Command, ctx: CliContext): void {
     .command('init')
     .description('write a commented script tool template to tools/<name>.lua')
     .argument('<name>', 'tool name')
-    .action((name: string) => printScaffold(ctx, scaffoldScript('tool', name, ctx.io.cwd), `lore tool test tools/${name}.lua`));
+    .action((name: string) => printScaffold(ctx, scaffoldScript('tool', name, ctx.io.cwd), `kbctx tool test tools/${name}.lua`));
   tool
     .command('test')
     .description('run a script tool once: prints its name, version, description, parameters and result')
@@ -22,9 +22,9 @@ export function registerTool(program: Command, ctx: CliContext): void {
     .option('--param <key=value>', 'a parameter (repeatable; JSON values allowed)', collect, [])
     .option('--source <name>', 'use the [tools.script.<name>] config section (timeout, extra keys; default: the section whose path is this file)')
     .action(async (file: string, opts: { param: string[]; source?: string }) => {
-      const lore = ctx.lore();
-      const { name, script } = scriptSection(lore.config, 'tools', file, opts.source, ctx.io.cwd);
-      const loaded = await (await lore.scripts()).tool(name, script);
+      const kbctx = ctx.kbctx();
+      const { name, script } = scriptSection(kbctx.config, 'tools', file, opts.source, ctx.io.cwd);
+      const loaded = await (await kbctx.scripts()).tool(name, script);
       const stringParams = new Set(loaded.params.filter((p) => p.type === 'string').map((p) => p.name));
       const params = validateParams(loaded.params, parseKeyValues(opts.param, stringParams));
       const result = await loaded.run(params, {});
@@ -37,9 +37,9 @@ export function registerTool(program: Command, ctx: CliContext): void {
     .command('list')
     .description('list built-in and script tools with their parameter schemas')
     .action(async () => {
-      const lore = ctx.lore();
-      reportLoadFailures(ctx, await lore.loadScripts());
-      const tools = lore.tools().list();
+      const kbctx = ctx.kbctx();
+      reportLoadFailures(ctx, await kbctx.loadScripts());
+      const tools = kbctx.tools().list();
       if (ctx.json) return ctx.printJson(toolsToWire(tools));
       for (const t of tools) {
         ctx.io.out(`${t.name} (${t.builtin ? 'built-in' : 'script'})\n  ${t.description}\n`);

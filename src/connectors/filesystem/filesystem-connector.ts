@@ -4,7 +4,7 @@
 import { lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 import type { FilesystemConnectorConfig } from '../../config/types.ts';
 import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult } from '../connector.ts';
 import { loadFileItem } from '../file-item.ts';
@@ -30,7 +30,7 @@ export class FilesystemConnector implements Connector {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : (error as Error).message;
-      throw new LoreError('connector_error', `${this.label}: root ${root} ${why}; fix connectors.filesystem.${this.label.slice(11)}.root`, {
+      throw new KbctxError('connector_error', `${this.label}: root ${root} ${why}; fix connectors.filesystem.${this.label.slice(11)}.root`, {
         cause: error,
       });
     }

@@ -15,11 +15,11 @@ describe('toPlainTitle', () => {
   });
 
   it('keeps image alt text when the title is only an image', () => {
-    assert.equal(toPlainTitle('![Lore logo](logo.png)'), 'Lore logo');
+    assert.equal(toPlainTitle('![kbctx logo](logo.png)'), 'kbctx logo');
   });
 
   it('applies to Markdown headings and front-matter titles', async () => {
-    assert.equal((await extractMarkdown('# The `lore` CLI <img src="x.svg">\n\nBody')).title, 'The lore CLI');
+    assert.equal((await extractMarkdown('# The `kbctx` CLI <img src="x.svg">\n\nBody')).title, 'The kbctx CLI');
     assert.equal((await extractMarkdown('---\ntitle: "**Release** notes"\n---\nBody')).title, 'Release notes');
   });
 });

@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { configError, LoreError } from '../../core/errors.ts';
+import { configError, KbctxError } from '../../core/errors.ts';
 import type { GitConnectorConfig } from '../../config/types.ts';
 import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult } from '../connector.ts';
 import { loadFileItem } from '../file-item.ts';
@@ -37,7 +37,7 @@ export class GitConnector implements Connector {
   private readonly config: GitConnectorConfig;
   private readonly context: GitConnectorContext;
   private readonly url: string;
-  private readonly root: string | LoreError;
+  private readonly root: string | KbctxError;
   private readonly git: GitRunner;
 
   constructor(name: string, config: GitConnectorConfig, context: GitConnectorContext) {
@@ -52,7 +52,7 @@ export class GitConnector implements Connector {
   }
 
   async scan(options: ScanOptions): Promise<ScanResult> {
-    if (this.root instanceof LoreError) throw this.root;
+    if (this.root instanceof KbctxError) throw this.root;
     const root = this.root;
     const { url } = this;
     const { branch, shallow } = this.config;
@@ -80,7 +80,7 @@ export class GitConnector implements Connector {
     try {
       listing = await this.git(['ls-tree', '-r', '-z', root ? `${tip}:${root}` : tip], dir);
     } catch (error) {
-      throw new LoreError('connector_error', `${this.label}: root '${root}' is not a folder on branch '${this.config.branch}'; fix connectors.git.${this.name}.root`, { cause: error });
+      throw new KbctxError('connector_error', `${this.label}: root '${root}' is not a folder on branch '${this.config.branch}'; fix connectors.git.${this.name}.root`, { cause: error });
     }
     const files: TreeFile[] = [];
     for (const line of listing.split('\0')) {
@@ -122,7 +122,7 @@ export class GitConnector implements Connector {
     const key = `connectors.git.${this.name}`;
     if (/Remote branch .* not found|couldn't find remote ref/i.test(stderr)) return `branch '${branch}' does not exist in ${url}; fix ${key}.branch`;
     if (/Authentication failed|could not read (Username|Password)|Permission denied|terminal prompts disabled/i.test(stderr)) {
-      return `check access to ${url}: Lore uses git's own credentials (credential helper, SSH agent)`;
+      return `check access to ${url}: Kbctx uses git's own credentials (credential helper, SSH agent)`;
     }
     if (/not a git repository|does not exist|not found|Could not resolve host|unable to access/i.test(stderr)) return `check ${key}.url (${url})`;
     return `check ${key} and that ${url} is reachable`;
@@ -130,7 +130,7 @@ export class GitConnector implements Connector {
 }
 
 /** `root` as a clean relative folder ('' for the repository root); a path leaving the repository is a config error. */
-/** For a local repository (a path or a file:// URL), links into the user's own checkout rather than Lore's private clone. */
+/** For a local repository (a path or a file:// URL), links into the user's own checkout rather than kbctx's private clone. */
 function localRepoLinks(url: string): ((repoPath: string) => string) | null {
   let dir: string | null = null;
   if (/^file:\/\//i.test(url)) dir = fileURLToPath(url);
@@ -140,7 +140,7 @@ function localRepoLinks(url: string): ((repoPath: string) => string) | null {
   return (repoPath) => pathToFileURL(path.join(repo, ...repoPath.split('/'))).href;
 }
 
-function normalizeRoot(root: string, label: string, name: string): string | LoreError {
+function normalizeRoot(root: string, label: string, name: string): string | KbctxError {
   const clean = path.posix.normalize(root.replace(/\\/g, '/')).replace(/\/+$/, '');
   if (clean === '.' || clean === '') return '';
   if (clean.startsWith('/') || clean === '..' || clean.startsWith('../')) {

@@ -47,7 +47,7 @@ export function startGit(args: readonly string[], cwd: string, options: { timeou
   return { child, timedOut: () => timedOut };
 }
 
-/** On exit (Ctrl-C, a fatal error), take every git group still running down with Lore. */
+/** On exit (Ctrl-C, a fatal error), take every git group still running down with kbctx. */
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;

@@ -1,7 +1,7 @@
 // Runs the system `git` with an argument array (never a shell string) and turns its failures into
-// LoreError('connector_error') naming the connector and what to do. Never prompts for credentials;
+// KbctxError('connector_error') naming the connector and what to do. Never prompts for credentials;
 // every call has a time-out that kills git's whole process group (git-process.ts).
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 import { startGit } from './git-process.ts';
 
 export { GIT_ENV } from './git-env.ts';
@@ -21,17 +21,17 @@ export function createGitRunner(label: string, hint: (stderr: string, args: read
       git.child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
       git.child.once('error', (error: NodeJS.ErrnoException) => {
         const why = error.code === 'ENOENT' ? 'the git command was not found; install git and make sure it is on PATH' : `cannot run git: ${error.message}`;
-        reject(new LoreError('connector_error', `${label}: ${why}`, { cause: error }));
+        reject(new KbctxError('connector_error', `${label}: ${why}`, { cause: error }));
       });
       git.child.once('close', (code, signal) => {
         if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
         if (options?.signal?.aborted) return reject(options.signal.reason instanceof Error ? options.signal.reason : new DOMException('aborted', 'AbortError'));
         if (git.timedOut()) {
           const what = `git ${args[0] ?? ''} did not finish within ${timeoutSecs} s and was stopped`;
-          return reject(new LoreError('connector_error', `${label}: ${what}; check that the remote answers, or raise timeout_secs for this connector`));
+          return reject(new KbctxError('connector_error', `${label}: ${what}; check that the remote answers, or raise timeout_secs for this connector`));
         }
         const detail = lastLines(stderr) || `exit ${code ?? signal}`;
-        reject(new LoreError('connector_error', `${label}: git ${args[0] ?? ''} failed: ${detail}; ${hint(stderr, args)}`));
+        reject(new KbctxError('connector_error', `${label}: git ${args[0] ?? ''} failed: ${detail}; ${hint(stderr, args)}`));
       });
     });
 }

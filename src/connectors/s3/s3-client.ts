@@ -1,7 +1,7 @@
 // The one place that builds the AWS SDK's S3 client (imported lazily: it is large) and translates its
-// failures into LoreError('connector_error') naming the connector and what to fix.
+// failures into KbctxError('connector_error') naming the connector and what to fix.
 import type { S3Client } from '@aws-sdk/client-s3';
-import { configError, LoreError } from '../../core/errors.ts';
+import { configError, KbctxError } from '../../core/errors.ts';
 import type { S3ConnectorConfig } from '../../config/types.ts';
 
 /** A client for `config`: the standard credential chain; custom endpoints use path-style addressing. */
@@ -22,7 +22,7 @@ export async function openS3Client(config: S3ConnectorConfig, label: string, nam
 }
 
 /** Translates an SDK or network failure during `action` into a connector_error with a remedy. */
-export function toConnectorError(error: unknown, label: string, name: string, config: S3ConnectorConfig, action: string): LoreError {
+export function toConnectorError(error: unknown, label: string, name: string, config: S3ConnectorConfig, action: string): KbctxError {
   const e = error as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
   const status = e.$metadata?.httpStatusCode;
   const where = `s3://${config.bucket}/${config.prefix}`;
@@ -37,5 +37,5 @@ export function toConnectorError(error: unknown, label: string, name: string, co
     remedy = `cannot reach ${config.endpointUrl ?? 'S3'}: check ${key}.endpoint_url, ${key}.region and the network`;
   } else remedy = `check ${key} (bucket, prefix, region, endpoint_url) and the credentials`;
   const detail = e.message && e.message !== 'UnknownError' ? e.message : (e.name ?? 'unknown error');
-  return new LoreError('connector_error', `${label}: S3 ${action} failed (${detail}); ${remedy}`, { cause: error });
+  return new KbctxError('connector_error', `${label}: S3 ${action} failed (${detail}); ${remedy}`, { cause: error });
 }

@@ -2,13 +2,13 @@
 // stack) and string lengths, through validateParams like every surface.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LoreError } from '../errors.ts';
+import { KbctxError } from '../errors.ts';
 import { MAX_PARAM_DEPTH, MAX_STRING_PARAM_CHARS } from './param-bounds.ts';
 import { validateParams, type ParamSpec } from './param-spec.ts';
 
 const nested = (levels: number): unknown => JSON.parse(`{"v":${'['.repeat(levels - 1)}1${']'.repeat(levels - 1)}}`);
 const badRequest = (fn: () => unknown, message: RegExp): void =>
-  assert.throws(fn, (e: unknown) => e instanceof LoreError && e.code === 'bad_request' && message.test(e.message));
+  assert.throws(fn, (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && message.test(e.message));
 
 describe('parameter bounds', () => {
   it('accepts input exactly MAX_PARAM_DEPTH levels deep and rejects one level more', () => {

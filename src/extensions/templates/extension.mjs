@@ -1,14 +1,14 @@
 // @ts-check
-// Lore extension: {{name}}. Enable it in your Lore config:
+// kbctx extension: {{name}}. Enable it in your kbctx config:
 //   [extensions]
 //   modules = ["{{path}}"]
-//   [connectors.{{name}}.main]     # an instance of the connector type below, synced by `lore sync {{name}}:main`
+//   [connectors.{{name}}.main]     # an instance of the connector type below, synced by `kbctx sync {{name}}:main`
 //   greeting = "hello"
-// Test it: node --test {{test}}    The contract: docs/extensions.md (types in the lore-context package).
+// Test it: node --test {{test}}    The contract: docs/extensions.md (types in the kbctx package).
 
-/** @type {import('lore-context').LoreExtension} */
-export default function extension(lore) {
-  lore.registerTool({
+/** @type {import('kbctx').KbctxExtension} */
+export default function extension(kbctx) {
+  kbctx.registerTool({
     name: '{{name}}',
     description: 'Describe what this tool does, for the AI agent that will call it.',
     parameters: { type: 'object', properties: { text: { type: 'string', description: 'Some text' } }, required: ['text'] },
@@ -19,7 +19,7 @@ export default function extension(lore) {
     },
   });
 
-  lore.registerAgent({
+  kbctx.registerAgent({
     name: '{{name}}_agent',
     description: 'Describe what this prompt is for.',
     tools: ['search', '{{name}}'],
@@ -30,7 +30,7 @@ export default function extension(lore) {
     },
   });
 
-  lore.registerConnector({
+  kbctx.registerConnector({
     type: '{{name}}',
     // Yield every item the source holds; items not yielded are removed from the index.
     async *scan(config, { signal }) {

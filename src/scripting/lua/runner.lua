@@ -30,7 +30,7 @@ end
 
 collectgarbage = function(opt)
   if opt == 'count' then return gc('count') end
-  raise('collectgarbage(' .. tostring(opt) .. ') is not available in Lore scripts; only "count" is')
+  raise('collectgarbage(' .. tostring(opt) .. ') is not available in kbctx scripts; only "count" is')
 end
 
 local function wrap(f)

@@ -1,9 +1,9 @@
 // Runs Lua jobs off the main thread with a hard time-out. The deadline covers everything the call
 // does — waiting for a free worker, Lua code, sleep, http, context calls: when it passes, the worker is
-// stopped (terminate) and the call fails with LoreError('timeout'). Lua failures become
-// LoreError('script_error') with the Lua message (file:line). Never imports the Lua VM itself.
+// stopped (terminate) and the call fails with KbctxError('timeout'). Lua failures become
+// KbctxError('script_error') with the Lua message (file:line). Never imports the Lua VM itself.
 import { availableParallelism } from 'node:os';
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 import type { ContextMethod, Job, LogLevel } from '../protocol.ts';
 import { JobFailure, type LuaWorkerHandle } from './lua-worker-handle.ts';
 import { WorkerPool } from './worker-pool.ts';
@@ -62,12 +62,12 @@ export class ScriptRuntime {
     try {
       await this.pool.warmUp(); // the clock starts once the runtime is up, not during its one-time start
     } catch (error) {
-      throw toLoreError(request.label, error);
+      throw toKbctxError(request.label, error);
     }
     const timeoutMs = options.timeoutSecs * 1000;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(timedOut(request.label, options.timeoutSecs)), timeoutMs);
-    const onCancel = (): void => controller.abort(new LoreError('timeout', `${request.label}: the call was cancelled`));
+    const onCancel = (): void => controller.abort(new KbctxError('timeout', `${request.label}: the call was cancelled`));
     options.signal?.addEventListener('abort', onCancel, { once: true });
     if (options.signal?.aborted) onCancel();
     const job: Job = { ...request, deadline: Date.now() + timeoutMs, memoryMaxBytes: this.memoryMaxBytes, withContext: options.context !== undefined, env: this.env };
@@ -87,7 +87,7 @@ export class ScriptRuntime {
         if (controller.signal.aborted || worker.dead || !luaError) this.pool.discard(worker);
         else this.pool.release(worker);
       }
-      throw toLoreError(request.label, error);
+      throw toKbctxError(request.label, error);
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onCancel);
@@ -99,12 +99,12 @@ export class ScriptRuntime {
   }
 }
 
-const timedOut = (label: string, secs: number): LoreError => new LoreError('timeout', `${label} timed out after ${secs} s`);
+const timedOut = (label: string, secs: number): KbctxError => new KbctxError('timeout', `${label} timed out after ${secs} s`);
 
-function toLoreError(label: string, error: unknown): LoreError {
-  if (error instanceof LoreError) return error;
-  if (error instanceof JobFailure) return new LoreError('script_error', `${label}: ${error.message}`, { cause: error });
-  return new LoreError('script_error', `${label}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+function toKbctxError(label: string, error: unknown): KbctxError {
+  if (error instanceof KbctxError) return error;
+  if (error instanceof JobFailure) return new KbctxError('script_error', `${label}: ${error.message}`, { cause: error });
+  return new KbctxError('script_error', `${label}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

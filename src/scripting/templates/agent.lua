@@ -1,9 +1,9 @@
--- Lore script agent: {{name}}
--- Add it to config/lore.toml (every key besides path and timeout reaches resolve() as `config`):
+-- kbctx script agent: {{name}}
+-- Add it to config/kbctx.toml (every key besides path and timeout reaches resolve() as `config`):
 --   [agents.script.{{name}}]
 --   path = "agents/{{name}}.lua"
 --   timeout = 30
--- Try it:  lore agent test {{name}} --arg topic=deployments
+-- Try it:  kbctx agent test {{name}} --arg topic=deployments
 -- Served as an MCP prompt and as POST /agents/{{name}}/prompt. Host modules: see docs/lua.md.
 
 agent = {

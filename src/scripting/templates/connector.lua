@@ -1,12 +1,12 @@
--- Lore script connector: {{name}}
--- Add it to config/lore.toml (every key besides path and timeout reaches scan() as `config`):
+-- kbctx script connector: {{name}}
+-- Add it to config/kbctx.toml (every key besides path and timeout reaches scan() as `config`):
 --   [connectors.script.{{name}}]
 --   path = "connectors/{{name}}.lua"
 --   timeout = 300
 --   # url = "https://example.com/api/items"
 --   # token = "${MY_TOKEN}"
--- Try it (writes nothing):  lore connector test connectors/{{name}}.lua --source {{name}}
--- Index it:                 lore sync script:{{name}}
+-- Try it (writes nothing):  kbctx connector test connectors/{{name}}.lua --source {{name}}
+-- Index it:                 kbctx sync script:{{name}}
 -- Host modules: http, json, env, log, fs, base64, crypto, sleep (see docs/lua.md).
 
 connector = {

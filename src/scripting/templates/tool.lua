@@ -1,9 +1,9 @@
--- Lore script tool: {{name}}
--- Add it to config/lore.toml (every key besides path and timeout reaches execute() as context.config):
+-- kbctx script tool: {{name}}
+-- Add it to config/kbctx.toml (every key besides path and timeout reaches execute() as context.config):
 --   [tools.script.{{name}}]
 --   path = "tools/{{name}}.lua"
 --   timeout = 30
--- Try it:  lore tool test tools/{{name}}.lua --param query=hello
+-- Try it:  kbctx tool test tools/{{name}}.lua --param query=hello
 -- Served as POST /tools/{{name}} and as an MCP tool. Host modules: see docs/lua.md.
 
 tool = {

@@ -1,5 +1,5 @@
 // Store contract: stored embeddings (the pending queue, writes that skip changed or deleted chunks,
-// spaces, clearing, and the portable import/iterate pair `lore migrate` uses).
+// spaces, clearing, and the portable import/iterate pair `kbctx migrate` uses).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EmbeddingSpace, StoredEmbedding } from '../store.ts';

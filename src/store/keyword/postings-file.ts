@@ -5,7 +5,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Postings } from '../../core/search/postings-topk.ts';
 import { PostingsIndex } from './postings-index.ts';
 
-const MAGIC = 'LOREKW01';
+const MAGIC = 'KBCTXKW1';
 const END = 'END!';
 
 interface Header {

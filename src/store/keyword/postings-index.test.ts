@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { loadPostings, savePostings } from './postings-file.ts';
 import { PostingsIndex, type RowPostings } from './postings-index.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-postings-file-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-postings-file-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Postings for `rows`: row r holds term `t<k>` when k divides r + salt, so lists have varied lengths. */

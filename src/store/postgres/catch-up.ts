@@ -1,7 +1,7 @@
 // Brings a mirror (mirror.ts) in step with PostgreSQL, in one REPEATABLE READ snapshot:
 //
-// 1. Read lore_meta (epoch, committed version = the target). Another epoch, a watermark no longer in
-//    lore_commits with its token (a restored database, commits lost in a crash), or data without a
+// 1. Read kbctx_meta (epoch, committed version = the target). Another epoch, a watermark no longer in
+//    kbctx_commits with its token (a restored database, commits lost in a crash), or data without a
 //    state: wipe the mirror.
 // 2. In mirror bulk mode, for changes with watermark < version <= target: delete tombstoned documents;
 //    clear embeddings if a clear happened; upsert changed documents with their chunks (in position order,
@@ -61,7 +61,7 @@ export async function catchUp(client: pg.PoolClient, mirror: Mirror, options: { 
 
 async function apply(client: pg.PoolClient, mirror: Mirror): Promise<CatchUpReport> {
   const meta = (await client.query<{ epoch: string; version: string; token: string | null }>(
-    `SELECT m.epoch, m.version::text AS version, c.token FROM lore_meta m LEFT JOIN lore_commits c ON c.version = m.version WHERE m.id = 1`)).rows[0]!;
+    `SELECT m.epoch, m.version::text AS version, c.token FROM kbctx_meta m LEFT JOIN kbctx_commits c ON c.version = m.version WHERE m.id = 1`)).rows[0]!;
   const state = mirror.state();
   // No state: a new mirror (nothing to wipe) or one whose first catch-up was cut short (wiped).
   const wiped = state === null ? !(await mirror.isEmpty()) : state.epoch !== meta.epoch || !(await inHistory(client, state));
@@ -74,13 +74,13 @@ async function apply(client: pg.PoolClient, mirror: Mirror): Promise<CatchUpRepo
   await store.beginBulk();
   try {
     const events = (await client.query<{ kind: string; document_id: string | null }>(
-      'SELECT kind, document_id FROM lore_events WHERE version > $1 AND version <= $2 ORDER BY version', range)).rows;
+      'SELECT kind, document_id FROM kbctx_events WHERE version > $1 AND version <= $2 ORDER BY version', range)).rows;
     const tombstones = events.filter((e) => e.kind === 'delete_document' && e.document_id !== null).map((e) => e.document_id!);
     if (tombstones.length > 0) report.deleted = await store.deleteDocuments(tombstones);
     if (events.some((e) => e.kind === 'clear_embeddings')) await store.clearEmbeddings();
     report.documents = await applyDocuments(client, mirror, range);
     const states = (await client.query<{ connector: string; checkpoint: string | null; last_sync_at: string | null }>(
-      'SELECT connector, checkpoint, last_sync_at FROM lore_sync_state WHERE version > $1 AND version <= $2', range)).rows;
+      'SELECT connector, checkpoint, last_sync_at FROM kbctx_sync_state WHERE version > $1 AND version <= $2', range)).rows;
     for (const s of states) await store.setSourceState(s.connector, { checkpoint: s.checkpoint, lastSyncAt: s.last_sync_at });
     report.embeddings = await applyEmbeddings(client, mirror, range);
   } finally {
@@ -93,7 +93,7 @@ async function apply(client: pg.PoolClient, mirror: Mirror): Promise<CatchUpRepo
 /** Whether the version the mirror holds is still in PostgreSQL's history (not lost to a restore or a crash). */
 async function inHistory(client: pg.PoolClient, state: MirrorState): Promise<boolean> {
   if (state.version === '0') return true;
-  const row = (await client.query<{ token: string }>('SELECT token FROM lore_commits WHERE version = $1', [state.version])).rows[0];
+  const row = (await client.query<{ token: string }>('SELECT token FROM kbctx_commits WHERE version = $1', [state.version])).rows[0];
   return row !== undefined && row.token === state.token;
 }
 
@@ -104,13 +104,13 @@ async function applyDocuments(client: pg.PoolClient, mirror: Mirror, range: stri
     const docs = (await client.query<DocRow>(
       `SELECT id, position::text AS position, connector, source, source_id, source_url, title, body, content_type, metadata,
          updated_at, content_hash, fingerprint
-       FROM lore_documents d WHERE d.version > $1 AND d.version <= $2 AND d.position > $3 ORDER BY d.position LIMIT $4`,
+       FROM kbctx_documents d WHERE d.version > $1 AND d.version <= $2 AND d.position > $3 ORDER BY d.position LIMIT $4`,
       [...range, after, DOC_BATCH],
     )).rows;
     if (docs.length === 0) return applied;
     const chunks = new Map<string, Chunk[]>();
     const rows = (await client.query<{ id: string; document_id: string; chunk_index: number; text: string; content_hash: string }>(
-      'SELECT id, document_id, chunk_index, text, content_hash FROM lore_chunks WHERE document_id = ANY($1::text[]) ORDER BY document_id, chunk_index',
+      'SELECT id, document_id, chunk_index, text, content_hash FROM kbctx_chunks WHERE document_id = ANY($1::text[]) ORDER BY document_id, chunk_index',
       [docs.map((d) => d.id)],
     )).rows;
     for (const r of rows) {
@@ -137,7 +137,7 @@ async function applyEmbeddings(client: pg.PoolClient, mirror: Mirror, range: str
   for (;;) {
     const rows = (await client.query<{ version: string; rowid: string; id: string; model: string; dims: number; content_hash: string; vector: Buffer }>(
       `SELECT e.version::text AS version, e.chunk_rowid::text AS rowid, c.id, e.model, e.dims, e.content_hash, e.vector
-       FROM lore_embeddings e JOIN lore_chunks c ON c.rowid = e.chunk_rowid
+       FROM kbctx_embeddings e JOIN kbctx_chunks c ON c.rowid = e.chunk_rowid
        WHERE e.version > $1 AND e.version <= $2 AND (e.version, e.chunk_rowid) > ($3::bigint, $4::bigint)
        ORDER BY e.version, e.chunk_rowid LIMIT $5`,
       [...range, after.version, after.rowid, EMBEDDING_BATCH],

@@ -1,5 +1,5 @@
-// The change feed's read side: one dedicated connection LISTENs on `lore_changes` and, every
-// HEARTBEAT_MS, reads the committed version (lore_meta): a notification or a version other than the
+// The change feed's read side: one dedicated connection LISTENs on `kbctx_changes` and, every
+// HEARTBEAT_MS, reads the committed version (kbctx_meta): a notification or a version other than the
 // last one seen calls `onChange` (the store coalesces catch-ups). The heartbeat also tells liveness:
 // `healthy()` turns false after two failed heartbeats. A lost connection is reopened with backoff; never throws.
 import pg from 'pg';
@@ -76,7 +76,7 @@ export class ChangeFeed {
         // Notifications sent while we were away are lost: the version read below catches up.
         this.seen = '';
       }
-      const row = (await this.client.query<{ version: string }>('SELECT version::text AS version FROM lore_meta WHERE id = 1')).rows[0];
+      const row = (await this.client.query<{ version: string }>('SELECT version::text AS version FROM kbctx_meta WHERE id = 1')).rows[0];
       this.lastOk = Date.now();
       this.failures = 0;
       if (row && row.version !== this.seen) {

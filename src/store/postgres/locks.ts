@@ -3,11 +3,11 @@
 // application_name carries host, pid and owner, so a conflict names the holder (pg_stat_activity).
 // A holder whose connection dies (crash, PostgreSQL restart) loses the lock: the server frees it.
 import type pg from 'pg';
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 import type { ConnectorLocks, ReleaseLock } from '../store.ts';
 import { waitForLock } from '../wait-for-lock.ts';
 import { LOCK_CLASS } from './keys.ts';
-import { APPLICATION_NAME, connect, toLoreError } from './pool.ts';
+import { APPLICATION_NAME, connect, toKbctxError } from './pool.ts';
 
 export function postgresLocks(pool: pg.Pool, url: string): ConnectorLocks {
   const acquire = async (label: string, owner: string): Promise<ReleaseLock> => {
@@ -19,15 +19,15 @@ export function postgresLocks(pool: pg.Pool, url: string): ConnectorLocks {
         const holder = await holderOf(client, label);
         await client.query('SELECT set_config($1, $2, false)', ['application_name', APPLICATION_NAME]);
         client.release();
-        throw new LoreError(
+        throw new KbctxError(
           'conflict',
-          `${label} is being synced by ${holder ?? 'another Lore process'}; wait for it to finish (GET /sync/status on the server shows progress) and run the command again`,
+          `${label} is being synced by ${holder ?? 'another kbctx process'}; wait for it to finish (GET /sync/status on the server shows progress) and run the command again`,
         );
       }
     } catch (error) {
-      if (error instanceof LoreError && error.code === 'conflict') throw error;
+      if (error instanceof KbctxError && error.code === 'conflict') throw error;
       client.release(error as Error);
-      throw toLoreError(url, error);
+      throw toKbctxError(url, error);
     }
     let released = false;
     return () => {
@@ -46,7 +46,7 @@ export function postgresLocks(pool: pg.Pool, url: string): ConnectorLocks {
   };
 }
 
-/** `lore <host> <pid>: <owner> (since …)` of the session holding the lock, when visible. */
+/** `kbctx <host> <pid>: <owner> (since …)` of the session holding the lock, when visible. */
 async function holderOf(client: pg.PoolClient, label: string): Promise<string | null> {
   const row = (await client.query<{ name: string; since: string }>(
     `SELECT a.application_name AS name, to_char(a.state_change AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS since

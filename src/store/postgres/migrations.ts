@@ -1,5 +1,5 @@
 // Schema migrations for the PostgreSQL store, applied in order, one transaction each, under a session
-// advisory lock so replicas starting together never run them twice. `lore_schema` records the version.
+// advisory lock so replicas starting together never run them twice. `kbctx_schema` records the version.
 // Never edit a released migration: append a new one. Tables live in the URL's default schema.
 import type pg from 'pg';
 import { MIGRATE_LOCK_KEY } from './keys.ts';
@@ -7,26 +7,26 @@ import { connect } from './pool.ts';
 
 const MIGRATIONS: readonly string[] = [
   // 1: documents, chunks, embeddings, sync state; the change feed: every write transaction stamps the
-  // rows it changes with one value of lore_version and records it in lore_meta.version (the committed
+  // rows it changes with one value of kbctx_version and records it in kbctx_meta.version (the committed
   // high-water mark); deletions and embedding clears are events. `epoch` identifies this database.
   `
-  CREATE SEQUENCE lore_version;
-  CREATE TABLE lore_meta (
+  CREATE SEQUENCE kbctx_version;
+  CREATE TABLE kbctx_meta (
     id integer PRIMARY KEY CHECK (id = 1),
     epoch text NOT NULL,
     version bigint NOT NULL DEFAULT 0
   );
-  INSERT INTO lore_meta (id, epoch) VALUES (1, md5(random()::text || clock_timestamp()::text));
+  INSERT INTO kbctx_meta (id, epoch) VALUES (1, md5(random()::text || clock_timestamp()::text));
 
   -- One row per write transaction: a mirror checks that the version it holds is still in the history
   -- (a restore, or commits lost in a crash with synchronous_commit off, rewinds it), else rebuilds.
-  CREATE TABLE lore_commits (
+  CREATE TABLE kbctx_commits (
     version bigint PRIMARY KEY,
     token text NOT NULL,
     committed_at timestamptz NOT NULL DEFAULT now()
   );
 
-  CREATE TABLE lore_documents (
+  CREATE TABLE kbctx_documents (
     id text PRIMARY KEY,
     position bigserial NOT NULL UNIQUE,
     connector text NOT NULL,
@@ -43,21 +43,21 @@ const MIGRATIONS: readonly string[] = [
     indexed_at text NOT NULL,
     version bigint NOT NULL
   );
-  CREATE INDEX lore_documents_connector ON lore_documents (connector);
-  CREATE INDEX lore_documents_version ON lore_documents (version, position);
+  CREATE INDEX kbctx_documents_connector ON kbctx_documents (connector);
+  CREATE INDEX kbctx_documents_version ON kbctx_documents (version, position);
 
-  CREATE TABLE lore_chunks (
+  CREATE TABLE kbctx_chunks (
     rowid bigserial PRIMARY KEY,
     id text NOT NULL UNIQUE,
-    document_id text NOT NULL REFERENCES lore_documents (id) ON DELETE CASCADE,
+    document_id text NOT NULL REFERENCES kbctx_documents (id) ON DELETE CASCADE,
     chunk_index integer NOT NULL,
     text text NOT NULL,
     content_hash text NOT NULL
   );
-  CREATE INDEX lore_chunks_document ON lore_chunks (document_id, chunk_index);
+  CREATE INDEX kbctx_chunks_document ON kbctx_chunks (document_id, chunk_index);
 
-  CREATE TABLE lore_embeddings (
-    chunk_rowid bigint PRIMARY KEY REFERENCES lore_chunks (rowid) ON DELETE CASCADE,
+  CREATE TABLE kbctx_embeddings (
+    chunk_rowid bigint PRIMARY KEY REFERENCES kbctx_chunks (rowid) ON DELETE CASCADE,
     model text NOT NULL,
     dims integer NOT NULL,
     content_hash text NOT NULL,
@@ -65,22 +65,22 @@ const MIGRATIONS: readonly string[] = [
     created_at text NOT NULL,
     version bigint NOT NULL
   );
-  CREATE INDEX lore_embeddings_version ON lore_embeddings (version, chunk_rowid);
+  CREATE INDEX kbctx_embeddings_version ON kbctx_embeddings (version, chunk_rowid);
 
-  CREATE TABLE lore_sync_state (
+  CREATE TABLE kbctx_sync_state (
     connector text PRIMARY KEY,
     checkpoint text,
     last_sync_at text,
     version bigint NOT NULL
   );
-  CREATE INDEX lore_sync_state_version ON lore_sync_state (version);
+  CREATE INDEX kbctx_sync_state_version ON kbctx_sync_state (version);
 
-  CREATE TABLE lore_events (
+  CREATE TABLE kbctx_events (
     version bigint NOT NULL,
     kind text NOT NULL CHECK (kind IN ('delete_document', 'clear_embeddings')),
     document_id text
   );
-  CREATE INDEX lore_events_version ON lore_events (version);
+  CREATE INDEX kbctx_events_version ON kbctx_events (version);
   `,
 ];
 
@@ -93,17 +93,17 @@ export async function migrate(pool: pg.Pool, url: string): Promise<void> {
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK_KEY]);
     try {
-      await client.query('CREATE TABLE IF NOT EXISTS lore_schema (version integer NOT NULL)');
-      const rows = (await client.query<{ version: number }>('SELECT version FROM lore_schema')).rows;
+      await client.query('CREATE TABLE IF NOT EXISTS kbctx_schema (version integer NOT NULL)');
+      const rows = (await client.query<{ version: number }>('SELECT version FROM kbctx_schema')).rows;
       const current = rows[0]?.version ?? 0;
       if (current > PG_SCHEMA_VERSION) {
-        throw new Error(`database schema version ${current} is newer than this Lore (${PG_SCHEMA_VERSION}); upgrade Lore`);
+        throw new Error(`database schema version ${current} is newer than this kbctx (${PG_SCHEMA_VERSION}); upgrade kbctx`);
       }
       for (let v = current; v < PG_SCHEMA_VERSION; v++) {
         await client.query('BEGIN');
         try {
           await client.query(MIGRATIONS[v] ?? '');
-          await client.query(v === 0 ? 'INSERT INTO lore_schema (version) VALUES (1)' : 'UPDATE lore_schema SET version = $1', v === 0 ? [] : [v + 1]);
+          await client.query(v === 0 ? 'INSERT INTO kbctx_schema (version) VALUES (1)' : 'UPDATE kbctx_schema SET version = $1', v === 0 ? [] : [v + 1]);
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK');

@@ -11,7 +11,7 @@ import { sharedPostgres, stopSharedPostgres, type TestPostgres } from '../../../
 import { openPostgresStore, type PgStore } from './pg-store.ts';
 import { eventually, pgDoc } from './test-docs.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-pgmirror-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-pgmirror-'));
 let server: TestPostgres;
 before(async () => {
   server = await sharedPostgres();

@@ -7,7 +7,7 @@
 // again is idempotent. A cache file in use by another process takes the next slot: `<file>-2`, `-3`, ….
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 import type { ReleaseLock } from '../store.ts';
 import { lockConnector } from '../sync-lock.ts';
 import { openSqliteStore, type SqliteStore } from '../sqlite/sqlite-store.ts';
@@ -16,7 +16,7 @@ export interface MirrorState {
   epoch: string;
   /** The PostgreSQL version the mirror holds every change up to (bigint as text). */
   version: string;
-  /** lore_commits.token of that version (null for version 0): tells a rewound history from ours. */
+  /** kbctx_commits.token of that version (null for version 0): tells a rewound history from ours. */
   token: string | null;
 }
 
@@ -47,14 +47,14 @@ export class Mirror {
       const candidate = slot === 1 ? file : `${file}-${slot}`;
       let unlock: ReleaseLock;
       try {
-        unlock = lockConnector(candidate, `mirror-${path.basename(candidate)}`, 'lore (PostgreSQL mirror)');
+        unlock = lockConnector(candidate, `mirror-${path.basename(candidate)}`, 'kbctx (PostgreSQL mirror)');
       } catch (error) {
-        if (error instanceof LoreError && error.code === 'conflict') continue;
+        if (error instanceof KbctxError && error.code === 'conflict') continue;
         throw error;
       }
       return new Mirror(candidate, keywordEngine, unlock);
     }
-    throw new LoreError('conflict', `every mirror slot of ${file} (1-${MAX_SLOTS}) is in use by another process`);
+    throw new KbctxError('conflict', `every mirror slot of ${file} (1-${MAX_SLOTS}) is in use by another process`);
   }
 
   private get stateFile(): string {

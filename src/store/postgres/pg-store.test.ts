@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 import { analyzeQuery } from '../../core/search/analyze-query.ts';
 import { sharedPostgres, startPostgres, stopSharedPostgres, type TestPostgres } from '../../../test/helpers/postgres.ts';
 import { migratePostgres, openPostgresStore, type PgStore } from './pg-store.ts';
 import { pgDoc, eventually } from './test-docs.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-pgstore-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-pgstore-'));
 let server: TestPostgres;
 const open: PgStore[] = [];
 let mirrors = 0;
@@ -89,7 +89,7 @@ describe('PgStore', () => {
     await a.beginBulk();
     const fresh = pgDoc('fs:b', 'fresh.md', 'Fresh', 'delta part', 'epsilon part');
     const changed = pgDoc('fs:b', 'kept.md', 'Kept again', 'beta part', 'zeta part');
-    // A new document whose chunk id belongs to another document: its insert violates lore_chunks' unique id.
+    // A new document whose chunk id belongs to another document: its insert violates kbctx_chunks' unique id.
     const faulty = pgDoc('fs:b', 'faulty.md', 'Faulty', 'eta part');
     faulty.chunks[0] = { ...faulty.chunks[0]!, id: taken.chunks[0]!.id };
     const first = pgDoc('fs:b', 'twice.md', 'Twice', 'theta part');
@@ -102,7 +102,7 @@ describe('PgStore', () => {
       a.upsertDocument(second.doc, second.chunks, 'f5'),
     ]);
     await a.endBulk();
-    assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as LoreError).code)), [
+    assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as KbctxError).code)), [
       { chunksWritten: 2, chunksDeleted: 0 },
       { chunksWritten: 1, chunksDeleted: 1 },
       'internal',
@@ -131,7 +131,7 @@ describe('PgStore', () => {
     await a.upsertDocument(three.doc, three.chunks, null);
     const faulty = pgDoc('fs:r', 'faulty.md', 'Faulty', 'omicron part');
     faulty.chunks[0] = { ...faulty.chunks[0]!, id: taken.chunks[0]!.id };
-    await assert.rejects(a.upsertDocument(faulty.doc, faulty.chunks, null), (e: LoreError) => e.code === 'internal');
+    await assert.rejects(a.upsertDocument(faulty.doc, faulty.chunks, null), (e: KbctxError) => e.code === 'internal');
     const four = pgDoc('fs:r', 'four.md', 'Four', 'pi part');
     assert.deepEqual(await a.upsertDocument(four.doc, four.chunks, null), { chunksWritten: 1, chunksDeleted: 0 });
     await a.endBulk();
@@ -190,9 +190,9 @@ describe('PgStore', () => {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
-      await admin.query("UPDATE lore_commits SET committed_at = now() - interval '8 days'");
+      await admin.query("UPDATE kbctx_commits SET committed_at = now() - interval '8 days'");
       await a.compact();
-      const left = await admin.query<{ n: string; events: string }>('SELECT (SELECT count(*) FROM lore_commits)::text AS n, (SELECT count(*) FROM lore_events)::text AS events');
+      const left = await admin.query<{ n: string; events: string }>('SELECT (SELECT count(*) FROM kbctx_commits)::text AS n, (SELECT count(*) FROM kbctx_events)::text AS events');
       assert.deepEqual(left.rows[0], { n: '1', events: '0' }, 'only the latest commit record is kept, and no event below it');
     } finally {
       await admin.end();
@@ -243,8 +243,8 @@ describe('PgStore', () => {
     const client = new pg.Client(url);
     await client.connect();
     try {
-      assert.deepEqual((await client.query('SELECT version FROM lore_schema')).rows, [{ version: 1 }]);
-      assert.equal((await client.query('SELECT count(*)::int AS n FROM lore_meta')).rows[0].n, 1);
+      assert.deepEqual((await client.query('SELECT version FROM kbctx_schema')).rows, [{ version: 1 }]);
+      assert.equal((await client.query('SELECT count(*)::int AS n FROM kbctx_meta')).rows[0].n, 1);
     } finally {
       await client.end();
     }
@@ -279,25 +279,25 @@ describe('PgStore connector locks', () => {
     const url = await server.createDatabase();
     const a = store(url);
     const b = store(url);
-    const release = await a.locks.acquire('git:docs', 'lore serve');
-    await assert.rejects(b.locks.acquire('git:docs', 'lore sync'), (error: unknown) => {
-      assert.ok(error instanceof LoreError && error.code === 'conflict');
-      assert.match(error.message, /git:docs is being synced by lore .* \d+: lore serve/);
+    const release = await a.locks.acquire('git:docs', 'kbctx serve');
+    await assert.rejects(b.locks.acquire('git:docs', 'kbctx sync'), (error: unknown) => {
+      assert.ok(error instanceof KbctxError && error.code === 'conflict');
+      assert.match(error.message, /git:docs is being synced by kbctx .* \d+: kbctx serve/);
       return true;
     });
-    const other = await b.locks.acquire('git:other', 'lore sync');
+    const other = await b.locks.acquire('git:other', 'kbctx sync');
     other();
     const messages: string[] = [];
-    const waiting = b.locks.wait('git:docs', 'lore sync', { timeoutMs: 10_000, onWait: (m) => messages.push(m) });
+    const waiting = b.locks.wait('git:docs', 'kbctx sync', { timeoutMs: 10_000, onWait: (m) => messages.push(m) });
     await eventually(async () => messages.length === 1);
     release();
     release();
     const second = await waiting;
-    await assert.rejects(a.locks.acquire('git:docs', 'lore serve'), /being synced/);
+    await assert.rejects(a.locks.acquire('git:docs', 'kbctx serve'), /being synced/);
     second();
     await eventually(async () => {
       try {
-        (await a.locks.acquire('git:docs', 'lore serve'))();
+        (await a.locks.acquire('git:docs', 'kbctx serve'))();
         return true;
       } catch {
         return false;
@@ -321,10 +321,10 @@ describe('PgStore while PostgreSQL restarts', () => {
     const first = pgDoc('git:docs', 'before.md', 'Before', 'written before the outage');
     await a.upsertDocument(first.doc, first.chunks, null);
     await eventually(async () => (await b.getDocument(first.doc.id)) !== null);
-    const release = await a.locks.acquire('git:docs', 'lore serve');
+    const release = await a.locks.acquire('git:docs', 'kbctx serve');
 
     await own.down();
-    const isUnavailable = (error: unknown): boolean => error instanceof LoreError && error.code === 'unavailable';
+    const isUnavailable = (error: unknown): boolean => error instanceof KbctxError && error.code === 'unavailable';
     await eventually(async () => b.getDocument(first.doc.id).then(() => false, isUnavailable));
     await assert.rejects(b.keywordSearch({ terms: analyzeQuery('outage'), limit: 5, candidateK: 10 }), isUnavailable);
     const second = pgDoc('git:docs', 'after.md', 'After', 'written after the restart');
@@ -342,7 +342,7 @@ describe('PgStore while PostgreSQL restarts', () => {
     assert.deepEqual((await b.listDocuments(0, 10)).documents.map((d) => d.title), ['Before', 'After']);
     // The session holding the lock died with the server: the lock is free again, and the stale release is harmless.
     release();
-    (await b.locks.acquire('git:docs', 'lore sync'))();
+    (await b.locks.acquire('git:docs', 'kbctx sync'))();
 
     // A crash (SIGKILL of the postmaster) and crash recovery: the same stores carry on.
     await own.kill();

@@ -1,9 +1,9 @@
 // The PostgreSQL store (ADR 0111): PostgreSQL holds the truth; each replica answers reads from its own
 // SQLite mirror (mirror.ts), kept in step by the change feed (feed.ts → catch-up.ts). Writes go to
 // PostgreSQL (transactions.ts, writer.ts) and, outside bulk mode, return after the mirror caught up
-// (read your writes). While PostgreSQL does not answer, every method throws LoreError `unavailable`.
+// (read your writes). While PostgreSQL does not answer, every method throws KbctxError `unavailable`.
 import type pg from 'pg';
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 import type { Chunk, SourceStats } from '../../core/models.ts';
 import type {
   ConnectorLocks, ConnectorState, DocumentHead, DocumentState, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordQuery,
@@ -15,7 +15,7 @@ import { ChangeFeed } from './feed.ts';
 import { postgresLocks } from './locks.ts';
 import { migrate } from './migrations.ts';
 import { Mirror } from './mirror.ts';
-import { connect, createPool, toLoreError, unavailable } from './pool.ts';
+import { connect, createPool, toKbctxError, unavailable } from './pool.ts';
 import { redactUrl } from '../redact-url.ts';
 import * as reads from './reads.ts';
 import { PgTransactions, type BatchKind, type WriteTx } from './transactions.ts';
@@ -28,7 +28,7 @@ const HISTORY_DAYS = 7;
 const DOCUMENT_WRITES: BatchKind<writer.DocumentWrite, UpsertOutcome> = { apply: writer.upsertDocuments, key: writer.documentKey };
 
 export interface OpenPostgresStoreOptions {
-  /** The mirror's SQLite file (a cache: safe to delete while Lore is stopped); `:memory:` for tests. */
+  /** The mirror's SQLite file (a cache: safe to delete while kbctx is stopped); `:memory:` for tests. */
   mirrorPath: string;
   poolSize?: number | undefined;
   keywordEngine?: 'postings' | 'fts5' | undefined;
@@ -39,13 +39,13 @@ export function openPostgresStore(url: string, options: OpenPostgresStoreOptions
   return new PgStore(url, options);
 }
 
-/** Creates or upgrades the schema (`lore init`). */
+/** Creates or upgrades the schema (`kbctx init`). */
 export async function migratePostgres(url: string): Promise<void> {
   const pool = createPool(url, { poolSize: 1 });
   try {
     await migrate(pool, url);
   } catch (error) {
-    throw toLoreError(url, error);
+    throw toKbctxError(url, error);
   } finally {
     await pool.end();
   }
@@ -56,7 +56,7 @@ export class PgStore implements Store {
   readonly capabilities = { pgvector: false };
   /** Connector locks over this store's pool (session advisory locks). */
   readonly locks: ConnectorLocks;
-  /** The last catch-up that applied anything (for tests and `lore doctor`). */
+  /** The last catch-up that applied anything (for tests and `kbctx doctor`). */
   lastCatchUp: CatchUpReport | null = null;
   private readonly url: string;
   private readonly pool: pg.Pool;
@@ -81,7 +81,7 @@ export class PgStore implements Store {
 
   /** Connects, migrates and catches up once; after a failure the next call tries again. */
   private ready(): Promise<void> {
-    if (this.closed) return Promise.reject(new LoreError('internal', `the index at ${this.path} is closed`));
+    if (this.closed) return Promise.reject(new KbctxError('internal', `the index at ${this.path} is closed`));
     this.starting ??= (async () => {
       await migrate(this.pool, this.url);
       this.capabilities.pgvector = await reads.hasPgvector(this.pool);
@@ -89,7 +89,7 @@ export class PgStore implements Store {
       await this.requestCatchUp();
     })().catch((error: unknown) => {
       this.starting = null;
-      throw toLoreError(this.url, error);
+      throw toKbctxError(this.url, error);
     });
     return this.starting;
   }
@@ -118,7 +118,7 @@ export class PgStore implements Store {
       if (report.wiped || report.from !== report.to) this.lastCatchUp = report;
     } catch (error) {
       client.release(error as Error);
-      throw toLoreError(this.url, error);
+      throw toKbctxError(this.url, error);
     }
   }
 
@@ -146,7 +146,7 @@ export class PgStore implements Store {
     try {
       return await fn(this.pool);
     } catch (error) {
-      throw toLoreError(this.url, error);
+      throw toKbctxError(this.url, error);
     }
   }
 

@@ -1,8 +1,8 @@
 // The connection pool to PostgreSQL and the translation of driver errors at this edge: a server that
-// cannot be reached becomes LoreError `unavailable` (HTTP 503); anything else `internal`.
+// cannot be reached becomes KbctxError `unavailable` (HTTP 503); anything else `internal`.
 import { hostname } from 'node:os';
 import pg from 'pg';
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 
 export interface PoolOptions {
   /** Connections at most (default 10). */
@@ -13,8 +13,8 @@ const CONNECT_TIMEOUT_MS = 5_000;
 const IDLE_TIMEOUT_MS = 30_000;
 const STATEMENT_TIMEOUT_MS = 60_000;
 
-/** `lore <host> <pid>`: what pg_stat_activity shows for this process (lock conflicts name it). */
-export const APPLICATION_NAME = `lore ${hostname()} ${process.pid}`.slice(0, 63);
+/** `kbctx <host> <pid>`: what pg_stat_activity shows for this process (lock conflicts name it). */
+export const APPLICATION_NAME = `kbctx ${hostname()} ${process.pid}`.slice(0, 63);
 
 /** `host:port` of the URL, for messages. */
 export function serverOf(url: string): string {
@@ -56,16 +56,16 @@ export function isUnreachable(error: unknown): boolean {
   return typeof e.message === 'string' && UNREACHABLE_MESSAGES.test(e.message);
 }
 
-export function unavailable(url: string, detail: string, cause?: unknown): LoreError {
-  return new LoreError('unavailable', `PostgreSQL at ${serverOf(url)} is unreachable: ${detail}`, cause === undefined ? undefined : { cause });
+export function unavailable(url: string, detail: string, cause?: unknown): KbctxError {
+  return new KbctxError('unavailable', `PostgreSQL at ${serverOf(url)} is unreachable: ${detail}`, cause === undefined ? undefined : { cause });
 }
 
-/** A driver error as a LoreError (LoreErrors pass through). */
-export function toLoreError(url: string, error: unknown): LoreError {
-  if (error instanceof LoreError) return error;
+/** A driver error as a KbctxError (KbctxErrors pass through). */
+export function toKbctxError(url: string, error: unknown): KbctxError {
+  if (error instanceof KbctxError) return error;
   const message = (error as Error | null)?.message ?? String(error);
   if (isUnreachable(error)) return unavailable(url, message, error);
-  return new LoreError('internal', `PostgreSQL at ${serverOf(url)}: ${message}`, { cause: error });
+  return new KbctxError('internal', `PostgreSQL at ${serverOf(url)}: ${message}`, { cause: error });
 }
 
 const guarded = new WeakSet<pg.PoolClient>();
@@ -80,7 +80,7 @@ export async function connect(pool: pg.Pool, url: string): Promise<pg.PoolClient
   try {
     client = await pool.connect();
   } catch (error) {
-    throw toLoreError(url, error);
+    throw toKbctxError(url, error);
   }
   if (!guarded.has(client)) {
     guarded.add(client);

@@ -2,8 +2,8 @@
 //
 // Every write transaction, before it changes anything: takes pg_advisory_xact_lock(WRITE_LOCK_KEY) (one
 // writer at a time across replicas, so version order is commit order and a reader's watermark never
-// skips a late commit), draws one value of lore_version and records it as lore_meta.version (the
-// committed high-water mark the heartbeat reads) and in lore_commits with a random token (the history
+// skips a late commit), draws one value of kbctx_version and records it as kbctx_meta.version (the
+// committed high-water mark the heartbeat reads) and in kbctx_commits with a random token (the history
 // mirrors check), and queues pg_notify (delivered at commit).
 // Writes of this store are serialised (one connection at a time). In bulk mode units are SAVEPOINTs in
 // a group committed every GROUP_MAX_UNITS units or GROUP_MAX_MS, like the SQLite store's unit of work.
@@ -16,8 +16,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { CHANNEL, WRITE_LOCK_KEY } from './keys.ts';
-import { LoreError } from '../../core/errors.ts';
-import { connect, isUnreachable, toLoreError } from './pool.ts';
+import { KbctxError } from '../../core/errors.ts';
+import { connect, isUnreachable, toKbctxError } from './pool.ts';
 
 const GROUP_MAX_UNITS = 500;
 const GROUP_MAX_MS = 250;
@@ -33,11 +33,11 @@ const REPLAY_MAX = 32;
 function openSql(token: string, savepoint: boolean): string {
   if (!/^\d+$/.test(WRITE_LOCK_KEY) || !/^[a-z_]+$/.test(CHANNEL) || !/^[0-9a-f-]+$/.test(token)) throw new Error('unsafe constant in openSql');
   return `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY});
-    WITH v AS (UPDATE lore_meta SET version = nextval('lore_version') WHERE id = 1 RETURNING version),
-      c AS (INSERT INTO lore_commits (version, token) SELECT version, '${token}' FROM v)
-    SELECT version::text AS version, pg_notify('${CHANNEL}', version::text) FROM v;${savepoint ? ' SAVEPOINT lore_unit;' : ''}`;
+    WITH v AS (UPDATE kbctx_meta SET version = nextval('kbctx_version') WHERE id = 1 RETURNING version),
+      c AS (INSERT INTO kbctx_commits (version, token) SELECT version, '${token}' FROM v)
+    SELECT version::text AS version, pg_notify('${CHANNEL}', version::text) FROM v;${savepoint ? ' SAVEPOINT kbctx_unit;' : ''}`;
 }
-const RENEW = 'RELEASE SAVEPOINT lore_unit; SAVEPOINT lore_unit';
+const RENEW = 'RELEASE SAVEPOINT kbctx_unit; SAVEPOINT kbctx_unit';
 
 export interface WriteTx {
   client: pg.PoolClient;
@@ -145,7 +145,7 @@ export class PgTransactions {
       return result;
     } catch (error) {
       await this.close(tx, false);
-      throw toLoreError(this.url, error);
+      throw toKbctxError(this.url, error);
     }
   }
 
@@ -163,7 +163,7 @@ export class PgTransactions {
       result = await fn(group);
     } catch (error) {
       await this.undo(group, error);
-      throw toLoreError(this.url, error);
+      throw toKbctxError(this.url, error);
     }
     if (replayable) group.replays.push(fn);
     else group.opaque = true;
@@ -178,7 +178,7 @@ export class PgTransactions {
       await group.client.query(RENEW);
     } catch (error) {
       await this.abandonGroup(error);
-      throw toLoreError(this.url, error);
+      throw toKbctxError(this.url, error);
     }
     group.replays = [];
     group.opaque = false;
@@ -189,11 +189,11 @@ export class PgTransactions {
     if (this.group !== group) return;
     if (isUnreachable(error)) return this.abandonGroup(error);
     try {
-      await group.client.query('ROLLBACK TO SAVEPOINT lore_unit');
+      await group.client.query('ROLLBACK TO SAVEPOINT kbctx_unit');
       for (const replay of group.replays) await replay(group);
     } catch (lost) {
       await this.abandonGroup(lost);
-      throw toLoreError(this.url, lost);
+      throw toKbctxError(this.url, lost);
     }
   }
 
@@ -219,8 +219,8 @@ export class PgTransactions {
   }
 
   private lostError(): Error {
-    const cause = toLoreError(this.url, this.lost);
-    return new LoreError(cause.code, `earlier writes of this bulk run were not committed (${cause.message}); they are written again by the next sync`, { cause });
+    const cause = toKbctxError(this.url, this.lost);
+    return new KbctxError(cause.code, `earlier writes of this bulk run were not committed (${cause.message}); they are written again by the next sync`, { cause });
   }
 
   get inBulk(): boolean {
@@ -234,18 +234,18 @@ export class PgTransactions {
     return next;
   }
 
-  /** A write transaction; `savepoint`: with lore_unit taken (a bulk group). */
+  /** A write transaction; `savepoint`: with kbctx_unit taken (a bulk group). */
   private async open(savepoint = false): Promise<WriteTx> {
     const client = await connect(this.pool, this.url);
     try {
       const results = (await client.query(openSql(randomUUID(), savepoint))) as unknown as pg.QueryResult<{ version?: string }>[];
       const version = results.map((r) => r.rows[0]?.version).find((v) => v !== undefined);
-      if (version === undefined) throw new Error('lore_meta has no row');
+      if (version === undefined) throw new Error('kbctx_meta has no row');
       return { client, version };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       client.release(isUnreachable(error) ? (error as Error) : undefined);
-      throw toLoreError(this.url, error);
+      throw toKbctxError(this.url, error);
     }
   }
 
@@ -255,7 +255,7 @@ export class PgTransactions {
       tx.client.release();
     } catch (error) {
       tx.client.release(error as Error);
-      if (commit) throw toLoreError(this.url, error);
+      if (commit) throw toKbctxError(this.url, error);
     }
   }
 

@@ -28,7 +28,7 @@ export const documentKey = (write: DocumentWrite): string => write.doc.id;
 //    in order. All parts of one statement see the rows as they were before it.
 const UPSERT_DOCUMENTS = `
 WITH d AS (
-  INSERT INTO lore_documents (id, connector, source, source_id, source_url, title, body, content_type, metadata,
+  INSERT INTO kbctx_documents (id, connector, source, source_id, source_url, title, body, content_type, metadata,
     updated_at, content_hash, fingerprint, indexed_at, version)
   SELECT u.id, u.connector, u.source, u.source_id, u.source_url, u.title, u.body, u.content_type, u.metadata,
     u.updated_at, u.content_hash, u.fingerprint, $1, $2
@@ -42,7 +42,7 @@ WITH d AS (
     fingerprint = excluded.fingerprint, indexed_at = excluded.indexed_at, version = excluded.version
   RETURNING id, (xmax = 0) AS inserted
 ), fresh AS (
-  INSERT INTO lore_chunks (id, document_id, chunk_index, text, content_hash)
+  INSERT INTO kbctx_chunks (id, document_id, chunk_index, text, content_hash)
   SELECT c.id, c.document_id, c.idx, c.text, c.hash
   FROM unnest($15::text[], $16::text[], $17::int[], $18::text[], $19::text[]) WITH ORDINALITY AS c(document_id, id, idx, text, hash, n)
   WHERE c.document_id IN (SELECT id FROM d WHERE inserted)
@@ -54,15 +54,15 @@ const DIFF_CHUNKS = `
 WITH c AS (
   SELECT * FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[]) WITH ORDINALITY AS c(document_id, id, idx, text, hash, n)
 ), gone AS (
-  DELETE FROM lore_chunks o WHERE o.document_id = ANY($1::text[])
+  DELETE FROM kbctx_chunks o WHERE o.document_id = ANY($1::text[])
     AND NOT EXISTS (SELECT 1 FROM c WHERE c.id = o.id AND c.document_id = o.document_id)
   RETURNING o.document_id
 ), moved AS (
-  UPDATE lore_chunks o SET chunk_index = c.idx FROM c WHERE o.id = c.id AND o.document_id = c.document_id AND o.chunk_index <> c.idx
+  UPDATE kbctx_chunks o SET chunk_index = c.idx FROM c WHERE o.id = c.id AND o.document_id = c.document_id AND o.chunk_index <> c.idx
 ), fresh AS (
-  INSERT INTO lore_chunks (id, document_id, chunk_index, text, content_hash)
+  INSERT INTO kbctx_chunks (id, document_id, chunk_index, text, content_hash)
   SELECT c.id, c.document_id, c.idx, c.text, c.hash FROM c
-  WHERE NOT EXISTS (SELECT 1 FROM lore_chunks o WHERE o.id = c.id AND o.document_id = c.document_id)
+  WHERE NOT EXISTS (SELECT 1 FROM kbctx_chunks o WHERE o.id = c.id AND o.document_id = c.document_id)
   ORDER BY c.n
   RETURNING document_id
 )
@@ -79,7 +79,7 @@ const chunkColumns = (writes: readonly DocumentWrite[]): unknown[] => {
 export async function upsertDocuments(tx: WriteTx, writes: readonly DocumentWrite[]): Promise<UpsertOutcome[]> {
   const docs = writes.map((w) => w.doc);
   const existed = new Set((await tx.client.query<{ id: string }>({
-    name: 'lore_upsert_documents',
+    name: 'kbctx_upsert_documents',
     text: UPSERT_DOCUMENTS,
     values: [
       new Date().toISOString(), tx.version,
@@ -93,7 +93,7 @@ export async function upsertDocuments(tx: WriteTx, writes: readonly DocumentWrit
   if (existed.size > 0) {
     const updated = writes.filter((w) => existed.has(w.doc.id));
     const rows = (await tx.client.query<{ id: string; written: number; deleted: number }>({
-      name: 'lore_diff_chunks',
+      name: 'kbctx_diff_chunks',
       text: DIFF_CHUNKS,
       values: [updated.map((w) => w.doc.id), ...chunkColumns(updated)],
     })).rows;
@@ -103,20 +103,20 @@ export async function upsertDocuments(tx: WriteTx, writes: readonly DocumentWrit
 }
 
 export async function touchDocument(tx: WriteTx, id: string, fingerprint: string | null): Promise<void> {
-  await tx.client.query('UPDATE lore_documents SET fingerprint = $2, version = $3 WHERE id = $1', [id, fingerprint, tx.version]);
+  await tx.client.query('UPDATE kbctx_documents SET fingerprint = $2, version = $3 WHERE id = $1', [id, fingerprint, tx.version]);
 }
 
 export async function deleteDocuments(tx: WriteTx, ids: readonly string[]): Promise<number> {
-  const deleted = (await tx.client.query<{ id: string }>('DELETE FROM lore_documents WHERE id = ANY($1::text[]) RETURNING id', [[...ids]])).rows.map((r) => r.id);
+  const deleted = (await tx.client.query<{ id: string }>('DELETE FROM kbctx_documents WHERE id = ANY($1::text[]) RETURNING id', [[...ids]])).rows.map((r) => r.id);
   if (deleted.length > 0) {
-    await tx.client.query("INSERT INTO lore_events (version, kind, document_id) SELECT $1, 'delete_document', unnest($2::text[])", [tx.version, deleted]);
+    await tx.client.query("INSERT INTO kbctx_events (version, kind, document_id) SELECT $1, 'delete_document', unnest($2::text[])", [tx.version, deleted]);
   }
   return deleted.length;
 }
 
 export async function setSourceState(tx: WriteTx, connector: string, state: SourceState): Promise<void> {
   await tx.client.query(
-    `INSERT INTO lore_sync_state (connector, checkpoint, last_sync_at, version) VALUES ($1, $2, $3, $4)
+    `INSERT INTO kbctx_sync_state (connector, checkpoint, last_sync_at, version) VALUES ($1, $2, $3, $4)
      ON CONFLICT (connector) DO UPDATE SET checkpoint = excluded.checkpoint, last_sync_at = excluded.last_sync_at, version = excluded.version`,
     [connector, state.checkpoint, state.lastSyncAt, tx.version],
   );
@@ -129,24 +129,24 @@ const UPSERT_EMBEDDING = `ON CONFLICT (chunk_rowid) DO UPDATE SET model = exclud
 export async function writeEmbeddings(tx: WriteTx, space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {
   if (rows.length === 0) return 0;
   const result = await tx.client.query(
-    `INSERT INTO lore_embeddings (chunk_rowid, model, dims, content_hash, vector, created_at, version)
+    `INSERT INTO kbctx_embeddings (chunk_rowid, model, dims, content_hash, vector, created_at, version)
      SELECT c.rowid, $1, $2, c.content_hash, u.vector, $3, $4
        FROM unnest($5::bigint[], $6::text[], $7::bytea[]) AS u(rowid, hash, vector)
-       JOIN lore_chunks c ON c.rowid = u.rowid AND c.content_hash = u.hash
+       JOIN kbctx_chunks c ON c.rowid = u.rowid AND c.content_hash = u.hash
      ${UPSERT_EMBEDDING}`,
     [space.model, space.dims, new Date().toISOString(), tx.version, rows.map((r) => r.rowid), rows.map((r) => r.contentHash), rows.map((r) => vectorBytes(r.vector))],
   );
   return result.rowCount ?? 0;
 }
 
-/** By chunk id (`lore migrate`); rows whose chunk is missing or has another content hash are skipped. */
+/** By chunk id (`kbctx migrate`); rows whose chunk is missing or has another content hash are skipped. */
 export async function importEmbeddings(tx: WriteTx, rows: readonly StoredEmbedding[]): Promise<number> {
   if (rows.length === 0) return 0;
   const result = await tx.client.query(
-    `INSERT INTO lore_embeddings (chunk_rowid, model, dims, content_hash, vector, created_at, version)
+    `INSERT INTO kbctx_embeddings (chunk_rowid, model, dims, content_hash, vector, created_at, version)
      SELECT c.rowid, u.model, u.dims, c.content_hash, u.vector, $1, $2
        FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::bytea[]) AS u(id, model, dims, hash, vector)
-       JOIN lore_chunks c ON c.id = u.id AND c.content_hash = u.hash
+       JOIN kbctx_chunks c ON c.id = u.id AND c.content_hash = u.hash
      ${UPSERT_EMBEDDING}`,
     [new Date().toISOString(), tx.version, rows.map((r) => r.chunkId), rows.map((r) => r.model), rows.map((r) => r.dims), rows.map((r) => r.contentHash),
       rows.map((r) => vectorBytes(r.vector))],
@@ -155,8 +155,8 @@ export async function importEmbeddings(tx: WriteTx, rows: readonly StoredEmbeddi
 }
 
 export async function clearEmbeddings(tx: WriteTx): Promise<number> {
-  const deleted = (await tx.client.query('DELETE FROM lore_embeddings')).rowCount ?? 0;
-  await tx.client.query("INSERT INTO lore_events (version, kind) VALUES ($1, 'clear_embeddings')", [tx.version]);
+  const deleted = (await tx.client.query('DELETE FROM kbctx_embeddings')).rowCount ?? 0;
+  await tx.client.query("INSERT INTO kbctx_events (version, kind) VALUES ($1, 'clear_embeddings')", [tx.version]);
   return deleted;
 }
 
@@ -167,9 +167,9 @@ export async function clearEmbeddings(tx: WriteTx): Promise<number> {
  */
 export async function pruneHistory(db: pg.Pool, days: number): Promise<void> {
   await db.query(
-    `DELETE FROM lore_commits WHERE committed_at < now() - make_interval(days => $1::int)
-       AND version < (SELECT version FROM lore_meta WHERE id = 1)`,
+    `DELETE FROM kbctx_commits WHERE committed_at < now() - make_interval(days => $1::int)
+       AND version < (SELECT version FROM kbctx_meta WHERE id = 1)`,
     [days],
   );
-  await db.query('DELETE FROM lore_events WHERE version < (SELECT coalesce(min(version), 0) FROM lore_commits)');
+  await db.query('DELETE FROM kbctx_events WHERE version < (SELECT coalesce(min(version), 0) FROM kbctx_commits)');
 }

@@ -1,4 +1,4 @@
-// Read-only health checks of the index for `lore doctor`: SQLite page integrity, the FTS5 index
+// Read-only health checks of the index for `kbctx doctor`: SQLite page integrity, the FTS5 index
 // against its own structure, and counts that must agree (FTS rows = chunks, no orphan embeddings).
 import type { DatabaseSync } from 'node:sqlite';
 import type { IntegrityReport } from '../store.ts';

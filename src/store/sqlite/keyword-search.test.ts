@@ -8,7 +8,7 @@ import { documentId } from '../../core/ids.ts';
 import { toChunks, toDocument } from '../../app/sync.ts';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-kw-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-kw-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function put(store: SqliteStore, sourceId: string, body: string): Promise<void> {

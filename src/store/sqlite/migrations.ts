@@ -90,7 +90,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export function migrate(db: DatabaseSync): void {
   const current = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
   if (current > SCHEMA_VERSION) {
-    throw new Error(`database schema version ${current} is newer than this Lore (${SCHEMA_VERSION}); upgrade Lore`);
+    throw new Error(`database schema version ${current} is newer than this kbctx (${SCHEMA_VERSION}); upgrade kbctx`);
   }
   for (let v = current; v < SCHEMA_VERSION; v++) {
     db.exec('BEGIN IMMEDIATE');

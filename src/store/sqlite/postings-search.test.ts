@@ -11,7 +11,7 @@ import { toChunks, toDocument } from '../../app/sync.ts';
 import type { SourceFilter } from '../store.ts';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-postings-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-postings-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 const newFile = (): string => path.join(dir, `index-${files++}.sqlite`);

@@ -8,7 +8,7 @@ import { STATS_AFTER_DELETE } from '../contract/keyword.contract.ts';
 import { storeContract } from '../store.contract.ts';
 import { openSqliteStore, type OpenSqliteStoreOptions } from './sqlite-store.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-contract-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-contract-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 

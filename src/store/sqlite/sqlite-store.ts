@@ -3,7 +3,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { LoreError } from '../../core/errors.ts';
+import { KbctxError } from '../../core/errors.ts';
 import { dotAt } from '../../core/search/vector-topk.ts';
 import type { Chunk, SourceStats } from '../../core/models.ts';
 import type { ConnectorState, DocumentHead, DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
@@ -35,7 +35,7 @@ export function openSqliteStore(file: string, options: OpenSqliteStoreOptions = 
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32000;');
     if (!options.readOnly) migrate(db);
   } catch (error) {
-    throw new LoreError('internal', `cannot open the index at ${file}: ${(error as Error).message}`, { cause: error });
+    throw new KbctxError('internal', `cannot open the index at ${file}: ${(error as Error).message}`, { cause: error });
   }
   return new SqliteStore(db, file, options.keywordEngine ?? 'postings');
 }

@@ -43,16 +43,16 @@ export class UnitOfWork {
       this.units = 0;
       this.openedAt = performance.now();
     }
-    this.db.exec('SAVEPOINT lore_unit');
+    this.db.exec('SAVEPOINT kbctx_unit');
     try {
       const result = fn();
-      this.db.exec('RELEASE lore_unit');
+      this.db.exec('RELEASE kbctx_unit');
       this.units++;
       if (this.units >= GROUP_MAX_UNITS || performance.now() - this.openedAt >= GROUP_MAX_MS) this.commit();
       return result;
     } catch (error) {
-      this.db.exec('ROLLBACK TO lore_unit');
-      this.db.exec('RELEASE lore_unit');
+      this.db.exec('ROLLBACK TO kbctx_unit');
+      this.db.exec('RELEASE kbctx_unit');
       throw error;
     }
   }

@@ -9,7 +9,7 @@ import { exactTopK, normalizeInPlace } from '../../core/search/vector-topk.ts';
 import { AnnIndex, annStamp, diff, type VectorSource } from './ann-index.ts';
 
 const dims = 32;
-const dir = mkdtempSync(path.join(tmpdir(), 'lore-ann-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-ann-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 let seed = 7;
@@ -73,7 +73,7 @@ describe('AnnIndex', () => {
     const ann = AnnIndex.open(dir, space);
     assert.equal(ann?.refresh(asSource(memory)), 'fresh');
     assert.equal(ann?.refresh(asSource(memory)), 'fresh');
-    // `lore doctor` reads the stamp without loading usearch.
+    // `kbctx doctor` reads the stamp without loading usearch.
     assert.deepEqual(annStamp(dir, space), { generation: memory.generation(), size: 3000 });
     assert.equal(annStamp(dir, { model: 'other', dims }), null);
   });

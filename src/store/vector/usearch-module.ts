@@ -1,5 +1,5 @@
 // Loads usearch (HNSW, prebuilt N-API binary) on first use only, so keyword search never pays for
-// it. The few members Lore uses are typed here; a platform without a prebuilt binary gets null.
+// it. The few members kbctx uses are typed here; a platform without a prebuilt binary gets null.
 import { createRequire } from 'node:module';
 
 export interface UsearchMatches {

@@ -37,7 +37,7 @@ function App() {
   }, []);
 
   useEffect(() => {
-    document.title = `${TITLES[route.view]} · Lore`;
+    document.title = `${TITLES[route.view]} · kbctx`;
   }, [route.view]);
 
   useEffect(() => {
@@ -72,7 +72,7 @@ function App() {
   return html`
     <a class="skip" href="#main" onClick=${skipToMain}>Skip to content</a>
     <header class="top">
-      <a class="brand" href="#/">Lore</a>
+      <a class="brand" href="#/">kbctx</a>
       <nav aria-label="Main">
         <ul>
           ${NAV.map(
@@ -82,7 +82,7 @@ function App() {
       </nav>
     </header>
     <main id="main" tabindex="-1" key=${epoch}>${view}</main>
-    <footer class="bottom">${info ? `Lore ${info.version}` : ''} · press <kbd>/</kbd> to search</footer>
+    <footer class="bottom">${info ? `kbctx ${info.version}` : ''} · press <kbd>/</kbd> to search</footer>
     <${TokenDialog}
       open=${askToken}
       onDone=${(/** @type {boolean} */ saved) => {

@@ -1,7 +1,7 @@
-// Calls from the page to the Lore API on the same origin: JSON in and out, the bearer token (kept in
+// Calls from the page to the kbctx API on the same origin: JSON in and out, the bearer token (kept in
 // sessionStorage, so it lasts as long as the tab), and every failure returned as a value, never thrown.
 
-const TOKEN_KEY = 'lore.token';
+const TOKEN_KEY = 'kbctx.token';
 
 /**
  * @typedef {{ ok: true, status: number, body: any }} ApiOk

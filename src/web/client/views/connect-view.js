@@ -12,19 +12,19 @@ export function ConnectView({ info }) {
   const [client, setClient] = useState('Claude Desktop');
   if (!info) return html`<h1>Connect an agent</h1><p role="status">Loading…</p>`;
   const token = getToken();
-  const tokenEnv = info.auth_token_env ?? 'LORE_TOKEN';
+  const tokenEnv = info.auth_token_env ?? 'KBCTX_TOKEN';
   const configs = clientConfigs({
     mcpUrl: `${location.origin}${info.mcp_path}`,
     token: token === null ? null : fillToken ? token : `<${tokenEnv}>`,
     tokenEnv,
-    loreBin: info.lore_bin,
+    kbctxBin: info.kbctx_bin,
     configFile: info.config_file,
   });
   /** @param {string} label @param {string} text */
   const copy = async (label, text) => setCopied((await copyText(text)) ? `${label} copied.` : `Could not copy ${label}; select it and copy.`);
   return html`
     <h1>Connect an agent</h1>
-    <p>Add Lore to an MCP client. <strong>HTTP</strong> talks to this running server; <strong>stdio</strong> lets the client start its own <code>lore serve mcp --stdio</code> on the same index.</p>
+    <p>Add kbctx to an MCP client. <strong>HTTP</strong> talks to this running server; <strong>stdio</strong> lets the client start its own <code>kbctx serve mcp --stdio</code> on the same index.</p>
     ${info.config_file === null
       ? html`<p class="hint">This server runs with the built-in default configuration in <code>${info.working_dir}</code>: a stdio client must start in that folder, or write a config file and pass it with <code>-c</code>.</p>`
       : null}

@@ -25,7 +25,7 @@ export function DocumentView({ id }) {
   }, [id]);
   useEffect(() => {
     heading.current?.focus();
-    if (doc) document.title = `${doc.title || doc.source_id} · Lore`;
+    if (doc) document.title = `${doc.title || doc.source_id} · kbctx`;
   }, [doc]);
   useEffect(() => {
     if (showChunks && chunks === null) {

@@ -40,7 +40,7 @@ export function SearchFilters({ form, update, info }) {
       </div>
     </div>
     ${!semantic && info
-      ? html`<p id="mode-hint" class="hint">Semantic and hybrid search need embeddings: configure <code>[embedding]</code> and run <code>lore embed pending</code>.</p>`
+      ? html`<p id="mode-hint" class="hint">Semantic and hybrid search need embeddings: configure <code>[embedding]</code> and run <code>kbctx embed pending</code>.</p>`
       : null}
   `;
 }

@@ -13,7 +13,7 @@ export function SearchResults({ out, focusBox }) {
   const prefixes = matchPrefixes(out.terms, out.query);
   if (out.state === 'done' && out.results.length > 0 && !firstResultsMarked) {
     firstResultsMarked = true;
-    queueMicrotask(() => performance.mark('lore:first-results'));
+    queueMicrotask(() => performance.mark('kbctx:first-results'));
   }
   /** @param {KeyboardEvent} e */
   const onKey = (e) => {

