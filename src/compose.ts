@@ -11,7 +11,7 @@ import { configuredConnectors, type ConnectorRef } from './app/select-connectors
 import type { SearchDeps } from './app/search.ts';
 import { SearchCache } from './app/search-cache.ts';
 import { AgentRegistry, inlineAgent, type Agent } from './app/agents.ts';
-import { builtinTools, ToolRegistry, type Tool } from './app/tools.ts';
+import { ToolRegistry, type Tool } from './app/tools.ts';
 import type { SyncDeps } from './app/sync.ts';
 import { createSemanticSearch } from './app/semantic-search.ts';
 import { embedAfterSync } from './app/embed-after-sync.ts';
@@ -30,6 +30,14 @@ import { createHash } from 'node:crypto';
 import { LiveSync } from './live/live-sync.ts';
 import { EmbedFollower } from './live/embed-follower.ts';
 import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
+import { Kernel } from '../core/kernel.ts';
+import { applyBundledPlugins, applyConfiguredPlugins } from '../core/load/load-plugins.ts';
+import { BUNDLED_PLUGINS } from '../registry/bundled.ts';
+import { indexService } from './app/index-service.ts';
+import { pipelineOf } from './app/plugin-pipeline.ts';
+import { agentFromPlugin, connectorFromPlugin, toolFromPlugin } from './app/plugin-parts.ts';
+import { PerPluginCollector } from '../core/collector.ts';
+import { indexServicesOf } from './app/index-services.ts';
 
 export interface Kbctx {
   readonly config: Config;
@@ -51,6 +59,10 @@ export interface Kbctx {
   scripts(): Promise<Scripting>;
   /** Reads every configured script tool and agent in the sandbox and registers it, after the extensions. Idempotent; broken scripts are returned, not thrown. */
   loadScripts(): Promise<ScriptLoadFailure[]>;
+  /** The plugin host: its hooks and the loaded plugins (`kbctx plugins`). */
+  readonly kernel: Kernel;
+  /** Imports and applies the configured plugins beyond the bundled set, once; a broken plugin throws config_error naming it. */
+  loadPlugins(): Promise<void>;
   /** Imports the `[extensions] modules` once and registers their tools, agents and connector types; modules that fail are returned. */
   loadExtensions(): Promise<ScriptLoadFailure[]>;
   /** The server's live index (call start()): watchers when `watch`, schedules, background embedding. */
@@ -102,7 +114,28 @@ export function openKbctx(config: Config, env: NodeJS.ProcessEnv = process.env):
   const embedder = (): Embedder | null => (embedderCache ??= createEmbedder(config.embedding, env));
   const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
   const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
-  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources });
+  const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
+  const pipeline = pipelineOf(kernel);
+  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline });
+  kernel.services.provide(indexService, { store, retrieval: config.retrieval, searchDeps, connectorLabels }, 'kbctx');
+  applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
+  let pluginsLoaded: Promise<void> | undefined;
+  const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
+  const agentContext = { search: (p: object) => kernel.pluginContext('kbctx').search(p as never), get: (id: string) => kernel.pluginContext('kbctx').get(id), sources: () => kernel.pluginContext('kbctx').sources() };
+  const collectTools = (registry: ToolRegistry): void =>
+    kernel.hooks.tools.call(new PerPluginCollector((plugin, def) => registry.register(toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs))));
+  const collectAgents = (registry: AgentRegistry): void =>
+    kernel.hooks.agents.call(new PerPluginCollector((plugin, def) => registry.register(agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext))));
+  const pluginConnector = async (ref: ConnectorRef): Promise<Connector | undefined> => {
+    const hook = kernel.hooks.createConnector.get(ref.type);
+    const options = config.connectors.extension[ref.type]?.[ref.name];
+    if (!hook?.isUsed() || !options) return undefined;
+    const instance = { type: ref.type, name: ref.name, options: { ...options } };
+    const def = await hook.promise(instance, kernel.callContext());
+    if (!def) return undefined;
+    const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+    return connectorFromPlugin(def, instance, (signal) => kernel.pluginContext(ref.type, signal), config.extensions.timeoutSecs, warn);
+  };
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
   let scripting: Promise<Scripting> | undefined;
@@ -120,12 +153,14 @@ export function openKbctx(config: Config, env: NodeJS.ProcessEnv = process.env):
     config,
     store,
     engine: config.db.url === null ? 'SQLite' : 'PostgreSQL',
-    createConnector: async (ref) => guardConnector(await createConnector(config, ref, scripts, extensionConnectors), check(config, `connectors.${ref.type}.${ref.name}`)),
+    kernel,
+    createConnector: async (ref) => guardConnector((await pluginConnector(ref)) ?? (await createConnector(config, ref, scripts, extensionConnectors)), check(config, `connectors.${ref.type}.${ref.name}`)),
     connectorLabels,
     searchDeps,
     syncDeps: (onProgress, lockWait) => ({
       store,
       chunking: config.chunking,
+      pipeline,
       onProgress,
       afterConnector: config.embedding.provider === 'disabled' ? undefined : embedAfterSync(store, embedder),
       lock: (label) => locks.wait(label, '`kbctx sync`', lockWait ?? { timeoutMs: 600_000 }),
@@ -133,8 +168,8 @@ export function openKbctx(config: Config, env: NodeJS.ProcessEnv = process.env):
     embedder,
     tools() {
       if (!tools) {
-        tools = new ToolRegistry();
-        for (const tool of builtinTools({ store, retrieval: config.retrieval, searchDeps, connectorLabels })) tools.register(tool);
+        tools = new ToolRegistry(pipeline);
+        collectTools(tools);
       }
       return tools;
     },
@@ -142,12 +177,26 @@ export function openKbctx(config: Config, env: NodeJS.ProcessEnv = process.env):
       if (!agents) {
         agents = new AgentRegistry();
         for (const [name, agent] of Object.entries(config.agents.inline)) agents.register(guardAgent(inlineAgent(name, agent), check(config, `agents.inline.${name}`)));
+        collectAgents(agents);
       }
       return agents;
     },
     scripts,
+    loadPlugins() {
+      pluginsLoaded ??= (async () => {
+        const before = kernel.plugins().length;
+        await applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
+        if (kernel.plugins().length === before) return;
+        // Plugins applied after the registries were built add their tools and agents now.
+        if (tools) collectTools(tools);
+        if (agents) collectAgents(agents);
+      })();
+      return pluginsLoaded;
+    },
     loadExtensions() {
-      extensionsLoaded ??= config.extensions.modules.length === 0 ? Promise.resolve([]) : (async () => {
+      extensionsLoaded ??= (async () => {
+        await this.loadPlugins();
+        if (config.extensions.modules.length === 0) return [];
         const { loadExtensions } = await import('./extensions/load-extensions.ts');
         const registry = this.tools();
         const context = { search: (p: object) => registry.call('search', p), get: (id: string) => registry.call('get', { id }), sources: () => registry.call('sources', {}) };
@@ -180,11 +229,12 @@ export function openKbctx(config: Config, env: NodeJS.ProcessEnv = process.env):
           return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? { ...fs, poll: watch === 'poll' } : null };
         }),
       );
-      const syncDeps: SyncDeps = { store, chunking: config.chunking, lock: (label) => locks.acquire(label, 'the server (`kbctx serve`)') };
+      const syncDeps: SyncDeps = { store, chunking: config.chunking, pipeline, lock: (label) => locks.acquire(label, 'the server (`kbctx serve`)') };
       const embed = config.embedding.provider === 'disabled' ? null : new EmbedFollower(store, embedder, log);
       return new LiveSync({ syncDeps, connectors, watchFolder: watchFolderWithParcel, embed, log });
     },
-    close: () => {
+    close: async () => {
+      await kernel.shutdown('close');
       openedScripting?.close();
       return store.close();
     },
