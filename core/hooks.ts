@@ -18,7 +18,10 @@ import type {
   ToolCall,
   TransportOptions,
 } from './hook-types.ts';
-import type { CallContext } from './plugin-context.ts';
+import type { PluginContext } from './plugin-context.ts';
+
+/** Each tap receives its own plugin's context (the kernel passes a CallContext, swapped per tap). */
+type CallContext = PluginContext;
 
 export function createHooks() {
   return Object.freeze({

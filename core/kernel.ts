@@ -62,9 +62,12 @@ export class Kernel {
     }
   }
 
-  /** A context for one hook call: each tapping plugin gets its own view (its logger). */
-  callContext(signal: AbortSignal = this.shutdownController.signal): CallContext {
-    return new CallContext((plugin, s) => this.pluginContext(plugin, s), signal);
+  /**
+   * The context argument of one hook call. Typed as the PluginContext each tap receives: the tap
+   * attribution swaps this CallContext for the tapping plugin's own view (its name, its logger).
+   */
+  callContext(signal: AbortSignal = this.shutdownController.signal): PluginContext {
+    return new CallContext((plugin, s) => this.pluginContext(plugin, s), signal) as unknown as PluginContext;
   }
 
   pluginContext(plugin: string, signal: AbortSignal = this.shutdownController.signal): PluginContext {

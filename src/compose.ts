@@ -61,7 +61,7 @@ export interface Kbctx {
   loadScripts(): Promise<ScriptLoadFailure[]>;
   /** The plugin host: its hooks and the loaded plugins (`kbctx plugins`). */
   readonly kernel: Kernel;
-  /** Imports and applies the configured plugins beyond the bundled set, once; a broken plugin throws config_error naming it. */
+  /** Imports and applies the configured plugins beyond the bundled set, then calls `boot`, once; a broken plugin throws config_error naming it. */
   loadPlugins(): Promise<void>;
   /** Imports the `[extensions] modules` once and registers their tools, agents and connector types; modules that fail are returned. */
   loadExtensions(): Promise<ScriptLoadFailure[]>;
@@ -186,6 +186,7 @@ export function openKbctx(config: Config, env: NodeJS.ProcessEnv = process.env):
       pluginsLoaded ??= (async () => {
         const before = kernel.plugins().length;
         await applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
+        await kernel.hooks.boot.promise(kernel.callContext());
         if (kernel.plugins().length === before) return;
         // Plugins applied after the registries were built add their tools and agents now.
         if (tools) collectTools(tools);

@@ -1,7 +1,6 @@
 // First-party plugin: the built-in tools search, get and sources, added through the `tools` hook
 // at the fallback stage (their bodies are the REST answers; see src/app/tools.ts).
-import { definePlugin } from '../../core/plugin.ts';
-import { STAGE } from '../../core/stages.ts';
+import { definePlugin, STAGE } from '../../core/index.ts';
 import { indexService } from '../../src/app/index-service.ts';
 import { builtinTools } from '../../src/app/tools.ts';
 

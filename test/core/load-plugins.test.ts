@@ -8,6 +8,7 @@ import { Kernel } from '../../core/kernel.ts';
 import { applyBundledPlugins, applyConfiguredPlugins } from '../../core/load/load-plugins.ts';
 import { expandPluginSpecs } from '../../core/load/plugin-specs.ts';
 import type { Plugin } from '../../core/plugin.ts';
+import { PerPluginCollector } from '../../core/collector.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));
 const quiet = { logger: () => ({ info() {}, warn() {}, debug() {} }), applyTimeoutMs: 100 };
@@ -44,7 +45,7 @@ describe('loading plugins', () => {
     const kernel = await load(['bundled', '!web-x', './ok.mjs'], { ok: { boost: 2 } });
     assert.deepEqual(kernel.plugins().map((p) => [p.name, p.origin]), [['store-x', 'bundled'], ['tools-x', 'bundled'], ['ok', 'path']]);
     const added: unknown[] = [];
-    kernel.hooks.tools.call({ add: (t) => added.push(t.call({}, kernel.pluginContext('ok'))), forPlugin() { return this; } } as never);
+    kernel.hooks.tools.call(new PerPluginCollector((plugin, t) => added.push(t.call({}, kernel.pluginContext(plugin)))));
     assert.deepEqual(added, ['hello']);
   });
 

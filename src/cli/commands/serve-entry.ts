@@ -73,6 +73,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   const base = toHttpUrl(address.address, address.port);
   if (isClusterWorker()) announceListening(base);
   else printStartup(base);
+  await kbctx.kernel.hooks.ready.promise(kbctx.kernel.callContext());
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       log(`${signal}: shutting down`);
