@@ -4,6 +4,7 @@ import type { SearchResult } from '../src/core/models.ts';
 import type { SearchParams } from '../src/app/search-params.ts';
 import type { PluginContext } from './plugin-context.ts';
 import type { ParamSpec } from '../src/core/tools/param-spec.ts';
+import type { Connector } from '../src/connectors/connector.ts';
 
 /** A document between its connector and the chunker. The `document` hook may change it, or set `skip`. */
 export interface DocumentDraft {
@@ -66,7 +67,12 @@ export interface PluginPrompt {
 export interface ConnectorInstance {
   type: string;
   name: string;
+  /** The section: as written for plugin types, validated (camelCase) for the built-in types. */
   options: Record<string, unknown>;
+  /** A folder beside the index for the connector's own caches (git clones …). */
+  dataDir: string;
+  /** The config file's folder: relative paths in options resolve against it. */
+  baseDir: string;
 }
 
 /** One item a plugin connector yields (the Lua connectors' item fields). */
@@ -81,11 +87,22 @@ export interface PluginItem {
   metadata_json?: string | Record<string, unknown>;
 }
 
+/** The simple form: every item the source holds (what is not listed is deleted from the index). */
 export interface PluginConnector {
-  /** Every item the source holds (what is not listed is deleted from the index). */
   scan(ctx: PluginContext): AsyncIterable<PluginItem> | Iterable<PluginItem>;
   timeout?: number;
 }
+
+/**
+ * The incremental form (the first-party connectors'): `scan` lists entries with cheap fingerprints
+ * and loads an entry's text only when it changed; see src/connectors/connector.ts.
+ */
+export type IncrementalConnector = Connector;
+
+/** What a `createConnector.for(type)` tap returns. */
+export type ConnectorImpl = PluginConnector | IncrementalConnector;
+
+export const isIncrementalConnector = (c: ConnectorImpl): c is IncrementalConnector => typeof (c as { label?: unknown }).label === 'string';
 
 /** A started transport (`kbctx serve <name>`): what it serves, and how to stop it. */
 export interface RunningTransport {

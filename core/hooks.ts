@@ -11,7 +11,7 @@ import type {
   DocumentDraft,
   Hit,
   PluginAgentDef,
-  PluginConnector,
+  ConnectorImpl,
   PluginToolDef,
   RunningTransport,
   SearchRequest,
@@ -31,7 +31,7 @@ export function createHooks() {
     shutdown: new AsyncSeriesHook<[string]>(['reason'], 'shutdown'),
     // keyed factories
     createStore: new HookMap((_engine: string) => new AsyncSeriesBailHook<[Record<string, unknown>, CallContext], unknown>(['options', 'ctx']), 'createStore'),
-    createConnector: new HookMap((_type: string) => new AsyncSeriesBailHook<[ConnectorInstance, CallContext], PluginConnector | undefined>(['instance', 'ctx']), 'createConnector'),
+    createConnector: new HookMap((_type: string) => new AsyncSeriesBailHook<[ConnectorInstance, CallContext], ConnectorImpl | undefined>(['instance', 'ctx']), 'createConnector'),
     createEmbedder: new HookMap((_provider: string) => new AsyncSeriesBailHook<[Record<string, unknown>, CallContext], unknown>(['options', 'ctx']), 'createEmbedder'),
     createTransport: new HookMap((_name: string) => new AsyncSeriesBailHook<[TransportOptions, CallContext], RunningTransport | undefined>(['options', 'ctx']), 'createTransport'),
     extract: new HookMap((_format: string) => new AsyncSeriesBailHook<[Uint8Array, CallContext], string | undefined>(['bytes', 'ctx']), 'extract'),

@@ -16,6 +16,8 @@ export type {
   Hit,
   PluginAgentDef,
   PluginConnector,
+  ConnectorImpl,
+  IncrementalConnector,
   PluginItem,
   PluginPrompt,
   PluginToolDef,
@@ -24,3 +26,4 @@ export type {
   ToolCall,
   TransportOptions,
 } from './hook-types.ts';
+export { isIncrementalConnector } from './hook-types.ts';

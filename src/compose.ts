@@ -32,7 +32,9 @@ import { EmbedFollower } from './live/embed-follower.ts';
 import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
 import { Kernel } from '../core/kernel.ts';
 import { applyBundledPlugins, applyConfiguredPlugins } from '../core/load/load-plugins.ts';
-import { BUNDLED_PLUGINS } from '../registry/bundled.ts';
+import { BUILTIN_CONNECTOR_PLUGINS, BUNDLED_PLUGINS } from '../registry/bundled.ts';
+import { isIncrementalConnector } from '../core/hook-types.ts';
+import { scriptingService } from './scripting/scripting-service.ts';
 import { indexService } from './app/index-service.ts';
 import { pipelineOf } from './app/plugin-pipeline.ts';
 import { agentFromPlugin, connectorFromPlugin, toolFromPlugin } from './app/plugin-parts.ts';
@@ -126,16 +128,6 @@ export function openKbctx(config: Config, env: NodeJS.ProcessEnv = process.env):
     kernel.hooks.tools.call(new PerPluginCollector((plugin, def) => registry.register(toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs))));
   const collectAgents = (registry: AgentRegistry): void =>
     kernel.hooks.agents.call(new PerPluginCollector((plugin, def) => registry.register(agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext))));
-  const pluginConnector = async (ref: ConnectorRef): Promise<Connector | undefined> => {
-    const hook = kernel.hooks.createConnector.get(ref.type);
-    const options = config.connectors.extension[ref.type]?.[ref.name];
-    if (!hook?.isUsed() || !options) return undefined;
-    const instance = { type: ref.type, name: ref.name, options: { ...options } };
-    const def = await hook.promise(instance, kernel.callContext());
-    if (!def) return undefined;
-    const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
-    return connectorFromPlugin(def, instance, (signal) => kernel.pluginContext(ref.type, signal), config.extensions.timeoutSecs, warn);
-  };
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
   let scripting: Promise<Scripting> | undefined;
@@ -149,12 +141,14 @@ export function openKbctx(config: Config, env: NodeJS.ProcessEnv = process.env):
       const [{ Scripting }, { createContextBridge }] = await Promise.all([import('./scripting/scripting.ts'), import('./scripting/context-bridge.ts')]);
       return (openedScripting = new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }), env: scriptsEnv }));
     })());
+  kernel.services.provide(scriptingService, scripts, 'kbctx');
+  const connectorFor = (ref: ConnectorRef): Promise<Connector> => createConnector({ kernel, config, extensions: extensionConnectors }, ref);
   return {
     config,
     store,
     engine: config.db.url === null ? 'SQLite' : 'PostgreSQL',
     kernel,
-    createConnector: async (ref) => guardConnector((await pluginConnector(ref)) ?? (await createConnector(config, ref, scripts, extensionConnectors)), check(config, `connectors.${ref.type}.${ref.name}`)),
+    createConnector: async (ref) => guardConnector(await connectorFor(ref), check(config, `connectors.${ref.type}.${ref.name}`)),
     connectorLabels,
     searchDeps,
     syncDeps: (onProgress, lockWait) => ({
@@ -226,7 +220,7 @@ export function openKbctx(config: Config, env: NodeJS.ProcessEnv = process.env):
       const connectors = await Promise.all(
         configuredConnectors(config).map(async (ref) => {
           const fs = ref.type === 'filesystem' ? config.connectors.filesystem[ref.name] : undefined;
-          const connector = await createConnector(config, ref, scripts, extensionConnectors);
+          const connector = await connectorFor(ref);
           return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? { ...fs, poll: watch === 'poll' } : null };
         }),
       );
@@ -251,52 +245,51 @@ export async function openScripts(config: Config, env: NodeJS.ProcessEnv = proce
   return new Scripting({ env: scriptEnv(config.scripts.envAllow, env) });
 }
 
-async function createConnector(
-  config: Config,
-  ref: ConnectorRef,
-  scripts: () => Promise<Scripting>,
-  extensions: ReadonlyMap<string, ExtensionConnector>,
-): Promise<Connector> {
-  const extension = extensions.get(ref.type);
-  const extensionConfig = config.connectors.extension[ref.type]?.[ref.name];
-  if (extension && extensionConfig) {
-    const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
-    const { ExtensionConnectorInstance } = await import('./extensions/extension-connector-instance.ts');
-    return new ExtensionConnectorInstance(extension, ref.name, extensionConfig, config.extensions.timeoutSecs, warn);
-  }
-  switch (ref.type) {
-    case 'filesystem': {
-      const c = config.connectors.filesystem[ref.name];
-      if (c) return new (await import('./connectors/filesystem/filesystem-connector.ts')).FilesystemConnector(ref.name, c);
-      break;
-    }
-    case 'git': {
-      const c = config.connectors.git[ref.name];
-      if (c) return new (await import('./connectors/git/git-connector.ts')).GitConnector(ref.name, c, { dataDir: path.dirname(config.db.path), baseDir: config.baseDir });
-      break;
-    }
-    case 's3': {
-      const c = config.connectors.s3[ref.name];
-      if (c) return new (await import('./connectors/s3/s3-connector.ts')).S3Connector(ref.name, c);
-      break;
-    }
-    case 'script': {
-      const c = config.connectors.script[ref.name];
-      if (c) return (await scripts()).connector(ref.name, c);
-      break;
-    }
-    default:
-      return unavailable(ref);
-  }
-  throw new KbctxError('not_found', `connector ${ref.label} is not configured`);
+interface ConnectorDeps {
+  kernel: Kernel;
+  config: Config;
+  extensions: ReadonlyMap<string, ExtensionConnector>;
 }
 
-/** A configured connector type this build cannot sync yet: its sync fails with a clear message. */
+/** A configured connector from the plugin tapping `createConnector.for(type)`, else a compiled extension's type. */
+async function createConnector({ kernel, config, extensions }: ConnectorDeps, ref: ConnectorRef): Promise<Connector> {
+  const options = connectorOptions(config, ref);
+  if (!options) throw new KbctxError('not_found', `connector ${ref.label} is not configured`);
+  const hook = kernel.hooks.createConnector.get(ref.type);
+  if (hook?.isUsed()) {
+    const instance = { type: ref.type, name: ref.name, options: { ...options }, dataDir: path.dirname(config.db.path), baseDir: config.baseDir };
+    const impl = await hook.promise(instance, kernel.callContext());
+    if (impl) {
+      if (isIncrementalConnector(impl)) return impl;
+      const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+      return connectorFromPlugin(impl, instance, (signal) => kernel.pluginContext(pluginOf(kernel, ref.type), signal), config.extensions.timeoutSecs, warn);
+    }
+  }
+  const extension = extensions.get(ref.type);
+  if (extension) {
+    const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+    const { ExtensionConnectorInstance } = await import('./extensions/extension-connector-instance.ts');
+    return new ExtensionConnectorInstance(extension, ref.name, options, config.extensions.timeoutSecs, warn);
+  }
+  return unavailable(ref);
+}
+
+/** The section of a configured connector: validated for the built-in types, as written for others. */
+function connectorOptions(config: Config, ref: ConnectorRef): Readonly<Record<string, unknown>> | undefined {
+  const builtin = (config.connectors as unknown as Record<string, Record<string, object> | undefined>)[ref.type];
+  return (config.connectors.extension[ref.type]?.[ref.name] ?? builtin?.[ref.name]) as Readonly<Record<string, unknown>> | undefined;
+}
+
+/** The plugin that tapped `createConnector.for(type)` (for the connector's context). */
+function pluginOf(kernel: Kernel, type: string): string {
+  return kernel.plugins().find((p) => p.hooks.includes(`createConnector.for(${JSON.stringify(type)})`))?.name ?? type;
+}
+
+/** A configured connector type no plugin or extension provides: its sync fails with a clear message. */
 function unavailable(ref: ConnectorRef): Connector {
-  return {
-    label: ref.label,
-    type: ref.type,
-    scan: () =>
-      Promise.reject(new KbctxError('config_error', `${ref.label}: no loaded extension registers the connector type '${ref.type}' (check [extensions] modules)`)),
-  };
+  const plugin = BUILTIN_CONNECTOR_PLUGINS[ref.type];
+  const message = plugin
+    ? `${ref.label}: the ${ref.type} connector is provided by the plugin ${plugin}, which is not loaded (check plugins in the config)`
+    : `${ref.label}: no loaded plugin or extension provides the connector type '${ref.type}' (check plugins and [extensions] modules)`;
+  return { label: ref.label, type: ref.type, scan: () => Promise.reject(new KbctxError('config_error', message)) };
 }

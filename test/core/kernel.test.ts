@@ -37,7 +37,7 @@ describe('kernel hooks', () => {
   it('keyed factories are attributed with their key', async () => {
     const kernel = new Kernel(quiet);
     kernel.applySync(plugin('acme', (k) => k.hooks.createConnector.for('tickets').tapPromise('acme', () => Promise.reject(new Error('no token')))), {}, 'path', 'x');
-    await assert.rejects(kernel.hooks.createConnector.for('tickets').promise({ type: 'tickets', name: 'a', options: {} }, kernel.callContext()), /plugin 'acme' failed in hook createConnector\.for\("tickets"\): no token/);
+    await assert.rejects(kernel.hooks.createConnector.for('tickets').promise({ type: 'tickets', name: 'a', options: {}, dataDir: '/tmp', baseDir: '/tmp' }, kernel.callContext()), /plugin 'acme' failed in hook createConnector\.for\("tickets"\): no token/);
     assert.deepEqual(kernel.plugins()[0]!.hooks, ['createConnector.for("tickets")']);
   });
 
