@@ -76,7 +76,7 @@ export class ScriptRuntime {
     const hooks = { log: this.log, context: options.context ?? noContext };
     let worker: LuaWorkerHandle | undefined;
     try {
-      worker = await this.pool.acquire(controller.signal);
+      worker = await this.pool.acquire(controller.signal, request.label);
       const value = await raceAbort(worker.run(job, hooks), controller.signal);
       this.pool.release(worker);
       return value;
