@@ -62,6 +62,21 @@ describe('script commands', () => {
     assert.equal(missing.code, 4);
   });
 
+  it('agent test refuses an unknown --arg and points at agent list for an unknown agent; tool test at tool list (issue 21)', async () => {
+    ws.write('agents/brief.lua', 'agent = { arguments = { { name = "topic" }, { name = "tone" } } }\nfunction agent.resolve(a) return { system = a.topic } end\n');
+    ws.config(`${BASE}[agents.script.brief]\npath = "agents/brief.lua"\n`);
+    assert.equal((await ws.kbctx(['agent', 'test', 'brief', '--arg', 'topic=deploys'])).code, 0);
+    const typo = await ws.kbctx(['agent', 'test', 'brief', '--arg', 'topic=deploys', '--arg', 'tpoic=x']);
+    assert.equal(typo.code, 2, typo.stderr);
+    assert.match(typo.stderr, /unknown argument 'tpoic' for agent 'brief'; known arguments: topic, tone/);
+    const missing = await ws.kbctx(['agent', 'test', 'nobody']);
+    assert.equal(missing.code, 4);
+    assert.match(missing.stderr, /unknown agent 'nobody'.*`kbctx agent list`/);
+    const noTool = await ws.kbctx(['tool', 'test', 'nosuch']);
+    assert.equal(noTool.code, 4);
+    assert.match(noTool.stderr, /script not found: nosuch.*`kbctx tool list`/);
+  });
+
   it('tool list shows built-in and script tools with schemas', async () => {
     ws.config(`${BASE}[tools.script.hello]\npath = "tools/hello.lua"\n`);
     const tools = json((await ws.kbctx(['tool', 'list', '--json'])).stdout)['tools'] as Record<string, unknown>[];
