@@ -6,10 +6,11 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import type { TestBrowser } from '../helpers/browser.ts';
 import { spawnServer, type KbctxServer } from '../helpers/kbctx-server.ts';
 import { REPO_ROOT, type Workspace } from '../helpers/workspace.ts';
 import { createWebWorkspace } from './web-fixture.ts';
+import { openWebSession, type WebSession } from './web-session.ts';
 
 // The browser globals the page.evaluate callbacks use (the test program is checked without the DOM library).
 interface PageElement {
@@ -29,28 +30,21 @@ declare const window: { innerWidth: number; __pwned?: string };
 declare function getComputedStyle(element: unknown): { fontFamily: string };
 
 let ws: Workspace;
+let session: WebSession;
 let server: KbctxServer;
 let browser: TestBrowser;
 let page: Page;
-const pageErrors: string[] = [];
+let open: WebSession['open'];
 
 before(async () => {
   ws = await createWebWorkspace();
-  [server, browser] = await Promise.all([spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0']), launchBrowser()]);
-  page = await browser.context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  session = await openWebSession(ws);
+  ({ server, browser, page, open } = session);
 });
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await session?.close();
   ws?.cleanup();
 });
-
-/** A fresh load of the page at `hash` (going through about:blank, so a hash-only change still reloads). */
-const open = async (hash: string): Promise<void> => {
-  await page.goto('about:blank');
-  await page.goto(`${server.url}/${hash}`);
-};
 
 it('search → highlighted result → open the document → back keeps the query', async () => {
   await open('');
@@ -311,5 +305,5 @@ it('asks for the token once per tab when auth is on; the page itself loads witho
 });
 
 it('raised no script errors in the page', () => {
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(session.pageErrors, []);
 });
