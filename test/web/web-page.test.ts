@@ -66,6 +66,30 @@ it('search → highlighted result → open the document → back keeps the query
   assert.equal(await page.locator('.result-link').first().textContent(), title);
 });
 
+it('the results always match the URL: an edited ?q= and Back/Forward between two searches', async () => {
+  /** Waits until the page shows the finished search for `q`, in the box and in the results. */
+  const resultsFor = async (q: string): Promise<string[]> => {
+    await page.locator('#search-status').filter({ hasText: new RegExp(`results? for “${q}”\\.$`) }).waitFor();
+    assert.equal(await page.locator('#q').inputValue(), q);
+    return page.locator('.result-link').allTextContents();
+  };
+  await open('#/?q=fox');
+  const fox = await resultsFor('fox');
+  await page.goto(`${server.url}/#/?q=tea`); // the address bar edited: a new history entry in the same page
+  const tea = await resultsFor('tea');
+  assert.notDeepEqual(tea, fox);
+  await page.goBack();
+  assert.match(page.url(), /#\/\?q=fox$/);
+  assert.deepEqual(await resultsFor('fox'), fox);
+  await page.goForward();
+  assert.match(page.url(), /#\/\?q=tea$/);
+  assert.deepEqual(await resultsFor('tea'), tea);
+  await page.goto(`${server.url}/#/`); // the search cleared in the URL clears the page
+  await page.locator('#search-status').filter({ hasText: /^$/ }).waitFor();
+  assert.equal(await page.locator('#q').inputValue(), '');
+  assert.equal(await page.locator('.result').count(), 0);
+});
+
 it('filters live in the URL; semantic and hybrid are disabled with the reason when there are no embeddings', async () => {
   await open('#/?q=fox&source=filesystem%3Adocs&limit=2');
   await page.locator('.result').nth(1).waitFor();
