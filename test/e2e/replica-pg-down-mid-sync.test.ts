@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import pg from 'pg';
-import { eventually, type LiveServer } from '../helpers/live-server.ts';
+import { eventually, searchRaw } from '../helpers/live-server.ts';
 import { Replicas } from '../helpers/replicas.ts';
 
 const GATE = 2_112_021;
@@ -14,11 +14,6 @@ const replicas = new Replicas('kbctx-pg-mid-sync-');
 const { ws } = replicas;
 before(() => replicas.start());
 after(() => replicas.close());
-
-async function searchStatus(server: LiveServer, query: string): Promise<{ status: number; body: { results?: { source_id: string }[]; error?: { code: string } } }> {
-  const res = await fetch(`${server.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
-  return { status: res.status, body: (await res.json()) as { results?: { source_id: string }[]; error?: { code: string } } };
-}
 
 async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -58,7 +53,7 @@ it('a replica whose PostgreSQL stops mid-sync reports the failed sync, answers 5
 
   await a.waitForLog(/sync filesystem:docs \(request\): failed .*unavailable/, { from: mark });
   const down = await eventually(async () => {
-    const r = await searchStatus(a, 'osprey');
+    const r = await searchRaw(a, 'osprey');
     return r.status === 503 ? r : undefined;
   }, '503 while PostgreSQL is down');
   assert.equal(down.body.error?.code, 'unavailable');
@@ -66,12 +61,12 @@ it('a replica whose PostgreSQL stops mid-sync reports the failed sync, answers 5
 
   await server.start();
   await withClient(url, (c) => c.query('DROP TRIGGER kbctx_test_gate ON kbctx_sync_state; DROP FUNCTION kbctx_test_gate()'));
-  await eventually(async () => ((await searchStatus(a, 'osprey')).status === 200 ? true : undefined), 'search answers again');
+  await eventually(async () => ((await searchRaw(a, 'osprey')).status === 200 ? true : undefined), 'search answers again');
   const upMark = a.log().length;
   assert.equal((await fetch(`${a.url}/sync/filesystem:docs`, { method: 'POST' })).status, 200);
   await a.waitForLog(/sync filesystem:docs \(request\): fetched 2, upserted 1/, { from: upMark });
   await eventually(async () => {
-    const r = await searchStatus(a, 'kingfisher');
+    const r = await searchRaw(a, 'kingfisher');
     return r.body.results?.some((h) => h.source_id === 'beta.md') ? r : undefined;
   }, 'beta.md searchable after the recovery');
   assert.doesNotMatch(a.log(), /unhandled|uncaught/i);
