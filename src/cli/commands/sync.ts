@@ -28,6 +28,12 @@ export function registerSync(program: Command, ctx: CliContext): void {
       if (failed?.failure) {
         throw new KbctxError(failed.failure.code as ErrorCode, `${reports.filter((r) => r.failure).length} of ${reports.length} connector(s) failed`);
       }
+      // Items that failed to read leave the index behind the source: not a success (exit 1, README).
+      const unread = reports.filter((r) => r.errors > 0);
+      if (unread.length > 0) {
+        const which = unread.map((r) => `${r.errors} item(s) of ${r.connector}`).join(', ');
+        throw new KbctxError('connector_error', `${which} could not be read; the rest was indexed, and their stored copies kept`);
+      }
     });
 }
 
