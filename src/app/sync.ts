@@ -17,6 +17,7 @@ import { chunkIds, documentId, sha256Hex } from '../core/ids.ts';
 import type { Chunk, SourceItem } from '../core/models.ts';
 import type { Connector, ScanEntry } from '../connectors/connector.ts';
 import type { Store, StoredDocument } from '../store/store.ts';
+import { createEventLoopTurns } from './event-loop-turns.ts';
 import { mapLimit } from './map-limit.ts';
 
 export interface SyncReport {
@@ -147,10 +148,12 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
     deps.onProgress?.({ connector: connector.label, done, total });
 
     const pass = { full, dryRun, since: options.since };
+    const turn = createEventLoopTurns();
     await mapLimit(chosen, LOAD_CONCURRENCY, async (entry) => {
       await processEntry(deps, connector, entry, stored, pass, keep, report);
       done++;
       deps.onProgress?.({ connector: connector.label, done, total });
+      await turn();
     });
 
     const gone = new Set<string>();
