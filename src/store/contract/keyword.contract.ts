@@ -86,7 +86,7 @@ export function keywordCases(open: OpenStore): void {
         assert.deepEqual(await ids(store, 'maintenance'), [inBody.doc.id], 'unchanged chunks are found under the new title');
       }));
 
-    // ADR 0112: once deleted rows exceed 10% of the live ones, compaction (every sync that wrote ends with
+    // ADR 0113: once deleted rows exceed 10% of the live ones, compaction (every sync that wrote ends with
     // one) makes BM25's totals exact again; here 5 of 8 rows were deleted or re-indexed.
     it('scores after many deletes and a compaction as a fresh index of the same documents would', () =>
       withStore(open, async (churned) => {

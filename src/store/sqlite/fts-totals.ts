@@ -1,4 +1,4 @@
-// FTS5's BM25 totals after deletions (ADR 0112). A contentless_delete table deletes by tombstone and
+// FTS5's BM25 totals after deletions (ADR 0113). A contentless_delete table deletes by tombstone and
 // never lowers its averages record (row count N, token totals → avgdl), so after churn bm25() (and the
 // postings engine, which reads the same totals) counts rows that are gone. Re-indexing every chunk from
 // its stored text ('delete-all', then the same inserts the document writer makes) recounts them

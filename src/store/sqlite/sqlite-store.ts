@@ -21,7 +21,7 @@ import { UnitOfWork } from './transaction.ts';
 import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, HEAD_COLUMNS, toChunk, toDocument, toHead, type ChunkRow, type DocumentRow, type HeadRow } from './rows.ts';
 
 const COMPACT_FULL_MAX = 200_000;
-/** FTS5 is rebuilt for exact BM25 totals once its deleted rows exceed this share of the live ones (ADR 0112). */
+/** FTS5 is rebuilt for exact BM25 totals once its deleted rows exceed this share of the live ones (ADR 0113). */
 const REINDEX_RATIO = 0.1;
 
 export interface OpenSqliteStoreOptions {
@@ -114,7 +114,7 @@ export class SqliteStore implements Store {
     // 'optimize' rewrites the whole FTS index into one segment (~90 ms for SciFact's 5.5k chunks);
     // past COMPACT_FULL_MAX chunks only a bounded incremental merge is done per sync. Once deletions left
     // FTS5's BM25 totals counting more than REINDEX_RATIO rows that are gone, the index is rebuilt first
-    // (fts-totals.ts, ADR 0112): exact totals again, at a cost amortised over the deletions.
+    // (fts-totals.ts, ADR 0113): exact totals again, at a cost amortised over the deletions.
     const chunks = this.countRows().chunks;
     const full = chunks <= COMPACT_FULL_MAX;
     const reindex = staleFtsRows(this.db, chunks) > REINDEX_RATIO * chunks;
