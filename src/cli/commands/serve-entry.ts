@@ -77,7 +77,9 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
       log(`${signal}: shutting down`);
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
-      void Promise.all([closeGracefully(server), mcp.close(), live.close()]).finally(() => {
+      // Settled, not all: a part failing to close (PostgreSQL gone) must not become an unhandled rejection.
+      void Promise.allSettled([closeGracefully(server), mcp.close(), live.close()]).then((closed) => {
+        for (const c of closed) if (c.status === 'rejected') log(`shutdown: ${(c.reason as Error).message}`);
         if (isClusterWorker()) process.disconnect?.(); // the IPC channel would keep a worker alive
         resolve();
       });

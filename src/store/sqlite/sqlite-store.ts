@@ -9,6 +9,7 @@ import type { Chunk, SourceStats } from '../../core/models.ts';
 import type { ConnectorState, DocumentHead, DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
 import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, PendingChunk, StoredEmbedding, VectorIndexReport, VectorQuery, VectorResult } from '../store.ts';
 import { checkIntegrity } from './integrity.ts';
+import { reindexFts, staleFtsRows } from './fts-totals.ts';
 import { ANN_MIN_VECTORS, annStamp } from '../vector/ann-index.ts';
 import { DocumentWriter } from './document-writer.ts';
 import { documentVectors, EmbeddingRows } from './embedding-rows.ts';
@@ -20,6 +21,8 @@ import { UnitOfWork } from './transaction.ts';
 import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, HEAD_COLUMNS, toChunk, toDocument, toHead, type ChunkRow, type DocumentRow, type HeadRow } from './rows.ts';
 
 const COMPACT_FULL_MAX = 200_000;
+/** FTS5 is rebuilt for exact BM25 totals once its deleted rows exceed this share of the live ones (ADR 0113). */
+const REINDEX_RATIO = 0.1;
 
 export interface OpenSqliteStoreOptions {
   readOnly?: boolean;
@@ -109,12 +112,17 @@ export class SqliteStore implements Store {
 
   async compact(): Promise<void> {
     // 'optimize' rewrites the whole FTS index into one segment (~90 ms for SciFact's 5.5k chunks);
-    // past COMPACT_FULL_MAX chunks only a bounded incremental merge is done per sync.
-    const sql =
-      this.countRows().chunks <= COMPACT_FULL_MAX
-        ? "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')"
-        : "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('merge', 4000)";
-    this.unit.run(() => this.db.exec(sql));
+    // past COMPACT_FULL_MAX chunks only a bounded incremental merge is done per sync. Once deletions left
+    // FTS5's BM25 totals counting more than REINDEX_RATIO rows that are gone, the index is rebuilt first
+    // (fts-totals.ts, ADR 0113): exact totals again, at a cost amortised over the deletions.
+    const chunks = this.countRows().chunks;
+    const full = chunks <= COMPACT_FULL_MAX;
+    const reindex = staleFtsRows(this.db, chunks) > REINDEX_RATIO * chunks;
+    const sql = full ? "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')" : "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('merge', 4000)";
+    this.unit.run(() => {
+      if (reindex) reindexFts(this.db);
+      this.db.exec(sql);
+    });
     this.refreshKeywordIndex();
   }
 
