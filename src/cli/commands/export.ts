@@ -22,7 +22,8 @@ export function registerExport(program: Command, ctx: CliContext): void {
     .action(async (opts: { output?: string; quiet?: boolean }) => {
       const started = Date.now();
       const store = ctx.kbctx().store;
-      const file = opts.output ? openOutput(opts.output, ctx.io.cwd) : null;
+      const outputPath = opts.output ? path.resolve(ctx.io.cwd, opts.output) : null;
+      const file = opts.output && outputPath ? openOutput(outputPath, opts.output) : null;
       const out = file ?? ctx.io.stdout;
       // No progress when JSON is being dumped onto the same terminal: the redrawn bar would garble it.
       const show = opts.quiet !== true && !ctx.json && !(file === null && isTerminal(out));
@@ -49,15 +50,14 @@ export function registerExport(program: Command, ctx: CliContext): void {
       progress.done();
       const seconds = (Date.now() - started) / 1000;
       const summary = `${counts.documents} documents and ${counts.chunks} chunks to ${opts.output || 'stdout'} (${formatBytes(bytes)}, ${seconds.toFixed(2)} s)\n`;
-      if (file && ctx.json) ctx.printJson({ output: String(file.path), ...counts, bytes, duration_ms: Math.round(seconds * 1000) });
+      if (file && ctx.json) ctx.printJson({ output: outputPath, ...counts, bytes, duration_ms: Math.round(seconds * 1000) });
       else if (file && opts.quiet !== true) ctx.io.out(`Wrote ${summary}`);
       else if (!file && show) ctx.io.err(`Exported ${summary}`);
     });
 }
 
 /** Opens (creates or truncates) the --output file now, so a path the user got wrong is a usage error. */
-function openOutput(output: string, cwd: string): WriteStream {
-  const file = path.resolve(cwd, output);
+function openOutput(file: string, output: string): WriteStream {
   try {
     return createWriteStream(file, { fd: openSync(file, 'w') });
   } catch (error) {
