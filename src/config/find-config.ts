@@ -4,7 +4,7 @@
 //   5. .ctx/config.toml in the working directory or the nearest parent that has one
 //   6. ./config/ctx.toml   7. Context Harness's global config ($CTX_CONFIG_DIR, $XDG_CONFIG_HOME/ctx or
 //   ~/.config/ctx, then config.toml)   8. the built-in default (only when none of the above exists)
-// Relative paths in a file resolve against its config root (ADR 0112), whatever the working directory.
+// Relative paths in a file resolve against its config root (ADR 0114), whatever the working directory.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';

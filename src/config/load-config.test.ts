@@ -143,7 +143,7 @@ describe('config', () => {
     }
   });
 
-  it('resolves relative paths against the config root, whatever the working directory (ADR 0112)', () => {
+  it('resolves relative paths against the config root, whatever the working directory (ADR 0114)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-root-'));
     const elsewhere = path.join(dir, 'elsewhere');
     const toml = '[db]\npath = "data/kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.git.wiki]\nurl = "https://example.com/wiki.git"\ncache_dir = "cache"\n[tools.script.t]\npath = "tools/t.lua"\n[registries.own]\npath = "registry"\n[extensions]\nmodules = ["./ext.mjs"]\n';
