@@ -152,7 +152,7 @@ describe('kbctx registry', () => {
 
     writeFileSync(ws.path('regs/community/tools/web-fetch/tool.lua'), '-- my local edit\n');
     const refused = await ws.kbctx(['registry', 'update', '--name', 'community']);
-    assert.equal(refused.code, 1);
+    assert.equal(refused.code, 7);
     assert.match(refused.stderr, /community: not updated: it has local changes \(tools\/web-fetch\/tool\.lua\)/);
     assert.equal(readFileSync(ws.path('regs/community/tools/web-fetch/tool.lua'), 'utf8'), '-- my local edit\n');
     git(ws.path('regs/community'), ['checkout', '--', '.']);
@@ -163,7 +163,7 @@ describe('kbctx registry', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.ok(existsSync(ws.path('regs/company/agents/researcher/agent.lua')));
     assert.match((await ws.kbctx(['registry', 'info', 'agents/researcher'])).stdout, /registry: {8}company \(overrides community\)/);
-    assert.equal((await ws.kbctx(['registry', 'override', 'agents/researcher'])).code, 1, 'a second override does not overwrite');
+    assert.equal((await ws.kbctx(['registry', 'override', 'agents/researcher'])).code, 7, 'a second override does not overwrite');
   });
 
   it('init clones the community registry and adds it to the config; repeating changes nothing', async () => {

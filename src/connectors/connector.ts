@@ -42,4 +42,10 @@ export interface Connector {
   readonly type: string;
   /** Rejects with a KbctxError (connector_error / config_error) when the source cannot be listed at all. */
   scan(options: ScanOptions): Promise<ScanResult>;
+  /**
+   * For `kbctx doctor`: checks cheaply, without listing everything, that the source can be reached.
+   * Resolves with what was found (one line); rejects with the KbctxError a sync would fail with.
+   * Absent: the connector has no cheap check.
+   */
+  probe?(): Promise<string>;
 }

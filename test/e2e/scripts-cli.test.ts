@@ -26,7 +26,7 @@ describe('script commands', () => {
     assert.match(test.stderr, /script:feed \[info\] scanned 1 item\(s\)/);
     assert.equal(existsSync(ws.path('data/index.sqlite')), false, 'connector test must not create the index');
     const again = await ws.kbctx(['connector', 'init', 'feed']);
-    assert.equal(again.code, 1);
+    assert.equal(again.code, 7);
     assert.match(again.stderr, /connectors\/feed\.lua already exists/);
   });
 

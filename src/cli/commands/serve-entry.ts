@@ -68,7 +68,10 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   const web = createWebSurface({ store: kbctx.store, connectorLabels: kbctx.connectorLabels, facts: webFacts(kbctx) });
   live.onIndexChanged(() => mcp.resourcesChanged());
   const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, web, log, debug, authToken: exposure.token, sync: live.control, syncTokenRequired: exposure.token !== null });
-  const address = await listen(server, bind.host, bind.port);
+  const address = await listen(server, bind.host, bind.port).catch(async (error: unknown) => {
+    await Promise.all([mcp.close(), live.close()]); // the address is taken: stop the watchers so the command exits
+    throw error;
+  });
   const base = toHttpUrl(address.address, address.port);
   if (isClusterWorker()) announceListening(base);
   else printStartup(base);

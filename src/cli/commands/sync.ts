@@ -20,7 +20,7 @@ export function registerSync(program: Command, ctx: CliContext): void {
     .option('--dry-run', 'count what would change, writing nothing')
     .option('--limit <n>', 'at most n new or changed items per connector (deletes nothing)', parsePositive)
     .option('--since <when>', 'only items updated since a date (2026-01-31) or a duration (7d) (deletes nothing)')
-    .option('--no-wait', 'fail at once (exit 1, conflict) instead of waiting while a running server syncs the same connector')
+    .option('--no-wait', 'fail at once (exit 7, conflict) instead of waiting while a running server syncs the same connector')
     .action(async (target: string, opts: { full?: boolean; dryRun?: boolean; limit?: number; since?: string; wait?: boolean }) => {
       const since = opts.since === undefined ? undefined : parseSince(opts.since, new Date(), '--since');
       const reports = await runSync(ctx, target, { full: opts.full === true, dryRun: opts.dryRun === true, limit: opts.limit, since }, opts.wait !== false);

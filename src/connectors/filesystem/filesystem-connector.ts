@@ -1,7 +1,7 @@
 // Filesystem connector: indexes files under `root` matching the globs. The fingerprint is size+mtime,
 // so an untouched file is never read again; a file over `max_file_bytes` or with binary content is
 // skipped and counted.
-import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, opendirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { KbctxError } from '../../core/errors.ts';
@@ -28,13 +28,26 @@ export class FilesystemConnector implements Connector {
     try {
       files = walkFiles(root, createGlobFilter(includeGlobs, excludeGlobs), followSymlinks);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : (error as Error).message;
-      throw new KbctxError('connector_error', `${this.label}: root ${root} ${why}; fix connectors.filesystem.${this.label.slice(11)}.root`, {
-        cause: error,
-      });
+      throw this.rootError(error);
     }
     return { entries: files.map((f) => this.entry(f)), complete: true, deleted: [], checkpoint: null };
+  }
+
+  probe(): Promise<string> {
+    const { root } = this.config;
+    try {
+      opendirSync(root).closeSync(); // a readable folder, without listing it
+    } catch (error) {
+      return Promise.reject(this.rootError(error));
+    }
+    return Promise.resolve(`root ${root}`);
+  }
+
+  private rootError(error: unknown): KbctxError {
+    const { root } = this.config;
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : (error as Error).message;
+    return new KbctxError('connector_error', `${this.label}: root ${root} ${why}; fix connectors.filesystem.${this.label.slice(11)}.root`, { cause: error });
   }
 
   /** Just the named files (a watcher's batch): present ones are listed, the others reported deleted. */
