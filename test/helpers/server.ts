@@ -60,7 +60,7 @@ export const EXTRA_TOOLS: Tool[] = [
 /** `serverToml` is appended to the config (e.g. a [server] section); `files` are written into the workspace (e.g. Lua scripts). */
 export async function startTestServer(
   serverToml = '',
-  options: { extraTools?: boolean; files?: Record<string, string>; authToken?: string } = {},
+  options: { extraTools?: boolean; files?: Record<string, string>; authToken?: string; bindHost?: string } = {},
 ): Promise<TestServer> {
   const ws = new Workspace('kbctx-http-');
   for (const [file, text] of Object.entries({ ...DOCS, ...options.files })) ws.write(file, text);
@@ -86,7 +86,7 @@ export async function startTestServer(
     agents: kbctx.agents(),
     version: VERSION,
     config: config.server,
-    bindHost: '127.0.0.1',
+    bindHost: options.bindHost ?? '127.0.0.1', // what the server believes it binds (the Host guard follows it); it listens on 127.0.0.1
     mcp,
     web: createWebSurface({
       store: kbctx.store,
