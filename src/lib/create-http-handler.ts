@@ -9,6 +9,7 @@ import { createMcpHttpHandler } from '../mcp/mcp-http-handler.ts';
 import { listDocumentPage } from '../app/documents.ts';
 import { VERSION } from '../version.ts';
 import { composedOf, type Kbctx } from './open-kbctx.ts';
+import { lineLog } from '../core/log-line.ts';
 
 export interface HttpHandlerOptions {
   /** Where server messages go (default: stderr). */
@@ -27,7 +28,7 @@ export type KbctxHttpHandler = ((req: IncomingMessage, res: ServerResponse) => v
  */
 export function createHttpHandler(kbctx: Kbctx, options: HttpHandlerOptions = {}): KbctxHttpHandler {
   const inner = composedOf(kbctx);
-  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const log = options.log ?? lineLog((text) => void process.stderr.write(text));
   const config = inner.config.server;
   const tools = inner.tools();
   const agents = inner.agents();

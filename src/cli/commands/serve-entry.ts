@@ -17,6 +17,7 @@ import type { CliContext } from '../context.ts';
 import type { Kbctx } from '../../compose.ts';
 import type { WebFacts } from '../../web/web-routes.ts';
 import { fileURLToPath } from 'node:url';
+import { lineLog } from '../../core/log-line.ts';
 
 export interface ServeOptions {
   bind?: string | undefined;
@@ -28,7 +29,7 @@ export interface ServeOptions {
 
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
   const kbctx = ctx.kbctx();
-  const log = (line: string): void => ctx.io.err(`${line}\n`);
+  const log = lineLog(ctx.io.err);
   const documents = (cursor: string | undefined): Promise<DocumentPage> => listDocumentPage(kbctx.store, cursor);
   if (!isClusterWorker()) log(`config: ${kbctx.config.file ?? 'built-in default (no config file found)'}`);
   await openIndex(kbctx, isClusterWorker() ? () => undefined : log);
