@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/load-config.ts';
 import { openKbctx, type Kbctx } from '../../src/compose.ts';
 import { createHttpServer } from '../../src/http/create-http-server.ts';
 import { closeGracefully, listen } from '../../src/http/listen.ts';
-import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp/mcp-http-handler.ts';
+import { createMcpHttpHandler, listenLimitsOf, type McpHttpHandler } from '../../src/mcp/mcp-http-handler.ts';
 import { listDocumentPage } from '../../src/app/documents.ts';
 import { VERSION } from '../../src/version.ts';
 import { createWebSurface } from '../../src/web/create-web-surface.ts';
@@ -78,6 +78,7 @@ export async function startTestServer(
     agents: kbctx.agents(),
     version: VERSION,
     maxBodyBytes: config.server.maxBodyBytes,
+    listenLimits: listenLimitsOf(config.server),
     log: (l) => log.push(l),
     documents: (cursor) => listDocumentPage(kbctx.store, cursor),
   });

@@ -6,7 +6,7 @@ import { parseBind, toHttpUrl } from '../../http/bind-address.ts';
 import { checkExposure } from '../../http/exposure-policy.ts';
 import { closeGracefully, listen } from '../../http/listen.ts';
 import { toolRouteMethod } from '../../http/rest-routes.ts';
-import { createMcpHttpHandler } from '../../mcp/mcp-http-handler.ts';
+import { createMcpHttpHandler, listenLimitsOf } from '../../mcp/mcp-http-handler.ts';
 import { runMcpStdio } from '../../mcp/mcp-stdio.ts';
 import { listDocumentPage, type DocumentPage } from '../../app/documents.ts';
 import { VERSION } from '../../version.ts';
@@ -65,7 +65,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
     return;
   }
   const live: LiveIndex = await startLiveIndex(kbctx, { watch: options.watch, log, role: isClusterWorker() ? 'worker' : 'single' });
-  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log, documents, syncStatus: live.statusJson });
+  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, listenLimits: listenLimitsOf(config), log, documents, syncStatus: live.statusJson });
   const web = createWebSurface({ store: kbctx.store, connectorLabels: kbctx.connectorLabels, facts: webFacts(kbctx) });
   live.onIndexChanged(() => mcp.resourcesChanged());
   const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, web, log, debug, authToken: exposure.token, sync: live.control, syncTokenRequired: exposure.token !== null });
