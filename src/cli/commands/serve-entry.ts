@@ -6,7 +6,7 @@ import { parseBind, toHttpUrl } from '../../http/bind-address.ts';
 import { checkExposure } from '../../http/exposure-policy.ts';
 import { closeGracefully, listen } from '../../http/listen.ts';
 import { toolRouteMethod } from '../../http/rest-routes.ts';
-import { createMcpHttpHandler } from '../../mcp/mcp-http-handler.ts';
+import { createMcpHttpHandler, listenLimitsOf } from '../../mcp/mcp-http-handler.ts';
 import { runMcpStdio } from '../../mcp/mcp-stdio.ts';
 import { listDocumentPage, type DocumentPage } from '../../app/documents.ts';
 import { VERSION } from '../../version.ts';
@@ -17,6 +17,7 @@ import type { CliContext } from '../context.ts';
 import type { Kbctx } from '../../compose.ts';
 import type { WebFacts } from '../../web/web-routes.ts';
 import { fileURLToPath } from 'node:url';
+import { lineLog } from '../../core/log-line.ts';
 
 export interface ServeOptions {
   bind?: string | undefined;
@@ -28,7 +29,7 @@ export interface ServeOptions {
 
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
   const kbctx = ctx.kbctx();
-  const log = (line: string): void => ctx.io.err(`${line}\n`);
+  const log = lineLog(ctx.io.err);
   const documents = (cursor: string | undefined): Promise<DocumentPage> => listDocumentPage(kbctx.store, cursor);
   if (!isClusterWorker()) log(`config: ${kbctx.config.file ?? 'built-in default (no config file found)'}`);
   await openIndex(kbctx, isClusterWorker() ? () => undefined : log);
@@ -64,7 +65,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
     return;
   }
   const live: LiveIndex = await startLiveIndex(kbctx, { watch: options.watch, log, role: isClusterWorker() ? 'worker' : 'single' });
-  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log, documents, syncStatus: live.statusJson });
+  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, listenLimits: listenLimitsOf(config), log, documents, syncStatus: live.statusJson });
   const web = createWebSurface({ store: kbctx.store, connectorLabels: kbctx.connectorLabels, facts: webFacts(kbctx) });
   live.onIndexChanged(() => mcp.resourcesChanged());
   const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, web, log, debug, authToken: exposure.token, sync: live.control, syncTokenRequired: exposure.token !== null });

@@ -8,6 +8,7 @@ import { capMessage } from '../cap-message.ts';
 import type { ContextMethod, Job, LogLevel } from '../protocol.ts';
 import { JobFailure, type LuaWorkerHandle } from './lua-worker-handle.ts';
 import { WorkerPool } from './worker-pool.ts';
+import { lineLog } from '../../core/log-line.ts';
 
 export const DEFAULT_MEMORY_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -34,7 +35,8 @@ export interface RunOptions {
 
 export type JobRequest = Omit<Job, 'deadline' | 'memoryMaxBytes' | 'withContext' | 'env'>;
 
-export const stderrLog: LogSink = (label, level, message) => process.stderr.write(`${label} [${level}] ${message}\n`);
+const stderrLine = lineLog((text) => void process.stderr.write(text));
+export const stderrLog: LogSink = (label, level, message) => stderrLine(`${label} [${level}] ${message}`);
 
 export class ScriptRuntime {
   private readonly pool: WorkerPool;
