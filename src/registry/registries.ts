@@ -5,7 +5,7 @@
 // (0, 1, 2, … as written), so a later registry overrides an earlier one, as in Context Harness.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { badRequest, notFound } from '../core/errors.ts';
+import { badRequest, KbctxError, notFound } from '../core/errors.ts';
 import type { Config } from '../config/types.ts';
 import { isGitRepo } from './git.ts';
 import { EXTENSION_TYPES, loadManifest, type ExtensionEntry, type ExtensionType, type Manifest } from './manifest.ts';
@@ -87,6 +87,10 @@ export function parseExtensionId(id: string): { type: ExtensionType; name: strin
 
 export function findExtension(registries: readonly LoadedRegistry[], id: string): ResolvedExtension {
   parseExtensionId(id);
+  for (const reg of registries) {
+    const refused = reg.manifest?.refused.find((r) => r.id === id);
+    if (refused) throw new KbctxError('forbidden', `registry '${reg.name}': ${refused.reason}; refusing ${id}`);
+  }
   const all = resolveExtensions(registries);
   const found = all.get(id);
   if (found) return found;

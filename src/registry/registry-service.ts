@@ -9,6 +9,7 @@ import type { Config } from '../config/types.ts';
 import { DEFAULT_CONFIG_TOML } from '../config/default-config.ts';
 import { CONNECTOR_TIMEOUT_SECS } from '../config/schema.ts';
 import { appendTable, hasTable } from './config-edit.ts';
+import { escapeFrom } from './confine.ts';
 import { cloneRepo, localChanges, pullFastForward } from './git.ts';
 import { detectHostApis } from './host-apis.ts';
 import { CONFIG_TABLE, configSection, findExtension, loadRegistries, resolveExtensions, type LoadedRegistry, type ResolvedExtension } from './registries.ts';
@@ -146,6 +147,8 @@ export function overrideExtension(ctx: RegistryContext, id: string): { from: str
   if (target.name === ext.registry) throw new KbctxError('conflict', `${id} already comes from the writable registry '${target.name}'; edit it there`);
   const rel = path.relative(registries.find((r) => r.name === ext.registry)!.path, path.dirname(ext.scriptPath));
   const destination = path.join(target.path, rel);
+  const escape = escapeFrom(target.path, destination);
+  if (escape !== null) throw new KbctxError('forbidden', `cannot copy ${id} to ${destination}: it ${escape}`);
   if (existsSync(destination)) throw new KbctxError('conflict', `${destination} already exists; remove it first to copy ${id} again`);
   cpSync(path.dirname(ext.scriptPath), destination, { recursive: true });
   return { from: path.dirname(ext.scriptPath), to: destination, registry: target.name };
