@@ -31,6 +31,8 @@ export interface ResolvedExtension {
   entry: ExtensionEntry;
   /** Lower-precedence registries that also provide this id. */
   shadows: string[];
+  /** The script path in every registry that provides this id, lowest precedence first (`scriptPath` last). */
+  providedAt: string[];
 }
 
 /** Registries, lowest precedence first. */
@@ -62,14 +64,16 @@ export function resolveExtensions(registries: readonly LoadedRegistry[]): Map<st
       for (const [name, entry] of Object.entries(reg.manifest.extensions[type])) {
         const id = `${type}/${name}`;
         const previous = out.get(id);
+        const scriptPath = path.resolve(reg.path, entry.path);
         out.set(id, {
           id,
           type,
           name,
           registry: reg.name,
-          scriptPath: path.resolve(reg.path, entry.path),
+          scriptPath,
           entry,
           shadows: previous ? [...previous.shadows, previous.registry] : [],
+          providedAt: [...(previous?.providedAt ?? []), scriptPath],
         });
       }
     }
@@ -98,6 +102,11 @@ export function findExtension(registries: readonly LoadedRegistry[], id: string)
   const similar = [...all.keys()].filter((k) => k.includes(name) || name.includes(k.split('/')[1] ?? '\u0000'));
   const hint = similar.length > 0 ? `; did you mean ${similar.slice(0, 3).join(', ')}?` : registries.some((r) => !r.present) ? '; run `kbctx registry install` first?' : '';
   throw notFound(`no registry provides ${id}${hint}`);
+}
+
+/** True when a config entry of the extension's type points at its script in any registry (an override runs the copy: follow-overrides.ts). */
+export function isEnabled(config: Config, ext: ResolvedExtension): boolean {
+  return Object.values(configSection(config, ext.type)).some((c) => ext.providedAt.includes(c.path));
 }
 
 /** The config section a registry extension type is enabled in. */

@@ -136,7 +136,7 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .action((id: string) => {
       const r = overrideExtension(registryContext(ctx), id);
       if (ctx.json) return ctx.printJson(r);
-      ctx.io.out(`Copied ${id} to ${r.to} (registry '${r.registry}'), which now takes precedence.\n`);
+      ctx.io.out(`Copied ${id} to ${r.to} with its entry in ${r.manifest} (registry '${r.registry}'), which now takes precedence: an enabled ${id} runs the copy.\n`);
     });
 
   registry
