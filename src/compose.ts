@@ -30,6 +30,7 @@ import { createHash } from 'node:crypto';
 import { LiveSync } from './live/live-sync.ts';
 import { EmbedFollower } from './live/embed-follower.ts';
 import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
+import { followOverrides } from './registry/follow-overrides.ts';
 
 export interface Kbctx {
   readonly config: Config;
@@ -93,7 +94,8 @@ function mirrorPathFor(dbPath: string, url: string): string {
   return path.join(path.dirname(dbPath), `replica-${key}.sqlite`);
 }
 
-export function openKbctx(config: Config, env: NodeJS.ProcessEnv = process.env): Kbctx {
+export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): Kbctx {
+  const config = followOverrides(given);
   const { store, locks } = openStore(config);
   registerDocumentFormats();
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);

@@ -131,6 +131,18 @@ describe('sync (filesystem)', () => {
     assert.deepEqual(await ids(), ['link/linked.md', 'real.md']);
   });
 
+  it('skips an a<->b symbolic link loop with an error note and indexes the rest', async () => {
+    await fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\nfollow_symlinks = true\n');
+    fx.ws.write('docs/real.md', 'real');
+    symlinkSync(fx.ws.path('docs/b'), fx.ws.path('docs/a'));
+    symlinkSync(fx.ws.path('docs/a'), fx.ws.path('docs/b'));
+    const r = await fx.syncOne();
+    assert.equal(r.failure, null);
+    assert.deepEqual([r.upserted, r.errors], [1, 2]);
+    assert.match(r.notes.join('\n'), /error a: cannot read \(symbolic link loop\)/);
+    assert.deepEqual(await ids(), ['real.md']);
+  });
+
   it('fails one connector with a clear message without stopping the others', async () => {
     await fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.missing]\nroot = "nowhere"\n');
     fx.ws.write('docs/a.md', 'a');

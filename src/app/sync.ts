@@ -7,7 +7,8 @@
 //    if they were indexed before, removed. A load failure is counted as an error; the stored copy stays.
 // 3. Hash the normalised content. Same hash: only the fingerprint is refreshed. Otherwise chunk and
 //    write the document in one transaction (a kill leaves each document old or new, never half).
-// 4. Delete stored documents the source no longer has (complete listings) or reports as deleted.
+// 4. Delete stored documents the source no longer has (complete listings) or reports as deleted. What
+//    the scan could not read (an unreadable folder) is unknown, not gone: counted as an error, kept.
 // 5. Record the checkpoint and the sync time. `full` ignores fingerprints, hashes and checkpoints.
 // Options: `dryRun` counts without writing; `limit` takes the first N changed entries and `since`
 // skips items updated before it: such a partial pass deletes nothing and keeps the old checkpoint.
@@ -15,7 +16,7 @@ import { chunkText, type ChunkSizes } from '../core/chunker.ts';
 import { KbctxError } from '../core/errors.ts';
 import { chunkIds, documentId, sha256Hex } from '../core/ids.ts';
 import type { Chunk, SourceItem } from '../core/models.ts';
-import type { Connector, ScanEntry } from '../connectors/connector.ts';
+import type { Connector, ScanEntry, UnreadablePath } from '../connectors/connector.ts';
 import type { Store, StoredDocument } from '../store/store.ts';
 import { createEventLoopTurns } from './event-loop-turns.ts';
 import { mapLimit } from './map-limit.ts';
@@ -156,8 +157,9 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
       await turn();
     });
 
+    const unknown = recordUnreadable(scan.unreadable ?? [], report);
     const gone = new Set<string>();
-    if (scan.complete && !partial) for (const id of stored.keys()) if (!keep.has(id)) gone.add(id);
+    if (scan.complete && !partial) for (const [id, s] of stored) if (!keep.has(id) && !unknown(s.sourceId)) gone.add(id);
     for (const sourceId of scan.deleted) gone.add(documentId(connector.label, sourceId));
     const deletions = [...gone].filter((id) => stored.has(id) && !keep.has(id));
     if (dryRun) {
@@ -174,6 +176,20 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
   }
   report.durationMs = performance.now() - started;
   return report;
+}
+
+/**
+ * Counts what the scan could not read as errors, one note each, and returns the test for stored
+ * source ids that are unknown (at or under an unreadable path): those are not deleted.
+ */
+function recordUnreadable(unreadable: readonly UnreadablePath[], report: SyncReport): (sourceId: string) => boolean {
+  for (const u of unreadable) {
+    report.errors++;
+    report.notes.push(`error ${u.sourceId}: cannot read (${u.reason}); skipped${u.sourceId.endsWith('/') ? ', its indexed documents are kept' : ''}`);
+  }
+  const ids = new Set(unreadable.map((u) => u.sourceId));
+  const folders = unreadable.map((u) => u.sourceId).filter((id) => id.endsWith('/'));
+  return (sourceId) => ids.has(sourceId) || folders.some((f) => sourceId.startsWith(f));
 }
 
 function toFailure(error: unknown): { code: string; message: string } {

@@ -1,6 +1,7 @@
 // The script commands of the real CLI in a temp workspace: scaffolds pass their own test command
 // unchanged, --json everywhere, exit 5 on a time-out, exit 1 with the Lua line on a script error.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Workspace } from '../helpers/workspace.ts';
@@ -75,6 +76,21 @@ describe('script commands', () => {
     const noTool = await ws.kbctx(['tool', 'test', 'nosuch']);
     assert.equal(noTool.code, 4);
     assert.match(noTool.stderr, /script not found: nosuch.*`kbctx tool list`/);
+  });
+
+  it('connector test and tool test read only regular files of bounded size: a device, a FIFO or a huge file is refused, naming it', async () => {
+    execFileSync('mkfifo', [ws.path('pipe.lua')]);
+    ws.write('huge.lua', `-- ${'x'.repeat(5 * 1024 * 1024)}\ntool = {}\nfunction tool.execute() return 1 end\n`);
+    const cases: [string, string, RegExp][] = [
+      ['connector', '/dev/null', /\/dev\/null is not a regular file \(a device\)/],
+      ['tool', 'pipe.lua', /pipe\.lua is not a regular file \(a named pipe\)/],
+      ['tool', 'huge.lua', /huge\.lua is too large for a script \(\d+ bytes; the limit is 4194304\)/],
+    ];
+    for (const [kind, file, message] of cases) {
+      const r = await ws.kbctx([kind, 'test', file]);
+      assert.equal(r.code, 2, `${kind} test ${file}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+    }
   });
 
   it('tool list shows built-in and script tools with schemas', async () => {
