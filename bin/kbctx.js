@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import module from 'node:module';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE_ENTRY = new URL('../src/cli/main.ts', import.meta.url);
@@ -42,5 +43,6 @@ if (!existsSync(SOURCE_ENTRY)) {
   }
   const child = spawn(bundled, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
+  // A child killed by signal n exits as a shell reports it: 128 + n.
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1)));
 }

@@ -40,6 +40,7 @@ import { pipelineOf } from './app/plugin-pipeline.ts';
 import { agentFromPlugin, connectorFromPlugin, toolFromPlugin } from './app/plugin-parts.ts';
 import { PerPluginCollector } from '../core/collector.ts';
 import { indexServicesOf } from './app/index-services.ts';
+import { followOverrides } from './registry/follow-overrides.ts';
 
 export interface Kbctx {
   readonly config: Config;
@@ -107,7 +108,8 @@ function mirrorPathFor(dbPath: string, url: string): string {
   return path.join(path.dirname(dbPath), `replica-${key}.sqlite`);
 }
 
-export function openKbctx(config: Config, env: NodeJS.ProcessEnv = process.env): Kbctx {
+export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): Kbctx {
+  const config = followOverrides(given);
   const { store, locks } = openStore(config);
   registerDocumentFormats();
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);

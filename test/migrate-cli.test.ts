@@ -31,7 +31,7 @@ describe('kbctx migrate (CLI)', () => {
 
   it('refuses a target that holds an index unless --force, and then says what it replaced', async () => {
     const refused = await ws.kbctx(['migrate', '--to', 'copy.sqlite']);
-    assert.equal(refused.code, 1);
+    assert.equal(refused.code, 7);
     assert.match(refused.stderr, /already holds an index \(3 documents.*--force/);
     const forced = await ws.kbctx(['migrate', '--to', 'copy.sqlite', '--force']);
     assert.equal(forced.code, 0, forced.stderr);

@@ -61,7 +61,7 @@ describe('kbctx migrate --to postgres://… (CLI)', () => {
     assert.deepEqual([docs?.upserted, docs?.chunks_written, docs?.deleted, docs?.unchanged], [0, 0, 0, 3], 'fingerprints came along');
 
     const again = await ws.kbctx(['migrate', '--to', url]);
-    assert.equal(again.code, 1, 'a PostgreSQL database that holds an index is refused');
+    assert.equal(again.code, 7, 'a PostgreSQL database that holds an index is refused');
     assert.match(again.stderr, /already holds an index \(3 documents.*--force/);
     const itself = await ws.kbctx(['migrate', '--to', url], { env: onPg });
     assert.equal(itself.code, 2);

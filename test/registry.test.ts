@@ -152,7 +152,7 @@ describe('kbctx registry', () => {
 
     writeFileSync(ws.path('regs/community/tools/web-fetch/tool.lua'), '-- my local edit\n');
     const refused = await ws.kbctx(['registry', 'update', '--name', 'community']);
-    assert.equal(refused.code, 1);
+    assert.equal(refused.code, 7);
     assert.match(refused.stderr, /community: not updated: it has local changes \(tools\/web-fetch\/tool\.lua\)/);
     assert.equal(readFileSync(ws.path('regs/community/tools/web-fetch/tool.lua'), 'utf8'), '-- my local edit\n');
     git(ws.path('regs/community'), ['checkout', '--', '.']);
@@ -163,7 +163,33 @@ describe('kbctx registry', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.ok(existsSync(ws.path('regs/company/agents/researcher/agent.lua')));
     assert.match((await ws.kbctx(['registry', 'info', 'agents/researcher'])).stdout, /registry: {8}company \(overrides community\)/);
-    assert.equal((await ws.kbctx(['registry', 'override', 'agents/researcher'])).code, 1, 'a second override does not overwrite');
+    assert.equal((await ws.kbctx(['registry', 'override', 'agents/researcher'])).code, 7, 'a second override does not overwrite');
+  });
+
+  it('override of an enabled extension: the copy gets its manifest entry and the enabled entry runs the copy', async () => {
+    // connectors/rss was enabled by `add` above; its original fetches a feed, the copy is edited to return one item.
+    const r = await ws.kbctx(['registry', 'override', 'connectors/rss']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Copied connectors\/rss to .*regs\/company\/connectors\/rss with its entry in .*regs\/company\/registry\.toml/);
+    const manifest = parseToml(readFileSync(ws.path('regs/company/registry.toml'), 'utf8')) as Record<string, Record<string, Record<string, unknown>>>;
+    assert.deepEqual({ ...manifest['connectors']?.['rss'] }, {
+      path: 'connectors/rss/connector.lua',
+      description: 'Index RSS and Atom feeds',
+      tags: ['feeds', 'news'],
+      required_config: ['feed_url'],
+      host_apis: ['http'],
+    });
+    assert.equal(manifest['tools']?.['summarize']?.['path'], 'tools/summarize/tool.lua', 'the scanned tree is kept in the new manifest');
+    const info = await ws.kbctx(['registry', 'info', 'connectors/rss']);
+    assert.match(info.stdout, /registry: {8}company \(overrides community\)/);
+    assert.match(info.stdout, /description: {5}Index RSS and Atom feeds/);
+    assert.match(info.stdout, /enabled: {9}yes/);
+    writeFileSync(ws.path('regs/company/connectors/rss/connector.lua'), 'connector = { name = "rss" }\nfunction connector.scan(config)\n  return { { source_id = "from-copy", title = "Copy", body = "the edited copy ran" } }\nend\n');
+    const sync = await ws.syncJson('script:rss');
+    assert.equal(sync.reports[0]?.failure, null, sync.stderr);
+    assert.equal(sync.reports[0]?.upserted, 1);
+    const hits = JSON.parse((await ws.kbctx(['search', 'edited copy', '--json'])).stdout) as { results: { source_id: string }[] };
+    assert.deepEqual(hits.results.map((h) => h.source_id), ['from-copy']);
   });
 
   it('init clones the community registry and adds it to the config; repeating changes nothing', async () => {

@@ -50,13 +50,22 @@ export class AgentRegistry {
     return agent;
   }
 
-  /** Checks required arguments (bad_request naming the first missing one), then resolves. */
+  /**
+   * Checks the arguments (bad_request naming the first unknown or missing one, listing the known
+   * ones for an unknown one), then resolves.
+   */
   async resolve(name: string, args: unknown, ctx: { signal?: AbortSignal | undefined } = {}): Promise<ResolvedPrompt> {
     const agent = this.get(name);
     if (args === null || typeof args !== 'object' || Array.isArray(args)) throw badRequest('agent arguments must be a JSON object');
     const record = args as Record<string, unknown>;
     checkDepth(record);
     for (const [key, value] of Object.entries(record)) if (typeof value === 'string') checkLength(key, value);
+    const known = agent.arguments.map((a) => a.name);
+    const unknown = Object.keys(record).find((key) => !known.includes(key));
+    if (unknown !== undefined) {
+      const hint = known.length === 0 ? 'it takes no arguments' : `known arguments: ${known.join(', ')}`;
+      throw badRequest(`unknown argument '${unknown}' for agent '${name}'; ${hint}`, { parameter: unknown });
+    }
     for (const a of agent.arguments) {
       if (a.required && (record[a.name] === undefined || record[a.name] === null || record[a.name] === '')) {
         throw badRequest(`missing required argument '${a.name}' for agent '${name}'`, { parameter: a.name });

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { symlinkSync, utimesSync } from 'node:fs';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { KbctxError } from '../core/errors.ts';
 import { documentId } from '../core/ids.ts';
+import { syncConnectors } from './sync.ts';
 import { IndexFixture } from '../../test/helpers/index-fixture.ts';
 
 let fx: IndexFixture;
@@ -129,6 +131,18 @@ describe('sync (filesystem)', () => {
     assert.deepEqual(await ids(), ['link/linked.md', 'real.md']);
   });
 
+  it('skips an a<->b symbolic link loop with an error note and indexes the rest', async () => {
+    await fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\nfollow_symlinks = true\n');
+    fx.ws.write('docs/real.md', 'real');
+    symlinkSync(fx.ws.path('docs/b'), fx.ws.path('docs/a'));
+    symlinkSync(fx.ws.path('docs/a'), fx.ws.path('docs/b'));
+    const r = await fx.syncOne();
+    assert.equal(r.failure, null);
+    assert.deepEqual([r.upserted, r.errors], [1, 2]);
+    assert.match(r.notes.join('\n'), /error a: cannot read \(symbolic link loop\)/);
+    assert.deepEqual(await ids(), ['real.md']);
+  });
+
   it('fails one connector with a clear message without stopping the others', async () => {
     await fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.missing]\nroot = "nowhere"\n');
     fx.ws.write('docs/a.md', 'a');
@@ -136,6 +150,33 @@ describe('sync (filesystem)', () => {
     const missing = reports.find((r) => r.connector === 'filesystem:missing');
     assert.match(missing?.failure?.message ?? '', /root .*nowhere does not exist/);
     assert.equal(reports.find((r) => r.connector === 'filesystem:docs')?.upserted, 1);
+  });
+
+  it('never rejects when the store fails at the start, the commit or the compaction: the reports say so', async () => {
+    const { selectConnectors } = await import('./select-connectors.ts');
+    fx.ws.write('docs/a.md', 'a');
+    const kbctx = fx.kbctx;
+    const connectors = await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.createConnector(r)));
+    const gone = new KbctxError('unavailable', 'PostgreSQL at 127.0.0.1:5432 is unreachable');
+    for (const method of ['beginBulk', 'endBulk', 'compact'] as const) {
+      fx.ws.write(`docs/${method}.md`, `new text for ${method}`);
+      const deps = kbctx.syncDeps();
+      // The real store, but this one method fails after doing its work (as when PostgreSQL goes away then).
+      const store = new Proxy(deps.store, {
+        get(target, key) {
+          const value = Reflect.get(target, key) as unknown;
+          if (typeof value !== 'function') return value;
+          const bound = (value as (...args: unknown[]) => unknown).bind(target);
+          if (key !== method) return bound;
+          return async () => {
+            if (method !== 'beginBulk') await bound();
+            throw gone;
+          };
+        },
+      });
+      const reports = await syncConnectors({ ...deps, store }, connectors, { full: false });
+      assert.deepEqual(reports.map((r) => [r.connector, r.failure?.code]), [['filesystem:docs', 'unavailable']], method);
+    }
   });
 
   it('takes the title from front matter, then the first heading, then the file name', async () => {

@@ -7,7 +7,8 @@
 //    if they were indexed before, removed. A load failure is counted as an error; the stored copy stays.
 // 3. Hash the normalised content. Same hash: only the fingerprint is refreshed. Otherwise chunk and
 //    write the document in one transaction (a kill leaves each document old or new, never half).
-// 4. Delete stored documents the source no longer has (complete listings) or reports as deleted.
+// 4. Delete stored documents the source no longer has (complete listings) or reports as deleted. What
+//    the scan could not read (an unreadable folder) is unknown, not gone: counted as an error, kept.
 // 5. Record the checkpoint and the sync time. `full` ignores fingerprints, hashes and checkpoints.
 // Options: `dryRun` counts without writing; `limit` takes the first N changed entries and `since`
 // skips items updated before it: such a partial pass deletes nothing and keeps the old checkpoint.
@@ -16,8 +17,9 @@ import type { Pipeline } from './plugin-pipeline.ts';
 import { KbctxError } from '../core/errors.ts';
 import { chunkIds, documentId, sha256Hex } from '../core/ids.ts';
 import type { Chunk, SourceItem } from '../core/models.ts';
-import type { Connector, ScanEntry } from '../connectors/connector.ts';
+import type { Connector, ScanEntry, UnreadablePath } from '../connectors/connector.ts';
 import type { Store, StoredDocument } from '../store/store.ts';
+import { createEventLoopTurns } from './event-loop-turns.ts';
 import { mapLimit } from './map-limit.ts';
 
 export interface SyncReport {
@@ -75,19 +77,42 @@ export interface SyncOptions {
 
 const LOAD_CONCURRENCY = 16;
 
+/**
+ * Syncs the connectors; never rejects: every failure (a connector's, or the store's at the start, the
+ * final commit or the compaction, e.g. PostgreSQL going away) is in the reports, so a long-running
+ * caller (the live index) cannot die of one.
+ */
 export async function syncConnectors(deps: SyncDeps, connectors: readonly Connector[], options: SyncOptions): Promise<SyncReport[]> {
-  await deps.store.beginBulk();
+  const started = performance.now();
+  const unopened = await deps.store.beginBulk().then(() => null, (error: unknown) => error);
+  if (unopened !== null) return connectors.map((c) => failedReport(c.label, unopened, performance.now() - started));
   // syncOne never throws: a connector's failure is in its report.
   const reports = await Promise.all(connectors.map((c) => syncOne(deps, c, options)));
   // The last group of writes is committed here: when that fails, the connectors' writes since the
   // previous commit are gone, and their reports must say so (the next sync writes them again).
   const unwritten = await deps.store.endBulk().then(() => null, (error: unknown) => error);
-  if (unwritten !== null) {
-    for (const r of reports) if (r.failure === null && !options.dryRun) r.failure = toFailure(unwritten);
-  }
+  if (unwritten !== null) failUnfailed(reports, unwritten, options);
   // A watcher's few-path syncs leave merging to FTS5's automerge: an optimize costs ~90 ms per 5k chunks.
-  if (!options.dryRun && !options.paths && reports.some((r) => r.chunksWritten > 0 || r.deleted > 0)) await deps.store.compact();
+  if (!options.dryRun && !options.paths && reports.some((r) => r.chunksWritten > 0 || r.deleted > 0)) {
+    const uncompacted = await deps.store.compact().then(() => null, (error: unknown) => error);
+    if (uncompacted !== null) failUnfailed(reports, uncompacted, options);
+  }
   return reports;
+}
+
+/** Marks the reports not yet failed as failed with `error` (a dry run writes nothing, so nothing of it failed). */
+function failUnfailed(reports: SyncReport[], error: unknown, options: SyncOptions): void {
+  if (options.dryRun) return;
+  for (const r of reports) r.failure ??= toFailure(error);
+}
+
+function emptyReport(connector: string): SyncReport {
+  return { connector, fetched: 0, upserted: 0, unchanged: 0, chunksWritten: 0, deleted: 0, skipped: 0, errors: 0, notes: [], failure: null, durationMs: 0 };
+}
+
+/** The report of a connector whose sync failed as a whole before doing anything. */
+export function failedReport(connector: string, error: unknown, durationMs = 0): SyncReport {
+  return { ...emptyReport(connector), failure: toFailure(error), durationMs };
 }
 
 async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOptions): Promise<SyncReport> {
@@ -96,19 +121,7 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
   const partial = options.limit !== undefined || options.since !== undefined;
   const dryRun = options.dryRun === true;
   const started = performance.now();
-  const report: SyncReport = {
-    connector: connector.label,
-    fetched: 0,
-    upserted: 0,
-    unchanged: 0,
-    chunksWritten: 0,
-    deleted: 0,
-    skipped: 0,
-    errors: 0,
-    notes: [],
-    failure: null,
-    durationMs: 0,
-  };
+  const report = emptyReport(connector.label);
   let release: (() => void) | undefined;
   try {
     release = await deps.lock?.(connector.label);
@@ -139,14 +152,17 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
     deps.onProgress?.({ connector: connector.label, done, total });
 
     const pass = { full, dryRun, since: options.since };
+    const turn = createEventLoopTurns();
     await mapLimit(chosen, LOAD_CONCURRENCY, async (entry) => {
       await processEntry(deps, connector, entry, stored, pass, keep, report);
       done++;
       deps.onProgress?.({ connector: connector.label, done, total });
+      await turn();
     });
 
+    const unknown = recordUnreadable(scan.unreadable ?? [], report);
     const gone = new Set<string>();
-    if (scan.complete && !partial) for (const id of stored.keys()) if (!keep.has(id)) gone.add(id);
+    if (scan.complete && !partial) for (const [id, s] of stored) if (!keep.has(id) && !unknown(s.sourceId)) gone.add(id);
     for (const sourceId of scan.deleted) gone.add(documentId(connector.label, sourceId));
     const deletions = [...gone].filter((id) => stored.has(id) && !keep.has(id));
     if (dryRun) {
@@ -165,8 +181,22 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
   return report;
 }
 
+/**
+ * Counts what the scan could not read as errors, one note each, and returns the test for stored
+ * source ids that are unknown (at or under an unreadable path): those are not deleted.
+ */
+function recordUnreadable(unreadable: readonly UnreadablePath[], report: SyncReport): (sourceId: string) => boolean {
+  for (const u of unreadable) {
+    report.errors++;
+    report.notes.push(`error ${u.sourceId}: cannot read (${u.reason}); skipped${u.sourceId.endsWith('/') ? ', its indexed documents are kept' : ''}`);
+  }
+  const ids = new Set(unreadable.map((u) => u.sourceId));
+  const folders = unreadable.map((u) => u.sourceId).filter((id) => id.endsWith('/'));
+  return (sourceId) => ids.has(sourceId) || folders.some((f) => sourceId.startsWith(f));
+}
+
 function toFailure(error: unknown): { code: string; message: string } {
-  return error instanceof KbctxError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error).message };
+  return error instanceof KbctxError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error | null)?.message ?? String(error) };
 }
 
 /** The note for a connector synced within `withinMs` (by this or another process), or null. */

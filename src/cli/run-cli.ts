@@ -107,7 +107,8 @@ function describeConfig(ctx: CliContext): string {
 
 function reportError(ctx: CliContext, error: unknown): number {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+    // Help asked for (--help, `help`) is 0; help shown because a subcommand is missing is a usage error.
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     return error.exitCode === 0 ? 0 : EXIT_USAGE; // commander already printed the message
   }
   if (error instanceof KbctxError) {

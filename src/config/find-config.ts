@@ -4,6 +4,7 @@
 //   5. .ctx/config.toml in the working directory or the nearest parent that has one
 //   6. ./config/ctx.toml   7. Context Harness's global config ($CTX_CONFIG_DIR, $XDG_CONFIG_HOME/ctx or
 //   ~/.config/ctx, then config.toml)   8. the built-in default (only when none of the above exists)
+// Relative paths in a file resolve against its config root (ADR 0114), whatever the working directory.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,10 @@ export interface ConfigLocation {
   file: string | null;
   /** How it was found, for messages (`-c`, `$KBCTX_CONFIG`, `./config/kbctx.toml`, …, `built-in default`). */
   via: string;
-  /** What relative paths in the file resolve against: the working directory, or the workspace root holding `.ctx/`. */
+  /**
+   * What relative paths in the file resolve against: its config root (`configRoot`); the working
+   * directory for the built-in default and for Context Harness's global file (defaults for any workspace).
+   */
   baseDir: string;
   /** True when the path came from -c or an environment variable (a missing file is then an error). */
   explicit: boolean;
@@ -27,21 +31,37 @@ export function findConfig(options: { configPath?: string | undefined; cwd: stri
     [env['CTX_CONFIG'], '$CTX_CONFIG'],
   ];
   for (const [value, via] of explicit) {
-    if (value) return { file: path.resolve(cwd, value), via, baseDir: cwd, explicit: true };
+    if (value) {
+      const file = path.resolve(cwd, value);
+      return { file, via, baseDir: configRoot(file), explicit: true };
+    }
   }
   const kbctx = path.join(cwd, 'config', 'kbctx.toml');
-  if (existsSync(kbctx)) return { file: kbctx, via: './config/kbctx.toml', baseDir: cwd, explicit: false };
+  if (existsSync(kbctx)) return { file: kbctx, via: './config/kbctx.toml', baseDir: configRoot(kbctx), explicit: false };
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     const workspace = path.join(dir, '.ctx', 'config.toml');
-    if (existsSync(workspace)) return { file: workspace, via: dir === cwd ? './.ctx/config.toml' : `${workspace} (nearest .ctx/ above the working directory)`, baseDir: dir, explicit: false };
+    if (existsSync(workspace)) return { file: workspace, via: dir === cwd ? './.ctx/config.toml' : `${workspace} (nearest .ctx/ above the working directory)`, baseDir: configRoot(workspace), explicit: false };
     if (path.dirname(dir) === dir) break;
   }
   const legacy = path.join(cwd, 'config', 'ctx.toml');
-  if (existsSync(legacy)) return { file: legacy, via: './config/ctx.toml', baseDir: cwd, explicit: false };
+  if (existsSync(legacy)) return { file: legacy, via: './config/ctx.toml', baseDir: configRoot(legacy), explicit: false };
   const global = path.join(globalConfigDir(env), 'config.toml');
   if (existsSync(global)) return { file: global, via: 'Context Harness global config', baseDir: cwd, explicit: false };
   return { file: null, via: 'built-in default', baseDir: cwd, explicit: false };
 }
+
+/**
+ * The folder a config file's relative paths resolve against: the file's folder, or the project above it
+ * when that folder is `config/` or `.ctx/` (kbctx's `config/kbctx.toml`, Context Harness's
+ * `config/ctx.toml` and `.ctx/config.toml`), so `sync` in the project and a desktop client passing
+ * `-c /abs/project/config/kbctx.toml` from anywhere open the same index.
+ */
+export function configRoot(file: string): string {
+  const folder = path.dirname(file);
+  return CONFIG_FOLDERS.has(path.basename(folder)) ? path.dirname(folder) : folder;
+}
+
+const CONFIG_FOLDERS = new Set(['config', '.ctx']);
 
 /** Context Harness's XDG config folder; relative environment values are ignored, as the XDG spec says. */
 function globalConfigDir(env: NodeJS.ProcessEnv): string {

@@ -29,7 +29,7 @@ describe('config', () => {
   it('parses config/kbctx.example.toml, which documents every key', () => {
     const config = loadConfig({ configPath: path.join(ROOT, 'config/kbctx.example.toml'), cwd, env: { TICKETS_TOKEN: 't0k' } });
     assert.equal(config.retrieval.hybridAlpha, 0.6);
-    assert.equal(config.connectors.filesystem['docs']?.root, path.join(cwd, 'docs'));
+    assert.equal(config.connectors.filesystem['docs']?.root, path.join(ROOT, 'docs'), 'relative to the project above config/');
     assert.equal(config.connectors.script['tickets']?.extra['token'], 't0k');
     assert.equal(config.connectors.script['tickets']?.timeoutSecs, 300);
     assert.equal(config.agents.inline['reviewer']?.tools.join(','), 'search,get');
@@ -51,7 +51,7 @@ describe('config', () => {
 
   it('loads a Context Harness ctx.toml unchanged', () => {
     const config = loadConfig({ configPath: path.join(ROOT, 'test/fixtures/ctx.toml'), cwd, env: {} });
-    assert.equal(config.db.path, path.join(cwd, 'data/ctx.sqlite'));
+    assert.equal(config.db.path, path.join(ROOT, 'test/fixtures/data/ctx.sqlite'), 'relative to the file\'s folder');
     assert.equal(config.server.bind, '127.0.0.1:7332');
     assert.equal(config.connectors.filesystem['local']?.maxFileBytes, 50_000_000);
     assert.equal(config.connectors.script['jira']?.extra['project_key'], 'ENG');
@@ -138,6 +138,33 @@ describe('config', () => {
       assert.equal(loadConfig({ cwd: dir, env: { KBCTX_CONFIG: 'env.toml' } }).server.bind, '127.0.0.1:2');
       assert.equal(loadConfig({ cwd: dir, env: { KBCTX_CONFIG: 'env.toml' }, configPath: 'flag.toml' }).server.bind, '127.0.0.1:3');
       assert.throws(() => loadConfig({ cwd: dir, env: {}, configPath: 'missing.toml' }), /config file not found: missing\.toml/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('resolves relative paths against the config root, whatever the working directory (ADR 0114)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-root-'));
+    const elsewhere = path.join(dir, 'elsewhere');
+    const toml = '[db]\npath = "data/kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.git.wiki]\nurl = "https://example.com/wiki.git"\ncache_dir = "cache"\n[tools.script.t]\npath = "tools/t.lua"\n[registries.own]\npath = "registry"\n[extensions]\nmodules = ["./ext.mjs"]\n';
+    try {
+      mkdirSync(elsewhere);
+      const write = (relative: string): string => {
+        mkdirSync(path.dirname(path.join(dir, relative)), { recursive: true });
+        writeFileSync(path.join(dir, relative), toml);
+        return path.join(dir, relative);
+      };
+      const paths = (file: string) => {
+        const c = loadConfig({ cwd: elsewhere, env: {}, configPath: file });
+        return [c.baseDir, c.db.path, c.connectors.filesystem['docs']?.root, c.connectors.git['wiki']?.cacheDir, c.tools.script['t']?.path, c.registries['own']?.path];
+      };
+      const under = (base: string) => [base, ...['data/kb.sqlite', 'docs', 'cache', 'tools/t.lua', 'registry'].map((p) => path.join(base, p))];
+      assert.deepEqual(paths(write('project/config/kbctx.toml')), under(path.join(dir, 'project')), 'config/ sits in the project');
+      assert.deepEqual(paths(write('project/.ctx/config.toml')), under(path.join(dir, 'project')), 'a Context Harness workspace');
+      assert.deepEqual(paths(write('etc/kbctx.toml')), under(path.join(dir, 'etc')), "any other file: its own folder");
+      assert.equal(loadConfig({ cwd: elsewhere, env: { KBCTX_CONFIG: path.join(dir, 'etc/kbctx.toml') } }).db.path, path.join(dir, 'etc/data/kb.sqlite'), 'KBCTX_CONFIG too');
+      assert.equal(loadConfig({ cwd: elsewhere, env: {}, configPath: path.join(dir, 'project/config/kbctx.toml') }).extensions.baseDir, path.join(dir, 'project/config'), 'extension modules: relative to the file, like imports');
+      assert.equal(loadConfig({ cwd: elsewhere, env: { HOME: dir } }).db.path, path.join(elsewhere, '.kbctx/kbctx.sqlite'), 'the built-in default: the working directory');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -161,6 +161,8 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.
       corsOrigins: raw.server.cors_origins,
       allowedHosts: raw.server.allowed_hosts,
       maxBodyBytes: raw.server.max_body_bytes,
+      maxListenStreams: raw.server.max_listen_streams,
+      maxListenStreamsPerClient: raw.server.max_listen_streams_per_client,
       workers: raw.server.workers,
       authTokenEnv: raw.server.auth_token_env ?? null,
       allowUnauthenticated: raw.server.allow_unauthenticated,

@@ -64,6 +64,8 @@ export const configSchema = table({
       cors_origins: withDefault(array(str()), ['*']),
       allowed_hosts: withDefault(array(str()), []),
       max_body_bytes: withDefault(int({ min: 1024 }), 1_048_576),
+      max_listen_streams: withDefault(int({ min: 1 }), 256),
+      max_listen_streams_per_client: withDefault(int({ min: 1 }), 8),
       workers: withDefault(int({ min: 1, max: 64 }), 1),
       auth_token_env: optional(str()),
       allow_unauthenticated: withDefault(bool(), false),

@@ -94,6 +94,9 @@ export interface ServerConfig {
   /** Extra Host names accepted besides loopback names (DNS-rebinding protection). */
   readonly allowedHosts: readonly string[];
   readonly maxBodyBytes: number;
+  /** Open MCP `subscriptions/listen` streams per server process, and per client (token or address). */
+  readonly maxListenStreams: number;
+  readonly maxListenStreamsPerClient: number;
   /** Server processes sharing the listening socket (1: a single process). */
   readonly workers: number;
   /** Name of the environment variable holding the Bearer token (never the token itself); null: no auth. */

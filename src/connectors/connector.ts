@@ -17,6 +17,12 @@ export interface ScanEntry {
   load(): Promise<LoadedItem>;
 }
 
+/** Something a scan could not read: a file, or a folder (its source id ends in '/'), and why. */
+export interface UnreadablePath {
+  sourceId: string;
+  reason: string;
+}
+
 export interface ScanResult {
   entries: ScanEntry[];
   /** True when `entries` lists everything the source holds: stored items not listed are deleted. */
@@ -25,6 +31,11 @@ export interface ScanResult {
   deleted: string[];
   /** Opaque position to pass back next time (null: none). */
   checkpoint: string | null;
+  /**
+   * What could not be read (reported as errors). Unknown, not gone: stored items at these source ids,
+   * or under these folders, are kept even by a complete listing.
+   */
+  unreadable?: UnreadablePath[] | undefined;
 }
 
 export interface ScanOptions {
@@ -42,4 +53,10 @@ export interface Connector {
   readonly type: string;
   /** Rejects with a KbctxError (connector_error / config_error) when the source cannot be listed at all. */
   scan(options: ScanOptions): Promise<ScanResult>;
+  /**
+   * For `kbctx doctor`: checks cheaply, without listing everything, that the source can be reached.
+   * Resolves with what was found (one line); rejects with the KbctxError a sync would fail with.
+   * Absent: the connector has no cheap check.
+   */
+  probe?(): Promise<string>;
 }

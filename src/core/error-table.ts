@@ -10,8 +10,10 @@ export const ERROR_TABLE = {
   not_found: { http: 404, mcp: -32002, exit: 4 },
   method_not_allowed: { http: 405, mcp: -32601, exit: 2 },
   timeout: { http: 408, mcp: -32603, exit: 5 },
-  conflict: { http: 409, mcp: -32603, exit: 1 },
+  conflict: { http: 409, mcp: -32603, exit: 7 },
   payload_too_large: { http: 413, mcp: -32600, exit: 2 },
+  // -32005: "limit exceeded", as JSON-RPC APIs commonly spell it (MCP reserves no code for it).
+  too_many_requests: { http: 429, mcp: -32005, exit: 1 },
   unsupported_media_type: { http: 415, mcp: -32600, exit: 2 },
   config_error: { http: 500, mcp: -32603, exit: 3 },
   script_error: { http: 500, mcp: -32603, exit: 1 },

@@ -72,7 +72,7 @@ export function createRequestHandler(options: HttpServerOptions): (req: Incoming
   const router = new Router(routes);
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    guard(req.headers);
+    const host = guard(req.headers);
     if (cors.handle(req, res)) return;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -82,7 +82,7 @@ export function createRequestHandler(options: HttpServerOptions): (req: Incoming
     auth(req, pathname); // before routing, so every route (present and future) but GET /health needs the token
     if (pathname === MCP_PATH && options.mcp) {
       const body = req.method === 'POST' ? await readBody(req, config.maxBodyBytes) : undefined;
-      await options.mcp.handle(req, res, `http://${req.headers.host ?? 'localhost'}`, body);
+      await options.mcp.handle(req, res, `http://${host?.authority ?? 'localhost'}`, body);
       return;
     }
     const { route, params } = router.match(req.method ?? 'GET', pathname);

@@ -1,9 +1,11 @@
 // DNS-rebinding protection for a loopback bind (SPEC §5): the Host header must name a loopback
 // address or a name from [server].allowed_hosts, and a browser Origin must be loopback, an allowed
-// host, or listed explicitly in [server].cors_origins. Anything else is 403 before routing.
+// host, or listed explicitly in [server].cors_origins. Anything else is 403 before routing. On every
+// bind the Host header is parsed (host-header.ts): a malformed one is 400.
 import type { IncomingHttpHeaders } from 'node:http';
 import { KbctxError } from '../core/errors.ts';
 import { isLoopbackHost } from './bind-address.ts';
+import { parseHostHeader, type RequestHost } from './host-header.ts';
 
 export interface HostPolicy {
   /** False on a non-loopback bind (0.0.0.0, a LAN address): the operator chose remote access. */
@@ -12,19 +14,19 @@ export interface HostPolicy {
   corsOrigins: readonly string[];
 }
 
-export function createHostGuard(policy: HostPolicy): (headers: IncomingHttpHeaders) => void {
-  if (!policy.enabled) return () => {};
+/** The guard returns the parsed Host (undefined when the request had none), the one the request URL is built from. */
+export function createHostGuard(policy: HostPolicy): (headers: IncomingHttpHeaders) => RequestHost | undefined {
+  if (!policy.enabled) return (headers) => parseHostHeader(headers.host);
   const allowed = new Set(policy.allowedHosts.map((h) => h.toLowerCase()));
   const explicitOrigins = new Set(policy.corsOrigins.filter((o) => o !== '*').map((o) => o.toLowerCase().replace(/\/$/, '')));
   const hostOk = (hostname: string): boolean => isLoopbackHost(hostname) || allowed.has(hostname.toLowerCase());
   return (headers) => {
-    const host = headers.host;
-    if (!host || !hostOk(hostnameOf(host))) {
-      throw new KbctxError('forbidden', `Host '${host ?? ''}' is not allowed on a loopback server; add it to [server].allowed_hosts to accept it`);
+    const host = parseHostHeader(headers.host);
+    if (!host || !hostOk(host.hostname)) {
+      throw new KbctxError('forbidden', `Host '${host?.authority ?? ''}' is not allowed on a loopback server; add it to [server].allowed_hosts to accept it`);
     }
     const origin = headers.origin;
-    if (origin === undefined) return;
-    if (explicitOrigins.has(origin.toLowerCase())) return;
+    if (origin === undefined || explicitOrigins.has(origin.toLowerCase())) return host;
     let originHost: string;
     try {
       originHost = new URL(origin).hostname;
@@ -34,13 +36,6 @@ export function createHostGuard(policy: HostPolicy): (headers: IncomingHttpHeade
     if (!hostOk(originHost.replace(/^\[|\]$/g, ''))) {
       throw new KbctxError('forbidden', `Origin '${origin}' is not allowed on a loopback server; list it in [server].cors_origins to accept it`);
     }
+    return host;
   };
-}
-
-/** `example.com:7331` → `example.com`; `[::1]:7331` → `::1`. */
-function hostnameOf(host: string): string {
-  const h = host.trim();
-  if (h.startsWith('[')) return h.slice(1, h.indexOf(']'));
-  const colon = h.lastIndexOf(':');
-  return colon === -1 ? h : h.slice(0, colon);
 }

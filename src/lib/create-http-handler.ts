@@ -5,10 +5,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseBind } from '../http/bind-address.ts';
 import { createRequestHandler } from '../http/create-http-server.ts';
 import { checkExposure } from '../http/exposure-policy.ts';
-import { createMcpHttpHandler } from '../mcp/mcp-http-handler.ts';
+import { createMcpHttpHandler, listenLimitsOf } from '../mcp/mcp-http-handler.ts';
 import { listDocumentPage } from '../app/documents.ts';
 import { VERSION } from '../version.ts';
 import { composedOf, type Kbctx } from './open-kbctx.ts';
+import { lineLog } from '../core/log-line.ts';
 
 export interface HttpHandlerOptions {
   /** Where server messages go (default: stderr). */
@@ -27,11 +28,11 @@ export type KbctxHttpHandler = ((req: IncomingMessage, res: ServerResponse) => v
  */
 export function createHttpHandler(kbctx: Kbctx, options: HttpHandlerOptions = {}): KbctxHttpHandler {
   const inner = composedOf(kbctx);
-  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const log = options.log ?? lineLog((text) => void process.stderr.write(text));
   const config = inner.config.server;
   const tools = inner.tools();
   const agents = inner.agents();
-  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log, documents: (cursor) => listDocumentPage(inner.store, cursor) });
+  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, listenLimits: listenLimitsOf(config), log, documents: (cursor) => listDocumentPage(inner.store, cursor) });
   const bindHost = parseBind(config.bind).host;
   // The host server owns the socket, so only the token applies here ([server] auth_token_env).
   const authToken = config.authTokenEnv === null ? null : checkExposure(config, bindHost, process.env).token;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { SyncReport } from '../app/sync.ts';
+import { KbctxError } from '../core/errors.ts';
 import { ConnectorRunner, type RunReason } from './connector-runner.ts';
 
 const report = (over: Partial<SyncReport> = {}): SyncReport => ({
@@ -110,4 +111,23 @@ it('another process holding the connector (conflict) is not a failure', async ()
   assert.equal(h.runner.snapshot().lastError, null);
   assert.ok(h.runner.snapshot().nextRunAt, 'tried again shortly');
   h.runner.close();
+});
+
+it('a sync that throws is a failed run (backoff, status), never an unhandled rejection', async () => {
+  let ran: () => void = () => {};
+  const runner = new ConnectorRunner({
+    label: 'filesystem:docs',
+    intervalSecs: 0,
+    sync: () => Promise.reject(new KbctxError('unavailable', 'PostgreSQL at 127.0.0.1:5432 is unreachable')),
+    onRun: () => ran(),
+  });
+  const done = new Promise<void>((resolve) => (ran = resolve));
+  runner.request('all', 'request');
+  await done;
+  const status = runner.snapshot();
+  assert.equal(status.state, 'failed');
+  assert.equal(status.lastError, 'unavailable: PostgreSQL at 127.0.0.1:5432 is unreachable');
+  assert.ok(status.nextRunAt, 'retried with backoff');
+  runner.close();
+  await runner.idle();
 });

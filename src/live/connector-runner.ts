@@ -4,7 +4,7 @@
 // 1. request(hint) merges the hint (some paths, or everything) into what is pending and starts a run
 //    unless one is under way. 2. A run takes the pending hint, calls `sync`, records the outcome.
 // 3. Then: pending work runs at once; otherwise the next run is timed (interval, or backoff after a failure).
-import type { SyncReport } from '../app/sync.ts';
+import { failedReport, type SyncReport } from '../app/sync.ts';
 
 export type SyncState = 'idle' | 'running' | 'failed';
 export type RunReason = 'start' | 'watch' | 'poll' | 'schedule' | 'request' | 'retry';
@@ -92,7 +92,8 @@ export class ConnectorRunner {
       this.pending = null;
       if (this.timer) clearTimeout(this.timer);
       this.status = { ...this.status, state: 'running', lastStartedAt: new Date().toISOString(), nextRunAt: null };
-      const report = await this.options.sync(hint === 'all' ? undefined : hint.paths, reason);
+      // A sync that throws (it should report instead) is a failed run, never an unhandled rejection.
+      const report = await this.options.sync(hint === 'all' ? undefined : hint.paths, reason).catch((error: unknown) => failedReport(this.label, error));
       this.finish(report, reason);
     }
     this.running = null;

@@ -1,7 +1,7 @@
 // The MCP server factory: a low-level SDK `Server` whose handlers close over the prebuilt catalog
 // and the registries. The SDK calls it per HTTP request (stateless legacy and 2026-07-28 eras) or
 // per stdio connection; construction only attaches handlers, so a request pays no start-up cost.
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type CallToolResult } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CallToolResult, type Server } from '@modelcontextprotocol/server';
 import type { AgentRegistry } from '../app/agents.ts';
 import type { DocumentLister } from '../app/documents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
@@ -10,6 +10,7 @@ import { errorMapping } from '../core/error-table.ts';
 import { KBCTX_INSTRUCTIONS } from './instructions.ts';
 import { legacyResourceNotFound } from './legacy-not-found.ts';
 import { DOCUMENT_MIME_TYPE, DOCUMENT_URI_PREFIX, type McpCatalog } from './mcp-catalog.ts';
+import { ParamCheckedServer } from './param-checked-server.ts';
 
 export interface McpServerDeps {
   catalog: McpCatalog;
@@ -57,7 +58,8 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
   };
 
   return () => {
-    const server = new Server(info, { capabilities: CAPABILITIES, instructions: KBCTX_INSTRUCTIONS });
+    // Handlers are async or cannot throw: ParamCheckedServer reads a synchronous throw as the SDK's param validation.
+    const server = new ParamCheckedServer(info, { capabilities: CAPABILITIES, instructions: KBCTX_INSTRUCTIONS });
     const legacy = legacyResourceNotFound(server);
     server.setRequestHandler('tools/list', () => ({ tools: catalog.tools }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -103,12 +105,22 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(status) }] };
       }
       if (!uri.startsWith(DOCUMENT_URI_PREFIX)) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
-      const id = decodeURIComponent(uri.slice(DOCUMENT_URI_PREFIX.length));
+      const id = documentId(uri);
       const doc = (await mcpErrors(() => tools.call('get', { id }), deps.log, uri)) as { body: string };
       return { contents: [{ uri, mimeType: DOCUMENT_MIME_TYPE, text: doc.body }] };
     });
     return server;
   };
+}
+
+/** The document id of `kbctx://documents/{id}`; a bad percent-encoding is the client's fault (-32602). */
+function documentId(uri: string): string {
+  try {
+    return decodeURIComponent(uri.slice(DOCUMENT_URI_PREFIX.length));
+  } catch {
+    const shown = uri.length > 200 ? `${uri.slice(0, 200)}…` : uri;
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `uri '${shown}' is not a valid document URI: bad percent-encoding in the id`);
+  }
 }
 
 /** Runs `fn`, turning a KbctxError into the JSON-RPC error of the error table (a missing resource into the SDK's own error). */

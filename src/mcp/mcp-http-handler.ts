@@ -1,12 +1,18 @@
 // Mounts the SDK's web-standard MCP handler (createMcpHandler: 2026-07-28 per-request serving plus
 // the stateless fallback for 2025-era clients) on plain node:http: Node request → fetch Request,
-// fetch Response → Node response, streaming SSE bodies as they come.
+// fetch Response → Node response, streaming SSE bodies as they come. `subscriptions/listen` streams are
+// counted against [server]'s caps (listen-limits.ts) while their response is open.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { AgentRegistry } from '../app/agents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
 import type { DocumentLister } from '../app/documents.ts';
+import { isKbctxError } from '../core/errors.ts';
+import { errorMapping } from '../core/error-table.ts';
 import { createMcpServerFactory } from './create-mcp-server.ts';
+import { listenClientKey, ListenStreams, type ListenLimits } from './listen-limits.ts';
+
+export { listenLimitsOf } from './listen-limits.ts';
 import { buildMcpCatalog } from './mcp-catalog.ts';
 
 export interface McpHttpOptions {
@@ -14,6 +20,8 @@ export interface McpHttpOptions {
   agents: AgentRegistry;
   version: string;
   maxBodyBytes: number;
+  /** Caps on open 2026-07-28 `subscriptions/listen` streams ([server].max_listen_streams…). */
+  listenLimits: ListenLimits;
   log: (line: string) => void;
   /** Pages of indexed documents for MCP `resources/list`. */
   documents?: DocumentLister | undefined;
@@ -31,12 +39,27 @@ export interface McpHttpHandler {
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const catalog = buildMcpCatalog(options.tools, options.agents);
   const factory = createMcpServerFactory({ catalog, tools: options.tools, agents: options.agents, version: options.version, log: options.log, documents: options.documents, syncStatus: options.syncStatus });
+  const listens = new ListenStreams(options.listenLimits);
   const handler = createMcpHandler(factory, {
     maxRequestBodySize: options.maxBodyBytes,
+    maxSubscriptions: options.listenLimits.perServer, // a backstop: ListenStreams refuses first, with a clear answer
     onerror: (error) => options.log(`mcp: ${error.message}`),
   });
   return {
     async handle(req, res, origin, body) {
+      const listen = listenRequestId(body);
+      if (listen !== undefined) {
+        let release: () => void;
+        try {
+          release = listens.admit(listenClientKey(req));
+        } catch (error) {
+          if (!isKbctxError(error)) throw error;
+          const { http, mcp } = errorMapping(error.code);
+          res.writeHead(http, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: listen.id, error: { code: mcp, message: error.message } }));
+          return;
+        }
+        res.once('close', release);
+      }
       const abort = new AbortController();
       res.once('close', () => abort.abort());
       const request = new Request(origin + (req.url ?? '/'), {
@@ -51,6 +74,20 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     close: () => handler.close(),
     resourcesChanged: () => handler.notify.resourcesChanged(),
   };
+}
+
+/** The id of a `subscriptions/listen` request (alone or in a batch); undefined for any other body. */
+function listenRequestId(body: Buffer | undefined): { id: unknown } | undefined {
+  if (!body?.includes('"subscriptions/listen"')) return undefined; // cheap: most bodies are not parsed here
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined; // the SDK answers the parse error
+  }
+  const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+  const listen = messages.find((m) => (m as { method?: unknown } | null)?.method === 'subscriptions/listen') as { id?: unknown } | undefined;
+  return listen && { id: listen.id ?? null };
 }
 
 function toHeaders(req: IncomingMessage): Headers {

@@ -1,9 +1,11 @@
 // A registry's manifest: `registry.toml` as Context Harness writes it ([registry] plus
 // [connectors.<name>], [tools.<name>], [agents.<name>]). Without a valid manifest the conventional tree
 // (connectors/<n>/connector.lua, tools/<n>/tool.lua, agents/<n>/agent.lua) is scanned, with a warning.
+// Every entry's path must stay inside the registry (symbolic links resolved); others are refused.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { escapeFrom } from './confine.ts';
 import { array, named, optional, section, str, table, withDefault, type Schema } from '../config/schema-kit.ts';
 
 export const EXTENSION_TYPES = ['connectors', 'tools', 'agents'] as const;
@@ -28,6 +30,15 @@ export interface Manifest {
   extensions: Record<ExtensionType, Record<string, ExtensionEntry>>;
   /** Set when the manifest was missing or invalid and the tree was scanned instead. */
   warning: string | null;
+  /** Entries whose path leaves the registry (even through a symbolic link): never provided, reported. */
+  refused: RefusedEntry[];
+}
+
+export interface RefusedEntry {
+  /** `<type>/<name>`. */
+  id: string;
+  /** Names the manifest entry, its path and where it leads. */
+  reason: string;
 }
 
 const entrySchema = table(
@@ -70,6 +81,24 @@ const mapEntries = (r: Record<string, RawEntry>): Record<string, ExtensionEntry>
   Object.fromEntries(Object.entries(r).map(([k, v]) => [k, toEntry(v)]));
 
 export function loadManifest(dir: string): Manifest {
+  return confineEntries(dir, readManifest(dir));
+}
+
+/** Moves every entry whose path escapes the registry from `extensions` to `refused`. */
+function confineEntries(dir: string, manifest: Omit<Manifest, 'refused'>): Manifest {
+  const refused: RefusedEntry[] = [];
+  const extensions = { connectors: {}, tools: {}, agents: {} } as Manifest['extensions'];
+  for (const type of EXTENSION_TYPES) {
+    for (const [name, entry] of Object.entries(manifest.extensions[type])) {
+      const escape = escapeFrom(dir, entry.path);
+      if (escape === null) extensions[type][name] = entry;
+      else refused.push({ id: `${type}/${name}`, reason: `manifest entry [${type}.${name}] path ${JSON.stringify(entry.path)} ${escape}` });
+    }
+  }
+  return { ...manifest, extensions, refused };
+}
+
+function readManifest(dir: string): Omit<Manifest, 'refused'> {
   const file = path.join(dir, 'registry.toml');
   if (!existsSync(file)) return scanTree(dir, 'no registry.toml');
   try {
@@ -92,7 +121,7 @@ export function loadManifest(dir: string): Manifest {
   }
 }
 
-function scanTree(dir: string, reason: string): Manifest {
+function scanTree(dir: string, reason: string): Omit<Manifest, 'refused'> {
   const extensions = { connectors: {}, tools: {}, agents: {} } as Manifest['extensions'];
   for (const type of EXTENSION_TYPES) {
     const folder = path.join(dir, type);

@@ -5,7 +5,7 @@
 // (0, 1, 2, … as written), so a later registry overrides an earlier one, as in Context Harness.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { badRequest, notFound } from '../core/errors.ts';
+import { badRequest, KbctxError, notFound } from '../core/errors.ts';
 import type { Config } from '../config/types.ts';
 import { isGitRepo } from './git.ts';
 import { EXTENSION_TYPES, loadManifest, type ExtensionEntry, type ExtensionType, type Manifest } from './manifest.ts';
@@ -31,6 +31,8 @@ export interface ResolvedExtension {
   entry: ExtensionEntry;
   /** Lower-precedence registries that also provide this id. */
   shadows: string[];
+  /** The script path in every registry that provides this id, lowest precedence first (`scriptPath` last). */
+  providedAt: string[];
 }
 
 /** Registries, lowest precedence first. */
@@ -62,14 +64,16 @@ export function resolveExtensions(registries: readonly LoadedRegistry[]): Map<st
       for (const [name, entry] of Object.entries(reg.manifest.extensions[type])) {
         const id = `${type}/${name}`;
         const previous = out.get(id);
+        const scriptPath = path.resolve(reg.path, entry.path);
         out.set(id, {
           id,
           type,
           name,
           registry: reg.name,
-          scriptPath: path.resolve(reg.path, entry.path),
+          scriptPath,
           entry,
           shadows: previous ? [...previous.shadows, previous.registry] : [],
+          providedAt: [...(previous?.providedAt ?? []), scriptPath],
         });
       }
     }
@@ -87,6 +91,10 @@ export function parseExtensionId(id: string): { type: ExtensionType; name: strin
 
 export function findExtension(registries: readonly LoadedRegistry[], id: string): ResolvedExtension {
   parseExtensionId(id);
+  for (const reg of registries) {
+    const refused = reg.manifest?.refused.find((r) => r.id === id);
+    if (refused) throw new KbctxError('forbidden', `registry '${reg.name}': ${refused.reason}; refusing ${id}`);
+  }
   const all = resolveExtensions(registries);
   const found = all.get(id);
   if (found) return found;
@@ -94,6 +102,11 @@ export function findExtension(registries: readonly LoadedRegistry[], id: string)
   const similar = [...all.keys()].filter((k) => k.includes(name) || name.includes(k.split('/')[1] ?? '\u0000'));
   const hint = similar.length > 0 ? `; did you mean ${similar.slice(0, 3).join(', ')}?` : registries.some((r) => !r.present) ? '; run `kbctx registry install` first?' : '';
   throw notFound(`no registry provides ${id}${hint}`);
+}
+
+/** True when a config entry of the extension's type points at its script in any registry (an override runs the copy: follow-overrides.ts). */
+export function isEnabled(config: Config, ext: ResolvedExtension): boolean {
+  return Object.values(configSection(config, ext.type)).some((c) => ext.providedAt.includes(c.path));
 }
 
 /** The config section a registry extension type is enabled in. */

@@ -1,6 +1,6 @@
 // Registry use-cases shared by the CLI (and any later surface): list, install, update, search, info,
 // add, override, init. Trust: nothing from a registry runs until `add` writes an explicit config entry.
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
@@ -9,9 +9,11 @@ import type { Config } from '../config/types.ts';
 import { DEFAULT_CONFIG_TOML } from '../config/default-config.ts';
 import { CONNECTOR_TIMEOUT_SECS } from '../config/schema.ts';
 import { appendTable, hasTable } from './config-edit.ts';
+import { escapeFrom } from './confine.ts';
 import { cloneRepo, localChanges, pullFastForward } from './git.ts';
 import { detectHostApis } from './host-apis.ts';
-import { CONFIG_TABLE, configSection, findExtension, loadRegistries, resolveExtensions, type LoadedRegistry, type ResolvedExtension } from './registries.ts';
+import { EXTENSION_TYPES, type ExtensionEntry } from './manifest.ts';
+import { CONFIG_TABLE, findExtension, isEnabled, loadRegistries, resolveExtensions, type LoadedRegistry, type ResolvedExtension } from './registries.ts';
 
 export const COMMUNITY_REGISTRY = { name: 'community', url: 'https://github.com/parallax-labs/ctx-registry.git', branch: 'main' };
 
@@ -29,7 +31,7 @@ export interface ExtensionView extends ResolvedExtension {
 export function listExtensions(ctx: RegistryContext): { registries: LoadedRegistry[]; extensions: ExtensionView[] } {
   const registries = loadRegistries(ctx.config);
   const extensions = [...resolveExtensions(registries).values()]
-    .map((e) => ({ ...e, enabled: Object.values(configSection(ctx.config, e.type)).some((c) => c.path === e.scriptPath) }))
+    .map((e) => ({ ...e, enabled: isEnabled(ctx.config, e) }))
     .sort((a, b) => a.id.localeCompare(b.id));
   return { registries, extensions };
 }
@@ -100,8 +102,7 @@ export interface ExtensionInfo extends ExtensionView {
 export function extensionInfo(ctx: RegistryContext, id: string): ExtensionInfo {
   const ext = findExtension(loadRegistries(ctx.config), id);
   const source = existsSync(ext.scriptPath) ? readFileSync(ext.scriptPath, 'utf8') : '';
-  const enabled = Object.values(configSection(ctx.config, ext.type)).some((c) => c.path === ext.scriptPath);
-  return { ...ext, enabled, detectedHostApis: detectHostApis(source) };
+  return { ...ext, enabled: isEnabled(ctx.config, ext), detectedHostApis: detectHostApis(source) };
 }
 
 /** Writes `[<type>.script.<name>]` pointing at the extension. Idempotent: an existing entry is left alone. */
@@ -137,18 +138,55 @@ function exampleValues(ext: ResolvedExtension): Record<string, unknown> {
   return Object.fromEntries(Object.entries(rest).filter(([, v]) => typeof v !== 'object' || Array.isArray(v)));
 }
 
-/** Copies an extension's folder from a read-only registry into the highest-precedence writable one. */
-export function overrideExtension(ctx: RegistryContext, id: string): { from: string; to: string; registry: string } {
+/**
+ * Copies an extension's folder from a read-only registry into the highest-precedence writable one, with
+ * its manifest entry, so that registry provides it from then on (and an enabled entry runs the copy:
+ * follow-overrides.ts). A writable registry without registry.toml gets one listing its scanned tree.
+ */
+export function overrideExtension(ctx: RegistryContext, id: string): { from: string; to: string; registry: string; manifest: string } {
   const registries = loadRegistries(ctx.config);
   const ext = findExtension(registries, id);
   const target = [...registries].reverse().find((r) => !r.readonly && r.present);
   if (!target) throw new KbctxError('conflict', 'no writable registry to copy into: add one with readonly = false and an existing path');
   if (target.name === ext.registry) throw new KbctxError('conflict', `${id} already comes from the writable registry '${target.name}'; edit it there`);
-  const rel = path.relative(registries.find((r) => r.name === ext.registry)!.path, path.dirname(ext.scriptPath));
+  const source = registries.find((r) => r.name === ext.registry)!.path;
+  const rel = path.relative(source, path.dirname(ext.scriptPath));
   const destination = path.join(target.path, rel);
+  const escape = escapeFrom(target.path, destination);
+  if (escape !== null) throw new KbctxError('forbidden', `cannot copy ${id} to ${destination}: it ${escape}`);
   if (existsSync(destination)) throw new KbctxError('conflict', `${destination} already exists; remove it first to copy ${id} again`);
   cpSync(path.dirname(ext.scriptPath), destination, { recursive: true });
-  return { from: path.dirname(ext.scriptPath), to: destination, registry: target.name };
+  try {
+    const manifest = addManifestEntry(target, ext, path.relative(source, ext.scriptPath).split(path.sep).join('/'));
+    return { from: path.dirname(ext.scriptPath), to: destination, registry: target.name, manifest };
+  } catch (error) {
+    rmSync(destination, { recursive: true, force: true }); // no copy without its entry
+    throw error;
+  }
+}
+
+/** Appends `[<type>.<name>]` to the registry's registry.toml (created from its scanned tree when absent). */
+function addManifestEntry(reg: LoadedRegistry, ext: ResolvedExtension, scriptPath: string): string {
+  const file = path.join(reg.path, 'registry.toml');
+  if (!existsSync(file)) {
+    for (const type of EXTENSION_TYPES) {
+      for (const [name, entry] of Object.entries(reg.manifest?.extensions[type] ?? {})) appendTable(file, [type, name], manifestValues(entry, entry.path));
+    }
+  }
+  appendTable(file, [ext.type, ext.name], manifestValues(ext.entry, scriptPath), [`copied from registry '${ext.registry}' by kbctx registry override`]);
+  return file;
+}
+
+function manifestValues(entry: ExtensionEntry, scriptPath: string): Record<string, unknown> {
+  const values: Record<string, unknown> = {
+    path: scriptPath,
+    description: entry.description,
+    tags: entry.tags,
+    required_config: entry.requiredConfig,
+    host_apis: entry.hostApis,
+    tools: entry.tools,
+  };
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && !(Array.isArray(v) && v.length === 0)));
 }
 
 /** Clones the community registry and adds it to the config. Safe to repeat; offline: error, config untouched. */

@@ -48,6 +48,16 @@ describe('script errors', () => {
     await assert.rejects(fx.exec('return { f = print }'), scriptError(/cannot be encoded as JSON: json.encode: cannot encode a value of type function/));
   });
 
+  it('a 10 MiB error() message is cut to a few KB and says it was truncated (issue 21)', async () => {
+    await assert.rejects(fx.exec('error("start " .. string.rep("x", 10 * 1024 * 1024))'), (e: unknown) => {
+      assert.ok(e instanceof KbctxError && e.code === 'script_error', String(e));
+      assert.ok(e.message.length <= 4096, `message length ${e.message.length}`);
+      assert.match(e.message, /^tool:tool: tool\.lua:3: start x+… \(truncated\)$/);
+      return true;
+    });
+    assert.equal(await fx.exec('return "still usable"'), 'still usable');
+  });
+
   it('a missing script file is a script error naming it', async () => {
     await assert.rejects(fx.run('tool.meta', `${fx.dir}/nope.lua`), scriptError(/cannot read script .*nope\.lua: ENOENT/));
   });

@@ -47,6 +47,17 @@ describe('host modules', () => {
     }
   });
 
+  it('env.get and json.parse("null") return one value, nil, so tostring and select see it (issue 21)', async () => {
+    const fx = new LuaFixture({ env: { KBCTX_LUA_TEST_VAR: 'from-env' } });
+    try {
+      const read = `return { tostring(env.get("KBCTX_LUA_TEST_UNSET")), tostring(env.get("PATH")), tostring(json.parse("null")),
+        select("#", env.get("KBCTX_LUA_TEST_UNSET")), select("#", json.parse("null")), select("#", env.get("KBCTX_LUA_TEST_VAR")) }`;
+      assert.deepEqual(await fx.exec(read), ['nil', 'nil', 'nil', 1, 1, 1]);
+    } finally {
+      fx.close();
+    }
+  });
+
   it('log.* and print go to the log sink with the label, not stdout', async () => {
     env.fx.logs.length = 0;
     await env.fx.exec(`log.info("i") log.warn("w") log.error("e") log.debug("d") print("p", 1, nil)`, { file: 'logger.lua' });

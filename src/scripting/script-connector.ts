@@ -1,6 +1,8 @@
 // Script connectors (`[connectors.script.<name>]`, label `script:<name>`): one sandboxed call of
 // `connector.scan(config, checkpoint)` per sync; items arrive loaded, so fingerprints are null.
+import { accessSync, constants } from 'node:fs';
 import type { Connector, ScanOptions, ScanResult } from '../connectors/connector.ts';
+import { KbctxError } from '../core/errors.ts';
 import type { ScriptConfig } from '../config/types.ts';
 import { parseCheckpoint, toScanResult, type RawScan } from './connector-items.ts';
 import { toScriptConfig } from './lua-values.ts';
@@ -18,6 +20,17 @@ export class ScriptConnector implements Connector {
     this.runtime = runtime;
     this.config = config;
     this.log = log;
+  }
+
+  /** The script file is there and readable (running it would call the source: that is `connector test`). */
+  probe(): Promise<string> {
+    try {
+      accessSync(this.config.path, constants.R_OK);
+    } catch (error) {
+      const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be read';
+      return Promise.reject(new KbctxError('script_error', `${this.label}: ${this.config.path} ${why}; fix connectors.script.${this.label.slice(7)}.path`, { cause: error }));
+    }
+    return Promise.resolve(this.config.path);
   }
 
   /** Rejects with timeout / script_error when the script fails; nothing is deleted then. */

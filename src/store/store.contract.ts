@@ -16,8 +16,6 @@ export interface StoreContractOptions {
    * everything survives close and reopen.
    */
   reopen?: (store: Store) => Promise<Store>;
-  /** Cases this implementation is known to fail, by title, each with the reason (reported as todo, not failures). */
-  todo?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -28,7 +26,7 @@ export interface StoreContractOptions {
 export function storeContract(name: string, open: () => Promise<Store>, options: StoreContractOptions = {}): void {
   describe(`store contract: ${name}`, () => {
     documentCases(open);
-    keywordCases(open, options.todo);
+    keywordCases(open);
     embeddingCases(open);
     vectorCases(open);
     indexCases(open, options.reopen);

@@ -1,7 +1,7 @@
 // The real `kbctx` CLI, spawned in a temp workspace: every command's output, --json, and exit codes.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.ts';
 import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
@@ -160,6 +160,21 @@ describe('kbctx CLI', () => {
     const env = await ws.kbctx(['stats'], { env: { KBCTX_CONFIG: 'missing.toml' } });
     assert.equal(env.code, 3);
     assert.match(env.stderr, /config file not found: missing\.toml/);
+  });
+
+  // A file that cannot be read, even by root: /proc/self/clear_refs is a regular file whose read fails (EINVAL; EACCES when not root).
+  it('files that fail to read are said in the summary and make the exit code non-zero (1); the rest is indexed', { skip: !existsSync('/proc/self/clear_refs') }, async () => {
+    ws.write('unreadable.toml', '[db]\npath = "data/unreadable.sqlite"\n[connectors.filesystem.mixed]\nroot = "mixed"\nfollow_symlinks = true\n');
+    ws.write('mixed/fine.md', '# Fine\n\nA readable note.');
+    symlinkSync('/proc/self/clear_refs', ws.path('mixed/unreadable.md'));
+    const r = await ws.kbctx(['-c', 'unreadable.toml', 'sync', 'all']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /filesystem:mixed: fetched 2, upserted 1, .* errors 1 /);
+    assert.match(r.stderr, /error unreadable\.md: /);
+    assert.match(r.stderr, /1 item\(s\) of filesystem:mixed could not be read; the rest was indexed, and their stored copies kept/);
+    const json = await ws.kbctx(['-c', 'unreadable.toml', 'sync', 'all', '--json']);
+    assert.equal(json.code, 1);
+    assert.equal((JSON.parse(json.stdout) as { connectors: { errors: number }[] }).connectors[0]?.errors, 1);
   });
 
   it('a failing connector is reported and sets the exit code; the others still sync', async () => {

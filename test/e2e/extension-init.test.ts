@@ -29,7 +29,7 @@ it('scaffolds a module whose test passes and which kbctx loads from the printed 
   assert.deepEqual(tools.tools.find((t) => t.name === 'acme'), { name: 'acme', description: 'Describe what this tool does, for the AI agent that will call it.', builtin: false, parameters: { type: 'object', properties: { text: { type: 'string', description: 'Some text' } }, required: ['text'] } });
 
   const again = await ws.kbctx(['extension', 'init', 'acme']);
-  assert.equal(again.code, 1);
+  assert.equal(again.code, 7);
   assert.match(again.stderr, /extensions\/acme\.mjs already exists/);
   assert.equal((await ws.kbctx(['extension', 'init', 'Bad Name'])).code, 2);
 });

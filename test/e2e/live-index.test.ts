@@ -96,7 +96,7 @@ it('a hand-run sync while the connector is locked by another process waits, or w
   const release = lockConnector(ws.path('.kbctx/kbctx.sqlite'), 'filesystem:docs', 'a test');
   try {
     const refused = await ws.kbctx(['sync', 'all', '--no-wait']);
-    assert.equal(refused.code, 1, refused.stderr);
+    assert.equal(refused.code, 7, refused.stderr);
     assert.match(refused.stderr, /filesystem:docs is being synced by a test \(pid \d+/);
     const child = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

@@ -3,19 +3,13 @@
 // and started again (both recover without a restart, and a sync through the first reaches the second).
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { eventually, type LiveServer } from '../helpers/live-server.ts';
+import { eventually, searchRaw, type LiveServer } from '../helpers/live-server.ts';
 import { Replicas } from '../helpers/replicas.ts';
 
 const replicas = new Replicas('kbctx-replicas-');
 const { ws } = replicas;
 before(() => replicas.start());
 after(() => replicas.close());
-
-/** POST /tools/search; status and body (200: results, else the error). */
-async function searchRaw(server: LiveServer, query: string): Promise<{ status: number; body: { results?: { source_id: string }[]; error?: { code: string } } }> {
-  const res = await fetch(`${server.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
-  return { status: res.status, body: (await res.json()) as { results?: { source_id: string }[]; error?: { code: string } } };
-}
 
 const finds = (server: LiveServer, query: string, sourceId: string) =>
   eventually(async () => {

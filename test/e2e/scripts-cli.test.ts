@@ -1,6 +1,7 @@
 // The script commands of the real CLI in a temp workspace: scaffolds pass their own test command
 // unchanged, --json everywhere, exit 5 on a time-out, exit 1 with the Lua line on a script error.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Workspace } from '../helpers/workspace.ts';
@@ -26,7 +27,7 @@ describe('script commands', () => {
     assert.match(test.stderr, /script:feed \[info\] scanned 1 item\(s\)/);
     assert.equal(existsSync(ws.path('data/index.sqlite')), false, 'connector test must not create the index');
     const again = await ws.kbctx(['connector', 'init', 'feed']);
-    assert.equal(again.code, 1);
+    assert.equal(again.code, 7);
     assert.match(again.stderr, /connectors\/feed\.lua already exists/);
   });
 
@@ -60,6 +61,36 @@ describe('script commands', () => {
     assert.deepEqual(list.map((a) => [a['name'], a['source']]), [['guide', 'lua'], ['plain', 'toml']]);
     const missing = await ws.kbctx(['agent', 'test', 'nobody']);
     assert.equal(missing.code, 4);
+  });
+
+  it('agent test refuses an unknown --arg and points at agent list for an unknown agent; tool test at tool list (issue 21)', async () => {
+    ws.write('agents/brief.lua', 'agent = { arguments = { { name = "topic" }, { name = "tone" } } }\nfunction agent.resolve(a) return { system = a.topic } end\n');
+    ws.config(`${BASE}[agents.script.brief]\npath = "agents/brief.lua"\n`);
+    assert.equal((await ws.kbctx(['agent', 'test', 'brief', '--arg', 'topic=deploys'])).code, 0);
+    const typo = await ws.kbctx(['agent', 'test', 'brief', '--arg', 'topic=deploys', '--arg', 'tpoic=x']);
+    assert.equal(typo.code, 2, typo.stderr);
+    assert.match(typo.stderr, /unknown argument 'tpoic' for agent 'brief'; known arguments: topic, tone/);
+    const missing = await ws.kbctx(['agent', 'test', 'nobody']);
+    assert.equal(missing.code, 4);
+    assert.match(missing.stderr, /unknown agent 'nobody'.*`kbctx agent list`/);
+    const noTool = await ws.kbctx(['tool', 'test', 'nosuch']);
+    assert.equal(noTool.code, 4);
+    assert.match(noTool.stderr, /script not found: nosuch.*`kbctx tool list`/);
+  });
+
+  it('connector test and tool test read only regular files of bounded size: a device, a FIFO or a huge file is refused, naming it', async () => {
+    execFileSync('mkfifo', [ws.path('pipe.lua')]);
+    ws.write('huge.lua', `-- ${'x'.repeat(5 * 1024 * 1024)}\ntool = {}\nfunction tool.execute() return 1 end\n`);
+    const cases: [string, string, RegExp][] = [
+      ['connector', '/dev/null', /\/dev\/null is not a regular file \(a device\)/],
+      ['tool', 'pipe.lua', /pipe\.lua is not a regular file \(a named pipe\)/],
+      ['tool', 'huge.lua', /huge\.lua is too large for a script \(\d+ bytes; the limit is 4194304\)/],
+    ];
+    for (const [kind, file, message] of cases) {
+      const r = await ws.kbctx([kind, 'test', file]);
+      assert.equal(r.code, 2, `${kind} test ${file}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+    }
   });
 
   it('tool list shows built-in and script tools with schemas', async () => {

@@ -1,6 +1,7 @@
 // fast-check generators for hostile HTTP traffic against kbctx: every REST route and MCP method with
 // wrong types, missing fields, unicode and NUL, huge and deeply nested values, broken JSON, invalid
-// JSON-RPC, batches, unknown methods and protocol versions. Requests are plain data (FuzzRequest).
+// JSON-RPC, batches, unknown methods and protocol versions, and (1 in 20) a hostile Host header.
+// Requests are plain data (FuzzRequest).
 import fc from 'fast-check';
 
 export interface FuzzRequest {
@@ -129,4 +130,9 @@ export const mcpRequest: fc.Arbitrary<FuzzRequest> = fc
     return { method, path: '/mcp', headers, body: method === 'GET' ? undefined : body };
   });
 
-export const anyRequest: fc.Arbitrary<FuzzRequest> = fc.oneof({ weight: 1, arbitrary: restRequest }, { weight: 1, arbitrary: mcpRequest });
+/** Host headers a hostile client might send (node:http sets a valid one otherwise): malformed ones must be 400, never 500. */
+const HOSTS = ['localhost:abc', '127.0.0.1:7411.', 'localhost:7411@evil.com', 'localhost:7411, evil.com', '[::1', '127.0.0.256', 'localhost:99999', '', 'evil.example.com', 'localhost', '[::1]:7411'];
+
+export const anyRequest: fc.Arbitrary<FuzzRequest> = fc
+  .tuple(fc.oneof({ weight: 1, arbitrary: restRequest }, { weight: 1, arbitrary: mcpRequest }), fc.oneof({ weight: 19, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...HOSTS) }))
+  .map(([request, host]) => (host === undefined ? request : { ...request, headers: { ...request.headers, host } }));

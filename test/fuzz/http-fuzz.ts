@@ -10,6 +10,8 @@ export interface FuzzReport {
   requests: number;
   /** status code (0: connection closed by the server, e.g. after a 413) → count */
   histogram: Map<number, number>;
+  /** Error codes in the answers → count: `rest:bad_request`, `mcp:-32602` (JSON-RPC errors, also inside SSE events). */
+  errorCodes: Map<string, number>;
   /** Requests answered 5xx or not at all within the time limit, with what came back. */
   failures: { request: FuzzRequest; status: number | 'timeout'; body: string }[];
   /** Problems found after the run (health, valid calls); empty when healthy. */
@@ -22,7 +24,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 
 export async function fuzzServer(port: number, options: { runs: number; seed: number; onProgress?: (done: number) => void }): Promise<FuzzReport> {
   const agent = new Agent({ keepAlive: true, maxSockets: LANES });
-  const report: FuzzReport = { requests: 0, histogram: new Map(), failures: [], afterwards: [] };
+  const report: FuzzReport = { requests: 0, histogram: new Map(), errorCodes: new Map(), failures: [], afterwards: [] };
   try {
     for (let start = 0; start < options.runs; start += BATCH) {
       // Batches with derived seeds: the same seed always gives the same requests, without holding them all.
@@ -35,6 +37,7 @@ export async function fuzzServer(port: number, options: { runs: number; seed: nu
           report.requests++;
           const code = status === 'timeout' ? -1 : status;
           report.histogram.set(code, (report.histogram.get(code) ?? 0) + 1);
+          for (const error of errorCodesIn(body)) report.errorCodes.set(error, (report.errorCodes.get(error) ?? 0) + 1);
           if (status === 'timeout' || status >= 500) report.failures.push({ request: req, status, body: body.slice(0, 300) });
         }
       };
@@ -95,6 +98,14 @@ export const FUZZ_FILES = {
   'tools/shout.lua': 'tool = { description = "Shouts", parameters = { { name = "text", type = "string", required = true } } }\nfunction tool.execute(p) return { text = string.upper(p.text) } end\n',
   'agents/greeter.lua': 'agent = { description = "Greets", arguments = { { name = "who" } } }\nfunction agent.resolve(args) return { system = "Hello " .. tostring(args.who) } end\n',
 };
+
+/** The error codes an answer carries: REST `{"error":{"code":"x"}}`, JSON-RPC `"error":{"code":-32602}` (one per message of a batch or SSE stream). */
+function errorCodesIn(body: string): string[] {
+  return [...body.matchAll(/"error":\{"code":(-?\d+|"[a-z_]+")/g)].map((m) => (m[1]!.startsWith('"') ? `rest:${m[1]!.slice(1, -1)}` : `mcp:${m[1]!}`));
+}
+
+/** `{"mcp:-32602": 80, ...}` sorted by code. */
+export const errorCodesText = (h: Map<string, number>): string => JSON.stringify(Object.fromEntries([...h].sort((a, b) => a[0].localeCompare(b[0]))));
 
 /** `{"200": 120, ...}` sorted by status. */
 export const histogramText = (h: Map<number, number>): string =>

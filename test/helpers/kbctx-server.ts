@@ -8,6 +8,8 @@ export interface KbctxServer {
   /** Everything printed on stdout up to the MCP endpoint line. */
   stdout: string;
   url: string;
+  /** Everything printed on stderr so far (the server's log). */
+  stderr(): string;
   exit: Promise<number | null>;
   stop(): Promise<number | null>;
 }
@@ -27,6 +29,7 @@ export function spawnServer(ws: Workspace, args: string[], env: NodeJS.ProcessEn
           child,
           stdout,
           url: m[1]!,
+          stderr: () => stderr,
           exit,
           stop: () => {
             child.kill('SIGTERM');

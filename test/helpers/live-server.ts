@@ -87,6 +87,12 @@ export function spawnLiveServer(ws: Workspace, args: string[] = [], env: NodeJS.
   });
 }
 
+/** POST /tools/search, whatever the status: 200 with results, else the error (503 `unavailable` while PostgreSQL is down). */
+export async function searchRaw(server: LiveServer, query: string): Promise<{ status: number; body: { results?: { source_id: string }[]; error?: { code: string } } }> {
+  const res = await fetch(`${server.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  return { status: res.status, body: (await res.json()) as { results?: { source_id: string }[]; error?: { code: string } } };
+}
+
 /** Re-evaluates `probe` (every `everyMs`) until it returns a value other than undefined; a condition to await, not a timing check. */
 export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { unprivilegedUser, type UserIds } from './unprivileged-user.ts';
 
 export interface TestPostgres {
   /** postgres://… of the `postgres` database (a fresh server has nothing else). */
@@ -35,15 +36,7 @@ function binDir(): string {
 }
 
 /** The uid/gid to run the server as: ourselves unless root, else `postgres` (or `nobody`). */
-function serverUser(): { uid: number; gid: number } | null {
-  if (process.getuid?.() !== 0) return null;
-  const passwd = readFileSync('/etc/passwd', 'utf8').split('\n').map((line) => line.split(':'));
-  for (const name of ['postgres', 'nobody']) {
-    const entry = passwd.find((fields) => fields[0] === name);
-    if (entry) return { uid: Number(entry[2]), gid: Number(entry[3]) };
-  }
-  throw new Error('running as root, and neither a `postgres` nor a `nobody` user exists to run PostgreSQL as');
-}
+const serverUser = (): UserIds | null => unprivilegedUser(['postgres', 'nobody']);
 
 async function freePort(): Promise<number> {
   const server = createServer();

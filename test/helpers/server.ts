@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/load-config.ts';
 import { openKbctx, type Kbctx } from '../../src/compose.ts';
 import { createHttpServer } from '../../src/http/create-http-server.ts';
 import { closeGracefully, listen } from '../../src/http/listen.ts';
-import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp/mcp-http-handler.ts';
+import { createMcpHttpHandler, listenLimitsOf, type McpHttpHandler } from '../../src/mcp/mcp-http-handler.ts';
 import { listDocumentPage } from '../../src/app/documents.ts';
 import { VERSION } from '../../src/version.ts';
 import { createWebSurface } from '../../src/web/create-web-surface.ts';
@@ -60,7 +60,7 @@ export const EXTRA_TOOLS: Tool[] = [
 /** `serverToml` is appended to the config (e.g. a [server] section); `files` are written into the workspace (e.g. Lua scripts). */
 export async function startTestServer(
   serverToml = '',
-  options: { extraTools?: boolean; files?: Record<string, string>; authToken?: string } = {},
+  options: { extraTools?: boolean; files?: Record<string, string>; authToken?: string; bindHost?: string } = {},
 ): Promise<TestServer> {
   const ws = new Workspace('kbctx-http-');
   for (const [file, text] of Object.entries({ ...DOCS, ...options.files })) ws.write(file, text);
@@ -78,6 +78,7 @@ export async function startTestServer(
     agents: kbctx.agents(),
     version: VERSION,
     maxBodyBytes: config.server.maxBodyBytes,
+    listenLimits: listenLimitsOf(config.server),
     log: (l) => log.push(l),
     documents: (cursor) => listDocumentPage(kbctx.store, cursor),
   });
@@ -86,7 +87,7 @@ export async function startTestServer(
     agents: kbctx.agents(),
     version: VERSION,
     config: config.server,
-    bindHost: '127.0.0.1',
+    bindHost: options.bindHost ?? '127.0.0.1', // what the server believes it binds (the Host guard follows it); it listens on 127.0.0.1
     mcp,
     web: createWebSurface({
       store: kbctx.store,

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { UserIds } from './unprivileged-user.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const KBCTX_BIN = path.join(REPO_ROOT, 'bin/kbctx.js');
@@ -56,12 +57,12 @@ export class Workspace {
   }
 
   /** Spawns the real CLI with this workspace as working directory. */
-  kbctx(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
+  kbctx(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; user?: UserIds | null } = {}): Promise<CliResult> {
     return runKbctx(args, { cwd: this.dir, ...options });
   }
 
   /** Runs `kbctx sync <target> --json` and parses the per-connector reports. */
-  async syncJson(target: string, options: { env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; reports: SyncReportJson[]; stderr: string }> {
+  async syncJson(target: string, options: { env?: NodeJS.ProcessEnv; user?: UserIds | null } = {}): Promise<{ code: number; reports: SyncReportJson[]; stderr: string }> {
     const r = await this.kbctx(['sync', target, '--json'], options);
     return { code: r.code, reports: (JSON.parse(r.stdout) as { connectors: SyncReportJson[] }).connectors, stderr: r.stderr };
   }
@@ -71,10 +72,12 @@ export class Workspace {
   }
 }
 
-export function runKbctx(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> {
+/** `user`: run the CLI as this uid/gid (see unprivileged-user.ts). */
+export function runKbctx(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; user?: UserIds | null }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [KBCTX_BIN, ...args], {
       cwd: options.cwd,
+      ...(options.user ?? {}),
       env: { ...process.env, KBCTX_CONFIG: '', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

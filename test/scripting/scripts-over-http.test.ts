@@ -98,6 +98,15 @@ describe('script agents over REST', () => {
     assert.equal(broken.status, 500);
     assert.match(errorOf(broken).message, /must return a table with a `system` string/);
   });
+
+  it('an unknown argument is a 400 naming it and the known ones (issue 21)', async () => {
+    const r = await post('/agents/guide/prompt', { topic: 'foxes', tpoic: 'typo' });
+    assert.equal(r.status, 400);
+    assert.deepEqual(errorOf(r), { code: 'bad_request', message: "unknown argument 'tpoic' for agent 'guide'; known arguments: topic" });
+    const none = await post('/agents/stuck/prompt', { topic: 'x' });
+    assert.equal(none.status, 400);
+    assert.equal(errorOf(none).message, "unknown argument 'topic' for agent 'stuck'; it takes no arguments");
+  });
 });
 
 describe('scripts over MCP', () => {
@@ -134,5 +143,6 @@ describe('scripts over MCP', () => {
     await assert.rejects(client.getPrompt({ name: 'guide', arguments: {} }), /missing required argument 'topic'/);
     await assert.rejects(client.getPrompt({ name: 'stuck', arguments: {} }), /timed out after 1 s/);
     await assert.rejects(client.getPrompt({ name: 'nosystem', arguments: {} }), /must return a table with a `system` string/);
+    await assert.rejects(client.getPrompt({ name: 'guide', arguments: { topic: 'foxes', tpoic: 'typo' } }), /unknown argument 'tpoic' for agent 'guide'; known arguments: topic/);
   });
 });

@@ -6,10 +6,11 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import type { TestBrowser } from '../helpers/browser.ts';
 import { spawnServer, type KbctxServer } from '../helpers/kbctx-server.ts';
 import { REPO_ROOT, type Workspace } from '../helpers/workspace.ts';
 import { createWebWorkspace } from './web-fixture.ts';
+import { openWebSession, type WebSession } from './web-session.ts';
 
 // The browser globals the page.evaluate callbacks use (the test program is checked without the DOM library).
 interface PageElement {
@@ -29,28 +30,21 @@ declare const window: { innerWidth: number; __pwned?: string };
 declare function getComputedStyle(element: unknown): { fontFamily: string };
 
 let ws: Workspace;
+let session: WebSession;
 let server: KbctxServer;
 let browser: TestBrowser;
 let page: Page;
-const pageErrors: string[] = [];
+let open: WebSession['open'];
 
 before(async () => {
   ws = await createWebWorkspace();
-  [server, browser] = await Promise.all([spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0']), launchBrowser()]);
-  page = await browser.context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  session = await openWebSession(ws);
+  ({ server, browser, page, open } = session);
 });
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await session?.close();
   ws?.cleanup();
 });
-
-/** A fresh load of the page at `hash` (going through about:blank, so a hash-only change still reloads). */
-const open = async (hash: string): Promise<void> => {
-  await page.goto('about:blank');
-  await page.goto(`${server.url}/${hash}`);
-};
 
 it('search → highlighted result → open the document → back keeps the query', async () => {
   await open('');
@@ -70,6 +64,30 @@ it('search → highlighted result → open the document → back keeps the query
   await page.locator('.result').first().waitFor();
   assert.equal(await page.getByLabel('Search', { exact: true }).inputValue(), 'fox');
   assert.equal(await page.locator('.result-link').first().textContent(), title);
+});
+
+it('the results always match the URL: an edited ?q= and Back/Forward between two searches', async () => {
+  /** Waits until the page shows the finished search for `q`, in the box and in the results. */
+  const resultsFor = async (q: string): Promise<string[]> => {
+    await page.locator('#search-status').filter({ hasText: new RegExp(`results? for “${q}”\\.$`) }).waitFor();
+    assert.equal(await page.locator('#q').inputValue(), q);
+    return page.locator('.result-link').allTextContents();
+  };
+  await open('#/?q=fox');
+  const fox = await resultsFor('fox');
+  await page.goto(`${server.url}/#/?q=tea`); // the address bar edited: a new history entry in the same page
+  const tea = await resultsFor('tea');
+  assert.notDeepEqual(tea, fox);
+  await page.goBack();
+  assert.match(page.url(), /#\/\?q=fox$/);
+  assert.deepEqual(await resultsFor('fox'), fox);
+  await page.goForward();
+  assert.match(page.url(), /#\/\?q=tea$/);
+  assert.deepEqual(await resultsFor('tea'), tea);
+  await page.goto(`${server.url}/#/`); // the search cleared in the URL clears the page
+  await page.locator('#search-status').filter({ hasText: /^$/ }).waitFor();
+  assert.equal(await page.locator('#q').inputValue(), '');
+  assert.equal(await page.locator('.result').count(), 0);
 });
 
 it('filters live in the URL; semantic and hybrid are disabled with the reason when there are no embeddings', async () => {
@@ -311,5 +329,5 @@ it('asks for the token once per tab when auth is on; the page itself loads witho
 });
 
 it('raised no script errors in the page', () => {
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(session.pageErrors, []);
 });

@@ -35,7 +35,7 @@ export function registerAgent(program: Command, ctx: CliContext): void {
       const failure = (await kbctx.loadScripts()).find((f) => f.label === `agent:${name}`);
       if (failure) throw new KbctxError('script_error', failure.message);
       const registry = kbctx.agents();
-      const source = registry.get(name).source;
+      const source = withListHint(() => registry.get(name)).source;
       const prompt = await registry.resolve(name, parseKeyValues(opts.arg));
       if (ctx.json) return ctx.printJson({ name, source, ...prompt });
       ctx.io.out(`Agent:  ${name}\nSource: ${source}\nTools:  ${prompt.tools.join(', ') || '-'}\n`);
@@ -47,4 +47,14 @@ export function registerAgent(program: Command, ctx: CliContext): void {
     .description('write a commented script agent template to agents/<name>.lua and print its config entry')
     .argument('<name>', 'agent name')
     .action((name: string) => printScaffold(ctx, scaffoldScript('agent', name, ctx.io.cwd), `kbctx agent test ${name}`));
+}
+
+/** The registry's not_found (which lists the agents) plus where to look them up from the command line. */
+function withListHint<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof KbctxError && error.code === 'not_found') throw new KbctxError('not_found', `${error.message} (see \`kbctx agent list\`)`);
+    throw error;
+  }
 }

@@ -1,8 +1,12 @@
-// `kbctx doctor`: checks the config, the index, embeddings, registries and git, and prints what to do.
+// `kbctx doctor`: checks the config, the index, embeddings (and the provider), connectors' sources,
+// extensions and scripts, registries and git, and prints what to do.
 // Exit 0 when nothing failed (warnings included), 1 when a check failed, 3 when the config does not load.
 import type { Command } from 'commander';
 import { configChecks, indexChecks, type DoctorCheck } from '../../app/doctor.ts';
+import { connectorChecks, embedderCheck, loadChecks } from '../../app/doctor-parts.ts';
+import { configuredConnectors } from '../../app/select-connectors.ts';
 import { KbctxError } from '../../core/errors.ts';
+import type { Embedder } from '../../embed/embedder.ts';
 import { gitVersion } from '../../registry/git.ts';
 import { loadRegistries } from '../../registry/registries.ts';
 import type { CliContext } from '../context.ts';
@@ -12,7 +16,7 @@ const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const;
 export function registerDoctor(program: Command, ctx: CliContext): void {
   program
     .command('doctor')
-    .description('check the config, the index, embeddings, registries and git; print what to do')
+    .description('check the config, the index, embeddings, connectors, scripts, extensions, registries and git; print what to do')
     .action(async () => {
       let kbctx;
       try {
@@ -23,7 +27,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         throw error;
       }
       const config = kbctx.config;
-      let embedder: { model: string; dims: number | null } | null = null;
+      let embedder: Embedder | null = null;
       const checks: DoctorCheck[] = [...configChecks(config)];
       try {
         embedder = kbctx.embedder();
@@ -31,6 +35,12 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         checks.push({ area: 'embeddings', status: 'fail', detail: (error as Error).message, fix: 'fix the [embedding] section' });
       }
       checks.push(...(await indexChecks(kbctx.store, embedder, kbctx.engine)));
+      // The local provider is bundled (nothing to reach); a remote one must answer a real request.
+      if (embedder && config.embedding.provider !== 'local') checks.push(await embedderCheck(embedder));
+      const extensionFailures = await kbctx.loadExtensions();
+      const scriptFailures = (await kbctx.loadScripts()).filter((f) => !extensionFailures.includes(f));
+      checks.push(...loadChecks(extensionFailures, scriptFailures));
+      checks.push(...(await connectorChecks(await Promise.all(configuredConnectors(config).map((ref) => kbctx.createConnector(ref))))));
       for (const reg of loadRegistries(config)) {
         checks.push(
           reg.present

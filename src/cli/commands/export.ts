@@ -1,12 +1,14 @@
 // `kbctx export [--output <path>] [--quiet]`: every document and chunk as one JSON object, streamed row by
 // row with back-pressure, so memory stays bounded whatever the index size (issue 10, defect 7). Progress
 // and, when the JSON goes to stdout, the summary line go to stderr only: they never mix into the JSON.
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { exportJsonPieces } from '../../app/documents.ts';
+import { badRequest } from '../../core/errors.ts';
+import { pathProblem } from '../../core/path-problem.ts';
 import type { CliContext } from '../context.ts';
 import { createProgress, progressEveryMs } from '../progress.ts';
 import { formatBytes } from '../table.ts';
@@ -20,7 +22,8 @@ export function registerExport(program: Command, ctx: CliContext): void {
     .action(async (opts: { output?: string; quiet?: boolean }) => {
       const started = Date.now();
       const store = ctx.kbctx().store;
-      const file = opts.output ? createWriteStream(path.resolve(ctx.io.cwd, opts.output)) : null;
+      const outputPath = opts.output ? path.resolve(ctx.io.cwd, opts.output) : null;
+      const file = opts.output && outputPath ? openOutput(outputPath, opts.output) : null;
       const out = file ?? ctx.io.stdout;
       // No progress when JSON is being dumped onto the same terminal: the redrawn bar would garble it.
       const show = opts.quiet !== true && !ctx.json && !(file === null && isTerminal(out));
@@ -47,10 +50,21 @@ export function registerExport(program: Command, ctx: CliContext): void {
       progress.done();
       const seconds = (Date.now() - started) / 1000;
       const summary = `${counts.documents} documents and ${counts.chunks} chunks to ${opts.output || 'stdout'} (${formatBytes(bytes)}, ${seconds.toFixed(2)} s)\n`;
-      if (file && ctx.json) ctx.printJson({ output: String(file.path), ...counts, bytes, duration_ms: Math.round(seconds * 1000) });
+      if (file && ctx.json) ctx.printJson({ output: outputPath, ...counts, bytes, duration_ms: Math.round(seconds * 1000) });
       else if (file && opts.quiet !== true) ctx.io.out(`Wrote ${summary}`);
       else if (!file && show) ctx.io.err(`Exported ${summary}`);
     });
+}
+
+/** Opens (creates or truncates) the --output file now, so a path the user got wrong is a usage error. */
+function openOutput(file: string, output: string): WriteStream {
+  try {
+    return createWriteStream(file, { fd: openSync(file, 'w') });
+  } catch (error) {
+    const problem = pathProblem(error, file);
+    if (problem === null) throw error;
+    throw badRequest(`--output ${output}: ${problem}`);
+  }
 }
 
 /**

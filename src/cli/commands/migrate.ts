@@ -1,6 +1,6 @@
 // `kbctx migrate --to <path-or-url> [--force]`: copies the configured index (documents, chunks,
 // embeddings, checkpoints) into another store, verifies the copy, and says what it did. The source
-// is left as it was. Exit 1 (conflict) when the target holds an index and --force is not given, or
+// is left as it was. Exit 7 (conflict) when the target holds an index and --force is not given, or
 // when the final check finds a difference.
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -13,6 +13,7 @@ import type { CliContext } from '../context.ts';
 import { createProgress, progressEveryMs } from '../progress.ts';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+const ANY_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 export function registerMigrate(program: Command, ctx: CliContext): void {
   program
@@ -45,11 +46,18 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
  */
 export function openTargetStore(target: string, config: Config, cwd: string): Store {
   const url = POSTGRES_URL.test(target);
+  if (!url && ANY_URL.test(target)) throw badRequest(`--to ${target}: expected a postgres:// URL or an SQLite file path`);
   const file = url ? null : path.resolve(cwd, target);
   if (url ? config.db.url === target : config.db.url === null && file === path.resolve(cwd, config.db.path)) {
     throw badRequest('--to names the configured index itself: give another file or database');
   }
-  return openStoreAt(file ?? target, config);
+  try {
+    return openStoreAt(file ?? target, config);
+  } catch (error) {
+    // The SQLite file cannot be created there (a missing permission, a file where a folder goes): --to is wrong.
+    if (error instanceof KbctxError && error.code === 'config_error') throw badRequest(`--to ${target}: ${error.message}`);
+    throw error;
+  }
 }
 
 function summary(from: string, to: string, r: MigrateReport): string {

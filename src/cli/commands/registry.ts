@@ -46,6 +46,7 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
         ),
       );
       for (const r of registries) if (r.manifest?.warning) ctx.io.err(`warning: registry '${r.name}': ${r.manifest.warning}\n`);
+      for (const r of registries) for (const x of r.manifest?.refused ?? []) ctx.io.err(`warning: registry '${r.name}': ${x.reason}; refused\n`);
       for (const type of EXTENSION_TYPES) {
         const rows = extensions.filter((e) => e.type === type);
         ctx.io.out(`\n${type[0]!.toUpperCase()}${type.slice(1)} (${rows.length})\n`);
@@ -135,7 +136,7 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .action((id: string) => {
       const r = overrideExtension(registryContext(ctx), id);
       if (ctx.json) return ctx.printJson(r);
-      ctx.io.out(`Copied ${id} to ${r.to} (registry '${r.registry}'), which now takes precedence.\n`);
+      ctx.io.out(`Copied ${id} to ${r.to} with its entry in ${r.manifest} (registry '${r.registry}'), which now takes precedence: an enabled ${id} runs the copy.\n`);
     });
 
   registry

@@ -8,7 +8,7 @@ import { parseBind, toHttpUrl } from '../../http/bind-address.ts';
 import { checkExposure } from '../../http/exposure-policy.ts';
 import { closeGracefully, listen } from '../../http/listen.ts';
 import { toolRouteMethod } from '../../http/rest-routes.ts';
-import { createMcpHttpHandler } from '../../mcp/mcp-http-handler.ts';
+import { createMcpHttpHandler, listenLimitsOf } from '../../mcp/mcp-http-handler.ts';
 import { runMcpStdio } from '../../mcp/mcp-stdio.ts';
 import { listDocumentPage, type DocumentPage } from '../../app/documents.ts';
 import { VERSION } from '../../version.ts';
@@ -18,6 +18,7 @@ import { startLiveIndex, type LiveIndex } from './serve-live.ts';
 import type { CliContext } from '../context.ts';
 import type { Kbctx } from '../../compose.ts';
 import type { WebFacts } from '../../web/web-routes.ts';
+import { lineLog } from '../../core/log-line.ts';
 
 export interface ServeOptions {
   bind?: string | undefined;
@@ -29,7 +30,7 @@ export interface ServeOptions {
 
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
   const kbctx = ctx.kbctx();
-  const log = (line: string): void => ctx.io.err(`${line}\n`);
+  const log = lineLog(ctx.io.err);
   const documents = (cursor: string | undefined): Promise<DocumentPage> => listDocumentPage(kbctx.store, cursor);
   if (!isClusterWorker()) log(`config: ${kbctx.config.file ?? 'built-in default (no config file found)'}`);
   await openIndex(kbctx, isClusterWorker() ? () => undefined : log);
@@ -65,11 +66,14 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
     return;
   }
   const live: LiveIndex = await startLiveIndex(kbctx, { watch: options.watch, log, role: isClusterWorker() ? 'worker' : 'single' });
-  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, log, documents, syncStatus: live.statusJson });
+  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, listenLimits: listenLimitsOf(config), log, documents, syncStatus: live.statusJson });
   const web = createWebSurface({ store: kbctx.store, connectorLabels: kbctx.connectorLabels, facts: webFacts(kbctx) });
   live.onIndexChanged(() => mcp.resourcesChanged());
   const server = createHttpServer({ tools, agents, version: VERSION, config, bindHost: bind.host, mcp, web, log, debug, authToken: exposure.token, sync: live.control, syncTokenRequired: exposure.token !== null });
-  const address = await listen(server, bind.host, bind.port);
+  const address = await listen(server, bind.host, bind.port).catch(async (error: unknown) => {
+    await Promise.all([mcp.close(), live.close()]); // the address is taken: stop the watchers so the command exits
+    throw error;
+  });
   const base = toHttpUrl(address.address, address.port);
   if (isClusterWorker()) announceListening(base);
   else printStartup(base);
@@ -79,7 +83,9 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
       log(`${signal}: shutting down`);
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
-      void Promise.all([closeGracefully(server), mcp.close(), live.close()]).finally(() => {
+      // Settled, not all: a part failing to close (PostgreSQL gone) must not become an unhandled rejection.
+      void Promise.allSettled([closeGracefully(server), mcp.close(), live.close()]).then((closed) => {
+        for (const c of closed) if (c.status === 'rejected') log(`shutdown: ${(c.reason as Error).message}`);
         if (isClusterWorker()) process.disconnect?.(); // the IPC channel would keep a worker alive
         resolve();
       });

@@ -7,7 +7,7 @@ import { syncConnectors, type SyncOptions, type SyncReport } from '../../app/syn
 import { syncReportToWire } from '../../app/wire.ts';
 import { parseSince } from '../../core/search/since.ts';
 import type { CliContext } from '../context.ts';
-import { createProgress } from '../progress.ts';
+import { createProgress, progressEveryMs } from '../progress.ts';
 
 const LOCK_WAIT_MS = 600_000;
 
@@ -20,13 +20,19 @@ export function registerSync(program: Command, ctx: CliContext): void {
     .option('--dry-run', 'count what would change, writing nothing')
     .option('--limit <n>', 'at most n new or changed items per connector (deletes nothing)', parsePositive)
     .option('--since <when>', 'only items updated since a date (2026-01-31) or a duration (7d) (deletes nothing)')
-    .option('--no-wait', 'fail at once (exit 1, conflict) instead of waiting while a running server syncs the same connector')
+    .option('--no-wait', 'fail at once (exit 7, conflict) instead of waiting while a running server syncs the same connector')
     .action(async (target: string, opts: { full?: boolean; dryRun?: boolean; limit?: number; since?: string; wait?: boolean }) => {
       const since = opts.since === undefined ? undefined : parseSince(opts.since, new Date(), '--since');
       const reports = await runSync(ctx, target, { full: opts.full === true, dryRun: opts.dryRun === true, limit: opts.limit, since }, opts.wait !== false);
       const failed = reports.find((r) => r.failure);
       if (failed?.failure) {
         throw new KbctxError(failed.failure.code as ErrorCode, `${reports.filter((r) => r.failure).length} of ${reports.length} connector(s) failed`);
+      }
+      // Items that failed to read leave the index behind the source: not a success (exit 1, README).
+      const unread = reports.filter((r) => r.errors > 0);
+      if (unread.length > 0) {
+        const which = unread.map((r) => `${r.errors} item(s) of ${r.connector}`).join(', ');
+        throw new KbctxError('connector_error', `${which} could not be read; the rest was indexed, and their stored copies kept`);
       }
     });
 }
@@ -37,7 +43,7 @@ export async function runSync(ctx: CliContext, target: string, options: SyncOpti
   // Extension connector types exist once their modules are loaded; a module that fails is reported, the rest sync.
   for (const f of await kbctx.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
   const connectors = await Promise.all(refs.map((r) => kbctx.createConnector(r)));
-  const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json });
+  const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, everyMs: progressEveryMs(ctx.io.env) });
   // One writer per connector: while a server syncs one, wait (said once on stderr) or, with --no-wait, fail.
   const lockWait = { timeoutMs: wait ? LOCK_WAIT_MS : 0, onWait: (m: string) => ctx.io.err(`${m}\n`) };
   const reports = await syncConnectors(kbctx.syncDeps((p) => progress.update(p), lockWait), connectors, options);

@@ -1,15 +1,16 @@
 // Filesystem connector: indexes files under `root` matching the globs. The fingerprint is size+mtime,
 // so an untouched file is never read again; a file over `max_file_bytes` or with binary content is
-// skipped and counted.
-import { lstatSync, readFileSync, statSync } from 'node:fs';
+// skipped and counted. A folder or file below the root that cannot be read is reported as unreadable
+// (its stored documents are kept); only an unreadable root fails the connector.
+import { lstatSync, opendirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { KbctxError } from '../../core/errors.ts';
 import type { FilesystemConnectorConfig } from '../../config/types.ts';
-import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult } from '../connector.ts';
+import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from '../connector.ts';
 import { loadFileItem } from '../file-item.ts';
 import { createGlobFilter } from '../globs.ts';
-import { walkFiles, type WalkedFile } from './walk.ts';
+import { readFailure, walkFiles, type Walk, type WalkedFile } from './walk.ts';
 
 export class FilesystemConnector implements Connector {
   readonly type = 'filesystem';
@@ -24,17 +25,30 @@ export class FilesystemConnector implements Connector {
   async scan(options?: ScanOptions): Promise<ScanResult> {
     const { root, includeGlobs, excludeGlobs, followSymlinks } = this.config;
     if (options?.paths) return this.scanPaths(options.paths);
-    let files: WalkedFile[];
+    let walk: Walk;
     try {
-      files = walkFiles(root, createGlobFilter(includeGlobs, excludeGlobs), followSymlinks);
+      walk = walkFiles(root, createGlobFilter(includeGlobs, excludeGlobs), followSymlinks);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : (error as Error).message;
-      throw new KbctxError('connector_error', `${this.label}: root ${root} ${why}; fix connectors.filesystem.${this.label.slice(11)}.root`, {
-        cause: error,
-      });
+      throw this.rootError(error);
     }
-    return { entries: files.map((f) => this.entry(f)), complete: true, deleted: [], checkpoint: null };
+    return { entries: walk.files.map((f) => this.entry(f)), complete: true, deleted: [], checkpoint: null, unreadable: walk.unreadable };
+  }
+
+  probe(): Promise<string> {
+    const { root } = this.config;
+    try {
+      opendirSync(root).closeSync(); // a readable folder, without listing it
+    } catch (error) {
+      return Promise.reject(this.rootError(error));
+    }
+    return Promise.resolve(`root ${root}`);
+  }
+
+  private rootError(error: unknown): KbctxError {
+    const { root } = this.config;
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : (error as Error).message;
+    return new KbctxError('connector_error', `${this.label}: root ${root} ${why}; fix connectors.filesystem.${this.label.slice(11)}.root`, { cause: error });
   }
 
   /** Just the named files (a watcher's batch): present ones are listed, the others reported deleted. */
@@ -43,14 +57,21 @@ export class FilesystemConnector implements Connector {
     const filter = createGlobFilter(includeGlobs, excludeGlobs);
     const entries: ScanEntry[] = [];
     const deleted: string[] = [];
+    const unreadable: UnreadablePath[] = [];
     for (const relative of new Set(relatives)) {
       const absolute = path.join(root, ...relative.split('/'));
-      const link = lstatSync(absolute, { throwIfNoEntry: false });
-      const stats = link?.isSymbolicLink() ? (followSymlinks ? statSync(absolute, { throwIfNoEntry: false }) : undefined) : link;
+      let stats: Stats | undefined;
+      try {
+        const link = lstatSync(absolute, { throwIfNoEntry: false });
+        stats = link?.isSymbolicLink() ? (followSymlinks ? statSync(absolute, { throwIfNoEntry: false }) : undefined) : link;
+      } catch (error) {
+        unreadable.push({ sourceId: relative, reason: readFailure(error) }); // unknown, not deleted
+        continue;
+      }
       if (stats?.isFile() && filter.accepts(relative)) entries.push(this.entry({ relative, absolute, stats }));
       else deleted.push(relative);
     }
-    return { entries, complete: false, deleted, checkpoint: null };
+    return { entries, complete: false, deleted, checkpoint: null, unreadable };
   }
 
   private entry(file: WalkedFile): ScanEntry {

@@ -1,10 +1,12 @@
 // Format extraction on documents generated in the test: HTML, PDF, DOCX, PPTX, XLSX; corrupt files fail
 // as `extract_failed` (never a throw); binary files without a format are still skipped.
 import assert from 'node:assert/strict';
+import { strToU8, zipSync } from 'fflate';
 import { before, describe, it } from 'node:test';
 import { makeDocx, makePdf, makePptx, makeXlsx } from '../../../test/helpers/documents.ts';
 import { registerDocumentFormats } from './document-formats.ts';
 import { extractText, type Extracted } from './extract.ts';
+import { MAX_XML_DEPTH } from './office/ooxml.ts';
 
 async function extract(name: string, bytes: Uint8Array | string): Promise<Extracted> {
   const outcome = await extractText(name, typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes);
@@ -51,6 +53,29 @@ describe('document formats', () => {
     const v = await extract('budget.xlsx', makeXlsx());
     assert.equal(v.body, '## Budget\n\nItem | Amount\nCoffee | 3.75 | TRUE\nTotal | 3.75\n\n## Notes\n\nremember the milk');
     assert.deepEqual(v.metadata, { sheets: ['Budget', 'Notes'] });
+  });
+
+  it('DOCX nested deeper than the limit is skipped as extract_failed with the reason, not indexed empty', async () => {
+    const depth = MAX_XML_DEPTH * 4;
+    const xml = `<?xml version="1.0"?><w:document xmlns:w="x"><w:body>${'<w:sdt><w:sdtContent>'.repeat(depth)}<w:p><w:r><w:t>deep zebra</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(depth)}</w:body></w:document>`;
+    const outcome = await extractText('deep.docx', zipSync({ 'word/document.xml': strToU8(xml) }));
+    assert.deepEqual(outcome, { ok: false, reason: 'extract_failed', detail: `cannot extract .docx: its XML nests elements deeper than ${MAX_XML_DEPTH} levels` });
+    const shallow = `<?xml version="1.0"?><w:document xmlns:w="x"><w:body>${'<w:sdt><w:sdtContent>'.repeat(100)}<w:p><w:r><w:t>deep zebra</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(100)}</w:body></w:document>`;
+    assert.equal((await extract('nested.docx', zipSync({ 'word/document.xml': strToU8(shallow) }))).body, 'deep zebra');
+  });
+
+  it('UTF-16 text with a byte-order mark (LE and BE) is decoded, not skipped as binary', async () => {
+    const text = '# Überschrift\n\nzebra crossing 東京';
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const be = Buffer.from(le.subarray(2)).swap16();
+    for (const bytes of [le, Buffer.concat([Buffer.from([0xfe, 0xff]), be])]) {
+      assert.equal((await extract('notes.txt', bytes)).body, text);
+      const md = await extract('notes.md', bytes);
+      assert.equal(md.title, 'Überschrift');
+    }
+    const nul = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\u0000b', 'utf16le')]);
+    const outcome = await extractText('nul.txt', nul);
+    assert.equal(outcome.ok ? 'ok' : outcome.reason, 'binary', 'a NUL character still means binary');
   });
 
   it('corrupt documents fail as extract_failed, binaries are skipped as binary', async () => {

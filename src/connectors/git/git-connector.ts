@@ -4,7 +4,7 @@
 // own repository for a local remote, else file:// into the clone.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { configError, KbctxError } from '../../core/errors.ts';
@@ -114,6 +114,16 @@ export class GitConnector implements Connector {
     if (this.config.cacheDir !== null) return this.config.cacheDir;
     const urlHash = createHash('sha256').update(this.url).digest('hex').slice(0, 16);
     return path.join(this.context.dataDir, 'git-cache', this.name.replace(/[^\w.-]/g, '_'), urlHash);
+  }
+
+  /** Asks the remote for the branch's tip (`git ls-remote`), without cloning. */
+  async probe(): Promise<string> {
+    if (this.root instanceof KbctxError) throw this.root;
+    const { url } = this;
+    const { branch } = this.config;
+    const tip = (await this.git(['ls-remote', '--heads', '--', url, `refs/heads/${branch}`], tmpdir())).split('\t')[0]?.trim();
+    if (!tip) throw new KbctxError('connector_error', `${this.label}: ${this.hint(`Remote branch ${branch} not found`)}`);
+    return `${url} (${branch} at ${tip.slice(0, 12)})`;
   }
 
   private hint(stderr: string): string {

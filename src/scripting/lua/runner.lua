@@ -33,19 +33,17 @@ collectgarbage = function(opt)
   raise('collectgarbage(' .. tostring(opt) .. ') is not available in kbctx scripts; only "count" is')
 end
 
+-- A host function returning JS undefined pushes no value at all; scripts expect nil (Context Harness:
+-- `tostring(env.get("X"))`), so every wrapped call returns at least one value.
+local function results(r)
+  if not r[1] then raise(tostring(r[2])) end
+  return unpack(r, 2, r.n > 1 and r.n or 2)
+end
 local function wrap(f)
-  return function(...)
-    local r = pack(pcall(f, ...))
-    if not r[1] then raise(tostring(r[2])) end
-    return unpack(r, 2, r.n)
-  end
+  return function(...) return results(pack(pcall(f, ...))) end
 end
 local function wrap_async(f)
-  return function(...)
-    local r = pack(pcall(function(...) return f(...):await() end, ...))
-    if not r[1] then raise(tostring(r[2])) end
-    return unpack(r, 2, r.n)
-  end
+  return function(...) return results(pack(pcall(function(...) return f(...):await() end, ...))) end
 end
 
 -- 2. JSON encoding (Lua → JSON): a table with #t > 0 is an array of t[1..#t] (holes → null);

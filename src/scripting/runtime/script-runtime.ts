@@ -4,9 +4,11 @@
 // KbctxError('script_error') with the Lua message (file:line). Never imports the Lua VM itself.
 import { availableParallelism } from 'node:os';
 import { KbctxError } from '../../core/errors.ts';
+import { capMessage } from '../cap-message.ts';
 import type { ContextMethod, Job, LogLevel } from '../protocol.ts';
 import { JobFailure, type LuaWorkerHandle } from './lua-worker-handle.ts';
 import { WorkerPool } from './worker-pool.ts';
+import { lineLog } from '../../core/log-line.ts';
 
 export const DEFAULT_MEMORY_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -33,7 +35,8 @@ export interface RunOptions {
 
 export type JobRequest = Omit<Job, 'deadline' | 'memoryMaxBytes' | 'withContext' | 'env'>;
 
-export const stderrLog: LogSink = (label, level, message) => process.stderr.write(`${label} [${level}] ${message}\n`);
+const stderrLine = lineLog((text) => void process.stderr.write(text));
+export const stderrLog: LogSink = (label, level, message) => stderrLine(`${label} [${level}] ${message}`);
 
 export class ScriptRuntime {
   private readonly pool: WorkerPool;
@@ -75,7 +78,7 @@ export class ScriptRuntime {
     const hooks = { log: this.log, context: options.context ?? noContext };
     let worker: LuaWorkerHandle | undefined;
     try {
-      worker = await this.pool.acquire(controller.signal);
+      worker = await this.pool.acquire(controller.signal, request.label);
       const value = await raceAbort(worker.run(job, hooks), controller.signal);
       this.pool.release(worker);
       return value;
@@ -101,10 +104,11 @@ export class ScriptRuntime {
 
 const timedOut = (label: string, secs: number): KbctxError => new KbctxError('timeout', `${label} timed out after ${secs} s`);
 
+/** Lua messages are the script's text: capped (cap-message.ts) so a huge `error()` stays a small answer. */
 function toKbctxError(label: string, error: unknown): KbctxError {
   if (error instanceof KbctxError) return error;
-  if (error instanceof JobFailure) return new KbctxError('script_error', `${label}: ${error.message}`, { cause: error });
-  return new KbctxError('script_error', `${label}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  const message = error instanceof JobFailure ? error.message : ((error as Error)?.message ?? String(error));
+  return new KbctxError('script_error', capMessage(`${label}: ${message}`), { cause: error });
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -1,6 +1,12 @@
-// A small pool of Lua workers with a warm spare: at most `maxWorkers` threads; whenever it is below
-// that, one idle (or starting) worker is kept ready so the next call does not pay the ~0.1 s start.
+// A small pool of Lua workers with a warm spare: `maxWorkers` threads (about one per core); whenever
+// it is below that, one idle (or starting) worker is kept ready so the next call does not pay the
+// ~0.1 s start. Runaway scripts cannot starve the others (ADR 0112): one script (key) holds at most
+// `maxWorkers` workers, a free worker goes to the waiting script holding the fewest (fair-queue.ts),
+// and when a call has waited OVERFLOW_AFTER_MS with every worker busy, spare threads are started
+// beyond the core count, up to twice it. For SPARE_LINGER_MS after that (the pool is contended) the
+// warm spare is kept within that larger cap too; then idle threads beyond the core count stop.
 // Callers acquire with an AbortSignal (their deadline) and either release or discard the worker.
+import { FairQueue } from './fair-queue.ts';
 import { LuaWorkerHandle } from './lua-worker-handle.ts';
 
 /**
@@ -9,30 +15,42 @@ import { LuaWorkerHandle } from './lua-worker-handle.ts';
  * (bench:soak). A warm spare is ready, so a retirement costs no request a worker start.
  */
 export const DEFAULT_MAX_JOBS_PER_WORKER = 500;
+/** How long a call waits with every worker busy before a spare thread is started for it. */
+export const OVERFLOW_AFTER_MS = 100;
+/** How long the pool stays contended after a call waited past OVERFLOW_AFTER_MS (spares kept, then stopped when idle). */
+export const SPARE_LINGER_MS = 10_000;
 
 interface Waiter {
+  key: string;
+  since: number;
   resolve(worker: LuaWorkerHandle): void;
   reject(reason: unknown): void;
-  signal: AbortSignal;
 }
 
 export class WorkerPool {
   private readonly maxWorkers: number;
+  private readonly maxTotal: number;
   private readonly maxJobsPerWorker: number;
   private startedCount = 0;
   private readonly idle: LuaWorkerHandle[] = [];
   private readonly live = new Set<LuaWorkerHandle>();
-  private readonly waiters: Waiter[] = [];
+  private readonly holders = new Map<LuaWorkerHandle, string>();
+  private readonly queue: FairQueue<Waiter>;
   private starting = 0;
   private closed = false;
   private warm: Promise<void> | undefined;
+  private overflowTimer: NodeJS.Timeout | undefined;
+  private trimTimer: NodeJS.Timeout | undefined;
+  private contendedUntil = 0;
 
   constructor(maxWorkers: number, maxJobsPerWorker = DEFAULT_MAX_JOBS_PER_WORKER) {
     this.maxWorkers = Math.max(1, maxWorkers);
+    this.maxTotal = 2 * this.maxWorkers;
     this.maxJobsPerWorker = Math.max(1, maxJobsPerWorker);
+    this.queue = new FairQueue(this.maxWorkers);
   }
 
-  /** Worker threads started so far (replacements and retirements included). */
+  /** Worker threads started so far (replacements, retirements and spares included). */
   get started(): number {
     return this.startedCount;
   }
@@ -52,52 +70,70 @@ export class WorkerPool {
     return this.warm;
   }
 
-  acquire(signal: AbortSignal): Promise<LuaWorkerHandle> {
+  /** A worker for one job of the script `key` (its label), once one is free and `key` may hold another. */
+  acquire(signal: AbortSignal, key = ''): Promise<LuaWorkerHandle> {
     if (this.closed) return Promise.reject(new Error('the script runtime is closed'));
     if (signal.aborted) return Promise.reject(signal.reason);
-    const worker = this.idle.pop();
-    if (worker) {
-      worker.setBusy(true);
-      this.grow();
-      return Promise.resolve(worker);
-    }
+    const worker = this.queue.mayHold(key) ? this.idle.pop() : undefined;
+    if (worker) return Promise.resolve(this.hand(worker, key));
     return new Promise<LuaWorkerHandle>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, signal };
-      this.waiters.push(waiter);
-      signal.addEventListener(
-        'abort',
-        () => {
-          const i = this.waiters.indexOf(waiter);
-          if (i >= 0) this.waiters.splice(i, 1);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
+      const waiter: Waiter = { key, since: performance.now(), resolve, reject };
+      this.queue.push(waiter);
+      const onAbort = (): void => {
+        if (this.queue.remove(waiter)) reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
       this.grow();
+      this.planOverflow();
     });
   }
 
   /** Returns a healthy worker after a job. */
   release(worker: LuaWorkerHandle): void {
+    this.unhold(worker);
     if (worker.dead || this.closed || worker.jobs >= this.maxJobsPerWorker) return this.discard(worker);
-    const waiter = this.waiters.shift();
-    if (waiter) return waiter.resolve(worker);
-    worker.setBusy(false);
-    this.idle.push(worker);
+    this.offer(worker);
   }
 
   /** Stops a worker (timed out, cancelled or crashed) and starts a replacement if needed. */
   discard(worker: LuaWorkerHandle): void {
+    this.unhold(worker);
     worker.terminate();
     this.forget(worker);
   }
 
   close(): void {
     this.closed = true;
-    for (const w of this.waiters.splice(0)) w.reject(new Error('the script runtime is closed'));
+    clearTimeout(this.overflowTimer);
+    clearTimeout(this.trimTimer);
+    for (const w of this.queue.drain()) w.reject(new Error('the script runtime is closed'));
     for (const worker of [...this.live]) worker.terminate();
     this.live.clear();
     this.idle.length = 0;
+  }
+
+  private hand(worker: LuaWorkerHandle, key: string): LuaWorkerHandle {
+    worker.setBusy(true);
+    this.holders.set(worker, key);
+    this.queue.hold(key);
+    this.grow();
+    return worker;
+  }
+
+  private unhold(worker: LuaWorkerHandle): void {
+    const key = this.holders.get(worker);
+    if (key === undefined) return;
+    this.holders.delete(worker);
+    this.queue.unhold(key);
+  }
+
+  /** A free, ready worker: to the waiter served next, else idle. */
+  private offer(worker: LuaWorkerHandle): void {
+    const waiter = this.queue.take();
+    if (waiter) return waiter.resolve(this.hand(worker, waiter.key));
+    worker.setBusy(false);
+    this.idle.push(worker);
+    this.planTrim();
   }
 
   private forget(worker: LuaWorkerHandle): void {
@@ -105,13 +141,47 @@ export class WorkerPool {
     const i = this.idle.indexOf(worker);
     if (i >= 0) this.idle.splice(i, 1);
     this.grow();
+    this.planOverflow();
   }
 
-  /** Starts workers for the waiters, plus one warm spare, within the cap. */
+  /** Starts workers for the waiters that may take one, plus one warm spare, within `maxWorkers` (`maxTotal` while contended). */
   private grow(): void {
     if (this.closed) return;
-    const wanted = this.waiters.length + 1;
-    while (this.idle.length + this.starting < wanted && this.live.size < this.maxWorkers) void this.spawn();
+    const wanted = this.queue.eligible().length + 1;
+    const cap = performance.now() < this.contendedUntil ? this.maxTotal : this.maxWorkers;
+    while (this.idle.length + this.starting < wanted && this.live.size < cap) void this.spawn();
+  }
+
+  /** Arms the overflow check for the oldest eligible waiter that is not yet due (none armed twice). */
+  private planOverflow(after = -Infinity): void {
+    if (this.closed || this.overflowTimer !== undefined) return;
+    const next = this.queue.eligible().find((w) => w.since > after);
+    if (!next) return;
+    this.overflowTimer = setTimeout(() => this.overflow(), Math.max(0, next.since + OVERFLOW_AFTER_MS - performance.now()));
+    this.overflowTimer.unref();
+  }
+
+  /** Every eligible waiter that waited OVERFLOW_AFTER_MS and has no worker coming gets a spare, up to `maxTotal`. */
+  private overflow(): void {
+    this.overflowTimer = undefined;
+    const dueBy = performance.now() - OVERFLOW_AFTER_MS;
+    const due = this.queue.eligible().filter((w) => w.since <= dueBy).length;
+    if (due > 0) this.contendedUntil = performance.now() + SPARE_LINGER_MS;
+    for (let short = due - this.starting - this.idle.length; short > 0 && this.live.size < this.maxTotal; short--) void this.spawn();
+    this.planOverflow(dueBy);
+  }
+
+  /** Once the pool is no longer contended, stops idle threads beyond `maxWorkers`. */
+  private planTrim(): void {
+    if (this.closed || this.trimTimer !== undefined || this.live.size <= this.maxWorkers) return;
+    this.trimTimer = setTimeout(() => {
+      this.trimTimer = undefined;
+      if (performance.now() >= this.contendedUntil) {
+        while (this.live.size > this.maxWorkers && this.idle.length > 0) this.discard(this.idle.shift()!);
+      }
+      if (this.idle.length > 0) this.planTrim();
+    }, Math.max(this.contendedUntil - performance.now(), 0) + 50);
+    this.trimTimer.unref();
   }
 
   /** Starts a worker; it joins the pool (or a waiter) once ready. Resolves then; rejects if it cannot start. */
@@ -129,7 +199,7 @@ export class WorkerPool {
         // A worker that cannot even start (broken install): fail the waiters instead of respawning in a loop.
         this.starting--;
         this.live.delete(worker);
-        for (const w of this.waiters.splice(0)) w.reject(error);
+        for (const w of this.queue.drain()) w.reject(error);
         throw error;
       },
     );

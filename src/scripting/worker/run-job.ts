@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LuaLibraries, type LuaFactory } from 'wasmoon';
 import type { Job, JobErrorKind } from '../protocol.ts';
+import { readScriptFile } from '../script-file.ts';
 import { createHost, type HostChannel } from './create-host.ts';
 import { LUA_STACK_SLOTS, toLua } from './host/to-lua.ts';
 
@@ -22,7 +23,7 @@ export class JobError extends Error {
 export async function runJob(factory: LuaFactory, job: Job, channel: HostChannel): Promise<unknown> {
   let source: string;
   try {
-    source = readFileSync(job.scriptPath, 'utf8');
+    source = readScriptFile(job.scriptPath);
   } catch (error) {
     throw new JobError('script', `cannot read script ${job.scriptPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

@@ -2,7 +2,6 @@
 // database per case, each store with its own in-memory mirror; `reopen` opens a second replica.
 import { after } from 'node:test';
 import { sharedPostgres, stopSharedPostgres } from '../../../test/helpers/postgres.ts';
-import { STATS_AFTER_DELETE } from '../contract/keyword.contract.ts';
 import type { Store } from '../store.ts';
 import { storeContract } from '../store.contract.ts';
 import { openPostgresStore } from './pg-store.ts';
@@ -17,6 +16,4 @@ const openAt = (url: string): Store => {
 
 storeContract('postgres', async () => openAt(await (await sharedPostgres()).createDatabase()), {
   reopen: (store) => Promise.resolve(openAt(urls.get(store)!)),
-  // Reads are answered by a SQLite mirror, whose FTS5 contentless_delete table keeps deleted rows in its BM25 totals.
-  todo: { [STATS_AFTER_DELETE]: 'the SQLite mirror (FTS5 contentless_delete) keeps deleted rows in its BM25 totals' },
 });

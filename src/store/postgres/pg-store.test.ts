@@ -173,6 +173,33 @@ describe('PgStore', () => {
     assert.equal((await a.getDocument(two.doc.id))?.title, 'Two');
   });
 
+  it('starts the next bulk run clean after the final commit of one failed', async () => {
+    const url = await server.createDatabase();
+    const a = store(url);
+    await a.sourceStates(); // migrated
+    // A deferred check fails the COMMIT itself (as a server going away between the last write and the commit does).
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE FUNCTION fail_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'commit refused'; END $$;
+        CREATE CONSTRAINT TRIGGER fail_commit AFTER INSERT OR UPDATE ON kbctx_sync_state DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW WHEN (NEW.checkpoint = 'refused') EXECUTE FUNCTION fail_commit()`);
+    } finally {
+      await admin.end();
+    }
+    const one = pgDoc('fs:commit', 'one.md', 'One', 'tau part');
+    await a.beginBulk();
+    await a.upsertDocument(one.doc, one.chunks, null);
+    await a.setSourceState('fs:commit', { checkpoint: 'refused', lastSyncAt: null });
+    await assert.rejects(a.endBulk(), /commit refused/);
+    assert.equal(await a.getDocument(one.doc.id), null, 'nothing of the failed run was committed');
+    await a.beginBulk();
+    await a.upsertDocument(one.doc, one.chunks, null);
+    await a.setSourceState('fs:commit', { checkpoint: 'c2', lastSyncAt: null });
+    await a.endBulk();
+    assert.equal((await a.getDocument(one.doc.id))?.title, 'One');
+  });
+
   it('prunes commit records and deletion events older than a week; a mirror behind them rebuilds', async () => {
     const url = await server.createDatabase();
     const a = store(url);

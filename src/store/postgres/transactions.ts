@@ -210,16 +210,17 @@ export class PgTransactions {
   async end(): Promise<void> {
     if (this.bulk > 0) this.bulk--;
     if (this.bulk > 0) return;
-    await this.serial(() => this.commitGroup());
-    if (this.lost !== null) {
-      const error = this.lostError();
-      this.lost = null;
-      throw error;
-    }
+    const failed = await this.serial(() => this.commitGroup()).then(() => null, (error: unknown) => error);
+    // The bulk run is over whatever happened: the next one starts clean (a failed final commit used to
+    // leave `lost` set, failing the next sync too, e.g. the first one after PostgreSQL came back).
+    const lost = this.lost;
+    this.lost = null;
+    if (lost !== null) throw this.lostError(lost);
+    if (failed !== null) throw toKbctxError(this.url, failed);
   }
 
-  private lostError(): Error {
-    const cause = toKbctxError(this.url, this.lost);
+  private lostError(lost: unknown = this.lost): Error {
+    const cause = toKbctxError(this.url, lost);
     return new KbctxError(cause.code, `earlier writes of this bulk run were not committed (${cause.message}); they are written again by the next sync`, { cause });
   }
 

@@ -3,12 +3,14 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { KbctxError } from '../../core/errors.ts';
+import { configError, KbctxError } from '../../core/errors.ts';
+import { pathProblem } from '../../core/path-problem.ts';
 import { dotAt } from '../../core/search/vector-topk.ts';
 import type { Chunk, SourceStats } from '../../core/models.ts';
 import type { ConnectorState, DocumentHead, DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../store.ts';
 import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, PendingChunk, StoredEmbedding, VectorIndexReport, VectorQuery, VectorResult } from '../store.ts';
 import { checkIntegrity } from './integrity.ts';
+import { reindexFts, staleFtsRows } from './fts-totals.ts';
 import { ANN_MIN_VECTORS, annStamp } from '../vector/ann-index.ts';
 import { DocumentWriter } from './document-writer.ts';
 import { documentVectors, EmbeddingRows } from './embedding-rows.ts';
@@ -20,6 +22,10 @@ import { UnitOfWork } from './transaction.ts';
 import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, HEAD_COLUMNS, toChunk, toDocument, toHead, type ChunkRow, type DocumentRow, type HeadRow } from './rows.ts';
 
 const COMPACT_FULL_MAX = 200_000;
+/** FTS5 is rebuilt for exact BM25 totals once its deleted rows exceed this share of the live ones (ADR 0113). */
+const REINDEX_RATIO = 0.1;
+/** SQLite result codes caused by the path itself: SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_NOTADB. */
+const USER_PATH_ERRORS = new Set([3, 8, 14, 26]);
 
 export interface OpenSqliteStoreOptions {
   readOnly?: boolean;
@@ -28,14 +34,20 @@ export interface OpenSqliteStoreOptions {
 }
 
 export function openSqliteStore(file: string, options: OpenSqliteStoreOptions = {}): SqliteStore {
-  if (!options.readOnly) mkdirSync(path.dirname(file), { recursive: true });
+  try {
+    if (!options.readOnly) mkdirSync(path.dirname(file), { recursive: true });
+  } catch (error) {
+    throw configError(`cannot create the index at ${file}: ${pathProblem(error, file) ?? (error as Error).message}`, error);
+  }
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(file, { readOnly: options.readOnly ?? false, enableForeignKeyConstraints: true, timeout: 10_000 });
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32000;');
     if (!options.readOnly) migrate(db);
   } catch (error) {
-    throw new KbctxError('internal', `cannot open the index at ${file}: ${(error as Error).message}`, { cause: error });
+    // A path that is a folder, unreadable, or not an SQLite file is the configuration's fault.
+    const code = USER_PATH_ERRORS.has((error as { errcode?: number }).errcode ?? -1) ? 'config_error' : 'internal';
+    throw new KbctxError(code, `cannot open the index at ${file}: ${(error as Error).message}`, { cause: error });
   }
   return new SqliteStore(db, file, options.keywordEngine ?? 'postings');
 }
@@ -109,12 +121,17 @@ export class SqliteStore implements Store {
 
   async compact(): Promise<void> {
     // 'optimize' rewrites the whole FTS index into one segment (~90 ms for SciFact's 5.5k chunks);
-    // past COMPACT_FULL_MAX chunks only a bounded incremental merge is done per sync.
-    const sql =
-      this.countRows().chunks <= COMPACT_FULL_MAX
-        ? "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')"
-        : "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('merge', 4000)";
-    this.unit.run(() => this.db.exec(sql));
+    // past COMPACT_FULL_MAX chunks only a bounded incremental merge is done per sync. Once deletions left
+    // FTS5's BM25 totals counting more than REINDEX_RATIO rows that are gone, the index is rebuilt first
+    // (fts-totals.ts, ADR 0113): exact totals again, at a cost amortised over the deletions.
+    const chunks = this.countRows().chunks;
+    const full = chunks <= COMPACT_FULL_MAX;
+    const reindex = staleFtsRows(this.db, chunks) > REINDEX_RATIO * chunks;
+    const sql = full ? "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')" : "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('merge', 4000)";
+    this.unit.run(() => {
+      if (reindex) reindexFts(this.db);
+      this.db.exec(sql);
+    });
     this.refreshKeywordIndex();
   }
 

@@ -25,9 +25,15 @@ function App() {
   const [askToken, setAskToken] = useState(false);
   // Bumped when a token is entered: views remount and fetch again with it.
   const [epoch, setEpoch] = useState(0);
+  // Bumped on every arrival at a URL (Back/Forward, an edited address, a link): its view mounts afresh,
+  // so what is shown always follows the URL. Typing a search only replaces the URL and keeps the view.
+  const [arrival, setArrival] = useState(0);
 
   useEffect(() => {
-    const onHash = () => setRoute(parseRoute(location.hash));
+    const onHash = () => {
+      setRoute(parseRoute(location.hash));
+      setArrival((n) => n + 1);
+    };
     addEventListener('hashchange', onHash);
     const off = onUnauthorized(() => setAskToken(true));
     return () => {
@@ -81,7 +87,7 @@ function App() {
         </ul>
       </nav>
     </header>
-    <main id="main" tabindex="-1" key=${epoch}>${view}</main>
+    <main id="main" tabindex="-1" key=${`${epoch}.${arrival}`}>${view}</main>
     <footer class="bottom">${info ? `kbctx ${info.version}` : ''} · press <kbd>/</kbd> to search</footer>
     <${TokenDialog}
       open=${askToken}

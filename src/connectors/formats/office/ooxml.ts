@@ -1,11 +1,13 @@
 // Reading Office Open XML packages (DOCX, PPTX, XLSX): the zip (fflate), its parts as text, part
 // relationships, the document title, and a streaming XML walk (htmlparser2 in XML mode).
-// Guards against zip bombs: parts are only inflated up to MAX_UNZIPPED_BYTES in total.
+// Guards against zip bombs (parts are only inflated up to MAX_UNZIPPED_BYTES in total) and against
+// hostile nesting (MAX_XML_DEPTH).
 import { strFromU8, unzipSync } from 'fflate';
 import { Parser } from 'htmlparser2';
 import path from 'node:path';
 
 const MAX_UNZIPPED_BYTES = 256 * 1024 * 1024;
+export const MAX_XML_DEPTH = 512;
 
 export interface OfficePackage {
   /** A part's text (UTF-8), or undefined when the package has no such part. */
@@ -68,13 +70,25 @@ export interface XmlHandlers {
   close?(name: string): void;
 }
 
-/** Streams an XML document's elements (qualified names as written, e.g. `w:p`) and decoded text. */
+/**
+ * Streams an XML document's elements (qualified names as written, e.g. `w:p`) and decoded text.
+ * Throws past MAX_XML_DEPTH nested elements: the parser's cost grows with depth × elements (minutes for
+ * a hostile 100,000-level part), while Office itself writes a few dozen levels; the file is then
+ * skipped as extract_failed with this reason, never indexed empty or half.
+ */
 export function walkXml(xml: string, handlers: XmlHandlers): void {
+  let depth = 0;
   const parser = new Parser(
     {
-      onopentag: (name, attrs) => handlers.open?.(name, attrs),
+      onopentag: (name, attrs) => {
+        if (++depth > MAX_XML_DEPTH) throw new Error(`its XML nests elements deeper than ${MAX_XML_DEPTH} levels`);
+        handlers.open?.(name, attrs);
+      },
       ontext: (text) => handlers.text?.(text),
-      onclosetag: (name) => handlers.close?.(name),
+      onclosetag: (name) => {
+        depth--;
+        handlers.close?.(name);
+      },
     },
     { xmlMode: true, decodeEntities: true },
   );

@@ -2,8 +2,13 @@
 // no event handlers, no javascript: URLs, no forms, frames or styles). Only absolute http(s) and
 // mailto links stay links (new tab, no referrer); images other than data: URIs lose their source and
 // show their alt text (the CSP would block them anyway). The page's CSP is the second line.
-import { marked } from '../vendor/marked.js';
+// A document too large or too deeply nested to render in bounded time is left as plain text.
+import { Parser } from '../vendor/marked.js';
 import DOMPurify from '../vendor/dompurify.js';
+import { BoundedLexer, MarkdownTooHeavy } from './bounded-lexer.js';
+
+/** Larger documents are shown as plain text without trying. */
+export const MAX_MARKDOWN_CHARS = 500_000;
 
 const FORBID_TAGS = ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', 'dialog'];
 
@@ -22,8 +27,16 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
-/** @param {string} markdown @returns {string} sanitised HTML */
+/** @typedef {{ html: string } | { plainBecause: string }} RenderedMarkdown */
+
+/** @param {string} markdown @returns {RenderedMarkdown} sanitised HTML, or why the text should be shown as it is */
 export function renderMarkdown(markdown) {
-  const raw = marked.parse(markdown, { async: false, gfm: true });
-  return DOMPurify.sanitize(raw, { FORBID_TAGS, FORBID_ATTR: ['style'], ALLOW_DATA_ATTR: false });
+  if (markdown.length > MAX_MARKDOWN_CHARS) return { plainBecause: `it is larger than ${MAX_MARKDOWN_CHARS.toLocaleString('en')} characters` };
+  let raw;
+  try {
+    raw = Parser.parse(new BoundedLexer().lex(markdown));
+  } catch (error) {
+    return { plainBecause: error instanceof MarkdownTooHeavy ? error.message : 'it could not be rendered as Markdown' };
+  }
+  return { html: DOMPurify.sanitize(raw, { FORBID_TAGS, FORBID_ATTR: ['style'], ALLOW_DATA_ATTR: false }) };
 }

@@ -1,8 +1,9 @@
 // One document: title, source, a link to the original, updated time, the body (Markdown rendered
-// and sanitised; other text shown as text), "copy id", and a toggle that shows the chunks instead.
+// and sanitised; other text, and Markdown too large or too deeply nested to render, shown as text),
+// "copy id", and a toggle that shows the chunks instead.
 import { api } from '../lib/api.js';
 import { copyText } from '../lib/copy.js';
-import { html, useEffect, useRef, useState } from '../lib/html.js';
+import { html, useEffect, useMemo, useRef, useState } from '../lib/html.js';
 import { renderMarkdown } from '../lib/markdown.js';
 import { lastSearchHref } from '../lib/route.js';
 import { ErrorBox } from './error-box.js';
@@ -62,12 +63,19 @@ function Back() {
 
 /** @param {{ doc: any }} props */
 function Body({ doc }) {
-  if (String(doc.content_type ?? '').includes('markdown')) {
-    // The page already shows the title: drop a first-line heading that repeats it.
-    const body = String(doc.body ?? '').replace(/^#\s+(.*)\n/, (line, heading) => (heading.trim() === doc.title ? '' : line));
-    return html`<div class="body markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(body) }}></div>`;
-  }
-  return html`<div class="body plain">${doc.body}</div>`;
+  const markdown = String(doc.content_type ?? '').includes('markdown');
+  // Rendered once per document, not on every re-render of the view (copying the id, …).
+  const rendered = useMemo(() => (markdown ? renderMarkdown(withoutTitleHeading(doc)) : null), [doc]);
+  if (rendered && 'html' in rendered) return html`<div class="body markdown" dangerouslySetInnerHTML=${{ __html: rendered.html }}></div>`;
+  return html`
+    ${rendered ? html`<p class="plain-note" role="note">Shown as plain text: ${rendered.plainBecause}.</p>` : null}
+    <div class="body plain">${doc.body}</div>
+  `;
+}
+
+/** The page already shows the title: drop a first-line heading that repeats it. @param {any} doc */
+function withoutTitleHeading(doc) {
+  return String(doc.body ?? '').replace(/^#\s+(.*)\n/, (line, heading) => (heading.trim() === doc.title ? '' : line));
 }
 
 /** @param {{ chunks: any[] | null }} props */

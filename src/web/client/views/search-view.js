@@ -38,7 +38,9 @@ export function SearchView({ params, info }) {
     }
     const abort = new AbortController();
     pending.current = abort;
-    const timer = setTimeout(() => void runSearch(form, abort.signal).then(setOut, () => {}), immediate.current ? 0 : DEBOUNCE_MS);
+    // An answer that arrives after a newer search started is dropped: the results are always the form's.
+    const show = (/** @type {SearchState} */ o) => abort.signal.aborted || setOut(o);
+    const timer = setTimeout(() => void runSearch(form, abort.signal).then(show, () => {}), immediate.current ? 0 : DEBOUNCE_MS);
     immediate.current = false;
     setOut((o) => ({ ...o, state: 'loading' }));
     return () => clearTimeout(timer);

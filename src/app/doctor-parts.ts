@@ -1,0 +1,47 @@
+// `kbctx doctor`'s checks of the configured parts that could look fine on paper and still not work:
+// each connector's source (its cheap probe), the embedding provider (one real request), and the
+// extension modules, script tools and agents that failed to load. Over interfaces only.
+import type { Connector } from '../connectors/connector.ts';
+import type { Embedder } from '../embed/embedder.ts';
+import type { DoctorCheck } from './doctor.ts';
+
+export interface Failure {
+  label: string;
+  message: string;
+}
+
+export async function connectorChecks(connectors: readonly Connector[]): Promise<DoctorCheck[]> {
+  return Promise.all(
+    connectors.map(async (c): Promise<DoctorCheck> => {
+      if (!c.probe) return { area: 'connectors', status: 'ok', detail: `${c.label}: configured (no cheap check for this type; \`kbctx sync ${c.label}\` tries it)` };
+      try {
+        return { area: 'connectors', status: 'ok', detail: `${c.label}: ${await c.probe()}` };
+      } catch (error) {
+        return { area: 'connectors', status: 'fail', detail: messageOf(error, c.label), fix: `fix the connector's section, then \`kbctx sync ${c.label}\`` };
+      }
+    }),
+  );
+}
+
+/** Embeds one short text: the provider answers, with vectors of the configured length. */
+export async function embedderCheck(embedder: Embedder): Promise<DoctorCheck> {
+  try {
+    const [vector] = await embedder.embed(['kbctx doctor']);
+    return { area: 'embeddings', status: 'ok', detail: `${embedder.model}: answered (${vector?.length ?? 0} dims)` };
+  } catch (error) {
+    return { area: 'embeddings', status: 'fail', detail: messageOf(error, embedder.model), fix: 'start the provider or fix [embedding] (url, model, dims, api_key_env)' };
+  }
+}
+
+export function loadChecks(extensionFailures: readonly Failure[], scriptFailures: readonly Failure[]): DoctorCheck[] {
+  return [
+    ...extensionFailures.map((f): DoctorCheck => ({ area: 'extensions', status: 'fail', detail: `${f.label}: ${f.message}`, fix: 'fix the module or its entry in [extensions] modules' })),
+    ...scriptFailures.map((f): DoctorCheck => ({ area: 'scripts', status: 'fail', detail: messageOf(f, f.label), fix: `fix the script or its path (\`kbctx ${f.label.split(':')[0] ?? 'tool'} test\` shows the error)` })),
+  ];
+}
+
+/** The error's message, prefixed with the part's label unless it already starts with it. */
+function messageOf(error: unknown, label: string): string {
+  const message = (error as Error)?.message ?? String(error);
+  return message.startsWith(label) ? message : `${label}: ${message}`;
+}
