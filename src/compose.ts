@@ -37,7 +37,7 @@ import { isIncrementalConnector } from '../core/hook-types.ts';
 import { scriptingService } from './scripting/scripting-service.ts';
 import { indexService } from './app/index-service.ts';
 import { pipelineOf } from './app/plugin-pipeline.ts';
-import { agentFromPlugin, connectorFromPlugin, toolFromPlugin } from './app/plugin-parts.ts';
+import { agentFromPlugin, toolFromPlugin } from './app/plugin-parts.ts';
 import { PerPluginCollector } from '../core/collector.ts';
 import { indexServicesOf } from './app/index-services.ts';
 import { followOverrides } from './registry/follow-overrides.ts';
@@ -264,6 +264,7 @@ async function createConnector({ kernel, config, extensions }: ConnectorDeps, re
     if (impl) {
       if (isIncrementalConnector(impl)) return impl;
       const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+      const { connectorFromPlugin } = await import('./app/plugin-connector.ts');
       return connectorFromPlugin(impl, instance, (signal) => kernel.pluginContext(pluginOf(kernel, ref.type), signal), config.extensions.timeoutSecs, warn);
     }
   }

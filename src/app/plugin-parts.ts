@@ -1,9 +1,6 @@
-// Tools, agents and connectors that plugins add through the kernel's hooks, as the app's Tool, Agent
-// and Connector: checked and run under a deadline like compiled extensions, with the plugin's own ctx.
-import type { ConnectorInstance, PluginAgentDef, PluginConnector, PluginToolDef } from '../../core/hook-types.ts';
+// Tools and agents that plugins add through the kernel's hooks, as the app's Tool and Agent: checked and run under a deadline like compiled extensions, with the plugin's own ctx.
+import type { PluginAgentDef, PluginToolDef } from '../../core/hook-types.ts';
 import type { PluginContext } from '../../core/plugin-context.ts';
-import type { Connector } from '../connectors/connector.ts';
-import { ExtensionConnectorInstance } from '../extensions/extension-connector-instance.ts';
 import type { ExtensionAgentContext } from '../extensions/extension-api.ts';
 import { toExtensionAgent } from '../extensions/extension-agent.ts';
 import { checkName, invalid, toExtensionTool } from '../extensions/extension-tool.ts';
@@ -36,15 +33,4 @@ export function agentFromPlugin(def: PluginAgentDef, contextFor: ContextFor, def
   if (typeof def?.resolve !== 'function') throw invalid(`agents.add(${JSON.stringify(def?.name)}): \`resolve\` must be a function`);
   const agent = toExtensionAgent({ ...def, resolve: (args, { signal }) => def.resolve(args, contextFor(signal)) }, defaultTimeoutSecs, context);
   return { ...agent, description: def.description ?? `Plugin agent: ${def.name}` };
-}
-
-export function connectorFromPlugin(def: PluginConnector, instance: ConnectorInstance, contextFor: ContextFor, defaultTimeoutSecs: number, warn: (message: string) => void): Connector {
-  if (typeof def?.scan !== 'function') throw invalid(`connector ${instance.type}:${instance.name}: the createConnector tap must return {scan}`);
-  return new ExtensionConnectorInstance(
-    { type: instance.type, timeout: def.timeout, scan: (_config, { signal }) => def.scan(contextFor(signal)) },
-    instance.name,
-    instance.options,
-    defaultTimeoutSecs,
-    warn,
-  );
 }
