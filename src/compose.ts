@@ -11,7 +11,7 @@ import { configuredConnectors, type ConnectorRef } from './app/select-connectors
 import type { SearchDeps } from './app/search.ts';
 import { SearchCache } from './app/search-cache.ts';
 import { AgentRegistry, inlineAgent, type Agent } from './app/agents.ts';
-import { builtinTools, ToolRegistry, type Tool } from './app/tools.ts';
+import { ToolRegistry, type Tool } from './app/tools.ts';
 import type { SyncDeps } from './app/sync.ts';
 import { createSemanticSearch } from './app/semantic-search.ts';
 import { embedAfterSync } from './app/embed-after-sync.ts';
@@ -30,6 +30,16 @@ import { createHash } from 'node:crypto';
 import { LiveSync } from './live/live-sync.ts';
 import { EmbedFollower } from './live/embed-follower.ts';
 import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
+import { Kernel } from '../core/kernel.ts';
+import { applyBundledPlugins, applyConfiguredPlugins } from '../core/load/load-plugins.ts';
+import { BUILTIN_CONNECTOR_PLUGINS, BUNDLED_PLUGINS } from '../registry/bundled.ts';
+import { isIncrementalConnector } from '../core/hook-types.ts';
+import { scriptingService } from './scripting/scripting-service.ts';
+import { indexService } from './app/index-service.ts';
+import { pipelineOf } from './app/plugin-pipeline.ts';
+import { agentFromPlugin, toolFromPlugin } from './app/plugin-parts.ts';
+import { PerPluginCollector } from '../core/collector.ts';
+import { indexServicesOf } from './app/index-services.ts';
 import { followOverrides } from './registry/follow-overrides.ts';
 
 export interface Kbctx {
@@ -52,6 +62,10 @@ export interface Kbctx {
   scripts(): Promise<Scripting>;
   /** Reads every configured script tool and agent in the sandbox and registers it, after the extensions. Idempotent; broken scripts are returned, not thrown. */
   loadScripts(): Promise<ScriptLoadFailure[]>;
+  /** The plugin host: its hooks and the loaded plugins (`kbctx plugins`). */
+  readonly kernel: Kernel;
+  /** Imports and applies the configured plugins beyond the bundled set, then calls `boot`, once; a broken plugin throws config_error naming it. */
+  loadPlugins(): Promise<void>;
   /** Imports the `[extensions] modules` once and registers their tools, agents and connector types; modules that fail are returned. */
   loadExtensions(): Promise<ScriptLoadFailure[]>;
   /** The server's live index (call start()): watchers when `watch`, schedules, background embedding. */
@@ -104,7 +118,18 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const embedder = (): Embedder | null => (embedderCache ??= createEmbedder(config.embedding, env));
   const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
   const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
-  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources });
+  const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
+  const pipeline = pipelineOf(kernel);
+  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline });
+  kernel.services.provide(indexService, { store, retrieval: config.retrieval, searchDeps, connectorLabels }, 'kbctx');
+  applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
+  let pluginsLoaded: Promise<void> | undefined;
+  const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
+  const agentContext = { search: (p: object) => kernel.pluginContext('kbctx').search(p as never), get: (id: string) => kernel.pluginContext('kbctx').get(id), sources: () => kernel.pluginContext('kbctx').sources() };
+  const collectTools = (registry: ToolRegistry): void =>
+    kernel.hooks.tools.call(new PerPluginCollector((plugin, def) => registry.register(toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs))));
+  const collectAgents = (registry: AgentRegistry): void =>
+    kernel.hooks.agents.call(new PerPluginCollector((plugin, def) => registry.register(agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext))));
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
   let scripting: Promise<Scripting> | undefined;
@@ -118,16 +143,20 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       const [{ Scripting }, { createContextBridge }] = await Promise.all([import('./scripting/scripting.ts'), import('./scripting/context-bridge.ts')]);
       return (openedScripting = new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }), env: scriptsEnv }));
     })());
+  kernel.services.provide(scriptingService, scripts, 'kbctx');
+  const connectorFor = (ref: ConnectorRef): Promise<Connector> => createConnector({ kernel, config, extensions: extensionConnectors }, ref);
   return {
     config,
     store,
     engine: config.db.url === null ? 'SQLite' : 'PostgreSQL',
-    createConnector: async (ref) => guardConnector(await createConnector(config, ref, scripts, extensionConnectors), check(config, `connectors.${ref.type}.${ref.name}`)),
+    kernel,
+    createConnector: async (ref) => guardConnector(await connectorFor(ref), check(config, `connectors.${ref.type}.${ref.name}`)),
     connectorLabels,
     searchDeps,
     syncDeps: (onProgress, lockWait) => ({
       store,
       chunking: config.chunking,
+      pipeline,
       onProgress,
       afterConnector: config.embedding.provider === 'disabled' ? undefined : embedAfterSync(store, embedder),
       lock: (label) => locks.wait(label, '`kbctx sync`', lockWait ?? { timeoutMs: 600_000 }),
@@ -135,8 +164,8 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     embedder,
     tools() {
       if (!tools) {
-        tools = new ToolRegistry();
-        for (const tool of builtinTools({ store, retrieval: config.retrieval, searchDeps, connectorLabels })) tools.register(tool);
+        tools = new ToolRegistry(pipeline);
+        collectTools(tools);
       }
       return tools;
     },
@@ -144,12 +173,27 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       if (!agents) {
         agents = new AgentRegistry();
         for (const [name, agent] of Object.entries(config.agents.inline)) agents.register(guardAgent(inlineAgent(name, agent), check(config, `agents.inline.${name}`)));
+        collectAgents(agents);
       }
       return agents;
     },
     scripts,
+    loadPlugins() {
+      pluginsLoaded ??= (async () => {
+        const before = kernel.plugins().length;
+        await applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
+        await kernel.hooks.boot.promise(kernel.callContext());
+        if (kernel.plugins().length === before) return;
+        // Plugins applied after the registries were built add their tools and agents now.
+        if (tools) collectTools(tools);
+        if (agents) collectAgents(agents);
+      })();
+      return pluginsLoaded;
+    },
     loadExtensions() {
-      extensionsLoaded ??= config.extensions.modules.length === 0 ? Promise.resolve([]) : (async () => {
+      extensionsLoaded ??= (async () => {
+        await this.loadPlugins();
+        if (config.extensions.modules.length === 0) return [];
         const { loadExtensions } = await import('./extensions/load-extensions.ts');
         const registry = this.tools();
         const context = { search: (p: object) => registry.call('search', p), get: (id: string) => registry.call('get', { id }), sources: () => registry.call('sources', {}) };
@@ -178,15 +222,16 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       const connectors = await Promise.all(
         configuredConnectors(config).map(async (ref) => {
           const fs = ref.type === 'filesystem' ? config.connectors.filesystem[ref.name] : undefined;
-          const connector = await createConnector(config, ref, scripts, extensionConnectors);
+          const connector = await connectorFor(ref);
           return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? { ...fs, poll: watch === 'poll' } : null };
         }),
       );
-      const syncDeps: SyncDeps = { store, chunking: config.chunking, lock: (label) => locks.acquire(label, 'the server (`kbctx serve`)') };
+      const syncDeps: SyncDeps = { store, chunking: config.chunking, pipeline, lock: (label) => locks.acquire(label, 'the server (`kbctx serve`)') };
       const embed = config.embedding.provider === 'disabled' ? null : new EmbedFollower(store, embedder, log);
       return new LiveSync({ syncDeps, connectors, watchFolder: watchFolderWithParcel, embed, log });
     },
-    close: () => {
+    close: async () => {
+      await kernel.shutdown('close');
       openedScripting?.close();
       return store.close();
     },
@@ -202,52 +247,52 @@ export async function openScripts(config: Config, env: NodeJS.ProcessEnv = proce
   return new Scripting({ env: scriptEnv(config.scripts.envAllow, env) });
 }
 
-async function createConnector(
-  config: Config,
-  ref: ConnectorRef,
-  scripts: () => Promise<Scripting>,
-  extensions: ReadonlyMap<string, ExtensionConnector>,
-): Promise<Connector> {
-  const extension = extensions.get(ref.type);
-  const extensionConfig = config.connectors.extension[ref.type]?.[ref.name];
-  if (extension && extensionConfig) {
-    const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
-    const { ExtensionConnectorInstance } = await import('./extensions/extension-connector-instance.ts');
-    return new ExtensionConnectorInstance(extension, ref.name, extensionConfig, config.extensions.timeoutSecs, warn);
-  }
-  switch (ref.type) {
-    case 'filesystem': {
-      const c = config.connectors.filesystem[ref.name];
-      if (c) return new (await import('./connectors/filesystem/filesystem-connector.ts')).FilesystemConnector(ref.name, c);
-      break;
-    }
-    case 'git': {
-      const c = config.connectors.git[ref.name];
-      if (c) return new (await import('./connectors/git/git-connector.ts')).GitConnector(ref.name, c, { dataDir: path.dirname(config.db.path), baseDir: config.baseDir });
-      break;
-    }
-    case 's3': {
-      const c = config.connectors.s3[ref.name];
-      if (c) return new (await import('./connectors/s3/s3-connector.ts')).S3Connector(ref.name, c);
-      break;
-    }
-    case 'script': {
-      const c = config.connectors.script[ref.name];
-      if (c) return (await scripts()).connector(ref.name, c);
-      break;
-    }
-    default:
-      return unavailable(ref);
-  }
-  throw new KbctxError('not_found', `connector ${ref.label} is not configured`);
+interface ConnectorDeps {
+  kernel: Kernel;
+  config: Config;
+  extensions: ReadonlyMap<string, ExtensionConnector>;
 }
 
-/** A configured connector type this build cannot sync yet: its sync fails with a clear message. */
+/** A configured connector from the plugin tapping `createConnector.for(type)`, else a compiled extension's type. */
+async function createConnector({ kernel, config, extensions }: ConnectorDeps, ref: ConnectorRef): Promise<Connector> {
+  const options = connectorOptions(config, ref);
+  if (!options) throw new KbctxError('not_found', `connector ${ref.label} is not configured`);
+  const hook = kernel.hooks.createConnector.get(ref.type);
+  if (hook?.isUsed()) {
+    const instance = { type: ref.type, name: ref.name, options: { ...options }, dataDir: path.dirname(config.db.path), baseDir: config.baseDir };
+    const impl = await hook.promise(instance, kernel.callContext());
+    if (impl) {
+      if (isIncrementalConnector(impl)) return impl;
+      const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+      const { connectorFromPlugin } = await import('./app/plugin-connector.ts');
+      return connectorFromPlugin(impl, instance, (signal) => kernel.pluginContext(pluginOf(kernel, ref.type), signal), config.extensions.timeoutSecs, warn);
+    }
+  }
+  const extension = extensions.get(ref.type);
+  if (extension) {
+    const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+    const { ExtensionConnectorInstance } = await import('./extensions/extension-connector-instance.ts');
+    return new ExtensionConnectorInstance(extension, ref.name, options, config.extensions.timeoutSecs, warn);
+  }
+  return unavailable(ref);
+}
+
+/** The section of a configured connector: validated for the built-in types, as written for others. */
+function connectorOptions(config: Config, ref: ConnectorRef): Readonly<Record<string, unknown>> | undefined {
+  const builtin = (config.connectors as unknown as Record<string, Record<string, object> | undefined>)[ref.type];
+  return (config.connectors.extension[ref.type]?.[ref.name] ?? builtin?.[ref.name]) as Readonly<Record<string, unknown>> | undefined;
+}
+
+/** The plugin that tapped `createConnector.for(type)` (for the connector's context). */
+function pluginOf(kernel: Kernel, type: string): string {
+  return kernel.plugins().find((p) => p.hooks.includes(`createConnector.for(${JSON.stringify(type)})`))?.name ?? type;
+}
+
+/** A configured connector type no plugin or extension provides: its sync fails with a clear message. */
 function unavailable(ref: ConnectorRef): Connector {
-  return {
-    label: ref.label,
-    type: ref.type,
-    scan: () =>
-      Promise.reject(new KbctxError('config_error', `${ref.label}: no loaded extension registers the connector type '${ref.type}' (check [extensions] modules)`)),
-  };
+  const plugin = BUILTIN_CONNECTOR_PLUGINS[ref.type];
+  const message = plugin
+    ? `${ref.label}: the ${ref.type} connector is provided by the plugin ${plugin}, which is not loaded (check plugins in the config)`
+    : `${ref.label}: no loaded plugin or extension provides the connector type '${ref.type}' (check plugins and [extensions] modules)`;
+  return { label: ref.label, type: ref.type, scan: () => Promise.reject(new KbctxError('config_error', message)) };
 }

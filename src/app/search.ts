@@ -8,6 +8,7 @@ import { CONNECTOR_TYPES, type RetrievalConfig } from '../config/types.ts';
 import type { SourceFilter, Store } from '../store/store.ts';
 import { SearchCache } from './search-cache.ts';
 import type { SearchParams } from './search-params.ts';
+import type { Pipeline } from './plugin-pipeline.ts';
 
 export interface SearchDeps {
   store: Store;
@@ -18,6 +19,8 @@ export interface SearchDeps {
   cache?: SearchCache | undefined;
   /** Source labels that exist (configured or indexed): an unknown `source` with no results is not_found listing them. */
   knownSources?: (() => Promise<string[]>) | undefined;
+  /** Plugins' `query` and `rank` taps (none: skipped). */
+  pipeline?: Pick<Pipeline, 'query' | 'rank'> | undefined;
 }
 
 /** Semantic/hybrid search, provided by the embeddings layer. */
@@ -36,8 +39,12 @@ export interface SearchResponse {
   };
 }
 
-export async function search(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
-  const response = await searchCached(deps, params);
+export async function search(deps: SearchDeps, input: SearchParams): Promise<SearchResponse> {
+  const { query, rank } = deps.pipeline ?? {};
+  const params = query ? await query(input) : input;
+  const found = await searchCached(deps, params);
+  // Ranking plugins see the cached answer and reorder a copy: the cache keeps the engine's ranking.
+  const response = rank ? { ...found, results: (await rank([...found.results], params)).slice(0, params.limit) } : found;
   // Checked only when nothing matched, so a search that finds something never pays for it (and a
   // script item's own `source` label, unknown to the config, still works when it has documents).
   if (response.results.length === 0 && params.source !== undefined && deps.knownSources) checkSource(params.source, await deps.knownSources());

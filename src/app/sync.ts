@@ -13,6 +13,7 @@
 // Options: `dryRun` counts without writing; `limit` takes the first N changed entries and `since`
 // skips items updated before it: such a partial pass deletes nothing and keeps the old checkpoint.
 import { chunkText, type ChunkSizes } from '../core/chunker.ts';
+import type { Pipeline } from './plugin-pipeline.ts';
 import { KbctxError } from '../core/errors.ts';
 import { chunkIds, documentId, sha256Hex } from '../core/ids.ts';
 import type { Chunk, SourceItem } from '../core/models.ts';
@@ -48,6 +49,8 @@ export interface SyncProgress {
 export interface SyncDeps {
   store: Store;
   chunking: ChunkSizes;
+  /** Plugins' `document` and `chunk` taps (none: skipped). */
+  pipeline?: Pick<Pipeline, 'document' | 'chunk'> | undefined;
   onProgress?: ((p: SyncProgress) => void) | undefined;
   /** Called after a connector's documents are written (the embeddings layer embeds new chunks here). */
   afterConnector?: ((report: SyncReport) => Promise<void>) | undefined;
@@ -230,8 +233,14 @@ async function processEntry(
     report.notes.push(`skipped ${entry.sourceId}: ${loaded.detail}`);
     return;
   }
+  const item = deps.pipeline?.document ? await transformed(deps.pipeline.document, loaded.item, source) : loaded.item;
+  if (item === null) {
+    report.skipped++;
+    report.notes.push(`skipped ${entry.sourceId}: left out by a document plugin`);
+    return; // not kept: a document a plugin skips is removed from the index like an unlisted one
+  }
   keep.add(id);
-  const doc = toDocument(loaded.item, id, source, connector.label);
+  const doc = toDocument(item, id, source, connector.label);
   if (pass.since !== undefined && Date.parse(doc.updatedAt) < Date.parse(pass.since)) {
     report.skipped++;
     report.notes.push(`skipped ${entry.sourceId}: updated ${doc.updatedAt}, before --since`);
@@ -242,7 +251,7 @@ async function processEntry(
     report.unchanged++;
     return;
   }
-  const chunks = toChunks(doc, deps.chunking);
+  const chunks = deps.pipeline?.chunk ? await pluginChunks(deps.pipeline.chunk, doc, deps.chunking) : toChunks(doc, deps.chunking);
   if (pass.dryRun) {
     report.upserted++;
     report.chunksWritten += chunks.length; // what a write would hold; chunks kept by id are not diffed
@@ -274,8 +283,36 @@ export function toDocument(item: SourceItem, id: string, source: string, connect
   };
 }
 
+/** The item after the plugins' `document` taps; null when one of them set `skip`. */
+async function transformed(document: NonNullable<Pipeline['document']>, item: SourceItem, source: string): Promise<SourceItem | null> {
+  const draft = await document({
+    source,
+    sourceId: item.sourceId,
+    title: item.title?.trim() || item.sourceId,
+    body: item.body,
+    sourceUrl: item.sourceUrl ?? null,
+    contentType: item.contentType ?? 'text/plain',
+    updatedAt: item.updatedAt ?? new Date().toISOString(),
+    metadata: item.metadata ?? {},
+  });
+  if (draft.skip === true) return null;
+  if (typeof draft.body !== 'string' || typeof draft.title !== 'string') throw new KbctxError('plugin_error', `a document plugin returned a draft without a string title and body for ${item.sourceId}`);
+  return { sourceId: item.sourceId, title: draft.title, body: draft.body, sourceUrl: draft.sourceUrl ?? undefined, contentType: draft.contentType, updatedAt: draft.updatedAt, metadata: draft.metadata };
+}
+
+/** Chunks from the first `chunk` tap that answers, else the default chunker. */
+async function pluginChunks(chunk: NonNullable<Pipeline['chunk']>, doc: StoredDocument, sizes: ChunkSizes): Promise<Chunk[]> {
+  const texts = await chunk({ ...doc }, sizes);
+  if (texts === undefined) return toChunks(doc, sizes);
+  if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) throw new KbctxError('plugin_error', `a chunk plugin returned something other than a list of strings for ${doc.sourceId}`);
+  return chunksOf(doc, texts);
+}
+
 export function toChunks(doc: StoredDocument, sizes: ChunkSizes): Chunk[] {
-  const texts = chunkText(doc.body, sizes);
+  return chunksOf(doc, chunkText(doc.body, sizes));
+}
+
+function chunksOf(doc: StoredDocument, texts: string[]): Chunk[] {
   const ids = chunkIds(doc.id, texts);
   return texts.map((text, i) => ({ id: ids[i] ?? '', documentId: doc.id, chunkIndex: i, text, contentHash: sha256Hex(text) }));
 }

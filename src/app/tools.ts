@@ -11,6 +11,7 @@ import { getDocument } from './documents.ts';
 import { SEARCH_PARAMS, toSearchParams } from './search-params.ts';
 import { search, type SearchDeps } from './search.ts';
 import { listSources } from './sources.ts';
+import type { Pipeline } from './plugin-pipeline.ts';
 import { documentToWire, searchResponseToWire, sourcesToWire } from './wire.ts';
 
 export interface ToolCallContext {
@@ -40,6 +41,12 @@ export interface ToolInfo {
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
   private readonly schemas = new Map<string, JsonSchemaObject>();
+  private readonly pipeline: Pick<Pipeline, 'toolCall' | 'toolResult'>;
+
+  /** `pipeline`: plugins' `toolCall` (answer or refuse before the tool runs) and `toolResult` taps. */
+  constructor(pipeline: Pick<Pipeline, 'toolCall' | 'toolResult'> = {}) {
+    this.pipeline = pipeline;
+  }
 
   /** Adds a tool; a later tool with the same name replaces an earlier one (explicit config beats registries). */
   register(tool: Tool): void {
@@ -68,7 +75,13 @@ export class ToolRegistry {
   /** Validates (bad_request naming the parameter), applies defaults, runs. not_found for an unknown tool. */
   async call(name: string, input: unknown, ctx: ToolCallContext = {}): Promise<unknown> {
     const tool = this.get(name);
-    return tool.run(validateParams(tool.params, input), ctx);
+    const params = validateParams(tool.params, input);
+    const { toolCall, toolResult } = this.pipeline;
+    if (!toolCall && !toolResult) return tool.run(params, ctx);
+    const call = { name, params };
+    const early = toolCall ? await toolCall(call) : undefined;
+    const result = early !== undefined ? early : await tool.run(params, ctx);
+    return toolResult ? toolResult(result, call) : result;
   }
 }
 

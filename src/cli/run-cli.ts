@@ -32,13 +32,19 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   agent: async () => (await import('./commands/agent.ts')).registerAgent,
   extension: async () => (await import('./commands/extension.ts')).registerExtension,
   doctor: async () => (await import('./commands/doctor.ts')).registerDoctor,
+  plugins: async () => (await import('./commands/plugins.ts')).registerPlugins,
 };
+
+/** The first argument that is not a global option: the command's name. */
+function commandName(argv: readonly string[]): string | undefined {
+  let i = 0;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += argv[i] === '-c' || argv[i] === '--config' ? 2 : 1;
+  return argv[i];
+}
 
 /** The command modules this invocation needs: the named command, none for a bare --version, else all. */
 async function commandsFor(argv: readonly string[]): Promise<Register[]> {
-  let i = 0;
-  while (i < argv.length && argv[i]!.startsWith('-')) i += argv[i] === '-c' || argv[i] === '--config' ? 2 : 1;
-  const name = argv[i];
+  const name = commandName(argv);
   if (name !== undefined && name !== 'completions' && Object.hasOwn(COMMANDS, name)) return [await COMMANDS[name]!()];
   if (name === undefined && (argv.includes('-V') || argv.includes('--version'))) return [];
   return Promise.all(Object.values(COMMANDS).map((load) => load()));
@@ -67,6 +73,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   const ctx = new CliContext(io, () => program.opts<GlobalOptions>());
   try {
     buildProgram(ctx, program, await commandsFor(argv));
+    await addPluginCommands(ctx, program, argv);
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
@@ -74,6 +81,22 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * A name that is no built-in command may be a plugin's (`commands` hook): only then are the config's
+ * plugins loaded, so built-in commands start as fast as before.
+ */
+async function addPluginCommands(ctx: CliContext, program: Command, argv: readonly string[]): Promise<void> {
+  const name = commandName(argv);
+  if (name === undefined || Object.hasOwn(COMMANDS, name) || name === 'help') return;
+  program.parseOptions([...argv]); // -c and --json, before the command is known
+  await ctx.prepare();
+  const kbctx = ctx.kbctx();
+  await kbctx.loadPlugins();
+  const before = new Set(program.commands);
+  kbctx.kernel.hooks.commands.call(program);
+  for (const cmd of program.commands.filter((c) => !before.has(c))) cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
 }
 
 /** Which config file commands would use, found without reading it (for --help). */
@@ -94,7 +117,7 @@ function reportError(ctx: CliContext, error: unknown): number {
     return errorMapping(error.code).exit;
   }
   const id = Math.random().toString(36).slice(2, 10);
-  ctx.io.err(`internal error ${id}: ${(error as Error)?.message ?? String(error)}\nThis is a bug in Kbctx; please report it with the command you ran.\n`);
+  ctx.io.err(`internal error ${id}: ${(error as Error)?.message ?? String(error)}\nThis is a bug in kbctx; please report it with the command you ran.\n`);
   if (ctx.io.env['KBCTX_DEBUG']) ctx.io.err(`${(error as Error)?.stack ?? ''}\n`);
   return 1;
 }

@@ -80,7 +80,7 @@ describe('config', () => {
   });
 
   it('accepts other connector types only with [extensions] modules, as tables of named tables', () => {
-    assert.match(configError('[connectors.filesytem.docs]\nroot = "."'), /connectors\.filesytem is not a known key \(connector types: filesystem, git, s3, script; others come from \[extensions\] modules\)/);
+    assert.match(configError('[connectors.filesytem.docs]\nroot = "."'), /connectors\.filesytem is not a known key \(connector types: filesystem, git, s3, script; others come from plugins or \[extensions\] modules\)/);
     const ext = '[extensions]\nmodules = ["./ext.mjs"]\n';
     assert.match(configError(`${ext}[connectors]\njira = 3`), /connectors\.jira must hold named tables, e\.g\. \[connectors\.jira\.main\]/);
     const config = parseConfig(`${ext}timeout = 5\n[connectors.jira.main]\nproject = "ENG"\n`, { file: 'config/kbctx.toml', cwd: '/work' });

@@ -108,8 +108,8 @@ function checkRelations(raw: RawConfig, label: string): void {
 /** Unknown `[connectors.<type>]` keys are extension connector types: tables of named tables, only with [extensions] modules. */
 function checkExtensionConnectors(raw: RawConfig, label: string): void {
   for (const [type, instances] of Object.entries(raw.connectors.extra)) {
-    if (raw.extensions.modules.length === 0) {
-      throw configError(`${label}: connectors.${type} is not a known key (connector types: filesystem, git, s3, script; others come from [extensions] modules)`);
+    if (raw.extensions.modules.length === 0 && !raw.plugins.some((p) => p !== 'bundled' && !p.startsWith('!'))) {
+      throw configError(`${label}: connectors.${type} is not a known key (connector types: filesystem, git, s3, script; others come from plugins or [extensions] modules)`);
     }
     const isTable = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
     if (!isTable(instances) || !Object.values(instances as object).every(isTable)) {
@@ -217,7 +217,18 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.
       priority: g.priority ?? null,
     })),
     extensions: { modules: raw.extensions.modules, baseDir: file === null ? cwd : path.dirname(file), timeoutSecs: raw.extensions.timeout },
+    plugins: { entries: raw.plugins, options: pluginTables(raw.plugin), baseDir: file === null ? cwd : path.dirname(file) },
   };
+}
+
+/** `[plugin.<name>]` tables; their contents are checked later by each plugin's own schema. */
+function pluginTables(raw: unknown): Record<string, Record<string, unknown>> {
+  if (raw === undefined) return {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw configError('plugin must be a table of [plugin.<name>] tables');
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw configError(`plugin.${name} must be a table ([plugin.${name}])`);
+  }
+  return raw as Record<string, Record<string, unknown>>;
 }
 
 function connectorIntervals(raw: RawConfig): Record<string, number> {

@@ -137,6 +137,9 @@ export const configSchema = table({
     }),
   ),
   extensions: section(table({ modules: withDefault(array(str()), []), timeout: seconds(30) })),
+  // The plugin host (core/): which plugins load, and each one's `[plugin.<name>]` options (checked by its own schema).
+  plugins: withDefault(array(str()), ['bundled']),
+  plugin: optional(unknownValue()),
   // Context Harness sections with no kbctx meaning: accepted so ctx.toml files load unchanged.
   vector_index: optional(unknownValue()),
   models: optional(unknownValue()),

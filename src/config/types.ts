@@ -34,6 +34,17 @@ export interface Config {
    */
   readonly unsetEnv?: Readonly<Record<string, readonly { key: string; variable: string }[]>>;
   readonly extensions: ExtensionsConfig;
+  readonly plugins: PluginsConfig;
+}
+
+/** The top-level `plugins` list and the `[plugin.<name>]` tables (core/load/). */
+export interface PluginsConfig {
+  /** As written: `bundled`, `!name`, paths (relative to `baseDir`) or package names. */
+  readonly entries: readonly string[];
+  /** `[plugin.<name>]` tables as written; each is validated against its plugin's options schema. */
+  readonly options: Readonly<Record<string, Record<string, unknown>>>;
+  /** The config file's folder (the working directory for the built-in config). */
+  readonly baseDir: string;
 }
 
 /** `[extensions]`: compiled (JavaScript) extension modules, loaded by src/extensions/. */

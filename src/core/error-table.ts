@@ -20,6 +20,7 @@ export const ERROR_TABLE = {
   connector_error: { http: 502, mcp: -32603, exit: 1 },
   upstream_error: { http: 502, mcp: -32603, exit: 1 },
   unavailable: { http: 503, mcp: -32603, exit: 6 },
+  plugin_error: { http: 500, mcp: -32603, exit: 1 },
   internal: { http: 500, mcp: -32603, exit: 1 },
 } as const satisfies Record<string, { http: number; mcp: number; exit: number }>;
 

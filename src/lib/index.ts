@@ -19,3 +19,5 @@ export type {
   KbctxExtension,
   KbctxExtensionHost,
 } from '../extensions/extension-api.ts';
+// The plugin contract (docs/plugins.md).
+export * from '../../core/index.ts';

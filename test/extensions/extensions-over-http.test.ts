@@ -91,7 +91,7 @@ describe('loading', () => {
   it('a configured connector type that no loaded module registers fails its sync with a config error', async () => {
     const r = await ws.kbctx(['sync', 'nobody:x']);
     assert.equal(r.code, 3);
-    assert.match(r.stderr, /nobody:x: failed: nobody:x: no loaded extension registers the connector type 'nobody' \(check \[extensions\] modules\)/);
+    assert.match(r.stderr, /nobody:x: failed: nobody:x: no loaded plugin or extension provides the connector type 'nobody' \(check plugins and \[extensions\] modules\)/);
   });
 });
 

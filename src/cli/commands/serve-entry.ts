@@ -1,6 +1,8 @@
 // Runs the server (`kbctx serve mcp`, `kbctx start`): wires the REST surface and the MCP surface to the
 // app's registries, prints the routes and addresses, and serves until SIGINT/SIGTERM.
 // Loaded lazily so other commands never load the HTTP or MCP code.
+import { packageRoot } from '../../../core/package-root.ts';
+import path from 'node:path';
 import { createHttpServer, MCP_PATH } from '../../http/create-http-server.ts';
 import { parseBind, toHttpUrl } from '../../http/bind-address.ts';
 import { checkExposure } from '../../http/exposure-policy.ts';
@@ -16,7 +18,6 @@ import { startLiveIndex, type LiveIndex } from './serve-live.ts';
 import type { CliContext } from '../context.ts';
 import type { Kbctx } from '../../compose.ts';
 import type { WebFacts } from '../../web/web-routes.ts';
-import { fileURLToPath } from 'node:url';
 import { lineLog } from '../../core/log-line.ts';
 
 export interface ServeOptions {
@@ -76,6 +77,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   const base = toHttpUrl(address.address, address.port);
   if (isClusterWorker()) announceListening(base);
   else printStartup(base);
+  await kbctx.kernel.hooks.ready.promise(kbctx.kernel.callContext());
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       log(`${signal}: shutting down`);
@@ -107,7 +109,7 @@ function webFacts(kbctx: Kbctx): WebFacts {
     version: VERSION,
     configFile: kbctx.config.file,
     workingDir: kbctx.config.baseDir,
-    kbctxBin: fileURLToPath(new URL('../../../bin/kbctx.js', import.meta.url)),
+    kbctxBin: path.join(packageRoot(), 'bin', 'kbctx.js'),
     embedder: embedder && { model: embedder.model, dims: embedder.dims },
     defaultLimit: kbctx.config.retrieval.finalLimit,
     maxLimit: kbctx.config.retrieval.maxLimit,

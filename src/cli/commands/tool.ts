@@ -1,4 +1,4 @@
-// `kbctx tool init|test|list`: scaffold a script tool, run one (metadata + result), list all tools.
+// `kbctx tool init|test|call|list`: scaffold a script tool, run one (metadata + result), call any tool, list all.
 import type { Command } from 'commander';
 import { toolsToWire } from '../../app/wire.ts';
 import { toJsonSchema, validateParams, type ParamSpec } from '../../core/tools/param-spec.ts';
@@ -32,6 +32,19 @@ export function registerTool(program: Command, ctx: CliContext): void {
       if (ctx.json) return ctx.printJson({ ...meta, parameters: toJsonSchema(loaded.params), result });
       ctx.io.out(`Name:        ${meta.name}\nVersion:     ${meta.version ?? '-'}\nDescription: ${meta.description}\nParameters:\n${formatParams(loaded.params)}`);
       ctx.io.out(`Result:\n${JSON.stringify(result, null, 2)}\n`);
+    });
+  tool
+    .command('call')
+    .description('call any tool by name (built-in, plugin, extension or script) as REST and MCP do; prints its result')
+    .argument('<name>', 'tool name (see `kbctx tool list`)')
+    .option('--param <key=value>', 'a parameter (repeatable; JSON values allowed)', collect, [])
+    .action(async (name: string, opts: { param: string[] }) => {
+      const kbctx = ctx.kbctx();
+      reportLoadFailures(ctx, await kbctx.loadScripts());
+      const registry = kbctx.tools();
+      const stringParams = new Set(registry.has(name) ? registry.get(name).params.filter((p) => p.type === 'string').map((p) => p.name) : []);
+      const result = await registry.call(name, parseKeyValues(opts.param, stringParams));
+      ctx.io.out(`${JSON.stringify(ctx.json ? { result } : result, null, 2)}\n`);
     });
   tool
     .command('list')

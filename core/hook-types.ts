@@ -1,0 +1,133 @@
+// The values that flow through the kernel's hooks: what plugins receive and return. Plain data
+// (JSON-safe) for the pipeline hooks, so Lua plugins can tap them too.
+import type { SearchResult } from '../src/core/models.ts';
+import type { SearchParams } from '../src/app/search-params.ts';
+import type { PluginContext } from './plugin-context.ts';
+import type { ParamSpec } from '../src/core/tools/param-spec.ts';
+import type { Connector } from '../src/connectors/connector.ts';
+
+/** A document between its connector and the chunker. The `document` hook may change it, or set `skip`. */
+export interface DocumentDraft {
+  source: string;
+  sourceId: string;
+  title: string;
+  body: string;
+  sourceUrl: string | null;
+  contentType: string;
+  updatedAt: string;
+  metadata: Record<string, unknown>;
+  /** Set by a tap to leave the document out of the index (as if the connector had not listed it). */
+  skip?: boolean;
+}
+
+/** What the `chunk` hook receives: the document about to be chunked and the configured sizes. */
+export interface ChunkRequest {
+  document: Readonly<DocumentDraft> & { id: string };
+  sizes: { maxTokens: number; overlapTokens: number };
+}
+
+/** A search request as it reaches the `query` and `rank` hooks. */
+export type SearchRequest = SearchParams;
+
+/** One hit of the `rank` hook: the search-result fields. */
+export type Hit = SearchResult;
+
+/** A tool as a plugin adds it (`inputSchema` is a JSON Schema object). */
+export interface PluginToolDef {
+  name: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  readOnly?: boolean;
+  /** Seconds; default `[extensions] timeout` (30); none for a tool that sets `params` without `timeout`. */
+  timeout?: number;
+  /** kbctx's own parameter list (bounds such as `maxLength` included), instead of `inputSchema`. */
+  params?: readonly ParamSpec[];
+  /** Listed first and reserved: no other tool may take its name. */
+  builtin?: boolean;
+  call(params: Record<string, unknown>, ctx: PluginContext): unknown;
+}
+
+/** An agent (an MCP prompt) as a plugin adds it. */
+export interface PluginAgentDef {
+  name: string;
+  description?: string;
+  tools?: string[];
+  arguments?: { name: string; description?: string; required?: boolean }[];
+  timeout?: number;
+  resolve(args: Record<string, unknown>, ctx: PluginContext): PluginPrompt | Promise<PluginPrompt>;
+}
+
+export interface PluginPrompt {
+  system: string;
+  tools?: string[];
+  messages?: { role: 'user' | 'assistant'; content: string }[];
+}
+
+/** `[connectors.<type>.<name>]`: what `createConnector.for(type)` taps receive. */
+export interface ConnectorInstance {
+  type: string;
+  name: string;
+  /** The section: as written for plugin types, validated (camelCase) for the built-in types. */
+  options: Record<string, unknown>;
+  /** A folder beside the index for the connector's own caches (git clones …). */
+  dataDir: string;
+  /** The config file's folder: relative paths in options resolve against it. */
+  baseDir: string;
+}
+
+/** One item a plugin connector yields (the Lua connectors' item fields). */
+export interface PluginItem {
+  source_id: string;
+  title?: string;
+  body: string;
+  source_url?: string;
+  updated_at?: string | number;
+  content_type?: string;
+  author?: string;
+  metadata_json?: string | Record<string, unknown>;
+}
+
+/** The simple form: every item the source holds (what is not listed is deleted from the index). */
+export interface PluginConnector {
+  scan(ctx: PluginContext): AsyncIterable<PluginItem> | Iterable<PluginItem>;
+  timeout?: number;
+}
+
+/**
+ * The incremental form (the first-party connectors'): `scan` lists entries with cheap fingerprints
+ * and loads an entry's text only when it changed; see src/connectors/connector.ts.
+ */
+export type IncrementalConnector = Connector;
+
+/** What a `createConnector.for(type)` tap returns. */
+export type ConnectorImpl = PluginConnector | IncrementalConnector;
+
+export const isIncrementalConnector = (c: ConnectorImpl): c is IncrementalConnector => typeof (c as { label?: unknown }).label === 'string';
+
+/** A started transport (`kbctx serve <name>`): what it serves, and how to stop it. */
+export interface RunningTransport {
+  /** Lines for the start-up banner ("MCP at http://127.0.0.1:7331/mcp"). */
+  describe?: () => string[];
+  close(): Promise<void>;
+}
+
+export interface TransportOptions {
+  /** `[server]` of the config, and the `--bind`-style flags of `kbctx serve`. */
+  bind: string;
+  options: Record<string, unknown>;
+}
+
+export interface ToolCall {
+  name: string;
+  params: Record<string, unknown>;
+}
+
+export interface DoctorCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface Collector<T> {
+  add(item: T): void;
+}

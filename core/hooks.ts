@@ -1,0 +1,82 @@
+// The kernel's hooks, declared once in one frozen object (webpack's Compiler.hooks). The kernel only
+// calls them; plugins tap them. Keyed factories are HookMaps of bail hooks: the first tap that
+// returns a value provides the thing; none → the caller reports "no plugin for …".
+import { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncHook } from 'tapable';
+import type { Command } from 'commander';
+import type {
+  ChunkRequest,
+  Collector,
+  ConnectorInstance,
+  DoctorCheck,
+  DocumentDraft,
+  Hit,
+  PluginAgentDef,
+  ConnectorImpl,
+  PluginToolDef,
+  RunningTransport,
+  SearchRequest,
+  ToolCall,
+  TransportOptions,
+} from './hook-types.ts';
+import type { PluginContext } from './plugin-context.ts';
+
+/** Each tap receives its own plugin's context (the kernel passes a CallContext, swapped per tap). */
+type CallContext = PluginContext;
+
+export function createHooks() {
+  return Object.freeze({
+    // lifecycle
+    boot: new AsyncSeriesHook<[CallContext]>(['ctx'], 'boot'),
+    ready: new AsyncParallelHook<[CallContext]>(['ctx'], 'ready'),
+    shutdown: new AsyncSeriesHook<[string]>(['reason'], 'shutdown'),
+    // keyed factories
+    createStore: new HookMap((_engine: string) => new AsyncSeriesBailHook<[Record<string, unknown>, CallContext], unknown>(['options', 'ctx']), 'createStore'),
+    createConnector: new HookMap((_type: string) => new AsyncSeriesBailHook<[ConnectorInstance, CallContext], ConnectorImpl | undefined>(['instance', 'ctx']), 'createConnector'),
+    createEmbedder: new HookMap((_provider: string) => new AsyncSeriesBailHook<[Record<string, unknown>, CallContext], unknown>(['options', 'ctx']), 'createEmbedder'),
+    createTransport: new HookMap((_name: string) => new AsyncSeriesBailHook<[TransportOptions, CallContext], RunningTransport | undefined>(['options', 'ctx']), 'createTransport'),
+    extract: new HookMap((_format: string) => new AsyncSeriesBailHook<[Uint8Array, CallContext], string | undefined>(['bytes', 'ctx']), 'extract'),
+    // the pipeline
+    document: new AsyncSeriesWaterfallHook<[DocumentDraft, CallContext]>(['draft', 'ctx'], 'document'),
+    chunk: new AsyncSeriesBailHook<[ChunkRequest, CallContext], string[] | undefined>(['request', 'ctx'], 'chunk'),
+    query: new AsyncSeriesWaterfallHook<[SearchRequest, CallContext]>(['request', 'ctx'], 'query'),
+    rank: new AsyncSeriesWaterfallHook<[Hit[], SearchRequest, CallContext]>(['hits', 'request', 'ctx'], 'rank'),
+    toolCall: new AsyncSeriesBailHook<[ToolCall, CallContext], unknown>(['call', 'ctx'], 'toolCall'),
+    toolResult: new AsyncSeriesWaterfallHook<[unknown, ToolCall, CallContext]>(['result', 'call', 'ctx'], 'toolResult'),
+    // collectors
+    tools: new SyncHook<[Collector<PluginToolDef>]>(['tools'], 'tools'),
+    agents: new SyncHook<[Collector<PluginAgentDef>]>(['agents'], 'agents'),
+    commands: new SyncHook<[Command]>(['program'], 'commands'),
+    doctor: new AsyncParallelHook<[Collector<DoctorCheck>, CallContext]>(['checks', 'ctx'], 'doctor'),
+  });
+}
+
+export type KernelHooks = ReturnType<typeof createHooks>;
+export type HookName = keyof KernelHooks;
+
+type CallMethods = 'call' | 'callAsync' | 'promise';
+/** A hook as plugins see it: tap, tapPromise, intercept, withOptions; never the call methods. */
+type TapOnlyHook<H> = Omit<H, CallMethods>;
+type TapOnlyMap<M> = M extends HookMap<infer H> ? { for(key: string): TapOnlyHook<H> } : TapOnlyHook<M>;
+export type TapOnlyHooks = { readonly [K in HookName]: TapOnlyMap<KernelHooks[K]> };
+
+/** Time a single tap may take before it counts as never settling (ms), per hook. */
+export const TAP_TIMEOUT_MS: Readonly<Record<HookName, number>> = Object.freeze({
+  boot: 10_000,
+  ready: 10_000,
+  shutdown: 10_000,
+  createStore: 30_000,
+  createConnector: 30_000,
+  createEmbedder: 30_000,
+  createTransport: 30_000,
+  extract: 60_000,
+  document: 30_000,
+  chunk: 30_000,
+  query: 10_000,
+  rank: 10_000,
+  toolCall: 10_000,
+  toolResult: 10_000,
+  tools: 0,
+  agents: 0,
+  commands: 0,
+  doctor: 30_000,
+});

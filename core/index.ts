@@ -1,0 +1,29 @@
+// The kernel's public API: what plugins (first-party and third-party) import. Nothing else in core/
+// is a contract; `import { definePlugin } from 'kbctx'` re-exports this file.
+export { definePlugin, type JsonSchema, type Plugin, type PluginKernel, type PluginMeta } from './plugin.ts';
+export { STAGE } from './stages.ts';
+export { createServiceRef, type ServiceRef } from './services.ts';
+export { PluginError } from './plugin-error.ts';
+export { KERNEL_API_VERSION } from './kernel.ts';
+export type { IndexServices, PluginContext, PluginLogger } from './plugin-context.ts';
+export type { HookName, TapOnlyHooks } from './hooks.ts';
+export type {
+  ChunkRequest,
+  Collector,
+  ConnectorInstance,
+  DoctorCheck,
+  DocumentDraft,
+  Hit,
+  PluginAgentDef,
+  PluginConnector,
+  ConnectorImpl,
+  IncrementalConnector,
+  PluginItem,
+  PluginPrompt,
+  PluginToolDef,
+  RunningTransport,
+  SearchRequest,
+  ToolCall,
+  TransportOptions,
+} from './hook-types.ts';
+export { isIncrementalConnector } from './hook-types.ts';

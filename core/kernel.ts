@@ -1,0 +1,174 @@
+// The kernel: owns the hooks, applies plugins (each sees only its tap-only view), records what each
+// plugin tapped and provides, and runs disposers last-in-first-out at shutdown. It knows no plugin.
+import { configError } from '../src/core/errors.ts';
+import { createHooks, TAP_TIMEOUT_MS, type HookName, type KernelHooks, type TapOnlyHooks } from './hooks.ts';
+import { CallContext, stderrLogger, type IndexServices, type PluginContext, type PluginLogger } from './plugin-context.ts';
+import type { Plugin, PluginKernel } from './plugin.ts';
+import { ServiceRegistry } from './services.ts';
+import { attributeHook, attributeHookMap, type AttributionOptions } from './tap-attribution.ts';
+import type { Hook, HookMap } from 'tapable';
+
+/** The kernel API version plugins declare a range against (`kbctx: '^0.2'`). */
+export const KERNEL_API_VERSION = '0.2.0';
+const APPLY_TIMEOUT_MS = 10_000;
+
+export type PluginOrigin = 'bundled' | 'path' | 'package' | 'registry';
+
+export interface LoadedPluginInfo {
+  name: string;
+  version: string;
+  origin: PluginOrigin;
+  /** Where it came from: the bundled name, a file path or a package name. */
+  from: string;
+  hooks: string[];
+  provides: string[];
+  loadMs: number;
+}
+
+export interface KernelOptions {
+  /** The index services handed to plugins in their `ctx` (set once the index is open). */
+  services?: () => IndexServices;
+  logger?: (plugin: string) => PluginLogger;
+  /** Per-hook tap time-outs (ms) replacing TAP_TIMEOUT_MS entries (tests use short ones). */
+  tapTimeoutMs?: Partial<Record<HookName, number>>;
+  /** Time an async `apply` may take (default 10 s, fastify's plugin time-out). */
+  applyTimeoutMs?: number;
+}
+
+export class Kernel {
+  readonly hooks: KernelHooks = createHooks();
+  readonly services = new ServiceRegistry();
+  private applying: string | undefined;
+  private readonly tapped = new Map<string, Set<string>>();
+  private readonly loaded: LoadedPluginInfo[] = [];
+  private readonly disposers: { plugin: string; fn: () => void | Promise<void> }[] = [];
+  private readonly options: KernelOptions;
+  private readonly shutdownController = new AbortController();
+
+  constructor(options: KernelOptions = {}) {
+    this.options = options;
+    const attribution: AttributionOptions = {
+      owner: () => this.applying,
+      onTap: (plugin, hook) => {
+        const set = this.tapped.get(plugin) ?? new Set<string>();
+        set.add(hook);
+        this.tapped.set(plugin, set);
+      },
+    };
+    for (const [name, hook] of Object.entries(this.hooks) as [HookName, unknown][]) {
+      const timeoutMs = options.tapTimeoutMs?.[name] ?? TAP_TIMEOUT_MS[name];
+      if (isHookMap(hook)) attributeHookMap(hook, name, timeoutMs, attribution);
+      else attributeHook(hook as Hook<unknown, unknown>, name, timeoutMs, attribution);
+    }
+  }
+
+  /**
+   * The context argument of one hook call. Typed as the PluginContext each tap receives: the tap
+   * attribution swaps this CallContext for the tapping plugin's own view (its name, its logger).
+   */
+  callContext(signal: AbortSignal = this.shutdownController.signal): PluginContext {
+    return new CallContext((plugin, s) => this.pluginContext(plugin, s), signal) as unknown as PluginContext;
+  }
+
+  pluginContext(plugin: string, signal: AbortSignal = this.shutdownController.signal): PluginContext {
+    const services = this.options.services?.();
+    const missing = (): Promise<never> => Promise.reject(configError(`plugin '${plugin}': the index is not open in this command`));
+    return {
+      plugin,
+      log: this.logger(plugin),
+      signal,
+      search: services ? (p) => services.search(p) : missing,
+      get: services ? (id) => services.get(id) : missing,
+      sources: services ? () => services.sources() : missing,
+    };
+  }
+
+  /** Applies one plugin whose `apply` must finish synchronously (the bundled set, so opening stays synchronous). */
+  applySync(plugin: Plugin, options: Record<string, unknown>, origin: PluginOrigin, from: string): void {
+    const started = performance.now();
+    this.applying = plugin.name;
+    try {
+      const result = plugin.apply(this.viewFor(plugin.name), options);
+      if (result instanceof Promise) throw configError(`plugin '${plugin.name}': apply must be synchronous here`);
+    } catch (error) {
+      throw applyFailed(plugin.name, error);
+    } finally {
+      this.applying = undefined;
+    }
+    this.record(plugin, origin, from, started);
+  }
+
+  /** Applies one plugin; `apply` may be async and has 10 s to finish. */
+  async apply(plugin: Plugin, options: Record<string, unknown>, origin: PluginOrigin, from: string): Promise<void> {
+    const started = performance.now();
+    this.applying = plugin.name;
+    let timer: NodeJS.Timeout | undefined;
+    const limitMs = this.options.applyTimeoutMs ?? APPLY_TIMEOUT_MS;
+    try {
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`apply did not finish within ${limitMs / 1000} s`)), limitMs);
+        timer.unref();
+      });
+      await Promise.race([Promise.resolve().then(() => plugin.apply(this.viewFor(plugin.name), options)), timedOut]);
+    } catch (error) {
+      throw applyFailed(plugin.name, error);
+    } finally {
+      clearTimeout(timer);
+      this.applying = undefined;
+    }
+    this.record(plugin, origin, from, started);
+  }
+
+  /** Every applied plugin in order, with the hooks it tapped and what it provides. */
+  plugins(): LoadedPluginInfo[] {
+    return this.loaded.map((p) => ({ ...p, hooks: [...(this.tapped.get(p.name) ?? [])] }));
+  }
+
+  has(name: string): boolean {
+    return this.loaded.some((p) => p.name === name);
+  }
+
+  /** Calls `shutdown`, then the disposers last-in-first-out; a failing disposer is logged, not thrown. */
+  async shutdown(reason: string): Promise<void> {
+    this.shutdownController.abort();
+    try {
+      await this.hooks.shutdown.promise(reason);
+    } finally {
+      for (const { plugin, fn } of this.disposers.splice(0).reverse()) {
+        try {
+          await fn();
+        } catch (error) {
+          this.logger(plugin).warn(`dispose failed: ${(error as Error).message}`);
+        }
+      }
+    }
+  }
+
+  private viewFor(name: string): PluginKernel {
+    return Object.freeze({
+      hooks: this.hooks as unknown as TapOnlyHooks,
+      log: this.logger(name),
+      version: KERNEL_API_VERSION,
+      provide: (ref, impl) => this.services.provide(ref, impl, name),
+      use: (ref) => this.services.use(ref),
+      onDispose: (fn) => void this.disposers.push({ plugin: name, fn }),
+    } satisfies PluginKernel);
+  }
+
+  private logger(plugin: string): PluginLogger {
+    return (this.options.logger ?? stderrLogger)(plugin);
+  }
+
+  private record(plugin: Plugin, origin: PluginOrigin, from: string, started: number): void {
+    const provided = [...this.services.providers()].filter(([, p]) => p === plugin.name).map(([id]) => `service:${id}`);
+    this.loaded.push({ name: plugin.name, version: plugin.version, origin, from, hooks: [], provides: [...(plugin.provides ?? []), ...provided], loadMs: performance.now() - started });
+  }
+}
+
+function applyFailed(name: string, error: unknown): Error {
+  return configError(`plugin '${name}': apply failed: ${(error as Error)?.message ?? String(error)}`, error);
+}
+
+function isHookMap(value: unknown): value is HookMap<Hook<unknown, unknown>> {
+  return typeof (value as { for?: unknown }).for === 'function' && !('taps' in (value as object));
+}

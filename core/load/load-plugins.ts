@@ -1,0 +1,52 @@
+// Loading the configured plugins into a kernel, in two steps:
+// 1. `applyBundledPlugins` (synchronous): the bundled set, minus `!name` drops, in its fixed order;
+// 2. `applyConfiguredPlugins` (async): paths and packages, imported, checked, ordered by their
+//    dependencies, options validated, applied. Unused `[plugin.<name>]` tables are an error then.
+import { configError } from '../../src/core/errors.ts';
+import type { Kernel } from '../kernel.ts';
+import type { Plugin } from '../plugin.ts';
+import { checkPlugin } from './check-plugin.ts';
+import { importPluginModule } from './import-plugin.ts';
+import { orderPlugins } from './order-plugins.ts';
+import { checkPluginOptions } from './plugin-options.ts';
+import { expandPluginSpecs, type PluginSpec } from './plugin-specs.ts';
+
+export interface PluginsSettings {
+  entries: readonly string[];
+  options: Readonly<Record<string, Record<string, unknown>>>;
+  baseDir: string;
+}
+
+export function applyBundledPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): void {
+  const specs = expandPluginSpecs(settings.entries, bundled.map((p) => p.name), settings.baseDir);
+  const wanted = new Set(specs.filter((s) => s.kind === 'bundled').map((s) => s.name));
+  for (const plugin of bundled.filter((p) => wanted.has(p.name))) {
+    const checked = checkPlugin(plugin, `bundled ${plugin.name}`);
+    const missing = (checked.dependencies ?? []).find((d) => !kernel.has(d));
+    if (missing) throw configError(`plugin '${checked.name}' needs '${missing}', which is dropped from plugins`);
+    kernel.applySync(checked, checkPluginOptions(checked, settings.options[checked.name]), 'bundled', checked.name);
+  }
+}
+
+/** True when the config names plugins beyond the bundled set (so commands must await their loading). */
+export const hasConfiguredPlugins = (settings: PluginsSettings, bundled: readonly Plugin[]): boolean =>
+  configuredSpecs(settings, bundled).length > 0;
+
+export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): Promise<void> {
+  const candidates = [];
+  for (const spec of configuredSpecs(settings, bundled)) {
+    const from = spec.kind === 'path' ? spec.file : spec.name;
+    candidates.push({ plugin: checkPlugin(await importPluginModule(spec, settings.baseDir), from), from, origin: spec.kind });
+  }
+  const loaded = new Set(kernel.plugins().map((p) => p.name));
+  for (const c of orderPlugins(candidates, loaded)) {
+    await kernel.apply(c.plugin, checkPluginOptions(c.plugin, settings.options[c.plugin.name]), c.origin, c.from);
+  }
+  const names = new Set(kernel.plugins().map((p) => p.name));
+  const unused = Object.keys(settings.options).find((name) => !names.has(name));
+  if (unused !== undefined) throw configError(`plugin.${unused}: no loaded plugin is named '${unused}'; loaded: ${[...names].join(', ')}`);
+}
+
+function configuredSpecs(settings: PluginsSettings, bundled: readonly Plugin[]): Exclude<PluginSpec, { kind: 'bundled' }>[] {
+  return expandPluginSpecs(settings.entries, bundled.map((p) => p.name), settings.baseDir).filter((s): s is Exclude<PluginSpec, { kind: 'bundled' }> => s.kind !== 'bundled');
+}

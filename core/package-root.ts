@@ -1,0 +1,19 @@
+// The installed package's folder (where package.json and bin/ live), found by walking up from this
+// file: the same answer from the TypeScript sources (core/) and from the build (dist/core/).
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let cached: string | undefined;
+
+export function packageRoot(): string {
+  if (cached) return cached;
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'kbctx') return (cached = dir);
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`kbctx: no package.json of kbctx above ${fileURLToPath(import.meta.url)}`);
+    dir = parent;
+  }
+}

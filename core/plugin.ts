@@ -1,0 +1,42 @@
+// The plugin contract: what a plugin author writes (docs/plugins.md). A plugin is a plain object
+// with a name, a version, the kernel API range it was written for and `apply`, which only taps
+// hooks and provides services; work happens when the hooks are called.
+import type { TapOnlyHooks } from './hooks.ts';
+import type { PluginLogger } from './plugin-context.ts';
+import type { ServiceRef } from './services.ts';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface PluginMeta {
+  /** Unique; also the name of every tap the plugin makes. */
+  name: string;
+  version: string;
+  /** Semver range of the kernel API the plugin was written for (`'^0.2'`); a mismatch is a clear error. */
+  kbctx: string;
+  /** Plugins applied before this one; a missing one or a cycle is an error. */
+  dependencies?: string[];
+  /** JSON Schema of `[plugin.<name>]`, checked with ajv (defaults applied) before `apply`. */
+  optionsSchema?: JsonSchema;
+  /** What the plugin provides, for `kbctx plugins` (e.g. 'tool:search', 'connector:git'). */
+  provides?: string[];
+}
+
+export interface Plugin<O = Record<string, unknown>> extends PluginMeta {
+  apply(kernel: PluginKernel, options: O): void | Promise<void>;
+}
+
+/** The kernel as one plugin sees it. */
+export interface PluginKernel {
+  readonly hooks: TapOnlyHooks;
+  /** Named after the plugin. */
+  readonly log: PluginLogger;
+  /** The kernel API version (`KERNEL_API_VERSION`). */
+  readonly version: string;
+  provide<T>(ref: ServiceRef<T>, impl: T): void;
+  use<T>(ref: ServiceRef<T>): T;
+  /** Run at shutdown, last registered first. */
+  onDispose(fn: () => void | Promise<void>): void;
+}
+
+/** Identity, for types: `export default definePlugin({...})`. A plain object works the same. */
+export const definePlugin = <O = Record<string, unknown>>(plugin: Plugin<O>): Plugin<O> => plugin;

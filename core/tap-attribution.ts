@@ -1,0 +1,84 @@
+// Wraps every tap as it is registered (a tapable `register` interceptor) so that:
+// 1. an error thrown or rejected in a tap becomes a PluginError naming the plugin and the hook;
+// 2. a rejection with a falsy reason is an error too, never success (tapable #176);
+// 3. a tap that never settles fails after the hook's time-out;
+// 4. a plugin-scoped argument (CallContext, a collector) is replaced by the tapping plugin's own view;
+// 5. the kernel learns which plugin tapped which hook (`kbctx plugins`).
+import type { Hook, HookMap } from 'tapable';
+import { PluginError } from './plugin-error.ts';
+import { isPluginScoped } from './plugin-context.ts';
+
+type AnyFn = (...args: unknown[]) => unknown;
+interface MutableTap {
+  name: string;
+  type: 'sync' | 'async' | 'promise';
+  fn: AnyFn;
+}
+
+export interface AttributionOptions {
+  /** The plugin being applied right now (taps are attributed to it), or undefined. */
+  owner(): string | undefined;
+  /** Called once per (plugin, hook) tapped. */
+  onTap(plugin: string, hook: string): void;
+}
+
+export function attributeHook(hook: Hook<unknown, unknown>, hookName: string, timeoutMs: number, options: AttributionOptions): void {
+  hook.intercept({
+    register: (tap) => {
+      const t = tap as unknown as MutableTap;
+      const plugin = options.owner() ?? t.name;
+      options.onTap(plugin, hookName);
+      t.fn = wrap(t.type, t.fn, plugin, hookName, timeoutMs);
+      return tap;
+    },
+  });
+}
+
+export function attributeHookMap(map: HookMap<Hook<unknown, unknown>>, mapName: string, timeoutMs: number, options: AttributionOptions): void {
+  map.intercept({
+    factory: (key, hook) => {
+      attributeHook(hook, `${mapName}.for(${JSON.stringify(key)})`, timeoutMs, options);
+      return hook;
+    },
+  });
+}
+
+function wrap(type: MutableTap['type'], fn: AnyFn, plugin: string, hookName: string, timeoutMs: number): AnyFn {
+  const withContext = (args: unknown[]): unknown[] => args.map((a) => (isPluginScoped(a) ? a.forPlugin(plugin) : a));
+  if (type === 'sync') {
+    return (...args) => {
+      try {
+        return fn(...withContext(args));
+      } catch (error) {
+        throw new PluginError(plugin, hookName, error);
+      }
+    };
+  }
+  if (type === 'promise') return (...args) => settle(() => fn(...withContext(args)) as Promise<unknown>, plugin, hookName, timeoutMs);
+  return (...args) => {
+    const callback = args.pop() as (error: unknown, result?: unknown) => void;
+    settle(
+      () => new Promise((resolve, reject) => void fn(...withContext(args), (error: unknown, result: unknown) => (error ? reject(error) : resolve(result)))),
+      plugin,
+      hookName,
+      timeoutMs,
+    ).then((result) => callback(null, result), (error: unknown) => callback(error));
+  };
+}
+
+async function settle(run: () => Promise<unknown>, plugin: string, hookName: string, timeoutMs: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const result = run();
+    if (timeoutMs <= 0) return await result;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`did not settle within ${timeoutMs / 1000} s`)), timeoutMs);
+      timer.unref();
+    });
+    return await Promise.race([result, timedOut]);
+  } catch (error) {
+    throw error instanceof PluginError ? error : new PluginError(plugin, hookName, error);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,18 @@
+// First-party plugin: the filesystem connector (`[connectors.filesystem.<name>]`), imported when a
+// filesystem connector is first created.
+import { definePlugin, STAGE } from '../../core/index.ts';
+import type { FilesystemConnectorConfig } from '../../src/config/types.ts';
+
+export default definePlugin({
+  name: 'connector-filesystem',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['connector:filesystem'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.createConnector.for('filesystem').tapPromise({ name: 'connector-filesystem', stage: STAGE.FALLBACK }, async (instance) => {
+      const { FilesystemConnector } = await import('../../src/connectors/filesystem/filesystem-connector.ts');
+      return new FilesystemConnector(instance.name, instance.options as unknown as FilesystemConnectorConfig);
+    });
+  },
+});

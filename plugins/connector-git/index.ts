@@ -1,0 +1,18 @@
+// First-party plugin: the git connector (`[connectors.git.<name>]`): a private clone beside the
+// index, driven by the git CLI (ADR 0030); imported when a git connector is first created.
+import { definePlugin, STAGE } from '../../core/index.ts';
+import type { GitConnectorConfig } from '../../src/config/types.ts';
+
+export default definePlugin({
+  name: 'connector-git',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['connector:git'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.createConnector.for('git').tapPromise({ name: 'connector-git', stage: STAGE.FALLBACK }, async (instance) => {
+      const { GitConnector } = await import('../../src/connectors/git/git-connector.ts');
+      return new GitConnector(instance.name, instance.options as unknown as GitConnectorConfig, { dataDir: instance.dataDir, baseDir: instance.baseDir });
+    });
+  },
+});

@@ -1,0 +1,18 @@
+// First-party plugin: the S3 connector (`[connectors.s3.<name>]`, the official AWS SDK, ADR 0031);
+// the SDK is imported when an S3 connector is first created.
+import { definePlugin, STAGE } from '../../core/index.ts';
+import type { S3ConnectorConfig } from '../../src/config/types.ts';
+
+export default definePlugin({
+  name: 'connector-s3',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['connector:s3'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.createConnector.for('s3').tapPromise({ name: 'connector-s3', stage: STAGE.FALLBACK }, async (instance) => {
+      const { S3Connector } = await import('../../src/connectors/s3/s3-connector.ts');
+      return new S3Connector(instance.name, instance.options as unknown as S3ConnectorConfig);
+    });
+  },
+});

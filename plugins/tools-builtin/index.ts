@@ -1,0 +1,20 @@
+// First-party plugin: the built-in tools search, get and sources, added through the `tools` hook
+// at the fallback stage (their bodies are the REST answers; see src/app/tools.ts).
+import { definePlugin, STAGE } from '../../core/index.ts';
+import { indexService } from '../../src/app/index-service.ts';
+import { builtinTools } from '../../src/app/tools.ts';
+
+export default definePlugin({
+  name: 'tools-builtin',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['tool:search', 'tool:get', 'tool:sources'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.tools.tap({ name: 'tools-builtin', stage: STAGE.FALLBACK }, (tools) => {
+      for (const tool of builtinTools(kernel.use(indexService))) {
+        tools.add({ name: tool.name, description: tool.description, params: tool.params, builtin: true, readOnly: tool.readOnly, call: (params, ctx) => tool.run(params, { signal: ctx.signal }) });
+      }
+    });
+  },
+});

@@ -1,0 +1,38 @@
+// The kernel's pipeline hooks as plain functions for the use-cases (sync, search, tool calls). A hook
+// nobody tapped costs nothing: its function is undefined and the use-case skips it.
+import type { DocumentDraft, Hit, SearchRequest, ToolCall } from '../../core/hook-types.ts';
+import type { Kernel } from '../../core/kernel.ts';
+
+export interface Pipeline {
+  document?: ((draft: DocumentDraft) => Promise<DocumentDraft>) | undefined;
+  chunk?: ((document: DocumentDraft & { id: string }, sizes: { maxTokens: number; overlapTokens: number }) => Promise<string[] | undefined>) | undefined;
+  query?: ((request: SearchRequest) => Promise<SearchRequest>) | undefined;
+  rank?: ((hits: Hit[], request: SearchRequest) => Promise<Hit[]>) | undefined;
+  toolCall?: ((call: ToolCall) => Promise<unknown>) | undefined;
+  toolResult?: ((result: unknown, call: ToolCall) => Promise<unknown>) | undefined;
+}
+
+/** Reads `isUsed()` on every call, so plugins applied after the index opened take part too. */
+export function pipelineOf(kernel: Kernel): Pipeline {
+  const h = kernel.hooks;
+  return {
+    get document() {
+      return h.document.isUsed() ? (draft: DocumentDraft) => h.document.promise(draft, kernel.callContext()) : undefined;
+    },
+    get chunk() {
+      return h.chunk.isUsed() ? (document: DocumentDraft & { id: string }, sizes: { maxTokens: number; overlapTokens: number }) => h.chunk.promise({ document, sizes }, kernel.callContext()) : undefined;
+    },
+    get query() {
+      return h.query.isUsed() ? (request: SearchRequest) => h.query.promise(request, kernel.callContext()) : undefined;
+    },
+    get rank() {
+      return h.rank.isUsed() ? (hits: Hit[], request: SearchRequest) => h.rank.promise(hits, request, kernel.callContext()) : undefined;
+    },
+    get toolCall() {
+      return h.toolCall.isUsed() ? (call: ToolCall) => h.toolCall.promise(call, kernel.callContext()) : undefined;
+    },
+    get toolResult() {
+      return h.toolResult.isUsed() ? (result: unknown, call: ToolCall) => h.toolResult.promise(result, call, kernel.callContext()) : undefined;
+    },
+  };
+}
