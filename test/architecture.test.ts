@@ -52,3 +52,15 @@ it('the rule reader sees imports (guards the test itself)', () => {
   assert.ok(relativeImports('plugins/tools-builtin/index.ts').includes('core/index.ts'));
   assert.ok(relativeImports('core/kernel.ts').includes('core/hooks.ts'));
 });
+
+it('plugin modules with dynamic imports export a named constant, not `export default <expression>`', () => {
+  // tsc does not rewrite `import('./x.ts')` inside an `export default` expression to `.js` in dist/
+  // (seen with TypeScript 6); `const plugin = definePlugin({...}); export default plugin;` is rewritten.
+  const bad = readdirSync(path.join(REPO_ROOT, 'plugins'))
+    .flatMap((name) => sourceFiles(`plugins/${name}`))
+    .filter((file) => {
+      const text = readFileSync(path.join(REPO_ROOT, file), 'utf8');
+      return /\bimport\(/.test(text) && /^export default (?![A-Za-z_$][\w$]*;)/m.test(text);
+    });
+  assert.deepEqual(bad, []);
+});

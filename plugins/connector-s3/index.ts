@@ -1,14 +1,9 @@
 // First-party plugin: the S3 connector (`[connectors.s3.<name>]`, the official AWS SDK, ADR 0031);
 // the SDK is imported when an S3 connector is first created.
 import { definePlugin, STAGE } from '../../core/index.ts';
-import type * as ConnectorModule from '../../src/connectors/s3/s3-connector.ts';
-
-// Resolved at run time: tsc does not rewrite this file's dynamic imports to .js in dist/, so the
-// extension follows this file's own (.ts from the sources, .js when built).
-const CONNECTOR_MODULE = new URL(`../../src/connectors/s3/s3-connector${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 import type { S3ConnectorConfig } from '../../src/config/types.ts';
 
-export default definePlugin({
+const plugin = definePlugin({
   name: 'connector-s3',
   version: '0.2.0',
   kbctx: '^0.2',
@@ -16,8 +11,12 @@ export default definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.createConnector.for('s3').tapPromise({ name: 'connector-s3', stage: STAGE.FALLBACK }, async (instance) => {
-      const { S3Connector } = (await import(CONNECTOR_MODULE)) as typeof ConnectorModule;
+      const { S3Connector } = await import('../../src/connectors/s3/s3-connector.ts');
       return new S3Connector(instance.name, instance.options as unknown as S3ConnectorConfig);
     });
   },
 });
+
+// Not `export default definePlugin(…)`: tsc leaves the dynamic imports inside an `export default`
+// expression unrewritten (.ts in dist/); test/architecture.test.ts checks this.
+export default plugin;
