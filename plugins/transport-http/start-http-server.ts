@@ -13,7 +13,7 @@ export async function startHttpServer(state: ServeState, bindText: string): Prom
   const exposure = checkExposure(config, bind.host, state.env); // refuses an open remote bind before anything listens
   if (exposure.warning && !state.isWorker) state.log(exposure.warning);
   const surfaces = await state.httpSurfaces();
-  const closeSurfaces = (): Promise<unknown> => Promise.all(surfaces.map((s) => s.close?.()));
+  const closeSurfaces = (): Promise<unknown> => Promise.all(surfaces.map((s) => s.close?.() ?? Promise.resolve()));
   const server = createHttpServer({
     version: state.version,
     config,
