@@ -15,7 +15,8 @@ import { selectConnectors } from '../src/app/select-connectors.ts';
 import { syncConnectors } from '../src/app/sync.ts';
 import { createHttpServer } from '../src/http/create-http-server.ts';
 import { closeGracefully, listen } from '../src/http/listen.ts';
-import { createMcpHttpHandler, listenLimitsOf } from '../src/mcp/mcp-http-handler.ts';
+import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } from '../src/mcp/mcp-http-handler.ts';
+import { restSurface } from '../src/http/rest-routes.ts';
 import { VERSION } from '../src/version.ts';
 import { runHostileScenario } from './hostile-scripts.ts';
 import { fmtMs, percentile } from './stats.ts';
@@ -62,7 +63,7 @@ try {
   // The real REST + MCP server, as `kbctx serve mcp` builds it.
   const agents = kbctx.agents();
   const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: kbctx.config.server.maxBodyBytes, listenLimits: listenLimitsOf(kbctx.config.server), log: () => {} });
-  const server = createHttpServer({ tools, agents, version: VERSION, config: kbctx.config.server, bindHost: '127.0.0.1', mcp, log: () => {} });
+  const server = createHttpServer({ version: VERSION, config: kbctx.config.server, bindHost: '127.0.0.1', surfaces: [restSurface({ tools, agents }), mcpHttpSurface(mcp)], log: () => {} });
   const address = await listen(server, '127.0.0.1', 0);
   const base = `http://127.0.0.1:${address.port}`;
   const request = (pathName: string, body?: unknown): Promise<Response> =>

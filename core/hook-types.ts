@@ -5,6 +5,7 @@ import type { SearchParams } from '../src/app/search-params.ts';
 import type { PluginContext } from './plugin-context.ts';
 import type { ParamSpec } from '../src/core/tools/param-spec.ts';
 import type { Connector } from '../src/connectors/connector.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** A document between its connector and the chunker. The `document` hook may change it, or set `skip`. */
 export interface DocumentDraft {
@@ -108,7 +109,47 @@ export const isIncrementalConnector = (c: ConnectorImpl): c is IncrementalConnec
 export interface RunningTransport {
   /** Lines for the start-up banner ("MCP at http://127.0.0.1:7331/mcp"). */
   describe?: () => string[];
+  /** Settles when the transport ends by itself (stdin closed); absent: it runs until SIGINT/SIGTERM. */
+  done?: Promise<void>;
   close(): Promise<void>;
+}
+
+/** One request to an HTTP JSON route. */
+export interface HttpRouteRequest {
+  params: Record<string, string>;
+  /** Parsed JSON body (only read for POST routes). */
+  body: unknown;
+  signal: AbortSignal;
+  /** The peer's IP address (loopback checks). */
+  remoteAddress?: string | undefined;
+}
+
+/** A JSON route of the HTTP server: behind auth; what `handle` resolves to is sent as JSON 200. */
+export interface HttpRoute {
+  method: 'GET' | 'POST';
+  /** Segments; `:name` captures one path segment. */
+  path: string;
+  handle(req: HttpRouteRequest): Promise<unknown>;
+}
+
+/**
+ * What one plugin adds to the HTTP server of `kbctx serve mcp` (the `httpRoutes` hook). The server
+ * answers, in order: `files` (before auth), then after auth the `endpoint` paths, then the routes.
+ */
+export interface HttpSurface {
+  routes?: readonly HttpRoute[];
+  /** A path the plugin answers itself (the MCP endpoint); POST bodies are read under the body limit. */
+  endpoint?: {
+    path: string;
+    handle(req: IncomingMessage, res: ServerResponse, origin: string, body: Buffer | undefined): Promise<void>;
+  };
+  /** Public files answered before auth (the web page): true when `pathname` was one and is answered. */
+  files?(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+  /** Banner lines printed before the address (one per REST route). */
+  listing?(): string[];
+  /** Banner lines printed after the address ("MCP endpoint: <base>/mcp"). */
+  describe?(base: string): string[];
+  close?(): Promise<void>;
 }
 
 export interface TransportOptions {

@@ -10,6 +10,7 @@ import type {
   DoctorCheck,
   DocumentDraft,
   Hit,
+  HttpSurface,
   PluginAgentDef,
   ConnectorImpl,
   PluginToolDef,
@@ -47,6 +48,8 @@ export function createHooks() {
     agents: new SyncHook<[Collector<PluginAgentDef>]>(['agents'], 'agents'),
     commands: new SyncHook<[Command]>(['program'], 'commands'),
     doctor: new AsyncParallelHook<[Collector<DoctorCheck>, CallContext]>(['checks', 'ctx'], 'doctor'),
+    /** The HTTP server of `kbctx serve mcp` collects its routes, endpoints and pages here, in plugin order. */
+    httpRoutes: new AsyncSeriesHook<[Collector<HttpSurface>, CallContext]>(['surfaces', 'ctx'], 'httpRoutes'),
   });
 }
 
@@ -79,4 +82,5 @@ export const TAP_TIMEOUT_MS: Readonly<Record<HookName, number>> = Object.freeze(
   agents: 0,
   commands: 0,
   doctor: 30_000,
+  httpRoutes: 30_000,
 });

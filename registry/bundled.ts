@@ -5,9 +5,26 @@ import connectorFilesystem from '../plugins/connector-filesystem/index.ts';
 import connectorGit from '../plugins/connector-git/index.ts';
 import connectorS3 from '../plugins/connector-s3/index.ts';
 import luaBridge from '../plugins/lua-bridge/index.ts';
+import mcpHttp from '../plugins/mcp-http/index.ts';
+import mcpStdio from '../plugins/mcp-stdio/index.ts';
+import rest from '../plugins/rest/index.ts';
 import toolsBuiltin from '../plugins/tools-builtin/index.ts';
+import transportHttp from '../plugins/transport-http/index.ts';
+import web from '../plugins/web/index.ts';
 
-export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([connectorFilesystem, connectorGit, connectorS3, luaBridge, toolsBuiltin] as Plugin[]);
+// The HTTP surfaces tap `httpRoutes` in this order, which is the banner's and the route table's.
+export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
+  connectorFilesystem,
+  connectorGit,
+  connectorS3,
+  luaBridge,
+  toolsBuiltin,
+  transportHttp,
+  rest,
+  mcpHttp,
+  web,
+  mcpStdio,
+] as Plugin[]);
 
 /** Which bundled plugin provides a built-in connector type (for errors when it is dropped). */
 export const BUILTIN_CONNECTOR_PLUGINS: Readonly<Record<string, string>> = Object.freeze({

@@ -16,6 +16,17 @@ const TRANSITIONAL: Record<string, string[]> = {
   'plugins/connector-git': ['src/config/types.ts', 'src/connectors/git/git-connector.ts'],
   'plugins/connector-s3': ['src/config/types.ts', 'src/connectors/s3/s3-connector.ts'],
   'plugins/lua-bridge': ['src/config/types.ts', 'src/scripting/scripting-service.ts'],
+  'plugins/transport-http': [
+    'src/cli/commands/serve-service.ts',
+    'src/http/bind-address.ts',
+    'src/http/create-http-server.ts',
+    'src/http/exposure-policy.ts',
+    'src/http/listen.ts',
+  ],
+  'plugins/rest': ['src/cli/commands/serve-service.ts', 'src/http/rest-routes.ts'],
+  'plugins/mcp-http': ['src/cli/commands/serve-service.ts', 'src/mcp/mcp-http-handler.ts', 'src/app/documents.ts'],
+  'plugins/web': ['src/cli/commands/serve-service.ts', 'src/web/create-web-surface.ts', 'src/web/web-facts.ts'],
+  'plugins/mcp-stdio': ['src/cli/commands/serve-service.ts', 'src/mcp/mcp-stdio.ts', 'src/app/documents.ts'],
 };
 
 function sourceFiles(dir: string): string[] {

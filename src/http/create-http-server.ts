@@ -1,8 +1,7 @@
 // The HTTP server of `kbctx serve mcp` on plain node:http: DNS-rebinding guard, CORS, Bearer auth,
-// `/mcp` (delegated to the MCP surface), then the REST route table. Every failure leaves through sendError.
+// the plugins' surfaces (the web page's files, `/mcp`), then the route table. Every failure leaves through sendError.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AgentRegistry } from '../app/agents.ts';
-import type { ToolRegistry } from '../app/tools.ts';
+import type { HttpSurface } from '../../core/hook-types.ts';
 import type { ServerConfig } from '../config/types.ts';
 import { isKbctxError } from '../core/errors.ts';
 import { BEARER_CHALLENGE, createBearerAuth } from './bearer-auth.ts';
@@ -12,44 +11,26 @@ import { createCors } from './cors.ts';
 import { createHostGuard } from './host-guard.ts';
 import { readBody } from './read-body.ts';
 import { readJsonBody } from './read-json-body.ts';
-import { restRoutes, type Route } from './rest-routes.ts';
+import type { Route } from './rest-routes.ts';
 import { sendError, sendJson, type Log } from './respond.ts';
 import { Router } from './router.ts';
 import { socketTimeouts } from './socket-timeouts.ts';
 import type { SyncControl } from '../live/live-sync.ts';
 import { syncRoutes } from './sync-routes.ts';
 
-export const MCP_PATH = '/mcp';
-
-/** The MCP surface as the HTTP server sees it (implemented in src/mcp/, which owns the SDK). */
-export interface McpEndpoint {
-  /** `body` is the request body, already read under [server].max_body_bytes (POST only). */
-  handle(req: IncomingMessage, res: ServerResponse, origin: string, body: Buffer | undefined): Promise<void>;
-}
-
-/** The web page (src/web/): its static files, answered before auth and routing, and its JSON routes. */
-export interface WebSurface {
-  /** True when `pathname` was one of the page's files and is answered. */
-  handle(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
-  routes: readonly Route[];
-}
-
 export interface HttpServerOptions {
-  tools: ToolRegistry;
-  agents: AgentRegistry;
   version: string;
   config: ServerConfig;
   /** The host the server binds; DNS-rebinding protection applies when it is a loopback address. */
   bindHost: string;
-  mcp?: McpEndpoint | undefined;
+  /** What the plugins serve (the `httpRoutes` hook): REST routes, the MCP endpoint, the web page. */
+  surfaces: readonly HttpSurface[];
   /** Bearer token required on every route but GET /health (see exposure-policy.ts); null/absent: none. */
   authToken?: string | null | undefined;
   /** The live index (GET /sync/status, POST /sync/{connector}); absent: those routes 404. */
   sync?: SyncControl | undefined;
   /** True when every request must carry the Bearer token (then POST /sync is allowed from other hosts). */
   syncTokenRequired?: boolean | undefined;
-  /** The web page (static files before auth; its JSON routes behind it like every route). */
-  web?: WebSurface | undefined;
   log: Log;
   /** Lines only worth showing when debugging (clients that went away); dropped when absent. */
   debug?: Log | undefined;
@@ -59,17 +40,20 @@ export function createHttpServer(options: HttpServerOptions): Server {
   return createServer(socketTimeouts(options.config), createRequestHandler(options));
 }
 
-/** The whole request pipeline (guard → CORS → `/mcp` → routes) as a node:http listener; the library's createHttpHandler mounts it too. */
+/** The whole request pipeline (guard → CORS → files → auth → endpoints → routes) as a node:http listener; the library's createHttpHandler mounts it too. */
 export function createRequestHandler(options: HttpServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { config, log } = options;
+  const { config, log, surfaces } = options;
   const guard = createHostGuard({ enabled: isLoopbackHost(options.bindHost), allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
   const cors = createCors({ enabled: config.corsEnabled, origins: config.corsOrigins });
   const auth = createBearerAuth(options.authToken ?? null);
   const debug = options.debug ?? ((): void => {});
-  const routes = restRoutes({ tools: options.tools, agents: options.agents, version: options.version });
-  routes.push(...(options.web?.routes ?? []));
+  // GET /health is the server's own: auth-exempt, and there whichever plugins are loaded.
+  const routes: Route[] = [{ method: 'GET', path: '/health', handle: () => Promise.resolve({ status: 'ok', version: options.version }) }];
+  for (const surface of surfaces) routes.push(...(surface.routes ?? []));
   if (options.sync) routes.push(...syncRoutes(options.sync, { tokenRequired: options.syncTokenRequired === true }));
   const router = new Router(routes);
+  const endpoints = new Map(surfaces.flatMap((s) => (s.endpoint ? [[s.endpoint.path, s.endpoint] as const] : [])));
+  const files = surfaces.flatMap((s) => (s.files ? [s.files.bind(s)] : []));
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const host = guard(req.headers);
@@ -78,11 +62,12 @@ export function createRequestHandler(options: HttpServerOptions): (req: Incoming
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
     // The page's static files need no token (the page asks for it); everything else goes through auth.
-    if (options.web?.handle(req, res, pathname)) return;
+    if (files.some((answer) => answer(req, res, pathname))) return;
     auth(req, pathname); // before routing, so every route (present and future) but GET /health needs the token
-    if (pathname === MCP_PATH && options.mcp) {
+    const endpoint = endpoints.get(pathname);
+    if (endpoint) {
       const body = req.method === 'POST' ? await readBody(req, config.maxBodyBytes) : undefined;
-      await options.mcp.handle(req, res, `http://${host?.authority ?? 'localhost'}`, body);
+      await endpoint.handle(req, res, `http://${host?.authority ?? 'localhost'}`, body);
       return;
     }
     const { route, params } = router.match(req.method ?? 'GET', pathname);

@@ -5,7 +5,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseBind } from '../http/bind-address.ts';
 import { createRequestHandler } from '../http/create-http-server.ts';
 import { checkExposure } from '../http/exposure-policy.ts';
-import { createMcpHttpHandler, listenLimitsOf } from '../mcp/mcp-http-handler.ts';
+import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } from '../mcp/mcp-http-handler.ts';
+import { restSurface } from '../http/rest-routes.ts';
 import { listDocumentPage } from '../app/documents.ts';
 import { VERSION } from '../version.ts';
 import { composedOf, type Kbctx } from './open-kbctx.ts';
@@ -36,6 +37,6 @@ export function createHttpHandler(kbctx: Kbctx, options: HttpHandlerOptions = {}
   const bindHost = parseBind(config.bind).host;
   // The host server owns the socket, so only the token applies here ([server] auth_token_env).
   const authToken = config.authTokenEnv === null ? null : checkExposure(config, bindHost, process.env).token;
-  const handle = createRequestHandler({ tools, agents, version: VERSION, config, bindHost, mcp, log, authToken });
+  const handle = createRequestHandler({ version: VERSION, config, bindHost, surfaces: [restSurface({ tools, agents }), mcpHttpSurface(mcp)], log, authToken });
   return Object.assign(handle, { close: () => mcp.close() });
 }

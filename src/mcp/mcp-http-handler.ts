@@ -3,6 +3,7 @@
 // fetch Response → Node response, streaming SSE bodies as they come. `subscriptions/listen` streams are
 // counted against [server]'s caps (listen-limits.ts) while their response is open.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpSurface } from '../../core/hook-types.ts';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { AgentRegistry } from '../app/agents.ts';
 import type { ToolRegistry } from '../app/tools.ts';
@@ -34,6 +35,17 @@ export interface McpHttpHandler {
   close(): Promise<void>;
   /** `notifications/resources/list_changed` to open 2026-07-28 `subscriptions/listen` streams (stateless 2025 clients have none). */
   resourcesChanged(): void;
+}
+
+export const MCP_PATH = '/mcp';
+
+/** The MCP endpoint as the HTTP server mounts it (`/mcp`, behind auth), with its banner line. */
+export function mcpHttpSurface(handler: McpHttpHandler): HttpSurface {
+  return {
+    endpoint: { path: MCP_PATH, handle: (req, res, origin, body) => handler.handle(req, res, origin, body) },
+    describe: (base) => [`MCP endpoint: ${base}${MCP_PATH}`],
+    close: () => handler.close(),
+  };
 }
 
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {

@@ -1,10 +1,11 @@
-// The web surface as the HTTP server mounts it: the page's files (loaded once, here) and its JSON routes.
-import type { WebSurface } from '../http/create-http-server.ts';
+// The web surface as the HTTP server mounts it: the page's files (loaded once, here, before auth), its
+// JSON routes, and its banner line.
+import type { HttpSurface } from '../../core/hook-types.ts';
 import { loadWebAssets } from './web-assets.ts';
 import { createWebPage } from './web-page.ts';
 import { webRoutes, type WebDeps } from './web-routes.ts';
 
-export function createWebSurface(deps: WebDeps): WebSurface {
+export function createWebSurface(deps: WebDeps): HttpSurface {
   const page = createWebPage(loadWebAssets());
-  return { handle: (req, res, pathname) => page.handle(req, res, pathname), routes: webRoutes(deps) };
+  return { files: (req, res, pathname) => page.handle(req, res, pathname), routes: webRoutes(deps), describe: (base) => [`Web page: ${base}/`] };
 }

@@ -5,7 +5,7 @@ import { KBCTX_BIN, type Workspace } from './workspace.ts';
 
 export interface KbctxServer {
   child: ChildProcess;
-  /** Everything printed on stdout up to the MCP endpoint line. */
+  /** Everything printed on stdout up to the `ready` line. */
   stdout: string;
   url: string;
   /** Everything printed on stderr so far (the server's log). */
@@ -14,7 +14,8 @@ export interface KbctxServer {
   stop(): Promise<number | null>;
 }
 
-export function spawnServer(ws: Workspace, args: string[], env: NodeJS.ProcessEnv = {}): Promise<KbctxServer> {
+/** `ready`: the stdout line that means it serves; its first group is the base URL (default: the MCP endpoint line). */
+export function spawnServer(ws: Workspace, args: string[], env: NodeJS.ProcessEnv = {}, ready = /MCP endpoint: (http:\/\/[^\s]+)\/mcp/): Promise<KbctxServer> {
   const child = spawn(process.execPath, [KBCTX_BIN, ...args], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let stdout = '';
@@ -23,7 +24,7 @@ export function spawnServer(ws: Workspace, args: string[], env: NodeJS.ProcessEn
   return new Promise((resolve, reject) => {
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
-      const m = /MCP endpoint: (http:\/\/[^\s]+)\/mcp/.exec(stdout);
+      const m = ready.exec(stdout);
       if (m) {
         resolve({
           child,

@@ -6,7 +6,8 @@ import { loadConfig } from '../../src/config/load-config.ts';
 import { openKbctx, type Kbctx } from '../../src/compose.ts';
 import { createHttpServer } from '../../src/http/create-http-server.ts';
 import { closeGracefully, listen } from '../../src/http/listen.ts';
-import { createMcpHttpHandler, listenLimitsOf, type McpHttpHandler } from '../../src/mcp/mcp-http-handler.ts';
+import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface, type McpHttpHandler } from '../../src/mcp/mcp-http-handler.ts';
+import { restSurface } from '../../src/http/rest-routes.ts';
 import { listDocumentPage } from '../../src/app/documents.ts';
 import { VERSION } from '../../src/version.ts';
 import { createWebSurface } from '../../src/web/create-web-surface.ts';
@@ -82,18 +83,16 @@ export async function startTestServer(
     log: (l) => log.push(l),
     documents: (cursor) => listDocumentPage(kbctx.store, cursor),
   });
+  const web = createWebSurface({
+    store: kbctx.store,
+    connectorLabels: kbctx.connectorLabels,
+    facts: { version: VERSION, configFile: config.file, workingDir: ws.dir, kbctxBin: 'bin/kbctx.js', embedder: null, defaultLimit: 12, maxLimit: 100, authTokenEnv: null },
+  });
   const server: Server = createHttpServer({
-    tools: kbctx.tools(),
-    agents: kbctx.agents(),
     version: VERSION,
     config: config.server,
     bindHost: options.bindHost ?? '127.0.0.1', // what the server believes it binds (the Host guard follows it); it listens on 127.0.0.1
-    mcp,
-    web: createWebSurface({
-      store: kbctx.store,
-      connectorLabels: kbctx.connectorLabels,
-      facts: { version: VERSION, configFile: config.file, workingDir: ws.dir, kbctxBin: 'bin/kbctx.js', embedder: null, defaultLimit: 12, maxLimit: 100, authTokenEnv: null },
-    }),
+    surfaces: [restSurface({ tools: kbctx.tools(), agents: kbctx.agents() }), mcpHttpSurface(mcp), web],
     log: (l) => log.push(l),
     debug: (l) => log.push(`debug: ${l}`),
     authToken: options.authToken ?? null,

@@ -7,20 +7,21 @@ import { once } from 'node:events';
 
 export interface WorkerHello {
   type: 'kbctx-listening';
-  base: string;
+  /** The worker's start-up banner (what it serves, and where). */
+  lines: string[];
 }
 
 export const isClusterWorker = (): boolean => cluster.isWorker;
 
-/** Called in a worker once it listens: tells the primary the address. */
-export function announceListening(base: string): void {
-  process.send?.({ type: 'kbctx-listening', base } satisfies WorkerHello);
+/** Called in a worker once it listens: hands the primary its banner. */
+export function announceListening(lines: string[]): void {
+  process.send?.({ type: 'kbctx-listening', lines } satisfies WorkerHello);
 }
 
 /** Runs in the primary: forks `count` workers, resolves when they have all exited after a signal. */
 export async function runPrimary(
   count: number,
-  onFirstListening: (base: string) => void,
+  onFirstListening: (lines: string[]) => void,
   log: (line: string) => void,
   onFork?: (worker: Worker) => void,
 ): Promise<void> {
@@ -32,7 +33,7 @@ export async function runPrimary(
     worker.on('message', (message: WorkerHello) => {
       if (message?.type === 'kbctx-listening' && !announced) {
         announced = true;
-        onFirstListening(message.base);
+        onFirstListening(message.lines);
       }
     });
   };

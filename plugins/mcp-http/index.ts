@@ -1,0 +1,34 @@
+// First-party plugin: the MCP endpoint (Streamable HTTP, `/mcp`) on the HTTP server, through
+// `httpRoutes`. The MCP SDK is imported when the server starts, never by other commands.
+import { definePlugin } from '../../core/index.ts';
+import { serveService } from '../../src/cli/commands/serve-service.ts';
+
+export default definePlugin({
+  name: 'mcp-http',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['route:/mcp'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.httpRoutes.tapPromise('mcp-http', async (surfaces) => {
+      const [{ createMcpHttpHandler, listenLimitsOf, mcpHttpSurface }, { listDocumentPage }] = await Promise.all([
+        import('../../src/mcp/mcp-http-handler.ts'),
+        import('../../src/app/documents.ts'),
+      ]);
+      const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
+      const config = kbctx.config.server;
+      const handler = createMcpHttpHandler({
+        tools,
+        agents,
+        version,
+        maxBodyBytes: config.maxBodyBytes,
+        listenLimits: listenLimitsOf(config),
+        log,
+        documents: (cursor) => listDocumentPage(kbctx.store, cursor),
+        syncStatus: live.statusJson,
+      });
+      live.onIndexChanged(() => handler.resourcesChanged());
+      surfaces.add(mcpHttpSurface(handler));
+    });
+  },
+});

@@ -1,0 +1,23 @@
+// First-party plugin: MCP over stdin/stdout (`kbctx serve stdio`, `kbctx serve mcp --stdio`) for
+// desktop clients that launch the server. Nothing may write to stdout while it runs.
+import { definePlugin, STAGE } from '../../core/index.ts';
+import { serveService } from '../../src/cli/commands/serve-service.ts';
+
+export default definePlugin({
+  name: 'mcp-stdio',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['transport:stdio'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.createTransport.for('stdio').tapPromise({ name: 'mcp-stdio', stage: STAGE.FALLBACK }, async () => {
+      const [{ runMcpStdio }, { listDocumentPage }] = await Promise.all([import('../../src/mcp/mcp-stdio.ts'), import('../../src/app/documents.ts')]);
+      const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
+      log(`kbctx ${version}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);
+      const documents = (cursor: string | undefined) => listDocumentPage(kbctx.store, cursor);
+      const done = runMcpStdio({ tools, agents, version, log, documents, syncStatus: live.statusJson, onIndexChanged: live.onIndexChanged });
+      // It ends when stdin closes or on SIGINT/SIGTERM (runMcpStdio listens for them itself).
+      return { done, close: () => Promise.resolve() };
+    });
+  },
+});

@@ -1,0 +1,19 @@
+// First-party plugin: the REST API (/tools/*, /agents/*) on the HTTP server, through `httpRoutes`.
+// Handlers call the same tool and agent registries as MCP and the CLI (src/http/rest-routes.ts).
+import { definePlugin } from '../../core/index.ts';
+import { serveService } from '../../src/cli/commands/serve-service.ts';
+
+export default definePlugin({
+  name: 'rest',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['route:/tools/*', 'route:/agents/*'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.httpRoutes.tapPromise('rest', async (surfaces) => {
+      const { restSurface } = await import('../../src/http/rest-routes.ts');
+      const { tools, agents } = kernel.use(serveService);
+      surfaces.add(restSurface({ tools, agents }));
+    });
+  },
+});

@@ -1,0 +1,19 @@
+// First-party plugin: the web page (`/`, `/assets/…`, served before auth) and its JSON routes
+// (`/web/*`) on the HTTP server, through `httpRoutes`. Its assets are read when the server starts.
+import { definePlugin } from '../../core/index.ts';
+import { serveService } from '../../src/cli/commands/serve-service.ts';
+
+export default definePlugin({
+  name: 'web',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['route:/', 'route:/assets/*', 'route:/web/*'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.httpRoutes.tapPromise('web', async (surfaces) => {
+      const [{ createWebSurface }, { webFactsOf }] = await Promise.all([import('../../src/web/create-web-surface.ts'), import('../../src/web/web-facts.ts')]);
+      const { kbctx } = kernel.use(serveService);
+      surfaces.add(createWebSurface({ store: kbctx.store, connectorLabels: kbctx.connectorLabels, facts: webFactsOf(kbctx) }));
+    });
+  },
+});

@@ -1,0 +1,26 @@
+// What the web page shows about this server (connect-an-agent configs, search modes), read from the
+// open kbctx once when the page is mounted.
+import path from 'node:path';
+import { packageRoot } from '../../core/package-root.ts';
+import type { Kbctx } from '../compose.ts';
+import { VERSION } from '../version.ts';
+import type { WebFacts } from './web-routes.ts';
+
+export function webFactsOf(kbctx: Kbctx): WebFacts {
+  let embedder: WebFacts['embedder'] = null;
+  try {
+    embedder = kbctx.embedder();
+  } catch {
+    // a broken [embedding] section leaves semantic search unavailable; the page says so
+  }
+  return {
+    version: VERSION,
+    configFile: kbctx.config.file,
+    workingDir: kbctx.config.baseDir,
+    kbctxBin: path.join(packageRoot(), 'bin', 'kbctx.js'),
+    embedder: embedder && { model: embedder.model, dims: embedder.dims },
+    defaultLimit: kbctx.config.retrieval.finalLimit,
+    maxLimit: kbctx.config.retrieval.maxLimit,
+    authTokenEnv: kbctx.config.server.authTokenEnv,
+  };
+}
