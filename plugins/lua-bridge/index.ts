@@ -4,7 +4,7 @@ import { definePlugin, STAGE } from '../../core/index.ts';
 import type { ScriptConfig } from '../../src/config/types.ts';
 import { scriptingService } from '../../src/scripting/scripting-service.ts';
 
-export default definePlugin({
+const plugin = definePlugin({
   name: 'lua-bridge',
   version: '0.2.0',
   kbctx: '^0.2',
@@ -16,3 +16,5 @@ export default definePlugin({
     );
   },
 });
+
+export default plugin; // a named constant: see test/architecture.test.ts

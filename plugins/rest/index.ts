@@ -3,7 +3,7 @@
 import { definePlugin } from '../../core/index.ts';
 import { serveService } from '../../src/cli/commands/serve-service.ts';
 
-export default definePlugin({
+const plugin = definePlugin({
   name: 'rest',
   version: '0.2.0',
   kbctx: '^0.2',
@@ -17,3 +17,5 @@ export default definePlugin({
     });
   },
 });
+
+export default plugin; // a named constant: see test/architecture.test.ts

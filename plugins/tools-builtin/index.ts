@@ -4,7 +4,7 @@ import { definePlugin, STAGE } from '../../core/index.ts';
 import { indexService } from '../../src/app/index-service.ts';
 import { builtinTools } from '../../src/app/tools.ts';
 
-export default definePlugin({
+const plugin = definePlugin({
   name: 'tools-builtin',
   version: '0.2.0',
   kbctx: '^0.2',
@@ -18,3 +18,5 @@ export default definePlugin({
     });
   },
 });
+
+export default plugin; // a named constant: see test/architecture.test.ts
