@@ -5,9 +5,11 @@ import connectorFilesystem from '../plugins/connector-filesystem/index.ts';
 import connectorGit from '../plugins/connector-git/index.ts';
 import connectorS3 from '../plugins/connector-s3/index.ts';
 import luaBridge from '../plugins/lua-bridge/index.ts';
+import storePostgres from '../plugins/store-postgres/index.ts';
+import storeSqlite from '../plugins/store-sqlite/index.ts';
 import toolsBuiltin from '../plugins/tools-builtin/index.ts';
 
-export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([connectorFilesystem, connectorGit, connectorS3, luaBridge, toolsBuiltin] as Plugin[]);
+export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([storeSqlite, storePostgres, connectorFilesystem, connectorGit, connectorS3, luaBridge, toolsBuiltin] as Plugin[]);
 
 /** Which bundled plugin provides a built-in connector type (for errors when it is dropped). */
 export const BUILTIN_CONNECTOR_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
@@ -15,4 +17,10 @@ export const BUILTIN_CONNECTOR_PLUGINS: Readonly<Record<string, string>> = Objec
   git: 'connector-git',
   s3: 'connector-s3',
   script: 'lua-bridge',
+});
+
+/** Which bundled plugin provides a built-in store engine (for errors when it is dropped). */
+export const BUILTIN_STORE_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
+  sqlite: 'store-sqlite',
+  postgres: 'store-postgres',
 });
