@@ -12,7 +12,7 @@ export function lazyStore(opening: Promise<Store>, path: string): Store {
   const target = { path } as Store;
   return new Proxy(target, {
     get(_target, prop: string | symbol) {
-      if (prop === 'path') return path;
+      if (prop === 'path') return real ? real.path : path; // the opened store's own name once there
       if (prop === 'then') return undefined; // not a thenable: `await store` must not wait on it
       if (prop === 'generation') return () => (real ? real.generation() : 'opening');
       if (typeof prop === 'symbol') return undefined;
