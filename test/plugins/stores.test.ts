@@ -76,4 +76,16 @@ describe('a third-party store plugin', () => {
       await kbctx.close();
     }
   });
+
+  it('the configured plugins applied to open it still add their tools, once', async () => {
+    const kbctx = open(`plugins = ["bundled", "${WRAPPED}", "${REPO_ROOT}test/fixtures/plugins/ok.mjs"]\n[db]\nengine = "wrapped"\npath = "wrapped/twice.sqlite"\n`);
+    try {
+      assert.deepEqual(kbctx.tools().list().map((t) => t.name), ['search', 'get', 'sources'], 'built before the configured plugins are applied');
+      await kbctx.store.counts(); // applies the configured plugins to open the store
+      await kbctx.loadPlugins();
+      assert.deepEqual(kbctx.tools().list().map((t) => t.name), ['search', 'get', 'sources', 'greet']);
+    } finally {
+      await kbctx.close();
+    }
+  });
 });
