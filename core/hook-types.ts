@@ -6,6 +6,7 @@ import type { PluginContext } from './plugin-context.ts';
 import type { ParamSpec } from '../src/core/tools/param-spec.ts';
 import type { Connector } from '../src/connectors/connector.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ConnectorLocks, Store } from '../src/store/store.ts';
 
 /** A document between its connector and the chunker. The `document` hook may change it, or set `skip`. */
 export interface DocumentDraft {
@@ -104,6 +105,30 @@ export type IncrementalConnector = Connector;
 export type ConnectorImpl = PluginConnector | IncrementalConnector;
 
 export const isIncrementalConnector = (c: ConnectorImpl): c is IncrementalConnector => typeof (c as { label?: unknown }).label === 'string';
+
+/** `[db]` as the `createStore.for(engine)` taps receive it (validated; paths absolute). */
+export interface StoreOptions {
+  /** `[db] engine`: the key the store plugin tapped (`sqlite`, `postgres`, …). */
+  engine: string;
+  /** `[db] path`: the SQLite file, or the folder beside it where a store keeps local files. */
+  path: string;
+  /** `[db] url` (or KBCTX_DATABASE_URL); null when not set. */
+  url: string | null;
+  poolSize: number;
+  keywordEngine: 'postings' | 'fts5';
+}
+
+/**
+ * What a `createStore.for(engine)` tap returns, synchronously (a store whose driver loads
+ * asynchronously returns a store that forwards to it once open, as the PostgreSQL one does).
+ */
+export interface OpenedStore {
+  store: Store;
+  /** The per-connector locks (one writer per connector across processes). */
+  locks: ConnectorLocks;
+  /** How `kbctx serve`, `doctor` and `init` name the engine ('SQLite', 'PostgreSQL'). */
+  label: string;
+}
 
 /** A started transport (`kbctx serve <name>`): what it serves, and how to stop it. */
 export interface RunningTransport {

@@ -1,7 +1,7 @@
 // The kernel's hooks, declared once in one frozen object (webpack's Compiler.hooks). The kernel only
 // calls them; plugins tap them. Keyed factories are HookMaps of bail hooks: the first tap that
 // returns a value provides the thing; none → the caller reports "no plugin for …".
-import { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncHook } from 'tapable';
+import { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncBailHook, SyncHook } from 'tapable';
 import type { Command } from 'commander';
 import type {
   ChunkRequest,
@@ -13,9 +13,11 @@ import type {
   HttpSurface,
   PluginAgentDef,
   ConnectorImpl,
+  OpenedStore,
   PluginToolDef,
   RunningTransport,
   SearchRequest,
+  StoreOptions,
   ToolCall,
   TransportOptions,
 } from './hook-types.ts';
@@ -31,7 +33,8 @@ export function createHooks() {
     ready: new AsyncParallelHook<[CallContext]>(['ctx'], 'ready'),
     shutdown: new AsyncSeriesHook<[string]>(['reason'], 'shutdown'),
     // keyed factories
-    createStore: new HookMap((_engine: string) => new AsyncSeriesBailHook<[Record<string, unknown>, CallContext], unknown>(['options', 'ctx']), 'createStore'),
+    // synchronous: openKbctx opens the index synchronously (a network store forwards to one being opened)
+    createStore: new HookMap((_engine: string) => new SyncBailHook<[StoreOptions, CallContext], OpenedStore | undefined>(['options', 'ctx']), 'createStore'),
     createConnector: new HookMap((_type: string) => new AsyncSeriesBailHook<[ConnectorInstance, CallContext], ConnectorImpl | undefined>(['instance', 'ctx']), 'createConnector'),
     createEmbedder: new HookMap((_provider: string) => new AsyncSeriesBailHook<[Record<string, unknown>, CallContext], unknown>(['options', 'ctx']), 'createEmbedder'),
     createTransport: new HookMap((_name: string) => new AsyncSeriesBailHook<[TransportOptions, CallContext], RunningTransport | undefined>(['options', 'ctx']), 'createTransport'),
@@ -67,7 +70,7 @@ export const TAP_TIMEOUT_MS: Readonly<Record<HookName, number>> = Object.freeze(
   boot: 10_000,
   ready: 10_000,
   shutdown: 10_000,
-  createStore: 30_000,
+  createStore: 0,
   createConnector: 30_000,
   createEmbedder: 30_000,
   createTransport: 30_000,

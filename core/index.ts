@@ -21,11 +21,13 @@ export type {
   PluginConnector,
   ConnectorImpl,
   IncrementalConnector,
+  OpenedStore,
   PluginItem,
   PluginPrompt,
   PluginToolDef,
   RunningTransport,
   SearchRequest,
+  StoreOptions,
   ToolCall,
   TransportOptions,
 } from './hook-types.ts';

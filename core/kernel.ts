@@ -71,15 +71,15 @@ export class Kernel {
   }
 
   pluginContext(plugin: string, signal: AbortSignal = this.shutdownController.signal): PluginContext {
-    const services = this.options.services?.();
-    const missing = (): Promise<never> => Promise.reject(configError(`plugin '${plugin}': the index is not open in this command`));
+    // Resolved at each call: a context is handed out before the index is open (createStore taps).
+    const services = (): IndexServices => this.options.services?.() ?? missing(plugin);
     return {
       plugin,
       log: this.logger(plugin),
       signal,
-      search: services ? (p) => services.search(p) : missing,
-      get: services ? (id) => services.get(id) : missing,
-      sources: services ? () => services.sources() : missing,
+      search: async (p) => services().search(p),
+      get: async (id) => services().get(id),
+      sources: async () => services().sources(),
     };
   }
 
@@ -163,6 +163,10 @@ export class Kernel {
     const provided = [...this.services.providers()].filter(([, p]) => p === plugin.name).map(([id]) => `service:${id}`);
     this.loaded.push({ name: plugin.name, version: plugin.version, origin, from, hooks: [], provides: [...(plugin.provides ?? []), ...provided], loadMs: performance.now() - started });
   }
+}
+
+function missing(plugin: string): never {
+  throw configError(`plugin '${plugin}': the index is not open in this command`);
 }
 
 function applyFailed(name: string, error: unknown): Error {

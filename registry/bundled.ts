@@ -8,12 +8,16 @@ import luaBridge from '../plugins/lua-bridge/index.ts';
 import mcpHttp from '../plugins/mcp-http/index.ts';
 import mcpStdio from '../plugins/mcp-stdio/index.ts';
 import rest from '../plugins/rest/index.ts';
+import storePostgres from '../plugins/store-postgres/index.ts';
+import storeSqlite from '../plugins/store-sqlite/index.ts';
 import toolsBuiltin from '../plugins/tools-builtin/index.ts';
 import transportHttp from '../plugins/transport-http/index.ts';
 import web from '../plugins/web/index.ts';
 
 // The HTTP surfaces tap `httpRoutes` in this order, which is the banner's and the route table's.
 export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
+  storeSqlite,
+  storePostgres,
   connectorFilesystem,
   connectorGit,
   connectorS3,
@@ -32,4 +36,10 @@ export const BUILTIN_CONNECTOR_PLUGINS: Readonly<Record<string, string>> = Objec
   git: 'connector-git',
   s3: 'connector-s3',
   script: 'lua-bridge',
+});
+
+/** Which bundled plugin provides a built-in store engine (for errors when it is dropped). */
+export const BUILTIN_STORE_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
+  sqlite: 'store-sqlite',
+  postgres: 'store-postgres',
 });

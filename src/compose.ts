@@ -17,22 +17,18 @@ import { createSemanticSearch } from './app/semantic-search.ts';
 import { embedAfterSync } from './app/embed-after-sync.ts';
 import { createEmbedder } from './embed/create-embedder.ts';
 import type { Embedder } from './embed/embedder.ts';
-import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
-import type { ConnectorLocks, Store } from './store/store.ts';
+import type { Store } from './store/store.ts';
+import { openStore } from './store/open-store.ts';
 import type { Scripting, ScriptLoadFailure } from './scripting/scripting.ts';
 import type { ExtensionConnector } from './extensions/extension-api.ts';
 import { VERSION } from './version.ts';
 import { scriptEnv } from './scripting/script-env.ts';
-import { fileLocks } from './store/sync-lock.ts';
-import { lazyStore } from './store/lazy-store.ts';
-import { redactUrl } from './store/redact-url.ts';
-import { createHash } from 'node:crypto';
 import { LiveSync } from './live/live-sync.ts';
 import { EmbedFollower } from './live/embed-follower.ts';
 import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
 import { Kernel } from '../core/kernel.ts';
-import { applyBundledPlugins, applyConfiguredPlugins } from '../core/load/load-plugins.ts';
-import { BUILTIN_CONNECTOR_PLUGINS, BUNDLED_PLUGINS } from '../registry/bundled.ts';
+import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../core/load/load-plugins.ts';
+import { BUILTIN_CONNECTOR_PLUGINS, BUILTIN_STORE_PLUGINS, BUNDLED_PLUGINS } from '../registry/bundled.ts';
 import { isIncrementalConnector } from '../core/hook-types.ts';
 import { scriptingService } from './scripting/scripting-service.ts';
 import { indexService } from './app/index-service.ts';
@@ -45,8 +41,13 @@ import { followOverrides } from './registry/follow-overrides.ts';
 export interface Kbctx {
   readonly config: Config;
   readonly store: Store;
-  /** Which engine `store` is: the SQLite file, or PostgreSQL at [db] url. */
-  readonly engine: 'SQLite' | 'PostgreSQL';
+  /** How the store plugin names its engine: 'SQLite', 'PostgreSQL', or a plugin's label. */
+  readonly engine: string;
+  /**
+   * Another index than the configured one (`kbctx migrate --to`): a postgres:// URL (its mirror
+   * beside [db] path, as for replicas) or an SQLite file, with the configured engine settings.
+   */
+  openStoreAt(target: string): Store;
   /** Connector modules (and the Lua runtime) are imported on first use, so commands that only read the index start fast. */
   createConnector(ref: ConnectorRef): Promise<Connector>;
   connectorLabels(): string[];
@@ -73,44 +74,8 @@ export interface Kbctx {
   close(): Promise<void>;
 }
 
-/**
- * The index: the SQLite file at [db] path (default), or PostgreSQL at [db] url shared by replicas
- * (ADR 0111), whose driver is loaded only then.
- */
-function openStore(config: Config): { store: Store; locks: ConnectorLocks } {
-  const { url } = config.db;
-  if (url === null) return { store: openSqliteStore(config.db.path, { keywordEngine: config.db.keywordEngine }), locks: fileLocks(config.db.path) };
-  const opening = import('./store/postgres/pg-store.ts').then(({ openPostgresStore }) =>
-    openPostgresStore(url, { mirrorPath: mirrorPathFor(config.db.path, url), poolSize: config.db.poolSize, keywordEngine: config.db.keywordEngine }),
-  );
-  const locks: ConnectorLocks = {
-    acquire: async (label, owner) => (await opening).locks.acquire(label, owner),
-    wait: async (label, owner, options) => (await opening).locks.wait(label, owner, options),
-  };
-  return { store: lazyStore(opening, redactUrl(url)), locks };
-}
-
-/**
- * Another index than the configured one (`kbctx migrate --to`): a postgres:// URL (its mirror beside
- * [db] path, as for replicas) or an SQLite file, with the configured engine settings.
- */
-export function openStoreAt(target: string, config: Config): Store {
-  const url = /^postgres(ql)?:\/\//i.test(target) ? target : null;
-  return openStore({ ...config, db: { ...config.db, url, path: url === null ? target : config.db.path } }).store;
-}
-
-/**
- * This replica's mirror of a PostgreSQL index (ADR 0111): beside [db] path, one file per database URL
- * (without the password), so a config pointed at another database never reads a stale mirror.
- */
-function mirrorPathFor(dbPath: string, url: string): string {
-  const key = createHash('sha256').update(redactUrl(url)).digest('hex').slice(0, 12);
-  return path.join(path.dirname(dbPath), `replica-${key}.sqlite`);
-}
-
 export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): Kbctx {
   const config = followOverrides(given);
-  const { store, locks } = openStore(config);
   registerDocumentFormats();
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
   const cache = new SearchCache(config.retrieval.cacheSize);
@@ -119,17 +84,27 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
   const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
   const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
+  applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
+  let pluginsApplied: Promise<void> | undefined;
+  const applyPlugins = (): Promise<void> => (pluginsApplied ??= applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins));
+  // The store comes from the plugin tapping createStore.for([db] engine); one from a configured plugin opens once it is applied.
+  const applyConfigured = hasConfiguredPlugins(config.plugins, BUNDLED_PLUGINS) ? applyPlugins : undefined;
+  const opened = openStore(kernel, config.db, { bundled: BUILTIN_STORE_PLUGINS, applyConfigured });
+  const { store, locks } = opened;
   const pipeline = pipelineOf(kernel);
   const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline });
   kernel.services.provide(indexService, { store, retrieval: config.retrieval, searchDeps, connectorLabels }, 'kbctx');
-  applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
   let pluginsLoaded: Promise<void> | undefined;
   const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
   const agentContext = { search: (p: object) => kernel.pluginContext('kbctx').search(p as never), get: (id: string) => kernel.pluginContext('kbctx').get(id), sources: () => kernel.pluginContext('kbctx').sources() };
+  // Each registry collects a plugin's tools and agents once, whenever the plugin was applied (a
+  // store from a configured plugin applies the configured plugins before loadPlugins is called).
+  const toolsFrom = new Set<string>();
+  const agentsFrom = new Set<string>();
   const collectTools = (registry: ToolRegistry): void =>
-    kernel.hooks.tools.call(new PerPluginCollector((plugin, def) => registry.register(toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs))));
+    kernel.hooks.tools.call(newPlugins(kernel, toolsFrom, (plugin, def) => registry.register(toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs))));
   const collectAgents = (registry: AgentRegistry): void =>
-    kernel.hooks.agents.call(new PerPluginCollector((plugin, def) => registry.register(agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext))));
+    kernel.hooks.agents.call(newPlugins(kernel, agentsFrom, (plugin, def) => registry.register(agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext))));
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
   let scripting: Promise<Scripting> | undefined;
@@ -148,7 +123,14 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   return {
     config,
     store,
-    engine: config.db.url === null ? 'SQLite' : 'PostgreSQL',
+    get engine() {
+      return opened.label;
+    },
+    openStoreAt: (target) => {
+      const url = /^postgres(ql)?:\/\//i.test(target) ? target : null;
+      const db = { ...config.db, engine: url === null ? 'sqlite' : 'postgres', url, path: url === null ? target : config.db.path };
+      return openStore(kernel, db, { bundled: BUILTIN_STORE_PLUGINS }).store;
+    },
     kernel,
     createConnector: async (ref) => guardConnector(await connectorFor(ref), check(config, `connectors.${ref.type}.${ref.name}`)),
     connectorLabels,
@@ -180,10 +162,8 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     scripts,
     loadPlugins() {
       pluginsLoaded ??= (async () => {
-        const before = kernel.plugins().length;
-        await applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
+        await applyPlugins();
         await kernel.hooks.boot.promise(kernel.callContext());
-        if (kernel.plugins().length === before) return;
         // Plugins applied after the registries were built add their tools and agents now.
         if (tools) collectTools(tools);
         if (agents) collectAgents(agents);
@@ -236,6 +216,17 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       return store.close();
     },
   };
+}
+
+/** A collector that passes on the items of plugins not in `collected`, then records every applied plugin there. */
+function newPlugins<T>(kernel: Kernel, collected: Set<string>, add: (plugin: string, item: T) => void): PerPluginCollector<T> {
+  const before = new Set(collected);
+  for (const p of kernel.plugins()) collected.add(p.name);
+  return new PerPluginCollector((plugin, item) => {
+    if (before.has(plugin)) return;
+    collected.add(plugin);
+    add(plugin, item);
+  });
 }
 
 /** The check for one part of the config (fails naming an unset `${VAR}` it uses). */

@@ -28,8 +28,9 @@ export function configChecks(config: Config): DoctorCheck[] {
 }
 
 /** `embedder`: the configured embedder's identity, null when [embedding] is disabled. */
-/** `engine`: which store `store` is (PostgreSQL: its checks cover the replica's SQLite mirror too). */
-export async function indexChecks(store: Store, embedder: { model: string; dims: number | null } | null, engine: 'SQLite' | 'PostgreSQL' = 'SQLite'): Promise<DoctorCheck[]> {
+/** `engine`: the store's label (PostgreSQL: its checks cover the replica's SQLite mirror too; a plugin's store reports as SQLite does). */
+export async function indexChecks(store: Store, embedder: { model: string; dims: number | null } | null, label = 'SQLite'): Promise<DoctorCheck[]> {
+  const engine = label === 'PostgreSQL' ? 'PostgreSQL' : 'SQLite';
   const checks: DoctorCheck[] = [];
   const rebuild = 'restore a backup, or delete the database file and run `kbctx sync all` (and `kbctx embed pending`)';
   const report = await store.checkIntegrity?.();

@@ -121,6 +121,17 @@ describe('config', () => {
     assert.match(configError('', { KBCTX_DATABASE_URL: 'not a url' }), /KBCTX_DATABASE_URL\) is not a URL/);
   });
 
+  it('[db] engine: sqlite by default, postgres with a url, a plugin\'s by name; one the url contradicts is refused', () => {
+    assert.equal(parse('').db.engine, 'sqlite');
+    assert.equal(parse('[db]\nurl = "postgres://kbctx@db:5432/kb"').db.engine, 'postgres');
+    assert.equal(parse('', { KBCTX_DATABASE_URL: 'postgres://kbctx@db:5432/kb' }).db.engine, 'postgres');
+    assert.equal(parse('[db]\nengine = "wrapped"').db.engine, 'wrapped');
+    assert.match(configError('[db]\nengine = "sqlite"\nurl = "postgres://a@x/kb"'), /db\.engine = "sqlite" contradicts db\.url \(or KBCTX_DATABASE_URL\), a PostgreSQL database/);
+    assert.match(configError('[db]\nengine = "wrapped"', { KBCTX_DATABASE_URL: 'postgres://a@x/kb' }), /db\.engine = "wrapped" contradicts db\.url/);
+    assert.match(configError('[db]\nengine = "postgres"'), /db\.engine = "postgres" needs db\.url \(or KBCTX_DATABASE_URL\)/);
+    assert.match(configError('[db]\nengine = 3'), /db\.engine/);
+  });
+
   it('reports TOML syntax errors with a line number', () => {
     assert.match(configError('[db]\npath = "x'), /config\/kbctx\.toml: not valid TOML \(line 2/);
   });

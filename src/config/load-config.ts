@@ -132,7 +132,7 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.
   return {
     file,
     baseDir: cwd,
-    db: { path: abs(raw.db.path), keywordEngine: raw.db.keyword_engine, url: databaseUrl(env['KBCTX_DATABASE_URL'] || raw.db.url), poolSize: raw.db.pool_size },
+    db: dbConfig(raw.db, databaseUrl(env['KBCTX_DATABASE_URL'] || raw.db.url), abs),
     chunking: { maxTokens: raw.chunking.max_tokens, overlapTokens: raw.chunking.overlap_tokens },
     embedding: {
       provider: e.provider,
@@ -257,6 +257,16 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
+}
+
+/** `[db]`: the engine defaults to what the url implies; an engine the url contradicts is refused. */
+function dbConfig(db: RawConfig['db'], url: string | null, abs: (p: string) => string): Config['db'] {
+  const engine = db.engine?.trim() || (url === null ? 'sqlite' : 'postgres');
+  if (url !== null && engine !== 'postgres') {
+    throw configError(`db.engine = "${engine}" contradicts db.url (or KBCTX_DATABASE_URL), a PostgreSQL database: set engine = "postgres" or remove the url`);
+  }
+  if (url === null && engine === 'postgres') throw configError('db.engine = "postgres" needs db.url (or KBCTX_DATABASE_URL): postgres://user:password@host:5432/database');
+  return { engine, path: abs(db.path), keywordEngine: db.keyword_engine, url, poolSize: db.pool_size };
 }
 
 /** A PostgreSQL URL, checked here so a typo fails at start-up naming the key, not at the first query. */

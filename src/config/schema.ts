@@ -15,6 +15,8 @@ const syncInterval = optional(duration()); // per connector; absent: [sync] inte
 export const configSchema = table({
   db: section(
     table({
+      // The store plugin (`createStore.for(engine)`): sqlite | postgres | a plugin's. Absent: postgres with a url, else sqlite.
+      engine: optional(str()),
       path: withDefault(str(), '.kbctx/kbctx.sqlite'),
       keyword_engine: withDefault(oneOf(['postings', 'fts5']), 'postings'),
       // PostgreSQL shared by replicas (ADR 0111); KBCTX_DATABASE_URL overrides it. Absent: SQLite at `path`.

@@ -14,7 +14,12 @@ export interface Config {
    * `url`: a PostgreSQL database shared by replicas (null: the SQLite file at `path`, the default); with
    * a url, `path`'s folder holds this replica's local mirror. `poolSize`: connections per replica.
    */
-  readonly db: { readonly path: string; readonly keywordEngine: 'postings' | 'fts5'; readonly url: string | null; readonly poolSize: number };
+  readonly db: {
+    /** `[db] engine`: which store plugin opens the index (default: postgres with a url, else sqlite). */
+    readonly engine: string;
+    readonly path: string; readonly keywordEngine: 'postings' | 'fts5'; readonly url: string | null;
+    readonly poolSize: number;
+  };
   readonly chunking: ChunkingConfig;
   readonly embedding: EmbeddingConfig;
   readonly retrieval: RetrievalConfig;

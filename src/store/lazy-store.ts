@@ -1,7 +1,7 @@
 // A Store that forwards to one being opened: commands on the SQLite default never load the
 // PostgreSQL driver (CLI start-up, ADR 0072), and openKbctx stays synchronous. Every data method
 // awaits the real store; generation() answers 'opening' until it is there.
-import type { Store } from './store.ts';
+import type { ConnectorLocks, Store } from './store.ts';
 
 const ITERATORS = new Set(['iterateDocuments', 'iterateChunks', 'iterateEmbeddings']);
 
@@ -12,7 +12,7 @@ export function lazyStore(opening: Promise<Store>, path: string): Store {
   const target = { path } as Store;
   return new Proxy(target, {
     get(_target, prop: string | symbol) {
-      if (prop === 'path') return path;
+      if (prop === 'path') return real ? real.path : path; // the opened store's own name once there
       if (prop === 'then') return undefined; // not a thenable: `await store` must not wait on it
       if (prop === 'generation') return () => (real ? real.generation() : 'opening');
       if (typeof prop === 'symbol') return undefined;
@@ -30,4 +30,12 @@ export function lazyStore(opening: Promise<Store>, path: string): Store {
       };
     },
   });
+}
+
+/** The connector locks of a store being opened: each call waits for it. */
+export function lazyLocks(opening: Promise<{ locks: ConnectorLocks }>): ConnectorLocks {
+  return {
+    acquire: async (label, owner) => (await opening).locks.acquire(label, owner),
+    wait: async (label, owner, options) => (await opening).locks.wait(label, owner, options),
+  };
 }

@@ -5,8 +5,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { migrateIndex, type MigrateReport } from '../../app/migrate-index.ts';
-import type { Config } from '../../config/types.ts';
-import { openStoreAt } from '../../compose.ts';
+import type { Kbctx } from '../../compose.ts';
 import { badRequest, KbctxError } from '../../core/errors.ts';
 import type { Store } from '../../store/store.ts';
 import type { CliContext } from '../context.ts';
@@ -23,7 +22,7 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
     .option('--force', 'replace what the target already holds (it becomes a copy of this index)')
     .action(async (opts: { to: string; force?: boolean }) => {
       const kbctx = ctx.kbctx();
-      const target = openTargetStore(opts.to, kbctx.config, ctx.io.cwd);
+      const target = openTargetStore(opts.to, kbctx, ctx.io.cwd);
       const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, label: 'migrate', everyMs: progressEveryMs(ctx.io.env) });
       let report: MigrateReport;
       try {
@@ -44,7 +43,8 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
  * The store a target names: a postgres:// URL or an SQLite file (relative to the working directory).
  * Refuses the configured index itself (copying an index onto itself with --force would empty it).
  */
-export function openTargetStore(target: string, config: Config, cwd: string): Store {
+export function openTargetStore(target: string, kbctx: Kbctx, cwd: string): Store {
+  const { config } = kbctx;
   const url = POSTGRES_URL.test(target);
   if (!url && ANY_URL.test(target)) throw badRequest(`--to ${target}: expected a postgres:// URL or an SQLite file path`);
   const file = url ? null : path.resolve(cwd, target);
@@ -52,7 +52,7 @@ export function openTargetStore(target: string, config: Config, cwd: string): St
     throw badRequest('--to names the configured index itself: give another file or database');
   }
   try {
-    return openStoreAt(file ?? target, config);
+    return kbctx.openStoreAt(file ?? target);
   } catch (error) {
     // The SQLite file cannot be created there (a missing permission, a file where a folder goes): --to is wrong.
     if (error instanceof KbctxError && error.code === 'config_error') throw badRequest(`--to ${target}: ${error.message}`);

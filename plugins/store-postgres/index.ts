@@ -1,0 +1,28 @@
+// First-party plugin: the PostgreSQL store shared by replicas (`[db] engine = "postgres"`, implied by
+// [db] url; ADR 0111). The driver is imported only when this store is opened: until then the store
+// forwards to the one being opened, so opening stays synchronous.
+import { definePlugin, STAGE, type OpenedStore } from '../../core/index.ts';
+import { lazyLocks, lazyStore } from '../../src/store/lazy-store.ts';
+import { redactUrl } from '../../src/store/redact-url.ts';
+import { mirrorPathFor } from './mirror-path.ts';
+
+const plugin = definePlugin({
+  name: 'store-postgres',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['store:postgres'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.createStore.for('postgres').tap({ name: 'store-postgres', stage: STAGE.FALLBACK }, (options): OpenedStore | undefined => {
+      const { url } = options;
+      if (url === null) return undefined; // the config loader requires a url for this engine
+      const shown = redactUrl(url);
+      const opening = import('../../src/store/postgres/pg-store.ts').then(({ openPostgresStore }) =>
+        openPostgresStore(url, { mirrorPath: mirrorPathFor(options.path, shown), poolSize: options.poolSize, keywordEngine: options.keywordEngine }),
+      );
+      return { store: lazyStore(opening, shown), locks: lazyLocks(opening), label: 'PostgreSQL' };
+    });
+  },
+});
+
+export default plugin; // a named constant: see test/architecture.test.ts

@@ -1,0 +1,22 @@
+// First-party plugin: the SQLite store (`[db] engine = "sqlite"`, the default): one file at
+// [db] path and its lock files. Opening is synchronous, so node:sqlite is imported with the plugin.
+import { definePlugin, STAGE } from '../../core/index.ts';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { fileLocks } from '../../src/store/sync-lock.ts';
+
+const plugin = definePlugin({
+  name: 'store-sqlite',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['store:sqlite'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.createStore.for('sqlite').tap({ name: 'store-sqlite', stage: STAGE.FALLBACK }, (options) => ({
+      store: openSqliteStore(options.path, { keywordEngine: options.keywordEngine }),
+      locks: fileLocks(options.path),
+      label: 'SQLite',
+    }));
+  },
+});
+
+export default plugin; // a named constant: see test/architecture.test.ts
