@@ -48,7 +48,7 @@ export function appendPluginEntry(file: string, entry: string, initial = ''): st
   const current = existsSync(file) ? readFileSync(file, 'utf8') : initial;
   const parsed = parseToml(current) as { plugins?: unknown };
   const list = Array.isArray(parsed.plugins) ? [...(parsed.plugins as unknown[]), entry] : ['bundled', entry];
-  const statement = `plugins = [${list.map((v) => JSON.stringify(v)).join(", ')}]`;
+  const statement = `plugins = [${list.map((v) => JSON.stringify(v)).join(', ')}]`;
   const span = Array.isArray(parsed.plugins) ? pluginsStatement(current, parsed.plugins) : null;
   const next = span ? `${current.slice(0, span.start)}${statement}${current.slice(span.end)}` : `${statement}\n${current.startsWith('\n') ? '' : '\n'}${current}`;
   const check = parseToml(next) as { plugins?: unknown };
