@@ -58,7 +58,7 @@ function readPluginManifest(file: string, folderName: string): PluginManifest {
     raw = manifestSchema.parse(parseToml(readFileSync(file, 'utf8')), []);
   } catch (error) {
     const at = (error as { path?: string[] }).path;
-    throw new Error(at && at.length > 0 ? `${at.join('.')} ${(error as Error).message}` : (error as Error).message);
+    throw new Error(at && at.length > 0 ? `${at.join('.')} ${(error as Error).message}` : (error as Error).message, { cause: error });
   }
   if (raw.name !== folderName) throw new Error(`name "${raw.name}" must be the folder's name "${folderName}"`);
   const schema = raw.options_schema;
