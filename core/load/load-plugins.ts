@@ -2,16 +2,18 @@
 // 1. `applyBundledPlugins` (synchronous): the bundled set, minus `!name` drops, in its fixed order;
 // 2. `applyConfiguredPlugins` (async): paths and packages, imported, checked, ordered by their
 //    dependencies, options validated, applied. Unused `[plugin.<name>]` tables are an error then.
+//    A file inside a configured registry is imported only when its pin in kbctx.lock still matches.
 import { configError } from '../../src/core/errors.ts';
 import type { Kernel } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
 import { checkPlugin } from './check-plugin.ts';
 import { importPluginModule } from './import-plugin.ts';
 import { orderPlugins } from './order-plugins.ts';
+import { pinChecker, type TrustSettings } from './pinned-plugins.ts';
 import { checkPluginOptions } from './plugin-options.ts';
 import { expandPluginSpecs, type PluginSpec } from './plugin-specs.ts';
 
-export interface PluginsSettings {
+export interface PluginsSettings extends TrustSettings {
   entries: readonly string[];
   options: Readonly<Record<string, Record<string, unknown>>>;
   baseDir: string;
@@ -34,9 +36,12 @@ export const hasConfiguredPlugins = (settings: PluginsSettings, bundled: readonl
 
 export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): Promise<void> {
   const candidates = [];
+  const pinned = pinChecker(settings);
   for (const spec of configuredSpecs(settings, bundled)) {
     const from = spec.kind === 'path' ? spec.file : spec.name;
-    candidates.push({ plugin: checkPlugin(await importPluginModule(spec, settings.baseDir), from), from, origin: spec.kind });
+    const registry = spec.kind === 'path' ? pinned(spec.file, spec.as) : null;
+    const plugin = checkPlugin(await importPluginModule(spec, settings.baseDir), from);
+    candidates.push({ plugin, from: registry?.from ?? from, origin: registry?.origin ?? spec.kind });
   }
   const loaded = new Set(kernel.plugins().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {

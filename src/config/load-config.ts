@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { configError } from '../core/errors.ts';
 import { DEFAULT_CONFIG_TOML } from './default-config.ts';
+import { LOCK_FILE } from '../../core/load/plugin-lock.ts';
 import { findConfig } from './find-config.ts';
 import { expandEnv, referencedEnvVars, unsetMessage, type UnsetVar } from './expand-env.ts';
 import { configSchema, DEFAULT_MAX_FILE_BYTES, type RawConfig } from './schema.ts';
@@ -217,7 +218,13 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.
       priority: g.priority ?? null,
     })),
     extensions: { modules: raw.extensions.modules, baseDir: file === null ? cwd : path.dirname(file), timeoutSecs: raw.extensions.timeout },
-    plugins: { entries: raw.plugins, options: pluginTables(raw.plugin), baseDir: file === null ? cwd : path.dirname(file) },
+    plugins: {
+      entries: raw.plugins,
+      options: pluginTables(raw.plugin),
+      baseDir: file === null ? cwd : path.dirname(file),
+      lockFile: file === null ? null : path.join(path.dirname(file), LOCK_FILE),
+      registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),
+    },
   };
 }
 

@@ -50,6 +50,10 @@ export interface PluginsConfig {
   readonly options: Readonly<Record<string, Record<string, unknown>>>;
   /** The config file's folder (the working directory for the built-in config). */
   readonly baseDir: string;
+  /** `kbctx.lock` beside the config file, pinning trusted registry plugins; null for the built-in config. */
+  readonly lockFile: string | null;
+  /** The configured registries' folders: a plugin file inside one must be pinned in `lockFile`. */
+  readonly registries: readonly { name: string; path: string }[];
 }
 
 /** `[extensions]`: compiled (JavaScript) extension modules, loaded by src/extensions/. */

@@ -1,5 +1,6 @@
 // Structural edits of the user's TOML config: check for a table by parsing, then append a new table
-// as text, so the user's comments and layout stay as they are. Never rewrites existing content.
+// as text, so the user's comments and layout stay as they are. Existing content is never rewritten,
+// except the top-level `plugins = [...]` statement, which `appendPluginEntry` replaces in place.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml, stringify } from 'smol-toml';
@@ -36,4 +37,41 @@ export function appendTable(file: string, keys: readonly string[], values: Recor
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, next);
   return block;
+}
+
+/**
+ * Adds `entry` to the top-level `plugins` list: the statement `plugins = [...]` is rewritten in place
+ * (comments inside it are lost; every other line stays), or `plugins = ["bundled", entry]` is put
+ * first in the file when it has none (top-level keys must precede every table).
+ */
+export function appendPluginEntry(file: string, entry: string, initial = ''): string {
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : initial;
+  const parsed = parseToml(current) as { plugins?: unknown };
+  const list = Array.isArray(parsed.plugins) ? [...(parsed.plugins as unknown[]), entry] : ['bundled', entry];
+  const statement = `plugins = [${list.map((v) => JSON.stringify(v)).join(', ')}]`;
+  const span = Array.isArray(parsed.plugins) ? pluginsStatement(current, parsed.plugins) : null;
+  const next = span ? `${current.slice(0, span.start)}${statement}${current.slice(span.end)}` : `${statement}\n${current.startsWith('\n') ? '' : '\n'}${current}`;
+  const check = parseToml(next) as { plugins?: unknown };
+  if (JSON.stringify(check.plugins) !== JSON.stringify(list)) throw configError(`refusing to edit ${file}: could not rewrite its top-level plugins list; add ${JSON.stringify(entry)} to it by hand`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, next);
+  return statement;
+}
+
+/** Where `plugins = [...]` is in the text: the first top-level match whose value parses to `value`. */
+function pluginsStatement(text: string, value: unknown[]): { start: number; end: number } | null {
+  const firstTable = text.search(/^\s*\[/m);
+  const head = firstTable === -1 ? text : text.slice(0, firstTable);
+  const match = /^[ \t]*(plugins|"plugins")[ \t]*=[ \t]*/m.exec(head);
+  if (!match) return null;
+  const valueStart = match.index + match[0].length;
+  for (let end = text.indexOf(']', valueStart); end !== -1; end = text.indexOf(']', end + 1)) {
+    try {
+      const parsed = parseToml(`v = ${text.slice(valueStart, end + 1)}`) as { v: unknown };
+      if (JSON.stringify(parsed.v) === JSON.stringify(value)) return { start: match.index, end: end + 1 };
+    } catch {
+      // not the closing bracket yet (one inside a string or a nested array)
+    }
+  }
+  return null;
 }

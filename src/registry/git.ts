@@ -61,3 +61,8 @@ export async function gitVersion(): Promise<string | null> {
     return null;
   }
 }
+
+/** The commit checked out in `dir`. */
+export async function headCommit(dir: string): Promise<string> {
+  return (await git(['rev-parse', 'HEAD'], dir)).trim();
+}

@@ -1,17 +1,24 @@
 // A registry's manifest: `registry.toml` as Context Harness writes it ([registry] plus
 // [connectors.<name>], [tools.<name>], [agents.<name>]). Without a valid manifest the conventional tree
 // (connectors/<n>/connector.lua, tools/<n>/tool.lua, agents/<n>/agent.lua) is scanned, with a warning.
-// Every entry's path must stay inside the registry (symbolic links resolved); others are refused.
+// Plugins are folders with their own manifest (plugins/<name>/kbctx-plugin.toml, plugin-manifest.ts),
+// always scanned. Every entry's path must stay inside the registry (symbolic links resolved); others
+// are refused.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { escapeFrom } from './confine.ts';
+import { scanPlugins, type PluginManifest } from './plugin-manifest.ts';
 import { array, named, optional, section, str, table, withDefault, type Schema } from '../config/schema-kit.ts';
 
-export const EXTENSION_TYPES = ['connectors', 'tools', 'agents'] as const;
+/** The Lua script extensions of Context Harness registries, enabled by a `[<type>.script.<name>]` entry. */
+export const SCRIPT_TYPES = ['connectors', 'tools', 'agents'] as const;
+export type ScriptType = (typeof SCRIPT_TYPES)[number];
+/** Script extensions and plugins (enabled by an entry in the config's `plugins` list). */
+export const EXTENSION_TYPES = [...SCRIPT_TYPES, 'plugins'] as const;
 export type ExtensionType = (typeof EXTENSION_TYPES)[number];
 
-export const SCRIPT_FILE: Record<ExtensionType, string> = { connectors: 'connector.lua', tools: 'tool.lua', agents: 'agent.lua' };
+export const SCRIPT_FILE: Record<ScriptType, string> = { connectors: 'connector.lua', tools: 'tool.lua', agents: 'agent.lua' };
 
 export interface ExtensionEntry {
   path: string;
@@ -20,6 +27,8 @@ export interface ExtensionEntry {
   requiredConfig: string[];
   hostApis: string[];
   tools: string[];
+  /** Set for plugins: their kbctx-plugin.toml. */
+  plugin?: PluginManifest;
 }
 
 export interface Manifest {
@@ -81,13 +90,20 @@ const mapEntries = (r: Record<string, RawEntry>): Record<string, ExtensionEntry>
   Object.fromEntries(Object.entries(r).map(([k, v]) => [k, toEntry(v)]));
 
 export function loadManifest(dir: string): Manifest {
-  return confineEntries(dir, readManifest(dir));
+  const scripts = readManifest(dir);
+  const plugins = scanPlugins(dir);
+  const entries = plugins.found.map(({ dir: folder, manifest }): [string, ExtensionEntry] => [
+    manifest.name,
+    { path: `${folder}/${manifest.entry}`, description: manifest.description, tags: manifest.tags, requiredConfig: [], hostApis: [], tools: [], plugin: manifest },
+  ]);
+  const confined = confineEntries(dir, { ...scripts, extensions: { ...scripts.extensions, plugins: Object.fromEntries(entries) } });
+  return { ...confined, refused: [...plugins.refused, ...confined.refused] };
 }
 
 /** Moves every entry whose path escapes the registry from `extensions` to `refused`. */
 function confineEntries(dir: string, manifest: Omit<Manifest, 'refused'>): Manifest {
   const refused: RefusedEntry[] = [];
-  const extensions = { connectors: {}, tools: {}, agents: {} } as Manifest['extensions'];
+  const extensions = { connectors: {}, tools: {}, agents: {}, plugins: {} } as Manifest['extensions'];
   for (const type of EXTENSION_TYPES) {
     for (const [name, entry] of Object.entries(manifest.extensions[type])) {
       const escape = escapeFrom(dir, entry.path);
@@ -98,7 +114,9 @@ function confineEntries(dir: string, manifest: Omit<Manifest, 'refused'>): Manif
   return { ...manifest, extensions, refused };
 }
 
-function readManifest(dir: string): Omit<Manifest, 'refused'> {
+type ScriptManifest = Omit<Manifest, 'refused' | 'extensions'> & { extensions: Record<ScriptType, Record<string, ExtensionEntry>> };
+
+function readManifest(dir: string): ScriptManifest {
   const file = path.join(dir, 'registry.toml');
   if (!existsSync(file)) return scanTree(dir, 'no registry.toml');
   try {
@@ -121,9 +139,9 @@ function readManifest(dir: string): Omit<Manifest, 'refused'> {
   }
 }
 
-function scanTree(dir: string, reason: string): Omit<Manifest, 'refused'> {
-  const extensions = { connectors: {}, tools: {}, agents: {} } as Manifest['extensions'];
-  for (const type of EXTENSION_TYPES) {
+function scanTree(dir: string, reason: string): ScriptManifest {
+  const extensions = { connectors: {}, tools: {}, agents: {} } as ScriptManifest['extensions'];
+  for (const type of SCRIPT_TYPES) {
     const folder = path.join(dir, type);
     if (!existsSync(folder)) continue;
     for (const entry of readdirSync(folder, { withFileTypes: true })) {

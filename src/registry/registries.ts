@@ -8,7 +8,7 @@ import path from 'node:path';
 import { badRequest, KbctxError, notFound } from '../core/errors.ts';
 import type { Config } from '../config/types.ts';
 import { isGitRepo } from './git.ts';
-import { EXTENSION_TYPES, loadManifest, type ExtensionEntry, type ExtensionType, type Manifest } from './manifest.ts';
+import { EXTENSION_TYPES, loadManifest, type ExtensionEntry, type ExtensionType, type Manifest, type ScriptType } from './manifest.ts';
 
 export interface LoadedRegistry {
   name: string;
@@ -104,14 +104,23 @@ export function findExtension(registries: readonly LoadedRegistry[], id: string)
   throw notFound(`no registry provides ${id}${hint}`);
 }
 
-/** True when a config entry of the extension's type points at its script in any registry (an override runs the copy: follow-overrides.ts). */
+/**
+ * True when a config entry of the extension's type points at its script in any registry (an override
+ * runs the copy: follow-overrides.ts); for a plugin, when the `plugins` list names its entry file.
+ */
 export function isEnabled(config: Config, ext: ResolvedExtension): boolean {
+  if (ext.type === 'plugins') return pluginEntryFiles(config).some((file) => ext.providedAt.includes(file));
   return Object.values(configSection(config, ext.type)).some((c) => ext.providedAt.includes(c.path));
 }
 
+/** The `plugins` list entries that are paths, resolved against the config file's folder. */
+export function pluginEntryFiles(config: Config): string[] {
+  return config.plugins.entries.filter((e) => /^(\.{1,2}[\\/]|\/)/.test(e)).map((e) => path.resolve(config.plugins.baseDir, e));
+}
+
 /** The config section a registry extension type is enabled in. */
-export function configSection(config: Config, type: ExtensionType): Readonly<Record<string, { path: string }>> {
+export function configSection(config: Config, type: ScriptType): Readonly<Record<string, { path: string }>> {
   return type === 'connectors' ? config.connectors.script : type === 'tools' ? config.tools.script : config.agents.script;
 }
 
-export const CONFIG_TABLE: Record<ExtensionType, string> = { connectors: 'connectors.script', tools: 'tools.script', agents: 'agents.script' };
+export const CONFIG_TABLE: Record<ScriptType, string> = { connectors: 'connectors.script', tools: 'tools.script', agents: 'agents.script' };

@@ -12,7 +12,9 @@ import { appendTable, hasTable } from './config-edit.ts';
 import { escapeFrom } from './confine.ts';
 import { cloneRepo, localChanges, pullFastForward } from './git.ts';
 import { detectHostApis } from './host-apis.ts';
-import { EXTENSION_TYPES, type ExtensionEntry } from './manifest.ts';
+import { addPlugin, type AddPluginResult } from './add-plugin.ts';
+import { PLUGIN_MANIFEST } from './plugin-manifest.ts';
+import { SCRIPT_TYPES, type ExtensionEntry, type ScriptType } from './manifest.ts';
 import { CONFIG_TABLE, findExtension, isEnabled, loadRegistries, resolveExtensions, type LoadedRegistry, type ResolvedExtension } from './registries.ts';
 
 export const COMMUNITY_REGISTRY = { name: 'community', url: 'https://github.com/parallax-labs/ctx-registry.git', branch: 'main' };
@@ -105,14 +107,20 @@ export function extensionInfo(ctx: RegistryContext, id: string): ExtensionInfo {
   return { ...ext, enabled: isEnabled(ctx.config, ext), detectedHostApis: detectHostApis(source) };
 }
 
-/** Writes `[<type>.script.<name>]` pointing at the extension. Idempotent: an existing entry is left alone. */
-export function addExtension(ctx: RegistryContext, id: string): { written: boolean; file: string; block: string; reason?: string } {
+/**
+ * Writes `[<type>.script.<name>]` pointing at the extension, or adds a plugin to the `plugins` list
+ * (add-plugin.ts: TypeScript/JavaScript plugins only with `trust`, pinned in kbctx.lock).
+ * Idempotent: an existing entry is left alone.
+ */
+export async function addExtension(ctx: RegistryContext, id: string, options: { trust?: boolean } = {}): Promise<AddPluginResult> {
   const ext = findExtension(loadRegistries(ctx.config), id);
-  const keys = [...CONFIG_TABLE[ext.type].split('.'), ext.name];
+  if (ext.type === 'plugins') return addPlugin(ctx, ext, options);
+  const type = ext.type;
+  const keys = [...CONFIG_TABLE[type].split('.'), ext.name];
   if (hasTable(ctx.configFile, keys)) {
-    return { written: false, file: ctx.configFile, block: '', reason: `${CONFIG_TABLE[ext.type]}.${ext.name} is already in ${ctx.configFile}` };
+    return { written: false, file: ctx.configFile, block: '', reason: `${CONFIG_TABLE[type]}.${ext.name} is already in ${ctx.configFile}` };
   }
-  const example = exampleValues(ext);
+  const example = exampleValues(ext, type);
   const required = ext.entry.requiredConfig.filter((k) => !(k in example));
   const values: Record<string, unknown> = { ...example, path: ext.scriptPath, timeout: example['timeout'] ?? (ext.type === 'connectors' ? CONNECTOR_TIMEOUT_SECS : 30) };
   for (const key of required) values[key] = '';
@@ -122,7 +130,7 @@ export function addExtension(ctx: RegistryContext, id: string): { written: boole
 }
 
 /** Keys from the extension's config.example.toml: its script table if it has one, else its top level. */
-function exampleValues(ext: ResolvedExtension): Record<string, unknown> {
+function exampleValues(ext: ResolvedExtension, type: ScriptType): Record<string, unknown> {
   const file = path.join(path.dirname(ext.scriptPath), 'config.example.toml');
   if (!existsSync(file)) return {};
   let tree: Record<string, unknown>;
@@ -131,7 +139,7 @@ function exampleValues(ext: ResolvedExtension): Record<string, unknown> {
   } catch {
     return {};
   }
-  const [section = '', kind = ''] = CONFIG_TABLE[ext.type].split('.');
+  const [section = '', kind = ''] = CONFIG_TABLE[type].split('.');
   const tables = ((tree[section] as Record<string, unknown> | undefined)?.[kind] ?? null) as Record<string, Record<string, unknown>> | null;
   const own = tables ? (tables[ext.name] ?? Object.values(tables)[0]) : tree;
   const { path: _path, ...rest } = (own ?? {}) as Record<string, unknown>;
@@ -156,6 +164,7 @@ export function overrideExtension(ctx: RegistryContext, id: string): { from: str
   if (escape !== null) throw new KbctxError('forbidden', `cannot copy ${id} to ${destination}: it ${escape}`);
   if (existsSync(destination)) throw new KbctxError('conflict', `${destination} already exists; remove it first to copy ${id} again`);
   cpSync(path.dirname(ext.scriptPath), destination, { recursive: true });
+  if (ext.type === 'plugins') return { from: path.dirname(ext.scriptPath), to: destination, registry: target.name, manifest: path.join(destination, PLUGIN_MANIFEST) };
   try {
     const manifest = addManifestEntry(target, ext, path.relative(source, ext.scriptPath).split(path.sep).join('/'));
     return { from: path.dirname(ext.scriptPath), to: destination, registry: target.name, manifest };
@@ -169,7 +178,7 @@ export function overrideExtension(ctx: RegistryContext, id: string): { from: str
 function addManifestEntry(reg: LoadedRegistry, ext: ResolvedExtension, scriptPath: string): string {
   const file = path.join(reg.path, 'registry.toml');
   if (!existsSync(file)) {
-    for (const type of EXTENSION_TYPES) {
+    for (const type of SCRIPT_TYPES) {
       for (const [name, entry] of Object.entries(reg.manifest?.extensions[type] ?? {})) appendTable(file, [type, name], manifestValues(entry, entry.path));
     }
   }

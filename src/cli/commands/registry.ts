@@ -15,7 +15,9 @@ import {
   type ExtensionView,
   type RegistryContext,
 } from '../../registry/registry-service.ts';
+import type { AddPluginResult } from '../../registry/add-plugin.ts';
 import { EXTENSION_TYPES } from '../../registry/manifest.ts';
+import type { PluginManifest } from '../../registry/plugin-manifest.ts';
 import type { CliContext } from '../context.ts';
 import { formatTable } from '../table.ts';
 
@@ -24,10 +26,27 @@ function registryContext(ctx: CliContext): RegistryContext {
   return { config, configFile: config.file ?? path.resolve(ctx.io.cwd, DEFAULT_CONFIG_PATH) };
 }
 
+function printAdded(ctx: CliContext, r: AddPluginResult): void {
+  const shown = (file: string): string => path.relative(ctx.io.cwd, file) || file;
+  if (r.written) ctx.io.out(`Added to ${shown(r.file)}:\n\n${r.block}\n`);
+  if (r.pinned) ctx.io.out(`Pinned in ${shown(r.pinned.lockFile)}: ${r.pinned.commit ? `commit ${r.pinned.commit.slice(0, 7)}, ` : ''}sha256 ${r.pinned.sha256.slice(0, 12)}…\n`);
+  if (!r.written && !r.pinned) ctx.io.out(`Nothing to do: ${r.reason}\n`);
+}
+
 const extensionRow = (e: ExtensionView): string[] => [e.id, e.registry, e.enabled ? 'yes' : 'no', e.entry.description];
 
 const NO_REGISTRIES =
   'No registries are configured. Run `kbctx registry init` to add the community registry, or add a [registries.<name>] section (url or path) to the config.\n';
+
+function pluginLines(p: PluginManifest): string[] {
+  const options = Object.keys((p.optionsSchema?.['properties'] ?? {}) as object);
+  return [
+    `  version:         ${p.version} (kbctx ${p.kbctx})`,
+    `  entry:           ${p.entry}`,
+    `  runs:            ${p.runtime === 'lua' ? 'sandboxed (Lua)' : 'with full rights (TypeScript/JavaScript): adding it needs --trust, and pins it in kbctx.lock'}`,
+    `  options:         ${options.length > 0 ? options.map((o) => `plugin.${p.name}.${o}`).join(', ') : '-'}`,
+  ];
+}
 
 export function registerRegistry(program: Command, ctx: CliContext): void {
   const registry = program.command('registry').description('extension registries: list, install, update, search, info, add, override, init');
@@ -56,13 +75,17 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
 
   registry
     .command('install')
-    .description('clone the configured registries that have a url and are not cloned yet')
+    .description('clone the configured registries that have a url and are not cloned yet; with an extension, then add it (as `registry add`)')
+    .argument('[extension]', '<type>/<name> to add once the registries are cloned (e.g. plugins/acme)')
     .option('--name <name>', 'only this registry')
-    .action(async (opts: { name?: string }) => {
+    .option('--trust', 'with a TypeScript/JavaScript plugin: trust it to run with full rights, pinned in kbctx.lock')
+    .action(async (id: string | undefined, opts: { name?: string; trust?: boolean }) => {
       const results = await installRegistries(registryContext(ctx), opts.name);
-      if (ctx.json) return ctx.printJson({ registries: results });
+      const added = id === undefined ? undefined : await addExtension(registryContext(ctx), id, { trust: opts.trust });
+      if (ctx.json) return ctx.printJson({ registries: results, ...(added ? { added } : {}) });
       if (results.length === 0) return ctx.io.out(NO_REGISTRIES);
       for (const r of results) ctx.io.out(`${r.name}: ${r.outcome === 'present' ? 'already installed' : r.outcome === 'no url' ? 'no url to clone (a local folder)' : 'cloned'} (${r.path})\n`);
+      if (added) printAdded(ctx, added);
     });
 
   registry
@@ -102,17 +125,18 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .action((id: string) => {
       const e = extensionInfo(registryContext(ctx), id);
       if (ctx.json) return ctx.printJson(e);
+      const p = e.entry.plugin;
       const list = (xs: string[]): string => (xs.length > 0 ? xs.join(', ') : '-');
       ctx.io.out(
         [
           `${e.id}`,
           `  registry:        ${e.registry}${e.shadows.length > 0 ? ` (overrides ${e.shadows.join(', ')})` : ''}`,
-          `  script:          ${e.scriptPath}`,
+          p ? `  entry file:      ${e.scriptPath}` : `  script:          ${e.scriptPath}`,
           `  description:     ${e.entry.description || '-'}`,
           `  tags:            ${list(e.entry.tags)}`,
           `  required config: ${list(e.entry.requiredConfig)}`,
-          `  host APIs:       ${list(e.entry.hostApis)} (declared); ${list(e.detectedHostApis)} (used by the script)`,
-          `  enabled:         ${e.enabled ? 'yes' : 'no — `kbctx registry add ' + e.id + '` enables it'}`,
+          ...(p ? pluginLines(p) : [`  host APIs:       ${list(e.entry.hostApis)} (declared); ${list(e.detectedHostApis)} (used by the script)`]),
+          `  enabled:         ${e.enabled ? 'yes' : `no — \`kbctx registry add ${e.id}${p?.runtime === 'module' ? ' --trust' : ''}\` enables it`}`,
           '',
         ].join('\n'),
       );
@@ -120,13 +144,13 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
 
   registry
     .command('add')
-    .description('enable an extension: write its config entry, pre-filled with the required fields')
+    .description('enable an extension: write its config entry, pre-filled with the required fields; a plugin joins the plugins list')
     .argument('<extension>', '<type>/<name>')
-    .action((id: string) => {
-      const r = addExtension(registryContext(ctx), id);
+    .option('--trust', 'with a TypeScript/JavaScript plugin: trust it to run with full rights, pinned in kbctx.lock (again: re-pin a changed file)')
+    .action(async (id: string, opts: { trust?: boolean }) => {
+      const r = await addExtension(registryContext(ctx), id, { trust: opts.trust });
       if (ctx.json) return ctx.printJson(r);
-      if (!r.written) return ctx.io.out(`Nothing to do: ${r.reason}\n`);
-      ctx.io.out(`Added to ${path.relative(ctx.io.cwd, r.file) || r.file}:\n\n${r.block}\n`);
+      printAdded(ctx, r);
     });
 
   registry

@@ -1,0 +1,55 @@
+// Which configured plugin files are registry plugins, and whether they may run: a TypeScript or
+// JavaScript file inside a configured registry runs only when the lock file pins it and its sha256
+// still matches (a Lua file runs sandboxed and needs no pin). Checked before the file is imported.
+import path from 'node:path';
+import { configError } from '../../src/core/errors.ts';
+import { LOCK_FILE, readPluginLock, sha256File, type PluginPin } from './plugin-lock.ts';
+
+export interface TrustSettings {
+  /** `kbctx.lock` beside the config file; null for the built-in config. */
+  lockFile?: string | null;
+  /** The configured registries' folders. */
+  registries?: readonly { name: string; path: string }[];
+}
+
+export type PinnedOrigin = { origin: 'registry'; from: string } | null;
+
+/** A checker for plugin files; reads the lock file on first use. Throws config_error for an untrusted or changed file. */
+export function pinChecker(settings: TrustSettings): (file: string, as: string) => PinnedOrigin {
+  let pins: PluginPin[] | undefined;
+  return (file, as) => {
+    pins ??= settings.lockFile ? [...readPluginLock(settings.lockFile).values()] : [];
+    const pin = pins.find((p) => p.file === file);
+    if (pin) return verified(pin, file);
+    if (file.endsWith('.lua')) return null;
+    const registry = (settings.registries ?? []).find((r) => isInside(r.path, file));
+    if (!registry) return null;
+    const id = path.relative(registry.path, file).split(path.sep).slice(0, 2).join('/');
+    throw configError(
+      `plugin ${as}: ${file} is in registry '${registry.name}' but not trusted (not pinned in ${settings.lockFile ?? LOCK_FILE}); it would run with full rights: ` +
+        `review it, then enable it with \`kbctx registry add ${id} --trust\``,
+    );
+  };
+}
+
+function verified(pin: PluginPin, file: string): PinnedOrigin {
+  let actual: string;
+  try {
+    actual = sha256File(file);
+  } catch (error) {
+    throw configError(`plugin '${pin.name}' (registry '${pin.registry}', ${pin.path}): cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, error);
+  }
+  const at = pin.commit ? ` at commit ${pin.commit.slice(0, 7)}` : '';
+  if (actual !== pin.sha256) {
+    throw configError(
+      `plugin '${pin.name}' (registry '${pin.registry}', ${pin.path}) changed since it was trusted${at}: sha256 ${actual.slice(0, 12)}… is not the pinned ${pin.sha256.slice(0, 12)}…; ` +
+        `review the change, then trust it again with \`kbctx registry add plugins/${pin.name} --trust\` (or remove it from plugins)`,
+    );
+  }
+  return { origin: 'registry', from: `${pin.registry}:${pin.path}${pin.commit ? `@${pin.commit.slice(0, 7)}` : ''}` };
+}
+
+function isInside(root: string, target: string): boolean {
+  const rel = path.relative(path.resolve(root), target);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}

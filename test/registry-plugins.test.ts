@@ -1,0 +1,145 @@
+// Registry plugins end to end: a real git registry (cloned over file://) holding a TypeScript plugin
+// and a Lua plugin, driven through the real `kbctx registry …` and `kbctx plugins` CLI: the trust
+// step, the pin in kbctx.lock, a changed file refused, re-trusting.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { parse as parseToml } from 'smol-toml';
+import { bareClone, commit, git, initRepo } from './helpers/git-repo.ts';
+import { Workspace } from './helpers/workspace.ts';
+
+const ws = new Workspace('kbctx-registry-plugins-');
+const HELLO = `export default {
+  name: 'hello',
+  version: '1.2.0',
+  kbctx: '^0.2',
+  provides: ['command:hello'],
+  apply(kernel) {
+    kernel.hooks.commands.tap('hello', (program) => {
+      program.command('hello').action(() => console.log('hello from the registry'));
+    });
+  },
+};
+`;
+const HELLO_MANIFEST = `name = "hello"
+version = "1.2.0"
+kbctx = "^0.2"
+entry = "index.ts"
+description = "Says hello from a registry"
+tags = ["greeting"]
+
+[options_schema]
+type = "object"
+[options_schema.properties.loud]
+type = "boolean"
+`;
+const REDACT_MANIFEST = 'name = "redact"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "plugin.lua"\ndescription = "Redacts secrets before indexing"\n';
+let head = '';
+
+before(() => {
+  const upstream = initRepo(ws.path('upstream'));
+  head = commit(
+    upstream,
+    {
+      'plugins/hello/kbctx-plugin.toml': HELLO_MANIFEST,
+      'plugins/hello/index.ts': HELLO,
+      'plugins/redact/kbctx-plugin.toml': REDACT_MANIFEST,
+      'plugins/redact/plugin.lua': 'return { name = "redact" }\n',
+      'plugins/broken/kbctx-plugin.toml': 'name = "broken"\nversion = "1"\nkbctx = "^0.2"\nentry = "main.py"\n',
+      'tools/echo/tool.lua': 'tool = { description = "Echo" }\nfunction tool.execute(p) return p end\n',
+    },
+    'plugins',
+    '2026-01-02T03:04:05Z',
+  );
+  const remote = pathToFileURL(bareClone(upstream, ws.path('remote.git'))).href;
+  ws.config(`# my config\n[db]\npath = "index.sqlite"\n\n[registries.community]\nurl = "${remote}"\nbranch = "main"\npath = "${ws.path('regs/community')}"\nreadonly = true\n`);
+});
+after(() => ws.cleanup());
+
+const config = (): Record<string, unknown> => parseToml(readFileSync(ws.path('config/kbctx.toml'), 'utf8'));
+const entryFile = (): string => ws.path('regs/community/plugins/hello/index.ts');
+const plugins = async (): Promise<{ code: number; stderr: string; list: { name: string; origin: string; from: string; version: string }[] }> => {
+  const r = await ws.kbctx(['plugins', '--json']);
+  return { code: r.code, stderr: r.stderr, list: r.code === 0 ? (JSON.parse(r.stdout) as { plugins: never[] }).plugins : [] };
+};
+
+describe('registry plugins', () => {
+  it('install without --trust clones the registry but refuses a TypeScript plugin, naming the risk and the flag (exit 2)', async () => {
+    const r = await ws.kbctx(['registry', 'install', 'plugins/hello']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.ok(existsSync(entryFile()), 'the registry was cloned');
+    assert.match(r.stderr, /plugins\/hello is a TypeScript plugin: it runs with full rights/);
+    assert.match(r.stderr, /kbctx registry add plugins\/hello --trust/);
+    assert.equal(config()['plugins'], undefined, 'config untouched');
+    assert.ok(!existsSync(ws.path('config/kbctx.lock')));
+  });
+
+  it('list, search and info show plugins; an invalid plugin manifest is refused with its reason', async () => {
+    const list = await ws.kbctx(['registry', 'list']);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /Plugins \(2\)\n.*\nplugins\/hello\s+community\s+no\s+Says hello from a registry\nplugins\/redact\s+community\s+no/);
+    assert.match(list.stderr, /plugins\/broken\/kbctx-plugin\.toml is not valid \(entry must be one of "index\.ts", "index\.mjs", "plugin\.lua"/);
+    assert.match((await ws.kbctx(['registry', 'search', 'greeting'])).stdout, /plugins\/hello/);
+    const info = await ws.kbctx(['registry', 'info', 'plugins/hello']);
+    assert.equal(info.code, 0, info.stderr);
+    assert.match(info.stdout, /version: {9}1\.2\.0 \(kbctx \^0\.2\)/);
+    assert.match(info.stdout, /runs: {12}with full rights \(TypeScript\/JavaScript\): adding it needs --trust/);
+    assert.match(info.stdout, /options: {9}plugin\.hello\.loud/);
+    assert.match(info.stdout, /enabled: {9}no — `kbctx registry add plugins\/hello --trust` enables it/);
+    assert.match((await ws.kbctx(['registry', 'info', 'plugins/redact'])).stdout, /runs: {12}sandboxed \(Lua\)/);
+  });
+
+  it('add --trust puts the entry file in plugins, pins commit and sha256 in kbctx.lock, and it loads with origin registry', async () => {
+    const r = await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Pinned in config\/kbctx\.lock: commit [0-9a-f]{7}, sha256 [0-9a-f]{12}/);
+    assert.deepEqual(config()['plugins'], ['bundled', entryFile()]);
+    assert.match(readFileSync(ws.path('config/kbctx.toml'), 'utf8'), /^plugins = .*\n\n# my config\n\[db\]/, 'a top-level key before every table; the rest kept');
+    const lock = parseToml(readFileSync(ws.path('config/kbctx.lock'), 'utf8')) as { plugins: Record<string, Record<string, string>> };
+    const sha256 = createHash('sha256').update(readFileSync(entryFile())).digest('hex');
+    assert.deepEqual({ ...lock.plugins['hello'] }, { registry: 'community', path: 'plugins/hello/index.ts', file: entryFile(), commit: head, sha256 });
+    const loaded = await plugins();
+    assert.equal(loaded.code, 0, loaded.stderr);
+    const hello = loaded.list.find((p) => p.name === 'hello');
+    assert.deepEqual(hello && { origin: hello.origin, version: hello.version, from: hello.from }, { origin: 'registry', version: '1.2.0', from: `community:plugins/hello/index.ts@${head.slice(0, 7)}` });
+    assert.match((await ws.kbctx(['hello'])).stdout, /hello from the registry/);
+    assert.match((await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust'])).stdout, /Nothing to do: plugins\/hello is already in the plugins list/);
+    assert.match((await ws.kbctx(['registry', 'list'])).stdout, /plugins\/hello\s+community\s+yes/);
+  });
+
+  it('a pinned plugin whose file changed is refused, naming it and how to re-trust (exit 3); add --trust again re-pins it', async () => {
+    writeFileSync(entryFile(), HELLO.replace('hello from the registry', 'something else'));
+    const refused = await plugins();
+    assert.equal(refused.code, 3);
+    assert.match(refused.stderr, /plugin 'hello' \(registry 'community', plugins\/hello\/index\.ts\) changed since it was trusted at commit [0-9a-f]{7}/);
+    assert.match(refused.stderr, /trust it again with `kbctx registry add plugins\/hello --trust`/);
+    const again = await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stdout, /Added to/, 'the entry is not added twice');
+    assert.deepEqual(config()['plugins'], ['bundled', entryFile()]);
+    assert.match((await ws.kbctx(['hello'])).stdout, /something else/);
+    git(ws.path('regs/community'), ['checkout', '--', '.']);
+  });
+
+  it('a TypeScript plugin inside a registry that is not pinned is refused', async () => {
+    const text = readFileSync(ws.path('config/kbctx.lock'), 'utf8');
+    writeFileSync(ws.path('config/kbctx.lock'), '');
+    try {
+      const r = await plugins();
+      assert.equal(r.code, 3);
+      assert.match(r.stderr, /is in registry 'community' but not trusted .*kbctx registry add plugins\/hello --trust/);
+    } finally {
+      writeFileSync(ws.path('config/kbctx.lock'), text);
+    }
+  });
+
+  it('a Lua plugin is added without --trust and without a pin: the entry points at its .lua file', async () => {
+    const r = await ws.kbctx(['registry', 'add', 'plugins/redact']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(config()['plugins'], ['bundled', entryFile(), ws.path('regs/community/plugins/redact/plugin.lua')]);
+    const lock = parseToml(readFileSync(ws.path('config/kbctx.lock'), 'utf8')) as { plugins: Record<string, unknown> };
+    assert.deepEqual(Object.keys(lock.plugins), ['hello']);
+  });
+});
