@@ -10,6 +10,11 @@ import { startUpstream } from '../../test/helpers/http-server.ts';
 describe('host modules', () => {
   const env = useLuaWithUpstream();
 
+  it('utf8 is Lua 5.4\'s utf8 library, not a second string library (wasmoon 1.16 opens string for it)', async () => {
+    const out = await env.fx.exec(`return { utf8.char(8364, 72), utf8.len("h\\u{E9}llo"), utf8.codepoint("\\u{20AC}"), utf8.charpattern ~= nil, string.len(utf8.char(8364)) }`);
+    assert.deepEqual(out, ['€H', 5, 8364, true, 3]);
+  });
+
   it('json.parse/decode: null → nil, holes, integers stay integers', async () => {
     const out = await env.fx.exec(`
       local v = json.parse('{"a": 1, "b": 2.5, "n": null, "list": [1, null, 3], "s": "x"}')

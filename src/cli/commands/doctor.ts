@@ -1,9 +1,10 @@
-// `kbctx doctor`: checks the config, the index, embeddings (and the provider), connectors' sources,
+// `kbctx doctor`: checks the config, the plugins (and their own `doctor` checks), the index, embeddings (and the provider), connectors' sources,
 // extensions and scripts, registries and git, and prints what to do.
 // Exit 0 when nothing failed (warnings included), 1 when a check failed, 3 when the config does not load.
 import type { Command } from 'commander';
 import { configChecks, indexChecks, type DoctorCheck } from '../../app/doctor.ts';
 import { connectorChecks, embedderCheck, loadChecks } from '../../app/doctor-parts.ts';
+import { pluginChecks } from '../../app/plugin-checks.ts';
 import { configuredConnectors } from '../../app/select-connectors.ts';
 import { KbctxError } from '../../core/errors.ts';
 import type { Embedder } from '../../embed/embedder.ts';
@@ -28,7 +29,13 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       }
       const config = kbctx.config;
       let embedder: Embedder | null = null;
-      const checks: DoctorCheck[] = [...configChecks(config)];
+      const plugins = await pluginChecks(kbctx.kernel, () => kbctx.loadPlugins());
+      if (plugins.loadError) {
+        // A plugin that does not load fails every command the same way: say so, then exit 3 with its message.
+        for (const c of plugins.checks) ctx.io.out(`${MARK.fail}  ${c.area.padEnd(10)} ${c.detail}\n      → ${c.fix}\n`);
+        throw plugins.loadError;
+      }
+      const checks: DoctorCheck[] = [...configChecks(config), ...plugins.checks];
       try {
         embedder = kbctx.embedder();
       } catch (error) {

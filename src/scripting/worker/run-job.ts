@@ -10,7 +10,7 @@ import { LUA_STACK_SLOTS, toLua } from './host/to-lua.ts';
 
 const RUNNER = readFileSync(new URL('../lua/runner.lua', import.meta.url), 'utf8');
 // No io or package. The runner strips os down to its clock functions and keeps debug.getinfo to itself.
-const LIBRARIES = [LuaLibraries.Base, LuaLibraries.Coroutine, LuaLibraries.Table, LuaLibraries.String, LuaLibraries.UTF8, LuaLibraries.Math, LuaLibraries.OS, LuaLibraries.Debug];
+const LIBRARIES = [LuaLibraries.Base, LuaLibraries.Coroutine, LuaLibraries.Table, LuaLibraries.String, LuaLibraries.Math, LuaLibraries.OS, LuaLibraries.Debug];
 
 export class JobError extends Error {
   readonly kind: JobErrorKind;
@@ -30,6 +30,9 @@ export async function runJob(factory: LuaFactory, job: Job, channel: HostChannel
   const engine = await factory.createEngine({ openStandardLibs: false, enableProxy: false, injectObjects: false, traceAllocations: true });
   try {
     for (const lib of LIBRARIES) engine.global.loadLibrary(lib);
+    // wasmoon 1.16's loadLibrary(UTF8) opens the string library under the name utf8: open the real one.
+    engine.global.lua.luaopen_utf8(engine.global.address);
+    engine.global.lua.lua_setglobal(engine.global.address, LuaLibraries.UTF8);
     engine.global.setMemoryMax(job.memoryMaxBytes);
     engine.global.set('__host', createHost(job, channel));
     // wasmoon pushes nested tables without growing the stack: reserve room for the deepest input first.
