@@ -54,6 +54,8 @@ export interface PluginAgentDef {
   tools?: string[];
   arguments?: { name: string; description?: string; required?: boolean }[];
   timeout?: number;
+  /** What `kbctx agent list` shows as its origin (`lua` for the Lua bridge's script agents); default `extension`. */
+  source?: string;
   resolve(args: Record<string, unknown>, ctx: PluginContext): PluginPrompt | Promise<PluginPrompt>;
 }
 
@@ -103,6 +105,14 @@ export type IncrementalConnector = Connector;
 export type ConnectorImpl = PluginConnector | IncrementalConnector;
 
 export const isIncrementalConnector = (c: ConnectorImpl): c is IncrementalConnector => typeof (c as { label?: unknown }).label === 'string';
+
+/** A `plugins` entry naming a file the kernel does not import itself: what `resolvePlugin.for(ext)` taps receive. */
+export interface PluginFileSpec {
+  /** Absolute path. */
+  file: string;
+  /** The entry as written in `plugins` (for messages). */
+  as: string;
+}
 
 /** A started transport (`kbctx serve <name>`): what it serves, and how to stop it. */
 export interface RunningTransport {

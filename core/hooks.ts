@@ -11,6 +11,7 @@ import type {
   DocumentDraft,
   Hit,
   PluginAgentDef,
+  PluginFileSpec,
   ConnectorImpl,
   PluginToolDef,
   RunningTransport,
@@ -19,6 +20,7 @@ import type {
   TransportOptions,
 } from './hook-types.ts';
 import type { PluginContext } from './plugin-context.ts';
+import type { Plugin } from './plugin.ts';
 
 /** Each tap receives its own plugin's context (the kernel passes a CallContext, swapped per tap). */
 type CallContext = PluginContext;
@@ -29,6 +31,8 @@ export function createHooks() {
     boot: new AsyncSeriesHook<[CallContext]>(['ctx'], 'boot'),
     ready: new AsyncParallelHook<[CallContext]>(['ctx'], 'ready'),
     shutdown: new AsyncSeriesHook<[string]>(['reason'], 'shutdown'),
+    // loading: a plugin file the kernel cannot import (key: its extension, '.lua') → a plugin object
+    resolvePlugin: new HookMap((_extension: string) => new AsyncSeriesBailHook<[PluginFileSpec, CallContext], Plugin | undefined>(['spec', 'ctx']), 'resolvePlugin'),
     // keyed factories
     createStore: new HookMap((_engine: string) => new AsyncSeriesBailHook<[Record<string, unknown>, CallContext], unknown>(['options', 'ctx']), 'createStore'),
     createConnector: new HookMap((_type: string) => new AsyncSeriesBailHook<[ConnectorInstance, CallContext], ConnectorImpl | undefined>(['instance', 'ctx']), 'createConnector'),
@@ -64,6 +68,7 @@ export const TAP_TIMEOUT_MS: Readonly<Record<HookName, number>> = Object.freeze(
   boot: 10_000,
   ready: 10_000,
   shutdown: 10_000,
+  resolvePlugin: 30_000,
   createStore: 30_000,
   createConnector: 30_000,
   createEmbedder: 30_000,

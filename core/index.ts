@@ -16,6 +16,7 @@ export type {
   Hit,
   PluginAgentDef,
   PluginConnector,
+  PluginFileSpec,
   ConnectorImpl,
   IncrementalConnector,
   PluginItem,

@@ -15,7 +15,15 @@ const TRANSITIONAL: Record<string, string[]> = {
   'plugins/connector-filesystem': ['src/config/types.ts', 'src/connectors/filesystem/filesystem-connector.ts'],
   'plugins/connector-git': ['src/config/types.ts', 'src/connectors/git/git-connector.ts'],
   'plugins/connector-s3': ['src/config/types.ts', 'src/connectors/s3/s3-connector.ts'],
-  'plugins/lua-bridge': ['src/config/types.ts', 'src/scripting/scripting-service.ts'],
+  'plugins/lua-bridge': [
+    'src/config/types.ts',
+    'src/scripting/scripting-service.ts',
+    'src/scripting/scripting.ts',
+    'src/app/part-guards.ts',
+    'src/app/agents.ts',
+    'src/app/tools.ts',
+    'src/core/errors.ts',
+  ],
 };
 
 function sourceFiles(dir: string): string[] {

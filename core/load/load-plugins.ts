@@ -1,12 +1,15 @@
 // Loading the configured plugins into a kernel, in two steps:
 // 1. `applyBundledPlugins` (synchronous): the bundled set, minus `!name` drops, in its fixed order;
 // 2. `applyConfiguredPlugins` (async): paths and packages, imported, checked, ordered by their
-//    dependencies, options validated, applied. Unused `[plugin.<name>]` tables are an error then.
+//    dependencies, options validated, applied; then, in a second pass, files Node cannot import
+//    (`.lua`), each resolved by the plugin tapping `resolvePlugin.for(extension)`. Unused
+//    `[plugin.<name>]` tables are an error then.
 import { configError } from '../../src/core/errors.ts';
 import type { Kernel } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
 import { checkPlugin } from './check-plugin.ts';
-import { importPluginModule } from './import-plugin.ts';
+import { importPluginModule, isImportable } from './import-plugin.ts';
+import { resolvePluginFile } from './resolve-plugin-file.ts';
 import { orderPlugins } from './order-plugins.ts';
 import { checkPluginOptions } from './plugin-options.ts';
 import { expandPluginSpecs, type PluginSpec } from './plugin-specs.ts';
@@ -33,18 +36,29 @@ export const hasConfiguredPlugins = (settings: PluginsSettings, bundled: readonl
   configuredSpecs(settings, bundled).length > 0;
 
 export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): Promise<void> {
-  const candidates = [];
-  for (const spec of configuredSpecs(settings, bundled)) {
+  const specs = configuredSpecs(settings, bundled);
+  const imported = [];
+  for (const spec of specs.filter(isImportable)) {
     const from = spec.kind === 'path' ? spec.file : spec.name;
-    candidates.push({ plugin: checkPlugin(await importPluginModule(spec, settings.baseDir), from), from, origin: spec.kind });
+    imported.push({ plugin: checkPlugin(await importPluginModule(spec, settings.baseDir), from), from, origin: spec.kind });
   }
+  await applyInOrder(kernel, imported, settings);
+  const resolved = [];
+  for (const spec of specs.filter((s) => !isImportable(s))) {
+    if (spec.kind !== 'path') continue;
+    resolved.push({ plugin: checkPlugin(await resolvePluginFile(kernel, spec, bundled), spec.file), from: spec.file, origin: spec.kind });
+  }
+  await applyInOrder(kernel, resolved, settings);
+  const names = new Set(kernel.plugins().map((p) => p.name));
+  const unused = Object.keys(settings.options).find((name) => !names.has(name));
+  if (unused !== undefined) throw configError(`plugin.${unused}: no loaded plugin is named '${unused}'; loaded: ${[...names].join(', ')}`);
+}
+
+async function applyInOrder(kernel: Kernel, candidates: { plugin: Plugin; from: string; origin: 'path' | 'package' }[], settings: PluginsSettings): Promise<void> {
   const loaded = new Set(kernel.plugins().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {
     await kernel.apply(c.plugin, checkPluginOptions(c.plugin, settings.options[c.plugin.name]), c.origin, c.from);
   }
-  const names = new Set(kernel.plugins().map((p) => p.name));
-  const unused = Object.keys(settings.options).find((name) => !names.has(name));
-  if (unused !== undefined) throw configError(`plugin.${unused}: no loaded plugin is named '${unused}'; loaded: ${[...names].join(', ')}`);
 }
 
 function configuredSpecs(settings: PluginsSettings, bundled: readonly Plugin[]): Exclude<PluginSpec, { kind: 'bundled' }>[] {
