@@ -24,11 +24,13 @@ import type { Plugin } from './plugin.ts';
 
 /** Each tap receives its own plugin's context (the kernel passes a CallContext, swapped per tap). */
 type CallContext = PluginContext;
+/** Extra tap options (the attribution honours them on every hook; typed where a plugin needs them): `timeout` (s) replaces the hook's time-out for that tap. */
+type TapExtras = { timeout?: number };
 
 export function createHooks() {
   return Object.freeze({
     // lifecycle
-    boot: new AsyncSeriesHook<[CallContext]>(['ctx'], 'boot'),
+    boot: new AsyncSeriesHook<[CallContext], TapExtras>(['ctx'], 'boot'),
     ready: new AsyncParallelHook<[CallContext]>(['ctx'], 'ready'),
     shutdown: new AsyncSeriesHook<[string]>(['reason'], 'shutdown'),
     // loading: a plugin file the kernel cannot import (key: its extension, '.lua') → a plugin object

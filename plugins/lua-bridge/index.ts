@@ -11,6 +11,15 @@ import type { ScriptParts } from './script-parts.ts';
 // script sections always have (docs/extensions.md "Loading").
 const AFTER_DEFAULTS = STAGE.FALLBACK + 1;
 
+/**
+ * Tools, then agents, each read in parallel under its own time-out (which covers waiting for a
+ * worker): loading ends within the longest tool's plus the longest agent's time-out, with a margin.
+ */
+function loadingLimitSecs(host: { tools: Readonly<Record<string, { timeoutSecs: number }>>; agents: Readonly<Record<string, { timeoutSecs: number }>> }): number {
+  const longest = (sections: Readonly<Record<string, { timeoutSecs: number }>>): number => Math.max(0, ...Object.values(sections).map((s) => s.timeoutSecs));
+  return longest(host.tools) + longest(host.agents) + 10;
+}
+
 export default definePlugin({
   name: 'lua-bridge',
   version: '0.2.0',
@@ -23,7 +32,7 @@ export default definePlugin({
     kernel.hooks.createConnector.for('script').tapPromise({ name: 'lua-bridge', stage: STAGE.FALLBACK }, async (instance) =>
       (await host().open()).connector(instance.name, instance.options as unknown as ScriptConfig),
     );
-    kernel.hooks.boot.tapPromise('lua-bridge', async () => {
+    kernel.hooks.boot.tapPromise({ name: 'lua-bridge', timeout: loadingLimitSecs(host()) }, async () => {
       if (Object.keys(host().tools).length + Object.keys(host().agents).length === 0) return;
       const { loadScriptParts } = await import('./script-parts.ts');
       parts = await loadScriptParts(host());
