@@ -123,7 +123,6 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const pipeline = pipelineOf(kernel);
   const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline });
   kernel.services.provide(indexService, { store, retrieval: config.retrieval, searchDeps, connectorLabels }, 'kbctx');
-  applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
   let pluginsLoaded: Promise<void> | undefined;
   const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
   const agentContext = { search: (p: object) => kernel.pluginContext('kbctx').search(p as never), get: (id: string) => kernel.pluginContext('kbctx').get(id), sources: () => kernel.pluginContext('kbctx').sources() };
@@ -162,6 +161,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     { open: scripts, tools: config.tools.script, agents: config.agents.script, check: (part) => check(config, part), reportFailures: (f) => void scriptFailures.push(...f) },
     'kbctx',
   );
+  applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
   const connectorFor = (ref: ConnectorRef): Promise<Connector> => createConnector({ kernel, config, extensions: extensionConnectors }, ref);
   return {
     config,
