@@ -56,6 +56,8 @@ export interface PluginAgentDef {
   tools?: string[];
   arguments?: { name: string; description?: string; required?: boolean }[];
   timeout?: number;
+  /** What `kbctx agent list` shows as its origin (`lua` for the Lua bridge's script agents); default `extension`. */
+  source?: string;
   resolve(args: Record<string, unknown>, ctx: PluginContext): PluginPrompt | Promise<PluginPrompt>;
 }
 
@@ -128,6 +130,14 @@ export interface OpenedStore {
   locks: ConnectorLocks;
   /** How `kbctx serve`, `doctor` and `init` name the engine ('SQLite', 'PostgreSQL'). */
   label: string;
+}
+
+/** A `plugins` entry naming a file the kernel does not import itself: what `resolvePlugin.for(ext)` taps receive. */
+export interface PluginFileSpec {
+  /** Absolute path. */
+  file: string;
+  /** The entry as written in `plugins` (for messages). */
+  as: string;
 }
 
 /** A started transport (`kbctx serve <name>`): what it serves, and how to stop it. */

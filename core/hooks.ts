@@ -12,6 +12,7 @@ import type {
   Hit,
   HttpSurface,
   PluginAgentDef,
+  PluginFileSpec,
   ConnectorImpl,
   OpenedStore,
   PluginToolDef,
@@ -22,16 +23,21 @@ import type {
   TransportOptions,
 } from './hook-types.ts';
 import type { PluginContext } from './plugin-context.ts';
+import type { Plugin } from './plugin.ts';
 
 /** Each tap receives its own plugin's context (the kernel passes a CallContext, swapped per tap). */
 type CallContext = PluginContext;
+/** Extra tap options (the attribution honours them on every hook; typed where a plugin needs them): `timeout` (s) replaces the hook's time-out for that tap. */
+type TapExtras = { timeout?: number };
 
 export function createHooks() {
   return Object.freeze({
     // lifecycle
-    boot: new AsyncSeriesHook<[CallContext]>(['ctx'], 'boot'),
+    boot: new AsyncSeriesHook<[CallContext], TapExtras>(['ctx'], 'boot'),
     ready: new AsyncParallelHook<[CallContext]>(['ctx'], 'ready'),
     shutdown: new AsyncSeriesHook<[string]>(['reason'], 'shutdown'),
+    // loading: a plugin file the kernel cannot import (key: its extension, '.lua') → a plugin object
+    resolvePlugin: new HookMap((_extension: string) => new AsyncSeriesBailHook<[PluginFileSpec, CallContext], Plugin | undefined>(['spec', 'ctx']), 'resolvePlugin'),
     // keyed factories
     // synchronous: openKbctx opens the index synchronously (a network store forwards to one being opened)
     createStore: new HookMap((_engine: string) => new SyncBailHook<[StoreOptions, CallContext], OpenedStore | undefined>(['options', 'ctx']), 'createStore'),
@@ -70,6 +76,7 @@ export const TAP_TIMEOUT_MS: Readonly<Record<HookName, number>> = Object.freeze(
   boot: 10_000,
   ready: 10_000,
   shutdown: 10_000,
+  resolvePlugin: 30_000,
   createStore: 0,
   createConnector: 30_000,
   createEmbedder: 30_000,

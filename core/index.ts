@@ -19,6 +19,7 @@ export type {
   HttpSurface,
   PluginAgentDef,
   PluginConnector,
+  PluginFileSpec,
   ConnectorImpl,
   IncrementalConnector,
   OpenedStore,

@@ -1,7 +1,7 @@
 // Wraps every tap as it is registered (a tapable `register` interceptor) so that:
 // 1. an error thrown or rejected in a tap becomes a PluginError naming the plugin and the hook;
 // 2. a rejection with a falsy reason is an error too, never success (tapable #176);
-// 3. a tap that never settles fails after the hook's time-out;
+// 3. a tap that never settles fails after the hook's time-out (or the tap's own `timeout`, in s);
 // 4. a plugin-scoped argument (CallContext, a collector) is replaced by the tapping plugin's own view;
 // 5. the kernel learns which plugin tapped which hook (`kbctx plugins`).
 import type { Hook, HookMap } from 'tapable';
@@ -13,6 +13,8 @@ interface MutableTap {
   name: string;
   type: 'sync' | 'async' | 'promise';
   fn: AnyFn;
+  /** Seconds: this tap's time-out instead of the hook's (work whose own deadlines add up to more). */
+  timeout?: number;
 }
 
 export interface AttributionOptions {
@@ -28,7 +30,8 @@ export function attributeHook(hook: Hook<unknown, unknown>, hookName: string, ti
       const t = tap as unknown as MutableTap;
       const plugin = options.owner() ?? t.name;
       options.onTap(plugin, hookName);
-      t.fn = wrap(t.type, t.fn, plugin, hookName, timeoutMs);
+      const own = typeof t.timeout === 'number' && t.timeout > 0 ? t.timeout * 1000 : undefined;
+      t.fn = wrap(t.type, t.fn, plugin, hookName, own ?? timeoutMs);
       return tap;
     },
   });

@@ -3,15 +3,15 @@
 import path from 'node:path';
 import type { Config } from './config/types.ts';
 import { requireEnvFor } from './config/require-env.ts';
-import { guardAgent, guardConnector, guardTool } from './app/part-guards.ts';
+import { guardAgent, guardConnector } from './app/part-guards.ts';
 import type { Connector } from './connectors/connector.ts';
 import { registerDocumentFormats } from './connectors/formats/document-formats.ts';
 import { KbctxError } from './core/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './app/select-connectors.ts';
 import type { SearchDeps } from './app/search.ts';
 import { SearchCache } from './app/search-cache.ts';
-import { AgentRegistry, inlineAgent, type Agent } from './app/agents.ts';
-import { ToolRegistry, type Tool } from './app/tools.ts';
+import { AgentRegistry, inlineAgent } from './app/agents.ts';
+import { ToolRegistry } from './app/tools.ts';
 import type { SyncDeps } from './app/sync.ts';
 import { createSemanticSearch } from './app/semantic-search.ts';
 import { embedAfterSync } from './app/embed-after-sync.ts';
@@ -37,6 +37,7 @@ import { agentFromPlugin, toolFromPlugin } from './app/plugin-parts.ts';
 import { PerPluginCollector } from '../core/collector.ts';
 import { indexServicesOf } from './app/index-services.ts';
 import { followOverrides } from './registry/follow-overrides.ts';
+import { requireScriptPlugins } from './app/require-script-plugins.ts';
 
 export interface Kbctx {
   readonly config: Config;
@@ -61,7 +62,7 @@ export interface Kbctx {
   agents(): AgentRegistry;
   /** The Lua runtime (workers start on first use), with the context bridge over this index. */
   scripts(): Promise<Scripting>;
-  /** Reads every configured script tool and agent in the sandbox and registers it, after the extensions. Idempotent; broken scripts are returned, not thrown. */
+  /** Loads the plugins and extensions; the Lua bridge reads the script tools and agents at boot. Idempotent; broken scripts and extensions are returned, not thrown. */
   loadScripts(): Promise<ScriptLoadFailure[]>;
   /** The plugin host: its hooks and the loaded plugins (`kbctx plugins`). */
   readonly kernel: Kernel;
@@ -97,19 +98,28 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   let pluginsLoaded: Promise<void> | undefined;
   const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
   const agentContext = { search: (p: object) => kernel.pluginContext('kbctx').search(p as never), get: (id: string) => kernel.pluginContext('kbctx').get(id), sources: () => kernel.pluginContext('kbctx').sources() };
-  // Each registry collects a plugin's tools and agents once, whenever the plugin was applied (a
-  // store from a configured plugin applies the configured plugins before loadPlugins is called).
-  const toolsFrom = new Set<string>();
-  const agentsFrom = new Set<string>();
+  // Names plugins added through the collectors: compiled extensions (registered later) do not replace them.
+  const pluginTools = new Set<string>();
+  const pluginAgents = new Set<string>();
   const collectTools = (registry: ToolRegistry): void =>
-    kernel.hooks.tools.call(newPlugins(kernel, toolsFrom, (plugin, def) => registry.register(toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs))));
+    kernel.hooks.tools.call(
+      new PerPluginCollector((plugin, def) => {
+        registry.register(toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs));
+        pluginTools.add(def.name);
+      }),
+    );
   const collectAgents = (registry: AgentRegistry): void =>
-    kernel.hooks.agents.call(newPlugins(kernel, agentsFrom, (plugin, def) => registry.register(agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext))));
+    kernel.hooks.agents.call(
+      new PerPluginCollector((plugin, def) => {
+        registry.register(agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext));
+        pluginAgents.add(def.name);
+      }),
+    );
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
   let scripting: Promise<Scripting> | undefined;
   let openedScripting: Scripting | undefined;
-  let scriptsLoaded: Promise<ScriptLoadFailure[]> | undefined;
+  const scriptFailures: ScriptLoadFailure[] = [];
   let extensionsLoaded: Promise<ScriptLoadFailure[]> | undefined;
   const extensionConnectors = new Map<string, ExtensionConnector>();
   const scriptsEnv = scriptEnv(config.scripts.envAllow, env);
@@ -118,7 +128,12 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       const [{ Scripting }, { createContextBridge }] = await Promise.all([import('./scripting/scripting.ts'), import('./scripting/context-bridge.ts')]);
       return (openedScripting = new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }), env: scriptsEnv }));
     })());
-  kernel.services.provide(scriptingService, scripts, 'kbctx');
+  kernel.services.provide(
+    scriptingService,
+    { open: scripts, tools: config.tools.script, agents: config.agents.script, check: (part) => check(config, part), reportFailures: (f) => void scriptFailures.push(...f) },
+    'kbctx',
+  );
+  applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
   const connectorFor = (ref: ConnectorRef): Promise<Connector> => createConnector({ kernel, config, extensions: extensionConnectors }, ref);
   return {
     config,
@@ -164,7 +179,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       pluginsLoaded ??= (async () => {
         await applyPlugins();
         await kernel.hooks.boot.promise(kernel.callContext());
-        // Plugins applied after the registries were built add their tools and agents now.
+        // What plugins applied or loaded at boot after the registries were built (script tools) adds now.
         if (tools) collectTools(tools);
         if (agents) collectAgents(agents);
       })();
@@ -173,30 +188,24 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     loadExtensions() {
       extensionsLoaded ??= (async () => {
         await this.loadPlugins();
+        requireScriptPlugins(config, kernel.plugins(), BUNDLED_PLUGINS);
         if (config.extensions.modules.length === 0) return [];
         const { loadExtensions } = await import('./extensions/load-extensions.ts');
         const registry = this.tools();
         const context = { search: (p: object) => registry.call('search', p), get: (id: string) => registry.call('get', { id }), sources: () => registry.call('sources', {}) };
         const reservedTools = new Set(registry.list().filter((t) => t.builtin).map((t) => t.name));
         const loaded = await loadExtensions(config.extensions, { version: VERSION, context, reservedTools });
-        for (const tool of loaded.tools) registry.register(tool);
-        for (const agent of loaded.agents) this.agents().register(agent);
+        for (const tool of loaded.tools.filter((t) => !pluginTools.has(t.name))) registry.register(tool);
+        const agentRegistry = this.agents();
+        for (const agent of loaded.agents.filter((a) => !pluginAgents.has(a.name))) agentRegistry.register(agent);
         for (const [type, def] of loaded.connectors) extensionConnectors.set(type, def);
         return loaded.failures;
       })();
       return extensionsLoaded;
     },
-    loadScripts() {
-      scriptsLoaded ??= (async () => {
-        const extensionFailures = await this.loadExtensions();
-        if (Object.keys(config.tools.script).length + Object.keys(config.agents.script).length === 0) return extensionFailures;
-        const tools = await (await scripts()).loadAll<Tool>('tool', config.tools.script);
-        for (const tool of tools.loaded) this.tools().register(guardTool(tool, check(config, `tools.script.${tool.name}`)));
-        const loadedAgents = await (await scripts()).loadAll<Agent>('agent', config.agents.script);
-        for (const agent of loadedAgents.loaded) this.agents().register(guardAgent(agent, check(config, `agents.script.${agent.name}`)));
-        return [...extensionFailures, ...tools.failures, ...loadedAgents.failures];
-      })();
-      return scriptsLoaded;
+    async loadScripts() {
+      const extensionFailures = await this.loadExtensions();
+      return [...extensionFailures, ...scriptFailures];
     },
     openLiveSync: async ({ watch, log }) => {
       const connectors = await Promise.all(
@@ -216,17 +225,6 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       return store.close();
     },
   };
-}
-
-/** A collector that passes on the items of plugins not in `collected`, then records every applied plugin there. */
-function newPlugins<T>(kernel: Kernel, collected: Set<string>, add: (plugin: string, item: T) => void): PerPluginCollector<T> {
-  const before = new Set(collected);
-  for (const p of kernel.plugins()) collected.add(p.name);
-  return new PerPluginCollector((plugin, item) => {
-    if (before.has(plugin)) return;
-    collected.add(plugin);
-    add(plugin, item);
-  });
 }
 
 /** The check for one part of the config (fails naming an unset `${VAR}` it uses). */

@@ -17,7 +17,15 @@ const TRANSITIONAL: Record<string, string[]> = {
   'plugins/connector-s3': ['src/config/types.ts', 'src/connectors/s3/s3-connector.ts'],
   'plugins/store-sqlite': ['src/store/sqlite/sqlite-store.ts', 'src/store/sync-lock.ts'],
   'plugins/store-postgres': ['src/store/lazy-store.ts', 'src/store/redact-url.ts', 'src/store/postgres/pg-store.ts'],
-  'plugins/lua-bridge': ['src/config/types.ts', 'src/scripting/scripting-service.ts'],
+  'plugins/lua-bridge': [
+    'src/config/types.ts',
+    'src/scripting/scripting-service.ts',
+    'src/scripting/scripting.ts',
+    'src/app/part-guards.ts',
+    'src/app/agents.ts',
+    'src/app/tools.ts',
+    'src/core/errors.ts',
+  ],
   'plugins/transport-http': [
     'src/cli/commands/serve-service.ts',
     'src/http/bind-address.ts',

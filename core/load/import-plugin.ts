@@ -1,15 +1,22 @@
-// Imports one plugin module named by path or package, relative to the config file's folder.
+// Imports one plugin module named by path or package, relative to the config file's folder. Other
+// files (`.lua`) are resolved by a plugin instead (resolve-plugin-file.ts).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { configError } from '../../src/core/errors.ts';
+import type { PluginSpec } from './plugin-specs.ts';
+
+const NODE_MODULE = /\.(ts|mts|cts|mjs|cjs|js)$/;
+
+/** Packages, and paths Node imports itself (by extension; a path without one is tried as a module). */
+export const isImportable = (spec: Exclude<PluginSpec, { kind: 'bundled' }>): boolean =>
+  spec.kind === 'package' || NODE_MODULE.test(spec.file) || path.extname(spec.file) === '';
 
 export async function importPluginModule(spec: { kind: 'path'; file: string; as: string } | { kind: 'package'; name: string }, baseDir: string): Promise<unknown> {
   let url: string;
   if (spec.kind === 'path') {
     if (!existsSync(spec.file)) throw configError(`plugin ${spec.as}: no such file (${spec.file}; paths are relative to the config file's folder)`);
-    if (spec.file.endsWith('.lua')) throw configError(`plugin ${spec.as}: Lua plugins need the Lua bridge plugin, which is not loaded yet in this version`);
     url = pathToFileURL(spec.file).href;
   } else {
     try {

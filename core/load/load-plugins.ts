@@ -1,13 +1,16 @@
 // Loading the configured plugins into a kernel, in two steps:
 // 1. `applyBundledPlugins` (synchronous): the bundled set, minus `!name` drops, in its fixed order;
 // 2. `applyConfiguredPlugins` (async): paths and packages, imported, checked, ordered by their
-//    dependencies, options validated, applied. Unused `[plugin.<name>]` tables are an error then.
-//    A file inside a configured registry is imported only when its pin in kbctx.lock still matches.
+//    dependencies, options validated, applied; then, in a second pass, files Node cannot import
+//    (`.lua`), each resolved by the plugin tapping `resolvePlugin.for(extension)`. A file inside a
+//    configured registry is imported only when its pin in kbctx.lock still matches. Unused
+//    `[plugin.<name>]` tables are an error then.
 import { configError } from '../../src/core/errors.ts';
-import type { Kernel } from '../kernel.ts';
+import type { Kernel, PluginOrigin } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
 import { checkPlugin } from './check-plugin.ts';
-import { importPluginModule } from './import-plugin.ts';
+import { importPluginModule, isImportable } from './import-plugin.ts';
+import { resolvePluginFile } from './resolve-plugin-file.ts';
 import { orderPlugins } from './order-plugins.ts';
 import { pinChecker, type TrustSettings } from './pinned-plugins.ts';
 import { checkPluginOptions } from './plugin-options.ts';
@@ -35,21 +38,32 @@ export const hasConfiguredPlugins = (settings: PluginsSettings, bundled: readonl
   configuredSpecs(settings, bundled).length > 0;
 
 export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): Promise<void> {
-  const candidates = [];
+  const specs = configuredSpecs(settings, bundled);
   const pinned = pinChecker(settings);
-  for (const spec of configuredSpecs(settings, bundled)) {
+  const imported = [];
+  for (const spec of specs.filter(isImportable)) {
     const from = spec.kind === 'path' ? spec.file : spec.name;
     const registry = spec.kind === 'path' ? pinned(spec.file, spec.as) : null;
     const plugin = checkPlugin(await importPluginModule(spec, settings.baseDir), from);
-    candidates.push({ plugin, from: registry?.from ?? from, origin: registry?.origin ?? spec.kind });
+    imported.push({ plugin, from: registry?.from ?? from, origin: registry?.origin ?? spec.kind });
   }
+  await applyInOrder(kernel, imported, settings);
+  const resolved = [];
+  for (const spec of specs.filter((s) => !isImportable(s))) {
+    if (spec.kind !== 'path') continue;
+    resolved.push({ plugin: checkPlugin(await resolvePluginFile(kernel, spec, bundled), spec.file), from: spec.file, origin: spec.kind });
+  }
+  await applyInOrder(kernel, resolved, settings);
+  const names = new Set(kernel.plugins().map((p) => p.name));
+  const unused = Object.keys(settings.options).find((name) => !names.has(name));
+  if (unused !== undefined) throw configError(`plugin.${unused}: no loaded plugin is named '${unused}'; loaded: ${[...names].join(', ')}`);
+}
+
+async function applyInOrder(kernel: Kernel, candidates: { plugin: Plugin; from: string; origin: PluginOrigin }[], settings: PluginsSettings): Promise<void> {
   const loaded = new Set(kernel.plugins().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {
     await kernel.apply(c.plugin, checkPluginOptions(c.plugin, settings.options[c.plugin.name]), c.origin, c.from);
   }
-  const names = new Set(kernel.plugins().map((p) => p.name));
-  const unused = Object.keys(settings.options).find((name) => !names.has(name));
-  if (unused !== undefined) throw configError(`plugin.${unused}: no loaded plugin is named '${unused}'; loaded: ${[...names].join(', ')}`);
 }
 
 function configuredSpecs(settings: PluginsSettings, bundled: readonly Plugin[]): Exclude<PluginSpec, { kind: 'bundled' }>[] {

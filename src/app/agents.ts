@@ -26,8 +26,8 @@ export interface Agent {
   readonly name: string;
   readonly description: string;
   readonly tools: readonly string[];
-  /** `toml` for inline agents, `lua` for script agents, `extension` for compiled extension agents. */
-  readonly source: 'toml' | 'lua' | 'extension';
+  /** `toml` for inline agents, `lua` for script agents, `extension` for compiled extension agents (a plugin may name another). */
+  readonly source: string;
   readonly arguments: readonly AgentArgument[];
   /** Builds the prompt. Arguments are already checked for required ones. */
   resolve(args: Record<string, unknown>, ctx: { signal?: AbortSignal | undefined }): Promise<ResolvedPrompt>;

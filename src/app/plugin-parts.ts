@@ -32,5 +32,5 @@ export function toolFromPlugin(def: PluginToolDef, contextFor: ContextFor, defau
 export function agentFromPlugin(def: PluginAgentDef, contextFor: ContextFor, defaultTimeoutSecs: number, context: ExtensionAgentContext): Agent {
   if (typeof def?.resolve !== 'function') throw invalid(`agents.add(${JSON.stringify(def?.name)}): \`resolve\` must be a function`);
   const agent = toExtensionAgent({ ...def, resolve: (args, { signal }) => def.resolve(args, contextFor(signal)) }, defaultTimeoutSecs, context);
-  return { ...agent, description: def.description ?? `Plugin agent: ${def.name}` };
+  return { ...agent, description: def.description ?? `Plugin agent: ${def.name}`, source: def.source ?? agent.source };
 }

@@ -2,17 +2,17 @@
 // everything here crosses `postMessage` by structured clone.
 
 /** What a job asks the script to do; each kind has one entry function in lua/runner.lua. */
-export type JobKind = 'tool.meta' | 'tool.execute' | 'agent.meta' | 'agent.resolve' | 'connector.scan';
+export type JobKind = 'tool.meta' | 'tool.execute' | 'agent.meta' | 'agent.resolve' | 'connector.scan' | 'plugin.meta' | 'plugin.call';
 
 export interface Job {
   kind: JobKind;
-  /** `tool:<name>`, `agent:<name>` or `script:<name>`: prefixes log lines and error messages. */
+  /** `tool:<name>`, `agent:<name>`, `script:<name>` or `lua:<plugin>`: prefixes log lines and error messages. */
   label: string;
   /** Absolute path of the .lua file; its folder is the `fs` root. */
   scriptPath: string;
   /** The script's config section (every key except `path` and `timeout`), JSON-safe. */
   config: Record<string, unknown>;
-  /** Tool params, agent args, or `{checkpoint}` for a connector scan. JSON-safe. */
+  /** Tool params, agent args, `{checkpoint}` for a connector scan, `{hook, args, n}` for a plugin call. JSON-safe. */
   input: unknown;
   /** Epoch milliseconds past which the main thread ends the call (host calls clamp their waits to it). */
   deadline: number;

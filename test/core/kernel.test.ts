@@ -34,6 +34,12 @@ describe('kernel hooks', () => {
     await assert.rejects(kernel.hooks.rank.promise([], request, kernel.callContext()), (e: unknown) => e instanceof PluginError && e.plugin === 'stuck' && /did not settle within 0.05 s/.test(e.message));
   });
 
+  it("a tap's own `timeout` (s) replaces the hook's time-out", async () => {
+    const kernel = new Kernel({ ...quiet, tapTimeoutMs: { boot: 60_000 } });
+    kernel.applySync(plugin('slow-boot', (k) => k.hooks.boot.tapPromise({ name: 'slow-boot', timeout: 0.05 }, () => new Promise(() => {}))), {}, 'path', 'x');
+    await assert.rejects(kernel.hooks.boot.promise(kernel.callContext()), (e: unknown) => e instanceof PluginError && e.hook === 'boot' && /did not settle within 0.05 s/.test(e.message));
+  });
+
   it('keyed factories are attributed with their key', async () => {
     const kernel = new Kernel(quiet);
     kernel.applySync(plugin('acme', (k) => k.hooks.createConnector.for('tickets').tapPromise('acme', () => Promise.reject(new Error('no token')))), {}, 'path', 'x');

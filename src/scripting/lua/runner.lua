@@ -198,6 +198,16 @@ local function run()
   elseif kind == 'connector.scan' then
     local items, checkpoint, deleted = entry(global_table('connector'), 'connector', 'scan')(job.config, job.input.checkpoint)
     return { items = items or {}, checkpoint = checkpoint, deleted = deleted }
+  elseif kind == 'plugin.meta' then
+    local p = global_table('plugin')
+    local hooks = {}
+    for _, name in ipairs({ 'document', 'query', 'rank', 'toolResult' }) do
+      if p[name] ~= nil then hooks[#hooks + 1] = name; entry(p, 'plugin', name) end
+    end
+    return { name = p.name, version = p.version, kbctx = p.kbctx, options = p.options, timeout = p.timeout, hooks = hooks }
+  elseif kind == 'plugin.call' then
+    local input = job.input
+    return { value = entry(global_table('plugin'), 'plugin', input.hook)(unpack(input.args, 1, input.n)) }
   end
   error('unknown job kind ' .. tostring(kind), 0)
 end

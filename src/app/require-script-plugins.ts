@@ -1,0 +1,21 @@
+// Script tool and agent sections need the plugin that serves them (`tools:script`, `agents:script`):
+// when it is dropped, the config asks for something nothing provides, which is a config error naming
+// the bundled plugin that would (`"!lua-bridge"` → "needs the plugin lua-bridge").
+import type { LoadedPluginInfo } from '../../core/kernel.ts';
+import type { Plugin } from '../../core/plugin.ts';
+import type { Config } from '../config/types.ts';
+import { configError } from '../core/errors.ts';
+
+export function requireScriptPlugins(config: Config, loaded: readonly LoadedPluginInfo[], bundled: readonly Plugin[]): void {
+  const sections = [
+    { kind: 'tools', names: Object.keys(config.tools.script) },
+    { kind: 'agents', names: Object.keys(config.agents.script) },
+  ];
+  for (const { kind, names } of sections) {
+    const what = `${kind}:script`;
+    if (names.length === 0 || loaded.some((p) => p.provides.includes(what))) continue;
+    const provider = bundled.find((p) => p.provides?.includes(what))?.name;
+    const needs = provider ? `the plugin ${provider}, which is not loaded (plugins drops it with "!${provider}")` : `a plugin providing ${what}, and none is loaded`;
+    throw configError(`[${kind}.script.${names[0]}] needs ${needs}`);
+  }
+}
