@@ -85,6 +85,23 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
   const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
   const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
+  // The Lua runtime (workers start on first use) is a service the lua-bridge plugin uses when it is applied.
+  let scripting: Promise<Scripting> | undefined;
+  let openedScripting: Scripting | undefined;
+  const scriptFailures: ScriptLoadFailure[] = [];
+  let extensionsLoaded: Promise<ScriptLoadFailure[]> | undefined;
+  const extensionConnectors = new Map<string, ExtensionConnector>();
+  const scriptsEnv = scriptEnv(config.scripts.envAllow, env);
+  const scripts = (): Promise<Scripting> =>
+    (scripting ??= (async () => {
+      const [{ Scripting }, { createContextBridge }] = await Promise.all([import('./scripting/scripting.ts'), import('./scripting/context-bridge.ts')]);
+      return (openedScripting = new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }), env: scriptsEnv }));
+    })());
+  kernel.services.provide(
+    scriptingService,
+    { open: scripts, tools: config.tools.script, agents: config.agents.script, check: (part) => check(config, part), reportFailures: (f) => void scriptFailures.push(...f) },
+    'kbctx',
+  );
   applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
   let pluginsApplied: Promise<void> | undefined;
   const applyPlugins = (): Promise<void> => (pluginsApplied ??= applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins));
@@ -117,23 +134,6 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     );
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
-  let scripting: Promise<Scripting> | undefined;
-  let openedScripting: Scripting | undefined;
-  const scriptFailures: ScriptLoadFailure[] = [];
-  let extensionsLoaded: Promise<ScriptLoadFailure[]> | undefined;
-  const extensionConnectors = new Map<string, ExtensionConnector>();
-  const scriptsEnv = scriptEnv(config.scripts.envAllow, env);
-  const scripts = (): Promise<Scripting> =>
-    (scripting ??= (async () => {
-      const [{ Scripting }, { createContextBridge }] = await Promise.all([import('./scripting/scripting.ts'), import('./scripting/context-bridge.ts')]);
-      return (openedScripting = new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }), env: scriptsEnv }));
-    })());
-  kernel.services.provide(
-    scriptingService,
-    { open: scripts, tools: config.tools.script, agents: config.agents.script, check: (part) => check(config, part), reportFailures: (f) => void scriptFailures.push(...f) },
-    'kbctx',
-  );
-  applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
   const connectorFor = (ref: ConnectorRef): Promise<Connector> => createConnector({ kernel, config, extensions: extensionConnectors }, ref);
   return {
     config,
