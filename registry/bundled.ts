@@ -1,13 +1,29 @@
 // The ordered first-party plugin set that the `bundled` entry of `plugins` stands for. Each plugin's
 // index is small: heavy code is imported when its hooks are first called.
 import type { Plugin } from '../core/index.ts';
+import chunkerDefault from '../plugins/chunker-default/index.ts';
 import connectorFilesystem from '../plugins/connector-filesystem/index.ts';
 import connectorGit from '../plugins/connector-git/index.ts';
 import connectorS3 from '../plugins/connector-s3/index.ts';
+import embedderLocal from '../plugins/embedder-local/index.ts';
+import embedderOllama from '../plugins/embedder-ollama/index.ts';
+import embedderOpenai from '../plugins/embedder-openai/index.ts';
+import extractDocuments from '../plugins/extract-documents/index.ts';
 import luaBridge from '../plugins/lua-bridge/index.ts';
 import toolsBuiltin from '../plugins/tools-builtin/index.ts';
 
-export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([connectorFilesystem, connectorGit, connectorS3, luaBridge, toolsBuiltin] as Plugin[]);
+export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
+  extractDocuments,
+  connectorFilesystem,
+  connectorGit,
+  connectorS3,
+  chunkerDefault,
+  embedderLocal,
+  embedderOpenai,
+  embedderOllama,
+  luaBridge,
+  toolsBuiltin,
+] as Plugin[]);
 
 /** Which bundled plugin provides a built-in connector type (for errors when it is dropped). */
 export const BUILTIN_CONNECTOR_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
@@ -15,4 +31,11 @@ export const BUILTIN_CONNECTOR_PLUGINS: Readonly<Record<string, string>> = Objec
   git: 'connector-git',
   s3: 'connector-s3',
   script: 'lua-bridge',
+});
+
+/** Which bundled plugin provides a built-in embedding provider (for errors when it is dropped). */
+export const BUILTIN_EMBEDDER_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
+  local: 'embedder-local',
+  openai: 'embedder-openai',
+  ollama: 'embedder-ollama',
 });

@@ -16,6 +16,17 @@ const TRANSITIONAL: Record<string, string[]> = {
   'plugins/connector-git': ['src/config/types.ts', 'src/connectors/git/git-connector.ts'],
   'plugins/connector-s3': ['src/config/types.ts', 'src/connectors/s3/s3-connector.ts'],
   'plugins/lua-bridge': ['src/config/types.ts', 'src/scripting/scripting-service.ts'],
+  'plugins/chunker-default': ['src/core/chunker.ts'],
+  'plugins/embedder-local': ['src/embed/foreign-local-models.ts', 'src/embed/local-embedder.ts'],
+  'plugins/embedder-openai': ['src/embed/openai-embedder.ts'],
+  'plugins/embedder-ollama': ['src/embed/ollama-embedder.ts'],
+  'plugins/extract-documents': [
+    'src/connectors/formats/html.ts',
+    'src/connectors/formats/pdf.ts',
+    'src/connectors/formats/office/docx.ts',
+    'src/connectors/formats/office/pptx.ts',
+    'src/connectors/formats/office/xlsx.ts',
+  ],
 };
 
 function sourceFiles(dir: string): string[] {

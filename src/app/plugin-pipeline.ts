@@ -1,5 +1,6 @@
 // The kernel's pipeline hooks as plain functions for the use-cases (sync, search, tool calls). A hook
-// nobody tapped costs nothing: its function is undefined and the use-case skips it.
+// nobody tapped costs nothing: its function is undefined and the use-case skips it. Except `chunk`:
+// documents are always chunked by a plugin (the bundled chunker-default), so no tap is an error.
 import type { DocumentDraft, Hit, SearchRequest, ToolCall } from '../../core/hook-types.ts';
 import type { Kernel } from '../../core/kernel.ts';
 
@@ -20,7 +21,7 @@ export function pipelineOf(kernel: Kernel): Pipeline {
       return h.document.isUsed() ? (draft: DocumentDraft) => h.document.promise(draft, kernel.callContext()) : undefined;
     },
     get chunk() {
-      return h.chunk.isUsed() ? (document: DocumentDraft & { id: string }, sizes: { maxTokens: number; overlapTokens: number }) => h.chunk.promise({ document, sizes }, kernel.callContext()) : undefined;
+      return (document: DocumentDraft & { id: string }, sizes: { maxTokens: number; overlapTokens: number }) => h.chunk.promise({ document, sizes }, kernel.callContext());
     },
     get query() {
       return h.query.isUsed() ? (request: SearchRequest) => h.query.promise(request, kernel.callContext()) : undefined;
