@@ -29,6 +29,8 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       const config = kbctx.config;
       let embedder: Embedder | null = null;
       const checks: DoctorCheck[] = [...configChecks(config)];
+      // A configured plugin may provide the embedder; a plugin that fails to load is reported with the load checks below.
+      await kbctx.loadPlugins().catch(() => undefined);
       try {
         embedder = kbctx.embedder();
       } catch (error) {
