@@ -33,6 +33,9 @@ export const BUILTIN_CONNECTOR_PLUGINS: Readonly<Record<string, string>> = Objec
   script: 'lua-bridge',
 });
 
+/** The bundled default chunker: when it is the only `chunk` tap, sync calls its chunkText directly (same result, no hook call). */
+export const BUNDLED_CHUNKER = 'chunker-default';
+
 /** Which bundled plugin provides a built-in embedding provider (for errors when it is dropped). */
 export const BUILTIN_EMBEDDER_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
   local: 'embedder-local',

@@ -33,7 +33,7 @@ import { EmbedFollower } from './live/embed-follower.ts';
 import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
 import { Kernel } from '../core/kernel.ts';
 import { applyBundledPlugins, applyConfiguredPlugins } from '../core/load/load-plugins.ts';
-import { BUILTIN_CONNECTOR_PLUGINS, BUILTIN_EMBEDDER_PLUGINS, BUNDLED_PLUGINS } from '../registry/bundled.ts';
+import { BUILTIN_CONNECTOR_PLUGINS, BUILTIN_EMBEDDER_PLUGINS, BUNDLED_CHUNKER, BUNDLED_PLUGINS } from '../registry/bundled.ts';
 import { isIncrementalConnector } from '../core/hook-types.ts';
 import { scriptingService } from './scripting/scripting-service.ts';
 import { indexService } from './app/index-service.ts';
@@ -119,7 +119,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
   const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
   const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
-  const pipeline = pipelineOf(kernel);
+  const pipeline = pipelineOf(kernel, BUNDLED_CHUNKER);
   const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline });
   kernel.services.provide(fileExtraction, extractionOf(kernel), 'kbctx');
   kernel.services.provide(indexService, { store, retrieval: config.retrieval, searchDeps, connectorLabels }, 'kbctx');
