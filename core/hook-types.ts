@@ -28,6 +28,67 @@ export interface ChunkRequest {
   sizes: { maxTokens: number; overlapTokens: number };
 }
 
+/**
+ * An embedding provider, as a `createEmbedder.for(provider)` tap returns it. Created synchronously and
+ * cheaply: no connection and no model load until the first `embed()` (import heavy modules there).
+ */
+export interface Embedder {
+  /** Identity recorded with every vector, `<provider>:<model>`; a change makes stored vectors stale. */
+  readonly model: string;
+  /** The configured vector length, or null when only the first response tells. */
+  readonly dims: number | null;
+  /** Most texts sent in one request (`[embedding] batch_size`). */
+  readonly batchSize: number;
+  /** Requests in flight at once (`[embedding] concurrency`). */
+  readonly concurrency: number;
+  /**
+   * Embeds at most `batchSize` texts, in order: one unit-length Float32Array per text, all the same
+   * length (equal to `dims` when set). Retries transient failures itself. Throws KbctxError:
+   * `upstream_error` (provider refused or answered badly), `timeout`, `config_error` (missing key or model).
+   */
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/** What a `createEmbedder.for(provider)` tap receives: the validated `[embedding]` section (camelCase) and the environment. */
+export interface EmbedderOptions {
+  readonly provider: string;
+  readonly model: string | null;
+  readonly dims: number | null;
+  /** Ollama native API, or an OpenAI-compatible base when `baseUrl` is absent. */
+  readonly url: string | null;
+  readonly baseUrl: string | null;
+  readonly apiKeyEnv: string;
+  readonly batchSize: number;
+  readonly maxRetries: number;
+  readonly timeoutSecs: number;
+  readonly concurrency: number;
+  /** The process environment (API keys are read from it, never from the config). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** What an `extract.for(extension)` tap receives: one file's bytes. */
+export interface ExtractRequest {
+  readonly bytes: Uint8Array;
+  /** The file's '/'-separated path or key (its source id). */
+  readonly fileName: string;
+  /** The lower-case extension without the dot (`pdf`), the hook's key. */
+  readonly extension: string;
+  /** The connector's `max_file_bytes`: the file is within it; an extractor may bound what it unpacks by it. */
+  readonly maxFileBytes: number;
+}
+
+/** What an `extract.for(extension)` tap returns (undefined: not this tap's file, the next tap is asked). */
+export interface ExtractedText {
+  text: string;
+  title?: string | undefined;
+  /** Default: the built-in type for the extension, else `text/plain`. */
+  contentType?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** The host's text extraction (service `fileExtraction`): asks the `extract.for(extension)` taps; undefined when none answers. */
+export type FileExtraction = (request: ExtractRequest) => Promise<ExtractedText | undefined>;
+
 /** A search request as it reaches the `query` and `rank` hooks. */
 export type SearchRequest = SearchParams;
 

@@ -9,6 +9,10 @@ import type {
   ConnectorInstance,
   DoctorCheck,
   DocumentDraft,
+  Embedder,
+  EmbedderOptions,
+  ExtractedText,
+  ExtractRequest,
   Hit,
   HttpSurface,
   PluginAgentDef,
@@ -42,9 +46,10 @@ export function createHooks() {
     // synchronous: openKbctx opens the index synchronously (a network store forwards to one being opened)
     createStore: new HookMap((_engine: string) => new SyncBailHook<[StoreOptions, CallContext], OpenedStore | undefined>(['options', 'ctx']), 'createStore'),
     createConnector: new HookMap((_type: string) => new AsyncSeriesBailHook<[ConnectorInstance, CallContext], ConnectorImpl | undefined>(['instance', 'ctx']), 'createConnector'),
-    createEmbedder: new HookMap((_provider: string) => new AsyncSeriesBailHook<[Record<string, unknown>, CallContext], unknown>(['options', 'ctx']), 'createEmbedder'),
+    // sync: the embedder is built lazily where a synchronous caller first needs it (no I/O in the tap)
+    createEmbedder: new HookMap((_provider: string) => new SyncBailHook<[EmbedderOptions, CallContext], Embedder | undefined>(['options', 'ctx']), 'createEmbedder'),
     createTransport: new HookMap((_name: string) => new AsyncSeriesBailHook<[TransportOptions, CallContext], RunningTransport | undefined>(['options', 'ctx']), 'createTransport'),
-    extract: new HookMap((_format: string) => new AsyncSeriesBailHook<[Uint8Array, CallContext], string | undefined>(['bytes', 'ctx']), 'extract'),
+    extract: new HookMap((_extension: string) => new AsyncSeriesBailHook<[ExtractRequest, CallContext], ExtractedText | undefined>(['request', 'ctx']), 'extract'),
     // the pipeline
     document: new AsyncSeriesWaterfallHook<[DocumentDraft, CallContext]>(['draft', 'ctx'], 'document'),
     chunk: new AsyncSeriesBailHook<[ChunkRequest, CallContext], string[] | undefined>(['request', 'ctx'], 'chunk'),
@@ -79,7 +84,7 @@ export const TAP_TIMEOUT_MS: Readonly<Record<HookName, number>> = Object.freeze(
   resolvePlugin: 30_000,
   createStore: 0,
   createConnector: 30_000,
-  createEmbedder: 30_000,
+  createEmbedder: 0,
   createTransport: 30_000,
   extract: 60_000,
   document: 30_000,

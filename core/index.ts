@@ -3,6 +3,7 @@
 export { definePlugin, type JsonSchema, type Plugin, type PluginKernel, type PluginMeta } from './plugin.ts';
 export { STAGE } from './stages.ts';
 export { createServiceRef, type ServiceRef } from './services.ts';
+export { fileExtraction } from './file-extraction.ts';
 export { PluginError } from './plugin-error.ts';
 export { KERNEL_API_VERSION } from './kernel.ts';
 export type { IndexServices, PluginContext, PluginLogger } from './plugin-context.ts';
@@ -13,6 +14,11 @@ export type {
   ConnectorInstance,
   DoctorCheck,
   DocumentDraft,
+  Embedder,
+  EmbedderOptions,
+  ExtractedText,
+  ExtractRequest,
+  FileExtraction,
   Hit,
   HttpRoute,
   HttpRouteRequest,

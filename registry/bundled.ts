@@ -1,9 +1,14 @@
 // The ordered first-party plugin set that the `bundled` entry of `plugins` stands for. Each plugin's
 // index is small: heavy code is imported when its hooks are first called.
 import type { Plugin } from '../core/index.ts';
+import chunkerDefault from '../plugins/chunker-default/index.ts';
 import connectorFilesystem from '../plugins/connector-filesystem/index.ts';
 import connectorGit from '../plugins/connector-git/index.ts';
 import connectorS3 from '../plugins/connector-s3/index.ts';
+import embedderLocal from '../plugins/embedder-local/index.ts';
+import embedderOllama from '../plugins/embedder-ollama/index.ts';
+import embedderOpenai from '../plugins/embedder-openai/index.ts';
+import extractDocuments from '../plugins/extract-documents/index.ts';
 import luaBridge from '../plugins/lua-bridge/index.ts';
 import mcpHttp from '../plugins/mcp-http/index.ts';
 import mcpStdio from '../plugins/mcp-stdio/index.ts';
@@ -18,9 +23,14 @@ import web from '../plugins/web/index.ts';
 export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   storeSqlite,
   storePostgres,
+  extractDocuments,
   connectorFilesystem,
   connectorGit,
   connectorS3,
+  chunkerDefault,
+  embedderLocal,
+  embedderOpenai,
+  embedderOllama,
   luaBridge,
   toolsBuiltin,
   transportHttp,
@@ -42,4 +52,14 @@ export const BUILTIN_CONNECTOR_PLUGINS: Readonly<Record<string, string>> = Objec
 export const BUILTIN_STORE_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
   sqlite: 'store-sqlite',
   postgres: 'store-postgres',
+});
+
+/** The bundled default chunker: when it is the only `chunk` tap, sync calls its chunkText directly (same result, no hook call). */
+export const BUNDLED_CHUNKER = 'chunker-default';
+
+/** Which bundled plugin provides a built-in embedding provider (for errors when it is dropped). */
+export const BUILTIN_EMBEDDER_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
+  local: 'embedder-local',
+  openai: 'embedder-openai',
+  ollama: 'embedder-ollama',
 });

@@ -5,7 +5,8 @@ import type { Config } from './config/types.ts';
 import { requireEnvFor } from './config/require-env.ts';
 import { guardAgent, guardConnector } from './app/part-guards.ts';
 import type { Connector } from './connectors/connector.ts';
-import { registerDocumentFormats } from './connectors/formats/document-formats.ts';
+import { extractionOf } from './connectors/formats/plugin-extraction.ts';
+import { fileExtraction } from '../core/file-extraction.ts';
 import { KbctxError } from './core/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './app/select-connectors.ts';
 import type { SearchDeps } from './app/search.ts';
@@ -15,7 +16,7 @@ import { ToolRegistry } from './app/tools.ts';
 import type { SyncDeps } from './app/sync.ts';
 import { createSemanticSearch } from './app/semantic-search.ts';
 import { embedAfterSync } from './app/embed-after-sync.ts';
-import { createEmbedder } from './embed/create-embedder.ts';
+import { embedderFromPlugins } from './embed/plugin-embedder.ts';
 import type { Embedder } from './embed/embedder.ts';
 import type { Store } from './store/store.ts';
 import { openStore } from './store/open-store.ts';
@@ -28,7 +29,7 @@ import { EmbedFollower } from './live/embed-follower.ts';
 import { watchFolderWithParcel } from './watch/parcel-watcher.ts';
 import { Kernel } from '../core/kernel.ts';
 import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../core/load/load-plugins.ts';
-import { BUILTIN_CONNECTOR_PLUGINS, BUILTIN_STORE_PLUGINS, BUNDLED_PLUGINS } from '../registry/bundled.ts';
+import { BUILTIN_CONNECTOR_PLUGINS, BUILTIN_EMBEDDER_PLUGINS, BUILTIN_STORE_PLUGINS, BUNDLED_CHUNKER, BUNDLED_PLUGINS } from '../registry/bundled.ts';
 import { isIncrementalConnector } from '../core/hook-types.ts';
 import { scriptingService } from './scripting/scripting-service.ts';
 import { indexService } from './app/index-service.ts';
@@ -77,11 +78,10 @@ export interface Kbctx {
 
 export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): Kbctx {
   const config = followOverrides(given);
-  registerDocumentFormats();
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
   const cache = new SearchCache(config.retrieval.cacheSize);
   let embedderCache: Embedder | null | undefined;
-  const embedder = (): Embedder | null => (embedderCache ??= createEmbedder(config.embedding, env));
+  const embedder = (): Embedder | null => (embedderCache ??= embedderFromPlugins(kernel, config.embedding, env, BUILTIN_EMBEDDER_PLUGINS));
   const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
   const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
   const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
@@ -102,6 +102,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     { open: scripts, tools: config.tools.script, agents: config.agents.script, check: (part) => check(config, part), reportFailures: (f) => void scriptFailures.push(...f) },
     'kbctx',
   );
+  kernel.services.provide(fileExtraction, extractionOf(kernel), 'kbctx');
   applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
   let pluginsApplied: Promise<void> | undefined;
   const applyPlugins = (): Promise<void> => (pluginsApplied ??= applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins));
@@ -109,7 +110,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const applyConfigured = hasConfiguredPlugins(config.plugins, BUNDLED_PLUGINS) ? applyPlugins : undefined;
   const opened = openStore(kernel, config.db, { bundled: BUILTIN_STORE_PLUGINS, applyConfigured });
   const { store, locks } = opened;
-  const pipeline = pipelineOf(kernel);
+  const pipeline = pipelineOf(kernel, BUNDLED_CHUNKER);
   const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline });
   kernel.services.provide(indexService, { store, retrieval: config.retrieval, searchDeps, connectorLabels }, 'kbctx');
   let pluginsLoaded: Promise<void> | undefined;

@@ -37,6 +37,17 @@ const TRANSITIONAL: Record<string, string[]> = {
   'plugins/mcp-http': ['src/cli/commands/serve-service.ts', 'src/mcp/mcp-http-handler.ts', 'src/app/documents.ts'],
   'plugins/web': ['src/cli/commands/serve-service.ts', 'src/web/create-web-surface.ts', 'src/web/web-facts.ts'],
   'plugins/mcp-stdio': ['src/cli/commands/serve-service.ts', 'src/mcp/mcp-stdio.ts', 'src/app/documents.ts'],
+  'plugins/chunker-default': ['src/core/chunker.ts'],
+  'plugins/embedder-local': ['src/embed/foreign-local-models.ts', 'src/embed/local-embedder.ts'],
+  'plugins/embedder-openai': ['src/embed/openai-embedder.ts'],
+  'plugins/embedder-ollama': ['src/embed/ollama-embedder.ts'],
+  'plugins/extract-documents': [
+    'src/connectors/formats/html.ts',
+    'src/connectors/formats/pdf.ts',
+    'src/connectors/formats/office/docx.ts',
+    'src/connectors/formats/office/pptx.ts',
+    'src/connectors/formats/office/xlsx.ts',
+  ],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -1,6 +1,6 @@
 // First-party plugin: the filesystem connector (`[connectors.filesystem.<name>]`), imported when a
 // filesystem connector is first created.
-import { definePlugin, STAGE } from '../../core/index.ts';
+import { definePlugin, fileExtraction, STAGE } from '../../core/index.ts';
 import type { FilesystemConnectorConfig } from '../../src/config/types.ts';
 
 const plugin = definePlugin({
@@ -12,7 +12,7 @@ const plugin = definePlugin({
   apply(kernel) {
     kernel.hooks.createConnector.for('filesystem').tapPromise({ name: 'connector-filesystem', stage: STAGE.FALLBACK }, async (instance) => {
       const { FilesystemConnector } = await import('../../src/connectors/filesystem/filesystem-connector.ts');
-      return new FilesystemConnector(instance.name, instance.options as unknown as FilesystemConnectorConfig);
+      return new FilesystemConnector(instance.name, instance.options as unknown as FilesystemConnectorConfig, kernel.use(fileExtraction));
     });
   },
 });

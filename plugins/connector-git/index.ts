@@ -1,6 +1,6 @@
 // First-party plugin: the git connector (`[connectors.git.<name>]`): a private clone beside the
 // index, driven by the git CLI (ADR 0030); imported when a git connector is first created.
-import { definePlugin, STAGE } from '../../core/index.ts';
+import { definePlugin, fileExtraction, STAGE } from '../../core/index.ts';
 import type { GitConnectorConfig } from '../../src/config/types.ts';
 
 const plugin = definePlugin({
@@ -12,7 +12,7 @@ const plugin = definePlugin({
   apply(kernel) {
     kernel.hooks.createConnector.for('git').tapPromise({ name: 'connector-git', stage: STAGE.FALLBACK }, async (instance) => {
       const { GitConnector } = await import('../../src/connectors/git/git-connector.ts');
-      return new GitConnector(instance.name, instance.options as unknown as GitConnectorConfig, { dataDir: instance.dataDir, baseDir: instance.baseDir });
+      return new GitConnector(instance.name, instance.options as unknown as GitConnectorConfig, { dataDir: instance.dataDir, baseDir: instance.baseDir, extraction: kernel.use(fileExtraction) });
     });
   },
 });

@@ -1,6 +1,6 @@
 // First-party plugin: the S3 connector (`[connectors.s3.<name>]`, the official AWS SDK, ADR 0031);
 // the SDK is imported when an S3 connector is first created.
-import { definePlugin, STAGE } from '../../core/index.ts';
+import { definePlugin, fileExtraction, STAGE } from '../../core/index.ts';
 import type { S3ConnectorConfig } from '../../src/config/types.ts';
 
 const plugin = definePlugin({
@@ -12,7 +12,7 @@ const plugin = definePlugin({
   apply(kernel) {
     kernel.hooks.createConnector.for('s3').tapPromise({ name: 'connector-s3', stage: STAGE.FALLBACK }, async (instance) => {
       const { S3Connector } = await import('../../src/connectors/s3/s3-connector.ts');
-      return new S3Connector(instance.name, instance.options as unknown as S3ConnectorConfig);
+      return new S3Connector(instance.name, instance.options as unknown as S3ConnectorConfig, { extraction: kernel.use(fileExtraction) });
     });
   },
 });

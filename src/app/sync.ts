@@ -49,7 +49,7 @@ export interface SyncProgress {
 export interface SyncDeps {
   store: Store;
   chunking: ChunkSizes;
-  /** Plugins' `document` and `chunk` taps (none: skipped). */
+  /** Plugins' `document` and `chunk` taps (no pipeline, as in unit tests: no document taps and the default chunker directly). */
   pipeline?: Pick<Pipeline, 'document' | 'chunk'> | undefined;
   onProgress?: ((p: SyncProgress) => void) | undefined;
   /** Called after a connector's documents are written (the embeddings layer embeds new chunks here). */
@@ -300,10 +300,10 @@ async function transformed(document: NonNullable<Pipeline['document']>, item: So
   return { sourceId: item.sourceId, title: draft.title, body: draft.body, sourceUrl: draft.sourceUrl ?? undefined, contentType: draft.contentType, updatedAt: draft.updatedAt, metadata: draft.metadata };
 }
 
-/** Chunks from the first `chunk` tap that answers, else the default chunker. */
+/** Chunks from the first `chunk` tap that answers (the bundled chunker-default taps last); none is a config error. */
 async function pluginChunks(chunk: NonNullable<Pipeline['chunk']>, doc: StoredDocument, sizes: ChunkSizes): Promise<Chunk[]> {
   const texts = await chunk({ ...doc }, sizes);
-  if (texts === undefined) return toChunks(doc, sizes);
+  if (texts === undefined) throw new KbctxError('config_error', `no loaded plugin chunks ${doc.sourceId}: the default chunker is the bundled plugin chunker-default, which is not loaded (check plugins in the config)`);
   if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) throw new KbctxError('plugin_error', `a chunk plugin returned something other than a list of strings for ${doc.sourceId}`);
   return chunksOf(doc, texts);
 }

@@ -1,6 +1,8 @@
 // The validated, frozen configuration handed to the rest of kbctx. camelCase here; the TOML keys
 // (snake_case, as SPEC §2 spells them) are translated in schema.ts and nowhere else.
 
+import type { EmbedderOptions } from '../../core/hook-types.ts';
+
 export type EmbeddingProvider = 'disabled' | 'openai' | 'ollama' | 'local';
 export type Fusion = 'weighted' | 'rrf';
 
@@ -71,18 +73,9 @@ export interface ChunkingConfig {
   readonly overlapTokens: number;
 }
 
-export interface EmbeddingConfig {
+/** `[embedding]`: the fields a `createEmbedder.for(provider)` tap receives (declared in core/), with the provider. */
+export interface EmbeddingConfig extends Omit<EmbedderOptions, 'provider' | 'env'> {
   readonly provider: EmbeddingProvider;
-  readonly model: string | null;
-  readonly dims: number | null;
-  /** Ollama native API, or an OpenAI-compatible base when `baseUrl` is absent. */
-  readonly url: string | null;
-  readonly baseUrl: string | null;
-  readonly apiKeyEnv: string;
-  readonly batchSize: number;
-  readonly maxRetries: number;
-  readonly timeoutSecs: number;
-  readonly concurrency: number;
 }
 
 export interface RetrievalConfig {

@@ -1,6 +1,7 @@
 // Turns one file-like object (a local file, a git blob, an S3 object) into a LoadedItem: the size
 // limit, text extraction by extension, and the title fallback, shared by every file-based connector.
 import path from 'node:path';
+import type { FileExtraction } from '../../core/hook-types.ts';
 import type { LoadedItem } from './connector.ts';
 import { extractText } from './formats/extract.ts';
 
@@ -13,13 +14,15 @@ export interface FileLike {
   sourceUrl: string;
   updatedAt: string | undefined;
   metadata: Record<string, unknown>;
+  /** The host's format extractors (`extract.for(extension)` taps); none: Markdown and plain text only. */
+  extraction?: FileExtraction | undefined;
 }
 
 export async function loadFileItem(file: FileLike): Promise<LoadedItem> {
   if (file.size > file.maxFileBytes) {
     return { kind: 'skipped', reason: 'too_large', detail: `${file.size} bytes is over max_file_bytes (${file.maxFileBytes})` };
   }
-  const extracted = await extractText(file.sourceId, await file.read());
+  const extracted = await extractText(file.sourceId, await file.read(), { maxFileBytes: file.maxFileBytes, extraction: file.extraction });
   if (!extracted.ok) return { kind: 'skipped', reason: extracted.reason, detail: extracted.detail };
   const { title, body, contentType, metadata } = extracted.value;
   return {

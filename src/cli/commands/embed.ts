@@ -29,6 +29,7 @@ function positive(value: string): number {
 
 async function run(ctx: CliContext, options: EmbedOptions): Promise<void> {
   const kbctx = ctx.kbctx();
+  await kbctx.loadPlugins(); // a configured plugin may provide or override the embedder
   const embedder = kbctx.embedder();
   if (!embedder) {
     throw configError('no embedding provider is configured: set [embedding] provider = "openai", "ollama" or "local" in the config');

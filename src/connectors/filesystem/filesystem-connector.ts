@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { KbctxError } from '../../core/errors.ts';
 import type { FilesystemConnectorConfig } from '../../config/types.ts';
+import type { FileExtraction } from '../../../core/hook-types.ts';
 import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from '../connector.ts';
 import { loadFileItem } from '../file-item.ts';
 import { createGlobFilter } from '../globs.ts';
@@ -16,10 +17,13 @@ export class FilesystemConnector implements Connector {
   readonly type = 'filesystem';
   readonly label: string;
   private readonly config: FilesystemConnectorConfig;
+  private readonly extraction: FileExtraction | undefined;
 
-  constructor(name: string, config: FilesystemConnectorConfig) {
+  /** `extraction`: the host's format extractors (none: Markdown and plain text only). */
+  constructor(name: string, config: FilesystemConnectorConfig, extraction?: FileExtraction) {
     this.label = `filesystem:${name}`;
     this.config = config;
+    this.extraction = extraction;
   }
 
   async scan(options?: ScanOptions): Promise<ScanResult> {
@@ -92,6 +96,7 @@ export class FilesystemConnector implements Connector {
       sourceUrl: pathToFileURL(file.absolute).href,
       updatedAt: file.stats.mtime.toISOString(),
       metadata: { path: file.relative, size: file.stats.size },
+      extraction: this.extraction,
     });
   }
 

@@ -1,12 +1,19 @@
-// Format extraction on documents generated in the test: HTML, PDF, DOCX, PPTX, XLSX; corrupt files fail
-// as `extract_failed` (never a throw); binary files without a format are still skipped.
+// Format extraction on documents generated in the test: HTML, PDF, DOCX, PPTX, XLSX through the
+// extract-documents plugin on a real kernel; corrupt files fail as `extract_failed` (never a throw);
+// binary files without a format are still skipped.
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { makeDocx, makePdf, makePptx, makeXlsx } from '../../../test/helpers/documents.ts';
-import { registerDocumentFormats } from './document-formats.ts';
-import { extractText, type Extracted } from './extract.ts';
+import { Kernel } from '../../../core/kernel.ts';
+import extractDocuments from '../../../plugins/extract-documents/index.ts';
+import { extractText as extractWithOptions, type Extracted, type ExtractOutcome } from './extract.ts';
+import { extractionOf } from './plugin-extraction.ts';
 import { MAX_XML_DEPTH } from './office/ooxml.ts';
+
+const kernel = new Kernel();
+kernel.applySync(extractDocuments, {}, 'bundled', 'extract-documents');
+const extractText = (name: string, bytes: Uint8Array): Promise<ExtractOutcome> => extractWithOptions(name, bytes, { maxFileBytes: 10_000_000, extraction: extractionOf(kernel) });
 
 async function extract(name: string, bytes: Uint8Array | string): Promise<Extracted> {
   const outcome = await extractText(name, typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes);
@@ -15,8 +22,6 @@ async function extract(name: string, bytes: Uint8Array | string): Promise<Extrac
 }
 
 describe('document formats', () => {
-  before(() => registerDocumentFormats());
-
   it('HTML: title, headings, paragraphs and list items; scripts dropped', async () => {
     const html =
       '<html><head><title> Garden &amp; Care </title><style>p{}</style><meta name="description" content="How to"></head>' +
@@ -59,7 +64,7 @@ describe('document formats', () => {
     const depth = MAX_XML_DEPTH * 4;
     const xml = `<?xml version="1.0"?><w:document xmlns:w="x"><w:body>${'<w:sdt><w:sdtContent>'.repeat(depth)}<w:p><w:r><w:t>deep zebra</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(depth)}</w:body></w:document>`;
     const outcome = await extractText('deep.docx', zipSync({ 'word/document.xml': strToU8(xml) }));
-    assert.deepEqual(outcome, { ok: false, reason: 'extract_failed', detail: `cannot extract .docx: its XML nests elements deeper than ${MAX_XML_DEPTH} levels` });
+    assert.deepEqual(outcome, { ok: false, reason: 'extract_failed', detail: `cannot extract .docx: its XML nests elements deeper than ${MAX_XML_DEPTH} levels (plugin extract-documents)` });
     const shallow = `<?xml version="1.0"?><w:document xmlns:w="x"><w:body>${'<w:sdt><w:sdtContent>'.repeat(100)}<w:p><w:r><w:t>deep zebra</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(100)}</w:body></w:document>`;
     assert.equal((await extract('nested.docx', zipSync({ 'word/document.xml': strToU8(shallow) }))).body, 'deep zebra');
   });

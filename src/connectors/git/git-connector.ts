@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { configError, KbctxError } from '../../core/errors.ts';
 import type { GitConnectorConfig } from '../../config/types.ts';
+import type { FileExtraction } from '../../../core/hook-types.ts';
 import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult } from '../connector.ts';
 import { loadFileItem } from '../file-item.ts';
 import { createGlobFilter } from '../globs.ts';
@@ -22,6 +23,8 @@ export interface GitConnectorContext {
   dataDir: string;
   /** Folder a relative local `url` resolves against (the working directory). */
   baseDir: string;
+  /** The host's format extractors (none: Markdown and plain text only). */
+  extraction?: FileExtraction | undefined;
 }
 
 interface TreeFile {
@@ -106,6 +109,7 @@ export class GitConnector implements Connector {
       sourceUrl: web ? web(file.repoPath) : pathToFileURL(absolute).href,
       updatedAt: size > this.config.maxFileBytes ? undefined : (await times()).get(file.repoPath),
       metadata: { path: file.repoPath, size },
+      extraction: this.context.extraction,
     });
   }
 

@@ -3,6 +3,7 @@
 // `endpoint_url` (path-style, http allowed). Credentials: the standard AWS chain, never handled here.
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3ConnectorConfig } from '../../config/types.ts';
+import type { FileExtraction } from '../../../core/hook-types.ts';
 import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult } from '../connector.ts';
 import { loadFileItem } from '../file-item.ts';
 import { createGlobFilter } from '../globs.ts';
@@ -11,6 +12,8 @@ import { openS3Client, toConnectorError } from './s3-client.ts';
 export interface S3ConnectorOptions {
   /** Keys per listing page (S3's maximum and default is 1000); smaller only in tests. */
   pageSize?: number | undefined;
+  /** The host's format extractors (none: Markdown and plain text only). */
+  extraction?: FileExtraction | undefined;
 }
 
 interface S3Object {
@@ -26,6 +29,7 @@ export class S3Connector implements Connector {
   private readonly name: string;
   private readonly config: S3ConnectorConfig;
   private readonly pageSize: number;
+  private readonly extraction: FileExtraction | undefined;
   private client: Promise<S3Client> | undefined;
 
   constructor(name: string, config: S3ConnectorConfig, options: S3ConnectorOptions = {}) {
@@ -33,6 +37,7 @@ export class S3Connector implements Connector {
     this.label = `s3:${name}`;
     this.config = config;
     this.pageSize = options.pageSize ?? 1000;
+    this.extraction = options.extraction;
   }
 
   async scan(options: ScanOptions): Promise<ScanResult> {
@@ -83,5 +88,6 @@ export class S3Connector implements Connector {
       sourceUrl: `s3://${bucket}/${object.key}`,
       updatedAt: object.lastModified?.toISOString(),
       metadata: { key: object.key, size: object.size },
+      extraction: this.extraction,
     });  }
 }

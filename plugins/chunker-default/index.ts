@@ -1,0 +1,17 @@
+// First-party plugin: the default chunker (src/core/chunker.ts: headings, code fences and paragraphs
+// packed within `[chunking]` max_tokens, with overlap_tokens). Taps last, so a user's chunker wins.
+import { definePlugin, STAGE } from '../../core/index.ts';
+import { chunkText } from '../../src/core/chunker.ts';
+
+const plugin = definePlugin({
+  name: 'chunker-default',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['chunker:default'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.chunk.tap({ name: 'chunker-default', stage: STAGE.FALLBACK }, (request) => chunkText(request.document.body, request.sizes));
+  },
+});
+
+export default plugin; // a named constant: see test/architecture.test.ts

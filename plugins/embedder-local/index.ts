@@ -1,0 +1,17 @@
+// First-party plugin: the `local` embedding provider (`[embedding] provider = "local"`). Creating the
+// embedder is cheap and synchronous; it connects or loads its model on its first embed().
+import { definePlugin, STAGE } from '../../core/index.ts';
+import { createLocalEmbedder } from './create-local-embedder.ts';
+
+const plugin = definePlugin({
+  name: 'embedder-local',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['embedder:local'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.createEmbedder.for('local').tap({ name: 'embedder-local', stage: STAGE.FALLBACK }, (options) => createLocalEmbedder(options));
+  },
+});
+
+export default plugin; // a named constant: see test/architecture.test.ts

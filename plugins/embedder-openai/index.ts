@@ -1,0 +1,17 @@
+// First-party plugin: the `openai` embedding provider (`[embedding] provider = "openai"`). Creating the
+// embedder is cheap and synchronous; it connects or loads its model on its first embed().
+import { definePlugin, STAGE } from '../../core/index.ts';
+import { createOpenAiEmbedder } from './create-openai-embedder.ts';
+
+const plugin = definePlugin({
+  name: 'embedder-openai',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['embedder:openai'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.createEmbedder.for('openai').tap({ name: 'embedder-openai', stage: STAGE.FALLBACK }, (options) => createOpenAiEmbedder(options));
+  },
+});
+
+export default plugin; // a named constant: see test/architecture.test.ts

@@ -1,0 +1,11 @@
+// The host's text extraction (service `fileExtraction`): the `extract.for(extension)` taps of the
+// loaded plugins, asked in stage order; undefined when no tap answers (or none is registered).
+import type { ExtractedText, ExtractRequest, FileExtraction } from '../../../core/hook-types.ts';
+import type { Kernel } from '../../../core/kernel.ts';
+
+export function extractionOf(kernel: Kernel): FileExtraction {
+  return async (request: ExtractRequest): Promise<ExtractedText | undefined> => {
+    const hook = kernel.hooks.extract.get(request.extension);
+    return hook?.isUsed() ? hook.promise(request, kernel.callContext()) : undefined;
+  };
+}
