@@ -1,6 +1,7 @@
 // The ordered first-party plugin set that the `bundled` entry of `plugins` stands for. Each plugin's
 // index is small: heavy code is imported when its hooks are first called.
 import type { Plugin } from '../core/index.ts';
+import agentsInline from '../plugins/agents-inline/index.ts';
 import chunkerDefault from '../plugins/chunker-default/index.ts';
 import connectorFilesystem from '../plugins/connector-filesystem/index.ts';
 import connectorGit from '../plugins/connector-git/index.ts';
@@ -33,6 +34,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   embedderOllama,
   luaBridge,
   toolsBuiltin,
+  agentsInline,
   transportHttp,
   rest,
   mcpHttp,

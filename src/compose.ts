@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Config } from './config/types.ts';
 import { requireEnvFor } from './config/require-env.ts';
-import { guardAgent, guardConnector } from './app/part-guards.ts';
+import { guardConnector } from './app/part-guards.ts';
 import type { Connector } from './connectors/connector.ts';
 import { extractionOf } from './connectors/formats/plugin-extraction.ts';
 import { fileExtraction } from '../core/file-extraction.ts';
@@ -11,7 +11,7 @@ import { KbctxError } from './core/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './app/select-connectors.ts';
 import type { SearchDeps } from './app/search.ts';
 import { SearchCache } from './app/search-cache.ts';
-import { AgentRegistry, inlineAgent } from './app/agents.ts';
+import { AgentRegistry } from './app/agents.ts';
 import { ToolRegistry } from './app/tools.ts';
 import type { SyncDeps } from './app/sync.ts';
 import { createSemanticSearch } from './app/semantic-search.ts';
@@ -39,6 +39,7 @@ import { PerPluginCollector } from '../core/collector.ts';
 import { indexServicesOf } from './app/index-services.ts';
 import { followOverrides } from './registry/follow-overrides.ts';
 import { requireScriptPlugins } from './app/require-script-plugins.ts';
+import { inlineAgentsService } from './app/inline-agents-service.ts';
 
 export interface Kbctx {
   readonly config: Config;
@@ -103,6 +104,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     'kbctx',
   );
   kernel.services.provide(fileExtraction, extractionOf(kernel), 'kbctx');
+  kernel.services.provide(inlineAgentsService, { agents: config.agents.inline, check: (name) => check(config, `agents.inline.${name}`) }, 'kbctx');
   applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
   let pluginsApplied: Promise<void> | undefined;
   const applyPlugins = (): Promise<void> => (pluginsApplied ??= applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins));
@@ -170,7 +172,6 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     agents() {
       if (!agents) {
         agents = new AgentRegistry();
-        for (const [name, agent] of Object.entries(config.agents.inline)) agents.register(guardAgent(inlineAgent(name, agent), check(config, `agents.inline.${name}`)));
         collectAgents(agents);
       }
       return agents;

@@ -37,6 +37,7 @@ const TRANSITIONAL: Record<string, string[]> = {
   'plugins/mcp-http': ['src/cli/commands/serve-service.ts', 'src/mcp/mcp-http-handler.ts', 'src/app/documents.ts'],
   'plugins/web': ['src/cli/commands/serve-service.ts', 'src/web/create-web-surface.ts', 'src/web/web-facts.ts'],
   'plugins/mcp-stdio': ['src/cli/commands/serve-service.ts', 'src/mcp/mcp-stdio.ts', 'src/app/documents.ts'],
+  'plugins/agents-inline': ['src/app/inline-agents-service.ts'],
   'plugins/chunker-default': ['src/core/chunker.ts'],
   'plugins/embedder-local': ['src/embed/foreign-local-models.ts', 'src/embed/local-embedder.ts'],
   'plugins/embedder-openai': ['src/embed/openai-embedder.ts'],

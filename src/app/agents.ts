@@ -3,7 +3,6 @@
 // `/agents/{name}/prompt`), MCP (`prompts/list`, `prompts/get`) and the CLI (`agent list/test`) use it.
 import { badRequest, notFound } from '../core/errors.ts';
 import { checkDepth, checkLength } from '../core/tools/param-bounds.ts';
-import type { InlineAgentConfig } from '../config/types.ts';
 
 export interface AgentArgument {
   name: string;
@@ -75,13 +74,3 @@ export class AgentRegistry {
   }
 }
 
-export function inlineAgent(name: string, config: InlineAgentConfig): Agent {
-  return {
-    name,
-    description: config.description,
-    tools: [...config.tools],
-    source: 'toml',
-    arguments: [],
-    resolve: () => Promise.resolve({ system: config.systemPrompt, tools: [...config.tools], messages: [] }),
-  };
-}

@@ -1,4 +1,5 @@
-// Script tool and agent sections need the plugin that serves them (`tools:script`, `agents:script`):
+// Script tool and agent sections and inline agents need the plugin that serves them (`tools:script`,
+// `agents:script`, `agents:inline`):
 // when it is dropped, the config asks for something nothing provides, which is a config error naming
 // the bundled plugin that would (`"!lua-bridge"` → "needs the plugin lua-bridge").
 import type { LoadedPluginInfo } from '../../core/kernel.ts';
@@ -8,14 +9,15 @@ import { configError } from '../core/errors.ts';
 
 export function requireScriptPlugins(config: Config, loaded: readonly LoadedPluginInfo[], bundled: readonly Plugin[]): void {
   const sections = [
-    { kind: 'tools', names: Object.keys(config.tools.script) },
-    { kind: 'agents', names: Object.keys(config.agents.script) },
+    { kind: 'tools', form: 'script', names: Object.keys(config.tools.script) },
+    { kind: 'agents', form: 'script', names: Object.keys(config.agents.script) },
+    { kind: 'agents', form: 'inline', names: Object.keys(config.agents.inline) },
   ];
-  for (const { kind, names } of sections) {
-    const what = `${kind}:script`;
+  for (const { kind, form, names } of sections) {
+    const what = `${kind}:${form}`;
     if (names.length === 0 || loaded.some((p) => p.provides.includes(what))) continue;
     const provider = bundled.find((p) => p.provides?.includes(what))?.name;
     const needs = provider ? `the plugin ${provider}, which is not loaded (plugins drops it with "!${provider}")` : `a plugin providing ${what}, and none is loaded`;
-    throw configError(`[${kind}.script.${names[0]}] needs ${needs}`);
+    throw configError(`[${kind}.${form}.${names[0]}] needs ${needs}`);
   }
 }
