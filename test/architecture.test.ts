@@ -12,9 +12,9 @@ import { REPO_ROOT } from './helpers/workspace.ts';
 const TRANSITIONAL: Record<string, string[]> = {
   core: ['src/core/errors.ts', 'src/core/models.ts', 'src/core/tools/param-spec.ts', 'src/app/search-params.ts', 'src/connectors/connector.ts', 'src/store/store.ts'],
   'plugins/tools-builtin': ['src/app/index-service.ts', 'src/app/tools.ts'],
-  'plugins/connector-filesystem': ['src/config/types.ts', 'src/connectors/filesystem/filesystem-connector.ts'],
-  'plugins/connector-git': ['src/config/types.ts', 'src/connectors/git/git-connector.ts'],
-  'plugins/connector-s3': ['src/config/types.ts', 'src/connectors/s3/s3-connector.ts'],
+  'plugins/connector-filesystem': ['src/config/types.ts', 'src/core/errors.ts', 'src/connectors/connector.ts', 'src/connectors/file-item.ts', 'src/connectors/globs.ts'],
+  'plugins/connector-git': ['src/config/types.ts', 'src/core/errors.ts', 'src/connectors/connector.ts', 'src/connectors/file-item.ts', 'src/connectors/globs.ts'],
+  'plugins/connector-s3': ['src/config/types.ts', 'src/core/errors.ts', 'src/connectors/connector.ts', 'src/connectors/file-item.ts', 'src/connectors/globs.ts'],
   'plugins/store-sqlite': ['src/store/sqlite/sqlite-store.ts', 'src/store/sync-lock.ts'],
   'plugins/store-postgres': ['src/store/lazy-store.ts', 'src/store/redact-url.ts', 'src/store/postgres/pg-store.ts'],
   'plugins/lua-bridge': [

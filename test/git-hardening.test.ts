@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { partialCloneFilter } from '../src/connectors/git/git-cache.ts';
+import { partialCloneFilter } from '../plugins/connector-git/git-cache.ts';
 import { commit, git, initRepo } from './helpers/git-repo.ts';
 import { Workspace } from './helpers/workspace.ts';
 

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import { lastCommitTimes } from '../../src/connectors/git/commit-times.ts';
+import { lastCommitTimes } from '../../plugins/connector-git/commit-times.ts';
 
 const DIR = process.env.KBCTX_MEASURE_DIR || '/tmp/measure/node_modules';
 const RUNS = Math.max(1, Number(process.argv[2]) || 3);

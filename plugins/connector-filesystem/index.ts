@@ -11,7 +11,7 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.createConnector.for('filesystem').tapPromise({ name: 'connector-filesystem', stage: STAGE.FALLBACK }, async (instance) => {
-      const { FilesystemConnector } = await import('../../src/connectors/filesystem/filesystem-connector.ts');
+      const { FilesystemConnector } = await import('./filesystem-connector.ts');
       return new FilesystemConnector(instance.name, instance.options as unknown as FilesystemConnectorConfig, kernel.use(fileExtraction));
     });
   },

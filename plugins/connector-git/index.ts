@@ -11,7 +11,7 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.createConnector.for('git').tapPromise({ name: 'connector-git', stage: STAGE.FALLBACK }, async (instance) => {
-      const { GitConnector } = await import('../../src/connectors/git/git-connector.ts');
+      const { GitConnector } = await import('./git-connector.ts');
       return new GitConnector(instance.name, instance.options as unknown as GitConnectorConfig, { dataDir: instance.dataDir, baseDir: instance.baseDir, extraction: kernel.use(fileExtraction) });
     });
   },

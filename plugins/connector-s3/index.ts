@@ -11,7 +11,7 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.createConnector.for('s3').tapPromise({ name: 'connector-s3', stage: STAGE.FALLBACK }, async (instance) => {
-      const { S3Connector } = await import('../../src/connectors/s3/s3-connector.ts');
+      const { S3Connector } = await import('./s3-connector.ts');
       return new S3Connector(instance.name, instance.options as unknown as S3ConnectorConfig, { extraction: kernel.use(fileExtraction) });
     });
   },
