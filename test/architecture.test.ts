@@ -39,9 +39,9 @@ const TRANSITIONAL: Record<string, string[]> = {
   'plugins/mcp-stdio': ['src/cli/commands/serve-service.ts', 'src/mcp/mcp-stdio.ts', 'src/app/documents.ts'],
   'plugins/agents-inline': ['src/app/inline-agents-service.ts'],
   'plugins/chunker-default': ['src/core/chunker.ts'],
-  'plugins/embedder-local': ['src/embed/foreign-local-models.ts', 'src/embed/local-embedder.ts'],
-  'plugins/embedder-openai': ['src/embed/openai-embedder.ts'],
-  'plugins/embedder-ollama': ['src/embed/ollama-embedder.ts'],
+  'plugins/embedder-local': ['src/core/errors.ts', 'src/embed/check-vectors.ts'],
+  'plugins/embedder-openai': ['src/core/errors.ts', 'src/embed/check-vectors.ts', 'src/embed/embedder.ts', 'src/embed/post-json.ts'],
+  'plugins/embedder-ollama': ['src/core/errors.ts', 'src/embed/check-vectors.ts', 'src/embed/embedder.ts', 'src/embed/post-json.ts'],
   'plugins/extract-documents': [
     'src/connectors/formats/html.ts',
     'src/connectors/formats/pdf.ts',

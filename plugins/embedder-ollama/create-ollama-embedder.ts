@@ -1,6 +1,6 @@
 // The Ollama embedder from the [embedding] section (its native API at `url`).
 import type { Embedder, EmbedderOptions } from '../../core/index.ts';
-import { OLLAMA_URL, OllamaEmbedder } from '../../src/embed/ollama-embedder.ts';
+import { OLLAMA_URL, OllamaEmbedder } from './ollama-embedder.ts';
 
 export const DEFAULT_OLLAMA_MODEL = 'nomic-embed-text';
 

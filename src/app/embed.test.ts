@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { KbctxError } from '../core/errors.ts';
-import { OpenAiEmbedder } from '../embed/openai-embedder.ts';
+import { OpenAiEmbedder } from '../../plugins/embedder-openai/openai-embedder.ts';
 import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { HashingEmbedder } from '../../test/helpers/hashing-embedder.ts';
 import { embedPending } from './embed.ts';

@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { KbctxError } from '../core/errors.ts';
-import { OllamaEmbedder } from './ollama-embedder.ts';
-import { OpenAiEmbedder } from './openai-embedder.ts';
+import { OllamaEmbedder } from '../../plugins/embedder-ollama/ollama-embedder.ts';
+import { OpenAiEmbedder } from '../../plugins/embedder-openai/openai-embedder.ts';
 import { parseRetryAfter } from './post-json.ts';
 
 type Handler = (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse) => void;

@@ -4,9 +4,9 @@
 // downloaded: a missing folder fails at once. TF.js is imported on first use only.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { configError, KbctxError } from '../core/errors.ts';
-import { toUnitVectors } from './check-vectors.ts';
-import type { Embedder } from './embedder.ts';
+import { configError, KbctxError } from '../../src/core/errors.ts';
+import { toUnitVectors } from '../../src/embed/check-vectors.ts';
+import type { Embedder } from '../../core/index.ts';
 
 export const BUNDLED_LOCAL_MODEL = 'use-lite';
 export const BUNDLED_DIMS = 512;

@@ -2,8 +2,8 @@
 // folder that is not there fails at once with a config error.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KbctxError } from '../core/errors.ts';
-import { dotAt } from '../core/search/vector-topk.ts';
+import { KbctxError } from '../../src/core/errors.ts';
+import { dotAt } from '../../src/core/search/vector-topk.ts';
 import { LocalEmbedder } from './local-embedder.ts';
 
 describe('LocalEmbedder', () => {
@@ -30,7 +30,7 @@ describe('LocalEmbedder', () => {
 
 describe('Context Harness local model names', () => {
   it('say which providers work offline and how to run the same model', async () => {
-    const { createLocalEmbedder } = await import('../../plugins/embedder-local/create-local-embedder.ts');
+    const { createLocalEmbedder } = await import('./create-local-embedder.ts');
     const config = { provider: 'local', model: 'all-minilm-l6-v2', dims: null, url: null, baseUrl: null, apiKeyEnv: 'X', batchSize: 8, maxRetries: 0, timeoutSecs: 5, concurrency: 1, env: {} } as const;
     assert.throws(
       () => createLocalEmbedder(config),
