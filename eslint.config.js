@@ -25,8 +25,8 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly', AbortSignal: 'readonly' } },
   },
   {
-    // The web page's browser modules (plain ES modules, type-checked by src/web/client/tsconfig.json).
-    files: ['src/web/client/**/*.js'],
+    // The web page's browser modules (plain ES modules, type-checked by plugins/web/client/tsconfig.json).
+    files: ['plugins/web/client/**/*.js'],
     languageOptions: {
       globals: Object.fromEntries(
         ['window', 'document', 'location', 'history', 'navigator', 'sessionStorage', 'fetch', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval',

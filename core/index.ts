@@ -6,6 +6,7 @@ export { createServiceRef, type ServiceRef } from './services.ts';
 export { fileExtraction } from './file-extraction.ts';
 export { PluginError } from './plugin-error.ts';
 export { KERNEL_API_VERSION } from './kernel.ts';
+export { packageRoot } from './package-root.ts';
 export type { IndexServices, PluginContext, PluginLogger } from './plugin-context.ts';
 export type { HookName, TapOnlyHooks } from './hooks.ts';
 export type {

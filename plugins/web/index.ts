@@ -11,7 +11,7 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.httpRoutes.tapPromise('web', async (surfaces) => {
-      const [{ createWebSurface }, { webFactsOf }] = await Promise.all([import('../../src/web/create-web-surface.ts'), import('../../src/web/web-facts.ts')]);
+      const [{ createWebSurface }, { webFactsOf }] = await Promise.all([import('./create-web-surface.ts'), import('./web-facts.ts')]);
       const { kbctx } = kernel.use(serveService);
       surfaces.add(createWebSurface({ store: kbctx.store, connectorLabels: kbctx.connectorLabels, facts: webFactsOf(kbctx) }));
     });

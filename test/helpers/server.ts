@@ -10,7 +10,7 @@ import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface, type McpHttpHandl
 import { restSurface } from '../../src/http/rest-routes.ts';
 import { listDocumentPage } from '../../src/app/documents.ts';
 import { VERSION } from '../../src/version.ts';
-import { createWebSurface } from '../../src/web/create-web-surface.ts';
+import { createWebSurface } from '../../plugins/web/create-web-surface.ts';
 import { Workspace } from './workspace.ts';
 
 export const DOCS: Record<string, string> = {

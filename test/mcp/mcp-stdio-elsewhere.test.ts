@@ -12,7 +12,7 @@ import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 
 // The browser module that builds the page's configurations (plain JS outside this tsconfig: typed here).
 type ClientConfig = { client: string; stdio: { text: string } };
-const { clientConfigs } = (await import(new URL('../../src/web/client/lib/client-configs.js', import.meta.url).href)) as {
+const { clientConfigs } = (await import(new URL('../../plugins/web/client/lib/client-configs.js', import.meta.url).href)) as {
   clientConfigs(v: { mcpUrl: string; token: string | null; tokenEnv: string; kbctxBin: string; configFile: string | null }): ClientConfig[];
 };
 

@@ -1,9 +1,9 @@
 // What the web page shows about this server (connect-an-agent configs, search modes), read from the
 // open kbctx once when the page is mounted.
 import path from 'node:path';
-import { packageRoot } from '../../core/package-root.ts';
-import type { Kbctx } from '../compose.ts';
-import { VERSION } from '../version.ts';
+import { packageRoot } from '../../core/index.ts';
+import type { Kbctx } from '../../src/compose.ts';
+import { VERSION } from '../../src/version.ts';
 import type { WebFacts } from './web-routes.ts';
 
 export function webFactsOf(kbctx: Kbctx): WebFacts {

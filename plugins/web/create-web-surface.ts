@@ -1,6 +1,6 @@
 // The web surface as the HTTP server mounts it: the page's files (loaded once, here, before auth), its
 // JSON routes, and its banner line.
-import type { HttpSurface } from '../../core/hook-types.ts';
+import type { HttpSurface } from '../../core/index.ts';
 import { loadWebAssets } from './web-assets.ts';
 import { createWebPage } from './web-page.ts';
 import { webRoutes, type WebDeps } from './web-routes.ts';
