@@ -29,7 +29,7 @@ const VENDOR: Record<string, string> = {
 
 /** The only bare import among the vendor files: preact/hooks imports "preact". */
 const VENDOR_REWRITES: Record<string, [RegExp, string]> = {
-  'vendor/hooks.js': [/from\s*"preact"/g, 'from"../../src/web/preact.js"'],
+  'vendor/hooks.js': [/from\s*"preact"/g, 'from"./preact.js"'],
 };
 
 const TYPES: Record<string, string> = {
