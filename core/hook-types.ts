@@ -140,12 +140,13 @@ export interface ConnectorInstance {
   baseDir: string;
 }
 
-/** One item a plugin connector yields (the Lua connectors' item fields). */
+/** One item a plugin connector or a compiled extension's connector yields (the Lua connectors' item fields). */
 export interface PluginItem {
   source_id: string;
   title?: string;
   body: string;
   source_url?: string;
+  /** RFC 3339, `YYYY-MM-DD HH:MM:SS` (UTC) or unix seconds; default now. */
   updated_at?: string | number;
   content_type?: string;
   author?: string;

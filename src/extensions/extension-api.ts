@@ -1,5 +1,6 @@
 // The contract a compiled extension module is written against (docs/extensions.md): its default
 // export receives a KbctxExtensionHost and registers tools, agents and connector types. Types only.
+import type { PluginItem } from '../../core/hook-types.ts';
 
 /** A tool parameter in the script-tool form; `parameters` may also be a JSON Schema object. */
 export interface ExtensionParameter {
@@ -58,18 +59,8 @@ export interface ExtensionAgent {
   resolve(args: Record<string, unknown>, ctx: ExtensionCallContext & { context: ExtensionAgentContext }): ExtensionPrompt | Promise<ExtensionPrompt>;
 }
 
-/** One document from a connector; the same fields as a Lua connector's items. */
-export interface ExtensionItem {
-  source_id: string;
-  title?: string;
-  body: string;
-  source_url?: string;
-  /** RFC 3339, `YYYY-MM-DD HH:MM:SS` (UTC) or unix seconds; default now. */
-  updated_at?: string | number;
-  content_type?: string;
-  author?: string;
-  metadata_json?: string | Record<string, unknown>;
-}
+/** One document from a connector; the same fields as a Lua connector's items (and a plugin connector's). */
+export type ExtensionItem = PluginItem;
 
 export interface ExtensionConnector {
   /** Configured as `[connectors.<type>.<name>]`, synced as `<type>:<name>`. */
