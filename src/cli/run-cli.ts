@@ -63,8 +63,13 @@ function buildProgram(ctx: CliContext, program: Command, commands: readonly Regi
     .hook('preAction', () => ctx.prepare())
     .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
   for (const register of commands) register(program, ctx);
-  for (const cmd of program.commands) cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
+  for (const cmd of program.commands) routeThroughContext(ctx, cmd);
   return program;
+}
+
+/** A subcommand's errors and output go through the CLI context (exit codes, captured io), as the program's do. */
+function routeThroughContext(ctx: CliContext, cmd: Command): void {
+  cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
 }
 
 /** Runs the CLI and resolves to the process exit code. */
@@ -96,7 +101,7 @@ async function addPluginCommands(ctx: CliContext, program: Command, argv: readon
   await kbctx.loadPlugins();
   const before = new Set(program.commands);
   kbctx.kernel.hooks.commands.call(program);
-  for (const cmd of program.commands.filter((c) => !before.has(c))) cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
+  for (const cmd of program.commands.filter((c) => !before.has(c))) routeThroughContext(ctx, cmd);
 }
 
 /** Which config file commands would use, found without reading it (for --help). */
