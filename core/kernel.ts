@@ -40,6 +40,8 @@ export class Kernel {
   readonly services = new ServiceRegistry();
   private applying: string | undefined;
   private readonly tapped = new Map<string, Set<string>>();
+  /** Hook map → key → the plugins that tapped that key, in tap order. */
+  private readonly keyed = new Map<string, Map<string, string[]>>();
   private readonly loaded: LoadedPluginInfo[] = [];
   private readonly disposers: { plugin: string; fn: () => void | Promise<void> }[] = [];
   private readonly options: KernelOptions;
@@ -49,10 +51,15 @@ export class Kernel {
     this.options = options;
     const attribution: AttributionOptions = {
       owner: () => this.applying,
-      onTap: (plugin, hook) => {
+      onTap: (plugin, hook, keyed) => {
         const set = this.tapped.get(plugin) ?? new Set<string>();
         set.add(hook);
         this.tapped.set(plugin, set);
+        if (keyed) {
+          const keys = this.keyed.get(keyed.map) ?? new Map<string, string[]>();
+          keys.set(keyed.key, [...(keys.get(keyed.key) ?? []), plugin]);
+          this.keyed.set(keyed.map, keys);
+        }
       },
     };
     for (const [name, hook] of Object.entries(this.hooks) as [HookName, unknown][]) {
@@ -122,6 +129,11 @@ export class Kernel {
   /** Every applied plugin in order, with the hooks it tapped and what it provides. */
   plugins(): LoadedPluginInfo[] {
     return this.loaded.map((p) => ({ ...p, hooks: [...(this.tapped.get(p.name) ?? [])] }));
+  }
+
+  /** The keys plugins tapped on a hook map (`createTransport` → ['mcp', 'stdio', …]), each with its plugins in tap order. */
+  tappedKeys(map: HookName): Map<string, readonly string[]> {
+    return new Map(this.keyed.get(map) ?? []);
   }
 
   has(name: string): boolean {

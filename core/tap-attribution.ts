@@ -20,16 +20,16 @@ interface MutableTap {
 export interface AttributionOptions {
   /** The plugin being applied right now (taps are attributed to it), or undefined. */
   owner(): string | undefined;
-  /** Called once per (plugin, hook) tapped. */
-  onTap(plugin: string, hook: string): void;
+  /** Called for every tap: the hook's label and, for a hook map's hook, the map and the key. */
+  onTap(plugin: string, hook: string, keyed?: { map: string; key: string }): void;
 }
 
-export function attributeHook(hook: Hook<unknown, unknown>, hookName: string, timeoutMs: number, options: AttributionOptions): void {
+export function attributeHook(hook: Hook<unknown, unknown>, hookName: string, timeoutMs: number, options: AttributionOptions, keyed?: { map: string; key: string }): void {
   hook.intercept({
     register: (tap) => {
       const t = tap as unknown as MutableTap;
       const plugin = options.owner() ?? t.name;
-      options.onTap(plugin, hookName);
+      options.onTap(plugin, hookName, keyed);
       const own = typeof t.timeout === 'number' && t.timeout > 0 ? t.timeout * 1000 : undefined;
       t.fn = wrap(t.type, t.fn, plugin, hookName, own ?? timeoutMs);
       return tap;
@@ -40,7 +40,7 @@ export function attributeHook(hook: Hook<unknown, unknown>, hookName: string, ti
 export function attributeHookMap(map: HookMap<Hook<unknown, unknown>>, mapName: string, timeoutMs: number, options: AttributionOptions): void {
   map.intercept({
     factory: (key, hook) => {
-      attributeHook(hook, `${mapName}.for(${JSON.stringify(key)})`, timeoutMs, options);
+      attributeHook(hook, `${mapName}.for(${JSON.stringify(key)})`, timeoutMs, options, { map: mapName, key: String(key) });
       return hook;
     },
   });

@@ -117,7 +117,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   kernel.services.provide(indexService, { store, retrieval: config.retrieval, searchDeps, connectorLabels }, 'kbctx');
   let pluginsLoaded: Promise<void> | undefined;
   const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
-  const agentContext = { search: (p: object) => kernel.pluginContext('kbctx').search(p as never), get: (id: string) => kernel.pluginContext('kbctx').get(id), sources: () => kernel.pluginContext('kbctx').sources() };
+  const agentContext = kernel.pluginContext('kbctx');
   // Names plugins added through the collectors: compiled extensions (registered later) do not replace them.
   const pluginTools = new Set<string>();
   const pluginAgents = new Set<string>();
@@ -254,29 +254,25 @@ async function createConnector({ kernel, config, extensions }: ConnectorDeps, re
     const impl = await hook.promise(instance, kernel.callContext());
     if (impl) {
       if (isIncrementalConnector(impl)) return impl;
-      const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
       const { connectorFromPlugin } = await import('./app/plugin-connector.ts');
-      return connectorFromPlugin(impl, instance, (signal) => kernel.pluginContext(pluginOf(kernel, ref.type), signal), config.extensions.timeoutSecs, warn);
+      return connectorFromPlugin(impl, instance, (signal) => kernel.pluginContext(kernel.tappedKeys('createConnector').get(ref.type)?.[0] ?? ref.type, signal), config.extensions.timeoutSecs, warn);
     }
   }
   const extension = extensions.get(ref.type);
   if (extension) {
-    const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
     const { ExtensionConnectorInstance } = await import('./extensions/extension-connector-instance.ts');
     return new ExtensionConnectorInstance(extension, ref.name, options, config.extensions.timeoutSecs, warn);
   }
   return unavailable(ref);
 }
 
+/** Item warnings of plugin and extension connectors (a bad item is skipped). */
+const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+
 /** The section of a configured connector: validated for the built-in types, as written for others. */
 function connectorOptions(config: Config, ref: ConnectorRef): Readonly<Record<string, unknown>> | undefined {
   const builtin = (config.connectors as unknown as Record<string, Record<string, object> | undefined>)[ref.type];
   return (config.connectors.extension[ref.type]?.[ref.name] ?? builtin?.[ref.name]) as Readonly<Record<string, unknown>> | undefined;
-}
-
-/** The plugin that tapped `createConnector.for(type)` (for the connector's context). */
-function pluginOf(kernel: Kernel, type: string): string {
-  return kernel.plugins().find((p) => p.hooks.includes(`createConnector.for(${JSON.stringify(type)})`))?.name ?? type;
 }
 
 /** A configured connector type no plugin or extension provides: its sync fails with a clear message. */

@@ -10,7 +10,7 @@ export async function serveWithPlugin(ctx: CliContext, name: string, options: { 
   for (const f of await kbctx.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
   const hook = kbctx.kernel.hooks.createTransport.get(name);
   if (!hook?.isUsed()) {
-    const names = [...new Set(['mcp', 'stdio', ...transportNames(kbctx.kernel.plugins())])];
+    const names = [...new Set(['mcp', 'stdio', ...kbctx.kernel.tappedKeys('createTransport').keys()])];
     throw new KbctxError('usage', `no transport named '${name}'; transports: ${names.join(', ')} (plugins add others with createTransport)`);
   }
   const running = await hook.promise({ bind: options.bind ?? kbctx.config.server.bind, options: { ...(kbctx.config.plugins.options[name] ?? {}) } }, kbctx.kernel.callContext());
@@ -29,9 +29,4 @@ export async function serveWithPlugin(ctx: CliContext, name: string, options: { 
     process.on('SIGINT', onInt);
     process.on('SIGTERM', onTerm);
   });
-}
-
-/** Transport names that loaded plugins tapped (`createTransport.for("x")`). */
-export function transportNames(plugins: readonly { hooks: readonly string[] }[]): string[] {
-  return [...new Set(plugins.flatMap((p) => p.hooks.map((h) => /^createTransport\.for\("(.+)"\)$/.exec(h)?.[1]).filter((n): n is string => n !== undefined)))];
 }
