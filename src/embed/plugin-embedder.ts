@@ -10,7 +10,7 @@ export function embedderFromPlugins(kernel: Kernel, config: EmbeddingConfig, env
   const hook = kernel.hooks.createEmbedder.get(config.provider);
   const embedder = hook?.isUsed() ? hook.call({ ...config, env }, kernel.callContext()) : undefined;
   if (embedder) return embedder;
-  const loaded = kernel.plugins().filter((p) => p.hooks.some((h) => h.startsWith('createEmbedder.for('))).map((p) => p.name);
+  const loaded = [...new Set([...kernel.tappedKeys('createEmbedder').values()].flat())];
   const bundled = bundledBy[config.provider];
   throw configError(
     `[embedding] provider = "${config.provider}": no loaded plugin provides this embedder` +

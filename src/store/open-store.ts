@@ -37,7 +37,7 @@ function openWith(kernel: Kernel, options: StoreOptions): OpenedStore | undefine
 }
 
 function noStorePlugin(kernel: Kernel, engine: string, bundled: Readonly<Record<string, string>>): KbctxError {
-  const loaded = kernel.plugins().flatMap((p) => p.hooks.flatMap((h) => /^createStore\.for\((".*")\)$/.exec(h)?.slice(1).map((key) => `${p.name} (${JSON.parse(key) as string})`) ?? []));
+  const loaded = [...kernel.tappedKeys('createStore')].flatMap(([key, plugins]) => plugins.map((plugin) => `${plugin} (${key})`));
   const plugin = bundled[engine];
   const why = plugin ? `the store plugin ${plugin} provides it and is not loaded (check plugins in the config)` : 'no loaded plugin provides this store engine';
   return configError(`db.engine = "${engine}": ${why}; loaded store plugins: ${loaded.join(', ') || 'none'}`);
