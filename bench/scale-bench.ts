@@ -7,11 +7,11 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseSearchParams } from '../src/app/search-params.ts';
-import { toChunks, toDocument } from '../src/app/sync.ts';
-import { openKbctx } from '../src/compose.ts';
-import { parseConfig } from '../src/config/load-config.ts';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { parseSearchParams } from '../core/app/search-params.ts';
+import { toChunks, toDocument } from '../core/app/sync.ts';
+import { openKbctx } from '../core/app/compose.ts';
+import { parseConfig } from '../core/config/load-config.ts';
+import { openSqliteStore } from '../plugins/store-sqlite/sqlite-store.ts';
 import { loadQueries, readJsonl, SCIFACT_DIR } from '../test/eval/scifact.ts';
 import { timeSearches } from './search-timing.ts';
 import { fmtMs, median } from './stats.ts';

@@ -9,15 +9,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseConfig } from '../src/config/load-config.ts';
-import { openKbctx } from '../src/compose.ts';
-import { selectConnectors } from '../src/app/select-connectors.ts';
-import { syncConnectors } from '../src/app/sync.ts';
+import { parseConfig } from '../core/config/load-config.ts';
+import { openKbctx } from '../core/app/compose.ts';
+import { selectConnectors } from '../core/app/select-connectors.ts';
+import { syncConnectors } from '../core/app/sync.ts';
 import { createHttpServer } from '../src/http/create-http-server.ts';
 import { closeGracefully, listen } from '../src/http/listen.ts';
 import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } from '../src/mcp/mcp-http-handler.ts';
 import { restSurface } from '../src/http/rest-routes.ts';
-import { VERSION } from '../src/version.ts';
+import { VERSION } from '../core/version.ts';
 import { runHostileScenario } from './hostile-scripts.ts';
 import { fmtMs, percentile } from './stats.ts';
 

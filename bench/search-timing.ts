@@ -1,7 +1,7 @@
 // Times the search use-case over a query list, uncached: one warm-up pass, then `runs` timed passes,
 // each giving a p50 and a p95 (ms). Shared by bench (SciFact) and bench:scale.
-import type { SearchParams } from '../src/app/search-params.ts';
-import { search, type SearchDeps } from '../src/app/search.ts';
+import type { SearchParams } from '../core/app/search-params.ts';
+import { search, type SearchDeps } from '../core/app/search.ts';
 import { percentile } from './stats.ts';
 
 export async function timeSearches(deps: SearchDeps, params: readonly SearchParams[], runs: number): Promise<{ p50s: number[]; p95s: number[] }> {

@@ -11,10 +11,10 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { KBCTX_BIN, runKbctx, Workspace } from '../test/helpers/workspace.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
-import { loadConfig } from '../src/config/load-config.ts';
-import type { Config } from '../src/config/types.ts';
-import { openKbctx } from '../src/compose.ts';
-import { parseSearchParams } from '../src/app/search-params.ts';
+import { loadConfig } from '../core/config/load-config.ts';
+import type { Config } from '../core/config/types.ts';
+import { openKbctx } from '../core/app/compose.ts';
+import { parseSearchParams } from '../core/app/search-params.ts';
 import { timeSearches } from './search-timing.ts';
 import { fmtMs, median } from './stats.ts';
 

@@ -5,9 +5,9 @@
 import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dotAt, exactTopK, normalizeInPlace } from '../src/core/search/vector-topk.ts';
-import { AnnIndex, DEFAULT_ANN_PARAMS } from '../src/store/vector/ann-index.ts';
-import { exactScan } from '../src/store/vector/exact-scan.ts';
+import { dotAt, exactTopK, normalizeInPlace } from '../core/search/vector-topk.ts';
+import { AnnIndex, DEFAULT_ANN_PARAMS } from '../plugins/store-sqlite/vector/ann-index.ts';
+import { exactScan } from '../plugins/store-sqlite/vector/exact-scan.ts';
 
 const DIMS = 384;
 const QUERIES = 200;

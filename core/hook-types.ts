@@ -1,12 +1,12 @@
 // The values that flow through the kernel's hooks: what plugins receive and return. Plain data
 // (JSON-safe) for the pipeline hooks, so Lua plugins can tap them too.
-import type { SearchResult } from '../src/core/models.ts';
-import type { SearchParams } from '../src/app/search-params.ts';
+import type { SearchResult } from './domain/models.ts';
+import type { SearchParams } from './app/search-params.ts';
 import type { PluginContext } from './plugin-context.ts';
-import type { ParamSpec } from '../src/core/tools/param-spec.ts';
-import type { Connector } from '../src/connectors/connector.ts';
+import type { ParamSpec } from './tools/param-spec.ts';
+import type { Connector } from './connectors/connector.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ConnectorLocks, Store } from '../src/store/store.ts';
+import type { ConnectorLocks, Store } from './store/store.ts';
 
 /** A document between its connector and the chunker. The `document` hook may change it, or set `skip`. */
 export interface DocumentDraft {

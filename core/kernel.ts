@@ -1,6 +1,6 @@
 // The kernel: owns the hooks, applies plugins (each sees only its tap-only view), records what each
 // plugin tapped and provides, and runs disposers last-in-first-out at shutdown. It knows no plugin.
-import { configError } from '../src/core/errors.ts';
+import { configError } from './domain/errors.ts';
 import { createHooks, TAP_TIMEOUT_MS, type HookName, type KernelHooks, type TapOnlyHooks } from './hooks.ts';
 import { CallContext, stderrLogger, type IndexServices, type PluginContext, type PluginLogger } from './plugin-context.ts';
 import type { Plugin, PluginKernel } from './plugin.ts';

@@ -1,6 +1,6 @@
 // The error a failing tap becomes: it names the plugin and the hook (Rollup's PLUGIN_ERROR). A
 // client fault raised on purpose by a tap (a KbctxError such as bad_request) keeps its code.
-import { KbctxError, isKbctxError } from '../src/core/errors.ts';
+import { KbctxError, isKbctxError } from './domain/errors.ts';
 
 export class PluginError extends KbctxError {
   readonly plugin: string;

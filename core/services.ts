@@ -1,6 +1,6 @@
 // Typed service slots (Backstage's ServiceRef): a plugin provides an implementation under a ref and
 // others use it, instead of decorating the kernel. One provider per ref; a second is an error.
-import { configError } from '../src/core/errors.ts';
+import { configError } from './domain/errors.ts';
 
 export interface ServiceRef<T> {
   readonly id: string;

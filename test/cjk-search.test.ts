@@ -2,8 +2,8 @@
 // files, found by words inside unsegmented text, ranked, with snippets around the match.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseSearchParams } from '../src/app/search-params.ts';
-import { search } from '../src/app/search.ts';
+import { parseSearchParams } from '../core/app/search-params.ts';
+import { search } from '../core/app/search.ts';
 import { IndexFixture } from './helpers/index-fixture.ts';
 
 const fx = new IndexFixture();

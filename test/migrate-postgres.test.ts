@@ -3,9 +3,9 @@
 // answers as the original does, and a sync against the PostgreSQL copy touches nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { migrateIndex } from '../src/app/migrate-index.ts';
-import { openPostgresStore } from '../src/store/postgres/pg-store.ts';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { migrateIndex } from '../core/app/migrate-index.ts';
+import { openPostgresStore } from '../plugins/store-postgres/pg-store.ts';
+import { openSqliteStore } from '../plugins/store-sqlite/sqlite-store.ts';
 import { populatedIndex, snapshotIndex } from './helpers/index-snapshot.ts';
 import { sharedPostgres, stopSharedPostgres } from './helpers/postgres.ts';
 import { MigrateWorkspace } from './helpers/migrate-workspace.ts';

@@ -2,7 +2,7 @@
 // apply) and that the kernel API version satisfies its range.
 import { createRequire } from 'node:module';
 import type * as Semver from 'semver';
-import { configError } from '../../src/core/errors.ts';
+import { configError } from '../domain/errors.ts';
 import { KERNEL_API_VERSION } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
 

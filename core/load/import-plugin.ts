@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { configError } from '../../src/core/errors.ts';
+import { configError } from '../domain/errors.ts';
 import type { PluginSpec } from './plugin-specs.ts';
 
 const NODE_MODULE = /\.(ts|mts|cts|mjs|cjs|js)$/;

@@ -5,7 +5,7 @@
 //    (`.lua`), each resolved by the plugin tapping `resolvePlugin.for(extension)`. A file inside a
 //    configured registry is imported only when its pin in kbctx.lock still matches. Unused
 //    `[plugin.<name>]` tables are an error then.
-import { configError } from '../../src/core/errors.ts';
+import { configError } from '../domain/errors.ts';
 import type { Kernel, PluginOrigin } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
 import { checkPlugin } from './check-plugin.ts';

@@ -1,6 +1,6 @@
 // Plugins in the order they are applied: config order, moved after their dependencies (a stable
 // topological sort). A duplicate name, a missing dependency or a cycle is a config error.
-import { configError } from '../../src/core/errors.ts';
+import { configError } from '../domain/errors.ts';
 import type { Plugin } from '../plugin.ts';
 
 export interface Candidate {

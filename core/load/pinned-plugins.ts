@@ -2,7 +2,7 @@
 // JavaScript file inside a configured registry runs only when the lock file pins it and its sha256
 // still matches (a Lua file runs sandboxed and needs no pin). Checked before the file is imported.
 import path from 'node:path';
-import { configError } from '../../src/core/errors.ts';
+import { configError } from '../domain/errors.ts';
 import { LOCK_FILE, readPluginLock, sha256File, type PluginPin } from './plugin-lock.ts';
 
 export interface TrustSettings {

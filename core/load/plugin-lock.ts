@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml, stringify } from 'smol-toml';
-import { configError } from '../../src/core/errors.ts';
+import { configError } from '../domain/errors.ts';
 
 export const LOCK_FILE = 'kbctx.lock';
 

@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject } from 'ajv';
 import type * as AjvModule from 'ajv';
-import { configError } from '../../src/core/errors.ts';
+import { configError } from '../domain/errors.ts';
 import type { Plugin } from '../plugin.ts';
 
 const require = createRequire(import.meta.url);

@@ -1,7 +1,7 @@
 // The `plugins` list of a config, expanded: `bundled` is the ordered first-party set, `!name` drops
 // one (bundled or not), anything else is a path (relative to the config file) or a package name.
 import path from 'node:path';
-import { configError } from '../../src/core/errors.ts';
+import { configError } from '../domain/errors.ts';
 
 export type PluginSpec = { kind: 'bundled'; name: string } | { kind: 'path'; file: string; as: string } | { kind: 'package'; name: string };
 

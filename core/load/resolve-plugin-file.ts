@@ -2,7 +2,7 @@
 // the plugin that knows the format taps (the Lua bridge for `.lua`). The kernel knows no format.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { configError } from '../../src/core/errors.ts';
+import { configError } from '../domain/errors.ts';
 import type { Kernel } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
 

@@ -6,8 +6,8 @@
 // promises (a no-change resync of 5k files is mostly this walk).
 import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
-import type { UnreadablePath } from '../../src/connectors/connector.ts';
-import type { GlobFilter } from '../../src/connectors/globs.ts';
+import type { UnreadablePath } from '../../core/connectors/connector.ts';
+import type { GlobFilter } from '../../core/connectors/globs.ts';
 
 export interface WalkedFile {
   /** '/'-separated path relative to the root. */

@@ -1,7 +1,7 @@
 // First-party plugin: the git connector (`[connectors.git.<name>]`): a private clone beside the
 // index, driven by the git CLI (ADR 0030); imported when a git connector is first created.
 import { definePlugin, fileExtraction, STAGE } from '../../core/index.ts';
-import type { GitConnectorConfig } from '../../src/config/types.ts';
+import type { GitConnectorConfig } from '../../core/config/types.ts';
 
 const plugin = definePlugin({
   name: 'connector-git',

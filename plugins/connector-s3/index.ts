@@ -1,7 +1,7 @@
 // First-party plugin: the S3 connector (`[connectors.s3.<name>]`, the official AWS SDK, ADR 0031);
 // the SDK is imported when an S3 connector is first created.
 import { definePlugin, fileExtraction, STAGE } from '../../core/index.ts';
-import type { S3ConnectorConfig } from '../../src/config/types.ts';
+import type { S3ConnectorConfig } from '../../core/config/types.ts';
 
 const plugin = definePlugin({
   name: 'connector-s3',

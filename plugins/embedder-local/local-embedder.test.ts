@@ -2,8 +2,8 @@
 // folder that is not there fails at once with a config error.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KbctxError } from '../../src/core/errors.ts';
-import { dotAt } from '../../src/core/search/vector-topk.ts';
+import { KbctxError } from '../../core/domain/errors.ts';
+import { dotAt } from '../../core/search/vector-topk.ts';
 import { LocalEmbedder } from './local-embedder.ts';
 
 describe('LocalEmbedder', () => {

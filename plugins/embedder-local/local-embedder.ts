@@ -4,8 +4,8 @@
 // downloaded: a missing folder fails at once. TF.js is imported on first use only.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { configError, KbctxError } from '../../src/core/errors.ts';
-import { toUnitVectors } from '../../src/embed/check-vectors.ts';
+import { configError, KbctxError } from '../../core/domain/errors.ts';
+import { toUnitVectors } from '../../core/embed/check-vectors.ts';
 import type { Embedder } from '../../core/index.ts';
 
 export const BUNDLED_LOCAL_MODEL = 'use-lite';

@@ -4,11 +4,11 @@ import type { ExtractedText } from '../../core/index.ts';
 
 type Parser = (bytes: Uint8Array) => Promise<{ title?: string | undefined; body: string; contentType: string; metadata?: Record<string, unknown> | undefined }>;
 
-const html: Parser = async (bytes) => (await import('../../src/connectors/formats/html.ts')).extractHtml(bytes);
-const pdf: Parser = async (bytes) => (await import('../../src/connectors/formats/pdf.ts')).extractPdf(bytes);
-const docx: Parser = async (bytes) => (await import('../../src/connectors/formats/office/docx.ts')).extractDocx(bytes);
-const pptx: Parser = async (bytes) => (await import('../../src/connectors/formats/office/pptx.ts')).extractPptx(bytes);
-const xlsx: Parser = async (bytes) => (await import('../../src/connectors/formats/office/xlsx.ts')).extractXlsx(bytes);
+const html: Parser = async (bytes) => (await import('./formats/html.ts')).extractHtml(bytes);
+const pdf: Parser = async (bytes) => (await import('./formats/pdf.ts')).extractPdf(bytes);
+const docx: Parser = async (bytes) => (await import('./formats/office/docx.ts')).extractDocx(bytes);
+const pptx: Parser = async (bytes) => (await import('./formats/office/pptx.ts')).extractPptx(bytes);
+const xlsx: Parser = async (bytes) => (await import('./formats/office/xlsx.ts')).extractXlsx(bytes);
 
 export const FORMATS: Readonly<Record<string, Parser>> = Object.freeze({ html, htm: html, xhtml: html, pdf, docx, pptx, xlsx });
 

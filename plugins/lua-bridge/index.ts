@@ -3,8 +3,8 @@
 // (ADR 0040) that the host provides as the `kbctx.scripting` service. Lua code is imported only when
 // a script or a `.lua` plugin is configured.
 import { definePlugin, STAGE } from '../../core/index.ts';
-import type { ScriptConfig } from '../../src/config/types.ts';
-import { scriptingService } from '../../src/scripting/scripting-service.ts';
+import type { ScriptConfig } from '../../core/config/types.ts';
+import { scriptingService } from './scripting/scripting-service.ts';
 import type { ScriptParts } from './script-parts.ts';
 
 // After the first-party defaults: a script tool or agent replaces any other of the same name, as

@@ -3,8 +3,8 @@
 // call runs its handler in a fresh sandboxed state with JSON values only (plugin-values.ts).
 import path from 'node:path';
 import type { DocumentDraft, Hit, Plugin, PluginFileSpec, SearchRequest, ToolCall } from '../../core/index.ts';
-import { configError } from '../../src/core/errors.ts';
-import type { Scripting } from '../../src/scripting/scripting.ts';
+import { configError } from '../../core/domain/errors.ts';
+import type { Scripting } from './scripting/scripting.ts';
 import { toHits, toJson, toRecord, withChanges } from './plugin-values.ts';
 
 const DEFAULT_TIMEOUT_SECS = 10;

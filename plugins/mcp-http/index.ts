@@ -1,7 +1,7 @@
 // First-party plugin: the MCP endpoint (Streamable HTTP, `/mcp`) on the HTTP server, through
 // `httpRoutes`. The MCP SDK is imported when the server starts, never by other commands.
 import { definePlugin } from '../../core/index.ts';
-import { serveService } from '../../src/cli/commands/serve-service.ts';
+import { serveService } from '../../core/cli/commands/serve-service.ts';
 
 const plugin = definePlugin({
   name: 'mcp-http',
@@ -13,7 +13,7 @@ const plugin = definePlugin({
     kernel.hooks.httpRoutes.tapPromise('mcp-http', async (surfaces) => {
       const [{ createMcpHttpHandler, listenLimitsOf, mcpHttpSurface }, { listDocumentPage }] = await Promise.all([
         import('../../src/mcp/mcp-http-handler.ts'),
-        import('../../src/app/documents.ts'),
+        import('../../core/app/documents.ts'),
       ]);
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       const config = kbctx.config.server;

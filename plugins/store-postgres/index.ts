@@ -2,8 +2,8 @@
 // [db] url; ADR 0111). The driver is imported only when this store is opened: until then the store
 // forwards to the one being opened, so opening stays synchronous.
 import { definePlugin, STAGE, type OpenedStore } from '../../core/index.ts';
-import { lazyLocks, lazyStore } from '../../src/store/lazy-store.ts';
-import { redactUrl } from '../../src/store/redact-url.ts';
+import { lazyLocks, lazyStore } from '../../core/store/lazy-store.ts';
+import { redactUrl } from '../../core/store/redact-url.ts';
 import { mirrorPathFor } from './mirror-path.ts';
 
 const plugin = definePlugin({
@@ -17,7 +17,7 @@ const plugin = definePlugin({
       const { url } = options;
       if (url === null) return undefined; // the config loader requires a url for this engine
       const shown = redactUrl(url);
-      const opening = import('../../src/store/postgres/pg-store.ts').then(({ openPostgresStore }) =>
+      const opening = import('./pg-store.ts').then(({ openPostgresStore }) =>
         openPostgresStore(url, { mirrorPath: mirrorPathFor(options.path, shown), poolSize: options.poolSize, keywordEngine: options.keywordEngine }),
       );
       return { store: lazyStore(opening, shown), locks: lazyLocks(opening), label: 'PostgreSQL' };

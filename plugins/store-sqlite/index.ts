@@ -1,8 +1,8 @@
 // First-party plugin: the SQLite store (`[db] engine = "sqlite"`, the default): one file at
 // [db] path and its lock files. Opening is synchronous, so node:sqlite is imported with the plugin.
 import { definePlugin, STAGE } from '../../core/index.ts';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { fileLocks } from '../../src/store/sync-lock.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+import { fileLocks } from '../../core/store/sync-lock.ts';
 
 const plugin = definePlugin({
   name: 'store-sqlite',

@@ -2,7 +2,7 @@
 // Bearer auth, Host guard, CORS, body limits, time-outs, GET /health and the /sync routes). What it
 // serves beyond that comes from the plugins tapping `httpRoutes` (rest, mcp-http, web, others).
 import { definePlugin, STAGE } from '../../core/index.ts';
-import { serveService } from '../../src/cli/commands/serve-service.ts';
+import { serveService } from '../../core/cli/commands/serve-service.ts';
 
 const plugin = definePlugin({
   name: 'transport-http',

@@ -2,8 +2,8 @@
 // open kbctx once when the page is mounted.
 import path from 'node:path';
 import { packageRoot } from '../../core/index.ts';
-import type { Kbctx } from '../../src/compose.ts';
-import { VERSION } from '../../src/version.ts';
+import type { Kbctx } from '../../core/app/compose.ts';
+import { VERSION } from '../../core/version.ts';
 import type { WebFacts } from './web-routes.ts';
 
 export function webFactsOf(kbctx: Kbctx): WebFacts {

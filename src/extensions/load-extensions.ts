@@ -5,10 +5,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Agent } from '../app/agents.ts';
-import type { Tool } from '../app/tools.ts';
-import type { ExtensionsConfig } from '../config/types.ts';
-import { CONNECTOR_TYPES } from '../config/types.ts';
+import type { Agent } from '../../core/app/agents.ts';
+import type { Tool } from '../../core/app/tools.ts';
+import type { ExtensionsConfig } from '../../core/config/types.ts';
+import { CONNECTOR_TYPES } from '../../core/config/types.ts';
 import type { ExtensionAgentContext, ExtensionConnector, KbctxExtensionHost } from './extension-api.ts';
 import { toExtensionAgent } from './extension-agent.ts';
 import { invalid, toExtensionTool } from './extension-tool.ts';

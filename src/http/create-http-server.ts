@@ -2,8 +2,8 @@
 // the plugins' surfaces (the web page's files, `/mcp`), then the route table. Every failure leaves through sendError.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { HttpSurface } from '../../core/hook-types.ts';
-import type { ServerConfig } from '../config/types.ts';
-import { isKbctxError } from '../core/errors.ts';
+import type { ServerConfig } from '../../core/config/types.ts';
+import { isKbctxError } from '../../core/domain/errors.ts';
 import { BEARER_CHALLENGE, createBearerAuth } from './bearer-auth.ts';
 import { isLoopbackHost } from './bind-address.ts';
 import { isClientGone } from './client-gone.ts';

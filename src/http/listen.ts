@@ -2,7 +2,7 @@
 // permission), and a graceful close that finishes in-flight requests, then drops what remains.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KbctxError } from '../core/errors.ts';
+import { KbctxError } from '../../core/domain/errors.ts';
 
 export function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 // Reads a request body into memory under a byte limit, for REST and `/mcp` alike: 413 from
 // Content-Length before reading, and again while streaming (chunked bodies), without buffering more.
 import type { IncomingMessage } from 'node:http';
-import { KbctxError } from '../core/errors.ts';
+import { KbctxError } from '../../core/domain/errors.ts';
 import { ClientGoneError } from './client-gone.ts';
 
 /**

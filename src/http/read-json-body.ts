@@ -1,7 +1,7 @@
 // Reads a request body as JSON for the REST surface: 415 unless the content type is JSON (an empty
 // body is allowed without one), 413 beyond the configured size, 400 for malformed JSON.
 import type { IncomingMessage } from 'node:http';
-import { KbctxError, badRequest } from '../core/errors.ts';
+import { KbctxError, badRequest } from '../../core/domain/errors.ts';
 import { readBody } from './read-body.ts';
 
 /** Resolves to the parsed body, or `{}` when the body is empty. */

@@ -2,8 +2,8 @@
 // KbctxError codes go through the error table; anything else is a 500 with an id, stack to the log.
 import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { isKbctxError } from '../core/errors.ts';
-import { errorMapping } from '../core/error-table.ts';
+import { isKbctxError } from '../../core/domain/errors.ts';
+import { errorMapping } from '../../core/domain/error-table.ts';
 
 export type Log = (line: string) => void;
 

@@ -1,9 +1,9 @@
 // The REST endpoints of SPEC §4 as a table of (method, path pattern) → handler. Handlers translate
 // HTTP to the same registry calls the MCP surface and the CLI make; nothing else.
 import type { HttpRoute, HttpRouteRequest, HttpSurface } from '../../core/hook-types.ts';
-import type { AgentRegistry } from '../app/agents.ts';
-import type { ToolRegistry } from '../app/tools.ts';
-import { agentsToWire, toolsToWire } from '../app/wire.ts';
+import type { AgentRegistry } from '../../core/app/agents.ts';
+import type { ToolRegistry } from '../../core/app/tools.ts';
+import { agentsToWire, toolsToWire } from '../../core/app/wire.ts';
 
 export type RouteRequest = HttpRouteRequest;
 export type Route = HttpRoute;

@@ -1,6 +1,6 @@
 // Matches a request path against the route table: the route, or why not (404 unknown path,
 // 405 known path with another method, with the methods that are allowed).
-import { KbctxError } from '../core/errors.ts';
+import { KbctxError } from '../../core/domain/errors.ts';
 import type { Route } from './rest-routes.ts';
 
 export interface Match {

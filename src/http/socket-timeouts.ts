@@ -1,7 +1,7 @@
 // Time limits for slow or idle clients ([server].headers_timeout_secs, request_timeout_secs,
 // keep_alive_timeout_secs) as node:http server options, instead of Node's 60 s / 300 s defaults.
 import type { ServerOptions } from 'node:http';
-import type { ServerConfig } from '../config/types.ts';
+import type { ServerConfig } from '../../core/config/types.ts';
 
 type Timeouts = Pick<ServerConfig, 'headersTimeoutSecs' | 'requestTimeoutSecs' | 'keepAliveTimeoutSecs'>;
 

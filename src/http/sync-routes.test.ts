@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { KbctxError } from '../core/errors.ts';
+import { KbctxError } from '../../core/domain/errors.ts';
 import type { SyncControl } from '../live/live-sync.ts';
 import { isLoopbackAddress, syncRoutes } from './sync-routes.ts';
 

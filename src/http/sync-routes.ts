@@ -1,6 +1,6 @@
 // The live index over REST (docs/sync.md): GET /sync/status, POST /sync/{connector}. A trigger from a
 // non-loopback client is refused unless the server requires a token (then the auth guard vouched for it).
-import { KbctxError } from '../core/errors.ts';
+import { KbctxError } from '../../core/domain/errors.ts';
 import type { SyncControl } from '../live/live-sync.ts';
 import { syncStatusToWire } from '../live/status-wire.ts';
 import type { Route } from './rest-routes.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { SyncReport } from '../app/sync.ts';
-import { KbctxError } from '../core/errors.ts';
+import type { SyncReport } from '../../core/app/sync.ts';
+import { KbctxError } from '../../core/domain/errors.ts';
 import { ConnectorRunner, type RunReason } from './connector-runner.ts';
 
 const report = (over: Partial<SyncReport> = {}): SyncReport => ({

@@ -4,7 +4,7 @@
 // 1. request(hint) merges the hint (some paths, or everything) into what is pending and starts a run
 //    unless one is under way. 2. A run takes the pending hint, calls `sync`, records the outcome.
 // 3. Then: pending work runs at once; otherwise the next run is timed (interval, or backoff after a failure).
-import { failedReport, type SyncReport } from '../app/sync.ts';
+import { failedReport, type SyncReport } from '../../core/app/sync.ts';
 
 export type SyncState = 'idle' | 'running' | 'failed';
 export type RunReason = 'start' | 'watch' | 'poll' | 'schedule' | 'request' | 'retry';

@@ -1,9 +1,9 @@
 // Background embedding after syncs: one pass at a time over every pending chunk; a pass requested
 // while one runs is merged into one more pass; a failed pass (provider outage) is retried with backoff.
 // Search keeps answering throughout: vectors are written batch by batch.
-import { embedPending, type EmbedReport } from '../app/embed.ts';
-import type { Embedder } from '../embed/embedder.ts';
-import type { Store } from '../store/store.ts';
+import { embedPending, type EmbedReport } from '../../core/app/embed.ts';
+import type { Embedder } from '../../core/embed/embedder.ts';
+import type { Store } from '../../core/store/store.ts';
 
 const RETRY_FIRST_MS = 30_000;
 const RETRY_MAX_MS = 1_800_000;

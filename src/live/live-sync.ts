@@ -1,9 +1,9 @@
 // The live index (docs/sync.md): keeps every connector current while the server runs. One runner per
 // connector (schedules, backoff, no overlap), file watchers for filesystem connectors feeding
 // debounced batches, background embedding, and change notifications for the surfaces.
-import type { Connector } from '../connectors/connector.ts';
-import { notFound } from '../core/errors.ts';
-import { syncConnectors, type SyncDeps, type SyncReport } from '../app/sync.ts';
+import type { Connector } from '../../core/connectors/connector.ts';
+import { notFound } from '../../core/domain/errors.ts';
+import { syncConnectors, type SyncDeps, type SyncReport } from '../../core/app/sync.ts';
 import { ChangeBatcher } from './change-batcher.ts';
 import { ConnectorRunner, type ConnectorStatus, type RunReason } from './connector-runner.ts';
 import type { EmbedFollower } from './embed-follower.ts';

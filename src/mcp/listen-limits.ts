@@ -3,8 +3,8 @@
 // token when it sends one, else its remote address). Over a cap: too_many_requests naming the limit.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { ServerConfig } from '../config/types.ts';
-import { KbctxError } from '../core/errors.ts';
+import type { ServerConfig } from '../../core/config/types.ts';
+import { KbctxError } from '../../core/domain/errors.ts';
 
 export interface ListenLimits {
   /** [server].max_listen_streams */

@@ -5,11 +5,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpSurface } from '../../core/hook-types.ts';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import type { AgentRegistry } from '../app/agents.ts';
-import type { ToolRegistry } from '../app/tools.ts';
-import type { DocumentLister } from '../app/documents.ts';
-import { isKbctxError } from '../core/errors.ts';
-import { errorMapping } from '../core/error-table.ts';
+import type { AgentRegistry } from '../../core/app/agents.ts';
+import type { ToolRegistry } from '../../core/app/tools.ts';
+import type { DocumentLister } from '../../core/app/documents.ts';
+import { isKbctxError } from '../../core/domain/errors.ts';
+import { errorMapping } from '../../core/domain/error-table.ts';
 import { createMcpServerFactory } from './create-mcp-server.ts';
 import { listenClientKey, ListenStreams, type ListenLimits } from './listen-limits.ts';
 

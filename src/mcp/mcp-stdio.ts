@@ -2,9 +2,9 @@
 // launch MCP servers as subprocesses. Nothing else may write to stdout while it runs.
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { AgentRegistry } from '../app/agents.ts';
-import type { ToolRegistry } from '../app/tools.ts';
-import type { DocumentLister } from '../app/documents.ts';
+import type { AgentRegistry } from '../../core/app/agents.ts';
+import type { ToolRegistry } from '../../core/app/tools.ts';
+import type { DocumentLister } from '../../core/app/documents.ts';
 import { createMcpServerFactory } from './create-mcp-server.ts';
 import { buildMcpCatalog } from './mcp-catalog.ts';
 

@@ -4,7 +4,7 @@
 // The only module that imports @parcel/watcher (lazily: other commands never load the addon).
 import { readdirSync, statfsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createGlobFilter, type GlobFilter } from '../connectors/globs.ts';
+import { createGlobFilter, type GlobFilter } from '../../core/connectors/globs.ts';
 import type { FolderEvent } from '../live/change-batcher.ts';
 import type { FolderWatch, WatchFolder, WatchSpec } from '../live/folder-watcher.ts';
 import { loadGitignore } from './gitignore.ts';

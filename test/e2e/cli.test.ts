@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.ts';
+import { SCHEMA_VERSION } from '../../plugins/store-sqlite/migrations.ts';
 import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 
 const ws = new Workspace('kbctx-cli-');

@@ -7,8 +7,8 @@ import { existsSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { chunkIds } from '../../src/core/ids.ts';
-import { chunkText } from '../../src/core/chunker.ts';
+import { chunkIds } from '../../core/domain/ids.ts';
+import { chunkText } from '../../plugins/chunker-default/chunker.ts';
 import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 
 const FILES = 6000;

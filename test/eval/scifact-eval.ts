@@ -4,13 +4,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseConfig } from '../../src/config/load-config.ts';
-import type { Config } from '../../src/config/types.ts';
-import { openKbctx } from '../../src/compose.ts';
-import { selectConnectors } from '../../src/app/select-connectors.ts';
-import { syncConnectors } from '../../src/app/sync.ts';
-import { parseSearchParams } from '../../src/app/search-params.ts';
-import { search } from '../../src/app/search.ts';
+import { parseConfig } from '../../core/config/load-config.ts';
+import type { Config } from '../../core/config/types.ts';
+import { openKbctx } from '../../core/app/compose.ts';
+import { selectConnectors } from '../../core/app/select-connectors.ts';
+import { syncConnectors } from '../../core/app/sync.ts';
+import { parseSearchParams } from '../../core/app/search-params.ts';
+import { search } from '../../core/app/search.ts';
 import { corpusId, loadQrels, loadQueries, ndcgAt, recallAt, writeCorpus } from './scifact.ts';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.ts';
 

@@ -7,13 +7,13 @@
 // dir (test/helpers/postgres.ts), and every row is computed again through a replica's store.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { parseConfig } from '../../src/config/load-config.ts';
-import { openKbctx } from '../../src/compose.ts';
-import { selectConnectors } from '../../src/app/select-connectors.ts';
-import { syncConnectors } from '../../src/app/sync.ts';
+import { parseConfig } from '../../core/config/load-config.ts';
+import { openKbctx } from '../../core/app/compose.ts';
+import { selectConnectors } from '../../core/app/select-connectors.ts';
+import { syncConnectors } from '../../core/app/sync.ts';
 import { loadQrels, loadQueries, writeCorpus } from './scifact.ts';
 import { DEFAULT_RUNS, evaluateSemantic, formatScores, type EvalRun } from './semantic-eval.ts';
-import { migrateIndex } from '../../src/app/migrate-index.ts';
+import { migrateIndex } from '../../core/app/migrate-index.ts';
 import { startPostgres } from '../helpers/postgres.ts';
 
 const dir = process.env['KBCTX_EVAL_DIR'] ?? path.resolve('.kbctx/eval-scifact');

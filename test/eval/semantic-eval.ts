@@ -1,12 +1,12 @@
 // Semantic and hybrid rows for the SciFact eval: given an opened kbctx whose index holds the corpus,
 // embeds what is pending with the configured provider and scores each mode (nDCG@10, Recall@100).
 // The caller (scifact-eval.ts or semantic-eval-run.ts) owns indexing and printing.
-import type { Kbctx } from '../../src/compose.ts';
-import type { Fusion } from '../../src/config/types.ts';
-import { embedPending } from '../../src/app/embed.ts';
-import { parseSearchParams } from '../../src/app/search-params.ts';
-import { search } from '../../src/app/search.ts';
-import type { SearchMode } from '../../src/core/models.ts';
+import type { Kbctx } from '../../core/app/compose.ts';
+import type { Fusion } from '../../core/config/types.ts';
+import { embedPending } from '../../core/app/embed.ts';
+import { parseSearchParams } from '../../core/app/search-params.ts';
+import { search } from '../../core/app/search.ts';
+import type { SearchMode } from '../../core/domain/models.ts';
 import { corpusId, ndcgAt, recallAt, type Query } from './scifact.ts';
 
 export interface ModeScore {

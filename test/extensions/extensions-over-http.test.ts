@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createHttpHandler, openKbctx, type Kbctx, type KbctxHttpHandler } from '../../src/lib/index.ts';
+import { createHttpHandler, openKbctx, type Kbctx, type KbctxHttpHandler } from '../../core/lib/index.ts';
 import { REPO_ROOT, Workspace } from '../helpers/workspace.ts';
 
 const CONFIG = `

@@ -1,8 +1,8 @@
 // An in-process kbctx over a temp workspace: real files, a real SQLite file, the real sync path.
-import { parseConfig } from '../../src/config/load-config.ts';
-import { openKbctx, type Kbctx } from '../../src/compose.ts';
-import { selectConnectors } from '../../src/app/select-connectors.ts';
-import { syncConnectors, type SyncReport } from '../../src/app/sync.ts';
+import { parseConfig } from '../../core/config/load-config.ts';
+import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
+import { selectConnectors } from '../../core/app/select-connectors.ts';
+import { syncConnectors, type SyncReport } from '../../core/app/sync.ts';
 import { Workspace } from './workspace.ts';
 
 export class IndexFixture {

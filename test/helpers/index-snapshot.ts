@@ -1,8 +1,8 @@
 // A populated index to move around (`kbctx migrate` tests) and everything a user can observe of an
 // index, as one comparable value: documents, chunks, fingerprints, checkpoints, vectors, search answers.
-import { analyzeQuery } from '../../src/core/search/analyze-query.ts';
-import { embedPending } from '../../src/app/embed.ts';
-import type { Store, StoredEmbedding } from '../../src/store/store.ts';
+import { analyzeQuery } from '../../core/search/analyze-query.ts';
+import { embedPending } from '../../core/app/embed.ts';
+import type { Store, StoredEmbedding } from '../../core/store/store.ts';
 import { commit, initRepo } from './git-repo.ts';
 import { HashingEmbedder, hashVector } from './hashing-embedder.ts';
 import { IndexFixture } from './index-fixture.ts';

@@ -3,9 +3,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { JobKind } from '../../src/scripting/protocol.ts';
+import type { JobKind } from '../../plugins/lua-bridge/scripting/protocol.ts';
 import { after, before } from 'node:test';
-import { ScriptRuntime, type ContextHandler } from '../../src/scripting/runtime/script-runtime.ts';
+import { ScriptRuntime, type ContextHandler } from '../../plugins/lua-bridge/scripting/runtime/script-runtime.ts';
 import { startUpstream, type Upstream } from './http-server.ts';
 
 export class LuaFixture {

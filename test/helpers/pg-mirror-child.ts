@@ -1,6 +1,6 @@
 // A child process for the mirror crash test: opens a PostgreSQL store with a file mirror (argv: url,
 // mirror path), says `ready` once caught up, and waits to be killed.
-import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
+import { openPostgresStore } from '../../plugins/store-postgres/pg-store.ts';
 
 const [url, mirrorPath] = process.argv.slice(2);
 const store = openPostgresStore(url!, { mirrorPath: mirrorPath! });

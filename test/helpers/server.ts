@@ -1,15 +1,15 @@
 // Test servers: a temp workspace with a few documents, synced through the real CLI, then the real
 // HTTP server (REST + MCP) started in-process on 127.0.0.1:0.
 import type { Server } from 'node:http';
-import type { Tool } from '../../src/app/tools.ts';
-import { loadConfig } from '../../src/config/load-config.ts';
-import { openKbctx, type Kbctx } from '../../src/compose.ts';
+import type { Tool } from '../../core/app/tools.ts';
+import { loadConfig } from '../../core/config/load-config.ts';
+import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
 import { createHttpServer } from '../../src/http/create-http-server.ts';
 import { closeGracefully, listen } from '../../src/http/listen.ts';
 import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface, type McpHttpHandler } from '../../src/mcp/mcp-http-handler.ts';
 import { restSurface } from '../../src/http/rest-routes.ts';
-import { listDocumentPage } from '../../src/app/documents.ts';
-import { VERSION } from '../../src/version.ts';
+import { listDocumentPage } from '../../core/app/documents.ts';
+import { VERSION } from '../../core/version.ts';
 import { createWebSurface } from '../../plugins/web/create-web-surface.ts';
 import { Workspace } from './workspace.ts';
 

@@ -3,9 +3,9 @@
 // plugin can override one, and dropping a plugin makes its provider a config error naming it.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { loadConfig } from '../../src/config/load-config.ts';
-import { openKbctx, type Kbctx } from '../../src/compose.ts';
-import { KbctxError } from '../../src/core/errors.ts';
+import { loadConfig } from '../../core/config/load-config.ts';
+import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
+import { KbctxError } from '../../core/domain/errors.ts';
 import { Workspace } from '../helpers/workspace.ts';
 
 const OVERRIDE = `export default {

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { parse as parseToml } from 'smol-toml';
-import { openKbctx, type Kbctx } from '../../src/compose.ts';
-import { parseConfigTree } from '../../src/config/load-config.ts';
+import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
+import { parseConfigTree } from '../../core/config/load-config.ts';
 import { REPO_ROOT, Workspace } from '../helpers/workspace.ts';
 
 const ws = new Workspace('kbctx-stores-');

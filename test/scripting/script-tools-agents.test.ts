@@ -3,7 +3,7 @@
 // real SQLite index.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KbctxError } from '../../src/core/errors.ts';
+import { KbctxError } from '../../core/domain/errors.ts';
 import { IndexFixture } from '../helpers/index-fixture.ts';
 
 const code = (expected: string) => (e: unknown): boolean => {

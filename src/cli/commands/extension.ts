@@ -1,9 +1,9 @@
 // `kbctx extension init <name>`: scaffold a compiled extension module and its test (docs/extensions.md).
 import path from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH } from '../../config/load-config.ts';
+import { DEFAULT_CONFIG_PATH } from '../../../core/config/load-config.ts';
 import { scaffoldExtension } from '../../extensions/scaffold.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../../../core/cli/context.ts';
 
 export function registerExtension(program: Command, ctx: CliContext): void {
   const extension = program.command('extension').description('compiled (JavaScript) extensions: scaffold');

@@ -1,8 +1,8 @@
 // `kbctx registry list|install|update|search|info|add|override|init`: extension registries.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH } from '../../config/load-config.ts';
-import { KbctxError } from '../../core/errors.ts';
+import { DEFAULT_CONFIG_PATH } from '../../../core/config/load-config.ts';
+import { KbctxError } from '../../../core/domain/errors.ts';
 import {
   addExtension,
   extensionInfo,
@@ -18,8 +18,8 @@ import {
 import type { AddPluginResult } from '../../registry/add-plugin.ts';
 import { EXTENSION_TYPES } from '../../registry/manifest.ts';
 import type { PluginManifest } from '../../registry/plugin-manifest.ts';
-import type { CliContext } from '../context.ts';
-import { formatTable } from '../table.ts';
+import type { CliContext } from '../../../core/cli/context.ts';
+import { formatTable } from '../../../core/cli/table.ts';
 
 function registryContext(ctx: CliContext): RegistryContext {
   const config = ctx.config();

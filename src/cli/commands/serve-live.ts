@@ -1,10 +1,10 @@
 // The live index as the server runs it: in a single process (or the cluster primary) the real one;
 // in a cluster worker a proxy to the primary's. Surfaces get status, triggers and change events.
 import cluster, { type Worker } from 'node:cluster';
-import type { Kbctx } from '../../compose.ts';
+import type { Kbctx } from '../../../core/app/compose.ts';
 import type { SyncControl } from '../../live/live-sync.ts';
 import { syncStatusToWire } from '../../live/status-wire.ts';
-import { answerSyncCalls, broadcastIndexChanged, onRemoteIndexChanged, remoteSyncControl } from './serve-sync-ipc.ts';
+import { answerSyncCalls, broadcastIndexChanged, onRemoteIndexChanged, remoteSyncControl } from '../../../core/cli/commands/serve-sync-ipc.ts';
 
 export interface LiveIndex {
   control: SyncControl;

@@ -1,0 +1,285 @@
+// The composition root: the one place that picks concrete adapters (SQLite store, connectors,
+// later embedders, Lua runtime, registries) and wires them into the app's use-cases.
+import path from 'node:path';
+import type { Config } from '../config/types.ts';
+import { requireEnvFor } from '../config/require-env.ts';
+import { guardConnector } from './part-guards.ts';
+import type { Connector } from '../connectors/connector.ts';
+import { extractionOf } from '../../plugins/extract-documents/formats/plugin-extraction.ts';
+import { fileExtraction } from '../file-extraction.ts';
+import { KbctxError } from '../domain/errors.ts';
+import { configuredConnectors, type ConnectorRef } from './select-connectors.ts';
+import type { SearchDeps } from './search.ts';
+import { SearchCache } from './search-cache.ts';
+import { AgentRegistry } from './agents.ts';
+import { ToolRegistry } from './tools.ts';
+import type { SyncDeps } from './sync.ts';
+import { createSemanticSearch } from './semantic-search.ts';
+import { embedAfterSync } from './embed-after-sync.ts';
+import { embedderFromPlugins } from '../embed/plugin-embedder.ts';
+import type { Embedder } from '../embed/embedder.ts';
+import type { Store } from '../store/store.ts';
+import { openStore } from '../store/open-store.ts';
+import type { Scripting, ScriptLoadFailure } from '../../plugins/lua-bridge/scripting/scripting.ts';
+import type { ExtensionConnector } from '../../src/extensions/extension-api.ts';
+import { VERSION } from '../version.ts';
+import { scriptEnv } from '../../plugins/lua-bridge/scripting/script-env.ts';
+import { LiveSync } from '../../src/live/live-sync.ts';
+import { EmbedFollower } from '../../src/live/embed-follower.ts';
+import { watchFolderWithParcel } from '../../src/watch/parcel-watcher.ts';
+import { Kernel } from '../kernel.ts';
+import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../load/load-plugins.ts';
+import { BUILTIN_CONNECTOR_PLUGINS, BUILTIN_EMBEDDER_PLUGINS, BUILTIN_STORE_PLUGINS, BUNDLED_CHUNKER, BUNDLED_PLUGINS } from '../../registry/bundled.ts';
+import { isIncrementalConnector } from '../hook-types.ts';
+import { scriptingService } from '../../plugins/lua-bridge/scripting/scripting-service.ts';
+import { indexService } from './index-service.ts';
+import { pipelineOf } from './plugin-pipeline.ts';
+import { agentFromPlugin, toolFromPlugin } from './plugin-parts.ts';
+import { PerPluginCollector } from '../collector.ts';
+import { indexServicesOf } from './index-services.ts';
+import { followOverrides } from '../../src/registry/follow-overrides.ts';
+import { requireScriptPlugins } from './require-script-plugins.ts';
+import { inlineAgentsService } from './inline-agents-service.ts';
+
+export interface Kbctx {
+  readonly config: Config;
+  readonly store: Store;
+  /** How the store plugin names its engine: 'SQLite', 'PostgreSQL', or a plugin's label. */
+  readonly engine: string;
+  /**
+   * Another index than the configured one (`kbctx migrate --to`): a postgres:// URL (its mirror
+   * beside [db] path, as for replicas) or an SQLite file, with the configured engine settings.
+   */
+  openStoreAt(target: string): Store;
+  /** Connector modules (and the Lua runtime) are imported on first use, so commands that only read the index start fast. */
+  createConnector(ref: ConnectorRef): Promise<Connector>;
+  connectorLabels(): string[];
+  searchDeps(): SearchDeps;
+  /** `lockWait`: how long a sync waits while another process (the server) syncs the same connector (default 10 min). */
+  syncDeps(onProgress?: SyncDeps['onProgress'], lockWait?: { timeoutMs: number; onWait?: (message: string) => void }): SyncDeps;
+  /** The configured embedding provider, built on first use; null when [embedding] is disabled. */
+  embedder(): Embedder | null;
+  /** Built once per process: built-in tools plus script/registry tools as they are added. */
+  tools(): ToolRegistry;
+  agents(): AgentRegistry;
+  /** The Lua runtime (workers start on first use), with the context bridge over this index. */
+  scripts(): Promise<Scripting>;
+  /** Loads the plugins and extensions; the Lua bridge reads the script tools and agents at boot. Idempotent; broken scripts and extensions are returned, not thrown. */
+  loadScripts(): Promise<ScriptLoadFailure[]>;
+  /** The plugin host: its hooks and the loaded plugins (`kbctx plugins`). */
+  readonly kernel: Kernel;
+  /** Imports and applies the configured plugins beyond the bundled set, then calls `boot`, once; a broken plugin throws config_error naming it. */
+  loadPlugins(): Promise<void>;
+  /** Imports the `[extensions] modules` once and registers their tools, agents and connector types; modules that fail are returned. */
+  loadExtensions(): Promise<ScriptLoadFailure[]>;
+  /** The server's live index (call start()): watchers when `watch`, schedules, background embedding. */
+  openLiveSync(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveSync>;
+  close(): Promise<void>;
+}
+
+export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): Kbctx {
+  const config = followOverrides(given);
+  const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
+  const cache = new SearchCache(config.retrieval.cacheSize);
+  let embedderCache: Embedder | null | undefined;
+  const embedder = (): Embedder | null => (embedderCache ??= embedderFromPlugins(kernel, config.embedding, env, BUILTIN_EMBEDDER_PLUGINS));
+  const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
+  const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
+  const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
+  // The Lua runtime (workers start on first use) is a service the lua-bridge plugin uses when it is applied.
+  let scripting: Promise<Scripting> | undefined;
+  let openedScripting: Scripting | undefined;
+  const scriptFailures: ScriptLoadFailure[] = [];
+  let extensionsLoaded: Promise<ScriptLoadFailure[]> | undefined;
+  const extensionConnectors = new Map<string, ExtensionConnector>();
+  const scriptsEnv = scriptEnv(config.scripts.envAllow, env);
+  const scripts = (): Promise<Scripting> =>
+    (scripting ??= (async () => {
+      const [{ Scripting }, { createContextBridge }] = await Promise.all([import('../../plugins/lua-bridge/scripting/scripting.ts'), import('../../plugins/lua-bridge/scripting/context-bridge.ts')]);
+      return (openedScripting = new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }), env: scriptsEnv }));
+    })());
+  kernel.services.provide(
+    scriptingService,
+    { open: scripts, tools: config.tools.script, agents: config.agents.script, check: (part) => check(config, part), reportFailures: (f) => void scriptFailures.push(...f) },
+    'kbctx',
+  );
+  kernel.services.provide(fileExtraction, extractionOf(kernel), 'kbctx');
+  kernel.services.provide(inlineAgentsService, { agents: config.agents.inline, check: (name) => check(config, `agents.inline.${name}`) }, 'kbctx');
+  applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
+  let pluginsApplied: Promise<void> | undefined;
+  const applyPlugins = (): Promise<void> => (pluginsApplied ??= applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins));
+  // The store comes from the plugin tapping createStore.for([db] engine); one from a configured plugin opens once it is applied.
+  const applyConfigured = hasConfiguredPlugins(config.plugins, BUNDLED_PLUGINS) ? applyPlugins : undefined;
+  const opened = openStore(kernel, config.db, { bundled: BUILTIN_STORE_PLUGINS, applyConfigured });
+  const { store, locks } = opened;
+  const pipeline = pipelineOf(kernel, BUNDLED_CHUNKER);
+  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline });
+  kernel.services.provide(indexService, { store, retrieval: config.retrieval, searchDeps, connectorLabels }, 'kbctx');
+  let pluginsLoaded: Promise<void> | undefined;
+  const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
+  const agentContext = kernel.pluginContext('kbctx');
+  // Names plugins added through the collectors: compiled extensions (registered later) do not replace them.
+  const pluginTools = new Set<string>();
+  const pluginAgents = new Set<string>();
+  const collectTools = (registry: ToolRegistry): void =>
+    kernel.hooks.tools.call(
+      new PerPluginCollector((plugin, def) => {
+        registry.register(toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs));
+        pluginTools.add(def.name);
+      }),
+    );
+  const collectAgents = (registry: AgentRegistry): void =>
+    kernel.hooks.agents.call(
+      new PerPluginCollector((plugin, def) => {
+        registry.register(agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext));
+        pluginAgents.add(def.name);
+      }),
+    );
+  let tools: ToolRegistry | undefined;
+  let agents: AgentRegistry | undefined;
+  const connectorFor = (ref: ConnectorRef): Promise<Connector> => createConnector({ kernel, config, extensions: extensionConnectors }, ref);
+  return {
+    config,
+    store,
+    get engine() {
+      return opened.label;
+    },
+    openStoreAt: (target) => {
+      const url = /^postgres(ql)?:\/\//i.test(target) ? target : null;
+      const db = { ...config.db, engine: url === null ? 'sqlite' : 'postgres', url, path: url === null ? target : config.db.path };
+      return openStore(kernel, db, { bundled: BUILTIN_STORE_PLUGINS }).store;
+    },
+    kernel,
+    createConnector: async (ref) => guardConnector(await connectorFor(ref), check(config, `connectors.${ref.type}.${ref.name}`)),
+    connectorLabels,
+    searchDeps,
+    syncDeps: (onProgress, lockWait) => ({
+      store,
+      chunking: config.chunking,
+      pipeline,
+      onProgress,
+      afterConnector: config.embedding.provider === 'disabled' ? undefined : embedAfterSync(store, embedder),
+      lock: (label) => locks.wait(label, '`kbctx sync`', lockWait ?? { timeoutMs: 600_000 }),
+    }),
+    embedder,
+    tools() {
+      if (!tools) {
+        tools = new ToolRegistry(pipeline);
+        collectTools(tools);
+      }
+      return tools;
+    },
+    agents() {
+      if (!agents) {
+        agents = new AgentRegistry();
+        collectAgents(agents);
+      }
+      return agents;
+    },
+    scripts,
+    loadPlugins() {
+      pluginsLoaded ??= (async () => {
+        await applyPlugins();
+        await kernel.hooks.boot.promise(kernel.callContext());
+        // What plugins applied or loaded at boot after the registries were built (script tools) adds now.
+        if (tools) collectTools(tools);
+        if (agents) collectAgents(agents);
+      })();
+      return pluginsLoaded;
+    },
+    loadExtensions() {
+      extensionsLoaded ??= (async () => {
+        await this.loadPlugins();
+        requireScriptPlugins(config, kernel.plugins(), BUNDLED_PLUGINS);
+        if (config.extensions.modules.length === 0) return [];
+        const { loadExtensions } = await import('../../src/extensions/load-extensions.ts');
+        const registry = this.tools();
+        const context = { search: (p: object) => registry.call('search', p), get: (id: string) => registry.call('get', { id }), sources: () => registry.call('sources', {}) };
+        const reservedTools = new Set(registry.list().filter((t) => t.builtin).map((t) => t.name));
+        const loaded = await loadExtensions(config.extensions, { version: VERSION, context, reservedTools });
+        for (const tool of loaded.tools.filter((t) => !pluginTools.has(t.name))) registry.register(tool);
+        const agentRegistry = this.agents();
+        for (const agent of loaded.agents.filter((a) => !pluginAgents.has(a.name))) agentRegistry.register(agent);
+        for (const [type, def] of loaded.connectors) extensionConnectors.set(type, def);
+        return loaded.failures;
+      })();
+      return extensionsLoaded;
+    },
+    async loadScripts() {
+      const extensionFailures = await this.loadExtensions();
+      return [...extensionFailures, ...scriptFailures];
+    },
+    openLiveSync: async ({ watch, log }) => {
+      const connectors = await Promise.all(
+        configuredConnectors(config).map(async (ref) => {
+          const fs = ref.type === 'filesystem' ? config.connectors.filesystem[ref.name] : undefined;
+          const connector = await connectorFor(ref);
+          return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? { ...fs, poll: watch === 'poll' } : null };
+        }),
+      );
+      const syncDeps: SyncDeps = { store, chunking: config.chunking, pipeline, lock: (label) => locks.acquire(label, 'the server (`kbctx serve`)') };
+      const embed = config.embedding.provider === 'disabled' ? null : new EmbedFollower(store, embedder, log);
+      return new LiveSync({ syncDeps, connectors, watchFolder: watchFolderWithParcel, embed, log });
+    },
+    close: async () => {
+      await kernel.shutdown('close');
+      openedScripting?.close();
+      return store.close();
+    },
+  };
+}
+
+/** The check for one part of the config (fails naming an unset `${VAR}` it uses). */
+const check = (config: Config, part: string): (() => void) | undefined => (config.unsetEnv?.[part] ? () => requireEnvFor(config, part) : undefined);
+
+/** The Lua runtime without an index (`connector test`): `context.*` is unavailable. */
+export async function openScripts(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<Scripting> {
+  const { Scripting } = await import('../../plugins/lua-bridge/scripting/scripting.ts');
+  return new Scripting({ env: scriptEnv(config.scripts.envAllow, env) });
+}
+
+interface ConnectorDeps {
+  kernel: Kernel;
+  config: Config;
+  extensions: ReadonlyMap<string, ExtensionConnector>;
+}
+
+/** A configured connector from the plugin tapping `createConnector.for(type)`, else a compiled extension's type. */
+async function createConnector({ kernel, config, extensions }: ConnectorDeps, ref: ConnectorRef): Promise<Connector> {
+  const options = connectorOptions(config, ref);
+  if (!options) throw new KbctxError('not_found', `connector ${ref.label} is not configured`);
+  const hook = kernel.hooks.createConnector.get(ref.type);
+  if (hook?.isUsed()) {
+    const instance = { type: ref.type, name: ref.name, options: { ...options }, dataDir: path.dirname(config.db.path), baseDir: config.baseDir };
+    const impl = await hook.promise(instance, kernel.callContext());
+    if (impl) {
+      if (isIncrementalConnector(impl)) return impl;
+      const { connectorFromPlugin } = await import('./plugin-connector.ts');
+      return connectorFromPlugin(impl, instance, (signal) => kernel.pluginContext(kernel.tappedKeys('createConnector').get(ref.type)?.[0] ?? ref.type, signal), config.extensions.timeoutSecs, warn);
+    }
+  }
+  const extension = extensions.get(ref.type);
+  if (extension) {
+    const { ExtensionConnectorInstance } = await import('../../src/extensions/extension-connector-instance.ts');
+    return new ExtensionConnectorInstance(extension, ref.name, options, config.extensions.timeoutSecs, warn);
+  }
+  return unavailable(ref);
+}
+
+/** Item warnings of plugin and extension connectors (a bad item is skipped). */
+const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+
+/** The section of a configured connector: validated for the built-in types, as written for others. */
+function connectorOptions(config: Config, ref: ConnectorRef): Readonly<Record<string, unknown>> | undefined {
+  const builtin = (config.connectors as unknown as Record<string, Record<string, object> | undefined>)[ref.type];
+  return (config.connectors.extension[ref.type]?.[ref.name] ?? builtin?.[ref.name]) as Readonly<Record<string, unknown>> | undefined;
+}
+
+/** A configured connector type no plugin or extension provides: its sync fails with a clear message. */
+function unavailable(ref: ConnectorRef): Connector {
+  const plugin = BUILTIN_CONNECTOR_PLUGINS[ref.type];
+  const message = plugin
+    ? `${ref.label}: the ${ref.type} connector is provided by the plugin ${plugin}, which is not loaded (check plugins in the config)`
+    : `${ref.label}: no loaded plugin or extension provides the connector type '${ref.type}' (check plugins and [extensions] modules)`;
+  return { label: ref.label, type: ref.type, scan: () => Promise.reject(new KbctxError('config_error', message)) };
+}

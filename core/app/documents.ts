@@ -1,0 +1,65 @@
+// Reading documents: `get` by id (404 when unknown) and the full export.
+import { badRequest, notFound } from '../domain/errors.ts';
+import type { Chunk } from '../domain/models.ts';
+import type { DocumentHead, Store, StoredDocument } from '../store/store.ts';
+import { chunkToWire, documentToWire } from './wire.ts';
+
+export async function getDocument(store: Store, id: string): Promise<StoredDocument> {
+  const doc = typeof id === 'string' && id.trim() !== '' ? await store.getDocument(id.trim()) : null;
+  if (!doc) throw notFound(`document not found: ${id}`);
+  return doc;
+}
+
+export async function getDocumentWithChunks(store: Store, id: string): Promise<{ document: StoredDocument; chunks: Chunk[] }> {
+  const document = await getDocument(store, id);
+  return { document, chunks: await store.getChunks(document.id) };
+}
+
+/**
+ * The export (`{documents, chunks}` as JSON, formatted like JSON.stringify(value, null, 2)) as a
+ * sequence of text pieces of about `pieceChars` each, read row by row: memory stays bounded however
+ * large the index. `counts` is filled in as the pieces are produced.
+ */
+export async function* exportJsonPieces(store: Store, counts = { documents: 0, chunks: 0 }, pieceChars = 1 << 16): AsyncGenerator<string> {
+  let buffer = '{\n';
+  const section = async function* (name: 'documents' | 'chunks', items: AsyncIterable<unknown>, last: boolean): AsyncGenerator<string> {
+    buffer += `  "${name}": [`;
+    let n = 0;
+    for await (const item of items) {
+      buffer += `${n === 0 ? '' : ','}\n    ${JSON.stringify(item, null, 2).replaceAll('\n', '\n    ')}`;
+      counts[name] = ++n;
+      if (buffer.length >= pieceChars) {
+        yield buffer;
+        buffer = '';
+      }
+    }
+    counts[name] = n;
+    buffer += `${n === 0 ? '' : '\n  '}]${last ? '' : ','}\n`;
+  };
+  yield* section('documents', map(store.iterateDocuments(), documentToWire), false);
+  yield* section('chunks', map(store.iterateChunks(), chunkToWire), true);
+  yield `${buffer}}\n`;
+}
+
+async function* map<A, B>(items: AsyncIterable<A>, fn: (a: A) => B): AsyncGenerator<B> {
+  for await (const item of items) yield fn(item);
+}
+
+export type DocumentLister = (cursor: string | undefined) => Promise<DocumentPage>;
+
+export interface DocumentPage {
+  documents: DocumentHead[];
+  /** Opaque; pass it back for the next page. Absent on the last page. */
+  nextCursor: string | undefined;
+}
+
+/** One page of documents in a stable order (MCP `resources/list`). A cursor that is not ours is bad_request. */
+export async function listDocumentPage(store: Store, cursor: string | undefined, pageSize = 100): Promise<DocumentPage> {
+  let after = 0;
+  if (cursor !== undefined) {
+    after = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Number.isSafeInteger(after) || after < 0) throw badRequest(`invalid cursor '${cursor}': pass back a nextCursor from an earlier page`);
+  }
+  const page = await store.listDocuments(after, pageSize);
+  return { documents: page.documents, nextCursor: page.last === null ? undefined : Buffer.from(String(page.last)).toString('base64url') };
+}

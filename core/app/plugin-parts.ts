@@ -1,0 +1,36 @@
+// Tools and agents that plugins add through the kernel's hooks, as the app's Tool and Agent: checked and run under a deadline like compiled extensions, with the plugin's own ctx.
+import type { PluginAgentDef, PluginToolDef } from '../hook-types.ts';
+import type { PluginContext } from '../plugin-context.ts';
+import type { ExtensionAgentContext } from '../../src/extensions/extension-api.ts';
+import { toExtensionAgent } from '../../src/extensions/extension-agent.ts';
+import { checkName, invalid, toExtensionTool } from '../../src/extensions/extension-tool.ts';
+import type { Agent } from './agents.ts';
+import type { Tool } from './tools.ts';
+
+export type ContextFor = (signal: AbortSignal) => PluginContext;
+
+export function toolFromPlugin(def: PluginToolDef, contextFor: ContextFor, defaultTimeoutSecs: number): Tool {
+  if (typeof def?.call !== 'function') throw invalid(`tools.add(${JSON.stringify(def?.name)}): \`call\` must be a function`);
+  if (def.params && def.timeout === undefined) {
+    checkName(def.name, `tools.add(${JSON.stringify(def.name)})`);
+    return {
+      name: def.name,
+      description: def.description ?? `Plugin tool: ${def.name}`,
+      params: def.params,
+      builtin: def.builtin === true,
+      readOnly: def.readOnly === true,
+      run: async (params, ctx) => (await def.call(params, contextFor(ctx.signal ?? new AbortController().signal))) ?? null,
+    };
+  }
+  const tool = toExtensionTool(
+    { name: def.name, description: def.description, parameters: (def.params ?? def.inputSchema) as never, timeout: def.timeout, readOnly: def.readOnly, execute: (params, { signal }) => def.call(params, contextFor(signal)) },
+    defaultTimeoutSecs,
+  );
+  return { ...tool, description: def.description ?? `Plugin tool: ${def.name}`, builtin: def.builtin === true };
+}
+
+export function agentFromPlugin(def: PluginAgentDef, contextFor: ContextFor, defaultTimeoutSecs: number, context: ExtensionAgentContext): Agent {
+  if (typeof def?.resolve !== 'function') throw invalid(`agents.add(${JSON.stringify(def?.name)}): \`resolve\` must be a function`);
+  const agent = toExtensionAgent({ ...def, resolve: (args, { signal }) => def.resolve(args, contextFor(signal)) }, defaultTimeoutSecs, context);
+  return { ...agent, description: def.description ?? `Plugin agent: ${def.name}`, source: def.source ?? agent.source };
+}

@@ -1,0 +1,123 @@
+// The search use-case: keyword search today; semantic and hybrid plug in through `vectorSearch`
+// (embeddings issue). Results are documents, best first, scores in [0, 1], ties by id.
+import { KbctxError, notFound } from '../domain/errors.ts';
+import type { SearchResult } from '../domain/models.ts';
+import { analyzeQuery } from '../search/analyze-query.ts';
+import { makeSnippet } from '../search/snippet.ts';
+import { CONNECTOR_TYPES, type RetrievalConfig } from '../config/types.ts';
+import type { SourceFilter, Store } from '../store/store.ts';
+import { SearchCache } from './search-cache.ts';
+import type { SearchParams } from './search-params.ts';
+import type { Pipeline } from './plugin-pipeline.ts';
+
+export interface SearchDeps {
+  store: Store;
+  retrieval: RetrievalConfig;
+  /** Present when an embedding provider is configured and embeddings exist. */
+  semantic?: SemanticSearch | undefined;
+  /** Optional response cache (long-running processes: the server). */
+  cache?: SearchCache | undefined;
+  /** Source labels that exist (configured or indexed): an unknown `source` with no results is not_found listing them. */
+  knownSources?: (() => Promise<string[]>) | undefined;
+  /** Plugins' `query` and `rank` taps (none: skipped). */
+  pipeline?: Pick<Pipeline, 'query' | 'rank'> | undefined;
+}
+
+/** Semantic/hybrid search, provided by the embeddings layer. */
+export interface SemanticSearch {
+  search(params: SearchParams, deps: SearchDeps): Promise<SearchResponse>;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  explain: {
+    mode: SearchParams['mode'];
+    alpha: number | null;
+    keywordCandidates: number;
+    vectorCandidates: number;
+    terms: string[];
+  };
+}
+
+export async function search(deps: SearchDeps, input: SearchParams): Promise<SearchResponse> {
+  const { query, rank } = deps.pipeline ?? {};
+  const params = query ? await query(input) : input;
+  const found = await searchCached(deps, params);
+  // Ranking plugins see the cached answer and reorder a copy: the cache keeps the engine's ranking.
+  const response = rank ? { ...found, results: (await rank([...found.results], params)).slice(0, params.limit) } : found;
+  // Checked only when nothing matched, so a search that finds something never pays for it (and a
+  // script item's own `source` label, unknown to the config, still works when it has documents).
+  if (response.results.length === 0 && params.source !== undefined && deps.knownSources) checkSource(params.source, await deps.knownSources());
+  return response;
+}
+
+function checkSource(source: string, labels: readonly string[]): void {
+  // A built-in connector type is a valid filter even with no instance configured (it just matches nothing).
+  const known = new Set([...CONNECTOR_TYPES, ...labels.flatMap((l) => [l, l.split(':')[0]!])]);
+  if (known.has(source)) return;
+  throw notFound(
+    `source '${source}' does not exist; ${labels.length === 0 ? 'no sources are configured or indexed' : `sources: ${labels.join(', ')} (or a type: ${[...new Set(labels.map((l) => l.split(':')[0]))].join(', ')})`}`,
+  );
+}
+
+async function searchCached(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
+  if (!deps.cache) return searchUncached(deps, params);
+  const key = SearchCache.key(params, deps.retrieval);
+  const generation = deps.store.generation();
+  const cached = deps.cache.get(key, generation);
+  if (cached) return cached;
+  const response = await searchUncached(deps, params);
+  deps.cache.set(key, generation, response);
+  return response;
+}
+
+async function searchUncached(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
+  if (params.mode !== 'keyword') {
+    if (!deps.semantic) {
+      throw new KbctxError(
+        'embeddings_not_configured',
+        `${params.mode} search needs embeddings, and none are configured: set [embedding] provider (openai, ollama or local) in the config, then run \`kbctx embed pending\``,
+      );
+    }
+    return deps.semantic.search(params, deps);
+  }
+  return keywordSearch(deps, params);
+}
+
+export async function keywordSearch(deps: SearchDeps, params: SearchParams, candidateK?: number): Promise<SearchResponse> {
+  const terms = analyzeQuery(params.query);
+  const result = await deps.store.keywordSearch({
+    terms,
+    limit: params.limit,
+    // Keyword mode needs only enough chunks to fill `limit` documents (the store fetches more when
+    // grouping leaves too few); the full candidate_k_keyword list is for hybrid fusion.
+    candidateK: candidateK ?? Math.min(deps.retrieval.candidateKKeyword, Math.max(2 * params.limit, 16)),
+    filter: searchFilter(params),
+  });
+  const stems = new Set(terms.map((t) => t.stem));
+  const results: SearchResult[] = result.hits.map((hit) => ({
+    id: hit.document.id,
+    source: hit.document.source,
+    sourceId: hit.document.sourceId,
+    title: hit.document.title,
+    score: round(hit.score),
+    snippet: makeSnippet(hit.chunk.text, stems),
+    sourceUrl: hit.document.sourceUrl,
+    updatedAt: hit.document.updatedAt,
+    explain: params.explain
+      ? { keywordScore: round(hit.score), semanticScore: null, hybridScore: round(hit.score), chunkId: hit.chunk.id, chunkIndex: hit.chunk.chunkIndex }
+      : undefined,
+  }));
+  return {
+    results,
+    explain: { mode: 'keyword', alpha: null, keywordCandidates: result.candidateCount, vectorCandidates: 0, terms: result.matchedTerms.map((t) => t.token) },
+  };
+}
+
+const round = (n: number): number => Math.round(n * 1e6) / 1e6;
+
+/** The store filter for a search: applied inside candidate retrieval, before the cut. */
+export function searchFilter(params: SearchParams): SourceFilter | undefined {
+  if (params.source === undefined && params.since === undefined) return undefined;
+  return { source: params.source, since: params.since };
+}

@@ -1,0 +1,133 @@
+// The tool registry: built-in tools (search, get, sources) and any tool added later (Lua script tools,
+// registry tools). REST (`POST /tools/{name}`, `GET /tools/list`), MCP (`tools/list`, `tools/call`)
+// and the CLI (`tool list`) all go through `listTools` / `callTool`, so validation, defaults and
+// results are identical on every surface.
+import { notFound } from '../domain/errors.ts';
+import { rejectUnknownParams } from '../tools/unknown-params.ts';
+import { toJsonSchema, validateParams, type JsonSchemaObject, type ParamSpec } from '../tools/param-spec.ts';
+import type { RetrievalConfig } from '../config/types.ts';
+import type { Store } from '../store/store.ts';
+import { getDocument } from './documents.ts';
+import { SEARCH_PARAMS, toSearchParams } from './search-params.ts';
+import { search, type SearchDeps } from './search.ts';
+import { listSources } from './sources.ts';
+import type { Pipeline } from './plugin-pipeline.ts';
+import { documentToWire, searchResponseToWire, sourcesToWire } from './wire.ts';
+
+export interface ToolCallContext {
+  /** Aborted when the caller gives up (client disconnect, time-out). */
+  signal?: AbortSignal | undefined;
+}
+
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly params: readonly ParamSpec[];
+  readonly builtin: boolean;
+  /** True when calling the tool changes nothing (MCP `readOnlyHint`). */
+  readonly readOnly: boolean;
+  /** Runs with parameters already validated and defaulted. Resolves to a JSON-serialisable value. */
+  run(params: Record<string, unknown>, ctx: ToolCallContext): Promise<unknown>;
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  builtin: boolean;
+  readOnly: boolean;
+  parameters: JsonSchemaObject;
+}
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+  private readonly schemas = new Map<string, JsonSchemaObject>();
+  private readonly pipeline: Pick<Pipeline, 'toolCall' | 'toolResult'>;
+
+  /** `pipeline`: plugins' `toolCall` (answer or refuse before the tool runs) and `toolResult` taps. */
+  constructor(pipeline: Pick<Pipeline, 'toolCall' | 'toolResult'> = {}) {
+    this.pipeline = pipeline;
+  }
+
+  /** Adds a tool; a later tool with the same name replaces an earlier one (explicit config beats registries). */
+  register(tool: Tool): void {
+    this.tools.set(tool.name, tool);
+    this.schemas.set(tool.name, toJsonSchema(tool.params));
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  get(name: string): Tool {
+    const tool = this.tools.get(name);
+    // Named here rather than pointing at one surface's listing (REST, MCP and the CLI all raise this).
+    if (!tool) throw notFound(`unknown tool '${name}'; available tools: ${[...this.tools.keys()].join(', ')}`);
+    return tool;
+  }
+
+  /** Built-ins first, then the rest by name. Schemas are computed once, at registration. */
+  list(): ToolInfo[] {
+    return [...this.tools.values()]
+      .sort((a, b) => Number(b.builtin) - Number(a.builtin) || (a.builtin ? 0 : a.name.localeCompare(b.name)))
+      .map((t) => ({ name: t.name, description: t.description, builtin: t.builtin, readOnly: t.readOnly, parameters: this.schemas.get(t.name)! }));
+  }
+
+  /** Validates (bad_request naming the parameter), applies defaults, runs. not_found for an unknown tool. */
+  async call(name: string, input: unknown, ctx: ToolCallContext = {}): Promise<unknown> {
+    const tool = this.get(name);
+    const params = validateParams(tool.params, input);
+    const { toolCall, toolResult } = this.pipeline;
+    if (!toolCall && !toolResult) return tool.run(params, ctx);
+    const call = { name, params };
+    const early = toolCall ? await toolCall(call) : undefined;
+    const result = early !== undefined ? early : await tool.run(params, ctx);
+    return toolResult ? toolResult(result, call) : result;
+  }
+}
+
+export interface BuiltinDeps {
+  store: Store;
+  retrieval: RetrievalConfig;
+  searchDeps: () => SearchDeps;
+  connectorLabels: () => string[];
+}
+
+/** The three built-in tools. Their results are the same bodies as the dedicated REST paths. */
+export function builtinTools(deps: BuiltinDeps): Tool[] {
+  return [
+    {
+      name: 'search',
+      description:
+        'Search the knowledge base. Returns the best-matching documents with a relevance score in [0, 1] and a snippet; use `get` with a result id to read a whole document.',
+      params: SEARCH_PARAMS,
+      builtin: true,
+      readOnly: true,
+      run: async (params) => {
+        const parsed = toSearchParams(params, deps.retrieval); // params are already validated by ToolRegistry.call
+        return searchResponseToWire(await search(deps.searchDeps(), parsed), parsed.explain);
+      },
+    },
+    {
+      name: 'get',
+      description: 'Fetch one document by id (from search results): title, source, URL, update time and the full body text.',
+      params: [{ name: 'id', type: 'string', required: true, maxLength: 256, description: 'Document id from a search result.' }],
+      builtin: true,
+      readOnly: true,
+      run: async (params) => {
+        rejectUnknownParams(params, ['id']);
+        return documentToWire(await getDocument(deps.store, params['id'] as string));
+      },
+    },
+    {
+      name: 'sources',
+      description: 'List the indexed sources (connectors) with their document and chunk counts.',
+      params: [],
+      builtin: true,
+      readOnly: true,
+      run: async (params) => {
+        rejectUnknownParams(params, []);
+        return sourcesToWire(await listSources(deps.store, deps.connectorLabels()));
+      },
+    },
+  ];
+}

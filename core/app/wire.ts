@@ -1,0 +1,141 @@
+// Domain objects → the JSON shapes of the contract (snake_case field names, SPEC §1, §3, §4, §6).
+// Every surface serialises through these functions, so field names cannot drift between them.
+import type { Chunk, SearchResult } from '../domain/models.ts';
+import type { StoredDocument } from '../store/store.ts';
+import type { Agent } from './agents.ts';
+import type { SearchResponse } from './search.ts';
+import type { SyncReport } from './sync.ts';
+import type { ToolInfo } from './tools.ts';
+import type { SourceRow, Stats } from './sources.ts';
+
+export function documentToWire(doc: StoredDocument): Record<string, unknown> {
+  return {
+    id: doc.id,
+    source: doc.source,
+    source_id: doc.sourceId,
+    source_url: doc.sourceUrl,
+    title: doc.title,
+    body: doc.body,
+    updated_at: doc.updatedAt,
+    content_type: doc.contentType,
+    metadata: doc.metadata,
+    // Context Harness's document fields, so its scripts and clients never read nil.
+    created_at: typeof doc.metadata['created_at'] === 'string' ? doc.metadata['created_at'] : doc.updatedAt,
+    ...(typeof doc.metadata['author'] === 'string' ? { author: doc.metadata['author'] } : {}),
+  };
+}
+
+export function chunkToWire(chunk: Chunk): Record<string, unknown> {
+  return { id: chunk.id, document_id: chunk.documentId, chunk_index: chunk.chunkIndex, text: chunk.text };
+}
+
+export function searchResultToWire(r: SearchResult): Record<string, unknown> {
+  return {
+    id: r.id,
+    source: r.source,
+    source_id: r.sourceId,
+    title: r.title,
+    score: r.score,
+    snippet: r.snippet,
+    source_url: r.sourceUrl,
+    updated_at: r.updatedAt,
+    ...(r.explain
+      ? {
+          explain: {
+            keyword_score: r.explain.keywordScore,
+            semantic_score: r.explain.semanticScore,
+            hybrid_score: r.explain.hybridScore,
+            chunk_id: r.explain.chunkId,
+            chunk_index: r.explain.chunkIndex,
+          },
+        }
+      : {}),
+  };
+}
+
+export function searchResponseToWire(response: SearchResponse, explain: boolean): Record<string, unknown> {
+  return {
+    results: response.results.map(searchResultToWire),
+    ...(explain
+      ? {
+          explain: {
+            mode: response.explain.mode,
+            alpha: response.explain.alpha,
+            keyword_candidates: response.explain.keywordCandidates,
+            vector_candidates: response.explain.vectorCandidates,
+            terms: response.explain.terms,
+          },
+        }
+      : {}),
+  };
+}
+
+export function sourcesToWire(rows: readonly SourceRow[]): { sources: Record<string, unknown>[] } {
+  return {
+    sources: rows.map((s) => ({
+      source: s.source,
+      document_count: s.documentCount,
+      chunk_count: s.chunkCount,
+      status: s.status,
+      // Context Harness's source fields (name, configured, healthy, notes), for its scripts and clients.
+      name: s.source,
+      configured: s.configured,
+      healthy: s.configured,
+      ...(s.configured ? (s.status === 'ok' ? {} : { notes: 'configured, not synced yet' }) : { notes: 'no longer configured; its documents stay searchable until removed' }),
+    })),
+  };
+}
+
+export function statsToWire(stats: Stats): Record<string, unknown> {
+  return {
+    db_path: stats.dbPath,
+    db_size_bytes: stats.dbSizeBytes,
+    documents: stats.counts.documents,
+    chunks: stats.counts.chunks,
+    embedded_chunks: stats.counts.embedded,
+    embedded_percent: stats.embeddedPercent,
+    sources: stats.sources.map((s) => ({
+      source: s.source,
+      documents: s.documentCount,
+      chunks: s.chunkCount,
+      embedded: s.embeddedCount,
+      last_sync: s.lastSyncAt,
+    })),
+    embeddings: stats.embeddings.map((e) => ({ model: e.model, dims: e.dims, count: e.count, current: e.current })),
+  };
+}
+
+/** `GET /tools/list` and `kbctx tool list --json`. */
+export function toolsToWire(tools: readonly ToolInfo[]): { tools: Record<string, unknown>[] } {
+  return { tools: tools.map((t) => ({ name: t.name, description: t.description, builtin: t.builtin, parameters: t.parameters })) };
+}
+
+/** `GET /agents/list` and `kbctx agent list --json`. */
+export function agentsToWire(agents: readonly Agent[]): { agents: Record<string, unknown>[] } {
+  return {
+    agents: agents.map((a) => ({
+      name: a.name,
+      description: a.description,
+      tools: [...a.tools],
+      source: a.source,
+      arguments: a.arguments.map((x) => ({ name: x.name, description: x.description, required: x.required })),
+    })),
+  };
+}
+
+/** One connector's sync outcome, as `kbctx sync --json` prints it and the library's `sync()` returns it. */
+export function syncReportToWire(r: SyncReport): Record<string, unknown> {
+  return {
+    connector: r.connector,
+    fetched: r.fetched,
+    upserted: r.upserted,
+    chunks_written: r.chunksWritten,
+    deleted: r.deleted,
+    unchanged: r.unchanged,
+    skipped: r.skipped,
+    errors: r.errors,
+    notes: r.notes,
+    failure: r.failure,
+    duration_ms: Math.round(r.durationMs),
+  };
+}

@@ -1,0 +1,67 @@
+// `kbctx doctor`: checks the config, the plugins (and their own `doctor` checks), the index, embeddings (and the provider), connectors' sources,
+// extensions and scripts, registries and git, and prints what to do.
+// Exit 0 when nothing failed (warnings included), 1 when a check failed, 3 when the config does not load.
+import type { Command } from 'commander';
+import { configChecks, indexChecks, type DoctorCheck } from '../../app/doctor.ts';
+import { connectorChecks, embedderCheck, loadChecks } from '../../app/doctor-parts.ts';
+import { pluginChecks } from '../../app/plugin-checks.ts';
+import { configuredConnectors } from '../../app/select-connectors.ts';
+import { KbctxError } from '../../domain/errors.ts';
+import type { Embedder } from '../../embed/embedder.ts';
+import { gitVersion } from '../../../src/registry/git.ts';
+import { loadRegistries } from '../../../src/registry/registries.ts';
+import type { CliContext } from '../context.ts';
+
+const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const;
+
+export function registerDoctor(program: Command, ctx: CliContext): void {
+  program
+    .command('doctor')
+    .description('check the config, the index, embeddings, connectors, scripts, extensions, registries and git; print what to do')
+    .action(async () => {
+      let kbctx;
+      try {
+        kbctx = ctx.kbctx();
+      } catch (error) {
+        // A config that does not load (unknown key, wrong type, bad TOML): say so, then exit 3 with its message.
+        if (error instanceof KbctxError && error.code === 'config_error') ctx.io.out(`${MARK.fail}  config     ${error.message}\n      → fix the key it names (config/kbctx.example.toml documents every key)\n`);
+        throw error;
+      }
+      const config = kbctx.config;
+      let embedder: Embedder | null = null;
+      const plugins = await pluginChecks(kbctx.kernel, () => kbctx.loadPlugins());
+      if (plugins.loadError) {
+        // A plugin that does not load fails every command the same way: say so, then exit 3 with its message.
+        for (const c of plugins.checks) ctx.io.out(`${MARK.fail}  ${c.area.padEnd(10)} ${c.detail}\n      → ${c.fix}\n`);
+        throw plugins.loadError;
+      }
+      const checks: DoctorCheck[] = [...configChecks(config), ...plugins.checks];
+      try {
+        embedder = kbctx.embedder();
+      } catch (error) {
+        checks.push({ area: 'embeddings', status: 'fail', detail: (error as Error).message, fix: 'fix the [embedding] section' });
+      }
+      checks.push(...(await indexChecks(kbctx.store, embedder, kbctx.engine)));
+      // The local provider is bundled (nothing to reach); a remote one must answer a real request.
+      if (embedder && config.embedding.provider !== 'local') checks.push(await embedderCheck(embedder));
+      const extensionFailures = await kbctx.loadExtensions();
+      const scriptFailures = (await kbctx.loadScripts()).filter((f) => !extensionFailures.includes(f));
+      checks.push(...loadChecks(extensionFailures, scriptFailures));
+      checks.push(...(await connectorChecks(await Promise.all(configuredConnectors(config).map((ref) => kbctx.createConnector(ref))))));
+      for (const reg of loadRegistries(config)) {
+        checks.push(
+          reg.present
+            ? { area: 'registries', status: 'ok', detail: `${reg.name}: ${reg.path}${reg.manifest ? '' : ' (no registry.toml: the tree is scanned)'}` }
+            : { area: 'registries', status: 'warn', detail: `${reg.name}: not installed at ${reg.path}`, fix: reg.url ? `run \`kbctx registry install --name ${reg.name}\`` : 'create the folder or fix its path' },
+        );
+      }
+      const needsGit = Object.keys(config.connectors.git).length > 0 || Object.values(config.registries).some((r) => r.url !== null);
+      const git = await gitVersion();
+      if (git) checks.push({ area: 'git', status: 'ok', detail: git });
+      else checks.push({ area: 'git', status: needsGit ? 'fail' : 'warn', detail: 'git is not installed or not on PATH', fix: 'install git (git connectors and registries need it)' });
+      if (ctx.json) ctx.printJson({ checks });
+      else for (const c of checks) ctx.io.out(`${MARK[c.status]}  ${c.area.padEnd(10)} ${c.detail}${c.fix && c.status !== 'ok' ? `\n      → ${c.fix}` : ''}\n`);
+      const failed = checks.filter((c) => c.status === 'fail').length;
+      if (failed > 0) throw new KbctxError('internal', `${failed} check(s) failed`);
+    });
+}

@@ -1,0 +1,107 @@
+// Runs the server (`kbctx serve mcp`, `serve stdio`, `kbctx start`): opens the index, loads scripts,
+// starts the live index, then the transport a plugin provides (`createTransport.for("mcp")`, the HTTP
+// server, or `"stdio"`), prints its banner and serves until SIGINT/SIGTERM. With `[server] workers`
+// the primary runs the live index and forks workers that each start the transport.
+// Loaded lazily so other commands never load the server code.
+import { KbctxError } from '../../domain/errors.ts';
+import type { HttpSurface, RunningTransport } from '../../index.ts';
+import { parseBind } from '../../../src/http/bind-address.ts';
+import { checkExposure } from '../../../src/http/exposure-policy.ts';
+import { VERSION } from '../../version.ts';
+import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
+import { startLiveIndex } from '../../../src/cli/commands/serve-live.ts';
+import { serveService } from './serve-service.ts';
+import type { CliContext } from '../context.ts';
+import type { Kbctx } from '../../app/compose.ts';
+import { lineLog } from '../../domain/log-line.ts';
+
+export interface ServeOptions {
+  bind?: string | undefined;
+  stdio?: boolean | undefined;
+  workers?: number | undefined;
+  /** false: --no-watch. */
+  watch?: boolean | undefined;
+}
+
+/** The bundled plugin that provides each of kbctx's own transports (for the error when it is dropped). */
+const TRANSPORT_PLUGINS: Readonly<Record<string, string>> = { mcp: 'transport-http', stdio: 'mcp-stdio' };
+
+export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
+  const kbctx = ctx.kbctx();
+  const log = lineLog(ctx.io.err);
+  const worker = isClusterWorker();
+  if (!worker) log(`config: ${kbctx.config.file ?? 'built-in default (no config file found)'}`);
+  await openIndex(kbctx, worker ? () => undefined : log);
+  // Script tools and agents are read in the Lua sandbox before anything lists them; a broken one is left out.
+  for (const f of await kbctx.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
+  const name = options.stdio ? 'stdio' : 'mcp';
+  const hook = kbctx.kernel.hooks.createTransport.get(name);
+  if (!hook?.isUsed()) throw new KbctxError('config_error', `the ${name} transport is provided by the plugin ${TRANSPORT_PLUGINS[name]}, which is not loaded (check plugins in the config)`);
+  const workers = options.stdio ? 1 : (options.workers ?? kbctx.config.server.workers);
+  if (workers > 1 && !worker) {
+    // A refused bind fails here, before any worker starts (a worker failing it would be restarted forever).
+    checkExposure(kbctx.config.server, parseBind(options.bind ?? kbctx.config.server.bind).host, ctx.io.env);
+    // The primary supervises and is the one scheduler/writer of the live index; workers only serve.
+    log(`starting ${workers} worker processes`);
+    const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: 'primary' });
+    await runPrimary(workers, (lines) => ctx.io.out(lines.map((l) => `${l}\n`).join('')), log, live.attachWorker);
+    await live.close();
+    await kbctx.close();
+    return;
+  }
+  const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: worker ? 'worker' : 'single' });
+  const tools = kbctx.tools();
+  const agents = kbctx.agents();
+  const httpSurfaces = async (): Promise<HttpSurface[]> => {
+    const surfaces: HttpSurface[] = [];
+    await kbctx.kernel.hooks.httpRoutes.promise({ add: (s) => void surfaces.push(s) }, kbctx.kernel.callContext());
+    return surfaces;
+  };
+  const debug = ctx.io.env['KBCTX_DEBUG'] ? log : undefined;
+  kbctx.kernel.services.provide(serveService, { kbctx, tools, agents, live, version: VERSION, env: ctx.io.env, log, debug, isWorker: worker, httpSurfaces }, 'kbctx');
+  let running: RunningTransport | undefined;
+  try {
+    running = await hook.promise({ bind: options.bind ?? kbctx.config.server.bind, options: { ...(kbctx.config.plugins.options[name] ?? {}) } }, kbctx.kernel.callContext());
+  } finally {
+    if (!running) await live.close(); // the address is taken: stop the watchers so the command exits
+  }
+  if (!running) throw new KbctxError('usage', `transport '${name}': no plugin started it (every createTransport tap returned nothing)`);
+  const banner = running.describe?.() ?? [];
+  if (worker) announceListening(banner);
+  else if (banner.length > 0) ctx.io.out(banner.map((l) => `${l}\n`).join('')); // none for stdio: stdout carries the protocol
+  await kbctx.kernel.hooks.ready.promise(kbctx.kernel.callContext());
+  await (running.done ?? untilSignal(log));
+  // Settled, not all: a part failing to close (PostgreSQL gone) must not become an unhandled rejection.
+  const closed = await Promise.allSettled([running.close(), live.close()]);
+  for (const c of closed) if (c.status === 'rejected') log(`shutdown: ${(c.reason as Error).message}`);
+  if (worker) process.disconnect?.(); // the IPC channel would keep a worker alive
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilSignal(log: (line: string) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      log(`${signal}: shutting down`);
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      resolve();
+    };
+    const onInt = (): void => stop('SIGINT');
+    const onTerm = (): void => stop('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  });
+}
+
+/**
+ * Opens the index before serving, so a PostgreSQL replica builds or catches up its mirror now rather
+ * than in the first request. PostgreSQL unreachable is not fatal: requests get 503 until it answers.
+ */
+async function openIndex(kbctx: Kbctx, log: (line: string) => void): Promise<void> {
+  try {
+    const counts = await kbctx.store.counts();
+    log(`index: ${kbctx.store.path} (${kbctx.engine}, ${counts.documents} documents)`);
+  } catch (error) {
+    log(`index: ${kbctx.store.path} (${kbctx.engine}) not reachable yet: ${(error as Error).message}; serving 503 until it is`);
+  }
+}

@@ -1,0 +1,27 @@
+// The `kbctx.serve` service: what `kbctx serve mcp` hands the transport plugins (transport-http, rest,
+// mcp-http, web, mcp-stdio) once the index is open and the live index runs. Provided by the host
+// for the one serve of a process; types only, so importing it loads nothing.
+import { createServiceRef, type HttpSurface } from '../../index.ts';
+import type { AgentRegistry } from '../../app/agents.ts';
+import type { ToolRegistry } from '../../app/tools.ts';
+import type { Kbctx } from '../../app/compose.ts';
+import type { LiveIndex } from '../../../src/cli/commands/serve-live.ts';
+
+export interface ServeState {
+  kbctx: Kbctx;
+  tools: ToolRegistry;
+  agents: AgentRegistry;
+  /** The live index of this process (in a cluster worker: a proxy to the primary's). */
+  live: LiveIndex;
+  version: string;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  /** Lines only worth showing when debugging (KBCTX_DEBUG); undefined otherwise. */
+  debug: ((line: string) => void) | undefined;
+  /** True in a `[server] workers` process: the primary prints the banner and warnings. */
+  isWorker: boolean;
+  /** What the loaded plugins add to the HTTP server (calls the `httpRoutes` hook; once per call). */
+  httpSurfaces(): Promise<HttpSurface[]>;
+}
+
+export const serveService = createServiceRef<ServeState>('kbctx.serve');

@@ -1,0 +1,81 @@
+// What every CLI command receives: output streams, global options, and lazily loaded config and app.
+// Commands translate flags into app calls and results into text or JSON; nothing else. The config
+// loader and the composition root are imported by `prepare()` (before an action runs), not at start-up.
+import type { Writable } from 'node:stream';
+import type { Config } from '../config/types.ts';
+import type { loadConfig } from '../config/load-config.ts';
+import type { Kbctx, openKbctx } from '../app/compose.ts';
+
+interface Loaders {
+  loadConfig: typeof loadConfig;
+  openKbctx: typeof openKbctx;
+}
+
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stderr is a terminal (progress bars) . */
+  readonly interactive: boolean;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** The real stdout, for commands that stream large output with back-pressure (`export`); `out` otherwise. */
+  readonly stdout?: Writable;
+}
+
+export interface GlobalOptions {
+  config?: string | undefined;
+  json?: boolean | undefined;
+}
+
+export class CliContext {
+  readonly io: CliIO;
+  private readonly globals: () => GlobalOptions;
+  private cachedConfig: Config | undefined;
+  private cachedKbctx: Kbctx | undefined;
+  private loaders: Loaders | undefined;
+
+  constructor(io: CliIO, globals: () => GlobalOptions) {
+    this.io = io;
+    this.globals = globals;
+  }
+
+  globalOptions(): GlobalOptions {
+    return this.globals();
+  }
+
+  get json(): boolean {
+    return this.globals().json === true;
+  }
+
+  /** Imports the config loader and the composition root; run-cli awaits it before any command action. */
+  async prepare(): Promise<void> {
+    const [config, compose] = await Promise.all([import('../config/load-config.ts'), import('../app/compose.ts')]);
+    this.loaders = { loadConfig: config.loadConfig, openKbctx: compose.openKbctx };
+  }
+
+  private get load(): Loaders {
+    if (!this.loaders) throw new Error('CliContext.prepare() was not awaited');
+    return this.loaders;
+  }
+
+  config(): Config {
+    this.cachedConfig ??= this.load.loadConfig({ configPath: this.globals().config, cwd: this.io.cwd, env: this.io.env });
+    return this.cachedConfig;
+  }
+
+  kbctx(): Kbctx {
+    this.cachedKbctx ??= this.load.openKbctx(this.config(), this.io.env);
+    return this.cachedKbctx;
+  }
+
+  /** Prints a value as pretty JSON on stdout. */
+  printJson(value: unknown): void {
+    this.io.out(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  async close(): Promise<void> {
+    const kbctx = this.cachedKbctx;
+    this.cachedKbctx = undefined;
+    await kbctx?.close();
+  }
+}

@@ -1,0 +1,128 @@
+// Builds the `kbctx` command tree and runs it. The one place that turns errors into exit codes
+// (through the error table) and usage mistakes into exit 2. Only the invoked command's module is
+// imported (start-up cost); help, completions and unknown commands load them all.
+import { Command, CommanderError } from 'commander';
+import { findConfig } from '../config/find-config.ts';
+import { KbctxError } from '../domain/errors.ts';
+import { errorMapping } from '../domain/error-table.ts';
+import { VERSION } from '../version.ts';
+import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
+
+const EXIT_USAGE = 2;
+
+type Register = (program: Command, ctx: CliContext) => void;
+
+/** Command name → its module, in help order. A new command adds one line here. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  init: async () => (await import('./commands/init.ts')).registerInit,
+  sync: async () => (await import('./commands/sync.ts')).registerSync,
+  search: async () => (await import('./commands/search.ts')).registerSearch,
+  get: async () => (await import('./commands/get.ts')).registerGet,
+  sources: async () => (await import('./commands/sources.ts')).registerSources,
+  stats: async () => (await import('./commands/stats.ts')).registerStats,
+  export: async () => (await import('./commands/export.ts')).registerExport,
+  migrate: async () => (await import('./commands/migrate.ts')).registerMigrate,
+  embed: async () => (await import('./commands/embed.ts')).registerEmbed,
+  start: async () => (await import('./commands/start.ts')).registerStart,
+  registry: async () => (await import('../../src/cli/commands/registry.ts')).registerRegistry,
+  serve: async () => (await import('./commands/serve.ts')).registerServe,
+  completions: async () => (await import('./commands/completions.ts')).registerCompletions,
+  connector: async () => (await import('./commands/connector.ts')).registerConnector,
+  tool: async () => (await import('./commands/tool.ts')).registerTool,
+  agent: async () => (await import('./commands/agent.ts')).registerAgent,
+  extension: async () => (await import('../../src/cli/commands/extension.ts')).registerExtension,
+  doctor: async () => (await import('./commands/doctor.ts')).registerDoctor,
+  plugins: async () => (await import('./commands/plugins.ts')).registerPlugins,
+};
+
+/** The first argument that is not a global option: the command's name. */
+function commandName(argv: readonly string[]): string | undefined {
+  let i = 0;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += argv[i] === '-c' || argv[i] === '--config' ? 2 : 1;
+  return argv[i];
+}
+
+/** The command modules this invocation needs: the named command, none for a bare --version, else all. */
+async function commandsFor(argv: readonly string[]): Promise<Register[]> {
+  const name = commandName(argv);
+  if (name !== undefined && name !== 'completions' && Object.hasOwn(COMMANDS, name)) return [await COMMANDS[name]!()];
+  if (name === undefined && (argv.includes('-V') || argv.includes('--version'))) return [];
+  return Promise.all(Object.values(COMMANDS).map((load) => load()));
+}
+
+function buildProgram(ctx: CliContext, program: Command, commands: readonly Register[]): Command {
+  program
+    .name('kbctx')
+    .description('kbctx: a knowledge-base context server for AI agents')
+    .version(VERSION, '-V, --version')
+    .option('-c, --config <path>', 'config file (default: $KBCTX_CONFIG, $CTX_CONFIG, ./config/kbctx.toml, .ctx/config.toml, ./config/ctx.toml)')
+    .option('--json', 'machine-readable JSON output')
+    .showHelpAfterError('(run `kbctx --help` for usage)')
+    .addHelpText('after', () => `\nConfig in use: ${describeConfig(ctx)}\n`)
+    .exitOverride()
+    .hook('preAction', () => ctx.prepare())
+    .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
+  for (const register of commands) register(program, ctx);
+  for (const cmd of program.commands) routeThroughContext(ctx, cmd);
+  return program;
+}
+
+/** A subcommand's errors and output go through the CLI context (exit codes, captured io), as the program's do. */
+function routeThroughContext(ctx: CliContext, cmd: Command): void {
+  cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
+}
+
+/** Runs the CLI and resolves to the process exit code. */
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  const program = new Command();
+  const ctx = new CliContext(io, () => program.opts<GlobalOptions>());
+  try {
+    buildProgram(ctx, program, await commandsFor(argv));
+    await addPluginCommands(ctx, program, argv);
+    await program.parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    return reportError(ctx, error);
+  } finally {
+    await ctx.close();
+  }
+}
+
+/**
+ * A name that is no built-in command may be a plugin's (`commands` hook): only then are the config's
+ * plugins loaded, so built-in commands start as fast as before.
+ */
+async function addPluginCommands(ctx: CliContext, program: Command, argv: readonly string[]): Promise<void> {
+  const name = commandName(argv);
+  if (name === undefined || Object.hasOwn(COMMANDS, name) || name === 'help') return;
+  program.parseOptions([...argv]); // -c and --json, before the command is known
+  await ctx.prepare();
+  const kbctx = ctx.kbctx();
+  await kbctx.loadPlugins();
+  const before = new Set(program.commands);
+  kbctx.kernel.hooks.commands.call(program);
+  for (const cmd of program.commands.filter((c) => !before.has(c))) routeThroughContext(ctx, cmd);
+}
+
+/** Which config file commands would use, found without reading it (for --help). */
+function describeConfig(ctx: CliContext): string {
+  const found = findConfig({ configPath: ctx.globalOptions().config, cwd: ctx.io.cwd, env: ctx.io.env });
+  return found.file === null ? 'none found, the built-in default (indexes Markdown and text under ./)' : `${found.file} (${found.via})`;
+}
+
+function reportError(ctx: CliContext, error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Help asked for (--help, `help`) is 0; help shown because a subcommand is missing is a usage error.
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+    return error.exitCode === 0 ? 0 : EXIT_USAGE; // commander already printed the message
+  }
+  if (error instanceof KbctxError) {
+    if (ctx.json) ctx.io.err(`${JSON.stringify({ error: { code: error.code, message: error.message } })}\n`);
+    else ctx.io.err(`error: ${error.message}\n`);
+    return errorMapping(error.code).exit;
+  }
+  const id = Math.random().toString(36).slice(2, 10);
+  ctx.io.err(`internal error ${id}: ${(error as Error)?.message ?? String(error)}\nThis is a bug in kbctx; please report it with the command you ran.\n`);
+  if (ctx.io.env['KBCTX_DEBUG']) ctx.io.err(`${(error as Error)?.stack ?? ''}\n`);
+  return 1;
+}

@@ -1,0 +1,292 @@
+// Finds, reads, expands, validates and freezes the configuration, once, at the edge.
+// Lookup order: see find-config.ts (-c, KBCTX_CONFIG, CTX_CONFIG, ./config/kbctx.toml, .ctx/config.toml
+// walking up, ./config/ctx.toml, then the built-in default).
+import { readFileSync, existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import { configError } from '../domain/errors.ts';
+import { DEFAULT_CONFIG_TOML } from './default-config.ts';
+import { LOCK_FILE } from '../load/plugin-lock.ts';
+import { findConfig } from './find-config.ts';
+import { expandEnv, referencedEnvVars, unsetMessage, type UnsetVar } from './expand-env.ts';
+import { configSchema, DEFAULT_MAX_FILE_BYTES, type RawConfig } from './schema.ts';
+import { SchemaIssue } from './schema-kit.ts';
+import type { Config, ScriptConfig } from './types.ts';
+
+export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
+
+export interface LoadConfigOptions {
+  /** Value of -c/--config, if given. */
+  configPath?: string | undefined;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const found = findConfig({ configPath: options.configPath, cwd, env });
+  if (found.file === null) return parseConfig(DEFAULT_CONFIG_TOML, { file: null, cwd, env });
+  const shown = path.relative(cwd, found.file);
+  const file = shown !== '' && !shown.startsWith('..') ? shown : found.file;
+  if (!existsSync(found.file)) {
+    throw configError(`config file not found: ${file} (from ${found.via}); create it (see config/kbctx.example.toml) or pass another path with -c`);
+  }
+  return parseConfig(readFileSync(found.file, 'utf8'), { file, cwd: found.baseDir, env, fileBase: cwd });
+}
+
+/** Parses config text. `file` is used in messages (null: the built-in default). */
+export function parseConfig(text: string, where: { file: string | null; cwd: string; env?: NodeJS.ProcessEnv; fileBase?: string }): Config {
+  const label = where.file ?? '(built-in config)';
+  let tree: unknown;
+  try {
+    tree = parseToml(text);
+  } catch (error) {
+    const detail = error instanceof TomlError ? `line ${error.line}, column ${error.column}: ${firstLine(error.message)}` : String(error);
+    throw configError(`${label}: not valid TOML (${detail})`, error);
+  }
+  return parseConfigTree(tree, where);
+}
+
+/** Validates an already-parsed TOML tree (the library's `openKbctx({ config: {...} })` passes one). */
+export function parseConfigTree(tree: unknown, where: { file: string | null; cwd: string; env?: NodeJS.ProcessEnv; fileBase?: string }): Config {
+  const label = where.file ?? '(built-in config)';
+  const unset: UnsetVar[] = [];
+  const expanded = expandEnv(tree, where.env ?? process.env, unset);
+  const deferred = deferUnset(unset, label);
+  let raw: RawConfig;
+  try {
+    raw = configSchema.parse(expanded, []);
+  } catch (error) {
+    if (error instanceof SchemaIssue) throw configError(`${label}: ${error.path.join('.')} ${error.message}`);
+    throw error;
+  }
+  checkRelations(raw, label);
+  const config = toConfig(raw, where.file === null ? null : path.resolve(where.fileBase ?? where.cwd, where.file), where.cwd, where.env ?? process.env);
+  const envAllow = [...new Set([...raw.scripts.env_allow, ...referencedEnvVars(tree)])].sort();
+  return deepFreeze({ ...config, scripts: { envAllow }, unsetEnv: deferred });
+}
+
+// Sections owned by one connector, tool or agent: an unset variable there fails only that part, when
+// it runs (`registry add connectors/jira` must not break every command until JIRA_API_TOKEN is set).
+const DEFERRABLE = /^(connectors\.[^.]+|tools\.script|agents\.script|agents\.inline)\.[^.]+/;
+
+/** Throws for unset variables in core sections; returns the rest grouped by part (`connectors.script.jira`). */
+function deferUnset(unset: readonly UnsetVar[], label: string): Record<string, UnsetVar[]> {
+  const parts: Record<string, UnsetVar[]> = {};
+  for (const u of unset) {
+    const part = DEFERRABLE.exec(u.key)?.[0];
+    if (part === undefined) throw configError(unsetMessage(label, u));
+    (parts[part] ??= []).push(u);
+  }
+  return parts;
+}
+
+
+function checkRelations(raw: RawConfig, label: string): void {
+  if (raw.chunking.overlap_tokens >= raw.chunking.max_tokens) {
+    throw configError(`${label}: chunking.overlap_tokens must be less than chunking.max_tokens (${raw.chunking.max_tokens})`);
+  }
+  if (raw.server.headers_timeout_secs > raw.server.request_timeout_secs) {
+    throw configError(`${label}: server.headers_timeout_secs must not exceed server.request_timeout_secs (${raw.server.request_timeout_secs})`);
+  }
+  if (raw.retrieval.final_limit > raw.retrieval.max_limit) {
+    throw configError(`${label}: retrieval.final_limit must not exceed retrieval.max_limit (${raw.retrieval.max_limit})`);
+  }
+  const { provider, model, dims } = raw.embedding;
+  if ((provider === 'openai' || provider === 'ollama') && (!model || !dims)) {
+    throw configError(`${label}: embedding.provider "${provider}" needs embedding.model and embedding.dims`);
+  }
+  checkExtensionConnectors(raw, label);
+  for (const [name, fs] of Object.entries(raw.connectors.filesystem)) {
+    if (fs.max_file_bytes !== undefined && fs.max_extract_bytes !== undefined) {
+      throw configError(`${label}: connectors.filesystem.${name} sets both max_file_bytes and max_extract_bytes; keep one`);
+    }
+  }
+}
+
+/** Unknown `[connectors.<type>]` keys are extension connector types: tables of named tables, only with [extensions] modules. */
+function checkExtensionConnectors(raw: RawConfig, label: string): void {
+  for (const [type, instances] of Object.entries(raw.connectors.extra)) {
+    if (raw.extensions.modules.length === 0 && !raw.plugins.some((p) => p !== 'bundled' && !p.startsWith('!'))) {
+      throw configError(`${label}: connectors.${type} is not a known key (connector types: filesystem, git, s3, script; others come from plugins or [extensions] modules)`);
+    }
+    const isTable = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
+    if (!isTable(instances) || !Object.values(instances as object).every(isTable)) {
+      throw configError(`${label}: connectors.${type} must hold named tables, e.g. [connectors.${type}.main]`);
+    }
+  }
+}
+
+function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.ProcessEnv): Omit<Config, 'scripts'> {
+  const abs = (p: string): string => path.resolve(cwd, expandHome(p));
+  const script = (entry: { path: string; timeout: number; extra: Record<string, unknown> }): ScriptConfig => ({
+    path: abs(entry.path),
+    timeoutSecs: entry.timeout,
+    extra: entry.extra,
+  });
+  const mapValues = <A, B>(record: Record<string, A>, fn: (a: A) => B): Record<string, B> =>
+    Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
+  const e = raw.embedding;
+  const r = raw.retrieval;
+  return {
+    file,
+    baseDir: cwd,
+    db: dbConfig(raw.db, databaseUrl(env['KBCTX_DATABASE_URL'] || raw.db.url), abs),
+    chunking: { maxTokens: raw.chunking.max_tokens, overlapTokens: raw.chunking.overlap_tokens },
+    embedding: {
+      provider: e.provider,
+      model: e.model ?? null,
+      dims: e.dims ?? null,
+      url: e.url ?? null,
+      baseUrl: e.base_url ?? null,
+      apiKeyEnv: e.api_key_env,
+      batchSize: e.batch_size,
+      maxRetries: e.max_retries,
+      timeoutSecs: e.timeout_secs,
+      concurrency: e.concurrency,
+    },
+    retrieval: {
+      finalLimit: r.final_limit,
+      maxLimit: r.max_limit,
+      hybridAlpha: r.hybrid_alpha,
+      candidateKKeyword: r.candidate_k_keyword,
+      candidateKVector: r.candidate_k_vector,
+      fusion: r.fusion,
+      cacheSize: r.cache_size,
+    },
+    server: {
+      bind: raw.server.bind,
+      corsEnabled: raw.server.cors_enabled,
+      corsOrigins: raw.server.cors_origins,
+      allowedHosts: raw.server.allowed_hosts,
+      maxBodyBytes: raw.server.max_body_bytes,
+      maxListenStreams: raw.server.max_listen_streams,
+      maxListenStreamsPerClient: raw.server.max_listen_streams_per_client,
+      workers: raw.server.workers,
+      authTokenEnv: raw.server.auth_token_env ?? null,
+      allowUnauthenticated: raw.server.allow_unauthenticated,
+      headersTimeoutSecs: raw.server.headers_timeout_secs,
+      requestTimeoutSecs: raw.server.request_timeout_secs,
+      keepAliveTimeoutSecs: raw.server.keep_alive_timeout_secs,
+      watch: raw.server.watch,
+    },
+    sync: { intervalSecs: raw.sync.interval, connectorIntervals: connectorIntervals(raw) },
+    connectors: {
+      filesystem: mapValues(raw.connectors.filesystem, (c) => ({
+        root: abs(c.root),
+        includeGlobs: c.include_globs,
+        excludeGlobs: c.exclude_globs,
+        followSymlinks: c.follow_symlinks,
+        maxFileBytes: c.max_file_bytes ?? c.max_extract_bytes ?? DEFAULT_MAX_FILE_BYTES,
+      })),
+      git: mapValues(raw.connectors.git, (c) => ({
+        url: c.url,
+        branch: c.branch,
+        root: c.root,
+        includeGlobs: c.include_globs,
+        excludeGlobs: c.exclude_globs,
+        shallow: c.shallow,
+        cacheDir: c.cache_dir === undefined ? null : abs(c.cache_dir),
+        maxFileBytes: c.max_file_bytes,
+        timeoutSecs: c.timeout_secs,
+      })),
+      s3: mapValues(raw.connectors.s3, (c) => ({
+        bucket: c.bucket,
+        prefix: c.prefix,
+        region: c.region,
+        endpointUrl: c.endpoint_url ?? null,
+        includeGlobs: c.include_globs,
+        excludeGlobs: c.exclude_globs,
+        maxFileBytes: c.max_file_bytes,
+      })),
+      script: mapValues(raw.connectors.script, script),
+      extension: raw.connectors.extra as Config['connectors']['extension'],
+    },
+    tools: { script: mapValues(raw.tools.script, script) },
+    agents: {
+      inline: mapValues(raw.agents.inline, (a) => ({ description: a.description, tools: a.tools, systemPrompt: a.system_prompt })),
+      script: mapValues(raw.agents.script, script),
+    },
+    registries: mapValues(raw.registries, (g) => ({
+      url: g.url ?? null,
+      branch: g.branch ?? null,
+      path: abs(g.path),
+      readonly: g.readonly,
+      autoUpdate: g.auto_update,
+      priority: g.priority ?? null,
+    })),
+    extensions: { modules: raw.extensions.modules, baseDir: file === null ? cwd : path.dirname(file), timeoutSecs: raw.extensions.timeout },
+    plugins: {
+      entries: raw.plugins,
+      options: pluginTables(raw.plugin),
+      baseDir: file === null ? cwd : path.dirname(file),
+      lockFile: file === null ? null : path.join(path.dirname(file), LOCK_FILE),
+      registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),
+    },
+  };
+}
+
+/** `[plugin.<name>]` tables; their contents are checked later by each plugin's own schema. */
+function pluginTables(raw: unknown): Record<string, Record<string, unknown>> {
+  if (raw === undefined) return {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw configError('plugin must be a table of [plugin.<name>] tables');
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw configError(`plugin.${name} must be a table ([plugin.${name}])`);
+  }
+  return raw as Record<string, Record<string, unknown>>;
+}
+
+function connectorIntervals(raw: RawConfig): Record<string, number> {
+  const out: Record<string, number> = {};
+  // Extension connector types (raw.connectors.extra) keep their tables as they are: the default interval.
+  const { extra: _extensionTypes, ...builtin } = raw.connectors;
+  for (const [type, instances] of Object.entries(builtin)) {
+    for (const [name, c] of Object.entries(instances as Record<string, { sync_interval?: number | undefined }>)) {
+      out[`${type}:${name}`] = c.sync_interval ?? raw.sync.interval;
+    }
+  }
+  return out;
+}
+
+function expandHome(p: string): string {
+  return p === '~' || p.startsWith('~/') ? path.join(homedir(), p.slice(1)) : p;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** `[db]`: the engine defaults to what the url implies; an engine the url contradicts is refused. */
+function dbConfig(db: RawConfig['db'], url: string | null, abs: (p: string) => string): Config['db'] {
+  const engine = db.engine?.trim() || (url === null ? 'sqlite' : 'postgres');
+  if (url !== null && engine !== 'postgres') {
+    throw configError(`db.engine = "${engine}" contradicts db.url (or KBCTX_DATABASE_URL), a PostgreSQL database: set engine = "postgres" or remove the url`);
+  }
+  if (url === null && engine === 'postgres') throw configError('db.engine = "postgres" needs db.url (or KBCTX_DATABASE_URL): postgres://user:password@host:5432/database');
+  return { engine, path: abs(db.path), keywordEngine: db.keyword_engine, url, poolSize: db.pool_size };
+}
+
+/** A PostgreSQL URL, checked here so a typo fails at start-up naming the key, not at the first query. */
+function databaseUrl(url: string | undefined): string | null {
+  if (url === undefined || url.trim() === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw configError('db.url (or KBCTX_DATABASE_URL) is not a URL: expected postgres://user:password@host:5432/database');
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw configError(`db.url (or KBCTX_DATABASE_URL) must be a postgres:// URL, not ${parsed.protocol}//…; for SQLite set db.path`);
+  }
+  return url.trim();
+}

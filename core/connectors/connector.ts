@@ -1,0 +1,62 @@
+// The connector contract: list what a source holds cheaply, load an item's text only when asked.
+// Implementations live in sibling folders (filesystem/, git/, s3/, script/); sync (app/sync.ts) is the
+// only caller and owns every decision about what to write.
+import type { SourceItem } from '../domain/models.ts';
+
+export type SkipReason = 'binary' | 'too_large' | 'unsupported' | 'extract_failed';
+
+export type LoadedItem = { kind: 'item'; item: SourceItem } | { kind: 'skipped'; reason: SkipReason; detail: string };
+
+export interface ScanEntry {
+  sourceId: string;
+  /** Overrides the connector label as the document's `source` (script connectors may). */
+  source?: string | undefined;
+  /** Cheap change token (size+mtime, blob sha, ETag). Equal token ⇒ unchanged, not even loaded. Null: always load. */
+  fingerprint: string | null;
+  /** Reads and extracts the item. Rejects on a transport/read failure (counted as an error, the stored copy kept). */
+  load(): Promise<LoadedItem>;
+}
+
+/** Something a scan could not read: a file, or a folder (its source id ends in '/'), and why. */
+export interface UnreadablePath {
+  sourceId: string;
+  reason: string;
+}
+
+export interface ScanResult {
+  entries: ScanEntry[];
+  /** True when `entries` lists everything the source holds: stored items not listed are deleted. */
+  complete: boolean;
+  /** Source ids the source reports as deleted (incremental sources). */
+  deleted: string[];
+  /** Opaque position to pass back next time (null: none). */
+  checkpoint: string | null;
+  /**
+   * What could not be read (reported as errors). Unknown, not gone: stored items at these source ids,
+   * or under these folders, are kept even by a complete listing.
+   */
+  unreadable?: UnreadablePath[] | undefined;
+}
+
+export interface ScanOptions {
+  /** The checkpoint from the last successful sync; null on the first sync or with --full. */
+  checkpoint: string | null;
+  full: boolean;
+  /** A hint that only these source ids may have changed; a connector that honours it returns `complete: false`. */
+  paths?: readonly string[] | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface Connector {
+  /** `<type>:<name>`. */
+  readonly label: string;
+  readonly type: string;
+  /** Rejects with a KbctxError (connector_error / config_error) when the source cannot be listed at all. */
+  scan(options: ScanOptions): Promise<ScanResult>;
+  /**
+   * For `kbctx doctor`: checks cheaply, without listing everything, that the source can be reached.
+   * Resolves with what was found (one line); rejects with the KbctxError a sync would fail with.
+   * Absent: the connector has no cheap check.
+   */
+  probe?(): Promise<string>;
+}

@@ -1,0 +1,44 @@
+// The index the config selects: opened by the plugin tapping `createStore.for([db] engine)`. An
+// engine only a configured plugin (a path or package, imported asynchronously) provides is opened
+// once those plugins are applied: until then the store forwards to the one being opened.
+import type { OpenedStore, StoreOptions } from '../hook-types.ts';
+import type { Kernel } from '../kernel.ts';
+import { configError, type KbctxError } from '../domain/errors.ts';
+import { lazyLocks, lazyStore } from './lazy-store.ts';
+
+export interface StoreSelection {
+  /** The bundled store plugins by engine, to name one that is dropped. */
+  bundled: Readonly<Record<string, string>>;
+  /** Applies the configured plugins beyond the bundled set; absent when the config names none. */
+  applyConfigured?: (() => Promise<void>) | undefined;
+}
+
+/** Throws config_error naming the engine and the loaded store plugins when no plugin provides it. */
+export function openStore(kernel: Kernel, options: StoreOptions, selection: StoreSelection): OpenedStore {
+  const opened = openWith(kernel, options);
+  if (opened) return opened;
+  const { applyConfigured } = selection;
+  if (!applyConfigured) throw noStorePlugin(kernel, options.engine, selection.bundled);
+  const opening = applyConfigured().then(() => openWith(kernel, options) ?? Promise.reject(noStorePlugin(kernel, options.engine, selection.bundled)));
+  let real: OpenedStore | undefined;
+  void opening.then((o) => (real = o), () => undefined);
+  return {
+    store: lazyStore(opening.then((o) => o.store), options.url ?? options.path),
+    locks: lazyLocks(opening),
+    get label() {
+      return real?.label ?? options.engine;
+    },
+  };
+}
+
+function openWith(kernel: Kernel, options: StoreOptions): OpenedStore | undefined {
+  const hook = kernel.hooks.createStore.get(options.engine);
+  return hook?.isUsed() ? hook.call(options, kernel.callContext()) : undefined;
+}
+
+function noStorePlugin(kernel: Kernel, engine: string, bundled: Readonly<Record<string, string>>): KbctxError {
+  const loaded = [...kernel.tappedKeys('createStore')].flatMap(([key, plugins]) => plugins.map((plugin) => `${plugin} (${key})`));
+  const plugin = bundled[engine];
+  const why = plugin ? `the store plugin ${plugin} provides it and is not loaded (check plugins in the config)` : 'no loaded plugin provides this store engine';
+  return configError(`db.engine = "${engine}": ${why}; loaded store plugins: ${loaded.join(', ') || 'none'}`);
+}

@@ -1,0 +1,257 @@
+// The index contract. Two implementations: sqlite/ (the embedded default) and postgres/ (shared by
+// replicas); the contract suite in store.contract.ts runs against both. Every data method is
+// asynchronous (ADR 0110): a network engine cannot answer synchronously. generation() stays
+// synchronous: it must be a cheap local read, asked before every cached search.
+import type { Chunk, Document, SourceStats } from '../domain/models.ts';
+import type { QueryTerm } from '../search/analyze-query.ts';
+
+/** What sync needs to know about a stored document to decide whether to touch it. */
+export interface DocumentState {
+  id: string;
+  /** The document's source label (usually the connector label; script items may override it). */
+  source: string;
+  sourceId: string;
+  /** Cheap change token from the connector (size+mtime, blob sha, ETag); null when none. */
+  fingerprint: string | null;
+  contentHash: string;
+}
+
+export interface StoredDocument extends Document {
+  /** The connector instance (`<type>:<name>`) that owns the document. */
+  connector: string;
+}
+
+/** Restricts search candidates inside retrieval (before the cut). Every field is optional; all set fields must hold. */
+export interface SourceFilter {
+  /** A label (`git:docs`) or a type (`git`). */
+  source?: string | undefined;
+  /** ISO 8601 instant: only documents whose updated_at is at or after it. */
+  since?: string | undefined;
+}
+
+export interface KeywordQuery {
+  terms: readonly QueryTerm[];
+  /** Number of documents wanted. */
+  limit: number;
+  /** Chunk candidates fetched before grouping per document (more are fetched when grouping leaves too few). */
+  candidateK: number;
+  filter?: SourceFilter | undefined;
+}
+
+/** The fields of a document a search result shows (no body: results never need it). */
+export type DocumentHead = Pick<StoredDocument, 'id' | 'source' | 'connector' | 'sourceId' | 'sourceUrl' | 'title' | 'updatedAt'>;
+
+export interface KeywordHit {
+  document: DocumentHead;
+  chunk: Chunk;
+  /** Positive BM25 of the best chunk. */
+  raw: number;
+  /** raw scaled to [0, 1] (see core/search/bm25-normalize.ts). */
+  score: number;
+}
+
+export interface KeywordResult {
+  hits: KeywordHit[];
+  /** Terms actually sent to the index (very common terms may be left out). */
+  matchedTerms: readonly QueryTerm[];
+  candidateCount: number;
+}
+
+export interface UpsertOutcome {
+  chunksWritten: number;
+  chunksDeleted: number;
+}
+
+export interface StoreCounts {
+  documents: number;
+  chunks: number;
+  embedded: number;
+}
+
+export interface SourceState {
+  checkpoint: string | null;
+  lastSyncAt: string | null;
+}
+
+/** Which vectors belong together: the embedder's identity (`<provider>:<model>`) and the vector length. */
+export interface EmbeddingSpace {
+  model: string;
+  dims: number;
+}
+
+/** A chunk that has no current embedding for a space. */
+export interface PendingChunk {
+  rowid: number;
+  text: string;
+  contentHash: string;
+}
+
+export interface EmbeddingWrite {
+  rowid: number;
+  /** The chunk content hash the vector was computed from; a chunk changed since is skipped. */
+  contentHash: string;
+  vector: Float32Array;
+}
+
+export interface EmbeddingSpaceCount extends EmbeddingSpace {
+  count: number;
+}
+
+export interface VectorQuery {
+  /** Unit-length query vector, `space.dims` long. */
+  vector: Float32Array;
+  space: EmbeddingSpace;
+  /** Number of documents wanted. */
+  limit: number;
+  /** Chunk candidates fetched before grouping per document. */
+  candidateK: number;
+  filter?: SourceFilter | undefined;
+}
+
+export interface VectorHit {
+  document: DocumentHead;
+  chunk: Chunk;
+  /** Cosine similarity of the best chunk, in [-1, 1]. */
+  score: number;
+}
+
+export interface VectorResult {
+  hits: VectorHit[];
+  candidateCount: number;
+  /** True when the approximate index answered (scores are still exact cosines). */
+  approximate: boolean;
+}
+
+export interface VectorIndexReport {
+  vectors: number;
+  /** What happened to the approximate index: none (too few vectors), fresh, updated or rebuilt. */
+  index: 'none' | 'fresh' | 'updated' | 'rebuilt' | 'unavailable';
+}
+
+/** What `kbctx doctor` reads about the index's health (Store.checkIntegrity). */
+export interface IntegrityReport {
+  /** SQLite quick_check problems (empty: ok). */
+  sqlite: string[];
+  /** The keyword index's integrity-check error, null when it is consistent. */
+  fts: string | null;
+  chunks: number;
+  /** Rows in the keyword index: must equal `chunks`. */
+  ftsRows: number;
+  documentsWithoutChunks: number;
+  orphanEmbeddings: number;
+  /** Approximate vector indexes of spaces large enough to use one: fresh, stale (rebuilt at the next use) or missing. */
+  vectorIndexes?: { model: string; dims: number; vectors: number; state: 'fresh' | 'stale' | 'missing' }[];
+}
+
+/** An embedding as stored, keyed by chunk id (portable between stores: `kbctx migrate`). */
+export interface StoredEmbedding {
+  chunkId: string;
+  model: string;
+  dims: number;
+  /** The chunk content hash the vector was computed from. */
+  contentHash: string;
+  vector: Float32Array;
+}
+
+export interface ConnectorState extends SourceState {
+  connector: string;
+}
+
+export interface Store {
+  /** Where the index lives: a file path, or the database URL with the password left out. */
+  readonly path: string;
+
+  /** Stored documents of one connector, keyed by document id. */
+  documentStates(connector: string): Promise<Map<string, DocumentState>>;
+  /**
+   * Writes a document and its chunks in one transaction: chunks whose id is unchanged are kept
+   * (their embeddings too), new ones inserted, missing ones deleted. Idempotent.
+   */
+  upsertDocument(doc: StoredDocument, chunks: readonly Chunk[], fingerprint: string | null): Promise<UpsertOutcome>;
+  /** Records a new fingerprint for a document whose content is unchanged. */
+  touchDocument(id: string, fingerprint: string | null): Promise<void>;
+  /** Deletes documents (chunks, index rows and embeddings with them). Returns how many existed. */
+  deleteDocuments(ids: readonly string[]): Promise<number>;
+
+  /**
+   * Bulk mode (nestable): writes are grouped into fewer commits until the matching endBulk().
+   * Each write stays atomic on its own; a crash loses at most the last uncommitted group.
+   */
+  beginBulk(): Promise<void>;
+  endBulk(): Promise<void>;
+
+  /**
+   * Tidies the keyword index after bulk writes (merges FTS segments: fewer to read per query term).
+   * Bounded work on very large indexes. Safe to call any time; readers are never blocked.
+   */
+  compact(): Promise<void>;
+
+  sourceState(connector: string): Promise<SourceState>;
+  setSourceState(connector: string, state: SourceState): Promise<void>;
+  /** Every connector with a recorded state (checkpoints), by connector. */
+  sourceStates(): Promise<ConnectorState[]>;
+
+  getDocument(id: string): Promise<StoredDocument | null>;
+  getChunks(documentId: string): Promise<Chunk[]>;
+  /** Documents in insertion order after position `after` (0: from the start), at most `limit`; `last` is the position to continue from. */
+  listDocuments(after: number, limit: number): Promise<{ documents: DocumentHead[]; last: number | null }>;
+  keywordSearch(query: KeywordQuery): Promise<KeywordResult>;
+
+  /**
+   * Changes whenever the index may have changed, through this connection or any other (another
+   * process, another replica). Synchronous and cheap: asked before every cached search. Throws
+   * KbctxError `unavailable` when the store cannot vouch for freshness (PostgreSQL unreachable).
+   */
+  generation(): string;
+  /**
+   * Chunks with no current embedding in `space` (none, another model or dims, or an older content
+   * hash), ordered by rowid, starting after `afterRowid`. `dims` null: any dims of the model count.
+   */
+  pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]>;
+  countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number>;
+  /** Stores vectors (one transaction); chunks deleted or changed since they were read are skipped. Returns rows written. */
+  writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number>;
+  /** Stores vectors by chunk id (`kbctx migrate`); rows whose chunk is missing or has another content hash are skipped. Returns rows written. */
+  importEmbeddings(rows: readonly StoredEmbedding[]): Promise<number>;
+  /** Every stored embedding, one at a time (memory bounded). */
+  iterateEmbeddings(): AsyncIterable<StoredEmbedding>;
+  /** Deletes every embedding. Returns how many there were. */
+  clearEmbeddings(): Promise<number>;
+  /** Embedding counts per (model, dims), most numerous first. */
+  embeddingSpaces(): Promise<EmbeddingSpaceCount[]>;
+  /** Cosine top-k over the vectors of one space, best chunk per document, best first (ties by id). */
+  vectorSearch(query: VectorQuery): Promise<VectorResult>;
+  /** Best cosine per document (over its chunks' vectors in `space`); documents without vectors are left out. */
+  documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Promise<Map<string, number>>;
+  /** Brings the approximate index of `space` in step with the stored vectors. */
+  refreshVectorIndex(space: EmbeddingSpace): Promise<VectorIndexReport>;
+
+  sources(): Promise<SourceStats[]>;
+  counts(): Promise<StoreCounts>;
+  /** Read-only consistency checks (optional: an implementation without them is reported as unchecked). */
+  checkIntegrity?(): Promise<IntegrityReport>;
+  /** Size of the index in bytes (SQLite: main file plus WAL; PostgreSQL: the database). */
+  sizeBytes(): Promise<number>;
+  /** Every document and chunk, in a stable order (in memory: for small indexes and tests). */
+  exportAll(): Promise<{ documents: StoredDocument[]; chunks: Chunk[] }>;
+  /** Every document in exportAll's order, one row at a time (memory bounded regardless of index size). */
+  iterateDocuments(): AsyncIterable<StoredDocument>;
+  /** Every chunk in exportAll's order, one row at a time. */
+  iterateChunks(): AsyncIterable<Chunk>;
+
+  close(): Promise<void>;
+}
+
+/** Releases a connector lock (idempotent). */
+export type ReleaseLock = () => void;
+
+/**
+ * One writer per connector across processes and replicas. SQLite: lock files beside the database
+ * (sync-lock.ts); PostgreSQL: session advisory locks, so replicas on different hosts exclude each other.
+ */
+export interface ConnectorLocks {
+  /** Takes the connector's lock for `owner` ("kbctx sync", "kbctx serve"); throws KbctxError `conflict` naming the holder. */
+  acquire(label: string, owner: string): Promise<ReleaseLock>;
+  /** Like acquire, but while another holds the lock waits (up to `timeoutMs`), calling `onWait` once. */
+  wait(label: string, owner: string, options: { timeoutMs: number; onWait?: ((message: string) => void) | undefined }): Promise<ReleaseLock>;
+}

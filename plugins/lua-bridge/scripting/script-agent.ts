@@ -1,0 +1,47 @@
+// Script agents: a Lua file defining a global `agent` (description, tools, arguments,
+// resolve(args, config, context)). Metadata is read once in the sandbox; each resolve runs fresh.
+import { KbctxError } from '../../../core/domain/errors.ts';
+import type { ScriptConfig } from '../../../core/config/types.ts';
+import type { Agent, AgentArgument, PromptMessage, ResolvedPrompt } from '../../../core/app/agents.ts';
+import { asArray, asString, toScriptConfig } from './lua-values.ts';
+import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
+
+export async function loadScriptAgent(runtime: ScriptRuntime, name: string, config: ScriptConfig, context: ContextHandler): Promise<Agent> {
+  const label = `agent:${name}`;
+  const base = { label, scriptPath: config.path, config: toScriptConfig(config.extra) };
+  const meta = (await runtime.run({ ...base, kind: 'agent.meta', input: {} }, { timeoutSecs: config.timeoutSecs, context })) as Record<string, unknown>;
+  const description = asString(meta['description']);
+  const tools = asArray(meta['tools'], `${label}: agent.tools`).map(String);
+  return {
+    name,
+    description: description && description.trim() !== '' ? description : `Lua agent: ${name}`,
+    tools,
+    source: 'lua',
+    arguments: asArray(meta['arguments'], `${label}: agent.arguments`).map((a, i) => parseArgument(a, `${label}: agent.arguments[${i + 1}]`)),
+    async resolve(args, ctx): Promise<ResolvedPrompt> {
+      const out = (await runtime.run({ ...base, kind: 'agent.resolve', input: args }, { timeoutSecs: config.timeoutSecs, context, signal: ctx.signal })) as {
+        prompt: Record<string, unknown>;
+      };
+      return parsePrompt(out.prompt, tools, label);
+    },
+  };
+}
+
+function parseArgument(raw: unknown, where: string): AgentArgument {
+  const a = (raw ?? {}) as Record<string, unknown>;
+  if (typeof a['name'] !== 'string' || a['name'] === '') throw new KbctxError('script_error', `${where}: needs a \`name\` (string)`);
+  return { name: a['name'], description: asString(a['description']) ?? '', required: a['required'] === true };
+}
+
+export function parsePrompt(prompt: Record<string, unknown>, declaredTools: readonly string[], label: string): ResolvedPrompt {
+  const fail = (why: string): KbctxError => new KbctxError('script_error', `${label}: agent.resolve ${why}`);
+  if (typeof prompt['system'] !== 'string') throw fail('must return a table with a `system` string');
+  const tools = prompt['tools'] === undefined ? [...declaredTools] : asArray(prompt['tools'], `${label}: resolve().tools`).map(String);
+  const messages = asArray(prompt['messages'], `${label}: resolve().messages`).map((m, i): PromptMessage => {
+    const msg = (m ?? {}) as Record<string, unknown>;
+    const role = msg['role'] ?? 'assistant';
+    if (role !== 'user' && role !== 'assistant') throw fail(`messages[${i + 1}].role must be "user" or "assistant", got ${JSON.stringify(role)}`);
+    return { role, content: asString(msg['content']) ?? '' };
+  });
+  return { system: prompt['system'], tools, messages };
+}
