@@ -5,7 +5,7 @@ import type { Config } from '../config/types.ts';
 import { requireEnvFor } from '../config/require-env.ts';
 import { guardConnector } from './part-guards.ts';
 import type { Connector } from '../connectors/connector.ts';
-import { extractionOf } from '../../plugins/extract-documents/formats/plugin-extraction.ts';
+import { extractionOf } from './plugin-extraction.ts';
 import { fileExtraction } from '../file-extraction.ts';
 import { KbctxError } from '../domain/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './select-connectors.ts';
