@@ -94,3 +94,4 @@ export { serveService } from './cli/commands/serve-service.ts';
 export type { ServeState } from './cli/commands/serve-service.ts';
 export { VERSION } from './version.ts';
 export { localStoreService, type LocalStoreOpener } from './store/local-store-service.ts';
+export { chunkText, type ChunkSizes } from './domain/chunker.ts';

@@ -15,9 +15,9 @@ const plugin = definePlugin({
       const { url } = options;
       if (url === null) return undefined; // the config loader requires a url for this engine
       const shown = redactUrl(url);
-      // The read mirror is a local store from the plugin providing `kbctx.local-store` (store-sqlite).
-      const openLocal = kernel.use(localStoreService);
-      const openMirror = (file: string) => openLocal(file, { keywordEngine: options.keywordEngine });
+      // The read mirror is a local store from the plugin providing `kbctx.local-store` (store-sqlite),
+      // looked up when the store opens it.
+      const openMirror = (file: string) => kernel.use(localStoreService)(file, { keywordEngine: options.keywordEngine });
       const opening = import('./pg-store.ts').then(({ openPostgresStore }) =>
         openPostgresStore(url, { mirrorPath: mirrorPathFor(options.path, shown), poolSize: options.poolSize, openMirror }),
       );
