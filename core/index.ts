@@ -58,7 +58,7 @@ export { pathProblem } from './domain/path-problem.ts';
 export { toUnitVectors } from './embed/check-vectors.ts';
 export type { RetryOptions } from './embed/embedder.ts';
 export { postJson } from './embed/post-json.ts';
-export { analyzeQuery, toFtsMatch } from './search/analyze-query.ts';
+export { analyzeQuery, stem, tokenize, toFtsMatch } from './search/analyze-query.ts';
 export type { QueryTerm } from './search/analyze-query.ts';
 export { bm25Reference, normalizeBm25 } from './search/bm25-normalize.ts';
 export { COLUMN_WEIGHTS, fts5Idf } from './search/bm25-terms.ts';

@@ -16,6 +16,7 @@ import luaBridge from '../plugins/lua-bridge/index.ts';
 import mcpHttp from '../plugins/mcp-http/index.ts';
 import mcpStdio from '../plugins/mcp-stdio/index.ts';
 import rest from '../plugins/rest/index.ts';
+import storeLancedb from '../plugins/store-lancedb/index.ts';
 import storePostgres from '../plugins/store-postgres/index.ts';
 import storeSqlite from '../plugins/store-sqlite/index.ts';
 import toolsBuiltin from '../plugins/tools-builtin/index.ts';
@@ -26,6 +27,7 @@ import web from '../plugins/web/index.ts';
 export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   storeSqlite,
   storePostgres,
+  storeLancedb,
   extractDocuments,
   connectorFilesystem,
   connectorGit,

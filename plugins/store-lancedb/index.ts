@@ -1,0 +1,21 @@
+// First-party plugin: the LanceDB store (`[db] engine = "lancedb"`, ADR 0125): a Lance table folder
+// at [db] path with per-connector lock files beside it. @lancedb/lancedb and apache-arrow are optional
+// dependencies imported when the store opens: until then the store forwards to the one being opened,
+// so opening stays synchronous, and a platform without them gets a config error naming this plugin.
+import { definePlugin, STAGE, type OpenedStore, fileLocks, lazyStore } from '../../core/index.ts';
+
+const plugin = definePlugin({
+  name: 'store-lancedb',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['store:lancedb'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.hooks.createStore.for('lancedb').tap({ name: 'store-lancedb', stage: STAGE.FALLBACK }, (options): OpenedStore => {
+      const opening = import('./lance-store.ts').then(({ openLanceStore }) => openLanceStore(options.path));
+      return { store: lazyStore(opening, options.path), locks: fileLocks(options.path), label: 'LanceDB' };
+    });
+  },
+});
+
+export default plugin; // a named constant: see test/architecture.test.ts

@@ -1,0 +1,649 @@
+// The LanceDB store (ADR 0125): one Lance table in the folder at [db] path (rows.ts). Durability and
+// atomicity are Lance's: every write is one commit (a document with its chunks and the embeddings it
+// drops: one merge-insert). Reads are answered from an in-memory model of the table (model.ts) with
+// the project's own keyword postings and exact vector scans; document bodies are read from Lance.
+//
+// 1. Freshness: every commit writes the table version to `kbctx.generation` in the folder; a process
+//    that finds a version it did not write there reloads the model (readers see whole commits only).
+// 2. Bulk mode groups upserts into one merge-insert per GROUP_SIZE documents (a crash loses the
+//    open group at most); other writes commit the group first.
+// 3. compact() (after every sync that wrote) compacts Lance's fragments and drops old versions once
+//    there are MAX_FRAGMENTS small fragments or MAX_VERSIONS commits since the last compaction, so
+//    the file count stays bounded after thousands of small syncs.
+// Writes are serialised (one commit at a time per process); the connector locks keep two processes
+// off the same documents, and the merge key keeps a document one row whatever happens (lancedb#3377).
+import { KbctxError, bm25Reference, configError, dotAt, exactTopK, normalizeBm25, pathProblem, type Chunk, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordHit, type KeywordQuery, type KeywordResult, type PendingChunk, type QueryTerm, type SourceState, type SourceStats, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
+import type { Connection, Table } from '@lancedb/lancedb';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadLance } from './lance-module.ts';
+import { Model, passes } from './model.ts';
+import { chunkRow, COLUMNS, docKey, docRow, embKey, embRow, plainRows, sqlList, sqlString, stateRow, TABLE, tableSchema, toDocument, type LanceRow } from './rows.ts';
+
+const GROUP_SIZE = 500;
+const MAX_FRAGMENTS = 8;
+const MAX_VERSIONS = 64;
+/** Versions older than this are dropped by compaction (a reader in another process may still be on one). */
+const KEEP_VERSIONS_MS = 10_000;
+const COMMON_TERM_RATIO = 0.25;
+const GENERATION_FILE = 'kbctx.generation';
+const EXPORT_PAGE = 500;
+const LOAD_COLUMNS = COLUMNS.filter((c) => c !== 'body');
+
+export async function openLanceStore(dir: string): Promise<LanceStore> {
+  const lance = await loadLance();
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw configError(`cannot create the LanceDB index at ${dir}: ${pathProblem(error, dir) ?? (error as Error).message}`, error);
+  }
+  let db: Connection;
+  let table: Table;
+  try {
+    // readConsistencyInterval 0: every read and write starts from the latest version (no stale handle).
+    db = await lance.lancedb.connect(dir, { readConsistencyInterval: 0 });
+    table = (await db.tableNames()).includes(TABLE) ? await db.openTable(TABLE) : await db.createEmptyTable(TABLE, tableSchema(lance), { existOk: true });
+  } catch (error) {
+    throw new KbctxError('config_error', `cannot open the LanceDB index at ${dir}: ${(error as Error).message}`, { cause: error });
+  }
+  const store = new LanceStore(dir, db, table);
+  await store.reload();
+  return store;
+}
+
+interface Pending {
+  rows: LanceRow[];
+  docIds: string[];
+  droppedEmbeddings: string[];
+}
+
+export class LanceStore implements Store {
+  readonly path: string;
+  private readonly db: Connection;
+  private readonly table: Table;
+  private model = new Model();
+  private knownVersion = -1;
+  private writes = 0;
+  private closed = false;
+  private bulkDepth = 0;
+  private pending: Pending = { rows: [], docIds: [], droppedEmbeddings: [] };
+  private queue: Promise<unknown> = Promise.resolve();
+  private commitsSinceCompaction = 0;
+  private stale = false;
+
+  constructor(dir: string, db: Connection, table: Table) {
+    this.path = dir;
+    this.db = db;
+    this.table = table;
+  }
+
+  // ---- freshness ----
+
+  private generationFile(): string {
+    return path.join(this.path, GENERATION_FILE);
+  }
+
+  private writtenVersion(): number {
+    try {
+      return Number(readFileSync(this.generationFile(), 'utf8')) || 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Loads the model from the latest table version. */
+  async reload(): Promise<void> {
+    const version = await this.table.version();
+    const rows = plainRows(await this.table.query().select([...LOAD_COLUMNS]).toArrow(), LOAD_COLUMNS);
+    const model = new Model();
+    const chunksOf = new Map<string, { chunk: Chunk; seq: number }[]>();
+    const embeddings: [string, Record<string, unknown>][] = [];
+    const docs: Record<string, unknown>[] = [];
+    for (const r of rows) {
+      switch (r['kind']) {
+        case 'doc':
+          docs.push(r);
+          break;
+        case 'chunk': {
+          const documentId = r['doc_id'] as string;
+          const list = chunksOf.get(documentId) ?? [];
+          list.push({ chunk: { id: (r['row_key'] as string).slice(2), documentId, chunkIndex: r['chunk_index'] as number, text: r['text'] as string, contentHash: r['content_hash'] as string }, seq: r['seq'] as number });
+          chunksOf.set(documentId, list);
+          break;
+        }
+        case 'emb':
+          embeddings.push([(r['row_key'] as string).slice(2), r]);
+          break;
+        case 'state':
+          model.states.set(r['connector'] as string, { checkpoint: (r['checkpoint'] as string | null) ?? null, lastSyncAt: (r['last_sync_at'] as string | null) ?? null });
+          break;
+      }
+    }
+    docs.sort((a, b) => (a['seq'] as number) - (b['seq'] as number));
+    for (const r of docs) {
+      const id = r['doc_id'] as string;
+      const chunks = (chunksOf.get(id) ?? []).sort((a, b) => a.chunk.chunkIndex - b.chunk.chunkIndex);
+      model.putDocument({ head: toHead(r), fingerprint: (r['fingerprint'] as string | null) ?? null, contentHash: r['content_hash'] as string, seq: r['seq'] as number }, chunks);
+    }
+    for (const [chunkId, r] of embeddings) {
+      model.setEmbedding(chunkId, { model: r['model'] as string, dims: r['dims'] as number, contentHash: r['content_hash'] as string, vector: r['vector'] as Float32Array });
+    }
+    this.model = model;
+    this.knownVersion = version;
+    this.stale = false;
+  }
+
+  /** The model, reloaded first when another process committed since (or a write of ours failed). */
+  private async fresh(): Promise<Model> {
+    this.assertOpen();
+    if (this.pending.docIds.length === 0 && this.bulkDepth === 0) {
+      await this.queue;
+      if (this.stale || this.writtenVersion() > this.knownVersion) await this.reload();
+    }
+    return this.model;
+  }
+
+  generation(): string {
+    return `${this.writtenVersion()}:${this.writes}`;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new KbctxError('internal', `the LanceDB index at ${this.path} is closed`);
+  }
+
+  // ---- writing ----
+
+  /** Runs one commit after the ones before it; records the version it made. */
+  private commit(write: (table: Table) => Promise<{ version: number }>): Promise<void> {
+    const run = this.queue.then(async () => {
+      try {
+        const { version } = await write(this.table);
+        // Another process committed in between: its rows are not in the model.
+        if (version !== this.knownVersion + 1) this.stale = true;
+        this.knownVersion = version;
+        this.commitsSinceCompaction++;
+        if (version > this.writtenVersion()) {
+          const tmp = `${this.generationFile()}.${process.pid}`;
+          writeFileSync(tmp, String(version));
+          renameSync(tmp, this.generationFile());
+        }
+      } catch (error) {
+        this.stale = true;
+        throw error;
+      }
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private flush(): Promise<void> {
+    const { rows, docIds, droppedEmbeddings } = this.pending;
+    if (docIds.length === 0) return this.queue.then(() => undefined);
+    this.pending = { rows: [], docIds: [], droppedEmbeddings: [] };
+    let where = `(kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(docIds)})`;
+    if (droppedEmbeddings.length > 0) where += ` OR (kind = 'emb' AND row_key IN ${sqlList(droppedEmbeddings.map(embKey))})`;
+    // The last row written for a key wins (a document upserted twice in one group).
+    const byKey = new Map(rows.map((r) => [r.row_key, r]));
+    return this.commit((t) =>
+      t.mergeInsert('row_key').whenMatchedUpdateAll().whenNotMatchedInsertAll().whenNotMatchedBySourceDelete({ where }).execute([...byKey.values()]),
+    );
+  }
+
+  private nextSeq(): number {
+    // Above every seq seen, and unlikely to meet another process's (time-based, microsecond steps).
+    const seq = Math.max(this.model.maxSeq + 1, Date.now() * 1000);
+    this.model.maxSeq = seq;
+    return seq;
+  }
+
+  async documentStates(connector: string): Promise<Map<string, DocumentState>> {
+    const model = await this.fresh();
+    const out = new Map<string, DocumentState>();
+    for (const d of model.docs.values()) {
+      if (d.head.connector === connector) out.set(d.head.id, { id: d.head.id, source: d.head.source, sourceId: d.head.sourceId, fingerprint: d.fingerprint, contentHash: d.contentHash });
+    }
+    return out;
+  }
+
+  async upsertDocument(doc: StoredDocument, chunks: readonly Chunk[], fingerprint: string | null): Promise<UpsertOutcome> {
+    const model = await this.fresh();
+    const old = model.docs.get(doc.id);
+    const oldChunks = new Map((old?.chunkIds ?? []).map((id) => [id, model.chunks.get(id)!]));
+    const newIds = new Set(chunks.map((c) => c.id));
+    const removed = [...oldChunks.keys()].filter((id) => !newIds.has(id));
+    const written = chunks.filter((c) => !oldChunks.has(c.id));
+    const changed = chunks.filter((c) => {
+      const was = oldChunks.get(c.id)?.chunk;
+      return was !== undefined && (was.chunkIndex !== c.chunkIndex || was.text !== c.text || was.contentHash !== c.contentHash);
+    });
+    if (old && written.length === 0 && changed.length === 0 && removed.length === 0 && old.fingerprint === fingerprint && old.contentHash === doc.contentHash && sameHead(old.head, doc)) {
+      return { chunksWritten: 0, chunksDeleted: 0 };
+    }
+    this.writes++;
+    const seq = old?.seq ?? this.nextSeq();
+    const withSeqs = chunks.map((chunk) => ({ chunk: { ...chunk }, seq: oldChunks.get(chunk.id)?.seq ?? this.nextSeq() }));
+    // A kept chunk whose content hash changed loses its vector (pending again); removed ones lose theirs.
+    const dropped = [...removed, ...changed.filter((c) => c.contentHash !== oldChunks.get(c.id)!.chunk.contentHash).map((c) => c.id)].filter((id) => model.embeddings.has(id));
+    const keptEmbeddings = new Map([...oldChunks.keys()].filter((id) => newIds.has(id) && !dropped.includes(id)).map((id) => [id, model.embeddings.get(id)]));
+    model.putDocument({ head: headOf(doc), fingerprint, contentHash: doc.contentHash, seq }, withSeqs);
+    for (const [id, e] of keptEmbeddings) if (e) model.setEmbedding(id, e);
+    this.pending.rows.push(docRow(doc, fingerprint, seq), ...withSeqs.map((c) => chunkRow(c.chunk, c.seq)));
+    this.pending.docIds.push(doc.id);
+    this.pending.droppedEmbeddings.push(...dropped);
+    const outcome = { chunksWritten: written.length, chunksDeleted: removed.length };
+    if (this.bulkDepth === 0 || this.pending.docIds.length >= GROUP_SIZE) await this.flush();
+    return outcome;
+  }
+
+  async touchDocument(id: string, fingerprint: string | null): Promise<void> {
+    const model = await this.fresh();
+    const doc = model.docs.get(id);
+    if (!doc) return;
+    this.writes++;
+    doc.fingerprint = fingerprint;
+    await this.flush();
+    await this.commit((t) => t.update({ where: `row_key = ${sqlString(docKey(id))}`, valuesSql: { fingerprint: fingerprint === null ? 'NULL' : sqlString(fingerprint) } }));
+  }
+
+  async deleteDocuments(ids: readonly string[]): Promise<number> {
+    const model = await this.fresh();
+    const existing = ids.filter((id) => model.deleteDocument(id));
+    if (existing.length === 0) return 0;
+    this.writes++;
+    await this.flush();
+    await this.commit((t) => t.delete(`doc_id IN ${sqlList(existing)}`));
+    return existing.length;
+  }
+
+  async beginBulk(): Promise<void> {
+    this.assertOpen();
+    this.bulkDepth++;
+  }
+
+  async endBulk(): Promise<void> {
+    this.bulkDepth = Math.max(0, this.bulkDepth - 1);
+    if (this.bulkDepth === 0) await this.flush();
+  }
+
+  async compact(): Promise<void> {
+    this.assertOpen();
+    if (this.bulkDepth > 0) return;
+    await this.flush();
+    await this.queue;
+    const stats = await this.table.stats();
+    if (stats.fragmentStats.numSmallFragments < MAX_FRAGMENTS && this.commitsSinceCompaction < MAX_VERSIONS) return;
+    const run = this.queue.then(async () => {
+      await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) });
+      this.commitsSinceCompaction = 0;
+      // Compaction commits a version with the same rows: the model stays as it is.
+      this.knownVersion = await this.table.version();
+    });
+    this.queue = run.catch(() => undefined);
+    await run;
+  }
+
+  async sourceState(connector: string): Promise<SourceState> {
+    const model = await this.fresh();
+    return { ...(model.states.get(connector) ?? { checkpoint: null, lastSyncAt: null }) };
+  }
+
+  async setSourceState(connector: string, state: SourceState): Promise<void> {
+    const model = await this.fresh();
+    this.writes++;
+    model.states.set(connector, { checkpoint: state.checkpoint, lastSyncAt: state.lastSyncAt });
+    await this.flush();
+    await this.commit((t) => t.mergeInsert('row_key').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([stateRow(connector, state.checkpoint, state.lastSyncAt)]));
+  }
+
+  async sourceStates(): Promise<ConnectorState[]> {
+    const model = await this.fresh();
+    return [...model.states.entries()].sort(([a], [b]) => compare(a, b)).map(([connector, s]) => ({ connector, ...s }));
+  }
+
+  // ---- reading ----
+
+  async getDocument(id: string): Promise<StoredDocument | null> {
+    const model = await this.fresh();
+    if (!model.docs.has(id)) return null;
+    await this.flush();
+    const [row] = await this.readRows(`row_key = ${sqlString(docKey(id))}`);
+    return row ? toDocument(row) : null;
+  }
+
+  async getChunks(documentId: string): Promise<Chunk[]> {
+    const model = await this.fresh();
+    return (model.docs.get(documentId)?.chunkIds ?? []).map((id) => ({ ...model.chunks.get(id)!.chunk }));
+  }
+
+  async listDocuments(after: number, limit: number): Promise<{ documents: DocumentHead[]; last: number | null }> {
+    const model = await this.fresh();
+    const docs = [...model.docs.values()].filter((d) => d.seq > after).sort((a, b) => a.seq - b.seq).slice(0, limit);
+    return { documents: docs.map((d) => ({ ...d.head })), last: docs.length === limit ? docs.at(-1)!.seq : null };
+  }
+
+  async keywordSearch(query: KeywordQuery): Promise<KeywordResult> {
+    const model = await this.fresh();
+    const total = model.keyword.size;
+    if (query.terms.length === 0 || total === 0) return { hits: [], matchedTerms: [], candidateCount: 0 };
+    const freqs = new Map(query.terms.map((t) => [t.stem, model.keyword.docFreq(t.stem)]));
+    const matched = chooseTerms(query.terms, freqs, total);
+    const reference = bm25Reference(total, query.terms.map((t) => freqs.get(t.stem) ?? 0));
+    const filter = query.filter;
+    const allow = filter?.source !== undefined || filter?.since !== undefined ? (group: number) => {
+      const doc = model.docOfGroup(group);
+      return doc !== undefined && passes(doc.head, filter);
+    } : undefined;
+    const { hits, scored } = model.keyword.search(matched.map((t) => t.stem), query.limit, allow);
+    const out: KeywordHit[] = [];
+    for (const h of hits) {
+      const chunk = model.chunkOfRow(h.row);
+      const doc = chunk && model.docs.get(chunk.chunk.documentId);
+      if (chunk && doc) out.push({ document: { ...doc.head }, chunk: { ...chunk.chunk }, raw: h.score, score: normalizeBm25(h.score, reference) });
+    }
+    out.sort((a, b) => b.raw - a.raw || compare(a.document.id, b.document.id));
+    return { hits: out, matchedTerms: matched, candidateCount: scored };
+  }
+
+  async pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]> {
+    const model = await this.fresh();
+    const seqs = model.seqs();
+    const out: PendingChunk[] = [];
+    for (let i = upperBound(seqs, afterRowid); i < seqs.length && out.length < limit; i++) {
+      const entry = model.chunkBySeq(seqs[i]!)!;
+      if (isPending(model.embeddings.get(entry.chunk.id), entry.chunk.contentHash, space)) out.push({ rowid: entry.seq, text: entry.chunk.text, contentHash: entry.chunk.contentHash });
+    }
+    return out;
+  }
+
+  async countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number> {
+    const model = await this.fresh();
+    let n = 0;
+    for (const { chunk } of model.chunks.values()) if (isPending(model.embeddings.get(chunk.id), chunk.contentHash, space)) n++;
+    return n;
+  }
+
+  async writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {
+    const model = await this.fresh();
+    const writes: LanceRow[] = [];
+    for (const r of rows) {
+      const entry = model.chunkBySeq(r.rowid);
+      if (!entry || entry.chunk.contentHash !== r.contentHash || r.vector.length !== space.dims) continue;
+      model.setEmbedding(entry.chunk.id, { model: space.model, dims: space.dims, contentHash: r.contentHash, vector: Float32Array.from(r.vector) });
+      writes.push(embRow(entry.chunk.id, entry.chunk.documentId, space.model, r.contentHash, r.vector));
+    }
+    return this.writeEmbeddingRows(writes);
+  }
+
+  async importEmbeddings(rows: readonly StoredEmbedding[]): Promise<number> {
+    const model = await this.fresh();
+    const writes: LanceRow[] = [];
+    for (const r of rows) {
+      const entry = model.chunks.get(r.chunkId);
+      if (!entry || entry.chunk.contentHash !== r.contentHash || r.vector.length !== r.dims) continue;
+      model.setEmbedding(r.chunkId, { model: r.model, dims: r.dims, contentHash: r.contentHash, vector: Float32Array.from(r.vector) });
+      writes.push(embRow(r.chunkId, entry.chunk.documentId, r.model, r.contentHash, r.vector));
+    }
+    return this.writeEmbeddingRows(writes);
+  }
+
+  private async writeEmbeddingRows(rows: LanceRow[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    this.writes++;
+    await this.flush();
+    await this.commit((t) => t.mergeInsert('row_key').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows));
+    return rows.length;
+  }
+
+  async *iterateEmbeddings(): AsyncGenerator<StoredEmbedding> {
+    const model = await this.fresh();
+    const ids = [...model.embeddings.keys()].sort(compare);
+    for (const chunkId of ids) {
+      const e = model.embeddings.get(chunkId);
+      if (e) yield { chunkId, model: e.model, dims: e.dims, contentHash: e.contentHash, vector: Float32Array.from(e.vector) };
+    }
+  }
+
+  async clearEmbeddings(): Promise<number> {
+    const model = await this.fresh();
+    const n = model.clearEmbeddings();
+    this.writes++;
+    await this.flush();
+    await this.commit((t) => t.delete("kind = 'emb'"));
+    return n;
+  }
+
+  async embeddingSpaces(): Promise<EmbeddingSpaceCount[]> {
+    const model = await this.fresh();
+    const counts = new Map<string, EmbeddingSpaceCount>();
+    for (const e of model.embeddings.values()) {
+      const key = `${e.dims}:${e.model}`;
+      const c = counts.get(key) ?? { model: e.model, dims: e.dims, count: 0 };
+      c.count++;
+      counts.set(key, c);
+    }
+    return [...counts.values()].sort((a, b) => b.count - a.count || compare(a.model, b.model) || a.dims - b.dims);
+  }
+
+  async vectorSearch(query: VectorQuery): Promise<VectorResult> {
+    const model = await this.fresh();
+    const { matrix, chunkIds } = model.space(query.space.model, query.space.dims);
+    if (chunkIds.length === 0 || query.vector.length !== query.space.dims) return { hits: [], candidateCount: 0, approximate: false };
+    let rows: number[] | undefined;
+    const filter = query.filter;
+    if (filter?.source !== undefined || filter?.since !== undefined) {
+      rows = [];
+      for (let i = 0; i < chunkIds.length; i++) {
+        const doc = model.docs.get(model.chunks.get(chunkIds[i]!)?.chunk.documentId ?? '');
+        if (doc && passes(doc.head, filter)) rows.push(i);
+      }
+    }
+    const n = rows?.length ?? chunkIds.length;
+    for (let want = Math.max(query.candidateK, query.limit); ; want *= 4) {
+      const top = exactTopK(matrix, query.space.dims, query.vector, Math.min(want, n), rows);
+      const best = new Map<string, { chunkId: string; score: number }>();
+      for (const { row, score } of top) {
+        const entry = model.chunks.get(chunkIds[row]!);
+        if (entry && !best.has(entry.chunk.documentId)) best.set(entry.chunk.documentId, { chunkId: entry.chunk.id, score });
+      }
+      if (best.size >= query.limit || want >= n) {
+        const hits = [...best.entries()]
+          .sort(([a, x], [b, y]) => y.score - x.score || compare(a, b))
+          .slice(0, query.limit)
+          .map(([docId, h]) => ({ document: { ...model.docs.get(docId)!.head }, chunk: { ...model.chunks.get(h.chunkId)!.chunk }, score: h.score }));
+        return { hits, candidateCount: top.length, approximate: false };
+      }
+    }
+  }
+
+  async documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Promise<Map<string, number>> {
+    const model = await this.fresh();
+    const best = new Map<string, number>();
+    for (const id of documentIds) {
+      for (const chunkId of model.docs.get(id)?.chunkIds ?? []) {
+        const e = model.embeddings.get(chunkId);
+        if (!e || e.model !== space.model || e.dims !== space.dims || vector.length !== space.dims) continue;
+        const score = dotAt(e.vector, 0, vector, space.dims);
+        if (score > (best.get(id) ?? -Infinity)) best.set(id, score);
+      }
+    }
+    return best;
+  }
+
+  async refreshVectorIndex(space: EmbeddingSpace): Promise<VectorIndexReport> {
+    const model = await this.fresh();
+    return { vectors: model.space(space.model, space.dims).chunkIds.length, index: 'none' };
+  }
+
+  async sources(): Promise<SourceStats[]> {
+    const model = await this.fresh();
+    const stats = new Map<string, SourceStats>();
+    const of = (connector: string): SourceStats => {
+      let s = stats.get(connector);
+      if (!s) {
+        s = { source: connector, documentCount: 0, chunkCount: 0, embeddedCount: 0, lastSyncAt: model.states.get(connector)?.lastSyncAt ?? null };
+        stats.set(connector, s);
+      }
+      return s;
+    };
+    for (const d of model.docs.values()) {
+      const s = of(d.head.connector);
+      s.documentCount++;
+      s.chunkCount += d.chunkIds.length;
+      s.embeddedCount += d.chunkIds.filter((id) => model.embeddings.has(id)).length;
+    }
+    for (const connector of model.states.keys()) of(connector);
+    return [...stats.values()].sort((a, b) => compare(a.source, b.source));
+  }
+
+  async counts(): Promise<StoreCounts> {
+    const model = await this.fresh();
+    return { documents: model.docs.size, chunks: model.chunks.size, embedded: model.embeddings.size };
+  }
+
+  /** Reads the table afresh and compares it with the keyword index the searches use. */
+  async checkIntegrity(): Promise<IntegrityReport> {
+    const model = await this.fresh();
+    await this.flush();
+    const rows = plainRows(await this.table.query().select(['row_key', 'kind', 'doc_id']).toArrow(), ['row_key', 'kind', 'doc_id']);
+    const docs = new Set<string>();
+    const withChunks = new Set<string>();
+    const chunks = new Set<string>();
+    const embeddings: string[] = [];
+    const keys = new Set<string>();
+    const problems: string[] = [];
+    for (const r of rows) {
+      const key = r['row_key'] as string;
+      if (keys.has(key)) problems.push(`duplicate row ${key}`);
+      keys.add(key);
+      if (r['kind'] === 'doc') docs.add(r['doc_id'] as string);
+      else if (r['kind'] === 'chunk') {
+        chunks.add(key.slice(2));
+        withChunks.add(r['doc_id'] as string);
+      } else if (r['kind'] === 'emb') embeddings.push(key.slice(2));
+    }
+    const orphanChunks = [...chunks].filter((id) => !docs.has(model.chunks.get(id)?.chunk.documentId ?? '')).length;
+    if (orphanChunks > 0) problems.push(`${orphanChunks} chunks without their document`);
+    return {
+      sqlite: problems,
+      fts: model.keyword.size === chunks.size ? null : `the keyword index holds ${model.keyword.size} rows, the table ${chunks.size} chunks`,
+      chunks: chunks.size,
+      ftsRows: model.keyword.size,
+      documentsWithoutChunks: [...docs].filter((id) => !withChunks.has(id)).length,
+      orphanEmbeddings: embeddings.filter((id) => !chunks.has(id)).length,
+      vectorIndexes: [],
+    };
+  }
+
+  async sizeBytes(): Promise<number> {
+    this.assertOpen();
+    return folderSize(this.path);
+  }
+
+  async exportAll(): Promise<{ documents: StoredDocument[]; chunks: Chunk[] }> {
+    const documents: StoredDocument[] = [];
+    for await (const d of this.iterateDocuments()) documents.push(d);
+    const chunks: Chunk[] = [];
+    for await (const c of this.iterateChunks()) chunks.push(c);
+    return { documents, chunks };
+  }
+
+  async *iterateDocuments(): AsyncGenerator<StoredDocument> {
+    const ids = await this.exportOrder();
+    for (let i = 0; i < ids.length; i += EXPORT_PAGE) {
+      const page = ids.slice(i, i + EXPORT_PAGE);
+      const byId = new Map((await this.readRows(`row_key IN ${sqlList(page.map(docKey))}`)).map((r) => [r['doc_id'] as string, toDocument(r)]));
+      for (const id of page) {
+        const doc = byId.get(id);
+        if (doc) yield doc;
+      }
+    }
+  }
+
+  async *iterateChunks(): AsyncGenerator<Chunk> {
+    const model = await this.fresh();
+    for (const id of await this.exportOrder()) {
+      for (const chunkId of model.docs.get(id)?.chunkIds ?? []) {
+        const entry = model.chunks.get(chunkId);
+        if (entry) yield { ...entry.chunk };
+      }
+    }
+  }
+
+  /** Document ids by source, then source id. */
+  private async exportOrder(): Promise<string[]> {
+    const model = await this.fresh();
+    await this.flush();
+    return [...model.docs.values()].sort((a, b) => compare(a.head.source, b.head.source) || compare(a.head.sourceId, b.head.sourceId)).map((d) => d.head.id);
+  }
+
+  private async readRows(where: string): Promise<Record<string, unknown>[]> {
+    return plainRows(await this.table.query().where(where).select([...COLUMNS]).toArrow(), COLUMNS);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.bulkDepth = 0;
+    try {
+      await this.flush();
+      await this.queue;
+    } finally {
+      this.closed = true;
+      this.table.close();
+      this.db.close();
+    }
+  }
+}
+
+function toHead(r: Record<string, unknown>): DocumentHead {
+  return {
+    id: r['doc_id'] as string, source: r['source'] as string, connector: r['connector'] as string, sourceId: r['source_id'] as string,
+    sourceUrl: (r['source_url'] as string | null) ?? null, title: r['title'] as string, updatedAt: r['updated_at'] as string,
+  };
+}
+
+function headOf(doc: StoredDocument): DocumentHead {
+  return { id: doc.id, source: doc.source, connector: doc.connector, sourceId: doc.sourceId, sourceUrl: doc.sourceUrl, title: doc.title, updatedAt: doc.updatedAt };
+}
+
+function sameHead(a: DocumentHead, doc: StoredDocument): boolean {
+  const b = headOf(doc);
+  return (Object.keys(b) as (keyof DocumentHead)[]).every((k) => a[k] === b[k]);
+}
+
+function isPending(e: { model: string; dims: number; contentHash: string } | undefined, contentHash: string, space: { model: string; dims: number | null }): boolean {
+  return !e || e.model !== space.model || (space.dims !== null && e.dims !== space.dims) || e.contentHash !== contentHash;
+}
+
+/** Drops very common terms while at least one rarer term that occurs in the index remains (as the SQLite store does). */
+function chooseTerms(terms: readonly QueryTerm[], freqs: ReadonlyMap<string, number>, total: number): QueryTerm[] {
+  const df = (t: QueryTerm): number => freqs.get(t.stem) ?? 0;
+  const rare = terms.filter((t) => df(t) > 0 && df(t) <= COMMON_TERM_RATIO * total);
+  return rare.length > 0 ? [...rare, ...terms.filter((t) => df(t) === 0)] : [...terms];
+}
+
+function upperBound(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function folderSize(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) {
+      try {
+        total += statSync(path.join(entry.parentPath, entry.name)).size;
+      } catch {
+        // removed meanwhile (a compaction)
+      }
+    }
+  }
+  return total;
+}

@@ -1,0 +1,146 @@
+// What the LanceDB store answers reads from: the table's documents (no bodies), chunks, embeddings
+// and checkpoints held in memory with the keyword postings, loaded once per table version another
+// process wrote and kept in step with this process's own writes.
+import type { Chunk, DocumentHead, SourceFilter, SourceState } from '../../core/index.ts';
+import { KeywordIndex, rowTerms } from './keyword-index.ts';
+
+export interface DocEntry {
+  head: DocumentHead;
+  fingerprint: string | null;
+  contentHash: string;
+  /** Insertion position (listDocuments). */
+  seq: number;
+  /** Keyword group (ties go to the lower one). */
+  group: number;
+  chunkIds: string[];
+}
+
+export interface ChunkEntry {
+  chunk: Chunk;
+  /** The rowid embeddings are queued by. */
+  seq: number;
+  /** Keyword row id. */
+  row: number;
+}
+
+export interface EmbEntry {
+  model: string;
+  dims: number;
+  contentHash: string;
+  vector: Float32Array;
+}
+
+export class Model {
+  readonly docs = new Map<string, DocEntry>();
+  readonly chunks = new Map<string, ChunkEntry>();
+  readonly embeddings = new Map<string, EmbEntry>();
+  readonly states = new Map<string, SourceState>();
+  readonly keyword = new KeywordIndex();
+  private readonly groupDoc: string[] = [];
+  private readonly rowChunk: (string | undefined)[] = [];
+  private sortedSeqs: number[] | null = null;
+  private readonly bySeq = new Map<number, string>();
+  private spaceCache = new Map<string, { matrix: Float32Array; chunkIds: string[] }>();
+  /** Highest seq seen (new seqs are above it). */
+  maxSeq = 0;
+
+  putDocument(entry: Omit<DocEntry, 'group' | 'chunkIds'>, chunks: readonly { chunk: Chunk; seq: number }[]): void {
+    const old = this.docs.get(entry.head.id);
+    const group = old?.group ?? this.groupDoc.push(entry.head.id) - 1;
+    if (old) for (const id of old.chunkIds) this.dropChunk(id);
+    this.docs.set(entry.head.id, { ...entry, group, chunkIds: chunks.map((c) => c.chunk.id) });
+    for (const { chunk, seq } of chunks) {
+      const row = this.keyword.add(group, rowTerms(entry.head.title, chunk.text));
+      this.rowChunk[row] = chunk.id;
+      this.chunks.set(chunk.id, { chunk, seq, row });
+      this.bySeq.set(seq, chunk.id);
+      this.maxSeq = Math.max(this.maxSeq, seq);
+    }
+    this.maxSeq = Math.max(this.maxSeq, entry.seq);
+    this.sortedSeqs = null;
+  }
+
+  deleteDocument(id: string): boolean {
+    const doc = this.docs.get(id);
+    if (!doc) return false;
+    for (const chunkId of doc.chunkIds) this.dropChunk(chunkId);
+    this.docs.delete(id);
+    this.sortedSeqs = null;
+    return true;
+  }
+
+  private dropChunk(id: string): void {
+    const entry = this.chunks.get(id);
+    if (!entry) return;
+    this.keyword.remove(entry.row);
+    this.rowChunk[entry.row] = undefined;
+    this.bySeq.delete(entry.seq);
+    this.chunks.delete(id);
+    this.setEmbedding(id, null);
+  }
+
+  setEmbedding(chunkId: string, entry: EmbEntry | null): void {
+    const old = this.embeddings.get(chunkId);
+    if (old) this.spaceCache.delete(spaceKey(old));
+    if (entry === null) this.embeddings.delete(chunkId);
+    else {
+      this.embeddings.set(chunkId, entry);
+      this.spaceCache.delete(spaceKey(entry));
+    }
+  }
+
+  clearEmbeddings(): number {
+    const n = this.embeddings.size;
+    this.embeddings.clear();
+    this.spaceCache = new Map();
+    return n;
+  }
+
+  chunkOfRow(row: number): ChunkEntry | undefined {
+    const id = this.rowChunk[row];
+    return id === undefined ? undefined : this.chunks.get(id);
+  }
+
+  docOfGroup(group: number): DocEntry | undefined {
+    const id = this.groupDoc[group];
+    return id === undefined ? undefined : this.docs.get(id);
+  }
+
+  chunkBySeq(seq: number): ChunkEntry | undefined {
+    const id = this.bySeq.get(seq);
+    return id === undefined ? undefined : this.chunks.get(id);
+  }
+
+  /** Chunk seqs, ascending. */
+  seqs(): number[] {
+    this.sortedSeqs ??= [...this.bySeq.keys()].sort((a, b) => a - b);
+    return this.sortedSeqs;
+  }
+
+  /** The vectors of one space as a row-major matrix, with the chunk of each row. */
+  space(model: string, dims: number): { matrix: Float32Array; chunkIds: string[] } {
+    const key = spaceKey({ model, dims });
+    let cached = this.spaceCache.get(key);
+    if (!cached) {
+      const chunkIds: string[] = [];
+      for (const [id, e] of this.embeddings) if (e.model === model && e.dims === dims) chunkIds.push(id);
+      const matrix = new Float32Array(chunkIds.length * dims);
+      chunkIds.forEach((id, i) => matrix.set(this.embeddings.get(id)!.vector, i * dims));
+      cached = { matrix, chunkIds };
+      this.spaceCache.set(key, cached);
+    }
+    return cached;
+  }
+}
+
+const spaceKey = (s: { model: string; dims: number }): string => `${s.dims}:${s.model}`;
+
+/** Whether a document passes the search filter (source label or connector type, updated since). */
+export function passes(head: DocumentHead, filter: SourceFilter | undefined): boolean {
+  if (filter?.source !== undefined) {
+    const s = filter.source;
+    if (head.source !== s && head.connector !== s && !head.connector.startsWith(`${s}:`)) return false;
+  }
+  if (filter?.since !== undefined && !(Date.parse(head.updatedAt) >= Date.parse(filter.since))) return false;
+  return true;
+}

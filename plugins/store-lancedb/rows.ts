@@ -1,0 +1,116 @@
+// The one LanceDB table (`kb`) the store keeps: documents, chunks, embeddings and checkpoints are rows
+// of one table told apart by `kind`, so that every write (a document with its chunks, the chunks'
+// embeddings it drops) is one commit: a crash leaves the table at the version before or after it.
+import type { Chunk, StoredDocument } from '../../core/index.ts';
+import type { LanceModule } from './lance-module.ts';
+import type { Schema, Table } from 'apache-arrow';
+
+export const TABLE = 'kb';
+
+export type Kind = 'doc' | 'chunk' | 'emb' | 'state';
+
+/** A row as written: every column present (null where the kind has none). */
+// A type (not an interface): LanceDB takes rows as Record<string, unknown>.
+export type LanceRow = {
+  row_key: string;
+  kind: Kind;
+  doc_id: string | null;
+  /** Documents: insertion position (kept on update); chunks: the rowid embeddings are queued by. */
+  seq: number | null;
+  connector: string | null;
+  source: string | null;
+  source_id: string | null;
+  source_url: string | null;
+  title: string | null;
+  body: string | null;
+  content_type: string | null;
+  metadata: string | null;
+  updated_at: string | null;
+  content_hash: string | null;
+  fingerprint: string | null;
+  chunk_index: number | null;
+  text: string | null;
+  model: string | null;
+  dims: number | null;
+  vector: number[] | null;
+  checkpoint: string | null;
+  last_sync_at: string | null;
+};
+
+const STRING_COLUMNS = [
+  'doc_id', 'connector', 'source', 'source_id', 'source_url', 'title', 'body', 'content_type', 'metadata', 'updated_at',
+  'content_hash', 'fingerprint', 'text', 'model', 'checkpoint', 'last_sync_at',
+] as const;
+
+export const COLUMNS: readonly (keyof LanceRow)[] = ['row_key', 'kind', 'seq', 'chunk_index', 'dims', 'vector', ...STRING_COLUMNS];
+
+export function tableSchema({ arrow }: LanceModule): Schema {
+  const { Field, Float32, Float64, Int32, List, Schema, Utf8 } = arrow;
+  return new Schema([
+    new Field('row_key', new Utf8(), false),
+    new Field('kind', new Utf8(), false),
+    new Field('seq', new Float64(), true),
+    new Field('chunk_index', new Int32(), true),
+    new Field('dims', new Int32(), true),
+    new Field('vector', new List(new Field('item', new Float32(), true)), true),
+    ...STRING_COLUMNS.map((name) => new Field(name, new Utf8(), true)),
+  ]);
+}
+
+const EMPTY: Omit<LanceRow, 'row_key' | 'kind'> = {
+  doc_id: null, seq: null, connector: null, source: null, source_id: null, source_url: null, title: null, body: null, content_type: null,
+  metadata: null, updated_at: null, content_hash: null, fingerprint: null, chunk_index: null, text: null, model: null, dims: null, vector: null,
+  checkpoint: null, last_sync_at: null,
+};
+
+export const docKey = (id: string): string => `d:${id}`;
+export const chunkKey = (id: string): string => `c:${id}`;
+export const embKey = (chunkId: string): string => `e:${chunkId}`;
+export const stateKey = (connector: string): string => `s:${connector}`;
+
+export function docRow(doc: StoredDocument, fingerprint: string | null, seq: number): LanceRow {
+  return {
+    ...EMPTY, row_key: docKey(doc.id), kind: 'doc', doc_id: doc.id, seq, connector: doc.connector, source: doc.source, source_id: doc.sourceId,
+    source_url: doc.sourceUrl, title: doc.title, body: doc.body, content_type: doc.contentType, metadata: JSON.stringify(doc.metadata),
+    updated_at: doc.updatedAt, content_hash: doc.contentHash, fingerprint,
+  };
+}
+
+export function chunkRow(chunk: Chunk, seq: number): LanceRow {
+  return { ...EMPTY, row_key: chunkKey(chunk.id), kind: 'chunk', doc_id: chunk.documentId, seq, chunk_index: chunk.chunkIndex, text: chunk.text, content_hash: chunk.contentHash };
+}
+
+export function embRow(chunkId: string, documentId: string, model: string, contentHash: string, vector: Float32Array): LanceRow {
+  return { ...EMPTY, row_key: embKey(chunkId), kind: 'emb', doc_id: documentId, model, dims: vector.length, content_hash: contentHash, vector: Array.from(vector) };
+}
+
+export function stateRow(connector: string, checkpoint: string | null, lastSyncAt: string | null): LanceRow {
+  return { ...EMPTY, row_key: stateKey(connector), kind: 'state', connector, checkpoint, last_sync_at: lastSyncAt };
+}
+
+/** A string literal for a Lance (DataFusion SQL) filter. */
+export const sqlString = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+export const sqlList = (values: readonly string[]): string => `(${values.map(sqlString).join(', ')})`;
+
+/** Rows of an Arrow table as plain objects of the asked columns (nulls kept). */
+export function plainRows(table: Table, columns: readonly string[]): Record<string, unknown>[] {
+  const vectors = columns.map((c) => [c, table.getChild(c)] as const);
+  const out: Record<string, unknown>[] = [];
+  for (let i = 0; i < table.numRows; i++) {
+    const row: Record<string, unknown> = {};
+    for (const [name, vector] of vectors) {
+      const value: unknown = vector?.get(i) ?? null;
+      row[name] = value !== null && typeof value === 'object' && 'toArray' in value ? Float32Array.from((value as { toArray(): ArrayLike<number> }).toArray()) : value;
+    }
+    out.push(row);
+  }
+  return out;
+}
+
+export function toDocument(r: Record<string, unknown>): StoredDocument {
+  return {
+    id: r['doc_id'] as string, source: r['source'] as string, connector: r['connector'] as string, sourceId: r['source_id'] as string,
+    sourceUrl: (r['source_url'] as string | null) ?? null, title: r['title'] as string, body: r['body'] as string, contentType: r['content_type'] as string,
+    metadata: JSON.parse(r['metadata'] as string) as Record<string, unknown>, updatedAt: r['updated_at'] as string, contentHash: r['content_hash'] as string,
+  };
+}
