@@ -50,7 +50,8 @@ export interface Kbctx {
    * Another index than the configured one (`kbctx migrate --to`): a postgres:// URL (its mirror
    * beside [db] path, as for replicas) or an SQLite file, with the configured engine settings.
    */
-  openStoreAt(target: string): Store;
+  /** The store at `target`: a postgres:// URL, else a path for `engine` (default: an SQLite file). */
+  openStoreAt(target: string, engine?: string): Store;
   /** Connector modules (and the Lua runtime) are imported on first use, so commands that only read the index start fast. */
   createConnector(ref: ConnectorRef): Promise<Connector>;
   connectorLabels(): string[];
@@ -145,9 +146,9 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     get engine() {
       return opened.label;
     },
-    openStoreAt: (target) => {
+    openStoreAt: (target, engine) => {
       const url = /^postgres(ql)?:\/\//i.test(target) ? target : null;
-      const db = { ...config.db, engine: url === null ? 'sqlite' : 'postgres', url, path: url === null ? target : config.db.path };
+      const db = { ...config.db, engine: url === null ? (engine ?? 'sqlite') : 'postgres', url, path: url === null ? target : config.db.path };
       return openStore(kernel, db, { bundled: bundledProviders('store') }).store;
     },
     kernel,

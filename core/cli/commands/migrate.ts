@@ -12,13 +12,15 @@ import type { CliContext } from '../context.ts';
 import { createProgress, progressEveryMs } from '../progress.ts';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+/** A target folder ending in `.lance` is a LanceDB index (store-lancedb). */
+const LANCE_PATH = /\.lance\/?$/i;
 const ANY_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 export function registerMigrate(program: Command, ctx: CliContext): void {
   program
     .command('migrate')
-    .description('copy the index (documents, chunks, embeddings, checkpoints) into an SQLite file or a PostgreSQL database')
-    .requiredOption('--to <target>', 'an SQLite file path, or a postgres:// URL')
+    .description('copy the index (documents, chunks, embeddings, checkpoints) into an SQLite file, a PostgreSQL database or a LanceDB folder')
+    .requiredOption('--to <target>', 'an SQLite file path, a postgres:// URL, or a folder ending in .lance (LanceDB)')
     .option('--force', 'replace what the target already holds (it becomes a copy of this index)')
     .action(async (opts: { to: string; force?: boolean }) => {
       const kbctx = ctx.kbctx();
@@ -40,7 +42,8 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
 }
 
 /**
- * The store a target names: a postgres:// URL or an SQLite file (relative to the working directory).
+ * The store a target names: a postgres:// URL, a LanceDB folder (`….lance`) or an SQLite file (paths
+ * relative to the working directory).
  * Refuses the configured index itself (copying an index onto itself with --force would empty it).
  */
 export function openTargetStore(target: string, kbctx: Kbctx, cwd: string): Store {
@@ -52,7 +55,7 @@ export function openTargetStore(target: string, kbctx: Kbctx, cwd: string): Stor
     throw badRequest('--to names the configured index itself: give another file or database');
   }
   try {
-    return kbctx.openStoreAt(file ?? target);
+    return kbctx.openStoreAt(file ?? target, file !== null && LANCE_PATH.test(target) ? 'lancedb' : undefined);
   } catch (error) {
     // The SQLite file cannot be created there (a missing permission, a file where a folder goes): --to is wrong.
     if (error instanceof KbctxError && error.code === 'config_error') throw badRequest(`--to ${target}: ${error.message}`);
