@@ -3,6 +3,7 @@
 // dependencies imported when the store opens: until then the store forwards to the one being opened,
 // so opening stays synchronous, and a platform without them gets a config error naming this plugin.
 import { definePlugin, STAGE, type OpenedStore, fileLocks, lazyStore } from '../../core/index.ts';
+import { SCHEMA_VERSION } from './rows.ts';
 
 const plugin = definePlugin({
   name: 'store-lancedb',
@@ -13,7 +14,7 @@ const plugin = definePlugin({
   apply(kernel) {
     kernel.hooks.createStore.for('lancedb').tap({ name: 'store-lancedb', stage: STAGE.FALLBACK }, (options): OpenedStore => {
       const opening = import('./lance-store.ts').then(({ openLanceStore }) => openLanceStore(options.path));
-      return { store: lazyStore(opening, options.path), locks: fileLocks(options.path), label: 'LanceDB' };
+      return { store: lazyStore(opening, options.path), locks: fileLocks(options.path), label: 'LanceDB', schemaVersion: () => SCHEMA_VERSION };
     });
   },
 });

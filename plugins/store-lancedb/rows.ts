@@ -6,6 +6,8 @@ import type { LanceModule } from './lance-module.ts';
 import type { Schema, Table } from 'apache-arrow';
 
 export const TABLE = 'kb';
+/** The table layout's version (`kbctx init` shows it); bumped when the columns change. */
+export const SCHEMA_VERSION = 1;
 
 export type Kind = 'doc' | 'chunk' | 'emb' | 'state';
 
