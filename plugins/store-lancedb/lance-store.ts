@@ -7,9 +7,10 @@
 //    that finds a version it did not write there reloads the model (readers see whole commits only).
 // 2. Bulk mode groups upserts into one merge-insert per GROUP_SIZE documents (a crash loses the
 //    open group at most); other writes commit the group first.
-// 3. compact() (after every sync that wrote) compacts Lance's fragments and drops old versions once
-//    there are MAX_FRAGMENTS small fragments or MAX_VERSIONS commits since the last compaction, so
-//    the file count stays bounded after thousands of small syncs.
+// 3. compact() (after every sync that wrote) compacts Lance's fragments and drops versions older than
+//    KEEP_VERSIONS_MS once there are MAX_FRAGMENTS small fragments or MAX_VERSIONS commits since the
+//    last compaction; a commit that reaches MAX_VERSIONS starts one itself (a watcher's syncs never
+//    call compact()). So the file count stays bounded after thousands of small syncs.
 // Writes are serialised (one commit at a time per process); the connector locks keep two processes
 // off the same documents, and the merge key keeps a document one row whatever happens (lancedb#3377).
 import { KbctxError, bm25Reference, configError, dotAt, exactTopK, normalizeBm25, pathProblem, type Chunk, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordHit, type KeywordQuery, type KeywordResult, type PendingChunk, type QueryTerm, type SourceState, type SourceStats, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
@@ -21,7 +22,7 @@ import { Model, passes } from './model.ts';
 import { chunkRow, COLUMNS, docKey, docRow, embKey, embRow, plainRows, sqlList, sqlString, stateRow, TABLE, tableSchema, toDocument, type LanceRow } from './rows.ts';
 
 const GROUP_SIZE = 500;
-const MAX_FRAGMENTS = 8;
+const MAX_FRAGMENTS = 32;
 const MAX_VERSIONS = 64;
 /** Versions older than this are dropped by compaction (a reader in another process may still be on one). */
 const KEEP_VERSIONS_MS = 10_000;
@@ -162,6 +163,8 @@ export class LanceStore implements Store {
         if (version !== this.knownVersion + 1) this.stale = true;
         this.knownVersion = version;
         this.commitsSinceCompaction++;
+        // Syncs that never call compact() (a watcher's few-path syncs) still get compaction.
+        if (this.commitsSinceCompaction >= MAX_VERSIONS && this.bulkDepth === 0) void this.compact().catch(() => undefined);
         if (version > this.writtenVersion()) {
           const tmp = `${this.generationFile()}.${process.pid}`;
           writeFileSync(tmp, String(version));
@@ -270,6 +273,7 @@ export class LanceStore implements Store {
     if (this.bulkDepth > 0) return;
     await this.flush();
     await this.queue;
+    if (this.commitsSinceCompaction === 0) return;
     const stats = await this.table.stats();
     if (stats.fragmentStats.numSmallFragments < MAX_FRAGMENTS && this.commitsSinceCompaction < MAX_VERSIONS) return;
     const run = this.queue.then(async () => {
