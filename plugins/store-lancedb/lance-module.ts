@@ -10,12 +10,15 @@ export interface LanceModule {
   arrow: typeof Arrow;
 }
 
+const MIN_CPU_THREADS = 8;
 let loading: Promise<LanceModule> | null = null;
 
 export function loadLance(): Promise<LanceModule> {
-  // 0.31 (the newest with builds for every platform on the registry) can hang building an index on a
-  // machine with fewer than 2 CPU threads for Lance (lancedb#3568, fixed in 0.39): never fewer than 2.
-  if (!(Number(process.env['LANCE_CPU_THREADS']) >= 2)) process.env['LANCE_CPU_THREADS'] = String(Math.max(2, availableParallelism()));
+  // 0.31 (the newest with builds for every platform on the registry) hangs when Lance's CPU pool is as
+  // small as a 2-core machine makes it: building an FTS index (lancedb#3568, fixed in 0.39) and, as
+  // measured here, a merge-insert while another connection reads (never settles at 2 threads, fine at
+  // 4). So the pool gets at least MIN_CPU_THREADS whatever the machine.
+  if (!(Number(process.env['LANCE_CPU_THREADS']) >= MIN_CPU_THREADS)) process.env['LANCE_CPU_THREADS'] = String(Math.max(MIN_CPU_THREADS, availableParallelism()));
   loading ??= Promise.all([import('@lancedb/lancedb'), import('apache-arrow')]).then(([lancedb, arrow]) => ({ lancedb, arrow }), (error: unknown) => {
     loading = null;
     throw configError(

@@ -11,13 +11,16 @@
 //    KEEP_VERSIONS_MS once there are MAX_FRAGMENTS small fragments or MAX_VERSIONS commits since the
 //    last compaction; a commit that reaches MAX_VERSIONS starts one itself (a watcher's syncs never
 //    call compact()). So the file count stays bounded after thousands of small syncs.
-// Writes are serialised (one commit at a time per process); the connector locks keep two processes
-// off the same documents, and the merge key keeps a document one row whatever happens (lancedb#3377).
+// Writes are serialised: one commit at a time per process, and across processes by the folder's write
+// lock (write-lock.ts): two connections' merge-inserts of the same new key would otherwise both insert
+// it. With readConsistencyInterval 0 every commit starts from the latest version (no stale handle,
+// lancedb#3377), and no scalar index is kept on the merge key (lancedb#3177).
 import { KbctxError, bm25Reference, configError, dotAt, exactTopK, normalizeBm25, pathProblem, type Chunk, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordHit, type KeywordQuery, type KeywordResult, type PendingChunk, type QueryTerm, type SourceState, type SourceStats, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadLance } from './lance-module.ts';
+import { withWriteLock } from './write-lock.ts';
 import { Model, passes } from './model.ts';
 import { chunkRow, COLUMNS, docKey, docRow, embKey, embRow, plainRows, sqlList, sqlString, stateRow, TABLE, tableSchema, toDocument, type LanceRow } from './rows.ts';
 
@@ -158,7 +161,7 @@ export class LanceStore implements Store {
   private commit(write: (table: Table) => Promise<{ version: number }>): Promise<void> {
     const run = this.queue.then(async () => {
       try {
-        const { version } = await write(this.table);
+        const { version } = await withWriteLock(this.path, () => write(this.table));
         // Another process committed in between: its rows are not in the model.
         if (version !== this.knownVersion + 1) this.stale = true;
         this.knownVersion = version;
@@ -277,7 +280,7 @@ export class LanceStore implements Store {
     const stats = await this.table.stats();
     if (stats.fragmentStats.numSmallFragments < MAX_FRAGMENTS && this.commitsSinceCompaction < MAX_VERSIONS) return;
     const run = this.queue.then(async () => {
-      await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) });
+      await withWriteLock(this.path, () => this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }));
       this.commitsSinceCompaction = 0;
       // Compaction commits a version with the same rows: the model stays as it is.
       this.knownVersion = await this.table.version();
@@ -545,30 +548,40 @@ export class LanceStore implements Store {
 
   async exportAll(): Promise<{ documents: StoredDocument[]; chunks: Chunk[] }> {
     const documents: StoredDocument[] = [];
-    for await (const d of this.iterateDocuments()) documents.push(d);
     const chunks: Chunk[] = [];
-    for await (const c of this.iterateChunks()) chunks.push(c);
+    for await (const d of this.documentsWithChunks()) {
+      documents.push(d.document);
+      chunks.push(...d.chunks);
+    }
     return { documents, chunks };
   }
 
   async *iterateDocuments(): AsyncGenerator<StoredDocument> {
-    const ids = await this.exportOrder();
-    for (let i = 0; i < ids.length; i += EXPORT_PAGE) {
-      const page = ids.slice(i, i + EXPORT_PAGE);
-      const byId = new Map((await this.readRows(`row_key IN ${sqlList(page.map(docKey))}`)).map((r) => [r['doc_id'] as string, toDocument(r)]));
-      for (const id of page) {
-        const doc = byId.get(id);
-        if (doc) yield doc;
-      }
-    }
+    for await (const d of this.documentsWithChunks()) yield d.document;
   }
 
   async *iterateChunks(): AsyncGenerator<Chunk> {
-    const model = await this.fresh();
-    for (const id of await this.exportOrder()) {
-      for (const chunkId of model.docs.get(id)?.chunkIds ?? []) {
-        const entry = model.chunks.get(chunkId);
-        if (entry) yield { ...entry.chunk };
+    for await (const d of this.documentsWithChunks()) yield* d.chunks;
+  }
+
+  /**
+   * Documents in export order with their chunks, EXPORT_PAGE documents per query: a document and its
+   * chunks come from one query, so from one table version, whatever another process commits meanwhile.
+   */
+  private async *documentsWithChunks(): AsyncGenerator<{ document: StoredDocument; chunks: Chunk[] }> {
+    const ids = await this.exportOrder();
+    for (let i = 0; i < ids.length; i += EXPORT_PAGE) {
+      const page = ids.slice(i, i + EXPORT_PAGE);
+      const found = new Map<string, { document?: StoredDocument; chunks: Chunk[] }>();
+      const entry = (id: string) => found.get(id) ?? found.set(id, { chunks: [] }).get(id)!;
+      for (const r of await this.readRows(`kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(page)}`)) {
+        const id = r['doc_id'] as string;
+        if (r['kind'] === 'doc') entry(id).document = toDocument(r);
+        else entry(id).chunks.push({ id: (r['row_key'] as string).slice(2), documentId: id, chunkIndex: r['chunk_index'] as number, text: r['text'] as string, contentHash: r['content_hash'] as string });
+      }
+      for (const id of page) {
+        const d = found.get(id);
+        if (d?.document) yield { document: d.document, chunks: d.chunks.sort((a, b) => a.chunkIndex - b.chunkIndex) };
       }
     }
   }

@@ -1,0 +1,76 @@
+// The LanceDB store beyond the shared contract: two connections on one table folder (a server and a
+// hand-run sync) writing the same documents at once never duplicate a row, and a reader polling while
+// another process rewrites documents only ever sees whole documents.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { after, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { makeDoc } from '../../test/contract/store/fixtures.ts';
+import { openLanceStore } from './lance-store.ts';
+
+const root = mkdtempSync(path.join(tmpdir(), 'kbctx-lance-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+it('two connections upserting the same documents at once never duplicate a row', async () => {
+  const dir = path.join(root, 'dup.lance');
+  const [a, b] = [await openLanceStore(dir), await openLanceStore(dir)];
+  try {
+    for (let round = 0; round < 5; round++) {
+      const docs = Array.from({ length: 5 }, (_, i) => makeDoc('filesystem:x', `d${i}.md`, [`round ${round} text ${i}`, `more ${round}`]));
+      await Promise.all([a, b].flatMap((store) => docs.map((d) => store.upsertDocument(d.doc, d.chunks, null))));
+    }
+    const report = await a.checkIntegrity();
+    assert.deepEqual(report.sqlite, [], 'no duplicate rows');
+    assert.equal(report.chunks, 10);
+    assert.deepEqual(await b.counts(), { documents: 5, chunks: 10, embedded: 0 });
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+it('a reader while another process rewrites documents only ever sees whole documents', async () => {
+  const dir = path.join(root, 'reader.lance');
+  const reader = await openLanceStore(dir);
+  // The writer is another process, as a hand-run sync beside a server is.
+  const code = `
+    const { openLanceStore } = await import(${JSON.stringify(new URL('./lance-store.ts', import.meta.url).href)});
+    const { makeDoc } = await import(${JSON.stringify(new URL('../../test/contract/store/fixtures.ts', import.meta.url).href)});
+    const writer = await openLanceStore(${JSON.stringify(dir)});
+    for (let v = 0; v < 15; v++) {
+      await writer.beginBulk();
+      for (let i = 0; i < 4; i++) {
+        const d = makeDoc('filesystem:x', 'd' + i + '.md', Array.from({ length: 3 + (v % 3) }, (_, c) => 'v' + v + ' chunk ' + c));
+        await writer.upsertDocument(d.doc, d.chunks, null);
+      }
+      await writer.endBulk();
+    }
+    await writer.close();`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  let done = false;
+  void exited.then(() => (done = true));
+  try {
+    let checks = 0;
+    while (!done) {
+      const { documents, chunks } = await reader.exportAll();
+      for (const d of documents) {
+        const own = chunks.filter((c) => c.documentId === d.id);
+        assert.deepEqual(own.map((c) => c.text), d.body.split('\n\n'), 'chunks and body of one version');
+      }
+      checks++;
+      await sleep(10);
+    }
+    assert.equal(await exited, 0, stderr);
+    assert.ok(checks > 1, `${checks} checks`);
+    assert.equal((await reader.counts()).documents, 4);
+    assert.equal((await reader.getChunks(makeDoc('filesystem:x', 'd0.md', []).doc.id)).length, 5, 'the last version (v14: 5 chunks)');
+  } finally {
+    await reader.close();
+  }
+});
