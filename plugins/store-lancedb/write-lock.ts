@@ -18,6 +18,14 @@ function alive(pid: number): boolean {
   }
 }
 
+function holderOf(file: string): number | null {
+  try {
+    return Number(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 /** Runs `fn` holding the folder's write lock. */
 export async function withWriteLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
   const file = path.join(dir, LOCK_FILE);
@@ -29,12 +37,8 @@ export async function withWriteLock<T>(dir: string, fn: () => Promise<T>): Promi
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      let holder = 0;
-      try {
-        holder = Number(readFileSync(file, 'utf8'));
-      } catch {
-        continue; // released meanwhile
-      }
+      const holder = holderOf(file);
+      if (holder === null) continue; // released meanwhile
       // An empty file is a holder between open and write: wait for it like a live one.
       if (holder > 0 && !alive(holder)) {
         try {
