@@ -1,4 +1,4 @@
-// The store plugins (store-sqlite, store-postgres) and `[db] engine`: the engine a config selects is
+// The store plugins (store-sqlite, store-postgres, store-lancedb) and `[db] engine`: the engine a config selects is
 // opened by the plugin tapping createStore.for(engine); a dropped or unknown one is a config error
 // naming the engine and the loaded store plugins; a third-party store plugin is selected by engine.
 import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
@@ -33,6 +33,20 @@ describe('the bundled store plugins', () => {
     }
   });
 
+  it('store-lancedb opens engine "lancedb" at [db] path, LanceDB loaded when the store opens', async () => {
+    const kbctx = open('[db]\nengine = "lancedb"\npath = "kb.lance"\n');
+    try {
+      assert.equal(kbctx.engine, 'LanceDB');
+      assert.equal(kbctx.store.generation(), 'opening');
+      assert.equal((await kbctx.store.counts()).documents, 0);
+      assert.ok(existsSync(ws.path('kb.lance/kb.lance')), 'the table folder');
+      const hooks = Object.fromEntries(kbctx.kernel.plugins().map((p) => [p.name, p.hooks]));
+      assert.deepEqual(hooks['store-lancedb'], ['createStore.for("lancedb")']);
+    } finally {
+      await kbctx.close();
+    }
+  });
+
   it('store-postgres opens [db] url without loading the driver first: the store forwards to it', async () => {
     const kbctx = open(`[db]\npath = "pg/kb.sqlite"\nurl = "${PG_URL}"\n`);
     assert.equal(kbctx.engine, 'PostgreSQL');
@@ -44,22 +58,22 @@ describe('the bundled store plugins', () => {
   it('dropping store-postgres with a postgres url is a config error naming the plugin and the loaded store plugins', () => {
     assert.throws(
       () => open(`plugins = ["bundled", "!store-postgres"]\n[db]\nurl = "${PG_URL}"\n`),
-      configError(/^db\.engine = "postgres": the store plugin store-postgres provides it and is not loaded \(check plugins in the config\); loaded store plugins: store-sqlite \(sqlite\)$/),
+      configError(/^db\.engine = "postgres": the store plugin store-postgres provides it and is not loaded \(check plugins in the config\); loaded store plugins: store-sqlite \(sqlite\), store-lancedb \(lancedb\)$/),
     );
   });
 
   it('dropping store-sqlite leaves no default engine, nor SQLite targets for `migrate --to`', async () => {
-    assert.throws(() => open('plugins = ["bundled", "!store-sqlite"]\n'), configError(/db\.engine = "sqlite": the store plugin store-sqlite provides it and is not loaded.*loaded store plugins: store-postgres \(postgres\)$/));
+    assert.throws(() => open('plugins = ["bundled", "!store-sqlite"]\n'), configError(/db\.engine = "sqlite": the store plugin store-sqlite provides it and is not loaded.*loaded store plugins: store-postgres \(postgres\), store-lancedb \(lancedb\)$/));
     const kbctx = open(`plugins = ["bundled", "!store-sqlite"]\n[db]\npath = "pg/kb.sqlite"\nurl = "${PG_URL}"\n`);
     assert.throws(() => kbctx.openStoreAt(ws.path('copy.sqlite')), configError(/the store plugin store-sqlite provides it and is not loaded/));
     await kbctx.close().catch(() => undefined);
   });
 
   it('an engine no loaded plugin provides is a config error naming it and the loaded store plugins', async () => {
-    assert.throws(() => open('[db]\nengine = "nope"\n'), configError(/^db\.engine = "nope": no loaded plugin provides this store engine; loaded store plugins: store-sqlite \(sqlite\), store-postgres \(postgres\)$/));
+    assert.throws(() => open('[db]\nengine = "nope"\n'), configError(/^db\.engine = "nope": no loaded plugin provides this store engine; loaded store plugins: store-sqlite \(sqlite\), store-postgres \(postgres\), store-lancedb \(lancedb\)$/));
     // With configured plugins, the engine may come from one of them: the error comes once they are applied.
     const kbctx = open(`plugins = ["bundled", "!store-postgres", "${WRAPPED}"]\n[db]\nengine = "nope"\n`);
-    await assert.rejects(kbctx.store.counts(), configError(/^db\.engine = "nope": no loaded plugin provides this store engine; loaded store plugins: store-sqlite \(sqlite\), wrapped-store \(wrapped\)$/));
+    await assert.rejects(kbctx.store.counts(), configError(/^db\.engine = "nope": no loaded plugin provides this store engine; loaded store plugins: store-sqlite \(sqlite\), store-lancedb \(lancedb\), wrapped-store \(wrapped\)$/));
   });
 });
 

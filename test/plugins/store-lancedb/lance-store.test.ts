@@ -8,8 +8,8 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { after, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { makeDoc } from '../../test/contract/store/fixtures.ts';
-import { openLanceStore } from './lance-store.ts';
+import { makeDoc } from '../../contract/store/fixtures.ts';
+import { openLanceStore } from '../../../plugins/store-lancedb/lance-store.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kbctx-lance-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -37,8 +37,8 @@ it('a reader while another process rewrites documents only ever sees whole docum
   const reader = await openLanceStore(dir);
   // The writer is another process, as a hand-run sync beside a server is.
   const code = `
-    const { openLanceStore } = await import(${JSON.stringify(new URL('./lance-store.ts', import.meta.url).href)});
-    const { makeDoc } = await import(${JSON.stringify(new URL('../../test/contract/store/fixtures.ts', import.meta.url).href)});
+    const { openLanceStore } = await import(${JSON.stringify(new URL('../../../plugins/store-lancedb/lance-store.ts', import.meta.url).href)});
+    const { makeDoc } = await import(${JSON.stringify(new URL('../../contract/store/fixtures.ts', import.meta.url).href)});
     const writer = await openLanceStore(${JSON.stringify(dir)});
     for (let v = 0; v < 15; v++) {
       await writer.beginBulk();

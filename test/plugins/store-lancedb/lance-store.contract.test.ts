@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
-import { storeContract } from '../../test/contract/store/store.contract.ts';
-import { openLanceStore } from './lance-store.ts';
+import { storeContract } from '../../contract/store/store.contract.ts';
+import { openLanceStore } from '../../../plugins/store-lancedb/lance-store.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-lance-contract-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
