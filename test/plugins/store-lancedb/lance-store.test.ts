@@ -1,6 +1,6 @@
 // The LanceDB store beyond the shared contract: two connections on one table folder (a server and a
 // hand-run sync) writing the same documents at once never duplicate a row, and a reader polling while
-// another process rewrites documents only ever sees whole documents.
+// another process rewrites documents only ever sees whole documents; a missing package is a clear error.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,4 +73,24 @@ it('a reader while another process rewrites documents only ever sees whole docum
   } finally {
     await reader.close();
   }
+});
+
+it('without @lancedb/lancedb installed, opening the store is a config error naming the plugin', async () => {
+  // A resolve hook makes the package missing, as on a platform npm installed no build for.
+  const code = `
+    import { registerHooks } from 'node:module';
+    registerHooks({ resolve(specifier, context, next) {
+      if (specifier === '@lancedb/lancedb') throw Object.assign(new Error("Cannot find package '@lancedb/lancedb'"), { code: 'ERR_MODULE_NOT_FOUND' });
+      return next(specifier, context);
+    } });
+    const { openLanceStore } = await import(${JSON.stringify(new URL('../../../plugins/store-lancedb/lance-store.ts', import.meta.url).href)});
+    try { await openLanceStore(${JSON.stringify(path.join(root, 'missing.lance'))}); console.log('opened'); }
+    catch (error) { console.log(error.code + ': ' + error.message); }`;
+  const out = await new Promise<string>((resolve) => {
+    let text = '';
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.on('exit', () => resolve(text));
+  });
+  assert.match(out, /^config_error: db\.engine = "lancedb": the store plugin store-lancedb needs the optional packages @lancedb\/lancedb and apache-arrow, which are not installed for \S+ \(Cannot find package '@lancedb\/lancedb'\)/);
 });
