@@ -29,6 +29,6 @@ describe('a third-party store plugin through the CLI', () => {
     ws.config('plugins = ["bundled", "!store-postgres"]\n[db]\nurl = "postgres://kbctx@127.0.0.1:1/kb"\n');
     const stats = await ws.kbctx(['stats']);
     assert.equal(stats.code, 3);
-    assert.equal(stats.stderr, 'error: db.engine = "postgres": the store plugin store-postgres provides it and is not loaded (check plugins in the config); loaded store plugins: store-sqlite (sqlite)\n');
+    assert.equal(stats.stderr, 'error: db.engine = "postgres": the store plugin store-postgres provides it and is not loaded (check plugins in the config); loaded store plugins: store-sqlite (sqlite), store-lancedb (lancedb)\n');
   });
 });
