@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { configError } from '../domain/errors.ts';
-import { DEFAULT_CONFIG_TOML } from './default-config.ts';
+import { defaultConfigToml } from './default-config.ts';
 import { LOCK_FILE } from '../load/plugin-lock.ts';
 import { importConfigModule, type ConfigModule } from './config-module.ts';
 import { findConfig, isConfigModule } from './find-config.ts';
@@ -32,7 +32,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const found = findConfig({ configPath: options.configPath, cwd, env });
-  if (found.file === null) return parseConfig(DEFAULT_CONFIG_TOML, { file: null, cwd, env });
+  if (found.file === null) return parseConfig(defaultConfigToml(), { file: null, cwd, env });
   const file = existingFile(found.file, found.via, cwd);
   const where = { file, cwd: found.baseDir, env, fileBase: cwd };
   if (!isConfigModule(found.file)) return parseConfig(readFileSync(found.file, 'utf8'), where);

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { importConfig, loadConfig } from './load-config.ts';
+import { importConfig, loadConfig } from '../../../core/config/load-config.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kbctx-module-'));
 after(() => rmSync(root, { recursive: true, force: true }));
