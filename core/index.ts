@@ -40,3 +40,5 @@ export type {
   TransportOptions,
 } from './hook-types.ts';
 export { isIncrementalConnector } from './hook-types.ts';
+export { KbctxError, configError } from './domain/errors.ts';
+export { toUnitVectors } from './embed/check-vectors.ts';

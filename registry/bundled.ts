@@ -9,6 +9,7 @@ import connectorS3 from '../plugins/connector-s3/index.ts';
 import embedderLocal from '../plugins/embedder-local/index.ts';
 import embedderOllama from '../plugins/embedder-ollama/index.ts';
 import embedderOpenai from '../plugins/embedder-openai/index.ts';
+import embedderTransformers from '../plugins/embedder-transformers/index.ts';
 import extractDocuments from '../plugins/extract-documents/index.ts';
 import luaBridge from '../plugins/lua-bridge/index.ts';
 import mcpHttp from '../plugins/mcp-http/index.ts';
@@ -32,6 +33,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   embedderLocal,
   embedderOpenai,
   embedderOllama,
+  embedderTransformers,
   luaBridge,
   toolsBuiltin,
   agentsInline,
@@ -64,4 +66,5 @@ export const BUILTIN_EMBEDDER_PLUGINS: Readonly<Record<string, string>> = Object
   local: 'embedder-local',
   openai: 'embedder-openai',
   ollama: 'embedder-ollama',
+  transformers: 'embedder-transformers',
 });
