@@ -6,11 +6,12 @@ import type pg from 'pg';
 import { KbctxError } from '../../core/domain/errors.ts';
 import type { Chunk, SourceStats } from '../../core/domain/models.ts';
 import type {
-  ConnectorLocks, ConnectorState, DocumentHead, DocumentState, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordQuery,
+  ConnectorLocks, ConnectorState, DocumentHead, DocumentState, EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordQuery,
   KeywordResult, PendingChunk, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, UpsertOutcome, VectorIndexReport, VectorQuery, VectorResult,
 } from '../../core/store/store.ts';
 import type { SqliteStore } from '../store-sqlite/sqlite-store.ts';
 import { catchUp, type CatchUpReport } from './catch-up.ts';
+import * as claims from './claims.ts';
 import { ChangeFeed } from './feed.ts';
 import { postgresLocks } from './locks.ts';
 import { migrate } from './migrations.ts';
@@ -236,6 +237,14 @@ export class PgStore implements Store {
 
   countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number> {
     return this.query((db) => reads.countPendingEmbeddings(db, space));
+  }
+
+  claimPendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number, claim: EmbeddingClaim): Promise<PendingChunk[]> {
+    return this.query((db) => claims.claimPendingEmbeddings(db, space, afterRowid, limit, claim));
+  }
+
+  releaseEmbeddingClaims(owner: string): Promise<void> {
+    return this.query((db) => claims.releaseEmbeddingClaims(db, owner));
   }
 
   async writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {

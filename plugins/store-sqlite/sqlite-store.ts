@@ -8,7 +8,7 @@ import { pathProblem } from '../../core/domain/path-problem.ts';
 import { dotAt } from '../../core/search/vector-topk.ts';
 import type { Chunk, SourceStats } from '../../core/domain/models.ts';
 import type { ConnectorState, DocumentHead, DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../../core/store/store.ts';
-import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, PendingChunk, StoredEmbedding, VectorIndexReport, VectorQuery, VectorResult } from '../../core/store/store.ts';
+import type { EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, PendingChunk, StoredEmbedding, VectorIndexReport, VectorQuery, VectorResult } from '../../core/store/store.ts';
 import { checkIntegrity } from './integrity.ts';
 import { reindexFts, staleFtsRows } from './fts-totals.ts';
 import { ANN_MIN_VECTORS, annStamp } from './vector/ann-index.ts';
@@ -200,6 +200,14 @@ export class SqliteStore implements Store {
 
   async countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number> {
     return this.embeddings.countPending(space);
+  }
+
+  async claimPendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number, claim: EmbeddingClaim): Promise<PendingChunk[]> {
+    return this.embeddings.claim(space, afterRowid, limit, claim);
+  }
+
+  async releaseEmbeddingClaims(owner: string): Promise<void> {
+    this.embeddings.release(owner);
   }
 
   async writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {
