@@ -7,15 +7,25 @@ import { hashVector } from './hashing-embedder.ts';
 export interface HashingProvider {
   /** `http://127.0.0.1:<port>/v1`, for `[embedding] base_url`. */
   baseUrl: string;
+  /** Texts embedded so far (vectors computed), by every client. */
+  computed(): number;
+  /** Requests answered so far. */
+  requests(): number;
   close(): Promise<void>;
 }
 
-export async function startHashingProvider(dims: number): Promise<HashingProvider> {
+/** `delayMs`: each answer waits this long (a slow model), so embedders run side by side. */
+export async function startHashingProvider(dims: number, options: { delayMs?: number } = {}): Promise<HashingProvider> {
+  let computed = 0;
+  let requests = 0;
   const server = createServer((req, res) => {
     let data = '';
     req.on('data', (c: Buffer) => (data += c.toString()));
-    req.on('end', () => {
+    req.on('end', async () => {
       const input = (JSON.parse(data) as { input: string[] }).input;
+      computed += input.length;
+      requests++;
+      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: Array.from(hashVector(t, dims)) })) }));
     });
@@ -23,6 +33,8 @@ export async function startHashingProvider(dims: number): Promise<HashingProvide
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    computed: () => computed,
+    requests: () => requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
