@@ -21,14 +21,16 @@ export async function startHashingProvider(dims: number, options: { delayMs?: nu
   const server = createServer((req, res) => {
     let data = '';
     req.on('data', (c: Buffer) => (data += c.toString()));
-    req.on('end', async () => {
+    req.on('end', () => {
       const input = (JSON.parse(data) as { input: string[] }).input;
       computed += input.length;
       requests++;
-      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+      setTimeout(() => answer(input), options.delayMs ?? 0);
+    });
+    const answer = (input: string[]): void => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: Array.from(hashVector(t, dims)) })) }));
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
