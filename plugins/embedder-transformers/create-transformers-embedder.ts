@@ -16,7 +16,8 @@ export function requirePackage(resolve: (specifier: string) => string = (s) => i
   } catch (error) {
     throw configError(
       `[embedding] provider = "transformers" needs the optional package ${PACKAGE}, which is not installed: ` +
-        `run \`npm install ${PACKAGE}\` where kbctx is installed (for a global install: \`npm install -g kbctx --include=optional\`)`,
+        `run \`ONNXRUNTIME_NODE_INSTALL=skip npm install ${PACKAGE}\` where kbctx is installed (a global install: ` +
+        `\`ONNXRUNTIME_NODE_INSTALL=skip npm install -g kbctx --include=optional\`; the variable skips ONNX Runtime's download of GPU libraries)`,
       error,
     );
   }
