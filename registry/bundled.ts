@@ -10,6 +10,7 @@ import embedderLocal from '../plugins/embedder-local/index.ts';
 import embedderOllama from '../plugins/embedder-ollama/index.ts';
 import embedderOpenai from '../plugins/embedder-openai/index.ts';
 import extractDocuments from '../plugins/extract-documents/index.ts';
+import liveIndex from '../plugins/live-index/index.ts';
 import luaBridge from '../plugins/lua-bridge/index.ts';
 import mcpHttp from '../plugins/mcp-http/index.ts';
 import mcpStdio from '../plugins/mcp-stdio/index.ts';
@@ -39,6 +40,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   rest,
   mcpHttp,
   web,
+  liveIndex,
   mcpStdio,
 ] as Plugin[]);
 

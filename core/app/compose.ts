@@ -24,9 +24,7 @@ import type { Scripting, ScriptLoadFailure } from '../../plugins/lua-bridge/scri
 import type { ExtensionConnector } from '../../src/extensions/extension-api.ts';
 import { VERSION } from '../version.ts';
 import { scriptEnv } from '../../plugins/lua-bridge/scripting/script-env.ts';
-import { LiveSync } from '../../src/live/live-sync.ts';
-import { EmbedFollower } from '../../src/live/embed-follower.ts';
-import { watchFolderWithParcel } from '../../src/watch/parcel-watcher.ts';
+import type { LiveIndexHost } from '../live-index.ts';
 import { Kernel } from '../kernel.ts';
 import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../load/load-plugins.ts';
 import { BUILTIN_CONNECTOR_PLUGINS, BUILTIN_EMBEDDER_PLUGINS, BUILTIN_STORE_PLUGINS, BUNDLED_CHUNKER, BUNDLED_PLUGINS } from '../../registry/bundled.ts';
@@ -72,8 +70,8 @@ export interface Kbctx {
   loadPlugins(): Promise<void>;
   /** Imports the `[extensions] modules` once and registers their tools, agents and connector types; modules that fail are returned. */
   loadExtensions(): Promise<ScriptLoadFailure[]>;
-  /** The server's live index (call start()): watchers when `watch`, schedules, background embedding. */
-  openLiveSync(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveSync>;
+  /** What the live-index plugin runs for the server: every connector (watch specs when `watch`), sync under the server's lock, background embedding. */
+  liveIndexHost(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveIndexHost>;
   close(): Promise<void>;
 }
 
@@ -209,17 +207,25 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       const extensionFailures = await this.loadExtensions();
       return [...extensionFailures, ...scriptFailures];
     },
-    openLiveSync: async ({ watch, log }) => {
+    liveIndexHost: async ({ watch, log }) => {
+      const [{ syncConnectors, failedReport }, { embedPending }, { createGlobFilter }] = await Promise.all([import('./sync.ts'), import('./embed.ts'), import('../connectors/globs.ts')]);
       const connectors = await Promise.all(
         configuredConnectors(config).map(async (ref) => {
           const fs = ref.type === 'filesystem' ? config.connectors.filesystem[ref.name] : undefined;
           const connector = await connectorFor(ref);
-          return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? { ...fs, poll: watch === 'poll' } : null };
+          const spec = watch && fs ? { root: fs.root, filter: createGlobFilter(fs.includeGlobs, fs.excludeGlobs), followSymlinks: fs.followSymlinks, poll: watch === 'poll' } : null;
+          return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: spec };
         }),
       );
       const syncDeps: SyncDeps = { store, chunking: config.chunking, pipeline, lock: (label) => locks.acquire(label, 'the server (`kbctx serve`)') };
-      const embed = config.embedding.provider === 'disabled' ? null : new EmbedFollower(store, embedder, log);
-      return new LiveSync({ syncDeps, connectors, watchFolder: watchFolderWithParcel, embed, log });
+      return {
+        connectors,
+        sync: (connector, { paths, skipIfSyncedWithinMs }) =>
+          syncConnectors(syncDeps, [connector], { full: false, paths, skipIfSyncedWithinMs }).then((reports) => reports[0]!, (error: unknown) => failedReport(connector.label, error)),
+        failedReport,
+        embedding: config.embedding.provider === 'disabled' ? null : { embedder, embedPending: (e) => embedPending({ store, embedder: e }) },
+        log,
+      };
     },
     close: async () => {
       await kernel.shutdown('close');

@@ -25,9 +25,9 @@ const plugin = definePlugin({
         listenLimits: listenLimitsOf(config),
         log,
         documents: (cursor) => listDocumentPage(kbctx.store, cursor),
-        syncStatus: live.statusJson,
+        syncStatus: live?.statusJson,
       });
-      live.onIndexChanged(() => handler.resourcesChanged());
+      live?.onIndexChanged(() => handler.resourcesChanged());
       surfaces.add(mcpHttpSurface(handler));
     });
   },

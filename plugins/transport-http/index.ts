@@ -1,6 +1,6 @@
 // First-party plugin: the HTTP server of `kbctx serve mcp` (node:http: bind, exposure policy and
-// Bearer auth, Host guard, CORS, body limits, time-outs, GET /health and the /sync routes). What it
-// serves beyond that comes from the plugins tapping `httpRoutes` (rest, mcp-http, web, others).
+// Bearer auth, Host guard, CORS, body limits, time-outs, GET /health). What it serves beyond that
+// comes from the plugins tapping `httpRoutes` (rest, mcp-http, web, live-index, others).
 import { definePlugin, STAGE } from '../../core/index.ts';
 import { serveService } from '../../core/cli/commands/serve-service.ts';
 
@@ -8,7 +8,7 @@ const plugin = definePlugin({
   name: 'transport-http',
   version: '0.2.0',
   kbctx: '^0.2',
-  provides: ['transport:mcp', 'route:GET /health', 'route:GET /sync/status', 'route:POST /sync/:connector'],
+  provides: ['transport:mcp', 'route:GET /health'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.createTransport.for('mcp').tapPromise({ name: 'transport-http', stage: STAGE.FALLBACK }, async (options) => {

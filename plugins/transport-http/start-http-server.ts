@@ -22,8 +22,6 @@ export async function startHttpServer(state: ServeState, bindText: string): Prom
     log: state.log,
     debug: state.debug,
     authToken: exposure.token,
-    sync: state.live.control,
-    syncTokenRequired: exposure.token !== null,
   });
   const address = await listen(server, bind.host, bind.port).catch(async (error: unknown) => {
     await closeSurfaces();

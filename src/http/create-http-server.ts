@@ -15,8 +15,6 @@ import type { Route } from './rest-routes.ts';
 import { sendError, sendJson, type Log } from './respond.ts';
 import { Router } from './router.ts';
 import { socketTimeouts } from './socket-timeouts.ts';
-import type { SyncControl } from '../live/live-sync.ts';
-import { syncRoutes } from './sync-routes.ts';
 
 export interface HttpServerOptions {
   version: string;
@@ -27,10 +25,6 @@ export interface HttpServerOptions {
   surfaces: readonly HttpSurface[];
   /** Bearer token required on every route but GET /health (see exposure-policy.ts); null/absent: none. */
   authToken?: string | null | undefined;
-  /** The live index (GET /sync/status, POST /sync/{connector}); absent: those routes 404. */
-  sync?: SyncControl | undefined;
-  /** True when every request must carry the Bearer token (then POST /sync is allowed from other hosts). */
-  syncTokenRequired?: boolean | undefined;
   log: Log;
   /** Lines only worth showing when debugging (clients that went away); dropped when absent. */
   debug?: Log | undefined;
@@ -50,7 +44,6 @@ export function createRequestHandler(options: HttpServerOptions): (req: Incoming
   // GET /health is the server's own: auth-exempt, and there whichever plugins are loaded.
   const routes: Route[] = [{ method: 'GET', path: '/health', handle: () => Promise.resolve({ status: 'ok', version: options.version }) }];
   for (const surface of surfaces) routes.push(...(surface.routes ?? []));
-  if (options.sync) routes.push(...syncRoutes(options.sync, { tokenRequired: options.syncTokenRequired === true }));
   const router = new Router(routes);
   const endpoints = new Map(surfaces.flatMap((s) => (s.endpoint ? [[s.endpoint.path, s.endpoint] as const] : [])));
   const files = surfaces.flatMap((s) => (s.files ? [s.files.bind(s)] : []));

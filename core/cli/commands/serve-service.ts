@@ -1,18 +1,19 @@
 // The `kbctx.serve` service: what `kbctx serve mcp` hands the transport plugins (transport-http, rest,
 // mcp-http, web, mcp-stdio) once the index is open and the live index runs. Provided by the host
 // for the one serve of a process; types only, so importing it loads nothing.
-import { createServiceRef, type HttpSurface } from '../../index.ts';
+import { createServiceRef } from '../../services.ts';
+import type { HttpSurface } from '../../hook-types.ts';
 import type { AgentRegistry } from '../../app/agents.ts';
 import type { ToolRegistry } from '../../app/tools.ts';
 import type { Kbctx } from '../../app/compose.ts';
-import type { LiveIndex } from '../../../src/cli/commands/serve-live.ts';
+import type { LiveIndex } from './serve-live.ts';
 
 export interface ServeState {
   kbctx: Kbctx;
   tools: ToolRegistry;
   agents: AgentRegistry;
-  /** The live index of this process (in a cluster worker: a proxy to the primary's). */
-  live: LiveIndex;
+  /** The live index of this process (in a cluster worker: a proxy to the primary's); null without the live-index plugin. */
+  live: LiveIndex | null;
   version: string;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;

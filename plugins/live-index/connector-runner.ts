@@ -4,39 +4,20 @@
 // 1. request(hint) merges the hint (some paths, or everything) into what is pending and starts a run
 //    unless one is under way. 2. A run takes the pending hint, calls `sync`, records the outcome.
 // 3. Then: pending work runs at once; otherwise the next run is timed (interval, or backoff after a failure).
-import { failedReport, type SyncReport } from '../../core/app/sync.ts';
+import type { ConnectorStatus, SyncCounts, SyncReport } from '../../core/index.ts';
 
-export type SyncState = 'idle' | 'running' | 'failed';
 export type RunReason = 'start' | 'watch' | 'poll' | 'schedule' | 'request' | 'retry';
 
 /** Which paths changed ('all': rescan everything). */
 export type ChangeHint = { paths: readonly string[] } | 'all';
-
-export interface ConnectorStatus {
-  connector: string;
-  state: SyncState;
-  lastStartedAt: string | null;
-  lastFinishedAt: string | null;
-  lastCounts: SyncCounts | null;
-  lastError: string | null;
-  nextRunAt: string | null;
-}
-
-export interface SyncCounts {
-  fetched: number;
-  upserted: number;
-  unchanged: number;
-  deleted: number;
-  skipped: number;
-  errors: number;
-  chunksWritten: number;
-}
 
 export interface RunnerOptions {
   label: string;
   /** Seconds between scheduled runs; 0: none. */
   intervalSecs: number;
   sync(paths: readonly string[] | undefined, reason: RunReason): Promise<SyncReport>;
+  /** The report of a sync that threw (it should report instead). */
+  failedReport(connector: string, error: unknown): SyncReport;
   /** Called after every run (one log line, change notifications). */
   onRun(report: SyncReport, reason: RunReason, next: string | null): void;
 }
@@ -93,7 +74,7 @@ export class ConnectorRunner {
       if (this.timer) clearTimeout(this.timer);
       this.status = { ...this.status, state: 'running', lastStartedAt: new Date().toISOString(), nextRunAt: null };
       // A sync that throws (it should report instead) is a failed run, never an unhandled rejection.
-      const report = await this.options.sync(hint === 'all' ? undefined : hint.paths, reason).catch((error: unknown) => failedReport(this.label, error));
+      const report = await this.options.sync(hint === 'all' ? undefined : hint.paths, reason).catch((error: unknown) => this.options.failedReport(this.label, error));
       this.finish(report, reason);
     }
     this.running = null;

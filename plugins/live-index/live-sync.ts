@@ -1,52 +1,31 @@
 // The live index (docs/sync.md): keeps every connector current while the server runs. One runner per
 // connector (schedules, backoff, no overlap), file watchers for filesystem connectors feeding
 // debounced batches, background embedding, and change notifications for the surfaces.
-import type { Connector } from '../../core/connectors/connector.ts';
-import { notFound } from '../../core/domain/errors.ts';
-import { syncConnectors, type SyncDeps, type SyncReport } from '../../core/app/sync.ts';
+import { notFound, type Connector, type ConnectorStatus, type LiveIndexHost, type LiveSyncHandle, type SyncReport } from '../../core/index.ts';
 import { ChangeBatcher } from './change-batcher.ts';
-import { ConnectorRunner, type ConnectorStatus, type RunReason } from './connector-runner.ts';
-import type { EmbedFollower } from './embed-follower.ts';
-import type { FolderWatch, WatchFolder, WatchSpec } from './folder-watcher.ts';
+import { ConnectorRunner, type RunReason } from './connector-runner.ts';
+import { EmbedFollower } from './embed-follower.ts';
+import type { FolderWatch, WatchFolder } from './folder-watcher.ts';
 import { describeRun } from './run-line.ts';
-
-export interface LiveConnector {
-  connector: Connector;
-  /** Seconds between scheduled runs (0: none). */
-  intervalSecs: number;
-  /** Set for filesystem connectors when watching is on. */
-  watch: WatchSpec | null;
-}
-
-export interface LiveSyncDeps {
-  syncDeps: SyncDeps;
-  connectors: readonly LiveConnector[];
-  watchFolder: WatchFolder;
-  embed: EmbedFollower | null;
-  log: (line: string) => void;
-}
-
-/** What the surfaces see: status, on-demand runs, and a signal after a sync changed documents. */
-export interface SyncControl {
-  status(): Promise<ConnectorStatus[]>;
-  /** Starts (or queues) a run of one connector; throws not_found for an unknown label. */
-  trigger(label: string): Promise<ConnectorStatus>;
-}
 
 // Debouncing (docs/adr/0081-live-index.md): a lone save waits 100 ms of quiet, a burst 1 s.
 const BATCHING = { quietMs: 100, burstQuietMs: 1_000, burstPaths: 50, maxWaitMs: 30_000, maxPaths: 500 };
 
-export class LiveSync implements SyncControl {
-  private readonly deps: LiveSyncDeps;
+export class LiveSync implements LiveSyncHandle {
+  private readonly host: LiveIndexHost;
+  private readonly watchFolder: WatchFolder;
+  private readonly embed: EmbedFollower | null;
   private readonly runners = new Map<string, ConnectorRunner>();
   private readonly batchers: ChangeBatcher[] = [];
   private readonly watches: FolderWatch[] = [];
   private readonly listeners = new Set<() => void>();
   private closed = false;
 
-  constructor(deps: LiveSyncDeps) {
-    this.deps = deps;
-    for (const { connector, intervalSecs } of deps.connectors) {
+  constructor(host: LiveIndexHost, watchFolder: WatchFolder) {
+    this.host = host;
+    this.watchFolder = watchFolder;
+    this.embed = host.embedding && new EmbedFollower(host.embedding, host.log);
+    for (const { connector, intervalSecs } of host.connectors) {
       // Timed runs (schedule, retry) skip a connector synced within 90% of its
       // interval by anyone: replicas over one PostgreSQL store run each schedule once (ADR 0111).
       const fresh = intervalSecs > 0 ? intervalSecs * 900 : undefined;
@@ -56,6 +35,7 @@ export class LiveSync implements SyncControl {
           label: connector.label,
           intervalSecs,
           sync: (paths, reason) => this.syncOne(connector, paths, reason === 'schedule' || reason === 'retry' ? fresh : undefined),
+          failedReport: host.failedReport,
           onRun: (report, reason, next) => this.afterRun(report, reason, next),
         }),
       );
@@ -64,20 +44,20 @@ export class LiveSync implements SyncControl {
 
   /** Starts watchers, then runs every connector once (changes made while the server was down). */
   async start(): Promise<void> {
-    for (const { connector, watch } of this.deps.connectors) {
+    for (const { connector, watch } of this.host.connectors) {
       const runner = this.runners.get(connector.label)!;
       if (watch) {
         let reason: RunReason = 'watch';
         const batcher = new ChangeBatcher({ ...BATCHING, flush: (hint) => runner.request(hint, reason) });
         this.batchers.push(batcher);
         try {
-          const handle = await this.deps.watchFolder(watch, (e) => batcher.add(e), this.deps.log);
+          const handle = await this.watchFolder(watch, (e) => batcher.add(e), this.host.log);
           this.watches.push(handle);
           if (handle.mode === 'polling') reason = 'poll';
           if (this.closed) break; // closed while the watcher started: close() did not see this handle
-          this.deps.log(`watching ${connector.label} (${watch.root}) with ${handle.mode === 'events' ? 'file events' : 'polling'}`);
+          this.host.log(`watching ${connector.label} (${watch.root}) with ${handle.mode === 'events' ? 'file events' : 'polling'}`);
         } catch (error) {
-          this.deps.log(`watch ${connector.label}: ${(error as Error).message}; relying on its schedule`);
+          this.host.log(`watch ${connector.label}: ${(error as Error).message}; relying on its schedule`);
         }
       }
       runner.request('all', 'start');
@@ -108,21 +88,20 @@ export class LiveSync implements SyncControl {
     for (const b of this.batchers) b.close();
     for (const r of this.runners.values()) r.close();
     await Promise.all(this.watches.map((w) => w.close()));
-    this.deps.embed?.close();
+    this.embed?.close();
     await Promise.all([...this.runners.values()].map((r) => r.idle()));
   }
 
   private async syncOne(connector: Connector, paths: readonly string[] | undefined, skipIfSyncedWithinMs: number | undefined): Promise<SyncReport> {
-    const [report] = await syncConnectors(this.deps.syncDeps, [connector], { full: false, paths, skipIfSyncedWithinMs });
-    return report!;
+    return this.host.sync(connector, { paths, skipIfSyncedWithinMs });
   }
 
   private afterRun(report: SyncReport, reason: RunReason, next: string | null): void {
     const changed = report.upserted > 0 || report.deleted > 0;
     // A poll that found nothing is not news: polling would otherwise log a line every few seconds.
-    if (reason !== 'poll' || changed || report.failure) this.deps.log(describeRun(report, reason, next));
+    if (reason !== 'poll' || changed || report.failure) this.host.log(describeRun(report, reason, next));
     if (report.failure || !changed) return;
-    if (report.chunksWritten > 0) this.deps.embed?.request();
+    if (report.chunksWritten > 0) this.embed?.request();
     for (const listener of this.listeners) listener();
   }
 }

@@ -4,9 +4,9 @@
 // The only module that imports @parcel/watcher (lazily: other commands never load the addon).
 import { readdirSync, statfsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createGlobFilter, type GlobFilter } from '../../core/connectors/globs.ts';
-import type { FolderEvent } from '../live/change-batcher.ts';
-import type { FolderWatch, WatchFolder, WatchSpec } from '../live/folder-watcher.ts';
+import type { GlobFilter } from '../../../core/index.ts';
+import type { FolderEvent } from '../change-batcher.ts';
+import type { FolderWatch, WatchFolder, WatchSpec } from '../folder-watcher.ts';
 import { loadGitignore } from './gitignore.ts';
 
 const POLL_INTERVAL_MS = 5_000;
@@ -17,7 +17,7 @@ export const watchFolderWithParcel: WatchFolder = async (spec, onEvent, log) => 
   const network = networkMount(spec.root);
   if (network) return startPolling(spec, onEvent, log, network);
   if (spec.poll) return startPolling(spec, onEvent, log, '[server] watch = "poll"');
-  const filter = createGlobFilter(spec.includeGlobs, spec.excludeGlobs);
+  const filter = spec.filter;
   statSync(spec.root); // a missing root is the connector's error to report (thrown), not a reason to poll
   try {
     const watcher = await import('@parcel/watcher'); // no prebuilt binary for this platform: polling below

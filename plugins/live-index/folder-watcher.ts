@@ -1,15 +1,9 @@
-// The watcher contract the live index uses (implemented in src/watch/): report changes under a root,
+// The watcher contract the live index uses (implemented in watch/): report changes under a root,
 // leaving out what the connector never indexes, and say whether it fell back to polling.
+import type { WatchSpec } from '../../core/index.ts';
 import type { FolderEvent } from './change-batcher.ts';
 
-export interface WatchSpec {
-  root: string;
-  includeGlobs: readonly string[];
-  excludeGlobs: readonly string[];
-  followSymlinks: boolean;
-  /** Poll (periodic incremental rescans) even where file events exist: `[server] watch = "poll"`. */
-  poll: boolean;
-}
+export type { WatchSpec };
 
 export interface FolderWatch {
   /** 'events': OS file events (inotify …); 'polling': periodic stat (network mounts, watch limit reached). */

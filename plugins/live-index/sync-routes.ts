@@ -1,11 +1,9 @@
 // The live index over REST (docs/sync.md): GET /sync/status, POST /sync/{connector}. A trigger from a
 // non-loopback client is refused unless the server requires a token (then the auth guard vouched for it).
-import { KbctxError } from '../../core/domain/errors.ts';
-import type { SyncControl } from '../live/live-sync.ts';
-import { syncStatusToWire } from '../live/status-wire.ts';
-import type { Route } from './rest-routes.ts';
+import { KbctxError, type HttpRoute, type SyncControl } from '../../core/index.ts';
+import { syncStatusToWire } from './status-wire.ts';
 
-export function syncRoutes(control: SyncControl, options: { tokenRequired: boolean }): Route[] {
+export function syncRoutes(control: SyncControl, options: { tokenRequired: boolean }): HttpRoute[] {
   return [
     { method: 'GET', path: '/sync/status', handle: async () => syncStatusToWire(await control.status()) },
     {

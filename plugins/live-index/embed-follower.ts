@@ -1,16 +1,13 @@
 // Background embedding after syncs: one pass at a time over every pending chunk; a pass requested
 // while one runs is merged into one more pass; a failed pass (provider outage) is retried with backoff.
 // Search keeps answering throughout: vectors are written batch by batch.
-import { embedPending, type EmbedReport } from '../../core/app/embed.ts';
-import type { Embedder } from '../../core/embed/embedder.ts';
-import type { Store } from '../../core/store/store.ts';
+import type { EmbedReport, Embedder, LiveIndexHost } from '../../core/index.ts';
 
 const RETRY_FIRST_MS = 30_000;
 const RETRY_MAX_MS = 1_800_000;
 
 export class EmbedFollower {
-  private readonly store: Store;
-  private readonly embedder: () => Embedder | null;
+  private readonly embedding: NonNullable<LiveIndexHost['embedding']>;
   private readonly log: (line: string) => void;
   private wanted = false;
   private running: Promise<void> | null = null;
@@ -18,9 +15,8 @@ export class EmbedFollower {
   private failures = 0;
   private closed = false;
 
-  constructor(store: Store, embedder: () => Embedder | null, log: (line: string) => void) {
-    this.store = store;
-    this.embedder = embedder;
+  constructor(embedding: NonNullable<LiveIndexHost['embedding']>, log: (line: string) => void) {
+    this.embedding = embedding;
     this.log = log;
   }
 
@@ -61,14 +57,14 @@ export class EmbedFollower {
   private async pass(): Promise<EmbedReport | null> {
     let embedder: Embedder | null;
     try {
-      embedder = this.embedder();
+      embedder = this.embedding.embedder();
     } catch (error) {
       this.log(`embed: skipped: ${(error as Error).message}`);
       return null;
     }
     if (!embedder) return null;
     try {
-      return await embedPending({ store: this.store, embedder });
+      return await this.embedding.embedPending(embedder);
     } catch (error) {
       // embedPending reports provider failures itself; anything else is retried the same way.
       const failure = { code: 'internal', message: (error as Error).message };

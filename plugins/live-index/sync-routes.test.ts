@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { KbctxError } from '../../core/domain/errors.ts';
-import type { SyncControl } from '../live/live-sync.ts';
+import { KbctxError, type SyncControl } from '../../core/index.ts';
 import { isLoopbackAddress, syncRoutes } from './sync-routes.ts';
 
 const idle = { connector: 'git:kb', state: 'idle' as const, lastStartedAt: null, lastFinishedAt: null, lastCounts: null, lastError: null, nextRunAt: null };

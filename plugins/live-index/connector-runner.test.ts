@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { SyncReport } from '../../core/app/sync.ts';
+import { failedReport, type SyncReport } from '../../core/app/sync.ts';
 import { KbctxError } from '../../core/domain/errors.ts';
 import { ConnectorRunner, type RunReason } from './connector-runner.ts';
 
@@ -30,6 +30,7 @@ function harness(intervalSecs = 0) {
   const runner = new ConnectorRunner({
     label: 'filesystem:docs',
     intervalSecs,
+    failedReport,
     sync: (paths) => {
       calls.push(paths);
       active++;
@@ -118,6 +119,7 @@ it('a sync that throws is a failed run (backoff, status), never an unhandled rej
   const runner = new ConnectorRunner({
     label: 'filesystem:docs',
     intervalSecs: 0,
+    failedReport,
     sync: () => Promise.reject(new KbctxError('unavailable', 'PostgreSQL at 127.0.0.1:5432 is unreachable')),
     onRun: () => ran(),
   });
