@@ -1,7 +1,6 @@
 // First-party plugin: the MCP endpoint (Streamable HTTP, `/mcp`) on the HTTP server, through
 // `httpRoutes`. The MCP SDK is imported when the server starts, never by other commands.
-import { definePlugin } from '../../core/index.ts';
-import { serveService } from '../../core/cli/commands/serve-service.ts';
+import { definePlugin, listDocumentPage, serveService } from '../../core/index.ts';
 
 const plugin = definePlugin({
   name: 'mcp-http',
@@ -11,10 +10,7 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.httpRoutes.tapPromise('mcp-http', async (surfaces) => {
-      const [{ createMcpHttpHandler, listenLimitsOf, mcpHttpSurface }, { listDocumentPage }] = await Promise.all([
-        import('../../src/mcp/mcp-http-handler.ts'),
-        import('../../core/app/documents.ts'),
-      ]);
+      const { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } = await import('../../src/mcp/mcp-http-handler.ts');
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       const config = kbctx.config.server;
       const handler = createMcpHttpHandler({

@@ -1,8 +1,7 @@
 // First-party plugin: the HTTP server of `kbctx serve mcp` (node:http: bind, exposure policy and
 // Bearer auth, Host guard, CORS, body limits, time-outs, GET /health). What it serves beyond that
 // comes from the plugins tapping `httpRoutes` (rest, mcp-http, web, live-index, others).
-import { definePlugin, STAGE } from '../../core/index.ts';
-import { serveService } from '../../core/cli/commands/serve-service.ts';
+import { definePlugin, STAGE, serveService } from '../../core/index.ts';
 
 const plugin = definePlugin({
   name: 'transport-http',

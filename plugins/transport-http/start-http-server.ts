@@ -1,7 +1,6 @@
 // Starts the HTTP server for `createTransport.for("mcp")`: checks the exposure policy before anything
 // listens, collects the plugins' surfaces (`httpRoutes`), listens, and describes what it serves.
-import type { HttpSurface, RunningTransport } from '../../core/index.ts';
-import type { ServeState } from '../../core/cli/commands/serve-service.ts';
+import type { HttpSurface, RunningTransport, ServeState } from '../../core/index.ts';
 import { parseBind, toHttpUrl } from '../../src/http/bind-address.ts';
 import { createHttpServer } from '../../src/http/create-http-server.ts';
 import { checkExposure } from '../../src/http/exposure-policy.ts';

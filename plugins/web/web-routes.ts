@@ -1,11 +1,8 @@
 // The two JSON endpoints only the web page needs, served through the REST route table (so auth and
 // errors work as for every API call): the server's facts with the index statistics, and a
 // document's chunks (the chunk-boundary view). Both are thin calls into app use-cases.
-import { getDocumentWithChunks } from '../../core/app/documents.ts';
-import { indexStats } from '../../core/app/sources.ts';
-import { chunkToWire, statsToWire } from '../../core/app/wire.ts';
+import { type Store, getDocumentWithChunks, indexStats, chunkToWire, statsToWire } from '../../core/index.ts';
 import type { Route } from '../../src/http/rest-routes.ts';
-import type { Store } from '../../core/store/store.ts';
 
 export interface WebFacts {
   version: string;
