@@ -22,7 +22,6 @@ const TRANSITIONAL = new Set<string>([
   'core/app/compose.ts → src/extensions/extension-api.ts',
   'core/app/compose.ts → src/extensions/extension-connector-instance.ts',
   'core/app/compose.ts → src/extensions/load-extensions.ts',
-  'core/app/compose.ts → src/registry/follow-overrides.ts',
   'core/app/plugin-connector.ts → src/extensions/extension-connector-instance.ts',
   'core/app/plugin-connector.ts → src/extensions/extension-tool.ts',
   'core/app/plugin-parts.ts → src/extensions/extension-agent.ts',
@@ -30,8 +29,8 @@ const TRANSITIONAL = new Set<string>([
   'core/app/plugin-parts.ts → src/extensions/extension-tool.ts',
   'core/cli/commands/agent.ts → plugins/lua-bridge/scripting/scaffold.ts',
   'core/cli/commands/connector.ts → plugins/lua-bridge/scripting/scaffold.ts',
-  'core/cli/commands/doctor.ts → src/registry/git.ts',
-  'core/cli/commands/doctor.ts → src/registry/registries.ts',
+  'core/cli/commands/doctor.ts → registry/git.ts',
+  'core/cli/commands/doctor.ts → registry/registries.ts',
   'core/cli/commands/init.ts → plugins/store-postgres/migrations.ts',
   'core/cli/commands/init.ts → plugins/store-sqlite/migrations.ts',
   'core/cli/commands/script-output.ts → plugins/lua-bridge/scripting/scaffold.ts',
@@ -40,7 +39,6 @@ const TRANSITIONAL = new Set<string>([
   'core/cli/commands/serve-entry.ts → src/http/exposure-policy.ts',
   'core/cli/commands/tool.ts → plugins/lua-bridge/scripting/scaffold.ts',
   'core/cli/run-cli.ts → src/cli/commands/extension.ts',
-  'core/cli/run-cli.ts → src/cli/commands/registry.ts',
   'core/cli/script-section.ts → plugins/lua-bridge/scripting/script-file.ts',
   'core/lib/create-http-handler.ts → src/http/bind-address.ts',
   'core/lib/create-http-handler.ts → src/http/create-http-server.ts',
@@ -75,6 +73,15 @@ const violations = (files: string[], allowed: (file: string, target: string) => 
 
 const transitional = (file: string, target: string): boolean => TRANSITIONAL.has(`${file} → ${target}`);
 
+/**
+ * registry/ is the distribution's registry library (git registries, manifests, adding and trusting
+ * plugins); the registry-commands plugin is its command line and may import it — but not
+ * registry/bundled.ts or the entries, which import the plugins.
+ */
+const REGISTRY_LIBRARY_USERS = new Set(['plugins/registry-commands']);
+const registryLibrary = (file: string, target: string): boolean =>
+  REGISTRY_LIBRARY_USERS.has(path.dirname(file)) && target.startsWith('registry/') && !['registry/bundled.ts', 'registry/cli.ts', 'registry/index.ts'].includes(target);
+
 it('core/ imports nothing from plugins/ or registry/ (but the listed transitional edges)', () => {
   const bad = violations(sourceFiles('core'), (file, target) => target.startsWith('core/') || transitional(file, target));
   assert.deepEqual(bad, []);
@@ -85,7 +92,7 @@ it('a plugin imports only core/index.ts and its own files', () => {
   assert.ok(plugins.length > 0);
   const bad = plugins.flatMap((name) => {
     const own = `plugins/${name}/`;
-    return violations(sourceFiles(`plugins/${name}`), (file, target) => target.startsWith(own) || target === 'core/index.ts' || transitional(file, target));
+    return violations(sourceFiles(`plugins/${name}`), (file, target) => target.startsWith(own) || target === 'core/index.ts' || transitional(file, target) || registryLibrary(file, target));
   });
   assert.deepEqual(bad, []);
 });

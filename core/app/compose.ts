@@ -35,7 +35,7 @@ import { pipelineOf } from './plugin-pipeline.ts';
 import { agentFromPlugin, toolFromPlugin } from './plugin-parts.ts';
 import { PerPluginCollector } from '../collector.ts';
 import { indexServicesOf } from './index-services.ts';
-import { followOverrides } from '../../src/registry/follow-overrides.ts';
+import { followConfig } from './config-follower.ts';
 import { requireScriptPlugins } from './require-script-plugins.ts';
 import { inlineAgentsService } from './inline-agents-service.ts';
 
@@ -76,7 +76,7 @@ export interface Kbctx {
 }
 
 export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): Kbctx {
-  const config = followOverrides(given);
+  const config = followConfig(given);
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
   const cache = new SearchCache(config.retrieval.cacheSize);
   let embedderCache: Embedder | null | undefined;

@@ -7,6 +7,7 @@ import { KbctxError } from '../domain/errors.ts';
 import { errorMapping } from '../domain/error-table.ts';
 import { VERSION } from '../version.ts';
 import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
+import { cliService } from './cli-service.ts';
 
 const EXIT_USAGE = 2;
 
@@ -24,7 +25,6 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   migrate: async () => (await import('./commands/migrate.ts')).registerMigrate,
   embed: async () => (await import('./commands/embed.ts')).registerEmbed,
   start: async () => (await import('./commands/start.ts')).registerStart,
-  registry: async () => (await import('../../src/cli/commands/registry.ts')).registerRegistry,
   serve: async () => (await import('./commands/serve.ts')).registerServe,
   completions: async () => (await import('./commands/completions.ts')).registerCompletions,
   connector: async () => (await import('./commands/connector.ts')).registerConnector,
@@ -93,14 +93,23 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
  * plugins loaded, so built-in commands start as fast as before.
  */
 async function addPluginCommands(ctx: CliContext, program: Command, argv: readonly string[]): Promise<void> {
-  const name = commandName(argv);
+  const first = commandName(argv);
+  // `kbctx help <name>` asks about a command too.
+  const name = first === 'help' ? argv[argv.indexOf('help') + 1] : first;
   if (name === undefined || Object.hasOwn(COMMANDS, name) || name === 'help') return;
   program.parseOptions([...argv]); // -c and --json, before the command is known
   await ctx.prepare();
   const kbctx = ctx.kbctx();
-  await kbctx.loadPlugins();
+  kbctx.kernel.services.provide(cliService, ctx, 'kbctx');
   const before = new Set(program.commands);
+  // The bundled plugins' commands first: `kbctx registry add … --trust` must run while a configured
+  // plugin's pin is broken (loading it would fail).
   kbctx.kernel.hooks.commands.call(program);
+  if (!program.commands.some((c) => c.name() === name)) {
+    await kbctx.loadPlugins();
+    (program.commands as Command[]).splice(0, Infinity, ...program.commands.filter((c) => before.has(c)));
+    kbctx.kernel.hooks.commands.call(program);
+  }
   for (const cmd of program.commands.filter((c) => !before.has(c))) routeThroughContext(ctx, cmd);
 }
 

@@ -8,8 +8,8 @@ import { pluginChecks } from '../../app/plugin-checks.ts';
 import { configuredConnectors } from '../../app/select-connectors.ts';
 import { KbctxError } from '../../domain/errors.ts';
 import type { Embedder } from '../../embed/embedder.ts';
-import { gitVersion } from '../../../src/registry/git.ts';
-import { loadRegistries } from '../../../src/registry/registries.ts';
+import { gitVersion } from '../../../registry/git.ts';
+import { loadRegistries } from '../../../registry/registries.ts';
 import type { CliContext } from '../context.ts';
 
 const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const;

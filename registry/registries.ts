@@ -5,8 +5,8 @@
 // (0, 1, 2, … as written), so a later registry overrides an earlier one, as in Context Harness.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { badRequest, KbctxError, notFound } from '../../core/domain/errors.ts';
-import type { Config } from '../../core/config/types.ts';
+import { badRequest, KbctxError, notFound } from '../core/domain/errors.ts';
+import type { Config } from '../core/config/types.ts';
 import { isGitRepo } from './git.ts';
 import { EXTENSION_TYPES, loadManifest, type ExtensionEntry, type ExtensionType, type Manifest, type ScriptType } from './manifest.ts';
 

@@ -5,10 +5,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
-import { KERNEL_API_VERSION } from '../../core/kernel.ts';
-import { formatPluginLock, LOCK_FILE, readPluginLock, sha256File } from '../../core/load/plugin-lock.ts';
-import { DEFAULT_CONFIG_TOML } from '../../core/config/default-config.ts';
-import { configError, KbctxError } from '../../core/domain/errors.ts';
+import { KERNEL_API_VERSION } from '../core/kernel.ts';
+import { formatPluginLock, LOCK_FILE, readPluginLock, sha256File } from '../core/load/plugin-lock.ts';
+import { DEFAULT_CONFIG_TOML } from '../core/config/default-config.ts';
+import { configError, KbctxError } from '../core/domain/errors.ts';
 import { appendPluginEntry } from './config-edit.ts';
 import { headCommit } from './git.ts';
 import { isEnabled, loadRegistries, type ResolvedExtension } from './registries.ts';

@@ -1,8 +1,8 @@
-// `kbctx registry list|install|update|search|info|add|override|init`: extension registries.
+// `kbctx registry list|install|update|search|info|add|override|init`: extension registries, over the
+// registry library in registry/ (git registries, manifests, adding and trusting plugins).
 import path from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH } from '../../../core/config/load-config.ts';
-import { KbctxError } from '../../../core/domain/errors.ts';
+import { DEFAULT_CONFIG_PATH, formatTable, KbctxError, type CliContext } from '../../core/index.ts';
 import {
   addExtension,
   extensionInfo,
@@ -18,8 +18,6 @@ import {
 import type { AddPluginResult } from '../../registry/add-plugin.ts';
 import { EXTENSION_TYPES } from '../../registry/manifest.ts';
 import type { PluginManifest } from '../../registry/plugin-manifest.ts';
-import type { CliContext } from '../../../core/cli/context.ts';
-import { formatTable } from '../../../core/cli/table.ts';
 
 function registryContext(ctx: CliContext): RegistryContext {
   const config = ctx.config();

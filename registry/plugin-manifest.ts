@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { array, oneOf, optional, str, table, unknownValue, withDefault } from '../../core/config/schema-kit.ts';
+import { array, oneOf, optional, str, table, unknownValue, withDefault } from '../core/config/schema-kit.ts';
 
 export const PLUGIN_MANIFEST = 'kbctx-plugin.toml';
 export const PLUGIN_ENTRIES = ['index.ts', 'index.mjs', 'plugin.lua'] as const;

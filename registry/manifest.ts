@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { escapeFrom } from './confine.ts';
 import { scanPlugins, type PluginManifest } from './plugin-manifest.ts';
-import { array, named, optional, section, str, table, withDefault, type Schema } from '../../core/config/schema-kit.ts';
+import { array, named, optional, section, str, table, withDefault, type Schema } from '../core/config/schema-kit.ts';
 
 /** The Lua script extensions of Context Harness registries, enabled by a `[<type>.script.<name>]` entry. */
 export const SCRIPT_TYPES = ['connectors', 'tools', 'agents'] as const;

@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { KbctxError } from '../../core/domain/errors.ts';
+import { KbctxError } from '../core/domain/errors.ts';
 
 const TIMEOUT_MS = 120_000;
 

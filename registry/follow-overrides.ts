@@ -2,7 +2,7 @@
 // entry whose path is the script of a registry extension (as `registry add` writes it) is pointed at the
 // script of the registry that wins for that id, so `registry override`'s copy takes over without editing
 // the user's config. Entries that point anywhere else are explicit config and stay as written.
-import type { Config, ScriptConfig } from '../../core/config/types.ts';
+import type { Config, ScriptConfig } from '../core/config/types.ts';
 import { loadRegistries, resolveExtensions } from './registries.ts';
 
 type Sections = Readonly<Record<string, ScriptConfig>>;

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml, stringify } from 'smol-toml';
-import { configError } from '../../core/domain/errors.ts';
+import { configError } from '../core/domain/errors.ts';
 
 /** True when the config file defines the table at `keys` (e.g. ['tools', 'script', 'web-fetch']). */
 export function hasTable(file: string, keys: readonly string[]): boolean {
