@@ -19,8 +19,6 @@ const TRANSITIONAL = new Set<string>([
   'core/app/compose.ts → plugins/lua-bridge/scripting/scripting.ts',
   'core/app/compose.ts → plugins/lua-bridge/scripting/scripting.ts',
   'core/app/compose.ts → plugins/lua-bridge/scripting/scripting.ts',
-  'core/app/compose.ts → src/extensions/extension-api.ts',
-  'core/app/compose.ts → src/extensions/extension-connector-instance.ts',
   'core/app/compose.ts → src/extensions/load-extensions.ts',
   'core/app/plugin-connector.ts → src/extensions/extension-connector-instance.ts',
   'core/app/plugin-connector.ts → src/extensions/extension-tool.ts',

@@ -21,7 +21,6 @@ import type { Embedder } from '../embed/embedder.ts';
 import type { Store } from '../store/store.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Scripting, ScriptLoadFailure } from '../../plugins/lua-bridge/scripting/scripting.ts';
-import type { ExtensionConnector } from '../../src/extensions/extension-api.ts';
 import { VERSION } from '../version.ts';
 import { scriptEnv } from '../../plugins/lua-bridge/scripting/script-env.ts';
 import type { LiveIndexHost } from '../live-index.ts';
@@ -68,7 +67,7 @@ export interface Kbctx {
   readonly kernel: Kernel;
   /** Imports and applies the configured plugins beyond the bundled set, then calls `boot`, once; a broken plugin throws config_error naming it. */
   loadPlugins(): Promise<void>;
-  /** Imports the `[extensions] modules` once and registers their tools, agents and connector types; modules that fail are returned. */
+  /** Imports the `[extensions] modules` once, each applied as a plugin (its tools, agents and connector types through the hooks); modules that fail are returned. */
   loadExtensions(): Promise<ScriptLoadFailure[]>;
   /** What the live-index plugin runs for the server: every connector (watch specs when `watch`), sync under the server's lock, background embedding. */
   liveIndexHost(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveIndexHost>;
@@ -89,7 +88,6 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   let openedScripting: Scripting | undefined;
   const scriptFailures: ScriptLoadFailure[] = [];
   let extensionsLoaded: Promise<ScriptLoadFailure[]> | undefined;
-  const extensionConnectors = new Map<string, ExtensionConnector>();
   const scriptsEnv = scriptEnv(config.scripts.envAllow, env);
   const scripts = (): Promise<Scripting> =>
     (scripting ??= (async () => {
@@ -117,26 +115,31 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   let pluginsLoaded: Promise<void> | undefined;
   const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
   const agentContext = kernel.pluginContext('kbctx');
-  // Names plugins added through the collectors: compiled extensions (registered later) do not replace them.
-  const pluginTools = new Set<string>();
-  const pluginAgents = new Set<string>();
-  const collectTools = (registry: ToolRegistry): void =>
+  // The plugins `[extensions] modules` became (applied last): a name another plugin added stays that plugin's.
+  const extensionPlugins = new Set<string>();
+  const collectTools = (registry: ToolRegistry): void => {
+    const taken = new Set<string>();
     kernel.hooks.tools.call(
       new PerPluginCollector((plugin, def) => {
+        if (extensionPlugins.has(plugin) && taken.has(def.name)) return;
         registry.register(toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs));
-        pluginTools.add(def.name);
+        if (!extensionPlugins.has(plugin)) taken.add(def.name);
       }),
     );
-  const collectAgents = (registry: AgentRegistry): void =>
+  };
+  const collectAgents = (registry: AgentRegistry): void => {
+    const taken = new Set<string>();
     kernel.hooks.agents.call(
       new PerPluginCollector((plugin, def) => {
+        if (extensionPlugins.has(plugin) && taken.has(def.name)) return;
         registry.register(agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext));
-        pluginAgents.add(def.name);
+        if (!extensionPlugins.has(plugin)) taken.add(def.name);
       }),
     );
+  };
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
-  const connectorFor = (ref: ConnectorRef): Promise<Connector> => createConnector({ kernel, config, extensions: extensionConnectors }, ref);
+  const connectorFor = (ref: ConnectorRef): Promise<Connector> => createConnector({ kernel, config }, ref);
   return {
     config,
     store,
@@ -195,11 +198,13 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
         const registry = this.tools();
         const context = { search: (p: object) => registry.call('search', p), get: (id: string) => registry.call('get', { id }), sources: () => registry.call('sources', {}) };
         const reservedTools = new Set(registry.list().filter((t) => t.builtin).map((t) => t.name));
-        const loaded = await loadExtensions(config.extensions, { version: VERSION, context, reservedTools });
-        for (const tool of loaded.tools.filter((t) => !pluginTools.has(t.name))) registry.register(tool);
-        const agentRegistry = this.agents();
-        for (const agent of loaded.agents.filter((a) => !pluginAgents.has(a.name))) agentRegistry.register(agent);
-        for (const [type, def] of loaded.connectors) extensionConnectors.set(type, def);
+        const loaded = await loadExtensions(config.extensions, { version: VERSION, context, reservedTools, warn });
+        for (const { plugin, file } of loaded.plugins) {
+          extensionPlugins.add(plugin.name);
+          await kernel.apply(plugin, {}, 'path', file);
+        }
+        collectTools(registry);
+        collectAgents(this.agents());
         return loaded.failures;
       })();
       return extensionsLoaded;
@@ -248,11 +253,10 @@ export async function openScripts(config: Config, env: NodeJS.ProcessEnv = proce
 interface ConnectorDeps {
   kernel: Kernel;
   config: Config;
-  extensions: ReadonlyMap<string, ExtensionConnector>;
 }
 
-/** A configured connector from the plugin tapping `createConnector.for(type)`, else a compiled extension's type. */
-async function createConnector({ kernel, config, extensions }: ConnectorDeps, ref: ConnectorRef): Promise<Connector> {
+/** A configured connector from the plugin tapping `createConnector.for(type)` (`[extensions] modules` included: each is a plugin). */
+async function createConnector({ kernel, config }: ConnectorDeps, ref: ConnectorRef): Promise<Connector> {
   const options = connectorOptions(config, ref);
   if (!options) throw new KbctxError('not_found', `connector ${ref.label} is not configured`);
   const hook = kernel.hooks.createConnector.get(ref.type);
@@ -264,11 +268,6 @@ async function createConnector({ kernel, config, extensions }: ConnectorDeps, re
       const { connectorFromPlugin } = await import('./plugin-connector.ts');
       return connectorFromPlugin(impl, instance, (signal) => kernel.pluginContext(kernel.tappedKeys('createConnector').get(ref.type)?.[0] ?? ref.type, signal), config.extensions.timeoutSecs, warn);
     }
-  }
-  const extension = extensions.get(ref.type);
-  if (extension) {
-    const { ExtensionConnectorInstance } = await import('../../src/extensions/extension-connector-instance.ts');
-    return new ExtensionConnectorInstance(extension, ref.name, options, config.extensions.timeoutSecs, warn);
   }
   return unavailable(ref);
 }

@@ -5,6 +5,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
+import { Kernel } from '../../core/kernel.ts';
+import { PerPluginCollector } from '../../core/collector.ts';
+import type { PluginToolDef } from '../../core/hook-types.ts';
 import { loadExtensions } from './load-extensions.ts';
 
 let dir: string;
@@ -16,6 +19,7 @@ const deps = {
   version: 'test',
   context: { search: () => Promise.resolve({}), get: () => Promise.resolve({}), sources: () => Promise.resolve({}) },
   reservedTools: new Set(['search']),
+  warn: () => {},
 };
 
 before(() => {
@@ -29,11 +33,19 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-it('resolves package names from the config folder and paths against it; later registrations replace earlier ones', async () => {
+it('resolves package names from the config folder and paths against it; each module is a plugin tapping `tools`, in order', async () => {
   const loaded = await loadExtensions({ modules: ['@acme/kbctx-jira', './ext/override.mjs'], baseDir: path.join(dir, 'conf'), timeoutSecs: 5 }, deps);
   assert.deepEqual(loaded.failures, []);
-  assert.deepEqual(loaded.tools.map((t) => [t.name, t.description]), [['jira', 'from a package'], ['jira', 'Extension tool: jira']]);
-  assert.equal(await loaded.tools[1]!.run({}, {}), 'v2');
+  assert.deepEqual(loaded.plugins.map((p) => [p.plugin.name, p.plugin.provides, path.relative(dir, p.file)]), [
+    ['extension:acme-kbctx-jira', ['tool:jira'], 'node_modules/@acme/kbctx-jira/main.js'],
+    ['extension:override', ['tool:jira'], 'conf/ext/override.mjs'],
+  ]);
+  const kernel = new Kernel();
+  for (const { plugin, file } of loaded.plugins) await kernel.apply(plugin, {}, 'path', file);
+  const added: [string, PluginToolDef][] = [];
+  kernel.hooks.tools.call(new PerPluginCollector<PluginToolDef>((plugin, def) => void added.push([plugin, def])));
+  assert.deepEqual(added.map(([plugin, d]) => [plugin, d.name, d.description]), [['extension:acme-kbctx-jira', 'jira', 'from a package'], ['extension:override', 'jira', 'Extension tool: jira']]);
+  assert.equal(await added[1]![1].call({}, kernel.pluginContext('extension:override')), 'v2');
 });
 
 it('reports invalid definitions, a missing package and an init past its deadline, with the path', async () => {
@@ -41,8 +53,7 @@ it('reports invalid definitions, a missing package and an init past its deadline
     { modules: ['./ext/git.mjs', './ext/bad-params.mjs', '@acme/missing', './ext/hangs.mjs'], baseDir: path.join(dir, 'conf'), timeoutSecs: 0.2 },
     deps,
   );
-  assert.deepEqual(loaded.tools, []);
-  assert.equal(loaded.connectors.size, 0);
+  assert.deepEqual(loaded.plugins, []);
   const messages = loaded.failures.map((f) => `${f.label} | ${f.message.replace(dir, '<dir>')}`);
   assert.equal(messages[0], 'extension:./ext/git.mjs | <dir>/conf/ext/git.mjs: registerConnector("git"): `git` is a built-in connector type');
   assert.match(messages[1]!, /^extension:\.\/ext\/bad-params\.mjs \| <dir>\/conf\/ext\/bad-params\.mjs: tool:p: tool\.parameters\[1\]: type must be one of string, integer/);

@@ -1,15 +1,18 @@
 // Loads the `[extensions] modules` in config order: resolves each (a path relative to the config
 // file, or a package name resolved from there), imports it, and calls its default export with a host
-// that collects registrations. A module that fails (import, init, an invalid definition) registers
-// nothing and is reported with its path and error; the others load regardless.
+// that collects registrations, checked here. Each module that loads becomes a plugin (an adapter) the
+// host applies like a `plugins` entry: it taps `tools`, `agents` and `createConnector.for(type)`. A
+// module that fails (import, init, an invalid definition) registers nothing and is reported with its
+// path and error; the others load regardless.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Agent } from '../../core/app/agents.ts';
-import type { Tool } from '../../core/app/tools.ts';
 import type { ExtensionsConfig } from '../../core/config/types.ts';
 import { CONNECTOR_TYPES } from '../../core/config/types.ts';
-import type { ExtensionAgentContext, ExtensionConnector, KbctxExtensionHost } from './extension-api.ts';
+import type { Plugin } from '../../core/plugin.ts';
+import type { PluginAgentDef, PluginToolDef } from '../../core/hook-types.ts';
+import type { ExtensionAgent, ExtensionAgentContext, ExtensionConnector, ExtensionTool, KbctxExtensionHost } from './extension-api.ts';
+import { ExtensionConnectorInstance } from './extension-connector-instance.ts';
 import { toExtensionAgent } from './extension-agent.ts';
 import { invalid, toExtensionTool } from './extension-tool.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
@@ -22,10 +25,15 @@ export interface ExtensionLoadFailure {
 }
 
 export interface LoadedExtensions {
-  tools: Tool[];
-  agents: Agent[];
-  connectors: Map<string, ExtensionConnector>;
+  /** One plugin per module that loaded, in config order, with the file it came from. */
+  plugins: { plugin: Plugin; file: string }[];
   failures: ExtensionLoadFailure[];
+}
+
+interface Registered {
+  tools: ExtensionTool[];
+  agents: ExtensionAgent[];
+  connectors: ExtensionConnector[];
 }
 
 export interface ExtensionDeps {
@@ -34,18 +42,20 @@ export interface ExtensionDeps {
   context: ExtensionAgentContext;
   /** Names an extension tool may not take (the built-in tools). */
   reservedTools: ReadonlySet<string>;
+  /** Item warnings of its connectors (a bad item is skipped). */
+  warn: (message: string) => void;
 }
 
 export async function loadExtensions(config: ExtensionsConfig, deps: ExtensionDeps): Promise<LoadedExtensions> {
-  const out: LoadedExtensions = { tools: [], agents: [], connectors: new Map(), failures: [] };
+  const out: LoadedExtensions = { plugins: [], failures: [] };
+  const names = new Set<string>();
   for (const spec of config.modules) {
     let where = spec;
     try {
       where = resolveModule(spec, config.baseDir);
       const registered = await loadModule(where, config.timeoutSecs, deps);
-      out.tools.push(...registered.tools);
-      out.agents.push(...registered.agents);
-      for (const c of registered.connectors) out.connectors.set(c.type, c);
+      const name = uniqueName(spec, where, names);
+      out.plugins.push({ plugin: extensionPlugin(name, registered, config.timeoutSecs, deps), file: where });
     } catch (error) {
       out.failures.push({ label: `extension:${spec}`, message: `${where}: ${error instanceof Error ? error.message : String(error)}` });
     }
@@ -59,18 +69,68 @@ export function resolveModule(spec: string, baseDir: string): string {
   return createRequire(path.join(baseDir, 'package.json')).resolve(spec);
 }
 
-async function loadModule(file: string, timeoutSecs: number, deps: ExtensionDeps): Promise<{ tools: Tool[]; agents: Agent[]; connectors: ExtensionConnector[] }> {
+/** `extension:<file name or package name>` (lower case), numbered when two modules share it. */
+function uniqueName(spec: string, file: string, taken: Set<string>): string {
+  const given = spec.startsWith('./') || spec.startsWith('../') || path.isAbsolute(spec) ? path.basename(file, path.extname(file)) : spec;
+  const base = `extension:${given.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+/, '').slice(0, 40) || 'module'}`;
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
+  taken.add(name);
+  return name;
+}
+
+/** A loaded module as a plugin: its tools, agents and connector types through the kernel's hooks. */
+function extensionPlugin(name: string, registered: Registered, timeoutSecs: number, deps: ExtensionDeps): Plugin {
+  return {
+    name,
+    version: deps.version,
+    kbctx: '^0.2',
+    provides: [...registered.tools.map((t) => `tool:${t.name}`), ...registered.agents.map((a) => `agent:${a.name}`), ...registered.connectors.map((c) => `connector:${c.type}`)],
+    apply(kernel) {
+      if (registered.tools.length > 0) kernel.hooks.tools.tap(name, (tools) => registered.tools.forEach((t) => tools.add(toolDef(t))));
+      if (registered.agents.length > 0) kernel.hooks.agents.tap(name, (agents) => registered.agents.forEach((a) => agents.add(agentDef(a, deps.context))));
+      for (const c of registered.connectors) {
+        kernel.hooks.createConnector.for(c.type).tapPromise(name, (instance) => Promise.resolve(new ExtensionConnectorInstance(c, instance.name, instance.options, timeoutSecs, deps.warn)));
+      }
+    },
+  };
+}
+
+const toolDef = (t: ExtensionTool): PluginToolDef => ({
+  name: t.name,
+  description: typeof t.description === 'string' && t.description.trim() !== '' ? t.description : `Extension tool: ${t.name}`,
+  inputSchema: t.parameters as PluginToolDef['inputSchema'],
+  timeout: t.timeout,
+  readOnly: t.readOnly,
+  call: (params, ctx) => t.execute(params, { signal: ctx.signal }),
+});
+
+const agentDef = (a: ExtensionAgent, context: ExtensionAgentContext): PluginAgentDef => ({
+  name: a.name,
+  description: typeof a.description === 'string' && a.description.trim() !== '' ? a.description : `Extension agent: ${a.name}`,
+  tools: a.tools,
+  arguments: a.arguments,
+  timeout: a.timeout,
+  source: 'extension',
+  resolve: (args, ctx) => a.resolve(args, { signal: ctx.signal, context }) as ReturnType<PluginAgentDef['resolve']>,
+});
+
+async function loadModule(file: string, timeoutSecs: number, deps: ExtensionDeps): Promise<Registered> {
   const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   const init = mod.default;
   if (typeof init !== 'function') throw invalid('the default export must be a function (kbctx) => void');
-  const registered = { tools: [] as Tool[], agents: [] as Agent[], connectors: [] as ExtensionConnector[] };
+  const registered: Registered = { tools: [], agents: [], connectors: [] };
   const host: KbctxExtensionHost = {
     version: deps.version,
     registerTool: (def) => {
       if (deps.reservedTools.has(def?.name)) throw invalid(`registerTool(${JSON.stringify(def.name)}): \`${def.name}\` is a built-in tool`);
-      registered.tools.push(toExtensionTool(def, timeoutSecs));
+      toExtensionTool(def, timeoutSecs); // checks it: an invalid definition fails the module
+      registered.tools.push(def);
     },
-    registerAgent: (def) => void registered.agents.push(toExtensionAgent(def, timeoutSecs, deps.context)),
+    registerAgent: (def) => {
+      toExtensionAgent(def, timeoutSecs, deps.context);
+      registered.agents.push(def);
+    },
     registerConnector: (def) => void registered.connectors.push(checkConnector(def)),
   };
   await runWithDeadline(`extension ${path.basename(file)}`, timeoutSecs, undefined, () => (init as (host: KbctxExtensionHost) => unknown)(host));
