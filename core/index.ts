@@ -79,7 +79,7 @@ export { redactUrl } from './store/redact-url.ts';
 export type { ConnectorLocks, ConnectorState, DocumentHead, DocumentState, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, ReleaseLock, SourceFilter, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, UpsertOutcome, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from './store/store.ts';
 export { fileLocks, lockConnector } from './store/sync-lock.ts';
 export { waitForLock } from './store/wait-for-lock.ts';
-export { PARAM_TYPES } from './tools/param-spec.ts';
+export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';
 export type { ParamSpec, ParamType } from './tools/param-spec.ts';
 
 // The kernel's domain: errors, models, config and store types, connector and embedding helpers (issue 22).
@@ -102,3 +102,5 @@ export type { ServeState } from './cli/commands/serve-service.ts';
 export { VERSION } from './version.ts';
 export { localStoreService, type LocalStoreOpener } from './store/local-store-service.ts';
 export { chunkText, type ChunkSizes } from './domain/chunker.ts';
+export { hostService, type HostInfo, type LoadFailure } from './app/host-service.ts';
+export { collect, parseKeyValues } from './cli/key-values.ts';
