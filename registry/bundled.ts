@@ -13,6 +13,7 @@ import connectorS3 from '../plugins/connector-s3/index.ts';
 import embedderLocal from '../plugins/embedder-local/index.ts';
 import embedderOllama from '../plugins/embedder-ollama/index.ts';
 import embedderOpenai from '../plugins/embedder-openai/index.ts';
+import extensions from '../plugins/extensions/index.ts';
 import extractDocuments from '../plugins/extract-documents/index.ts';
 import liveIndex from '../plugins/live-index/index.ts';
 import luaBridge from '../plugins/lua-bridge/index.ts';
@@ -48,6 +49,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   liveIndex,
   mcpStdio,
   registryCommands,
+  extensions,
 ] as Plugin[]);
 
 setBundledPlugins(BUNDLED_PLUGINS);

@@ -29,7 +29,6 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   completions: async () => (await import('./commands/completions.ts')).registerCompletions,
   tool: async () => (await import('./commands/tool.ts')).registerTool,
   agent: async () => (await import('./commands/agent.ts')).registerAgent,
-  extension: async () => (await import('../../src/cli/commands/extension.ts')).registerExtension,
   doctor: async () => (await import('./commands/doctor.ts')).registerDoctor,
   plugins: async () => (await import('./commands/plugins.ts')).registerPlugins,
 };

@@ -1,9 +1,8 @@
 // `kbctx extension init <name>`: scaffold a compiled extension module and its test (docs/extensions.md).
 import path from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH } from '../../../core/config/load-config.ts';
-import { scaffoldExtension } from '../../extensions/scaffold.ts';
-import type { CliContext } from '../../../core/cli/context.ts';
+import { DEFAULT_CONFIG_PATH, type CliContext } from '../../core/index.ts';
+
 
 export function registerExtension(program: Command, ctx: CliContext): void {
   const extension = program.command('extension').description('compiled (JavaScript) extensions: scaffold');
@@ -11,7 +10,8 @@ export function registerExtension(program: Command, ctx: CliContext): void {
     .command('init')
     .description('write a typed extension module (tool, agent, connector type) and its test to extensions/<name>.mjs')
     .argument('<name>', 'extension name (lower case)')
-    .action((name: string) => {
+    .action(async (name: string) => {
+      const { scaffoldExtension } = await import('./scaffold.ts');
       const config = ctx.config();
       // Module paths are relative to the config file; without one, to where `config/kbctx.toml` would go.
       const configDir = config.file === null ? path.resolve(ctx.io.cwd, DEFAULT_CONFIG_PATH, '..') : config.extensions.baseDir;

@@ -1,7 +1,7 @@
 // An extension's registerTool definition checked and turned into the app's Tool: parameters (JSON
 // Schema or the script-tool list) become ParamSpecs, so ToolRegistry validates them like any tool.
-import type { Tool } from '../../core/app/tools.ts';
-import { KbctxError } from '../../core/domain/errors.ts';
+import type { Tool } from './tools.ts';
+import { KbctxError } from '../domain/errors.ts';
 import { parseToolMeta } from '../../plugins/lua-bridge/scripting/tool-meta.ts';
 import type { ExtensionTool } from './extension-api.ts';
 import { runWithDeadline } from './run-with-deadline.ts';

@@ -2,7 +2,7 @@
 // type) and its node:test file under extensions/ in the working directory. Never overwrites a file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { badRequest, KbctxError } from '../../core/domain/errors.ts';
+import { badRequest, KbctxError } from '../../core/index.ts';
 
 export interface ExtensionScaffold {
   /** Written files, relative to the working directory. */
@@ -29,7 +29,7 @@ export function scaffoldExtension(name: string, cwd: string, configDir: string):
   };
   const fill = (template: string): string => template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
   mkdirSync(path.resolve(cwd, 'extensions'), { recursive: true });
-  writeFileSync(path.resolve(cwd, moduleRel), fill(readFileSync(new URL('./templates/extension.mjs', import.meta.url), 'utf8')));
-  writeFileSync(path.resolve(cwd, testRel), fill(readFileSync(new URL('./templates/extension.test.mjs', import.meta.url), 'utf8')));
+  writeFileSync(path.resolve(cwd, moduleRel), fill(readFileSync(new URL('./templates/extension.mjs.tmpl', import.meta.url), 'utf8')));
+  writeFileSync(path.resolve(cwd, testRel), fill(readFileSync(new URL('./templates/extension.test.mjs.tmpl', import.meta.url), 'utf8')));
   return { files: [moduleRel, testRel], configEntry: `[extensions]\nmodules = ["${modulePath}"]\n`, testCommand: `node --test ${testRel}` };
 }

@@ -7,43 +7,30 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ExtensionsConfig } from '../../core/config/types.ts';
-import { CONNECTOR_TYPES } from '../../core/config/types.ts';
-import type { Plugin } from '../../core/plugin.ts';
-import type { PluginAgentDef, PluginToolDef } from '../../core/hook-types.ts';
-import type { ExtensionAgent, ExtensionAgentContext, ExtensionConnector, ExtensionTool, KbctxExtensionHost } from './extension-api.ts';
-import { ExtensionConnectorInstance } from './extension-connector-instance.ts';
-import { toExtensionAgent } from './extension-agent.ts';
-import { invalid, toExtensionTool } from './extension-tool.ts';
-import { runWithDeadline } from './run-with-deadline.ts';
-
-export interface ExtensionLoadFailure {
-  /** `extension:<module as written>`. */
-  label: string;
-  /** The resolved path (when resolution got that far) and the error. */
-  message: string;
-}
-
-export interface LoadedExtensions {
-  /** One plugin per module that loaded, in config order, with the file it came from. */
-  plugins: { plugin: Plugin; file: string }[];
-  failures: ExtensionLoadFailure[];
-}
+import {
+  CONNECTOR_TYPES,
+  ExtensionConnectorInstance,
+  invalid,
+  runWithDeadline,
+  toExtensionAgent,
+  toExtensionTool,
+  type ExtensionAgent,
+  type ExtensionAgentContext,
+  type ExtensionConnector,
+  type ExtensionDeps,
+  type ExtensionsConfig,
+  type ExtensionTool,
+  type KbctxExtensionHost,
+  type LoadedExtensions,
+  type Plugin,
+  type PluginAgentDef,
+  type PluginToolDef,
+} from '../../core/index.ts';
 
 interface Registered {
   tools: ExtensionTool[];
   agents: ExtensionAgent[];
   connectors: ExtensionConnector[];
-}
-
-export interface ExtensionDeps {
-  version: string;
-  /** What agents' `resolve` receives as `context`. */
-  context: ExtensionAgentContext;
-  /** Names an extension tool may not take (the built-in tools). */
-  reservedTools: ReadonlySet<string>;
-  /** Item warnings of its connectors (a bad item is skipped). */
-  warn: (message: string) => void;
 }
 
 export async function loadExtensions(config: ExtensionsConfig, deps: ExtensionDeps): Promise<LoadedExtensions> {

@@ -8,6 +8,7 @@ import { after, before, it } from 'node:test';
 import { Kernel } from '../../core/kernel.ts';
 import { PerPluginCollector } from '../../core/collector.ts';
 import type { PluginToolDef } from '../../core/hook-types.ts';
+import type { ExtensionDeps } from '../../core/extensions-service.ts';
 import { loadExtensions } from './load-extensions.ts';
 
 let dir: string;
@@ -15,7 +16,7 @@ const write = (rel: string, text: string): void => {
   mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
   writeFileSync(path.join(dir, rel), text);
 };
-const deps = {
+const deps: ExtensionDeps = {
   version: 'test',
   context: { search: () => Promise.resolve({}), get: () => Promise.resolve({}), sources: () => Promise.resolve({}) },
   reservedTools: new Set(['search']),

@@ -1,6 +1,6 @@
 // The contract a compiled extension module is written against (docs/extensions.md): its default
 // export receives a KbctxExtensionHost and registers tools, agents and connector types. Types only.
-import type { PluginItem } from '../../core/hook-types.ts';
+import type { PluginItem } from '../hook-types.ts';
 
 /** A tool parameter in the script-tool form; `parameters` may also be a JSON Schema object. */
 export interface ExtensionParameter {

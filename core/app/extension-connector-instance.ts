@@ -1,7 +1,7 @@
 // A connector instance of an extension's registered type (`[connectors.<type>.<name>]`): one call of
 // `scan(config, {signal, name})` per sync, drained under the deadline; items checked like a Lua
 // connector's (a bad item is skipped with a warning). The listing is complete: what is missing is deleted.
-import type { Connector, ScanOptions, ScanResult } from '../../core/connectors/connector.ts';
+import type { Connector, ScanOptions, ScanResult } from '../connectors/connector.ts';
 import { toScanResult } from '../../plugins/lua-bridge/scripting/connector-items.ts';
 import { toScriptConfig } from '../../plugins/lua-bridge/scripting/lua-values.ts';
 import type { ExtensionConnector, ExtensionItem } from './extension-api.ts';
