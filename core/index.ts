@@ -58,10 +58,9 @@ export { isIncrementalConnector } from './hook-types.ts';
 // The kernel's domain: errors, models, config and store types, connector and embedding helpers (issue 22).
 export type { FilesystemConnectorConfig, GitConnectorConfig, S3ConnectorConfig, ScriptConfig } from './config/types.ts';
 export type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from './connectors/connector.ts';
-export { loadFileItem } from './connectors/file-item.ts';
+export { extractText, loadFileItem } from './connectors/lazy-text.ts';
 export { createGlobFilter } from './connectors/globs.ts';
 export type { GlobFilter } from './connectors/globs.ts';
-export { extractText } from './connectors/text/extract.ts';
 export type { ExtractOutcome, Extracted } from './connectors/text/extract.ts';
 export { decodeText } from './connectors/text/text.ts';
 export { KbctxError, badRequest, configError, notFound } from './domain/errors.ts';
