@@ -2,7 +2,8 @@
 // `[extensions] modules` entry that loads comes back as a plugin (an adapter) the host applies like a
 // `plugins` entry; a module that fails is a reported failure, not an error. Types and one ref.
 import type { ExtensionsConfig } from './config/types.ts';
-import type { ExtensionAgentContext } from './app/extension-api.ts';
+import type { ExtensionAgentContext, ExtensionConnector } from './app/extension-api.ts';
+import type { Connector } from './connectors/connector.ts';
 import type { Plugin } from './plugin.ts';
 import { createServiceRef } from './services.ts';
 
@@ -35,3 +36,15 @@ export interface ExtensionsService {
 
 /** Provided by the extensions plugin; absent (`"!extensions"`), configured modules are a config error naming it. */
 export const extensionsService = createServiceRef<ExtensionsService>('kbctx.extensions');
+
+/** A compiled extension's connector type as the connector of one configured instance (the adapter is imported on first use). */
+export async function extensionConnector(
+  def: ExtensionConnector,
+  name: string,
+  options: Readonly<Record<string, unknown>>,
+  timeoutSecs: number,
+  warn: (message: string) => void,
+): Promise<Connector> {
+  const { ExtensionConnectorInstance } = await import('./app/extension-connector-instance.ts');
+  return new ExtensionConnectorInstance(def, name, options, timeoutSecs, warn);
+}

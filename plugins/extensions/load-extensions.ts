@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   CONNECTOR_TYPES,
-  ExtensionConnectorInstance,
+  extensionConnector,
   invalid,
   runWithDeadline,
   toExtensionAgent,
@@ -77,7 +77,7 @@ function extensionPlugin(name: string, registered: Registered, timeoutSecs: numb
       if (registered.tools.length > 0) kernel.hooks.tools.tap(name, (tools) => registered.tools.forEach((t) => tools.add(toolDef(t))));
       if (registered.agents.length > 0) kernel.hooks.agents.tap(name, (agents) => registered.agents.forEach((a) => agents.add(agentDef(a, deps.context))));
       for (const c of registered.connectors) {
-        kernel.hooks.createConnector.for(c.type).tapPromise(name, (instance) => Promise.resolve(new ExtensionConnectorInstance(c, instance.name, instance.options, timeoutSecs, deps.warn)));
+        kernel.hooks.createConnector.for(c.type).tapPromise(name, (instance) => extensionConnector(c, instance.name, instance.options, timeoutSecs, deps.warn));
       }
     },
   };

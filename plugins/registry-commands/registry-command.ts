@@ -3,21 +3,15 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_PATH, formatTable, KbctxError, type CliContext } from '../../core/index.ts';
-import {
-  addExtension,
-  extensionInfo,
-  initCommunity,
-  installRegistries,
-  listExtensions,
-  overrideExtension,
-  searchExtensions,
-  updateRegistries,
-  type ExtensionView,
-  type RegistryContext,
-} from '../../registry/registry-service.ts';
+import type { ExtensionView, RegistryContext } from '../../registry/registry-service.ts';
 import type { AddPluginResult } from '../../registry/add-plugin.ts';
-import { EXTENSION_TYPES } from '../../registry/manifest.ts';
 import type { PluginManifest } from '../../registry/plugin-manifest.ts';
+
+/** The registry library, imported when a registry command runs (not when the CLI starts). */
+const library = async () => {
+  const [service, { EXTENSION_TYPES }] = await Promise.all([import('../../registry/registry-service.ts'), import('../../registry/manifest.ts')]);
+  return { ...service, EXTENSION_TYPES };
+};
 
 function registryContext(ctx: CliContext): RegistryContext {
   const config = ctx.config();
@@ -52,7 +46,8 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
   registry
     .command('list')
     .description('list registries and their extensions by type')
-    .action(() => {
+    .action(async () => {
+      const { listExtensions, EXTENSION_TYPES } = await library();
       const { registries, extensions } = listExtensions(registryContext(ctx));
       if (ctx.json) return ctx.printJson({ registries, extensions });
       if (registries.length === 0) return ctx.io.out('No registries configured. `kbctx registry init` adds the community registry.\n');
@@ -78,6 +73,7 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .option('--name <name>', 'only this registry')
     .option('--trust', 'with a TypeScript/JavaScript plugin: trust it to run with full rights, pinned in kbctx.lock')
     .action(async (id: string | undefined, opts: { name?: string; trust?: boolean }) => {
+      const { installRegistries, addExtension } = await library();
       const results = await installRegistries(registryContext(ctx), opts.name);
       const added = id === undefined ? undefined : await addExtension(registryContext(ctx), id, { trust: opts.trust });
       if (ctx.json) return ctx.printJson({ registries: results, ...(added ? { added } : {}) });
@@ -91,6 +87,7 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .description('pull git registries (refuses to overwrite local changes)')
     .option('--name <name>', 'only this registry')
     .action(async (opts: { name?: string }) => {
+      const { updateRegistries } = await library();
       const results = await updateRegistries(registryContext(ctx), opts.name);
       if (ctx.json) return ctx.printJson({ registries: results });
       if (results.length === 0) return ctx.io.out(NO_REGISTRIES);
@@ -109,7 +106,8 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .command('search')
     .description('find extensions by name, tag or description')
     .argument('<query...>')
-    .action((words: string[]) => {
+    .action(async (words: string[]) => {
+      const { searchExtensions } = await library();
       const found = searchExtensions(registryContext(ctx), words.join(' '));
       if (ctx.json) return ctx.printJson({ extensions: found });
       if (found.length === 0) return ctx.io.out('No extensions match.\n');
@@ -120,7 +118,8 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .command('info')
     .description('show an extension: registry, script, description, tags, required config, host APIs')
     .argument('<extension>', '<type>/<name>, type connectors, tools or agents')
-    .action((id: string) => {
+    .action(async (id: string) => {
+      const { extensionInfo } = await library();
       const e = extensionInfo(registryContext(ctx), id);
       if (ctx.json) return ctx.printJson(e);
       const p = e.entry.plugin;
@@ -146,6 +145,7 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .argument('<extension>', '<type>/<name>')
     .option('--trust', 'with a TypeScript/JavaScript plugin: trust it to run with full rights, pinned in kbctx.lock (again: re-pin a changed file)')
     .action(async (id: string, opts: { trust?: boolean }) => {
+      const { addExtension } = await library();
       const r = await addExtension(registryContext(ctx), id, { trust: opts.trust });
       if (ctx.json) return ctx.printJson(r);
       printAdded(ctx, r);
@@ -155,7 +155,8 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .command('override')
     .description('copy an extension from a read-only registry into a writable one, to edit it')
     .argument('<extension>', '<type>/<name>')
-    .action((id: string) => {
+    .action(async (id: string) => {
+      const { overrideExtension } = await library();
       const r = overrideExtension(registryContext(ctx), id);
       if (ctx.json) return ctx.printJson(r);
       ctx.io.out(`Copied ${id} to ${r.to} with its entry in ${r.manifest} (registry '${r.registry}'), which now takes precedence: an enabled ${id} runs the copy.\n`);
@@ -167,6 +168,7 @@ export function registerRegistry(program: Command, ctx: CliContext): void {
     .option('--path <path>', 'where to clone it (default ~/.kbctx/registries/community)')
     .option('--url <url>', 'clone from this URL instead (a mirror)')
     .action(async (opts: { path?: string; url?: string }) => {
+      const { initCommunity } = await library();
       const r = await initCommunity(registryContext(ctx), opts);
       if (ctx.json) return ctx.printJson(r);
       ctx.io.out(`Community registry ${r.cloned ? 'cloned to' : 'already at'} ${r.path}; ${r.configured ? 'added to the config' : 'already in the config'}.\n`);
