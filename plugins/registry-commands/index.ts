@@ -1,6 +1,6 @@
 // First-party plugin: `kbctx registry …` (list, install, update, search, info, add, override, init)
 // through the `commands` hook (called only for a command name the CLI does not know), over the
-// registry library in registry/ (most of which the distribution loads anyway: registry/follow-overrides.ts).
+// registry library in registry/, imported when a registry command runs.
 import { cliService, definePlugin } from '../../core/index.ts';
 import { registerRegistry } from './registry-command.ts';
 
