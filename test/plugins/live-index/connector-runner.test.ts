@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { failedReport, type SyncReport } from '../../core/app/sync.ts';
-import { KbctxError } from '../../core/domain/errors.ts';
-import { ConnectorRunner, type RunReason } from './connector-runner.ts';
+import { failedReport, type SyncReport } from '../../../core/app/sync.ts';
+import { KbctxError } from '../../../core/domain/errors.ts';
+import { ConnectorRunner, type RunReason } from '../../../plugins/live-index/connector-runner.ts';
 
 const report = (over: Partial<SyncReport> = {}): SyncReport => ({
   connector: 'filesystem:docs',

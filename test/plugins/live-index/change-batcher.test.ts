@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { ChangeBatcher } from './change-batcher.ts';
-import type { ChangeHint } from './connector-runner.ts';
+import { ChangeBatcher } from '../../../plugins/live-index/change-batcher.ts';
+import type { ChangeHint } from '../../../plugins/live-index/connector-runner.ts';
 
 function batcher(maxPaths = 10) {
   const flushed: ChangeHint[] = [];

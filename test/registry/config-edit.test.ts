@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, it } from 'node:test';
-import { appendPluginEntry } from './config-edit.ts';
+import { appendPluginEntry } from '../../registry/config-edit.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-config-edit-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

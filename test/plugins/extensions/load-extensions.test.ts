@@ -5,11 +5,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
-import { Kernel } from '../../core/kernel.ts';
-import { PerPluginCollector } from '../../core/collector.ts';
-import type { PluginToolDef } from '../../core/hook-types.ts';
-import type { ExtensionDeps } from '../../core/extensions-service.ts';
-import { loadExtensions } from './load-extensions.ts';
+import { Kernel } from '../../../core/kernel.ts';
+import { PerPluginCollector } from '../../../core/collector.ts';
+import type { PluginToolDef } from '../../../core/hook-types.ts';
+import type { ExtensionDeps } from '../../../core/extensions-service.ts';
+import { loadExtensions } from '../../../plugins/extensions/load-extensions.ts';
 
 let dir: string;
 const write = (rel: string, text: string): void => {
