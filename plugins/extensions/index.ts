@@ -8,7 +8,7 @@ const plugin = definePlugin({
   name: 'extensions',
   version: '0.2.0',
   kbctx: '^0.2',
-  provides: ['service:kbctx.extensions', 'command:extension'],
+  provides: ['command:extension'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.provide(extensionsService, {

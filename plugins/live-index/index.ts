@@ -8,7 +8,7 @@ const plugin = definePlugin({
   name: 'live-index',
   version: '0.2.0',
   kbctx: '^0.2',
-  provides: ['service:kbctx.live-index', 'route:GET /sync/status', 'route:POST /sync/:connector'],
+  provides: ['route:GET /sync/status', 'route:POST /sync/:connector'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.provide(liveIndexService, {
