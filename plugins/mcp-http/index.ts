@@ -1,6 +1,6 @@
 // First-party plugin: the MCP endpoint (Streamable HTTP, `/mcp`) on the HTTP server, through
 // `httpRoutes`. The MCP SDK is imported when the server starts, never by other commands.
-import { definePlugin } from '../../core/index.ts';
+import { definePlugin, listDocumentPage } from '../../core/index.ts';
 import { serveService } from '../../core/cli/commands/serve-service.ts';
 
 const plugin = definePlugin({
@@ -11,13 +11,10 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.httpRoutes.tapPromise('mcp-http', async (surfaces) => {
-      const [{ createMcpHttpHandler, listenLimitsOf, mcpHttpSurface }, { listDocumentPage }] = await Promise.all([
-        import('../../src/mcp/mcp-http-handler.ts'),
-        import('../../core/app/documents.ts'),
-      ]);
+      const { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } = await import('./mcp-http-handler.ts');
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       const config = kbctx.config.server;
-      const handler = createMcpHttpHandler({
+      const handler = await createMcpHttpHandler({
         tools,
         agents,
         version,

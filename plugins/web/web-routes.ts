@@ -4,7 +4,7 @@
 import { getDocumentWithChunks } from '../../core/app/documents.ts';
 import { indexStats } from '../../core/app/sources.ts';
 import { chunkToWire, statsToWire } from '../../core/app/wire.ts';
-import type { Route } from '../../src/http/rest-routes.ts';
+import type { HttpApp } from '../../core/index.ts';
 import type { Store } from '../../core/store/store.ts';
 
 export interface WebFacts {
@@ -29,12 +29,9 @@ export interface WebDeps {
   connectorLabels: () => string[];
 }
 
-export function webRoutes({ facts, store, connectorLabels }: WebDeps): Route[] {
-  return [
-    {
-      method: 'GET',
-      path: '/web/info',
-      handle: async () => {
+export function webRoutes({ facts, store, connectorLabels }: WebDeps): (app: HttpApp) => void {
+  return (app) => {
+    app.get('/web/info', async () => {
         const stats = await indexStats(store, connectorLabels(), facts.embedder);
         const embedded = stats.embeddings.some((e) => e.current && e.count > 0);
         return {
@@ -52,12 +49,9 @@ export function webRoutes({ facts, store, connectorLabels }: WebDeps): Route[] {
           },
           stats: statsToWire(stats),
         };
-      },
-    },
-    {
-      method: 'GET',
-      path: '/web/documents/:id/chunks',
-      handle: async (r) => ({ chunks: (await getDocumentWithChunks(store, r.params['id']!)).chunks.map(chunkToWire) }),
-    },
-  ];
+    });
+    app.get<{ Params: { id: string } }>('/web/documents/:id/chunks', async (request) => ({
+      chunks: (await getDocumentWithChunks(store, request.params.id)).chunks.map(chunkToWire),
+    }));
+  };
 }

@@ -3,7 +3,7 @@
 import { KbctxError } from '../../core/domain/errors.ts';
 import type { SyncControl } from '../live/live-sync.ts';
 import { syncStatusToWire } from '../live/status-wire.ts';
-import type { Route } from './rest-routes.ts';
+import type { HttpRoute as Route } from '../../core/index.ts';
 
 export function syncRoutes(control: SyncControl, options: { tokenRequired: boolean }): Route[] {
   return [
