@@ -56,4 +56,4 @@ export type {
   ToolCall,
   TransportOptions,
 } from './hook-types.ts';
-export { isIncrementalConnector } from './hook-types.ts';
+export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from './hook-types.ts';

@@ -7,7 +7,7 @@ import { KbctxError } from '../domain/errors.ts';
 import { parseBind } from '../http/bind-address.ts';
 import { checkExposure } from '../http/exposure-policy.ts';
 import { collectHttpSurfaces, serveService } from '../cli/commands/serve-service.ts';
-import type { HttpSurface, RunningTransport } from '../hook-types.ts';
+import { HTTP_HANDLER_TRANSPORT, type HttpSurface, type RunningTransport } from '../hook-types.ts';
 import { VERSION } from '../version.ts';
 import { composedOf, type Kbctx } from './open-kbctx.ts';
 import { lineLog } from '../domain/log-line.ts';
@@ -35,7 +35,7 @@ export function createHttpHandler(kbctx: Kbctx, options: HttpHandlerOptions = {}
   // The host server owns the socket, so only the token applies here ([server] auth_token_env); a missing one throws now.
   if (config.authTokenEnv !== null) checkExposure(config, parseBind(config.bind).host, process.env);
   const kernel = inner.kernel;
-  const hook = kernel.hooks.createTransport.get('http-handler');
+  const hook = kernel.hooks.createTransport.get(HTTP_HANDLER_TRANSPORT);
   if (!hook?.isUsed()) throw new KbctxError('config_error', 'createHttpHandler needs the plugin transport-http, which is not loaded (check plugins in the config)');
   const httpSurfaces = (): Promise<HttpSurface[]> => collectHttpSurfaces(kernel);
   kernel.services.provide(serveService, { kbctx: inner, tools: inner.tools(), agents: inner.agents(), live: NO_LIVE_INDEX, version: VERSION, env: process.env, log, debug: undefined, isWorker: true, httpSurfaces }, 'kbctx');

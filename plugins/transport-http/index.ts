@@ -4,7 +4,7 @@
 // `httpRoutes` (rest, mcp-http, web, others). fastify is imported when the server starts, never by
 // other commands. `createTransport.for("http-handler")` is the same server without listening, for
 // the library's createHttpHandler.
-import { definePlugin, STAGE } from '../../core/index.ts';
+import { definePlugin, HTTP_HANDLER_TRANSPORT, STAGE } from '../../core/index.ts';
 import { serveService } from '../../core/cli/commands/serve-service.ts';
 
 const plugin = definePlugin({
@@ -18,7 +18,7 @@ const plugin = definePlugin({
       const { startHttpServer } = await import('./start-http-server.ts');
       return startHttpServer(kernel.use(serveService), options.bind);
     });
-    kernel.hooks.createTransport.for('http-handler').tapPromise({ name: 'transport-http', stage: STAGE.FALLBACK }, async (options) => {
+    kernel.hooks.createTransport.for(HTTP_HANDLER_TRANSPORT).tapPromise({ name: 'transport-http', stage: STAGE.FALLBACK }, async (options) => {
       const { createHttpListener } = await import('./start-http-server.ts');
       return createHttpListener(kernel.use(serveService), options.bind);
     });
