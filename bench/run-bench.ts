@@ -3,6 +3,7 @@
 // 2. No-change resync through the CLI.
 // 3. Keyword search latency in-process over the 809 train queries (p50/p95 per pass).
 // Every figure is the median of RUNS runs. Numbers are printed, never asserted.
+import '../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

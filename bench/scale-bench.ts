@@ -4,6 +4,7 @@
 // scratch and loaded from the file, sizes on disk, then p50/p95 of app-level keyword search
 // (limit 12, cache off) over the 809 train queries with both engines on the same index.
 // Env: BENCH_SIZES (documents, default 5183,51830), BENCH_RUNS (passes per engine, default 3; medians shown).
+import '../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

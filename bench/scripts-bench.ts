@@ -6,6 +6,7 @@
 //    p50/p99 before and during the storm, and how close to the time-out each runaway call was answered.
 // 3. Hostile clients (hostile-scripts.ts): p99 of valid script-tool calls while 2 clients keep calling
 //    a runaway tool with a 5 s time-out. BENCH_ONLY=hostile runs this part alone.
+import '../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

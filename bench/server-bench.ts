@@ -5,6 +5,7 @@
 // (every request really searches); a last scenario shows REST search with the cache on and a small set
 // of repeated queries; then uncached REST search with each keyword engine at 1 and 2 server processes; last, PostgreSQL (a real
 // server in a temp dir) beside SQLite: in-process keyword p50, REST search with 1 and 2 replicas. Prints numbers only; never asserts. Env: SCIFACT_DIR, BENCH_DOCS, BENCH_SECONDS.
+import '../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

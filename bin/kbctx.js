@@ -9,8 +9,8 @@ import module from 'node:module';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-const SOURCE_ENTRY = new URL('../core/cli/main.ts', import.meta.url);
-const BUILT_ENTRY = new URL('../dist/core/cli/main.js', import.meta.url);
+const SOURCE_ENTRY = new URL('../registry/cli.ts', import.meta.url);
+const BUILT_ENTRY = new URL('../dist/registry/cli.js', import.meta.url);
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 const atLeast = (maj, min) => major > maj || (major === maj && minor >= min);

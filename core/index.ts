@@ -1,5 +1,6 @@
 // The kernel's public API: what plugins (first-party and third-party) import. Nothing else in core/
 // is a contract; `import { definePlugin } from 'kbctx'` re-exports this file.
+import type * as McpServerModule from './mcp/index.ts';
 export { definePlugin, type JsonSchema, type Plugin, type PluginKernel, type PluginMeta } from './plugin.ts';
 export { STAGE } from './stages.ts';
 export { createServiceRef, type ServiceRef } from './services.ts';
@@ -7,9 +8,7 @@ export { fileExtraction } from './file-extraction.ts';
 export { PluginError } from './plugin-error.ts';
 export { KERNEL_API_VERSION } from './kernel.ts';
 export { packageRoot } from './package-root.ts';
-import type * as McpServerModule from './mcp/index.ts';
-// Errors and their one table (every surface answers with these), and the server's bind/exposure policy.
-export { KbctxError, badRequest, notFound, isKbctxError } from './domain/errors.ts';
+// The error table every surface answers with, and the server's bind/exposure policy (issue 23).
 export { errorMapping, type ErrorCode } from './domain/error-table.ts';
 export { isLoopbackHost, parseBind, toHttpUrl, type BindAddress } from './http/bind-address.ts';
 export { checkExposure, type Exposure } from './http/exposure-policy.ts';
@@ -18,7 +17,6 @@ export type { ServerConfig } from './config/types.ts';
 export type { ToolRegistry, ToolInfo } from './app/tools.ts';
 export type { AgentRegistry } from './app/agents.ts';
 export { agentsToWire, toolsToWire } from './app/wire.ts';
-export { listDocumentPage, type DocumentLister } from './app/documents.ts';
 /** The MCP server factory the MCP transports share; a function so only a serving process loads the MCP SDK. */
 export const loadMcpServer = (): Promise<typeof McpServerModule> => import('./mcp/index.ts');
 export type { IndexServices, PluginContext, PluginLogger } from './plugin-context.ts';
@@ -57,3 +55,58 @@ export type {
   TransportOptions,
 } from './hook-types.ts';
 export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from './hook-types.ts';
+
+// The kernel's domain: errors, models, config and store types, connector and embedding helpers (issue 22).
+export type { FilesystemConnectorConfig, GitConnectorConfig, S3ConnectorConfig, ScriptConfig } from './config/types.ts';
+export type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from './connectors/connector.ts';
+export { loadFileItem } from './connectors/file-item.ts';
+export { createGlobFilter } from './connectors/globs.ts';
+export type { GlobFilter } from './connectors/globs.ts';
+export { extractText } from './connectors/text/extract.ts';
+export type { ExtractOutcome, Extracted } from './connectors/text/extract.ts';
+export { decodeText } from './connectors/text/text.ts';
+export { KbctxError, badRequest, configError, notFound, isKbctxError } from './domain/errors.ts';
+export { documentId } from './domain/ids.ts';
+export { lineLog } from './domain/log-line.ts';
+export type { Chunk, SourceItem, SourceStats } from './domain/models.ts';
+export { pathProblem } from './domain/path-problem.ts';
+export { toUnitVectors } from './embed/check-vectors.ts';
+export type { RetryOptions } from './embed/embedder.ts';
+export { postJson } from './embed/post-json.ts';
+export { analyzeQuery, toFtsMatch } from './search/analyze-query.ts';
+export type { QueryTerm } from './search/analyze-query.ts';
+export { bm25Reference, normalizeBm25 } from './search/bm25-normalize.ts';
+export { COLUMN_WEIGHTS, fts5Idf } from './search/bm25-terms.ts';
+export { termBounds, topGroups } from './search/postings-topk.ts';
+export type { Postings, RowStats, ScoredTerm, TermBounds } from './search/postings-topk.ts';
+export { segmentCjk } from './search/segment-cjk.ts';
+export { dotAt, exactTopK, normalizeInPlace } from './search/vector-topk.ts';
+export type { RowScore } from './search/vector-topk.ts';
+export { lazyLocks, lazyStore } from './store/lazy-store.ts';
+export { redactUrl } from './store/redact-url.ts';
+export type { ConnectorLocks, ConnectorState, DocumentHead, DocumentState, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, ReleaseLock, SourceFilter, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, UpsertOutcome, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from './store/store.ts';
+export { fileLocks, lockConnector } from './store/sync-lock.ts';
+export { waitForLock } from './store/wait-for-lock.ts';
+export { PARAM_TYPES } from './tools/param-spec.ts';
+export type { ParamSpec, ParamType } from './tools/param-spec.ts';
+
+// The kernel's domain: errors, models, config and store types, connector and embedding helpers (issue 22).
+export type { Agent, AgentArgument, PromptMessage, ResolvedPrompt } from './app/agents.ts';
+export type { Kbctx } from './app/compose.ts';
+export { getDocumentWithChunks, listDocumentPage, type DocumentLister } from './app/documents.ts';
+export { indexService } from './app/index-service.ts';
+export { inlineAgentsService } from './app/inline-agents-service.ts';
+export { guardAgent, guardTool } from './app/part-guards.ts';
+export type { PartCheck } from './app/part-guards.ts';
+export { parseSearchParams } from './app/search-params.ts';
+export { search } from './app/search.ts';
+export type { SearchDeps } from './app/search.ts';
+export { indexStats, listSources } from './app/sources.ts';
+export { builtinTools } from './app/tools.ts';
+export type { Tool, ToolCallContext } from './app/tools.ts';
+export { chunkToWire, documentToWire, searchResultToWire, sourcesToWire, statsToWire } from './app/wire.ts';
+export { serveService } from './cli/commands/serve-service.ts';
+export type { ServeState } from './cli/commands/serve-service.ts';
+export { VERSION } from './version.ts';
+export { localStoreService, type LocalStoreOpener } from './store/local-store-service.ts';
+export { chunkText, type ChunkSizes } from './domain/chunker.ts';

@@ -1,6 +1,8 @@
-// The ordered first-party plugin set that the `bundled` entry of `plugins` stands for. Each plugin's
-// index is small: heavy code is imported when its hooks are first called.
+// The ordered first-party plugin set that the `bundled` entry of `plugins` stands for, handed to the
+// kernel's host when this module is imported (core/app/bundled-set.ts). Each plugin's index is small:
+// heavy code is imported when its hooks are first called.
 import type { Plugin } from '../core/index.ts';
+import { setBundledPlugins } from '../core/app/bundled-set.ts';
 import agentsInline from '../plugins/agents-inline/index.ts';
 import chunkerDefault from '../plugins/chunker-default/index.ts';
 import connectorFilesystem from '../plugins/connector-filesystem/index.ts';
@@ -42,26 +44,4 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   mcpStdio,
 ] as Plugin[]);
 
-/** Which bundled plugin provides a built-in connector type (for errors when it is dropped). */
-export const BUILTIN_CONNECTOR_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
-  filesystem: 'connector-filesystem',
-  git: 'connector-git',
-  s3: 'connector-s3',
-  script: 'lua-bridge',
-});
-
-/** Which bundled plugin provides a built-in store engine (for errors when it is dropped). */
-export const BUILTIN_STORE_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
-  sqlite: 'store-sqlite',
-  postgres: 'store-postgres',
-});
-
-/** The bundled default chunker: when it is the only `chunk` tap, sync calls its chunkText directly (same result, no hook call). */
-export const BUNDLED_CHUNKER = 'chunker-default';
-
-/** Which bundled plugin provides a built-in embedding provider (for errors when it is dropped). */
-export const BUILTIN_EMBEDDER_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
-  local: 'embedder-local',
-  openai: 'embedder-openai',
-  ollama: 'embedder-ollama',
-});
+setBundledPlugins(BUNDLED_PLUGINS);

@@ -15,7 +15,7 @@ after(() => stopSharedPostgres());
 
 it('migrateIndex: SQLite → PostgreSQL → SQLite keeps everything a user can observe', async () => {
   const fx = await populatedIndex();
-  const pg = openPostgresStore(await (await sharedPostgres()).createDatabase(), { mirrorPath: ':memory:' });
+  const pg = openPostgresStore(await (await sharedPostgres()).createDatabase(), { openMirror: (f) => openSqliteStore(f), mirrorPath: ':memory:' });
   const back = openSqliteStore(fx.ws.path('back.sqlite'));
   try {
     const before = await snapshotIndex(fx.kbctx.store);

@@ -5,7 +5,7 @@ import type { Config } from '../config/types.ts';
 import { requireEnvFor } from '../config/require-env.ts';
 import { guardConnector } from './part-guards.ts';
 import type { Connector } from '../connectors/connector.ts';
-import { extractionOf } from '../../plugins/extract-documents/formats/plugin-extraction.ts';
+import { extractionOf } from './plugin-extraction.ts';
 import { fileExtraction } from '../file-extraction.ts';
 import { KbctxError } from '../domain/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './select-connectors.ts';
@@ -29,7 +29,7 @@ import { EmbedFollower } from '../../src/live/embed-follower.ts';
 import { watchFolderWithParcel } from '../../src/watch/parcel-watcher.ts';
 import { Kernel } from '../kernel.ts';
 import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../load/load-plugins.ts';
-import { BUILTIN_CONNECTOR_PLUGINS, BUILTIN_EMBEDDER_PLUGINS, BUILTIN_STORE_PLUGINS, BUNDLED_CHUNKER, BUNDLED_PLUGINS } from '../../registry/bundled.ts';
+import { bundledPlugins, bundledProviders } from './bundled-set.ts';
 import { isIncrementalConnector } from '../hook-types.ts';
 import { scriptingService } from '../../plugins/lua-bridge/scripting/scripting-service.ts';
 import { indexService } from './index-service.ts';
@@ -82,7 +82,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
   const cache = new SearchCache(config.retrieval.cacheSize);
   let embedderCache: Embedder | null | undefined;
-  const embedder = (): Embedder | null => (embedderCache ??= embedderFromPlugins(kernel, config.embedding, env, BUILTIN_EMBEDDER_PLUGINS));
+  const embedder = (): Embedder | null => (embedderCache ??= embedderFromPlugins(kernel, config.embedding, env, bundledProviders('embedder')));
   const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
   const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
   const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
@@ -105,14 +105,15 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   );
   kernel.services.provide(fileExtraction, extractionOf(kernel), 'kbctx');
   kernel.services.provide(inlineAgentsService, { agents: config.agents.inline, check: (name) => check(config, `agents.inline.${name}`) }, 'kbctx');
+  const BUNDLED_PLUGINS = bundledPlugins();
   applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
   let pluginsApplied: Promise<void> | undefined;
   const applyPlugins = (): Promise<void> => (pluginsApplied ??= applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins));
   // The store comes from the plugin tapping createStore.for([db] engine); one from a configured plugin opens once it is applied.
   const applyConfigured = hasConfiguredPlugins(config.plugins, BUNDLED_PLUGINS) ? applyPlugins : undefined;
-  const opened = openStore(kernel, config.db, { bundled: BUILTIN_STORE_PLUGINS, applyConfigured });
+  const opened = openStore(kernel, config.db, { bundled: bundledProviders('store'), applyConfigured });
   const { store, locks } = opened;
-  const pipeline = pipelineOf(kernel, BUNDLED_CHUNKER);
+  const pipeline = pipelineOf(kernel);
   const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline });
   kernel.services.provide(indexService, { store, retrieval: config.retrieval, searchDeps, connectorLabels }, 'kbctx');
   let pluginsLoaded: Promise<void> | undefined;
@@ -147,7 +148,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     openStoreAt: (target) => {
       const url = /^postgres(ql)?:\/\//i.test(target) ? target : null;
       const db = { ...config.db, engine: url === null ? 'sqlite' : 'postgres', url, path: url === null ? target : config.db.path };
-      return openStore(kernel, db, { bundled: BUILTIN_STORE_PLUGINS }).store;
+      return openStore(kernel, db, { bundled: bundledProviders('store') }).store;
     },
     kernel,
     createConnector: async (ref) => guardConnector(await connectorFor(ref), check(config, `connectors.${ref.type}.${ref.name}`)),
@@ -190,7 +191,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     loadExtensions() {
       extensionsLoaded ??= (async () => {
         await this.loadPlugins();
-        requireScriptPlugins(config, kernel.plugins(), BUNDLED_PLUGINS);
+        requireScriptPlugins(config, kernel.plugins(), bundledPlugins());
         if (config.extensions.modules.length === 0) return [];
         const { loadExtensions } = await import('../../src/extensions/load-extensions.ts');
         const registry = this.tools();
@@ -277,7 +278,7 @@ function connectorOptions(config: Config, ref: ConnectorRef): Readonly<Record<st
 
 /** A configured connector type no plugin or extension provides: its sync fails with a clear message. */
 function unavailable(ref: ConnectorRef): Connector {
-  const plugin = BUILTIN_CONNECTOR_PLUGINS[ref.type];
+  const plugin = bundledProviders('connector')[ref.type];
   const message = plugin
     ? `${ref.label}: the ${ref.type} connector is provided by the plugin ${plugin}, which is not loaded (check plugins in the config)`
     : `${ref.label}: no loaded plugin or extension provides the connector type '${ref.type}' (check plugins and [extensions] modules)`;

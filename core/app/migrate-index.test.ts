@@ -1,5 +1,6 @@
 // migrateIndex between two real SQLite stores: an index synced from a folder and a git repository
 // (fingerprints, a git checkpoint), embedded with the test hashing embedder, copied into a new file.
+import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { parseConfig } from '../config/load-config.ts';

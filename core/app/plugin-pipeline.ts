@@ -1,9 +1,11 @@
 // The kernel's pipeline hooks as plain functions for the use-cases (sync, search, tool calls). A hook
 // nobody tapped costs nothing: its function is undefined and the use-case skips it. Except `chunk`:
-// documents are always chunked by a plugin (the bundled chunker-default), so no tap is an error; when
-// the bundled default chunker is the only tap, `chunk` is undefined and sync calls the same chunkText
-// directly (the hook call per document costs ~4 % of a full index).
-import type { DocumentDraft, Hit, SearchRequest, ToolCall } from '../hook-types.ts';
+// documents are always chunked by a plugin (the bundled chunker-default), so no tap is an error. A
+// hook whose only tap is synchronous is called straight through that tap's (attributed) function: the
+// same result and the same error attribution without the hook's promise machinery, which cost ~4 % of
+// a full index per document for `chunk`.
+import type { ChunkRequest, DocumentDraft, Hit, SearchRequest, ToolCall } from '../hook-types.ts';
+import type { PluginContext } from '../plugin-context.ts';
 import type { Kernel } from '../kernel.ts';
 
 export interface Pipeline {
@@ -16,20 +18,16 @@ export interface Pipeline {
 }
 
 /** Reads `isUsed()` on every call, so plugins applied after the index opened take part too. */
-export function pipelineOf(kernel: Kernel, bundledChunker?: string): Pipeline {
+export function pipelineOf(kernel: Kernel): Pipeline {
   const h = kernel.hooks;
-  let bundledChunkerLoaded: boolean | undefined;
-  const onlyBundledChunker = (): boolean => {
-    const taps = h.chunk.taps;
-    if (bundledChunker === undefined || taps.length !== 1 || taps[0]?.name !== bundledChunker) return false;
-    return (bundledChunkerLoaded ??= kernel.plugins().some((p) => p.name === bundledChunker && p.origin === 'bundled'));
-  };
   return {
     get document() {
       return h.document.isUsed() ? (draft: DocumentDraft) => h.document.promise(draft, kernel.callContext()) : undefined;
     },
     get chunk() {
-      if (onlyBundledChunker()) return undefined;
+      const taps = h.chunk.taps;
+      const only = taps.length === 1 && taps[0]?.type === 'sync' ? (taps[0].fn as (request: ChunkRequest, ctx: PluginContext) => string[] | undefined) : undefined;
+      if (only) return (document: DocumentDraft & { id: string }, sizes: { maxTokens: number; overlapTokens: number }) => Promise.resolve(only({ document, sizes }, kernel.callContext()));
       return (document: DocumentDraft & { id: string }, sizes: { maxTokens: number; overlapTokens: number }) => h.chunk.promise({ document, sizes }, kernel.callContext());
     },
     get query() {

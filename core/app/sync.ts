@@ -12,7 +12,7 @@
 // 5. Record the checkpoint and the sync time. `full` ignores fingerprints, hashes and checkpoints.
 // Options: `dryRun` counts without writing; `limit` takes the first N changed entries and `since`
 // skips items updated before it: such a partial pass deletes nothing and keeps the old checkpoint.
-import { chunkText, type ChunkSizes } from '../../plugins/chunker-default/chunker.ts';
+import { chunkText, type ChunkSizes } from '../domain/chunker.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 import { KbctxError } from '../domain/errors.ts';
 import { chunkIds, documentId, sha256Hex } from '../domain/ids.ts';

@@ -49,7 +49,7 @@ export class CliContext {
 
   /** Imports the config loader and the composition root; run-cli awaits it before any command action. */
   async prepare(): Promise<void> {
-    const [config, compose] = await Promise.all([import('../config/load-config.ts'), import('../app/compose.ts')]);
+    const [config, compose] = await Promise.all([import('../config/load-config.ts'), import('../app/compose.ts'), import('../app/bundled-set.ts').then((b) => b.loadBundledPlugins())]);
     this.loaders = { loadConfig: config.loadConfig, openKbctx: compose.openKbctx };
   }
 

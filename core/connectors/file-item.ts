@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { FileExtraction } from '../hook-types.ts';
 import type { LoadedItem } from './connector.ts';
-import { extractText } from '../../plugins/extract-documents/formats/extract.ts';
+import { extractText } from './text/extract.ts';
 
 export interface FileLike {
   /** '/'-separated path or key: the item's source_id and the name formats are chosen by. */

@@ -1,7 +1,7 @@
-// First-party plugin: the default chunker (src/core/chunker.ts: headings, code fences and paragraphs
-// packed within `[chunking]` max_tokens, with overlap_tokens). Taps last, so a user's chunker wins.
-import { definePlugin, STAGE } from '../../core/index.ts';
-import { chunkText } from './chunker.ts';
+// First-party plugin: the default chunker (core's chunkText: headings, code fences and paragraphs
+// packed within `[chunking]` max_tokens, with overlap_tokens). Taps last, so a user's chunker wins;
+// dropped (`"!chunker-default"`), documents need another plugin's chunker.
+import { chunkText, definePlugin, STAGE } from '../../core/index.ts';
 
 const plugin = definePlugin({
   name: 'chunker-default',

@@ -5,12 +5,7 @@
 import { lstatSync, opendirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { KbctxError } from '../../core/domain/errors.ts';
-import type { FilesystemConnectorConfig } from '../../core/config/types.ts';
-import type { FileExtraction } from '../../core/index.ts';
-import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from '../../core/connectors/connector.ts';
-import { loadFileItem } from '../../core/connectors/file-item.ts';
-import { createGlobFilter } from '../../core/connectors/globs.ts';
+import { type FileExtraction, KbctxError, loadFileItem, createGlobFilter, type FilesystemConnectorConfig, type Connector, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult, type UnreadablePath } from '../../core/index.ts';
 import { readFailure, walkFiles, type Walk, type WalkedFile } from './walk.ts';
 
 export class FilesystemConnector implements Connector {

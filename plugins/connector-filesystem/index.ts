@@ -1,7 +1,6 @@
 // First-party plugin: the filesystem connector (`[connectors.filesystem.<name>]`), imported when a
 // filesystem connector is first created.
-import { definePlugin, fileExtraction, STAGE } from '../../core/index.ts';
-import type { FilesystemConnectorConfig } from '../../core/config/types.ts';
+import { definePlugin, fileExtraction, STAGE, type FilesystemConnectorConfig } from '../../core/index.ts';
 
 const plugin = definePlugin({
   name: 'connector-filesystem',

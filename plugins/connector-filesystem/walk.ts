@@ -4,10 +4,9 @@
 // `unreadable` and the walk goes on; only an unreadable root throws.
 // Synchronous calls on purpose: for thousands of local files they are several times cheaper than
 // promises (a no-change resync of 5k files is mostly this walk).
+import type { UnreadablePath, GlobFilter } from '../../core/index.ts';
 import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
-import type { UnreadablePath } from '../../core/connectors/connector.ts';
-import type { GlobFilter } from '../../core/connectors/globs.ts';
 
 export interface WalkedFile {
   /** '/'-separated path relative to the root. */

@@ -1,8 +1,7 @@
 // The one place that builds the AWS SDK's S3 client (imported lazily: it is large) and translates its
 // failures into KbctxError('connector_error') naming the connector and what to fix.
+import { configError, KbctxError, type S3ConnectorConfig } from '../../core/index.ts';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { configError, KbctxError } from '../../core/domain/errors.ts';
-import type { S3ConnectorConfig } from '../../core/config/types.ts';
 
 /** A client for `config`: the standard credential chain; custom endpoints use path-style addressing. */
 export async function openS3Client(config: S3ConnectorConfig, label: string, name: string): Promise<S3Client> {

@@ -2,11 +2,7 @@
 // never downloaded), downloads changed objects on load. Works with S3-compatible servers through
 // `endpoint_url` (path-style, http allowed). Credentials: the standard AWS chain, never handled here.
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { S3ConnectorConfig } from '../../core/config/types.ts';
-import type { FileExtraction } from '../../core/index.ts';
-import type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult } from '../../core/connectors/connector.ts';
-import { loadFileItem } from '../../core/connectors/file-item.ts';
-import { createGlobFilter } from '../../core/connectors/globs.ts';
+import { type FileExtraction, loadFileItem, createGlobFilter, type S3ConnectorConfig, type Connector, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult } from '../../core/index.ts';
 import { openS3Client, toConnectorError } from './s3-client.ts';
 
 export interface S3ConnectorOptions {

@@ -1,6 +1,6 @@
+import { configError, type KbctxError } from '../../core/index.ts';
 // Context Harness's local (fastembed/tract) model names. Their weights download at run time, which
 // kbctx never does: naming one explains the offline provider kbctx has and how to run the same model.
-import { configError, type KbctxError } from '../../core/domain/errors.ts';
 
 /** Context Harness local model → [dims, Ollama model serving the same weights (null: none in its library)]. */
 const MODELS: Record<string, [number, string | null]> = {

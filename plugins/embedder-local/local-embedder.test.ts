@@ -1,9 +1,8 @@
 // The bundled local model really loads from node_modules (no network) and carries meaning; a model
 // folder that is not there fails at once with a config error.
+import { KbctxError, dotAt } from '../../core/index.ts';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KbctxError } from '../../core/domain/errors.ts';
-import { dotAt } from '../../core/search/vector-topk.ts';
 import { LocalEmbedder } from './local-embedder.ts';
 
 describe('LocalEmbedder', () => {

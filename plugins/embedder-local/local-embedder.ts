@@ -4,9 +4,7 @@
 // downloaded: a missing folder fails at once. TF.js is imported on first use only.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { configError, KbctxError } from '../../core/domain/errors.ts';
-import { toUnitVectors } from '../../core/embed/check-vectors.ts';
-import type { Embedder } from '../../core/index.ts';
+import { type Embedder, configError, KbctxError, toUnitVectors } from '../../core/index.ts';
 
 export const BUNDLED_LOCAL_MODEL = 'use-lite';
 export const BUNDLED_DIMS = 512;

@@ -1,10 +1,6 @@
 // Ollama's native API: POST {url}/api/embed {model, input: [...], truncate: true} → {embeddings: [[...]]}.
 // A missing model is reported with the `ollama pull` hint rather than a bare 404.
-import { KbctxError } from '../../core/domain/errors.ts';
-import { toUnitVectors } from '../../core/embed/check-vectors.ts';
-import type { Embedder } from '../../core/index.ts';
-import type { RetryOptions } from '../../core/embed/embedder.ts';
-import { postJson } from '../../core/embed/post-json.ts';
+import { type Embedder, KbctxError, toUnitVectors, postJson, type RetryOptions } from '../../core/index.ts';
 
 export const OLLAMA_URL = 'http://127.0.0.1:11434';
 

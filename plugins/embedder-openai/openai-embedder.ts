@@ -1,11 +1,7 @@
 // Any OpenAI-compatible /v1/embeddings server (OpenAI, Azure, vLLM, LM Studio, Ollama's /v1):
 // POST {base_url}/embeddings {model, input: [...], encoding_format: "float"[, dimensions for text-embedding-3]}
 // → {data: [{index, embedding}]}. The key comes from the environment variable named by api_key_env.
-import { configError, KbctxError } from '../../core/domain/errors.ts';
-import { toUnitVectors } from '../../core/embed/check-vectors.ts';
-import type { Embedder } from '../../core/index.ts';
-import type { RetryOptions } from '../../core/embed/embedder.ts';
-import { postJson } from '../../core/embed/post-json.ts';
+import { type Embedder, configError, KbctxError, toUnitVectors, postJson, type RetryOptions } from '../../core/index.ts';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 

@@ -2,8 +2,7 @@
 // `[tools.script.*]`, `[agents.script.*]`) and `.lua` plugins run in the sandboxed Lua runtime
 // (ADR 0040) that the host provides as the `kbctx.scripting` service. Lua code is imported only when
 // a script or a `.lua` plugin is configured.
-import { definePlugin, STAGE } from '../../core/index.ts';
-import type { ScriptConfig } from '../../core/config/types.ts';
+import { definePlugin, STAGE, type ScriptConfig } from '../../core/index.ts';
 import { scriptingService } from './scripting/scripting-service.ts';
 import type { ScriptParts } from './script-parts.ts';
 

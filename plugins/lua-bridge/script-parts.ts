@@ -1,10 +1,7 @@
 // Script tools and agents (`[tools.script.*]`, `[agents.script.*]`): read in the sandbox when the
 // kernel boots, then handed to the `tools` and `agents` collectors. A broken script is reported to the
 // host and left out; a part using an unset `${VAR}` is kept and fails when it runs.
-import type { PluginAgentDef, PluginToolDef } from '../../core/index.ts';
-import type { Agent } from '../../core/app/agents.ts';
-import { guardAgent, guardTool } from '../../core/app/part-guards.ts';
-import type { Tool } from '../../core/app/tools.ts';
+import { type PluginAgentDef, type PluginToolDef, guardAgent, guardTool, type Agent, type Tool } from '../../core/index.ts';
 import type { ScriptingHost } from './scripting/scripting-service.ts';
 
 export interface ScriptParts {

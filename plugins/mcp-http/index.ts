@@ -1,7 +1,6 @@
 // First-party plugin: the MCP endpoint (Streamable HTTP, `/mcp`) on the HTTP server, through
 // `httpRoutes`. The MCP SDK is imported when the server starts, never by other commands.
-import { definePlugin, listDocumentPage } from '../../core/index.ts';
-import { serveService } from '../../core/cli/commands/serve-service.ts';
+import { definePlugin, listDocumentPage, serveService } from '../../core/index.ts';
 
 const plugin = definePlugin({
   name: 'mcp-http',

@@ -1,7 +1,6 @@
 // First-party plugin: MCP over stdin/stdout (`kbctx serve stdio`, `kbctx serve mcp --stdio`) for
 // desktop clients that launch the server. Nothing may write to stdout while it runs.
-import { definePlugin, listDocumentPage, STAGE } from '../../core/index.ts';
-import { serveService } from '../../core/cli/commands/serve-service.ts';
+import { definePlugin, listDocumentPage, STAGE, serveService } from '../../core/index.ts';
 
 const plugin = definePlugin({
   name: 'mcp-stdio',

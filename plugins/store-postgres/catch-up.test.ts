@@ -1,5 +1,6 @@
 // Catch-up compaction: a replica's catch-ups during its own bulk write leave the mirror's keyword index
 // uncompacted (counting what they applied), and the first catch-up allowed to compacts it once.
+import { openSqliteStore } from '../store-sqlite/sqlite-store.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sharedPostgres, stopSharedPostgres, type TestPostgres } from '../../test/helpers/postgres.ts';
@@ -20,7 +21,7 @@ after(async () => {
 describe('catchUp', () => {
   it('defers compaction when told to, and compacts once the changed documents add up', async () => {
     const url = await server.createDatabase();
-    const writer = openPostgresStore(url, { mirrorPath: ':memory:' });
+    const writer = openPostgresStore(url, { openMirror: (f) => openSqliteStore(f), mirrorPath: ':memory:' });
     const fill = async (from: number, count: number): Promise<void> => {
       await writer.beginBulk();
       for (let i = from; i < from + count; i++) {
@@ -30,7 +31,7 @@ describe('catchUp', () => {
       await writer.endBulk();
     };
     const pool = createPool(url, { poolSize: 1 });
-    const mirror = Mirror.open(':memory:', 'postings');
+    const mirror = Mirror.open(':memory:', (f) => openSqliteStore(f));
     const client = await pool.connect();
     try {
       await fill(0, 600);

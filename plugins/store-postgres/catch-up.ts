@@ -10,9 +10,8 @@
 // 4. Compact the mirror's keyword index when COMPACT_AFTER documents changed, unless told to wait:
 //    while this replica's own bulk write runs, its catch-ups only count what they applied, and the first
 //    catch-up after the bulk compacts once (one compaction per sync, as on SQLite, not one per catch-up).
+import type { Chunk, StoredEmbedding } from '../../core/index.ts';
 import type pg from 'pg';
-import type { Chunk } from '../../core/domain/models.ts';
-import type { StoredEmbedding } from '../../core/store/store.ts';
 import type { Mirror, MirrorState } from './mirror.ts';
 
 const DOC_BATCH = 500;

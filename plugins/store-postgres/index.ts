@@ -1,9 +1,7 @@
 // First-party plugin: the PostgreSQL store shared by replicas (`[db] engine = "postgres"`, implied by
 // [db] url; ADR 0111). The driver is imported only when this store is opened: until then the store
 // forwards to the one being opened, so opening stays synchronous.
-import { definePlugin, STAGE, type OpenedStore } from '../../core/index.ts';
-import { lazyLocks, lazyStore } from '../../core/store/lazy-store.ts';
-import { redactUrl } from '../../core/store/redact-url.ts';
+import { definePlugin, STAGE, type OpenedStore, lazyLocks, lazyStore, localStoreService, redactUrl } from '../../core/index.ts';
 import { mirrorPathFor } from './mirror-path.ts';
 
 const plugin = definePlugin({
@@ -17,8 +15,11 @@ const plugin = definePlugin({
       const { url } = options;
       if (url === null) return undefined; // the config loader requires a url for this engine
       const shown = redactUrl(url);
+      // The read mirror is a local store from the plugin providing `kbctx.local-store` (store-sqlite),
+      // looked up when the store opens it.
+      const openMirror = (file: string) => kernel.use(localStoreService)(file, { keywordEngine: options.keywordEngine });
       const opening = import('./pg-store.ts').then(({ openPostgresStore }) =>
-        openPostgresStore(url, { mirrorPath: mirrorPathFor(options.path, shown), poolSize: options.poolSize, keywordEngine: options.keywordEngine }),
+        openPostgresStore(url, { mirrorPath: mirrorPathFor(options.path, shown), poolSize: options.poolSize, openMirror }),
       );
       return { store: lazyStore(opening, shown), locks: lazyLocks(opening), label: 'PostgreSQL' };
     });

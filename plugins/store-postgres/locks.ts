@@ -2,10 +2,8 @@
 // hashtext(label)) held on a dedicated pooled connection until released. The connection's
 // application_name carries host, pid and owner, so a conflict names the holder (pg_stat_activity).
 // A holder whose connection dies (crash, PostgreSQL restart) loses the lock: the server frees it.
+import { KbctxError, waitForLock, type ConnectorLocks, type ReleaseLock } from '../../core/index.ts';
 import type pg from 'pg';
-import { KbctxError } from '../../core/domain/errors.ts';
-import type { ConnectorLocks, ReleaseLock } from '../../core/store/store.ts';
-import { waitForLock } from '../../core/store/wait-for-lock.ts';
 import { LOCK_CLASS } from './keys.ts';
 import { APPLICATION_NAME, connect, toKbctxError } from './pool.ts';
 

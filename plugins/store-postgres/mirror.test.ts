@@ -1,5 +1,6 @@
 // The mirror's watermark is never ahead of its data: a replica killed (SIGKILL) during its first catch-up,
 // or one whose watermark is behind its data, converges to exactly PostgreSQL's contents when reopened.
+import { openSqliteStore } from '../store-sqlite/sqlite-store.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -39,7 +40,7 @@ async function ids(store: PgStore): Promise<string[]> {
 describe('PgStore mirror watermark', () => {
   it('recovers a mirror killed during its first catch-up', async (t) => {
     const url = await server.createDatabase();
-    const writer = openPostgresStore(url, { mirrorPath: ':memory:' });
+    const writer = openPostgresStore(url, { openMirror: (f) => openSqliteStore(f), mirrorPath: ':memory:' });
     await fill(writer, 0, 1500);
     const mirrorPath = path.join(dir, 'killed.sqlite');
     const child = spawn(process.execPath, [fileURLToPath(new URL('../../test/helpers/pg-mirror-child.ts', import.meta.url)), url, mirrorPath], {
@@ -57,7 +58,7 @@ describe('PgStore mirror watermark', () => {
     t.diagnostic(output.includes('ready') ? 'killed after the catch-up' : `killed mid catch-up (watermark ${state?.version ?? 'none'})`);
     await fill(writer, 1500, 10);
     await writer.deleteDocuments([pgDoc('fs:bulk', 'd3.md', '').doc.id]);
-    const reopened = openPostgresStore(url, { mirrorPath });
+    const reopened = openPostgresStore(url, { openMirror: (f) => openSqliteStore(f), mirrorPath });
     try {
       assert.deepEqual(await ids(reopened), await ids(writer));
       assert.equal((await reopened.counts()).chunks, (await writer.counts()).chunks);
@@ -69,10 +70,10 @@ describe('PgStore mirror watermark', () => {
 
   it('re-applies changes when the watermark is behind the data', async () => {
     const url = await server.createDatabase();
-    const writer = openPostgresStore(url, { mirrorPath: ':memory:' });
+    const writer = openPostgresStore(url, { openMirror: (f) => openSqliteStore(f), mirrorPath: ':memory:' });
     await fill(writer, 0, 50);
     const mirrorPath = path.join(dir, 'behind.sqlite');
-    const first = openPostgresStore(url, { mirrorPath });
+    const first = openPostgresStore(url, { openMirror: (f) => openSqliteStore(f), mirrorPath });
     assert.equal((await first.counts()).documents, 50);
     await first.close();
     const stateFile = `${mirrorPath}.pg.json`;
@@ -83,12 +84,12 @@ describe('PgStore mirror watermark', () => {
     const changed = pgDoc('fs:bulk', 'd8.md', 'Renamed', 'alpha 8 beta', 'gamma delta 8');
     await writer.upsertDocument(changed.doc, changed.chunks, null);
     // As if a crash had hit after the mirror committed these changes but before the watermark moved.
-    const second = openPostgresStore(url, { mirrorPath });
+    const second = openPostgresStore(url, { openMirror: (f) => openSqliteStore(f), mirrorPath });
     assert.equal((await second.counts()).documents, 54);
     await second.close();
     writeFileSync(stateFile, JSON.stringify(state));
 
-    const third = openPostgresStore(url, { mirrorPath });
+    const third = openPostgresStore(url, { openMirror: (f) => openSqliteStore(f), mirrorPath });
     try {
       assert.deepEqual(await ids(third), await ids(writer));
       assert.equal(third.lastCatchUp?.from, state.version);

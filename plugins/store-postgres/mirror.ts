@@ -1,16 +1,13 @@
-// The per-replica read mirror: a real SQLite store (sqlite/sqlite-store.ts) in a cache file, plus the
+// The per-replica read mirror: a real SQLite store (opened through `createStore.for('sqlite')`, see index.ts) in a cache file, plus the
 // PostgreSQL epoch and version it reflects. Reads are answered here, so keyword ranking is exactly
 // SQLite's BM25 and vectors use its ANN cache.
 //
 // Crash safety: the state (epoch, version) lives in `<file>.pg.json`, replaced atomically (rename) only
 // after the mirror's own commit; a kill mid-apply leaves it behind the data, never ahead, and applying
 // again is idempotent. A cache file in use by another process takes the next slot: `<file>-2`, `-3`, ….
+import { KbctxError, lockConnector, type ReleaseLock, type Store } from '../../core/index.ts';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { KbctxError } from '../../core/domain/errors.ts';
-import type { ReleaseLock } from '../../core/store/store.ts';
-import { lockConnector } from '../../core/store/sync-lock.ts';
-import { openSqliteStore, type SqliteStore } from '../store-sqlite/sqlite-store.ts';
 
 export interface MirrorState {
   epoch: string;
@@ -25,24 +22,24 @@ const MAX_SLOTS = 32;
 export class Mirror {
   /** The file in use (after slot selection), or `:memory:`. */
   readonly file: string;
-  private readonly keywordEngine: 'postings' | 'fts5';
+  private readonly openLocal: (file: string) => Store;
   private readonly unlock: ReleaseLock;
   private memoryState: MirrorState | null = null;
-  store: SqliteStore;
+  store: Store;
   /** Bumped at every wipe: part of the generation, as a rebuilt mirror restarts SQLite's counters. */
   incarnation = 0;
   /** Documents applied by catch-ups that deferred compaction since the last one (catch-up.ts). */
   deferred = 0;
 
-  private constructor(file: string, keywordEngine: 'postings' | 'fts5', unlock: ReleaseLock) {
+  private constructor(file: string, openLocal: (file: string) => Store, unlock: ReleaseLock) {
     this.file = file;
-    this.keywordEngine = keywordEngine;
+    this.openLocal = openLocal;
     this.unlock = unlock;
-    this.store = openSqliteStore(file, { keywordEngine });
+    this.store = openLocal(file);
   }
 
-  static open(file: string, keywordEngine: 'postings' | 'fts5'): Mirror {
-    if (file === ':memory:') return new Mirror(file, keywordEngine, () => undefined);
+  static open(file: string, openLocal: (file: string) => Store): Mirror {
+    if (file === ':memory:') return new Mirror(file, openLocal, () => undefined);
     for (let slot = 1; slot <= MAX_SLOTS; slot++) {
       const candidate = slot === 1 ? file : `${file}-${slot}`;
       let unlock: ReleaseLock;
@@ -52,7 +49,7 @@ export class Mirror {
         if (error instanceof KbctxError && error.code === 'conflict') continue;
         throw error;
       }
-      return new Mirror(candidate, keywordEngine, unlock);
+      return new Mirror(candidate, openLocal, unlock);
     }
     throw new KbctxError('conflict', `every mirror slot of ${file} (1-${MAX_SLOTS}) is in use by another process`);
   }
@@ -99,7 +96,7 @@ export class Mirror {
     this.memoryState = null;
     this.incarnation++;
     this.deferred = 0;
-    this.store = openSqliteStore(this.file, { keywordEngine: this.keywordEngine });
+    this.store = this.openLocal(this.file);
   }
 
   async compact(): Promise<void> {

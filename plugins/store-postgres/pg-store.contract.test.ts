@@ -1,15 +1,16 @@
 // Runs the store contract suite against PgStore on a real PostgreSQL (test/helpers/postgres.ts): a new
 // database per case, each store with its own in-memory mirror; `reopen` opens a second replica.
+import { openSqliteStore } from '../store-sqlite/sqlite-store.ts';
+import type { Store } from '../../core/index.ts';
 import { after } from 'node:test';
 import { sharedPostgres, stopSharedPostgres } from '../../test/helpers/postgres.ts';
-import type { Store } from '../../core/store/store.ts';
 import { storeContract } from '../../test/contract/store/store.contract.ts';
 import { openPostgresStore } from './pg-store.ts';
 
 after(() => stopSharedPostgres());
 const urls = new WeakMap<Store, string>();
 const openAt = (url: string): Store => {
-  const store = openPostgresStore(url, { mirrorPath: ':memory:' });
+  const store = openPostgresStore(url, { openMirror: (f) => openSqliteStore(f), mirrorPath: ':memory:' });
   urls.set(store, url);
   return store;
 };

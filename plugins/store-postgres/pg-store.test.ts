@@ -1,13 +1,13 @@
 // The PostgreSQL store against a real PostgreSQL (test/helpers/postgres.ts): replicas on one database,
 // read-your-writes, a restart mid-run, concurrent migrations, mirrors from another database.
+import { openSqliteStore } from '../store-sqlite/sqlite-store.ts';
+import { KbctxError, analyzeQuery } from '../../core/index.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { KbctxError } from '../../core/domain/errors.ts';
-import { analyzeQuery } from '../../core/search/analyze-query.ts';
 import { sharedPostgres, startPostgres, stopSharedPostgres, type TestPostgres } from '../../test/helpers/postgres.ts';
 import { migratePostgres, openPostgresStore, type PgStore } from './pg-store.ts';
 import { pgDoc, eventually } from './test-docs.ts';
@@ -18,7 +18,7 @@ const open: PgStore[] = [];
 let mirrors = 0;
 
 function store(url: string, mirrorPath = path.join(dir, `mirror-${++mirrors}.sqlite`)): PgStore {
-  const s = openPostgresStore(url, { mirrorPath });
+  const s = openPostgresStore(url, { openMirror: (f) => openSqliteStore(f), mirrorPath });
   open.push(s);
   return s;
 }

@@ -2,21 +2,14 @@
 // SQLite mirror (mirror.ts), kept in step by the change feed (feed.ts → catch-up.ts). Writes go to
 // PostgreSQL (transactions.ts, writer.ts) and, outside bulk mode, return after the mirror caught up
 // (read your writes). While PostgreSQL does not answer, every method throws KbctxError `unavailable`.
+import { KbctxError, redactUrl, type Chunk, type SourceStats, type ConnectorLocks, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
 import type pg from 'pg';
-import { KbctxError } from '../../core/domain/errors.ts';
-import type { Chunk, SourceStats } from '../../core/domain/models.ts';
-import type {
-  ConnectorLocks, ConnectorState, DocumentHead, DocumentState, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordQuery,
-  KeywordResult, PendingChunk, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, UpsertOutcome, VectorIndexReport, VectorQuery, VectorResult,
-} from '../../core/store/store.ts';
-import type { SqliteStore } from '../store-sqlite/sqlite-store.ts';
 import { catchUp, type CatchUpReport } from './catch-up.ts';
 import { ChangeFeed } from './feed.ts';
 import { postgresLocks } from './locks.ts';
 import { migrate } from './migrations.ts';
 import { Mirror } from './mirror.ts';
 import { connect, createPool, toKbctxError, unavailable } from './pool.ts';
-import { redactUrl } from '../../core/store/redact-url.ts';
 import * as reads from './reads.ts';
 import { PgTransactions, type BatchKind, type WriteTx } from './transactions.ts';
 import * as writer from './writer.ts';
@@ -31,7 +24,8 @@ export interface OpenPostgresStoreOptions {
   /** The mirror's SQLite file (a cache: safe to delete while kbctx is stopped); `:memory:` for tests. */
   mirrorPath: string;
   poolSize?: number | undefined;
-  keywordEngine?: 'postings' | 'fts5' | undefined;
+  /** Opens the mirror's local store at a file (the plugin asks the `sqlite` store plugin for it). */
+  openMirror: (file: string) => Store;
 }
 
 /** Opens the store at once; connecting, migrating and the first catch-up happen behind every method's first await. */
@@ -74,7 +68,7 @@ export class PgStore implements Store {
     this.pool = createPool(url, { poolSize: options.poolSize });
     this.tx = new PgTransactions(this.pool, url);
     this.locks = postgresLocks(this.pool, url);
-    this.mirror = Mirror.open(options.mirrorPath, options.keywordEngine ?? 'postings');
+    this.mirror = Mirror.open(options.mirrorPath, options.openMirror);
     this.feed = new ChangeFeed(url, () => void this.requestCatchUp().catch(() => undefined));
     void this.ready().catch(() => undefined);
   }
@@ -135,7 +129,7 @@ export class PgStore implements Store {
   }
 
   /** The mirror, for reads. */
-  private async reader(): Promise<SqliteStore> {
+  private async reader(): Promise<Store> {
     await this.live();
     return this.mirror.store;
   }
@@ -282,7 +276,7 @@ export class PgStore implements Store {
   async checkIntegrity(): Promise<IntegrityReport> {
     await this.requestCatchUp();
     const mirror = await this.reader();
-    const [report, local, remote] = await Promise.all([mirror.checkIntegrity(), mirror.counts(), this.query((db) => reads.counts(db))]);
+    const [report, local, remote] = await Promise.all([mirrorIntegrity(mirror), mirror.counts(), this.query((db) => reads.counts(db))]);
     const differences = (['documents', 'chunks', 'embedded'] as const)
       .filter((k) => local[k] !== remote[k])
       .map((k) => `mirror ${this.mirror.file} has ${local[k]} ${k}, PostgreSQL ${remote[k]}`);
@@ -315,4 +309,10 @@ export class PgStore implements Store {
     await Promise.race([this.pool.end().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
     await this.mirror.close();
   }
+}
+
+/** The mirror's own integrity report (every local store kbctx ships has one). */
+function mirrorIntegrity(mirror: Store): Promise<IntegrityReport> {
+  if (!mirror.checkIntegrity) throw new KbctxError('internal', 'the replica mirror store cannot check its integrity');
+  return mirror.checkIntegrity();
 }

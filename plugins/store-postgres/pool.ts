@@ -1,8 +1,8 @@
 // The connection pool to PostgreSQL and the translation of driver errors at this edge: a server that
 // cannot be reached becomes KbctxError `unavailable` (HTTP 503); anything else `internal`.
+import { KbctxError } from '../../core/index.ts';
 import { hostname } from 'node:os';
 import pg from 'pg';
-import { KbctxError } from '../../core/domain/errors.ts';
 
 export interface PoolOptions {
   /** Connections at most (default 10). */

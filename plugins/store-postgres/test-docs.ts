@@ -1,8 +1,7 @@
 // Test fixtures for the PostgreSQL store tests: a stored document with one chunk per given text, and
 // polling for conditions another replica reaches asynchronously (no timed assertions).
+import type { Chunk, StoredDocument } from '../../core/index.ts';
 import { createHash } from 'node:crypto';
-import type { Chunk } from '../../core/domain/models.ts';
-import type { StoredDocument } from '../../core/store/store.ts';
 
 const hash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
 

@@ -13,10 +13,10 @@
 // when needed (unit()). In bulk mode, batchable writes (documents) queued while the connection
 // is busy share one statement; when it fails, the savepoint is rolled back and each write runs alone, so
 // every write is still atomic on its own and fails alone.
+import { KbctxError } from '../../core/index.ts';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { CHANNEL, WRITE_LOCK_KEY } from './keys.ts';
-import { KbctxError } from '../../core/domain/errors.ts';
 import { connect, isUnreachable, toKbctxError } from './pool.ts';
 
 const GROUP_MAX_UNITS = 500;

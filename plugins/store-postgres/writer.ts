@@ -1,9 +1,8 @@
 // SQL for the PostgreSQL store's writes: documents and their chunks (diffed by id: unchanged chunks keep
 // their row and embedding), deletions (recorded as events for the mirrors), sync state, embeddings.
 // Each function runs inside one write transaction (transactions.ts) and stamps what it changes with its version.
+import type { Chunk, EmbeddingSpace, EmbeddingWrite, SourceState, StoredDocument, StoredEmbedding, UpsertOutcome } from '../../core/index.ts';
 import type pg from 'pg';
-import type { Chunk } from '../../core/domain/models.ts';
-import type { EmbeddingSpace, EmbeddingWrite, SourceState, StoredDocument, StoredEmbedding, UpsertOutcome } from '../../core/store/store.ts';
 import type { WriteTx } from './transactions.ts';
 
 /** Float32 as little-endian bytes, exactly like the SQLite store's BLOBs. */

@@ -1,7 +1,7 @@
 // The search filter as a per-document allow set for the postings engine, built from the same SQL
 // condition the FTS5 and vector queries use (filter-sql.ts): a new filter field is one condition there.
+import type { SourceFilter } from '../../core/index.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { SourceFilter } from '../../core/store/store.ts';
 import { filterSql } from './filter-sql.ts';
 
 /** Allow predicates by document rowid, built with one query per filter and index generation. */

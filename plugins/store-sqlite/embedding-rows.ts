@@ -1,8 +1,8 @@
 // SQL for the embeddings table: pending chunks, vector writes, per-space counts, vector loading.
 // Vectors are stored unit-length as little-endian float32 BLOBs; a row records model, dims and the
 // chunk content hash it was computed from, which is what makes staleness detectable.
+import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, SourceFilter, StoredEmbedding } from '../../core/index.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, SourceFilter, StoredEmbedding } from '../../core/store/store.ts';
 import { filterSql, isFiltering } from './filter-sql.ts';
 import type { UnitOfWork } from './transaction.ts';
 

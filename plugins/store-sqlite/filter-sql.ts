@@ -1,6 +1,6 @@
+import type { SourceFilter } from '../../core/index.ts';
 // The search filter (source label or type, updated since) as one SQL condition over `documents d`,
 // shared by keyword and vector candidate retrieval so both apply it inside the query, before the cut.
-import type { SourceFilter } from '../../core/store/store.ts';
 
 export interface FilterSql {
   /** `AND …` conditions (empty when the filter restricts nothing). */

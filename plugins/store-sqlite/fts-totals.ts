@@ -3,8 +3,8 @@
 // postings engine, which reads the same totals) counts rows that are gone. Re-indexing every chunk from
 // its stored text ('delete-all', then the same inserts the document writer makes) recounts them
 // exactly; compact() does it once they are more than 10% off. Must run inside a write transaction.
+import { segmentCjk } from '../../core/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
-import { segmentCjk } from '../../core/search/segment-cjk.ts';
 import { ftsTotals } from './postings-source.ts';
 
 /** Rows FTS5's totals still count although they were deleted (0: exact). */

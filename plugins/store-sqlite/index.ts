@@ -1,16 +1,16 @@
 // First-party plugin: the SQLite store (`[db] engine = "sqlite"`, the default): one file at
 // [db] path and its lock files. Opening is synchronous, so node:sqlite is imported with the plugin.
-import { definePlugin, STAGE } from '../../core/index.ts';
+import { definePlugin, STAGE, fileLocks, localStoreService } from '../../core/index.ts';
 import { openSqliteStore } from './sqlite-store.ts';
-import { fileLocks } from '../../core/store/sync-lock.ts';
 
 const plugin = definePlugin({
   name: 'store-sqlite',
   version: '0.2.0',
   kbctx: '^0.2',
-  provides: ['store:sqlite'],
+  provides: ['store:sqlite', 'service:kbctx.local-store'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
+    kernel.provide(localStoreService, (file, { keywordEngine }) => openSqliteStore(file, { keywordEngine }));
     kernel.hooks.createStore.for('sqlite').tap({ name: 'store-sqlite', stage: STAGE.FALLBACK }, (options) => ({
       store: openSqliteStore(options.path, { keywordEngine: options.keywordEngine }),
       locks: fileLocks(options.path),

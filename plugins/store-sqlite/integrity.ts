@@ -1,7 +1,7 @@
 // Read-only health checks of the index for `kbctx doctor`: SQLite page integrity, the FTS5 index
 // against its own structure, and counts that must agree (FTS rows = chunks, no orphan embeddings).
+import type { IntegrityReport } from '../../core/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
-import type { IntegrityReport } from '../../core/store/store.ts';
 
 export function checkIntegrity(db: DatabaseSync): IntegrityReport {
   const quick = (db.prepare('PRAGMA quick_check(20)').all() as { quick_check: string }[]).map((r) => r.quick_check);

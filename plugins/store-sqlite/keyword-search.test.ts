@@ -1,10 +1,9 @@
+import { analyzeQuery, documentId } from '../../core/index.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { analyzeQuery } from '../../core/search/analyze-query.ts';
-import { documentId } from '../../core/domain/ids.ts';
 import { toChunks, toDocument } from '../../core/app/sync.ts';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.ts';
 

@@ -1,3 +1,4 @@
+import { analyzeQuery, documentId, type SourceFilter } from '../../core/index.ts';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -5,10 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
-import { analyzeQuery } from '../../core/search/analyze-query.ts';
-import { documentId } from '../../core/domain/ids.ts';
 import { toChunks, toDocument } from '../../core/app/sync.ts';
-import type { SourceFilter } from '../../core/store/store.ts';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-postings-'));
@@ -145,7 +143,7 @@ describe('postings keyword engine', () => {
     writeFileSync(
       child,
       `import { openSqliteStore } from ${src('./sqlite-store.ts')};
-       import { toChunks, toDocument } from ${src('../../app/sync.ts')};
+       import { toChunks, toDocument } from ${src('../../core/app/sync.ts')};
        const store = openSqliteStore(${JSON.stringify(file)});
        const put = async (id, title, body) => {
          const doc = toDocument({ sourceId: id, title, body }, 'doc-' + id, 'git:docs', 'git:docs');

@@ -8,12 +8,10 @@
 // 2. Query tokens become index terms through FTS5's own tokenizer. A token FTS5 would index as several
 //    terms (a phrase) is not answered here: the caller asks FTS5.
 // 3. topGroups over the terms, the filter as a per-document allow predicate (before the cut).
+import { fts5Idf, topGroups, type ScoredTerm, type SourceFilter } from '../../core/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
-import { fts5Idf } from '../../core/search/bm25-terms.ts';
-import { topGroups, type ScoredTerm } from '../../core/search/postings-topk.ts';
 import { loadPostings, savePostings } from './keyword/postings-file.ts';
 import { PostingsIndex } from './keyword/postings-index.ts';
-import type { SourceFilter } from '../../core/store/store.ts';
 import { AllowedDocuments } from './document-filter.ts';
 import { isFiltering } from './filter-sql.ts';
 import { changedRows, FtsTokenizer, ftsTotals, keywordEpoch, keywordSeq, readAllPostings } from './postings-source.ts';

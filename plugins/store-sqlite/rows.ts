@@ -1,6 +1,5 @@
+import type { Chunk, DocumentHead, StoredDocument } from '../../core/index.ts';
 // Row ⇄ model mapping for the SQLite store.
-import type { Chunk } from '../../core/domain/models.ts';
-import type { DocumentHead, StoredDocument } from '../../core/store/store.ts';
 
 export interface DocumentRow {
   id: string;

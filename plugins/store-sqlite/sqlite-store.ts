@@ -1,14 +1,9 @@
 // The SQLite index: one file in WAL mode, opened through Node's built-in node:sqlite (no native
 // build). The only module, with its siblings, that speaks SQL.
+import { configError, KbctxError, pathProblem, dotAt, type Chunk, type SourceStats, type ConnectorState, type DocumentHead, type DocumentState, type KeywordQuery, type KeywordResult, type SourceState, type Store, type StoreCounts, type StoredDocument, type UpsertOutcome, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type PendingChunk, type StoredEmbedding, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { configError, KbctxError } from '../../core/domain/errors.ts';
-import { pathProblem } from '../../core/domain/path-problem.ts';
-import { dotAt } from '../../core/search/vector-topk.ts';
-import type { Chunk, SourceStats } from '../../core/domain/models.ts';
-import type { ConnectorState, DocumentHead, DocumentState, KeywordQuery, KeywordResult, SourceState, Store, StoreCounts, StoredDocument, UpsertOutcome } from '../../core/store/store.ts';
-import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, PendingChunk, StoredEmbedding, VectorIndexReport, VectorQuery, VectorResult } from '../../core/store/store.ts';
 import { checkIntegrity } from './integrity.ts';
 import { reindexFts, staleFtsRows } from './fts-totals.ts';
 import { ANN_MIN_VECTORS, annStamp } from './vector/ann-index.ts';

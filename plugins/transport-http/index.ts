@@ -4,8 +4,7 @@
 // `httpRoutes` (rest, mcp-http, web, others). fastify is imported when the server starts, never by
 // other commands. `createTransport.for("http-handler")` is the same server without listening, for
 // the library's createHttpHandler.
-import { definePlugin, HTTP_HANDLER_TRANSPORT, STAGE } from '../../core/index.ts';
-import { serveService } from '../../core/cli/commands/serve-service.ts';
+import { definePlugin, HTTP_HANDLER_TRANSPORT, STAGE, serveService } from '../../core/index.ts';
 
 const plugin = definePlugin({
   name: 'transport-http',

@@ -2,8 +2,7 @@
 // listens, collects the plugins' surfaces (`httpRoutes`), builds the listener's fastify instance,
 // listens, and describes what it serves. `createHttpListener` is the same without listening (the
 // library's createHttpHandler, `createTransport.for("http-handler")`).
-import { KbctxError, checkExposure, parseBind, toHttpUrl, type RunningTransport } from '../../core/index.ts';
-import type { ServeState } from '../../core/cli/commands/serve-service.ts';
+import { KbctxError, checkExposure, parseBind, toHttpUrl, type RunningTransport, type ServeState } from '../../core/index.ts';
 import { buildHttpApp, type HttpListener } from './http-app.ts';
 import { syncSurface } from './sync-surface.ts';
 

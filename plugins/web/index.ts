@@ -1,7 +1,6 @@
 // First-party plugin: the web page (`/`, `/assets/…`, served before auth) and its JSON routes
 // (`/web/*`) on the HTTP server, through `httpRoutes`. Its assets are read when the server starts.
-import { definePlugin } from '../../core/index.ts';
-import { serveService } from '../../core/cli/commands/serve-service.ts';
+import { definePlugin, serveService } from '../../core/index.ts';
 
 const plugin = definePlugin({
   name: 'web',

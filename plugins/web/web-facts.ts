@@ -1,9 +1,7 @@
 // What the web page shows about this server (connect-an-agent configs, search modes), read from the
 // open kbctx once when the page is mounted.
 import path from 'node:path';
-import { packageRoot } from '../../core/index.ts';
-import type { Kbctx } from '../../core/app/compose.ts';
-import { VERSION } from '../../core/version.ts';
+import { packageRoot, VERSION, type Kbctx } from '../../core/index.ts';
 import type { WebFacts } from './web-routes.ts';
 
 export function webFactsOf(kbctx: Kbctx): WebFacts {

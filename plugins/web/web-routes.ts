@@ -1,11 +1,7 @@
 // The two JSON endpoints only the web page needs, served through the REST route table (so auth and
 // errors work as for every API call): the server's facts with the index statistics, and a
 // document's chunks (the chunk-boundary view). Both are thin calls into app use-cases.
-import { getDocumentWithChunks } from '../../core/app/documents.ts';
-import { indexStats } from '../../core/app/sources.ts';
-import { chunkToWire, statsToWire } from '../../core/app/wire.ts';
-import type { HttpApp } from '../../core/index.ts';
-import type { Store } from '../../core/store/store.ts';
+import { type HttpApp, type Store, getDocumentWithChunks, indexStats, chunkToWire, statsToWire } from '../../core/index.ts';
 
 export interface WebFacts {
   version: string;

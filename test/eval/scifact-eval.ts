@@ -1,6 +1,7 @@
 // `npm run eval`: retrieval quality on BEIR SciFact (train split), through the real ingest path.
 // Prints nDCG@10 and Recall@100 per keyword engine, on SQLite and on PostgreSQL (a real server started in
 // a temp dir, the same corpus synced into it); exits 1 when keyword nDCG@10 falls below EVAL_MIN_NDCG.
+import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -5,6 +5,7 @@
 // (default "0.3", the alpha recommended with this model). Then the same rows on PostgreSQL: the index,
 // embeddings included, is copied by `kbctx migrate`'s migrateIndex into a real PostgreSQL started in a temp
 // dir (test/helpers/postgres.ts), and every row is computed again through a replica's store.
+import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseConfig } from '../../core/config/load-config.ts';

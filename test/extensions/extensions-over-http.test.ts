@@ -1,12 +1,13 @@
 // Compiled extensions end to end: the example module (connector type, tool, agent) plus misbehaving
 // ones, synced through the real CLI, then served over REST and MCP (official SDK client) by the
 // library's createHttpHandler on a real server: same validation, error table and time-outs as scripts.
+import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createHttpHandler, openKbctx, type Kbctx, type KbctxHttpHandler } from '../../core/lib/index.ts';
+import { createHttpHandler, openKbctx, type Kbctx, type KbctxHttpHandler } from '../../registry/index.ts';
 import { REPO_ROOT, Workspace } from '../helpers/workspace.ts';
 
 const CONFIG = `

@@ -1,4 +1,5 @@
 // An in-process kbctx over a temp workspace: real files, a real SQLite file, the real sync path.
+import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import { parseConfig } from '../../core/config/load-config.ts';
 import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
 import { selectConnectors } from '../../core/app/select-connectors.ts';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { KbctxError, openKbctx, type Kbctx } from '../../core/lib/index.ts';
+import { KbctxError, openKbctx, type Kbctx } from '../../registry/index.ts';
 import { REPO_ROOT, Workspace } from '../helpers/workspace.ts';
 
 it('examples/library/search-and-serve.mjs runs and prints what it found and served', () => {

@@ -1,6 +1,7 @@
 // The embedder plugins (embedder-local, embedder-openai, embedder-ollama) and `createEmbedder.for(provider)`,
 // on a real index opened from a config file: each bundled provider comes from its plugin, a third-party
 // plugin can override one, and dropping a plugin makes its provider a config error naming it.
+import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../core/config/load-config.ts';

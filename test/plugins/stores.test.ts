@@ -1,6 +1,7 @@
 // The store plugins (store-sqlite, store-postgres) and `[db] engine`: the engine a config selects is
 // opened by the plugin tapping createStore.for(engine); a dropped or unknown one is a config error
 // naming the engine and the loaded store plugins; a third-party store plugin is selected by engine.
+import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, describe, it } from 'node:test';

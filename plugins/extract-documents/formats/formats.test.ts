@@ -1,14 +1,14 @@
 // Format extraction on documents generated in the test: HTML, PDF, DOCX, PPTX, XLSX through the
 // extract-documents plugin on a real kernel; corrupt files fail as `extract_failed` (never a throw);
 // binary files without a format are still skipped.
+import { extractText as extractWithOptions, type Extracted, type ExtractOutcome } from '../../../core/index.ts';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
 import { describe, it } from 'node:test';
 import { makeDocx, makePdf, makePptx, makeXlsx } from '../../../test/helpers/documents.ts';
 import { Kernel } from '../../../core/kernel.ts';
 import extractDocuments from '../index.ts';
-import { extractText as extractWithOptions, type Extracted, type ExtractOutcome } from './extract.ts';
-import { extractionOf } from './plugin-extraction.ts';
+import { extractionOf } from '../../../core/app/plugin-extraction.ts';
 import { MAX_XML_DEPTH } from './office/ooxml.ts';
 
 const kernel = new Kernel();

@@ -1,9 +1,8 @@
 // HTML → text with its structure: headings become Markdown headings, paragraphs, list items (`- `),
 // table rows and other blocks become paragraphs; scripts, styles and other non-content are dropped.
 // Title from <title>, else the first <h1>. Uses htmlparser2's streaming parser (forgiving, no DOM).
+import { decodeText, type Extracted } from '../../../core/index.ts';
 import { Parser } from 'htmlparser2';
-import type { Extracted } from './extract.ts';
-import { decodeText } from './text.ts';
 
 const BLOCKS = new Set(
   'p div section article header footer main nav aside li ul ol dl dt dd blockquote pre table tr thead tbody tfoot caption figure figcaption hr address details summary form fieldset h1 h2 h3 h4 h5 h6'.split(' '),

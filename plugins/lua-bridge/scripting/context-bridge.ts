@@ -1,11 +1,6 @@
 // The `context` bridge on the main thread (which owns the index): answers a script's
 // context.search/get/sources with the same use-cases and wire shapes as the built-in tools.
-import { getDocumentWithChunks } from '../../../core/app/documents.ts';
-import { parseSearchParams } from '../../../core/app/search-params.ts';
-import { search, type SearchDeps } from '../../../core/app/search.ts';
-import { listSources } from '../../../core/app/sources.ts';
-import { documentToWire, searchResultToWire, sourcesToWire } from '../../../core/app/wire.ts';
-import type { Store } from '../../../core/store/store.ts';
+import { type Store, getDocumentWithChunks, parseSearchParams, search, listSources, documentToWire, searchResultToWire, sourcesToWire, type SearchDeps } from '../../../core/index.ts';
 import type { ContextHandler } from './runtime/script-runtime.ts';
 
 export interface ContextBridgeDeps {

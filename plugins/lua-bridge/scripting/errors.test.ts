@@ -1,8 +1,8 @@
 // Lua failures reach callers as KbctxError('script_error') carrying the Lua message with the
 // script's file name and line number.
+import { KbctxError } from '../../../core/index.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KbctxError } from '../../../core/domain/errors.ts';
 import { LuaFixture } from '../../../test/helpers/lua.ts';
 
 function scriptError(pattern: RegExp) {

@@ -1,6 +1,6 @@
+import { KbctxError } from '../../../core/index.ts';
 // Shapes of values coming back from Lua, made predictable: an empty Lua table encodes as `{}`, so
 // wherever an array is expected `{}` means "empty array". Also the JSON-safe copy of a config section.
-import { KbctxError } from '../../../core/domain/errors.ts';
 
 /** `[]` for nil or an empty table; the array itself; otherwise a script_error naming `what`. */
 export function asArray(value: unknown, what: string): unknown[] {

@@ -1,8 +1,8 @@
 // `connector|tool|agent init <name>`: writes a commented, working template to
 // <connectors|tools|agents>/<name>.lua under the working directory. Never overwrites a file.
+import { badRequest, KbctxError } from '../../../core/index.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { badRequest, KbctxError } from '../../../core/domain/errors.ts';
 
 export type ScaffoldKind = 'connector' | 'tool' | 'agent';
 

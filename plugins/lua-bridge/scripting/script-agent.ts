@@ -1,8 +1,6 @@
 // Script agents: a Lua file defining a global `agent` (description, tools, arguments,
 // resolve(args, config, context)). Metadata is read once in the sandbox; each resolve runs fresh.
-import { KbctxError } from '../../../core/domain/errors.ts';
-import type { ScriptConfig } from '../../../core/config/types.ts';
-import type { Agent, AgentArgument, PromptMessage, ResolvedPrompt } from '../../../core/app/agents.ts';
+import { KbctxError, type ScriptConfig, type Agent, type AgentArgument, type PromptMessage, type ResolvedPrompt } from '../../../core/index.ts';
 import { asArray, asString, toScriptConfig } from './lua-values.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
 

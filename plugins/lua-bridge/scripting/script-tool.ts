@@ -1,7 +1,6 @@
 // Script tools: a Lua file defining a global `tool`, registered under its config key. Metadata is
 // read once, in the sandbox; each call runs `tool.execute(params, context)` in a fresh state.
-import type { ScriptConfig } from '../../../core/config/types.ts';
-import type { Tool, ToolCallContext } from '../../../core/app/tools.ts';
+import type { ScriptConfig, Tool, ToolCallContext } from '../../../core/index.ts';
 import { toScriptConfig } from './lua-values.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
 import { parseToolMeta, type ToolMeta } from './tool-meta.ts';

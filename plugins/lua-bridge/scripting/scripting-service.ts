@@ -1,9 +1,7 @@
 // The Lua runtime as a kernel service: the host provides it (workers start on first use) together
 // with the configured script sections; the Lua bridge plugin uses it for script connectors, tools,
 // agents and `.lua` plugins. Types only: importing this file loads no Lua.
-import { createServiceRef } from '../../../core/services.ts';
-import type { PartCheck } from '../../../core/app/part-guards.ts';
-import type { ScriptConfig } from '../../../core/config/types.ts';
+import { createServiceRef, type ScriptConfig, type PartCheck } from '../../../core/index.ts';
 import type { Scripting, ScriptLoadFailure } from './scripting.ts';
 
 export interface ScriptingHost {

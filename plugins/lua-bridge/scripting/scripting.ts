@@ -1,9 +1,6 @@
 // The Lua scripting facade the composition root uses: one runtime (worker pool) per process, and
 // loaders for script tools, agents and connectors. Loading reads metadata in the sandbox.
-import type { Agent } from '../../../core/app/agents.ts';
-import type { Connector } from '../../../core/connectors/connector.ts';
-import { KbctxError } from '../../../core/domain/errors.ts';
-import type { ScriptConfig } from '../../../core/config/types.ts';
+import { KbctxError, type Connector, type ScriptConfig, type Agent } from '../../../core/index.ts';
 import { loadScriptAgent } from './script-agent.ts';
 import { ScriptConnector } from './script-connector.ts';
 import { loadScriptTool, type ScriptTool } from './script-tool.ts';

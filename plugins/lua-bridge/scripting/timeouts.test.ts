@@ -1,8 +1,8 @@
 // Hard time-outs: a spinning loop, a long sleep and a hung HTTP call are each ended at the script's
 // time-out with KbctxError('timeout'), far before they would end on their own; the runtime recovers.
+import { KbctxError } from '../../../core/index.ts';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KbctxError } from '../../../core/domain/errors.ts';
 import { useLuaWithUpstream } from '../../../test/helpers/lua.ts';
 
 const TIMEOUT_SECS = 1;

@@ -1,7 +1,6 @@
 // A script tool's declaration (`tool.name/version/description/parameters`, read in the sandbox)
 // checked and turned into ParamSpecs, with Context Harness defaults (type string, not required).
-import { KbctxError } from '../../../core/domain/errors.ts';
-import { PARAM_TYPES, type ParamSpec, type ParamType } from '../../../core/tools/param-spec.ts';
+import { KbctxError, PARAM_TYPES, type ParamSpec, type ParamType } from '../../../core/index.ts';
 import { asArray, asString } from './lua-values.ts';
 
 export interface ToolMeta {

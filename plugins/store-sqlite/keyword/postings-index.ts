@@ -1,7 +1,7 @@
+import { termBounds, type Postings, type RowStats, type TermBounds } from '../../../core/index.ts';
 // The keyword postings held in memory: per term, ascending chunk rowids with weighted frequencies; per
 // chunk, its document and token count. Derived from FTS5 (never tokenises itself) and patched in place
 // when chunks change. No I/O.
-import { termBounds, type Postings, type RowStats, type TermBounds } from '../../../core/search/postings-topk.ts';
 
 /** Postings of some rows, as read from FTS5: per term ascending rowids and weighted frequencies. */
 export interface RowPostings {

@@ -1,11 +1,11 @@
 // The approximate index against exact top-k, and its bookkeeping: incremental updates, rebuilds
 // when files are missing or damaged, nothing trusted without the generation matching.
+import { exactTopK, normalizeInPlace } from '../../../core/index.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { exactTopK, normalizeInPlace } from '../../../core/search/vector-topk.ts';
 import { AnnIndex, annStamp, diff, type VectorSource } from './ann-index.ts';
 
 const dims = 32;

@@ -1,9 +1,9 @@
 // Runaway scripts must not starve the others (issue 21): with a pool of 2 workers, two runaway calls
 // with a long time-out are still running when a valid call's result arrives, over and over; the
 // runaways' own further calls wait their turn. Behaviour only: no timing is asserted. Real workers.
+import { KbctxError } from '../../../../core/index.ts';
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { KbctxError } from '../../../../core/domain/errors.ts';
 import { LuaFixture } from '../../../../test/helpers/lua.ts';
 
 describe('runaway isolation', () => {

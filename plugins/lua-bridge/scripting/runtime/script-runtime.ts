@@ -2,13 +2,12 @@
 // does — waiting for a free worker, Lua code, sleep, http, context calls: when it passes, the worker is
 // stopped (terminate) and the call fails with KbctxError('timeout'). Lua failures become
 // KbctxError('script_error') with the Lua message (file:line). Never imports the Lua VM itself.
+import { KbctxError, lineLog } from '../../../../core/index.ts';
 import { availableParallelism } from 'node:os';
-import { KbctxError } from '../../../../core/domain/errors.ts';
 import { capMessage } from '../cap-message.ts';
 import type { ContextMethod, Job, LogLevel } from '../protocol.ts';
 import { JobFailure, type LuaWorkerHandle } from './lua-worker-handle.ts';
 import { WorkerPool } from './worker-pool.ts';
-import { lineLog } from '../../../../core/domain/log-line.ts';
 
 export const DEFAULT_MEMORY_MAX_BYTES = 64 * 1024 * 1024;
 

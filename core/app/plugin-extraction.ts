@@ -1,7 +1,7 @@
 // The host's text extraction (service `fileExtraction`): the `extract.for(extension)` taps of the
 // loaded plugins, asked in stage order; undefined when no tap answers (or none is registered).
-import type { ExtractedText, ExtractRequest, FileExtraction } from '../../../core/hook-types.ts';
-import type { Kernel } from '../../../core/kernel.ts';
+import type { ExtractedText, ExtractRequest, FileExtraction } from '../hook-types.ts';
+import type { Kernel } from '../kernel.ts';
 
 export function extractionOf(kernel: Kernel): FileExtraction {
   return async (request: ExtractRequest): Promise<ExtractedText | undefined> => {

@@ -4,9 +4,9 @@
 // 2. None answered: a document format no loaded plugin extracts (PDF, Office, HTML) is skipped as unsupported.
 // 3. Otherwise Markdown and plain text are read here, anything else as text unless it looks binary.
 import path from 'node:path';
-import type { FileExtraction } from '../../../core/hook-types.ts';
-import { PluginError } from '../../../core/plugin-error.ts';
-import type { SkipReason } from '../../../core/connectors/connector.ts';
+import type { FileExtraction } from '../../hook-types.ts';
+import { PluginError } from '../../plugin-error.ts';
+import type { SkipReason } from '../connector.ts';
 import { looksBinary } from './binary.ts';
 import { extractMarkdown } from './markdown.ts';
 import { decodeText } from './text.ts';
