@@ -89,6 +89,8 @@ function validatorFor(params: readonly ParamSpec[]): ValidateFunction {
   for (const p of params) {
     const property = schema.properties[p.name]!;
     delete property.default; // applied above: null counts as absent
+    // `properties` documents sub-fields (the tool checks them itself); `schema.properties` is checked here.
+    if (p.properties && p.schema?.['properties'] === undefined) delete property.properties;
     if (p.type === 'string' && property.maxLength === undefined) property.maxLength = MAX_STRING_PARAM_CHARS;
   }
   delete schema.required; // checked above, with null as absent

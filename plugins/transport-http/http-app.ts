@@ -57,6 +57,22 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     return503OnClosing: false,
   });
 
+  // First, so every route (the CORS plugin's `OPTIONS *` included) answers its errors through it.
+  app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (clientGone(error, request, reply)) {
+      debug(`client went away: ${request.method} ${request.url} (${error.message})`);
+      reply.raw.destroy();
+      return reply;
+    }
+    const kbctxError = toKbctxError(error, config.maxBodyBytes);
+    if (kbctxError?.code === 'unauthorized') void reply.header('www-authenticate', BEARER_CHALLENGE);
+    if (kbctxError?.code === 'method_not_allowed') void reply.header('allow', String(kbctxError.details?.['allow'] ?? ''));
+    // The rest of an oversized body is not read: close the connection after answering.
+    if (kbctxError?.code === 'payload_too_large') void reply.header('connection', 'close');
+    const [status, body] = errorBody(kbctxError ?? error, log);
+    return reply.code(status).type('application/json; charset=utf-8').send(body);
+  });
+
   // request.clientGone: aborted when the connection closes before the answer is sent (fastify's own
   // request.signal also fires once the request body has been read, too early for a tool call).
   app.decorateRequest('clientGone', null as unknown as AbortSignal);
@@ -108,21 +124,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     }
     throw new KbctxError('not_found', `no route for ${request.method} ${pathname}; see GET /tools/list and the README for the API`);
   });
-  app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (clientGone(error, request, reply)) {
-      debug(`client went away: ${request.method} ${request.url} (${error.message})`);
-      reply.raw.destroy();
-      return reply;
-    }
-    const kbctxError = toKbctxError(error, config.maxBodyBytes);
-    if (kbctxError?.code === 'unauthorized') void reply.header('www-authenticate', BEARER_CHALLENGE);
-    if (kbctxError?.code === 'method_not_allowed') void reply.header('allow', String(kbctxError.details?.['allow'] ?? ''));
-    // The rest of an oversized body is not read: close the connection after answering.
-    if (kbctxError?.code === 'payload_too_large') void reply.header('connection', 'close');
-    const [status, body] = errorBody(kbctxError ?? error, log);
-    return reply.code(status).type('application/json; charset=utf-8').send(body);
-  });
-
   // JSON bodies (an empty body is `{}`; anything else non-empty is 415). JSON.parse, not a recursive
   // scanner, so absurd nesting is the tools' 400 (param-bounds.ts), never a stack overflow.
   app.removeAllContentTypeParsers();
