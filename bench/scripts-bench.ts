@@ -6,6 +6,7 @@
 //    p50/p99 before and during the storm, and how close to the time-out each runaway call was answered.
 // 3. Hostile clients (hostile-scripts.ts): p99 of valid script-tool calls while 2 clients keep calling
 //    a runaway tool with a 5 s time-out. BENCH_ONLY=hostile runs this part alone.
+import { luaRuntimeService } from '../plugins/lua-bridge/scripting/scripting-service.ts';
 import '../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,7 +72,7 @@ try {
   const request = (pathName: string, body?: unknown): Promise<Response> =>
     fetch(`${base}${pathName}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-  const runtime = (await kbctx.scripts()).runtime;
+  const runtime = (await kbctx.kernel.services.use(luaRuntimeService).open()).runtime;
   const hostile = (): Promise<void> => runHostileScenario({ request, runaway: 'hostile', valid: 'trivial', hostileClients: 2, durationMs: 15_000, workers: () => runtime.workers });
   if (ONLY_HOSTILE) {
     await hostile();

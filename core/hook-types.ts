@@ -193,6 +193,8 @@ export interface OpenedStore {
   locks: ConnectorLocks;
   /** How `kbctx serve`, `doctor` and `init` name the engine ('SQLite', 'PostgreSQL'). */
   label: string;
+  /** The schema version the store migrates to, for `kbctx init` (may import the store's migrations). */
+  schemaVersion?: (() => number | Promise<number>) | undefined;
 }
 
 /** A `plugins` entry naming a file the kernel does not import itself: what `resolvePlugin.for(ext)` taps receive. */

@@ -59,10 +59,9 @@ export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from './hook-types.ts'
 // The kernel's domain: errors, models, config and store types, connector and embedding helpers (issue 22).
 export type { FilesystemConnectorConfig, GitConnectorConfig, S3ConnectorConfig, ScriptConfig } from './config/types.ts';
 export type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from './connectors/connector.ts';
-export { loadFileItem } from './connectors/file-item.ts';
+export { extractText, loadFileItem } from './connectors/lazy-text.ts';
 export { createGlobFilter } from './connectors/globs.ts';
 export type { GlobFilter } from './connectors/globs.ts';
-export { extractText } from './connectors/text/extract.ts';
 export type { ExtractOutcome, Extracted } from './connectors/text/extract.ts';
 export { decodeText } from './connectors/text/text.ts';
 export { KbctxError, badRequest, configError, notFound, isKbctxError } from './domain/errors.ts';
@@ -87,7 +86,7 @@ export { redactUrl } from './store/redact-url.ts';
 export type { ConnectorLocks, ConnectorState, DocumentHead, DocumentState, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, ReleaseLock, SourceFilter, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, UpsertOutcome, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from './store/store.ts';
 export { fileLocks, lockConnector } from './store/sync-lock.ts';
 export { waitForLock } from './store/wait-for-lock.ts';
-export { PARAM_TYPES } from './tools/param-spec.ts';
+export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';
 export type { ParamSpec, ParamType } from './tools/param-spec.ts';
 
 // The kernel's domain: errors, models, config and store types, connector and embedding helpers (issue 22).
@@ -110,3 +109,5 @@ export type { ServeState } from './cli/commands/serve-service.ts';
 export { VERSION } from './version.ts';
 export { localStoreService, type LocalStoreOpener } from './store/local-store-service.ts';
 export { chunkText, type ChunkSizes } from './domain/chunker.ts';
+export { hostService, type HostInfo, type LoadFailure } from './app/host-service.ts';
+export { collect, parseKeyValues } from './cli/key-values.ts';

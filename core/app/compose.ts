@@ -19,11 +19,9 @@ import { embedAfterSync } from './embed-after-sync.ts';
 import { embedderFromPlugins } from '../embed/plugin-embedder.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import type { Store } from '../store/store.ts';
-import { openStore } from '../store/open-store.ts';
-import type { Scripting, ScriptLoadFailure } from '../../plugins/lua-bridge/scripting/scripting.ts';
+import { deferredStore, openStore } from '../store/open-store.ts';
 import type { ExtensionConnector } from '../../src/extensions/extension-api.ts';
 import { VERSION } from '../version.ts';
-import { scriptEnv } from '../../plugins/lua-bridge/scripting/script-env.ts';
 import { LiveSync } from '../../src/live/live-sync.ts';
 import { EmbedFollower } from '../../src/live/embed-follower.ts';
 import { watchFolderWithParcel } from '../../src/watch/parcel-watcher.ts';
@@ -31,7 +29,7 @@ import { Kernel } from '../kernel.ts';
 import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../load/load-plugins.ts';
 import { bundledPlugins, bundledProviders } from './bundled-set.ts';
 import { isIncrementalConnector } from '../hook-types.ts';
-import { scriptingService } from '../../plugins/lua-bridge/scripting/scripting-service.ts';
+import { hostService, type LoadFailure } from './host-service.ts';
 import { indexService } from './index-service.ts';
 import { pipelineOf } from './plugin-pipeline.ts';
 import { agentFromPlugin, toolFromPlugin } from './plugin-parts.ts';
@@ -46,6 +44,8 @@ export interface Kbctx {
   readonly store: Store;
   /** How the store plugin names its engine: 'SQLite', 'PostgreSQL', or a plugin's label. */
   readonly engine: string;
+  /** The schema version the store plugin migrates to (`kbctx init`); null when it does not say. */
+  schemaVersion(): Promise<number | null>;
   /**
    * Another index than the configured one (`kbctx migrate --to`): a postgres:// URL (its mirror
    * beside [db] path, as for replicas) or an SQLite file, with the configured engine settings.
@@ -62,16 +62,16 @@ export interface Kbctx {
   /** Built once per process: built-in tools plus script/registry tools as they are added. */
   tools(): ToolRegistry;
   agents(): AgentRegistry;
-  /** The Lua runtime (workers start on first use), with the context bridge over this index. */
-  scripts(): Promise<Scripting>;
   /** Loads the plugins and extensions; the Lua bridge reads the script tools and agents at boot. Idempotent; broken scripts and extensions are returned, not thrown. */
-  loadScripts(): Promise<ScriptLoadFailure[]>;
+  loadScripts(): Promise<LoadFailure[]>;
   /** The plugin host: its hooks and the loaded plugins (`kbctx plugins`). */
   readonly kernel: Kernel;
+  /** Imports and applies the configured plugins beyond the bundled set, once (no `boot`): enough to read their hooks, e.g. `commands`. */
+  applyPlugins(): Promise<void>;
   /** Imports and applies the configured plugins beyond the bundled set, then calls `boot`, once; a broken plugin throws config_error naming it. */
   loadPlugins(): Promise<void>;
   /** Imports the `[extensions] modules` once and registers their tools, agents and connector types; modules that fail are returned. */
-  loadExtensions(): Promise<ScriptLoadFailure[]>;
+  loadExtensions(): Promise<LoadFailure[]>;
   /** The server's live index (call start()): watchers when `watch`, schedules, background embedding. */
   openLiveSync(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveSync>;
   close(): Promise<void>;
@@ -86,23 +86,10 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
   const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
   const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
-  // The Lua runtime (workers start on first use) is a service the lua-bridge plugin uses when it is applied.
-  let scripting: Promise<Scripting> | undefined;
-  let openedScripting: Scripting | undefined;
-  const scriptFailures: ScriptLoadFailure[] = [];
-  let extensionsLoaded: Promise<ScriptLoadFailure[]> | undefined;
+  const scriptFailures: LoadFailure[] = [];
+  let extensionsLoaded: Promise<LoadFailure[]> | undefined;
   const extensionConnectors = new Map<string, ExtensionConnector>();
-  const scriptsEnv = scriptEnv(config.scripts.envAllow, env);
-  const scripts = (): Promise<Scripting> =>
-    (scripting ??= (async () => {
-      const [{ Scripting }, { createContextBridge }] = await Promise.all([import('../../plugins/lua-bridge/scripting/scripting.ts'), import('../../plugins/lua-bridge/scripting/context-bridge.ts')]);
-      return (openedScripting = new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }), env: scriptsEnv }));
-    })());
-  kernel.services.provide(
-    scriptingService,
-    { open: scripts, tools: config.tools.script, agents: config.agents.script, check: (part) => check(config, part), reportFailures: (f) => void scriptFailures.push(...f) },
-    'kbctx',
-  );
+  kernel.services.provide(hostService, { config, env, check: (part) => check(config, part), reportFailures: (f) => void scriptFailures.push(...f) }, 'kbctx');
   kernel.services.provide(fileExtraction, extractionOf(kernel), 'kbctx');
   kernel.services.provide(inlineAgentsService, { agents: config.agents.inline, check: (name) => check(config, `agents.inline.${name}`) }, 'kbctx');
   const BUNDLED_PLUGINS = bundledPlugins();
@@ -111,7 +98,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const applyPlugins = (): Promise<void> => (pluginsApplied ??= applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins));
   // The store comes from the plugin tapping createStore.for([db] engine); one from a configured plugin opens once it is applied.
   const applyConfigured = hasConfiguredPlugins(config.plugins, BUNDLED_PLUGINS) ? applyPlugins : undefined;
-  const opened = openStore(kernel, config.db, { bundled: bundledProviders('store'), applyConfigured });
+  const opened = deferredStore(kernel, config.db, { bundled: bundledProviders('store'), applyConfigured });
   const { store, locks } = opened;
   const pipeline = pipelineOf(kernel);
   const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline });
@@ -145,6 +132,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     get engine() {
       return opened.label;
     },
+    schemaVersion: async () => (opened.schemaVersion ? await opened.schemaVersion() : null),
     openStoreAt: (target) => {
       const url = /^postgres(ql)?:\/\//i.test(target) ? target : null;
       const db = { ...config.db, engine: url === null ? 'sqlite' : 'postgres', url, path: url === null ? target : config.db.path };
@@ -177,7 +165,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       }
       return agents;
     },
-    scripts,
+    applyPlugins,
     loadPlugins() {
       pluginsLoaded ??= (async () => {
         await applyPlugins();
@@ -224,7 +212,6 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     },
     close: async () => {
       await kernel.shutdown('close');
-      openedScripting?.close();
       return store.close();
     },
   };
@@ -232,12 +219,6 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
 
 /** The check for one part of the config (fails naming an unset `${VAR}` it uses). */
 const check = (config: Config, part: string): (() => void) | undefined => (config.unsetEnv?.[part] ? () => requireEnvFor(config, part) : undefined);
-
-/** The Lua runtime without an index (`connector test`): `context.*` is unavailable. */
-export async function openScripts(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<Scripting> {
-  const { Scripting } = await import('../../plugins/lua-bridge/scripting/scripting.ts');
-  return new Scripting({ env: scriptEnv(config.scripts.envAllow, env) });
-}
 
 interface ConnectorDeps {
   kernel: Kernel;

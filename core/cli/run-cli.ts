@@ -27,7 +27,6 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   registry: async () => (await import('../../src/cli/commands/registry.ts')).registerRegistry,
   serve: async () => (await import('./commands/serve.ts')).registerServe,
   completions: async () => (await import('./commands/completions.ts')).registerCompletions,
-  connector: async () => (await import('./commands/connector.ts')).registerConnector,
   tool: async () => (await import('./commands/tool.ts')).registerTool,
   agent: async () => (await import('./commands/agent.ts')).registerAgent,
   extension: async () => (await import('../../src/cli/commands/extension.ts')).registerExtension,
@@ -78,7 +77,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   const ctx = new CliContext(io, () => program.opts<GlobalOptions>());
   try {
     buildProgram(ctx, program, await commandsFor(argv));
-    await addPluginCommands(ctx, program, argv);
+    if (needsPluginCommands(program, argv)) await addPluginCommands(ctx, program, argv);
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
@@ -89,19 +88,35 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
 }
 
 /**
- * A name that is no built-in command may be a plugin's (`commands` hook): only then are the config's
- * plugins loaded, so built-in commands start as fast as before.
+ * Plugins add commands and subcommands (`commands` hook): the config's plugins are loaded only when
+ * the built-in commands do not know what was asked for (a plugin's command, `kbctx tool init` from the
+ * Lua bridge), for help and for completions, so built-in commands start as fast as before.
  */
-async function addPluginCommands(ctx: CliContext, program: Command, argv: readonly string[]): Promise<void> {
+function needsPluginCommands(program: Command, argv: readonly string[]): boolean {
+  if (argv.includes('--help') || argv.includes('-h')) return true;
   const name = commandName(argv);
-  if (name === undefined || Object.hasOwn(COMMANDS, name) || name === 'help') return;
-  program.parseOptions([...argv]); // -c and --json, before the command is known
-  await ctx.prepare();
-  const kbctx = ctx.kbctx();
-  await kbctx.loadPlugins();
-  const before = new Set(program.commands);
-  kbctx.kernel.hooks.commands.call(program);
-  for (const cmd of program.commands.filter((c) => !before.has(c))) routeThroughContext(ctx, cmd);
+  if (name === undefined) return false;
+  if (name === 'help' || name === 'completions') return true; // they show every command
+  const command = program.commands.find((c) => c.name() === name);
+  if (!command) return true;
+  if (command.commands.length === 0) return false;
+  const sub = commandName(argv.slice(argv.indexOf(name) + 1));
+  return sub !== undefined && !command.commands.some((c) => c.name() === sub || c.aliases().includes(sub));
+}
+
+async function addPluginCommands(ctx: CliContext, program: Command, argv: readonly string[]): Promise<void> {
+  const help = argv.includes('--help') || argv.includes('-h') || commandName(argv) === 'help' || commandName(argv) === 'completions';
+  try {
+    program.parseOptions([...argv]); // -c and --json, before the command is known
+    await ctx.prepare();
+    const kbctx = ctx.kbctx();
+    await kbctx.applyPlugins();
+    const before = new Set(program.commands);
+    kbctx.kernel.hooks.commands.call(program);
+    for (const cmd of program.commands.filter((c) => !before.has(c))) routeThroughContext(ctx, cmd);
+  } catch (error) {
+    if (!help) throw error; // help and completions still show the built-in commands when the config cannot load
+  }
 }
 
 /** Which config file commands would use, found without reading it (for --help). */

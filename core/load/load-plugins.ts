@@ -9,10 +9,8 @@ import { configError } from '../domain/errors.ts';
 import type { Kernel, PluginOrigin } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
 import { checkPlugin } from './check-plugin.ts';
-import { importPluginModule, isImportable } from './import-plugin.ts';
-import { resolvePluginFile } from './resolve-plugin-file.ts';
 import { orderPlugins } from './order-plugins.ts';
-import { pinChecker, type TrustSettings } from './pinned-plugins.ts';
+import type { TrustSettings } from './pinned-plugins.ts';
 import { checkPluginOptions } from './plugin-options.ts';
 import { expandPluginSpecs, type PluginSpec } from './plugin-specs.ts';
 
@@ -39,6 +37,13 @@ export const hasConfiguredPlugins = (settings: PluginsSettings, bundled: readonl
 
 export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): Promise<void> {
   const specs = configuredSpecs(settings, bundled);
+  if (specs.length === 0) return checkOptionsNameLoaded(kernel, settings);
+  // Imported here: a config with only the bundled set never loads the importers, pins or lock file code.
+  const [{ importPluginModule, isImportable }, { resolvePluginFile }, { pinChecker }] = await Promise.all([
+    import('./import-plugin.ts'),
+    import('./resolve-plugin-file.ts'),
+    import('./pinned-plugins.ts'),
+  ]);
   const pinned = pinChecker(settings);
   const imported = [];
   for (const spec of specs.filter(isImportable)) {
@@ -54,6 +59,11 @@ export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly P
     resolved.push({ plugin: checkPlugin(await resolvePluginFile(kernel, spec, bundled), spec.file), from: spec.file, origin: spec.kind });
   }
   await applyInOrder(kernel, resolved, settings);
+  checkOptionsNameLoaded(kernel, settings);
+}
+
+/** Every `[plugin.<name>]` section names a loaded plugin. */
+function checkOptionsNameLoaded(kernel: Kernel, settings: PluginsSettings): void {
   const names = new Set(kernel.plugins().map((p) => p.name));
   const unused = Object.keys(settings.options).find((name) => !names.has(name));
   if (unused !== undefined) throw configError(`plugin.${unused}: no loaded plugin is named '${unused}'; loaded: ${[...names].join(', ')}`);

@@ -13,6 +13,44 @@ export interface StoreSelection {
   applyConfigured?: (() => Promise<void>) | undefined;
 }
 
+/**
+ * The store the config selects, opened on first use (a command that never reads the index, such as
+ * `kbctx tool init`, creates no database file). Which plugin provides the engine is checked at once:
+ * none is a config_error naming the engine and the loaded store plugins.
+ */
+export function deferredStore(kernel: Kernel, options: StoreOptions, selection: StoreSelection): OpenedStore {
+  if (!selection.applyConfigured && !kernel.hooks.createStore.get(options.engine)?.isUsed()) throw noStorePlugin(kernel, options.engine, selection.bundled);
+  let opened: OpenedStore | undefined;
+  const now = (): OpenedStore => (opened ??= openStore(kernel, options, selection));
+  return {
+    store: onFirstUse(() => now().store),
+    locks: onFirstUse(() => now().locks),
+    get label() {
+      return now().label;
+    },
+    get schemaVersion() {
+      return now().schemaVersion;
+    },
+  };
+}
+
+/** An object that opens its target when a property is first read (closing one never opened does nothing); methods stay bound to it. */
+function onFirstUse<T extends object>(open: () => T): T {
+  let target: T | undefined;
+  const bound = new Map<PropertyKey, unknown>();
+  return new Proxy({} as T, {
+    get(_shell, key) {
+      if (key === 'close' && target === undefined) return closeNothing;
+      target ??= open();
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      if (!bound.has(key)) bound.set(key, (value as (...args: unknown[]) => unknown).bind(target));
+      return bound.get(key);
+    },
+    has: (_shell, key) => Reflect.has((target ??= open()), key),
+  });
+}
+
 /** Throws config_error naming the engine and the loaded store plugins when no plugin provides it. */
 export function openStore(kernel: Kernel, options: StoreOptions, selection: StoreSelection): OpenedStore {
   const opened = openWith(kernel, options);
@@ -42,3 +80,5 @@ function noStorePlugin(kernel: Kernel, engine: string, bundled: Readonly<Record<
   const why = plugin ? `the store plugin ${plugin} provides it and is not loaded (check plugins in the config)` : 'no loaded plugin provides this store engine';
   return configError(`db.engine = "${engine}": ${why}; loaded store plugins: ${loaded.join(', ') || 'none'}`);
 }
+
+const closeNothing = async (): Promise<void> => undefined;

@@ -1,9 +1,11 @@
 // First-party plugin: the Lua bridge. Script connectors, tools and agents (`[connectors.script.*]`,
 // `[tools.script.*]`, `[agents.script.*]`) and `.lua` plugins run in the sandboxed Lua runtime
-// (ADR 0040) that the host provides as the `kbctx.scripting` service. Lua code is imported only when
-// a script or a `.lua` plugin is configured.
+// (ADR 0040), which this plugin opens on first use over the index (`kbctx.index`) with the host's
+// `[scripts]` settings (`kbctx.host`). Lua code is imported only when a script or a `.lua` plugin is
+// configured. It also adds the script commands (`tool init|test`, `agent init`, `connector init|test`).
 import { definePlugin, STAGE, type ScriptConfig } from '../../core/index.ts';
-import { scriptingService } from './scripting/scripting-service.ts';
+import { registerScriptCommands } from './commands/script-commands.ts';
+import { luaRuntimeService, scriptingHost } from './scripting/scripting-service.ts';
 import type { ScriptParts } from './script-parts.ts';
 
 // After the first-party defaults: a script tool or agent replaces any other of the same name, as
@@ -23,10 +25,13 @@ const plugin = definePlugin({
   name: 'lua-bridge',
   version: '0.2.0',
   kbctx: '^0.2',
-  provides: ['connector:script', 'tools:script', 'agents:script', 'plugins:.lua'],
+  provides: ['connector:script', 'tools:script', 'agents:script', 'plugins:.lua', 'command:connector', 'command:tool init|test', 'command:agent init'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    const host = () => kernel.use(scriptingService);
+    const runtime = scriptingHost(kernel);
+    kernel.provide(luaRuntimeService, runtime);
+    const host = () => runtime;
+    kernel.hooks.shutdown.tap('lua-bridge', () => runtime.close());
     let parts: ScriptParts = { tools: [], agents: [] };
     kernel.hooks.createConnector.for('script').tapPromise({ name: 'lua-bridge', stage: STAGE.FALLBACK }, async (instance) =>
       (await host().open()).connector(instance.name, instance.options as unknown as ScriptConfig),
@@ -38,6 +43,7 @@ const plugin = definePlugin({
     });
     kernel.hooks.tools.tap({ name: 'lua-bridge', stage: AFTER_DEFAULTS }, (tools) => parts.tools.forEach((t) => tools.add(t)));
     kernel.hooks.agents.tap({ name: 'lua-bridge', stage: AFTER_DEFAULTS }, (agents) => parts.agents.forEach((a) => agents.add(a)));
+    kernel.hooks.commands.tap('lua-bridge', (program) => registerScriptCommands(program, kernel, runtime));
     kernel.hooks.resolvePlugin.for('.lua').tapPromise('lua-bridge', async (spec) => {
       const { loadLuaPlugin } = await import('./lua-plugin.ts');
       return loadLuaPlugin(await host().open(), spec);

@@ -21,7 +21,12 @@ const plugin = definePlugin({
       const opening = import('./pg-store.ts').then(({ openPostgresStore }) =>
         openPostgresStore(url, { mirrorPath: mirrorPathFor(options.path, shown), poolSize: options.poolSize, openMirror }),
       );
-      return { store: lazyStore(opening, shown), locks: lazyLocks(opening), label: 'PostgreSQL' };
+      return {
+        store: lazyStore(opening, shown),
+        locks: lazyLocks(opening),
+        label: 'PostgreSQL',
+        schemaVersion: async () => (await import('./migrations.ts')).PG_SCHEMA_VERSION,
+      };
     });
   },
 });

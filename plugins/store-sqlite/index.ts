@@ -1,6 +1,7 @@
 // First-party plugin: the SQLite store (`[db] engine = "sqlite"`, the default): one file at
 // [db] path and its lock files. Opening is synchronous, so node:sqlite is imported with the plugin.
 import { definePlugin, STAGE, fileLocks, localStoreService } from '../../core/index.ts';
+import { SCHEMA_VERSION } from './migrations.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 
 const plugin = definePlugin({
@@ -15,6 +16,7 @@ const plugin = definePlugin({
       store: openSqliteStore(options.path, { keywordEngine: options.keywordEngine }),
       locks: fileLocks(options.path),
       label: 'SQLite',
+      schemaVersion: () => SCHEMA_VERSION,
     }));
   },
 });

@@ -1,11 +1,10 @@
-// `kbctx agent list|test|init`: list agents, resolve one prompt and print it, scaffold a script agent.
+// `kbctx agent list|test`: list agents, resolve one prompt and print it (the Lua bridge adds `agent init`).
 import type { Command } from 'commander';
 import { agentsToWire } from '../../app/wire.ts';
 import { KbctxError } from '../../domain/errors.ts';
-import { scaffoldScript } from '../../../plugins/lua-bridge/scripting/scaffold.ts';
 import type { CliContext } from '../context.ts';
 import { collect, parseKeyValues } from '../key-values.ts';
-import { printScaffold, reportLoadFailures } from './script-output.ts';
+import { reportLoadFailures } from '../report-load-failures.ts';
 
 export function registerAgent(program: Command, ctx: CliContext): void {
   const agent = program.command('agent').description('agents (inline and Lua): list, test, scaffold');
@@ -42,11 +41,6 @@ export function registerAgent(program: Command, ctx: CliContext): void {
       ctx.io.out(`System prompt (${prompt.system.length} characters):\n${prompt.system}\n`);
       ctx.io.out(`Messages (${prompt.messages.length}):\n${prompt.messages.map((m) => `  [${m.role}] ${m.content}\n`).join('')}`);
     });
-  agent
-    .command('init')
-    .description('write a commented script agent template to agents/<name>.lua and print its config entry')
-    .argument('<name>', 'agent name')
-    .action((name: string) => printScaffold(ctx, scaffoldScript('agent', name, ctx.io.cwd), `kbctx agent test ${name}`));
 }
 
 /** The registry's not_found (which lists the agents) plus where to look them up from the command line. */

@@ -1,7 +1,6 @@
 // `kbctx init`: create the index and run migrations (idempotent): the SQLite file, or the tables of the
 // PostgreSQL database at [db] url (opening the store migrates it, under an advisory lock).
 import type { Command } from 'commander';
-import { SCHEMA_VERSION } from '../../../plugins/store-sqlite/migrations.ts';
 import type { CliContext } from '../context.ts';
 
 export function registerInit(program: Command, ctx: CliContext): void {
@@ -12,8 +11,8 @@ export function registerInit(program: Command, ctx: CliContext): void {
       const kbctx = ctx.kbctx();
       const counts = await kbctx.store.counts(); // opens and migrates; PostgreSQL: also catches the replica's mirror up
       const { engine } = kbctx;
-      const schemaVersion = engine === 'PostgreSQL' ? (await import('../../../plugins/store-postgres/migrations.ts')).PG_SCHEMA_VERSION : SCHEMA_VERSION;
+      const schemaVersion = await kbctx.schemaVersion();
       if (ctx.json) ctx.printJson({ db_path: kbctx.store.path, engine: engine.toLowerCase(), schema_version: schemaVersion, documents: counts.documents });
-      else ctx.io.out(`Index ready at ${kbctx.store.path} (${engine}, schema version ${schemaVersion}; ${counts.documents} documents)\n`);
+      else ctx.io.out(`Index ready at ${kbctx.store.path} (${engine}, schema version ${schemaVersion ?? 'unknown'}; ${counts.documents} documents)\n`);
     });
 }

@@ -34,10 +34,13 @@ describe('plugins = ["bundled", "!lua-bridge"]', () => {
     assert.match(run.stderr, /\[agents\.script\.guide\] needs the plugin lua-bridge/);
   });
 
-  it('`kbctx tool test` still runs a script file (the scripting service is the host\'s)', async () => {
+  it('the script commands go with it: `kbctx tool test` and `kbctx connector` are unknown, `tool list` stays', async () => {
     const run = await cli('none.toml', ['tool', 'test', 'tools/echo.lua']);
-    assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /Result:\n"hi"/);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /unknown command 'test'/);
+    const connector = await cli('none.toml', ['connector', 'init', 'x']);
+    assert.equal(connector.code, 2, connector.stderr);
+    assert.match(connector.stderr, /unknown command 'connector'/);
   });
 
   it('without script sections, sync and the tool list are as before (no script tools)', async () => {

@@ -55,7 +55,7 @@ describe('a .lua plugin through the CLI', () => {
     const redact = plugins.find((p) => p.name === 'redact');
     assert.deepEqual({ origin: redact?.origin, hooks: redact?.hooks }, { origin: 'path', hooks: ['document', 'rank'] });
     const bridge = plugins.find((p) => p.name === 'lua-bridge');
-    assert.deepEqual(bridge?.hooks.sort(), ['agents', 'boot', 'createConnector.for("script")', 'resolvePlugin.for(".lua")', 'tools']);
+    assert.deepEqual(bridge?.hooks.sort(), ['agents', 'boot', 'commands', 'createConnector.for("script")', 'resolvePlugin.for(".lua")', 'shutdown', 'tools']);
   });
 
   it('bad options are checked against its options table', async () => {

@@ -3,26 +3,25 @@
 // device, FIFO, folder or oversized file is bad_request (exit 2), never read.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { badRequest, notFound } from '../domain/errors.ts';
-import { checkScriptFile } from '../../plugins/lua-bridge/scripting/script-file.ts';
-import { requireEnvFor } from '../config/require-env.ts';
-import type { Config, ScriptConfig } from '../config/types.ts';
+import { checkScriptFile } from '../scripting/script-file.ts';
+import { badRequest, notFound, type HostInfo, type ScriptConfig } from '../../../core/index.ts';
 
 type Kind = 'tools' | 'connectors';
 const DEFAULT_TIMEOUT: Record<Kind, number> = { tools: 30, connectors: 300 };
 const KIND_COMMAND: Record<Kind, string> = { tools: 'tool', connectors: 'connector' };
 const LIST_HINT: Record<Kind, string> = { tools: 'the configured tools: `kbctx tool list`', connectors: 'the configured connectors: `kbctx sources`' };
 
-export function scriptSection(config: Config, kind: Kind, file: string, source: string | undefined, cwd: string): { name: string; script: ScriptConfig } {
+export function scriptSection(host: HostInfo, kind: Kind, file: string, source: string | undefined, cwd: string): { name: string; script: ScriptConfig } {
   const absolute = path.resolve(cwd, file);
   if (!existsSync(absolute)) throw notFound(`script not found: ${file}; \`kbctx ${KIND_COMMAND[kind]} test\` takes the path of a .lua file (${LIST_HINT[kind]})`);
   const problem = checkScriptFile(absolute);
   if (problem !== null) throw badRequest(problem);
+  const { config } = host;
   const sections = kind === 'tools' ? config.tools.script : config.connectors.script;
   if (source !== undefined && !sections[source]) throw notFound(`[${kind}.script.${source}] is not configured (${LIST_HINT[kind]})`);
   const name = source ?? Object.keys(sections).find((n) => sections[n]?.path === absolute);
   const section = name === undefined ? undefined : sections[name];
-  if (name !== undefined) requireEnvFor(config, `${kind}.script.${name}`);
+  if (name !== undefined) host.check(`${kind}.script.${name}`)?.();
   return {
     name: name ?? path.basename(file, '.lua'),
     script: { timeoutSecs: section?.timeoutSecs ?? DEFAULT_TIMEOUT[kind], extra: section?.extra ?? {}, path: absolute },

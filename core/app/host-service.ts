@@ -1,0 +1,23 @@
+// The `kbctx.host` service: what the host hands every plugin about this run — the whole validated
+// config (the existing sections `[scripts]`, `[tools.script.*]` … that first-party plugins read), the
+// environment, the check for a config part that uses an unset `${VAR}`, and where to report parts
+// that failed to load (shown by `serve`, `doctor`, `tool list`, never thrown).
+import { createServiceRef } from '../services.ts';
+import type { Config } from '../config/types.ts';
+import type { PartCheck } from './part-guards.ts';
+
+export interface LoadFailure {
+  /** What failed, as `kind:name` (`tool:weather`, `agent:triage`, `extension:./x.mjs`). */
+  label: string;
+  message: string;
+}
+
+export interface HostInfo {
+  readonly config: Config;
+  readonly env: NodeJS.ProcessEnv;
+  /** The guard of a config part using an unset `${VAR}` (`tools.script.x`); undefined when nothing is missing. */
+  check(part: string): PartCheck | undefined;
+  reportFailures(failures: readonly LoadFailure[]): void;
+}
+
+export const hostService = createServiceRef<HostInfo>('kbctx.host');
