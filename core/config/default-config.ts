@@ -1,11 +1,9 @@
-// The built-in configuration used when no config file exists: index the Markdown and text files under
-// the working directory, skipping dependency and VCS folders, into .kbctx/kbctx.sqlite.
-export const DEFAULT_CONFIG_TOML = `
-[db]
-path = ".kbctx/kbctx.sqlite"
+// The built-in configuration used when no config file exists: config/kbctx.default.toml, shipped with
+// the package (read only then). Its leading comment is left out (it describes the file itself).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from '../package-root.ts';
 
-[connectors.filesystem.local]
-root = "."
-include_globs = ["**/*.md", "**/*.markdown", "**/*.mdx", "**/*.txt", "**/*.rst", "**/*.adoc"]
-exclude_globs = ["**/node_modules/**", "**/.git/**", "**/.kbctx/**", "**/dist/**", "**/build/**", "**/target/**", "**/.venv/**"]
-`;
+export function defaultConfigToml(): string {
+  return readFileSync(path.join(packageRoot(), 'config', 'kbctx.default.toml'), 'utf8').replace(/^(#.*\n)+\n?/, '');
+}

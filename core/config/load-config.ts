@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { configError } from '../domain/errors.ts';
-import { DEFAULT_CONFIG_TOML } from './default-config.ts';
+import { defaultConfigToml } from './default-config.ts';
 import { LOCK_FILE } from '../load/plugin-lock.ts';
 import { findConfig } from './find-config.ts';
 import { expandEnv, referencedEnvVars, unsetMessage, type UnsetVar } from './expand-env.ts';
@@ -27,7 +27,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const found = findConfig({ configPath: options.configPath, cwd, env });
-  if (found.file === null) return parseConfig(DEFAULT_CONFIG_TOML, { file: null, cwd, env });
+  if (found.file === null) return parseConfig(defaultConfigToml(), { file: null, cwd, env });
   const shown = path.relative(cwd, found.file);
   const file = shown !== '' && !shown.startsWith('..') ? shown : found.file;
   if (!existsSync(found.file)) {

@@ -1,6 +1,8 @@
 // A small declarative validator for the config tree (zod costs ~40 ms of CLI start-up; this costs
 // nothing). Each schema checks a value at a key path and returns the typed value with defaults
 // applied, or throws SchemaIssue with the path and a message such as "must be between 0 and 1".
+// Each schema also describes itself as JSON Schema (`json()`), from which config/kbctx.schema.json is
+// generated for editors (`npm run config:schema`; a test keeps the file current).
 
 export class SchemaIssue extends Error {
   readonly path: readonly string[];
@@ -10,10 +12,14 @@ export class SchemaIssue extends Error {
   }
 }
 
+export type JsonSchemaOf = Record<string, unknown>;
+
 export interface Schema<T> {
   parse(value: unknown, path: readonly string[]): T;
   /** Value used when the key is absent; undefined means the key is required. */
   readonly fallback?: () => T;
+  /** The same rule as JSON Schema (draft 2020-12), for editors. */
+  json(): JsonSchemaOf;
 }
 
 type Shape = Record<string, Schema<unknown>>;
@@ -29,9 +35,9 @@ const typed =
     return v;
   };
 
-export const str = (): Schema<string> => ({ parse: typed((v): v is string => typeof v === 'string', 'a string') });
-export const bool = (): Schema<boolean> => ({ parse: typed((v): v is boolean => typeof v === 'boolean', 'a boolean') });
-export const unknownValue = (): Schema<unknown> => ({ parse: (v) => v });
+export const str = (): Schema<string> => ({ parse: typed((v): v is string => typeof v === 'string', 'a string'), json: () => ({ type: 'string' }) });
+export const bool = (): Schema<boolean> => ({ parse: typed((v): v is boolean => typeof v === 'boolean', 'a boolean'), json: () => ({ type: 'boolean' }) });
+export const unknownValue = (): Schema<unknown> => ({ parse: (v) => v, json: () => ({}) });
 
 export function num(range: { min?: number; max?: number; int?: boolean; gt?: number } = {}): Schema<number> {
   return {
@@ -45,6 +51,12 @@ export function num(range: { min?: number; max?: number; int?: boolean; gt?: num
       if (gt !== undefined && v <= gt) throw new SchemaIssue(path, `must be greater than ${gt}`);
       return v;
     },
+    json: () => ({
+      type: range.int ? 'integer' : 'number',
+      ...(range.min === undefined ? {} : { minimum: range.min }),
+      ...(range.max === undefined ? {} : { maximum: range.max }),
+      ...(range.gt === undefined ? {} : { exclusiveMinimum: range.gt }),
+    }),
   };
 }
 
@@ -55,6 +67,7 @@ export function boolOr<const T extends string>(words: readonly T[]): Schema<bool
       if (typeof v === 'boolean' || (typeof v === 'string' && (words as readonly string[]).includes(v))) return v as boolean | T;
       throw new SchemaIssue(path, `must be true, false or ${words.map((w) => JSON.stringify(w)).join(', ')}, got ${describe(v)}`);
     },
+    json: () => ({ anyOf: [{ type: 'boolean' }, { enum: [...words] }] }),
   };
 }
 
@@ -69,6 +82,7 @@ export function duration(): Schema<number> {
       const unit = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400 }[m[2] ?? 's'] ?? 1;
       return Number(m[1]) * unit;
     },
+    json: () => ({ anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^\\s*(\\d+(\\.\\d+)?)\\s*(ms|s|m|h|d)?\\s*$|^off$' }] }),
   };
 }
 
@@ -82,6 +96,7 @@ export function oneOf<const T extends string>(values: readonly T[]): Schema<T> {
       }
       return v as T;
     },
+    json: () => ({ enum: [...values] }),
   };
 }
 
@@ -91,15 +106,23 @@ export function array<T>(item: Schema<T>): Schema<T[]> {
       if (!Array.isArray(v)) throw new SchemaIssue(path, `must be an array, got ${describe(v)}`);
       return v.map((x, i) => item.parse(x, [...path, String(i)]));
     },
+    json: () => ({ type: 'array', items: item.json() }),
   };
 }
 
 export function withDefault<T>(schema: Schema<T>, value: T | (() => T)): Schema<T> {
-  return { parse: schema.parse, fallback: typeof value === 'function' ? (value as () => T) : () => structuredClone(value) };
+  const fallback = typeof value === 'function' ? (value as () => T) : () => structuredClone(value);
+  return { parse: schema.parse, fallback, json: () => withJsonDefault(schema.json(), fallback()) };
 }
 
 export function optional<T>(schema: Schema<T>): Schema<T | undefined> {
-  return { parse: schema.parse, fallback: () => undefined };
+  return { parse: schema.parse, fallback: () => undefined, json: schema.json };
+}
+
+/** A default worth showing in an editor: plain values (not the empty tables of whole sections). */
+function withJsonDefault(json: JsonSchemaOf, value: unknown): JsonSchemaOf {
+  const shown = value === null || typeof value !== 'object' || (Array.isArray(value) && value.every((v) => typeof v !== 'object'));
+  return shown ? { ...json, default: value } : json;
 }
 
 const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
@@ -132,6 +155,12 @@ export function table<S extends Shape>(shape: S, rest?: 'keep'): Schema<Out<S> &
       if (rest === 'keep') out['extra'] = extra;
       return out as Out<S> & { extra?: Record<string, unknown> };
     },
+    json: () => ({
+      type: 'object',
+      properties: Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, field.json()])),
+      ...(Object.entries(shape).some(([, f]) => !f.fallback) ? { required: Object.entries(shape).filter(([, f]) => !f.fallback).map(([k]) => k) } : {}),
+      additionalProperties: rest === 'keep',
+    }),
   };
   return schema;
 }
@@ -144,6 +173,7 @@ export function named<T>(entry: Schema<T>): Schema<Record<string, T>> {
         if (!isTable(v)) throw new SchemaIssue(path, `must be a table, got ${describe(v)}`);
         return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, entry.parse(x, [...path, k])]));
       },
+      json: () => ({ type: 'object', additionalProperties: entry.json() }),
     },
     () => ({}),
   );

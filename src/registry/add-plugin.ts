@@ -7,7 +7,7 @@ import path from 'node:path';
 import semver from 'semver';
 import { KERNEL_API_VERSION } from '../../core/kernel.ts';
 import { formatPluginLock, LOCK_FILE, readPluginLock, sha256File } from '../../core/load/plugin-lock.ts';
-import { DEFAULT_CONFIG_TOML } from '../../core/config/default-config.ts';
+import { defaultConfigToml } from '../../core/config/default-config.ts';
 import { configError, KbctxError } from '../../core/domain/errors.ts';
 import { appendPluginEntry } from './config-edit.ts';
 import { headCommit } from './git.ts';
@@ -58,4 +58,4 @@ export async function addPlugin(ctx: RegistryContext, ext: ResolvedExtension, op
   return { written: !enabled, file: ctx.configFile, block, pinned: { lockFile, commit: pin.commit, sha256 } };
 }
 
-const initialText = (ctx: RegistryContext): string => (ctx.config.file ? '' : DEFAULT_CONFIG_TOML.trimStart());
+const initialText = (ctx: RegistryContext): string => (ctx.config.file ? '' : defaultConfigToml().trimStart());

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { KbctxError, notFound } from '../../core/domain/errors.ts';
 import type { Config } from '../../core/config/types.ts';
-import { DEFAULT_CONFIG_TOML } from '../../core/config/default-config.ts';
+import { defaultConfigToml } from '../../core/config/default-config.ts';
 import { CONNECTOR_TIMEOUT_SECS } from '../../core/config/schema.ts';
 import { appendTable, hasTable } from './config-edit.ts';
 import { escapeFrom } from './confine.ts';
@@ -125,7 +125,7 @@ export async function addExtension(ctx: RegistryContext, id: string, options: { 
   const values: Record<string, unknown> = { ...example, path: ext.scriptPath, timeout: example['timeout'] ?? (ext.type === 'connectors' ? CONNECTOR_TIMEOUT_SECS : 30) };
   for (const key of required) values[key] = '';
   const comments = [`${ext.id} from registry '${ext.registry}'`, ...(ext.entry.requiredConfig.length > 0 ? [`required: ${ext.entry.requiredConfig.join(', ')}`] : [])];
-  const block = appendTable(ctx.configFile, keys, values, comments, ctx.config.file ? '' : DEFAULT_CONFIG_TOML.trimStart());
+  const block = appendTable(ctx.configFile, keys, values, comments, ctx.config.file ? '' : defaultConfigToml().trimStart());
   return { written: true, file: ctx.configFile, block };
 }
 
@@ -214,7 +214,7 @@ export async function initCommunity(ctx: RegistryContext, options: { path?: stri
       ['registries', COMMUNITY_REGISTRY.name],
       { url: options.url ?? COMMUNITY_REGISTRY.url, branch: COMMUNITY_REGISTRY.branch, path: target, readonly: true },
       ['Community extensions: enable one with `kbctx registry add <type>/<name>`'],
-      ctx.config.file ? '' : DEFAULT_CONFIG_TOML.trimStart(),
+      ctx.config.file ? '' : defaultConfigToml().trimStart(),
     );
     configured = true;
   }

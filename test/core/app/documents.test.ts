@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { KbctxError } from '../../../core/domain/errors.ts';
+import { IndexFixture } from '../../helpers/index-fixture.ts';
+import { exportJsonPieces, listDocumentPage } from '../../../core/app/documents.ts';
+import { chunkToWire, documentToWire } from '../../../core/app/wire.ts';
+
+const fx = new IndexFixture();
+before(async () => {
+  for (let i = 0; i < 5; i++) fx.ws.write(`docs/d${i}.md`, `# Doc ${i}\n\nText ${i}.`);
+  await fx.sync();
+});
+after(() => fx.close());
+
+describe('listDocumentPage', () => {
+  it('pages through every document once, in a stable order', async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await listDocumentPage(fx.kbctx.store, cursor, 2);
+      seen.push(...page.documents.map((d) => d.sourceId));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor !== undefined && pages < 10);
+    assert.deepEqual([...seen].sort(), ['d0.md', 'd1.md', 'd2.md', 'd3.md', 'd4.md']);
+    assert.equal(new Set(seen).size, 5);
+    assert.ok(pages >= 3);
+  });
+
+  it('rejects a cursor it did not issue', async () => {
+    await assert.rejects(listDocumentPage(fx.kbctx.store, 'not-a-cursor!'), (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && /invalid cursor/.test(e.message));
+  });
+});
+
+describe('exportJsonPieces', () => {
+  it('streams exactly the text of JSON.stringify(export, null, 2), in small pieces, and counts', async () => {
+    const { documents, chunks } = await fx.kbctx.store.exportAll();
+    const expected = `${JSON.stringify({ documents: documents.map(documentToWire), chunks: chunks.map(chunkToWire) }, null, 2)}\n`;
+    const counts = { documents: 0, chunks: 0 };
+    const pieces: string[] = [];
+    for await (const piece of exportJsonPieces(fx.kbctx.store, counts, 100)) pieces.push(piece);
+    assert.ok(pieces.length > 3);
+    assert.equal(pieces.join(''), expected);
+    assert.deepEqual(counts, { documents: 5, chunks: chunks.length });
+  });
+});
+
+describe('exportJsonPieces counts', () => {
+  it('fill in row by row as the pieces come out, so a progress display can read them', async () => {
+    const counts = { documents: 0, chunks: 0 };
+    const seen: number[] = [];
+    for await (const _piece of exportJsonPieces(fx.kbctx.store, counts, 100)) seen.push(counts.documents + counts.chunks);
+    const total = counts.documents + counts.chunks;
+    assert.ok((seen[0] ?? 0) > 0 && (seen[0] ?? 0) < total, `first piece after ${seen[0]} of ${total} rows`);
+    assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'never goes back');
+  });
+});

@@ -1,0 +1,93 @@
+// The `since` and `filters` search parameters: parsed once for every surface, applied inside
+// keyword and vector candidate retrieval (before the cut), and unknown parameters rejected by name.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { RetrievalConfig } from '../../../core/config/types.ts';
+import { KbctxError } from '../../../core/domain/errors.ts';
+import { documentId } from '../../../core/domain/ids.ts';
+import { parseSince } from '../../../core/search/since.ts';
+import { openSqliteStore, type SqliteStore } from '../../../plugins/store-sqlite/sqlite-store.ts';
+import { HashingEmbedder } from '../../helpers/hashing-embedder.ts';
+import { embedPending } from '../../../core/app/embed.ts';
+import { parseSearchParams } from '../../../core/app/search-params.ts';
+import { search } from '../../../core/app/search.ts';
+import { createSemanticSearch } from '../../../core/app/semantic-search.ts';
+import { toChunks, toDocument } from '../../../core/app/sync.ts';
+
+const retrieval: RetrievalConfig = { finalLimit: 10, maxLimit: 100, hybridAlpha: 0.6, candidateKKeyword: 20, candidateKVector: 20, fusion: 'weighted', cacheSize: 0 };
+const NOW = new Date('2026-03-10T12:00:00Z');
+let dir: string;
+let store: SqliteStore;
+const embedder = new HashingEmbedder();
+
+async function add(connector: string, sourceId: string, body: string, updatedAt: string): Promise<void> {
+  const doc = toDocument({ sourceId, body, title: sourceId, updatedAt }, documentId(connector, sourceId), connector, connector);
+  await store.upsertDocument(doc, toChunks(doc, { maxTokens: 700, overlapTokens: 0 }), null);
+}
+
+before(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'kbctx-filters-'));
+  store = openSqliteStore(path.join(dir, 'index.sqlite'));
+  // 60 strong old matches crowd the 20 candidates: a filter applied after the cut would find nothing new.
+  for (let i = 0; i < 60; i++) await add('filesystem:old', `old-${i}.md`, `quarterly budget budget review budget notes ${i}`, '2020-01-0' + ((i % 9) + 1) + 'T00:00:00.000Z');
+  await add('filesystem:new', 'new-a.md', 'a passing word on the budget', '2026-03-09T08:00:00Z');
+  await add('filesystem:new', 'new-b.md', 'budget mentioned once more', '2026-03-05T00:00:00.000Z');
+  await add('filesystem:old', 'edge.md', 'budget at the start of the day', '2026-03-01T00:00:00+00:00');
+  await embedPending({ store, embedder });
+});
+after(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const deps = () => ({ store, retrieval, semantic: createSemanticSearch(() => embedder) });
+const ids = async (input: Record<string, unknown>) =>
+  (await search(deps(), parseSearchParams({ query: 'budget', ...input }, retrieval, NOW))).results.map((r) => r.sourceId).sort();
+
+describe('parseSince', () => {
+  it('reads dates, date-times and durations as UTC instants', () => {
+    assert.equal(parseSince('2026-03-01', NOW), '2026-03-01T00:00:00.000Z');
+    assert.equal(parseSince('2026-03-01T09:30:00+02:00', NOW), '2026-03-01T07:30:00.000Z');
+    assert.equal(parseSince('2026-03-01 09:30', NOW), '2026-03-01T09:30:00.000Z');
+    assert.equal(parseSince('7d', NOW), '2026-03-03T12:00:00.000Z');
+    assert.equal(parseSince('12h', NOW), '2026-03-10T00:00:00.000Z');
+    assert.equal(parseSince('2w', NOW), '2026-02-24T12:00:00.000Z');
+  });
+
+  it('rejects anything else naming the parameter', () => {
+    for (const bad of ['yesterday', '7 days', '2026-13-45', '-3d', '']) {
+      assert.throws(() => parseSince(bad, NOW), (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && /since/.test(e.message), bad);
+    }
+  });
+});
+
+describe('since and filters in search', () => {
+  for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {
+    it(`${mode}: since is applied before the cut, inclusive at the boundary`, async () => {
+      assert.deepEqual(await ids({ mode, since: '2026-03-01', limit: 5 }), ['edge.md', 'new-a.md', 'new-b.md']);
+      assert.deepEqual(await ids({ mode, since: '7d', limit: 5 }), ['new-a.md', 'new-b.md']);
+    });
+  }
+
+  it('accepts Context Harness filters {source, since}, alone or with the top-level twins', async () => {
+    assert.deepEqual(await ids({ filters: { source: 'filesystem:new' } }), ['new-a.md', 'new-b.md']);
+    assert.deepEqual(await ids({ filters: { source: 'filesystem', since: '2026-03-06' } }), ['new-a.md']);
+    assert.deepEqual(await ids({ source: 'filesystem:old', filters: { since: '2026-03-01' } }), ['edge.md']);
+    assert.deepEqual(await ids({ source: 'filesystem:new', filters: { source: 'filesystem:new' } }), ['new-a.md', 'new-b.md']);
+  });
+
+  it('rejects unknown parameters and filters by name, and disagreeing twins', async () => {
+    const bad = (input: Record<string, unknown>, pattern: RegExp) =>
+      assert.throws(() => parseSearchParams({ query: 'budget', ...input }, retrieval, NOW), (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && pattern.test(e.message));
+    bad({ top_k: 3 }, /unknown parameter 'top_k'/);
+    bad({ top_k: 3, sort: 'date' }, /unknown parameters 'top_k', 'sort'/);
+    bad({ filters: { until: '2026-01-01' } }, /unknown parameter 'filters\.until'/);
+    bad({ filters: { source: 3 } }, /filters\.source/);
+    bad({ filters: 'git' }, /filters/);
+    bad({ source: 'a', filters: { source: 'b' } }, /disagree/);
+    bad({ filters: { since: 'last week' } }, /filters\.since/);
+  });
+});
