@@ -12,13 +12,14 @@ import type { Hook, HookMap } from 'tapable';
 export const KERNEL_API_VERSION = '0.2.0';
 const APPLY_TIMEOUT_MS = 10_000;
 
-export type PluginOrigin = 'bundled' | 'path' | 'package' | 'registry';
+/** `config`: a plugin object written in a config module's `plugins` list (kbctx.config.mjs). */
+export type PluginOrigin = 'bundled' | 'path' | 'package' | 'registry' | 'config';
 
 export interface LoadedPluginInfo {
   name: string;
   version: string;
   origin: PluginOrigin;
-  /** Where it came from: the bundled name, a file path or a package name. */
+  /** Where it came from: the bundled name, a file path, a package name or its place in the config (`plugins[1]`). */
   from: string;
   hooks: string[];
   provides: string[];

@@ -1,5 +1,6 @@
 // `kbctx doctor`: checks of the config, the index and its embeddings, each with what to do about a
 // problem. Pure over the Store interface and the config; the CLI adds registries and git.
+import { isConfigModule } from '../config/find-config.ts';
 import type { Config } from '../config/types.ts';
 import type { Store } from '../store/store.ts';
 
@@ -17,7 +18,7 @@ export function configChecks(config: Config): DoctorCheck[] {
   const checks: DoctorCheck[] = [
     config.file === null
       ? { area: 'config', status: 'warn', detail: 'no config file found: using the built-in default (Markdown and text under ./)', fix: 'create config/kbctx.toml (see config/kbctx.example.toml) or pass -c' }
-      : { area: 'config', status: 'ok', detail: `${config.file} loaded (keys and types valid)` },
+      : { area: 'config', status: 'ok', detail: `${config.file} loaded (${isConfigModule(config.file) ? 'config as code; ' : ''}keys and types valid)` },
   ];
   for (const [part, unset] of Object.entries(config.unsetEnv ?? {})) {
     for (const u of unset) {

@@ -1,8 +1,10 @@
 // What every CLI command receives: output streams, global options, and lazily loaded config and app.
 // Commands translate flags into app calls and results into text or JSON; nothing else. The config
-// loader and the composition root are imported by `prepare()` (before an action runs), not at start-up.
+// loader and the composition root are imported by `prepare()` (before an action runs), not at start-up;
+// so is a config module (kbctx.config.mjs), whose tree `config()` then validates synchronously.
 import type { Writable } from 'node:stream';
 import type { Config } from '../config/types.ts';
+import type { ConfigModule } from '../config/config-module.ts';
 import type { loadConfig } from '../config/load-config.ts';
 import type { Kbctx, openKbctx } from '../app/compose.ts';
 
@@ -33,6 +35,8 @@ export class CliContext {
   private cachedConfig: Config | undefined;
   private cachedKbctx: Kbctx | undefined;
   private loaders: Loaders | undefined;
+  /** The config module (kbctx.config.mjs) prepare() imported, or why it failed (thrown when a command reads the config). */
+  private configModule: { ok: true; module: ConfigModule | undefined } | { ok: false; error: unknown } | undefined;
 
   constructor(io: CliIO, globals: () => GlobalOptions) {
     this.io = io;
@@ -51,6 +55,15 @@ export class CliContext {
   async prepare(): Promise<void> {
     const [config, compose] = await Promise.all([import('../config/load-config.ts'), import('../app/compose.ts'), import('../app/bundled-set.ts').then((b) => b.loadBundledPlugins())]);
     this.loaders = { loadConfig: config.loadConfig, openKbctx: compose.openKbctx };
+    // Config as code is imported here, as loadConfig is synchronous; a TOML config costs a lookup.
+    this.configModule ??= await config.importConfig(this.lookup()).then(
+      (module) => ({ ok: true as const, module }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+  }
+
+  private lookup(): { configPath: string | undefined; cwd: string; env: NodeJS.ProcessEnv } {
+    return { configPath: this.globals().config, cwd: this.io.cwd, env: this.io.env };
   }
 
   private get load(): Loaders {
@@ -59,7 +72,10 @@ export class CliContext {
   }
 
   config(): Config {
-    this.cachedConfig ??= this.load.loadConfig({ configPath: this.globals().config, cwd: this.io.cwd, env: this.io.env });
+    if (this.cachedConfig) return this.cachedConfig;
+    const imported = this.configModule;
+    if (imported?.ok === false) throw imported.error;
+    this.cachedConfig = this.load.loadConfig({ ...this.lookup(), module: imported?.module });
     return this.cachedConfig;
   }
 

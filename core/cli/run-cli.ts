@@ -54,7 +54,7 @@ function buildProgram(ctx: CliContext, program: Command, commands: readonly Regi
     .name('kbctx')
     .description('kbctx: a knowledge-base context server for AI agents')
     .version(VERSION, '-V, --version')
-    .option('-c, --config <path>', 'config file (default: $KBCTX_CONFIG, $CTX_CONFIG, ./config/kbctx.toml, .ctx/config.toml, ./config/ctx.toml)')
+    .option('-c, --config <path>', 'config file, TOML or a kbctx.config.mjs module (default: $KBCTX_CONFIG, $CTX_CONFIG, ./config/kbctx.toml, ./config/kbctx.config.mjs, .ctx/config.toml, ./config/ctx.toml)')
     .option('--json', 'machine-readable JSON output')
     .showHelpAfterError('(run `kbctx --help` for usage)')
     .addHelpText('after', () => `\nConfig in use: ${describeConfig(ctx)}\n`)

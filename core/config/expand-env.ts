@@ -20,7 +20,7 @@ export function expandEnv(value: unknown, env: NodeJS.ProcessEnv, unset: UnsetVa
     });
   }
   if (Array.isArray(value)) return value.map((v, i) => expandEnv(v, env, unset, [...path, String(i)]));
-  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+  if (value !== null && typeof value === 'object' && !(value instanceof Date) && !isCode(value)) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = expandEnv(v, env, unset, [...path, k]);
     return out;
@@ -37,6 +37,15 @@ export function unsetMessage(file: string, u: UnsetVar): string {
 export function referencedEnvVars(value: unknown, found: Set<string> = new Set()): string[] {
   if (typeof value === 'string') for (const m of value.matchAll(VAR)) found.add(m[1]!);
   else if (Array.isArray(value)) for (const v of value) referencedEnvVars(v, found);
-  else if (value !== null && typeof value === 'object' && !(value instanceof Date)) for (const v of Object.values(value)) referencedEnvVars(v, found);
+  else if (value !== null && typeof value === 'object' && !(value instanceof Date) && !isCode(value)) for (const v of Object.values(value)) referencedEnvVars(v, found);
   return [...found];
+}
+
+/**
+ * Code, not data: an object with a method, or made by a class (a plugin object in a config module's
+ * `plugins`, ADR 0128). It is kept as it is: not expanded, copied or frozen.
+ */
+export function isCode(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return (proto !== Object.prototype && proto !== null && !Array.isArray(value)) || Object.values(value).some((v) => typeof v === 'function');
 }

@@ -1,10 +1,13 @@
 // Which config file a command uses, without reading it. kbctx's locations first, then Context
 // Harness's, so a ctx.toml workspace works unchanged:
 //   1. -c/--config   2. $KBCTX_CONFIG   3. $CTX_CONFIG   4. ./config/kbctx.toml
-//   5. .ctx/config.toml in the working directory or the nearest parent that has one
-//   6. ./config/ctx.toml   7. Context Harness's global config ($CTX_CONFIG_DIR, $XDG_CONFIG_HOME/ctx or
-//   ~/.config/ctx, then config.toml)   8. the built-in default (only when none of the above exists)
+//   5. ./config/kbctx.config.mjs (config as code, ADR 0128)
+//   6. .ctx/config.toml in the working directory or the nearest parent that has one
+//   7. ./config/ctx.toml   8. Context Harness's global config ($CTX_CONFIG_DIR, $XDG_CONFIG_HOME/ctx or
+//   ~/.config/ctx, then config.toml)   9. the built-in default (only when none of the above exists)
 // Relative paths in a file resolve against its config root (ADR 0114), whatever the working directory.
+// Hand-written rather than cosmiconfig: ADR 0123 and 0128 (the order across kinds of location, the
+// injected environment, and start-up cost).
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -36,8 +39,10 @@ export function findConfig(options: { configPath?: string | undefined; cwd: stri
       return { file, via, baseDir: configRoot(file), explicit: true };
     }
   }
-  const kbctx = path.join(cwd, 'config', 'kbctx.toml');
-  if (existsSync(kbctx)) return { file: kbctx, via: './config/kbctx.toml', baseDir: configRoot(kbctx), explicit: false };
+  for (const name of ['kbctx.toml', 'kbctx.config.mjs']) {
+    const file = path.join(cwd, 'config', name);
+    if (existsSync(file)) return { file, via: `./config/${name}`, baseDir: configRoot(file), explicit: false };
+  }
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     const workspace = path.join(dir, '.ctx', 'config.toml');
     if (existsSync(workspace)) return { file: workspace, via: dir === cwd ? './.ctx/config.toml' : `${workspace} (nearest .ctx/ above the working directory)`, baseDir: configRoot(workspace), explicit: false };
@@ -49,6 +54,9 @@ export function findConfig(options: { configPath?: string | undefined; cwd: stri
   if (existsSync(global)) return { file: global, via: 'Context Harness global config', baseDir: cwd, explicit: false };
   return { file: null, via: 'built-in default', baseDir: cwd, explicit: false };
 }
+
+/** A config file that is a module (`kbctx.config.mjs`, or any `.mjs`/`.js`/`.mts`/`.ts` given with -c): imported, not parsed. */
+export const isConfigModule = (file: string): boolean => /\.m?[jt]s$/.test(file);
 
 /**
  * The folder a config file's relative paths resolve against: the file's folder, or the project above it

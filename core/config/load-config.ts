@@ -1,6 +1,8 @@
 // Finds, reads, expands, validates and freezes the configuration, once, at the edge.
-// Lookup order: see find-config.ts (-c, KBCTX_CONFIG, CTX_CONFIG, ./config/kbctx.toml, .ctx/config.toml
-// walking up, ./config/ctx.toml, then the built-in default).
+// Lookup order: see find-config.ts (-c, KBCTX_CONFIG, CTX_CONFIG, ./config/kbctx.toml,
+// ./config/kbctx.config.mjs, .ctx/config.toml walking up, ./config/ctx.toml, then the built-in default).
+// A config module (config as code) is imported first by `importConfig` (asynchronous) and its tree
+// validated here like a parsed TOML file.
 import { readFileSync, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -8,8 +10,9 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { configError } from '../domain/errors.ts';
 import { defaultConfigToml } from './default-config.ts';
 import { LOCK_FILE } from '../load/plugin-lock.ts';
-import { findConfig } from './find-config.ts';
-import { expandEnv, referencedEnvVars, unsetMessage, type UnsetVar } from './expand-env.ts';
+import { importConfigModule, type ConfigModule } from './config-module.ts';
+import { findConfig, isConfigModule } from './find-config.ts';
+import { expandEnv, isCode, referencedEnvVars, unsetMessage, type UnsetVar } from './expand-env.ts';
 import { configSchema, DEFAULT_MAX_FILE_BYTES, type RawConfig } from './schema.ts';
 import { SchemaIssue } from './schema-kit.ts';
 import type { Config, ScriptConfig } from './types.ts';
@@ -21,6 +24,8 @@ export interface LoadConfigOptions {
   configPath?: string | undefined;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** The config module the lookup finds, imported by `importConfig` (needed when the config is one). */
+  module?: ConfigModule | undefined;
 }
 
 export function loadConfig(options: LoadConfigOptions = {}): Config {
@@ -28,12 +33,33 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
   const found = findConfig({ configPath: options.configPath, cwd, env });
   if (found.file === null) return parseConfig(defaultConfigToml(), { file: null, cwd, env });
-  const shown = path.relative(cwd, found.file);
-  const file = shown !== '' && !shown.startsWith('..') ? shown : found.file;
-  if (!existsSync(found.file)) {
-    throw configError(`config file not found: ${file} (from ${found.via}); create it (see config/kbctx.example.toml) or pass another path with -c`);
+  const file = existingFile(found.file, found.via, cwd);
+  const where = { file, cwd: found.baseDir, env, fileBase: cwd };
+  if (!isConfigModule(found.file)) return parseConfig(readFileSync(found.file, 'utf8'), where);
+  if (options.module?.file !== found.file) throw new Error(`${file} is a config module: import it with importConfig() before loadConfig()`);
+  return parseConfigTree(options.module.tree, where);
+}
+
+/**
+ * Imports the config module the lookup finds (`kbctx.config.mjs`, or a module given with -c or
+ * $KBCTX_CONFIG) and evaluates its default export, for loadConfig; undefined for a TOML file or none.
+ */
+export async function importConfig(options: Omit<LoadConfigOptions, 'module'> = {}): Promise<ConfigModule | undefined> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const found = findConfig({ configPath: options.configPath, cwd, env });
+  if (found.file === null || !isConfigModule(found.file)) return undefined;
+  return importConfigModule(found.file, existingFile(found.file, found.via, cwd), env);
+}
+
+/** The file as messages show it (relative to the working directory when inside it); a missing one is a config error. */
+function existingFile(absolute: string, via: string, cwd: string): string {
+  const shown = path.relative(cwd, absolute);
+  const file = shown !== '' && !shown.startsWith('..') ? shown : absolute;
+  if (!existsSync(absolute)) {
+    throw configError(`config file not found: ${file} (from ${via}); create it (see config/kbctx.example.toml) or pass another path with -c`);
   }
-  return parseConfig(readFileSync(found.file, 'utf8'), { file, cwd: found.baseDir, env, fileBase: cwd });
+  return file;
 }
 
 /** Parses config text. `file` is used in messages (null: the built-in default). */
@@ -109,7 +135,7 @@ function checkRelations(raw: RawConfig, label: string): void {
 /** Unknown `[connectors.<type>]` keys are extension connector types: tables of named tables, only with [extensions] modules. */
 function checkExtensionConnectors(raw: RawConfig, label: string): void {
   for (const [type, instances] of Object.entries(raw.connectors.extra)) {
-    if (raw.extensions.modules.length === 0 && !raw.plugins.some((p) => p !== 'bundled' && !p.startsWith('!'))) {
+    if (raw.extensions.modules.length === 0 && !raw.plugins.some((p) => typeof p !== 'string' || (p !== 'bundled' && !p.startsWith('!')))) {
       throw configError(`${label}: connectors.${type} is not a known key (connector types: filesystem, git, s3, script; others come from plugins or [extensions] modules)`);
     }
     const isTable = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -259,7 +285,7 @@ function firstLine(message: string): string {
 }
 
 function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+  if (value && typeof value === 'object' && !Object.isFrozen(value) && !isCode(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
   }

@@ -1,6 +1,6 @@
 // The TOML schema of SPEC §2: every key, its type, range and default. Defaults live here only.
 // Keys Context Harness writes in its ctx.toml are accepted so its configs load unchanged.
-import { array, bool, boolOr, duration, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
+import { SchemaIssue, array, bool, boolOr, duration, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
 
 export const DEFAULT_MAX_FILE_BYTES = 50_000_000;
 const DEFAULT_INCLUDE = ['**/*.md', '**/*.txt'];
@@ -11,6 +11,18 @@ const script = table({ path: str(), timeout: seconds(30) }, 'keep');
 // Connectors fetch whole sources: Context Harness gives script connectors 300 s, and so does kbctx.
 export const CONNECTOR_TIMEOUT_SECS = 300;
 const syncInterval = optional(duration()); // per connector; absent: [sync] interval
+
+/** A `plugins` entry: a name or path, or (in a config module, ADR 0128) a plugin object, checked when plugins load. */
+function pluginEntry(): Schema<string | object> {
+  return {
+    parse(v, path) {
+      if (typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v))) return v;
+      throw new SchemaIssue(path, `must be a plugin name, a path or (in kbctx.config.mjs) a plugin object, got ${Array.isArray(v) ? 'an array' : `${typeof v} ${JSON.stringify(v)}`}`);
+    },
+    // config/kbctx.schema.json describes the TOML file, whose entries are strings; objects come only from a module.
+    json: () => ({ type: 'string' }),
+  };
+}
 
 export const configSchema = table({
   db: section(
@@ -140,7 +152,7 @@ export const configSchema = table({
   ),
   extensions: section(table({ modules: withDefault(array(str()), []), timeout: seconds(30) })),
   // The plugin host (core/): which plugins load, and each one's `[plugin.<name>]` options (checked by its own schema).
-  plugins: withDefault(array(str()), ['bundled']),
+  plugins: withDefault(array(pluginEntry()), ['bundled']),
   plugin: optional(unknownValue()),
   // Context Harness sections with no kbctx meaning: accepted so ctx.toml files load unchanged.
   vector_index: optional(unknownValue()),

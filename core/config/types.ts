@@ -46,8 +46,8 @@ export interface Config {
 
 /** The top-level `plugins` list and the `[plugin.<name>]` tables (core/load/). */
 export interface PluginsConfig {
-  /** As written: `bundled`, `!name`, paths (relative to `baseDir`) or package names. */
-  readonly entries: readonly string[];
+  /** As written: `bundled`, `!name`, paths (relative to `baseDir`) or package names; in a config module also plugin objects (ADR 0128). */
+  readonly entries: readonly (string | object)[];
   /** `[plugin.<name>]` tables as written; each is validated against its plugin's options schema. */
   readonly options: Readonly<Record<string, Record<string, unknown>>>;
   /** The config file's folder (the working directory for the built-in config). */

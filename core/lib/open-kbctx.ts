@@ -1,7 +1,7 @@
 // The library's `openKbctx`: config (a TOML file path, a TOML-shaped object, or the usual lookup) →
 // a kbctx over the same composition root and use-cases as the CLI. Answers are the REST bodies
 // (the built-in tools' results), so a library caller and an HTTP client see the same objects.
-import { loadConfig, parseConfigTree } from '../config/load-config.ts';
+import { importConfig, loadConfig, parseConfigTree } from '../config/load-config.ts';
 import { openKbctx as compose, type Kbctx as ComposedKbctx } from '../app/compose.ts';
 import { selectConnectors } from '../app/select-connectors.ts';
 import { syncConnectors } from '../app/sync.ts';
@@ -9,7 +9,11 @@ import { syncReportToWire } from '../app/wire.ts';
 import type { KbctxDocument, SearchOutput, SourceInfo, SyncReport } from './wire-types.ts';
 
 export interface OpenKbctxOptions {
-  /** A TOML file (relative to `cwd`), or the config as an object with the TOML keys (`{ db: { path } }`). Default: $KBCTX_CONFIG, ./config/kbctx.toml, then the built-in config. */
+  /**
+   * A TOML file or a config module (`kbctx.config.mjs`), relative to `cwd`, or the config as an object with
+   * the TOML keys (`{ db: { path } }`, whose `plugins` may hold plugin objects). Default: the CLI's lookup
+   * ($KBCTX_CONFIG, ./config/kbctx.toml, ./config/kbctx.config.mjs, …), then the built-in config.
+   */
   config?: string | Record<string, unknown> | undefined;
   /** Folder relative paths resolve against; default process.cwd(). */
   cwd?: string | undefined;
@@ -57,7 +61,7 @@ export async function openKbctx(options: OpenKbctxOptions = {}): Promise<Kbctx> 
   const config =
     typeof options.config === 'object' && options.config !== null
       ? parseConfigTree(options.config, { file: null, cwd, env })
-      : loadConfig({ configPath: options.config, cwd, env });
+      : loadConfig({ configPath: options.config, cwd, env, module: await importConfig({ configPath: options.config, cwd, env }) });
   const inner = compose(config, env);
   const warn = options.onWarning ?? ((message: string) => console.warn(message));
   try {

@@ -9,9 +9,9 @@ import type { PluginSpec } from './plugin-specs.ts';
 
 const NODE_MODULE = /\.(ts|mts|cts|mjs|cjs|js)$/;
 
-/** Packages, and paths Node imports itself (by extension; a path without one is tried as a module). */
+/** Packages, plugin objects, and paths Node imports itself (by extension; a path without one is tried as a module). */
 export const isImportable = (spec: Exclude<PluginSpec, { kind: 'bundled' }>): boolean =>
-  spec.kind === 'package' || NODE_MODULE.test(spec.file) || path.extname(spec.file) === '';
+  spec.kind !== 'path' || NODE_MODULE.test(spec.file) || path.extname(spec.file) === '';
 
 export async function importPluginModule(spec: { kind: 'path'; file: string; as: string } | { kind: 'package'; name: string }, baseDir: string): Promise<unknown> {
   let url: string;

@@ -1,6 +1,7 @@
 // Loading the configured plugins into a kernel, in two steps:
 // 1. `applyBundledPlugins` (synchronous): the bundled set, minus `!name` drops, in its fixed order;
-// 2. `applyConfiguredPlugins` (async): paths and packages, imported, checked, ordered by their
+// 2. `applyConfiguredPlugins` (async): paths and packages, imported, and plugin objects written in a
+//    config module (kbctx.config.mjs), checked, ordered by their
 //    dependencies, options validated, applied; then, in a second pass, files Node cannot import
 //    (`.lua`), each resolved by the plugin tapping `resolvePlugin.for(extension)`. A file inside a
 //    configured registry is imported only when its pin in kbctx.lock still matches. Unused
@@ -15,7 +16,7 @@ import { checkPluginOptions } from './plugin-options.ts';
 import { expandPluginSpecs, type PluginSpec } from './plugin-specs.ts';
 
 export interface PluginsSettings extends TrustSettings {
-  entries: readonly string[];
+  entries: readonly (string | object)[];
   options: Readonly<Record<string, Record<string, unknown>>>;
   baseDir: string;
 }
@@ -47,6 +48,10 @@ export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly P
   const pinned = pinChecker(settings);
   const imported = [];
   for (const spec of specs.filter(isImportable)) {
+    if (spec.kind === 'inline') {
+      imported.push({ plugin: checkPlugin(spec.plugin, spec.as), from: spec.as, origin: 'config' as const });
+      continue;
+    }
     const from = spec.kind === 'path' ? spec.file : spec.name;
     const registry = spec.kind === 'path' ? pinned(spec.file, spec.as) : null;
     const plugin = checkPlugin(await importPluginModule(spec, settings.baseDir), from);

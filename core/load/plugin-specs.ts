@@ -1,19 +1,30 @@
 // The `plugins` list of a config, expanded: `bundled` is the ordered first-party set, `!name` drops
-// one (bundled or not), anything else is a path (relative to the config file) or a package name.
+// one (bundled or not), anything else is a path (relative to the config file) or a package name. A
+// config module (kbctx.config.mjs, ADR 0128) may also list plugin objects: `plugins: ['bundled', acme]`.
 import path from 'node:path';
 import { configError } from '../domain/errors.ts';
 
-export type PluginSpec = { kind: 'bundled'; name: string } | { kind: 'path'; file: string; as: string } | { kind: 'package'; name: string };
+export type PluginSpec =
+  | { kind: 'bundled'; name: string }
+  | { kind: 'path'; file: string; as: string }
+  | { kind: 'package'; name: string }
+  /** A plugin object written in the config module itself; `as` names its place (`plugins[1]`). */
+  | { kind: 'inline'; plugin: object; as: string };
 
 const PATH_LIKE = /^(\.{1,2}[\\/]|\/|~\/)|\.(ts|mts|mjs|js|lua)$/;
 
-export function expandPluginSpecs(entries: readonly string[], bundled: readonly string[], baseDir: string): PluginSpec[] {
-  const dropped = new Set(entries.filter((e) => e.startsWith('!')).map((e) => e.slice(1).trim()));
+export function expandPluginSpecs(entries: readonly (string | object)[], bundled: readonly string[], baseDir: string): PluginSpec[] {
+  const named = entries.filter((e): e is string => typeof e === 'string');
+  const dropped = new Set(named.filter((e) => e.startsWith('!')).map((e) => e.slice(1).trim()));
   for (const name of dropped) {
     if (name === '') throw configError('plugins: "!" must be followed by a plugin name (e.g. "!web")');
   }
   const specs: PluginSpec[] = [];
-  for (const entry of entries) {
+  for (const [i, entry] of entries.entries()) {
+    if (typeof entry !== 'string') {
+      specs.push({ kind: 'inline', plugin: entry, as: `plugins[${i}]` });
+      continue;
+    }
     if (entry.startsWith('!')) continue;
     const value = entry.trim();
     if (value === '') throw configError('plugins: an entry is empty');
@@ -21,7 +32,7 @@ export function expandPluginSpecs(entries: readonly string[], bundled: readonly 
     else if (PATH_LIKE.test(value)) specs.push({ kind: 'path', file: path.resolve(baseDir, value.startsWith('~/') ? path.join(process.env['HOME'] ?? '~', value.slice(2)) : value), as: value });
     else specs.push({ kind: 'package', name: value });
   }
-  const unknownDrops = [...dropped].filter((name) => !bundled.includes(name) && !entries.includes(name));
+  const unknownDrops = [...dropped].filter((name) => !bundled.includes(name) && !named.includes(name));
   if (unknownDrops.length > 0) {
     throw configError(`plugins: "!${unknownDrops[0]}" drops a plugin that is not in the list; bundled plugins: ${bundled.join(', ')}`);
   }

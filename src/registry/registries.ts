@@ -115,7 +115,7 @@ export function isEnabled(config: Config, ext: ResolvedExtension): boolean {
 
 /** The `plugins` list entries that are paths, resolved against the config file's folder. */
 export function pluginEntryFiles(config: Config): string[] {
-  return config.plugins.entries.filter((e) => /^(\.{1,2}[\\/]|\/)/.test(e)).map((e) => path.resolve(config.plugins.baseDir, e));
+  return config.plugins.entries.filter((e): e is string => typeof e === 'string' && /^(\.{1,2}[\\/]|\/)/.test(e)).map((e) => path.resolve(config.plugins.baseDir, e));
 }
 
 /** The config section a registry extension type is enabled in. */
