@@ -19,21 +19,6 @@ const TRANSITIONAL = new Set<string>([
   'core/app/extension-tool.ts → plugins/lua-bridge/scripting/tool-meta.ts',
   'core/cli/commands/doctor.ts → registry/git.ts',
   'core/cli/commands/doctor.ts → registry/registries.ts',
-  'core/cli/commands/serve-entry.ts → src/http/bind-address.ts',
-  'core/cli/commands/serve-entry.ts → src/http/exposure-policy.ts',
-  'core/lib/create-http-handler.ts → src/http/bind-address.ts',
-  'core/lib/create-http-handler.ts → src/http/create-http-server.ts',
-  'core/lib/create-http-handler.ts → src/http/exposure-policy.ts',
-  'core/lib/create-http-handler.ts → src/http/rest-routes.ts',
-  'core/lib/create-http-handler.ts → src/mcp/mcp-http-handler.ts',
-  'plugins/mcp-http/index.ts → src/mcp/mcp-http-handler.ts',
-  'plugins/mcp-stdio/index.ts → src/mcp/mcp-stdio.ts',
-  'plugins/rest/index.ts → src/http/rest-routes.ts',
-  'plugins/transport-http/start-http-server.ts → src/http/bind-address.ts',
-  'plugins/transport-http/start-http-server.ts → src/http/create-http-server.ts',
-  'plugins/transport-http/start-http-server.ts → src/http/exposure-policy.ts',
-  'plugins/transport-http/start-http-server.ts → src/http/listen.ts',
-  'plugins/web/web-routes.ts → src/http/rest-routes.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {

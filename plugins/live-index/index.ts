@@ -21,9 +21,9 @@ const plugin = definePlugin({
     kernel.hooks.httpRoutes.tapPromise('live-index', async (surfaces) => {
       const { live, kbctx } = kernel.use(serveService);
       if (!live) return;
-      const { syncRoutes } = await import('./sync-routes.ts');
+      const { syncSurface } = await import('./sync-surface.ts');
       // With a token every request passed the auth guard, so triggers may come from other hosts.
-      surfaces.add({ routes: syncRoutes(live.control, { tokenRequired: kbctx.config.server.authTokenEnv !== null }) });
+      surfaces.add(syncSurface(live.control, { tokenRequired: kbctx.config.server.authTokenEnv !== null }));
     });
   },
 });

@@ -10,7 +10,7 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.createTransport.for('stdio').tapPromise({ name: 'mcp-stdio', stage: STAGE.FALLBACK }, async () => {
-      const { runMcpStdio } = await import('../../src/mcp/mcp-stdio.ts');
+      const { runMcpStdio } = await import('./mcp-stdio.ts');
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       log(`kbctx ${version}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);
       const documents = (cursor: string | undefined) => listDocumentPage(kbctx.store, cursor);

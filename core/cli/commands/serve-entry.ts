@@ -5,12 +5,12 @@
 // Loaded lazily so other commands never load the server code.
 import { KbctxError } from '../../domain/errors.ts';
 import type { HttpSurface, RunningTransport } from '../../index.ts';
-import { parseBind } from '../../../src/http/bind-address.ts';
-import { checkExposure } from '../../../src/http/exposure-policy.ts';
+import { parseBind } from '../../http/bind-address.ts';
+import { checkExposure } from '../../http/exposure-policy.ts';
 import { VERSION } from '../../version.ts';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import { NO_LIVE_INDEX, startLiveIndex } from './serve-live.ts';
-import { serveService } from './serve-service.ts';
+import { collectHttpSurfaces, serveService } from './serve-service.ts';
 import type { CliContext } from '../context.ts';
 import type { Kbctx } from '../../app/compose.ts';
 import { lineLog } from '../../domain/log-line.ts';
@@ -52,11 +52,7 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: worker ? 'worker' : 'single' });
   const tools = kbctx.tools();
   const agents = kbctx.agents();
-  const httpSurfaces = async (): Promise<HttpSurface[]> => {
-    const surfaces: HttpSurface[] = [];
-    await kbctx.kernel.hooks.httpRoutes.promise({ add: (s) => void surfaces.push(s) }, kbctx.kernel.callContext());
-    return surfaces;
-  };
+  const httpSurfaces = (): Promise<HttpSurface[]> => collectHttpSurfaces(kbctx.kernel);
   const debug = ctx.io.env['KBCTX_DEBUG'] ? log : undefined;
   kbctx.kernel.services.provide(serveService, { kbctx, tools, agents, live, version: VERSION, env: ctx.io.env, log, debug, isWorker: worker, httpSurfaces }, 'kbctx');
   let running: RunningTransport | undefined;

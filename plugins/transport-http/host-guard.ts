@@ -3,8 +3,7 @@
 // host, or listed explicitly in [server].cors_origins. Anything else is 403 before routing. On every
 // bind the Host header is parsed (host-header.ts): a malformed one is 400.
 import type { IncomingHttpHeaders } from 'node:http';
-import { KbctxError } from '../../core/domain/errors.ts';
-import { isLoopbackHost } from './bind-address.ts';
+import { KbctxError, isLoopbackHost } from '../../core/index.ts';
 import { parseHostHeader, type RequestHost } from './host-header.ts';
 
 export interface HostPolicy {

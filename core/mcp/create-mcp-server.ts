@@ -2,11 +2,11 @@
 // and the registries. The SDK calls it per HTTP request (stateless legacy and 2026-07-28 eras) or
 // per stdio connection; construction only attaches handlers, so a request pays no start-up cost.
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CallToolResult, type Server } from '@modelcontextprotocol/server';
-import type { AgentRegistry } from '../../core/app/agents.ts';
-import type { DocumentLister } from '../../core/app/documents.ts';
-import type { ToolRegistry } from '../../core/app/tools.ts';
-import { isKbctxError } from '../../core/domain/errors.ts';
-import { errorMapping } from '../../core/domain/error-table.ts';
+import type { AgentRegistry } from '../app/agents.ts';
+import type { DocumentLister } from '../app/documents.ts';
+import type { ToolRegistry } from '../app/tools.ts';
+import { isKbctxError } from '../domain/errors.ts';
+import { errorMapping } from '../domain/error-table.ts';
 import { KBCTX_INSTRUCTIONS } from './instructions.ts';
 import { legacyResourceNotFound } from './legacy-not-found.ts';
 import { DOCUMENT_MIME_TYPE, DOCUMENT_URI_PREFIX, type McpCatalog } from './mcp-catalog.ts';

@@ -2,11 +2,7 @@
 // launch MCP servers as subprocesses. Nothing else may write to stdout while it runs.
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { AgentRegistry } from '../../core/app/agents.ts';
-import type { ToolRegistry } from '../../core/app/tools.ts';
-import type { DocumentLister } from '../../core/app/documents.ts';
-import { createMcpServerFactory } from './create-mcp-server.ts';
-import { buildMcpCatalog } from './mcp-catalog.ts';
+import { loadMcpServer, type AgentRegistry, type DocumentLister, type ToolRegistry } from '../../core/index.ts';
 
 export interface McpStdioOptions {
   tools: ToolRegistry;
@@ -21,7 +17,8 @@ export interface McpStdioOptions {
 }
 
 /** Serves until stdin closes; resolves then. */
-export function runMcpStdio(options: McpStdioOptions): Promise<void> {
+export async function runMcpStdio(options: McpStdioOptions): Promise<void> {
+  const { buildMcpCatalog, createMcpServerFactory } = await loadMcpServer();
   const catalog = buildMcpCatalog(options.tools, options.agents);
   const create = createMcpServerFactory({ catalog, ...options });
   const servers: Server[] = [];
@@ -34,7 +31,7 @@ export function runMcpStdio(options: McpStdioOptions): Promise<void> {
   options.onIndexChanged?.(() => {
     for (const server of servers) if (server.transport) void server.sendResourceListChanged().catch(() => {});
   });
-  return new Promise((resolve) => {
+  return new Promise<void>((resolve) => {
     const handle = serveStdio(factory, { onerror: (error) => options.log(`mcp: ${error.message}`) });
     const finish = (): void => void handle.close().finally(resolve);
     process.stdin.once('end', finish);

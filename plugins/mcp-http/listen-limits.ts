@@ -3,8 +3,7 @@
 // token when it sends one, else its remote address). Over a cap: too_many_requests naming the limit.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { ServerConfig } from '../../core/config/types.ts';
-import { KbctxError } from '../../core/domain/errors.ts';
+import { KbctxError, type ServerConfig } from '../../core/index.ts';
 
 export interface ListenLimits {
   /** [server].max_listen_streams */
