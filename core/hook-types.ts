@@ -285,6 +285,13 @@ export interface DoctorCheck {
   name: string;
   ok: boolean;
   detail: string;
+  /**
+   * A line of its own under this area instead of a `plugins` line (`registries`, `git`, …), with a
+   * status (`warn` is neither ok nor failed; default from `ok`) and what to do about it.
+   */
+  area?: string | undefined;
+  status?: 'ok' | 'warn' | 'fail' | undefined;
+  fix?: string | undefined;
 }
 
 export interface Collector<T> {

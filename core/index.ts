@@ -70,7 +70,7 @@ export type {
 export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from './hook-types.ts';
 
 // The kernel's domain: errors, models, config and store types, connector and embedding helpers (issue 22).
-export type { FilesystemConnectorConfig, GitConnectorConfig, S3ConnectorConfig, ScriptConfig } from './config/types.ts';
+export type { Config, FilesystemConnectorConfig, GitConnectorConfig, S3ConnectorConfig, ScriptConfig } from './config/types.ts';
 export type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from './connectors/connector.ts';
 export { extractText, loadFileItem } from './connectors/lazy-text.ts';
 export { createGlobFilter } from './connectors/globs.ts';
@@ -124,3 +124,11 @@ export { localStoreService, type LocalStoreOpener } from './store/local-store-se
 export { chunkText, type ChunkSizes } from './domain/chunker.ts';
 export { hostService, type HostInfo, type LoadFailure } from './app/host-service.ts';
 export { collect, parseKeyValues } from './cli/key-values.ts';
+
+// The kernel's domain: errors, models, config and store types, connector and embedding helpers (issue 22).
+export { parsePrompt } from './app/part-values/prompt.ts';
+export { parseCheckpoint, toScanResult } from './app/part-values/scan-items.ts';
+export type { RawScan } from './app/part-values/scan-items.ts';
+export { parseToolMeta } from './app/part-values/tool-meta.ts';
+export type { ToolMeta } from './app/part-values/tool-meta.ts';
+export { asArray, asString, toScriptConfig } from './app/part-values/values.ts';

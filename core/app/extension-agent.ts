@@ -1,7 +1,7 @@
 // An extension's registerAgent definition as the app's Agent: arguments checked by AgentRegistry,
 // `resolve` run with a deadline and handed the built-in tools as `context`, its prompt checked.
 import type { Agent, AgentArgument } from './agents.ts';
-import { parsePrompt } from '../../plugins/lua-bridge/scripting/script-agent.ts';
+import { parsePrompt } from './part-values/prompt.ts';
 import type { ExtensionAgent, ExtensionAgentContext } from './extension-api.ts';
 import { checkName, invalid, timeoutOf } from './extension-tool.ts';
 import { runWithDeadline } from './run-with-deadline.ts';

@@ -2,8 +2,8 @@
 // `scan(config, {signal, name})` per sync, drained under the deadline; items checked like a Lua
 // connector's (a bad item is skipped with a warning). The listing is complete: what is missing is deleted.
 import type { Connector, ScanOptions, ScanResult } from '../connectors/connector.ts';
-import { toScanResult } from '../../plugins/lua-bridge/scripting/connector-items.ts';
-import { toScriptConfig } from '../../plugins/lua-bridge/scripting/lua-values.ts';
+import { toScanResult } from './part-values/scan-items.ts';
+import { toScriptConfig } from './part-values/values.ts';
 import type { ExtensionConnector, ExtensionItem } from './extension-api.ts';
 import { invalid } from './extension-tool.ts';
 import { runWithDeadline } from './run-with-deadline.ts';

@@ -2,7 +2,7 @@
 // Schema or the script-tool list) become ParamSpecs, so ToolRegistry validates them like any tool.
 import type { Tool } from './tools.ts';
 import { KbctxError } from '../domain/errors.ts';
-import { parseToolMeta } from '../../plugins/lua-bridge/scripting/tool-meta.ts';
+import { parseToolMeta } from './part-values/tool-meta.ts';
 import type { ExtensionTool } from './extension-api.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
 

@@ -20,7 +20,7 @@ it('loaded (the default): `kbctx registry list` answers, and `kbctx plugins` sho
   const plugins = await ws.kbctx(['-c', 'with.toml', 'plugins', '--json']);
   const entry = (JSON.parse(plugins.stdout) as { plugins: { name: string; provides: string[]; taps: string[] }[] }).plugins.find((p) => p.name === 'registry-commands');
   assert.ok(entry, plugins.stdout);
-  assert.deepEqual(entry.provides, ['command:registry']);
+  assert.deepEqual(entry.provides, ['command:registry', 'doctor:registries']);
 });
 
 it('"!registry-commands": no `registry` subcommand (a usage error, exit 2)', async () => {

@@ -1,7 +1,7 @@
 // A script tool's declaration (`tool.name/version/description/parameters`, read in the sandbox)
 // checked and turned into ParamSpecs, with Context Harness defaults (type string, not required).
-import { KbctxError, PARAM_TYPES, type ParamSpec, type ParamType } from '../../../core/index.ts';
-import { asArray, asString } from './lua-values.ts';
+import { KbctxError, PARAM_TYPES, type ParamSpec, type ParamType } from '../../index.ts';
+import { asArray, asString } from './values.ts';
 
 export interface ToolMeta {
   name: string | undefined;

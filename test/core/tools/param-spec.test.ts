@@ -2,8 +2,8 @@
 // pattern, bounds, additionalProperties) with errors naming the path; the built-in messages stay.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { KbctxError } from '../domain/errors.ts';
-import { toJsonSchema, validateParams, type ParamSpec } from './param-spec.ts';
+import { KbctxError } from '../../../core/domain/errors.ts';
+import { toJsonSchema, validateParams, type ParamSpec } from '../../../core/tools/param-spec.ts';
 
 const specs: ParamSpec[] = [
   { name: 'tags', type: 'array', schema: { items: { type: 'string', pattern: '^[a-z]+$' }, maxItems: 3 } },
