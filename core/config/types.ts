@@ -59,7 +59,7 @@ export interface PluginsConfig {
   readonly registries: readonly { name: string; path: string }[];
 }
 
-/** `[extensions]`: compiled (JavaScript) extension modules, loaded by src/extensions/. */
+/** `[extensions]`: compiled (JavaScript) extension modules, loaded by the extensions plugin (plugins/extensions/). */
 export interface ExtensionsConfig {
   /** As written: paths (relative to `baseDir`) or package names. */
   readonly modules: readonly string[];
