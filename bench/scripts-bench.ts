@@ -15,10 +15,10 @@ import { parseConfig } from '../core/config/load-config.ts';
 import { openKbctx } from '../core/app/compose.ts';
 import { selectConnectors } from '../core/app/select-connectors.ts';
 import { syncConnectors } from '../core/app/sync.ts';
-import { createHttpServer } from '../src/http/create-http-server.ts';
-import { closeGracefully, listen } from '../src/http/listen.ts';
-import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } from '../src/mcp/mcp-http-handler.ts';
-import { restSurface } from '../src/http/rest-routes.ts';
+import { buildHttpApp } from '../plugins/transport-http/http-app.ts';
+import { closeGracefully } from '../plugins/transport-http/start-http-server.ts';
+import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } from '../plugins/mcp-http/mcp-http-handler.ts';
+import { restSurface } from '../plugins/rest/rest-routes.ts';
 import { VERSION } from '../core/version.ts';
 import { runHostileScenario } from './hostile-scripts.ts';
 import { fmtMs, percentile } from './stats.ts';
@@ -64,9 +64,10 @@ try {
 
   // The real REST + MCP server, as `kbctx serve mcp` builds it.
   const agents = kbctx.agents();
-  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: kbctx.config.server.maxBodyBytes, listenLimits: listenLimitsOf(kbctx.config.server), log: () => {} });
-  const server = createHttpServer({ version: VERSION, config: kbctx.config.server, bindHost: '127.0.0.1', surfaces: [restSurface({ tools, agents }), mcpHttpSurface(mcp)], log: () => {} });
-  const address = await listen(server, '127.0.0.1', 0);
+  const mcp = await createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: kbctx.config.server.maxBodyBytes, listenLimits: listenLimitsOf(kbctx.config.server), log: () => {} });
+  const server = await buildHttpApp({ version: VERSION, config: kbctx.config.server, bindHost: '127.0.0.1', surfaces: [restSurface({ tools, agents }), mcpHttpSurface(mcp)], log: () => {} });
+  await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = server.server.address() as { port: number };
   const base = `http://127.0.0.1:${address.port}`;
   const request = (pathName: string, body?: unknown): Promise<Response> =>
     fetch(`${base}${pathName}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -5,6 +5,7 @@ import type { SearchParams } from './app/search-params.ts';
 import type { PluginContext } from './plugin-context.ts';
 import type { ParamSpec } from './tools/param-spec.ts';
 import type { Connector } from './connectors/connector.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConnectorLocks, Store } from './store/store.ts';
 
@@ -47,6 +48,11 @@ export interface Embedder {
    * `upstream_error` (provider refused or answered badly), `timeout`, `config_error` (missing key or model).
    */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * Optional: embeds a search query when the model wants queries marked apart from documents
+   * (e5's `query: `, nomic's `search_query: `). Absent: queries go through `embed`.
+   */
+  embedQuery?(text: string): Promise<Float32Array>;
 }
 
 /** What a `createEmbedder.for(provider)` tap receives: the validated `[embedding]` section (camelCase) and the environment. */
@@ -62,6 +68,10 @@ export interface EmbedderOptions {
   readonly maxRetries: number;
   readonly timeoutSecs: number;
   readonly concurrency: number;
+  /** The section's other keys, as written (snake_case): the provider's own options, which its plugin validates. */
+  readonly extra: Readonly<Record<string, unknown>>;
+  /** The folder relative paths in the section resolve against (the config root, ADR 0114). */
+  readonly baseDir: string;
   /** The process environment (API keys are read from it, never from the config). */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
@@ -204,12 +214,17 @@ export interface PluginFileSpec {
   as: string;
 }
 
+/** The createTransport key of the HTTP server as a mountable handler (the library's createHttpHandler); not a `kbctx serve` transport. */
+export const HTTP_HANDLER_TRANSPORT = 'http-handler';
+
 /** A started transport (`kbctx serve <name>`): what it serves, and how to stop it. */
 export interface RunningTransport {
   /** Lines for the start-up banner ("MCP at http://127.0.0.1:7331/mcp"). */
   describe?: () => string[];
   /** Settles when the transport ends by itself (stdin closed); absent: it runs until SIGINT/SIGTERM. */
   done?: Promise<void>;
+  /** A node:http listener serving what the transport serves, without listening itself (the library's createHttpHandler). */
+  handle?: (req: IncomingMessage, res: ServerResponse) => void;
   close(): Promise<void>;
 }
 
@@ -232,18 +247,31 @@ export interface HttpRoute {
 }
 
 /**
- * What one plugin adds to the HTTP server of `kbctx serve mcp` (the `httpRoutes` hook). The server
- * answers, in order: `files` (before auth), then after auth the `endpoint` paths, then the routes.
+ * The fastify instance of one HTTP listener as a plugin sees it (the `httpRoutes` hook): an
+ * encapsulated scope of its own, where the Host guard (DNS rebinding, malformed Host → 400), CORS,
+ * the body limit, the JSON body parser, the error handler (`{"error": {"code", "message"}}` from the
+ * error table) and Bearer auth already apply. Routes added here need nothing else.
+ */
+export type HttpApp = FastifyInstance;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Aborted when the client goes away before its answer (pass it to tool and agent calls). Set by transport-http. */
+    clientGone: AbortSignal;
+  }
+}
+export type HttpRequest = FastifyRequest;
+export type HttpReply = FastifyReply;
+
+/**
+ * What one plugin adds to the HTTP server of `kbctx serve mcp` (the `httpRoutes` hook). Called once
+ * per listener (each `--workers` process, and the library's createHttpHandler, has its own).
  */
 export interface HttpSurface {
-  routes?: readonly HttpRoute[];
-  /** A path the plugin answers itself (the MCP endpoint); POST bodies are read under the body limit. */
-  endpoint?: {
-    path: string;
-    handle(req: IncomingMessage, res: ServerResponse, origin: string, body: Buffer | undefined): Promise<void>;
-  };
-  /** Public files answered before auth (the web page): true when `pathname` was one and is answered. */
-  files?(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+  /** Registers routes on the listener's fastify instance, in this plugin's own scope, behind auth. */
+  register?(app: HttpApp): void | Promise<void>;
+  /** Routes answered without the token (the web page's files, so the page can ask for it); the Host guard still applies. */
+  registerPublic?(app: HttpApp): void | Promise<void>;
   /** Banner lines printed before the address (one per REST route). */
   listing?(): string[];
   /** Banner lines printed after the address ("MCP endpoint: <base>/mcp"). */
@@ -266,6 +294,13 @@ export interface DoctorCheck {
   name: string;
   ok: boolean;
   detail: string;
+  /**
+   * A line of its own under this area instead of a `plugins` line (`registries`, `git`, …), with a
+   * status (`warn` is neither ok nor failed; default from `ok`) and what to do about it.
+   */
+  area?: string | undefined;
+  status?: 'ok' | 'warn' | 'fail' | undefined;
+  fix?: string | undefined;
 }
 
 export interface Collector<T> {

@@ -3,6 +3,8 @@
 // heavy code is imported when its hooks are first called.
 import type { Plugin } from '../core/index.ts';
 import { setBundledPlugins } from '../core/app/bundled-set.ts';
+import { setConfigFollower } from '../core/app/config-follower.ts';
+import { followOverrides } from './follow-overrides.ts';
 import agentsInline from '../plugins/agents-inline/index.ts';
 import chunkerDefault from '../plugins/chunker-default/index.ts';
 import connectorFilesystem from '../plugins/connector-filesystem/index.ts';
@@ -11,10 +13,14 @@ import connectorS3 from '../plugins/connector-s3/index.ts';
 import embedderLocal from '../plugins/embedder-local/index.ts';
 import embedderOllama from '../plugins/embedder-ollama/index.ts';
 import embedderOpenai from '../plugins/embedder-openai/index.ts';
+import embedderTransformers from '../plugins/embedder-transformers/index.ts';
+import extensions from '../plugins/extensions/index.ts';
 import extractDocuments from '../plugins/extract-documents/index.ts';
+import liveIndex from '../plugins/live-index/index.ts';
 import luaBridge from '../plugins/lua-bridge/index.ts';
 import mcpHttp from '../plugins/mcp-http/index.ts';
 import mcpStdio from '../plugins/mcp-stdio/index.ts';
+import registryCommands from '../plugins/registry-commands/index.ts';
 import rest from '../plugins/rest/index.ts';
 import storeLancedb from '../plugins/store-lancedb/index.ts';
 import storePostgres from '../plugins/store-postgres/index.ts';
@@ -36,6 +42,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   embedderLocal,
   embedderOpenai,
   embedderOllama,
+  embedderTransformers,
   luaBridge,
   toolsBuiltin,
   agentsInline,
@@ -43,7 +50,12 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   rest,
   mcpHttp,
   web,
+  liveIndex,
   mcpStdio,
+  registryCommands,
+  extensions,
 ] as Plugin[]);
 
 setBundledPlugins(BUNDLED_PLUGINS);
+// Enabled registry extensions run the winning registry's copy (`registry override`).
+setConfigFollower(followOverrides);

@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** The source trees built into dist/<tree>/ (tsc's rootDir is the repository). */
-const TREES = ['core', 'plugins', 'registry', 'src'];
+const TREES = ['core', 'plugins', 'registry'];
 const dist = path.join(root, 'dist');
 
 rmSync(dist, { recursive: true, force: true });

@@ -41,7 +41,7 @@ try {
   const files = packed[0]!.files.map((f) => f.path);
   console.log(`tarball ${packed[0]!.filename}: ${(packed[0]!.size / 1024).toFixed(1)} kB packed, ${(packed[0]!.unpackedSize / 1024).toFixed(1)} kB unpacked, ${packed[0]!.entryCount} files`);
   check('tarball holds no sources or tests', !files.some((f) => /^(src|core|plugins|registry|test)\//.test(f) || f.endsWith('.test.js') || (f.endsWith('.ts') && !f.endsWith('.d.ts'))));
-  check('tarball holds the Lua runner, templates, the default config and its schema, README, LICENSE, CHANGELOG', ['dist/plugins/lua-bridge/scripting/lua/runner.lua', 'dist/src/extensions/templates/extension.mjs', 'config/kbctx.default.toml', 'config/kbctx.schema.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].every((f) => files.includes(f)));
+  check('tarball holds the Lua runner, templates, the default config and its schema, README, LICENSE, CHANGELOG', ['dist/plugins/lua-bridge/scripting/lua/runner.lua', 'dist/plugins/extensions/templates/extension.mjs.tmpl', 'config/kbctx.default.toml', 'config/kbctx.schema.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].every((f) => files.includes(f)));
   check('tarball holds the web page', ['dist/plugins/web/client/index.html', 'dist/plugins/web/client/main.js', 'dist/plugins/web/client/app.css'].every((f) => files.includes(f)));
   const changelog = readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
   if (changelog.includes(`## [${pkg.version}]`)) check(`CHANGELOG has a [${pkg.version}] section`, true);

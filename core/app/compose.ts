@@ -7,7 +7,7 @@ import { guardConnector } from './part-guards.ts';
 import type { Connector } from '../connectors/connector.ts';
 import { extractionOf } from './plugin-extraction.ts';
 import { fileExtraction } from '../file-extraction.ts';
-import { KbctxError } from '../domain/errors.ts';
+import { configError, KbctxError } from '../domain/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './select-connectors.ts';
 import type { SearchDeps } from './search.ts';
 import { SearchCache } from './search-cache.ts';
@@ -20,11 +20,9 @@ import { embedderFromPlugins } from '../embed/plugin-embedder.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import type { Store } from '../store/store.ts';
 import { deferredStore, openStore } from '../store/open-store.ts';
-import type { ExtensionConnector } from '../../src/extensions/extension-api.ts';
 import { VERSION } from '../version.ts';
-import { LiveSync } from '../../src/live/live-sync.ts';
-import { EmbedFollower } from '../../src/live/embed-follower.ts';
-import { watchFolderWithParcel } from '../../src/watch/parcel-watcher.ts';
+import type { LiveIndexHost } from '../live-index.ts';
+import { extensionsService } from '../extensions-service.ts';
 import { Kernel } from '../kernel.ts';
 import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../load/load-plugins.ts';
 import { bundledPlugins, bundledProviders } from './bundled-set.ts';
@@ -35,7 +33,7 @@ import { pipelineOf } from './plugin-pipeline.ts';
 import { agentFromPlugin, toolFromPlugin } from './plugin-parts.ts';
 import { PerPluginCollector } from '../collector.ts';
 import { indexServicesOf } from './index-services.ts';
-import { followOverrides } from '../../src/registry/follow-overrides.ts';
+import { followConfig } from './config-follower.ts';
 import { requireScriptPlugins } from './require-script-plugins.ts';
 import { inlineAgentsService } from './inline-agents-service.ts';
 
@@ -71,15 +69,15 @@ export interface Kbctx {
   applyPlugins(): Promise<void>;
   /** Imports and applies the configured plugins beyond the bundled set, then calls `boot`, once; a broken plugin throws config_error naming it. */
   loadPlugins(): Promise<void>;
-  /** Imports the `[extensions] modules` once and registers their tools, agents and connector types; modules that fail are returned. */
+  /** Imports the `[extensions] modules` once, each applied as a plugin (its tools, agents and connector types through the hooks); modules that fail are returned. */
   loadExtensions(): Promise<LoadFailure[]>;
-  /** The server's live index (call start()): watchers when `watch`, schedules, background embedding. */
-  openLiveSync(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveSync>;
+  /** What the live-index plugin runs for the server: every connector (watch specs when `watch`), sync under the server's lock, background embedding. */
+  liveIndexHost(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveIndexHost>;
   close(): Promise<void>;
 }
 
 export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): Kbctx {
-  const config = followOverrides(given);
+  const config = followConfig(given);
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
   const cache = new SearchCache(config.retrieval.cacheSize);
   let embedderCache: Embedder | null | undefined;
@@ -89,7 +87,6 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
   const scriptFailures: LoadFailure[] = [];
   let extensionsLoaded: Promise<LoadFailure[]> | undefined;
-  const extensionConnectors = new Map<string, ExtensionConnector>();
   kernel.services.provide(hostService, { config, env, check: (part) => check(config, part), reportFailures: (f) => void scriptFailures.push(...f) }, 'kbctx');
   kernel.services.provide(fileExtraction, extractionOf(kernel), 'kbctx');
   kernel.services.provide(inlineAgentsService, { agents: config.agents.inline, check: (name) => check(config, `agents.inline.${name}`) }, 'kbctx');
@@ -107,26 +104,31 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   let pluginsLoaded: Promise<void> | undefined;
   const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
   const agentContext = kernel.pluginContext('kbctx');
-  // Names plugins added through the collectors: compiled extensions (registered later) do not replace them.
-  const pluginTools = new Set<string>();
-  const pluginAgents = new Set<string>();
-  const collectTools = (registry: ToolRegistry): void =>
+  // The plugins `[extensions] modules` became (applied last): a name another plugin added stays that plugin's.
+  const extensionPlugins = new Set<string>();
+  const collectTools = (registry: ToolRegistry): void => {
+    const taken = new Set<string>();
     kernel.hooks.tools.call(
       new PerPluginCollector((plugin, def) => {
+        if (extensionPlugins.has(plugin) && taken.has(def.name)) return;
         registry.register(toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs));
-        pluginTools.add(def.name);
+        if (!extensionPlugins.has(plugin)) taken.add(def.name);
       }),
     );
-  const collectAgents = (registry: AgentRegistry): void =>
+  };
+  const collectAgents = (registry: AgentRegistry): void => {
+    const taken = new Set<string>();
     kernel.hooks.agents.call(
       new PerPluginCollector((plugin, def) => {
+        if (extensionPlugins.has(plugin) && taken.has(def.name)) return;
         registry.register(agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext));
-        pluginAgents.add(def.name);
+        if (!extensionPlugins.has(plugin)) taken.add(def.name);
       }),
     );
+  };
   let tools: ToolRegistry | undefined;
   let agents: AgentRegistry | undefined;
-  const connectorFor = (ref: ConnectorRef): Promise<Connector> => createConnector({ kernel, config, extensions: extensionConnectors }, ref);
+  const connectorFor = (ref: ConnectorRef): Promise<Connector> => createConnector({ kernel, config }, ref);
   return {
     config,
     store,
@@ -182,15 +184,17 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
         await this.loadPlugins();
         requireScriptPlugins(config, kernel.plugins(), bundledPlugins());
         if (config.extensions.modules.length === 0) return [];
-        const { loadExtensions } = await import('../../src/extensions/load-extensions.ts');
+        if (!kernel.services.has(extensionsService)) throw configError('[extensions] modules: compiled extensions are loaded by the plugin extensions, which is not loaded (check plugins in the config)');
         const registry = this.tools();
         const context = { search: (p: object) => registry.call('search', p), get: (id: string) => registry.call('get', { id }), sources: () => registry.call('sources', {}) };
         const reservedTools = new Set(registry.list().filter((t) => t.builtin).map((t) => t.name));
-        const loaded = await loadExtensions(config.extensions, { version: VERSION, context, reservedTools });
-        for (const tool of loaded.tools.filter((t) => !pluginTools.has(t.name))) registry.register(tool);
-        const agentRegistry = this.agents();
-        for (const agent of loaded.agents.filter((a) => !pluginAgents.has(a.name))) agentRegistry.register(agent);
-        for (const [type, def] of loaded.connectors) extensionConnectors.set(type, def);
+        const loaded = await kernel.services.use(extensionsService).load(config.extensions, { version: VERSION, context, reservedTools, warn });
+        for (const { plugin, file } of loaded.plugins) {
+          extensionPlugins.add(plugin.name);
+          await kernel.apply(plugin, {}, 'path', file);
+        }
+        collectTools(registry);
+        collectAgents(this.agents());
         return loaded.failures;
       })();
       return extensionsLoaded;
@@ -199,17 +203,25 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       const extensionFailures = await this.loadExtensions();
       return [...extensionFailures, ...scriptFailures];
     },
-    openLiveSync: async ({ watch, log }) => {
+    liveIndexHost: async ({ watch, log }) => {
+      const [{ syncConnectors, failedReport }, { embedPending }, { createGlobFilter }] = await Promise.all([import('./sync.ts'), import('./embed.ts'), import('../connectors/globs.ts')]);
       const connectors = await Promise.all(
         configuredConnectors(config).map(async (ref) => {
           const fs = ref.type === 'filesystem' ? config.connectors.filesystem[ref.name] : undefined;
           const connector = await connectorFor(ref);
-          return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: watch && fs ? { ...fs, poll: watch === 'poll' } : null };
+          const spec = watch && fs ? { root: fs.root, filter: createGlobFilter(fs.includeGlobs, fs.excludeGlobs), followSymlinks: fs.followSymlinks, poll: watch === 'poll' } : null;
+          return { connector, intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs, watch: spec };
         }),
       );
       const syncDeps: SyncDeps = { store, chunking: config.chunking, pipeline, lock: (label) => locks.acquire(label, 'the server (`kbctx serve`)') };
-      const embed = config.embedding.provider === 'disabled' ? null : new EmbedFollower(store, embedder, log);
-      return new LiveSync({ syncDeps, connectors, watchFolder: watchFolderWithParcel, embed, log });
+      return {
+        connectors,
+        sync: (connector, { paths, skipIfSyncedWithinMs }) =>
+          syncConnectors(syncDeps, [connector], { full: false, paths, skipIfSyncedWithinMs }).then((reports) => reports[0]!, (error: unknown) => failedReport(connector.label, error)),
+        failedReport,
+        embedding: config.embedding.provider === 'disabled' ? null : { embedder, embedPending: (e) => embedPending({ store, embedder: e }) },
+        log,
+      };
     },
     close: async () => {
       await kernel.shutdown('close');
@@ -224,11 +236,10 @@ const check = (config: Config, part: string): (() => void) | undefined => (confi
 interface ConnectorDeps {
   kernel: Kernel;
   config: Config;
-  extensions: ReadonlyMap<string, ExtensionConnector>;
 }
 
-/** A configured connector from the plugin tapping `createConnector.for(type)`, else a compiled extension's type. */
-async function createConnector({ kernel, config, extensions }: ConnectorDeps, ref: ConnectorRef): Promise<Connector> {
+/** A configured connector from the plugin tapping `createConnector.for(type)` (`[extensions] modules` included: each is a plugin). */
+async function createConnector({ kernel, config }: ConnectorDeps, ref: ConnectorRef): Promise<Connector> {
   const options = connectorOptions(config, ref);
   if (!options) throw new KbctxError('not_found', `connector ${ref.label} is not configured`);
   const hook = kernel.hooks.createConnector.get(ref.type);
@@ -240,11 +251,6 @@ async function createConnector({ kernel, config, extensions }: ConnectorDeps, re
       const { connectorFromPlugin } = await import('./plugin-connector.ts');
       return connectorFromPlugin(impl, instance, (signal) => kernel.pluginContext(kernel.tappedKeys('createConnector').get(ref.type)?.[0] ?? ref.type, signal), config.extensions.timeoutSecs, warn);
     }
-  }
-  const extension = extensions.get(ref.type);
-  if (extension) {
-    const { ExtensionConnectorInstance } = await import('../../src/extensions/extension-connector-instance.ts');
-    return new ExtensionConnectorInstance(extension, ref.name, options, config.extensions.timeoutSecs, warn);
   }
   return unavailable(ref);
 }

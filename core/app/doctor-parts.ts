@@ -1,6 +1,7 @@
 // `kbctx doctor`'s checks of the configured parts that could look fine on paper and still not work:
 // each connector's source (its cheap probe), the embedding provider (one real request), and the
 // extension modules, script tools and agents that failed to load. Over interfaces only.
+import { execFile } from 'node:child_process';
 import type { Connector } from '../connectors/connector.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import type { DoctorCheck } from './doctor.ts';
@@ -44,4 +45,13 @@ export function loadChecks(extensionFailures: readonly Failure[], scriptFailures
 function messageOf(error: unknown, label: string): string {
   const message = (error as Error)?.message ?? String(error);
   return message.startsWith(label) ? message : `${label}: ${message}`;
+}
+
+/** git on PATH: a failure when git connectors or remote registries need it, else a warning. */
+export async function gitCheck(needed: boolean): Promise<DoctorCheck> {
+  const version = await new Promise<string | null>((resolve) => {
+    execFile('git', ['--version'], { timeout: 10_000 }, (error, stdout) => resolve(error ? null : stdout.trim()));
+  });
+  if (version) return { area: 'git', status: 'ok', detail: version };
+  return { area: 'git', status: needed ? 'fail' : 'warn', detail: 'git is not installed or not on PATH', fix: 'install git (git connectors and registries need it)' };
 }

@@ -1,21 +1,18 @@
-// search / get / sources for plugins' `ctx`: the built-in tools' answers, computed from the use-cases
-// directly, so they work even when the tools-builtin plugin is dropped.
+// search / get / sources for plugins' `ctx`: the built-in tools' answers (the REST bodies), run from
+// core's `builtinTools` directly (parameters checked as ToolRegistry.call checks them), so they work
+// even when the tools-builtin plugin is dropped, and the two never drift apart.
 import type { IndexServices } from '../plugin-context.ts';
 import type { RetrievalConfig } from '../config/types.ts';
 import type { Store } from '../store/store.ts';
-import { getDocument } from './documents.ts';
-import { parseSearchParams } from './search-params.ts';
-import { search, type SearchDeps } from './search.ts';
-import { listSources } from './sources.ts';
-import { documentToWire, searchResponseToWire, sourcesToWire } from './wire.ts';
+import { validateParams } from '../tools/param-spec.ts';
+import type { SearchDeps } from './search.ts';
+import { builtinTools } from './tools.ts';
 
 export function indexServicesOf(deps: SearchDeps, store: Store, retrieval: RetrievalConfig, connectorLabels: () => string[]): IndexServices {
-  return {
-    search: async (input) => {
-      const params = parseSearchParams(input, retrieval);
-      return searchResponseToWire(await search(deps, params), params.explain);
-    },
-    get: async (id) => documentToWire(await getDocument(store, id)),
-    sources: async () => sourcesToWire(await listSources(store, connectorLabels())),
+  const tools = new Map(builtinTools({ store, retrieval, searchDeps: () => deps, connectorLabels }).map((t) => [t.name, t]));
+  const call = (name: string, input: unknown): Promise<unknown> => {
+    const tool = tools.get(name)!;
+    return Promise.resolve().then(() => tool.run(validateParams(tool.params, input), {}));
   };
+  return { search: (input) => call('search', input), get: (id) => call('get', { id }), sources: () => call('sources', {}) };
 }

@@ -20,7 +20,9 @@ export async function pluginChecks(kernel: Kernel, loadPlugins: () => Promise<vo
     checks.push({ area: 'plugins', status: 'fail', detail: (error as Error).message, fix: 'the plugin it names failed its own check' });
   }
   for (const { plugin, check } of added) {
-    checks.push({ area: 'plugins', status: check.ok ? 'ok' : 'fail', detail: `${plugin}: ${check.name}: ${check.detail}` });
+    const status = check.status ?? (check.ok ? 'ok' : 'fail');
+    if (check.area) checks.push({ area: check.area, status, detail: check.detail, ...(check.fix ? { fix: check.fix } : {}) });
+    else checks.push({ area: 'plugins', status, detail: `${plugin}: ${check.name}: ${check.detail}`, ...(check.fix ? { fix: check.fix } : {}) });
   }
   return { checks, loadError: null };
 }

@@ -2,8 +2,8 @@
 // drained under a deadline and checked like a compiled extension's (imported when first needed).
 import type { ConnectorInstance, PluginConnector } from '../hook-types.ts';
 import type { Connector } from '../connectors/connector.ts';
-import { ExtensionConnectorInstance } from '../../src/extensions/extension-connector-instance.ts';
-import { invalid } from '../../src/extensions/extension-tool.ts';
+import { ExtensionConnectorInstance } from './extension-connector-instance.ts';
+import { invalid } from './extension-tool.ts';
 import type { ContextFor } from './plugin-parts.ts';
 
 export function connectorFromPlugin(def: PluginConnector, instance: ConnectorInstance, contextFor: ContextFor, defaultTimeoutSecs: number, warn: (message: string) => void): Connector {

@@ -1,9 +1,9 @@
 // Tools and agents that plugins add through the kernel's hooks, as the app's Tool and Agent: checked and run under a deadline like compiled extensions, with the plugin's own ctx.
 import type { PluginAgentDef, PluginToolDef } from '../hook-types.ts';
 import type { PluginContext } from '../plugin-context.ts';
-import type { ExtensionAgentContext } from '../../src/extensions/extension-api.ts';
-import { toExtensionAgent } from '../../src/extensions/extension-agent.ts';
-import { checkName, invalid, toExtensionTool } from '../../src/extensions/extension-tool.ts';
+import type { ExtensionAgentContext } from './extension-api.ts';
+import { toExtensionAgent } from './extension-agent.ts';
+import { checkName, invalid, toExtensionTool } from './extension-tool.ts';
 import type { Agent } from './agents.ts';
 import type { Tool } from './tools.ts';
 

@@ -7,6 +7,7 @@ import { KbctxError } from '../domain/errors.ts';
 import { errorMapping } from '../domain/error-table.ts';
 import { VERSION } from '../version.ts';
 import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
+import { cliService } from './cli-service.ts';
 
 const EXIT_USAGE = 2;
 
@@ -24,12 +25,10 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   migrate: async () => (await import('./commands/migrate.ts')).registerMigrate,
   embed: async () => (await import('./commands/embed.ts')).registerEmbed,
   start: async () => (await import('./commands/start.ts')).registerStart,
-  registry: async () => (await import('../../src/cli/commands/registry.ts')).registerRegistry,
   serve: async () => (await import('./commands/serve.ts')).registerServe,
   completions: async () => (await import('./commands/completions.ts')).registerCompletions,
   tool: async () => (await import('./commands/tool.ts')).registerTool,
   agent: async () => (await import('./commands/agent.ts')).registerAgent,
-  extension: async () => (await import('../../src/cli/commands/extension.ts')).registerExtension,
   doctor: async () => (await import('./commands/doctor.ts')).registerDoctor,
   plugins: async () => (await import('./commands/plugins.ts')).registerPlugins,
 };
@@ -110,9 +109,13 @@ async function addPluginCommands(ctx: CliContext, program: Command, argv: readon
     program.parseOptions([...argv]); // -c and --json, before the command is known
     await ctx.prepare();
     const kbctx = ctx.kbctx();
-    await kbctx.applyPlugins();
+    kbctx.kernel.services.provide(cliService, ctx, 'kbctx');
+    // A configured plugin that cannot load (a changed pin) must not take the bundled commands with it:
+    // `kbctx registry add plugins/<name> --trust` is how it is trusted again.
+    const unloaded = await kbctx.applyPlugins().then(() => null, (error: unknown) => error);
     const before = new Set(program.commands);
     kbctx.kernel.hooks.commands.call(program);
+    if (unloaded !== null && !program.commands.some((c) => !before.has(c) && c.name() === commandName(argv))) throw unloaded;
     for (const cmd of program.commands.filter((c) => !before.has(c))) routeThroughContext(ctx, cmd);
   } catch (error) {
     if (!help) throw error; // help and completions still show the built-in commands when the config cannot load

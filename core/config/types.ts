@@ -3,7 +3,8 @@
 
 import type { EmbedderOptions } from '../hook-types.ts';
 
-export type EmbeddingProvider = 'disabled' | 'openai' | 'ollama' | 'local';
+// The built-in names, or the key a plugin taps `createEmbedder.for(provider)` with (`transformers`).
+export type EmbeddingProvider = 'disabled' | 'openai' | 'ollama' | 'local' | (string & {});
 export type Fusion = 'weighted' | 'rrf';
 
 export interface Config {
@@ -58,7 +59,7 @@ export interface PluginsConfig {
   readonly registries: readonly { name: string; path: string }[];
 }
 
-/** `[extensions]`: compiled (JavaScript) extension modules, loaded by src/extensions/. */
+/** `[extensions]`: compiled (JavaScript) extension modules, loaded by the extensions plugin (plugins/extensions/). */
 export interface ExtensionsConfig {
   /** As written: paths (relative to `baseDir`) or package names. */
   readonly modules: readonly string[];

@@ -1,16 +1,17 @@
-// The library's `createHttpHandler(kbctx)`: the REST and MCP surfaces as one node:http listener to mount
-// in another server, built from the same request pipeline as `kbctx serve` (host guard, CORS, body
-// limits, `/mcp`, the route table), so auth and limits added there apply here too.
+// The library's `createHttpHandler(kbctx)`: the HTTP server of `kbctx serve` as one node:http listener
+// to mount in another server. It is the transport plugin's own fastify instance (`createTransport
+// .for("http-handler")`, transport-http) with every plugin's `httpRoutes` (REST, `/mcp`, the web page,
+// third-party routes), so auth, the Host guard and limits are the same as `kbctx serve`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseBind } from '../../src/http/bind-address.ts';
-import { createRequestHandler } from '../../src/http/create-http-server.ts';
-import { checkExposure } from '../../src/http/exposure-policy.ts';
-import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } from '../../src/mcp/mcp-http-handler.ts';
-import { restSurface } from '../../src/http/rest-routes.ts';
-import { listDocumentPage } from '../app/documents.ts';
+import { KbctxError } from '../domain/errors.ts';
+import { parseBind } from '../http/bind-address.ts';
+import { checkExposure } from '../http/exposure-policy.ts';
+import { collectHttpSurfaces, serveService } from '../cli/commands/serve-service.ts';
+import { HTTP_HANDLER_TRANSPORT, type HttpSurface, type RunningTransport } from '../hook-types.ts';
 import { VERSION } from '../version.ts';
 import { composedOf, type Kbctx } from './open-kbctx.ts';
 import { lineLog } from '../domain/log-line.ts';
+import { errorMapping } from '../domain/error-table.ts';
 
 export interface HttpHandlerOptions {
   /** Where server messages go (default: stderr). */
@@ -31,12 +32,35 @@ export function createHttpHandler(kbctx: Kbctx, options: HttpHandlerOptions = {}
   const inner = composedOf(kbctx);
   const log = options.log ?? lineLog((text) => void process.stderr.write(text));
   const config = inner.config.server;
-  const tools = inner.tools();
-  const agents = inner.agents();
-  const mcp = createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: config.maxBodyBytes, listenLimits: listenLimitsOf(config), log, documents: (cursor) => listDocumentPage(inner.store, cursor) });
-  const bindHost = parseBind(config.bind).host;
-  // The host server owns the socket, so only the token applies here ([server] auth_token_env).
-  const authToken = config.authTokenEnv === null ? null : checkExposure(config, bindHost, process.env).token;
-  const handle = createRequestHandler({ version: VERSION, config, bindHost, surfaces: [restSurface({ tools, agents }), mcpHttpSurface(mcp)], log, authToken });
-  return Object.assign(handle, { close: () => mcp.close() });
+  // The host server owns the socket, so only the token applies here ([server] auth_token_env); a missing one throws now.
+  if (config.authTokenEnv !== null) checkExposure(config, parseBind(config.bind).host, process.env);
+  const kernel = inner.kernel;
+  const hook = kernel.hooks.createTransport.get(HTTP_HANDLER_TRANSPORT);
+  if (!hook?.isUsed()) throw new KbctxError('config_error', 'createHttpHandler needs the plugin transport-http, which is not loaded (check plugins in the config)');
+  const httpSurfaces = (): Promise<HttpSurface[]> => collectHttpSurfaces(kernel);
+  kernel.services.provide(serveService, { kbctx: inner, tools: inner.tools(), agents: inner.agents(), live: NO_LIVE_INDEX, version: VERSION, env: process.env, log, debug: undefined, isWorker: true, httpSurfaces }, 'kbctx');
+  const started: Promise<RunningTransport> = hook.promise({ bind: config.bind, options: {} }, kernel.callContext()).then((running) => {
+    if (!running?.handle) throw new KbctxError('config_error', 'the http-handler transport returned no handler');
+    return running;
+  });
+  started.catch((error: unknown) => log(`createHttpHandler: ${(error as Error).message}`));
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    started.then(
+      (running) => running.handle!(req, res),
+      (error: unknown) => {
+        const code = error instanceof KbctxError ? error.code : 'internal';
+        res.writeHead(errorMapping(code).http, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: { code, message: (error as Error).message } }));
+      },
+    );
+  };
+  return Object.assign(handle, { close: async () => (await started.catch(() => undefined))?.close() });
 }
+
+/** A mounted handler runs no live index: no /sync routes, no index-change notifications. */
+const NO_LIVE_INDEX = {
+  control: undefined as never,
+  statusJson: () => Promise.resolve({ connectors: [] }),
+  onIndexChanged: () => {},
+  attachWorker: () => {},
+  close: () => Promise.resolve(),
+};

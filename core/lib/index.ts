@@ -18,6 +18,6 @@ export type {
   ExtensionTool,
   KbctxExtension,
   KbctxExtensionHost,
-} from '../../src/extensions/extension-api.ts';
+} from '../app/extension-api.ts';
 // The plugin contract (docs/plugins.md).
 export * from '../index.ts';

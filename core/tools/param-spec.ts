@@ -1,8 +1,10 @@
 // Tool parameters, declared once as a list of ParamSpec (the shape Lua tools declare too) and turned
-// into both a JSON Schema and a validator. REST, MCP and the CLI validate through validateParams, so
-// the three surfaces cannot disagree.
+// into a JSON Schema, which ajv compiles once per tool (lazily, on the first call) into its validator.
+// REST, MCP and the CLI validate through validateParams, so the three surfaces cannot disagree.
+import { createRequire } from 'node:module';
+import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv';
 import { badRequest } from '../domain/errors.ts';
-import { MAX_STRING_PARAM_CHARS, checkDepth, checkLength } from './param-bounds.ts';
+import { MAX_STRING_PARAM_CHARS, checkDepth } from './param-bounds.ts';
 
 export type ParamType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 export const PARAM_TYPES: readonly ParamType[] = ['string', 'integer', 'number', 'boolean', 'array', 'object'];
@@ -18,11 +20,17 @@ export interface ParamSpec {
   properties?: Readonly<Record<string, { type: ParamType; description?: string }>> | undefined;
   /** Longest accepted string (type `string` only); MAX_STRING_PARAM_CHARS when absent. */
   maxLength?: number | undefined;
+  /**
+   * Further JSON Schema keywords for this parameter, checked by ajv: `items`, `pattern`, `minimum`,
+   * `maximum`, `minLength`, `additionalProperties`, nested `properties`/`required`… Errors name the
+   * path (`parameter 'tags/0': must match pattern "^[a-z]+$"`).
+   */
+  schema?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export interface JsonSchemaObject {
   type: 'object';
-  properties: Record<string, { type: ParamType; description?: string; default?: unknown; enum?: unknown[]; properties?: Record<string, unknown> }>;
+  properties: Record<string, { type: ParamType; description?: string; default?: unknown; enum?: unknown[]; properties?: Record<string, unknown>; maxLength?: number; [keyword: string]: unknown }>;
   required?: string[];
 }
 
@@ -35,6 +43,8 @@ export function toJsonSchema(params: readonly ParamSpec[]): JsonSchemaObject {
       ...(p.default !== undefined ? { default: p.default } : {}),
       ...(p.enum ? { enum: [...p.enum] } : {}),
       ...(p.properties ? { properties: { ...p.properties } } : {}),
+      ...(p.maxLength !== undefined ? { maxLength: p.maxLength } : {}),
+      ...p.schema,
     };
   }
   const required = params.filter((p) => p.required).map((p) => p.name);
@@ -44,50 +54,72 @@ export function toJsonSchema(params: readonly ParamSpec[]): JsonSchemaObject {
 /**
  * Checks `input` against the specs and returns a new object with defaults applied.
  * Throws bad_request naming the parameter: body not an object, missing required, wrong type
- * (`integer` accepts whole numbers only), value outside `enum`, a string past its `maxLength`, or
- * input nested deeper than MAX_PARAM_DEPTH (param-bounds.ts). Unknown keys pass through.
+ * (`integer` accepts whole numbers only), value outside `enum`, a string past its `maxLength`
+ * (MAX_STRING_PARAM_CHARS by default), any other JSON Schema keyword of `schema` (with its path), or
+ * input nested deeper than MAX_PARAM_DEPTH (param-bounds.ts). Unknown keys pass through; null is absent.
  */
 export function validateParams(params: readonly ParamSpec[], input: unknown): Record<string, unknown> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw badRequest('parameters must be a JSON object');
   }
-  checkDepth(input);
+  checkDepth(input); // iterative, before ajv walks anything
   const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
   for (const p of params) {
-    const value = out[p.name];
-    if (value === undefined || value === null) {
-      if (p.required) throw badRequest(`missing required parameter '${p.name}'`, { parameter: p.name });
-      if (p.default !== undefined) out[p.name] = p.default;
-      else delete out[p.name];
-      continue;
-    }
-    if (!hasType(value, p.type)) {
-      throw badRequest(`parameter '${p.name}' must be ${article(p.type)} ${p.type}, got ${describe(value)}`, { parameter: p.name });
-    }
-    if (typeof value === 'string') checkLength(p.name, value, p.maxLength ?? MAX_STRING_PARAM_CHARS);
-    if (p.enum && !p.enum.some((allowed) => allowed === value)) {
-      throw badRequest(`parameter '${p.name}' must be one of ${p.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`, {
-        parameter: p.name,
-      });
-    }
+    if (out[p.name] !== undefined && out[p.name] !== null) continue;
+    if (p.required) throw badRequest(`missing required parameter '${p.name}'`, { parameter: p.name });
+    if (p.default !== undefined) out[p.name] = p.default;
+    else delete out[p.name];
   }
+  const validate = validatorFor(params);
+  if (!validate(out)) throw describeError(validate.errors![0]!, out);
   return out;
 }
 
-function hasType(value: unknown, type: ParamType): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
+const require = createRequire(import.meta.url);
+let ajv: AjvInstance | undefined;
+const validators = new WeakMap<readonly ParamSpec[], ValidateFunction>();
+
+/** The compiled validator of one parameter list (one per tool: compiled on its first call, then reused). */
+function validatorFor(params: readonly ParamSpec[]): ValidateFunction {
+  let validate = validators.get(params);
+  if (validate) return validate;
+  // Loaded on the first validation, so commands that validate nothing never load ajv.
+  ajv ??= new (require('ajv') as { default: new (options: object) => AjvInstance }).default({ strict: false, allErrors: false, validateSchema: false });
+  const schema = toJsonSchema(params);
+  for (const p of params) {
+    const property = schema.properties[p.name]!;
+    delete property.default; // applied above: null counts as absent
+    // `properties` documents sub-fields (the tool checks them itself); `schema.properties` is checked here.
+    if (p.properties && p.schema?.['properties'] === undefined) delete property.properties;
+    if (p.type === 'string' && property.maxLength === undefined) property.maxLength = MAX_STRING_PARAM_CHARS;
+  }
+  delete schema.required; // checked above, with null as absent
+  validate = ajv.compile(schema);
+  validators.set(params, validate);
+  return validate;
+}
+
+/** The first ajv error in kbctx's words: `parameter '<path>' …`, the path in JSON Pointer form without the leading slash. */
+function describeError(error: ErrorObject, input: Record<string, unknown>): Error {
+  const path = error.instancePath.slice(1).split('/').map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const value = path.reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], input);
+  const name = path.join('/');
+  const details = { parameter: name };
+  switch (error.keyword) {
+    case 'type': {
+      const type = String(error.params['type']);
+      return badRequest(`parameter '${name}' must be ${article(type)} ${type}, got ${describe(value)}`, details);
+    }
+    case 'maxLength':
+      return badRequest(`parameter '${name}' is ${(value as string).length} characters long; the limit is ${String(error.params['limit'])}`, { ...details, limit: error.params['limit'] });
+    case 'enum': {
+      const allowed = error.params['allowedValues'] as unknown[];
+      return badRequest(`parameter '${name}' must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`, details);
+    }
+    case 'required':
+      return badRequest(`missing required parameter '${[...path, String(error.params['missingProperty'])].filter(Boolean).join('/')}'`, details);
+    default:
+      return badRequest(`parameter '${name}': ${error.message ?? 'is not valid'}`, details);
   }
 }
 

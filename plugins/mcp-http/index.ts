@@ -10,10 +10,10 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.httpRoutes.tapPromise('mcp-http', async (surfaces) => {
-      const { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } = await import('../../src/mcp/mcp-http-handler.ts');
+      const { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } = await import('./mcp-http-handler.ts');
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       const config = kbctx.config.server;
-      const handler = createMcpHttpHandler({
+      const handler = await createMcpHttpHandler({
         tools,
         agents,
         version,
@@ -21,9 +21,9 @@ const plugin = definePlugin({
         listenLimits: listenLimitsOf(config),
         log,
         documents: (cursor) => listDocumentPage(kbctx.store, cursor),
-        syncStatus: live.statusJson,
+        syncStatus: live?.statusJson,
       });
-      live.onIndexChanged(() => handler.resourcesChanged());
+      live?.onIndexChanged(() => handler.resourcesChanged());
       surfaces.add(mcpHttpSurface(handler));
     });
   },

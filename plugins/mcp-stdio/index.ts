@@ -10,11 +10,11 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.createTransport.for('stdio').tapPromise({ name: 'mcp-stdio', stage: STAGE.FALLBACK }, async () => {
-      const { runMcpStdio } = await import('../../src/mcp/mcp-stdio.ts');
+      const { runMcpStdio } = await import('./mcp-stdio.ts');
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       log(`kbctx ${version}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);
       const documents = (cursor: string | undefined) => listDocumentPage(kbctx.store, cursor);
-      const done = runMcpStdio({ tools, agents, version, log, documents, syncStatus: live.statusJson, onIndexChanged: live.onIndexChanged });
+      const done = runMcpStdio({ tools, agents, version, log, documents, syncStatus: live?.statusJson, onIndexChanged: live?.onIndexChanged });
       // It ends when stdin closes or on SIGINT/SIGTERM (runMcpStdio listens for them itself).
       return { done, close: () => Promise.resolve() };
     });

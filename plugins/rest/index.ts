@@ -1,5 +1,5 @@
 // First-party plugin: the REST API (/tools/*, /agents/*) on the HTTP server, through `httpRoutes`.
-// Handlers call the same tool and agent registries as MCP and the CLI (src/http/rest-routes.ts).
+// Handlers call the same tool and agent registries as MCP and the CLI (rest-routes.ts).
 import { definePlugin, serveService } from '../../core/index.ts';
 
 const plugin = definePlugin({
@@ -10,7 +10,7 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.httpRoutes.tapPromise('rest', async (surfaces) => {
-      const { restSurface } = await import('../../src/http/rest-routes.ts');
+      const { restSurface } = await import('./rest-routes.ts');
       const { tools, agents } = kernel.use(serveService);
       surfaces.add(restSurface({ tools, agents }));
     });

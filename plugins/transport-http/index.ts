@@ -1,18 +1,25 @@
-// First-party plugin: the HTTP server of `kbctx serve mcp` (node:http: bind, exposure policy and
-// Bearer auth, Host guard, CORS, body limits, time-outs, GET /health and the /sync routes). What it
-// serves beyond that comes from the plugins tapping `httpRoutes` (rest, mcp-http, web, others).
-import { definePlugin, STAGE, serveService } from '../../core/index.ts';
+// First-party plugin: the HTTP server of `kbctx serve mcp` on fastify (one instance per listener:
+// bind, exposure policy and Bearer auth, Host guard, CORS, body limits, time-outs, the error body,
+// GET /health). What it serves beyond that comes from the plugins tapping `httpRoutes` (rest,
+// mcp-http, web, live-index, others). fastify is imported when the server starts, never by
+// other commands. `createTransport.for("http-handler")` is the same server without listening, for
+// the library's createHttpHandler.
+import { definePlugin, HTTP_HANDLER_TRANSPORT, STAGE, serveService } from '../../core/index.ts';
 
 const plugin = definePlugin({
   name: 'transport-http',
   version: '0.2.0',
   kbctx: '^0.2',
-  provides: ['transport:mcp', 'route:GET /health', 'route:GET /sync/status', 'route:POST /sync/:connector'],
+  provides: ['transport:mcp', 'transport:http-handler', 'route:GET /health'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.createTransport.for('mcp').tapPromise({ name: 'transport-http', stage: STAGE.FALLBACK }, async (options) => {
       const { startHttpServer } = await import('./start-http-server.ts');
       return startHttpServer(kernel.use(serveService), options.bind);
+    });
+    kernel.hooks.createTransport.for(HTTP_HANDLER_TRANSPORT).tapPromise({ name: 'transport-http', stage: STAGE.FALLBACK }, async (options) => {
+      const { createHttpListener } = await import('./start-http-server.ts');
+      return createHttpListener(kernel.use(serveService), options.bind);
     });
   },
 });

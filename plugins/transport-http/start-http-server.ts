@@ -1,38 +1,67 @@
 // Starts the HTTP server for `createTransport.for("mcp")`: checks the exposure policy before anything
-// listens, collects the plugins' surfaces (`httpRoutes`), listens, and describes what it serves.
-import type { HttpSurface, RunningTransport, ServeState } from '../../core/index.ts';
-import { parseBind, toHttpUrl } from '../../src/http/bind-address.ts';
-import { createHttpServer } from '../../src/http/create-http-server.ts';
-import { checkExposure } from '../../src/http/exposure-policy.ts';
-import { closeGracefully, listen } from '../../src/http/listen.ts';
+// listens, collects the plugins' surfaces (`httpRoutes`), builds the listener's fastify instance,
+// listens, and describes what it serves. `createHttpListener` is the same without listening (the
+// library's createHttpHandler, `createTransport.for("http-handler")`).
+import { KbctxError, checkExposure, parseBind, toHttpUrl, type RunningTransport, type ServeState } from '../../core/index.ts';
+import { buildHttpApp, type HttpListener } from './http-app.ts';
 
-export async function startHttpServer(state: ServeState, bindText: string): Promise<RunningTransport> {
+interface Built {
+  listener: HttpListener;
+  running: Omit<RunningTransport, 'close' | 'describe'>;
+  describe(base: string): string[];
+  close(): Promise<void>;
+}
+
+async function build(state: ServeState, bindText: string, listening: boolean): Promise<Built & { host: string; port: number }> {
   const config = state.kbctx.config.server;
   const bind = parseBind(bindText);
-  const exposure = checkExposure(config, bind.host, state.env); // refuses an open remote bind before anything listens
+  // refuses an open remote bind before anything listens (a mounted handler: only the token applies)
+  const exposure = listening || config.authTokenEnv !== null ? checkExposure(config, bind.host, state.env) : { token: null, warning: null };
   if (exposure.warning && !state.isWorker) state.log(exposure.warning);
   const surfaces = await state.httpSurfaces();
-  const closeSurfaces = (): Promise<unknown> => Promise.all(surfaces.map((s) => s.close?.() ?? Promise.resolve()));
-  const server = createHttpServer({
-    version: state.version,
-    config,
-    bindHost: bind.host,
-    surfaces,
-    log: state.log,
-    debug: state.debug,
-    authToken: exposure.token,
-    sync: state.live.control,
-    syncTokenRequired: exposure.token !== null,
-  });
-  const address = await listen(server, bind.host, bind.port).catch(async (error: unknown) => {
+  const closeSurfaces = async (): Promise<void> => void (await Promise.all(surfaces.map((s) => s.close?.() ?? Promise.resolve())));
+  const listener = await buildHttpApp({ version: state.version, config, bindHost: bind.host, surfaces, log: state.log, debug: state.debug, authToken: exposure.token }).catch(async (error: unknown) => {
     await closeSurfaces();
     throw error;
   });
-  const base = toHttpUrl(address.address, address.port);
   return {
-    describe: () => [...surfaces.flatMap((s) => s.listing?.() ?? []), `Listening on ${base}`, ...surfaces.flatMap((s: HttpSurface) => s.describe?.(base) ?? [])],
+    listener,
+    host: bind.host,
+    port: bind.port,
+    running: { handle: listener.handler },
+    describe: (base) => [...surfaces.flatMap((s) => s.listing?.() ?? []), `Listening on ${base}`, ...surfaces.flatMap((s) => s.describe?.(base) ?? [])],
     close: async () => {
-      await Promise.all([closeGracefully(server), closeSurfaces()]);
+      await Promise.all([closeGracefully(listener), closeSurfaces()]);
     },
   };
+}
+
+export async function startHttpServer(state: ServeState, bindText: string): Promise<RunningTransport> {
+  const built = await build(state, bindText, true);
+  let address: string;
+  try {
+    await built.listener.app.listen({ host: built.host, port: built.port });
+    const info = built.listener.server.address() as { address: string; port: number };
+    address = toHttpUrl(info.address, info.port);
+  } catch (error) {
+    await built.close();
+    const e = error as NodeJS.ErrnoException;
+    const why = e.code === 'EADDRINUSE' ? 'the address is already in use' : e.code === 'EACCES' ? 'permission denied' : e.message;
+    throw new KbctxError('conflict', `cannot listen on ${built.host}:${built.port}: ${why} (set [server].bind or --bind, e.g. --bind 127.0.0.1:0)`, { cause: error });
+  }
+  return { describe: () => built.describe(address), close: built.close };
+}
+
+/** The same server as a node:http listener to mount elsewhere (nothing listens). */
+export async function createHttpListener(state: ServeState, bindText: string): Promise<RunningTransport> {
+  const built = await build(state, bindText, false);
+  return { ...built.running, close: built.close };
+}
+
+/** Stops accepting connections, lets in-flight requests finish for up to `graceMs`, then closes the rest (open SSE streams). */
+export async function closeGracefully({ app, server }: HttpListener, graceMs = 5_000): Promise<void> {
+  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+  timer.unref();
+  await app.close();
+  clearTimeout(timer);
 }

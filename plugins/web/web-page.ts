@@ -1,7 +1,8 @@
-// Serves the web page's static files (GET/HEAD `/` and `/assets/…`) before auth, so the page can load
-// and ask for the token: strict CSP, ETag/304, year-long caching for hashed assets, brotli or gzip
-// chosen from Accept-Encoding and kept after the first request. Never serves anything else.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Serves the web page's static files (GET/HEAD `/` and `/assets/…`) as public routes, so the page can
+// load and ask for the token: strict CSP, ETag/304, year-long caching for hashed assets, brotli or gzip
+// chosen from Accept-Encoding and kept after the first request. The files live in memory (hashed,
+// vendor imports rewritten: web-assets.ts), so they are routes rather than @fastify/static's folders.
+import type { HttpApp } from '../../core/index.ts';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { WebAsset, WebAssets } from './web-assets.ts';
 
@@ -19,12 +20,8 @@ export const CONTENT_SECURITY_POLICY = [
 
 type Encoding = 'br' | 'gzip' | 'identity';
 
-export interface WebPage {
-  /** Answers and returns true when `pathname` is one of the page's files; false leaves the request to the API. */
-  handle(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
-}
-
-export function createWebPage(assets: WebAssets): WebPage {
+/** Registers one GET (and HEAD) route per file, `/index.html` as `/`. */
+export function webPageRoutes(assets: WebAssets): (app: HttpApp) => void {
   const compressed = new Map<string, Buffer>();
   const bodyFor = (pathname: string, asset: WebAsset, encoding: Encoding): Buffer => {
     if (encoding === 'identity') return asset.body;
@@ -36,32 +33,26 @@ export function createWebPage(assets: WebAssets): WebPage {
     }
     return body;
   };
-  return {
-    handle(req, res, pathname) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-      const asset = assets.files.get(pathname === '/index.html' ? '/' : pathname);
-      if (!asset) return false;
-      const headers: Record<string, string | number> = {
-        'content-type': asset.contentType,
-        etag: asset.etag,
-        'cache-control': asset.revalidate ? 'no-cache' : 'public, max-age=31536000, immutable',
-        vary: 'Accept-Encoding',
-        'content-security-policy': CONTENT_SECURITY_POLICY,
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
-      };
-      if (req.headers['if-none-match'] === asset.etag) {
-        res.writeHead(304, headers).end();
-        return true;
+  return (app) => {
+    for (const [pathname, asset] of assets.files) {
+      for (const url of pathname === '/' ? ['/', '/index.html'] : [pathname]) {
+        app.get(url, (request, reply) => {
+          void reply.headers({
+            'content-type': asset.contentType,
+            etag: asset.etag,
+            'cache-control': asset.revalidate ? 'no-cache' : 'public, max-age=31536000, immutable',
+            vary: 'Accept-Encoding',
+            'content-security-policy': CONTENT_SECURITY_POLICY,
+            'x-content-type-options': 'nosniff',
+            'referrer-policy': 'no-referrer',
+          });
+          if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+          const encoding = pickEncoding(request.headers['accept-encoding']);
+          if (encoding !== 'identity') void reply.header('content-encoding', encoding);
+          return reply.send(bodyFor(pathname, asset, encoding));
+        });
       }
-      const encoding = pickEncoding(req.headers['accept-encoding']);
-      const body = bodyFor(pathname, asset, encoding);
-      if (encoding !== 'identity') headers['content-encoding'] = encoding;
-      headers['content-length'] = body.length;
-      res.writeHead(200, headers);
-      res.end(req.method === 'HEAD' ? undefined : body);
-      return true;
-    },
+    }
   };
 }
 

@@ -1,8 +1,7 @@
 // The two JSON endpoints only the web page needs, served through the REST route table (so auth and
 // errors work as for every API call): the server's facts with the index statistics, and a
 // document's chunks (the chunk-boundary view). Both are thin calls into app use-cases.
-import { type Store, getDocumentWithChunks, indexStats, chunkToWire, statsToWire } from '../../core/index.ts';
-import type { Route } from '../../src/http/rest-routes.ts';
+import { type HttpApp, type Store, getDocumentWithChunks, indexStats, chunkToWire, statsToWire } from '../../core/index.ts';
 
 export interface WebFacts {
   version: string;
@@ -26,12 +25,9 @@ export interface WebDeps {
   connectorLabels: () => string[];
 }
 
-export function webRoutes({ facts, store, connectorLabels }: WebDeps): Route[] {
-  return [
-    {
-      method: 'GET',
-      path: '/web/info',
-      handle: async () => {
+export function webRoutes({ facts, store, connectorLabels }: WebDeps): (app: HttpApp) => void {
+  return (app) => {
+    app.get('/web/info', async () => {
         const stats = await indexStats(store, connectorLabels(), facts.embedder);
         const embedded = stats.embeddings.some((e) => e.current && e.count > 0);
         return {
@@ -49,12 +45,9 @@ export function webRoutes({ facts, store, connectorLabels }: WebDeps): Route[] {
           },
           stats: statsToWire(stats),
         };
-      },
-    },
-    {
-      method: 'GET',
-      path: '/web/documents/:id/chunks',
-      handle: async (r) => ({ chunks: (await getDocumentWithChunks(store, r.params['id']!)).chunks.map(chunkToWire) }),
-    },
-  ];
+    });
+    app.get<{ Params: { id: string } }>('/web/documents/:id/chunks', async (request) => ({
+      chunks: (await getDocumentWithChunks(store, request.params.id)).chunks.map(chunkToWire),
+    }));
+  };
 }

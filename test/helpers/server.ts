@@ -1,14 +1,13 @@
 // Test servers: a temp workspace with a few documents, synced through the real CLI, then the real
 // HTTP server (REST + MCP) started in-process on 127.0.0.1:0.
 import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
-import type { Server } from 'node:http';
 import type { Tool } from '../../core/app/tools.ts';
 import { loadConfig } from '../../core/config/load-config.ts';
 import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
-import { createHttpServer } from '../../src/http/create-http-server.ts';
-import { closeGracefully, listen } from '../../src/http/listen.ts';
-import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface, type McpHttpHandler } from '../../src/mcp/mcp-http-handler.ts';
-import { restSurface } from '../../src/http/rest-routes.ts';
+import { buildHttpApp } from '../../plugins/transport-http/http-app.ts';
+import { closeGracefully } from '../../plugins/transport-http/start-http-server.ts';
+import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface, type McpHttpHandler } from '../../plugins/mcp-http/mcp-http-handler.ts';
+import { restSurface } from '../../plugins/rest/rest-routes.ts';
 import { listDocumentPage } from '../../core/app/documents.ts';
 import { VERSION } from '../../core/version.ts';
 import { createWebSurface } from '../../plugins/web/create-web-surface.ts';
@@ -75,7 +74,7 @@ export async function startTestServer(
   const failures = await kbctx.loadScripts(); // as `serve` does
   if (failures.length > 0) throw new Error(`scripts not loaded: ${failures.map((f) => f.message).join('; ')}`);
   const log: string[] = [];
-  const mcp: McpHttpHandler = createMcpHttpHandler({
+  const mcp: McpHttpHandler = await createMcpHttpHandler({
     tools: kbctx.tools(),
     agents: kbctx.agents(),
     version: VERSION,
@@ -89,7 +88,7 @@ export async function startTestServer(
     connectorLabels: kbctx.connectorLabels,
     facts: { version: VERSION, configFile: config.file, workingDir: ws.dir, kbctxBin: 'bin/kbctx.js', embedder: null, defaultLimit: 12, maxLimit: 100, authTokenEnv: null },
   });
-  const server: Server = createHttpServer({
+  const listener = await buildHttpApp({
     version: VERSION,
     config: config.server,
     bindHost: options.bindHost ?? '127.0.0.1', // what the server believes it binds (the Host guard follows it); it listens on 127.0.0.1
@@ -98,7 +97,8 @@ export async function startTestServer(
     debug: (l) => log.push(`debug: ${l}`),
     authToken: options.authToken ?? null,
   });
-  const address = await listen(server, '127.0.0.1', 0);
+  await listener.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = listener.server.address() as { port: number };
   return {
     ws,
     kbctx,
@@ -106,7 +106,7 @@ export async function startTestServer(
     port: address.port,
     log,
     async close() {
-      await Promise.all([closeGracefully(server, 100), mcp.close()]);
+      await Promise.all([closeGracefully(listener, 100), mcp.close()]);
       await kbctx.close();
       ws.cleanup();
     },

@@ -98,7 +98,7 @@ it('kbctx plugins lists the transport plugins with the hooks they tap', async ()
   assert.equal(r.code, 0, r.stderr);
   const { plugins } = JSON.parse(r.stdout) as { plugins: { name: string; hooks: string[] }[] };
   const hooks = (name: string): string[] | undefined => plugins.find((p) => p.name === name)?.hooks;
-  assert.deepEqual(hooks('transport-http'), ['createTransport.for("mcp")']);
+  assert.deepEqual(hooks('transport-http'), ['createTransport.for("mcp")', 'createTransport.for("http-handler")']);
   assert.deepEqual(hooks('mcp-stdio'), ['createTransport.for("stdio")']);
   for (const name of ['rest', 'mcp-http', 'web']) assert.deepEqual(hooks(name), ['httpRoutes']);
 });

@@ -88,7 +88,8 @@ describe('the page and its assets', () => {
     assert.equal(missing.status, 404);
     assert.equal(JSON.parse(missing.body.toString('utf8')).error.code, 'not_found');
     const post = await fetch(`${s.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    assert.equal(post.status, 404);
+    assert.equal(post.status, 405); // `/` is a (GET) route of the listener's fastify instance
+    assert.equal(post.headers.get('allow'), 'GET');
   });
 
   it('still refuses a foreign Host on a loopback server (DNS rebinding)', async () => {

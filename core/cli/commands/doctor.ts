@@ -1,15 +1,13 @@
-// `kbctx doctor`: checks the config, the plugins (and their own `doctor` checks), the index, embeddings (and the provider), connectors' sources,
+// `kbctx doctor`: checks the config, the plugins (and their own `doctor` checks: registries come from registry-commands), the index, embeddings (and the provider), connectors' sources,
 // extensions and scripts, registries and git, and prints what to do.
 // Exit 0 when nothing failed (warnings included), 1 when a check failed, 3 when the config does not load.
 import type { Command } from 'commander';
 import { configChecks, indexChecks, type DoctorCheck } from '../../app/doctor.ts';
-import { connectorChecks, embedderCheck, loadChecks } from '../../app/doctor-parts.ts';
+import { connectorChecks, embedderCheck, gitCheck, loadChecks } from '../../app/doctor-parts.ts';
 import { pluginChecks } from '../../app/plugin-checks.ts';
 import { configuredConnectors } from '../../app/select-connectors.ts';
 import { KbctxError } from '../../domain/errors.ts';
 import type { Embedder } from '../../embed/embedder.ts';
-import { gitVersion } from '../../../src/registry/git.ts';
-import { loadRegistries } from '../../../src/registry/registries.ts';
 import type { CliContext } from '../context.ts';
 
 const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const;
@@ -48,17 +46,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       const scriptFailures = (await kbctx.loadScripts()).filter((f) => !extensionFailures.includes(f));
       checks.push(...loadChecks(extensionFailures, scriptFailures));
       checks.push(...(await connectorChecks(await Promise.all(configuredConnectors(config).map((ref) => kbctx.createConnector(ref))))));
-      for (const reg of loadRegistries(config)) {
-        checks.push(
-          reg.present
-            ? { area: 'registries', status: 'ok', detail: `${reg.name}: ${reg.path}${reg.manifest ? '' : ' (no registry.toml: the tree is scanned)'}` }
-            : { area: 'registries', status: 'warn', detail: `${reg.name}: not installed at ${reg.path}`, fix: reg.url ? `run \`kbctx registry install --name ${reg.name}\`` : 'create the folder or fix its path' },
-        );
-      }
-      const needsGit = Object.keys(config.connectors.git).length > 0 || Object.values(config.registries).some((r) => r.url !== null);
-      const git = await gitVersion();
-      if (git) checks.push({ area: 'git', status: 'ok', detail: git });
-      else checks.push({ area: 'git', status: needsGit ? 'fail' : 'warn', detail: 'git is not installed or not on PATH', fix: 'install git (git connectors and registries need it)' });
+      checks.push(await gitCheck(Object.keys(config.connectors.git).length > 0 || Object.values(config.registries).some((r) => r.url !== null)));
       if (ctx.json) ctx.printJson({ checks });
       else for (const c of checks) ctx.io.out(`${MARK[c.status]}  ${c.area.padEnd(10)} ${c.detail}${c.fix && c.status !== 'ok' ? `\n      → ${c.fix}` : ''}\n`);
       const failed = checks.filter((c) => c.status === 'fail').length;

@@ -10,7 +10,8 @@ export function registerPlugins(program: Command, ctx: CliContext): void {
     .description('list the loaded plugins: version, origin, hooks tapped, what each provides')
     .action(async () => {
       const kbctx = ctx.kbctx();
-      await kbctx.loadPlugins();
+      // `[extensions] modules` are plugins too (`extension:<name>`); one that fails to load is left out, with a warning.
+      for (const f of await kbctx.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
       const plugins = kbctx.kernel.plugins();
       if (ctx.json) {
         return ctx.printJson({ plugins: plugins.map((p) => ({ name: p.name, version: p.version, origin: p.origin, from: p.from, hooks: p.hooks, provides: p.provides, load_ms: Number(p.loadMs.toFixed(2)) })) });

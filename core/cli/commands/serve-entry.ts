@@ -1,16 +1,16 @@
 // Runs the server (`kbctx serve mcp`, `serve stdio`, `kbctx start`): opens the index, loads scripts,
-// starts the live index, then the transport a plugin provides (`createTransport.for("mcp")`, the HTTP
+// starts the live index (when the live-index plugin is loaded), then the transport a plugin provides (`createTransport.for("mcp")`, the HTTP
 // server, or `"stdio"`), prints its banner and serves until SIGINT/SIGTERM. With `[server] workers`
 // the primary runs the live index and forks workers that each start the transport.
 // Loaded lazily so other commands never load the server code.
 import { KbctxError } from '../../domain/errors.ts';
 import type { HttpSurface, RunningTransport } from '../../index.ts';
-import { parseBind } from '../../../src/http/bind-address.ts';
-import { checkExposure } from '../../../src/http/exposure-policy.ts';
+import { parseBind } from '../../http/bind-address.ts';
+import { checkExposure } from '../../http/exposure-policy.ts';
 import { VERSION } from '../../version.ts';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
-import { startLiveIndex } from '../../../src/cli/commands/serve-live.ts';
-import { serveService } from './serve-service.ts';
+import { NO_LIVE_INDEX, startLiveIndex } from './serve-live.ts';
+import { collectHttpSurfaces, serveService } from './serve-service.ts';
 import type { CliContext } from '../context.ts';
 import type { Kbctx } from '../../app/compose.ts';
 import { lineLog } from '../../domain/log-line.ts';
@@ -44,35 +44,32 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
     // The primary supervises and is the one scheduler/writer of the live index; workers only serve.
     log(`starting ${workers} worker processes`);
     const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: 'primary' });
-    await runPrimary(workers, (lines) => ctx.io.out(lines.map((l) => `${l}\n`).join('')), log, live.attachWorker);
-    await live.close();
+    await runPrimary(workers, (lines) => ctx.io.out(lines.map((l) => `${l}\n`).join('')), log, (w) => live?.attachWorker(w));
+    await live?.close();
     await kbctx.close();
     return;
   }
   const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: worker ? 'worker' : 'single' });
   const tools = kbctx.tools();
   const agents = kbctx.agents();
-  const httpSurfaces = async (): Promise<HttpSurface[]> => {
-    const surfaces: HttpSurface[] = [];
-    await kbctx.kernel.hooks.httpRoutes.promise({ add: (s) => void surfaces.push(s) }, kbctx.kernel.callContext());
-    return surfaces;
-  };
+  const httpSurfaces = (): Promise<HttpSurface[]> => collectHttpSurfaces(kbctx.kernel);
   const debug = ctx.io.env['KBCTX_DEBUG'] ? log : undefined;
   kbctx.kernel.services.provide(serveService, { kbctx, tools, agents, live, version: VERSION, env: ctx.io.env, log, debug, isWorker: worker, httpSurfaces }, 'kbctx');
   let running: RunningTransport | undefined;
   try {
     running = await hook.promise({ bind: options.bind ?? kbctx.config.server.bind, options: { ...(kbctx.config.plugins.options[name] ?? {}) } }, kbctx.kernel.callContext());
   } finally {
-    if (!running) await live.close(); // the address is taken: stop the watchers so the command exits
+    if (!running) await live?.close(); // the address is taken: stop the watchers so the command exits
   }
   if (!running) throw new KbctxError('usage', `transport '${name}': no plugin started it (every createTransport tap returned nothing)`);
-  const banner = running.describe?.() ?? [];
+  const banner = [...(running.describe?.() ?? []), ...(live ? [] : [NO_LIVE_INDEX])];
   if (worker) announceListening(banner);
-  else if (banner.length > 0) ctx.io.out(banner.map((l) => `${l}\n`).join('')); // none for stdio: stdout carries the protocol
+  else if (name === 'stdio') banner.forEach((l) => log(l)); // stdout carries the protocol
+  else ctx.io.out(banner.map((l) => `${l}\n`).join(''));
   await kbctx.kernel.hooks.ready.promise(kbctx.kernel.callContext());
   await (running.done ?? untilSignal(log));
   // Settled, not all: a part failing to close (PostgreSQL gone) must not become an unhandled rejection.
-  const closed = await Promise.allSettled([running.close(), live.close()]);
+  const closed = await Promise.allSettled([running.close(), live?.close()]);
   for (const c of closed) if (c.status === 'rejected') log(`shutdown: ${(c.reason as Error).message}`);
   if (worker) process.disconnect?.(); // the IPC channel would keep a worker alive
 }

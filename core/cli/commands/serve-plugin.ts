@@ -3,14 +3,15 @@
 // until SIGINT/SIGTERM. Loaded lazily like serve-entry.ts.
 import { KbctxError } from '../../domain/errors.ts';
 import type { CliContext } from '../context.ts';
+import { HTTP_HANDLER_TRANSPORT } from '../../hook-types.ts';
 
 export async function serveWithPlugin(ctx: CliContext, name: string, options: { bind?: string | undefined }): Promise<void> {
   const kbctx = ctx.kbctx();
   const log = (line: string): void => ctx.io.err(`${line}\n`);
   for (const f of await kbctx.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
   const hook = kbctx.kernel.hooks.createTransport.get(name);
-  if (!hook?.isUsed()) {
-    const names = [...new Set(['mcp', 'stdio', ...kbctx.kernel.tappedKeys('createTransport').keys()])];
+  if (!hook?.isUsed() || name === HTTP_HANDLER_TRANSPORT) {
+    const names = [...new Set(['mcp', 'stdio', ...kbctx.kernel.tappedKeys('createTransport').keys()])].filter((n) => n !== HTTP_HANDLER_TRANSPORT);
     throw new KbctxError('usage', `no transport named '${name}'; transports: ${names.join(', ')} (plugins add others with createTransport)`);
   }
   const running = await hook.promise({ bind: options.bind ?? kbctx.config.server.bind, options: { ...(kbctx.config.plugins.options[name] ?? {}) } }, kbctx.kernel.callContext());

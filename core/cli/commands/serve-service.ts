@@ -1,18 +1,20 @@
 // The `kbctx.serve` service: what `kbctx serve mcp` hands the transport plugins (transport-http, rest,
 // mcp-http, web, mcp-stdio) once the index is open and the live index runs. Provided by the host
-// for the one serve of a process; types only, so importing it loads nothing.
-import { createServiceRef, type HttpSurface } from '../../index.ts';
+// for the one serve of a process; types and one small function, so importing it loads nothing.
+import { createServiceRef } from '../../services.ts';
+import type { HttpSurface } from '../../hook-types.ts';
+import type { Kernel } from '../../kernel.ts';
 import type { AgentRegistry } from '../../app/agents.ts';
 import type { ToolRegistry } from '../../app/tools.ts';
 import type { Kbctx } from '../../app/compose.ts';
-import type { LiveIndex } from '../../../src/cli/commands/serve-live.ts';
+import type { LiveIndex } from './serve-live.ts';
 
 export interface ServeState {
   kbctx: Kbctx;
   tools: ToolRegistry;
   agents: AgentRegistry;
-  /** The live index of this process (in a cluster worker: a proxy to the primary's). */
-  live: LiveIndex;
+  /** The live index of this process (in a cluster worker: a proxy to the primary's); null without the live-index plugin. */
+  live: LiveIndex | null;
   version: string;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
@@ -25,3 +27,10 @@ export interface ServeState {
 }
 
 export const serveService = createServiceRef<ServeState>('kbctx.serve');
+
+/** What the loaded plugins add to the HTTP server: one call of the `httpRoutes` hook. */
+export async function collectHttpSurfaces(kernel: Pick<Kernel, 'hooks' | 'callContext'>): Promise<HttpSurface[]> {
+  const surfaces: HttpSurface[] = [];
+  await kernel.hooks.httpRoutes.promise({ add: (s) => void surfaces.push(s) }, kernel.callContext());
+  return surfaces;
+}

@@ -12,6 +12,7 @@ export function registerStats(program: Command, ctx: CliContext): void {
     .description('show index statistics')
     .action(async () => {
       const kbctx = ctx.kbctx();
+      await kbctx.loadPlugins(); // a configured plugin may provide the embedder (which vectors are current) or the store
       const s = await indexStats(kbctx.store, kbctx.connectorLabels(), embeddingModel(kbctx));
       if (ctx.json) return ctx.printJson({ config_file: kbctx.config.file, ...statsToWire(s) });
       const out = [

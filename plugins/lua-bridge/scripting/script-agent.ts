@@ -1,7 +1,6 @@
 // Script agents: a Lua file defining a global `agent` (description, tools, arguments,
 // resolve(args, config, context)). Metadata is read once in the sandbox; each resolve runs fresh.
-import { KbctxError, type ScriptConfig, type Agent, type AgentArgument, type PromptMessage, type ResolvedPrompt } from '../../../core/index.ts';
-import { asArray, asString, toScriptConfig } from './lua-values.ts';
+import { KbctxError, type ScriptConfig, type Agent, type AgentArgument, type ResolvedPrompt, asArray, asString, toScriptConfig, parsePrompt } from '../../../core/index.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
 
 export async function loadScriptAgent(runtime: ScriptRuntime, name: string, config: ScriptConfig, context: ContextHandler): Promise<Agent> {
@@ -29,17 +28,4 @@ function parseArgument(raw: unknown, where: string): AgentArgument {
   const a = (raw ?? {}) as Record<string, unknown>;
   if (typeof a['name'] !== 'string' || a['name'] === '') throw new KbctxError('script_error', `${where}: needs a \`name\` (string)`);
   return { name: a['name'], description: asString(a['description']) ?? '', required: a['required'] === true };
-}
-
-export function parsePrompt(prompt: Record<string, unknown>, declaredTools: readonly string[], label: string): ResolvedPrompt {
-  const fail = (why: string): KbctxError => new KbctxError('script_error', `${label}: agent.resolve ${why}`);
-  if (typeof prompt['system'] !== 'string') throw fail('must return a table with a `system` string');
-  const tools = prompt['tools'] === undefined ? [...declaredTools] : asArray(prompt['tools'], `${label}: resolve().tools`).map(String);
-  const messages = asArray(prompt['messages'], `${label}: resolve().messages`).map((m, i): PromptMessage => {
-    const msg = (m ?? {}) as Record<string, unknown>;
-    const role = msg['role'] ?? 'assistant';
-    if (role !== 'user' && role !== 'assistant') throw fail(`messages[${i + 1}].role must be "user" or "assistant", got ${JSON.stringify(role)}`);
-    return { role, content: asString(msg['content']) ?? '' };
-  });
-  return { system: prompt['system'], tools, messages };
 }

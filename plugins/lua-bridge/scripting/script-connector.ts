@@ -1,9 +1,7 @@
 // Script connectors (`[connectors.script.<name>]`, label `script:<name>`): one sandboxed call of
 // `connector.scan(config, checkpoint)` per sync; items arrive loaded, so fingerprints are null.
-import { KbctxError, type Connector, type ScanOptions, type ScanResult, type ScriptConfig } from '../../../core/index.ts';
+import { KbctxError, type Connector, type ScanOptions, type ScanResult, type ScriptConfig, parseCheckpoint, toScanResult, toScriptConfig, type RawScan } from '../../../core/index.ts';
 import { accessSync, constants } from 'node:fs';
-import { parseCheckpoint, toScanResult, type RawScan } from './connector-items.ts';
-import { toScriptConfig } from './lua-values.ts';
 import type { LogSink, ScriptRuntime } from './runtime/script-runtime.ts';
 
 export class ScriptConnector implements Connector {

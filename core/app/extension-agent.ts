@@ -1,0 +1,36 @@
+// An extension's registerAgent definition as the app's Agent: arguments checked by AgentRegistry,
+// `resolve` run with a deadline and handed the built-in tools as `context`, its prompt checked.
+import type { Agent, AgentArgument } from './agents.ts';
+import { parsePrompt } from './part-values/prompt.ts';
+import type { ExtensionAgent, ExtensionAgentContext } from './extension-api.ts';
+import { checkName, invalid, timeoutOf } from './extension-tool.ts';
+import { runWithDeadline } from './run-with-deadline.ts';
+
+export function toExtensionAgent(def: ExtensionAgent, defaultTimeoutSecs: number, context: ExtensionAgentContext): Agent {
+  const where = `registerAgent(${JSON.stringify(def?.name)})`;
+  checkName(def?.name, where);
+  if (typeof def.resolve !== 'function') throw invalid(`${where}: \`resolve\` must be a function`);
+  if (def.tools !== undefined && !(Array.isArray(def.tools) && def.tools.every((t) => typeof t === 'string'))) throw invalid(`${where}: \`tools\` must be a list of tool names`);
+  const label = `agent:${def.name}`;
+  const tools = [...(def.tools ?? [])];
+  const timeoutSecs = timeoutOf(def.timeout, defaultTimeoutSecs, where);
+  return {
+    name: def.name,
+    description: typeof def.description === 'string' && def.description.trim() !== '' ? def.description : `Extension agent: ${def.name}`,
+    tools,
+    source: 'extension',
+    arguments: (def.arguments ?? []).map((a, i) => toArgument(a, `${where}: arguments[${i}]`)),
+    resolve: (args, ctx) =>
+      runWithDeadline(label, timeoutSecs, ctx.signal, async (signal) => {
+        const prompt = await def.resolve(args, { signal, context });
+        if (prompt === null || typeof prompt !== 'object') throw invalid(`${label}: resolve must return {system, tools?, messages?}`);
+        return parsePrompt(prompt as unknown as Record<string, unknown>, tools, label);
+      }),
+  };
+}
+
+function toArgument(raw: unknown, where: string): AgentArgument {
+  const a = (raw ?? {}) as Record<string, unknown>;
+  if (typeof a['name'] !== 'string' || a['name'] === '') throw invalid(`${where}: needs a \`name\` (string)`);
+  return { name: a['name'], description: typeof a['description'] === 'string' ? a['description'] : '', required: a['required'] === true };
+}

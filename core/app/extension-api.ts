@@ -1,0 +1,82 @@
+// The contract a compiled extension module is written against (docs/extensions.md): its default
+// export receives a KbctxExtensionHost and registers tools, agents and connector types. Types only.
+import type { PluginItem } from '../hook-types.ts';
+
+/** A tool parameter in the script-tool form; `parameters` may also be a JSON Schema object. */
+export interface ExtensionParameter {
+  name: string;
+  type?: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+  required?: boolean;
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+}
+
+/** `{type: 'object', properties: {...}, required: [...]}`: one level, the types of ExtensionParameter. */
+export interface ExtensionJsonSchema {
+  type: 'object';
+  properties?: Record<string, Omit<ExtensionParameter, 'name' | 'required'>>;
+  required?: string[];
+}
+
+export interface ExtensionCallContext {
+  /** Aborted at the time-out or when the caller goes away: pass it to fetch and friends. */
+  signal: AbortSignal;
+}
+
+export interface ExtensionTool {
+  name: string;
+  description?: string;
+  parameters?: ExtensionJsonSchema | ExtensionParameter[];
+  /** Seconds; default `[extensions] timeout` (30). */
+  timeout?: number;
+  /** True when calling the tool changes nothing (MCP `readOnlyHint`). */
+  readOnly?: boolean;
+  /** Receives validated, defaulted parameters; resolves to any JSON value (the `result` of `POST /tools/{name}`). */
+  execute(params: Record<string, unknown>, ctx: ExtensionCallContext): unknown;
+}
+
+/** What an agent's `resolve` can read: the built-in tools, answering with the REST bodies. */
+export interface ExtensionAgentContext {
+  search(params: { query: string; mode?: string; limit?: number; source?: string }): Promise<unknown>;
+  get(id: string): Promise<unknown>;
+  sources(): Promise<unknown>;
+}
+
+export interface ExtensionPrompt {
+  system: string;
+  /** Defaults to the agent's `tools`. */
+  tools?: string[];
+  messages?: { role: 'user' | 'assistant'; content: string }[];
+}
+
+export interface ExtensionAgent {
+  name: string;
+  description?: string;
+  tools?: string[];
+  arguments?: { name: string; description?: string; required?: boolean }[];
+  timeout?: number;
+  resolve(args: Record<string, unknown>, ctx: ExtensionCallContext & { context: ExtensionAgentContext }): ExtensionPrompt | Promise<ExtensionPrompt>;
+}
+
+/** One document from a connector; the same fields as a Lua connector's items (and a plugin connector's). */
+export type ExtensionItem = PluginItem;
+
+export interface ExtensionConnector {
+  /** Configured as `[connectors.<type>.<name>]`, synced as `<type>:<name>`. */
+  type: string;
+  timeout?: number;
+  /** Every item the source holds (what is not listed is deleted from the index). `config` is the TOML table. */
+  scan(config: Record<string, unknown>, ctx: ExtensionCallContext & { name: string }): AsyncIterable<ExtensionItem> | Iterable<ExtensionItem>;
+}
+
+export interface KbctxExtensionHost {
+  /** The kbctx version loading the module. */
+  readonly version: string;
+  registerTool(tool: ExtensionTool): void;
+  registerAgent(agent: ExtensionAgent): void;
+  registerConnector(connector: ExtensionConnector): void;
+}
+
+/** The default export of an extension module. */
+export type KbctxExtension = (kbctx: KbctxExtensionHost) => void | Promise<void>;

@@ -1,0 +1,45 @@
+// A connector instance of an extension's registered type (`[connectors.<type>.<name>]`): one call of
+// `scan(config, {signal, name})` per sync, drained under the deadline; items checked like a Lua
+// connector's (a bad item is skipped with a warning). The listing is complete: what is missing is deleted.
+import type { Connector, ScanOptions, ScanResult } from '../connectors/connector.ts';
+import { toScanResult } from './part-values/scan-items.ts';
+import { toScriptConfig } from './part-values/values.ts';
+import type { ExtensionConnector, ExtensionItem } from './extension-api.ts';
+import { invalid } from './extension-tool.ts';
+import { runWithDeadline } from './run-with-deadline.ts';
+
+export class ExtensionConnectorInstance implements Connector {
+  readonly label: string;
+  readonly type: string;
+  private readonly name: string;
+  private readonly def: ExtensionConnector;
+  private readonly config: Record<string, unknown>;
+  private readonly timeoutSecs: number;
+  private readonly warn: (message: string) => void;
+
+  constructor(def: ExtensionConnector, name: string, config: Readonly<Record<string, unknown>>, timeoutSecs: number, warn: (message: string) => void) {
+    this.type = def.type;
+    this.label = `${def.type}:${name}`;
+    this.name = name;
+    this.def = def;
+    this.config = toScriptConfig(config);
+    this.timeoutSecs = def.timeout ?? timeoutSecs;
+    this.warn = warn;
+  }
+
+  /** Rejects with timeout / script_error when `scan` throws or overruns; nothing is deleted then. */
+  scan(options: ScanOptions): Promise<ScanResult> {
+    return runWithDeadline(this.label, this.timeoutSecs, options.signal, async (signal) => {
+      const listing = this.def.scan(this.config, { signal, name: this.name });
+      if (listing === null || typeof listing !== 'object' || !(Symbol.asyncIterator in listing || Symbol.iterator in listing)) {
+        throw invalid(`${this.label}: scan must return an (async) iterable of items`);
+      }
+      const items: ExtensionItem[] = [];
+      for await (const item of listing) {
+        signal.throwIfAborted();
+        items.push(item);
+      }
+      return toScanResult({ items }, this.label, (message) => this.warn(`${this.label}: ${message}`));
+    });
+  }
+}

@@ -1,0 +1,88 @@
+// The live index's contract with the host (the live-index plugin implements it): the plugin provides the
+// `kbctx.live-index` service; `kbctx serve` opens it with what the host knows (connectors, sync under
+// the server's lock, embedding) and hands the running index to the surfaces. Types only, and one ref.
+import type { SyncReport } from './app/sync.ts';
+import type { EmbedReport } from './app/embed.ts';
+import type { Connector } from './connectors/connector.ts';
+import type { GlobFilter } from './connectors/globs.ts';
+import type { Embedder } from './hook-types.ts';
+import { createServiceRef } from './services.ts';
+
+export type SyncState = 'idle' | 'running' | 'failed';
+
+export interface SyncCounts {
+  fetched: number;
+  upserted: number;
+  unchanged: number;
+  deleted: number;
+  skipped: number;
+  errors: number;
+  chunksWritten: number;
+}
+
+/** One connector's state in the live index (GET /sync/status, the MCP resource kbctx://sync/status). */
+export interface ConnectorStatus {
+  connector: string;
+  state: SyncState;
+  lastStartedAt: string | null;
+  lastFinishedAt: string | null;
+  lastCounts: SyncCounts | null;
+  lastError: string | null;
+  nextRunAt: string | null;
+}
+
+/** What the surfaces see: status and on-demand runs. */
+export interface SyncControl {
+  status(): Promise<ConnectorStatus[]>;
+  /** Starts (or queues) a run of one connector; throws not_found for an unknown label. */
+  trigger(label: string): Promise<ConnectorStatus>;
+}
+
+/** A folder to watch for a filesystem connector (`[server] watch`). */
+export interface WatchSpec {
+  root: string;
+  /** The connector's include/exclude globs: what it never indexes is not reported. */
+  filter: GlobFilter;
+  followSymlinks: boolean;
+  /** Poll (periodic incremental rescans) even where file events exist: `[server] watch = "poll"`. */
+  poll: boolean;
+}
+
+export interface LiveConnector {
+  connector: Connector;
+  /** Seconds between scheduled runs (0: none). */
+  intervalSecs: number;
+  /** Set for filesystem connectors when watching is on. */
+  watch: WatchSpec | null;
+}
+
+/** What the host gives the live index: its connectors, syncing under the server's lock, embedding. */
+export interface LiveIndexHost {
+  connectors: readonly LiveConnector[];
+  /** One incremental sync of one connector; never rejects (a failure is in the report). */
+  sync(connector: Connector, options: { paths: readonly string[] | undefined; skipIfSyncedWithinMs: number | undefined }): Promise<SyncReport>;
+  /** The report of a run that threw anyway. */
+  failedReport(connector: string, error: unknown): SyncReport;
+  /** Background embedding; null when [embedding] is disabled. */
+  embedding: { embedder(): Embedder | null; embedPending(embedder: Embedder): Promise<EmbedReport> } | null;
+  log: (line: string) => void;
+}
+
+/** The live index the plugin runs: start() starts watchers and runs every connector once. */
+export interface LiveSyncHandle extends SyncControl {
+  start(): Promise<void>;
+  /** Called after any sync that added, changed or deleted documents; returns the unsubscribe. */
+  onIndexChanged(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export interface LiveIndexService {
+  open(host: LiveIndexHost): Promise<LiveSyncHandle>;
+  /** The status as its wire JSON (GET /sync/status, the MCP resource). */
+  statusToWire(list: readonly ConnectorStatus[]): unknown;
+}
+
+/** Provided by the live-index plugin; absent (`"!live-index"`): the server neither watches nor schedules. */
+export const liveIndexService = createServiceRef<LiveIndexService>('kbctx.live-index');
+
+export type { SyncReport, EmbedReport };

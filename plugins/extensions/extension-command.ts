@@ -1,0 +1,22 @@
+// `kbctx extension init <name>`: scaffold a compiled extension module and its test (docs/extensions.md).
+import path from 'node:path';
+import type { Command } from 'commander';
+import { DEFAULT_CONFIG_PATH, type CliContext } from '../../core/index.ts';
+
+
+export function registerExtension(program: Command, ctx: CliContext): void {
+  const extension = program.command('extension').description('compiled (JavaScript) extensions: scaffold');
+  extension
+    .command('init')
+    .description('write a typed extension module (tool, agent, connector type) and its test to extensions/<name>.mjs')
+    .argument('<name>', 'extension name (lower case)')
+    .action(async (name: string) => {
+      const { scaffoldExtension } = await import('./scaffold.ts');
+      const config = ctx.config();
+      // Module paths are relative to the config file; without one, to where `config/kbctx.toml` would go.
+      const configDir = config.file === null ? path.resolve(ctx.io.cwd, DEFAULT_CONFIG_PATH, '..') : config.extensions.baseDir;
+      const scaffold = scaffoldExtension(name, ctx.io.cwd, configDir);
+      if (ctx.json) return ctx.printJson({ files: scaffold.files, config_entry: scaffold.configEntry, test: scaffold.testCommand });
+      ctx.io.out(`Created ${scaffold.files.join(' and ')}\n\nAdd to your config (${config.file ?? DEFAULT_CONFIG_PATH}):\n\n${scaffold.configEntry}\nThen test it: ${scaffold.testCommand}\n`);
+    });
+}

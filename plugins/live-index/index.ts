@@ -1,0 +1,31 @@
+// First-party plugin: the live index of `kbctx serve` (docs/sync.md, ADRs 0080–0081, 0127): connector
+// schedules, file watchers for filesystem connectors, background embedding, and the `/sync` routes. The
+// host opens it through the `kbctx.live-index` service; without this plugin the server only serves.
+import { definePlugin, liveIndexService, serveService } from '../../core/index.ts';
+import { syncStatusToWire } from './status-wire.ts';
+
+const plugin = definePlugin({
+  name: 'live-index',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['route:GET /sync/status', 'route:POST /sync/:connector'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  apply(kernel) {
+    kernel.provide(liveIndexService, {
+      open: async (host) => {
+        const [{ LiveSync }, { watchFolderWithParcel }] = await Promise.all([import('./live-sync.ts'), import('./watch/parcel-watcher.ts')]);
+        return new LiveSync(host, watchFolderWithParcel);
+      },
+      statusToWire: syncStatusToWire,
+    });
+    kernel.hooks.httpRoutes.tapPromise('live-index', async (surfaces) => {
+      const { live, kbctx } = kernel.use(serveService);
+      if (!live) return;
+      const { syncSurface } = await import('./sync-surface.ts');
+      // With a token every request passed the auth guard, so triggers may come from other hosts.
+      surfaces.add(syncSurface(live.control, { tokenRequired: kbctx.config.server.authTokenEnv !== null }));
+    });
+  },
+});
+
+export default plugin; // a named constant: see test/architecture.test.ts

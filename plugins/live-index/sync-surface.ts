@@ -1,0 +1,18 @@
+// The live index over REST (GET /sync/status, POST /sync/{connector}; docs/sync.md) on the listener's
+// fastify instance: the route table of sync-routes.ts mounted as JSON routes behind auth.
+import type { HttpRoute, HttpSurface, SyncControl } from '../../core/index.ts';
+import { syncRoutes } from './sync-routes.ts';
+
+export function syncSurface(control: SyncControl, options: { tokenRequired: boolean }): HttpSurface {
+  return { register: (app) => mountJsonRoutes(app, syncRoutes(control, options)) };
+}
+
+function mountJsonRoutes(app: Parameters<NonNullable<HttpSurface['register']>>[0], routes: readonly HttpRoute[]): void {
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: (request) => route.handle({ params: request.params as Record<string, string>, body: request.body ?? {}, signal: request.clientGone, remoteAddress: request.socket.remoteAddress }),
+    });
+  }
+}

@@ -1,0 +1,38 @@
+// The REST endpoints of SPEC §4 as a fastify plugin: handlers translate HTTP to the same registry
+// calls the MCP surface and the CLI make; nothing else. Auth, the Host guard, the JSON body parser and
+// the error body come from the listener's instance (transport-http).
+import { agentsToWire, toolsToWire, type AgentRegistry, type HttpApp, type HttpRequest, type HttpSurface, type ToolRegistry } from '../../core/index.ts';
+
+export interface RestDeps {
+  tools: ToolRegistry;
+  agents: AgentRegistry;
+}
+
+/** The method of a tool's own path: `GET /tools/sources` (it takes no parameters), POST for every other tool. */
+export function toolRouteMethod(name: string): 'GET' | 'POST' {
+  return name === 'sources' ? 'GET' : 'POST';
+}
+
+type Params = { Params: { name: string } };
+const bodyOf = (request: HttpRequest): unknown => request.body ?? {};
+
+export function restRoutes({ tools, agents }: RestDeps): (app: HttpApp) => void {
+  const call = (name: string, request: HttpRequest, body: unknown = bodyOf(request)): Promise<unknown> => tools.call(name, body, { signal: request.clientGone });
+  return (app) => {
+    app.post('/tools/search', (request) => call('search', request));
+    app.post('/tools/get', (request) => call('get', request));
+    app.get('/tools/sources', (request) => call('sources', request, {}));
+    app.get('/tools/list', async () => toolsToWire(tools.list()));
+    app.post<Params>('/tools/:name', async (request) => ({ result: await call(request.params.name, request) }));
+    app.get('/agents/list', async () => agentsToWire(agents.list()));
+    app.post<Params>('/agents/:name/prompt', (request) => agents.resolve(request.params.name, bodyOf(request), { signal: request.clientGone }));
+  };
+}
+
+/** The REST API as the HTTP server mounts it; the banner lists one line per tool. */
+export function restSurface(deps: RestDeps): HttpSurface {
+  return {
+    register: restRoutes(deps),
+    listing: () => deps.tools.list().map((tool) => `${toolRouteMethod(tool.name)} /tools/${tool.name}  ${tool.description}`),
+  };
+}

@@ -1,0 +1,40 @@
+// DNS-rebinding protection for a loopback bind (SPEC §5): the Host header must name a loopback
+// address or a name from [server].allowed_hosts, and a browser Origin must be loopback, an allowed
+// host, or listed explicitly in [server].cors_origins. Anything else is 403 before routing. On every
+// bind the Host header is parsed (host-header.ts): a malformed one is 400.
+import type { IncomingHttpHeaders } from 'node:http';
+import { KbctxError, isLoopbackHost } from '../../core/index.ts';
+import { parseHostHeader, type RequestHost } from './host-header.ts';
+
+export interface HostPolicy {
+  /** False on a non-loopback bind (0.0.0.0, a LAN address): the operator chose remote access. */
+  enabled: boolean;
+  allowedHosts: readonly string[];
+  corsOrigins: readonly string[];
+}
+
+/** The guard returns the parsed Host (undefined when the request had none), the one the request URL is built from. */
+export function createHostGuard(policy: HostPolicy): (headers: IncomingHttpHeaders) => RequestHost | undefined {
+  if (!policy.enabled) return (headers) => parseHostHeader(headers.host);
+  const allowed = new Set(policy.allowedHosts.map((h) => h.toLowerCase()));
+  const explicitOrigins = new Set(policy.corsOrigins.filter((o) => o !== '*').map((o) => o.toLowerCase().replace(/\/$/, '')));
+  const hostOk = (hostname: string): boolean => isLoopbackHost(hostname) || allowed.has(hostname.toLowerCase());
+  return (headers) => {
+    const host = parseHostHeader(headers.host);
+    if (!host || !hostOk(host.hostname)) {
+      throw new KbctxError('forbidden', `Host '${host?.authority ?? ''}' is not allowed on a loopback server; add it to [server].allowed_hosts to accept it`);
+    }
+    const origin = headers.origin;
+    if (origin === undefined || explicitOrigins.has(origin.toLowerCase())) return host;
+    let originHost: string;
+    try {
+      originHost = new URL(origin).hostname;
+    } catch {
+      throw new KbctxError('forbidden', `Origin '${origin}' is not a valid origin`);
+    }
+    if (!hostOk(originHost.replace(/^\[|\]$/g, ''))) {
+      throw new KbctxError('forbidden', `Origin '${origin}' is not allowed on a loopback server; list it in [server].cors_origins to accept it`);
+    }
+    return host;
+  };
+}

@@ -1,0 +1,193 @@
+// One fastify instance per HTTP listener: the Host guard (DNS rebinding; a malformed Host is 400),
+// CORS (@fastify/cors), Bearer auth on every route but GET /health and the public files, the JSON
+// body parser under [server].max_body_bytes, the time-outs, the one error handler and the 404/405
+// answers; then each plugin's surface (`httpRoutes`) in a scope of its own.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import cors from '@fastify/cors';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { KbctxError, badRequest, errorMapping, isKbctxError, isLoopbackHost, type HttpApp, type HttpSurface, type ServerConfig } from '../../core/index.ts';
+import { BEARER_CHALLENGE, createBearerAuth } from './bearer-auth.ts';
+import { createHostGuard } from './host-guard.ts';
+
+export type Log = (line: string) => void;
+
+export interface HttpAppOptions {
+  version: string;
+  config: ServerConfig;
+  /** The host the server binds; DNS-rebinding protection applies when it is a loopback address. */
+  bindHost: string;
+  /** What the plugins serve (the `httpRoutes` hook). */
+  surfaces: readonly HttpSurface[];
+  /** Bearer token required on every route but GET /health and public files; null/absent: none. */
+  authToken?: string | null | undefined;
+  log: Log;
+  /** Lines only worth showing when debugging (clients that went away); dropped when absent. */
+  debug?: Log | undefined;
+}
+
+export interface HttpListener {
+  app: HttpApp;
+  /** The node:http server fastify runs on (not listening until `app.listen`). */
+  server: Server;
+  /** The node:http listener (for the library's createHttpHandler, which mounts it elsewhere). */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+const CORS_EXPOSE_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
+const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
+
+export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListener> {
+  const { config, log } = options;
+  const debug = options.debug ?? ((): void => {});
+  let handler!: (req: IncomingMessage, res: ServerResponse) => void;
+  const headersTimeout = Math.round(config.headersTimeoutSecs * 1000);
+  const app = Fastify({
+    logger: false,
+    bodyLimit: config.maxBodyBytes,
+    // Only the receiving of the request: long answers (SSE streams, slow scripts) are not cut.
+    requestTimeout: Math.round(config.requestTimeoutSecs * 1000),
+    keepAliveTimeout: Math.round(config.keepAliveTimeoutSecs * 1000),
+    // headersTimeout and the checking interval are node:http constructor options fastify does not pass on.
+    serverFactory: (h) => {
+      handler = h;
+      return createServer({ headersTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout) }, h);
+    },
+    return503OnClosing: false,
+  });
+
+  // First, so every route (the CORS plugin's `OPTIONS *` included) answers its errors through it.
+  app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (clientGone(error, request, reply)) {
+      debug(`client went away: ${request.method} ${request.url} (${error.message})`);
+      reply.raw.destroy();
+      return reply;
+    }
+    const kbctxError = toKbctxError(error, config.maxBodyBytes);
+    if (kbctxError?.code === 'unauthorized') void reply.header('www-authenticate', BEARER_CHALLENGE);
+    if (kbctxError?.code === 'method_not_allowed') void reply.header('allow', String(kbctxError.details?.['allow'] ?? ''));
+    // The rest of an oversized body is not read: close the connection after answering.
+    if (kbctxError?.code === 'payload_too_large') void reply.header('connection', 'close');
+    const [status, body] = errorBody(kbctxError ?? error, log);
+    return reply.code(status).type('application/json; charset=utf-8').send(body);
+  });
+
+  // request.clientGone: aborted when the connection closes before the answer is sent (fastify's own
+  // request.signal also fires once the request body has been read, too early for a tool call).
+  app.decorateRequest('clientGone', null as unknown as AbortSignal);
+  app.addHook('onRequest', async (request, reply) => {
+    const abort = new AbortController();
+    reply.raw.once('close', () => abort.abort());
+    request.clientGone = abort.signal;
+  });
+  const guard = createHostGuard({ enabled: isLoopbackHost(options.bindHost), allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
+  app.addHook('onRequest', async (request) => {
+    guard(request.headers);
+  });
+  if (config.corsEnabled) {
+    const any = config.corsOrigins.includes('*');
+    await app.register(cors, {
+      origin: any ? '*' : config.corsOrigins.map((o) => o.replace(/\/$/, '')),
+      methods: 'GET, POST, DELETE, OPTIONS',
+      exposedHeaders: CORS_EXPOSE_HEADERS,
+      maxAge: 86_400,
+      // allowedHeaders unset: a preflight's Access-Control-Request-Headers are echoed.
+    });
+  }
+
+  // Bearer auth before routing-level work, on every route (present and future, 404s included) but the public ones.
+  const publicRoutes = new Set<string>();
+  const auth = createBearerAuth(options.authToken ?? null);
+  app.addHook('onRequest', async (request) => {
+    if (publicRoutes.has(`${request.method} ${request.routeOptions.url ?? ''}`)) return;
+    auth(request.raw, request.url.split('?', 1)[0]!);
+  });
+
+  // 405 with Allow for a known path asked with another method: the routes are mirrored into a router of their own.
+  const methods = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (!METHODS.includes(method as (typeof METHODS)[number])) continue;
+      try {
+        methods.on(method as 'GET', route.url, () => {});
+      } catch {
+        // the same method and path twice: already mirrored
+      }
+    }
+  });
+  app.setNotFoundHandler(async (request) => {
+    const pathname = request.url.split('?', 1)[0]!;
+    const allowed = METHODS.filter((m) => methods.find(m, pathname) !== null);
+    if (allowed.length > 0) {
+      throw new KbctxError('method_not_allowed', `${request.method} is not allowed on ${pathname}; use ${allowed.join(' or ')}`, { details: { allow: allowed.join(', ') } });
+    }
+    throw new KbctxError('not_found', `no route for ${request.method} ${pathname}; see GET /tools/list and the README for the API`);
+  });
+  // JSON bodies (an empty body is `{}`; anything else non-empty is 415). JSON.parse, not a recursive
+  // scanner, so absurd nesting is the tools' 400 (param-bounds.ts), never a stack overflow.
+  app.removeAllContentTypeParsers();
+  const parseJson = (_req: unknown, text: string | Buffer, done: (error: Error | null, body?: unknown) => void): void => {
+    if (text === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text as string));
+    } catch (error) {
+      done(badRequest(`malformed JSON body: ${(error as Error).message}`), undefined);
+    }
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser(/^application\/[^;]+\+json$/, { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, bytes, done) => {
+    if ((bytes as Buffer).length === 0) return done(null, {});
+    done(new KbctxError('unsupported_media_type', `request bodies must be JSON (Content-Type: application/json), got ${req.headers['content-type'] ?? 'no Content-Type'}`), undefined);
+  });
+
+  // GET /health is the server's own: auth-exempt, and there whichever plugins are loaded.
+  app.get('/health', async () => ({ status: 'ok', version: options.version }));
+  publicRoutes.add('GET /health').add('HEAD /health');
+
+  for (const surface of options.surfaces) {
+    if (surface.registerPublic) {
+      await app.register(async (scope) => {
+        scope.addHook('onRoute', (route) => {
+          for (const method of [route.method].flat()) publicRoutes.add(`${method} ${route.url}`);
+        });
+        await surface.registerPublic!(scope);
+      });
+    }
+    if (surface.register) await app.register(async (scope) => surface.register!(scope));
+  }
+  await app.ready();
+  return { app, server: app.server, handler };
+}
+
+/** fastify's own failures (body limit, content type, bad JSON) as KbctxErrors; undefined for a fault of ours. */
+function toKbctxError(error: unknown, maxBodyBytes: number): KbctxError | undefined {
+  if (isKbctxError(error)) return error;
+  const e = error as FastifyError;
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new KbctxError('payload_too_large', `request body is larger than ${maxBodyBytes} bytes ([server].max_body_bytes)`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new KbctxError('unsupported_media_type', `request bodies must be JSON (Content-Type: application/json): ${e.message}`);
+    default:
+      if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return badRequest(e.message);
+      return undefined;
+  }
+}
+
+/** The status and `{error: {code, message}}` body (SPEC §4); anything not a KbctxError is a 500 with an id, stack to the log. */
+export function errorBody(error: unknown, log: Log): [number, { error: { code: string; message: string; id?: string } }] {
+  if (isKbctxError(error)) return [errorMapping(error.code).http, { error: { code: error.code, message: error.message } }];
+  const id = randomUUID().slice(0, 8);
+  log(`internal error ${id}: ${(error as Error)?.stack ?? String(error)}`);
+  return [errorMapping('internal').http, { error: { code: 'internal', message: `internal error ${id}; see the server log`, id } }];
+}
+
+const GONE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED', 'ABORT_ERR', 'FST_ERR_CTP_BODY_TOO_LARGE_ABORTED']);
+
+/** The client closed the connection while its request was being read or answered: not a fault of ours. */
+function clientGone(error: FastifyError, request: FastifyRequest, reply: FastifyReply): boolean {
+  const aborted = error.message === 'aborted' || error.name === 'AbortError' || GONE_CODES.has(error.code);
+  return (request.raw.destroyed || reply.raw.destroyed) && (aborted || request.raw.aborted || !request.raw.complete);
+}

@@ -1,0 +1,32 @@
+// An enabled registry extension runs its highest-precedence copy: a `[connectors|tools|agents.script.*]`
+// entry whose path is the script of a registry extension (as `registry add` writes it) is pointed at the
+// script of the registry that wins for that id, so `registry override`'s copy takes over without editing
+// the user's config. Entries that point anywhere else are explicit config and stay as written.
+import type { Config, ScriptConfig } from '../core/config/types.ts';
+import { loadRegistries, resolveExtensions } from './registries.ts';
+
+type Sections = Readonly<Record<string, ScriptConfig>>;
+
+/** `config` with enabled registry extensions following precedence (the same object when nothing moves). */
+export function followOverrides(config: Config): Config {
+  const { connectors, tools, agents } = config;
+  if (Object.keys(config.registries).length === 0 || [connectors.script, tools.script, agents.script].every((s) => Object.keys(s).length === 0)) return config;
+  const winner = new Map<string, string>(); // any provider's script path → the winning one
+  try {
+    for (const ext of resolveExtensions(loadRegistries(config)).values()) for (const at of ext.providedAt) winner.set(at, ext.scriptPath);
+  } catch {
+    return config; // an unreadable registry folder: entries run as written; `registry list` reports the folder
+  }
+  const follow = (sections: Sections): Sections => {
+    const moved = Object.entries(sections).map(([name, s]): [string, ScriptConfig] => [name, { ...s, path: winner.get(s.path) ?? s.path }]);
+    return moved.some(([name, s]) => s.path !== sections[name]?.path) ? Object.freeze(Object.fromEntries(moved)) : sections;
+  };
+  const next = { connectors: follow(connectors.script), tools: follow(tools.script), agents: follow(agents.script) };
+  if (next.connectors === connectors.script && next.tools === tools.script && next.agents === agents.script) return config;
+  return Object.freeze({
+    ...config,
+    connectors: Object.freeze({ ...connectors, script: next.connectors }),
+    tools: Object.freeze({ ...tools, script: next.tools }),
+    agents: Object.freeze({ ...agents, script: next.agents }),
+  });
+}

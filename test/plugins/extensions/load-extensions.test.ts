@@ -1,0 +1,63 @@
+// Loading extension modules from real files: package names resolved from the config folder, order and
+// replacement, and the failures that leave a module out (invalid definitions, an init that never ends).
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, it } from 'node:test';
+import { Kernel } from '../../../core/kernel.ts';
+import { PerPluginCollector } from '../../../core/collector.ts';
+import type { PluginToolDef } from '../../../core/hook-types.ts';
+import type { ExtensionDeps } from '../../../core/extensions-service.ts';
+import { loadExtensions } from '../../../plugins/extensions/load-extensions.ts';
+
+let dir: string;
+const write = (rel: string, text: string): void => {
+  mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+  writeFileSync(path.join(dir, rel), text);
+};
+const deps: ExtensionDeps = {
+  version: 'test',
+  context: { search: () => Promise.resolve({}), get: () => Promise.resolve({}), sources: () => Promise.resolve({}) },
+  reservedTools: new Set(['search']),
+  warn: () => {},
+};
+
+before(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'kbctx-ext-load-'));
+  write('node_modules/@acme/kbctx-jira/package.json', JSON.stringify({ name: '@acme/kbctx-jira', type: 'module', exports: { '.': { default: './main.js' } } }));
+  write('node_modules/@acme/kbctx-jira/main.js', "export default (kbctx) => kbctx.registerTool({ name: 'jira', description: 'from a package', execute: () => 'v1' });\n");
+  write('conf/ext/override.mjs', "export default async (kbctx) => { await Promise.resolve(); kbctx.registerTool({ name: 'jira', execute: () => 'v2' }); };\n");
+  write('conf/ext/git.mjs', "export default (kbctx) => kbctx.registerConnector({ type: 'git', scan: function* () {} });\n");
+  write('conf/ext/hangs.mjs', 'export default () => new Promise(() => {});\n');
+  write('conf/ext/bad-params.mjs', "export default (kbctx) => kbctx.registerTool({ name: 'p', parameters: [{ name: 'x', type: 'date' }], execute: () => 1 });\n");
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+it('resolves package names from the config folder and paths against it; each module is a plugin tapping `tools`, in order', async () => {
+  const loaded = await loadExtensions({ modules: ['@acme/kbctx-jira', './ext/override.mjs'], baseDir: path.join(dir, 'conf'), timeoutSecs: 5 }, deps);
+  assert.deepEqual(loaded.failures, []);
+  assert.deepEqual(loaded.plugins.map((p) => [p.plugin.name, p.plugin.provides, path.relative(dir, p.file)]), [
+    ['extension:acme-kbctx-jira', ['tool:jira'], 'node_modules/@acme/kbctx-jira/main.js'],
+    ['extension:override', ['tool:jira'], 'conf/ext/override.mjs'],
+  ]);
+  const kernel = new Kernel();
+  for (const { plugin, file } of loaded.plugins) await kernel.apply(plugin, {}, 'path', file);
+  const added: [string, PluginToolDef][] = [];
+  kernel.hooks.tools.call(new PerPluginCollector<PluginToolDef>((plugin, def) => void added.push([plugin, def])));
+  assert.deepEqual(added.map(([plugin, d]) => [plugin, d.name, d.description]), [['extension:acme-kbctx-jira', 'jira', 'from a package'], ['extension:override', 'jira', 'Extension tool: jira']]);
+  assert.equal(await added[1]![1].call({}, kernel.pluginContext('extension:override')), 'v2');
+});
+
+it('reports invalid definitions, a missing package and an init past its deadline, with the path', async () => {
+  const loaded = await loadExtensions(
+    { modules: ['./ext/git.mjs', './ext/bad-params.mjs', '@acme/missing', './ext/hangs.mjs'], baseDir: path.join(dir, 'conf'), timeoutSecs: 0.2 },
+    deps,
+  );
+  assert.deepEqual(loaded.plugins, []);
+  const messages = loaded.failures.map((f) => `${f.label} | ${f.message.replace(dir, '<dir>')}`);
+  assert.equal(messages[0], 'extension:./ext/git.mjs | <dir>/conf/ext/git.mjs: registerConnector("git"): `git` is a built-in connector type');
+  assert.match(messages[1]!, /^extension:\.\/ext\/bad-params\.mjs \| <dir>\/conf\/ext\/bad-params\.mjs: tool:p: tool\.parameters\[1\]: type must be one of string, integer/);
+  assert.match(messages[2]!, /^extension:@acme\/missing \| @acme\/missing: Cannot find module '@acme\/missing'/);
+  assert.equal(messages[3], 'extension:./ext/hangs.mjs | <dir>/conf/ext/hangs.mjs: extension hangs.mjs timed out after 0.2 s');
+});

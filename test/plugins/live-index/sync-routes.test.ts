@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { KbctxError, type SyncControl } from '../../../core/index.ts';
+import { isLoopbackAddress, syncRoutes } from '../../../plugins/live-index/sync-routes.ts';
+
+const idle = { connector: 'git:kb', state: 'idle' as const, lastStartedAt: null, lastFinishedAt: null, lastCounts: null, lastError: null, nextRunAt: null };
+const triggered: string[] = [];
+const control: SyncControl = {
+  status: () => Promise.resolve([idle]),
+  trigger: (label) => (triggered.push(label), Promise.resolve(idle)),
+};
+const post = (tokenRequired: boolean) => syncRoutes(control, { tokenRequired }).find((r) => r.method === 'POST')!;
+const request = (remoteAddress: string) => ({ params: { connector: 'git:kb' }, body: {}, signal: new AbortController().signal, remoteAddress });
+
+it('POST /sync/{connector} from another host is forbidden unless the server requires a token', async () => {
+  await assert.rejects(post(false).handle(request('192.0.2.7')), (e: unknown) => e instanceof KbctxError && e.code === 'forbidden');
+  assert.deepEqual(triggered, []);
+  await post(false).handle(request('::ffff:127.0.0.1'));
+  await post(true).handle(request('192.0.2.7'));
+  assert.deepEqual(triggered, ['git:kb', 'git:kb']);
+});
+
+it('loopback peers: 127/8, ::1 and their IPv4-mapped form', () => {
+  assert.ok(isLoopbackAddress('127.0.0.1') && isLoopbackAddress('127.5.0.1') && isLoopbackAddress('::1') && isLoopbackAddress('::ffff:127.0.0.1'));
+  assert.ok(!isLoopbackAddress('10.0.0.1') && !isLoopbackAddress('::ffff:10.0.0.1') && !isLoopbackAddress(undefined));
+});
