@@ -76,7 +76,7 @@ describe('crash safety (LanceDB)', () => {
     let killed = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       writeCorpus(`v${round}`);
-      if (await killMidSync(dir, (round * 53) % 400)) killed++;
+      if (await killMidSync(dir, (round * 23) % 150)) killed++;
       const state = await checkConsistent(dir);
       assert.ok(state.documents <= FILES);
     }
