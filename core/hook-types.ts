@@ -48,6 +48,11 @@ export interface Embedder {
    * `upstream_error` (provider refused or answered badly), `timeout`, `config_error` (missing key or model).
    */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * Optional: embeds a search query when the model wants queries marked apart from documents
+   * (e5's `query: `, nomic's `search_query: `). Absent: queries go through `embed`.
+   */
+  embedQuery?(text: string): Promise<Float32Array>;
 }
 
 /** What a `createEmbedder.for(provider)` tap receives: the validated `[embedding]` section (camelCase) and the environment. */
@@ -63,6 +68,10 @@ export interface EmbedderOptions {
   readonly maxRetries: number;
   readonly timeoutSecs: number;
   readonly concurrency: number;
+  /** The section's other keys, as written (snake_case): the provider's own options, which its plugin validates. */
+  readonly extra: Readonly<Record<string, unknown>>;
+  /** The folder relative paths in the section resolve against (the config root, ADR 0114). */
+  readonly baseDir: string;
   /** The process environment (API keys are read from it, never from the config). */
   readonly env: Readonly<Record<string, string | undefined>>;
 }

@@ -96,7 +96,7 @@ export { dotAt, exactTopK, normalizeInPlace } from './search/vector-topk.ts';
 export type { RowScore } from './search/vector-topk.ts';
 export { lazyLocks, lazyStore } from './store/lazy-store.ts';
 export { redactUrl } from './store/redact-url.ts';
-export type { ConnectorLocks, ConnectorState, DocumentHead, DocumentState, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, ReleaseLock, SourceFilter, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, UpsertOutcome, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from './store/store.ts';
+export type { ConnectorLocks, ConnectorState, DocumentHead, DocumentState, EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, ReleaseLock, SourceFilter, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, UpsertOutcome, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from './store/store.ts';
 export { fileLocks, lockConnector } from './store/sync-lock.ts';
 export { waitForLock } from './store/wait-for-lock.ts';
 export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';

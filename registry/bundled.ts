@@ -13,6 +13,7 @@ import connectorS3 from '../plugins/connector-s3/index.ts';
 import embedderLocal from '../plugins/embedder-local/index.ts';
 import embedderOllama from '../plugins/embedder-ollama/index.ts';
 import embedderOpenai from '../plugins/embedder-openai/index.ts';
+import embedderTransformers from '../plugins/embedder-transformers/index.ts';
 import extensions from '../plugins/extensions/index.ts';
 import extractDocuments from '../plugins/extract-documents/index.ts';
 import liveIndex from '../plugins/live-index/index.ts';
@@ -39,6 +40,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   embedderLocal,
   embedderOpenai,
   embedderOllama,
+  embedderTransformers,
   luaBridge,
   toolsBuiltin,
   agentsInline,

@@ -32,7 +32,7 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
           `${params.mode} search needs embeddings from ${e.model}, and there are none yet: run \`kbctx embed pending\``,
         );
       }
-      const [query] = await e.embed([params.query]);
+      const query = e.embedQuery ? await e.embedQuery(params.query) : (await e.embed([params.query]))[0];
       if (!query || query.length !== space.dims) throw new KbctxError('upstream_error', `the query vector has ${query?.length} dimensions, the stored ones ${space.dims}`);
       const filter = searchFilter(params);
       const { retrieval } = deps;

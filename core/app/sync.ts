@@ -33,6 +33,8 @@ export interface SyncReport {
   errors: number;
   /** Skips and errors, one line each (path and reason). */
   notes: string[];
+  /** Ids of the documents this run wrote (absent: none): the embedding step after the connector embeds only these. */
+  writtenIds?: string[] | undefined;
   /** Set when a scheduled pass was skipped because the connector was synced lately (skipIfSyncedWithinMs): says when. */
   upToDate?: string | undefined;
   /** Set when the connector failed as a whole (nothing was deleted). */
@@ -258,6 +260,7 @@ async function processEntry(
     return;
   }
   const outcome = await deps.store.upsertDocument(doc, chunks, entry.fingerprint);
+  (report.writtenIds ??= []).push(id);
   report.upserted++;
   report.chunksWritten += outcome.chunksWritten;
 }

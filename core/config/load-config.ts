@@ -17,6 +17,9 @@ import { configSchema, DEFAULT_MAX_FILE_BYTES, type RawConfig } from './schema.t
 import { SchemaIssue } from './schema-kit.ts';
 import type { Config, ScriptConfig } from './types.ts';
 
+/** The providers of the bundled plugins that take no options beyond the [embedding] keys above (and 'disabled'). */
+const BUILT_IN_PROVIDERS: readonly string[] = ['disabled', 'openai', 'ollama', 'local'];
+
 export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
 
 export interface LoadConfigOptions {
@@ -120,7 +123,11 @@ function checkRelations(raw: RawConfig, label: string): void {
   if (raw.retrieval.final_limit > raw.retrieval.max_limit) {
     throw configError(`${label}: retrieval.final_limit must not exceed retrieval.max_limit (${raw.retrieval.max_limit})`);
   }
-  const { provider, model, dims } = raw.embedding;
+  const { provider, model, dims, extra } = raw.embedding;
+  const unknown = Object.keys(extra);
+  if (BUILT_IN_PROVIDERS.includes(provider) && unknown.length > 0) {
+    throw configError(`${label}: embedding.${unknown[0]} is not a known key (check the spelling against config/kbctx.example.toml)`);
+  }
   if ((provider === 'openai' || provider === 'ollama') && (!model || !dims)) {
     throw configError(`${label}: embedding.provider "${provider}" needs embedding.model and embedding.dims`);
   }
@@ -172,6 +179,8 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.
       maxRetries: e.max_retries,
       timeoutSecs: e.timeout_secs,
       concurrency: e.concurrency,
+      extra: e.extra,
+      baseDir: cwd,
     },
     retrieval: {
       finalLimit: r.final_limit,

@@ -44,7 +44,8 @@ export const configSchema = table({
   ),
   embedding: section(
     table({
-      provider: withDefault(oneOf(['disabled', 'openai', 'ollama', 'local']), 'disabled'),
+      // disabled | openai | ollama | local | a plugin's provider (transformers); other keys are that plugin's options.
+      provider: withDefault(str(), 'disabled'),
       model: optional(str()),
       dims: optional(int({ min: 1 })),
       url: optional(str()),
@@ -54,7 +55,7 @@ export const configSchema = table({
       max_retries: withDefault(int({ min: 0 }), 5),
       timeout_secs: seconds(30),
       concurrency: withDefault(int({ min: 1 }), 2),
-    }),
+    }, 'keep'),
   ),
   retrieval: section(
     table({

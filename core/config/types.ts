@@ -3,7 +3,8 @@
 
 import type { EmbedderOptions } from '../hook-types.ts';
 
-export type EmbeddingProvider = 'disabled' | 'openai' | 'ollama' | 'local';
+// The built-in names, or the key a plugin taps `createEmbedder.for(provider)` with (`transformers`).
+export type EmbeddingProvider = 'disabled' | 'openai' | 'ollama' | 'local' | (string & {});
 export type Fusion = 'weighted' | 'rrf';
 
 export interface Config {

@@ -93,6 +93,16 @@ export interface EmbeddingWrite {
   vector: Float32Array;
 }
 
+/** Who leases pending chunks, for how long, and optionally only which documents' (`claimPendingEmbeddings`). */
+export interface EmbeddingClaim {
+  /** One embedding run, unique across processes and replicas (host, pid, random). */
+  owner: string;
+  /** The lease: after it, another embedder may take the chunks over (the owner crashed or hangs). */
+  leaseMs: number;
+  /** Only chunks of these documents (a sync embeds what it wrote); absent: any pending chunk. */
+  documentIds?: readonly string[] | undefined;
+}
+
 export interface EmbeddingSpaceCount extends EmbeddingSpace {
   count: number;
 }
@@ -209,6 +219,16 @@ export interface Store {
    */
   pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]>;
   countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number>;
+  /**
+   * Optional (ADR 0126): like pendingEmbeddings, but leases the chunks it returns to `claim.owner`
+   * for `claim.leaseMs`, skipping chunks another owner holds an unexpired lease on (an expired lease
+   * is taken over; the owner's own leases are renewed). Committed before it returns, so embedders in
+   * other processes or replicas see it: two embedders never compute the same chunk. A store without
+   * it is embedded through pendingEmbeddings, with no such guarantee.
+   */
+  claimPendingEmbeddings?(space: { model: string; dims: number | null }, afterRowid: number, limit: number, claim: EmbeddingClaim): Promise<PendingChunk[]>;
+  /** Ends every lease of `owner` (done, or giving up); also drops expired leases. Required with claimPendingEmbeddings. */
+  releaseEmbeddingClaims?(owner: string): Promise<void>;
   /** Stores vectors (one transaction); chunks deleted or changed since they were read are skipped. Returns rows written. */
   writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number>;
   /** Stores vectors by chunk id (`kbctx migrate`); rows whose chunk is missing or has another content hash are skipped. Returns rows written. */

@@ -82,6 +82,15 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX kbctx_events_version ON kbctx_events (version);
   `,
+  // 2: leases on pending chunks (claims.ts), so two embedders on any replicas never compute the same
+  // chunk; an expired lease is taken over (ADR 0126). Not part of the change feed: replicas never mirror it.
+  `
+  CREATE TABLE kbctx_embedding_claims (
+    chunk_rowid bigint PRIMARY KEY REFERENCES kbctx_chunks (rowid) ON DELETE CASCADE,
+    owner text NOT NULL,
+    expires_at timestamptz NOT NULL
+  );
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

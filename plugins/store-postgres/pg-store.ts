@@ -2,9 +2,10 @@
 // SQLite mirror (mirror.ts), kept in step by the change feed (feed.ts → catch-up.ts). Writes go to
 // PostgreSQL (transactions.ts, writer.ts) and, outside bulk mode, return after the mirror caught up
 // (read your writes). While PostgreSQL does not answer, every method throws KbctxError `unavailable`.
-import { KbctxError, redactUrl, type Chunk, type SourceStats, type ConnectorLocks, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
+import { KbctxError, redactUrl, type Chunk, type SourceStats, type ConnectorLocks, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
 import type pg from 'pg';
 import { catchUp, type CatchUpReport } from './catch-up.ts';
+import * as claims from './claims.ts';
 import { ChangeFeed } from './feed.ts';
 import { postgresLocks } from './locks.ts';
 import { migrate } from './migrations.ts';
@@ -230,6 +231,14 @@ export class PgStore implements Store {
 
   countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number> {
     return this.query((db) => reads.countPendingEmbeddings(db, space));
+  }
+
+  claimPendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number, claim: EmbeddingClaim): Promise<PendingChunk[]> {
+    return this.query((db) => claims.claimPendingEmbeddings(db, space, afterRowid, limit, claim));
+  }
+
+  releaseEmbeddingClaims(owner: string): Promise<void> {
+    return this.query((db) => claims.releaseEmbeddingClaims(db, owner));
   }
 
   async writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {

@@ -25,7 +25,7 @@ export async function sourceState(db: Queryable, connector: string): Promise<Sou
   return { checkpoint: row?.checkpoint ?? null, lastSyncAt: row?.lastSyncAt ?? null };
 }
 
-const STALE = '(e.chunk_rowid IS NULL OR e.model <> $1 OR e.content_hash <> c.content_hash OR ($2::int IS NOT NULL AND e.dims <> $2::int))';
+export const STALE = '(e.chunk_rowid IS NULL OR e.model <> $1 OR e.content_hash <> c.content_hash OR ($2::int IS NOT NULL AND e.dims <> $2::int))';
 
 export async function pendingEmbeddings(db: Queryable, space: Space, afterRowid: number, limit: number): Promise<PendingChunk[]> {
   const rows = (await db.query<{ rowid: string; text: string; content_hash: string }>(

@@ -1,7 +1,7 @@
 // SQL for the embeddings table: pending chunks, vector writes, per-space counts, vector loading.
 // Vectors are stored unit-length as little-endian float32 BLOBs; a row records model, dims and the
 // chunk content hash it was computed from, which is what makes staleness detectable.
-import type { EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, SourceFilter, StoredEmbedding } from '../../core/index.ts';
+import type { EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, SourceFilter, StoredEmbedding } from '../../core/index.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { filterSql, isFiltering } from './filter-sql.ts';
 import type { UnitOfWork } from './transaction.ts';
@@ -48,6 +48,30 @@ export class EmbeddingRows {
   pendingChunks(space: { model: string; dims: number | null }, after: number, limit: number): PendingChunk[] {
     const rows = this.pending.all({ model: space.model, dims: space.dims, after, limit }) as { rowid: number; text: string; content_hash: string }[];
     return rows.map((r) => ({ rowid: Number(r.rowid), text: r.text, contentHash: r.content_hash }));
+  }
+
+  /** Leases up to `limit` pending chunks after `after` to `claim.owner` (see Store.claimPendingEmbeddings). */
+  claim(space: { model: string; dims: number | null }, after: number, limit: number, claim: EmbeddingClaim): PendingChunk[] {
+    const documents = claim.documentIds === undefined ? '' : ' AND c.document_rowid IN (SELECT d.rowid FROM documents d WHERE d.id IN (SELECT value FROM json_each(:ids)))';
+    const select = this.db.prepare(
+      `SELECT c.rowid AS rowid, c.text AS text, c.content_hash AS content_hash FROM chunks c
+         LEFT JOIN embeddings e ON e.chunk_rowid = c.rowid
+       WHERE c.rowid > :after AND ${STALE}${documents}
+         AND NOT EXISTS (SELECT 1 FROM embedding_claims k WHERE k.chunk_rowid = c.rowid AND k.owner != :owner AND k.expires_at > :now)
+       ORDER BY c.rowid LIMIT :limit`,
+    );
+    const lease = this.db.prepare('INSERT OR REPLACE INTO embedding_claims (chunk_rowid, owner, expires_at) VALUES (?, ?, ?)');
+    return this.unit.runCommitted(() => {
+      const now = Date.now();
+      const params = { model: space.model, dims: space.dims, after, limit, owner: claim.owner, now, ...(claim.documentIds === undefined ? {} : { ids: JSON.stringify(claim.documentIds) }) };
+      const rows = select.all(params) as { rowid: number; text: string; content_hash: string }[];
+      for (const r of rows) lease.run(r.rowid, claim.owner, now + claim.leaseMs);
+      return rows.map((r) => ({ rowid: Number(r.rowid), text: r.text, contentHash: r.content_hash }));
+    });
+  }
+
+  release(owner: string): void {
+    this.unit.runCommitted(() => this.db.prepare('DELETE FROM embedding_claims WHERE owner = ? OR expires_at <= ?').run(owner, Date.now()));
   }
 
   countPending(space: { model: string; dims: number | null }): number {

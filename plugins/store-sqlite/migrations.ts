@@ -82,6 +82,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER keyword_log_title AFTER UPDATE OF title ON documents WHEN old.title IS NOT new.title
     BEGIN INSERT INTO keyword_log (chunk_rowid) SELECT rowid FROM chunks WHERE document_rowid = new.rowid; END;
   `,
+  // 4: leases on pending chunks, so two embedders (a sync and \`kbctx embed pending\`, the server and
+  // the CLI) never compute the same chunk; an expired lease is taken over (ADR 0126).
+  `
+  CREATE TABLE embedding_claims (chunk_rowid INTEGER PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

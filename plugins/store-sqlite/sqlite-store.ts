@@ -1,6 +1,6 @@
 // The SQLite index: one file in WAL mode, opened through Node's built-in node:sqlite (no native
 // build). The only module, with its siblings, that speaks SQL.
-import { configError, KbctxError, pathProblem, dotAt, type Chunk, type SourceStats, type ConnectorState, type DocumentHead, type DocumentState, type KeywordQuery, type KeywordResult, type SourceState, type Store, type StoreCounts, type StoredDocument, type UpsertOutcome, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type PendingChunk, type StoredEmbedding, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
+import { configError, KbctxError, pathProblem, dotAt, type Chunk, type SourceStats, type ConnectorState, type DocumentHead, type DocumentState, type KeywordQuery, type KeywordResult, type SourceState, type Store, type StoreCounts, type StoredDocument, type UpsertOutcome, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type PendingChunk, type StoredEmbedding, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
@@ -195,6 +195,14 @@ export class SqliteStore implements Store {
 
   async countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number> {
     return this.embeddings.countPending(space);
+  }
+
+  async claimPendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number, claim: EmbeddingClaim): Promise<PendingChunk[]> {
+    return this.embeddings.claim(space, afterRowid, limit, claim);
+  }
+
+  async releaseEmbeddingClaims(owner: string): Promise<void> {
+    this.embeddings.release(owner);
   }
 
   async writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {

@@ -57,6 +57,16 @@ export class UnitOfWork {
     }
   }
 
+  /**
+   * Runs `fn` in its own transaction, committed when this returns, even in bulk mode (the open group
+   * is committed first): for state other processes must see at once (embedding leases). Not counted
+   * in `writes`: it does not change what searches see.
+   */
+  runCommitted<T>(fn: () => T): T {
+    this.commit();
+    return inTransaction(this.db, fn);
+  }
+
   /** Enters bulk mode (nestable). */
   begin(): void {
     this.bulk++;

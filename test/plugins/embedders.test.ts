@@ -1,4 +1,4 @@
-// The embedder plugins (embedder-local, embedder-openai, embedder-ollama) and `createEmbedder.for(provider)`,
+// The embedder plugins (embedder-local, embedder-openai, embedder-ollama, embedder-transformers) and `createEmbedder.for(provider)`,
 // on a real index opened from a config file: each bundled provider comes from its plugin, a third-party
 // plugin can override one, and dropping a plugin makes its provider a config error naming it.
 import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
@@ -53,6 +53,7 @@ describe('createEmbedder.for(provider)', () => {
       ['embedder-local', ['createEmbedder.for("local")'], ['embedder:local']],
       ['embedder-openai', ['createEmbedder.for("openai")'], ['embedder:openai']],
       ['embedder-ollama', ['createEmbedder.for("ollama")'], ['embedder:ollama']],
+      ['embedder-transformers', ['createEmbedder.for("transformers")'], ['embedder:transformers']],
     ]);
   });
 
@@ -78,12 +79,12 @@ describe('createEmbedder.for(provider)', () => {
       (e: unknown) =>
         e instanceof KbctxError &&
         e.code === 'config_error' &&
-        e.message === '[embedding] provider = "local": no loaded plugin provides this embedder (it is the bundled plugin embedder-local, which is not loaded: check plugins in the config); loaded embedder plugins: embedder-openai, embedder-ollama',
+        e.message === '[embedding] provider = "local": no loaded plugin provides this embedder (it is the bundled plugin embedder-local, which is not loaded: check plugins in the config); loaded embedder plugins: embedder-openai, embedder-ollama, embedder-transformers',
     );
   });
 
   it('"disabled" needs no embedder plugin at all', async () => {
-    const kbctx = await open('plugins = ["bundled", "!embedder-local", "!embedder-openai", "!embedder-ollama"]\n');
+    const kbctx = await open('plugins = ["bundled", "!embedder-local", "!embedder-openai", "!embedder-ollama", "!embedder-transformers"]\n');
     assert.equal(kbctx.embedder(), null);
   });
 });

@@ -6,6 +6,7 @@ import { configError, KbctxError } from '../../domain/errors.ts';
 import type { ErrorCode } from '../../domain/error-table.ts';
 import type { CliContext } from '../context.ts';
 import { createEmbedProgress } from '../embed-progress.ts';
+import { progressEveryMs } from '../progress.ts';
 
 export function registerEmbed(program: Command, ctx: CliContext): void {
   const embed = program.command('embed').description('compute embeddings for semantic and hybrid search');
@@ -34,7 +35,7 @@ async function run(ctx: CliContext, options: EmbedOptions): Promise<void> {
   if (!embedder) {
     throw configError('no embedding provider is configured: set [embedding] provider = "openai", "ollama" or "local" in the config');
   }
-  const progress = createEmbedProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json });
+  const progress = createEmbedProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, everyMs: progressEveryMs(ctx.io.env) });
   const report = await embedPending({ store: kbctx.store, embedder, onProgress: (p) => progress.update(p) }, options);
   progress.done();
   if (ctx.json) ctx.printJson({ dry_run: options.dryRun === true, ...toWire(report) });

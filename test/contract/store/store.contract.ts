@@ -3,6 +3,7 @@
 // file (sqlite/sqlite-store.contract.test.ts, postgres/…); a case that fails names the behaviour.
 import { describe } from 'node:test';
 import type { Store } from '../../../core/store/store.ts';
+import { claimCases } from './claims.contract.ts';
 import { documentCases } from './documents.contract.ts';
 import { embeddingCases } from './embeddings.contract.ts';
 import { indexCases } from './index.contract.ts';
@@ -28,6 +29,7 @@ export function storeContract(name: string, open: () => Promise<Store>, options:
     documentCases(open);
     keywordCases(open);
     embeddingCases(open);
+    claimCases(open, options.reopen);
     vectorCases(open);
     indexCases(open, options.reopen);
   });

@@ -92,7 +92,14 @@ describe('config', () => {
     assert.equal(configError('[chunking]\nmax_tokens = "700"'), 'config/kbctx.toml: chunking.max_tokens must be a number, got string "700"');
     assert.equal(configError('[chunking]\nmax_tokens = 70.5'), 'config/kbctx.toml: chunking.max_tokens must be a whole number, got 70.5');
     assert.equal(configError('[connectors.filesystem.docs]\ninclude_globs = ["*.md"]'), 'config/kbctx.toml: connectors.filesystem.docs.root is required');
-    assert.match(configError('[embedding]\nprovider = "cohere"'), /embedding\.provider must be one of "disabled", "openai", "ollama", "local"/);
+    assert.equal(configError('[embedding]\nprovider = "local"\nmodel_path = "m"'), 'config/kbctx.toml: embedding.model_path is not a known key (check the spelling against config/kbctx.example.toml)');
+  });
+
+  it('[embedding]: a plugin\'s provider name, its options passed through for the plugin to check', () => {
+    const config = parseConfig('[embedding]\nprovider = "transformers"\nmodel_path = "models/mini"\npooling = "cls"', { file: 'config/kbctx.toml', cwd: '/work', env: {} });
+    assert.equal(config.embedding.provider, 'transformers');
+    assert.deepEqual(config.embedding.extra, { model_path: 'models/mini', pooling: 'cls' });
+    assert.equal(config.embedding.baseDir, '/work');
   });
 
   it('checks relations between keys', () => {

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { sharedPostgres, startPostgres, stopSharedPostgres, type TestPostgres } from '../../helpers/postgres.ts';
 import { migratePostgres, openPostgresStore, type PgStore } from '../../../plugins/store-postgres/pg-store.ts';
+import { PG_SCHEMA_VERSION } from '../../../plugins/store-postgres/migrations.ts';
 import { pgDoc, eventually } from './test-docs.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-pgstore-'));
@@ -270,7 +271,7 @@ describe('PgStore', () => {
     const client = new pg.Client(url);
     await client.connect();
     try {
-      assert.deepEqual((await client.query('SELECT version FROM kbctx_schema')).rows, [{ version: 1 }]);
+      assert.deepEqual((await client.query('SELECT version FROM kbctx_schema')).rows, [{ version: PG_SCHEMA_VERSION }]);
       assert.equal((await client.query('SELECT count(*)::int AS n FROM kbctx_meta')).rows[0].n, 1);
     } finally {
       await client.end();
