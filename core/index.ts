@@ -78,7 +78,7 @@ export type { GlobFilter } from './connectors/globs.ts';
 export type { ExtractOutcome, Extracted } from './connectors/text/extract.ts';
 export { decodeText } from './connectors/text/text.ts';
 export { KbctxError, badRequest, configError, notFound, isKbctxError } from './domain/errors.ts';
-export { documentId } from './domain/ids.ts';
+export { documentId, sha256Hex } from './domain/ids.ts';
 export { lineLog } from './domain/log-line.ts';
 export type { Chunk, SourceItem, SourceStats } from './domain/models.ts';
 export { pathProblem } from './domain/path-problem.ts';

@@ -9,13 +9,11 @@ import { extractionOf } from './plugin-extraction.ts';
 import { fileExtraction } from '../file-extraction.ts';
 import { configError, KbctxError } from '../domain/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './select-connectors.ts';
-import type { SearchDeps } from './search.ts';
+import type { SearchDeps, SemanticSearch } from './search.ts';
 import { SearchCache } from './search-cache.ts';
 import { AgentRegistry } from './agents.ts';
 import { ToolRegistry } from './tools.ts';
-import type { SyncDeps } from './sync.ts';
-import { createSemanticSearch } from './semantic-search.ts';
-import { embedAfterSync } from './embed-after-sync.ts';
+import type { SyncDeps, SyncReport } from './sync.ts';
 import { embedderFromPlugins } from '../embed/plugin-embedder.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import type { Store } from '../store/store.ts';
@@ -82,7 +80,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const cache = new SearchCache(config.retrieval.cacheSize);
   let embedderCache: Embedder | null | undefined;
   const embedder = (): Embedder | null => (embedderCache ??= embedderFromPlugins(kernel, config.embedding, env, bundledProviders('embedder')));
-  const semantic = config.embedding.provider === 'disabled' ? undefined : createSemanticSearch(() => embedder() as Embedder);
+  const semantic = config.embedding.provider === 'disabled' ? undefined : lazySemanticSearch(() => embedder() as Embedder);
   const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
   const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
   const scriptFailures: LoadFailure[] = [];
@@ -150,7 +148,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       chunking: config.chunking,
       pipeline,
       onProgress,
-      afterConnector: config.embedding.provider === 'disabled' ? undefined : embedAfterSync(store, embedder),
+      afterConnector: config.embedding.provider === 'disabled' ? undefined : lazyEmbedAfterSync(store, embedder),
       lock: (label) => locks.wait(label, '`kbctx sync`', lockWait ?? { timeoutMs: 600_000 }),
     }),
     embedder,
@@ -228,6 +226,19 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       return store.close();
     },
   };
+}
+
+// Imported on first use: `kbctx search` without embeddings never loads them (ADR 0130).
+function lazySemanticSearch(embedder: () => Embedder): SemanticSearch {
+  let semantic: Promise<SemanticSearch> | undefined;
+  return {
+    search: async (params, deps) => (await (semantic ??= import('./semantic-search.ts').then((m) => m.createSemanticSearch(embedder)))).search(params, deps),
+  };
+}
+
+function lazyEmbedAfterSync(store: Store, embedder: () => Embedder | null): (report: SyncReport) => Promise<void> {
+  let after: Promise<(report: SyncReport) => Promise<void>> | undefined;
+  return async (report) => (await (after ??= import('./embed-after-sync.ts').then((m) => m.embedAfterSync(store, embedder))))(report);
 }
 
 /** The check for one part of the config (fails naming an unset `${VAR}` it uses). */

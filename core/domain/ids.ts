@@ -1,7 +1,8 @@
 // Stable identifiers. Document ids are UUIDv5 over (source, source_id) so they survive re-syncs and
 // `--full`; chunk ids derive from the chunk's content so an unchanged chunk keeps its id (and, later,
 // its embedding) when its document is edited elsewhere.
-import { createHash } from 'node:crypto';
+// node:crypto (~5 ms to load) is taken on the first hash, not at start-up: `kbctx search` hashes nothing (ADR 0130).
+const createHash = (algorithm: string) => process.getBuiltinModule('node:crypto').createHash(algorithm);
 
 // Fixed namespace for kbctx document ids (a random UUID chosen once; never change it).
 const NAMESPACE = Buffer.from('6f1b2a4e8d3c4b7a9e5f0c1d2b3a4958', 'hex');
@@ -14,7 +15,7 @@ export function documentId(source: string, sourceId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-export function sha256Hex(text: string): string {
+export function sha256Hex(text: string | Uint8Array): string {
   return createHash('sha256').update(text).digest('hex');
 }
 

@@ -1,7 +1,7 @@
 // The lock file beside the config (`kbctx.lock`): registry plugins that run with full rights, each
 // pinned to its registry commit and the sha256 of its entry file when it was trusted. Read here
 // before a plugin is imported; written by `kbctx registry add plugins/<name> --trust`.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../domain/ids.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml, stringify } from 'smol-toml';
 import { configError } from '../domain/errors.ts';
@@ -21,7 +21,7 @@ export interface PluginPin {
   sha256: string;
 }
 
-export const sha256File = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+export const sha256File = (file: string): string => sha256Hex(readFileSync(file));
 
 /** The pins of a lock file by plugin name (empty when there is no lock file). */
 export function readPluginLock(lockFile: string): Map<string, PluginPin> {

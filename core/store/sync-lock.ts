@@ -1,7 +1,6 @@
 // One writer per connector across processes: an advisory lock file per connector beside the database
 // (`<db dir>/locks/`), created exclusively. A lock whose process is gone (kill -9) is stale and taken over.
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { KbctxError } from '../domain/errors.ts';
 import type { ConnectorLocks, ReleaseLock } from './store.ts';
@@ -15,7 +14,9 @@ interface LockFile {
   started_at: string;
 }
 
-const PROCESS_TOKEN = randomUUID();
+let processToken: string | undefined;
+/** Drawn on the first lock (node:crypto is not loaded by commands that take none). */
+const token = (): string => (processToken ??= process.getBuiltinModule('node:crypto').randomUUID());
 
 
 /** Takes the connector's lock for `owner` ("kbctx sync", "kbctx serve"); throws KbctxError `conflict` naming the holder. */
@@ -26,7 +27,7 @@ export function lockConnector(dbPath: string, label: string, owner: string): Rel
   for (let attempt = 0; attempt < 2; attempt++) {
     // Written aside, then hard-linked into place: the lock never exists without its content.
     const draft = `${file}.${process.pid}`;
-    writeFileSync(draft, JSON.stringify({ pid: process.pid, token: PROCESS_TOKEN, owner, started_at: new Date().toISOString() } satisfies LockFile));
+    writeFileSync(draft, JSON.stringify({ pid: process.pid, token: token(), owner, started_at: new Date().toISOString() } satisfies LockFile));
     try {
       linkSync(draft, file);
       rmSync(draft, { force: true });
@@ -34,14 +35,14 @@ export function lockConnector(dbPath: string, label: string, owner: string): Rel
       return () => {
         if (released) return;
         released = true;
-        if (readHolder(file)?.token === PROCESS_TOKEN) rmSync(file, { force: true });
+        if (readHolder(file)?.token === token()) rmSync(file, { force: true });
       };
     } catch (error) {
       rmSync(draft, { force: true });
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = readHolder(file);
-    const ours = holder?.token === PROCESS_TOKEN;
+    const ours = holder?.token === token();
     if (holder && !ours && holder.pid !== process.pid && isAlive(holder.pid)) {
       throw new KbctxError(
         'conflict',

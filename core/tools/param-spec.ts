@@ -1,6 +1,8 @@
 // Tool parameters, declared once as a list of ParamSpec (the shape Lua tools declare too) and turned
 // into a JSON Schema, which ajv compiles once per tool (lazily, on the first call) into its validator.
 // REST, MCP and the CLI validate through validateParams, so the three surfaces cannot disagree.
+// A list with no `schema` keywords (type, enum and maxLength only, as the built-in tools') is checked
+// here exactly as ajv would, in ajv's order: `kbctx search` does not load ajv (ADR 0130).
 import { createRequire } from 'node:module';
 import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv';
 import { badRequest } from '../domain/errors.ts';
@@ -70,9 +72,66 @@ export function validateParams(params: readonly ParamSpec[], input: unknown): Re
     if (p.default !== undefined) out[p.name] = p.default;
     else delete out[p.name];
   }
+  if (isPlain(params)) {
+    const error = plainError(params, out);
+    if (error) throw describeError(error, out);
+    return out;
+  }
   const validate = validatorFor(params);
   if (!validate(out)) throw describeError(validate.errors![0]!, out);
   return out;
+}
+
+type ParamError = Pick<ErrorObject, 'keyword' | 'instancePath' | 'params' | 'message'>;
+
+const isPlain = (params: readonly ParamSpec[]): boolean =>
+  params.every((p) => p.schema === undefined && (p.enum ?? []).every((v) => v === null || typeof v !== 'object'));
+
+/**
+ * The first error ajv would report for a plain list: properties in order; a string's `enum` before
+ * its type (ajv checks general keywords before a type's own group, and every string has maxLength),
+ * any other type first; `maxLength` in code points.
+ */
+function plainError(params: readonly ParamSpec[], out: Record<string, unknown>): ParamError | undefined {
+  for (const p of params) {
+    const value = out[p.name];
+    if (value === undefined) continue;
+    const at = `/${p.name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    const wrongType: ParamError = { keyword: 'type', instancePath: at, params: { type: p.type } };
+    if (p.type !== 'string' && !hasType(p.type, value)) return wrongType;
+    if (p.enum && !p.enum.some((v) => v === value)) return { keyword: 'enum', instancePath: at, params: { allowedValues: p.enum } };
+    if (p.type !== 'string') continue;
+    if (typeof value !== 'string') return wrongType;
+    const limit = p.maxLength ?? MAX_STRING_PARAM_CHARS;
+    if (codePoints(value) > limit) return { keyword: 'maxLength', instancePath: at, params: { limit } };
+  }
+  return undefined;
+}
+
+/** ajv's type checks (strictNumbers off, as `strict: false` sets it). */
+function hasType(type: Exclude<ParamType, 'string'>, value: unknown): boolean {
+  switch (type) {
+    case 'integer':
+      return typeof value === 'number' && !(value % 1) && !Number.isNaN(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+  }
+}
+
+/** A string's length as ajv counts it for maxLength: a surrogate pair is one. */
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++, n++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+  }
+  return n;
 }
 
 const require = createRequire(import.meta.url);
@@ -100,7 +159,7 @@ function validatorFor(params: readonly ParamSpec[]): ValidateFunction {
 }
 
 /** The first ajv error in kbctx's words: `parameter '<path>' …`, the path in JSON Pointer form without the leading slash. */
-function describeError(error: ErrorObject, input: Record<string, unknown>): Error {
+function describeError(error: ParamError, input: Record<string, unknown>): Error {
   const path = error.instancePath.slice(1).split('/').map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
   const value = path.reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], input);
   const name = path.join('/');

@@ -2,7 +2,6 @@
 // when missing (a config error, exit 3), and the identity of the weights (a changed model file makes
 // the stored vectors stale). Synchronous and cheap: a few stats and at most 128 KiB read.
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { configError } from '../../core/index.ts';
 import type { Dtype } from './transformers-options.ts';
@@ -30,7 +29,7 @@ export function checkModelFolder(dir: string, dtype: Dtype): string {
  * and last 64 KiB) and every option that changes stored vectors, so another model or setting re-embeds.
  */
 export function modelIdentity(dir: string, onnxFile: string, settings: object): string {
-  const hash = createHash('sha256').update(JSON.stringify(settings));
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(settings)); // loaded on use, not at start-up
   const fd = openSync(onnxFile, 'r');
   try {
     const size = fstatSync(fd).size;

@@ -1,7 +1,7 @@
 // The `transformers` embedder: an ONNX model from a local folder, run by @huggingface/transformers in
 // a worker thread so the server's event loop keeps answering while it embeds. The thread starts on
 // the first embed() and holds the process open only while a batch is in flight.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { KbctxError, toUnitVectors, type Embedder } from '../../core/index.ts';
 import type { WorkerInit, WorkerReply } from './worker-protocol.ts';
 
@@ -74,6 +74,7 @@ export class TransformersEmbedder implements Embedder {
     if (this.worker) return this.worker;
     const { modelPath, dtype, threads, pooling, normalize } = this.options;
     const init: WorkerInit = { modelPath, dtype, threads, pooling, normalize };
+    const { Worker } = process.getBuiltinModule('node:worker_threads'); // loaded on the first embed, not at start-up
     const worker = new Worker(WORKER_URL, { workerData: init, stdout: false, stderr: false });
     worker.on('message', (reply: WorkerReply) => this.settle(reply));
     worker.on('error', (error) => this.fail(worker, `the transformers worker failed: ${error.message}`));

@@ -7,11 +7,10 @@
 // 3. Otherwise, if a usable index exists: add the vectors it lacks, remove keys SQLite no longer has
 //    (incremental), unless that touches more than half of it; then
 // 4. rebuild from every stored vector. Files are written to temp names and renamed into place.
-import type { EmbeddingSpace } from '../../../core/index.ts';
+import { sha256Hex, type EmbeddingSpace } from '../../../core/index.ts';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import { loadUsearch, type UsearchIndex, type UsearchModule } from './usearch-module.ts';
 
 /** Where an index pays off: below this many vectors an exact scan is as fast. */
@@ -51,7 +50,7 @@ export function annStamp(dir: string, space: EmbeddingSpace): { generation: numb
   }
 }
 
-const annSlug = (space: EmbeddingSpace): string => createHash('sha256').update(`${space.model}\n${space.dims}`).digest('hex').slice(0, 16);
+const annSlug = (space: EmbeddingSpace): string => sha256Hex(`${space.model}\n${space.dims}`).slice(0, 16);
 
 export class AnnIndex {
   private readonly usearch: UsearchModule;

@@ -33,3 +33,51 @@ it('keeps the one-level messages: type, enum, null as absent', () => {
 it('puts the extra keywords into the advertised JSON Schema', () => {
   assert.deepEqual(toJsonSchema(specs).properties['tags'], { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' }, maxItems: 3 });
 });
+
+it('checks a list without `schema` keywords (the built-in tools) without ajv, with the same result as ajv', () => {
+  // `schema: {}` adds no keyword but sends the list through ajv: the two paths must agree on every input.
+  const plain: ParamSpec[] = [
+    { name: 'query', type: 'string', required: true, maxLength: 5 },
+    { name: 'mode', type: 'string', enum: ['keyword', 'semantic'] },
+    { name: 'limit', type: 'integer', enum: [1, 2, 3] },
+    { name: 'ratio', type: 'number' },
+    { name: 'on', type: 'boolean' },
+    { name: 'tags', type: 'array' },
+    { name: 'filters', type: 'object', properties: { source: { type: 'string' } } },
+    { name: 'a/b~c', type: 'string', maxLength: 2 },
+  ];
+  const viaAjv = plain.map((p) => ({ ...p, schema: {} }));
+  const outcome = (list: ParamSpec[], input: unknown): string => {
+    try {
+      return JSON.stringify(validateParams(list, input));
+    } catch (error) {
+      return `${(error as KbctxError).code}: ${(error as Error).message} ${JSON.stringify((error as KbctxError).details)}`;
+    }
+  };
+  const inputs: Record<string, unknown>[] = [
+    { query: 'ok' },
+    { query: 'toolong' },
+    { query: '😀😀😀😀😀' }, // 10 UTF-16 units, 5 code points: within maxLength 5
+    { query: '😀😀😀😀😀😀' },
+    { query: 7 },
+    { query: 'q', mode: 'hybrid' },
+    { query: 'q', mode: 5 }, // a string's enum is checked before its type
+    { query: 'q', mode: 'x'.repeat(2_000_000) },
+    { query: 'q', limit: 2 },
+    { query: 'q', limit: 4 },
+    { query: 'q', limit: 2.5 },
+    { query: 'q', limit: '2' },
+    { query: 'q', limit: Infinity },
+    { query: 'q', ratio: 0.5 },
+    { query: 'q', ratio: '0.5' },
+    { query: 'q', on: 'yes' },
+    { query: 'q', tags: {} },
+    { query: 'q', tags: ['a'] },
+    { query: 'q', filters: [] },
+    { query: 'q', filters: { source: 3 } },
+    { query: 'q', 'a/b~c': 'abc' },
+    { query: 'q', limit: 9, on: 1 }, // the first failing parameter in list order
+    { query: 'q', unknown: 1 },
+  ];
+  for (const input of inputs) assert.equal(outcome(plain, input), outcome(viaAjv, input), JSON.stringify(input).slice(0, 80));
+});
