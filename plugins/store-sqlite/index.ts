@@ -8,7 +8,7 @@ const plugin = definePlugin({
   name: 'store-sqlite',
   version: '0.2.0',
   kbctx: '^0.2',
-  provides: ['store:sqlite', 'service:kbctx.local-store'],
+  provides: ['store:sqlite'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.provide(localStoreService, (file, { keywordEngine }) => openSqliteStore(file, { keywordEngine }));
