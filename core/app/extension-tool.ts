@@ -34,7 +34,8 @@ function toParamList(parameters: unknown, where: string): unknown[] {
   if (schema.type !== undefined && schema.type !== 'object') throw invalid(`${where}: \`parameters.type\` must be "object"`);
   const required = Array.isArray(schema.required) ? schema.required : [];
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  return Object.entries(properties).map(([name, p]) => ({ ...p, name, required: required.includes(name) }));
+  // A parameter's own `required` (an object's required keys) is kept apart from whether it is required.
+  return Object.entries(properties).map(([name, { required: nested, ...p }]) => ({ ...p, name, required: required.includes(name), ...(Array.isArray(nested) ? { requiredKeys: nested } : {}) }));
 }
 
 export function checkName(name: unknown, where: string): asserts name is string {

@@ -36,5 +36,14 @@ function parseParam(raw: unknown, where: string): ParamSpec {
   if (typeof p['description'] === 'string') spec.description = p['description'];
   if (p['default'] !== undefined) spec.default = p['default'];
   if (p['enum'] !== undefined) spec.enum = asArray(p['enum'], `${where}: enum`);
+  if (typeof p['maxLength'] === 'number') spec.maxLength = p['maxLength'];
+  // Every other JSON Schema keyword (items, pattern, minimum, nested properties/required,
+  // additionalProperties …) is checked by ajv, the same way on REST, MCP and the CLI.
+  const rest = Object.fromEntries(Object.entries(p).filter(([key]) => !SPEC_KEYS.has(key)));
+  if (Array.isArray(p['requiredKeys'])) rest['required'] = p['requiredKeys'];
+  if (Object.keys(rest).length > 0) spec.schema = rest;
   return spec;
 }
+
+/** The keys ParamSpec holds itself; the rest of a parameter's JSON Schema goes to `schema` (`requiredKeys`: an object parameter's own `required`). */
+const SPEC_KEYS = new Set(['name', 'type', 'required', 'requiredKeys', 'description', 'default', 'enum', 'maxLength']);
