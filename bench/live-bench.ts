@@ -55,6 +55,9 @@ const page = (i: number, version: string): string =>
   `# Page ${i}\n\nParagraph about topic ${i % 97} and release ${version}. ${'Some filler words for a realistic size. '.repeat(12)}\n`;
 
 const only = process.argv[2]; // 'folder' or 'idle' runs one part
+// BENCH_ENGINE=lancedb runs the same on the LanceDB store (issue 24: a save searchable as fast as on SQLite).
+const ENGINE = process.env['BENCH_ENGINE'] ?? 'sqlite';
+const DB = ENGINE === 'sqlite' ? '' : `[db]\nengine = "${ENGINE}"\npath = ".kbctx/index.${ENGINE === 'lancedb' ? 'lance' : ENGINE}"\n\n`;
 
 async function folderBench(root: string): Promise<void> {
   const dir = path.join(root, 'folder');
@@ -73,7 +76,7 @@ async function folderBench(root: string): Promise<void> {
   git('-c', 'user.email=b@example.com', '-c', 'user.name=Bench', 'commit', '--quiet', '-am', 'beta');
   git('checkout', '--quiet', 'main');
   mkdirSync(path.join(dir, 'config'));
-  writeFileSync(path.join(dir, 'config', 'kbctx.toml'), '[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n');
+  writeFileSync(path.join(dir, 'config', 'kbctx.toml'), `${DB}[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`);
   const server = await startServer(dir);
   try {
     await waitFor(() => /sync filesystem:docs \(start\)/.test(server.log()), 'start-up sync');
@@ -133,7 +136,7 @@ async function idleBench(root: string): Promise<void> {
     writeFileSync(file, `# File ${i}\n\nShort note ${i}.\n`);
   }
   mkdirSync(path.join(dir, 'config'));
-  writeFileSync(path.join(dir, 'config', 'kbctx.toml'), '[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n');
+  writeFileSync(path.join(dir, 'config', 'kbctx.toml'), `${DB}[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`);
   execFileSync(process.execPath, [KBCTX, 'sync', 'all'], { cwd: dir, stdio: 'ignore', env: { ...process.env, KBCTX_CONFIG: '' } });
   const started = performance.now();
   const server = await startServer(dir);
