@@ -15,21 +15,23 @@
 // lock (write-lock.ts): two connections' merge-inserts of the same new key would otherwise both insert
 // it. With readConsistencyInterval 0 every commit starts from the latest version (no stale handle,
 // lancedb#3377), and no scalar index is kept on the merge key (lancedb#3177).
-import { KbctxError, bm25Reference, configError, dotAt, exactTopK, normalizeBm25, pathProblem, type Chunk, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordHit, type KeywordQuery, type KeywordResult, type PendingChunk, type QueryTerm, type SourceState, type SourceStats, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
+import { KbctxError, configError, pathProblem, type Chunk, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type SourceStats, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadLance } from './lance-module.ts';
 import { withWriteLock } from './write-lock.ts';
-import { Model, passes } from './model.ts';
-import { chunkRow, COLUMNS, docKey, docRow, embKey, embRow, plainRows, sqlList, sqlString, stateRow, TABLE, tableSchema, toDocument, type LanceRow } from './rows.ts';
+import { Model } from './model.ts';
+import { tableIntegrity } from './integrity.ts';
+import * as queries from './model-queries.ts';
+import { compare } from './model-queries.ts';
+import { chunkRow, COLUMNS, docKey, docRow, embKey, embRow, headOf, plainRows, sameHead, sqlList, sqlString, stateRow, TABLE, tableSchema, toDocument, toHead, type LanceRow } from './rows.ts';
 
 const GROUP_SIZE = 500;
 const MAX_FRAGMENTS = 32;
 const MAX_VERSIONS = 64;
 /** Versions older than this are dropped by compaction (a reader in another process may still be on one). */
 const KEEP_VERSIONS_MS = 10_000;
-const COMMON_TERM_RATIO = 0.25;
 const GENERATION_FILE = 'kbctx.generation';
 const EXPORT_PAGE = 500;
 const LOAD_COLUMNS = COLUMNS.filter((c) => c !== 'body');
@@ -329,44 +331,15 @@ export class LanceStore implements Store {
   }
 
   async keywordSearch(query: KeywordQuery): Promise<KeywordResult> {
-    const model = await this.fresh();
-    const total = model.keyword.size;
-    if (query.terms.length === 0 || total === 0) return { hits: [], matchedTerms: [], candidateCount: 0 };
-    const freqs = new Map(query.terms.map((t) => [t.stem, model.keyword.docFreq(t.stem)]));
-    const matched = chooseTerms(query.terms, freqs, total);
-    const reference = bm25Reference(total, query.terms.map((t) => freqs.get(t.stem) ?? 0));
-    const filter = query.filter;
-    const allow = filter?.source !== undefined || filter?.since !== undefined ? (group: number) => {
-      const doc = model.docOfGroup(group);
-      return doc !== undefined && passes(doc.head, filter);
-    } : undefined;
-    const { hits, scored } = model.keyword.search(matched.map((t) => t.stem), query.limit, allow);
-    const out: KeywordHit[] = [];
-    for (const h of hits) {
-      const chunk = model.chunkOfRow(h.row);
-      const doc = chunk && model.docs.get(chunk.chunk.documentId);
-      if (chunk && doc) out.push({ document: { ...doc.head }, chunk: { ...chunk.chunk }, raw: h.score, score: normalizeBm25(h.score, reference) });
-    }
-    out.sort((a, b) => b.raw - a.raw || compare(a.document.id, b.document.id));
-    return { hits: out, matchedTerms: matched, candidateCount: scored };
+    return queries.keywordSearch(await this.fresh(), query);
   }
 
   async pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]> {
-    const model = await this.fresh();
-    const seqs = model.seqs();
-    const out: PendingChunk[] = [];
-    for (let i = upperBound(seqs, afterRowid); i < seqs.length && out.length < limit; i++) {
-      const entry = model.chunkBySeq(seqs[i]!)!;
-      if (isPending(model.embeddings.get(entry.chunk.id), entry.chunk.contentHash, space)) out.push({ rowid: entry.seq, text: entry.chunk.text, contentHash: entry.chunk.contentHash });
-    }
-    return out;
+    return queries.pendingEmbeddings(await this.fresh(), space, afterRowid, limit);
   }
 
   async countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number> {
-    const model = await this.fresh();
-    let n = 0;
-    for (const { chunk } of model.chunks.values()) if (isPending(model.embeddings.get(chunk.id), chunk.contentHash, space)) n++;
-    return n;
+    return queries.countPendingEmbeddings(await this.fresh(), space);
   }
 
   async writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {
@@ -420,60 +393,15 @@ export class LanceStore implements Store {
   }
 
   async embeddingSpaces(): Promise<EmbeddingSpaceCount[]> {
-    const model = await this.fresh();
-    const counts = new Map<string, EmbeddingSpaceCount>();
-    for (const e of model.embeddings.values()) {
-      const key = `${e.dims}:${e.model}`;
-      const c = counts.get(key) ?? { model: e.model, dims: e.dims, count: 0 };
-      c.count++;
-      counts.set(key, c);
-    }
-    return [...counts.values()].sort((a, b) => b.count - a.count || compare(a.model, b.model) || a.dims - b.dims);
+    return queries.embeddingSpaces(await this.fresh());
   }
 
   async vectorSearch(query: VectorQuery): Promise<VectorResult> {
-    const model = await this.fresh();
-    const { matrix, chunkIds } = model.space(query.space.model, query.space.dims);
-    if (chunkIds.length === 0 || query.vector.length !== query.space.dims) return { hits: [], candidateCount: 0, approximate: false };
-    let rows: number[] | undefined;
-    const filter = query.filter;
-    if (filter?.source !== undefined || filter?.since !== undefined) {
-      rows = [];
-      for (let i = 0; i < chunkIds.length; i++) {
-        const doc = model.docs.get(model.chunks.get(chunkIds[i]!)?.chunk.documentId ?? '');
-        if (doc && passes(doc.head, filter)) rows.push(i);
-      }
-    }
-    const n = rows?.length ?? chunkIds.length;
-    for (let want = Math.max(query.candidateK, query.limit); ; want *= 4) {
-      const top = exactTopK(matrix, query.space.dims, query.vector, Math.min(want, n), rows);
-      const best = new Map<string, { chunkId: string; score: number }>();
-      for (const { row, score } of top) {
-        const entry = model.chunks.get(chunkIds[row]!);
-        if (entry && !best.has(entry.chunk.documentId)) best.set(entry.chunk.documentId, { chunkId: entry.chunk.id, score });
-      }
-      if (best.size >= query.limit || want >= n) {
-        const hits = [...best.entries()]
-          .sort(([a, x], [b, y]) => y.score - x.score || compare(a, b))
-          .slice(0, query.limit)
-          .map(([docId, h]) => ({ document: { ...model.docs.get(docId)!.head }, chunk: { ...model.chunks.get(h.chunkId)!.chunk }, score: h.score }));
-        return { hits, candidateCount: top.length, approximate: false };
-      }
-    }
+    return queries.vectorSearch(await this.fresh(), query);
   }
 
   async documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Promise<Map<string, number>> {
-    const model = await this.fresh();
-    const best = new Map<string, number>();
-    for (const id of documentIds) {
-      for (const chunkId of model.docs.get(id)?.chunkIds ?? []) {
-        const e = model.embeddings.get(chunkId);
-        if (!e || e.model !== space.model || e.dims !== space.dims || vector.length !== space.dims) continue;
-        const score = dotAt(e.vector, 0, vector, space.dims);
-        if (score > (best.get(id) ?? -Infinity)) best.set(id, score);
-      }
-    }
-    return best;
+    return queries.documentVectorScores(await this.fresh(), vector, space, documentIds);
   }
 
   async refreshVectorIndex(space: EmbeddingSpace): Promise<VectorIndexReport> {
@@ -482,63 +410,18 @@ export class LanceStore implements Store {
   }
 
   async sources(): Promise<SourceStats[]> {
-    const model = await this.fresh();
-    const stats = new Map<string, SourceStats>();
-    const of = (connector: string): SourceStats => {
-      let s = stats.get(connector);
-      if (!s) {
-        s = { source: connector, documentCount: 0, chunkCount: 0, embeddedCount: 0, lastSyncAt: model.states.get(connector)?.lastSyncAt ?? null };
-        stats.set(connector, s);
-      }
-      return s;
-    };
-    for (const d of model.docs.values()) {
-      const s = of(d.head.connector);
-      s.documentCount++;
-      s.chunkCount += d.chunkIds.length;
-      s.embeddedCount += d.chunkIds.filter((id) => model.embeddings.has(id)).length;
-    }
-    for (const connector of model.states.keys()) of(connector);
-    return [...stats.values()].sort((a, b) => compare(a.source, b.source));
+    return queries.sources(await this.fresh());
   }
 
   async counts(): Promise<StoreCounts> {
-    const model = await this.fresh();
-    return { documents: model.docs.size, chunks: model.chunks.size, embedded: model.embeddings.size };
+    return queries.counts(await this.fresh());
   }
 
   /** Reads the table afresh and compares it with the keyword index the searches use. */
   async checkIntegrity(): Promise<IntegrityReport> {
     const model = await this.fresh();
     await this.flush();
-    const rows = plainRows(await this.table.query().select(['row_key', 'kind', 'doc_id']).toArrow(), ['row_key', 'kind', 'doc_id']);
-    const docs = new Set<string>();
-    const withChunks = new Set<string>();
-    const chunks = new Set<string>();
-    const embeddings: string[] = [];
-    const keys = new Set<string>();
-    const problems: string[] = [];
-    for (const r of rows) {
-      const key = r['row_key'] as string;
-      if (keys.has(key)) problems.push(`duplicate row ${key}`);
-      keys.add(key);
-      if (r['kind'] === 'doc') docs.add(r['doc_id'] as string);
-      else if (r['kind'] === 'chunk') {
-        chunks.add(key.slice(2));
-        withChunks.add(r['doc_id'] as string);
-      } else if (r['kind'] === 'emb') embeddings.push(key.slice(2));
-    }
-    const orphanChunks = [...chunks].filter((id) => !docs.has(model.chunks.get(id)?.chunk.documentId ?? '')).length;
-    if (orphanChunks > 0) problems.push(`${orphanChunks} chunks without their document`);
-    return {
-      sqlite: problems,
-      fts: model.keyword.size === chunks.size ? null : `the keyword index holds ${model.keyword.size} rows, the table ${chunks.size} chunks`,
-      chunks: chunks.size,
-      ftsRows: model.keyword.size,
-      documentsWithoutChunks: [...docs].filter((id) => !withChunks.has(id)).length,
-      orphanEmbeddings: embeddings.filter((id) => !chunks.has(id)).length,
-      vectorIndexes: [],
-    };
+    return tableIntegrity(model, await this.table.query().select(['row_key', 'kind', 'doc_id']).toArrow());
   }
 
   async sizeBytes(): Promise<number> {
@@ -610,46 +493,6 @@ export class LanceStore implements Store {
     }
   }
 }
-
-function toHead(r: Record<string, unknown>): DocumentHead {
-  return {
-    id: r['doc_id'] as string, source: r['source'] as string, connector: r['connector'] as string, sourceId: r['source_id'] as string,
-    sourceUrl: (r['source_url'] as string | null) ?? null, title: r['title'] as string, updatedAt: r['updated_at'] as string,
-  };
-}
-
-function headOf(doc: StoredDocument): DocumentHead {
-  return { id: doc.id, source: doc.source, connector: doc.connector, sourceId: doc.sourceId, sourceUrl: doc.sourceUrl, title: doc.title, updatedAt: doc.updatedAt };
-}
-
-function sameHead(a: DocumentHead, doc: StoredDocument): boolean {
-  const b = headOf(doc);
-  return (Object.keys(b) as (keyof DocumentHead)[]).every((k) => a[k] === b[k]);
-}
-
-function isPending(e: { model: string; dims: number; contentHash: string } | undefined, contentHash: string, space: { model: string; dims: number | null }): boolean {
-  return !e || e.model !== space.model || (space.dims !== null && e.dims !== space.dims) || e.contentHash !== contentHash;
-}
-
-/** Drops very common terms while at least one rarer term that occurs in the index remains (as the SQLite store does). */
-function chooseTerms(terms: readonly QueryTerm[], freqs: ReadonlyMap<string, number>, total: number): QueryTerm[] {
-  const df = (t: QueryTerm): number => freqs.get(t.stem) ?? 0;
-  const rare = terms.filter((t) => df(t) > 0 && df(t) <= COMMON_TERM_RATIO * total);
-  return rare.length > 0 ? [...rare, ...terms.filter((t) => df(t) === 0)] : [...terms];
-}
-
-function upperBound(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function folderSize(dir: string): number {
   let total = 0;

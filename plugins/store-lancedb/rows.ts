@@ -1,7 +1,7 @@
 // The one LanceDB table (`kb`) the store keeps: documents, chunks, embeddings and checkpoints are rows
 // of one table told apart by `kind`, so that every write (a document with its chunks, the chunks'
 // embeddings it drops) is one commit: a crash leaves the table at the version before or after it.
-import type { Chunk, StoredDocument } from '../../core/index.ts';
+import type { Chunk, DocumentHead, StoredDocument } from '../../core/index.ts';
 import type { LanceModule } from './lance-module.ts';
 import type { Schema, Table } from 'apache-arrow';
 
@@ -115,4 +115,20 @@ export function toDocument(r: Record<string, unknown>): StoredDocument {
     sourceUrl: (r['source_url'] as string | null) ?? null, title: r['title'] as string, body: r['body'] as string, contentType: r['content_type'] as string,
     metadata: JSON.parse(r['metadata'] as string) as Record<string, unknown>, updatedAt: r['updated_at'] as string, contentHash: r['content_hash'] as string,
   };
+}
+
+export function toHead(r: Record<string, unknown>): DocumentHead {
+  return {
+    id: r['doc_id'] as string, source: r['source'] as string, connector: r['connector'] as string, sourceId: r['source_id'] as string,
+    sourceUrl: (r['source_url'] as string | null) ?? null, title: r['title'] as string, updatedAt: r['updated_at'] as string,
+  };
+}
+
+export function headOf(doc: StoredDocument): DocumentHead {
+  return { id: doc.id, source: doc.source, connector: doc.connector, sourceId: doc.sourceId, sourceUrl: doc.sourceUrl, title: doc.title, updatedAt: doc.updatedAt };
+}
+
+export function sameHead(a: DocumentHead, doc: StoredDocument): boolean {
+  const b = headOf(doc);
+  return (Object.keys(b) as (keyof DocumentHead)[]).every((k) => a[k] === b[k]);
 }

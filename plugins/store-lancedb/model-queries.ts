@@ -1,0 +1,148 @@
+// The Store's reads answered from the in-memory model of the table (model.ts): keyword search with
+// the project's analysis and BM25 over the model's postings, exact vector scans, pending embeddings,
+// counts and per-source statistics. Pure over the model: lance-store.ts keeps it fresh and passes it in.
+import { bm25Reference, dotAt, exactTopK, normalizeBm25, type EmbeddingSpace, type EmbeddingSpaceCount, type KeywordHit, type KeywordQuery, type KeywordResult, type PendingChunk, type QueryTerm, type SourceStats, type StoreCounts, type VectorQuery, type VectorResult } from '../../core/index.ts';
+import { passes, type Model } from './model.ts';
+
+/** A query term in more than this share of the chunks is dropped while a rarer one remains. */
+const COMMON_TERM_RATIO = 0.25;
+
+export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function keywordSearch(model: Model, query: KeywordQuery): KeywordResult {
+  const total = model.keyword.size;
+  if (query.terms.length === 0 || total === 0) return { hits: [], matchedTerms: [], candidateCount: 0 };
+  const freqs = new Map(query.terms.map((t) => [t.stem, model.keyword.docFreq(t.stem)]));
+  const matched = chooseTerms(query.terms, freqs, total);
+  const reference = bm25Reference(total, query.terms.map((t) => freqs.get(t.stem) ?? 0));
+  const filter = query.filter;
+  const allow = filter?.source !== undefined || filter?.since !== undefined ? (group: number) => {
+    const doc = model.docOfGroup(group);
+    return doc !== undefined && passes(doc.head, filter);
+  } : undefined;
+  const { hits, scored } = model.keyword.search(matched.map((t) => t.stem), query.limit, allow);
+  const out: KeywordHit[] = [];
+  for (const h of hits) {
+    const chunk = model.chunkOfRow(h.row);
+    const doc = chunk && model.docs.get(chunk.chunk.documentId);
+    if (chunk && doc) out.push({ document: { ...doc.head }, chunk: { ...chunk.chunk }, raw: h.score, score: normalizeBm25(h.score, reference) });
+  }
+  out.sort((a, b) => b.raw - a.raw || compare(a.document.id, b.document.id));
+  return { hits: out, matchedTerms: matched, candidateCount: scored };
+}
+
+export function pendingEmbeddings(model: Model, space: { model: string; dims: number | null }, afterRowid: number, limit: number): PendingChunk[] {
+  const seqs = model.seqs();
+  const out: PendingChunk[] = [];
+  for (let i = upperBound(seqs, afterRowid); i < seqs.length && out.length < limit; i++) {
+    const entry = model.chunkBySeq(seqs[i]!)!;
+    if (isPending(model.embeddings.get(entry.chunk.id), entry.chunk.contentHash, space)) out.push({ rowid: entry.seq, text: entry.chunk.text, contentHash: entry.chunk.contentHash });
+  }
+  return out;
+}
+
+export function countPendingEmbeddings(model: Model, space: { model: string; dims: number | null }): number {
+  let n = 0;
+  for (const { chunk } of model.chunks.values()) if (isPending(model.embeddings.get(chunk.id), chunk.contentHash, space)) n++;
+  return n;
+}
+
+export function embeddingSpaces(model: Model): EmbeddingSpaceCount[] {
+  const counts = new Map<string, EmbeddingSpaceCount>();
+  for (const e of model.embeddings.values()) {
+    const key = `${e.dims}:${e.model}`;
+    const c = counts.get(key) ?? { model: e.model, dims: e.dims, count: 0 };
+    c.count++;
+    counts.set(key, c);
+  }
+  return [...counts.values()].sort((a, b) => b.count - a.count || compare(a.model, b.model) || a.dims - b.dims);
+}
+
+export function vectorSearch(model: Model, query: VectorQuery): VectorResult {
+  const { matrix, chunkIds } = model.space(query.space.model, query.space.dims);
+  if (chunkIds.length === 0 || query.vector.length !== query.space.dims) return { hits: [], candidateCount: 0, approximate: false };
+  let rows: number[] | undefined;
+  const filter = query.filter;
+  if (filter?.source !== undefined || filter?.since !== undefined) {
+    rows = [];
+    for (let i = 0; i < chunkIds.length; i++) {
+      const doc = model.docs.get(model.chunks.get(chunkIds[i]!)?.chunk.documentId ?? '');
+      if (doc && passes(doc.head, filter)) rows.push(i);
+    }
+  }
+  const n = rows?.length ?? chunkIds.length;
+  for (let want = Math.max(query.candidateK, query.limit); ; want *= 4) {
+    const top = exactTopK(matrix, query.space.dims, query.vector, Math.min(want, n), rows);
+    const best = new Map<string, { chunkId: string; score: number }>();
+    for (const { row, score } of top) {
+      const entry = model.chunks.get(chunkIds[row]!);
+      if (entry && !best.has(entry.chunk.documentId)) best.set(entry.chunk.documentId, { chunkId: entry.chunk.id, score });
+    }
+    if (best.size >= query.limit || want >= n) {
+      const hits = [...best.entries()]
+        .sort(([a, x], [b, y]) => y.score - x.score || compare(a, b))
+        .slice(0, query.limit)
+        .map(([docId, h]) => ({ document: { ...model.docs.get(docId)!.head }, chunk: { ...model.chunks.get(h.chunkId)!.chunk }, score: h.score }));
+      return { hits, candidateCount: top.length, approximate: false };
+    }
+  }
+}
+
+export function documentVectorScores(model: Model, vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Map<string, number> {
+  const best = new Map<string, number>();
+  for (const id of documentIds) {
+    for (const chunkId of model.docs.get(id)?.chunkIds ?? []) {
+      const e = model.embeddings.get(chunkId);
+      if (!e || e.model !== space.model || e.dims !== space.dims || vector.length !== space.dims) continue;
+      const score = dotAt(e.vector, 0, vector, space.dims);
+      if (score > (best.get(id) ?? -Infinity)) best.set(id, score);
+    }
+  }
+  return best;
+}
+
+export function sources(model: Model): SourceStats[] {
+  const stats = new Map<string, SourceStats>();
+  const of = (connector: string): SourceStats => {
+    let s = stats.get(connector);
+    if (!s) {
+      s = { source: connector, documentCount: 0, chunkCount: 0, embeddedCount: 0, lastSyncAt: model.states.get(connector)?.lastSyncAt ?? null };
+      stats.set(connector, s);
+    }
+    return s;
+  };
+  for (const d of model.docs.values()) {
+    const s = of(d.head.connector);
+    s.documentCount++;
+    s.chunkCount += d.chunkIds.length;
+    s.embeddedCount += d.chunkIds.filter((id) => model.embeddings.has(id)).length;
+  }
+  for (const connector of model.states.keys()) of(connector);
+  return [...stats.values()].sort((a, b) => compare(a.source, b.source));
+}
+
+export function counts(model: Model): StoreCounts {
+  return { documents: model.docs.size, chunks: model.chunks.size, embedded: model.embeddings.size };
+}
+
+function isPending(e: { model: string; dims: number; contentHash: string } | undefined, contentHash: string, space: { model: string; dims: number | null }): boolean {
+  return !e || e.model !== space.model || (space.dims !== null && e.dims !== space.dims) || e.contentHash !== contentHash;
+}
+
+/** Drops very common terms while at least one rarer term that occurs in the index remains (as the SQLite store does). */
+function chooseTerms(terms: readonly QueryTerm[], freqs: ReadonlyMap<string, number>, total: number): QueryTerm[] {
+  const df = (t: QueryTerm): number => freqs.get(t.stem) ?? 0;
+  const rare = terms.filter((t) => df(t) > 0 && df(t) <= COMMON_TERM_RATIO * total);
+  return rare.length > 0 ? [...rare, ...terms.filter((t) => df(t) === 0)] : [...terms];
+}
+
+function upperBound(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
