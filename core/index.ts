@@ -32,6 +32,7 @@ export type { AgentRegistry } from './app/agents.ts';
 export { agentsToWire, toolsToWire } from './app/wire.ts';
 /** The MCP server factory the MCP transports share; a function so only a serving process loads the MCP SDK. */
 export const loadMcpServer = (): Promise<typeof McpServerModule> => import('./mcp/index.ts');
+export type { McpServerDeps } from './mcp/index.ts';
 export type { IndexServices, PluginContext, PluginLogger } from './plugin-context.ts';
 export type { HookName, TapOnlyHooks } from './hooks.ts';
 export type {

@@ -2,16 +2,10 @@
 // launch MCP servers as subprocesses. Nothing else may write to stdout while it runs.
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { loadMcpServer, type AgentRegistry, type DocumentLister, type ToolRegistry } from '../../core/index.ts';
+import { loadMcpServer, type McpServerDeps } from '../../core/index.ts';
 
-export interface McpStdioOptions {
-  tools: ToolRegistry;
-  agents: AgentRegistry;
-  version: string;
-  log: (line: string) => void;
-  /** Pages of indexed documents for MCP `resources/list`. */
-  documents?: DocumentLister | undefined;
-  syncStatus?: (() => Promise<unknown>) | undefined;
+/** The MCP server's dependencies (its catalog is built here from the registries), plus index changes. */
+export interface McpStdioOptions extends Omit<McpServerDeps, 'catalog'> {
   /** Registers for index changes: the connected (2025-revision) client gets `notifications/resources/list_changed`. */
   onIndexChanged?: ((listener: () => void) => void) | undefined;
 }
