@@ -1,6 +1,6 @@
 // First-party plugin: the `ollama` embedding provider (`[embedding] provider = "ollama"`). Creating the
 // embedder is cheap and synchronous; it connects or loads its model on its first embed().
-import { definePlugin, STAGE } from '../../core/index.ts';
+import { definePlugin, STAGE } from '../../core/api/plugin.ts';
 import { createOllamaEmbedder } from './create-ollama-embedder.ts';
 
 const plugin = definePlugin({

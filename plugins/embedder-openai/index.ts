@@ -1,6 +1,6 @@
 // First-party plugin: the `openai` embedding provider (`[embedding] provider = "openai"`). Creating the
 // embedder is cheap and synchronous; it connects or loads its model on its first embed().
-import { definePlugin, STAGE } from '../../core/index.ts';
+import { definePlugin, STAGE } from '../../core/api/plugin.ts';
 import { createOpenAiEmbedder } from './create-openai-embedder.ts';
 
 const plugin = definePlugin({

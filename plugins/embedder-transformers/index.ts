@@ -1,7 +1,7 @@
 // First-party plugin: the `transformers` embedding provider (`[embedding] provider = "transformers"`):
 // a local ONNX model folder run by @huggingface/transformers (an optional dependency) in a worker.
 // Creating the embedder only checks the package and the folder; the model loads on the first embed().
-import { definePlugin, STAGE } from '../../core/index.ts';
+import { definePlugin, STAGE } from '../../core/api/plugin.ts';
 import { createTransformersEmbedder } from './create-transformers-embedder.ts';
 
 const plugin = definePlugin({

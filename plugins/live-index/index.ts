@@ -1,7 +1,7 @@
 // First-party plugin: the live index of `kbctx serve` (docs/sync.md, ADRs 0080–0081, 0127): connector
 // schedules, file watchers for filesystem connectors, background embedding, and the `/sync` routes. The
 // host opens it through the `kbctx.live-index` service; without this plugin the server only serves.
-import { definePlugin, liveIndexService, serveService } from '../../core/index.ts';
+import { definePlugin, liveIndexService, serveService } from '../../core/api/plugin.ts';
 import { syncStatusToWire } from './status-wire.ts';
 
 const plugin = definePlugin({

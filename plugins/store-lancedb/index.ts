@@ -2,7 +2,7 @@
 // at [db] path with per-connector lock files beside it. @lancedb/lancedb and apache-arrow are optional
 // dependencies imported when the store opens: until then the store forwards to the one being opened,
 // so opening stays synchronous, and a platform without them gets a config error naming this plugin.
-import { definePlugin, STAGE, type OpenedStore, fileLocks, lazyStore } from '../../core/index.ts';
+import { definePlugin, STAGE, type OpenedStore, fileLocks, lazyStore } from '../../core/api/plugin.ts';
 import { SCHEMA_VERSION } from './rows.ts';
 
 const plugin = definePlugin({

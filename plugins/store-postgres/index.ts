@@ -1,7 +1,7 @@
 // First-party plugin: the PostgreSQL store shared by replicas (`[db] engine = "postgres"`, implied by
 // [db] url; ADR 0111). The driver is imported only when this store is opened: until then the store
 // forwards to the one being opened, so opening stays synchronous.
-import { definePlugin, STAGE, type OpenedStore, lazyLocks, lazyStore, localStoreService, redactUrl } from '../../core/index.ts';
+import { definePlugin, STAGE, type OpenedStore, lazyLocks, lazyStore, localStoreService, redactUrl } from '../../core/api/plugin.ts';
 import { mirrorPathFor } from './mirror-path.ts';
 
 const plugin = definePlugin({
