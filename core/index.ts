@@ -1,11 +1,12 @@
 // The kernel's public API: what plugins (first-party and third-party) import. Nothing else in core/
-// is a contract; `import { definePlugin } from 'kbctx'` re-exports this file. Two light entries hold
-// part of it (ADR 0130): `api/plugin.ts` (the contract, services, errors, every type) and
-// `api/algorithms.ts` (the pure search, vector and chunking algorithms); a plugin's index imports
-// those, so a command loads each index without this whole file.
+// is a contract; `import { definePlugin } from 'kbctx'` re-exports this file. Three light entries hold
+// part of it (ADR 0130): `api/plugin.ts` (the contract, services, errors, every type),
+// `api/algorithms.ts` (the pure search, vector and chunking algorithms) and `api/connectors.ts` (file
+// items, extraction, globs); plugins import those, so a command loads what it runs without this file.
 import type * as McpServerModule from './mcp/index.ts';
 export * from './api/plugin.ts';
 export * from './api/algorithms.ts';
+export * from './api/connectors.ts';
 export { KERNEL_API_VERSION } from './kernel.ts';
 export { packageRoot } from './package-root.ts';
 export { VERSION } from './version.ts';
@@ -38,12 +39,6 @@ export { agentsToWire, toolsToWire } from './app/wire.ts';
 export const loadMcpServer = (): Promise<typeof McpServerModule> => import('./mcp/index.ts');
 export type { McpServerDeps } from './mcp/index.ts';
 
-// Connectors: file reading and text extraction (lazy wrappers), glob filters.
-export { extractText, loadFileItem } from './connectors/lazy-text.ts';
-export { createGlobFilter } from './connectors/globs.ts';
-export type { GlobFilter } from './connectors/globs.ts';
-export type { ExtractOutcome, Extracted } from './connectors/text/extract.ts';
-export { decodeText } from './connectors/text/text.ts';
 export { lineLog } from './domain/log-line.ts';
 export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';
 export type { ParamSpec, ParamType } from './tools/param-spec.ts';

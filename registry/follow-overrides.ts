@@ -4,12 +4,8 @@
 // the user's config. Entries that point anywhere else are explicit config and stay as written.
 // The registry library (six modules) is required only when a config has registries and script
 // sections: every command opens the host through this follower, and most configs have neither (ADR 0130).
-import module from 'node:module';
 import type { Config, ScriptConfig } from '../core/config/types.ts';
-
-type RegistriesModule = typeof import('./registries.ts');
-// Synchronous like the follower (require of an ES module); `.js` beside the built files in dist/.
-const requireRegistries = (): RegistriesModule => module.createRequire(import.meta.url)(import.meta.url.endsWith('.ts') ? './registries.ts' : './registries.js') as RegistriesModule;
+import { requireOwn } from '../core/load/require-own.ts';
 
 type Sections = Readonly<Record<string, ScriptConfig>>;
 
@@ -18,7 +14,7 @@ export function followOverrides(config: Config): Config {
   const { connectors, tools, agents } = config;
   if (Object.keys(config.registries).length === 0 || [connectors.script, tools.script, agents.script].every((s) => Object.keys(s).length === 0)) return config;
   const winner = new Map<string, string>(); // any provider's script path → the winning one
-  const { loadRegistries, resolveExtensions } = requireRegistries();
+  const { loadRegistries, resolveExtensions } = requireOwn<typeof import('./registries.ts')>(import.meta.url, './registries.ts');
   try {
     for (const ext of resolveExtensions(loadRegistries(config)).values()) for (const at of ext.providedAt) winner.set(at, ext.scriptPath);
   } catch {

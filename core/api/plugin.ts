@@ -5,6 +5,7 @@
 // files may import `core/index.ts` (everything: this, ./algorithms.ts and the rest), loaded on first use.
 export { definePlugin, type JsonSchema, type Plugin, type PluginKernel, type PluginMeta } from '../plugin.ts';
 export { STAGE } from '../stages.ts';
+export { requireOwn } from '../load/require-own.ts';
 export { createServiceRef, type ServiceRef } from '../services.ts';
 export { PluginError } from '../plugin-error.ts';
 export { KbctxError, badRequest, configError, notFound, isKbctxError } from '../domain/errors.ts';
