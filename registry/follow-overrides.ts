@@ -6,6 +6,7 @@
 // sections: every command opens the host through this follower, and most configs have neither (ADR 0130).
 import type { Config, ScriptConfig } from '../core/config/types.ts';
 import { requireOwn } from '../core/load/require-own.ts';
+import type * as Registries from './registries.ts';
 
 type Sections = Readonly<Record<string, ScriptConfig>>;
 
@@ -14,7 +15,7 @@ export function followOverrides(config: Config): Config {
   const { connectors, tools, agents } = config;
   if (Object.keys(config.registries).length === 0 || [connectors.script, tools.script, agents.script].every((s) => Object.keys(s).length === 0)) return config;
   const winner = new Map<string, string>(); // any provider's script path → the winning one
-  const { loadRegistries, resolveExtensions } = requireOwn<typeof import('./registries.ts')>(import.meta.url, './registries.ts');
+  const { loadRegistries, resolveExtensions } = requireOwn<typeof Registries>(import.meta.url, './registries.ts');
   try {
     for (const ext of resolveExtensions(loadRegistries(config)).values()) for (const at of ext.providedAt) winner.set(at, ext.scriptPath);
   } catch {

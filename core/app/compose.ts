@@ -29,6 +29,7 @@ import { hostService, type LoadFailure } from './host-service.ts';
 import { indexService } from './index-service.ts';
 import { pipelineOf } from './plugin-pipeline.ts';
 import { requireOwn } from '../load/require-own.ts';
+import type * as PluginParts from './plugin-parts.ts';
 import { PerPluginCollector } from '../collector.ts';
 import { indexServicesOf } from './index-services.ts';
 import { followConfig } from './config-follower.ts';
@@ -230,7 +231,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
 
 // Imported on first use: `kbctx search` without embeddings never loads them (ADR 0130).
 /** The plugin tool/agent adapters (seven modules): required when a registry is first built, not by every command (ADR 0130). */
-const pluginParts = () => requireOwn<typeof import('./plugin-parts.ts')>(import.meta.url, './plugin-parts.ts');
+const pluginParts = () => requireOwn<typeof PluginParts>(import.meta.url, './plugin-parts.ts');
 
 function lazySemanticSearch(embedder: () => Embedder): SemanticSearch {
   let semantic: Promise<SemanticSearch> | undefined;

@@ -3,7 +3,7 @@
 import { definePlugin, requireOwn, STAGE } from '../../core/api/plugin.ts';
 
 // Required when the provider is configured and the embedder first used (the hook is synchronous), not with this index.
-type Factory = typeof import('./create-local-embedder.ts');
+import type * as Factory from './create-local-embedder.ts';
 
 const plugin = definePlugin({
   name: 'embedder-local',
@@ -12,7 +12,7 @@ const plugin = definePlugin({
   provides: ['embedder:local'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.createEmbedder.for('local').tap({ name: 'embedder-local', stage: STAGE.FALLBACK }, (options) => requireOwn<Factory>(import.meta.url, './create-local-embedder.ts').createLocalEmbedder(options));
+    kernel.hooks.createEmbedder.for('local').tap({ name: 'embedder-local', stage: STAGE.FALLBACK }, (options) => requireOwn<typeof Factory>(import.meta.url, './create-local-embedder.ts').createLocalEmbedder(options));
   },
 });
 

@@ -3,7 +3,7 @@
 import { definePlugin, requireOwn, STAGE } from '../../core/api/plugin.ts';
 
 // Required when the provider is configured and the embedder first used (the hook is synchronous), not with this index.
-type Factory = typeof import('./create-ollama-embedder.ts');
+import type * as Factory from './create-ollama-embedder.ts';
 
 const plugin = definePlugin({
   name: 'embedder-ollama',
@@ -12,7 +12,7 @@ const plugin = definePlugin({
   provides: ['embedder:ollama'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.createEmbedder.for('ollama').tap({ name: 'embedder-ollama', stage: STAGE.FALLBACK }, (options) => requireOwn<Factory>(import.meta.url, './create-ollama-embedder.ts').createOllamaEmbedder(options));
+    kernel.hooks.createEmbedder.for('ollama').tap({ name: 'embedder-ollama', stage: STAGE.FALLBACK }, (options) => requireOwn<typeof Factory>(import.meta.url, './create-ollama-embedder.ts').createOllamaEmbedder(options));
   },
 });
 

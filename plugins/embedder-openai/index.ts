@@ -3,7 +3,7 @@
 import { definePlugin, requireOwn, STAGE } from '../../core/api/plugin.ts';
 
 // Required when the provider is configured and the embedder first used (the hook is synchronous), not with this index.
-type Factory = typeof import('./create-openai-embedder.ts');
+import type * as Factory from './create-openai-embedder.ts';
 
 const plugin = definePlugin({
   name: 'embedder-openai',
@@ -12,7 +12,7 @@ const plugin = definePlugin({
   provides: ['embedder:openai'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.createEmbedder.for('openai').tap({ name: 'embedder-openai', stage: STAGE.FALLBACK }, (options) => requireOwn<Factory>(import.meta.url, './create-openai-embedder.ts').createOpenAiEmbedder(options));
+    kernel.hooks.createEmbedder.for('openai').tap({ name: 'embedder-openai', stage: STAGE.FALLBACK }, (options) => requireOwn<typeof Factory>(import.meta.url, './create-openai-embedder.ts').createOpenAiEmbedder(options));
   },
 });
 

@@ -4,7 +4,7 @@
 import { definePlugin, requireOwn, STAGE } from '../../core/api/plugin.ts';
 
 // Required when the provider is configured and the embedder first used (the hook is synchronous), not with this index.
-type Factory = typeof import('./create-transformers-embedder.ts');
+import type * as Factory from './create-transformers-embedder.ts';
 
 const plugin = definePlugin({
   name: 'embedder-transformers',
@@ -13,7 +13,7 @@ const plugin = definePlugin({
   provides: ['embedder:transformers'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.createEmbedder.for('transformers').tap({ name: 'embedder-transformers', stage: STAGE.FALLBACK }, (options) => requireOwn<Factory>(import.meta.url, './create-transformers-embedder.ts').createTransformersEmbedder(options));
+    kernel.hooks.createEmbedder.for('transformers').tap({ name: 'embedder-transformers', stage: STAGE.FALLBACK }, (options) => requireOwn<typeof Factory>(import.meta.url, './create-transformers-embedder.ts').createTransformersEmbedder(options));
   },
 });
 
