@@ -56,6 +56,11 @@ const NOT_AT_START_UP = [
   'plugins/store-sqlite/embedding-rows.ts',
   'plugins/store-sqlite/fts-totals.ts',
   'plugins/store-sqlite/integrity.ts',
+  'core/load/plugin-lock.ts', // only with registries or pins
+  'core/config/config-module.ts', // only for a kbctx.config.mjs
+  'core/search/since.ts', // only with a since filter
+  'core/embed/plugin-embedder.ts', // embedding is disabled by default
+  'core/app/agents.ts', // the agent registry: when agents are listed or resolved
 ];
 
 /** What a search does not need beyond that: the SQLite store's write path. */
