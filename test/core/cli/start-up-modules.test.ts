@@ -58,13 +58,12 @@ const NOT_AT_START_UP = [
   'plugins/store-sqlite/integrity.ts',
   'core/load/plugin-lock.ts', // only with registries or pins
   'core/config/config-module.ts', // only for a kbctx.config.mjs
-  'core/search/since.ts', // only with a since filter
   'core/embed/plugin-embedder.ts', // embedding is disabled by default
   'core/app/agents.ts', // the agent registry: when agents are listed or resolved
 ];
 
-/** What a search does not need beyond that: the SQLite store's write path. */
-const NOT_FOR_SEARCH = [...NOT_AT_START_UP, 'plugins/store-sqlite/document-writer.ts', 'plugins/store-sqlite/transaction.ts'];
+/** What a search does not need beyond that: the SQLite store's write path, the since parser without a since filter. */
+const NOT_FOR_SEARCH = [...NOT_AT_START_UP, 'plugins/store-sqlite/document-writer.ts', 'plugins/store-sqlite/transaction.ts', 'core/search/since.ts'];
 
 const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] => unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));
 
