@@ -47,7 +47,14 @@ export function attributeHookMap(map: HookMap<Hook<unknown, unknown>>, mapName: 
 }
 
 function wrap(type: MutableTap['type'], fn: AnyFn, plugin: string, hookName: string, timeoutMs: number): AnyFn {
-  const withContext = (args: unknown[]): unknown[] => args.map((a) => (isPluginScoped(a) ? a.forPlugin(plugin) : a));
+  // In place: `args` is the wrapper's own rest array, made for this call.
+  const withContext = (args: unknown[]): unknown[] => {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (isPluginScoped(a)) args[i] = a.forPlugin(plugin);
+    }
+    return args;
+  };
   if (type === 'sync') {
     return (...args) => {
       try {
