@@ -28,9 +28,9 @@ export function configChecks(config: Config): DoctorCheck[] {
   return checks;
 }
 
-/** `embedder`: the configured embedder's identity, null when [embedding] is disabled. */
+/** `embedder`: the configured embedder's identity, null when [embedding] is disabled, 'unbuilt' when it is configured but could not be built (its own FAIL says why). */
 /** `engine`: the store's label (PostgreSQL: its checks cover the replica's SQLite mirror too; a plugin's store reports as SQLite does). */
-export async function indexChecks(store: Store, embedder: { model: string; dims: number | null } | null, label = 'SQLite'): Promise<DoctorCheck[]> {
+export async function indexChecks(store: Store, embedder: EmbedderIdentity | null | 'unbuilt', label = 'SQLite'): Promise<DoctorCheck[]> {
   const engine = label === 'PostgreSQL' ? 'PostgreSQL' : 'SQLite';
   const checks: DoctorCheck[] = [];
   const rebuild = 'restore a backup, or delete the database file and run `kbctx sync all` (and `kbctx embed pending`)';
@@ -58,8 +58,13 @@ export async function indexChecks(store: Store, embedder: { model: string; dims:
   return checks;
 }
 
-async function embeddingChecks(store: Store, embedder: { model: string; dims: number | null } | null): Promise<DoctorCheck[]> {
+type EmbedderIdentity = { model: string; dims: number | null };
+
+async function embeddingChecks(store: Store, embedder: EmbedderIdentity | null | 'unbuilt'): Promise<DoctorCheck[]> {
   const spaces = await store.embeddingSpaces();
+  if (embedder === 'unbuilt') {
+    return spaces.length === 0 ? [] : [{ area: 'embeddings', status: 'warn', detail: `${spaces.reduce((n, s) => n + s.count, 0)} stored embedding(s) not checked: the configured embedder could not be built`, fix: 'fix the [embedding] section (see the embeddings FAIL above)' }];
+  }
   if (!embedder) {
     return spaces.length === 0 ? [] : [{ area: 'embeddings', status: 'warn', detail: `${spaces.reduce((n, s) => n + s.count, 0)} stored embedding(s), but [embedding] is disabled`, fix: 'configure [embedding] or run `kbctx embed rebuild` after configuring it' }];
   }

@@ -257,6 +257,7 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.
       entries: raw.plugins,
       options: pluginTables(raw.plugin),
       baseDir: file === null ? cwd : path.dirname(file),
+      configFile: file,
       lockFile: file === null ? null : path.join(path.dirname(file), LOCK_FILE),
       registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),
     },

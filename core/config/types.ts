@@ -53,6 +53,8 @@ export interface PluginsConfig {
   readonly options: Readonly<Record<string, Record<string, unknown>>>;
   /** The config file's folder (the working directory for the built-in config). */
   readonly baseDir: string;
+  /** The config file the list came from (names inline plugin objects in errors); null for the built-in config. */
+  readonly configFile: string | null;
   /** `kbctx.lock` beside the config file, pinning trusted registry plugins; null for the built-in config. */
   readonly lockFile: string | null;
   /** The configured registries' folders: a plugin file inside one must be pinned in `lockFile`. */

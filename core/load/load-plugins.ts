@@ -19,10 +19,12 @@ export interface PluginsSettings extends TrustSettings {
   entries: readonly (string | object)[];
   options: Readonly<Record<string, Record<string, unknown>>>;
   baseDir: string;
+  /** The config file the list came from (names inline plugin objects in errors); null or absent for the built-in config. */
+  configFile?: string | null;
 }
 
 export function applyBundledPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): void {
-  const specs = expandPluginSpecs(settings.entries, bundled.map((p) => p.name), settings.baseDir);
+  const specs = expandPluginSpecs(settings.entries, bundled.map((p) => p.name), settings.baseDir, settings.configFile ?? null);
   const wanted = new Set(specs.filter((s) => s.kind === 'bundled').map((s) => s.name));
   for (const plugin of bundled.filter((p) => wanted.has(p.name))) {
     const checked = checkPlugin(plugin, `bundled ${plugin.name}`);
@@ -82,5 +84,5 @@ async function applyInOrder(kernel: Kernel, candidates: { plugin: Plugin; from: 
 }
 
 function configuredSpecs(settings: PluginsSettings, bundled: readonly Plugin[]): Exclude<PluginSpec, { kind: 'bundled' }>[] {
-  return expandPluginSpecs(settings.entries, bundled.map((p) => p.name), settings.baseDir).filter((s): s is Exclude<PluginSpec, { kind: 'bundled' }> => s.kind !== 'bundled');
+  return expandPluginSpecs(settings.entries, bundled.map((p) => p.name), settings.baseDir, settings.configFile ?? null).filter((s): s is Exclude<PluginSpec, { kind: 'bundled' }> => s.kind !== 'bundled');
 }

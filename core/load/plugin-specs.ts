@@ -1,6 +1,7 @@
 // The `plugins` list of a config, expanded: `bundled` is the ordered first-party set, `!name` drops
 // one (bundled or not), anything else is a path (relative to the config file) or a package name. A
-// config module (kbctx.config.mjs, ADR 0128) may also list plugin objects: `plugins: ['bundled', acme]`.
+// config module (kbctx.config.mjs, ADR 0128) may also list plugin objects: `plugins: ['bundled', acme]`;
+// `!acme` drops such an object by its name too.
 import path from 'node:path';
 import { configError } from '../domain/errors.ts';
 
@@ -8,12 +9,15 @@ export type PluginSpec =
   | { kind: 'bundled'; name: string }
   | { kind: 'path'; file: string; as: string }
   | { kind: 'package'; name: string }
-  /** A plugin object written in the config module itself; `as` names its place (`plugins[1]`). */
+  /** A plugin object written in the config module itself; `as` names its place (`kbctx.config.mjs plugins[1]`). */
   | { kind: 'inline'; plugin: object; as: string };
 
 const PATH_LIKE = /^(\.{1,2}[\\/]|\/|~\/)|\.(ts|mts|mjs|js|lua)$/;
 
-export function expandPluginSpecs(entries: readonly (string | object)[], bundled: readonly string[], baseDir: string): PluginSpec[] {
+const inlineName = (entry: object): unknown => (entry as { name?: unknown }).name;
+
+/** `configFile` (when known) names where an inline plugin object was written, in its errors and in `kbctx plugins`. */
+export function expandPluginSpecs(entries: readonly (string | object)[], bundled: readonly string[], baseDir: string, configFile: string | null = null): PluginSpec[] {
   const named = entries.filter((e): e is string => typeof e === 'string');
   const dropped = new Set(named.filter((e) => e.startsWith('!')).map((e) => e.slice(1).trim()));
   for (const name of dropped) {
@@ -22,7 +26,7 @@ export function expandPluginSpecs(entries: readonly (string | object)[], bundled
   const specs: PluginSpec[] = [];
   for (const [i, entry] of entries.entries()) {
     if (typeof entry !== 'string') {
-      specs.push({ kind: 'inline', plugin: entry, as: `plugins[${i}]` });
+      if (!dropped.has(String(inlineName(entry)))) specs.push({ kind: 'inline', plugin: entry, as: `${configFile === null ? '' : `${path.basename(configFile)} `}plugins[${i}]` });
       continue;
     }
     if (entry.startsWith('!')) continue;
@@ -32,7 +36,8 @@ export function expandPluginSpecs(entries: readonly (string | object)[], bundled
     else if (PATH_LIKE.test(value)) specs.push({ kind: 'path', file: path.resolve(baseDir, value.startsWith('~/') ? path.join(process.env['HOME'] ?? '~', value.slice(2)) : value), as: value });
     else specs.push({ kind: 'package', name: value });
   }
-  const unknownDrops = [...dropped].filter((name) => !bundled.includes(name) && !named.includes(name));
+  const inlineNames = entries.filter((e) => typeof e !== 'string').map((e) => inlineName(e));
+  const unknownDrops = [...dropped].filter((name) => !bundled.includes(name) && !named.includes(name) && !inlineNames.includes(name));
   if (unknownDrops.length > 0) {
     throw configError(`plugins: "!${unknownDrops[0]}" drops a plugin that is not in the list; bundled plugins: ${bundled.join(', ')}`);
   }

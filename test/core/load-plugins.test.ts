@@ -35,6 +35,17 @@ describe('plugin specs', () => {
     ]);
   });
 
+  it('names an inline plugin object by its config file and place; !name drops it like any other', () => {
+    const acme = { name: 'acme', version: '1.0.0' };
+    const other = { name: 'other', version: '1.0.0' };
+    assert.deepEqual(expandPluginSpecs(['bundled', acme, other], ['web-x'], '/etc/kb', '/etc/kb/kbctx.config.mjs').slice(1), [
+      { kind: 'inline', plugin: acme, as: 'kbctx.config.mjs plugins[1]' },
+      { kind: 'inline', plugin: other, as: 'kbctx.config.mjs plugins[2]' },
+    ]);
+    assert.deepEqual(expandPluginSpecs(['bundled', acme, '!acme'], ['web-x'], '/etc/kb'), [{ kind: 'bundled', name: 'web-x' }]);
+    assert.throws(() => expandPluginSpecs(['bundled', acme, '!acne'], ['web-x'], '/'), /"!acne" drops a plugin that is not in the list/);
+  });
+
   it('refuses to drop a plugin that is not in the list', () => {
     assert.throws(() => expandPluginSpecs(['bundled', '!wbe-x'], ['web-x'], '/'), /"!wbe-x" drops a plugin that is not in the list; bundled plugins: web-x/);
   });

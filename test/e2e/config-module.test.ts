@@ -61,7 +61,7 @@ describe('kbctx.config.mjs through the CLI', () => {
     assert.match(doctor.stdout, /greeter 1\.0\.0/);
     const plugins = JSON.parse((await cli(['plugins', '--json'])).stdout) as { plugins: { name: string; origin: string; from: string; hooks: string[]; provides: string[] }[] };
     const greeter = plugins.plugins.find((p) => p.name === 'greeter');
-    assert.deepEqual([greeter?.origin, greeter?.from, greeter?.hooks, greeter?.provides], ['config', 'plugins[1]', ['tools'], ['tool:greet']]);
+    assert.deepEqual([greeter?.origin, greeter?.from, greeter?.hooks, greeter?.provides], ['config', 'kbctx.config.mjs plugins[1]', ['tools'], ['tool:greet']]);
   });
 
   it('the inline plugin adds a tool; its options come from the module; search finds the synced docs', async () => {
@@ -85,7 +85,7 @@ describe('kbctx.config.mjs through the CLI', () => {
     const bad: [string, string, RegExp][] = [
       ['throws.mjs', 'throw new Error("no secrets here");\n', /^error: bad\/throws\.mjs: the config module failed to load: no secrets here\n$/],
       ['string.mjs', 'export default "db.path = x";\n', /^error: bad\/string\.mjs: the default export must be an object with the config keys \(or a function returning one\), got string "db\.path = x"\n$/],
-      ['plugin.mjs', 'export default { plugins: ["bundled", { name: "half" }] };\n', /^error: plugin 'half' \(plugins\[1\]\): `version` must be a string\n$/],
+      ['plugin.mjs', 'export default { plugins: ["bundled", { name: "half" }] };\n', /^error: plugin 'half' \(plugin\.mjs plugins\[1\]\): `version` must be a string\n$/],
     ];
     for (const [name, text, expected] of bad) {
       ws.write(`bad/${name}`, text);

@@ -58,3 +58,13 @@ it('a healthy setup still passes', async () => {
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^ok {4}connectors filesystem:docs: /m);
 });
+
+it('an embedder that cannot be built: its FAIL, and stored embeddings are not reported as "[embedding] is disabled"', async () => {
+  ws.config('[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\nroot = "docs"\n');
+  const sync = await ws.kbctx(['sync', 'all']);
+  assert.equal(sync.code, 0, sync.stdout + sync.stderr);
+  const r = await doctor('plugins = ["bundled", "!embedder-local"]\n[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\nroot = "docs"\n');
+  assertFails(r, /^FAIL {2}embeddings \[embedding\] provider = "local": no loaded plugin provides this embedder/m);
+  assert.doesNotMatch(r.stdout, /is disabled/);
+  assert.match(r.stdout, /^WARN {2}embeddings \d+ stored embedding\(s\) not checked: the configured embedder could not be built/m);
+});

@@ -26,7 +26,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         throw error;
       }
       const config = kbctx.config;
-      let embedder: Embedder | null = null;
+      let embedder: Embedder | null | 'unbuilt';
       const plugins = await pluginChecks(kbctx.kernel, () => kbctx.loadPlugins());
       if (plugins.loadError) {
         // A plugin that does not load fails every command the same way: say so, then exit 3 with its message.
@@ -37,11 +37,12 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       try {
         embedder = kbctx.embedder();
       } catch (error) {
+        embedder = 'unbuilt';
         checks.push({ area: 'embeddings', status: 'fail', detail: (error as Error).message, fix: 'fix the [embedding] section' });
       }
       checks.push(...(await indexChecks(kbctx.store, embedder, kbctx.engine)));
       // The local provider is bundled (nothing to reach); a remote one must answer a real request.
-      if (embedder && config.embedding.provider !== 'local') checks.push(await embedderCheck(embedder));
+      if (embedder && embedder !== 'unbuilt' && config.embedding.provider !== 'local') checks.push(await embedderCheck(embedder));
       const extensionFailures = await kbctx.loadExtensions();
       const scriptFailures = (await kbctx.loadScripts()).filter((f) => !extensionFailures.includes(f));
       checks.push(...loadChecks(extensionFailures, scriptFailures));
