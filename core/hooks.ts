@@ -60,7 +60,8 @@ export function createHooks() {
     // collectors
     tools: new SyncHook<[Collector<PluginToolDef>]>(['tools'], 'tools'),
     agents: new SyncHook<[Collector<PluginAgentDef>]>(['agents'], 'agents'),
-    commands: new SyncHook<[Command]>(['program'], 'commands'),
+    // async series: a tap may import its command module first (`tap` with a synchronous function works too)
+    commands: new AsyncSeriesHook<[Command]>(['program'], 'commands'),
     doctor: new AsyncParallelHook<[Collector<DoctorCheck>, CallContext]>(['checks', 'ctx'], 'doctor'),
     /** The HTTP server of `kbctx serve mcp` collects its routes, endpoints and pages here, in plugin order. */
     httpRoutes: new AsyncSeriesHook<[Collector<HttpSurface>, CallContext]>(['surfaces', 'ctx'], 'httpRoutes'),

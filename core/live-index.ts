@@ -78,7 +78,7 @@ export interface LiveSyncHandle extends SyncControl {
 
 export interface LiveIndexService {
   open(host: LiveIndexHost): Promise<LiveSyncHandle>;
-  /** The status as its wire JSON (GET /sync/status, the MCP resource). */
+  /** The status as its wire JSON (GET /sync/status, the MCP resource), or a promise of it (its module loaded on first use). */
   statusToWire(list: readonly ConnectorStatus[]): unknown;
 }
 

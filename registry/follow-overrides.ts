@@ -2,8 +2,11 @@
 // entry whose path is the script of a registry extension (as `registry add` writes it) is pointed at the
 // script of the registry that wins for that id, so `registry override`'s copy takes over without editing
 // the user's config. Entries that point anywhere else are explicit config and stay as written.
+// The registry library (six modules) is required only when a config has registries and script
+// sections: every command opens the host through this follower, and most configs have neither (ADR 0130).
 import type { Config, ScriptConfig } from '../core/config/types.ts';
-import { loadRegistries, resolveExtensions } from './registries.ts';
+import { requireOwn } from '../core/load/require-own.ts';
+import type * as Registries from './registries.ts';
 
 type Sections = Readonly<Record<string, ScriptConfig>>;
 
@@ -12,6 +15,7 @@ export function followOverrides(config: Config): Config {
   const { connectors, tools, agents } = config;
   if (Object.keys(config.registries).length === 0 || [connectors.script, tools.script, agents.script].every((s) => Object.keys(s).length === 0)) return config;
   const winner = new Map<string, string>(); // any provider's script path → the winning one
+  const { loadRegistries, resolveExtensions } = requireOwn<typeof Registries>(import.meta.url, './registries.ts');
   try {
     for (const ext of resolveExtensions(loadRegistries(config)).values()) for (const at of ext.providedAt) winner.set(at, ext.scriptPath);
   } catch {

@@ -78,6 +78,14 @@ try {
     check(`old Node refuses with the version it needs`, old.status === 1 && /needs Node\.js 22\.16 or newer/.test(old.stderr), old.stderr.trim());
   }
 
+  // Code a plugin loads on first use with requireOwn (the bundled embedder's factory) resolves to dist/'s .js files.
+  rmSync(path.join(app, '.kbctx'), { recursive: true, force: true });
+  writeFileSync(path.join(app, 'semantic.toml'), '[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\nroot = "docs"\n');
+  run(process.execPath, [bin, '-c', 'semantic.toml', 'sync', 'all'], app);
+  const semantic = run(process.execPath, [bin, '-c', 'semantic.toml', 'search', 'signing keys', '--mode', 'semantic', '--json'], app);
+  check('kbctx sync + semantic search with the bundled embedder (plugin code loaded on first use)', semantic.includes('Key rotation'));
+  rmSync(path.join(app, '.kbctx'), { recursive: true, force: true });
+
   // 4. A scaffolded compiled extension: its own test passes and the installed CLI loads it.
   run(process.execPath, [bin, 'extension', 'init', 'probe'], app);
   run(process.execPath, ['--test', 'extensions/probe.test.mjs'], app);

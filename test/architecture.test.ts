@@ -31,18 +31,28 @@ const REGISTRY_LIBRARY_USERS = new Set(['plugins/registry-commands']);
 const registryLibrary = (file: string, target: string): boolean =>
   REGISTRY_LIBRARY_USERS.has(path.dirname(file)) && target.startsWith('registry/') && !['registry/bundled.ts', 'registry/cli.ts', 'registry/index.ts'].includes(target);
 
+/** The public API: the whole (core/index.ts, the package's main) and its light entries (ADR 0130). */
+const PUBLIC_ENTRIES = ['core/index.ts', 'core/api/plugin.ts', 'core/api/algorithms.ts', 'core/api/connectors.ts'];
+
 it('core/ imports nothing from plugins/ or registry/', () => {
   const bad = violations(sourceFiles('core'), (_file, target) => target.startsWith('core/'));
   assert.deepEqual(bad, []);
 });
 
-it('a plugin imports only core/index.ts and its own files', () => {
+it('a plugin imports only the public API (core/index.ts and its light entries) and its own files', () => {
   const plugins = readdirSync(path.join(REPO_ROOT, 'plugins'));
   assert.ok(plugins.length > 0);
   const bad = plugins.flatMap((name) => {
     const own = `plugins/${name}/`;
-    return violations(sourceFiles(`plugins/${name}`), (file, target) => target.startsWith(own) || target === 'core/index.ts' || registryLibrary(file, target));
+    return violations(sourceFiles(`plugins/${name}`), (file, target) => target.startsWith(own) || PUBLIC_ENTRIES.includes(target) || registryLibrary(file, target));
   });
+  assert.deepEqual(bad, []);
+});
+
+it('core/ reaches its own modules directly, never through the public API entries (they load them all)', () => {
+  // Only the library's entry re-exports the whole API; core/index.ts re-exports its light entries.
+  const reexports = new Set(['core/lib/index.ts', 'core/index.ts']);
+  const bad = violations(sourceFiles('core').filter((f) => !reexports.has(f)), (_file, target) => !PUBLIC_ENTRIES.includes(target));
   assert.deepEqual(bad, []);
 });
 
@@ -54,7 +64,8 @@ it('the top level is the card\'s: core, plugins, registry, config, test (no src/
 });
 
 it('the rule reader sees imports (guards the test itself)', () => {
-  assert.ok(relativeImports('plugins/tools-builtin/index.ts').includes('core/index.ts'));
+  assert.ok(relativeImports('plugins/tools-builtin/index.ts').includes('core/api/plugin.ts'));
+  assert.ok(relativeImports('plugins/mcp-stdio/index.ts').includes('core/index.ts'), 'dynamic import()');
   assert.ok(relativeImports('core/kernel.ts').includes('core/hooks.ts'));
 });
 

@@ -28,7 +28,8 @@ import { isIncrementalConnector } from '../hook-types.ts';
 import { hostService, type LoadFailure } from './host-service.ts';
 import { indexService } from './index-service.ts';
 import { pipelineOf } from './plugin-pipeline.ts';
-import { agentFromPlugin, toolFromPlugin } from './plugin-parts.ts';
+import { requireOwn } from '../load/require-own.ts';
+import type * as PluginParts from './plugin-parts.ts';
 import { PerPluginCollector } from '../collector.ts';
 import { indexServicesOf } from './index-services.ts';
 import { followConfig } from './config-follower.ts';
@@ -109,7 +110,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     kernel.hooks.tools.call(
       new PerPluginCollector((plugin, def) => {
         if (extensionPlugins.has(plugin) && taken.has(def.name)) return;
-        registry.register(toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs));
+        registry.register(pluginParts().toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs));
         if (!extensionPlugins.has(plugin)) taken.add(def.name);
       }),
     );
@@ -119,7 +120,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     kernel.hooks.agents.call(
       new PerPluginCollector((plugin, def) => {
         if (extensionPlugins.has(plugin) && taken.has(def.name)) return;
-        registry.register(agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext));
+        registry.register(pluginParts().agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext));
         if (!extensionPlugins.has(plugin)) taken.add(def.name);
       }),
     );
@@ -229,6 +230,9 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
 }
 
 // Imported on first use: `kbctx search` without embeddings never loads them (ADR 0130).
+/** The plugin tool/agent adapters (seven modules): required when a registry is first built, not by every command (ADR 0130). */
+const pluginParts = () => requireOwn<typeof PluginParts>(import.meta.url, './plugin-parts.ts');
+
 function lazySemanticSearch(embedder: () => Embedder): SemanticSearch {
   let semantic: Promise<SemanticSearch> | undefined;
   return {

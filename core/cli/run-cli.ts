@@ -114,7 +114,7 @@ async function addPluginCommands(ctx: CliContext, program: Command, argv: readon
     // `kbctx registry add plugins/<name> --trust` is how it is trusted again.
     const unloaded = await kbctx.applyPlugins().then(() => null, (error: unknown) => error);
     const before = new Set(program.commands);
-    kbctx.kernel.hooks.commands.call(program);
+    await kbctx.kernel.hooks.commands.promise(program);
     if (unloaded !== null && !program.commands.some((c) => !before.has(c) && c.name() === commandName(argv))) throw unloaded;
     for (const cmd of program.commands.filter((c) => !before.has(c))) routeThroughContext(ctx, cmd);
   } catch (error) {

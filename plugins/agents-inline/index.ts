@@ -1,6 +1,6 @@
 // First-party plugin: the inline agents of the config (`[agents.inline.<name>]`: description, tools,
 // system_prompt), added through the `agents` collector as MCP prompts and REST agents.
-import { definePlugin, STAGE, inlineAgentsService } from '../../core/index.ts';
+import { definePlugin, STAGE, inlineAgentsService } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'agents-inline',

@@ -5,7 +5,8 @@
 import { lstatSync, opendirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type FileExtraction, KbctxError, loadFileItem, createGlobFilter, type FilesystemConnectorConfig, type Connector, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult, type UnreadablePath } from '../../core/index.ts';
+import { type FileExtraction, KbctxError, type FilesystemConnectorConfig, type Connector, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult, type UnreadablePath } from '../../core/api/plugin.ts';
+import { loadFileItem, createGlobFilter } from '../../core/api/connectors.ts';
 import { readFailure, walkFiles, type Walk, type WalkedFile } from './walk.ts';
 
 export class FilesystemConnector implements Connector {

@@ -1,6 +1,6 @@
 // First-party plugin: the filesystem connector (`[connectors.filesystem.<name>]`), imported when a
 // filesystem connector is first created.
-import { definePlugin, fileExtraction, STAGE, type FilesystemConnectorConfig } from '../../core/index.ts';
+import { definePlugin, fileExtraction, STAGE, type FilesystemConnectorConfig } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'connector-filesystem',

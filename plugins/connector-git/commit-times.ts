@@ -1,6 +1,6 @@
 // Per-file last commit times from ONE streamed `git log` pass (never a process per file). The walk
 // stops as soon as every wanted path has been seen, so a recent-heavy history is read only in part.
-import { KbctxError } from '../../core/index.ts';
+import { KbctxError } from '../../core/api/plugin.ts';
 import { startGit } from './git-process.ts';
 
 const HEADER = '\x01';

@@ -1,6 +1,6 @@
 // First-party plugin: the git connector (`[connectors.git.<name>]`): a private clone beside the
 // index, driven by the git CLI (ADR 0030); imported when a git connector is first created.
-import { definePlugin, fileExtraction, STAGE, type GitConnectorConfig } from '../../core/index.ts';
+import { definePlugin, fileExtraction, STAGE, type GitConnectorConfig } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'connector-git',

@@ -1,7 +1,7 @@
 // Runs the system `git` with an argument array (never a shell string) and turns its failures into
 // KbctxError('connector_error') naming the connector and what to do. Never prompts for credentials;
 // every call has a time-out that kills git's whole process group (git-process.ts).
-import { KbctxError } from '../../core/index.ts';
+import { KbctxError } from '../../core/api/plugin.ts';
 import { startGit } from './git-process.ts';
 
 export { GIT_ENV } from './git-env.ts';

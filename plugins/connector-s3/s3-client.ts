@@ -1,6 +1,6 @@
 // The one place that builds the AWS SDK's S3 client (imported lazily: it is large) and translates its
 // failures into KbctxError('connector_error') naming the connector and what to fix.
-import { configError, KbctxError, type S3ConnectorConfig } from '../../core/index.ts';
+import { configError, KbctxError, type S3ConnectorConfig } from '../../core/api/plugin.ts';
 import type { S3Client } from '@aws-sdk/client-s3';
 
 /** A client for `config`: the standard credential chain; custom endpoints use path-style addressing. */

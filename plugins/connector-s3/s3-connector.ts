@@ -2,7 +2,8 @@
 // never downloaded), downloads changed objects on load. Works with S3-compatible servers through
 // `endpoint_url` (path-style, http allowed). Credentials: the standard AWS chain, never handled here.
 import type { S3Client } from '@aws-sdk/client-s3';
-import { type FileExtraction, loadFileItem, createGlobFilter, type S3ConnectorConfig, type Connector, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult } from '../../core/index.ts';
+import { type FileExtraction, type S3ConnectorConfig, type Connector, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult } from '../../core/api/plugin.ts';
+import { loadFileItem, createGlobFilter } from '../../core/api/connectors.ts';
 import { openS3Client, toConnectorError } from './s3-client.ts';
 
 export interface S3ConnectorOptions {

@@ -1,6 +1,6 @@
 // The bundled local embedder from the [embedding] section: a Context Harness model name is a config
 // error saying how to run it. TF.js is imported by the embedder on its first embed(), not here.
-import type { Embedder, EmbedderOptions } from '../../core/index.ts';
+import type { Embedder, EmbedderOptions } from '../../core/api/plugin.ts';
 import { foreignLocalModelError } from './foreign-local-models.ts';
 import { BUNDLED_DIMS, BUNDLED_LOCAL_MODEL, LocalEmbedder } from './local-embedder.ts';
 

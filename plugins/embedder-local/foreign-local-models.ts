@@ -1,4 +1,4 @@
-import { configError, type KbctxError } from '../../core/index.ts';
+import { configError, type KbctxError } from '../../core/api/plugin.ts';
 // Context Harness's local (fastembed/tract) model names. Their weights download at run time, which
 // kbctx never does: naming one explains the offline provider kbctx has and how to run the same model.
 

@@ -4,7 +4,8 @@
 // downloaded: a missing folder fails at once. TF.js is imported on first use only.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Embedder, configError, KbctxError, toUnitVectors } from '../../core/index.ts';
+import { type Embedder, configError, KbctxError } from '../../core/api/plugin.ts';
+import { toUnitVectors } from '../../core/api/algorithms.ts';
 
 export const BUNDLED_LOCAL_MODEL = 'use-lite';
 export const BUNDLED_DIMS = 512;

@@ -1,5 +1,5 @@
 // The Ollama embedder from the [embedding] section (its native API at `url`).
-import type { Embedder, EmbedderOptions } from '../../core/index.ts';
+import type { Embedder, EmbedderOptions } from '../../core/api/plugin.ts';
 import { OLLAMA_URL, OllamaEmbedder } from './ollama-embedder.ts';
 
 export const DEFAULT_OLLAMA_MODEL = 'nomic-embed-text';

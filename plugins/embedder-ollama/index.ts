@@ -1,7 +1,9 @@
 // First-party plugin: the `ollama` embedding provider (`[embedding] provider = "ollama"`). Creating the
 // embedder is cheap and synchronous; it connects or loads its model on its first embed().
-import { definePlugin, STAGE } from '../../core/index.ts';
-import { createOllamaEmbedder } from './create-ollama-embedder.ts';
+import { definePlugin, requireOwn, STAGE } from '../../core/api/plugin.ts';
+
+// Required when the provider is configured and the embedder first used (the hook is synchronous), not with this index.
+import type * as Factory from './create-ollama-embedder.ts';
 
 const plugin = definePlugin({
   name: 'embedder-ollama',
@@ -10,7 +12,7 @@ const plugin = definePlugin({
   provides: ['embedder:ollama'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.createEmbedder.for('ollama').tap({ name: 'embedder-ollama', stage: STAGE.FALLBACK }, (options) => createOllamaEmbedder(options));
+    kernel.hooks.createEmbedder.for('ollama').tap({ name: 'embedder-ollama', stage: STAGE.FALLBACK }, (options) => requireOwn<typeof Factory>(import.meta.url, './create-ollama-embedder.ts').createOllamaEmbedder(options));
   },
 });
 

@@ -1,6 +1,6 @@
 // The OpenAI (or OpenAI-compatible) embedder from the [embedding] section: the API key from the
 // environment variable `api_key_env`, required only by OpenAI itself.
-import type { Embedder, EmbedderOptions } from '../../core/index.ts';
+import type { Embedder, EmbedderOptions } from '../../core/api/plugin.ts';
 import { OPENAI_BASE_URL, OpenAiEmbedder, openAiKey } from './openai-embedder.ts';
 
 export const DEFAULT_OPENAI_MODEL = 'text-embedding-3-small';

@@ -2,7 +2,7 @@
 // the options valid and the model folder complete, or a config error (exit 3) says what to do.
 // Nothing heavy loads here: the worker imports the package on the first embed().
 import { availableParallelism } from 'node:os';
-import { configError, type Embedder, type EmbedderOptions } from '../../core/index.ts';
+import { configError, type Embedder, type EmbedderOptions } from '../../core/api/plugin.ts';
 import { checkModelFolder, modelIdentity } from './model-folder.ts';
 import { parseTransformersOptions } from './transformers-options.ts';
 import { TransformersEmbedder } from './transformers-embedder.ts';

@@ -3,7 +3,7 @@
 // the stored vectors stale). Synchronous and cheap: a few stats and at most 128 KiB read.
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { configError } from '../../core/index.ts';
+import { configError } from '../../core/api/plugin.ts';
 import type { Dtype } from './transformers-options.ts';
 
 /** transformers.js's file name suffix per dtype (`onnx/model${suffix}.onnx`). */

@@ -2,7 +2,8 @@
 // a worker thread so the server's event loop keeps answering while it embeds. The thread starts on
 // the first embed() and holds the process open only while a batch is in flight.
 import type { Worker } from 'node:worker_threads';
-import { KbctxError, toUnitVectors, type Embedder } from '../../core/index.ts';
+import { KbctxError, type Embedder } from '../../core/api/plugin.ts';
+import { toUnitVectors } from '../../core/api/algorithms.ts';
 import type { WorkerInit, WorkerReply } from './worker-protocol.ts';
 
 // Beside this file: the .ts worker when run from the sources, the .js one in the built package.

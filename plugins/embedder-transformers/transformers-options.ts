@@ -3,7 +3,7 @@
 // root, like every path in the config (ADR 0114); `~` is the home folder.
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { configError } from '../../core/index.ts';
+import { configError } from '../../core/api/plugin.ts';
 
 export const DTYPES = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'bnb4', 'q4f16'] as const;
 export type Dtype = (typeof DTYPES)[number];

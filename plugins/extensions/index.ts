@@ -1,8 +1,7 @@
 // First-party plugin: compiled (JavaScript) extensions (docs/extensions.md, ADR 0071). Provides the
 // `kbctx.extensions` service, the loader that turns each `[extensions] modules` entry into a plugin the
 // host applies, and `kbctx extension init` (the `commands` hook). Loader and scaffold are imported on use.
-import { cliService, definePlugin, extensionsService } from '../../core/index.ts';
-import { registerExtension } from './extension-command.ts';
+import { cliService, definePlugin, extensionsService } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'extensions',
@@ -14,7 +13,7 @@ const plugin = definePlugin({
     kernel.provide(extensionsService, {
       load: async (config, deps) => (await import('./load-extensions.ts')).loadExtensions(config, deps),
     });
-    kernel.hooks.commands.tap('extensions', (program) => registerExtension(program, kernel.use(cliService)));
+    kernel.hooks.commands.tapPromise('extensions', async (program) => (await import('./extension-command.ts')).registerExtension(program, kernel.use(cliService)));
   },
 });
 

@@ -2,7 +2,7 @@
 // type) and its node:test file under extensions/ in the working directory. Never overwrites a file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { badRequest, KbctxError } from '../../core/index.ts';
+import { badRequest, KbctxError } from '../../core/api/plugin.ts';
 
 export interface ExtensionScaffold {
   /** Written files, relative to the working directory. */

@@ -1,6 +1,6 @@
 // The document formats this plugin extracts, by extension (the `extract.for` key), each parser module
 // (and the package behind it) imported only when a file of its type is extracted.
-import type { ExtractedText } from '../../core/index.ts';
+import type { ExtractedText } from '../../core/api/plugin.ts';
 
 type Parser = (bytes: Uint8Array) => Promise<{ title?: string | undefined; body: string; contentType: string; metadata?: Record<string, unknown> | undefined }>;
 

@@ -1,6 +1,6 @@
 // First-party plugin: text from HTML, PDF, DOCX, PPTX and XLSX files for the file connectors
 // (filesystem, git, S3). Taps last per extension, so a user's extractor overrides a format.
-import { definePlugin, STAGE } from '../../core/index.ts';
+import { definePlugin, STAGE } from '../../core/api/plugin.ts';
 import { extractWith, FORMATS } from './formats.ts';
 
 const plugin = definePlugin({

@@ -1,8 +1,7 @@
 // First-party plugin: the live index of `kbctx serve` (docs/sync.md, ADRs 0080–0081, 0127): connector
 // schedules, file watchers for filesystem connectors, background embedding, and the `/sync` routes. The
 // host opens it through the `kbctx.live-index` service; without this plugin the server only serves.
-import { definePlugin, liveIndexService, serveService } from '../../core/index.ts';
-import { syncStatusToWire } from './status-wire.ts';
+import { definePlugin, liveIndexService, serveService } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'live-index',
@@ -16,7 +15,7 @@ const plugin = definePlugin({
         const [{ LiveSync }, { watchFolderWithParcel }] = await Promise.all([import('./live-sync.ts'), import('./watch/parcel-watcher.ts')]);
         return new LiveSync(host, watchFolderWithParcel);
       },
-      statusToWire: syncStatusToWire,
+      statusToWire: async (list) => (await import('./status-wire.ts')).syncStatusToWire(list),
     });
     kernel.hooks.httpRoutes.tapPromise('live-index', async (surfaces) => {
       const { live, kbctx } = kernel.use(serveService);

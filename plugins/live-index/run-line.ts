@@ -1,5 +1,5 @@
 // The one log line each background sync prints.
-import type { SyncReport } from '../../core/index.ts';
+import type { SyncReport } from '../../core/api/plugin.ts';
 import type { RunReason } from './connector-runner.ts';
 
 export function describeRun(r: SyncReport, reason: RunReason, next: string | null): string {

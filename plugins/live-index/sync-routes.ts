@@ -1,6 +1,6 @@
 // The live index over REST (docs/sync.md): GET /sync/status, POST /sync/{connector}. A trigger from a
 // non-loopback client is refused unless the server requires a token (then the auth guard vouched for it).
-import { KbctxError, type HttpRoute, type SyncControl } from '../../core/index.ts';
+import { KbctxError, type HttpRoute, type SyncControl } from '../../core/api/plugin.ts';
 import { syncStatusToWire } from './status-wire.ts';
 
 export function syncRoutes(control: SyncControl, options: { tokenRequired: boolean }): HttpRoute[] {

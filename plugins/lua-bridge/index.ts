@@ -3,8 +3,7 @@
 // (ADR 0040), which this plugin opens on first use over the index (`kbctx.index`) with the host's
 // `[scripts]` settings (`kbctx.host`). Lua code is imported only when a script or a `.lua` plugin is
 // configured. It also adds the script commands (`tool init|test`, `agent init`, `connector init|test`).
-import { definePlugin, STAGE, type ScriptConfig } from '../../core/index.ts';
-import { registerScriptCommands } from './commands/script-commands.ts';
+import { definePlugin, STAGE, type ScriptConfig } from '../../core/api/plugin.ts';
 import { luaRuntimeService, scriptingHost } from './scripting/scripting-service.ts';
 import type { ScriptParts } from './script-parts.ts';
 
@@ -43,7 +42,7 @@ const plugin = definePlugin({
     });
     kernel.hooks.tools.tap({ name: 'lua-bridge', stage: AFTER_DEFAULTS }, (tools) => parts.tools.forEach((t) => tools.add(t)));
     kernel.hooks.agents.tap({ name: 'lua-bridge', stage: AFTER_DEFAULTS }, (agents) => parts.agents.forEach((a) => agents.add(a)));
-    kernel.hooks.commands.tap('lua-bridge', (program) => registerScriptCommands(program, kernel, runtime));
+    kernel.hooks.commands.tapPromise('lua-bridge', async (program) => (await import('./commands/script-commands.ts')).registerScriptCommands(program, kernel, runtime));
     kernel.hooks.resolvePlugin.for('.lua').tapPromise('lua-bridge', async (spec) => {
       const { loadLuaPlugin } = await import('./lua-plugin.ts');
       return loadLuaPlugin(await host().open(), spec);

@@ -2,7 +2,7 @@
 // timeout) and handlers for the data-only hooks. Its metadata is read once in the sandbox; each hook
 // call runs its handler in a fresh sandboxed state with JSON values only (plugin-values.ts).
 import path from 'node:path';
-import { type DocumentDraft, type Hit, type Plugin, type PluginFileSpec, type SearchRequest, type ToolCall, configError } from '../../core/index.ts';
+import { type DocumentDraft, type Hit, type Plugin, type PluginFileSpec, type SearchRequest, type ToolCall, configError } from '../../core/api/plugin.ts';
 import type { Scripting } from './scripting/scripting.ts';
 import { toHits, toJson, toRecord, withChanges } from './plugin-values.ts';
 

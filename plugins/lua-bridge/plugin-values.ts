@@ -1,7 +1,7 @@
 // Values between the kernel's hooks and a `.lua` plugin. Only JSON crosses; Lua has no null and no
 // empty array, so a returned table is read as changes: a field the handler left nil keeps its value,
 // a returned hit is completed from the hit with the same `id`, and an empty table is an empty list.
-import { type Hit, KbctxError } from '../../core/index.ts';
+import { type Hit, KbctxError } from '../../core/api/plugin.ts';
 
 export const toJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null)) as unknown;
 

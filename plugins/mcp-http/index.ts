@@ -1,6 +1,6 @@
 // First-party plugin: the MCP endpoint (Streamable HTTP, `/mcp`) on the HTTP server, through
 // `httpRoutes`. The MCP SDK is imported when the server starts, never by other commands.
-import { definePlugin, listDocumentPage, serveService } from '../../core/index.ts';
+import { definePlugin, serveService } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'mcp-http',
@@ -10,7 +10,7 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.httpRoutes.tapPromise('mcp-http', async (surfaces) => {
-      const { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } = await import('./mcp-http-handler.ts');
+      const [{ createMcpHttpHandler, listenLimitsOf, mcpHttpSurface }, { listDocumentPage }] = await Promise.all([import('./mcp-http-handler.ts'), import('../../core/index.ts')]);
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       const config = kbctx.config.server;
       const handler = await createMcpHttpHandler({

@@ -1,6 +1,6 @@
 // First-party plugin: MCP over stdin/stdout (`kbctx serve stdio`, `kbctx serve mcp --stdio`) for
 // desktop clients that launch the server. Nothing may write to stdout while it runs.
-import { definePlugin, listDocumentPage, STAGE, serveService } from '../../core/index.ts';
+import { definePlugin, STAGE, serveService } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'mcp-stdio',
@@ -10,7 +10,7 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.createTransport.for('stdio').tapPromise({ name: 'mcp-stdio', stage: STAGE.FALLBACK }, async () => {
-      const { runMcpStdio } = await import('./mcp-stdio.ts');
+      const [{ runMcpStdio }, { listDocumentPage }] = await Promise.all([import('./mcp-stdio.ts'), import('../../core/index.ts')]);
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       log(`kbctx ${version}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);
       const documents = (cursor: string | undefined) => listDocumentPage(kbctx.store, cursor);

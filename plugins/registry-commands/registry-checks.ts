@@ -1,6 +1,6 @@
 // `kbctx doctor` lines for the configured registries: installed (and whether a registry.toml or a tree
 // scan describes it), or missing with how to install it.
-import type { Config, DoctorCheck } from '../../core/index.ts';
+import type { Config, DoctorCheck } from '../../core/api/plugin.ts';
 import { loadRegistries } from '../../registry/registries.ts';
 
 export function registryChecks(config: Config): DoctorCheck[] {

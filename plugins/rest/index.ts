@@ -1,6 +1,6 @@
 // First-party plugin: the REST API (/tools/*, /agents/*) on the HTTP server, through `httpRoutes`.
 // Handlers call the same tool and agent registries as MCP and the CLI (rest-routes.ts).
-import { definePlugin, serveService } from '../../core/index.ts';
+import { definePlugin, serveService } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'rest',

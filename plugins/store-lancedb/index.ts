@@ -2,8 +2,7 @@
 // at [db] path with per-connector lock files beside it. @lancedb/lancedb and apache-arrow are optional
 // dependencies imported when the store opens: until then the store forwards to the one being opened,
 // so opening stays synchronous, and a platform without them gets a config error naming this plugin.
-import { definePlugin, STAGE, type OpenedStore, fileLocks, lazyStore } from '../../core/index.ts';
-import { SCHEMA_VERSION } from './rows.ts';
+import { definePlugin, STAGE, type OpenedStore, fileLocks, lazyStore } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'store-lancedb',
@@ -14,7 +13,7 @@ const plugin = definePlugin({
   apply(kernel) {
     kernel.hooks.createStore.for('lancedb').tap({ name: 'store-lancedb', stage: STAGE.FALLBACK }, (options): OpenedStore => {
       const opening = import('./lance-store.ts').then(({ openLanceStore }) => openLanceStore(options.path));
-      return { store: lazyStore(opening, options.path), locks: fileLocks(options.path), label: 'LanceDB', schemaVersion: () => SCHEMA_VERSION };
+      return { store: lazyStore(opening, options.path), locks: fileLocks(options.path), label: 'LanceDB', schemaVersion: async () => (await import('./rows.ts')).SCHEMA_VERSION };
     });
   },
 });

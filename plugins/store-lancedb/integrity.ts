@@ -1,7 +1,7 @@
 // `kbctx doctor`'s integrity report for the LanceDB store: the table's rows read afresh (duplicate row
 // keys, chunks without their document, embeddings without their chunk) compared with the keyword index
 // the in-memory model searches.
-import type { IntegrityReport } from '../../core/index.ts';
+import type { IntegrityReport } from '../../core/api/plugin.ts';
 import type { Model } from './model.ts';
 import { plainRows } from './rows.ts';
 

@@ -6,7 +6,7 @@
 //
 // Rows get ids in insertion order (the lists stay sorted by appending); a removed row's id is not
 // reused. Groups are documents, numbered in the order they were first seen (ties: the lower group).
-import { COLUMN_WEIGHTS, fts5Idf, stem, termBounds, tokenize, topGroups, type Postings, type RowStats, type ScoredTerm, type TermBounds } from '../../core/index.ts';
+import { COLUMN_WEIGHTS, fts5Idf, stem, termBounds, tokenize, topGroups, type Postings, type RowStats, type ScoredTerm, type TermBounds } from '../../core/api/algorithms.ts';
 
 const [TITLE_WEIGHT, TEXT_WEIGHT] = COLUMN_WEIGHTS;
 const EMPTY: Postings = { ids: new Int32Array(0), freqs: new Uint16Array(0) };

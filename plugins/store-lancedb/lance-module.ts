@@ -1,6 +1,6 @@
 // The optional native dependencies, imported on first use: a platform without a LanceDB build still
 // installs kbctx, and selecting this store then fails with a config error naming the plugin.
-import { configError } from '../../core/index.ts';
+import { configError } from '../../core/api/plugin.ts';
 import { availableParallelism } from 'node:os';
 import type * as Lancedb from '@lancedb/lancedb';
 import type * as Arrow from 'apache-arrow';

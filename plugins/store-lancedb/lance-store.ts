@@ -15,7 +15,8 @@
 // lock (write-lock.ts): two connections' merge-inserts of the same new key would otherwise both insert
 // it. With readConsistencyInterval 0 every commit starts from the latest version (no stale handle,
 // lancedb#3377), and no scalar index is kept on the merge key (lancedb#3177).
-import { KbctxError, configError, pathProblem, type Chunk, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type SourceStats, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
+import { KbctxError, configError, type Chunk, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type SourceStats, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
+import { pathProblem } from '../../core/api/algorithms.ts';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

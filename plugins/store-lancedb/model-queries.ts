@@ -1,7 +1,8 @@
 // The Store's reads answered from the in-memory model of the table (model.ts): keyword search with
 // the project's analysis and BM25 over the model's postings, exact vector scans, pending embeddings,
 // counts and per-source statistics. Pure over the model: lance-store.ts keeps it fresh and passes it in.
-import { bm25Reference, dotAt, exactTopK, normalizeBm25, type EmbeddingSpace, type EmbeddingSpaceCount, type KeywordHit, type KeywordQuery, type KeywordResult, type PendingChunk, type QueryTerm, type SourceStats, type StoreCounts, type VectorQuery, type VectorResult } from '../../core/index.ts';
+import type { EmbeddingSpace, EmbeddingSpaceCount, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, SourceStats, StoreCounts, VectorQuery, VectorResult } from '../../core/api/plugin.ts';
+import { bm25Reference, dotAt, exactTopK, normalizeBm25, type QueryTerm } from '../../core/api/algorithms.ts';
 import { passes, type Model } from './model.ts';
 
 /** A query term in more than this share of the chunks is dropped while a rarer one remains. */

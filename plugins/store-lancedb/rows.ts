@@ -1,7 +1,7 @@
 // The one LanceDB table (`kb`) the store keeps: documents, chunks, embeddings and checkpoints are rows
 // of one table told apart by `kind`, so that every write (a document with its chunks, the chunks'
 // embeddings it drops) is one commit: a crash leaves the table at the version before or after it.
-import type { Chunk, DocumentHead, StoredDocument } from '../../core/index.ts';
+import type { Chunk, DocumentHead, StoredDocument } from '../../core/api/plugin.ts';
 import type { LanceModule } from './lance-module.ts';
 import type { Schema, Table } from 'apache-arrow';
 

@@ -10,7 +10,7 @@
 // 4. Compact the mirror's keyword index when COMPACT_AFTER documents changed, unless told to wait:
 //    while this replica's own bulk write runs, its catch-ups only count what they applied, and the first
 //    catch-up after the bulk compacts once (one compaction per sync, as on SQLite, not one per catch-up).
-import type { Chunk, StoredEmbedding } from '../../core/index.ts';
+import type { Chunk, StoredEmbedding } from '../../core/api/plugin.ts';
 import type pg from 'pg';
 import type { Mirror, MirrorState } from './mirror.ts';
 

@@ -3,7 +3,7 @@
 // inserts, and ON CONFLICT … WHERE takes a row over only when its lease expired or was ours, so a
 // chunk is returned to one owner at a time. The database clock decides expiry, the same for all replicas.
 import type pg from 'pg';
-import type { EmbeddingClaim, PendingChunk } from '../../core/index.ts';
+import type { EmbeddingClaim, PendingChunk } from '../../core/api/plugin.ts';
 import { STALE } from './reads.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;

@@ -1,8 +1,7 @@
 // First-party plugin: the PostgreSQL store shared by replicas (`[db] engine = "postgres"`, implied by
 // [db] url; ADR 0111). The driver is imported only when this store is opened: until then the store
 // forwards to the one being opened, so opening stays synchronous.
-import { definePlugin, STAGE, type OpenedStore, lazyLocks, lazyStore, localStoreService, redactUrl } from '../../core/index.ts';
-import { mirrorPathFor } from './mirror-path.ts';
+import { definePlugin, STAGE, type OpenedStore, lazyLocks, lazyStore, localStoreService, redactUrl } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'store-postgres',
@@ -18,7 +17,7 @@ const plugin = definePlugin({
       // The read mirror is a local store from the plugin providing `kbctx.local-store` (store-sqlite),
       // looked up when the store opens it.
       const openMirror = (file: string) => kernel.use(localStoreService)(file, { keywordEngine: options.keywordEngine });
-      const opening = import('./pg-store.ts').then(({ openPostgresStore }) =>
+      const opening = Promise.all([import('./pg-store.ts'), import('./mirror-path.ts')]).then(([{ openPostgresStore }, { mirrorPathFor }]) =>
         openPostgresStore(url, { mirrorPath: mirrorPathFor(options.path, shown), poolSize: options.poolSize, openMirror }),
       );
       return {

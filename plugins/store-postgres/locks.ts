@@ -2,7 +2,7 @@
 // hashtext(label)) held on a dedicated pooled connection until released. The connection's
 // application_name carries host, pid and owner, so a conflict names the holder (pg_stat_activity).
 // A holder whose connection dies (crash, PostgreSQL restart) loses the lock: the server frees it.
-import { KbctxError, waitForLock, type ConnectorLocks, type ReleaseLock } from '../../core/index.ts';
+import { KbctxError, waitForLock, type ConnectorLocks, type ReleaseLock } from '../../core/api/plugin.ts';
 import type pg from 'pg';
 import { LOCK_CLASS } from './keys.ts';
 import { APPLICATION_NAME, connect, toKbctxError } from './pool.ts';

@@ -2,7 +2,7 @@
 // SQLite mirror (mirror.ts), kept in step by the change feed (feed.ts → catch-up.ts). Writes go to
 // PostgreSQL (transactions.ts, writer.ts) and, outside bulk mode, return after the mirror caught up
 // (read your writes). While PostgreSQL does not answer, every method throws KbctxError `unavailable`.
-import { KbctxError, redactUrl, type Chunk, type SourceStats, type ConnectorLocks, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
+import { KbctxError, redactUrl, type Chunk, type SourceStats, type ConnectorLocks, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
 import type pg from 'pg';
 import { catchUp, type CatchUpReport } from './catch-up.ts';
 import * as claims from './claims.ts';

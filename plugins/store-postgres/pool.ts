@@ -1,6 +1,6 @@
 // The connection pool to PostgreSQL and the translation of driver errors at this edge: a server that
 // cannot be reached becomes KbctxError `unavailable` (HTTP 503); anything else `internal`.
-import { KbctxError } from '../../core/index.ts';
+import { KbctxError } from '../../core/api/plugin.ts';
 import { hostname } from 'node:os';
 import pg from 'pg';
 

@@ -1,7 +1,7 @@
 // Reads answered by PostgreSQL itself (not the mirror): what the write path decides on (document
 // states, checkpoints, pending embeddings by PostgreSQL chunk rowid), listDocuments (its positions are
 // the same on every replica, so a cursor from one works on another), sizes and counts.
-import type { ConnectorState, DocumentHead, DocumentState, PendingChunk, SourceState, StoreCounts } from '../../core/index.ts';
+import type { ConnectorState, DocumentHead, DocumentState, PendingChunk, SourceState, StoreCounts } from '../../core/api/plugin.ts';
 import type pg from 'pg';
 
 type Queryable = Pick<pg.Pool, 'query'>;

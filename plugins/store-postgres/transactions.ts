@@ -13,7 +13,7 @@
 // when needed (unit()). In bulk mode, batchable writes (documents) queued while the connection
 // is busy share one statement; when it fails, the savepoint is rolled back and each write runs alone, so
 // every write is still atomic on its own and fails alone.
-import { KbctxError } from '../../core/index.ts';
+import { KbctxError } from '../../core/api/plugin.ts';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { CHANNEL, WRITE_LOCK_KEY } from './keys.ts';

@@ -1,7 +1,7 @@
 // SQL for the PostgreSQL store's writes: documents and their chunks (diffed by id: unchanged chunks keep
 // their row and embedding), deletions (recorded as events for the mirrors), sync state, embeddings.
 // Each function runs inside one write transaction (transactions.ts) and stamps what it changes with its version.
-import type { Chunk, EmbeddingSpace, EmbeddingWrite, SourceState, StoredDocument, StoredEmbedding, UpsertOutcome } from '../../core/index.ts';
+import type { Chunk, EmbeddingSpace, EmbeddingWrite, SourceState, StoredDocument, StoredEmbedding, UpsertOutcome } from '../../core/api/plugin.ts';
 import type pg from 'pg';
 import type { WriteTx } from './transactions.ts';
 

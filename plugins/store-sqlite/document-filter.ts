@@ -1,6 +1,6 @@
 // The search filter as a per-document allow set for the postings engine, built from the same SQL
 // condition the FTS5 and vector queries use (filter-sql.ts): a new filter field is one condition there.
-import type { SourceFilter } from '../../core/index.ts';
+import type { SourceFilter } from '../../core/api/plugin.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { filterSql } from './filter-sql.ts';
 

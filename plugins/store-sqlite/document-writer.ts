@@ -2,7 +2,8 @@
 // leaves every document either fully old or fully new. Chunks are diffed by id: unchanged chunks keep their row
 // (and embedding); the contentless FTS table gets explicit deletes, as it cannot find old values itself.
 // FTS rows get CJK-segmented title and text (core/search/segment-cjk.ts); stored chunks keep the original.
-import { segmentCjk, type Chunk, type StoredDocument, type UpsertOutcome } from '../../core/index.ts';
+import type { Chunk, StoredDocument, UpsertOutcome } from '../../core/api/plugin.ts';
+import { segmentCjk } from '../../core/api/algorithms.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { UnitOfWork } from './transaction.ts';
 

@@ -1,7 +1,7 @@
 // SQL for the embeddings table: pending chunks, vector writes, per-space counts, vector loading.
 // Vectors are stored unit-length as little-endian float32 BLOBs; a row records model, dims and the
 // chunk content hash it was computed from, which is what makes staleness detectable.
-import type { EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, SourceFilter, StoredEmbedding } from '../../core/index.ts';
+import type { EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, SourceFilter, StoredEmbedding } from '../../core/api/plugin.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { filterSql, isFiltering } from './filter-sql.ts';
 import type { UnitOfWork } from './transaction.ts';

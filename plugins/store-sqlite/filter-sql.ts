@@ -1,4 +1,4 @@
-import type { SourceFilter } from '../../core/index.ts';
+import type { SourceFilter } from '../../core/api/plugin.ts';
 // The search filter (source label or type, updated since) as one SQL condition over `documents d`,
 // shared by keyword and vector candidate retrieval so both apply it inside the query, before the cut.
 

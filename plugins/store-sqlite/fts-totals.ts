@@ -3,7 +3,7 @@
 // postings engine, which reads the same totals) counts rows that are gone. Re-indexing every chunk from
 // its stored text ('delete-all', then the same inserts the document writer makes) recounts them
 // exactly; compact() does it once they are more than 10% off. Must run inside a write transaction.
-import { segmentCjk } from '../../core/index.ts';
+import { segmentCjk } from '../../core/api/algorithms.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { ftsTotals } from './postings-source.ts';
 

@@ -1,6 +1,6 @@
 // Read-only health checks of the index for `kbctx doctor`: SQLite page integrity, the FTS5 index
 // against its own structure, and counts that must agree (FTS rows = chunks, no orphan embeddings).
-import type { IntegrityReport } from '../../core/index.ts';
+import type { IntegrityReport } from '../../core/api/plugin.ts';
 import type { DatabaseSync } from 'node:sqlite';
 
 export function checkIntegrity(db: DatabaseSync): IntegrityReport {

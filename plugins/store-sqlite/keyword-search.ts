@@ -11,7 +11,8 @@
 //    chunk per document; fetch more candidates when grouping leaves fewer than `limit` documents.
 // 4. Load rows (no bodies) for the chosen chunks only, and scale each score into [0, 1) against a
 //    reference chunk (core/search/bm25-normalize.ts). Ties are broken by document id.
-import { toFtsMatch, COLUMN_WEIGHTS, bm25Reference, normalizeBm25, type QueryTerm, type KeywordHit, type KeywordQuery, type KeywordResult, type SourceFilter } from '../../core/index.ts';
+import type { KeywordHit, KeywordQuery, KeywordResult, SourceFilter } from '../../core/api/plugin.ts';
+import { toFtsMatch, COLUMN_WEIGHTS, bm25Reference, normalizeBm25, type QueryTerm } from '../../core/api/algorithms.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { filterSql, isFiltering } from './filter-sql.ts';
 import type { PostingsEngine } from './postings-search.ts';

@@ -8,7 +8,8 @@
 // 2. Query tokens become index terms through FTS5's own tokenizer. A token FTS5 would index as several
 //    terms (a phrase) is not answered here: the caller asks FTS5.
 // 3. topGroups over the terms, the filter as a per-document allow predicate (before the cut).
-import { fts5Idf, topGroups, type ScoredTerm, type SourceFilter } from '../../core/index.ts';
+import type { SourceFilter } from '../../core/api/plugin.ts';
+import { fts5Idf, topGroups, type ScoredTerm } from '../../core/api/algorithms.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { loadPostings, savePostings } from './keyword/postings-file.ts';
 import { PostingsIndex } from './keyword/postings-index.ts';

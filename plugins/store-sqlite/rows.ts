@@ -1,4 +1,4 @@
-import type { Chunk, DocumentHead, StoredDocument } from '../../core/index.ts';
+import type { Chunk, DocumentHead, StoredDocument } from '../../core/api/plugin.ts';
 // Row ⇄ model mapping for the SQLite store.
 
 export interface DocumentRow {

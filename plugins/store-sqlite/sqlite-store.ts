@@ -1,6 +1,7 @@
 // The SQLite index: one file in WAL mode, opened through Node's built-in node:sqlite (no native
 // build). The only module, with its siblings, that speaks SQL.
-import { configError, KbctxError, pathProblem, dotAt, type Chunk, type SourceStats, type ConnectorState, type DocumentHead, type DocumentState, type KeywordQuery, type KeywordResult, type SourceState, type Store, type StoreCounts, type StoredDocument, type UpsertOutcome, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type PendingChunk, type StoredEmbedding, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/index.ts';
+import { configError, KbctxError, type Chunk, type SourceStats, type ConnectorState, type DocumentHead, type DocumentState, type KeywordQuery, type KeywordResult, type SourceState, type Store, type StoreCounts, type StoredDocument, type UpsertOutcome, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type PendingChunk, type StoredEmbedding, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
+import { pathProblem, dotAt } from '../../core/api/algorithms.ts';
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';

@@ -1,6 +1,6 @@
 // First-party plugin: the built-in tools search, get and sources, added through the `tools` hook
 // at the fallback stage (their bodies are the REST answers; see src/app/tools.ts).
-import { definePlugin, STAGE, indexService, builtinTools } from '../../core/index.ts';
+import { definePlugin, STAGE, indexService, builtinTools } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'tools-builtin',

@@ -2,7 +2,7 @@
 // `GET /health` must carry `Authorization: Bearer <token>`; compared in constant time.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { KbctxError } from '../../core/index.ts';
+import { KbctxError } from '../../core/api/plugin.ts';
 
 /** RFC 6750 challenge; MCP clients read it from the 401 (MCP authorization, "401 Unauthorized"). */
 export const BEARER_CHALLENGE = 'Bearer realm="kbctx"';

@@ -2,7 +2,7 @@
 // the DNS-rebinding guard reads its hostname and the MCP surface builds its request URL from it,
 // so the two can never disagree. Anything else (userinfo, lists, spaces, a bad port) is a 400.
 import { isIPv6 } from 'node:net';
-import { badRequest } from '../../core/index.ts';
+import { badRequest } from '../../core/api/plugin.ts';
 
 export interface RequestHost {
   /** Lower-cased; an IPv6 literal without its brackets (`::1`). */

@@ -4,7 +4,7 @@
 // mcp-http, web, live-index, others). fastify is imported when the server starts, never by
 // other commands. `createTransport.for("http-handler")` is the same server without listening, for
 // the library's createHttpHandler.
-import { definePlugin, HTTP_HANDLER_TRANSPORT, STAGE, serveService } from '../../core/index.ts';
+import { definePlugin, HTTP_HANDLER_TRANSPORT, STAGE, serveService } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'transport-http',

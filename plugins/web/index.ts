@@ -1,6 +1,6 @@
 // First-party plugin: the web page (`/`, `/assets/…`, served before auth) and its JSON routes
 // (`/web/*`) on the HTTP server, through `httpRoutes`. Its assets are read when the server starts.
-import { definePlugin, serveService } from '../../core/index.ts';
+import { definePlugin, serveService } from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'web',

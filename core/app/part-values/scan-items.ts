@@ -1,7 +1,8 @@
 // What a script connector's `scan` returned, turned into the connector contract: items checked
 // one by one (a bad item is skipped with a warning naming its index, the rest go on), timestamps
 // normalised to ISO 8601 UTC, `metadata_json` parsed, the checkpoint kept as JSON text.
-import type { ScanResult, SourceItem } from '../../index.ts';
+import type { ScanResult } from '../../connectors/connector.ts';
+import type { SourceItem } from '../../domain/models.ts';
 import { asArray, asString } from './values.ts';
 
 export interface RawScan {

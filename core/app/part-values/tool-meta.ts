@@ -1,6 +1,7 @@
 // A script tool's declaration (`tool.name/version/description/parameters`, read in the sandbox)
 // checked and turned into ParamSpecs, with Context Harness defaults (type string, not required).
-import { KbctxError, PARAM_TYPES, type ParamSpec, type ParamType } from '../../index.ts';
+import { KbctxError } from '../../domain/errors.ts';
+import { PARAM_TYPES, type ParamSpec, type ParamType } from '../../tools/param-spec.ts';
 import { asArray, asString } from './values.ts';
 
 export interface ToolMeta {

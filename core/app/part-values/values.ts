@@ -1,4 +1,4 @@
-import { KbctxError } from '../../index.ts';
+import { KbctxError } from '../../domain/errors.ts';
 // Shapes of values coming back from Lua, made predictable: an empty Lua table encodes as `{}`, so
 // wherever an array is expected `{}` means "empty array". Also the JSON-safe copy of a config section.
 

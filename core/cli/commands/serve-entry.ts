@@ -4,7 +4,7 @@
 // the primary runs the live index and forks workers that each start the transport.
 // Loaded lazily so other commands never load the server code.
 import { KbctxError } from '../../domain/errors.ts';
-import type { HttpSurface, RunningTransport } from '../../index.ts';
+import type { HttpSurface, RunningTransport } from '../../hook-types.ts';
 import { parseBind } from '../../http/bind-address.ts';
 import { checkExposure } from '../../http/exposure-policy.ts';
 import { VERSION } from '../../version.ts';

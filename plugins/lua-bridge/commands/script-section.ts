@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { checkScriptFile } from '../scripting/script-file.ts';
-import { badRequest, notFound, type HostInfo, type ScriptConfig } from '../../../core/index.ts';
+import { badRequest, notFound, type HostInfo, type ScriptConfig } from '../../../core/api/plugin.ts';
 
 type Kind = 'tools' | 'connectors';
 const DEFAULT_TIMEOUT: Record<Kind, number> = { tools: 30, connectors: 300 };

@@ -1,6 +1,6 @@
 // `connector|tool|agent init <name>`: writes a commented, working template to
 // <connectors|tools|agents>/<name>.lua under the working directory. Never overwrites a file.
-import { badRequest, KbctxError } from '../../../core/index.ts';
+import { badRequest, KbctxError } from '../../../core/api/plugin.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 

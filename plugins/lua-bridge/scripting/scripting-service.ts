@@ -1,7 +1,7 @@
 // The Lua runtime of this plugin: opened on first use (workers start then) with the context bridge
 // over the index, and closed at shutdown. Script parts read their sections through it. Loading this
 // file loads no Lua.
-import { createServiceRef, hostService, indexService, type PartCheck, type PluginKernel, type ScriptConfig, type LoadFailure } from '../../../core/index.ts';
+import { createServiceRef, hostService, indexService, type PartCheck, type PluginKernel, type ScriptConfig, type LoadFailure } from '../../../core/api/plugin.ts';
 import type { Scripting } from './scripting.ts';
 
 export interface ScriptingHost {

@@ -7,7 +7,8 @@
 // 3. Otherwise, if a usable index exists: add the vectors it lacks, remove keys SQLite no longer has
 //    (incremental), unless that touches more than half of it; then
 // 4. rebuild from every stored vector. Files are written to temp names and renamed into place.
-import { sha256Hex, type EmbeddingSpace } from '../../../core/index.ts';
+import type { EmbeddingSpace } from '../../../core/api/plugin.ts';
+import { sha256Hex } from '../../../core/api/algorithms.ts';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';

@@ -1,0 +1,16 @@
+// The pure algorithms, a light entry of the public API (ADR 0130): query analysis, BM25 scaling and
+// postings top-k, vector top-k and unit vectors, CJK segmentation, ids and hashes, the default
+// chunking — what the stores and the chunker run, without the rest of the API (`core/index.ts`).
+export { analyzeQuery, stem, tokenize, toFtsMatch } from '../search/analyze-query.ts';
+export type { QueryTerm } from '../search/analyze-query.ts';
+export { bm25Reference, normalizeBm25 } from '../search/bm25-normalize.ts';
+export { COLUMN_WEIGHTS, fts5Idf } from '../search/bm25-terms.ts';
+export { termBounds, topGroups } from '../search/postings-topk.ts';
+export type { Postings, RowStats, ScoredTerm, TermBounds } from '../search/postings-topk.ts';
+export { segmentCjk } from '../search/segment-cjk.ts';
+export { dotAt, exactTopK, normalizeInPlace } from '../search/vector-topk.ts';
+export type { RowScore } from '../search/vector-topk.ts';
+export { toUnitVectors } from '../embed/check-vectors.ts';
+export { documentId, sha256Hex } from '../domain/ids.ts';
+export { pathProblem } from '../domain/path-problem.ts';
+export { chunkText, type ChunkSizes } from '../domain/chunker.ts';

@@ -1,0 +1,84 @@
+// The plugin contract, a light entry of the public API (ADR 0130): what a plugin's index needs to
+// apply — `definePlugin`, stages, the services the host and plugins provide, the error family, the
+// store wrappers a store plugin returns at once — and every type of the contract. It loads a dozen
+// small modules, so a command imports each plugin's index without the whole API; a plugin's heavier
+// files may import `core/index.ts` (everything: this, ./algorithms.ts and the rest), loaded on first use.
+export { definePlugin, type JsonSchema, type Plugin, type PluginKernel, type PluginMeta } from '../plugin.ts';
+export { STAGE } from '../stages.ts';
+export { requireOwn } from '../load/require-own.ts';
+export { createServiceRef, type ServiceRef } from '../services.ts';
+export { PluginError } from '../plugin-error.ts';
+export { KbctxError, badRequest, configError, notFound, isKbctxError } from '../domain/errors.ts';
+export type { ErrorCode } from '../domain/error-table.ts';
+
+// Services: the host's (index, host, serve, file extraction, inline agents, CLI) and the ones plugins provide.
+export { fileExtraction } from '../file-extraction.ts';
+export { indexService } from '../app/index-service.ts';
+export { hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
+export { serveService } from '../cli/commands/serve-service.ts';
+export type { ServeState } from '../cli/commands/serve-service.ts';
+export { inlineAgentsService } from '../app/inline-agents-service.ts';
+export { cliService } from '../cli/cli-service.ts';
+export type { CliContext } from '../cli/context.ts';
+export { liveIndexService } from '../live-index.ts';
+export type { ConnectorStatus, EmbedReport, LiveConnector, LiveIndexHost, LiveIndexService, LiveSyncHandle, SyncControl, SyncCounts, SyncReport, SyncState, WatchSpec } from '../live-index.ts';
+export type { LiveIndex } from '../cli/commands/serve-live.ts';
+export { extensionConnector, extensionsService, type ExtensionDeps, type ExtensionLoadFailure, type ExtensionsService, type LoadedExtensions } from '../extensions-service.ts';
+export type { ExtensionAgent, ExtensionAgentContext, ExtensionConnector, ExtensionTool, KbctxExtensionHost } from '../app/extension-api.ts';
+export { localStoreService, type LocalStoreOpener } from '../store/local-store-service.ts';
+export type { PartCheck } from '../app/part-guards.ts';
+// The HTTP client the embedders post with (time-outs, retries with backoff and Retry-After).
+export { postJson } from '../embed/post-json.ts';
+
+// What a store plugin returns synchronously: a store forwarding to the one being opened, and its locks.
+export { lazyLocks, lazyStore } from '../store/lazy-store.ts';
+export { redactUrl } from '../store/redact-url.ts';
+export { fileLocks, lockConnector } from '../store/sync-lock.ts';
+export { waitForLock } from '../store/wait-for-lock.ts';
+
+export type { IndexServices, PluginContext, PluginLogger } from '../plugin-context.ts';
+export type { HookName, TapOnlyHooks } from '../hooks.ts';
+export type {
+  ChunkRequest,
+  Collector,
+  ConnectorInstance,
+  DoctorCheck,
+  DocumentDraft,
+  Embedder,
+  EmbedderOptions,
+  ExtractedText,
+  ExtractRequest,
+  FileExtraction,
+  Hit,
+  HttpApp,
+  HttpReply,
+  HttpRequest,
+  HttpRoute,
+  HttpRouteRequest,
+  HttpSurface,
+  PluginAgentDef,
+  PluginConnector,
+  PluginFileSpec,
+  ConnectorImpl,
+  IncrementalConnector,
+  OpenedStore,
+  PluginItem,
+  PluginPrompt,
+  PluginToolDef,
+  RunningTransport,
+  SearchRequest,
+  StoreOptions,
+  ToolCall,
+  TransportOptions,
+} from '../hook-types.ts';
+export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from '../hook-types.ts';
+export type { Config, ExtensionsConfig, FilesystemConnectorConfig, GitConnectorConfig, S3ConnectorConfig, ScriptConfig, ServerConfig } from '../config/types.ts';
+export type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from '../connectors/connector.ts';
+export type { Chunk, SourceItem, SourceStats } from '../domain/models.ts';
+export type { RetryOptions } from '../embed/embedder.ts';
+export type { ConnectorLocks, ConnectorState, DocumentHead, DocumentState, EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, ReleaseLock, SourceFilter, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, UpsertOutcome, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from '../store/store.ts';
+// The built-in tools' bodies (the tool registry's module, which the host loads in any case).
+export { builtinTools } from '../app/tools.ts';
+export type { ToolRegistry, ToolInfo, Tool, ToolCallContext } from '../app/tools.ts';
+export type { Agent, AgentArgument, AgentRegistry, PromptMessage, ResolvedPrompt } from '../app/agents.ts';
+export type { Kbctx } from '../app/compose.ts';
