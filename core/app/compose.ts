@@ -11,10 +11,10 @@ import { configError, KbctxError } from '../domain/errors.ts';
 import { configuredConnectors, type ConnectorRef } from './select-connectors.ts';
 import type { SearchDeps, SemanticSearch } from './search.ts';
 import { SearchCache } from './search-cache.ts';
-import { AgentRegistry } from './agents.ts';
+import type * as Agents from './agents.ts';
 import { ToolRegistry } from './tools.ts';
 import type { SyncDeps, SyncReport } from './sync.ts';
-import { embedderFromPlugins } from '../embed/plugin-embedder.ts';
+import type * as PluginEmbedder from '../embed/plugin-embedder.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import type { Store } from '../store/store.ts';
 import { deferredStore, openStore } from '../store/open-store.ts';
@@ -59,7 +59,7 @@ export interface Kbctx {
   embedder(): Embedder | null;
   /** Built once per process: built-in tools plus script/registry tools as they are added. */
   tools(): ToolRegistry;
-  agents(): AgentRegistry;
+  agents(): Agents.AgentRegistry;
   /** Loads the plugins and extensions; the Lua bridge reads the script tools and agents at boot. Idempotent; broken scripts and extensions are returned, not thrown. */
   loadScripts(): Promise<LoadFailure[]>;
   /** The plugin host: its hooks and the loaded plugins (`kbctx plugins`). */
@@ -80,7 +80,8 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
   const cache = new SearchCache(config.retrieval.cacheSize);
   let embedderCache: Embedder | null | undefined;
-  const embedder = (): Embedder | null => (embedderCache ??= embedderFromPlugins(kernel, config.embedding, env, bundledProviders('embedder')));
+  // The embedder and the agent registry are required when first asked for (a keyword search needs neither).
+  const embedder = (): Embedder | null => (embedderCache ??= requireOwn<typeof PluginEmbedder>(import.meta.url, '../embed/plugin-embedder.ts').embedderFromPlugins(kernel, config.embedding, env, bundledProviders('embedder')));
   const semantic = config.embedding.provider === 'disabled' ? undefined : lazySemanticSearch(() => embedder() as Embedder);
   const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
   const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
@@ -115,7 +116,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
       }),
     );
   };
-  const collectAgents = (registry: AgentRegistry): void => {
+  const collectAgents = (registry: Agents.AgentRegistry): void => {
     const taken = new Set<string>();
     kernel.hooks.agents.call(
       new PerPluginCollector((plugin, def) => {
@@ -126,7 +127,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     );
   };
   let tools: ToolRegistry | undefined;
-  let agents: AgentRegistry | undefined;
+  let agents: Agents.AgentRegistry | undefined;
   const connectorFor = (ref: ConnectorRef): Promise<Connector> => createConnector({ kernel, config }, ref);
   return {
     config,
@@ -162,7 +163,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     },
     agents() {
       if (!agents) {
-        agents = new AgentRegistry();
+        agents = new (requireOwn<typeof Agents>(import.meta.url, './agents.ts').AgentRegistry)();
         collectAgents(agents);
       }
       return agents;

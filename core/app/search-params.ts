@@ -2,7 +2,8 @@
 // parseSearchParams, so defaults and messages are the same everywhere.
 import { badRequest } from '../domain/errors.ts';
 import { SEARCH_MODES, type SearchMode } from '../domain/models.ts';
-import { parseSince } from '../search/since.ts';
+import type * as Since from '../search/since.ts';
+import { requireOwn } from '../load/require-own.ts';
 import { rejectUnknownParams } from '../tools/unknown-params.ts';
 import { validateParams, type ParamSpec } from '../tools/param-spec.ts';
 import type { RetrievalConfig } from '../config/types.ts';
@@ -63,7 +64,7 @@ export function toSearchParams(p: Record<string, unknown>, retrieval: RetrievalC
     mode: (p['mode'] as SearchMode | undefined) ?? 'keyword',
     limit: Math.min(limit, retrieval.maxLimit),
     source,
-    since: since === undefined ? undefined : parseSince(since, now, p['since'] === undefined ? 'filters.since' : 'since'),
+    since: since === undefined ? undefined : requireOwn<typeof Since>(import.meta.url, '../search/since.ts').parseSince(since, now, p['since'] === undefined ? 'filters.since' : 'since'),
     explain: p['explain'] === true,
   };
 }

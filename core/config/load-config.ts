@@ -9,8 +9,7 @@ import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { configError } from '../domain/errors.ts';
 import { defaultConfigToml } from './default-config.ts';
-import { LOCK_FILE } from '../load/plugin-lock.ts';
-import { importConfigModule, type ConfigModule } from './config-module.ts';
+import type { ConfigModule } from './config-module.ts';
 import { findConfig, isConfigModule } from './find-config.ts';
 import { expandEnv, isCode, referencedEnvVars, unsetMessage, type UnsetVar } from './expand-env.ts';
 import { configSchema, DEFAULT_MAX_FILE_BYTES, type RawConfig } from './schema.ts';
@@ -21,6 +20,8 @@ import type { Config, ScriptConfig } from './types.ts';
 const BUILT_IN_PROVIDERS: readonly string[] = ['disabled', 'openai', 'ollama', 'local'];
 
 export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
+/** The lock file beside the config (load/plugin-lock.ts reads it, with registries or pins only). */
+export const LOCK_FILE = 'kbctx.lock';
 
 export interface LoadConfigOptions {
   /** Value of -c/--config, if given. */
@@ -52,7 +53,7 @@ export async function importConfig(options: Omit<LoadConfigOptions, 'module'> = 
   const env = options.env ?? process.env;
   const found = findConfig({ configPath: options.configPath, cwd, env });
   if (found.file === null || !isConfigModule(found.file)) return undefined;
-  return importConfigModule(found.file, existingFile(found.file, found.via, cwd), env);
+  return (await import('./config-module.ts')).importConfigModule(found.file, existingFile(found.file, found.via, cwd), env);
 }
 
 /** The file as messages show it (relative to the working directory when inside it); a missing one is a config error. */

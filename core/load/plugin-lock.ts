@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml, stringify } from 'smol-toml';
 import { configError } from '../domain/errors.ts';
 
-export const LOCK_FILE = 'kbctx.lock';
+export { LOCK_FILE } from '../config/load-config.ts';
 
 export interface PluginPin {
   /** The plugin's name (its manifest's). */

@@ -1,20 +1,20 @@
 // The SQLite index: one file in WAL mode, opened through Node's built-in node:sqlite (no native
 // build). The only module, with its siblings, that speaks SQL.
-import { configError, KbctxError, type Chunk, type SourceStats, type ConnectorState, type DocumentHead, type DocumentState, type KeywordQuery, type KeywordResult, type SourceState, type Store, type StoreCounts, type StoredDocument, type UpsertOutcome, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type PendingChunk, type StoredEmbedding, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
+import { configError, KbctxError, requireOwn, type Chunk, type SourceStats, type ConnectorState, type DocumentHead, type DocumentState, type KeywordQuery, type KeywordResult, type SourceState, type Store, type StoreCounts, type StoredDocument, type UpsertOutcome, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type PendingChunk, type StoredEmbedding, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
 import { pathProblem, dotAt } from '../../core/api/algorithms.ts';
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { checkIntegrity } from './integrity.ts';
-import { reindexFts, staleFtsRows } from './fts-totals.ts';
-import { ANN_MIN_VECTORS, annStamp } from './vector/ann-index.ts';
-import { DocumentWriter } from './document-writer.ts';
-import { documentVectors, EmbeddingRows } from './embedding-rows.ts';
-import { VectorSearcher } from './vector-search.ts';
+import type * as Integrity from './integrity.ts';
+import type * as FtsTotals from './fts-totals.ts';
+import type * as Ann from './vector/ann-index.ts';
+import type * as Writer from './document-writer.ts';
+import type * as Embeddings from './embedding-rows.ts';
+import type * as Vectors from './vector-search.ts';
+import type * as Transaction from './transaction.ts';
 import { KeywordSearcher } from './keyword-search.ts';
 import { PostingsEngine } from './postings-search.ts';
 import { migrate } from './migrations.ts';
-import { UnitOfWork } from './transaction.ts';
 import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, HEAD_COLUMNS, toChunk, toDocument, toHead, type ChunkRow, type DocumentRow, type HeadRow } from './rows.ts';
 
 const COMPACT_FULL_MAX = 200_000;
@@ -22,6 +22,8 @@ const COMPACT_FULL_MAX = 200_000;
 const REINDEX_RATIO = 0.1;
 /** SQLite result codes caused by the path itself: SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_NOTADB. */
 const USER_PATH_ERRORS = new Set([3, 8, 14, 26]);
+/** The write path, vectors and checks load on first use: a search reads keywords only (ADR 0130). */
+const own = <T>(specifier: string): T => requireOwn<T>(import.meta.url, specifier);
 
 export interface OpenSqliteStoreOptions {
   readOnly?: boolean;
@@ -51,11 +53,11 @@ export function openSqliteStore(file: string, options: OpenSqliteStoreOptions = 
 export class SqliteStore implements Store {
   readonly path: string;
   private readonly db: DatabaseSync;
-  private readonly writer: DocumentWriter;
-  private readonly unit: UnitOfWork;
   private readonly keyword: KeywordSearcher;
-  private readonly embeddings: EmbeddingRows;
-  private readonly vectors: VectorSearcher;
+  private unitOfWork: Transaction.UnitOfWork | undefined;
+  private writerOf: Writer.DocumentWriter | undefined;
+  private embeddingRows: Embeddings.EmbeddingRows | undefined;
+  private vectorSearcher: Vectors.VectorSearcher | undefined;
   private readonly statements = new Map<string, StatementSync>();
   private readonly dataVersion: StatementSync;
 
@@ -64,15 +66,28 @@ export class SqliteStore implements Store {
   constructor(db: DatabaseSync, file: string, keywordEngine: 'postings' | 'fts5' = 'postings') {
     this.db = db;
     this.path = file;
-    this.unit = new UnitOfWork(db);
-    this.writer = new DocumentWriter(db, this.unit);
     this.dataVersion = db.prepare('PRAGMA data_version');
     // A read-only open of a database from before migration 3 has no keyword log: FTS5 answers.
     const logged = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'keyword_state'").get() !== undefined;
     this.postings = keywordEngine === 'postings' && logged ? new PostingsEngine(db, file === ':memory:' ? null : `${file}.keyword`, () => this.generation()) : null;
     this.keyword = new KeywordSearcher(db, () => this.generation(), this.postings);
-    this.embeddings = new EmbeddingRows(db, this.unit);
-    this.vectors = new VectorSearcher(db, this.embeddings, file === ':memory:' ? null : `${file}.vectors`);
+  }
+
+  private get unit(): Transaction.UnitOfWork {
+    return (this.unitOfWork ??= new (own<typeof Transaction>('./transaction.ts').UnitOfWork)(this.db));
+  }
+
+  private get writer(): Writer.DocumentWriter {
+    return (this.writerOf ??= new (own<typeof Writer>('./document-writer.ts').DocumentWriter)(this.db, this.unit));
+  }
+
+  private get embeddings(): Embeddings.EmbeddingRows {
+    return (this.embeddingRows ??= new (own<typeof Embeddings>('./embedding-rows.ts').EmbeddingRows)(this.db, this.unit));
+  }
+
+  private get vectors(): Vectors.VectorSearcher {
+    const file = this.path === ':memory:' ? null : `${this.path}.vectors`;
+    return (this.vectorSearcher ??= new (own<typeof Vectors>('./vector-search.ts').VectorSearcher)(this.db, this.embeddings, file));
   }
 
   private sql(text: string): StatementSync {
@@ -122,6 +137,7 @@ export class SqliteStore implements Store {
     // (fts-totals.ts, ADR 0113): exact totals again, at a cost amortised over the deletions.
     const chunks = this.countRows().chunks;
     const full = chunks <= COMPACT_FULL_MAX;
+    const { reindexFts, staleFtsRows } = own<typeof FtsTotals>('./fts-totals.ts');
     const reindex = staleFtsRows(this.db, chunks) > REINDEX_RATIO * chunks;
     const sql = full ? "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')" : "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('merge', 4000)";
     this.unit.run(() => {
@@ -187,7 +203,7 @@ export class SqliteStore implements Store {
 
   generation(): string {
     // data_version moves when another connection commits; our own writes are counted by the unit of work.
-    return `${(this.dataVersion.get() as { data_version: number }).data_version}:${this.unit.writes}`;
+    return `${(this.dataVersion.get() as { data_version: number }).data_version}:${this.unitOfWork?.writes ?? 0}`;
   }
 
   async pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]> {
@@ -232,7 +248,7 @@ export class SqliteStore implements Store {
 
   async documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Promise<Map<string, number>> {
     const best = new Map<string, number>();
-    for (const row of documentVectors(this.db, space, documentIds)) {
+    for (const row of own<typeof Embeddings>('./embedding-rows.ts').documentVectors(this.db, space, documentIds)) {
       if (row.vector.byteLength !== space.dims * 4) continue;
       const v = new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength));
       const score = dotAt(v, 0, vector, space.dims);
@@ -265,13 +281,14 @@ export class SqliteStore implements Store {
   }
 
   async checkIntegrity(): Promise<IntegrityReport> {
+    const { ANN_MIN_VECTORS, annStamp } = own<typeof Ann>('./vector/ann-index.ts');
     const generation = this.embeddings.generation();
     const vectorIndexes = this.path === ':memory:' ? [] : this.embeddings.spaces().filter((s) => s.count >= ANN_MIN_VECTORS).map((s) => {
       const stamp = annStamp(`${this.path}.vectors`, s);
       const state = stamp === null ? 'missing' as const : stamp.generation === generation && stamp.size === s.count ? 'fresh' as const : 'stale' as const;
       return { model: s.model, dims: s.dims, vectors: s.count, state };
     });
-    return { ...checkIntegrity(this.db), vectorIndexes };
+    return { ...own<typeof Integrity>('./integrity.ts').checkIntegrity(this.db), vectorIndexes };
   }
 
   async counts(): Promise<StoreCounts> {
@@ -339,7 +356,7 @@ export class SqliteStore implements Store {
   /** Closes synchronously (process exit paths that cannot await). */
   closeNow(): void {
     if (!this.db.isOpen) return;
-    this.unit.commit();
+    this.unitOfWork?.commit();
     this.postings?.close();
     this.db.close();
   }
