@@ -5,7 +5,7 @@
 // `subscriptions/listen` streams are counted against [server]'s caps (listen-limits.ts) while open.
 import type { ServerResponse } from 'node:http';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { errorMapping, isKbctxError, loadMcpServer, type AgentRegistry, type DocumentLister, type HttpApp, type HttpRequest, type HttpSurface, type ToolRegistry } from '../../core/index.ts';
+import { errorMapping, isKbctxError, loadMcpServer, type AgentRegistry, type DocumentLister, type HttpApp, type HttpReply, type HttpRequest, type HttpSurface, type ToolRegistry } from '../../core/index.ts';
 import { listenClientKey, ListenStreams, type ListenLimits } from './listen-limits.ts';
 
 export { listenLimitsOf } from './listen-limits.ts';
@@ -80,7 +80,7 @@ export async function createMcpHttpHandler(options: McpHttpOptions): Promise<Mcp
       // The SDK reads the bytes itself (its own JSON parse errors and content-type answers).
       app.removeAllContentTypeParsers();
       app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, bytes, done) => done(null, bytes));
-      app.all(MCP_PATH, async (request, reply) => reply.send(await serve(request, reply.raw, request.body as Buffer | undefined)));
+      app.all(MCP_PATH, async (request, reply) => send(reply, await serve(request, reply.raw, request.body as Buffer | undefined)));
     },
     close: () => handler.close(),
     resourcesChanged: () => handler.notify.resourcesChanged(),
@@ -99,6 +99,18 @@ function listenRequestId(body: Buffer | undefined): { id: unknown } | undefined 
   const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
   const listen = messages.find((m) => (m as { method?: unknown } | null)?.method === 'subscriptions/listen') as { id?: unknown } | undefined;
   return listen && { id: listen.id ?? null };
+}
+
+/**
+ * The SDK's Response through fastify: an SSE body streams as it comes; any other body (a JSON answer,
+ * an error) is read whole and sent with a Content-Length in one write, as fastify would send a
+ * Response's body as a chunked stream.
+ */
+async function send(reply: HttpReply, response: Response): Promise<HttpReply> {
+  if (response.body === null || response.headers.get('content-type')?.startsWith('text/event-stream')) return reply.send(response);
+  void reply.code(response.status);
+  for (const [name, value] of response.headers) void reply.header(name, value);
+  return reply.send(Buffer.from(await response.arrayBuffer()));
 }
 
 function toHeaders(raw: readonly string[]): Headers {

@@ -13,17 +13,36 @@ export interface HostPolicy {
   corsOrigins: readonly string[];
 }
 
-/** The guard returns the parsed Host (undefined when the request had none), the one the request URL is built from. */
+/**
+ * The guard returns the parsed Host (undefined when the request had none), the one the request URL is
+ * built from. The last accepted Host value is remembered with its parse (a client sends the same Host
+ * on every request): the strict parse runs again only for a different value. A refused Host is never
+ * remembered, and the Origin check runs on every request.
+ */
 export function createHostGuard(policy: HostPolicy): (headers: IncomingHttpHeaders) => RequestHost | undefined {
-  if (!policy.enabled) return (headers) => parseHostHeader(headers.host);
+  let lastValue: string | undefined;
+  let lastHost: RequestHost | undefined;
+  const accepted = (value: string | undefined, check: (host: RequestHost | undefined) => RequestHost | undefined): RequestHost | undefined => {
+    if (value !== undefined && value === lastValue) return lastHost;
+    const host = check(parseHostHeader(value));
+    if (value !== undefined) {
+      lastValue = value;
+      lastHost = Object.freeze(host);
+    }
+    return host;
+  };
+  if (!policy.enabled) return (headers) => accepted(headers.host, (host) => host);
   const allowed = new Set(policy.allowedHosts.map((h) => h.toLowerCase()));
   const explicitOrigins = new Set(policy.corsOrigins.filter((o) => o !== '*').map((o) => o.toLowerCase().replace(/\/$/, '')));
   const hostOk = (hostname: string): boolean => isLoopbackHost(hostname) || allowed.has(hostname.toLowerCase());
-  return (headers) => {
-    const host = parseHostHeader(headers.host);
+  const checkHost = (host: RequestHost | undefined): RequestHost => {
     if (!host || !hostOk(host.hostname)) {
       throw new KbctxError('forbidden', `Host '${host?.authority ?? ''}' is not allowed on a loopback server; add it to [server].allowed_hosts to accept it`);
     }
+    return host;
+  };
+  return (headers) => {
+    const host = accepted(headers.host, checkHost);
     const origin = headers.origin;
     if (origin === undefined || explicitOrigins.has(origin.toLowerCase())) return host;
     let originHost: string;

@@ -74,16 +74,21 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
   });
 
   // request.clientGone: aborted when the connection closes before the answer is sent (fastify's own
-  // request.signal also fires once the request body has been read, too early for a tool call).
+  // request.signal also fires once the request body has been read, too early for a tool call). A
+  // response that finished is not aborted: every request would pay for an AbortError and its event.
+  // One callback-style hook with the Host guard: an async hook per concern costs a promise and a
+  // hook-runner turn each, on every request.
   app.decorateRequest('clientGone', null as unknown as AbortSignal);
-  app.addHook('onRequest', async (request, reply) => {
-    const abort = new AbortController();
-    reply.raw.once('close', () => abort.abort());
-    request.clientGone = abort.signal;
-  });
   const guard = createHostGuard({ enabled: isLoopbackHost(options.bindHost), allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
-  app.addHook('onRequest', async (request) => {
-    guard(request.headers);
+  app.addHook('onRequest', (request, reply, done) => {
+    const abort = new AbortController();
+    const response = reply.raw;
+    response.once('close', () => {
+      if (!response.writableFinished) abort.abort();
+    });
+    request.clientGone = abort.signal;
+    guard(request.headers); // throws forbidden/bad_request: fastify answers it through the error handler
+    done();
   });
   if (config.corsEnabled) {
     const any = config.corsOrigins.includes('*');
@@ -98,11 +103,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
 
   // Bearer auth before routing-level work, on every route (present and future, 404s included) but the public ones.
   const publicRoutes = new Set<string>();
-  const auth = createBearerAuth(options.authToken ?? null);
-  app.addHook('onRequest', async (request) => {
-    if (publicRoutes.has(`${request.method} ${request.routeOptions.url ?? ''}`)) return;
-    auth(request.raw, request.url.split('?', 1)[0]!);
-  });
+  if (options.authToken !== null && options.authToken !== undefined) {
+    const auth = createBearerAuth(options.authToken);
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!publicRoutes.has(`${request.method} ${request.routeOptions.url ?? ''}`)) auth(request.raw, request.url.split('?', 1)[0]!);
+      done();
+    });
+  }
 
   // 405 with Allow for a known path asked with another method: the routes are mirrored into a router of their own.
   const methods = FindMyWay();

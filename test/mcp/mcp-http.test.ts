@@ -114,3 +114,42 @@ describe('resource not found on the wire', () => {
     assert.deepEqual(await read({ 'mcp-protocol-version': '2025-06-18' }, { uri }), { code: -32002, message: 'document not found: missing', data: { uri } });
   });
 });
+
+describe('answers on the wire (ADR 0132)', () => {
+  const post = (version: string, extra: Record<string, string> = {}) =>
+    fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version, ...extra },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: {
+          name: 'search',
+          arguments: { query: 'quick brown fox' },
+          ...(version === '2026-07-28'
+            ? { _meta: { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } }
+            : {}),
+        },
+      }),
+    });
+
+  it('a JSON answer is sent whole with its Content-Length, not as a chunked stream', async () => {
+    const res = await post('2026-07-28', { 'mcp-method': 'tools/call', 'mcp-name': 'search' });
+    const body = Buffer.from(await res.arrayBuffer());
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(res.headers.get('transfer-encoding'), null);
+    assert.equal(res.headers.get('content-length'), String(body.length));
+    const message = JSON.parse(body.toString('utf8')) as { id: number; result: { structuredContent: { results: { title: string }[] } } };
+    assert.equal(message.id, 3);
+    assert.equal(message.result.structuredContent.results[0]?.title, 'Foxes');
+  });
+
+  it('a 2025 stateless answer still streams as server-sent events', async () => {
+    const res = await post('2025-06-18');
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    assert.match(await res.text(), /^event: message\ndata: \{"result":/m);
+  });
+});
