@@ -47,6 +47,9 @@ export class Kernel {
   private readonly disposers: { plugin: string; fn: () => void | Promise<void> }[] = [];
   private readonly options: KernelOptions;
   private readonly shutdownController = new AbortController();
+  /** The call context and the plugins' contexts for the kernel's own signal, built once (pluginContext). */
+  private sharedCallContext: PluginContext | undefined;
+  private readonly sharedContexts = new Map<string, PluginContext>();
 
   constructor(options: KernelOptions = {}) {
     this.options = options;
@@ -74,11 +77,28 @@ export class Kernel {
    * The context argument of one hook call. Typed as the PluginContext each tap receives: the tap
    * attribution swaps this CallContext for the tapping plugin's own view (its name, its logger).
    */
-  callContext(signal: AbortSignal = this.shutdownController.signal): PluginContext {
+  callContext(signal?: AbortSignal): PluginContext {
+    if (signal === undefined || signal === this.shutdownController.signal) return (this.sharedCallContext ??= this.newCallContext(this.shutdownController.signal));
+    return this.newCallContext(signal);
+  }
+
+  /**
+   * A plugin's context. With the kernel's own signal (every pipeline hook call: a sync's `chunk` tap
+   * per document) it is built once per plugin; the services are resolved when called, so one built
+   * before the index is open works after.
+   */
+  pluginContext(plugin: string, signal?: AbortSignal): PluginContext {
+    if (signal !== undefined && signal !== this.shutdownController.signal) return this.newPluginContext(plugin, signal);
+    let context = this.sharedContexts.get(plugin);
+    if (context === undefined) this.sharedContexts.set(plugin, (context = this.newPluginContext(plugin, this.shutdownController.signal)));
+    return context;
+  }
+
+  private newCallContext(signal: AbortSignal): PluginContext {
     return new CallContext((plugin, s) => this.pluginContext(plugin, s), signal) as unknown as PluginContext;
   }
 
-  pluginContext(plugin: string, signal: AbortSignal = this.shutdownController.signal): PluginContext {
+  private newPluginContext(plugin: string, signal: AbortSignal): PluginContext {
     // Resolved at each call: a context is handed out before the index is open (createStore taps).
     const services = (): IndexServices => this.options.services?.() ?? missing(plugin);
     return {

@@ -47,7 +47,14 @@ export function attributeHookMap(map: HookMap<Hook<unknown, unknown>>, mapName: 
 }
 
 function wrap(type: MutableTap['type'], fn: AnyFn, plugin: string, hookName: string, timeoutMs: number): AnyFn {
-  const withContext = (args: unknown[]): unknown[] => args.map((a) => (isPluginScoped(a) ? a.forPlugin(plugin) : a));
+  // In place: `args` is the wrapper's own rest array, made for this call.
+  const withContext = (args: unknown[]): unknown[] => {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (isPluginScoped(a)) args[i] = a.forPlugin(plugin);
+    }
+    return args;
+  };
   if (type === 'sync') {
     return (...args) => {
       try {
@@ -57,7 +64,7 @@ function wrap(type: MutableTap['type'], fn: AnyFn, plugin: string, hookName: str
       }
     };
   }
-  if (type === 'promise') return (...args) => settle(() => fn(...withContext(args)) as Promise<unknown>, plugin, hookName, timeoutMs);
+  if (type === 'promise') return (...args) => settle(() => fn(...withContext(args)), plugin, hookName, timeoutMs);
   return (...args) => {
     const callback = args.pop() as (error: unknown, result?: unknown) => void;
     settle(
@@ -69,19 +76,35 @@ function wrap(type: MutableTap['type'], fn: AnyFn, plugin: string, hookName: str
   };
 }
 
-async function settle(run: () => Promise<unknown>, plugin: string, hookName: string, timeoutMs: number): Promise<unknown> {
-  let timer: NodeJS.Timeout | undefined;
+/**
+ * The tap's result as a promise: a throw or a rejection (any reason, falsy too) becomes a PluginError
+ * naming plugin and hook; past `timeoutMs` (> 0) it fails as never settling. One promise and one timer
+ * per call, no async function and no Promise.race (ADR 0131: this runs per tap per document).
+ */
+function settle(run: () => unknown, plugin: string, hookName: string, timeoutMs: number): Promise<unknown> {
+  let result: unknown;
   try {
-    const result = run();
-    if (timeoutMs <= 0) return await result;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`did not settle within ${timeoutMs / 1000} s`)), timeoutMs);
-      timer.unref();
-    });
-    return await Promise.race([result, timedOut]);
+    result = run();
   } catch (error) {
-    throw error instanceof PluginError ? error : new PluginError(plugin, hookName, error);
-  } finally {
-    clearTimeout(timer);
+    return Promise.reject(attributed(error, plugin, hookName));
   }
+  if (timeoutMs <= 0) return Promise.resolve(result).then(undefined, (error: unknown) => Promise.reject(attributed(error, plugin, hookName)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(attributed(new Error(`did not settle within ${timeoutMs / 1000} s`), plugin, hookName)), timeoutMs);
+    timer.unref();
+    Promise.resolve(result).then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(attributed(error, plugin, hookName));
+      },
+    );
+  });
+}
+
+function attributed(error: unknown, plugin: string, hookName: string): PluginError {
+  return error instanceof PluginError ? error : new PluginError(plugin, hookName, error);
 }

@@ -4,8 +4,11 @@ import type { ExtractedText, ExtractRequest, FileExtraction } from '../hook-type
 import type { Kernel } from '../kernel.ts';
 
 export function extractionOf(kernel: Kernel): FileExtraction {
-  return async (request: ExtractRequest): Promise<ExtractedText | undefined> => {
+  // Not an async function: a file whose extension no plugin taps (every Markdown file of a sync) costs a look-up, not a promise.
+  return (request: ExtractRequest): Promise<ExtractedText | undefined> => {
     const hook = kernel.hooks.extract.get(request.extension);
-    return hook?.isUsed() ? hook.promise(request, kernel.callContext()) : undefined;
+    return hook?.isUsed() ? hook.promise(request, kernel.callContext()) : NONE;
   };
 }
+
+const NONE: Promise<undefined> = Promise.resolve(undefined);

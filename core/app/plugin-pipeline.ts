@@ -24,11 +24,11 @@ export function pipelineOf(kernel: Kernel): Pipeline {
     get document() {
       return h.document.isUsed() ? (draft: DocumentDraft) => h.document.promise(draft, kernel.callContext()) : undefined;
     },
-    get chunk() {
+    // A plain function, not a getter: read once per document, it made two closures each time.
+    chunk(document: DocumentDraft & { id: string }, sizes: { maxTokens: number; overlapTokens: number }) {
       const taps = h.chunk.taps;
       const only = taps.length === 1 && taps[0]?.type === 'sync' ? (taps[0].fn as (request: ChunkRequest, ctx: PluginContext) => string[] | undefined) : undefined;
-      if (only) return (document: DocumentDraft & { id: string }, sizes: { maxTokens: number; overlapTokens: number }) => Promise.resolve(only({ document, sizes }, kernel.callContext()));
-      return (document: DocumentDraft & { id: string }, sizes: { maxTokens: number; overlapTokens: number }) => h.chunk.promise({ document, sizes }, kernel.callContext());
+      return only ? Promise.resolve(only({ document, sizes }, kernel.callContext())) : h.chunk.promise({ document, sizes }, kernel.callContext());
     },
     get query() {
       return h.query.isUsed() ? (request: SearchRequest) => h.query.promise(request, kernel.callContext()) : undefined;
