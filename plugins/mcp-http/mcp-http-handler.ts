@@ -1,9 +1,9 @@
 // Mounts the SDK's web-standard MCP handler (createMcpHandler: 2026-07-28 per-request serving plus
 // the stateless fallback for 2025-era clients) on the listener's fastify instance at `/mcp`: the body
 // arrives as bytes read under fastify's body limit (413 also while streaming), goes to the SDK as a
-// fetch Request, and fastify sends the SDK's Response (SSE bodies streamed as they come).
+// fetch Request, and the SDK's Response is written to the hijacked reply (SSE bodies streamed as they come).
 // `subscriptions/listen` streams are counted against [server]'s caps (listen-limits.ts) while open.
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { errorMapping, isKbctxError, loadMcpServer, type AgentRegistry, type DocumentLister, type HttpApp, type HttpReply, type HttpRequest, type HttpSurface, type ToolRegistry } from '../../core/index.ts';
 import { listenClientKey, ListenStreams, type ListenLimits } from './listen-limits.ts';
@@ -102,15 +102,72 @@ function listenRequestId(body: Buffer | undefined): { id: unknown } | undefined 
 }
 
 /**
- * The SDK's Response through fastify: an SSE body streams as it comes; any other body (a JSON answer,
- * an error) is read whole and sent with a Content-Length in one write, as fastify would send a
- * Response's body as a chunked stream.
+ * The SDK's Response written straight to the socket (ADR 0132): the reply is hijacked, so fastify's
+ * send path (and its onSend hooks, which no plugin taps on this listener) is skipped; the headers our
+ * hooks set on the reply (CORS) go out with the SDK's. An SSE body streams as it comes; any other body
+ * (a JSON answer, an error) is read whole and sent with a Content-Length in one write. Whatever fails
+ * before the first byte (reading the body, its first event) still answers through the error handler.
  */
-async function send(reply: HttpReply, response: Response): Promise<HttpReply> {
-  if (response.body === null || response.headers.get('content-type')?.startsWith('text/event-stream')) return reply.send(response);
-  void reply.code(response.status);
-  for (const [name, value] of response.headers) void reply.header(name, value);
-  return reply.send(Buffer.from(await response.arrayBuffer()));
+async function send(reply: HttpReply, response: Response): Promise<void> {
+  const sse = response.body !== null && response.headers.get('content-type')?.startsWith('text/event-stream') === true;
+  const reader = sse ? response.body!.getReader() : undefined;
+  const first = reader ? await reader.read() : undefined;
+  const body = sse || response.body === null ? undefined : Buffer.from(await response.arrayBuffer());
+  reply.hijack();
+  const res = reply.raw;
+  const headers = reply.getHeaders() as OutgoingHttpHeaders;
+  for (const [name, value] of response.headers) headers[name] = value;
+  const status = response.status;
+  const head = reply.request.raw.method === 'HEAD';
+  if (status === 204) {
+    delete headers['content-length'];
+    delete headers['content-type'];
+    res.writeHead(status, headers).end();
+  } else if (reader) {
+    res.writeHead(status, headers);
+    void stream(res, reader, first!);
+  } else {
+    // As fastify's send did: a body's length (kept on HEAD when given), an empty answer's 0.
+    if (body === undefined) {
+      if (status !== 304 && !head) headers['content-length'] = '0';
+    } else {
+      if (body.length > 0) headers['content-type'] ??= 'application/octet-stream';
+      if (!head || headers['content-length'] === undefined) headers['content-length'] = String(body.length);
+    }
+    res.writeHead(status, headers).end(body);
+  }
+}
+
+type Chunk = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+
+/** The rest of an SSE body, as fastify streamed it: backpressure honoured, the source cancelled when the client goes. */
+async function stream(res: ServerResponse, reader: ReadableStreamDefaultReader<Uint8Array>, first: Chunk): Promise<void> {
+  let open = true;
+  res.once('close', () => {
+    if (open) reader.cancel().catch(() => {});
+  });
+  try {
+    for (let chunk = first; !chunk.done; chunk = await reader.read()) {
+      if (res.destroyed) return;
+      if (!res.write(chunk.value)) await drained(res);
+    }
+    open = false;
+    res.end();
+  } catch {
+    open = false;
+    res.destroy(); // a broken stream after its head: nothing to answer with but the closed connection
+  }
+}
+
+/** The socket took the buffered bytes, or the client went. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.once('drain', done).once('close', done);
+  });
 }
 
 function toHeaders(raw: readonly string[]): Headers {

@@ -35,6 +35,20 @@ describe('REST with a token configured', () => {
     assert.equal((await call('/tools/sources', { headers: { authorization: `bearer  ${TOKEN}` } })).status, 200);
   });
 
+  it('answers a preflight before auth, and a refusal to a browser with its CORS headers', async () => {
+    const origin = 'http://localhost:6274';
+    const pre = await call('/mcp', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' } });
+    assert.equal(pre.status, 204);
+    assert.equal(pre.headers.get('access-control-allow-origin'), '*');
+    assert.equal(pre.headers.get('access-control-allow-headers'), 'authorization');
+    for (const path of ['/mcp', '/tools/search']) {
+      const refused = await call(path, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' });
+      assert.equal(refused.status, 401, path);
+      assert.equal(refused.headers.get('access-control-allow-origin'), '*', path);
+      assert.match(refused.headers.get('access-control-expose-headers') ?? '', /WWW-Authenticate/, path);
+    }
+  });
+
   it('leaves GET /health open for load balancers', async () => {
     assert.equal((await call('/health')).status, 200);
   });

@@ -152,4 +152,31 @@ describe('answers on the wire (ADR 0132)', () => {
     assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
     assert.match(await res.text(), /^event: message\ndata: \{"result":/m);
   });
+
+  it('both kinds carry the headers the hooks set (CORS for an Origin) along with the SDK\'s', async () => {
+    const origin = { origin: 'http://localhost:6274' };
+    for (const res of [await post('2026-07-28', { 'mcp-method': 'tools/call', 'mcp-name': 'search', ...origin }), await post('2025-06-18', origin)]) {
+      await res.arrayBuffer();
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('access-control-allow-origin'), '*');
+      assert.match(res.headers.get('access-control-expose-headers') ?? '', /Mcp-Session-Id/);
+      assert.equal((await post('2025-06-18')).headers.get('access-control-allow-origin'), null);
+    }
+  });
+
+  it('an answer without a body (a notification, 202) has Content-Length 0; an SDK refusal keeps its status and type', async () => {
+    const note = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    assert.equal(note.status, 202);
+    assert.equal(await note.text(), '');
+    assert.equal(note.headers.get('content-length'), '0');
+    const refused = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/html' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const body = Buffer.from(await refused.arrayBuffer());
+    assert.equal(refused.status, 406);
+    assert.match(refused.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(refused.headers.get('content-length'), String(body.length));
+  });
 });
