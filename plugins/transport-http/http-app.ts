@@ -1,14 +1,14 @@
 // One fastify instance per HTTP listener: the Host guard (DNS rebinding; a malformed Host is 400),
-// CORS (cors.ts), Bearer auth on every route but GET /health and the public files, the JSON
+// CORS (@fastify/cors), Bearer auth on every route but GET /health and the public files, the JSON
 // body parser under [server].max_body_bytes, the time-outs, the one error handler and the 404/405
 // answers; then each plugin's surface (`httpRoutes`) in a scope of its own.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import cors from '@fastify/cors';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { KbctxError, badRequest, errorMapping, isKbctxError, isLoopbackHost, type HttpApp, type HttpSurface, type ServerConfig } from '../../core/index.ts';
 import { BEARER_CHALLENGE, createBearerAuth } from './bearer-auth.ts';
-import { createCors } from './cors.ts';
 import { createHostGuard } from './host-guard.ts';
 
 export type Log = (line: string) => void;
@@ -35,6 +35,7 @@ export interface HttpListener {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
+const CORS_EXPOSE_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
 const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListener> {
@@ -79,8 +80,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
   // hook-runner turn each, on every request.
   app.decorateRequest('clientGone', null as unknown as AbortSignal);
   const guard = createHostGuard({ enabled: isLoopbackHost(options.bindHost), allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
-  // CORS in the same hook, after the guard and before auth (a preflight carries no credentials).
-  const cors = config.corsEnabled ? createCors(config.corsOrigins) : undefined;
   app.addHook('onRequest', (request, reply, done) => {
     const abort = new AbortController();
     const response = reply.raw;
@@ -89,10 +88,18 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     });
     request.clientGone = abort.signal;
     guard(request.headers); // throws forbidden/bad_request: fastify answers it through the error handler
-    if (cors?.(request, reply) !== true) done(); // a preflight is answered: no route runs
+    done();
   });
-  // Every OPTIONS is a preflight the hook answers; the route only lets fastify route them there.
-  if (cors) app.options('*', (_request, reply) => reply.callNotFound());
+  if (config.corsEnabled) {
+    const any = config.corsOrigins.includes('*');
+    await app.register(cors, {
+      origin: any ? '*' : config.corsOrigins.map((o) => o.replace(/\/$/, '')),
+      methods: 'GET, POST, DELETE, OPTIONS',
+      exposedHeaders: CORS_EXPOSE_HEADERS,
+      maxAge: 86_400,
+      // allowedHeaders unset: a preflight's Access-Control-Request-Headers are echoed.
+    });
+  }
 
   // Bearer auth before routing-level work, on every route (present and future, 404s included) but the public ones.
   const publicRoutes = new Set<string>();
