@@ -1,12 +1,12 @@
 // `registry add plugins/<name>`: enables a registry plugin by adding its entry file to the config's
 // `plugins` list. A TypeScript/JavaScript plugin runs with full rights, so it is added only with
-// `trust` and pinned in kbctx.lock (registry commit + sha256 of the entry file); adding it again
+// `trust` and pinned in kbctx.lock (registry commit + sha256 of the plugin's files); adding it again
 // with `trust` re-pins a changed file. A Lua plugin runs sandboxed: no trust step, no pin.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import { KERNEL_API_VERSION } from '../core/kernel.ts';
-import { formatPluginLock, LOCK_FILE, readPluginLock, sha256File } from '../core/load/plugin-lock.ts';
+import { formatPluginLock, LOCK_FILE, readPluginLock, sha256Plugin } from '../core/load/plugin-lock.ts';
 import { defaultConfigToml } from '../core/config/default-config.ts';
 import { configError, KbctxError } from '../core/domain/errors.ts';
 import { appendPluginEntry } from './config-edit.ts';
@@ -44,7 +44,7 @@ export async function addPlugin(ctx: RegistryContext, ext: ResolvedExtension, op
     );
   }
   const pins = readPluginLock(lockFile);
-  const sha256 = sha256File(ext.scriptPath);
+  const sha256 = sha256Plugin(ext.scriptPath);
   const registry = loadRegistries(ctx.config).find((r) => r.name === ext.registry)!;
   const pin = { name: manifest.name, registry: ext.registry, path: ext.entry.path, file: ext.scriptPath, commit: registry.isGit ? await headCommit(registry.path) : null, sha256 };
   const previous = pins.get(manifest.name);

@@ -11,18 +11,21 @@ import { bareClone, commit, git, initRepo } from './helpers/git-repo.ts';
 import { Workspace } from './helpers/workspace.ts';
 
 const ws = new Workspace('kbctx-registry-plugins-');
-const HELLO = `export default {
+const HELLO = `import { GREETING } from './words.ts';
+
+export default {
   name: 'hello',
   version: '1.2.0',
   kbctx: '^0.2',
   provides: ['command:hello'],
   apply(kernel) {
     kernel.hooks.commands.tap('hello', (program) => {
-      program.command('hello').action(() => console.log('hello from the registry'));
+      program.command('hello').action(() => console.log(GREETING));
     });
   },
 };
 `;
+const WORDS = "export const GREETING = 'hello from the registry';\n";
 const HELLO_MANIFEST = `name = "hello"
 version = "1.2.0"
 kbctx = "^0.2"
@@ -45,6 +48,7 @@ before(() => {
     {
       'plugins/hello/kbctx-plugin.toml': HELLO_MANIFEST,
       'plugins/hello/index.ts': HELLO,
+      'plugins/hello/words.ts': WORDS,
       'plugins/redact/kbctx-plugin.toml': REDACT_MANIFEST,
       'plugins/redact/plugin.lua': 'return { name = "redact" }\n',
       'plugins/broken/kbctx-plugin.toml': 'name = "broken"\nversion = "1"\nkbctx = "^0.2"\nentry = "main.py"\n',
@@ -98,7 +102,10 @@ describe('registry plugins', () => {
     assert.deepEqual(config()['plugins'], ['bundled', entryFile()]);
     assert.match(readFileSync(ws.path('config/kbctx.toml'), 'utf8'), /^plugins = .*\n\n# my config\n\[db\]/, 'a top-level key before every table; the rest kept');
     const lock = parseToml(readFileSync(ws.path('config/kbctx.lock'), 'utf8')) as { plugins: Record<string, Record<string, string>> };
-    const sha256 = createHash('sha256').update(readFileSync(entryFile())).digest('hex');
+    // The documented digest: one `<path>\0<sha256>\n` line per file of the plugin's folder, sorted.
+    const hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+    const files = ['index.ts', 'kbctx-plugin.toml', 'words.ts'].map((f) => `${f}\0${hex(readFileSync(ws.path(`regs/community/plugins/hello/${f}`)))}\n`);
+    const sha256 = hex(files.sort().join(''));
     assert.deepEqual({ ...lock.plugins['hello'] }, { registry: 'community', path: 'plugins/hello/index.ts', file: entryFile(), commit: head, sha256 });
     const loaded = await plugins();
     assert.equal(loaded.code, 0, loaded.stderr);
@@ -109,8 +116,17 @@ describe('registry plugins', () => {
     assert.match((await ws.kbctx(['registry', 'list'])).stdout, /plugins\/hello\s+community\s+yes/);
   });
 
+  it('a pinned plugin whose helper module (not its entry) changed is refused too; restored, it loads again', async () => {
+    writeFileSync(ws.path('regs/community/plugins/hello/words.ts'), "export const GREETING = 'tampered';\n");
+    const refused = await plugins();
+    assert.equal(refused.code, 3);
+    assert.match(refused.stderr, /plugin 'hello' \(registry 'community', plugins\/hello\/index\.ts\) changed since it was trusted/);
+    git(ws.path('regs/community'), ['checkout', '--', '.']);
+    assert.match((await ws.kbctx(['hello'])).stdout, /hello from the registry/);
+  });
+
   it('a pinned plugin whose file changed is refused, naming it and how to re-trust (exit 3); add --trust again re-pins it', async () => {
-    writeFileSync(entryFile(), HELLO.replace('hello from the registry', 'something else'));
+    writeFileSync(entryFile(), HELLO.replace('console.log(GREETING)', "console.log('something else')"));
     const refused = await plugins();
     assert.equal(refused.code, 3);
     assert.match(refused.stderr, /plugin 'hello' \(registry 'community', plugins\/hello\/index\.ts\) changed since it was trusted at commit [0-9a-f]{7}/);

@@ -1,9 +1,9 @@
 // Which configured plugin files are registry plugins, and whether they may run: a TypeScript or
-// JavaScript file inside a configured registry runs only when the lock file pins it and its sha256
-// still matches (a Lua file runs sandboxed and needs no pin). Checked before the file is imported.
+// JavaScript file inside a configured registry runs only when the lock file pins it and the sha256 of
+// its folder's files still matches (a Lua file runs sandboxed and needs no pin). Checked before the file is imported.
 import path from 'node:path';
 import { configError } from '../domain/errors.ts';
-import { LOCK_FILE, readPluginLock, sha256File, type PluginPin } from './plugin-lock.ts';
+import { LOCK_FILE, readPluginLock, sha256Plugin, type PluginPin } from './plugin-lock.ts';
 
 export interface TrustSettings {
   /** `kbctx.lock` beside the config file; null for the built-in config. */
@@ -35,7 +35,7 @@ export function pinChecker(settings: TrustSettings): (file: string, as: string) 
 function verified(pin: PluginPin, file: string): PinnedOrigin {
   let actual: string;
   try {
-    actual = sha256File(file);
+    actual = sha256Plugin(file);
   } catch (error) {
     throw configError(`plugin '${pin.name}' (registry '${pin.registry}', ${pin.path}): cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, error);
   }

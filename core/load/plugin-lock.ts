@@ -1,8 +1,10 @@
 // The lock file beside the config (`kbctx.lock`): registry plugins that run with full rights, each
-// pinned to its registry commit and the sha256 of its entry file when it was trusted. Read here
-// before a plugin is imported; written by `kbctx registry add plugins/<name> --trust`.
+// pinned to its registry commit and the sha256 of its files (the entry's folder, every file in it)
+// when it was trusted. Read here before a plugin is imported; written by `kbctx registry add
+// plugins/<name> --trust`.
 import { sha256Hex } from '../domain/ids.ts';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import nodePath from 'node:path';
 import { parse as parseToml, stringify } from 'smol-toml';
 import { configError } from '../domain/errors.ts';
 
@@ -18,10 +20,33 @@ export interface PluginPin {
   file: string;
   /** The registry's commit when trusted; null for a registry that is a plain folder. */
   commit: string | null;
+  /** sha256Plugin of the entry when trusted: the digest of every file in the plugin's folder. */
   sha256: string;
 }
 
-export const sha256File = (file: string): string => sha256Hex(readFileSync(file));
+/**
+ * The digest a pin holds: every file under the entry's folder (the plugin's folder, beside its
+ * kbctx-plugin.toml), so a changed helper module is refused like a changed entry. One line per file,
+ * sorted by its path relative to the folder: `<path>\0<sha256 of its bytes>\n` (a symbolic link: of
+ * its target's name, not followed); the sha256 of those lines. `.git` folders are skipped.
+ */
+export function sha256Plugin(entryFile: string): string {
+  const root = nodePath.dirname(entryFile);
+  const lines: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = nodePath.join(dir, entry.name);
+      const rel = nodePath.relative(root, full).split(nodePath.sep).join('/');
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git') walk(full);
+      } else if (entry.isSymbolicLink()) lines.push(`${rel}\0link:${sha256Hex(readlinkSync(full))}\n`);
+      else if (lstatSync(full).isFile()) lines.push(`${rel}\0${sha256Hex(readFileSync(full))}\n`);
+    }
+  };
+  readFileSync(entryFile); // a missing or unreadable entry fails here, naming it
+  walk(root);
+  return sha256Hex(lines.sort().join(''));
+}
 
 /** The pins of a lock file by plugin name (empty when there is no lock file). */
 export function readPluginLock(lockFile: string): Map<string, PluginPin> {
@@ -50,6 +75,6 @@ export function formatPluginLock(pins: Iterable<PluginPin>): string {
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((p) => [p.name, { registry: p.registry, path: p.path, file: p.file, ...(p.commit ? { commit: p.commit } : {}), sha256: p.sha256 }]),
   );
-  const header = '# Registry plugins trusted to run with full rights (`kbctx registry add plugins/<name> --trust`).\n# kbctx refuses to load one whose entry file no longer has this sha256. Written by kbctx.\n\n';
+  const header = '# Registry plugins trusted to run with full rights (`kbctx registry add plugins/<name> --trust`).\n# kbctx refuses to load one whose files (its folder) no longer have this sha256. Written by kbctx.\n\n';
   return `${header}${stringify({ plugins: tables })}\n`;
 }
