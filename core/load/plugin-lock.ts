@@ -3,7 +3,7 @@
 // when it was trusted. Read here before a plugin is imported; written by `kbctx registry add
 // plugins/<name> --trust`.
 import { sha256Hex } from '../domain/ids.ts';
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import nodePath from 'node:path';
 import { parse as parseToml, stringify } from 'smol-toml';
 import { configError } from '../domain/errors.ts';
@@ -28,7 +28,8 @@ export interface PluginPin {
  * The digest a pin holds: every file under the entry's folder (the plugin's folder, beside its
  * kbctx-plugin.toml), so a changed helper module is refused like a changed entry. One line per file,
  * sorted by its path relative to the folder: `<path>\0<sha256 of its bytes>\n` (a symbolic link: of
- * its target's name, not followed); the sha256 of those lines. `.git` folders are skipped.
+ * its target's name, and of the bytes when it leads to a file; linked folders are not walked); the
+ * sha256 of those lines. `.git` folders are skipped.
  */
 export function sha256Plugin(entryFile: string): string {
   const root = nodePath.dirname(entryFile);
@@ -39,11 +40,15 @@ export function sha256Plugin(entryFile: string): string {
       const rel = nodePath.relative(root, full).split(nodePath.sep).join('/');
       if (entry.isDirectory()) {
         if (entry.name !== '.git') walk(full);
-      } else if (entry.isSymbolicLink()) lines.push(`${rel}\0link:${sha256Hex(readlinkSync(full))}\n`);
-      else if (lstatSync(full).isFile()) lines.push(`${rel}\0${sha256Hex(readFileSync(full))}\n`);
+      } else if (entry.isSymbolicLink()) {
+        // Its target's name, and the bytes of a file it leads to (a linked entry or helper counts as changed too).
+        const target = statSync(full, { throwIfNoEntry: false });
+        lines.push(`${rel}\0link:${sha256Hex(readlinkSync(full))}${target?.isFile() ? `:${sha256Hex(readFileSync(full))}` : ''}\n`);
+      }
+      else if (entry.isFile()) lines.push(`${rel}\0${sha256Hex(readFileSync(full))}\n`);
     }
   };
-  readFileSync(entryFile); // a missing or unreadable entry fails here, naming it
+  statSync(entryFile); // a missing entry fails here, naming it (the walk below reads it with the rest)
   walk(root);
   return sha256Hex(lines.sort().join(''));
 }
