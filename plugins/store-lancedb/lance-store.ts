@@ -150,6 +150,21 @@ export class LanceStore implements Store {
     return this.model;
   }
 
+  /**
+   * The model at the latest commit even inside a bulk group: a connector's sync starts here (after it
+   * took the connector's lock, maybe while another process synced it), so it compares against what was
+   * committed meanwhile instead of its opening snapshot. The group's open writes are committed first.
+   */
+  private async latest(): Promise<Model> {
+    this.assertOpen();
+    if (this.bulkDepth > 0) {
+      await this.flush();
+      if (this.stale || this.writtenVersion() > this.knownVersion) await this.reload();
+      return this.model;
+    }
+    return this.fresh();
+  }
+
   generation(): string {
     return `${this.writtenVersion()}:${this.writes}`;
   }
@@ -206,7 +221,7 @@ export class LanceStore implements Store {
   }
 
   async documentStates(connector: string): Promise<Map<string, DocumentState>> {
-    const model = await this.fresh();
+    const model = await this.latest();
     const out = new Map<string, DocumentState>();
     for (const d of model.docs.values()) {
       if (d.head.connector === connector) out.set(d.head.id, { id: d.head.id, source: d.head.source, sourceId: d.head.sourceId, fingerprint: d.fingerprint, contentHash: d.contentHash });
@@ -293,7 +308,7 @@ export class LanceStore implements Store {
   }
 
   async sourceState(connector: string): Promise<SourceState> {
-    const model = await this.fresh();
+    const model = await this.latest();
     return { ...(model.states.get(connector) ?? { checkpoint: null, lastSyncAt: null }) };
   }
 

@@ -32,6 +32,28 @@ it('two connections upserting the same documents at once never duplicate a row',
   }
 });
 
+it('a sync that waited for another sees its commits: documentStates after beginBulk reads the latest version', async () => {
+  // The sync opens its bulk group, then waits for the connector lock while another process syncs the
+  // same connector; once it has the lock it must compare against what that sync wrote, not against the
+  // snapshot it opened with (else every document of the other sync is rewritten: issue 29 item 17).
+  const dir = path.join(root, 'waited.lance');
+  const [waiting, other] = [await openLanceStore(dir), await openLanceStore(dir)];
+  try {
+    await waiting.beginBulk();
+    const docs = Array.from({ length: 3 }, (_, i) => makeDoc('filesystem:x', `w${i}.md`, [`text ${i}`]));
+    for (const d of docs) await other.upsertDocument(d.doc, d.chunks, `fp${d.doc.sourceId}`);
+    const states = await waiting.documentStates('filesystem:x');
+    assert.deepEqual([...states.keys()].sort(), docs.map((d) => d.doc.id).sort(), 'the other sync\'s documents are seen');
+    assert.equal(states.get(docs[0]!.doc.id)?.fingerprint, 'fpw0.md');
+    const outcome = await waiting.upsertDocument(docs[1]!.doc, docs[1]!.chunks, 'fpw1.md');
+    await waiting.endBulk();
+    assert.deepEqual(outcome, { chunksWritten: 0, chunksDeleted: 0 }, 'the same content is not rewritten');
+  } finally {
+    await waiting.close();
+    await other.close();
+  }
+});
+
 it('a reader while another process rewrites documents only ever sees whole documents', async () => {
   const dir = path.join(root, 'reader.lance');
   const reader = await openLanceStore(dir);
