@@ -236,6 +236,8 @@ export interface HttpRouteRequest {
   signal: AbortSignal;
   /** The peer's IP address (loopback checks). */
   remoteAddress?: string | undefined;
+  /** The request's Content-Type header, as sent (absent: none). */
+  contentType?: string | undefined;
 }
 
 /** A JSON route of the HTTP server: behind auth; what `handle` resolves to is sent as JSON 200. */

@@ -2,11 +2,13 @@
 // the stateless fallback for 2025-era clients) on the listener's fastify instance at `/mcp`: the body
 // arrives as bytes read under fastify's body limit (413 also while streaming), goes to the SDK as a
 // fetch Request, and the SDK's Response is written to the hijacked reply (SSE bodies streamed as they come).
-// `subscriptions/listen` streams are counted against [server]'s caps (listen-limits.ts) while open.
+// `subscriptions/listen` streams are counted against [server]'s caps (listen-limits.ts) while open; the
+// requests the SDK rejects are logged in summary (summarised-log.ts).
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { errorMapping, isKbctxError, loadMcpServer, type AgentRegistry, type DocumentLister, type HttpApp, type HttpReply, type HttpRequest, type HttpSurface, type ToolRegistry } from '../../core/index.ts';
 import { listenClientKey, ListenStreams, type ListenLimits } from './listen-limits.ts';
+import { createSummarisedLog } from './summarised-log.ts';
 
 export { listenLimitsOf } from './listen-limits.ts';
 
@@ -47,10 +49,12 @@ export async function createMcpHttpHandler(options: McpHttpOptions): Promise<Mcp
   const catalog = buildMcpCatalog(options.tools, options.agents);
   const factory = createMcpServerFactory({ catalog, tools: options.tools, agents: options.agents, version: options.version, log: options.log, documents: options.documents, syncStatus: options.syncStatus });
   const listens = new ListenStreams(options.listenLimits);
+  // The SDK reports each request it rejects (a bad body, a wrong content type): one line per kind per window.
+  const errors = createSummarisedLog(options.log, { windowMs: REJECTION_WINDOW_MS, maxKinds: 32, prefix: 'mcp: ' });
   const handler = createMcpHandler(factory, {
     maxRequestBodySize: options.maxBodyBytes,
     maxSubscriptions: options.listenLimits.perServer, // a backstop: ListenStreams refuses first, with a clear answer
-    onerror: (error) => options.log(`mcp: ${error.message}`),
+    onerror: (error) => errors.write(errorKind(error.message), `mcp: ${error.message}`),
   });
   const serve = async (request: HttpRequest, response: ServerResponse, body: Buffer | undefined): Promise<Response> => {
     const listen = listenRequestId(body);
@@ -82,9 +86,20 @@ export async function createMcpHttpHandler(options: McpHttpOptions): Promise<Mcp
       app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, bytes, done) => done(null, bytes));
       app.all(MCP_PATH, async (request, reply) => send(reply, await serve(request, reply.raw, request.body as Buffer | undefined)));
     },
-    close: () => handler.close(),
+    close: async () => {
+      errors.close();
+      await handler.close();
+    },
     resourcesChanged: () => handler.notify.resourcesChanged(),
   };
+}
+
+const REJECTION_WINDOW_MS = 10_000;
+
+/** What groups SDK errors for the summary: the text before its first colon (`Unsupported Media Type`, `Rejected inbound request (invalid-json-rpc-body)`), at most 80 characters. */
+function errorKind(message: string): string {
+  const colon = message.indexOf(':');
+  return (colon === -1 ? message : message.slice(0, colon)).slice(0, 80);
 }
 
 /** The id of a `subscriptions/listen` request (alone or in a batch); undefined for any other body. */

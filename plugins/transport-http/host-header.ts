@@ -17,8 +17,8 @@ const NAME = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?$/;
 const PORT = /^\d{0,5}$/;
 const MAX_NAME = 253;
 
-/** undefined (an HTTP/1.0 request without Host): undefined. Throws bad_request naming the header when malformed. */
-export function parseHostHeader(value: string | undefined): RequestHost | undefined {
+/** undefined (an HTTP/1.0 request without Host): undefined. Throws bad_request naming `what` when malformed. */
+export function parseHostHeader(value: string | undefined, what = 'Host header'): RequestHost | undefined {
   if (value === undefined) return undefined;
   const host = value.toLowerCase();
   const bracketed = host.startsWith('[');
@@ -29,7 +29,7 @@ export function parseHostHeader(value: string | undefined): RequestHost | undefi
   const port = rest.slice(1);
   const nameOk = (bracketed ? end > 0 && isIPv6(hostname) : hostname.length <= MAX_NAME && NAME.test(hostname)) && URL.canParse(`http://${name}/`);
   if (!nameOk || (rest !== '' && (!rest.startsWith(':') || !PORT.test(port) || Number(port) > 65535))) {
-    throw badRequest(`Host header ${JSON.stringify(value.slice(0, 100))} is malformed; expected host or host:port`, { parameter: 'host' });
+    throw badRequest(`${what} ${JSON.stringify(value.slice(0, 100))} is malformed; expected host or host:port`, { parameter: 'host' });
   }
   return { hostname, authority: port === '' ? name : `${name}:${port}` };
 }

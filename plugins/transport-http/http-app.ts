@@ -3,13 +3,15 @@
 // body parser under [server].max_body_bytes, the time-outs, the one error handler and the 404/405
 // answers; then each plugin's surface (`httpRoutes`) in a scope of its own.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { KbctxError, badRequest, errorMapping, isKbctxError, isLoopbackHost, type HttpApp, type HttpSurface, type ServerConfig } from '../../core/index.ts';
 import { BEARER_CHALLENGE, createBearerAuth } from './bearer-auth.ts';
 import { createHostGuard } from './host-guard.ts';
+import { createLimitedServer } from './limited-server.ts';
+import { normaliseRequestTarget } from './request-target.ts';
 
 export type Log = (line: string) => void;
 
@@ -42,17 +44,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
   const { config, log } = options;
   const debug = options.debug ?? ((): void => {});
   let handler!: (req: IncomingMessage, res: ServerResponse) => void;
-  const headersTimeout = Math.round(config.headersTimeoutSecs * 1000);
   const app = Fastify({
     logger: false,
     bodyLimit: config.maxBodyBytes,
-    // Only the receiving of the request: long answers (SSE streams, slow scripts) are not cut.
-    requestTimeout: Math.round(config.requestTimeoutSecs * 1000),
-    keepAliveTimeout: Math.round(config.keepAliveTimeoutSecs * 1000),
-    // headersTimeout and the checking interval are node:http constructor options fastify does not pass on.
+    // Every time-out is set on the server by createLimitedServer: fastify ignores its own for a factory's server.
     serverFactory: (h) => {
       handler = h;
-      return createServer({ headersTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout) }, h);
+      return createLimitedServer(config, h);
     },
     return503OnClosing: false,
   });
@@ -87,7 +85,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
       if (!response.writableFinished) abort.abort();
     });
     request.clientGone = abort.signal;
-    guard(request.headers); // throws forbidden/bad_request: fastify answers it through the error handler
+    // Both throw forbidden/bad_request: fastify answers it through the error handler.
+    normaliseRequestTarget(request.raw); // a duplicate Host; an absolute-form target's authority becomes the Host
+    guard(request.headers);
     done();
   });
   if (config.corsEnabled) {

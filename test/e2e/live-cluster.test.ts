@@ -21,7 +21,7 @@ it('with --workers 2 one scheduler syncs; every worker reports its status and tr
       assert.equal(status.connectors[0]?.last_counts?.upserted, 1);
     }
     const from = server.log().length;
-    const res = await fetch(`${server.url}/sync/filesystem:docs`, { method: 'POST' });
+    const res = await fetch(`${server.url}/sync/filesystem:docs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     assert.equal(res.status, 200, await res.clone().text());
     await server.waitForLog(/sync filesystem:docs \(request\): fetched 1, upserted 0/, { from });
     ws.write('docs/b.md', '# Beta\n\nA heron by the river.\n');

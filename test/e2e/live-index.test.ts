@@ -83,11 +83,17 @@ it('GET /sync/status has one entry per connector in the documented shape; POST /
   assert.equal(entry['connector'], 'filesystem:docs');
   assert.equal(entry['next_run_at'], null, '[sync] interval = "off"');
   const from = server.log().length;
-  const res = await fetch(`${server.url}/sync/filesystem:docs`, { method: 'POST' });
+  // What a page on another loopback origin can send without a CORS preflight is refused (415), and starts nothing.
+  for (const init of [{}, { headers: { 'content-type': 'text/plain' }, body: '' }, { headers: { 'content-type': 'application/x-www-form-urlencoded' } }]) {
+    const refused = await fetch(`${server.url}/sync/filesystem:docs`, { method: 'POST', ...init, headers: { origin: 'http://localhost:3000', ...init.headers } });
+    assert.equal(refused.status, 415, JSON.stringify(init));
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /Content-Type: application\/json/);
+  }
+  const res = await fetch(`${server.url}/sync/filesystem:docs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   assert.equal(res.status, 200);
   assert.equal(((await res.json()) as { connector: string }).connector, 'filesystem:docs');
   await server.waitForLog(/sync filesystem:docs \(request\): .*unchanged 51/, { from });
-  const unknown = await fetch(`${server.url}/sync/git:nope`, { method: 'POST' });
+  const unknown = await fetch(`${server.url}/sync/git:nope`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   assert.equal(unknown.status, 404);
   assert.match(((await unknown.json()) as { error: { message: string } }).error.message, /git:nope is not configured/);
 });

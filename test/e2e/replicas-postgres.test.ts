@@ -18,7 +18,7 @@ const finds = (server: LiveServer, query: string, sourceId: string) =>
   }, `${sourceId} found by '${query}' on ${server.url}`);
 
 async function syncThrough(server: LiveServer): Promise<void> {
-  const res = await fetch(`${server.url}/sync/filesystem:docs`, { method: 'POST' });
+  const res = await fetch(`${server.url}/sync/filesystem:docs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   assert.equal(res.status, 200, await res.text());
 }
 

@@ -1,5 +1,6 @@
 // Malformed Host headers (issue 21): parsed strictly once, answered 400 with the error body on every
-// route, on a loopback bind (guard on) and on a remote bind (guard off). Raw node:net sockets, since
+// route, on a loopback bind (guard on) and on a remote bind (guard off); a duplicate Host is 400 and an
+// absolute-form target's authority goes through the same checks (issue 29). Raw node:net sockets, since
 // fetch and node:http would refuse or rewrite these headers.
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
@@ -48,6 +49,29 @@ for (const bindHost of ['127.0.0.1', '0.0.0.0']) {
         }
       }
       assert.ok(!s.log.some((l) => /internal error/.test(l)), s.log.join('\n'));
+    });
+
+    it('answers 400 for a duplicate Host header (RFC 9112 §3.2), whichever comes first', async () => {
+      for (const hosts of [['127.0.0.1', 'evil.example'], ['evil.example', '127.0.0.1'], ['127.0.0.1', '127.0.0.1']]) {
+        const r = await rawRequest(s.port, `GET /health HTTP/1.1\r\nHost: ${hosts[0]}\r\nhost: ${hosts[1]}`);
+        assert.equal(r.status, 400, `Host ${hosts.join(' + ')}: ${r.body}`);
+        const error = (JSON.parse(r.body) as { error: { code: string; message: string } }).error;
+        assert.equal(error.code, 'bad_request');
+        assert.match(error.message, /more than one Host header/);
+      }
+    });
+
+    it('checks an absolute-form target\'s authority as it checks Host, and serves the path it names', async () => {
+      const malformed = await rawRequest(s.port, 'GET http://localhost:7411@evil.com/health HTTP/1.1\r\nhost: 127.0.0.1');
+      assert.equal(malformed.status, 400, malformed.body);
+      assert.match(malformed.body, /request target/);
+      const ftp = await rawRequest(s.port, 'GET ftp://127.0.0.1/health HTTP/1.1\r\nhost: 127.0.0.1');
+      assert.equal(ftp.status, 400, ftp.body);
+      const foreign = await rawRequest(s.port, 'GET http://evil.example/health HTTP/1.1\r\nhost: 127.0.0.1');
+      assert.equal(foreign.status, bindHost === '127.0.0.1' ? 403 : 200, foreign.body);
+      const mcp = await rawRequest(s.port, requests(`127.0.0.1:${s.port}`)[0]![1].replace('POST /mcp', `POST HTTP://LOCALHOST:${s.port}/mcp?x=1`), MCP_BODY);
+      assert.equal(mcp.status, 200, mcp.body);
+      assert.match(mcp.body, /"tools"/);
     });
 
     it('still serves well-formed Host headers (name, IPv4, IPv6 literal, with and without port)', async () => {
