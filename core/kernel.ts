@@ -1,6 +1,6 @@
 // The kernel: owns the hooks, applies plugins (each sees only its tap-only view), records what each
 // plugin tapped and provides, and runs disposers last-in-first-out at shutdown. It knows no plugin.
-import { configError } from './domain/errors.ts';
+import { configError, KbctxError } from './domain/errors.ts';
 import { createHooks, TAP_TIMEOUT_MS, type HookName, type KernelHooks, type TapOnlyHooks } from './hooks.ts';
 import { CallContext, stderrLogger, type IndexServices, type PluginContext, type PluginLogger } from './plugin-context.ts';
 import type { Plugin, PluginKernel } from './plugin.ts';
@@ -134,8 +134,8 @@ export class Kernel {
     const limitMs = this.options.applyTimeoutMs ?? APPLY_TIMEOUT_MS;
     try {
       const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`apply did not finish within ${limitMs / 1000} s`)), limitMs);
-        timer.unref();
+        // Not unref'd (like a tap's time-out): an apply waiting on nothing must still end in this error.
+        timer = setTimeout(() => reject(new KbctxError('timeout', `apply did not finish within ${limitMs / 1000} s`)), limitMs);
       });
       await Promise.race([Promise.resolve().then(() => plugin.apply(this.viewFor(plugin.name), options)), timedOut]);
     } catch (error) {
@@ -205,7 +205,9 @@ function missing(plugin: string): never {
   throw configError(`plugin '${plugin}': the index is not open in this command`);
 }
 
+/** A failed `apply` is a config error (the plugin cannot start as configured); one that never finished keeps `timeout`. */
 function applyFailed(name: string, error: unknown): Error {
+  if (error instanceof KbctxError && error.code === 'timeout') return new KbctxError('timeout', `plugin '${name}': apply failed: ${error.message}`, { cause: error });
   return configError(`plugin '${name}': apply failed: ${(error as Error)?.message ?? String(error)}`, error);
 }
 
