@@ -24,6 +24,8 @@ export interface LoadedPluginInfo {
   hooks: string[];
   provides: string[];
   loadMs: number;
+  /** The file it was imported from (absolute), for a plugin loaded from a file or package; its folder is the plugin's (see plugin-frames.ts). */
+  entry?: string;
 }
 
 export interface KernelOptions {
@@ -127,7 +129,7 @@ export class Kernel {
   }
 
   /** Applies one plugin; `apply` may be async and has 10 s to finish. */
-  async apply(plugin: Plugin, options: Record<string, unknown>, origin: PluginOrigin, from: string): Promise<void> {
+  async apply(plugin: Plugin, options: Record<string, unknown>, origin: PluginOrigin, from: string, entry?: string): Promise<void> {
     const started = now();
     this.applying = plugin.name;
     let timer: NodeJS.Timeout | undefined;
@@ -144,7 +146,7 @@ export class Kernel {
       clearTimeout(timer);
       this.applying = undefined;
     }
-    this.record(plugin, origin, from, started);
+    this.record(plugin, origin, from, started, entry);
   }
 
   /** Every applied plugin in order, with the hooks it tapped and what it provides. */
@@ -192,9 +194,9 @@ export class Kernel {
     return (this.options.logger ?? stderrLogger)(plugin);
   }
 
-  private record(plugin: Plugin, origin: PluginOrigin, from: string, started: number): void {
+  private record(plugin: Plugin, origin: PluginOrigin, from: string, started: number, entry?: string): void {
     const provided = [...this.services.providers()].filter(([, p]) => p === plugin.name).map(([id]) => `service:${id}`);
-    this.loaded.push({ name: plugin.name, version: plugin.version, origin, from, hooks: [], provides: [...(plugin.provides ?? []), ...provided], loadMs: now() - started });
+    this.loaded.push({ name: plugin.name, version: plugin.version, origin, from, hooks: [], provides: [...(plugin.provides ?? []), ...provided], loadMs: now() - started, ...(entry === undefined ? {} : { entry }) });
   }
 }
 

@@ -11,6 +11,7 @@ import { checkExposure } from '../../http/exposure-policy.ts';
 import { VERSION } from '../../version.ts';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import { NO_LIVE_INDEX, startLiveIndex } from './serve-live.ts';
+import { guardServerFaults } from './serve-faults.ts';
 import { collectHttpSurfaces, serveService } from './serve-service.ts';
 import type { CliContext } from '../context.ts';
 import type { Kbctx } from '../../app/compose.ts';
@@ -31,6 +32,16 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   if (!options.stdio) checkServerConfig(ctx.config().server, options.bind, ctx.io.env);
   const kbctx = ctx.kbctx();
   const log = lineLog(ctx.io.err);
+  // A plugin's own timer or floating promise that fails is logged naming it; the server goes on (ADR 0142).
+  const unguard = guardServerFaults(kbctx.kernel, log);
+  try {
+    await serve(ctx, kbctx, options, log);
+  } finally {
+    unguard();
+  }
+}
+
+async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: (line: string) => void): Promise<void> {
   const worker = isClusterWorker();
   if (!worker) log(`config: ${kbctx.config.file ?? 'built-in default (no config file found)'}`);
   await openIndex(kbctx, worker ? () => undefined : log);
