@@ -24,7 +24,7 @@ export interface LoadedPluginInfo {
   hooks: string[];
   provides: string[];
   loadMs: number;
-  /** The file it was imported from (absolute), for a plugin loaded from a file or package; its folder is the plugin's (see plugin-frames.ts). */
+  /** The file it was imported from (absolute), for a plugin loaded from a file or package; its folder is the plugin's (app/fault-attribution.ts). */
   entry?: string;
 }
 

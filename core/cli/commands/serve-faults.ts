@@ -16,7 +16,7 @@ import { packageRoot } from '../../package-root.ts';
  */
 export function guardServerFaults(kernel: Pick<Kernel, 'plugins'>, log: (line: string) => void, exit: (code: number) => void = (code) => process.exit(code)): () => void {
   const root = packageRoot();
-  // Bundled plugins are kbctx itself: their faults are kbctx's (rule 3).
+  // Bundled plugins are kbctx itself: their faults count as "elsewhere" (rules 2 and 3).
   const plugins = (): PluginLocation[] => kernel.plugins().flatMap((p) => (p.origin !== 'bundled' && p.entry !== undefined ? [{ name: p.name, entry: p.entry }] : []));
   const describe = (error: unknown): string => (error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : `a non-error value: ${safeString(error)}`);
   const report = (kind: 'uncaught exception' | 'unhandled rejection', error: unknown): string | undefined => {
