@@ -1,6 +1,6 @@
 // The kernel: owns the hooks, applies plugins (each sees only its tap-only view), records what each
 // plugin tapped and provides, and runs disposers last-in-first-out at shutdown. It knows no plugin.
-import { configError } from './domain/errors.ts';
+import { configError, KbctxError } from './domain/errors.ts';
 import { createHooks, TAP_TIMEOUT_MS, type HookName, type KernelHooks, type TapOnlyHooks } from './hooks.ts';
 import { CallContext, stderrLogger, type IndexServices, type PluginContext, type PluginLogger } from './plugin-context.ts';
 import type { Plugin, PluginKernel } from './plugin.ts';
@@ -24,6 +24,8 @@ export interface LoadedPluginInfo {
   hooks: string[];
   provides: string[];
   loadMs: number;
+  /** The file it was imported from (absolute), for a plugin loaded from a file or package; its folder is the plugin's (app/fault-attribution.ts). */
+  entry?: string;
 }
 
 export interface KernelOptions {
@@ -127,15 +129,15 @@ export class Kernel {
   }
 
   /** Applies one plugin; `apply` may be async and has 10 s to finish. */
-  async apply(plugin: Plugin, options: Record<string, unknown>, origin: PluginOrigin, from: string): Promise<void> {
+  async apply(plugin: Plugin, options: Record<string, unknown>, origin: PluginOrigin, from: string, entry?: string): Promise<void> {
     const started = now();
     this.applying = plugin.name;
     let timer: NodeJS.Timeout | undefined;
     const limitMs = this.options.applyTimeoutMs ?? APPLY_TIMEOUT_MS;
     try {
       const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`apply did not finish within ${limitMs / 1000} s`)), limitMs);
-        timer.unref();
+        // Not unref'd (like a tap's time-out): an apply waiting on nothing must still end in this error.
+        timer = setTimeout(() => reject(new KbctxError('timeout', `apply did not finish within ${limitMs / 1000} s`)), limitMs);
       });
       await Promise.race([Promise.resolve().then(() => plugin.apply(this.viewFor(plugin.name), options)), timedOut]);
     } catch (error) {
@@ -144,7 +146,7 @@ export class Kernel {
       clearTimeout(timer);
       this.applying = undefined;
     }
-    this.record(plugin, origin, from, started);
+    this.record(plugin, origin, from, started, entry);
   }
 
   /** Every applied plugin in order, with the hooks it tapped and what it provides. */
@@ -192,9 +194,9 @@ export class Kernel {
     return (this.options.logger ?? stderrLogger)(plugin);
   }
 
-  private record(plugin: Plugin, origin: PluginOrigin, from: string, started: number): void {
+  private record(plugin: Plugin, origin: PluginOrigin, from: string, started: number, entry?: string): void {
     const provided = [...this.services.providers()].filter(([, p]) => p === plugin.name).map(([id]) => `service:${id}`);
-    this.loaded.push({ name: plugin.name, version: plugin.version, origin, from, hooks: [], provides: [...(plugin.provides ?? []), ...provided], loadMs: now() - started });
+    this.loaded.push({ name: plugin.name, version: plugin.version, origin, from, hooks: [], provides: [...(plugin.provides ?? []), ...provided], loadMs: now() - started, ...(entry === undefined ? {} : { entry }) });
   }
 }
 
@@ -205,7 +207,9 @@ function missing(plugin: string): never {
   throw configError(`plugin '${plugin}': the index is not open in this command`);
 }
 
+/** A failed `apply` is a config error (the plugin cannot start as configured); one that never finished keeps `timeout`. */
 function applyFailed(name: string, error: unknown): Error {
+  if (error instanceof KbctxError && error.code === 'timeout') return new KbctxError('timeout', `plugin '${name}': apply failed: ${error.message}`, { cause: error });
   return configError(`plugin '${name}': apply failed: ${(error as Error)?.message ?? String(error)}`, error);
 }
 

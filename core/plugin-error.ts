@@ -1,6 +1,28 @@
 // The error a failing tap becomes: it names the plugin and the hook (Rollup's PLUGIN_ERROR). A
-// client fault raised on purpose by a tap (a KbctxError such as bad_request) keeps its code.
+// KbctxError a tap raises on purpose keeps its code; one of a kind users act on (a config mistake, a
+// bad argument, an address in use: USER_FACING) keeps its own message too, without the hook jargon.
 import { KbctxError, isKbctxError } from './domain/errors.ts';
+import type { ErrorCode } from './domain/error-table.ts';
+
+/**
+ * Codes whose message is addressed to the user and complete: printed as the plugin wrote it (the CLI
+ * names a non-bundled plugin in a trailing hint). Other codes (timeout, script_error, upstream_error,
+ * internal…) and foreign errors keep the `plugin 'x' failed in hook y:` prefix: unexpected, so the
+ * culprit leads.
+ */
+const USER_FACING: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'config_error',
+  'usage',
+  'bad_request',
+  'not_found',
+  'conflict',
+  'unavailable',
+  'embeddings_not_configured',
+  'unauthorized',
+  'forbidden',
+  'payload_too_large',
+  'unsupported_media_type',
+]);
 
 export class PluginError extends KbctxError {
   readonly plugin: string;
@@ -8,10 +30,16 @@ export class PluginError extends KbctxError {
 
   constructor(plugin: string, hook: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : cause === undefined ? 'rejected without a reason' : `rejected with ${safeString(cause)}`;
-    super(isKbctxError(cause) ? cause.code : 'plugin_error', `plugin '${plugin}' failed in hook ${hook}: ${reason}`, { cause });
+    const own = isKbctxError(cause) && USER_FACING.has(cause.code);
+    super(isKbctxError(cause) ? cause.code : 'plugin_error', own ? reason : `plugin '${plugin}' failed in hook ${hook}: ${reason}`, { cause });
     this.name = 'PluginError';
     this.plugin = plugin;
     this.hook = hook;
+  }
+
+  /** True when the message is the plugin's own (a user-facing KbctxError), without the hook prefix. */
+  get ownMessage(): boolean {
+    return isKbctxError(this.cause) && USER_FACING.has(this.cause.code);
   }
 }
 

@@ -1,10 +1,12 @@
 // Wraps every tap as it is registered (a tapable `register` interceptor) so that:
 // 1. an error thrown or rejected in a tap becomes a PluginError naming the plugin and the hook;
 // 2. a rejection with a falsy reason is an error too, never success (tapable #176);
-// 3. a tap that never settles fails after the hook's time-out (or the tap's own `timeout`, in s);
+// 3. a tap that never settles fails after the hook's time-out (or the tap's own `timeout`, in s) with
+//    code `timeout`; the timer holds the process open meanwhile, so a command waits for the verdict;
 // 4. a plugin-scoped argument (CallContext, a collector) is replaced by the tapping plugin's own view;
 // 5. the kernel learns which plugin tapped which hook (`kbctx plugins`).
 import type { Hook, HookMap } from 'tapable';
+import { KbctxError } from './domain/errors.ts';
 import { PluginError } from './plugin-error.ts';
 import { isPluginScoped } from './plugin-context.ts';
 
@@ -90,8 +92,9 @@ function settle(run: () => unknown, plugin: string, hookName: string, timeoutMs:
   }
   if (timeoutMs <= 0) return Promise.resolve(result).then(undefined, (error: unknown) => Promise.reject(attributed(error, plugin, hookName)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(attributed(new Error(`did not settle within ${timeoutMs / 1000} s`), plugin, hookName)), timeoutMs);
-    timer.unref();
+    // Not unref'd: a tap whose promise waits on nothing leaves no other handle, and the CLI must wait
+    // for this time-out to report it (exit 5) rather than end as Node's "unsettled top-level await".
+    const timer = setTimeout(() => reject(attributed(new KbctxError('timeout', `did not settle within ${timeoutMs / 1000} s`), plugin, hookName)), timeoutMs);
     Promise.resolve(result).then(
       (value) => {
         clearTimeout(timer);

@@ -191,7 +191,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
         const loaded = await kernel.services.use(extensionsService).load(config.extensions, { version: VERSION, context, reservedTools, warn });
         for (const { plugin, file } of loaded.plugins) {
           extensionPlugins.add(plugin.name);
-          await kernel.apply(plugin, {}, 'path', file);
+          await kernel.apply(plugin, {}, 'path', file, file);
         }
         collectTools(registry);
         collectAgents(this.agents());

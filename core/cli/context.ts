@@ -84,6 +84,11 @@ export class CliContext {
     return this.cachedKbctx;
   }
 
+  /** Where a loaded plugin came from (`bundled`, `path`, …), when this command opened the index; else undefined. */
+  pluginOrigin(name: string): string | undefined {
+    return this.cachedKbctx?.kernel.plugins().find((p) => p.name === name)?.origin;
+  }
+
   /** Prints a value as pretty JSON on stdout. */
   printJson(value: unknown): void {
     this.io.out(`${JSON.stringify(value, null, 2)}\n`);

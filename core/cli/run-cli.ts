@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { findConfig } from '../config/find-config.ts';
 import { KbctxError } from '../domain/errors.ts';
 import { errorMapping } from '../domain/error-table.ts';
+import { PluginError } from '../plugin-error.ts';
 import { VERSION } from '../version.ts';
 import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
 import { cliService } from './cli-service.ts';
@@ -128,6 +129,12 @@ function describeConfig(ctx: CliContext): string {
   return found.file === null ? 'none found, the built-in default (indexes Markdown and text under ./)' : `${found.file} (${found.via})`;
 }
 
+/** A user-facing error a third-party plugin raised reads as its own message; a trailing hint names the plugin (a bundled one is kbctx itself). */
+function pluginHint(ctx: CliContext, error: KbctxError): string {
+  if (!(error instanceof PluginError) || !error.ownMessage) return '';
+  return ctx.pluginOrigin(error.plugin) === 'bundled' ? '' : ` (from plugin '${error.plugin}')`;
+}
+
 function reportError(ctx: CliContext, error: unknown): number {
   if (error instanceof CommanderError) {
     // Help asked for (--help, `help`) is 0; help shown because a subcommand is missing is a usage error.
@@ -136,7 +143,7 @@ function reportError(ctx: CliContext, error: unknown): number {
   }
   if (error instanceof KbctxError) {
     if (ctx.json) ctx.io.err(`${JSON.stringify({ error: { code: error.code, message: error.message } })}\n`);
-    else ctx.io.err(`error: ${error.message}\n`);
+    else ctx.io.err(`error: ${error.message}${pluginHint(ctx, error)}\n`);
     return errorMapping(error.code).exit;
   }
   const id = Math.random().toString(36).slice(2, 10);

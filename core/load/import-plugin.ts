@@ -13,20 +13,21 @@ const NODE_MODULE = /\.(ts|mts|cts|mjs|cjs|js)$/;
 export const isImportable = (spec: Exclude<PluginSpec, { kind: 'bundled' }>): boolean =>
   spec.kind !== 'path' || NODE_MODULE.test(spec.file) || path.extname(spec.file) === '';
 
-export async function importPluginModule(spec: { kind: 'path'; file: string; as: string } | { kind: 'package'; name: string }, baseDir: string): Promise<unknown> {
-  let url: string;
+/** The plugin's module and the file it was imported from (its entry: errors from its timers are attributed by it). */
+export async function importPluginModule(spec: { kind: 'path'; file: string; as: string } | { kind: 'package'; name: string }, baseDir: string): Promise<{ module: unknown; file: string }> {
+  let file: string;
   if (spec.kind === 'path') {
     if (!existsSync(spec.file)) throw configError(`plugin ${spec.as}: no such file (${spec.file}; paths are relative to the config file's folder)`);
-    url = pathToFileURL(spec.file).href;
+    file = spec.file;
   } else {
     try {
-      url = pathToFileURL(createRequire(path.join(baseDir, 'noop.js')).resolve(spec.name)).href;
+      file = createRequire(path.join(baseDir, 'noop.js')).resolve(spec.name);
     } catch {
       throw configError(`plugin ${spec.name}: package not found from ${baseDir} (install it with npm, or give a path starting with ./)`);
     }
   }
   try {
-    return await import(url);
+    return { module: await import(pathToFileURL(file).href), file };
   } catch (error) {
     throw configError(`plugin ${spec.kind === 'path' ? spec.as : spec.name}: failed to load: ${(error as Error).message}`, error);
   }

@@ -56,14 +56,14 @@ export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly P
     }
     const from = spec.kind === 'path' ? spec.file : spec.name;
     const registry = spec.kind === 'path' ? pinned(spec.file, spec.as) : null;
-    const plugin = checkPlugin(await importPluginModule(spec, settings.baseDir), from);
-    imported.push({ plugin, from: registry?.from ?? from, origin: registry?.origin ?? spec.kind });
+    const { module, file } = await importPluginModule(spec, settings.baseDir);
+    imported.push({ plugin: checkPlugin(module, from), from: registry?.from ?? from, origin: registry?.origin ?? spec.kind, entry: file });
   }
   await applyInOrder(kernel, imported, settings);
   const resolved = [];
   for (const spec of specs.filter((s) => !isImportable(s))) {
     if (spec.kind !== 'path') continue;
-    resolved.push({ plugin: checkPlugin(await resolvePluginFile(kernel, spec, bundled), spec.file), from: spec.file, origin: spec.kind });
+    resolved.push({ plugin: checkPlugin(await resolvePluginFile(kernel, spec, bundled), spec.file), from: spec.file, origin: spec.kind, entry: spec.file });
   }
   await applyInOrder(kernel, resolved, settings);
   checkOptionsNameLoaded(kernel, settings);
@@ -76,10 +76,10 @@ function checkOptionsNameLoaded(kernel: Kernel, settings: PluginsSettings): void
   if (unused !== undefined) throw configError(`plugin.${unused}: no loaded plugin is named '${unused}'; loaded: ${[...names].join(', ')}`);
 }
 
-async function applyInOrder(kernel: Kernel, candidates: { plugin: Plugin; from: string; origin: PluginOrigin }[], settings: PluginsSettings): Promise<void> {
+async function applyInOrder(kernel: Kernel, candidates: { plugin: Plugin; from: string; origin: PluginOrigin; entry?: string }[], settings: PluginsSettings): Promise<void> {
   const loaded = new Set(kernel.plugins().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {
-    await kernel.apply(c.plugin, checkPluginOptions(c.plugin, settings.options[c.plugin.name]), c.origin, c.from);
+    await kernel.apply(c.plugin, checkPluginOptions(c.plugin, settings.options[c.plugin.name]), c.origin, c.from, c.entry);
   }
 }
 

@@ -3,13 +3,15 @@
 // server, or `"stdio"`), prints its banner and serves until SIGINT/SIGTERM. With `[server] workers`
 // the primary runs the live index and forks workers that each start the transport.
 // Loaded lazily so other commands never load the server code.
-import { KbctxError } from '../../domain/errors.ts';
+import { configError, KbctxError } from '../../domain/errors.ts';
+import type { ServerConfig } from '../../config/types.ts';
 import type { HttpSurface, RunningTransport } from '../../hook-types.ts';
 import { parseBind } from '../../http/bind-address.ts';
 import { checkExposure } from '../../http/exposure-policy.ts';
 import { VERSION } from '../../version.ts';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import { NO_LIVE_INDEX, startLiveIndex } from './serve-live.ts';
+import { guardServerFaults } from './serve-faults.ts';
 import { collectHttpSurfaces, serveService } from './serve-service.ts';
 import type { CliContext } from '../context.ts';
 import type { Kbctx } from '../../app/compose.ts';
@@ -27,8 +29,19 @@ export interface ServeOptions {
 const TRANSPORT_PLUGINS: Readonly<Record<string, string>> = { mcp: 'transport-http', stdio: 'mcp-stdio' };
 
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
+  if (!options.stdio) checkServerConfig(ctx.config().server, options.bind, ctx.io.env);
   const kbctx = ctx.kbctx();
   const log = lineLog(ctx.io.err);
+  // A plugin's own timer or floating promise that fails is logged naming it; the server goes on (ADR 0142).
+  const unguard = guardServerFaults(kbctx.kernel, log);
+  try {
+    await serve(ctx, kbctx, options, log);
+  } finally {
+    unguard();
+  }
+}
+
+async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: (line: string) => void): Promise<void> {
   const worker = isClusterWorker();
   if (!worker) log(`config: ${kbctx.config.file ?? 'built-in default (no config file found)'}`);
   await openIndex(kbctx, worker ? () => undefined : log);
@@ -39,8 +52,6 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   if (!hook?.isUsed()) throw new KbctxError('config_error', `the ${name} transport is provided by the plugin ${TRANSPORT_PLUGINS[name]}, which is not loaded (check plugins in the config)`);
   const workers = options.stdio ? 1 : (options.workers ?? kbctx.config.server.workers);
   if (workers > 1 && !worker) {
-    // A refused bind fails here, before any worker starts (a worker failing it would be restarted forever).
-    checkExposure(kbctx.config.server, parseBind(options.bind ?? kbctx.config.server.bind).host, ctx.io.env);
     // The primary supervises and is the one scheduler/writer of the live index; workers only serve.
     log(`starting ${workers} worker processes`);
     const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: 'primary' });
@@ -72,6 +83,22 @@ export async function serveFromCli(ctx: CliContext, options: ServeOptions): Prom
   const closed = await Promise.allSettled([running.close(), live?.close()]);
   for (const c of closed) if (c.status === 'rejected') log(`shutdown: ${(c.reason as Error).message}`);
   if (worker) process.disconnect?.(); // the IPC channel would keep a worker alive
+}
+
+/**
+ * `[server]` checked before the index is opened, synced or watched, and before any worker starts (a
+ * worker failing it would be restarted forever): a malformed bind, a token variable that is not set,
+ * an open remote bind. The transport checks again as it listens (the library's handler has no CLI).
+ */
+function checkServerConfig(server: ServerConfig, bindFlag: string | undefined, env: NodeJS.ProcessEnv): void {
+  let host: string;
+  try {
+    host = parseBind(bindFlag ?? server.bind).host;
+  } catch (error) {
+    const why = (error as Error).message;
+    throw bindFlag === undefined ? configError(`[server].bind: ${why}`) : new KbctxError('usage', `--bind: ${why}`);
+  }
+  checkExposure(server, host, env);
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */

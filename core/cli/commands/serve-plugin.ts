@@ -3,11 +3,23 @@
 // until SIGINT/SIGTERM. Loaded lazily like serve-entry.ts.
 import { KbctxError } from '../../domain/errors.ts';
 import type { CliContext } from '../context.ts';
+import type { Kbctx } from '../../app/compose.ts';
+import { lineLog } from '../../domain/log-line.ts';
+import { guardServerFaults } from './serve-faults.ts';
 import { HTTP_HANDLER_TRANSPORT } from '../../hook-types.ts';
 
 export async function serveWithPlugin(ctx: CliContext, name: string, options: { bind?: string | undefined }): Promise<void> {
   const kbctx = ctx.kbctx();
-  const log = (line: string): void => ctx.io.err(`${line}\n`);
+  const log = lineLog(ctx.io.err);
+  const unguard = guardServerFaults(kbctx.kernel, log); // ADR 0142, as `kbctx serve mcp`
+  try {
+    await serveUntilSignal(kbctx, name, options, ctx, log);
+  } finally {
+    unguard();
+  }
+}
+
+async function serveUntilSignal(kbctx: Kbctx, name: string, options: { bind?: string | undefined }, ctx: CliContext, log: (line: string) => void): Promise<void> {
   for (const f of await kbctx.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
   const hook = kbctx.kernel.hooks.createTransport.get(name);
   if (!hook?.isUsed() || name === HTTP_HANDLER_TRANSPORT) {
