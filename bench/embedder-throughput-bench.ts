@@ -1,5 +1,5 @@
 // `npm run bench:embedders`: embedding throughput (chunks/s) of the bundled local model (USE Lite on
-// TF.js, main thread) and the transformers provider on the tiny ONNX model the tests build (worker
+// TF.js, worker thread) and the transformers provider on the tiny ONNX model the tests build (worker
 // thread), in one run, rounds alternating, medians printed. BENCH_MODEL_PATH adds a real model
 // folder (docs/embeddings.md). Model loading is outside the timing (one warm-up call each).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,7 +26,7 @@ const options = (provider: string, extra: Record<string, unknown>): EmbedderOpti
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-embed-bench-'));
 await writeTinyModel(path.join(dir, 'tiny'));
 const embedders: [string, Embedder][] = [
-  ['local (USE Lite, TF.js/WASM, main thread)', createLocalEmbedder(options('local', {}))],
+  ['local (USE Lite, TF.js/WASM, worker thread)', createLocalEmbedder(options('local', {}))],
   ['transformers (tiny ONNX model, worker)', createTransformersEmbedder(options('transformers', { model_path: path.join(dir, 'tiny') }))],
 ];
 const real = process.env['BENCH_MODEL_PATH'];

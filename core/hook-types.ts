@@ -117,7 +117,38 @@ export interface PluginToolDef {
   params?: readonly ParamSpec[];
   /** Listed first and reserved: no other tool may take its name. */
   builtin?: boolean;
+  /**
+   * True: `call` returns an MCP tool result, `{ content: ContentBlock[], isError?: boolean }` (text,
+   * image, audio, resource blocks), which MCP passes on as it is (REST and the CLI show the same object).
+   * Default: the value is data, sent over MCP as JSON text (and `structuredContent` for an object).
+   */
+  content?: boolean;
   call(params: Record<string, unknown>, ctx: PluginContext): unknown;
+}
+
+/** One piece of a resource as MCP `resources/read` returns it: `text`, or `blob` (base64). */
+export interface PluginResourceContents {
+  text?: string;
+  /** Base64-encoded bytes. */
+  blob?: string;
+  /** Default: the resource's `mimeType`. */
+  mimeType?: string;
+}
+
+/**
+ * An MCP resource a plugin adds through the `resources` hook: a fixed `uri`, or a `uriTemplate`
+ * whose `{name}` parts each stand for one non-empty piece without `/` (RFC 6570 level 1). Listed by
+ * `resources/list` (fixed) or `resources/templates/list`; `read` answers `resources/read` with the
+ * template's values (empty for a fixed uri). A KbctxError `not_found` is the MCP resource-not-found error.
+ */
+export interface PluginResourceDef {
+  uri?: string;
+  uriTemplate?: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  read(uri: string, values: Record<string, string>, ctx: PluginContext): PluginResourceContents | Promise<PluginResourceContents>;
 }
 
 /** An agent (an MCP prompt) as a plugin adds it. */

@@ -16,6 +16,7 @@ import type {
   Hit,
   HttpSurface,
   PluginAgentDef,
+  PluginResourceDef,
   PluginFileSpec,
   ConnectorImpl,
   OpenedStore,
@@ -60,6 +61,8 @@ export function createHooks() {
     // collectors
     tools: new SyncHook<[Collector<PluginToolDef>]>(['tools'], 'tools'),
     agents: new SyncHook<[Collector<PluginAgentDef>]>(['agents'], 'agents'),
+    /** MCP resources and resource templates (the MCP transports collect them when they start). */
+    resources: new SyncHook<[Collector<PluginResourceDef>]>(['resources'], 'resources'),
     // async series: a tap may import its command module first (`tap` with a synchronous function works too)
     commands: new AsyncSeriesHook<[Command]>(['program'], 'commands'),
     doctor: new AsyncParallelHook<[Collector<DoctorCheck>, CallContext]>(['checks', 'ctx'], 'doctor'),
@@ -96,6 +99,7 @@ export const TAP_TIMEOUT_MS: Readonly<Record<HookName, number>> = Object.freeze(
   toolResult: 10_000,
   tools: 0,
   agents: 0,
+  resources: 0,
   commands: 0,
   doctor: 30_000,
   httpRoutes: 30_000,

@@ -7,7 +7,7 @@ import type * as McpServerModule from './mcp/index.ts';
 export * from './api/plugin.ts';
 export * from './api/algorithms.ts';
 export * from './api/connectors.ts';
-export { KERNEL_API_VERSION } from './kernel.ts';
+export { KERNEL_API_VERSION, type Kernel } from './kernel.ts';
 export { packageRoot } from './package-root.ts';
 export { VERSION } from './version.ts';
 export { DEFAULT_CONFIG_PATH } from './config/load-config.ts';

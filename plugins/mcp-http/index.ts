@@ -22,6 +22,7 @@ const plugin = definePlugin({
         log,
         documents: (cursor) => listDocumentPage(kbctx.store, cursor),
         syncStatus: live?.statusJson,
+        kernel: kbctx.kernel,
       });
       live?.onIndexChanged(() => handler.resourcesChanged());
       surfaces.add(mcpHttpSurface(handler));

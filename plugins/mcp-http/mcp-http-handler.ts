@@ -6,7 +6,7 @@
 // requests the SDK rejects are logged in summary (summarised-log.ts).
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { errorMapping, isKbctxError, loadMcpServer, type AgentRegistry, type DocumentLister, type HttpApp, type HttpReply, type HttpRequest, type HttpSurface, type ToolRegistry } from '../../core/index.ts';
+import { errorMapping, isKbctxError, loadMcpServer, type AgentRegistry, type DocumentLister, type HttpApp, type HttpReply, type HttpRequest, type HttpSurface, type Kernel, type ToolRegistry } from '../../core/index.ts';
 import { listenClientKey, ListenStreams, type ListenLimits } from './listen-limits.ts';
 import { createSummarisedLog } from './summarised-log.ts';
 
@@ -23,6 +23,8 @@ export interface McpHttpOptions {
   /** Pages of indexed documents for MCP `resources/list`. */
   documents?: DocumentLister | undefined;
   syncStatus?: (() => Promise<unknown>) | undefined;
+  /** The kernel whose `resources` hook gives the plugins' MCP resources. */
+  kernel?: Kernel | undefined;
 }
 
 export interface McpHttpHandler {
@@ -45,9 +47,9 @@ export function mcpHttpSurface(handler: McpHttpHandler): HttpSurface {
 }
 
 export async function createMcpHttpHandler(options: McpHttpOptions): Promise<McpHttpHandler> {
-  const { buildMcpCatalog, createMcpServerFactory } = await loadMcpServer();
+  const { buildMcpCatalog, collectPluginResources, createMcpServerFactory } = await loadMcpServer();
   const catalog = buildMcpCatalog(options.tools, options.agents);
-  const factory = createMcpServerFactory({ catalog, tools: options.tools, agents: options.agents, version: options.version, log: options.log, documents: options.documents, syncStatus: options.syncStatus });
+  const factory = createMcpServerFactory({ catalog, tools: options.tools, agents: options.agents, version: options.version, log: options.log, documents: options.documents, syncStatus: options.syncStatus, resources: options.kernel && collectPluginResources(options.kernel) });
   const listens = new ListenStreams(options.listenLimits);
   // The SDK reports each request it rejects (a bad body, a wrong content type): one line per kind per window.
   const errors = createSummarisedLog(options.log, { windowMs: REJECTION_WINDOW_MS, maxKinds: 32, prefix: 'mcp: ' });

@@ -14,7 +14,7 @@ const plugin = definePlugin({
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       log(`kbctx ${version}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);
       const documents = (cursor: string | undefined) => listDocumentPage(kbctx.store, cursor);
-      const done = runMcpStdio({ tools, agents, version, log, documents, syncStatus: live?.statusJson, onIndexChanged: live?.onIndexChanged });
+      const done = runMcpStdio({ kernel: kbctx.kernel, tools, agents, version, log, documents, syncStatus: live?.statusJson, onIndexChanged: live?.onIndexChanged });
       // It ends when stdin closes or on SIGINT/SIGTERM (runMcpStdio listens for them itself).
       return { done, close: () => Promise.resolve() };
     });

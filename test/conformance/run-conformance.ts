@@ -1,5 +1,5 @@
 // `npm run conformance`: the official MCP conformance suite against a real `kbctx serve mcp` on
-// 127.0.0.1:0 — the active suite for each 2025 revision and the 2026-07-28 requirement set, each with a
+// 127.0.0.1:0 with the suite's fixtures (test/fixtures/conformance-plugin) — the active suite for each 2025 revision and the 2026-07-28 requirement set, each with a
 // baseline of individual fixture-only checks. Output goes to a log file (default .ci/logs/conformance.log); exit 1 on any regression.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -32,7 +32,9 @@ function run(args: string[], cwd: string): Promise<{ code: number; output: strin
 
 const ws = new Workspace('kbctx-conformance-');
 for (const [file, text] of Object.entries(DOCS)) ws.write(file, text);
-ws.config(BASE_CONFIG);
+// The suite's fixture tools, prompts and resources come from a test-only plugin (never bundled).
+const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/conformance-plugin/index.ts');
+ws.config(`plugins = ["bundled", ${JSON.stringify(FIXTURES)}]\n${BASE_CONFIG}`);
 const sync = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], { cwd: ws.dir, stdio: 'ignore' });
 await new Promise((resolve) => sync.on('close', resolve));
 const kbctx = spawn(process.execPath, [KBCTX_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0'], { cwd: ws.dir, stdio: ['ignore', 'pipe', 'pipe'] });
