@@ -105,7 +105,10 @@ export type SearchRequest = SearchParams;
 /** One hit of the `rank` hook: the search-result fields. */
 export type Hit = SearchResult;
 
-/** A tool as a plugin adds it (`inputSchema` is a JSON Schema object). */
+/**
+ * A tool as a plugin adds it. `inputSchema` is a JSON Schema object, advertised and checked whole
+ * (top-level keywords such as `additionalProperties: false` or `oneOf` included).
+ */
 export interface PluginToolDef {
   name: string;
   description?: string;
@@ -123,6 +126,8 @@ export interface PluginToolDef {
    * Default: the value is data, sent over MCP as JSON text (and `structuredContent` for an object).
    */
   content?: boolean;
+  /** What `kbctx tool list` shows as its origin (`script` for the Lua bridge's script tools); default the plugin's name. */
+  source?: string;
   call(params: Record<string, unknown>, ctx: PluginContext): unknown;
 }
 

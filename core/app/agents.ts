@@ -2,7 +2,7 @@
 // (Lua) and registry agents register through the same interface. REST (`/agents/list`,
 // `/agents/{name}/prompt`), MCP (`prompts/list`, `prompts/get`) and the CLI (`agent list/test`) use it.
 import { badRequest, notFound } from '../domain/errors.ts';
-import { checkDepth, checkLength } from '../tools/param-bounds.ts';
+import { checkShape, checkLength } from '../tools/param-bounds.ts';
 
 export interface AgentArgument {
   name: string;
@@ -57,7 +57,7 @@ export class AgentRegistry {
     const agent = this.get(name);
     if (args === null || typeof args !== 'object' || Array.isArray(args)) throw badRequest('agent arguments must be a JSON object');
     const record = args as Record<string, unknown>;
-    checkDepth(record);
+    checkShape(record);
     for (const [key, value] of Object.entries(record)) if (typeof value === 'string') checkLength(key, value);
     const known = agent.arguments.map((a) => a.name);
     const unknown = Object.keys(record).find((key) => !known.includes(key));

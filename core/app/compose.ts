@@ -111,7 +111,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
     kernel.hooks.tools.call(
       new PerPluginCollector((plugin, def) => {
         if (extensionPlugins.has(plugin) && taken.has(def.name)) return;
-        registry.register(pluginParts().toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs));
+        registry.register(pluginParts().toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, plugin));
         if (!extensionPlugins.has(plugin)) taken.add(def.name);
       }),
     );

@@ -1,8 +1,10 @@
 // An extension's registerTool definition checked and turned into the app's Tool: parameters (JSON
-// Schema or the script-tool list) become ParamSpecs, so ToolRegistry validates them like any tool.
-import type { Tool } from './tools.ts';
+// Schema or the script-tool list) become ParamSpecs, so ToolRegistry validates them like any tool; a
+// JSON Schema object is also kept whole (`inputSchema`), advertised and checked exactly as declared.
+import type { Tool, ToolSchema } from './tools.ts';
 import { KbctxError } from '../domain/errors.ts';
 import { parseToolMeta } from './part-values/tool-meta.ts';
+import { PARAM_TYPES, type ParamSpec } from '../tools/param-spec.ts';
 import type { ExtensionTool } from './extension-api.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
 
@@ -13,29 +15,58 @@ export function toExtensionTool(def: ExtensionTool, defaultTimeoutSecs: number):
   checkName(def?.name, where);
   if (typeof def.execute !== 'function') throw invalid(`${where}: \`execute\` must be a function`);
   const label = `tool:${def.name}`;
-  const meta = parseToolMeta({ description: def.description, parameters: toParamList(def.parameters, where) }, def.name);
+  const inputSchema = declaredSchema(def.parameters, where);
+  const params = inputSchema ? paramsOf(inputSchema) : parseToolMeta({ parameters: toParamList(def.parameters, where) }, def.name).params;
   const timeoutSecs = timeoutOf(def.timeout, defaultTimeoutSecs, where);
   return {
     name: def.name,
     description: typeof def.description === 'string' && def.description.trim() !== '' ? def.description : `Extension tool: ${def.name}`,
-    params: meta.params,
+    params,
+    inputSchema,
     builtin: false,
     readOnly: def.readOnly === true,
     run: (params, ctx) => runWithDeadline(label, timeoutSecs, ctx.signal, async (signal) => (await def.execute(params, { signal })) ?? null),
   };
 }
 
-/** A JSON Schema object (`properties` + `required`) as the script-tool list; a list passes through. */
+/** The script-tool list; absent is none. */
 function toParamList(parameters: unknown, where: string): unknown[] {
   if (parameters === undefined || parameters === null) return [];
   if (Array.isArray(parameters)) return parameters;
-  if (typeof parameters !== 'object') throw invalid(`${where}: \`parameters\` must be a JSON Schema object or a list of parameters`);
-  const schema = parameters as { type?: unknown; properties?: unknown; required?: unknown };
-  if (schema.type !== undefined && schema.type !== 'object') throw invalid(`${where}: \`parameters.type\` must be "object"`);
+  throw invalid(`${where}: \`parameters\` must be a JSON Schema object or a list of parameters`);
+}
+
+/**
+ * A declared schema's top-level properties as ParamSpecs, for what the schema alone cannot say:
+ * required with null as absent, defaults, the default string bound, string values on the CLI. Types
+ * are a best guess (`["string", "null"]` is a string); validation is the schema's (validateParams).
+ */
+function paramsOf(schema: ToolSchema): ParamSpec[] {
   const required = Array.isArray(schema.required) ? schema.required : [];
-  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  // A parameter's own `required` (an object's required keys) is kept apart from whether it is required.
-  return Object.entries(properties).map(([name, { required: nested, ...p }]) => ({ ...p, name, required: required.includes(name), ...(Array.isArray(nested) ? { requiredKeys: nested } : {}) }));
+  const properties = isObject(schema.properties) ? (schema.properties as Record<string, unknown>) : {};
+  return Object.entries(properties).map(([name, raw]): ParamSpec => {
+    const p = isObject(raw) ? (raw as Record<string, unknown>) : {};
+    const types = Array.isArray(p['type']) ? (p['type'] as unknown[]) : [p['type']];
+    const type = PARAM_TYPES.find((t) => types.includes(t)) ?? 'object'; // 'string' first: it decides CLI values
+    return {
+      name,
+      type,
+      required: required.includes(name),
+      ...(typeof p['description'] === 'string' ? { description: p['description'] } : {}),
+      ...(p['default'] !== undefined ? { default: p['default'] } : {}),
+      ...(typeof p['maxLength'] === 'number' ? { maxLength: p['maxLength'] } : {}),
+    };
+  });
+}
+
+const isObject = (value: unknown): boolean => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A parameters object as declared (only `type: "object"` added when left out, as MCP requires); a list has none. */
+function declaredSchema(parameters: unknown, where: string): ToolSchema | undefined {
+  if (!isObject(parameters)) return undefined;
+  const schema = parameters as Record<string, unknown>;
+  if (schema['type'] !== undefined && schema['type'] !== 'object') throw invalid(`${where}: \`parameters.type\` must be "object"`);
+  return { ...schema, type: 'object' };
 }
 
 export function checkName(name: unknown, where: string): asserts name is string {

@@ -9,7 +9,9 @@ import type { Tool } from './tools.ts';
 
 export type ContextFor = (signal: AbortSignal) => PluginContext;
 
-export function toolFromPlugin(def: PluginToolDef, contextFor: ContextFor, defaultTimeoutSecs: number): Tool {
+/** `plugin`: the name of the plugin that added the tool (its origin, unless the def names a `source`). */
+export function toolFromPlugin(def: PluginToolDef, contextFor: ContextFor, defaultTimeoutSecs: number, plugin: string): Tool {
+  const origin = def.source ?? plugin;
   if (typeof def?.call !== 'function') throw invalid(`tools.add(${JSON.stringify(def?.name)}): \`call\` must be a function`);
   if (def.params && def.timeout === undefined) {
     checkName(def.name, `tools.add(${JSON.stringify(def.name)})`);
@@ -18,6 +20,7 @@ export function toolFromPlugin(def: PluginToolDef, contextFor: ContextFor, defau
       description: def.description ?? `Plugin tool: ${def.name}`,
       params: def.params,
       builtin: def.builtin === true,
+      origin,
       readOnly: def.readOnly === true,
       content: def.content === true,
       run: async (params, ctx) => (await def.call(params, contextFor(ctx.signal ?? new AbortController().signal))) ?? null,
@@ -27,7 +30,7 @@ export function toolFromPlugin(def: PluginToolDef, contextFor: ContextFor, defau
     { name: def.name, description: def.description, parameters: (def.params ?? def.inputSchema) as never, timeout: def.timeout, readOnly: def.readOnly, execute: (params, { signal }) => def.call(params, contextFor(signal)) },
     defaultTimeoutSecs,
   );
-  return { ...tool, description: def.description ?? `Plugin tool: ${def.name}`, builtin: def.builtin === true, content: def.content === true };
+  return { ...tool, description: def.description ?? `Plugin tool: ${def.name}`, builtin: def.builtin === true, origin, content: def.content === true };
 }
 
 export function agentFromPlugin(def: PluginAgentDef, contextFor: ContextFor, defaultTimeoutSecs: number, context: ExtensionAgentContext): Agent {

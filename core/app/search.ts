@@ -42,13 +42,25 @@ export interface SearchResponse {
 export async function search(deps: SearchDeps, input: SearchParams): Promise<SearchResponse> {
   const { query, rank } = deps.pipeline ?? {};
   const params = query ? await query(input) : input;
-  const found = await searchCached(deps, params);
-  // Ranking plugins see the cached answer and reorder a copy: the cache keeps the engine's ranking.
-  const response = rank ? { ...found, results: (await rank([...found.results], params)).slice(0, params.limit) } : found;
+  const response = rank ? await ranked(deps, params, rank) : await searchCached(deps, params);
   // Checked only when nothing matched, so a search that finds something never pays for it (and a
   // script item's own `source` label, unknown to the config, still works when it has documents).
   if (response.results.length === 0 && params.source !== undefined && deps.knownSources) checkSource(params.source, await deps.knownSources());
   return response;
+}
+
+/** How many candidates a `rank` tap sees (docs/plugins.md): deep enough for a boost to lift a document into the page. */
+export const rankDepth = (limit: number): number => Math.max(limit * 3, RANK_DEPTH_MIN);
+const RANK_DEPTH_MIN = 30;
+
+/**
+ * Search with `rank` taps: the engine's best rankDepth(limit) candidates (cached under that deeper
+ * limit, in the engine's order), a copy of them reordered by the taps with `request.limit` still the
+ * page size, then cut to the page. Without a tap, search() never comes here: no deeper search.
+ */
+async function ranked(deps: SearchDeps, params: SearchParams, rank: NonNullable<Pipeline['rank']>): Promise<SearchResponse> {
+  const found = await searchCached(deps, { ...params, limit: rankDepth(params.limit) });
+  return { ...found, results: (await rank([...found.results], params)).slice(0, params.limit) };
 }
 
 function checkSource(source: string, labels: readonly string[]): void {

@@ -23,7 +23,15 @@ export interface Tool {
   readonly name: string;
   readonly description: string;
   readonly params: readonly ParamSpec[];
+  /**
+   * The tool's whole JSON Schema as its author declared it (a plugin's `inputSchema`, an extension's
+   * `parameters` object): advertised unchanged and checked as a whole after `params`. Absent: the
+   * schema is built from `params`.
+   */
+  readonly inputSchema?: ToolSchema | undefined;
   readonly builtin: boolean;
+  /** Where the tool comes from, as `kbctx tool list` shows it: the plugin's name, `script` for Lua tools. */
+  readonly origin?: string | undefined;
   /** True when calling the tool changes nothing (MCP `readOnlyHint`). */
   readonly readOnly: boolean;
   /** True: `run` resolves to an MCP tool result (`{content, isError?}`), passed on by MCP as it is (PluginToolDef.content). */
@@ -32,17 +40,26 @@ export interface Tool {
   run(params: Record<string, unknown>, ctx: ToolCallContext): Promise<unknown>;
 }
 
+/** A tool's advertised input schema: an object schema, its `properties` optional when declared whole. */
+export interface ToolSchema {
+  type: 'object';
+  properties?: JsonSchemaObject['properties'];
+  required?: string[];
+  [keyword: string]: unknown;
+}
+
 export interface ToolInfo {
   name: string;
   description: string;
   builtin: boolean;
   readOnly: boolean;
-  parameters: JsonSchemaObject;
+  origin: string | undefined;
+  parameters: ToolSchema;
 }
 
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
-  private readonly schemas = new Map<string, JsonSchemaObject>();
+  private readonly schemas = new Map<string, ToolSchema>();
   private readonly pipeline: Pick<Pipeline, 'toolCall' | 'toolResult'>;
 
   /** `pipeline`: plugins' `toolCall` (answer or refuse before the tool runs) and `toolResult` taps. */
@@ -53,7 +70,7 @@ export class ToolRegistry {
   /** Adds a tool; a later tool with the same name replaces an earlier one (explicit config beats registries). */
   register(tool: Tool): void {
     this.tools.set(tool.name, tool);
-    this.schemas.set(tool.name, toJsonSchema(tool.params));
+    this.schemas.set(tool.name, tool.inputSchema ?? toJsonSchema(tool.params));
   }
 
   has(name: string): boolean {
@@ -71,13 +88,13 @@ export class ToolRegistry {
   list(): ToolInfo[] {
     return [...this.tools.values()]
       .sort((a, b) => Number(b.builtin) - Number(a.builtin) || (a.builtin ? 0 : a.name.localeCompare(b.name)))
-      .map((t) => ({ name: t.name, description: t.description, builtin: t.builtin, readOnly: t.readOnly, parameters: this.schemas.get(t.name)! }));
+      .map((t) => ({ name: t.name, description: t.description, builtin: t.builtin, readOnly: t.readOnly, origin: t.origin, parameters: this.schemas.get(t.name)! }));
   }
 
   /** Validates (bad_request naming the parameter), applies defaults, runs. not_found for an unknown tool. */
   async call(name: string, input: unknown, ctx: ToolCallContext = {}): Promise<unknown> {
     const tool = this.get(name);
-    const params = validateParams(tool.params, input);
+    const params = validateParams(tool.params, input, tool.inputSchema);
     const { toolCall, toolResult } = this.pipeline;
     if (!toolCall && !toolResult) return tool.run(params, ctx);
     const call = { name, params };

@@ -11,7 +11,8 @@ export function parseKeyValues(pairs: readonly string[], asString: ReadonlySet<s
     if (eq <= 0) throw badRequest(`expected key=value, got '${pair}'`);
     const key = pair.slice(0, eq);
     const raw = pair.slice(eq + 1);
-    out[key] = asString.has(key) ? raw : parseLoose(raw);
+    // Defined, not assigned: `--param __proto__=…` stays an own key, which validation then refuses.
+    Object.defineProperty(out, key, { value: asString.has(key) ? raw : parseLoose(raw), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -6,6 +6,7 @@ import { findConfig } from '../config/find-config.ts';
 import { KbctxError } from '../domain/errors.ts';
 import { errorMapping } from '../domain/error-table.ts';
 import { PluginError } from '../plugin-error.ts';
+import { toSafeLines } from '../domain/log-line.ts';
 import { VERSION } from '../version.ts';
 import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
 import { cliService } from './cli-service.ts';
@@ -142,12 +143,14 @@ function reportError(ctx: CliContext, error: unknown): number {
     return error.exitCode === 0 ? 0 : EXIT_USAGE; // commander already printed the message
   }
   if (error instanceof KbctxError) {
-    if (ctx.json) ctx.io.err(`${JSON.stringify({ error: { code: error.code, message: error.message } })}\n`);
-    else ctx.io.err(`error: ${error.message}${pluginHint(ctx, error)}\n`);
+    // Messages echo what the user gave (a config key, a path, a plugin name): capped like log lines.
+    const message = toSafeLines(error.message);
+    if (ctx.json) ctx.io.err(`${JSON.stringify({ error: { code: error.code, message } })}\n`);
+    else ctx.io.err(`error: ${message}${pluginHint(ctx, error)}\n`);
     return errorMapping(error.code).exit;
   }
   const id = Math.random().toString(36).slice(2, 10);
-  ctx.io.err(`internal error ${id}: ${(error as Error)?.message ?? String(error)}\nThis is a bug in kbctx; please report it with the command you ran.\n`);
+  ctx.io.err(`internal error ${id}: ${toSafeLines((error as Error)?.message ?? String(error))}\nThis is a bug in kbctx; please report it with the command you ran.\n`);
   if (ctx.io.env['KBCTX_DEBUG']) ctx.io.err(`${(error as Error)?.stack ?? ''}\n`);
   return 1;
 }

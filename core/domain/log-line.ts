@@ -15,6 +15,12 @@ export function toLogLine(text: string): string {
   return escaped.length <= MAX_LOG_LINE ? escaped : `${escaped.slice(0, MAX_LOG_LINE)}… (${escaped.length - MAX_LOG_LINE} more characters)`;
 }
 
+/**
+ * A multi-line message (a CLI error) made safe line by line: each line as `toLogLine` makes it, so a
+ * 3 MB config key is cut after MAX_LOG_LINE characters and cannot drive the terminal; newlines stay.
+ */
+export const toSafeLines = (text: string): string => text.split('\n').map(toLogLine).join('\n');
+
 /** A log function writing one safe line per call through `write`. */
 export const lineLog =
   (write: (text: string) => void) =>

@@ -1,12 +1,14 @@
 // Tool parameters, declared once as a list of ParamSpec (the shape Lua tools declare too) and turned
 // into a JSON Schema, which ajv compiles once per tool (lazily, on the first call) into its validator.
-// REST, MCP and the CLI validate through validateParams, so the three surfaces cannot disagree.
+// REST, MCP and the CLI validate through validateParams, so the three surfaces cannot disagree. A tool
+// declared with a whole JSON Schema (a plugin's `inputSchema`) is checked against it as declared too:
+// top-level `additionalProperties`, `required`, `oneOf`/`anyOf`… (issue 29).
 // A list with no `schema` keywords (type, enum and maxLength only, as the built-in tools') is checked
 // here exactly as ajv would, in ajv's order: `kbctx search` does not load ajv (ADR 0130).
 import { createRequire } from 'node:module';
 import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv';
-import { badRequest } from '../domain/errors.ts';
-import { MAX_STRING_PARAM_CHARS, checkDepth } from './param-bounds.ts';
+import { KbctxError, badRequest } from '../domain/errors.ts';
+import { MAX_STRING_PARAM_CHARS, checkLength, checkShape } from './param-bounds.ts';
 
 export type ParamType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 export const PARAM_TYPES: readonly ParamType[] = ['string', 'integer', 'number', 'boolean', 'array', 'object'];
@@ -34,6 +36,7 @@ export interface JsonSchemaObject {
   type: 'object';
   properties: Record<string, { type: ParamType; description?: string; default?: unknown; enum?: unknown[]; properties?: Record<string, unknown>; maxLength?: number; [keyword: string]: unknown }>;
   required?: string[];
+  [keyword: string]: unknown;
 }
 
 export function toJsonSchema(params: readonly ParamSpec[]): JsonSchemaObject {
@@ -58,19 +61,31 @@ export function toJsonSchema(params: readonly ParamSpec[]): JsonSchemaObject {
  * Throws bad_request naming the parameter: body not an object, missing required, wrong type
  * (`integer` accepts whole numbers only), value outside `enum`, a string past its `maxLength`
  * (MAX_STRING_PARAM_CHARS by default), any other JSON Schema keyword of `schema` (with its path), or
- * input nested deeper than MAX_PARAM_DEPTH (param-bounds.ts). Unknown keys pass through; null is absent.
+ * input nested deeper than MAX_PARAM_DEPTH or holding a `__proto__`/`constructor`/`prototype` key
+ * (param-bounds.ts). With `declared` (the tool's whole JSON Schema, as its author wrote it), `params`
+ * serve only for required, defaults and the default string bound; the rest is that schema exactly,
+ * checked after defaults are applied. Unknown keys pass through unless the schema forbids them; null
+ * is absent.
  */
-export function validateParams(params: readonly ParamSpec[], input: unknown): Record<string, unknown> {
+export function validateParams(params: readonly ParamSpec[], input: unknown, declared?: Readonly<Record<string, unknown>>): Record<string, unknown> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw badRequest('parameters must be a JSON object');
   }
-  checkDepth(input); // iterative, before ajv walks anything
+  checkShape(input); // iterative, before ajv walks anything
   const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
   for (const p of params) {
     if (out[p.name] !== undefined && out[p.name] !== null) continue;
     if (p.required) throw badRequest(`missing required parameter '${p.name}'`, { parameter: p.name });
     if (p.default !== undefined) out[p.name] = p.default;
     else delete out[p.name];
+  }
+  if (declared) {
+    checkDeclaredBounds(params, out);
+    const whole = declaredValidator(declared);
+    if (whole(out)) return out;
+    // The last error is the outermost keyword that failed (`anyOf`, not its first branch's fault); the first names the cause.
+    const errors = whole.errors!;
+    throw describeError(errors.at(-1)!, out, errors.length > 1 ? describeError(errors[0]!, out).message : undefined);
   }
   if (isPlain(params)) {
     const error = plainError(params, out);
@@ -80,6 +95,14 @@ export function validateParams(params: readonly ParamSpec[], input: unknown): Re
   const validate = validatorFor(params);
   if (!validate(out)) throw describeError(validate.errors![0]!, out);
   return out;
+}
+
+/** A declared schema's string parameters without their own `maxLength` still get MAX_STRING_PARAM_CHARS, checked before ajv reads them. */
+function checkDeclaredBounds(params: readonly ParamSpec[], out: Record<string, unknown>): void {
+  for (const p of params) {
+    const value = out[p.name];
+    if (typeof value === 'string' && p.maxLength === undefined) checkLength(p.name, value);
+  }
 }
 
 type ParamError = Pick<ErrorObject, 'keyword' | 'instancePath' | 'params' | 'message'>;
@@ -137,13 +160,29 @@ function codePoints(text: string): number {
 const require = createRequire(import.meta.url);
 let ajv: AjvInstance | undefined;
 const validators = new WeakMap<readonly ParamSpec[], ValidateFunction>();
+const declaredValidators = new WeakMap<object, ValidateFunction>();
+
+// Loaded on the first validation, so commands that validate nothing never load ajv.
+const ajvInstance = (): AjvInstance =>
+  (ajv ??= new (require('ajv') as { default: new (options: object) => AjvInstance }).default({ strict: false, allErrors: false, validateSchema: false }));
+
+/** A tool's whole declared schema, compiled on its first call; one that cannot compile is the tool's fault (script_error). */
+function declaredValidator(schema: Readonly<Record<string, unknown>>): ValidateFunction {
+  let validate = declaredValidators.get(schema);
+  if (validate) return validate;
+  try {
+    validate = ajvInstance().compile(schema);
+  } catch (error) {
+    throw new KbctxError('script_error', `the tool's inputSchema is not a usable JSON Schema: ${(error as Error).message}`);
+  }
+  declaredValidators.set(schema, validate);
+  return validate;
+}
 
 /** The compiled validator of one parameter list (one per tool: compiled on its first call, then reused). */
 function validatorFor(params: readonly ParamSpec[]): ValidateFunction {
   let validate = validators.get(params);
   if (validate) return validate;
-  // Loaded on the first validation, so commands that validate nothing never load ajv.
-  ajv ??= new (require('ajv') as { default: new (options: object) => AjvInstance }).default({ strict: false, allErrors: false, validateSchema: false });
   const schema = toJsonSchema(params);
   for (const p of params) {
     const property = schema.properties[p.name]!;
@@ -153,13 +192,13 @@ function validatorFor(params: readonly ParamSpec[]): ValidateFunction {
     if (p.type === 'string' && property.maxLength === undefined) property.maxLength = MAX_STRING_PARAM_CHARS;
   }
   delete schema.required; // checked above, with null as absent
-  validate = ajv.compile(schema);
+  validate = ajvInstance().compile(schema);
   validators.set(params, validate);
   return validate;
 }
 
 /** The first ajv error in kbctx's words: `parameter '<path>' …`, the path in JSON Pointer form without the leading slash. */
-function describeError(error: ParamError, input: Record<string, unknown>): Error {
+function describeError(error: ParamError, input: Record<string, unknown>, cause?: string): KbctxError {
   const path = error.instancePath.slice(1).split('/').map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
   const value = path.reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], input);
   const name = path.join('/');
@@ -177,8 +216,12 @@ function describeError(error: ParamError, input: Record<string, unknown>): Error
     }
     case 'required':
       return badRequest(`missing required parameter '${[...path, String(error.params['missingProperty'])].filter(Boolean).join('/')}'`, details);
+    case 'additionalProperties': {
+      const key = [...path, String(error.params['additionalProperty'])].filter(Boolean).join('/');
+      return badRequest(`unknown parameter '${key}'; the tool's schema allows no other properties here`, { parameter: key });
+    }
     default:
-      return badRequest(`parameter '${name}': ${error.message ?? 'is not valid'}`, details);
+      return badRequest(`${name === '' ? 'parameters' : `parameter '${name}':`} ${error.message ?? 'is not valid'}${cause ? ` (${cause})` : ''}`, details);
   }
 }
 

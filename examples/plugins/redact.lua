@@ -18,7 +18,8 @@ function plugin.document(draft, options)
   return draft
 end
 
--- Returns the hits in a new order (at most request.limit of them).
+-- Returns the hits in a new order. `hits` holds up to max(request.limit * 3, 30) candidates; kbctx keeps
+-- the first request.limit, so a boosted document below the page still gets in.
 function plugin.rank(hits, request, options)
   local first, rest = {}, {}
   for _, hit in ipairs(hits) do

@@ -22,7 +22,7 @@ export async function loadScriptParts(host: ScriptingHost): Promise<ScriptParts>
 
 /** `params` without `timeout`: the kernel runs it as it is (the sandbox keeps the script's own time-out). */
 function toToolDef(tool: Tool): PluginToolDef {
-  return { name: tool.name, description: tool.description, params: tool.params, readOnly: tool.readOnly, call: (params, ctx) => tool.run(params, { signal: ctx.signal }) };
+  return { name: tool.name, description: tool.description, params: tool.params, readOnly: tool.readOnly, source: 'script', call: (params, ctx) => tool.run(params, { signal: ctx.signal }) };
 }
 
 function toAgentDef(agent: Agent, timeout: number | undefined): PluginAgentDef {

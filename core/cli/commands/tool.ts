@@ -22,17 +22,19 @@ export function registerTool(program: Command, ctx: CliContext): void {
     });
   tool
     .command('list')
-    .description('list built-in and script tools with their parameter schemas')
+    .description('list every tool (built-in, plugin, extension, script) with its origin and parameters')
     .action(async () => {
       const kbctx = ctx.kbctx();
       reportLoadFailures(ctx, await kbctx.loadScripts());
       const tools = kbctx.tools().list();
       if (ctx.json) return ctx.printJson(toolsToWire(tools));
       for (const t of tools) {
-        ctx.io.out(`${t.name} (${t.builtin ? 'built-in' : 'script'})\n  ${t.description}\n`);
-        for (const [name, p] of Object.entries(t.parameters.properties)) {
-          const required = t.parameters.required?.includes(name) ? ', required' : '';
-          ctx.io.out(`  - ${name}: ${p.type}${required}${p.enum ? `, one of ${p.enum.map((v) => JSON.stringify(v)).join('|')}` : ''}\n`);
+        ctx.io.out(`${t.name} (${t.builtin ? 'built-in' : (t.origin ?? 'plugin')})\n  ${t.description}\n`);
+        for (const [name, p] of Object.entries(t.parameters.properties ?? {})) {
+          // A declared schema is the author's: any of these keywords may be missing or of another shape.
+          const required = Array.isArray(t.parameters.required) && t.parameters.required.includes(name) ? ', required' : '';
+          const oneOf = Array.isArray(p.enum) ? `, one of ${p.enum.map((v) => JSON.stringify(v)).join('|')}` : '';
+          ctx.io.out(`  - ${name}: ${typeof p.type === 'string' ? p.type : 'any'}${required}${oneOf}\n`);
         }
       }
     });

@@ -31,3 +31,12 @@ describe('parameter bounds', () => {
     badRequest(() => validateParams(specs, { long: 'x'.repeat(MAX_STRING_PARAM_CHARS + 1) }), /parameter 'long'/);
   });
 });
+
+describe('prototype keys (issue 29)', () => {
+  it('refuses __proto__, constructor and prototype at any depth, as own keys from JSON', () => {
+    for (const body of ['{"__proto__":{"x":1}}', '{"a":{"constructor":{"prototype":{"x":1}}}}', '{"a":[{"prototype":1}]}']) {
+      badRequest(() => validateParams([], JSON.parse(body)), /parameter key '(__proto__|constructor|prototype)' is not accepted/);
+    }
+    assert.deepEqual(validateParams([], { a: { proto: 1, ctor: [1] } }), { a: { proto: 1, ctor: [1] } });
+  });
+});

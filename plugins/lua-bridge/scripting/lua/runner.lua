@@ -5,7 +5,7 @@ local host, job, G = __host, __job, _G
 __host, __job = nil, nil
 
 local lua_load, pcall, xpcall, error, type, pairs, ipairs, rawget, tostring, tonumber = load, pcall, xpcall, error, type, pairs, ipairs, rawget, tostring, tonumber
-local format, gsub, byte, upper = string.format, string.gsub, string.byte, string.upper
+local format, gsub, byte, upper, lower, find = string.format, string.gsub, string.byte, string.upper, string.lower, string.find
 local concat, sort, pack, unpack = table.concat, table.sort, table.pack, table.unpack
 local mtype, huge = math.type, math.huge
 
@@ -112,9 +112,22 @@ local function encode(v)
 end
 
 -- 3. Host modules, same names and shapes as Context Harness.
+-- wasmoon hands a Lua string to the host only up to its first NUL byte: "a.txt\0x" would read a.txt.
+-- A path, name or URL holding one is refused with a Lua error instead of being cut (issue 29).
+local function no_nul(name, f)
+  return function(...)
+    local args = pack(...)
+    for i = 1, args.n do
+      if type(args[i]) == 'string' and find(args[i], '\0', 1, true) then
+        raise(name .. ': argument ' .. i .. ' contains a NUL byte (\\0), which a path, name or URL cannot hold')
+      end
+    end
+    return f(...)
+  end
+end
 json = { encode = wrap(encode), parse = wrap(host.json_parse) }
 json.decode = json.parse
-env = { get = wrap(host.env_get) }
+env = { get = no_nul('env.get', wrap(host.env_get)) }
 local function logger(level)
   return function(...)
     local parts = pack(...)
@@ -124,7 +137,7 @@ local function logger(level)
 end
 log = { debug = logger('debug'), info = logger('info'), warn = logger('warn'), error = logger('error') }
 print = logger('info')
-fs = { read = wrap(host.fs_read), list = wrap(host.fs_list) }
+fs = { read = no_nul('fs.read', wrap(host.fs_read)), list = no_nul('fs.list', wrap(host.fs_list)) }
 base64 = { encode = wrap(host.base64_encode), decode = wrap(host.base64_decode) }
 crypto = { sha256 = wrap(host.sha256), hmac_sha256 = wrap(host.hmac_sha256) }
 local host_sleep = wrap_async(host.sleep)
@@ -133,6 +146,7 @@ sleep = function(seconds) host_sleep(tonumber(seconds) or 0) end
 local host_http = wrap_async(host.http)
 local host_json_parse = host.json_parse
 local function request(method, url, body, opts)
+  if type(url) == 'string' and find(url, '\0', 1, true) then raise('http.' .. lower(method) .. ': argument 1 contains a NUL byte (\\0), which a path, name or URL cannot hold') end
   if type(body) == 'table' then body = encode(body) end
   local res = host_http(method, url, body, opts)
   -- Decoded here, synchronously: async host results must stay shallow (see worker/host/to-lua.ts).

@@ -79,6 +79,21 @@ describe('host modules', () => {
     assert.ok((out[2] as { modified: number }[])[0]!.modified > 1_600_000_000);
   });
 
+  it('a NUL byte in a path, name or URL is a Lua error at the caller line, not a cut string (issue 29)', async () => {
+    env.fx.write('data/a.txt', 'alpha');
+    const cases: [string, string][] = [
+      ['fs.read("data/a.txt\\0.secret")', 'fs.read'],
+      ['fs.list("data\\0x")', 'fs.list'],
+      ['fs.list("data", "*.txt\\0")', 'fs.list'],
+      ['env.get("HOME\\0X")', 'env.get'],
+      ['http.get("http://127.0.0.1:1/\\0")', 'http.get'],
+    ];
+    for (const [call, name] of cases) {
+      await assert.rejects(env.fx.exec(`\nlocal v = ${call}\nreturn v`), (e: Error) => new RegExp(`tool\\.lua:4: ${name.replace('.', '\\.')}: argument \\d contains a NUL byte`).test(e.message), call);
+    }
+    assert.equal(await env.fx.exec('return fs.read("data/a.txt")'), 'alpha');
+  });
+
   it('fs follows a symlink that stays inside the folder', async () => {
     writeFileSync(path.join(env.fx.dir, 'real.txt'), 'real');
     symlinkSync(path.join(env.fx.dir, 'real.txt'), path.join(env.fx.dir, 'link.txt'));
