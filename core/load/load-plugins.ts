@@ -56,14 +56,14 @@ export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly P
     }
     const from = spec.kind === 'path' ? spec.file : spec.name;
     const registry = spec.kind === 'path' ? pinned(spec.file, spec.as) : null;
-    const plugin = checkPlugin(await importPluginModule(spec, settings.baseDir), from);
+    const plugin = checkPlugin(await importPluginModule(spec, settings.baseDir, settings.configFile ?? null), from);
     imported.push({ plugin, from: registry?.from ?? from, origin: registry?.origin ?? spec.kind });
   }
   await applyInOrder(kernel, imported, settings);
   const resolved = [];
   for (const spec of specs.filter((s) => !isImportable(s))) {
     if (spec.kind !== 'path') continue;
-    resolved.push({ plugin: checkPlugin(await resolvePluginFile(kernel, spec, bundled), spec.file), from: spec.file, origin: spec.kind });
+    resolved.push({ plugin: checkPlugin(await resolvePluginFile(kernel, spec, bundled, { baseDir: settings.baseDir, configFile: settings.configFile ?? null }), spec.file), from: spec.file, origin: spec.kind });
   }
   await applyInOrder(kernel, resolved, settings);
   checkOptionsNameLoaded(kernel, settings);
