@@ -10,6 +10,8 @@ export interface TrustSettings {
   lockFile?: string | null;
   /** The configured registries' folders. */
   registries?: readonly { name: string; path: string }[];
+  /** The config root: relative `file`s in the lock file resolve against it (the working directory when absent). */
+  baseDir?: string;
 }
 
 export type PinnedOrigin = { origin: 'registry'; from: string } | null;
@@ -18,7 +20,7 @@ export type PinnedOrigin = { origin: 'registry'; from: string } | null;
 export function pinChecker(settings: TrustSettings): (file: string, as: string) => PinnedOrigin {
   let pins: PluginPin[] | undefined;
   return (file, as) => {
-    pins ??= settings.lockFile ? [...readPluginLock(settings.lockFile).values()] : [];
+    pins ??= settings.lockFile ? [...readPluginLock(settings.lockFile, settings.baseDir ?? process.cwd()).values()] : [];
     const pin = pins.find((p) => p.file === file);
     if (pin) return verified(pin, file);
     if (file.endsWith('.lua')) return null;

@@ -6,7 +6,9 @@ import { sha256Hex } from '../domain/ids.ts';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import nodePath from 'node:path';
 import { parse as parseToml, stringify } from 'smol-toml';
+import { toConfigPath } from '../config/config-path.ts';
 import { configError } from '../domain/errors.ts';
+import { resolvePluginPath } from './plugin-specs.ts';
 
 export { LOCK_FILE } from '../config/load-config.ts';
 
@@ -16,7 +18,7 @@ export interface PluginPin {
   registry: string;
   /** The entry file inside the registry (`plugins/acme/index.ts`). */
   path: string;
-  /** The entry file's absolute path, as the config's `plugins` list resolves it. */
+  /** The entry file's absolute path, as the config's `plugins` list resolves it (written relative to the project: toConfigPath). */
   file: string;
   /** The registry's commit when trusted; null for a registry that is a plain folder. */
   commit: string | null;
@@ -53,8 +55,8 @@ export function sha256Plugin(entryFile: string): string {
   return sha256Hex(lines.sort().join(''));
 }
 
-/** The pins of a lock file by plugin name (empty when there is no lock file). */
-export function readPluginLock(lockFile: string): Map<string, PluginPin> {
+/** The pins of a lock file by plugin name (empty when there is no lock file); `file`s resolve against `baseDir`, the config root. */
+export function readPluginLock(lockFile: string, baseDir: string): Map<string, PluginPin> {
   if (!existsSync(lockFile)) return new Map();
   let tree: Record<string, unknown>;
   try {
@@ -68,17 +70,17 @@ export function readPluginLock(lockFile: string): Map<string, PluginPin> {
     if (typeof registry !== 'string' || typeof path !== 'string' || typeof file !== 'string' || typeof sha256 !== 'string') {
       throw configError(`${lockFile}: plugins.${name} needs registry, path, file and sha256; trust it again with \`kbctx registry add plugins/${name} --trust\``);
     }
-    pins.set(name, { name, registry, path, file, commit: typeof commit === 'string' ? commit : null, sha256 });
+    pins.set(name, { name, registry, path, file: resolvePluginPath(file, baseDir), commit: typeof commit === 'string' ? commit : null, sha256 });
   }
   return pins;
 }
 
-/** The lock file's text for these pins, sorted by name. */
-export function formatPluginLock(pins: Iterable<PluginPin>): string {
+/** The lock file's text for these pins, sorted by name; each `file` relative to `baseDir` (the config root) when inside it. */
+export function formatPluginLock(pins: Iterable<PluginPin>, baseDir: string): string {
   const tables = Object.fromEntries(
     [...pins]
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((p) => [p.name, { registry: p.registry, path: p.path, file: p.file, ...(p.commit ? { commit: p.commit } : {}), sha256: p.sha256 }]),
+      .map((p) => [p.name, { registry: p.registry, path: p.path, file: toConfigPath(p.file, baseDir), ...(p.commit ? { commit: p.commit } : {}), sha256: p.sha256 }]),
   );
   const header = '# Registry plugins trusted to run with full rights (`kbctx registry add plugins/<name> --trust`).\n# kbctx refuses to load one whose files (its folder) no longer have this sha256. Written by kbctx.\n\n';
   return `${header}${stringify({ plugins: tables })}\n`;
