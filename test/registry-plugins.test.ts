@@ -38,6 +38,21 @@ type = "object"
 [options_schema.properties.loud]
 type = "boolean"
 `;
+// A plugin whose helper re-exports a module from outside its folder (issue 29 item 2).
+const SHOUT = `import { helper } from './helper.ts';
+
+export default {
+  name: 'shout',
+  version: '0.1.0',
+  kbctx: '^0.2',
+  apply(kernel) {
+    kernel.hooks.commands.tap('shout', (program) => {
+      program.command('shout').action(() => console.log(helper()));
+    });
+  },
+};
+`;
+const SHOUT_MANIFEST = 'name = "shout"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "index.ts"\ndescription = "Shouts a shared word"\n';
 const REDACT_MANIFEST = 'name = "redact"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "plugin.lua"\ndescription = "Redacts secrets before indexing"\n';
 let head = '';
 
@@ -49,6 +64,10 @@ before(() => {
       'plugins/hello/kbctx-plugin.toml': HELLO_MANIFEST,
       'plugins/hello/index.ts': HELLO,
       'plugins/hello/words.ts': WORDS,
+      'plugins/shout/kbctx-plugin.toml': SHOUT_MANIFEST,
+      'plugins/shout/index.ts': SHOUT,
+      'plugins/shout/helper.ts': "export { helper } from '../../shared/util.ts';\n",
+      'shared/util.ts': "export const helper = (): string => 'SHARED WORDS';\n",
       'plugins/redact/kbctx-plugin.toml': REDACT_MANIFEST,
       'plugins/redact/plugin.lua': 'plugin = { name = "redact", version = "0.1.0", kbctx = "^0.2" }\nfunction plugin.query(request) return nil end\n',
       'plugins/broken/kbctx-plugin.toml': 'name = "broken"\nversion = "1"\nkbctx = "^0.2"\nentry = "main.py"\n',
@@ -85,7 +104,7 @@ describe('registry plugins', () => {
   it('list, search and info show plugins; an invalid plugin manifest is refused with its reason', async () => {
     const list = await ws.kbctx(['registry', 'list']);
     assert.equal(list.code, 0, list.stderr);
-    assert.match(list.stdout, /Plugins \(2\)\n.*\nplugins\/hello\s+community\s+no\s+Says hello from a registry\nplugins\/redact\s+community\s+no/);
+    assert.match(list.stdout, /Plugins \(3\)\n.*\nplugins\/hello\s+community\s+no\s+Says hello from a registry\nplugins\/redact\s+community\s+no/);
     assert.match(list.stderr, /plugins\/broken\/kbctx-plugin\.toml is not valid \(entry must be one of "index\.ts", "index\.mjs", "plugin\.lua"/);
     assert.match((await ws.kbctx(['registry', 'search', 'greeting'])).stdout, /plugins\/hello/);
     const info = await ws.kbctx(['registry', 'info', 'plugins/hello']);
@@ -187,5 +206,20 @@ describe('registry plugins', () => {
       renameSync(away, ws.dir);
       rmSync(moved, { recursive: true, force: true });
     }
+  });
+
+  it('a pinned plugin whose module imported from outside its folder changed is refused until re-trusted', async () => {
+    const added = await ws.kbctx(['registry', 'add', 'plugins/shout', '--trust']);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match((await ws.kbctx(['shout'])).stdout, /SHARED WORDS/);
+    writeFileSync(ws.path('regs/community/shared/util.ts'), "export const helper = (): string => 'tampered';\n");
+    const refused = await ws.kbctx(['shout']);
+    assert.equal(refused.code, 3, refused.stdout);
+    assert.match(refused.stderr, /plugin 'shout' \(registry 'community', plugins\/shout\/index\.ts\) changed since it was trusted/);
+    assert.doesNotMatch(refused.stdout, /tampered/, 'the changed code did not run');
+    const again = await ws.kbctx(['registry', 'add', 'plugins/shout', '--trust']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match((await ws.kbctx(['shout'])).stdout, /tampered/, 'runs once re-trusted');
+    git(ws.path('regs/community'), ['checkout', '--', '.']);
   });
 });

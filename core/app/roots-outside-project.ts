@@ -2,6 +2,7 @@
 // relative root such as "../kb" that leads out of the project indexes an unrelated folder without a
 // word, so `sync` and `doctor` warn about each. Pure over the config.
 import path from 'node:path';
+import { relativeInside } from '../config/config-path.ts';
 import type { Config } from '../config/types.ts';
 
 export interface OutsideRoot {
@@ -14,7 +15,7 @@ export interface OutsideRoot {
 export function rootsOutsideProject(config: Config): OutsideRoot[] {
   if (config.file === null) return [];
   return Object.entries(config.connectors.filesystem)
-    .filter(([, c]) => !isWithin(config.baseDir, c.root))
+    .filter(([, c]) => path.resolve(c.root) !== path.resolve(config.baseDir) && relativeInside(config.baseDir, c.root) === null)
     .map(([name, c]) => ({ connector: `filesystem:${name}`, root: c.root }));
 }
 
@@ -23,8 +24,3 @@ export const outsideRootMessage = (o: OutsideRoot, project: string): string =>
   `${o.connector} reads ${o.root}, outside the project folder ${project}`;
 
 export const OUTSIDE_ROOT_FIX = 'relative roots resolve against the project folder (the one holding config/), not the config file\'s folder: check that this is the folder you mean, else correct root';
-
-function isWithin(folder: string, target: string): boolean {
-  const rel = path.relative(folder, target);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}

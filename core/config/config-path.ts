@@ -13,7 +13,7 @@ export function toConfigPath(file: string, projectDir: string, home: string = ho
 }
 
 /** `target` relative to `folder` with forward slashes, or null when it is not inside it (or is the folder). */
-function relativeInside(folder: string, target: string): string | null {
+export function relativeInside(folder: string, target: string): string | null {
   const rel = path.relative(path.resolve(folder), path.resolve(target));
   if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return null;
   return rel.split(path.sep).join('/');

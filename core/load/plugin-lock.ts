@@ -3,11 +3,12 @@
 // when it was trusted. Read here before a plugin is imported; written by `kbctx registry add
 // plugins/<name> --trust`.
 import { sha256Hex } from '../domain/ids.ts';
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import nodePath from 'node:path';
 import { parse as parseToml, stringify } from 'smol-toml';
 import { toConfigPath } from '../config/config-path.ts';
 import { configError } from '../domain/errors.ts';
+import { importedOutside, isModuleFile } from './plugin-imports.ts';
 import { resolvePluginPath } from './plugin-specs.ts';
 
 export { LOCK_FILE } from '../config/load-config.ts';
@@ -28,14 +29,21 @@ export interface PluginPin {
 
 /**
  * The digest a pin holds: every file under the entry's folder (the plugin's folder, beside its
- * kbctx-plugin.toml), so a changed helper module is refused like a changed entry. One line per file,
- * sorted by its path relative to the folder: `<path>\0<sha256 of its bytes>\n` (a symbolic link: of
- * its target's name, and of the bytes when it leads to a file; linked folders are not walked); the
- * sha256 of those lines. `.git` folders are skipped.
+ * kbctx-plugin.toml), so a changed helper module is refused like a changed entry, and every file
+ * outside it that its modules import (plugin-imports.ts), so a changed `../../shared/util.ts` is too.
+ * One line per file, sorted by its path relative to the folder (`../shared/util.ts` for one outside):
+ * `<path>\0<sha256 of its bytes>\n` (a symbolic link: of its target's name, and of the bytes when it
+ * leads to a file; linked folders are not walked); the sha256 of those lines. `.git` folders are skipped.
  */
 export function sha256Plugin(entryFile: string): string {
   const root = nodePath.dirname(entryFile);
   const lines: string[] = [];
+  const modules: { file: string; bytes: Buffer }[] = [];
+  const read = (file: string): Buffer => {
+    const bytes = readFileSync(file);
+    if (isModuleFile(file)) modules.push({ file, bytes });
+    return bytes;
+  };
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = nodePath.join(dir, entry.name);
@@ -45,13 +53,17 @@ export function sha256Plugin(entryFile: string): string {
       } else if (entry.isSymbolicLink()) {
         // Its target's name, and the bytes of a file it leads to (a linked entry or helper counts as changed too).
         const target = statSync(full, { throwIfNoEntry: false });
-        lines.push(`${rel}\0link:${sha256Hex(readlinkSync(full))}${target?.isFile() ? `:${sha256Hex(readFileSync(full))}` : ''}\n`);
+        lines.push(`${rel}\0link:${sha256Hex(readlinkSync(full))}${target?.isFile() ? `:${sha256Hex(read(full))}` : ''}\n`);
       }
-      else if (entry.isFile()) lines.push(`${rel}\0${sha256Hex(readFileSync(full))}\n`);
+      else if (entry.isFile()) lines.push(`${rel}\0${sha256Hex(read(full))}\n`);
     }
   };
   statSync(entryFile); // a missing entry fails here, naming it (the walk below reads it with the rest)
   walk(root);
+  const realRoot = realpathSync(root);
+  for (const [file, bytes] of importedOutside(root, modules)) {
+    lines.push(`${nodePath.relative(realRoot, file).split(nodePath.sep).join('/')}\0${sha256Hex(bytes)}\n`);
+  }
   return sha256Hex(lines.sort().join(''));
 }
 
