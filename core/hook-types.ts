@@ -182,7 +182,7 @@ export interface ConnectorInstance {
   options: Record<string, unknown>;
   /** A folder beside the index for the connector's own caches (git clones …). */
   dataDir: string;
-  /** The config file's folder: relative paths in options resolve against it. */
+  /** The config root (the project folder above `config/`, ADR 0114): relative paths in options resolve against it. */
   baseDir: string;
 }
 

@@ -7,7 +7,9 @@ import path from 'node:path';
 import semver from 'semver';
 import { KERNEL_API_VERSION } from '../core/kernel.ts';
 import { formatPluginLock, LOCK_FILE, readPluginLock, sha256Plugin } from '../core/load/plugin-lock.ts';
+import { toConfigPath } from '../core/config/config-path.ts';
 import { defaultConfigToml } from '../core/config/default-config.ts';
+import { configRoot } from '../core/config/find-config.ts';
 import { configError, KbctxError } from '../core/domain/errors.ts';
 import { appendPluginEntry } from './config-edit.ts';
 import { headCommit } from './git.ts';
@@ -31,9 +33,12 @@ export async function addPlugin(ctx: RegistryContext, ext: ResolvedExtension, op
   if (!existsSync(ext.scriptPath)) throw configError(`${ext.id}: its entry file ${ext.scriptPath} does not exist`);
   const enabled = isEnabled(ctx.config, ext);
   const lockFile = path.join(path.dirname(ctx.configFile), LOCK_FILE);
+  // Written relative to the project (or `~/…`), as the config resolves them: the project can be committed and moved.
+  const project = configRoot(ctx.configFile);
+  const entry = toConfigPath(ext.scriptPath, project);
   if (manifest.runtime === 'lua') {
     if (enabled) return { written: false, file: ctx.configFile, block: '', reason: `${ext.id} is already in the plugins list of ${ctx.configFile}` };
-    return { written: true, file: ctx.configFile, block: appendPluginEntry(ctx.configFile, ext.scriptPath, initialText(ctx)) };
+    return { written: true, file: ctx.configFile, block: appendPluginEntry(ctx.configFile, entry, initialText(ctx)) };
   }
   if (!options.trust) {
     throw new KbctxError(
@@ -43,7 +48,7 @@ export async function addPlugin(ctx: RegistryContext, ext: ResolvedExtension, op
         `to add it and pin its commit in ${lockFile}`,
     );
   }
-  const pins = readPluginLock(lockFile);
+  const pins = readPluginLock(lockFile, project);
   const sha256 = sha256Plugin(ext.scriptPath);
   const registry = loadRegistries(ctx.config).find((r) => r.name === ext.registry)!;
   const pin = { name: manifest.name, registry: ext.registry, path: ext.entry.path, file: ext.scriptPath, commit: registry.isGit ? await headCommit(registry.path) : null, sha256 };
@@ -53,8 +58,8 @@ export async function addPlugin(ctx: RegistryContext, ext: ResolvedExtension, op
   }
   pins.set(manifest.name, pin);
   mkdirSync(path.dirname(lockFile), { recursive: true });
-  writeFileSync(lockFile, formatPluginLock(pins.values())); // the pin first: an entry without one is refused at load
-  const block = enabled ? '' : appendPluginEntry(ctx.configFile, ext.scriptPath, initialText(ctx));
+  writeFileSync(lockFile, formatPluginLock(pins.values(), project)); // the pin first: an entry without one is refused at load
+  const block = enabled ? '' : appendPluginEntry(ctx.configFile, entry, initialText(ctx));
   return { written: !enabled, file: ctx.configFile, block, pinned: { lockFile, commit: pin.commit, sha256 } };
 }
 

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { badRequest, KbctxError, notFound } from '../core/domain/errors.ts';
 import type { Config } from '../core/config/types.ts';
+import { isPluginPath, resolvePluginPath } from '../core/load/plugin-specs.ts';
 import { isGitRepo } from './git.ts';
 import { EXTENSION_TYPES, loadManifest, type ExtensionEntry, type ExtensionType, type Manifest, type ScriptType } from './manifest.ts';
 
@@ -113,9 +114,9 @@ export function isEnabled(config: Config, ext: ResolvedExtension): boolean {
   return Object.values(configSection(config, ext.type)).some((c) => ext.providedAt.includes(c.path));
 }
 
-/** The `plugins` list entries that are paths, resolved against the config file's folder. */
+/** The `plugins` list entries that are paths, resolved against the config root (ADR 0114). */
 export function pluginEntryFiles(config: Config): string[] {
-  return config.plugins.entries.filter((e): e is string => typeof e === 'string' && /^(\.{1,2}[\\/]|\/)/.test(e)).map((e) => path.resolve(config.plugins.baseDir, e));
+  return config.plugins.entries.filter((e): e is string => typeof e === 'string' && isPluginPath(e.trim())).map((e) => resolvePluginPath(e.trim(), config.plugins.baseDir));
 }
 
 /** The config section a registry extension type is enabled in. */

@@ -7,6 +7,8 @@ import { parse as parseToml } from 'smol-toml';
 import { KbctxError, notFound } from '../core/domain/errors.ts';
 import type { Config } from '../core/config/types.ts';
 import { defaultConfigToml } from '../core/config/default-config.ts';
+import { toConfigPath } from '../core/config/config-path.ts';
+import { configRoot } from '../core/config/find-config.ts';
 import { CONNECTOR_TIMEOUT_SECS } from '../core/config/schema.ts';
 import { appendTable, hasTable } from './config-edit.ts';
 import { escapeFrom } from './confine.ts';
@@ -122,7 +124,7 @@ export async function addExtension(ctx: RegistryContext, id: string, options: { 
   }
   const example = exampleValues(ext, type);
   const required = ext.entry.requiredConfig.filter((k) => !(k in example));
-  const values: Record<string, unknown> = { ...example, path: ext.scriptPath, timeout: example['timeout'] ?? (ext.type === 'connectors' ? CONNECTOR_TIMEOUT_SECS : 30) };
+  const values: Record<string, unknown> = { ...example, path: toConfigPath(ext.scriptPath, configRoot(ctx.configFile)), timeout: example['timeout'] ?? (ext.type === 'connectors' ? CONNECTOR_TIMEOUT_SECS : 30) };
   for (const key of required) values[key] = '';
   const comments = [`${ext.id} from registry '${ext.registry}'`, ...(ext.entry.requiredConfig.length > 0 ? [`required: ${ext.entry.requiredConfig.join(', ')}`] : [])];
   const block = appendTable(ctx.configFile, keys, values, comments, ctx.config.file ? '' : defaultConfigToml().trimStart());
@@ -212,7 +214,7 @@ export async function initCommunity(ctx: RegistryContext, options: { path?: stri
     appendTable(
       ctx.configFile,
       ['registries', COMMUNITY_REGISTRY.name],
-      { url: options.url ?? COMMUNITY_REGISTRY.url, branch: COMMUNITY_REGISTRY.branch, path: target, readonly: true },
+      { url: options.url ?? COMMUNITY_REGISTRY.url, branch: COMMUNITY_REGISTRY.branch, path: toConfigPath(target, configRoot(ctx.configFile)), readonly: true },
       ['Community extensions: enable one with `kbctx registry add <type>/<name>`'],
       ctx.config.file ? '' : defaultConfigToml().trimStart(),
     );

@@ -3,12 +3,12 @@
 // step, the pin in kbctx.lock, a changed file refused, re-trusting.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
 import { bareClone, commit, git, initRepo } from './helpers/git-repo.ts';
-import { Workspace } from './helpers/workspace.ts';
+import { runKbctx, Workspace } from './helpers/workspace.ts';
 
 const ws = new Workspace('kbctx-registry-plugins-');
 const HELLO = `import { GREETING } from './words.ts';
@@ -38,6 +38,21 @@ type = "object"
 [options_schema.properties.loud]
 type = "boolean"
 `;
+// A plugin whose helper re-exports a module from outside its folder (issue 29 item 2).
+const SHOUT = `import { helper } from './helper.ts';
+
+export default {
+  name: 'shout',
+  version: '0.1.0',
+  kbctx: '^0.2',
+  apply(kernel) {
+    kernel.hooks.commands.tap('shout', (program) => {
+      program.command('shout').action(() => console.log(helper()));
+    });
+  },
+};
+`;
+const SHOUT_MANIFEST = 'name = "shout"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "index.ts"\ndescription = "Shouts a shared word"\n';
 const REDACT_MANIFEST = 'name = "redact"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "plugin.lua"\ndescription = "Redacts secrets before indexing"\n';
 let head = '';
 
@@ -49,8 +64,12 @@ before(() => {
       'plugins/hello/kbctx-plugin.toml': HELLO_MANIFEST,
       'plugins/hello/index.ts': HELLO,
       'plugins/hello/words.ts': WORDS,
+      'plugins/shout/kbctx-plugin.toml': SHOUT_MANIFEST,
+      'plugins/shout/index.ts': SHOUT,
+      'plugins/shout/helper.ts': "export { helper } from '../../shared/util.ts';\n",
+      'shared/util.ts': "export const helper = (): string => 'SHARED WORDS';\n",
       'plugins/redact/kbctx-plugin.toml': REDACT_MANIFEST,
-      'plugins/redact/plugin.lua': 'return { name = "redact" }\n',
+      'plugins/redact/plugin.lua': 'plugin = { name = "redact", version = "0.1.0", kbctx = "^0.2" }\nfunction plugin.query(request) return nil end\n',
       'plugins/broken/kbctx-plugin.toml': 'name = "broken"\nversion = "1"\nkbctx = "^0.2"\nentry = "main.py"\n',
       'tools/echo/tool.lua': 'tool = { description = "Echo" }\nfunction tool.execute(p) return p end\n',
     },
@@ -58,12 +77,14 @@ before(() => {
     '2026-01-02T03:04:05Z',
   );
   const remote = pathToFileURL(bareClone(upstream, ws.path('remote.git'))).href;
-  ws.config(`# my config\n[db]\npath = "index.sqlite"\n\n[registries.community]\nurl = "${remote}"\nbranch = "main"\npath = "${ws.path('regs/community')}"\nreadonly = true\n`);
+  ws.config(`# my config\n[db]\npath = "index.sqlite"\n\n[registries.community]\nurl = "${remote}"\nbranch = "main"\npath = "regs/community"\nreadonly = true\n`);
 });
 after(() => ws.cleanup());
 
 const config = (): Record<string, unknown> => parseToml(readFileSync(ws.path('config/kbctx.toml'), 'utf8'));
 const entryFile = (): string => ws.path('regs/community/plugins/hello/index.ts');
+/** How the config and kbctx.lock name the entry: relative to the project (issue 29 item 9). */
+const ENTRY = './regs/community/plugins/hello/index.ts';
 const plugins = async (): Promise<{ code: number; stderr: string; list: { name: string; origin: string; from: string; version: string }[] }> => {
   const r = await ws.kbctx(['plugins', '--json']);
   return { code: r.code, stderr: r.stderr, list: r.code === 0 ? (JSON.parse(r.stdout) as { plugins: never[] }).plugins : [] };
@@ -83,7 +104,7 @@ describe('registry plugins', () => {
   it('list, search and info show plugins; an invalid plugin manifest is refused with its reason', async () => {
     const list = await ws.kbctx(['registry', 'list']);
     assert.equal(list.code, 0, list.stderr);
-    assert.match(list.stdout, /Plugins \(2\)\n.*\nplugins\/hello\s+community\s+no\s+Says hello from a registry\nplugins\/redact\s+community\s+no/);
+    assert.match(list.stdout, /Plugins \(3\)\n.*\nplugins\/hello\s+community\s+no\s+Says hello from a registry\nplugins\/redact\s+community\s+no/);
     assert.match(list.stderr, /plugins\/broken\/kbctx-plugin\.toml is not valid \(entry must be one of "index\.ts", "index\.mjs", "plugin\.lua"/);
     assert.match((await ws.kbctx(['registry', 'search', 'greeting'])).stdout, /plugins\/hello/);
     const info = await ws.kbctx(['registry', 'info', 'plugins/hello']);
@@ -99,14 +120,14 @@ describe('registry plugins', () => {
     const r = await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Pinned in config\/kbctx\.lock: commit [0-9a-f]{7}, sha256 [0-9a-f]{12}/);
-    assert.deepEqual(config()['plugins'], ['bundled', entryFile()]);
+    assert.deepEqual(config()['plugins'], ['bundled', ENTRY]);
     assert.match(readFileSync(ws.path('config/kbctx.toml'), 'utf8'), /^plugins = .*\n\n# my config\n\[db\]/, 'a top-level key before every table; the rest kept');
     const lock = parseToml(readFileSync(ws.path('config/kbctx.lock'), 'utf8')) as { plugins: Record<string, Record<string, string>> };
     // The documented digest: one `<path>\0<sha256>\n` line per file of the plugin's folder, sorted.
     const hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
     const files = ['index.ts', 'kbctx-plugin.toml', 'words.ts'].map((f) => `${f}\0${hex(readFileSync(ws.path(`regs/community/plugins/hello/${f}`)))}\n`);
     const sha256 = hex(files.sort().join(''));
-    assert.deepEqual({ ...lock.plugins['hello'] }, { registry: 'community', path: 'plugins/hello/index.ts', file: entryFile(), commit: head, sha256 });
+    assert.deepEqual({ ...lock.plugins['hello'] }, { registry: 'community', path: 'plugins/hello/index.ts', file: ENTRY, commit: head, sha256 });
     const loaded = await plugins();
     assert.equal(loaded.code, 0, loaded.stderr);
     const hello = loaded.list.find((p) => p.name === 'hello');
@@ -134,7 +155,7 @@ describe('registry plugins', () => {
     const again = await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust']);
     assert.equal(again.code, 0, again.stderr);
     assert.doesNotMatch(again.stdout, /Added to/, 'the entry is not added twice');
-    assert.deepEqual(config()['plugins'], ['bundled', entryFile()]);
+    assert.deepEqual(config()['plugins'], ['bundled', ENTRY]);
     assert.match((await ws.kbctx(['hello'])).stdout, /something else/);
     git(ws.path('regs/community'), ['checkout', '--', '.']);
   });
@@ -154,8 +175,51 @@ describe('registry plugins', () => {
   it('a Lua plugin is added without --trust and without a pin: the entry points at its .lua file', async () => {
     const r = await ws.kbctx(['registry', 'add', 'plugins/redact']);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(config()['plugins'], ['bundled', entryFile(), ws.path('regs/community/plugins/redact/plugin.lua')]);
+    assert.deepEqual(config()['plugins'], ['bundled', ENTRY, './regs/community/plugins/redact/plugin.lua']);
     const lock = parseToml(readFileSync(ws.path('config/kbctx.lock'), 'utf8')) as { plugins: Record<string, unknown> };
     assert.deepEqual(Object.keys(lock.plugins), ['hello']);
+  });
+
+  it('config and kbctx.lock name every added file relative to the project, so the project still works once moved', async () => {
+    assert.equal((await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust'])).code, 0, 're-pinned after the tests above changed it');
+    const tool = await ws.kbctx(['registry', 'add', 'tools/echo']);
+    assert.equal(tool.code, 0, tool.stderr);
+    assert.equal((config()['tools'] as { script: Record<string, { path: string }> }).script['echo']?.path, './regs/community/tools/echo/tool.lua');
+    const text = `${readFileSync(ws.path('config/kbctx.toml'), 'utf8')}\n${readFileSync(ws.path('config/kbctx.lock'), 'utf8')}`;
+    const written = text.split('\n').filter((line) => !line.startsWith('url = ')); // the test's own remote lives in the temp folder too
+    assert.ok(!written.some((line) => line.includes(ws.dir)), `no absolute path into the project:\n${text}`);
+    // Copy the project elsewhere and move the original away: only the copy can answer.
+    const moved = `${ws.dir}-moved`;
+    const away = `${ws.dir}-away`;
+    cpSync(ws.dir, moved, { recursive: true });
+    renameSync(ws.dir, away);
+    try {
+      const hello = await runKbctx(['hello'], { cwd: moved });
+      assert.equal(hello.code, 0, hello.stderr);
+      assert.match(hello.stdout, /hello from the registry/, 'the pinned plugin loads from the copy');
+      const listed = await runKbctx(['tool', 'list', '--json'], { cwd: moved });
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.ok((JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.some((t) => t.name === 'echo'), listed.stdout);
+      const loaded = await runKbctx(['plugins', '--json'], { cwd: moved });
+      assert.ok((JSON.parse(loaded.stdout) as { plugins: { name: string; from: string }[] }).plugins.some((p) => p.name === 'redact' && p.from.startsWith(moved)), loaded.stdout);
+    } finally {
+      renameSync(away, ws.dir);
+      rmSync(moved, { recursive: true, force: true });
+    }
+  });
+
+  it('a pinned plugin whose module imported from outside its folder changed is refused until re-trusted', async () => {
+    const added = await ws.kbctx(['registry', 'add', 'plugins/shout', '--trust']);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match((await ws.kbctx(['shout'])).stdout, /SHARED WORDS/);
+    writeFileSync(ws.path('regs/community/shared/util.ts'), "export const helper = (): string => 'tampered';\n");
+    const refused = await ws.kbctx(['shout']);
+    assert.equal(refused.code, 3, refused.stdout);
+    assert.match(refused.stderr, /plugin 'shout' \(registry 'community', plugins\/shout\/index\.ts\) changed since it was trusted/);
+    assert.doesNotMatch(refused.stdout, /tampered/, 'the changed code did not run');
+    const again = await ws.kbctx(['registry', 'add', 'plugins/shout', '--trust']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match((await ws.kbctx(['shout'])).stdout, /tampered/, 'runs once re-trusted');
+    git(ws.path('regs/community'), ['checkout', '--', '.']);
   });
 });

@@ -123,7 +123,7 @@ describe('kbctx registry', () => {
     const entry = (config()['connectors'] as { script: Record<string, Record<string, unknown>> }).script['rss']!;
     assert.equal(entry['feed_url'], 'https://example.com/feed.xml');
     assert.equal(entry['max_items'], '50');
-    assert.equal(entry['path'], ws.path('regs/community/connectors/rss/connector.lua'));
+    assert.equal(entry['path'], './regs/community/connectors/rss/connector.lua', 'relative to the project, so it can be committed and moved');
     assert.equal(entry['timeout'], 300, 'connectors get the 300 s connector time-out');
     const text = readFileSync(ws.path('config/kbctx.toml'), 'utf8');
     const second = await ws.kbctx(['registry', 'add', 'connectors/rss']);
@@ -201,7 +201,7 @@ describe('kbctx registry', () => {
       assert.equal(first.code, 0, first.stderr);
       assert.match(first.stdout, /cloned to .*community; added to the config/);
       const text = readFileSync(fresh.path('config/kbctx.toml'), 'utf8');
-      assert.match(text, /\[registries\.community\]\nurl = "file:/);
+      assert.match(text, /\[registries\.community\]\nurl = "file:.*\nbranch = "main"\npath = "\.\/community"\n/, 'the clone inside the project is written relative to it');
       const second = await fresh.kbctx(args);
       assert.match(second.stdout, /already at .*; already in the config/);
       assert.equal(readFileSync(fresh.path('config/kbctx.toml'), 'utf8'), text);

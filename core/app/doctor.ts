@@ -2,6 +2,7 @@
 // problem. Pure over the Store interface and the config; the CLI adds registries and git.
 import { isConfigModule } from '../config/find-config.ts';
 import type { Config } from '../config/types.ts';
+import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from './roots-outside-project.ts';
 import type { Store } from '../store/store.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -24,6 +25,9 @@ export function configChecks(config: Config): DoctorCheck[] {
     for (const u of unset) {
       checks.push({ area: 'config', status: 'warn', detail: `${u.key} uses \${${u.variable}}, which is not set: ${part} fails when it runs`, fix: `export ${u.variable}=… (or edit ${u.key})` });
     }
+  }
+  for (const outside of rootsOutsideProject(config)) {
+    checks.push({ area: 'connectors', status: 'warn', detail: outsideRootMessage(outside, config.baseDir), fix: OUTSIDE_ROOT_FIX });
   }
   return checks;
 }

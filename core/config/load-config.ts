@@ -253,11 +253,12 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.
       autoUpdate: g.auto_update,
       priority: g.priority ?? null,
     })),
-    extensions: { modules: raw.extensions.modules, baseDir: file === null ? cwd : path.dirname(file), timeoutSecs: raw.extensions.timeout },
+    // Plugin paths and extension modules resolve against the project too: one rule for every path (ADR 0114).
+    extensions: { modules: raw.extensions.modules, baseDir: cwd, timeoutSecs: raw.extensions.timeout },
     plugins: {
       entries: raw.plugins,
       options: pluginTables(raw.plugin),
-      baseDir: file === null ? cwd : path.dirname(file),
+      baseDir: cwd,
       configFile: file,
       lockFile: file === null ? null : path.join(path.dirname(file), LOCK_FILE),
       registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),

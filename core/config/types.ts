@@ -51,7 +51,7 @@ export interface PluginsConfig {
   readonly entries: readonly (string | object)[];
   /** `[plugin.<name>]` tables as written; each is validated against its plugin's options schema. */
   readonly options: Readonly<Record<string, Record<string, unknown>>>;
-  /** The config file's folder (the working directory for the built-in config). */
+  /** The config root, as for every relative path (ADR 0114): the project folder above `config/` (the working directory for the built-in config). */
   readonly baseDir: string;
   /** The config file the list came from (names inline plugin objects in errors); null for the built-in config. */
   readonly configFile: string | null;
@@ -65,7 +65,7 @@ export interface PluginsConfig {
 export interface ExtensionsConfig {
   /** As written: paths (relative to `baseDir`) or package names. */
   readonly modules: readonly string[];
-  /** The config file's folder (the working directory for the built-in config). */
+  /** The config root, as for every relative path (ADR 0114): the project folder above `config/` (the working directory for the built-in config). */
   readonly baseDir: string;
   /** Default time-out of every extension tool, agent and connector call. */
   readonly timeoutSecs: number;

@@ -1,10 +1,11 @@
-// Imports one plugin module named by path or package, relative to the config file's folder. Other
+// Imports one plugin module named by path or package, relative to the config root (ADR 0114). Other
 // files (`.lua`) are resolved by a plugin instead (resolve-plugin-file.ts).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { configError } from '../domain/errors.ts';
+import { missingPluginFile } from './missing-plugin-file.ts';
 import type { PluginSpec } from './plugin-specs.ts';
 
 const NODE_MODULE = /\.(ts|mts|cts|mjs|cjs|js)$/;
@@ -14,10 +15,10 @@ export const isImportable = (spec: Exclude<PluginSpec, { kind: 'bundled' }>): bo
   spec.kind !== 'path' || NODE_MODULE.test(spec.file) || path.extname(spec.file) === '';
 
 /** The plugin's module and the file it was imported from (its entry: errors from its timers are attributed by it). */
-export async function importPluginModule(spec: { kind: 'path'; file: string; as: string } | { kind: 'package'; name: string }, baseDir: string): Promise<{ module: unknown; file: string }> {
+export async function importPluginModule(spec: { kind: 'path'; file: string; as: string } | { kind: 'package'; name: string }, baseDir: string, configFile: string | null = null): Promise<{ module: unknown; file: string }> {
   let file: string;
   if (spec.kind === 'path') {
-    if (!existsSync(spec.file)) throw configError(`plugin ${spec.as}: no such file (${spec.file}; paths are relative to the config file's folder)`);
+    if (!existsSync(spec.file)) throw missingPluginFile(spec, baseDir, configFile);
     file = spec.file;
   } else {
     try {

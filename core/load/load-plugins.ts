@@ -56,14 +56,14 @@ export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly P
     }
     const from = spec.kind === 'path' ? spec.file : spec.name;
     const registry = spec.kind === 'path' ? pinned(spec.file, spec.as) : null;
-    const { module, file } = await importPluginModule(spec, settings.baseDir);
+    const { module, file } = await importPluginModule(spec, settings.baseDir, settings.configFile ?? null);
     imported.push({ plugin: checkPlugin(module, from), from: registry?.from ?? from, origin: registry?.origin ?? spec.kind, entry: file });
   }
   await applyInOrder(kernel, imported, settings);
   const resolved = [];
   for (const spec of specs.filter((s) => !isImportable(s))) {
     if (spec.kind !== 'path') continue;
-    resolved.push({ plugin: checkPlugin(await resolvePluginFile(kernel, spec, bundled), spec.file), from: spec.file, origin: spec.kind, entry: spec.file });
+    resolved.push({ plugin: checkPlugin(await resolvePluginFile(kernel, spec, bundled, { baseDir: settings.baseDir, configFile: settings.configFile ?? null }), spec.file), from: spec.file, origin: spec.kind, entry: spec.file });
   }
   await applyInOrder(kernel, resolved, settings);
   checkOptionsNameLoaded(kernel, settings);

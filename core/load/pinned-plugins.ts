@@ -2,6 +2,7 @@
 // JavaScript file inside a configured registry runs only when the lock file pins it and the sha256 of
 // its folder's files still matches (a Lua file runs sandboxed and needs no pin). Checked before the file is imported.
 import path from 'node:path';
+import { relativeInside } from '../config/config-path.ts';
 import { configError } from '../domain/errors.ts';
 import { LOCK_FILE, readPluginLock, sha256Plugin, type PluginPin } from './plugin-lock.ts';
 
@@ -10,6 +11,8 @@ export interface TrustSettings {
   lockFile?: string | null;
   /** The configured registries' folders. */
   registries?: readonly { name: string; path: string }[];
+  /** The config root: relative `file`s in the lock file resolve against it (the working directory when absent). */
+  baseDir?: string;
 }
 
 export type PinnedOrigin = { origin: 'registry'; from: string } | null;
@@ -18,11 +21,11 @@ export type PinnedOrigin = { origin: 'registry'; from: string } | null;
 export function pinChecker(settings: TrustSettings): (file: string, as: string) => PinnedOrigin {
   let pins: PluginPin[] | undefined;
   return (file, as) => {
-    pins ??= settings.lockFile ? [...readPluginLock(settings.lockFile).values()] : [];
+    pins ??= settings.lockFile ? [...readPluginLock(settings.lockFile, settings.baseDir ?? process.cwd()).values()] : [];
     const pin = pins.find((p) => p.file === file);
     if (pin) return verified(pin, file);
     if (file.endsWith('.lua')) return null;
-    const registry = (settings.registries ?? []).find((r) => isInside(r.path, file));
+    const registry = (settings.registries ?? []).find((r) => relativeInside(r.path, file) !== null);
     if (!registry) return null;
     const id = path.relative(registry.path, file).split(path.sep).slice(0, 2).join('/');
     throw configError(
@@ -47,9 +50,4 @@ function verified(pin: PluginPin, file: string): PinnedOrigin {
     );
   }
   return { origin: 'registry', from: `${pin.registry}:${pin.path}${pin.commit ? `@${pin.commit.slice(0, 7)}` : ''}` };
-}
-
-function isInside(root: string, target: string): boolean {
-  const rel = path.relative(path.resolve(root), target);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }

@@ -1,5 +1,6 @@
 // The `plugins` list of a config, expanded: `bundled` is the ordered first-party set, `!name` drops
-// one (bundled or not), anything else is a path (relative to the config file) or a package name. A
+// one (bundled or not), anything else is a path (relative to the config root, the project folder
+// above `config/`, like every path in the config: ADR 0114) or a package name. A
 // config module (kbctx.config.mjs, ADR 0128) may also list plugin objects: `plugins: ['bundled', acme]`;
 // `!acme` drops such an object by its name too.
 import path from 'node:path';
@@ -13,6 +14,13 @@ export type PluginSpec =
   | { kind: 'inline'; plugin: object; as: string };
 
 const PATH_LIKE = /^(\.{1,2}[\\/]|\/|~\/)|\.(ts|mts|mjs|js|lua)$/;
+
+/** True when a `plugins` entry is a path rather than a package name. */
+export const isPluginPath = (entry: string): boolean => PATH_LIKE.test(entry);
+
+/** A path entry of `plugins`, absolute: `~/` is the home folder, anything else relative to `baseDir` (the config root). */
+export const resolvePluginPath = (entry: string, baseDir: string): string =>
+  path.resolve(baseDir, entry.startsWith('~/') ? path.join(process.env['HOME'] ?? '~', entry.slice(2)) : entry);
 
 const inlineName = (entry: object): unknown => (entry as { name?: unknown }).name;
 
@@ -33,7 +41,7 @@ export function expandPluginSpecs(entries: readonly (string | object)[], bundled
     const value = entry.trim();
     if (value === '') throw configError('plugins: an entry is empty');
     if (value === 'bundled') specs.push(...bundled.filter((n) => !dropped.has(n)).map((name) => ({ kind: 'bundled' as const, name })));
-    else if (PATH_LIKE.test(value)) specs.push({ kind: 'path', file: path.resolve(baseDir, value.startsWith('~/') ? path.join(process.env['HOME'] ?? '~', value.slice(2)) : value), as: value });
+    else if (isPluginPath(value)) specs.push({ kind: 'path', file: resolvePluginPath(value, baseDir), as: value });
     else specs.push({ kind: 'package', name: value });
   }
   const inlineNames = entries.filter((e) => typeof e !== 'string').map((e) => inlineName(e));

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { configError } from '../domain/errors.ts';
 import type { Kernel } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
+import { missingPluginFile } from './missing-plugin-file.ts';
 
-export async function resolvePluginFile(kernel: Kernel, spec: { file: string; as: string }, bundled: readonly Plugin[]): Promise<Plugin> {
-  if (!existsSync(spec.file)) throw configError(`plugin ${spec.as}: no such file (${spec.file}; paths are relative to the config file's folder)`);
+export async function resolvePluginFile(kernel: Kernel, spec: { file: string; as: string }, bundled: readonly Plugin[], where: { baseDir: string; configFile: string | null }): Promise<Plugin> {
+  if (!existsSync(spec.file)) throw missingPluginFile(spec, where.baseDir, where.configFile);
   const extension = path.extname(spec.file).toLowerCase();
   const hook = kernel.hooks.resolvePlugin.get(extension);
   const plugin = hook?.isUsed() ? await hook.promise({ file: spec.file, as: spec.as }, kernel.callContext()) : undefined;

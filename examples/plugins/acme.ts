@@ -1,6 +1,7 @@
 // A third-party kbctx plugin (docs/plugins.md): a `tickets` connector, a tool, an agent, redaction
 // and skipping of documents, a ranking boost, a CLI command and a transport. Enable it with
-// `plugins = ["bundled", "./acme.ts"]` in kbctx.toml (paths are relative to the config file).
+// `plugins = ["bundled", "./plugins/acme.ts"]` in config/kbctx.toml (paths are relative to the project
+// folder, the one holding config/).
 // Only `import type` from kbctx: types are erased at run time, so the file needs no install.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,4 @@
 // `kbctx extension init <name>`: scaffold a compiled extension module and its test (docs/extensions.md).
-import path from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_PATH, type CliContext } from '../../core/index.ts';
 
@@ -13,9 +12,8 @@ export function registerExtension(program: Command, ctx: CliContext): void {
     .action(async (name: string) => {
       const { scaffoldExtension } = await import('./scaffold.ts');
       const config = ctx.config();
-      // Module paths are relative to the config file; without one, to where `config/kbctx.toml` would go.
-      const configDir = config.file === null ? path.resolve(ctx.io.cwd, DEFAULT_CONFIG_PATH, '..') : config.extensions.baseDir;
-      const scaffold = scaffoldExtension(name, ctx.io.cwd, configDir);
+      // Module paths are relative to the config root (the project; the working directory without a config file).
+      const scaffold = scaffoldExtension(name, ctx.io.cwd, config.extensions.baseDir);
       if (ctx.json) return ctx.printJson({ files: scaffold.files, config_entry: scaffold.configEntry, test: scaffold.testCommand });
       ctx.io.out(`Created ${scaffold.files.join(' and ')}\n\nAdd to your config (${config.file ?? DEFAULT_CONFIG_PATH}):\n\n${scaffold.configEntry}\nThen test it: ${scaffold.testCommand}\n`);
     });

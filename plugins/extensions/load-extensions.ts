@@ -1,5 +1,5 @@
 // Loads the `[extensions] modules` in config order: resolves each (a path relative to the config
-// file, or a package name resolved from there), imports it, and calls its default export with a host
+// root, the project folder above `config/` (ADR 0114), or a package name resolved from there), imports it, and calls its default export with a host
 // that collects registrations, checked here. Each module that loads becomes a plugin (an adapter) the
 // host applies like a `plugins` entry: it taps `tools`, `agents` and `createConnector.for(type)`. A
 // module that fails (import, init, an invalid definition) registers nothing and is reported with its
@@ -50,7 +50,7 @@ export async function loadExtensions(config: ExtensionsConfig, deps: ExtensionDe
   return out;
 }
 
-/** A path (absolute, `./`, `../`) against the config file's folder, else a package name resolved from there. */
+/** A path (absolute, `./`, `../`) against the config root, else a package name resolved from there. */
 export function resolveModule(spec: string, baseDir: string): string {
   if (spec.startsWith('./') || spec.startsWith('../') || path.isAbsolute(spec)) return path.resolve(baseDir, spec);
   return createRequire(path.join(baseDir, 'package.json')).resolve(spec);

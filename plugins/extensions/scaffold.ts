@@ -7,20 +7,20 @@ import { badRequest, KbctxError } from '../../core/api/plugin.ts';
 export interface ExtensionScaffold {
   /** Written files, relative to the working directory. */
   files: string[];
-  /** The `[extensions]` entry, with the module path relative to the config file's folder. */
+  /** The `[extensions]` entry, with the module path relative to the config root (the project, ADR 0114). */
   configEntry: string;
   testCommand: string;
 }
 
-export function scaffoldExtension(name: string, cwd: string, configDir: string): ExtensionScaffold {
+export function scaffoldExtension(name: string, cwd: string, projectDir: string): ExtensionScaffold {
   if (!/^[a-z][a-z0-9_-]{0,63}$/.test(name)) throw badRequest(`invalid extension name '${name}': use lower-case letters, digits, '-' and '_', starting with a letter`);
   const moduleRel = `extensions/${name}.mjs`;
   const testRel = `extensions/${name}.test.mjs`;
   for (const rel of [moduleRel, testRel]) {
     if (existsSync(path.resolve(cwd, rel))) throw new KbctxError('conflict', `${rel} already exists; pick another name or edit it`);
   }
-  const fromConfig = path.relative(configDir, path.resolve(cwd, moduleRel)).split(path.sep).join('/');
-  const modulePath = fromConfig.startsWith('.') ? fromConfig : `./${fromConfig}`;
+  const fromProject = path.relative(projectDir, path.resolve(cwd, moduleRel)).split(path.sep).join('/');
+  const modulePath = fromProject.startsWith('.') ? fromProject : `./${fromProject}`;
   const values: Record<string, string> = {
     name,
     path: modulePath,

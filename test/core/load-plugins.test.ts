@@ -1,4 +1,4 @@
-// Loading plugins from config: bundled expansion and `!name`, paths relative to the config file,
+// Loading plugins from config: bundled expansion and `!name`, paths relative to the config root,
 // ajv-checked options with key paths, version ranges, duplicates, dependency order and cycles.
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -25,7 +25,7 @@ async function load(entries: string[], options: Record<string, Record<string, un
 const configError = (pattern: RegExp) => (e: unknown) => (e as { code?: string }).code === 'config_error' && pattern.test((e as Error).message);
 
 describe('plugin specs', () => {
-  it('expands bundled in order, drops !names, resolves paths against the config folder', () => {
+  it('expands bundled in order, drops !names, resolves paths against the config root', () => {
     const specs = expandPluginSpecs(['bundled', '!tools-x', './ok.mjs', '@acme/kbctx-plugin'], ['store-x', 'tools-x', 'web-x'], '/etc/kb');
     assert.deepEqual(specs, [
       { kind: 'bundled', name: 'store-x' },
@@ -69,7 +69,7 @@ describe('loading plugins', () => {
   });
 
   it('a missing file, an apply that throws, an apply that never resolves: errors naming the plugin', async () => {
-    await assert.rejects(load(['./nope.mjs']), configError(/plugin \.\/nope\.mjs: no such file .*relative to the config file's folder/));
+    await assert.rejects(load(['./nope.mjs']), configError(/plugin \.\/nope\.mjs: no such file .*relative to the project folder/));
     await assert.rejects(load(['./throws.mjs']), configError(/plugin 'throws': apply failed: cannot start: missing token/));
     await assert.rejects(load(['./never-resolves.mjs']), (e: unknown) => (e as { code?: string }).code === 'timeout' && /plugin 'never-resolves': apply failed: apply did not finish within 0.1 s/.test((e as Error).message));
   });

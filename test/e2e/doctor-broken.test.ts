@@ -16,7 +16,7 @@ before(async () => {
   await once(probe, 'close');
   ws.write('docs/a.md', '# A\n\nSome text.');
   ws.write('plain-folder/readme.md', 'not a git repository');
-  ws.write('config/ext/broken.mjs', 'throw new Error("broken on import");\n');
+  ws.write('ext/broken.mjs', 'throw new Error("broken on import");\n');
 });
 after(() => ws.cleanup());
 

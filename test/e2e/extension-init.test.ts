@@ -14,7 +14,7 @@ it('scaffolds a module whose test passes and which kbctx loads from the printed 
   assert.equal(init.code, 0, init.stderr);
   const out = JSON.parse(init.stdout) as { files: string[]; config_entry: string; test: string };
   assert.deepEqual(out.files, ['extensions/acme.mjs', 'extensions/acme.test.mjs']);
-  assert.equal(out.config_entry, '[extensions]\nmodules = ["../extensions/acme.mjs"]\n');
+  assert.equal(out.config_entry, '[extensions]\nmodules = ["./extensions/acme.mjs"]\n');
 
   // Without NODE_TEST_CONTEXT, which would make the child report to this runner instead of printing.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_TEST_CONTEXT'));

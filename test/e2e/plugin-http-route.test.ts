@@ -12,8 +12,8 @@ let server: KbctxServer;
 
 before(async () => {
   ws = new Workspace();
-  mkdirSync(ws.path('config/plugins'), { recursive: true });
-  copyFileSync(`${REPO_ROOT}examples/plugins/metrics.ts`, ws.path('config/plugins/metrics.ts'));
+  mkdirSync(ws.path('plugins'), { recursive: true });
+  copyFileSync(`${REPO_ROOT}examples/plugins/metrics.ts`, ws.path('plugins/metrics.ts'));
   ws.write('docs/a.md', '# A\n\nalpha\n');
   ws.config('plugins = ["bundled", "./plugins/metrics.ts"]\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nauth_token_env = "KBCTX_TEST_TOKEN"\n');
   server = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'], { KBCTX_TEST_TOKEN: 'tok-metrics' });

@@ -12,7 +12,7 @@ import { REPO_ROOT, Workspace } from '../helpers/workspace.ts';
 
 const CONFIG = `
 [extensions]
-modules = ["${REPO_ROOT}examples/extensions/tickets.mjs", "../ext/edge.mjs", "../ext/broken.mjs", "../ext/no-default.mjs", "../ext/takes-search.mjs"]
+modules = ["${REPO_ROOT}examples/extensions/tickets.mjs", "./ext/edge.mjs", "./ext/broken.mjs", "./ext/no-default.mjs", "./ext/takes-search.mjs"]
 
 [connectors.tickets.main]
 tickets = [
@@ -69,9 +69,9 @@ const errorOf = (r: { body: Record<string, unknown> }): { code: string; message:
 describe('loading', () => {
   it('reports each module that fails with its path and error; the others load', () => {
     assert.equal(warnings.length, 3);
-    assert.match(warnings[0]!, /^extension:\.\.\/ext\/broken\.mjs not loaded: .*ext\/broken\.mjs: cannot start$/);
-    assert.match(warnings[1]!, /^extension:\.\.\/ext\/no-default\.mjs not loaded: .*no-default\.mjs: the default export must be a function/);
-    assert.match(warnings[2]!, /^extension:\.\.\/ext\/takes-search\.mjs not loaded: .*: registerTool\("search"\): `search` is a built-in tool$/);
+    assert.match(warnings[0]!, /^extension:\.\/ext\/broken\.mjs not loaded: .*ext\/broken\.mjs: cannot start$/);
+    assert.match(warnings[1]!, /^extension:\.\/ext\/no-default\.mjs not loaded: .*no-default\.mjs: the default export must be a function/);
+    assert.match(warnings[2]!, /^extension:\.\/ext\/takes-search\.mjs not loaded: .*: registerTool\("search"\): `search` is a built-in tool$/);
   });
 
   it('the CLI syncs an extension connector type like any other, warning about the broken modules', async () => {
@@ -81,7 +81,7 @@ describe('loading', () => {
       reports.map((r) => [r.connector, r.upserted, r.deleted]),
       [['tickets:main', 2, 0]],
     );
-    assert.match(stderr, /warning: extension:\.\.\/ext\/broken\.mjs not loaded: .*cannot start/);
+    assert.match(stderr, /warning: extension:\.\/ext\/broken\.mjs not loaded: .*cannot start/);
     assert.match(stderr, /tickets:main: item 3 skipped: missing source_id/);
     const list = await ws.kbctx(['tool', 'list', '--json']);
     const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);

@@ -34,7 +34,7 @@ describe('chunk: a third-party chunker', () => {
   after(() => spaces.forEach((ws) => ws.cleanup()));
 
   it('wins over the default chunker for the documents it answers; the default chunks the rest', async () => {
-    const ws = workspace('["bundled", "../plugins/lines.mjs"]');
+    const ws = workspace('["bundled", "./plugins/lines.mjs"]');
     spaces.push(ws);
     const { code, reports, stderr } = await ws.syncJson('all');
     assert.equal(code, 0, stderr);
@@ -53,7 +53,7 @@ describe('chunk: a third-party chunker', () => {
   });
 
   it('"!chunker-default" with a chunker that answers for every document: everything indexes', async () => {
-    const ws = workspace('["bundled", "!chunker-default", "../plugins/lines.mjs"]', '[plugin.acme-lines]\nall = true\n');
+    const ws = workspace('["bundled", "!chunker-default", "./plugins/lines.mjs"]', '[plugin.acme-lines]\nall = true\n');
     spaces.push(ws);
     const { code, reports, stderr } = await ws.syncJson('all');
     assert.equal(code, 0, stderr);

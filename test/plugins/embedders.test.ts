@@ -58,7 +58,7 @@ describe('createEmbedder.for(provider)', () => {
   });
 
   it('a third-party plugin overrides a bundled provider', async () => {
-    const kbctx = await open('plugins = ["bundled", "../plugins/override.mjs"]\n[embedding]\nprovider = "ollama"\nmodel = "m"\ndims = 4\n');
+    const kbctx = await open('plugins = ["bundled", "./plugins/override.mjs"]\n[embedding]\nprovider = "ollama"\nmodel = "m"\ndims = 4\n');
     const embedder = kbctx.embedder();
     assert.equal(embedder?.model, 'acme:m');
     assert.deepEqual(await embedder.embed(['a']), [new Float32Array(4).fill(0.5)]);

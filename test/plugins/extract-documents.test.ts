@@ -36,7 +36,7 @@ describe('extract.for(extension): a third-party extractor', () => {
     ws.write('kb/page.html', '<title>Tidal pools</title><p>anemones and barnacles</p>');
     ws.write('kb/guide.pdf', await makePdf());
     ws.write('plugins/rst.mjs', RST_PLUGIN);
-    ws.config('plugins = ["bundled", "../plugins/rst.mjs"]\n[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ["**/*"]\nmax_file_bytes = 100000\n');
+    ws.config('plugins = ["bundled", "./plugins/rst.mjs"]\n[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ["**/*"]\nmax_file_bytes = 100000\n');
     const r = await ws.kbctx(['sync', 'all']);
     assert.equal(r.code, 0, r.stderr);
   });

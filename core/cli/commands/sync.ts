@@ -2,6 +2,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { KbctxError } from '../../domain/errors.ts';
 import type { ErrorCode } from '../../domain/error-table.ts';
+import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../../app/roots-outside-project.ts';
 import { selectConnectors } from '../../app/select-connectors.ts';
 import { syncConnectors, type SyncOptions, type SyncReport } from '../../app/sync.ts';
 import { syncReportToWire } from '../../app/wire.ts';
@@ -40,6 +41,9 @@ export function registerSync(program: Command, ctx: CliContext): void {
 export async function runSync(ctx: CliContext, target: string, options: SyncOptions, wait = true): Promise<SyncReport[]> {
   const kbctx = ctx.kbctx();
   const refs = selectConnectors(kbctx.config, target);
+  for (const outside of rootsOutsideProject(kbctx.config).filter((o) => refs.some((r) => r.label === o.connector))) {
+    ctx.io.err(`warning: ${outsideRootMessage(outside, kbctx.config.baseDir)} (${OUTSIDE_ROOT_FIX})\n`);
+  }
   // Extension connector types exist once their modules are loaded; a module that fails is reported, the rest sync.
   for (const f of await kbctx.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
   const connectors = await Promise.all(refs.map((r) => kbctx.createConnector(r)));

@@ -40,7 +40,7 @@ describe('kbctx.config.mjs', () => {
     const elsewhere = path.join(root, 'elsewhere');
     mkdirSync(elsewhere, { recursive: true });
     const fromFlag = await load({ cwd: elsewhere, configPath: '../project/config/kbctx.config.mjs' });
-    assert.deepEqual([fromFlag.db.path, fromFlag.plugins.baseDir], [path.join(project, 'data/kb.sqlite'), path.join(project, 'config')], '-c from another folder: the same index; plugin paths relative to the file');
+    assert.deepEqual([fromFlag.db.path, fromFlag.plugins.baseDir], [path.join(project, 'data/kb.sqlite'), project], '-c from another folder: the same index; plugin paths relative to the project too');
     const fromEnv = await load({ cwd: elsewhere, env: { KBCTX_CONFIG: path.join(project, 'config/kbctx.config.mjs') } });
     assert.equal(fromEnv.db.path, path.join(project, 'data/kb.sqlite'), '$KBCTX_CONFIG');
     write('project/config/kbctx.toml', '[server]\nbind = "127.0.0.1:8"\n');

@@ -85,7 +85,7 @@ describe('config', () => {
     assert.match(configError(`${ext}[connectors]\njira = 3`), /connectors\.jira must hold named tables, e\.g\. \[connectors\.jira\.main\]/);
     const config = parseConfig(`${ext}timeout = 5\n[connectors.jira.main]\nproject = "ENG"\n`, { file: 'config/kbctx.toml', cwd: '/work' });
     assert.deepEqual(config.connectors.extension, { jira: { main: { project: 'ENG' } } });
-    assert.deepEqual(config.extensions, { modules: ['./ext.mjs'], baseDir: '/work/config', timeoutSecs: 5 });
+    assert.deepEqual(config.extensions, { modules: ['./ext.mjs'], baseDir: '/work', timeoutSecs: 5 });
   });
 
   it('rejects wrong types and missing required keys', () => {
@@ -181,7 +181,8 @@ describe('config', () => {
       assert.deepEqual(paths(write('project/.ctx/config.toml')), under(path.join(dir, 'project')), 'a Context Harness workspace');
       assert.deepEqual(paths(write('etc/kbctx.toml')), under(path.join(dir, 'etc')), "any other file: its own folder");
       assert.equal(loadConfig({ cwd: elsewhere, env: { KBCTX_CONFIG: path.join(dir, 'etc/kbctx.toml') } }).db.path, path.join(dir, 'etc/data/kb.sqlite'), 'KBCTX_CONFIG too');
-      assert.equal(loadConfig({ cwd: elsewhere, env: {}, configPath: path.join(dir, 'project/config/kbctx.toml') }).extensions.baseDir, path.join(dir, 'project/config'), 'extension modules: relative to the file, like imports');
+      const project = loadConfig({ cwd: elsewhere, env: {}, configPath: path.join(dir, 'project/config/kbctx.toml') });
+      assert.deepEqual([project.plugins.baseDir, project.extensions.baseDir], [path.join(dir, 'project'), path.join(dir, 'project')], 'plugin paths and extension modules: the project too, one rule');
       assert.equal(loadConfig({ cwd: elsewhere, env: { HOME: dir } }).db.path, path.join(elsewhere, '.kbctx/kbctx.sqlite'), 'the built-in default: the working directory');
     } finally {
       rmSync(dir, { recursive: true, force: true });
