@@ -11,6 +11,7 @@ import { KbctxError, badRequest, errorMapping, isKbctxError, isLoopbackHost, typ
 import { BEARER_CHALLENGE, createBearerAuth } from './bearer-auth.ts';
 import { createHostGuard } from './host-guard.ts';
 import { createLimitedServer } from './limited-server.ts';
+import { requireJsonPost } from './json-posts.ts';
 import { normaliseRequestTarget } from './request-target.ts';
 
 export type Log = (line: string) => void;
@@ -88,6 +89,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     // Both throw forbidden/bad_request: fastify answers it through the error handler.
     normaliseRequestTarget(request.raw); // a duplicate Host; an absolute-form target's authority becomes the Host
     guard(request.headers);
+    requireJsonPost(request.method, request.url, request.headers['content-type']);
     done();
   });
   if (config.corsEnabled) {

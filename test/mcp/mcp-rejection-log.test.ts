@@ -14,14 +14,15 @@ it('50 rejected /mcp requests of two kinds log one line per kind, then one summa
       const notJsonRpc = await fetch(`${s.url}/mcp`, { method: 'POST', headers: HEADERS, body: '{"foo":1}' });
       assert.equal(notJsonRpc.status, 400);
       await notJsonRpc.arrayBuffer();
-      const textPlain = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { ...HEADERS, 'content-type': 'text/plain' }, body: '{}' });
-      assert.equal(textPlain.status, 415);
-      await textPlain.arrayBuffer();
+      // (A non-JSON content type never reaches the SDK: the transport answers 415 first, ADR 0140.)
+      const badVersion = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { ...HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'ping' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      assert.equal(badVersion.status, 400);
+      await badVersion.arrayBuffer();
     }
     const mcpLines = s.log.filter((l) => l.startsWith('mcp: '));
     assert.equal(mcpLines.length, 2, mcpLines.join('\n'));
     assert.match(mcpLines.join('\n'), /invalid-json-rpc-body/);
-    assert.match(mcpLines.join('\n'), /Unsupported Media Type/);
+    assert.match(mcpLines.join('\n'), /modern-header-without-claim/);
   } finally {
     await s.close();
   }
