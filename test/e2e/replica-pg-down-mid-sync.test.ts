@@ -43,7 +43,7 @@ it('a replica whose PostgreSQL stops mid-sync reports the failed sync, answers 5
 
   ws.write('docs/beta.md', '# Beta\n\nA kingfisher dives for minnows.\n');
   const mark = a.log().length;
-  assert.equal((await fetch(`${a.url}/sync/filesystem:docs`, { method: 'POST' })).status, 200);
+  assert.equal((await fetch(`${a.url}/sync/filesystem:docs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 200);
   // The sync has written beta.md and now waits at the gate, inside its open write group.
   await eventually(
     () => withClient(url, async (c) => ((await c.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = ${GATE} AND NOT granted`)).rowCount ? true : undefined)),
@@ -63,7 +63,7 @@ it('a replica whose PostgreSQL stops mid-sync reports the failed sync, answers 5
   await withClient(url, (c) => c.query('DROP TRIGGER kbctx_test_gate ON kbctx_sync_state; DROP FUNCTION kbctx_test_gate()'));
   await eventually(async () => ((await searchRaw(a, 'osprey')).status === 200 ? true : undefined), 'search answers again');
   const upMark = a.log().length;
-  assert.equal((await fetch(`${a.url}/sync/filesystem:docs`, { method: 'POST' })).status, 200);
+  assert.equal((await fetch(`${a.url}/sync/filesystem:docs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 200);
   // Whether beta.md's write committed before PostgreSQL's shutdown ended the session is a race in
   // PostgreSQL (the holder's session ends first, releasing the gate): either the recovery sync writes
   // it now (upserted 1) or it finds it already there (unchanged 2). Both keep it, which is the point.
