@@ -3,6 +3,8 @@
 import type { SearchResult } from './domain/models.ts';
 import type { SearchParams } from './app/search-params.ts';
 import type { PluginContext } from './plugin-context.ts';
+import type { ToolClient } from './app/tool-client.ts';
+import type { PromptContentBlock } from './app/part-values/content-block.ts';
 import type { ParamSpec } from './tools/param-spec.ts';
 import type { Connector } from './connectors/connector.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -123,7 +125,12 @@ export interface PluginToolDef {
    * Default: the value is data, sent over MCP as JSON text (and `structuredContent` for an object).
    */
   content?: boolean;
-  call(params: Record<string, unknown>, ctx: PluginContext): unknown;
+  call(params: Record<string, unknown>, ctx: PluginToolContext): unknown;
+}
+
+/** A tool's `ctx`: the plugin's context plus `client`, log messages and progress to the calling client (MCP notifications; no-ops over REST and the CLI). */
+export interface PluginToolContext extends PluginContext {
+  readonly client: ToolClient;
 }
 
 /** One piece of a resource as MCP `resources/read` returns it: `text`, or `blob` (base64). */
@@ -166,7 +173,8 @@ export interface PluginAgentDef {
 export interface PluginPrompt {
   system: string;
   tools?: string[];
-  messages?: { role: 'user' | 'assistant'; content: string }[];
+  /** `content`: text, or an MCP content block (`{type: 'image', data, mimeType}`, `{type: 'resource', resource: {uri, text | blob}}` …) sent as it is over MCP. */
+  messages?: { role: 'user' | 'assistant'; content: string | PromptContentBlock }[];
 }
 
 /** `[connectors.<type>.<name>]`: what `createConnector.for(type)` taps receive. */
