@@ -3,6 +3,8 @@
 import type { SearchResult } from './domain/models.ts';
 import type { SearchParams } from './app/search-params.ts';
 import type { PluginContext } from './plugin-context.ts';
+import type { ToolClient } from './app/tool-client.ts';
+import type { PromptContentBlock } from './app/part-values/content-block.ts';
 import type { ParamSpec } from './tools/param-spec.ts';
 import type { Connector } from './connectors/connector.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -128,7 +130,12 @@ export interface PluginToolDef {
   content?: boolean;
   /** What `kbctx tool list` shows as its origin (`script` for the Lua bridge's script tools); default the plugin's name. */
   source?: string;
-  call(params: Record<string, unknown>, ctx: PluginContext): unknown;
+  call(params: Record<string, unknown>, ctx: PluginToolContext): unknown;
+}
+
+/** A tool's `ctx`: the plugin's context plus `client`, log messages and progress to the calling client (MCP notifications; no-ops over REST and the CLI). */
+export interface PluginToolContext extends PluginContext {
+  readonly client: ToolClient;
 }
 
 /** One piece of a resource as MCP `resources/read` returns it: `text`, or `blob` (base64). */
@@ -171,7 +178,8 @@ export interface PluginAgentDef {
 export interface PluginPrompt {
   system: string;
   tools?: string[];
-  messages?: { role: 'user' | 'assistant'; content: string }[];
+  /** `content`: text, or an MCP content block (`{type: 'image', data, mimeType}`, `{type: 'resource', resource: {uri, text | blob}}` …) sent as it is over MCP. */
+  messages?: { role: 'user' | 'assistant'; content: string | PromptContentBlock }[];
 }
 
 /** `[connectors.<type>.<name>]`: what `createConnector.for(type)` taps receive. */

@@ -24,7 +24,7 @@ export { liveIndexService } from '../live-index.ts';
 export type { ConnectorStatus, EmbedReport, LiveConnector, LiveIndexHost, LiveIndexService, LiveSyncHandle, SyncControl, SyncCounts, SyncReport, SyncState, WatchSpec } from '../live-index.ts';
 export type { LiveIndex } from '../cli/commands/serve-live.ts';
 export { extensionConnector, extensionsService, type ExtensionDeps, type ExtensionLoadFailure, type ExtensionsService, type LoadedExtensions } from '../extensions-service.ts';
-export type { ExtensionAgent, ExtensionAgentContext, ExtensionConnector, ExtensionTool, KbctxExtensionHost } from '../app/extension-api.ts';
+export type { ExtensionAgent, ExtensionAgentContext, ExtensionConnector, ExtensionTool, ExtensionToolContext, KbctxExtensionHost } from '../app/extension-api.ts';
 export { localStoreService, type LocalStoreOpener } from '../store/local-store-service.ts';
 export type { PartCheck } from '../app/part-guards.ts';
 // The HTTP client the embedders post with (time-outs, retries with backoff and Retry-After).
@@ -66,6 +66,7 @@ export type {
   OpenedStore,
   PluginItem,
   PluginPrompt,
+  PluginToolContext,
   PluginToolDef,
   RunningTransport,
   SearchRequest,
@@ -82,5 +83,7 @@ export type { ConnectorLocks, ConnectorState, DocumentHead, DocumentState, Embed
 // The built-in tools' bodies (the tool registry's module, which the host loads in any case).
 export { builtinTools } from '../app/tools.ts';
 export type { ToolRegistry, ToolInfo, Tool, ToolCallContext } from '../app/tools.ts';
+export { NO_TOOL_CLIENT, type ClientLogLevel, type ToolClient } from '../app/tool-client.ts';
 export type { Agent, AgentArgument, AgentRegistry, PromptMessage, ResolvedPrompt } from '../app/agents.ts';
+export type { PromptContentBlock } from '../app/part-values/content-block.ts';
 export type { Kbctx } from '../app/compose.ts';

@@ -3,6 +3,7 @@
 // `/agents/{name}/prompt`), MCP (`prompts/list`, `prompts/get`) and the CLI (`agent list/test`) use it.
 import { badRequest, notFound } from '../domain/errors.ts';
 import { checkShape, checkLength } from '../tools/param-bounds.ts';
+import type { PromptContentBlock } from './part-values/content-block.ts';
 
 export interface AgentArgument {
   name: string;
@@ -12,7 +13,8 @@ export interface AgentArgument {
 
 export interface PromptMessage {
   role: 'user' | 'assistant';
-  content: string;
+  /** Text, or (from JavaScript agents) an MCP content block such as an image or an embedded resource. */
+  content: string | PromptContentBlock;
 }
 
 export interface ResolvedPrompt {

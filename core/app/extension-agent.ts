@@ -24,7 +24,7 @@ export function toExtensionAgent(def: ExtensionAgent, defaultTimeoutSecs: number
       runWithDeadline(label, timeoutSecs, ctx.signal, async (signal) => {
         const prompt = await def.resolve(args, { signal, context });
         if (prompt === null || typeof prompt !== 'object') throw invalid(`${label}: resolve must return {system, tools?, messages?}`);
-        return parsePrompt(prompt as unknown as Record<string, unknown>, tools, label);
+        return parsePrompt(prompt as unknown as Record<string, unknown>, tools, label, { blocks: true });
       }),
   };
 }

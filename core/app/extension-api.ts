@@ -1,6 +1,8 @@
 // The contract a compiled extension module is written against (docs/extensions.md): its default
 // export receives a KbctxExtensionHost and registers tools, agents and connector types. Types only.
 import type { PluginItem } from '../hook-types.ts';
+import type { PromptContentBlock } from './part-values/content-block.ts';
+import type { ToolClient } from './tool-client.ts';
 
 /** A tool parameter in the script-tool form; `parameters` may also be a JSON Schema object. */
 export interface ExtensionParameter {
@@ -24,6 +26,11 @@ export interface ExtensionCallContext {
   signal: AbortSignal;
 }
 
+export interface ExtensionToolContext extends ExtensionCallContext {
+  /** Log messages and progress to the calling client: MCP notifications; no-ops over REST and the CLI (docs/plugins.md). */
+  client: ToolClient;
+}
+
 export interface ExtensionTool {
   name: string;
   description?: string;
@@ -33,7 +40,7 @@ export interface ExtensionTool {
   /** True when calling the tool changes nothing (MCP `readOnlyHint`). */
   readOnly?: boolean;
   /** Receives validated, defaulted parameters; resolves to any JSON value (the `result` of `POST /tools/{name}`). */
-  execute(params: Record<string, unknown>, ctx: ExtensionCallContext): unknown;
+  execute(params: Record<string, unknown>, ctx: ExtensionToolContext): unknown;
 }
 
 /** What an agent's `resolve` can read: the built-in tools, answering with the REST bodies. */
@@ -47,7 +54,8 @@ export interface ExtensionPrompt {
   system: string;
   /** Defaults to the agent's `tools`. */
   tools?: string[];
-  messages?: { role: 'user' | 'assistant'; content: string }[];
+  /** `content`: text, or an MCP content block (image, embedded resource …) sent as it is over MCP. */
+  messages?: { role: 'user' | 'assistant'; content: string | PromptContentBlock }[];
 }
 
 export interface ExtensionAgent {

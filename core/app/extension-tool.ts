@@ -7,6 +7,7 @@ import { parseToolMeta } from './part-values/tool-meta.ts';
 import { PARAM_TYPES, type ParamSpec } from '../tools/param-spec.ts';
 import type { ExtensionTool } from './extension-api.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
+import { NO_TOOL_CLIENT } from './tool-client.ts';
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -25,7 +26,7 @@ export function toExtensionTool(def: ExtensionTool, defaultTimeoutSecs: number):
     inputSchema,
     builtin: false,
     readOnly: def.readOnly === true,
-    run: (params, ctx) => runWithDeadline(label, timeoutSecs, ctx.signal, async (signal) => (await def.execute(params, { signal })) ?? null),
+    run: (params, ctx) => runWithDeadline(label, timeoutSecs, ctx.signal, async (signal) => (await def.execute(params, { signal, client: ctx.client ?? NO_TOOL_CLIENT })) ?? null),
   };
 }
 

@@ -5,6 +5,7 @@ import type { ExtensionAgentContext } from './extension-api.ts';
 import { toExtensionAgent } from './extension-agent.ts';
 import { checkName, invalid, toExtensionTool } from './extension-tool.ts';
 import type { Agent } from './agents.ts';
+import { NO_TOOL_CLIENT } from './tool-client.ts';
 import type { Tool } from './tools.ts';
 
 export type ContextFor = (signal: AbortSignal) => PluginContext;
@@ -23,11 +24,11 @@ export function toolFromPlugin(def: PluginToolDef, contextFor: ContextFor, defau
       origin,
       readOnly: def.readOnly === true,
       content: def.content === true,
-      run: async (params, ctx) => (await def.call(params, contextFor(ctx.signal ?? new AbortController().signal))) ?? null,
+      run: async (params, ctx) => (await def.call(params, { ...contextFor(ctx.signal ?? new AbortController().signal), client: ctx.client ?? NO_TOOL_CLIENT })) ?? null,
     };
   }
   const tool = toExtensionTool(
-    { name: def.name, description: def.description, parameters: (def.params ?? def.inputSchema) as never, timeout: def.timeout, readOnly: def.readOnly, execute: (params, { signal }) => def.call(params, contextFor(signal)) },
+    { name: def.name, description: def.description, parameters: (def.params ?? def.inputSchema) as never, timeout: def.timeout, readOnly: def.readOnly, execute: (params, { signal, client }) => def.call(params, { ...contextFor(signal), client }) },
     defaultTimeoutSecs,
   );
   return { ...tool, description: def.description ?? `Plugin tool: ${def.name}`, builtin: def.builtin === true, origin, content: def.content === true };

@@ -12,11 +12,14 @@ import { SEARCH_PARAMS, toSearchParams } from './search-params.ts';
 import { search, type SearchDeps } from './search.ts';
 import { listSources } from './sources.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
+import type { ToolClient } from './tool-client.ts';
 import { documentToWire, searchResponseToWire, sourcesToWire } from './wire.ts';
 
 export interface ToolCallContext {
   /** Aborted when the caller gives up (client disconnect, time-out). */
   signal?: AbortSignal | undefined;
+  /** The caller's channel for log messages and progress (MCP only); absent: none (REST, CLI). */
+  client?: ToolClient | undefined;
 }
 
 export interface Tool {

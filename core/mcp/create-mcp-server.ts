@@ -1,9 +1,10 @@
 // The MCP server factory: a low-level SDK `Server` whose handlers close over the prebuilt catalog
 // and the registries. The SDK calls it per HTTP request (stateless legacy and 2026-07-28 eras) or
 // per stdio connection; construction only attaches handlers, so a request pays no start-up cost.
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CallToolResult, type Server } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CallToolResult, type ContentBlock, type Server } from '@modelcontextprotocol/server';
 import type { AgentRegistry } from '../app/agents.ts';
 import type { DocumentLister } from '../app/documents.ts';
+import type { ToolClient } from '../app/tool-client.ts';
 import type { ToolRegistry } from '../app/tools.ts';
 import { isKbctxError } from '../domain/errors.ts';
 import { errorMapping } from '../domain/error-table.ts';
@@ -12,6 +13,7 @@ import { legacyResourceNotFound } from './legacy-not-found.ts';
 import { DOCUMENT_MIME_TYPE, DOCUMENT_URI_PREFIX, type McpCatalog } from './mcp-catalog.ts';
 import { ParamCheckedServer } from './param-checked-server.ts';
 import type { PluginResources } from './plugin-resources.ts';
+import { toolClientOf } from './tool-client.ts';
 
 export interface McpServerDeps {
   catalog: McpCatalog;
@@ -45,11 +47,11 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
   const info = { name: 'kbctx', version: deps.version };
   const promptNames = new Set(catalog.prompts.map((p) => p.name));
 
-  const callTool = async (name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
+  const callTool = async (name: string, args: unknown, signal: AbortSignal, client: ToolClient): Promise<CallToolResult> => {
     // SEP-1303: unknown tools are protocol errors; bad arguments and failures are tool results the model can read.
     if (!tools.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     try {
-      const value = await tools.call(name, args ?? {}, { signal });
+      const value = await tools.call(name, args ?? {}, { signal, client });
       if (tools.get(name).content) return value as CallToolResult; // the plugin built the MCP result itself
       const structured = value !== null && typeof value === 'object' && !Array.isArray(value);
       return {
@@ -68,7 +70,7 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     server.setRequestHandler('tools/list', () => ({ tools: catalog.tools }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name } = request.params;
-      const result = await callTool(name, request.params.arguments, ctx.mcpReq.signal);
+      const result = await callTool(name, request.params.arguments, ctx.mcpReq.signal, toolClientOf(ctx));
       return server.projectCallToolResult(result, catalog.outputSchemas.get(name));
     });
     server.setRequestHandler('prompts/list', () => ({ prompts: catalog.prompts }));
@@ -77,10 +79,12 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
       if (!promptNames.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
       const prompt = await mcpErrors(() => agents.resolve(name, request.params.arguments ?? {}, { signal: ctx.mcpReq.signal }), deps.log);
       const description = catalog.prompts.find((p) => p.name === name)?.description ?? '';
-      // MCP prompts have no system role: the system prompt travels as the first (user) message.
-      const messages = [{ role: 'user' as const, content: prompt.system }, ...prompt.messages].map((m) => ({
+      // MCP prompts have no system role: the system prompt travels as the first (user) message, if any.
+      const system = prompt.system === '' ? [] : [{ role: 'user' as const, content: prompt.system }];
+      const messages = [...system, ...prompt.messages].map((m) => ({
         role: m.role,
-        content: { type: 'text' as const, text: m.content },
+        // A content block (checked when the agent returned it) goes out as the agent built it.
+        content: typeof m.content === 'string' ? { type: 'text' as const, text: m.content } : (m.content as unknown as ContentBlock),
       }));
       return { description, messages };
     });

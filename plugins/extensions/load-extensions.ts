@@ -89,7 +89,7 @@ const toolDef = (t: ExtensionTool): PluginToolDef => ({
   inputSchema: t.parameters as PluginToolDef['inputSchema'],
   timeout: t.timeout,
   readOnly: t.readOnly,
-  call: (params, ctx) => t.execute(params, { signal: ctx.signal }),
+  call: (params, ctx) => t.execute(params, { signal: ctx.signal, client: ctx.client }),
 });
 
 const agentDef = (a: ExtensionAgent, context: ExtensionAgentContext): PluginAgentDef => ({

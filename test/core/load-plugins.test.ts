@@ -9,6 +9,7 @@ import { applyBundledPlugins, applyConfiguredPlugins } from '../../core/load/loa
 import { expandPluginSpecs } from '../../core/load/plugin-specs.ts';
 import type { Plugin } from '../../core/plugin.ts';
 import { PerPluginCollector } from '../../core/collector.ts';
+import { NO_TOOL_CLIENT } from '../../core/app/tool-client.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));
 const quiet = { logger: () => ({ info() {}, warn() {}, debug() {} }), applyTimeoutMs: 100 };
@@ -56,7 +57,7 @@ describe('loading plugins', () => {
     const kernel = await load(['bundled', '!web-x', './ok.mjs'], { ok: { boost: 2 } });
     assert.deepEqual(kernel.plugins().map((p) => [p.name, p.origin]), [['store-x', 'bundled'], ['tools-x', 'bundled'], ['ok', 'path']]);
     const added: unknown[] = [];
-    kernel.hooks.tools.call(new PerPluginCollector((plugin, t) => added.push(t.call({}, kernel.pluginContext(plugin)))));
+    kernel.hooks.tools.call(new PerPluginCollector((plugin, t) => added.push(t.call({}, { ...kernel.pluginContext(plugin), client: NO_TOOL_CLIENT }))));
     assert.deepEqual(added, ['hello']);
   });
 

@@ -1,6 +1,7 @@
 // A plugin's MCP resources (the `resources` hook: fixed URIs and URI templates) and its tools' own
 // MCP results (`content: true`: image, audio, embedded resource blocks) over a real server and the
-// official SDK client, with the conformance fixture plugin (issue 29, item 16; ADR 0152).
+// official SDK client, with the conformance fixture plugin (issue 29, item 16; ADR 0152); prompts whose
+// messages are MCP content blocks (ADR 0153).
 import '../../registry/bundled.ts';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -58,4 +59,20 @@ it('passes a content tool\'s MCP result on as it is (image, audio, embedded reso
   assert.deepEqual((mixed.content as { type: string }[]).map((c) => c.type), ['text', 'image', 'resource']);
   const failed = await client.callTool({ name: 'test_error_handling', arguments: {} });
   assert.equal(failed.isError, true);
+});
+
+it('sends a plugin prompt\'s image and embedded-resource messages as MCP content blocks (ADR 0153)', async () => {
+  const image = await client.getPrompt({ name: 'test_prompt_with_image' });
+  assert.deepEqual(image.messages.map((m) => [m.role, m.content.type]), [['user', 'image'], ['user', 'text']]);
+  assert.equal((image.messages[0]!.content as { mimeType: string }).mimeType, 'image/png');
+  const embedded = await client.getPrompt({ name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://example-resource' } });
+  assert.deepEqual(embedded.messages[0]!.content, { type: 'resource', resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } });
+});
+
+it('shows a prompt\'s content blocks over REST as the agent built them', async () => {
+  const address = server.address() as AddressInfo;
+  const response = await fetch(`http://127.0.0.1:${address.port}/agents/test_prompt_with_image/prompt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  assert.equal(response.status, 200);
+  const prompt = (await response.json()) as { system: string; messages: { role: string; content: unknown }[] };
+  assert.deepEqual(prompt.messages.map((m) => (typeof m.content === 'string' ? m.content : (m.content as { type: string }).type)), ['image', 'Please analyze the image above.']);
 });

@@ -10,6 +10,7 @@ import { PerPluginCollector } from '../../../core/collector.ts';
 import type { PluginToolDef } from '../../../core/hook-types.ts';
 import type { ExtensionDeps } from '../../../core/extensions-service.ts';
 import { loadExtensions } from '../../../plugins/extensions/load-extensions.ts';
+import { NO_TOOL_CLIENT } from '../../../core/app/tool-client.ts';
 
 let dir: string;
 const write = (rel: string, text: string): void => {
@@ -46,7 +47,7 @@ it('resolves package names from the config folder and paths against it; each mod
   const added: [string, PluginToolDef][] = [];
   kernel.hooks.tools.call(new PerPluginCollector<PluginToolDef>((plugin, def) => void added.push([plugin, def])));
   assert.deepEqual(added.map(([plugin, d]) => [plugin, d.name, d.description]), [['extension:acme-kbctx-jira', 'jira', 'from a package'], ['extension:override', 'jira', 'Extension tool: jira']]);
-  assert.equal(await added[1]![1].call({}, kernel.pluginContext('extension:override')), 'v2');
+  assert.equal(await added[1]![1].call({}, { ...kernel.pluginContext('extension:override'), client: NO_TOOL_CLIENT }), 'v2');
 });
 
 it('reports invalid definitions, a missing package and an init past its deadline, with the path', async () => {
