@@ -27,7 +27,7 @@ export interface ServeOptions {
 const TRANSPORT_PLUGINS: Readonly<Record<string, string>> = { mcp: 'transport-http', stdio: 'mcp-stdio' };
 
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
-  const kbctx = ctx.kbctx();
+  const kbctx = ctx.kbctx('create');
   const log = lineLog(ctx.io.err);
   const worker = isClusterWorker();
   if (!worker) log(`config: ${kbctx.config.file ?? 'built-in default (no config file found)'}`);

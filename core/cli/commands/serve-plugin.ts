@@ -6,7 +6,7 @@ import type { CliContext } from '../context.ts';
 import { HTTP_HANDLER_TRANSPORT } from '../../hook-types.ts';
 
 export async function serveWithPlugin(ctx: CliContext, name: string, options: { bind?: string | undefined }): Promise<void> {
-  const kbctx = ctx.kbctx();
+  const kbctx = ctx.kbctx('create');
   const log = (line: string): void => ctx.io.err(`${line}\n`);
   for (const f of await kbctx.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
   const hook = kbctx.kernel.hooks.createTransport.get(name);

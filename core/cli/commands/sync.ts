@@ -38,7 +38,7 @@ export function registerSync(program: Command, ctx: CliContext): void {
 }
 
 export async function runSync(ctx: CliContext, target: string, options: SyncOptions, wait = true): Promise<SyncReport[]> {
-  const kbctx = ctx.kbctx();
+  const kbctx = ctx.kbctx('create');
   const refs = selectConnectors(kbctx.config, target);
   // Extension connector types exist once their modules are loaded; a module that fails is reported, the rest sync.
   for (const f of await kbctx.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
