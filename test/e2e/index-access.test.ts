@@ -11,7 +11,7 @@ import { Workspace } from '../helpers/workspace.ts';
 
 const ws = new Workspace('kbctx-index-access-');
 after(() => {
-  chmodSync(ws.path('data'), 0o755);
+  if (existsSync(ws.path('data'))) chmodSync(ws.path('data'), 0o755);
   ws.cleanup();
 });
 
@@ -83,5 +83,23 @@ describe('a missing index', () => {
 
     assert.equal((await ws.kbctx(['-c', 'missing.toml', 'sync', 'all'])).code, 0);
     assert.equal((await ws.kbctx(['-c', 'missing.toml', 'stats'])).code, 0);
+  });
+});
+
+describe('LanceDB', () => {
+  it('a missing index is not created by a read command; doctor names its checks after LanceDB, not SQLite or FTS5', async () => {
+    ws.write('lance.toml', '[db]\nengine = "lancedb"\npath = "kb.lance"\n[connectors.filesystem.lance]\nroot = "lance-docs"\n');
+    ws.write('lance-docs/b.md', '# Beta\n\nThe okapi hides.\n');
+    const stats = await ws.kbctx(['-c', 'lance.toml', 'stats']);
+    assert.equal(stats.code, 6, stats.stderr);
+    assert.ok(stats.stderr.includes(`no index at ${ws.path('kb.lance')}`), stats.stderr);
+    assert.ok(!existsSync(ws.path('kb.lance')));
+
+    assert.equal((await ws.kbctx(['-c', 'lance.toml', 'sync', 'all'])).code, 0);
+    const doctor = await ws.kbctx(['-c', 'lance.toml', 'doctor']);
+    assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+    assert.match(doctor.stdout, /^ok {4}index {6}LanceDB integrity ok \(.*kb\.lance\)$/m);
+    assert.match(doctor.stdout, /^ok {4}index {6}keyword index integrity ok$/m);
+    assert.doesNotMatch(doctor.stdout, /SQLite|FTS5/);
   });
 });
