@@ -30,6 +30,8 @@ export interface GlobalOptions {
   json?: boolean | undefined;
 }
 
+const ACCESS_RANK: Readonly<Record<IndexAccess, number>> = { read: 0, write: 1, create: 2 };
+
 export class CliContext {
   readonly io: CliIO;
   private readonly globals: () => GlobalOptions;
@@ -84,10 +86,11 @@ export class CliContext {
   /**
    * The app, its store opened on first use for `access` (StoreOptions.access): `read` (the default) never
    * creates the index and opens a read-only one; only init, sync and serve ask `create`, embed `write`.
-   * The last command to ask before the store opens decides (a plugin command is routed through here first).
+   * The most a caller asked before the store opens decides (a plugin command is routed through here
+   * first with `read`; a later `create` still counts, a later `read` does not undo it).
    */
   kbctx(access: IndexAccess = 'read'): Kbctx {
-    this.access = access;
+    if (ACCESS_RANK[access] > ACCESS_RANK[this.access]) this.access = access;
     this.cachedKbctx ??= this.load.openKbctx(this.config(), this.io.env, { access: () => this.access });
     return this.cachedKbctx;
   }
