@@ -234,7 +234,17 @@ export interface StoreOptions {
   url: string | null;
   poolSize: number;
   keywordEngine: 'postings' | 'fts5';
+  /**
+   * What the command needs of the index (absent: `create`). `create` (init, sync, serve, the library):
+   * create it when missing. `write` (embed): it must exist and be writable. `read` (search, stats,
+   * doctor, get, …): it must exist and is never created; a store that cannot be written opens read-only.
+   * A missing index (not `create`) or one a writer cannot write is KbctxError `unavailable` naming the path.
+   */
+  access?: IndexAccess | undefined;
 }
+
+/** See StoreOptions.access. */
+export type IndexAccess = 'read' | 'write' | 'create';
 
 /**
  * What a `createStore.for(engine)` tap returns, synchronously (a store whose driver loads

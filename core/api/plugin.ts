@@ -34,6 +34,7 @@ export { postJson } from '../embed/post-json.ts';
 export { lazyLocks, lazyStore } from '../store/lazy-store.ts';
 export { redactUrl } from '../store/redact-url.ts';
 export { fileLocks, lockConnector } from '../store/sync-lock.ts';
+export { checkIndexAccess, type IndexAccessCheck } from '../store/index-access.ts';
 export { waitForLock } from '../store/wait-for-lock.ts';
 
 export type { IndexServices, PluginContext, PluginLogger } from '../plugin-context.ts';
@@ -71,6 +72,7 @@ export type {
   RunningTransport,
   SearchRequest,
   StoreOptions,
+  IndexAccess,
   ToolCall,
   TransportOptions,
 } from '../hook-types.ts';

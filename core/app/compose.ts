@@ -24,7 +24,7 @@ import { extensionsService } from '../extensions-service.ts';
 import { Kernel } from '../kernel.ts';
 import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../load/load-plugins.ts';
 import { bundledPlugins, bundledProviders } from './bundled-set.ts';
-import { isIncrementalConnector } from '../hook-types.ts';
+import { isIncrementalConnector, type IndexAccess } from '../hook-types.ts';
 import { hostService, type LoadFailure } from './host-service.ts';
 import { indexService } from './index-service.ts';
 import { pipelineOf } from './plugin-pipeline.ts';
@@ -75,7 +75,8 @@ export interface Kbctx {
   close(): Promise<void>;
 }
 
-export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): Kbctx {
+/** `access`: what the command needs of the index, asked when the store first opens (default `create`: see StoreOptions.access). */
+export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env, options: { access?: () => IndexAccess } = {}): Kbctx {
   const config = followConfig(given);
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
   const cache = new SearchCache(config.retrieval.cacheSize);
@@ -96,7 +97,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env): 
   const applyPlugins = (): Promise<void> => (pluginsApplied ??= applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins));
   // The store comes from the plugin tapping createStore.for([db] engine); one from a configured plugin opens once it is applied.
   const applyConfigured = hasConfiguredPlugins(config.plugins, BUNDLED_PLUGINS) ? applyPlugins : undefined;
-  const opened = deferredStore(kernel, config.db, { bundled: bundledProviders('store'), applyConfigured });
+  const opened = deferredStore(kernel, config.db, { bundled: bundledProviders('store'), applyConfigured, access: options.access });
   const { store, locks } = opened;
   const pipeline = pipelineOf(kernel);
   const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline });

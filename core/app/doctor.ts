@@ -3,6 +3,7 @@
 import { isConfigModule } from '../config/find-config.ts';
 import type { Config } from '../config/types.ts';
 import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from './roots-outside-project.ts';
+import { KbctxError } from '../domain/errors.ts';
 import type { Store } from '../store/store.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -33,23 +34,37 @@ export function configChecks(config: Config): DoctorCheck[] {
 }
 
 /** `embedder`: the configured embedder's identity, null when [embedding] is disabled, 'unbuilt' when it is configured but could not be built (its own FAIL says why). */
-/** `engine`: the store's label (PostgreSQL: its checks cover the replica's SQLite mirror too; a plugin's store reports as SQLite does). */
-export async function indexChecks(store: Store, embedder: EmbedderIdentity | null | 'unbuilt', label = 'SQLite'): Promise<DoctorCheck[]> {
-  const engine = label === 'PostgreSQL' ? 'PostgreSQL' : 'SQLite';
+/** `label`: the store's engine label (PostgreSQL: its checks cover the replica's SQLite mirror too; checks are named after the engine, FTS5 only where SQLite keeps the keywords). */
+/** `engine` is asked for once the store opened: a store that cannot open (missing, unusable) is a FAIL line, not a crash. */
+export async function indexChecks(store: Store, embedder: EmbedderIdentity | null | 'unbuilt', engine: string | (() => string) = 'SQLite'): Promise<DoctorCheck[]> {
+  let label;
+  let report;
+  try {
+    label = typeof engine === 'string' ? engine : engine();
+    report = await store.checkIntegrity?.();
+  } catch (error) {
+    return [unopened(error)];
+  }
+  const postgres = label === 'PostgreSQL';
+  const fts5 = label === 'SQLite' || postgres;
   const checks: DoctorCheck[] = [];
-  const rebuild = 'restore a backup, or delete the database file and run `kbctx sync all` (and `kbctx embed pending`)';
-  const report = await store.checkIntegrity?.();
+  const rebuild = `restore a backup, or delete the index (${store.path}) and run \`kbctx sync all\` (and \`kbctx embed pending\`)`;
   if (!report) return [{ area: 'index', status: 'warn', detail: 'this store cannot check its integrity' }];
+  const readOnly = await store.readOnly?.();
+  if (readOnly) {
+    checks.push({ area: 'index', status: 'fail', detail: `the index is read-only: ${readOnly} (search, stats and get work; sync, embed, init and serve cannot write it)`, fix: 'grant the user running kbctx write access to the index\'s folder, or point [db] path at a writable copy' });
+  }
+  const keywords = fts5 ? 'keyword index (FTS5)' : 'keyword index';
   checks.push(
     report.sqlite.length === 0
-      ? { area: 'index', status: 'ok', detail: engine === 'SQLite' ? `SQLite integrity ok (${store.path})` : `PostgreSQL and this replica's mirror agree; mirror integrity ok (${store.path})` }
-      : { area: 'index', status: 'fail', detail: `${engine === 'SQLite' ? 'SQLite integrity' : 'PostgreSQL / mirror'}: ${report.sqlite.join('; ')}`, fix: engine === 'SQLite' ? rebuild : 'stop this replica, delete its mirror file (it is rebuilt from PostgreSQL at start)' },
+      ? { area: 'index', status: 'ok', detail: postgres ? `PostgreSQL and this replica's mirror agree; mirror integrity ok (${store.path})` : `${label} integrity ok (${store.path})` }
+      : { area: 'index', status: 'fail', detail: `${postgres ? 'PostgreSQL / mirror' : `${label} integrity`}: ${report.sqlite.join('; ')}`, fix: postgres ? 'stop this replica, delete its mirror file (it is rebuilt from PostgreSQL at start)' : rebuild },
     report.fts === null
-      ? { area: 'index', status: 'ok', detail: 'keyword index (FTS5) integrity ok' }
-      : { area: 'index', status: 'fail', detail: `keyword index (FTS5): ${report.fts}`, fix: 'run `kbctx sync all --full`, or delete the database and sync again' },
+      ? { area: 'index', status: 'ok', detail: readOnly && fts5 ? `${keywords} not checked (FTS5's check needs write access)` : `${keywords} integrity ok` }
+      : { area: 'index', status: 'fail', detail: `${keywords}: ${report.fts}`, fix: 'run `kbctx sync all --full`, or delete the index and sync again' },
     report.ftsRows === report.chunks
       ? { area: 'index', status: 'ok', detail: `${report.chunks} chunks, all in the keyword index` }
-      : { area: 'index', status: 'fail', detail: `${report.chunks} chunks but ${report.ftsRows} keyword index rows`, fix: 'delete the database and run `kbctx sync all`' },
+      : { area: 'index', status: 'fail', detail: `${report.chunks} chunks but ${report.ftsRows} keyword index rows`, fix: 'delete the index and run `kbctx sync all`' },
   );
   if (report.documentsWithoutChunks > 0) checks.push({ area: 'index', status: 'warn', detail: `${report.documentsWithoutChunks} document(s) without chunks (not searchable)`, fix: 'run `kbctx sync all --full`' });
   for (const v of report.vectorIndexes ?? []) {
@@ -63,6 +78,23 @@ export async function indexChecks(store: Store, embedder: EmbedderIdentity | nul
 }
 
 type EmbedderIdentity = { model: string; dims: number | null };
+
+/** The FAIL line of an index that could not be opened (missing, unusable path, unreachable); anything else is rethrown. */
+function unopened(error: unknown): DoctorCheck {
+  const own = storeError(error);
+  if (!own) throw error;
+  const missing = own.details?.['index'] === 'missing';
+  return { area: 'index', status: 'fail', detail: own.message, fix: missing ? 'run `kbctx sync all` to create the index, or check [db] path and -c' : 'fix [db] (path, url) or what the message names' };
+}
+
+/** The innermost user-facing KbctxError a store's failure carries (a plugin's tap error wraps the store's own). */
+function storeError(error: unknown): KbctxError | null {
+  let found: KbctxError | null = null;
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof KbctxError && (e.code === 'unavailable' || e.code === 'config_error')) found = e;
+  }
+  return found;
+}
 
 async function embeddingChecks(store: Store, embedder: EmbedderIdentity | null | 'unbuilt'): Promise<DoctorCheck[]> {
   const spaces = await store.embeddingSpaces();

@@ -7,6 +7,7 @@ import type { Config } from '../config/types.ts';
 import type { ConfigModule } from '../config/config-module.ts';
 import type { loadConfig } from '../config/load-config.ts';
 import type { Kbctx, openKbctx } from '../app/compose.ts';
+import type { IndexAccess } from '../hook-types.ts';
 
 interface Loaders {
   loadConfig: typeof loadConfig;
@@ -29,11 +30,14 @@ export interface GlobalOptions {
   json?: boolean | undefined;
 }
 
+const ACCESS_RANK: Readonly<Record<IndexAccess, number>> = { read: 0, write: 1, create: 2 };
+
 export class CliContext {
   readonly io: CliIO;
   private readonly globals: () => GlobalOptions;
   private cachedConfig: Config | undefined;
   private cachedKbctx: Kbctx | undefined;
+  private access: IndexAccess = 'read';
   private loaders: Loaders | undefined;
   /** The config module (kbctx.config.mjs) prepare() imported, or why it failed (thrown when a command reads the config). */
   private configModule: { ok: true; module: ConfigModule | undefined } | { ok: false; error: unknown } | undefined;
@@ -79,8 +83,15 @@ export class CliContext {
     return this.cachedConfig;
   }
 
-  kbctx(): Kbctx {
-    this.cachedKbctx ??= this.load.openKbctx(this.config(), this.io.env);
+  /**
+   * The app, its store opened on first use for `access` (StoreOptions.access): `read` (the default) never
+   * creates the index and opens a read-only one; only init, sync and serve ask `create`, embed `write`.
+   * The most a caller asked before the store opens decides (a plugin command is routed through here
+   * first with `read`; a later `create` still counts, a later `read` does not undo it).
+   */
+  kbctx(access: IndexAccess = 'read'): Kbctx {
+    if (ACCESS_RANK[access] > ACCESS_RANK[this.access]) this.access = access;
+    this.cachedKbctx ??= this.load.openKbctx(this.config(), this.io.env, { access: () => this.access });
     return this.cachedKbctx;
   }
 

@@ -16,6 +16,8 @@ export function lazyStore(opening: Promise<Store>, path: string): Store {
       if (prop === 'then') return undefined; // not a thenable: `await store` must not wait on it
       if (prop === 'generation') return () => (real ? real.generation() : 'opening');
       if (typeof prop === 'symbol') return undefined;
+      // A store that failed to open has nothing to close: its failure was the first call's to report.
+      if (prop === 'close') return async () => (await ready.catch(() => null))?.close();
       if (ITERATORS.has(prop)) {
         return async function* (...args: unknown[]) {
           const store = (await ready) as unknown as Record<string, (...a: unknown[]) => AsyncIterable<unknown>>;

@@ -1,7 +1,7 @@
 // The index the config selects: opened by the plugin tapping `createStore.for([db] engine)`. An
 // engine only a configured plugin (a path or package, imported asynchronously) provides is opened
 // once those plugins are applied: until then the store forwards to the one being opened.
-import type { OpenedStore, StoreOptions } from '../hook-types.ts';
+import type { IndexAccess, OpenedStore, StoreOptions } from '../hook-types.ts';
 import type { Kernel } from '../kernel.ts';
 import { configError, type KbctxError } from '../domain/errors.ts';
 import { lazyLocks, lazyStore } from './lazy-store.ts';
@@ -11,6 +11,8 @@ export interface StoreSelection {
   bundled: Readonly<Record<string, string>>;
   /** Applies the configured plugins beyond the bundled set; absent when the config names none. */
   applyConfigured?: (() => Promise<void>) | undefined;
+  /** What the command needs of the index, asked when the store opens (StoreOptions.access; default `create`). */
+  access?: (() => IndexAccess) | undefined;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface StoreSelection {
 export function deferredStore(kernel: Kernel, options: StoreOptions, selection: StoreSelection): OpenedStore {
   if (!selection.applyConfigured && !kernel.hooks.createStore.get(options.engine)?.isUsed()) throw noStorePlugin(kernel, options.engine, selection.bundled);
   let opened: OpenedStore | undefined;
-  const now = (): OpenedStore => (opened ??= openStore(kernel, options, selection));
+  const now = (): OpenedStore => (opened ??= openStore(kernel, { ...options, access: selection.access?.() ?? options.access }, selection));
   return {
     store: onFirstUse(() => now().store),
     locks: onFirstUse(() => now().locks),

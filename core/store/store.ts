@@ -250,6 +250,11 @@ export interface Store {
   counts(): Promise<StoreCounts>;
   /** Read-only consistency checks (optional: an implementation without them is reported as unchecked). */
   checkIntegrity?(): Promise<IntegrityReport>;
+  /**
+   * Why this store was opened read-only (its folder or file not writable: a shared snapshot, a
+   * read-only mount), null when it can be written. Read commands work either way (`kbctx doctor` reports it).
+   */
+  readOnly?(): Promise<string | null>;
   /** Size of the index in bytes (SQLite: main file plus WAL; PostgreSQL: the database). */
   sizeBytes(): Promise<number>;
   /** Every document and chunk, in a stable order (in memory: for small indexes and tests). */

@@ -15,7 +15,7 @@
 // lock (write-lock.ts): two connections' merge-inserts of the same new key would otherwise both insert
 // it. With readConsistencyInterval 0 every commit starts from the latest version (no stale handle,
 // lancedb#3377), and no scalar index is kept on the merge key (lancedb#3177).
-import { KbctxError, configError, type Chunk, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type SourceStats, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
+import { KbctxError, checkIndexAccess, configError, type IndexAccess, type Chunk, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type SourceStats, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
 import { pathProblem } from '../../core/api/algorithms.ts';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -37,10 +37,12 @@ const GENERATION_FILE = 'kbctx.generation';
 const EXPORT_PAGE = 500;
 const LOAD_COLUMNS = COLUMNS.filter((c) => c !== 'body');
 
-export async function openLanceStore(dir: string): Promise<LanceStore> {
+/** `access`: what the command needs (StoreOptions.access): only `create` makes the folder and table; a reader of a folder it cannot write opens it read-only. */
+export async function openLanceStore(dir: string, access: IndexAccess = 'create'): Promise<LanceStore> {
+  const { exists, readOnly } = checkIndexAccess(dir, [dir, path.join(path.dirname(dir), 'locks')], access, 'the Lance table, its generation file and the locks folder beside it');
   const lance = await loadLance();
   try {
-    mkdirSync(dir, { recursive: true });
+    if (!exists) mkdirSync(dir, { recursive: true });
   } catch (error) {
     throw configError(`cannot create the LanceDB index at ${dir}: ${pathProblem(error, dir) ?? (error as Error).message}`, error);
   }
@@ -49,11 +51,14 @@ export async function openLanceStore(dir: string): Promise<LanceStore> {
   try {
     // readConsistencyInterval 0: every read and write starts from the latest version (no stale handle).
     db = await lance.lancedb.connect(dir, { readConsistencyInterval: 0 });
-    table = (await db.tableNames()).includes(TABLE) ? await db.openTable(TABLE) : await db.createEmptyTable(TABLE, tableSchema(lance), { existOk: true });
+    const present = (await db.tableNames()).includes(TABLE);
+    if (!present && access !== 'create') throw new KbctxError('unavailable', `no index at ${dir} (no ${TABLE} table); run \`kbctx sync all\` to create it (or check [db] path and -c)`, { details: { index: 'missing' } });
+    table = present ? await db.openTable(TABLE) : await db.createEmptyTable(TABLE, tableSchema(lance), { existOk: true });
   } catch (error) {
+    if (error instanceof KbctxError) throw error;
     throw new KbctxError('config_error', `cannot open the LanceDB index at ${dir}: ${(error as Error).message}`, { cause: error });
   }
-  const store = new LanceStore(dir, db, table);
+  const store = new LanceStore(dir, db, table, readOnly);
   await store.reload();
   return store;
 }
@@ -78,8 +83,11 @@ export class LanceStore implements Store {
   private commitsSinceCompaction = 0;
   private stale = false;
 
-  constructor(dir: string, db: Connection, table: Table) {
+  private readonly readOnlyReason: string | null;
+
+  constructor(dir: string, db: Connection, table: Table, readOnly: string | null = null) {
     this.path = dir;
+    this.readOnlyReason = readOnly;
     this.db = db;
     this.table = table;
   }
@@ -434,6 +442,10 @@ export class LanceStore implements Store {
   }
 
   /** Reads the table afresh and compares it with the keyword index the searches use. */
+  async readOnly(): Promise<string | null> {
+    return this.readOnlyReason;
+  }
+
   async checkIntegrity(): Promise<IntegrityReport> {
     const model = await this.fresh();
     await this.flush();

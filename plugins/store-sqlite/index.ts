@@ -13,7 +13,7 @@ const plugin = definePlugin({
   apply(kernel) {
     kernel.provide(localStoreService, (file, { keywordEngine }) => openSqliteStore(file, { keywordEngine }));
     kernel.hooks.createStore.for('sqlite').tap({ name: 'store-sqlite', stage: STAGE.FALLBACK }, (options) => ({
-      store: openSqliteStore(options.path, { keywordEngine: options.keywordEngine }),
+      store: openSqliteStore(options.path, { keywordEngine: options.keywordEngine, access: options.access }),
       locks: fileLocks(options.path),
       label: 'SQLite',
       schemaVersion: () => SCHEMA_VERSION,

@@ -3,15 +3,10 @@
 import type { IntegrityReport } from '../../core/api/plugin.ts';
 import type { DatabaseSync } from 'node:sqlite';
 
-export function checkIntegrity(db: DatabaseSync): IntegrityReport {
+/** `writable` false: FTS5's check runs as an INSERT, which a read-only connection refuses: it is left out. */
+export function checkIntegrity(db: DatabaseSync, writable = true): IntegrityReport {
   const quick = (db.prepare('PRAGMA quick_check(20)').all() as { quick_check: string }[]).map((r) => r.quick_check);
-  let fts: string | null = null;
-  try {
-    // FTS5's own consistency check (it writes nothing; errors when the index is corrupt).
-    db.exec("INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 0)");
-  } catch (error) {
-    fts = (error as Error).message;
-  }
+  const fts = writable ? ftsCheck(db) : null;
   const count = (sql: string): number => Number((db.prepare(sql).get() as { n: number }).n);
   return {
     sqlite: quick.length === 1 && quick[0] === 'ok' ? [] : quick,
@@ -21,4 +16,14 @@ export function checkIntegrity(db: DatabaseSync): IntegrityReport {
     documentsWithoutChunks: count('SELECT count(*) AS n FROM documents d WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.document_rowid = d.rowid)'),
     orphanEmbeddings: count('SELECT count(*) AS n FROM embeddings e WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.rowid = e.chunk_rowid)'),
   };
+}
+
+/** FTS5's own consistency check (it writes nothing; errors when the index is corrupt): the error, or null. */
+function ftsCheck(db: DatabaseSync): string | null {
+  try {
+    db.exec("INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 0)");
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }

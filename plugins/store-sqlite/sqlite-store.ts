@@ -1,10 +1,9 @@
 // The SQLite index: one file in WAL mode, opened through Node's built-in node:sqlite (no native
 // build). The only module, with its siblings, that speaks SQL.
-import { configError, KbctxError, requireOwn, type Chunk, type SourceStats, type ConnectorState, type DocumentHead, type DocumentState, type KeywordQuery, type KeywordResult, type SourceState, type Store, type StoreCounts, type StoredDocument, type UpsertOutcome, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type PendingChunk, type StoredEmbedding, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
-import { pathProblem, dotAt } from '../../core/api/algorithms.ts';
-import { mkdirSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { requireOwn, type IndexAccess, type Chunk, type SourceStats, type ConnectorState, type DocumentHead, type DocumentState, type KeywordQuery, type KeywordResult, type SourceState, type Store, type StoreCounts, type StoredDocument, type UpsertOutcome, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type PendingChunk, type StoredEmbedding, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
+import { dotAt } from '../../core/api/algorithms.ts';
+import { statSync } from 'node:fs';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type * as Integrity from './integrity.ts';
 import type * as FtsTotals from './fts-totals.ts';
 import type * as Ann from './vector/ann-index.ts';
@@ -14,40 +13,25 @@ import type * as Vectors from './vector-search.ts';
 import type * as Transaction from './transaction.ts';
 import { KeywordSearcher } from './keyword-search.ts';
 import { PostingsEngine } from './postings-search.ts';
-import { migrate } from './migrations.ts';
+import { openDatabase } from './open-database.ts';
 import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, HEAD_COLUMNS, toChunk, toDocument, toHead, type ChunkRow, type DocumentRow, type HeadRow } from './rows.ts';
 
 const COMPACT_FULL_MAX = 200_000;
 /** FTS5 is rebuilt for exact BM25 totals once its deleted rows exceed this share of the live ones (ADR 0113). */
 const REINDEX_RATIO = 0.1;
-/** SQLite result codes caused by the path itself: SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_NOTADB. */
-const USER_PATH_ERRORS = new Set([3, 8, 14, 26]);
 /** The write path, vectors and checks load on first use: a search reads keywords only (ADR 0130). */
 const own = <T>(specifier: string): T => requireOwn<T>(import.meta.url, specifier);
 
 export interface OpenSqliteStoreOptions {
-  readOnly?: boolean;
+  /** What the command needs (StoreOptions.access; default `create`). */
+  access?: IndexAccess | undefined;
   /** `postings` (default): block-max MaxScore over postings beside the file; `fts5`: FTS5 ranks every match. */
   keywordEngine?: 'postings' | 'fts5';
 }
 
 export function openSqliteStore(file: string, options: OpenSqliteStoreOptions = {}): SqliteStore {
-  try {
-    if (!options.readOnly) mkdirSync(path.dirname(file), { recursive: true });
-  } catch (error) {
-    throw configError(`cannot create the index at ${file}: ${pathProblem(error, file) ?? (error as Error).message}`, error);
-  }
-  let db: DatabaseSync;
-  try {
-    db = new DatabaseSync(file, { readOnly: options.readOnly ?? false, enableForeignKeyConstraints: true, timeout: 10_000 });
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32000;');
-    if (!options.readOnly) migrate(db);
-  } catch (error) {
-    // A path that is a folder, unreadable, or not an SQLite file is the configuration's fault.
-    const code = USER_PATH_ERRORS.has((error as { errcode?: number }).errcode ?? -1) ? 'config_error' : 'internal';
-    throw new KbctxError(code, `cannot open the index at ${file}: ${(error as Error).message}`, { cause: error });
-  }
-  return new SqliteStore(db, file, options.keywordEngine ?? 'postings');
+  const { db, readOnly } = openDatabase(file, options.access);
+  return new SqliteStore(db, file, options.keywordEngine ?? 'postings', readOnly);
 }
 
 export class SqliteStore implements Store {
@@ -62,10 +46,13 @@ export class SqliteStore implements Store {
   private readonly dataVersion: StatementSync;
 
   private readonly postings: PostingsEngine | null;
+  private readonly readOnlyReason: string | null;
 
-  constructor(db: DatabaseSync, file: string, keywordEngine: 'postings' | 'fts5' = 'postings') {
+  /** `readOnly`: why the database was opened read-only (null: writable). */
+  constructor(db: DatabaseSync, file: string, keywordEngine: 'postings' | 'fts5' = 'postings', readOnly: string | null = null) {
     this.db = db;
     this.path = file;
+    this.readOnlyReason = readOnly;
     this.dataVersion = db.prepare('PRAGMA data_version');
     // A read-only open of a database from before migration 3 has no keyword log: FTS5 answers.
     const logged = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'keyword_state'").get() !== undefined;
@@ -74,7 +61,7 @@ export class SqliteStore implements Store {
   }
 
   private get unit(): Transaction.UnitOfWork {
-    return (this.unitOfWork ??= new (own<typeof Transaction>('./transaction.ts').UnitOfWork)(this.db));
+    return (this.unitOfWork ??= new (own<typeof Transaction>('./transaction.ts').UnitOfWork)(this.db, this.path));
   }
 
   private get writer(): Writer.DocumentWriter {
@@ -288,7 +275,11 @@ export class SqliteStore implements Store {
       const state = stamp === null ? 'missing' as const : stamp.generation === generation && stamp.size === s.count ? 'fresh' as const : 'stale' as const;
       return { model: s.model, dims: s.dims, vectors: s.count, state };
     });
-    return { ...own<typeof Integrity>('./integrity.ts').checkIntegrity(this.db), vectorIndexes };
+    return { ...own<typeof Integrity>('./integrity.ts').checkIntegrity(this.db, this.readOnlyReason === null), vectorIndexes };
+  }
+
+  async readOnly(): Promise<string | null> {
+    return this.readOnlyReason;
   }
 
   async counts(): Promise<StoreCounts> {

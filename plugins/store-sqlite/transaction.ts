@@ -6,11 +6,12 @@
 // document alone costs ~5x more. A unit that fails rolls back alone; a kill rolls back the open group,
 // and in every case each document is wholly old or wholly new (docs/adr/0003-group-commit.md).
 import type { DatabaseSync } from 'node:sqlite';
+import { writeFailure } from './write-failure.ts';
 
 const GROUP_MAX_UNITS = 500;
 const GROUP_MAX_MS = 250;
 
-function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
+function inTransaction<T>(db: DatabaseSync, file: string, fn: () => T): T {
   db.exec('BEGIN IMMEDIATE');
   try {
     const result = fn();
@@ -18,26 +19,29 @@ function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
     return result;
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');
-    throw error;
+    throw writeFailure(error, file);
   }
 }
 
 export class UnitOfWork {
   private readonly db: DatabaseSync;
+  /** The database file, for messages. */
+  private readonly file: string;
   private bulk = 0;
   /** Units run on this connection: with PRAGMA data_version (other connections) it tells when the index changed. */
   writes = 0;
   private units = 0;
   private openedAt = 0;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, file: string) {
     this.db = db;
+    this.file = file;
   }
 
   /** Runs `fn` atomically: its own transaction, or a savepoint in the current group. */
   run<T>(fn: () => T): T {
     this.writes++;
-    if (this.bulk === 0) return inTransaction(this.db, fn);
+    if (this.bulk === 0) return inTransaction(this.db, this.file, fn);
     if (!this.db.isTransaction) {
       this.db.exec('BEGIN IMMEDIATE');
       this.units = 0;
@@ -51,9 +55,12 @@ export class UnitOfWork {
       if (this.units >= GROUP_MAX_UNITS || performance.now() - this.openedAt >= GROUP_MAX_MS) this.commit();
       return result;
     } catch (error) {
-      this.db.exec('ROLLBACK TO kbctx_unit');
-      this.db.exec('RELEASE kbctx_unit');
-      throw error;
+      // SQLITE_FULL (a full disk) and a few other errors roll the whole group back: the savepoint is gone.
+      if (this.db.isTransaction) {
+        this.db.exec('ROLLBACK TO kbctx_unit');
+        this.db.exec('RELEASE kbctx_unit');
+      }
+      throw writeFailure(error, this.file);
     }
   }
 
@@ -64,7 +71,7 @@ export class UnitOfWork {
    */
   runCommitted<T>(fn: () => T): T {
     this.commit();
-    return inTransaction(this.db, fn);
+    return inTransaction(this.db, this.file, fn);
   }
 
   /** Enters bulk mode (nestable). */
@@ -80,6 +87,12 @@ export class UnitOfWork {
 
   /** Commits the open group now, if any (also called when a group has been open too long). */
   commit(): void {
-    if (this.db.isTransaction) this.db.exec('COMMIT');
+    if (!this.db.isTransaction) return;
+    try {
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw writeFailure(error, this.file);
+    }
   }
 }

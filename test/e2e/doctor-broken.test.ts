@@ -53,8 +53,11 @@ it('an extension module that fails to load', async () => {
   assertFails(await doctor('[extensions]\nmodules = ["./ext/broken.mjs"]\n'), /^FAIL {2}extensions .*broken\.mjs.*broken on import/m);
 });
 
-it('a healthy setup still passes', async () => {
-  const r = await doctor('[connectors.filesystem.docs]\nroot = "docs"\n');
+it('a healthy setup still passes (once synced: a missing index is a FAIL, test/e2e/index-access.test.ts)', async () => {
+  const toml = '[db]\npath = "healthy/kbctx.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n'; // its own index: the next test syncs with embeddings
+  ws.config(toml);
+  assert.equal((await ws.kbctx(['sync', 'all'])).code, 0);
+  const r = await doctor(toml);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^ok {4}connectors filesystem:docs: /m);
 });

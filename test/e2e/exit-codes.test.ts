@@ -37,6 +37,13 @@ describe('exit codes of ordinary user errors', () => {
     assertUserError(await ws.kbctx(['-c', 'under-file.toml', 'stats']), 3, /plain\.txt.* is a file, not a folder/);
   });
 
+  it('a [db] path that is a device or a folder: config (3), as every other unusable path', async () => {
+    ws.write('dev-null.toml', '[db]\npath = "/dev/null"\n[connectors.filesystem.docs]\nroot = "docs"\n');
+    for (const args of [['stats'], ['sync', 'all']]) assertUserError(await ws.kbctx(['-c', 'dev-null.toml', ...args]), 3, /cannot open the index at \/dev\/null: it is not a regular file/);
+    ws.write('folder-db.toml', '[db]\npath = "docs"\n');
+    assertUserError(await ws.kbctx(['-c', 'folder-db.toml', 'stats']), 3, /cannot open the index at .*docs: it is a folder/);
+  });
+
   it('migrate --to a URL that is not postgres://: usage (2), and no folder named after the scheme', async () => {
     assertUserError(await ws.kbctx(['migrate', '--to', 'mysql://db/kb']), 2, /--to mysql:\/\/db\/kb: .*postgres:\/\/ URL or an SQLite file path/);
     assert.ok(!existsSync(ws.path('mysql:')), readdirSync(ws.dir).join(', '));

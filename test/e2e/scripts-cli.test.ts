@@ -32,6 +32,7 @@ describe('script commands', () => {
   });
 
   it('tool init + tool test: name, version, description, parameters, result; --json', async () => {
+    assert.equal((await ws.kbctx(['init'])).code, 0); // an empty index: test commands never create one
     assert.equal((await ws.kbctx(['tool', 'init', 'hello'])).code, 0);
     const r = await ws.kbctx(['tool', 'test', 'tools/hello.lua']);
     assert.equal(r.code, 0, r.stderr);

@@ -40,7 +40,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         embedder = 'unbuilt';
         checks.push({ area: 'embeddings', status: 'fail', detail: (error as Error).message, fix: 'fix the [embedding] section' });
       }
-      checks.push(...(await indexChecks(kbctx.store, embedder, kbctx.engine)));
+      checks.push(...(await indexChecks(kbctx.store, embedder, () => kbctx.engine)));
       // The local provider is bundled (nothing to reach); a remote one must answer a real request.
       if (embedder && embedder !== 'unbuilt' && config.embedding.provider !== 'local') checks.push(await embedderCheck(embedder));
       const extensionFailures = await kbctx.loadExtensions();

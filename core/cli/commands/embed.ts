@@ -29,7 +29,7 @@ function positive(value: string): number {
 }
 
 async function run(ctx: CliContext, options: EmbedOptions): Promise<void> {
-  const kbctx = ctx.kbctx();
+  const kbctx = ctx.kbctx('write');
   await kbctx.loadPlugins(); // a configured plugin may provide or override the embedder
   const embedder = kbctx.embedder();
   if (!embedder) {

@@ -8,7 +8,7 @@ export function registerInit(program: Command, ctx: CliContext): void {
     .command('init')
     .description('create the index (SQLite file or PostgreSQL tables) and bring its schema up to date (safe to repeat)')
     .action(async () => {
-      const kbctx = ctx.kbctx();
+      const kbctx = ctx.kbctx('create');
       const counts = await kbctx.store.counts(); // opens and migrates; PostgreSQL: also catches the replica's mirror up
       const { engine } = kbctx;
       const schemaVersion = await kbctx.schemaVersion();

@@ -24,6 +24,7 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
     .option('--force', 'replace what the target already holds (it becomes a copy of this index)')
     .action(async (opts: { to: string; force?: boolean }) => {
       const kbctx = ctx.kbctx();
+      await kbctx.store.counts(); // the source opened first: a missing index leaves no target behind
       const target = openTargetStore(opts.to, kbctx, ctx.io.cwd);
       const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, label: 'migrate', everyMs: progressEveryMs(ctx.io.env) });
       let report: MigrateReport;

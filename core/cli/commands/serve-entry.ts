@@ -30,7 +30,7 @@ const TRANSPORT_PLUGINS: Readonly<Record<string, string>> = { mcp: 'transport-ht
 
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
   if (!options.stdio) checkServerConfig(ctx.config().server, options.bind, ctx.io.env);
-  const kbctx = ctx.kbctx();
+  const kbctx = ctx.kbctx('create');
   const log = lineLog(ctx.io.err);
   // A plugin's own timer or floating promise that fails is logged naming it; the server goes on (ADR 0142).
   const unguard = guardServerFaults(kbctx.kernel, log);

@@ -9,7 +9,7 @@ import { guardServerFaults } from './serve-faults.ts';
 import { HTTP_HANDLER_TRANSPORT } from '../../hook-types.ts';
 
 export async function serveWithPlugin(ctx: CliContext, name: string, options: { bind?: string | undefined }): Promise<void> {
-  const kbctx = ctx.kbctx();
+  const kbctx = ctx.kbctx('create');
   const log = lineLog(ctx.io.err);
   const unguard = guardServerFaults(kbctx.kernel, log); // ADR 0142, as `kbctx serve mcp`
   try {

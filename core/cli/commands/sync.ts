@@ -39,7 +39,7 @@ export function registerSync(program: Command, ctx: CliContext): void {
 }
 
 export async function runSync(ctx: CliContext, target: string, options: SyncOptions, wait = true): Promise<SyncReport[]> {
-  const kbctx = ctx.kbctx();
+  const kbctx = ctx.kbctx('create');
   const refs = selectConnectors(kbctx.config, target);
   for (const outside of rootsOutsideProject(kbctx.config).filter((o) => refs.some((r) => r.label === o.connector))) {
     ctx.io.err(`warning: ${outsideRootMessage(outside, kbctx.config.baseDir)} (${OUTSIDE_ROOT_FIX})\n`);
