@@ -1,6 +1,7 @@
 // Listings of the real CLI (issue 29 item 14): `plugins` fits 80 columns when not a terminal (hooks with
 // --verbose), `kbctx tool` without a subcommand lists what `tool --help` lists, `connector list`, and
-// `agent test` takes the path `agent init` suggests, before the config entry exists.
+// `agent test` takes the path `agent init` suggests, before the config entry exists; the errors for a
+// missing embedding provider name every provider the loaded plugins answer for.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Workspace } from '../helpers/workspace.ts';
@@ -10,7 +11,16 @@ before(() => {
   ws.config('[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.git.handbook]\nurl = "https://example.org/handbook.git"\n');
   ws.write('docs/a.md', '# A\n\ntext');
 });
-after(() => ws.cleanup());
+const withPlugin = new Workspace('kbctx-cli-providers-');
+before(() => {
+  withPlugin.write('plugins/acme.mjs', `export default { name: 'acme-vectors', version: '1.0.0', kbctx: '^0.2', provides: ['embedder:acme'],
+  apply(kernel) { kernel.hooks.createEmbedder.for('acme').tap('acme-vectors', () => undefined); } };\n`);
+  withPlugin.config(`plugins = ["bundled", ${JSON.stringify(withPlugin.path('plugins/acme.mjs'))}]\n[db]\npath = "data/index.sqlite"\n`);
+});
+after(() => {
+  ws.cleanup();
+  withPlugin.cleanup();
+});
 
 const commandsOf = (help: string): string[] => [...help.slice(help.indexOf('Commands:')).matchAll(/^ {2}(\w+)/gm)].map((m) => m[1]!);
 
@@ -42,6 +52,16 @@ describe('CLI listings', () => {
     const j = JSON.parse((await ws.kbctx(['connector', 'list', '--json'])).stdout) as { connectors: { connector: string; type: string }[] };
     assert.deepEqual(j.connectors.map((c) => [c.connector, c.type]), [['filesystem:docs', 'filesystem'], ['git:handbook', 'git']]);
     assert.deepEqual(commandsOf((await ws.kbctx(['connector', '--help'])).stdout), ['list', 'init', 'test', 'help']);
+  });
+
+  it('the errors for a missing embedding provider list every provider: bundled ones and plugins\'', async () => {
+    const choices = /set \[embedding\] provider = "acme", "local", "ollama", "openai" or "transformers" in the config/;
+    const search = await withPlugin.kbctx(['search', 'x', '--mode', 'hybrid']);
+    assert.equal(search.code, 3, search.stderr);
+    assert.match(search.stderr, choices);
+    const embed = await withPlugin.kbctx(['embed', 'pending']);
+    assert.equal(embed.code, 3, embed.stderr);
+    assert.match(embed.stderr, choices);
   });
 
   it('agent init suggests `agent test <path>`, which works before the config entry is added', async () => {
