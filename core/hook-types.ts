@@ -55,6 +55,11 @@ export interface Embedder {
    * (e5's `query: `, nomic's `search_query: `). Absent: queries go through `embed`.
    */
   embedQuery?(text: string): Promise<Float32Array>;
+  /**
+   * Optional: the semantic weight hybrid search uses with this model when `[retrieval] hybrid_alpha`
+   * is not set, as measured on the retrieval eval (the bundled USE-Lite: 0.3). Absent: 0.6.
+   */
+  readonly hybridAlpha?: number | undefined;
 }
 
 /** What a `createEmbedder.for(provider)` tap receives: the validated `[embedding]` section (camelCase) and the environment. */

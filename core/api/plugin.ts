@@ -78,10 +78,10 @@ export type {
 } from '../hook-types.ts';
 export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from '../hook-types.ts';
 export type { Config, ExtensionsConfig, FilesystemConnectorConfig, GitConnectorConfig, S3ConnectorConfig, ScriptConfig, ServerConfig } from '../config/types.ts';
-export type { Connector, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from '../connectors/connector.ts';
+export type { Connector, ConnectorWarning, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from '../connectors/connector.ts';
 export type { Chunk, SourceItem, SourceStats } from '../domain/models.ts';
 export type { RetryOptions } from '../embed/embedder.ts';
-export type { ConnectorLocks, ConnectorState, DocumentHead, DocumentState, EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, ReleaseLock, SourceFilter, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, UpsertOutcome, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from '../store/store.ts';
+export type { ConnectorLocks, ConnectorState, ConnectorSyncRun, DocumentHead, DocumentState, EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, ReleaseLock, SourceFilter, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, SyncRun, UpsertOutcome, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from '../store/store.ts';
 // The built-in tools' bodies (the tool registry's module, which the host loads in any case).
 export { builtinTools } from '../app/tools.ts';
 export type { ToolRegistry, ToolInfo, Tool, ToolCallContext } from '../app/tools.ts';

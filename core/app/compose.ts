@@ -16,6 +16,7 @@ import { ToolRegistry } from './tools.ts';
 import type { SyncDeps, SyncReport } from './sync.ts';
 import type * as PluginEmbedder from '../embed/plugin-embedder.ts';
 import type { Embedder } from '../embed/embedder.ts';
+import { embeddingProviders } from '../embed/embedding-providers.ts';
 import type { Store } from '../store/store.ts';
 import { deferredStore, openStore } from '../store/open-store.ts';
 import { VERSION } from '../version.ts';
@@ -57,6 +58,8 @@ export interface Kbctx {
   syncDeps(onProgress?: SyncDeps['onProgress'], lockWait?: { timeoutMs: number; onWait?: (message: string) => void }): SyncDeps;
   /** The configured embedding provider, built on first use; null when [embedding] is disabled. */
   embedder(): Embedder | null;
+  /** The `[embedding] provider` names the loaded plugins answer for. */
+  embeddingProviders(): string[];
   /** Built once per process: built-in tools plus script/registry tools as they are added. */
   tools(): ToolRegistry;
   agents(): Agents.AgentRegistry;
@@ -100,7 +103,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env, o
   const opened = deferredStore(kernel, config.db, { bundled: bundledProviders('store'), applyConfigured, access: options.access });
   const { store, locks } = opened;
   const pipeline = pipelineOf(kernel);
-  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline });
+  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline, embeddingProviders: () => embeddingProviders(kernel) });
   kernel.services.provide(indexService, { store, retrieval: config.retrieval, searchDeps, connectorLabels }, 'kbctx');
   let pluginsLoaded: Promise<void> | undefined;
   const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
@@ -146,6 +149,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env, o
     createConnector: async (ref) => guardConnector(await connectorFor(ref), check(config, `connectors.${ref.type}.${ref.name}`)),
     connectorLabels,
     searchDeps,
+    embeddingProviders: () => embeddingProviders(kernel),
     syncDeps: (onProgress, lockWait) => ({
       store,
       chunking: config.chunking,

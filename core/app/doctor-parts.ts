@@ -1,10 +1,11 @@
 // `kbctx doctor`'s checks of the configured parts that could look fine on paper and still not work:
-// each connector's source (its cheap probe), the embedding provider (one real request), and the
+// each connector's source (its cheap probe, its warnings, how its last sync ended), the embedding provider (one real request), and the
 // extension modules, script tools and agents that failed to load. Over interfaces only.
 import { execFile } from 'node:child_process';
 import type { Connector } from '../connectors/connector.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import type { DoctorCheck } from './doctor.ts';
+import { describeStatus, type SourceRow } from './sources.ts';
 
 export interface Failure {
   label: string;
@@ -12,16 +13,32 @@ export interface Failure {
 }
 
 export async function connectorChecks(connectors: readonly Connector[]): Promise<DoctorCheck[]> {
-  return Promise.all(
-    connectors.map(async (c): Promise<DoctorCheck> => {
-      if (!c.probe) return { area: 'connectors', status: 'ok', detail: `${c.label}: configured (no cheap check for this type; \`kbctx sync ${c.label}\` tries it)` };
+  const checks = await Promise.all(
+    connectors.map(async (c): Promise<DoctorCheck[]> => {
+      if (!c.probe) return [{ area: 'connectors', status: 'ok', detail: `${c.label}: configured (no cheap check for this type; \`kbctx sync ${c.label}\` tries it)` }];
+      let probed: DoctorCheck;
       try {
-        return { area: 'connectors', status: 'ok', detail: `${c.label}: ${await c.probe()}` };
+        probed = { area: 'connectors', status: 'ok', detail: `${c.label}: ${await c.probe()}` };
       } catch (error) {
-        return { area: 'connectors', status: 'fail', detail: messageOf(error, c.label), fix: `fix the connector's section, then \`kbctx sync ${c.label}\`` };
+        return [{ area: 'connectors', status: 'fail', detail: messageOf(error, c.label), fix: `fix the connector's section, then \`kbctx sync ${c.label}\`` }];
       }
+      const warnings = (await c.doctorWarnings?.().catch(() => [])) ?? [];
+      return [probed, ...warnings.map((w): DoctorCheck => ({ area: 'connectors', status: 'warn', detail: messageOf(w.detail, c.label), fix: w.fix }))];
     }),
   );
+  return checks.flat();
+}
+
+/** A warning per configured connector whose last sync run failed or could not read some items. */
+export function lastRunChecks(rows: readonly SourceRow[]): DoctorCheck[] {
+  return rows
+    .filter((r) => r.configured && r.lastRun && (r.status === 'failed' || r.status === 'errors'))
+    .map((r) => ({
+      area: 'connectors',
+      status: 'warn',
+      detail: `${r.source}: last sync (${r.lastRun?.endedAt}) ${r.status === 'failed' ? describeStatus(r) : `could not read ${r.lastRun?.errors} item(s)`}`,
+      fix: `\`kbctx sync ${r.source}\` names each problem; fix it, then sync again`,
+    }));
 }
 
 /** Embeds one short text: the provider answers, with vectors of the configured length. */
@@ -43,7 +60,7 @@ export function loadChecks(extensionFailures: readonly Failure[], scriptFailures
 
 /** The error's message, prefixed with the part's label unless it already starts with it. */
 function messageOf(error: unknown, label: string): string {
-  const message = (error as Error)?.message ?? String(error);
+  const message = typeof error === 'string' ? error : (error as Error)?.message ?? String(error);
   return message.startsWith(label) ? message : `${label}: ${message}`;
 }
 

@@ -5,7 +5,7 @@
 //    report what it held, clear its embeddings and, after the copy, delete its documents the source lacks.
 // 2. Documents with their chunks and sync fingerprints (documentStates per connector), in bulk mode,
 //    so a resync after moving touches nothing.
-// 3. Checkpoints (sourceStates); with `force`, the target's other connectors are reset.
+// 3. Checkpoints (sourceStates) and last sync runs; with `force`, the target's other connectors are reset.
 // 4. Embeddings by chunk id, in batches (iterateEmbeddings → importEmbeddings): no re-embedding.
 // 5. Tidy the keyword index, bring the approximate vector indexes in step, and verify: counts,
 //    checkpoints and embedding spaces must be equal on both sides.
@@ -130,6 +130,8 @@ async function documentIds(store: Store): Promise<string[]> {
 async function copyCheckpoints(from: Store, to: Store, resetOthers: boolean): Promise<number> {
   const states = await from.sourceStates();
   for (const s of states) await to.setSourceState(s.connector, { checkpoint: s.checkpoint, lastSyncAt: s.lastSyncAt });
+  // Each connector's last run goes along when both stores record runs (`kbctx sources` reads the same after the move).
+  if (to.recordSyncRun) for (const { connector, ...run } of (await from.syncRuns?.()) ?? []) await to.recordSyncRun(connector, run);
   if (resetOthers) {
     const copied = new Set(states.map((s) => s.connector));
     for (const s of await to.sourceStates()) {

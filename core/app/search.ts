@@ -7,6 +7,7 @@ import { makeSnippet } from '../search/snippet.ts';
 import { CONNECTOR_TYPES, type RetrievalConfig } from '../config/types.ts';
 import type { SourceFilter, Store } from '../store/store.ts';
 import { SearchCache } from './search-cache.ts';
+import { providerChoices } from '../embed/embedding-providers.ts';
 import type { SearchParams } from './search-params.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 
@@ -19,6 +20,8 @@ export interface SearchDeps {
   cache?: SearchCache | undefined;
   /** Source labels that exist (configured or indexed): an unknown `source` with no results is not_found listing them. */
   knownSources?: (() => Promise<string[]>) | undefined;
+  /** The `[embedding] provider` names the loaded plugins answer for (the error when none is configured lists them). */
+  embeddingProviders?: (() => string[]) | undefined;
   /** Plugins' `query` and `rank` taps (none: skipped). */
   pipeline?: Pick<Pipeline, 'query' | 'rank'> | undefined;
 }
@@ -88,7 +91,7 @@ async function searchUncached(deps: SearchDeps, params: SearchParams): Promise<S
     if (!deps.semantic) {
       throw new KbctxError(
         'embeddings_not_configured',
-        `${params.mode} search needs embeddings, and none are configured: set [embedding] provider (openai, ollama or local) in the config, then run \`kbctx embed pending\``,
+        `${params.mode} search needs embeddings, and none are configured: set [embedding] provider = ${providerChoices(deps.embeddingProviders?.() ?? [])} in the config, then run \`kbctx embed pending\``,
       );
     }
     return deps.semantic.search(params, deps);

@@ -5,7 +5,9 @@
 // hybrid:   keyword candidates (candidate_k_keyword documents) and vector candidates
 //           (candidate_k_vector documents), both filtered before their cut; keyword candidates outside
 //           the vector cut get their exact cosine too; fused by core/search/fusion.ts with
-//           hybrid_alpha as the semantic weight ("weighted" or "rrf").
+//           hybrid_alpha as the semantic weight ("weighted" or "rrf"); unset, the embedder's own
+//           weight (the bundled USE-Lite: 0.3), else 0.6 (ADR 0150).
+import { DEFAULT_HYBRID_ALPHA } from '../config/schema.ts';
 import { KbctxError } from '../domain/errors.ts';
 import type { Chunk, SearchResult } from '../domain/models.ts';
 import { analyzeQuery } from '../search/analyze-query.ts';
@@ -71,10 +73,11 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
       const vectorList = [...vector.hits.map((h) => ({ id: h.document.id, score: h.score })), ...extra].sort(
         (a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
       );
+      const alpha = retrieval.hybridAlpha ?? e.hybridAlpha ?? DEFAULT_HYBRID_ALPHA;
       const fused = fuse(
         keyword.hits.map((h) => ({ id: h.document.id, score: h.score })),
         vectorList,
-        { method: retrieval.fusion, alpha: retrieval.hybridAlpha, limit: params.limit },
+        { method: retrieval.fusion, alpha, limit: params.limit },
       );
       // The keyword chunk is shown when there is one: its snippet holds the matched words.
       const hits = new Map<string, Hit>();
@@ -85,7 +88,7 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
         results,
         explain: {
           mode: 'hybrid',
-          alpha: retrieval.hybridAlpha,
+          alpha,
           keywordCandidates: keyword.candidateCount,
           vectorCandidates: vector.candidateCount,
           terms: keyword.matchedTerms.map((t) => t.token),

@@ -99,7 +99,22 @@ export async function syncConnectors(deps: SyncDeps, connectors: readonly Connec
     const uncompacted = await deps.store.compact().then(() => null, (error: unknown) => error);
     if (uncompacted !== null) failUnfailed(reports, uncompacted, options);
   }
+  if (!options.dryRun) await recordRuns(deps.store, reports);
   return reports;
+}
+
+/**
+ * Records how each connector's run ended (`kbctx sources`, doctor). Not recorded: a skipped scheduled
+ * pass (nothing ran) and a run refused because another process holds the connector (that one records
+ * its own). A store that cannot record (it went away) leaves the previous record.
+ */
+async function recordRuns(store: Store, reports: readonly SyncReport[]): Promise<void> {
+  if (!store.recordSyncRun) return;
+  const endedAt = new Date().toISOString();
+  for (const r of reports) {
+    if (r.upToDate !== undefined || r.failure?.code === 'conflict') continue;
+    await store.recordSyncRun(r.connector, { endedAt, errors: r.errors, failure: r.failure?.message ?? null }).catch(() => undefined);
+  }
 }
 
 /** Marks the reports not yet failed as failed with `error` (a dry run writes nothing, so nothing of it failed). */

@@ -6,7 +6,7 @@ import type { Agent } from './agents.ts';
 import type { SearchResponse } from './search.ts';
 import type { SyncReport } from './sync.ts';
 import type { ToolInfo } from './tools.ts';
-import type { SourceRow, Stats } from './sources.ts';
+import { describeStatus, type SourceRow, type Stats } from './sources.ts';
 
 export function documentToWire(doc: StoredDocument): Record<string, unknown> {
   return {
@@ -77,13 +77,21 @@ export function sourcesToWire(rows: readonly SourceRow[]): { sources: Record<str
       document_count: s.documentCount,
       chunk_count: s.chunkCount,
       status: s.status,
+      last_run: s.lastRun ? { ended_at: s.lastRun.endedAt, errors: s.lastRun.errors, failure: s.lastRun.failure } : null,
       // Context Harness's source fields (name, configured, healthy, notes), for its scripts and clients.
       name: s.source,
       configured: s.configured,
-      healthy: s.configured,
-      ...(s.configured ? (s.status === 'ok' ? {} : { notes: 'configured, not synced yet' }) : { notes: 'no longer configured; its documents stay searchable until removed' }),
+      healthy: s.configured && s.status !== 'failed' && s.status !== 'errors',
+      ...sourceNotes(s),
     })),
   };
+}
+
+function sourceNotes(s: SourceRow): { notes?: string } {
+  if (!s.configured) return { notes: 'no longer configured; its documents stay searchable until removed' };
+  if (s.status === 'not synced') return { notes: 'configured, not synced yet' };
+  if (s.status === 'failed' || s.status === 'errors') return { notes: `last sync ${describeStatus(s)}` };
+  return {};
 }
 
 export function statsToWire(stats: Stats): Record<string, unknown> {
@@ -100,6 +108,8 @@ export function statsToWire(stats: Stats): Record<string, unknown> {
       chunks: s.chunkCount,
       embedded: s.embeddedCount,
       last_sync: s.lastSyncAt,
+      status: s.status,
+      last_run: s.lastRun ? { ended_at: s.lastRun.endedAt, errors: s.lastRun.errors, failure: s.lastRun.failure } : null,
     })),
     embeddings: stats.embeddings.map((e) => ({ model: e.model, dims: e.dims, count: e.count, current: e.current })),
   };

@@ -19,6 +19,8 @@ export interface CliIO {
   err(text: string): void;
   /** Whether stderr is a terminal (progress bars) . */
   readonly interactive: boolean;
+  /** stdout's width when it is a terminal (tables fit it); absent: 80 is assumed. */
+  readonly columns?: number | undefined;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   /** The real stdout, for commands that stream large output with back-pressure (`export`); `out` otherwise. */
@@ -81,6 +83,12 @@ export class CliContext {
     if (imported?.ok === false) throw imported.error;
     this.cachedConfig = this.load.loadConfig({ ...this.lookup(), module: imported?.module });
     return this.cachedConfig;
+  }
+
+  /** Uses `config` instead of the loaded one (a test run adding an unconfigured script); before kbctx() only. */
+  useConfig(config: Config): void {
+    if (this.cachedKbctx) throw new Error('useConfig() after kbctx()');
+    this.cachedConfig = config;
   }
 
   /**

@@ -12,6 +12,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   err: (text) => void process.stderr.write(text),
   interactive: process.stderr.isTTY === true,
+  columns: process.stdout.isTTY ? process.stdout.columns : undefined,
   cwd: process.cwd(),
   env: process.env,
 });

@@ -29,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   start: async () => (await import('./commands/start.ts')).registerStart,
   serve: async () => (await import('./commands/serve.ts')).registerServe,
   completions: async () => (await import('./commands/completions.ts')).registerCompletions,
+  connector: async () => (await import('./commands/connector.ts')).registerConnector,
   tool: async () => (await import('./commands/tool.ts')).registerTool,
   agent: async () => (await import('./commands/agent.ts')).registerAgent,
   doctor: async () => (await import('./commands/doctor.ts')).registerDoctor,
@@ -101,12 +102,20 @@ function needsPluginCommands(program: Command, argv: readonly string[]): boolean
   const command = program.commands.find((c) => c.name() === name);
   if (!command) return true;
   if (command.commands.length === 0) return false;
+  // No subcommand (`kbctx tool`): its help lists every subcommand, plugins' too, as `kbctx tool --help` does.
   const sub = commandName(argv.slice(argv.indexOf(name) + 1));
-  return sub !== undefined && !command.commands.some((c) => c.name() === sub || c.aliases().includes(sub));
+  return sub === undefined || !command.commands.some((c) => c.name() === sub || c.aliases().includes(sub));
+}
+
+/** `kbctx tool`: a command with subcommands given none shows its help. */
+function missingSubcommand(program: Command, argv: readonly string[]): boolean {
+  const name = commandName(argv);
+  const command = program.commands.find((c) => c.name() === name);
+  return name !== undefined && command !== undefined && command.commands.length > 0 && commandName(argv.slice(argv.indexOf(name) + 1)) === undefined;
 }
 
 async function addPluginCommands(ctx: CliContext, program: Command, argv: readonly string[]): Promise<void> {
-  const help = argv.includes('--help') || argv.includes('-h') || commandName(argv) === 'help' || commandName(argv) === 'completions';
+  const help = argv.includes('--help') || argv.includes('-h') || commandName(argv) === 'help' || commandName(argv) === 'completions' || missingSubcommand(program, argv);
   try {
     program.parseOptions([...argv]); // -c and --json, before the command is known
     await ctx.prepare();

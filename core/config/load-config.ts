@@ -186,7 +186,7 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.
     retrieval: {
       finalLimit: r.final_limit,
       maxLimit: r.max_limit,
-      hybridAlpha: r.hybrid_alpha,
+      hybridAlpha: r.hybrid_alpha ?? null,
       candidateKKeyword: r.candidate_k_keyword,
       candidateKVector: r.candidate_k_vector,
       fusion: r.fusion,

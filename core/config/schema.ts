@@ -3,6 +3,8 @@
 import { SchemaIssue, array, bool, boolOr, duration, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
 
 export const DEFAULT_MAX_FILE_BYTES = 50_000_000;
+/** `[retrieval] hybrid_alpha` when neither the config nor the embedder (Embedder.hybridAlpha) sets one. */
+export const DEFAULT_HYBRID_ALPHA = 0.6;
 const DEFAULT_INCLUDE = ['**/*.md', '**/*.txt'];
 const globs = (fallback: string[]) => withDefault(array(str()), fallback);
 const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
@@ -61,7 +63,8 @@ export const configSchema = table({
     table({
       final_limit: withDefault(int({ min: 1 }), 12),
       max_limit: withDefault(int({ min: 1 }), 100),
-      hybrid_alpha: withDefault(num({ min: 0, max: 1 }), 0.6),
+      // Unset: the embedder's own weight (Embedder.hybridAlpha), else DEFAULT_HYBRID_ALPHA (ADR 0150).
+      hybrid_alpha: optional(num({ min: 0, max: 1 })),
       candidate_k_keyword: withDefault(int({ min: 1 }), 80),
       candidate_k_vector: withDefault(int({ min: 1 }), 80),
       fusion: withDefault(oneOf(['weighted', 'rrf']), 'weighted'),

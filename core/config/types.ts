@@ -84,7 +84,8 @@ export interface EmbeddingConfig extends Omit<EmbedderOptions, 'provider' | 'env
 export interface RetrievalConfig {
   readonly finalLimit: number;
   readonly maxLimit: number;
-  readonly hybridAlpha: number;
+  /** Null: the embedder's recommended weight, else DEFAULT_HYBRID_ALPHA (ADR 0150). */
+  readonly hybridAlpha: number | null;
   readonly candidateKKeyword: number;
   readonly candidateKVector: number;
   readonly fusion: Fusion;

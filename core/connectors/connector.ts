@@ -59,4 +59,14 @@ export interface Connector {
    * Absent: the connector has no cheap check.
    */
   probe?(): Promise<string>;
+  /**
+   * For `kbctx doctor`, after a probe that passed: what a sync would do that the user may not expect
+   * (a followed link leading out of the root), one warning each with its fix. Absent: none.
+   */
+  doctorWarnings?(): Promise<ConnectorWarning[]>;
+}
+
+export interface ConnectorWarning {
+  detail: string;
+  fix: string;
 }

@@ -1,5 +1,5 @@
 // The embedding provider contract (declared in core/, the type `createEmbedder.for(provider)` taps
-// return). One implementation per provider in embed/ (openai, ollama, local); providers do no storage.
+// return). One implementation per provider plugin (local, openai, ollama, transformers, or a third party's); providers do no storage.
 
 export type { Embedder } from '../hook-types.ts';
 

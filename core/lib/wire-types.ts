@@ -36,7 +36,10 @@ export interface SourceInfo {
   source: string;
   document_count: number;
   chunk_count: number;
-  status: 'ok' | 'not synced';
+  /** `failed`: the last sync run stopped as a whole; `errors`: it could not read some items (see last_run). */
+  status: 'ok' | 'not synced' | 'failed' | 'errors';
+  /** How the last sync run ended; null when none is recorded. */
+  last_run: { ended_at: string; errors: number; failure: string | null } | null;
 }
 
 export interface SyncReport {

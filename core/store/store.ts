@@ -167,6 +167,20 @@ export interface ConnectorState extends SourceState {
   connector: string;
 }
 
+/** How a connector's last sync run ended (`kbctx sources`, `doctor`, the web page). */
+export interface SyncRun {
+  /** ISO 8601 instant the run ended. */
+  endedAt: string;
+  /** Items the run could not read or write (its report has one note each). */
+  errors: number;
+  /** Why the run failed as a whole (nothing was deleted, the checkpoint was kept); null when it completed. */
+  failure: string | null;
+}
+
+export interface ConnectorSyncRun extends SyncRun {
+  connector: string;
+}
+
 export interface Store {
   /** Where the index lives: a file path, or the database URL with the password left out. */
   readonly path: string;
@@ -200,6 +214,14 @@ export interface Store {
   setSourceState(connector: string, state: SourceState): Promise<void>;
   /** Every connector with a recorded state (checkpoints), by connector. */
   sourceStates(): Promise<ConnectorState[]>;
+  /**
+   * Optional (a store without it shows no last run): replaces the connector's recorded last run. Kept
+   * apart from sourceState, which only a completed run advances; a failed run records its failure here
+   * and leaves the checkpoint alone. A write like the others (grouped in bulk mode).
+   */
+  recordSyncRun?(connector: string, run: SyncRun): Promise<void>;
+  /** Every connector's last recorded run, by connector. Required with recordSyncRun. */
+  syncRuns?(): Promise<ConnectorSyncRun[]>;
 
   getDocument(id: string): Promise<StoredDocument | null>;
   getChunks(documentId: string): Promise<Chunk[]>;

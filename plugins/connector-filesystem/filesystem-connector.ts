@@ -5,8 +5,9 @@
 import { lstatSync, opendirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type FileExtraction, KbctxError, type FilesystemConnectorConfig, type Connector, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult, type UnreadablePath } from '../../core/api/plugin.ts';
+import { type FileExtraction, KbctxError, type FilesystemConnectorConfig, type Connector, type ConnectorWarning, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult, type UnreadablePath } from '../../core/api/plugin.ts';
 import { loadFileItem, createGlobFilter } from '../../core/api/connectors.ts';
+import { filesOutsideRoot } from './outside-root.ts';
 import { readFailure, walkFiles, type Walk, type WalkedFile } from './walk.ts';
 
 export class FilesystemConnector implements Connector {
@@ -42,6 +43,19 @@ export class FilesystemConnector implements Connector {
       return Promise.reject(this.rootError(error));
     }
     return Promise.resolve(`root ${root}`);
+  }
+
+  /** With follow_symlinks: a warning when links lead to files outside the root (they are indexed too). */
+  doctorWarnings(): Promise<ConnectorWarning[]> {
+    const { root, includeGlobs, excludeGlobs, followSymlinks } = this.config;
+    if (!followSymlinks) return Promise.resolve([]);
+    const outside = filesOutsideRoot(root, walkFiles(root, createGlobFilter(includeGlobs, excludeGlobs), true).files);
+    if (outside.length === 0) return Promise.resolve([]);
+    const shown = outside.slice(0, 3).map((f) => `${f.relative} → ${f.real}`).join(', ');
+    return Promise.resolve([{
+      detail: `${this.label}: follow_symlinks indexes ${outside.length} file(s) outside the root ${root}: ${shown}${outside.length > 3 ? ', …' : ''}`,
+      fix: `if they are not meant to be searchable, remove the links or set follow_symlinks = false in connectors.filesystem.${this.label.slice(11)}`,
+    }]);
   }
 
   private rootError(error: unknown): KbctxError {

@@ -12,6 +12,8 @@ import type { LocalWorkerReply } from './local-worker-protocol.ts';
 
 export const BUNDLED_LOCAL_MODEL = 'use-lite';
 export const BUNDLED_DIMS = 512;
+/** The semantic weight hybrid search uses with the bundled model when [retrieval] hybrid_alpha is unset (measured: ADR 0150). */
+export const BUNDLED_HYBRID_ALPHA = 0.3;
 
 // Beside this file: the .ts worker when run from the sources, the .js one in the built package.
 const WORKER_URL = new URL(`./local-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
@@ -28,6 +30,8 @@ export class LocalEmbedder implements Embedder {
   readonly dims: number | null;
   readonly batchSize: number;
   readonly concurrency = 1; // one in-process model: parallel batches would only interleave
+  /** The bundled USE-Lite helps hybrid only at a low weight (SciFact, ADR 0150); another model folder: the default. */
+  readonly hybridAlpha: number | undefined;
   private readonly folder: string | null;
   private worker: Worker | null = null;
   private readonly waiting = new Map<number, { resolve(rows: number[][]): void; reject(error: Error): void }>();
@@ -48,6 +52,7 @@ export class LocalEmbedder implements Embedder {
     this.model = `local:${bundled ? BUNDLED_LOCAL_MODEL : this.folder}`;
     this.dims = bundled ? BUNDLED_DIMS : options.dims;
     this.batchSize = options.batchSize;
+    this.hybridAlpha = bundled ? BUNDLED_HYBRID_ALPHA : undefined;
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {

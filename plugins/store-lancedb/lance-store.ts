@@ -15,7 +15,7 @@
 // lock (write-lock.ts): two connections' merge-inserts of the same new key would otherwise both insert
 // it. With readConsistencyInterval 0 every commit starts from the latest version (no stale handle,
 // lancedb#3377), and no scalar index is kept on the merge key (lancedb#3177).
-import { KbctxError, checkIndexAccess, configError, type IndexAccess, type Chunk, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type SourceStats, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
+import { KbctxError, checkIndexAccess, configError, type IndexAccess, type Chunk, type ConnectorState, type ConnectorSyncRun, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type SourceStats, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type SyncRun, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
 import { pathProblem } from '../../core/api/algorithms.ts';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ import { Model } from './model.ts';
 import { tableIntegrity } from './integrity.ts';
 import * as queries from './model-queries.ts';
 import { compare } from './model-queries.ts';
-import { chunkRow, COLUMNS, docKey, docRow, embKey, embRow, headOf, plainRows, sameHead, sqlList, sqlString, stateRow, TABLE, tableSchema, toDocument, toHead, type LanceRow } from './rows.ts';
+import { chunkRow, COLUMNS, docKey, docRow, embKey, embRow, headOf, plainRows, sameHead, sqlList, runRow, sqlString, stateRow, TABLE, tableSchema, toDocument, toHead, toSyncRun, type LanceRow } from './rows.ts';
 
 const GROUP_SIZE = 500;
 const MAX_FRAGMENTS = 32;
@@ -131,6 +131,9 @@ export class LanceStore implements Store {
           break;
         case 'state':
           model.states.set(r['connector'] as string, { checkpoint: (r['checkpoint'] as string | null) ?? null, lastSyncAt: (r['last_sync_at'] as string | null) ?? null });
+          break;
+        case 'run':
+          model.runs.set(r['connector'] as string, toSyncRun(r));
           break;
       }
     }
@@ -331,6 +334,19 @@ export class LanceStore implements Store {
   async sourceStates(): Promise<ConnectorState[]> {
     const model = await this.fresh();
     return [...model.states.entries()].sort(([a], [b]) => compare(a, b)).map(([connector, s]) => ({ connector, ...s }));
+  }
+
+  async recordSyncRun(connector: string, run: SyncRun): Promise<void> {
+    const model = await this.fresh();
+    this.writes++;
+    model.runs.set(connector, { ...run });
+    await this.flush();
+    await this.commit((t) => t.mergeInsert('row_key').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([runRow(connector, run)]));
+  }
+
+  async syncRuns(): Promise<ConnectorSyncRun[]> {
+    const model = await this.fresh();
+    return [...model.runs.entries()].sort(([a], [b]) => compare(a, b)).map(([connector, r]) => ({ connector, ...r }));
   }
 
   // ---- reading ----

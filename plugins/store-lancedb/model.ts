@@ -1,7 +1,7 @@
 // What the LanceDB store answers reads from: the table's documents (no bodies), chunks, embeddings
 // and checkpoints held in memory with the keyword postings, loaded once per table version another
 // process wrote and kept in step with this process's own writes.
-import type { Chunk, DocumentHead, SourceFilter, SourceState } from '../../core/api/plugin.ts';
+import type { Chunk, DocumentHead, SourceFilter, SourceState, SyncRun } from '../../core/api/plugin.ts';
 import { KeywordIndex, rowTerms } from './keyword-index.ts';
 
 export interface DocEntry {
@@ -35,6 +35,7 @@ export class Model {
   readonly chunks = new Map<string, ChunkEntry>();
   readonly embeddings = new Map<string, EmbEntry>();
   readonly states = new Map<string, SourceState>();
+  readonly runs = new Map<string, SyncRun>();
   readonly keyword = new KeywordIndex();
   private readonly groupDoc: string[] = [];
   private readonly rowChunk: (string | undefined)[] = [];

@@ -1,7 +1,7 @@
 // The one LanceDB table (`kb`) the store keeps: documents, chunks, embeddings and checkpoints are rows
 // of one table told apart by `kind`, so that every write (a document with its chunks, the chunks'
 // embeddings it drops) is one commit: a crash leaves the table at the version before or after it.
-import type { Chunk, DocumentHead, StoredDocument } from '../../core/api/plugin.ts';
+import type { Chunk, DocumentHead, StoredDocument, SyncRun } from '../../core/api/plugin.ts';
 import type { LanceModule } from './lance-module.ts';
 import type { Schema, Table } from 'apache-arrow';
 
@@ -9,7 +9,7 @@ export const TABLE = 'kb';
 /** The table layout's version (`kbctx init` shows it); bumped when the columns change. */
 export const SCHEMA_VERSION = 1;
 
-export type Kind = 'doc' | 'chunk' | 'emb' | 'state';
+export type Kind = 'doc' | 'chunk' | 'emb' | 'state' | 'run';
 
 /** A row as written: every column present (null where the kind has none). */
 // A type (not an interface): LanceDB takes rows as Record<string, unknown>.
@@ -69,6 +69,7 @@ export const docKey = (id: string): string => `d:${id}`;
 export const chunkKey = (id: string): string => `c:${id}`;
 export const embKey = (chunkId: string): string => `e:${chunkId}`;
 export const stateKey = (connector: string): string => `s:${connector}`;
+export const runKey = (connector: string): string => `r:${connector}`;
 
 export function docRow(doc: StoredDocument, fingerprint: string | null, seq: number): LanceRow {
   return {
@@ -88,6 +89,16 @@ export function embRow(chunkId: string, documentId: string, model: string, conte
 
 export function stateRow(connector: string, checkpoint: string | null, lastSyncAt: string | null): LanceRow {
   return { ...EMPTY, row_key: stateKey(connector), kind: 'state', connector, checkpoint, last_sync_at: lastSyncAt };
+}
+
+/** A connector's last sync run: the end in `updated_at`, errors and failure as JSON in `metadata` (no new columns). */
+export function runRow(connector: string, run: SyncRun): LanceRow {
+  return { ...EMPTY, row_key: runKey(connector), kind: 'run', connector, updated_at: run.endedAt, metadata: JSON.stringify({ errors: run.errors, failure: run.failure }) };
+}
+
+export function toSyncRun(row: Record<string, unknown>): SyncRun {
+  const { errors, failure } = JSON.parse(row['metadata'] as string) as { errors: number; failure: string | null };
+  return { endedAt: row['updated_at'] as string, errors, failure };
 }
 
 /** A string literal for a Lance (DataFusion SQL) filter. */

@@ -91,6 +91,11 @@ const MIGRATIONS: readonly string[] = [
     expires_at timestamptz NOT NULL
   );
   `,
+  // 3: how each connector's last sync run ended (sync-runs.ts), apart from kbctx_sync_state, which only
+  // a completed run advances. Not part of the change feed: replicas read it from PostgreSQL.
+  `
+  CREATE TABLE kbctx_sync_runs (connector text PRIMARY KEY, ended_at text NOT NULL, errors integer NOT NULL, failure text);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

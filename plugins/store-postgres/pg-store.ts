@@ -2,7 +2,7 @@
 // SQLite mirror (mirror.ts), kept in step by the change feed (feed.ts → catch-up.ts). Writes go to
 // PostgreSQL (transactions.ts, writer.ts) and, outside bulk mode, return after the mirror caught up
 // (read your writes). While PostgreSQL does not answer, every method throws KbctxError `unavailable`.
-import { KbctxError, redactUrl, type Chunk, type SourceStats, type ConnectorLocks, type ConnectorState, type DocumentHead, type DocumentState, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
+import { KbctxError, redactUrl, type Chunk, type SourceStats, type ConnectorLocks, type ConnectorState, type ConnectorSyncRun, type DocumentHead, type DocumentState, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type SyncRun, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
 import type pg from 'pg';
 import { catchUp, type CatchUpReport } from './catch-up.ts';
 import * as claims from './claims.ts';
@@ -13,6 +13,7 @@ import { Mirror } from './mirror.ts';
 import { connect, createPool, toKbctxError, unavailable } from './pool.ts';
 import * as reads from './reads.ts';
 import { PgTransactions, type BatchKind, type WriteTx } from './transactions.ts';
+import * as syncRuns from './sync-runs.ts';
 import * as writer from './writer.ts';
 
 const CLOSE_WAIT_MS = 2_000;
@@ -200,6 +201,14 @@ export class PgStore implements Store {
 
   sourceStates(): Promise<ConnectorState[]> {
     return this.query((db) => reads.sourceStates(db));
+  }
+
+  recordSyncRun(connector: string, run: SyncRun): Promise<void> {
+    return this.query((db) => syncRuns.recordSyncRun(db, connector, run));
+  }
+
+  syncRuns(): Promise<ConnectorSyncRun[]> {
+    return this.query((db) => syncRuns.syncRuns(db));
   }
 
   async getDocument(id: string): Promise<StoredDocument | null> {

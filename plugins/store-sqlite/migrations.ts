@@ -87,6 +87,11 @@ const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE embedding_claims (chunk_rowid INTEGER PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
   `,
+  // 5: how each connector's last sync run ended (\`kbctx sources\`, doctor), apart from sync_state,
+  // which only a completed run advances.
+  `
+  CREATE TABLE sync_runs (connector TEXT PRIMARY KEY, ended_at TEXT NOT NULL, errors INTEGER NOT NULL, failure TEXT);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,6 @@
 // The SQLite index: one file in WAL mode, opened through Node's built-in node:sqlite (no native
 // build). The only module, with its siblings, that speaks SQL.
-import { requireOwn, type IndexAccess, type Chunk, type SourceStats, type ConnectorState, type DocumentHead, type DocumentState, type KeywordQuery, type KeywordResult, type SourceState, type Store, type StoreCounts, type StoredDocument, type UpsertOutcome, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type PendingChunk, type StoredEmbedding, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
+import { requireOwn, type IndexAccess, type Chunk, type SourceStats, type ConnectorState, type ConnectorSyncRun, type DocumentHead, type DocumentState, type KeywordQuery, type KeywordResult, type SourceState, type Store, type StoreCounts, type StoredDocument, type UpsertOutcome, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type PendingChunk, type StoredEmbedding, type SyncRun, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
 import { dotAt } from '../../core/api/algorithms.ts';
 import { statSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -162,6 +162,23 @@ export class SqliteStore implements Store {
       last_sync_at: string | null;
     }[];
     return rows.map((r) => ({ connector: r.connector, checkpoint: r.checkpoint, lastSyncAt: r.last_sync_at }));
+  }
+
+  async recordSyncRun(connector: string, run: SyncRun): Promise<void> {
+    this.unit.run(() => this.sql(
+      `INSERT INTO sync_runs (connector, ended_at, errors, failure) VALUES (?, ?, ?, ?)
+       ON CONFLICT(connector) DO UPDATE SET ended_at = excluded.ended_at, errors = excluded.errors, failure = excluded.failure`,
+    ).run(connector, run.endedAt, run.errors, run.failure));
+  }
+
+  async syncRuns(): Promise<ConnectorSyncRun[]> {
+    const rows = this.sql('SELECT connector, ended_at, errors, failure FROM sync_runs ORDER BY connector').all() as {
+      connector: string;
+      ended_at: string;
+      errors: number;
+      failure: string | null;
+    }[];
+    return rows.map((r) => ({ connector: r.connector, endedAt: r.ended_at, errors: Number(r.errors), failure: r.failure }));
   }
 
   async getDocument(id: string): Promise<StoredDocument | null> {

@@ -118,9 +118,11 @@ describe('kbctx CLI', () => {
 
   it('sources lists counts and status', async () => {
     const r = json((await ws.kbctx(['sources', '--json'])).stdout);
-    assert.deepEqual(r['sources'], [
-      { source: 'filesystem:docs', document_count: 2, chunk_count: 2, status: 'ok', name: 'filesystem:docs', configured: true, healthy: true },
-      { source: 'filesystem:later', document_count: 1, chunk_count: 1, status: 'ok', name: 'filesystem:later', configured: true, healthy: true },
+    const sources = (r['sources'] as Record<string, unknown>[]).map(({ last_run, ...s }) => ({ ...s, last_run: { ...(last_run as object), ended_at: 'x' } }));
+    const lastRun = { ended_at: 'x', errors: 0, failure: null };
+    assert.deepEqual(sources, [
+      { source: 'filesystem:docs', document_count: 2, chunk_count: 2, status: 'ok', last_run: lastRun, name: 'filesystem:docs', configured: true, healthy: true },
+      { source: 'filesystem:later', document_count: 1, chunk_count: 1, status: 'ok', last_run: lastRun, name: 'filesystem:later', configured: true, healthy: true },
     ]);
   });
 

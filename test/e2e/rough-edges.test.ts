@@ -44,6 +44,8 @@ it('sync --dry-run writes nothing; --limit must be a positive number', async () 
   assert.equal(dry.code, 0, dry.stderr);
   assert.match(dry.stdout, /^Dry run: nothing was written\.\n/);
   assert.match(dry.stdout, /1 document\(s\) would be added or updated/);
+  assert.match(dry.stdout, /: fetched 1, would upsert 1, would write chunks 1, would delete 0, unchanged 0,/);
+  assert.doesNotMatch(dry.stdout, /upserted|chunks written/);
   assert.match((await ws.kbctx(['stats'])).stdout, /Documents: 0/);
   assert.equal((await ws.kbctx(['sync', 'all', '--limit', '0'])).code, 2);
   assert.equal((await ws.kbctx(['sync', 'all', '--since', 'someday'])).code, 2);

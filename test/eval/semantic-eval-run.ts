@@ -2,7 +2,7 @@
 // local model (Universal Sentence Encoder Lite, no network). Prints rows; never fails (the keyword
 // threshold is checked by scifact-eval.ts). The index and its embeddings are kept in KBCTX_EVAL_DIR
 // (default .kbctx/eval-scifact, git-ignored) so later runs do not embed again; EVAL_ALPHAS adds rows
-// (default "0.3", the alpha recommended with this model). Then the same rows on PostgreSQL: the index,
+// (default "0.6", the weight other providers get: the `hybrid` row uses this model's own, 0.3, ADR 0150). Then the same rows on PostgreSQL: the index,
 // embeddings included, is copied by `kbctx migrate`'s migrateIndex into a real PostgreSQL started in a temp
 // dir (test/helpers/postgres.ts), and every row is computed again through a replica's store.
 // Then the transformers provider (plugins/embedder-transformers) on the tiny ONNX model the tests build
@@ -43,7 +43,7 @@ if (args['model-path'] === undefined) {
   const [report] = await syncConnectors({ ...kbctx.syncDeps(), afterConnector: undefined }, connectors, { full: false });
   const counts = await kbctx.store.counts();
   console.log(`indexed SciFact: ${counts.documents} documents, ${counts.chunks} chunks (${report?.chunksWritten} written now)`);
-  const alphas = (process.env['EVAL_ALPHAS'] ?? '0.3').split(',').filter((a) => a.trim() !== '').map(Number);
+  const alphas = (process.env['EVAL_ALPHAS'] ?? '0.6').split(',').filter((a) => a.trim() !== '').map(Number);
   const runs: EvalRun[] = [...DEFAULT_RUNS, ...alphas.map((alpha) => ({ label: `hybrid a=${alpha}`, mode: 'hybrid' as const, alpha }))];
   const [queries, qrels] = [loadQueries(), loadQrels()];
   const scores = await evaluateSemantic(kbctx, queries, qrels, runs, (l) => console.log(l));

@@ -1,7 +1,9 @@
-// `kbctx agent list|test`: list agents, resolve one prompt and print it (the Lua bridge adds `agent init`).
+// `kbctx agent list|test`: list agents, resolve one prompt and print it (by name, or a Lua agent's path);
+// the Lua bridge adds `agent init`.
 import type { Command } from 'commander';
 import { agentsToWire } from '../../app/wire.ts';
 import { KbctxError } from '../../domain/errors.ts';
+import { resolveAgentTarget } from '../agent-target.ts';
 import type { CliContext } from '../context.ts';
 import { collect, parseKeyValues } from '../key-values.ts';
 import { reportLoadFailures } from '../report-load-failures.ts';
@@ -27,9 +29,12 @@ export function registerAgent(program: Command, ctx: CliContext): void {
   agent
     .command('test')
     .description('resolve an agent prompt and print its source, tools, system prompt and messages')
-    .argument('<name>', 'agent name')
+    .argument('<name|path>', 'agent name, or the path of a Lua agent script (configured or not yet)')
     .option('--arg <key=value>', 'an argument (repeatable; JSON values allowed)', collect, [])
-    .action(async (name: string, opts: { arg: string[] }) => {
+    .action(async (arg: string, opts: { arg: string[] }) => {
+      const target = resolveAgentTarget(ctx.config(), arg, ctx.io.cwd);
+      if (target.config !== ctx.config()) ctx.useConfig(target.config);
+      const { name } = target;
       const kbctx = ctx.kbctx();
       const failure = (await kbctx.loadScripts()).find((f) => f.label === `agent:${name}`);
       if (failure) throw new KbctxError('script_error', failure.message);

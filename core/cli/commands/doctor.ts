@@ -3,7 +3,8 @@
 // Exit 0 when nothing failed (warnings included), 1 when a check failed, 3 when the config does not load.
 import type { Command } from 'commander';
 import { configChecks, indexChecks, type DoctorCheck } from '../../app/doctor.ts';
-import { connectorChecks, embedderCheck, gitCheck, loadChecks } from '../../app/doctor-parts.ts';
+import { connectorChecks, embedderCheck, gitCheck, lastRunChecks, loadChecks } from '../../app/doctor-parts.ts';
+import { listSources } from '../../app/sources.ts';
 import { pluginChecks } from '../../app/plugin-checks.ts';
 import { configuredConnectors } from '../../app/select-connectors.ts';
 import { KbctxError } from '../../domain/errors.ts';
@@ -47,6 +48,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       const scriptFailures = (await kbctx.loadScripts()).filter((f) => !extensionFailures.includes(f));
       checks.push(...loadChecks(extensionFailures, scriptFailures));
       checks.push(...(await connectorChecks(await Promise.all(configuredConnectors(config).map((ref) => kbctx.createConnector(ref))))));
+      checks.push(...lastRunChecks(await listSources(kbctx.store, kbctx.connectorLabels())));
       checks.push(await gitCheck(Object.keys(config.connectors.git).length > 0 || Object.values(config.registries).some((r) => r.url !== null)));
       if (ctx.json) ctx.printJson({ checks });
       else for (const c of checks) ctx.io.out(`${MARK[c.status]}  ${c.area.padEnd(10)} ${c.detail}${c.fix && c.status !== 'ok' ? `\n      → ${c.fix}` : ''}\n`);

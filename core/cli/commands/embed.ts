@@ -7,6 +7,7 @@ import type { ErrorCode } from '../../domain/error-table.ts';
 import type { CliContext } from '../context.ts';
 import { createEmbedProgress } from '../embed-progress.ts';
 import { progressEveryMs } from '../progress.ts';
+import { providerChoices } from '../../embed/embedding-providers.ts';
 
 export function registerEmbed(program: Command, ctx: CliContext): void {
   const embed = program.command('embed').description('compute embeddings for semantic and hybrid search');
@@ -33,7 +34,7 @@ async function run(ctx: CliContext, options: EmbedOptions): Promise<void> {
   await kbctx.loadPlugins(); // a configured plugin may provide or override the embedder
   const embedder = kbctx.embedder();
   if (!embedder) {
-    throw configError('no embedding provider is configured: set [embedding] provider = "openai", "ollama" or "local" in the config');
+    throw configError(`no embedding provider is configured: set [embedding] provider = ${providerChoices(kbctx.embeddingProviders())} in the config`);
   }
   const progress = createEmbedProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, everyMs: progressEveryMs(ctx.io.env) });
   const report = await embedPending({ store: kbctx.store, embedder, onProgress: (p) => progress.update(p) }, options);

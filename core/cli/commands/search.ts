@@ -25,7 +25,7 @@ export function registerSearch(program: Command, ctx: CliContext): void {
       );
       const response = await search(kbctx.searchDeps(), params);
       if (ctx.json) ctx.printJson(searchResponseToWire(response, params.explain));
-      else ctx.io.out(formatResults(response, params.explain, kbctx.config.retrieval.hybridAlpha));
+      else ctx.io.out(formatResults(response, params.explain));
     });
 }
 
@@ -34,12 +34,12 @@ function parseInteger(value: string): number {
   return Number(value);
 }
 
-function formatResults(response: SearchResponse, explain: boolean, alpha: number): string {
+function formatResults(response: SearchResponse, explain: boolean): string {
   const lines: string[] = [];
   if (explain) {
     const e = response.explain;
     lines.push(
-      `mode: ${e.mode}  alpha: ${e.mode === 'keyword' ? '-' : (e.alpha ?? alpha)}  keyword candidates: ${e.keywordCandidates}  vector candidates: ${e.vectorCandidates}`,
+      `mode: ${e.mode}  alpha: ${e.alpha ?? '-'}  keyword candidates: ${e.keywordCandidates}  vector candidates: ${e.vectorCandidates}`,
       `terms: ${e.terms.join(' ') || '-'}`,
       '',
     );

@@ -1,6 +1,6 @@
 // `kbctx sources`: configured and indexed sources with counts and status.
 import type { Command } from 'commander';
-import { listSources } from '../../app/sources.ts';
+import { describeStatus, listSources } from '../../app/sources.ts';
 import { sourcesToWire } from '../../app/wire.ts';
 import type { CliContext } from '../context.ts';
 import { formatTable } from '../table.ts';
@@ -8,12 +8,12 @@ import { formatTable } from '../table.ts';
 export function registerSources(program: Command, ctx: CliContext): void {
   program
     .command('sources')
-    .description('list sources: documents, chunks and whether each has been synced')
+    .description('list sources: documents, chunks and how its last sync ended')
     .action(async () => {
       const kbctx = ctx.kbctx();
       const rows = await listSources(kbctx.store, kbctx.connectorLabels());
       if (ctx.json) return ctx.printJson(sourcesToWire(rows));
       if (rows.length === 0) return ctx.io.out('No sources configured. Add a [connectors.<type>.<name>] section to the config.\n');
-      ctx.io.out(formatTable(['Source', 'Documents', 'Chunks', 'Status'], rows.map((r) => [r.source, r.documentCount, r.chunkCount, r.status])));
+      ctx.io.out(formatTable(['Source', 'Documents', 'Chunks', 'Status'], rows.map((r) => [r.source, r.documentCount, r.chunkCount, describeStatus(r)])));
     });
 }

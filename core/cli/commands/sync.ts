@@ -71,8 +71,10 @@ function printReport(ctx: CliContext, r: SyncReport, options: SyncOptions): void
     ctx.io.err(`${r.connector}: failed: ${r.failure.message}\n`);
     return;
   }
+  // A dry run counts what a sync would do: its counters say "would", never that something was written.
+  const [upserted, written, deleted] = options.dryRun ? ['would upsert', 'would write chunks', 'would delete'] : ['upserted', 'chunks written', 'deleted'];
   ctx.io.out(
-    `${r.connector}: fetched ${r.fetched}, upserted ${r.upserted}, chunks written ${r.chunksWritten}, deleted ${r.deleted}, ` +
+    `${r.connector}: fetched ${r.fetched}, ${upserted} ${r.upserted}, ${written} ${r.chunksWritten}, ${deleted} ${r.deleted}, ` +
       `unchanged ${r.unchanged}, skipped ${r.skipped}, errors ${r.errors} (${(r.durationMs / 1000).toFixed(2)} s)\n`,
   );
   const words = explain(r, options);

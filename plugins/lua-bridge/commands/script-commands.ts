@@ -63,7 +63,7 @@ export function registerScriptCommands(program: Command, kernel: PluginKernel, r
     .command('init')
     .description('write a commented script agent template to agents/<name>.lua and print its config entry')
     .argument('<name>', 'agent name')
-    .action((name: string) => scaffold(program, 'agent', name, `kbctx agent test ${name}`));
+    .action((name: string) => scaffold(program, 'agent', name, `kbctx agent test agents/${name}.lua`));
   const connector = parent(program, 'connector', 'Lua script connectors: scaffold, test');
   connector
     .command('init')

@@ -59,6 +59,22 @@ export function indexCases(open: OpenStore, reopen?: (store: Store) => Promise<S
         ]);
       }));
 
+    it('records each connector\'s last sync run, apart from its checkpoint', () =>
+      withStore(open, async (store) => {
+        assert.ok(store.recordSyncRun && store.syncRuns, 'the store records sync runs');
+        assert.deepEqual(await store.syncRuns(), []);
+        await store.setSourceState('git:docs', { checkpoint: 'abc', lastSyncAt: '2026-01-01T00:00:00.000Z' });
+        await store.recordSyncRun('git:docs', { endedAt: '2026-01-01T00:00:00.000Z', errors: 2, failure: null });
+        await store.recordSyncRun('filesystem:gone', { endedAt: '2026-01-02T00:00:00.000Z', errors: 0, failure: "root /x/y does not exist" });
+        await store.recordSyncRun('git:docs', { endedAt: '2026-01-03T00:00:00.000Z', errors: 0, failure: "it's down" });
+        assert.deepEqual(await store.syncRuns(), [
+          { connector: 'filesystem:gone', endedAt: '2026-01-02T00:00:00.000Z', errors: 0, failure: 'root /x/y does not exist' },
+          { connector: 'git:docs', endedAt: '2026-01-03T00:00:00.000Z', errors: 0, failure: "it's down" },
+        ]);
+        assert.deepEqual(await store.sourceState('git:docs'), { checkpoint: 'abc', lastSyncAt: '2026-01-01T00:00:00.000Z' }, 'a run leaves the checkpoint alone');
+        assert.deepEqual((await store.sourceStates()).map((s) => s.connector), ['git:docs'], 'a run alone records no checkpoint');
+      }));
+
     it('counts documents, chunks and embeddings, in total and per source', () =>
       withStore(open, async (store) => {
         assert.deepEqual(await store.counts(), { documents: 0, chunks: 0, embedded: 0 });

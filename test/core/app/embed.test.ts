@@ -17,6 +17,8 @@ import { createSemanticSearch } from '../../../core/app/semantic-search.ts';
 import { indexStats } from '../../../core/app/sources.ts';
 import { toChunks, toDocument } from '../../../core/app/sync.ts';
 import type { RetrievalConfig } from '../../../core/config/types.ts';
+import type { Embedder } from '../../../core/embed/embedder.ts';
+import { BUNDLED_LOCAL_MODEL, LocalEmbedder } from '../../../plugins/embedder-local/local-embedder.ts';
 import { documentId } from '../../../core/domain/ids.ts';
 
 const retrieval: RetrievalConfig = { finalLimit: 10, maxLimit: 100, hybridAlpha: 0.6, candidateKKeyword: 20, candidateKVector: 20, fusion: 'weighted', cacheSize: 0 };
@@ -155,6 +157,18 @@ describe('semantic and hybrid search', () => {
     assert.ok(top && top.keywordScore !== null && top.semanticScore !== null && top.hybridScore === out.results[0]?.score);
     const rrf = await search({ ...deps(), retrieval: { ...retrieval, fusion: 'rrf' } }, params({ mode: 'hybrid', query: 'rain forecast' }));
     assert.equal(rrf.results[0]?.sourceId, 'rain.md');
+  });
+
+  it("hybrid_alpha unset: the embedder's own weight (the bundled local model: 0.3), else 0.6; a configured one wins", async () => {
+    await embedPending({ store, embedder });
+    const unset = { ...retrieval, hybridAlpha: null };
+    const alphaOf = async (e: Embedder, r: RetrievalConfig) =>
+      (await search({ store, retrieval: r, semantic: createSemanticSearch(() => e) }, params({ mode: 'hybrid', query: 'rain forecast' }))).explain.alpha;
+    assert.equal(await alphaOf(embedder, unset), 0.6);
+    const weighted = Object.assign(new HashingEmbedder(), { hybridAlpha: 0.3 });
+    assert.equal(await alphaOf(weighted, unset), 0.3);
+    assert.equal(await alphaOf(weighted, { ...retrieval, hybridAlpha: 0.45 }), 0.45);
+    assert.equal(new LocalEmbedder({ model: BUNDLED_LOCAL_MODEL, dims: null, batchSize: 8 }).hybridAlpha, 0.3);
   });
 
   it('scores keyword candidates outside the vector cut with their true cosine', async () => {

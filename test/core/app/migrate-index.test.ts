@@ -49,6 +49,16 @@ describe('migrateIndex', () => {
     assert.equal(before.keyword.filter((hits) => hits.length > 0).length, 4, 'the compared searches found something');
   });
 
+  it('carries each connector\'s last sync run', async () => {
+    const source = fx.kbctx.store;
+    await source.recordSyncRun?.('filesystem:docs', { endedAt: '2026-01-01T00:00:00.000Z', errors: 2, failure: null });
+    const runs = await source.syncRuns?.();
+    assert.ok(runs && runs.length > 0);
+    const target = openTarget('copy.sqlite');
+    await migrateIndex(source, target);
+    assert.deepEqual(await target.syncRuns?.(), runs);
+  });
+
   it('carries fingerprints and checkpoints: a sync against the copy changes nothing', async () => {
     await migrateIndex(fx.kbctx.store, openTarget('copy.sqlite'));
     await targets.pop()!.close();

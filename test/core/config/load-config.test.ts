@@ -28,7 +28,7 @@ function configError(toml: string, env: NodeJS.ProcessEnv = {}): string {
 describe('config', () => {
   it('parses config/kbctx.example.toml, which documents every key', () => {
     const config = loadConfig({ configPath: path.join(ROOT, 'config/kbctx.example.toml'), cwd, env: { TICKETS_TOKEN: 't0k' } });
-    assert.equal(config.retrieval.hybridAlpha, 0.6);
+    assert.equal(config.retrieval.hybridAlpha, null); // unset: the embedder's weight, else 0.6 (ADR 0150)
     assert.equal(config.connectors.filesystem['docs']?.root, path.join(ROOT, 'docs'), 'relative to the project above config/');
     assert.equal(config.connectors.script['tickets']?.extra['token'], 't0k');
     assert.equal(config.connectors.script['tickets']?.timeoutSecs, 300);

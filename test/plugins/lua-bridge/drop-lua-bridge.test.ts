@@ -34,13 +34,14 @@ describe('plugins = ["bundled", "!lua-bridge"]', () => {
     assert.match(run.stderr, /\[agents\.script\.guide\] needs the plugin lua-bridge/);
   });
 
-  it('the script commands go with it: `kbctx tool test` and `kbctx connector` are unknown, `tool list` stays', async () => {
+  it('the script commands go with it: `kbctx tool test` and `kbctx connector init` are unknown, `tool list` and `connector list` stay', async () => {
     const run = await cli('none.toml', ['tool', 'test', 'tools/echo.lua']);
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /unknown command 'test'/);
     const connector = await cli('none.toml', ['connector', 'init', 'x']);
     assert.equal(connector.code, 2, connector.stderr);
-    assert.match(connector.stderr, /unknown command 'connector'/);
+    assert.match(connector.stderr, /unknown command 'init'/);
+    assert.equal((await cli('none.toml', ['connector', 'list'])).code, 0);
   });
 
   it('without script sections, sync and the tool list are as before (no script tools)', async () => {

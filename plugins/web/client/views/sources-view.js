@@ -1,4 +1,4 @@
-// Sources: per source the documents, chunks, embedded share and last sync; with the live index
+// Sources: per source the documents, chunks, embedded share and last sync (with the last run's failure or errors); with the live index
 // (GET /sync/status answers) also the sync state, updated every few seconds, and "Sync now".
 import { api } from '../lib/api.js';
 import { html, useEffect, useRef, useState } from '../lib/html.js';
@@ -59,7 +59,7 @@ export function SourcesView() {
               <td class="n" data-label="Documents">${s.documents}</td>
               <td class="n" data-label="Chunks">${s.chunks}</td>
               <td class="n" data-label="Embedded">${s.chunks === 0 ? '—' : `${Math.round((s.embedded / s.chunks) * 1000) / 10}%`}</td>
-              <td data-label="Last sync">${s.last_sync ? html`<time datetime=${s.last_sync}>${formatDate(s.last_sync)}</time>` : 'never'}</td>
+              <td data-label="Last sync">${s.last_sync ? html`<time datetime=${s.last_sync}>${formatDate(s.last_sync)}</time>` : 'never'}<${LastRun} s=${s} /></td>
               ${live ? html`<td data-label="State"><${SyncState} st=${st} /></td>
                 <td><button type="button" class="small" disabled=${st?.state === 'running'} onClick=${() => void syncNow(s.source)}
                   aria-label=${`Sync ${s.source} now`}>Sync now</button></td>` : null}
@@ -69,6 +69,14 @@ export function SourcesView() {
       </table>
     </div>
   `;
+}
+
+/** The last sync run's outcome when it failed or could not read some items (a completed run says nothing more). @param {{ s: any }} props */
+function LastRun({ s }) {
+  const run = s.last_run;
+  if (!run || (s.status !== 'failed' && s.status !== 'errors')) return null;
+  const what = s.status === 'failed' ? `failed: ${run.failure}` : `${run.errors} error${run.errors === 1 ? '' : 's'}`;
+  return html`<p class="state-error">last run ${formatDate(run.ended_at)} ${what}</p>`;
 }
 
 /** @param {{ st: any }} props */
