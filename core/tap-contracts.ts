@@ -44,7 +44,7 @@ export const RESULT_SHAPES: Readonly<Partial<Record<HookName, ResultShape>>> = O
     wrong: (v) => (v === undefined ? undefined : Array.isArray(v) ? wrongItem(v, (t) => (typeof t === 'string' ? undefined : describeValue(t))) : describeValue(v)),
   },
   query: {
-    expected: `a search request (an object with a string query, a mode of ${SEARCH_MODES.join(', ')} and a number limit), or undefined to keep it`,
+    expected: `a search request (an object with a string query, a mode of ${SEARCH_MODES.slice(0, -1).join(', ')} or ${SEARCH_MODES.at(-1)} and a number limit), or undefined to keep it`,
     wrong: (v) => (v === undefined ? undefined : isObject(v) ? wrongField(v, REQUEST) : describeValue(v)),
   },
   rank: {

@@ -57,7 +57,7 @@ describe('a tap returning the wrong shape', () => {
   it('a query tap returning a string: exit 1 naming it, not "search needs embeddings"', async () => {
     const r = await withPlugin('query-string', ['search', 'hello']);
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, /^error: plugin 'query-string' returned a string \("hello"\) from hook query: expected a search request \(an object with a string query, a mode of keyword, semantic, hybrid and a number limit\), or undefined to keep it \(on query "hello"\)\n$/);
+    assert.match(r.stderr, /^error: plugin 'query-string' returned a string \("hello"\) from hook query: expected a search request \(an object with a string query, a mode of keyword, semantic or hybrid and a number limit\), or undefined to keep it \(on query "hello"\)\n$/);
     assert.doesNotMatch(r.stderr, /embeddings/);
   });
 

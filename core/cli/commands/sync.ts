@@ -33,7 +33,7 @@ export function registerSync(program: Command, ctx: CliContext): void {
       const unread = reports.filter((r) => r.errors > 0);
       if (unread.length > 0) {
         const which = unread.map((r) => `${r.errors} item(s) of ${r.connector}`).join(', ');
-        throw new KbctxError('connector_error', `${which} could not be read; the rest was indexed, and their stored copies kept`);
+        throw new KbctxError('connector_error', `${which} could not be read or indexed; the rest was indexed, and their stored copies kept`);
       }
     });
 }
