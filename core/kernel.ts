@@ -1,5 +1,6 @@
 // The kernel: owns the hooks, applies plugins (each sees only its tap-only view), records what each
 // plugin tapped and provides, and runs disposers last-in-first-out at shutdown. It knows no plugin.
+import { didYouMean } from './domain/closest-name.ts';
 import { configError, KbctxError } from './domain/errors.ts';
 import { createHooks, TAP_TIMEOUT_MS, type HookName, type KernelHooks, type TapOnlyHooks } from './hooks.ts';
 import { CallContext, stderrLogger, type IndexServices, type PluginContext, type PluginLogger } from './plugin-context.ts';
@@ -52,6 +53,8 @@ export class Kernel {
   /** The call context and the plugins' contexts for the kernel's own signal, built once (pluginContext). */
   private sharedCallContext: PluginContext | undefined;
   private readonly sharedContexts = new Map<string, PluginContext>();
+  /** The hooks as plugins see them: reading a hook that does not exist throws, suggesting the nearest name. */
+  private readonly pluginHooks = checkedHooks(this.hooks);
 
   constructor(options: KernelOptions = {}) {
     this.options = options;
@@ -181,7 +184,7 @@ export class Kernel {
 
   private viewFor(name: string): PluginKernel {
     return Object.freeze({
-      hooks: this.hooks as unknown as TapOnlyHooks,
+      hooks: this.pluginHooks,
       log: this.logger(name),
       version: KERNEL_API_VERSION,
       provide: (ref, impl) => this.services.provide(ref, impl, name),
@@ -211,6 +214,23 @@ function missing(plugin: string): never {
 function applyFailed(name: string, error: unknown): Error {
   if (error instanceof KbctxError && error.code === 'timeout') return new KbctxError('timeout', `plugin '${name}': apply failed: ${error.message}`, { cause: error });
   return configError(`plugin '${name}': apply failed: ${(error as Error)?.message ?? String(error)}`, error);
+}
+
+/**
+ * A misspelt hook (`kernel.hooks.documnet.tap`) is refused at `apply` with the nearest name, instead of
+ * "Cannot read properties of undefined". Only string keys that are neither hooks nor Object's own
+ * members (`toString`, `then` probes by await) are refused; feature-test a hook with `'name' in hooks`.
+ */
+function checkedHooks(hooks: KernelHooks): TapOnlyHooks {
+  const names = Object.keys(hooks);
+  return new Proxy(hooks, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && !Object.hasOwn(target, key) && !(key in Object.prototype) && key !== 'then') {
+        throw configError(`unknown hook '${key}'${didYouMean(key, names)} (hooks: ${names.join(', ')})`);
+      }
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  }) as unknown as TapOnlyHooks;
 }
 
 function isHookMap(value: unknown): value is HookMap<Hook<unknown, unknown>> {

@@ -24,17 +24,37 @@ const USER_FACING: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'unsupported_media_type',
 ]);
 
+/** What a tap returned that its hook cannot use: a short description of it, and the shape the hook expects. */
+export interface WrongResult {
+  got: string;
+  expected: string;
+}
+
 export class PluginError extends KbctxError {
   readonly plugin: string;
   readonly hook: string;
+  /** What the hook call was about, in words (`document 'notes/a.md'`, `query "x"`, `tool 'echo'`), when known. */
+  readonly item: string | undefined;
+  /** The message without the item (for a report that names the item itself, as a sync note does). */
+  readonly withoutItem: string;
 
-  constructor(plugin: string, hook: string, cause: unknown) {
+  /** `wrong`: the tap returned a value of the wrong shape (no cause: the tap did not fail, its answer is unusable). */
+  constructor(plugin: string, hook: string, cause: unknown, options: { item?: string | undefined; wrong?: WrongResult } = {}) {
+    const { item, wrong } = options;
+    const own = wrong === undefined && isKbctxError(cause) && USER_FACING.has(cause.code);
     const reason = cause instanceof Error ? cause.message : cause === undefined ? 'rejected without a reason' : `rejected with ${safeString(cause)}`;
-    const own = isKbctxError(cause) && USER_FACING.has(cause.code);
-    super(isKbctxError(cause) ? cause.code : 'plugin_error', own ? reason : `plugin '${plugin}' failed in hook ${hook}: ${reason}`, { cause });
+    const withoutItem = wrong
+      ? `plugin '${plugin}' returned ${wrong.got} from hook ${hook}: expected ${wrong.expected}`
+      : own
+        ? reason
+        : `plugin '${plugin}' failed in hook ${hook}: ${reason}`;
+    const code = wrong === undefined && isKbctxError(cause) ? cause.code : 'plugin_error';
+    super(code, own || item === undefined ? withoutItem : `${withoutItem} (on ${item})`, wrong === undefined ? { cause } : undefined);
     this.name = 'PluginError';
     this.plugin = plugin;
     this.hook = hook;
+    this.item = item;
+    this.withoutItem = withoutItem;
   }
 
   /** True when the message is the plugin's own (a user-facing KbctxError), without the hook prefix. */

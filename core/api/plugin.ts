@@ -9,6 +9,7 @@ export { requireOwn } from '../load/require-own.ts';
 export { createServiceRef, type ServiceRef } from '../services.ts';
 export { PluginError } from '../plugin-error.ts';
 export { KbctxError, badRequest, configError, notFound, isKbctxError } from '../domain/errors.ts';
+export { closestName, didYouMean } from '../domain/closest-name.ts';
 export type { ErrorCode } from '../domain/error-table.ts';
 
 // Services: the host's (index, host, serve, file extraction, inline agents, CLI) and the ones plugins provide.

@@ -5,8 +5,10 @@
 //    (checked synchronously, by source and source id, before any per-item work).
 // 2. Load the others (bounded concurrency). Skipped items (binary, too large, …) are counted and,
 //    if they were indexed before, removed. A load failure is counted as an error; the stored copy stays.
-// 3. Hash the normalised content. Same hash: only the fingerprint is refreshed. Otherwise chunk and
-//    write the document in one transaction (a kill leaves each document old or new, never half).
+// 3. Pass it through the plugins' `document` taps. Hash the normalised content. Same hash: only the
+//    fingerprint is refreshed. Otherwise chunk (the `chunk` taps) and write the document in one
+//    transaction (a kill leaves each document old or new, never half). A failing `document` or `chunk`
+//    tap fails that document alone (an error naming it; its stored copy stays), not the connector.
 // 4. Delete stored documents the source no longer has (complete listings) or reports as deleted. What
 //    the scan could not read (an unreadable folder) is unknown, not gone: counted as an error, kept.
 // 5. Record the checkpoint and the sync time. `full` ignores fingerprints, hashes and checkpoints.
@@ -15,6 +17,7 @@
 import { chunkText, type ChunkSizes } from '../domain/chunker.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 import { KbctxError } from '../domain/errors.ts';
+import { PluginError } from '../plugin-error.ts';
 import { chunkIds, documentId, sha256Hex } from '../domain/ids.ts';
 import type { Chunk, SourceItem } from '../domain/models.ts';
 import type { Connector, ScanEntry, UnreadablePath } from '../connectors/connector.ts';
@@ -56,6 +59,8 @@ export interface SyncDeps {
   onProgress?: ((p: SyncProgress) => void) | undefined;
   /** Called after a connector's documents are written (the embeddings layer embeds new chunks here). */
   afterConnector?: ((report: SyncReport) => Promise<void>) | undefined;
+  /** Told of each document a plugin's tap failed (also counted and noted): the CLI prints the stack under KBCTX_DEBUG. */
+  onItemError?: ((sourceId: string, error: PluginError) => void) | undefined;
   /** Takes the connector's cross-process writer lock (throws `conflict` when another process holds it); returns its release. */
   lock?: ((label: string) => Promise<() => void>) | undefined;
 }
@@ -250,7 +255,17 @@ async function processEntry(
     report.notes.push(`skipped ${entry.sourceId}: ${loaded.detail}`);
     return;
   }
-  const item = deps.pipeline?.document ? await transformed(deps.pipeline.document, loaded.item, source) : loaded.item;
+  // A plugin's failing tap fails this document only: counted, noted, its stored copy kept.
+  const failed = (error: unknown): undefined => {
+    if (!(error instanceof PluginError)) throw error;
+    keep.add(id);
+    report.errors++;
+    report.notes.push(`error ${entry.sourceId}: ${error.withoutItem}`);
+    deps.onItemError?.(entry.sourceId, error);
+    return undefined;
+  };
+  const item = deps.pipeline?.document ? await transformed(deps.pipeline.document, loaded.item, source).catch(failed) : loaded.item;
+  if (item === undefined) return;
   if (item === null) {
     report.skipped++;
     report.notes.push(`skipped ${entry.sourceId}: left out by a document plugin`);
@@ -268,7 +283,8 @@ async function processEntry(
     report.unchanged++;
     return;
   }
-  const chunks = deps.pipeline?.chunk ? await pluginChunks(deps.pipeline.chunk, doc, deps.chunking) : toChunks(doc, deps.chunking);
+  const chunks = deps.pipeline?.chunk ? await pluginChunks(deps.pipeline.chunk, doc, deps.chunking).catch(failed) : toChunks(doc, deps.chunking);
+  if (chunks === undefined) return;
   if (pass.dryRun) {
     report.upserted++;
     report.chunksWritten += chunks.length; // what a write would hold; chunks kept by id are not diffed
@@ -313,16 +329,14 @@ async function transformed(document: NonNullable<Pipeline['document']>, item: So
     updatedAt: item.updatedAt ?? new Date().toISOString(),
     metadata: item.metadata ?? {},
   });
-  if (draft.skip === true) return null;
-  if (typeof draft.body !== 'string' || typeof draft.title !== 'string') throw new KbctxError('plugin_error', `a document plugin returned a draft without a string title and body for ${item.sourceId}`);
+  if (draft.skip === true) return null; // the taps' results are checked as they return (tap-contracts.ts)
   return { sourceId: item.sourceId, title: draft.title, body: draft.body, sourceUrl: draft.sourceUrl ?? undefined, contentType: draft.contentType, updatedAt: draft.updatedAt, metadata: draft.metadata };
 }
 
-/** Chunks from the first `chunk` tap that answers (the bundled chunker-default taps last); none is a config error. */
+/** Chunks from the first `chunk` tap that answers (the bundled chunker-default taps last; each tap's list is checked as it returns); none is a config error. */
 async function pluginChunks(chunk: NonNullable<Pipeline['chunk']>, doc: StoredDocument, sizes: ChunkSizes): Promise<Chunk[]> {
   const texts = await chunk({ ...doc }, sizes);
   if (texts === undefined) throw new KbctxError('config_error', `no loaded plugin chunks ${doc.sourceId}: the default chunker is the bundled plugin chunker-default, which is not loaded (check plugins in the config)`);
-  if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) throw new KbctxError('plugin_error', `a chunk plugin returned something other than a list of strings for ${doc.sourceId}`);
   return chunksOf(doc, texts);
 }
 

@@ -145,6 +145,11 @@ function pluginHint(ctx: CliContext, error: KbctxError): string {
   return ctx.pluginOrigin(error.plugin) === 'bundled' ? '' : ` (from plugin '${error.plugin}')`;
 }
 
+/** Under KBCTX_DEBUG, the stack of what a plugin threw (a wrong result has none: the message says it all). */
+function printCauseStack(ctx: CliContext, error: PluginError): void {
+  if (ctx.io.env['KBCTX_DEBUG'] && error.cause instanceof Error) ctx.io.err(`${error.cause.stack ?? error.cause.message}\n`);
+}
+
 function reportError(ctx: CliContext, error: unknown): number {
   if (error instanceof CommanderError) {
     // Help asked for (--help, `help`) is 0; help shown because a subcommand is missing is a usage error.
@@ -156,6 +161,7 @@ function reportError(ctx: CliContext, error: unknown): number {
     const message = toSafeLines(error.message);
     if (ctx.json) ctx.io.err(`${JSON.stringify({ error: { code: error.code, message } })}\n`);
     else ctx.io.err(`error: ${message}${pluginHint(ctx, error)}\n`);
+    if (error instanceof PluginError) printCauseStack(ctx, error);
     return errorMapping(error.code).exit;
   }
   const id = Math.random().toString(36).slice(2, 10);

@@ -173,7 +173,7 @@ describe('kbctx CLI', () => {
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /filesystem:mixed: fetched 2, upserted 1, .* errors 1 /);
     assert.match(r.stderr, /error unreadable\.md: /);
-    assert.match(r.stderr, /1 item\(s\) of filesystem:mixed could not be read; the rest was indexed, and their stored copies kept/);
+    assert.match(r.stderr, /1 item\(s\) of filesystem:mixed could not be read or indexed; the rest was indexed, and their stored copies kept/);
     const json = await ws.kbctx(['-c', 'unreadable.toml', 'sync', 'all', '--json']);
     assert.equal(json.code, 1);
     assert.equal((JSON.parse(json.stdout) as { connectors: { errors: number }[] }).connectors[0]?.errors, 1);

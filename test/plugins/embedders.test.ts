@@ -64,11 +64,13 @@ describe('createEmbedder.for(provider)', () => {
     assert.deepEqual(await embedder.embed(['a']), [new Float32Array(4).fill(0.5)]);
   });
 
-  it('a provider error keeps its code and names the plugin', async () => {
+  it('a provider error keeps its code and its own message, and records the plugin', async () => {
     const kbctx = await open('[embedding]\nprovider = "openai"\nmodel = "text-embedding-3-small"\ndims = 8\n');
     assert.throws(
       () => kbctx.embedder(),
-      (e: unknown) => e instanceof KbctxError && e.code === 'config_error' && /embedder-openai/.test(e.message) && /OPENAI_API_KEY/.test(e.message),
+      // A user-facing error reads as itself, without the hook prefix (issue 29 item 8); the plugin stays on the error.
+      (e: unknown) =>
+        e instanceof KbctxError && e.code === 'config_error' && (e as { plugin?: string }).plugin === 'embedder-openai' && !/failed in hook/.test(e.message) && /OPENAI_API_KEY/.test(e.message),
     );
   });
 

@@ -1,6 +1,7 @@
 // `kbctx sync <connector> [--full] [--dry-run] [--limit n] [--since when]`: run connectors and print one summary line each.
 import { InvalidArgumentError, type Command } from 'commander';
 import { KbctxError } from '../../domain/errors.ts';
+import type { PluginError } from '../../plugin-error.ts';
 import type { ErrorCode } from '../../domain/error-table.ts';
 import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../../app/roots-outside-project.ts';
 import { selectConnectors } from '../../app/select-connectors.ts';
@@ -33,7 +34,7 @@ export function registerSync(program: Command, ctx: CliContext): void {
       const unread = reports.filter((r) => r.errors > 0);
       if (unread.length > 0) {
         const which = unread.map((r) => `${r.errors} item(s) of ${r.connector}`).join(', ');
-        throw new KbctxError('connector_error', `${which} could not be read; the rest was indexed, and their stored copies kept`);
+        throw new KbctxError('connector_error', `${which} could not be read or indexed; the rest was indexed, and their stored copies kept`);
       }
     });
 }
@@ -50,7 +51,11 @@ export async function runSync(ctx: CliContext, target: string, options: SyncOpti
   const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, everyMs: progressEveryMs(ctx.io.env) });
   // One writer per connector: while a server syncs one, wait (said once on stderr) or, with --no-wait, fail.
   const lockWait = { timeoutMs: wait ? LOCK_WAIT_MS : 0, onWait: (m: string) => ctx.io.err(`${m}\n`) };
-  const reports = await syncConnectors(kbctx.syncDeps((p) => progress.update(p), lockWait), connectors, options);
+  // A document a plugin failed on is a note in its report; under KBCTX_DEBUG the plugin's stack is printed too.
+  const onItemError = (sourceId: string, error: PluginError): void => {
+    if (ctx.io.env['KBCTX_DEBUG'] && error.cause instanceof Error) ctx.io.err(`${sourceId}: ${error.cause.stack ?? error.cause.message}\n`);
+  };
+  const reports = await syncConnectors({ ...kbctx.syncDeps((p) => progress.update(p), lockWait), onItemError }, connectors, options);
   progress.done();
   if (ctx.json) {
     ctx.printJson({ dry_run: options.dryRun === true, connectors: reports.map(syncReportToWire) });

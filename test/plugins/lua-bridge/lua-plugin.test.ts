@@ -83,6 +83,22 @@ describe('broken .lua plugins', () => {
     assert.match(run.stderr, /plugin 'raises' failed in hook rank: .*raises\.lua:2: no ranking today/);
   });
 
+  it('a plugin with only a misspelt handler is refused at load with the nearest hook name', async () => {
+    ws.write('typo.lua', 'plugin = { name = "typo", version = "1.0.0", kbctx = "^0.2" }\nfunction plugin.documnet(draft) return draft end\n');
+    ws.write('typo.toml', `plugins = ["bundled", "./typo.lua"]\n${SECTIONS}`);
+    const run = await cli('typo.toml', ['search', 'keys']);
+    assert.equal(run.code, 3, run.stderr);
+    assert.equal(run.stderr, "error: plugin ./typo.lua: unknown hook 'documnet'; did you mean 'document'? (a Lua plugin handles document, query, rank, toolResult)\n");
+  });
+
+  it('a misspelt handler next to a valid one is refused, not ignored', async () => {
+    ws.write('typo2.lua', 'plugin = { name = "typo2", version = "1.0.0", kbctx = "^0.2" }\nfunction plugin.rank(hits) return hits end\nfunction plugin.toolresult(r) return r end\n');
+    ws.write('typo2.toml', `plugins = ["bundled", "./typo2.lua"]\n${SECTIONS}`);
+    const run = await cli('typo2.toml', ['search', 'keys']);
+    assert.equal(run.code, 3, run.stderr);
+    assert.match(run.stderr, /^error: plugin \.\/typo2\.lua: unknown hook 'toolresult'; did you mean 'toolResult'\?/);
+  });
+
   it('without the Lua bridge, a .lua entry names the plugin that loads it', async () => {
     ws.write('nobridge.toml', `plugins = ["bundled", "!lua-bridge", "./redact.lua"]\n${SECTIONS}`);
     const run = await cli('nobridge.toml', ['search', 'keys']);

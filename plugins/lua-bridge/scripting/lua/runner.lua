@@ -218,7 +218,13 @@ local function run()
     for _, name in ipairs({ 'document', 'query', 'rank', 'toolResult' }) do
       if p[name] ~= nil then hooks[#hooks + 1] = name; entry(p, 'plugin', name) end
     end
-    return { name = p.name, version = p.version, kbctx = p.kbctx, options = p.options, timeout = p.timeout, hooks = hooks }
+    -- Every function in the table, so the host refuses a misspelt handler instead of ignoring it.
+    local handlers = {}
+    for key, value in pairs(p) do
+      if type(value) == 'function' then handlers[#handlers + 1] = tostring(key) end
+    end
+    sort(handlers)
+    return { name = p.name, version = p.version, kbctx = p.kbctx, options = p.options, timeout = p.timeout, hooks = hooks, handlers = handlers }
   elseif kind == 'plugin.call' then
     local input = job.input
     return { value = entry(global_table('plugin'), 'plugin', input.hook)(unpack(input.args, 1, input.n)) }
