@@ -89,7 +89,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     // Both throw forbidden/bad_request: fastify answers it through the error handler.
     normaliseRequestTarget(request.raw); // a duplicate Host; an absolute-form target's authority becomes the Host
     guard(request.headers);
-    requireJsonPost(request.method, request.url, request.headers['content-type']);
+    // A POST to a route that exists (an unknown path or method stays 404/405).
+    if (request.routeOptions.url !== undefined) requireJsonPost(request.method, request.url, request.headers['content-type']);
     done();
   });
   if (config.corsEnabled) {
