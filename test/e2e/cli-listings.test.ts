@@ -56,6 +56,7 @@ describe('CLI listings', () => {
 
   it('the errors for a missing embedding provider list every provider: bundled ones and plugins\'', async () => {
     const choices = /set \[embedding\] provider = "acme", "local", "ollama", "openai" or "transformers" in the config/;
+    assert.equal((await withPlugin.kbctx(['init'])).code, 0); // read commands need an index (ADR 0146)
     const search = await withPlugin.kbctx(['search', 'x', '--mode', 'hybrid']);
     assert.equal(search.code, 3, search.stderr);
     assert.match(search.stderr, choices);
@@ -65,6 +66,7 @@ describe('CLI listings', () => {
   });
 
   it('agent init suggests `agent test <path>`, which works before the config entry is added', async () => {
+    assert.equal((await ws.kbctx(['init'])).code, 0); // the agent searches: it needs an index (ADR 0146)
     const init = await ws.kbctx(['agent', 'init', 'guide']);
     assert.equal(init.code, 0, init.stderr);
     assert.match(init.stdout, /Then try it: kbctx agent test agents\/guide\.lua\n/);

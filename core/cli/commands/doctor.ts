@@ -48,7 +48,9 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       const scriptFailures = (await kbctx.loadScripts()).filter((f) => !extensionFailures.includes(f));
       checks.push(...loadChecks(extensionFailures, scriptFailures));
       checks.push(...(await connectorChecks(await Promise.all(configuredConnectors(config).map((ref) => kbctx.createConnector(ref))))));
-      checks.push(...lastRunChecks(await listSources(kbctx.store, kbctx.connectorLabels())));
+      // No index (or one that does not open): the index checks above said so and what to do.
+      const sources = await listSources(kbctx.store, kbctx.connectorLabels()).catch(() => null);
+      if (sources) checks.push(...lastRunChecks(sources));
       checks.push(await gitCheck(Object.keys(config.connectors.git).length > 0 || Object.values(config.registries).some((r) => r.url !== null)));
       if (ctx.json) ctx.printJson({ checks });
       else for (const c of checks) ctx.io.out(`${MARK[c.status]}  ${c.area.padEnd(10)} ${c.detail}${c.fix && c.status !== 'ok' ? `\n      → ${c.fix}` : ''}\n`);
