@@ -7,7 +7,6 @@ import type { ToolClient } from './app/tool-client.ts';
 import type { PromptContentBlock } from './app/part-values/content-block.ts';
 import type { ParamSpec } from './tools/param-spec.ts';
 import type { Connector } from './connectors/connector.ts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConnectorLocks, Store } from './store/store.ts';
 
@@ -287,59 +286,6 @@ export interface RunningTransport {
   close(): Promise<void>;
 }
 
-/** One request to an HTTP JSON route. */
-export interface HttpRouteRequest {
-  params: Record<string, string>;
-  /** Parsed JSON body (only read for POST routes). */
-  body: unknown;
-  signal: AbortSignal;
-  /** The peer's IP address (loopback checks). */
-  remoteAddress?: string | undefined;
-  /** The request's Content-Type header, as sent (absent: none). */
-  contentType?: string | undefined;
-}
-
-/** A JSON route of the HTTP server: behind auth; what `handle` resolves to is sent as JSON 200. */
-export interface HttpRoute {
-  method: 'GET' | 'POST';
-  /** Segments; `:name` captures one path segment. */
-  path: string;
-  handle(req: HttpRouteRequest): Promise<unknown>;
-}
-
-/**
- * The fastify instance of one HTTP listener as a plugin sees it (the `httpRoutes` hook): an
- * encapsulated scope of its own, where the Host guard (DNS rebinding, malformed Host → 400), CORS,
- * the body limit, the JSON body parser, the error handler (`{"error": {"code", "message"}}` from the
- * error table) and Bearer auth already apply. Routes added here need nothing else.
- */
-export type HttpApp = FastifyInstance;
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Aborted when the client goes away before its answer (pass it to tool and agent calls). Set by transport-http. */
-    clientGone: AbortSignal;
-  }
-}
-export type HttpRequest = FastifyRequest;
-export type HttpReply = FastifyReply;
-
-/**
- * What one plugin adds to the HTTP server of `kbctx serve mcp` (the `httpRoutes` hook). Called once
- * per listener (each `--workers` process, and the library's createHttpHandler, has its own).
- */
-export interface HttpSurface {
-  /** Registers routes on the listener's fastify instance, in this plugin's own scope, behind auth. */
-  register?(app: HttpApp): void | Promise<void>;
-  /** Routes answered without the token (the web page's files, so the page can ask for it); the Host guard still applies. */
-  registerPublic?(app: HttpApp): void | Promise<void>;
-  /** Banner lines printed before the address (one per REST route). */
-  listing?(): string[];
-  /** Banner lines printed after the address ("MCP endpoint: <base>/mcp"). */
-  describe?(base: string): string[];
-  close?(): Promise<void>;
-}
-
 export interface TransportOptions {
   /** `[server]` of the config, and the `--bind`-style flags of `kbctx serve`. */
   bind: string;
@@ -362,6 +308,23 @@ export interface DoctorCheck {
   area?: string | undefined;
   status?: 'ok' | 'warn' | 'fail' | undefined;
   fix?: string | undefined;
+}
+
+/**
+ * The command line as the `commands` hook hands it: commander's `Command` at run time, declared here
+ * by the part most taps use, so the kernel imports no commander. A tap using more of commander types
+ * it with commander's own `Command` type and casts: `program as unknown as Command`.
+ */
+export interface CliProgram {
+  command(nameAndArgs: string, description?: string): CliProgram;
+  description(text: string): CliProgram;
+  argument(name: string, description?: string): CliProgram;
+  option(flags: string, description?: string, defaultValue?: string | boolean | string[]): CliProgram;
+  alias(alias: string): CliProgram;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander passes the arguments, the options and the command
+  action(fn: (...args: any[]) => void | Promise<void>): CliProgram;
+  name(): string;
+  readonly commands: readonly CliProgram[];
 }
 
 export interface Collector<T> {

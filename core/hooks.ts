@@ -2,9 +2,9 @@
 // calls them; plugins tap them. Keyed factories are HookMaps of bail hooks: the first tap that
 // returns a value provides the thing; none → the caller reports "no plugin for …".
 import { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncBailHook, SyncHook } from 'tapable';
-import type { Command } from 'commander';
 import type {
   ChunkRequest,
+  CliProgram,
   Collector,
   ConnectorInstance,
   DoctorCheck,
@@ -14,7 +14,6 @@ import type {
   ExtractedText,
   ExtractRequest,
   Hit,
-  HttpSurface,
   PluginAgentDef,
   PluginResourceDef,
   PluginFileSpec,
@@ -64,10 +63,8 @@ export function createHooks() {
     /** MCP resources and resource templates (the MCP transports collect them when they start). */
     resources: new SyncHook<[Collector<PluginResourceDef>]>(['resources'], 'resources'),
     // async series: a tap may import its command module first (`tap` with a synchronous function works too)
-    commands: new AsyncSeriesHook<[Command]>(['program'], 'commands'),
+    commands: new AsyncSeriesHook<[CliProgram]>(['program'], 'commands'),
     doctor: new AsyncParallelHook<[Collector<DoctorCheck>, CallContext]>(['checks', 'ctx'], 'doctor'),
-    /** The HTTP server of `kbctx serve mcp` collects its routes, endpoints and pages here, in plugin order. */
-    httpRoutes: new AsyncSeriesHook<[Collector<HttpSurface>, CallContext]>(['surfaces', 'ctx'], 'httpRoutes'),
   });
 }
 
@@ -102,5 +99,4 @@ export const TAP_TIMEOUT_MS: Readonly<Record<HookName, number>> = Object.freeze(
   resources: 0,
   commands: 0,
   doctor: 30_000,
-  httpRoutes: 30_000,
 });

@@ -6,6 +6,7 @@ import { createHooks, TAP_TIMEOUT_MS, type HookName, type KernelHooks, type TapO
 import { CallContext, stderrLogger, type IndexServices, type PluginContext, type PluginLogger } from './plugin-context.ts';
 import type { Plugin, PluginKernel } from './plugin.ts';
 import { ServiceRegistry } from './services.ts';
+import { EXTENSION_TAP_TIMEOUT_MS, type ExtensionPoint, type HookSet } from './extension-point.ts';
 import { attributeHook, attributeHookMap, type AttributionOptions } from './tap-attribution.ts';
 import type { Hook, HookMap } from 'tapable';
 
@@ -54,7 +55,10 @@ export class Kernel {
   private sharedCallContext: PluginContext | undefined;
   private readonly sharedContexts = new Map<string, PluginContext>();
   /** The hooks as plugins see them: reading a hook that does not exist throws, suggesting the nearest name. */
-  private readonly pluginHooks = checkedHooks(this.hooks);
+  private readonly pluginHooks = checkedHooks(this.hooks, (name) => this.extensionOwning(name));
+  /** Plugin-owned hooks by extension point id, created on first request (extension-point.ts). */
+  private readonly extensionHooks = new Map<string, HookSet>();
+  private readonly attribution: AttributionOptions;
 
   constructor(options: KernelOptions = {}) {
     this.options = options;
@@ -71,11 +75,36 @@ export class Kernel {
         }
       },
     };
+    this.attribution = attribution;
     for (const [name, hook] of Object.entries(this.hooks) as [HookName, unknown][]) {
-      const timeoutMs = options.tapTimeoutMs?.[name] ?? TAP_TIMEOUT_MS[name];
-      if (isHookMap(hook)) attributeHookMap(hook, name, timeoutMs, attribution);
-      else attributeHook(hook as Hook<unknown, unknown>, name, timeoutMs, attribution);
+      attribute(name, hook, options.tapTimeoutMs?.[name] ?? TAP_TIMEOUT_MS[name], attribution);
     }
+  }
+
+  /**
+   * A plugin's own hooks (its `api.ts` declares the point): created on the first request, attributed
+   * like the kernel's. By id only (a plugin importing types alone), the point must exist already.
+   */
+  hooksOf<H extends HookSet>(point: ExtensionPoint<H> | string): H {
+    const id = typeof point === 'string' ? point : point.id;
+    const existing = this.extensionHooks.get(id);
+    if (existing) return existing as H;
+    if (typeof point === 'string') {
+      const known = [...this.extensionHooks.keys()];
+      throw configError(`no loaded plugin declares hooks '${id}'${didYouMean(id, known)} (declared: ${known.join(', ') || 'none'})`);
+    }
+    const hooks = Object.freeze(point.hooks());
+    for (const [name, hook] of Object.entries(hooks)) {
+      attribute(name, hook, point.tapTimeoutMs?.[name] ?? EXTENSION_TAP_TIMEOUT_MS, this.attribution);
+    }
+    this.extensionHooks.set(id, hooks);
+    return hooks;
+  }
+
+  /** The extension point whose hooks include `name`, for the message of a kernel hook that does not exist. */
+  private extensionOwning(name: string): string | undefined {
+    for (const [id, hooks] of this.extensionHooks) if (Object.hasOwn(hooks, name)) return id;
+    return undefined;
   }
 
   /**
@@ -189,6 +218,7 @@ export class Kernel {
       version: KERNEL_API_VERSION,
       provide: (ref, impl) => this.services.provide(ref, impl, name),
       use: (ref) => this.services.use(ref),
+      hooksOf: (point) => this.hooksOf(point),
       onDispose: (fn) => void this.disposers.push({ plugin: name, fn }),
     } satisfies PluginKernel);
   }
@@ -221,16 +251,23 @@ function applyFailed(name: string, error: unknown): Error {
  * "Cannot read properties of undefined". Only string keys that are neither hooks nor Object's own
  * members (`toString`, `then` probes by await) are refused; feature-test a hook with `'name' in hooks`.
  */
-function checkedHooks(hooks: KernelHooks): TapOnlyHooks {
+function checkedHooks(hooks: KernelHooks, extensionOwning: (name: string) => string | undefined): TapOnlyHooks {
   const names = Object.keys(hooks);
   return new Proxy(hooks, {
     get(target, key, receiver) {
       if (typeof key === 'string' && !Object.hasOwn(target, key) && !(key in Object.prototype) && key !== 'then') {
+        const owner = extensionOwning(key);
+        if (owner !== undefined) throw configError(`hook '${key}' is plugin '${owner}'s own: tap it through kernel.hooksOf('${owner}').${key} (its api.ts)`);
         throw configError(`unknown hook '${key}'${didYouMean(key, names)} (hooks: ${names.join(', ')})`);
       }
       return Reflect.get(target, key, receiver) as unknown;
     },
   }) as unknown as TapOnlyHooks;
+}
+
+function attribute(name: string, hook: unknown, timeoutMs: number, attribution: AttributionOptions): void {
+  if (isHookMap(hook)) attributeHookMap(hook, name, timeoutMs, attribution);
+  else attributeHook(hook as Hook<unknown, unknown>, name, timeoutMs, attribution);
 }
 
 function isHookMap(value: unknown): value is HookMap<Hook<unknown, unknown>> {

@@ -4,6 +4,7 @@
 import type { TapOnlyHooks } from './hooks.ts';
 import type { PluginLogger } from './plugin-context.ts';
 import type { ServiceRef } from './services.ts';
+import type { ExtensionPoint, HookSet } from './extension-point.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -34,6 +35,11 @@ export interface PluginKernel {
   readonly version: string;
   provide<T>(ref: ServiceRef<T>, impl: T): void;
   use<T>(ref: ServiceRef<T>): T;
+  /**
+   * Another plugin's own hooks, through its contract entry (`plugins/<name>/api.ts`): the owner calls
+   * them, others tap them. By id alone (`hooksOf<HttpHooks>('transport-http')`) once the owner is applied.
+   */
+  hooksOf<H extends HookSet>(point: ExtensionPoint<H> | string): H;
   /** Run at shutdown, last registered first. */
   onDispose(fn: () => void | Promise<void>): void;
 }

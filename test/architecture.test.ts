@@ -1,6 +1,8 @@
 // The plugin host's dependency rules, read from the import statements of every source file:
 // core/ imports nothing from plugins/ or registry/; a plugin imports core/ only through its public
-// API (core/index.ts) and otherwise only its own files.
+// API (core/index.ts and core/api/*), its own files and other plugins' contract entries
+// (`plugins/<name>/api.ts`, ADR 0160); no value-level import cycle; core imports no fastify,
+// commander or MCP SDK (but for the folders still to move out, listed below).
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +19,55 @@ function relativeImports(file: string): string[] {
   const text = readFileSync(path.join(REPO_ROOT, file), 'utf8');
   return [...text.matchAll(/(?:^|\s)(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/gm)]
     .map((m) => path.normalize(path.join(path.dirname(file), m[1] ?? m[2]!)));
+}
+
+/** Specifiers a module loads when it is imported: static imports and re-exports that are not type-only. */
+function valueImports(file: string): string[] {
+  const text = readFileSync(path.join(REPO_ROOT, file), 'utf8');
+  return [...text.matchAll(/^(import|export)\s+(type\s)?([^'";]*?)\s*(?:from\s+)?'([^']+)';/gm)]
+    .filter((m) => m[2] === undefined && !(m[3] !== undefined && /^\{[^}]*\}$/.test(m[3].trim()) && m[3].trim().slice(1, -1).split(',').map((x) => x.trim()).filter(Boolean).every((x) => x.startsWith('type '))))
+    .map((m) => m[4]!);
+}
+
+/** Package specifiers a module names anywhere (static, type-only and dynamic imports). */
+function packageImports(file: string): string[] {
+  const text = readFileSync(path.join(REPO_ROOT, file), 'utf8');
+  return [...text.matchAll(/(?:from\s+|import\(\s*|^import\s+)'([^.'][^']*)'/gm)].map((m) => m[1]!).filter((s) => !s.startsWith('node:'));
+}
+
+/** The strongly connected components of more than one module (or a module importing itself): Tarjan. */
+function cycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!edges.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (edges.get(v) ?? []).includes(v)) found.push(component.sort());
+    }
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return found;
 }
 
 const violations = (files: string[], allowed: (file: string, target: string) => boolean): string[] =>
@@ -39,14 +90,51 @@ it('core/ imports nothing from plugins/ or registry/', () => {
   assert.deepEqual(bad, []);
 });
 
-it('a plugin imports only the public API (core/index.ts and its light entries) and its own files', () => {
+/** A plugin's contract entry (ADR 0160): types, the hooks it owns, service refs; what other plugins may import of it. */
+const isContractEntry = (target: string): boolean => /^plugins\/[^/]+\/api\.ts$/.test(target);
+
+it('a plugin imports only the public API (core/index.ts and its light entries), its own files and other plugins\' api.ts', () => {
   const plugins = readdirSync(path.join(REPO_ROOT, 'plugins'));
   assert.ok(plugins.length > 0);
   const bad = plugins.flatMap((name) => {
     const own = `plugins/${name}/`;
-    return violations(sourceFiles(`plugins/${name}`), (file, target) => target.startsWith(own) || PUBLIC_ENTRIES.includes(target) || registryLibrary(file, target));
+    return violations(sourceFiles(`plugins/${name}`), (file, target) => target.startsWith(own) || PUBLIC_ENTRIES.includes(target) || isContractEntry(target) || registryLibrary(file, target));
   });
   assert.deepEqual(bad, []);
+});
+
+it('a contract entry (plugins/<name>/api.ts) is light: it loads only core\'s plugin entry, other contract entries and tapable', () => {
+  const entries = readdirSync(path.join(REPO_ROOT, 'plugins')).map((name) => `plugins/${name}/api.ts`).filter((f) => existsSync(path.join(REPO_ROOT, f)));
+  assert.ok(entries.includes('plugins/transport-http/api.ts'));
+  const bad = entries.flatMap((file) => [
+    ...valueImports(file).filter((t) => t.startsWith('.') ? false : t !== 'tapable').map((t) => `${file} → ${t}`),
+    ...valueImports(file).filter((t) => t.startsWith('.')).map((t) => path.normalize(path.join(path.dirname(file), t))).filter((t) => t !== 'core/api/plugin.ts' && !isContractEntry(t)).map((t) => `${file} → ${t}`),
+  ]);
+  assert.deepEqual(bad, []);
+});
+
+/**
+ * Folders of core/ that still import a transport or CLI package, each moving into plugins (issue 30):
+ * core/cli/ (commander: the commands move to the plugins whose features they are) and core/mcp/ (the
+ * MCP SDK: the MCP server factory moves to an MCP plugin). Nothing else in core/ may.
+ */
+const STILL_TO_MOVE: Readonly<Record<string, readonly string[]>> = { commander: ['core/cli/'], '@modelcontextprotocol/': ['core/mcp/'], fastify: [] };
+
+it('core/ imports no fastify, commander or MCP SDK (types included), but for the folders still to move', () => {
+  const bad = sourceFiles('core').flatMap((file) =>
+    packageImports(file)
+      .map((pkg) => [pkg, Object.keys(STILL_TO_MOVE).find((p) => pkg === p || pkg.startsWith(p.endsWith('/') ? p : `${p}/`) || (p === 'fastify' && pkg.startsWith('@fastify/')))] as const)
+      .filter(([, rule]) => rule !== undefined && !STILL_TO_MOVE[rule]!.some((dir) => file.startsWith(dir)))
+      .map(([pkg]) => `${file} → ${pkg}`),
+  );
+  assert.deepEqual(bad, []);
+  assert.deepEqual(packageImports('core/hooks.ts').filter((p) => p !== 'tapable'), [], 'the hooks (the commands hook types its program structurally)');
+});
+
+it('no value-level import cycle among core/, plugins/ and registry/ (static imports; `import type` and import() excluded)', () => {
+  const files = [...sourceFiles('core'), ...sourceFiles('plugins'), ...sourceFiles('registry')].filter((f) => f.endsWith('.ts'));
+  const edges = new Map(files.map((f) => [f, valueImports(f).filter((t) => t.startsWith('.')).map((t) => path.normalize(path.join(path.dirname(f), t)))]));
+  assert.deepEqual(cycles(edges), []);
 });
 
 it('core/ reaches its own modules directly, never through the public API entries (they load them all)', () => {
@@ -67,6 +155,9 @@ it('the rule reader sees imports (guards the test itself)', () => {
   assert.ok(relativeImports('plugins/tools-builtin/index.ts').includes('core/api/plugin.ts'));
   assert.ok(relativeImports('plugins/mcp-stdio/index.ts').includes('core/index.ts'), 'dynamic import()');
   assert.ok(relativeImports('core/kernel.ts').includes('core/hooks.ts'));
+  assert.ok(valueImports('core/kernel.ts').includes('./hooks.ts') && !valueImports('core/kernel.ts').includes('./plugin.ts'), 'type-only imports are not value imports');
+  assert.ok(packageImports('core/cli/run-cli.ts').includes('commander'));
+  assert.deepEqual(cycles(new Map([['a', ['b']], ['b', ['a']], ['c', ['a']]])), [['a', 'b']]);
 });
 
 it('plugin modules with dynamic imports export a named constant, not `export default <expression>`', () => {

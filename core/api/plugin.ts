@@ -7,6 +7,7 @@ export { definePlugin, type JsonSchema, type Plugin, type PluginKernel, type Plu
 export { STAGE } from '../stages.ts';
 export { requireOwn } from '../load/require-own.ts';
 export { createServiceRef, type ServiceRef } from '../services.ts';
+export { defineExtensionPoint, type ExtensionPoint, type HookSet } from '../extension-point.ts';
 export { PluginError } from '../plugin-error.ts';
 export { KbctxError, badRequest, configError, notFound, isKbctxError } from '../domain/errors.ts';
 export { closestName, didYouMean } from '../domain/closest-name.ts';
@@ -42,6 +43,7 @@ export type { IndexServices, PluginContext, PluginLogger } from '../plugin-conte
 export type { HookName, TapOnlyHooks } from '../hooks.ts';
 export type {
   ChunkRequest,
+  CliProgram,
   Collector,
   ConnectorInstance,
   DoctorCheck,
@@ -52,12 +54,6 @@ export type {
   ExtractRequest,
   FileExtraction,
   Hit,
-  HttpApp,
-  HttpReply,
-  HttpRequest,
-  HttpRoute,
-  HttpRouteRequest,
-  HttpSurface,
   PluginAgentDef,
   PluginResourceDef,
   PluginResourceContents,

@@ -6,8 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KbctxError } from '../domain/errors.ts';
 import { parseBind } from '../http/bind-address.ts';
 import { checkExposure } from '../http/exposure-policy.ts';
-import { collectHttpSurfaces, serveService } from '../cli/commands/serve-service.ts';
-import { HTTP_HANDLER_TRANSPORT, type HttpSurface, type RunningTransport } from '../hook-types.ts';
+import { serveService } from '../cli/commands/serve-service.ts';
+import { HTTP_HANDLER_TRANSPORT, type RunningTransport } from '../hook-types.ts';
 import { VERSION } from '../version.ts';
 import { composedOf, type Kbctx } from './open-kbctx.ts';
 import { lineLog } from '../domain/log-line.ts';
@@ -37,8 +37,7 @@ export function createHttpHandler(kbctx: Kbctx, options: HttpHandlerOptions = {}
   const kernel = inner.kernel;
   const hook = kernel.hooks.createTransport.get(HTTP_HANDLER_TRANSPORT);
   if (!hook?.isUsed()) throw new KbctxError('config_error', 'createHttpHandler needs the plugin transport-http, which is not loaded (check plugins in the config)');
-  const httpSurfaces = (): Promise<HttpSurface[]> => collectHttpSurfaces(kernel);
-  kernel.services.provide(serveService, { kbctx: inner, tools: inner.tools(), agents: inner.agents(), live: NO_LIVE_INDEX, version: VERSION, env: process.env, log, debug: undefined, isWorker: true, httpSurfaces }, 'kbctx');
+  kernel.services.provide(serveService, { kbctx: inner, tools: inner.tools(), agents: inner.agents(), live: NO_LIVE_INDEX, version: VERSION, env: process.env, log, debug: undefined, isWorker: true }, 'kbctx');
   const started: Promise<RunningTransport> = hook.promise({ bind: config.bind, options: {} }, kernel.callContext()).then((running) => {
     if (!running?.handle) throw new KbctxError('config_error', 'the http-handler transport returned no handler');
     return running;

@@ -1,7 +1,8 @@
 // A third-party plugin adding an HTTP route (docs/plugins.md, "HTTP routes"): `GET /metrics` on the
 // server of `kbctx serve mcp`, behind the same Bearer auth and Host guard as every other route.
-// Only `import type` from kbctx: types are erased at run time, so the file needs no install.
-import type { Plugin } from 'kbctx';
+// Only `import type` from kbctx: types are erased at run time, so the file needs no install. The hook is
+// transport-http's own (plugins/transport-http/api.ts), asked for by the plugin's name.
+import type { HttpHooks, Plugin } from 'kbctx';
 
 let served = 0;
 
@@ -11,7 +12,7 @@ const plugin: Plugin = {
   kbctx: '^0.2',
   provides: ['route:GET /metrics'],
   apply(kernel) {
-    kernel.hooks.httpRoutes.tap('metrics', (surfaces) => {
+    kernel.hooksOf<HttpHooks>('transport-http').httpRoutes.tap('metrics', (surfaces) => {
       surfaces.add({
         // `app` is this listener's fastify instance, scoped to this plugin: auth is already applied.
         register(app) {

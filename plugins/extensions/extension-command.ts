@@ -1,9 +1,10 @@
 // `kbctx extension init <name>`: scaffold a compiled extension module and its test (docs/extensions.md).
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH, type CliContext } from '../../core/index.ts';
+import { DEFAULT_CONFIG_PATH, type CliContext, type CliProgram } from '../../core/index.ts';
 
 
-export function registerExtension(program: Command, ctx: CliContext): void {
+export function registerExtension(cli: CliProgram, ctx: CliContext): void {
+  const program = cli as unknown as Command; // commander's Command at run time (core's CliProgram is its shape)
   const extension = program.command('extension').description('compiled (JavaScript) extensions: scaffold');
   extension
     .command('init')

@@ -2,6 +2,7 @@
 // schedules, file watchers for filesystem connectors, background embedding, and the `/sync` routes. The
 // host opens it through the `kbctx.live-index` service; without this plugin the server only serves.
 import { definePlugin, liveIndexService, serveService } from '../../core/api/plugin.ts';
+import { getHttpHooks } from '../transport-http/api.ts';
 
 const plugin = definePlugin({
   name: 'live-index',
@@ -17,7 +18,7 @@ const plugin = definePlugin({
       },
       statusToWire: async (list) => (await import('./status-wire.ts')).syncStatusToWire(list),
     });
-    kernel.hooks.httpRoutes.tapPromise('live-index', async (surfaces) => {
+    getHttpHooks(kernel).httpRoutes.tapPromise('live-index', async (surfaces) => {
       const { live, kbctx } = kernel.use(serveService);
       if (!live) return;
       const { syncSurface } = await import('./sync-surface.ts');

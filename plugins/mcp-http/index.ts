@@ -1,6 +1,7 @@
 // First-party plugin: the MCP endpoint (Streamable HTTP, `/mcp`) on the HTTP server, through
 // `httpRoutes`. The MCP SDK is imported when the server starts, never by other commands.
 import { definePlugin, serveService } from '../../core/api/plugin.ts';
+import { getHttpHooks } from '../transport-http/api.ts';
 
 const plugin = definePlugin({
   name: 'mcp-http',
@@ -9,7 +10,7 @@ const plugin = definePlugin({
   provides: ['route:/mcp'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.httpRoutes.tapPromise('mcp-http', async (surfaces) => {
+    getHttpHooks(kernel).httpRoutes.tapPromise('mcp-http', async (surfaces) => {
       const [{ createMcpHttpHandler, listenLimitsOf, mcpHttpSurface }, { listDocumentPage }] = await Promise.all([import('./mcp-http-handler.ts'), import('../../core/index.ts')]);
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       const config = kbctx.config.server;

@@ -6,7 +6,8 @@
 // requests the SDK rejects are logged in summary (summarised-log.ts).
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { errorMapping, isKbctxError, loadMcpServer, type AgentRegistry, type DocumentLister, type HttpApp, type HttpReply, type HttpRequest, type HttpSurface, type Kernel, type ToolRegistry } from '../../core/index.ts';
+import { errorMapping, isKbctxError, loadMcpServer, type AgentRegistry, type DocumentLister, type Kernel, type ToolRegistry } from '../../core/index.ts';
+import type { HttpApp, HttpReply, HttpRequest, HttpSurface } from '../transport-http/api.ts';
 import { listenClientKey, ListenStreams, type ListenLimits } from './listen-limits.ts';
 import { createSummarisedLog } from './summarised-log.ts';
 

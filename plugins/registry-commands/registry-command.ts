@@ -2,7 +2,7 @@
 // registry library in registry/ (git registries, manifests, adding and trusting plugins).
 import path from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH, formatTable, KbctxError, type CliContext } from '../../core/index.ts';
+import { DEFAULT_CONFIG_PATH, formatTable, KbctxError, type CliContext, type CliProgram } from '../../core/index.ts';
 import type { ExtensionView, RegistryContext } from '../../registry/registry-service.ts';
 import type { AddPluginResult } from '../../registry/add-plugin.ts';
 import type { PluginManifest } from '../../registry/plugin-manifest.ts';
@@ -40,7 +40,8 @@ function pluginLines(p: PluginManifest): string[] {
   ];
 }
 
-export function registerRegistry(program: Command, ctx: CliContext): void {
+export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
+  const program = cli as unknown as Command; // commander's Command at run time (core's CliProgram is its shape)
   const registry = program.command('registry').description('extension registries: list, install, update, search, info, add, override, init');
 
   registry

@@ -1,6 +1,7 @@
 // First-party plugin: the REST API (/tools/*, /agents/*) on the HTTP server, through `httpRoutes`.
 // Handlers call the same tool and agent registries as MCP and the CLI (rest-routes.ts).
 import { definePlugin, serveService } from '../../core/api/plugin.ts';
+import { getHttpHooks } from '../transport-http/api.ts';
 
 const plugin = definePlugin({
   name: 'rest',
@@ -9,7 +10,7 @@ const plugin = definePlugin({
   provides: ['route:/tools/*', 'route:/agents/*'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.httpRoutes.tapPromise('rest', async (surfaces) => {
+    getHttpHooks(kernel).httpRoutes.tapPromise('rest', async (surfaces) => {
       const { restSurface } = await import('./rest-routes.ts');
       const { tools, agents } = kernel.use(serveService);
       surfaces.add(restSurface({ tools, agents }));

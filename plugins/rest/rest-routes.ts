@@ -1,7 +1,8 @@
 // The REST endpoints of SPEC §4 as a fastify plugin: handlers translate HTTP to the same registry
 // calls the MCP surface and the CLI make; nothing else. Auth, the Host guard, the JSON body parser and
 // the error body come from the listener's instance (transport-http).
-import { agentsToWire, toolsToWire, type AgentRegistry, type HttpApp, type HttpRequest, type HttpSurface, type ToolRegistry } from '../../core/index.ts';
+import { agentsToWire, toolsToWire, type AgentRegistry, type ToolRegistry } from '../../core/index.ts';
+import type { HttpApp, HttpRequest, HttpSurface } from '../transport-http/api.ts';
 
 export interface RestDeps {
   tools: ToolRegistry;

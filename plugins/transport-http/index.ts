@@ -1,10 +1,11 @@
 // First-party plugin: the HTTP server of `kbctx serve mcp` on fastify (one instance per listener:
 // bind, exposure policy and Bearer auth, Host guard, CORS, body limits, time-outs, the error body,
-// GET /health). What it serves beyond that comes from the plugins tapping `httpRoutes` (rest,
+// GET /health). What it serves beyond that comes from the plugins tapping its `httpRoutes` (api.ts: rest,
 // mcp-http, web, live-index, others). fastify is imported when the server starts, never by
 // other commands. `createTransport.for("http-handler")` is the same server without listening, for
 // the library's createHttpHandler.
 import { definePlugin, HTTP_HANDLER_TRANSPORT, STAGE, serveService } from '../../core/api/plugin.ts';
+import { getHttpHooks } from './api.ts';
 
 const plugin = definePlugin({
   name: 'transport-http',
@@ -13,13 +14,15 @@ const plugin = definePlugin({
   provides: ['transport:mcp', 'transport:http-handler', 'route:GET /health'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
+    // Its own hook (api.ts), created now so plugins naming it by id alone find it.
+    const hooks = getHttpHooks(kernel);
     kernel.hooks.createTransport.for('mcp').tapPromise({ name: 'transport-http', stage: STAGE.FALLBACK }, async (options) => {
       const { startHttpServer } = await import('./start-http-server.ts');
-      return startHttpServer(kernel.use(serveService), options.bind);
+      return startHttpServer(kernel.use(serveService), hooks, options.bind);
     });
     kernel.hooks.createTransport.for(HTTP_HANDLER_TRANSPORT).tapPromise({ name: 'transport-http', stage: STAGE.FALLBACK }, async (options) => {
       const { createHttpListener } = await import('./start-http-server.ts');
-      return createHttpListener(kernel.use(serveService), options.bind);
+      return createHttpListener(kernel.use(serveService), hooks, options.bind);
     });
   },
 });

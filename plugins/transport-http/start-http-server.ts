@@ -4,6 +4,7 @@
 // library's createHttpHandler, `createTransport.for("http-handler")`).
 import { KbctxError, checkExposure, parseBind, toHttpUrl, type RunningTransport, type ServeState } from '../../core/index.ts';
 import { buildHttpApp, type HttpListener } from './http-app.ts';
+import type { HttpHooks, HttpSurface } from './api.ts';
 
 interface Built {
   listener: HttpListener;
@@ -12,13 +13,14 @@ interface Built {
   close(): Promise<void>;
 }
 
-async function build(state: ServeState, bindText: string, listening: boolean): Promise<Built & { host: string; port: number }> {
+async function build(state: ServeState, hooks: HttpHooks, bindText: string, listening: boolean): Promise<Built & { host: string; port: number }> {
   const config = state.kbctx.config.server;
   const bind = parseBind(bindText);
   // refuses an open remote bind before anything listens (a mounted handler: only the token applies)
   const exposure = listening || config.authTokenEnv !== null ? checkExposure(config, bind.host, state.env) : { token: null, warning: null };
   if (exposure.warning && !state.isWorker) state.log(exposure.warning);
-  const surfaces = await state.httpSurfaces();
+  const surfaces: HttpSurface[] = [];
+  await hooks.httpRoutes.promise({ add: (s) => void surfaces.push(s) }, state.kbctx.kernel.callContext());
   const closeSurfaces = async (): Promise<void> => void (await Promise.all(surfaces.map((s) => s.close?.() ?? Promise.resolve())));
   const listener = await buildHttpApp({ version: state.version, config, bindHost: bind.host, surfaces, log: state.log, debug: state.debug, authToken: exposure.token }).catch(async (error: unknown) => {
     await closeSurfaces();
@@ -36,8 +38,8 @@ async function build(state: ServeState, bindText: string, listening: boolean): P
   };
 }
 
-export async function startHttpServer(state: ServeState, bindText: string): Promise<RunningTransport> {
-  const built = await build(state, bindText, true);
+export async function startHttpServer(state: ServeState, hooks: HttpHooks, bindText: string): Promise<RunningTransport> {
+  const built = await build(state, hooks, bindText, true);
   let address: string;
   try {
     await built.listener.app.listen({ host: built.host, port: built.port });
@@ -53,8 +55,8 @@ export async function startHttpServer(state: ServeState, bindText: string): Prom
 }
 
 /** The same server as a node:http listener to mount elsewhere (nothing listens). */
-export async function createHttpListener(state: ServeState, bindText: string): Promise<RunningTransport> {
-  const built = await build(state, bindText, false);
+export async function createHttpListener(state: ServeState, hooks: HttpHooks, bindText: string): Promise<RunningTransport> {
+  const built = await build(state, hooks, bindText, false);
   return { ...built.running, close: built.close };
 }
 

@@ -1,6 +1,6 @@
 // The web surface as the HTTP server mounts it: the page's files (loaded once, here; public routes),
 // its JSON routes (behind auth), and its banner line.
-import type { HttpSurface } from '../../core/api/plugin.ts';
+import type { HttpSurface } from '../transport-http/api.ts';
 import { loadWebAssets } from './web-assets.ts';
 import { webPageRoutes } from './web-page.ts';
 import { webRoutes, type WebDeps } from './web-routes.ts';

@@ -1,6 +1,7 @@
 // First-party plugin: the web page (`/`, `/assets/…`, served before auth) and its JSON routes
 // (`/web/*`) on the HTTP server, through `httpRoutes`. Its assets are read when the server starts.
 import { definePlugin, serveService } from '../../core/api/plugin.ts';
+import { getHttpHooks } from '../transport-http/api.ts';
 
 const plugin = definePlugin({
   name: 'web',
@@ -9,7 +10,7 @@ const plugin = definePlugin({
   provides: ['route:/', 'route:/assets/*', 'route:/web/*'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.httpRoutes.tapPromise('web', async (surfaces) => {
+    getHttpHooks(kernel).httpRoutes.tapPromise('web', async (surfaces) => {
       const [{ createWebSurface }, { webFactsOf }] = await Promise.all([import('./create-web-surface.ts'), import('./web-facts.ts')]);
       const { kbctx } = kernel.use(serveService);
       surfaces.add(createWebSurface({ store: kbctx.store, connectorLabels: kbctx.connectorLabels, facts: webFactsOf(kbctx) }));

@@ -2,7 +2,7 @@
 // load and ask for the token: strict CSP, ETag/304, year-long caching for hashed assets, brotli or gzip
 // chosen from Accept-Encoding and kept after the first request. The files live in memory (hashed,
 // vendor imports rewritten: web-assets.ts), so they are routes rather than @fastify/static's folders.
-import type { HttpApp } from '../../core/api/plugin.ts';
+import type { HttpApp } from '../transport-http/api.ts';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { WebAsset, WebAssets } from './web-assets.ts';
 

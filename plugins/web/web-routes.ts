@@ -1,7 +1,8 @@
 // The two JSON endpoints only the web page needs, served through the REST route table (so auth and
 // errors work as for every API call): the server's facts with the index statistics, and a
 // document's chunks (the chunk-boundary view). Both are thin calls into app use-cases.
-import { type HttpApp, type Store, getDocumentWithChunks, indexStats, chunkToWire, statsToWire } from '../../core/index.ts';
+import type { HttpApp } from '../transport-http/api.ts';
+import { type Store, getDocumentWithChunks, indexStats, chunkToWire, statsToWire } from '../../core/index.ts';
 
 export interface WebFacts {
   version: string;

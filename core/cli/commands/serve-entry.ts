@@ -5,14 +5,14 @@
 // Loaded lazily so other commands never load the server code.
 import { configError, KbctxError } from '../../domain/errors.ts';
 import type { ServerConfig } from '../../config/types.ts';
-import type { HttpSurface, RunningTransport } from '../../hook-types.ts';
+import type { RunningTransport } from '../../hook-types.ts';
 import { parseBind } from '../../http/bind-address.ts';
 import { checkExposure } from '../../http/exposure-policy.ts';
 import { VERSION } from '../../version.ts';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import { NO_LIVE_INDEX, startLiveIndex } from './serve-live.ts';
 import { guardServerFaults } from './serve-faults.ts';
-import { collectHttpSurfaces, serveService } from './serve-service.ts';
+import { serveService } from './serve-service.ts';
 import type { CliContext } from '../context.ts';
 import type { Kbctx } from '../../app/compose.ts';
 import { lineLog } from '../../domain/log-line.ts';
@@ -63,9 +63,8 @@ async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: 
   const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: worker ? 'worker' : 'single' });
   const tools = kbctx.tools();
   const agents = kbctx.agents();
-  const httpSurfaces = (): Promise<HttpSurface[]> => collectHttpSurfaces(kbctx.kernel);
   const debug = ctx.io.env['KBCTX_DEBUG'] ? log : undefined;
-  kbctx.kernel.services.provide(serveService, { kbctx, tools, agents, live, version: VERSION, env: ctx.io.env, log, debug, isWorker: worker, httpSurfaces }, 'kbctx');
+  kbctx.kernel.services.provide(serveService, { kbctx, tools, agents, live, version: VERSION, env: ctx.io.env, log, debug, isWorker: worker }, 'kbctx');
   let running: RunningTransport | undefined;
   try {
     running = await hook.promise({ bind: options.bind ?? kbctx.config.server.bind, options: { ...(kbctx.config.plugins.options[name] ?? {}) } }, kbctx.kernel.callContext());

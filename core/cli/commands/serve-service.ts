@@ -2,8 +2,6 @@
 // mcp-http, web, mcp-stdio) once the index is open and the live index runs. Provided by the host
 // for the one serve of a process; types and one small function, so importing it loads nothing.
 import { createServiceRef } from '../../services.ts';
-import type { HttpSurface } from '../../hook-types.ts';
-import type { Kernel } from '../../kernel.ts';
 import type { AgentRegistry } from '../../app/agents.ts';
 import type { ToolRegistry } from '../../app/tools.ts';
 import type { Kbctx } from '../../app/compose.ts';
@@ -22,15 +20,6 @@ export interface ServeState {
   debug: ((line: string) => void) | undefined;
   /** True in a `[server] workers` process: the primary prints the banner and warnings. */
   isWorker: boolean;
-  /** What the loaded plugins add to the HTTP server (calls the `httpRoutes` hook; once per call). */
-  httpSurfaces(): Promise<HttpSurface[]>;
 }
 
 export const serveService = createServiceRef<ServeState>('kbctx.serve');
-
-/** What the loaded plugins add to the HTTP server: one call of the `httpRoutes` hook. */
-export async function collectHttpSurfaces(kernel: Pick<Kernel, 'hooks' | 'callContext'>): Promise<HttpSurface[]> {
-  const surfaces: HttpSurface[] = [];
-  await kernel.hooks.httpRoutes.promise({ add: (s) => void surfaces.push(s) }, kernel.callContext());
-  return surfaces;
-}

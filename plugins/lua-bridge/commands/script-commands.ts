@@ -3,7 +3,7 @@
 // are the host's commands (list, call, test): these attach to them; `connector` is this plugin's own.
 // Loaded with the plugin: what the actions need is imported when one runs.
 import type { Command } from 'commander';
-import { collect, hostService, parseKeyValues, toJsonSchema, validateParams, type ParamSpec, type PluginKernel, type ScriptConfig } from '../../../core/index.ts';
+import { collect, hostService, parseKeyValues, toJsonSchema, validateParams, type ParamSpec, type PluginKernel, type ScriptConfig, type CliProgram } from '../../../core/index.ts';
 import type { ScriptingHost } from '../scripting/scripting-service.ts';
 import type { Scripting } from '../scripting/scripting.ts';
 import type { ScaffoldKind } from '../scripting/scaffold.ts';
@@ -34,7 +34,8 @@ async function section(kernel: PluginKernel, kind: 'tools' | 'connectors', file:
   return (await import('./script-section.ts')).scriptSection(kernel.use(hostService), kind, file, source, process.cwd());
 }
 
-export function registerScriptCommands(program: Command, kernel: PluginKernel, runtime: ScriptRuntime): void {
+export function registerScriptCommands(cli: CliProgram, kernel: PluginKernel, runtime: ScriptRuntime): void {
+  const program = cli as unknown as Command; // commander's Command at run time (core's CliProgram is its shape)
 
   const tool = parent(program, 'tool', 'tools: list, call, and Lua script tools');
   tool

@@ -1,0 +1,77 @@
+// transport-http's contract entry: the hook it owns (`httpRoutes`, webpack's `getCompilationHooks`
+// pattern) and the types of the HTTP server's surfaces. Other plugins (rest, mcp-http, web, live-index,
+// third-party ones) import this file only: types, the extension point and one function; fastify is
+// imported for types alone (erased), so importing it loads nothing but tapable.
+import { AsyncSeriesHook } from 'tapable';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { defineExtensionPoint, type Collector, type PluginContext, type PluginKernel } from '../../core/api/plugin.ts';
+
+/** One request to an HTTP JSON route. */
+export interface HttpRouteRequest {
+  params: Record<string, string>;
+  /** Parsed JSON body (only read for POST routes). */
+  body: unknown;
+  signal: AbortSignal;
+  /** The peer's IP address (loopback checks). */
+  remoteAddress?: string | undefined;
+  /** The request's Content-Type header, as sent (absent: none). */
+  contentType?: string | undefined;
+}
+
+/** A JSON route of the HTTP server: behind auth; what `handle` resolves to is sent as JSON 200. */
+export interface HttpRoute {
+  method: 'GET' | 'POST';
+  /** Segments; `:name` captures one path segment. */
+  path: string;
+  handle(req: HttpRouteRequest): Promise<unknown>;
+}
+
+/**
+ * The fastify instance of one HTTP listener as a plugin sees it (the `httpRoutes` hook): an
+ * encapsulated scope of its own, where the Host guard (DNS rebinding, malformed Host → 400), CORS,
+ * the body limit, the JSON body parser, the error handler (`{"error": {"code", "message"}}` from the
+ * error table) and Bearer auth already apply. Routes added here need nothing else.
+ */
+export type HttpApp = FastifyInstance;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Aborted when the client goes away before its answer (pass it to tool and agent calls). Set by transport-http. */
+    clientGone: AbortSignal;
+  }
+}
+export type HttpRequest = FastifyRequest;
+export type HttpReply = FastifyReply;
+
+/**
+ * What one plugin adds to the HTTP server of `kbctx serve mcp` (the `httpRoutes` hook). Called once
+ * per listener (each `--workers` process, and the library's createHttpHandler, has its own).
+ */
+export interface HttpSurface {
+  /** Registers routes on the listener's fastify instance, in this plugin's own scope, behind auth. */
+  register?(app: HttpApp): void | Promise<void>;
+  /** Routes answered without the token (the web page's files, so the page can ask for it); the Host guard still applies. */
+  registerPublic?(app: HttpApp): void | Promise<void>;
+  /** Banner lines printed before the address (one per REST route). */
+  listing?(): string[];
+  /** Banner lines printed after the address ("MCP endpoint: <base>/mcp"). */
+  describe?(base: string): string[];
+  close?(): Promise<void>;
+}
+
+/**
+ * transport-http's hooks. `httpRoutes` (async series, a collector and the tapping plugin's `ctx`):
+ * called once per listener as it starts, in plugin order (the banner's and the route table's order).
+ */
+export const httpHooks = defineExtensionPoint({
+  id: 'transport-http',
+  hooks: () => ({
+    httpRoutes: new AsyncSeriesHook<[Collector<HttpSurface>, PluginContext]>(['surfaces', 'ctx'], 'httpRoutes'),
+  }),
+  tapTimeoutMs: { httpRoutes: 30_000 },
+});
+
+export type HttpHooks = ReturnType<typeof httpHooks.hooks>;
+
+/** transport-http's hooks in this kernel: `getHttpHooks(kernel).httpRoutes.tapPromise('my-plugin', …)`. */
+export const getHttpHooks = (kernel: Pick<PluginKernel, 'hooksOf'>): HttpHooks => kernel.hooksOf(httpHooks);
