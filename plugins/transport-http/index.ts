@@ -5,6 +5,7 @@
 // other commands. `createTransport.for("http-handler")` is the same server without listening, for
 // the library's createHttpHandler.
 import { definePlugin, HTTP_HANDLER_TRANSPORT, STAGE, serveService } from '../../core/api/plugin.ts';
+import { serverSection } from './server-section.ts';
 
 const plugin = definePlugin({
   name: 'transport-http',
@@ -12,6 +13,7 @@ const plugin = definePlugin({
   kbctx: '^0.2',
   provides: ['transport:mcp', 'transport:http-handler', 'route:GET /health'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  configSections: { server: serverSection },
   apply(kernel) {
     kernel.hooks.createTransport.for('mcp').tapPromise({ name: 'transport-http', stage: STAGE.FALLBACK }, async (options) => {
       const { startHttpServer } = await import('./start-http-server.ts');
