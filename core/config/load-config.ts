@@ -217,6 +217,7 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
       configFile: file,
       lockFile: file === null ? null : path.join(path.dirname(file), LOCK_FILE),
       registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),
+      connectors: raw.connectors.extra as Config['connectors']['extension'],
     },
   };
 }
