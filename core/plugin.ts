@@ -18,8 +18,31 @@ export interface PluginMeta {
   dependencies?: string[];
   /** JSON Schema of `[plugin.<name>]`, checked with ajv (defaults applied) before `apply`. */
   optionsSchema?: JsonSchema;
+  /**
+   * The `[connectors.<type>.<name>]` tables of the connector types it provides, each checked against its
+   * section's JSON Schema (defaults applied) when the config loads (bundled plugins) or the plugin is
+   * applied (others); an error names the key path (ADR 0164). `sync_interval` is the host's, on every table.
+   */
+  connectorConfigs?: Record<string, ConfigSection>;
+  /** Top-level config sections it owns, Context Harness's names kept (`[server]`): bundled plugins only (others use `[plugin.<name>]`). */
+  configSections?: Record<string, ConfigSection>;
   /** What the plugin provides, for `kbctx plugins` (e.g. 'tool:search', 'connector:git'). */
   provides?: string[];
+}
+
+/** A config section a plugin owns (ADR 0164): its JSON Schema, and what the validated table becomes. */
+export interface ConfigSection<T = unknown> {
+  /** JSON Schema of the table as written (snake_case keys); `default`s are applied. */
+  schema: JsonSchema;
+  /** The validated table → what the config holds (camelCase, paths resolved); absent: the table itself. */
+  toConfig?(table: Record<string, unknown>, at: ConfigSectionContext): T;
+}
+
+export interface ConfigSectionContext {
+  /** A path as written → absolute: against the config root, `~` expanded (ADR 0114). */
+  resolvePath(written: string): string;
+  /** Throws the config error `<file>: <section path>.<key> <message>` (`key` '': the table itself). */
+  fail(key: string, message: string): never;
 }
 
 export interface Plugin<O = Record<string, unknown>> extends PluginMeta {

@@ -3,7 +3,8 @@
 // store wrappers a store plugin returns at once — and every type of the contract. It loads a dozen
 // small modules, so a command imports each plugin's index without the whole API; a plugin's heavier
 // files may import `core/index.ts` (everything: this, ./algorithms.ts and the rest), loaded on first use.
-export { definePlugin, type JsonSchema, type Plugin, type PluginKernel, type PluginMeta } from '../plugin.ts';
+export { CONNECTOR_TIMEOUT_SECS, DEFAULT_MAX_FILE_BYTES } from '../config/schema.ts';
+export { definePlugin, type ConfigSection, type ConfigSectionContext, type JsonSchema, type Plugin, type PluginKernel, type PluginMeta } from '../plugin.ts';
 export { STAGE } from '../stages.ts';
 export { requireOwn } from '../load/require-own.ts';
 export { createServiceRef, type ServiceRef } from '../services.ts';

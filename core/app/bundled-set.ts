@@ -5,6 +5,7 @@
 // errors that name a dropped plugin.
 import type { Plugin } from '../plugin.ts';
 import { KbctxError } from '../domain/errors.ts';
+import { registerConfigSections } from '../config/plugin-sections.ts';
 
 let bundled: readonly Plugin[] | undefined;
 let loader: (() => Promise<unknown>) | undefined;
@@ -19,8 +20,10 @@ export async function loadBundledPlugins(): Promise<void> {
   if (!bundled && loader) await loader();
 }
 
+/** Also registers the config sections the set owns (`[server]`, the connector types), before any config loads. */
 export function setBundledPlugins(plugins: readonly Plugin[]): void {
   bundled = plugins;
+  registerConfigSections(plugins);
 }
 
 export function bundledPlugins(): readonly Plugin[] {

@@ -30,6 +30,7 @@ import { hostService, type LoadFailure } from './host-service.ts';
 import { indexService } from './index-service.ts';
 import { pipelineOf } from './plugin-pipeline.ts';
 import { requireOwn } from '../load/require-own.ts';
+import { checkedConnectorOptions } from '../load/connector-options.ts';
 import type * as PluginParts from './plugin-parts.ts';
 import { PerPluginCollector } from '../collector.ts';
 import { indexServicesOf } from './index-services.ts';
@@ -261,7 +262,7 @@ interface ConnectorDeps {
 
 /** A configured connector from the plugin tapping `createConnector.for(type)` (`[extensions] modules` included: each is a plugin). */
 async function createConnector({ kernel, config }: ConnectorDeps, ref: ConnectorRef): Promise<Connector> {
-  const options = connectorOptions(config, ref);
+  const options = checkedConnectorOptions(kernel, ref.type, ref.name) ?? connectorOptions(config, ref);
   if (!options) throw new KbctxError('not_found', `connector ${ref.label} is not configured`);
   const hook = kernel.hooks.createConnector.get(ref.type);
   if (hook?.isUsed()) {

@@ -12,9 +12,10 @@ import { defaultConfigToml } from './default-config.ts';
 import type { ConfigModule } from './config-module.ts';
 import { findConfig, isConfigModule } from './find-config.ts';
 import { expandEnv, isCode, referencedEnvVars, unsetMessage, type UnsetVar } from './expand-env.ts';
-import { configSchema, DEFAULT_MAX_FILE_BYTES, type RawConfig } from './schema.ts';
+import { configSchemaWith, type RawConfig } from './schema.ts';
+import { bundledSections, type OwnedSection, type OwnedSections } from './plugin-sections.ts';
 import { SchemaIssue } from './schema-kit.ts';
-import type { Config, ScriptConfig } from './types.ts';
+import { CONNECTOR_TYPES, type Config, type ScriptConfig } from './types.ts';
 
 /** The providers of the bundled plugins that take no options beyond the [embedding] keys above (and 'disabled'). */
 const BUILT_IN_PROVIDERS: readonly string[] = ['disabled', 'openai', 'ollama', 'local'];
@@ -85,15 +86,17 @@ export function parseConfigTree(tree: unknown, where: { file: string | null; cwd
   const unset: UnsetVar[] = [];
   const expanded = expandEnv(tree, where.env ?? process.env, unset);
   const deferred = deferUnset(unset, label);
+  const owned = bundledSections();
   let raw: RawConfig;
+  let config: Omit<Config, 'scripts'>;
   try {
-    raw = configSchema.parse(expanded, []);
+    raw = configSchemaWith(owned).parse(expanded, []);
+    checkRelations(raw, owned, label);
+    config = toConfig(raw, owned, where.file === null ? null : path.resolve(where.fileBase ?? where.cwd, where.file), where.cwd, where.env ?? process.env);
   } catch (error) {
     if (error instanceof SchemaIssue) throw configError(`${label}: ${error.path.join('.')} ${error.message}`);
     throw error;
   }
-  checkRelations(raw, label);
-  const config = toConfig(raw, where.file === null ? null : path.resolve(where.fileBase ?? where.cwd, where.file), where.cwd, where.env ?? process.env);
   const envAllow = [...new Set([...raw.scripts.env_allow, ...referencedEnvVars(tree)])].sort();
   return deepFreeze({ ...config, scripts: { envAllow }, unsetEnv: deferred });
 }
@@ -114,12 +117,9 @@ function deferUnset(unset: readonly UnsetVar[], label: string): Record<string, U
 }
 
 
-function checkRelations(raw: RawConfig, label: string): void {
+function checkRelations(raw: RawConfig, owned: OwnedSections, label: string): void {
   if (raw.chunking.overlap_tokens >= raw.chunking.max_tokens) {
     throw configError(`${label}: chunking.overlap_tokens must be less than chunking.max_tokens (${raw.chunking.max_tokens})`);
-  }
-  if (raw.server.headers_timeout_secs > raw.server.request_timeout_secs) {
-    throw configError(`${label}: server.headers_timeout_secs must not exceed server.request_timeout_secs (${raw.server.request_timeout_secs})`);
   }
   if (raw.retrieval.final_limit > raw.retrieval.max_limit) {
     throw configError(`${label}: retrieval.final_limit must not exceed retrieval.max_limit (${raw.retrieval.max_limit})`);
@@ -132,19 +132,14 @@ function checkRelations(raw: RawConfig, label: string): void {
   if ((provider === 'openai' || provider === 'ollama') && (!model || !dims)) {
     throw configError(`${label}: embedding.provider "${provider}" needs embedding.model and embedding.dims`);
   }
-  checkExtensionConnectors(raw, label);
-  for (const [name, fs] of Object.entries(raw.connectors.filesystem)) {
-    if (fs.max_file_bytes !== undefined && fs.max_extract_bytes !== undefined) {
-      throw configError(`${label}: connectors.filesystem.${name} sets both max_file_bytes and max_extract_bytes; keep one`);
-    }
-  }
+  checkExtensionConnectors(raw, [...owned.connectors.keys()], label);
 }
 
 /** Unknown `[connectors.<type>]` keys are extension connector types: tables of named tables, only with [extensions] modules. */
-function checkExtensionConnectors(raw: RawConfig, label: string): void {
+function checkExtensionConnectors(raw: RawConfig, ownedTypes: readonly string[], label: string): void {
   for (const [type, instances] of Object.entries(raw.connectors.extra)) {
     if (raw.extensions.modules.length === 0 && !raw.plugins.some((p) => typeof p !== 'string' || (p !== 'bundled' && !p.startsWith('!')))) {
-      throw configError(`${label}: connectors.${type} is not a known key (connector types: filesystem, git, s3, script; others come from plugins or [extensions] modules)`);
+      throw configError(`${label}: connectors.${type} is not a known key (connector types: ${ownedTypes.join(', ')}; others come from plugins or [extensions] modules)`);
     }
     const isTable = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
     if (!isTable(instances) || !Object.values(instances as object).every(isTable)) {
@@ -153,8 +148,9 @@ function checkExtensionConnectors(raw: RawConfig, label: string): void {
   }
 }
 
-function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.ProcessEnv): Omit<Config, 'scripts'> {
+function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd: string, env: NodeJS.ProcessEnv): Omit<Config, 'scripts'> {
   const abs = (p: string): string => path.resolve(cwd, expandHome(p));
+  const sections = ownedToConfig(owned, raw, abs);
   const script = (entry: { path: string; timeout: number; extra: Record<string, unknown> }): ScriptConfig => ({
     path: abs(entry.path),
     timeoutSecs: entry.timeout,
@@ -192,54 +188,13 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.
       fusion: r.fusion,
       cacheSize: r.cache_size,
     },
-    server: {
-      bind: raw.server.bind,
-      corsEnabled: raw.server.cors_enabled,
-      corsOrigins: raw.server.cors_origins,
-      allowedHosts: raw.server.allowed_hosts,
-      maxBodyBytes: raw.server.max_body_bytes,
-      maxListenStreams: raw.server.max_listen_streams,
-      maxListenStreamsPerClient: raw.server.max_listen_streams_per_client,
-      workers: raw.server.workers,
-      authTokenEnv: raw.server.auth_token_env ?? null,
-      allowUnauthenticated: raw.server.allow_unauthenticated,
-      headersTimeoutSecs: raw.server.headers_timeout_secs,
-      requestTimeoutSecs: raw.server.request_timeout_secs,
-      keepAliveTimeoutSecs: raw.server.keep_alive_timeout_secs,
-      watch: raw.server.watch,
-    },
+    server: sections.server as Config['server'],
     sync: { intervalSecs: raw.sync.interval, connectorIntervals: connectorIntervals(raw) },
     connectors: {
-      filesystem: mapValues(raw.connectors.filesystem, (c) => ({
-        root: abs(c.root),
-        includeGlobs: c.include_globs,
-        excludeGlobs: c.exclude_globs,
-        followSymlinks: c.follow_symlinks,
-        maxFileBytes: c.max_file_bytes ?? c.max_extract_bytes ?? DEFAULT_MAX_FILE_BYTES,
-      })),
-      git: mapValues(raw.connectors.git, (c) => ({
-        url: c.url,
-        branch: c.branch,
-        root: c.root,
-        includeGlobs: c.include_globs,
-        excludeGlobs: c.exclude_globs,
-        shallow: c.shallow,
-        cacheDir: c.cache_dir === undefined ? null : abs(c.cache_dir),
-        maxFileBytes: c.max_file_bytes,
-        timeoutSecs: c.timeout_secs,
-      })),
-      s3: mapValues(raw.connectors.s3, (c) => ({
-        bucket: c.bucket,
-        prefix: c.prefix,
-        region: c.region,
-        endpointUrl: c.endpoint_url ?? null,
-        includeGlobs: c.include_globs,
-        excludeGlobs: c.exclude_globs,
-        maxFileBytes: c.max_file_bytes,
-      })),
-      script: mapValues(raw.connectors.script, script),
+      ...Object.fromEntries(CONNECTOR_TYPES.map((type) => [type, {}])),
+      ...sections.connectors,
       extension: raw.connectors.extra as Config['connectors']['extension'],
-    },
+    } as Config['connectors'],
     tools: { script: mapValues(raw.tools.script, script) },
     agents: {
       inline: mapValues(raw.agents.inline, (a) => ({ description: a.description, tools: a.tools, systemPrompt: a.system_prompt })),
@@ -262,8 +217,27 @@ function toConfig(raw: RawConfig, file: string | null, cwd: string, env: NodeJS.
       configFile: file,
       lockFile: file === null ? null : path.join(path.dirname(file), LOCK_FILE),
       registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),
+      connectors: raw.connectors.extra as Config['connectors']['extension'],
     },
   };
+}
+
+/** The owned sections and connector tables, each as its plugin's `toConfig` makes it. */
+function ownedToConfig(owned: OwnedSections, raw: RawConfig, abs: (p: string) => string): { server?: unknown; connectors: Record<string, Record<string, unknown>> } {
+  const convert = ({ section }: OwnedSection, table: Record<string, unknown>, at: readonly string[]): unknown => {
+    const fail = (key: string, message: string): never => {
+      throw new SchemaIssue(key === '' ? at : [...at, key], message);
+    };
+    return section.toConfig ? section.toConfig(table, { resolvePath: abs, fail }) : table;
+  };
+  const out: Record<string, unknown> = {};
+  for (const [name, s] of owned.sections) out[name] = convert(s, raw[name] as Record<string, unknown>, [name]);
+  const connectors: Record<string, Record<string, unknown>> = {};
+  for (const [type, s] of owned.connectors) {
+    const instances = raw.connectors[type] ?? {};
+    connectors[type] = Object.fromEntries(Object.entries(instances).map(([name, table]) => [name, convert(s, table, ['connectors', type, name])]));
+  }
+  return { ...out, connectors };
 }
 
 /** `[plugin.<name>]` tables; their contents are checked later by each plugin's own schema. */

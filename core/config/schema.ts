@@ -1,18 +1,16 @@
 // The TOML schema of SPEC §2: every key, its type, range and default. Defaults live here only.
 // Keys Context Harness writes in its ctx.toml are accepted so its configs load unchanged.
-import { SchemaIssue, array, bool, boolOr, duration, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
+import { SchemaIssue, array, bool, duration, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
+import type { OwnedSections } from './plugin-sections.ts';
 
 export const DEFAULT_MAX_FILE_BYTES = 50_000_000;
 /** `[retrieval] hybrid_alpha` when neither the config nor the embedder (Embedder.hybridAlpha) sets one. */
 export const DEFAULT_HYBRID_ALPHA = 0.6;
-const DEFAULT_INCLUDE = ['**/*.md', '**/*.txt'];
-const globs = (fallback: string[]) => withDefault(array(str()), fallback);
 const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
 
-const script = table({ path: str(), timeout: seconds(30) }, 'keep');
 // Connectors fetch whole sources: Context Harness gives script connectors 300 s, and so does kbctx.
 export const CONNECTOR_TIMEOUT_SECS = 300;
-const syncInterval = optional(duration()); // per connector; absent: [sync] interval
+const script = table({ path: str(), timeout: seconds(30) }, 'keep');
 
 /** A `plugins` entry: a name or path, or (in a config module, ADR 0128) a plugin object, checked when plugins load. */
 function pluginEntry(): Schema<string | object> {
@@ -26,7 +24,8 @@ function pluginEntry(): Schema<string | object> {
   };
 }
 
-export const configSchema = table({
+/** The kernel's sections; the ones plugins own (connector types, `[server]`) are added by `configSchemaWith`. */
+const kernelShape = {
   db: section(
     table({
       // The store plugin (`createStore.for(engine)`): sqlite | postgres | a plugin's. Absent: postgres with a url, else sqlite.
@@ -75,68 +74,8 @@ export const configSchema = table({
       max_chunks_per_doc: optional(int({ min: 1 })),
     }),
   ),
-  server: section(
-    table({
-      bind: withDefault(str(), '127.0.0.1:7331'),
-      cors_enabled: withDefault(bool(), true),
-      cors_origins: withDefault(array(str()), ['*']),
-      allowed_hosts: withDefault(array(str()), []),
-      max_body_bytes: withDefault(int({ min: 1024 }), 1_048_576),
-      max_listen_streams: withDefault(int({ min: 1 }), 256),
-      max_listen_streams_per_client: withDefault(int({ min: 1 }), 8),
-      workers: withDefault(int({ min: 1, max: 64 }), 1),
-      auth_token_env: optional(str()),
-      allow_unauthenticated: withDefault(bool(), false),
-      headers_timeout_secs: seconds(10),
-      request_timeout_secs: seconds(30),
-      keep_alive_timeout_secs: seconds(5),
-      watch: withDefault(boolOr(['poll']), true),
-    }),
-  ),
   scripts: section(table({ env_allow: withDefault(array(str()), []) })),
   sync: section(table({ interval: withDefault(duration(), 900) })),
-  connectors: section(
-    table({
-      filesystem: named(
-        table({
-          root: str(),
-          include_globs: globs(DEFAULT_INCLUDE),
-          exclude_globs: globs([]),
-          follow_symlinks: withDefault(bool(), false),
-          max_file_bytes: optional(int({ min: 1 })),
-          max_extract_bytes: optional(int({ min: 1 })), // Context Harness spelling of max_file_bytes
-          sync_interval: syncInterval,
-        }),
-      ),
-      git: named(
-        table({
-          url: str(),
-          branch: withDefault(str(), 'main'),
-          root: withDefault(str(), '.'),
-          include_globs: globs(DEFAULT_INCLUDE),
-          exclude_globs: globs([]),
-          shallow: withDefault(bool(), true),
-          cache_dir: optional(str()),
-          max_file_bytes: withDefault(int({ min: 1 }), DEFAULT_MAX_FILE_BYTES),
-          timeout_secs: seconds(600),
-          sync_interval: syncInterval,
-        }),
-      ),
-      s3: named(
-        table({
-          bucket: str(),
-          prefix: withDefault(str(), ''),
-          region: withDefault(str(), 'us-east-1'),
-          endpoint_url: optional(str()),
-          include_globs: globs(DEFAULT_INCLUDE),
-          exclude_globs: globs([]),
-          max_file_bytes: withDefault(int({ min: 1 }), DEFAULT_MAX_FILE_BYTES),
-          sync_interval: syncInterval,
-        }),
-      ),
-      script: named(table({ path: str(), timeout: seconds(CONNECTOR_TIMEOUT_SECS), sync_interval: syncInterval }, 'keep')),
-    }, 'keep'), // other keys: connector types registered by [extensions] modules, checked in load-config
-  ),
   tools: section(table({ script: named(script) })),
   agents: section(
     table({
@@ -161,6 +100,20 @@ export const configSchema = table({
   // Context Harness sections with no kbctx meaning: accepted so ctx.toml files load unchanged.
   vector_index: optional(unknownValue()),
   models: optional(unknownValue()),
-});
+};
 
-export type RawConfig = typeof configSchema extends Schema<infer T> ? T : never;
+type Table = Record<string, unknown>;
+/** The validated tree: the kernel's sections typed; the plugins' as their schemas made them. */
+export type RawConfig = { [K in keyof typeof kernelShape]: (typeof kernelShape)[K] extends Schema<infer T> ? T : never } & {
+  connectors: Record<string, Record<string, Table>> & { extra: Table };
+} & Record<string, unknown>;
+
+/**
+ * The whole config schema: the kernel's sections plus each owned section (`[server]`) and connector
+ * type (`[connectors.<type>.<name>]`); other `[connectors.<type>]` keys are kept for plugins loaded later.
+ */
+export function configSchemaWith(owned: OwnedSections): Schema<RawConfig> {
+  const sections = Object.fromEntries([...owned.sections].map(([name, s]) => [name, section(s.validator)]));
+  const types = Object.fromEntries([...owned.connectors].map(([type, s]) => [type, named(s.validator)]));
+  return table({ ...kernelShape, ...sections, connectors: section(table(types, 'keep')) }) as unknown as Schema<RawConfig>;
+}

@@ -59,6 +59,8 @@ export interface PluginsConfig {
   readonly lockFile: string | null;
   /** The configured registries' folders: a plugin file inside one must be pinned in `lockFile`. */
   readonly registries: readonly { name: string; path: string }[];
+  /** `[connectors.<type>]` of types no bundled plugin owns (as `connectors.extension`): each checked by the plugin declaring it. */
+  readonly connectors: ConnectorsConfig['extension'];
 }
 
 /** `[extensions]`: compiled (JavaScript) extension modules, loaded by the extensions plugin (plugins/extensions/). */

@@ -12,6 +12,7 @@ import type { Plugin } from '../plugin.ts';
 import { checkPlugin } from './check-plugin.ts';
 import { orderPlugins } from './order-plugins.ts';
 import type { TrustSettings } from './pinned-plugins.ts';
+import { checkConnectorOptions, type ConnectorTables } from './connector-options.ts';
 import { checkPluginOptions } from './plugin-options.ts';
 import { expandPluginSpecs, type PluginSpec } from './plugin-specs.ts';
 
@@ -21,6 +22,8 @@ export interface PluginsSettings extends TrustSettings {
   baseDir: string;
   /** The config file the list came from (names inline plugin objects in errors); null or absent for the built-in config. */
   configFile?: string | null;
+  /** `[connectors.<type>.<name>]` of types the bundled set does not own, as written: checked by the plugin that declares the type. */
+  connectors?: ConnectorTables;
 }
 
 export function applyBundledPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): void {
@@ -79,6 +82,7 @@ function checkOptionsNameLoaded(kernel: Kernel, settings: PluginsSettings): void
 async function applyInOrder(kernel: Kernel, candidates: { plugin: Plugin; from: string; origin: PluginOrigin; entry?: string }[], settings: PluginsSettings): Promise<void> {
   const loaded = new Set(kernel.plugins().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {
+    checkConnectorOptions(kernel, c.plugin, settings.connectors, settings.configFile, settings.baseDir);
     await kernel.apply(c.plugin, checkPluginOptions(c.plugin, settings.options[c.plugin.name]), c.origin, c.from, c.entry);
   }
 }

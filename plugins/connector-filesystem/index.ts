@@ -1,6 +1,7 @@
 // First-party plugin: the filesystem connector (`[connectors.filesystem.<name>]`), imported when a
 // filesystem connector is first created.
 import { definePlugin, fileExtraction, STAGE, type FilesystemConnectorConfig } from '../../core/api/plugin.ts';
+import { filesystemSection } from './config-section.ts';
 
 const plugin = definePlugin({
   name: 'connector-filesystem',
@@ -8,6 +9,7 @@ const plugin = definePlugin({
   kbctx: '^0.2',
   provides: ['connector:filesystem'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  connectorConfigs: { filesystem: filesystemSection },
   apply(kernel) {
     kernel.hooks.createConnector.for('filesystem').tapPromise({ name: 'connector-filesystem', stage: STAGE.FALLBACK }, async (instance) => {
       const { FilesystemConnector } = await import('./filesystem-connector.ts');

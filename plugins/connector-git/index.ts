@@ -1,6 +1,7 @@
 // First-party plugin: the git connector (`[connectors.git.<name>]`): a private clone beside the
 // index, driven by the git CLI (ADR 0030); imported when a git connector is first created.
 import { definePlugin, fileExtraction, STAGE, type GitConnectorConfig } from '../../core/api/plugin.ts';
+import { gitSection } from './config-section.ts';
 
 const plugin = definePlugin({
   name: 'connector-git',
@@ -8,6 +9,7 @@ const plugin = definePlugin({
   kbctx: '^0.2',
   provides: ['connector:git'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  connectorConfigs: { git: gitSection },
   apply(kernel) {
     kernel.hooks.createConnector.for('git').tapPromise({ name: 'connector-git', stage: STAGE.FALLBACK }, async (instance) => {
       const { GitConnector } = await import('./git-connector.ts');

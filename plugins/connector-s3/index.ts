@@ -1,6 +1,7 @@
 // First-party plugin: the S3 connector (`[connectors.s3.<name>]`, the official AWS SDK, ADR 0031);
 // the SDK is imported when an S3 connector is first created.
 import { definePlugin, fileExtraction, STAGE, type S3ConnectorConfig } from '../../core/api/plugin.ts';
+import { s3Section } from './config-section.ts';
 
 const plugin = definePlugin({
   name: 'connector-s3',
@@ -8,6 +9,7 @@ const plugin = definePlugin({
   kbctx: '^0.2',
   provides: ['connector:s3'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  connectorConfigs: { s3: s3Section },
   apply(kernel) {
     kernel.hooks.createConnector.for('s3').tapPromise({ name: 'connector-s3', stage: STAGE.FALLBACK }, async (instance) => {
       const { S3Connector } = await import('./s3-connector.ts');

@@ -6,6 +6,7 @@
 // the library's createHttpHandler.
 import { definePlugin, HTTP_HANDLER_TRANSPORT, STAGE, serveService } from '../../core/api/plugin.ts';
 import { getHttpHooks } from './api.ts';
+import { serverSection } from './server-section.ts';
 
 const plugin = definePlugin({
   name: 'transport-http',
@@ -13,6 +14,7 @@ const plugin = definePlugin({
   kbctx: '^0.2',
   provides: ['transport:mcp', 'transport:http-handler', 'route:GET /health'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  configSections: { server: serverSection },
   apply(kernel) {
     // Its own hook (api.ts), created now so plugins naming it by id alone find it.
     const hooks = getHttpHooks(kernel);

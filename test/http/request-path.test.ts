@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import '../../registry/bundled.ts'; // the plugins owning [server] and the connector types (ADR 0164)
 import { loadConfig } from '../../core/config/load-config.ts';
 import { VERSION } from '../../core/version.ts';
 import { buildHttpApp, type HttpListener } from '../../plugins/transport-http/http-app.ts';

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import '../../../registry/bundled.ts'; // the plugins owning [server] and the connector types (ADR 0164)
 import { importConfig, loadConfig } from '../../../core/config/load-config.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kbctx-module-'));

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'smol-toml';
+import '../../../registry/bundled.ts';
 import { configJsonSchema } from '../../../core/config/json-schema.ts';
 import { REPO_ROOT } from '../../helpers/workspace.ts';
 

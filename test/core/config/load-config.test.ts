@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import '../../../registry/bundled.ts'; // the plugins owning [server] and the connector types (ADR 0164)
 import { fileURLToPath } from 'node:url';
 import { KbctxError } from '../../../core/domain/errors.ts';
 import { loadConfig, parseConfig } from '../../../core/config/load-config.ts';

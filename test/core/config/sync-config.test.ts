@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import '../../../registry/bundled.ts'; // the plugins owning [server] and the connector types (ADR 0164)
 import { KbctxError } from '../../../core/domain/errors.ts';
 import { parseConfig } from '../../../core/config/load-config.ts';
 

@@ -1,0 +1,66 @@
+// The config sections plugins own (ADR 0164): each bundled plugin's `connectorConfigs` and
+// `configSections`, registered with the bundled set before any config loads, and the validator of
+// each (the plugin's JSON Schema through from-json-schema.ts, else ajv). Must not import plugins.
+import type { ConfigSection, PluginMeta } from '../plugin.ts';
+import { ajvSchema } from './ajv-schema.ts';
+import { fromJsonSchema } from './from-json-schema.ts';
+import { duration, optional, type JsonSchemaOf, type Schema } from './schema-kit.ts';
+
+export interface OwnedSection {
+  /** The plugin that owns it. */
+  readonly plugin: string;
+  readonly section: ConfigSection;
+  /** Checks one table (defaults applied); a connector's also takes the host's `sync_interval`. */
+  readonly validator: Schema<Record<string, unknown>>;
+}
+
+export interface OwnedSections {
+  /** Connector type → its section, in the order the plugins declare them. */
+  readonly connectors: ReadonlyMap<string, OwnedSection>;
+  /** Top-level section name → its section. */
+  readonly sections: ReadonlyMap<string, OwnedSection>;
+}
+
+let bundled: OwnedSections = { connectors: new Map(), sections: new Map() };
+
+/** Called with the bundled set (core/app/bundled-set.ts); a key two plugins claim stays the first one's. */
+export function registerConfigSections(plugins: readonly PluginMeta[]): void {
+  const connectors = new Map<string, OwnedSection>();
+  const sections = new Map<string, OwnedSection>();
+  for (const p of plugins) {
+    for (const [type, section] of Object.entries(p.connectorConfigs ?? {})) if (!connectors.has(type)) connectors.set(type, connectorSection(p.name, section));
+    for (const [name, section] of Object.entries(p.configSections ?? {})) if (!sections.has(name)) sections.set(name, ownedSection(p.name, section));
+  }
+  bundled = { connectors, sections };
+}
+
+export const bundledSections = (): OwnedSections => bundled;
+
+export function ownedSection(plugin: string, section: ConfigSection): OwnedSection {
+  const check = (fromJsonSchema(section.schema) ?? ajvSchema(section.schema, plugin)) as Schema<Record<string, unknown>>;
+  // Editors see the plugin's schema as written (config/kbctx.schema.json).
+  return { plugin, section, validator: { parse: check.parse, json: () => section.schema } };
+}
+
+const syncInterval = optional(duration()); // per connector; absent: [sync] interval
+
+/** A connector type's section: the plugin's schema plus `sync_interval`, which the host schedules by. */
+export function connectorSection(plugin: string, section: ConfigSection): OwnedSection {
+  const own = ownedSection(plugin, section).validator;
+  const validator: Schema<Record<string, unknown>> = {
+    parse(v, path) {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return own.parse(v, path);
+      const { sync_interval: interval, ...rest } = v as Record<string, unknown>;
+      const table = own.parse(rest, path);
+      return { ...table, sync_interval: interval === undefined ? undefined : syncInterval.parse(interval, [...path, 'sync_interval']) };
+    },
+    json: () => withSyncInterval(own.json()),
+  };
+  return { plugin, section, validator };
+}
+
+function withSyncInterval(json: JsonSchemaOf): JsonSchemaOf {
+  const properties = (json['properties'] ?? {}) as JsonSchemaOf;
+  return { ...json, properties: { ...properties, sync_interval: syncInterval.json() } };
+}
+

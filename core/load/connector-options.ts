@@ -1,0 +1,39 @@
+// A configured plugin's connector types checked when it is applied (ADR 0164): each
+// `[connectors.<type>.<name>]` table against the plugin's `connectorConfigs[type].schema`, defaults
+// applied, an error naming the key path as the config loader's do. The bundled set's types are
+// checked when the config loads (core/config/plugin-sections.ts).
+import path from 'node:path';
+import { connectorSection } from '../config/plugin-sections.ts';
+import { SchemaIssue } from '../config/schema-kit.ts';
+import { configError } from '../domain/errors.ts';
+import type { Plugin } from '../plugin.ts';
+
+type Table = Readonly<Record<string, unknown>>;
+export type ConnectorTables = Readonly<Record<string, Readonly<Record<string, Table>>>>;
+
+/** Per kernel: type → name → the checked table (what the connector receives). */
+const checked = new WeakMap<object, Map<string, Record<string, Table>>>();
+
+export function checkConnectorOptions(kernel: object, plugin: Plugin, tables: ConnectorTables | undefined, configFile: string | null | undefined, baseDir: string): void {
+  for (const [type, section] of Object.entries(plugin.connectorConfigs ?? {})) {
+    const instances = tables?.[type];
+    if (!instances) continue;
+    const { validator } = connectorSection(plugin.name, section);
+    const out: Record<string, Table> = {};
+    for (const [name, table] of Object.entries(instances)) {
+      try {
+        out[name] = Object.freeze(validator.parse(table, ['connectors', type, name]));
+      } catch (error) {
+        if (!(error instanceof SchemaIssue)) throw error;
+        const label = configFile ? path.relative(baseDir, configFile) || configFile : '(config)';
+        throw configError(`${label}: ${error.path.join('.')} ${error.message} (checked by plugin '${plugin.name}')`);
+      }
+    }
+    const byType = checked.get(kernel) ?? new Map<string, Record<string, Table>>();
+    if (!byType.has(type)) byType.set(type, out);
+    checked.set(kernel, byType);
+  }
+}
+
+/** The checked table of a configured connector of a plugin's type; undefined when no schema checked it. */
+export const checkedConnectorOptions = (kernel: object, type: string, name: string): Table | undefined => checked.get(kernel)?.get(type)?.[name];

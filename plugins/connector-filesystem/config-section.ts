@@ -1,0 +1,31 @@
+// `[connectors.filesystem.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
+// Context Harness's spelling `max_extract_bytes` is accepted for `max_file_bytes`.
+import { DEFAULT_MAX_FILE_BYTES, type ConfigSection, type FilesystemConnectorConfig } from '../../core/api/plugin.ts';
+
+const globs = (fallback: string[]) => ({ type: 'array', items: { type: 'string' }, default: fallback });
+
+export const filesystemSection: ConfigSection<FilesystemConnectorConfig> = {
+  schema: {
+    type: 'object',
+    properties: {
+      root: { type: 'string' },
+      include_globs: globs(['**/*.md', '**/*.txt']),
+      exclude_globs: globs([]),
+      follow_symlinks: { type: 'boolean', default: false },
+      max_file_bytes: { type: 'integer', minimum: 1 },
+      max_extract_bytes: { type: 'integer', minimum: 1 },
+    },
+    required: ['root'],
+    additionalProperties: false,
+  },
+  toConfig(c, at) {
+    if (c['max_file_bytes'] !== undefined && c['max_extract_bytes'] !== undefined) at.fail('', 'sets both max_file_bytes and max_extract_bytes; keep one');
+    return {
+      root: at.resolvePath(c['root'] as string),
+      includeGlobs: c['include_globs'] as string[],
+      excludeGlobs: c['exclude_globs'] as string[],
+      followSymlinks: c['follow_symlinks'] as boolean,
+      maxFileBytes: (c['max_file_bytes'] ?? c['max_extract_bytes'] ?? DEFAULT_MAX_FILE_BYTES) as number,
+    };
+  },
+};

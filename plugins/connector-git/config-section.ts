@@ -1,0 +1,34 @@
+// `[connectors.git.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
+import { DEFAULT_MAX_FILE_BYTES, type ConfigSection, type GitConnectorConfig } from '../../core/api/plugin.ts';
+
+const globs = (fallback: string[]) => ({ type: 'array', items: { type: 'string' }, default: fallback });
+
+export const gitSection: ConfigSection<GitConnectorConfig> = {
+  schema: {
+    type: 'object',
+    properties: {
+      url: { type: 'string' },
+      branch: { type: 'string', default: 'main' },
+      root: { type: 'string', default: '.' },
+      include_globs: globs(['**/*.md', '**/*.txt']),
+      exclude_globs: globs([]),
+      shallow: { type: 'boolean', default: true },
+      cache_dir: { type: 'string' },
+      max_file_bytes: { type: 'integer', minimum: 1, default: DEFAULT_MAX_FILE_BYTES },
+      timeout_secs: { type: 'number', exclusiveMinimum: 0, default: 600 },
+    },
+    required: ['url'],
+    additionalProperties: false,
+  },
+  toConfig: (c, at) => ({
+    url: c['url'] as string,
+    branch: c['branch'] as string,
+    root: c['root'] as string,
+    includeGlobs: c['include_globs'] as string[],
+    excludeGlobs: c['exclude_globs'] as string[],
+    shallow: c['shallow'] as boolean,
+    cacheDir: c['cache_dir'] === undefined ? null : at.resolvePath(c['cache_dir'] as string),
+    maxFileBytes: c['max_file_bytes'] as number,
+    timeoutSecs: c['timeout_secs'] as number,
+  }),
+};

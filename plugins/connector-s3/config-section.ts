@@ -1,0 +1,30 @@
+// `[connectors.s3.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
+import { DEFAULT_MAX_FILE_BYTES, type ConfigSection, type S3ConnectorConfig } from '../../core/api/plugin.ts';
+
+const globs = (fallback: string[]) => ({ type: 'array', items: { type: 'string' }, default: fallback });
+
+export const s3Section: ConfigSection<S3ConnectorConfig> = {
+  schema: {
+    type: 'object',
+    properties: {
+      bucket: { type: 'string' },
+      prefix: { type: 'string', default: '' },
+      region: { type: 'string', default: 'us-east-1' },
+      endpoint_url: { type: 'string' },
+      include_globs: globs(['**/*.md', '**/*.txt']),
+      exclude_globs: globs([]),
+      max_file_bytes: { type: 'integer', minimum: 1, default: DEFAULT_MAX_FILE_BYTES },
+    },
+    required: ['bucket'],
+    additionalProperties: false,
+  },
+  toConfig: (c) => ({
+    bucket: c['bucket'] as string,
+    prefix: c['prefix'] as string,
+    region: c['region'] as string,
+    endpointUrl: (c['endpoint_url'] as string | undefined) ?? null,
+    includeGlobs: c['include_globs'] as string[],
+    excludeGlobs: c['exclude_globs'] as string[],
+    maxFileBytes: c['max_file_bytes'] as number,
+  }),
+};

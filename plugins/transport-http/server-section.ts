@@ -1,0 +1,48 @@
+// `[server]` (Context Harness's name and keys): what `kbctx serve` listens with (ADR 0164).
+import type { ConfigSection, ServerConfig } from '../../core/api/plugin.ts';
+
+const seconds = (fallback: number) => ({ type: 'number', exclusiveMinimum: 0, default: fallback });
+
+export const serverSection: ConfigSection<ServerConfig> = {
+  schema: {
+    type: 'object',
+    properties: {
+      bind: { type: 'string', default: '127.0.0.1:7331' },
+      cors_enabled: { type: 'boolean', default: true },
+      cors_origins: { type: 'array', items: { type: 'string' }, default: ['*'] },
+      allowed_hosts: { type: 'array', items: { type: 'string' }, default: [] },
+      max_body_bytes: { type: 'integer', minimum: 1024, default: 1_048_576 },
+      max_listen_streams: { type: 'integer', minimum: 1, default: 256 },
+      max_listen_streams_per_client: { type: 'integer', minimum: 1, default: 8 },
+      workers: { type: 'integer', minimum: 1, maximum: 64, default: 1 },
+      auth_token_env: { type: 'string' },
+      allow_unauthenticated: { type: 'boolean', default: false },
+      headers_timeout_secs: seconds(10),
+      request_timeout_secs: seconds(30),
+      keep_alive_timeout_secs: seconds(5),
+      watch: { anyOf: [{ type: 'boolean' }, { enum: ['poll'] }], default: true },
+    },
+    additionalProperties: false,
+  },
+  toConfig(s, at) {
+    if ((s['headers_timeout_secs'] as number) > (s['request_timeout_secs'] as number)) {
+      at.fail('headers_timeout_secs', `must not exceed server.request_timeout_secs (${s['request_timeout_secs'] as number})`);
+    }
+    return {
+      bind: s['bind'] as string,
+      corsEnabled: s['cors_enabled'] as boolean,
+      corsOrigins: s['cors_origins'] as string[],
+      allowedHosts: s['allowed_hosts'] as string[],
+      maxBodyBytes: s['max_body_bytes'] as number,
+      maxListenStreams: s['max_listen_streams'] as number,
+      maxListenStreamsPerClient: s['max_listen_streams_per_client'] as number,
+      workers: s['workers'] as number,
+      authTokenEnv: (s['auth_token_env'] as string | undefined) ?? null,
+      allowUnauthenticated: s['allow_unauthenticated'] as boolean,
+      headersTimeoutSecs: s['headers_timeout_secs'] as number,
+      requestTimeoutSecs: s['request_timeout_secs'] as number,
+      keepAliveTimeoutSecs: s['keep_alive_timeout_secs'] as number,
+      watch: s['watch'] as boolean | 'poll',
+    };
+  },
+};

@@ -1,0 +1,31 @@
+// ADR 0164: the first-party sections come from their plugins' JSON Schemas (not core/config/schema.ts),
+// checked without ajv when the schema keeps to the subset, and in the loader's wording.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { BUNDLED_PLUGINS } from '../../../registry/bundled.ts';
+import { fromJsonSchema } from '../../../core/config/from-json-schema.ts';
+import { bundledSections } from '../../../core/config/plugin-sections.ts';
+
+it('[server] is transport-http\'s and each built-in connector type its plugin\'s', () => {
+  const owned = bundledSections();
+  assert.equal(owned.sections.get('server')?.plugin, 'transport-http');
+  assert.deepEqual(Object.fromEntries([...owned.connectors].map(([type, s]) => [type, s.plugin])), { filesystem: 'connector-filesystem', git: 'connector-git', s3: 'connector-s3', script: 'lua-bridge' });
+});
+
+it('every bundled section schema is checked without ajv', () => {
+  for (const plugin of BUNDLED_PLUGINS) {
+    for (const [name, section] of Object.entries({ ...plugin.connectorConfigs, ...plugin.configSections })) {
+      assert.ok(fromJsonSchema(section.schema), `${plugin.name}: ${name} stays in from-json-schema.ts's subset`);
+    }
+  }
+});
+
+it('the subset applies defaults, keeps other keys unless additionalProperties is false, and words errors as the loader', () => {
+  const open = fromJsonSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 1, default: 3 } } })!;
+  assert.deepEqual(open.parse({ other: 'x' }, ['connectors', 't', 'a']), { other: 'x', n: 3 });
+  const closed = fromJsonSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'], additionalProperties: false })!;
+  assert.throws(() => closed.parse({}, ['s']), { message: 'is required', path: ['s', 'n'] });
+  assert.throws(() => closed.parse({ n: 0 }, ['s']), { message: 'must be at least 1', path: ['s', 'n'] });
+  assert.throws(() => closed.parse({ n: 1, m: 2 }, ['s']), { path: ['s', 'm'] });
+  assert.equal(fromJsonSchema({ type: 'string', pattern: '^a' }), null, 'outside the subset: ajv');
+});
