@@ -1,0 +1,13 @@
+// tools-builtin's commands `kbctx search`, `get` and `sources`, registered by its `commands` tap when
+// one of them runs (or for help and completions).
+import type { Command } from 'commander';
+import type { CliContext } from '../../../core/api/plugin.ts';
+import { registerGet } from './get.ts';
+import { registerSearch } from './search.ts';
+import { registerSources } from './sources.ts';
+
+export function registerCommands(program: Command, ctx: CliContext): void {
+  registerSearch(program, ctx);
+  registerGet(program, ctx);
+  registerSources(program, ctx);
+}
