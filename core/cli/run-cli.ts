@@ -21,9 +21,6 @@ type Register = (program: Command, ctx: CliContext) => void;
 const COMMANDS: Record<string, () => Promise<Register>> = {
   init: async () => (await import('./commands/init.ts')).registerInit,
   sync: async () => (await import('./commands/sync.ts')).registerSync,
-  stats: async () => (await import('./commands/stats.ts')).registerStats,
-  export: async () => (await import('./commands/export.ts')).registerExport,
-  migrate: async () => (await import('./commands/migrate.ts')).registerMigrate,
   embed: async () => (await import('./commands/embed.ts')).registerEmbed,
   start: async () => (await import('./commands/start.ts')).registerStart,
   serve: async () => (await import('./commands/serve.ts')).registerServe,

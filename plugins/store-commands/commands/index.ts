@@ -1,0 +1,13 @@
+// store-commands' commands `kbctx stats`, `export` and `migrate`, registered by its `commands` tap when
+// one of them runs (or for help and completions).
+import type { Command } from 'commander';
+import type { CliContext } from '../../../core/api/plugin.ts';
+import { registerExport } from './export.ts';
+import { registerMigrate } from './migrate.ts';
+import { registerStats } from './stats.ts';
+
+export function registerCommands(program: Command, ctx: CliContext): void {
+  registerStats(program, ctx);
+  registerExport(program, ctx);
+  registerMigrate(program, ctx);
+}
