@@ -29,6 +29,11 @@ import type {
 import type { PluginContext } from './plugin-context.ts';
 import type { Plugin } from './plugin.ts';
 
+/** A `commands` tap's extra option: the top-level commands it adds, so the CLI calls it only for them. */
+export interface CommandsTapOptions {
+  commands?: readonly string[];
+}
+
 /** Each tap receives its own plugin's context (the kernel passes a CallContext, swapped per tap). */
 type CallContext = PluginContext;
 /** Extra tap options (the attribution honours them on every hook; typed where a plugin needs them): `timeout` (s) replaces the hook's time-out for that tap. */
@@ -62,8 +67,10 @@ export function createHooks() {
     agents: new SyncHook<[Collector<PluginAgentDef>]>(['agents'], 'agents'),
     /** MCP resources and resource templates (the MCP transports collect them when they start). */
     resources: new SyncHook<[Collector<PluginResourceDef>]>(['resources'], 'resources'),
-    // async series: a tap may import its command module first (`tap` with a synchronous function works too)
-    commands: new AsyncSeriesHook<[CliProgram]>(['program'], 'commands'),
+    // async series: a tap may import its command module first (`tap` with a synchronous function works too).
+    // A tap that names its commands (`{ name, commands: ['search'] }`) is the only one called when one of
+    // them is run (the CLI's start-up); every tap is called for help, completions and unnamed commands.
+    commands: new AsyncSeriesHook<[CliProgram], CommandsTapOptions>(['program'], 'commands'),
     doctor: new AsyncParallelHook<[Collector<DoctorCheck>, CallContext]>(['checks', 'ctx'], 'doctor'),
   });
 }

@@ -1,8 +1,9 @@
 // The kernel's public API: what plugins (first-party and third-party) import. Nothing else in core/
-// is a contract; `import { definePlugin } from 'kbctx'` re-exports this file. Three light entries hold
+// is a contract; `import { definePlugin } from 'kbctx'` re-exports this file. Four light entries hold
 // part of it (ADR 0130): `api/plugin.ts` (the contract, services, errors, every type),
-// `api/algorithms.ts` (the pure search, vector and chunking algorithms) and `api/connectors.ts` (file
-// items, extraction, globs); plugins import those, so a command loads what it runs without this file.
+// `api/algorithms.ts` (the pure search, vector and chunking algorithms), `api/connectors.ts` (file
+// items, extraction, globs) and `api/use-cases.ts` (search, documents, sources, their wire shapes);
+// plugins import those, so a command loads what it runs without this file.
 import type * as McpServerModule from './mcp/index.ts';
 export * from './api/plugin.ts';
 export * from './api/algorithms.ts';
@@ -26,7 +27,6 @@ export type { ToolMeta } from './app/part-values/tool-meta.ts';
 export { asArray, asString, toScriptConfig } from './app/part-values/values.ts';
 
 // The CLI's helpers for plugin commands.
-export { formatTable } from './cli/table.ts';
 export { collect, parseKeyValues } from './cli/key-values.ts';
 
 // The error table every surface answers with, and the server's bind/exposure policy (issue 23).
@@ -43,10 +43,5 @@ export { lineLog } from './domain/log-line.ts';
 export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';
 export type { ParamSpec, ParamType } from './tools/param-spec.ts';
 
-// The use-cases: search, documents, sources, the built-in tools, and their wire shapes.
-export { getDocumentWithChunks, listDocumentPage, type DocumentLister } from './app/documents.ts';
-export { parseSearchParams } from './app/search-params.ts';
-export { search } from './app/search.ts';
-export type { SearchDeps } from './app/search.ts';
-export { indexStats, listSources } from './app/sources.ts';
-export { chunkToWire, documentToWire, searchResultToWire, sourcesToWire, statsToWire } from './app/wire.ts';
+// The use-cases: search, documents, sources, and their wire shapes.
+export * from './api/use-cases.ts';

@@ -22,6 +22,7 @@ import mcpHttp from '../plugins/mcp-http/index.ts';
 import mcpStdio from '../plugins/mcp-stdio/index.ts';
 import registryCommands from '../plugins/registry-commands/index.ts';
 import rest from '../plugins/rest/index.ts';
+import storeCommands from '../plugins/store-commands/index.ts';
 import storeLancedb from '../plugins/store-lancedb/index.ts';
 import storePostgres from '../plugins/store-postgres/index.ts';
 import storeSqlite from '../plugins/store-sqlite/index.ts';
@@ -34,6 +35,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   storeSqlite,
   storePostgres,
   storeLancedb,
+  storeCommands,
   extractDocuments,
   connectorFilesystem,
   connectorGit,

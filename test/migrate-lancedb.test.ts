@@ -4,7 +4,7 @@
 // work on it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { migrateIndex } from '../core/app/migrate-index.ts';
+import { migrateIndex } from '../plugins/store-commands/migrate-index.ts';
 import { openLanceStore } from '../plugins/store-lancedb/lance-store.ts';
 import { openPostgresStore } from '../plugins/store-postgres/pg-store.ts';
 import { openSqliteStore } from '../plugins/store-sqlite/sqlite-store.ts';

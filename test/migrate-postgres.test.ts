@@ -3,7 +3,7 @@
 // answers as the original does, and a sync against the PostgreSQL copy touches nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { migrateIndex } from '../core/app/migrate-index.ts';
+import { migrateIndex } from '../plugins/store-commands/migrate-index.ts';
 import { openPostgresStore } from '../plugins/store-postgres/pg-store.ts';
 import { openSqliteStore } from '../plugins/store-sqlite/sqlite-store.ts';
 import { populatedIndex, snapshotIndex } from './helpers/index-snapshot.ts';

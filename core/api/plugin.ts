@@ -16,7 +16,7 @@ export type { ErrorCode } from '../domain/error-table.ts';
 
 // Services: the host's (index, host, serve, file extraction, inline agents, CLI) and the ones plugins provide.
 export { fileExtraction } from '../file-extraction.ts';
-export { indexService } from '../app/index-service.ts';
+export { indexService, indexToolsService, type BuiltinDeps } from '../app/index-service.ts';
 export { hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
 export { serveService } from '../cli/commands/serve-service.ts';
 export type { ServeState } from '../cli/commands/serve-service.ts';
@@ -80,8 +80,7 @@ export type { Connector, ConnectorWarning, LoadedItem, ScanEntry, ScanOptions, S
 export type { Chunk, SourceItem, SourceStats } from '../domain/models.ts';
 export type { RetryOptions } from '../embed/embedder.ts';
 export type { ConnectorLocks, ConnectorState, ConnectorSyncRun, DocumentHead, DocumentState, EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, ReleaseLock, SourceFilter, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, SyncRun, UpsertOutcome, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from '../store/store.ts';
-// The built-in tools' bodies (the tool registry's module, which the host loads in any case).
-export { builtinTools } from '../app/tools.ts';
+// The tool registry's types (the built-in tools' bodies are tools-builtin's).
 export type { ToolRegistry, ToolInfo, Tool, ToolCallContext } from '../app/tools.ts';
 export { NO_TOOL_CLIENT, type ClientLogLevel, type ToolClient } from '../app/tool-client.ts';
 export type { Agent, AgentArgument, AgentRegistry, PromptMessage, ResolvedPrompt } from '../app/agents.ts';

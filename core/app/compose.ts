@@ -23,17 +23,17 @@ import { VERSION } from '../version.ts';
 import type { LiveIndexHost } from '../live-index.ts';
 import { extensionsService } from '../extensions-service.ts';
 import { Kernel } from '../kernel.ts';
+import type { IndexServices } from '../plugin-context.ts';
 import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../load/load-plugins.ts';
 import { bundledPlugins, bundledProviders } from './bundled-set.ts';
 import { isIncrementalConnector, type IndexAccess } from '../hook-types.ts';
 import { hostService, type LoadFailure } from './host-service.ts';
-import { indexService } from './index-service.ts';
+import { indexService, indexToolsService } from './index-service.ts';
 import { pipelineOf } from './plugin-pipeline.ts';
 import { requireOwn } from '../load/require-own.ts';
 import { checkedConnectorOptions } from '../load/connector-options.ts';
 import type * as PluginParts from './plugin-parts.ts';
 import { PerPluginCollector } from '../collector.ts';
-import { indexServicesOf } from './index-services.ts';
 import { followConfig } from './config-follower.ts';
 import { requireScriptPlugins } from './require-script-plugins.ts';
 import { inlineAgentsService } from './inline-agents-service.ts';
@@ -89,7 +89,8 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env, o
   const embedder = (): Embedder | null => (embedderCache ??= requireOwn<typeof PluginEmbedder>(import.meta.url, '../embed/plugin-embedder.ts').embedderFromPlugins(kernel, config.embedding, env, bundledProviders('embedder')));
   const semantic = config.embedding.provider === 'disabled' ? undefined : lazySemanticSearch(() => embedder() as Embedder);
   const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
-  const kernel = new Kernel({ services: () => indexServicesOf(searchDeps(), store, config.retrieval, connectorLabels) });
+  // Plugins' ctx.search/get/sources are the built-in tools' bodies: tools-builtin's service (dropped: a config error).
+  const kernel: Kernel = new Kernel({ services: (): IndexServices => (kernel.services.has(indexToolsService) ? kernel.services.use(indexToolsService) : noIndexTools()) });
   const scriptFailures: LoadFailure[] = [];
   let extensionsLoaded: Promise<LoadFailure[]> | undefined;
   kernel.services.provide(hostService, { config, env, check: (part) => check(config, part), reportFailures: (f) => void scriptFailures.push(...f) }, 'kbctx');
@@ -293,4 +294,8 @@ function unavailable(ref: ConnectorRef): Connector {
     ? `${ref.label}: the ${ref.type} connector is provided by the plugin ${plugin}, which is not loaded (check plugins in the config)`
     : `${ref.label}: no loaded plugin or extension provides the connector type '${ref.type}' (check plugins and [extensions] modules)`;
   return { label: ref.label, type: ref.type, scan: () => Promise.reject(new KbctxError('config_error', message)) };
+}
+
+function noIndexTools(): never {
+  throw configError("ctx.search, ctx.get and ctx.sources answer with the built-in tools: the tools-builtin plugin is not loaded (remove '!tools-builtin' from plugins)");
 }

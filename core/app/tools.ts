@@ -1,19 +1,11 @@
-// The tool registry: built-in tools (search, get, sources) and any tool added later (Lua script tools,
-// registry tools). REST (`POST /tools/{name}`, `GET /tools/list`), MCP (`tools/list`, `tools/call`)
-// and the CLI (`tool list`) all go through `listTools` / `callTool`, so validation, defaults and
-// results are identical on every surface.
+// The tool registry: every tool plugins add (the built-in search, get and sources from tools-builtin,
+// Lua script tools, registry tools). REST (`POST /tools/{name}`, `GET /tools/list`), MCP (`tools/list`,
+// `tools/call`) and the CLI (`tool list`) all go through `listTools` / `callTool`, so validation,
+// defaults and results are identical on every surface.
 import { notFound } from '../domain/errors.ts';
-import { rejectUnknownParams } from '../tools/unknown-params.ts';
 import { toJsonSchema, validateParams, type JsonSchemaObject, type ParamSpec } from '../tools/param-spec.ts';
-import type { RetrievalConfig } from '../config/types.ts';
-import type { Store } from '../store/store.ts';
-import { getDocument } from './documents.ts';
-import { SEARCH_PARAMS, toSearchParams } from './search-params.ts';
-import { search, type SearchDeps } from './search.ts';
-import { listSources } from './sources.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 import type { ToolClient } from './tool-client.ts';
-import { documentToWire, searchResponseToWire, sourcesToWire } from './wire.ts';
 
 export interface ToolCallContext {
   /** Aborted when the caller gives up (client disconnect, time-out). */
@@ -105,51 +97,4 @@ export class ToolRegistry {
     const result = early !== undefined ? early : await tool.run(params, ctx);
     return toolResult ? toolResult(result, call) : result;
   }
-}
-
-export interface BuiltinDeps {
-  store: Store;
-  retrieval: RetrievalConfig;
-  searchDeps: () => SearchDeps;
-  connectorLabels: () => string[];
-}
-
-/** The three built-in tools. Their results are the same bodies as the dedicated REST paths. */
-export function builtinTools(deps: BuiltinDeps): Tool[] {
-  return [
-    {
-      name: 'search',
-      description:
-        'Search the knowledge base. Returns the best-matching documents with a relevance score in [0, 1] and a snippet; use `get` with a result id to read a whole document.',
-      params: SEARCH_PARAMS,
-      builtin: true,
-      readOnly: true,
-      run: async (params) => {
-        const parsed = toSearchParams(params, deps.retrieval); // params are already validated by ToolRegistry.call
-        return searchResponseToWire(await search(deps.searchDeps(), parsed), parsed.explain);
-      },
-    },
-    {
-      name: 'get',
-      description: 'Fetch one document by id (from search results): title, source, URL, update time and the full body text.',
-      params: [{ name: 'id', type: 'string', required: true, maxLength: 256, description: 'Document id from a search result.' }],
-      builtin: true,
-      readOnly: true,
-      run: async (params) => {
-        rejectUnknownParams(params, ['id']);
-        return documentToWire(await getDocument(deps.store, params['id'] as string));
-      },
-    },
-    {
-      name: 'sources',
-      description: 'List the indexed sources (connectors) with their document and chunk counts.',
-      params: [],
-      builtin: true,
-      readOnly: true,
-      run: async (params) => {
-        rejectUnknownParams(params, []);
-        return sourcesToWire(await listSources(deps.store, deps.connectorLabels()));
-      },
-    },
-  ];
 }

@@ -1,6 +1,7 @@
 // Builds the `kbctx` command tree and runs it. The one place that turns errors into exit codes
 // (through the error table) and usage mistakes into exit 2. Only the invoked command's module is
-// imported (start-up cost); help, completions and unknown commands load them all.
+// imported (start-up cost): core's own from the table below, a plugin's through the `commands` taps
+// that name it (search, get, sources: tools-builtin); help, completions and unknown commands load them all.
 import { Command, CommanderError } from 'commander';
 import { findConfig } from '../config/find-config.ts';
 import { KbctxError } from '../domain/errors.ts';
@@ -10,21 +11,16 @@ import { toSafeLines } from '../domain/log-line.ts';
 import { VERSION } from '../version.ts';
 import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
 import { cliService } from './cli-service.ts';
+import { addDeclaredCommand } from './declared-commands.ts';
 
 const EXIT_USAGE = 2;
 
 type Register = (program: Command, ctx: CliContext) => void;
 
-/** Command name → its module, in help order. A new command adds one line here. */
+/** The host's own command name → its module, in help order. A feature's command comes from its plugin. */
 const COMMANDS: Record<string, () => Promise<Register>> = {
   init: async () => (await import('./commands/init.ts')).registerInit,
   sync: async () => (await import('./commands/sync.ts')).registerSync,
-  search: async () => (await import('./commands/search.ts')).registerSearch,
-  get: async () => (await import('./commands/get.ts')).registerGet,
-  sources: async () => (await import('./commands/sources.ts')).registerSources,
-  stats: async () => (await import('./commands/stats.ts')).registerStats,
-  export: async () => (await import('./commands/export.ts')).registerExport,
-  migrate: async () => (await import('./commands/migrate.ts')).registerMigrate,
   embed: async () => (await import('./commands/embed.ts')).registerEmbed,
   start: async () => (await import('./commands/start.ts')).registerStart,
   serve: async () => (await import('./commands/serve.ts')).registerServe,
@@ -51,7 +47,7 @@ async function commandsFor(argv: readonly string[]): Promise<Register[]> {
   return Promise.all(Object.values(COMMANDS).map((load) => load()));
 }
 
-function buildProgram(ctx: CliContext, program: Command, commands: readonly Register[]): Command {
+function buildProgram(ctx: CliContext, program: Command): Command {
   program
     .name('kbctx')
     .description('kbctx: a knowledge-base context server for AI agents')
@@ -63,9 +59,12 @@ function buildProgram(ctx: CliContext, program: Command, commands: readonly Regi
     .exitOverride()
     .hook('preAction', () => ctx.prepare())
     .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
+  return program;
+}
+
+function addCommands(ctx: CliContext, program: Command, commands: readonly Register[]): void {
   for (const register of commands) register(program, ctx);
   for (const cmd of program.commands) routeThroughContext(ctx, cmd);
-  return program;
 }
 
 /** A subcommand's errors and output go through the CLI context (exit codes, captured io), as the program's do. */
@@ -78,8 +77,11 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   const program = new Command();
   const ctx = new CliContext(io, () => program.opts<GlobalOptions>());
   try {
-    buildProgram(ctx, program, await commandsFor(argv));
-    if (needsPluginCommands(program, argv)) await addPluginCommands(ctx, program, argv);
+    buildProgram(ctx, program);
+    if (!(await addNamedPluginCommand(ctx, program, argv))) {
+      addCommands(ctx, program, await commandsFor(argv));
+      if (needsPluginCommands(program, argv)) await addPluginCommands(ctx, program, argv);
+    }
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
@@ -114,13 +116,38 @@ function missingSubcommand(program: Command, argv: readonly string[]): boolean {
   return name !== undefined && command !== undefined && command.commands.length > 0 && commandName(argv.slice(argv.indexOf(name) + 1)) === undefined;
 }
 
+const helpAsked = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h') || commandName(argv) === 'help' || commandName(argv) === 'completions';
+
+/**
+ * A command that is not the host's own, run (not help): only the `commands` taps that name it are
+ * called, with the bundled plugins the index applies (tools-builtin's `search`); false when none does.
+ */
+async function addNamedPluginCommand(ctx: CliContext, program: Command, argv: readonly string[]): Promise<boolean> {
+  const name = commandName(argv);
+  if (name === undefined || Object.hasOwn(COMMANDS, name) || helpAsked(argv)) return false;
+  program.parseOptions([...argv]); // -c and --json, before the command is known
+  await ctx.prepare();
+  const kbctx = ctx.kbctx();
+  provideCli(ctx);
+  const before = new Set(program.commands);
+  if (!(await addDeclaredCommand(kbctx.kernel.hooks, program, name))) return false;
+  for (const cmd of program.commands.filter((c) => !before.has(c))) routeThroughContext(ctx, cmd);
+  return true;
+}
+
+/** The `kbctx.cli` service, for the commands plugins add. */
+function provideCli(ctx: CliContext): void {
+  const { services } = ctx.kbctx().kernel;
+  if (!services.has(cliService)) services.provide(cliService, ctx, 'kbctx');
+}
+
 async function addPluginCommands(ctx: CliContext, program: Command, argv: readonly string[]): Promise<void> {
-  const help = argv.includes('--help') || argv.includes('-h') || commandName(argv) === 'help' || commandName(argv) === 'completions' || missingSubcommand(program, argv);
+  const help = helpAsked(argv) || missingSubcommand(program, argv);
   try {
     program.parseOptions([...argv]); // -c and --json, before the command is known
     await ctx.prepare();
     const kbctx = ctx.kbctx();
-    kbctx.kernel.services.provide(cliService, ctx, 'kbctx');
+    provideCli(ctx);
     // A configured plugin that cannot load (a changed pin) must not take the bundled commands with it:
     // `kbctx registry add plugins/<name> --trust` is how it is trusted again.
     const unloaded = await kbctx.applyPlugins().then(() => null, (error: unknown) => error);

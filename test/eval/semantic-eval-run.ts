@@ -19,7 +19,7 @@ import { selectConnectors } from '../../core/app/select-connectors.ts';
 import { syncConnectors } from '../../core/app/sync.ts';
 import { loadQrels, loadQueries, writeCorpus } from './scifact.ts';
 import { DEFAULT_RUNS, evaluateSemantic, formatScores, type EvalRun } from './semantic-eval.ts';
-import { migrateIndex } from '../../core/app/migrate-index.ts';
+import { migrateIndex } from '../../plugins/store-commands/migrate-index.ts';
 import { startPostgres } from '../helpers/postgres.ts';
 import { writeTinyModel } from '../helpers/tiny-transformer-model.ts';
 

@@ -4,12 +4,9 @@
 // when the final check finds a difference.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { migrateIndex, type MigrateReport } from '../../app/migrate-index.ts';
-import type { Kbctx } from '../../app/compose.ts';
-import { badRequest, KbctxError } from '../../domain/errors.ts';
-import type { Store } from '../../store/store.ts';
-import type { CliContext } from '../context.ts';
-import { createProgress, progressEveryMs } from '../progress.ts';
+import { badRequest, KbctxError, type CliContext, type Kbctx, type Store } from '../../../core/api/plugin.ts';
+import { createProgress, progressEveryMs } from '../../../core/api/use-cases.ts';
+import { migrateIndex, type MigrateReport } from '../migrate-index.ts';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 /** A target folder ending in `.lance` is a LanceDB index (store-lancedb). */

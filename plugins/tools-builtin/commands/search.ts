@@ -1,10 +1,8 @@
 // `kbctx search <query>`: the same parameters and validation as the REST and MCP search tool.
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { parseSearchParams } from '../../app/search-params.ts';
-import { search, type SearchResponse } from '../../app/search.ts';
-import { searchResponseToWire } from '../../app/wire.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../../../core/api/plugin.ts';
+import { parseSearchParams, search, searchResponseToWire, type SearchResponse } from '../../../core/api/use-cases.ts';
 
 export function registerSearch(program: Command, ctx: CliContext): void {
   program

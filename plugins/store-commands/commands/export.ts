@@ -6,12 +6,8 @@ import { once } from 'node:events';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { exportJsonPieces } from '../../app/documents.ts';
-import { badRequest } from '../../domain/errors.ts';
-import { pathProblem } from '../../domain/path-problem.ts';
-import type { CliContext } from '../context.ts';
-import { createProgress, progressEveryMs } from '../progress.ts';
-import { formatBytes } from '../table.ts';
+import { badRequest, type CliContext } from '../../../core/api/plugin.ts';
+import { createProgress, exportJsonPieces, formatBytes, pathProblem, progressEveryMs } from '../../../core/api/use-cases.ts';
 
 export function registerExport(program: Command, ctx: CliContext): void {
   program

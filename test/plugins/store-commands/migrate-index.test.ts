@@ -10,7 +10,7 @@ import type { Store } from '../../../core/store/store.ts';
 import { IndexFixture } from '../../helpers/index-fixture.ts';
 import { MIGRATE_CONNECTORS, populatedIndex, snapshotEmbedder as embedder, snapshotIndex as snapshot, type IndexSnapshot } from '../../helpers/index-snapshot.ts';
 import { embedPending } from '../../../core/app/embed.ts';
-import { migrateIndex } from '../../../core/app/migrate-index.ts';
+import { migrateIndex } from '../../../plugins/store-commands/migrate-index.ts';
 import { selectConnectors } from '../../../core/app/select-connectors.ts';
 import { syncConnectors } from '../../../core/app/sync.ts';
 

@@ -9,8 +9,7 @@
 // 4. Embeddings by chunk id, in batches (iterateEmbeddings → importEmbeddings): no re-embedding.
 // 5. Tidy the keyword index, bring the approximate vector indexes in step, and verify: counts,
 //    checkpoints and embedding spaces must be equal on both sides.
-import { KbctxError } from '../domain/errors.ts';
-import type { ConnectorState, EmbeddingSpaceCount, Store, StoreCounts, StoredEmbedding } from '../store/store.ts';
+import { KbctxError, type ConnectorState, type EmbeddingSpaceCount, type Store, type StoreCounts, type StoredEmbedding } from '../../core/api/plugin.ts';
 
 const EMBEDDING_BATCH = 500;
 const WRITE_CONCURRENCY = 16;

@@ -1,10 +1,7 @@
 // `kbctx stats`: database path and size, counts, embedded share, and a per-source table.
 import type { Command } from 'commander';
-import { indexStats, type Stats } from '../../app/sources.ts';
-import { statsToWire } from '../../app/wire.ts';
-import type { Kbctx } from '../../app/compose.ts';
-import type { CliContext } from '../context.ts';
-import { formatBytes, formatTable } from '../table.ts';
+import type { CliContext, Kbctx } from '../../../core/api/plugin.ts';
+import { formatBytes, formatTable, indexStats, statsToWire, type Stats } from '../../../core/api/use-cases.ts';
 
 export function registerStats(program: Command, ctx: CliContext): void {
   program

@@ -1,8 +1,7 @@
 // `kbctx get <id>`: the document as JSON (404 → exit 4).
 import type { Command } from 'commander';
-import { getDocument } from '../../app/documents.ts';
-import { documentToWire } from '../../app/wire.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../../../core/api/plugin.ts';
+import { documentToWire, getDocument } from '../../../core/api/use-cases.ts';
 
 export function registerGet(program: Command, ctx: CliContext): void {
   program

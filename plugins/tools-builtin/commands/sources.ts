@@ -1,9 +1,7 @@
 // `kbctx sources`: configured and indexed sources with counts and status.
 import type { Command } from 'commander';
-import { describeStatus, listSources } from '../../app/sources.ts';
-import { sourcesToWire } from '../../app/wire.ts';
-import type { CliContext } from '../context.ts';
-import { formatTable } from '../table.ts';
+import type { CliContext } from '../../../core/api/plugin.ts';
+import { describeStatus, formatTable, listSources, sourcesToWire } from '../../../core/api/use-cases.ts';
 
 export function registerSources(program: Command, ctx: CliContext): void {
   program

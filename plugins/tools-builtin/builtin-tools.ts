@@ -1,0 +1,54 @@
+// The bodies of the built-in tools search, get and sources: the same answers as the dedicated REST
+// paths (`POST /tools/search`, `POST /tools/get`, `GET /tools/sources`), over core's use-cases.
+import type { BuiltinDeps, Tool } from '../../core/api/plugin.ts';
+import {
+  documentToWire,
+  getDocument,
+  listSources,
+  rejectUnknownParams,
+  search,
+  SEARCH_PARAMS,
+  searchResponseToWire,
+  sourcesToWire,
+  toSearchParams,
+} from '../../core/api/use-cases.ts';
+
+/** The three built-in tools. Their results are the same bodies as the dedicated REST paths. */
+export function builtinTools(deps: BuiltinDeps): Tool[] {
+  return [
+    {
+      name: 'search',
+      description:
+        'Search the knowledge base. Returns the best-matching documents with a relevance score in [0, 1] and a snippet; use `get` with a result id to read a whole document.',
+      params: SEARCH_PARAMS,
+      builtin: true,
+      readOnly: true,
+      run: async (params) => {
+        const parsed = toSearchParams(params, deps.retrieval); // params are already validated by ToolRegistry.call
+        return searchResponseToWire(await search(deps.searchDeps(), parsed), parsed.explain);
+      },
+    },
+    {
+      name: 'get',
+      description: 'Fetch one document by id (from search results): title, source, URL, update time and the full body text.',
+      params: [{ name: 'id', type: 'string', required: true, maxLength: 256, description: 'Document id from a search result.' }],
+      builtin: true,
+      readOnly: true,
+      run: async (params) => {
+        rejectUnknownParams(params, ['id']);
+        return documentToWire(await getDocument(deps.store, params['id'] as string));
+      },
+    },
+    {
+      name: 'sources',
+      description: 'List the indexed sources (connectors) with their document and chunk counts.',
+      params: [],
+      builtin: true,
+      readOnly: true,
+      run: async (params) => {
+        rejectUnknownParams(params, []);
+        return sourcesToWire(await listSources(deps.store, deps.connectorLabels()));
+      },
+    },
+  ];
+}
