@@ -2,7 +2,7 @@
 // non-loopback client is refused unless the server requires a token (then the auth guard vouched for it),
 // and a trigger must be JSON: a page on another (loopback) origin cannot send that without a CORS preflight.
 import { KbctxError, type SyncControl } from '../../core/api/plugin.ts';
-import type { HttpRoute } from '../transport-http/api.ts';
+import { requireJsonPost, type HttpRoute } from '../transport-http/api.ts';
 import { syncStatusToWire } from './status-wire.ts';
 
 export function syncRoutes(control: SyncControl, options: { tokenRequired: boolean }): HttpRoute[] {
@@ -12,7 +12,7 @@ export function syncRoutes(control: SyncControl, options: { tokenRequired: boole
       method: 'POST',
       path: '/sync/:connector',
       handle: async (r) => {
-        requireJson(r.contentType);
+        requireJsonPost('POST', '/sync/{connector}', r.contentType);
         if (!options.tokenRequired && !isLoopbackAddress(r.remoteAddress)) {
           throw new KbctxError('forbidden', 'POST /sync/{connector} is only accepted from this machine unless the server requires a token ([server].auth_token_env)');
         }
@@ -20,18 +20,6 @@ export function syncRoutes(control: SyncControl, options: { tokenRequired: boole
       },
     },
   ];
-}
-
-// application/json or application/<x>+json, parameters allowed. An HTML form or a "simple" fetch can only
-// send text/plain, multipart/form-data or application/x-www-form-urlencoded without a preflight.
-const JSON_TYPE = /^application\/(?:[^;\s]+\+)?json\s*(?:;|$)/i;
-
-function requireJson(contentType: string | undefined): void {
-  if (contentType !== undefined && JSON_TYPE.test(contentType)) return;
-  throw new KbctxError(
-    'unsupported_media_type',
-    `POST /sync/{connector} needs Content-Type: application/json (a body such as {}), got ${contentType === undefined ? 'none' : JSON.stringify(contentType.slice(0, 100))}: a web page cannot send that without a CORS preflight`,
-  );
 }
 
 /** The peer address of a socket: 127.0.0.0/8, ::1, or their IPv4-mapped form. */

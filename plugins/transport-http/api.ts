@@ -4,7 +4,7 @@
 // imported for types alone (erased), so importing it loads nothing but tapable.
 import { AsyncSeriesHook } from 'tapable';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { defineExtensionPoint, type Collector, type PluginContext, type PluginKernel } from '../../core/api/plugin.ts';
+import { defineExtensionPoint, KbctxError, type Collector, type PluginContext, type PluginKernel } from '../../core/api/plugin.ts';
 
 /** One request to an HTTP JSON route. */
 export interface HttpRouteRequest {
@@ -75,3 +75,20 @@ export type HttpHooks = ReturnType<typeof httpHooks.hooks>;
 
 /** transport-http's hooks in this kernel: `getHttpHooks(kernel).httpRoutes.tapPromise('my-plugin', …)`. */
 export const getHttpHooks = (kernel: Pick<PluginKernel, 'hooksOf'>): HttpHooks => kernel.hooksOf(httpHooks);
+
+// Every POST must say it is JSON (ADR 0140). An HTML form or a "simple" cross-origin fetch (no body, or
+// text/plain, form or multipart bodies) is sent without a CORS preflight, so a page on any loopback
+// origin could call a tool with side effects, start an agent or a sync; a JSON content type needs a
+// preflight, which the CORS policy answers. transport-http checks every POST route; a route a plugin
+// serves elsewhere may call it itself.
+const JSON_TYPE = /^application\/(?:[^;\s]+\+)?json\s*(?:;|$)/i;
+
+/** Throws 415 unless a POST carries `Content-Type: application/json` (or `application/<x>+json`). */
+export function requireJsonPost(method: string, url: string, contentType: string | undefined): void {
+  if (method !== 'POST' || (contentType !== undefined && JSON_TYPE.test(contentType))) return;
+  const got = contentType === undefined ? 'none' : JSON.stringify(contentType.slice(0, 100));
+  throw new KbctxError(
+    'unsupported_media_type',
+    `POST ${url.split('?', 1)[0]!.slice(0, 200)} needs Content-Type: application/json (a body such as {}), got ${got}: a web page cannot send that without a CORS preflight`,
+  );
+}

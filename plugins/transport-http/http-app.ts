@@ -8,11 +8,10 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { KbctxError, badRequest, errorMapping, isKbctxError, isLoopbackHost, type ServerConfig } from '../../core/index.ts';
-import type { HttpApp, HttpSurface } from './api.ts';
+import { requireJsonPost, type HttpApp, type HttpSurface } from './api.ts';
 import { BEARER_CHALLENGE, createBearerAuth } from './bearer-auth.ts';
 import { createHostGuard } from './host-guard.ts';
 import { createLimitedServer } from './limited-server.ts';
-import { requireJsonPost } from './json-posts.ts';
 import { normaliseRequestTarget } from './request-target.ts';
 
 export type Log = (line: string) => void;
