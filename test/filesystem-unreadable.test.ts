@@ -2,10 +2,9 @@
 // and what was indexed from it before is kept (unknown, not gone). Runs the real CLI; as root (which
 // ignores chmod) the CLI runs as `nobody` so the permission bites.
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, readdirSync } from 'node:fs';
-import path from 'node:path';
+import { chmodSync, chownSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { unprivilegedUser, type UserIds } from './helpers/unprivileged-user.ts';
+import { chownTree, unprivilegedUser } from './helpers/unprivileged-user.ts';
 import { Workspace } from './helpers/workspace.ts';
 
 const ws = new Workspace('kbctx-unreadable-');
@@ -14,14 +13,6 @@ after(() => {
   ws.cleanup();
 });
 
-function chownTree(dir: string, user: UserIds): void {
-  chownSync(dir, user.uid, user.gid);
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) chownTree(full, user);
-    else chownSync(full, user.uid, user.gid);
-  }
-}
 
 describe('filesystem connector: an unreadable folder', () => {
   it('skips the folder with an error note, indexes the rest and deletes none of its documents', async () => {

@@ -3,10 +3,9 @@
 // reports both as FAIL lines. The read-only folder is real: as root (which ignores chmod) the CLI runs
 // as `nobody`, so the permission bites.
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
+import { chmodSync, existsSync, readdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { unprivilegedUser, type UserIds } from '../helpers/unprivileged-user.ts';
+import { chownTree, unprivilegedUser } from '../helpers/unprivileged-user.ts';
 import { Workspace } from '../helpers/workspace.ts';
 
 const ws = new Workspace('kbctx-index-access-');
@@ -15,14 +14,6 @@ after(() => {
   ws.cleanup();
 });
 
-function chownTree(dir: string, user: UserIds): void {
-  chownSync(dir, user.uid, user.gid);
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) chownTree(full, user);
-    else chownSync(full, user.uid, user.gid);
-  }
-}
 
 describe('a read-only index', () => {
   it('search, stats, sources and get work; sync and init exit 6 naming the folder; doctor prints a FAIL line with the fix', async () => {

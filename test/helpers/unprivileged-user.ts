@@ -1,6 +1,7 @@
 // Tests that need permissions to bite (chmod 000, PostgreSQL's refusal of root) run a child process as
 // an unprivileged user when the tests themselves run as root: root ignores file permissions.
-import { readFileSync } from 'node:fs';
+import { chownSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 export interface UserIds {
   uid: number;
@@ -16,4 +17,14 @@ export function unprivilegedUser(names: readonly string[] = ['nobody']): UserIds
     if (entry) return { uid: Number(entry[2]), gid: Number(entry[3]) };
   }
   throw new Error(`running as root, and none of the users ${names.join(', ')} exists to run the child process as`);
+}
+
+/** Gives `dir` and everything under it to `user` (the tree the CLI run as that user must write). */
+export function chownTree(dir: string, user: UserIds): void {
+  chownSync(dir, user.uid, user.gid);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) chownTree(full, user);
+    else chownSync(full, user.uid, user.gid);
+  }
 }
