@@ -9,6 +9,8 @@ export { STAGE } from '../stages.ts';
 export { requireOwn } from '../load/require-own.ts';
 export { createServiceRef, type ServiceRef } from '../services.ts';
 export { defineExtensionPoint, type ExtensionPoint, type HookSet } from '../extension-point.ts';
+// The collector a hook's caller passes: each item is recorded with the plugin whose tap added it.
+export { PerPluginCollector } from '../collector.ts';
 export { PluginError } from '../plugin-error.ts';
 export { KbctxError, badRequest, configError, notFound, isKbctxError } from '../domain/errors.ts';
 export { closestName, didYouMean } from '../domain/closest-name.ts';

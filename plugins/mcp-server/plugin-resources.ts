@@ -1,10 +1,7 @@
 // The MCP resources plugins add through the `resources` hook: fixed URIs and URI templates (RFC 6570
 // level 1, `{name}` = one piece without '/'), collected once when an MCP transport starts. Reading
 // runs the plugin's `read` with that plugin's own context.
-import { PerPluginCollector } from '../collector.ts';
-import type { PluginResourceContents, PluginResourceDef } from '../hook-types.ts';
-import type { Kernel } from '../kernel.ts';
-import { KbctxError } from '../domain/errors.ts';
+import { KbctxError, PerPluginCollector, type Kernel, type PluginResourceContents, type PluginResourceDef } from '../../core/index.ts';
 
 export type McpResourceContents = { uri: string; mimeType?: string } & ({ text: string } | { blob: string });
 

@@ -2,12 +2,7 @@
 // and the registries. The SDK calls it per HTTP request (stateless legacy and 2026-07-28 eras) or
 // per stdio connection; construction only attaches handlers, so a request pays no start-up cost.
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CallToolResult, type ContentBlock, type Server } from '@modelcontextprotocol/server';
-import type { AgentRegistry } from '../app/agents.ts';
-import type { DocumentLister } from '../app/documents.ts';
-import type { ToolClient } from '../app/tool-client.ts';
-import type { ToolRegistry } from '../app/tools.ts';
-import { isKbctxError } from '../domain/errors.ts';
-import { errorMapping } from '../domain/error-table.ts';
+import { errorMapping, isKbctxError, type AgentRegistry, type DocumentLister, type ToolClient, type ToolRegistry } from '../../core/index.ts';
 import { KBCTX_INSTRUCTIONS } from './instructions.ts';
 import { legacyResourceNotFound } from './legacy-not-found.ts';
 import { DOCUMENT_MIME_TYPE, DOCUMENT_URI_PREFIX, type McpCatalog } from './mcp-catalog.ts';

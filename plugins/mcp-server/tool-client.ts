@@ -3,7 +3,7 @@
 // `_meta` logLevel: none sends nothing, SEP-2575), and progress for the request's progressToken.
 // Notifications are best effort: a client gone mid-call must not fail the tool.
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { ToolClient } from '../app/tool-client.ts';
+import type { ToolClient } from '../../core/index.ts';
 
 export function toolClientOf(ctx: ServerContext): ToolClient {
   const token = ctx.mcpReq._meta?.progressToken;
