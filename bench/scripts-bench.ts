@@ -18,6 +18,7 @@ import { syncConnectors } from '../core/app/sync.ts';
 import { buildHttpApp } from '../plugins/transport-http/http-app.ts';
 import { closeGracefully } from '../plugins/transport-http/start-http-server.ts';
 import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } from '../plugins/mcp-http/mcp-http-handler.ts';
+import { createServerFactory } from '../plugins/mcp-server/server-factory.ts';
 import { restSurface } from '../plugins/rest/rest-routes.ts';
 import { VERSION } from '../core/version.ts';
 import { runHostileScenario } from './hostile-scripts.ts';
@@ -64,7 +65,7 @@ try {
 
   // The real REST + MCP server, as `kbctx serve mcp` builds it.
   const agents = kbctx.agents();
-  const mcp = await createMcpHttpHandler({ tools, agents, version: VERSION, maxBodyBytes: kbctx.config.server.maxBodyBytes, listenLimits: listenLimitsOf(kbctx.config.server), log: () => {} });
+  const mcp = createMcpHttpHandler({ server: createServerFactory({ tools, agents, version: VERSION, log: () => {} }), maxBodyBytes: kbctx.config.server.maxBodyBytes, listenLimits: listenLimitsOf(kbctx.config.server), log: () => {} });
   const server = await buildHttpApp({ version: VERSION, config: kbctx.config.server, bindHost: '127.0.0.1', surfaces: [restSurface({ tools, agents }), mcpHttpSurface(mcp)], log: () => {} });
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   const address = server.server.address() as { port: number };

@@ -4,7 +4,6 @@
 // `api/algorithms.ts` (the pure search, vector and chunking algorithms), `api/connectors.ts` (file
 // items, extraction, globs) and `api/use-cases.ts` (search, documents, sources, their wire shapes);
 // plugins import those, so a command loads what it runs without this file.
-import type * as McpServerModule from './mcp/index.ts';
 export * from './api/plugin.ts';
 export * from './api/algorithms.ts';
 export * from './api/connectors.ts';
@@ -35,9 +34,6 @@ export { isLoopbackHost, parseBind, toHttpUrl, type BindAddress } from './http/b
 export { checkExposure, type Exposure } from './http/exposure-policy.ts';
 // The registries' wire shapes every surface (REST, MCP, CLI) answers with.
 export { agentsToWire, toolsToWire } from './app/wire.ts';
-/** The MCP server factory the MCP transports share; a function so only a serving process loads the MCP SDK. */
-export const loadMcpServer = (): Promise<typeof McpServerModule> => import('./mcp/index.ts');
-export type { McpServerDeps } from './mcp/index.ts';
 
 export { lineLog } from './domain/log-line.ts';
 export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';

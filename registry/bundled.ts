@@ -19,6 +19,7 @@ import extractDocuments from '../plugins/extract-documents/index.ts';
 import liveIndex from '../plugins/live-index/index.ts';
 import luaBridge from '../plugins/lua-bridge/index.ts';
 import mcpHttp from '../plugins/mcp-http/index.ts';
+import mcpServer from '../plugins/mcp-server/index.ts';
 import mcpStdio from '../plugins/mcp-stdio/index.ts';
 import registryCommands from '../plugins/registry-commands/index.ts';
 import rest from '../plugins/rest/index.ts';
@@ -48,6 +49,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   luaBridge,
   toolsBuiltin,
   agentsInline,
+  mcpServer, // before the MCP transports, which depend on it
   transportHttp,
   rest,
   mcpHttp,

@@ -115,10 +115,10 @@ it('a contract entry (plugins/<name>/api.ts) is light: it loads only core\'s plu
 
 /**
  * Folders of core/ that still import a transport or CLI package, each moving into plugins (issue 30):
- * core/cli/ (commander: the commands move to the plugins whose features they are) and core/mcp/ (the
- * MCP SDK: the MCP server factory moves to an MCP plugin). Nothing else in core/ may.
+ * core/cli/ (commander: the commands move to the plugins whose features they are). The MCP SDK has no
+ * folder left: the MCP server is the mcp-server plugin (ADR 0173). Nothing else in core/ may.
  */
-const STILL_TO_MOVE: Readonly<Record<string, readonly string[]>> = { commander: ['core/cli/'], '@modelcontextprotocol/': ['core/mcp/'], fastify: [] };
+const STILL_TO_MOVE: Readonly<Record<string, readonly string[]>> = { commander: ['core/cli/'], '@modelcontextprotocol/': [], fastify: [] };
 
 it('core/ imports no fastify, commander or MCP SDK (types included), but for the folders still to move', () => {
   const bad = sourceFiles('core').flatMap((file) =>

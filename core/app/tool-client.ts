@@ -1,5 +1,5 @@
 // The client that called a tool, as the tool sees it: log messages and progress sent to it while the
-// tool runs. Only MCP has a channel back (core/mcp/tool-client.ts builds one per `tools/call`); over
+// tool runs. Only MCP has a channel back (the mcp-server plugin's tool-client.ts builds one per `tools/call`); over
 // REST and the CLI the tool gets NO_TOOL_CLIENT, whose calls do nothing.
 
 /** MCP's log levels, least severe first (RFC 5424 names). */

@@ -1,6 +1,7 @@
 // First-party plugin: the MCP endpoint (Streamable HTTP, `/mcp`) on the HTTP server, through
 // `httpRoutes`. The MCP SDK is imported when the server starts, never by other commands.
 import { definePlugin, serveService } from '../../core/api/plugin.ts';
+import { mcpServerService } from '../mcp-server/api.ts';
 import { getHttpHooks } from '../transport-http/api.ts';
 
 const plugin = definePlugin({
@@ -8,23 +9,23 @@ const plugin = definePlugin({
   version: '0.2.0',
   kbctx: '^0.2',
   provides: ['route:/mcp'],
+  dependencies: ['mcp-server'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     getHttpHooks(kernel).httpRoutes.tapPromise('mcp-http', async (surfaces) => {
       const [{ createMcpHttpHandler, listenLimitsOf, mcpHttpSurface }, { listDocumentPage }] = await Promise.all([import('./mcp-http-handler.ts'), import('../../core/index.ts')]);
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       const config = kbctx.config.server;
-      const handler = await createMcpHttpHandler({
+      const server = await kernel.use(mcpServerService).createFactory({
         tools,
         agents,
         version,
-        maxBodyBytes: config.maxBodyBytes,
-        listenLimits: listenLimitsOf(config),
         log,
         documents: (cursor) => listDocumentPage(kbctx.store, cursor),
         syncStatus: live?.statusJson,
         kernel: kbctx.kernel,
       });
+      const handler = createMcpHttpHandler({ server, maxBodyBytes: config.maxBodyBytes, listenLimits: listenLimitsOf(config), log });
       live?.onIndexChanged(() => handler.resourcesChanged());
       surfaces.add(mcpHttpSurface(handler));
     });

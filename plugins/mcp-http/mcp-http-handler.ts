@@ -6,7 +6,8 @@
 // requests the SDK rejects are logged in summary (summarised-log.ts).
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { errorMapping, isKbctxError, loadMcpServer, type AgentRegistry, type DocumentLister, type Kernel, type ToolRegistry } from '../../core/index.ts';
+import { errorMapping, isKbctxError } from '../../core/index.ts';
+import type { McpServerFactory } from '../mcp-server/api.ts';
 import type { HttpApp, HttpReply, HttpRequest, HttpSurface } from '../transport-http/api.ts';
 import { listenClientKey, ListenStreams, type ListenLimits } from './listen-limits.ts';
 import { createSummarisedLog } from './summarised-log.ts';
@@ -14,18 +15,12 @@ import { createSummarisedLog } from './summarised-log.ts';
 export { listenLimitsOf } from './listen-limits.ts';
 
 export interface McpHttpOptions {
-  tools: ToolRegistry;
-  agents: AgentRegistry;
-  version: string;
+  /** The SDK servers to answer with (mcp-server's `createFactory`). */
+  server: McpServerFactory;
   maxBodyBytes: number;
   /** Caps on open 2026-07-28 `subscriptions/listen` streams ([server].max_listen_streams…). */
   listenLimits: ListenLimits;
   log: (line: string) => void;
-  /** Pages of indexed documents for MCP `resources/list`. */
-  documents?: DocumentLister | undefined;
-  syncStatus?: (() => Promise<unknown>) | undefined;
-  /** The kernel whose `resources` hook gives the plugins' MCP resources. */
-  kernel?: Kernel | undefined;
 }
 
 export interface McpHttpHandler {
@@ -47,14 +42,11 @@ export function mcpHttpSurface(handler: McpHttpHandler): HttpSurface {
   };
 }
 
-export async function createMcpHttpHandler(options: McpHttpOptions): Promise<McpHttpHandler> {
-  const { buildMcpCatalog, collectPluginResources, createMcpServerFactory } = await loadMcpServer();
-  const catalog = buildMcpCatalog(options.tools, options.agents);
-  const factory = createMcpServerFactory({ catalog, tools: options.tools, agents: options.agents, version: options.version, log: options.log, documents: options.documents, syncStatus: options.syncStatus, resources: options.kernel && collectPluginResources(options.kernel) });
+export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const listens = new ListenStreams(options.listenLimits);
   // The SDK reports each request it rejects (a bad body, a wrong content type): one line per kind per window.
   const errors = createSummarisedLog(options.log, { windowMs: REJECTION_WINDOW_MS, maxKinds: 32, prefix: 'mcp: ' });
-  const handler = createMcpHandler(factory, {
+  const handler = createMcpHandler(options.server, {
     maxRequestBodySize: options.maxBodyBytes,
     maxSubscriptions: options.listenLimits.perServer, // a backstop: ListenStreams refuses first, with a clear answer
     onerror: (error) => errors.write(errorKind(error.message), `mcp: ${error.message}`),

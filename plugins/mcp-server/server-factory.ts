@@ -1,6 +1,12 @@
-// The MCP server the transports share (mcp-http, mcp-stdio): the SDK server factory and the catalog
-// it advertises. Plugins load it through core/index.ts's `loadMcpServer()`, so only a serving process
-// imports the MCP SDK.
-export { createMcpServerFactory, type McpServerDeps } from './create-mcp-server.ts';
-export { buildMcpCatalog, type McpCatalog } from './mcp-catalog.ts';
-export { collectPluginResources, type PluginResources } from './plugin-resources.ts';
+// The service's body (api.ts): the catalog built once from the registries, the plugins' resources
+// collected once, and the SDK server factory over them. Loaded when a transport first asks for it.
+import type { McpServerFactory, McpServerOptions } from './api.ts';
+import { createMcpServerFactory } from './create-mcp-server.ts';
+import { buildMcpCatalog } from './mcp-catalog.ts';
+import { collectPluginResources } from './plugin-resources.ts';
+
+export function createServerFactory(options: McpServerOptions): McpServerFactory {
+  const { kernel, ...deps } = options;
+  const catalog = buildMcpCatalog(options.tools, options.agents);
+  return createMcpServerFactory({ ...deps, catalog, resources: kernel && collectPluginResources(kernel) });
+}

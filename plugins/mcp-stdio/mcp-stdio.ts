@@ -2,24 +2,21 @@
 // launch MCP servers as subprocesses. Nothing else may write to stdout while it runs.
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { loadMcpServer, type Kernel, type McpServerDeps } from '../../core/index.ts';
+import type { McpServerFactory } from '../mcp-server/api.ts';
 
-/** The MCP server's dependencies (its catalog is built here from the registries), plus index changes. */
-export interface McpStdioOptions extends Omit<McpServerDeps, 'catalog' | 'resources'> {
-  /** The kernel whose `resources` hook gives the plugins' MCP resources. */
-  kernel: Kernel;
+export interface McpStdioOptions {
+  /** The SDK servers to answer with (mcp-server's `createFactory`). */
+  server: McpServerFactory;
+  log: (line: string) => void;
   /** Registers for index changes: the connected (2025-revision) client gets `notifications/resources/list_changed`. */
   onIndexChanged?: ((listener: () => void) => void) | undefined;
 }
 
 /** Serves until stdin closes; resolves then. */
-export async function runMcpStdio(options: McpStdioOptions): Promise<void> {
-  const { buildMcpCatalog, collectPluginResources, createMcpServerFactory } = await loadMcpServer();
-  const catalog = buildMcpCatalog(options.tools, options.agents);
-  const create = createMcpServerFactory({ catalog, ...options, resources: collectPluginResources(options.kernel) });
+export function runMcpStdio(options: McpStdioOptions): Promise<void> {
   const servers: Server[] = [];
   const factory = (): Server => {
-    const server = create();
+    const server = options.server();
     servers.push(server);
     return server;
   };

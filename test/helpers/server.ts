@@ -7,6 +7,7 @@ import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
 import { buildHttpApp } from '../../plugins/transport-http/http-app.ts';
 import { closeGracefully } from '../../plugins/transport-http/start-http-server.ts';
 import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface, type McpHttpHandler } from '../../plugins/mcp-http/mcp-http-handler.ts';
+import { createServerFactory } from '../../plugins/mcp-server/server-factory.ts';
 import { restSurface } from '../../plugins/rest/rest-routes.ts';
 import { listDocumentPage } from '../../core/app/documents.ts';
 import { VERSION } from '../../core/version.ts';
@@ -74,15 +75,8 @@ export async function startTestServer(
   const failures = await kbctx.loadScripts(); // as `serve` does
   if (failures.length > 0) throw new Error(`scripts not loaded: ${failures.map((f) => f.message).join('; ')}`);
   const log: string[] = [];
-  const mcp: McpHttpHandler = await createMcpHttpHandler({
-    tools: kbctx.tools(),
-    agents: kbctx.agents(),
-    version: VERSION,
-    maxBodyBytes: config.server.maxBodyBytes,
-    listenLimits: listenLimitsOf(config.server),
-    log: (l) => log.push(l),
-    documents: (cursor) => listDocumentPage(kbctx.store, cursor),
-  });
+  const server = createServerFactory({ tools: kbctx.tools(), agents: kbctx.agents(), version: VERSION, log: (l) => log.push(l), documents: (cursor) => listDocumentPage(kbctx.store, cursor) });
+  const mcp: McpHttpHandler = createMcpHttpHandler({ server, maxBodyBytes: config.server.maxBodyBytes, listenLimits: listenLimitsOf(config.server), log: (l) => log.push(l) });
   const web = createWebSurface({
     store: kbctx.store,
     connectorLabels: kbctx.connectorLabels,

@@ -1,4 +1,5 @@
-// The transport plugins (transport-http, rest, mcp-http, web, mcp-stdio) dropped one at a time, over
+// The transport plugins (transport-http, rest, mcp-http, web, mcp-stdio, and mcp-server, the MCP server
+// both MCP transports need) dropped one at a time, over
 // real HTTP: `kbctx serve mcp --bind 127.0.0.1:0` serves exactly what the loaded plugins provide.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -18,9 +19,10 @@ before(async () => {
 });
 after(() => ws.cleanup());
 
-/** `kbctx serve mcp` with the bundled plugins minus `dropped`; waits for `ready`. */
-function serveWithout(dropped: string, ready?: RegExp): Promise<KbctxServer> {
-  ws.write('drop.toml', `plugins = ["bundled", "!${dropped}"]\n${BASE_CONFIG}`);
+/** `kbctx serve mcp` with the bundled plugins minus `dropped` (one name, or several); waits for `ready`. */
+function serveWithout(dropped: string | string[], ready?: RegExp): Promise<KbctxServer> {
+  const drops = [dropped].flat().map((name) => `, "!${name}"`).join('');
+  ws.write('drop.toml', `plugins = ["bundled"${drops}]\n${BASE_CONFIG}`);
   return spawnServer(ws, ['-c', 'drop.toml', 'serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'], {}, ready);
 }
 
@@ -85,6 +87,25 @@ describe('dropping a transport plugin', () => {
     assert.match(r.stderr, /the mcp transport is provided by the plugin transport-http, which is not loaded/);
   });
 
+  it('"!mcp-server" alone: a config error naming the MCP transport that needs it (exit 3)', async () => {
+    ws.write('drop.toml', `plugins = ["bundled", "!mcp-server"]\n${BASE_CONFIG}`);
+    const r = await runKbctx(['-c', 'drop.toml', 'serve', 'mcp', '--bind', '127.0.0.1:0'], { cwd: ws.dir });
+    assert.equal(r.code, 3);
+    assert.match(r.stderr, /plugin 'mcp-http' needs 'mcp-server', which is dropped from plugins/);
+  });
+
+  it('"!mcp-server" with both MCP transports: REST only, no /mcp and no MCP endpoint in the banner', async () => {
+    const s = await serveWithout(['mcp-server', 'mcp-http', 'mcp-stdio'], LISTENING);
+    try {
+      assert.equal((await search(s.url)).status, 200);
+      const mcp = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+      assert.equal(mcp.status, 404);
+      assert.doesNotMatch(s.stdout, /MCP endpoint/);
+    } finally {
+      assert.equal(await s.stop(), 0);
+    }
+  });
+
   it('"!mcp-stdio": serve stdio is a config error naming the plugin (exit 3)', async () => {
     ws.write('drop.toml', `plugins = ["bundled", "!mcp-stdio"]\n${BASE_CONFIG}`);
     const r = await runKbctx(['-c', 'drop.toml', 'serve', 'stdio'], { cwd: ws.dir });
@@ -96,9 +117,11 @@ describe('dropping a transport plugin', () => {
 it('kbctx plugins lists the transport plugins with the hooks they tap', async () => {
   const r = await runKbctx(['plugins', '--json'], { cwd: ws.dir });
   assert.equal(r.code, 0, r.stderr);
-  const { plugins } = JSON.parse(r.stdout) as { plugins: { name: string; hooks: string[] }[] };
+  const { plugins } = JSON.parse(r.stdout) as { plugins: { name: string; hooks: string[]; provides: string[] }[] };
   const hooks = (name: string): string[] | undefined => plugins.find((p) => p.name === name)?.hooks;
   assert.deepEqual(hooks('transport-http'), ['createTransport.for("mcp")', 'createTransport.for("http-handler")']);
   assert.deepEqual(hooks('mcp-stdio'), ['createTransport.for("stdio")']);
   for (const name of ['rest', 'mcp-http', 'web']) assert.deepEqual(hooks(name), ['httpRoutes']);
+  const mcpServer = plugins.find((p) => p.name === 'mcp-server');
+  assert.deepEqual(mcpServer?.provides, ['service:kbctx.mcp-server'], 'the MCP server both MCP transports use');
 });
