@@ -153,7 +153,7 @@ it('the top level is the card\'s: core, plugins, registry, config, test (no src/
 
 it('the rule reader sees imports (guards the test itself)', () => {
   assert.ok(relativeImports('plugins/tools-builtin/index.ts').includes('core/api/plugin.ts'));
-  assert.ok(relativeImports('plugins/mcp-stdio/index.ts').includes('core/index.ts'), 'dynamic import()');
+  assert.ok(relativeImports('plugins/mcp-stdio/index.ts').includes('plugins/mcp-stdio/mcp-stdio.ts'), 'dynamic import()');
   assert.ok(relativeImports('core/kernel.ts').includes('core/hooks.ts'));
   assert.ok(valueImports('core/kernel.ts').includes('./hooks.ts') && !valueImports('core/kernel.ts').includes('./plugin.ts'), 'type-only imports are not value imports');
   assert.ok(packageImports('core/cli/run-cli.ts').includes('commander'));

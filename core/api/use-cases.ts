@@ -1,7 +1,7 @@
 // The use-cases the surfaces share, a light entry of the public API (ADR 0130): search, documents,
 // sources and their wire shapes, and the CLI's helpers (tables, progress). The built-in tools and the
 // commands plugins contribute (`kbctx search`, `stats`, …) import this, not the whole API (core/index.ts).
-export { exportJsonPieces, getDocument, getDocumentWithChunks, listDocumentPage, type DocumentLister } from '../app/documents.ts';
+export { exportJsonPieces, getDocument, getDocumentWithChunks } from '../app/documents.ts';
 export { parseSearchParams, SEARCH_PARAMS, toSearchParams, type SearchParams } from '../app/search-params.ts';
 export { search } from '../app/search.ts';
 export type { SearchDeps, SearchResponse } from '../app/search.ts';

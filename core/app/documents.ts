@@ -1,7 +1,7 @@
 // Reading documents: `get` by id (404 when unknown) and the full export.
-import { badRequest, notFound } from '../domain/errors.ts';
+import { notFound } from '../domain/errors.ts';
 import type { Chunk } from '../domain/models.ts';
-import type { DocumentHead, Store, StoredDocument } from '../store/store.ts';
+import type { Store, StoredDocument } from '../store/store.ts';
 import { chunkToWire, documentToWire } from './wire.ts';
 
 export async function getDocument(store: Store, id: string): Promise<StoredDocument> {
@@ -43,23 +43,4 @@ export async function* exportJsonPieces(store: Store, counts = { documents: 0, c
 
 async function* map<A, B>(items: AsyncIterable<A>, fn: (a: A) => B): AsyncGenerator<B> {
   for await (const item of items) yield fn(item);
-}
-
-export type DocumentLister = (cursor: string | undefined) => Promise<DocumentPage>;
-
-export interface DocumentPage {
-  documents: DocumentHead[];
-  /** Opaque; pass it back for the next page. Absent on the last page. */
-  nextCursor: string | undefined;
-}
-
-/** One page of documents in a stable order (MCP `resources/list`). A cursor that is not ours is bad_request. */
-export async function listDocumentPage(store: Store, cursor: string | undefined, pageSize = 100): Promise<DocumentPage> {
-  let after = 0;
-  if (cursor !== undefined) {
-    after = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (!Number.isSafeInteger(after) || after < 0) throw badRequest(`invalid cursor '${cursor}': pass back a nextCursor from an earlier page`);
-  }
-  const page = await store.listDocuments(after, pageSize);
-  return { documents: page.documents, nextCursor: page.last === null ? undefined : Buffer.from(String(page.last)).toString('base64url') };
 }

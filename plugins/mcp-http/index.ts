@@ -13,7 +13,7 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     getHttpHooks(kernel).httpRoutes.tapPromise('mcp-http', async (surfaces) => {
-      const [{ createMcpHttpHandler, listenLimitsOf, mcpHttpSurface }, { listDocumentPage }] = await Promise.all([import('./mcp-http-handler.ts'), import('../../core/index.ts')]);
+      const { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } = await import('./mcp-http-handler.ts');
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       const config = kbctx.config.server;
       const server = await kernel.use(mcpServerService).createFactory({
@@ -21,7 +21,7 @@ const plugin = definePlugin({
         agents,
         version,
         log,
-        documents: (cursor) => listDocumentPage(kbctx.store, cursor),
+        store: kbctx.store,
         syncStatus: live?.statusJson,
         kernel: kbctx.kernel,
       });

@@ -3,7 +3,7 @@
 // importing this file loads nothing but core's plugin entry; the server code loads on first use.
 import type { Server } from '@modelcontextprotocol/server';
 import { createServiceRef } from '../../core/api/plugin.ts';
-import type { AgentRegistry, DocumentLister, Kernel, ToolRegistry } from '../../core/index.ts';
+import type { AgentRegistry, Kernel, Store, ToolRegistry } from '../../core/index.ts';
 
 /** What the MCP server answers from: the registries, the store's document pages, the live index, the plugins' resources. */
 export interface McpServerOptions {
@@ -13,8 +13,8 @@ export interface McpServerOptions {
   version: string;
   /** Where internal errors go (with an id the client is told). */
   log: (line: string) => void;
-  /** Pages of indexed documents for `resources/list` (absent: an empty list). */
-  documents?: DocumentLister | undefined;
+  /** The index whose documents `resources/list` pages through (absent: an empty list). */
+  store?: Pick<Store, 'listDocuments'> | undefined;
   /** The live index's status as JSON (the read-only resource kbctx://sync/status); absent: no such resource. */
   syncStatus?: (() => Promise<unknown>) | undefined;
   /** The kernel whose `resources` hook gives the plugins' MCP resources (absent: none). */

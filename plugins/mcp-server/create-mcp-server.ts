@@ -2,7 +2,8 @@
 // and the registries. The SDK calls it per HTTP request (stateless legacy and 2026-07-28 eras) or
 // per stdio connection; construction only attaches handlers, so a request pays no start-up cost.
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CallToolResult, type ContentBlock, type Server } from '@modelcontextprotocol/server';
-import { errorMapping, isKbctxError, type AgentRegistry, type DocumentLister, type ToolClient, type ToolRegistry } from '../../core/index.ts';
+import { errorMapping, isKbctxError, type AgentRegistry, type ToolClient, type ToolRegistry } from '../../core/index.ts';
+import type { DocumentLister } from './document-pages.ts';
 import { KBCTX_INSTRUCTIONS } from './instructions.ts';
 import { legacyResourceNotFound } from './legacy-not-found.ts';
 import { DOCUMENT_MIME_TYPE, DOCUMENT_URI_PREFIX, type McpCatalog } from './mcp-catalog.ts';

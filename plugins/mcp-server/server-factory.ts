@@ -2,11 +2,13 @@
 // collected once, and the SDK server factory over them. Loaded when a transport first asks for it.
 import type { McpServerFactory, McpServerOptions } from './api.ts';
 import { createMcpServerFactory } from './create-mcp-server.ts';
+import { listDocumentPage } from './document-pages.ts';
 import { buildMcpCatalog } from './mcp-catalog.ts';
 import { collectPluginResources } from './plugin-resources.ts';
 
 export function createServerFactory(options: McpServerOptions): McpServerFactory {
-  const { kernel, ...deps } = options;
+  const { kernel, store, ...deps } = options;
   const catalog = buildMcpCatalog(options.tools, options.agents);
-  return createMcpServerFactory({ ...deps, catalog, resources: kernel && collectPluginResources(kernel) });
+  const documents = store && ((cursor: string | undefined) => listDocumentPage(store, cursor));
+  return createMcpServerFactory({ ...deps, catalog, documents, resources: kernel && collectPluginResources(kernel) });
 }

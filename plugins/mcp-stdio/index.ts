@@ -12,11 +12,10 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.createTransport.for('stdio').tapPromise({ name: 'mcp-stdio', stage: STAGE.FALLBACK }, async () => {
-      const [{ runMcpStdio }, { listDocumentPage }] = await Promise.all([import('./mcp-stdio.ts'), import('../../core/index.ts')]);
+      const { runMcpStdio } = await import('./mcp-stdio.ts');
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       log(`kbctx ${version}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);
-      const documents = (cursor: string | undefined) => listDocumentPage(kbctx.store, cursor);
-      const server = await kernel.use(mcpServerService).createFactory({ kernel: kbctx.kernel, tools, agents, version, log, documents, syncStatus: live?.statusJson });
+      const server = await kernel.use(mcpServerService).createFactory({ kernel: kbctx.kernel, tools, agents, version, log, store: kbctx.store, syncStatus: live?.statusJson });
       const done = runMcpStdio({ server, log, onIndexChanged: live?.onIndexChanged });
       // It ends when stdin closes or on SIGINT/SIGTERM (runMcpStdio listens for them itself).
       return { done, close: () => Promise.resolve() };

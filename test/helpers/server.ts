@@ -9,7 +9,6 @@ import { closeGracefully } from '../../plugins/transport-http/start-http-server.
 import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface, type McpHttpHandler } from '../../plugins/mcp-http/mcp-http-handler.ts';
 import { createServerFactory } from '../../plugins/mcp-server/server-factory.ts';
 import { restSurface } from '../../plugins/rest/rest-routes.ts';
-import { listDocumentPage } from '../../core/app/documents.ts';
 import { VERSION } from '../../core/version.ts';
 import { createWebSurface } from '../../plugins/web/create-web-surface.ts';
 import { Workspace } from './workspace.ts';
@@ -75,7 +74,7 @@ export async function startTestServer(
   const failures = await kbctx.loadScripts(); // as `serve` does
   if (failures.length > 0) throw new Error(`scripts not loaded: ${failures.map((f) => f.message).join('; ')}`);
   const log: string[] = [];
-  const server = createServerFactory({ tools: kbctx.tools(), agents: kbctx.agents(), version: VERSION, log: (l) => log.push(l), documents: (cursor) => listDocumentPage(kbctx.store, cursor) });
+  const server = createServerFactory({ tools: kbctx.tools(), agents: kbctx.agents(), version: VERSION, log: (l) => log.push(l), store: kbctx.store });
   const mcp: McpHttpHandler = createMcpHttpHandler({ server, maxBodyBytes: config.server.maxBodyBytes, listenLimits: listenLimitsOf(config.server), log: (l) => log.push(l) });
   const web = createWebSurface({
     store: kbctx.store,

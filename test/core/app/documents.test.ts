@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KbctxError } from '../../../core/domain/errors.ts';
 import { IndexFixture } from '../../helpers/index-fixture.ts';
-import { exportJsonPieces, listDocumentPage } from '../../../core/app/documents.ts';
+import { exportJsonPieces } from '../../../core/app/documents.ts';
 import { chunkToWire, documentToWire } from '../../../core/app/wire.ts';
 
 const fx = new IndexFixture();
@@ -11,27 +10,6 @@ before(async () => {
   await fx.sync();
 });
 after(() => fx.close());
-
-describe('listDocumentPage', () => {
-  it('pages through every document once, in a stable order', async () => {
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const page = await listDocumentPage(fx.kbctx.store, cursor, 2);
-      seen.push(...page.documents.map((d) => d.sourceId));
-      cursor = page.nextCursor;
-      pages++;
-    } while (cursor !== undefined && pages < 10);
-    assert.deepEqual([...seen].sort(), ['d0.md', 'd1.md', 'd2.md', 'd3.md', 'd4.md']);
-    assert.equal(new Set(seen).size, 5);
-    assert.ok(pages >= 3);
-  });
-
-  it('rejects a cursor it did not issue', async () => {
-    await assert.rejects(listDocumentPage(fx.kbctx.store, 'not-a-cursor!'), (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && /invalid cursor/.test(e.message));
-  });
-});
 
 describe('exportJsonPieces', () => {
   it('streams exactly the text of JSON.stringify(export, null, 2), in small pieces, and counts', async () => {
