@@ -65,7 +65,7 @@ export function createHooks() {
     // collectors
     tools: new SyncHook<[Collector<PluginToolDef>]>(['tools'], 'tools'),
     agents: new SyncHook<[Collector<PluginAgentDef>]>(['agents'], 'agents'),
-    /** MCP resources and resource templates (the MCP transports collect them when they start). */
+    /** MCP resources and resource templates (the mcp-server plugin collects them when an MCP transport starts). */
     resources: new SyncHook<[Collector<PluginResourceDef>]>(['resources'], 'resources'),
     // async series: a tap may import its command module first (`tap` with a synchronous function works too).
     // A tap that names its commands (`{ name, commands: ['search'] }`) is the only one called when one of
