@@ -5,3 +5,5 @@ import './bundled.ts';
 export * from '../core/lib/index.ts';
 // transport-http's contract entry (its `httpRoutes` hook and the HTTP surface types), which core no longer declares.
 export * from '../plugins/transport-http/api.ts';
+// chunker-default's contract entry (`chunkText`, `estimateTokens`): the default chunking, which core no longer holds.
+export * from '../plugins/chunker-default/api.ts';
