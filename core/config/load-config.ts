@@ -17,9 +17,6 @@ import { bundledSections, type OwnedSection, type OwnedSections } from './plugin
 import { SchemaIssue } from './schema-kit.ts';
 import { CONNECTOR_TYPES, type Config, type ScriptConfig } from './types.ts';
 
-/** The providers of the bundled plugins that take no options beyond the [embedding] keys above (and 'disabled'). */
-const BUILT_IN_PROVIDERS: readonly string[] = ['disabled', 'openai', 'ollama', 'local'];
-
 export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
 /** The lock file beside the config (load/plugin-lock.ts reads it, with registries or pins only). */
 export const LOCK_FILE = 'kbctx.lock';
@@ -124,14 +121,6 @@ function checkRelations(raw: RawConfig, owned: OwnedSections, label: string): vo
   if (raw.retrieval.final_limit > raw.retrieval.max_limit) {
     throw configError(`${label}: retrieval.final_limit must not exceed retrieval.max_limit (${raw.retrieval.max_limit})`);
   }
-  const { provider, model, dims, extra } = raw.embedding;
-  const unknown = Object.keys(extra);
-  if (BUILT_IN_PROVIDERS.includes(provider) && unknown.length > 0) {
-    throw configError(`${label}: embedding.${unknown[0]} is not a known key (check the spelling against config/kbctx.example.toml)`);
-  }
-  if ((provider === 'openai' || provider === 'ollama') && (!model || !dims)) {
-    throw configError(`${label}: embedding.provider "${provider}" needs embedding.model and embedding.dims`);
-  }
   checkExtensionConnectors(raw, [...owned.connectors.keys()], label);
 }
 
@@ -165,20 +154,7 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
     baseDir: cwd,
     db: dbConfig(raw.db, databaseUrl(env['KBCTX_DATABASE_URL'] || raw.db.url), abs),
     chunking: { maxTokens: raw.chunking.max_tokens, overlapTokens: raw.chunking.overlap_tokens },
-    embedding: {
-      provider: e.provider,
-      model: e.model ?? null,
-      dims: e.dims ?? null,
-      url: e.url ?? null,
-      baseUrl: e.base_url ?? null,
-      apiKeyEnv: e.api_key_env,
-      batchSize: e.batch_size,
-      maxRetries: e.max_retries,
-      timeoutSecs: e.timeout_secs,
-      concurrency: e.concurrency,
-      extra: e.extra,
-      baseDir: cwd,
-    },
+    embedding: { provider: e.provider, model: e.model ?? null, dims: e.dims ?? null, batchSize: e.batch_size, concurrency: e.concurrency, extra: sections.embedding, baseDir: cwd },
     retrieval: {
       finalLimit: r.final_limit,
       maxLimit: r.max_limit,
@@ -223,7 +199,7 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
 }
 
 /** The owned sections and connector tables, each as its plugin's `toConfig` makes it. */
-function ownedToConfig(owned: OwnedSections, raw: RawConfig, abs: (p: string) => string): { server?: unknown; connectors: Record<string, Record<string, unknown>> } {
+function ownedToConfig(owned: OwnedSections, raw: RawConfig, abs: (p: string) => string): { server?: unknown; embedding: Record<string, unknown>; connectors: Record<string, Record<string, unknown>> } {
   const convert = ({ section }: OwnedSection, table: Record<string, unknown>, at: readonly string[]): unknown => {
     const fail = (key: string, message: string): never => {
       throw new SchemaIssue(key === '' ? at : [...at, key], message);
@@ -237,7 +213,10 @@ function ownedToConfig(owned: OwnedSections, raw: RawConfig, abs: (p: string) =>
     const instances = raw.connectors[type] ?? {};
     connectors[type] = Object.fromEntries(Object.entries(instances).map(([name, table]) => [name, convert(s, table, ['connectors', type, name])]));
   }
-  return { ...out, connectors };
+  // The provider's own keys, as its plugin's toConfig makes them (which sees the shared keys too: `model`, `dims` …).
+  const { owner, extra, ...sharedKeys } = raw.embedding;
+  const embedding = owner?.section.toConfig ? (convert(owner, { ...sharedKeys, ...extra }, ['embedding']) as Record<string, unknown>) : extra;
+  return { ...out, embedding, connectors };
 }
 
 /** `[plugin.<name>]` tables; their contents are checked later by each plugin's own schema. */
