@@ -15,7 +15,7 @@ import { expandEnv, isCode, referencedEnvVars, unsetMessage, type UnsetVar } fro
 import { configSchemaWith, type RawConfig } from './schema.ts';
 import { bundledSections, type OwnedSection, type OwnedSections } from './plugin-sections.ts';
 import { SchemaIssue } from './schema-kit.ts';
-import { CONNECTOR_TYPES, type Config, type ScriptConfig } from './types.ts';
+import { CONNECTOR_TYPES, type Config } from './types.ts';
 
 export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
 /** The lock file beside the config (load/plugin-lock.ts reads it, with registries or pins only). */
@@ -85,7 +85,7 @@ export function parseConfigTree(tree: unknown, where: { file: string | null; cwd
   const deferred = deferUnset(unset, label);
   const owned = bundledSections();
   let raw: RawConfig;
-  let config: Omit<Config, 'scripts'>;
+  let config: Config;
   try {
     raw = configSchemaWith(owned).parse(expanded, []);
     checkRelations(raw, owned, label);
@@ -94,7 +94,8 @@ export function parseConfigTree(tree: unknown, where: { file: string | null; cwd
     if (error instanceof SchemaIssue) throw configError(`${label}: ${error.path.join('.')} ${error.message}`);
     throw error;
   }
-  const envAllow = [...new Set([...raw.scripts.env_allow, ...referencedEnvVars(tree)])].sort();
+  // `env.get` may read what [scripts] allows (the Lua bridge's section) and every variable the config references.
+  const envAllow = [...new Set([...(config.scripts?.envAllow ?? []), ...referencedEnvVars(tree)])].sort();
   return deepFreeze({ ...config, scripts: { envAllow }, unsetEnv: deferred });
 }
 
@@ -137,14 +138,9 @@ function checkExtensionConnectors(raw: RawConfig, ownedTypes: readonly string[],
   }
 }
 
-function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd: string, env: NodeJS.ProcessEnv): Omit<Config, 'scripts'> {
+function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd: string, env: NodeJS.ProcessEnv): Config {
   const abs = (p: string): string => path.resolve(cwd, expandHome(p));
   const sections = ownedToConfig(owned, raw, abs);
-  const script = (entry: { path: string; timeout: number; extra: Record<string, unknown> }): ScriptConfig => ({
-    path: abs(entry.path),
-    timeoutSecs: entry.timeout,
-    extra: entry.extra,
-  });
   const mapValues = <A, B>(record: Record<string, A>, fn: (a: A) => B): Record<string, B> =>
     Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
   const e = raw.embedding;
@@ -171,10 +167,11 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
       ...sections.connectors,
       extension: raw.connectors.extra as Config['connectors']['extension'],
     } as Config['connectors'],
-    tools: { script: mapValues(raw.tools.script, script) },
+    scripts: sections.scripts as Config['scripts'],
+    tools: { script: (sections['tools.script'] ?? {}) as Config['tools']['script'] },
     agents: {
       inline: mapValues(raw.agents.inline, (a) => ({ description: a.description, tools: a.tools, systemPrompt: a.system_prompt })),
-      script: mapValues(raw.agents.script, script),
+      script: (sections['agents.script'] ?? {}) as Config['agents']['script'],
     },
     registries: mapValues(raw.registries, (g) => ({
       url: g.url ?? null,
@@ -199,7 +196,7 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
 }
 
 /** The owned sections and connector tables, each as its plugin's `toConfig` makes it. */
-function ownedToConfig(owned: OwnedSections, raw: RawConfig, abs: (p: string) => string): { server?: unknown; embedding: Record<string, unknown>; connectors: Record<string, Record<string, unknown>> } {
+function ownedToConfig(owned: OwnedSections, raw: RawConfig, abs: (p: string) => string): Record<string, unknown> & { embedding: Record<string, unknown>; connectors: Record<string, Record<string, unknown>> } {
   const convert = ({ section }: OwnedSection, table: Record<string, unknown>, at: readonly string[]): unknown => {
     const fail = (key: string, message: string): never => {
       throw new SchemaIssue(key === '' ? at : [...at, key], message);
@@ -207,7 +204,9 @@ function ownedToConfig(owned: OwnedSections, raw: RawConfig, abs: (p: string) =>
     return section.toConfig ? section.toConfig(table, { resolvePath: abs, fail }) : table;
   };
   const out: Record<string, unknown> = {};
-  for (const [name, s] of owned.sections) out[name] = convert(s, raw[name] as Record<string, unknown>, [name]);
+  // A dotted name (`tools.script`) is a table under a kernel section.
+  const at = (name: string): Record<string, unknown> => name.split('.').reduce<Record<string, unknown>>((t, key) => t[key] as Record<string, unknown>, raw);
+  for (const [name, s] of owned.sections) out[name] = convert(s, at(name), name.split('.'));
   const connectors: Record<string, Record<string, unknown>> = {};
   for (const [type, s] of owned.connectors) {
     const instances = raw.connectors[type] ?? {};

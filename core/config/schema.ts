@@ -11,7 +11,6 @@ const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
 
 // Connectors fetch whole sources: Context Harness gives script connectors 300 s, and so does kbctx.
 export const CONNECTOR_TIMEOUT_SECS = 300;
-const script = table({ path: str(), timeout: seconds(30) }, 'keep');
 
 /** A `plugins` entry: a name or path, or (in a config module, ADR 0128) a plugin object, checked when plugins load. */
 function pluginEntry(): Schema<string | object> {
@@ -60,15 +59,7 @@ const kernelShape = {
       max_chunks_per_doc: optional(int({ min: 1 })),
     }),
   ),
-  scripts: section(table({ env_allow: withDefault(array(str()), []) })),
   sync: section(table({ interval: withDefault(duration(), 900) })),
-  tools: section(table({ script: named(script) })),
-  agents: section(
-    table({
-      inline: named(table({ description: withDefault(str(), ''), tools: withDefault(array(str()), []), system_prompt: str() })),
-      script: named(script),
-    }),
-  ),
   registries: named(
     table({
       url: optional(str()),
@@ -88,10 +79,14 @@ const kernelShape = {
   models: optional(unknownValue()),
 };
 
+const inlineAgents = named(table({ description: withDefault(str(), ''), tools: withDefault(array(str()), []), system_prompt: str() }));
+
 type Table = Record<string, unknown>;
 /** The validated tree: the kernel's sections typed; the plugins' as their schemas made them. */
 export type RawConfig = { [K in keyof typeof kernelShape]: (typeof kernelShape)[K] extends Schema<infer T> ? T : never } & {
   embedding: RawEmbedding;
+  tools: Record<string, Record<string, Table>>;
+  agents: { inline: ReturnType<typeof inlineAgents.parse> } & Record<string, Record<string, Table>>;
   connectors: Record<string, Record<string, Table>> & { extra: Table };
 } & Record<string, unknown>;
 
@@ -100,8 +95,16 @@ export type RawConfig = { [K in keyof typeof kernelShape]: (typeof kernelShape)[
  * type (`[connectors.<type>.<name>]`) and embedding provider's keys; other `[connectors.<type>]` keys are kept for plugins loaded later.
  */
 export function configSchemaWith(owned: OwnedSections): Schema<RawConfig> {
-  const sections = Object.fromEntries([...owned.sections].map(([name, s]) => [name, section(s.validator)]));
+  const top = [...owned.sections].filter(([name]) => !name.includes('.'));
+  const sections = Object.fromEntries(top.map(([name, s]) => [name, section(s.validator)]));
   const types = Object.fromEntries([...owned.connectors].map(([type, s]) => [type, named(s.validator)]));
+  // `[tools.<form>]`, `[agents.<form>]`: a form's section is its plugin's (`tools.script`: the Lua bridge's).
+  const under = (parent: string) => Object.fromEntries([...owned.sections].filter(([name]) => name.startsWith(`${parent}.`)).map(([name, s]) => [name.slice(parent.length + 1), section(s.validator)]));
   const { db, chunking, ...rest } = kernelShape; // [embedding] keeps its place after [chunking] (config/kbctx.schema.json)
-  return table({ db, chunking, embedding: section(embeddingSection(owned)), ...rest, ...sections, connectors: section(table(types, 'keep')) }) as unknown as Schema<RawConfig>;
+  return table({
+    db, chunking, embedding: section(embeddingSection(owned)), ...rest, ...sections,
+    tools: section(table(under('tools'))),
+    agents: section(table({ inline: inlineAgents, ...under('agents') })),
+    connectors: section(table(types, 'keep')),
+  }) as unknown as Schema<RawConfig>;
 }
