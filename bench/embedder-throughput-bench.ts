@@ -20,7 +20,7 @@ const words = [...TINY_TOPICS.flat(), ...'the of and a to in is for on with as t
 const texts = Array.from({ length: CHUNKS }, (_, i) => Array.from({ length: 120 }, (_, j) => words[(i * 31 + j * 7) % words.length]).join(' '));
 
 const options = (provider: string, extra: Record<string, unknown>): EmbedderOptions => ({
-  provider, model: null, dims: null, url: null, baseUrl: null, apiKeyEnv: 'X', batchSize: BATCH, maxRetries: 0, timeoutSecs: 60, concurrency: 1, extra, baseDir: process.cwd(), env: {},
+  provider, model: null, dims: null, batchSize: BATCH, concurrency: 1, extra, baseDir: process.cwd(), env: {},
 });
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-embed-bench-'));

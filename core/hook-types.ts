@@ -66,15 +66,14 @@ export interface EmbedderOptions {
   readonly provider: string;
   readonly model: string | null;
   readonly dims: number | null;
-  /** Ollama native API, or an OpenAI-compatible base when `baseUrl` is absent. */
-  readonly url: string | null;
-  readonly baseUrl: string | null;
-  readonly apiKeyEnv: string;
   readonly batchSize: number;
-  readonly maxRetries: number;
-  readonly timeoutSecs: number;
+  /** Batches in flight. */
   readonly concurrency: number;
-  /** The section's other keys, as written (snake_case): the provider's own options, which its plugin validates. */
+  /**
+   * The provider's own keys: as its plugin's `embedderConfigs` section made them (checked, defaults
+   * applied, converted by its `toConfig`; ADR 0178), or the section's other keys as written (snake_case)
+   * for a provider that declares none, which its plugin checks.
+   */
   readonly extra: Readonly<Record<string, unknown>>;
   /** The folder relative paths in the section resolve against (the config root, ADR 0114). */
   readonly baseDir: string;

@@ -24,6 +24,12 @@ export interface PluginMeta {
    * applied (others); an error names the key path (ADR 0164). `sync_interval` is the host's, on every table.
    */
   connectorConfigs?: Record<string, ConfigSection>;
+  /**
+   * The `[embedding]` keys of the providers it provides, beyond the ones every provider shares (`provider`,
+   * `model`, `dims`, `batch_size`, `concurrency`): provider → section. Checked when the config loads
+   * (bundled plugins; ADR 0178); the tap receives the result as `EmbedderOptions.extra`.
+   */
+  embedderConfigs?: Record<string, ConfigSection>;
   /** Top-level config sections it owns, Context Harness's names kept (`[server]`): bundled plugins only (others use `[plugin.<name>]`). */
   configSections?: Record<string, ConfigSection>;
   /** What the plugin provides, for `kbctx plugins` (e.g. 'tool:search', 'connector:git'). */

@@ -7,3 +7,5 @@ export * from '../core/lib/index.ts';
 export * from '../plugins/transport-http/api.ts';
 // mcp-server's contract entry (the service the MCP transports build their servers with), which core no longer holds.
 export * from '../plugins/mcp-server/api.ts';
+// chunker-default's contract entry (`chunkText`, `estimateTokens`): the default chunking, which core no longer holds.
+export * from '../plugins/chunker-default/api.ts';

@@ -77,7 +77,7 @@ export type {
   TransportOptions,
 } from '../hook-types.ts';
 export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from '../hook-types.ts';
-export type { Config, ExtensionsConfig, FilesystemConnectorConfig, GitConnectorConfig, S3ConnectorConfig, ScriptConfig, ServerConfig } from '../config/types.ts';
+export type { Config, ExtensionsConfig, FilesystemConnectorConfig, GitConnectorConfig, S3ConnectorConfig, ScriptConfig, ScriptsRuntimeConfig, ServerConfig } from '../config/types.ts';
 export type { Connector, ConnectorWarning, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from '../connectors/connector.ts';
 export type { Chunk, SourceItem, SourceStats } from '../domain/models.ts';
 export type { RetryOptions } from '../embed/embedder.ts';

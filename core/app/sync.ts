@@ -14,12 +14,12 @@
 // 5. Record the checkpoint and the sync time. `full` ignores fingerprints, hashes and checkpoints.
 // Options: `dryRun` counts without writing; `limit` takes the first N changed entries and `since`
 // skips items updated before it: such a partial pass deletes nothing and keeps the old checkpoint.
-import { chunkText, type ChunkSizes } from '../domain/chunker.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 import { KbctxError } from '../domain/errors.ts';
 import { PluginError } from '../plugin-error.ts';
 import { chunkIds, documentId, sha256Hex } from '../domain/ids.ts';
 import type { Chunk, SourceItem } from '../domain/models.ts';
+import type { ChunkingConfig } from '../config/types.ts';
 import type { Connector, ScanEntry, UnreadablePath } from '../connectors/connector.ts';
 import type { Store, StoredDocument } from '../store/store.ts';
 import { createEventLoopTurns } from './event-loop-turns.ts';
@@ -53,8 +53,8 @@ export interface SyncProgress {
 
 export interface SyncDeps {
   store: Store;
-  chunking: ChunkSizes;
-  /** Plugins' `document` and `chunk` taps (no pipeline, as in unit tests: no document taps and the default chunker directly). */
+  chunking: ChunkingConfig;
+  /** Plugins' `document` and `chunk` taps; without a `chunk` (chunker-default dropped and no other chunker) a document fails with a config error. */
   pipeline?: Pick<Pipeline, 'document' | 'chunk'> | undefined;
   onProgress?: ((p: SyncProgress) => void) | undefined;
   /** Called after a connector's documents are written (the embeddings layer embeds new chunks here). */
@@ -283,7 +283,7 @@ async function processEntry(
     report.unchanged++;
     return;
   }
-  const chunks = deps.pipeline?.chunk ? await pluginChunks(deps.pipeline.chunk, doc, deps.chunking).catch(failed) : toChunks(doc, deps.chunking);
+  const chunks = await pluginChunks(deps.pipeline?.chunk, doc, deps.chunking).catch(failed);
   if (chunks === undefined) return;
   if (pass.dryRun) {
     report.upserted++;
@@ -334,17 +334,14 @@ async function transformed(document: NonNullable<Pipeline['document']>, item: So
 }
 
 /** Chunks from the first `chunk` tap that answers (the bundled chunker-default taps last; each tap's list is checked as it returns); none is a config error. */
-async function pluginChunks(chunk: NonNullable<Pipeline['chunk']>, doc: StoredDocument, sizes: ChunkSizes): Promise<Chunk[]> {
-  const texts = await chunk({ ...doc }, sizes);
+async function pluginChunks(chunk: Pipeline['chunk'], doc: StoredDocument, sizes: ChunkingConfig): Promise<Chunk[]> {
+  const texts = chunk === undefined ? undefined : await chunk({ ...doc }, sizes);
   if (texts === undefined) throw new KbctxError('config_error', `no loaded plugin chunks ${doc.sourceId}: the default chunker is the bundled plugin chunker-default, which is not loaded (check plugins in the config)`);
   return chunksOf(doc, texts);
 }
 
-export function toChunks(doc: StoredDocument, sizes: ChunkSizes): Chunk[] {
-  return chunksOf(doc, chunkText(doc.body, sizes));
-}
-
-function chunksOf(doc: StoredDocument, texts: string[]): Chunk[] {
+/** A document's chunks from their texts: ids and content hashes. */
+export function chunksOf(doc: StoredDocument, texts: string[]): Chunk[] {
   const ids = chunkIds(doc.id, texts);
   return texts.map((text, i) => ({ id: ids[i] ?? '', documentId: doc.id, chunkIndex: i, text, contentHash: sha256Hex(text) }));
 }

@@ -15,10 +15,7 @@ import { expandEnv, isCode, referencedEnvVars, unsetMessage, type UnsetVar } fro
 import { configSchemaWith, type RawConfig } from './schema.ts';
 import { bundledSections, type OwnedSection, type OwnedSections } from './plugin-sections.ts';
 import { SchemaIssue } from './schema-kit.ts';
-import { CONNECTOR_TYPES, type Config, type ScriptConfig } from './types.ts';
-
-/** The providers of the bundled plugins that take no options beyond the [embedding] keys above (and 'disabled'). */
-const BUILT_IN_PROVIDERS: readonly string[] = ['disabled', 'openai', 'ollama', 'local'];
+import { CONNECTOR_TYPES, type Config } from './types.ts';
 
 export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
 /** The lock file beside the config (load/plugin-lock.ts reads it, with registries or pins only). */
@@ -88,7 +85,7 @@ export function parseConfigTree(tree: unknown, where: { file: string | null; cwd
   const deferred = deferUnset(unset, label);
   const owned = bundledSections();
   let raw: RawConfig;
-  let config: Omit<Config, 'scripts'>;
+  let config: Config;
   try {
     raw = configSchemaWith(owned).parse(expanded, []);
     checkRelations(raw, owned, label);
@@ -97,7 +94,8 @@ export function parseConfigTree(tree: unknown, where: { file: string | null; cwd
     if (error instanceof SchemaIssue) throw configError(`${label}: ${error.path.join('.')} ${error.message}`);
     throw error;
   }
-  const envAllow = [...new Set([...raw.scripts.env_allow, ...referencedEnvVars(tree)])].sort();
+  // `env.get` may read what [scripts] allows (the Lua bridge's section) and every variable the config references.
+  const envAllow = [...new Set([...(config.scripts?.envAllow ?? []), ...referencedEnvVars(tree)])].sort();
   return deepFreeze({ ...config, scripts: { envAllow }, unsetEnv: deferred });
 }
 
@@ -124,14 +122,6 @@ function checkRelations(raw: RawConfig, owned: OwnedSections, label: string): vo
   if (raw.retrieval.final_limit > raw.retrieval.max_limit) {
     throw configError(`${label}: retrieval.final_limit must not exceed retrieval.max_limit (${raw.retrieval.max_limit})`);
   }
-  const { provider, model, dims, extra } = raw.embedding;
-  const unknown = Object.keys(extra);
-  if (BUILT_IN_PROVIDERS.includes(provider) && unknown.length > 0) {
-    throw configError(`${label}: embedding.${unknown[0]} is not a known key (check the spelling against config/kbctx.example.toml)`);
-  }
-  if ((provider === 'openai' || provider === 'ollama') && (!model || !dims)) {
-    throw configError(`${label}: embedding.provider "${provider}" needs embedding.model and embedding.dims`);
-  }
   checkExtensionConnectors(raw, [...owned.connectors.keys()], label);
 }
 
@@ -148,14 +138,9 @@ function checkExtensionConnectors(raw: RawConfig, ownedTypes: readonly string[],
   }
 }
 
-function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd: string, env: NodeJS.ProcessEnv): Omit<Config, 'scripts'> {
+function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd: string, env: NodeJS.ProcessEnv): Config {
   const abs = (p: string): string => path.resolve(cwd, expandHome(p));
   const sections = ownedToConfig(owned, raw, abs);
-  const script = (entry: { path: string; timeout: number; extra: Record<string, unknown> }): ScriptConfig => ({
-    path: abs(entry.path),
-    timeoutSecs: entry.timeout,
-    extra: entry.extra,
-  });
   const mapValues = <A, B>(record: Record<string, A>, fn: (a: A) => B): Record<string, B> =>
     Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
   const e = raw.embedding;
@@ -165,20 +150,7 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
     baseDir: cwd,
     db: dbConfig(raw.db, databaseUrl(env['KBCTX_DATABASE_URL'] || raw.db.url), abs),
     chunking: { maxTokens: raw.chunking.max_tokens, overlapTokens: raw.chunking.overlap_tokens },
-    embedding: {
-      provider: e.provider,
-      model: e.model ?? null,
-      dims: e.dims ?? null,
-      url: e.url ?? null,
-      baseUrl: e.base_url ?? null,
-      apiKeyEnv: e.api_key_env,
-      batchSize: e.batch_size,
-      maxRetries: e.max_retries,
-      timeoutSecs: e.timeout_secs,
-      concurrency: e.concurrency,
-      extra: e.extra,
-      baseDir: cwd,
-    },
+    embedding: { provider: e.provider, model: e.model ?? null, dims: e.dims ?? null, batchSize: e.batch_size, concurrency: e.concurrency, extra: sections.embedding, baseDir: cwd },
     retrieval: {
       finalLimit: r.final_limit,
       maxLimit: r.max_limit,
@@ -195,10 +167,11 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
       ...sections.connectors,
       extension: raw.connectors.extra as Config['connectors']['extension'],
     } as Config['connectors'],
-    tools: { script: mapValues(raw.tools.script, script) },
+    scripts: sections.scripts as Config['scripts'],
+    tools: { script: (sections['tools.script'] ?? {}) as Config['tools']['script'] },
     agents: {
       inline: mapValues(raw.agents.inline, (a) => ({ description: a.description, tools: a.tools, systemPrompt: a.system_prompt })),
-      script: mapValues(raw.agents.script, script),
+      script: (sections['agents.script'] ?? {}) as Config['agents']['script'],
     },
     registries: mapValues(raw.registries, (g) => ({
       url: g.url ?? null,
@@ -223,7 +196,7 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
 }
 
 /** The owned sections and connector tables, each as its plugin's `toConfig` makes it. */
-function ownedToConfig(owned: OwnedSections, raw: RawConfig, abs: (p: string) => string): { server?: unknown; connectors: Record<string, Record<string, unknown>> } {
+function ownedToConfig(owned: OwnedSections, raw: RawConfig, abs: (p: string) => string): Record<string, unknown> & { embedding: Record<string, unknown>; connectors: Record<string, Record<string, unknown>> } {
   const convert = ({ section }: OwnedSection, table: Record<string, unknown>, at: readonly string[]): unknown => {
     const fail = (key: string, message: string): never => {
       throw new SchemaIssue(key === '' ? at : [...at, key], message);
@@ -231,13 +204,18 @@ function ownedToConfig(owned: OwnedSections, raw: RawConfig, abs: (p: string) =>
     return section.toConfig ? section.toConfig(table, { resolvePath: abs, fail }) : table;
   };
   const out: Record<string, unknown> = {};
-  for (const [name, s] of owned.sections) out[name] = convert(s, raw[name] as Record<string, unknown>, [name]);
+  // A dotted name (`tools.script`) is a table under a kernel section.
+  const at = (name: string): Record<string, unknown> => name.split('.').reduce<Record<string, unknown>>((t, key) => t[key] as Record<string, unknown>, raw);
+  for (const [name, s] of owned.sections) out[name] = convert(s, at(name), name.split('.'));
   const connectors: Record<string, Record<string, unknown>> = {};
   for (const [type, s] of owned.connectors) {
     const instances = raw.connectors[type] ?? {};
     connectors[type] = Object.fromEntries(Object.entries(instances).map(([name, table]) => [name, convert(s, table, ['connectors', type, name])]));
   }
-  return { ...out, connectors };
+  // The provider's own keys, as its plugin's toConfig makes them (which sees the shared keys too: `model`, `dims` …).
+  const { owner, extra, ...sharedKeys } = raw.embedding;
+  const embedding = owner?.section.toConfig ? (convert(owner, { ...sharedKeys, ...extra }, ['embedding']) as Record<string, unknown>) : extra;
+  return { ...out, embedding, connectors };
 }
 
 /** `[plugin.<name>]` tables; their contents are checked later by each plugin's own schema. */

@@ -1,5 +1,5 @@
-// The config sections plugins own (ADR 0164): each bundled plugin's `connectorConfigs` and
-// `configSections`, registered with the bundled set before any config loads, and the validator of
+// The config sections plugins own (ADR 0164, 0178): each bundled plugin's `connectorConfigs`,
+// `embedderConfigs` and `configSections`, registered with the bundled set before any config loads, and the validator of
 // each (the plugin's JSON Schema through from-json-schema.ts, else ajv). Must not import plugins.
 import type { ConfigSection, PluginMeta } from '../plugin.ts';
 import { ajvSchema } from './ajv-schema.ts';
@@ -17,21 +17,25 @@ export interface OwnedSection {
 export interface OwnedSections {
   /** Connector type → its section, in the order the plugins declare them. */
   readonly connectors: ReadonlyMap<string, OwnedSection>;
+  /** `[embedding] provider` → the section of its own keys. */
+  readonly embedders: ReadonlyMap<string, OwnedSection>;
   /** Top-level section name → its section. */
   readonly sections: ReadonlyMap<string, OwnedSection>;
 }
 
-let bundled: OwnedSections = { connectors: new Map(), sections: new Map() };
+let bundled: OwnedSections = { connectors: new Map(), embedders: new Map(), sections: new Map() };
 
 /** Called with the bundled set (core/app/bundled-set.ts); a key two plugins claim stays the first one's. */
 export function registerConfigSections(plugins: readonly PluginMeta[]): void {
   const connectors = new Map<string, OwnedSection>();
+  const embedders = new Map<string, OwnedSection>();
   const sections = new Map<string, OwnedSection>();
   for (const p of plugins) {
     for (const [type, section] of Object.entries(p.connectorConfigs ?? {})) if (!connectors.has(type)) connectors.set(type, connectorSection(p.name, section));
+    for (const [provider, section] of Object.entries(p.embedderConfigs ?? {})) if (!embedders.has(provider)) embedders.set(provider, ownedSection(p.name, section));
     for (const [name, section] of Object.entries(p.configSections ?? {})) if (!sections.has(name)) sections.set(name, ownedSection(p.name, section));
   }
-  bundled = { connectors, sections };
+  bundled = { connectors, embedders, sections };
 }
 
 export const bundledSections = (): OwnedSections => bundled;

@@ -2,6 +2,7 @@
 // Keys Context Harness writes in its ctx.toml are accepted so its configs load unchanged.
 import { SchemaIssue, array, bool, duration, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
 import type { OwnedSections } from './plugin-sections.ts';
+import { embeddingSection, type RawEmbedding } from './embedding-section.ts';
 
 export const DEFAULT_MAX_FILE_BYTES = 50_000_000;
 /** `[retrieval] hybrid_alpha` when neither the config nor the embedder (Embedder.hybridAlpha) sets one. */
@@ -10,7 +11,6 @@ const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
 
 // Connectors fetch whole sources: Context Harness gives script connectors 300 s, and so does kbctx.
 export const CONNECTOR_TIMEOUT_SECS = 300;
-const script = table({ path: str(), timeout: seconds(30) }, 'keep');
 
 /** A `plugins` entry: a name or path, or (in a config module, ADR 0128) a plugin object, checked when plugins load. */
 function pluginEntry(): Schema<string | object> {
@@ -24,7 +24,7 @@ function pluginEntry(): Schema<string | object> {
   };
 }
 
-/** The kernel's sections; the ones plugins own (connector types, `[server]`) are added by `configSchemaWith`. */
+/** The kernel's sections; the ones plugins own (connector types, `[server]`, the providers' `[embedding]` keys) are added by `configSchemaWith`. */
 const kernelShape = {
   db: section(
     table({
@@ -43,21 +43,6 @@ const kernelShape = {
       overlap_tokens: withDefault(int({ min: 0 }), 80),
     }),
   ),
-  embedding: section(
-    table({
-      // disabled | openai | ollama | local | a plugin's provider (transformers); other keys are that plugin's options.
-      provider: withDefault(str(), 'disabled'),
-      model: optional(str()),
-      dims: optional(int({ min: 1 })),
-      url: optional(str()),
-      base_url: optional(str()),
-      api_key_env: withDefault(str(), 'OPENAI_API_KEY'),
-      batch_size: withDefault(int({ min: 1 }), 64),
-      max_retries: withDefault(int({ min: 0 }), 5),
-      timeout_secs: seconds(30),
-      concurrency: withDefault(int({ min: 1 }), 2),
-    }, 'keep'),
-  ),
   retrieval: section(
     table({
       final_limit: withDefault(int({ min: 1 }), 12),
@@ -74,15 +59,7 @@ const kernelShape = {
       max_chunks_per_doc: optional(int({ min: 1 })),
     }),
   ),
-  scripts: section(table({ env_allow: withDefault(array(str()), []) })),
   sync: section(table({ interval: withDefault(duration(), 900) })),
-  tools: section(table({ script: named(script) })),
-  agents: section(
-    table({
-      inline: named(table({ description: withDefault(str(), ''), tools: withDefault(array(str()), []), system_prompt: str() })),
-      script: named(script),
-    }),
-  ),
   registries: named(
     table({
       url: optional(str()),
@@ -102,18 +79,32 @@ const kernelShape = {
   models: optional(unknownValue()),
 };
 
+const inlineAgents = named(table({ description: withDefault(str(), ''), tools: withDefault(array(str()), []), system_prompt: str() }));
+
 type Table = Record<string, unknown>;
 /** The validated tree: the kernel's sections typed; the plugins' as their schemas made them. */
 export type RawConfig = { [K in keyof typeof kernelShape]: (typeof kernelShape)[K] extends Schema<infer T> ? T : never } & {
+  embedding: RawEmbedding;
+  tools: Record<string, Record<string, Table>>;
+  agents: { inline: ReturnType<typeof inlineAgents.parse> } & Record<string, Record<string, Table>>;
   connectors: Record<string, Record<string, Table>> & { extra: Table };
 } & Record<string, unknown>;
 
 /**
- * The whole config schema: the kernel's sections plus each owned section (`[server]`) and connector
- * type (`[connectors.<type>.<name>]`); other `[connectors.<type>]` keys are kept for plugins loaded later.
+ * The whole config schema: the kernel's sections plus each owned section (`[server]`), connector
+ * type (`[connectors.<type>.<name>]`) and embedding provider's keys; other `[connectors.<type>]` keys are kept for plugins loaded later.
  */
 export function configSchemaWith(owned: OwnedSections): Schema<RawConfig> {
-  const sections = Object.fromEntries([...owned.sections].map(([name, s]) => [name, section(s.validator)]));
+  const top = [...owned.sections].filter(([name]) => !name.includes('.'));
+  const sections = Object.fromEntries(top.map(([name, s]) => [name, section(s.validator)]));
   const types = Object.fromEntries([...owned.connectors].map(([type, s]) => [type, named(s.validator)]));
-  return table({ ...kernelShape, ...sections, connectors: section(table(types, 'keep')) }) as unknown as Schema<RawConfig>;
+  // `[tools.<form>]`, `[agents.<form>]`: a form's section is its plugin's (`tools.script`: the Lua bridge's).
+  const under = (parent: string) => Object.fromEntries([...owned.sections].filter(([name]) => name.startsWith(`${parent}.`)).map(([name, s]) => [name.slice(parent.length + 1), section(s.validator)]));
+  const { db, chunking, ...rest } = kernelShape; // [embedding] keeps its place after [chunking] (config/kbctx.schema.json)
+  return table({
+    db, chunking, embedding: section(embeddingSection(owned)), ...rest, ...sections,
+    tools: section(table(under('tools'))),
+    agents: section(table({ inline: inlineAgents, ...under('agents') })),
+    connectors: section(table(types, 'keep')),
+  }) as unknown as Schema<RawConfig>;
 }

@@ -1,8 +1,8 @@
-// First-party plugin: the default chunker (core's chunkText: headings, code fences and paragraphs
-// packed within `[chunking]` max_tokens, with overlap_tokens). Taps last, so a user's chunker wins;
+// First-party plugin: the default chunker (chunker.ts: headings, code fences and paragraphs packed
+// within `[chunking]` max_tokens, with overlap_tokens). Taps last, so a user's chunker wins;
 // dropped (`"!chunker-default"`), documents need another plugin's chunker.
 import { definePlugin, STAGE } from '../../core/api/plugin.ts';
-import { chunkText } from '../../core/api/algorithms.ts';
+import { chunkText } from './chunker.ts';
 
 const plugin = definePlugin({
   name: 'chunker-default',

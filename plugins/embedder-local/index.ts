@@ -1,9 +1,21 @@
 // First-party plugin: the `local` embedding provider (`[embedding] provider = "local"`). Creating the
 // embedder is cheap and synchronous; it connects or loads its model on its first embed().
-import { definePlugin, requireOwn, STAGE } from '../../core/api/plugin.ts';
+import { definePlugin, requireOwn, STAGE, type ConfigSection } from '../../core/api/plugin.ts';
 
 // Required when the provider is configured and the embedder first used (the hook is synchronous), not with this index.
 import type * as Factory from './create-local-embedder.ts';
+
+// The `local` provider's `[embedding]` keys beyond the shared ones (ADR 0178): none it reads. The keys
+// Context Harness writes for every provider (`max_retries`, `timeout_secs`) and those earlier kbctx
+// configs carried for all (`url`, `base_url`, `api_key_env`) are accepted so those files still load.
+const UNUSED = { description: 'accepted for Context Harness and earlier kbctx configs; unused by this provider' };
+export const localSection: ConfigSection = {
+  schema: {
+    type: 'object',
+    properties: { max_retries: { type: 'integer', ...UNUSED }, timeout_secs: { type: 'number', ...UNUSED }, url: { type: 'string', ...UNUSED }, base_url: { type: 'string', ...UNUSED }, api_key_env: { type: 'string', ...UNUSED } },
+    additionalProperties: false,
+  },
+};
 
 const plugin = definePlugin({
   name: 'embedder-local',
@@ -11,6 +23,7 @@ const plugin = definePlugin({
   kbctx: '^0.2',
   provides: ['embedder:local'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  embedderConfigs: { local: localSection },
   apply(kernel) {
     kernel.hooks.createEmbedder.for('local').tap({ name: 'embedder-local', stage: STAGE.FALLBACK }, (options) => requireOwn<typeof Factory>(import.meta.url, './create-local-embedder.ts').createLocalEmbedder(options));
   },

@@ -4,8 +4,9 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { configError } from '../../core/api/plugin.ts';
+import { DTYPES } from './index.ts';
 
-export const DTYPES = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'bnb4', 'q4f16'] as const;
+export { DTYPES };
 export type Dtype = (typeof DTYPES)[number];
 
 export interface TransformersOptions {
@@ -22,9 +23,11 @@ export interface TransformersOptions {
 }
 
 const KEYS = ['model_path', 'pooling', 'normalize', 'dtype', 'quantized', 'query_prefix', 'document_prefix', 'threads'];
+/** Keys every provider took before ADR 0178 (index.ts accepts them): ignored. */
+const UNUSED = ['max_retries', 'timeout_secs', 'url', 'base_url', 'api_key_env'];
 
 export function parseTransformersOptions(extra: Readonly<Record<string, unknown>>, baseDir: string, defaultThreads: number): TransformersOptions {
-  const unknown = Object.keys(extra).find((key) => !KEYS.includes(key));
+  const unknown = Object.keys(extra).find((key) => !KEYS.includes(key) && !UNUSED.includes(key));
   if (unknown !== undefined) throw bad(unknown, `is not an option of provider "transformers" (options: ${KEYS.join(', ')})`);
   const modelPath = extra['model_path'];
   if (typeof modelPath !== 'string' || modelPath === '') {

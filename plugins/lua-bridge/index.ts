@@ -6,7 +6,7 @@
 import { definePlugin, STAGE, type ScriptConfig } from '../../core/api/plugin.ts';
 import { luaRuntimeService, scriptingHost } from './scripting/scripting-service.ts';
 import type { ScriptParts } from './script-parts.ts';
-import { scriptConnectorSection } from './script-connector-section.ts';
+import { namedScriptsSection, scriptConnectorSection, scriptsSection } from './script-sections.ts';
 
 // After the first-party defaults: a script tool or agent replaces any other of the same name, as
 // script sections always have (docs/extensions.md "Loading").
@@ -28,6 +28,7 @@ const plugin = definePlugin({
   provides: ['connector:script', 'tools:script', 'agents:script', 'plugins:.lua', 'command:connector', 'command:tool init|test', 'command:agent init'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   connectorConfigs: { script: scriptConnectorSection },
+  configSections: { scripts: scriptsSection, 'tools.script': namedScriptsSection, 'agents.script': namedScriptsSection },
   apply(kernel) {
     const runtime = scriptingHost(kernel);
     kernel.provide(luaRuntimeService, runtime);

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chunkIds } from '../../core/domain/ids.ts';
-import { chunkText } from '../../core/domain/chunker.ts';
+import { chunkText } from '../../plugins/chunker-default/chunker.ts';
 import { openLanceStore } from '../../plugins/store-lancedb/lance-store.ts';
 import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 

@@ -8,7 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chunkIds } from '../../core/domain/ids.ts';
-import { chunkText } from '../../core/domain/chunker.ts';
+import { chunkText } from '../../plugins/chunker-default/chunker.ts';
 import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 
 const FILES = 6000;

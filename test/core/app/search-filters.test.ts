@@ -15,7 +15,8 @@ import { embedPending } from '../../../core/app/embed.ts';
 import { parseSearchParams } from '../../../core/app/search-params.ts';
 import { search } from '../../../core/app/search.ts';
 import { createSemanticSearch } from '../../../core/app/semantic-search.ts';
-import { toChunks, toDocument } from '../../../core/app/sync.ts';
+import { toDocument } from '../../../core/app/sync.ts';
+import { toChunks } from '../../helpers/chunks.ts';
 
 const retrieval: RetrievalConfig = { finalLimit: 10, maxLimit: 100, hybridAlpha: 0.6, candidateKKeyword: 20, candidateKVector: 20, fusion: 'weighted', cacheSize: 0 };
 const NOW = new Date('2026-03-10T12:00:00Z');

@@ -52,7 +52,7 @@ describe('kbctx.config.mjs', () => {
   it('a function (or async function) export gets the environment; ${VAR}s expand as in TOML', async () => {
     write('fn/kbctx.config.mjs', 'export default async ({ env }) => ({ server: { bind: env.BIND }, embedding: { api_key_env: "${KEY_NAME}" } });\n');
     const config = await load({ cwd: root, configPath: 'fn/kbctx.config.mjs', env: { BIND: '127.0.0.1:9', KEY_NAME: 'MY_KEY' } });
-    assert.deepEqual([config.server.bind, config.embedding.apiKeyEnv], ['127.0.0.1:9', 'MY_KEY']);
+    assert.deepEqual([config.server.bind, config.embedding.extra['api_key_env']], ['127.0.0.1:9', 'MY_KEY']);
   });
 
   it('validates the tree with the TOML rules and messages, naming the file', async () => {

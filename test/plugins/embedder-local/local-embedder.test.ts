@@ -30,7 +30,7 @@ describe('LocalEmbedder', () => {
 describe('Context Harness local model names', () => {
   it('say which providers work offline and how to run the same model', async () => {
     const { createLocalEmbedder } = await import('../../../plugins/embedder-local/create-local-embedder.ts');
-    const config = { provider: 'local', model: 'all-minilm-l6-v2', dims: null, url: null, baseUrl: null, apiKeyEnv: 'X', batchSize: 8, maxRetries: 0, timeoutSecs: 5, concurrency: 1, extra: {}, baseDir: '/', env: {} } as const;
+    const config = { provider: 'local', model: 'all-minilm-l6-v2', dims: null, batchSize: 8, concurrency: 1, extra: {}, baseDir: '/', env: {} } as const;
     assert.throws(
       () => createLocalEmbedder(config),
       (e: unknown) => e instanceof KbctxError && e.code === 'config_error' && /never downloads/.test(e.message) && /provider = "local"/.test(e.message) && /model = "all-minilm", dims = 384/.test(e.message),

@@ -12,7 +12,7 @@ import { createTransformersEmbedder } from '../../../plugins/embedder-transforme
 import type { TransformersEmbedder } from '../../../plugins/embedder-transformers/transformers-embedder.ts';
 
 const options = (extra: Record<string, unknown>): EmbedderOptions => ({
-  provider: 'transformers', model: null, dims: null, url: null, baseUrl: null, apiKeyEnv: 'X', batchSize: 8, maxRetries: 0, timeoutSecs: 30, concurrency: 1, extra, baseDir: '/', env: {},
+  provider: 'transformers', model: null, dims: null, batchSize: 8, concurrency: 1, extra, baseDir: '/', env: {},
 });
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, v, i) => sum + v * (b[i] as number), 0);
 const isConfigError = (pattern: RegExp) => (e: unknown) => e instanceof KbctxError && e.code === 'config_error' && pattern.test(e.message);

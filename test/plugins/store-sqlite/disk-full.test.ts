@@ -9,7 +9,8 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, it } from 'node:test';
 import { documentId, KbctxError } from '../../../core/index.ts';
-import { toChunks, toDocument } from '../../../core/app/sync.ts';
+import { toDocument } from '../../../core/app/sync.ts';
+import { toChunks } from '../../helpers/chunks.ts';
 import { migrate } from '../../../plugins/store-sqlite/migrations.ts';
 import { SqliteStore } from '../../../plugins/store-sqlite/sqlite-store.ts';
 

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { toChunks, toDocument } from '../../../core/app/sync.ts';
+import { toDocument } from '../../../core/app/sync.ts';
+import { toChunks } from '../../helpers/chunks.ts';
 import { openSqliteStore, type SqliteStore } from '../../../plugins/store-sqlite/sqlite-store.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-kw-'));

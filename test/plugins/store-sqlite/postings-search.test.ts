@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
-import { toChunks, toDocument } from '../../../core/app/sync.ts';
+import { toDocument } from '../../../core/app/sync.ts';
+import { toChunks } from '../../helpers/chunks.ts';
 import { openSqliteStore, type SqliteStore } from '../../../plugins/store-sqlite/sqlite-store.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-postings-'));
@@ -143,7 +144,8 @@ describe('postings keyword engine', () => {
     writeFileSync(
       child,
       `import { openSqliteStore } from ${src('../../../plugins/store-sqlite/sqlite-store.ts')};
-       import { toChunks, toDocument } from ${src('../../../core/app/sync.ts')};
+       import { toDocument } from ${src('../../../core/app/sync.ts')};
+       import { toChunks } from ${src('../../helpers/chunks.ts')};
        const store = openSqliteStore(${JSON.stringify(file)});
        const put = async (id, title, body) => {
          const doc = toDocument({ sourceId: id, title, body }, 'doc-' + id, 'git:docs', 'git:docs');

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
-import { toChunks, toDocument } from '../../../core/app/sync.ts';
+import { toDocument } from '../../../core/app/sync.ts';
+import { toChunks } from '../../helpers/chunks.ts';
 import { openSqliteStore } from '../../../plugins/store-sqlite/sqlite-store.ts';
 import { FtsTokenizer, readAllPostings } from '../../../plugins/store-sqlite/postings-source.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { chunkText, estimateTokens } from '../../../core/domain/chunker.ts';
+import { chunkText, estimateTokens } from '../../../plugins/chunker-default/chunker.ts';
 
 const para = (n: number, word: string): string => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ') + '.';
 
