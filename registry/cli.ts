@@ -1,6 +1,6 @@
-// Process entry of the `kbctx` command: the kernel's CLI (core/cli) with the bundled plugin set, which
+// Process entry of the `kbctx` command: the cli plugin's runner (plugins/cli) with the bundled plugin set, which
 // is imported only when a command opens the index.
 import { setBundledLoader } from '../core/app/bundled-set.ts';
 
 setBundledLoader(() => import('./bundled.ts'));
-await import('../core/cli/main.ts');
+await import('../plugins/cli/main.ts');

@@ -1,6 +1,6 @@
 // Embedding progress on stderr: on a terminal, a redrawn bar with count, rate and ETA; otherwise
 // (unless `lines` is off) a plain line every few seconds. The summary line is the plain output.
-import type { EmbedProgress } from '../app/embed.ts';
+import type { EmbedProgress } from '../../core/api/engine.ts';
 import { createProgressLines, rateAndEta } from './progress-lines.ts';
 import type { ProgressOptions } from './progress.ts';
 

@@ -1,20 +1,10 @@
 // The live index as the server runs it, when the live-index plugin is loaded (the `kbctx.live-index`
 // service): in a single process (or the cluster primary) the real one; in a cluster worker a proxy to
 // the primary's. Surfaces get status, triggers and change events. Without the plugin: null.
-import cluster, { type Worker } from 'node:cluster';
-import type { Kbctx } from '../../app/compose.ts';
-import { liveIndexService, type SyncControl } from '../../live-index.ts';
+import cluster from 'node:cluster';
+import type { Kbctx } from '../../../core/api/host.ts';
+import { liveIndexService, type LiveIndex } from '../../../core/api/plugin.ts';
 import { answerSyncCalls, broadcastIndexChanged, onRemoteIndexChanged, remoteSyncControl } from './serve-sync-ipc.ts';
-
-export interface LiveIndex {
-  control: SyncControl;
-  /** The status as its wire JSON (the MCP resource). */
-  statusJson(): Promise<unknown>;
-  onIndexChanged(listener: () => void): void;
-  /** Primary only: serve this worker's status and trigger calls. */
-  attachWorker(worker: Worker): void;
-  close(): Promise<void>;
-}
 
 /** The banner's line when no plugin runs the live index (`"!live-index"` in plugins). */
 export const NO_LIVE_INDEX = 'live index: off (the live-index plugin is not loaded): no watching, no schedules, no /sync routes';

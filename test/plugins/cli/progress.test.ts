@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { SyncProgress } from '../../../core/app/sync.ts';
-import { createProgress, progressEveryMs, type ProgressOptions } from '../../../core/cli/progress.ts';
+import { createProgress, progressEveryMs, type ProgressOptions } from '../../../plugins/cli/progress.ts';
 
 it('draws one line per connector and redraws the whole block in place', () => {
   const writes: string[] = [];

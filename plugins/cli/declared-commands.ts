@@ -4,7 +4,7 @@
 // by the attribution, and run through a hook of the same kind, in their order.
 import { AsyncSeriesHook } from 'tapable';
 import type { Command } from 'commander';
-import type { KernelHooks } from '../hooks.ts';
+import type { KernelHooks } from '../../core/api/host.ts';
 
 interface CommandsTap {
   name: string;

@@ -1,6 +1,6 @@
 // `--param k=v` / `--arg k=v` flags → an object. Values are JSON when they parse (numbers, booleans,
 // arrays), else strings; `asString` lists keys that always stay strings (string-typed parameters).
-import { badRequest } from '../domain/errors.ts';
+import { badRequest } from '../../core/api/plugin.ts';
 
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
 

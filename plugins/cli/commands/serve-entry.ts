@@ -3,19 +3,19 @@
 // server, or `"stdio"`), prints its banner and serves until SIGINT/SIGTERM. With `[server] workers`
 // the primary runs the live index and forks workers that each start the transport.
 // Loaded lazily so other commands never load the server code.
-import { configError, KbctxError } from '../../domain/errors.ts';
-import type { ServerConfig } from '../../config/types.ts';
-import type { RunningTransport } from '../../hook-types.ts';
-import { parseBind } from '../../http/bind-address.ts';
-import { checkExposure } from '../../http/exposure-policy.ts';
-import { VERSION } from '../../version.ts';
+import { configError, KbctxError } from '../../../core/api/plugin.ts';
+import type { ServerConfig } from '../../../core/api/plugin.ts';
+import type { RunningTransport } from '../../../core/api/plugin.ts';
+import { parseBind } from '../../../core/api/engine.ts';
+import { checkExposure } from '../../../core/api/engine.ts';
+import { VERSION } from '../../../core/api/host.ts';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import { NO_LIVE_INDEX, startLiveIndex } from './serve-live.ts';
 import { guardServerFaults } from './serve-faults.ts';
-import { serveService } from './serve-service.ts';
+import { serveService } from '../../../core/api/plugin.ts';
 import type { CliContext } from '../context.ts';
-import type { Kbctx } from '../../app/compose.ts';
-import { lineLog } from '../../domain/log-line.ts';
+import type { Kbctx } from '../../../core/api/host.ts';
+import { lineLog } from '../../../core/api/host.ts';
 
 export interface ServeOptions {
   bind?: string | undefined;

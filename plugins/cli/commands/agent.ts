@@ -1,8 +1,8 @@
 // `kbctx agent list|test`: list agents, resolve one prompt and print it (by name, or a Lua agent's path);
 // the Lua bridge adds `agent init`.
 import type { Command } from 'commander';
-import { agentsToWire } from '../../app/wire.ts';
-import { KbctxError } from '../../domain/errors.ts';
+import { agentsToWire } from '../../../core/api/use-cases.ts';
+import { KbctxError } from '../../../core/api/plugin.ts';
 import { resolveAgentTarget } from '../agent-target.ts';
 import type { CliContext } from '../context.ts';
 import { collect, parseKeyValues } from '../key-values.ts';

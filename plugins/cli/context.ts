@@ -3,16 +3,12 @@
 // loader and the composition root are imported by `prepare()` (before an action runs), not at start-up;
 // so is a config module (kbctx.config.mjs), whose tree `config()` then validates synchronously.
 import type { Writable } from 'node:stream';
-import type { Config } from '../config/types.ts';
-import type { ConfigModule } from '../config/config-module.ts';
-import type { loadConfig } from '../config/load-config.ts';
-import type { Kbctx, openKbctx } from '../app/compose.ts';
-import type { IndexAccess } from '../hook-types.ts';
+import type { Config } from '../../core/api/plugin.ts';
+import type { ConfigModule } from '../../core/api/host.ts';
+import type { Kbctx, loadHost } from '../../core/api/host.ts';
+import type { IndexAccess } from '../../core/api/plugin.ts';
 
-interface Loaders {
-  loadConfig: typeof loadConfig;
-  openKbctx: typeof openKbctx;
-}
+type Loaders = Awaited<ReturnType<typeof loadHost>>;
 
 export interface CliIO {
   out(text: string): void;
@@ -59,10 +55,10 @@ export class CliContext {
 
   /** Imports the config loader and the composition root; run-cli awaits it before any command action. */
   async prepare(): Promise<void> {
-    const [config, compose] = await Promise.all([import('../config/load-config.ts'), import('../app/compose.ts'), import('../app/bundled-set.ts').then((b) => b.loadBundledPlugins())]);
-    this.loaders = { loadConfig: config.loadConfig, openKbctx: compose.openKbctx };
+    const { loadHost } = await import('../../core/api/host.ts');
+    this.loaders = await loadHost();
     // Config as code is imported here, as loadConfig is synchronous; a TOML config costs a lookup.
-    this.configModule ??= await config.importConfig(this.lookup()).then(
+    this.configModule ??= await this.loaders.importConfig(this.lookup()).then(
       (module) => ({ ok: true as const, module }),
       (error: unknown) => ({ ok: false as const, error }),
     );

@@ -1,5 +1,5 @@
 // Parts that failed to load (script tools and agents, extensions) are warnings on stderr, never errors.
-import type { LoadFailure } from '../app/host-service.ts';
+import type { LoadFailure } from '../../core/api/plugin.ts';
 import type { CliContext } from './context.ts';
 
 export function reportLoadFailures(ctx: CliContext, failures: readonly LoadFailure[]): void {

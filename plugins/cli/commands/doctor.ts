@@ -2,13 +2,13 @@
 // extensions and scripts, registries and git, and prints what to do.
 // Exit 0 when nothing failed (warnings included), 1 when a check failed, 3 when the config does not load.
 import type { Command } from 'commander';
-import { configChecks, indexChecks, type DoctorCheck } from '../../app/doctor.ts';
-import { connectorChecks, embedderCheck, gitCheck, lastRunChecks, loadChecks } from '../../app/doctor-parts.ts';
-import { listSources } from '../../app/sources.ts';
-import { pluginChecks } from '../../app/plugin-checks.ts';
-import { configuredConnectors } from '../../app/select-connectors.ts';
-import { KbctxError } from '../../domain/errors.ts';
-import type { Embedder } from '../../embed/embedder.ts';
+import { configChecks, indexChecks, type DoctorCheck } from '../doctor/doctor.ts';
+import { connectorChecks, embedderCheck, gitCheck, lastRunChecks, loadChecks } from '../doctor/doctor-parts.ts';
+import { listSources } from '../../../core/api/use-cases.ts';
+import { pluginChecks } from '../doctor/plugin-checks.ts';
+import { configuredConnectors } from '../../../core/api/engine.ts';
+import { KbctxError } from '../../../core/api/plugin.ts';
+import type { Embedder } from '../../../core/api/plugin.ts';
 import type { CliContext } from '../context.ts';
 
 const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const;

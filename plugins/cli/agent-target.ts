@@ -3,7 +3,7 @@
 // (just made by `agent init`) is tested under its file name with the default time-out, writing nothing.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config/types.ts';
+import type { Config } from '../../core/api/plugin.ts';
 
 /** Lua script agents' time-out when the config has no section for the script. */
 const DEFAULT_AGENT_TIMEOUT_SECS = 30;

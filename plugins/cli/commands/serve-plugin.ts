@@ -1,12 +1,12 @@
 // `kbctx serve <name>` for a transport a plugin provides (`createTransport.for(name)`): opens the
 // index, loads plugins, scripts and extensions, starts the transport, prints what it serves and runs
 // until SIGINT/SIGTERM. Loaded lazily like serve-entry.ts.
-import { KbctxError } from '../../domain/errors.ts';
+import { KbctxError } from '../../../core/api/plugin.ts';
 import type { CliContext } from '../context.ts';
-import type { Kbctx } from '../../app/compose.ts';
-import { lineLog } from '../../domain/log-line.ts';
+import type { Kbctx } from '../../../core/api/host.ts';
+import { lineLog } from '../../../core/api/host.ts';
 import { guardServerFaults } from './serve-faults.ts';
-import { HTTP_HANDLER_TRANSPORT } from '../../hook-types.ts';
+import { HTTP_HANDLER_TRANSPORT } from '../../../core/api/plugin.ts';
 
 export async function serveWithPlugin(ctx: CliContext, name: string, options: { bind?: string | undefined }): Promise<void> {
   const kbctx = ctx.kbctx('create');

@@ -1,7 +1,7 @@
 // Sync and export progress on stderr: on a terminal, a redrawn bar per task (a connector, or the export)
 // with rate and ETA; otherwise (unless `lines` is off) a plain line every few seconds (progress-lines.ts).
 // Summary lines are the output.
-import type { SyncProgress } from '../app/sync.ts';
+import type { SyncProgress } from '../../core/api/engine.ts';
 import { createProgressLines, rateAndEta } from './progress-lines.ts';
 
 export interface ProgressOptions {

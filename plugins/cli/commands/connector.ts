@@ -1,8 +1,8 @@
 // `kbctx connector list [--json]`: the configured connectors and where each reads from (config only: no
 // index, no network). The Lua bridge adds `connector init|test` for script connectors.
 import type { Command } from 'commander';
-import type { Config } from '../../config/types.ts';
-import { configuredConnectors, type ConnectorRef } from '../../app/select-connectors.ts';
+import type { Config } from '../../../core/api/plugin.ts';
+import { configuredConnectors, type ConnectorRef } from '../../../core/api/engine.ts';
 import type { CliContext } from '../context.ts';
 import { formatTable } from '../table.ts';
 

@@ -1,10 +1,10 @@
 // `kbctx doctor`: checks of the config, the index and its embeddings, each with what to do about a
 // problem. Pure over the Store interface and the config; the CLI adds registries and git.
-import { isConfigModule } from '../config/find-config.ts';
-import type { Config } from '../config/types.ts';
-import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from './roots-outside-project.ts';
-import { KbctxError } from '../domain/errors.ts';
-import type { Store } from '../store/store.ts';
+import { isConfigModule } from '../../../core/api/host.ts';
+import type { Config } from '../../../core/api/plugin.ts';
+import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../../../core/api/engine.ts';
+import { KbctxError } from '../../../core/api/plugin.ts';
+import type { Store } from '../../../core/api/plugin.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 

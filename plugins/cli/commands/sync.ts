@@ -1,13 +1,13 @@
 // `kbctx sync <connector> [--full] [--dry-run] [--limit n] [--since when]`: run connectors and print one summary line each.
 import { InvalidArgumentError, type Command } from 'commander';
-import { KbctxError } from '../../domain/errors.ts';
-import type { PluginError } from '../../plugin-error.ts';
-import type { ErrorCode } from '../../domain/error-table.ts';
-import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../../app/roots-outside-project.ts';
-import { selectConnectors } from '../../app/select-connectors.ts';
-import { syncConnectors, type SyncOptions, type SyncReport } from '../../app/sync.ts';
-import { syncReportToWire } from '../../app/wire.ts';
-import { parseSince } from '../../search/since.ts';
+import { KbctxError } from '../../../core/api/plugin.ts';
+import type { PluginError } from '../../../core/api/plugin.ts';
+import type { ErrorCode } from '../../../core/api/plugin.ts';
+import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../../../core/api/engine.ts';
+import { selectConnectors } from '../../../core/api/engine.ts';
+import { syncConnectors, type SyncOptions, type SyncReport } from '../../../core/api/engine.ts';
+import { syncReportToWire } from '../../../core/api/use-cases.ts';
+import { parseSince } from '../../../core/api/engine.ts';
 import type { CliContext } from '../context.ts';
 import { createProgress, progressEveryMs } from '../progress.ts';
 

@@ -2,10 +2,10 @@
 // each connector's source (its cheap probe, its warnings, how its last sync ended), the embedding provider (one real request), and the
 // extension modules, script tools and agents that failed to load. Over interfaces only.
 import { execFile } from 'node:child_process';
-import type { Connector } from '../connectors/connector.ts';
-import type { Embedder } from '../embed/embedder.ts';
+import type { Connector } from '../../../core/api/plugin.ts';
+import type { Embedder } from '../../../core/api/plugin.ts';
 import type { DoctorCheck } from './doctor.ts';
-import { describeStatus, type SourceRow } from './sources.ts';
+import { describeStatus, type SourceRow } from '../../../core/api/use-cases.ts';
 
 export interface Failure {
   label: string;

@@ -1,13 +1,13 @@
 // `kbctx embed pending` / `kbctx embed rebuild`: embed chunks without a current vector, or drop all
 // vectors and regenerate them. Exit non-zero when the provider failed (what was written is kept).
 import { InvalidArgumentError, type Command } from 'commander';
-import { embedPending, type EmbedOptions, type EmbedReport } from '../../app/embed.ts';
-import { configError, KbctxError } from '../../domain/errors.ts';
-import type { ErrorCode } from '../../domain/error-table.ts';
+import { embedPending, type EmbedOptions, type EmbedReport } from '../../../core/api/engine.ts';
+import { configError, KbctxError } from '../../../core/api/plugin.ts';
+import type { ErrorCode } from '../../../core/api/plugin.ts';
 import type { CliContext } from '../context.ts';
 import { createEmbedProgress } from '../embed-progress.ts';
 import { progressEveryMs } from '../progress.ts';
-import { providerChoices } from '../../embed/embedding-providers.ts';
+import { providerChoices } from '../../../core/api/engine.ts';
 
 export function registerEmbed(program: Command, ctx: CliContext): void {
   const embed = program.command('embed').description('compute embeddings for semantic and hybrid search');

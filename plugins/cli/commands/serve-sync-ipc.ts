@@ -1,9 +1,9 @@
 // With `--workers N` only the cluster primary runs the live index (one scheduler, one writer); workers
 // reach it over the cluster IPC channel: status and triggers go up, "index changed" comes down.
 import type { Worker } from 'node:cluster';
-import { KbctxError } from '../../domain/errors.ts';
-import type { ErrorCode } from '../../domain/error-table.ts';
-import type { ConnectorStatus, SyncControl } from '../../live-index.ts';
+import { KbctxError } from '../../../core/api/plugin.ts';
+import type { ErrorCode } from '../../../core/api/plugin.ts';
+import type { ConnectorStatus, SyncControl } from '../../../core/api/plugin.ts';
 
 type CallBody = { op: 'status' } | { op: 'trigger'; connector: string };
 type Call = CallBody & { type: 'kbctx-sync-call'; id: number };

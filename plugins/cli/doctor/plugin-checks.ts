@@ -1,8 +1,8 @@
 // `kbctx doctor`'s plugin lines: loading the configured plugins (a broken one fails naming it), the
 // loaded set, and the checks plugins add through the `doctor` hook (a failing tap is a FAIL line).
-import { PerPluginCollector } from '../collector.ts';
-import type { DoctorCheck as PluginCheck } from '../hook-types.ts';
-import type { Kernel } from '../kernel.ts';
+import { PerPluginCollector } from '../../../core/api/engine.ts';
+import type { DoctorCheck as PluginCheck } from '../../../core/api/plugin.ts';
+import type { Kernel } from '../../../core/api/host.ts';
 import type { DoctorCheck } from './doctor.ts';
 
 export async function pluginChecks(kernel: Kernel, loadPlugins: () => Promise<void>): Promise<{ checks: DoctorCheck[]; loadError: Error | null }> {

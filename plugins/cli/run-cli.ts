@@ -3,14 +3,14 @@
 // imported (start-up cost): core's own from the table below, a plugin's through the `commands` taps
 // that name it (search, get, sources: tools-builtin); help, completions and unknown commands load them all.
 import { Command, CommanderError } from 'commander';
-import { findConfig } from '../config/find-config.ts';
-import { KbctxError } from '../domain/errors.ts';
-import { errorMapping } from '../domain/error-table.ts';
-import { PluginError } from '../plugin-error.ts';
-import { toSafeLines } from '../domain/log-line.ts';
-import { VERSION } from '../version.ts';
+import { findConfig } from '../../core/api/host.ts';
+import { KbctxError } from '../../core/api/plugin.ts';
+import { errorMapping } from '../../core/api/host.ts';
+import { PluginError } from '../../core/api/plugin.ts';
+import { toSafeLines } from '../../core/api/host.ts';
+import { VERSION } from '../../core/api/host.ts';
 import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
-import { cliService } from './cli-service.ts';
+import { cliService } from './api.ts';
 import { addDeclaredCommand } from './declared-commands.ts';
 
 const EXIT_USAGE = 2;
