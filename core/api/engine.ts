@@ -12,4 +12,4 @@ export { checkExposure } from '../http/exposure-policy.ts';
 export { parseSince } from '../search/since.ts';
 export { PerPluginCollector } from '../collector.ts';
 export { pluginOfError, type PluginLocation } from '../app/fault-attribution.ts';
-export { configJsonSchema } from '../config/json-schema.ts';
+export { configJsonSchema, loadedConfigJsonSchema } from '../config/json-schema.ts';

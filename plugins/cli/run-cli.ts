@@ -2,8 +2,9 @@
 // (through the error table) and usage mistakes into exit 2. Only the invoked command's module is
 // imported (start-up cost): core's own from the table below, a plugin's through the `commands` taps
 // that name it (search, get, sources: tools-builtin); help, completions and unknown commands load them all.
+import { AsyncSeriesHook } from 'tapable';
 import { Command, CommanderError } from 'commander';
-import { findConfig } from '../../core/api/host.ts';
+import { findConfig, type KernelHooks } from '../../core/api/host.ts';
 import { KbctxError } from '../../core/api/plugin.ts';
 import { errorMapping } from '../../core/api/host.ts';
 import { PluginError } from '../../core/api/plugin.ts';
@@ -11,7 +12,6 @@ import { toSafeLines } from '../../core/api/host.ts';
 import { VERSION } from '../../core/api/host.ts';
 import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
 import { cliService } from './api.ts';
-import { addDeclaredCommand } from './declared-commands.ts';
 
 const EXIT_USAGE = 2;
 
@@ -195,4 +195,29 @@ function reportError(ctx: CliContext, error: unknown): number {
   ctx.io.err(`internal error ${id}: ${toSafeLines((error as Error)?.message ?? String(error))}\nThis is a bug in kbctx; please report it with the command you ran.\n`);
   if (ctx.io.env['KBCTX_DEBUG']) ctx.io.err(`${(error as Error)?.stack ?? ''}\n`);
   return 1;
+}
+
+// Commands a plugin names in its `commands` tap (`tapPromise({ name, commands: ['search'] }, …)`): for
+// one of them only the taps that name it are called, so `kbctx search` imports tools-builtin's command
+// module and no other plugin's (ADR 0130, start-up; ADR 0162). The taps are already wrapped by the
+// attribution, and run through a hook of the same kind, in their order.
+interface CommandsTap {
+  name: string;
+  type: 'sync' | 'async' | 'promise';
+  fn: (...args: never[]) => unknown;
+  commands?: readonly string[];
+}
+
+/** Calls the `commands` taps naming `name`; false when none does (the caller then calls them all). */
+export async function addDeclaredCommand(hooks: Pick<KernelHooks, 'commands'>, program: Command, name: string): Promise<boolean> {
+  const taps = (hooks.commands.taps as unknown as CommandsTap[]).filter((t) => t.commands?.includes(name) === true);
+  if (taps.length === 0) return false;
+  const only = new AsyncSeriesHook<[Command]>(['program']);
+  for (const t of taps) {
+    if (t.type === 'promise') only.tapPromise(t.name, t.fn as (p: Command) => Promise<void>);
+    else if (t.type === 'async') only.tapAsync(t.name, t.fn as (p: Command, done: () => void) => void);
+    else only.tap(t.name, t.fn as (p: Command) => void);
+  }
+  await only.promise(program);
+  return true;
 }

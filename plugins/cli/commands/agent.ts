@@ -5,7 +5,7 @@ import { agentsToWire } from '../../../core/api/use-cases.ts';
 import { KbctxError } from '../../../core/api/plugin.ts';
 import { resolveAgentTarget } from '../agent-target.ts';
 import type { CliContext } from '../context.ts';
-import { collect, parseKeyValues } from '../key-values.ts';
+import { collect, parseKeyValues } from '../api.ts';
 import { reportLoadFailures } from '../report-load-failures.ts';
 
 export function registerAgent(program: Command, ctx: CliContext): void {

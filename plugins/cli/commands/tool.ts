@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { toolsToWire } from '../../../core/api/use-cases.ts';
 import type { CliContext } from '../context.ts';
-import { collect, parseKeyValues } from '../key-values.ts';
+import { collect, parseKeyValues } from '../api.ts';
 import { reportLoadFailures } from '../report-load-failures.ts';
 
 export function registerTool(program: Command, ctx: CliContext): void {
