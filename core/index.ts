@@ -25,9 +25,6 @@ export { parseToolMeta } from './app/part-values/tool-meta.ts';
 export type { ToolMeta } from './app/part-values/tool-meta.ts';
 export { asArray, asString, toScriptConfig } from './app/part-values/values.ts';
 
-// The CLI's helpers for plugin commands.
-export { collect, parseKeyValues } from './cli/key-values.ts';
-
 // The error table every surface answers with, and the server's bind/exposure policy (issue 23).
 export { errorMapping } from './domain/error-table.ts';
 export { isLoopbackHost, parseBind, toHttpUrl, type BindAddress } from './http/bind-address.ts';

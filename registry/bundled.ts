@@ -7,6 +7,7 @@ import { setConfigFollower } from '../core/app/config-follower.ts';
 import { followOverrides } from './follow-overrides.ts';
 import agentsInline from '../plugins/agents-inline/index.ts';
 import chunkerDefault from '../plugins/chunker-default/index.ts';
+import cli from '../plugins/cli/index.ts';
 import connectorFilesystem from '../plugins/connector-filesystem/index.ts';
 import connectorGit from '../plugins/connector-git/index.ts';
 import connectorS3 from '../plugins/connector-s3/index.ts';
@@ -58,6 +59,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   mcpStdio,
   registryCommands,
   extensions,
+  cli,
 ] as Plugin[]);
 
 setBundledPlugins(BUNDLED_PLUGINS);

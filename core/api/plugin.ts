@@ -16,18 +16,15 @@ export { KbctxError, badRequest, configError, notFound, isKbctxError } from '../
 export { closestName, didYouMean } from '../domain/closest-name.ts';
 export type { ErrorCode } from '../domain/error-table.ts';
 
-// Services: the host's (index, host, serve, file extraction, inline agents, CLI) and the ones plugins provide.
+// Services: the host's (index, host, serve, file extraction, inline agents) and the ones plugins provide (the CLI's: plugins/cli/api.ts).
 export { fileExtraction } from '../file-extraction.ts';
 export { indexService, indexToolsService, type BuiltinDeps } from '../app/index-service.ts';
 export { hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
-export { serveService } from '../cli/commands/serve-service.ts';
-export type { ServeState } from '../cli/commands/serve-service.ts';
+export { serveService } from '../app/serve-service.ts';
+export type { LiveIndex, ServeState } from '../app/serve-service.ts';
 export { inlineAgentsService } from '../app/inline-agents-service.ts';
-export { cliService } from '../cli/cli-service.ts';
-export type { CliContext } from '../cli/context.ts';
 export { liveIndexService } from '../live-index.ts';
 export type { ConnectorStatus, EmbedReport, LiveConnector, LiveIndexHost, LiveIndexService, LiveSyncHandle, SyncControl, SyncCounts, SyncReport, SyncState, WatchSpec } from '../live-index.ts';
-export type { LiveIndex } from '../cli/commands/serve-live.ts';
 export { extensionConnector, extensionsService, type ExtensionDeps, type ExtensionLoadFailure, type ExtensionsService, type LoadedExtensions } from '../extensions-service.ts';
 export type { ExtensionAgent, ExtensionAgentContext, ExtensionConnector, ExtensionTool, ExtensionToolContext, KbctxExtensionHost } from '../app/extension-api.ts';
 export { localStoreService, type LocalStoreOpener } from '../store/local-store-service.ts';

@@ -2,6 +2,7 @@
 // the kernel's sections and the ones the plugins own, each from its plugin's schema (ADR 0164).
 import { bundledSections, type OwnedSections } from './plugin-sections.ts';
 import { configSchemaWith } from './schema.ts';
+import { configuredConnectorSections } from '../load/connector-options.ts';
 
 /** `owned`: the sections of the bundled set by default (import registry/bundled.ts first). */
 export function configJsonSchema(owned: OwnedSections = bundledSections()): Record<string, unknown> {
@@ -12,4 +13,10 @@ export function configJsonSchema(owned: OwnedSections = bundledSections()): Reco
     description: 'Every key kbctx reads, with its type, range and default (core/config/schema.ts and each plugin\'s config sections). Context Harness ctx.toml files validate too.',
     ...configSchemaWith(owned).json(),
   };
+}
+
+/** The schema of the config as `kernel` loaded it (`kbctx config schema`): the bundled set's sections and its configured plugins' connector types. */
+export function loadedConfigJsonSchema(kernel: object): Record<string, unknown> {
+  const bundled = bundledSections();
+  return configJsonSchema({ sections: bundled.sections, embedders: bundled.embedders, connectors: new Map([...bundled.connectors, ...[...configuredConnectorSections(kernel)].filter(([type]) => !bundled.connectors.has(type))]) });
 }

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KbctxError } from '../domain/errors.ts';
 import { parseBind } from '../http/bind-address.ts';
 import { checkExposure } from '../http/exposure-policy.ts';
-import { serveService } from '../cli/commands/serve-service.ts';
+import { serveService } from '../app/serve-service.ts';
 import { HTTP_HANDLER_TRANSPORT, type RunningTransport } from '../hook-types.ts';
 import { VERSION } from '../version.ts';
 import { composedOf, type Kbctx } from './open-kbctx.ts';

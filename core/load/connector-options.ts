@@ -3,7 +3,7 @@
 // applied, an error naming the key path as the config loader's do. The bundled set's types are
 // checked when the config loads (core/config/plugin-sections.ts).
 import path from 'node:path';
-import { connectorSection } from '../config/plugin-sections.ts';
+import { connectorSection, type OwnedSection } from '../config/plugin-sections.ts';
 import { SchemaIssue } from '../config/schema-kit.ts';
 import { configError } from '../domain/errors.ts';
 import type { Plugin } from '../plugin.ts';
@@ -13,9 +13,14 @@ export type ConnectorTables = Readonly<Record<string, Readonly<Record<string, Ta
 
 /** Per kernel: type → name → the checked table (what the connector receives). */
 const checked = new WeakMap<object, Map<string, Record<string, Table>>>();
+/** Per kernel: the connector types its configured plugins own (for `kbctx config schema`). */
+const sections = new WeakMap<object, Map<string, OwnedSection>>();
 
 export function checkConnectorOptions(kernel: object, plugin: Plugin, tables: ConnectorTables | undefined, configFile: string | null | undefined, baseDir: string): void {
   for (const [type, section] of Object.entries(plugin.connectorConfigs ?? {})) {
+    const owned = sections.get(kernel) ?? new Map<string, OwnedSection>();
+    if (!owned.has(type)) owned.set(type, connectorSection(plugin.name, section));
+    sections.set(kernel, owned);
     const instances = tables?.[type];
     if (!instances) continue;
     const { validator } = connectorSection(plugin.name, section);
@@ -37,3 +42,6 @@ export function checkConnectorOptions(kernel: object, plugin: Plugin, tables: Co
 
 /** The checked table of a configured connector of a plugin's type; undefined when no schema checked it. */
 export const checkedConnectorOptions = (kernel: object, type: string, name: string): Table | undefined => checked.get(kernel)?.get(type)?.[name];
+
+/** The connector types of the plugins applied through the config (not the bundled set's), in apply order. */
+export const configuredConnectorSections = (kernel: object): ReadonlyMap<string, OwnedSection> => sections.get(kernel) ?? new Map();

@@ -1,6 +1,7 @@
 // `kbctx extension init <name>`: scaffold a compiled extension module and its test (docs/extensions.md).
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH, type CliContext, type CliProgram } from '../../core/index.ts';
+import { DEFAULT_CONFIG_PATH, type CliProgram } from '../../core/index.ts';
+import type { CliContext } from '../cli/api.ts';
 
 
 export function registerExtension(cli: CliProgram, ctx: CliContext): void {

@@ -1,7 +1,8 @@
 // First-party plugin: compiled (JavaScript) extensions (docs/extensions.md, ADR 0071). Provides the
 // `kbctx.extensions` service, the loader that turns each `[extensions] modules` entry into a plugin the
 // host applies, and `kbctx extension init` (the `commands` hook). Loader and scaffold are imported on use.
-import { cliService, definePlugin, extensionsService } from '../../core/api/plugin.ts';
+import { definePlugin, extensionsService } from '../../core/api/plugin.ts';
+import { cliService } from '../cli/api.ts';
 
 const plugin = definePlugin({
   name: 'extensions',

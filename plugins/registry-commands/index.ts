@@ -2,7 +2,8 @@
 // through the `commands` hook (called only for a command name the CLI does not know), over the
 // registry library in registry/, imported when a registry command runs; `doctor` lines for the
 // configured registries.
-import { cliService, definePlugin, hostService } from '../../core/api/plugin.ts';
+import { definePlugin, hostService } from '../../core/api/plugin.ts';
+import { cliService } from '../cli/api.ts';
 
 const plugin = definePlugin({
   name: 'registry-commands',

@@ -2,7 +2,8 @@
 // registry library in registry/ (git registries, manifests, adding and trusting plugins).
 import path from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH, formatTable, KbctxError, type CliContext, type CliProgram } from '../../core/index.ts';
+import { DEFAULT_CONFIG_PATH, KbctxError, type CliProgram } from '../../core/index.ts';
+import { formatTable, type CliContext } from '../cli/api.ts';
 import type { ExtensionView, RegistryContext } from '../../registry/registry-service.ts';
 import type { AddPluginResult } from '../../registry/add-plugin.ts';
 import type { PluginManifest } from '../../registry/plugin-manifest.ts';

@@ -2,7 +2,8 @@
 // `kbctx export` (documents and chunks as JSON) and `kbctx migrate` (one store copied into another
 // through the store interface: migrate-index.ts). Named in the `commands` tap, so the CLI imports
 // commands/ only when one of them runs.
-import { cliService, definePlugin } from '../../core/api/plugin.ts';
+import { definePlugin } from '../../core/api/plugin.ts';
+import { cliService } from '../cli/api.ts';
 
 const plugin = definePlugin({
   name: 'store-commands',

@@ -2,7 +2,8 @@
 // builtin-tools.ts), added through the `tools` hook at the fallback stage; the same answers as plugins'
 // `ctx.search/get/sources` (the `kbctx.index-tools` service); and the commands `kbctx search`, `get`,
 // `sources` (named in the `commands` tap, so the CLI imports commands/ only when one of them runs).
-import { cliService, definePlugin, STAGE, indexService, indexToolsService } from '../../core/api/plugin.ts';
+import { definePlugin, STAGE, indexService, indexToolsService } from '../../core/api/plugin.ts';
+import { cliService } from '../cli/api.ts';
 import { builtinTools } from './builtin-tools.ts';
 import { indexToolsOf } from './index-tools.ts';
 

@@ -3,7 +3,8 @@
 // are the host's commands (list, call, test): these attach to them; `connector` is this plugin's own.
 // Loaded with the plugin: what the actions need is imported when one runs.
 import type { Command } from 'commander';
-import { collect, hostService, parseKeyValues, toJsonSchema, validateParams, type ParamSpec, type PluginKernel, type ScriptConfig, type CliProgram } from '../../../core/index.ts';
+import { hostService, toJsonSchema, validateParams, type ParamSpec, type PluginKernel, type ScriptConfig, type CliProgram } from '../../../core/index.ts';
+import { collect, parseKeyValues } from '../../cli/api.ts';
 import type { ScriptingHost } from '../scripting/scripting-service.ts';
 import type { Scripting } from '../scripting/scripting.ts';
 import type { ScaffoldKind } from '../scripting/scaffold.ts';

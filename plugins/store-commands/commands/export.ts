@@ -6,8 +6,9 @@ import { once } from 'node:events';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { badRequest, type CliContext } from '../../../core/api/plugin.ts';
-import { createProgress, exportJsonPieces, formatBytes, pathProblem, progressEveryMs } from '../../../core/api/use-cases.ts';
+import { badRequest } from '../../../core/api/plugin.ts';
+import { exportJsonPieces, pathProblem } from '../../../core/api/use-cases.ts';
+import { createProgress, formatBytes, progressEveryMs, type CliContext } from '../../cli/api.ts';
 
 export function registerExport(program: Command, ctx: CliContext): void {
   program

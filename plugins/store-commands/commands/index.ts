@@ -1,7 +1,8 @@
 // store-commands' commands `kbctx stats`, `export` and `migrate`, registered by its `commands` tap when
 // one of them runs (or for help and completions).
 import type { Command } from 'commander';
-import type { CliContext, CliProgram } from '../../../core/api/plugin.ts';
+import type { CliProgram } from '../../../core/api/plugin.ts';
+import type { CliContext } from '../../cli/api.ts';
 import { registerExport } from './export.ts';
 import { registerMigrate } from './migrate.ts';
 import { registerStats } from './stats.ts';

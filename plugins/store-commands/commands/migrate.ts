@@ -4,8 +4,8 @@
 // when the final check finds a difference.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { badRequest, KbctxError, type CliContext, type Kbctx, type Store } from '../../../core/api/plugin.ts';
-import { createProgress, progressEveryMs } from '../../../core/api/use-cases.ts';
+import { badRequest, KbctxError, type Kbctx, type Store } from '../../../core/api/plugin.ts';
+import { createProgress, progressEveryMs, type CliContext } from '../../cli/api.ts';
 import { migrateIndex, type MigrateReport } from '../migrate-index.ts';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;

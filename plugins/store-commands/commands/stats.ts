@@ -1,7 +1,8 @@
 // `kbctx stats`: database path and size, counts, embedded share, and a per-source table.
 import type { Command } from 'commander';
-import type { CliContext, Kbctx } from '../../../core/api/plugin.ts';
-import { formatBytes, formatTable, indexStats, statsToWire, type Stats } from '../../../core/api/use-cases.ts';
+import type { Kbctx } from '../../../core/api/plugin.ts';
+import { indexStats, statsToWire, type Stats } from '../../../core/api/use-cases.ts';
+import { formatBytes, formatTable, type CliContext } from '../../cli/api.ts';
 
 export function registerStats(program: Command, ctx: CliContext): void {
   program

@@ -1,6 +1,6 @@
 // `kbctx get <id>`: the document as JSON (404 → exit 4).
 import type { Command } from 'commander';
-import type { CliContext } from '../../../core/api/plugin.ts';
+import type { CliContext } from '../../cli/api.ts';
 import { documentToWire, getDocument } from '../../../core/api/use-cases.ts';
 
 export function registerGet(program: Command, ctx: CliContext): void {

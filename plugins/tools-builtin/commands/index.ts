@@ -1,7 +1,8 @@
 // tools-builtin's commands `kbctx search`, `get` and `sources`, registered by its `commands` tap when
 // one of them runs (or for help and completions).
 import type { Command } from 'commander';
-import type { CliContext, CliProgram } from '../../../core/api/plugin.ts';
+import type { CliProgram } from '../../../core/api/plugin.ts';
+import type { CliContext } from '../../cli/api.ts';
 import { registerGet } from './get.ts';
 import { registerSearch } from './search.ts';
 import { registerSources } from './sources.ts';

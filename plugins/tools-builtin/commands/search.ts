@@ -1,7 +1,7 @@
 // `kbctx search <query>`: the same parameters and validation as the REST and MCP search tool.
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import type { CliContext } from '../../../core/api/plugin.ts';
+import type { CliContext } from '../../cli/api.ts';
 import { parseSearchParams, search, searchResponseToWire, type SearchResponse } from '../../../core/api/use-cases.ts';
 
 export function registerSearch(program: Command, ctx: CliContext): void {

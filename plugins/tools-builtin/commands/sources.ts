@@ -1,7 +1,8 @@
 // `kbctx sources`: configured and indexed sources with counts and status.
 import type { Command } from 'commander';
-import type { CliContext } from '../../../core/api/plugin.ts';
-import { describeStatus, formatTable, listSources, sourcesToWire } from '../../../core/api/use-cases.ts';
+import type { CliContext } from '../../cli/api.ts';
+import { describeStatus, listSources, sourcesToWire } from '../../../core/api/use-cases.ts';
+import { formatTable } from '../../cli/api.ts';
 
 export function registerSources(program: Command, ctx: CliContext): void {
   program

@@ -1,0 +1,25 @@
+// The program host's entry, a light entry of the public API (ADR 0170): what the cli plugin needs to
+// start — finding the config, the error table, safe log lines, the version — and `loadHost()`, which
+// imports the config loader, the composition root and the bundled set when a command first needs them
+// (start-up cost, ADR 0130). Statically it loads only modules every command loads anyway.
+export { findConfig, isConfigModule } from '../config/find-config.ts';
+export { errorMapping } from '../domain/error-table.ts';
+export { lineLog, toSafeLines } from '../domain/log-line.ts';
+export { VERSION } from '../version.ts';
+export { packageRoot } from '../package-root.ts';
+export type { ConfigModule } from '../config/config-module.ts';
+export type { Kbctx } from '../app/compose.ts';
+import type { openKbctx } from '../app/compose.ts';
+import type { importConfig, loadConfig } from '../config/load-config.ts';
+export type { Kernel } from '../kernel.ts';
+export type { KernelHooks } from '../hooks.ts';
+
+/** The config loader and the composition root, with the bundled plugin set handed in (registry/cli.ts set its loader). */
+export async function loadHost(): Promise<{
+  loadConfig: typeof loadConfig;
+  importConfig: typeof importConfig;
+  openKbctx: typeof openKbctx;
+}> {
+  const [config, compose] = await Promise.all([import('../config/load-config.ts'), import('../app/compose.ts'), import('../app/bundled-set.ts').then((b) => b.loadBundledPlugins())]);
+  return { loadConfig: config.loadConfig, importConfig: config.importConfig, openKbctx: compose.openKbctx };
+}

@@ -1,0 +1,37 @@
+// The `kbctx.serve` service: what `kbctx serve mcp` hands the transport plugins (transport-http, rest,
+// mcp-http, web, mcp-stdio) once the index is open and the live index runs. Provided by the host
+// for the one serve of a process; types and one small function, so importing it loads nothing.
+import { createServiceRef } from '../services.ts';
+import type { AgentRegistry } from './agents.ts';
+import type { ToolRegistry } from './tools.ts';
+import type { Kbctx } from './compose.ts';
+import type { Worker } from 'node:cluster';
+import type { SyncControl } from '../live-index.ts';
+
+/** The live index as the server runs it (a cluster worker's is a proxy to the primary's). */
+export interface LiveIndex {
+  control: SyncControl;
+  /** The status as its wire JSON (the MCP resource). */
+  statusJson(): Promise<unknown>;
+  onIndexChanged(listener: () => void): void;
+  /** Primary only: serve this worker's status and trigger calls. */
+  attachWorker(worker: Worker): void;
+  close(): Promise<void>;
+}
+
+export interface ServeState {
+  kbctx: Kbctx;
+  tools: ToolRegistry;
+  agents: AgentRegistry;
+  /** The live index of this process (in a cluster worker: a proxy to the primary's); null without the live-index plugin. */
+  live: LiveIndex | null;
+  version: string;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  /** Lines only worth showing when debugging (KBCTX_DEBUG); undefined otherwise. */
+  debug: ((line: string) => void) | undefined;
+  /** True in a `[server] workers` process: the primary prints the banner and warnings. */
+  isWorker: boolean;
+}
+
+export const serveService = createServiceRef<ServeState>('kbctx.serve');

@@ -1,7 +1,0 @@
-// Parts that failed to load (script tools and agents, extensions) are warnings on stderr, never errors.
-import type { LoadFailure } from '../app/host-service.ts';
-import type { CliContext } from './context.ts';
-
-export function reportLoadFailures(ctx: CliContext, failures: readonly LoadFailure[]): void {
-  for (const f of failures) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
-}
