@@ -1,0 +1,123 @@
+// `npm run bench:embed-serve`: does a background embed slow the server down? Starts a real
+// `kbctx serve mcp` (REST on 127.0.0.1, port 0) over BENCH_DOCS new documents (SciFact when present,
+// else generated text), twice in one workspace: once with `[embedding] provider = "disabled"` (no
+// embed), once with the bundled `local` model (the start-up sync writes the chunks, then the server
+// embeds them in the background). In each, two probes run side by side for BENCH_SECONDS after the
+// start-up sync: `GET /health` and a keyword `POST /tools/search`, one request at a time each, a few
+// ms apart. Prints p50 (median) and p99 of both; never asserts. Env: BENCH_DOCS, BENCH_SECONDS, SCIFACT_DIR.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { KBCTX_BIN, Workspace } from '../test/helpers/workspace.ts';
+import { fmtMs, percentile } from './stats.ts';
+
+const DOCS = Number(process.env['BENCH_DOCS'] ?? 1600);
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 30);
+const DATA = process.env['SCIFACT_DIR'] ?? '/work/shared/data/scifact';
+const GAP_MS = 20;
+
+const ws = new Workspace('kbctx-bench-embed-serve-');
+const words = 'replication checkpoint kingfisher ledger harbour lantern meadow quartz orbit glacier compiler latency'.split(' ');
+const corpus = existsSync(path.join(DATA, 'corpus.jsonl'))
+  ? readFileSync(path.join(DATA, 'corpus.jsonl'), 'utf8').trim().split('\n').slice(0, DOCS).map((l) => JSON.parse(l) as { title: string; text: string })
+  : Array.from({ length: DOCS }, (_, i) => ({ title: `Note ${i}`, text: Array.from({ length: 150 }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ') }));
+corpus.forEach((d, i) => ws.write(`docs/${i}.md`, `# ${d.title}\n\n${d.text}\n`));
+const toml = (db: string, provider: string): string =>
+  `[db]\npath = "${db}"\n[connectors.filesystem.docs]\nroot = "docs"\n[embedding]\nprovider = "${provider}"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n`;
+ws.write('plain.toml', toml('plain.sqlite', 'disabled'));
+ws.write('embed.toml', toml('embed.sqlite', 'local'));
+
+interface Served {
+  child: ChildProcess;
+  base: string;
+  /** Resolves with the first stderr line matching. */
+  line(re: RegExp): Promise<string>;
+}
+
+async function serve(config: string): Promise<Served> {
+  const child = spawn(process.execPath, [KBCTX_BIN, '-c', config, 'serve', 'mcp'], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const waiters: { re: RegExp; resolve(l: string): void }[] = [];
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+    for (const w of [...waiters]) {
+      const m = w.re.exec(err);
+      if (m) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m[0]);
+      }
+    }
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = /Listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
+  });
+  const line = (re: RegExp): Promise<string> => {
+    const m = re.exec(err);
+    return m ? Promise.resolve(m[0]) : new Promise((resolve) => waiters.push({ re, resolve }));
+  };
+  return { child, base, line };
+}
+
+async function stop(s: Served): Promise<void> {
+  const exited = new Promise((resolve) => s.child.on('exit', resolve));
+  s.child.kill('SIGTERM');
+  await exited;
+}
+
+/** One request at a time until `until`; the latency of each (ms). */
+async function probe(until: number, send: () => Promise<Response>): Promise<number[]> {
+  const times: number[] = [];
+  while (performance.now() < until) {
+    const started = performance.now();
+    const res = await send();
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+    times.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, GAP_MS));
+  }
+  return times;
+}
+
+const queries = ['cell proliferation', 'vitamin deficiency', 'gene expression in mice', 'risk of cancer', 'protein binding', ...words];
+async function measure(base: string): Promise<{ health: number[]; search: number[] }> {
+  const until = performance.now() + SECONDS * 1000;
+  let q = 0;
+  const [health, search] = await Promise.all([
+    probe(until, () => fetch(`${base}/health`)),
+    probe(until, () =>
+      fetch(`${base}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: queries[q++ % queries.length], mode: 'keyword' }) }),
+    ),
+  ]);
+  return { health, search };
+}
+
+const row = (label: string, t: number[]): string => `  ${label.padEnd(30)} p50 ${fmtMs(percentile(t, 50)).padStart(7)} ms  p99 ${fmtMs(percentile(t, 99)).padStart(7)} ms  max ${fmtMs(Math.max(...t)).padStart(7)} ms  (${t.length} requests)`;
+const SYNCED = /sync filesystem:docs \(start\): [^\n]*\n/;
+
+console.log(`${corpus.length} new documents, probes for ${SECONDS} s after the start-up sync, one request at a time each, ${GAP_MS} ms apart`);
+const plain = await serve('plain.toml');
+await plain.line(SYNCED);
+const without = await measure(plain.base);
+await stop(plain);
+console.log('without an embed ([embedding] provider = "disabled"):');
+console.log(row('GET /health', without.health));
+console.log(row('POST /tools/search (keyword)', without.search));
+
+const embedding = await serve('embed.toml');
+await embedding.line(SYNCED);
+const startedEmbed = performance.now();
+const during = await measure(embedding.base);
+const finished = await Promise.race([embedding.line(/embed: \d+ chunk\(s\)[^\n]*\n/), new Promise<null>((resolve) => setTimeout(() => resolve(null), 1000))]);
+const elapsed = (performance.now() - startedEmbed) / 1000;
+await stop(embedding);
+console.log('during the background embed ([embedding] provider = "local", the bundled model):');
+console.log(row('GET /health', during.health));
+console.log(row('POST /tools/search (keyword)', during.search));
+console.log(finished ? `  the embed ended within the probes: ${finished.trim()}` : `  the embed was still running after ${elapsed.toFixed(0)} s (stopped)`);
+ws.cleanup();
