@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { type Embedder, configError, KbctxError } from '../../core/api/plugin.ts';
-import { toUnitVectors } from '../../core/api/algorithms.ts';
+import { splitFlatVectors } from './flat-vectors.ts';
 import type { LocalRuntime, LocalWorkerReply } from './local-worker-protocol.ts';
 
 export const BUNDLED_LOCAL_MODEL = 'use-lite';
@@ -38,7 +38,7 @@ export class LocalEmbedder implements Embedder {
   private readonly folder: string | null;
   private readonly runtime: LocalRuntime;
   private worker: Worker | null = null;
-  private readonly waiting = new Map<number, { resolve(rows: number[][]): void; reject(error: Error): void }>();
+  private readonly waiting = new Map<number, { resolve(result: { vectors: Float32Array; dims: number }): void; reject(error: Error): void }>();
   private nextId = 1;
 
   constructor(options: LocalEmbedderOptions) {
@@ -62,8 +62,8 @@ export class LocalEmbedder implements Embedder {
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const rows = await this.run([...texts]);
-    return toUnitVectors(rows, texts.length, this.dims, 'the local embedding model');
+    const { vectors, dims } = await this.run([...texts]);
+    return splitFlatVectors(vectors, dims, texts.length, this.dims, 'the local embedding model');
   }
 
   /** Stops the worker thread (pending batches fail). */
@@ -73,7 +73,7 @@ export class LocalEmbedder implements Embedder {
     if (worker) await worker.terminate();
   }
 
-  private run(texts: string[]): Promise<number[][]> {
+  private run(texts: string[]): Promise<{ vectors: Float32Array; dims: number }> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -101,7 +101,7 @@ export class LocalEmbedder implements Embedder {
     this.waiting.delete(reply.id);
     if (this.waiting.size === 0) this.worker?.unref();
     if (reply.ok) {
-      waiting.resolve(reply.rows);
+      waiting.resolve(reply);
     } else if (reply.code === 'config_error') {
       void this.close(); // the next embed() starts a fresh worker and tries loading again
       waiting.reject(new KbctxError('config_error', `cannot load the local embedding model (${this.model}): ${reply.message}`));

@@ -9,5 +9,6 @@ export interface LocalWorkerRequest {
 }
 
 export type LocalWorkerReply =
-  | { id: number; ok: true; rows: number[][] }
+  /** `vectors`: the rows one after another, `dims` floats each; its buffer is transferred, not copied (issue 31). */
+  | { id: number; ok: true; vectors: Float32Array; dims: number }
   | { id: number; ok: false; code: 'config_error' | 'internal'; message: string };

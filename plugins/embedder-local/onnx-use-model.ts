@@ -13,8 +13,14 @@ const OUTPUT = 'module_apply_default/Encoder_en/hidden_layers/l2_normalize';
 
 type Ort = typeof OrtModule;
 
+/** One row per text, `dims` floats each, one after another. */
+export interface UseVectors {
+  vectors: Float32Array;
+  dims: number;
+}
+
 export interface UseModel {
-  embed(texts: string[]): Promise<number[][]>;
+  embed(texts: string[]): Promise<UseVectors>;
 }
 
 export async function loadOnnxUseModel(folder: string): Promise<UseModel> {
@@ -40,9 +46,8 @@ export async function loadOnnxUseModel(folder: string): Promise<UseModel> {
         });
       });
       const out = await session.run({ indices: new ort.Tensor('int64', indices, [count, 2]), values: new ort.Tensor('int64', values, [count]) });
-      const flat = out[OUTPUT]!.data as Float32Array;
-      const dims = flat.length / texts.length;
-      return texts.map((_, i) => Array.from(flat.subarray(i * dims, (i + 1) * dims)));
+      const vectors = (out[OUTPUT]!.data as Float32Array).slice(); // our own buffer, to transfer
+      return { vectors, dims: vectors.length / Math.max(1, texts.length) };
     },
   };
 }
