@@ -1,18 +1,20 @@
 // `npm run bench:embed-serve`: does a background embed slow the server down? Starts a real
 // `kbctx serve mcp` (REST on 127.0.0.1, port 0) over BENCH_DOCS new documents (SciFact when present,
-// else generated text), twice in one workspace: once with `[embedding] provider = "disabled"` (no
-// embed), once with the bundled `local` model (the start-up sync writes the chunks, then the server
-// embeds them in the background). In each, two probes run side by side for BENCH_SECONDS after the
-// start-up sync: `GET /health` and a keyword `POST /tools/search`, one request at a time each, a few
-// ms apart. Prints p50 (median) and p99 of both; never asserts. Env: BENCH_DOCS, BENCH_SECONDS, SCIFACT_DIR.
+// else generated text), twice per round, each on a new index: once with `[embedding] provider =
+// "disabled"` (no embed), once with the bundled `local` model (the start-up sync writes the chunks,
+// then the server embeds them in the background). In each, two probes run side by side for
+// BENCH_SECONDS after the start-up sync: `GET /health` and a keyword `POST /tools/search`, one request
+// at a time each, a few ms apart. Prints each round's p99, then the medians over the rounds of p50 and
+// p99; never asserts. Env: BENCH_DOCS, BENCH_SECONDS, BENCH_ROUNDS, SCIFACT_DIR.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KBCTX_BIN, Workspace } from '../test/helpers/workspace.ts';
-import { fmtMs, percentile } from './stats.ts';
+import { fmtMs, median, percentile } from './stats.ts';
 
 const DOCS = Number(process.env['BENCH_DOCS'] ?? 1600);
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 30);
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 15);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const DATA = process.env['SCIFACT_DIR'] ?? '/work/shared/data/scifact';
 const GAP_MS = 20;
 
@@ -24,8 +26,6 @@ const corpus = existsSync(path.join(DATA, 'corpus.jsonl'))
 corpus.forEach((d, i) => ws.write(`docs/${i}.md`, `# ${d.title}\n\n${d.text}\n`));
 const toml = (db: string, provider: string): string =>
   `[db]\npath = "${db}"\n[connectors.filesystem.docs]\nroot = "docs"\n[embedding]\nprovider = "${provider}"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n`;
-ws.write('plain.toml', toml('plain.sqlite', 'disabled'));
-ws.write('embed.toml', toml('embed.sqlite', 'local'));
 
 interface Served {
   child: ChildProcess;
@@ -97,27 +97,45 @@ async function measure(base: string): Promise<{ health: number[]; search: number
   return { health, search };
 }
 
-const row = (label: string, t: number[]): string => `  ${label.padEnd(30)} p50 ${fmtMs(percentile(t, 50)).padStart(7)} ms  p99 ${fmtMs(percentile(t, 99)).padStart(7)} ms  max ${fmtMs(Math.max(...t)).padStart(7)} ms  (${t.length} requests)`;
 const SYNCED = /sync filesystem:docs \(start\): [^\n]*\n/;
+const EMBEDDED = /embed: \d+ chunk\(s\)[^\n]*\n/;
+type Phase = { health: number[]; search: number[] };
+const runs: { without: Phase; during: Phase }[] = [];
 
-console.log(`${corpus.length} new documents, probes for ${SECONDS} s after the start-up sync, one request at a time each, ${GAP_MS} ms apart`);
-const plain = await serve('plain.toml');
-await plain.line(SYNCED);
-const without = await measure(plain.base);
-await stop(plain);
-console.log('without an embed ([embedding] provider = "disabled"):');
-console.log(row('GET /health', without.health));
-console.log(row('POST /tools/search (keyword)', without.search));
+console.log(`${corpus.length} new documents; ${ROUNDS} rounds of: ${SECONDS} s of probes without an embed, then ${SECONDS} s during one; one request at a time per probe, ${GAP_MS} ms apart`);
+for (let round = 1; round <= ROUNDS; round++) {
+  ws.write('plain.toml', toml(`plain-${round}.sqlite`, 'disabled'));
+  ws.write('embed.toml', toml(`embed-${round}.sqlite`, 'local')); // a new index each round: all of it to embed
+  const plain = await serve('plain.toml');
+  await plain.line(SYNCED);
+  const without = await measure(plain.base);
+  await stop(plain);
+  const embedding = await serve('embed.toml');
+  await embedding.line(SYNCED);
+  const started = performance.now();
+  const during = await measure(embedding.base);
+  const finished = await Promise.race([embedding.line(EMBEDDED), new Promise<null>((resolve) => setTimeout(() => resolve(null), 1000))]);
+  const elapsed = (performance.now() - started) / 1000;
+  await stop(embedding);
+  runs.push({ without, during });
+  const p = (t: number[], q: number): string => fmtMs(percentile(t, q));
+  console.log(
+    `round ${round}: without p99 /health ${p(without.health, 99)} ms, search ${p(without.search, 99)} ms; during p99 /health ${p(during.health, 99)} ms, search ${p(during.search, 99)} ms; ` +
+      (finished ? `the embed ended within the probes (${finished.trim()})` : `the embed still ran after ${elapsed.toFixed(0)} s`),
+  );
+}
 
-const embedding = await serve('embed.toml');
-await embedding.line(SYNCED);
-const startedEmbed = performance.now();
-const during = await measure(embedding.base);
-const finished = await Promise.race([embedding.line(/embed: \d+ chunk\(s\)[^\n]*\n/), new Promise<null>((resolve) => setTimeout(() => resolve(null), 1000))]);
-const elapsed = (performance.now() - startedEmbed) / 1000;
-await stop(embedding);
-console.log('during the background embed ([embedding] provider = "local", the bundled model):');
-console.log(row('GET /health', during.health));
-console.log(row('POST /tools/search (keyword)', during.search));
-console.log(finished ? `  the embed ended within the probes: ${finished.trim()}` : `  the embed was still running after ${elapsed.toFixed(0)} s (stopped)`);
+// Medians over the rounds of each round's p50 and p99 (the machine's load varies from round to round).
+const line = (label: string, pick: (r: (typeof runs)[number]) => number[]): string => {
+  const p50 = median(runs.map((r) => percentile(pick(r), 50)));
+  const p99 = median(runs.map((r) => percentile(pick(r), 99)));
+  const n = runs.reduce((sum, r) => sum + pick(r).length, 0);
+  return `  ${label.padEnd(30)} p50 ${fmtMs(p50).padStart(7)} ms  p99 ${fmtMs(p99).padStart(7)} ms  (${n} requests)`;
+};
+console.log('medians over the rounds, without an embed ([embedding] provider = "disabled"):');
+console.log(line('GET /health', (r) => r.without.health));
+console.log(line('POST /tools/search (keyword)', (r) => r.without.search));
+console.log('medians over the rounds, during the background embed ([embedding] provider = "local", the bundled model):');
+console.log(line('GET /health', (r) => r.during.health));
+console.log(line('POST /tools/search (keyword)', (r) => r.during.search));
 ws.cleanup();
