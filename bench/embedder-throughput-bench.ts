@@ -26,15 +26,25 @@ const options = (provider: string, extra: Record<string, unknown>, env: Record<s
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-embed-bench-'));
 await writeTinyModel(path.join(dir, 'tiny'));
-const embedders: [string, Embedder][] = [
-  ['local (USE Lite, ONNX Runtime, worker thread)', createLocalEmbedder(options('local', {}, { KBCTX_LOCAL_RUNTIME: 'onnx' }))],
-  ['local (USE Lite, TF.js/WASM, worker thread)', createLocalEmbedder(options('local', {}, { KBCTX_LOCAL_RUNTIME: 'tfjs' }))],
-  ['transformers (tiny ONNX model, worker)', createTransformersEmbedder(options('transformers', { model_path: path.join(dir, 'tiny') }))],
+const candidates: [string, () => Embedder][] = [
+  ['local (USE Lite, ONNX Runtime, worker thread)', () => createLocalEmbedder(options('local', {}, { KBCTX_LOCAL_RUNTIME: 'onnx' }))],
+  ['local (USE Lite, TF.js/WASM, worker thread)', () => createLocalEmbedder(options('local', {}, { KBCTX_LOCAL_RUNTIME: 'tfjs' }))],
+  ['transformers (tiny ONNX model, worker)', () => createTransformersEmbedder(options('transformers', { model_path: path.join(dir, 'tiny') }))],
 ];
 const real = process.env['BENCH_MODEL_PATH'];
-if (real) embedders.push([`transformers (${path.basename(real)})`, createTransformersEmbedder(options('transformers', { model_path: path.resolve(real) }))]);
+if (real) candidates.push([`transformers (${path.basename(real)})`, () => createTransformersEmbedder(options('transformers', { model_path: path.resolve(real) }))]);
 
-for (const [, e] of embedders) await e.embed(['warm up']);
+// One that cannot run here (an optional package not installed) is skipped with a line saying why.
+const embedders: [string, Embedder][] = [];
+for (const [label, create] of candidates) {
+  try {
+    const e = create();
+    await e.embed(['warm up']);
+    embedders.push([label, e]);
+  } catch (error) {
+    console.log(`${label.padEnd(46)} skipped: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
 const rates = new Map<string, number[]>(embedders.map(([label]) => [label, []]));
 for (let round = 0; round < ROUNDS; round++) {
   for (const [label, e] of embedders) {
