@@ -3,9 +3,10 @@
 // else generated text), twice per round, each on a new index: once with `[embedding] provider =
 // "disabled"` (no embed), once with the bundled `local` model (the start-up sync writes the chunks,
 // then the server embeds them in the background). In each, two probes run side by side for
-// BENCH_SECONDS after the start-up sync: `GET /health` and a keyword `POST /tools/search`, one request
-// at a time each, a few ms apart. Prints each round's p99, then the medians over the rounds of p50 and
-// p99; never asserts. Env: BENCH_DOCS, BENCH_SECONDS, BENCH_ROUNDS, SCIFACT_DIR.
+// BENCH_SECONDS after the start-up sync and 1 s of warm-up: `GET /health` and a keyword `POST /tools/search`, one request
+// at a time each, a few ms apart. A third phase probes the embed-less server again while `kbctx embed
+// pending` finishes the embed in another process: the machine's CPU contention alone. Prints each
+// round's p99, then the medians over the rounds of p50 and p99; never asserts. Env: BENCH_DOCS, BENCH_SECONDS, BENCH_ROUNDS, SCIFACT_DIR.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -86,21 +87,20 @@ async function probe(until: number, send: () => Promise<Response>): Promise<numb
 
 const queries = ['cell proliferation', 'vitamin deficiency', 'gene expression in mice', 'risk of cancer', 'protein binding', ...words];
 async function measure(base: string): Promise<{ health: number[]; search: number[] }> {
-  const until = performance.now() + SECONDS * 1000;
   let q = 0;
-  const [health, search] = await Promise.all([
-    probe(until, () => fetch(`${base}/health`)),
-    probe(until, () =>
-      fetch(`${base}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: queries[q++ % queries.length], mode: 'keyword' }) }),
-    ),
-  ]);
-  return { health, search };
+  const health = (): Promise<Response> => fetch(`${base}/health`);
+  const search = (): Promise<Response> =>
+    fetch(`${base}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: queries[q++ % queries.length], mode: 'keyword' }) });
+  await Promise.all([probe(performance.now() + 1000, health), probe(performance.now() + 1000, search)]); // warm-up (JIT, first requests), not counted
+  const until = performance.now() + SECONDS * 1000;
+  const [h, s] = await Promise.all([probe(until, health), probe(until, search)]);
+  return { health: h, search: s };
 }
 
 const SYNCED = /sync filesystem:docs \(start\): [^\n]*\n/;
 const EMBEDDED = /embed: \d+ chunk\(s\)[^\n]*\n/;
 type Phase = { health: number[]; search: number[] };
-const runs: { without: Phase; during: Phase }[] = [];
+const runs: { without: Phase; during: Phase; beside: Phase }[] = [];
 
 console.log(`${corpus.length} new documents; ${ROUNDS} rounds of: ${SECONDS} s of probes without an embed, then ${SECONDS} s during one; one request at a time per probe, ${GAP_MS} ms apart`);
 for (let round = 1; round <= ROUNDS; round++) {
@@ -117,10 +117,22 @@ for (let round = 1; round <= ROUNDS; round++) {
   const finished = await Promise.race([embedding.line(EMBEDDED), new Promise<null>((resolve) => setTimeout(() => resolve(null), 1000))]);
   const elapsed = (performance.now() - started) / 1000;
   await stop(embedding);
-  runs.push({ without, during });
+  // The same server without an embedder, while `kbctx embed pending` finishes that index in another
+  // process: what the machine's CPU contention alone costs, with nothing of the embed in the server.
+  const other = spawn(process.execPath, [KBCTX_BIN, '-c', 'embed.toml', 'embed', 'pending'], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: 'ignore' });
+  const otherExit = new Promise((resolve) => other.on('exit', resolve));
+  const again = await serve('plain.toml');
+  await again.line(SYNCED);
+  await new Promise((resolve) => setTimeout(resolve, 2000)); // the other process's model loads
+  const beside = await measure(again.base);
+  await stop(again);
+  other.kill('SIGTERM');
+  await otherExit;
+  runs.push({ without, during, beside });
   const p = (t: number[], q: number): string => fmtMs(percentile(t, q));
   console.log(
-    `round ${round}: without p99 /health ${p(without.health, 99)} ms, search ${p(without.search, 99)} ms; during p99 /health ${p(during.health, 99)} ms, search ${p(during.search, 99)} ms; ` +
+    `round ${round}: p99 /health / search: without ${p(without.health, 99)} / ${p(without.search, 99)} ms; during ${p(during.health, 99)} / ${p(during.search, 99)} ms; ` +
+      `beside ${p(beside.health, 99)} / ${p(beside.search, 99)} ms; ` +
       (finished ? `the embed ended within the probes (${finished.trim()})` : `the embed still ran after ${elapsed.toFixed(0)} s`),
   );
 }
@@ -138,4 +150,7 @@ console.log(line('POST /tools/search (keyword)', (r) => r.without.search));
 console.log('medians over the rounds, during the background embed ([embedding] provider = "local", the bundled model):');
 console.log(line('GET /health', (r) => r.during.health));
 console.log(line('POST /tools/search (keyword)', (r) => r.during.search));
+console.log('medians over the rounds, beside an embed in another process (`kbctx embed pending`; this server has no embedder):');
+console.log(line('GET /health', (r) => r.beside.health));
+console.log(line('POST /tools/search (keyword)', (r) => r.beside.search));
 ws.cleanup();
