@@ -43,5 +43,10 @@ export { lineLog } from './domain/log-line.ts';
 export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';
 export type { ParamSpec, ParamType } from './tools/param-spec.ts';
 
+// Sync and embedding runs over the configured connectors (the live index runs them for `kbctx serve`).
+export { configuredConnectors, selectConnectors, type ConnectorRef } from './app/select-connectors.ts';
+export { failedReport, syncConnectors, type SyncDeps } from './app/sync.ts';
+export { embedPending } from './app/embed.ts';
+
 // The use-cases: search, documents, sources, and their wire shapes.
 export * from './api/use-cases.ts';

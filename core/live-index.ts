@@ -1,10 +1,11 @@
-// The live index's contract with the host (the live-index plugin implements it): the plugin provides the
-// `kbctx.live-index` service; `kbctx serve` opens it with what the host knows (connectors, sync under
-// the server's lock, embedding) and hands the running index to the surfaces. Types only, and one ref.
+// The live index's contract (the live-index plugin implements it): the plugin provides the
+// `kbctx.live-index` service; `kbctx serve` opens it (watching or not) and hands the running index to
+// the surfaces. The plugin builds its LiveIndexHost (connectors, sync under the server's lock,
+// embedding) from the host's `kbctx.index` service. Types only, and one ref.
 import type { SyncReport } from './app/sync.ts';
 import type { EmbedReport } from './app/embed.ts';
 import type { Connector } from './connectors/connector.ts';
-import type { GlobFilter } from './connectors/globs.ts';
+import type { WatchTarget } from './connectors/connector.ts';
 import type { Embedder } from './hook-types.ts';
 import { createServiceRef } from './services.ts';
 
@@ -38,12 +39,8 @@ export interface SyncControl {
   trigger(label: string): Promise<ConnectorStatus>;
 }
 
-/** A folder to watch for a filesystem connector (`[server] watch`). */
-export interface WatchSpec {
-  root: string;
-  /** The connector's include/exclude globs: what it never indexes is not reported. */
-  filter: GlobFilter;
-  followSymlinks: boolean;
+/** A folder to watch for a connector that has one (Connector.watchTarget: the filesystem's), `[server] watch`. */
+export interface WatchSpec extends WatchTarget {
   /** Poll (periodic incremental rescans) even where file events exist: `[server] watch = "poll"`. */
   poll: boolean;
 }
@@ -52,7 +49,7 @@ export interface LiveConnector {
   connector: Connector;
   /** Seconds between scheduled runs (0: none). */
   intervalSecs: number;
-  /** Set for filesystem connectors when watching is on. */
+  /** Set for connectors with a watch target (filesystem) when watching is on. */
   watch: WatchSpec | null;
 }
 
@@ -77,7 +74,8 @@ export interface LiveSyncHandle extends SyncControl {
 }
 
 export interface LiveIndexService {
-  open(host: LiveIndexHost): Promise<LiveSyncHandle>;
+  /** `watch`: `[server] watch` (false with `serve --no-watch`); `log`: the server's log lines. */
+  open(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveSyncHandle>;
   /** The status as its wire JSON (GET /sync/status, the MCP resource), or a promise of it (its module loaded on first use). */
   statusToWire(list: readonly ConnectorStatus[]): unknown;
 }

@@ -16,7 +16,7 @@ export type { ErrorCode } from '../domain/error-table.ts';
 
 // Services: the host's (index, host, serve, file extraction, inline agents, CLI) and the ones plugins provide.
 export { fileExtraction } from '../file-extraction.ts';
-export { indexService, indexToolsService, type BuiltinDeps } from '../app/index-service.ts';
+export { indexService, indexToolsService, type BuiltinDeps, type IndexHost } from '../app/index-service.ts';
 export { hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
 export { serveService } from '../cli/commands/serve-service.ts';
 export type { ServeState } from '../cli/commands/serve-service.ts';
@@ -76,7 +76,7 @@ export type {
 } from '../hook-types.ts';
 export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from '../hook-types.ts';
 export type { Config, ExtensionsConfig, FilesystemConnectorConfig, GitConnectorConfig, S3ConnectorConfig, ScriptConfig, ServerConfig } from '../config/types.ts';
-export type { Connector, ConnectorWarning, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from '../connectors/connector.ts';
+export type { Connector, ConnectorWarning, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath, WatchTarget } from '../connectors/connector.ts';
 export type { Chunk, SourceItem, SourceStats } from '../domain/models.ts';
 export type { RetryOptions } from '../embed/embedder.ts';
 export type { ConnectorLocks, ConnectorState, ConnectorSyncRun, DocumentHead, DocumentState, EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, ReleaseLock, SourceFilter, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, SyncRun, UpsertOutcome, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from '../store/store.ts';

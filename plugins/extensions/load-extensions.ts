@@ -12,6 +12,7 @@ import {
   extensionConnector,
   invalid,
   runWithDeadline,
+  STAGE,
   toExtensionAgent,
   toExtensionTool,
   type ExtensionAgent,
@@ -26,6 +27,9 @@ import {
   type PluginAgentDef,
   type PluginToolDef,
 } from '../../core/index.ts';
+
+/** The stage of a module's `tools` and `agents` taps: before any plugin's (STAGE.FIRST included). */
+const YIELDING = STAGE.FIRST - 1;
 
 interface Registered {
   tools: ExtensionTool[];
@@ -74,8 +78,9 @@ function extensionPlugin(name: string, registered: Registered, timeoutSecs: numb
     kbctx: '^0.2',
     provides: [...registered.tools.map((t) => `tool:${t.name}`), ...registered.agents.map((a) => `agent:${a.name}`), ...registered.connectors.map((c) => `connector:${c.type}`)],
     apply(kernel) {
-      if (registered.tools.length > 0) kernel.hooks.tools.tap(name, (tools) => registered.tools.forEach((t) => tools.add(toolDef(t))));
-      if (registered.agents.length > 0) kernel.hooks.agents.tap(name, (agents) => registered.agents.forEach((a) => agents.add(agentDef(a, deps.context))));
+      // Before every other tap: a tool or agent of the same name another plugin adds replaces the module's.
+      if (registered.tools.length > 0) kernel.hooks.tools.tap({ name, stage: YIELDING }, (tools) => registered.tools.forEach((t) => tools.add(toolDef(t))));
+      if (registered.agents.length > 0) kernel.hooks.agents.tap({ name, stage: YIELDING }, (agents) => registered.agents.forEach((a) => agents.add(agentDef(a, deps.context))));
       for (const c of registered.connectors) {
         kernel.hooks.createConnector.for(c.type).tapPromise(name, (instance) => extensionConnector(c, instance.name, instance.options, timeoutSecs, deps.warn));
       }

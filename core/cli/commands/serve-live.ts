@@ -33,7 +33,7 @@ export async function startLiveIndex(kbctx: Kbctx, options: { watch: boolean | u
     };
   }
   const watch = options.watch === false ? false : kbctx.config.server.watch;
-  const live = await service.open(await kbctx.liveIndexHost({ watch, log: options.log }));
+  const live = await service.open({ watch, log: options.log });
   live.start().catch((error: unknown) => options.log(`live index: ${(error as Error).message}`));
   if (options.role === 'primary') live.onIndexChanged(() => broadcastIndexChanged(Object.values(cluster.workers ?? {})));
   return {
