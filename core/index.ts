@@ -14,9 +14,10 @@ export { VERSION } from './version.ts';
 export { DEFAULT_CONFIG_PATH } from './config/load-config.ts';
 export { CONNECTOR_TYPES } from './config/types.ts';
 
-// Extensions: the adapters and deadlines plugin tools, agents and connectors share.
-export { toExtensionAgent } from './app/extension-agent.ts';
-export { invalid, toExtensionTool } from './app/extension-tool.ts';
+// The checkers and deadlines plugin tools, agents and connectors share (the extensions plugin's adapter uses them).
+export { agentFromSpec, type AgentSpec } from './app/plugin-agent.ts';
+export { invalid, toolFromSpec, type ToolSpec } from './app/plugin-tool.ts';
+export { ConnectorSpecInstance, type ConnectorSpec } from './app/plugin-connector-instance.ts';
 export { runWithDeadline } from './app/run-with-deadline.ts';
 export { guardAgent, guardTool } from './app/part-guards.ts';
 export { parsePrompt } from './app/part-values/prompt.ts';

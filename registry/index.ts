@@ -5,3 +5,17 @@ import './bundled.ts';
 export * from '../core/lib/index.ts';
 // transport-http's contract entry (its `httpRoutes` hook and the HTTP surface types), which core no longer declares.
 export * from '../plugins/transport-http/api.ts';
+// The types compiled extension modules are written against (the extensions plugin's contract entry).
+export type {
+  ExtensionAgent,
+  ExtensionAgentContext,
+  ExtensionCallContext,
+  ExtensionConnector,
+  ExtensionItem,
+  ExtensionJsonSchema,
+  ExtensionParameter,
+  ExtensionPrompt,
+  ExtensionTool,
+  KbctxExtension,
+  KbctxExtensionHost,
+} from '../plugins/extensions/api.ts';

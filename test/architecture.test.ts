@@ -85,8 +85,11 @@ const registryLibrary = (file: string, target: string): boolean =>
 /** The public API: the whole (core/index.ts, the package's main) and its light entries (ADR 0130). */
 const PUBLIC_ENTRIES = ['core/index.ts', 'core/api/plugin.ts', 'core/api/algorithms.ts', 'core/api/connectors.ts', 'core/api/use-cases.ts'];
 
+/** core/cli/ moves into its plugin (issue 30): until then its serve commands read the live index's contract entry. */
+const cliStillToMove = (file: string, target: string): boolean => file.startsWith('core/cli/') && isContractEntry(target);
+
 it('core/ imports nothing from plugins/ or registry/', () => {
-  const bad = violations(sourceFiles('core'), (_file, target) => target.startsWith('core/'));
+  const bad = violations(sourceFiles('core'), (file, target) => target.startsWith('core/') || cliStillToMove(file, target));
   assert.deepEqual(bad, []);
 });
 

@@ -23,11 +23,10 @@ export type { ServeState } from '../cli/commands/serve-service.ts';
 export { inlineAgentsService } from '../app/inline-agents-service.ts';
 export { cliService } from '../cli/cli-service.ts';
 export type { CliContext } from '../cli/context.ts';
-export { liveIndexService } from '../live-index.ts';
-export type { ConnectorStatus, EmbedReport, LiveConnector, LiveIndexHost, LiveIndexService, LiveSyncHandle, SyncControl, SyncCounts, SyncReport, SyncState, WatchSpec } from '../live-index.ts';
+// The live index's contract is plugins/live-index/api.ts; the reports it hands on are the engine's.
+export type { SyncReport } from '../app/sync.ts';
+export type { EmbedReport } from '../app/embed.ts';
 export type { LiveIndex } from '../cli/commands/serve-live.ts';
-export { extensionConnector, extensionsService, type ExtensionDeps, type ExtensionLoadFailure, type ExtensionsService, type LoadedExtensions } from '../extensions-service.ts';
-export type { ExtensionAgent, ExtensionAgentContext, ExtensionConnector, ExtensionTool, ExtensionToolContext, KbctxExtensionHost } from '../app/extension-api.ts';
 export { localStoreService, type LocalStoreOpener } from '../store/local-store-service.ts';
 export type { PartCheck } from '../app/part-guards.ts';
 // The HTTP client the embedders post with (time-outs, retries with backoff and Retry-After).

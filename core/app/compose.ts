@@ -74,14 +74,13 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env, o
   const index = indexHost(kernel, config, { env, access: options.access, applyConfigured: hasConfiguredPlugins(config.plugins, BUNDLED_PLUGINS) ? applyConfigured : undefined });
   kernel.services.provide(indexService, index, 'kbctx');
   const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
-  const agentContext = kernel.pluginContext('kbctx');
   let tools: ToolRegistry | undefined;
   let agents: Agents.AgentRegistry | undefined;
   // A later tool or agent of the same name replaces an earlier one: the taps' stages decide (ToolRegistry.register).
   const collectTools = (registry: ToolRegistry): void =>
     kernel.hooks.tools.call(new PerPluginCollector((plugin, def) => registry.register(pluginParts().toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, plugin))));
   const collectAgents = (registry: Agents.AgentRegistry): void =>
-    kernel.hooks.agents.call(new PerPluginCollector((plugin, def) => registry.register(pluginParts().agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, agentContext))));
+    kernel.hooks.agents.call(new PerPluginCollector((plugin, def) => registry.register(pluginParts().agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs))));
   let readied: Promise<readonly LoadFailure[]> | undefined;
   return {
     config,

@@ -2,7 +2,8 @@
 // loads the `[extensions] modules` (load-extensions.ts) and has the host apply each as a plugin (an
 // adapter onto the one tool, agent and connector shapes: `tools.add`, `agents.add`, `createConnector`);
 // it adds `kbctx extension init` (the `commands` hook). Loader and scaffold are imported on use.
-import { cliService, definePlugin, extensionsService, hostService } from '../../core/api/plugin.ts';
+import { cliService, definePlugin, hostService } from '../../core/api/plugin.ts';
+import { extensionsService } from './api.ts';
 
 const plugin = definePlugin({
   name: 'extensions',

@@ -1,7 +1,8 @@
 // The `[extensions] modules` at `boot`: loaded in config order, each module that loads applied by the
 // host as a plugin (after the configured plugins); the ones that fail are reported, not thrown. An
 // agent's `context` is the plugin context's search/get/sources (the built-in tools' answers).
-import { VERSION, type ExtensionAgentContext, type HostInfo, type PluginContext } from '../../core/index.ts';
+import { VERSION, type HostInfo, type PluginContext } from '../../core/index.ts';
+import type { ExtensionAgentContext } from './api.ts';
 import { loadExtensions } from './load-extensions.ts';
 
 export async function loadConfiguredExtensions(host: HostInfo, ctx: PluginContext): Promise<void> {

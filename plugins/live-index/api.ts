@@ -2,12 +2,7 @@
 // `kbctx.live-index` service; `kbctx serve` opens it (watching or not) and hands the running index to
 // the surfaces. The plugin builds its LiveIndexHost (connectors, sync under the server's lock,
 // embedding) from the host's `kbctx.index` service. Types only, and one ref.
-import type { SyncReport } from './app/sync.ts';
-import type { EmbedReport } from './app/embed.ts';
-import type { Connector } from './connectors/connector.ts';
-import type { WatchTarget } from './connectors/connector.ts';
-import type { Embedder } from './hook-types.ts';
-import { createServiceRef } from './services.ts';
+import { createServiceRef, type Connector, type EmbedReport, type Embedder, type SyncReport, type WatchTarget } from '../../core/api/plugin.ts';
 
 export type SyncState = 'idle' | 'running' | 'failed';
 
@@ -83,4 +78,4 @@ export interface LiveIndexService {
 /** Provided by the live-index plugin; absent (`"!live-index"`): the server neither watches nor schedules. */
 export const liveIndexService = createServiceRef<LiveIndexService>('kbctx.live-index');
 
-export type { SyncReport, EmbedReport };
+export type { SyncReport, EmbedReport } from '../../core/api/plugin.ts';

@@ -1,7 +1,8 @@
 // What the live index runs, built from the host's `kbctx.index` service: every configured connector
 // (with its watch target when watching), its schedule, one incremental sync under the server's lock,
 // and background embedding.
-import { configuredConnectors, embedPending, failedReport, syncConnectors, type Config, type IndexHost, type LiveIndexHost, type SyncDeps } from '../../core/index.ts';
+import { configuredConnectors, embedPending, failedReport, syncConnectors, type Config, type IndexHost, type SyncDeps } from '../../core/index.ts';
+import type { LiveIndexHost } from './api.ts';
 
 export async function liveIndexHost(index: IndexHost, config: Config, { watch, log }: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveIndexHost> {
   const connectors = await Promise.all(

@@ -3,7 +3,7 @@
 // the primary's. Surfaces get status, triggers and change events. Without the plugin: null.
 import cluster, { type Worker } from 'node:cluster';
 import type { Kbctx } from '../../app/compose.ts';
-import { liveIndexService, type SyncControl } from '../../live-index.ts';
+import { liveIndexService, type SyncControl } from '../../../plugins/live-index/api.ts';
 import { answerSyncCalls, broadcastIndexChanged, onRemoteIndexChanged, remoteSyncControl } from './serve-sync-ipc.ts';
 
 export interface LiveIndex {

@@ -3,7 +3,7 @@
 import type { Worker } from 'node:cluster';
 import { KbctxError } from '../../domain/errors.ts';
 import type { ErrorCode } from '../../domain/error-table.ts';
-import type { ConnectorStatus, SyncControl } from '../../live-index.ts';
+import type { ConnectorStatus, SyncControl } from '../../../plugins/live-index/api.ts';
 
 type CallBody = { op: 'status' } | { op: 'trigger'; connector: string };
 type Call = CallBody & { type: 'kbctx-sync-call'; id: number };

@@ -8,7 +8,7 @@ import { after, before, it } from 'node:test';
 import { Kernel } from '../../../core/kernel.ts';
 import { PerPluginCollector } from '../../../core/collector.ts';
 import type { PluginToolDef } from '../../../core/hook-types.ts';
-import type { ExtensionDeps } from '../../../core/extensions-service.ts';
+import type { ExtensionDeps } from '../../../plugins/extensions/api.ts';
 import { loadExtensions } from '../../../plugins/extensions/load-extensions.ts';
 import { NO_TOOL_CLIENT } from '../../../core/app/tool-client.ts';
 
