@@ -13,7 +13,7 @@ export function registerPlugins(program: Command, ctx: CliContext): void {
     .action(async (options: { verbose?: boolean }) => {
       const kbctx = ctx.kbctx();
       // `[extensions] modules` are plugins too (`extension:<name>`); one that fails to load is left out, with a warning.
-      for (const f of await kbctx.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
+      for (const f of await kbctx.ready()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
       const plugins = kbctx.kernel.plugins();
       if (ctx.json) {
         return ctx.printJson({ plugins: plugins.map((p) => ({ name: p.name, version: p.version, origin: p.origin, from: p.from, hooks: p.hooks, provides: p.provides, load_ms: Number(p.loadMs.toFixed(2)) })) });
