@@ -8,6 +8,7 @@ import type { Plugin, PluginKernel } from './plugin.ts';
 import { ServiceRegistry } from './services.ts';
 import { EXTENSION_TAP_TIMEOUT_MS, type ExtensionPoint, type HookSet } from './extension-point.ts';
 import { attributeHook, attributeHookMap, type AttributionOptions } from './tap-attribution.ts';
+import { checkProvides, collectProvided, tapProvides } from './provides.ts';
 import type { Hook, HookMap } from 'tapable';
 
 /** The kernel API version plugins declare a range against (`kbctx: '^0.2'`). */
@@ -24,7 +25,12 @@ export interface LoadedPluginInfo {
   /** Where it came from: the bundled name, a file path, a package name or its place in the config (`plugins[1]`). */
   from: string;
   hooks: string[];
+  /** What it provides, derived (ADR 0180): keyed factories, named commands, services, and after `plugins({ collect })` tools, agents, resources; then declared entries of kinds the kernel cannot see. */
   provides: string[];
+  /** What its `provides` declares, as written. */
+  declared: string[];
+  /** Declared entries of a kind the kernel derives that it did not provide. */
+  notProvided: string[];
   loadMs: number;
   /** The file it was imported from (absolute), for a plugin loaded from a file or package; its folder is the plugin's (app/fault-attribution.ts). */
   entry?: string;
@@ -47,6 +53,9 @@ export class Kernel {
   private readonly tapped = new Map<string, Set<string>>();
   /** Hook map → key → the plugins that tapped that key, in tap order. */
   private readonly keyed = new Map<string, Map<string, string[]>>();
+  /** Plugin → what its taps and services provide (provides.ts); plugins with a `commands` tap naming no command. */
+  private readonly provided = new Map<string, Set<string>>();
+  private readonly openCommands = new Set<string>();
   private readonly loaded: LoadedPluginInfo[] = [];
   private readonly disposers: { plugin: string; fn: () => void | Promise<void> }[] = [];
   private readonly options: KernelOptions;
@@ -64,10 +73,10 @@ export class Kernel {
     this.options = options;
     const attribution: AttributionOptions = {
       owner: () => this.applying,
-      onTap: (plugin, hook, keyed) => {
-        const set = this.tapped.get(plugin) ?? new Set<string>();
-        set.add(hook);
-        this.tapped.set(plugin, set);
+      onTap: (plugin, hook, keyed, commands) => {
+        addTo(this.tapped, plugin, hook);
+        for (const entry of tapProvides(hook, keyed, commands)) addTo(this.provided, plugin, entry);
+        if (hook === 'commands' && !commands?.length) this.openCommands.add(plugin);
         if (keyed) {
           const keys = this.keyed.get(keyed.map) ?? new Map<string, string[]>();
           keys.set(keyed.key, [...(keys.get(keyed.key) ?? []), plugin]);
@@ -181,9 +190,18 @@ export class Kernel {
     this.record(plugin, origin, from, started, entry);
   }
 
-  /** Every applied plugin in order, with the hooks it tapped and what it provides. */
-  plugins(): LoadedPluginInfo[] {
-    return this.loaded.map((p) => ({ ...p, hooks: [...(this.tapped.get(p.name) ?? [])] }));
+  /**
+   * Every applied plugin in order, with the hooks it tapped and what it provides. `collect`: also call
+   * the `tools`, `agents` and `resources` hooks to learn the items each plugin adds (`kbctx plugins`).
+   */
+  plugins(options: { collect?: boolean } = {}): LoadedPluginInfo[] {
+    const collected = new Map<string, Set<string>>();
+    if (options.collect) collectProvided(this.hooks, (plugin, entry) => addTo(collected, plugin, entry));
+    return this.loaded.map((p) => {
+      const derived = [...(this.provided.get(p.name) ?? []), ...(collected.get(p.name) ?? [])];
+      const checked = checkProvides(p.declared, derived, { collected: options.collect === true, openCommands: this.openCommands.has(p.name) });
+      return { ...p, hooks: [...(this.tapped.get(p.name) ?? [])], ...checked };
+    });
   }
 
   /** The keys plugins tapped on a hook map (`createTransport` → ['mcp', 'stdio', …]), each with its plugins in tap order. */
@@ -228,10 +246,13 @@ export class Kernel {
   }
 
   private record(plugin: Plugin, origin: PluginOrigin, from: string, started: number, entry?: string): void {
-    const provided = [...this.services.providers()].filter(([, p]) => p === plugin.name).map(([id]) => `service:${id}`);
-    this.loaded.push({ name: plugin.name, version: plugin.version, origin, from, hooks: [], provides: [...(plugin.provides ?? []), ...provided], loadMs: now() - started, ...(entry === undefined ? {} : { entry }) });
+    for (const [id, p] of this.services.providers()) if (p === plugin.name) addTo(this.provided, p, `service:${id}`);
+    const declared = [...(plugin.provides ?? [])];
+    this.loaded.push({ name: plugin.name, version: plugin.version, origin, from, hooks: [], provides: [], declared, notProvided: [], loadMs: now() - started, ...(entry === undefined ? {} : { entry }) });
   }
 }
+
+const addTo = (map: Map<string, Set<string>>, key: string, value: string): void => void map.set(key, (map.get(key) ?? new Set()).add(value));
 
 /** Milliseconds on a monotonic clock: `performance` loads perf_hooks (nine internal modules) on first use, ~2 ms of every start (ADR 0130). */
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;

@@ -13,7 +13,7 @@ const plugin = definePlugin({
     kernel.provide(extensionsService, {
       load: async (config, deps) => (await import('./load-extensions.ts')).loadExtensions(config, deps),
     });
-    kernel.hooks.commands.tapPromise('extensions', async (program) => (await import('./extension-command.ts')).registerExtension(program, kernel.use(cliService)));
+    kernel.hooks.commands.tapPromise({ name: 'extensions', commands: ['extension'] }, async (program) => (await import('./extension-command.ts')).registerExtension(program, kernel.use(cliService)));
   },
 });
 

@@ -72,7 +72,6 @@ function extensionPlugin(name: string, registered: Registered, timeoutSecs: numb
     name,
     version: deps.version,
     kbctx: '^0.2',
-    provides: [...registered.tools.map((t) => `tool:${t.name}`), ...registered.agents.map((a) => `agent:${a.name}`), ...registered.connectors.map((c) => `connector:${c.type}`)],
     apply(kernel) {
       if (registered.tools.length > 0) kernel.hooks.tools.tap(name, (tools) => registered.tools.forEach((t) => tools.add(toolDef(t))));
       if (registered.agents.length > 0) kernel.hooks.agents.tap(name, (agents) => registered.agents.forEach((a) => agents.add(agentDef(a, deps.context))));
