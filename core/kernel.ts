@@ -8,7 +8,8 @@ import type { Plugin, PluginKernel } from './plugin.ts';
 import { ServiceRegistry } from './services.ts';
 import { EXTENSION_TAP_TIMEOUT_MS, type ExtensionPoint, type HookSet } from './extension-point.ts';
 import { attributeHook, attributeHookMap, type AttributionOptions } from './tap-attribution.ts';
-import { checkProvides, collectProvided, tapProvides } from './provides.ts';
+import type * as Provides from './provides.ts';
+import { requireOwn } from './load/require-own.ts';
 import type { Hook, HookMap } from 'tapable';
 
 /** The kernel API version plugins declare a range against (`kbctx: '^0.2'`). */
@@ -53,9 +54,8 @@ export class Kernel {
   private readonly tapped = new Map<string, Set<string>>();
   /** Hook map → key → the plugins that tapped that key, in tap order. */
   private readonly keyed = new Map<string, Map<string, string[]>>();
-  /** Plugin → what its taps and services provide (provides.ts); plugins with a `commands` tap naming no command. */
-  private readonly provided = new Map<string, Set<string>>();
-  private readonly openCommands = new Set<string>();
+  /** Plugin → the commands its `commands` taps name ('' for a tap naming none): what it provides is derived from these, `keyed` and the services (provides.ts). */
+  private readonly commandTaps = new Map<string, Set<string>>();
   private readonly loaded: LoadedPluginInfo[] = [];
   private readonly disposers: { plugin: string; fn: () => void | Promise<void> }[] = [];
   private readonly options: KernelOptions;
@@ -75,8 +75,7 @@ export class Kernel {
       owner: () => this.applying,
       onTap: (plugin, hook, keyed, commands) => {
         addTo(this.tapped, plugin, hook);
-        for (const entry of tapProvides(hook, keyed, commands)) addTo(this.provided, plugin, entry);
-        if (hook === 'commands' && !commands?.length) this.openCommands.add(plugin);
+        if (hook === 'commands') for (const name of commands?.length ? commands : ['']) addTo(this.commandTaps, plugin, name);
         if (keyed) {
           const keys = this.keyed.get(keyed.map) ?? new Map<string, string[]>();
           keys.set(keyed.key, [...(keys.get(keyed.key) ?? []), plugin]);
@@ -195,18 +194,20 @@ export class Kernel {
    * the `tools`, `agents` and `resources` hooks to learn the items each plugin adds (`kbctx plugins`).
    */
   plugins(options: { collect?: boolean } = {}): LoadedPluginInfo[] {
-    const collected = new Map<string, Set<string>>();
-    if (options.collect) collectProvided(this.hooks, (plugin, entry) => addTo(collected, plugin, entry));
-    return this.loaded.map((p) => {
-      const derived = [...(this.provided.get(p.name) ?? []), ...(collected.get(p.name) ?? [])];
-      const checked = checkProvides(p.declared, derived, { collected: options.collect === true, openCommands: this.openCommands.has(p.name) });
-      return { ...p, hooks: [...(this.tapped.get(p.name) ?? [])], ...checked };
-    });
+    // Required here: most commands never ask (start-up, ADR 0130).
+    const { derivedProvides } = requireOwn<typeof Provides>(import.meta.url, './provides.ts');
+    const derived = derivedProvides({ hooks: this.hooks, keyed: this.keyed, commandTaps: this.commandTaps, services: this.services.providers() }, options.collect === true);
+    return this.loaded.map((p) => ({ ...p, hooks: [...(this.tapped.get(p.name) ?? [])], ...derived(p.name, p.declared) }));
   }
 
   /** The keys plugins tapped on a hook map (`createTransport` → ['mcp', 'stdio', …]), each with its plugins in tap order. */
   tappedKeys(map: HookName): Map<string, readonly string[]> {
     return new Map(this.keyed.get(map) ?? []);
+  }
+
+  /** The applied plugins in order with their declared `provides`: cheaper than `plugins()`, which derives what each provides. */
+  applied(): { name: string; declared: readonly string[] }[] {
+    return this.loaded.map((p) => ({ name: p.name, declared: p.declared }));
   }
 
   has(name: string): boolean {
@@ -246,7 +247,6 @@ export class Kernel {
   }
 
   private record(plugin: Plugin, origin: PluginOrigin, from: string, started: number, entry?: string): void {
-    for (const [id, p] of this.services.providers()) if (p === plugin.name) addTo(this.provided, p, `service:${id}`);
     const declared = [...(plugin.provides ?? [])];
     this.loaded.push({ name: plugin.name, version: plugin.version, origin, from, hooks: [], provides: [], declared, notProvided: [], loadMs: now() - started, ...(entry === undefined ? {} : { entry }) });
   }

@@ -20,12 +20,29 @@ const APPLIED_KINDS = new Set([...Object.values(KEYED_KINDS), 'command', 'servic
 /** Kinds derived only by calling the collector hooks (`collectProvided`). */
 const COLLECTED_KINDS = new Set(['tool', 'agent', 'resource']);
 
-/** The entries one tap provides: `connector:git` for a keyed factory, `command:<name>` per command a `commands` tap names. */
-export function tapProvides(hook: string, keyed: { map: string; key: string } | undefined, commands: readonly string[] | undefined): string[] {
-  const kind = keyed ? KEYED_KINDS[keyed.map as HookName] : undefined;
-  if (kind !== undefined) return [`${kind}:${keyed!.key}`];
-  if (hook === 'commands') return (commands ?? []).map((c) => `command:${c}`);
-  return [];
+/** What the kernel recorded while plugins were applied. */
+export interface ProvidesFacts {
+  hooks: Pick<KernelHooks, 'tools' | 'agents' | 'resources'>;
+  /** Hook map → key → the plugins that tapped it. */
+  keyed: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
+  /** Plugin → the commands its `commands` taps name ('' for a tap naming none). */
+  commandTaps: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Service id → the plugin that provided it. */
+  services: ReadonlyMap<string, string>;
+}
+
+/** Derives every plugin's entries once (`collect`: the collectors too); then checks one plugin's declaration against its own. */
+export function derivedProvides(facts: ProvidesFacts, collect: boolean): (plugin: string, declared: readonly string[]) => CheckedProvides {
+  const derived = new Map<string, string[]>();
+  const note = (plugin: string, entry: string): void => void derived.set(plugin, [...(derived.get(plugin) ?? []), entry]);
+  for (const [map, keys] of facts.keyed) {
+    const kind = KEYED_KINDS[map as HookName];
+    if (kind !== undefined) for (const [key, plugins] of keys) for (const plugin of new Set(plugins)) note(plugin, `${kind}:${key}`);
+  }
+  for (const [plugin, names] of facts.commandTaps) for (const name of names) if (name !== '') note(plugin, `command:${name}`);
+  for (const [id, plugin] of facts.services) note(plugin, `service:${id}`);
+  if (collect) collectProvided(facts.hooks, note);
+  return (plugin, declared) => checkProvides(declared, [...new Set(derived.get(plugin))], { collected: collect, openCommands: facts.commandTaps.get(plugin)?.has('') === true });
 }
 
 /**
@@ -33,7 +50,7 @@ export function tapProvides(hook: string, keyed: { map: string; key: string } | 
  * (`tool:<name>`, `agent:<name>`, `resource:<uri or uriTemplate>`); collector taps only add, so this
  * does nothing else.
  */
-export function collectProvided(hooks: Pick<KernelHooks, 'tools' | 'agents' | 'resources'>, note: (plugin: string, entry: string) => void): void {
+function collectProvided(hooks: Pick<KernelHooks, 'tools' | 'agents' | 'resources'>, note: (plugin: string, entry: string) => void): void {
   hooks.tools.call(new PerPluginCollector((plugin, def) => note(plugin, `tool:${def.name}`)));
   hooks.agents.call(new PerPluginCollector((plugin, def) => note(plugin, `agent:${def.name}`)));
   hooks.resources.call(new PerPluginCollector((plugin, def) => note(plugin, `resource:${def.uri ?? def.uriTemplate ?? def.name}`)));
@@ -51,7 +68,7 @@ export interface CheckedProvides {
  * `command` only when every `commands` tap of the plugin names its commands (`openCommands` false). A
  * declared entry ending in `*` matches by prefix (`tool:test_*`).
  */
-export function checkProvides(declared: readonly string[], derived: readonly string[], options: { collected: boolean; openCommands: boolean }): CheckedProvides {
+function checkProvides(declared: readonly string[], derived: readonly string[], options: { collected: boolean; openCommands: boolean }): CheckedProvides {
   const checked = (entry: string): boolean => {
     const kind = entry.slice(0, entry.indexOf(':'));
     if (kind === 'command' && options.openCommands) return false;

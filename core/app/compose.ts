@@ -189,7 +189,7 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env, o
     loadExtensions() {
       extensionsLoaded ??= (async () => {
         await this.loadPlugins();
-        requireScriptPlugins(config, kernel.plugins(), bundledPlugins());
+        requireScriptPlugins(config, kernel.applied(), bundledPlugins());
         if (config.extensions.modules.length === 0) return [];
         if (!kernel.services.has(extensionsService)) throw configError('[extensions] modules: compiled extensions are loaded by the plugin extensions, which is not loaded (check plugins in the config)');
         const registry = this.tools();

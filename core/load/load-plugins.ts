@@ -74,13 +74,13 @@ export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly P
 
 /** Every `[plugin.<name>]` section names a loaded plugin. */
 function checkOptionsNameLoaded(kernel: Kernel, settings: PluginsSettings): void {
-  const names = new Set(kernel.plugins().map((p) => p.name));
+  const names = new Set(kernel.applied().map((p) => p.name));
   const unused = Object.keys(settings.options).find((name) => !names.has(name));
   if (unused !== undefined) throw configError(`plugin.${unused}: no loaded plugin is named '${unused}'; loaded: ${[...names].join(', ')}`);
 }
 
 async function applyInOrder(kernel: Kernel, candidates: { plugin: Plugin; from: string; origin: PluginOrigin; entry?: string }[], settings: PluginsSettings): Promise<void> {
-  const loaded = new Set(kernel.plugins().map((p) => p.name));
+  const loaded = new Set(kernel.applied().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {
     checkConnectorOptions(kernel, c.plugin, settings.connectors, settings.configFile, settings.baseDir);
     await kernel.apply(c.plugin, checkPluginOptions(c.plugin, settings.options[c.plugin.name]), c.origin, c.from, c.entry);
