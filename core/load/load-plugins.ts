@@ -7,7 +7,7 @@
 //    configured registry is imported only when its pin in kbctx.lock still matches. Unused
 //    `[plugin.<name>]` tables are an error then.
 import { configError } from '../domain/errors.ts';
-import type { Kernel, LoadedPluginInfo, PluginOrigin } from '../kernel.ts';
+import type { Kernel, PluginOrigin } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
 import { checkPlugin } from './check-plugin.ts';
 import { orderPlugins } from './order-plugins.ts';
@@ -80,9 +80,9 @@ export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly P
  * each name what serves it (`PluginsConfig.needs`, written by the config loader): something loaded must
  * provide it; else a config error naming the bundled plugin that would (`"!lua-bridge"` → "needs the plugin lua-bridge").
  */
-function requireServedSections(needs: PluginsSettings['needs'], loaded: readonly LoadedPluginInfo[], bundled: readonly Plugin[]): void {
+function requireServedSections(needs: PluginsSettings['needs'], loaded: readonly { declared: readonly string[] }[], bundled: readonly Plugin[]): void {
   for (const { section, provides, why } of needs ?? []) {
-    if (loaded.some((p) => p.provides.includes(provides))) continue;
+    if (loaded.some((p) => p.declared.includes(provides))) continue;
     const provider = bundled.find((p) => p.provides?.includes(provides))?.name;
     const needed = provider ? `the plugin ${provider}, which is not loaded (plugins drops it with "!${provider}")` : `a plugin providing ${provides}, and none is loaded`;
     throw configError(why ? `${section}: ${why} ${needed}` : `${section} needs ${needed}`);
@@ -92,18 +92,18 @@ function requireServedSections(needs: PluginsSettings['needs'], loaded: readonly
 /** What the config asks of the applied set: every `[plugin.<name>]` names a loaded plugin, every served section has its server. */
 function checkApplied(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): void {
   checkOptionsNameLoaded(kernel, settings);
-  requireServedSections(settings.needs, kernel.plugins(), bundled);
+  requireServedSections(settings.needs, kernel.applied(), bundled);
 }
 
 /** Every `[plugin.<name>]` section names a loaded plugin. */
 function checkOptionsNameLoaded(kernel: Kernel, settings: PluginsSettings): void {
-  const names = new Set(kernel.plugins().map((p) => p.name));
+  const names = new Set(kernel.applied().map((p) => p.name));
   const unused = Object.keys(settings.options).find((name) => !names.has(name));
   if (unused !== undefined) throw configError(`plugin.${unused}: no loaded plugin is named '${unused}'; loaded: ${[...names].join(', ')}`);
 }
 
 async function applyInOrder(kernel: Kernel, candidates: { plugin: Plugin; from: string; origin: PluginOrigin; entry?: string }[], settings: PluginsSettings): Promise<void> {
-  const loaded = new Set(kernel.plugins().map((p) => p.name));
+  const loaded = new Set(kernel.applied().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {
     checkConnectorOptions(kernel, c.plugin, settings.connectors, settings.configFile, settings.baseDir);
     await kernel.apply(c.plugin, checkPluginOptions(c.plugin, settings.options[c.plugin.name]), c.origin, c.from, c.entry);

@@ -26,7 +26,7 @@ export interface ExtensionCallContext {
 }
 
 export interface ExtensionToolContext extends ExtensionCallContext {
-  /** Log messages and progress to the calling client: MCP notifications; no-ops over REST and the CLI (docs/plugins.md). */
+  /** Log messages and progress to the calling client: MCP notifications; no-ops over REST and the CLI (docs/plugins-reference.md). */
   client: ToolClient;
 }
 

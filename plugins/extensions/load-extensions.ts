@@ -72,7 +72,6 @@ function extensionPlugin(name: string, registered: Registered, timeoutSecs: numb
     name,
     version: deps.version,
     kbctx: '^0.2',
-    provides: [...registered.tools.map((t) => `tool:${t.name}`), ...registered.agents.map((a) => `agent:${a.name}`), ...registered.connectors.map((c) => `connector:${c.type}`)],
     apply(kernel) {
       // Before every other tap: a tool or agent of the same name another plugin adds replaces the module's.
       if (registered.tools.length > 0) kernel.hooks.tools.tap({ name, stage: YIELDING }, (tools) => registered.tools.forEach((t) => tools.add(toolDef(t))));
