@@ -81,12 +81,15 @@ export function refill(paragraph: Paragraph, width: number): string[] {
   let line = '';
   for (const word of words) {
     const room = width - (lines.length === 0 ? 0 : paragraph.hang);
-    if (line === '' || columns(line) + 1 + columns(word) <= room || startsSomething(word)) {
-      line = line === '' ? word : `${line} ${word}`;
-    } else {
+    const cut = line.lastIndexOf(' ');
+    if (line === '' || columns(line) + 1 + columns(word) <= room) line = line === '' ? word : `${line} ${word}`;
+    else if (!startsSomething(word)) {
       lines.push(line);
       line = word;
-    }
+    } else if (cut > 0) {
+      lines.push(line.slice(0, cut)); // the word before goes down with it
+      line = `${line.slice(cut + 1)} ${word}`;
+    } else line = `${line} ${word}`;
   }
   if (line !== '') lines.push(line);
   return lines.map((l, i) => (i === 0 ? l : ' '.repeat(paragraph.hang) + l));

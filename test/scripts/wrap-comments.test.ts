@@ -38,6 +38,13 @@ it('refills a run of // lines and a one-line JSDoc wider than 120 columns, leavi
   assert.deepEqual(rewrapComments('a.ts', text), { text, changed: [] }, 'a second run changes nothing');
 });
 
+it('never starts a line with a word that would read as a list item or a tag', () => {
+  const source = `/** ${words(22, 'text')} be 400, never 500. */\nexport const z = 1;\n`;
+  const { text } = rewrapComments('e.ts', source);
+  assert.ok(widest(text) <= 120, text);
+  assert.match(text, /\n \* never 500\.\n \*\/\n/);
+});
+
 it('moves a trailing comment above its line, at its indentation', () => {
   const code = `  const value = compute(${words(12, 'argument').replaceAll(' ', ', ')});`;
   const source = `function g() {\n${code} // ${words(8, 'why')}\n}\n`;
