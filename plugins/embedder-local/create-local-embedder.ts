@@ -12,6 +12,7 @@ export function createLocalEmbedder(o: EmbedderOptions): Embedder {
   const foreign = o.model === null ? null : foreignLocalModelError(o.model, BUNDLED_LOCAL_MODEL, BUNDLED_DIMS);
   if (foreign) throw foreign;
   const runtime = (o.env['KBCTX_LOCAL_RUNTIME'] ?? 'auto') as LocalRuntime;
-  if (!RUNTIMES.includes(runtime)) throw configError(`KBCTX_LOCAL_RUNTIME = "${runtime}": expected one of ${RUNTIMES.join(', ')}`);
+  if (!RUNTIMES.includes(runtime))
+    throw configError(`KBCTX_LOCAL_RUNTIME = "${runtime}": expected one of ${RUNTIMES.join(', ')}`);
   return new LocalEmbedder({ model: o.model ?? BUNDLED_LOCAL_MODEL, dims: o.dims, batchSize: o.batchSize, runtime });
 }

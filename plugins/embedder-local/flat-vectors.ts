@@ -13,12 +13,26 @@ export function toFlatVectors(rows: readonly (readonly number[])[]): { vectors: 
 }
 
 /** `count` unit vectors out of the flat rows, or an upstream_error naming what is wrong. */
-export function splitFlatVectors(vectors: Float32Array, dims: number, count: number, expectedDims: number | null, source: string): Float32Array[] {
-  if (dims <= 0 || vectors.length !== dims * count) throw new KbctxError('upstream_error', `${source} returned ${dims > 0 ? vectors.length / dims : 0} vectors for ${count} texts`);
+export function splitFlatVectors(
+  vectors: Float32Array,
+  dims: number,
+  count: number,
+  expectedDims: number | null,
+  source: string,
+): Float32Array[] {
+  if (dims <= 0 || vectors.length !== dims * count)
+    throw new KbctxError(
+      'upstream_error',
+      `${source} returned ${dims > 0 ? vectors.length / dims : 0} vectors for ${count} texts`,
+    );
   if (expectedDims !== null && dims !== expectedDims) {
-    throw new KbctxError('upstream_error', `${source} returned ${dims}-dimensional vectors but [embedding] dims = ${expectedDims}; fix dims (or the model) and run \`kbctx embed rebuild\``);
+    throw new KbctxError(
+      'upstream_error',
+      `${source} returned ${dims}-dimensional vectors but [embedding] dims = ${expectedDims}; fix dims (or the model) and run \`kbctx embed rebuild\``,
+    );
   }
-  for (const x of vectors) if (!Number.isFinite(x)) throw new KbctxError('upstream_error', `${source} returned a malformed vector`);
+  for (const x of vectors)
+    if (!Number.isFinite(x)) throw new KbctxError('upstream_error', `${source} returned a malformed vector`);
   // Each row its own buffer (a memcpy): a store may keep or serialise a vector by its buffer.
   return Array.from({ length: count }, (_, i) => normalizeInPlace(vectors.slice(i * dims, (i + 1) * dims)));
 }

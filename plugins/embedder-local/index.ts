@@ -12,7 +12,13 @@ const UNUSED = { description: 'accepted for Context Harness and earlier kbctx co
 export const localSection: ConfigSection = {
   schema: {
     type: 'object',
-    properties: { max_retries: { type: 'integer', ...UNUSED }, timeout_secs: { type: 'number', ...UNUSED }, url: { type: 'string', ...UNUSED }, base_url: { type: 'string', ...UNUSED }, api_key_env: { type: 'string', ...UNUSED } },
+    properties: {
+      max_retries: { type: 'integer', ...UNUSED },
+      timeout_secs: { type: 'number', ...UNUSED },
+      url: { type: 'string', ...UNUSED },
+      base_url: { type: 'string', ...UNUSED },
+      api_key_env: { type: 'string', ...UNUSED },
+    },
     additionalProperties: false,
   },
 };
@@ -25,7 +31,11 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   embedderConfigs: { local: localSection },
   apply(kernel) {
-    kernel.hooks.createEmbedder.for('local').tap({ name: 'embedder-local', stage: STAGE.FALLBACK }, (options) => requireOwn<typeof Factory>(import.meta.url, './create-local-embedder.ts').createLocalEmbedder(options));
+    kernel.hooks.createEmbedder
+      .for('local')
+      .tap({ name: 'embedder-local', stage: STAGE.FALLBACK }, (options) =>
+        requireOwn<typeof Factory>(import.meta.url, './create-local-embedder.ts').createLocalEmbedder(options),
+      );
   },
 });
 

@@ -13,7 +13,10 @@ import type { LocalRuntime, LocalWorkerReply } from './local-worker-protocol.ts'
 
 export const BUNDLED_LOCAL_MODEL = 'use-lite';
 export const BUNDLED_DIMS = 512;
-/** The semantic weight hybrid search uses with the bundled model when [retrieval] hybrid_alpha is unset (measured: ADR 0150). */
+/**
+ * The semantic weight hybrid search uses with the bundled model when [retrieval] hybrid_alpha is unset (measured:
+ * ADR 0150).
+ */
 export const BUNDLED_HYBRID_ALPHA = 0.3;
 
 // Beside this file: the .ts worker when run from the sources, the .js one in the built package.
@@ -38,20 +41,28 @@ export class LocalEmbedder implements Embedder {
   private readonly folder: string | null;
   private readonly runtime: LocalRuntime;
   private worker: Worker | null = null;
-  private readonly waiting = new Map<number, { resolve(result: { vectors: Float32Array; dims: number }): void; reject(error: Error): void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve(result: { vectors: Float32Array; dims: number }): void; reject(error: Error): void }
+  >();
   private nextId = 1;
 
   constructor(options: LocalEmbedderOptions) {
     const bundled = options.model === BUNDLED_LOCAL_MODEL;
     this.folder = bundled ? null : path.resolve(options.model);
-    if (this.folder && !(existsSync(path.join(this.folder, 'model.json')) && existsSync(path.join(this.folder, 'vocab.json')))) {
+    if (
+      this.folder &&
+      !(existsSync(path.join(this.folder, 'model.json')) && existsSync(path.join(this.folder, 'vocab.json')))
+    ) {
       throw configError(
         `[embedding] model = "${options.model}": no TF.js model (model.json + vocab.json) in ${this.folder}. ` +
           `kbctx never downloads models: leave model unset for the bundled "${BUNDLED_LOCAL_MODEL}", or point it at a model folder on disk.`,
       );
     }
     if (bundled && options.dims !== null && options.dims !== BUNDLED_DIMS) {
-      throw configError(`[embedding] dims = ${options.dims}, but the bundled "${BUNDLED_LOCAL_MODEL}" model makes ${BUNDLED_DIMS}-dimensional vectors`);
+      throw configError(
+        `[embedding] dims = ${options.dims}, but the bundled "${BUNDLED_LOCAL_MODEL}" model makes ${BUNDLED_DIMS}-dimensional vectors`,
+      );
     }
     this.model = `local:${bundled ? BUNDLED_LOCAL_MODEL : this.folder}`;
     this.dims = bundled ? BUNDLED_DIMS : options.dims;
@@ -86,7 +97,11 @@ export class LocalEmbedder implements Embedder {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const { Worker } = process.getBuiltinModule('node:worker_threads'); // loaded on the first embed, not at start-up
-    const worker = new Worker(WORKER_URL, { workerData: { folder: this.folder, runtime: this.runtime }, stdout: false, stderr: false });
+    const worker = new Worker(WORKER_URL, {
+      workerData: { folder: this.folder, runtime: this.runtime },
+      stdout: false,
+      stderr: false,
+    });
     worker.on('message', (reply: LocalWorkerReply) => this.settle(reply));
     worker.on('error', (error) => this.fail(worker, `the local embedding worker failed: ${error.message}`));
     worker.on('exit', (code) => this.fail(worker, `the local embedding worker stopped (exit code ${code})`));
@@ -104,7 +119,9 @@ export class LocalEmbedder implements Embedder {
       waiting.resolve(reply);
     } else if (reply.code === 'config_error') {
       void this.close(); // the next embed() starts a fresh worker and tries loading again
-      waiting.reject(new KbctxError('config_error', `cannot load the local embedding model (${this.model}): ${reply.message}`));
+      waiting.reject(
+        new KbctxError('config_error', `cannot load the local embedding model (${this.model}): ${reply.message}`),
+      );
     } else {
       waiting.reject(new KbctxError('internal', reply.message));
     }

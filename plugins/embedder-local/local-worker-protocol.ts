@@ -1,6 +1,8 @@
 // The messages between the local embedder (main thread) and its worker thread (local-worker.ts).
 
-/** Which runtime computes the model: ONNX Runtime when it loads, else TF.js (`auto`, the default); or one of them only. */
+/**
+ * Which runtime computes the model: ONNX Runtime when it loads, else TF.js (`auto`, the default); or one of them only.
+ */
 export type LocalRuntime = 'auto' | 'onnx' | 'tfjs';
 
 export interface LocalWorkerRequest {

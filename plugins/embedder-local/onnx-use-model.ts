@@ -26,9 +26,16 @@ export interface UseModel {
 export async function loadOnnxUseModel(folder: string): Promise<UseModel> {
   const ort = (await import('onnxruntime-node')) as Ort;
   const graph = JSON.parse(await readFile(path.join(folder, 'model.json'), 'utf8')) as TfjsGraphModel;
-  const shards = await Promise.all(graph.weightsManifest.flatMap((g) => g.paths).map((p) => readFile(path.join(folder, p))));
+  const shards = await Promise.all(
+    graph.weightsManifest.flatMap((g) => g.paths).map((p) => readFile(path.join(folder, p))),
+  );
   const vocabulary = JSON.parse(await readFile(path.join(folder, 'vocab.json'), 'utf8')) as UseVocabulary;
-  const session = await ort.InferenceSession.create(tfjsToOnnx(graph, shards, OUTPUT), { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', logSeverityLevel: 3 });
+  const session = await ort.InferenceSession.create(tfjsToOnnx(graph, shards, OUTPUT), {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    graphOptimizationLevel: 'all',
+    logSeverityLevel: 3,
+  });
   const tokenizer = new UseTokenizer(vocabulary);
   return {
     async embed(texts) {
@@ -45,7 +52,10 @@ export async function loadOnnxUseModel(folder: string): Promise<UseModel> {
           values[k++] = BigInt(id);
         });
       });
-      const out = await session.run({ indices: new ort.Tensor('int64', indices, [count, 2]), values: new ort.Tensor('int64', values, [count]) });
+      const out = await session.run({
+        indices: new ort.Tensor('int64', indices, [count, 2]),
+        values: new ort.Tensor('int64', values, [count]),
+      });
       const vectors = (out[OUTPUT]!.data as Float32Array).slice(); // our own buffer, to transfer
       return { vectors, dims: vectors.length / Math.max(1, texts.length) };
     },

@@ -12,7 +12,17 @@ interface TfNode {
   name: string;
   op: string;
   input?: string[];
-  attr?: Record<string, { i?: string; b?: boolean; s?: string; type?: string | number; list?: { i?: string[] }; shape?: { dim?: { size: string }[] } }>;
+  attr?: Record<
+    string,
+    {
+      i?: string;
+      b?: boolean;
+      s?: string;
+      type?: string | number;
+      list?: { i?: string[] };
+      shape?: { dim?: { size: string }[] };
+    }
+  >;
 }
 export interface TfjsGraphModel {
   modelTopology: { node: TfNode[] };
@@ -48,7 +58,12 @@ function readConsts(model: TfjsGraphModel, shards: readonly Uint8Array[]): Map<s
       offset += n * 4;
       const copy = new ArrayBuffer(n * 4);
       new Uint8Array(copy).set(view);
-      consts.set(w.name, w.dtype === 'float32' ? { dtype: 'float32', shape: w.shape, values: new Float32Array(copy) } : { dtype: 'int64', shape: w.shape, values: BigInt64Array.from(new Int32Array(copy), (v) => BigInt(v)) });
+      consts.set(
+        w.name,
+        w.dtype === 'float32'
+          ? { dtype: 'float32', shape: w.shape, values: new Float32Array(copy) }
+          : { dtype: 'int64', shape: w.shape, values: BigInt64Array.from(new Int32Array(copy), (v) => BigInt(v)) },
+      );
     }
   }
   return consts;
@@ -75,7 +90,8 @@ export function tfjsToOnnx(model: TfjsGraphModel, shards: readonly Uint8Array[],
     initializer.push(tensor(n, { dtype: 'int64', shape, values: BigInt64Array.from(values, (v) => BigInt(v)) }));
     return n;
   };
-  const emit = (opType: string, input: string[], output: string[], attribute: object[] = []): void => void nodes.push({ opType, input, output, attribute, name: fresh(output[0]!) });
+  const emit = (opType: string, input: string[], output: string[], attribute: object[] = []): void =>
+    void nodes.push({ opType, input, output, attribute, name: fresh(output[0]!) });
   const intAttr = (name: string, i: number): object => ({ name, type: A.INT, i });
   const intsAttr = (name: string, list: readonly number[]): object => ({ name, type: A.INTS, ints: list });
   const constOf = (input: string | undefined): Const => {
@@ -83,7 +99,8 @@ export function tfjsToOnnx(model: TfjsGraphModel, shards: readonly Uint8Array[],
     if (!c) throw new Error(`expected a constant input, got ${input}`);
     return c;
   };
-  const numbers = (input: string | undefined): number[] => Array.from(constOf(input).values as ArrayLike<number | bigint>, Number);
+  const numbers = (input: string | undefined): number[] =>
+    Array.from(constOf(input).values as ArrayLike<number | bigint>, Number);
 
   for (const node of model.modelTopology.node) {
     const name = node.name;
@@ -92,14 +109,30 @@ export function tfjsToOnnx(model: TfjsGraphModel, shards: readonly Uint8Array[],
     const flag = (key: string): boolean => attr[key]?.b === true;
     const int = (key: string): number => Number(attr[key]?.i ?? 0);
     const unary: Record<string, string> = { Sin: 'Sin', Cos: 'Cos', Tanh: 'Tanh', Relu: 'Relu', LogicalNot: 'Not' };
-    const binary: Record<string, string> = { Add: 'Add', BiasAdd: 'Add', Sub: 'Sub', Mul: 'Mul', RealDiv: 'Div', Maximum: 'Max', Less: 'Less', Greater: 'Greater' };
-    const reduce: Record<string, string> = { Max: 'ReduceMax', Sum: 'ReduceSum', Mean: 'ReduceMean', Prod: 'ReduceProd' };
+    const binary: Record<string, string> = {
+      Add: 'Add',
+      BiasAdd: 'Add',
+      Sub: 'Sub',
+      Mul: 'Mul',
+      RealDiv: 'Div',
+      Maximum: 'Max',
+      Less: 'Less',
+      Greater: 'Greater',
+    };
+    const reduce: Record<string, string> = {
+      Max: 'ReduceMax',
+      Sum: 'ReduceSum',
+      Mean: 'ReduceMean',
+      Prod: 'ReduceProd',
+    };
     switch (node.op) {
       case 'Const':
         initializer.push(tensor(name, constOf(name)));
         break;
       case 'Placeholder': {
-        const dims = (attr['shape']?.shape?.dim ?? []).map((d, i) => (Number(d.size) < 0 ? { dimParam: `${name}_${i}` } : { dimValue: Number(d.size) }));
+        const dims = (attr['shape']?.shape?.dim ?? []).map((d, i) =>
+          Number(d.size) < 0 ? { dimParam: `${name}_${i}` } : { dimValue: Number(d.size) },
+        );
         inputs.push({ name, type: { tensorType: { elemType: elemType(attr['dtype']?.type), shape: { dim: dims } } } });
         break;
       }
@@ -121,7 +154,12 @@ export function tfjsToOnnx(model: TfjsGraphModel, shards: readonly Uint8Array[],
         break;
       case 'ScatterNd': {
         // TF: zeros of `shape` with `updates` written at `indices` (float updates here).
-        emit('ConstantOfShape', [ins[2]!], [`${name}__zeros`], [{ name: 'value', type: A.TENSOR, t: { dataType: T.FLOAT, dims: [1], floatData: [0] } }]);
+        emit(
+          'ConstantOfShape',
+          [ins[2]!],
+          [`${name}__zeros`],
+          [{ name: 'value', type: A.TENSOR, t: { dataType: T.FLOAT, dims: [1], floatData: [0] } }],
+        );
         emit('ScatterND', [`${name}__zeros`, ins[0]!, ins[1]!], [name]);
         break;
       }
@@ -159,7 +197,8 @@ export function tfjsToOnnx(model: TfjsGraphModel, shards: readonly Uint8Array[],
         break;
       case 'MatMul':
       case 'BatchMatMul': {
-        const [ta, tb] = node.op === 'MatMul' ? [flag('transpose_a'), flag('transpose_b')] : [flag('adj_x'), flag('adj_y')];
+        const [ta, tb] =
+          node.op === 'MatMul' ? [flag('transpose_a'), flag('transpose_b')] : [flag('adj_x'), flag('adj_y')];
         const side = (input: string, transposed: boolean, tag: string): string => {
           if (!transposed) return input;
           const rank = node.op === 'MatMul' ? 2 : 4; // USE Lite's batched products are [batch, heads, len, depth]
@@ -173,7 +212,8 @@ export function tfjsToOnnx(model: TfjsGraphModel, shards: readonly Uint8Array[],
       case 'Conv2D': {
         // 1×1 kernels, stride 1, NHWC: a product with the [in, out] kernel over the last axis.
         const kernel = constOf(ins[1]);
-        if (kernel.shape[0] !== 1 || kernel.shape[1] !== 1) throw new Error(`Conv2D ${name}: only 1×1 kernels are supported`);
+        if (kernel.shape[0] !== 1 || kernel.shape[1] !== 1)
+          throw new Error(`Conv2D ${name}: only 1×1 kernels are supported`);
         emit('Reshape', [ins[1]!, ints(`${name}_kshape`, kernel.shape.slice(2))], [`${name}__kernel`]);
         emit('MatMul', [ins[0]!, `${name}__kernel`], [name]);
         break;
@@ -200,7 +240,8 @@ export function tfjsToOnnx(model: TfjsGraphModel, shards: readonly Uint8Array[],
         break;
       }
       case 'StridedSlice': {
-        if (int('ellipsis_mask') !== 0 || int('new_axis_mask') !== 0) throw new Error(`StridedSlice ${name}: ellipsis and new axes are not supported`);
+        if (int('ellipsis_mask') !== 0 || int('new_axis_mask') !== 0)
+          throw new Error(`StridedSlice ${name}: ellipsis and new axes are not supported`);
         const begin = numbers(ins[1]);
         const end = numbers(ins[2]);
         const strides = numbers(ins[3]);
@@ -221,7 +262,11 @@ export function tfjsToOnnx(model: TfjsGraphModel, shards: readonly Uint8Array[],
         });
         const axes = begin.map((_, i) => i);
         const sliced = shrink.length > 0 ? `${name}__sliced` : name;
-        emit('Slice', [ins[0]!, ints(`${name}_starts`, starts), ints(`${name}_ends`, ends), ints(`${name}_axes`, axes)], [sliced]);
+        emit(
+          'Slice',
+          [ins[0]!, ints(`${name}_starts`, starts), ints(`${name}_ends`, ends), ints(`${name}_axes`, axes)],
+          [sliced],
+        );
         if (shrink.length > 0) emit('Squeeze', [sliced, ints(`${name}_shrink`, shrink)], [name]);
         break;
       }
@@ -230,11 +275,27 @@ export function tfjsToOnnx(model: TfjsGraphModel, shards: readonly Uint8Array[],
         else if (binary[node.op]) emit(binary[node.op]!, [ins[0]!, ins[1]!], [name]);
         else if (reduce[node.op]) {
           const axes = numbers(ins[1]);
-          emit(reduce[node.op]!, [ins[0]!, ints(`${name}_axes`, axes)], [name], [intAttr('keepdims', flag('keep_dims') ? 1 : 0)]);
+          emit(
+            reduce[node.op]!,
+            [ins[0]!, ints(`${name}_axes`, axes)],
+            [name],
+            [intAttr('keepdims', flag('keep_dims') ? 1 : 0)],
+          );
         } else throw new Error(`TF.js op ${node.op} (${name}) has no ONNX translation`);
     }
   }
-  const graph = { name: 'tfjs-graph', node: nodes, initializer, input: inputs, output: [{ name: output, type: { tensorType: { elemType: T.FLOAT } } }] };
-  const onnxModel = onnx.ModelProto.create({ irVersion: 8, producerName: 'kbctx', opsetImport: [{ domain: '', version: 18 }], graph });
+  const graph = {
+    name: 'tfjs-graph',
+    node: nodes,
+    initializer,
+    input: inputs,
+    output: [{ name: output, type: { tensorType: { elemType: T.FLOAT } } }],
+  };
+  const onnxModel = onnx.ModelProto.create({
+    irVersion: 8,
+    producerName: 'kbctx',
+    opsetImport: [{ domain: '', version: 18 }],
+    graph,
+  });
   return onnx.ModelProto.encode(onnxModel).finish();
 }

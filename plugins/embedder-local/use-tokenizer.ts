@@ -52,7 +52,11 @@ export class UseTokenizer {
       let found = false;
       for (let j = i; j < n && node; j++) {
         if (node.piece) {
-          ending[i + node.piece.length]!.push({ length: node.piece.length, score: node.piece.score, index: node.piece.index });
+          ending[i + node.piece.length]!.push({
+            length: node.piece.length,
+            score: node.piece.score,
+            index: node.piece.index,
+          });
           found = true;
         }
         node = node.children.get(symbols[j + 1]!);
@@ -71,7 +75,8 @@ export class UseTokenizer {
         }
       }
     }
-    // 3. Walk back from the end (by the piece's length in UTF-16 units, as the original does), merging repeated unknowns.
+    // 3. Walk back from the end (by the piece's length in UTF-16 units, as the original does), merging repeated
+    //    unknowns.
     const results: number[] = [];
     for (let at = n; at > 0; at -= this.vocabulary[words[at]!]![0].length) results.push(words[at]!);
     const merged: number[] = [];

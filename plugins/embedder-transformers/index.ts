@@ -8,7 +8,9 @@ import type * as Factory from './create-transformers-embedder.ts';
 
 /** Which onnx/model*.onnx file: fp32 `model.onnx`, q8 `model_quantized.onnx`, fp16 `model_fp16.onnx` … */
 export const DTYPES = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'bnb4', 'q4f16'] as const;
-const UNUSED = { description: 'accepted for earlier kbctx configs (keys every provider took); unused by this provider' };
+const UNUSED = {
+  description: 'accepted for earlier kbctx configs (keys every provider took); unused by this provider',
+};
 
 // The `transformers` provider's `[embedding]` keys beyond the shared ones (ADR 0178), checked when the
 // config loads; their defaults and relations (`quantized` vs `dtype`, `model_path` required, resolved
@@ -25,7 +27,11 @@ export const transformersSection: ConfigSection = {
       query_prefix: { type: 'string' },
       document_prefix: { type: 'string' },
       threads: { type: 'integer', minimum: 1 },
-      max_retries: { type: 'integer', ...UNUSED }, timeout_secs: { type: 'number', ...UNUSED }, url: { type: 'string', ...UNUSED }, base_url: { type: 'string', ...UNUSED }, api_key_env: { type: 'string', ...UNUSED },
+      max_retries: { type: 'integer', ...UNUSED },
+      timeout_secs: { type: 'number', ...UNUSED },
+      url: { type: 'string', ...UNUSED },
+      base_url: { type: 'string', ...UNUSED },
+      api_key_env: { type: 'string', ...UNUSED },
     },
     additionalProperties: false,
   },
@@ -39,7 +45,13 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   embedderConfigs: { transformers: transformersSection },
   apply(kernel) {
-    kernel.hooks.createEmbedder.for('transformers').tap({ name: 'embedder-transformers', stage: STAGE.FALLBACK }, (options) => requireOwn<typeof Factory>(import.meta.url, './create-transformers-embedder.ts').createTransformersEmbedder(options));
+    kernel.hooks.createEmbedder
+      .for('transformers')
+      .tap({ name: 'embedder-transformers', stage: STAGE.FALLBACK }, (options) =>
+        requireOwn<typeof Factory>(import.meta.url, './create-transformers-embedder.ts').createTransformersEmbedder(
+          options,
+        ),
+      );
   },
 });
 

@@ -7,18 +7,32 @@ import { configError } from '../../core/api/plugin.ts';
 import type { Dtype } from './transformers-options.ts';
 
 /** transformers.js's file name suffix per dtype (`onnx/model${suffix}.onnx`). */
-const SUFFIX: Record<Dtype, string> = { fp32: '', fp16: '_fp16', q8: '_quantized', int8: '_int8', uint8: '_uint8', q4: '_q4', bnb4: '_bnb4', q4f16: '_q4f16' };
+const SUFFIX: Record<Dtype, string> = {
+  fp32: '',
+  fp16: '_fp16',
+  q8: '_quantized',
+  int8: '_int8',
+  uint8: '_uint8',
+  q4: '_q4',
+  bnb4: '_bnb4',
+  q4f16: '_q4f16',
+};
 
 export const onnxFileName = (dtype: Dtype): string => `onnx/model${SUFFIX[dtype]}.onnx`;
 
 /** Throws a config error naming every missing file; returns the ONNX file's path. */
 export function checkModelFolder(dir: string, dtype: Dtype): string {
-  const fix = 'download the model into it (docs/embeddings.md, "Local transformer models") or fix [embedding] model_path';
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw configError(`[embedding] model_path ${dir} is not a folder: ${fix}`);
+  const fix =
+    'download the model into it (docs/embeddings.md, "Local transformer models") or fix [embedding] model_path';
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw configError(`[embedding] model_path ${dir} is not a folder: ${fix}`);
   const wanted = ['config.json', 'tokenizer.json', onnxFileName(dtype)];
   const missing = wanted.filter((file) => !existsSync(join(dir, file)));
   if (missing.length > 0) {
-    const other = dtype === 'fp32' ? '' : ` (dtype = "${dtype}" reads ${onnxFileName(dtype)}; the full-precision file is onnx/model.onnx)`;
+    const other =
+      dtype === 'fp32'
+        ? ''
+        : ` (dtype = "${dtype}" reads ${onnxFileName(dtype)}; the full-precision file is onnx/model.onnx)`;
     throw configError(`[embedding] model_path ${dir} is incomplete: missing ${missing.join(', ')}${other}; ${fix}`);
   }
   return join(dir, onnxFileName(dtype));
@@ -29,7 +43,8 @@ export function checkModelFolder(dir: string, dtype: Dtype): string {
  * and last 64 KiB) and every option that changes stored vectors, so another model or setting re-embeds.
  */
 export function modelIdentity(dir: string, onnxFile: string, settings: object): string {
-  const hash = process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(settings)); // loaded on use, not at start-up
+  // loaded on use, not at start-up
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(settings));
   const fd = openSync(onnxFile, 'r');
   try {
     const size = fstatSync(fd).size;

@@ -10,7 +10,11 @@ const DOCS = 24;
 let ws: Workspace;
 before(async () => {
   ws = new Workspace('kbctx-embed-progress-');
-  for (let i = 0; i < DOCS; i++) ws.write(`docs/d${i}.md`, `# Note ${i}\n\nHerons, kingfishers and write-ahead logs: note number ${i} of the progress test.\n`);
+  for (let i = 0; i < DOCS; i++)
+    ws.write(
+      `docs/d${i}.md`,
+      `# Note ${i}\n\nHerons, kingfishers and write-ahead logs: note number ${i} of the progress test.\n`,
+    );
   ws.config('[connectors.filesystem.docs]\nroot = "docs"\n');
   const sync = await ws.kbctx(['sync', 'all']); // no embedder yet: every chunk stays pending
   assert.equal(sync.code, 0, sync.stderr);
@@ -23,7 +27,8 @@ it('prints plain progress lines while the local model embeds, with output redire
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, new RegExp(`^embedded ${DOCS} of ${DOCS} pending chunk\\(s\\) with local:use-lite`));
   const lines = r.stderr.split('\n').filter((l) => l.startsWith('embed: '));
-  for (const l of lines) assert.match(l, new RegExp(`^embed: \\d+/${DOCS} {2}[\\d.]+/s {2}ETA (\\d+s|\\d+m\\d\\ds|\\?)$`));
+  for (const l of lines)
+    assert.match(l, new RegExp(`^embed: \\d+/${DOCS} {2}[\\d.]+/s {2}ETA (\\d+s|\\d+m\\d\\ds|\\?)$`));
   const midway = lines.filter((l) => {
     const done = Number(/^embed: (\d+)\//.exec(l)![1]);
     return done > 0 && done < DOCS;

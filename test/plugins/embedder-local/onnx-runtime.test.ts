@@ -20,13 +20,16 @@ const TEXTS = [
   'Ünïcödé, ligatures (ﬁ ﬂ), full-width ＡＢＣ and emoji 🦊🦊 are normalised (NFKC) before splitting.',
   '   leading and  doubled   spaces\tand\ttabs\nand newlines   ',
   'x',
-  Array.from({ length: 200 }, (_, i) => ['kingfisher', 'replication', 'of', 'the', 'zqxjv', 'naïve'][i % 6]).join(' '), // past the model's 128 tokens
+  // past the model's 128 tokens
+  Array.from({ length: 200 }, (_, i) => ['kingfisher', 'replication', 'of', 'the', 'zqxjv', 'naïve'][i % 6]).join(' '),
   '数据库 복제 репликация — mixed scripts with unknown pieces',
 ];
 
 describe('USE Lite on ONNX Runtime', () => {
   it('tokenizes exactly as the TF.js wrapper does', () => {
-    const { EmbeddingsModel } = require('@energetic-ai/embeddings') as { EmbeddingsModel: new (data: unknown) => { tokenizer: { encode(s: string): number[] } } };
+    const { EmbeddingsModel } = require('@energetic-ai/embeddings') as {
+      EmbeddingsModel: new (data: unknown) => { tokenizer: { encode(s: string): number[] } };
+    };
     const reference = new EmbeddingsModel({ vocabulary, model: null }).tokenizer;
     const ported = new UseTokenizer(vocabulary);
     for (const text of [...TEXTS, '', ' ', '▁']) assert.deepEqual(ported.encode(text), reference.encode(text), text);
@@ -47,7 +50,15 @@ describe('USE Lite on ONNX Runtime', () => {
   });
 
   it('refuses a graph op it has no translation for', () => {
-    const graph = { modelTopology: { node: [{ name: 'x', op: 'Placeholder', attr: { dtype: { type: 1 } } }, { name: 'y', op: 'Erf', input: ['x'] }] }, weightsManifest: [] };
+    const graph = {
+      modelTopology: {
+        node: [
+          { name: 'x', op: 'Placeholder', attr: { dtype: { type: 1 } } },
+          { name: 'y', op: 'Erf', input: ['x'] },
+        ],
+      },
+      weightsManifest: [],
+    };
     assert.throws(() => tfjsToOnnx(graph, [], 'y'), /TF\.js op Erf \(y\) has no ONNX translation/);
   });
 });

@@ -9,7 +9,9 @@ import { EMBED_THREAD_NICENESS } from '../../../plugins/embedder-local/thread-pr
 /** The calling thread's nice value (field 19 of /proc/thread-self/stat, after the command name). */
 const niceness = (): number => Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16]);
 
-it('lowers the calling worker thread to the embedding niceness, leaving the main thread as it was', { skip: process.platform !== 'linux' && 'Linux only' }, async () => {
+it('lowers the calling worker thread to the embedding niceness, leaving the main thread as it was', {
+  skip: process.platform !== 'linux' && 'Linux only',
+}, async () => {
   const before = niceness();
   const code = `
     const { parentPort } = require('node:worker_threads');
@@ -20,7 +22,9 @@ it('lowers the calling worker thread to the embedding niceness, leaving the main
       parentPort.postMessage({ lowered, niceness: niceness() });
     });`;
   const worker = new Worker(code, { eval: true });
-  const reply = await new Promise<{ lowered: boolean; niceness: number }>((resolve, reject) => worker.once('message', resolve).once('error', reject));
+  const reply = await new Promise<{ lowered: boolean; niceness: number }>((resolve, reject) =>
+    worker.once('message', resolve).once('error', reject),
+  );
   await worker.terminate();
   assert.deepEqual(reply, { lowered: true, niceness: Math.max(before, EMBED_THREAD_NICENESS) });
   assert.equal(niceness(), before);
