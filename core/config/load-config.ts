@@ -192,6 +192,7 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
       registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),
       connectors: raw.connectors.extra as Config['connectors']['extension'],
     },
+    sections: Object.fromEntries([...owned.sections.keys()].map((name) => [name, sections[name]])),
   };
 }
 

@@ -43,6 +43,8 @@ export interface Config {
   readonly unsetEnv?: Readonly<Record<string, readonly { key: string; variable: string }[]>>;
   readonly extensions: ExtensionsConfig;
   readonly plugins: PluginsConfig;
+  /** The top-level sections plugins own (`[server]`, `[models]` …, ADR 0164), as each plugin's `toConfig` made them; absent in hand-built configs. */
+  readonly sections?: Readonly<Record<string, unknown>>;
 }
 
 /** The top-level `plugins` list and the `[plugin.<name>]` tables (core/load/). */
