@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { configError, type Embedder, type EmbedderOptions } from '../../core/api/plugin.ts';
-import { featureExtractionFiles, modelNotCached, type ModelsService } from '../models/api.ts';
+import { featureExtractionFiles, modelNotCached, type KnownModel, type ModelsService } from '../models/api.ts';
 import { checkModelFolder, modelIdentity, onnxFileName } from './model-folder.ts';
 import { parseTransformersOptions, type TransformersOptions } from './transformers-options.ts';
 import { TransformersEmbedder } from './transformers-embedder.ts';
@@ -56,4 +56,17 @@ function hubEmbedder(id: string, options: TransformersOptions, shared: { dims: n
   }
   if (service.offline()) throw modelNotCached(id, service.cacheDir());
   return new TransformersEmbedder({ ...options, ...shared, model, prepare: () => service.fetch(id, files) });
+}
+
+/**
+ * provider "local"/"fastembed" with a Context Harness model name: the hub repo of the same weights,
+ * with its family's pooling and prefixes. A `dims` that disagrees with the model is a config error.
+ */
+export function createContextHarnessEmbedder(o: EmbedderOptions, known: KnownModel, models: () => ModelsService): Embedder {
+  const name = o.model ?? known.repo;
+  if (o.dims !== null && o.dims !== known.dims) {
+    throw configError(`[embedding] dims = ${o.dims} disagrees with model "${name}", which makes ${known.dims}-dimension vectors: set dims = ${known.dims} or remove it`);
+  }
+  const extra = { ...o.extra, pooling: known.pooling, query_prefix: known.queryPrefix, document_prefix: known.documentPrefix };
+  return createTransformersEmbedder({ ...o, provider: 'transformers', model: known.repo, dims: known.dims, extra }, undefined, models);
 }

@@ -3,7 +3,7 @@
 // folder (`model_path`) or by hub id (`model`, fetched into the cache by the models plugin's service).
 // Creating the embedder only checks the package and the folder; the model loads on the first embed().
 import { definePlugin, requireOwn, STAGE, type ConfigSection } from '../../core/api/plugin.ts';
-import { DTYPES, modelsService } from '../models/api.ts';
+import { DTYPES, knownModel, modelsService } from '../models/api.ts';
 
 // Required when the provider is configured and the embedder first used (the hook is synchronous), not with this index.
 import type * as Factory from './create-transformers-embedder.ts';
@@ -41,9 +41,17 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   embedderConfigs: { transformers: transformersSection },
   apply(kernel) {
-    kernel.hooks.createEmbedder.for('transformers').tap({ name: 'embedder-transformers', stage: STAGE.FALLBACK }, (options) =>
-      requireOwn<typeof Factory>(import.meta.url, './create-transformers-embedder.ts').createTransformersEmbedder(options, undefined, () => kernel.use(modelsService)),
-    );
+    const factory = () => requireOwn<typeof Factory>(import.meta.url, './create-transformers-embedder.ts');
+    const models = () => kernel.use(modelsService);
+    kernel.hooks.createEmbedder.for('transformers').tap({ name: 'embedder-transformers', stage: STAGE.FALLBACK }, (options) => factory().createTransformersEmbedder(options, undefined, models));
+    // A Context Harness (fastembed) model name under provider "local" or "fastembed": the same weights'
+    // ONNX build from the hub (ADR 0186). Before embedder-local's tap; any other model falls through to it.
+    for (const provider of ['local', 'fastembed']) {
+      kernel.hooks.createEmbedder.for(provider).tap({ name: 'embedder-transformers', stage: STAGE.LATE }, (options) => {
+        const known = options.model === null ? null : knownModel(options.model);
+        return known ? factory().createContextHarnessEmbedder(options, known, models) : undefined;
+      });
+    }
   },
 });
 

@@ -50,10 +50,11 @@ describe('createEmbedder.for(provider)', () => {
     assert.match(local.embedder()?.model ?? '', /^local:/);
     const listed = local.kernel.plugins().filter((p) => p.hooks.some((h) => h.startsWith('createEmbedder.for(')));
     assert.deepEqual(listed.map((p) => [p.name, p.hooks, p.provides]), [
-      ['embedder-local', ['createEmbedder.for("local")'], ['embedder:local']],
+      ['embedder-local', ['createEmbedder.for("local")', 'createEmbedder.for("fastembed")'], ['embedder:local']],
       ['embedder-openai', ['createEmbedder.for("openai")'], ['embedder:openai']],
       ['embedder-ollama', ['createEmbedder.for("ollama")'], ['embedder:ollama']],
-      ['embedder-transformers', ['createEmbedder.for("transformers")'], ['embedder:transformers']],
+      // and Context Harness model names under "local"/"fastembed" (issue 31), before embedder-local's tap
+      ['embedder-transformers', ['createEmbedder.for("transformers")', 'createEmbedder.for("local")', 'createEmbedder.for("fastembed")'], ['embedder:transformers']],
     ]);
   });
 

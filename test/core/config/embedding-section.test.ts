@@ -53,6 +53,6 @@ it('config/kbctx.schema.json describes each provider\'s keys (the embedder plugi
   const committed = JSON.parse(readFileSync(path.join(REPO_ROOT, 'config', 'kbctx.schema.json'), 'utf8')) as { properties: { embedding: { properties: Record<string, unknown>; allOf: { if: { properties: { provider: { const: string } } } }[] } } };
   const embedding = committed.properties.embedding;
   for (const key of ['provider', 'model', 'dims', 'batch_size', 'api_key_env', 'max_retries', 'model_path', 'pooling', 'threads']) assert.ok(key in embedding.properties, key);
-  assert.deepEqual(embedding.allOf.map((c) => c.if.properties.provider.const).sort(), ['local', 'ollama', 'openai', 'transformers']);
+  assert.deepEqual(embedding.allOf.map((c) => c.if.properties.provider.const).sort(), ['fastembed', 'local', 'ollama', 'openai', 'transformers']); // fastembed: Context Harness's name for local (issue 31)
   assert.deepEqual(configJsonSchema()['properties'], (committed as unknown as Record<string, unknown>)['properties']);
 });
