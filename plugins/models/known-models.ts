@@ -21,7 +21,7 @@ export const KNOWN_MODELS: Readonly<Record<string, KnownModel>> = {
   'bge-small-en-v1.5': bge('Xenova/bge-small-en-v1.5', 384),
   'bge-base-en-v1.5': bge('Xenova/bge-base-en-v1.5', 768),
   'bge-large-en-v1.5': bge('Xenova/bge-large-en-v1.5', 1024),
-  'nomic-embed-text-v1': nomic('nomic-ai/nomic-embed-text-v1'),
+  'nomic-embed-text-v1': nomic('Xenova/nomic-embed-text-v1'),
   'nomic-embed-text-v1.5': nomic('nomic-ai/nomic-embed-text-v1.5'),
   'multilingual-e5-small': e5('Xenova/multilingual-e5-small', 384),
   'multilingual-e5-base': e5('Xenova/multilingual-e5-base', 768),

@@ -18,7 +18,7 @@ interface SearchJson {
   results: { source_id: string }[];
 }
 
-describe('models by name (stand-in hub)', () => {
+describe('models by name (stand-in hub)', { timeout: 180_000 }, () => {
   const ws = new Workspace('kbctx-models-e2e-');
   let hub: StandInHub;
   const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
@@ -36,7 +36,6 @@ describe('models by name (stand-in hub)', () => {
     assert.equal(r.code, 0, r.stderr);
     return (JSON.parse(r.stdout) as SearchJson).results.map((h) => h.source_id);
   };
-  const lfsGets = (id: string): number => hub.requests.filter((r) => r.path === `/lfs/${id}/onnx/model.onnx` && r.method === 'GET').length;
 
   before(async () => {
     await writeTinyModel(ws.path('models/tiny'));
@@ -46,7 +45,7 @@ describe('models by name (stand-in hub)', () => {
     await hub.addFolder('Xenova/bge-small-en-v1.5', ws.path('models/tiny-384'));
     await hub.addFolder('Xenova/multilingual-e5-small', ws.path('models/tiny-384'));
     hub.file('test/tiny', 'onnx/model.onnx').slow = { chunk: 256, delayMs: 15 };
-    hub.file('test/shared', 'onnx/model.onnx').slow = { chunk: 256, delayMs: 25 };
+    hub.file('test/shared', 'onnx/model.onnx').stall = true;
     hub.file('test/corrupt', 'onnx/model.onnx').corrupt = true;
     hub.file('test/stall', 'onnx/model.onnx').stall = true;
     ws.write('docs/cars.md', '# Cars\n\nThe car engine needs oil before driving.\n');
@@ -99,7 +98,7 @@ describe('models by name (stand-in hub)', () => {
     assert.ok(statSync(part).size > 0, 'half the file arrived');
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    hub.release();
+    hub.release('test/stall');
     config('provider = "transformers"\nmodel = "test/stall"');
     assert.equal((await ws.kbctx(['search', 'car', '--mode', 'semantic'], { env: env({ KBCTX_OFFLINE: '1' }) })).code, 3, 'the killed download left no model');
     const rerun = await ws.kbctx(['models', 'pull', 'test/stall'], { env: env() });
@@ -111,14 +110,29 @@ describe('models by name (stand-in hub)', () => {
   });
 
   it('two processes fetching one model: the second waits for the first (one download)', async () => {
-    const [a, b] = await Promise.all([ws.kbctx(['models', 'pull', 'test/shared'], { env: env() }), ws.kbctx(['models', 'pull', 'test/shared'], { env: env() })]);
-    assert.equal(a.code, 0, a.stderr);
-    assert.equal(b.code, 0, b.stderr);
-    assert.equal(lfsGets('test/shared'), 1);
-    assert.match(a.stderr + b.stderr, /waiting for another kbctx process \(pid \d+\) fetching test\/shared/);
+    const pull = () => spawn(process.execPath, [KBCTX_BIN, 'models', 'pull', 'test/shared'], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '', ...env() }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = (child: ReturnType<typeof pull>) => new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const first = pull();
+    const firstExit = exited(first);
+    const part = ws.path('cache/test/shared/onnx/model.onnx.part');
+    for (let i = 0; i < 300 && !existsSync(part); i++) await sleep(50);
+    const second = pull();
+    const secondExit = exited(second);
+    let said = '';
+    second.stderr.setEncoding('utf8');
+    await new Promise<void>((resolve) => second.stderr.on('data', (d: string) => ((said += d), /waiting for another kbctx process/.test(said) && resolve())));
+    assert.match(said, /waiting for another kbctx process \(pid \d+\) fetching test\/shared/);
+    hub.release('test/shared');
+    assert.equal(await firstExit, 0);
+    assert.equal(await secondExit, 0);
+    const gets = hub.requests.filter((r) => r.path === '/lfs/test/shared/onnx/model.onnx' && r.method === 'GET');
+    assert.deepEqual(gets.map((r) => r.range === null), [true, false], 'one download (its stalled body resumed once), none by the second process');
   });
 
-  it('models list shows id, size, files and last use; rm removes; doctor reports the cache and the model', async () => {
+  it('[models] cache_dir; models list shows id, size, files and last use; rm removes; doctor reports the cache and the model', async () => {
+    ws.config('[models]\ncache_dir = "cache"\n[embedding]\nprovider = "transformers"\nmodel = "test/stall"\n');
+    const viaConfig = await ws.kbctx(['--json', 'models', 'list'], { env: env({ KBCTX_MODELS_DIR: '' }) });
+    assert.equal((JSON.parse(viaConfig.stdout) as { cache_dir: string }).cache_dir, ws.path('cache'), '[models] cache_dir, relative to the config root');
     const list = await ws.kbctx(['models', 'list'], { env: env() });
     assert.match(list.stdout, /Id\s+Size\s+Files\s+Last used/);
     assert.match(list.stdout, /test\/tiny\s+[\d.]+ KiB\s+4\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);

@@ -35,15 +35,15 @@ export interface StandInHub {
   /** Serves every file of a model folder under `id` (`owner/name`), revision `main`. */
   addFolder(id: string, dir: string): Promise<void>;
   file(id: string, path: string): ServedFile;
-  /** Ends the stalled bodies (they stop half-way) and serves whole from now on. */
-  release(): void;
+  /** Ends the stalled bodies of model `id` (they stop half-way) and serves its files whole from now on. */
+  release(id: string): void;
   close(): Promise<void>;
 }
 
 export async function startStandInHub(): Promise<StandInHub> {
   const repos = new Map<string, Map<string, ServedFile>>();
   const requests: HubRequest[] = [];
-  const stalled = new Set<ServerResponse>();
+  const stalled = new Map<ServerResponse, string>();
   const find = (id: string, path: string): ServedFile | undefined => repos.get(id)?.get(path);
 
   const server = createServer((req, res) => {
@@ -77,7 +77,7 @@ export async function startStandInHub(): Promise<StandInHub> {
     if (status === 206) headers['content-range'] = `bytes ${from}-${body.length - 1}/${body.length}`;
     res.writeHead(status, headers);
     if (req.method === 'HEAD') return void res.end();
-    void send(res, body.subarray(from), served, stalled);
+    void send(res, body.subarray(from), served, (r) => stalled.set(r, (resolve ?? lfs)![1]!));
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
@@ -99,25 +99,28 @@ export async function startStandInHub(): Promise<StandInHub> {
       if (!f) throw new Error(`the stand-in hub serves no ${id}/${path}`);
       return f;
     },
-    release() {
-      for (const repo of repos.values()) for (const f of repo.values()) f.stall = false;
-      for (const res of stalled) res.destroy();
-      stalled.clear();
+    release(id) {
+      for (const f of repos.get(id)?.values() ?? []) f.stall = false;
+      for (const [res, of] of stalled) {
+        if (of !== id) continue;
+        res.destroy();
+        stalled.delete(res);
+      }
     },
     close: () =>
       new Promise<void>((done) => {
-        for (const res of stalled) res.destroy();
+        for (const res of stalled.keys()) res.destroy();
         server.closeAllConnections();
         server.close(() => done());
       }),
   };
 }
 
-async function send(res: ServerResponse, body: Buffer, served: ServedFile, stalled: Set<ServerResponse>): Promise<void> {
+async function send(res: ServerResponse, body: Buffer, served: ServedFile, stall: (res: ServerResponse) => void): Promise<void> {
   const half = Math.max(1, Math.floor(body.length / 2));
   if (served.stall) {
     res.write(body.subarray(0, half));
-    stalled.add(res);
+    stall(res);
     return;
   }
   if (served.stopTimes && served.stopTimes > 0) {
