@@ -26,6 +26,8 @@ export interface HubRequest {
   method: string;
   path: string;
   range: string | null;
+  /** The Authorization header, if any. */
+  auth: string | null;
   status: number;
 }
 
@@ -49,7 +51,7 @@ export async function startStandInHub(): Promise<StandInHub> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const range = req.headers.range ?? null;
-    const record = (status: number): void => void requests.push({ method: req.method ?? '', path, range, status });
+    const record = (status: number): void => void requests.push({ method: req.method ?? '', path, range, auth: req.headers.authorization ?? null, status });
     const resolve = /^\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(path);
     const lfs = /^\/lfs\/([^/]+\/[^/]+)\/(.+)$/.exec(path);
     const served = resolve ? find(resolve[1]!, resolve[2]!) : lfs ? find(lfs[1]!, lfs[2]!) : undefined;

@@ -24,7 +24,7 @@ describe('models service (stand-in hub)', () => {
   before(async () => {
     await writeTinyModel(join(dir, 'tiny'));
     hub = await startStandInHub();
-    for (const id of ['test/tiny', 'test/corrupt', 'test/cut', 'test/offline']) await hub.addFolder(id, join(dir, 'tiny'));
+    for (const id of ['test/tiny', 'test/corrupt', 'test/cut', 'test/offline', 'test/gated']) await hub.addFolder(id, join(dir, 'tiny'));
     hub.file('test/corrupt', 'onnx/model.onnx').corrupt = true;
     hub.file('test/cut', 'onnx/model.onnx').stopTimes = 1;
   });
@@ -80,6 +80,13 @@ describe('models service (stand-in hub)', () => {
     assert.equal(service({}, cache).cached('test/tiny', FILES), null);
     assert.ok(await service({}, cache).fetch('test/tiny', FILES, quiet));
     assert.equal(existsSync(join(cache, 'test', 'tiny.lock')), false);
+  });
+
+  it('HF_TOKEN goes to the hub as a Bearer header', async () => {
+    await service({ HF_TOKEN: 'hf_secret' }).fetch('test/gated', FILES, quiet);
+    const asked = hub.requests.filter((r) => r.path.startsWith('/test/gated/resolve/main/'));
+    assert.ok(asked.length >= 4);
+    assert.ok(asked.every((r) => r.auth === 'Bearer hf_secret'));
   });
 
   it('a bad id or an unknown repo is a config error', async () => {
