@@ -43,7 +43,7 @@ try {
   const config = loadConfig({ configPath: 'kbctx.toml', cwd: dir });
   const kbctx = openKbctx(config);
   const queries = loadQueries().map((q) => parseSearchParams({ query: q.text }, config.retrieval));
-  const { p50s, p95s } = await timeSearches(kbctx.searchDeps(), queries, RUNS);
+  const { p50s, p95s } = await timeSearches(kbctx.index.searchDeps(), queries, RUNS);
   await kbctx.close();
 
   console.log(`SciFact: ${docs} documents, ${queries.length} queries, ${RUNS} runs each (median shown)`);

@@ -78,7 +78,7 @@ try {
       const config = parseConfig(`[db]\npath = "index.sqlite"\nkeyword_engine = "${engine}"\n[retrieval]\ncache_size = 0\n`, { file: 'bench.toml', cwd: dir });
       const kbctx = openKbctx(config);
       const params = queries.map((q) => parseSearchParams({ query: q.text, mode: 'keyword' }, config.retrieval));
-      const { p50s, p95s } = await timeSearches(kbctx.searchDeps(), params, RUNS);
+      const { p50s, p95s } = await timeSearches(kbctx.index.searchDeps(), params, RUNS);
       await kbctx.close();
       lines.push(`    ${engine.padEnd(8)}  p50 ${fmtMs(median(p50s)).padStart(7)} ms   p95 ${fmtMs(median(p95s)).padStart(7)} ms   (p50 runs: ${p50s.map(fmtMs).join(', ')})`);
     }

@@ -48,8 +48,8 @@ const kbctx = openKbctx(
 );
 
 try {
-  await syncConnectors(kbctx.syncDeps(), await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.createConnector(r))), { full: false });
-  const failures = await kbctx.loadScripts();
+  await syncConnectors(kbctx.index.syncDeps(), await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.index.createConnector(r))), { full: false });
+  const failures = await kbctx.ready();
   if (failures.length > 0) throw new Error(failures.map((f) => f.message).join('; '));
   const tools = kbctx.tools();
 

@@ -163,7 +163,7 @@ try {
   for (const [label, file] of [['SQLite    ', 'config/kbctx.toml'], ['PostgreSQL', 'pg.toml']] as const) {
     const config = loadConfig({ configPath: ws.path(file), cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' } });
     const kbctx = openKbctx(config);
-    const { p50s, p95s } = await timeSearches(kbctx.searchDeps(), keywordParams(config.retrieval), 3);
+    const { p50s, p95s } = await timeSearches(kbctx.index.searchDeps(), keywordParams(config.retrieval), 3);
     await kbctx.close();
     console.log(`  keyword search in-process, ${label}  p50 ${fmtMs(median(p50s))} ms  p95 ${fmtMs(median(p95s))} ms  (p50 runs: ${p50s.map(fmtMs).join(', ')})`);
   }

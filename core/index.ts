@@ -13,9 +13,10 @@ export { VERSION } from './version.ts';
 export { DEFAULT_CONFIG_PATH } from './config/load-config.ts';
 export { CONNECTOR_TYPES } from './config/types.ts';
 
-// Extensions: the adapters and deadlines plugin tools, agents and connectors share.
-export { toExtensionAgent } from './app/extension-agent.ts';
-export { invalid, toExtensionTool } from './app/extension-tool.ts';
+// The checkers and deadlines plugin tools, agents and connectors share (the extensions plugin's adapter uses them).
+export { agentFromSpec, type AgentSpec } from './app/plugin-agent.ts';
+export { invalid, toolFromSpec, type ToolSpec } from './app/plugin-tool.ts';
+export { ConnectorSpecInstance, type ConnectorSpec } from './app/plugin-connector-instance.ts';
 export { runWithDeadline } from './app/run-with-deadline.ts';
 export { guardAgent, guardTool } from './app/part-guards.ts';
 export { parsePrompt } from './app/part-values/prompt.ts';
@@ -35,6 +36,11 @@ export { agentsToWire, toolsToWire } from './app/wire.ts';
 export { lineLog } from './domain/log-line.ts';
 export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';
 export type { ParamSpec, ParamType } from './tools/param-spec.ts';
+
+// Sync and embedding runs over the configured connectors (the live index runs them for `kbctx serve`).
+export { configuredConnectors, selectConnectors, type ConnectorRef } from './app/select-connectors.ts';
+export { failedReport, syncConnectors, type SyncDeps } from './app/sync.ts';
+export { embedPending } from './app/embed.ts';
 
 // The use-cases: search, documents, sources, and their wire shapes.
 export * from './api/use-cases.ts';

@@ -8,6 +8,8 @@ import type { Plugin, PluginKernel } from './plugin.ts';
 import { ServiceRegistry } from './services.ts';
 import { EXTENSION_TAP_TIMEOUT_MS, type ExtensionPoint, type HookSet } from './extension-point.ts';
 import { attributeHook, attributeHookMap, type AttributionOptions } from './tap-attribution.ts';
+import type * as Provides from './provides.ts';
+import { requireOwn } from './load/require-own.ts';
 import type { Hook, HookMap } from 'tapable';
 
 /** The kernel API version plugins declare a range against (`kbctx: '^0.2'`). */
@@ -24,7 +26,12 @@ export interface LoadedPluginInfo {
   /** Where it came from: the bundled name, a file path, a package name or its place in the config (`plugins[1]`). */
   from: string;
   hooks: string[];
+  /** What it provides, derived (ADR 0180): keyed factories, named commands, services, and after `plugins({ collect })` tools, agents, resources; then declared entries of kinds the kernel cannot see. */
   provides: string[];
+  /** What its `provides` declares, as written. */
+  declared: string[];
+  /** Declared entries of a kind the kernel derives that it did not provide. */
+  notProvided: string[];
   loadMs: number;
   /** The file it was imported from (absolute), for a plugin loaded from a file or package; its folder is the plugin's (app/fault-attribution.ts). */
   entry?: string;
@@ -47,6 +54,8 @@ export class Kernel {
   private readonly tapped = new Map<string, Set<string>>();
   /** Hook map → key → the plugins that tapped that key, in tap order. */
   private readonly keyed = new Map<string, Map<string, string[]>>();
+  /** Plugin → the commands its `commands` taps name ('' for a tap naming none): what it provides is derived from these, `keyed` and the services (provides.ts). */
+  private readonly commandTaps = new Map<string, Set<string>>();
   private readonly loaded: LoadedPluginInfo[] = [];
   private readonly disposers: { plugin: string; fn: () => void | Promise<void> }[] = [];
   private readonly options: KernelOptions;
@@ -64,10 +73,9 @@ export class Kernel {
     this.options = options;
     const attribution: AttributionOptions = {
       owner: () => this.applying,
-      onTap: (plugin, hook, keyed) => {
-        const set = this.tapped.get(plugin) ?? new Set<string>();
-        set.add(hook);
-        this.tapped.set(plugin, set);
+      onTap: (plugin, hook, keyed, commands) => {
+        addTo(this.tapped, plugin, hook);
+        if (hook === 'commands') for (const name of commands?.length ? commands : ['']) addTo(this.commandTaps, plugin, name);
         if (keyed) {
           const keys = this.keyed.get(keyed.map) ?? new Map<string, string[]>();
           keys.set(keyed.key, [...(keys.get(keyed.key) ?? []), plugin]);
@@ -181,14 +189,25 @@ export class Kernel {
     this.record(plugin, origin, from, started, entry);
   }
 
-  /** Every applied plugin in order, with the hooks it tapped and what it provides. */
-  plugins(): LoadedPluginInfo[] {
-    return this.loaded.map((p) => ({ ...p, hooks: [...(this.tapped.get(p.name) ?? [])] }));
+  /**
+   * Every applied plugin in order, with the hooks it tapped and what it provides. `collect`: also call
+   * the `tools`, `agents` and `resources` hooks to learn the items each plugin adds (`kbctx plugins`).
+   */
+  plugins(options: { collect?: boolean } = {}): LoadedPluginInfo[] {
+    // Required here: most commands never ask (start-up, ADR 0130).
+    const { derivedProvides } = requireOwn<typeof Provides>(import.meta.url, './provides.ts');
+    const derived = derivedProvides({ hooks: this.hooks, keyed: this.keyed, commandTaps: this.commandTaps, services: this.services.providers() }, options.collect === true);
+    return this.loaded.map((p) => ({ ...p, hooks: [...(this.tapped.get(p.name) ?? [])], ...derived(p.name, p.declared) }));
   }
 
   /** The keys plugins tapped on a hook map (`createTransport` → ['mcp', 'stdio', …]), each with its plugins in tap order. */
   tappedKeys(map: HookName): Map<string, readonly string[]> {
     return new Map(this.keyed.get(map) ?? []);
+  }
+
+  /** The applied plugins in order with their declared `provides`: cheaper than `plugins()`, which derives what each provides. */
+  applied(): { name: string; declared: readonly string[] }[] {
+    return this.loaded.map((p) => ({ name: p.name, declared: p.declared }));
   }
 
   has(name: string): boolean {
@@ -228,10 +247,12 @@ export class Kernel {
   }
 
   private record(plugin: Plugin, origin: PluginOrigin, from: string, started: number, entry?: string): void {
-    const provided = [...this.services.providers()].filter(([, p]) => p === plugin.name).map(([id]) => `service:${id}`);
-    this.loaded.push({ name: plugin.name, version: plugin.version, origin, from, hooks: [], provides: [...(plugin.provides ?? []), ...provided], loadMs: now() - started, ...(entry === undefined ? {} : { entry }) });
+    const declared = [...(plugin.provides ?? [])];
+    this.loaded.push({ name: plugin.name, version: plugin.version, origin, from, hooks: [], provides: [], declared, notProvided: [], loadMs: now() - started, ...(entry === undefined ? {} : { entry }) });
   }
 }
+
+const addTo = (map: Map<string, Set<string>>, key: string, value: string): void => void map.set(key, (map.get(key) ?? new Set()).add(value));
 
 /** Milliseconds on a monotonic clock: `performance` loads perf_hooks (nine internal modules) on first use, ~2 ms of every start (ADR 0130). */
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;

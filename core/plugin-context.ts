@@ -1,5 +1,6 @@
 // What a tap or a plugin's tool/agent/connector receives as `ctx`: the index's read services, a
 // logger named after the plugin and an AbortSignal. The kernel hands each plugin its own view.
+import type { KbctxDocument, SearchOutput, SourceInfo } from './lib/wire-types.ts';
 
 export interface PluginLogger {
   info(message: string): void;
@@ -7,11 +8,11 @@ export interface PluginLogger {
   debug(message: string): void;
 }
 
-/** The index as plugins see it: the built-in tools' REST bodies. */
+/** The index as plugins see it: the built-in tools' REST bodies (`POST /tools/search`, `/tools/get`, `GET /tools/sources`). */
 export interface IndexServices {
-  search(params: { query: string; mode?: string; limit?: number; source?: string; since?: string }): Promise<unknown>;
-  get(id: string): Promise<unknown>;
-  sources(): Promise<unknown>;
+  search(params: { query: string; mode?: string; limit?: number; source?: string; since?: string; explain?: boolean }): Promise<SearchOutput>;
+  get(id: string): Promise<KbctxDocument>;
+  sources(): Promise<{ sources: SourceInfo[] }>;
 }
 
 export interface PluginContext extends IndexServices {

@@ -37,17 +37,20 @@ export class PluginError extends KbctxError {
   readonly item: string | undefined;
   /** The message without the item (for a report that names the item itself, as a sync note does). */
   readonly withoutItem: string;
+  /** The tap's name when it differs from the plugin's (`plugin 'acme' (tap 'acme-redact') failed …`). */
+  readonly tap: string | undefined;
 
   /** `wrong`: the tap returned a value of the wrong shape (no cause: the tap did not fail, its answer is unusable). */
-  constructor(plugin: string, hook: string, cause: unknown, options: { item?: string | undefined; wrong?: WrongResult } = {}) {
-    const { item, wrong } = options;
+  constructor(plugin: string, hook: string, cause: unknown, options: { item?: string | undefined; tap?: string | undefined; wrong?: WrongResult } = {}) {
+    const { item, tap, wrong } = options;
+    const who = tap === undefined || tap === plugin ? `plugin '${plugin}'` : `plugin '${plugin}' (tap '${tap}')`;
     const own = wrong === undefined && isKbctxError(cause) && USER_FACING.has(cause.code);
     const reason = cause instanceof Error ? cause.message : cause === undefined ? 'rejected without a reason' : `rejected with ${safeString(cause)}`;
     const withoutItem = wrong
-      ? `plugin '${plugin}' returned ${wrong.got} from hook ${hook}: expected ${wrong.expected}`
+      ? `${who} returned ${wrong.got} from hook ${hook}: expected ${wrong.expected}`
       : own
         ? reason
-        : `plugin '${plugin}' failed in hook ${hook}: ${reason}`;
+        : `${who} failed in hook ${hook}: ${reason}`;
     const code = wrong === undefined && isKbctxError(cause) ? cause.code : 'plugin_error';
     super(code, own || item === undefined ? withoutItem : `${withoutItem} (on ${item})`, wrong === undefined ? { cause } : undefined);
     this.name = 'PluginError';
@@ -55,6 +58,7 @@ export class PluginError extends KbctxError {
     this.hook = hook;
     this.item = item;
     this.withoutItem = withoutItem;
+    this.tap = tap === plugin ? undefined : tap;
   }
 
   /** True when the message is the plugin's own (a user-facing KbctxError), without the hook prefix. */

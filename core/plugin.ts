@@ -9,7 +9,7 @@ import type { ExtensionPoint, HookSet } from './extension-point.ts';
 export type JsonSchema = Record<string, unknown>;
 
 export interface PluginMeta {
-  /** Unique; also the name of every tap the plugin makes. */
+  /** Unique. Every tap made in `apply` is attributed to it, whatever the tap's own name (errors show a different one: `plugin 'acme' (tap 'acme-redact')`). */
   name: string;
   version: string;
   /** Semver range of the kernel API the plugin was written for (`'^0.2'`); a mismatch is a clear error. */
@@ -32,7 +32,12 @@ export interface PluginMeta {
   embedderConfigs?: Record<string, ConfigSection>;
   /** Top-level config sections it owns, Context Harness's names kept (`[server]`): bundled plugins only (others use `[plugin.<name>]`). */
   configSections?: Record<string, ConfigSection>;
-  /** What the plugin provides, for `kbctx plugins` (e.g. 'tool:search', 'connector:git'). */
+  /**
+   * Optional, read before the plugin is applied (a hint naming a dropped bundled plugin). `kbctx plugins`
+   * shows what the kernel derives from what the plugin really did (ADR 0180): an entry of a kind it
+   * derives (`connector:git`, `tool:search`, `command:x`, …) that the plugin does not provide is a
+   * warning there; others (`route:GET /x`) are shown as written.
+   */
   provides?: string[];
 }
 

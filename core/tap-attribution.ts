@@ -5,7 +5,7 @@
 // 3. a tap that never settles fails after the hook's time-out (or the tap's own `timeout`, in s) with
 //    code `timeout`; the timer holds the process open meanwhile, so a command waits for the verdict;
 // 4. a plugin-scoped argument (CallContext, a collector) is replaced by the tapping plugin's own view;
-// 5. the kernel learns which plugin tapped which hook (`kbctx plugins`);
+// 5. the kernel learns which plugin tapped which hook, and what the tap provides (`kbctx plugins`);
 // 6. what a pipeline tap returns is checked against its hook's shape (tap-contracts.ts): a wrong one is
 //    a PluginError saying what came back and what was expected.
 import type { Hook, HookMap } from 'tapable';
@@ -22,24 +22,28 @@ interface MutableTap {
   fn: AnyFn;
   /** Seconds: this tap's time-out instead of the hook's (work whose own deadlines add up to more). */
   timeout?: number;
+  /** A `commands` tap's top-level commands (hooks.ts CommandsTapOptions). */
+  commands?: readonly string[];
 }
 
 export interface AttributionOptions {
   /** The plugin being applied right now (taps are attributed to it), or undefined. */
   owner(): string | undefined;
-  /** Called for every tap: the hook's label and, for a hook map's hook, the map and the key. */
-  onTap(plugin: string, hook: string, keyed?: { map: string; key: string }): void;
+  /** Called for every tap: the hook's label, for a hook map's hook the map and the key, and a `commands` tap's commands. */
+  onTap(plugin: string, hook: string, keyed: { map: string; key: string } | undefined, commands: readonly string[] | undefined): void;
 }
 
 export function attributeHook(hook: Hook<unknown, unknown>, hookName: string, timeoutMs: number, options: AttributionOptions, keyed?: { map: string; key: string }): void {
   hook.intercept({
     register: (tap) => {
       const t = tap as unknown as MutableTap;
+      // A tap made while a plugin is applied is that plugin's whatever its name (outside `apply`, its name
+      // is all there is); a name other than the plugin's tells the plugin's taps apart in errors.
       const plugin = options.owner() ?? t.name;
-      options.onTap(plugin, hookName, keyed);
+      options.onTap(plugin, hookName, keyed, t.commands);
       const own = typeof t.timeout === 'number' && t.timeout > 0 ? t.timeout * 1000 : undefined;
       const kind = (keyed?.map ?? hookName) as HookName;
-      const site: TapSite = { plugin, hook: hookName, timeoutMs: own ?? timeoutMs, shape: RESULT_SHAPES[kind], item: CALL_ITEMS[kind] };
+      const site: TapSite = { plugin, tap: t.name === plugin ? undefined : t.name, hook: hookName, timeoutMs: own ?? timeoutMs, shape: RESULT_SHAPES[kind], item: CALL_ITEMS[kind] };
       t.fn = wrap(t.type, t.fn, site);
       return tap;
     },
@@ -58,6 +62,8 @@ export function attributeHookMap(map: HookMap<Hook<unknown, unknown>>, mapName: 
 /** One tap's attribution, made once when it is registered. */
 interface TapSite {
   plugin: string;
+  /** The tap's own name when it is not the plugin's (`tap('acme-redact', …)` in plugin acme). */
+  tap: string | undefined;
   /** The hook's label (`extract.for("pdf")` for a hook map's hook). */
   hook: string;
   timeoutMs: number;
@@ -135,9 +141,9 @@ function settle(run: () => unknown, site: TapSite, args: readonly unknown[]): Pr
 function checked(value: unknown, site: TapSite, args: readonly unknown[]): unknown {
   const got = site.shape?.wrong(value);
   if (got === undefined) return value;
-  throw new PluginError(site.plugin, site.hook, undefined, { item: site.item?.(args), wrong: { got, expected: site.shape!.expected } });
+  throw new PluginError(site.plugin, site.hook, undefined, { item: site.item?.(args), tap: site.tap, wrong: { got, expected: site.shape!.expected } });
 }
 
 function attributed(error: unknown, site: TapSite, args: readonly unknown[]): PluginError {
-  return error instanceof PluginError ? error : new PluginError(site.plugin, site.hook, error, { item: site.item?.(args) });
+  return error instanceof PluginError ? error : new PluginError(site.plugin, site.hook, error, { item: site.item?.(args), tap: site.tap });
 }

@@ -11,3 +11,17 @@ export * from '../plugins/mcp-server/api.ts';
 export * from '../plugins/chunker-default/api.ts';
 // The cli plugin's contract entry (the `kbctx.cli` service, `CliContext`, the table and progress helpers for plugin commands).
 export * from '../plugins/cli/api.ts';
+// The types compiled extension modules are written against (the extensions plugin's contract entry).
+export type {
+  ExtensionAgent,
+  ExtensionAgentContext,
+  ExtensionCallContext,
+  ExtensionConnector,
+  ExtensionItem,
+  ExtensionJsonSchema,
+  ExtensionParameter,
+  ExtensionPrompt,
+  ExtensionTool,
+  KbctxExtension,
+  KbctxExtensionHost,
+} from '../plugins/extensions/api.ts';

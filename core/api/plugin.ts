@@ -18,15 +18,15 @@ export type { ErrorCode } from '../domain/error-table.ts';
 
 // Services: the host's (index, host, serve, file extraction, inline agents) and the ones plugins provide (the CLI's: plugins/cli/api.ts).
 export { fileExtraction } from '../file-extraction.ts';
-export { indexService, indexToolsService, type BuiltinDeps } from '../app/index-service.ts';
+export { indexService, indexToolsService, type BuiltinDeps, type IndexHost } from '../app/index-service.ts';
 export { hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
 export { serveService } from '../app/serve-service.ts';
 export type { LiveIndex, ServeState } from '../app/serve-service.ts';
 export { inlineAgentsService } from '../app/inline-agents-service.ts';
-export { liveIndexService } from '../live-index.ts';
-export type { ConnectorStatus, EmbedReport, LiveConnector, LiveIndexHost, LiveIndexService, LiveSyncHandle, SyncControl, SyncCounts, SyncReport, SyncState, WatchSpec } from '../live-index.ts';
-export { extensionConnector, extensionsService, type ExtensionDeps, type ExtensionLoadFailure, type ExtensionsService, type LoadedExtensions } from '../extensions-service.ts';
-export type { ExtensionAgent, ExtensionAgentContext, ExtensionConnector, ExtensionTool, ExtensionToolContext, KbctxExtensionHost } from '../app/extension-api.ts';
+// The live index's contract is plugins/live-index/api.ts; the reports it hands on are the engine's.
+export type { SyncReport } from '../app/sync.ts';
+export type { EmbedReport } from '../app/embed.ts';
+export type { ConnectorStatus, SyncControl, SyncCounts, SyncState } from '../app/serve-service.ts';
 export { localStoreService, type LocalStoreOpener } from '../store/local-store-service.ts';
 export type { PartCheck } from '../app/part-guards.ts';
 // The HTTP client the embedders post with (time-outs, retries with backoff and Retry-After).
@@ -40,6 +40,8 @@ export { checkIndexAccess, type IndexAccessCheck } from '../store/index-access.t
 export { waitForLock } from '../store/wait-for-lock.ts';
 
 export type { IndexServices, PluginContext, PluginLogger } from '../plugin-context.ts';
+/** What `ctx.search`, `ctx.get` and `ctx.sources` answer: the REST bodies. */
+export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../lib/wire-types.ts';
 export type { HookName, TapOnlyHooks } from '../hooks.ts';
 export type {
   ChunkRequest,
@@ -75,7 +77,7 @@ export type {
 } from '../hook-types.ts';
 export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from '../hook-types.ts';
 export type { Config, ExtensionsConfig, FilesystemConnectorConfig, GitConnectorConfig, S3ConnectorConfig, ScriptConfig, ScriptsRuntimeConfig, ServerConfig } from '../config/types.ts';
-export type { Connector, ConnectorWarning, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath } from '../connectors/connector.ts';
+export type { Connector, ConnectorWarning, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath, WatchTarget } from '../connectors/connector.ts';
 export type { Chunk, SourceItem, SourceStats } from '../domain/models.ts';
 export type { RetryOptions } from '../embed/embedder.ts';
 export type { ConnectorLocks, ConnectorState, ConnectorSyncRun, DocumentHead, DocumentState, EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, ReleaseLock, SourceFilter, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, SyncRun, UpsertOutcome, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from '../store/store.ts';

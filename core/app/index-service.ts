@@ -1,11 +1,17 @@
-// The index service the composition root provides to plugins (store, retrieval settings, search,
-// connector labels): what the built-in tools are made of. And the ref of the read services plugins'
-// `ctx.search/get/sources` answer with, provided by tools-builtin (the built-in tools' bodies).
+// The index service the host provides to plugins and commands (`kbctx.index`): the store and its
+// engine, retrieval settings, search and sync dependencies, the configured connectors, the embedder.
+// The built-in tools are made of it; the live index and the store commands use it. And the ref of the
+// read services plugins' `ctx.search/get/sources` answer with, provided by tools-builtin.
 import type { RetrievalConfig } from '../config/types.ts';
+import type { Connector } from '../connectors/connector.ts';
+import type { Embedder } from '../embed/embedder.ts';
+import type { StoreOptions } from '../hook-types.ts';
 import type { IndexServices } from '../plugin-context.ts';
 import { createServiceRef } from '../services.ts';
-import type { Store } from '../store/store.ts';
+import type { ConnectorLocks, Store } from '../store/store.ts';
 import type { SearchDeps } from './search.ts';
+import type { ConnectorRef } from './select-connectors.ts';
+import type { SyncDeps } from './sync.ts';
 
 export interface BuiltinDeps {
   store: Store;
@@ -14,7 +20,26 @@ export interface BuiltinDeps {
   connectorLabels: () => string[];
 }
 
-export const indexService = createServiceRef<BuiltinDeps>('kbctx.index');
+export interface IndexHost extends BuiltinDeps {
+  /** How the store plugin names its engine: 'SQLite', 'PostgreSQL', or a plugin's label. */
+  readonly engine: string;
+  /** The schema version the store plugin migrates to (`kbctx init`); null when it does not say. */
+  schemaVersion(): Promise<number | null>;
+  /** The store's per-connector sync locks (the server holds them while it syncs). */
+  readonly locks: ConnectorLocks;
+  /** Another index through the plugin tapping `createStore.for(engine)` (`kbctx migrate --to`): the configured [db] settings but these. */
+  openStore(target: Pick<StoreOptions, 'engine' | 'path' | 'url'>): Store;
+  /** A configured connector, its module (and the Lua runtime) imported on first use. */
+  createConnector(ref: ConnectorRef): Promise<Connector>;
+  /** `lockWait`: how long a sync waits while another process (the server) syncs the same connector (default 10 min). */
+  syncDeps(onProgress?: SyncDeps['onProgress'], lockWait?: { timeoutMs: number; onWait?: (message: string) => void }): SyncDeps;
+  /** The configured embedding provider, built on first use; null when [embedding] is disabled. */
+  embedder(): Embedder | null;
+  /** The `[embedding] provider` names the loaded plugins answer for. */
+  embeddingProviders(): string[];
+}
+
+export const indexService = createServiceRef<IndexHost>('kbctx.index');
 
 /** `ctx.search`, `ctx.get`, `ctx.sources`: provided by tools-builtin; without it a plugin's call is a config error. */
 export const indexToolsService = createServiceRef<IndexServices>('kbctx.index-tools');

@@ -19,11 +19,12 @@ export function guardAgent(agent: Agent, check: PartCheck | undefined): Agent {
 
 export function guardConnector(connector: Connector, check: PartCheck | undefined): Connector {
   if (!check) return connector;
-  const { probe } = connector;
+  const { probe, watchTarget } = connector;
   return {
     label: connector.label,
     type: connector.type,
     scan: (options) => Promise.resolve().then(check).then(() => connector.scan(options)),
     ...(probe ? { probe: () => Promise.resolve().then(check).then(() => probe.call(connector)) } : {}),
+    ...(watchTarget ? { watchTarget: () => watchTarget.call(connector) } : {}),
   };
 }

@@ -2,13 +2,13 @@
 // drained under a deadline and checked like a compiled extension's (imported when first needed).
 import type { ConnectorInstance, PluginConnector } from '../hook-types.ts';
 import type { Connector } from '../connectors/connector.ts';
-import { ExtensionConnectorInstance } from './extension-connector-instance.ts';
-import { invalid } from './extension-tool.ts';
+import { ConnectorSpecInstance } from './plugin-connector-instance.ts';
+import { invalid } from './plugin-tool.ts';
 import type { ContextFor } from './plugin-parts.ts';
 
 export function connectorFromPlugin(def: PluginConnector, instance: ConnectorInstance, contextFor: ContextFor, defaultTimeoutSecs: number, warn: (message: string) => void): Connector {
   if (typeof def?.scan !== 'function') throw invalid(`connector ${instance.type}:${instance.name}: the createConnector tap must return {scan}`);
-  return new ExtensionConnectorInstance(
+  return new ConnectorSpecInstance(
     { type: instance.type, timeout: def.timeout, scan: (_config, { signal }) => def.scan(contextFor(signal)) },
     instance.name,
     instance.options,

@@ -1,9 +1,8 @@
 // Tools and agents that plugins add through the kernel's hooks, as the app's Tool and Agent: checked and run under a deadline like compiled extensions, with the plugin's own ctx.
 import type { PluginAgentDef, PluginToolDef } from '../hook-types.ts';
 import type { PluginContext } from '../plugin-context.ts';
-import type { ExtensionAgentContext } from './extension-api.ts';
-import { toExtensionAgent } from './extension-agent.ts';
-import { checkName, invalid, toExtensionTool } from './extension-tool.ts';
+import { agentFromSpec } from './plugin-agent.ts';
+import { checkName, invalid, toolFromSpec } from './plugin-tool.ts';
 import type { Agent } from './agents.ts';
 import { NO_TOOL_CLIENT } from './tool-client.ts';
 import type { Tool } from './tools.ts';
@@ -27,15 +26,15 @@ export function toolFromPlugin(def: PluginToolDef, contextFor: ContextFor, defau
       run: async (params, ctx) => (await def.call(params, { ...contextFor(ctx.signal ?? new AbortController().signal), client: ctx.client ?? NO_TOOL_CLIENT })) ?? null,
     };
   }
-  const tool = toExtensionTool(
+  const tool = toolFromSpec(
     { name: def.name, description: def.description, parameters: (def.params ?? def.inputSchema) as never, timeout: def.timeout, readOnly: def.readOnly, execute: (params, { signal, client }) => def.call(params, { ...contextFor(signal), client }) },
     defaultTimeoutSecs,
   );
   return { ...tool, description: def.description ?? `Plugin tool: ${def.name}`, builtin: def.builtin === true, origin, content: def.content === true };
 }
 
-export function agentFromPlugin(def: PluginAgentDef, contextFor: ContextFor, defaultTimeoutSecs: number, context: ExtensionAgentContext): Agent {
+export function agentFromPlugin(def: PluginAgentDef, contextFor: ContextFor, defaultTimeoutSecs: number): Agent {
   if (typeof def?.resolve !== 'function') throw invalid(`agents.add(${JSON.stringify(def?.name)}): \`resolve\` must be a function`);
-  const agent = toExtensionAgent({ ...def, resolve: (args, { signal }) => def.resolve(args, contextFor(signal)) }, defaultTimeoutSecs, context);
+  const agent = agentFromSpec({ ...def, resolve: (args, { signal }) => def.resolve(args, contextFor(signal)) }, defaultTimeoutSecs);
   return { ...agent, description: def.description ?? `Plugin agent: ${def.name}`, source: def.source ?? agent.source };
 }

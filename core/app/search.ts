@@ -52,7 +52,7 @@ export async function search(deps: SearchDeps, input: SearchParams): Promise<Sea
   return response;
 }
 
-/** How many candidates a `rank` tap sees (docs/plugins.md): deep enough for a boost to lift a document into the page. */
+/** How many candidates a `rank` tap sees (docs/plugins-reference.md): deep enough for a boost to lift a document into the page. */
 export const rankDepth = (limit: number): number => Math.max(limit * 3, RANK_DEPTH_MIN);
 const RANK_DEPTH_MIN = 30;
 

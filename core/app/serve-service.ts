@@ -6,7 +6,37 @@ import type { AgentRegistry } from './agents.ts';
 import type { ToolRegistry } from './tools.ts';
 import type { Kbctx } from './compose.ts';
 import type { Worker } from 'node:cluster';
-import type { SyncControl } from '../live-index.ts';
+
+// What the surfaces see of the live index (the live-index plugin's contract, plugins/live-index/api.ts, re-exports them).
+export type SyncState = 'idle' | 'running' | 'failed';
+
+export interface SyncCounts {
+  fetched: number;
+  upserted: number;
+  unchanged: number;
+  deleted: number;
+  skipped: number;
+  errors: number;
+  chunksWritten: number;
+}
+
+/** One connector's state in the live index (GET /sync/status, the MCP resource kbctx://sync/status). */
+export interface ConnectorStatus {
+  connector: string;
+  state: SyncState;
+  lastStartedAt: string | null;
+  lastFinishedAt: string | null;
+  lastCounts: SyncCounts | null;
+  lastError: string | null;
+  nextRunAt: string | null;
+}
+
+/** What the surfaces see: status and on-demand runs. */
+export interface SyncControl {
+  status(): Promise<ConnectorStatus[]>;
+  /** Starts (or queues) a run of one connector; throws not_found for an unknown label. */
+  trigger(label: string): Promise<ConnectorStatus>;
+}
 
 /** The live index as the server runs it (a cluster worker's is a proxy to the primary's). */
 export interface LiveIndex {

@@ -7,8 +7,9 @@ import type { SearchResponse } from './search.ts';
 import type { SyncReport } from './sync.ts';
 import type { ToolInfo } from './tools.ts';
 import { describeStatus, type SourceRow, type Stats } from './sources.ts';
+import type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../lib/wire-types.ts';
 
-export function documentToWire(doc: StoredDocument): Record<string, unknown> {
+export function documentToWire(doc: StoredDocument): KbctxDocument {
   return {
     id: doc.id,
     source: doc.source,
@@ -29,7 +30,7 @@ export function chunkToWire(chunk: Chunk): Record<string, unknown> {
   return { id: chunk.id, document_id: chunk.documentId, chunk_index: chunk.chunkIndex, text: chunk.text };
 }
 
-export function searchResultToWire(r: SearchResult): Record<string, unknown> {
+export function searchResultToWire(r: SearchResult): SearchHit {
   return {
     id: r.id,
     source: r.source,
@@ -53,7 +54,7 @@ export function searchResultToWire(r: SearchResult): Record<string, unknown> {
   };
 }
 
-export function searchResponseToWire(response: SearchResponse, explain: boolean): Record<string, unknown> {
+export function searchResponseToWire(response: SearchResponse, explain: boolean): SearchOutput {
   return {
     results: response.results.map(searchResultToWire),
     ...(explain
@@ -70,7 +71,7 @@ export function searchResponseToWire(response: SearchResponse, explain: boolean)
   };
 }
 
-export function sourcesToWire(rows: readonly SourceRow[]): { sources: Record<string, unknown>[] } {
+export function sourcesToWire(rows: readonly SourceRow[]): { sources: SourceInfo[] } {
   return {
     sources: rows.map((s) => ({
       source: s.source,

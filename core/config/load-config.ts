@@ -15,7 +15,7 @@ import { expandEnv, isCode, referencedEnvVars, unsetMessage, type UnsetVar } fro
 import { configSchemaWith, type RawConfig } from './schema.ts';
 import { bundledSections, type OwnedSection, type OwnedSections } from './plugin-sections.ts';
 import { SchemaIssue } from './schema-kit.ts';
-import { CONNECTOR_TYPES, type Config } from './types.ts';
+import { CONNECTOR_TYPES, type Config, type PluginsConfig } from './types.ts';
 
 export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
 /** The lock file beside the config (load/plugin-lock.ts reads it, with registries or pins only). */
@@ -191,9 +191,21 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
       lockFile: file === null ? null : path.join(path.dirname(file), LOCK_FILE),
       registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),
       connectors: raw.connectors.extra as Config['connectors']['extension'],
+      needs: servedSections(raw),
     },
     sections: Object.fromEntries([...owned.sections.keys()].map((name) => [name, sections[name]])),
   };
+}
+
+/** The sections a plugin serves: script tools and agents (the Lua bridge), inline agents, compiled extensions. */
+function servedSections(raw: RawConfig): NonNullable<PluginsConfig['needs']> {
+  const named = (names: readonly string[], kind: string, form: string): { section: string; provides: string }[] => names.slice(0, 1).map((name) => ({ section: `[${kind}.${form}.${name}]`, provides: `${kind}:${form}` }));
+  return [
+    ...named(Object.keys(raw.tools['script'] ?? {}), 'tools', 'script'),
+    ...named(Object.keys(raw.agents['script'] ?? {}), 'agents', 'script'),
+    ...named(Object.keys(raw.agents.inline), 'agents', 'inline'),
+    ...(raw.extensions.modules.length > 0 ? [{ section: '[extensions] modules', provides: 'extensions:modules', why: 'compiled extensions are loaded by' }] : []),
+  ];
 }
 
 /** The owned sections and connector tables, each as its plugin's `toConfig` makes it. */

@@ -63,6 +63,8 @@ export interface PluginsConfig {
   readonly registries: readonly { name: string; path: string }[];
   /** `[connectors.<type>]` of types no bundled plugin owns (as `connectors.extension`): each checked by the plugin declaring it. */
   readonly connectors: ConnectorsConfig['extension'];
+  /** Sections another plugin serves, and what it provides (`tools:script`): checked once the plugins are applied (core/load/load-plugins.ts). */
+  readonly needs?: readonly { section: string; provides: string; why?: string }[];
 }
 
 /** `[extensions]`: compiled (JavaScript) extension modules, loaded by the extensions plugin (plugins/extensions/). */

@@ -2,6 +2,7 @@
 // Implementations live in sibling folders (filesystem/, git/, s3/, script/); sync (app/sync.ts) is the
 // only caller and owns every decision about what to write.
 import type { SourceItem } from '../domain/models.ts';
+import type { GlobFilter } from './globs.ts';
 
 export type SkipReason = 'binary' | 'too_large' | 'unsupported' | 'extract_failed';
 
@@ -64,6 +65,18 @@ export interface Connector {
    * (a followed link leading out of the root), one warning each with its fix. Absent: none.
    */
   doctorWarnings?(): Promise<ConnectorWarning[]>;
+  /**
+   * For the live index of `kbctx serve` (`[server] watch`): the folder whose changes this connector
+   * indexes, and which of its files it would index. Absent: nothing to watch (schedules only).
+   */
+  watchTarget?(): WatchTarget;
+}
+
+export interface WatchTarget {
+  root: string;
+  /** The connector's include/exclude globs: what it never indexes is not reported. */
+  filter: GlobFilter;
+  followSymlinks: boolean;
 }
 
 export interface ConnectorWarning {

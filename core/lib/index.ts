@@ -1,23 +1,10 @@
-// The package's main export (`import { openKbctx } from 'kbctx'`): the library API and the
-// types extension modules are written against. A thin surface: nothing here but re-exports.
+// The package's main export (`import { openKbctx } from 'kbctx'`): the library API (the types extension
+// modules are written against are the extensions plugin's, re-exported by registry/index.ts). A thin surface: nothing here but re-exports.
 export { openKbctx, type Kbctx, type OpenKbctxOptions, type SearchInput } from './open-kbctx.ts';
 export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo, SyncReport } from './wire-types.ts';
 export { createHttpHandler, type HttpHandlerOptions, type KbctxHttpHandler } from './create-http-handler.ts';
 export { KbctxError } from '../domain/errors.ts';
 export type { ErrorCode } from '../domain/error-table.ts';
 export { VERSION } from '../version.ts';
-export type {
-  ExtensionAgent,
-  ExtensionAgentContext,
-  ExtensionCallContext,
-  ExtensionConnector,
-  ExtensionItem,
-  ExtensionJsonSchema,
-  ExtensionParameter,
-  ExtensionPrompt,
-  ExtensionTool,
-  KbctxExtension,
-  KbctxExtensionHost,
-} from '../app/extension-api.ts';
 // The plugin contract (docs/plugins.md).
 export * from '../index.ts';

@@ -65,7 +65,7 @@ export async function openKbctx(options: OpenKbctxOptions = {}): Promise<Kbctx> 
   const inner = compose(config, env);
   const warn = options.onWarning ?? ((message: string) => console.warn(message));
   try {
-    for (const f of await inner.loadScripts()) warn(`${f.label} not loaded: ${f.message}`);
+    for (const f of await inner.ready()) warn(`${f.label} not loaded: ${f.message}`);
   } catch (error) {
     await inner.close();
     throw error;
@@ -76,8 +76,8 @@ export async function openKbctx(options: OpenKbctxOptions = {}): Promise<Kbctx> 
     get: async (id) => (await tools.call('get', { id })) as KbctxDocument,
     sources: async () => (await tools.call('sources', {})) as { sources: SourceInfo[] },
     async sync(target = 'all', { full = false } = {}) {
-      const connectors = await Promise.all(selectConnectors(config, target).map((ref) => inner.createConnector(ref)));
-      const reports = await syncConnectors(inner.syncDeps(), connectors, { full });
+      const connectors = await Promise.all(selectConnectors(config, target).map((ref) => inner.index.createConnector(ref)));
+      const reports = await syncConnectors(inner.index.syncDeps(), connectors, { full });
       return { connectors: reports.map(syncReportToWire) as unknown as SyncReport[] };
     },
     close: () => inner.close(),

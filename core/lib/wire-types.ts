@@ -17,7 +17,7 @@ export interface SearchHit {
 export interface SearchOutput {
   results: SearchHit[];
   /** With `explain: true`. */
-  explain?: { mode: string; alpha: number; keyword_candidates: number; vector_candidates: number; terms: string[] };
+  explain?: { mode: string; alpha: number | null; keyword_candidates: number; vector_candidates: number; terms: string[] };
 }
 
 export interface KbctxDocument {
@@ -30,6 +30,9 @@ export interface KbctxDocument {
   updated_at: string;
   content_type: string;
   metadata: Record<string, unknown>;
+  /** Context Harness's fields: `metadata.created_at` or `updated_at`; `metadata.author` when a string. */
+  created_at: string;
+  author?: string;
 }
 
 export interface SourceInfo {
@@ -40,6 +43,11 @@ export interface SourceInfo {
   status: 'ok' | 'not synced' | 'failed' | 'errors';
   /** How the last sync run ended; null when none is recorded. */
   last_run: { ended_at: string; errors: number; failure: string | null } | null;
+  /** Context Harness's fields: `name` is `source`; `healthy` is configured and neither failed nor with errors. */
+  name: string;
+  configured: boolean;
+  healthy: boolean;
+  notes?: string;
 }
 
 export interface SyncReport {

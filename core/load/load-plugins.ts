@@ -15,6 +15,7 @@ import type { TrustSettings } from './pinned-plugins.ts';
 import { checkConnectorOptions, type ConnectorTables } from './connector-options.ts';
 import { checkPluginOptions } from './plugin-options.ts';
 import { expandPluginSpecs, type PluginSpec } from './plugin-specs.ts';
+import type { PluginsConfig } from '../config/types.ts';
 
 export interface PluginsSettings extends TrustSettings {
   entries: readonly (string | object)[];
@@ -24,6 +25,8 @@ export interface PluginsSettings extends TrustSettings {
   configFile?: string | null;
   /** `[connectors.<type>.<name>]` of types the bundled set does not own, as written: checked by the plugin that declares the type. */
   connectors?: ConnectorTables;
+  /** Sections another plugin serves: checked once every plugin is applied. */
+  needs?: PluginsConfig['needs'];
 }
 
 export function applyBundledPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): void {
@@ -43,7 +46,7 @@ export const hasConfiguredPlugins = (settings: PluginsSettings, bundled: readonl
 
 export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): Promise<void> {
   const specs = configuredSpecs(settings, bundled);
-  if (specs.length === 0) return checkOptionsNameLoaded(kernel, settings);
+  if (specs.length === 0) return checkApplied(kernel, bundled, settings);
   // Imported here: a config with only the bundled set never loads the importers, pins or lock file code.
   const [{ importPluginModule, isImportable }, { resolvePluginFile }, { pinChecker }] = await Promise.all([
     import('./import-plugin.ts'),
@@ -69,18 +72,38 @@ export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly P
     resolved.push({ plugin: checkPlugin(await resolvePluginFile(kernel, spec, bundled, { baseDir: settings.baseDir, configFile: settings.configFile ?? null }), spec.file), from: spec.file, origin: spec.kind, entry: spec.file });
   }
   await applyInOrder(kernel, resolved, settings);
+  checkApplied(kernel, bundled, settings);
+}
+
+/**
+ * Config sections another plugin serves (`[tools.script.*]`, `[agents.inline.*]`, `[extensions] modules`)
+ * each name what serves it (`PluginsConfig.needs`, written by the config loader): something loaded must
+ * provide it; else a config error naming the bundled plugin that would (`"!lua-bridge"` → "needs the plugin lua-bridge").
+ */
+function requireServedSections(needs: PluginsSettings['needs'], loaded: readonly { declared: readonly string[] }[], bundled: readonly Plugin[]): void {
+  for (const { section, provides, why } of needs ?? []) {
+    if (loaded.some((p) => p.declared.includes(provides))) continue;
+    const provider = bundled.find((p) => p.provides?.includes(provides))?.name;
+    const needed = provider ? `the plugin ${provider}, which is not loaded (plugins drops it with "!${provider}")` : `a plugin providing ${provides}, and none is loaded`;
+    throw configError(why ? `${section}: ${why} ${needed}` : `${section} needs ${needed}`);
+  }
+}
+
+/** What the config asks of the applied set: every `[plugin.<name>]` names a loaded plugin, every served section has its server. */
+function checkApplied(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): void {
   checkOptionsNameLoaded(kernel, settings);
+  requireServedSections(settings.needs, kernel.applied(), bundled);
 }
 
 /** Every `[plugin.<name>]` section names a loaded plugin. */
 function checkOptionsNameLoaded(kernel: Kernel, settings: PluginsSettings): void {
-  const names = new Set(kernel.plugins().map((p) => p.name));
+  const names = new Set(kernel.applied().map((p) => p.name));
   const unused = Object.keys(settings.options).find((name) => !names.has(name));
   if (unused !== undefined) throw configError(`plugin.${unused}: no loaded plugin is named '${unused}'; loaded: ${[...names].join(', ')}`);
 }
 
 async function applyInOrder(kernel: Kernel, candidates: { plugin: Plugin; from: string; origin: PluginOrigin; entry?: string }[], settings: PluginsSettings): Promise<void> {
-  const loaded = new Set(kernel.plugins().map((p) => p.name));
+  const loaded = new Set(kernel.applied().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {
     checkConnectorOptions(kernel, c.plugin, settings.connectors, settings.configFile, settings.baseDir);
     await kernel.apply(c.plugin, checkPluginOptions(c.plugin, settings.options[c.plugin.name]), c.origin, c.from, c.entry);

@@ -1,4 +1,4 @@
-// A third-party kbctx plugin (docs/plugins.md): a `tickets` connector, a tool, an agent, redaction
+// A third-party kbctx plugin (docs/plugins-reference.md): a `tickets` connector, a tool, an agent, redaction
 // and skipping of documents, a ranking boost, a CLI command and a transport. Enable it with
 // `plugins = ["bundled", "./plugins/acme.ts"]` in config/kbctx.toml (paths are relative to the project
 // folder, the one holding config/).

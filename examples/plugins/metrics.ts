@@ -1,4 +1,4 @@
-// A third-party plugin adding an HTTP route (docs/plugins.md, "HTTP routes"): `GET /metrics` on the
+// A third-party plugin adding an HTTP route (docs/plugins-reference.md, "HTTP routes"): `GET /metrics` on the
 // server of `kbctx serve mcp`, behind the same Bearer auth and Host guard as every other route.
 // Only `import type` from kbctx: types are erased at run time, so the file needs no install. The hook is
 // transport-http's own (plugins/transport-http/api.ts), asked for by the plugin's name.

@@ -150,7 +150,7 @@ async function addPluginCommands(ctx: CliContext, program: Command, argv: readon
     provideCli(ctx);
     // A configured plugin that cannot load (a changed pin) must not take the bundled commands with it:
     // `kbctx registry add plugins/<name> --trust` is how it is trusted again.
-    const unloaded = await kbctx.applyPlugins().then(() => null, (error: unknown) => error);
+    const unloaded = await kbctx.ready().then(() => null, (error: unknown) => error);
     const before = new Set(program.commands);
     await kbctx.kernel.hooks.commands.promise(program);
     if (unloaded !== null && !program.commands.some((c) => !before.has(c) && c.name() === commandName(argv))) throw unloaded;

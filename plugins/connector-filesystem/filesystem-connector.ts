@@ -5,7 +5,7 @@
 import { lstatSync, opendirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type FileExtraction, KbctxError, type FilesystemConnectorConfig, type Connector, type ConnectorWarning, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult, type UnreadablePath } from '../../core/api/plugin.ts';
+import { type FileExtraction, KbctxError, type FilesystemConnectorConfig, type Connector, type ConnectorWarning, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult, type UnreadablePath, type WatchTarget } from '../../core/api/plugin.ts';
 import { loadFileItem, createGlobFilter } from '../../core/api/connectors.ts';
 import { filesOutsideRoot } from './outside-root.ts';
 import { readFailure, walkFiles, type Walk, type WalkedFile } from './walk.ts';
@@ -43,6 +43,12 @@ export class FilesystemConnector implements Connector {
       return Promise.reject(this.rootError(error));
     }
     return Promise.resolve(`root ${root}`);
+  }
+
+  /** What the live index watches (`[server] watch`): the root, through this connector's globs. */
+  watchTarget(): WatchTarget {
+    const { root, includeGlobs, excludeGlobs, followSymlinks } = this.config;
+    return { root, filter: createGlobFilter(includeGlobs, excludeGlobs), followSymlinks };
   }
 
   /** With follow_symlinks: a warning when links lead to files outside the root (they are indexed too). */

@@ -15,5 +15,11 @@ export interface WorkerRequest {
 }
 
 export type WorkerReply =
-  | { id: number; ok: true; /** batch × dims, row-major */ data: Float32Array; dims: number }
+  | {
+      id: number;
+      ok: true;
+      /** batch × dims, row-major */
+      data: Float32Array;
+      dims: number;
+    }
   | { id: number; ok: false; code: 'config_error' | 'upstream_error'; message: string };

@@ -8,24 +8,24 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
+  agentFromSpec,
+  type AgentSpec,
   CONNECTOR_TYPES,
-  extensionConnector,
   invalid,
   runWithDeadline,
-  toExtensionAgent,
-  toExtensionTool,
-  type ExtensionAgent,
-  type ExtensionAgentContext,
-  type ExtensionConnector,
-  type ExtensionDeps,
+  STAGE,
+  toolFromSpec,
+  toScriptConfig,
   type ExtensionsConfig,
-  type ExtensionTool,
-  type KbctxExtensionHost,
-  type LoadedExtensions,
   type Plugin,
   type PluginAgentDef,
+  type PluginConnector,
   type PluginToolDef,
 } from '../../core/index.ts';
+import type { ExtensionAgent, ExtensionAgentContext, ExtensionConnector, ExtensionDeps, ExtensionTool, KbctxExtensionHost, LoadedExtensions } from './api.ts';
+
+/** The stage of a module's `tools` and `agents` taps: before any plugin's (STAGE.FIRST included). */
+const YIELDING = STAGE.FIRST - 1;
 
 interface Registered {
   tools: ExtensionTool[];
@@ -72,17 +72,20 @@ function extensionPlugin(name: string, registered: Registered, timeoutSecs: numb
     name,
     version: deps.version,
     kbctx: '^0.2',
-    provides: [...registered.tools.map((t) => `tool:${t.name}`), ...registered.agents.map((a) => `agent:${a.name}`), ...registered.connectors.map((c) => `connector:${c.type}`)],
     apply(kernel) {
-      if (registered.tools.length > 0) kernel.hooks.tools.tap(name, (tools) => registered.tools.forEach((t) => tools.add(toolDef(t))));
-      if (registered.agents.length > 0) kernel.hooks.agents.tap(name, (agents) => registered.agents.forEach((a) => agents.add(agentDef(a, deps.context))));
+      // Before every other tap: a tool or agent of the same name another plugin adds replaces the module's.
+      if (registered.tools.length > 0) kernel.hooks.tools.tap({ name, stage: YIELDING }, (tools) => registered.tools.forEach((t) => tools.add(toolDef(t))));
+      if (registered.agents.length > 0) kernel.hooks.agents.tap({ name, stage: YIELDING }, (agents) => registered.agents.forEach((a) => agents.add(agentDef(a, deps.context))));
       for (const c of registered.connectors) {
-        kernel.hooks.createConnector.for(c.type).tapPromise(name, (instance) => extensionConnector(c, instance.name, instance.options, timeoutSecs, deps.warn));
+        kernel.hooks.createConnector.for(c.type).tap(name, (instance) => connectorDef(c, instance.name, instance.options));
       }
     },
   };
 }
 
+// The adapters onto the one shape of each part: registerTool → `tools.add`, registerAgent →
+// `agents.add`, registerConnector → a `createConnector` tap's `{scan(ctx)}` (core checks and runs them
+// under their deadlines, as any plugin's).
 const toolDef = (t: ExtensionTool): PluginToolDef => ({
   name: t.name,
   description: typeof t.description === 'string' && t.description.trim() !== '' ? t.description : `Extension tool: ${t.name}`,
@@ -102,6 +105,11 @@ const agentDef = (a: ExtensionAgent, context: ExtensionAgentContext): PluginAgen
   resolve: (args, ctx) => a.resolve(args, { signal: ctx.signal, context }) as ReturnType<PluginAgentDef['resolve']>,
 });
 
+const connectorDef = (c: ExtensionConnector, name: string, options: Readonly<Record<string, unknown>>): PluginConnector => ({
+  ...(c.timeout === undefined ? {} : { timeout: c.timeout }),
+  scan: (ctx) => c.scan(toScriptConfig(options), { signal: ctx.signal, name }),
+});
+
 async function loadModule(file: string, timeoutSecs: number, deps: ExtensionDeps): Promise<Registered> {
   const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   const init = mod.default;
@@ -111,11 +119,12 @@ async function loadModule(file: string, timeoutSecs: number, deps: ExtensionDeps
     version: deps.version,
     registerTool: (def) => {
       if (deps.reservedTools.has(def?.name)) throw invalid(`registerTool(${JSON.stringify(def.name)}): \`${def.name}\` is a built-in tool`);
-      toExtensionTool(def, timeoutSecs); // checks it: an invalid definition fails the module
+      toolFromSpec(def, timeoutSecs); // checks it: an invalid definition fails the module
       registered.tools.push(def);
     },
     registerAgent: (def) => {
-      toExtensionAgent(def, timeoutSecs, deps.context);
+      const resolve = typeof def?.resolve === 'function' ? (args: Record<string, unknown>, { signal }: { signal: AbortSignal }) => def.resolve(args, { signal, context: deps.context }) : def?.resolve;
+      agentFromSpec({ ...def, resolve } as AgentSpec, timeoutSecs); // checks it
       registered.agents.push(def);
     },
     registerConnector: (def) => void registered.connectors.push(checkConnector(def)),

@@ -4,7 +4,7 @@
 // 1. request(hint) merges the hint (some paths, or everything) into what is pending and starts a run
 //    unless one is under way. 2. A run takes the pending hint, calls `sync`, records the outcome.
 // 3. Then: pending work runs at once; otherwise the next run is timed (interval, or backoff after a failure).
-import type { ConnectorStatus, SyncCounts, SyncReport } from '../../core/api/plugin.ts';
+import type { ConnectorStatus, SyncCounts, SyncReport } from './api.ts';
 
 export type RunReason = 'start' | 'watch' | 'poll' | 'schedule' | 'request' | 'retry';
 

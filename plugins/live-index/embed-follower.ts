@@ -1,7 +1,8 @@
 // Background embedding after syncs: one pass at a time over every pending chunk; a pass requested
 // while one runs is merged into one more pass; a failed pass (provider outage) is retried with backoff.
 // Search keeps answering throughout: vectors are written batch by batch.
-import type { EmbedReport, Embedder, LiveIndexHost } from '../../core/api/plugin.ts';
+import type { EmbedReport, Embedder } from '../../core/api/plugin.ts';
+import type { LiveIndexHost } from './api.ts';
 
 const RETRY_FIRST_MS = 30_000;
 const RETRY_MAX_MS = 1_800_000;

@@ -1,6 +1,6 @@
 // The watcher contract the live index uses (implemented in watch/): report changes under a root,
 // leaving out what the connector never indexes, and say whether it fell back to polling.
-import type { WatchSpec } from '../../core/api/plugin.ts';
+import type { WatchSpec } from './api.ts';
 import type { FolderEvent } from './change-batcher.ts';
 
 export type { WatchSpec };

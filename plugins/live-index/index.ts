@@ -1,7 +1,9 @@
 // First-party plugin: the live index of `kbctx serve` (docs/sync.md, ADRs 0080–0081, 0127): connector
 // schedules, file watchers for filesystem connectors, background embedding, and the `/sync` routes. The
-// host opens it through the `kbctx.live-index` service; without this plugin the server only serves.
-import { definePlugin, liveIndexService, serveService } from '../../core/api/plugin.ts';
+// host opens it through the `kbctx.live-index` service, and it runs the connectors through the host's
+// `kbctx.index` service (live-host.ts); without this plugin the server only serves.
+import { definePlugin, hostService, indexService, serveService } from '../../core/api/plugin.ts';
+import { liveIndexService } from './api.ts';
 import { getHttpHooks } from '../transport-http/api.ts';
 
 const plugin = definePlugin({
@@ -12,9 +14,9 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.provide(liveIndexService, {
-      open: async (host) => {
-        const [{ LiveSync }, { watchFolderWithParcel }] = await Promise.all([import('./live-sync.ts'), import('./watch/parcel-watcher.ts')]);
-        return new LiveSync(host, watchFolderWithParcel);
+      open: async (options) => {
+        const [{ LiveSync }, { watchFolderWithParcel }, { liveIndexHost }] = await Promise.all([import('./live-sync.ts'), import('./watch/parcel-watcher.ts'), import('./live-host.ts')]);
+        return new LiveSync(await liveIndexHost(kernel.use(indexService), kernel.use(hostService).config, options), watchFolderWithParcel);
       },
       statusToWire: async (list) => (await import('./status-wire.ts')).syncStatusToWire(list),
     });

@@ -1,7 +1,8 @@
 // The live index (docs/sync.md): keeps every connector current while the server runs. One runner per
 // connector (schedules, backoff, no overlap), file watchers for filesystem connectors feeding
 // debounced batches, background embedding, and change notifications for the surfaces.
-import { notFound, type Connector, type ConnectorStatus, type LiveIndexHost, type LiveSyncHandle, type SyncReport } from '../../core/api/plugin.ts';
+import { notFound, type Connector, type SyncReport } from '../../core/api/plugin.ts';
+import type { ConnectorStatus, LiveIndexHost, LiveSyncHandle } from './api.ts';
 import { ChangeBatcher } from './change-batcher.ts';
 import { ConnectorRunner, type RunReason } from './connector-runner.ts';
 import { EmbedFollower } from './embed-follower.ts';

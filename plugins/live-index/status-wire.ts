@@ -1,5 +1,5 @@
 // The JSON shape of sync status (GET /sync/status, the MCP resource kbctx://sync/status; docs/sync.md).
-import type { ConnectorStatus } from '../../core/api/plugin.ts';
+import type { ConnectorStatus } from './api.ts';
 
 export interface SyncStatusWire {
   connectors: {

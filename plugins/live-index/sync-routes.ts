@@ -1,7 +1,8 @@
 // The live index over REST (docs/sync.md): GET /sync/status, POST /sync/{connector}. A trigger from a
 // non-loopback client is refused unless the server requires a token (then the auth guard vouched for it),
 // and a trigger must be JSON: a page on another (loopback) origin cannot send that without a CORS preflight.
-import { KbctxError, type SyncControl } from '../../core/api/plugin.ts';
+import { KbctxError } from '../../core/api/plugin.ts';
+import type { SyncControl } from './api.ts';
 import { requireJsonPost, type HttpRoute } from '../transport-http/api.ts';
 import { syncStatusToWire } from './status-wire.ts';
 

@@ -1,6 +1,6 @@
 // The live index over REST (GET /sync/status, POST /sync/{connector}; docs/sync.md) on the listener's
 // fastify instance: the route table of sync-routes.ts mounted as JSON routes behind auth.
-import type { SyncControl } from '../../core/api/plugin.ts';
+import type { SyncControl } from './api.ts';
 import type { HttpRoute, HttpSurface } from '../transport-http/api.ts';
 import { syncRoutes } from './sync-routes.ts';
 

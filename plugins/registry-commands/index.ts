@@ -1,5 +1,5 @@
 // First-party plugin: `kbctx registry …` (list, install, update, search, info, add, override, init)
-// through the `commands` hook (called only for a command name the CLI does not know), over the
+// through the `commands` hook (its tap names `registry`, so only it is called for that command), over the
 // registry library in registry/, imported when a registry command runs; `doctor` lines for the
 // configured registries.
 import { definePlugin, hostService } from '../../core/api/plugin.ts';
@@ -12,7 +12,7 @@ const plugin = definePlugin({
   provides: ['command:registry', 'doctor:registries'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.commands.tapPromise('registry-commands', async (program) => (await import('./registry-command.ts')).registerRegistry(program, kernel.use(cliService)));
+    kernel.hooks.commands.tapPromise({ name: 'registry-commands', commands: ['registry'] }, async (program) => (await import('./registry-command.ts')).registerRegistry(program, kernel.use(cliService)));
     // `kbctx doctor`: one line per configured registry (installed, scanned, or how to install it).
     kernel.hooks.doctor.tapPromise('registry-commands', async (checks) => {
       const { config } = kernel.use(hostService);

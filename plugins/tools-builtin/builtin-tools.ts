@@ -1,6 +1,6 @@
 // The bodies of the built-in tools search, get and sources: the same answers as the dedicated REST
 // paths (`POST /tools/search`, `POST /tools/get`, `GET /tools/sources`), over core's use-cases.
-import type { BuiltinDeps, Tool } from '../../core/api/plugin.ts';
+import type { BuiltinDeps, KbctxDocument, SearchOutput, SourceInfo, Tool } from '../../core/api/plugin.ts';
 import {
   documentToWire,
   getDocument,
@@ -13,8 +13,35 @@ import {
   toSearchParams,
 } from '../../core/api/use-cases.ts';
 
+type Params = Record<string, unknown>;
+
+/** The three bodies with their wire types (what plugins' `ctx.search/get/sources` answer): parameters already validated. */
+export interface BuiltinBodies {
+  search(params: Params): Promise<SearchOutput>;
+  get(params: Params): Promise<KbctxDocument>;
+  sources(params: Params): Promise<{ sources: SourceInfo[] }>;
+}
+
+export function builtinBodies(deps: BuiltinDeps): BuiltinBodies {
+  return {
+    search: async (params) => {
+      const parsed = toSearchParams(params, deps.retrieval); // params are already validated by ToolRegistry.call
+      return searchResponseToWire(await search(deps.searchDeps(), parsed), parsed.explain);
+    },
+    get: async (params) => {
+      rejectUnknownParams(params, ['id']);
+      return documentToWire(await getDocument(deps.store, params['id'] as string));
+    },
+    sources: async (params) => {
+      rejectUnknownParams(params, []);
+      return sourcesToWire(await listSources(deps.store, deps.connectorLabels()));
+    },
+  };
+}
+
 /** The three built-in tools. Their results are the same bodies as the dedicated REST paths. */
 export function builtinTools(deps: BuiltinDeps): Tool[] {
+  const body = builtinBodies(deps);
   return [
     {
       name: 'search',
@@ -23,10 +50,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
       params: SEARCH_PARAMS,
       builtin: true,
       readOnly: true,
-      run: async (params) => {
-        const parsed = toSearchParams(params, deps.retrieval); // params are already validated by ToolRegistry.call
-        return searchResponseToWire(await search(deps.searchDeps(), parsed), parsed.explain);
-      },
+      run: body.search,
     },
     {
       name: 'get',
@@ -34,10 +58,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
       params: [{ name: 'id', type: 'string', required: true, maxLength: 256, description: 'Document id from a search result.' }],
       builtin: true,
       readOnly: true,
-      run: async (params) => {
-        rejectUnknownParams(params, ['id']);
-        return documentToWire(await getDocument(deps.store, params['id'] as string));
-      },
+      run: body.get,
     },
     {
       name: 'sources',
@@ -45,10 +66,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
       params: [],
       builtin: true,
       readOnly: true,
-      run: async (params) => {
-        rejectUnknownParams(params, []);
-        return sourcesToWire(await listSources(deps.store, deps.connectorLabels()));
-      },
+      run: body.sources,
     },
   ];
 }

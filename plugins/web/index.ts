@@ -13,7 +13,7 @@ const plugin = definePlugin({
     getHttpHooks(kernel).httpRoutes.tapPromise('web', async (surfaces) => {
       const [{ createWebSurface }, { webFactsOf }] = await Promise.all([import('./create-web-surface.ts'), import('./web-facts.ts')]);
       const { kbctx } = kernel.use(serveService);
-      surfaces.add(createWebSurface({ store: kbctx.store, connectorLabels: kbctx.connectorLabels, facts: webFactsOf(kbctx) }));
+      surfaces.add(createWebSurface({ store: kbctx.store, connectorLabels: kbctx.index.connectorLabels, facts: webFactsOf(kbctx) }));
     });
   },
 });

@@ -7,7 +7,7 @@ import type { WebFacts } from './web-routes.ts';
 export function webFactsOf(kbctx: Kbctx): WebFacts {
   let embedder: WebFacts['embedder'] = null;
   try {
-    embedder = kbctx.embedder();
+    embedder = kbctx.index.embedder();
   } catch {
     // a broken [embedding] section leaves semantic search unavailable; the page says so
   }

@@ -1,4 +1,4 @@
-// A plugin-added HTTP route (examples/plugins/metrics.ts, the `httpRoutes` example of docs/plugins.md)
+// A plugin-added HTTP route (examples/plugins/metrics.ts, the `httpRoutes` example of docs/plugins-reference.md)
 // served by a real `kbctx serve mcp` with a token: 401 without it (with the WWW-Authenticate
 // challenge), 200 with it, 403 for a foreign Host; the banner line comes from the plugin.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The third-party TypeScript plugin of docs/plugins.md (examples/plugins/acme.ts) end to end: its
+// The third-party TypeScript plugin of docs/plugins-reference.md (examples/plugins/acme.ts) end to end: its
 // connector, document redaction and skipping, rank boost, tool, agent, CLI command and transport,
 // through the real CLI, REST and MCP (official SDK client) on a real server.
 import assert from 'node:assert/strict';

@@ -30,7 +30,7 @@ try {
   };
   for (const [store, config] of [['SQLite', configFor('postings')], ['PostgreSQL', configFor('postings', pgUrl)], ['LanceDB', configFor('postings', 'lancedb')]] as const) {
     const kbctx = openKbctx(config);
-    const [report] = await syncConnectors(kbctx.syncDeps(), await Promise.all(selectConnectors(config, 'all').map((r) => kbctx.createConnector(r))), { full: false });
+    const [report] = await syncConnectors(kbctx.index.syncDeps(), await Promise.all(selectConnectors(config, 'all').map((r) => kbctx.index.createConnector(r))), { full: false });
     console.log(`indexed ${docs} documents (${report?.chunksWritten} chunks) into ${store} through filesystem sync`);
     await kbctx.close();
   }
@@ -50,7 +50,7 @@ try {
       const rel = qrels.get(q.id);
       if (!rel) continue;
       const params = parseSearchParams({ query: q.text, mode: 'keyword', limit: 100 }, engineConfig.retrieval);
-      const { results } = await search({ ...reader.searchDeps(), cache: undefined }, params);
+      const { results } = await search({ ...reader.index.searchDeps(), cache: undefined }, params);
       const ranked = results.map((r) => corpusId(r.sourceId));
       ndcg += ndcgAt(10, ranked, rel);
       recall += recallAt(100, ranked, rel);

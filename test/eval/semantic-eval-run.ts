@@ -39,15 +39,15 @@ if (args['model-path'] === undefined) {
   const config = configFor('path = "index.sqlite"');
   // Sync without inline embedding: the eval embeds (and times) it separately.
   const kbctx = openKbctx(config);
-  const connectors = await Promise.all(selectConnectors(config, 'all').map((r) => kbctx.createConnector(r)));
-  const [report] = await syncConnectors({ ...kbctx.syncDeps(), afterConnector: undefined }, connectors, { full: false });
+  const connectors = await Promise.all(selectConnectors(config, 'all').map((r) => kbctx.index.createConnector(r)));
+  const [report] = await syncConnectors({ ...kbctx.index.syncDeps(), afterConnector: undefined }, connectors, { full: false });
   const counts = await kbctx.store.counts();
   console.log(`indexed SciFact: ${counts.documents} documents, ${counts.chunks} chunks (${report?.chunksWritten} written now)`);
   const alphas = (process.env['EVAL_ALPHAS'] ?? '0.6').split(',').filter((a) => a.trim() !== '').map(Number);
   const runs: EvalRun[] = [...DEFAULT_RUNS, ...alphas.map((alpha) => ({ label: `hybrid a=${alpha}`, mode: 'hybrid' as const, alpha }))];
   const [queries, qrels] = [loadQueries(), loadQrels()];
   const scores = await evaluateSemantic(kbctx, queries, qrels, runs, (l) => console.log(l));
-  console.log(`SciFact train split, ${kbctx.embedder()?.model}\n${formatScores(scores)}`);
+  console.log(`SciFact train split, ${kbctx.index.embedder()?.model}\n${formatScores(scores)}`);
   const kw = scores.find((s) => s.label === 'keyword');
   const hybrid = scores.find((s) => s.label === 'hybrid');
   if (kw && hybrid) {
@@ -62,7 +62,7 @@ if (args['model-path'] === undefined) {
     const copied = await migrateIndex(kbctx.store, onPg.store);
     console.log(`copied into PostgreSQL: ${copied.documents} documents, ${copied.chunks} chunks, ${copied.embeddings} embeddings in ${Math.round(copied.durationMs)} ms`);
     const pgScores = await evaluateSemantic(onPg, queries, qrels, runs);
-    console.log(`SciFact train split on PostgreSQL, ${onPg.embedder()?.model}\n${formatScores(pgScores)}`);
+    console.log(`SciFact train split on PostgreSQL, ${onPg.index.embedder()?.model}\n${formatScores(pgScores)}`);
     await onPg.close();
   } finally {
     await pg.stop();
@@ -79,8 +79,8 @@ const transformers = openKbctx(configFor(
   `provider = "transformers"\nbatch_size = 32\nmodel_path = ${JSON.stringify(modelPath)}` + toml('pooling', args.pooling) + toml('dtype', args.dtype) +
     toml('query_prefix', args['query-prefix']) + toml('document_prefix', args['document-prefix']),
 ));
-const tConnectors = await Promise.all(selectConnectors(transformers.config, 'all').map((r) => transformers.createConnector(r)));
-await syncConnectors({ ...transformers.syncDeps(), afterConnector: undefined }, tConnectors, { full: false });
+const tConnectors = await Promise.all(selectConnectors(transformers.config, 'all').map((r) => transformers.index.createConnector(r)));
+await syncConnectors({ ...transformers.index.syncDeps(), afterConnector: undefined }, tConnectors, { full: false });
 const tScores = await evaluateSemantic(transformers, loadQueries(), loadQrels(), DEFAULT_RUNS, (l) => console.log(l));
-console.log(`SciFact train split, ${transformers.embedder()?.model}${args['model-path'] === undefined ? ' (the tiny test model: a smoke figure)' : ''}\n${formatScores(tScores)}`);
+console.log(`SciFact train split, ${transformers.index.embedder()?.model}${args['model-path'] === undefined ? ' (the tiny test model: a smoke figure)' : ''}\n${formatScores(tScores)}`);
 await transformers.close();

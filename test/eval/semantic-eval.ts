@@ -39,7 +39,7 @@ export async function evaluateSemantic(
   runs: readonly EvalRun[] = DEFAULT_RUNS,
   log: (line: string) => void = () => undefined,
 ): Promise<ModeScore[]> {
-  const embedder = kbctx.embedder();
+  const embedder = kbctx.index.embedder();
   if (!embedder) throw new Error('the semantic eval needs an [embedding] provider');
   const started = performance.now();
   const report = await embedPending({ store: kbctx.store, embedder });
@@ -48,7 +48,7 @@ export async function evaluateSemantic(
   const out: ModeScore[] = [];
   for (const run of runs) {
     const retrieval = { ...kbctx.config.retrieval, fusion: run.fusion ?? kbctx.config.retrieval.fusion, hybridAlpha: run.alpha ?? kbctx.config.retrieval.hybridAlpha };
-    const deps = { ...kbctx.searchDeps(), retrieval };
+    const deps = { ...kbctx.index.searchDeps(), retrieval };
     let ndcg = 0;
     let recall = 0;
     let n = 0;

@@ -28,8 +28,8 @@ export class IndexFixture {
 
   async sync(target = 'all', full = false): Promise<SyncReport[]> {
     const kbctx = this.kbctx;
-    const connectors = await Promise.all(selectConnectors(kbctx.config, target).map((r) => kbctx.createConnector(r)));
-    return syncConnectors(kbctx.syncDeps(), connectors, { full });
+    const connectors = await Promise.all(selectConnectors(kbctx.config, target).map((r) => kbctx.index.createConnector(r)));
+    return syncConnectors(kbctx.index.syncDeps(), connectors, { full });
   }
 
   async syncOne(target = 'all', full = false): Promise<SyncReport> {

@@ -71,14 +71,14 @@ export async function startTestServer(
   const config = loadConfig({ cwd: ws.dir, env: {} });
   const kbctx = openKbctx(config);
   if (options.extraTools) for (const tool of EXTRA_TOOLS) kbctx.tools().register(tool);
-  const failures = await kbctx.loadScripts(); // as `serve` does
+  const failures = await kbctx.ready(); // as `serve` does
   if (failures.length > 0) throw new Error(`scripts not loaded: ${failures.map((f) => f.message).join('; ')}`);
   const log: string[] = [];
   const server = createServerFactory({ tools: kbctx.tools(), agents: kbctx.agents(), version: VERSION, log: (l) => log.push(l), store: kbctx.store });
   const mcp: McpHttpHandler = createMcpHttpHandler({ server, maxBodyBytes: config.server.maxBodyBytes, listenLimits: listenLimitsOf(config.server), log: (l) => log.push(l) });
   const web = createWebSurface({
     store: kbctx.store,
-    connectorLabels: kbctx.connectorLabels,
+    connectorLabels: kbctx.index.connectorLabels,
     facts: { version: VERSION, configFile: config.file, workingDir: ws.dir, kbctxBin: 'bin/kbctx.js', embedder: null, defaultLimit: 12, maxLimit: 100, authTokenEnv: null },
   });
   const listener = await buildHttpApp({

@@ -36,18 +36,18 @@ async function open(toml: string, env: NodeJS.ProcessEnv = {}): Promise<Kbctx> {
   ws.config(toml);
   const kbctx = openKbctx(loadConfig({ cwd: ws.dir, env }), env);
   opened.push(kbctx);
-  await kbctx.loadPlugins();
+  await kbctx.ready();
   return kbctx;
 }
 
 describe('createEmbedder.for(provider)', () => {
   it('each bundled provider comes from its plugin, created without connecting', async () => {
     const openai = await open('[embedding]\nprovider = "openai"\nmodel = "text-embedding-3-small"\ndims = 8\n', { OPENAI_API_KEY: 'k' });
-    assert.equal(openai.embedder()?.model, 'openai:text-embedding-3-small');
+    assert.equal(openai.index.embedder()?.model, 'openai:text-embedding-3-small');
     const ollama = await open('[embedding]\nprovider = "ollama"\nmodel = "nomic-embed-text"\ndims = 8\n');
-    assert.equal(ollama.embedder()?.model, 'ollama:nomic-embed-text');
+    assert.equal(ollama.index.embedder()?.model, 'ollama:nomic-embed-text');
     const local = await open('[embedding]\nprovider = "local"\n');
-    assert.match(local.embedder()?.model ?? '', /^local:/);
+    assert.match(local.index.embedder()?.model ?? '', /^local:/);
     const listed = local.kernel.plugins().filter((p) => p.hooks.some((h) => h.startsWith('createEmbedder.for(')));
     assert.deepEqual(listed.map((p) => [p.name, p.hooks, p.provides]), [
       ['embedder-local', ['createEmbedder.for("local")', 'createEmbedder.for("fastembed")'], ['embedder:local']],
@@ -60,7 +60,7 @@ describe('createEmbedder.for(provider)', () => {
 
   it('a third-party plugin overrides a bundled provider', async () => {
     const kbctx = await open('plugins = ["bundled", "./plugins/override.mjs"]\n[embedding]\nprovider = "ollama"\nmodel = "m"\ndims = 4\n');
-    const embedder = kbctx.embedder();
+    const embedder = kbctx.index.embedder();
     assert.equal(embedder?.model, 'acme:m');
     assert.deepEqual(await embedder.embed(['a']), [new Float32Array(4).fill(0.5)]);
   });
@@ -68,7 +68,7 @@ describe('createEmbedder.for(provider)', () => {
   it('a provider error keeps its code and its own message, and records the plugin', async () => {
     const kbctx = await open('[embedding]\nprovider = "openai"\nmodel = "text-embedding-3-small"\ndims = 8\n');
     assert.throws(
-      () => kbctx.embedder(),
+      () => kbctx.index.embedder(),
       // A user-facing error reads as itself, without the hook prefix (issue 29 item 8); the plugin stays on the error.
       (e: unknown) =>
         e instanceof KbctxError && e.code === 'config_error' && (e as { plugin?: string }).plugin === 'embedder-openai' && !/failed in hook/.test(e.message) && /OPENAI_API_KEY/.test(e.message),
@@ -78,7 +78,7 @@ describe('createEmbedder.for(provider)', () => {
   it('dropping a provider plugin: its provider is a config error naming it and the loaded embedder plugins', async () => {
     const kbctx = await open('plugins = ["bundled", "!embedder-local"]\n[embedding]\nprovider = "local"\n');
     assert.throws(
-      () => kbctx.embedder(),
+      () => kbctx.index.embedder(),
       (e: unknown) =>
         e instanceof KbctxError &&
         e.code === 'config_error' &&
@@ -88,6 +88,6 @@ describe('createEmbedder.for(provider)', () => {
 
   it('"disabled" needs no embedder plugin at all', async () => {
     const kbctx = await open('plugins = ["bundled", "!embedder-local", "!embedder-openai", "!embedder-ollama", "!embedder-transformers"]\n');
-    assert.equal(kbctx.embedder(), null);
+    assert.equal(kbctx.index.embedder(), null);
   });
 });

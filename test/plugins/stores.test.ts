@@ -22,7 +22,7 @@ describe('the bundled store plugins', () => {
   it('store-sqlite opens the default engine; both are listed with the hook they tap', async () => {
     const kbctx = open('[db]\npath = "default.sqlite"\n');
     try {
-      assert.equal(kbctx.engine, 'SQLite');
+      assert.equal(kbctx.index.engine, 'SQLite');
       assert.equal((await kbctx.store.counts()).documents, 0);
       assert.ok(existsSync(ws.path('default.sqlite')));
       const hooks = Object.fromEntries(kbctx.kernel.plugins().map((p) => [p.name, p.hooks]));
@@ -36,7 +36,7 @@ describe('the bundled store plugins', () => {
   it('store-lancedb opens engine "lancedb" at [db] path, LanceDB loaded when the store opens', async () => {
     const kbctx = open('[db]\nengine = "lancedb"\npath = "kb.lance"\n');
     try {
-      assert.equal(kbctx.engine, 'LanceDB');
+      assert.equal(kbctx.index.engine, 'LanceDB');
       assert.equal(kbctx.store.generation(), 'opening');
       assert.equal((await kbctx.store.counts()).documents, 0);
       assert.ok(existsSync(ws.path('kb.lance/kb.lance')), 'the table folder');
@@ -49,7 +49,7 @@ describe('the bundled store plugins', () => {
 
   it('store-postgres opens [db] url without loading the driver first: the store forwards to it', async () => {
     const kbctx = open(`[db]\npath = "pg/kb.sqlite"\nurl = "${PG_URL}"\n`);
-    assert.equal(kbctx.engine, 'PostgreSQL');
+    assert.equal(kbctx.index.engine, 'PostgreSQL');
     assert.equal(kbctx.store.path, 'postgres://kbctx@127.0.0.1:1/kb', 'the password is not shown');
     assert.equal(kbctx.store.generation(), 'opening');
     await kbctx.close(); // nothing listens on port 1: closing a store that never opened
@@ -65,7 +65,7 @@ describe('the bundled store plugins', () => {
   it('dropping store-sqlite leaves no default engine, nor SQLite targets for `migrate --to`', async () => {
     assert.throws(() => open('plugins = ["bundled", "!store-sqlite"]\n'), configError(/db\.engine = "sqlite": the store plugin store-sqlite provides it and is not loaded.*loaded store plugins: store-postgres \(postgres\), store-lancedb \(lancedb\)$/));
     const kbctx = open(`plugins = ["bundled", "!store-sqlite"]\n[db]\npath = "pg/kb.sqlite"\nurl = "${PG_URL}"\n`);
-    assert.throws(() => kbctx.openStoreAt(ws.path('copy.sqlite')), configError(/the store plugin store-sqlite provides it and is not loaded/));
+    assert.throws(() => kbctx.index.openStore({ engine: 'sqlite', url: null, path: ws.path('copy.sqlite') }), configError(/the store plugin store-sqlite provides it and is not loaded/));
     await kbctx.close().catch(() => undefined);
   });
 
@@ -81,9 +81,9 @@ describe('a third-party store plugin', () => {
   it('is selected by [db] engine and serves the index', async () => {
     const kbctx = open(`plugins = ["bundled", "${WRAPPED}"]\n[db]\nengine = "wrapped"\npath = "wrapped/kb.sqlite"\n`);
     try {
-      await kbctx.loadPlugins();
+      await kbctx.ready();
       assert.equal((await kbctx.store.counts()).documents, 0);
-      assert.equal(kbctx.engine, 'Wrapped SQLite');
+      assert.equal(kbctx.index.engine, 'Wrapped SQLite');
       assert.equal(kbctx.store.path, `wrapped:${ws.path('wrapped/kb.sqlite')}`);
       const plugin = kbctx.kernel.plugins().find((p) => p.name === 'wrapped-store');
       assert.deepEqual([plugin?.hooks, plugin?.provides], [['createStore.for("wrapped")'], ['store:wrapped']]);
@@ -97,7 +97,7 @@ describe('a third-party store plugin', () => {
     try {
       assert.deepEqual(kbctx.tools().list().map((t) => t.name), ['search', 'get', 'sources'], 'built before the configured plugins are applied');
       await kbctx.store.counts(); // applies the configured plugins to open the store
-      await kbctx.loadPlugins();
+      await kbctx.ready();
       assert.deepEqual(kbctx.tools().list().map((t) => t.name), ['search', 'get', 'sources', 'greet']);
     } finally {
       await kbctx.close();

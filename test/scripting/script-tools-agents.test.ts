@@ -75,7 +75,7 @@ end`);
   after(() => fx.close());
 
   it('loads script tools with JSON Schema; a broken one is reported, the rest load', async () => {
-    const failures = await fx.kbctx.loadScripts();
+    const failures = await fx.kbctx.ready();
     assert.deepEqual(failures.map((f) => f.label), ['tool:broken']);
     assert.match(failures[0]!.message, /tool:broken: tool\.parameters\[1\]: needs a `name`/);
     const list = fx.kbctx.tools().list();
@@ -96,7 +96,7 @@ end`);
   });
 
   it('calls validate, default, pass extra keys through and hand the config section to the script', async () => {
-    await fx.kbctx.loadScripts();
+    await fx.kbctx.ready();
     const tools = fx.kbctx.tools();
     assert.deepEqual(await tools.call('echo', { text: 'ab', extra: [1, 2] }), { text: 'abab', mode: 'quiet', greeting: 'hi kbctx', global_context: true, extra: [1, 2] });
     await assert.rejects(tools.call('echo', {}), (e: unknown) => code('bad_request')(e) && /missing required parameter 'text'/.test((e as Error).message));
@@ -107,7 +107,7 @@ end`);
   });
 
   it('the context bridge answers search, get (with chunks) and sources from the index', async () => {
-    await fx.kbctx.loadScripts();
+    await fx.kbctx.ready();
     const out = (await fx.kbctx.tools().call('kb', { q: 'rotate signing keys' })) as Record<string, unknown>;
     assert.equal(out['hits'], 1);
     assert.equal(out['title'], 'Rotating signing keys');
@@ -122,12 +122,12 @@ end`);
   });
 
   it('a runaway tool times out (timeout code) and script errors keep their line', async () => {
-    await fx.kbctx.loadScripts();
+    await fx.kbctx.ready();
     await assert.rejects(fx.kbctx.tools().call('slow', {}), (e: unknown) => code('timeout')(e) && /tool:slow timed out after 0.5 s/.test((e as Error).message));
   });
 
   it('script agents: list, required arguments, resolve with context and config', async () => {
-    await fx.kbctx.loadScripts();
+    await fx.kbctx.ready();
     const agents = fx.kbctx.agents();
     assert.deepEqual(agents.list().map((a) => [a.name, a.source]), [['guide', 'lua'], ['nosystem', 'lua'], ['plain', 'toml']]);
     const guide = agents.get('guide');

@@ -15,7 +15,7 @@ export function registerAgent(program: Command, ctx: CliContext): void {
     .description('list agents: description, tools and source (toml or lua)')
     .action(async () => {
       const kbctx = ctx.kbctx();
-      reportLoadFailures(ctx, await kbctx.loadScripts());
+      reportLoadFailures(ctx, await kbctx.ready());
       const agents = kbctx.agents().list();
       if (ctx.json) {
         return ctx.printJson(agentsToWire(agents));
@@ -36,7 +36,7 @@ export function registerAgent(program: Command, ctx: CliContext): void {
       if (target.config !== ctx.config()) ctx.useConfig(target.config);
       const { name } = target;
       const kbctx = ctx.kbctx();
-      const failure = (await kbctx.loadScripts()).find((f) => f.label === `agent:${name}`);
+      const failure = (await kbctx.ready()).find((f) => f.label === `agent:${name}`);
       if (failure) throw new KbctxError('script_error', failure.message);
       const registry = kbctx.agents();
       const source = withListHint(() => registry.get(name)).source;

@@ -15,7 +15,7 @@ export function registerConfig(cli: CliProgram, ctx: CliContext): void {
     .description("print the config's JSON Schema: the kernel's keys and every loaded plugin's sections (for editors and checks)")
     .action(async () => {
       const kbctx = ctx.kbctx();
-      await kbctx.applyPlugins(); // the configured plugins' connector types too
+      await kbctx.ready(); // the configured plugins' connector types too
       ctx.printJson(loadedConfigJsonSchema(kbctx.kernel));
     });
 }

@@ -28,7 +28,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       }
       const config = kbctx.config;
       let embedder: Embedder | null | 'unbuilt';
-      const plugins = await pluginChecks(kbctx.kernel, () => kbctx.loadPlugins());
+      const plugins = await pluginChecks(kbctx.kernel, () => kbctx.ready());
       if (plugins.loadError) {
         // A plugin that does not load fails every command the same way: say so, then exit 3 with its message.
         for (const c of plugins.checks) ctx.io.out(`${MARK.fail}  ${c.area.padEnd(10)} ${c.detail}\n      → ${c.fix}\n`);
@@ -36,20 +36,21 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       }
       const checks: DoctorCheck[] = [...configChecks(config), ...plugins.checks];
       try {
-        embedder = kbctx.embedder();
+        embedder = kbctx.index.embedder();
       } catch (error) {
         embedder = 'unbuilt';
         checks.push({ area: 'embeddings', status: 'fail', detail: (error as Error).message, fix: 'fix the [embedding] section' });
       }
-      checks.push(...(await indexChecks(kbctx.store, embedder, () => kbctx.engine)));
+      checks.push(...(await indexChecks(kbctx.store, embedder, () => kbctx.index.engine)));
       // The local provider is bundled (nothing to reach); a remote one must answer a real request.
       if (embedder && embedder !== 'unbuilt' && config.embedding.provider !== 'local') checks.push(await embedderCheck(embedder));
-      const extensionFailures = await kbctx.loadExtensions();
-      const scriptFailures = (await kbctx.loadScripts()).filter((f) => !extensionFailures.includes(f));
+      const failures = await kbctx.ready();
+      const extensionFailures = failures.filter((f) => f.label.startsWith('extension:'));
+      const scriptFailures = failures.filter((f) => !extensionFailures.includes(f));
       checks.push(...loadChecks(extensionFailures, scriptFailures));
-      checks.push(...(await connectorChecks(await Promise.all(configuredConnectors(config).map((ref) => kbctx.createConnector(ref))))));
+      checks.push(...(await connectorChecks(await Promise.all(configuredConnectors(config).map((ref) => kbctx.index.createConnector(ref))))));
       // No index (or one that does not open): the index checks above said so and what to do.
-      const sources = await listSources(kbctx.store, kbctx.connectorLabels()).catch(() => null);
+      const sources = await listSources(kbctx.store, kbctx.index.connectorLabels()).catch(() => null);
       if (sources) checks.push(...lastRunChecks(sources));
       checks.push(await gitCheck(Object.keys(config.connectors.git).length > 0 || Object.values(config.registries).some((r) => r.url !== null)));
       if (ctx.json) ctx.printJson({ checks });

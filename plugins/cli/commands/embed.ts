@@ -31,10 +31,10 @@ function positive(value: string): number {
 
 async function run(ctx: CliContext, options: EmbedOptions): Promise<void> {
   const kbctx = ctx.kbctx('write');
-  await kbctx.loadPlugins(); // a configured plugin may provide or override the embedder
-  const embedder = kbctx.embedder();
+  await kbctx.ready(); // a configured plugin may provide or override the embedder
+  const embedder = kbctx.index.embedder();
   if (!embedder) {
-    throw configError(`no embedding provider is configured: set [embedding] provider = ${providerChoices(kbctx.embeddingProviders())} in the config`);
+    throw configError(`no embedding provider is configured: set [embedding] provider = ${providerChoices(kbctx.index.embeddingProviders())} in the config`);
   }
   const progress = createEmbedProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, everyMs: progressEveryMs(ctx.io.env) });
   const report = await embedPending({ store: kbctx.store, embedder, onProgress: (p) => progress.update(p) }, options);

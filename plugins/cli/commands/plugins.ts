@@ -1,5 +1,5 @@
 // `kbctx plugins [--verbose] [--json]`: every loaded plugin in load order, with its version, origin, how
-// long its `apply` took and what it provides, fitted to the terminal's width (80 when not a terminal);
+// long its `apply` took and what it provides (derived from what it tapped and added: ADR 0180), fitted to the terminal's width (80 when not a terminal);
 // `--verbose` adds the hooks each taps and lists everything it provides, wrapped; `--json` has it all.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.ts';
@@ -13,10 +13,11 @@ export function registerPlugins(program: Command, ctx: CliContext): void {
     .action(async (options: { verbose?: boolean }) => {
       const kbctx = ctx.kbctx();
       // `[extensions] modules` are plugins too (`extension:<name>`); one that fails to load is left out, with a warning.
-      for (const f of await kbctx.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
-      const plugins = kbctx.kernel.plugins();
+      for (const f of await kbctx.ready()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
+      const plugins = kbctx.kernel.plugins({ collect: true });
+      for (const p of plugins) for (const entry of p.notProvided) ctx.io.err(`warning: ${notProvided(p.name, entry, p.provides)}\n`);
       if (ctx.json) {
-        return ctx.printJson({ plugins: plugins.map((p) => ({ name: p.name, version: p.version, origin: p.origin, from: p.from, hooks: p.hooks, provides: p.provides, load_ms: Number(p.loadMs.toFixed(2)) })) });
+        return ctx.printJson({ plugins: plugins.map((p) => ({ name: p.name, version: p.version, origin: p.origin, from: p.from, hooks: p.hooks, provides: p.provides, not_provided: p.notProvided, load_ms: Number(p.loadMs.toFixed(2)) })) });
       }
       const width = ctx.io.columns ?? 80;
       if (options.verbose) {
@@ -30,6 +31,13 @@ export function registerPlugins(program: Command, ctx: CliContext): void {
       ctx.io.out(formatTable(['Plugin', 'Version', 'Origin', 'Load ms', 'Provides'], rows, { width, shrink: 4 }));
       ctx.io.out('(--verbose or --json: the hooks each plugin taps, and all it provides)\n');
     });
+}
+
+/** A declared `provides` entry the plugin did not provide, with what it provides of that kind. */
+function notProvided(plugin: string, entry: string, provides: readonly string[]): string {
+  const kind = entry.slice(0, entry.indexOf(':') + 1);
+  const same = provides.filter((p) => p.startsWith(kind));
+  return `plugin '${plugin}' declares '${entry}' in provides but does not provide it (${same.length > 0 ? `it provides ${same.join(', ')}` : `it provides no ${kind.slice(0, -1)}`})`;
 }
 
 /** `label` then the items, comma-separated, on lines of at most `width` characters (an item longer than a line gets its own). */

@@ -46,7 +46,7 @@ async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: 
   if (!worker) log(`config: ${kbctx.config.file ?? 'built-in default (no config file found)'}`);
   await openIndex(kbctx, worker ? () => undefined : log);
   // Script tools and agents are read in the Lua sandbox before anything lists them; a broken one is left out.
-  for (const f of await kbctx.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
+  for (const f of await kbctx.ready()) log(`warning: ${f.label} not loaded: ${f.message}`);
   const name = options.stdio ? 'stdio' : 'mcp';
   const hook = kbctx.kernel.hooks.createTransport.get(name);
   if (!hook?.isUsed()) throw new KbctxError('config_error', `the ${name} transport is provided by the plugin ${TRANSPORT_PLUGINS[name]}, which is not loaded (check plugins in the config)`);
@@ -123,8 +123,8 @@ function untilSignal(log: (line: string) => void): Promise<void> {
 async function openIndex(kbctx: Kbctx, log: (line: string) => void): Promise<void> {
   try {
     const counts = await kbctx.store.counts();
-    log(`index: ${kbctx.store.path} (${kbctx.engine}, ${counts.documents} documents)`);
+    log(`index: ${kbctx.store.path} (${kbctx.index.engine}, ${counts.documents} documents)`);
   } catch (error) {
-    log(`index: ${kbctx.store.path} (${kbctx.engine}) not reachable yet: ${(error as Error).message}; serving 503 until it is`);
+    log(`index: ${kbctx.store.path} (${kbctx.index.engine}) not reachable yet: ${(error as Error).message}; serving 503 until it is`);
   }
 }

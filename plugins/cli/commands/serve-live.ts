@@ -3,7 +3,8 @@
 // the primary's. Surfaces get status, triggers and change events. Without the plugin: null.
 import cluster from 'node:cluster';
 import type { Kbctx } from '../../../core/api/host.ts';
-import { liveIndexService, type LiveIndex } from '../../../core/api/plugin.ts';
+import type { LiveIndex } from '../../../core/api/plugin.ts';
+import { liveIndexService } from '../../live-index/api.ts';
 import { answerSyncCalls, broadcastIndexChanged, onRemoteIndexChanged, remoteSyncControl } from './serve-sync-ipc.ts';
 
 /** The banner's line when no plugin runs the live index (`"!live-index"` in plugins). */
@@ -23,7 +24,7 @@ export async function startLiveIndex(kbctx: Kbctx, options: { watch: boolean | u
     };
   }
   const watch = options.watch === false ? false : kbctx.config.server.watch;
-  const live = await service.open(await kbctx.liveIndexHost({ watch, log: options.log }));
+  const live = await service.open({ watch, log: options.log });
   live.start().catch((error: unknown) => options.log(`live index: ${(error as Error).message}`));
   if (options.role === 'primary') live.onIndexChanged(() => broadcastIndexChanged(Object.values(cluster.workers ?? {})));
   return {

@@ -20,7 +20,7 @@ export async function serveWithPlugin(ctx: CliContext, name: string, options: { 
 }
 
 async function serveUntilSignal(kbctx: Kbctx, name: string, options: { bind?: string | undefined }, ctx: CliContext, log: (line: string) => void): Promise<void> {
-  for (const f of await kbctx.loadScripts()) log(`warning: ${f.label} not loaded: ${f.message}`);
+  for (const f of await kbctx.ready()) log(`warning: ${f.label} not loaded: ${f.message}`);
   const hook = kbctx.kernel.hooks.createTransport.get(name);
   if (!hook?.isUsed() || name === HTTP_HANDLER_TRANSPORT) {
     const names = [...new Set(['mcp', 'stdio', ...kbctx.kernel.tappedKeys('createTransport').keys()])].filter((n) => n !== HTTP_HANDLER_TRANSPORT);

@@ -46,8 +46,8 @@ export async function runSync(ctx: CliContext, target: string, options: SyncOpti
     ctx.io.err(`warning: ${outsideRootMessage(outside, kbctx.config.baseDir)} (${OUTSIDE_ROOT_FIX})\n`);
   }
   // Extension connector types exist once their modules are loaded; a module that fails is reported, the rest sync.
-  for (const f of await kbctx.loadExtensions()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
-  const connectors = await Promise.all(refs.map((r) => kbctx.createConnector(r)));
+  for (const f of await kbctx.ready()) ctx.io.err(`warning: ${f.label} not loaded: ${f.message}\n`);
+  const connectors = await Promise.all(refs.map((r) => kbctx.index.createConnector(r)));
   const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, everyMs: progressEveryMs(ctx.io.env) });
   // One writer per connector: while a server syncs one, wait (said once on stderr) or, with --no-wait, fail.
   const lockWait = { timeoutMs: wait ? LOCK_WAIT_MS : 0, onWait: (m: string) => ctx.io.err(`${m}\n`) };
@@ -55,7 +55,7 @@ export async function runSync(ctx: CliContext, target: string, options: SyncOpti
   const onItemError = (sourceId: string, error: PluginError): void => {
     if (ctx.io.env['KBCTX_DEBUG'] && error.cause instanceof Error) ctx.io.err(`${sourceId}: ${error.cause.stack ?? error.cause.message}\n`);
   };
-  const reports = await syncConnectors({ ...kbctx.syncDeps((p) => progress.update(p), lockWait), onItemError }, connectors, options);
+  const reports = await syncConnectors({ ...kbctx.index.syncDeps((p) => progress.update(p), lockWait), onItemError }, connectors, options);
   progress.done();
   if (ctx.json) {
     ctx.printJson({ dry_run: options.dryRun === true, connectors: reports.map(syncReportToWire) });

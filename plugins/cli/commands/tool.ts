@@ -14,7 +14,7 @@ export function registerTool(program: Command, ctx: CliContext): void {
     .option('--param <key=value>', 'a parameter (repeatable; JSON values allowed)', collect, [])
     .action(async (name: string, opts: { param: string[] }) => {
       const kbctx = ctx.kbctx();
-      reportLoadFailures(ctx, await kbctx.loadScripts());
+      reportLoadFailures(ctx, await kbctx.ready());
       const registry = kbctx.tools();
       const stringParams = new Set(registry.has(name) ? registry.get(name).params.filter((p) => p.type === 'string').map((p) => p.name) : []);
       const result = await registry.call(name, parseKeyValues(opts.param, stringParams));
@@ -25,7 +25,7 @@ export function registerTool(program: Command, ctx: CliContext): void {
     .description('list every tool (built-in, plugin, extension, script) with its origin and parameters')
     .action(async () => {
       const kbctx = ctx.kbctx();
-      reportLoadFailures(ctx, await kbctx.loadScripts());
+      reportLoadFailures(ctx, await kbctx.ready());
       const tools = kbctx.tools().list();
       if (ctx.json) return ctx.printJson(toolsToWire(tools));
       for (const t of tools) {

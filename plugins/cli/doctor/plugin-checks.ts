@@ -5,7 +5,7 @@ import type { DoctorCheck as PluginCheck } from '../../../core/api/plugin.ts';
 import type { Kernel } from '../../../core/api/host.ts';
 import type { DoctorCheck } from './doctor.ts';
 
-export async function pluginChecks(kernel: Kernel, loadPlugins: () => Promise<void>): Promise<{ checks: DoctorCheck[]; loadError: Error | null }> {
+export async function pluginChecks(kernel: Kernel, loadPlugins: () => Promise<unknown>): Promise<{ checks: DoctorCheck[]; loadError: Error | null }> {
   try {
     await loadPlugins();
   } catch (error) {

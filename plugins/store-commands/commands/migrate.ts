@@ -53,7 +53,9 @@ export function openTargetStore(target: string, kbctx: Kbctx, cwd: string): Stor
     throw badRequest('--to names the configured index itself: give another file or database');
   }
   try {
-    return kbctx.openStoreAt(file ?? target, file !== null && LANCE_PATH.test(target) ? 'lancedb' : undefined);
+    // Through the plugin tapping createStore.for(engine), with the configured [db] settings (pool size, keyword engine).
+    if (file === null) return kbctx.index.openStore({ engine: 'postgres', url: target, path: config.db.path });
+    return kbctx.index.openStore({ engine: LANCE_PATH.test(target) ? 'lancedb' : 'sqlite', url: null, path: file });
   } catch (error) {
     // The SQLite file cannot be created there (a missing permission, a file where a folder goes): --to is wrong.
     if (error instanceof KbctxError && error.code === 'config_error') throw badRequest(`--to ${target}: ${error.message}`);

@@ -10,8 +10,8 @@ export function registerStats(program: Command, ctx: CliContext): void {
     .description('show index statistics')
     .action(async () => {
       const kbctx = ctx.kbctx();
-      await kbctx.loadPlugins(); // a configured plugin may provide the embedder (which vectors are current) or the store
-      const s = await indexStats(kbctx.store, kbctx.connectorLabels(), embeddingModel(kbctx));
+      await kbctx.ready(); // a configured plugin may provide the embedder (which vectors are current) or the store
+      const s = await indexStats(kbctx.store, kbctx.index.connectorLabels(), embeddingModel(kbctx));
       if (ctx.json) return ctx.printJson({ config_file: kbctx.config.file, ...statsToWire(s) });
       const out = [
         `Config:    ${kbctx.config.file ?? 'built-in default (no config file found)'}`,
@@ -32,7 +32,7 @@ export function registerStats(program: Command, ctx: CliContext): void {
 
 function embeddingModel(kbctx: Kbctx): { model: string; dims: number | null } | null {
   try {
-    return kbctx.embedder() ?? null;
+    return kbctx.index.embedder() ?? null;
   } catch {
     return null; // a broken [embedding] section must not break stats
   }

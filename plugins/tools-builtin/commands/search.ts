@@ -16,12 +16,12 @@ export function registerSearch(program: Command, ctx: CliContext): void {
     .option('--explain', 'show how each result was scored')
     .action(async (words: string[], opts: { mode?: string; limit?: number; source?: string; since?: string; explain?: boolean }) => {
       const kbctx = ctx.kbctx();
-      await kbctx.loadPlugins(); // query and rank taps of configured plugins (nothing to import by default)
+      await kbctx.ready(); // query and rank taps of configured plugins (nothing to import by default)
       const params = parseSearchParams(
         { query: words.join(' '), mode: opts.mode, limit: opts.limit, source: opts.source, since: opts.since, explain: opts.explain === true },
         kbctx.config.retrieval,
       );
-      const response = await search(kbctx.searchDeps(), params);
+      const response = await search(kbctx.index.searchDeps(), params);
       if (ctx.json) ctx.printJson(searchResponseToWire(response, params.explain));
       else ctx.io.out(formatResults(response, params.explain));
     });

@@ -21,7 +21,7 @@ after(() => fx.close());
 
 const run = async (input: Record<string, unknown>) => {
   const params = parseSearchParams(input, fx.kbctx.config.retrieval);
-  return (await search(fx.kbctx.searchDeps(), params)).results;
+  return (await search(fx.kbctx.index.searchDeps(), params)).results;
 };
 
 describe('keyword search', () => {
@@ -110,7 +110,7 @@ describe('keyword search', () => {
 
 describe('search cache', () => {
   it('answers a repeated search from the cache until the index changes', async () => {
-    const deps = fx.kbctx.searchDeps();
+    const deps = fx.kbctx.index.searchDeps();
     assert.ok(deps.cache);
     const params = parseSearchParams({ query: 'zebra stripes' }, fx.kbctx.config.retrieval);
     const first = await search(deps, params);

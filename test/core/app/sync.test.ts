@@ -156,11 +156,11 @@ describe('sync (filesystem)', () => {
     const { selectConnectors } = await import('../../../core/app/select-connectors.ts');
     fx.ws.write('docs/a.md', 'a');
     const kbctx = fx.kbctx;
-    const connectors = await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.createConnector(r)));
+    const connectors = await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.index.createConnector(r)));
     const gone = new KbctxError('unavailable', 'PostgreSQL at 127.0.0.1:5432 is unreachable');
     for (const method of ['beginBulk', 'endBulk', 'compact'] as const) {
       fx.ws.write(`docs/${method}.md`, `new text for ${method}`);
-      const deps = kbctx.syncDeps();
+      const deps = kbctx.index.syncDeps();
       // The real store, but this one method fails after doing its work (as when PostgreSQL goes away then).
       const store = new Proxy(deps.store, {
         get(target, key) {

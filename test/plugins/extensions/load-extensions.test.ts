@@ -8,7 +8,7 @@ import { after, before, it } from 'node:test';
 import { Kernel } from '../../../core/kernel.ts';
 import { PerPluginCollector } from '../../../core/collector.ts';
 import type { PluginToolDef } from '../../../core/hook-types.ts';
-import type { ExtensionDeps } from '../../../core/extensions-service.ts';
+import type { ExtensionDeps } from '../../../plugins/extensions/api.ts';
 import { loadExtensions } from '../../../plugins/extensions/load-extensions.ts';
 import { NO_TOOL_CLIENT } from '../../../core/app/tool-client.ts';
 
@@ -61,4 +61,20 @@ it('reports invalid definitions, a missing package and an init past its deadline
   assert.match(messages[1]!, /^extension:\.\/ext\/bad-params\.mjs \| <dir>\/conf\/ext\/bad-params\.mjs: tool:p: tool\.parameters\[1\]: type must be one of string, integer/);
   assert.match(messages[2]!, /^extension:@acme\/missing \| @acme\/missing: Cannot find module '@acme\/missing'/);
   assert.equal(messages[3], 'extension:./ext/hangs.mjs | <dir>/conf/ext/hangs.mjs: extension hangs.mjs timed out after 0.2 s');
+});
+
+it('registerTool is an adapter onto tools.add: the declared schema and deadline pass through, and another plugin\'s tool of the same name wins', async () => {
+  write('conf/ext/schema.mjs', "export default (kbctx) => kbctx.registerTool({ name: 'jira', timeout: 3, readOnly: true, parameters: { type: 'object', properties: { key: { type: 'string' } } }, execute: ({ key }) => `ext:${key}` });\n");
+  const loaded = await loadExtensions({ modules: ['./ext/schema.mjs'], baseDir: path.join(dir, 'conf'), timeoutSecs: 5 }, deps);
+  assert.deepEqual(loaded.failures, []);
+  const kernel = new Kernel();
+  // A plugin applied before the module adds `jira` too (at the default stage): the module's yields to it.
+  await kernel.apply({ name: 'acme', version: '1.0.0', kbctx: '^0.2', apply: (k) => void k.hooks.tools.tap('acme', (tools) => tools.add({ name: 'jira', params: [], call: () => 'acme' })) }, {}, 'path', 'acme.mjs');
+  for (const { plugin, file } of loaded.plugins) await kernel.apply(plugin, {}, 'path', file);
+  const added: [string, PluginToolDef][] = [];
+  kernel.hooks.tools.call(new PerPluginCollector<PluginToolDef>((plugin, def) => void added.push([plugin, def])));
+  assert.deepEqual(added.map(([plugin]) => plugin), ['extension:schema', 'acme'], 'the module taps first, so a later add of the same name replaces it');
+  const [, def] = added[0]!;
+  assert.deepEqual([def.inputSchema, def.timeout, def.readOnly], [{ type: 'object', properties: { key: { type: 'string' } } }, 3, true]);
+  assert.equal(await def.call({ key: 'K-1' }, { ...kernel.pluginContext('extension:schema'), client: NO_TOOL_CLIENT }), 'ext:K-1');
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { KbctxError, type SyncControl } from '../../../core/index.ts';
+import { KbctxError } from '../../../core/index.ts';
+import type { SyncControl } from '../../../plugins/live-index/api.ts';
 import { isLoopbackAddress, syncRoutes } from '../../../plugins/live-index/sync-routes.ts';
 
 const idle = { connector: 'git:kb', state: 'idle' as const, lastStartedAt: null, lastFinishedAt: null, lastCounts: null, lastError: null, nextRunAt: null };

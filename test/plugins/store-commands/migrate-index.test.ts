@@ -66,8 +66,8 @@ describe('migrateIndex', () => {
     try {
       const states = async (): Promise<unknown> => Promise.all(['filesystem:docs', 'git:repo'].map(async (c) => [...(await kbctx.store.documentStates(c)).values()]));
       const before = await states();
-      const connectors = await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.createConnector(r)));
-      const reports = await syncConnectors(kbctx.syncDeps(), connectors, { full: false });
+      const connectors = await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.index.createConnector(r)));
+      const reports = await syncConnectors(kbctx.index.syncDeps(), connectors, { full: false });
       assert.deepEqual(await states(), before, 'fingerprints matched: no document was even touched');
       for (const r of reports) {
         assert.equal(r.failure, null);

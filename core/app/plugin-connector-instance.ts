@@ -1,23 +1,30 @@
-// A connector instance of an extension's registered type (`[connectors.<type>.<name>]`): one call of
-// `scan(config, {signal, name})` per sync, drained under the deadline; items checked like a Lua
-// connector's (a bad item is skipped with a warning). The listing is complete: what is missing is deleted.
+// A connector instance in the simple form (a plugin's `{scan(ctx)}`, an extension's registered type
+// through its adapter): one call of `scan(config, {signal, name})` per sync, drained under the
+// deadline; items checked like a Lua connector's (a bad item is skipped with a warning). The listing is
+// complete: what is missing is deleted.
 import type { Connector, ScanOptions, ScanResult } from '../connectors/connector.ts';
 import { toScanResult } from './part-values/scan-items.ts';
 import { toScriptConfig } from './part-values/values.ts';
-import type { ExtensionConnector, ExtensionItem } from './extension-api.ts';
-import { invalid } from './extension-tool.ts';
+import type { PluginItem } from '../hook-types.ts';
+import { invalid } from './plugin-tool.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
 
-export class ExtensionConnectorInstance implements Connector {
+export interface ConnectorSpec {
+  type: string;
+  timeout?: number | undefined;
+  scan(config: Record<string, unknown>, ctx: { signal: AbortSignal; name: string }): AsyncIterable<PluginItem> | Iterable<PluginItem>;
+}
+
+export class ConnectorSpecInstance implements Connector {
   readonly label: string;
   readonly type: string;
   private readonly name: string;
-  private readonly def: ExtensionConnector;
+  private readonly def: ConnectorSpec;
   private readonly config: Record<string, unknown>;
   private readonly timeoutSecs: number;
   private readonly warn: (message: string) => void;
 
-  constructor(def: ExtensionConnector, name: string, config: Readonly<Record<string, unknown>>, timeoutSecs: number, warn: (message: string) => void) {
+  constructor(def: ConnectorSpec, name: string, config: Readonly<Record<string, unknown>>, timeoutSecs: number, warn: (message: string) => void) {
     this.type = def.type;
     this.label = `${def.type}:${name}`;
     this.name = name;
@@ -34,7 +41,7 @@ export class ExtensionConnectorInstance implements Connector {
       if (listing === null || typeof listing !== 'object' || !(Symbol.asyncIterator in listing || Symbol.iterator in listing)) {
         throw invalid(`${this.label}: scan must return an (async) iterable of items`);
       }
-      const items: ExtensionItem[] = [];
+      const items: PluginItem[] = [];
       for await (const item of listing) {
         signal.throwIfAborted();
         items.push(item);

@@ -1,12 +1,21 @@
-// An extension's registerAgent definition as the app's Agent: arguments checked by AgentRegistry,
-// `resolve` run with a deadline and handed the built-in tools as `context`, its prompt checked.
+// An agent a plugin adds (`agents.add`; an extension's registerAgent through its adapter) as the app's
+// Agent: arguments checked by AgentRegistry, `resolve` run with a deadline, its prompt checked.
 import type { Agent, AgentArgument } from './agents.ts';
 import { parsePrompt } from './part-values/prompt.ts';
-import type { ExtensionAgent, ExtensionAgentContext } from './extension-api.ts';
-import { checkName, invalid, timeoutOf } from './extension-tool.ts';
+import { checkName, invalid, timeoutOf } from './plugin-tool.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
 
-export function toExtensionAgent(def: ExtensionAgent, defaultTimeoutSecs: number, context: ExtensionAgentContext): Agent {
+/** What plugin-parts.ts and the extensions plugin's adapter hand in (errors name it as `registerAgent(name)`). */
+export interface AgentSpec {
+  name: string;
+  description?: string | undefined;
+  tools?: string[] | undefined;
+  arguments?: { name: string; description?: string; required?: boolean }[] | undefined;
+  timeout?: number | undefined;
+  resolve(args: Record<string, unknown>, ctx: { signal: AbortSignal }): unknown;
+}
+
+export function agentFromSpec(def: AgentSpec, defaultTimeoutSecs: number): Agent {
   const where = `registerAgent(${JSON.stringify(def?.name)})`;
   checkName(def?.name, where);
   if (typeof def.resolve !== 'function') throw invalid(`${where}: \`resolve\` must be a function`);
@@ -22,7 +31,7 @@ export function toExtensionAgent(def: ExtensionAgent, defaultTimeoutSecs: number
     arguments: (def.arguments ?? []).map((a, i) => toArgument(a, `${where}: arguments[${i}]`)),
     resolve: (args, ctx) =>
       runWithDeadline(label, timeoutSecs, ctx.signal, async (signal) => {
-        const prompt = await def.resolve(args, { signal, context });
+        const prompt = await def.resolve(args, { signal });
         if (prompt === null || typeof prompt !== 'object') throw invalid(`${label}: resolve must return {system, tools?, messages?}`);
         return parsePrompt(prompt as unknown as Record<string, unknown>, tools, label, { blocks: true });
       }),

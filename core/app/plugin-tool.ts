@@ -1,17 +1,29 @@
-// An extension's registerTool definition checked and turned into the app's Tool: parameters (JSON
-// Schema or the script-tool list) become ParamSpecs, so ToolRegistry validates them like any tool; a
-// JSON Schema object is also kept whole (`inputSchema`), advertised and checked exactly as declared.
+// A tool with a deadline (a plugin's `tools.add` with `timeout` or `inputSchema`; an extension's
+// registerTool through its adapter) checked and turned into the app's Tool: parameters (JSON Schema or
+// the script-tool list) become ParamSpecs, so ToolRegistry validates them like any tool; a JSON Schema
+// object is also kept whole (`inputSchema`), advertised and checked exactly as declared.
 import type { Tool, ToolSchema } from './tools.ts';
 import { KbctxError } from '../domain/errors.ts';
 import { parseToolMeta } from './part-values/tool-meta.ts';
 import { PARAM_TYPES, type ParamSpec } from '../tools/param-spec.ts';
-import type { ExtensionTool } from './extension-api.ts';
+import type { ToolClient } from './tool-client.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
 import { NO_TOOL_CLIENT } from './tool-client.ts';
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-export function toExtensionTool(def: ExtensionTool, defaultTimeoutSecs: number): Tool {
+/** What plugin-parts.ts and the extensions plugin's adapter hand in (errors name it as `registerTool(name)`). */
+export interface ToolSpec {
+  name: string;
+  description?: string | undefined;
+  /** A JSON Schema object or the script-tool parameter list. */
+  parameters?: unknown;
+  timeout?: number | undefined;
+  readOnly?: boolean | undefined;
+  execute(params: Record<string, unknown>, ctx: { signal: AbortSignal; client: ToolClient }): unknown;
+}
+
+export function toolFromSpec(def: ToolSpec, defaultTimeoutSecs: number): Tool {
   const where = `registerTool(${JSON.stringify(def?.name)})`;
   checkName(def?.name, where);
   if (typeof def.execute !== 'function') throw invalid(`${where}: \`execute\` must be a function`);

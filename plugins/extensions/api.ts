@@ -1,8 +1,7 @@
-// The contract a compiled extension module is written against (docs/extensions.md): its default
-// export receives a KbctxExtensionHost and registers tools, agents and connector types. Types only.
-import type { PluginItem } from '../hook-types.ts';
-import type { PromptContentBlock } from './part-values/content-block.ts';
-import type { ToolClient } from './tool-client.ts';
+// The extensions plugin's contract entry (ADR 0160): the contract a compiled extension module is
+// written against (docs/extensions.md: its default export receives a KbctxExtensionHost and registers
+// tools, agents and connector types; the package re-exports these types), and the loader's service.
+import { createServiceRef, type ExtensionsConfig, type Plugin, type PluginItem, type PromptContentBlock, type ToolClient } from '../../core/api/plugin.ts';
 
 /** A tool parameter in the script-tool form; `parameters` may also be a JSON Schema object. */
 export interface ExtensionParameter {
@@ -16,8 +15,8 @@ export interface ExtensionParameter {
 
 /** `{type: 'object', properties: {...}, required: [...]}`: one level, the types of ExtensionParameter. */
 export interface ExtensionJsonSchema {
-  type: 'object';
   properties?: Record<string, Omit<ExtensionParameter, 'name' | 'required'>>;
+  type: 'object';
   required?: string[];
 }
 
@@ -27,7 +26,7 @@ export interface ExtensionCallContext {
 }
 
 export interface ExtensionToolContext extends ExtensionCallContext {
-  /** Log messages and progress to the calling client: MCP notifications; no-ops over REST and the CLI (docs/plugins.md). */
+  /** Log messages and progress to the calling client: MCP notifications; no-ops over REST and the CLI (docs/plugins-reference.md). */
   client: ToolClient;
 }
 
@@ -88,3 +87,33 @@ export interface KbctxExtensionHost {
 
 /** The default export of an extension module. */
 export type KbctxExtension = (kbctx: KbctxExtensionHost) => void | Promise<void>;
+
+export interface ExtensionDeps {
+  version: string;
+  /** What agents' `resolve` receives as `context`. */
+  context: ExtensionAgentContext;
+  /** Names an extension tool may not take (the built-in tools). */
+  reservedTools: ReadonlySet<string>;
+  /** Item warnings of its connectors (a bad item is skipped). */
+  warn: (message: string) => void;
+}
+
+export interface ExtensionLoadFailure {
+  /** `extension:<module as written>`. */
+  label: string;
+  /** The resolved path (when resolution got that far) and the error. */
+  message: string;
+}
+
+export interface LoadedExtensions {
+  /** One plugin per module that loaded, in config order, with the file it came from. */
+  plugins: { plugin: Plugin; file: string }[];
+  failures: ExtensionLoadFailure[];
+}
+
+export interface ExtensionsService {
+  load(config: ExtensionsConfig, deps: ExtensionDeps): Promise<LoadedExtensions>;
+}
+
+/** The loader, provided by the extensions plugin (which loads the configured modules itself at `boot`). */
+export const extensionsService = createServiceRef<ExtensionsService>('kbctx.extensions');
