@@ -18,17 +18,27 @@ const provider = await startHashingProvider(16, { delayMs: 20 });
 const PENDING = 2 * PER + 1;
 
 /** A fresh workspace: 2 × PER documents indexed with embeddings off, one more written, provider m1 configured. */
-async function backlog(): Promise<{ ws: Workspace; kbctx: (args: string[]) => Promise<number>; config: (model: string) => void }> {
+async function backlog(): Promise<{
+  ws: Workspace;
+  kbctx: (args: string[]) => Promise<number>;
+  config: (model: string) => void;
+}> {
   const ws = new Workspace('kbctx-embed-repeat-bench-');
   const kbctx = (args: string[]): Promise<number> =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, ...args], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: 'ignore' });
+      const child = spawn(process.execPath, [bin, ...args], {
+        cwd: ws.dir,
+        env: { ...process.env, KBCTX_CONFIG: '' },
+        stdio: 'ignore',
+      });
       child.on('error', reject);
       child.on('close', (code) => resolve(code ?? -1));
     });
   const config = (model: string | null): void =>
     ws.config(
-      (model === null ? '' : `[embedding]\nprovider = "openai"\nbase_url = "${provider.baseUrl}"\nmodel = "${model}"\ndims = 16\nbatch_size = 4\nconcurrency = 1\n`) +
+      (model === null
+        ? ''
+        : `[embedding]\nprovider = "openai"\nbase_url = "${provider.baseUrl}"\nmodel = "${model}"\ndims = 16\nbatch_size = 4\nconcurrency = 1\n`) +
         '[connectors.filesystem.a]\nroot = "a"\n[connectors.filesystem.b]\nroot = "b"\n',
     );
   for (let i = 0; i < PER; i++) {
@@ -53,7 +63,9 @@ console.log(bin);
 try {
   const one = await backlog();
   one.ws.write('a/newer.md', '# Newer\n\nAnother note about herons.\n');
-  console.log(`sync of one connector writing 1 document (${PENDING} chunks pending): ${await computedBy(() => one.kbctx(['sync', 'filesystem:a']))} vectors computed (ideal 1)`);
+  console.log(
+    `sync of one connector writing 1 document (${PENDING} chunks pending): ${await computedBy(() => one.kbctx(['sync', 'filesystem:a']))} vectors computed (ideal 1)`,
+  );
   one.ws.cleanup();
 
   const two = await backlog();
@@ -64,11 +76,15 @@ try {
     await two.kbctx(['sync', 'all']);
     await embedding;
   });
-  console.log(`no-change sync beside embed pending: ${beside} vectors computed for ${PENDING} chunks (ideal ${PENDING})`);
+  console.log(
+    `no-change sync beside embed pending: ${beside} vectors computed for ${PENDING} chunks (ideal ${PENDING})`,
+  );
   two.ws.cleanup();
 
   const three = await backlog();
-  const both = await computedBy(() => Promise.all([three.kbctx(['embed', 'pending']), three.kbctx(['embed', 'pending'])]));
+  const both = await computedBy(() =>
+    Promise.all([three.kbctx(['embed', 'pending']), three.kbctx(['embed', 'pending'])]),
+  );
   console.log(`two embed pending at once: ${both} vectors computed for ${PENDING} chunks (ideal ${PENDING})`);
   three.ws.cleanup();
 } finally {

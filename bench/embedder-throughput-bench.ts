@@ -16,21 +16,43 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const BATCH = 32;
 
 // ~120-word chunks mixing topic words and common words (the tiny model's vocabulary, and plain English).
-const words = [...TINY_TOPICS.flat(), ...'the of and a to in is for on with as that by this from be are at or it an'.split(' '), 'replication', 'checkpoint', 'kingfisher'];
-const texts = Array.from({ length: CHUNKS }, (_, i) => Array.from({ length: 120 }, (_, j) => words[(i * 31 + j * 7) % words.length]).join(' '));
+const words = [
+  ...TINY_TOPICS.flat(),
+  ...'the of and a to in is for on with as that by this from be are at or it an'.split(' '),
+  'replication',
+  'checkpoint',
+  'kingfisher',
+];
+const texts = Array.from({ length: CHUNKS }, (_, i) =>
+  Array.from({ length: 120 }, (_, j) => words[(i * 31 + j * 7) % words.length]).join(' '),
+);
 
 const options = (provider: string, extra: Record<string, unknown>): EmbedderOptions => ({
-  provider, model: null, dims: null, batchSize: BATCH, concurrency: 1, extra, baseDir: process.cwd(), env: {},
+  provider,
+  model: null,
+  dims: null,
+  batchSize: BATCH,
+  concurrency: 1,
+  extra,
+  baseDir: process.cwd(),
+  env: {},
 });
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-embed-bench-'));
 await writeTinyModel(path.join(dir, 'tiny'));
 const embedders: [string, Embedder][] = [
   ['local (USE Lite, TF.js/WASM, worker thread)', createLocalEmbedder(options('local', {}))],
-  ['transformers (tiny ONNX model, worker)', createTransformersEmbedder(options('transformers', { model_path: path.join(dir, 'tiny') }))],
+  [
+    'transformers (tiny ONNX model, worker)',
+    createTransformersEmbedder(options('transformers', { model_path: path.join(dir, 'tiny') })),
+  ],
 ];
 const real = process.env['BENCH_MODEL_PATH'];
-if (real) embedders.push([`transformers (${path.basename(real)})`, createTransformersEmbedder(options('transformers', { model_path: path.resolve(real) }))]);
+if (real)
+  embedders.push([
+    `transformers (${path.basename(real)})`,
+    createTransformersEmbedder(options('transformers', { model_path: path.resolve(real) })),
+  ]);
 
 for (const [, e] of embedders) await e.embed(['warm up']);
 const rates = new Map<string, number[]>(embedders.map(([label]) => [label, []]));
@@ -41,7 +63,12 @@ for (let round = 0; round < ROUNDS; round++) {
     rates.get(label)!.push(texts.length / ((performance.now() - started) / 1000));
   }
 }
-console.log(`${CHUNKS} chunks of ~120 words, batches of ${BATCH}, ${ROUNDS} rounds alternating, ${availableParallelism()} cores (shared)`);
-for (const [label, r] of rates) console.log(`${label.padEnd(46)} median ${median(r).toFixed(1)} chunks/s  (rounds: ${r.map((x) => x.toFixed(1)).join(', ')})`);
+console.log(
+  `${CHUNKS} chunks of ~120 words, batches of ${BATCH}, ${ROUNDS} rounds alternating, ${availableParallelism()} cores (shared)`,
+);
+for (const [label, r] of rates)
+  console.log(
+    `${label.padEnd(46)} median ${median(r).toFixed(1)} chunks/s  (rounds: ${r.map((x) => x.toFixed(1)).join(', ')})`,
+  );
 for (const [, e] of embedders) await (e as { close?: () => Promise<void> }).close?.();
 rmSync(dir, { recursive: true, force: true });

@@ -25,7 +25,10 @@ function buildRepo(dir: string): void {
     for (let i = c * perCommit; i < (c + 1) * perCommit; i++) {
       const file = path.join(dir, `docs/section-${i % 20}/page-${i}.md`);
       mkdirSync(path.dirname(file), { recursive: true });
-      const paragraphs = Array.from({ length: 6 }, (_, p) => `Paragraph ${p} of page ${i} talks about topic ${(i * 7 + p) % 97} and the ${c}th release.`);
+      const paragraphs = Array.from(
+        { length: 6 },
+        (_, p) => `Paragraph ${p} of page ${i} talks about topic ${(i * 7 + p) % 97} and the ${c}th release.`,
+      );
       writeFileSync(file, `---\ntitle: Page ${i}\n---\n# Page ${i}\n\n${paragraphs.join('\n\n')}\n`);
     }
     git(dir, 'add', '--all');
@@ -35,7 +38,11 @@ function buildRepo(dir: string): void {
 
 function timeSync(cwd: string): number {
   const started = performance.now();
-  const r = spawnSync(process.execPath, [KBCTX, 'sync', 'all'], { cwd, encoding: 'utf8', env: { ...process.env, KBCTX_CONFIG: '' } });
+  const r = spawnSync(process.execPath, [KBCTX, 'sync', 'all'], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, KBCTX_CONFIG: '' },
+  });
   const ms = performance.now() - started;
   if (r.status !== 0) throw new Error(`kbctx sync failed: ${r.stderr}`);
   return ms;
@@ -54,14 +61,23 @@ try {
   for (let run = 0; run < RUNS; run++) {
     const ws = path.join(root, `ws-${run}`);
     mkdirSync(path.join(ws, 'config'), { recursive: true });
-    writeFileSync(path.join(ws, 'config/kbctx.toml'), `[connectors.git.bench]\nurl = "${pathToFileURL(repo).href}"\nbranch = "main"\n`);
+    writeFileSync(
+      path.join(ws, 'config/kbctx.toml'),
+      `[connectors.git.bench]\nurl = "${pathToFileURL(repo).href}"\nbranch = "main"\n`,
+    );
     first.push(timeSync(ws));
     for (let i = 0; i < 3; i++) again.push(timeSync(ws));
   }
   const fmt = (ms: number): string => `${(ms / 1000).toFixed(3)} s`;
-  console.log(`git repository: ${FILES} Markdown files in ${COMMITS} commits; ${RUNS} runs (resync: ${again.length} runs)`);
-  console.log(`first sync (clone + index), median:  ${fmt(median(first))}   [${first.map(fmt).join(', ')}]   target ≤ 3 s`);
-  console.log(`no-change resync, median:            ${fmt(median(again))}   [min ${fmt(Math.min(...again))}, max ${fmt(Math.max(...again))}]   target ≤ 0.3 s`);
+  console.log(
+    `git repository: ${FILES} Markdown files in ${COMMITS} commits; ${RUNS} runs (resync: ${again.length} runs)`,
+  );
+  console.log(
+    `first sync (clone + index), median:  ${fmt(median(first))}   [${first.map(fmt).join(', ')}]   target ≤ 3 s`,
+  );
+  console.log(
+    `no-change resync, median:            ${fmt(median(again))}   [min ${fmt(Math.min(...again))}, max ${fmt(Math.max(...again))}]   target ≤ 0.3 s`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -40,7 +40,8 @@ export async function runHostileScenario(o: HostileOptions): Promise<void> {
     return { ms, codes };
   };
   const [validResult] = await Promise.all([valid(), ...Array.from({ length: o.hostileClients }, hostile)]);
-  const count = (codes: string[]): string => [...new Set(codes)].map((c) => `${c}×${codes.filter((x) => x === c).length}`).join(', ');
+  const count = (codes: string[]): string =>
+    [...new Set(codes)].map((c) => `${c}×${codes.filter((x) => x === c).length}`).join(', ');
   const v = validResult.ms;
   console.log(
     `POST /tools/${o.valid} while ${o.hostileClients} clients keep calling POST /tools/${o.runaway} for ${(o.durationMs / 1000).toFixed(0)} s: ` +

@@ -15,14 +15,38 @@ import { fmtMs, median, percentile } from './stats.ts';
 const SYNCS = Number(process.argv[2] ?? 1000);
 const BASE = 1000;
 
-function doc(i: number, version: number): { doc: StoredDocument; chunks: { id: string; documentId: string; chunkIndex: number; text: string; contentHash: string }[] } {
+function doc(
+  i: number,
+  version: number,
+): {
+  doc: StoredDocument;
+  chunks: { id: string; documentId: string; chunkIndex: number; text: string; contentHash: string }[];
+} {
   const text = `Note ${i} version ${version}: ${Array.from({ length: 80 }, (_, w) => `term${(i * 13 + w * 7 + version) % 2003}`).join(' ')}`;
   const id = documentId('filesystem:notes', `n${i}.md`);
   const d: StoredDocument = {
-    id, source: 'filesystem:notes', connector: 'filesystem:notes', sourceId: `n${i}.md`, sourceUrl: null, title: `Note ${i}`, body: text,
-    contentType: 'text/markdown', metadata: {}, updatedAt: new Date().toISOString(), contentHash: sha256Hex(text),
+    id,
+    source: 'filesystem:notes',
+    connector: 'filesystem:notes',
+    sourceId: `n${i}.md`,
+    sourceUrl: null,
+    title: `Note ${i}`,
+    body: text,
+    contentType: 'text/markdown',
+    metadata: {},
+    updatedAt: new Date().toISOString(),
+    contentHash: sha256Hex(text),
   };
-  return { doc: d, chunks: chunkIds(id, [text]).map((cid) => ({ id: cid, documentId: id, chunkIndex: 0, text, contentHash: sha256Hex(text) })) };
+  return {
+    doc: d,
+    chunks: chunkIds(id, [text]).map((cid) => ({
+      id: cid,
+      documentId: id,
+      chunkIndex: 0,
+      text,
+      contentHash: sha256Hex(text),
+    })),
+  };
 }
 
 function folder(dir: string): { files: number; mb: number; versions: number } {

@@ -24,7 +24,11 @@ interface Server {
 }
 
 function startServer(dir: string): Promise<Server> {
-  const child = spawn(process.execPath, [KBCTX, 'serve', 'mcp', '--bind', '127.0.0.1:0'], { cwd: dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [KBCTX, 'serve', 'mcp', '--bind', '127.0.0.1:0'], {
+    cwd: dir,
+    env: { ...process.env, KBCTX_CONFIG: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
@@ -47,7 +51,11 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
 }
 
 async function hits(url: string, query: string): Promise<number> {
-  const res = await fetch(`${url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const res = await fetch(`${url}/tools/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   return ((await res.json()) as { results: unknown[] }).results.length;
 }
 
@@ -57,7 +65,10 @@ const page = (i: number, version: string): string =>
 const only = process.argv[2]; // 'folder' or 'idle' runs one part
 // BENCH_ENGINE=lancedb runs the same on the LanceDB store (issue 24: a save searchable as fast as on SQLite).
 const ENGINE = process.env['BENCH_ENGINE'] ?? 'sqlite';
-const DB = ENGINE === 'sqlite' ? '' : `[db]\nengine = "${ENGINE}"\npath = ".kbctx/index.${ENGINE === 'lancedb' ? 'lance' : ENGINE}"\n\n`;
+const DB =
+  ENGINE === 'sqlite'
+    ? ''
+    : `[db]\nengine = "${ENGINE}"\npath = ".kbctx/index.${ENGINE === 'lancedb' ? 'lance' : ENGINE}"\n\n`;
 
 async function folderBench(root: string): Promise<void> {
   const dir = path.join(root, 'folder');
@@ -72,11 +83,15 @@ async function folderBench(root: string): Promise<void> {
   git('-c', 'user.email=b@example.com', '-c', 'user.name=Bench', 'add', '--all');
   git('-c', 'user.email=b@example.com', '-c', 'user.name=Bench', 'commit', '--quiet', '-m', 'alpha');
   git('checkout', '--quiet', '-b', 'beta');
-  for (let i = 0; i < FOLDER_FILES; i++) writeFileSync(path.join(docs, `s${i % 50}`, `p${i}.md`), page(i, 'betarelease'));
+  for (let i = 0; i < FOLDER_FILES; i++)
+    writeFileSync(path.join(docs, `s${i % 50}`, `p${i}.md`), page(i, 'betarelease'));
   git('-c', 'user.email=b@example.com', '-c', 'user.name=Bench', 'commit', '--quiet', '-am', 'beta');
   git('checkout', '--quiet', 'main');
   mkdirSync(path.join(dir, 'config'));
-  writeFileSync(path.join(dir, 'config', 'kbctx.toml'), `${DB}[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`);
+  writeFileSync(
+    path.join(dir, 'config', 'kbctx.toml'),
+    `${DB}[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`,
+  );
   const server = await startServer(dir);
   try {
     await waitFor(() => /sync filesystem:docs \(start\)/.test(server.log()), 'start-up sync');
@@ -97,11 +112,16 @@ async function folderBench(root: string): Promise<void> {
       await waitFor(async () => (await hits(server.url, `edittoken${n}x`)) === 0, `delete ${n}`);
       deletes.push(performance.now() - started);
     }
-    console.log(`save → searchable (${EDITS} edits, ${FOLDER_FILES}-file folder): p50 ${fmtMs(percentile(edits, 50))} ms, p95 ${fmtMs(percentile(edits, 95))} ms`);
-    console.log(`delete → gone (${EDITS} deletes): p50 ${fmtMs(percentile(deletes, 50))} ms, p95 ${fmtMs(percentile(deletes, 95))} ms`);
+    console.log(
+      `save → searchable (${EDITS} edits, ${FOLDER_FILES}-file folder): p50 ${fmtMs(percentile(edits, 50))} ms, p95 ${fmtMs(percentile(edits, 95))} ms`,
+    );
+    console.log(
+      `delete → gone (${EDITS} deletes): p50 ${fmtMs(percentile(deletes, 50))} ms, p95 ${fmtMs(percentile(deletes, 95))} ms`,
+    );
     if (ENGINE !== 'sqlite') return; // the checkout burst below counts documents in the SQLite file
     const db = new DatabaseSync(path.join(dir, '.kbctx', 'kbctx.sqlite'), { readOnly: true });
-    const count = (where: string): number => Number((db.prepare(`SELECT count(*) AS n FROM documents ${where}`).get() as { n: number }).n);
+    const count = (where: string): number =>
+      Number((db.prepare(`SELECT count(*) AS n FROM documents ${where}`).get() as { n: number }).n);
     git('checkout', '--quiet', '--', '.'); // restore the deleted files before switching branches
     await waitFor(() => count('') === FOLDER_FILES, 'restored files indexed');
     await sleep(1000);
@@ -114,11 +134,17 @@ async function folderBench(root: string): Promise<void> {
     await waitFor(() => beta() === FOLDER_FILES, 'checkout indexed');
     const matchedMs = performance.now() - started;
     await sleep(3000); // any trailing sync would show up here
-    const lines = server.log().slice(mark).split('\n').filter((l) => l.startsWith('sync filesystem:docs (watch)'));
+    const lines = server
+      .log()
+      .slice(mark)
+      .split('\n')
+      .filter((l) => l.startsWith('sync filesystem:docs (watch)'));
     const syncs = lines.length;
     for (const l of lines) console.log(`  ${l.replace(/; next .*/, '')}`);
     db.close();
-    console.log(`git checkout of ${FOLDER_FILES} changed files (git took ${fmtMs(checkoutMs)} ms): ${syncs} sync(s); index matched after ${fmtMs(matchedMs)} ms`);
+    console.log(
+      `git checkout of ${FOLDER_FILES} changed files (git took ${fmtMs(checkoutMs)} ms): ${syncs} sync(s); index matched after ${fmtMs(matchedMs)} ms`,
+    );
   } finally {
     server.child.kill('SIGTERM');
   }
@@ -137,8 +163,15 @@ async function idleBench(root: string): Promise<void> {
     writeFileSync(file, `# File ${i}\n\nShort note ${i}.\n`);
   }
   mkdirSync(path.join(dir, 'config'));
-  writeFileSync(path.join(dir, 'config', 'kbctx.toml'), `${DB}[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`);
-  execFileSync(process.execPath, [KBCTX, 'sync', 'all'], { cwd: dir, stdio: 'ignore', env: { ...process.env, KBCTX_CONFIG: '' } });
+  writeFileSync(
+    path.join(dir, 'config', 'kbctx.toml'),
+    `${DB}[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`,
+  );
+  execFileSync(process.execPath, [KBCTX, 'sync', 'all'], {
+    cwd: dir,
+    stdio: 'ignore',
+    env: { ...process.env, KBCTX_CONFIG: '' },
+  });
   const started = performance.now();
   const server = await startServer(dir);
   try {

@@ -22,7 +22,10 @@ const KBCTX = fileURLToPath(new URL('../bin/kbctx.js', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-bench-'));
 try {
   const docs = writeCorpus(path.join(dir, 'corpus'));
-  writeFileSync(path.join(dir, 'kbctx.toml'), `[db]\npath = "index.sqlite"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs = ["*.md"]\n`);
+  writeFileSync(
+    path.join(dir, 'kbctx.toml'),
+    `[db]\npath = "index.sqlite"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs = ["*.md"]\n`,
+  );
   const cli = (): number => {
     const started = performance.now();
     const r = spawnSync(process.execPath, [KBCTX, '-c', 'kbctx.toml', 'sync', 'all'], { cwd: dir, encoding: 'utf8' });
@@ -47,8 +50,12 @@ try {
   await kbctx.close();
 
   console.log(`SciFact: ${docs} documents, ${queries.length} queries, ${RUNS} runs each (median shown)`);
-  console.log(`  full index (kbctx sync all, new db)   ${fmtMs(median(full))} ms   runs: ${full.map(fmtMs).join(', ')}`);
-  console.log(`  no-change resync (kbctx sync all)     ${fmtMs(median(resync))} ms   runs: ${resync.map(fmtMs).join(', ')}`);
+  console.log(
+    `  full index (kbctx sync all, new db)   ${fmtMs(median(full))} ms   runs: ${full.map(fmtMs).join(', ')}`,
+  );
+  console.log(
+    `  no-change resync (kbctx sync all)     ${fmtMs(median(resync))} ms   runs: ${resync.map(fmtMs).join(', ')}`,
+  );
   console.log(`  keyword search p50 (in-process)      ${fmtMs(median(p50s))} ms   runs: ${p50s.map(fmtMs).join(', ')}`);
   console.log(`  keyword search p95 (in-process)      ${fmtMs(median(p95s))} ms   runs: ${p95s.map(fmtMs).join(', ')}`);
 } finally {

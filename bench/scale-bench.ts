@@ -47,7 +47,9 @@ try {
   const queries = loadQueries();
   const chunking = { maxTokens: 700, overlapTokens: 80 };
   let written = 0;
-  console.log(`SciFact replicated; ${queries.length} queries; ${RUNS} passes per engine (median p50/p95 shown); machine shared, 2 cores`);
+  console.log(
+    `SciFact replicated; ${queries.length} queries; ${RUNS} passes per engine (median p50/p95 shown); machine shared, 2 cores`,
+  );
   for (const target of SIZES) {
     const writer = openSqliteStore(file);
     const addMs = await timeAsync(async () => {
@@ -56,7 +58,12 @@ try {
         const d = corpus[written % corpus.length]!;
         const copy = Math.floor(written / corpus.length);
         const sourceId = `${d._id}-r${copy}.md`;
-        const doc = toDocument({ sourceId, title: d.title, body: `# ${d.title}\n\n${d.text}\n` }, `scifact:${sourceId}`, 'filesystem:scifact', 'filesystem:scifact');
+        const doc = toDocument(
+          { sourceId, title: d.title, body: `# ${d.title}\n\n${d.text}\n` },
+          `scifact:${sourceId}`,
+          'filesystem:scifact',
+          'filesystem:scifact',
+        );
         await writer.upsertDocument(doc, toChunks(doc, chunking), null);
       }
       await writer.endBulk();
@@ -75,15 +82,22 @@ try {
 
     const lines: string[] = [];
     for (const engine of ['postings', 'fts5'] as const) {
-      const config = parseConfig(`[db]\npath = "index.sqlite"\nkeyword_engine = "${engine}"\n[retrieval]\ncache_size = 0\n`, { file: 'bench.toml', cwd: dir });
+      const config = parseConfig(
+        `[db]\npath = "index.sqlite"\nkeyword_engine = "${engine}"\n[retrieval]\ncache_size = 0\n`,
+        { file: 'bench.toml', cwd: dir },
+      );
       const kbctx = openKbctx(config);
       const params = queries.map((q) => parseSearchParams({ query: q.text, mode: 'keyword' }, config.retrieval));
       const { p50s, p95s } = await timeSearches(kbctx.index.searchDeps(), params, RUNS);
       await kbctx.close();
-      lines.push(`    ${engine.padEnd(8)}  p50 ${fmtMs(median(p50s)).padStart(7)} ms   p95 ${fmtMs(median(p95s)).padStart(7)} ms   (p50 runs: ${p50s.map(fmtMs).join(', ')})`);
+      lines.push(
+        `    ${engine.padEnd(8)}  p50 ${fmtMs(median(p50s)).padStart(7)} ms   p95 ${fmtMs(median(p95s)).padStart(7)} ms   (p50 runs: ${p50s.map(fmtMs).join(', ')})`,
+      );
     }
     console.log(`${target} documents`);
-    console.log(`  add documents ${fmtMs(addMs)} ms (${written} total), tidy ${fmtMs(tidyMs)} ms (FTS merge + postings refresh)`);
+    console.log(
+      `  add documents ${fmtMs(addMs)} ms (${written} total), tidy ${fmtMs(tidyMs)} ms (FTS merge + postings refresh)`,
+    );
     console.log(`  postings: built from FTS5 ${fmtMs(buildMs)} ms, loaded from file ${fmtMs(loadMs)} ms`);
     console.log(`  size: database ${mb(size(file) + size(`${file}-wal`))}, postings file ${mb(keywordBytes)}`);
     console.log(`  keyword search (app level, limit 12, cache off)\n${lines.join('\n')}`);

@@ -35,10 +35,19 @@ mkdirSync(path.join(dir, 'docs'));
 mkdirSync(path.join(dir, 'tools'));
 const words = ['deploy', 'rotate', 'keys', 'login', 'cache', 'queue', 'retry', 'schema', 'index', 'backup'];
 for (let i = 0; i < 300; i++) {
-  writeFileSync(path.join(dir, 'docs', `d${i}.md`), `# Note ${i}\n\n${Array.from({ length: 80 }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ')}\n`);
+  writeFileSync(
+    path.join(dir, 'docs', `d${i}.md`),
+    `# Note ${i}\n\n${Array.from({ length: 80 }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ')}\n`,
+  );
 }
-writeFileSync(path.join(dir, 'tools', 'trivial.lua'), 'tool = { parameters = { { name = "x", type = "integer", default = 1 } } }\nfunction tool.execute(p) return { x = p.x } end\n');
-writeFileSync(path.join(dir, 'tools', 'runaway.lua'), 'tool = { parameters = {} }\nfunction tool.execute() while true do end end\n');
+writeFileSync(
+  path.join(dir, 'tools', 'trivial.lua'),
+  'tool = { parameters = { { name = "x", type = "integer", default = 1 } } }\nfunction tool.execute(p) return { x = p.x } end\n',
+);
+writeFileSync(
+  path.join(dir, 'tools', 'runaway.lua'),
+  'tool = { parameters = {} }\nfunction tool.execute() while true do end end\n',
+);
 const kbctx = openKbctx(
   parseConfig(
     `[db]\npath = "index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.trivial]\npath = "tools/trivial.lua"\n[tools.script.runaway]\npath = "tools/runaway.lua"\ntimeout = ${TIMEOUT_SECS}\n` +
@@ -48,7 +57,11 @@ const kbctx = openKbctx(
 );
 
 try {
-  await syncConnectors(kbctx.index.syncDeps(), await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.index.createConnector(r))), { full: false });
+  await syncConnectors(
+    kbctx.index.syncDeps(),
+    await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.index.createConnector(r))),
+    { full: false },
+  );
   const failures = await kbctx.ready();
   if (failures.length > 0) throw new Error(failures.map((f) => f.message).join('; '));
   const tools = kbctx.tools();
@@ -61,20 +74,47 @@ try {
     await tools.call('trivial', { x: i });
     perCall.push(performance.now() - started);
   }
-  if (!ONLY_HOSTILE) console.log(`trivial script tool, ToolRegistry.call, ${CALLS} sequential calls: p50 ${fmtMs(percentile(perCall, 50))} ms, p95 ${fmtMs(percentile(perCall, 95))} ms`);
+  if (!ONLY_HOSTILE)
+    console.log(
+      `trivial script tool, ToolRegistry.call, ${CALLS} sequential calls: p50 ${fmtMs(percentile(perCall, 50))} ms, p95 ${fmtMs(percentile(perCall, 95))} ms`,
+    );
 
   // The real REST + MCP server, as `kbctx serve mcp` builds it.
   const agents = kbctx.agents();
-  const mcp = createMcpHttpHandler({ server: createServerFactory({ tools, agents, version: VERSION, log: () => {} }), maxBodyBytes: kbctx.config.server.maxBodyBytes, listenLimits: listenLimitsOf(kbctx.config.server), log: () => {} });
-  const server = await buildHttpApp({ version: VERSION, config: kbctx.config.server, bindHost: '127.0.0.1', surfaces: [restSurface({ tools, agents }), mcpHttpSurface(mcp)], log: () => {} });
+  const mcp = createMcpHttpHandler({
+    server: createServerFactory({ tools, agents, version: VERSION, log: () => {} }),
+    maxBodyBytes: kbctx.config.server.maxBodyBytes,
+    listenLimits: listenLimitsOf(kbctx.config.server),
+    log: () => {},
+  });
+  const server = await buildHttpApp({
+    version: VERSION,
+    config: kbctx.config.server,
+    bindHost: '127.0.0.1',
+    surfaces: [restSurface({ tools, agents }), mcpHttpSurface(mcp)],
+    log: () => {},
+  });
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   const address = server.server.address() as { port: number };
   const base = `http://127.0.0.1:${address.port}`;
   const request = (pathName: string, body?: unknown): Promise<Response> =>
-    fetch(`${base}${pathName}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(
+      `${base}${pathName}`,
+      body === undefined
+        ? {}
+        : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    );
 
   const runtime = (await kbctx.kernel.services.use(luaRuntimeService).open()).runtime;
-  const hostile = (): Promise<void> => runHostileScenario({ request, runaway: 'hostile', valid: 'trivial', hostileClients: 2, durationMs: 15_000, workers: () => runtime.workers });
+  const hostile = (): Promise<void> =>
+    runHostileScenario({
+      request,
+      runaway: 'hostile',
+      valid: 'trivial',
+      hostileClients: 2,
+      durationMs: 15_000,
+      workers: () => runtime.workers,
+    });
   if (ONLY_HOSTILE) {
     await hostile();
     await Promise.all([closeGracefully(server, 100), mcp.close()]);
@@ -85,13 +125,17 @@ try {
       await (await request('/tools/trivial', { x: i })).json();
       overRest.push(performance.now() - started);
     }
-    console.log(`trivial script tool, POST /tools/trivial, ${CALLS} sequential requests: p50 ${fmtMs(percentile(overRest, 50))} ms, p95 ${fmtMs(percentile(overRest, 95))} ms`);
+    console.log(
+      `trivial script tool, POST /tools/trivial, ${CALLS} sequential requests: p50 ${fmtMs(percentile(overRest, 50))} ms, p95 ${fmtMs(percentile(overRest, 95))} ms`,
+    );
 
     const probe = async (pathName: string, until: () => boolean, every: number): Promise<number[]> => {
       const out: number[] = [];
       while (!until()) {
         const started = performance.now();
-        await (await (pathName === '/health' ? request('/health') : request('/tools/search', { query: 'rotate keys' }))).text();
+        await (
+          await (pathName === '/health' ? request('/health') : request('/tools/search', { query: 'rotate keys' }))
+        ).text();
         out.push(performance.now() - started);
         await new Promise((r) => setTimeout(r, every));
       }
@@ -99,7 +143,10 @@ try {
     };
     const timed = async (ms: number): Promise<{ health: number[]; search: number[] }> => {
       const end = performance.now() + ms;
-      const [health, searchTimes] = await Promise.all([probe('/health', () => performance.now() > end, 5), probe('/tools/search', () => performance.now() > end, 10)]);
+      const [health, searchTimes] = await Promise.all([
+        probe('/health', () => performance.now() > end, 5),
+        probe('/tools/search', () => performance.now() > end, 10),
+      ]);
       return { health, search: searchTimes };
     };
     const quiet = await timed(1500);
@@ -114,12 +161,17 @@ try {
         return { ms: performance.now() - started, code: String(res.status) };
       }),
     ).finally(() => (done = true));
-    const [results, health, searchTimes] = await Promise.all([storm, probe('/health', () => done, 5), probe('/tools/search', () => done, 10)]);
+    const [results, health, searchTimes] = await Promise.all([
+      storm,
+      probe('/health', () => done, 5),
+      probe('/tools/search', () => done, 10),
+    ]);
     const stormMs = performance.now() - stormStarted;
     await hostile();
     await Promise.all([closeGracefully(server, 100), mcp.close()]);
 
-    const line = (name: string, v: number[]): string => `${name}: n=${v.length} p50 ${fmtMs(percentile(v, 50))} ms, p99 ${fmtMs(percentile(v, 99))} ms, max ${fmtMs(Math.max(...v))} ms`;
+    const line = (name: string, v: number[]): string =>
+      `${name}: n=${v.length} p50 ${fmtMs(percentile(v, 50))} ms, p99 ${fmtMs(percentile(v, 99))} ms, max ${fmtMs(Math.max(...v))} ms`;
     console.log(line('/health before the storm', quiet.health));
     console.log(line('POST /tools/search before the storm', quiet.search));
     console.log(line(`/health during ${STORM} runaway calls`, health));
@@ -128,7 +180,12 @@ try {
     const codes = [...new Set(results.map((r) => r.code))].join(',');
     console.log(
       `POST /tools/runaway ×${results.length}: answered (status ${codes}) in ${fmtMs(stormMs)} ms; time-out ${TIMEOUT_SECS} s, answered at ` +
-        `median ${fmtMs(percentile(results.map((r) => r.ms), 50))} ms, max ${fmtMs(Math.max(...results.map((r) => r.ms)))} ms ` +
+        `median ${fmtMs(
+          percentile(
+            results.map((r) => r.ms),
+            50,
+          ),
+        )} ms, max ${fmtMs(Math.max(...results.map((r) => r.ms)))} ms ` +
         `(error: median ${(percentile(errors, 50) * 100).toFixed(1)} %, worst ${(Math.max(...errors.map(Math.abs)) * 100).toFixed(1)} %)`,
     );
     await tools.call('trivial', {});

@@ -4,7 +4,11 @@ import type { SearchParams } from '../core/app/search-params.ts';
 import { search, type SearchDeps } from '../core/app/search.ts';
 import { percentile } from './stats.ts';
 
-export async function timeSearches(deps: SearchDeps, params: readonly SearchParams[], runs: number): Promise<{ p50s: number[]; p95s: number[] }> {
+export async function timeSearches(
+  deps: SearchDeps,
+  params: readonly SearchParams[],
+  runs: number,
+): Promise<{ p50s: number[]; p95s: number[] }> {
   const uncached = { ...deps, cache: undefined }; // measure the search, not the response cache
   for (const p of params) await search(uncached, p); // warm-up (statements prepared, postings loaded)
   const p50s: number[] = [];

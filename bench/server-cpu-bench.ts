@@ -17,30 +17,54 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
 const TREES = (process.env['BENCH_TREES'] ?? REPO_ROOT).split(',').map((t) => path.resolve(t));
 const TICK_MS = 10; // USER_HZ 100
 
-const readJsonl = <T>(file: string): T[] => readFileSync(path.join(DATA, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
+const readJsonl = <T>(file: string): T[] =>
+  readFileSync(path.join(DATA, file), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as T);
 const queries = readJsonl<{ text: string }>('train-queries.jsonl').map((q) => q.text);
 
 const ws = new Workspace('kbctx-bench-server-cpu-');
-for (const d of readJsonl<{ _id: string; title: string; text: string }>('corpus.jsonl')) ws.write(`docs/${d._id}.md`, `# ${d.title}\n\n${d.text}\n`);
-const serverToml = (cacheSize: number): string => `[connectors.filesystem.scifact]\nroot = "${ws.path('docs')}"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = ${cacheSize}\n`;
+for (const d of readJsonl<{ _id: string; title: string; text: string }>('corpus.jsonl'))
+  ws.write(`docs/${d._id}.md`, `# ${d.title}\n\n${d.text}\n`);
+const serverToml = (cacheSize: number): string =>
+  `[connectors.filesystem.scifact]\nroot = "${ws.path('docs')}"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = ${cacheSize}\n`;
 /** Each tree syncs its own index (index formats may differ between trees). */
 const treeDir = (i: number): string => ws.path(`tree-${i}`);
 for (const [i, tree] of TREES.entries()) {
   mkdirSync(treeDir(i), { recursive: true });
   writeFileSync(path.join(treeDir(i), 'kbctx.toml'), serverToml(0));
   writeFileSync(path.join(treeDir(i), 'cached.toml'), serverToml(256));
-  const sync = spawnSync(process.execPath, [path.join(tree, 'bin/kbctx.js'), '-c', 'kbctx.toml', 'sync', 'all'], { cwd: treeDir(i), env: { ...process.env, KBCTX_CONFIG: '' }, encoding: 'utf8' });
+  const sync = spawnSync(process.execPath, [path.join(tree, 'bin/kbctx.js'), '-c', 'kbctx.toml', 'sync', 'all'], {
+    cwd: treeDir(i),
+    env: { ...process.env, KBCTX_CONFIG: '' },
+    encoding: 'utf8',
+  });
   if (sync.status !== 0) throw new Error(`${tree}: ${sync.stderr}`);
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 function post(base: URL, pathname: string, headers: Record<string, string>, body: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: base.hostname, port: base.port, path: pathname, method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d));
-      res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${pathname}: ${res.statusCode} ${text.slice(0, 200)}`))));
-    });
+    const req = http.request(
+      {
+        host: base.hostname,
+        port: base.port,
+        path: pathname,
+        method: 'POST',
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        agent,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(text)
+            : reject(new Error(`${pathname}: ${res.statusCode} ${text.slice(0, 200)}`)),
+        );
+      },
+    );
     req.on('error', reject).end(body);
   });
 }
@@ -52,7 +76,11 @@ function cpuMs(pid: number): number {
 }
 
 async function serve(tree: string, cwd: string, config: string): Promise<{ child: ChildProcess; base: URL }> {
-  const child = spawn(process.execPath, [path.join(tree, 'bin/kbctx.js'), '-c', config, 'serve', 'mcp'], { cwd, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [path.join(tree, 'bin/kbctx.js'), '-c', config, 'serve', 'mcp'], {
+    cwd,
+    env: { ...process.env, KBCTX_CONFIG: '' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const base = await new Promise<URL>((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`${tree}: serve exited with ${code}`)));
@@ -84,16 +112,69 @@ interface Scenario {
 
 const json = { 'content-type': 'application/json' };
 const mcp2025 = { ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
-const mcp2026 = { ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search' };
-const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-const toolsCall = (query: string, meta?: object): string => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query }, ...(meta ? { _meta: meta } : {}) } });
+const mcp2026 = {
+  ...json,
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  'mcp-name': 'search',
+};
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const toolsCall = (query: string, meta?: object): string =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'search', arguments: { query }, ...(meta ? { _meta: meta } : {}) },
+  });
 const scenarios = (firstId: string): Scenario[] => [
-  { name: 'REST POST /tools/search', path: '/tools/search', headers: json, bodies: queries.map((q) => JSON.stringify({ query: q })), times: 1 },
-  { name: 'MCP tools/call search (2025, stateless)', path: '/mcp', headers: mcp2025, bodies: queries.map((q) => toolsCall(q)), times: 1 },
-  { name: 'MCP tools/call search (2026-07-28)', path: '/mcp', headers: mcp2026, bodies: queries.map((q) => toolsCall(q, envelope)), times: 1 },
-  { name: 'REST POST /tools/get (no search)', path: '/tools/get', headers: json, bodies: [JSON.stringify({ id: firstId })], times: 5 },
-  { name: 'MCP tools/list (2025, no search)', path: '/mcp', headers: mcp2025, bodies: ['{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}'], times: 1 },
-  { name: 'REST POST /tools/search (cache on, 50 repeated)', path: '/tools/search', headers: json, bodies: queries.slice(0, 50).map((q) => JSON.stringify({ query: q })), times: 3, cached: true },
+  {
+    name: 'REST POST /tools/search',
+    path: '/tools/search',
+    headers: json,
+    bodies: queries.map((q) => JSON.stringify({ query: q })),
+    times: 1,
+  },
+  {
+    name: 'MCP tools/call search (2025, stateless)',
+    path: '/mcp',
+    headers: mcp2025,
+    bodies: queries.map((q) => toolsCall(q)),
+    times: 1,
+  },
+  {
+    name: 'MCP tools/call search (2026-07-28)',
+    path: '/mcp',
+    headers: mcp2026,
+    bodies: queries.map((q) => toolsCall(q, envelope)),
+    times: 1,
+  },
+  {
+    name: 'REST POST /tools/get (no search)',
+    path: '/tools/get',
+    headers: json,
+    bodies: [JSON.stringify({ id: firstId })],
+    times: 5,
+  },
+  {
+    name: 'MCP tools/list (2025, no search)',
+    path: '/mcp',
+    headers: mcp2025,
+    bodies: ['{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}'],
+    times: 1,
+  },
+  {
+    name: 'REST POST /tools/search (cache on, 50 repeated)',
+    path: '/tools/search',
+    headers: json,
+    bodies: queries.slice(0, 50).map((q) => JSON.stringify({ query: q })),
+    times: 3,
+    cached: true,
+  },
 ];
 
 /** µs of server CPU per request over `n` requests at concurrency 4. */
@@ -112,7 +193,9 @@ async function measureTree(i: number): Promise<Map<string, number>> {
   for (const cached of [false, true]) {
     const { child, base } = await serve(TREES[i]!, treeDir(i), cached ? 'cached.toml' : 'kbctx.toml');
     try {
-      const first = JSON.parse(await post(base, '/tools/search', json, JSON.stringify({ query: queries[0] }))) as { results: { id: string }[] };
+      const first = JSON.parse(await post(base, '/tools/search', json, JSON.stringify({ query: queries[0] }))) as {
+        results: { id: string }[];
+      };
       for (const s of scenarios(first.results[0]!.id).filter((x) => (x.cached ?? false) === cached)) {
         await cpuPerRequest(child.pid!, base, s, Math.min(N * s.times, 500)); // warm-up (JIT)
         figures.set(s.name, await cpuPerRequest(child.pid!, base, s, N * s.times));
@@ -124,18 +207,23 @@ async function measureTree(i: number): Promise<Map<string, number>> {
   return figures;
 }
 
-console.log(`server CPU per request: ${N} requests per scenario (x5 for get, x3 cached), concurrency 4, ${ROUNDS} round(s), trees: ${TREES.join(' | ')}`);
+console.log(
+  `server CPU per request: ${N} requests per scenario (x5 for get, x3 cached), concurrency 4, ${ROUNDS} round(s), trees: ${TREES.join(' | ')}`,
+);
 const all = TREES.map(() => new Map<string, number[]>());
 for (let round = 1; round <= ROUNDS; round++) {
   for (const i of TREES.keys()) {
     const figures = await measureTree(i);
     for (const [name, us] of figures) {
       all[i]!.set(name, [...(all[i]!.get(name) ?? []), us]);
-      console.log(`round ${round} ${path.basename(TREES[i]!).padEnd(10)} ${name.padEnd(48)} ${us.toFixed(0).padStart(6)} µs`);
+      console.log(
+        `round ${round} ${path.basename(TREES[i]!).padEnd(10)} ${name.padEnd(48)} ${us.toFixed(0).padStart(6)} µs`,
+      );
     }
   }
 }
 console.log(`medians (µs CPU per request): ${TREES.map((t) => path.basename(t)).join(' | ')}`);
-for (const name of all[0]!.keys()) console.log(`${name.padEnd(48)} ${all.map((m) => median(m.get(name)!).toFixed(0).padStart(6)).join(' | ')}`);
+for (const name of all[0]!.keys())
+  console.log(`${name.padEnd(48)} ${all.map((m) => median(m.get(name)!).toFixed(0).padStart(6)).join(' | ')}`);
 agent.destroy();
 ws.cleanup();

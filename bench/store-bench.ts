@@ -28,7 +28,7 @@ function vector(seed: number): Float32Array {
     x ^= x << 13;
     x ^= x >>> 17;
     x ^= x << 5;
-    v[i] = ((x >>> 0) / 0xffffffff) - 0.5;
+    v[i] = (x >>> 0) / 0xffffffff - 0.5;
   }
   const norm = Math.hypot(...v);
   return v.map((a) => a / norm);
@@ -38,12 +38,15 @@ function folderBytes(p: string): number {
   const s = statSync(p, { throwIfNoEntry: false });
   if (!s) return 0;
   if (s.isFile()) return s.size;
-  return readdirSync(p, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).reduce((sum, e) => sum + statSync(path.join(e.parentPath, e.name)).size, 0);
+  return readdirSync(p, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .reduce((sum, e) => sum + statSync(path.join(e.parentPath, e.name)).size, 0);
 }
 
 async function measure(kind: string, size: number, dir: string): Promise<void> {
   const file = path.join(dir, kind === 'lancedb' ? 'index.lance' : 'index.sqlite');
-  const open = (): Promise<Store> => (kind === 'lancedb' ? openLanceStore(file) : Promise.resolve(openSqliteStore(file)));
+  const open = (): Promise<Store> =>
+    kind === 'lancedb' ? openLanceStore(file) : Promise.resolve(openSqliteStore(file));
   const corpus = readJsonl<{ _id: string; title: string; text: string }>(path.join(SCIFACT_DIR, 'corpus.jsonl'));
   const writer = await open();
   const started = performance.now();
@@ -51,7 +54,12 @@ async function measure(kind: string, size: number, dir: string): Promise<void> {
   for (let i = 0; i < size; i++) {
     const d = corpus[i % corpus.length]!;
     const sourceId = `${d._id}-r${Math.floor(i / corpus.length)}.md`;
-    const doc = toDocument({ sourceId, title: d.title, body: `# ${d.title}\n\n${d.text}\n` }, `scifact:${sourceId}`, 'filesystem:scifact', 'filesystem:scifact');
+    const doc = toDocument(
+      { sourceId, title: d.title, body: `# ${d.title}\n\n${d.text}\n` },
+      `scifact:${sourceId}`,
+      'filesystem:scifact',
+      'filesystem:scifact',
+    );
     await writer.upsertDocument(doc, toChunks(doc, { maxTokens: 700, overlapTokens: 80 }), null);
   }
   await writer.endBulk();
@@ -60,7 +68,10 @@ async function measure(kind: string, size: number, dir: string): Promise<void> {
   for (let after = 0; ; ) {
     const page = await writer.pendingEmbeddings(SPACE, after, 2000);
     if (page.length === 0) break;
-    await writer.writeEmbeddings(SPACE, page.map((p) => ({ rowid: p.rowid, contentHash: p.contentHash, vector: vector(p.rowid % 1_000_003) })));
+    await writer.writeEmbeddings(
+      SPACE,
+      page.map((p) => ({ rowid: p.rowid, contentHash: p.contentHash, vector: vector(p.rowid % 1_000_003) })),
+    );
     after = page.at(-1)!.rowid;
   }
   await writer.compact();
@@ -86,7 +97,10 @@ async function measure(kind: string, size: number, dir: string): Promise<void> {
     await store.vectorSearch(query);
     vectors.push(performance.now() - t);
     t = performance.now();
-    await Promise.all([store.keywordSearch({ terms: queries[q]!, limit: 50, candidateK: 50 }), store.vectorSearch(query)]);
+    await Promise.all([
+      store.keywordSearch({ terms: queries[q]!, limit: 50, candidateK: 50 }),
+      store.vectorSearch(query),
+    ]);
     hybrid.push(performance.now() - t);
   }
   const counts = await store.counts();
@@ -95,7 +109,7 @@ async function measure(kind: string, size: number, dir: string): Promise<void> {
   console.log(
     `${kind.padEnd(7)} ${String(size).padStart(6)} docs (${counts.chunks} chunks): index ${(indexMs / 1000).toFixed(1)} s, open ${fmtMs(openMs)} ms; ` +
       `keyword p50 ${fmtMs(median(keyword))} ms p95 ${fmtMs(percentile(keyword, 95))} ms; vector p50 ${fmtMs(median(vectors))} ms; hybrid p50 ${fmtMs(median(hybrid))} ms; ` +
-      `disk ${(folderBytes(file) + folderBytes(`${file}-wal`) + folderBytes(`${file}.keyword`) + folderBytes(`${file}.vectors`)) / 1e6 | 0} MB; RSS ${(rss / 1e6).toFixed(0)} MB`,
+      `disk ${((folderBytes(file) + folderBytes(`${file}-wal`) + folderBytes(`${file}.keyword`) + folderBytes(`${file}.vectors`)) / 1e6) | 0} MB; RSS ${(rss / 1e6).toFixed(0)} MB`,
   );
 }
 
@@ -108,8 +122,18 @@ if (storeArg) {
     for (const kind of ['sqlite', 'lancedb']) {
       const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-bench-stores-'));
       try {
-        const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), kind, String(size), dir], { stdio: ['ignore', 'inherit', 'pipe'] });
-        if (r.status !== 0) console.log(`${kind} ${size}: failed (${r.stderr.toString().split('\n').find((l) => /Error/.test(l)) ?? r.status})`);
+        const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), kind, String(size), dir], {
+          stdio: ['ignore', 'inherit', 'pipe'],
+        });
+        if (r.status !== 0)
+          console.log(
+            `${kind} ${size}: failed (${
+              r.stderr
+                .toString()
+                .split('\n')
+                .find((l) => /Error/.test(l)) ?? r.status
+            })`,
+          );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -41,15 +41,20 @@ function clustered(n: number, centres: Float32Array[]): Float32Array {
   return m;
 }
 
-const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] as number;
+const pct = (xs: number[], p: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] as number;
 const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(0)} MB`;
 
 for (const n of sizes) {
-  const centres = Array.from({ length: Math.max(10, n / 100) }, () => normalizeInPlace(new Float32Array(DIMS).map(rand)));
+  const centres = Array.from({ length: Math.max(10, n / 100) }, () =>
+    normalizeInPlace(new Float32Array(DIMS).map(rand)),
+  );
   const t0 = performance.now();
   const matrix = clustered(n, centres);
   const queries = Array.from({ length: QUERIES }, () => clustered(1, centres));
-  console.log(`\n== ${n.toLocaleString('en')} vectors × ${DIMS} dims (${mb(matrix.byteLength)} float32; generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `\n== ${n.toLocaleString('en')} vectors × ${DIMS} dims (${mb(matrix.byteLength)} float32; generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
 
   const exact: number[][] = [];
   const native: number[] = [];
@@ -64,7 +69,9 @@ for (const n of sizes) {
     exactTopK(matrix, DIMS, q, 10);
     js.push(performance.now() - s);
   }
-  console.log(`exact top-10 (usearch SIMD scan): p50 ${pct(native, 0.5).toFixed(2)} ms  p95 ${pct(native, 0.95).toFixed(2)} ms`);
+  console.log(
+    `exact top-10 (usearch SIMD scan): p50 ${pct(native, 0.5).toFixed(2)} ms  p95 ${pct(native, 0.95).toFixed(2)} ms`,
+  );
   console.log(`exact top-10 (pure JS scan):      p50 ${pct(js, 0.5).toFixed(2)} ms`);
 
   const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-bench-'));
@@ -77,7 +84,10 @@ for (const n of sizes) {
     ann.refresh({
       generation: () => 1,
       rowids: () => rowids,
-      vectors: (ids) => ({ rowids: Int32Array.from(ids), matrix: matrix.subarray((ids[0] ?? 0) * DIMS, ((ids.at(-1) ?? -1) + 1) * DIMS) }),
+      vectors: (ids) => ({
+        rowids: Int32Array.from(ids),
+        matrix: matrix.subarray((ids[0] ?? 0) * DIMS, ((ids.at(-1) ?? -1) + 1) * DIMS),
+      }),
     });
     const buildS = (performance.now() - b) / 1000;
     const fileBytes = readdirSync(dir).reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0);
@@ -93,7 +103,10 @@ for (const n of sizes) {
       queries.forEach((q, i) => {
         const s = performance.now();
         const found = ann.search(q, candidates);
-        const top = found.map((r) => ({ r, s: dotAt(matrix, r * DIMS, q, DIMS) })).sort((a, b) => b.s - a.s || a.r - b.r).slice(0, 10);
+        const top = found
+          .map((r) => ({ r, s: dotAt(matrix, r * DIMS, q, DIMS) }))
+          .sort((a, b) => b.s - a.s || a.r - b.r)
+          .slice(0, 10);
         latencies.push(performance.now() - s);
         const truth = new Set(exact[i]);
         hits += top.filter((t) => truth.has(t.r)).length;

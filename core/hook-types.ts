@@ -61,7 +61,10 @@ export interface Embedder {
   readonly hybridAlpha?: number | undefined;
 }
 
-/** What a `createEmbedder.for(provider)` tap receives: the validated `[embedding]` section (camelCase) and the environment. */
+/**
+ * What a `createEmbedder.for(provider)` tap receives: the validated `[embedding]` section (camelCase) and the
+ * environment.
+ */
 export interface EmbedderOptions {
   readonly provider: string;
   readonly model: string | null;
@@ -101,7 +104,10 @@ export interface ExtractedText {
   metadata?: Record<string, unknown> | undefined;
 }
 
-/** The host's text extraction (service `fileExtraction`): asks the `extract.for(extension)` taps; undefined when none answers. */
+/**
+ * The host's text extraction (service `fileExtraction`): asks the `extract.for(extension)` taps; undefined when none
+ * answers.
+ */
 export type FileExtraction = (request: ExtractRequest) => Promise<ExtractedText | undefined>;
 
 /** A search request as it reaches the `query` and `rank` hooks. */
@@ -131,12 +137,17 @@ export interface PluginToolDef {
    * Default: the value is data, sent over MCP as JSON text (and `structuredContent` for an object).
    */
   content?: boolean;
-  /** What `kbctx tool list` shows as its origin (`script` for the Lua bridge's script tools); default the plugin's name. */
+  /**
+   * What `kbctx tool list` shows as its origin (`script` for the Lua bridge's script tools); default the plugin's name.
+   */
   source?: string;
   call(params: Record<string, unknown>, ctx: PluginToolContext): unknown;
 }
 
-/** A tool's `ctx`: the plugin's context plus `client`, log messages and progress to the calling client (MCP notifications; no-ops over REST and the CLI). */
+/**
+ * A tool's `ctx`: the plugin's context plus `client`, log messages and progress to the calling client (MCP
+ * notifications; no-ops over REST and the CLI).
+ */
 export interface PluginToolContext extends PluginContext {
   readonly client: ToolClient;
 }
@@ -163,7 +174,11 @@ export interface PluginResourceDef {
   title?: string;
   description?: string;
   mimeType?: string;
-  read(uri: string, values: Record<string, string>, ctx: PluginContext): PluginResourceContents | Promise<PluginResourceContents>;
+  read(
+    uri: string,
+    values: Record<string, string>,
+    ctx: PluginContext,
+  ): PluginResourceContents | Promise<PluginResourceContents>;
 }
 
 /** An agent (an MCP prompt) as a plugin adds it. */
@@ -181,7 +196,10 @@ export interface PluginAgentDef {
 export interface PluginPrompt {
   system: string;
   tools?: string[];
-  /** `content`: text, or an MCP content block (`{type: 'image', data, mimeType}`, `{type: 'resource', resource: {uri, text | blob}}` …) sent as it is over MCP. */
+  /**
+   * `content`: text, or an MCP content block (`{type: 'image', data, mimeType}`,
+   * `{type: 'resource', resource: {uri, text | blob}}` …) sent as it is over MCP.
+   */
   messages?: { role: 'user' | 'assistant'; content: string | PromptContentBlock }[];
 }
 
@@ -225,7 +243,8 @@ export type IncrementalConnector = Connector;
 /** What a `createConnector.for(type)` tap returns. */
 export type ConnectorImpl = PluginConnector | IncrementalConnector;
 
-export const isIncrementalConnector = (c: ConnectorImpl): c is IncrementalConnector => typeof (c as { label?: unknown }).label === 'string';
+export const isIncrementalConnector = (c: ConnectorImpl): c is IncrementalConnector =>
+  typeof (c as { label?: unknown }).label === 'string';
 
 /** `[db]` as the `createStore.for(engine)` taps receive it (validated; paths absolute). */
 export interface StoreOptions {
@@ -271,7 +290,10 @@ export interface PluginFileSpec {
   as: string;
 }
 
-/** The createTransport key of the HTTP server as a mountable handler (the library's createHttpHandler); not a `kbctx serve` transport. */
+/**
+ * The createTransport key of the HTTP server as a mountable handler (the library's createHttpHandler); not a `kbctx
+ * serve` transport.
+ */
 export const HTTP_HANDLER_TRANSPORT = 'http-handler';
 
 /** A started transport (`kbctx serve <name>`): what it serves, and how to stop it. */
@@ -280,7 +302,9 @@ export interface RunningTransport {
   describe?: () => string[];
   /** Settles when the transport ends by itself (stdin closed); absent: it runs until SIGINT/SIGTERM. */
   done?: Promise<void>;
-  /** A node:http listener serving what the transport serves, without listening itself (the library's createHttpHandler). */
+  /**
+   * A node:http listener serving what the transport serves, without listening itself (the library's createHttpHandler).
+   */
   handle?: (req: IncomingMessage, res: ServerResponse) => void;
   close(): Promise<void>;
 }

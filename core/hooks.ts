@@ -1,7 +1,15 @@
 // The kernel's hooks, declared once in one frozen object (webpack's Compiler.hooks). The kernel only
 // calls them; plugins tap them. Keyed factories are HookMaps of bail hooks: the first tap that
 // returns a value provides the thing; none → the caller reports "no plugin for …".
-import { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncBailHook, SyncHook } from 'tapable';
+import {
+  AsyncParallelHook,
+  AsyncSeriesBailHook,
+  AsyncSeriesHook,
+  AsyncSeriesWaterfallHook,
+  HookMap,
+  SyncBailHook,
+  SyncHook,
+} from 'tapable';
 import type {
   ChunkRequest,
   CliProgram,
@@ -36,7 +44,10 @@ export interface CommandsTapOptions {
 
 /** Each tap receives its own plugin's context (the kernel passes a CallContext, swapped per tap). */
 type CallContext = PluginContext;
-/** Extra tap options (the attribution honours them on every hook; typed where a plugin needs them): `timeout` (s) replaces the hook's time-out for that tap. */
+/**
+ * Extra tap options (the attribution honours them on every hook; typed where a plugin needs them): `timeout` (s)
+ * replaces the hook's time-out for that tap.
+ */
 type TapExtras = { timeout?: number };
 
 export function createHooks() {
@@ -46,15 +57,37 @@ export function createHooks() {
     ready: new AsyncParallelHook<[CallContext]>(['ctx'], 'ready'),
     shutdown: new AsyncSeriesHook<[string]>(['reason'], 'shutdown'),
     // loading: a plugin file the kernel cannot import (key: its extension, '.lua') → a plugin object
-    resolvePlugin: new HookMap((_extension: string) => new AsyncSeriesBailHook<[PluginFileSpec, CallContext], Plugin | undefined>(['spec', 'ctx']), 'resolvePlugin'),
+    resolvePlugin: new HookMap(
+      (_extension: string) =>
+        new AsyncSeriesBailHook<[PluginFileSpec, CallContext], Plugin | undefined>(['spec', 'ctx']),
+      'resolvePlugin',
+    ),
     // keyed factories
     // synchronous: openKbctx opens the index synchronously (a network store forwards to one being opened)
-    createStore: new HookMap((_engine: string) => new SyncBailHook<[StoreOptions, CallContext], OpenedStore | undefined>(['options', 'ctx']), 'createStore'),
-    createConnector: new HookMap((_type: string) => new AsyncSeriesBailHook<[ConnectorInstance, CallContext], ConnectorImpl | undefined>(['instance', 'ctx']), 'createConnector'),
+    createStore: new HookMap(
+      (_engine: string) => new SyncBailHook<[StoreOptions, CallContext], OpenedStore | undefined>(['options', 'ctx']),
+      'createStore',
+    ),
+    createConnector: new HookMap(
+      (_type: string) =>
+        new AsyncSeriesBailHook<[ConnectorInstance, CallContext], ConnectorImpl | undefined>(['instance', 'ctx']),
+      'createConnector',
+    ),
     // sync: the embedder is built lazily where a synchronous caller first needs it (no I/O in the tap)
-    createEmbedder: new HookMap((_provider: string) => new SyncBailHook<[EmbedderOptions, CallContext], Embedder | undefined>(['options', 'ctx']), 'createEmbedder'),
-    createTransport: new HookMap((_name: string) => new AsyncSeriesBailHook<[TransportOptions, CallContext], RunningTransport | undefined>(['options', 'ctx']), 'createTransport'),
-    extract: new HookMap((_extension: string) => new AsyncSeriesBailHook<[ExtractRequest, CallContext], ExtractedText | undefined>(['request', 'ctx']), 'extract'),
+    createEmbedder: new HookMap(
+      (_provider: string) => new SyncBailHook<[EmbedderOptions, CallContext], Embedder | undefined>(['options', 'ctx']),
+      'createEmbedder',
+    ),
+    createTransport: new HookMap(
+      (_name: string) =>
+        new AsyncSeriesBailHook<[TransportOptions, CallContext], RunningTransport | undefined>(['options', 'ctx']),
+      'createTransport',
+    ),
+    extract: new HookMap(
+      (_extension: string) =>
+        new AsyncSeriesBailHook<[ExtractRequest, CallContext], ExtractedText | undefined>(['request', 'ctx']),
+      'extract',
+    ),
     // the pipeline
     document: new AsyncSeriesWaterfallHook<[DocumentDraft, CallContext]>(['draft', 'ctx'], 'document'),
     chunk: new AsyncSeriesBailHook<[ChunkRequest, CallContext], string[] | undefined>(['request', 'ctx'], 'chunk'),

@@ -3,7 +3,13 @@
 import { didYouMean } from './domain/closest-name.ts';
 import { configError, KbctxError } from './domain/errors.ts';
 import { createHooks, TAP_TIMEOUT_MS, type HookName, type KernelHooks, type TapOnlyHooks } from './hooks.ts';
-import { CallContext, stderrLogger, type IndexServices, type PluginContext, type PluginLogger } from './plugin-context.ts';
+import {
+  CallContext,
+  stderrLogger,
+  type IndexServices,
+  type PluginContext,
+  type PluginLogger,
+} from './plugin-context.ts';
 import type { Plugin, PluginKernel } from './plugin.ts';
 import { ServiceRegistry } from './services.ts';
 import { EXTENSION_TAP_TIMEOUT_MS, type ExtensionPoint, type HookSet } from './extension-point.ts';
@@ -26,14 +32,20 @@ export interface LoadedPluginInfo {
   /** Where it came from: the bundled name, a file path, a package name or its place in the config (`plugins[1]`). */
   from: string;
   hooks: string[];
-  /** What it provides, derived (ADR 0180): keyed factories, named commands, services, and after `plugins({ collect })` tools, agents, resources; then declared entries of kinds the kernel cannot see. */
+  /**
+   * What it provides, derived (ADR 0180): keyed factories, named commands, services, and after `plugins({ collect })`
+   * tools, agents, resources; then declared entries of kinds the kernel cannot see.
+   */
   provides: string[];
   /** What its `provides` declares, as written. */
   declared: string[];
   /** Declared entries of a kind the kernel derives that it did not provide. */
   notProvided: string[];
   loadMs: number;
-  /** The file it was imported from (absolute), for a plugin loaded from a file or package; its folder is the plugin's (app/fault-attribution.ts). */
+  /**
+   * The file it was imported from (absolute), for a plugin loaded from a file or package; its folder is the plugin's
+   * (app/fault-attribution.ts).
+   */
   entry?: string;
 }
 
@@ -54,7 +66,10 @@ export class Kernel {
   private readonly tapped = new Map<string, Set<string>>();
   /** Hook map → key → the plugins that tapped that key, in tap order. */
   private readonly keyed = new Map<string, Map<string, string[]>>();
-  /** Plugin → the commands its `commands` taps name ('' for a tap naming none): what it provides is derived from these, `keyed` and the services (provides.ts). */
+  /**
+   * Plugin → the commands its `commands` taps name ('' for a tap naming none): what it provides is derived from these,
+   * `keyed` and the services (provides.ts).
+   */
   private readonly commandTaps = new Map<string, Set<string>>();
   private readonly loaded: LoadedPluginInfo[] = [];
   private readonly disposers: { plugin: string; fn: () => void | Promise<void> }[] = [];
@@ -75,7 +90,8 @@ export class Kernel {
       owner: () => this.applying,
       onTap: (plugin, hook, keyed, commands) => {
         addTo(this.tapped, plugin, hook);
-        if (hook === 'commands') for (const name of commands?.length ? commands : ['']) addTo(this.commandTaps, plugin, name);
+        if (hook === 'commands')
+          for (const name of commands?.length ? commands : ['']) addTo(this.commandTaps, plugin, name);
         if (keyed) {
           const keys = this.keyed.get(keyed.map) ?? new Map<string, string[]>();
           keys.set(keyed.key, [...(keys.get(keyed.key) ?? []), plugin]);
@@ -99,7 +115,9 @@ export class Kernel {
     if (existing) return existing as H;
     if (typeof point === 'string') {
       const known = [...this.extensionHooks.keys()];
-      throw configError(`no loaded plugin declares hooks '${id}'${didYouMean(id, known)} (declared: ${known.join(', ') || 'none'})`);
+      throw configError(
+        `no loaded plugin declares hooks '${id}'${didYouMean(id, known)} (declared: ${known.join(', ') || 'none'})`,
+      );
     }
     const hooks = Object.freeze(point.hooks());
     for (const [name, hook] of Object.entries(hooks)) {
@@ -120,7 +138,8 @@ export class Kernel {
    * attribution swaps this CallContext for the tapping plugin's own view (its name, its logger).
    */
   callContext(signal?: AbortSignal): PluginContext {
-    if (signal === undefined || signal === this.shutdownController.signal) return (this.sharedCallContext ??= this.newCallContext(this.shutdownController.signal));
+    if (signal === undefined || signal === this.shutdownController.signal)
+      return (this.sharedCallContext ??= this.newCallContext(this.shutdownController.signal));
     return this.newCallContext(signal);
   }
 
@@ -132,7 +151,8 @@ export class Kernel {
   pluginContext(plugin: string, signal?: AbortSignal): PluginContext {
     if (signal !== undefined && signal !== this.shutdownController.signal) return this.newPluginContext(plugin, signal);
     let context = this.sharedContexts.get(plugin);
-    if (context === undefined) this.sharedContexts.set(plugin, (context = this.newPluginContext(plugin, this.shutdownController.signal)));
+    if (context === undefined)
+      this.sharedContexts.set(plugin, (context = this.newPluginContext(plugin, this.shutdownController.signal)));
     return context;
   }
 
@@ -169,7 +189,13 @@ export class Kernel {
   }
 
   /** Applies one plugin; `apply` may be async and has 10 s to finish. */
-  async apply(plugin: Plugin, options: Record<string, unknown>, origin: PluginOrigin, from: string, entry?: string): Promise<void> {
+  async apply(
+    plugin: Plugin,
+    options: Record<string, unknown>,
+    origin: PluginOrigin,
+    from: string,
+    entry?: string,
+  ): Promise<void> {
     const started = now();
     this.applying = plugin.name;
     let timer: NodeJS.Timeout | undefined;
@@ -177,7 +203,10 @@ export class Kernel {
     try {
       const timedOut = new Promise<never>((_, reject) => {
         // Not unref'd (like a tap's time-out): an apply waiting on nothing must still end in this error.
-        timer = setTimeout(() => reject(new KbctxError('timeout', `apply did not finish within ${limitMs / 1000} s`)), limitMs);
+        timer = setTimeout(
+          () => reject(new KbctxError('timeout', `apply did not finish within ${limitMs / 1000} s`)),
+          limitMs,
+        );
       });
       await Promise.race([Promise.resolve().then(() => plugin.apply(this.viewFor(plugin.name), options)), timedOut]);
     } catch (error) {
@@ -196,16 +225,29 @@ export class Kernel {
   plugins(options: { collect?: boolean } = {}): LoadedPluginInfo[] {
     // Required here: most commands never ask (start-up, ADR 0130).
     const { derivedProvides } = requireOwn<typeof Provides>(import.meta.url, './provides.ts');
-    const derived = derivedProvides({ hooks: this.hooks, keyed: this.keyed, commandTaps: this.commandTaps, services: this.services.providers() }, options.collect === true);
-    return this.loaded.map((p) => ({ ...p, hooks: [...(this.tapped.get(p.name) ?? [])], ...derived(p.name, p.declared) }));
+    const derived = derivedProvides(
+      { hooks: this.hooks, keyed: this.keyed, commandTaps: this.commandTaps, services: this.services.providers() },
+      options.collect === true,
+    );
+    return this.loaded.map((p) => ({
+      ...p,
+      hooks: [...(this.tapped.get(p.name) ?? [])],
+      ...derived(p.name, p.declared),
+    }));
   }
 
-  /** The keys plugins tapped on a hook map (`createTransport` → ['mcp', 'stdio', …]), each with its plugins in tap order. */
+  /**
+   * The keys plugins tapped on a hook map (`createTransport` → ['mcp', 'stdio', …]), each with its plugins in tap
+   * order.
+   */
   tappedKeys(map: HookName): Map<string, readonly string[]> {
     return new Map(this.keyed.get(map) ?? []);
   }
 
-  /** The applied plugins in order with their declared `provides`: cheaper than `plugins()`, which derives what each provides. */
+  /**
+   * The applied plugins in order with their declared `provides`: cheaper than `plugins()`, which derives what each
+   * provides.
+   */
   applied(): { name: string; declared: readonly string[] }[] {
     return this.loaded.map((p) => ({ name: p.name, declared: p.declared }));
   }
@@ -248,22 +290,40 @@ export class Kernel {
 
   private record(plugin: Plugin, origin: PluginOrigin, from: string, started: number, entry?: string): void {
     const declared = [...(plugin.provides ?? [])];
-    this.loaded.push({ name: plugin.name, version: plugin.version, origin, from, hooks: [], provides: [], declared, notProvided: [], loadMs: now() - started, ...(entry === undefined ? {} : { entry }) });
+    this.loaded.push({
+      name: plugin.name,
+      version: plugin.version,
+      origin,
+      from,
+      hooks: [],
+      provides: [],
+      declared,
+      notProvided: [],
+      loadMs: now() - started,
+      ...(entry === undefined ? {} : { entry }),
+    });
   }
 }
 
-const addTo = (map: Map<string, Set<string>>, key: string, value: string): void => void map.set(key, (map.get(key) ?? new Set()).add(value));
+const addTo = (map: Map<string, Set<string>>, key: string, value: string): void =>
+  void map.set(key, (map.get(key) ?? new Set()).add(value));
 
-/** Milliseconds on a monotonic clock: `performance` loads perf_hooks (nine internal modules) on first use, ~2 ms of every start (ADR 0130). */
+/**
+ * Milliseconds on a monotonic clock: `performance` loads perf_hooks (nine internal modules) on first use, ~2 ms of
+ * every start (ADR 0130).
+ */
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 function missing(plugin: string): never {
   throw configError(`plugin '${plugin}': the index is not open in this command`);
 }
 
-/** A failed `apply` is a config error (the plugin cannot start as configured); one that never finished keeps `timeout`. */
+/**
+ * A failed `apply` is a config error (the plugin cannot start as configured); one that never finished keeps `timeout`.
+ */
 function applyFailed(name: string, error: unknown): Error {
-  if (error instanceof KbctxError && error.code === 'timeout') return new KbctxError('timeout', `plugin '${name}': apply failed: ${error.message}`, { cause: error });
+  if (error instanceof KbctxError && error.code === 'timeout')
+    return new KbctxError('timeout', `plugin '${name}': apply failed: ${error.message}`, { cause: error });
   return configError(`plugin '${name}': apply failed: ${(error as Error)?.message ?? String(error)}`, error);
 }
 
@@ -278,7 +338,10 @@ function checkedHooks(hooks: KernelHooks, extensionOwning: (name: string) => str
     get(target, key, receiver) {
       if (typeof key === 'string' && !Object.hasOwn(target, key) && !(key in Object.prototype) && key !== 'then') {
         const owner = extensionOwning(key);
-        if (owner !== undefined) throw configError(`hook '${key}' is plugin '${owner}'s own: tap it through kernel.hooksOf('${owner}').${key} (its api.ts)`);
+        if (owner !== undefined)
+          throw configError(
+            `hook '${key}' is plugin '${owner}'s own: tap it through kernel.hooksOf('${owner}').${key} (its api.ts)`,
+          );
         throw configError(`unknown hook '${key}'${didYouMean(key, names)} (hooks: ${names.join(', ')})`);
       }
       return Reflect.get(target, key, receiver) as unknown;

@@ -11,7 +11,8 @@ export function packageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'kbctx') return (cached = dir);
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'kbctx')
+      return (cached = dir);
     const parent = path.dirname(dir);
     if (parent === dir) throw new Error(`kbctx: no package.json of kbctx above ${fileURLToPath(import.meta.url)}`);
     dir = parent;

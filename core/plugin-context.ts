@@ -8,9 +8,19 @@ export interface PluginLogger {
   debug(message: string): void;
 }
 
-/** The index as plugins see it: the built-in tools' REST bodies (`POST /tools/search`, `/tools/get`, `GET /tools/sources`). */
+/**
+ * The index as plugins see it: the built-in tools' REST bodies (`POST /tools/search`, `/tools/get`, `GET
+ * /tools/sources`).
+ */
 export interface IndexServices {
-  search(params: { query: string; mode?: string; limit?: number; source?: string; since?: string; explain?: boolean }): Promise<SearchOutput>;
+  search(params: {
+    query: string;
+    mode?: string;
+    limit?: number;
+    source?: string;
+    since?: string;
+    explain?: boolean;
+  }): Promise<SearchOutput>;
   get(id: string): Promise<KbctxDocument>;
   sources(): Promise<{ sources: SourceInfo[] }>;
 }
@@ -39,7 +49,10 @@ export class CallContext implements PluginScoped<PluginContext> {
   readonly signal: AbortSignal;
   private readonly factory: (plugin: string, signal: AbortSignal) => PluginContext;
 
-  constructor(factory: (plugin: string, signal: AbortSignal) => PluginContext, signal: AbortSignal = new AbortController().signal) {
+  constructor(
+    factory: (plugin: string, signal: AbortSignal) => PluginContext,
+    signal: AbortSignal = new AbortController().signal,
+  ) {
     this.factory = factory;
     this.signal = signal;
   }

@@ -41,18 +41,32 @@ export class PluginError extends KbctxError {
   readonly tap: string | undefined;
 
   /** `wrong`: the tap returned a value of the wrong shape (no cause: the tap did not fail, its answer is unusable). */
-  constructor(plugin: string, hook: string, cause: unknown, options: { item?: string | undefined; tap?: string | undefined; wrong?: WrongResult } = {}) {
+  constructor(
+    plugin: string,
+    hook: string,
+    cause: unknown,
+    options: { item?: string | undefined; tap?: string | undefined; wrong?: WrongResult } = {},
+  ) {
     const { item, tap, wrong } = options;
     const who = tap === undefined || tap === plugin ? `plugin '${plugin}'` : `plugin '${plugin}' (tap '${tap}')`;
     const own = wrong === undefined && isKbctxError(cause) && USER_FACING.has(cause.code);
-    const reason = cause instanceof Error ? cause.message : cause === undefined ? 'rejected without a reason' : `rejected with ${safeString(cause)}`;
+    const reason =
+      cause instanceof Error
+        ? cause.message
+        : cause === undefined
+          ? 'rejected without a reason'
+          : `rejected with ${safeString(cause)}`;
     const withoutItem = wrong
       ? `${who} returned ${wrong.got} from hook ${hook}: expected ${wrong.expected}`
       : own
         ? reason
         : `${who} failed in hook ${hook}: ${reason}`;
     const code = wrong === undefined && isKbctxError(cause) ? cause.code : 'plugin_error';
-    super(code, own || item === undefined ? withoutItem : `${withoutItem} (on ${item})`, wrong === undefined ? { cause } : undefined);
+    super(
+      code,
+      own || item === undefined ? withoutItem : `${withoutItem} (on ${item})`,
+      wrong === undefined ? { cause } : undefined,
+    );
     this.name = 'PluginError';
     this.plugin = plugin;
     this.hook = hook;

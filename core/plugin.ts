@@ -9,7 +9,10 @@ import type { ExtensionPoint, HookSet } from './extension-point.ts';
 export type JsonSchema = Record<string, unknown>;
 
 export interface PluginMeta {
-  /** Unique. Every tap made in `apply` is attributed to it, whatever the tap's own name (errors show a different one: `plugin 'acme' (tap 'acme-redact')`). */
+  /**
+   * Unique. Every tap made in `apply` is attributed to it, whatever the tap's own name (errors show a different one:
+   * `plugin 'acme' (tap 'acme-redact')`).
+   */
   name: string;
   version: string;
   /** Semver range of the kernel API the plugin was written for (`'^0.2'`); a mismatch is a clear error. */
@@ -30,7 +33,10 @@ export interface PluginMeta {
    * (bundled plugins; ADR 0178); the tap receives the result as `EmbedderOptions.extra`.
    */
   embedderConfigs?: Record<string, ConfigSection>;
-  /** Top-level config sections it owns, Context Harness's names kept (`[server]`): bundled plugins only (others use `[plugin.<name>]`). */
+  /**
+   * Top-level config sections it owns, Context Harness's names kept (`[server]`): bundled plugins only (others use
+   * `[plugin.<name>]`).
+   */
   configSections?: Record<string, ConfigSection>;
   /**
    * Optional, read before the plugin is applied (a hint naming a dropped bundled plugin). `kbctx plugins`

@@ -15,7 +15,10 @@ export class ServiceRegistry {
 
   provide<T>(ref: ServiceRef<T>, impl: T, plugin: string): void {
     const existing = this.services.get(ref.id);
-    if (existing) throw configError(`plugin '${plugin}' provides service '${ref.id}', already provided by plugin '${existing.plugin}'`);
+    if (existing)
+      throw configError(
+        `plugin '${plugin}' provides service '${ref.id}', already provided by plugin '${existing.plugin}'`,
+      );
     this.services.set(ref.id, { plugin, impl });
   }
 

@@ -29,11 +29,24 @@ interface MutableTap {
 export interface AttributionOptions {
   /** The plugin being applied right now (taps are attributed to it), or undefined. */
   owner(): string | undefined;
-  /** Called for every tap: the hook's label, for a hook map's hook the map and the key, and a `commands` tap's commands. */
-  onTap(plugin: string, hook: string, keyed: { map: string; key: string } | undefined, commands: readonly string[] | undefined): void;
+  /**
+   * Called for every tap: the hook's label, for a hook map's hook the map and the key, and a `commands` tap's commands.
+   */
+  onTap(
+    plugin: string,
+    hook: string,
+    keyed: { map: string; key: string } | undefined,
+    commands: readonly string[] | undefined,
+  ): void;
 }
 
-export function attributeHook(hook: Hook<unknown, unknown>, hookName: string, timeoutMs: number, options: AttributionOptions, keyed?: { map: string; key: string }): void {
+export function attributeHook(
+  hook: Hook<unknown, unknown>,
+  hookName: string,
+  timeoutMs: number,
+  options: AttributionOptions,
+  keyed?: { map: string; key: string },
+): void {
   hook.intercept({
     register: (tap) => {
       const t = tap as unknown as MutableTap;
@@ -43,17 +56,32 @@ export function attributeHook(hook: Hook<unknown, unknown>, hookName: string, ti
       options.onTap(plugin, hookName, keyed, t.commands);
       const own = typeof t.timeout === 'number' && t.timeout > 0 ? t.timeout * 1000 : undefined;
       const kind = (keyed?.map ?? hookName) as HookName;
-      const site: TapSite = { plugin, tap: t.name === plugin ? undefined : t.name, hook: hookName, timeoutMs: own ?? timeoutMs, shape: RESULT_SHAPES[kind], item: CALL_ITEMS[kind] };
+      const site: TapSite = {
+        plugin,
+        tap: t.name === plugin ? undefined : t.name,
+        hook: hookName,
+        timeoutMs: own ?? timeoutMs,
+        shape: RESULT_SHAPES[kind],
+        item: CALL_ITEMS[kind],
+      };
       t.fn = wrap(t.type, t.fn, site);
       return tap;
     },
   });
 }
 
-export function attributeHookMap(map: HookMap<Hook<unknown, unknown>>, mapName: string, timeoutMs: number, options: AttributionOptions): void {
+export function attributeHookMap(
+  map: HookMap<Hook<unknown, unknown>>,
+  mapName: string,
+  timeoutMs: number,
+  options: AttributionOptions,
+): void {
   map.intercept({
     factory: (key, hook) => {
-      attributeHook(hook, `${mapName}.for(${JSON.stringify(key)})`, timeoutMs, options, { map: mapName, key: String(key) });
+      attributeHook(hook, `${mapName}.for(${JSON.stringify(key)})`, timeoutMs, options, {
+        map: mapName,
+        key: String(key),
+      });
       return hook;
     },
   });
@@ -94,7 +122,17 @@ function wrap(type: MutableTap['type'], fn: AnyFn, site: TapSite): AnyFn {
   if (type === 'promise') return (...args) => settle(() => fn(...withContext(args)), site, args);
   return (...args) => {
     const callback = args.pop() as (error: unknown, result?: unknown) => void;
-    settle(() => new Promise((resolve, reject) => void fn(...withContext(args), (error: unknown, result: unknown) => (error ? reject(error) : resolve(result)))), site, args).then(
+    settle(
+      () =>
+        new Promise(
+          (resolve, reject) =>
+            void fn(...withContext(args), (error: unknown, result: unknown) =>
+              error ? reject(error) : resolve(result),
+            ),
+        ),
+      site,
+      args,
+    ).then(
       (result) => callback(null, result),
       (error: unknown) => callback(error),
     );
@@ -115,11 +153,18 @@ function settle(run: () => unknown, site: TapSite, args: readonly unknown[]): Pr
     return Promise.reject(attributed(error, site, args));
   }
   const { timeoutMs } = site;
-  if (timeoutMs <= 0) return Promise.resolve(result).then((value) => checked(value, site, args), (error: unknown) => Promise.reject(attributed(error, site, args)));
+  if (timeoutMs <= 0)
+    return Promise.resolve(result).then(
+      (value) => checked(value, site, args),
+      (error: unknown) => Promise.reject(attributed(error, site, args)),
+    );
   return new Promise((resolve, reject) => {
     // Not unref'd: a tap whose promise waits on nothing leaves no other handle, and the CLI must wait
     // for this time-out to report it (exit 5) rather than end as Node's "unsettled top-level await".
-    const timer = setTimeout(() => reject(attributed(new KbctxError('timeout', `did not settle within ${timeoutMs / 1000} s`), site, args)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(attributed(new KbctxError('timeout', `did not settle within ${timeoutMs / 1000} s`), site, args)),
+      timeoutMs,
+    );
     Promise.resolve(result).then(
       (value) => {
         clearTimeout(timer);
@@ -141,9 +186,15 @@ function settle(run: () => unknown, site: TapSite, args: readonly unknown[]): Pr
 function checked(value: unknown, site: TapSite, args: readonly unknown[]): unknown {
   const got = site.shape?.wrong(value);
   if (got === undefined) return value;
-  throw new PluginError(site.plugin, site.hook, undefined, { item: site.item?.(args), tap: site.tap, wrong: { got, expected: site.shape!.expected } });
+  throw new PluginError(site.plugin, site.hook, undefined, {
+    item: site.item?.(args),
+    tap: site.tap,
+    wrong: { got, expected: site.shape!.expected },
+  });
 }
 
 function attributed(error: unknown, site: TapSite, args: readonly unknown[]): PluginError {
-  return error instanceof PluginError ? error : new PluginError(site.plugin, site.hook, error, { item: site.item?.(args), tap: site.tap });
+  return error instanceof PluginError
+    ? error
+    : new PluginError(site.plugin, site.hook, error, { item: site.item?.(args), tap: site.tap });
 }

@@ -13,12 +13,14 @@ export interface ResultShape {
 
 type Fields = Record<string, unknown>;
 /** A record: not null, not a list, not a promise (a synchronous tap's slip, described as such). */
-const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value) && !isThenable(value);
+const isObject = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !isThenable(value);
 const MODES: ReadonlySet<unknown> = new Set(SEARCH_MODES);
 
 /** The first of `fields` whose value fails its test, as "an object whose x is …"; undefined when all pass. */
 function wrongField(value: Fields, tests: Record<string, (v: unknown) => boolean>): string | undefined {
-  for (const field in tests) if (!tests[field]!(value[field])) return `an object whose ${field} is ${describeValue(value[field])}`;
+  for (const field in tests)
+    if (!tests[field]!(value[field])) return `an object whose ${field} is ${describeValue(value[field])}`;
   return undefined;
 }
 
@@ -27,21 +29,38 @@ const isNumber = (v: unknown): boolean => typeof v === 'number';
 
 /** A value that serialises as JSON (deeper values are the surface's to encode; this catches the usual slips). */
 const jsonish = (value: unknown): string | undefined =>
-  typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' || isThenable(value) ? describeValue(value) : undefined;
+  typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' || isThenable(value)
+    ? describeValue(value)
+    : undefined;
 
 const DRAFT = { title: isString, body: isString };
 const REQUEST = { query: isString, mode: (v: unknown) => MODES.has(v), limit: isNumber };
 const HIT = { id: isString, score: isNumber };
 
-/** Results of the hooks whose values kbctx goes on to use; undefined is always allowed (keep the value, or ask the next tap). */
+/**
+ * Results of the hooks whose values kbctx goes on to use; undefined is always allowed (keep the value, or ask the next
+ * tap).
+ */
 export const RESULT_SHAPES: Readonly<Partial<Record<HookName, ResultShape>>> = Object.freeze({
   document: {
     expected: 'a document draft (an object with a string title and body, or skip: true), or undefined to keep it',
-    wrong: (v) => (v === undefined ? undefined : !isObject(v) ? describeValue(v) : v['skip'] === true ? undefined : wrongField(v, DRAFT)),
+    wrong: (v) =>
+      v === undefined
+        ? undefined
+        : !isObject(v)
+          ? describeValue(v)
+          : v['skip'] === true
+            ? undefined
+            : wrongField(v, DRAFT),
   },
   chunk: {
     expected: "a list of strings (the chunks' texts), or undefined to leave the document to the next tap",
-    wrong: (v) => (v === undefined ? undefined : Array.isArray(v) ? wrongItem(v, (t) => (typeof t === 'string' ? undefined : describeValue(t))) : describeValue(v)),
+    wrong: (v) =>
+      v === undefined
+        ? undefined
+        : Array.isArray(v)
+          ? wrongItem(v, (t) => (typeof t === 'string' ? undefined : describeValue(t)))
+          : describeValue(v),
   },
   query: {
     expected: `a search request (an object with a string query, a mode of ${SEARCH_MODES.slice(0, -1).join(', ')} or ${SEARCH_MODES.at(-1)} and a number limit), or undefined to keep it`,
@@ -49,7 +68,12 @@ export const RESULT_SHAPES: Readonly<Partial<Record<HookName, ResultShape>>> = O
   },
   rank: {
     expected: 'a list of hits (objects with a string id and a number score, as received), or undefined to keep them',
-    wrong: (v) => (v === undefined ? undefined : Array.isArray(v) ? wrongItem(v, (h) => (isObject(h) ? wrongField(h, HIT) : describeValue(h))) : describeValue(v)),
+    wrong: (v) =>
+      v === undefined
+        ? undefined
+        : Array.isArray(v)
+          ? wrongItem(v, (h) => (isObject(h) ? wrongField(h, HIT) : describeValue(h)))
+          : describeValue(v),
   },
   toolCall: { expected: "a JSON value (the tool's answer), or undefined to let the tool run", wrong: jsonish },
   toolResult: { expected: 'a JSON value (the result), or undefined to keep it', wrong: jsonish },
@@ -68,19 +92,22 @@ function wrongItem(list: readonly unknown[], wrong: (item: unknown) => string | 
 }
 
 /** What a hook call is about, from its arguments (read only when a tap fails). */
-export const CALL_ITEMS: Readonly<Partial<Record<HookName, (args: readonly unknown[]) => string | undefined>>> = Object.freeze({
-  document: (args) => named('document', field(args[0], 'sourceId')),
-  chunk: (args) => named('document', field(field(args[0], 'document'), 'sourceId')),
-  query: (args) => query(field(args[0], 'query')),
-  rank: (args) => query(field(args[1], 'query')),
-  toolCall: (args) => named('tool', field(args[0], 'name')),
-  toolResult: (args) => named('tool', field(args[1], 'name')),
-  extract: (args) => named('file', field(args[0], 'fileName')),
-});
+export const CALL_ITEMS: Readonly<Partial<Record<HookName, (args: readonly unknown[]) => string | undefined>>> =
+  Object.freeze({
+    document: (args) => named('document', field(args[0], 'sourceId')),
+    chunk: (args) => named('document', field(field(args[0], 'document'), 'sourceId')),
+    query: (args) => query(field(args[0], 'query')),
+    rank: (args) => query(field(args[1], 'query')),
+    toolCall: (args) => named('tool', field(args[0], 'name')),
+    toolResult: (args) => named('tool', field(args[1], 'name')),
+    extract: (args) => named('file', field(args[0], 'fileName')),
+  });
 
 const field = (value: unknown, key: string): unknown => (isObject(value) ? value[key] : undefined);
-const named = (kind: string, name: unknown): string | undefined => (typeof name === 'string' ? `${kind} '${name}'` : undefined);
-const query = (text: unknown): string | undefined => (typeof text === 'string' ? `query ${shortString(text)}` : undefined);
+const named = (kind: string, name: unknown): string | undefined =>
+  typeof name === 'string' ? `${kind} '${name}'` : undefined;
+const query = (text: unknown): string | undefined =>
+  typeof text === 'string' ? `query ${shortString(text)}` : undefined;
 
 function isThenable(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
@@ -90,12 +117,15 @@ function isThenable(value: unknown): boolean {
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (typeof value === 'string') return `a string (${shortString(value)})`;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `a ${typeof value} (${String(value)})`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return `a ${typeof value} (${String(value)})`;
   if (typeof value === 'function' || typeof value === 'symbol') return `a ${typeof value}`;
   if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : `a list of ${value.length}`;
   if (isThenable(value)) return 'a promise (an async tap is registered with tapPromise)';
   const keys = Object.keys(value);
-  return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}`;
+  return keys.length === 0
+    ? 'an empty object'
+    : `an object with ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}`;
 }
 
 function shortString(text: string): string {

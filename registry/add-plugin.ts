@@ -25,10 +25,19 @@ export interface AddPluginResult {
   pinned?: { lockFile: string; commit: string | null; sha256: string };
 }
 
-export async function addPlugin(ctx: RegistryContext, ext: ResolvedExtension, options: { trust?: boolean }): Promise<AddPluginResult> {
+export async function addPlugin(
+  ctx: RegistryContext,
+  ext: ResolvedExtension,
+  options: { trust?: boolean },
+): Promise<AddPluginResult> {
   const manifest = ext.entry.plugin!;
-  if (!semver.validRange(manifest.kbctx) || !semver.satisfies(KERNEL_API_VERSION, manifest.kbctx, { includePrerelease: true })) {
-    throw configError(`${ext.id} needs kbctx ${manifest.kbctx}, but this is kernel API ${KERNEL_API_VERSION}; update the registry or kbctx`);
+  if (
+    !semver.validRange(manifest.kbctx) ||
+    !semver.satisfies(KERNEL_API_VERSION, manifest.kbctx, { includePrerelease: true })
+  ) {
+    throw configError(
+      `${ext.id} needs kbctx ${manifest.kbctx}, but this is kernel API ${KERNEL_API_VERSION}; update the registry or kbctx`,
+    );
   }
   if (!existsSync(ext.scriptPath)) throw configError(`${ext.id}: its entry file ${ext.scriptPath} does not exist`);
   const enabled = isEnabled(ctx.config, ext);
@@ -37,7 +46,13 @@ export async function addPlugin(ctx: RegistryContext, ext: ResolvedExtension, op
   const project = configRoot(ctx.configFile);
   const entry = toConfigPath(ext.scriptPath, project);
   if (manifest.runtime === 'lua') {
-    if (enabled) return { written: false, file: ctx.configFile, block: '', reason: `${ext.id} is already in the plugins list of ${ctx.configFile}` };
+    if (enabled)
+      return {
+        written: false,
+        file: ctx.configFile,
+        block: '',
+        reason: `${ext.id} is already in the plugins list of ${ctx.configFile}`,
+      };
     return { written: true, file: ctx.configFile, block: appendPluginEntry(ctx.configFile, entry, initialText(ctx)) };
   }
   if (!options.trust) {
@@ -51,14 +66,27 @@ export async function addPlugin(ctx: RegistryContext, ext: ResolvedExtension, op
   const pins = readPluginLock(lockFile, project);
   const sha256 = sha256Plugin(ext.scriptPath);
   const registry = loadRegistries(ctx.config).find((r) => r.name === ext.registry)!;
-  const pin = { name: manifest.name, registry: ext.registry, path: ext.entry.path, file: ext.scriptPath, commit: registry.isGit ? await headCommit(registry.path) : null, sha256 };
+  const pin = {
+    name: manifest.name,
+    registry: ext.registry,
+    path: ext.entry.path,
+    file: ext.scriptPath,
+    commit: registry.isGit ? await headCommit(registry.path) : null,
+    sha256,
+  };
   const previous = pins.get(manifest.name);
   if (enabled && previous?.file === pin.file && previous.sha256 === sha256) {
-    return { written: false, file: ctx.configFile, block: '', reason: `${ext.id} is already in the plugins list of ${ctx.configFile} and pinned in ${lockFile}` };
+    return {
+      written: false,
+      file: ctx.configFile,
+      block: '',
+      reason: `${ext.id} is already in the plugins list of ${ctx.configFile} and pinned in ${lockFile}`,
+    };
   }
   pins.set(manifest.name, pin);
   mkdirSync(path.dirname(lockFile), { recursive: true });
-  writeFileSync(lockFile, formatPluginLock(pins.values(), project)); // the pin first: an entry without one is refused at load
+  // the pin first: an entry without one is refused at load
+  writeFileSync(lockFile, formatPluginLock(pins.values(), project));
   const block = enabled ? '' : appendPluginEntry(ctx.configFile, entry, initialText(ctx));
   return { written: !enabled, file: ctx.configFile, block, pinned: { lockFile, commit: pin.commit, sha256 } };
 }

@@ -33,7 +33,8 @@ import toolsBuiltin from '../plugins/tools-builtin/index.ts';
 import transportHttp from '../plugins/transport-http/index.ts';
 import web from '../plugins/web/index.ts';
 
-// The HTTP surfaces tap transport-http's `httpRoutes` in this order (transport-http first, so it declares it), which is the banner's and the route table's.
+// The HTTP surfaces tap transport-http's `httpRoutes` in this order (transport-http first, so it declares it), which is
+// the banner's and the route table's.
 export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   storeSqlite,
   storePostgres,

@@ -23,7 +23,13 @@ export function tableHeader(keys: readonly string[]): string {
 }
 
 /** Appends `[keys]` with `values` (and optional comment lines) to the file, creating it if needed. */
-export function appendTable(file: string, keys: readonly string[], values: Record<string, unknown>, comments: readonly string[] = [], initial = ''): string {
+export function appendTable(
+  file: string,
+  keys: readonly string[],
+  values: Record<string, unknown>,
+  comments: readonly string[] = [],
+  initial = '',
+): string {
   const body = stringify(values).trimEnd();
   const block = [...comments.map((c) => `# ${c}`), tableHeader(keys), body].filter((l) => l !== '').join('\n');
   let current = existsSync(file) ? readFileSync(file, 'utf8') : initial;
@@ -32,7 +38,10 @@ export function appendTable(file: string, keys: readonly string[], values: Recor
   try {
     parseToml(next); // never leave the user with a config that does not parse
   } catch (error) {
-    throw configError(`refusing to edit ${file}: the result would not be valid TOML (${(error as Error).message.split('\n')[0]})`, error);
+    throw configError(
+      `refusing to edit ${file}: the result would not be valid TOML (${(error as Error).message.split('\n')[0]})`,
+      error,
+    );
   }
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, next);
@@ -50,9 +59,14 @@ export function appendPluginEntry(file: string, entry: string, initial = ''): st
   const list = Array.isArray(parsed.plugins) ? [...(parsed.plugins as unknown[]), entry] : ['bundled', entry];
   const statement = `plugins = [${list.map((v) => JSON.stringify(v)).join(', ')}]`;
   const span = Array.isArray(parsed.plugins) ? pluginsStatement(current, parsed.plugins) : null;
-  const next = span ? `${current.slice(0, span.start)}${statement}${current.slice(span.end)}` : `${statement}\n${current.startsWith('\n') ? '' : '\n'}${current}`;
+  const next = span
+    ? `${current.slice(0, span.start)}${statement}${current.slice(span.end)}`
+    : `${statement}\n${current.startsWith('\n') ? '' : '\n'}${current}`;
   const check = parseToml(next) as { plugins?: unknown };
-  if (JSON.stringify(check.plugins) !== JSON.stringify(list)) throw configError(`refusing to edit ${file}: could not rewrite its top-level plugins list; add ${JSON.stringify(entry)} to it by hand`);
+  if (JSON.stringify(check.plugins) !== JSON.stringify(list))
+    throw configError(
+      `refusing to edit ${file}: could not rewrite its top-level plugins list; add ${JSON.stringify(entry)} to it by hand`,
+    );
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, next);
   return statement;

@@ -21,7 +21,8 @@ export function escapeFrom(root: string, target: string): string | null {
 function realpathOfNearest(absolute: string): string {
   let existing = absolute;
   // lstat, not exists: a dangling link is there, and realpath of it fails (refused) rather than passing.
-  while (!lstatSync(existing, { throwIfNoEntry: false }) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  while (!lstatSync(existing, { throwIfNoEntry: false }) && path.dirname(existing) !== existing)
+    existing = path.dirname(existing);
   return path.join(realpathSync(existing), path.relative(existing, absolute));
 }
 

@@ -13,20 +13,31 @@ type Sections = Readonly<Record<string, ScriptConfig>>;
 /** `config` with enabled registry extensions following precedence (the same object when nothing moves). */
 export function followOverrides(config: Config): Config {
   const { connectors, tools, agents } = config;
-  if (Object.keys(config.registries).length === 0 || [connectors.script, tools.script, agents.script].every((s) => Object.keys(s).length === 0)) return config;
+  if (
+    Object.keys(config.registries).length === 0 ||
+    [connectors.script, tools.script, agents.script].every((s) => Object.keys(s).length === 0)
+  )
+    return config;
   const winner = new Map<string, string>(); // any provider's script path → the winning one
   const { loadRegistries, resolveExtensions } = requireOwn<typeof Registries>(import.meta.url, './registries.ts');
   try {
-    for (const ext of resolveExtensions(loadRegistries(config)).values()) for (const at of ext.providedAt) winner.set(at, ext.scriptPath);
+    for (const ext of resolveExtensions(loadRegistries(config)).values())
+      for (const at of ext.providedAt) winner.set(at, ext.scriptPath);
   } catch {
     return config; // an unreadable registry folder: entries run as written; `registry list` reports the folder
   }
   const follow = (sections: Sections): Sections => {
-    const moved = Object.entries(sections).map(([name, s]): [string, ScriptConfig] => [name, { ...s, path: winner.get(s.path) ?? s.path }]);
-    return moved.some(([name, s]) => s.path !== sections[name]?.path) ? Object.freeze(Object.fromEntries(moved)) : sections;
+    const moved = Object.entries(sections).map(([name, s]): [string, ScriptConfig] => [
+      name,
+      { ...s, path: winner.get(s.path) ?? s.path },
+    ]);
+    return moved.some(([name, s]) => s.path !== sections[name]?.path)
+      ? Object.freeze(Object.fromEntries(moved))
+      : sections;
   };
   const next = { connectors: follow(connectors.script), tools: follow(tools.script), agents: follow(agents.script) };
-  if (next.connectors === connectors.script && next.tools === tools.script && next.agents === agents.script) return config;
+  if (next.connectors === connectors.script && next.tools === tools.script && next.agents === agents.script)
+    return config;
   return Object.freeze({
     ...config,
     connectors: Object.freeze({ ...connectors, script: next.connectors }),

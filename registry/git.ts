@@ -9,10 +9,15 @@ const TIMEOUT_MS = 120_000;
 
 function git(args: string[], cwd?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, timeout: TIMEOUT_MS, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout, stderr) => {
-      if (error) reject(new Error((stderr || error.message).trim()));
-      else resolve(stdout);
-    });
+    execFile(
+      'git',
+      args,
+      { cwd, timeout: TIMEOUT_MS, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error((stderr || error.message).trim()));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -47,7 +52,9 @@ export async function pullFastForward(dir: string): Promise<{ from: string; to: 
   try {
     await git(['pull', '--ff-only', '--quiet'], dir);
   } catch (error) {
-    throw new KbctxError('upstream_error', `could not update ${dir}: ${(error as Error).message.split('\n').at(-1)}`, { cause: error });
+    throw new KbctxError('upstream_error', `could not update ${dir}: ${(error as Error).message.split('\n').at(-1)}`, {
+      cause: error,
+    });
   }
   const after = (await git(['rev-parse', 'HEAD'], dir)).trim();
   return before === after ? null : { from: before.slice(0, 7), to: after.slice(0, 7) };

@@ -9,7 +9,8 @@ export * from '../plugins/transport-http/api.ts';
 export * from '../plugins/mcp-server/api.ts';
 // chunker-default's contract entry (`chunkText`, `estimateTokens`): the default chunking, which core no longer holds.
 export * from '../plugins/chunker-default/api.ts';
-// The cli plugin's contract entry (the `kbctx.cli` service, `CliContext`, the table and progress helpers for plugin commands).
+// The cli plugin's contract entry (the `kbctx.cli` service, `CliContext`, the table and progress helpers for plugin
+// commands).
 export * from '../plugins/cli/api.ts';
 // The types compiled extension modules are written against (the extensions plugin's contract entry).
 export type {

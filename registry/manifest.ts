@@ -18,7 +18,11 @@ export type ScriptType = (typeof SCRIPT_TYPES)[number];
 export const EXTENSION_TYPES = [...SCRIPT_TYPES, 'plugins'] as const;
 export type ExtensionType = (typeof EXTENSION_TYPES)[number];
 
-export const SCRIPT_FILE: Record<ScriptType, string> = { connectors: 'connector.lua', tools: 'tool.lua', agents: 'agent.lua' };
+export const SCRIPT_FILE: Record<ScriptType, string> = {
+  connectors: 'connector.lua',
+  tools: 'tool.lua',
+  agents: 'agent.lua',
+};
 
 export interface ExtensionEntry {
   path: string;
@@ -65,7 +69,15 @@ const entrySchema = table(
 const manifestSchema = table(
   {
     registry: section(
-      table({ name: optional(str()), description: withDefault(str(), ''), url: optional(str()), min_version: optional(str()) }, 'keep'),
+      table(
+        {
+          name: optional(str()),
+          description: withDefault(str(), ''),
+          url: optional(str()),
+          min_version: optional(str()),
+        },
+        'keep',
+      ),
     ),
     connectors: named(entrySchema),
     tools: named(entrySchema),
@@ -94,9 +106,20 @@ export function loadManifest(dir: string): Manifest {
   const plugins = scanPlugins(dir);
   const entries = plugins.found.map(({ dir: folder, manifest }): [string, ExtensionEntry] => [
     manifest.name,
-    { path: `${folder}/${manifest.entry}`, description: manifest.description, tags: manifest.tags, requiredConfig: [], hostApis: [], tools: [], plugin: manifest },
+    {
+      path: `${folder}/${manifest.entry}`,
+      description: manifest.description,
+      tags: manifest.tags,
+      requiredConfig: [],
+      hostApis: [],
+      tools: [],
+      plugin: manifest,
+    },
   ]);
-  const confined = confineEntries(dir, { ...scripts, extensions: { ...scripts.extensions, plugins: Object.fromEntries(entries) } });
+  const confined = confineEntries(dir, {
+    ...scripts,
+    extensions: { ...scripts.extensions, plugins: Object.fromEntries(entries) },
+  });
   return { ...confined, refused: [...plugins.refused, ...confined.refused] };
 }
 
@@ -108,13 +131,19 @@ function confineEntries(dir: string, manifest: Omit<Manifest, 'refused'>): Manif
     for (const [name, entry] of Object.entries(manifest.extensions[type])) {
       const escape = escapeFrom(dir, entry.path);
       if (escape === null) extensions[type][name] = entry;
-      else refused.push({ id: `${type}/${name}`, reason: `manifest entry [${type}.${name}] path ${JSON.stringify(entry.path)} ${escape}` });
+      else
+        refused.push({
+          id: `${type}/${name}`,
+          reason: `manifest entry [${type}.${name}] path ${JSON.stringify(entry.path)} ${escape}`,
+        });
     }
   }
   return { ...manifest, extensions, refused };
 }
 
-type ScriptManifest = Omit<Manifest, 'refused' | 'extensions'> & { extensions: Record<ScriptType, Record<string, ExtensionEntry>> };
+type ScriptManifest = Omit<Manifest, 'refused' | 'extensions'> & {
+  extensions: Record<ScriptType, Record<string, ExtensionEntry>>;
+};
 
 function readManifest(dir: string): ScriptManifest {
   const file = path.join(dir, 'registry.toml');
@@ -134,7 +163,9 @@ function readManifest(dir: string): ScriptManifest {
       warning: null,
     };
   } catch (error) {
-    const why = (error as { path?: string[] }).path ? `${(error as { path: string[] }).path.join('.')} ${(error as Error).message}` : (error as Error).message;
+    const why = (error as { path?: string[] }).path
+      ? `${(error as { path: string[] }).path.join('.')} ${(error as Error).message}`
+      : (error as Error).message;
     return scanTree(dir, `registry.toml is not valid (${why.split('\n')[0]})`);
   }
 }
@@ -147,9 +178,23 @@ function scanTree(dir: string, reason: string): ScriptManifest {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const script = `${type}/${entry.name}/${SCRIPT_FILE[type]}`;
       if (entry.isDirectory() && existsSync(path.join(dir, script))) {
-        extensions[type][entry.name] = { path: script, description: '', tags: [], requiredConfig: [], hostApis: [], tools: [] };
+        extensions[type][entry.name] = {
+          path: script,
+          description: '',
+          tags: [],
+          requiredConfig: [],
+          hostApis: [],
+          tools: [],
+        };
       }
     }
   }
-  return { name: null, description: '', url: null, minVersion: null, extensions, warning: `${reason}; scanned the folder tree instead` };
+  return {
+    name: null,
+    description: '',
+    url: null,
+    minVersion: null,
+    extensions,
+    warning: `${reason}; scanned the folder tree instead`,
+  };
 }

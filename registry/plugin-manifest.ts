@@ -33,7 +33,10 @@ const manifestSchema = table({
   options_schema: optional(unknownValue()),
 });
 
-export type PluginScan = { found: { dir: string; manifest: PluginManifest }[]; refused: { id: string; reason: string }[] };
+export type PluginScan = {
+  found: { dir: string; manifest: PluginManifest }[];
+  refused: { id: string; reason: string }[];
+};
 
 /** Every plugin folder under `<registry>/plugins/` that has a manifest. */
 export function scanPlugins(registryDir: string): PluginScan {
@@ -46,7 +49,10 @@ export function scanPlugins(registryDir: string): PluginScan {
     try {
       out.found.push({ dir: `plugins/${entry.name}`, manifest: readPluginManifest(file, entry.name) });
     } catch (error) {
-      out.refused.push({ id: `plugins/${entry.name}`, reason: `plugins/${entry.name}/${PLUGIN_MANIFEST} is not valid (${(error as Error).message.split('\n')[0]})` });
+      out.refused.push({
+        id: `plugins/${entry.name}`,
+        reason: `plugins/${entry.name}/${PLUGIN_MANIFEST} is not valid (${(error as Error).message.split('\n')[0]})`,
+      });
     }
   }
   return out;
@@ -58,11 +64,14 @@ function readPluginManifest(file: string, folderName: string): PluginManifest {
     raw = manifestSchema.parse(parseToml(readFileSync(file, 'utf8')), []);
   } catch (error) {
     const at = (error as { path?: string[] }).path;
-    throw new Error(at && at.length > 0 ? `${at.join('.')} ${(error as Error).message}` : (error as Error).message, { cause: error });
+    throw new Error(at && at.length > 0 ? `${at.join('.')} ${(error as Error).message}` : (error as Error).message, {
+      cause: error,
+    });
   }
   if (raw.name !== folderName) throw new Error(`name "${raw.name}" must be the folder's name "${folderName}"`);
   const schema = raw.options_schema;
-  if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) throw new Error('options_schema must be a table');
+  if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema)))
+    throw new Error('options_schema must be a table');
   return {
     name: raw.name,
     version: raw.version,

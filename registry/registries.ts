@@ -9,7 +9,14 @@ import { badRequest, KbctxError, notFound } from '../core/domain/errors.ts';
 import type { Config } from '../core/config/types.ts';
 import { isPluginPath, resolvePluginPath } from '../core/load/plugin-specs.ts';
 import { isGitRepo } from './git.ts';
-import { EXTENSION_TYPES, loadManifest, type ExtensionEntry, type ExtensionType, type Manifest, type ScriptType } from './manifest.ts';
+import {
+  EXTENSION_TYPES,
+  loadManifest,
+  type ExtensionEntry,
+  type ExtensionType,
+  type Manifest,
+  type ScriptType,
+} from './manifest.ts';
 
 export interface LoadedRegistry {
   name: string;
@@ -85,7 +92,9 @@ export function resolveExtensions(registries: readonly LoadedRegistry[]): Map<st
 export function parseExtensionId(id: string): { type: ExtensionType; name: string } {
   const [type, name, ...rest] = id.split('/');
   if (!type || !name || rest.length > 0 || !(EXTENSION_TYPES as readonly string[]).includes(type)) {
-    throw badRequest(`'${id}' is not an extension id: use <type>/<name> with type ${EXTENSION_TYPES.join(', ')} (e.g. tools/web-fetch)`);
+    throw badRequest(
+      `'${id}' is not an extension id: use <type>/<name> with type ${EXTENSION_TYPES.join(', ')} (e.g. tools/web-fetch)`,
+    );
   }
   return { type: type as ExtensionType, name };
 }
@@ -101,7 +110,12 @@ export function findExtension(registries: readonly LoadedRegistry[], id: string)
   if (found) return found;
   const name = id.split('/')[1] ?? '';
   const similar = [...all.keys()].filter((k) => k.includes(name) || name.includes(k.split('/')[1] ?? '\u0000'));
-  const hint = similar.length > 0 ? `; did you mean ${similar.slice(0, 3).join(', ')}?` : registries.some((r) => !r.present) ? '; run `kbctx registry install` first?' : '';
+  const hint =
+    similar.length > 0
+      ? `; did you mean ${similar.slice(0, 3).join(', ')}?`
+      : registries.some((r) => !r.present)
+        ? '; run `kbctx registry install` first?'
+        : '';
   throw notFound(`no registry provides ${id}${hint}`);
 }
 
@@ -116,12 +130,22 @@ export function isEnabled(config: Config, ext: ResolvedExtension): boolean {
 
 /** The `plugins` list entries that are paths, resolved against the config root (ADR 0114). */
 export function pluginEntryFiles(config: Config): string[] {
-  return config.plugins.entries.filter((e): e is string => typeof e === 'string' && isPluginPath(e.trim())).map((e) => resolvePluginPath(e.trim(), config.plugins.baseDir));
+  return config.plugins.entries
+    .filter((e): e is string => typeof e === 'string' && isPluginPath(e.trim()))
+    .map((e) => resolvePluginPath(e.trim(), config.plugins.baseDir));
 }
 
 /** The config section a registry extension type is enabled in. */
 export function configSection(config: Config, type: ScriptType): Readonly<Record<string, { path: string }>> {
-  return type === 'connectors' ? config.connectors.script : type === 'tools' ? config.tools.script : config.agents.script;
+  return type === 'connectors'
+    ? config.connectors.script
+    : type === 'tools'
+      ? config.tools.script
+      : config.agents.script;
 }
 
-export const CONFIG_TABLE: Record<ScriptType, string> = { connectors: 'connectors.script', tools: 'tools.script', agents: 'agents.script' };
+export const CONFIG_TABLE: Record<ScriptType, string> = {
+  connectors: 'connectors.script',
+  tools: 'tools.script',
+  agents: 'agents.script',
+};

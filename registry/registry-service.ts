@@ -17,9 +17,21 @@ import { detectHostApis } from './host-apis.ts';
 import { addPlugin, type AddPluginResult } from './add-plugin.ts';
 import { PLUGIN_MANIFEST } from './plugin-manifest.ts';
 import { SCRIPT_TYPES, type ExtensionEntry, type ScriptType } from './manifest.ts';
-import { CONFIG_TABLE, findExtension, isEnabled, loadRegistries, resolveExtensions, type LoadedRegistry, type ResolvedExtension } from './registries.ts';
+import {
+  CONFIG_TABLE,
+  findExtension,
+  isEnabled,
+  loadRegistries,
+  resolveExtensions,
+  type LoadedRegistry,
+  type ResolvedExtension,
+} from './registries.ts';
 
-export const COMMUNITY_REGISTRY = { name: 'community', url: 'https://github.com/parallax-labs/ctx-registry.git', branch: 'main' };
+export const COMMUNITY_REGISTRY = {
+  name: 'community',
+  url: 'https://github.com/parallax-labs/ctx-registry.git',
+  branch: 'main',
+};
 
 export interface RegistryContext {
   config: Config;
@@ -44,13 +56,19 @@ function selected(ctx: RegistryContext, name: string | undefined): LoadedRegistr
   const regs = loadRegistries(ctx.config);
   if (name === undefined) return regs;
   const found = regs.filter((r) => r.name === name);
-  if (found.length === 0) throw notFound(`registry '${name}' is not configured (configured: ${regs.map((r) => r.name).join(', ') || 'none'})`);
+  if (found.length === 0)
+    throw notFound(
+      `registry '${name}' is not configured (configured: ${regs.map((r) => r.name).join(', ') || 'none'})`,
+    );
   return found;
 }
 
 export type InstallOutcome = 'cloned' | 'present' | 'no url';
 
-export async function installRegistries(ctx: RegistryContext, name?: string): Promise<{ name: string; outcome: InstallOutcome; path: string }[]> {
+export async function installRegistries(
+  ctx: RegistryContext,
+  name?: string,
+): Promise<{ name: string; outcome: InstallOutcome; path: string }[]> {
   const out: { name: string; outcome: InstallOutcome; path: string }[] = [];
   for (const reg of selected(ctx, name)) {
     if (reg.present) out.push({ name: reg.name, outcome: 'present', path: reg.path });
@@ -70,7 +88,10 @@ export type UpdateOutcome =
   | { kind: 'not a git repository' }
   | { kind: 'not installed' };
 
-export async function updateRegistries(ctx: RegistryContext, name?: string): Promise<{ name: string; outcome: UpdateOutcome }[]> {
+export async function updateRegistries(
+  ctx: RegistryContext,
+  name?: string,
+): Promise<{ name: string; outcome: UpdateOutcome }[]> {
   const out: { name: string; outcome: UpdateOutcome }[] = [];
   for (const reg of selected(ctx, name)) {
     let outcome: UpdateOutcome;
@@ -114,20 +135,42 @@ export function extensionInfo(ctx: RegistryContext, id: string): ExtensionInfo {
  * (add-plugin.ts: TypeScript/JavaScript plugins only with `trust`, pinned in kbctx.lock).
  * Idempotent: an existing entry is left alone.
  */
-export async function addExtension(ctx: RegistryContext, id: string, options: { trust?: boolean } = {}): Promise<AddPluginResult> {
+export async function addExtension(
+  ctx: RegistryContext,
+  id: string,
+  options: { trust?: boolean } = {},
+): Promise<AddPluginResult> {
   const ext = findExtension(loadRegistries(ctx.config), id);
   if (ext.type === 'plugins') return addPlugin(ctx, ext, options);
   const type = ext.type;
   const keys = [...CONFIG_TABLE[type].split('.'), ext.name];
   if (hasTable(ctx.configFile, keys)) {
-    return { written: false, file: ctx.configFile, block: '', reason: `${CONFIG_TABLE[type]}.${ext.name} is already in ${ctx.configFile}` };
+    return {
+      written: false,
+      file: ctx.configFile,
+      block: '',
+      reason: `${CONFIG_TABLE[type]}.${ext.name} is already in ${ctx.configFile}`,
+    };
   }
   const example = exampleValues(ext, type);
   const required = ext.entry.requiredConfig.filter((k) => !(k in example));
-  const values: Record<string, unknown> = { ...example, path: toConfigPath(ext.scriptPath, configRoot(ctx.configFile)), timeout: example['timeout'] ?? (ext.type === 'connectors' ? CONNECTOR_TIMEOUT_SECS : 30) };
+  const values: Record<string, unknown> = {
+    ...example,
+    path: toConfigPath(ext.scriptPath, configRoot(ctx.configFile)),
+    timeout: example['timeout'] ?? (ext.type === 'connectors' ? CONNECTOR_TIMEOUT_SECS : 30),
+  };
   for (const key of required) values[key] = '';
-  const comments = [`${ext.id} from registry '${ext.registry}'`, ...(ext.entry.requiredConfig.length > 0 ? [`required: ${ext.entry.requiredConfig.join(', ')}`] : [])];
-  const block = appendTable(ctx.configFile, keys, values, comments, ctx.config.file ? '' : defaultConfigToml().trimStart());
+  const comments = [
+    `${ext.id} from registry '${ext.registry}'`,
+    ...(ext.entry.requiredConfig.length > 0 ? [`required: ${ext.entry.requiredConfig.join(', ')}`] : []),
+  ];
+  const block = appendTable(
+    ctx.configFile,
+    keys,
+    values,
+    comments,
+    ctx.config.file ? '' : defaultConfigToml().trimStart(),
+  );
   return { written: true, file: ctx.configFile, block };
 }
 
@@ -142,7 +185,10 @@ function exampleValues(ext: ResolvedExtension, type: ScriptType): Record<string,
     return {};
   }
   const [section = '', kind = ''] = CONFIG_TABLE[type].split('.');
-  const tables = ((tree[section] as Record<string, unknown> | undefined)?.[kind] ?? null) as Record<string, Record<string, unknown>> | null;
+  const tables = ((tree[section] as Record<string, unknown> | undefined)?.[kind] ?? null) as Record<
+    string,
+    Record<string, unknown>
+  > | null;
   const own = tables ? (tables[ext.name] ?? Object.values(tables)[0]) : tree;
   const { path: _path, ...rest } = (own ?? {}) as Record<string, unknown>;
   return Object.fromEntries(Object.entries(rest).filter(([, v]) => typeof v !== 'object' || Array.isArray(v)));
@@ -153,20 +199,35 @@ function exampleValues(ext: ResolvedExtension, type: ScriptType): Record<string,
  * its manifest entry, so that registry provides it from then on (and an enabled entry runs the copy:
  * follow-overrides.ts). A writable registry without registry.toml gets one listing its scanned tree.
  */
-export function overrideExtension(ctx: RegistryContext, id: string): { from: string; to: string; registry: string; manifest: string } {
+export function overrideExtension(
+  ctx: RegistryContext,
+  id: string,
+): { from: string; to: string; registry: string; manifest: string } {
   const registries = loadRegistries(ctx.config);
   const ext = findExtension(registries, id);
   const target = [...registries].reverse().find((r) => !r.readonly && r.present);
-  if (!target) throw new KbctxError('conflict', 'no writable registry to copy into: add one with readonly = false and an existing path');
-  if (target.name === ext.registry) throw new KbctxError('conflict', `${id} already comes from the writable registry '${target.name}'; edit it there`);
+  if (!target)
+    throw new KbctxError(
+      'conflict',
+      'no writable registry to copy into: add one with readonly = false and an existing path',
+    );
+  if (target.name === ext.registry)
+    throw new KbctxError('conflict', `${id} already comes from the writable registry '${target.name}'; edit it there`);
   const source = registries.find((r) => r.name === ext.registry)!.path;
   const rel = path.relative(source, path.dirname(ext.scriptPath));
   const destination = path.join(target.path, rel);
   const escape = escapeFrom(target.path, destination);
   if (escape !== null) throw new KbctxError('forbidden', `cannot copy ${id} to ${destination}: it ${escape}`);
-  if (existsSync(destination)) throw new KbctxError('conflict', `${destination} already exists; remove it first to copy ${id} again`);
+  if (existsSync(destination))
+    throw new KbctxError('conflict', `${destination} already exists; remove it first to copy ${id} again`);
   cpSync(path.dirname(ext.scriptPath), destination, { recursive: true });
-  if (ext.type === 'plugins') return { from: path.dirname(ext.scriptPath), to: destination, registry: target.name, manifest: path.join(destination, PLUGIN_MANIFEST) };
+  if (ext.type === 'plugins')
+    return {
+      from: path.dirname(ext.scriptPath),
+      to: destination,
+      registry: target.name,
+      manifest: path.join(destination, PLUGIN_MANIFEST),
+    };
   try {
     const manifest = addManifestEntry(target, ext, path.relative(source, ext.scriptPath).split(path.sep).join('/'));
     return { from: path.dirname(ext.scriptPath), to: destination, registry: target.name, manifest };
@@ -181,10 +242,13 @@ function addManifestEntry(reg: LoadedRegistry, ext: ResolvedExtension, scriptPat
   const file = path.join(reg.path, 'registry.toml');
   if (!existsSync(file)) {
     for (const type of SCRIPT_TYPES) {
-      for (const [name, entry] of Object.entries(reg.manifest?.extensions[type] ?? {})) appendTable(file, [type, name], manifestValues(entry, entry.path));
+      for (const [name, entry] of Object.entries(reg.manifest?.extensions[type] ?? {}))
+        appendTable(file, [type, name], manifestValues(entry, entry.path));
     }
   }
-  appendTable(file, [ext.type, ext.name], manifestValues(ext.entry, scriptPath), [`copied from registry '${ext.registry}' by kbctx registry override`]);
+  appendTable(file, [ext.type, ext.name], manifestValues(ext.entry, scriptPath), [
+    `copied from registry '${ext.registry}' by kbctx registry override`,
+  ]);
   return file;
 }
 
@@ -197,16 +261,27 @@ function manifestValues(entry: ExtensionEntry, scriptPath: string): Record<strin
     host_apis: entry.hostApis,
     tools: entry.tools,
   };
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && !(Array.isArray(v) && v.length === 0)));
+  return Object.fromEntries(
+    Object.entries(values).filter(([, v]) => v !== '' && !(Array.isArray(v) && v.length === 0)),
+  );
 }
 
 /** Clones the community registry and adds it to the config. Safe to repeat; offline: error, config untouched. */
-export async function initCommunity(ctx: RegistryContext, options: { path?: string; url?: string } = {}): Promise<{ cloned: boolean; configured: boolean; path: string }> {
+export async function initCommunity(
+  ctx: RegistryContext,
+  options: { path?: string; url?: string } = {},
+): Promise<{ cloned: boolean; configured: boolean; path: string }> {
   const existing = ctx.config.registries[COMMUNITY_REGISTRY.name];
-  const target = existing?.path ?? path.resolve(options.path ?? path.join(homedir(), '.kbctx', 'registries', COMMUNITY_REGISTRY.name));
+  const target =
+    existing?.path ??
+    path.resolve(options.path ?? path.join(homedir(), '.kbctx', 'registries', COMMUNITY_REGISTRY.name));
   let cloned = false;
   if (!existsSync(target)) {
-    await cloneRepo(options.url ?? existing?.url ?? COMMUNITY_REGISTRY.url, existing?.branch ?? COMMUNITY_REGISTRY.branch, target);
+    await cloneRepo(
+      options.url ?? existing?.url ?? COMMUNITY_REGISTRY.url,
+      existing?.branch ?? COMMUNITY_REGISTRY.branch,
+      target,
+    );
     cloned = true;
   }
   let configured = false;
@@ -214,7 +289,12 @@ export async function initCommunity(ctx: RegistryContext, options: { path?: stri
     appendTable(
       ctx.configFile,
       ['registries', COMMUNITY_REGISTRY.name],
-      { url: options.url ?? COMMUNITY_REGISTRY.url, branch: COMMUNITY_REGISTRY.branch, path: toConfigPath(target, configRoot(ctx.configFile)), readonly: true },
+      {
+        url: options.url ?? COMMUNITY_REGISTRY.url,
+        branch: COMMUNITY_REGISTRY.branch,
+        path: toConfigPath(target, configRoot(ctx.configFile)),
+        readonly: true,
+      },
       ['Community extensions: enable one with `kbctx registry add <type>/<name>`'],
       ctx.config.file ? '' : defaultConfigToml().trimStart(),
     );

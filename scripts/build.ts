@@ -13,7 +13,9 @@ const dist = path.join(root, 'dist');
 
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: ['ignore', process.stderr, process.stderr] }); // stdout stays clean for `npm pack --json`
+execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
+  stdio: ['ignore', process.stderr, process.stderr],
+}); // stdout stays clean for `npm pack --json`
 
 let copied = 0;
 for (const tree of TREES.filter((t) => existsSync(path.join(root, t)))) {

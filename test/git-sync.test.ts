@@ -19,7 +19,6 @@ const T1 = '2021-03-04T05:06:07Z';
 const T2 = '2022-08-09T10:11:12Z';
 const T3 = '2023-01-02T03:04:05Z';
 
-
 async function docs(ws: Workspace, source: string): Promise<Map<string, WireDoc>> {
   const r = await ws.kbctx(['export']);
   const all = (JSON.parse(r.stdout) as { documents: WireDoc[] }).documents;
@@ -30,19 +29,34 @@ describe('git connector: a local repository', () => {
   const ws = new Workspace();
   after(() => ws.cleanup());
   const repo = initRepo(ws.path('repo'));
-  commit(repo, { 'docs/a.md': '# Alpha\n\nfirst alpha\n', 'docs/b.md': '# Beta\n\nbeta text\n', 'top.md': '# Top\n' }, 'one', T1);
+  commit(
+    repo,
+    { 'docs/a.md': '# Alpha\n\nfirst alpha\n', 'docs/b.md': '# Beta\n\nbeta text\n', 'top.md': '# Top\n' },
+    'one',
+    T1,
+  );
   commit(repo, { 'docs/a.md': '# Alpha\n\nsecond alpha\n' }, 'two', T2);
   ws.config('[connectors.git.local]\nurl = "repo"\n\n[connectors.git.sub]\nurl = "repo"\nroot = "docs"\n');
 
   it("indexes files with their last commit time and a file:// link into the user's repository", async () => {
     const { code, reports } = await ws.syncJson('git');
     assert.equal(code, 0, JSON.stringify(reports));
-    assert.deepEqual(reports.map((r) => [r.connector, r.upserted]), [['git:local', 3], ['git:sub', 2]]);
+    assert.deepEqual(
+      reports.map((r) => [r.connector, r.upserted]),
+      [
+        ['git:local', 3],
+        ['git:sub', 2],
+      ],
+    );
     const local = await docs(ws, 'git:local');
     assert.equal(local.get('docs/a.md')?.updated_at, new Date(T2).toISOString());
     assert.equal(local.get('docs/b.md')?.updated_at, new Date(T1).toISOString());
     assert.match(local.get('docs/a.md')?.body ?? '', /second alpha/);
-    assert.equal(local.get('docs/a.md')?.source_url, pathToFileURL(ws.path('repo', 'docs', 'a.md')).href, 'not kbctx\'s private clone');
+    assert.equal(
+      local.get('docs/a.md')?.source_url,
+      pathToFileURL(ws.path('repo', 'docs', 'a.md')).href,
+      "not kbctx's private clone",
+    );
     const sub = await docs(ws, 'git:sub');
     assert.deepEqual([...sub.keys()].sort(), ['docs/a.md', 'docs/b.md']);
   });
@@ -83,7 +97,11 @@ describe('git connector: a bare remote over file://, branches and history rewrit
     assert.equal(code, 0);
     const kb = await docs(ws, 'git:kb');
     assert.deepEqual([...kb.keys()].sort(), ['kb/dev-only.md', 'kb/intro.md']);
-    assert.equal(kb.get('kb/intro.md')?.source_url, pathToFileURL(`${remote}/kb/intro.md`).href, 'a file:// remote links into that repository');
+    assert.equal(
+      kb.get('kb/intro.md')?.source_url,
+      pathToFileURL(`${remote}/kb/intro.md`).href,
+      'a file:// remote links into that repository',
+    );
   });
 
   it('fetches new commits and survives a force-push', async () => {
@@ -132,7 +150,10 @@ describe('git connector: a bare remote over file://, branches and history rewrit
     const { code, reports } = await ws.syncJson('all');
     assert.equal(code, 1);
     const by = new Map(reports.map((r) => [r.connector, r]));
-    assert.match(by.get('git:nobranch')?.failure?.message ?? '', /branch 'nope' does not exist.*connectors\.git\.nobranch\.branch/);
+    assert.match(
+      by.get('git:nobranch')?.failure?.message ?? '',
+      /branch 'nope' does not exist.*connectors\.git\.nobranch\.branch/,
+    );
     assert.match(by.get('git:noroot')?.failure?.message ?? '', /root 'missing'.*connectors\.git\.noroot\.root/);
     assert.equal(by.get('filesystem:notes')?.upserted, 1);
   });

@@ -21,12 +21,23 @@ describe('kbctx migrate (CLI)', () => {
     const r = await ws.kbctx(['migrate', '--to', 'copy.sqlite', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const report = json(r.stdout);
-    assert.deepEqual([report['documents'], report['chunks'], report['embeddings'], report['checkpoints'], report['verified']], [3, 3, 3, 1, true]);
+    assert.deepEqual(
+      [report['documents'], report['chunks'], report['embeddings'], report['checkpoints'], report['verified']],
+      [3, 3, 3, 1, true],
+    );
     assert.equal(report['target'], ws.path('copy.sqlite'));
-    assert.deepEqual(await mw.searches(['-c', 'copy.toml']), await mw.searches(), 'keyword, semantic and hybrid answers on the copy');
+    assert.deepEqual(
+      await mw.searches(['-c', 'copy.toml']),
+      await mw.searches(),
+      'keyword, semantic and hybrid answers on the copy',
+    );
     const resync = await ws.kbctx(['-c', 'copy.toml', 'sync', 'all', '--json']);
-    const [docs] = (json(resync.stdout)['connectors'] as SyncReportJson[]);
-    assert.deepEqual([docs?.upserted, docs?.chunks_written, docs?.deleted, docs?.unchanged], [0, 0, 0, 3], 'fingerprints came along');
+    const [docs] = json(resync.stdout)['connectors'] as SyncReportJson[];
+    assert.deepEqual(
+      [docs?.upserted, docs?.chunks_written, docs?.deleted, docs?.unchanged],
+      [0, 0, 0, 3],
+      'fingerprints came along',
+    );
   });
 
   it('refuses a target that holds an index unless --force, and then says what it replaced', async () => {
@@ -35,9 +46,18 @@ describe('kbctx migrate (CLI)', () => {
     assert.match(refused.stderr, /already holds an index \(3 documents.*--force/);
     const forced = await ws.kbctx(['migrate', '--to', 'copy.sqlite', '--force']);
     assert.equal(forced.code, 0, forced.stderr);
-    assert.match(forced.stdout, /^Replaced what .*copy\.sqlite held: 3 documents, 3 chunks, 3 embeddings, 1 checkpoints \(0 documents not in the source deleted\)$/m);
-    assert.match(forced.stdout, /^Copied 3 documents, 3 chunks, 3 embeddings and 1 checkpoints from .*index\.sqlite to .*copy\.sqlite in [\d.]+ s$/m);
-    assert.match(forced.stdout, /^Verified: the target holds 3 documents, 3 chunks and 3 embeddings, as the source does$/m);
+    assert.match(
+      forced.stdout,
+      /^Replaced what .*copy\.sqlite held: 3 documents, 3 chunks, 3 embeddings, 1 checkpoints \(0 documents not in the source deleted\)$/m,
+    );
+    assert.match(
+      forced.stdout,
+      /^Copied 3 documents, 3 chunks, 3 embeddings and 1 checkpoints from .*index\.sqlite to .*copy\.sqlite in [\d.]+ s$/m,
+    );
+    assert.match(
+      forced.stdout,
+      /^Verified: the target holds 3 documents, 3 chunks and 3 embeddings, as the source does$/m,
+    );
   });
 
   it('fails clearly for the index itself, an unreachable PostgreSQL, and no --to', async () => {

@@ -18,12 +18,20 @@ after(() => stopSharedPostgres());
 it('migrateIndex: SQLite → LanceDB → PostgreSQL → LanceDB → SQLite keeps everything a user can observe', async () => {
   const fx = await populatedIndex();
   const lance = await openLanceStore(fx.ws.path('copy.lance'));
-  const pg = openPostgresStore(await (await sharedPostgres()).createDatabase(), { openMirror: (f) => openSqliteStore(f), mirrorPath: ':memory:' });
+  const pg = openPostgresStore(await (await sharedPostgres()).createDatabase(), {
+    openMirror: (f) => openSqliteStore(f),
+    mirrorPath: ':memory:',
+  });
   const lance2 = await openLanceStore(fx.ws.path('again.lance'));
   const back = openSqliteStore(fx.ws.path('back.sqlite'));
   try {
     const before = await snapshotIndex(fx.kbctx.store);
-    for (const [from, to, what] of [[fx.kbctx.store, lance, 'LanceDB'], [lance, pg, 'PostgreSQL'], [pg, lance2, 'LanceDB again'], [lance2, back, 'SQLite']] as const) {
+    for (const [from, to, what] of [
+      [fx.kbctx.store, lance, 'LanceDB'],
+      [lance, pg, 'PostgreSQL'],
+      [pg, lance2, 'LanceDB again'],
+      [lance2, back, 'SQLite'],
+    ] as const) {
       const report = await migrateIndex(from, to);
       assert.deepEqual(report.mismatches, [], what);
       assert.deepEqual(await snapshotIndex(to), before, `${what} answers as the SQLite original`);
@@ -52,12 +60,23 @@ describe('kbctx migrate --to <folder>.lance (CLI)', () => {
     const r = await ws.kbctx(['migrate', '--to', 'copy.lance', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const report = json(r.stdout);
-    assert.deepEqual([report['documents'], report['chunks'], report['embeddings'], report['checkpoints'], report['verified']], [3, 3, 3, 1, true]);
-    assert.deepEqual(await mw.searches(['-c', 'lance.toml']), await mw.searches(), 'keyword, semantic and hybrid answers on the copy');
+    assert.deepEqual(
+      [report['documents'], report['chunks'], report['embeddings'], report['checkpoints'], report['verified']],
+      [3, 3, 3, 1, true],
+    );
+    assert.deepEqual(
+      await mw.searches(['-c', 'lance.toml']),
+      await mw.searches(),
+      'keyword, semantic and hybrid answers on the copy',
+    );
     const resync = await ws.kbctx(['-c', 'lance.toml', 'sync', 'all', '--json']);
     assert.equal(resync.code, 0, resync.stderr);
     const [docs] = json(resync.stdout)['connectors'] as SyncReportJson[];
-    assert.deepEqual([docs?.upserted, docs?.chunks_written, docs?.deleted, docs?.unchanged], [0, 0, 0, 3], 'fingerprints came along');
+    assert.deepEqual(
+      [docs?.upserted, docs?.chunks_written, docs?.deleted, docs?.unchanged],
+      [0, 0, 0, 3],
+      'fingerprints came along',
+    );
     const stats = await ws.kbctx(['-c', 'lance.toml', 'stats', '--json']);
     assert.equal(stats.code, 0, stats.stderr);
     assert.match(stats.stdout, /"documents":\s*3/);

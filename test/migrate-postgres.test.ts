@@ -15,7 +15,10 @@ after(() => stopSharedPostgres());
 
 it('migrateIndex: SQLite → PostgreSQL → SQLite keeps everything a user can observe', async () => {
   const fx = await populatedIndex();
-  const pg = openPostgresStore(await (await sharedPostgres()).createDatabase(), { openMirror: (f) => openSqliteStore(f), mirrorPath: ':memory:' });
+  const pg = openPostgresStore(await (await sharedPostgres()).createDatabase(), {
+    openMirror: (f) => openSqliteStore(f),
+    mirrorPath: ':memory:',
+  });
   const back = openSqliteStore(fx.ws.path('back.sqlite'));
   try {
     const before = await snapshotIndex(fx.kbctx.store);
@@ -24,7 +27,10 @@ it('migrateIndex: SQLite → PostgreSQL → SQLite keeps everything a user can o
     assert.deepEqual(await snapshotIndex(pg), before, 'PostgreSQL answers as the SQLite original');
     const home = await migrateIndex(pg, back);
     assert.deepEqual(home.mismatches, []);
-    assert.deepEqual([home.documents, home.chunks, home.embeddings, home.checkpoints], [there.documents, there.chunks, there.embeddings, there.checkpoints]);
+    assert.deepEqual(
+      [home.documents, home.chunks, home.embeddings, home.checkpoints],
+      [there.documents, there.chunks, there.embeddings, there.checkpoints],
+    );
     assert.deepEqual(await snapshotIndex(back), before, 'the copy back answers as the original');
   } finally {
     await back.close();
@@ -53,12 +59,19 @@ describe('kbctx migrate --to postgres://… (CLI)', () => {
     const there = await ws.kbctx(['migrate', '--to', url, '--json']);
     assert.equal(there.code, 0, there.stderr);
     const report = json(there.stdout);
-    assert.deepEqual([report['documents'], report['chunks'], report['embeddings'], report['checkpoints'], report['verified']], [3, 3, 3, 1, true]);
+    assert.deepEqual(
+      [report['documents'], report['chunks'], report['embeddings'], report['checkpoints'], report['verified']],
+      [3, 3, 3, 1, true],
+    );
     assert.deepEqual(await mw.searches([], onPg), original, 'keyword, semantic and hybrid answers on PostgreSQL');
 
     const resync = await ws.kbctx(['sync', 'all', '--json'], { env: onPg });
     const [docs] = json(resync.stdout)['connectors'] as SyncReportJson[];
-    assert.deepEqual([docs?.upserted, docs?.chunks_written, docs?.deleted, docs?.unchanged], [0, 0, 0, 3], 'fingerprints came along');
+    assert.deepEqual(
+      [docs?.upserted, docs?.chunks_written, docs?.deleted, docs?.unchanged],
+      [0, 0, 0, 3],
+      'fingerprints came along',
+    );
 
     const again = await ws.kbctx(['migrate', '--to', url]);
     assert.equal(again.code, 7, 'a PostgreSQL database that holds an index is refused');
@@ -69,7 +82,10 @@ describe('kbctx migrate --to postgres://… (CLI)', () => {
 
     const home = await ws.kbctx(['migrate', '--to', 'back.sqlite'], { env: onPg });
     assert.equal(home.code, 0, home.stderr);
-    assert.match(home.stdout, /^Verified: the target holds 3 documents, 3 chunks and 3 embeddings, as the source does$/m);
+    assert.match(
+      home.stdout,
+      /^Verified: the target holds 3 documents, 3 chunks and 3 embeddings, as the source does$/m,
+    );
     assert.deepEqual(await mw.searches(['-c', 'back.toml']), original, 'the copy back answers as the original');
   });
 });

@@ -26,20 +26,31 @@ describe('registry manifest paths are confined to their registry', () => {
       ].join('\n\n'),
     );
     ws.write('regs/mine/.keep', '');
-    ws.config(`[db]\npath = "index.sqlite"\n\n[registries.shared]\npath = "${ws.path('regs/shared')}"\nreadonly = true\n\n[registries.mine]\npath = "${ws.path('regs/mine')}"\n`);
+    ws.config(
+      `[db]\npath = "index.sqlite"\n\n[registries.shared]\npath = "${ws.path('regs/shared')}"\nreadonly = true\n\n[registries.mine]\npath = "${ws.path('regs/mine')}"\n`,
+    );
 
     const list = await ws.kbctx(['registry', 'list']);
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, /tools\/fine\s+shared/);
     assert.doesNotMatch(list.stdout, /tools\/(dotdot|absolute|linked)/);
-    assert.match(list.stderr, /registry 'shared': manifest entry \[tools\.dotdot\] path "\.\.\/\.\.\/outside\/secret\/tool\.lua" is outside the registry .*; refused/);
-    assert.match(list.stderr, /manifest entry \[tools\.linked\] path "tools\/linked\/tool\.lua" resolves outside the registry .* \(to .*outside\/secret\/tool\.lua\)/);
+    assert.match(
+      list.stderr,
+      /registry 'shared': manifest entry \[tools\.dotdot\] path "\.\.\/\.\.\/outside\/secret\/tool\.lua" is outside the registry .*; refused/,
+    );
+    assert.match(
+      list.stderr,
+      /manifest entry \[tools\.linked\] path "tools\/linked\/tool\.lua" resolves outside the registry .* \(to .*outside\/secret\/tool\.lua\)/,
+    );
 
     for (const id of ['tools/dotdot', 'tools/absolute', 'tools/linked']) {
       for (const command of ['info', 'add', 'override']) {
         const r = await ws.kbctx(['registry', command, id]);
         assert.equal(r.code, 1, `${command} ${id}: ${r.stdout}${r.stderr}`);
-        assert.match(r.stderr, new RegExp(`registry 'shared': manifest entry \\[tools\\.${id.slice(6)}\\] path .*; refusing ${id}`));
+        assert.match(
+          r.stderr,
+          new RegExp(`registry 'shared': manifest entry \\[tools\\.${id.slice(6)}\\] path .*; refusing ${id}`),
+        );
       }
     }
     assert.ok(!existsSync(ws.path('regs/mine/tools')), 'nothing was copied');

@@ -12,7 +12,10 @@ it('the registry.toml example in docs/registries.md loads whole, without a warni
   const doc = readFileSync(path.join(REPO_ROOT, 'docs/registries.md'), 'utf8');
   const section = doc.slice(doc.indexOf('## registry.toml'));
   const example = /```toml\n([\s\S]*?)```/.exec(section)?.[1];
-  assert.ok(example && section.startsWith('## registry.toml'), 'docs/registries.md has a registry.toml section with a toml example');
+  assert.ok(
+    example && section.startsWith('## registry.toml'),
+    'docs/registries.md has a registry.toml section with a toml example',
+  );
   const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-registry-doc-'));
   try {
     writeFileSync(path.join(dir, 'registry.toml'), example);
@@ -27,8 +30,12 @@ it('the registry.toml example in docs/registries.md loads whole, without a warni
     assert.equal(manifest.url, 'https://github.com/acme/kbctx-registry.git');
     assert.equal(manifest.minVersion, '0.2.0');
     assert.deepEqual(manifest.extensions.connectors['jira'], {
-      path: 'connectors/jira/connector.lua', description: 'Jira issues of one project', tags: ['tickets', 'atlassian'],
-      requiredConfig: ['url', 'project', 'token'], hostApis: ['http', 'env'], tools: [],
+      path: 'connectors/jira/connector.lua',
+      description: 'Jira issues of one project',
+      tags: ['tickets', 'atlassian'],
+      requiredConfig: ['url', 'project', 'token'],
+      hostApis: ['http', 'env'],
+      tools: [],
     });
     assert.deepEqual(Object.keys(manifest.extensions.tools), ['web-fetch']);
     assert.deepEqual(manifest.extensions.agents['triage']?.tools, ['search', 'get', 'web-fetch']);

@@ -52,8 +52,10 @@ export default {
   },
 };
 `;
-const SHOUT_MANIFEST = 'name = "shout"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "index.ts"\ndescription = "Shouts a shared word"\n';
-const REDACT_MANIFEST = 'name = "redact"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "plugin.lua"\ndescription = "Redacts secrets before indexing"\n';
+const SHOUT_MANIFEST =
+  'name = "shout"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "index.ts"\ndescription = "Shouts a shared word"\n';
+const REDACT_MANIFEST =
+  'name = "redact"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "plugin.lua"\ndescription = "Redacts secrets before indexing"\n';
 let head = '';
 
 before(() => {
@@ -69,7 +71,8 @@ before(() => {
       'plugins/shout/helper.ts': "export { helper } from '../../shared/util.ts';\n",
       'shared/util.ts': "export const helper = (): string => 'SHARED WORDS';\n",
       'plugins/redact/kbctx-plugin.toml': REDACT_MANIFEST,
-      'plugins/redact/plugin.lua': 'plugin = { name = "redact", version = "0.1.0", kbctx = "^0.2" }\nfunction plugin.query(request) return nil end\n',
+      'plugins/redact/plugin.lua':
+        'plugin = { name = "redact", version = "0.1.0", kbctx = "^0.2" }\nfunction plugin.query(request) return nil end\n',
       'plugins/broken/kbctx-plugin.toml': 'name = "broken"\nversion = "1"\nkbctx = "^0.2"\nentry = "main.py"\n',
       'tools/echo/tool.lua': 'tool = { description = "Echo" }\nfunction tool.execute(p) return p end\n',
     },
@@ -77,7 +80,9 @@ before(() => {
     '2026-01-02T03:04:05Z',
   );
   const remote = pathToFileURL(bareClone(upstream, ws.path('remote.git'))).href;
-  ws.config(`# my config\n[db]\npath = "index.sqlite"\n\n[registries.community]\nurl = "${remote}"\nbranch = "main"\npath = "regs/community"\nreadonly = true\n`);
+  ws.config(
+    `# my config\n[db]\npath = "index.sqlite"\n\n[registries.community]\nurl = "${remote}"\nbranch = "main"\npath = "regs/community"\nreadonly = true\n`,
+  );
 });
 after(() => ws.cleanup());
 
@@ -85,9 +90,17 @@ const config = (): Record<string, unknown> => parseToml(readFileSync(ws.path('co
 const entryFile = (): string => ws.path('regs/community/plugins/hello/index.ts');
 /** How the config and kbctx.lock name the entry: relative to the project (issue 29 item 9). */
 const ENTRY = './regs/community/plugins/hello/index.ts';
-const plugins = async (): Promise<{ code: number; stderr: string; list: { name: string; origin: string; from: string; version: string }[] }> => {
+const plugins = async (): Promise<{
+  code: number;
+  stderr: string;
+  list: { name: string; origin: string; from: string; version: string }[];
+}> => {
   const r = await ws.kbctx(['plugins', '--json']);
-  return { code: r.code, stderr: r.stderr, list: r.code === 0 ? (JSON.parse(r.stdout) as { plugins: never[] }).plugins : [] };
+  return {
+    code: r.code,
+    stderr: r.stderr,
+    list: r.code === 0 ? (JSON.parse(r.stdout) as { plugins: never[] }).plugins : [],
+  };
 };
 
 describe('registry plugins', () => {
@@ -104,8 +117,14 @@ describe('registry plugins', () => {
   it('list, search and info show plugins; an invalid plugin manifest is refused with its reason', async () => {
     const list = await ws.kbctx(['registry', 'list']);
     assert.equal(list.code, 0, list.stderr);
-    assert.match(list.stdout, /Plugins \(3\)\n.*\nplugins\/hello\s+community\s+no\s+Says hello from a registry\nplugins\/redact\s+community\s+no/);
-    assert.match(list.stderr, /plugins\/broken\/kbctx-plugin\.toml is not valid \(entry must be one of "index\.ts", "index\.mjs", "plugin\.lua"/);
+    assert.match(
+      list.stdout,
+      /Plugins \(3\)\n.*\nplugins\/hello\s+community\s+no\s+Says hello from a registry\nplugins\/redact\s+community\s+no/,
+    );
+    assert.match(
+      list.stderr,
+      /plugins\/broken\/kbctx-plugin\.toml is not valid \(entry must be one of "index\.ts", "index\.mjs", "plugin\.lua"/,
+    );
     assert.match((await ws.kbctx(['registry', 'search', 'greeting'])).stdout, /plugins\/hello/);
     const info = await ws.kbctx(['registry', 'info', 'plugins/hello']);
     assert.equal(info.code, 0, info.stderr);
@@ -121,19 +140,37 @@ describe('registry plugins', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Pinned in config\/kbctx\.lock: commit [0-9a-f]{7}, sha256 [0-9a-f]{12}/);
     assert.deepEqual(config()['plugins'], ['bundled', ENTRY]);
-    assert.match(readFileSync(ws.path('config/kbctx.toml'), 'utf8'), /^plugins = .*\n\n# my config\n\[db\]/, 'a top-level key before every table; the rest kept');
-    const lock = parseToml(readFileSync(ws.path('config/kbctx.lock'), 'utf8')) as { plugins: Record<string, Record<string, string>> };
+    assert.match(
+      readFileSync(ws.path('config/kbctx.toml'), 'utf8'),
+      /^plugins = .*\n\n# my config\n\[db\]/,
+      'a top-level key before every table; the rest kept',
+    );
+    const lock = parseToml(readFileSync(ws.path('config/kbctx.lock'), 'utf8')) as {
+      plugins: Record<string, Record<string, string>>;
+    };
     // The documented digest: one `<path>\0<sha256>\n` line per file of the plugin's folder, sorted.
     const hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
-    const files = ['index.ts', 'kbctx-plugin.toml', 'words.ts'].map((f) => `${f}\0${hex(readFileSync(ws.path(`regs/community/plugins/hello/${f}`)))}\n`);
+    const files = ['index.ts', 'kbctx-plugin.toml', 'words.ts'].map(
+      (f) => `${f}\0${hex(readFileSync(ws.path(`regs/community/plugins/hello/${f}`)))}\n`,
+    );
     const sha256 = hex(files.sort().join(''));
-    assert.deepEqual({ ...lock.plugins['hello'] }, { registry: 'community', path: 'plugins/hello/index.ts', file: ENTRY, commit: head, sha256 });
+    assert.deepEqual(
+      { ...lock.plugins['hello'] },
+      { registry: 'community', path: 'plugins/hello/index.ts', file: ENTRY, commit: head, sha256 },
+    );
     const loaded = await plugins();
     assert.equal(loaded.code, 0, loaded.stderr);
     const hello = loaded.list.find((p) => p.name === 'hello');
-    assert.deepEqual(hello && { origin: hello.origin, version: hello.version, from: hello.from }, { origin: 'registry', version: '1.2.0', from: `community:plugins/hello/index.ts@${head.slice(0, 7)}` });
+    assert.deepEqual(hello && { origin: hello.origin, version: hello.version, from: hello.from }, {
+      origin: 'registry',
+      version: '1.2.0',
+      from: `community:plugins/hello/index.ts@${head.slice(0, 7)}`,
+    });
     assert.match((await ws.kbctx(['hello'])).stdout, /hello from the registry/);
-    assert.match((await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust'])).stdout, /Nothing to do: plugins\/hello is already in the plugins list/);
+    assert.match(
+      (await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust'])).stdout,
+      /Nothing to do: plugins\/hello is already in the plugins list/,
+    );
     assert.match((await ws.kbctx(['registry', 'list'])).stdout, /plugins\/hello\s+community\s+yes/);
   });
 
@@ -141,7 +178,10 @@ describe('registry plugins', () => {
     writeFileSync(ws.path('regs/community/plugins/hello/words.ts'), "export const GREETING = 'tampered';\n");
     const refused = await plugins();
     assert.equal(refused.code, 3);
-    assert.match(refused.stderr, /plugin 'hello' \(registry 'community', plugins\/hello\/index\.ts\) changed since it was trusted/);
+    assert.match(
+      refused.stderr,
+      /plugin 'hello' \(registry 'community', plugins\/hello\/index\.ts\) changed since it was trusted/,
+    );
     git(ws.path('regs/community'), ['checkout', '--', '.']);
     assert.match((await ws.kbctx(['hello'])).stdout, /hello from the registry/);
   });
@@ -150,7 +190,10 @@ describe('registry plugins', () => {
     writeFileSync(entryFile(), HELLO.replace('console.log(GREETING)', "console.log('something else')"));
     const refused = await plugins();
     assert.equal(refused.code, 3);
-    assert.match(refused.stderr, /plugin 'hello' \(registry 'community', plugins\/hello\/index\.ts\) changed since it was trusted at commit [0-9a-f]{7}/);
+    assert.match(
+      refused.stderr,
+      /plugin 'hello' \(registry 'community', plugins\/hello\/index\.ts\) changed since it was trusted at commit [0-9a-f]{7}/,
+    );
     assert.match(refused.stderr, /trust it again with `kbctx registry add plugins\/hello --trust`/);
     const again = await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust']);
     assert.equal(again.code, 0, again.stderr);
@@ -181,12 +224,20 @@ describe('registry plugins', () => {
   });
 
   it('config and kbctx.lock name every added file relative to the project, so the project still works once moved', async () => {
-    assert.equal((await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust'])).code, 0, 're-pinned after the tests above changed it');
+    assert.equal(
+      (await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust'])).code,
+      0,
+      're-pinned after the tests above changed it',
+    );
     const tool = await ws.kbctx(['registry', 'add', 'tools/echo']);
     assert.equal(tool.code, 0, tool.stderr);
-    assert.equal((config()['tools'] as { script: Record<string, { path: string }> }).script['echo']?.path, './regs/community/tools/echo/tool.lua');
+    assert.equal(
+      (config()['tools'] as { script: Record<string, { path: string }> }).script['echo']?.path,
+      './regs/community/tools/echo/tool.lua',
+    );
     const text = `${readFileSync(ws.path('config/kbctx.toml'), 'utf8')}\n${readFileSync(ws.path('config/kbctx.lock'), 'utf8')}`;
-    const written = text.split('\n').filter((line) => !line.startsWith('url = ')); // the test's own remote lives in the temp folder too
+    // the test's own remote lives in the temp folder too
+    const written = text.split('\n').filter((line) => !line.startsWith('url = '));
     assert.ok(!written.some((line) => line.includes(ws.dir)), `no absolute path into the project:\n${text}`);
     // Copy the project elsewhere and move the original away: only the copy can answer.
     const moved = `${ws.dir}-moved`;
@@ -199,9 +250,17 @@ describe('registry plugins', () => {
       assert.match(hello.stdout, /hello from the registry/, 'the pinned plugin loads from the copy');
       const listed = await runKbctx(['tool', 'list', '--json'], { cwd: moved });
       assert.equal(listed.code, 0, listed.stderr);
-      assert.ok((JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.some((t) => t.name === 'echo'), listed.stdout);
+      assert.ok(
+        (JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.some((t) => t.name === 'echo'),
+        listed.stdout,
+      );
       const loaded = await runKbctx(['plugins', '--json'], { cwd: moved });
-      assert.ok((JSON.parse(loaded.stdout) as { plugins: { name: string; from: string }[] }).plugins.some((p) => p.name === 'redact' && p.from.startsWith(moved)), loaded.stdout);
+      assert.ok(
+        (JSON.parse(loaded.stdout) as { plugins: { name: string; from: string }[] }).plugins.some(
+          (p) => p.name === 'redact' && p.from.startsWith(moved),
+        ),
+        loaded.stdout,
+      );
     } finally {
       renameSync(away, ws.dir);
       rmSync(moved, { recursive: true, force: true });
@@ -215,7 +274,10 @@ describe('registry plugins', () => {
     writeFileSync(ws.path('regs/community/shared/util.ts'), "export const helper = (): string => 'tampered';\n");
     const refused = await ws.kbctx(['shout']);
     assert.equal(refused.code, 3, refused.stdout);
-    assert.match(refused.stderr, /plugin 'shout' \(registry 'community', plugins\/shout\/index\.ts\) changed since it was trusted/);
+    assert.match(
+      refused.stderr,
+      /plugin 'shout' \(registry 'community', plugins\/shout\/index\.ts\) changed since it was trusted/,
+    );
     assert.doesNotMatch(refused.stdout, /tampered/, 'the changed code did not run');
     const again = await ws.kbctx(['registry', 'add', 'plugins/shout', '--trust']);
     assert.equal(again.code, 0, again.stderr);

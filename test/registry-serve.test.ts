@@ -10,7 +10,10 @@ const ws = new Workspace('kbctx-registry-serve-');
 
 before(async () => {
   ws.write('docs/fox.md', '# Foxes\n\nFoxes live in dens.\n');
-  ws.write('team-registry/registry.toml', `[registry]\nname = "team"\n\n[tools.shout]\npath = "tools/shout/tool.lua"\ndescription = "Upper-cases text"\ntags = ["text"]\n\n[connectors.notes]\npath = "connectors/notes/connector.lua"\ndescription = "Team notes"\n\n[agents.fox-expert]\npath = "agents/fox-expert/agent.lua"\ndescription = "Knows foxes"\ntools = ["search"]\n`);
+  ws.write(
+    'team-registry/registry.toml',
+    `[registry]\nname = "team"\n\n[tools.shout]\npath = "tools/shout/tool.lua"\ndescription = "Upper-cases text"\ntags = ["text"]\n\n[connectors.notes]\npath = "connectors/notes/connector.lua"\ndescription = "Team notes"\n\n[agents.fox-expert]\npath = "agents/fox-expert/agent.lua"\ndescription = "Knows foxes"\ntools = ["search"]\n`,
+  );
   ws.write(
     'team-registry/tools/shout/tool.lua',
     'tool = { description = "Upper-cases text", parameters = { { name = "text", type = "string", required = true } } }\nfunction tool.execute(params, context)\n  return { shouted = string.upper(params.text), docs = #context.search("foxes") }\nend\n',
@@ -19,14 +22,23 @@ before(async () => {
     'team-registry/agents/fox-expert/agent.lua',
     'agent = { description = "Knows foxes", tools = { "search" }, arguments = { { name = "topic", required = true } } }\nfunction agent.resolve(args, config, context)\n  return { system = "You know foxes. Topic: " .. args.topic, messages = { { role = "user", content = "Tell me" } } }\nend\n',
   );
-  ws.write('team-registry/connectors/notes/connector.lua', 'connector = { name = "notes" }\nfunction connector.scan(config)\n  return { { source_id = "n1", title = "Badger note", body = "Badgers dig setts." }, { source_id = "n2", title = "Owl note", body = "Owls hunt at night." } }\nend\n');
-  ws.config(`[db]\npath = "index.sqlite"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[registries.team]\npath = "${ws.path('team-registry')}"\n`);
+  ws.write(
+    'team-registry/connectors/notes/connector.lua',
+    'connector = { name = "notes" }\nfunction connector.scan(config)\n  return { { source_id = "n1", title = "Badger note", body = "Badgers dig setts." }, { source_id = "n2", title = "Owl note", body = "Owls hunt at night." } }\nend\n',
+  );
+  ws.config(
+    `[db]\npath = "index.sqlite"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[registries.team]\npath = "${ws.path('team-registry')}"\n`,
+  );
   assert.equal((await ws.kbctx(['sync', 'all'])).code, 0);
 });
 after(() => ws.cleanup());
 
 async function withServer(fn: (url: string) => Promise<void>): Promise<void> {
-  const child = spawn(process.execPath, [KBCTX_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0'], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [KBCTX_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0'], {
+    cwd: ws.dir,
+    env: { ...process.env, KBCTX_CONFIG: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exit = new Promise((resolve) => child.on('exit', resolve));
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -74,7 +86,9 @@ describe('registry extensions over REST and MCP', () => {
       assert.equal(rest.status, 200);
       assert.deepEqual(await rest.json(), { result: { shouted: 'HI', docs: 1 } });
       assert.equal((await post(`${url}/tools/shout`, {})).status, 400, 'parameters are validated');
-      const agents = (await (await fetch(`${url}/agents/list`)).json()) as { agents: { name: string; source: string }[] };
+      const agents = (await (await fetch(`${url}/agents/list`)).json()) as {
+        agents: { name: string; source: string }[];
+      };
       assert.ok(agents.agents.some((a) => a.name === 'fox-expert' && a.source === 'lua'));
 
       const client = new Client({ name: 'registry-test', version: '1.0.0' });

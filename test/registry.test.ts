@@ -42,18 +42,28 @@ before(() => {
     upstream,
     {
       'registry.toml': MANIFEST,
-      'connectors/rss/connector.lua': 'connector = { name = "rss" }\nfunction connector.scan(config)\n  local r = http.get(config.feed_url)\n  return {}\nend\n',
-      'connectors/rss/config.example.toml': '[connectors.script.rss]\npath = "connectors/rss/connector.lua"\nfeed_url = "https://example.com/feed.xml"\nmax_items = "50"\n',
-      'tools/web-fetch/tool.lua': '-- fetches with http.get\ntool = { description = "Fetch a page" }\nfunction tool.execute(p)\n  return http.get(p.url).body\nend\n',
-      'agents/researcher/agent.lua': 'agent = { description = "Researcher" }\nfunction agent.resolve(args, config, context)\n  return { system = "x" }\nend\n',
+      'connectors/rss/connector.lua':
+        'connector = { name = "rss" }\nfunction connector.scan(config)\n  local r = http.get(config.feed_url)\n  return {}\nend\n',
+      'connectors/rss/config.example.toml':
+        '[connectors.script.rss]\npath = "connectors/rss/connector.lua"\nfeed_url = "https://example.com/feed.xml"\nmax_items = "50"\n',
+      'tools/web-fetch/tool.lua':
+        '-- fetches with http.get\ntool = { description = "Fetch a page" }\nfunction tool.execute(p)\n  return http.get(p.url).body\nend\n',
+      'agents/researcher/agent.lua':
+        'agent = { description = "Researcher" }\nfunction agent.resolve(args, config, context)\n  return { system = "x" }\nend\n',
     },
     'initial',
     DATE,
   );
   remoteUrl = pathToFileURL(bareClone(upstream, ws.path('remote.git'))).href;
   // A local folder registry without a manifest: the conventional tree is scanned.
-  ws.write('regs/company/tools/web-fetch/tool.lua', 'tool = { description = "Company fetch" }\nfunction tool.execute(p) return env.get("X") end\n');
-  ws.write('regs/company/tools/summarize/tool.lua', 'tool = { description = "Summarize" }\nfunction tool.execute(p) return context.search(p.q) end\n');
+  ws.write(
+    'regs/company/tools/web-fetch/tool.lua',
+    'tool = { description = "Company fetch" }\nfunction tool.execute(p) return env.get("X") end\n',
+  );
+  ws.write(
+    'regs/company/tools/summarize/tool.lua',
+    'tool = { description = "Summarize" }\nfunction tool.execute(p) return context.search(p.q) end\n',
+  );
   ws.config(
     `[db]\npath = "index.sqlite"\n\n[registries.community]\nurl = "${remoteUrl}"\nbranch = "main"\npath = "${ws.path('regs/community')}"\nreadonly = true\n\n[registries.company]\npath = "${ws.path('regs/company')}"\n`,
   );
@@ -69,7 +79,10 @@ describe('kbctx registry', () => {
     assert.match(first.stdout, /community: cloned/);
     assert.match(first.stdout, /company: already installed/, 'a local folder registry needs no clone');
     assert.ok(existsSync(ws.path('regs/community/registry.toml')));
-    assert.match((await ws.kbctx(['registry', 'install', '--name', 'community'])).stdout, /community: already installed/);
+    assert.match(
+      (await ws.kbctx(['registry', 'install', '--name', 'community'])).stdout,
+      /community: already installed/,
+    );
     assert.equal((await ws.kbctx(['registry', 'install', '--name', 'nope'])).code, 4);
   });
 
@@ -95,14 +108,20 @@ describe('kbctx registry', () => {
     assert.match(clash.stdout, /registry: {8}company \(overrides community\)/);
     assert.match(clash.stdout, /env \(used by the script\)/);
     assert.equal((await ws.kbctx(['registry', 'info', 'widgets/x'])).code, 2);
-    assert.match((await ws.kbctx(['registry', 'info', 'tools/web'])).stderr, /no registry provides tools\/web; did you mean tools\/web-fetch/);
+    assert.match(
+      (await ws.kbctx(['registry', 'info', 'tools/web'])).stderr,
+      /no registry provides tools\/web; did you mean tools\/web-fetch/,
+    );
   });
 
   it('an explicit priority beats the written order', async () => {
     const original = readFileSync(ws.path('config/kbctx.toml'), 'utf8');
     writeFileSync(ws.path('config/kbctx.toml'), original.replace('readonly = true', 'readonly = true\npriority = 10'));
     try {
-      assert.match((await ws.kbctx(['registry', 'info', 'tools/web-fetch'])).stdout, /registry: {8}community \(overrides company\)/);
+      assert.match(
+        (await ws.kbctx(['registry', 'info', 'tools/web-fetch'])).stdout,
+        /registry: {8}community \(overrides company\)/,
+      );
     } finally {
       writeFileSync(ws.path('config/kbctx.toml'), original);
     }
@@ -111,8 +130,13 @@ describe('kbctx registry', () => {
   it('search matches name, tag and description', async () => {
     assert.match((await ws.kbctx(['registry', 'search', 'feeds'])).stdout, /connectors\/rss/);
     assert.match((await ws.kbctx(['registry', 'search', 'knowledge'])).stdout, /agents\/researcher/);
-    const json = JSON.parse((await ws.kbctx(['registry', 'search', 'summarize', '--json'])).stdout) as { extensions: { id: string }[] };
-    assert.deepEqual(json.extensions.map((e) => e.id), ['tools/summarize']);
+    const json = JSON.parse((await ws.kbctx(['registry', 'search', 'summarize', '--json'])).stdout) as {
+      extensions: { id: string }[];
+    };
+    assert.deepEqual(
+      json.extensions.map((e) => e.id),
+      ['tools/summarize'],
+    );
     assert.match((await ws.kbctx(['registry', 'search', 'zzz'])).stdout, /No extensions match/);
   });
 
@@ -123,25 +147,38 @@ describe('kbctx registry', () => {
     const entry = (config()['connectors'] as { script: Record<string, Record<string, unknown>> }).script['rss']!;
     assert.equal(entry['feed_url'], 'https://example.com/feed.xml');
     assert.equal(entry['max_items'], '50');
-    assert.equal(entry['path'], './regs/community/connectors/rss/connector.lua', 'relative to the project, so it can be committed and moved');
+    assert.equal(
+      entry['path'],
+      './regs/community/connectors/rss/connector.lua',
+      'relative to the project, so it can be committed and moved',
+    );
     assert.equal(entry['timeout'], 300, 'connectors get the 300 s connector time-out');
     const text = readFileSync(ws.path('config/kbctx.toml'), 'utf8');
     const second = await ws.kbctx(['registry', 'add', 'connectors/rss']);
     assert.match(second.stdout, /Nothing to do: connectors\.script\.rss is already in/);
     assert.equal(readFileSync(ws.path('config/kbctx.toml'), 'utf8'), text);
     assert.match((await ws.kbctx(['registry', 'list'])).stdout, /connectors\/rss\s+community\s+yes/);
-    assert.equal((await ws.kbctx(['init'])).code, 0, 'the edited config still loads'); // (sources needs an index: no read command creates one)
+    // (sources needs an index: no read command creates one)
+    assert.equal((await ws.kbctx(['init'])).code, 0, 'the edited config still loads');
   });
 
   it('explicit config beats registries: add leaves an existing entry alone', async () => {
-    writeFileSync(ws.path('config/kbctx.toml'), `${readFileSync(ws.path('config/kbctx.toml'), 'utf8')}\n[tools.script.summarize]\npath = "mine.lua"\n`);
+    writeFileSync(
+      ws.path('config/kbctx.toml'),
+      `${readFileSync(ws.path('config/kbctx.toml'), 'utf8')}\n[tools.script.summarize]\npath = "mine.lua"\n`,
+    );
     const r = await ws.kbctx(['registry', 'add', 'tools/summarize']);
     assert.match(r.stdout, /Nothing to do: tools\.script\.summarize is already in/);
     assert.match((await ws.kbctx(['registry', 'list'])).stdout, /tools\/summarize\s+company\s+no/);
   });
 
   it('update pulls upstream changes and refuses to clobber local changes', async () => {
-    commit(upstream, { 'tools/web-fetch/tool.lua': 'tool = { description = "Fetch v2" }\nfunction tool.execute(p) return "v2" end\n' }, 'v2', DATE);
+    commit(
+      upstream,
+      { 'tools/web-fetch/tool.lua': 'tool = { description = "Fetch v2" }\nfunction tool.execute(p) return "v2" end\n' },
+      'v2',
+      DATE,
+    );
     git(upstream, ['push', '--quiet', ws.path('remote.git'), 'main']);
     const r = await ws.kbctx(['registry', 'update']);
     assert.equal(r.code, 0, r.stderr);
@@ -162,34 +199,62 @@ describe('kbctx registry', () => {
     const r = await ws.kbctx(['registry', 'override', 'agents/researcher']);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(existsSync(ws.path('regs/company/agents/researcher/agent.lua')));
-    assert.match((await ws.kbctx(['registry', 'info', 'agents/researcher'])).stdout, /registry: {8}company \(overrides community\)/);
-    assert.equal((await ws.kbctx(['registry', 'override', 'agents/researcher'])).code, 7, 'a second override does not overwrite');
+    assert.match(
+      (await ws.kbctx(['registry', 'info', 'agents/researcher'])).stdout,
+      /registry: {8}company \(overrides community\)/,
+    );
+    assert.equal(
+      (await ws.kbctx(['registry', 'override', 'agents/researcher'])).code,
+      7,
+      'a second override does not overwrite',
+    );
   });
 
   it('override of an enabled extension: the copy gets its manifest entry and the enabled entry runs the copy', async () => {
     // connectors/rss was enabled by `add` above; its original fetches a feed, the copy is edited to return one item.
     const r = await ws.kbctx(['registry', 'override', 'connectors/rss']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /Copied connectors\/rss to .*regs\/company\/connectors\/rss with its entry in .*regs\/company\/registry\.toml/);
-    const manifest = parseToml(readFileSync(ws.path('regs/company/registry.toml'), 'utf8')) as Record<string, Record<string, Record<string, unknown>>>;
-    assert.deepEqual({ ...manifest['connectors']?.['rss'] }, {
-      path: 'connectors/rss/connector.lua',
-      description: 'Index RSS and Atom feeds',
-      tags: ['feeds', 'news'],
-      required_config: ['feed_url'],
-      host_apis: ['http'],
-    });
-    assert.equal(manifest['tools']?.['summarize']?.['path'], 'tools/summarize/tool.lua', 'the scanned tree is kept in the new manifest');
+    assert.match(
+      r.stdout,
+      /Copied connectors\/rss to .*regs\/company\/connectors\/rss with its entry in .*regs\/company\/registry\.toml/,
+    );
+    const manifest = parseToml(readFileSync(ws.path('regs/company/registry.toml'), 'utf8')) as Record<
+      string,
+      Record<string, Record<string, unknown>>
+    >;
+    assert.deepEqual(
+      { ...manifest['connectors']?.['rss'] },
+      {
+        path: 'connectors/rss/connector.lua',
+        description: 'Index RSS and Atom feeds',
+        tags: ['feeds', 'news'],
+        required_config: ['feed_url'],
+        host_apis: ['http'],
+      },
+    );
+    assert.equal(
+      manifest['tools']?.['summarize']?.['path'],
+      'tools/summarize/tool.lua',
+      'the scanned tree is kept in the new manifest',
+    );
     const info = await ws.kbctx(['registry', 'info', 'connectors/rss']);
     assert.match(info.stdout, /registry: {8}company \(overrides community\)/);
     assert.match(info.stdout, /description: {5}Index RSS and Atom feeds/);
     assert.match(info.stdout, /enabled: {9}yes/);
-    writeFileSync(ws.path('regs/company/connectors/rss/connector.lua'), 'connector = { name = "rss" }\nfunction connector.scan(config)\n  return { { source_id = "from-copy", title = "Copy", body = "the edited copy ran" } }\nend\n');
+    writeFileSync(
+      ws.path('regs/company/connectors/rss/connector.lua'),
+      'connector = { name = "rss" }\nfunction connector.scan(config)\n  return { { source_id = "from-copy", title = "Copy", body = "the edited copy ran" } }\nend\n',
+    );
     const sync = await ws.syncJson('script:rss');
     assert.equal(sync.reports[0]?.failure, null, sync.stderr);
     assert.equal(sync.reports[0]?.upserted, 1);
-    const hits = JSON.parse((await ws.kbctx(['search', 'edited copy', '--json'])).stdout) as { results: { source_id: string }[] };
-    assert.deepEqual(hits.results.map((h) => h.source_id), ['from-copy']);
+    const hits = JSON.parse((await ws.kbctx(['search', 'edited copy', '--json'])).stdout) as {
+      results: { source_id: string }[];
+    };
+    assert.deepEqual(
+      hits.results.map((h) => h.source_id),
+      ['from-copy'],
+    );
   });
 
   it('init clones the community registry and adds it to the config; repeating changes nothing', async () => {
@@ -201,7 +266,11 @@ describe('kbctx registry', () => {
       assert.equal(first.code, 0, first.stderr);
       assert.match(first.stdout, /cloned to .*community; added to the config/);
       const text = readFileSync(fresh.path('config/kbctx.toml'), 'utf8');
-      assert.match(text, /\[registries\.community\]\nurl = "file:.*\nbranch = "main"\npath = "\.\/community"\n/, 'the clone inside the project is written relative to it');
+      assert.match(
+        text,
+        /\[registries\.community\]\nurl = "file:.*\nbranch = "main"\npath = "\.\/community"\n/,
+        'the clone inside the project is written relative to it',
+      );
       const second = await fresh.kbctx(args);
       assert.match(second.stdout, /already at .*; already in the config/);
       assert.equal(readFileSync(fresh.path('config/kbctx.toml'), 'utf8'), text);
@@ -215,7 +284,14 @@ describe('kbctx registry', () => {
     try {
       offline.config('[db]\npath = "index.sqlite"\n');
       const before = readFileSync(offline.path('config/kbctx.toml'), 'utf8');
-      const r = await offline.kbctx(['registry', 'init', '--url', pathToFileURL(offline.path('no-such-remote.git')).href, '--path', offline.path('c')]);
+      const r = await offline.kbctx([
+        'registry',
+        'init',
+        '--url',
+        pathToFileURL(offline.path('no-such-remote.git')).href,
+        '--path',
+        offline.path('c'),
+      ]);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /could not clone .*check the URL and your network/);
       assert.equal(readFileSync(offline.path('config/kbctx.toml'), 'utf8'), before);

@@ -5,7 +5,6 @@ import { after, before, describe, it } from 'node:test';
 import { startS3Server, S3_TEST_ENV, type S3TestServer } from './helpers/s3-server.ts';
 import { Workspace } from './helpers/workspace.ts';
 
-
 const PAGE_PLUS = 1005; // S3 lists at most 1000 keys per page
 
 describe('s3 connector (s3rver)', () => {
@@ -17,9 +16,15 @@ describe('s3 connector (s3rver)', () => {
     server = await startS3Server(['kb']);
     const keys = Array.from({ length: PAGE_PLUS }, (_, i) => `docs/page-${String(i).padStart(4, '0')}.md`);
     for (let i = 0; i < keys.length; i += 25) {
-      await Promise.all(keys.slice(i, i + 25).map((key, j) => server.put('kb', key, `# Page ${i + j}\n\nplain page number ${i + j}\n`)));
+      await Promise.all(
+        keys.slice(i, i + 25).map((key, j) => server.put('kb', key, `# Page ${i + j}\n\nplain page number ${i + j}\n`)),
+      );
     }
-    await server.put('kb', 'docs/guide/intro.html', '<html><head><title>Intro guide</title></head><body><h1>Welcome</h1><p>zebra crossing manual</p></body></html>');
+    await server.put(
+      'kb',
+      'docs/guide/intro.html',
+      '<html><head><title>Intro guide</title></head><body><h1>Welcome</h1><p>zebra crossing manual</p></body></html>',
+    );
     await server.put('kb', 'docs/image.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]));
     await server.put('kb', 'other/outside.md', '# Outside the prefix\n');
     ws.config(
@@ -52,7 +57,9 @@ describe('s3 connector (s3rver)', () => {
     assert.equal(r.fetched, PAGE_PLUS + 1);
     assert.equal(r.upserted, PAGE_PLUS + 1);
     const found = await ws.kbctx(['search', 'zebra crossing', '--json'], { env: S3_TEST_ENV });
-    const results = (JSON.parse(found.stdout) as { results: { source_id: string; title: string; source_url: string }[] }).results;
+    const results = (
+      JSON.parse(found.stdout) as { results: { source_id: string; title: string; source_url: string }[] }
+    ).results;
     assert.equal(results[0]?.source_id, 'docs/guide/intro.html');
     assert.equal(results[0]?.title, 'Intro guide');
     assert.equal(results[0]?.source_url, 's3://kb/docs/guide/intro.html');

@@ -24,7 +24,16 @@ const wasmoonVersion = require(path.join(DIR, 'wasmoon/package.json')).version;
 const fengariVersion = require(path.join(DIR, 'fengari/package.json')).version;
 
 const factory = new LuaFactory();
-const WASMOON_LIBS = [LuaLibraries.Base, LuaLibraries.Coroutine, LuaLibraries.Table, LuaLibraries.String, LuaLibraries.UTF8, LuaLibraries.Math, LuaLibraries.OS, LuaLibraries.Debug];
+const WASMOON_LIBS = [
+  LuaLibraries.Base,
+  LuaLibraries.Coroutine,
+  LuaLibraries.Table,
+  LuaLibraries.String,
+  LuaLibraries.UTF8,
+  LuaLibraries.Math,
+  LuaLibraries.OS,
+  LuaLibraries.Debug,
+];
 
 /** Runs `source` in a fresh wasmoon state; resolves to { ok, value } with the chunk's result as a string. */
 async function runWasmoon(source) {
@@ -59,20 +68,48 @@ function runFengari(source) {
 // ---------------------------------------------------------------------------------------------
 // Part 1: Lua 5.4 compatibility. Each snippet returns one string; `expected` is Lua 5.4's answer.
 const SNIPPETS = [
-  ['integer division //', 'return tostring(7 // 2) .. " " .. tostring(7.0 // 2) .. " " .. tostring(-7 // 2)', '3 3.0 -4'],
+  [
+    'integer division //',
+    'return tostring(7 // 2) .. " " .. tostring(7.0 // 2) .. " " .. tostring(-7 // 2)',
+    '3 3.0 -4',
+  ],
   ['math.tointeger', 'return tostring(math.tointeger(3.0)) .. " " .. tostring(math.tointeger(3.5))', '3 nil'],
-  ['integer/float distinction', 'return math.type(1) .. " " .. math.type(1.0) .. " " .. tostring(1 == 1.0) .. " " .. tostring(3 / 1)', 'integer float true 3.0'],
+  [
+    'integer/float distinction',
+    'return math.type(1) .. " " .. math.type(1.0) .. " " .. tostring(1 == 1.0) .. " " .. tostring(3 / 1)',
+    'integer float true 3.0',
+  ],
   ['math.maxinteger (64-bit integers)', 'return tostring(math.maxinteger)', '9223372036854775807'],
-  ['epoch milliseconds (os.time()*1000-style)', 'local s = 1767225600; return tostring(s * 1000) .. " " .. math.type(s * 1000)', '1767225600000 integer'],
+  [
+    'epoch milliseconds (os.time()*1000-style)',
+    'local s = 1767225600; return tostring(s * 1000) .. " " .. math.type(s * 1000)',
+    '1767225600000 integer',
+  ],
   ['string.format %d of 2^40', 'return string.format("%d", 1 << 40)', '1099511627776'],
-  ['utf8 library', 'return utf8.char(72, 228, 8364) .. " " .. utf8.len("häll€") .. " " .. utf8.codepoint("€")', 'Hä€ 5 8364'],
+  [
+    'utf8 library',
+    'return utf8.char(72, 228, 8364) .. " " .. utf8.len("häll€") .. " " .. utf8.codepoint("€")',
+    'Hä€ 5 8364',
+  ],
   ['utf8.len lax (5.4)', 'return tostring(utf8.len("\\u{7FFFFFFF}", 1, -1, true))', '1'],
   ['local <const> (5.4)', 'local limit <const> = 10; return tostring(limit * 2)', '20'],
-  ['local <close> (5.4)', 'local log = {}\ndo local h <close> = setmetatable({}, { __close = function() log[#log + 1] = "closed" end }) end\nreturn table.concat(log, ",")', 'closed'],
-  ['string.pack / unpack', 'local p = string.pack("<i4 z", 100, "ab"); local n, s = string.unpack("<i4 z", p); return #p .. " " .. n .. " " .. s', '7 100 ab'],
+  [
+    'local <close> (5.4)',
+    'local log = {}\ndo local h <close> = setmetatable({}, { __close = function() log[#log + 1] = "closed" end }) end\nreturn table.concat(log, ",")',
+    'closed',
+  ],
+  [
+    'string.pack / unpack',
+    'local p = string.pack("<i4 z", 100, "ab"); local n, s = string.unpack("<i4 z", p); return #p .. " " .. n .. " " .. s',
+    '7 100 ab',
+  ],
   ['string.pack i8', 'return tostring((string.unpack("<i8", string.pack("<i8", 1 << 40))))', '1099511627776'],
   ['goto', 'local n = 0\n::top:: n = n + 1\nif n < 3 then goto top end\nreturn tostring(n)', '3'],
-  ['coroutine.close (5.4)', 'local co = coroutine.create(function() coroutine.yield() end); coroutine.resume(co); return tostring(coroutine.close(co))', 'true'],
+  [
+    'coroutine.close (5.4)',
+    'local co = coroutine.create(function() coroutine.yield() end); coroutine.resume(co); return tostring(coroutine.close(co))',
+    'true',
+  ],
   ['warn (5.4)', 'return type(warn)', 'function'],
   ['math.random(0) 64-bit (5.4)', 'return math.type(math.random(0))', 'integer'],
   ['collectgarbage("generational") (5.4)', 'return tostring(collectgarbage("generational"))', 'incremental'],
@@ -87,7 +124,8 @@ console.log(`_VERSION: wasmoon "${wasmoonVersionLine}", fengari "${fengariVersio
 console.log('## Lua 5.4 compatibility (expected = Lua 5.4 result)\n');
 console.log('| snippet | wasmoon | fengari |');
 console.log('|---|---|---|');
-const verdict = (r, expected) => (r.ok && r.value === expected ? 'ok' : `FAIL: ${r.ok ? `returned ${JSON.stringify(r.value)}` : r.value}`);
+const verdict = (r, expected) =>
+  r.ok && r.value === expected ? 'ok' : `FAIL: ${r.ok ? `returned ${JSON.stringify(r.value)}` : r.value}`;
 let fengariFailures = 0;
 for (const [name, code, expected] of SNIPPETS) {
   const w = verdict(await runWasmoon(code), expected);
@@ -101,7 +139,10 @@ console.log(`\nfengari fails ${fengariFailures} of ${SNIPPETS.length} snippets.\
 // Part 2: speed. Workloads use only Lua 5.3 syntax so both VMs run them; each returns a checksum
 // string, and the two VMs must agree on it.
 // The repository's example connector, run unchanged over a stubbed http.get.
-const EXAMPLE_CONNECTOR = readFileSync(new URL('../../examples/connectors/github-issues/connector.lua', import.meta.url), 'utf8');
+const EXAMPLE_CONNECTOR = readFileSync(
+  new URL('../../examples/connectors/github-issues/connector.lua', import.meta.url),
+  'utf8',
+);
 
 const JSON_ENCODER = `
 local format, gsub, byte, concat, sort, mtype, huge = string.format, string.gsub, string.byte, table.concat, table.sort, math.type, math.huge

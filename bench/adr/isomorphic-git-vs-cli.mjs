@@ -52,8 +52,13 @@ function buildRepo() {
   let seed = 42;
   const rand = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648), Math.floor(seed / 65536) % n); // C's rand()
   for (let c = 0; c < COMMITS; c++) {
-    chunks.push(`commit refs/heads/main\ncommitter Bench <bench@example.com> ${t0 + c * 60} +0000\n${data(`commit ${c}`)}`);
-    const changed = c === 0 ? Array.from({ length: FILES }, (_, i) => i) : [rand(FILES - UNTOUCHED), ...(c % 3 === 0 ? [rand(FILES - UNTOUCHED)] : [])];
+    chunks.push(
+      `commit refs/heads/main\ncommitter Bench <bench@example.com> ${t0 + c * 60} +0000\n${data(`commit ${c}`)}`,
+    );
+    const changed =
+      c === 0
+        ? Array.from({ length: FILES }, (_, i) => i)
+        : [rand(FILES - UNTOUCHED), ...(c % 3 === 0 ? [rand(FILES - UNTOUCHED)] : [])];
     for (const i of changed) chunks.push(`M 100644 inline ${filePath(i)}\n${data(content(i, c))}`);
   }
   execFileSync('git', ['fast-import', '--quiet'], { cwd: repo, input: chunks.join('') });
@@ -102,11 +107,14 @@ async function isoOnePass(wanted) {
   const changed = async (a, b, prefix, out) => {
     if (a === b) return;
     const ta = a ? (await git.readTree({ fs, dir: repo, oid: a, cache })).tree : [];
-    const tb = b ? new Map((await git.readTree({ fs, dir: repo, oid: b, cache })).tree.map((e) => [e.path, e])) : new Map();
+    const tb = b
+      ? new Map((await git.readTree({ fs, dir: repo, oid: b, cache })).tree.map((e) => [e.path, e]))
+      : new Map();
     for (const e of ta) {
       const other = tb.get(e.path);
       if (other && other.oid === e.oid) continue;
-      if (e.type === 'tree') await changed(e.oid, other?.type === 'tree' ? other.oid : null, `${prefix}${e.path}/`, out);
+      if (e.type === 'tree')
+        await changed(e.oid, other?.type === 'tree' ? other.oid : null, `${prefix}${e.path}/`, out);
       else out.push(prefix + e.path);
     }
   };
@@ -157,8 +165,12 @@ try {
   const b0 = performance.now();
   buildRepo();
   const gitVersion = execFileSync('git', ['--version'], { encoding: 'utf8' }).trim();
-  console.log(`isomorphic-git ${isoVersion} vs ${gitVersion}, Node ${process.version}; ${RUNS} timed runs (after one warm-up, except per file)`);
-  console.log(`test repository: ${FILES} files, ${COMMITS} commits (${UNTOUCHED} files untouched since the first), built in ${fmt(performance.now() - b0)} ms\n`);
+  console.log(
+    `isomorphic-git ${isoVersion} vs ${gitVersion}, Node ${process.version}; ${RUNS} timed runs (after one warm-up, except per file)`,
+  );
+  console.log(
+    `test repository: ${FILES} files, ${COMMITS} commits (${UNTOUCHED} files untouched since the first), built in ${fmt(performance.now() - b0)} ms\n`,
+  );
 
   console.log('## Clone sources (isomorphic-git clone with its Node HTTP client)\n');
   console.log('| url | isomorphic-git | git CLI |');
@@ -181,10 +193,14 @@ try {
         cli = `failed: ${String(error.stderr).trim()}`;
       }
     }
-    console.log(`| \`${url.replace(root, '$TMP')}\` | ${iso.replaceAll(root, '$TMP').replaceAll('\n', ' ')} | ${cli} |`);
+    console.log(
+      `| \`${url.replace(root, '$TMP')}\` | ${iso.replaceAll(root, '$TMP').replaceAll('\n', ' ')} | ${cli} |`,
+    );
   }
 
-  const wanted = new Set((await run('git', ['ls-tree', '-r', '--name-only', 'HEAD'], { cwd: repo })).stdout.split('\n').filter(Boolean));
+  const wanted = new Set(
+    (await run('git', ['ls-tree', '-r', '--name-only', 'HEAD'], { cwd: repo })).stdout.split('\n').filter(Boolean),
+  );
   const cases = [
     ['per-file last commit: kbctx one `git log` pass', () => cliOnePass(wanted)],
     ['per-file last commit: isomorphic-git `log({filepath, depth: 1})` per file', () => isoLogPerFile(wanted), true],
@@ -222,7 +238,9 @@ try {
       const wrong = [...reference].filter(([p, t]) => res.get(p) !== t).length;
       check = `${res.size} paths${wrong ? `, ${wrong} differ from git log` : ', same as git log'}`;
     }
-    console.log(`| ${name} | ${fmt(m)} | ${samples[i].map(fmt).join(', ')} | ${(m / median(samples[baseOf(i)])).toFixed(1)}× | ${check} |`);
+    console.log(
+      `| ${name} | ${fmt(m)} | ${samples[i].map(fmt).join(', ')} | ${(m / median(samples[baseOf(i)])).toFixed(1)}× | ${check} |`,
+    );
   }
 } finally {
   fs.rmSync(root, { recursive: true, force: true });

@@ -14,12 +14,18 @@ import type { importConfig, loadConfig } from '../config/load-config.ts';
 export type { Kernel } from '../kernel.ts';
 export type { KernelHooks } from '../hooks.ts';
 
-/** The config loader and the composition root, with the bundled plugin set handed in (registry/cli.ts set its loader). */
+/**
+ * The config loader and the composition root, with the bundled plugin set handed in (registry/cli.ts set its loader).
+ */
 export async function loadHost(): Promise<{
   loadConfig: typeof loadConfig;
   importConfig: typeof importConfig;
   openKbctx: typeof openKbctx;
 }> {
-  const [config, compose] = await Promise.all([import('../config/load-config.ts'), import('../app/compose.ts'), import('../app/bundled-set.ts').then((b) => b.loadBundledPlugins())]);
+  const [config, compose] = await Promise.all([
+    import('../config/load-config.ts'),
+    import('../app/compose.ts'),
+    import('../app/bundled-set.ts').then((b) => b.loadBundledPlugins()),
+  ]);
   return { loadConfig: config.loadConfig, importConfig: config.importConfig, openKbctx: compose.openKbctx };
 }

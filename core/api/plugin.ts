@@ -4,7 +4,15 @@
 // small modules, so a command imports each plugin's index without the whole API; a plugin's heavier
 // files may import `core/index.ts` (everything: this, ./algorithms.ts and the rest), loaded on first use.
 export { CONNECTOR_TIMEOUT_SECS, DEFAULT_MAX_FILE_BYTES } from '../config/schema.ts';
-export { definePlugin, type ConfigSection, type ConfigSectionContext, type JsonSchema, type Plugin, type PluginKernel, type PluginMeta } from '../plugin.ts';
+export {
+  definePlugin,
+  type ConfigSection,
+  type ConfigSectionContext,
+  type JsonSchema,
+  type Plugin,
+  type PluginKernel,
+  type PluginMeta,
+} from '../plugin.ts';
 export { STAGE } from '../stages.ts';
 export { requireOwn } from '../load/require-own.ts';
 export { createServiceRef, type ServiceRef } from '../services.ts';
@@ -16,7 +24,8 @@ export { KbctxError, badRequest, configError, notFound, isKbctxError } from '../
 export { closestName, didYouMean } from '../domain/closest-name.ts';
 export type { ErrorCode } from '../domain/error-table.ts';
 
-// Services: the host's (index, host, serve, file extraction, inline agents) and the ones plugins provide (the CLI's: plugins/cli/api.ts).
+// Services: the host's (index, host, serve, file extraction, inline agents) and the ones plugins provide (the CLI's:
+// plugins/cli/api.ts).
 export { fileExtraction } from '../file-extraction.ts';
 export { indexService, indexToolsService, type BuiltinDeps, type IndexHost } from '../app/index-service.ts';
 export { hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
@@ -76,11 +85,57 @@ export type {
   TransportOptions,
 } from '../hook-types.ts';
 export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from '../hook-types.ts';
-export type { Config, ExtensionsConfig, FilesystemConnectorConfig, GitConnectorConfig, S3ConnectorConfig, ScriptConfig, ScriptsRuntimeConfig, ServerConfig } from '../config/types.ts';
-export type { Connector, ConnectorWarning, LoadedItem, ScanEntry, ScanOptions, ScanResult, UnreadablePath, WatchTarget } from '../connectors/connector.ts';
+export type {
+  Config,
+  ExtensionsConfig,
+  FilesystemConnectorConfig,
+  GitConnectorConfig,
+  S3ConnectorConfig,
+  ScriptConfig,
+  ScriptsRuntimeConfig,
+  ServerConfig,
+} from '../config/types.ts';
+export type {
+  Connector,
+  ConnectorWarning,
+  LoadedItem,
+  ScanEntry,
+  ScanOptions,
+  ScanResult,
+  UnreadablePath,
+  WatchTarget,
+} from '../connectors/connector.ts';
 export type { Chunk, SourceItem, SourceStats } from '../domain/models.ts';
 export type { RetryOptions } from '../embed/embedder.ts';
-export type { ConnectorLocks, ConnectorState, ConnectorSyncRun, DocumentHead, DocumentState, EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, IntegrityReport, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, ReleaseLock, SourceFilter, SourceState, Store, StoreCounts, StoredDocument, StoredEmbedding, SyncRun, UpsertOutcome, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from '../store/store.ts';
+export type {
+  ConnectorLocks,
+  ConnectorState,
+  ConnectorSyncRun,
+  DocumentHead,
+  DocumentState,
+  EmbeddingClaim,
+  EmbeddingSpace,
+  EmbeddingSpaceCount,
+  EmbeddingWrite,
+  IntegrityReport,
+  KeywordHit,
+  KeywordQuery,
+  KeywordResult,
+  PendingChunk,
+  ReleaseLock,
+  SourceFilter,
+  SourceState,
+  Store,
+  StoreCounts,
+  StoredDocument,
+  StoredEmbedding,
+  SyncRun,
+  UpsertOutcome,
+  VectorHit,
+  VectorIndexReport,
+  VectorQuery,
+  VectorResult,
+} from '../store/store.ts';
 // The tool registry's types (the built-in tools' bodies are tools-builtin's).
 export type { ToolRegistry, ToolInfo, Tool, ToolCallContext } from '../app/tools.ts';
 export { NO_TOOL_CLIENT, type ClientLogLevel, type ToolClient } from '../app/tool-client.ts';

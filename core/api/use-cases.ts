@@ -6,7 +6,17 @@ export { parseSearchParams, SEARCH_PARAMS, toSearchParams, type SearchParams } f
 export { search } from '../app/search.ts';
 export type { SearchDeps, SearchResponse } from '../app/search.ts';
 export { describeStatus, indexStats, listSources, type SourceRow, type Stats } from '../app/sources.ts';
-export { agentsToWire, chunkToWire, documentToWire, searchResponseToWire, searchResultToWire, sourcesToWire, statsToWire, syncReportToWire, toolsToWire } from '../app/wire.ts';
+export {
+  agentsToWire,
+  chunkToWire,
+  documentToWire,
+  searchResponseToWire,
+  searchResultToWire,
+  sourcesToWire,
+  statsToWire,
+  syncReportToWire,
+  toolsToWire,
+} from '../app/wire.ts';
 export { rejectUnknownParams } from '../tools/unknown-params.ts';
 export { validateParams } from '../tools/param-spec.ts';
 // A path's problem in words (the commands' helpers, tables and progress lines, are plugins/cli/api.ts's).

@@ -27,7 +27,10 @@ export interface Agent {
   readonly name: string;
   readonly description: string;
   readonly tools: readonly string[];
-  /** `toml` for inline agents, `lua` for script agents, `extension` for compiled extension agents (a plugin may name another). */
+  /**
+   * `toml` for inline agents, `lua` for script agents, `extension` for compiled extension agents (a plugin may name
+   * another).
+   */
   readonly source: string;
   readonly arguments: readonly AgentArgument[];
   /** Builds the prompt. Arguments are already checked for required ones. */
@@ -47,7 +50,10 @@ export class AgentRegistry {
 
   get(name: string): Agent {
     const agent = this.agents.get(name);
-    if (!agent) throw notFound(`unknown agent '${name}'; ${this.agents.size === 0 ? 'no agents are configured' : `available agents: ${[...this.agents.keys()].join(', ')}`}`);
+    if (!agent)
+      throw notFound(
+        `unknown agent '${name}'; ${this.agents.size === 0 ? 'no agents are configured' : `available agents: ${[...this.agents.keys()].join(', ')}`}`,
+      );
     return agent;
   }
 
@@ -57,7 +63,8 @@ export class AgentRegistry {
    */
   async resolve(name: string, args: unknown, ctx: { signal?: AbortSignal | undefined } = {}): Promise<ResolvedPrompt> {
     const agent = this.get(name);
-    if (args === null || typeof args !== 'object' || Array.isArray(args)) throw badRequest('agent arguments must be a JSON object');
+    if (args === null || typeof args !== 'object' || Array.isArray(args))
+      throw badRequest('agent arguments must be a JSON object');
     const record = args as Record<string, unknown>;
     checkShape(record);
     for (const [key, value] of Object.entries(record)) if (typeof value === 'string') checkLength(key, value);
@@ -75,4 +82,3 @@ export class AgentRegistry {
     return agent.resolve(record, ctx);
   }
 }
-

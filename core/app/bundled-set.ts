@@ -27,7 +27,11 @@ export function setBundledPlugins(plugins: readonly Plugin[]): void {
 }
 
 export function bundledPlugins(): readonly Plugin[] {
-  if (!bundled) throw new KbctxError('internal', 'no bundled plugin set: import registry/bundled.ts (the CLI and library entries do) before opening kbctx');
+  if (!bundled)
+    throw new KbctxError(
+      'internal',
+      'no bundled plugin set: import registry/bundled.ts (the CLI and library entries do) before opening kbctx',
+    );
   return bundled;
 }
 
@@ -35,7 +39,8 @@ export function bundledPlugins(): readonly Plugin[] {
 export function bundledProviders(kind: 'connector' | 'store' | 'embedder'): Readonly<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const plugin of bundledPlugins()) {
-    for (const what of plugin.provides ?? []) if (what.startsWith(`${kind}:`)) out[what.slice(kind.length + 1)] ??= plugin.name;
+    for (const what of plugin.provides ?? [])
+      if (what.startsWith(`${kind}:`)) out[what.slice(kind.length + 1)] ??= plugin.name;
   }
   return out;
 }

@@ -47,11 +47,21 @@ export interface Kbctx {
   close(): Promise<void>;
 }
 
-/** `access`: what the command needs of the index, asked when the store first opens (default `create`: see StoreOptions.access). */
-export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env, options: { access?: () => IndexAccess } = {}): Kbctx {
+/**
+ * `access`: what the command needs of the index, asked when the store first opens (default `create`: see
+ * StoreOptions.access).
+ */
+export function openKbctx(
+  given: Config,
+  env: NodeJS.ProcessEnv = process.env,
+  options: { access?: () => IndexAccess } = {},
+): Kbctx {
   const config = followConfig(given);
   // Plugins' ctx.search/get/sources are the built-in tools' bodies: tools-builtin's service (dropped: a config error).
-  const kernel: Kernel = new Kernel({ services: (): IndexServices => (kernel.services.has(indexToolsService) ? kernel.services.use(indexToolsService) : noIndexTools()) });
+  const kernel: Kernel = new Kernel({
+    services: (): IndexServices =>
+      kernel.services.has(indexToolsService) ? kernel.services.use(indexToolsService) : noIndexTools(),
+  });
   const failures: LoadFailure[] = [];
   const BUNDLED_PLUGINS = bundledPlugins();
   kernel.services.provide(
@@ -67,20 +77,37 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env, o
     'kbctx',
   );
   kernel.services.provide(fileExtraction, extractionOf(kernel), 'kbctx');
-  kernel.services.provide(inlineAgentsService, { agents: config.agents.inline, check: (name) => check(config, `agents.inline.${name}`) }, 'kbctx');
+  kernel.services.provide(
+    inlineAgentsService,
+    { agents: config.agents.inline, check: (name) => check(config, `agents.inline.${name}`) },
+    'kbctx',
+  );
   applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
   let applied: Promise<void> | undefined;
-  const applyConfigured = (): Promise<void> => (applied ??= applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins));
-  const index = indexHost(kernel, config, { env, access: options.access, applyConfigured: hasConfiguredPlugins(config.plugins, BUNDLED_PLUGINS) ? applyConfigured : undefined });
+  const applyConfigured = (): Promise<void> =>
+    (applied ??= applyConfiguredPlugins(kernel, BUNDLED_PLUGINS, config.plugins));
+  const index = indexHost(kernel, config, {
+    env,
+    access: options.access,
+    applyConfigured: hasConfiguredPlugins(config.plugins, BUNDLED_PLUGINS) ? applyConfigured : undefined,
+  });
   kernel.services.provide(indexService, index, 'kbctx');
   const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
   let tools: ToolRegistry | undefined;
   let agents: Agents.AgentRegistry | undefined;
   // A later tool or agent of the same name replaces an earlier one: the taps' stages decide (ToolRegistry.register).
   const collectTools = (registry: ToolRegistry): void =>
-    kernel.hooks.tools.call(new PerPluginCollector((plugin, def) => registry.register(pluginParts().toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, plugin))));
+    kernel.hooks.tools.call(
+      new PerPluginCollector((plugin, def) =>
+        registry.register(pluginParts().toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, plugin)),
+      ),
+    );
   const collectAgents = (registry: Agents.AgentRegistry): void =>
-    kernel.hooks.agents.call(new PerPluginCollector((plugin, def) => registry.register(pluginParts().agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs))));
+    kernel.hooks.agents.call(
+      new PerPluginCollector((plugin, def) =>
+        registry.register(pluginParts().agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs)),
+      ),
+    );
   let readied: Promise<readonly LoadFailure[]> | undefined;
   return {
     config,
@@ -101,7 +128,8 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env, o
       return tools;
     },
     agents() {
-      if (!agents) collectAgents((agents = new (requireOwn<typeof Agents>(import.meta.url, './agents.ts').AgentRegistry)()));
+      if (!agents)
+        collectAgents((agents = new (requireOwn<typeof Agents>(import.meta.url, './agents.ts').AgentRegistry)()));
       return agents;
     },
     close: async () => {
@@ -111,9 +139,14 @@ export function openKbctx(given: Config, env: NodeJS.ProcessEnv = process.env, o
   };
 }
 
-/** The plugin tool/agent adapters (seven modules): required when a registry is first built, not by every command (ADR 0130). */
+/**
+ * The plugin tool/agent adapters (seven modules): required when a registry is first built, not by every command
+ * (ADR 0130).
+ */
 const pluginParts = () => requireOwn<typeof PluginParts>(import.meta.url, './plugin-parts.ts');
 
 function noIndexTools(): never {
-  throw configError("ctx.search, ctx.get and ctx.sources answer with the built-in tools: the tools-builtin plugin is not loaded (remove '!tools-builtin' from plugins)");
+  throw configError(
+    "ctx.search, ctx.get and ctx.sources answer with the built-in tools: the tools-builtin plugin is not loaded (remove '!tools-builtin' from plugins)",
+  );
 }

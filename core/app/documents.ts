@@ -10,7 +10,10 @@ export async function getDocument(store: Store, id: string): Promise<StoredDocum
   return doc;
 }
 
-export async function getDocumentWithChunks(store: Store, id: string): Promise<{ document: StoredDocument; chunks: Chunk[] }> {
+export async function getDocumentWithChunks(
+  store: Store,
+  id: string,
+): Promise<{ document: StoredDocument; chunks: Chunk[] }> {
   const document = await getDocument(store, id);
   return { document, chunks: await store.getChunks(document.id) };
 }
@@ -20,9 +23,17 @@ export async function getDocumentWithChunks(store: Store, id: string): Promise<{
  * sequence of text pieces of about `pieceChars` each, read row by row: memory stays bounded however
  * large the index. `counts` is filled in as the pieces are produced.
  */
-export async function* exportJsonPieces(store: Store, counts = { documents: 0, chunks: 0 }, pieceChars = 1 << 16): AsyncGenerator<string> {
+export async function* exportJsonPieces(
+  store: Store,
+  counts = { documents: 0, chunks: 0 },
+  pieceChars = 1 << 16,
+): AsyncGenerator<string> {
   let buffer = '{\n';
-  const section = async function* (name: 'documents' | 'chunks', items: AsyncIterable<unknown>, last: boolean): AsyncGenerator<string> {
+  const section = async function* (
+    name: 'documents' | 'chunks',
+    items: AsyncIterable<unknown>,
+    last: boolean,
+  ): AsyncGenerator<string> {
     buffer += `  "${name}": [`;
     let n = 0;
     for await (const item of items) {

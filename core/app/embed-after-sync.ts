@@ -26,12 +26,17 @@ export function embedAfterSync(store: Store, embedder: () => Embedder | null): (
         const result = await embedPending({ store, embedder: e }, { documentIds: written });
         if (result.embedded > 0) report.notes.push(`embedded ${result.embedded} chunk(s) with ${result.model}`);
         if (result.failure) {
-          report.notes.push(`embedding failed after ${result.embedded} of ${result.pending} chunk(s): ${result.failure.message}; run \`kbctx embed pending\` to finish`);
+          report.notes.push(
+            `embedding failed after ${result.embedded} of ${result.pending} chunk(s): ${result.failure.message}; run \`kbctx embed pending\` to finish`,
+          );
           return;
         }
       }
       const left = await store.countPendingEmbeddings(e);
-      if (left > 0) report.notes.push(`${left} chunk(s) in the index still wait for embeddings (left to \`kbctx embed pending\` or a running \`kbctx serve\`)`);
+      if (left > 0)
+        report.notes.push(
+          `${left} chunk(s) in the index still wait for embeddings (left to \`kbctx embed pending\` or a running \`kbctx serve\`)`,
+        );
     });
     chain = run;
     return run;

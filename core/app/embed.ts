@@ -53,7 +53,10 @@ export interface EmbedOptions {
   leaseMs?: number | undefined;
 }
 
-/** A page's lease: long enough for a slow local model's page on a busy CPU, short enough that a crashed run's chunks come back. */
+/**
+ * A page's lease: long enough for a slow local model's page on a busy CPU, short enough that a crashed run's chunks
+ * come back.
+ */
 export const LEASE_MS = 10 * 60_000;
 
 /** This run's owner name in the store's leases: unique across processes and replicas. */
@@ -88,14 +91,31 @@ export async function embedPending(deps: EmbedDeps, options: EmbedOptions = {}):
   const selector = { model: embedder.model, dims: embedder.dims };
   if (options.dryRun) {
     const pending = options.rebuild ? (await store.counts()).chunks : await store.countPendingEmbeddings(selector);
-    return { model: embedder.model, pending, embedded: 0, dropped: 0, failure: null, index: null, durationMs: performance.now() - started };
+    return {
+      model: embedder.model,
+      pending,
+      embedded: 0,
+      dropped: 0,
+      failure: null,
+      index: null,
+      durationMs: performance.now() - started,
+    };
   }
   const dropped = options.rebuild ? await store.clearEmbeddings() : 0;
   // Scoped to documents: their count is not asked for (the store counts whole spaces); what was taken is reported.
-  const pending = options.documentIds === undefined ? await store.countPendingEmbeddings(selector) : Number.MAX_SAFE_INTEGER;
+  const pending =
+    options.documentIds === undefined ? await store.countPendingEmbeddings(selector) : Number.MAX_SAFE_INTEGER;
   const wanted = Math.min(pending, options.limit ?? pending);
   const batchSize = options.batchSize ?? embedder.batchSize;
-  const report: EmbedReport = { model: embedder.model, pending: wanted, embedded: 0, dropped, failure: null, index: null, durationMs: 0 };
+  const report: EmbedReport = {
+    model: embedder.model,
+    pending: wanted,
+    embedded: 0,
+    dropped,
+    failure: null,
+    index: null,
+    durationMs: 0,
+  };
   deps.onProgress?.({ done: 0, total: report.pending });
   let after = 0;
   let taken = 0;
@@ -115,7 +135,11 @@ export async function embedPending(deps: EmbedDeps, options: EmbedOptions = {}):
         try {
           const vectors = await embedder.embed(batch.map((c) => c.text));
           dims ??= vectors[0]?.length ?? null;
-          const rows = batch.map((c, i) => ({ rowid: c.rowid, contentHash: c.contentHash, vector: vectors[i] as Float32Array }));
+          const rows = batch.map((c, i) => ({
+            rowid: c.rowid,
+            contentHash: c.contentHash,
+            vector: vectors[i] as Float32Array,
+          }));
           // Read the total after the write: `+= await` would add to a stale total when batches run concurrently.
           const written = await store.writeEmbeddings({ model: embedder.model, dims: vectors[0]?.length ?? 0 }, rows);
           report.embedded += written;
@@ -128,7 +152,9 @@ export async function embedPending(deps: EmbedDeps, options: EmbedOptions = {}):
     }
   } catch (error) {
     report.failure =
-      error instanceof KbctxError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error).message };
+      error instanceof KbctxError
+        ? { code: error.code, message: error.message }
+        : { code: 'internal', message: (error as Error).message };
   }
   await pages.release().catch(() => undefined); // leases expire by themselves
   if (options.documentIds !== undefined) report.pending = taken;

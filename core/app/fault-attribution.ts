@@ -15,7 +15,10 @@ export interface PluginLocation {
   entry: string;
 }
 
-/** The file of each stack frame, top first (`at f (/a/b.ts:1:2)`, `at file:///a/b.mjs:1:2`); node: and internal frames dropped. */
+/**
+ * The file of each stack frame, top first (`at f (/a/b.ts:1:2)`, `at file:///a/b.mjs:1:2`); node: and internal frames
+ * dropped.
+ */
 export function stackFiles(stack: string): string[] {
   const files: string[] = [];
   for (const line of stack.split('\n')) {
@@ -31,10 +34,18 @@ export function stackFiles(stack: string): string[] {
 }
 
 /** The plugin whose files the error's stack runs through first, or undefined (kbctx, a library, no stack). */
-export function pluginOfError(error: unknown, plugins: readonly PluginLocation[], kbctxRoot: string): string | undefined {
+export function pluginOfError(
+  error: unknown,
+  plugins: readonly PluginLocation[],
+  kbctxRoot: string,
+): string | undefined {
   const stack = (error as { stack?: unknown } | null)?.stack;
   if (typeof stack !== 'string') return undefined;
-  const owners = plugins.map((p) => ({ name: p.name, entry: path.resolve(p.entry), folder: path.dirname(path.resolve(p.entry)) }));
+  const owners = plugins.map((p) => ({
+    name: p.name,
+    entry: path.resolve(p.entry),
+    folder: path.dirname(path.resolve(p.entry)),
+  }));
   const root = path.resolve(kbctxRoot);
   for (const file of stackFiles(stack)) {
     const candidates = owners.filter((o) => inside(o.folder, file) && !(inside(root, file) && inside(o.folder, root)));

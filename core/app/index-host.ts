@@ -38,14 +38,32 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
   let embedderCache: Embedder | null | undefined;
   // The embedder is required when first asked for (a keyword search needs none).
   const embedder = (): Embedder | null =>
-    (embedderCache ??= requireOwn<typeof PluginEmbedder>(import.meta.url, '../embed/plugin-embedder.ts').embedderFromPlugins(kernel, config.embedding, options.env, bundledProviders('embedder')));
-  const semantic = config.embedding.provider === 'disabled' ? undefined : lazySemanticSearch(() => embedder() as Embedder);
-  const knownSources = async (): Promise<string[]> => [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
-  // The store comes from the plugin tapping createStore.for([db] engine); one from a configured plugin opens once it is applied.
-  const opened = deferredStore(kernel, config.db, { bundled: bundledProviders('store'), applyConfigured: options.applyConfigured, access: options.access });
+    (embedderCache ??= requireOwn<typeof PluginEmbedder>(
+      import.meta.url,
+      '../embed/plugin-embedder.ts',
+    ).embedderFromPlugins(kernel, config.embedding, options.env, bundledProviders('embedder')));
+  const semantic =
+    config.embedding.provider === 'disabled' ? undefined : lazySemanticSearch(() => embedder() as Embedder);
+  const knownSources = async (): Promise<string[]> =>
+    [...new Set([...connectorLabels(), ...(await store.sources()).map((s) => s.source)])].sort();
+  // The store comes from the plugin tapping createStore.for([db] engine); one from a configured plugin opens once it is
+  // applied.
+  const opened = deferredStore(kernel, config.db, {
+    bundled: bundledProviders('store'),
+    applyConfigured: options.applyConfigured,
+    access: options.access,
+  });
   const { store, locks } = opened;
   const pipeline = pipelineOf(kernel);
-  const searchDeps = (): SearchDeps => ({ store, retrieval: config.retrieval, semantic, cache, knownSources, pipeline, embeddingProviders: () => embeddingProviders(kernel) });
+  const searchDeps = (): SearchDeps => ({
+    store,
+    retrieval: config.retrieval,
+    semantic,
+    cache,
+    knownSources,
+    pipeline,
+    embeddingProviders: () => embeddingProviders(kernel),
+  });
   return {
     store,
     retrieval: config.retrieval,
@@ -57,7 +75,8 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
     schemaVersion: async () => (opened.schemaVersion ? await opened.schemaVersion() : null),
     locks,
     openStore: (target) => openStore(kernel, { ...config.db, ...target }, { bundled: bundledProviders('store') }).store,
-    createConnector: async (ref) => guardConnector(await createConnector(kernel, config, ref), check(config, `connectors.${ref.type}.${ref.name}`)),
+    createConnector: async (ref) =>
+      guardConnector(await createConnector(kernel, config, ref), check(config, `connectors.${ref.type}.${ref.name}`)),
     syncDeps: (onProgress, lockWait) => ({
       store,
       chunking: config.chunking,
@@ -72,33 +91,54 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
 }
 
 /** The check for one part of the config (fails naming an unset `${VAR}` it uses). */
-export const check = (config: Config, part: string): (() => void) | undefined => (config.unsetEnv?.[part] ? () => requireEnvFor(config, part) : undefined);
+export const check = (config: Config, part: string): (() => void) | undefined =>
+  config.unsetEnv?.[part] ? () => requireEnvFor(config, part) : undefined;
 
 // Imported on first use: `kbctx search` without embeddings never loads them (ADR 0130).
 function lazySemanticSearch(embedder: () => Embedder): SemanticSearch {
   let semantic: Promise<SemanticSearch> | undefined;
   return {
-    search: async (params, deps) => (await (semantic ??= import('./semantic-search.ts').then((m) => m.createSemanticSearch(embedder)))).search(params, deps),
+    search: async (params, deps) =>
+      (await (semantic ??= import('./semantic-search.ts').then((m) => m.createSemanticSearch(embedder)))).search(
+        params,
+        deps,
+      ),
   };
 }
 
 function lazyEmbedAfterSync(store: Store, embedder: () => Embedder | null): (report: SyncReport) => Promise<void> {
   let after: Promise<(report: SyncReport) => Promise<void>> | undefined;
-  return async (report) => (await (after ??= import('./embed-after-sync.ts').then((m) => m.embedAfterSync(store, embedder))))(report);
+  return async (report) =>
+    (await (after ??= import('./embed-after-sync.ts').then((m) => m.embedAfterSync(store, embedder))))(report);
 }
 
-/** A configured connector from the plugin tapping `createConnector.for(type)` (`[extensions] modules` included: each is a plugin). */
+/**
+ * A configured connector from the plugin tapping `createConnector.for(type)` (`[extensions] modules` included: each is
+ * a plugin).
+ */
 async function createConnector(kernel: Kernel, config: Config, ref: ConnectorRef): Promise<Connector> {
   const options = checkedConnectorOptions(kernel, ref.type, ref.name) ?? connectorOptions(config, ref);
   if (!options) throw new KbctxError('not_found', `connector ${ref.label} is not configured`);
   const hook = kernel.hooks.createConnector.get(ref.type);
   if (hook?.isUsed()) {
-    const instance = { type: ref.type, name: ref.name, options: { ...options }, dataDir: path.dirname(config.db.path), baseDir: config.baseDir };
+    const instance = {
+      type: ref.type,
+      name: ref.name,
+      options: { ...options },
+      dataDir: path.dirname(config.db.path),
+      baseDir: config.baseDir,
+    };
     const impl = await hook.promise(instance, kernel.callContext());
     if (impl) {
       if (isIncrementalConnector(impl)) return impl;
       const { connectorFromPlugin } = await import('./plugin-connector.ts');
-      return connectorFromPlugin(impl, instance, (signal) => kernel.pluginContext(kernel.tappedKeys('createConnector').get(ref.type)?.[0] ?? ref.type, signal), config.extensions.timeoutSecs, warn);
+      return connectorFromPlugin(
+        impl,
+        instance,
+        (signal) => kernel.pluginContext(kernel.tappedKeys('createConnector').get(ref.type)?.[0] ?? ref.type, signal),
+        config.extensions.timeoutSecs,
+        warn,
+      );
     }
   }
   return unavailable(ref);
@@ -110,7 +150,9 @@ const warn = (message: string): void => void process.stderr.write(`warning: ${me
 /** The section of a configured connector: validated for the built-in types, as written for others. */
 function connectorOptions(config: Config, ref: ConnectorRef): Readonly<Record<string, unknown>> | undefined {
   const builtin = (config.connectors as unknown as Record<string, Record<string, object> | undefined>)[ref.type];
-  return (config.connectors.extension[ref.type]?.[ref.name] ?? builtin?.[ref.name]) as Readonly<Record<string, unknown>> | undefined;
+  return (config.connectors.extension[ref.type]?.[ref.name] ?? builtin?.[ref.name]) as
+    | Readonly<Record<string, unknown>>
+    | undefined;
 }
 
 /** A configured connector type no plugin or extension provides: its sync fails with a clear message. */

@@ -27,12 +27,18 @@ export interface IndexHost extends BuiltinDeps {
   schemaVersion(): Promise<number | null>;
   /** The store's per-connector sync locks (the server holds them while it syncs). */
   readonly locks: ConnectorLocks;
-  /** Another index through the plugin tapping `createStore.for(engine)` (`kbctx migrate --to`): the configured [db] settings but these. */
+  /**
+   * Another index through the plugin tapping `createStore.for(engine)` (`kbctx migrate --to`): the configured [db]
+   * settings but these.
+   */
   openStore(target: Pick<StoreOptions, 'engine' | 'path' | 'url'>): Store;
   /** A configured connector, its module (and the Lua runtime) imported on first use. */
   createConnector(ref: ConnectorRef): Promise<Connector>;
   /** `lockWait`: how long a sync waits while another process (the server) syncs the same connector (default 10 min). */
-  syncDeps(onProgress?: SyncDeps['onProgress'], lockWait?: { timeoutMs: number; onWait?: (message: string) => void }): SyncDeps;
+  syncDeps(
+    onProgress?: SyncDeps['onProgress'],
+    lockWait?: { timeoutMs: number; onWait?: (message: string) => void },
+  ): SyncDeps;
   /** The configured embedding provider, built on first use; null when [embedding] is disabled. */
   embedder(): Embedder | null;
   /** The `[embedding] provider` names the loaded plugins answer for. */

@@ -19,20 +19,25 @@ export function agentFromSpec(def: AgentSpec, defaultTimeoutSecs: number): Agent
   const where = `registerAgent(${JSON.stringify(def?.name)})`;
   checkName(def?.name, where);
   if (typeof def.resolve !== 'function') throw invalid(`${where}: \`resolve\` must be a function`);
-  if (def.tools !== undefined && !(Array.isArray(def.tools) && def.tools.every((t) => typeof t === 'string'))) throw invalid(`${where}: \`tools\` must be a list of tool names`);
+  if (def.tools !== undefined && !(Array.isArray(def.tools) && def.tools.every((t) => typeof t === 'string')))
+    throw invalid(`${where}: \`tools\` must be a list of tool names`);
   const label = `agent:${def.name}`;
   const tools = [...(def.tools ?? [])];
   const timeoutSecs = timeoutOf(def.timeout, defaultTimeoutSecs, where);
   return {
     name: def.name,
-    description: typeof def.description === 'string' && def.description.trim() !== '' ? def.description : `Extension agent: ${def.name}`,
+    description:
+      typeof def.description === 'string' && def.description.trim() !== ''
+        ? def.description
+        : `Extension agent: ${def.name}`,
     tools,
     source: 'extension',
     arguments: (def.arguments ?? []).map((a, i) => toArgument(a, `${where}: arguments[${i}]`)),
     resolve: (args, ctx) =>
       runWithDeadline(label, timeoutSecs, ctx.signal, async (signal) => {
         const prompt = await def.resolve(args, { signal });
-        if (prompt === null || typeof prompt !== 'object') throw invalid(`${label}: resolve must return {system, tools?, messages?}`);
+        if (prompt === null || typeof prompt !== 'object')
+          throw invalid(`${label}: resolve must return {system, tools?, messages?}`);
         return parsePrompt(prompt as unknown as Record<string, unknown>, tools, label, { blocks: true });
       }),
   };
@@ -41,5 +46,9 @@ export function agentFromSpec(def: AgentSpec, defaultTimeoutSecs: number): Agent
 function toArgument(raw: unknown, where: string): AgentArgument {
   const a = (raw ?? {}) as Record<string, unknown>;
   if (typeof a['name'] !== 'string' || a['name'] === '') throw invalid(`${where}: needs a \`name\` (string)`);
-  return { name: a['name'], description: typeof a['description'] === 'string' ? a['description'] : '', required: a['required'] === true };
+  return {
+    name: a['name'],
+    description: typeof a['description'] === 'string' ? a['description'] : '',
+    required: a['required'] === true,
+  };
 }

@@ -12,7 +12,10 @@ import { runWithDeadline } from './run-with-deadline.ts';
 export interface ConnectorSpec {
   type: string;
   timeout?: number | undefined;
-  scan(config: Record<string, unknown>, ctx: { signal: AbortSignal; name: string }): AsyncIterable<PluginItem> | Iterable<PluginItem>;
+  scan(
+    config: Record<string, unknown>,
+    ctx: { signal: AbortSignal; name: string },
+  ): AsyncIterable<PluginItem> | Iterable<PluginItem>;
 }
 
 export class ConnectorSpecInstance implements Connector {
@@ -24,7 +27,13 @@ export class ConnectorSpecInstance implements Connector {
   private readonly timeoutSecs: number;
   private readonly warn: (message: string) => void;
 
-  constructor(def: ConnectorSpec, name: string, config: Readonly<Record<string, unknown>>, timeoutSecs: number, warn: (message: string) => void) {
+  constructor(
+    def: ConnectorSpec,
+    name: string,
+    config: Readonly<Record<string, unknown>>,
+    timeoutSecs: number,
+    warn: (message: string) => void,
+  ) {
     this.type = def.type;
     this.label = `${def.type}:${name}`;
     this.name = name;
@@ -38,7 +47,11 @@ export class ConnectorSpecInstance implements Connector {
   scan(options: ScanOptions): Promise<ScanResult> {
     return runWithDeadline(this.label, this.timeoutSecs, options.signal, async (signal) => {
       const listing = this.def.scan(this.config, { signal, name: this.name });
-      if (listing === null || typeof listing !== 'object' || !(Symbol.asyncIterator in listing || Symbol.iterator in listing)) {
+      if (
+        listing === null ||
+        typeof listing !== 'object' ||
+        !(Symbol.asyncIterator in listing || Symbol.iterator in listing)
+      ) {
         throw invalid(`${this.label}: scan must return an (async) iterable of items`);
       }
       const items: PluginItem[] = [];

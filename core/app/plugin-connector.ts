@@ -6,8 +6,15 @@ import { ConnectorSpecInstance } from './plugin-connector-instance.ts';
 import { invalid } from './plugin-tool.ts';
 import type { ContextFor } from './plugin-parts.ts';
 
-export function connectorFromPlugin(def: PluginConnector, instance: ConnectorInstance, contextFor: ContextFor, defaultTimeoutSecs: number, warn: (message: string) => void): Connector {
-  if (typeof def?.scan !== 'function') throw invalid(`connector ${instance.type}:${instance.name}: the createConnector tap must return {scan}`);
+export function connectorFromPlugin(
+  def: PluginConnector,
+  instance: ConnectorInstance,
+  contextFor: ContextFor,
+  defaultTimeoutSecs: number,
+  warn: (message: string) => void,
+): Connector {
+  if (typeof def?.scan !== 'function')
+    throw invalid(`connector ${instance.type}:${instance.name}: the createConnector tap must return {scan}`);
   return new ConnectorSpecInstance(
     { type: instance.type, timeout: def.timeout, scan: (_config, { signal }) => def.scan(contextFor(signal)) },
     instance.name,

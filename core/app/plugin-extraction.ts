@@ -4,7 +4,8 @@ import type { ExtractedText, ExtractRequest, FileExtraction } from '../hook-type
 import type { Kernel } from '../kernel.ts';
 
 export function extractionOf(kernel: Kernel): FileExtraction {
-  // Not an async function: a file whose extension no plugin taps (every Markdown file of a sync) costs a look-up, not a promise.
+  // Not an async function: a file whose extension no plugin taps (every Markdown file of a sync) costs a look-up, not a
+  // promise.
   return (request: ExtractRequest): Promise<ExtractedText | undefined> => {
     const hook = kernel.hooks.extract.get(request.extension);
     return hook?.isUsed() ? hook.promise(request, kernel.callContext()) : NONE;

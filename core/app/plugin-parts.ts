@@ -1,4 +1,5 @@
-// Tools and agents that plugins add through the kernel's hooks, as the app's Tool and Agent: checked and run under a deadline like compiled extensions, with the plugin's own ctx.
+// Tools and agents that plugins add through the kernel's hooks, as the app's Tool and Agent: checked and run under a
+// deadline like compiled extensions, with the plugin's own ctx.
 import type { PluginAgentDef, PluginToolDef } from '../hook-types.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import { agentFromSpec } from './plugin-agent.ts';
@@ -10,9 +11,15 @@ import type { Tool } from './tools.ts';
 export type ContextFor = (signal: AbortSignal) => PluginContext;
 
 /** `plugin`: the name of the plugin that added the tool (its origin, unless the def names a `source`). */
-export function toolFromPlugin(def: PluginToolDef, contextFor: ContextFor, defaultTimeoutSecs: number, plugin: string): Tool {
+export function toolFromPlugin(
+  def: PluginToolDef,
+  contextFor: ContextFor,
+  defaultTimeoutSecs: number,
+  plugin: string,
+): Tool {
   const origin = def.source ?? plugin;
-  if (typeof def?.call !== 'function') throw invalid(`tools.add(${JSON.stringify(def?.name)}): \`call\` must be a function`);
+  if (typeof def?.call !== 'function')
+    throw invalid(`tools.add(${JSON.stringify(def?.name)}): \`call\` must be a function`);
   if (def.params && def.timeout === undefined) {
     checkName(def.name, `tools.add(${JSON.stringify(def.name)})`);
     return {
@@ -23,18 +30,39 @@ export function toolFromPlugin(def: PluginToolDef, contextFor: ContextFor, defau
       origin,
       readOnly: def.readOnly === true,
       content: def.content === true,
-      run: async (params, ctx) => (await def.call(params, { ...contextFor(ctx.signal ?? new AbortController().signal), client: ctx.client ?? NO_TOOL_CLIENT })) ?? null,
+      run: async (params, ctx) =>
+        (await def.call(params, {
+          ...contextFor(ctx.signal ?? new AbortController().signal),
+          client: ctx.client ?? NO_TOOL_CLIENT,
+        })) ?? null,
     };
   }
   const tool = toolFromSpec(
-    { name: def.name, description: def.description, parameters: (def.params ?? def.inputSchema) as never, timeout: def.timeout, readOnly: def.readOnly, execute: (params, { signal, client }) => def.call(params, { ...contextFor(signal), client }) },
+    {
+      name: def.name,
+      description: def.description,
+      parameters: (def.params ?? def.inputSchema) as never,
+      timeout: def.timeout,
+      readOnly: def.readOnly,
+      execute: (params, { signal, client }) => def.call(params, { ...contextFor(signal), client }),
+    },
     defaultTimeoutSecs,
   );
-  return { ...tool, description: def.description ?? `Plugin tool: ${def.name}`, builtin: def.builtin === true, origin, content: def.content === true };
+  return {
+    ...tool,
+    description: def.description ?? `Plugin tool: ${def.name}`,
+    builtin: def.builtin === true,
+    origin,
+    content: def.content === true,
+  };
 }
 
 export function agentFromPlugin(def: PluginAgentDef, contextFor: ContextFor, defaultTimeoutSecs: number): Agent {
-  if (typeof def?.resolve !== 'function') throw invalid(`agents.add(${JSON.stringify(def?.name)}): \`resolve\` must be a function`);
-  const agent = agentFromSpec({ ...def, resolve: (args, { signal }) => def.resolve(args, contextFor(signal)) }, defaultTimeoutSecs);
+  if (typeof def?.resolve !== 'function')
+    throw invalid(`agents.add(${JSON.stringify(def?.name)}): \`resolve\` must be a function`);
+  const agent = agentFromSpec(
+    { ...def, resolve: (args, { signal }) => def.resolve(args, contextFor(signal)) },
+    defaultTimeoutSecs,
+  );
   return { ...agent, description: def.description ?? `Plugin agent: ${def.name}`, source: def.source ?? agent.source };
 }

@@ -10,7 +10,12 @@ import type { Kernel } from '../kernel.ts';
 
 export interface Pipeline {
   document?: ((draft: DocumentDraft) => Promise<DocumentDraft>) | undefined;
-  chunk?: ((document: DocumentDraft & { id: string }, sizes: { maxTokens: number; overlapTokens: number }) => Promise<string[] | undefined>) | undefined;
+  chunk?:
+    | ((
+        document: DocumentDraft & { id: string },
+        sizes: { maxTokens: number; overlapTokens: number },
+      ) => Promise<string[] | undefined>)
+    | undefined;
   query?: ((request: SearchRequest) => Promise<SearchRequest>) | undefined;
   rank?: ((hits: Hit[], request: SearchRequest) => Promise<Hit[]>) | undefined;
   toolCall?: ((call: ToolCall) => Promise<unknown>) | undefined;
@@ -22,25 +27,36 @@ export function pipelineOf(kernel: Kernel): Pipeline {
   const h = kernel.hooks;
   return {
     get document() {
-      return h.document.isUsed() ? (draft: DocumentDraft) => h.document.promise(draft, kernel.callContext()) : undefined;
+      return h.document.isUsed()
+        ? (draft: DocumentDraft) => h.document.promise(draft, kernel.callContext())
+        : undefined;
     },
     // A plain function, not a getter: read once per document, it made two closures each time.
     chunk(document: DocumentDraft & { id: string }, sizes: { maxTokens: number; overlapTokens: number }) {
       const taps = h.chunk.taps;
-      const only = taps.length === 1 && taps[0]?.type === 'sync' ? (taps[0].fn as (request: ChunkRequest, ctx: PluginContext) => string[] | undefined) : undefined;
-      return only ? Promise.resolve(only({ document, sizes }, kernel.callContext())) : h.chunk.promise({ document, sizes }, kernel.callContext());
+      const only =
+        taps.length === 1 && taps[0]?.type === 'sync'
+          ? (taps[0].fn as (request: ChunkRequest, ctx: PluginContext) => string[] | undefined)
+          : undefined;
+      return only
+        ? Promise.resolve(only({ document, sizes }, kernel.callContext()))
+        : h.chunk.promise({ document, sizes }, kernel.callContext());
     },
     get query() {
       return h.query.isUsed() ? (request: SearchRequest) => h.query.promise(request, kernel.callContext()) : undefined;
     },
     get rank() {
-      return h.rank.isUsed() ? (hits: Hit[], request: SearchRequest) => h.rank.promise(hits, request, kernel.callContext()) : undefined;
+      return h.rank.isUsed()
+        ? (hits: Hit[], request: SearchRequest) => h.rank.promise(hits, request, kernel.callContext())
+        : undefined;
     },
     get toolCall() {
       return h.toolCall.isUsed() ? (call: ToolCall) => h.toolCall.promise(call, kernel.callContext()) : undefined;
     },
     get toolResult() {
-      return h.toolResult.isUsed() ? (result: unknown, call: ToolCall) => h.toolResult.promise(result, call, kernel.callContext()) : undefined;
+      return h.toolResult.isUsed()
+        ? (result: unknown, call: ToolCall) => h.toolResult.promise(result, call, kernel.callContext())
+        : undefined;
     },
   };
 }

@@ -29,16 +29,27 @@ export function toolFromSpec(def: ToolSpec, defaultTimeoutSecs: number): Tool {
   if (typeof def.execute !== 'function') throw invalid(`${where}: \`execute\` must be a function`);
   const label = `tool:${def.name}`;
   const inputSchema = declaredSchema(def.parameters, where);
-  const params = inputSchema ? paramsOf(inputSchema) : parseToolMeta({ parameters: toParamList(def.parameters, where) }, def.name).params;
+  const params = inputSchema
+    ? paramsOf(inputSchema)
+    : parseToolMeta({ parameters: toParamList(def.parameters, where) }, def.name).params;
   const timeoutSecs = timeoutOf(def.timeout, defaultTimeoutSecs, where);
   return {
     name: def.name,
-    description: typeof def.description === 'string' && def.description.trim() !== '' ? def.description : `Extension tool: ${def.name}`,
+    description:
+      typeof def.description === 'string' && def.description.trim() !== ''
+        ? def.description
+        : `Extension tool: ${def.name}`,
     params,
     inputSchema,
     builtin: false,
     readOnly: def.readOnly === true,
-    run: (params, ctx) => runWithDeadline(label, timeoutSecs, ctx.signal, async (signal) => (await def.execute(params, { signal, client: ctx.client ?? NO_TOOL_CLIENT })) ?? null),
+    run: (params, ctx) =>
+      runWithDeadline(
+        label,
+        timeoutSecs,
+        ctx.signal,
+        async (signal) => (await def.execute(params, { signal, client: ctx.client ?? NO_TOOL_CLIENT })) ?? null,
+      ),
   };
 }
 
@@ -78,17 +89,20 @@ const isObject = (value: unknown): boolean => value !== null && typeof value ===
 function declaredSchema(parameters: unknown, where: string): ToolSchema | undefined {
   if (!isObject(parameters)) return undefined;
   const schema = parameters as Record<string, unknown>;
-  if (schema['type'] !== undefined && schema['type'] !== 'object') throw invalid(`${where}: \`parameters.type\` must be "object"`);
+  if (schema['type'] !== undefined && schema['type'] !== 'object')
+    throw invalid(`${where}: \`parameters.type\` must be "object"`);
   return { ...schema, type: 'object' };
 }
 
 export function checkName(name: unknown, where: string): asserts name is string {
-  if (typeof name !== 'string' || !NAME.test(name)) throw invalid(`${where}: \`name\` must be 1-64 letters, digits, '_' or '-'`);
+  if (typeof name !== 'string' || !NAME.test(name))
+    throw invalid(`${where}: \`name\` must be 1-64 letters, digits, '_' or '-'`);
 }
 
 export function timeoutOf(value: unknown, fallback: number, where: string): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value > 0)) throw invalid(`${where}: \`timeout\` must be a positive number of seconds`);
+  if (typeof value !== 'number' || !(value > 0))
+    throw invalid(`${where}: \`timeout\` must be a positive number of seconds`);
   return value;
 }
 

@@ -15,7 +15,10 @@ export interface OutsideRoot {
 export function rootsOutsideProject(config: Config): OutsideRoot[] {
   if (config.file === null) return [];
   return Object.entries(config.connectors.filesystem)
-    .filter(([, c]) => path.resolve(c.root) !== path.resolve(config.baseDir) && relativeInside(config.baseDir, c.root) === null)
+    .filter(
+      ([, c]) =>
+        path.resolve(c.root) !== path.resolve(config.baseDir) && relativeInside(config.baseDir, c.root) === null,
+    )
     .map(([name, c]) => ({ connector: `filesystem:${name}`, root: c.root }));
 }
 
@@ -23,4 +26,5 @@ export function rootsOutsideProject(config: Config): OutsideRoot[] {
 export const outsideRootMessage = (o: OutsideRoot, project: string): string =>
   `${o.connector} reads ${o.root}, outside the project folder ${project}`;
 
-export const OUTSIDE_ROOT_FIX = 'relative roots resolve against the project folder (the one holding config/), not the config file\'s folder: check that this is the folder you mean, else correct root';
+export const OUTSIDE_ROOT_FIX =
+  "relative roots resolve against the project folder (the one holding config/), not the config file's folder: check that this is the folder you mean, else correct root";

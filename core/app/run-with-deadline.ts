@@ -4,7 +4,12 @@
 import { KbctxError } from '../domain/errors.ts';
 import { ERROR_TABLE, type ErrorCode } from '../domain/error-table.ts';
 
-export async function runWithDeadline<T>(label: string, timeoutSecs: number, outer: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T> | T): Promise<T> {
+export async function runWithDeadline<T>(
+  label: string,
+  timeoutSecs: number,
+  outer: AbortSignal | undefined,
+  call: (signal: AbortSignal) => Promise<T> | T,
+): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let onOuterAbort: (() => void) | undefined;
@@ -29,8 +34,11 @@ export async function runWithDeadline<T>(label: string, timeoutSecs: number, out
     if (error instanceof KbctxError) throw error;
     // An extension signals a client fault by throwing an error whose `code` is in the error table.
     const code = (error as { code?: unknown } | null)?.code;
-    if (typeof code === 'string' && Object.hasOwn(ERROR_TABLE, code)) throw new KbctxError(code as ErrorCode, (error as Error).message ?? code, { cause: error });
-    throw new KbctxError('script_error', `${label} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    if (typeof code === 'string' && Object.hasOwn(ERROR_TABLE, code))
+      throw new KbctxError(code as ErrorCode, (error as Error).message ?? code, { cause: error });
+    throw new KbctxError('script_error', `${label} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   } finally {
     clearTimeout(timer);
     if (onOuterAbort) outer?.removeEventListener('abort', onOuterAbort);

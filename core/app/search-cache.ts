@@ -17,7 +17,19 @@ export class SearchCache {
   /** Everything that shapes a response: the parameters and the retrieval settings in force. */
   static key(params: SearchParams, retrieval: RetrievalConfig): string {
     const { hybridAlpha, fusion, candidateKKeyword, candidateKVector, maxLimit } = retrieval;
-    return JSON.stringify([params.mode, params.query, params.limit, params.source ?? null, params.since ?? null, params.explain, hybridAlpha, fusion, candidateKKeyword, candidateKVector, maxLimit]);
+    return JSON.stringify([
+      params.mode,
+      params.query,
+      params.limit,
+      params.source ?? null,
+      params.since ?? null,
+      params.explain,
+      hybridAlpha,
+      fusion,
+      candidateKKeyword,
+      candidateKVector,
+      maxLimit,
+    ]);
   }
 
   get(key: string, generation: string): SearchResponse | undefined {

@@ -11,15 +11,41 @@ import type { RetrievalConfig } from '../config/types.ts';
 const SINCE_HELP = 'an ISO date (2026-01-31), a date-time, or a duration back from now such as 7d, 12h or 2w';
 
 export const SEARCH_PARAMS: readonly ParamSpec[] = [
-  { name: 'query', type: 'string', required: true, maxLength: 4096, description: 'What to look for, in plain words or a question.' },
-  { name: 'mode', type: 'string', enum: SEARCH_MODES, description: 'keyword (BM25, default), semantic (embeddings) or hybrid (both).' },
-  { name: 'limit', type: 'integer', description: 'Maximum number of documents to return (default from retrieval.final_limit).' },
-  { name: 'source', type: 'string', maxLength: 512, description: 'Only this connector label (e.g. "git:docs") or type (e.g. "git").' },
-  { name: 'since', type: 'string', maxLength: 64, description: `Only documents updated at or after this time: ${SINCE_HELP}.` },
+  {
+    name: 'query',
+    type: 'string',
+    required: true,
+    maxLength: 4096,
+    description: 'What to look for, in plain words or a question.',
+  },
+  {
+    name: 'mode',
+    type: 'string',
+    enum: SEARCH_MODES,
+    description: 'keyword (BM25, default), semantic (embeddings) or hybrid (both).',
+  },
+  {
+    name: 'limit',
+    type: 'integer',
+    description: 'Maximum number of documents to return (default from retrieval.final_limit).',
+  },
+  {
+    name: 'source',
+    type: 'string',
+    maxLength: 512,
+    description: 'Only this connector label (e.g. "git:docs") or type (e.g. "git").',
+  },
+  {
+    name: 'since',
+    type: 'string',
+    maxLength: 64,
+    description: `Only documents updated at or after this time: ${SINCE_HELP}.`,
+  },
   {
     name: 'filters',
     type: 'object',
-    description: 'Context Harness-style filters: {"source": …, "since": …}, the same as the top-level source and since.',
+    description:
+      'Context Harness-style filters: {"source": …, "since": …}, the same as the top-level source and since.',
     properties: {
       source: { type: 'string', description: 'Only this connector label or type.' },
       since: { type: 'string', description: `Only documents updated at or after this time: ${SINCE_HELP}.` },
@@ -50,8 +76,15 @@ export function parseSearchParams(input: unknown, retrieval: RetrievalConfig, no
  * max_limit, filters merged with their top-level twins, defaults), for parameters already checked
  * against SEARCH_PARAMS (ToolRegistry.call validates tool input).
  */
-export function toSearchParams(p: Record<string, unknown>, retrieval: RetrievalConfig, now: Date = new Date()): SearchParams {
-  rejectUnknownParams(p, SEARCH_PARAMS.map((s) => s.name));
+export function toSearchParams(
+  p: Record<string, unknown>,
+  retrieval: RetrievalConfig,
+  now: Date = new Date(),
+): SearchParams {
+  rejectUnknownParams(
+    p,
+    SEARCH_PARAMS.map((s) => s.name),
+  );
   const query = (p['query'] as string).trim();
   if (query === '') throw badRequest("parameter 'query' must not be empty", { parameter: 'query' });
   const limit = p['limit'] === undefined ? retrieval.finalLimit : (p['limit'] as number);
@@ -64,7 +97,14 @@ export function toSearchParams(p: Record<string, unknown>, retrieval: RetrievalC
     mode: (p['mode'] as SearchMode | undefined) ?? 'keyword',
     limit: Math.min(limit, retrieval.maxLimit),
     source,
-    since: since === undefined ? undefined : requireOwn<typeof Since>(import.meta.url, '../search/since.ts').parseSince(since, now, p['since'] === undefined ? 'filters.since' : 'since'),
+    since:
+      since === undefined
+        ? undefined
+        : requireOwn<typeof Since>(import.meta.url, '../search/since.ts').parseSince(
+            since,
+            now,
+            p['since'] === undefined ? 'filters.since' : 'since',
+          ),
     explain: p['explain'] === true,
   };
 }
@@ -87,7 +127,10 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v.tri
 /** A value given both at the top level and in `filters` must agree. */
 function pick(name: string, top: string | undefined, nested: string | undefined): string | undefined {
   if (top !== undefined && nested !== undefined && top !== nested) {
-    throw badRequest(`parameters '${name}' and 'filters.${name}' disagree (${JSON.stringify(top)} vs ${JSON.stringify(nested)}); give one`, { parameter: name });
+    throw badRequest(
+      `parameters '${name}' and 'filters.${name}' disagree (${JSON.stringify(top)} vs ${JSON.stringify(nested)}); give one`,
+      { parameter: name },
+    );
   }
   return top ?? nested;
 }

@@ -18,7 +18,9 @@ export interface SearchDeps {
   semantic?: SemanticSearch | undefined;
   /** Optional response cache (long-running processes: the server). */
   cache?: SearchCache | undefined;
-  /** Source labels that exist (configured or indexed): an unknown `source` with no results is not_found listing them. */
+  /**
+   * Source labels that exist (configured or indexed): an unknown `source` with no results is not_found listing them.
+   */
   knownSources?: (() => Promise<string[]>) | undefined;
   /** The `[embedding] provider` names the loaded plugins answer for (the error when none is configured lists them). */
   embeddingProviders?: (() => string[]) | undefined;
@@ -48,11 +50,15 @@ export async function search(deps: SearchDeps, input: SearchParams): Promise<Sea
   const response = rank ? await ranked(deps, params, rank) : await searchCached(deps, params);
   // Checked only when nothing matched, so a search that finds something never pays for it (and a
   // script item's own `source` label, unknown to the config, still works when it has documents).
-  if (response.results.length === 0 && params.source !== undefined && deps.knownSources) checkSource(params.source, await deps.knownSources());
+  if (response.results.length === 0 && params.source !== undefined && deps.knownSources)
+    checkSource(params.source, await deps.knownSources());
   return response;
 }
 
-/** How many candidates a `rank` tap sees (docs/plugins-reference.md): deep enough for a boost to lift a document into the page. */
+/**
+ * How many candidates a `rank` tap sees (docs/plugins-reference.md): deep enough for a boost to lift a document into
+ * the page.
+ */
 export const rankDepth = (limit: number): number => Math.max(limit * 3, RANK_DEPTH_MIN);
 const RANK_DEPTH_MIN = 30;
 
@@ -61,7 +67,11 @@ const RANK_DEPTH_MIN = 30;
  * limit, in the engine's order), a copy of them reordered by the taps with `request.limit` still the
  * page size, then cut to the page. Without a tap, search() never comes here: no deeper search.
  */
-async function ranked(deps: SearchDeps, params: SearchParams, rank: NonNullable<Pipeline['rank']>): Promise<SearchResponse> {
+async function ranked(
+  deps: SearchDeps,
+  params: SearchParams,
+  rank: NonNullable<Pipeline['rank']>,
+): Promise<SearchResponse> {
   const found = await searchCached(deps, { ...params, limit: rankDepth(params.limit) });
   return { ...found, results: (await rank([...found.results], params)).slice(0, params.limit) };
 }
@@ -99,7 +109,11 @@ async function searchUncached(deps: SearchDeps, params: SearchParams): Promise<S
   return keywordSearch(deps, params);
 }
 
-export async function keywordSearch(deps: SearchDeps, params: SearchParams, candidateK?: number): Promise<SearchResponse> {
+export async function keywordSearch(
+  deps: SearchDeps,
+  params: SearchParams,
+  candidateK?: number,
+): Promise<SearchResponse> {
   const terms = analyzeQuery(params.query);
   const result = await deps.store.keywordSearch({
     terms,
@@ -120,12 +134,24 @@ export async function keywordSearch(deps: SearchDeps, params: SearchParams, cand
     sourceUrl: hit.document.sourceUrl,
     updatedAt: hit.document.updatedAt,
     explain: params.explain
-      ? { keywordScore: round(hit.score), semanticScore: null, hybridScore: round(hit.score), chunkId: hit.chunk.id, chunkIndex: hit.chunk.chunkIndex }
+      ? {
+          keywordScore: round(hit.score),
+          semanticScore: null,
+          hybridScore: round(hit.score),
+          chunkId: hit.chunk.id,
+          chunkIndex: hit.chunk.chunkIndex,
+        }
       : undefined,
   }));
   return {
     results,
-    explain: { mode: 'keyword', alpha: null, keywordCandidates: result.candidateCount, vectorCandidates: 0, terms: result.matchedTerms.map((t) => t.token) },
+    explain: {
+      mode: 'keyword',
+      alpha: null,
+      keywordCandidates: result.candidateCount,
+      vectorCandidates: 0,
+      terms: result.matchedTerms.map((t) => t.token),
+    },
   };
 }
 

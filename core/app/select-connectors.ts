@@ -15,9 +15,12 @@ export function connectorTypes(config: Config): string[] {
 }
 
 export function configuredConnectors(config: Config): ConnectorRef[] {
-  const instances = (type: string): object => config.connectors.extension[type] ?? config.connectors[type as (typeof CONNECTOR_TYPES)[number]];
+  const instances = (type: string): object =>
+    config.connectors.extension[type] ?? config.connectors[type as (typeof CONNECTOR_TYPES)[number]];
   return connectorTypes(config).flatMap((type) =>
-    Object.keys(instances(type)).sort().map((name) => ({ type, name, label: `${type}:${name}` })),
+    Object.keys(instances(type))
+      .sort()
+      .map((name) => ({ type, name, label: `${type}:${name}` })),
   );
 }
 
@@ -25,7 +28,8 @@ export function selectConnectors(config: Config, target: string): ConnectorRef[]
   const all = configuredConnectors(config);
   const listing = all.length > 0 ? `configured: ${all.map((c) => c.label).join(', ')}` : 'no connectors are configured';
   if (target === 'all') {
-    if (all.length === 0) throw notFound(`nothing to sync: ${listing}; add a [connectors.<type>.<name>] section to the config`);
+    if (all.length === 0)
+      throw notFound(`nothing to sync: ${listing}; add a [connectors.<type>.<name>] section to the config`);
     return all;
   }
   const types = connectorTypes(config);

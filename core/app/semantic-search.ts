@@ -27,7 +27,9 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
   return {
     async search(params: SearchParams, deps: SearchDeps): Promise<SearchResponse> {
       const e = embedder();
-      const space = (await deps.store.embeddingSpaces()).find((s) => s.model === e.model && (e.dims === null || s.dims === e.dims));
+      const space = (await deps.store.embeddingSpaces()).find(
+        (s) => s.model === e.model && (e.dims === null || s.dims === e.dims),
+      );
       if (!space) {
         throw new KbctxError(
           'embeddings_not_configured',
@@ -35,7 +37,11 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
         );
       }
       const query = e.embedQuery ? await e.embedQuery(params.query) : (await e.embed([params.query]))[0];
-      if (!query || query.length !== space.dims) throw new KbctxError('upstream_error', `the query vector has ${query?.length} dimensions, the stored ones ${space.dims}`);
+      if (!query || query.length !== space.dims)
+        throw new KbctxError(
+          'upstream_error',
+          `the query vector has ${query?.length} dimensions, the stored ones ${space.dims}`,
+        );
       const filter = searchFilter(params);
       const { retrieval } = deps;
       const terms = analyzeQuery(params.query);
@@ -57,19 +63,42 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
         sourceUrl: hit.document.sourceUrl,
         updatedAt: hit.document.updatedAt,
         explain: params.explain
-          ? { keywordScore: keyword === null ? null : round(keyword), semanticScore: semantic === null ? null : round(semantic), hybridScore: round(score), chunkId: hit.chunk.id, chunkIndex: hit.chunk.chunkIndex }
+          ? {
+              keywordScore: keyword === null ? null : round(keyword),
+              semanticScore: semantic === null ? null : round(semantic),
+              hybridScore: round(score),
+              chunkId: hit.chunk.id,
+              chunkIndex: hit.chunk.chunkIndex,
+            }
           : undefined,
       });
       if (params.mode === 'semantic') {
         const results = vector.hits.map((h) => toResult(h, clamp(h.score), null, h.score));
-        return { results, explain: { mode: 'semantic', alpha: null, keywordCandidates: 0, vectorCandidates: vector.candidateCount, terms: [] } };
+        return {
+          results,
+          explain: {
+            mode: 'semantic',
+            alpha: null,
+            keywordCandidates: 0,
+            vectorCandidates: vector.candidateCount,
+            terms: [],
+          },
+        };
       }
-      const keyword = await deps.store.keywordSearch({ terms, limit: retrieval.candidateKKeyword, candidateK: retrieval.candidateKKeyword, filter });
+      const keyword = await deps.store.keywordSearch({
+        terms,
+        limit: retrieval.candidateKKeyword,
+        candidateK: retrieval.candidateKKeyword,
+        filter,
+      });
       // Keyword candidates the vector cut missed still get their true cosine, so a strong keyword
       // match is not scored as semantically unrelated just for ranking below the vector cut.
       const inVector = new Set(vector.hits.map((h) => h.document.id));
       const missing = keyword.hits.map((h) => h.document.id).filter((id) => !inVector.has(id));
-      const extra = [...(await deps.store.documentVectorScores(query, space, missing))].map(([id, score]) => ({ id, score }));
+      const extra = [...(await deps.store.documentVectorScores(query, space, missing))].map(([id, score]) => ({
+        id,
+        score,
+      }));
       const vectorList = [...vector.hits.map((h) => ({ id: h.document.id, score: h.score })), ...extra].sort(
         (a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
       );

@@ -7,7 +7,8 @@ import type { ToolRegistry } from './tools.ts';
 import type { Kbctx } from './compose.ts';
 import type { Worker } from 'node:cluster';
 
-// What the surfaces see of the live index (the live-index plugin's contract, plugins/live-index/api.ts, re-exports them).
+// What the surfaces see of the live index (the live-index plugin's contract, plugins/live-index/api.ts, re-exports
+// them).
 export type SyncState = 'idle' | 'running' | 'failed';
 
 export interface SyncCounts {
@@ -53,7 +54,9 @@ export interface ServeState {
   kbctx: Kbctx;
   tools: ToolRegistry;
   agents: AgentRegistry;
-  /** The live index of this process (in a cluster worker: a proxy to the primary's); null without the live-index plugin. */
+  /**
+   * The live index of this process (in a cluster worker: a proxy to the primary's); null without the live-index plugin.
+   */
   live: LiveIndex | null;
   version: string;
   env: NodeJS.ProcessEnv;

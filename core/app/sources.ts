@@ -16,7 +16,7 @@ export interface SourceRow extends SourceStats {
 
 export async function listSources(store: Store, configuredLabels: readonly string[]): Promise<SourceRow[]> {
   const stored = new Map((await store.sources()).map((s) => [s.source, s]));
-  const runs = new Map((await store.syncRuns?.() ?? []).map(({ connector, ...run }) => [connector, run]));
+  const runs = new Map(((await store.syncRuns?.()) ?? []).map(({ connector, ...run }) => [connector, run]));
   const labels = [...new Set([...configuredLabels, ...stored.keys()])].sort();
   return labels.map((label) => {
     const s = stored.get(label);
@@ -28,7 +28,13 @@ export async function listSources(store: Store, configuredLabels: readonly strin
       embeddedCount: s?.embeddedCount ?? 0,
       lastSyncAt: s?.lastSyncAt ?? null,
       configured: configuredLabels.includes(label),
-      status: lastRun?.failure ? 'failed' : lastRun && lastRun.errors > 0 ? 'errors' : s?.lastSyncAt ? 'ok' : 'not synced',
+      status: lastRun?.failure
+        ? 'failed'
+        : lastRun && lastRun.errors > 0
+          ? 'errors'
+          : s?.lastSyncAt
+            ? 'ok'
+            : 'not synced',
       lastRun,
     };
   });
@@ -59,7 +65,10 @@ export async function indexStats(
 ): Promise<Stats> {
   const counts = await store.counts();
   return {
-    embeddings: (await store.embeddingSpaces()).map((s) => ({ ...s, current: s.model === embedder?.model && (embedder.dims === null || embedder.dims === s.dims) })),
+    embeddings: (await store.embeddingSpaces()).map((s) => ({
+      ...s,
+      current: s.model === embedder?.model && (embedder.dims === null || embedder.dims === s.dims),
+    })),
     dbPath: store.path,
     dbSizeBytes: await store.sizeBytes(),
     counts,

@@ -38,7 +38,9 @@ export interface SyncReport {
   notes: string[];
   /** Ids of the documents this run wrote (absent: none): the embedding step after the connector embeds only these. */
   writtenIds?: string[] | undefined;
-  /** Set when a scheduled pass was skipped because the connector was synced lately (skipIfSyncedWithinMs): says when. */
+  /**
+   * Set when a scheduled pass was skipped because the connector was synced lately (skipIfSyncedWithinMs): says when.
+   */
   upToDate?: string | undefined;
   /** Set when the connector failed as a whole (nothing was deleted). */
   failure: { code: string; message: string } | null;
@@ -54,14 +56,22 @@ export interface SyncProgress {
 export interface SyncDeps {
   store: Store;
   chunking: ChunkingConfig;
-  /** Plugins' `document` and `chunk` taps; without a `chunk` (chunker-default dropped and no other chunker) a document fails with a config error. */
+  /**
+   * Plugins' `document` and `chunk` taps; without a `chunk` (chunker-default dropped and no other chunker) a document
+   * fails with a config error.
+   */
   pipeline?: Pick<Pipeline, 'document' | 'chunk'> | undefined;
   onProgress?: ((p: SyncProgress) => void) | undefined;
   /** Called after a connector's documents are written (the embeddings layer embeds new chunks here). */
   afterConnector?: ((report: SyncReport) => Promise<void>) | undefined;
-  /** Told of each document a plugin's tap failed (also counted and noted): the CLI prints the stack under KBCTX_DEBUG. */
+  /**
+   * Told of each document a plugin's tap failed (also counted and noted): the CLI prints the stack under KBCTX_DEBUG.
+   */
   onItemError?: ((sourceId: string, error: PluginError) => void) | undefined;
-  /** Takes the connector's cross-process writer lock (throws `conflict` when another process holds it); returns its release. */
+  /**
+   * Takes the connector's cross-process writer lock (throws `conflict` when another process holds it); returns its
+   * release.
+   */
   lock?: ((label: string) => Promise<() => void>) | undefined;
 }
 
@@ -89,19 +99,32 @@ const LOAD_CONCURRENCY = 16;
  * final commit or the compaction, e.g. PostgreSQL going away) is in the reports, so a long-running
  * caller (the live index) cannot die of one.
  */
-export async function syncConnectors(deps: SyncDeps, connectors: readonly Connector[], options: SyncOptions): Promise<SyncReport[]> {
+export async function syncConnectors(
+  deps: SyncDeps,
+  connectors: readonly Connector[],
+  options: SyncOptions,
+): Promise<SyncReport[]> {
   const started = performance.now();
-  const unopened = await deps.store.beginBulk().then(() => null, (error: unknown) => error);
+  const unopened = await deps.store.beginBulk().then(
+    () => null,
+    (error: unknown) => error,
+  );
   if (unopened !== null) return connectors.map((c) => failedReport(c.label, unopened, performance.now() - started));
   // syncOne never throws: a connector's failure is in its report.
   const reports = await Promise.all(connectors.map((c) => syncOne(deps, c, options)));
   // The last group of writes is committed here: when that fails, the connectors' writes since the
   // previous commit are gone, and their reports must say so (the next sync writes them again).
-  const unwritten = await deps.store.endBulk().then(() => null, (error: unknown) => error);
+  const unwritten = await deps.store.endBulk().then(
+    () => null,
+    (error: unknown) => error,
+  );
   if (unwritten !== null) failUnfailed(reports, unwritten, options);
   // A watcher's few-path syncs leave merging to FTS5's automerge: an optimize costs ~90 ms per 5k chunks.
   if (!options.dryRun && !options.paths && reports.some((r) => r.chunksWritten > 0 || r.deleted > 0)) {
-    const uncompacted = await deps.store.compact().then(() => null, (error: unknown) => error);
+    const uncompacted = await deps.store.compact().then(
+      () => null,
+      (error: unknown) => error,
+    );
     if (uncompacted !== null) failUnfailed(reports, uncompacted, options);
   }
   if (!options.dryRun) await recordRuns(deps.store, reports);
@@ -118,7 +141,9 @@ async function recordRuns(store: Store, reports: readonly SyncReport[]): Promise
   const endedAt = new Date().toISOString();
   for (const r of reports) {
     if (r.upToDate !== undefined || r.failure?.code === 'conflict') continue;
-    await store.recordSyncRun(r.connector, { endedAt, errors: r.errors, failure: r.failure?.message ?? null }).catch(() => undefined);
+    await store
+      .recordSyncRun(r.connector, { endedAt, errors: r.errors, failure: r.failure?.message ?? null })
+      .catch(() => undefined);
   }
 }
 
@@ -129,7 +154,19 @@ function failUnfailed(reports: SyncReport[], error: unknown, options: SyncOption
 }
 
 function emptyReport(connector: string): SyncReport {
-  return { connector, fetched: 0, upserted: 0, unchanged: 0, chunksWritten: 0, deleted: 0, skipped: 0, errors: 0, notes: [], failure: null, durationMs: 0 };
+  return {
+    connector,
+    fetched: 0,
+    upserted: 0,
+    unchanged: 0,
+    chunksWritten: 0,
+    deleted: 0,
+    skipped: 0,
+    errors: 0,
+    notes: [],
+    failure: null,
+    durationMs: 0,
+  };
 }
 
 /** The report of a connector whose sync failed as a whole before doing anything. */
@@ -155,7 +192,11 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
       report.upToDate = recent;
       return report;
     }
-    const scan = await connector.scan({ checkpoint: full ? null : previous.checkpoint, full, paths: full ? undefined : paths });
+    const scan = await connector.scan({
+      checkpoint: full ? null : previous.checkpoint,
+      full,
+      paths: full ? undefined : paths,
+    });
     report.fetched = scan.entries.length;
     const keep = new Set<string>();
     // Fast path, no hashing and no promise per item: entries whose fingerprint is unchanged.
@@ -184,14 +225,18 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
 
     const unknown = recordUnreadable(scan.unreadable ?? [], report);
     const gone = new Set<string>();
-    if (scan.complete && !partial) for (const [id, s] of stored) if (!keep.has(id) && !unknown(s.sourceId)) gone.add(id);
+    if (scan.complete && !partial)
+      for (const [id, s] of stored) if (!keep.has(id) && !unknown(s.sourceId)) gone.add(id);
     for (const sourceId of scan.deleted) gone.add(documentId(connector.label, sourceId));
     const deletions = [...gone].filter((id) => stored.has(id) && !keep.has(id));
     if (dryRun) {
       report.deleted = deletions.length;
     } else {
       report.deleted = await store.deleteDocuments(deletions);
-      await store.setSourceState(connector.label, { checkpoint: partial ? previous.checkpoint : scan.checkpoint, lastSyncAt: new Date().toISOString() });
+      await store.setSourceState(connector.label, {
+        checkpoint: partial ? previous.checkpoint : scan.checkpoint,
+        lastSyncAt: new Date().toISOString(),
+      });
       await deps.afterConnector?.(report);
     }
   } catch (error) {
@@ -210,7 +255,9 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
 function recordUnreadable(unreadable: readonly UnreadablePath[], report: SyncReport): (sourceId: string) => boolean {
   for (const u of unreadable) {
     report.errors++;
-    report.notes.push(`error ${u.sourceId}: cannot read (${u.reason}); skipped${u.sourceId.endsWith('/') ? ', its indexed documents are kept' : ''}`);
+    report.notes.push(
+      `error ${u.sourceId}: cannot read (${u.reason}); skipped${u.sourceId.endsWith('/') ? ', its indexed documents are kept' : ''}`,
+    );
   }
   const ids = new Set(unreadable.map((u) => u.sourceId));
   const folders = unreadable.map((u) => u.sourceId).filter((id) => id.endsWith('/'));
@@ -218,14 +265,18 @@ function recordUnreadable(unreadable: readonly UnreadablePath[], report: SyncRep
 }
 
 function toFailure(error: unknown): { code: string; message: string } {
-  return error instanceof KbctxError ? { code: error.code, message: error.message } : { code: 'internal', message: (error as Error | null)?.message ?? String(error) };
+  return error instanceof KbctxError
+    ? { code: error.code, message: error.message }
+    : { code: 'internal', message: (error as Error | null)?.message ?? String(error) };
 }
 
 /** The note for a connector synced within `withinMs` (by this or another process), or null. */
 function syncedRecently(lastSyncAt: string | null, withinMs: number | undefined): string | null {
   if (withinMs === undefined || lastSyncAt === null) return null;
   const age = Date.now() - Date.parse(lastSyncAt);
-  return age >= 0 && age < withinMs ? `synced ${Math.round(age / 1000)} s ago (${lastSyncAt}), possibly by another replica` : null;
+  return age >= 0 && age < withinMs
+    ? `synced ${Math.round(age / 1000)} s ago (${lastSyncAt}), possibly by another replica`
+    : null;
 }
 
 async function processEntry(
@@ -264,7 +315,9 @@ async function processEntry(
     deps.onItemError?.(entry.sourceId, error);
     return undefined;
   };
-  const item = deps.pipeline?.document ? await transformed(deps.pipeline.document, loaded.item, source).catch(failed) : loaded.item;
+  const item = deps.pipeline?.document
+    ? await transformed(deps.pipeline.document, loaded.item, source).catch(failed)
+    : loaded.item;
   if (item === undefined) return;
   if (item === null) {
     report.skipped++;
@@ -318,7 +371,11 @@ export function toDocument(item: SourceItem, id: string, source: string, connect
 }
 
 /** The item after the plugins' `document` taps; null when one of them set `skip`. */
-async function transformed(document: NonNullable<Pipeline['document']>, item: SourceItem, source: string): Promise<SourceItem | null> {
+async function transformed(
+  document: NonNullable<Pipeline['document']>,
+  item: SourceItem,
+  source: string,
+): Promise<SourceItem | null> {
   const draft = await document({
     source,
     sourceId: item.sourceId,
@@ -330,18 +387,39 @@ async function transformed(document: NonNullable<Pipeline['document']>, item: So
     metadata: item.metadata ?? {},
   });
   if (draft.skip === true) return null; // the taps' results are checked as they return (tap-contracts.ts)
-  return { sourceId: item.sourceId, title: draft.title, body: draft.body, sourceUrl: draft.sourceUrl ?? undefined, contentType: draft.contentType, updatedAt: draft.updatedAt, metadata: draft.metadata };
+  return {
+    sourceId: item.sourceId,
+    title: draft.title,
+    body: draft.body,
+    sourceUrl: draft.sourceUrl ?? undefined,
+    contentType: draft.contentType,
+    updatedAt: draft.updatedAt,
+    metadata: draft.metadata,
+  };
 }
 
-/** Chunks from the first `chunk` tap that answers (the bundled chunker-default taps last; each tap's list is checked as it returns); none is a config error. */
+/**
+ * Chunks from the first `chunk` tap that answers (the bundled chunker-default taps last; each tap's list is checked as
+ * it returns); none is a config error.
+ */
 async function pluginChunks(chunk: Pipeline['chunk'], doc: StoredDocument, sizes: ChunkingConfig): Promise<Chunk[]> {
   const texts = chunk === undefined ? undefined : await chunk({ ...doc }, sizes);
-  if (texts === undefined) throw new KbctxError('config_error', `no loaded plugin chunks ${doc.sourceId}: the default chunker is the bundled plugin chunker-default, which is not loaded (check plugins in the config)`);
+  if (texts === undefined)
+    throw new KbctxError(
+      'config_error',
+      `no loaded plugin chunks ${doc.sourceId}: the default chunker is the bundled plugin chunker-default, which is not loaded (check plugins in the config)`,
+    );
   return chunksOf(doc, texts);
 }
 
 /** A document's chunks from their texts: ids and content hashes. */
 export function chunksOf(doc: StoredDocument, texts: string[]): Chunk[] {
   const ids = chunkIds(doc.id, texts);
-  return texts.map((text, i) => ({ id: ids[i] ?? '', documentId: doc.id, chunkIndex: i, text, contentHash: sha256Hex(text) }));
+  return texts.map((text, i) => ({
+    id: ids[i] ?? '',
+    documentId: doc.id,
+    chunkIndex: i,
+    text,
+    contentHash: sha256Hex(text),
+  }));
 }

@@ -29,7 +29,10 @@ export interface Tool {
   readonly origin?: string | undefined;
   /** True when calling the tool changes nothing (MCP `readOnlyHint`). */
   readonly readOnly: boolean;
-  /** True: `run` resolves to an MCP tool result (`{content, isError?}`), passed on by MCP as it is (PluginToolDef.content). */
+  /**
+   * True: `run` resolves to an MCP tool result (`{content, isError?}`), passed on by MCP as it is
+   * (PluginToolDef.content).
+   */
   readonly content?: boolean;
   /** Runs with parameters already validated and defaulted. Resolves to a JSON-serialisable value. */
   run(params: Record<string, unknown>, ctx: ToolCallContext): Promise<unknown>;
@@ -83,7 +86,14 @@ export class ToolRegistry {
   list(): ToolInfo[] {
     return [...this.tools.values()]
       .sort((a, b) => Number(b.builtin) - Number(a.builtin) || (a.builtin ? 0 : a.name.localeCompare(b.name)))
-      .map((t) => ({ name: t.name, description: t.description, builtin: t.builtin, readOnly: t.readOnly, origin: t.origin, parameters: this.schemas.get(t.name)! }));
+      .map((t) => ({
+        name: t.name,
+        description: t.description,
+        builtin: t.builtin,
+        readOnly: t.readOnly,
+        origin: t.origin,
+        parameters: this.schemas.get(t.name)!,
+      }));
   }
 
   /** Validates (bad_request naming the parameter), applies defaults, runs. not_found for an unknown tool. */

@@ -78,7 +78,9 @@ export function sourcesToWire(rows: readonly SourceRow[]): { sources: SourceInfo
       document_count: s.documentCount,
       chunk_count: s.chunkCount,
       status: s.status,
-      last_run: s.lastRun ? { ended_at: s.lastRun.endedAt, errors: s.lastRun.errors, failure: s.lastRun.failure } : null,
+      last_run: s.lastRun
+        ? { ended_at: s.lastRun.endedAt, errors: s.lastRun.errors, failure: s.lastRun.failure }
+        : null,
       // Context Harness's source fields (name, configured, healthy, notes), for its scripts and clients.
       name: s.source,
       configured: s.configured,
@@ -110,7 +112,9 @@ export function statsToWire(stats: Stats): Record<string, unknown> {
       embedded: s.embeddedCount,
       last_sync: s.lastSyncAt,
       status: s.status,
-      last_run: s.lastRun ? { ended_at: s.lastRun.endedAt, errors: s.lastRun.errors, failure: s.lastRun.failure } : null,
+      last_run: s.lastRun
+        ? { ended_at: s.lastRun.endedAt, errors: s.lastRun.errors, failure: s.lastRun.failure }
+        : null,
     })),
     embeddings: stats.embeddings.map((e) => ({ model: e.model, dims: e.dims, count: e.count, current: e.current })),
   };
@@ -118,7 +122,14 @@ export function statsToWire(stats: Stats): Record<string, unknown> {
 
 /** `GET /tools/list` and `kbctx tool list --json`. */
 export function toolsToWire(tools: readonly ToolInfo[]): { tools: Record<string, unknown>[] } {
-  return { tools: tools.map((t) => ({ name: t.name, description: t.description, builtin: t.builtin, parameters: t.parameters })) };
+  return {
+    tools: tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      builtin: t.builtin,
+      parameters: t.parameters,
+    })),
+  };
 }
 
 /** `GET /agents/list` and `kbctx agent list --json`. */

@@ -19,7 +19,9 @@ export function ajvSchema(json: Record<string, unknown>, owner: string): Schema<
         try {
           validate = ajv.compile(json);
         } catch (error) {
-          throw configError(`plugin '${owner}': its schema of ${path.slice(0, 2).join('.')} is not a valid JSON Schema: ${(error as Error).message}`);
+          throw configError(
+            `plugin '${owner}': its schema of ${path.slice(0, 2).join('.')} is not a valid JSON Schema: ${(error as Error).message}`,
+          );
         }
       }
       const value = structuredClone(v);
@@ -32,7 +34,15 @@ export function ajvSchema(json: Record<string, unknown>, owner: string): Schema<
 
 function issueOf(path: readonly string[], error: ErrorObject | undefined): SchemaIssue {
   const at = [...path, ...(error?.instancePath.split('/').filter(Boolean) ?? [])];
-  if (error?.keyword === 'additionalProperties') return new SchemaIssue([...at, String((error.params as { additionalProperty: string }).additionalProperty)], 'is not a known key');
-  if (error?.keyword === 'required') return new SchemaIssue([...at, String((error.params as { missingProperty: string }).missingProperty)], 'is required');
+  if (error?.keyword === 'additionalProperties')
+    return new SchemaIssue(
+      [...at, String((error.params as { additionalProperty: string }).additionalProperty)],
+      'is not a known key',
+    );
+  if (error?.keyword === 'required')
+    return new SchemaIssue(
+      [...at, String((error.params as { missingProperty: string }).missingProperty)],
+      'is required',
+    );
   return new SchemaIssue(at, error?.message ?? 'is invalid');
 }

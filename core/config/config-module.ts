@@ -26,7 +26,10 @@ export async function importConfigModule(file: string, label: string, env: NodeJ
   } catch (error) {
     throw configError(`${label}: the config module failed to load: ${messageOf(error)}`, error);
   }
-  if (!('default' in module)) throw configError(`${label}: a config module needs a default export: export default { ... } (the tree config/kbctx.toml would parse to), or a function returning it`);
+  if (!('default' in module))
+    throw configError(
+      `${label}: a config module needs a default export: export default { ... } (the tree config/kbctx.toml would parse to), or a function returning it`,
+    );
   let exported = module['default'];
   if (typeof exported === 'function') {
     try {
@@ -36,11 +39,20 @@ export async function importConfigModule(file: string, label: string, env: NodeJ
     }
   }
   if (exported === null || typeof exported !== 'object' || Array.isArray(exported)) {
-    throw configError(`${label}: the default export must be an object with the config keys (or a function returning one), got ${describe(exported)}`);
+    throw configError(
+      `${label}: the default export must be an object with the config keys (or a function returning one), got ${describe(exported)}`,
+    );
   }
   return { file, tree: exported as Record<string, unknown> };
 }
 
-const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : v === undefined ? 'undefined' : `${typeof v}${typeof v === 'function' || typeof v === 'object' ? '' : ` ${JSON.stringify(v)}`}`);
+const describe = (v: unknown): string =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'an array'
+      : v === undefined
+        ? 'undefined'
+        : `${typeof v}${typeof v === 'function' || typeof v === 'object' ? '' : ` ${JSON.stringify(v)}`}`;
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -4,17 +4,22 @@
 import type { OwnedSection, OwnedSections } from './plugin-sections.ts';
 import { int, optional, SchemaIssue, str, table, withDefault, type JsonSchemaOf, type Schema } from './schema-kit.ts';
 
-const shared = table({
-  // disabled | openai | ollama | local | a plugin's provider (transformers); other keys are that provider's.
-  provider: withDefault(str(), 'disabled'),
-  model: optional(str()),
-  dims: optional(int({ min: 1 })),
-  batch_size: withDefault(int({ min: 1 }), 64),
-  concurrency: withDefault(int({ min: 1 }), 2),
-}, 'keep');
+const shared = table(
+  {
+    // disabled | openai | ollama | local | a plugin's provider (transformers); other keys are that provider's.
+    provider: withDefault(str(), 'disabled'),
+    model: optional(str()),
+    dims: optional(int({ min: 1 })),
+    batch_size: withDefault(int({ min: 1 }), 64),
+    concurrency: withDefault(int({ min: 1 }), 2),
+  },
+  'keep',
+);
 
 type Shared = ReturnType<typeof shared.parse>;
-/** The section as validated: the shared keys, and `extra`, the provider's own (checked by its section when it has one). */
+/**
+ * The section as validated: the shared keys, and `extra`, the provider's own (checked by its section when it has one).
+ */
 export type RawEmbedding = Shared & { readonly owner?: OwnedSection | undefined };
 
 const UNKNOWN = 'is not a known key (check the spelling against config/kbctx.example.toml)';
@@ -38,8 +43,16 @@ export function embeddingSection(owned: OwnedSections): Schema<RawEmbedding> {
   };
 }
 
-/** The provider's keys through its plugin's schema: an unknown key as the loader words it, a bad value naming the plugin. */
-function ownKeys(owner: OwnedSection, provider: string, extra: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
+/**
+ * The provider's keys through its plugin's schema: an unknown key as the loader words it, a bad value naming the
+ * plugin.
+ */
+function ownKeys(
+  owner: OwnedSection,
+  provider: string,
+  extra: Record<string, unknown>,
+  path: readonly string[],
+): Record<string, unknown> {
   try {
     // Keys left unwritten stay absent (not `undefined`): the plugin sees the table as written, defaults applied.
     return Object.fromEntries(Object.entries(owner.validator.parse(extra, path)).filter(([, v]) => v !== undefined));

@@ -37,7 +37,8 @@ export function unsetMessage(file: string, u: UnsetVar): string {
 export function referencedEnvVars(value: unknown, found: Set<string> = new Set()): string[] {
   if (typeof value === 'string') for (const m of value.matchAll(VAR)) found.add(m[1]!);
   else if (Array.isArray(value)) for (const v of value) referencedEnvVars(v, found);
-  else if (value !== null && typeof value === 'object' && !(value instanceof Date) && !isCode(value)) for (const v of Object.values(value)) referencedEnvVars(v, found);
+  else if (value !== null && typeof value === 'object' && !(value instanceof Date) && !isCode(value))
+    for (const v of Object.values(value)) referencedEnvVars(v, found);
   return [...found];
 }
 
@@ -47,5 +48,8 @@ export function referencedEnvVars(value: unknown, found: Set<string> = new Set()
  */
 export function isCode(value: object): boolean {
   const proto = Object.getPrototypeOf(value) as unknown;
-  return (proto !== Object.prototype && proto !== null && !Array.isArray(value)) || Object.values(value).some((v) => typeof v === 'function');
+  return (
+    (proto !== Object.prototype && proto !== null && !Array.isArray(value)) ||
+    Object.values(value).some((v) => typeof v === 'function')
+  );
 }

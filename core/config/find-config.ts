@@ -26,7 +26,11 @@ export interface ConfigLocation {
   explicit: boolean;
 }
 
-export function findConfig(options: { configPath?: string | undefined; cwd: string; env: NodeJS.ProcessEnv }): ConfigLocation {
+export function findConfig(options: {
+  configPath?: string | undefined;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}): ConfigLocation {
   const { cwd, env } = options;
   const explicit: [string | undefined, string][] = [
     [options.configPath, '-c/--config'],
@@ -45,17 +49,27 @@ export function findConfig(options: { configPath?: string | undefined; cwd: stri
   }
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     const workspace = path.join(dir, '.ctx', 'config.toml');
-    if (existsSync(workspace)) return { file: workspace, via: dir === cwd ? './.ctx/config.toml' : `${workspace} (nearest .ctx/ above the working directory)`, baseDir: configRoot(workspace), explicit: false };
+    if (existsSync(workspace))
+      return {
+        file: workspace,
+        via: dir === cwd ? './.ctx/config.toml' : `${workspace} (nearest .ctx/ above the working directory)`,
+        baseDir: configRoot(workspace),
+        explicit: false,
+      };
     if (path.dirname(dir) === dir) break;
   }
   const legacy = path.join(cwd, 'config', 'ctx.toml');
-  if (existsSync(legacy)) return { file: legacy, via: './config/ctx.toml', baseDir: configRoot(legacy), explicit: false };
+  if (existsSync(legacy))
+    return { file: legacy, via: './config/ctx.toml', baseDir: configRoot(legacy), explicit: false };
   const global = path.join(globalConfigDir(env), 'config.toml');
   if (existsSync(global)) return { file: global, via: 'Context Harness global config', baseDir: cwd, explicit: false };
   return { file: null, via: 'built-in default', baseDir: cwd, explicit: false };
 }
 
-/** A config file that is a module (`kbctx.config.mjs`, or any `.mjs`/`.js`/`.mts`/`.ts` given with -c): imported, not parsed. */
+/**
+ * A config file that is a module (`kbctx.config.mjs`, or any `.mjs`/`.js`/`.mts`/`.ts` given with -c): imported, not
+ * parsed.
+ */
 export const isConfigModule = (file: string): boolean => /\.m?[jt]s$/.test(file);
 
 /**

@@ -2,11 +2,40 @@
 // sections use: type, properties, required, additionalProperties, default, enum, items, minimum,
 // maximum, exclusiveMinimum and `anyOf` of a boolean and words. Messages are the config loader's
 // ("connectors.git.x.url is required"). Anything else returns null: the caller uses ajv.
-import { array, bool, boolOr, named, num, oneOf, optional, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
+import {
+  array,
+  bool,
+  boolOr,
+  named,
+  num,
+  oneOf,
+  optional,
+  str,
+  table,
+  unknownValue,
+  withDefault,
+  type Schema,
+} from './schema-kit.ts';
 
 type Json = Record<string, unknown>;
 
-const KNOWN = new Set(['type', 'properties', 'required', 'additionalProperties', 'default', 'enum', 'items', 'minimum', 'maximum', 'exclusiveMinimum', 'anyOf', 'description', 'title', 'examples', '$comment']);
+const KNOWN = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'default',
+  'enum',
+  'items',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'anyOf',
+  'description',
+  'title',
+  'examples',
+  '$comment',
+]);
 const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The validator of `json`, or null when it uses a keyword outside the subset. */
@@ -16,23 +45,34 @@ export function fromJsonSchema(json: Json): Schema<unknown> | null {
   if (Array.isArray(words)) return words.every((w) => typeof w === 'string') ? oneOf(words as string[]) : null;
   if (json['anyOf'] !== undefined) return boolOrWords(json['anyOf']);
   switch (json['type']) {
-    case 'string': return str();
-    case 'boolean': return bool();
+    case 'string':
+      return str();
+    case 'boolean':
+      return bool();
     case 'number':
-    case 'integer': return numberOf(json);
+    case 'integer':
+      return numberOf(json);
     case 'array': {
       const items = isJson(json['items']) ? fromJsonSchema(json['items']) : null;
       return items && array(items);
     }
-    case 'object': return objectOf(json);
-    case undefined: return Object.keys(json).length === 0 ? unknownValue() : null;
-    default: return null;
+    case 'object':
+      return objectOf(json);
+    case undefined:
+      return Object.keys(json).length === 0 ? unknownValue() : null;
+    default:
+      return null;
   }
 }
 
 function numberOf(json: Json): Schema<number> | null {
   const bound = (k: string): number | undefined => (typeof json[k] === 'number' ? (json[k] as number) : undefined);
-  return num({ min: bound('minimum'), max: bound('maximum'), gt: bound('exclusiveMinimum'), int: json['type'] === 'integer' });
+  return num({
+    min: bound('minimum'),
+    max: bound('maximum'),
+    gt: bound('exclusiveMinimum'),
+    int: json['type'] === 'integer',
+  });
 }
 
 /** `{ anyOf: [{ type: 'boolean' }, { enum: [...] }] }`: `true`, `false` or a word (`watch = "poll"`). */
@@ -41,7 +81,9 @@ function boolOrWords(anyOf: unknown): Schema<unknown> | null {
   const [b, e] = anyOf as unknown[];
   if (!isJson(b) || b['type'] !== 'boolean' || Object.keys(b).length !== 1 || !isJson(e)) return null;
   const words = e['enum'];
-  return Array.isArray(words) && words.every((w) => typeof w === 'string') && Object.keys(e).length === 1 ? boolOr(words as string[]) : null;
+  return Array.isArray(words) && words.every((w) => typeof w === 'string') && Object.keys(e).length === 1
+    ? boolOr(words as string[])
+    : null;
 }
 
 function objectOf(json: Json): Schema<unknown> | null {

@@ -10,13 +10,24 @@ export function configJsonSchema(owned: OwnedSections = bundledSections()): Reco
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://github.com/kbctx/kbctx/blob/main/config/kbctx.schema.json',
     title: 'kbctx configuration (config/kbctx.toml)',
-    description: 'Every key kbctx reads, with its type, range and default (core/config/schema.ts and each plugin\'s config sections). Context Harness ctx.toml files validate too.',
+    description:
+      "Every key kbctx reads, with its type, range and default (core/config/schema.ts and each plugin's config sections). Context Harness ctx.toml files validate too.",
     ...configSchemaWith(owned).json(),
   };
 }
 
-/** The schema of the config as `kernel` loaded it (`kbctx config schema`): the bundled set's sections and its configured plugins' connector types. */
+/**
+ * The schema of the config as `kernel` loaded it (`kbctx config schema`): the bundled set's sections and its configured
+ * plugins' connector types.
+ */
 export function loadedConfigJsonSchema(kernel: object): Record<string, unknown> {
   const bundled = bundledSections();
-  return configJsonSchema({ sections: bundled.sections, embedders: bundled.embedders, connectors: new Map([...bundled.connectors, ...[...configuredConnectorSections(kernel)].filter(([type]) => !bundled.connectors.has(type))]) });
+  return configJsonSchema({
+    sections: bundled.sections,
+    embedders: bundled.embedders,
+    connectors: new Map([
+      ...bundled.connectors,
+      ...[...configuredConnectorSections(kernel)].filter(([type]) => !bundled.connectors.has(type)),
+    ]),
+  });
 }

@@ -38,7 +38,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const file = existingFile(found.file, found.via, cwd);
   const where = { file, cwd: found.baseDir, env, fileBase: cwd };
   if (!isConfigModule(found.file)) return parseConfig(readFileSync(found.file, 'utf8'), where);
-  if (options.module?.file !== found.file) throw new Error(`${file} is a config module: import it with importConfig() before loadConfig()`);
+  if (options.module?.file !== found.file)
+    throw new Error(`${file} is a config module: import it with importConfig() before loadConfig()`);
   return parseConfigTree(options.module.tree, where);
 }
 
@@ -51,7 +52,11 @@ export async function importConfig(options: Omit<LoadConfigOptions, 'module'> = 
   const env = options.env ?? process.env;
   const found = findConfig({ configPath: options.configPath, cwd, env });
   if (found.file === null || !isConfigModule(found.file)) return undefined;
-  return (await import('./config-module.ts')).importConfigModule(found.file, existingFile(found.file, found.via, cwd), env);
+  return (await import('./config-module.ts')).importConfigModule(
+    found.file,
+    existingFile(found.file, found.via, cwd),
+    env,
+  );
 }
 
 /** The file as messages show it (relative to the working directory when inside it); a missing one is a config error. */
@@ -59,26 +64,37 @@ function existingFile(absolute: string, via: string, cwd: string): string {
   const shown = path.relative(cwd, absolute);
   const file = shown !== '' && !shown.startsWith('..') ? shown : absolute;
   if (!existsSync(absolute)) {
-    throw configError(`config file not found: ${file} (from ${via}); create it (see config/kbctx.example.toml) or pass another path with -c`);
+    throw configError(
+      `config file not found: ${file} (from ${via}); create it (see config/kbctx.example.toml) or pass another path with -c`,
+    );
   }
   return file;
 }
 
 /** Parses config text. `file` is used in messages (null: the built-in default). */
-export function parseConfig(text: string, where: { file: string | null; cwd: string; env?: NodeJS.ProcessEnv; fileBase?: string }): Config {
+export function parseConfig(
+  text: string,
+  where: { file: string | null; cwd: string; env?: NodeJS.ProcessEnv; fileBase?: string },
+): Config {
   const label = where.file ?? '(built-in config)';
   let tree: unknown;
   try {
     tree = parseToml(text);
   } catch (error) {
-    const detail = error instanceof TomlError ? `line ${error.line}, column ${error.column}: ${firstLine(error.message)}` : String(error);
+    const detail =
+      error instanceof TomlError
+        ? `line ${error.line}, column ${error.column}: ${firstLine(error.message)}`
+        : String(error);
     throw configError(`${label}: not valid TOML (${detail})`, error);
   }
   return parseConfigTree(tree, where);
 }
 
 /** Validates an already-parsed TOML tree (the library's `openKbctx({ config: {...} })` passes one). */
-export function parseConfigTree(tree: unknown, where: { file: string | null; cwd: string; env?: NodeJS.ProcessEnv; fileBase?: string }): Config {
+export function parseConfigTree(
+  tree: unknown,
+  where: { file: string | null; cwd: string; env?: NodeJS.ProcessEnv; fileBase?: string },
+): Config {
   const label = where.file ?? '(built-in config)';
   const unset: UnsetVar[] = [];
   const expanded = expandEnv(tree, where.env ?? process.env, unset);
@@ -89,7 +105,13 @@ export function parseConfigTree(tree: unknown, where: { file: string | null; cwd
   try {
     raw = configSchemaWith(owned).parse(expanded, []);
     checkRelations(raw, owned, label);
-    config = toConfig(raw, owned, where.file === null ? null : path.resolve(where.fileBase ?? where.cwd, where.file), where.cwd, where.env ?? process.env);
+    config = toConfig(
+      raw,
+      owned,
+      where.file === null ? null : path.resolve(where.fileBase ?? where.cwd, where.file),
+      where.cwd,
+      where.env ?? process.env,
+    );
   } catch (error) {
     if (error instanceof SchemaIssue) throw configError(`${label}: ${error.path.join('.')} ${error.message}`);
     throw error;
@@ -114,22 +136,33 @@ function deferUnset(unset: readonly UnsetVar[], label: string): Record<string, U
   return parts;
 }
 
-
 function checkRelations(raw: RawConfig, owned: OwnedSections, label: string): void {
   if (raw.chunking.overlap_tokens >= raw.chunking.max_tokens) {
-    throw configError(`${label}: chunking.overlap_tokens must be less than chunking.max_tokens (${raw.chunking.max_tokens})`);
+    throw configError(
+      `${label}: chunking.overlap_tokens must be less than chunking.max_tokens (${raw.chunking.max_tokens})`,
+    );
   }
   if (raw.retrieval.final_limit > raw.retrieval.max_limit) {
-    throw configError(`${label}: retrieval.final_limit must not exceed retrieval.max_limit (${raw.retrieval.max_limit})`);
+    throw configError(
+      `${label}: retrieval.final_limit must not exceed retrieval.max_limit (${raw.retrieval.max_limit})`,
+    );
   }
   checkExtensionConnectors(raw, [...owned.connectors.keys()], label);
 }
 
-/** Unknown `[connectors.<type>]` keys are extension connector types: tables of named tables, only with [extensions] modules. */
+/**
+ * Unknown `[connectors.<type>]` keys are extension connector types: tables of named tables, only with [extensions]
+ * modules.
+ */
 function checkExtensionConnectors(raw: RawConfig, ownedTypes: readonly string[], label: string): void {
   for (const [type, instances] of Object.entries(raw.connectors.extra)) {
-    if (raw.extensions.modules.length === 0 && !raw.plugins.some((p) => typeof p !== 'string' || (p !== 'bundled' && !p.startsWith('!')))) {
-      throw configError(`${label}: connectors.${type} is not a known key (connector types: ${ownedTypes.join(', ')}; others come from plugins or [extensions] modules)`);
+    if (
+      raw.extensions.modules.length === 0 &&
+      !raw.plugins.some((p) => typeof p !== 'string' || (p !== 'bundled' && !p.startsWith('!')))
+    ) {
+      throw configError(
+        `${label}: connectors.${type} is not a known key (connector types: ${ownedTypes.join(', ')}; others come from plugins or [extensions] modules)`,
+      );
     }
     const isTable = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
     if (!isTable(instances) || !Object.values(instances as object).every(isTable)) {
@@ -138,7 +171,13 @@ function checkExtensionConnectors(raw: RawConfig, ownedTypes: readonly string[],
   }
 }
 
-function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd: string, env: NodeJS.ProcessEnv): Config {
+function toConfig(
+  raw: RawConfig,
+  owned: OwnedSections,
+  file: string | null,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Config {
   const abs = (p: string): string => path.resolve(cwd, expandHome(p));
   const sections = ownedToConfig(owned, raw, abs);
   const mapValues = <A, B>(record: Record<string, A>, fn: (a: A) => B): Record<string, B> =>
@@ -150,7 +189,15 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
     baseDir: cwd,
     db: dbConfig(raw.db, databaseUrl(env['KBCTX_DATABASE_URL'] || raw.db.url), abs),
     chunking: { maxTokens: raw.chunking.max_tokens, overlapTokens: raw.chunking.overlap_tokens },
-    embedding: { provider: e.provider, model: e.model ?? null, dims: e.dims ?? null, batchSize: e.batch_size, concurrency: e.concurrency, extra: sections.embedding, baseDir: cwd },
+    embedding: {
+      provider: e.provider,
+      model: e.model ?? null,
+      dims: e.dims ?? null,
+      batchSize: e.batch_size,
+      concurrency: e.concurrency,
+      extra: sections.embedding,
+      baseDir: cwd,
+    },
     retrieval: {
       finalLimit: r.final_limit,
       maxLimit: r.max_limit,
@@ -170,7 +217,11 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
     scripts: sections.scripts as Config['scripts'],
     tools: { script: (sections['tools.script'] ?? {}) as Config['tools']['script'] },
     agents: {
-      inline: mapValues(raw.agents.inline, (a) => ({ description: a.description, tools: a.tools, systemPrompt: a.system_prompt })),
+      inline: mapValues(raw.agents.inline, (a) => ({
+        description: a.description,
+        tools: a.tools,
+        systemPrompt: a.system_prompt,
+      })),
       script: (sections['agents.script'] ?? {}) as Config['agents']['script'],
     },
     registries: mapValues(raw.registries, (g) => ({
@@ -199,17 +250,27 @@ function toConfig(raw: RawConfig, owned: OwnedSections, file: string | null, cwd
 
 /** The sections a plugin serves: script tools and agents (the Lua bridge), inline agents, compiled extensions. */
 function servedSections(raw: RawConfig): NonNullable<PluginsConfig['needs']> {
-  const named = (names: readonly string[], kind: string, form: string): { section: string; provides: string }[] => names.slice(0, 1).map((name) => ({ section: `[${kind}.${form}.${name}]`, provides: `${kind}:${form}` }));
+  const named = (names: readonly string[], kind: string, form: string): { section: string; provides: string }[] =>
+    names.slice(0, 1).map((name) => ({ section: `[${kind}.${form}.${name}]`, provides: `${kind}:${form}` }));
   return [
     ...named(Object.keys(raw.tools['script'] ?? {}), 'tools', 'script'),
     ...named(Object.keys(raw.agents['script'] ?? {}), 'agents', 'script'),
     ...named(Object.keys(raw.agents.inline), 'agents', 'inline'),
-    ...(raw.extensions.modules.length > 0 ? [{ section: '[extensions] modules', provides: 'extensions:modules', why: 'compiled extensions are loaded by' }] : []),
+    ...(raw.extensions.modules.length > 0
+      ? [{ section: '[extensions] modules', provides: 'extensions:modules', why: 'compiled extensions are loaded by' }]
+      : []),
   ];
 }
 
 /** The owned sections and connector tables, each as its plugin's `toConfig` makes it. */
-function ownedToConfig(owned: OwnedSections, raw: RawConfig, abs: (p: string) => string): Record<string, unknown> & { embedding: Record<string, unknown>; connectors: Record<string, Record<string, unknown>> } {
+function ownedToConfig(
+  owned: OwnedSections,
+  raw: RawConfig,
+  abs: (p: string) => string,
+): Record<string, unknown> & {
+  embedding: Record<string, unknown>;
+  connectors: Record<string, Record<string, unknown>>;
+} {
   const convert = ({ section }: OwnedSection, table: Record<string, unknown>, at: readonly string[]): unknown => {
     const fail = (key: string, message: string): never => {
       throw new SchemaIssue(key === '' ? at : [...at, key], message);
@@ -218,25 +279,32 @@ function ownedToConfig(owned: OwnedSections, raw: RawConfig, abs: (p: string) =>
   };
   const out: Record<string, unknown> = {};
   // A dotted name (`tools.script`) is a table under a kernel section.
-  const at = (name: string): Record<string, unknown> => name.split('.').reduce<Record<string, unknown>>((t, key) => t[key] as Record<string, unknown>, raw);
+  const at = (name: string): Record<string, unknown> =>
+    name.split('.').reduce<Record<string, unknown>>((t, key) => t[key] as Record<string, unknown>, raw);
   for (const [name, s] of owned.sections) out[name] = convert(s, at(name), name.split('.'));
   const connectors: Record<string, Record<string, unknown>> = {};
   for (const [type, s] of owned.connectors) {
     const instances = raw.connectors[type] ?? {};
-    connectors[type] = Object.fromEntries(Object.entries(instances).map(([name, table]) => [name, convert(s, table, ['connectors', type, name])]));
+    connectors[type] = Object.fromEntries(
+      Object.entries(instances).map(([name, table]) => [name, convert(s, table, ['connectors', type, name])]),
+    );
   }
   // The provider's own keys, as its plugin's toConfig makes them (which sees the shared keys too: `model`, `dims` …).
   const { owner, extra, ...sharedKeys } = raw.embedding;
-  const embedding = owner?.section.toConfig ? (convert(owner, { ...sharedKeys, ...extra }, ['embedding']) as Record<string, unknown>) : extra;
+  const embedding = owner?.section.toConfig
+    ? (convert(owner, { ...sharedKeys, ...extra }, ['embedding']) as Record<string, unknown>)
+    : extra;
   return { ...out, embedding, connectors };
 }
 
 /** `[plugin.<name>]` tables; their contents are checked later by each plugin's own schema. */
 function pluginTables(raw: unknown): Record<string, Record<string, unknown>> {
   if (raw === undefined) return {};
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw configError('plugin must be a table of [plugin.<name>] tables');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw configError('plugin must be a table of [plugin.<name>] tables');
   for (const [name, value] of Object.entries(raw)) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw configError(`plugin.${name} must be a table ([plugin.${name}])`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw configError(`plugin.${name} must be a table ([plugin.${name}])`);
   }
   return raw as Record<string, Record<string, unknown>>;
 }
@@ -273,9 +341,14 @@ function deepFreeze<T>(value: T): T {
 function dbConfig(db: RawConfig['db'], url: string | null, abs: (p: string) => string): Config['db'] {
   const engine = db.engine?.trim() || (url === null ? 'sqlite' : 'postgres');
   if (url !== null && engine !== 'postgres') {
-    throw configError(`db.engine = "${engine}" contradicts db.url (or KBCTX_DATABASE_URL), a PostgreSQL database: set engine = "postgres" or remove the url`);
+    throw configError(
+      `db.engine = "${engine}" contradicts db.url (or KBCTX_DATABASE_URL), a PostgreSQL database: set engine = "postgres" or remove the url`,
+    );
   }
-  if (url === null && engine === 'postgres') throw configError('db.engine = "postgres" needs db.url (or KBCTX_DATABASE_URL): postgres://user:password@host:5432/database');
+  if (url === null && engine === 'postgres')
+    throw configError(
+      'db.engine = "postgres" needs db.url (or KBCTX_DATABASE_URL): postgres://user:password@host:5432/database',
+    );
   return { engine, path: abs(db.path), keywordEngine: db.keyword_engine, url, poolSize: db.pool_size };
 }
 
@@ -286,10 +359,14 @@ function databaseUrl(url: string | undefined): string | null {
   try {
     parsed = new URL(url.trim());
   } catch {
-    throw configError('db.url (or KBCTX_DATABASE_URL) is not a URL: expected postgres://user:password@host:5432/database');
+    throw configError(
+      'db.url (or KBCTX_DATABASE_URL) is not a URL: expected postgres://user:password@host:5432/database',
+    );
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw configError(`db.url (or KBCTX_DATABASE_URL) must be a postgres:// URL, not ${parsed.protocol}//…; for SQLite set db.path`);
+    throw configError(
+      `db.url (or KBCTX_DATABASE_URL) must be a postgres:// URL, not ${parsed.protocol}//…; for SQLite set db.path`,
+    );
   }
   return url.trim();
 }

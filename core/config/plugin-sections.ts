@@ -31,9 +31,12 @@ export function registerConfigSections(plugins: readonly PluginMeta[]): void {
   const embedders = new Map<string, OwnedSection>();
   const sections = new Map<string, OwnedSection>();
   for (const p of plugins) {
-    for (const [type, section] of Object.entries(p.connectorConfigs ?? {})) if (!connectors.has(type)) connectors.set(type, connectorSection(p.name, section));
-    for (const [provider, section] of Object.entries(p.embedderConfigs ?? {})) if (!embedders.has(provider)) embedders.set(provider, ownedSection(p.name, section));
-    for (const [name, section] of Object.entries(p.configSections ?? {})) if (!sections.has(name)) sections.set(name, ownedSection(p.name, section));
+    for (const [type, section] of Object.entries(p.connectorConfigs ?? {}))
+      if (!connectors.has(type)) connectors.set(type, connectorSection(p.name, section));
+    for (const [provider, section] of Object.entries(p.embedderConfigs ?? {}))
+      if (!embedders.has(provider)) embedders.set(provider, ownedSection(p.name, section));
+    for (const [name, section] of Object.entries(p.configSections ?? {}))
+      if (!sections.has(name)) sections.set(name, ownedSection(p.name, section));
   }
   bundled = { connectors, embedders, sections };
 }
@@ -41,7 +44,9 @@ export function registerConfigSections(plugins: readonly PluginMeta[]): void {
 export const bundledSections = (): OwnedSections => bundled;
 
 export function ownedSection(plugin: string, section: ConfigSection): OwnedSection {
-  const check = (fromJsonSchema(section.schema) ?? ajvSchema(section.schema, plugin)) as Schema<Record<string, unknown>>;
+  const check = (fromJsonSchema(section.schema) ?? ajvSchema(section.schema, plugin)) as Schema<
+    Record<string, unknown>
+  >;
   // Editors see the plugin's schema as written (config/kbctx.schema.json).
   return { plugin, section, validator: { parse: check.parse, json: () => section.schema } };
 }
@@ -56,7 +61,10 @@ export function connectorSection(plugin: string, section: ConfigSection): OwnedS
       if (typeof v !== 'object' || v === null || Array.isArray(v)) return own.parse(v, path);
       const { sync_interval: interval, ...rest } = v as Record<string, unknown>;
       const table = own.parse(rest, path);
-      return { ...table, sync_interval: interval === undefined ? undefined : syncInterval.parse(interval, [...path, 'sync_interval']) };
+      return {
+        ...table,
+        sync_interval: interval === undefined ? undefined : syncInterval.parse(interval, [...path, 'sync_interval']),
+      };
     },
     json: () => withSyncInterval(own.json()),
   };
@@ -67,4 +75,3 @@ function withSyncInterval(json: JsonSchemaOf): JsonSchemaOf {
   const properties = (json['properties'] ?? {}) as JsonSchemaOf;
   return { ...json, properties: { ...properties, sync_interval: syncInterval.json() } };
 }
-

@@ -8,5 +8,11 @@ import type { Config } from './types.ts';
 /** Throws config_error naming the variable and key when a part's config uses an unset variable. */
 export function requireEnvFor(config: Config, part: string): void {
   const missing = config.unsetEnv?.[part]?.[0];
-  if (missing) throw configError(unsetMessage(config.file === null ? '(built-in config)' : path.relative(config.baseDir, config.file) || config.file, missing));
+  if (missing)
+    throw configError(
+      unsetMessage(
+        config.file === null ? '(built-in config)' : path.relative(config.baseDir, config.file) || config.file,
+        missing,
+      ),
+    );
 }

@@ -26,7 +26,13 @@ type Shape = Record<string, Schema<unknown>>;
 type Out<S extends Shape> = { [K in keyof S]: S[K] extends Schema<infer T> ? T : never };
 
 const describe = (v: unknown): string =>
-  Array.isArray(v) ? 'an array' : v instanceof Date ? 'a date' : typeof v === 'object' && v !== null ? 'a table' : `${typeof v} ${JSON.stringify(v)}`;
+  Array.isArray(v)
+    ? 'an array'
+    : v instanceof Date
+      ? 'a date'
+      : typeof v === 'object' && v !== null
+        ? 'a table'
+        : `${typeof v} ${JSON.stringify(v)}`;
 
 const typed =
   <T>(check: (v: unknown) => v is T, expected: string) =>
@@ -35,17 +41,25 @@ const typed =
     return v;
   };
 
-export const str = (): Schema<string> => ({ parse: typed((v): v is string => typeof v === 'string', 'a string'), json: () => ({ type: 'string' }) });
-export const bool = (): Schema<boolean> => ({ parse: typed((v): v is boolean => typeof v === 'boolean', 'a boolean'), json: () => ({ type: 'boolean' }) });
+export const str = (): Schema<string> => ({
+  parse: typed((v): v is string => typeof v === 'string', 'a string'),
+  json: () => ({ type: 'string' }),
+});
+export const bool = (): Schema<boolean> => ({
+  parse: typed((v): v is boolean => typeof v === 'boolean', 'a boolean'),
+  json: () => ({ type: 'boolean' }),
+});
 export const unknownValue = (): Schema<unknown> => ({ parse: (v) => v, json: () => ({}) });
 
 export function num(range: { min?: number; max?: number; int?: boolean; gt?: number } = {}): Schema<number> {
   return {
     parse(v, path) {
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw new SchemaIssue(path, `must be a number, got ${describe(v)}`);
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new SchemaIssue(path, `must be a number, got ${describe(v)}`);
       if (range.int && !Number.isInteger(v)) throw new SchemaIssue(path, `must be a whole number, got ${v}`);
       const { min, max, gt } = range;
-      if (min !== undefined && max !== undefined && (v < min || v > max)) throw new SchemaIssue(path, `must be between ${min} and ${max}`);
+      if (min !== undefined && max !== undefined && (v < min || v > max))
+        throw new SchemaIssue(path, `must be between ${min} and ${max}`);
       if (min !== undefined && v < min) throw new SchemaIssue(path, `must be at least ${min}`);
       if (max !== undefined && v > max) throw new SchemaIssue(path, `must be at most ${max}`);
       if (gt !== undefined && v <= gt) throw new SchemaIssue(path, `must be greater than ${gt}`);
@@ -64,8 +78,12 @@ export function num(range: { min?: number; max?: number; int?: boolean; gt?: num
 export function boolOr<const T extends string>(words: readonly T[]): Schema<boolean | T> {
   return {
     parse(v, path) {
-      if (typeof v === 'boolean' || (typeof v === 'string' && (words as readonly string[]).includes(v))) return v as boolean | T;
-      throw new SchemaIssue(path, `must be true, false or ${words.map((w) => JSON.stringify(w)).join(', ')}, got ${describe(v)}`);
+      if (typeof v === 'boolean' || (typeof v === 'string' && (words as readonly string[]).includes(v)))
+        return v as boolean | T;
+      throw new SchemaIssue(
+        path,
+        `must be true, false or ${words.map((w) => JSON.stringify(w)).join(', ')}, got ${describe(v)}`,
+      );
     },
     json: () => ({ anyOf: [{ type: 'boolean' }, { enum: [...words] }] }),
   };
@@ -82,7 +100,12 @@ export function duration(): Schema<number> {
       const unit = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400 }[m[2] ?? 's'] ?? 1;
       return Number(m[1]) * unit;
     },
-    json: () => ({ anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^\\s*(\\d+(\\.\\d+)?)\\s*(ms|s|m|h|d)?\\s*$|^off$' }] }),
+    json: () => ({
+      anyOf: [
+        { type: 'number', minimum: 0 },
+        { type: 'string', pattern: '^\\s*(\\d+(\\.\\d+)?)\\s*(ms|s|m|h|d)?\\s*$|^off$' },
+      ],
+    }),
   };
 }
 
@@ -92,7 +115,10 @@ export function oneOf<const T extends string>(values: readonly T[]): Schema<T> {
   return {
     parse(v, path) {
       if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
-        throw new SchemaIssue(path, `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}, got ${describe(v)}`);
+        throw new SchemaIssue(
+          path,
+          `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}, got ${describe(v)}`,
+        );
       }
       return v as T;
     },
@@ -121,11 +147,13 @@ export function optional<T>(schema: Schema<T>): Schema<T | undefined> {
 
 /** A default worth showing in an editor: plain values (not the empty tables of whole sections). */
 function withJsonDefault(json: JsonSchemaOf, value: unknown): JsonSchemaOf {
-  const shown = value === null || typeof value !== 'object' || (Array.isArray(value) && value.every((v) => typeof v !== 'object'));
+  const shown =
+    value === null || typeof value !== 'object' || (Array.isArray(value) && value.every((v) => typeof v !== 'object'));
   return shown ? { ...json, default: value } : json;
 }
 
-const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+const isTable = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 
 /**
  * A table with known keys. Unknown keys are an error ("unknown key a.b") unless `rest` is 'keep',
@@ -142,7 +170,11 @@ export function table<S extends Shape>(shape: S, rest?: 'keep'): Schema<Out<S> &
       for (const key of Object.keys(v)) {
         if (key in shape) continue;
         if (rest === 'keep') extra[key] = v[key];
-        else throw new SchemaIssue([...path, key], 'is not a known key (check the spelling against config/kbctx.example.toml)');
+        else
+          throw new SchemaIssue(
+            [...path, key],
+            'is not a known key (check the spelling against config/kbctx.example.toml)',
+          );
       }
       for (const [key, field] of Object.entries(shape)) {
         if (v[key] === undefined) {
@@ -158,7 +190,13 @@ export function table<S extends Shape>(shape: S, rest?: 'keep'): Schema<Out<S> &
     json: () => ({
       type: 'object',
       properties: Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, field.json()])),
-      ...(Object.entries(shape).some(([, f]) => !f.fallback) ? { required: Object.entries(shape).filter(([, f]) => !f.fallback).map(([k]) => k) } : {}),
+      ...(Object.entries(shape).some(([, f]) => !f.fallback)
+        ? {
+            required: Object.entries(shape)
+              .filter(([, f]) => !f.fallback)
+              .map(([k]) => k),
+          }
+        : {}),
       additionalProperties: rest === 'keep',
     }),
   };

@@ -1,6 +1,22 @@
 // The TOML schema of SPEC §2: every key, its type, range and default. Defaults live here only.
 // Keys Context Harness writes in its ctx.toml are accepted so its configs load unchanged.
-import { SchemaIssue, array, bool, duration, int, named, num, oneOf, optional, section, str, table, unknownValue, withDefault, type Schema } from './schema-kit.ts';
+import {
+  SchemaIssue,
+  array,
+  bool,
+  duration,
+  int,
+  named,
+  num,
+  oneOf,
+  optional,
+  section,
+  str,
+  table,
+  unknownValue,
+  withDefault,
+  type Schema,
+} from './schema-kit.ts';
 import type { OwnedSections } from './plugin-sections.ts';
 import { embeddingSection, type RawEmbedding } from './embedding-section.ts';
 
@@ -17,18 +33,25 @@ function pluginEntry(): Schema<string | object> {
   return {
     parse(v, path) {
       if (typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v))) return v;
-      throw new SchemaIssue(path, `must be a plugin name, a path or (in kbctx.config.mjs) a plugin object, got ${Array.isArray(v) ? 'an array' : `${typeof v} ${JSON.stringify(v)}`}`);
+      throw new SchemaIssue(
+        path,
+        `must be a plugin name, a path or (in kbctx.config.mjs) a plugin object, got ${Array.isArray(v) ? 'an array' : `${typeof v} ${JSON.stringify(v)}`}`,
+      );
     },
     // config/kbctx.schema.json describes the TOML file, whose entries are strings; objects come only from a module.
     json: () => ({ type: 'string' }),
   };
 }
 
-/** The kernel's sections; the ones plugins own (connector types, `[server]`, the providers' `[embedding]` keys) are added by `configSchemaWith`. */
+/**
+ * The kernel's sections; the ones plugins own (connector types, `[server]`, the providers' `[embedding]` keys) are
+ * added by `configSchemaWith`.
+ */
 const kernelShape = {
   db: section(
     table({
-      // The store plugin (`createStore.for(engine)`): sqlite | postgres | a plugin's. Absent: postgres with a url, else sqlite.
+      // The store plugin (`createStore.for(engine)`): sqlite | postgres | a plugin's. Absent: postgres with a url, else
+      // sqlite.
       engine: optional(str()),
       path: withDefault(str(), '.kbctx/kbctx.sqlite'),
       keyword_engine: withDefault(oneOf(['postings', 'fts5']), 'postings'),
@@ -79,11 +102,15 @@ const kernelShape = {
   models: optional(unknownValue()),
 };
 
-const inlineAgents = named(table({ description: withDefault(str(), ''), tools: withDefault(array(str()), []), system_prompt: str() }));
+const inlineAgents = named(
+  table({ description: withDefault(str(), ''), tools: withDefault(array(str()), []), system_prompt: str() }),
+);
 
 type Table = Record<string, unknown>;
 /** The validated tree: the kernel's sections typed; the plugins' as their schemas made them. */
-export type RawConfig = { [K in keyof typeof kernelShape]: (typeof kernelShape)[K] extends Schema<infer T> ? T : never } & {
+export type RawConfig = {
+  [K in keyof typeof kernelShape]: (typeof kernelShape)[K] extends Schema<infer T> ? T : never;
+} & {
   embedding: RawEmbedding;
   tools: Record<string, Record<string, Table>>;
   agents: { inline: ReturnType<typeof inlineAgents.parse> } & Record<string, Record<string, Table>>;
@@ -91,18 +118,29 @@ export type RawConfig = { [K in keyof typeof kernelShape]: (typeof kernelShape)[
 } & Record<string, unknown>;
 
 /**
- * The whole config schema: the kernel's sections plus each owned section (`[server]`), connector
- * type (`[connectors.<type>.<name>]`) and embedding provider's keys; other `[connectors.<type>]` keys are kept for plugins loaded later.
+ * The whole config schema: the kernel's sections plus each owned section (`[server]`), connector type
+ * (`[connectors.<type>.<name>]`) and embedding provider's keys; other `[connectors.<type>]` keys are kept for plugins
+ * loaded later.
  */
 export function configSchemaWith(owned: OwnedSections): Schema<RawConfig> {
   const top = [...owned.sections].filter(([name]) => !name.includes('.'));
   const sections = Object.fromEntries(top.map(([name, s]) => [name, section(s.validator)]));
   const types = Object.fromEntries([...owned.connectors].map(([type, s]) => [type, named(s.validator)]));
   // `[tools.<form>]`, `[agents.<form>]`: a form's section is its plugin's (`tools.script`: the Lua bridge's).
-  const under = (parent: string) => Object.fromEntries([...owned.sections].filter(([name]) => name.startsWith(`${parent}.`)).map(([name, s]) => [name.slice(parent.length + 1), section(s.validator)]));
-  const { db, chunking, ...rest } = kernelShape; // [embedding] keeps its place after [chunking] (config/kbctx.schema.json)
+  const under = (parent: string) =>
+    Object.fromEntries(
+      [...owned.sections]
+        .filter(([name]) => name.startsWith(`${parent}.`))
+        .map(([name, s]) => [name.slice(parent.length + 1), section(s.validator)]),
+    );
+  // [embedding] keeps its place after [chunking] (config/kbctx.schema.json)
+  const { db, chunking, ...rest } = kernelShape;
   return table({
-    db, chunking, embedding: section(embeddingSection(owned)), ...rest, ...sections,
+    db,
+    chunking,
+    embedding: section(embeddingSection(owned)),
+    ...rest,
+    ...sections,
     tools: section(table(under('tools'))),
     agents: section(table({ inline: inlineAgents, ...under('agents') })),
     connectors: section(table(types, 'keep')),

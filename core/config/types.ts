@@ -12,7 +12,9 @@ export interface Config {
   readonly file: string | null;
   /** Folder relative paths were resolved against (the working directory). */
   readonly baseDir: string;
-  /** keywordEngine: `postings` (top-k with dynamic pruning, a file beside the index) or `fts5` (FTS5 ranks every match). */
+  /**
+   * keywordEngine: `postings` (top-k with dynamic pruning, a file beside the index) or `fts5` (FTS5 ranks every match).
+   */
   /**
    * `url`: a PostgreSQL database shared by replicas (null: the SQLite file at `path`, the default); with
    * a url, `path`'s folder holds this replica's local mirror. `poolSize`: connections per replica.
@@ -20,7 +22,9 @@ export interface Config {
   readonly db: {
     /** `[db] engine`: which store plugin opens the index (default: postgres with a url, else sqlite). */
     readonly engine: string;
-    readonly path: string; readonly keywordEngine: 'postings' | 'fts5'; readonly url: string | null;
+    readonly path: string;
+    readonly keywordEngine: 'postings' | 'fts5';
+    readonly url: string | null;
     readonly poolSize: number;
   };
   readonly chunking: ChunkingConfig;
@@ -43,17 +47,26 @@ export interface Config {
   readonly unsetEnv?: Readonly<Record<string, readonly { key: string; variable: string }[]>>;
   readonly extensions: ExtensionsConfig;
   readonly plugins: PluginsConfig;
-  /** The top-level sections plugins own (`[server]`, `[models]` …, ADR 0164), as each plugin's `toConfig` made them; absent in hand-built configs. */
+  /**
+   * The top-level sections plugins own (`[server]`, `[models]` …, ADR 0164), as each plugin's `toConfig` made them;
+   * absent in hand-built configs.
+   */
   readonly sections?: Readonly<Record<string, unknown>>;
 }
 
 /** The top-level `plugins` list and the `[plugin.<name>]` tables (core/load/). */
 export interface PluginsConfig {
-  /** As written: `bundled`, `!name`, paths (relative to `baseDir`) or package names; in a config module also plugin objects (ADR 0128). */
+  /**
+   * As written: `bundled`, `!name`, paths (relative to `baseDir`) or package names; in a config module also plugin
+   * objects (ADR 0128).
+   */
   readonly entries: readonly (string | object)[];
   /** `[plugin.<name>]` tables as written; each is validated against its plugin's options schema. */
   readonly options: Readonly<Record<string, Record<string, unknown>>>;
-  /** The config root, as for every relative path (ADR 0114): the project folder above `config/` (the working directory for the built-in config). */
+  /**
+   * The config root, as for every relative path (ADR 0114): the project folder above `config/` (the working directory
+   * for the built-in config).
+   */
   readonly baseDir: string;
   /** The config file the list came from (names inline plugin objects in errors); null for the built-in config. */
   readonly configFile: string | null;
@@ -61,9 +74,15 @@ export interface PluginsConfig {
   readonly lockFile: string | null;
   /** The configured registries' folders: a plugin file inside one must be pinned in `lockFile`. */
   readonly registries: readonly { name: string; path: string }[];
-  /** `[connectors.<type>]` of types no bundled plugin owns (as `connectors.extension`): each checked by the plugin declaring it. */
+  /**
+   * `[connectors.<type>]` of types no bundled plugin owns (as `connectors.extension`): each checked by the plugin
+   * declaring it.
+   */
   readonly connectors: ConnectorsConfig['extension'];
-  /** Sections another plugin serves, and what it provides (`tools:script`): checked once the plugins are applied (core/load/load-plugins.ts). */
+  /**
+   * Sections another plugin serves, and what it provides (`tools:script`): checked once the plugins are applied
+   * (core/load/load-plugins.ts).
+   */
   readonly needs?: readonly { section: string; provides: string; why?: string }[];
 }
 
@@ -71,7 +90,10 @@ export interface PluginsConfig {
 export interface ExtensionsConfig {
   /** As written: paths (relative to `baseDir`) or package names. */
   readonly modules: readonly string[];
-  /** The config root, as for every relative path (ADR 0114): the project folder above `config/` (the working directory for the built-in config). */
+  /**
+   * The config root, as for every relative path (ADR 0114): the project folder above `config/` (the working directory
+   * for the built-in config).
+   */
   readonly baseDir: string;
   /** Default time-out of every extension tool, agent and connector call. */
   readonly timeoutSecs: number;

@@ -20,9 +20,16 @@ export interface FileLike {
 
 export async function loadFileItem(file: FileLike): Promise<LoadedItem> {
   if (file.size > file.maxFileBytes) {
-    return { kind: 'skipped', reason: 'too_large', detail: `${file.size} bytes is over max_file_bytes (${file.maxFileBytes})` };
+    return {
+      kind: 'skipped',
+      reason: 'too_large',
+      detail: `${file.size} bytes is over max_file_bytes (${file.maxFileBytes})`,
+    };
   }
-  const extracted = await extractText(file.sourceId, await file.read(), { maxFileBytes: file.maxFileBytes, extraction: file.extraction });
+  const extracted = await extractText(file.sourceId, await file.read(), {
+    maxFileBytes: file.maxFileBytes,
+    extraction: file.extraction,
+  });
   if (!extracted.ok) return { kind: 'skipped', reason: extracted.reason, detail: extracted.detail };
   const { title, body, contentType, metadata } = extracted.value;
   return {

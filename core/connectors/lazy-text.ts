@@ -12,12 +12,22 @@ let fileItem: typeof FileItem | Promise<typeof FileItem> | undefined;
 let extract: typeof Extract | Promise<typeof Extract> | undefined;
 
 export async function loadFileItem(file: FileLike): Promise<LoadedItem> {
-  const module = (fileItem ??= import('./file-item.ts').then((m) => (fileItem = m), retry(() => (fileItem = undefined))));
+  const module = (fileItem ??= import('./file-item.ts').then(
+    (m) => (fileItem = m),
+    retry(() => (fileItem = undefined)),
+  ));
   return ('loadFileItem' in module ? module : await module).loadFileItem(file);
 }
 
-export async function extractText(sourceId: string, bytes: Uint8Array, options: ExtractOptions = { maxFileBytes: Infinity }): Promise<ExtractOutcome> {
-  const module = (extract ??= import('./text/extract.ts').then((m) => (extract = m), retry(() => (extract = undefined))));
+export async function extractText(
+  sourceId: string,
+  bytes: Uint8Array,
+  options: ExtractOptions = { maxFileBytes: Infinity },
+): Promise<ExtractOutcome> {
+  const module = (extract ??= import('./text/extract.ts').then(
+    (m) => (extract = m),
+    retry(() => (extract = undefined)),
+  ));
   return ('extractText' in module ? module : await module).extractText(sourceId, bytes, options);
 }
 

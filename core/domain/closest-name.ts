@@ -1,7 +1,9 @@
 // "Did you mean …?" for a misspelt name (a hook, a handler): the known name nearest by edit distance,
 // when it is near enough to be a typo. Pure; for error paths only (quadratic in the names' lengths).
 
-/** The candidate within a typo's reach of `name` (at most 2 edits, and fewer than a third of its length), or undefined. */
+/**
+ * The candidate within a typo's reach of `name` (at most 2 edits, and fewer than a third of its length), or undefined.
+ */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
   const reach = Math.min(2, Math.max(1, Math.floor(name.length / 3)));
   let best: string | undefined;
@@ -29,7 +31,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       row[j] = Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
     }
   }
   return rows[a.length]![b.length]!;

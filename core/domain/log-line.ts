@@ -12,7 +12,9 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 export function toLogLine(text: string): string {
   const escaped = text.replace(UNSAFE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return escaped.length <= MAX_LOG_LINE ? escaped : `${escaped.slice(0, MAX_LOG_LINE)}… (${escaped.length - MAX_LOG_LINE} more characters)`;
+  return escaped.length <= MAX_LOG_LINE
+    ? escaped
+    : `${escaped.slice(0, MAX_LOG_LINE)}… (${escaped.length - MAX_LOG_LINE} more characters)`;
 }
 
 /**

@@ -3,9 +3,17 @@
 import { KbctxError } from '../domain/errors.ts';
 import { normalizeInPlace } from '../search/vector-topk.ts';
 
-export function toUnitVectors(raw: unknown, expectedCount: number, dims: number | null, provider: string): Float32Array[] {
+export function toUnitVectors(
+  raw: unknown,
+  expectedCount: number,
+  dims: number | null,
+  provider: string,
+): Float32Array[] {
   if (!Array.isArray(raw) || raw.length !== expectedCount) {
-    throw new KbctxError('upstream_error', `${provider} returned ${Array.isArray(raw) ? raw.length : 'no'} vectors for ${expectedCount} texts`);
+    throw new KbctxError(
+      'upstream_error',
+      `${provider} returned ${Array.isArray(raw) ? raw.length : 'no'} vectors for ${expectedCount} texts`,
+    );
   }
   const out: Float32Array[] = [];
   for (const v of raw) {

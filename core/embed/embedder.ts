@@ -1,5 +1,6 @@
-// The embedding provider contract (declared in core/, the type `createEmbedder.for(provider)` taps
-// return). One implementation per provider plugin (local, openai, ollama, transformers, or a third party's); providers do no storage.
+// The embedding provider contract (declared in core/, the type `createEmbedder.for(provider)` taps return). One
+// implementation per provider plugin (local, openai, ollama, transformers, or a third party's); providers do no
+// storage.
 
 export type { Embedder } from '../hook-types.ts';
 

@@ -5,7 +5,12 @@ import type { EmbeddingConfig } from '../config/types.ts';
 import { configError } from '../domain/errors.ts';
 import type { Embedder } from './embedder.ts';
 
-export function embedderFromPlugins(kernel: Kernel, config: EmbeddingConfig, env: NodeJS.ProcessEnv, bundledBy: Readonly<Record<string, string>> = {}): Embedder | null {
+export function embedderFromPlugins(
+  kernel: Kernel,
+  config: EmbeddingConfig,
+  env: NodeJS.ProcessEnv,
+  bundledBy: Readonly<Record<string, string>> = {},
+): Embedder | null {
   if (config.provider === 'disabled') return null;
   const hook = kernel.hooks.createEmbedder.get(config.provider);
   const embedder = hook?.isUsed() ? hook.call({ ...config, env }, kernel.callContext()) : undefined;

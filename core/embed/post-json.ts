@@ -4,7 +4,13 @@
 import { KbctxError } from '../domain/errors.ts';
 import type { RetryOptions } from './embedder.ts';
 
-export async function postJson(url: string, body: unknown, headers: Record<string, string>, options: RetryOptions, what: string): Promise<unknown> {
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  options: RetryOptions,
+  what: string,
+): Promise<unknown> {
   const base = options.baseDelayMs ?? 500;
   const cap = options.maxDelayMs ?? 60_000;
   let last: KbctxError | undefined;
@@ -54,7 +60,9 @@ async function attemptPost(
 function translate(error: unknown, what: string, timeoutMs: number): KbctxError {
   const e = error as Error;
   if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-    return new KbctxError('timeout', `${what} did not answer within ${timeoutMs / 1000} s ([embedding] timeout_secs)`, { cause: error });
+    return new KbctxError('timeout', `${what} did not answer within ${timeoutMs / 1000} s ([embedding] timeout_secs)`, {
+      cause: error,
+    });
   }
   const cause = (e.cause as Error | undefined)?.message;
   return new KbctxError('upstream_error', `cannot reach ${what}: ${cause ?? e.message}`, { cause: error });
@@ -73,7 +81,8 @@ function errorDetail(text: string): string {
     const body = JSON.parse(text) as { error?: unknown };
     const error = body.error;
     if (typeof error === 'string') return error;
-    if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+    if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string')
+      return (error as { message: string }).message;
   } catch {
     // not JSON: fall through to the raw text
   }

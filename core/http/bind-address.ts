@@ -11,7 +11,8 @@ export interface BindAddress {
 export function parseBind(bind: string): BindAddress {
   const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(bind.trim());
   const port = match ? Number(match[3]) : NaN;
-  if (!match || port > 65535) throw badRequest(`bind address must look like 127.0.0.1:7331 or [::1]:7331, got '${bind}'`, { parameter: 'bind' });
+  if (!match || port > 65535)
+    throw badRequest(`bind address must look like 127.0.0.1:7331 or [::1]:7331, got '${bind}'`, { parameter: 'bind' });
   return { host: match[1] ?? (match[2] || '127.0.0.1'), port };
 }
 

@@ -16,7 +16,9 @@ export function checkExposure(config: ServerConfig, bindHost: string, env: NodeJ
   if (config.authTokenEnv !== null) {
     const token = env[config.authTokenEnv];
     if (!token) {
-      throw configError(`[server].auth_token_env names ${config.authTokenEnv}, but that environment variable is not set or empty; export ${config.authTokenEnv}=<a long random token>`);
+      throw configError(
+        `[server].auth_token_env names ${config.authTokenEnv}, but that environment variable is not set or empty; export ${config.authTokenEnv}=<a long random token>`,
+      );
     }
     return { token, warning: null };
   }
@@ -28,5 +30,8 @@ export function checkExposure(config: ServerConfig, bindHost: string, env: NodeJ
         'or set [server].allow_unauthenticated = true on a trusted network',
     );
   }
-  return { token: null, warning: `warning: listening on ${bindHost} without authentication ([server].allow_unauthenticated = true); anyone who can reach it can read the index` };
+  return {
+    token: null,
+    warning: `warning: listening on ${bindHost} without authentication ([server].allow_unauthenticated = true); anyone who can reach it can read the index`,
+  };
 }

@@ -32,23 +32,46 @@ export function createHttpHandler(kbctx: Kbctx, options: HttpHandlerOptions = {}
   const inner = composedOf(kbctx);
   const log = options.log ?? lineLog((text) => void process.stderr.write(text));
   const config = inner.config.server;
-  // The host server owns the socket, so only the token applies here ([server] auth_token_env); a missing one throws now.
+  // The host server owns the socket, so only the token applies here ([server] auth_token_env); a missing one throws
+  // now.
   if (config.authTokenEnv !== null) checkExposure(config, parseBind(config.bind).host, process.env);
   const kernel = inner.kernel;
   const hook = kernel.hooks.createTransport.get(HTTP_HANDLER_TRANSPORT);
-  if (!hook?.isUsed()) throw new KbctxError('config_error', 'createHttpHandler needs the plugin transport-http, which is not loaded (check plugins in the config)');
-  kernel.services.provide(serveService, { kbctx: inner, tools: inner.tools(), agents: inner.agents(), live: NO_LIVE_INDEX, version: VERSION, env: process.env, log, debug: undefined, isWorker: true }, 'kbctx');
-  const started: Promise<RunningTransport> = hook.promise({ bind: config.bind, options: {} }, kernel.callContext()).then((running) => {
-    if (!running?.handle) throw new KbctxError('config_error', 'the http-handler transport returned no handler');
-    return running;
-  });
+  if (!hook?.isUsed())
+    throw new KbctxError(
+      'config_error',
+      'createHttpHandler needs the plugin transport-http, which is not loaded (check plugins in the config)',
+    );
+  kernel.services.provide(
+    serveService,
+    {
+      kbctx: inner,
+      tools: inner.tools(),
+      agents: inner.agents(),
+      live: NO_LIVE_INDEX,
+      version: VERSION,
+      env: process.env,
+      log,
+      debug: undefined,
+      isWorker: true,
+    },
+    'kbctx',
+  );
+  const started: Promise<RunningTransport> = hook
+    .promise({ bind: config.bind, options: {} }, kernel.callContext())
+    .then((running) => {
+      if (!running?.handle) throw new KbctxError('config_error', 'the http-handler transport returned no handler');
+      return running;
+    });
   started.catch((error: unknown) => log(`createHttpHandler: ${(error as Error).message}`));
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     started.then(
       (running) => running.handle!(req, res),
       (error: unknown) => {
         const code = error instanceof KbctxError ? error.code : 'internal';
-        res.writeHead(errorMapping(code).http, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: { code, message: (error as Error).message } }));
+        res
+          .writeHead(errorMapping(code).http, { 'content-type': 'application/json; charset=utf-8' })
+          .end(JSON.stringify({ error: { code, message: (error as Error).message } }));
       },
     );
   };

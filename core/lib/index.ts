@@ -1,5 +1,6 @@
-// The package's main export (`import { openKbctx } from 'kbctx'`): the library API (the types extension
-// modules are written against are the extensions plugin's, re-exported by registry/index.ts). A thin surface: nothing here but re-exports.
+// The package's main export (`import { openKbctx } from 'kbctx'`): the library API (the types extension modules are
+// written against are the extensions plugin's, re-exported by registry/index.ts). A thin surface: nothing here but
+// re-exports.
 export { openKbctx, type Kbctx, type OpenKbctxOptions, type SearchInput } from './open-kbctx.ts';
 export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo, SyncReport } from './wire-types.ts';
 export { createHttpHandler, type HttpHandlerOptions, type KbctxHttpHandler } from './create-http-handler.ts';

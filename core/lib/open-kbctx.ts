@@ -61,7 +61,12 @@ export async function openKbctx(options: OpenKbctxOptions = {}): Promise<Kbctx> 
   const config =
     typeof options.config === 'object' && options.config !== null
       ? parseConfigTree(options.config, { file: null, cwd, env })
-      : loadConfig({ configPath: options.config, cwd, env, module: await importConfig({ configPath: options.config, cwd, env }) });
+      : loadConfig({
+          configPath: options.config,
+          cwd,
+          env,
+          module: await importConfig({ configPath: options.config, cwd, env }),
+        });
   const inner = compose(config, env);
   const warn = options.onWarning ?? ((message: string) => console.warn(message));
   try {
@@ -76,7 +81,9 @@ export async function openKbctx(options: OpenKbctxOptions = {}): Promise<Kbctx> 
     get: async (id) => (await tools.call('get', { id })) as KbctxDocument,
     sources: async () => (await tools.call('sources', {})) as { sources: SourceInfo[] },
     async sync(target = 'all', { full = false } = {}) {
-      const connectors = await Promise.all(selectConnectors(config, target).map((ref) => inner.index.createConnector(ref)));
+      const connectors = await Promise.all(
+        selectConnectors(config, target).map((ref) => inner.index.createConnector(ref)),
+      );
       const reports = await syncConnectors(inner.index.syncDeps(), connectors, { full });
       return { connectors: reports.map(syncReportToWire) as unknown as SyncReport[] };
     },

@@ -11,13 +11,25 @@ export interface SearchHit {
   updated_at: string;
   snippet: string;
   /** With `explain: true`. */
-  explain?: { keyword_score: number | null; semantic_score: number | null; hybrid_score: number; chunk_id: string; chunk_index: number };
+  explain?: {
+    keyword_score: number | null;
+    semantic_score: number | null;
+    hybrid_score: number;
+    chunk_id: string;
+    chunk_index: number;
+  };
 }
 
 export interface SearchOutput {
   results: SearchHit[];
   /** With `explain: true`. */
-  explain?: { mode: string; alpha: number | null; keyword_candidates: number; vector_candidates: number; terms: string[] };
+  explain?: {
+    mode: string;
+    alpha: number | null;
+    keyword_candidates: number;
+    vector_candidates: number;
+    terms: string[];
+  };
 }
 
 export interface KbctxDocument {

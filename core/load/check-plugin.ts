@@ -22,21 +22,35 @@ function satisfiesKernel(range: string): boolean | 'invalid' {
 }
 
 export function checkPlugin(value: unknown, from: string): Plugin {
-  const plugin = (value && typeof value === 'object' && 'default' in value ? (value as { default: unknown }).default : value) as Partial<Plugin> | undefined;
-  if (!plugin || typeof plugin !== 'object') throw configError(`plugin ${from}: the module must export a plugin object (export default definePlugin({...}))`);
+  const plugin = (
+    value && typeof value === 'object' && 'default' in value ? (value as { default: unknown }).default : value
+  ) as Partial<Plugin> | undefined;
+  if (!plugin || typeof plugin !== 'object')
+    throw configError(`plugin ${from}: the module must export a plugin object (export default definePlugin({...}))`);
   const where = `plugin ${typeof plugin.name === 'string' ? `'${plugin.name}'` : from}`;
-  if (typeof plugin.name !== 'string' || !NAME.test(plugin.name)) throw configError(`plugin ${from}: \`name\` must be 1-64 lower-case letters, digits, '.', '_', ':' or '-'`);
-  if (typeof plugin.version !== 'string' || plugin.version === '') throw configError(`${where} (${from}): \`version\` must be a string`);
+  if (typeof plugin.name !== 'string' || !NAME.test(plugin.name))
+    throw configError(`plugin ${from}: \`name\` must be 1-64 lower-case letters, digits, '.', '_', ':' or '-'`);
+  if (typeof plugin.version !== 'string' || plugin.version === '')
+    throw configError(`${where} (${from}): \`version\` must be a string`);
   if (typeof plugin.apply !== 'function') throw configError(`${where} (${from}): \`apply\` must be a function`);
   const satisfied = typeof plugin.kbctx === 'string' ? satisfiesKernel(plugin.kbctx) : 'invalid';
-  if (satisfied === 'invalid') throw configError(`${where} (${from}): \`kbctx\` must be a semver range of the kernel API (e.g. "^0.2")`);
+  if (satisfied === 'invalid')
+    throw configError(`${where} (${from}): \`kbctx\` must be a semver range of the kernel API (e.g. "^0.2")`);
   if (!satisfied) {
-    throw configError(`${where} (${from}) needs kbctx ${plugin.kbctx}, but this is kernel API ${KERNEL_API_VERSION}; upgrade the plugin or kbctx`);
+    throw configError(
+      `${where} (${from}) needs kbctx ${plugin.kbctx}, but this is kernel API ${KERNEL_API_VERSION}; upgrade the plugin or kbctx`,
+    );
   }
-  if (plugin.dependencies !== undefined && (!Array.isArray(plugin.dependencies) || plugin.dependencies.some((d) => typeof d !== 'string'))) {
+  if (
+    plugin.dependencies !== undefined &&
+    (!Array.isArray(plugin.dependencies) || plugin.dependencies.some((d) => typeof d !== 'string'))
+  ) {
     throw configError(`${where} (${from}): \`dependencies\` must be a list of plugin names`);
   }
-  if (plugin.optionsSchema !== undefined && (typeof plugin.optionsSchema !== 'object' || plugin.optionsSchema === null)) {
+  if (
+    plugin.optionsSchema !== undefined &&
+    (typeof plugin.optionsSchema !== 'object' || plugin.optionsSchema === null)
+  ) {
     throw configError(`${where} (${from}): \`optionsSchema\` must be a JSON Schema object`);
   }
   return plugin as Plugin;

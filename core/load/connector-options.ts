@@ -16,7 +16,13 @@ const checked = new WeakMap<object, Map<string, Record<string, Table>>>();
 /** Per kernel: the connector types its configured plugins own (for `kbctx config schema`). */
 const sections = new WeakMap<object, Map<string, OwnedSection>>();
 
-export function checkConnectorOptions(kernel: object, plugin: Plugin, tables: ConnectorTables | undefined, configFile: string | null | undefined, baseDir: string): void {
+export function checkConnectorOptions(
+  kernel: object,
+  plugin: Plugin,
+  tables: ConnectorTables | undefined,
+  configFile: string | null | undefined,
+  baseDir: string,
+): void {
   for (const [type, section] of Object.entries(plugin.connectorConfigs ?? {})) {
     const owned = sections.get(kernel) ?? new Map<string, OwnedSection>();
     if (!owned.has(type)) owned.set(type, connectorSection(plugin.name, section));
@@ -41,7 +47,9 @@ export function checkConnectorOptions(kernel: object, plugin: Plugin, tables: Co
 }
 
 /** The checked table of a configured connector of a plugin's type; undefined when no schema checked it. */
-export const checkedConnectorOptions = (kernel: object, type: string, name: string): Table | undefined => checked.get(kernel)?.get(type)?.[name];
+export const checkedConnectorOptions = (kernel: object, type: string, name: string): Table | undefined =>
+  checked.get(kernel)?.get(type)?.[name];
 
 /** The connector types of the plugins applied through the config (not the bundled set's), in apply order. */
-export const configuredConnectorSections = (kernel: object): ReadonlyMap<string, OwnedSection> => sections.get(kernel) ?? new Map();
+export const configuredConnectorSections = (kernel: object): ReadonlyMap<string, OwnedSection> =>
+  sections.get(kernel) ?? new Map();

@@ -15,7 +15,11 @@ export const isImportable = (spec: Exclude<PluginSpec, { kind: 'bundled' }>): bo
   spec.kind !== 'path' || NODE_MODULE.test(spec.file) || path.extname(spec.file) === '';
 
 /** The plugin's module and the file it was imported from (its entry: errors from its timers are attributed by it). */
-export async function importPluginModule(spec: { kind: 'path'; file: string; as: string } | { kind: 'package'; name: string }, baseDir: string, configFile: string | null = null): Promise<{ module: unknown; file: string }> {
+export async function importPluginModule(
+  spec: { kind: 'path'; file: string; as: string } | { kind: 'package'; name: string },
+  baseDir: string,
+  configFile: string | null = null,
+): Promise<{ module: unknown; file: string }> {
   let file: string;
   if (spec.kind === 'path') {
     if (!existsSync(spec.file)) throw missingPluginFile(spec, baseDir, configFile);
@@ -24,12 +28,17 @@ export async function importPluginModule(spec: { kind: 'path'; file: string; as:
     try {
       file = createRequire(path.join(baseDir, 'noop.js')).resolve(spec.name);
     } catch {
-      throw configError(`plugin ${spec.name}: package not found from ${baseDir} (install it with npm, or give a path starting with ./)`);
+      throw configError(
+        `plugin ${spec.name}: package not found from ${baseDir} (install it with npm, or give a path starting with ./)`,
+      );
     }
   }
   try {
     return { module: await import(pathToFileURL(file).href), file };
   } catch (error) {
-    throw configError(`plugin ${spec.kind === 'path' ? spec.as : spec.name}: failed to load: ${(error as Error).message}`, error);
+    throw configError(
+      `plugin ${spec.kind === 'path' ? spec.as : spec.name}: failed to load: ${(error as Error).message}`,
+      error,
+    );
   }
 }

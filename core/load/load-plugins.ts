@@ -21,16 +21,26 @@ export interface PluginsSettings extends TrustSettings {
   entries: readonly (string | object)[];
   options: Readonly<Record<string, Record<string, unknown>>>;
   baseDir: string;
-  /** The config file the list came from (names inline plugin objects in errors); null or absent for the built-in config. */
+  /**
+   * The config file the list came from (names inline plugin objects in errors); null or absent for the built-in config.
+   */
   configFile?: string | null;
-  /** `[connectors.<type>.<name>]` of types the bundled set does not own, as written: checked by the plugin that declares the type. */
+  /**
+   * `[connectors.<type>.<name>]` of types the bundled set does not own, as written: checked by the plugin that declares
+   * the type.
+   */
   connectors?: ConnectorTables;
   /** Sections another plugin serves: checked once every plugin is applied. */
   needs?: PluginsConfig['needs'];
 }
 
 export function applyBundledPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): void {
-  const specs = expandPluginSpecs(settings.entries, bundled.map((p) => p.name), settings.baseDir, settings.configFile ?? null);
+  const specs = expandPluginSpecs(
+    settings.entries,
+    bundled.map((p) => p.name),
+    settings.baseDir,
+    settings.configFile ?? null,
+  );
   const wanted = new Set(specs.filter((s) => s.kind === 'bundled').map((s) => s.name));
   for (const plugin of bundled.filter((p) => wanted.has(p.name))) {
     const checked = checkPlugin(plugin, `bundled ${plugin.name}`);
@@ -44,7 +54,11 @@ export function applyBundledPlugins(kernel: Kernel, bundled: readonly Plugin[], 
 export const hasConfiguredPlugins = (settings: PluginsSettings, bundled: readonly Plugin[]): boolean =>
   configuredSpecs(settings, bundled).length > 0;
 
-export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): Promise<void> {
+export async function applyConfiguredPlugins(
+  kernel: Kernel,
+  bundled: readonly Plugin[],
+  settings: PluginsSettings,
+): Promise<void> {
   const specs = configuredSpecs(settings, bundled);
   if (specs.length === 0) return checkApplied(kernel, bundled, settings);
   // Imported here: a config with only the bundled set never loads the importers, pins or lock file code.
@@ -63,33 +77,58 @@ export async function applyConfiguredPlugins(kernel: Kernel, bundled: readonly P
     const from = spec.kind === 'path' ? spec.file : spec.name;
     const registry = spec.kind === 'path' ? pinned(spec.file, spec.as) : null;
     const { module, file } = await importPluginModule(spec, settings.baseDir, settings.configFile ?? null);
-    imported.push({ plugin: checkPlugin(module, from), from: registry?.from ?? from, origin: registry?.origin ?? spec.kind, entry: file });
+    imported.push({
+      plugin: checkPlugin(module, from),
+      from: registry?.from ?? from,
+      origin: registry?.origin ?? spec.kind,
+      entry: file,
+    });
   }
   await applyInOrder(kernel, imported, settings);
   const resolved = [];
   for (const spec of specs.filter((s) => !isImportable(s))) {
     if (spec.kind !== 'path') continue;
-    resolved.push({ plugin: checkPlugin(await resolvePluginFile(kernel, spec, bundled, { baseDir: settings.baseDir, configFile: settings.configFile ?? null }), spec.file), from: spec.file, origin: spec.kind, entry: spec.file });
+    resolved.push({
+      plugin: checkPlugin(
+        await resolvePluginFile(kernel, spec, bundled, {
+          baseDir: settings.baseDir,
+          configFile: settings.configFile ?? null,
+        }),
+        spec.file,
+      ),
+      from: spec.file,
+      origin: spec.kind,
+      entry: spec.file,
+    });
   }
   await applyInOrder(kernel, resolved, settings);
   checkApplied(kernel, bundled, settings);
 }
 
 /**
- * Config sections another plugin serves (`[tools.script.*]`, `[agents.inline.*]`, `[extensions] modules`)
- * each name what serves it (`PluginsConfig.needs`, written by the config loader): something loaded must
- * provide it; else a config error naming the bundled plugin that would (`"!lua-bridge"` → "needs the plugin lua-bridge").
+ * Config sections another plugin serves (`[tools.script.*]`, `[agents.inline.*]`, `[extensions] modules`) each name
+ * what serves it (`PluginsConfig.needs`, written by the config loader): something loaded must provide it; else a config
+ * error naming the bundled plugin that would (`"!lua-bridge"` → "needs the plugin lua-bridge").
  */
-function requireServedSections(needs: PluginsSettings['needs'], loaded: readonly { declared: readonly string[] }[], bundled: readonly Plugin[]): void {
+function requireServedSections(
+  needs: PluginsSettings['needs'],
+  loaded: readonly { declared: readonly string[] }[],
+  bundled: readonly Plugin[],
+): void {
   for (const { section, provides, why } of needs ?? []) {
     if (loaded.some((p) => p.declared.includes(provides))) continue;
     const provider = bundled.find((p) => p.provides?.includes(provides))?.name;
-    const needed = provider ? `the plugin ${provider}, which is not loaded (plugins drops it with "!${provider}")` : `a plugin providing ${provides}, and none is loaded`;
+    const needed = provider
+      ? `the plugin ${provider}, which is not loaded (plugins drops it with "!${provider}")`
+      : `a plugin providing ${provides}, and none is loaded`;
     throw configError(why ? `${section}: ${why} ${needed}` : `${section} needs ${needed}`);
   }
 }
 
-/** What the config asks of the applied set: every `[plugin.<name>]` names a loaded plugin, every served section has its server. */
+/**
+ * What the config asks of the applied set: every `[plugin.<name>]` names a loaded plugin, every served section has its
+ * server.
+ */
 function checkApplied(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): void {
   checkOptionsNameLoaded(kernel, settings);
   requireServedSections(settings.needs, kernel.applied(), bundled);
@@ -99,17 +138,36 @@ function checkApplied(kernel: Kernel, bundled: readonly Plugin[], settings: Plug
 function checkOptionsNameLoaded(kernel: Kernel, settings: PluginsSettings): void {
   const names = new Set(kernel.applied().map((p) => p.name));
   const unused = Object.keys(settings.options).find((name) => !names.has(name));
-  if (unused !== undefined) throw configError(`plugin.${unused}: no loaded plugin is named '${unused}'; loaded: ${[...names].join(', ')}`);
+  if (unused !== undefined)
+    throw configError(`plugin.${unused}: no loaded plugin is named '${unused}'; loaded: ${[...names].join(', ')}`);
 }
 
-async function applyInOrder(kernel: Kernel, candidates: { plugin: Plugin; from: string; origin: PluginOrigin; entry?: string }[], settings: PluginsSettings): Promise<void> {
+async function applyInOrder(
+  kernel: Kernel,
+  candidates: { plugin: Plugin; from: string; origin: PluginOrigin; entry?: string }[],
+  settings: PluginsSettings,
+): Promise<void> {
   const loaded = new Set(kernel.applied().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {
     checkConnectorOptions(kernel, c.plugin, settings.connectors, settings.configFile, settings.baseDir);
-    await kernel.apply(c.plugin, checkPluginOptions(c.plugin, settings.options[c.plugin.name]), c.origin, c.from, c.entry);
+    await kernel.apply(
+      c.plugin,
+      checkPluginOptions(c.plugin, settings.options[c.plugin.name]),
+      c.origin,
+      c.from,
+      c.entry,
+    );
   }
 }
 
-function configuredSpecs(settings: PluginsSettings, bundled: readonly Plugin[]): Exclude<PluginSpec, { kind: 'bundled' }>[] {
-  return expandPluginSpecs(settings.entries, bundled.map((p) => p.name), settings.baseDir, settings.configFile ?? null).filter((s): s is Exclude<PluginSpec, { kind: 'bundled' }> => s.kind !== 'bundled');
+function configuredSpecs(
+  settings: PluginsSettings,
+  bundled: readonly Plugin[],
+): Exclude<PluginSpec, { kind: 'bundled' }>[] {
+  return expandPluginSpecs(
+    settings.entries,
+    bundled.map((p) => p.name),
+    settings.baseDir,
+    settings.configFile ?? null,
+  ).filter((s): s is Exclude<PluginSpec, { kind: 'bundled' }> => s.kind !== 'bundled');
 }

@@ -5,11 +5,17 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { configError, type KbctxError } from '../domain/errors.ts';
 
-export function missingPluginFile(spec: { file: string; as: string }, baseDir: string, configFile: string | null): KbctxError {
+export function missingPluginFile(
+  spec: { file: string; as: string },
+  baseDir: string,
+  configFile: string | null,
+): KbctxError {
   const rule = `paths are relative to the project folder ${baseDir}, like every path in the config`;
-  const besideConfig = configFile === null || path.isAbsolute(spec.as) ? null : path.resolve(path.dirname(configFile), spec.as);
-  const instead = besideConfig !== null && besideConfig !== spec.file && existsSync(besideConfig)
-    ? `; ${besideConfig} exists: write "./${path.relative(baseDir, besideConfig).split(path.sep).join('/')}"`
-    : '';
+  const besideConfig =
+    configFile === null || path.isAbsolute(spec.as) ? null : path.resolve(path.dirname(configFile), spec.as);
+  const instead =
+    besideConfig !== null && besideConfig !== spec.file && existsSync(besideConfig)
+      ? `; ${besideConfig} exists: write "./${path.relative(baseDir, besideConfig).split(path.sep).join('/')}"`
+      : '';
   return configError(`plugin ${spec.as}: no such file (${spec.file}; ${rule})${instead}`);
 }

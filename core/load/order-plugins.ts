@@ -13,7 +13,9 @@ export function orderPlugins<C extends Candidate>(candidates: readonly C[], alre
   for (const c of candidates) {
     const existing = byName.get(c.plugin.name);
     if (existing || alreadyLoaded.has(c.plugin.name)) {
-      throw configError(`plugin '${c.plugin.name}' is loaded twice (${existing ? existing.from : 'bundled'} and ${c.from}); remove one from plugins`);
+      throw configError(
+        `plugin '${c.plugin.name}' is loaded twice (${existing ? existing.from : 'bundled'} and ${c.from}); remove one from plugins`,
+      );
     }
     byName.set(c.plugin.name, c);
   }
@@ -22,12 +24,14 @@ export function orderPlugins<C extends Candidate>(candidates: readonly C[], alre
   const visit = (c: C, path: string[]): void => {
     const name = c.plugin.name;
     if (state.get(name) === 'done') return;
-    if (state.get(name) === 'visiting') throw configError(`plugin dependency cycle: ${[...path.slice(path.indexOf(name)), name].join(' → ')}`);
+    if (state.get(name) === 'visiting')
+      throw configError(`plugin dependency cycle: ${[...path.slice(path.indexOf(name)), name].join(' → ')}`);
     state.set(name, 'visiting');
     for (const dep of c.plugin.dependencies ?? []) {
       const target = byName.get(dep);
       if (target) visit(target, [...path, name]);
-      else if (!alreadyLoaded.has(dep)) throw configError(`plugin '${name}' needs '${dep}', which is not loaded (add it to plugins)`);
+      else if (!alreadyLoaded.has(dep))
+        throw configError(`plugin '${name}' needs '${dep}', which is not loaded (add it to plugins)`);
     }
     state.set(name, 'done');
     ordered.push(c);

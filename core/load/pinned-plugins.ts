@@ -17,11 +17,15 @@ export interface TrustSettings {
 
 export type PinnedOrigin = { origin: 'registry'; from: string } | null;
 
-/** A checker for plugin files; reads the lock file on first use. Throws config_error for an untrusted or changed file. */
+/**
+ * A checker for plugin files; reads the lock file on first use. Throws config_error for an untrusted or changed file.
+ */
 export function pinChecker(settings: TrustSettings): (file: string, as: string) => PinnedOrigin {
   let pins: PluginPin[] | undefined;
   return (file, as) => {
-    pins ??= settings.lockFile ? [...readPluginLock(settings.lockFile, settings.baseDir ?? process.cwd()).values()] : [];
+    pins ??= settings.lockFile
+      ? [...readPluginLock(settings.lockFile, settings.baseDir ?? process.cwd()).values()]
+      : [];
     const pin = pins.find((p) => p.file === file);
     if (pin) return verified(pin, file);
     if (file.endsWith('.lua')) return null;
@@ -40,7 +44,10 @@ function verified(pin: PluginPin, file: string): PinnedOrigin {
   try {
     actual = sha256Plugin(file);
   } catch (error) {
-    throw configError(`plugin '${pin.name}' (registry '${pin.registry}', ${pin.path}): cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, error);
+    throw configError(
+      `plugin '${pin.name}' (registry '${pin.registry}', ${pin.path}): cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      error,
+    );
   }
   const at = pin.commit ? ` at commit ${pin.commit.slice(0, 7)}` : '';
   if (actual !== pin.sha256) {

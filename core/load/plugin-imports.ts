@@ -21,8 +21,14 @@ const EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json'];
 
 export const isModuleFile = (file: string): boolean => MODULE.test(file);
 
-/** Files outside `folder` that `modules` (files of the folder, with their bytes) import, directly or through each other, with their bytes. */
-export function importedOutside(folder: string, modules: readonly { file: string; bytes: Buffer }[]): Map<string, Buffer> {
+/**
+ * Files outside `folder` that `modules` (files of the folder, with their bytes) import, directly or through each other,
+ * with their bytes.
+ */
+export function importedOutside(
+  folder: string,
+  modules: readonly { file: string; bytes: Buffer }[],
+): Map<string, Buffer> {
   const root = realpathSync(folder);
   const outside = new Map<string, Buffer>();
   const queue = [...modules];
@@ -56,7 +62,10 @@ function resolveFile(specifier: string, from: string): string[] {
   else return [];
   if (target.split(path.sep).includes('node_modules')) return [];
   if (isFile(target)) return [realpath(target)];
-  const candidates = [...EXTENSIONS.map((e) => `${target}${e}`), ...EXTENSIONS.map((e) => path.join(target, `index${e}`))];
+  const candidates = [
+    ...EXTENSIONS.map((e) => `${target}${e}`),
+    ...EXTENSIONS.map((e) => path.join(target, `index${e}`)),
+  ];
   return candidates.filter(isFile).map(realpath);
 }
 

@@ -19,7 +19,10 @@ export interface PluginPin {
   registry: string;
   /** The entry file inside the registry (`plugins/acme/index.ts`). */
   path: string;
-  /** The entry file's absolute path, as the config's `plugins` list resolves it (written relative to the project: toConfigPath). */
+  /**
+   * The entry file's absolute path, as the config's `plugins` list resolves it (written relative to the project:
+   * toConfigPath).
+   */
   file: string;
   /** The registry's commit when trusted; null for a registry that is a plain folder. */
   commit: string | null;
@@ -53,9 +56,10 @@ export function sha256Plugin(entryFile: string): string {
       } else if (entry.isSymbolicLink()) {
         // Its target's name, and the bytes of a file it leads to (a linked entry or helper counts as changed too).
         const target = statSync(full, { throwIfNoEntry: false });
-        lines.push(`${rel}\0link:${sha256Hex(readlinkSync(full))}${target?.isFile() ? `:${sha256Hex(read(full))}` : ''}\n`);
-      }
-      else if (entry.isFile()) lines.push(`${rel}\0${sha256Hex(read(full))}\n`);
+        lines.push(
+          `${rel}\0link:${sha256Hex(readlinkSync(full))}${target?.isFile() ? `:${sha256Hex(read(full))}` : ''}\n`,
+        );
+      } else if (entry.isFile()) lines.push(`${rel}\0${sha256Hex(read(full))}\n`);
     }
   };
   statSync(entryFile); // a missing entry fails here, naming it (the walk below reads it with the rest)
@@ -67,33 +71,66 @@ export function sha256Plugin(entryFile: string): string {
   return sha256Hex(lines.sort().join(''));
 }
 
-/** The pins of a lock file by plugin name (empty when there is no lock file); `file`s resolve against `baseDir`, the config root. */
+/**
+ * The pins of a lock file by plugin name (empty when there is no lock file); `file`s resolve against `baseDir`, the
+ * config root.
+ */
 export function readPluginLock(lockFile: string, baseDir: string): Map<string, PluginPin> {
   if (!existsSync(lockFile)) return new Map();
   let tree: Record<string, unknown>;
   try {
     tree = parseToml(readFileSync(lockFile, 'utf8'));
   } catch (error) {
-    throw configError(`${lockFile}: not valid TOML (${(error as Error).message.split('\n')[0]}); delete it and trust the registry plugins again`, error);
+    throw configError(
+      `${lockFile}: not valid TOML (${(error as Error).message.split('\n')[0]}); delete it and trust the registry plugins again`,
+      error,
+    );
   }
   const pins = new Map<string, PluginPin>();
   for (const [name, raw] of Object.entries((tree['plugins'] ?? {}) as Record<string, Record<string, unknown>>)) {
     const { registry, path, file, commit, sha256 } = raw;
-    if (typeof registry !== 'string' || typeof path !== 'string' || typeof file !== 'string' || typeof sha256 !== 'string') {
-      throw configError(`${lockFile}: plugins.${name} needs registry, path, file and sha256; trust it again with \`kbctx registry add plugins/${name} --trust\``);
+    if (
+      typeof registry !== 'string' ||
+      typeof path !== 'string' ||
+      typeof file !== 'string' ||
+      typeof sha256 !== 'string'
+    ) {
+      throw configError(
+        `${lockFile}: plugins.${name} needs registry, path, file and sha256; trust it again with \`kbctx registry add plugins/${name} --trust\``,
+      );
     }
-    pins.set(name, { name, registry, path, file: resolvePluginPath(file, baseDir), commit: typeof commit === 'string' ? commit : null, sha256 });
+    pins.set(name, {
+      name,
+      registry,
+      path,
+      file: resolvePluginPath(file, baseDir),
+      commit: typeof commit === 'string' ? commit : null,
+      sha256,
+    });
   }
   return pins;
 }
 
-/** The lock file's text for these pins, sorted by name; each `file` relative to `baseDir` (the config root) when inside it. */
+/**
+ * The lock file's text for these pins, sorted by name; each `file` relative to `baseDir` (the config root) when inside
+ * it.
+ */
 export function formatPluginLock(pins: Iterable<PluginPin>, baseDir: string): string {
   const tables = Object.fromEntries(
     [...pins]
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((p) => [p.name, { registry: p.registry, path: p.path, file: toConfigPath(p.file, baseDir), ...(p.commit ? { commit: p.commit } : {}), sha256: p.sha256 }]),
+      .map((p) => [
+        p.name,
+        {
+          registry: p.registry,
+          path: p.path,
+          file: toConfigPath(p.file, baseDir),
+          ...(p.commit ? { commit: p.commit } : {}),
+          sha256: p.sha256,
+        },
+      ]),
   );
-  const header = '# Registry plugins trusted to run with full rights (`kbctx registry add plugins/<name> --trust`).\n# kbctx refuses to load one whose files (its folder) no longer have this sha256. Written by kbctx.\n\n';
+  const header =
+    '# Registry plugins trusted to run with full rights (`kbctx registry add plugins/<name> --trust`).\n# kbctx refuses to load one whose files (its folder) no longer have this sha256. Written by kbctx.\n\n';
   return `${header}${stringify({ plugins: tables })}\n`;
 }

@@ -11,7 +11,8 @@ let ajv: Ajv | undefined;
 
 /** No options written and nothing in the schema that could fail or fill `{}`: ajv (~50 ms to import) is not needed. */
 const trivially = (schema: Record<string, unknown>, raw: Record<string, unknown> | undefined): boolean =>
-  (raw === undefined || Object.keys(raw).length === 0) && !/"(required|default|minProperties|not|anyOf|oneOf|allOf|if)"/.test(JSON.stringify(schema));
+  (raw === undefined || Object.keys(raw).length === 0) &&
+  !/"(required|default|minProperties|not|anyOf|oneOf|allOf|if)"/.test(JSON.stringify(schema));
 
 export function checkPluginOptions(plugin: Plugin, raw: Record<string, unknown> | undefined): Record<string, unknown> {
   const options = structuredClone(raw ?? {});
@@ -21,7 +22,9 @@ export function checkPluginOptions(plugin: Plugin, raw: Record<string, unknown> 
   try {
     validate = ajv.compile(plugin.optionsSchema);
   } catch (error) {
-    throw configError(`plugin '${plugin.name}': its optionsSchema is not a valid JSON Schema: ${(error as Error).message}`);
+    throw configError(
+      `plugin '${plugin.name}': its optionsSchema is not a valid JSON Schema: ${(error as Error).message}`,
+    );
   }
   if (!validate(options)) {
     const lines = (validate.errors ?? []).map((e) => `  - ${describe(plugin.name, e)}`);
@@ -32,7 +35,9 @@ export function checkPluginOptions(plugin: Plugin, raw: Record<string, unknown> 
 
 function describe(name: string, error: ErrorObject): string {
   const at = ['plugin', name, ...error.instancePath.split('/').filter(Boolean)].join('.');
-  if (error.keyword === 'additionalProperties') return `${at}.${String((error.params as { additionalProperty: string }).additionalProperty)} is not a known key`;
-  if (error.keyword === 'required') return `${at}.${String((error.params as { missingProperty: string }).missingProperty)} is required`;
+  if (error.keyword === 'additionalProperties')
+    return `${at}.${String((error.params as { additionalProperty: string }).additionalProperty)} is not a known key`;
+  if (error.keyword === 'required')
+    return `${at}.${String((error.params as { missingProperty: string }).missingProperty)} is required`;
   return `${at} ${error.message ?? 'is invalid'}`;
 }

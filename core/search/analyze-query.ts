@@ -1,5 +1,5 @@
-// Turns a natural-language query into search terms: Unicode word tokens (as FTS5's unicode61
-// tokenizer cuts them, after CJK segmentation as at index time), diacritics folded, stop words dropped, deduplicated by Porter stem (the same
+// Turns a natural-language query into search terms: Unicode word tokens (as FTS5's unicode61 tokenizer cuts them, after
+// CJK segmentation as at index time), diacritics folded, stop words dropped, deduplicated by Porter stem (the same
 // stemmer FTS5's `porter` tokenizer applies, so stems match the index vocabulary).
 import { stemmer } from 'stemmer';
 import { hasCjk, segmentCjk } from './segment-cjk.ts';
@@ -18,7 +18,10 @@ export function foldToken(token: string): string {
   // FTS5's remove_diacritics folds Latin letters only: CJK tokens (kana voicing marks, Hangul syllables,
   // which NFKD would split into jamo) must reach the index as they are.
   if (hasCjk(token)) return token.normalize('NFC').toLowerCase();
-  return token.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return token
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** Word tokens of `text`, CJK runs segmented into words first (segment-cjk.ts, as at index time). */

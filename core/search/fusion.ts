@@ -36,7 +36,11 @@ export interface FusedResult {
 
 export const DEFAULT_RRF_K = 60;
 
-export function fuse(keyword: readonly FusionCandidate[], vector: readonly FusionCandidate[], params: FusionParams): FusedResult[] {
+export function fuse(
+  keyword: readonly FusionCandidate[],
+  vector: readonly FusionCandidate[],
+  params: FusionParams,
+): FusedResult[] {
   const alpha = Math.min(1, Math.max(0, params.alpha));
   const k = params.rrfK ?? DEFAULT_RRF_K;
   const scaleList = params.normalize === 'minmax' ? minMax : clamped;

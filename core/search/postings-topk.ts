@@ -93,8 +93,15 @@ function seek(ids: Int32Array, from: number, target: number): number {
 }
 
 /** The best `k` groups, each scored by its best row. `allow` (by group) filters before the cut. */
-export function topGroups(rows: RowStats, terms: readonly ScoredTerm[], k: number, allow?: (group: number) => boolean): TopGroupsResult {
-  const order = terms.map((_, i) => i).sort((a, b) => terms[a]!.idf * terms[a]!.bounds.max - terms[b]!.idf * terms[b]!.bounds.max);
+export function topGroups(
+  rows: RowStats,
+  terms: readonly ScoredTerm[],
+  k: number,
+  allow?: (group: number) => boolean,
+): TopGroupsResult {
+  const order = terms
+    .map((_, i) => i)
+    .sort((a, b) => terms[a]!.idf * terms[a]!.bounds.max - terms[b]!.idf * terms[b]!.bounds.max);
   const n = order.length;
   const ids = order.map((i) => terms[i]!.postings.ids);
   const freqs = order.map((i) => terms[i]!.postings.freqs);
@@ -176,7 +183,12 @@ export function topGroups(rows: RowStats, terms: readonly ScoredTerm[], k: numbe
  * real rows, so the heap stays correct, and θ starts near its final value instead of at zero (a row
  * met again later changes nothing). Returns the rows scored.
  */
-function seed(rows: RowStats, terms: readonly ScoredTerm[], heap: GroupHeap, allow: ((group: number) => boolean) | undefined): number {
+function seed(
+  rows: RowStats,
+  terms: readonly ScoredTerm[],
+  heap: GroupHeap,
+  allow: ((group: number) => boolean) | undefined,
+): number {
   const strongest = [...terms].sort((a, b) => b.idf * b.bounds.max - a.idf * a.bounds.max).slice(0, SEED_TERMS);
   let scored = 0;
   for (const term of strongest) {
@@ -200,7 +212,8 @@ function exactScore(rows: RowStats, terms: readonly ScoredTerm[], row: number): 
   let score = 0;
   for (const term of terms) {
     const p = seek(term.postings.ids, 0, row);
-    if (term.postings.ids[p] === row) score += term.idf * bm25TermFactor(term.postings.freqs[p]!, rows.lengths[row]!, rows.avgLength);
+    if (term.postings.ids[p] === row)
+      score += term.idf * bm25TermFactor(term.postings.freqs[p]!, rows.lengths[row]!, rows.avgLength);
   }
   return score;
 }
@@ -244,7 +257,8 @@ class GroupHeap {
 
   private findMin(): GroupHit | null {
     let min: GroupHit | null = null;
-    for (const hit of this.slots.values()) if (min === null || hit.score < min.score || (hit.score === min.score && hit.group > min.group)) min = hit;
+    for (const hit of this.slots.values())
+      if (min === null || hit.score < min.score || (hit.score === min.score && hit.group > min.group)) min = hit;
     return min;
   }
 }

@@ -17,7 +17,11 @@ export function parseSince(value: string, now: Date = new Date(), parameter = 's
   }
   if (DATE.test(text) || DATE_TIME.test(text)) {
     // A date-time without an offset is read as UTC, like every stored updated_at.
-    const iso = DATE.test(text) ? `${text}T00:00:00Z` : /(Z|[+-]\d{2}:?\d{2})$/i.test(text) ? text.replace(' ', 'T') : `${text.replace(' ', 'T')}Z`;
+    const iso = DATE.test(text)
+      ? `${text}T00:00:00Z`
+      : /(Z|[+-]\d{2}:?\d{2})$/i.test(text)
+        ? text.replace(' ', 'T')
+        : `${text.replace(' ', 'T')}Z`;
     const time = Date.parse(iso);
     if (Number.isFinite(time)) return new Date(time).toISOString();
   }

@@ -22,7 +22,8 @@ export function makeSnippet(text: string, stems: ReadonlySet<string>, length = 2
     while (j + 1 < hits.length && hits[j + 1]!.end - start <= length) j++;
     const distinct = new Set(hits.slice(i, j + 1).map((h) => h.stem)).size;
     const count = j - i + 1;
-    if (distinct > best.distinct || (distinct === best.distinct && count > best.count)) best = { from: i, to: j, distinct, count };
+    if (distinct > best.distinct || (distinct === best.distinct && count > best.count))
+      best = { from: i, to: j, distinct, count };
   }
   const first = hits[best.from]!.at;
   const last = hits[best.to]!.end;
@@ -34,12 +35,17 @@ export function makeSnippet(text: string, stems: ReadonlySet<string>, length = 2
 const patterns = new Map<string, RegExp>();
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
-/** Words of `flat` whose stem is in `stems`. A plain literal alternation (no lookbehind, no `u` flag) is several times faster; word boundaries are checked by hand. */
+/**
+ * Words of `flat` whose stem is in `stems`. A plain literal alternation (no lookbehind, no `u` flag) is several times
+ * faster; word boundaries are checked by hand.
+ */
 function findHits(flat: string, stems: ReadonlySet<string>): { at: number; end: number; stem: string }[] {
   const key = [...stems].sort().join(' ');
   let pattern = patterns.get(key);
   if (!pattern) {
-    const prefixes = [...new Set([...stems].map((s) => (s.length > 1 ? s.slice(0, -1) : s)))].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const prefixes = [...new Set([...stems].map((s) => (s.length > 1 ? s.slice(0, -1) : s)))].map((p) =>
+      p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    );
     pattern = new RegExp(prefixes.join('|'), 'gi');
     if (patterns.size > 1000) patterns.clear();
     patterns.set(key, pattern);

@@ -11,7 +11,13 @@ export interface RowScore {
  * The k rows of `matrix` (n × dims, row-major) with the highest dot product with `query`, best first.
  * `rows`, when given, restricts the scan to those row indexes (a pre-filter, applied before the cut).
  */
-export function exactTopK(matrix: Float32Array, dims: number, query: Float32Array, k: number, rows?: ArrayLike<number>): RowScore[] {
+export function exactTopK(
+  matrix: Float32Array,
+  dims: number,
+  query: Float32Array,
+  k: number,
+  rows?: ArrayLike<number>,
+): RowScore[] {
   const n = rows ? rows.length : Math.floor(matrix.length / dims);
   const heapRows = new Int32Array(k);
   const heapScores = new Float64Array(k);

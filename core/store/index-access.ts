@@ -19,11 +19,20 @@ export interface IndexAccessCheck {
  * Throws KbctxError `unavailable`: no index and not `create` ("run `kbctx sync all`"), or a writer on
  * an index it cannot write (naming the folder and what needs write access).
  */
-export function checkIndexAccess(target: string, folders: readonly string[], access: IndexAccess = 'create', files = 'its files'): IndexAccessCheck {
+export function checkIndexAccess(
+  target: string,
+  folders: readonly string[],
+  access: IndexAccess = 'create',
+  files = 'its files',
+): IndexAccessCheck {
   const exists = existsSync(target);
   if (!exists) underAFile(target);
   if (!exists && access !== 'create') {
-    throw new KbctxError('unavailable', `no index at ${target}; run \`kbctx sync all\` to create it (or check [db] path and -c)`, { details: { index: 'missing' } });
+    throw new KbctxError(
+      'unavailable',
+      `no index at ${target}; run \`kbctx sync all\` to create it (or check [db] path and -c)`,
+      { details: { index: 'missing' } },
+    );
   }
   const readOnly = [...folders, ...(exists ? [target] : [])].map(notWritable).find((why) => why !== null) ?? null;
   if (readOnly === null || access === 'read') return { exists, readOnly };
@@ -39,7 +48,8 @@ export function checkIndexAccess(target: string, folders: readonly string[], acc
 function underAFile(target: string): void {
   for (let dir = path.dirname(target); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     if (!existsSync(dir)) continue;
-    if (!statSync(dir).isDirectory()) throw configError(`cannot use the index at ${target}: ${dir} is a file, not a folder`);
+    if (!statSync(dir).isDirectory())
+      throw configError(`cannot use the index at ${target}: ${dir} is a file, not a folder`);
     return;
   }
 }

@@ -21,9 +21,11 @@ export interface StoreSelection {
  * none is a config_error naming the engine and the loaded store plugins.
  */
 export function deferredStore(kernel: Kernel, options: StoreOptions, selection: StoreSelection): OpenedStore {
-  if (!selection.applyConfigured && !kernel.hooks.createStore.get(options.engine)?.isUsed()) throw noStorePlugin(kernel, options.engine, selection.bundled);
+  if (!selection.applyConfigured && !kernel.hooks.createStore.get(options.engine)?.isUsed())
+    throw noStorePlugin(kernel, options.engine, selection.bundled);
   let opened: OpenedStore | undefined;
-  const now = (): OpenedStore => (opened ??= openStore(kernel, { ...options, access: selection.access?.() ?? options.access }, selection));
+  const now = (): OpenedStore =>
+    (opened ??= openStore(kernel, { ...options, access: selection.access?.() ?? options.access }, selection));
   return {
     store: onFirstUse(() => now().store),
     locks: onFirstUse(() => now().locks),
@@ -36,7 +38,10 @@ export function deferredStore(kernel: Kernel, options: StoreOptions, selection: 
   };
 }
 
-/** An object that opens its target when a property is first read (closing one never opened does nothing); methods stay bound to it. */
+/**
+ * An object that opens its target when a property is first read (closing one never opened does nothing); methods stay
+ * bound to it.
+ */
 function onFirstUse<T extends object>(open: () => T): T {
   let target: T | undefined;
   const bound = new Map<PropertyKey, unknown>();
@@ -59,11 +64,19 @@ export function openStore(kernel: Kernel, options: StoreOptions, selection: Stor
   if (opened) return opened;
   const { applyConfigured } = selection;
   if (!applyConfigured) throw noStorePlugin(kernel, options.engine, selection.bundled);
-  const opening = applyConfigured().then(() => openWith(kernel, options) ?? Promise.reject(noStorePlugin(kernel, options.engine, selection.bundled)));
+  const opening = applyConfigured().then(
+    () => openWith(kernel, options) ?? Promise.reject(noStorePlugin(kernel, options.engine, selection.bundled)),
+  );
   let real: OpenedStore | undefined;
-  void opening.then((o) => (real = o), () => undefined);
+  void opening.then(
+    (o) => (real = o),
+    () => undefined,
+  );
   return {
-    store: lazyStore(opening.then((o) => o.store), options.url ?? options.path),
+    store: lazyStore(
+      opening.then((o) => o.store),
+      options.url ?? options.path,
+    ),
     locks: lazyLocks(opening),
     get label() {
       return real?.label ?? options.engine;
@@ -77,9 +90,13 @@ function openWith(kernel: Kernel, options: StoreOptions): OpenedStore | undefine
 }
 
 function noStorePlugin(kernel: Kernel, engine: string, bundled: Readonly<Record<string, string>>): KbctxError {
-  const loaded = [...kernel.tappedKeys('createStore')].flatMap(([key, plugins]) => plugins.map((plugin) => `${plugin} (${key})`));
+  const loaded = [...kernel.tappedKeys('createStore')].flatMap(([key, plugins]) =>
+    plugins.map((plugin) => `${plugin} (${key})`),
+  );
   const plugin = bundled[engine];
-  const why = plugin ? `the store plugin ${plugin} provides it and is not loaded (check plugins in the config)` : 'no loaded plugin provides this store engine';
+  const why = plugin
+    ? `the store plugin ${plugin} provides it and is not loaded (check plugins in the config)`
+    : 'no loaded plugin provides this store engine';
   return configError(`db.engine = "${engine}": ${why}; loaded store plugins: ${loaded.join(', ') || 'none'}`);
 }
 

@@ -39,7 +39,10 @@ export interface KeywordQuery {
 }
 
 /** The fields of a document a search result shows (no body: results never need it). */
-export type DocumentHead = Pick<StoredDocument, 'id' | 'source' | 'connector' | 'sourceId' | 'sourceUrl' | 'title' | 'updatedAt'>;
+export type DocumentHead = Pick<
+  StoredDocument,
+  'id' | 'source' | 'connector' | 'sourceId' | 'sourceUrl' | 'title' | 'updatedAt'
+>;
 
 export interface KeywordHit {
   document: DocumentHead;
@@ -149,7 +152,9 @@ export interface IntegrityReport {
   ftsRows: number;
   documentsWithoutChunks: number;
   orphanEmbeddings: number;
-  /** Approximate vector indexes of spaces large enough to use one: fresh, stale (rebuilt at the next use) or missing. */
+  /**
+   * Approximate vector indexes of spaces large enough to use one: fresh, stale (rebuilt at the next use) or missing.
+   */
   vectorIndexes?: { model: string; dims: number; vectors: number; state: 'fresh' | 'stale' | 'missing' }[];
 }
 
@@ -225,7 +230,10 @@ export interface Store {
 
   getDocument(id: string): Promise<StoredDocument | null>;
   getChunks(documentId: string): Promise<Chunk[]>;
-  /** Documents in insertion order after position `after` (0: from the start), at most `limit`; `last` is the position to continue from. */
+  /**
+   * Documents in insertion order after position `after` (0: from the start), at most `limit`; `last` is the position to
+   * continue from.
+   */
   listDocuments(after: number, limit: number): Promise<{ documents: DocumentHead[]; last: number | null }>;
   keywordSearch(query: KeywordQuery): Promise<KeywordResult>;
 
@@ -239,7 +247,11 @@ export interface Store {
    * Chunks with no current embedding in `space` (none, another model or dims, or an older content
    * hash), ordered by rowid, starting after `afterRowid`. `dims` null: any dims of the model count.
    */
-  pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]>;
+  pendingEmbeddings(
+    space: { model: string; dims: number | null },
+    afterRowid: number,
+    limit: number,
+  ): Promise<PendingChunk[]>;
   countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number>;
   /**
    * Optional (ADR 0126): like pendingEmbeddings, but leases the chunks it returns to `claim.owner`
@@ -248,12 +260,24 @@ export interface Store {
    * other processes or replicas see it: two embedders never compute the same chunk. A store without
    * it is embedded through pendingEmbeddings, with no such guarantee.
    */
-  claimPendingEmbeddings?(space: { model: string; dims: number | null }, afterRowid: number, limit: number, claim: EmbeddingClaim): Promise<PendingChunk[]>;
-  /** Ends every lease of `owner` (done, or giving up); also drops expired leases. Required with claimPendingEmbeddings. */
+  claimPendingEmbeddings?(
+    space: { model: string; dims: number | null },
+    afterRowid: number,
+    limit: number,
+    claim: EmbeddingClaim,
+  ): Promise<PendingChunk[]>;
+  /**
+   * Ends every lease of `owner` (done, or giving up); also drops expired leases. Required with claimPendingEmbeddings.
+   */
   releaseEmbeddingClaims?(owner: string): Promise<void>;
-  /** Stores vectors (one transaction); chunks deleted or changed since they were read are skipped. Returns rows written. */
+  /**
+   * Stores vectors (one transaction); chunks deleted or changed since they were read are skipped. Returns rows written.
+   */
   writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number>;
-  /** Stores vectors by chunk id (`kbctx migrate`); rows whose chunk is missing or has another content hash are skipped. Returns rows written. */
+  /**
+   * Stores vectors by chunk id (`kbctx migrate`); rows whose chunk is missing or has another content hash are skipped.
+   * Returns rows written.
+   */
   importEmbeddings(rows: readonly StoredEmbedding[]): Promise<number>;
   /** Every stored embedding, one at a time (memory bounded). */
   iterateEmbeddings(): AsyncIterable<StoredEmbedding>;
@@ -264,7 +288,11 @@ export interface Store {
   /** Cosine top-k over the vectors of one space, best chunk per document, best first (ties by id). */
   vectorSearch(query: VectorQuery): Promise<VectorResult>;
   /** Best cosine per document (over its chunks' vectors in `space`); documents without vectors are left out. */
-  documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Promise<Map<string, number>>;
+  documentVectorScores(
+    vector: Float32Array,
+    space: EmbeddingSpace,
+    documentIds: readonly string[],
+  ): Promise<Map<string, number>>;
   /** Brings the approximate index of `space` in step with the stored vectors. */
   refreshVectorIndex(space: EmbeddingSpace): Promise<VectorIndexReport>;
 
@@ -297,8 +325,15 @@ export type ReleaseLock = () => void;
  * (sync-lock.ts); PostgreSQL: session advisory locks, so replicas on different hosts exclude each other.
  */
 export interface ConnectorLocks {
-  /** Takes the connector's lock for `owner` ("kbctx sync", "kbctx serve"); throws KbctxError `conflict` naming the holder. */
+  /**
+   * Takes the connector's lock for `owner` ("kbctx sync", "kbctx serve"); throws KbctxError `conflict` naming the
+   * holder.
+   */
   acquire(label: string, owner: string): Promise<ReleaseLock>;
   /** Like acquire, but while another holds the lock waits (up to `timeoutMs`), calling `onWait` once. */
-  wait(label: string, owner: string, options: { timeoutMs: number; onWait?: ((message: string) => void) | undefined }): Promise<ReleaseLock>;
+  wait(
+    label: string,
+    owner: string,
+    options: { timeoutMs: number; onWait?: ((message: string) => void) | undefined },
+  ): Promise<ReleaseLock>;
 }

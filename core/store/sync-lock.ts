@@ -18,8 +18,9 @@ let processToken: string | undefined;
 /** Drawn on the first lock (node:crypto is not loaded by commands that take none). */
 const token = (): string => (processToken ??= process.getBuiltinModule('node:crypto').randomUUID());
 
-
-/** Takes the connector's lock for `owner` ("kbctx sync", "kbctx serve"); throws KbctxError `conflict` naming the holder. */
+/**
+ * Takes the connector's lock for `owner` ("kbctx sync", "kbctx serve"); throws KbctxError `conflict` naming the holder.
+ */
 export function lockConnector(dbPath: string, label: string, owner: string): ReleaseLock {
   const dir = path.join(path.dirname(dbPath), 'locks');
   mkdirSync(dir, { recursive: true });
@@ -27,7 +28,15 @@ export function lockConnector(dbPath: string, label: string, owner: string): Rel
   for (let attempt = 0; attempt < 2; attempt++) {
     // Written aside, then hard-linked into place: the lock never exists without its content.
     const draft = `${file}.${process.pid}`;
-    writeFileSync(draft, JSON.stringify({ pid: process.pid, token: token(), owner, started_at: new Date().toISOString() } satisfies LockFile));
+    writeFileSync(
+      draft,
+      JSON.stringify({
+        pid: process.pid,
+        token: token(),
+        owner,
+        started_at: new Date().toISOString(),
+      } satisfies LockFile),
+    );
     try {
       linkSync(draft, file);
       rmSync(draft, { force: true });
@@ -66,7 +75,12 @@ function readHolder(file: string): LockFile | null {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockFile>;
     return typeof parsed.pid === 'number'
-      ? { pid: parsed.pid, token: String(parsed.token), owner: String(parsed.owner), started_at: String(parsed.started_at) }
+      ? {
+          pid: parsed.pid,
+          token: String(parsed.token),
+          owner: String(parsed.owner),
+          started_at: String(parsed.started_at),
+        }
       : null;
   } catch {
     return null;

@@ -22,7 +22,9 @@ export function checkShape(input: unknown): void {
     const { value, depth } = stack.pop()!;
     if (value === null || typeof value !== 'object') continue;
     if (depth > MAX_PARAM_DEPTH) {
-      throw badRequest(`parameters are nested more than ${MAX_PARAM_DEPTH} levels deep; flatten the input`, { limit: MAX_PARAM_DEPTH });
+      throw badRequest(`parameters are nested more than ${MAX_PARAM_DEPTH} levels deep; flatten the input`, {
+        limit: MAX_PARAM_DEPTH,
+      });
     }
     if (!Array.isArray(value)) checkKeys(value as Record<string, unknown>);
     for (const child of Object.values(value as Record<string, unknown>)) {
@@ -33,13 +35,19 @@ export function checkShape(input: unknown): void {
 
 function checkKeys(value: Record<string, unknown>): void {
   for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key)) throw badRequest(`parameter key '${key}' is not accepted (it could change an object's prototype); rename it`, { parameter: key });
+    if (FORBIDDEN_KEYS.has(key))
+      throw badRequest(`parameter key '${key}' is not accepted (it could change an object's prototype); rename it`, {
+        parameter: key,
+      });
   }
 }
 
 /** Throws bad_request naming the parameter when a string is longer than `limit`. */
 export function checkLength(name: string, value: string, limit: number = MAX_STRING_PARAM_CHARS): void {
   if (value.length > limit) {
-    throw badRequest(`parameter '${name}' is ${value.length} characters long; the limit is ${limit}`, { parameter: name, limit });
+    throw badRequest(`parameter '${name}' is ${value.length} characters long; the limit is ${limit}`, {
+      parameter: name,
+      limit,
+    });
   }
 }

@@ -34,7 +34,18 @@ export interface ParamSpec {
 
 export interface JsonSchemaObject {
   type: 'object';
-  properties: Record<string, { type: ParamType; description?: string; default?: unknown; enum?: unknown[]; properties?: Record<string, unknown>; maxLength?: number; [keyword: string]: unknown }>;
+  properties: Record<
+    string,
+    {
+      type: ParamType;
+      description?: string;
+      default?: unknown;
+      enum?: unknown[];
+      properties?: Record<string, unknown>;
+      maxLength?: number;
+      [keyword: string]: unknown;
+    }
+  >;
   required?: string[];
   [keyword: string]: unknown;
 }
@@ -67,7 +78,11 @@ export function toJsonSchema(params: readonly ParamSpec[]): JsonSchemaObject {
  * checked after defaults are applied. Unknown keys pass through unless the schema forbids them; null
  * is absent.
  */
-export function validateParams(params: readonly ParamSpec[], input: unknown, declared?: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function validateParams(
+  params: readonly ParamSpec[],
+  input: unknown,
+  declared?: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw badRequest('parameters must be a JSON object');
   }
@@ -83,7 +98,8 @@ export function validateParams(params: readonly ParamSpec[], input: unknown, dec
     checkDeclaredBounds(params, out);
     const whole = declaredValidator(declared);
     if (whole(out)) return out;
-    // The last error is the outermost keyword that failed (`anyOf`, not its first branch's fault); the first names the cause.
+    // The last error is the outermost keyword that failed (`anyOf`, not its first branch's fault); the first names the
+    // cause.
     const errors = whole.errors!;
     throw describeError(errors.at(-1)!, out, errors.length > 1 ? describeError(errors[0]!, out).message : undefined);
   }
@@ -97,7 +113,10 @@ export function validateParams(params: readonly ParamSpec[], input: unknown, dec
   return out;
 }
 
-/** A declared schema's string parameters without their own `maxLength` still get MAX_STRING_PARAM_CHARS, checked before ajv reads them. */
+/**
+ * A declared schema's string parameters without their own `maxLength` still get MAX_STRING_PARAM_CHARS, checked before
+ * ajv reads them.
+ */
 function checkDeclaredBounds(params: readonly ParamSpec[], out: Record<string, unknown>): void {
   for (const p of params) {
     const value = out[p.name];
@@ -122,7 +141,8 @@ function plainError(params: readonly ParamSpec[], out: Record<string, unknown>):
     const at = `/${p.name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
     const wrongType: ParamError = { keyword: 'type', instancePath: at, params: { type: p.type } };
     if (p.type !== 'string' && !hasType(p.type, value)) return wrongType;
-    if (p.enum && !p.enum.some((v) => v === value)) return { keyword: 'enum', instancePath: at, params: { allowedValues: p.enum } };
+    if (p.enum && !p.enum.some((v) => v === value))
+      return { keyword: 'enum', instancePath: at, params: { allowedValues: p.enum } };
     if (p.type !== 'string') continue;
     if (typeof value !== 'string') return wrongType;
     const limit = p.maxLength ?? MAX_STRING_PARAM_CHARS;
@@ -164,16 +184,26 @@ const declaredValidators = new WeakMap<object, ValidateFunction>();
 
 // Loaded on the first validation, so commands that validate nothing never load ajv.
 const ajvInstance = (): AjvInstance =>
-  (ajv ??= new (require('ajv') as { default: new (options: object) => AjvInstance }).default({ strict: false, allErrors: false, validateSchema: false }));
+  (ajv ??= new (require('ajv') as { default: new (options: object) => AjvInstance }).default({
+    strict: false,
+    allErrors: false,
+    validateSchema: false,
+  }));
 
-/** A tool's whole declared schema, compiled on its first call; one that cannot compile is the tool's fault (script_error). */
+/**
+ * A tool's whole declared schema, compiled on its first call; one that cannot compile is the tool's fault
+ * (script_error).
+ */
 function declaredValidator(schema: Readonly<Record<string, unknown>>): ValidateFunction {
   let validate = declaredValidators.get(schema);
   if (validate) return validate;
   try {
     validate = ajvInstance().compile(schema);
   } catch (error) {
-    throw new KbctxError('script_error', `the tool's inputSchema is not a usable JSON Schema: ${(error as Error).message}`);
+    throw new KbctxError(
+      'script_error',
+      `the tool's inputSchema is not a usable JSON Schema: ${(error as Error).message}`,
+    );
   }
   declaredValidators.set(schema, validate);
   return validate;
@@ -197,9 +227,15 @@ function validatorFor(params: readonly ParamSpec[]): ValidateFunction {
   return validate;
 }
 
-/** The first ajv error in kbctx's words: `parameter '<path>' …`, the path in JSON Pointer form without the leading slash. */
+/**
+ * The first ajv error in kbctx's words: `parameter '<path>' …`, the path in JSON Pointer form without the leading
+ * slash.
+ */
 function describeError(error: ParamError, input: Record<string, unknown>, cause?: string): KbctxError {
-  const path = error.instancePath.slice(1).split('/').map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const path = error.instancePath
+    .slice(1)
+    .split('/')
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
   const value = path.reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], input);
   const name = path.join('/');
   const details = { parameter: name };
@@ -209,19 +245,33 @@ function describeError(error: ParamError, input: Record<string, unknown>, cause?
       return badRequest(`parameter '${name}' must be ${article(type)} ${type}, got ${describe(value)}`, details);
     }
     case 'maxLength':
-      return badRequest(`parameter '${name}' is ${(value as string).length} characters long; the limit is ${String(error.params['limit'])}`, { ...details, limit: error.params['limit'] });
+      return badRequest(
+        `parameter '${name}' is ${(value as string).length} characters long; the limit is ${String(error.params['limit'])}`,
+        { ...details, limit: error.params['limit'] },
+      );
     case 'enum': {
       const allowed = error.params['allowedValues'] as unknown[];
-      return badRequest(`parameter '${name}' must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`, details);
+      return badRequest(
+        `parameter '${name}' must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`,
+        details,
+      );
     }
     case 'required':
-      return badRequest(`missing required parameter '${[...path, String(error.params['missingProperty'])].filter(Boolean).join('/')}'`, details);
+      return badRequest(
+        `missing required parameter '${[...path, String(error.params['missingProperty'])].filter(Boolean).join('/')}'`,
+        details,
+      );
     case 'additionalProperties': {
       const key = [...path, String(error.params['additionalProperty'])].filter(Boolean).join('/');
-      return badRequest(`unknown parameter '${key}'; the tool's schema allows no other properties here`, { parameter: key });
+      return badRequest(`unknown parameter '${key}'; the tool's schema allows no other properties here`, {
+        parameter: key,
+      });
     }
     default:
-      return badRequest(`${name === '' ? 'parameters' : `parameter '${name}':`} ${error.message ?? 'is not valid'}${cause ? ` (${cause})` : ''}`, details);
+      return badRequest(
+        `${name === '' ? 'parameters' : `parameter '${name}':`} ${error.message ?? 'is not valid'}${cause ? ` (${cause})` : ''}`,
+        details,
+      );
   }
 }
 

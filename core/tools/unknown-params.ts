@@ -3,11 +3,18 @@
 // keys: Context Harness scripts rely on that).
 import { badRequest } from '../domain/errors.ts';
 
-export function rejectUnknownParams(input: Readonly<Record<string, unknown>>, known: readonly string[], prefix = ''): void {
+export function rejectUnknownParams(
+  input: Readonly<Record<string, unknown>>,
+  known: readonly string[],
+  prefix = '',
+): void {
   const unknown = Object.keys(input).filter((k) => !known.includes(k) && input[k] !== undefined);
   if (unknown.length === 0) return;
   const names = unknown.map((k) => `'${prefix}${k}'`).join(', ');
-  throw badRequest(`unknown parameter${unknown.length > 1 ? 's' : ''} ${names}; accepted: ${known.map((k) => prefix + k).join(', ')}`, {
-    parameter: `${prefix}${unknown[0]}`,
-  });
+  throw badRequest(
+    `unknown parameter${unknown.length > 1 ? 's' : ''} ${names}; accepted: ${known.map((k) => prefix + k).join(', ')}`,
+    {
+      parameter: `${prefix}${unknown[0]}`,
+    },
+  );
 }

@@ -8,10 +8,18 @@ export default function tickets(kbctx) {
   kbctx.registerConnector({
     type: 'tickets',
     async *scan(config, { signal }) {
-      const list = /** @type {{ id: string, title: string, text: string, closed?: string }[]} */ (config['tickets'] ?? []);
+      const list = /** @type {{ id: string, title: string, text: string, closed?: string }[]} */ (
+        config['tickets'] ?? []
+      );
       for (const t of list) {
         signal.throwIfAborted();
-        yield { source_id: t.id, title: t.title, body: t.text, source_url: `https://tickets.example/${t.id}`, updated_at: t.closed };
+        yield {
+          source_id: t.id,
+          title: t.title,
+          body: t.text,
+          source_url: `https://tickets.example/${t.id}`,
+          updated_at: t.closed,
+        };
       }
     },
   });
@@ -19,7 +27,11 @@ export default function tickets(kbctx) {
   kbctx.registerTool({
     name: 'ticket_url',
     description: 'The web address of a ticket.',
-    parameters: { type: 'object', properties: { id: { type: 'string', description: 'Ticket id, e.g. T-1' } }, required: ['id'] },
+    parameters: {
+      type: 'object',
+      properties: { id: { type: 'string', description: 'Ticket id, e.g. T-1' } },
+      required: ['id'],
+    },
     readOnly: true,
     execute: ({ id }) => {
       if (!/^T-\d+$/.test(String(id))) throw Object.assign(new Error(`no ticket ${id}`), { code: 'not_found' });
@@ -33,9 +45,14 @@ export default function tickets(kbctx) {
     tools: ['search', 'ticket_url'],
     arguments: [{ name: 'topic', description: 'What to brief on', required: true }],
     async resolve({ topic }, { context }) {
-      const found = /** @type {{ results: { title: string }[] }} */ (await context.search({ query: String(topic), limit: 3, source: 'tickets:main' }));
+      const found = /** @type {{ results: { title: string }[] }} */ (
+        await context.search({ query: String(topic), limit: 3, source: 'tickets:main' })
+      );
       const titles = found.results.map((r) => r.title).join('; ') || 'none';
-      return { system: `Brief the user on ${topic}. Related tickets: ${titles}.`, messages: [{ role: 'user', content: `What is the state of ${topic}?` }] };
+      return {
+        system: `Brief the user on ${topic}. Related tickets: ${titles}.`,
+        messages: [{ role: 'user', content: `What is the state of ${topic}?` }],
+      };
     },
   });
 }

@@ -8,8 +8,14 @@ import { createHttpHandler, openKbctx } from 'kbctx';
 
 const dir = await mkdtemp(path.join(tmpdir(), 'kbctx-example-'));
 await mkdir(path.join(dir, 'notes'));
-await writeFile(path.join(dir, 'notes', 'keys.md'), '# Key rotation\n\nRotate the signing keys every 90 days with the vault CLI.\n');
-await writeFile(path.join(dir, 'notes', 'deploy.md'), '# Deploying\n\nDeploy from main after the release checklist is green.\n');
+await writeFile(
+  path.join(dir, 'notes', 'keys.md'),
+  '# Key rotation\n\nRotate the signing keys every 90 days with the vault CLI.\n',
+);
+await writeFile(
+  path.join(dir, 'notes', 'deploy.md'),
+  '# Deploying\n\nDeploy from main after the release checklist is green.\n',
+);
 
 // The config as an object with the TOML keys (or a path to a kbctx.toml).
 const kbctx = await openKbctx({
@@ -25,7 +31,9 @@ try {
   const doc = await kbctx.get(results[0].id);
   console.log(`get ${doc.title}: ${doc.body.split('\n').at(-2)}`);
   const { sources } = await kbctx.sources();
-  console.log(`sources: ${sources.map((s) => `${s.source} (${s.document_count} documents, ${s.chunk_count} chunks)`).join(', ')}`);
+  console.log(
+    `sources: ${sources.map((s) => `${s.source} (${s.document_count} documents, ${s.chunk_count} chunks)`).join(', ')}`,
+  );
 
   // Mount REST + MCP under /kbctx/ in an existing server.
   const handler = createHttpHandler(kbctx);
@@ -41,7 +49,11 @@ try {
   const base = `http://127.0.0.1:${server.address().port}`;
   const health = await (await fetch(`${base}/kbctx/health`)).json();
   console.log(`GET /kbctx/health: ${health.status}`);
-  const answer = await fetch(`${base}/kbctx/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'deploy' }) });
+  const answer = await fetch(`${base}/kbctx/tools/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'deploy' }),
+  });
   const body = await answer.json();
   console.log(`POST /kbctx/tools/search: ${answer.status}, first hit ${body.results[0]?.title}`);
   await handler.close();

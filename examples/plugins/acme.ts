@@ -15,13 +15,24 @@ const plugin: Plugin<AcmeOptions> = {
   name: 'acme',
   version: '1.0.0',
   kbctx: '^0.2',
-  optionsSchema: { type: 'object', additionalProperties: false, properties: { boost: { type: 'string', default: 'urgent' } } },
-  provides: ['connector:tickets', 'tool:acme_open_tickets', 'agent:acme-triage', 'command:acme-hello', 'transport:acme'],
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { boost: { type: 'string', default: 'urgent' } },
+  },
+  provides: [
+    'connector:tickets',
+    'tool:acme_open_tickets',
+    'agent:acme-triage',
+    'command:acme-hello',
+    'transport:acme',
+  ],
   apply(kernel, options) {
     // A connector type: [connectors.tickets.<name>] with a `tickets` list.
     kernel.hooks.createConnector.for('tickets').tapPromise('acme', async (instance) => ({
       async *scan() {
-        for (const t of instance.options['tickets'] as { id: string; title: string; text: string }[]) yield { source_id: t.id, title: t.title, body: t.text };
+        for (const t of instance.options['tickets'] as { id: string; title: string; text: string }[])
+          yield { source_id: t.id, title: t.title, body: t.text };
       },
     }));
     // Redact secrets; leave drafts out of the index.
@@ -32,16 +43,24 @@ const plugin: Plugin<AcmeOptions> = {
     // Hits whose title holds the boost word go first.
     kernel.hooks.rank.tapPromise('acme', async (hits) => {
       const word = options.boost.toLowerCase();
-      return [...hits].sort((a, b) => Number(b.title.toLowerCase().includes(word)) - Number(a.title.toLowerCase().includes(word)));
+      return [...hits].sort(
+        (a, b) => Number(b.title.toLowerCase().includes(word)) - Number(a.title.toLowerCase().includes(word)),
+      );
     });
     kernel.hooks.tools.tap('acme', (tools) =>
       tools.add({
         name: 'acme_open_tickets',
         description: 'How many indexed tickets mention a word.',
-        inputSchema: { type: 'object', properties: { word: { type: 'string', description: 'the word' } }, required: ['word'] },
+        inputSchema: {
+          type: 'object',
+          properties: { word: { type: 'string', description: 'the word' } },
+          required: ['word'],
+        },
         readOnly: true,
         call: async (params, ctx) => {
-          const found = (await ctx.search({ query: String(params['word']), source: 'tickets' })) as { results: unknown[] };
+          const found = (await ctx.search({ query: String(params['word']), source: 'tickets' })) as {
+            results: unknown[];
+          };
           return { word: params['word'], tickets: found.results.length };
         },
       }),
@@ -56,7 +75,10 @@ const plugin: Plugin<AcmeOptions> = {
       }),
     );
     kernel.hooks.commands.tap('acme', (program) => {
-      program.command('acme-hello').description('say hello from the acme plugin').action(() => console.log('hello from acme'));
+      program
+        .command('acme-hello')
+        .description('say hello from the acme plugin')
+        .action(() => console.log('hello from acme'));
     });
     // `kbctx serve acme`: GET /search?q=… answered with the built-in search.
     kernel.hooks.createTransport.for('acme').tapPromise('acme', async ({ bind }, ctx) => {
@@ -65,12 +87,18 @@ const plugin: Plugin<AcmeOptions> = {
         const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
         ctx.search({ query: q }).then(
           (body) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
-          (error: Error) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'bad_request', message: error.message } })),
+          (error: Error) =>
+            res
+              .writeHead(400, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ error: { code: 'bad_request', message: error.message } })),
         );
       });
       await new Promise<void>((resolve) => server.listen(Number(port), host, resolve));
       const { address, port: bound } = server.address() as AddressInfo;
-      return { describe: () => [`acme search at http://${address}:${bound}/search?q=`], close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+      return {
+        describe: () => [`acme search at http://${address}:${bound}/search?q=`],
+        close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+      };
     });
   },
 };

@@ -99,7 +99,12 @@ function splitLong(text: string, budget: number): string[] {
   let rest = text;
   while (rest.length > budget) {
     const window = rest.slice(0, budget);
-    let cut = Math.max(window.lastIndexOf('. '), window.lastIndexOf('.\n'), window.lastIndexOf('? '), window.lastIndexOf('! '));
+    let cut = Math.max(
+      window.lastIndexOf('. '),
+      window.lastIndexOf('.\n'),
+      window.lastIndexOf('? '),
+      window.lastIndexOf('! '),
+    );
     if (cut > budget / 3) cut += 1;
     else {
       cut = Math.max(window.lastIndexOf(' '), window.lastIndexOf('\n'));

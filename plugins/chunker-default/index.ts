@@ -11,7 +11,9 @@ const plugin = definePlugin({
   provides: ['chunker:default'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.chunk.tap({ name: 'chunker-default', stage: STAGE.FALLBACK }, (request) => chunkText(request.document.body, request.sizes));
+    kernel.hooks.chunk.tap({ name: 'chunker-default', stage: STAGE.FALLBACK }, (request) =>
+      chunkText(request.document.body, request.sizes),
+    );
   },
 });
 

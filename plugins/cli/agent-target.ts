@@ -23,5 +23,8 @@ export function resolveAgentTarget(config: Config, arg: string, cwd: string): Ag
   if (!existsSync(absolute)) return { name: arg, config }; // not a file: the registry says what is unknown
   const name = path.basename(absolute, '.lua');
   const script = { path: absolute, timeoutSecs: DEFAULT_AGENT_TIMEOUT_SECS, extra: {} };
-  return { name, config: { ...config, agents: { ...config.agents, script: { ...config.agents.script, [name]: script } } } };
+  return {
+    name,
+    config: { ...config, agents: { ...config.agents, script: { ...config.agents.script, [name]: script } } },
+  };
 }

@@ -16,7 +16,10 @@ export { createProgressLines, formatDuration } from './progress-lines.ts';
 // arrays), else strings; `asString` lists keys that always stay strings (string-typed parameters).
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-export function parseKeyValues(pairs: readonly string[], asString: ReadonlySet<string> = new Set()): Record<string, unknown> {
+export function parseKeyValues(
+  pairs: readonly string[],
+  asString: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
@@ -24,7 +27,12 @@ export function parseKeyValues(pairs: readonly string[], asString: ReadonlySet<s
     const key = pair.slice(0, eq);
     const raw = pair.slice(eq + 1);
     // Defined, not assigned: `--param __proto__=…` stays an own key, which validation then refuses.
-    Object.defineProperty(out, key, { value: asString.has(key) ? raw : parseLoose(raw), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: asString.has(key) ? raw : parseLoose(raw),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

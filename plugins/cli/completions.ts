@@ -51,7 +51,9 @@ function fish(root: Spec, globals: string[]): string {
   for (const c of root.subcommands) {
     lines.push(`complete -c kbctx -n "not __fish_seen_subcommand_from ${top}" -a ${c.name} -d ${quote(c.description)}`);
     for (const s of c.subcommands) {
-      lines.push(`complete -c kbctx -n "__fish_seen_subcommand_from ${c.name}" -a ${s.name} -d ${quote(s.description)}`);
+      lines.push(
+        `complete -c kbctx -n "__fish_seen_subcommand_from ${c.name}" -a ${s.name} -d ${quote(s.description)}`,
+      );
     }
     for (const o of c.options.filter((o) => o.startsWith('--'))) {
       lines.push(`complete -c kbctx -n "__fish_seen_subcommand_from ${c.name}" -l ${o.slice(2)}`);

@@ -37,7 +37,9 @@ export class CliContext {
   private cachedKbctx: Kbctx | undefined;
   private access: IndexAccess = 'read';
   private loaders: Loaders | undefined;
-  /** The config module (kbctx.config.mjs) prepare() imported, or why it failed (thrown when a command reads the config). */
+  /**
+   * The config module (kbctx.config.mjs) prepare() imported, or why it failed (thrown when a command reads the config).
+   */
   private configModule: { ok: true; module: ConfigModule | undefined } | { ok: false; error: unknown } | undefined;
 
   constructor(io: CliIO, globals: () => GlobalOptions) {

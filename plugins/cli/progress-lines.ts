@@ -3,7 +3,11 @@
 export const PROGRESS_LINE_MS = 5000;
 
 /** Writes `describe()` (skipped when null) every `everyMs`. */
-export function createProgressLines(write: (text: string) => void, describe: () => string | null, everyMs = PROGRESS_LINE_MS): { stop(): void } {
+export function createProgressLines(
+  write: (text: string) => void,
+  describe: () => string | null,
+  everyMs = PROGRESS_LINE_MS,
+): { stop(): void } {
   const timer = setInterval(() => {
     const line = describe();
     if (line !== null) write(`${line}\n`);

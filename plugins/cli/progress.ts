@@ -18,7 +18,11 @@ export function progressEveryMs(env: NodeJS.ProcessEnv): number | undefined {
   return Number.isInteger(ms) && ms > 0 ? ms : undefined;
 }
 
-export function createProgress(interactive: boolean, write: (text: string) => void, options: ProgressOptions = {}): { update(p: SyncProgress): void; done(): void } {
+export function createProgress(
+  interactive: boolean,
+  write: (text: string) => void,
+  options: ProgressOptions = {},
+): { update(p: SyncProgress): void; done(): void } {
   const state = new Map<string, SyncProgress & { started: number }>();
   const line = (p: SyncProgress & { started: number }): string => {
     const ratio = p.total === 0 ? 1 : p.done / p.total;
@@ -33,10 +37,14 @@ export function createProgress(interactive: boolean, write: (text: string) => vo
     if (options.lines === false) return { update: () => undefined, done: () => undefined };
     const started = Date.now();
     const label = options.label ?? 'sync';
-    const lines = createProgressLines(write, () => {
-      if (state.size === 0) return `${label}: scanning… (${Math.round((Date.now() - started) / 1000)}s)`;
-      return [...state.values()].map((p) => `${label}: ${p.connector} ${line(p)}`).join('\n');
-    }, options.everyMs);
+    const lines = createProgressLines(
+      write,
+      () => {
+        if (state.size === 0) return `${label}: scanning… (${Math.round((Date.now() - started) / 1000)}s)`;
+        return [...state.values()].map((p) => `${label}: ${p.connector} ${line(p)}`).join('\n');
+      },
+      options.everyMs,
+    );
     return { update: (p) => void track(p), done: () => lines.stop() };
   }
   let last = 0;

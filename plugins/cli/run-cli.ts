@@ -52,7 +52,10 @@ function buildProgram(ctx: CliContext, program: Command): Command {
     .name('kbctx')
     .description('kbctx: a knowledge-base context server for AI agents')
     .version(VERSION, '-V, --version')
-    .option('-c, --config <path>', 'config file, TOML or a kbctx.config.mjs module (default: $KBCTX_CONFIG, $CTX_CONFIG, ./config/kbctx.toml, ./config/kbctx.config.mjs, .ctx/config.toml, ./config/ctx.toml)')
+    .option(
+      '-c, --config <path>',
+      'config file, TOML or a kbctx.config.mjs module (default: $KBCTX_CONFIG, $CTX_CONFIG, ./config/kbctx.toml, ./config/kbctx.config.mjs, .ctx/config.toml, ./config/ctx.toml)',
+    )
     .option('--json', 'machine-readable JSON output')
     .showHelpAfterError('(run `kbctx --help` for usage)')
     .addHelpText('after', () => `\nConfig in use: ${describeConfig(ctx)}\n`)
@@ -113,10 +116,16 @@ function needsPluginCommands(program: Command, argv: readonly string[]): boolean
 function missingSubcommand(program: Command, argv: readonly string[]): boolean {
   const name = commandName(argv);
   const command = program.commands.find((c) => c.name() === name);
-  return name !== undefined && command !== undefined && command.commands.length > 0 && commandName(argv.slice(argv.indexOf(name) + 1)) === undefined;
+  return (
+    name !== undefined &&
+    command !== undefined &&
+    command.commands.length > 0 &&
+    commandName(argv.slice(argv.indexOf(name) + 1)) === undefined
+  );
 }
 
-const helpAsked = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h') || commandName(argv) === 'help' || commandName(argv) === 'completions';
+const helpAsked = (argv: readonly string[]): boolean =>
+  argv.includes('--help') || argv.includes('-h') || commandName(argv) === 'help' || commandName(argv) === 'completions';
 
 /**
  * A command that is not the host's own, run (not help): only the `commands` taps that name it are
@@ -150,10 +159,14 @@ async function addPluginCommands(ctx: CliContext, program: Command, argv: readon
     provideCli(ctx);
     // A configured plugin that cannot load (a changed pin) must not take the bundled commands with it:
     // `kbctx registry add plugins/<name> --trust` is how it is trusted again.
-    const unloaded = await kbctx.ready().then(() => null, (error: unknown) => error);
+    const unloaded = await kbctx.ready().then(
+      () => null,
+      (error: unknown) => error,
+    );
     const before = new Set(program.commands);
     await kbctx.kernel.hooks.commands.promise(program);
-    if (unloaded !== null && !program.commands.some((c) => !before.has(c) && c.name() === commandName(argv))) throw unloaded;
+    if (unloaded !== null && !program.commands.some((c) => !before.has(c) && c.name() === commandName(argv)))
+      throw unloaded;
     for (const cmd of program.commands.filter((c) => !before.has(c))) routeThroughContext(ctx, cmd);
   } catch (error) {
     if (!help) throw error; // help and completions still show the built-in commands when the config cannot load
@@ -163,10 +176,15 @@ async function addPluginCommands(ctx: CliContext, program: Command, argv: readon
 /** Which config file commands would use, found without reading it (for --help). */
 function describeConfig(ctx: CliContext): string {
   const found = findConfig({ configPath: ctx.globalOptions().config, cwd: ctx.io.cwd, env: ctx.io.env });
-  return found.file === null ? 'none found, the built-in default (indexes Markdown and text under ./)' : `${found.file} (${found.via})`;
+  return found.file === null
+    ? 'none found, the built-in default (indexes Markdown and text under ./)'
+    : `${found.file} (${found.via})`;
 }
 
-/** A user-facing error a third-party plugin raised reads as its own message; a trailing hint names the plugin (a bundled one is kbctx itself). */
+/**
+ * A user-facing error a third-party plugin raised reads as its own message; a trailing hint names the plugin (a bundled
+ * one is kbctx itself).
+ */
 function pluginHint(ctx: CliContext, error: KbctxError): string {
   if (!(error instanceof PluginError) || !error.ownMessage) return '';
   return ctx.pluginOrigin(error.plugin) === 'bundled' ? '' : ` (from plugin '${error.plugin}')`;
@@ -174,7 +192,8 @@ function pluginHint(ctx: CliContext, error: KbctxError): string {
 
 /** Under KBCTX_DEBUG, the stack of what a plugin threw (a wrong result has none: the message says it all). */
 function printCauseStack(ctx: CliContext, error: PluginError): void {
-  if (ctx.io.env['KBCTX_DEBUG'] && error.cause instanceof Error) ctx.io.err(`${error.cause.stack ?? error.cause.message}\n`);
+  if (ctx.io.env['KBCTX_DEBUG'] && error.cause instanceof Error)
+    ctx.io.err(`${error.cause.stack ?? error.cause.message}\n`);
 }
 
 function reportError(ctx: CliContext, error: unknown): number {
@@ -192,7 +211,9 @@ function reportError(ctx: CliContext, error: unknown): number {
     return errorMapping(error.code).exit;
   }
   const id = Math.random().toString(36).slice(2, 10);
-  ctx.io.err(`internal error ${id}: ${toSafeLines((error as Error)?.message ?? String(error))}\nThis is a bug in kbctx; please report it with the command you ran.\n`);
+  ctx.io.err(
+    `internal error ${id}: ${toSafeLines((error as Error)?.message ?? String(error))}\nThis is a bug in kbctx; please report it with the command you ran.\n`,
+  );
   if (ctx.io.env['KBCTX_DEBUG']) ctx.io.err(`${(error as Error)?.stack ?? ''}\n`);
   return 1;
 }
@@ -209,7 +230,11 @@ interface CommandsTap {
 }
 
 /** Calls the `commands` taps naming `name`; false when none does (the caller then calls them all). */
-export async function addDeclaredCommand(hooks: Pick<KernelHooks, 'commands'>, program: Command, name: string): Promise<boolean> {
+export async function addDeclaredCommand(
+  hooks: Pick<KernelHooks, 'commands'>,
+  program: Command,
+  name: string,
+): Promise<boolean> {
   const taps = (hooks.commands.taps as unknown as CommandsTap[]).filter((t) => t.commands?.includes(name) === true);
   if (taps.length === 0) return false;
   const only = new AsyncSeriesHook<[Command]>(['program']);

@@ -6,7 +6,11 @@ export interface TableFit {
   shrink: number;
 }
 
-export function formatTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[], fit?: TableFit): string {
+export function formatTable(
+  headers: readonly string[],
+  rows: readonly (readonly (string | number)[])[],
+  fit?: TableFit,
+): string {
   const cells = [headers.map(String), ...rows.map((r) => r.map(String))];
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number'));
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));

@@ -19,7 +19,8 @@ export const filesystemSection: ConfigSection<FilesystemConnectorConfig> = {
     additionalProperties: false,
   },
   toConfig(c, at) {
-    if (c['max_file_bytes'] !== undefined && c['max_extract_bytes'] !== undefined) at.fail('', 'sets both max_file_bytes and max_extract_bytes; keep one');
+    if (c['max_file_bytes'] !== undefined && c['max_extract_bytes'] !== undefined)
+      at.fail('', 'sets both max_file_bytes and max_extract_bytes; keep one');
     return {
       root: at.resolvePath(c['root'] as string),
       includeGlobs: c['include_globs'] as string[],

@@ -5,7 +5,19 @@
 import { lstatSync, opendirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type FileExtraction, KbctxError, type FilesystemConnectorConfig, type Connector, type ConnectorWarning, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult, type UnreadablePath, type WatchTarget } from '../../core/api/plugin.ts';
+import {
+  type FileExtraction,
+  KbctxError,
+  type FilesystemConnectorConfig,
+  type Connector,
+  type ConnectorWarning,
+  type LoadedItem,
+  type ScanEntry,
+  type ScanOptions,
+  type ScanResult,
+  type UnreadablePath,
+  type WatchTarget,
+} from '../../core/api/plugin.ts';
 import { loadFileItem, createGlobFilter } from '../../core/api/connectors.ts';
 import { filesOutsideRoot } from './outside-root.ts';
 import { readFailure, walkFiles, type Walk, type WalkedFile } from './walk.ts';
@@ -32,7 +44,13 @@ export class FilesystemConnector implements Connector {
     } catch (error) {
       throw this.rootError(error);
     }
-    return { entries: walk.files.map((f) => this.entry(f)), complete: true, deleted: [], checkpoint: null, unreadable: walk.unreadable };
+    return {
+      entries: walk.files.map((f) => this.entry(f)),
+      complete: true,
+      deleted: [],
+      checkpoint: null,
+      unreadable: walk.unreadable,
+    };
   }
 
   probe(): Promise<string> {
@@ -57,18 +75,28 @@ export class FilesystemConnector implements Connector {
     if (!followSymlinks) return Promise.resolve([]);
     const outside = filesOutsideRoot(root, walkFiles(root, createGlobFilter(includeGlobs, excludeGlobs), true).files);
     if (outside.length === 0) return Promise.resolve([]);
-    const shown = outside.slice(0, 3).map((f) => `${f.relative} → ${f.real}`).join(', ');
-    return Promise.resolve([{
-      detail: `${this.label}: follow_symlinks indexes ${outside.length} file(s) outside the root ${root}: ${shown}${outside.length > 3 ? ', …' : ''}`,
-      fix: `if they are not meant to be searchable, remove the links or set follow_symlinks = false in connectors.filesystem.${this.label.slice(11)}`,
-    }]);
+    const shown = outside
+      .slice(0, 3)
+      .map((f) => `${f.relative} → ${f.real}`)
+      .join(', ');
+    return Promise.resolve([
+      {
+        detail: `${this.label}: follow_symlinks indexes ${outside.length} file(s) outside the root ${root}: ${shown}${outside.length > 3 ? ', …' : ''}`,
+        fix: `if they are not meant to be searchable, remove the links or set follow_symlinks = false in connectors.filesystem.${this.label.slice(11)}`,
+      },
+    ]);
   }
 
   private rootError(error: unknown): KbctxError {
     const { root } = this.config;
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : (error as Error).message;
-    return new KbctxError('connector_error', `${this.label}: root ${root} ${why}; fix connectors.filesystem.${this.label.slice(11)}.root`, { cause: error });
+    const why =
+      code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : (error as Error).message;
+    return new KbctxError(
+      'connector_error',
+      `${this.label}: root ${root} ${why}; fix connectors.filesystem.${this.label.slice(11)}.root`,
+      { cause: error },
+    );
   }
 
   /** Just the named files (a watcher's batch): present ones are listed, the others reported deleted. */
@@ -83,7 +111,11 @@ export class FilesystemConnector implements Connector {
       let stats: Stats | undefined;
       try {
         const link = lstatSync(absolute, { throwIfNoEntry: false });
-        stats = link?.isSymbolicLink() ? (followSymlinks ? statSync(absolute, { throwIfNoEntry: false }) : undefined) : link;
+        stats = link?.isSymbolicLink()
+          ? followSymlinks
+            ? statSync(absolute, { throwIfNoEntry: false })
+            : undefined
+          : link;
       } catch (error) {
         unreadable.push({ sourceId: relative, reason: readFailure(error) }); // unknown, not deleted
         continue;
@@ -115,5 +147,4 @@ export class FilesystemConnector implements Connector {
       extraction: this.extraction,
     });
   }
-
 }

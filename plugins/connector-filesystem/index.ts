@@ -11,10 +11,16 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   connectorConfigs: { filesystem: filesystemSection },
   apply(kernel) {
-    kernel.hooks.createConnector.for('filesystem').tapPromise({ name: 'connector-filesystem', stage: STAGE.FALLBACK }, async (instance) => {
-      const { FilesystemConnector } = await import('./filesystem-connector.ts');
-      return new FilesystemConnector(instance.name, instance.options as unknown as FilesystemConnectorConfig, kernel.use(fileExtraction));
-    });
+    kernel.hooks.createConnector
+      .for('filesystem')
+      .tapPromise({ name: 'connector-filesystem', stage: STAGE.FALLBACK }, async (instance) => {
+        const { FilesystemConnector } = await import('./filesystem-connector.ts');
+        return new FilesystemConnector(
+          instance.name,
+          instance.options as unknown as FilesystemConnectorConfig,
+          kernel.use(fileExtraction),
+        );
+      });
   },
 });
 

@@ -39,7 +39,9 @@ export function walkFiles(root: string, filter: GlobFilter, followSymlinks: bool
   }
 
   function visit(dir: string, relDir: string): void {
-    const entries = attempt<Dirent[]>(relDir === '' ? '' : `${relDir}/`, () => readdirSync(dir, { withFileTypes: true }));
+    const entries = attempt<Dirent[]>(relDir === '' ? '' : `${relDir}/`, () =>
+      readdirSync(dir, { withFileTypes: true }),
+    );
     if (!entries) return;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: [string, string][] = [];
@@ -48,7 +50,8 @@ export function walkFiles(root: string, filter: GlobFilter, followSymlinks: bool
       const relative = relDir ? `${relDir}/${entry.name}` : entry.name;
       if (entry.isSymbolicLink()) {
         if (!followSymlinks) continue;
-        const target = attempt(relative, () => statSync(absolute, { throwIfNoEntry: false })); // undefined: dangling or unreadable
+        // undefined: dangling or unreadable
+        const target = attempt(relative, () => statSync(absolute, { throwIfNoEntry: false }));
         if (target?.isDirectory()) {
           const key = `${target.dev}:${target.ino}`;
           if (visited.has(key) || filter.prunes(relative)) continue;
@@ -61,7 +64,8 @@ export function walkFiles(root: string, filter: GlobFilter, followSymlinks: bool
       } else if (entry.isDirectory()) {
         if (!filter.prunes(relative)) subdirs.push([absolute, relative]);
       } else if (entry.isFile() && filter.accepts(relative)) {
-        const stats = attempt(relative, () => statSync(absolute, { throwIfNoEntry: false })); // undefined: deleted since readdir
+        // undefined: deleted since readdir
+        const stats = attempt(relative, () => statSync(absolute, { throwIfNoEntry: false }));
         if (stats) out.push({ relative, absolute, stats });
       }
     }

@@ -44,12 +44,26 @@ export function lastCommitTimes(
       }
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', (error) => reject(new KbctxError('connector_error', `${label}: cannot run git log: ${error.message}`, { cause: error })));
+    child.on('error', (error) =>
+      reject(new KbctxError('connector_error', `${label}: cannot run git log: ${error.message}`, { cause: error })),
+    );
     child.on('close', (code) => {
       if (!stopped && pending) take(pending);
       if (stopped || code === 0) resolve(times);
-      else if (git.timedOut()) reject(new KbctxError('connector_error', `${label}: git log did not finish within ${timeoutSecs} s and was stopped; raise timeout_secs for this connector`));
-      else reject(new KbctxError('connector_error', `${label}: git log failed: ${stderr.trim() || `exit ${code}`}; run kbctx sync again, or remove the git cache folder`));
+      else if (git.timedOut())
+        reject(
+          new KbctxError(
+            'connector_error',
+            `${label}: git log did not finish within ${timeoutSecs} s and was stopped; raise timeout_secs for this connector`,
+          ),
+        );
+      else
+        reject(
+          new KbctxError(
+            'connector_error',
+            `${label}: git log failed: ${stderr.trim() || `exit ${code}`}; run kbctx sync again, or remove the git cache folder`,
+          ),
+        );
     });
   });
 }

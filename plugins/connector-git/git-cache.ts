@@ -31,7 +31,8 @@ export async function updateCache(git: GitRunner, o: CacheOptions): Promise<stri
   await git([...fetch, 'origin', `+refs/heads/${o.branch}:${remoteRef}`], o.dir, { signal: o.signal });
   // One process for both: the fetched tip and the commit checked out now.
   const [tip = '', head = ''] = (await git(['rev-parse', `${remoteRef}^{commit}`, 'HEAD'], o.dir)).trim().split('\n');
-  if (o.force || head !== tip) await git(['checkout', '--quiet', '--force', '--detach', tip], o.dir, { signal: o.signal });
+  if (o.force || head !== tip)
+    await git(['checkout', '--quiet', '--force', '--detach', tip], o.dir, { signal: o.signal });
   return tip;
 }
 
@@ -43,7 +44,19 @@ async function cloneInto(git: GitRunner, o: CacheOptions, filter: string[], remo
   await rm(tmp, { recursive: true, force: true });
   await rm(o.dir, { recursive: true, force: true });
   try {
-    const args = ['clone', '--quiet', '--no-checkout', '--no-tags', '--single-branch', '--branch', o.branch, ...filter, '--', o.url, tmp];
+    const args = [
+      'clone',
+      '--quiet',
+      '--no-checkout',
+      '--no-tags',
+      '--single-branch',
+      '--branch',
+      o.branch,
+      ...filter,
+      '--',
+      o.url,
+      tmp,
+    ];
     await git(args, parent, { signal: o.signal });
     const tip = (await git(['rev-parse', `${remoteRef}^{commit}`], tmp)).trim();
     await git(['checkout', '--quiet', '--force', '--detach', tip], tmp, { signal: o.signal });
@@ -69,5 +82,9 @@ export async function removeStaleCaches(dir: string): Promise<void> {
   const parent = path.dirname(dir);
   const keep = path.basename(dir);
   const names = await readdir(parent).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => n !== keep && !n.includes('.partial-')).map((n) => rm(path.join(parent, n), { recursive: true, force: true })));
+  await Promise.all(
+    names
+      .filter((n) => n !== keep && !n.includes('.partial-'))
+      .map((n) => rm(path.join(parent, n), { recursive: true, force: true })),
+  );
 }

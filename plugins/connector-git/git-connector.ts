@@ -7,7 +7,17 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type FileExtraction, configError, KbctxError, type GitConnectorConfig, type Connector, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult } from '../../core/api/plugin.ts';
+import {
+  type FileExtraction,
+  configError,
+  KbctxError,
+  type GitConnectorConfig,
+  type Connector,
+  type LoadedItem,
+  type ScanEntry,
+  type ScanOptions,
+  type ScanResult,
+} from '../../core/api/plugin.ts';
 import { loadFileItem, createGlobFilter } from '../../core/api/connectors.ts';
 import { lastCommitTimes } from './commit-times.ts';
 import { removeStaleCaches, updateCache } from './git-cache.ts';
@@ -64,7 +74,14 @@ export class GitConnector implements Connector {
     const linkToken = createHash('sha256').update(`${url}\0${branch}`).digest('hex').slice(0, 8);
     let times: Promise<Map<string, string>> | undefined;
     const timesOnce = (): Promise<Map<string, string>> =>
-      (times ??= lastCommitTimes(dir, tip, root || '.', new Set(files.map((f) => f.repoPath)), this.label, this.config.timeoutSecs));
+      (times ??= lastCommitTimes(
+        dir,
+        tip,
+        root || '.',
+        new Set(files.map((f) => f.repoPath)),
+        this.label,
+        this.config.timeoutSecs,
+      ));
     const entries = files.map<ScanEntry>((file) => ({
       sourceId: file.repoPath,
       fingerprint: `${file.blob}:${linkToken}`,
@@ -79,7 +96,11 @@ export class GitConnector implements Connector {
     try {
       listing = await this.git(['ls-tree', '-r', '-z', root ? `${tip}:${root}` : tip], dir);
     } catch (error) {
-      throw new KbctxError('connector_error', `${this.label}: root '${root}' is not a folder on branch '${this.config.branch}'; fix connectors.git.${this.name}.root`, { cause: error });
+      throw new KbctxError(
+        'connector_error',
+        `${this.label}: root '${root}' is not a folder on branch '${this.config.branch}'; fix connectors.git.${this.name}.root`,
+        { cause: error },
+      );
     }
     const files: TreeFile[] = [];
     for (const line of listing.split('\0')) {
@@ -94,7 +115,12 @@ export class GitConnector implements Connector {
     return files;
   }
 
-  private async load(dir: string, file: TreeFile, times: () => Promise<Map<string, string>>, web: ((p: string) => string) | null): Promise<LoadedItem> {
+  private async load(
+    dir: string,
+    file: TreeFile,
+    times: () => Promise<Map<string, string>>,
+    web: ((p: string) => string) | null,
+  ): Promise<LoadedItem> {
     const absolute = path.join(dir, ...file.repoPath.split('/'));
     const size = statSync(absolute).size;
     return loadFileItem({
@@ -109,7 +135,6 @@ export class GitConnector implements Connector {
     });
   }
 
-
   private cacheDir(): string {
     if (this.config.cacheDir !== null) return this.config.cacheDir;
     const urlHash = createHash('sha256').update(this.url).digest('hex').slice(0, 16);
@@ -121,8 +146,11 @@ export class GitConnector implements Connector {
     if (this.root instanceof KbctxError) throw this.root;
     const { url } = this;
     const { branch } = this.config;
-    const tip = (await this.git(['ls-remote', '--heads', '--', url, `refs/heads/${branch}`], tmpdir())).split('\t')[0]?.trim();
-    if (!tip) throw new KbctxError('connector_error', `${this.label}: ${this.hint(`Remote branch ${branch} not found`)}`);
+    const tip = (await this.git(['ls-remote', '--heads', '--', url, `refs/heads/${branch}`], tmpdir()))
+      .split('\t')[0]
+      ?.trim();
+    if (!tip)
+      throw new KbctxError('connector_error', `${this.label}: ${this.hint(`Remote branch ${branch} not found`)}`);
     return `${url} (${branch} at ${tip.slice(0, 12)})`;
   }
 
@@ -130,17 +158,26 @@ export class GitConnector implements Connector {
     const { url } = this;
     const { branch } = this.config;
     const key = `connectors.git.${this.name}`;
-    if (/Remote branch .* not found|couldn't find remote ref/i.test(stderr)) return `branch '${branch}' does not exist in ${url}; fix ${key}.branch`;
-    if (/Authentication failed|could not read (Username|Password)|Permission denied|terminal prompts disabled/i.test(stderr)) {
+    if (/Remote branch .* not found|couldn't find remote ref/i.test(stderr))
+      return `branch '${branch}' does not exist in ${url}; fix ${key}.branch`;
+    if (
+      /Authentication failed|could not read (Username|Password)|Permission denied|terminal prompts disabled/i.test(
+        stderr,
+      )
+    ) {
       return `check access to ${url}: Kbctx uses git's own credentials (credential helper, SSH agent)`;
     }
-    if (/not a git repository|does not exist|not found|Could not resolve host|unable to access/i.test(stderr)) return `check ${key}.url (${url})`;
+    if (/not a git repository|does not exist|not found|Could not resolve host|unable to access/i.test(stderr))
+      return `check ${key}.url (${url})`;
     return `check ${key} and that ${url} is reachable`;
   }
 }
 
 /** `root` as a clean relative folder ('' for the repository root); a path leaving the repository is a config error. */
-/** For a local repository (a path or a file:// URL), links into the user's own checkout rather than kbctx's private clone. */
+/**
+ * For a local repository (a path or a file:// URL), links into the user's own checkout rather than kbctx's private
+ * clone.
+ */
 function localRepoLinks(url: string): ((repoPath: string) => string) | null {
   let dir: string | null = null;
   if (/^file:\/\//i.test(url)) dir = fileURLToPath(url);
@@ -154,7 +191,9 @@ function normalizeRoot(root: string, label: string, name: string): string | Kbct
   const clean = path.posix.normalize(root.replace(/\\/g, '/')).replace(/\/+$/, '');
   if (clean === '.' || clean === '') return '';
   if (clean.startsWith('/') || clean === '..' || clean.startsWith('../')) {
-    return configError(`${label}: root '${root}' must be a folder inside the repository; fix connectors.git.${name}.root`);
+    return configError(
+      `${label}: root '${root}' must be a folder inside the repository; fix connectors.git.${name}.root`,
+    );
   }
   return clean;
 }

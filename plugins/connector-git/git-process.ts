@@ -14,10 +14,20 @@ export interface GitProcess {
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-export function startGit(args: readonly string[], cwd: string, options: { timeoutSecs: number; signal?: AbortSignal | undefined }): GitProcess {
+export function startGit(
+  args: readonly string[],
+  cwd: string,
+  options: { timeoutSecs: number; signal?: AbortSignal | undefined },
+): GitProcess {
   installExitHook();
   // detached: a new process group (pgid = child pid), so one kill reaches every descendant.
-  const child = spawn('git', args, { cwd, env: GIT_ENV, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn('git', args, {
+    cwd,
+    env: GIT_ENV,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
   let timedOut = false;
   const pid = child.pid;
   const killGroup = (): void => {

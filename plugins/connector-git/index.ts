@@ -11,10 +11,16 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   connectorConfigs: { git: gitSection },
   apply(kernel) {
-    kernel.hooks.createConnector.for('git').tapPromise({ name: 'connector-git', stage: STAGE.FALLBACK }, async (instance) => {
-      const { GitConnector } = await import('./git-connector.ts');
-      return new GitConnector(instance.name, instance.options as unknown as GitConnectorConfig, { dataDir: instance.dataDir, baseDir: instance.baseDir, extraction: kernel.use(fileExtraction) });
-    });
+    kernel.hooks.createConnector
+      .for('git')
+      .tapPromise({ name: 'connector-git', stage: STAGE.FALLBACK }, async (instance) => {
+        const { GitConnector } = await import('./git-connector.ts');
+        return new GitConnector(instance.name, instance.options as unknown as GitConnectorConfig, {
+          dataDir: instance.dataDir,
+          baseDir: instance.baseDir,
+          extraction: kernel.use(fileExtraction),
+        });
+      });
   },
 });
 

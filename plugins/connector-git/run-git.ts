@@ -11,7 +11,11 @@ export interface GitRunner {
   (args: readonly string[], cwd: string, options?: { signal?: AbortSignal | undefined }): Promise<string>;
 }
 
-export function createGitRunner(label: string, hint: (stderr: string, args: readonly string[]) => string, timeoutSecs: number): GitRunner {
+export function createGitRunner(
+  label: string,
+  hint: (stderr: string, args: readonly string[]) => string,
+  timeoutSecs: number,
+): GitRunner {
   return (args, cwd, options) =>
     new Promise((resolve, reject) => {
       const git = startGit(args, cwd, { timeoutSecs, signal: options?.signal });
@@ -20,18 +24,31 @@ export function createGitRunner(label: string, hint: (stderr: string, args: read
       git.child.stdout.on('data', (d: Buffer) => out.push(d));
       git.child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
       git.child.once('error', (error: NodeJS.ErrnoException) => {
-        const why = error.code === 'ENOENT' ? 'the git command was not found; install git and make sure it is on PATH' : `cannot run git: ${error.message}`;
+        const why =
+          error.code === 'ENOENT'
+            ? 'the git command was not found; install git and make sure it is on PATH'
+            : `cannot run git: ${error.message}`;
         reject(new KbctxError('connector_error', `${label}: ${why}`, { cause: error }));
       });
       git.child.once('close', (code, signal) => {
         if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
-        if (options?.signal?.aborted) return reject(options.signal.reason instanceof Error ? options.signal.reason : new DOMException('aborted', 'AbortError'));
+        if (options?.signal?.aborted)
+          return reject(
+            options.signal.reason instanceof Error ? options.signal.reason : new DOMException('aborted', 'AbortError'),
+          );
         if (git.timedOut()) {
           const what = `git ${args[0] ?? ''} did not finish within ${timeoutSecs} s and was stopped`;
-          return reject(new KbctxError('connector_error', `${label}: ${what}; check that the remote answers, or raise timeout_secs for this connector`));
+          return reject(
+            new KbctxError(
+              'connector_error',
+              `${label}: ${what}; check that the remote answers, or raise timeout_secs for this connector`,
+            ),
+          );
         }
         const detail = lastLines(stderr) || `exit ${code ?? signal}`;
-        reject(new KbctxError('connector_error', `${label}: git ${args[0] ?? ''} failed: ${detail}; ${hint(stderr, args)}`));
+        reject(
+          new KbctxError('connector_error', `${label}: git ${args[0] ?? ''} failed: ${detail}; ${hint(stderr, args)}`),
+        );
       });
     });
 }

@@ -11,10 +11,14 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   connectorConfigs: { s3: s3Section },
   apply(kernel) {
-    kernel.hooks.createConnector.for('s3').tapPromise({ name: 'connector-s3', stage: STAGE.FALLBACK }, async (instance) => {
-      const { S3Connector } = await import('./s3-connector.ts');
-      return new S3Connector(instance.name, instance.options as unknown as S3ConnectorConfig, { extraction: kernel.use(fileExtraction) });
-    });
+    kernel.hooks.createConnector
+      .for('s3')
+      .tapPromise({ name: 'connector-s3', stage: STAGE.FALLBACK }, async (instance) => {
+        const { S3Connector } = await import('./s3-connector.ts');
+        return new S3Connector(instance.name, instance.options as unknown as S3ConnectorConfig, {
+          extraction: kernel.use(fileExtraction),
+        });
+      });
   },
 });
 

@@ -2,7 +2,15 @@
 // never downloaded), downloads changed objects on load. Works with S3-compatible servers through
 // `endpoint_url` (path-style, http allowed). Credentials: the standard AWS chain, never handled here.
 import type { S3Client } from '@aws-sdk/client-s3';
-import { type FileExtraction, type S3ConnectorConfig, type Connector, type LoadedItem, type ScanEntry, type ScanOptions, type ScanResult } from '../../core/api/plugin.ts';
+import {
+  type FileExtraction,
+  type S3ConnectorConfig,
+  type Connector,
+  type LoadedItem,
+  type ScanEntry,
+  type ScanOptions,
+  type ScanResult,
+} from '../../core/api/plugin.ts';
 import { loadFileItem, createGlobFilter } from '../../core/api/connectors.ts';
 import { openS3Client, toConnectorError } from './s3-client.ts';
 
@@ -40,7 +48,11 @@ export class S3Connector implements Connector {
   async scan(options: ScanOptions): Promise<ScanResult> {
     const client = await (this.client ??= openS3Client(this.config, this.label, this.name));
     const objects = await this.list(client, options.signal);
-    const entries = objects.map<ScanEntry>((o) => ({ sourceId: o.key, fingerprint: o.etag, load: () => this.load(client, o) }));
+    const entries = objects.map<ScanEntry>((o) => ({
+      sourceId: o.key,
+      fingerprint: o.etag,
+      load: () => this.load(client, o),
+    }));
     return { entries, complete: true, deleted: [], checkpoint: null };
   }
 
@@ -52,7 +64,12 @@ export class S3Connector implements Connector {
     const out: S3Object[] = [];
     let token: string | undefined;
     do {
-      const command = new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, ContinuationToken: token, MaxKeys: this.pageSize });
+      const command = new ListObjectsV2Command({
+        Bucket: bucket,
+        Prefix: prefix || undefined,
+        ContinuationToken: token,
+        MaxKeys: this.pageSize,
+      });
       const page = await client.send(command, { abortSignal: signal }).catch((error: unknown) => {
         throw toConnectorError(error, this.label, this.name, this.config, 'list');
       });
@@ -60,7 +77,12 @@ export class S3Connector implements Connector {
         const key = item.Key;
         if (!key || key.endsWith('/')) continue; // folder markers hold no content
         if (!filter.accepts(key.slice(prefix.length).replace(/^\/+/, ''))) continue;
-        out.push({ key, etag: (item.ETag ?? '').replace(/"/g, ''), size: item.Size ?? 0, lastModified: item.LastModified });
+        out.push({
+          key,
+          etag: (item.ETag ?? '').replace(/"/g, ''),
+          size: item.Size ?? 0,
+          lastModified: item.LastModified,
+        });
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -86,5 +108,6 @@ export class S3Connector implements Connector {
       updatedAt: object.lastModified?.toISOString(),
       metadata: { key: object.key, size: object.size },
       extraction: this.extraction,
-    });  }
+    });
+  }
 }

@@ -16,7 +16,11 @@ export const localSection: ConfigSection = {
     properties: {
       // With a Context Harness model name (run by embedder-transformers, docs/models.md): the q8 weights.
       quantized: { type: 'boolean', description: 'with a Context Harness model name: the quantized (q8) ONNX weights' },
-      max_retries: { type: 'integer', ...UNUSED }, timeout_secs: { type: 'number', ...UNUSED }, url: { type: 'string', ...UNUSED }, base_url: { type: 'string', ...UNUSED }, api_key_env: { type: 'string', ...UNUSED },
+      max_retries: { type: 'integer', ...UNUSED },
+      timeout_secs: { type: 'number', ...UNUSED },
+      url: { type: 'string', ...UNUSED },
+      base_url: { type: 'string', ...UNUSED },
+      api_key_env: { type: 'string', ...UNUSED },
     },
     additionalProperties: false,
   },
@@ -32,7 +36,11 @@ const plugin = definePlugin({
   embedderConfigs: { local: localSection, fastembed: localSection },
   apply(kernel) {
     for (const provider of ['local', 'fastembed']) {
-      kernel.hooks.createEmbedder.for(provider).tap({ name: 'embedder-local', stage: STAGE.FALLBACK }, (options) => requireOwn<typeof Factory>(import.meta.url, './create-local-embedder.ts').createLocalEmbedder(options));
+      kernel.hooks.createEmbedder
+        .for(provider)
+        .tap({ name: 'embedder-local', stage: STAGE.FALLBACK }, (options) =>
+          requireOwn<typeof Factory>(import.meta.url, './create-local-embedder.ts').createLocalEmbedder(options),
+        );
     }
   },
 });

@@ -12,7 +12,10 @@ import type { LocalWorkerReply } from './local-worker-protocol.ts';
 
 export const BUNDLED_LOCAL_MODEL = 'use-lite';
 export const BUNDLED_DIMS = 512;
-/** The semantic weight hybrid search uses with the bundled model when [retrieval] hybrid_alpha is unset (measured: ADR 0150). */
+/**
+ * The semantic weight hybrid search uses with the bundled model when [retrieval] hybrid_alpha is unset (measured:
+ * ADR 0150).
+ */
 export const BUNDLED_HYBRID_ALPHA = 0.3;
 
 // Beside this file: the .ts worker when run from the sources, the .js one in the built package.
@@ -40,14 +43,19 @@ export class LocalEmbedder implements Embedder {
   constructor(options: LocalEmbedderOptions) {
     const bundled = options.model === BUNDLED_LOCAL_MODEL;
     this.folder = bundled ? null : path.resolve(options.model);
-    if (this.folder && !(existsSync(path.join(this.folder, 'model.json')) && existsSync(path.join(this.folder, 'vocab.json')))) {
+    if (
+      this.folder &&
+      !(existsSync(path.join(this.folder, 'model.json')) && existsSync(path.join(this.folder, 'vocab.json')))
+    ) {
       throw configError(
         `[embedding] model = "${options.model}": no TF.js model (model.json + vocab.json) in ${this.folder}. ` +
           `kbctx never downloads models: leave model unset for the bundled "${BUNDLED_LOCAL_MODEL}", or point it at a model folder on disk.`,
       );
     }
     if (bundled && options.dims !== null && options.dims !== BUNDLED_DIMS) {
-      throw configError(`[embedding] dims = ${options.dims}, but the bundled "${BUNDLED_LOCAL_MODEL}" model makes ${BUNDLED_DIMS}-dimensional vectors`);
+      throw configError(
+        `[embedding] dims = ${options.dims}, but the bundled "${BUNDLED_LOCAL_MODEL}" model makes ${BUNDLED_DIMS}-dimensional vectors`,
+      );
     }
     this.model = `local:${bundled ? BUNDLED_LOCAL_MODEL : this.folder}`;
     this.dims = bundled ? BUNDLED_DIMS : options.dims;
@@ -99,7 +107,9 @@ export class LocalEmbedder implements Embedder {
       waiting.resolve(reply.rows);
     } else if (reply.code === 'config_error') {
       void this.close(); // the next embed() starts a fresh worker and tries loading again
-      waiting.reject(new KbctxError('config_error', `cannot load the local embedding model (${this.model}): ${reply.message}`));
+      waiting.reject(
+        new KbctxError('config_error', `cannot load the local embedding model (${this.model}): ${reply.message}`),
+      );
     } else {
       waiting.reject(new KbctxError('internal', reply.message));
     }

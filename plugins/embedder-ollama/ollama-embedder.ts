@@ -34,12 +34,20 @@ export class OllamaEmbedder implements Embedder {
     const what = `Ollama at ${url}`;
     let answer: { embeddings?: unknown };
     try {
-      answer = (await postJson(`${url.replace(/\/+$/, '')}/api/embed`, { model, input: texts, truncate: true }, {}, this.options, what)) as {
+      answer = (await postJson(
+        `${url.replace(/\/+$/, '')}/api/embed`,
+        { model, input: texts, truncate: true },
+        {},
+        this.options,
+        what,
+      )) as {
         embeddings?: unknown;
       };
     } catch (error) {
       if (error instanceof KbctxError && error.details?.['status'] === 404) {
-        throw new KbctxError('upstream_error', `${error.message} (run \`ollama pull ${model}\` first)`, { cause: error });
+        throw new KbctxError('upstream_error', `${error.message} (run \`ollama pull ${model}\` first)`, {
+          cause: error,
+        });
       }
       throw error;
     }

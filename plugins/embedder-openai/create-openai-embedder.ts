@@ -12,5 +12,14 @@ export function createOpenAiEmbedder(o: EmbedderOptions): Embedder {
   const baseUrl = written ?? OPENAI_BASE_URL;
   const apiKey = openAiKey(o.env, apiKeyEnv, baseUrl);
   const { dims, batchSize, concurrency } = o;
-  return new OpenAiEmbedder({ maxRetries, timeoutMs: timeoutSecs * 1000, dims, batchSize, concurrency, baseUrl, apiKey, model: o.model ?? DEFAULT_OPENAI_MODEL });
+  return new OpenAiEmbedder({
+    maxRetries,
+    timeoutMs: timeoutSecs * 1000,
+    dims,
+    batchSize,
+    concurrency,
+    baseUrl,
+    apiKey,
+    model: o.model ?? DEFAULT_OPENAI_MODEL,
+  });
 }

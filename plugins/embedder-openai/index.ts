@@ -49,7 +49,11 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   embedderConfigs: { openai: openAiSection },
   apply(kernel) {
-    kernel.hooks.createEmbedder.for('openai').tap({ name: 'embedder-openai', stage: STAGE.FALLBACK }, (options) => requireOwn<typeof Factory>(import.meta.url, './create-openai-embedder.ts').createOpenAiEmbedder(options));
+    kernel.hooks.createEmbedder
+      .for('openai')
+      .tap({ name: 'embedder-openai', stage: STAGE.FALLBACK }, (options) =>
+        requireOwn<typeof Factory>(import.meta.url, './create-openai-embedder.ts').createOpenAiEmbedder(options),
+      );
   },
 });
 

@@ -51,6 +51,7 @@ export class OpenAiEmbedder implements Embedder {
 export function openAiKey(env: NodeJS.ProcessEnv, keyEnv: string, baseUrl: string): string | null {
   const key = env[keyEnv]?.trim();
   if (key) return key;
-  if (baseUrl === OPENAI_BASE_URL) throw configError(`[embedding] provider = "openai" needs an API key in $${keyEnv} (api_key_env)`);
+  if (baseUrl === OPENAI_BASE_URL)
+    throw configError(`[embedding] provider = "openai" needs an API key in $${keyEnv} (api_key_env)`);
   return null;
 }

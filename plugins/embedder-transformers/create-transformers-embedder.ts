@@ -27,14 +27,27 @@ export function requirePackage(resolve: (specifier: string) => string = (s) => i
   }
 }
 
-export function createTransformersEmbedder(o: EmbedderOptions, resolve?: (specifier: string) => string, models?: () => ModelsService): Embedder {
+export function createTransformersEmbedder(
+  o: EmbedderOptions,
+  resolve?: (specifier: string) => string,
+  models?: () => ModelsService,
+): Embedder {
   requirePackage(resolve);
-  const options = parseTransformersOptions(o.extra, o.baseDir, Math.max(1, Math.min(4, availableParallelism() - 1)), o.model);
+  const options = parseTransformersOptions(
+    o.extra,
+    o.baseDir,
+    Math.max(1, Math.min(4, availableParallelism() - 1)),
+    o.model,
+  );
   const { pooling, normalize, dtype, documentPrefix } = options;
   const shared = { dims: o.dims, batchSize: o.batchSize, concurrency: o.concurrency };
   if (options.hubId === null) {
     const onnxFile = checkModelFolder(options.modelPath, options.dtype);
-    return new TransformersEmbedder({ ...options, ...shared, model: modelIdentity(options.modelPath, onnxFile, { pooling, normalize, dtype, documentPrefix }) });
+    return new TransformersEmbedder({
+      ...options,
+      ...shared,
+      model: modelIdentity(options.modelPath, onnxFile, { pooling, normalize, dtype, documentPrefix }),
+    });
   }
   return hubEmbedder(options.hubId, options, shared, models);
 }
@@ -43,8 +56,16 @@ export function createTransformersEmbedder(o: EmbedderOptions, resolve?: (specif
  * A hub model: its identity is the id and the settings (not the weights: it must be the same before
  * the first fetch and after), `transformers:<owner>/<name>:<8 hex>`.
  */
-function hubEmbedder(id: string, options: TransformersOptions, shared: { dims: number | null; batchSize: number; concurrency: number }, models?: () => ModelsService): Embedder {
-  if (!models) throw configError(`[embedding] model = "${id}" needs the models plugin (its service kbctx.models fetches hub models); keep "bundled" in plugins or set model_path`);
+function hubEmbedder(
+  id: string,
+  options: TransformersOptions,
+  shared: { dims: number | null; batchSize: number; concurrency: number },
+  models?: () => ModelsService,
+): Embedder {
+  if (!models)
+    throw configError(
+      `[embedding] model = "${id}" needs the models plugin (its service kbctx.models fetches hub models); keep "bundled" in plugins or set model_path`,
+    );
   const service = models();
   const { pooling, normalize, dtype, documentPrefix } = options;
   const files = featureExtractionFiles(onnxFileName(dtype));
@@ -62,11 +83,26 @@ function hubEmbedder(id: string, options: TransformersOptions, shared: { dims: n
  * provider "local"/"fastembed" with a Context Harness model name: the hub repo of the same weights,
  * with its family's pooling and prefixes. A `dims` that disagrees with the model is a config error.
  */
-export function createContextHarnessEmbedder(o: EmbedderOptions, known: KnownModel, models: () => ModelsService): Embedder {
+export function createContextHarnessEmbedder(
+  o: EmbedderOptions,
+  known: KnownModel,
+  models: () => ModelsService,
+): Embedder {
   const name = o.model ?? known.repo;
   if (o.dims !== null && o.dims !== known.dims) {
-    throw configError(`[embedding] dims = ${o.dims} disagrees with model "${name}", which makes ${known.dims}-dimension vectors: set dims = ${known.dims} or remove it`);
+    throw configError(
+      `[embedding] dims = ${o.dims} disagrees with model "${name}", which makes ${known.dims}-dimension vectors: set dims = ${known.dims} or remove it`,
+    );
   }
-  const extra = { ...o.extra, pooling: known.pooling, query_prefix: known.queryPrefix, document_prefix: known.documentPrefix };
-  return createTransformersEmbedder({ ...o, provider: 'transformers', model: known.repo, dims: known.dims, extra }, undefined, models);
+  const extra = {
+    ...o.extra,
+    pooling: known.pooling,
+    query_prefix: known.queryPrefix,
+    document_prefix: known.documentPrefix,
+  };
+  return createTransformersEmbedder(
+    { ...o, provider: 'transformers', model: known.repo, dims: known.dims, extra },
+    undefined,
+    models,
+  );
 }

@@ -10,7 +10,9 @@ import type * as Factory from './create-transformers-embedder.ts';
 
 /** Which onnx/model*.onnx file: fp32 `model.onnx`, q8 `model_quantized.onnx`, fp16 `model_fp16.onnx` … */
 export { DTYPES };
-const UNUSED = { description: 'accepted for earlier kbctx configs (keys every provider took); unused by this provider' };
+const UNUSED = {
+  description: 'accepted for earlier kbctx configs (keys every provider took); unused by this provider',
+};
 
 // The `transformers` provider's `[embedding]` keys beyond the shared ones (ADR 0178), checked when the
 // config loads; their defaults and relations (`quantized` vs `dtype`, `model_path` required, resolved
@@ -27,7 +29,11 @@ export const transformersSection: ConfigSection = {
       query_prefix: { type: 'string' },
       document_prefix: { type: 'string' },
       threads: { type: 'integer', minimum: 1 },
-      max_retries: { type: 'integer', ...UNUSED }, timeout_secs: { type: 'number', ...UNUSED }, url: { type: 'string', ...UNUSED }, base_url: { type: 'string', ...UNUSED }, api_key_env: { type: 'string', ...UNUSED },
+      max_retries: { type: 'integer', ...UNUSED },
+      timeout_secs: { type: 'number', ...UNUSED },
+      url: { type: 'string', ...UNUSED },
+      base_url: { type: 'string', ...UNUSED },
+      api_key_env: { type: 'string', ...UNUSED },
     },
     additionalProperties: false,
   },
@@ -43,7 +49,11 @@ const plugin = definePlugin({
   apply(kernel) {
     const factory = () => requireOwn<typeof Factory>(import.meta.url, './create-transformers-embedder.ts');
     const models = () => kernel.use(modelsService);
-    kernel.hooks.createEmbedder.for('transformers').tap({ name: 'embedder-transformers', stage: STAGE.FALLBACK }, (options) => factory().createTransformersEmbedder(options, undefined, models));
+    kernel.hooks.createEmbedder
+      .for('transformers')
+      .tap({ name: 'embedder-transformers', stage: STAGE.FALLBACK }, (options) =>
+        factory().createTransformersEmbedder(options, undefined, models),
+      );
     // A Context Harness (fastembed) model name under provider "local" or "fastembed": the same weights'
     // ONNX build from the hub (ADR 0186). Before embedder-local's tap; any other model falls through to it.
     for (const provider of ['local', 'fastembed']) {

@@ -10,12 +10,17 @@ export { onnxFileName };
 
 /** Throws a config error naming every missing file; returns the ONNX file's path. */
 export function checkModelFolder(dir: string, dtype: Dtype): string {
-  const fix = 'download the model into it (docs/embeddings.md, "Local transformer models") or fix [embedding] model_path';
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw configError(`[embedding] model_path ${dir} is not a folder: ${fix}`);
+  const fix =
+    'download the model into it (docs/embeddings.md, "Local transformer models") or fix [embedding] model_path';
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw configError(`[embedding] model_path ${dir} is not a folder: ${fix}`);
   const wanted = ['config.json', 'tokenizer.json', onnxFileName(dtype)];
   const missing = wanted.filter((file) => !existsSync(join(dir, file)));
   if (missing.length > 0) {
-    const other = dtype === 'fp32' ? '' : ` (dtype = "${dtype}" reads ${onnxFileName(dtype)}; the full-precision file is onnx/model.onnx)`;
+    const other =
+      dtype === 'fp32'
+        ? ''
+        : ` (dtype = "${dtype}" reads ${onnxFileName(dtype)}; the full-precision file is onnx/model.onnx)`;
     throw configError(`[embedding] model_path ${dir} is incomplete: missing ${missing.join(', ')}${other}; ${fix}`);
   }
   return join(dir, onnxFileName(dtype));
@@ -26,7 +31,8 @@ export function checkModelFolder(dir: string, dtype: Dtype): string {
  * and last 64 KiB) and every option that changes stored vectors, so another model or setting re-embeds.
  */
 export function modelIdentity(dir: string, onnxFile: string, settings: object, name: string = basename(dir)): string {
-  const hash = process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(settings)); // loaded on use, not at start-up
+  // loaded on use, not at start-up
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(settings));
   const fd = openSync(onnxFile, 'r');
   try {
     const size = fstatSync(fd).size;

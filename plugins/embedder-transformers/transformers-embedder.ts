@@ -111,7 +111,8 @@ export class TransformersEmbedder implements Embedder {
       return;
     }
     const rows: number[][] = [];
-    for (let i = 0; i < waiting.count; i++) rows.push(Array.from(reply.data.subarray(i * reply.dims, (i + 1) * reply.dims)));
+    for (let i = 0; i < waiting.count; i++)
+      rows.push(Array.from(reply.data.subarray(i * reply.dims, (i + 1) * reply.dims)));
     try {
       waiting.resolve(toUnitVectors(rows, waiting.count, this.dims, this.model));
     } catch (error) {

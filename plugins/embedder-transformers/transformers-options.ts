@@ -27,16 +27,27 @@ const KEYS = ['model_path', 'pooling', 'normalize', 'dtype', 'quantized', 'query
 /** Keys every provider took before ADR 0178 (index.ts accepts them): ignored. */
 const UNUSED = ['max_retries', 'timeout_secs', 'url', 'base_url', 'api_key_env'];
 
-export function parseTransformersOptions(extra: Readonly<Record<string, unknown>>, baseDir: string, defaultThreads: number, model: string | null = null): TransformersOptions {
+export function parseTransformersOptions(
+  extra: Readonly<Record<string, unknown>>,
+  baseDir: string,
+  defaultThreads: number,
+  model: string | null = null,
+): TransformersOptions {
   const unknown = Object.keys(extra).find((key) => !KEYS.includes(key) && !UNUSED.includes(key));
-  if (unknown !== undefined) throw bad(unknown, `is not an option of provider "transformers" (options: ${KEYS.join(', ')})`);
+  if (unknown !== undefined)
+    throw bad(unknown, `is not an option of provider "transformers" (options: ${KEYS.join(', ')})`);
   const modelPath = extra['model_path'];
-  if (modelPath !== undefined && (typeof modelPath !== 'string' || modelPath === '')) throw bad('model_path', 'must be the folder of a downloaded model');
+  if (modelPath !== undefined && (typeof modelPath !== 'string' || modelPath === ''))
+    throw bad('model_path', 'must be the folder of a downloaded model');
   if (modelPath === undefined && (model === null || model === '')) {
-    throw bad('model_path', 'is required unless model names a Hugging Face hub id (e.g. model = "Xenova/bge-small-en-v1.5", fetched on first use; docs/models.md): the folder of a downloaded model (config.json, tokenizer.json, onnx/model.onnx)');
+    throw bad(
+      'model_path',
+      'is required unless model names a Hugging Face hub id (e.g. model = "Xenova/bge-small-en-v1.5", fetched on first use; docs/models.md): the folder of a downloaded model (config.json, tokenizer.json, onnx/model.onnx)',
+    );
   }
   const quantized = optionalValue(extra, 'quantized', 'boolean', false);
-  if (quantized && extra['dtype'] !== undefined && extra['dtype'] !== 'q8') throw bad('quantized', 'conflicts with dtype: keep one');
+  if (quantized && extra['dtype'] !== undefined && extra['dtype'] !== 'q8')
+    throw bad('quantized', 'conflicts with dtype: keep one');
   const dtype = optionalValue(extra, 'dtype', 'string', quantized ? 'q8' : 'fp32');
   if (!(DTYPES as readonly string[]).includes(dtype)) throw bad('dtype', `must be one of ${DTYPES.join(', ')}`);
   const pooling = optionalValue(extra, 'pooling', 'string', 'mean');

@@ -8,7 +8,10 @@ const init = workerData as WorkerInit;
 const port = parentPort;
 if (!port) throw new Error('transformers-worker.ts runs as a worker thread');
 
-type Extractor = (texts: string[], options: { pooling: 'mean' | 'cls'; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>;
+type Extractor = (
+  texts: string[],
+  options: { pooling: 'mean' | 'cls'; normalize: boolean },
+) => Promise<{ data: Float32Array; dims: number[] }>;
 
 async function loadExtractor(): Promise<Extractor> {
   const transformers = await import('@huggingface/transformers');
@@ -37,13 +40,23 @@ async function answer(request: WorkerRequest): Promise<WorkerReply> {
   try {
     extractor = await loading;
   } catch (error) {
-    return { id: request.id, ok: false, code: 'config_error', message: `could not load the model in ${init.modelPath}: ${(error as Error).message}` };
+    return {
+      id: request.id,
+      ok: false,
+      code: 'config_error',
+      message: `could not load the model in ${init.modelPath}: ${(error as Error).message}`,
+    };
   }
   try {
     const output = await extractor(request.texts, { pooling: init.pooling, normalize: init.normalize });
     const data = Float32Array.from(output.data);
     return { id: request.id, ok: true, data, dims: output.dims.at(-1) ?? 0 };
   } catch (error) {
-    return { id: request.id, ok: false, code: 'upstream_error', message: `the model in ${init.modelPath} failed: ${(error as Error).message}` };
+    return {
+      id: request.id,
+      ok: false,
+      code: 'upstream_error',
+      message: `the model in ${init.modelPath} failed: ${(error as Error).message}`,
+    };
   }
 }

@@ -1,7 +1,14 @@
 // The extensions plugin's contract entry (ADR 0160): the contract a compiled extension module is
 // written against (docs/extensions.md: its default export receives a KbctxExtensionHost and registers
 // tools, agents and connector types; the package re-exports these types), and the loader's service.
-import { createServiceRef, type ExtensionsConfig, type Plugin, type PluginItem, type PromptContentBlock, type ToolClient } from '../../core/api/plugin.ts';
+import {
+  createServiceRef,
+  type ExtensionsConfig,
+  type Plugin,
+  type PluginItem,
+  type PromptContentBlock,
+  type ToolClient,
+} from '../../core/api/plugin.ts';
 
 /** A tool parameter in the script-tool form; `parameters` may also be a JSON Schema object. */
 export interface ExtensionParameter {
@@ -26,7 +33,10 @@ export interface ExtensionCallContext {
 }
 
 export interface ExtensionToolContext extends ExtensionCallContext {
-  /** Log messages and progress to the calling client: MCP notifications; no-ops over REST and the CLI (docs/plugins-reference.md). */
+  /**
+   * Log messages and progress to the calling client: MCP notifications; no-ops over REST and the CLI
+   * (docs/plugins-reference.md).
+   */
   client: ToolClient;
 }
 
@@ -63,7 +73,10 @@ export interface ExtensionAgent {
   tools?: string[];
   arguments?: { name: string; description?: string; required?: boolean }[];
   timeout?: number;
-  resolve(args: Record<string, unknown>, ctx: ExtensionCallContext & { context: ExtensionAgentContext }): ExtensionPrompt | Promise<ExtensionPrompt>;
+  resolve(
+    args: Record<string, unknown>,
+    ctx: ExtensionCallContext & { context: ExtensionAgentContext },
+  ): ExtensionPrompt | Promise<ExtensionPrompt>;
 }
 
 /** One document from a connector; the same fields as a Lua connector's items (and a plugin connector's). */
@@ -74,7 +87,10 @@ export interface ExtensionConnector {
   type: string;
   timeout?: number;
   /** Every item the source holds (what is not listed is deleted from the index). `config` is the TOML table. */
-  scan(config: Record<string, unknown>, ctx: ExtensionCallContext & { name: string }): AsyncIterable<ExtensionItem> | Iterable<ExtensionItem>;
+  scan(
+    config: Record<string, unknown>,
+    ctx: ExtensionCallContext & { name: string },
+  ): AsyncIterable<ExtensionItem> | Iterable<ExtensionItem>;
 }
 
 export interface KbctxExtensionHost {

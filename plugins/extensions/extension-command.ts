@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { DEFAULT_CONFIG_PATH, type CliProgram } from '../../core/index.ts';
 import type { CliContext } from '../cli/api.ts';
 
-
 export function registerExtension(cli: CliProgram, ctx: CliContext): void {
   const program = cli as unknown as Command; // commander's Command at run time (core's CliProgram is its shape)
   const extension = program.command('extension').description('compiled (JavaScript) extensions: scaffold');
@@ -16,7 +15,10 @@ export function registerExtension(cli: CliProgram, ctx: CliContext): void {
       const config = ctx.config();
       // Module paths are relative to the config root (the project; the working directory without a config file).
       const scaffold = scaffoldExtension(name, ctx.io.cwd, config.extensions.baseDir);
-      if (ctx.json) return ctx.printJson({ files: scaffold.files, config_entry: scaffold.configEntry, test: scaffold.testCommand });
-      ctx.io.out(`Created ${scaffold.files.join(' and ')}\n\nAdd to your config (${config.file ?? DEFAULT_CONFIG_PATH}):\n\n${scaffold.configEntry}\nThen test it: ${scaffold.testCommand}\n`);
+      if (ctx.json)
+        return ctx.printJson({ files: scaffold.files, config_entry: scaffold.configEntry, test: scaffold.testCommand });
+      ctx.io.out(
+        `Created ${scaffold.files.join(' and ')}\n\nAdd to your config (${config.file ?? DEFAULT_CONFIG_PATH}):\n\n${scaffold.configEntry}\nThen test it: ${scaffold.testCommand}\n`,
+      );
     });
 }

@@ -22,7 +22,9 @@ const plugin = definePlugin({
     kernel.hooks.boot.tapPromise({ name: 'extensions', timeout: modules.length * timeoutSecs + 10 }, async (ctx) => {
       if (modules.length > 0) await (await import('./load-configured.ts')).loadConfiguredExtensions(host, ctx);
     });
-    kernel.hooks.commands.tapPromise({ name: 'extensions', commands: ['extension'] }, async (program) => (await import('./extension-command.ts')).registerExtension(program, kernel.use(cliService)));
+    kernel.hooks.commands.tapPromise({ name: 'extensions', commands: ['extension'] }, async (program) =>
+      (await import('./extension-command.ts')).registerExtension(program, kernel.use(cliService)),
+    );
   },
 });
 

@@ -15,7 +15,11 @@ export async function loadConfiguredExtensions(host: HostInfo, ctx: PluginContex
       .filter((what) => what.startsWith('tool:'))
       .map((what) => what.slice('tool:'.length)),
   );
-  const context: ExtensionAgentContext = { search: (params) => ctx.search(params), get: (id) => ctx.get(id), sources: () => ctx.sources() };
+  const context: ExtensionAgentContext = {
+    search: (params) => ctx.search(params),
+    get: (id) => ctx.get(id),
+    sources: () => ctx.sources(),
+  };
   const loaded = await loadExtensions(host.config.extensions, { version: VERSION, context, reservedTools, warn });
   for (const { plugin, file } of loaded.plugins) await host.applyPlugin(plugin, file);
   host.reportFailures(loaded.failures);

@@ -1,9 +1,9 @@
-// Loads the `[extensions] modules` in config order: resolves each (a path relative to the config
-// root, the project folder above `config/` (ADR 0114), or a package name resolved from there), imports it, and calls its default export with a host
-// that collects registrations, checked here. Each module that loads becomes a plugin (an adapter) the
-// host applies like a `plugins` entry: it taps `tools`, `agents` and `createConnector.for(type)`. A
-// module that fails (import, init, an invalid definition) registers nothing and is reported with its
-// path and error; the others load regardless.
+// Loads the `[extensions] modules` in config order: resolves each (a path relative to the config root, the project
+// folder above `config/` (ADR 0114), or a package name resolved from there), imports it, and calls its default export
+// with a host that collects registrations, checked here. Each module that loads becomes a plugin (an adapter) the host
+// applies like a `plugins` entry: it taps `tools`, `agents` and `createConnector.for(type)`. A module that fails
+// (import, init, an invalid definition) registers nothing and is reported with its path and error; the others load
+// regardless.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,7 +22,15 @@ import {
   type PluginConnector,
   type PluginToolDef,
 } from '../../core/index.ts';
-import type { ExtensionAgent, ExtensionAgentContext, ExtensionConnector, ExtensionDeps, ExtensionTool, KbctxExtensionHost, LoadedExtensions } from './api.ts';
+import type {
+  ExtensionAgent,
+  ExtensionAgentContext,
+  ExtensionConnector,
+  ExtensionDeps,
+  ExtensionTool,
+  KbctxExtensionHost,
+  LoadedExtensions,
+} from './api.ts';
 
 /** The stage of a module's `tools` and `agents` taps: before any plugin's (STAGE.FIRST included). */
 const YIELDING = STAGE.FIRST - 1;
@@ -44,7 +52,10 @@ export async function loadExtensions(config: ExtensionsConfig, deps: ExtensionDe
       const name = uniqueName(spec, where, names);
       out.plugins.push({ plugin: extensionPlugin(name, registered, config.timeoutSecs, deps), file: where });
     } catch (error) {
-      out.failures.push({ label: `extension:${spec}`, message: `${where}: ${error instanceof Error ? error.message : String(error)}` });
+      out.failures.push({
+        label: `extension:${spec}`,
+        message: `${where}: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
   return out;
@@ -58,8 +69,17 @@ export function resolveModule(spec: string, baseDir: string): string {
 
 /** `extension:<file name or package name>` (lower case), numbered when two modules share it. */
 function uniqueName(spec: string, file: string, taken: Set<string>): string {
-  const given = spec.startsWith('./') || spec.startsWith('../') || path.isAbsolute(spec) ? path.basename(file, path.extname(file)) : spec;
-  const base = `extension:${given.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+/, '').slice(0, 40) || 'module'}`;
+  const given =
+    spec.startsWith('./') || spec.startsWith('../') || path.isAbsolute(spec)
+      ? path.basename(file, path.extname(file))
+      : spec;
+  const base = `extension:${
+    given
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+/, '')
+      .slice(0, 40) || 'module'
+  }`;
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
   taken.add(name);
@@ -74,10 +94,18 @@ function extensionPlugin(name: string, registered: Registered, timeoutSecs: numb
     kbctx: '^0.2',
     apply(kernel) {
       // Before every other tap: a tool or agent of the same name another plugin adds replaces the module's.
-      if (registered.tools.length > 0) kernel.hooks.tools.tap({ name, stage: YIELDING }, (tools) => registered.tools.forEach((t) => tools.add(toolDef(t))));
-      if (registered.agents.length > 0) kernel.hooks.agents.tap({ name, stage: YIELDING }, (agents) => registered.agents.forEach((a) => agents.add(agentDef(a, deps.context))));
+      if (registered.tools.length > 0)
+        kernel.hooks.tools.tap({ name, stage: YIELDING }, (tools) =>
+          registered.tools.forEach((t) => tools.add(toolDef(t))),
+        );
+      if (registered.agents.length > 0)
+        kernel.hooks.agents.tap({ name, stage: YIELDING }, (agents) =>
+          registered.agents.forEach((a) => agents.add(agentDef(a, deps.context))),
+        );
       for (const c of registered.connectors) {
-        kernel.hooks.createConnector.for(c.type).tap(name, (instance) => connectorDef(c, instance.name, instance.options));
+        kernel.hooks.createConnector
+          .for(c.type)
+          .tap(name, (instance) => connectorDef(c, instance.name, instance.options));
       }
     },
   };
@@ -88,7 +116,8 @@ function extensionPlugin(name: string, registered: Registered, timeoutSecs: numb
 // under their deadlines, as any plugin's).
 const toolDef = (t: ExtensionTool): PluginToolDef => ({
   name: t.name,
-  description: typeof t.description === 'string' && t.description.trim() !== '' ? t.description : `Extension tool: ${t.name}`,
+  description:
+    typeof t.description === 'string' && t.description.trim() !== '' ? t.description : `Extension tool: ${t.name}`,
   inputSchema: t.parameters as PluginToolDef['inputSchema'],
   timeout: t.timeout,
   readOnly: t.readOnly,
@@ -97,7 +126,8 @@ const toolDef = (t: ExtensionTool): PluginToolDef => ({
 
 const agentDef = (a: ExtensionAgent, context: ExtensionAgentContext): PluginAgentDef => ({
   name: a.name,
-  description: typeof a.description === 'string' && a.description.trim() !== '' ? a.description : `Extension agent: ${a.name}`,
+  description:
+    typeof a.description === 'string' && a.description.trim() !== '' ? a.description : `Extension agent: ${a.name}`,
   tools: a.tools,
   arguments: a.arguments,
   timeout: a.timeout,
@@ -105,7 +135,11 @@ const agentDef = (a: ExtensionAgent, context: ExtensionAgentContext): PluginAgen
   resolve: (args, ctx) => a.resolve(args, { signal: ctx.signal, context }) as ReturnType<PluginAgentDef['resolve']>,
 });
 
-const connectorDef = (c: ExtensionConnector, name: string, options: Readonly<Record<string, unknown>>): PluginConnector => ({
+const connectorDef = (
+  c: ExtensionConnector,
+  name: string,
+  options: Readonly<Record<string, unknown>>,
+): PluginConnector => ({
   ...(c.timeout === undefined ? {} : { timeout: c.timeout }),
   scan: (ctx) => c.scan(toScriptConfig(options), { signal: ctx.signal, name }),
 });
@@ -118,25 +152,34 @@ async function loadModule(file: string, timeoutSecs: number, deps: ExtensionDeps
   const host: KbctxExtensionHost = {
     version: deps.version,
     registerTool: (def) => {
-      if (deps.reservedTools.has(def?.name)) throw invalid(`registerTool(${JSON.stringify(def.name)}): \`${def.name}\` is a built-in tool`);
+      if (deps.reservedTools.has(def?.name))
+        throw invalid(`registerTool(${JSON.stringify(def.name)}): \`${def.name}\` is a built-in tool`);
       toolFromSpec(def, timeoutSecs); // checks it: an invalid definition fails the module
       registered.tools.push(def);
     },
     registerAgent: (def) => {
-      const resolve = typeof def?.resolve === 'function' ? (args: Record<string, unknown>, { signal }: { signal: AbortSignal }) => def.resolve(args, { signal, context: deps.context }) : def?.resolve;
+      const resolve =
+        typeof def?.resolve === 'function'
+          ? (args: Record<string, unknown>, { signal }: { signal: AbortSignal }) =>
+              def.resolve(args, { signal, context: deps.context })
+          : def?.resolve;
       agentFromSpec({ ...def, resolve } as AgentSpec, timeoutSecs); // checks it
       registered.agents.push(def);
     },
     registerConnector: (def) => void registered.connectors.push(checkConnector(def)),
   };
-  await runWithDeadline(`extension ${path.basename(file)}`, timeoutSecs, undefined, () => (init as (host: KbctxExtensionHost) => unknown)(host));
+  await runWithDeadline(`extension ${path.basename(file)}`, timeoutSecs, undefined, () =>
+    (init as (host: KbctxExtensionHost) => unknown)(host),
+  );
   return registered;
 }
 
 function checkConnector(def: ExtensionConnector): ExtensionConnector {
   const where = `registerConnector(${JSON.stringify(def?.type)})`;
-  if (typeof def?.type !== 'string' || !/^[a-z][a-z0-9_-]{0,63}$/.test(def.type)) throw invalid(`${where}: \`type\` must be lower-case letters, digits, '_' or '-'`);
-  if ((CONNECTOR_TYPES as readonly string[]).includes(def.type)) throw invalid(`${where}: \`${def.type}\` is a built-in connector type`);
+  if (typeof def?.type !== 'string' || !/^[a-z][a-z0-9_-]{0,63}$/.test(def.type))
+    throw invalid(`${where}: \`type\` must be lower-case letters, digits, '_' or '-'`);
+  if ((CONNECTOR_TYPES as readonly string[]).includes(def.type))
+    throw invalid(`${where}: \`${def.type}\` is a built-in connector type`);
   if (typeof def.scan !== 'function') throw invalid(`${where}: \`scan\` must be a function`);
   return def;
 }

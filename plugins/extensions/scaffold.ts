@@ -13,11 +13,15 @@ export interface ExtensionScaffold {
 }
 
 export function scaffoldExtension(name: string, cwd: string, projectDir: string): ExtensionScaffold {
-  if (!/^[a-z][a-z0-9_-]{0,63}$/.test(name)) throw badRequest(`invalid extension name '${name}': use lower-case letters, digits, '-' and '_', starting with a letter`);
+  if (!/^[a-z][a-z0-9_-]{0,63}$/.test(name))
+    throw badRequest(
+      `invalid extension name '${name}': use lower-case letters, digits, '-' and '_', starting with a letter`,
+    );
   const moduleRel = `extensions/${name}.mjs`;
   const testRel = `extensions/${name}.test.mjs`;
   for (const rel of [moduleRel, testRel]) {
-    if (existsSync(path.resolve(cwd, rel))) throw new KbctxError('conflict', `${rel} already exists; pick another name or edit it`);
+    if (existsSync(path.resolve(cwd, rel)))
+      throw new KbctxError('conflict', `${rel} already exists; pick another name or edit it`);
   }
   const fromProject = path.relative(projectDir, path.resolve(cwd, moduleRel)).split(path.sep).join('/');
   const modulePath = fromProject.startsWith('.') ? fromProject : `./${fromProject}`;
@@ -29,7 +33,17 @@ export function scaffoldExtension(name: string, cwd: string, projectDir: string)
   };
   const fill = (template: string): string => template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
   mkdirSync(path.resolve(cwd, 'extensions'), { recursive: true });
-  writeFileSync(path.resolve(cwd, moduleRel), fill(readFileSync(new URL('./templates/extension.mjs.tmpl', import.meta.url), 'utf8')));
-  writeFileSync(path.resolve(cwd, testRel), fill(readFileSync(new URL('./templates/extension.test.mjs.tmpl', import.meta.url), 'utf8')));
-  return { files: [moduleRel, testRel], configEntry: `[extensions]\nmodules = ["${modulePath}"]\n`, testCommand: `node --test ${testRel}` };
+  writeFileSync(
+    path.resolve(cwd, moduleRel),
+    fill(readFileSync(new URL('./templates/extension.mjs.tmpl', import.meta.url), 'utf8')),
+  );
+  writeFileSync(
+    path.resolve(cwd, testRel),
+    fill(readFileSync(new URL('./templates/extension.test.mjs.tmpl', import.meta.url), 'utf8')),
+  );
+  return {
+    files: [moduleRel, testRel],
+    configEntry: `[extensions]\nmodules = ["${modulePath}"]\n`,
+    testCommand: `node --test ${testRel}`,
+  };
 }

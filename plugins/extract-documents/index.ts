@@ -11,7 +11,11 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     for (const [ext, parser] of Object.entries(FORMATS)) {
-      kernel.hooks.extract.for(ext).tapPromise({ name: 'extract-documents', stage: STAGE.FALLBACK }, (request) => extractWith(parser, request.bytes));
+      kernel.hooks.extract
+        .for(ext)
+        .tapPromise({ name: 'extract-documents', stage: STAGE.FALLBACK }, (request) =>
+          extractWith(parser, request.bytes),
+        );
     }
   },
 });

@@ -2,7 +2,18 @@
 // `kbctx.live-index` service; `kbctx serve` opens it (watching or not) and hands the running index to
 // the surfaces. The plugin builds its LiveIndexHost (connectors, sync under the server's lock,
 // embedding) from the host's `kbctx.index` service. Types only, and one ref.
-import { createServiceRef, type Connector, type ConnectorStatus, type SyncControl, type SyncCounts, type SyncState, type EmbedReport, type Embedder, type SyncReport, type WatchTarget } from '../../core/api/plugin.ts';
+import {
+  createServiceRef,
+  type Connector,
+  type ConnectorStatus,
+  type SyncControl,
+  type SyncCounts,
+  type SyncState,
+  type EmbedReport,
+  type Embedder,
+  type SyncReport,
+  type WatchTarget,
+} from '../../core/api/plugin.ts';
 
 // The status and trigger types are the `kbctx.serve` contract's (core), which hands the live index to the surfaces.
 export type { ConnectorStatus, SyncControl, SyncCounts, SyncState };
@@ -25,7 +36,10 @@ export interface LiveConnector {
 export interface LiveIndexHost {
   connectors: readonly LiveConnector[];
   /** One incremental sync of one connector; never rejects (a failure is in the report). */
-  sync(connector: Connector, options: { paths: readonly string[] | undefined; skipIfSyncedWithinMs: number | undefined }): Promise<SyncReport>;
+  sync(
+    connector: Connector,
+    options: { paths: readonly string[] | undefined; skipIfSyncedWithinMs: number | undefined },
+  ): Promise<SyncReport>;
   /** The report of a run that threw anyway. */
   failedReport(connector: string, error: unknown): SyncReport;
   /** Background embedding; null when [embedding] is disabled. */
@@ -44,7 +58,10 @@ export interface LiveSyncHandle extends SyncControl {
 export interface LiveIndexService {
   /** `watch`: `[server] watch` (false with `serve --no-watch`); `log`: the server's log lines. */
   open(options: { watch: boolean | 'poll'; log: (line: string) => void }): Promise<LiveSyncHandle>;
-  /** The status as its wire JSON (GET /sync/status, the MCP resource), or a promise of it (its module loaded on first use). */
+  /**
+   * The status as its wire JSON (GET /sync/status, the MCP resource), or a promise of it (its module loaded on first
+   * use).
+   */
   statusToWire(list: readonly ConnectorStatus[]): unknown;
 }
 

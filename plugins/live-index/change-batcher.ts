@@ -38,7 +38,8 @@ export class ChangeBatcher {
 
   add(event: FolderEvent): void {
     const o = this.options;
-    if (!this.deadline && this.lastWasBurst && performance.now() - this.lastFlush < o.burstQuietMs) this.burst = true; // the burst goes on
+    // the burst goes on
+    if (!this.deadline && this.lastWasBurst && performance.now() - this.lastFlush < o.burstQuietMs) this.burst = true;
     if (event.structural) this.all = true;
     else if (!this.all) {
       this.paths.add(event.relative);

@@ -37,7 +37,15 @@ export class ConnectorRunner {
 
   constructor(options: RunnerOptions) {
     this.options = options;
-    this.status = { connector: options.label, state: 'idle', lastStartedAt: null, lastFinishedAt: null, lastCounts: null, lastError: null, nextRunAt: null };
+    this.status = {
+      connector: options.label,
+      state: 'idle',
+      lastStartedAt: null,
+      lastFinishedAt: null,
+      lastCounts: null,
+      lastError: null,
+      nextRunAt: null,
+    };
   }
 
   get label(): string {
@@ -52,7 +60,13 @@ export class ConnectorRunner {
   request(hint: ChangeHint, reason: RunReason): void {
     if (this.closed) return;
     const merged = mergeHints(this.pending?.hint, hint);
-    this.pending = { hint: merged, reason: this.pending && this.pending.reason !== 'watch' && this.pending.reason !== 'poll' ? this.pending.reason : reason };
+    this.pending = {
+      hint: merged,
+      reason:
+        this.pending && this.pending.reason !== 'watch' && this.pending.reason !== 'poll'
+          ? this.pending.reason
+          : reason,
+    };
     if (!this.running) this.running = this.drain();
   }
 
@@ -74,7 +88,9 @@ export class ConnectorRunner {
       if (this.timer) clearTimeout(this.timer);
       this.status = { ...this.status, state: 'running', lastStartedAt: new Date().toISOString(), nextRunAt: null };
       // A sync that throws (it should report instead) is a failed run, never an unhandled rejection.
-      const report = await this.options.sync(hint === 'all' ? undefined : hint.paths, reason).catch((error: unknown) => this.options.failedReport(this.label, error));
+      const report = await this.options
+        .sync(hint === 'all' ? undefined : hint.paths, reason)
+        .catch((error: unknown) => this.options.failedReport(this.label, error));
       this.finish(report, reason);
     }
     this.running = null;
@@ -90,10 +106,21 @@ export class ConnectorRunner {
     } else if (report.failure) {
       this.failures++;
       delay = Math.min(BACKOFF_FIRST_MS * 2 ** (this.failures - 1), BACKOFF_MAX_MS);
-      this.status = { ...this.status, state: 'failed', lastFinishedAt: finishedAt, lastError: `${report.failure.code}: ${report.failure.message}` };
+      this.status = {
+        ...this.status,
+        state: 'failed',
+        lastFinishedAt: finishedAt,
+        lastError: `${report.failure.code}: ${report.failure.message}`,
+      };
     } else {
       this.failures = 0;
-      this.status = { ...this.status, state: 'idle', lastFinishedAt: finishedAt, lastCounts: toCounts(report), lastError: null };
+      this.status = {
+        ...this.status,
+        state: 'idle',
+        lastFinishedAt: finishedAt,
+        lastCounts: toCounts(report),
+        lastError: null,
+      };
     }
     const next = delay === null ? null : new Date(Date.now() + delay).toISOString();
     this.status.nextRunAt = next;
@@ -113,5 +140,13 @@ function mergeHints(a: ChangeHint | undefined, b: ChangeHint): ChangeHint {
 }
 
 function toCounts(r: SyncReport): SyncCounts {
-  return { fetched: r.fetched, upserted: r.upserted, unchanged: r.unchanged, deleted: r.deleted, skipped: r.skipped, errors: r.errors, chunksWritten: r.chunksWritten };
+  return {
+    fetched: r.fetched,
+    upserted: r.upserted,
+    unchanged: r.unchanged,
+    deleted: r.deleted,
+    skipped: r.skipped,
+    errors: r.errors,
+    chunksWritten: r.chunksWritten,
+  };
 }

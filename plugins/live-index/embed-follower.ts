@@ -43,14 +43,17 @@ export class EmbedFollower {
       if (report?.failure) {
         this.failures++;
         const delay = Math.min(RETRY_FIRST_MS * 2 ** (this.failures - 1), RETRY_MAX_MS);
-        this.log(`embed: failed after ${report.embedded} of ${report.pending} chunk(s): ${report.failure.message}; retrying in ${Math.round(delay / 1000)} s`);
+        this.log(
+          `embed: failed after ${report.embedded} of ${report.pending} chunk(s): ${report.failure.message}; retrying in ${Math.round(delay / 1000)} s`,
+        );
         if (this.timer) clearTimeout(this.timer);
         this.timer = setTimeout(() => this.request(), delay);
         this.timer.unref();
         break;
       }
       this.failures = 0;
-      if (report && report.embedded > 0) this.log(`embed: ${report.embedded} chunk(s) with ${report.model} (${Math.round(report.durationMs)} ms)`);
+      if (report && report.embedded > 0)
+        this.log(`embed: ${report.embedded} chunk(s) with ${report.model} (${Math.round(report.durationMs)} ms)`);
     }
     this.running = null;
   }

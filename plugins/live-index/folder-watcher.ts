@@ -15,4 +15,8 @@ export interface FolderWatch {
  * Starts watching; resolves once the initial tree is being watched (changes after that are reported).
  * Falls back to polling by itself, logging one line saying why. Rejects only when the root cannot be read.
  */
-export type WatchFolder = (spec: WatchSpec, onEvent: (event: FolderEvent) => void, log: (line: string) => void) => Promise<FolderWatch>;
+export type WatchFolder = (
+  spec: WatchSpec,
+  onEvent: (event: FolderEvent) => void,
+  log: (line: string) => void,
+) => Promise<FolderWatch>;

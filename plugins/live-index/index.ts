@@ -15,8 +15,15 @@ const plugin = definePlugin({
   apply(kernel) {
     kernel.provide(liveIndexService, {
       open: async (options) => {
-        const [{ LiveSync }, { watchFolderWithParcel }, { liveIndexHost }] = await Promise.all([import('./live-sync.ts'), import('./watch/parcel-watcher.ts'), import('./live-host.ts')]);
-        return new LiveSync(await liveIndexHost(kernel.use(indexService), kernel.use(hostService).config, options), watchFolderWithParcel);
+        const [{ LiveSync }, { watchFolderWithParcel }, { liveIndexHost }] = await Promise.all([
+          import('./live-sync.ts'),
+          import('./watch/parcel-watcher.ts'),
+          import('./live-host.ts'),
+        ]);
+        return new LiveSync(
+          await liveIndexHost(kernel.use(indexService), kernel.use(hostService).config, options),
+          watchFolderWithParcel,
+        );
       },
       statusToWire: async (list) => (await import('./status-wire.ts')).syncStatusToWire(list),
     });

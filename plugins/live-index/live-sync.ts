@@ -35,7 +35,8 @@ export class LiveSync implements LiveSyncHandle {
         new ConnectorRunner({
           label: connector.label,
           intervalSecs,
-          sync: (paths, reason) => this.syncOne(connector, paths, reason === 'schedule' || reason === 'retry' ? fresh : undefined),
+          sync: (paths, reason) =>
+            this.syncOne(connector, paths, reason === 'schedule' || reason === 'retry' ? fresh : undefined),
           failedReport: host.failedReport,
           onRun: (report, reason, next) => this.afterRun(report, reason, next),
         }),
@@ -56,7 +57,9 @@ export class LiveSync implements LiveSyncHandle {
           this.watches.push(handle);
           if (handle.mode === 'polling') reason = 'poll';
           if (this.closed) break; // closed while the watcher started: close() did not see this handle
-          this.host.log(`watching ${connector.label} (${watch.root}) with ${handle.mode === 'events' ? 'file events' : 'polling'}`);
+          this.host.log(
+            `watching ${connector.label} (${watch.root}) with ${handle.mode === 'events' ? 'file events' : 'polling'}`,
+          );
         } catch (error) {
           this.host.log(`watch ${connector.label}: ${(error as Error).message}; relying on its schedule`);
         }
@@ -72,7 +75,10 @@ export class LiveSync implements LiveSyncHandle {
 
   trigger(label: string): Promise<ConnectorStatus> {
     const runner = this.runners.get(label);
-    if (!runner) throw notFound(`connector ${label} is not configured (configured: ${[...this.runners.keys()].join(', ') || 'none'})`);
+    if (!runner)
+      throw notFound(
+        `connector ${label} is not configured (configured: ${[...this.runners.keys()].join(', ') || 'none'})`,
+      );
     runner.request('all', 'request');
     return Promise.resolve(runner.snapshot());
   }
@@ -93,7 +99,11 @@ export class LiveSync implements LiveSyncHandle {
     await Promise.all([...this.runners.values()].map((r) => r.idle()));
   }
 
-  private async syncOne(connector: Connector, paths: readonly string[] | undefined, skipIfSyncedWithinMs: number | undefined): Promise<SyncReport> {
+  private async syncOne(
+    connector: Connector,
+    paths: readonly string[] | undefined,
+    skipIfSyncedWithinMs: number | undefined,
+  ): Promise<SyncReport> {
     return this.host.sync(connector, { paths, skipIfSyncedWithinMs });
   }
 

@@ -15,7 +15,10 @@ export function syncRoutes(control: SyncControl, options: { tokenRequired: boole
       handle: async (r) => {
         requireJsonPost('POST', '/sync/{connector}', r.contentType);
         if (!options.tokenRequired && !isLoopbackAddress(r.remoteAddress)) {
-          throw new KbctxError('forbidden', 'POST /sync/{connector} is only accepted from this machine unless the server requires a token ([server].auth_token_env)');
+          throw new KbctxError(
+            'forbidden',
+            'POST /sync/{connector} is only accepted from this machine unless the server requires a token ([server].auth_token_env)',
+          );
         }
         return syncStatusToWire([await control.trigger(r.params['connector']!)]).connectors[0];
       },

@@ -13,7 +13,14 @@ function mountJsonRoutes(app: Parameters<NonNullable<HttpSurface['register']>>[0
     app.route({
       method: route.method,
       url: route.path,
-      handler: (request) => route.handle({ params: request.params as Record<string, string>, body: request.body ?? {}, signal: request.clientGone, remoteAddress: request.socket.remoteAddress, contentType: request.headers['content-type'] }),
+      handler: (request) =>
+        route.handle({
+          params: request.params as Record<string, string>,
+          body: request.body ?? {},
+          signal: request.clientGone,
+          remoteAddress: request.socket.remoteAddress,
+          contentType: request.headers['content-type'],
+        }),
     });
   }
 }

@@ -16,8 +16,12 @@ const AFTER_DEFAULTS = STAGE.FALLBACK + 1;
  * Tools, then agents, each read in parallel under its own time-out (which covers waiting for a
  * worker): loading ends within the longest tool's plus the longest agent's time-out, with a margin.
  */
-function loadingLimitSecs(host: { tools: Readonly<Record<string, { timeoutSecs: number }>>; agents: Readonly<Record<string, { timeoutSecs: number }>> }): number {
-  const longest = (sections: Readonly<Record<string, { timeoutSecs: number }>>): number => Math.max(0, ...Object.values(sections).map((s) => s.timeoutSecs));
+function loadingLimitSecs(host: {
+  tools: Readonly<Record<string, { timeoutSecs: number }>>;
+  agents: Readonly<Record<string, { timeoutSecs: number }>>;
+}): number {
+  const longest = (sections: Readonly<Record<string, { timeoutSecs: number }>>): number =>
+    Math.max(0, ...Object.values(sections).map((s) => s.timeoutSecs));
   return longest(host.tools) + longest(host.agents) + 10;
 }
 
@@ -25,27 +29,47 @@ const plugin = definePlugin({
   name: 'lua-bridge',
   version: '0.2.0',
   kbctx: '^0.2',
-  provides: ['connector:script', 'tools:script', 'agents:script', 'plugins:.lua', 'command:connector', 'command:tool init|test', 'command:agent init'],
+  provides: [
+    'connector:script',
+    'tools:script',
+    'agents:script',
+    'plugins:.lua',
+    'command:connector',
+    'command:tool init|test',
+    'command:agent init',
+  ],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   connectorConfigs: { script: scriptConnectorSection },
-  configSections: { scripts: scriptsSection, 'tools.script': namedScriptsSection, 'agents.script': namedScriptsSection },
+  configSections: {
+    scripts: scriptsSection,
+    'tools.script': namedScriptsSection,
+    'agents.script': namedScriptsSection,
+  },
   apply(kernel) {
     const runtime = scriptingHost(kernel);
     kernel.provide(luaRuntimeService, runtime);
     const host = () => runtime;
     kernel.hooks.shutdown.tap('lua-bridge', () => runtime.close());
     let parts: ScriptParts = { tools: [], agents: [] };
-    kernel.hooks.createConnector.for('script').tapPromise({ name: 'lua-bridge', stage: STAGE.FALLBACK }, async (instance) =>
-      (await host().open()).connector(instance.name, instance.options as unknown as ScriptConfig),
-    );
+    kernel.hooks.createConnector
+      .for('script')
+      .tapPromise({ name: 'lua-bridge', stage: STAGE.FALLBACK }, async (instance) =>
+        (await host().open()).connector(instance.name, instance.options as unknown as ScriptConfig),
+      );
     kernel.hooks.boot.tapPromise({ name: 'lua-bridge', timeout: loadingLimitSecs(host()) }, async () => {
       if (Object.keys(host().tools).length + Object.keys(host().agents).length === 0) return;
       const { loadScriptParts } = await import('./script-parts.ts');
       parts = await loadScriptParts(host());
     });
-    kernel.hooks.tools.tap({ name: 'lua-bridge', stage: AFTER_DEFAULTS }, (tools) => parts.tools.forEach((t) => tools.add(t)));
-    kernel.hooks.agents.tap({ name: 'lua-bridge', stage: AFTER_DEFAULTS }, (agents) => parts.agents.forEach((a) => agents.add(a)));
-    kernel.hooks.commands.tapPromise('lua-bridge', async (program) => (await import('./commands/script-commands.ts')).registerScriptCommands(program, kernel, runtime));
+    kernel.hooks.tools.tap({ name: 'lua-bridge', stage: AFTER_DEFAULTS }, (tools) =>
+      parts.tools.forEach((t) => tools.add(t)),
+    );
+    kernel.hooks.agents.tap({ name: 'lua-bridge', stage: AFTER_DEFAULTS }, (agents) =>
+      parts.agents.forEach((a) => agents.add(a)),
+    );
+    kernel.hooks.commands.tapPromise('lua-bridge', async (program) =>
+      (await import('./commands/script-commands.ts')).registerScriptCommands(program, kernel, runtime),
+    );
     kernel.hooks.resolvePlugin.for('.lua').tapPromise('lua-bridge', async (spec) => {
       const { loadLuaPlugin } = await import('./lua-plugin.ts');
       return loadLuaPlugin(await host().open(), spec);

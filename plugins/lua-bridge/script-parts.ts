@@ -1,7 +1,14 @@
 // Script tools and agents (`[tools.script.*]`, `[agents.script.*]`): read in the sandbox when the
 // kernel boots, then handed to the `tools` and `agents` collectors. A broken script is reported to the
 // host and left out; a part using an unset `${VAR}` is kept and fails when it runs.
-import { type PluginAgentDef, type PluginToolDef, guardAgent, guardTool, type Agent, type Tool } from '../../core/index.ts';
+import {
+  type PluginAgentDef,
+  type PluginToolDef,
+  guardAgent,
+  guardTool,
+  type Agent,
+  type Tool,
+} from '../../core/index.ts';
 import type { ScriptingHost } from './scripting/scripting-service.ts';
 
 export interface ScriptParts {
@@ -16,13 +23,22 @@ export async function loadScriptParts(host: ScriptingHost): Promise<ScriptParts>
   host.reportFailures([...tools.failures, ...agents.failures]);
   return {
     tools: tools.loaded.map((t) => toToolDef(guardTool(t, host.check(`tools.script.${t.name}`)))),
-    agents: agents.loaded.map((a) => toAgentDef(guardAgent(a, host.check(`agents.script.${a.name}`)), host.agents[a.name]?.timeoutSecs)),
+    agents: agents.loaded.map((a) =>
+      toAgentDef(guardAgent(a, host.check(`agents.script.${a.name}`)), host.agents[a.name]?.timeoutSecs),
+    ),
   };
 }
 
 /** `params` without `timeout`: the kernel runs it as it is (the sandbox keeps the script's own time-out). */
 function toToolDef(tool: Tool): PluginToolDef {
-  return { name: tool.name, description: tool.description, params: tool.params, readOnly: tool.readOnly, source: 'script', call: (params, ctx) => tool.run(params, { signal: ctx.signal }) };
+  return {
+    name: tool.name,
+    description: tool.description,
+    params: tool.params,
+    readOnly: tool.readOnly,
+    source: 'script',
+    call: (params, ctx) => tool.run(params, { signal: ctx.signal }),
+  };
 }
 
 function toAgentDef(agent: Agent, timeout: number | undefined): PluginAgentDef {

@@ -25,7 +25,12 @@ const plugin = definePlugin({
         syncStatus: live?.statusJson,
         kernel: kbctx.kernel,
       });
-      const handler = createMcpHttpHandler({ server, maxBodyBytes: config.maxBodyBytes, listenLimits: listenLimitsOf(config), log });
+      const handler = createMcpHttpHandler({
+        server,
+        maxBodyBytes: config.maxBodyBytes,
+        listenLimits: listenLimitsOf(config),
+        log,
+      });
       live?.onIndexChanged(() => handler.resourcesChanged());
       surfaces.add(mcpHttpSurface(handler));
     });

@@ -13,7 +13,10 @@ export interface ListenLimits {
 }
 
 /** The caps of a [server] section. */
-export const listenLimitsOf = (server: ServerConfig): ListenLimits => ({ perServer: server.maxListenStreams, perClient: server.maxListenStreamsPerClient });
+export const listenLimitsOf = (server: ServerConfig): ListenLimits => ({
+  perServer: server.maxListenStreams,
+  perClient: server.maxListenStreamsPerClient,
+});
 
 export class ListenStreams {
   private total = 0;
@@ -29,10 +32,16 @@ export class ListenStreams {
   admit(client: string): () => void {
     const mine = this.byClient.get(client) ?? 0;
     if (mine >= this.limits.perClient) {
-      throw new KbctxError('too_many_requests', `too many open subscriptions/listen streams from this client: the limit is ${this.limits.perClient} ([server].max_listen_streams_per_client); close one first`);
+      throw new KbctxError(
+        'too_many_requests',
+        `too many open subscriptions/listen streams from this client: the limit is ${this.limits.perClient} ([server].max_listen_streams_per_client); close one first`,
+      );
     }
     if (this.total >= this.limits.perServer) {
-      throw new KbctxError('too_many_requests', `too many open subscriptions/listen streams on this server: the limit is ${this.limits.perServer} ([server].max_listen_streams); try again later`);
+      throw new KbctxError(
+        'too_many_requests',
+        `too many open subscriptions/listen streams on this server: the limit is ${this.limits.perServer} ([server].max_listen_streams); try again later`,
+      );
     }
     this.total++;
     this.byClient.set(client, mine + 1);

@@ -27,7 +27,10 @@ export interface McpHttpHandler {
   /** Registers `/mcp` (every method: the SDK answers the ones it does not serve). */
   register(app: HttpApp): void;
   close(): Promise<void>;
-  /** `notifications/resources/list_changed` to open 2026-07-28 `subscriptions/listen` streams (stateless 2025 clients have none). */
+  /**
+   * `notifications/resources/list_changed` to open 2026-07-28 `subscriptions/listen` streams (stateless 2025 clients
+   * have none).
+   */
   resourcesChanged(): void;
 }
 
@@ -60,7 +63,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       } catch (error) {
         if (!isKbctxError(error)) throw error;
         const { http, mcp } = errorMapping(error.code);
-        return Response.json({ jsonrpc: '2.0', id: listen.id, error: { code: mcp, message: error.message } }, { status: http });
+        return Response.json(
+          { jsonrpc: '2.0', id: listen.id, error: { code: mcp, message: error.message } },
+          { status: http },
+        );
       }
       response.once('close', release);
     }
@@ -79,7 +85,9 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       // The SDK reads the bytes itself (its own JSON parse errors and content-type answers).
       app.removeAllContentTypeParsers();
       app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, bytes, done) => done(null, bytes));
-      app.all(MCP_PATH, async (request, reply) => send(reply, await serve(request, reply.raw, request.body as Buffer | undefined)));
+      app.all(MCP_PATH, async (request, reply) =>
+        send(reply, await serve(request, reply.raw, request.body as Buffer | undefined)),
+      );
     },
     close: async () => {
       errors.close();
@@ -91,7 +99,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
 
 const REJECTION_WINDOW_MS = 10_000;
 
-/** What groups SDK errors for the summary: the text before its first colon (`Unsupported Media Type`, `Rejected inbound request (invalid-json-rpc-body)`), at most 80 characters. */
+/**
+ * What groups SDK errors for the summary: the text before its first colon (`Unsupported Media Type`, `Rejected inbound
+ * request (invalid-json-rpc-body)`), at most 80 characters.
+ */
 function errorKind(message: string): string {
   const colon = message.indexOf(':');
   return (colon === -1 ? message : message.slice(0, colon)).slice(0, 80);
@@ -107,7 +118,9 @@ function listenRequestId(body: Buffer | undefined): { id: unknown } | undefined 
     return undefined; // the SDK answers the parse error
   }
   const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
-  const listen = messages.find((m) => (m as { method?: unknown } | null)?.method === 'subscriptions/listen') as { id?: unknown } | undefined;
+  const listen = messages.find((m) => (m as { method?: unknown } | null)?.method === 'subscriptions/listen') as
+    | { id?: unknown }
+    | undefined;
   return listen && { id: listen.id ?? null };
 }
 
@@ -150,8 +163,14 @@ async function send(reply: HttpReply, response: Response): Promise<void> {
 
 type Chunk = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
 
-/** The rest of an SSE body, as fastify streamed it: backpressure honoured, the source cancelled when the client goes. */
-async function stream(res: ServerResponse, reader: ReadableStreamDefaultReader<Uint8Array>, first: Chunk): Promise<void> {
+/**
+ * The rest of an SSE body, as fastify streamed it: backpressure honoured, the source cancelled when the client goes.
+ */
+async function stream(
+  res: ServerResponse,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  first: Chunk,
+): Promise<void> {
   let open = true;
   res.once('close', () => {
     if (open) reader.cancel().catch(() => {});

@@ -30,7 +30,9 @@ export function createSummarisedLog(log: (line: string) => void, options: Summar
     clearTimeout(window.timer);
     windows.delete(kind);
     if (window.repeats > 0) {
-      log(`${options.prefix}${window.repeats} more like this in the last ${options.windowMs / 1000} s (${kind}); the first was logged above`);
+      log(
+        `${options.prefix}${window.repeats} more like this in the last ${options.windowMs / 1000} s (${kind}); the first was logged above`,
+      );
     }
   };
   return {

@@ -5,7 +5,9 @@ import type { Server } from '@modelcontextprotocol/server';
 import { createServiceRef } from '../../core/api/plugin.ts';
 import type { AgentRegistry, Kernel, Store, ToolRegistry } from '../../core/index.ts';
 
-/** What the MCP server answers from: the registries, the store's document pages, the live index, the plugins' resources. */
+/**
+ * What the MCP server answers from: the registries, the store's document pages, the live index, the plugins' resources.
+ */
 export interface McpServerOptions {
   tools: ToolRegistry;
   agents: AgentRegistry;

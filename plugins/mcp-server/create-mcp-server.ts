@@ -1,8 +1,21 @@
 // The MCP server factory: a low-level SDK `Server` whose handlers close over the prebuilt catalog
 // and the registries. The SDK calls it per HTTP request (stateless legacy and 2026-07-28 eras) or
 // per stdio connection; construction only attaches handlers, so a request pays no start-up cost.
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CallToolResult, type ContentBlock, type Server } from '@modelcontextprotocol/server';
-import { errorMapping, isKbctxError, type AgentRegistry, type ToolClient, type ToolRegistry } from '../../core/index.ts';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type CallToolResult,
+  type ContentBlock,
+  type Server,
+} from '@modelcontextprotocol/server';
+import {
+  errorMapping,
+  isKbctxError,
+  type AgentRegistry,
+  type ToolClient,
+  type ToolRegistry,
+} from '../../core/index.ts';
 import type { DocumentLister } from './document-pages.ts';
 import { KBCTX_INSTRUCTIONS } from './instructions.ts';
 import { legacyResourceNotFound } from './legacy-not-found.ts';
@@ -29,13 +42,20 @@ export const SYNC_STATUS_URI = 'kbctx://sync/status';
 const SYNC_STATUS_RESOURCE = {
   uri: SYNC_STATUS_URI,
   name: 'Sync status',
-  description: 'Per connector: state (idle | running | failed), last run times and counts, last error, next run (read-only)',
+  description:
+    'Per connector: state (idle | running | failed), last run times and counts, last error, next run (read-only)',
   mimeType: 'application/json',
 };
 
 // logging: the SDK answers logging/setLevel; completions: no argument has suggestions yet (empty lists).
 // resources.listChanged: sent after a background sync changed documents (docs/sync.md says to whom).
-const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: true }, logging: {}, completions: {} };
+const CAPABILITIES = {
+  tools: { listChanged: false },
+  prompts: { listChanged: false },
+  resources: { listChanged: true },
+  logging: {},
+  completions: {},
+};
 const NO_COMPLETIONS = { completion: { values: [], hasMore: false } };
 
 export function createMcpServerFactory(deps: McpServerDeps): () => Server {
@@ -43,7 +63,12 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
   const info = { name: 'kbctx', version: deps.version };
   const promptNames = new Set(catalog.prompts.map((p) => p.name));
 
-  const callTool = async (name: string, args: unknown, signal: AbortSignal, client: ToolClient): Promise<CallToolResult> => {
+  const callTool = async (
+    name: string,
+    args: unknown,
+    signal: AbortSignal,
+    client: ToolClient,
+  ): Promise<CallToolResult> => {
     // SEP-1303: unknown tools are protocol errors; bad arguments and failures are tool results the model can read.
     if (!tools.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     try {
@@ -73,33 +98,46 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     server.setRequestHandler('prompts/get', async (request, ctx) => {
       const { name } = request.params;
       if (!promptNames.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-      const prompt = await mcpErrors(() => agents.resolve(name, request.params.arguments ?? {}, { signal: ctx.mcpReq.signal }), deps.log);
+      const prompt = await mcpErrors(
+        () => agents.resolve(name, request.params.arguments ?? {}, { signal: ctx.mcpReq.signal }),
+        deps.log,
+      );
       const description = catalog.prompts.find((p) => p.name === name)?.description ?? '';
       // MCP prompts have no system role: the system prompt travels as the first (user) message, if any.
       const system = prompt.system === '' ? [] : [{ role: 'user' as const, content: prompt.system }];
       const messages = [...system, ...prompt.messages].map((m) => ({
         role: m.role,
         // A content block (checked when the agent returned it) goes out as the agent built it.
-        content: typeof m.content === 'string' ? { type: 'text' as const, text: m.content } : (m.content as unknown as ContentBlock),
+        content:
+          typeof m.content === 'string'
+            ? { type: 'text' as const, text: m.content }
+            : (m.content as unknown as ContentBlock),
       }));
       return { description, messages };
     });
     server.setRequestHandler('completion/complete', () => NO_COMPLETIONS);
     server.setRequestHandler('resources/list', async (request) => {
-      const first = request.params?.cursor ? [] : [...(deps.syncStatus ? [SYNC_STATUS_RESOURCE] : []), ...(deps.resources?.resources ?? [])];
+      const first = request.params?.cursor
+        ? []
+        : [...(deps.syncStatus ? [SYNC_STATUS_RESOURCE] : []), ...(deps.resources?.resources ?? [])];
       if (!deps.documents) return { resources: first };
       const page = await mcpErrors(() => deps.documents!(request.params?.cursor), deps.log);
       return {
-        resources: [...first, ...page.documents.map((d) => ({
-          uri: `${DOCUMENT_URI_PREFIX}${encodeURIComponent(d.id)}`,
-          name: d.title,
-          description: `${d.source} · ${d.sourceId}`,
-          mimeType: DOCUMENT_MIME_TYPE,
-        }))],
+        resources: [
+          ...first,
+          ...page.documents.map((d) => ({
+            uri: `${DOCUMENT_URI_PREFIX}${encodeURIComponent(d.id)}`,
+            name: d.title,
+            description: `${d.source} · ${d.sourceId}`,
+            mimeType: DOCUMENT_MIME_TYPE,
+          })),
+        ],
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       };
     });
-    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [...catalog.resourceTemplates, ...(deps.resources?.templates ?? [])] }));
+    server.setRequestHandler('resources/templates/list', () => ({
+      resourceTemplates: [...catalog.resourceTemplates, ...(deps.resources?.templates ?? [])],
+    }));
     server.setRequestHandler('resources/read', async (request, ctx) => {
       const { uri } = request.params;
       // 2026-07-28 requests carry the per-request envelope; earlier revisions get -32002 (their spec's code).
@@ -108,7 +146,8 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
         const status = await mcpErrors(deps.syncStatus, deps.log);
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(status) }] };
       }
-      const fromPlugin = deps.resources && (await mcpErrors(() => deps.resources!.read(uri, ctx.mcpReq.signal), deps.log, uri));
+      const fromPlugin =
+        deps.resources && (await mcpErrors(() => deps.resources!.read(uri, ctx.mcpReq.signal), deps.log, uri));
       if (fromPlugin) return { contents: [fromPlugin] };
       if (!uri.startsWith(DOCUMENT_URI_PREFIX)) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
       const id = documentId(uri);
@@ -125,16 +164,23 @@ function documentId(uri: string): string {
     return decodeURIComponent(uri.slice(DOCUMENT_URI_PREFIX.length));
   } catch {
     const shown = uri.length > 200 ? `${uri.slice(0, 200)}…` : uri;
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `uri '${shown}' is not a valid document URI: bad percent-encoding in the id`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `uri '${shown}' is not a valid document URI: bad percent-encoding in the id`,
+    );
   }
 }
 
-/** Runs `fn`, turning a KbctxError into the JSON-RPC error of the error table (a missing resource into the SDK's own error). */
+/**
+ * Runs `fn`, turning a KbctxError into the JSON-RPC error of the error table (a missing resource into the SDK's own
+ * error).
+ */
 async function mcpErrors<T>(fn: () => Promise<T>, log: (line: string) => void, resourceUri?: string): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (resourceUri !== undefined && isKbctxError(error) && error.code === 'not_found') throw new ResourceNotFoundError(resourceUri, error.message);
+    if (resourceUri !== undefined && isKbctxError(error) && error.code === 'not_found')
+      throw new ResourceNotFoundError(resourceUri, error.message);
     if (isKbctxError(error)) throw new ProtocolError(errorMapping(error.code).mcp, error.message);
     throw new ProtocolError(errorMapping('internal').mcp, errorText(error, log));
   }

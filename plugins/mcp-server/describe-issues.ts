@@ -20,16 +20,20 @@ export function describeIssues(text: string): string {
   }
   if (!Array.isArray(issues) || issues.length === 0 || !issues.every(isIssue)) return text;
   const lines = issues.flatMap((issue) => describe(issue, []));
-  return lines.slice(0, MAX_ISSUES).join('; ') + (lines.length > MAX_ISSUES ? `; and ${lines.length - MAX_ISSUES} more` : '');
+  return (
+    lines.slice(0, MAX_ISSUES).join('; ') + (lines.length > MAX_ISSUES ? `; and ${lines.length - MAX_ISSUES} more` : '')
+  );
 }
 
-const isIssue = (value: unknown): value is Issue => value !== null && typeof value === 'object' && Array.isArray((value as Issue).path);
+const isIssue = (value: unknown): value is Issue =>
+  value !== null && typeof value === 'object' && Array.isArray((value as Issue).path);
 
 /** A union names the problems of its first alternative (the spec shape); a plain issue its path and message. */
 function describe(issue: Issue, prefix: readonly unknown[]): string[] {
   const path = [...prefix, ...(issue.path as unknown[])];
   const first: unknown = Array.isArray(issue.errors) ? issue.errors[0] : undefined;
-  if (Array.isArray(first) && first.length > 0 && first.every(isIssue)) return first.flatMap((inner) => describe(inner, path));
+  if (Array.isArray(first) && first.length > 0 && first.every(isIssue))
+    return first.flatMap((inner) => describe(inner, path));
   const where = path.length === 0 ? 'request' : path.map(String).join('.');
   return [`${where}: ${String(issue.message ?? 'invalid')}`];
 }

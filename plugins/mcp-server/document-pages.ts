@@ -11,12 +11,20 @@ export interface DocumentPage {
 }
 
 /** One page of documents in a stable order. */
-export async function listDocumentPage(store: Pick<Store, 'listDocuments'>, cursor: string | undefined, pageSize = 100): Promise<DocumentPage> {
+export async function listDocumentPage(
+  store: Pick<Store, 'listDocuments'>,
+  cursor: string | undefined,
+  pageSize = 100,
+): Promise<DocumentPage> {
   let after = 0;
   if (cursor !== undefined) {
     after = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (!Number.isSafeInteger(after) || after < 0) throw badRequest(`invalid cursor '${cursor}': pass back a nextCursor from an earlier page`);
+    if (!Number.isSafeInteger(after) || after < 0)
+      throw badRequest(`invalid cursor '${cursor}': pass back a nextCursor from an earlier page`);
   }
   const page = await store.listDocuments(after, pageSize);
-  return { documents: page.documents, nextCursor: page.last === null ? undefined : Buffer.from(String(page.last)).toString('base64url') };
+  return {
+    documents: page.documents,
+    nextCursor: page.last === null ? undefined : Buffer.from(String(page.last)).toString('base64url'),
+  };
 }

@@ -33,7 +33,12 @@ export const BUILTIN_OUTPUT_SCHEMAS: Readonly<Record<string, Record<string, unkn
         type: 'array',
         items: {
           type: 'object',
-          properties: { source: str, document_count: { type: 'integer' }, chunk_count: { type: 'integer' }, status: str },
+          properties: {
+            source: str,
+            document_count: { type: 'integer' },
+            chunk_count: { type: 'integer' },
+            status: str,
+          },
           required: ['source', 'document_count', 'chunk_count'],
         },
       },

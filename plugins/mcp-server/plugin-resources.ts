@@ -1,7 +1,13 @@
 // The MCP resources plugins add through the `resources` hook: fixed URIs and URI templates (RFC 6570
 // level 1, `{name}` = one piece without '/'), collected once when an MCP transport starts. Reading
 // runs the plugin's `read` with that plugin's own context.
-import { KbctxError, PerPluginCollector, type Kernel, type PluginResourceContents, type PluginResourceDef } from '../../core/index.ts';
+import {
+  KbctxError,
+  PerPluginCollector,
+  type Kernel,
+  type PluginResourceContents,
+  type PluginResourceDef,
+} from '../../core/index.ts';
 
 export type McpResourceContents = { uri: string; mimeType?: string } & ({ text: string } | { blob: string });
 
@@ -20,18 +26,31 @@ interface Entry {
 
 export function collectPluginResources(kernel: Kernel): PluginResources {
   const entries: Entry[] = [];
-  kernel.hooks.resources.call(new PerPluginCollector((plugin, def) => entries.push({ def, plugin, match: matcher(def, plugin) })));
-  const describe = ({ name, title, description, mimeType }: PluginResourceDef) => ({ name, ...(title ? { title } : {}), ...(description ? { description } : {}), ...(mimeType ? { mimeType } : {}) });
+  kernel.hooks.resources.call(
+    new PerPluginCollector((plugin, def) => entries.push({ def, plugin, match: matcher(def, plugin) })),
+  );
+  const describe = ({ name, title, description, mimeType }: PluginResourceDef) => ({
+    name,
+    ...(title ? { title } : {}),
+    ...(description ? { description } : {}),
+    ...(mimeType ? { mimeType } : {}),
+  });
   return {
     resources: entries.filter((e) => e.def.uri !== undefined).map((e) => ({ uri: e.def.uri!, ...describe(e.def) })),
-    templates: entries.filter((e) => e.def.uriTemplate !== undefined).map((e) => ({ uriTemplate: e.def.uriTemplate!, ...describe(e.def) })),
+    templates: entries
+      .filter((e) => e.def.uriTemplate !== undefined)
+      .map((e) => ({ uriTemplate: e.def.uriTemplate!, ...describe(e.def) })),
     async read(uri, signal) {
       for (const e of entries) {
         const values = e.match(uri);
         if (!values) continue;
         const contents: PluginResourceContents = await e.def.read(uri, values, kernel.pluginContext(e.plugin, signal));
         const mimeType = contents.mimeType ?? e.def.mimeType;
-        return { uri, ...(mimeType ? { mimeType } : {}), ...(contents.blob !== undefined ? { blob: contents.blob } : { text: contents.text ?? '' }) };
+        return {
+          uri,
+          ...(mimeType ? { mimeType } : {}),
+          ...(contents.blob !== undefined ? { blob: contents.blob } : { text: contents.text ?? '' }),
+        };
       }
       return undefined;
     },
@@ -40,8 +59,10 @@ export function collectPluginResources(kernel: Kernel): PluginResources {
 
 function matcher(def: PluginResourceDef, plugin: string): Entry['match'] {
   const where = `plugin '${plugin}': resources.add(${JSON.stringify(def?.name)})`;
-  if (typeof def?.read !== 'function' || typeof def.name !== 'string') throw new KbctxError('config_error', `${where}: needs a \`name\` and a \`read\` function`);
-  if ((def.uri === undefined) === (def.uriTemplate === undefined)) throw new KbctxError('config_error', `${where}: give exactly one of \`uri\` and \`uriTemplate\``);
+  if (typeof def?.read !== 'function' || typeof def.name !== 'string')
+    throw new KbctxError('config_error', `${where}: needs a \`name\` and a \`read\` function`);
+  if ((def.uri === undefined) === (def.uriTemplate === undefined))
+    throw new KbctxError('config_error', `${where}: give exactly one of \`uri\` and \`uriTemplate\``);
   if (def.uri !== undefined) return (uri) => (uri === def.uri ? {} : undefined);
   const names: string[] = [];
   const pattern = def.uriTemplate!.split(/(\{[A-Za-z0-9_]+\})/).map((part) => {

@@ -16,7 +16,12 @@ export function toolClientOf(ctx: ServerContext): ToolClient {
         : quietly(() =>
             ctx.mcpReq.notify({
               method: 'notifications/progress',
-              params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
+              params: {
+                progressToken: token,
+                progress,
+                ...(total !== undefined ? { total } : {}),
+                ...(message !== undefined ? { message } : {}),
+              },
             }),
           ),
   };

@@ -15,7 +15,15 @@ const plugin = definePlugin({
       const { runMcpStdio } = await import('./mcp-stdio.ts');
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
       log(`kbctx ${version}: MCP over stdio (${tools.list().length} tools, ${agents.list().length} prompts)`);
-      const server = await kernel.use(mcpServerService).createFactory({ kernel: kbctx.kernel, tools, agents, version, log, store: kbctx.store, syncStatus: live?.statusJson });
+      const server = await kernel.use(mcpServerService).createFactory({
+        kernel: kbctx.kernel,
+        tools,
+        agents,
+        version,
+        log,
+        store: kbctx.store,
+        syncStatus: live?.statusJson,
+      });
       const done = runMcpStdio({ server, log, onIndexChanged: live?.onIndexChanged });
       // It ends when stdin closes or on SIGINT/SIGTERM (runMcpStdio listens for them itself).
       return { done, close: () => Promise.resolve() };

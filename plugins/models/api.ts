@@ -21,11 +21,17 @@ export interface FetchOptions {
 }
 
 export interface ModelsService {
-  /** The cache root: `KBCTX_MODELS_DIR`, else `[models] cache_dir`, else `$XDG_CACHE_HOME/kbctx/models` (`~/.cache/kbctx/models`). */
+  /**
+   * The cache root: `KBCTX_MODELS_DIR`, else `[models] cache_dir`, else `$XDG_CACHE_HOME/kbctx/models`
+   * (`~/.cache/kbctx/models`).
+   */
   cacheDir(): string;
   /** True when `KBCTX_OFFLINE` or `HF_HUB_OFFLINE` is set (1/true/yes): nothing touches the network. */
   offline(): boolean;
-  /** The model's folder when it holds every required file (no network, synchronous; marks it used), else null. Throws a config error for a malformed id. */
+  /**
+   * The model's folder when it holds every required file (no network, synchronous; marks it used), else null. Throws a
+   * config error for a malformed id.
+   */
   cached(id: string, files: ModelFiles, revision?: string): string | null;
   /**
    * The model's folder, fetching what is missing from the hub (`HF_ENDPOINT`, `HF_TOKEN`): each file
@@ -39,14 +45,22 @@ export interface ModelsService {
 /** Provided by the models plugin: `kernel.use(modelsService).fetch(id, files)`. */
 export const modelsService = createServiceRef<ModelsService>('kbctx.models');
 
-/** What transformers.js reads for a feature-extraction model, with the ONNX weights file (`onnx/model.onnx`, `onnx/model_quantized.onnx` …). */
+/**
+ * What transformers.js reads for a feature-extraction model, with the ONNX weights file (`onnx/model.onnx`,
+ * `onnx/model_quantized.onnx` …).
+ */
 export function featureExtractionFiles(onnxFile: string): ModelFiles {
-  return { required: ['config.json', 'tokenizer.json', 'tokenizer_config.json', onnxFile], optional: ['special_tokens_map.json', `${onnxFile}_data`] };
+  return {
+    required: ['config.json', 'tokenizer.json', 'tokenizer_config.json', onnxFile],
+    optional: ['special_tokens_map.json', `${onnxFile}_data`],
+  };
 }
 
 /** Offline with the model missing from the cache: a config error (exit 3) naming the command that fetches it. */
 export function modelNotCached(id: string, cacheDir: string): KbctxError {
-  return configError(`model "${id}" is not in the model cache (${cacheDir}) and downloads are off (KBCTX_OFFLINE or HF_HUB_OFFLINE): run \`kbctx models pull ${id}\` with network access, or copy the cache from a machine that has it`);
+  return configError(
+    `model "${id}" is not in the model cache (${cacheDir}) and downloads are off (KBCTX_OFFLINE or HF_HUB_OFFLINE): run \`kbctx models pull ${id}\` with network access, or copy the cache from a machine that has it`,
+  );
 }
 
 // transformers.js's ONNX weights file per dtype (`onnx/model${suffix}.onnx`), and which one an
@@ -54,7 +68,16 @@ export function modelNotCached(id: string, cacheDir: string): KbctxError {
 export const DTYPES = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'bnb4', 'q4f16'] as const;
 export type Dtype = (typeof DTYPES)[number];
 
-const SUFFIX: Record<Dtype, string> = { fp32: '', fp16: '_fp16', q8: '_quantized', int8: '_int8', uint8: '_uint8', q4: '_q4', bnb4: '_bnb4', q4f16: '_q4f16' };
+const SUFFIX: Record<Dtype, string> = {
+  fp32: '',
+  fp16: '_fp16',
+  q8: '_quantized',
+  int8: '_int8',
+  uint8: '_uint8',
+  q4: '_q4',
+  bnb4: '_bnb4',
+  q4f16: '_q4f16',
+};
 
 export const onnxFileName = (dtype: Dtype): string => `onnx/model${SUFFIX[dtype]}.onnx`;
 
@@ -72,4 +95,5 @@ export interface ModelsConfig {
 }
 
 /** `[models]` of a loaded config (absent in a hand-built config: the defaults). */
-export const modelsConfigOf = (config: Config): ModelsConfig => (config.sections?.['models'] as ModelsConfig | undefined) ?? { cacheDir: null };
+export const modelsConfigOf = (config: Config): ModelsConfig =>
+  (config.sections?.['models'] as ModelsConfig | undefined) ?? { cacheDir: null };

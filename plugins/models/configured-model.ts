@@ -4,7 +4,6 @@ import type { Config } from '../../core/api/plugin.ts';
 import { dtypeOf, featureExtractionFiles, onnxFileName, type ModelFiles } from './api.ts';
 import { knownModel } from './known-models.ts';
 
-
 export function configuredHubModel(embedding: Config['embedding']): { id: string; files: ModelFiles } | null {
   const { provider, model, extra } = embedding;
   if (model === null) return null;

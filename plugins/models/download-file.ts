@@ -53,13 +53,20 @@ export async function downloadFile(r: DownloadRequest): Promise<{ size: number; 
         freshRetry = false; // the resumed part may have come from an older revision: once more from scratch
         continue;
       }
-      const what = sizeWrong ? `${size} bytes, announced ${r.expected.size}` : `sha256 ${sha256}, announced ${r.expected.sha256}`;
-      throw new KbctxError('upstream_error', `refused ${r.url}: the download does not match the hub's announcement (${what}); nothing was cached`);
+      const what = sizeWrong
+        ? `${size} bytes, announced ${r.expected.size}`
+        : `sha256 ${sha256}, announced ${r.expected.sha256}`;
+      throw new KbctxError(
+        'upstream_error',
+        `refused ${r.url}: the download does not match the hub's announcement (${what}); nothing was cached`,
+      );
     }
     await rename(part, r.dest);
     return { size, sha256: r.expected.sha256 };
   }
-  throw lastError instanceof Error ? unreachable(r.url, lastError) : new KbctxError('upstream_error', `could not download ${r.url} whole after ${ATTEMPTS} attempts`);
+  throw lastError instanceof Error
+    ? unreachable(r.url, lastError)
+    : new KbctxError('upstream_error', `could not download ${r.url} whole after ${ATTEMPTS} attempts`);
 }
 
 /** One GET from byte `have`, appended to `part`. Network faults propagate as plain errors (resumable). */

@@ -12,7 +12,11 @@ export interface DownloadProgress {
   stop(): void;
 }
 
-export function createDownloadProgress(interactive: boolean, write: (text: string) => void, everyMs?: number): DownloadProgress {
+export function createDownloadProgress(
+  interactive: boolean,
+  write: (text: string) => void,
+  everyMs?: number,
+): DownloadProgress {
   const perFile = new Map<string, number>();
   let id = '';
   let total = 0;

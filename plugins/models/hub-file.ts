@@ -10,7 +10,8 @@ export interface HubFile {
   readonly sha256: string | null;
 }
 
-export const authHeaders = (token: string | null): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+export const authHeaders = (token: string | null): Record<string, string> =>
+  token ? { authorization: `Bearer ${token}` } : {};
 
 /** The announcement, or null when the hub has no such file (404). */
 export async function headFile(url: string, token: string | null): Promise<HubFile | null> {
@@ -22,11 +23,21 @@ export async function headFile(url: string, token: string | null): Promise<HubFi
   }
   if (response.status === 404) return null;
   if (response.status === 401 || response.status === 403) {
-    throw configError(`the model hub refused ${url} (HTTP ${response.status}): a gated or private model needs HF_TOKEN set to a token with access`);
+    throw configError(
+      `the model hub refused ${url} (HTTP ${response.status}): a gated or private model needs HF_TOKEN set to a token with access`,
+    );
   }
-  if (response.status >= 400) throw new KbctxError('upstream_error', `the model hub answered HTTP ${response.status} for ${url}`);
-  const size = Number(response.headers.get('x-linked-size') ?? (response.status === 200 ? response.headers.get('content-length') : null) ?? NaN);
-  return { size: Number.isSafeInteger(size) && size >= 0 ? size : null, sha256: sha256Of(response.headers.get('x-linked-etag') ?? response.headers.get('etag')) };
+  if (response.status >= 400)
+    throw new KbctxError('upstream_error', `the model hub answered HTTP ${response.status} for ${url}`);
+  const size = Number(
+    response.headers.get('x-linked-size') ??
+      (response.status === 200 ? response.headers.get('content-length') : null) ??
+      NaN,
+  );
+  return {
+    size: Number.isSafeInteger(size) && size >= 0 ? size : null,
+    sha256: sha256Of(response.headers.get('x-linked-etag') ?? response.headers.get('etag')),
+  };
 }
 
 /** `"<64 hex>"` or `W/"<64 hex>"` → the hex; a git blob's 40-hex etag → null. */
@@ -37,5 +48,9 @@ export function sha256Of(etag: string | null): string | null {
 
 export function unreachable(url: string, error: unknown): KbctxError {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return new KbctxError('upstream_error', `could not reach the model hub at ${new URL(url).origin} (${cause?.code ?? cause?.message ?? (error as Error).message}); set HF_ENDPOINT for a mirror, or KBCTX_OFFLINE=1 to use the cache only`, { cause: error });
+  return new KbctxError(
+    'upstream_error',
+    `could not reach the model hub at ${new URL(url).origin} (${cause?.code ?? cause?.message ?? (error as Error).message}); set HF_ENDPOINT for a mirror, or KBCTX_OFFLINE=1 to use the cache only`,
+    { cause: error },
+  );
 }

@@ -13,7 +13,13 @@ import type * as Service from './models-service.ts';
 const modelsSection: ConfigSection<ModelsConfig> = {
   schema: {
     type: 'object',
-    properties: { cache_dir: { type: 'string', description: 'folder of the model cache (default: $XDG_CACHE_HOME/kbctx/models, ~/.cache/kbctx/models); KBCTX_MODELS_DIR overrides' } },
+    properties: {
+      cache_dir: {
+        type: 'string',
+        description:
+          'folder of the model cache (default: $XDG_CACHE_HOME/kbctx/models, ~/.cache/kbctx/models); KBCTX_MODELS_DIR overrides',
+      },
+    },
     additionalProperties: false,
   },
   toConfig: (s, at) => ({ cacheDir: typeof s['cache_dir'] === 'string' ? at.resolvePath(s['cache_dir']) : null }),
@@ -41,7 +47,9 @@ const plugin = definePlugin({
       cached: (id, files, revision) => load().cached(id, files, revision),
       fetch: (id, files, options) => load().fetch(id, files, options),
     });
-    kernel.hooks.commands.tapPromise({ name: 'models', commands: ['models'] }, async (program) => (await import('./models-command.ts')).registerModels(program, kernel.use(cliService)));
+    kernel.hooks.commands.tapPromise({ name: 'models', commands: ['models'] }, async (program) =>
+      (await import('./models-command.ts')).registerModels(program, kernel.use(cliService)),
+    );
     kernel.hooks.doctor.tapPromise('models', async (checks) => {
       const { config, env } = kernel.use(hostService);
       const { modelChecks } = await import('./models-checks.ts');

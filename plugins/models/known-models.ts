@@ -12,12 +12,36 @@ export interface KnownModel {
 }
 
 const BGE_QUERY = 'Represent this sentence for searching relevant passages: ';
-const bge = (repo: string, dims: number): KnownModel => ({ repo, dims, pooling: 'cls', queryPrefix: BGE_QUERY, documentPrefix: '' });
-const e5 = (repo: string, dims: number): KnownModel => ({ repo, dims, pooling: 'mean', queryPrefix: 'query: ', documentPrefix: 'passage: ' });
-const nomic = (repo: string): KnownModel => ({ repo, dims: 768, pooling: 'mean', queryPrefix: 'search_query: ', documentPrefix: 'search_document: ' });
+const bge = (repo: string, dims: number): KnownModel => ({
+  repo,
+  dims,
+  pooling: 'cls',
+  queryPrefix: BGE_QUERY,
+  documentPrefix: '',
+});
+const e5 = (repo: string, dims: number): KnownModel => ({
+  repo,
+  dims,
+  pooling: 'mean',
+  queryPrefix: 'query: ',
+  documentPrefix: 'passage: ',
+});
+const nomic = (repo: string): KnownModel => ({
+  repo,
+  dims: 768,
+  pooling: 'mean',
+  queryPrefix: 'search_query: ',
+  documentPrefix: 'search_document: ',
+});
 
 export const KNOWN_MODELS: Readonly<Record<string, KnownModel>> = {
-  'all-minilm-l6-v2': { repo: 'Xenova/all-MiniLM-L6-v2', dims: 384, pooling: 'mean', queryPrefix: '', documentPrefix: '' },
+  'all-minilm-l6-v2': {
+    repo: 'Xenova/all-MiniLM-L6-v2',
+    dims: 384,
+    pooling: 'mean',
+    queryPrefix: '',
+    documentPrefix: '',
+  },
   'bge-small-en-v1.5': bge('Xenova/bge-small-en-v1.5', 384),
   'bge-base-en-v1.5': bge('Xenova/bge-base-en-v1.5', 768),
   'bge-large-en-v1.5': bge('Xenova/bge-large-en-v1.5', 1024),

@@ -70,7 +70,10 @@ export function listCached(cacheDir: string): { folder: string; manifest: ModelM
   const out: { folder: string; manifest: ModelManifest }[] = [];
   const dirs = (dir: string): string[] => {
     try {
-      return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+      return readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort();
     } catch {
       return [];
     }

@@ -8,15 +8,24 @@ import { configuredHubModel } from './configured-model.ts';
 import { isComplete, listCached } from './model-manifest.ts';
 import { isOffline, modelFolder, resolveCacheDir } from './models-settings.ts';
 
-
-const check = (status: 'ok' | 'warn' | 'fail', detail: string, fix?: string): DoctorCheck => ({ name: 'models', ok: status !== 'fail', status, area: 'models', detail, fix });
+const check = (status: 'ok' | 'warn' | 'fail', detail: string, fix?: string): DoctorCheck => ({
+  name: 'models',
+  ok: status !== 'fail',
+  status,
+  area: 'models',
+  detail,
+  fix,
+});
 
 export function modelChecks(config: Config, env: NodeJS.ProcessEnv): DoctorCheck[] {
   const cacheDir = resolveCacheDir(env, modelsConfigOf(config).cacheDir);
   const cached = listCached(cacheDir);
   const bytes = cached.reduce((sum, m) => sum + m.manifest.files.reduce((s, f) => s + f.size, 0), 0);
   const checks: DoctorCheck[] = [
-    check('ok', `cache ${cacheDir}: ${cached.length} model(s), ${formatBytes(bytes)}${isOffline(env) ? ' (offline: no downloads)' : ''}`),
+    check(
+      'ok',
+      `cache ${cacheDir}: ${cached.length} model(s), ${formatBytes(bytes)}${isOffline(env) ? ' (offline: no downloads)' : ''}`,
+    ),
   ];
   const wanted = configuredHubModel(config.embedding);
   if (wanted) {
@@ -30,7 +39,11 @@ export function modelChecks(config: Config, env: NodeJS.ProcessEnv): DoctorCheck
     checks.push(
       present
         ? check('ok', `${wanted.id}: in the cache`)
-        : check(isOffline(env) ? 'fail' : 'warn', `${wanted.id}: not in the cache (the first embed fetches it${isOffline(env) ? ', which offline fails' : ''})`, `run \`kbctx models pull ${wanted.id}\``),
+        : check(
+            isOffline(env) ? 'fail' : 'warn',
+            `${wanted.id}: not in the cache (the first embed fetches it${isOffline(env) ? ', which offline fails' : ''})`,
+            `run \`kbctx models pull ${wanted.id}\``,
+          ),
     );
   }
   return checks;

@@ -7,7 +7,9 @@ import { createDownloadProgress } from './download-progress.ts';
 import { isComplete, markUsed } from './model-manifest.ts';
 import { DEFAULT_REVISION, hubEndpoint, hubToken, isOffline, modelFolder, resolveCacheDir } from './models-settings.ts';
 
-export function createModelsService(settings: () => { env: NodeJS.ProcessEnv; cacheDir: string | null }): ModelsService {
+export function createModelsService(
+  settings: () => { env: NodeJS.ProcessEnv; cacheDir: string | null },
+): ModelsService {
   const inFlight = new Map<string, Promise<string>>();
   const cacheDir = (): string => resolveCacheDir(settings().env, settings().cacheDir);
   const offline = (): boolean => isOffline(settings().env);
@@ -31,8 +33,20 @@ export function createModelsService(settings: () => { env: NodeJS.ProcessEnv; ca
       if (running) return running;
       const { env } = settings();
       const { fetchModel } = await import('./fetch-model.ts');
-      const progress = createDownloadProgress(options.interactive ?? process.stderr.isTTY === true, options.write ?? ((t) => void process.stderr.write(t)), progressEveryMs(env));
-      const fetching = fetchModel({ cacheDir: cacheDir(), id, revision, files, endpoint: hubEndpoint(env), token: hubToken(env), progress }).finally(() => inFlight.delete(folder));
+      const progress = createDownloadProgress(
+        options.interactive ?? process.stderr.isTTY === true,
+        options.write ?? ((t) => void process.stderr.write(t)),
+        progressEveryMs(env),
+      );
+      const fetching = fetchModel({
+        cacheDir: cacheDir(),
+        id,
+        revision,
+        files,
+        endpoint: hubEndpoint(env),
+        token: hubToken(env),
+        progress,
+      }).finally(() => inFlight.delete(folder));
       inFlight.set(folder, fetching);
       const folderPath = await fetching;
       markUsed(folderPath);

@@ -36,7 +36,8 @@ export function checkModelId(id: string): void {
 /** `<cache>/<owner>/<name>` for `main`, `<cache>/<owner>/<name>@<revision>` otherwise. */
 export function modelFolder(cacheDir: string, id: string, revision: string = DEFAULT_REVISION): string {
   checkModelId(id);
-  if (!/^[\w.-]+$/.test(revision) || revision.includes('..')) throw configError(`model revision "${revision}" must be a branch, tag or commit (letters, digits, _.-)`);
+  if (!/^[\w.-]+$/.test(revision) || revision.includes('..'))
+    throw configError(`model revision "${revision}" must be a branch, tag or commit (letters, digits, _.-)`);
   const [owner, name] = id.split('/') as [string, string];
   return join(cacheDir, owner, revision === DEFAULT_REVISION ? name : `${name}@${revision}`);
 }

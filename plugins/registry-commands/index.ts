@@ -12,7 +12,9 @@ const plugin = definePlugin({
   provides: ['command:registry', 'doctor:registries'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.commands.tapPromise({ name: 'registry-commands', commands: ['registry'] }, async (program) => (await import('./registry-command.ts')).registerRegistry(program, kernel.use(cliService)));
+    kernel.hooks.commands.tapPromise({ name: 'registry-commands', commands: ['registry'] }, async (program) =>
+      (await import('./registry-command.ts')).registerRegistry(program, kernel.use(cliService)),
+    );
     // `kbctx doctor`: one line per configured registry (installed, scanned, or how to install it).
     kernel.hooks.doctor.tapPromise('registry-commands', async (checks) => {
       const { config } = kernel.use(hostService);

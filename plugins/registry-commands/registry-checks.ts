@@ -6,7 +6,12 @@ import { loadRegistries } from '../../registry/registries.ts';
 export function registryChecks(config: Config): DoctorCheck[] {
   return loadRegistries(config).map((reg) =>
     reg.present
-      ? { name: reg.name, ok: true, area: 'registries', detail: `${reg.name}: ${reg.path}${reg.manifest ? '' : ' (no registry.toml: the tree is scanned)'}` }
+      ? {
+          name: reg.name,
+          ok: true,
+          area: 'registries',
+          detail: `${reg.name}: ${reg.path}${reg.manifest ? '' : ' (no registry.toml: the tree is scanned)'}`,
+        }
       : {
           name: reg.name,
           ok: true,

@@ -10,7 +10,10 @@ import type { PluginManifest } from '../../registry/plugin-manifest.ts';
 
 /** The registry library, imported when a registry command runs (not when the CLI starts). */
 const library = async () => {
-  const [service, { EXTENSION_TYPES }] = await Promise.all([import('../../registry/registry-service.ts'), import('../../registry/manifest.ts')]);
+  const [service, { EXTENSION_TYPES }] = await Promise.all([
+    import('../../registry/registry-service.ts'),
+    import('../../registry/manifest.ts'),
+  ]);
   return { ...service, EXTENSION_TYPES };
 };
 
@@ -22,7 +25,10 @@ function registryContext(ctx: CliContext): RegistryContext {
 function printAdded(ctx: CliContext, r: AddPluginResult): void {
   const shown = (file: string): string => path.relative(ctx.io.cwd, file) || file;
   if (r.written) ctx.io.out(`Added to ${shown(r.file)}:\n\n${r.block}\n`);
-  if (r.pinned) ctx.io.out(`Pinned in ${shown(r.pinned.lockFile)}: ${r.pinned.commit ? `commit ${r.pinned.commit.slice(0, 7)}, ` : ''}sha256 ${r.pinned.sha256.slice(0, 12)}…\n`);
+  if (r.pinned)
+    ctx.io.out(
+      `Pinned in ${shown(r.pinned.lockFile)}: ${r.pinned.commit ? `commit ${r.pinned.commit.slice(0, 7)}, ` : ''}sha256 ${r.pinned.sha256.slice(0, 12)}…\n`,
+    );
   if (!r.written && !r.pinned) ctx.io.out(`Nothing to do: ${r.reason}\n`);
 }
 
@@ -43,7 +49,9 @@ function pluginLines(p: PluginManifest): string[] {
 
 export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
   const program = cli as unknown as Command; // commander's Command at run time (core's CliProgram is its shape)
-  const registry = program.command('registry').description('extension registries: list, install, update, search, info, add, override, init');
+  const registry = program
+    .command('registry')
+    .description('extension registries: list, install, update, search, info, add, override, init');
 
   registry
     .command('list')
@@ -52,25 +60,37 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
       const { listExtensions, EXTENSION_TYPES } = await library();
       const { registries, extensions } = listExtensions(registryContext(ctx));
       if (ctx.json) return ctx.printJson({ registries, extensions });
-      if (registries.length === 0) return ctx.io.out('No registries configured. `kbctx registry init` adds the community registry.\n');
+      if (registries.length === 0)
+        return ctx.io.out('No registries configured. `kbctx registry init` adds the community registry.\n');
       ctx.io.out(
         formatTable(
           ['Registry', 'Priority', 'Path', 'Kind', 'Status'],
-          registries.map((r) => [r.name, r.priority, r.path, r.readonly ? 'read-only' : 'writable', r.present ? (r.isGit ? 'git' : 'folder') : 'not installed']),
+          registries.map((r) => [
+            r.name,
+            r.priority,
+            r.path,
+            r.readonly ? 'read-only' : 'writable',
+            r.present ? (r.isGit ? 'git' : 'folder') : 'not installed',
+          ]),
         ),
       );
-      for (const r of registries) if (r.manifest?.warning) ctx.io.err(`warning: registry '${r.name}': ${r.manifest.warning}\n`);
-      for (const r of registries) for (const x of r.manifest?.refused ?? []) ctx.io.err(`warning: registry '${r.name}': ${x.reason}; refused\n`);
+      for (const r of registries)
+        if (r.manifest?.warning) ctx.io.err(`warning: registry '${r.name}': ${r.manifest.warning}\n`);
+      for (const r of registries)
+        for (const x of r.manifest?.refused ?? []) ctx.io.err(`warning: registry '${r.name}': ${x.reason}; refused\n`);
       for (const type of EXTENSION_TYPES) {
         const rows = extensions.filter((e) => e.type === type);
         ctx.io.out(`\n${type[0]!.toUpperCase()}${type.slice(1)} (${rows.length})\n`);
-        if (rows.length > 0) ctx.io.out(formatTable(['Id', 'Registry', 'Enabled', 'Description'], rows.map(extensionRow)));
+        if (rows.length > 0)
+          ctx.io.out(formatTable(['Id', 'Registry', 'Enabled', 'Description'], rows.map(extensionRow)));
       }
     });
 
   registry
     .command('install')
-    .description('clone the configured registries that have a url and are not cloned yet; with an extension, then add it (as `registry add`)')
+    .description(
+      'clone the configured registries that have a url and are not cloned yet; with an extension, then add it (as `registry add`)',
+    )
     .argument('[extension]', '<type>/<name> to add once the registries are cloned (e.g. plugins/acme)')
     .option('--name <name>', 'only this registry')
     .option('--trust', 'with a TypeScript/JavaScript plugin: trust it to run with full rights, pinned in kbctx.lock')
@@ -80,7 +100,10 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
       const added = id === undefined ? undefined : await addExtension(registryContext(ctx), id, { trust: opts.trust });
       if (ctx.json) return ctx.printJson({ registries: results, ...(added ? { added } : {}) });
       if (results.length === 0) return ctx.io.out(NO_REGISTRIES);
-      for (const r of results) ctx.io.out(`${r.name}: ${r.outcome === 'present' ? 'already installed' : r.outcome === 'no url' ? 'no url to clone (a local folder)' : 'cloned'} (${r.path})\n`);
+      for (const r of results)
+        ctx.io.out(
+          `${r.name}: ${r.outcome === 'present' ? 'already installed' : r.outcome === 'no url' ? 'no url to clone (a local folder)' : 'cloned'} (${r.path})\n`,
+        );
       if (added) printAdded(ctx, added);
     });
 
@@ -96,12 +119,19 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
       for (const { name, outcome: o } of results) {
         if (o.kind === 'updated') ctx.io.out(`${name}: updated ${o.from}..${o.to}\n`);
         else if (o.kind === 'local changes')
-          ctx.io.err(`${name}: not updated: it has local changes (${o.files.join(', ')}); commit or discard them, or copy extensions with \`kbctx registry override\`\n`);
-        else if (o.kind === 'not installed') ctx.io.out(`${name}: not installed yet; run \`kbctx registry install --name ${name}\`\n`);
+          ctx.io.err(
+            `${name}: not updated: it has local changes (${o.files.join(', ')}); commit or discard them, or copy extensions with \`kbctx registry override\`\n`,
+          );
+        else if (o.kind === 'not installed')
+          ctx.io.out(`${name}: not installed yet; run \`kbctx registry install --name ${name}\`\n`);
         else ctx.io.out(`${name}: ${o.kind}\n`);
       }
       const refused = results.filter((r) => r.outcome.kind === 'local changes');
-      if (refused.length > 0) throw new KbctxError('conflict', `${refused.map((r) => r.name).join(', ')} not updated because of local changes`);
+      if (refused.length > 0)
+        throw new KbctxError(
+          'conflict',
+          `${refused.map((r) => r.name).join(', ')} not updated because of local changes`,
+        );
     });
 
   registry
@@ -134,7 +164,11 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
           `  description:     ${e.entry.description || '-'}`,
           `  tags:            ${list(e.entry.tags)}`,
           `  required config: ${list(e.entry.requiredConfig)}`,
-          ...(p ? pluginLines(p) : [`  host APIs:       ${list(e.entry.hostApis)} (declared); ${list(e.detectedHostApis)} (used by the script)`]),
+          ...(p
+            ? pluginLines(p)
+            : [
+                `  host APIs:       ${list(e.entry.hostApis)} (declared); ${list(e.detectedHostApis)} (used by the script)`,
+              ]),
           `  enabled:         ${e.enabled ? 'yes' : `no — \`kbctx registry add ${e.id}${p?.runtime === 'module' ? ' --trust' : ''}\` enables it`}`,
           '',
         ].join('\n'),
@@ -143,9 +177,14 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
 
   registry
     .command('add')
-    .description('enable an extension: write its config entry, pre-filled with the required fields; a plugin joins the plugins list')
+    .description(
+      'enable an extension: write its config entry, pre-filled with the required fields; a plugin joins the plugins list',
+    )
     .argument('<extension>', '<type>/<name>')
-    .option('--trust', 'with a TypeScript/JavaScript plugin: trust it to run with full rights, pinned in kbctx.lock (again: re-pin a changed file)')
+    .option(
+      '--trust',
+      'with a TypeScript/JavaScript plugin: trust it to run with full rights, pinned in kbctx.lock (again: re-pin a changed file)',
+    )
     .action(async (id: string, opts: { trust?: boolean }) => {
       const { addExtension } = await library();
       const r = await addExtension(registryContext(ctx), id, { trust: opts.trust });
@@ -161,7 +200,9 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
       const { overrideExtension } = await library();
       const r = overrideExtension(registryContext(ctx), id);
       if (ctx.json) return ctx.printJson(r);
-      ctx.io.out(`Copied ${id} to ${r.to} with its entry in ${r.manifest} (registry '${r.registry}'), which now takes precedence: an enabled ${id} runs the copy.\n`);
+      ctx.io.out(
+        `Copied ${id} to ${r.to} with its entry in ${r.manifest} (registry '${r.registry}'), which now takes precedence: an enabled ${id} runs the copy.\n`,
+      );
     });
 
   registry
@@ -173,6 +214,8 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
       const { initCommunity } = await library();
       const r = await initCommunity(registryContext(ctx), opts);
       if (ctx.json) return ctx.printJson(r);
-      ctx.io.out(`Community registry ${r.cloned ? 'cloned to' : 'already at'} ${r.path}; ${r.configured ? 'added to the config' : 'already in the config'}.\n`);
+      ctx.io.out(
+        `Community registry ${r.cloned ? 'cloned to' : 'already at'} ${r.path}; ${r.configured ? 'added to the config' : 'already in the config'}.\n`,
+      );
     });
 }

@@ -18,7 +18,8 @@ type Params = { Params: { name: string } };
 const bodyOf = (request: HttpRequest): unknown => request.body ?? {};
 
 export function restRoutes({ tools, agents }: RestDeps): (app: HttpApp) => void {
-  const call = (name: string, request: HttpRequest, body: unknown = bodyOf(request)): Promise<unknown> => tools.call(name, body, { signal: request.clientGone });
+  const call = (name: string, request: HttpRequest, body: unknown = bodyOf(request)): Promise<unknown> =>
+    tools.call(name, body, { signal: request.clientGone });
   return (app) => {
     app.post('/tools/search', (request) => call('search', request));
     app.post('/tools/get', (request) => call('get', request));
@@ -26,7 +27,9 @@ export function restRoutes({ tools, agents }: RestDeps): (app: HttpApp) => void 
     app.get('/tools/list', async () => toolsToWire(tools.list()));
     app.post<Params>('/tools/:name', async (request) => ({ result: await call(request.params.name, request) }));
     app.get('/agents/list', async () => agentsToWire(agents.list()));
-    app.post<Params>('/agents/:name/prompt', (request) => agents.resolve(request.params.name, bodyOf(request), { signal: request.clientGone }));
+    app.post<Params>('/agents/:name/prompt', (request) =>
+      agents.resolve(request.params.name, bodyOf(request), { signal: request.clientGone }),
+    );
   };
 }
 
@@ -34,6 +37,7 @@ export function restRoutes({ tools, agents }: RestDeps): (app: HttpApp) => void 
 export function restSurface(deps: RestDeps): HttpSurface {
   return {
     register: restRoutes(deps),
-    listing: () => deps.tools.list().map((tool) => `${toolRouteMethod(tool.name)} /tools/${tool.name}  ${tool.description}`),
+    listing: () =>
+      deps.tools.list().map((tool) => `${toolRouteMethod(tool.name)} /tools/${tool.name}  ${tool.description}`),
   };
 }

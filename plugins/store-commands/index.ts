@@ -12,8 +12,9 @@ const plugin = definePlugin({
   provides: ['command:stats', 'command:export', 'command:migrate'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.commands.tapPromise({ name: 'store-commands', commands: ['stats', 'export', 'migrate'] }, async (program) =>
-      (await import('./commands/index.ts')).registerCommands(program, kernel.use(cliService)),
+    kernel.hooks.commands.tapPromise(
+      { name: 'store-commands', commands: ['stats', 'export', 'migrate'] },
+      async (program) => (await import('./commands/index.ts')).registerCommands(program, kernel.use(cliService)),
     );
   },
 });

@@ -9,7 +9,14 @@
 // 4. Embeddings by chunk id, in batches (iterateEmbeddings → importEmbeddings): no re-embedding.
 // 5. Tidy the keyword index, bring the approximate vector indexes in step, and verify: counts,
 //    checkpoints and embedding spaces must be equal on both sides.
-import { KbctxError, type ConnectorState, type EmbeddingSpaceCount, type Store, type StoreCounts, type StoredEmbedding } from '../../core/api/plugin.ts';
+import {
+  KbctxError,
+  type ConnectorState,
+  type EmbeddingSpaceCount,
+  type Store,
+  type StoreCounts,
+  type StoredEmbedding,
+} from '../../core/api/plugin.ts';
 
 const EMBEDDING_BATCH = 500;
 const WRITE_CONCURRENCY = 16;
@@ -75,7 +82,13 @@ export async function migrateIndex(from: Store, to: Store, options: MigrateOptio
   return { replaced, ...copied, source, target, mismatches, durationMs: performance.now() - started };
 }
 
-async function copyDocuments(from: Store, to: Store, total: number, progress: (p: MigrateProgress) => void, copied: { documents: number; chunks: number }): Promise<Set<string>> {
+async function copyDocuments(
+  from: Store,
+  to: Store,
+  total: number,
+  progress: (p: MigrateProgress) => void,
+  copied: { documents: number; chunks: number },
+): Promise<Set<string>> {
   const fingerprints = new Map<string, Map<string, string | null>>();
   const fingerprintOf = async (connector: string, id: string): Promise<string | null> => {
     let states = fingerprints.get(connector);
@@ -130,7 +143,8 @@ async function copyCheckpoints(from: Store, to: Store, resetOthers: boolean): Pr
   const states = await from.sourceStates();
   for (const s of states) await to.setSourceState(s.connector, { checkpoint: s.checkpoint, lastSyncAt: s.lastSyncAt });
   // Each connector's last run goes along when both stores record runs (`kbctx sources` reads the same after the move).
-  if (to.recordSyncRun) for (const { connector, ...run } of (await from.syncRuns?.()) ?? []) await to.recordSyncRun(connector, run);
+  if (to.recordSyncRun)
+    for (const { connector, ...run } of (await from.syncRuns?.()) ?? []) await to.recordSyncRun(connector, run);
   if (resetOthers) {
     const copied = new Set(states.map((s) => s.connector));
     for (const s of await to.sourceStates()) {
@@ -140,7 +154,12 @@ async function copyCheckpoints(from: Store, to: Store, resetOthers: boolean): Pr
   return states.length;
 }
 
-async function copyEmbeddings(from: Store, to: Store, total: number, progress: (p: MigrateProgress) => void): Promise<number> {
+async function copyEmbeddings(
+  from: Store,
+  to: Store,
+  total: number,
+  progress: (p: MigrateProgress) => void,
+): Promise<number> {
   let batch: StoredEmbedding[] = [];
   let done = 0;
   let written = 0;
@@ -166,9 +185,17 @@ async function compare(from: Store, to: Store, source: StoreCounts, target: Stor
     if (source[key] !== target[key]) out.push(`${key}: source ${source[key]}, target ${target[key]}`);
   }
   const checkpoints = (states: ConnectorState[]): string =>
-    JSON.stringify(states.filter((s) => s.checkpoint !== null || s.lastSyncAt !== null).sort((a, b) => (a.connector < b.connector ? -1 : 1)));
+    JSON.stringify(
+      states
+        .filter((s) => s.checkpoint !== null || s.lastSyncAt !== null)
+        .sort((a, b) => (a.connector < b.connector ? -1 : 1)),
+    );
   if (checkpoints(await from.sourceStates()) !== checkpoints(await to.sourceStates())) out.push('checkpoints differ');
-  const spaces = (list: EmbeddingSpaceCount[]): string => list.map((s) => `${s.model}/${s.dims}: ${s.count}`).sort().join(', ');
+  const spaces = (list: EmbeddingSpaceCount[]): string =>
+    list
+      .map((s) => `${s.model}/${s.dims}: ${s.count}`)
+      .sort()
+      .join(', ');
   const [a, b] = [spaces(await from.embeddingSpaces()), spaces(await to.embeddingSpaces())];
   if (a !== b) out.push(`embedding spaces: source ${a || 'none'}, target ${b || 'none'}`);
   return out;

@@ -11,10 +11,19 @@ const plugin = definePlugin({
   provides: ['store:lancedb'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.createStore.for('lancedb').tap({ name: 'store-lancedb', stage: STAGE.FALLBACK }, (options): OpenedStore => {
-      const opening = import('./lance-store.ts').then(({ openLanceStore }) => openLanceStore(options.path, options.access));
-      return { store: lazyStore(opening, options.path), locks: fileLocks(options.path), label: 'LanceDB', schemaVersion: async () => (await import('./rows.ts')).SCHEMA_VERSION };
-    });
+    kernel.hooks.createStore
+      .for('lancedb')
+      .tap({ name: 'store-lancedb', stage: STAGE.FALLBACK }, (options): OpenedStore => {
+        const opening = import('./lance-store.ts').then(({ openLanceStore }) =>
+          openLanceStore(options.path, options.access),
+        );
+        return {
+          store: lazyStore(opening, options.path),
+          locks: fileLocks(options.path),
+          label: 'LanceDB',
+          schemaVersion: async () => (await import('./rows.ts')).SCHEMA_VERSION,
+        };
+      });
   },
 });
 

@@ -27,7 +27,10 @@ export function tableIntegrity(model: Model, table: Parameters<typeof plainRows>
   if (orphanChunks > 0) problems.push(`${orphanChunks} chunks without their document`);
   return {
     sqlite: problems,
-    fts: model.keyword.size === chunks.size ? null : `the keyword index holds ${model.keyword.size} rows, the table ${chunks.size} chunks`,
+    fts:
+      model.keyword.size === chunks.size
+        ? null
+        : `the keyword index holds ${model.keyword.size} rows, the table ${chunks.size} chunks`,
     chunks: chunks.size,
     ftsRows: model.keyword.size,
     documentsWithoutChunks: [...docs].filter((id) => !withChunks.has(id)).length,

@@ -6,7 +6,18 @@
 //
 // Rows get ids in insertion order (the lists stay sorted by appending); a removed row's id is not
 // reused. Groups are documents, numbered in the order they were first seen (ties: the lower group).
-import { COLUMN_WEIGHTS, fts5Idf, stem, termBounds, tokenize, topGroups, type Postings, type RowStats, type ScoredTerm, type TermBounds } from '../../core/api/algorithms.ts';
+import {
+  COLUMN_WEIGHTS,
+  fts5Idf,
+  stem,
+  termBounds,
+  tokenize,
+  topGroups,
+  type Postings,
+  type RowStats,
+  type ScoredTerm,
+  type TermBounds,
+} from '../../core/api/algorithms.ts';
 
 const [TITLE_WEIGHT, TEXT_WEIGHT] = COLUMN_WEIGHTS;
 const EMPTY: Postings = { ids: new Int32Array(0), freqs: new Uint16Array(0) };
@@ -18,11 +29,16 @@ export interface RowTerms {
   length: number;
 }
 
-/** Analyses a chunk as FTS5 indexes its (title, text) row (tokenize segments CJK runs first, as the SQLite store does). */
+/**
+ * Analyses a chunk as FTS5 indexes its (title, text) row (tokenize segments CJK runs first, as the SQLite store does).
+ */
 export function rowTerms(title: string, text: string): RowTerms {
   const terms = new Map<string, number>();
   let length = 0;
-  for (const [value, weight] of [[title, TITLE_WEIGHT], [text, TEXT_WEIGHT]] as const) {
+  for (const [value, weight] of [
+    [title, TITLE_WEIGHT],
+    [text, TEXT_WEIGHT],
+  ] as const) {
     for (const token of tokenize(value)) {
       const s = stem(token);
       terms.set(s, Math.min(0xffff, (terms.get(s) ?? 0) + weight));
@@ -97,7 +113,11 @@ export class KeywordIndex {
   }
 
   /** The best row of each of the best `limit` groups the allow predicate lets through; positive BM25. */
-  search(terms: readonly string[], limit: number, allow?: (group: number) => boolean): { hits: { row: number; group: number; score: number }[]; scored: number } {
+  search(
+    terms: readonly string[],
+    limit: number,
+    allow?: (group: number) => boolean,
+  ): { hits: { row: number; group: number; score: number }[]; scored: number } {
     const rows = this.rowStats();
     const scored: ScoredTerm[] = terms.map((term) => {
       const list = this.lists.get(term);

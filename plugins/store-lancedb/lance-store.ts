@@ -15,7 +15,35 @@
 // lock (write-lock.ts): two connections' merge-inserts of the same new key would otherwise both insert
 // it. With readConsistencyInterval 0 every commit starts from the latest version (no stale handle,
 // lancedb#3377), and no scalar index is kept on the merge key (lancedb#3177).
-import { KbctxError, checkIndexAccess, configError, type IndexAccess, type Chunk, type ConnectorState, type ConnectorSyncRun, type DocumentHead, type DocumentState, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type SourceStats, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type SyncRun, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
+import {
+  KbctxError,
+  checkIndexAccess,
+  configError,
+  type IndexAccess,
+  type Chunk,
+  type ConnectorState,
+  type ConnectorSyncRun,
+  type DocumentHead,
+  type DocumentState,
+  type EmbeddingSpace,
+  type EmbeddingSpaceCount,
+  type EmbeddingWrite,
+  type IntegrityReport,
+  type KeywordQuery,
+  type KeywordResult,
+  type PendingChunk,
+  type SourceState,
+  type SourceStats,
+  type Store,
+  type StoreCounts,
+  type StoredDocument,
+  type StoredEmbedding,
+  type SyncRun,
+  type UpsertOutcome,
+  type VectorIndexReport,
+  type VectorQuery,
+  type VectorResult,
+} from '../../core/api/plugin.ts';
 import { pathProblem } from '../../core/api/algorithms.ts';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -26,7 +54,27 @@ import { Model } from './model.ts';
 import { tableIntegrity } from './integrity.ts';
 import * as queries from './model-queries.ts';
 import { compare } from './model-queries.ts';
-import { chunkRow, COLUMNS, docKey, docRow, embKey, embRow, headOf, plainRows, sameHead, sqlList, runRow, sqlString, stateRow, TABLE, tableSchema, toDocument, toHead, toSyncRun, type LanceRow } from './rows.ts';
+import {
+  chunkRow,
+  COLUMNS,
+  docKey,
+  docRow,
+  embKey,
+  embRow,
+  headOf,
+  plainRows,
+  sameHead,
+  sqlList,
+  runRow,
+  sqlString,
+  stateRow,
+  TABLE,
+  tableSchema,
+  toDocument,
+  toHead,
+  toSyncRun,
+  type LanceRow,
+} from './rows.ts';
 
 const GROUP_SIZE = 500;
 const MAX_FRAGMENTS = 32;
@@ -37,14 +85,25 @@ const GENERATION_FILE = 'kbctx.generation';
 const EXPORT_PAGE = 500;
 const LOAD_COLUMNS = COLUMNS.filter((c) => c !== 'body');
 
-/** `access`: what the command needs (StoreOptions.access): only `create` makes the folder and table; a reader of a folder it cannot write opens it read-only. */
+/**
+ * `access`: what the command needs (StoreOptions.access): only `create` makes the folder and table; a reader of a
+ * folder it cannot write opens it read-only.
+ */
 export async function openLanceStore(dir: string, access: IndexAccess = 'create'): Promise<LanceStore> {
-  const { exists, readOnly } = checkIndexAccess(dir, [dir, path.join(path.dirname(dir), 'locks')], access, 'the Lance table, its generation file and the locks folder beside it');
+  const { exists, readOnly } = checkIndexAccess(
+    dir,
+    [dir, path.join(path.dirname(dir), 'locks')],
+    access,
+    'the Lance table, its generation file and the locks folder beside it',
+  );
   const lance = await loadLance();
   try {
     if (!exists) mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw configError(`cannot create the LanceDB index at ${dir}: ${pathProblem(error, dir) ?? (error as Error).message}`, error);
+    throw configError(
+      `cannot create the LanceDB index at ${dir}: ${pathProblem(error, dir) ?? (error as Error).message}`,
+      error,
+    );
   }
   let db: Connection;
   let table: Table;
@@ -52,11 +111,20 @@ export async function openLanceStore(dir: string, access: IndexAccess = 'create'
     // readConsistencyInterval 0: every read and write starts from the latest version (no stale handle).
     db = await lance.lancedb.connect(dir, { readConsistencyInterval: 0 });
     const present = (await db.tableNames()).includes(TABLE);
-    if (!present && access !== 'create') throw new KbctxError('unavailable', `no index at ${dir} (no ${TABLE} table); run \`kbctx sync all\` to create it (or check [db] path and -c)`, { details: { index: 'missing' } });
-    table = present ? await db.openTable(TABLE) : await db.createEmptyTable(TABLE, tableSchema(lance), { existOk: true });
+    if (!present && access !== 'create')
+      throw new KbctxError(
+        'unavailable',
+        `no index at ${dir} (no ${TABLE} table); run \`kbctx sync all\` to create it (or check [db] path and -c)`,
+        { details: { index: 'missing' } },
+      );
+    table = present
+      ? await db.openTable(TABLE)
+      : await db.createEmptyTable(TABLE, tableSchema(lance), { existOk: true });
   } catch (error) {
     if (error instanceof KbctxError) throw error;
-    throw new KbctxError('config_error', `cannot open the LanceDB index at ${dir}: ${(error as Error).message}`, { cause: error });
+    throw new KbctxError('config_error', `cannot open the LanceDB index at ${dir}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const store = new LanceStore(dir, db, table, readOnly);
   await store.reload();
@@ -109,7 +177,13 @@ export class LanceStore implements Store {
   /** Loads the model from the latest table version. */
   async reload(): Promise<void> {
     const version = await this.table.version();
-    const rows = plainRows(await this.table.query().select([...LOAD_COLUMNS]).toArrow(), LOAD_COLUMNS);
+    const rows = plainRows(
+      await this.table
+        .query()
+        .select([...LOAD_COLUMNS])
+        .toArrow(),
+      LOAD_COLUMNS,
+    );
     const model = new Model();
     const chunksOf = new Map<string, { chunk: Chunk; seq: number }[]>();
     const embeddings: [string, Record<string, unknown>][] = [];
@@ -122,7 +196,16 @@ export class LanceStore implements Store {
         case 'chunk': {
           const documentId = r['doc_id'] as string;
           const list = chunksOf.get(documentId) ?? [];
-          list.push({ chunk: { id: (r['row_key'] as string).slice(2), documentId, chunkIndex: r['chunk_index'] as number, text: r['text'] as string, contentHash: r['content_hash'] as string }, seq: r['seq'] as number });
+          list.push({
+            chunk: {
+              id: (r['row_key'] as string).slice(2),
+              documentId,
+              chunkIndex: r['chunk_index'] as number,
+              text: r['text'] as string,
+              contentHash: r['content_hash'] as string,
+            },
+            seq: r['seq'] as number,
+          });
           chunksOf.set(documentId, list);
           break;
         }
@@ -130,7 +213,10 @@ export class LanceStore implements Store {
           embeddings.push([(r['row_key'] as string).slice(2), r]);
           break;
         case 'state':
-          model.states.set(r['connector'] as string, { checkpoint: (r['checkpoint'] as string | null) ?? null, lastSyncAt: (r['last_sync_at'] as string | null) ?? null });
+          model.states.set(r['connector'] as string, {
+            checkpoint: (r['checkpoint'] as string | null) ?? null,
+            lastSyncAt: (r['last_sync_at'] as string | null) ?? null,
+          });
           break;
         case 'run':
           model.runs.set(r['connector'] as string, toSyncRun(r));
@@ -141,10 +227,23 @@ export class LanceStore implements Store {
     for (const r of docs) {
       const id = r['doc_id'] as string;
       const chunks = (chunksOf.get(id) ?? []).sort((a, b) => a.chunk.chunkIndex - b.chunk.chunkIndex);
-      model.putDocument({ head: toHead(r), fingerprint: (r['fingerprint'] as string | null) ?? null, contentHash: r['content_hash'] as string, seq: r['seq'] as number }, chunks);
+      model.putDocument(
+        {
+          head: toHead(r),
+          fingerprint: (r['fingerprint'] as string | null) ?? null,
+          contentHash: r['content_hash'] as string,
+          seq: r['seq'] as number,
+        },
+        chunks,
+      );
     }
     for (const [chunkId, r] of embeddings) {
-      model.setEmbedding(chunkId, { model: r['model'] as string, dims: r['dims'] as number, contentHash: r['content_hash'] as string, vector: r['vector'] as Float32Array });
+      model.setEmbedding(chunkId, {
+        model: r['model'] as string,
+        dims: r['dims'] as number,
+        contentHash: r['content_hash'] as string,
+        vector: r['vector'] as Float32Array,
+      });
     }
     this.model = model;
     this.knownVersion = version;
@@ -196,7 +295,8 @@ export class LanceStore implements Store {
         this.knownVersion = version;
         this.commitsSinceCompaction++;
         // Syncs that never call compact() (a watcher's few-path syncs) still get compaction.
-        if (this.commitsSinceCompaction >= MAX_VERSIONS && this.bulkDepth === 0) void this.compact().catch(() => undefined);
+        if (this.commitsSinceCompaction >= MAX_VERSIONS && this.bulkDepth === 0)
+          void this.compact().catch(() => undefined);
         if (version > this.writtenVersion()) {
           const tmp = `${this.generationFile()}.${process.pid}`;
           writeFileSync(tmp, String(version));
@@ -216,11 +316,17 @@ export class LanceStore implements Store {
     if (docIds.length === 0) return this.queue.then(() => undefined);
     this.pending = { rows: [], docIds: [], droppedEmbeddings: [] };
     let where = `(kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(docIds)})`;
-    if (droppedEmbeddings.length > 0) where += ` OR (kind = 'emb' AND row_key IN ${sqlList(droppedEmbeddings.map(embKey))})`;
+    if (droppedEmbeddings.length > 0)
+      where += ` OR (kind = 'emb' AND row_key IN ${sqlList(droppedEmbeddings.map(embKey))})`;
     // The last row written for a key wins (a document upserted twice in one group).
     const byKey = new Map(rows.map((r) => [r.row_key, r]));
     return this.commit((t) =>
-      t.mergeInsert('row_key').whenMatchedUpdateAll().whenNotMatchedInsertAll().whenNotMatchedBySourceDelete({ where }).execute([...byKey.values()]),
+      t
+        .mergeInsert('row_key')
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .whenNotMatchedBySourceDelete({ where })
+        .execute([...byKey.values()]),
     );
   }
 
@@ -235,12 +341,23 @@ export class LanceStore implements Store {
     const model = await this.latest();
     const out = new Map<string, DocumentState>();
     for (const d of model.docs.values()) {
-      if (d.head.connector === connector) out.set(d.head.id, { id: d.head.id, source: d.head.source, sourceId: d.head.sourceId, fingerprint: d.fingerprint, contentHash: d.contentHash });
+      if (d.head.connector === connector)
+        out.set(d.head.id, {
+          id: d.head.id,
+          source: d.head.source,
+          sourceId: d.head.sourceId,
+          fingerprint: d.fingerprint,
+          contentHash: d.contentHash,
+        });
     }
     return out;
   }
 
-  async upsertDocument(doc: StoredDocument, chunks: readonly Chunk[], fingerprint: string | null): Promise<UpsertOutcome> {
+  async upsertDocument(
+    doc: StoredDocument,
+    chunks: readonly Chunk[],
+    fingerprint: string | null,
+  ): Promise<UpsertOutcome> {
     const model = await this.fresh();
     const old = model.docs.get(doc.id);
     const oldChunks = new Map((old?.chunkIds ?? []).map((id) => [id, model.chunks.get(id)!]));
@@ -249,17 +366,38 @@ export class LanceStore implements Store {
     const written = chunks.filter((c) => !oldChunks.has(c.id));
     const changed = chunks.filter((c) => {
       const was = oldChunks.get(c.id)?.chunk;
-      return was !== undefined && (was.chunkIndex !== c.chunkIndex || was.text !== c.text || was.contentHash !== c.contentHash);
+      return (
+        was !== undefined &&
+        (was.chunkIndex !== c.chunkIndex || was.text !== c.text || was.contentHash !== c.contentHash)
+      );
     });
-    if (old && written.length === 0 && changed.length === 0 && removed.length === 0 && old.fingerprint === fingerprint && old.contentHash === doc.contentHash && sameHead(old.head, doc)) {
+    if (
+      old &&
+      written.length === 0 &&
+      changed.length === 0 &&
+      removed.length === 0 &&
+      old.fingerprint === fingerprint &&
+      old.contentHash === doc.contentHash &&
+      sameHead(old.head, doc)
+    ) {
       return { chunksWritten: 0, chunksDeleted: 0 };
     }
     this.writes++;
     const seq = old?.seq ?? this.nextSeq();
-    const withSeqs = chunks.map((chunk) => ({ chunk: { ...chunk }, seq: oldChunks.get(chunk.id)?.seq ?? this.nextSeq() }));
+    const withSeqs = chunks.map((chunk) => ({
+      chunk: { ...chunk },
+      seq: oldChunks.get(chunk.id)?.seq ?? this.nextSeq(),
+    }));
     // A kept chunk whose content hash changed loses its vector (pending again); removed ones lose theirs.
-    const dropped = [...removed, ...changed.filter((c) => c.contentHash !== oldChunks.get(c.id)!.chunk.contentHash).map((c) => c.id)].filter((id) => model.embeddings.has(id));
-    const keptEmbeddings = new Map([...oldChunks.keys()].filter((id) => newIds.has(id) && !dropped.includes(id)).map((id) => [id, model.embeddings.get(id)]));
+    const dropped = [
+      ...removed,
+      ...changed.filter((c) => c.contentHash !== oldChunks.get(c.id)!.chunk.contentHash).map((c) => c.id),
+    ].filter((id) => model.embeddings.has(id));
+    const keptEmbeddings = new Map(
+      [...oldChunks.keys()]
+        .filter((id) => newIds.has(id) && !dropped.includes(id))
+        .map((id) => [id, model.embeddings.get(id)]),
+    );
     model.putDocument({ head: headOf(doc), fingerprint, contentHash: doc.contentHash, seq }, withSeqs);
     for (const [id, e] of keptEmbeddings) if (e) model.setEmbedding(id, e);
     this.pending.rows.push(docRow(doc, fingerprint, seq), ...withSeqs.map((c) => chunkRow(c.chunk, c.seq)));
@@ -277,7 +415,12 @@ export class LanceStore implements Store {
     this.writes++;
     doc.fingerprint = fingerprint;
     await this.flush();
-    await this.commit((t) => t.update({ where: `row_key = ${sqlString(docKey(id))}`, valuesSql: { fingerprint: fingerprint === null ? 'NULL' : sqlString(fingerprint) } }));
+    await this.commit((t) =>
+      t.update({
+        where: `row_key = ${sqlString(docKey(id))}`,
+        valuesSql: { fingerprint: fingerprint === null ? 'NULL' : sqlString(fingerprint) },
+      }),
+    );
   }
 
   async deleteDocuments(ids: readonly string[]): Promise<number> {
@@ -309,7 +452,9 @@ export class LanceStore implements Store {
     const stats = await this.table.stats();
     if (stats.fragmentStats.numSmallFragments < MAX_FRAGMENTS && this.commitsSinceCompaction < MAX_VERSIONS) return;
     const run = this.queue.then(async () => {
-      await withWriteLock(this.path, () => this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }));
+      await withWriteLock(this.path, () =>
+        this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
+      );
       this.commitsSinceCompaction = 0;
       // Compaction commits a version with the same rows: the model stays as it is.
       this.knownVersion = await this.table.version();
@@ -328,7 +473,13 @@ export class LanceStore implements Store {
     this.writes++;
     model.states.set(connector, { checkpoint: state.checkpoint, lastSyncAt: state.lastSyncAt });
     await this.flush();
-    await this.commit((t) => t.mergeInsert('row_key').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([stateRow(connector, state.checkpoint, state.lastSyncAt)]));
+    await this.commit((t) =>
+      t
+        .mergeInsert('row_key')
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .execute([stateRow(connector, state.checkpoint, state.lastSyncAt)]),
+    );
   }
 
   async sourceStates(): Promise<ConnectorState[]> {
@@ -341,7 +492,13 @@ export class LanceStore implements Store {
     this.writes++;
     model.runs.set(connector, { ...run });
     await this.flush();
-    await this.commit((t) => t.mergeInsert('row_key').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([runRow(connector, run)]));
+    await this.commit((t) =>
+      t
+        .mergeInsert('row_key')
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .execute([runRow(connector, run)]),
+    );
   }
 
   async syncRuns(): Promise<ConnectorSyncRun[]> {
@@ -366,7 +523,10 @@ export class LanceStore implements Store {
 
   async listDocuments(after: number, limit: number): Promise<{ documents: DocumentHead[]; last: number | null }> {
     const model = await this.fresh();
-    const docs = [...model.docs.values()].filter((d) => d.seq > after).sort((a, b) => a.seq - b.seq).slice(0, limit);
+    const docs = [...model.docs.values()]
+      .filter((d) => d.seq > after)
+      .sort((a, b) => a.seq - b.seq)
+      .slice(0, limit);
     return { documents: docs.map((d) => ({ ...d.head })), last: docs.length === limit ? docs.at(-1)!.seq : null };
   }
 
@@ -374,7 +534,11 @@ export class LanceStore implements Store {
     return queries.keywordSearch(await this.fresh(), query);
   }
 
-  async pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]> {
+  async pendingEmbeddings(
+    space: { model: string; dims: number | null },
+    afterRowid: number,
+    limit: number,
+  ): Promise<PendingChunk[]> {
     return queries.pendingEmbeddings(await this.fresh(), space, afterRowid, limit);
   }
 
@@ -388,7 +552,12 @@ export class LanceStore implements Store {
     for (const r of rows) {
       const entry = model.chunkBySeq(r.rowid);
       if (!entry || entry.chunk.contentHash !== r.contentHash || r.vector.length !== space.dims) continue;
-      model.setEmbedding(entry.chunk.id, { model: space.model, dims: space.dims, contentHash: r.contentHash, vector: Float32Array.from(r.vector) });
+      model.setEmbedding(entry.chunk.id, {
+        model: space.model,
+        dims: space.dims,
+        contentHash: r.contentHash,
+        vector: Float32Array.from(r.vector),
+      });
       writes.push(embRow(entry.chunk.id, entry.chunk.documentId, space.model, r.contentHash, r.vector));
     }
     return this.writeEmbeddingRows(writes);
@@ -400,7 +569,12 @@ export class LanceStore implements Store {
     for (const r of rows) {
       const entry = model.chunks.get(r.chunkId);
       if (!entry || entry.chunk.contentHash !== r.contentHash || r.vector.length !== r.dims) continue;
-      model.setEmbedding(r.chunkId, { model: r.model, dims: r.dims, contentHash: r.contentHash, vector: Float32Array.from(r.vector) });
+      model.setEmbedding(r.chunkId, {
+        model: r.model,
+        dims: r.dims,
+        contentHash: r.contentHash,
+        vector: Float32Array.from(r.vector),
+      });
       writes.push(embRow(r.chunkId, entry.chunk.documentId, r.model, r.contentHash, r.vector));
     }
     return this.writeEmbeddingRows(writes);
@@ -419,7 +593,14 @@ export class LanceStore implements Store {
     const ids = [...model.embeddings.keys()].sort(compare);
     for (const chunkId of ids) {
       const e = model.embeddings.get(chunkId);
-      if (e) yield { chunkId, model: e.model, dims: e.dims, contentHash: e.contentHash, vector: Float32Array.from(e.vector) };
+      if (e)
+        yield {
+          chunkId,
+          model: e.model,
+          dims: e.dims,
+          contentHash: e.contentHash,
+          vector: Float32Array.from(e.vector),
+        };
     }
   }
 
@@ -440,7 +621,11 @@ export class LanceStore implements Store {
     return queries.vectorSearch(await this.fresh(), query);
   }
 
-  async documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Promise<Map<string, number>> {
+  async documentVectorScores(
+    vector: Float32Array,
+    space: EmbeddingSpace,
+    documentIds: readonly string[],
+  ): Promise<Map<string, number>> {
     return queries.documentVectorScores(await this.fresh(), vector, space, documentIds);
   }
 
@@ -504,7 +689,14 @@ export class LanceStore implements Store {
       for (const r of await this.readRows(`kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(page)}`)) {
         const id = r['doc_id'] as string;
         if (r['kind'] === 'doc') entry(id).document = toDocument(r);
-        else entry(id).chunks.push({ id: (r['row_key'] as string).slice(2), documentId: id, chunkIndex: r['chunk_index'] as number, text: r['text'] as string, contentHash: r['content_hash'] as string });
+        else
+          entry(id).chunks.push({
+            id: (r['row_key'] as string).slice(2),
+            documentId: id,
+            chunkIndex: r['chunk_index'] as number,
+            text: r['text'] as string,
+            contentHash: r['content_hash'] as string,
+          });
       }
       for (const id of page) {
         const d = found.get(id);
@@ -517,11 +709,20 @@ export class LanceStore implements Store {
   private async exportOrder(): Promise<string[]> {
     const model = await this.fresh();
     await this.flush();
-    return [...model.docs.values()].sort((a, b) => compare(a.head.source, b.head.source) || compare(a.head.sourceId, b.head.sourceId)).map((d) => d.head.id);
+    return [...model.docs.values()]
+      .sort((a, b) => compare(a.head.source, b.head.source) || compare(a.head.sourceId, b.head.sourceId))
+      .map((d) => d.head.id);
   }
 
   private async readRows(where: string): Promise<Record<string, unknown>[]> {
-    return plainRows(await this.table.query().where(where).select([...COLUMNS]).toArrow(), COLUMNS);
+    return plainRows(
+      await this.table
+        .query()
+        .where(where)
+        .select([...COLUMNS])
+        .toArrow(),
+      COLUMNS,
+    );
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,18 @@
 // The Store's reads answered from the in-memory model of the table (model.ts): keyword search with
 // the project's analysis and BM25 over the model's postings, exact vector scans, pending embeddings,
 // counts and per-source statistics. Pure over the model: lance-store.ts keeps it fresh and passes it in.
-import type { EmbeddingSpace, EmbeddingSpaceCount, KeywordHit, KeywordQuery, KeywordResult, PendingChunk, SourceStats, StoreCounts, VectorQuery, VectorResult } from '../../core/api/plugin.ts';
+import type {
+  EmbeddingSpace,
+  EmbeddingSpaceCount,
+  KeywordHit,
+  KeywordQuery,
+  KeywordResult,
+  PendingChunk,
+  SourceStats,
+  StoreCounts,
+  VectorQuery,
+  VectorResult,
+} from '../../core/api/plugin.ts';
 import { bm25Reference, dotAt, exactTopK, normalizeBm25, type QueryTerm } from '../../core/api/algorithms.ts';
 import { passes, type Model } from './model.ts';
 
@@ -15,36 +26,59 @@ export function keywordSearch(model: Model, query: KeywordQuery): KeywordResult 
   if (query.terms.length === 0 || total === 0) return { hits: [], matchedTerms: [], candidateCount: 0 };
   const freqs = new Map(query.terms.map((t) => [t.stem, model.keyword.docFreq(t.stem)]));
   const matched = chooseTerms(query.terms, freqs, total);
-  const reference = bm25Reference(total, query.terms.map((t) => freqs.get(t.stem) ?? 0));
+  const reference = bm25Reference(
+    total,
+    query.terms.map((t) => freqs.get(t.stem) ?? 0),
+  );
   const filter = query.filter;
-  const allow = filter?.source !== undefined || filter?.since !== undefined ? (group: number) => {
-    const doc = model.docOfGroup(group);
-    return doc !== undefined && passes(doc.head, filter);
-  } : undefined;
-  const { hits, scored } = model.keyword.search(matched.map((t) => t.stem), query.limit, allow);
+  const allow =
+    filter?.source !== undefined || filter?.since !== undefined
+      ? (group: number) => {
+          const doc = model.docOfGroup(group);
+          return doc !== undefined && passes(doc.head, filter);
+        }
+      : undefined;
+  const { hits, scored } = model.keyword.search(
+    matched.map((t) => t.stem),
+    query.limit,
+    allow,
+  );
   const out: KeywordHit[] = [];
   for (const h of hits) {
     const chunk = model.chunkOfRow(h.row);
     const doc = chunk && model.docs.get(chunk.chunk.documentId);
-    if (chunk && doc) out.push({ document: { ...doc.head }, chunk: { ...chunk.chunk }, raw: h.score, score: normalizeBm25(h.score, reference) });
+    if (chunk && doc)
+      out.push({
+        document: { ...doc.head },
+        chunk: { ...chunk.chunk },
+        raw: h.score,
+        score: normalizeBm25(h.score, reference),
+      });
   }
   out.sort((a, b) => b.raw - a.raw || compare(a.document.id, b.document.id));
   return { hits: out, matchedTerms: matched, candidateCount: scored };
 }
 
-export function pendingEmbeddings(model: Model, space: { model: string; dims: number | null }, afterRowid: number, limit: number): PendingChunk[] {
+export function pendingEmbeddings(
+  model: Model,
+  space: { model: string; dims: number | null },
+  afterRowid: number,
+  limit: number,
+): PendingChunk[] {
   const seqs = model.seqs();
   const out: PendingChunk[] = [];
   for (let i = upperBound(seqs, afterRowid); i < seqs.length && out.length < limit; i++) {
     const entry = model.chunkBySeq(seqs[i]!)!;
-    if (isPending(model.embeddings.get(entry.chunk.id), entry.chunk.contentHash, space)) out.push({ rowid: entry.seq, text: entry.chunk.text, contentHash: entry.chunk.contentHash });
+    if (isPending(model.embeddings.get(entry.chunk.id), entry.chunk.contentHash, space))
+      out.push({ rowid: entry.seq, text: entry.chunk.text, contentHash: entry.chunk.contentHash });
   }
   return out;
 }
 
 export function countPendingEmbeddings(model: Model, space: { model: string; dims: number | null }): number {
   let n = 0;
-  for (const { chunk } of model.chunks.values()) if (isPending(model.embeddings.get(chunk.id), chunk.contentHash, space)) n++;
+  for (const { chunk } of model.chunks.values())
+    if (isPending(model.embeddings.get(chunk.id), chunk.contentHash, space)) n++;
   return n;
 }
 
@@ -61,7 +95,8 @@ export function embeddingSpaces(model: Model): EmbeddingSpaceCount[] {
 
 export function vectorSearch(model: Model, query: VectorQuery): VectorResult {
   const { matrix, chunkIds } = model.space(query.space.model, query.space.dims);
-  if (chunkIds.length === 0 || query.vector.length !== query.space.dims) return { hits: [], candidateCount: 0, approximate: false };
+  if (chunkIds.length === 0 || query.vector.length !== query.space.dims)
+    return { hits: [], candidateCount: 0, approximate: false };
   let rows: number[] | undefined;
   const filter = query.filter;
   if (filter?.source !== undefined || filter?.since !== undefined) {
@@ -77,19 +112,29 @@ export function vectorSearch(model: Model, query: VectorQuery): VectorResult {
     const best = new Map<string, { chunkId: string; score: number }>();
     for (const { row, score } of top) {
       const entry = model.chunks.get(chunkIds[row]!);
-      if (entry && !best.has(entry.chunk.documentId)) best.set(entry.chunk.documentId, { chunkId: entry.chunk.id, score });
+      if (entry && !best.has(entry.chunk.documentId))
+        best.set(entry.chunk.documentId, { chunkId: entry.chunk.id, score });
     }
     if (best.size >= query.limit || want >= n) {
       const hits = [...best.entries()]
         .sort(([a, x], [b, y]) => y.score - x.score || compare(a, b))
         .slice(0, query.limit)
-        .map(([docId, h]) => ({ document: { ...model.docs.get(docId)!.head }, chunk: { ...model.chunks.get(h.chunkId)!.chunk }, score: h.score }));
+        .map(([docId, h]) => ({
+          document: { ...model.docs.get(docId)!.head },
+          chunk: { ...model.chunks.get(h.chunkId)!.chunk },
+          score: h.score,
+        }));
       return { hits, candidateCount: top.length, approximate: false };
     }
   }
 }
 
-export function documentVectorScores(model: Model, vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Map<string, number> {
+export function documentVectorScores(
+  model: Model,
+  vector: Float32Array,
+  space: EmbeddingSpace,
+  documentIds: readonly string[],
+): Map<string, number> {
   const best = new Map<string, number>();
   for (const id of documentIds) {
     for (const chunkId of model.docs.get(id)?.chunkIds ?? []) {
@@ -107,7 +152,13 @@ export function sources(model: Model): SourceStats[] {
   const of = (connector: string): SourceStats => {
     let s = stats.get(connector);
     if (!s) {
-      s = { source: connector, documentCount: 0, chunkCount: 0, embeddedCount: 0, lastSyncAt: model.states.get(connector)?.lastSyncAt ?? null };
+      s = {
+        source: connector,
+        documentCount: 0,
+        chunkCount: 0,
+        embeddedCount: 0,
+        lastSyncAt: model.states.get(connector)?.lastSyncAt ?? null,
+      };
       stats.set(connector, s);
     }
     return s;
@@ -126,11 +177,19 @@ export function counts(model: Model): StoreCounts {
   return { documents: model.docs.size, chunks: model.chunks.size, embedded: model.embeddings.size };
 }
 
-function isPending(e: { model: string; dims: number; contentHash: string } | undefined, contentHash: string, space: { model: string; dims: number | null }): boolean {
-  return !e || e.model !== space.model || (space.dims !== null && e.dims !== space.dims) || e.contentHash !== contentHash;
+function isPending(
+  e: { model: string; dims: number; contentHash: string } | undefined,
+  contentHash: string,
+  space: { model: string; dims: number | null },
+): boolean {
+  return (
+    !e || e.model !== space.model || (space.dims !== null && e.dims !== space.dims) || e.contentHash !== contentHash
+  );
 }
 
-/** Drops very common terms while at least one rarer term that occurs in the index remains (as the SQLite store does). */
+/**
+ * Drops very common terms while at least one rarer term that occurs in the index remains (as the SQLite store does).
+ */
 function chooseTerms(terms: readonly QueryTerm[], freqs: ReadonlyMap<string, number>, total: number): QueryTerm[] {
   const df = (t: QueryTerm): number => freqs.get(t.stem) ?? 0;
   const rare = terms.filter((t) => df(t) > 0 && df(t) <= COMMON_TERM_RATIO * total);

@@ -40,11 +40,33 @@ export type LanceRow = {
 };
 
 const STRING_COLUMNS = [
-  'doc_id', 'connector', 'source', 'source_id', 'source_url', 'title', 'body', 'content_type', 'metadata', 'updated_at',
-  'content_hash', 'fingerprint', 'text', 'model', 'checkpoint', 'last_sync_at',
+  'doc_id',
+  'connector',
+  'source',
+  'source_id',
+  'source_url',
+  'title',
+  'body',
+  'content_type',
+  'metadata',
+  'updated_at',
+  'content_hash',
+  'fingerprint',
+  'text',
+  'model',
+  'checkpoint',
+  'last_sync_at',
 ] as const;
 
-export const COLUMNS: readonly (keyof LanceRow)[] = ['row_key', 'kind', 'seq', 'chunk_index', 'dims', 'vector', ...STRING_COLUMNS];
+export const COLUMNS: readonly (keyof LanceRow)[] = [
+  'row_key',
+  'kind',
+  'seq',
+  'chunk_index',
+  'dims',
+  'vector',
+  ...STRING_COLUMNS,
+];
 
 export function tableSchema({ arrow }: LanceModule): Schema {
   const { Field, Float32, Float64, Int32, List, Schema, Utf8 } = arrow;
@@ -60,9 +82,26 @@ export function tableSchema({ arrow }: LanceModule): Schema {
 }
 
 const EMPTY: Omit<LanceRow, 'row_key' | 'kind'> = {
-  doc_id: null, seq: null, connector: null, source: null, source_id: null, source_url: null, title: null, body: null, content_type: null,
-  metadata: null, updated_at: null, content_hash: null, fingerprint: null, chunk_index: null, text: null, model: null, dims: null, vector: null,
-  checkpoint: null, last_sync_at: null,
+  doc_id: null,
+  seq: null,
+  connector: null,
+  source: null,
+  source_id: null,
+  source_url: null,
+  title: null,
+  body: null,
+  content_type: null,
+  metadata: null,
+  updated_at: null,
+  content_hash: null,
+  fingerprint: null,
+  chunk_index: null,
+  text: null,
+  model: null,
+  dims: null,
+  vector: null,
+  checkpoint: null,
+  last_sync_at: null,
 };
 
 export const docKey = (id: string): string => `d:${id}`;
@@ -73,18 +112,55 @@ export const runKey = (connector: string): string => `r:${connector}`;
 
 export function docRow(doc: StoredDocument, fingerprint: string | null, seq: number): LanceRow {
   return {
-    ...EMPTY, row_key: docKey(doc.id), kind: 'doc', doc_id: doc.id, seq, connector: doc.connector, source: doc.source, source_id: doc.sourceId,
-    source_url: doc.sourceUrl, title: doc.title, body: doc.body, content_type: doc.contentType, metadata: JSON.stringify(doc.metadata),
-    updated_at: doc.updatedAt, content_hash: doc.contentHash, fingerprint,
+    ...EMPTY,
+    row_key: docKey(doc.id),
+    kind: 'doc',
+    doc_id: doc.id,
+    seq,
+    connector: doc.connector,
+    source: doc.source,
+    source_id: doc.sourceId,
+    source_url: doc.sourceUrl,
+    title: doc.title,
+    body: doc.body,
+    content_type: doc.contentType,
+    metadata: JSON.stringify(doc.metadata),
+    updated_at: doc.updatedAt,
+    content_hash: doc.contentHash,
+    fingerprint,
   };
 }
 
 export function chunkRow(chunk: Chunk, seq: number): LanceRow {
-  return { ...EMPTY, row_key: chunkKey(chunk.id), kind: 'chunk', doc_id: chunk.documentId, seq, chunk_index: chunk.chunkIndex, text: chunk.text, content_hash: chunk.contentHash };
+  return {
+    ...EMPTY,
+    row_key: chunkKey(chunk.id),
+    kind: 'chunk',
+    doc_id: chunk.documentId,
+    seq,
+    chunk_index: chunk.chunkIndex,
+    text: chunk.text,
+    content_hash: chunk.contentHash,
+  };
 }
 
-export function embRow(chunkId: string, documentId: string, model: string, contentHash: string, vector: Float32Array): LanceRow {
-  return { ...EMPTY, row_key: embKey(chunkId), kind: 'emb', doc_id: documentId, model, dims: vector.length, content_hash: contentHash, vector: Array.from(vector) };
+export function embRow(
+  chunkId: string,
+  documentId: string,
+  model: string,
+  contentHash: string,
+  vector: Float32Array,
+): LanceRow {
+  return {
+    ...EMPTY,
+    row_key: embKey(chunkId),
+    kind: 'emb',
+    doc_id: documentId,
+    model,
+    dims: vector.length,
+    content_hash: contentHash,
+    vector: Array.from(vector),
+  };
 }
 
 export function stateRow(connector: string, checkpoint: string | null, lastSyncAt: string | null): LanceRow {
@@ -93,7 +169,14 @@ export function stateRow(connector: string, checkpoint: string | null, lastSyncA
 
 /** A connector's last sync run: the end in `updated_at`, errors and failure as JSON in `metadata` (no new columns). */
 export function runRow(connector: string, run: SyncRun): LanceRow {
-  return { ...EMPTY, row_key: runKey(connector), kind: 'run', connector, updated_at: run.endedAt, metadata: JSON.stringify({ errors: run.errors, failure: run.failure }) };
+  return {
+    ...EMPTY,
+    row_key: runKey(connector),
+    kind: 'run',
+    connector,
+    updated_at: run.endedAt,
+    metadata: JSON.stringify({ errors: run.errors, failure: run.failure }),
+  };
 }
 
 export function toSyncRun(row: Record<string, unknown>): SyncRun {
@@ -113,7 +196,10 @@ export function plainRows(table: Table, columns: readonly string[]): Record<stri
     const row: Record<string, unknown> = {};
     for (const [name, vector] of vectors) {
       const value: unknown = vector?.get(i) ?? null;
-      row[name] = value !== null && typeof value === 'object' && 'toArray' in value ? Float32Array.from((value as { toArray(): ArrayLike<number> }).toArray()) : value;
+      row[name] =
+        value !== null && typeof value === 'object' && 'toArray' in value
+          ? Float32Array.from((value as { toArray(): ArrayLike<number> }).toArray())
+          : value;
     }
     out.push(row);
   }
@@ -122,21 +208,42 @@ export function plainRows(table: Table, columns: readonly string[]): Record<stri
 
 export function toDocument(r: Record<string, unknown>): StoredDocument {
   return {
-    id: r['doc_id'] as string, source: r['source'] as string, connector: r['connector'] as string, sourceId: r['source_id'] as string,
-    sourceUrl: (r['source_url'] as string | null) ?? null, title: r['title'] as string, body: r['body'] as string, contentType: r['content_type'] as string,
-    metadata: JSON.parse(r['metadata'] as string) as Record<string, unknown>, updatedAt: r['updated_at'] as string, contentHash: r['content_hash'] as string,
+    id: r['doc_id'] as string,
+    source: r['source'] as string,
+    connector: r['connector'] as string,
+    sourceId: r['source_id'] as string,
+    sourceUrl: (r['source_url'] as string | null) ?? null,
+    title: r['title'] as string,
+    body: r['body'] as string,
+    contentType: r['content_type'] as string,
+    metadata: JSON.parse(r['metadata'] as string) as Record<string, unknown>,
+    updatedAt: r['updated_at'] as string,
+    contentHash: r['content_hash'] as string,
   };
 }
 
 export function toHead(r: Record<string, unknown>): DocumentHead {
   return {
-    id: r['doc_id'] as string, source: r['source'] as string, connector: r['connector'] as string, sourceId: r['source_id'] as string,
-    sourceUrl: (r['source_url'] as string | null) ?? null, title: r['title'] as string, updatedAt: r['updated_at'] as string,
+    id: r['doc_id'] as string,
+    source: r['source'] as string,
+    connector: r['connector'] as string,
+    sourceId: r['source_id'] as string,
+    sourceUrl: (r['source_url'] as string | null) ?? null,
+    title: r['title'] as string,
+    updatedAt: r['updated_at'] as string,
   };
 }
 
 export function headOf(doc: StoredDocument): DocumentHead {
-  return { id: doc.id, source: doc.source, connector: doc.connector, sourceId: doc.sourceId, sourceUrl: doc.sourceUrl, title: doc.title, updatedAt: doc.updatedAt };
+  return {
+    id: doc.id,
+    source: doc.source,
+    connector: doc.connector,
+    sourceId: doc.sourceId,
+    sourceUrl: doc.sourceUrl,
+    title: doc.title,
+    updatedAt: doc.updatedAt,
+  };
 }
 
 export function sameHead(a: DocumentHead, doc: StoredDocument): boolean {

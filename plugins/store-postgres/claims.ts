@@ -8,9 +8,16 @@ import { STALE } from './reads.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
-export async function claimPendingEmbeddings(db: Queryable, space: { model: string; dims: number | null }, after: number, limit: number, claim: EmbeddingClaim): Promise<PendingChunk[]> {
-  const rows = (await db.query<{ rowid: string; text: string; content_hash: string }>(
-    `WITH candidates AS (
+export async function claimPendingEmbeddings(
+  db: Queryable,
+  space: { model: string; dims: number | null },
+  after: number,
+  limit: number,
+  claim: EmbeddingClaim,
+): Promise<PendingChunk[]> {
+  const rows = (
+    await db.query<{ rowid: string; text: string; content_hash: string }>(
+      `WITH candidates AS (
        SELECT c.rowid, c.text, c.content_hash FROM kbctx_chunks c LEFT JOIN kbctx_embeddings e ON e.chunk_rowid = c.rowid
        WHERE c.rowid > $3 AND ${STALE} AND ($6::text[] IS NULL OR c.document_id = ANY($6::text[]))
          AND NOT EXISTS (SELECT 1 FROM kbctx_embedding_claims k WHERE k.chunk_rowid = c.rowid AND k.owner <> $4 AND k.expires_at > now())
@@ -23,8 +30,9 @@ export async function claimPendingEmbeddings(db: Queryable, space: { model: stri
        RETURNING k.chunk_rowid
      )
      SELECT c.rowid::text AS rowid, c.text, c.content_hash FROM candidates c JOIN leased l ON l.chunk_rowid = c.rowid ORDER BY c.rowid`,
-    [space.model, space.dims, after, claim.owner, limit, claim.documentIds ?? null, claim.leaseMs],
-  )).rows;
+      [space.model, space.dims, after, claim.owner, limit, claim.documentIds ?? null, claim.leaseMs],
+    )
+  ).rows;
   return rows.map((r) => ({ rowid: Number(r.rowid), text: r.text, contentHash: r.content_hash }));
 }
 

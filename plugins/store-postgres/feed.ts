@@ -76,7 +76,9 @@ export class ChangeFeed {
         // Notifications sent while we were away are lost: the version read below catches up.
         this.seen = '';
       }
-      const row = (await this.client.query<{ version: string }>('SELECT version::text AS version FROM kbctx_meta WHERE id = 1')).rows[0];
+      const row = (
+        await this.client.query<{ version: string }>('SELECT version::text AS version FROM kbctx_meta WHERE id = 1')
+      ).rows[0];
       this.lastOk = Date.now();
       this.failures = 0;
       if (row && row.version !== this.seen) {

@@ -111,13 +111,18 @@ export async function migrate(pool: pg.Pool, url: string): Promise<void> {
       const rows = (await client.query<{ version: number }>('SELECT version FROM kbctx_schema')).rows;
       const current = rows[0]?.version ?? 0;
       if (current > PG_SCHEMA_VERSION) {
-        throw new Error(`database schema version ${current} is newer than this kbctx (${PG_SCHEMA_VERSION}); upgrade kbctx`);
+        throw new Error(
+          `database schema version ${current} is newer than this kbctx (${PG_SCHEMA_VERSION}); upgrade kbctx`,
+        );
       }
       for (let v = current; v < PG_SCHEMA_VERSION; v++) {
         await client.query('BEGIN');
         try {
           await client.query(MIGRATIONS[v] ?? '');
-          await client.query(v === 0 ? 'INSERT INTO kbctx_schema (version) VALUES (1)' : 'UPDATE kbctx_schema SET version = $1', v === 0 ? [] : [v + 1]);
+          await client.query(
+            v === 0 ? 'INSERT INTO kbctx_schema (version) VALUES (1)' : 'UPDATE kbctx_schema SET version = $1',
+            v === 0 ? [] : [v + 1],
+          );
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK');

@@ -1,5 +1,5 @@
-// The per-replica read mirror: a real SQLite store (opened through `createStore.for('sqlite')`, see index.ts) in a cache file, plus the
-// PostgreSQL epoch and version it reflects. Reads are answered here, so keyword ranking is exactly
+// The per-replica read mirror: a real SQLite store (opened through `createStore.for('sqlite')`, see index.ts) in a
+// cache file, plus the PostgreSQL epoch and version it reflects. Reads are answered here, so keyword ranking is exactly
 // SQLite's BM25 and vectors use its ANN cache.
 //
 // Crash safety: the state (epoch, version) lives in `<file>.pg.json`, replaced atomically (rename) only
@@ -63,7 +63,11 @@ export class Mirror {
     try {
       const parsed = JSON.parse(readFileSync(this.stateFile, 'utf8')) as Partial<MirrorState>;
       return typeof parsed.epoch === 'string' && typeof parsed.version === 'string'
-        ? { epoch: parsed.epoch, version: parsed.version, token: typeof parsed.token === 'string' ? parsed.token : null }
+        ? {
+            epoch: parsed.epoch,
+            version: parsed.version,
+            token: typeof parsed.token === 'string' ? parsed.token : null,
+          }
         : null;
     } catch {
       return null;
@@ -91,7 +95,8 @@ export class Mirror {
   async wipe(): Promise<void> {
     await this.store.close();
     if (this.file !== ':memory:') {
-      for (const suffix of ['.pg.json', '', '-wal', '-shm', '.keyword', '.vectors']) rmSync(`${this.file}${suffix}`, { recursive: true, force: true });
+      for (const suffix of ['.pg.json', '', '-wal', '-shm', '.keyword', '.vectors'])
+        rmSync(`${this.file}${suffix}`, { recursive: true, force: true });
     }
     this.memoryState = null;
     this.incarnation++;

@@ -2,7 +2,35 @@
 // SQLite mirror (mirror.ts), kept in step by the change feed (feed.ts → catch-up.ts). Writes go to
 // PostgreSQL (transactions.ts, writer.ts) and, outside bulk mode, return after the mirror caught up
 // (read your writes). While PostgreSQL does not answer, every method throws KbctxError `unavailable`.
-import { KbctxError, redactUrl, type Chunk, type SourceStats, type ConnectorLocks, type ConnectorState, type ConnectorSyncRun, type DocumentHead, type DocumentState, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type KeywordQuery, type KeywordResult, type PendingChunk, type SourceState, type Store, type StoreCounts, type StoredDocument, type StoredEmbedding, type SyncRun, type UpsertOutcome, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
+import {
+  KbctxError,
+  redactUrl,
+  type Chunk,
+  type SourceStats,
+  type ConnectorLocks,
+  type ConnectorState,
+  type ConnectorSyncRun,
+  type DocumentHead,
+  type DocumentState,
+  type EmbeddingClaim,
+  type EmbeddingSpace,
+  type EmbeddingSpaceCount,
+  type EmbeddingWrite,
+  type IntegrityReport,
+  type KeywordQuery,
+  type KeywordResult,
+  type PendingChunk,
+  type SourceState,
+  type Store,
+  type StoreCounts,
+  type StoredDocument,
+  type StoredEmbedding,
+  type SyncRun,
+  type UpsertOutcome,
+  type VectorIndexReport,
+  type VectorQuery,
+  type VectorResult,
+} from '../../core/api/plugin.ts';
 import type pg from 'pg';
 import { catchUp, type CatchUpReport } from './catch-up.ts';
 import * as claims from './claims.ts';
@@ -20,7 +48,10 @@ const CLOSE_WAIT_MS = 2_000;
 /** Commit records and deletion events are kept this long: a mirror last caught up before that rebuilds (ADR 0111). */
 const HISTORY_DAYS = 7;
 /** Document writes queued together in bulk mode share one statement (transactions.ts). */
-const DOCUMENT_WRITES: BatchKind<writer.DocumentWrite, UpsertOutcome> = { apply: writer.upsertDocuments, key: writer.documentKey };
+const DOCUMENT_WRITES: BatchKind<writer.DocumentWrite, UpsertOutcome> = {
+  apply: writer.upsertDocuments,
+  key: writer.documentKey,
+};
 
 export interface OpenPostgresStoreOptions {
   /** The mirror's SQLite file (a cache: safe to delete while kbctx is stopped); `:memory:` for tests. */
@@ -99,10 +130,12 @@ export class PgStore implements Store {
       });
       return this.running;
     }
-    this.queued ??= this.running.catch(() => undefined).then(() => {
-      this.queued = null;
-      return this.requestCatchUp();
-    });
+    this.queued ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = null;
+        return this.requestCatchUp();
+      });
     return this.queued;
   }
 
@@ -127,7 +160,10 @@ export class PgStore implements Store {
   /** Throws `unavailable` once the heartbeat has failed twice in a row (feed.ts). */
   private assertHealthy(): void {
     if (this.feed.healthy()) return;
-    throw unavailable(this.url, `no answer since ${this.feed.lastOk === 0 ? 'start-up' : new Date(this.feed.lastOk).toISOString()}`);
+    throw unavailable(
+      this.url,
+      `no answer since ${this.feed.lastOk === 0 ? 'start-up' : new Date(this.feed.lastOk).toISOString()}`,
+    );
   }
 
   /** The mirror, for reads. */
@@ -234,7 +270,11 @@ export class PgStore implements Store {
     return `pg${this.mirror.incarnation}:${this.mirror.store.generation()}`;
   }
 
-  pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]> {
+  pendingEmbeddings(
+    space: { model: string; dims: number | null },
+    afterRowid: number,
+    limit: number,
+  ): Promise<PendingChunk[]> {
     return this.query((db) => reads.pendingEmbeddings(db, space, afterRowid, limit));
   }
 
@@ -242,7 +282,12 @@ export class PgStore implements Store {
     return this.query((db) => reads.countPendingEmbeddings(db, space));
   }
 
-  claimPendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number, claim: EmbeddingClaim): Promise<PendingChunk[]> {
+  claimPendingEmbeddings(
+    space: { model: string; dims: number | null },
+    afterRowid: number,
+    limit: number,
+    claim: EmbeddingClaim,
+  ): Promise<PendingChunk[]> {
     return this.query((db) => claims.claimPendingEmbeddings(db, space, afterRowid, limit, claim));
   }
 
@@ -274,7 +319,11 @@ export class PgStore implements Store {
     return (await this.reader()).vectorSearch(query);
   }
 
-  async documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Promise<Map<string, number>> {
+  async documentVectorScores(
+    vector: Float32Array,
+    space: EmbeddingSpace,
+    documentIds: readonly string[],
+  ): Promise<Map<string, number>> {
     return (await this.reader()).documentVectorScores(vector, space, documentIds);
   }
 
@@ -294,7 +343,11 @@ export class PgStore implements Store {
   async checkIntegrity(): Promise<IntegrityReport> {
     await this.requestCatchUp();
     const mirror = await this.reader();
-    const [report, local, remote] = await Promise.all([mirrorIntegrity(mirror), mirror.counts(), this.query((db) => reads.counts(db))]);
+    const [report, local, remote] = await Promise.all([
+      mirrorIntegrity(mirror),
+      mirror.counts(),
+      this.query((db) => reads.counts(db)),
+    ]);
     const differences = (['documents', 'chunks', 'embedded'] as const)
       .filter((k) => local[k] !== remote[k])
       .map((k) => `mirror ${this.mirror.file} has ${local[k]} ${k}, PostgreSQL ${remote[k]}`);
@@ -324,7 +377,10 @@ export class PgStore implements Store {
     await this.feed.stop();
     await this.running?.catch(() => undefined);
     // pool.end() waits for every borrowed connection: a lock never released must not hang shutdown.
-    await Promise.race([this.pool.end().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+    await Promise.race([
+      this.pool.end().catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref()),
+    ]);
     await this.mirror.close();
   }
 }

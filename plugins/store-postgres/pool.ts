@@ -46,7 +46,8 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
 
 // SQLSTATE classes 08 (connection exception) and 57P0x (operator intervention: shutdown, starting up).
 const UNREACHABLE_STATES = /^(08|57P0[1-4]|53300)/;
-const UNREACHABLE_MESSAGES = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|Query read timeout/i;
+const UNREACHABLE_MESSAGES =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|Query read timeout/i;
 
 export function isUnreachable(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
@@ -57,7 +58,11 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 export function unavailable(url: string, detail: string, cause?: unknown): KbctxError {
-  return new KbctxError('unavailable', `PostgreSQL at ${serverOf(url)} is unreachable: ${detail}`, cause === undefined ? undefined : { cause });
+  return new KbctxError(
+    'unavailable',
+    `PostgreSQL at ${serverOf(url)} is unreachable: ${detail}`,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /** A driver error as a KbctxError (KbctxErrors pass through). */

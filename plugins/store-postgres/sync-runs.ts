@@ -14,7 +14,15 @@ export async function recordSyncRun(db: Queryable, connector: string, run: SyncR
 }
 
 export async function syncRuns(db: Queryable): Promise<ConnectorSyncRun[]> {
-  const rows = (await db.query<{ connector: string; ended_at: string; errors: number; failure: string | null }>(
-    'SELECT connector, ended_at, errors, failure FROM kbctx_sync_runs ORDER BY connector COLLATE "C"')).rows;
-  return rows.map((r) => ({ connector: r.connector, endedAt: r.ended_at, errors: Number(r.errors), failure: r.failure }));
+  const rows = (
+    await db.query<{ connector: string; ended_at: string; errors: number; failure: string | null }>(
+      'SELECT connector, ended_at, errors, failure FROM kbctx_sync_runs ORDER BY connector COLLATE "C"',
+    )
+  ).rows;
+  return rows.map((r) => ({
+    connector: r.connector,
+    endedAt: r.ended_at,
+    errors: Number(r.errors),
+    failure: r.failure,
+  }));
 }

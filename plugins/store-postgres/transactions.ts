@@ -31,7 +31,8 @@ const REPLAY_MAX = 32;
  * channel are constants and the token a UUID): lock first, then stamp, record and notify.
  */
 function openSql(token: string, savepoint: boolean): string {
-  if (!/^\d+$/.test(WRITE_LOCK_KEY) || !/^[a-z_]+$/.test(CHANNEL) || !/^[0-9a-f-]+$/.test(token)) throw new Error('unsafe constant in openSql');
+  if (!/^\d+$/.test(WRITE_LOCK_KEY) || !/^[a-z_]+$/.test(CHANNEL) || !/^[0-9a-f-]+$/.test(token))
+    throw new Error('unsafe constant in openSql');
   return `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY});
     WITH v AS (UPDATE kbctx_meta SET version = nextval('kbctx_version') WHERE id = 1 RETURNING version),
       c AS (INSERT INTO kbctx_commits (version, token) SELECT version, '${token}' FROM v)
@@ -115,7 +116,9 @@ export class PgTransactions {
     }
     batch.items.push(item);
     batch.keys.add(key);
-    return new Promise<O>((resolve, reject) => batch.settle.push({ resolve: resolve as (value: unknown) => void, reject }));
+    return new Promise<O>((resolve, reject) =>
+      batch.settle.push({ resolve: resolve as (value: unknown) => void, reject }),
+    );
   }
 
   private async runPending(batch: Pending): Promise<void> {
@@ -157,7 +160,8 @@ export class PgTransactions {
    */
   private async unit<T>(fn: (tx: WriteTx) => Promise<T>, replayable = false): Promise<T> {
     const group = (this.group ??= await this.openGroup());
-    if (group.opaque || (group.replays.length > 0 && (!replayable || group.replays.length >= REPLAY_MAX))) await this.renew(group);
+    if (group.opaque || (group.replays.length > 0 && (!replayable || group.replays.length >= REPLAY_MAX)))
+      await this.renew(group);
     let result: T;
     try {
       result = await fn(group);
@@ -169,7 +173,8 @@ export class PgTransactions {
     else group.opaque = true;
     group.units++;
     if (group.units >= GROUP_MAX_UNITS || performance.now() - group.openedAt >= GROUP_MAX_MS) await this.commitGroup();
-    else group.timer ??= setTimeout(() => void this.serial(() => this.commitGroup()).catch(() => undefined), GROUP_MAX_MS);
+    else
+      group.timer ??= setTimeout(() => void this.serial(() => this.commitGroup()).catch(() => undefined), GROUP_MAX_MS);
     return result;
   }
 
@@ -198,7 +203,14 @@ export class PgTransactions {
   }
 
   private async openGroup(): Promise<Group> {
-    return { ...(await this.open(true)), units: 0, openedAt: performance.now(), timer: null, replays: [], opaque: false };
+    return {
+      ...(await this.open(true)),
+      units: 0,
+      openedAt: performance.now(),
+      timer: null,
+      replays: [],
+      opaque: false,
+    };
   }
 
   /** Enters bulk mode (nestable). */
@@ -210,7 +222,10 @@ export class PgTransactions {
   async end(): Promise<void> {
     if (this.bulk > 0) this.bulk--;
     if (this.bulk > 0) return;
-    const failed = await this.serial(() => this.commitGroup()).then(() => null, (error: unknown) => error);
+    const failed = await this.serial(() => this.commitGroup()).then(
+      () => null,
+      (error: unknown) => error,
+    );
     // The bulk run is over whatever happened: the next one starts clean (a failed final commit used to
     // leave `lost` set, failing the next sync too, e.g. the first one after PostgreSQL came back).
     const lost = this.lost;
@@ -221,7 +236,11 @@ export class PgTransactions {
 
   private lostError(lost: unknown = this.lost): Error {
     const cause = toKbctxError(this.url, lost);
-    return new KbctxError(cause.code, `earlier writes of this bulk run were not committed (${cause.message}); they are written again by the next sync`, { cause });
+    return new KbctxError(
+      cause.code,
+      `earlier writes of this bulk run were not committed (${cause.message}); they are written again by the next sync`,
+      { cause },
+    );
   }
 
   get inBulk(): boolean {
@@ -239,7 +258,9 @@ export class PgTransactions {
   private async open(savepoint = false): Promise<WriteTx> {
     const client = await connect(this.pool, this.url);
     try {
-      const results = (await client.query(openSql(randomUUID(), savepoint))) as unknown as pg.QueryResult<{ version?: string }>[];
+      const results = (await client.query(openSql(randomUUID(), savepoint))) as unknown as pg.QueryResult<{
+        version?: string;
+      }>[];
       const version = results.map((r) => r.rows[0]?.version).find((v) => v !== undefined);
       if (version === undefined) throw new Error('kbctx_meta has no row');
       return { client, version };

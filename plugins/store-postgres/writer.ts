@@ -1,7 +1,15 @@
 // SQL for the PostgreSQL store's writes: documents and their chunks (diffed by id: unchanged chunks keep
 // their row and embedding), deletions (recorded as events for the mirrors), sync state, embeddings.
 // Each function runs inside one write transaction (transactions.ts) and stamps what it changes with its version.
-import type { Chunk, EmbeddingSpace, EmbeddingWrite, SourceState, StoredDocument, StoredEmbedding, UpsertOutcome } from '../../core/api/plugin.ts';
+import type {
+  Chunk,
+  EmbeddingSpace,
+  EmbeddingWrite,
+  SourceState,
+  StoredDocument,
+  StoredEmbedding,
+  UpsertOutcome,
+} from '../../core/api/plugin.ts';
 import type pg from 'pg';
 import type { WriteTx } from './transactions.ts';
 
@@ -71,44 +79,77 @@ FROM unnest($1::text[]) AS u(id)`;
 
 const chunkColumns = (writes: readonly DocumentWrite[]): unknown[] => {
   const chunks = writes.flatMap((w) => w.chunks.map((c) => ({ ...c, documentId: w.doc.id })));
-  return [chunks.map((c) => c.documentId), chunks.map((c) => c.id), chunks.map((c) => c.chunkIndex), chunks.map((c) => c.text), chunks.map((c) => c.contentHash)];
+  return [
+    chunks.map((c) => c.documentId),
+    chunks.map((c) => c.id),
+    chunks.map((c) => c.chunkIndex),
+    chunks.map((c) => c.text),
+    chunks.map((c) => c.contentHash),
+  ];
 };
 
 /** Documents with their chunks: one round trip, two when some of them existed. Outcomes in the order given. */
 export async function upsertDocuments(tx: WriteTx, writes: readonly DocumentWrite[]): Promise<UpsertOutcome[]> {
   const docs = writes.map((w) => w.doc);
-  const existed = new Set((await tx.client.query<{ id: string }>({
-    name: 'kbctx_upsert_documents',
-    text: UPSERT_DOCUMENTS,
-    values: [
-      new Date().toISOString(), tx.version,
-      docs.map((d) => d.id), docs.map((d) => d.connector), docs.map((d) => d.source), docs.map((d) => d.sourceId), docs.map((d) => d.sourceUrl),
-      docs.map((d) => d.title), docs.map((d) => d.body), docs.map((d) => d.contentType), docs.map((d) => JSON.stringify(d.metadata)),
-      docs.map((d) => d.updatedAt), docs.map((d) => d.contentHash), writes.map((w) => w.fingerprint),
-      ...chunkColumns(writes),
-    ],
-  })).rows.map((r) => r.id));
+  const existed = new Set(
+    (
+      await tx.client.query<{ id: string }>({
+        name: 'kbctx_upsert_documents',
+        text: UPSERT_DOCUMENTS,
+        values: [
+          new Date().toISOString(),
+          tx.version,
+          docs.map((d) => d.id),
+          docs.map((d) => d.connector),
+          docs.map((d) => d.source),
+          docs.map((d) => d.sourceId),
+          docs.map((d) => d.sourceUrl),
+          docs.map((d) => d.title),
+          docs.map((d) => d.body),
+          docs.map((d) => d.contentType),
+          docs.map((d) => JSON.stringify(d.metadata)),
+          docs.map((d) => d.updatedAt),
+          docs.map((d) => d.contentHash),
+          writes.map((w) => w.fingerprint),
+          ...chunkColumns(writes),
+        ],
+      })
+    ).rows.map((r) => r.id),
+  );
   const diffed = new Map<string, UpsertOutcome>();
   if (existed.size > 0) {
     const updated = writes.filter((w) => existed.has(w.doc.id));
-    const rows = (await tx.client.query<{ id: string; written: number; deleted: number }>({
-      name: 'kbctx_diff_chunks',
-      text: DIFF_CHUNKS,
-      values: [updated.map((w) => w.doc.id), ...chunkColumns(updated)],
-    })).rows;
+    const rows = (
+      await tx.client.query<{ id: string; written: number; deleted: number }>({
+        name: 'kbctx_diff_chunks',
+        text: DIFF_CHUNKS,
+        values: [updated.map((w) => w.doc.id), ...chunkColumns(updated)],
+      })
+    ).rows;
     for (const r of rows) diffed.set(r.id, { chunksWritten: r.written, chunksDeleted: r.deleted });
   }
   return writes.map((w) => diffed.get(w.doc.id) ?? { chunksWritten: w.chunks.length, chunksDeleted: 0 });
 }
 
 export async function touchDocument(tx: WriteTx, id: string, fingerprint: string | null): Promise<void> {
-  await tx.client.query('UPDATE kbctx_documents SET fingerprint = $2, version = $3 WHERE id = $1', [id, fingerprint, tx.version]);
+  await tx.client.query('UPDATE kbctx_documents SET fingerprint = $2, version = $3 WHERE id = $1', [
+    id,
+    fingerprint,
+    tx.version,
+  ]);
 }
 
 export async function deleteDocuments(tx: WriteTx, ids: readonly string[]): Promise<number> {
-  const deleted = (await tx.client.query<{ id: string }>('DELETE FROM kbctx_documents WHERE id = ANY($1::text[]) RETURNING id', [[...ids]])).rows.map((r) => r.id);
+  const deleted = (
+    await tx.client.query<{ id: string }>('DELETE FROM kbctx_documents WHERE id = ANY($1::text[]) RETURNING id', [
+      [...ids],
+    ])
+  ).rows.map((r) => r.id);
   if (deleted.length > 0) {
-    await tx.client.query("INSERT INTO kbctx_events (version, kind, document_id) SELECT $1, 'delete_document', unnest($2::text[])", [tx.version, deleted]);
+    await tx.client.query(
+      "INSERT INTO kbctx_events (version, kind, document_id) SELECT $1, 'delete_document', unnest($2::text[])",
+      [tx.version, deleted],
+    );
   }
   return deleted.length;
 }
@@ -125,7 +166,11 @@ const UPSERT_EMBEDDING = `ON CONFLICT (chunk_rowid) DO UPDATE SET model = exclud
   content_hash = excluded.content_hash, vector = excluded.vector, created_at = excluded.created_at, version = excluded.version`;
 
 /** By PostgreSQL chunk rowid; a chunk deleted or rewritten since it was read (content hash) is skipped. */
-export async function writeEmbeddings(tx: WriteTx, space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {
+export async function writeEmbeddings(
+  tx: WriteTx,
+  space: EmbeddingSpace,
+  rows: readonly EmbeddingWrite[],
+): Promise<number> {
   if (rows.length === 0) return 0;
   const result = await tx.client.query(
     `INSERT INTO kbctx_embeddings (chunk_rowid, model, dims, content_hash, vector, created_at, version)
@@ -133,7 +178,15 @@ export async function writeEmbeddings(tx: WriteTx, space: EmbeddingSpace, rows: 
        FROM unnest($5::bigint[], $6::text[], $7::bytea[]) AS u(rowid, hash, vector)
        JOIN kbctx_chunks c ON c.rowid = u.rowid AND c.content_hash = u.hash
      ${UPSERT_EMBEDDING}`,
-    [space.model, space.dims, new Date().toISOString(), tx.version, rows.map((r) => r.rowid), rows.map((r) => r.contentHash), rows.map((r) => vectorBytes(r.vector))],
+    [
+      space.model,
+      space.dims,
+      new Date().toISOString(),
+      tx.version,
+      rows.map((r) => r.rowid),
+      rows.map((r) => r.contentHash),
+      rows.map((r) => vectorBytes(r.vector)),
+    ],
   );
   return result.rowCount ?? 0;
 }
@@ -147,8 +200,15 @@ export async function importEmbeddings(tx: WriteTx, rows: readonly StoredEmbeddi
        FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::bytea[]) AS u(id, model, dims, hash, vector)
        JOIN kbctx_chunks c ON c.id = u.id AND c.content_hash = u.hash
      ${UPSERT_EMBEDDING}`,
-    [new Date().toISOString(), tx.version, rows.map((r) => r.chunkId), rows.map((r) => r.model), rows.map((r) => r.dims), rows.map((r) => r.contentHash),
-      rows.map((r) => vectorBytes(r.vector))],
+    [
+      new Date().toISOString(),
+      tx.version,
+      rows.map((r) => r.chunkId),
+      rows.map((r) => r.model),
+      rows.map((r) => r.dims),
+      rows.map((r) => r.contentHash),
+      rows.map((r) => vectorBytes(r.vector)),
+    ],
   );
   return result.rowCount ?? 0;
 }

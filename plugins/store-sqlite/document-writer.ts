@@ -77,9 +77,19 @@ export class DocumentWriter {
     });
   }
 
-  private replaceChunks(docRowid: number, title: string, titleChanged: boolean, chunks: readonly Chunk[]): UpsertOutcome {
+  private replaceChunks(
+    docRowid: number,
+    title: string,
+    titleChanged: boolean,
+    chunks: readonly Chunk[],
+  ): UpsertOutcome {
     const old = new Map<string, { rowid: number; chunk_index: number; text: string }>();
-    for (const row of this.selectChunks.all(docRowid) as { rowid: number; id: string; chunk_index: number; text: string }[]) {
+    for (const row of this.selectChunks.all(docRowid) as {
+      rowid: number;
+      id: string;
+      chunk_index: number;
+      text: string;
+    }[]) {
       old.set(row.id, row);
     }
     let written = 0;
@@ -94,7 +104,9 @@ export class DocumentWriter {
         }
         continue;
       }
-      const rowid = Number(this.insertChunk.run(chunk.id, docRowid, chunk.chunkIndex, chunk.text, chunk.contentHash).lastInsertRowid);
+      const rowid = Number(
+        this.insertChunk.run(chunk.id, docRowid, chunk.chunkIndex, chunk.text, chunk.contentHash).lastInsertRowid,
+      );
       this.insertFts.run(rowid, segmentCjk(title), segmentCjk(chunk.text));
       written++;
     }

@@ -1,7 +1,15 @@
 // SQL for the embeddings table: pending chunks, vector writes, per-space counts, vector loading.
 // Vectors are stored unit-length as little-endian float32 BLOBs; a row records model, dims and the
 // chunk content hash it was computed from, which is what makes staleness detectable.
-import type { EmbeddingClaim, EmbeddingSpace, EmbeddingSpaceCount, EmbeddingWrite, PendingChunk, SourceFilter, StoredEmbedding } from '../../core/api/plugin.ts';
+import type {
+  EmbeddingClaim,
+  EmbeddingSpace,
+  EmbeddingSpaceCount,
+  EmbeddingWrite,
+  PendingChunk,
+  SourceFilter,
+  StoredEmbedding,
+} from '../../core/api/plugin.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { filterSql, isFiltering } from './filter-sql.ts';
 import type { UnitOfWork } from './transaction.ts';
@@ -33,7 +41,9 @@ export class EmbeddingRows {
          LEFT JOIN embeddings e ON e.chunk_rowid = c.rowid
        WHERE c.rowid > :after AND ${STALE} ORDER BY c.rowid LIMIT :limit`,
     );
-    this.pendingCount = db.prepare(`SELECT count(*) AS n FROM chunks c LEFT JOIN embeddings e ON e.chunk_rowid = c.rowid WHERE ${STALE}`);
+    this.pendingCount = db.prepare(
+      `SELECT count(*) AS n FROM chunks c LEFT JOIN embeddings e ON e.chunk_rowid = c.rowid WHERE ${STALE}`,
+    );
     // The EXISTS guard skips chunks deleted or rewritten while their vector was being computed.
     this.upsert = db.prepare(
       `INSERT INTO embeddings (chunk_rowid, model, dims, content_hash, vector, created_at)
@@ -42,17 +52,31 @@ export class EmbeddingRows {
          vector = excluded.vector, created_at = excluded.created_at`,
     );
     this.generationRow = db.prepare('SELECT generation FROM embedding_state WHERE id = 1');
-    this.spaceCounts = db.prepare('SELECT model, dims, count(*) AS n FROM embeddings GROUP BY model, dims ORDER BY n DESC, model, dims');
+    this.spaceCounts = db.prepare(
+      'SELECT model, dims, count(*) AS n FROM embeddings GROUP BY model, dims ORDER BY n DESC, model, dims',
+    );
   }
 
   pendingChunks(space: { model: string; dims: number | null }, after: number, limit: number): PendingChunk[] {
-    const rows = this.pending.all({ model: space.model, dims: space.dims, after, limit }) as { rowid: number; text: string; content_hash: string }[];
+    const rows = this.pending.all({ model: space.model, dims: space.dims, after, limit }) as {
+      rowid: number;
+      text: string;
+      content_hash: string;
+    }[];
     return rows.map((r) => ({ rowid: Number(r.rowid), text: r.text, contentHash: r.content_hash }));
   }
 
   /** Leases up to `limit` pending chunks after `after` to `claim.owner` (see Store.claimPendingEmbeddings). */
-  claim(space: { model: string; dims: number | null }, after: number, limit: number, claim: EmbeddingClaim): PendingChunk[] {
-    const documents = claim.documentIds === undefined ? '' : ' AND c.document_rowid IN (SELECT d.rowid FROM documents d WHERE d.id IN (SELECT value FROM json_each(:ids)))';
+  claim(
+    space: { model: string; dims: number | null },
+    after: number,
+    limit: number,
+    claim: EmbeddingClaim,
+  ): PendingChunk[] {
+    const documents =
+      claim.documentIds === undefined
+        ? ''
+        : ' AND c.document_rowid IN (SELECT d.rowid FROM documents d WHERE d.id IN (SELECT value FROM json_each(:ids)))';
     const select = this.db.prepare(
       `SELECT c.rowid AS rowid, c.text AS text, c.content_hash AS content_hash FROM chunks c
          LEFT JOIN embeddings e ON e.chunk_rowid = c.rowid
@@ -60,10 +84,20 @@ export class EmbeddingRows {
          AND NOT EXISTS (SELECT 1 FROM embedding_claims k WHERE k.chunk_rowid = c.rowid AND k.owner != :owner AND k.expires_at > :now)
        ORDER BY c.rowid LIMIT :limit`,
     );
-    const lease = this.db.prepare('INSERT OR REPLACE INTO embedding_claims (chunk_rowid, owner, expires_at) VALUES (?, ?, ?)');
+    const lease = this.db.prepare(
+      'INSERT OR REPLACE INTO embedding_claims (chunk_rowid, owner, expires_at) VALUES (?, ?, ?)',
+    );
     return this.unit.runCommitted(() => {
       const now = Date.now();
-      const params = { model: space.model, dims: space.dims, after, limit, owner: claim.owner, now, ...(claim.documentIds === undefined ? {} : { ids: JSON.stringify(claim.documentIds) }) };
+      const params = {
+        model: space.model,
+        dims: space.dims,
+        after,
+        limit,
+        owner: claim.owner,
+        now,
+        ...(claim.documentIds === undefined ? {} : { ids: JSON.stringify(claim.documentIds) }),
+      };
       const rows = select.all(params) as { rowid: number; text: string; content_hash: string }[];
       for (const r of rows) lease.run(r.rowid, claim.owner, now + claim.leaseMs);
       return rows.map((r) => ({ rowid: Number(r.rowid), text: r.text, contentHash: r.content_hash }));
@@ -71,7 +105,9 @@ export class EmbeddingRows {
   }
 
   release(owner: string): void {
-    this.unit.runCommitted(() => this.db.prepare('DELETE FROM embedding_claims WHERE owner = ? OR expires_at <= ?').run(owner, Date.now()));
+    this.unit.runCommitted(() =>
+      this.db.prepare('DELETE FROM embedding_claims WHERE owner = ? OR expires_at <= ?').run(owner, Date.now()),
+    );
   }
 
   countPending(space: { model: string; dims: number | null }): number {
@@ -84,7 +120,14 @@ export class EmbeddingRows {
       let written = 0;
       for (const r of rows) {
         const vector = new Uint8Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength);
-        const result = this.upsert.run({ rowid: r.rowid, model: space.model, dims: space.dims, hash: r.contentHash, vector, now });
+        const result = this.upsert.run({
+          rowid: r.rowid,
+          model: space.model,
+          dims: space.dims,
+          hash: r.contentHash,
+          vector,
+          now,
+        });
         written += Number(result.changes);
       }
       return written;
@@ -101,7 +144,10 @@ export class EmbeddingRows {
         const chunk = byId.get(r.chunkId) as { rowid: number } | undefined;
         if (!chunk || r.vector.length !== r.dims) continue;
         const vector = new Uint8Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength);
-        written += Number(this.upsert.run({ rowid: chunk.rowid, model: r.model, dims: r.dims, hash: r.contentHash, vector, now }).changes);
+        written += Number(
+          this.upsert.run({ rowid: chunk.rowid, model: r.model, dims: r.dims, hash: r.contentHash, vector, now })
+            .changes,
+        );
       }
       return written;
     });
@@ -112,9 +158,21 @@ export class EmbeddingRows {
     const rows = this.db.prepare(
       'SELECT c.id AS chunk_id, e.model, e.dims, e.content_hash, e.vector FROM embeddings e JOIN chunks c ON c.rowid = e.chunk_rowid ORDER BY e.chunk_rowid',
     );
-    for (const row of rows.iterate() as Iterable<{ chunk_id: string; model: string; dims: number; content_hash: string; vector: Uint8Array }>) {
+    for (const row of rows.iterate() as Iterable<{
+      chunk_id: string;
+      model: string;
+      dims: number;
+      content_hash: string;
+      vector: Uint8Array;
+    }>) {
       const bytes = row.vector.slice();
-      yield { chunkId: row.chunk_id, model: row.model, dims: Number(row.dims), contentHash: row.content_hash, vector: new Float32Array(bytes.buffer, 0, bytes.byteLength >> 2) };
+      yield {
+        chunkId: row.chunk_id,
+        model: row.model,
+        dims: Number(row.dims),
+        contentHash: row.content_hash,
+        vector: new Float32Array(bytes.buffer, 0, bytes.byteLength >> 2),
+      };
     }
   }
 
@@ -127,7 +185,10 @@ export class EmbeddingRows {
     const generation = this.generation();
     if (this.cachedSpaces?.generation !== generation) {
       const rows = this.spaceCounts.all() as { model: string; dims: number; n: number }[];
-      this.cachedSpaces = { generation, spaces: rows.map((r) => ({ model: r.model, dims: Number(r.dims), count: Number(r.n) })) };
+      this.cachedSpaces = {
+        generation,
+        spaces: rows.map((r) => ({ model: r.model, dims: Number(r.dims), count: Number(r.n) })),
+      };
     }
     return this.cachedSpaces.spaces;
   }
@@ -142,7 +203,9 @@ export class EmbeddingRows {
   }
 
   rowids(space: EmbeddingSpace): Int32Array {
-    const rows = this.db.prepare('SELECT chunk_rowid AS rid FROM embeddings WHERE model = ? AND dims = ? ORDER BY chunk_rowid').all(space.model, space.dims) as {
+    const rows = this.db
+      .prepare('SELECT chunk_rowid AS rid FROM embeddings WHERE model = ? AND dims = ? ORDER BY chunk_rowid')
+      .all(space.model, space.dims) as {
       rid: number;
     }[];
     return Int32Array.from(rows, (r) => Number(r.rid));
@@ -151,7 +214,9 @@ export class EmbeddingRows {
   /** Every vector of a space, or only those of chunks whose document passes `filter` (source label or type, since). */
   load(space: EmbeddingSpace, filter?: SourceFilter): LoadedVectors {
     if (!isFiltering(filter)) {
-      const all = this.db.prepare('SELECT chunk_rowid AS rid, vector FROM embeddings WHERE model = ? AND dims = ? ORDER BY chunk_rowid');
+      const all = this.db.prepare(
+        'SELECT chunk_rowid AS rid, vector FROM embeddings WHERE model = ? AND dims = ? ORDER BY chunk_rowid',
+      );
       return collect(all.iterate(space.model, space.dims) as Iterable<{ rid: number; vector: Uint8Array }>, space.dims);
     }
     const where = filterSql(filter);
@@ -160,7 +225,13 @@ export class EmbeddingRows {
          JOIN documents d ON d.rowid = c.document_rowid
        WHERE e.model = :model AND e.dims = :dims${where.sql} ORDER BY e.chunk_rowid`,
     );
-    return collect(statement.iterate({ model: space.model, dims: space.dims, ...where.params }) as Iterable<{ rid: number; vector: Uint8Array }>, space.dims);
+    return collect(
+      statement.iterate({ model: space.model, dims: space.dims, ...where.params }) as Iterable<{
+        rid: number;
+        vector: Uint8Array;
+      }>,
+      space.dims,
+    );
   }
 
   /** Vectors of the given chunks (missing ones are left out). */
@@ -168,12 +239,22 @@ export class EmbeddingRows {
     const statement = this.db.prepare(
       'SELECT chunk_rowid AS rid, vector FROM embeddings WHERE model = ? AND dims = ? AND chunk_rowid IN (SELECT value FROM json_each(?)) ORDER BY chunk_rowid',
     );
-    return collect(statement.iterate(space.model, space.dims, JSON.stringify(rowids)) as Iterable<{ rid: number; vector: Uint8Array }>, space.dims);
+    return collect(
+      statement.iterate(space.model, space.dims, JSON.stringify(rowids)) as Iterable<{
+        rid: number;
+        vector: Uint8Array;
+      }>,
+      space.dims,
+    );
   }
 }
 
 /** Chunk vectors of the given documents, each row tagged with its document id. */
-export function documentVectors(db: DatabaseSync, space: EmbeddingSpace, documentIds: readonly string[]): { documentId: string; vector: Uint8Array }[] {
+export function documentVectors(
+  db: DatabaseSync,
+  space: EmbeddingSpace,
+  documentIds: readonly string[],
+): { documentId: string; vector: Uint8Array }[] {
   return db
     .prepare(
       `SELECT d.id AS documentId, e.vector AS vector FROM documents d JOIN chunks c ON c.document_rowid = d.rowid

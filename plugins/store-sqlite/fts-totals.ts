@@ -12,10 +12,16 @@ export function staleFtsRows(db: DatabaseSync, liveChunks: number): number {
   return Math.max(0, (ftsTotals(db)?.rows ?? 0) - liveChunks);
 }
 
-/** Rebuilds chunks_fts from the stored chunks (same rowids and text as the writer gives it): exact totals, one segment per batch merged later. */
+/**
+ * Rebuilds chunks_fts from the stored chunks (same rowids and text as the writer gives it): exact totals, one segment
+ * per batch merged later.
+ */
 export function reindexFts(db: DatabaseSync): void {
   db.exec("INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')");
   const insert = db.prepare('INSERT INTO chunks_fts (rowid, title, text) VALUES (?, ?, ?)');
-  const rows = db.prepare('SELECT c.rowid AS row, d.title, c.text FROM chunks c JOIN documents d ON d.rowid = c.document_rowid ORDER BY c.rowid');
-  for (const r of rows.iterate() as Iterable<{ row: number; title: string; text: string }>) insert.run(r.row, segmentCjk(r.title), segmentCjk(r.text));
+  const rows = db.prepare(
+    'SELECT c.rowid AS row, d.title, c.text FROM chunks c JOIN documents d ON d.rowid = c.document_rowid ORDER BY c.rowid',
+  );
+  for (const r of rows.iterate() as Iterable<{ row: number; title: string; text: string }>)
+    insert.run(r.row, segmentCjk(r.title), segmentCjk(r.text));
 }

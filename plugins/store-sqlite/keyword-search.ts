@@ -1,8 +1,8 @@
 // BM25 keyword search over chunks with FTS5, grouped per document.
 //
 // 1. Look up each query term's document frequency in the FTS vocabulary (one indexed seek per term).
-// 2. Leave out very common terms (in more than COMMON_TERM_RATIO of chunks; see ADR 0004 for the measurements) when rarer terms remain:
-//    they add little to BM25 but would make FTS5 score most of the index (Lucene's CommonTermsQuery
+// 2. Leave out very common terms (in more than COMMON_TERM_RATIO of chunks; see ADR 0004 for the measurements) when
+//    rarer terms remain: they add little to BM25 but would make FTS5 score most of the index (Lucene's CommonTermsQuery
 //    idea; terms in over half the chunks have zero idf in FTS5 anyway). The rest are OR-ed.
 // 3. With the postings engine (postings-search.ts, ADR 0100): its top documents, scored exactly as
 //    below, the filter (source, since) applied before the cut. Otherwise (or for a token FTS5 indexes
@@ -16,7 +16,14 @@ import { toFtsMatch, COLUMN_WEIGHTS, bm25Reference, normalizeBm25, type QueryTer
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { filterSql, isFiltering } from './filter-sql.ts';
 import type { PostingsEngine } from './postings-search.ts';
-import { HEAD_COLUMNS, JOINED_CHUNK_COLUMNS, toHead, toJoinedChunk, type HeadRow, type JoinedChunkRow } from './rows.ts';
+import {
+  HEAD_COLUMNS,
+  JOINED_CHUNK_COLUMNS,
+  toHead,
+  toJoinedChunk,
+  type HeadRow,
+  type JoinedChunkRow,
+} from './rows.ts';
 
 const [TITLE_WEIGHT, BODY_WEIGHT] = COLUMN_WEIGHTS;
 const COMMON_TERM_RATIO = 0.25;
@@ -48,7 +55,9 @@ export class KeywordSearcher {
     this.postings = postings;
     this.generation = generation;
     this.rowCount = db.prepare('SELECT count(*) AS n FROM chunks');
-    this.plain = db.prepare(`SELECT rowid AS rid, ${RANK} AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`);
+    this.plain = db.prepare(
+      `SELECT rowid AS rid, ${RANK} AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`,
+    );
     // fts5vocab answers `term = ?` with a seek; an IN list would scan the whole vocabulary.
     this.vocab = db.prepare('SELECT doc FROM chunks_vocab WHERE term = ?');
   }
@@ -58,13 +67,24 @@ export class KeywordSearcher {
     if (query.terms.length === 0 || total === 0) return { hits: [], matchedTerms: [], candidateCount: 0 };
     const freqs = new Map(query.terms.map((t) => [t.stem, this.docFreq(t.stem)]));
     const matched = chooseTerms(query.terms, freqs, total);
-    const reference = bm25Reference(total, query.terms.map((t) => freqs.get(t.stem) ?? 0));
+    const reference = bm25Reference(
+      total,
+      query.terms.map((t) => freqs.get(t.stem) ?? 0),
+    );
     const match = toFtsMatch(matched);
 
-    const answer = this.postings?.search(matched.map((t) => t.token), query.limit, query.filter);
+    const answer = this.postings?.search(
+      matched.map((t) => t.token),
+      query.limit,
+      query.filter,
+    );
     if (answer) {
       const hits = this.load(answer.best.map((b) => ({ rid: b.rid, rank: -b.raw })));
-      return { hits: hits.map((h) => ({ ...h, score: normalizeBm25(h.raw, reference) })), matchedTerms: matched, candidateCount: answer.scored };
+      return {
+        hits: hits.map((h) => ({ ...h, score: normalizeBm25(h.raw, reference) })),
+        matchedTerms: matched,
+        candidateCount: answer.scored,
+      };
     }
     let want = Math.max(query.candidateK, query.limit);
     for (;;) {
@@ -119,9 +139,10 @@ export class KeywordSearcher {
   /** The best candidate chunk of each document, best first, at most `limit`. */
   private bestPerDocument(rows: readonly Candidate[], limit: number): Candidate[] {
     if (rows.length === 0) return [];
-    const owners = this.statement('SELECT rowid AS rid, document_rowid AS doc FROM chunks WHERE rowid IN', rows.length).all(
-      ...rows.map((r) => r.rid),
-    ) as unknown as { rid: number; doc: number }[];
+    const owners = this.statement(
+      'SELECT rowid AS rid, document_rowid AS doc FROM chunks WHERE rowid IN',
+      rows.length,
+    ).all(...rows.map((r) => r.rid)) as unknown as { rid: number; doc: number }[];
     const docOf = new Map(owners.map((o) => [o.rid, o.doc]));
     const seen = new Set<number>();
     const out: Candidate[] = [];
@@ -147,7 +168,9 @@ export class KeywordSearcher {
       const row = byRid.get(b.rid);
       if (row) out.push({ document: toHead(row), chunk: toJoinedChunk(row), raw: -b.rank });
     }
-    return out.sort((a, b) => b.raw - a.raw || (a.document.id < b.document.id ? -1 : a.document.id > b.document.id ? 1 : 0));
+    return out.sort(
+      (a, b) => b.raw - a.raw || (a.document.id < b.document.id ? -1 : a.document.id > b.document.id ? 1 : 0),
+    );
   }
 
   /** `<prefix> (?, ?, …)` with n placeholders, prepared once per distinct n. */

@@ -28,7 +28,10 @@ export function openDatabase(file: string, access: IndexAccess = 'create'): Open
     try {
       mkdirSync(folder, { recursive: true });
     } catch (error) {
-      throw configError(`cannot create the index at ${file}: ${pathProblem(error, file) ?? (error as Error).message}`, error);
+      throw configError(
+        `cannot create the index at ${file}: ${pathProblem(error, file) ?? (error as Error).message}`,
+        error,
+      );
     }
   }
   try {
@@ -52,12 +55,15 @@ function notAFile(file: string): void {
   } catch {
     return; // missing (created, or refused by checkIndexAccess) or unreadable (SQLite says why)
   }
-  if (kind !== null) throw configError(`cannot open the index at ${file}: it is ${kind}; set [db] path to an SQLite file`);
+  if (kind !== null)
+    throw configError(`cannot open the index at ${file}: it is ${kind}; set [db] path to an SQLite file`);
 }
 
 function openWritable(file: string): DatabaseSync {
   const db = new DatabaseSync(file, { enableForeignKeyConstraints: true, timeout: 10_000 });
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32000;');
+  db.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32000;',
+  );
   migrate(db);
   return db;
 }
@@ -70,7 +76,10 @@ function openWritable(file: string): DatabaseSync {
 function openReadOnly(file: string, why: string): DatabaseSync {
   const shm = existsSync(`${file}-shm`);
   if (!shm && nonEmpty(`${file}-wal`) && !canCreate(`${file}-shm`)) {
-    throw new KbctxError('unavailable', `cannot read the index at ${file}: ${why}, and its ${file}-wal holds changes SQLite can only read with write access to ${path.dirname(file)} (or a -shm file beside it); copy the index after a sync finished (its -wal merged), or grant write access`);
+    throw new KbctxError(
+      'unavailable',
+      `cannot read the index at ${file}: ${why}, and its ${file}-wal holds changes SQLite can only read with write access to ${path.dirname(file)} (or a -shm file beside it); copy the index after a sync finished (its -wal merged), or grant write access`,
+    );
   }
   const target = shm || canCreate(`${file}-shm`) ? file : immutable(file);
   const db = new DatabaseSync(target, { readOnly: true, enableForeignKeyConstraints: true, timeout: 10_000 });
@@ -79,7 +88,10 @@ function openReadOnly(file: string, why: string): DatabaseSync {
   if (version !== SCHEMA_VERSION) {
     db.close();
     const newer = version > SCHEMA_VERSION;
-    throw new KbctxError('unavailable', `cannot read the index at ${file}: its schema version is ${version}, this kbctx ${newer ? 'is older' : `needs ${SCHEMA_VERSION}`}, and it is read-only (${why}); ${newer ? 'upgrade kbctx' : 'run `kbctx init` once with write access to it'}`);
+    throw new KbctxError(
+      'unavailable',
+      `cannot read the index at ${file}: its schema version is ${version}, this kbctx ${newer ? 'is older' : `needs ${SCHEMA_VERSION}`}, and it is read-only (${why}); ${newer ? 'upgrade kbctx' : 'run `kbctx init` once with write access to it'}`,
+    );
   }
   return db;
 }

@@ -57,7 +57,11 @@ export class PostingsEngine {
     const index = this.fresh();
     const scored: ScoredTerm[] = terms.map((term) => {
       const postings = index.postings(term) ?? EMPTY;
-      return { postings, idf: fts5Idf(index.size, postings.ids.length), bounds: index.bounds(term) ?? { max: 0, blocks: new Float64Array(0) } };
+      return {
+        postings,
+        idf: fts5Idf(index.size, postings.ids.length),
+        bounds: index.bounds(term) ?? { max: 0, blocks: new Float64Array(0) },
+      };
     });
     const allow = isFiltering(filter) ? this.allowed.predicate(filter, this.generation()) : undefined;
     const { hits, scored: count } = topGroups(index.rows, scored, limit, allow);

@@ -29,7 +29,8 @@ function collect(termRows: Iterable<unknown>, rows: readonly RowInfo[]): RowPost
   }
   const lengths = new RowLengths(first, last);
   const terms = new Map<string, { ids: number[]; freqs: number[] }>();
-  for (const { term, codes } of termRows as Iterable<{ term: string; codes: string }>) terms.set(term, postingsOf(parseCodes(codes), lengths));
+  for (const { term, codes } of termRows as Iterable<{ term: string; codes: string }>)
+    terms.set(term, postingsOf(parseCodes(codes), lengths));
   return { rows: rows.map((r) => ({ ...r, length: lengths.get(r.row) })), terms };
 }
 
@@ -104,7 +105,9 @@ function postingsOf(codes: readonly number[], lengths: RowLengths): { ids: numbe
 
 /** The keyword log position: moves with every chunk insert or delete and every title change. */
 export function keywordSeq(db: DatabaseSync): number {
-  const row = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'keyword_log'").get() as { seq: number } | undefined;
+  const row = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'keyword_log'").get() as
+    | { seq: number }
+    | undefined;
   return row ? Number(row.seq) : 0;
 }
 
@@ -129,12 +132,18 @@ export function ftsTotals(db: DatabaseSync): { rows: number; tokens: number } | 
     value = 0;
   }
   const [rows, ...columns] = values;
-  return rows !== undefined && rows > 0 && columns.length > 0 ? { rows, tokens: columns.reduce((a, b) => a + b, 0) } : null;
+  return rows !== undefined && rows > 0 && columns.length > 0
+    ? { rows, tokens: columns.reduce((a, b) => a + b, 0) }
+    : null;
 }
 
 /** Postings of every chunk, from the FTS5 index. */
 export function readAllPostings(db: DatabaseSync): RowPostings {
-  const rows = (db.prepare('SELECT rowid AS row, document_rowid AS "group" FROM chunks ORDER BY rowid').all() as unknown as RowInfo[]).map((r) => ({
+  const rows = (
+    db
+      .prepare('SELECT rowid AS row, document_rowid AS "group" FROM chunks ORDER BY rowid')
+      .all() as unknown as RowInfo[]
+  ).map((r) => ({
     row: Number(r.row),
     group: Number(r.group),
   }));
@@ -146,7 +155,9 @@ export function readAllPostings(db: DatabaseSync): RowPostings {
 export function changedRows(db: DatabaseSync, seq: number): number[] | null {
   const oldest = db.prepare('SELECT min(seq) AS s FROM keyword_log').get() as { s: number | null };
   if (oldest.s === null || Number(oldest.s) > seq + 1) return null;
-  return (db.prepare('SELECT DISTINCT chunk_rowid AS r FROM keyword_log WHERE seq > ?').all(seq) as { r: number }[]).map((r) => Number(r.r));
+  return (
+    db.prepare('SELECT DISTINCT chunk_rowid AS r FROM keyword_log WHERE seq > ?').all(seq) as { r: number }[]
+  ).map((r) => Number(r.r));
 }
 
 /** The FTS5 tokenizer of chunks_fts, run on text: query tokens to index terms, chunks to postings. */
@@ -160,10 +171,14 @@ export class FtsTokenizer {
   private readonly memo = new Map<string, string[]>();
 
   constructor(db: DatabaseSync) {
-    const sql = String((db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'chunks_fts'").get() as { sql: string }).sql);
+    const sql = String(
+      (db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'chunks_fts'").get() as { sql: string }).sql,
+    );
     const tokenize = /tokenize\s*=\s*('(?:[^']|'')*')/i.exec(sql)?.[1] ?? "'unicode61'";
     this.mem = new DatabaseSync(':memory:');
-    this.mem.exec(`CREATE VIRTUAL TABLE t USING fts5(title, text, tokenize=${tokenize}); CREATE VIRTUAL TABLE ti USING fts5vocab(t, 'instance');`);
+    this.mem.exec(
+      `CREATE VIRTUAL TABLE t USING fts5(title, text, tokenize=${tokenize}); CREATE VIRTUAL TABLE ti USING fts5vocab(t, 'instance');`,
+    );
     this.chunkText = db.prepare(
       `SELECT c.rowid AS row, c.document_rowid AS "group", d.title, c.text FROM chunks c JOIN documents d ON d.rowid = c.document_rowid
        WHERE c.rowid IN (SELECT value FROM json_each(?)) ORDER BY c.rowid`,
@@ -191,10 +206,18 @@ export class FtsTokenizer {
   readRows(rowids: readonly number[]): RowPostings {
     const out: RowPostings = { rows: [], terms: new Map() };
     for (let at = 0; at < rowids.length; at += 2000) {
-      const batch = this.chunkText.all(JSON.stringify(rowids.slice(at, at + 2000))) as { row: number; group: number; title: string; text: string }[];
+      const batch = this.chunkText.all(JSON.stringify(rowids.slice(at, at + 2000))) as {
+        row: number;
+        group: number;
+        title: string;
+        text: string;
+      }[];
       // The same CJK segmentation the document writer gives FTS5 (stored rows keep the original text).
       for (const r of batch) this.insert.run(r.row, segmentCjk(r.title), segmentCjk(r.text));
-      const part = collect(this.byTerm.iterate(), batch.map((r) => ({ row: Number(r.row), group: Number(r.group) })));
+      const part = collect(
+        this.byTerm.iterate(),
+        batch.map((r) => ({ row: Number(r.row), group: Number(r.group) })),
+      );
       this.clear.run();
       out.rows.push(...part.rows);
       for (const [term, add] of part.terms) {

@@ -28,7 +28,10 @@ export const DOCUMENT_COLUMNS =
 
 export const HEAD_COLUMNS = 'd.id, d.source, d.connector, d.source_id, d.source_url, d.title, d.updated_at';
 
-export type HeadRow = Pick<DocumentRow, 'id' | 'source' | 'connector' | 'source_id' | 'source_url' | 'title' | 'updated_at'>;
+export type HeadRow = Pick<
+  DocumentRow,
+  'id' | 'source' | 'connector' | 'source_id' | 'source_url' | 'title' | 'updated_at'
+>;
 
 export function toHead(row: HeadRow): DocumentHead {
   return {
@@ -56,7 +59,13 @@ export interface JoinedChunkRow {
 }
 
 export function toJoinedChunk(row: JoinedChunkRow & { id: string }): Chunk {
-  return { id: row.chunk_id, documentId: row.id, chunkIndex: row.chunk_index, text: row.chunk_text, contentHash: row.chunk_hash };
+  return {
+    id: row.chunk_id,
+    documentId: row.id,
+    chunkIndex: row.chunk_index,
+    text: row.chunk_text,
+    contentHash: row.chunk_hash,
+  };
 }
 
 export function toDocument(row: DocumentRow): StoredDocument {

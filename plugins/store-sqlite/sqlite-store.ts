@@ -1,6 +1,33 @@
 // The SQLite index: one file in WAL mode, opened through Node's built-in node:sqlite (no native
 // build). The only module, with its siblings, that speaks SQL.
-import { requireOwn, type IndexAccess, type Chunk, type SourceStats, type ConnectorState, type ConnectorSyncRun, type DocumentHead, type DocumentState, type KeywordQuery, type KeywordResult, type SourceState, type Store, type StoreCounts, type StoredDocument, type UpsertOutcome, type EmbeddingClaim, type EmbeddingSpace, type EmbeddingSpaceCount, type EmbeddingWrite, type IntegrityReport, type PendingChunk, type StoredEmbedding, type SyncRun, type VectorIndexReport, type VectorQuery, type VectorResult } from '../../core/api/plugin.ts';
+import {
+  requireOwn,
+  type IndexAccess,
+  type Chunk,
+  type SourceStats,
+  type ConnectorState,
+  type ConnectorSyncRun,
+  type DocumentHead,
+  type DocumentState,
+  type KeywordQuery,
+  type KeywordResult,
+  type SourceState,
+  type Store,
+  type StoreCounts,
+  type StoredDocument,
+  type UpsertOutcome,
+  type EmbeddingClaim,
+  type EmbeddingSpace,
+  type EmbeddingSpaceCount,
+  type EmbeddingWrite,
+  type IntegrityReport,
+  type PendingChunk,
+  type StoredEmbedding,
+  type SyncRun,
+  type VectorIndexReport,
+  type VectorQuery,
+  type VectorResult,
+} from '../../core/api/plugin.ts';
 import { dotAt } from '../../core/api/algorithms.ts';
 import { statSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -14,7 +41,17 @@ import type * as Transaction from './transaction.ts';
 import { KeywordSearcher } from './keyword-search.ts';
 import { PostingsEngine } from './postings-search.ts';
 import { openDatabase } from './open-database.ts';
-import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, HEAD_COLUMNS, toChunk, toDocument, toHead, type ChunkRow, type DocumentRow, type HeadRow } from './rows.ts';
+import {
+  CHUNK_COLUMNS,
+  DOCUMENT_COLUMNS,
+  HEAD_COLUMNS,
+  toChunk,
+  toDocument,
+  toHead,
+  type ChunkRow,
+  type DocumentRow,
+  type HeadRow,
+} from './rows.ts';
 
 const COMPACT_FULL_MAX = 200_000;
 /** FTS5 is rebuilt for exact BM25 totals once its deleted rows exceed this share of the live ones (ADR 0113). */
@@ -49,14 +86,22 @@ export class SqliteStore implements Store {
   private readonly readOnlyReason: string | null;
 
   /** `readOnly`: why the database was opened read-only (null: writable). */
-  constructor(db: DatabaseSync, file: string, keywordEngine: 'postings' | 'fts5' = 'postings', readOnly: string | null = null) {
+  constructor(
+    db: DatabaseSync,
+    file: string,
+    keywordEngine: 'postings' | 'fts5' = 'postings',
+    readOnly: string | null = null,
+  ) {
     this.db = db;
     this.path = file;
     this.readOnlyReason = readOnly;
     this.dataVersion = db.prepare('PRAGMA data_version');
     // A read-only open of a database from before migration 3 has no keyword log: FTS5 answers.
     const logged = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'keyword_state'").get() !== undefined;
-    this.postings = keywordEngine === 'postings' && logged ? new PostingsEngine(db, file === ':memory:' ? null : `${file}.keyword`, () => this.generation()) : null;
+    this.postings =
+      keywordEngine === 'postings' && logged
+        ? new PostingsEngine(db, file === ':memory:' ? null : `${file}.keyword`, () => this.generation())
+        : null;
     this.keyword = new KeywordSearcher(db, () => this.generation(), this.postings);
   }
 
@@ -69,12 +114,19 @@ export class SqliteStore implements Store {
   }
 
   private get embeddings(): Embeddings.EmbeddingRows {
-    return (this.embeddingRows ??= new (own<typeof Embeddings>('./embedding-rows.ts').EmbeddingRows)(this.db, this.unit));
+    return (this.embeddingRows ??= new (own<typeof Embeddings>('./embedding-rows.ts').EmbeddingRows)(
+      this.db,
+      this.unit,
+    ));
   }
 
   private get vectors(): Vectors.VectorSearcher {
     const file = this.path === ':memory:' ? null : `${this.path}.vectors`;
-    return (this.vectorSearcher ??= new (own<typeof Vectors>('./vector-search.ts').VectorSearcher)(this.db, this.embeddings, file));
+    return (this.vectorSearcher ??= new (own<typeof Vectors>('./vector-search.ts').VectorSearcher)(
+      this.db,
+      this.embeddings,
+      file,
+    ));
   }
 
   private sql(text: string): StatementSync {
@@ -87,17 +139,28 @@ export class SqliteStore implements Store {
   }
 
   async documentStates(connector: string): Promise<Map<string, DocumentState>> {
-    const rows = this.sql('SELECT id, source, source_id, fingerprint, content_hash FROM documents WHERE connector = ?').all(connector) as {
+    const rows = this.sql(
+      'SELECT id, source, source_id, fingerprint, content_hash FROM documents WHERE connector = ?',
+    ).all(connector) as {
       id: string;
       source: string;
       source_id: string;
       fingerprint: string | null;
       content_hash: string;
     }[];
-    return new Map(rows.map((r) => [r.id, { id: r.id, source: r.source, sourceId: r.source_id, fingerprint: r.fingerprint, contentHash: r.content_hash }]));
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        { id: r.id, source: r.source, sourceId: r.source_id, fingerprint: r.fingerprint, contentHash: r.content_hash },
+      ]),
+    );
   }
 
-  async upsertDocument(doc: StoredDocument, chunks: readonly Chunk[], fingerprint: string | null): Promise<UpsertOutcome> {
+  async upsertDocument(
+    doc: StoredDocument,
+    chunks: readonly Chunk[],
+    fingerprint: string | null,
+  ): Promise<UpsertOutcome> {
     return this.writer.upsert(doc, chunks, fingerprint);
   }
 
@@ -126,7 +189,9 @@ export class SqliteStore implements Store {
     const full = chunks <= COMPACT_FULL_MAX;
     const { reindexFts, staleFtsRows } = own<typeof FtsTotals>('./fts-totals.ts');
     const reindex = staleFtsRows(this.db, chunks) > REINDEX_RATIO * chunks;
-    const sql = full ? "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')" : "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('merge', 4000)";
+    const sql = full
+      ? "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')"
+      : "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('merge', 4000)";
     this.unit.run(() => {
       if (reindex) reindexFts(this.db);
       this.db.exec(sql);
@@ -149,10 +214,12 @@ export class SqliteStore implements Store {
   }
 
   async setSourceState(connector: string, state: SourceState): Promise<void> {
-    this.unit.run(() => this.sql(
-      `INSERT INTO sync_state (connector, checkpoint, last_sync_at) VALUES (?, ?, ?)
+    this.unit.run(() =>
+      this.sql(
+        `INSERT INTO sync_state (connector, checkpoint, last_sync_at) VALUES (?, ?, ?)
        ON CONFLICT(connector) DO UPDATE SET checkpoint = excluded.checkpoint, last_sync_at = excluded.last_sync_at`,
-    ).run(connector, state.checkpoint, state.lastSyncAt));
+      ).run(connector, state.checkpoint, state.lastSyncAt),
+    );
   }
 
   async sourceStates(): Promise<ConnectorState[]> {
@@ -165,10 +232,12 @@ export class SqliteStore implements Store {
   }
 
   async recordSyncRun(connector: string, run: SyncRun): Promise<void> {
-    this.unit.run(() => this.sql(
-      `INSERT INTO sync_runs (connector, ended_at, errors, failure) VALUES (?, ?, ?, ?)
+    this.unit.run(() =>
+      this.sql(
+        `INSERT INTO sync_runs (connector, ended_at, errors, failure) VALUES (?, ?, ?, ?)
        ON CONFLICT(connector) DO UPDATE SET ended_at = excluded.ended_at, errors = excluded.errors, failure = excluded.failure`,
-    ).run(connector, run.endedAt, run.errors, run.failure));
+      ).run(connector, run.endedAt, run.errors, run.failure),
+    );
   }
 
   async syncRuns(): Promise<ConnectorSyncRun[]> {
@@ -178,19 +247,25 @@ export class SqliteStore implements Store {
       errors: number;
       failure: string | null;
     }[];
-    return rows.map((r) => ({ connector: r.connector, endedAt: r.ended_at, errors: Number(r.errors), failure: r.failure }));
+    return rows.map((r) => ({
+      connector: r.connector,
+      endedAt: r.ended_at,
+      errors: Number(r.errors),
+      failure: r.failure,
+    }));
   }
 
   async getDocument(id: string): Promise<StoredDocument | null> {
-    const row = this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.id = ?`).get(id) as DocumentRow | undefined;
+    const row = this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.id = ?`).get(id) as
+      | DocumentRow
+      | undefined;
     return row ? toDocument(row) : null;
   }
 
   async listDocuments(after: number, limit: number): Promise<{ documents: DocumentHead[]; last: number | null }> {
-    const rows = this.sql(`SELECT d.rowid AS position, ${HEAD_COLUMNS} FROM documents d WHERE d.rowid > ? ORDER BY d.rowid LIMIT ?`).all(
-      after,
-      limit,
-    ) as unknown as (HeadRow & { position: number })[];
+    const rows = this.sql(
+      `SELECT d.rowid AS position, ${HEAD_COLUMNS} FROM documents d WHERE d.rowid > ? ORDER BY d.rowid LIMIT ?`,
+    ).all(after, limit) as unknown as (HeadRow & { position: number })[];
     return { documents: rows.map(toHead), last: rows.length === limit ? Number(rows.at(-1)!.position) : null };
   }
 
@@ -210,7 +285,11 @@ export class SqliteStore implements Store {
     return `${(this.dataVersion.get() as { data_version: number }).data_version}:${this.unitOfWork?.writes ?? 0}`;
   }
 
-  async pendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number): Promise<PendingChunk[]> {
+  async pendingEmbeddings(
+    space: { model: string; dims: number | null },
+    afterRowid: number,
+    limit: number,
+  ): Promise<PendingChunk[]> {
     return this.embeddings.pendingChunks(space, afterRowid, limit);
   }
 
@@ -218,7 +297,12 @@ export class SqliteStore implements Store {
     return this.embeddings.countPending(space);
   }
 
-  async claimPendingEmbeddings(space: { model: string; dims: number | null }, afterRowid: number, limit: number, claim: EmbeddingClaim): Promise<PendingChunk[]> {
+  async claimPendingEmbeddings(
+    space: { model: string; dims: number | null },
+    afterRowid: number,
+    limit: number,
+    claim: EmbeddingClaim,
+  ): Promise<PendingChunk[]> {
     return this.embeddings.claim(space, afterRowid, limit, claim);
   }
 
@@ -250,11 +334,17 @@ export class SqliteStore implements Store {
     return this.vectors.search(query);
   }
 
-  async documentVectorScores(vector: Float32Array, space: EmbeddingSpace, documentIds: readonly string[]): Promise<Map<string, number>> {
+  async documentVectorScores(
+    vector: Float32Array,
+    space: EmbeddingSpace,
+    documentIds: readonly string[],
+  ): Promise<Map<string, number>> {
     const best = new Map<string, number>();
     for (const row of own<typeof Embeddings>('./embedding-rows.ts').documentVectors(this.db, space, documentIds)) {
       if (row.vector.byteLength !== space.dims * 4) continue;
-      const v = new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength));
+      const v = new Float32Array(
+        row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength),
+      );
       const score = dotAt(v, 0, vector, space.dims);
       if (score > (best.get(row.documentId) ?? -Infinity)) best.set(row.documentId, score);
     }
@@ -287,12 +377,26 @@ export class SqliteStore implements Store {
   async checkIntegrity(): Promise<IntegrityReport> {
     const { ANN_MIN_VECTORS, annStamp } = own<typeof Ann>('./vector/ann-index.ts');
     const generation = this.embeddings.generation();
-    const vectorIndexes = this.path === ':memory:' ? [] : this.embeddings.spaces().filter((s) => s.count >= ANN_MIN_VECTORS).map((s) => {
-      const stamp = annStamp(`${this.path}.vectors`, s);
-      const state = stamp === null ? 'missing' as const : stamp.generation === generation && stamp.size === s.count ? 'fresh' as const : 'stale' as const;
-      return { model: s.model, dims: s.dims, vectors: s.count, state };
-    });
-    return { ...own<typeof Integrity>('./integrity.ts').checkIntegrity(this.db, this.readOnlyReason === null), vectorIndexes };
+    const vectorIndexes =
+      this.path === ':memory:'
+        ? []
+        : this.embeddings
+            .spaces()
+            .filter((s) => s.count >= ANN_MIN_VECTORS)
+            .map((s) => {
+              const stamp = annStamp(`${this.path}.vectors`, s);
+              const state =
+                stamp === null
+                  ? ('missing' as const)
+                  : stamp.generation === generation && stamp.size === s.count
+                    ? ('fresh' as const)
+                    : ('stale' as const);
+              return { model: s.model, dims: s.dims, vectors: s.count, state };
+            });
+    return {
+      ...own<typeof Integrity>('./integrity.ts').checkIntegrity(this.db, this.readOnlyReason === null),
+      vectorIndexes,
+    };
   }
 
   async readOnly(): Promise<string | null> {
@@ -343,7 +447,9 @@ export class SqliteStore implements Store {
   }
 
   private *chunkRows(): Generator<Chunk> {
-    const ofDocument = this.db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE c.document_rowid = ? ORDER BY c.chunk_index`);
+    const ofDocument = this.db.prepare(
+      `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE c.document_rowid = ? ORDER BY c.chunk_index`,
+    );
     for (const rowid of this.exportOrder()) {
       for (const row of ofDocument.iterate(rowid)) yield toChunk(row as unknown as ChunkRow);
     }
@@ -354,7 +460,9 @@ export class SqliteStore implements Store {
    * whole rows: an ORDER BY over bodies and chunk texts made SQLite's sorter hold the index in memory.
    */
   private exportOrder(): number[] {
-    return (this.db.prepare('SELECT rowid FROM documents ORDER BY source, source_id').all() as { rowid: number }[]).map((r) => r.rowid);
+    return (this.db.prepare('SELECT rowid FROM documents ORDER BY source, source_id').all() as { rowid: number }[]).map(
+      (r) => r.rowid,
+    );
   }
 
   async close(): Promise<void> {

@@ -13,7 +13,14 @@ import { AnnIndex, ANN_MIN_VECTORS, type VectorSource } from './vector/ann-index
 import { exactScan } from './vector/exact-scan.ts';
 import { isFiltering } from './filter-sql.ts';
 import type { EmbeddingRows, LoadedVectors } from './embedding-rows.ts';
-import { HEAD_COLUMNS, JOINED_CHUNK_COLUMNS, toHead, toJoinedChunk, type HeadRow, type JoinedChunkRow } from './rows.ts';
+import {
+  HEAD_COLUMNS,
+  JOINED_CHUNK_COLUMNS,
+  toHead,
+  toJoinedChunk,
+  type HeadRow,
+  type JoinedChunkRow,
+} from './rows.ts';
 
 interface Candidate {
   rowid: number;
@@ -69,7 +76,10 @@ export class VectorSearcher {
         const found = this.rows.loadRows(space, ann.search(vector, k));
         const rescored: Candidate[] = [];
         for (let i = 0; i < found.rowids.length; i++) {
-          rescored.push({ rowid: found.rowids[i] as number, score: dotAt(found.matrix, i * space.dims, vector, space.dims) });
+          rescored.push({
+            rowid: found.rowids[i] as number,
+            score: dotAt(found.matrix, i * space.dims, vector, space.dims),
+          });
         }
         return { candidates: rescored.sort((a, b) => b.score - a.score || a.rowid - b.rowid), approximate: true };
       }
@@ -117,7 +127,9 @@ export class VectorSearcher {
       seen.add(row.document_rowid);
       hits.push({ document: toHead(row), chunk: toJoinedChunk(row), score: c.score });
     }
-    return hits.sort((a, b) => b.score - a.score || (a.document.id < b.document.id ? -1 : a.document.id > b.document.id ? 1 : 0));
+    return hits.sort(
+      (a, b) => b.score - a.score || (a.document.id < b.document.id ? -1 : a.document.id > b.document.id ? 1 : 0),
+    );
   }
 }
 

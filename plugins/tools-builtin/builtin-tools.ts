@@ -15,7 +15,9 @@ import {
 
 type Params = Record<string, unknown>;
 
-/** The three bodies with their wire types (what plugins' `ctx.search/get/sources` answer): parameters already validated. */
+/**
+ * The three bodies with their wire types (what plugins' `ctx.search/get/sources` answer): parameters already validated.
+ */
 export interface BuiltinBodies {
   search(params: Params): Promise<SearchOutput>;
   get(params: Params): Promise<KbctxDocument>;
@@ -54,8 +56,17 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     },
     {
       name: 'get',
-      description: 'Fetch one document by id (from search results): title, source, URL, update time and the full body text.',
-      params: [{ name: 'id', type: 'string', required: true, maxLength: 256, description: 'Document id from a search result.' }],
+      description:
+        'Fetch one document by id (from search results): title, source, URL, update time and the full body text.',
+      params: [
+        {
+          name: 'id',
+          type: 'string',
+          required: true,
+          maxLength: 256,
+          description: 'Document id from a search result.',
+        },
+      ],
       builtin: true,
       readOnly: true,
       run: body.get,

@@ -6,7 +6,10 @@ import type { BuiltinDeps, IndexServices } from '../../core/api/plugin.ts';
 import { validateParams } from '../../core/api/use-cases.ts';
 import { builtinBodies, builtinTools, type BuiltinBodies } from './builtin-tools.ts';
 
-/** `deps()` is read on first call: the index opens after the bundled plugins are applied. Typed with the wire shapes (no cast). */
+/**
+ * `deps()` is read on first call: the index opens after the bundled plugins are applied. Typed with the wire shapes (no
+ * cast).
+ */
 export function indexToolsOf(deps: () => BuiltinDeps): IndexServices {
   let built: { tools: Map<string, ReturnType<typeof builtinTools>[number]>; bodies: BuiltinBodies } | undefined;
   /** The bodies, and `input` checked against the tool's parameters (a throw here rejects the async caller). */

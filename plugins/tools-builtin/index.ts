@@ -16,12 +16,23 @@ const plugin = definePlugin({
   apply(kernel) {
     kernel.hooks.tools.tap({ name: 'tools-builtin', stage: STAGE.FALLBACK }, (tools) => {
       for (const tool of builtinTools(kernel.use(indexService))) {
-        tools.add({ name: tool.name, description: tool.description, params: tool.params, builtin: true, readOnly: tool.readOnly, call: (params, ctx) => tool.run(params, { signal: ctx.signal }) });
+        tools.add({
+          name: tool.name,
+          description: tool.description,
+          params: tool.params,
+          builtin: true,
+          readOnly: tool.readOnly,
+          call: (params, ctx) => tool.run(params, { signal: ctx.signal }),
+        });
       }
     });
-    kernel.provide(indexToolsService, indexToolsOf(() => kernel.use(indexService)));
-    kernel.hooks.commands.tapPromise({ name: 'tools-builtin', commands: ['search', 'get', 'sources'] }, async (program) =>
-      (await import('./commands/index.ts')).registerCommands(program, kernel.use(cliService)),
+    kernel.provide(
+      indexToolsService,
+      indexToolsOf(() => kernel.use(indexService)),
+    );
+    kernel.hooks.commands.tapPromise(
+      { name: 'tools-builtin', commands: ['search', 'get', 'sources'] },
+      async (program) => (await import('./commands/index.ts')).registerCommands(program, kernel.use(cliService)),
     );
   },
 });

@@ -4,7 +4,13 @@
 // imported for types alone (erased), so importing it loads nothing but tapable.
 import { AsyncSeriesHook } from 'tapable';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { defineExtensionPoint, KbctxError, type Collector, type PluginContext, type PluginKernel } from '../../core/api/plugin.ts';
+import {
+  defineExtensionPoint,
+  KbctxError,
+  type Collector,
+  type PluginContext,
+  type PluginKernel,
+} from '../../core/api/plugin.ts';
 
 /** One request to an HTTP JSON route. */
 export interface HttpRouteRequest {
@@ -50,7 +56,9 @@ export type HttpReply = FastifyReply;
 export interface HttpSurface {
   /** Registers routes on the listener's fastify instance, in this plugin's own scope, behind auth. */
   register?(app: HttpApp): void | Promise<void>;
-  /** Routes answered without the token (the web page's files, so the page can ask for it); the Host guard still applies. */
+  /**
+   * Routes answered without the token (the web page's files, so the page can ask for it); the Host guard still applies.
+   */
   registerPublic?(app: HttpApp): void | Promise<void>;
   /** Banner lines printed before the address (one per REST route). */
   listing?(): string[];

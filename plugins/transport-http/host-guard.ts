@@ -22,7 +22,10 @@ export interface HostPolicy {
 export function createHostGuard(policy: HostPolicy): (headers: IncomingHttpHeaders) => RequestHost | undefined {
   let lastValue: string | undefined;
   let lastHost: RequestHost | undefined;
-  const accepted = (value: string | undefined, check: (host: RequestHost | undefined) => RequestHost | undefined): RequestHost | undefined => {
+  const accepted = (
+    value: string | undefined,
+    check: (host: RequestHost | undefined) => RequestHost | undefined,
+  ): RequestHost | undefined => {
     if (value !== undefined && value === lastValue) return lastHost;
     const host = check(parseHostHeader(value));
     if (value !== undefined) {
@@ -33,11 +36,16 @@ export function createHostGuard(policy: HostPolicy): (headers: IncomingHttpHeade
   };
   if (!policy.enabled) return (headers) => accepted(headers.host, (host) => host);
   const allowed = new Set(policy.allowedHosts.map((h) => h.toLowerCase()));
-  const explicitOrigins = new Set(policy.corsOrigins.filter((o) => o !== '*').map((o) => o.toLowerCase().replace(/\/$/, '')));
+  const explicitOrigins = new Set(
+    policy.corsOrigins.filter((o) => o !== '*').map((o) => o.toLowerCase().replace(/\/$/, '')),
+  );
   const hostOk = (hostname: string): boolean => isLoopbackHost(hostname) || allowed.has(hostname.toLowerCase());
   const checkHost = (host: RequestHost | undefined): RequestHost => {
     if (!host || !hostOk(host.hostname)) {
-      throw new KbctxError('forbidden', `Host '${host?.authority ?? ''}' is not allowed on a loopback server; add it to [server].allowed_hosts to accept it`);
+      throw new KbctxError(
+        'forbidden',
+        `Host '${host?.authority ?? ''}' is not allowed on a loopback server; add it to [server].allowed_hosts to accept it`,
+      );
     }
     return host;
   };
@@ -52,7 +60,10 @@ export function createHostGuard(policy: HostPolicy): (headers: IncomingHttpHeade
       throw new KbctxError('forbidden', `Origin '${origin}' is not a valid origin`);
     }
     if (!hostOk(originHost.replace(/^\[|\]$/g, ''))) {
-      throw new KbctxError('forbidden', `Origin '${origin}' is not allowed on a loopback server; list it in [server].cors_origins to accept it`);
+      throw new KbctxError(
+        'forbidden',
+        `Origin '${origin}' is not allowed on a loopback server; list it in [server].cors_origins to accept it`,
+      );
     }
     return host;
   };

@@ -27,9 +27,13 @@ export function parseHostHeader(value: string | undefined, what = 'Host header')
   const rest = host.slice(end);
   const hostname = bracketed ? name.slice(1, -1) : name;
   const port = rest.slice(1);
-  const nameOk = (bracketed ? end > 0 && isIPv6(hostname) : hostname.length <= MAX_NAME && NAME.test(hostname)) && URL.canParse(`http://${name}/`);
+  const nameOk =
+    (bracketed ? end > 0 && isIPv6(hostname) : hostname.length <= MAX_NAME && NAME.test(hostname)) &&
+    URL.canParse(`http://${name}/`);
   if (!nameOk || (rest !== '' && (!rest.startsWith(':') || !PORT.test(port) || Number(port) > 65535))) {
-    throw badRequest(`${what} ${JSON.stringify(value.slice(0, 100))} is malformed; expected host or host:port`, { parameter: 'host' });
+    throw badRequest(`${what} ${JSON.stringify(value.slice(0, 100))} is malformed; expected host or host:port`, {
+      parameter: 'host',
+    });
   }
   return { hostname, authority: port === '' ? name : `${name}:${port}` };
 }

@@ -7,7 +7,14 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { KbctxError, badRequest, errorMapping, isKbctxError, isLoopbackHost, type ServerConfig } from '../../core/index.ts';
+import {
+  KbctxError,
+  badRequest,
+  errorMapping,
+  isKbctxError,
+  isLoopbackHost,
+  type ServerConfig,
+} from '../../core/index.ts';
 import { requireJsonPost, type HttpApp, type HttpSurface } from './api.ts';
 import { BEARER_CHALLENGE, createBearerAuth } from './bearer-auth.ts';
 import { createHostGuard } from './host-guard.ts';
@@ -65,7 +72,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     }
     const kbctxError = toKbctxError(error, config.maxBodyBytes);
     if (kbctxError?.code === 'unauthorized') void reply.header('www-authenticate', BEARER_CHALLENGE);
-    if (kbctxError?.code === 'method_not_allowed') void reply.header('allow', String(kbctxError.details?.['allow'] ?? ''));
+    if (kbctxError?.code === 'method_not_allowed')
+      void reply.header('allow', String(kbctxError.details?.['allow'] ?? ''));
     // The rest of an oversized body is not read: close the connection after answering.
     if (kbctxError?.code === 'payload_too_large') void reply.header('connection', 'close');
     const [status, body] = errorBody(kbctxError ?? error, log);
@@ -78,7 +86,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
   // One callback-style hook with the Host guard: an async hook per concern costs a promise and a
   // hook-runner turn each, on every request.
   app.decorateRequest('clientGone', null as unknown as AbortSignal);
-  const guard = createHostGuard({ enabled: isLoopbackHost(options.bindHost), allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
+  const guard = createHostGuard({
+    enabled: isLoopbackHost(options.bindHost),
+    allowedHosts: config.allowedHosts,
+    corsOrigins: config.corsOrigins,
+  });
   app.addHook('onRequest', (request, reply, done) => {
     const abort = new AbortController();
     const response = reply.raw;
@@ -90,7 +102,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     normaliseRequestTarget(request.raw); // a duplicate Host; an absolute-form target's authority becomes the Host
     guard(request.headers);
     // A POST to a route that exists (an unknown path or method stays 404/405).
-    if (request.routeOptions.url !== undefined) requireJsonPost(request.method, request.url, request.headers['content-type']);
+    if (request.routeOptions.url !== undefined)
+      requireJsonPost(request.method, request.url, request.headers['content-type']);
     done();
   });
   if (config.corsEnabled) {
@@ -109,7 +122,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
   if (options.authToken !== null && options.authToken !== undefined) {
     const auth = createBearerAuth(options.authToken);
     app.addHook('onRequest', (request, _reply, done) => {
-      if (!publicRoutes.has(`${request.method} ${request.routeOptions.url ?? ''}`)) auth(request.raw, request.url.split('?', 1)[0]!);
+      if (!publicRoutes.has(`${request.method} ${request.routeOptions.url ?? ''}`))
+        auth(request.raw, request.url.split('?', 1)[0]!);
       done();
     });
   }
@@ -130,14 +144,25 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     const pathname = request.url.split('?', 1)[0]!;
     const allowed = METHODS.filter((m) => methods.find(m, pathname) !== null);
     if (allowed.length > 0) {
-      throw new KbctxError('method_not_allowed', `${request.method} is not allowed on ${pathname}; use ${allowed.join(' or ')}`, { details: { allow: allowed.join(', ') } });
+      throw new KbctxError(
+        'method_not_allowed',
+        `${request.method} is not allowed on ${pathname}; use ${allowed.join(' or ')}`,
+        { details: { allow: allowed.join(', ') } },
+      );
     }
-    throw new KbctxError('not_found', `no route for ${request.method} ${pathname}; see GET /tools/list and the README for the API`);
+    throw new KbctxError(
+      'not_found',
+      `no route for ${request.method} ${pathname}; see GET /tools/list and the README for the API`,
+    );
   });
   // JSON bodies (an empty body is `{}`; anything else non-empty is 415). JSON.parse, not a recursive
   // scanner, so absurd nesting is the tools' 400 (param-bounds.ts), never a stack overflow.
   app.removeAllContentTypeParsers();
-  const parseJson = (_req: unknown, text: string | Buffer, done: (error: Error | null, body?: unknown) => void): void => {
+  const parseJson = (
+    _req: unknown,
+    text: string | Buffer,
+    done: (error: Error | null, body?: unknown) => void,
+  ): void => {
     if (text === '') return done(null, {});
     try {
       done(null, JSON.parse(text as string));
@@ -149,7 +174,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
   app.addContentTypeParser(/^application\/[^;]+\+json$/, { parseAs: 'string' }, parseJson);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, bytes, done) => {
     if ((bytes as Buffer).length === 0) return done(null, {});
-    done(new KbctxError('unsupported_media_type', `request bodies must be JSON (Content-Type: application/json), got ${req.headers['content-type'] ?? 'no Content-Type'}`), undefined);
+    done(
+      new KbctxError(
+        'unsupported_media_type',
+        `request bodies must be JSON (Content-Type: application/json), got ${req.headers['content-type'] ?? 'no Content-Type'}`,
+      ),
+      undefined,
+    );
   });
 
   // GET /health is the server's own: auth-exempt, and there whichever plugins are loaded.
@@ -177,24 +208,47 @@ function toKbctxError(error: unknown, maxBodyBytes: number): KbctxError | undefi
   const e = error as FastifyError;
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new KbctxError('payload_too_large', `request body is larger than ${maxBodyBytes} bytes ([server].max_body_bytes)`);
+      return new KbctxError(
+        'payload_too_large',
+        `request body is larger than ${maxBodyBytes} bytes ([server].max_body_bytes)`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new KbctxError('unsupported_media_type', `request bodies must be JSON (Content-Type: application/json): ${e.message}`);
+      return new KbctxError(
+        'unsupported_media_type',
+        `request bodies must be JSON (Content-Type: application/json): ${e.message}`,
+      );
     default:
       if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return badRequest(e.message);
       return undefined;
   }
 }
 
-/** The status and `{error: {code, message}}` body (SPEC §4); anything not a KbctxError is a 500 with an id, stack to the log. */
-export function errorBody(error: unknown, log: Log): [number, { error: { code: string; message: string; id?: string } }] {
-  if (isKbctxError(error)) return [errorMapping(error.code).http, { error: { code: error.code, message: error.message } }];
+/**
+ * The status and `{error: {code, message}}` body (SPEC §4); anything not a KbctxError is a 500 with an id, stack to the
+ * log.
+ */
+export function errorBody(
+  error: unknown,
+  log: Log,
+): [number, { error: { code: string; message: string; id?: string } }] {
+  if (isKbctxError(error))
+    return [errorMapping(error.code).http, { error: { code: error.code, message: error.message } }];
   const id = randomUUID().slice(0, 8);
   log(`internal error ${id}: ${(error as Error)?.stack ?? String(error)}`);
-  return [errorMapping('internal').http, { error: { code: 'internal', message: `internal error ${id}; see the server log`, id } }];
+  return [
+    errorMapping('internal').http,
+    { error: { code: 'internal', message: `internal error ${id}; see the server log`, id } },
+  ];
 }
 
-const GONE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED', 'ABORT_ERR', 'FST_ERR_CTP_BODY_TOO_LARGE_ABORTED']);
+const GONE_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_STREAM_DESTROYED',
+  'ABORT_ERR',
+  'FST_ERR_CTP_BODY_TOO_LARGE_ABORTED',
+]);
 
 /** The client closed the connection while its request was being read or answered: not a fault of ours. */
 function clientGone(error: FastifyError, request: FastifyRequest, reply: FastifyReply): boolean {

@@ -18,14 +18,18 @@ const plugin = definePlugin({
   apply(kernel) {
     // Its own hook (api.ts), created now so plugins naming it by id alone find it.
     const hooks = getHttpHooks(kernel);
-    kernel.hooks.createTransport.for('mcp').tapPromise({ name: 'transport-http', stage: STAGE.FALLBACK }, async (options) => {
-      const { startHttpServer } = await import('./start-http-server.ts');
-      return startHttpServer(kernel.use(serveService), hooks, options.bind);
-    });
-    kernel.hooks.createTransport.for(HTTP_HANDLER_TRANSPORT).tapPromise({ name: 'transport-http', stage: STAGE.FALLBACK }, async (options) => {
-      const { createHttpListener } = await import('./start-http-server.ts');
-      return createHttpListener(kernel.use(serveService), hooks, options.bind);
-    });
+    kernel.hooks.createTransport
+      .for('mcp')
+      .tapPromise({ name: 'transport-http', stage: STAGE.FALLBACK }, async (options) => {
+        const { startHttpServer } = await import('./start-http-server.ts');
+        return startHttpServer(kernel.use(serveService), hooks, options.bind);
+      });
+    kernel.hooks.createTransport
+      .for(HTTP_HANDLER_TRANSPORT)
+      .tapPromise({ name: 'transport-http', stage: STAGE.FALLBACK }, async (options) => {
+        const { createHttpListener } = await import('./start-http-server.ts');
+        return createHttpListener(kernel.use(serveService), hooks, options.bind);
+      });
   },
 });
 

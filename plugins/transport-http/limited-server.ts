@@ -12,9 +12,19 @@ type Limits = Pick<ServerConfig, 'headersTimeoutSecs' | 'requestTimeoutSecs' | '
  * keep_alive_timeout_secs: an idle connection between requests (Node adds its 1 s keepAliveTimeoutBuffer).
  * Expired requests are found by Node's connection check, run every second at most.
  */
-export function createLimitedServer(limits: Limits, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+export function createLimitedServer(
+  limits: Limits,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
   const headersTimeout = toMs(limits.headersTimeoutSecs);
-  const server = createServer({ headersTimeout, requestTimeout: toMs(limits.requestTimeoutSecs), connectionsCheckingInterval: Math.min(1000, headersTimeout) }, handler);
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout: toMs(limits.requestTimeoutSecs),
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+    },
+    handler,
+  );
   server.keepAliveTimeout = toMs(limits.keepAliveTimeoutSecs);
   return server;
 }

@@ -8,15 +8,23 @@ import { parseHostHeader } from './host-header.ts';
 
 const ABSOLUTE = /^(https?):\/\/([^/?#]*)([^#]*)$/i;
 
-/** Throws bad_request for a duplicate Host or a malformed absolute-form target; rewrites an absolute-form request in place. */
+/**
+ * Throws bad_request for a duplicate Host or a malformed absolute-form target; rewrites an absolute-form request in
+ * place.
+ */
 export function normaliseRequestTarget(req: Pick<IncomingMessage, 'url' | 'headers' | 'rawHeaders'>): void {
   if (countHostLines(req.rawHeaders) > 1) {
-    throw badRequest('the request has more than one Host header (RFC 9112 §3.2); send exactly one', { parameter: 'host' });
+    throw badRequest('the request has more than one Host header (RFC 9112 §3.2); send exactly one', {
+      parameter: 'host',
+    });
   }
   const url = req.url ?? '/';
   if (url.startsWith('/') || url === '*') return;
   const match = ABSOLUTE.exec(url);
-  if (!match) throw badRequest(`request target ${JSON.stringify(url.slice(0, 100))} is malformed; expected /path or http://host[:port]/path`);
+  if (!match)
+    throw badRequest(
+      `request target ${JSON.stringify(url.slice(0, 100))} is malformed; expected /path or http://host[:port]/path`,
+    );
   const authority = match[2]!;
   parseHostHeader(authority, 'request target authority'); // the strict parse: userinfo, lists, a bad port are 400
   req.headers.host = authority;

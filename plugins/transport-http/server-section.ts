@@ -26,7 +26,10 @@ export const serverSection: ConfigSection<ServerConfig> = {
   },
   toConfig(s, at) {
     if ((s['headers_timeout_secs'] as number) > (s['request_timeout_secs'] as number)) {
-      at.fail('headers_timeout_secs', `must not exceed server.request_timeout_secs (${s['request_timeout_secs'] as number})`);
+      at.fail(
+        'headers_timeout_secs',
+        `must not exceed server.request_timeout_secs (${s['request_timeout_secs'] as number})`,
+      );
     }
     return {
       bind: s['bind'] as string,

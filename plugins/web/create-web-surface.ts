@@ -6,5 +6,9 @@ import { webPageRoutes } from './web-page.ts';
 import { webRoutes, type WebDeps } from './web-routes.ts';
 
 export function createWebSurface(deps: WebDeps): HttpSurface {
-  return { registerPublic: webPageRoutes(loadWebAssets()), register: webRoutes(deps), describe: (base) => [`Web page: ${base}/`] };
+  return {
+    registerPublic: webPageRoutes(loadWebAssets()),
+    register: webRoutes(deps),
+    describe: (base) => [`Web page: ${base}/`],
+  };
 }

@@ -11,9 +11,18 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     getHttpHooks(kernel).httpRoutes.tapPromise('web', async (surfaces) => {
-      const [{ createWebSurface }, { webFactsOf }] = await Promise.all([import('./create-web-surface.ts'), import('./web-facts.ts')]);
+      const [{ createWebSurface }, { webFactsOf }] = await Promise.all([
+        import('./create-web-surface.ts'),
+        import('./web-facts.ts'),
+      ]);
       const { kbctx } = kernel.use(serveService);
-      surfaces.add(createWebSurface({ store: kbctx.store, connectorLabels: kbctx.index.connectorLabels, facts: webFactsOf(kbctx) }));
+      surfaces.add(
+        createWebSurface({
+          store: kbctx.store,
+          connectorLabels: kbctx.index.connectorLabels,
+          facts: webFactsOf(kbctx),
+        }),
+      );
     });
   },
 });

@@ -18,7 +18,10 @@ export interface WebAsset {
 const CLIENT_DIR = fileURLToPath(new URL('./client/', import.meta.url));
 const require = createRequire(import.meta.url);
 
-/** Served path under the asset folder → the npm file. Each is a single ES module with no imports but the ones rewritten below. */
+/**
+ * Served path under the asset folder → the npm file. Each is a single ES module with no imports but the ones rewritten
+ * below.
+ */
 const VENDOR: Record<string, string> = {
   'vendor/preact.js': 'preact/dist/preact.mjs',
   'vendor/hooks.js': 'preact/hooks/dist/hooks.mjs',
@@ -49,7 +52,8 @@ export interface WebAssets {
 export function loadWebAssets(): WebAssets {
   const raw = new Map<string, Buffer>();
   for (const file of listFiles(CLIENT_DIR)) {
-    if (file.endsWith('.d.ts') || file === 'tsconfig.json' || file === 'index.html' || !(path.extname(file) in TYPES)) continue;
+    if (file.endsWith('.d.ts') || file === 'tsconfig.json' || file === 'index.html' || !(path.extname(file) in TYPES))
+      continue;
     raw.set(file, readFileSync(path.join(CLIENT_DIR, file)));
   }
   for (const [served, npmPath] of Object.entries(VENDOR)) {
@@ -57,7 +61,8 @@ export function loadWebAssets(): WebAssets {
     const rewrite = VENDOR_REWRITES[served];
     if (rewrite) {
       // An upgrade that changes the import would otherwise break the page silently.
-      if (!rewrite[0].test(text)) throw new Error(`web assets: ${npmPath} no longer imports as expected; update VENDOR_REWRITES`);
+      if (!rewrite[0].test(text))
+        throw new Error(`web assets: ${npmPath} no longer imports as expected; update VENDOR_REWRITES`);
       text = text.replace(rewrite[0], rewrite[1]);
     }
     raw.set(served, Buffer.from(text.replace(/\n\/\/# sourceMappingURL=.*$/m, '')));
@@ -77,7 +82,10 @@ function toAsset(body: Buffer, name: string, revalidate: boolean): WebAsset {
   return { body, contentType: TYPES[path.extname(name)] ?? 'application/octet-stream', etag, revalidate };
 }
 
-/** `preact/dist/preact.mjs` → its path in the nearest node_modules (package exports may hide dist files from require.resolve). */
+/**
+ * `preact/dist/preact.mjs` → its path in the nearest node_modules (package exports may hide dist files from
+ * require.resolve).
+ */
 function resolvePackageFile(npmPath: string): string {
   const name = npmPath.split('/')[0]!;
   for (const dir of require.resolve.paths(name) ?? []) {

@@ -29,23 +29,23 @@ export interface WebDeps {
 export function webRoutes({ facts, store, connectorLabels }: WebDeps): (app: HttpApp) => void {
   return (app) => {
     app.get('/web/info', async () => {
-        const stats = await indexStats(store, connectorLabels(), facts.embedder);
-        const embedded = stats.embeddings.some((e) => e.current && e.count > 0);
-        return {
-          version: facts.version,
-          config_file: facts.configFile,
-          working_dir: facts.workingDir,
-          kbctx_bin: facts.kbctxBin,
-          mcp_path: '/mcp',
-          auth_token_env: facts.authTokenEnv,
-          search: {
-            embedder: facts.embedder?.model ?? null,
-            semantic_available: facts.embedder !== null && embedded,
-            default_limit: facts.defaultLimit,
-            max_limit: facts.maxLimit,
-          },
-          stats: statsToWire(stats),
-        };
+      const stats = await indexStats(store, connectorLabels(), facts.embedder);
+      const embedded = stats.embeddings.some((e) => e.current && e.count > 0);
+      return {
+        version: facts.version,
+        config_file: facts.configFile,
+        working_dir: facts.workingDir,
+        kbctx_bin: facts.kbctxBin,
+        mcp_path: '/mcp',
+        auth_token_env: facts.authTokenEnv,
+        search: {
+          embedder: facts.embedder?.model ?? null,
+          semantic_available: facts.embedder !== null && embedded,
+          default_limit: facts.defaultLimit,
+          max_limit: facts.maxLimit,
+        },
+        stats: statsToWire(stats),
+      };
     });
     app.get<{ Params: { id: string } }>('/web/documents/:id/chunks', async (request) => ({
       chunks: (await getDocumentWithChunks(store, request.params.id)).chunks.map(chunkToWire),

@@ -10,7 +10,8 @@ import { REPO_ROOT, runKbctx, Workspace, type CliResult } from '../helpers/works
 const ws = new Workspace('kbctx-ctx-');
 const env = { JIRA_API_TOKEN: undefined, CTX_CONFIG: undefined };
 // Run from a sub-folder: the config is found by walking up to the folder holding .ctx/.
-const kbctx = (args: string[], extra: NodeJS.ProcessEnv = {}): Promise<CliResult> => runKbctx(args, { cwd: ws.path('kb'), env: { ...env, ...extra } });
+const kbctx = (args: string[], extra: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
+  runKbctx(args, { cwd: ws.path('kb'), env: { ...env, ...extra } });
 const json = (r: CliResult): Record<string, unknown> => JSON.parse(r.stdout) as Record<string, unknown>;
 
 before(async () => {
@@ -24,17 +25,28 @@ describe('a Context Harness workspace, unchanged', () => {
     const r = await kbctx(['stats']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^Config: {4}.*\.ctx\/config\.toml$/m);
-    assert.match(r.stdout, /^Database: {2}.*\.ctx\/data\/ctx\.sqlite/m, 'relative paths resolve against the workspace root');
+    assert.match(
+      r.stdout,
+      /^Database: {2}.*\.ctx\/data\/ctx\.sqlite/m,
+      'relative paths resolve against the workspace root',
+    );
     assert.match((await kbctx(['--help'])).stdout, /Config in use: .*\.ctx\/config\.toml/);
   });
 
   it('an unset ${VAR} fails only the connector that uses it, naming the variable and the key', async () => {
     const all = await kbctx(['sync', 'all', '--json']);
     assert.equal(all.code, 3);
-    const reports = json(all)['connectors'] as { connector: string; failure: { message: string } | null; upserted: number }[];
+    const reports = json(all)['connectors'] as {
+      connector: string;
+      failure: { message: string } | null;
+      upserted: number;
+    }[];
     assert.equal(reports.find((r) => r.connector === 'filesystem:kb')?.failure, null);
     assert.equal(reports.find((r) => r.connector === 'script:changelog')?.failure, null);
-    assert.match(reports.find((r) => r.connector === 'script:jira')?.failure?.message ?? '', /connectors\.script\.jira\.api_token uses \$\{JIRA_API_TOKEN\}.*not set/);
+    assert.match(
+      reports.find((r) => r.connector === 'script:jira')?.failure?.message ?? '',
+      /connectors\.script\.jira\.api_token uses \$\{JIRA_API_TOKEN\}.*not set/,
+    );
     const one = await kbctx(['sync', 'script:jira']);
     assert.equal(one.code, 3);
     assert.match(one.stderr, /JIRA_API_TOKEN/);
@@ -45,7 +57,10 @@ describe('a Context Harness workspace, unchanged', () => {
     const r = await kbctx(['search', 'release', '--source', 'script:changelog', '--since', '2026-01-06', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const results = json(r)['results'] as { title: string; updated_at: string }[];
-    assert.deepEqual(results.map((x) => x.title), ['Release 2.4']);
+    assert.deepEqual(
+      results.map((x) => x.title),
+      ['Release 2.4'],
+    );
     assert.equal(results[0]?.updated_at, '2026-01-06T10:30:00.000Z');
   });
 
@@ -56,17 +71,35 @@ describe('a Context Harness workspace, unchanged', () => {
   });
 
   it('runs the Context Harness tool: string limits, sources() and get() field names', async () => {
-    const r = await kbctx(['tool', 'test', '../tools/kb-digest.lua', '--param', 'topic=failover automation', '--param', 'source=script:changelog', '--json']);
+    const r = await kbctx([
+      'tool',
+      'test',
+      '../tools/kb-digest.lua',
+      '--param',
+      'topic=failover automation',
+      '--param',
+      'source=script:changelog',
+      '--json',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const result = json(r)['result'] as Record<string, unknown>;
     assert.ok((result['healthy_sources'] as string[]).includes('filesystem:kb'));
-    assert.deepEqual(result['first'], { title: 'Release 2.4', author: 'release-bot', created_at: '2026-01-05T09:00:00.000Z', content_type: 'text/markdown', chunks: 1 });
+    assert.deepEqual(result['first'], {
+      title: 'Release 2.4',
+      author: 'release-bot',
+      created_at: '2026-01-05T09:00:00.000Z',
+      content_type: 'text/markdown',
+      chunks: 1,
+    });
     const capped = json(await kbctx(['tool', 'test', '../tools/kb-digest.lua', '--param', 'topic=cache', '--json']));
     assert.equal((capped['result'] as { count: number }).count, 2, 'search_limit = "2" is a limit of 2');
   });
 
   it('accepts the table form context.search{query = …, limit = "1"}', async () => {
-    ws.write('tools/table-form.lua', 'tool = { description = "t", parameters = {} }\nfunction tool.execute(p, context) return #context.search{ query = "cache", limit = "1" } end\n');
+    ws.write(
+      'tools/table-form.lua',
+      'tool = { description = "t", parameters = {} }\nfunction tool.execute(p, context) return #context.search{ query = "cache", limit = "1" } end\n',
+    );
     const r = await kbctx(['tool', 'test', '../tools/table-form.lua', '--json']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(json(r)['result'], 1);

@@ -18,15 +18,25 @@ after(async () => {
 });
 
 const search = (body: unknown): Promise<Response> =>
-  fetch(`${s.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const sourcesOf = async (res: Response): Promise<string[]> => ((await res.json()) as { results: { source: string }[] }).results.map((r) => r.source);
+  fetch(`${s.url}/tools/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const sourcesOf = async (res: Response): Promise<string[]> =>
+  ((await res.json()) as { results: { source: string }[] }).results.map((r) => r.source);
 
 describe('REST search, Context Harness style', () => {
   it('accepts filters {source, since}', async () => {
     const all = await search({ query: 'green tea', filters: { since: '30d' } });
     assert.equal(all.status, 200);
     assert.ok((await sourcesOf(all)).length >= 2);
-    const one = await search({ query: 'green tea', mode: 'keyword', limit: 12, filters: { source: 'filesystem:docs', since: '2000-01-01' } });
+    const one = await search({
+      query: 'green tea',
+      mode: 'keyword',
+      limit: 12,
+      filters: { source: 'filesystem:docs', since: '2000-01-01' },
+    });
     assert.equal(one.status, 200);
     assert.ok((await sourcesOf(one)).every((x) => x === 'filesystem:docs'));
   });
@@ -51,23 +61,40 @@ describe('REST search, Context Harness style', () => {
   });
 
   it('get and sources reject unknown parameters too; sources carry Context Harness fields', async () => {
-    const res = await fetch(`${s.url}/tools/get`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'x', verbose: true }) });
+    const res = await fetch(`${s.url}/tools/get`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'x', verbose: true }),
+    });
     assert.equal(res.status, 400);
-    const { sources } = (await (await fetch(`${s.url}/tools/sources`)).json()) as { sources: Record<string, unknown>[] };
-    assert.deepEqual(Object.keys(sources[0]!).filter((k) => ['name', 'configured', 'healthy'].includes(k)).sort(), ['configured', 'healthy', 'name']);
+    const { sources } = (await (await fetch(`${s.url}/tools/sources`)).json()) as {
+      sources: Record<string, unknown>[];
+    };
+    assert.deepEqual(
+      Object.keys(sources[0]!)
+        .filter((k) => ['name', 'configured', 'healthy'].includes(k))
+        .sort(),
+      ['configured', 'healthy', 'name'],
+    );
   });
 });
 
 describe('MCP search, Context Harness style', () => {
   it('tools/list documents filters and since', async () => {
     const { tools } = await client.listTools();
-    const props = tools.find((t) => t.name === 'search')?.inputSchema['properties'] as Record<string, { properties?: Record<string, unknown> }>;
+    const props = tools.find((t) => t.name === 'search')?.inputSchema['properties'] as Record<
+      string,
+      { properties?: Record<string, unknown> }
+    >;
     assert.ok(props['since']);
     assert.deepEqual(Object.keys(props['filters']?.properties ?? {}), ['source', 'since']);
   });
 
   it('applies filters {source, since}', async () => {
-    const r = await client.callTool({ name: 'search', arguments: { query: 'green tea', filters: { source: 'filesystem:extra', since: '7d' } } });
+    const r = await client.callTool({
+      name: 'search',
+      arguments: { query: 'green tea', filters: { source: 'filesystem:extra', since: '7d' } },
+    });
     assert.ok(!r.isError);
     const results = (r.structuredContent as { results: { source: string }[] }).results;
     assert.ok(results.length > 0 && results.every((x) => x.source === 'filesystem:extra'));

@@ -1,6 +1,7 @@
-// `npm run conformance`: the official MCP conformance suite against a real `kbctx serve mcp` on
-// 127.0.0.1:0 with the suite's fixtures (test/fixtures/conformance-plugin) — the active suite for each 2025 revision and the 2026-07-28 requirement set, each with a
-// baseline of individual fixture-only checks. Output goes to a log file (default .ci/logs/conformance.log); exit 1 on any regression.
+// `npm run conformance`: the official MCP conformance suite against a real `kbctx serve mcp` on 127.0.0.1:0 with the
+// suite's fixtures (test/fixtures/conformance-plugin) — the active suite for each 2025 revision and the 2026-07-28
+// requirement set, each with a baseline of individual fixture-only checks. Output goes to a log file (default
+// .ci/logs/conformance.log); exit 1 on any regression.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,10 @@ const runs = [
     name: `active suite, revision ${rev}`,
     args: ['--spec-version', rev, '--expected-failures', path.join(here, `baseline-${rev}.yml`)],
   })),
-  { name: 'requirements 2026-07-28', args: ['--requirements', '2026-07-28', '--expected-failures', path.join(here, 'baseline-2026-07-28.yml')] },
+  {
+    name: 'requirements 2026-07-28',
+    args: ['--requirements', '2026-07-28', '--expected-failures', path.join(here, 'baseline-2026-07-28.yml')],
+  },
 ];
 
 function run(args: string[], cwd: string): Promise<{ code: number; output: string }> {
@@ -37,7 +41,10 @@ const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/conformance-plugin/index.ts
 ws.config(`plugins = ["bundled", ${JSON.stringify(FIXTURES)}]\n${BASE_CONFIG}`);
 const sync = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], { cwd: ws.dir, stdio: 'ignore' });
 await new Promise((resolve) => sync.on('close', resolve));
-const kbctx = spawn(process.execPath, [KBCTX_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0'], { cwd: ws.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+const kbctx = spawn(process.execPath, [KBCTX_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0'], {
+  cwd: ws.dir,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 let serverLog = '';
 kbctx.stderr.setEncoding('utf8').on('data', (d: string) => (serverLog += d));
 const url = await new Promise<string>((resolve, reject) => {
@@ -56,7 +63,12 @@ for (const r of runs) {
   const { code, output } = await run([SUITE, 'server', '--url', url, ...r.args], ws.dir);
   log += `### ${r.name}: exit ${code}\n${output}\n`;
   const summary = output.slice(output.lastIndexOf('=== SUMMARY ==='));
-  console.log(`conformance, ${r.name}: ${code === 0 ? 'ok' : 'FAILED'}\n${summary.split('\n').filter((l) => /^Total|regression|stale|Unexpected|Expected/i.test(l)).join('\n')}`);
+  console.log(
+    `conformance, ${r.name}: ${code === 0 ? 'ok' : 'FAILED'}\n${summary
+      .split('\n')
+      .filter((l) => /^Total|regression|stale|Unexpected|Expected/i.test(l))
+      .join('\n')}`,
+  );
   failed ||= code !== 0;
 }
 kbctx.kill('SIGTERM');

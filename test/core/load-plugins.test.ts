@@ -23,11 +23,16 @@ async function load(entries: string[], options: Record<string, Record<string, un
   await applyConfiguredPlugins(kernel, BUNDLED, settings);
   return kernel;
 }
-const configError = (pattern: RegExp) => (e: unknown) => (e as { code?: string }).code === 'config_error' && pattern.test((e as Error).message);
+const configError = (pattern: RegExp) => (e: unknown) =>
+  (e as { code?: string }).code === 'config_error' && pattern.test((e as Error).message);
 
 describe('plugin specs', () => {
   it('expands bundled in order, drops !names, resolves paths against the config root', () => {
-    const specs = expandPluginSpecs(['bundled', '!tools-x', './ok.mjs', '@acme/kbctx-plugin'], ['store-x', 'tools-x', 'web-x'], '/etc/kb');
+    const specs = expandPluginSpecs(
+      ['bundled', '!tools-x', './ok.mjs', '@acme/kbctx-plugin'],
+      ['store-x', 'tools-x', 'web-x'],
+      '/etc/kb',
+    );
     assert.deepEqual(specs, [
       { kind: 'bundled', name: 'store-x' },
       { kind: 'bundled', name: 'web-x' },
@@ -39,30 +44,57 @@ describe('plugin specs', () => {
   it('names an inline plugin object by its config file and place; !name drops it like any other', () => {
     const acme = { name: 'acme', version: '1.0.0' };
     const other = { name: 'other', version: '1.0.0' };
-    assert.deepEqual(expandPluginSpecs(['bundled', acme, other], ['web-x'], '/etc/kb', '/etc/kb/kbctx.config.mjs').slice(1), [
-      { kind: 'inline', plugin: acme, as: 'kbctx.config.mjs plugins[1]' },
-      { kind: 'inline', plugin: other, as: 'kbctx.config.mjs plugins[2]' },
+    assert.deepEqual(
+      expandPluginSpecs(['bundled', acme, other], ['web-x'], '/etc/kb', '/etc/kb/kbctx.config.mjs').slice(1),
+      [
+        { kind: 'inline', plugin: acme, as: 'kbctx.config.mjs plugins[1]' },
+        { kind: 'inline', plugin: other, as: 'kbctx.config.mjs plugins[2]' },
+      ],
+    );
+    assert.deepEqual(expandPluginSpecs(['bundled', acme, '!acme'], ['web-x'], '/etc/kb'), [
+      { kind: 'bundled', name: 'web-x' },
     ]);
-    assert.deepEqual(expandPluginSpecs(['bundled', acme, '!acme'], ['web-x'], '/etc/kb'), [{ kind: 'bundled', name: 'web-x' }]);
-    assert.throws(() => expandPluginSpecs(['bundled', acme, '!acne'], ['web-x'], '/'), /"!acne" drops a plugin that is not in the list/);
+    assert.throws(
+      () => expandPluginSpecs(['bundled', acme, '!acne'], ['web-x'], '/'),
+      /"!acne" drops a plugin that is not in the list/,
+    );
   });
 
   it('refuses to drop a plugin that is not in the list', () => {
-    assert.throws(() => expandPluginSpecs(['bundled', '!wbe-x'], ['web-x'], '/'), /"!wbe-x" drops a plugin that is not in the list; bundled plugins: web-x/);
+    assert.throws(
+      () => expandPluginSpecs(['bundled', '!wbe-x'], ['web-x'], '/'),
+      /"!wbe-x" drops a plugin that is not in the list; bundled plugins: web-x/,
+    );
   });
 });
 
 describe('loading plugins', () => {
   it('applies bundled, then configured plugins with validated, defaulted options', async () => {
     const kernel = await load(['bundled', '!web-x', './ok.mjs'], { ok: { boost: 2 } });
-    assert.deepEqual(kernel.plugins().map((p) => [p.name, p.origin]), [['store-x', 'bundled'], ['tools-x', 'bundled'], ['ok', 'path']]);
+    assert.deepEqual(
+      kernel.plugins().map((p) => [p.name, p.origin]),
+      [
+        ['store-x', 'bundled'],
+        ['tools-x', 'bundled'],
+        ['ok', 'path'],
+      ],
+    );
     const added: unknown[] = [];
-    kernel.hooks.tools.call(new PerPluginCollector((plugin, t) => added.push(t.call({}, { ...kernel.pluginContext(plugin), client: NO_TOOL_CLIENT }))));
+    kernel.hooks.tools.call(
+      new PerPluginCollector((plugin, t) =>
+        added.push(t.call({}, { ...kernel.pluginContext(plugin), client: NO_TOOL_CLIENT })),
+      ),
+    );
     assert.deepEqual(added, ['hello']);
   });
 
   it('bad options name the key path, every problem at once', async () => {
-    await assert.rejects(load(['./ok.mjs'], { ok: { boost: -1, colour: 'red' } }), configError(/invalid options for plugin 'ok' \(\[plugin\.ok\]\):\n {2}- plugin\.ok\.colour is not a known key\n {2}- plugin\.ok\.boost must be >= 0/));
+    await assert.rejects(
+      load(['./ok.mjs'], { ok: { boost: -1, colour: 'red' } }),
+      configError(
+        /invalid options for plugin 'ok' \(\[plugin\.ok\]\):\n {2}- plugin\.ok\.colour is not a known key\n {2}- plugin\.ok\.boost must be >= 0/,
+      ),
+    );
   });
 
   it('an options table for a plugin that is not loaded is an error', async () => {
@@ -70,23 +102,46 @@ describe('loading plugins', () => {
   });
 
   it('a missing file, an apply that throws, an apply that never resolves: errors naming the plugin', async () => {
-    await assert.rejects(load(['./nope.mjs']), configError(/plugin \.\/nope\.mjs: no such file .*relative to the project folder/));
-    await assert.rejects(load(['./throws.mjs']), configError(/plugin 'throws': apply failed: cannot start: missing token/));
-    await assert.rejects(load(['./never-resolves.mjs']), (e: unknown) => (e as { code?: string }).code === 'timeout' && /plugin 'never-resolves': apply failed: apply did not finish within 0.1 s/.test((e as Error).message));
+    await assert.rejects(
+      load(['./nope.mjs']),
+      configError(/plugin \.\/nope\.mjs: no such file .*relative to the project folder/),
+    );
+    await assert.rejects(
+      load(['./throws.mjs']),
+      configError(/plugin 'throws': apply failed: cannot start: missing token/),
+    );
+    await assert.rejects(
+      load(['./never-resolves.mjs']),
+      (e: unknown) =>
+        (e as { code?: string }).code === 'timeout' &&
+        /plugin 'never-resolves': apply failed: apply did not finish within 0.1 s/.test((e as Error).message),
+    );
   });
 
   it('a kernel API range the kernel does not satisfy is refused', async () => {
-    await assert.rejects(load(['./old-api.mjs']), configError(/plugin 'old-api' .* needs kbctx \^0\.1, but this is kernel API 0\.2\.0/));
+    await assert.rejects(
+      load(['./old-api.mjs']),
+      configError(/plugin 'old-api' .* needs kbctx \^0\.1, but this is kernel API 0\.2\.0/),
+    );
   });
 
   it('a duplicate name, a missing dependency and a dependency cycle are refused', async () => {
     await assert.rejects(load(['./ok.mjs', './ok-copy.mjs']), configError(/plugin 'ok' is loaded twice/));
-    await assert.rejects(load(['./needs-missing.mjs']), configError(/plugin 'needs-missing' needs 'nowhere', which is not loaded/));
-    await assert.rejects(load(['./cycle-a.mjs', './cycle-b.mjs']), configError(/plugin dependency cycle: cycle-a → cycle-b → cycle-a/));
+    await assert.rejects(
+      load(['./needs-missing.mjs']),
+      configError(/plugin 'needs-missing' needs 'nowhere', which is not loaded/),
+    );
+    await assert.rejects(
+      load(['./cycle-a.mjs', './cycle-b.mjs']),
+      configError(/plugin dependency cycle: cycle-a → cycle-b → cycle-a/),
+    );
   });
 
   it('orders plugins after their dependencies; TypeScript plugins load by type stripping', async () => {
     const kernel = await load(['./depends-on-ok.ts', './ok.mjs']);
-    assert.deepEqual(kernel.plugins().map((p) => p.name), ['ok', 'depends-on-ok']); // no "bundled" entry: no first-party plugins
+    assert.deepEqual(
+      kernel.plugins().map((p) => p.name),
+      ['ok', 'depends-on-ok'],
+    ); // no "bundled" entry: no first-party plugins
   });
 });

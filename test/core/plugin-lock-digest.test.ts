@@ -11,7 +11,7 @@ import { sha256Plugin } from '../../core/load/plugin-lock.ts';
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-plugin-digest-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-it('changes with a helper module, a linked file\'s bytes and the link itself; not with files outside the folder', () => {
+it("changes with a helper module, a linked file's bytes and the link itself; not with files outside the folder", () => {
   const plugin = path.join(dir, 'plugins', 'acme');
   mkdirSync(path.join(plugin, 'lib'), { recursive: true });
   writeFileSync(path.join(plugin, 'index.ts'), "export { default } from './lib/impl.ts';\n");
@@ -39,18 +39,22 @@ it('changes with every file outside the folder the plugin imports, in each impor
     mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     writeFileSync(path.join(root, rel), text);
   };
-  write('plugins/acme/index.ts', [
-    "import { a } from '../../shared/a.ts';",
-    'export { b } from "../../shared/b.ts";',
-    "import '../../shared/side.mjs';",
-    "const c = await import('../../shared/c.js');",
-    "const d = require('../../shared/d.cjs');",
-    "import type { E } from '../../shared/noext';",
-    "import pkg from 'some-package';",
-    "import z from '../../node_modules/z/index.js';",
-    '',
-  ].join('\n'));
-  for (const f of ['b.ts', 'side.mjs', 'c.js', 'd.cjs', 'noext.ts', 'deeper.json']) write(`shared/${f}`, `// ${f} v1\n`);
+  write(
+    'plugins/acme/index.ts',
+    [
+      "import { a } from '../../shared/a.ts';",
+      'export { b } from "../../shared/b.ts";',
+      "import '../../shared/side.mjs';",
+      "const c = await import('../../shared/c.js');",
+      "const d = require('../../shared/d.cjs');",
+      "import type { E } from '../../shared/noext';",
+      "import pkg from 'some-package';",
+      "import z from '../../node_modules/z/index.js';",
+      '',
+    ].join('\n'),
+  );
+  for (const f of ['b.ts', 'side.mjs', 'c.js', 'd.cjs', 'noext.ts', 'deeper.json'])
+    write(`shared/${f}`, `// ${f} v1\n`);
   write('shared/a.ts', "export * from './deep/index.ts';\n");
   write('shared/deep/index.ts', "import data from '../deeper.json' with { type: 'json' };\n");
   write('node_modules/z/index.js', 'v1');

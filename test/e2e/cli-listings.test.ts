@@ -8,21 +8,29 @@ import { Workspace } from '../helpers/workspace.ts';
 
 const ws = new Workspace('kbctx-cli-listings-');
 before(() => {
-  ws.config('[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.git.handbook]\nurl = "https://example.org/handbook.git"\n');
+  ws.config(
+    '[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.git.handbook]\nurl = "https://example.org/handbook.git"\n',
+  );
   ws.write('docs/a.md', '# A\n\ntext');
 });
 const withPlugin = new Workspace('kbctx-cli-providers-');
 before(() => {
-  withPlugin.write('plugins/acme.mjs', `export default { name: 'acme-vectors', version: '1.0.0', kbctx: '^0.2', provides: ['embedder:acme'],
-  apply(kernel) { kernel.hooks.createEmbedder.for('acme').tap('acme-vectors', () => undefined); } };\n`);
-  withPlugin.config(`plugins = ["bundled", ${JSON.stringify(withPlugin.path('plugins/acme.mjs'))}]\n[db]\npath = "data/index.sqlite"\n`);
+  withPlugin.write(
+    'plugins/acme.mjs',
+    `export default { name: 'acme-vectors', version: '1.0.0', kbctx: '^0.2', provides: ['embedder:acme'],
+  apply(kernel) { kernel.hooks.createEmbedder.for('acme').tap('acme-vectors', () => undefined); } };\n`,
+  );
+  withPlugin.config(
+    `plugins = ["bundled", ${JSON.stringify(withPlugin.path('plugins/acme.mjs'))}]\n[db]\npath = "data/index.sqlite"\n`,
+  );
 });
 after(() => {
   ws.cleanup();
   withPlugin.cleanup();
 });
 
-const commandsOf = (help: string): string[] => [...help.slice(help.indexOf('Commands:')).matchAll(/^ {2}(\w+)/gm)].map((m) => m[1]!);
+const commandsOf = (help: string): string[] =>
+  [...help.slice(help.indexOf('Commands:')).matchAll(/^ {2}(\w+)/gm)].map((m) => m[1]!);
 
 describe('CLI listings', () => {
   it('plugins fits 80 columns when stdout is not a terminal; --verbose adds the hooks', async () => {
@@ -33,9 +41,19 @@ describe('CLI listings', () => {
     assert.match(r.stdout, /^Plugin +Version +Origin +Load ms +Provides\n/);
     assert.match(r.stdout, /\nstore-sqlite +\S+ +bundled +[\d.]+ +store:sqlite/);
     const verbose = await ws.kbctx(['plugins', '--verbose']);
-    assert.deepEqual(verbose.stdout.split('\n').filter((l) => l.length > 80), []);
-    assert.match(verbose.stdout, /lua-bridge \S+ \(bundled, [\d.]+ ms\)\n {2}hooks: {4}shutdown, createConnector\.for\("script"\)/);
-    assert.match(verbose.stdout, /\n {12}commands, resolvePlugin\.for\("\.lua"\)\n/, "long lists wrap under their label");
+    assert.deepEqual(
+      verbose.stdout.split('\n').filter((l) => l.length > 80),
+      [],
+    );
+    assert.match(
+      verbose.stdout,
+      /lua-bridge \S+ \(bundled, [\d.]+ ms\)\n {2}hooks: {4}shutdown, createConnector\.for\("script"\)/,
+    );
+    assert.match(
+      verbose.stdout,
+      /\n {12}commands, resolvePlugin\.for\("\.lua"\)\n/,
+      'long lists wrap under their label',
+    );
   });
 
   it('`kbctx tool` without a subcommand lists what `kbctx tool --help` lists', async () => {
@@ -48,13 +66,24 @@ describe('CLI listings', () => {
   it('connector list shows every configured connector and where it reads from', async () => {
     const r = await ws.kbctx(['connector', 'list']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^Connector +Type +Source\nfilesystem:docs +filesystem +\S+\/docs\ngit:handbook +git +https:\/\/example\.org\/handbook\.git \(main\)\n$/);
-    const j = JSON.parse((await ws.kbctx(['connector', 'list', '--json'])).stdout) as { connectors: { connector: string; type: string }[] };
-    assert.deepEqual(j.connectors.map((c) => [c.connector, c.type]), [['filesystem:docs', 'filesystem'], ['git:handbook', 'git']]);
+    assert.match(
+      r.stdout,
+      /^Connector +Type +Source\nfilesystem:docs +filesystem +\S+\/docs\ngit:handbook +git +https:\/\/example\.org\/handbook\.git \(main\)\n$/,
+    );
+    const j = JSON.parse((await ws.kbctx(['connector', 'list', '--json'])).stdout) as {
+      connectors: { connector: string; type: string }[];
+    };
+    assert.deepEqual(
+      j.connectors.map((c) => [c.connector, c.type]),
+      [
+        ['filesystem:docs', 'filesystem'],
+        ['git:handbook', 'git'],
+      ],
+    );
     assert.deepEqual(commandsOf((await ws.kbctx(['connector', '--help'])).stdout), ['list', 'init', 'test', 'help']);
   });
 
-  it('the errors for a missing embedding provider list every provider: bundled ones and plugins\'', async () => {
+  it("the errors for a missing embedding provider list every provider: bundled ones and plugins'", async () => {
     const choices = /set \[embedding\] provider = "acme", "local", "ollama", "openai" or "transformers" in the config/;
     assert.equal((await withPlugin.kbctx(['init'])).code, 0); // read commands need an index (ADR 0146)
     const search = await withPlugin.kbctx(['search', 'x', '--mode', 'hybrid']);

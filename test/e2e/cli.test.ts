@@ -8,8 +8,13 @@ import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 
 const ws = new Workspace('kbctx-cli-');
 before(() => {
-  ws.config('[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.later]\nroot = "later"\n');
-  ws.write('docs/keys.md', '# Rotating signing keys\n\nGenerate a new key pair, publish it, then retire the old signing key.');
+  ws.config(
+    '[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.later]\nroot = "later"\n',
+  );
+  ws.write(
+    'docs/keys.md',
+    '# Rotating signing keys\n\nGenerate a new key pair, publish it, then retire the old signing key.',
+  );
   ws.write('docs/deploy.md', '# Deploying\n\nDeploys run from the main branch every weekday.');
   ws.write('later/x.md', 'later');
 });
@@ -37,18 +42,33 @@ describe('kbctx CLI', () => {
   it('sync prints one summary line per connector', async () => {
     const r = await ws.kbctx(['sync', 'filesystem:docs']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^filesystem:docs: fetched 2, upserted 2, chunks written 2, deleted 0, unchanged 0, skipped 0, errors 0 \(\d+\.\d+ s\)\n$/);
+    assert.match(
+      r.stdout,
+      /^filesystem:docs: fetched 2, upserted 2, chunks written 2, deleted 0, unchanged 0, skipped 0, errors 0 \(\d+\.\d+ s\)\n$/,
+    );
     const again = json((await ws.kbctx(['sync', 'filesystem', '--json'])).stdout);
     const reports = again['connectors'] as Record<string, unknown>[];
-    assert.deepEqual(reports.map((c) => [c['connector'], c['unchanged']]), [['filesystem:docs', 2], ['filesystem:later', 0]]);
+    assert.deepEqual(
+      reports.map((c) => [c['connector'], c['unchanged']]),
+      [
+        ['filesystem:docs', 2],
+        ['filesystem:later', 0],
+      ],
+    );
   });
 
-  it('sync draws a progress bar on a terminal, and only summary lines otherwise', { skip: spawnSync('script', ['--version']).status !== 0 && 'no `script` for a pseudo-terminal' }, () => {
-    const tty = spawnSync('script', ['-qec', `"${process.execPath}" "${KBCTX_BIN}" sync filesystem:docs --full`, '/dev/null'], {
-      cwd: ws.dir,
-      encoding: 'utf8',
-      env: { ...process.env, KBCTX_CONFIG: '' },
-    });
+  it('sync draws a progress bar on a terminal, and only summary lines otherwise', {
+    skip: spawnSync('script', ['--version']).status !== 0 && 'no `script` for a pseudo-terminal',
+  }, () => {
+    const tty = spawnSync(
+      'script',
+      ['-qec', `"${process.execPath}" "${KBCTX_BIN}" sync filesystem:docs --full`, '/dev/null'],
+      {
+        cwd: ws.dir,
+        encoding: 'utf8',
+        env: { ...process.env, KBCTX_CONFIG: '' },
+      },
+    );
     assert.equal(tty.status, 0, tty.stderr);
     assert.match(tty.stdout, /filesystem:docs\s+\[#{24}\] 2\/2/);
     assert.match(tty.stdout, /filesystem:docs: fetched 2, upserted 2/);
@@ -60,7 +80,10 @@ describe('kbctx CLI', () => {
     assert.match(bad.stderr, /unknown connector 'nonsense': use all, a type/);
     const missing = await ws.kbctx(['sync', 'git:docs']);
     assert.equal(missing.code, 4);
-    assert.match(missing.stderr, /connector git:docs is not configured \(configured: filesystem:docs, filesystem:later\)/);
+    assert.match(
+      missing.stderr,
+      /connector git:docs is not configured \(configured: filesystem:docs, filesystem:later\)/,
+    );
   });
 
   it('search prints ranked results; --json gives the API shape; --explain the scores', async () => {
@@ -70,7 +93,16 @@ describe('kbctx CLI', () => {
     const body = json((await ws.kbctx(['search', 'rotate keys', '--json', '--limit', '1'])).stdout);
     const results = body['results'] as Record<string, unknown>[];
     assert.equal(results.length, 1);
-    assert.deepEqual(Object.keys(results[0]!).sort(), ['id', 'score', 'snippet', 'source', 'source_id', 'source_url', 'title', 'updated_at']);
+    assert.deepEqual(Object.keys(results[0]!).sort(), [
+      'id',
+      'score',
+      'snippet',
+      'source',
+      'source_id',
+      'source_url',
+      'title',
+      'updated_at',
+    ]);
     const explained = await ws.kbctx(['search', 'rotate keys', '--explain']);
     assert.match(explained.stdout, /^mode: keyword {2}alpha: - {2}keyword candidates: \d+ {2}vector candidates: 0\n/);
     assert.match(explained.stdout, /keyword 0\.\d{4} {2}semantic - {2}hybrid 0\.\d{4} {2}updated \d{4}-/);
@@ -112,17 +144,41 @@ describe('kbctx CLI', () => {
     assert.match(r.stdout, /filesystem:docs\s+2\s+2\s+0\s+\d{4}-\d\d-\d\dT/);
     const s = json((await ws.kbctx(['stats', '--json'])).stdout);
     assert.equal(s['documents'], 3);
-    ws.write('more.toml', '[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.fresh]\nroot = "later"\n');
+    ws.write(
+      'more.toml',
+      '[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.fresh]\nroot = "later"\n',
+    );
     assert.match((await ws.kbctx(['-c', 'more.toml', 'stats'])).stdout, /filesystem:fresh\s+0\s+0\s+0\s+never\n/);
   });
 
   it('sources lists counts and status', async () => {
     const r = json((await ws.kbctx(['sources', '--json'])).stdout);
-    const sources = (r['sources'] as Record<string, unknown>[]).map(({ last_run, ...s }) => ({ ...s, last_run: { ...(last_run as object), ended_at: 'x' } }));
+    const sources = (r['sources'] as Record<string, unknown>[]).map(({ last_run, ...s }) => ({
+      ...s,
+      last_run: { ...(last_run as object), ended_at: 'x' },
+    }));
     const lastRun = { ended_at: 'x', errors: 0, failure: null };
     assert.deepEqual(sources, [
-      { source: 'filesystem:docs', document_count: 2, chunk_count: 2, status: 'ok', last_run: lastRun, name: 'filesystem:docs', configured: true, healthy: true },
-      { source: 'filesystem:later', document_count: 1, chunk_count: 1, status: 'ok', last_run: lastRun, name: 'filesystem:later', configured: true, healthy: true },
+      {
+        source: 'filesystem:docs',
+        document_count: 2,
+        chunk_count: 2,
+        status: 'ok',
+        last_run: lastRun,
+        name: 'filesystem:docs',
+        configured: true,
+        healthy: true,
+      },
+      {
+        source: 'filesystem:later',
+        document_count: 1,
+        chunk_count: 1,
+        status: 'ok',
+        last_run: lastRun,
+        name: 'filesystem:later',
+        configured: true,
+        healthy: true,
+      },
     ]);
   });
 
@@ -148,7 +204,8 @@ describe('kbctx CLI', () => {
   it('--help, --version, unknown commands', async () => {
     const help = await ws.kbctx(['--help']);
     assert.equal(help.code, 0);
-    for (const cmd of ['init', 'sync', 'search', 'get', 'sources', 'stats', 'export', 'completions']) assert.match(help.stdout, new RegExp(`\\n  ${cmd}\\b`));
+    for (const cmd of ['init', 'sync', 'search', 'get', 'sources', 'stats', 'export', 'completions'])
+      assert.match(help.stdout, new RegExp(`\\n  ${cmd}\\b`));
     const version = await ws.kbctx(['--version']);
     assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
     assert.equal((await ws.kbctx(['frobnicate'])).code, 2);
@@ -164,23 +221,35 @@ describe('kbctx CLI', () => {
     assert.match(env.stderr, /config file not found: missing\.toml/);
   });
 
-  // A file that cannot be read, even by root: /proc/self/clear_refs is a regular file whose read fails (EINVAL; EACCES when not root).
-  it('files that fail to read are said in the summary and make the exit code non-zero (1); the rest is indexed', { skip: !existsSync('/proc/self/clear_refs') }, async () => {
-    ws.write('unreadable.toml', '[db]\npath = "data/unreadable.sqlite"\n[connectors.filesystem.mixed]\nroot = "mixed"\nfollow_symlinks = true\n');
+  // A file that cannot be read, even by root: /proc/self/clear_refs is a regular file whose read fails (EINVAL; EACCES
+  // when not root).
+  it('files that fail to read are said in the summary and make the exit code non-zero (1); the rest is indexed', {
+    skip: !existsSync('/proc/self/clear_refs'),
+  }, async () => {
+    ws.write(
+      'unreadable.toml',
+      '[db]\npath = "data/unreadable.sqlite"\n[connectors.filesystem.mixed]\nroot = "mixed"\nfollow_symlinks = true\n',
+    );
     ws.write('mixed/fine.md', '# Fine\n\nA readable note.');
     symlinkSync('/proc/self/clear_refs', ws.path('mixed/unreadable.md'));
     const r = await ws.kbctx(['-c', 'unreadable.toml', 'sync', 'all']);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /filesystem:mixed: fetched 2, upserted 1, .* errors 1 /);
     assert.match(r.stderr, /error unreadable\.md: /);
-    assert.match(r.stderr, /1 item\(s\) of filesystem:mixed could not be read or indexed; the rest was indexed, and their stored copies kept/);
+    assert.match(
+      r.stderr,
+      /1 item\(s\) of filesystem:mixed could not be read or indexed; the rest was indexed, and their stored copies kept/,
+    );
     const json = await ws.kbctx(['-c', 'unreadable.toml', 'sync', 'all', '--json']);
     assert.equal(json.code, 1);
     assert.equal((JSON.parse(json.stdout) as { connectors: { errors: number }[] }).connectors[0]?.errors, 1);
   });
 
   it('a failing connector is reported and sets the exit code; the others still sync', async () => {
-    ws.write('two.toml', '[db]\npath = "data/two.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.broken]\nroot = "no-such-dir"\n');
+    ws.write(
+      'two.toml',
+      '[db]\npath = "data/two.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.broken]\nroot = "no-such-dir"\n',
+    );
     const r = await ws.kbctx(['-c', 'two.toml', 'sync', 'all']);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /filesystem:docs: fetched 2, upserted 2/);

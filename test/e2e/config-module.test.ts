@@ -40,7 +40,8 @@ export default ({ env }) => ({
 `;
 
 let ws: Workspace;
-const cli = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => runKbctx(args, { cwd: options.cwd ?? ws.dir, env: options.env ?? {} });
+const cli = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
+  runKbctx(args, { cwd: options.cwd ?? ws.dir, env: options.env ?? {} });
 
 before(async () => {
   ws = new Workspace('kbctx-config-module-');
@@ -55,37 +56,74 @@ after(() => ws.cleanup());
 describe('kbctx.config.mjs through the CLI', () => {
   it('is the config in use: --help, doctor and kbctx plugins say so', async () => {
     const help = await cli(['--help']);
-    assert.match(help.stdout, new RegExp(`Config in use: ${ws.path('config/kbctx.config.mjs').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\./config/kbctx\\.config\\.mjs\\)`));
+    assert.match(
+      help.stdout,
+      new RegExp(
+        `Config in use: ${ws.path('config/kbctx.config.mjs').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\./config/kbctx\\.config\\.mjs\\)`,
+      ),
+    );
     const doctor = await cli(['doctor']);
-    assert.match(doctor.stdout, /ok +config +\S+config\/kbctx\.config\.mjs loaded \(config as code; keys and types valid\)/);
+    assert.match(
+      doctor.stdout,
+      /ok +config +\S+config\/kbctx\.config\.mjs loaded \(config as code; keys and types valid\)/,
+    );
     assert.match(doctor.stdout, /greeter 1\.0\.0/);
-    const plugins = JSON.parse((await cli(['plugins', '--json'])).stdout) as { plugins: { name: string; origin: string; from: string; hooks: string[]; provides: string[] }[] };
+    const plugins = JSON.parse((await cli(['plugins', '--json'])).stdout) as {
+      plugins: { name: string; origin: string; from: string; hooks: string[]; provides: string[] }[];
+    };
     const greeter = plugins.plugins.find((p) => p.name === 'greeter');
-    assert.deepEqual([greeter?.origin, greeter?.from, greeter?.hooks, greeter?.provides], ['config', 'kbctx.config.mjs plugins[1]', ['tools'], ['tool:greet']]);
+    assert.deepEqual(
+      [greeter?.origin, greeter?.from, greeter?.hooks, greeter?.provides],
+      ['config', 'kbctx.config.mjs plugins[1]', ['tools'], ['tool:greet']],
+    );
   });
 
   it('the inline plugin adds a tool; its options come from the module; search finds the synced docs', async () => {
-    const called = await cli(['tool', 'call', 'greet', '--param', 'who=Ada', '--json'], { env: { GREETING: 'welcome' } });
+    const called = await cli(['tool', 'call', 'greet', '--param', 'who=Ada', '--json'], {
+      env: { GREETING: 'welcome' },
+    });
     assert.equal(called.code, 0, called.stderr);
     assert.deepEqual(JSON.parse(called.stdout), { result: { text: 'welcome, Ada' } });
     const found = await cli(['search', 'signing keys', '--json']);
-    assert.deepEqual((JSON.parse(found.stdout) as { results: { title: string }[] }).results.map((r) => r.title), ['Key rotation']);
+    assert.deepEqual(
+      (JSON.parse(found.stdout) as { results: { title: string }[] }).results.map((r) => r.title),
+      ['Key rotation'],
+    );
   });
 
   it('from another folder, -c and $KBCTX_CONFIG open the same index (paths relative to the project)', async () => {
     const elsewhere = ws.path('elsewhere');
-    for (const [args, env] of [[['-c', '../config/kbctx.config.mjs'], {}], [[], { KBCTX_CONFIG: ws.path('config/kbctx.config.mjs') }]] as const) {
+    for (const [args, env] of [
+      [['-c', '../config/kbctx.config.mjs'], {}],
+      [[], { KBCTX_CONFIG: ws.path('config/kbctx.config.mjs') }],
+    ] as const) {
       const found = await cli([...args, 'search', 'signing keys', '--json'], { cwd: elsewhere, env });
       assert.equal(found.code, 0, found.stderr);
-      assert.deepEqual((JSON.parse(found.stdout) as { results: { title: string }[] }).results.map((r) => r.title), ['Key rotation'], JSON.stringify(args));
+      assert.deepEqual(
+        (JSON.parse(found.stdout) as { results: { title: string }[] }).results.map((r) => r.title),
+        ['Key rotation'],
+        JSON.stringify(args),
+      );
     }
   });
 
   it('a module that throws or exports no object: exit 3 naming the file', async () => {
     const bad: [string, string, RegExp][] = [
-      ['throws.mjs', 'throw new Error("no secrets here");\n', /^error: bad\/throws\.mjs: the config module failed to load: no secrets here\n$/],
-      ['string.mjs', 'export default "db.path = x";\n', /^error: bad\/string\.mjs: the default export must be an object with the config keys \(or a function returning one\), got string "db\.path = x"\n$/],
-      ['plugin.mjs', 'export default { plugins: ["bundled", { name: "half" }] };\n', /^error: plugin 'half' \(plugin\.mjs plugins\[1\]\): `version` must be a string\n$/],
+      [
+        'throws.mjs',
+        'throw new Error("no secrets here");\n',
+        /^error: bad\/throws\.mjs: the config module failed to load: no secrets here\n$/,
+      ],
+      [
+        'string.mjs',
+        'export default "db.path = x";\n',
+        /^error: bad\/string\.mjs: the default export must be an object with the config keys \(or a function returning one\), got string "db\.path = x"\n$/,
+      ],
+      [
+        'plugin.mjs',
+        'export default { plugins: ["bundled", { name: "half" }] };\n',
+        /^error: plugin 'half' \(plugin\.mjs plugins\[1\]\): `version` must be a string\n$/,
+      ],
     ];
     for (const [name, text, expected] of bad) {
       ws.write(`bad/${name}`, text);
@@ -94,8 +132,14 @@ describe('kbctx.config.mjs through the CLI', () => {
       assert.match(run.stderr, expected);
     }
     const json = await cli(['-c', 'bad/throws.mjs', 'sources', '--json']);
-    assert.deepEqual(JSON.parse(json.stderr), { error: { code: 'config_error', message: 'bad/throws.mjs: the config module failed to load: no secrets here' } });
-    assert.equal((await cli(['-c', 'bad/throws.mjs', '--version'])).code, 0, 'a command that reads no config does not fail');
+    assert.deepEqual(JSON.parse(json.stderr), {
+      error: { code: 'config_error', message: 'bad/throws.mjs: the config module failed to load: no secrets here' },
+    });
+    assert.equal(
+      (await cli(['-c', 'bad/throws.mjs', '--version'])).code,
+      0,
+      'a command that reads no config does not fail',
+    );
   });
 });
 
@@ -107,7 +151,11 @@ describe('kbctx.config.mjs over REST', () => {
   after(() => server.stop());
 
   it('POST /tools/greet runs the inline plugin; the tool is listed', async () => {
-    const answer = await fetch(`${server.url}/tools/greet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ who: 'Grace' }) });
+    const answer = await fetch(`${server.url}/tools/greet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ who: 'Grace' }),
+    });
     assert.equal(answer.status, 200);
     assert.deepEqual(await answer.json(), { result: { text: 'hi, Grace' } });
     const listed = (await (await fetch(`${server.url}/tools/list`)).json()) as { tools: { name: string }[] };
@@ -119,10 +167,33 @@ describe('kbctx.config.mjs from the library', () => {
   it('openKbctx finds and imports it (or takes it by path, or takes a tree holding a plugin object)', async () => {
     const viaLookup = await openKbctx({ cwd: ws.path('elsewhere/..'), env: { GREETING: 'hey' } });
     const viaPath = await openKbctx({ cwd: ws.path('elsewhere'), config: '../config/kbctx.config.mjs', env: {} });
-    const greeter = { name: 'greeter', version: '1.0.0', kbctx: '^0.2', apply: (kernel: { hooks: { tools: { tap: (name: string, fn: (tools: { add: (tool: unknown) => void }) => void) => void } } }) => kernel.hooks.tools.tap('greeter', (tools) => tools.add({ name: 'greet', description: 'Greets', inputSchema: { type: 'object' }, call: async () => ({ text: 'from a tree' }) })) };
-    const viaTree = await openKbctx({ cwd: ws.dir, env: {}, config: { plugins: ['bundled', greeter], db: { path: 'data/kb.sqlite' } } });
+    const greeter = {
+      name: 'greeter',
+      version: '1.0.0',
+      kbctx: '^0.2',
+      apply: (kernel: {
+        hooks: { tools: { tap: (name: string, fn: (tools: { add: (tool: unknown) => void }) => void) => void } };
+      }) =>
+        kernel.hooks.tools.tap('greeter', (tools) =>
+          tools.add({
+            name: 'greet',
+            description: 'Greets',
+            inputSchema: { type: 'object' },
+            call: async () => ({ text: 'from a tree' }),
+          }),
+        ),
+    };
+    const viaTree = await openKbctx({
+      cwd: ws.dir,
+      env: {},
+      config: { plugins: ['bundled', greeter], db: { path: 'data/kb.sqlite' } },
+    });
     try {
-      assert.deepEqual((await viaPath.search({ query: 'signing keys' })).results.map((r) => r.title), ['Key rotation'], 'paths relative to the project, not cwd');
+      assert.deepEqual(
+        (await viaPath.search({ query: 'signing keys' })).results.map((r) => r.title),
+        ['Key rotation'],
+        'paths relative to the project, not cwd',
+      );
       const greetings = [];
       for (const kbctx of [viaLookup, viaPath, viaTree]) greetings.push(await postGreet(kbctx));
       assert.deepEqual(greetings, ['hey, Ada', 'hi, Ada', 'from a tree']);
@@ -138,7 +209,11 @@ async function postGreet(kbctx: Awaited<ReturnType<typeof openKbctx>>): Promise<
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
-    const answer = await fetch(`http://127.0.0.1:${port}/tools/greet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ who: 'Ada' }) });
+    const answer = await fetch(`http://127.0.0.1:${port}/tools/greet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ who: 'Ada' }),
+    });
     assert.equal(answer.status, 200, await answer.clone().text());
     return ((await answer.json()) as { result: { text: string } }).result.text;
   } finally {

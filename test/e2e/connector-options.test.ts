@@ -49,7 +49,10 @@ describe("a third-party connector type's options", () => {
   it('a bad option is a config error naming the key path and the plugin', async () => {
     const wrongType = await cli('[connectors.tickets.main]\nproject = 5\n', ['sync', 'all']);
     assert.equal(wrongType.code, 3, wrongType.stderr);
-    assert.match(wrongType.stderr, /kbctx\.toml: connectors\.tickets\.main\.project must be a string, got number 5 \(checked by plugin 'tickets'\)/);
+    assert.match(
+      wrongType.stderr,
+      /kbctx\.toml: connectors\.tickets\.main\.project must be a string, got number 5 \(checked by plugin 'tickets'\)/,
+    );
     const unknown = await cli('[connectors.tickets.main]\nproject = "ENG"\npage_sise = 10\n', ['sync', 'all']);
     assert.match(unknown.stderr, /kbctx\.toml: connectors\.tickets\.main\.page_sise is not a known key/);
     const missing = await cli('[connectors.tickets.main]\npage_size = 10\n', ['search', 'x']);
@@ -59,7 +62,10 @@ describe("a third-party connector type's options", () => {
   it('a schema outside the small subset is checked with ajv, naming the key path', async () => {
     const r = await cli('[connectors.queues.q]\nkey = "lower"\n', ['sync', 'all']);
     assert.equal(r.code, 3, r.stderr);
-    assert.match(r.stderr, /kbctx\.toml: connectors\.queues\.q\.key must match pattern "\^\[A-Z\]\+\$" \(checked by plugin 'tickets'\)/);
+    assert.match(
+      r.stderr,
+      /kbctx\.toml: connectors\.queues\.q\.key must match pattern "\^\[A-Z\]\+\$" \(checked by plugin 'tickets'\)/,
+    );
   });
 
   it('the connector receives its options with the defaults applied', async () => {

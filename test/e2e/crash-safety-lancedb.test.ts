@@ -37,7 +37,11 @@ const mtime = (file: string): number => {
 async function killMidSync(dir: string, delayMs: number): Promise<boolean> {
   const stamp = `${dir}/kbctx.generation`;
   const before = mtime(stamp);
-  const child = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], { cwd: ws.dir, stdio: 'ignore', env: { ...process.env, KBCTX_CONFIG: '' } });
+  const child = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], {
+    cwd: ws.dir,
+    stdio: 'ignore',
+    env: { ...process.env, KBCTX_CONFIG: '' },
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   for (let i = 0; i < 6000 && mtime(stamp) === before; i++) await sleep(5);
   await sleep(delayMs);
@@ -58,7 +62,11 @@ async function checkConsistent(dir: string): Promise<{ documents: number; chunks
     for (const c of chunks) byDoc.set(c.documentId, [...(byDoc.get(c.documentId) ?? []), c.id]);
     const versions = new Set<string>();
     for (const d of documents) {
-      assert.deepEqual(byDoc.get(d.id) ?? [], chunkIds(d.id, chunkText(d.body, { maxTokens: 700, overlapTokens: 80 })), `chunks of ${d.title} match its body`);
+      assert.deepEqual(
+        byDoc.get(d.id) ?? [],
+        chunkIds(d.id, chunkText(d.body, { maxTokens: 700, overlapTokens: 80 })),
+        `chunks of ${d.title} match its body`,
+      );
       const version = d.title.split(' ').at(-1) ?? '';
       assert.ok(d.body.includes(`Version ${version} of file`), `${d.title}: title and body of one version`);
       versions.add(version);
@@ -87,10 +95,15 @@ describe('crash safety (LanceDB)', () => {
     assert.equal(final.documents, FILES);
     assert.deepEqual([...final.versions], [`v${ROUNDS}`]);
 
-    ws.write('clean.toml', '[db]\nengine = "lancedb"\npath = "clean.lance"\n[connectors.filesystem.docs]\nroot = "docs"\n');
+    ws.write(
+      'clean.toml',
+      '[db]\nengine = "lancedb"\npath = "clean.lance"\n[connectors.filesystem.docs]\nroot = "docs"\n',
+    );
     const clean = await ws.kbctx(['-c', 'clean.toml', 'sync', 'all']);
     assert.equal(clean.code, 0, clean.stderr);
     assert.equal((await checkConsistent(ws.path('clean.lance'))).chunks, final.chunks);
-    console.log(`LanceDB crash test: ${killed} of ${ROUNDS} syncs killed mid-write, every state consistent; resync complete (${final.documents} documents, ${final.chunks} chunks)`);
+    console.log(
+      `LanceDB crash test: ${killed} of ${ROUNDS} syncs killed mid-write, every state consistent; resync complete (${final.documents} documents, ${final.chunks} chunks)`,
+    );
   });
 });

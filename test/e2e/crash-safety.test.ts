@@ -24,7 +24,11 @@ function writeCorpus(version: string): void {
 
 /** Starts `kbctx sync all` and SIGKILLs it shortly after it begins writing. Returns true if it was killed. */
 async function killMidSync(db: string): Promise<boolean> {
-  const child = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], { cwd: ws.dir, stdio: 'ignore', env: { ...process.env, KBCTX_CONFIG: '' } });
+  const child = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], {
+    cwd: ws.dir,
+    stdio: 'ignore',
+    env: { ...process.env, KBCTX_CONFIG: '' },
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const baseline = existsSync(`${db}-wal`) ? statSync(`${db}-wal`).size : 0;
   for (let i = 0; i < 2000; i++) {
@@ -41,8 +45,15 @@ function checkConsistent(file: string, overlap: number): { documents: number; ch
   const db = new DatabaseSync(file, { readOnly: true });
   try {
     assert.equal((db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check, 'ok');
-    const docs = db.prepare('SELECT rowid, id, title, body FROM documents').all() as { rowid: number; id: string; title: string; body: string }[];
-    const chunkRows = db.prepare('SELECT document_rowid AS doc, id, chunk_index FROM chunks ORDER BY document_rowid, chunk_index').all() as {
+    const docs = db.prepare('SELECT rowid, id, title, body FROM documents').all() as {
+      rowid: number;
+      id: string;
+      title: string;
+      body: string;
+    }[];
+    const chunkRows = db
+      .prepare('SELECT document_rowid AS doc, id, chunk_index FROM chunks ORDER BY document_rowid, chunk_index')
+      .all() as {
       doc: number;
       id: string;
       chunk_index: number;

@@ -7,17 +7,23 @@ import { spawn, spawnSync } from 'node:child_process';
 import { after, it } from 'node:test';
 import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 
-const namespaces = spawnSync('unshare', ['-Urm', 'sh', '-c', 'mount -t tmpfs -o size=64k tmpfs /tmp'], { encoding: 'utf8' }).status === 0;
+const namespaces =
+  spawnSync('unshare', ['-Urm', 'sh', '-c', 'mount -t tmpfs -o size=64k tmpfs /tmp'], { encoding: 'utf8' }).status ===
+  0;
 const ws = new Workspace('kbctx-disk-full-');
 after(() => ws.cleanup());
 
 function inTinyFs(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('unshare', ['-Urm', 'sh', '-c', `mount -t tmpfs -o size=1m tmpfs "$DATA" || exit 99\n${script}`], {
-      cwd: ws.dir,
-      env: { ...process.env, KBCTX_CONFIG: '', DATA: ws.path('data'), NODE: process.execPath, KBCTX: KBCTX_BIN },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'unshare',
+      ['-Urm', 'sh', '-c', `mount -t tmpfs -o size=1m tmpfs "$DATA" || exit 99\n${script}`],
+      {
+        cwd: ws.dir,
+        env: { ...process.env, KBCTX_CONFIG: '', DATA: ws.path('data'), NODE: process.execPath, KBCTX: KBCTX_BIN },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -27,7 +33,9 @@ function inTinyFs(script: string): Promise<{ code: number; stdout: string; stder
   });
 }
 
-it('a sync that fills the disk says so, with the path, exits 6, and leaves the index consistent', { skip: !namespaces && 'no unprivileged mount namespaces here' }, async () => {
+it('a sync that fills the disk says so, with the path, exits 6, and leaves the index consistent', {
+  skip: !namespaces && 'no unprivileged mount namespaces here',
+}, async () => {
   let seed = 7;
   const word = (): string => `w${(seed = (seed * 1103515245 + 12345) % 2147483648) % 20000}`;
   for (let i = 0; i < 400; i++) ws.write(`docs/d${i}.md`, Array.from({ length: 600 }, word).join(' '));
@@ -38,11 +46,22 @@ it('a sync that fills the disk says so, with the path, exits 6, and leaves the i
   assert.notEqual(r.code, 99, r.stderr);
   const syncExit = /sync exit (\d+)/.exec(r.stdout)?.[1];
   assert.doesNotMatch(r.stdout + r.stderr, /savepoint/);
-  assert.match(r.stdout + r.stderr, new RegExp(`disk is full: cannot write the index at ${ws.path('data/index.sqlite').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  assert.match(
+    r.stdout + r.stderr,
+    new RegExp(
+      `disk is full: cannot write the index at ${ws.path('data/index.sqlite').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+    ),
+  );
   assert.equal(syncExit, '6', r.stdout + r.stderr);
 
-  const doctor = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { checks: { area: string; status: string; detail: string }[] };
+  const doctor = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
+    checks: { area: string; status: string; detail: string }[];
+  };
   const index = doctor.checks.filter((c) => c.area === 'index');
   assert.ok(index.length >= 3, JSON.stringify(doctor.checks));
-  assert.deepEqual(index.filter((c) => c.status !== 'ok'), [], JSON.stringify(index));
+  assert.deepEqual(
+    index.filter((c) => c.status !== 'ok'),
+    [],
+    JSON.stringify(index),
+  );
 });

@@ -31,11 +31,17 @@ function assertFails(r: CliResult, line: RegExp): void {
 }
 
 it('a filesystem root that does not exist', async () => {
-  assertFails(await doctor('[connectors.filesystem.gone]\nroot = "no-such-folder"\n'), /^FAIL {2}connectors filesystem:gone: root .*no-such-folder does not exist/m);
+  assertFails(
+    await doctor('[connectors.filesystem.gone]\nroot = "no-such-folder"\n'),
+    /^FAIL {2}connectors filesystem:gone: root .*no-such-folder does not exist/m,
+  );
 });
 
 it('a git url that is not a repository', async () => {
-  assertFails(await doctor('[connectors.git.notrepo]\nurl = "plain-folder"\ntimeout_secs = 20\n'), /^FAIL {2}connectors git:notrepo: .*plain-folder.*not .*a git repository/m);
+  assertFails(
+    await doctor('[connectors.git.notrepo]\nurl = "plain-folder"\ntimeout_secs = 20\n'),
+    /^FAIL {2}connectors git:notrepo: .*plain-folder.*not .*a git repository/m,
+  );
 });
 
 it('an embedding provider that does not answer', async () => {
@@ -44,17 +50,23 @@ it('an embedding provider that does not answer', async () => {
 });
 
 it('a script tool or connector whose file is missing', async () => {
-  const r = await doctor('[tools.script.lost]\npath = "tools/lost.lua"\n[connectors.script.feed]\npath = "connectors/feed.lua"\n');
+  const r = await doctor(
+    '[tools.script.lost]\npath = "tools/lost.lua"\n[connectors.script.feed]\npath = "connectors/feed.lua"\n',
+  );
   assertFails(r, /^FAIL {2}scripts {4}tool:lost: .*tools\/lost\.lua/m);
   assert.match(r.stdout, /^FAIL {2}connectors script:feed: .*connectors\/feed\.lua does not exist/m);
 });
 
 it('an extension module that fails to load', async () => {
-  assertFails(await doctor('[extensions]\nmodules = ["./ext/broken.mjs"]\n'), /^FAIL {2}extensions .*broken\.mjs.*broken on import/m);
+  assertFails(
+    await doctor('[extensions]\nmodules = ["./ext/broken.mjs"]\n'),
+    /^FAIL {2}extensions .*broken\.mjs.*broken on import/m,
+  );
 });
 
 it('a healthy setup still passes (once synced: a missing index is a FAIL, test/e2e/index-access.test.ts)', async () => {
-  const toml = '[db]\npath = "healthy/kbctx.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n'; // its own index: the next test syncs with embeddings
+  // its own index: the next test syncs with embeddings
+  const toml = '[db]\npath = "healthy/kbctx.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n';
   ws.config(toml);
   assert.equal((await ws.kbctx(['sync', 'all'])).code, 0);
   const r = await doctor(toml);
@@ -66,8 +78,13 @@ it('an embedder that cannot be built: its FAIL, and stored embeddings are not re
   ws.config('[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\nroot = "docs"\n');
   const sync = await ws.kbctx(['sync', 'all']);
   assert.equal(sync.code, 0, sync.stdout + sync.stderr);
-  const r = await doctor('plugins = ["bundled", "!embedder-local"]\n[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\nroot = "docs"\n');
+  const r = await doctor(
+    'plugins = ["bundled", "!embedder-local"]\n[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\nroot = "docs"\n',
+  );
   assertFails(r, /^FAIL {2}embeddings \[embedding\] provider = "local": no loaded plugin provides this embedder/m);
   assert.doesNotMatch(r.stdout, /is disabled/);
-  assert.match(r.stdout, /^WARN {2}embeddings \d+ stored embedding\(s\) not checked: the configured embedder could not be built/m);
+  assert.match(
+    r.stdout,
+    /^WARN {2}embeddings \d+ stored embedding\(s\) not checked: the configured embedder could not be built/m,
+  );
 });

@@ -7,7 +7,9 @@ const ws = new Workspace('kbctx-doctor-');
 before(async () => {
   ws.write('docs/a.md', '# A\n\nSome text.');
   ws.write('tools/t.lua', 'tool = { description = "t" }\nfunction tool.execute() return 1 end\n');
-  ws.config('[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.t]\npath = "tools/t.lua"\ntoken = "${DOCTOR_TOKEN}"\n[registries.team]\npath = "team-registry"\n');
+  ws.config(
+    '[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.t]\npath = "tools/t.lua"\ntoken = "${DOCTOR_TOKEN}"\n[registries.team]\npath = "team-registry"\n',
+  );
   assert.equal((await ws.kbctx(['sync', 'all'])).code, 0);
 });
 after(() => ws.cleanup());
@@ -16,13 +18,18 @@ it('checks config, index and registries, and says what to do about each warning'
   const r = await ws.kbctx(['doctor']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^ok {4}config .*config\/kbctx\.toml loaded/m);
-  assert.match(r.stdout, /^WARN {2}config .*tools\.script\.t\.token uses \$\{DOCTOR_TOKEN\}.*\n {6}→ export DOCTOR_TOKEN=/m);
+  assert.match(
+    r.stdout,
+    /^WARN {2}config .*tools\.script\.t\.token uses \$\{DOCTOR_TOKEN\}.*\n {6}→ export DOCTOR_TOKEN=/m,
+  );
   assert.match(r.stdout, /^ok {4}index .*SQLite integrity ok/m);
   assert.match(r.stdout, /^ok {4}index .*keyword index \(FTS5\) integrity ok/m);
   assert.match(r.stdout, /^ok {4}index .*1 chunks, all in the keyword index/m);
   assert.match(r.stdout, /^WARN {2}registries team: not installed/m);
   assert.match(r.stdout, /^(ok {4}|WARN {2})git/m);
-  const json = JSON.parse((await ws.kbctx(['doctor', '--json'])).stdout) as { checks: { area: string; status: string }[] };
+  const json = JSON.parse((await ws.kbctx(['doctor', '--json'])).stdout) as {
+    checks: { area: string; status: string }[];
+  };
   assert.ok(json.checks.some((c) => c.area === 'index' && c.status === 'ok'));
 });
 

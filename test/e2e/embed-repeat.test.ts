@@ -15,10 +15,13 @@ describe('embedding never repeats work (CLI)', () => {
   const ws = new Workspace('kbctx-embed-repeat-');
   const config = (model: string | null): void =>
     ws.config(
-      (model === null ? '' : `[embedding]\nprovider = "openai"\nbase_url = "${provider.baseUrl}"\nmodel = "${model}"\ndims = 16\nbatch_size = 2\nconcurrency = 1\n`) +
+      (model === null
+        ? ''
+        : `[embedding]\nprovider = "openai"\nbase_url = "${provider.baseUrl}"\nmodel = "${model}"\ndims = 16\nbatch_size = 2\nconcurrency = 1\n`) +
         '[connectors.filesystem.a]\nroot = "a"\n[connectors.filesystem.b]\nroot = "b"\n',
     );
-  const stored = async (): Promise<number> => (JSON.parse((await ws.kbctx(['stats', '--json'])).stdout) as { embedded_chunks: number }).embedded_chunks;
+  const stored = async (): Promise<number> =>
+    (JSON.parse((await ws.kbctx(['stats', '--json'])).stdout) as { embedded_chunks: number }).embedded_chunks;
 
   before(async () => {
     provider = await startHashingProvider(16, { delayMs: 15 });
@@ -43,20 +46,29 @@ describe('embedding never repeats work (CLI)', () => {
     assert.equal(sync.code, 0, sync.stderr);
     assert.equal(provider.computed() - before, 1, 'one vector: the one new chunk');
     assert.match(sync.stderr, /embedded 1 chunk\(s\) with openai:m1/);
-    assert.match(sync.stderr, new RegExp(`${2 * PER_CONNECTOR} chunk\\(s\\) in the index still wait for embeddings \\(left to \`kbctx embed pending\` or a running \`kbctx serve\`\\)`));
+    assert.match(
+      sync.stderr,
+      new RegExp(
+        `${2 * PER_CONNECTOR} chunk\\(s\\) in the index still wait for embeddings \\(left to \`kbctx embed pending\` or a running \`kbctx serve\`\\)`,
+      ),
+    );
   });
 
   it('a no-change sync beside `embed pending` computes nothing; every chunk is computed once', async () => {
     const before = provider.computed();
     const embedding = ws.kbctx(['embed', 'pending'], { env: { KBCTX_PROGRESS_INTERVAL_MS: '50' } });
-    while (provider.requests() === 0 || provider.computed() === before) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (provider.requests() === 0 || provider.computed() === before)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     const sync = await ws.kbctx(['sync', 'all']);
     assert.equal(sync.code, 0, sync.stderr);
     const embed = await embedding;
     assert.equal(embed.code, 0, embed.stderr);
     assert.equal(provider.computed() - before, 2 * PER_CONNECTOR, 'the backlog, once');
     assert.match(embed.stdout, new RegExp(`embedded ${2 * PER_CONNECTOR} of ${2 * PER_CONNECTOR} pending chunk`));
-    assert.ok(embed.stderr.split('\n').some((l) => /^embed: \d+\/60 {2}[\d.]+\/s {2}ETA /.test(l)), `progress lines on a non-terminal stderr: ${embed.stderr}`);
+    assert.ok(
+      embed.stderr.split('\n').some((l) => /^embed: \d+\/60 {2}[\d.]+\/s {2}ETA /.test(l)),
+      `progress lines on a non-terminal stderr: ${embed.stderr}`,
+    );
     assert.equal(await stored(), 2 * PER_CONNECTOR + 1);
   });
 

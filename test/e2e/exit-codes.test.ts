@@ -26,7 +26,11 @@ function assertUserError(r: CliResult, code: number, message: RegExp): void {
 
 describe('exit codes of ordinary user errors', () => {
   it('export --output into a missing folder or onto a folder: usage (2)', async () => {
-    assertUserError(await ws.kbctx(['export', '--output', 'nowhere/out.json']), 2, /--output nowhere\/out\.json: the folder .*nowhere does not exist/);
+    assertUserError(
+      await ws.kbctx(['export', '--output', 'nowhere/out.json']),
+      2,
+      /--output nowhere\/out\.json: the folder .*nowhere does not exist/,
+    );
     ws.write('folder/keep.txt', '');
     assertUserError(await ws.kbctx(['export', '--output', 'folder']), 2, /--output folder: .*is a folder/);
   });
@@ -39,13 +43,26 @@ describe('exit codes of ordinary user errors', () => {
 
   it('a [db] path that is a device or a folder: config (3), as every other unusable path', async () => {
     ws.write('dev-null.toml', '[db]\npath = "/dev/null"\n[connectors.filesystem.docs]\nroot = "docs"\n');
-    for (const args of [['stats'], ['sync', 'all']]) assertUserError(await ws.kbctx(['-c', 'dev-null.toml', ...args]), 3, /cannot open the index at \/dev\/null: it is not a regular file/);
+    for (const args of [['stats'], ['sync', 'all']])
+      assertUserError(
+        await ws.kbctx(['-c', 'dev-null.toml', ...args]),
+        3,
+        /cannot open the index at \/dev\/null: it is not a regular file/,
+      );
     ws.write('folder-db.toml', '[db]\npath = "docs"\n');
-    assertUserError(await ws.kbctx(['-c', 'folder-db.toml', 'stats']), 3, /cannot open the index at .*docs: it is a folder/);
+    assertUserError(
+      await ws.kbctx(['-c', 'folder-db.toml', 'stats']),
+      3,
+      /cannot open the index at .*docs: it is a folder/,
+    );
   });
 
   it('migrate --to a URL that is not postgres://: usage (2), and no folder named after the scheme', async () => {
-    assertUserError(await ws.kbctx(['migrate', '--to', 'mysql://db/kb']), 2, /--to mysql:\/\/db\/kb: .*postgres:\/\/ URL or an SQLite file path/);
+    assertUserError(
+      await ws.kbctx(['migrate', '--to', 'mysql://db/kb']),
+      2,
+      /--to mysql:\/\/db\/kb: .*postgres:\/\/ URL or an SQLite file path/,
+    );
     assert.ok(!existsSync(ws.path('mysql:')), readdirSync(ws.dir).join(', '));
   });
 
@@ -83,8 +100,14 @@ const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((bin) => {
   return v !== undefined && v.length === 3 && (v[0]! < 22 || (v[0] === 22 && v[1]! < 18));
 });
 
-it('the launcher exits 128+n when its child dies of signal n', { skip: oldNode === undefined && 'no system Node older than 22.18' }, async () => {
-  const child = spawn(oldNode!, [KBCTX_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0'], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+it('the launcher exits 128+n when its child dies of signal n', {
+  skip: oldNode === undefined && 'no system Node older than 22.18',
+}, async () => {
+  const child = spawn(oldNode!, [KBCTX_BIN, 'serve', 'mcp', '--bind', '127.0.0.1:0'], {
+    cwd: ws.dir,
+    env: { ...process.env, KBCTX_CONFIG: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.setEncoding('utf8');
   for await (const chunk of child.stdout) {

@@ -37,7 +37,8 @@ it('a non-terminal stderr gets plain progress lines when the export outlasts the
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stderr.trimEnd().split('\n');
   assert.ok(lines.length >= 2, r.stderr);
-  for (const line of lines.slice(0, -1)) assert.match(line, /^export: documents\+chunks \d+\/600 \(\d+%\) {2}[\d.]+\/s {2}ETA (\d+s|\d+m\d\ds|\?)$/);
+  for (const line of lines.slice(0, -1))
+    assert.match(line, /^export: documents\+chunks \d+\/600 \(\d+%\) {2}[\d.]+\/s {2}ETA (\d+s|\d+m\d\ds|\?)$/);
   assert.match(lines.at(-1) ?? '', /^Exported 300 documents and 300 chunks to stdout \(/);
   assert.ok(!r.stderr.includes('\x1b'), 'no terminal escapes');
   assert.equal(r.stdout, plain);
@@ -75,8 +76,19 @@ it('--output: progress on stderr, the summary with bytes and time on stdout, the
   assert.match(r.stdout, /^Wrote 300 documents and 300 chunks to out\.json \(1\.\d MiB, \d+\.\d\d s\)\n$/);
   assert.match(r.stderr, /^export: documents\+chunks \d+\/600 /);
   assert.equal(readFileSync(ws.path('out.json'), 'utf8'), plain);
-  const asJson = await ws.kbctx(['export', '--output', 'out2.json', '--json'], { env: { KBCTX_PROGRESS_INTERVAL_MS: '1' } });
+  const asJson = await ws.kbctx(['export', '--output', 'out2.json', '--json'], {
+    env: { KBCTX_PROGRESS_INTERVAL_MS: '1' },
+  });
   assert.equal(asJson.stderr, '');
   const summary = JSON.parse(asJson.stdout) as Record<string, unknown>;
-  assert.deepEqual({ ...summary, duration_ms: 0 }, { output: ws.path('out2.json'), documents: 300, chunks: 300, bytes: statSync(ws.path('out2.json')).size, duration_ms: 0 });
+  assert.deepEqual(
+    { ...summary, duration_ms: 0 },
+    {
+      output: ws.path('out2.json'),
+      documents: 300,
+      chunks: 300,
+      bytes: statSync(ws.path('out2.json')).size,
+      duration_ms: 0,
+    },
+  );
 });

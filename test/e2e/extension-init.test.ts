@@ -18,15 +18,33 @@ it('scaffolds a module whose test passes and which kbctx loads from the printed 
 
   // Without NODE_TEST_CONTEXT, which would make the child report to this runner instead of printing.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_TEST_CONTEXT'));
-  const test = spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'extensions/acme.test.mjs'], { cwd: ws.dir, encoding: 'utf8', env });
+  const test = spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'extensions/acme.test.mjs'], {
+    cwd: ws.dir,
+    encoding: 'utf8',
+    env,
+  });
   assert.equal(test.status, 0, test.stdout + test.stderr);
   assert.match(test.stdout, /^# pass 3$/m);
 
   ws.config(`${out.config_entry}\n[connectors.acme.main]\ngreeting = "ahoy"\n`);
   const sync = await ws.syncJson('acme:main');
   assert.deepEqual([sync.code, sync.reports[0]?.upserted], [0, 1]);
-  const tools = JSON.parse((await ws.kbctx(['tool', 'list', '--json'])).stdout) as { tools: { name: string; builtin: boolean }[] };
-  assert.deepEqual(tools.tools.find((t) => t.name === 'acme'), { name: 'acme', description: 'Describe what this tool does, for the AI agent that will call it.', builtin: false, parameters: { type: 'object', properties: { text: { type: 'string', description: 'Some text' } }, required: ['text'] } });
+  const tools = JSON.parse((await ws.kbctx(['tool', 'list', '--json'])).stdout) as {
+    tools: { name: string; builtin: boolean }[];
+  };
+  assert.deepEqual(
+    tools.tools.find((t) => t.name === 'acme'),
+    {
+      name: 'acme',
+      description: 'Describe what this tool does, for the AI agent that will call it.',
+      builtin: false,
+      parameters: {
+        type: 'object',
+        properties: { text: { type: 'string', description: 'Some text' } },
+        required: ['text'],
+      },
+    },
+  );
 
   const again = await ws.kbctx(['extension', 'init', 'acme']);
   assert.equal(again.code, 7);

@@ -11,20 +11,31 @@ before(async () => {
   ws = new Workspace('kbctx-hard-cli-');
   const paragraph = 'Foxes and tea and write-ahead logs. '.repeat(60);
   for (let i = 0; i < 300; i++) ws.write(`docs/d${i}.md`, `# Doc ${i}\n\n${paragraph}\n`);
-  ws.write('tools/peek.lua', `tool = { description = "Reads env", parameters = { { name = "x", type = "string" } } }
-function tool.execute(p) return { allowed = env.get("KBCTX_T_ALLOWED"), referenced = env.get("KBCTX_T_REF"), secret = env.get("KBCTX_T_SECRET") } end`);
-  ws.config(`[connectors.filesystem.docs]\nroot = "docs"\n\n[tools.script.peek]\npath = "tools/peek.lua"\nlabel = "\${KBCTX_T_REF}"\n\n[scripts]\nenv_allow = ["KBCTX_T_ALLOWED"]\n`);
+  ws.write(
+    'tools/peek.lua',
+    `tool = { description = "Reads env", parameters = { { name = "x", type = "string" } } }
+function tool.execute(p) return { allowed = env.get("KBCTX_T_ALLOWED"), referenced = env.get("KBCTX_T_REF"), secret = env.get("KBCTX_T_SECRET") } end`,
+  );
+  ws.config(
+    `[connectors.filesystem.docs]\nroot = "docs"\n\n[tools.script.peek]\npath = "tools/peek.lua"\nlabel = "\${KBCTX_T_REF}"\n\n[scripts]\nenv_allow = ["KBCTX_T_ALLOWED"]\n`,
+  );
   const sync = await ws.kbctx(['sync', 'all'], { env: { KBCTX_T_REF: 'r' } });
   assert.equal(sync.code, 0, sync.stderr);
 });
 after(() => ws.cleanup());
 
 it('kbctx export into a reader that closes early exits 0 without a stack trace', async () => {
-  const child = spawn(process.execPath, [KBCTX_BIN, 'export'], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '', KBCTX_T_REF: 'r' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [KBCTX_BIN, 'export'], {
+    cwd: ws.dir,
+    env: { ...process.env, KBCTX_CONFIG: '', KBCTX_T_REF: 'r' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   // Like `| head -c 100`: read the first bytes, then close the pipe while export is still writing.
-  const first = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString('utf8'))));
+  const first = await new Promise<string>((resolve) =>
+    child.stdout.once('data', (d: Buffer) => resolve(d.toString('utf8'))),
+  );
   child.stdout.destroy();
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.match(first, /^\{\n {2}"documents": \[/);
@@ -39,7 +50,10 @@ it('kbctx export --output writes the whole index as JSON', async () => {
 });
 
 it('tool test --param with 5,000 levels of nesting is a usage error, not a stack overflow', async () => {
-  const r = await ws.kbctx(['tool', 'test', 'tools/peek.lua', '--param', `extra=${'['.repeat(5000)}1${']'.repeat(5000)}`], { env: { KBCTX_T_REF: 'r' } });
+  const r = await ws.kbctx(
+    ['tool', 'test', 'tools/peek.lua', '--param', `extra=${'['.repeat(5000)}1${']'.repeat(5000)}`],
+    { env: { KBCTX_T_REF: 'r' } },
+  );
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /nested more than 32 levels/);
   assert.doesNotMatch(r.stderr, /call stack|\n\s+at /);

@@ -14,7 +14,6 @@ after(() => {
   ws.cleanup();
 });
 
-
 describe('a read-only index', () => {
   it('search, stats, sources and get work; sync and init exit 6 naming the folder; doctor prints a FAIL line with the fix', async () => {
     const user = unprivilegedUser();
@@ -30,7 +29,10 @@ describe('a read-only index', () => {
     const search = await ws.kbctx(['search', 'zebra', '--json'], { env, user });
     assert.equal(search.code, 0, search.stderr);
     const results = (JSON.parse(search.stdout) as { results: { id: string; source_id: string }[] }).results;
-    assert.deepEqual(results.map((r) => r.source_id), ['a.md']);
+    assert.deepEqual(
+      results.map((r) => r.source_id),
+      ['a.md'],
+    );
     const stats = await ws.kbctx(['stats'], { env, user });
     assert.equal(stats.code, 0, stats.stderr);
     assert.match(stats.stdout, /Documents: 1\n/);
@@ -40,14 +42,22 @@ describe('a read-only index', () => {
 
     const doctor = await ws.kbctx(['doctor'], { env, user });
     assert.equal(doctor.code, 1, doctor.stdout + doctor.stderr);
-    assert.match(doctor.stdout, /FAIL {2}index {6}the index is read-only: .*data is read-only for this user.*\n {6}→ grant the user running kbctx write access/);
+    assert.match(
+      doctor.stdout,
+      /FAIL {2}index {6}the index is read-only: .*data is read-only for this user.*\n {6}→ grant the user running kbctx write access/,
+    );
     assert.match(doctor.stdout, /ok {4}index {6}SQLite integrity ok/);
     assert.doesNotMatch(doctor.stderr, /readonly database|\n\s+at /);
 
     for (const args of [['sync', 'all'], ['init']]) {
       const r = await ws.kbctx(args, { env, user });
       assert.equal(r.code, 6, `kbctx ${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, new RegExp(`cannot write the index at .*index\\.sqlite: .*data is read-only for this user; writing the index \\(sync, embed, init, serve\\) needs write access to ${ws.path('data')}`));
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `cannot write the index at .*index\\.sqlite: .*data is read-only for this user; writing the index \\(sync, embed, init, serve\\) needs write access to ${ws.path('data')}`,
+        ),
+      );
     }
     assert.deepEqual(readdirSync(ws.path('data')).sort(), before);
   });
@@ -57,7 +67,14 @@ describe('a missing index', () => {
   it('read commands say "no index at …; run `kbctx sync all`" (exit 6) and create nothing; doctor reports it; sync creates it', async () => {
     ws.write('missing.toml', '[db]\npath = "nowhere/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n');
     const where = ws.path('nowhere/index.sqlite');
-    for (const args of [['search', 'zebra'], ['stats'], ['sources'], ['get', 'x'], ['export'], ['migrate', '--to', 'copy.sqlite']]) {
+    for (const args of [
+      ['search', 'zebra'],
+      ['stats'],
+      ['sources'],
+      ['get', 'x'],
+      ['export'],
+      ['migrate', '--to', 'copy.sqlite'],
+    ]) {
       const r = await ws.kbctx(['-c', 'missing.toml', ...args]);
       assert.equal(r.code, 6, `kbctx ${args.join(' ')}: ${r.stderr}`);
       assert.ok(r.stderr.includes(`no index at ${where}; run \`kbctx sync all\``), r.stderr);
@@ -79,7 +96,10 @@ describe('a missing index', () => {
 
 describe('LanceDB', () => {
   it('a missing index is not created by a read command; doctor names its checks after LanceDB, not SQLite or FTS5', async () => {
-    ws.write('lance.toml', '[db]\nengine = "lancedb"\npath = "kb.lance"\n[connectors.filesystem.lance]\nroot = "lance-docs"\n');
+    ws.write(
+      'lance.toml',
+      '[db]\nengine = "lancedb"\npath = "kb.lance"\n[connectors.filesystem.lance]\nroot = "lance-docs"\n',
+    );
     ws.write('lance-docs/b.md', '# Beta\n\nThe okapi hides.\n');
     const stats = await ws.kbctx(['-c', 'lance.toml', 'stats']);
     assert.equal(stats.code, 6, stats.stderr);

@@ -14,10 +14,13 @@ let server: LiveServer;
 
 before(async () => {
   ws = new Workspace('kbctx-live-');
-  for (let i = 0; i < 50; i++) ws.write(`docs/notes/n${i}.md`, `# Note ${i}\n\nPlain words about gardening, item ${i}.\n`);
+  for (let i = 0; i < 50; i++)
+    ws.write(`docs/notes/n${i}.md`, `# Note ${i}\n\nPlain words about gardening, item ${i}.\n`);
   ws.write('docs/keep.md', '# Keep\n\nThe quartermaster keeps the ledger.\n');
   ws.write('docs/ignored/skip.md', '# Skip\n\nxylophonequest should never be indexed.\n');
-  ws.config(`[connectors.filesystem.docs]\nroot = "docs"\nexclude_globs = ["ignored/**"]\n\n[sync]\ninterval = "off"\n`);
+  ws.config(
+    `[connectors.filesystem.docs]\nroot = "docs"\nexclude_globs = ["ignored/**"]\n\n[sync]\ninterval = "off"\n`,
+  );
   server = await spawnLiveServer(ws);
   await server.waitForLog(/sync filesystem:docs \(start\): fetched 51/);
 });
@@ -26,21 +29,32 @@ after(async () => {
   ws.cleanup();
 });
 
-const sourceIds = async (query: string): Promise<string[] | undefined> => (await server.search(query)).map((h) => h.source_id).sort();
+const sourceIds = async (query: string): Promise<string[] | undefined> =>
+  (await server.search(query)).map((h) => h.source_id).sort();
 
 it('indexes a created file, an edit, a delete and a moved directory while searches keep answering', async () => {
   let searching = true;
   const statuses: number[] = [];
   const loop = (async () => {
     while (searching) {
-      const res = await fetch(`${server.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"gardening"}' });
+      const res = await fetch(`${server.url}/tools/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"gardening"}',
+      });
       statuses.push(res.status);
       await res.arrayBuffer();
     }
   })();
   try {
     ws.write('docs/new/zebra.md', '# Zebracorn\n\nThe zebracorn grazes at dawn.\n');
-    assert.deepEqual(await eventually(async () => ((await sourceIds('zebracorn'))?.length ? sourceIds('zebracorn') : undefined), 'the new file'), ['new/zebra.md']);
+    assert.deepEqual(
+      await eventually(
+        async () => ((await sourceIds('zebracorn'))?.length ? sourceIds('zebracorn') : undefined),
+        'the new file',
+      ),
+      ['new/zebra.md'],
+    );
 
     ws.write('docs/new/zebra.md', '# Zebracorn\n\nNow it grazes on moonflowers.\n');
     await eventually(async () => ((await sourceIds('moonflowers'))?.length ? true : undefined), 'the edit');
@@ -57,7 +71,8 @@ it('indexes a created file, an edit, a delete and a moved directory while search
     assert.equal(moved.length, 50);
 
     ws.write('docs/ignored/skip2.md', '# Skip\n\nxylophonequest again.\n');
-    ws.write('docs/keep.md', '# Keep\n\nThe quartermaster keeps the logbook.\n'); // a later change, to know the batch was seen
+    // a later change, to know the batch was seen
+    ws.write('docs/keep.md', '# Keep\n\nThe quartermaster keeps the logbook.\n');
     await eventually(async () => ((await sourceIds('logbook'))?.length ? true : undefined), 'the later edit');
     assert.deepEqual(await sourceIds('xylophonequest'), [], 'excluded paths are neither watched nor indexed');
   } finally {
@@ -79,21 +94,48 @@ it('GET /sync/status has one entry per connector in the documented shape; POST /
   const status = (await (await fetch(`${server.url}/sync/status`)).json()) as { connectors: Record<string, unknown>[] };
   assert.equal(status.connectors.length, 1);
   const entry = status.connectors[0]!;
-  assert.deepEqual(Object.keys(entry).sort(), ['connector', 'last_counts', 'last_error', 'last_finished_at', 'last_started_at', 'next_run_at', 'state']);
+  assert.deepEqual(Object.keys(entry).sort(), [
+    'connector',
+    'last_counts',
+    'last_error',
+    'last_finished_at',
+    'last_started_at',
+    'next_run_at',
+    'state',
+  ]);
   assert.equal(entry['connector'], 'filesystem:docs');
   assert.equal(entry['next_run_at'], null, '[sync] interval = "off"');
   const from = server.log().length;
   // What a page on another loopback origin can send without a CORS preflight is refused (415), and starts nothing.
-  for (const init of [{}, { headers: { 'content-type': 'text/plain' }, body: '' }, { headers: { 'content-type': 'application/x-www-form-urlencoded' } }]) {
-    const refused = await fetch(`${server.url}/sync/filesystem:docs`, { method: 'POST', ...init, headers: { origin: 'http://localhost:3000', ...init.headers } });
+  for (const init of [
+    {},
+    { headers: { 'content-type': 'text/plain' }, body: '' },
+    { headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+  ]) {
+    const refused = await fetch(`${server.url}/sync/filesystem:docs`, {
+      method: 'POST',
+      ...init,
+      headers: { origin: 'http://localhost:3000', ...init.headers },
+    });
     assert.equal(refused.status, 415, JSON.stringify(init));
-    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /Content-Type: application\/json/);
+    assert.match(
+      ((await refused.json()) as { error: { message: string } }).error.message,
+      /Content-Type: application\/json/,
+    );
   }
-  const res = await fetch(`${server.url}/sync/filesystem:docs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const res = await fetch(`${server.url}/sync/filesystem:docs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   assert.equal(res.status, 200);
   assert.equal(((await res.json()) as { connector: string }).connector, 'filesystem:docs');
   await server.waitForLog(/sync filesystem:docs \(request\): .*unchanged 51/, { from });
-  const unknown = await fetch(`${server.url}/sync/git:nope`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const unknown = await fetch(`${server.url}/sync/git:nope`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   assert.equal(unknown.status, 404);
   assert.match(((await unknown.json()) as { error: { message: string } }).error.message, /git:nope is not configured/);
 });
@@ -104,7 +146,11 @@ it('a hand-run sync while the connector is locked by another process waits, or w
     const refused = await ws.kbctx(['sync', 'all', '--no-wait']);
     assert.equal(refused.code, 7, refused.stderr);
     assert.match(refused.stderr, /filesystem:docs is being synced by a test \(pid \d+/);
-    const child = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], {
+      cwd: ws.dir,
+      env: { ...process.env, KBCTX_CONFIG: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     const waiting = new Promise<void>((resolve) =>
       child.stderr.setEncoding('utf8').on('data', (d: string) => {

@@ -15,7 +15,12 @@ function indexState(): { documents: number; chunks: number; fts: number; integri
   try {
     const n = (sql: string): number => Number((db.prepare(sql).get() as { n: number }).n);
     const integrity = (db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
-    return { documents: n('SELECT count(*) AS n FROM documents'), chunks: n('SELECT count(*) AS n FROM chunks'), fts: n('SELECT count(*) AS n FROM chunks_fts'), integrity };
+    return {
+      documents: n('SELECT count(*) AS n FROM documents'),
+      chunks: n('SELECT count(*) AS n FROM chunks'),
+      fts: n('SELECT count(*) AS n FROM chunks_fts'),
+      integrity,
+    };
   } finally {
     db.close();
   }
@@ -35,7 +40,12 @@ it('kill -9 during a background sync leaves a consistent index; the restarted se
   // directly (WAL allows a reader): the busy server itself would answer late.
   const db = new DatabaseSync(ws.path('.kbctx/kbctx.sqlite'), { readOnly: true });
   const count = db.prepare('SELECT count(*) AS n FROM documents');
-  await eventually(() => Promise.resolve(Number((count.get() as { n: number }).n) > 1 ? true : undefined), 'the background sync to start writing', 60_000, 5);
+  await eventually(
+    () => Promise.resolve(Number((count.get() as { n: number }).n) > 1 ? true : undefined),
+    'the background sync to start writing',
+    60_000,
+    5,
+  );
   db.close();
   first.child.kill('SIGKILL');
   await first.exit;
@@ -48,7 +58,9 @@ it('kill -9 during a background sync leaves a consistent index; the restarted se
 
   const second = await spawnLiveServer(ws);
   try {
-    await second.waitForLog(new RegExp(`sync filesystem:docs \\(start\\): fetched ${FILES + 1}, upserted ${FILES + 1 - partial.documents}, `));
+    await second.waitForLog(
+      new RegExp(`sync filesystem:docs \\(start\\): fetched ${FILES + 1}, upserted ${FILES + 1 - partial.documents}, `),
+    );
     const complete = indexState();
     assert.equal(complete.documents, FILES + 1);
     assert.equal(complete.fts, complete.chunks);

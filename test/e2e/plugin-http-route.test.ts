@@ -15,8 +15,12 @@ before(async () => {
   mkdirSync(ws.path('plugins'), { recursive: true });
   copyFileSync(`${REPO_ROOT}examples/plugins/metrics.ts`, ws.path('plugins/metrics.ts'));
   ws.write('docs/a.md', '# A\n\nalpha\n');
-  ws.config('plugins = ["bundled", "./plugins/metrics.ts"]\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nauth_token_env = "KBCTX_TEST_TOKEN"\n');
-  server = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'], { KBCTX_TEST_TOKEN: 'tok-metrics' });
+  ws.config(
+    'plugins = ["bundled", "./plugins/metrics.ts"]\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nauth_token_env = "KBCTX_TEST_TOKEN"\n',
+  );
+  server = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'], {
+    KBCTX_TEST_TOKEN: 'tok-metrics',
+  });
 });
 after(async () => {
   server?.child.kill('SIGTERM');
@@ -37,7 +41,10 @@ it('serves the plugin route behind the Bearer auth of every route', async () => 
   assert.match(ok.headers.get('content-type') ?? '', /^text\/plain/);
   assert.match(await ok.text(), /^kbctx_metrics_requests_total \d+$/m);
   // The plugin's POST-less path: 405 naming GET, from the same listener.
-  const post = await fetch(`${server.url}/metrics`, { method: 'POST', headers: { authorization: 'Bearer tok-metrics' } });
+  const post = await fetch(`${server.url}/metrics`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer tok-metrics' },
+  });
   assert.equal(post.status, 405);
   assert.equal(post.headers.get('allow'), 'GET');
 });

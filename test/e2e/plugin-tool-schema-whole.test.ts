@@ -42,8 +42,13 @@ after(async () => {
   ws.cleanup();
 });
 
-const post = (body: string) => fetch(`${server.url}/tools/strict`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-const HOSTILE = ['{"n":2,"a":"x","__proto__":{"polluted":true}}', '{"n":2,"a":"x","opts":{"constructor":{"prototype":{"polluted":true}}}}', '{"n":2,"a":"x","opts":{"prototype":{}}}'];
+const post = (body: string) =>
+  fetch(`${server.url}/tools/strict`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const HOSTILE = [
+  '{"n":2,"a":"x","__proto__":{"polluted":true}}',
+  '{"n":2,"a":"x","opts":{"constructor":{"prototype":{"polluted":true}}}}',
+  '{"n":2,"a":"x","opts":{"prototype":{}}}',
+];
 
 describe('a plugin tool with top-level schema keywords', () => {
   it('REST: additionalProperties, required and oneOf at the top level are 400s naming the fault; a valid call is 200', async () => {
@@ -67,7 +72,9 @@ describe('a plugin tool with top-level schema keywords', () => {
   });
 
   it('REST: GET /tools/list advertises the schema exactly as declared', async () => {
-    const { tools } = (await (await fetch(`${server.url}/tools/list`)).json()) as { tools: { name: string; parameters: unknown }[] };
+    const { tools } = (await (await fetch(`${server.url}/tools/list`)).json()) as {
+      tools: { name: string; parameters: unknown }[];
+    };
     assert.deepEqual(tools.find((t) => t.name === 'strict')?.parameters, SCHEMA);
   });
 
@@ -113,7 +120,10 @@ describe('a plugin tool with top-level schema keywords', () => {
   });
 
   it('CLI: `kbctx tool call` checks the whole schema and refuses prototype keys (exit 2)', async () => {
-    const call = (...params: string[]) => runKbctx(['-c', 'kbctx.toml', 'tool', 'call', 'strict', ...params.flatMap((p) => ['--param', p])], { cwd: ws.dir });
+    const call = (...params: string[]) =>
+      runKbctx(['-c', 'kbctx.toml', 'tool', 'call', 'strict', ...params.flatMap((p) => ['--param', p])], {
+        cwd: ws.dir,
+      });
     const good = await call('n=2', 'a=x');
     assert.equal(good.code, 0, good.stderr);
     assert.deepEqual(JSON.parse(good.stdout), { keys: ['n', 'a'], polluted: null, plain: true });

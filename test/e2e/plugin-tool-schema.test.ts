@@ -39,7 +39,12 @@ after(async () => {
   ws.cleanup();
 });
 
-const post = (body: unknown) => fetch(`${server.url}/tools/tag`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (body: unknown) =>
+  fetch(`${server.url}/tools/tag`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('a plugin tool with a nested JSON Schema', () => {
   it('REST: a valid call answers 200; each nested fault is a 400 naming its path', async () => {
@@ -69,7 +74,11 @@ describe('a plugin tool with a nested JSON Schema', () => {
       const good = await client.callTool({ name: 'tag', arguments: { tags: ['docs'], target: { id: 'doc-1' } } });
       assert.notEqual(good.isError, true);
       const bad = await client.callTool({ name: 'tag', arguments: { tags: ['Docs'], target: { id: 'doc-1' } } }).then(
-        (result) => ({ text: JSON.stringify(result.content), isError: result.isError === true, code: undefined as number | undefined }),
+        (result) => ({
+          text: JSON.stringify(result.content),
+          isError: result.isError === true,
+          code: undefined as number | undefined,
+        }),
         (error: { code?: number; message: string }) => ({ text: error.message, isError: true, code: error.code }),
       );
       assert.equal(bad.isError, true);
@@ -81,10 +90,16 @@ describe('a plugin tool with a nested JSON Schema', () => {
   });
 
   it('CLI: `kbctx tool call` checks the same schema (exit 2 naming the path)', async () => {
-    const bad = await runKbctx(['-c', 'kbctx.toml', 'tool', 'call', 'tag', '--param', 'tags=["docs"]', '--param', 'target={"id":"d"}'], { cwd: ws.dir });
+    const bad = await runKbctx(
+      ['-c', 'kbctx.toml', 'tool', 'call', 'tag', '--param', 'tags=["docs"]', '--param', 'target={"id":"d"}'],
+      { cwd: ws.dir },
+    );
     assert.equal(bad.code, 2, bad.stderr);
     assert.match(bad.stderr, /target\/id.*must NOT have fewer than 3 characters/);
-    const good = await runKbctx(['-c', 'kbctx.toml', 'tool', 'call', 'tag', '--param', 'tags=["docs"]', '--param', 'target={"id":"doc-1"}'], { cwd: ws.dir });
+    const good = await runKbctx(
+      ['-c', 'kbctx.toml', 'tool', 'call', 'tag', '--param', 'tags=["docs"]', '--param', 'target={"id":"doc-1"}'],
+      { cwd: ws.dir },
+    );
     assert.equal(good.code, 0, good.stderr);
     assert.match(good.stdout, /"tagged": "doc-1"/);
   });

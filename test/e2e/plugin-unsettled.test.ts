@@ -30,7 +30,10 @@ before(async () => {
   ws = new Workspace();
   ws.write('docs/a.md', '# Hello\n\nhello world\n');
   for (const hook of ['query', 'rank', 'boot']) ws.write(`plugins/stuck-${hook}.mjs`, STUCK(hook));
-  ws.write('plugins/stuck-apply.mjs', "export default { name: 'stuck-apply', version: '1.0.0', kbctx: '^0.2', apply: () => new Promise(() => {}) };\n");
+  ws.write(
+    'plugins/stuck-apply.mjs',
+    "export default { name: 'stuck-apply', version: '1.0.0', kbctx: '^0.2', apply: () => new Promise(() => {}) };\n",
+  );
   ws.write('plain.toml', '[db]\npath = "data/kb.sqlite"\n\n[connectors.filesystem.docs]\nroot = "docs"\n');
   const sync = await ws.kbctx(['-c', 'plain.toml', 'sync', 'all']);
   assert.equal(sync.code, 0, sync.stderr);
@@ -42,7 +45,10 @@ describe('a plugin that never settles, through the CLI', () => {
     it(`kbctx search with a ${hook} tap that never settles: exit 5 naming plugin and hook`, async () => {
       const r = await run(`stuck-${hook}`, ['search', 'hello']);
       assert.equal(r.code, 5, r.stderr);
-      assert.match(r.stderr, new RegExp(`error: plugin 'stuck-${hook}' failed in hook ${hook}: did not settle within 0\\.5 s`));
+      assert.match(
+        r.stderr,
+        new RegExp(`error: plugin 'stuck-${hook}' failed in hook ${hook}: did not settle within 0\\.5 s`),
+      );
       assert.doesNotMatch(r.stderr, /unsettled top-level await/);
     });
   }

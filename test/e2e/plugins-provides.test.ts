@@ -7,13 +7,19 @@ import { Workspace } from '../helpers/workspace.ts';
 
 const ws = new Workspace('kbctx-plugins-provides-');
 before(() => {
-  ws.write('plugins/mail.mjs', `export default { name: 'mail', version: '1.0.0', kbctx: '^0.2', provides: ['tool:email_check'],
-  apply(kernel) { kernel.hooks.tools.tap('mail', (tools) => tools.add({ name: 'email_check4', description: 'checks mail', call: () => 'ok' })); } };\n`);
-  ws.write('plugins/silent.mjs', `export default { name: 'silent', version: '1.0.0', kbctx: '^0.2',
+  ws.write(
+    'plugins/mail.mjs',
+    `export default { name: 'mail', version: '1.0.0', kbctx: '^0.2', provides: ['tool:email_check'],
+  apply(kernel) { kernel.hooks.tools.tap('mail', (tools) => tools.add({ name: 'email_check4', description: 'checks mail', call: () => 'ok' })); } };\n`,
+  );
+  ws.write(
+    'plugins/silent.mjs',
+    `export default { name: 'silent', version: '1.0.0', kbctx: '^0.2',
   apply(kernel) {
     kernel.hooks.createConnector.for('x').tapPromise('silent', async () => ({ scan: async function* () {} }));
     kernel.hooks.tools.tap('silent', (tools) => tools.add({ name: 'y', description: 'y', call: () => 'y' }));
-  } };\n`);
+  } };\n`,
+  );
   ws.config(`plugins = ["bundled", "./plugins/mail.mjs", "./plugins/silent.mjs"]\n[db]\npath = "data/index.sqlite"\n`);
 });
 after(() => ws.cleanup());
@@ -28,7 +34,10 @@ describe('kbctx plugins: derived provides', () => {
     const mail = plugins.find((p) => p.name === 'mail')!;
     assert.deepEqual([mail.provides, mail.not_provided], [['tool:email_check4'], ['tool:email_check']]);
     assert.deepEqual(plugins.find((p) => p.name === 'silent')!.provides, ['connector:x', 'tool:y']);
-    assert.match(r.stderr, /^warning: plugin 'mail' declares 'tool:email_check' in provides but does not provide it \(it provides tool:email_check4\)$/m);
+    assert.match(
+      r.stderr,
+      /^warning: plugin 'mail' declares 'tool:email_check' in provides but does not provide it \(it provides tool:email_check4\)$/m,
+    );
     assert.ok(plugins.find((p) => p.name === 'tools-builtin')!.provides.includes('tool:search'));
   });
 

@@ -30,7 +30,9 @@ it('init, sync, search, stats, doctor and export on PostgreSQL', async () => {
 
   const sync = await ws.kbctx(['sync', 'all'], { env });
   assert.equal(sync.code, 0, sync.stderr);
-  const search = JSON.parse((await ws.kbctx(['search', 'signing keys', '--json'], { env })).stdout) as { results: { source_id: string }[] };
+  const search = JSON.parse((await ws.kbctx(['search', 'signing keys', '--json'], { env })).stdout) as {
+    results: { source_id: string }[];
+  };
   assert.equal(search.results[0]?.source_id, 'rotate.md');
 
   const stats = await ws.kbctx(['stats'], { env });
@@ -39,11 +41,16 @@ it('init, sync, search, stats, doctor and export on PostgreSQL', async () => {
   const doctor = await ws.kbctx(['doctor'], { env });
   assert.match(doctor.stdout, /^ok {4}index .*PostgreSQL and this replica's mirror agree/m);
 
-  const exported = JSON.parse((await ws.kbctx(['export', '--quiet'], { env })).stdout) as { documents: unknown[]; chunks: unknown[] };
+  const exported = JSON.parse((await ws.kbctx(['export', '--quiet'], { env })).stdout) as {
+    documents: unknown[];
+    chunks: unknown[];
+  };
   assert.equal(exported.documents.length, 2);
 
   // A second sync changes nothing: fingerprints and checkpoints live in PostgreSQL.
-  const again = JSON.parse((await ws.kbctx(['sync', 'all', '--json'], { env })).stdout) as { connectors: { unchanged: number; upserted: number }[] };
+  const again = JSON.parse((await ws.kbctx(['sync', 'all', '--json'], { env })).stdout) as {
+    connectors: { unchanged: number; upserted: number }[];
+  };
   assert.deepEqual([again.connectors[0]?.unchanged, again.connectors[0]?.upserted], [2, 0]);
 });
 

@@ -16,7 +16,10 @@ before(() => {
 });
 after(() => ws.cleanup());
 
-for (const [label, entry] of [['TypeScript', redact], ['Lua', './redact.lua']] as const) {
+for (const [label, entry] of [
+  ['TypeScript', redact],
+  ['Lua', './redact.lua'],
+] as const) {
   describe(`the docs/plugins.md example in ${label}`, () => {
     it('redacts the word at sync and ranks the boosted title first', async () => {
       const kb = await openKbctx({
@@ -31,7 +34,10 @@ for (const [label, entry] of [['TypeScript', redact], ['Lua', './redact.lua']] a
       try {
         await kb.sync('all');
         const { results } = await kb.search({ query: 'vault' });
-        assert.deepEqual(results.map((r) => r.title), ['Urgent: vault audit', 'The vault']);
+        assert.deepEqual(
+          results.map((r) => r.title),
+          ['Urgent: vault audit', 'The vault'],
+        );
         const doc = await kb.get(results[1]!.id);
         assert.match(doc.body, /The \[redacted\] is in the vault/);
       } finally {

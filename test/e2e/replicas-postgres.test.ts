@@ -18,7 +18,11 @@ const finds = (server: LiveServer, query: string, sourceId: string) =>
   }, `${sourceId} found by '${query}' on ${server.url}`);
 
 async function syncThrough(server: LiveServer): Promise<void> {
-  const res = await fetch(`${server.url}/sync/filesystem:docs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const res = await fetch(`${server.url}/sync/filesystem:docs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   assert.equal(res.status, 200, await res.text());
 }
 
@@ -27,8 +31,14 @@ it('a sync through one replica is searchable through the other; a PostgreSQL res
   const url = await pg.createDatabase();
   ws.write('docs/alpha.md', '# Alpha\n\nThe osprey nests by the estuary.\n');
   // Replica A syncs the folder; replica B has no connectors: it only serves what A wrote.
-  const a = await replicas.spawn('a', `[db]\npath = "a/kbctx.sqlite"\nurl = "${url}"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`, ['--no-watch']);
-  const b = await replicas.spawn('b', `[db]\npath = "b/kbctx.sqlite"\nurl = "${url}"\n\n[sync]\ninterval = "off"\n`, ['--no-watch']);
+  const a = await replicas.spawn(
+    'a',
+    `[db]\npath = "a/kbctx.sqlite"\nurl = "${url}"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`,
+    ['--no-watch'],
+  );
+  const b = await replicas.spawn('b', `[db]\npath = "b/kbctx.sqlite"\nurl = "${url}"\n\n[sync]\ninterval = "off"\n`, [
+    '--no-watch',
+  ]);
   await a.waitForLog(/sync filesystem:docs \(start\): fetched 1, upserted 1/);
   await finds(b, 'osprey', 'alpha.md');
 

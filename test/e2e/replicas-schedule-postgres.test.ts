@@ -19,24 +19,46 @@ it('replicas share one schedule: a run another replica just did is skipped, new 
   const repo = initRepo(ws.path('remote'));
   commit(repo, { 'docs/setup.md': '# Setup\n\nInstall the toolchain first.\n' }, 'first', '2024-01-01T00:00:00Z');
   const replica = (name: string): Promise<LiveServer> =>
-    replicas.spawn(name, `[db]\npath = "${name}/kbctx.sqlite"\nurl = "${url}"\n\n[connectors.git.kb]\nurl = "${repo}"\nroot = "docs"\nshallow = false\nsync_interval = "2s"\n\n[sync]\ninterval = "off"\n`);
+    replicas.spawn(
+      name,
+      `[db]\npath = "${name}/kbctx.sqlite"\nurl = "${url}"\n\n[connectors.git.kb]\nurl = "${repo}"\nroot = "docs"\nshallow = false\nsync_interval = "2s"\n\n[sync]\ninterval = "off"\n`,
+    );
   const a = await replica('a');
   const b = await replica('b');
   const logs = (): string => a.log() + b.log();
   const count = (pattern: RegExp): number => (logs().match(new RegExp(pattern.source, 'g')) ?? []).length;
 
-  await eventually(async () => (count(/sync git:kb \(schedule\): up to date, skipped: synced \d+ s ago/) >= 2 ? true : undefined), 'two skipped scheduled runs', 60_000);
+  await eventually(
+    async () => (count(/sync git:kb \(schedule\): up to date, skipped: synced \d+ s ago/) >= 2 ? true : undefined),
+    'two skipped scheduled runs',
+    60_000,
+  );
   const ran = count(/sync git:kb \(schedule\): fetched/);
   const skipped = count(/sync git:kb \(schedule\): up to date, skipped/);
   console.log(`# scheduled runs so far across both replicas: ${ran} ran, ${skipped} skipped as up to date`);
   assert.ok(ran >= 1, 'somebody runs the schedule');
 
-  commit(repo, { 'docs/rollback.md': '# Rollback\n\nRevert the deploy with the pelican switch.\n' }, 'second', '2024-01-02T00:00:00Z');
+  commit(
+    repo,
+    { 'docs/rollback.md': '# Rollback\n\nRevert the deploy with the pelican switch.\n' },
+    'second',
+    '2024-01-02T00:00:00Z',
+  );
   for (const server of [a, b]) {
-    await eventually(async () => ((await server.search('pelican')).some((h) => h.source_id === 'docs/rollback.md') ? true : undefined), `the new commit on ${server.url}`);
+    await eventually(
+      async () => ((await server.search('pelican')).some((h) => h.source_id === 'docs/rollback.md') ? true : undefined),
+      `the new commit on ${server.url}`,
+    );
   }
   // The other replica can find the document (PostgreSQL's feed) before the writer prints its run line.
-  await eventually(async () => (count(/\((schedule|retry)\): fetched 2, upserted 1/) >= 1 ? true : undefined), 'the run line of the write');
-  assert.equal(count(/\((schedule|retry)\): fetched 2, upserted 1/), 1, 'the new commit was written once, by one replica');
+  await eventually(
+    async () => (count(/\((schedule|retry)\): fetched 2, upserted 1/) >= 1 ? true : undefined),
+    'the run line of the write',
+  );
+  assert.equal(
+    count(/\((schedule|retry)\): fetched 2, upserted 1/),
+    1,
+    'the new commit was written once, by one replica',
+  );
   assert.deepEqual(await replicas.stopAll(), [0, 0]);
 });

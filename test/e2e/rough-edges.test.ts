@@ -7,7 +7,10 @@ import { Workspace } from '../helpers/workspace.ts';
 const ws = new Workspace('kbctx-edges-');
 before(() => {
   ws.write('docs/a.md', '# A\n\nSome text.');
-  ws.write('tools/spin.lua', 'tool = { description = "spins", parameters = {} }\nfunction tool.execute() while true do end end\n');
+  ws.write(
+    'tools/spin.lua',
+    'tool = { description = "spins", parameters = {} }\nfunction tool.execute() while true do end end\n',
+  );
   ws.config('[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.spin]\npath = "tools/spin.lua"\ntimeout = 1\n');
 });
 after(() => ws.cleanup());

@@ -36,9 +36,15 @@ describe('script commands', () => {
     assert.equal((await ws.kbctx(['tool', 'init', 'hello'])).code, 0);
     const r = await ws.kbctx(['tool', 'test', 'tools/hello.lua']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^Name: +hello\nVersion: +0\.1\.0\nDescription: .+\nParameters:\n {2}- query: string \(optional, default "hello"\)/);
+    assert.match(
+      r.stdout,
+      /^Name: +hello\nVersion: +0\.1\.0\nDescription: .+\nParameters:\n {2}- query: string \(optional, default "hello"\)/,
+    );
     assert.match(r.stdout, /Result:\n\{\n {2}"count": 0,/);
-    const j = json((await ws.kbctx(['tool', 'test', 'tools/hello.lua', '--param', 'query=deploys', '--param', 'limit=1', '--json'])).stdout);
+    const j = json(
+      (await ws.kbctx(['tool', 'test', 'tools/hello.lua', '--param', 'query=deploys', '--param', 'limit=1', '--json']))
+        .stdout,
+    );
     assert.equal(j['name'], 'hello');
     assert.deepEqual(Object.keys((j['parameters'] as { properties: object }).properties), ['query', 'limit']);
     assert.deepEqual(j['result'], { query: 'deploys', count: 0, titles: {} });
@@ -52,20 +58,37 @@ describe('script commands', () => {
     assert.equal(init.code, 0, init.stderr);
     const entry = /(\[agents\.script\.guide\]\npath = "agents\/guide\.lua"\ntimeout = 30\n)/.exec(init.stdout)?.[1];
     assert.ok(entry, init.stdout);
-    ws.config(`${BASE}${entry}[agents.inline.plain]\ndescription = "Plain"\ntools = ["search"]\nsystem_prompt = "Be brief."\n`);
+    ws.config(
+      `${BASE}${entry}[agents.inline.plain]\ndescription = "Plain"\ntools = ["search"]\nsystem_prompt = "Be brief."\n`,
+    );
     const r = await ws.kbctx(['agent', 'test', 'guide', '--arg', 'topic=deploys']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^Agent: +guide\nSource: lua\nTools: +search, get\nSystem prompt \((\d+) characters\):\nYou help with questions about deploys\./);
+    assert.match(
+      r.stdout,
+      /^Agent: +guide\nSource: lua\nTools: +search, get\nSystem prompt \((\d+) characters\):\nYou help with questions about deploys\./,
+    );
     const inline = await ws.kbctx(['agent', 'test', 'plain']);
-    assert.match(inline.stdout, /Source: toml\nTools: +search\nSystem prompt \(9 characters\):\nBe brief\.\nMessages \(0\):\n/);
+    assert.match(
+      inline.stdout,
+      /Source: toml\nTools: +search\nSystem prompt \(9 characters\):\nBe brief\.\nMessages \(0\):\n/,
+    );
     const list = json((await ws.kbctx(['agent', 'list', '--json'])).stdout)['agents'] as Record<string, unknown>[];
-    assert.deepEqual(list.map((a) => [a['name'], a['source']]), [['guide', 'lua'], ['plain', 'toml']]);
+    assert.deepEqual(
+      list.map((a) => [a['name'], a['source']]),
+      [
+        ['guide', 'lua'],
+        ['plain', 'toml'],
+      ],
+    );
     const missing = await ws.kbctx(['agent', 'test', 'nobody']);
     assert.equal(missing.code, 4);
   });
 
   it('agent test refuses an unknown --arg and points at agent list for an unknown agent; tool test at tool list (issue 21)', async () => {
-    ws.write('agents/brief.lua', 'agent = { arguments = { { name = "topic" }, { name = "tone" } } }\nfunction agent.resolve(a) return { system = a.topic } end\n');
+    ws.write(
+      'agents/brief.lua',
+      'agent = { arguments = { { name = "topic" }, { name = "tone" } } }\nfunction agent.resolve(a) return { system = a.topic } end\n',
+    );
     ws.config(`${BASE}[agents.script.brief]\npath = "agents/brief.lua"\n`);
     assert.equal((await ws.kbctx(['agent', 'test', 'brief', '--arg', 'topic=deploys'])).code, 0);
     const typo = await ws.kbctx(['agent', 'test', 'brief', '--arg', 'topic=deploys', '--arg', 'tpoic=x']);
@@ -97,13 +120,27 @@ describe('script commands', () => {
   it('tool list shows built-in and script tools with schemas', async () => {
     ws.config(`${BASE}[tools.script.hello]\npath = "tools/hello.lua"\n`);
     const tools = json((await ws.kbctx(['tool', 'list', '--json'])).stdout)['tools'] as Record<string, unknown>[];
-    assert.deepEqual(tools.map((t) => [t['name'], t['builtin']]), [['search', true], ['get', true], ['sources', true], ['hello', false]]);
+    assert.deepEqual(
+      tools.map((t) => [t['name'], t['builtin']]),
+      [
+        ['search', true],
+        ['get', true],
+        ['sources', true],
+        ['hello', false],
+      ],
+    );
     const text = await ws.kbctx(['tool', 'list']);
-    assert.match(text.stdout, /hello \(script\)\n {2}Describe what this tool does.*\n {2}- query: string\n {2}- limit: integer\n/);
+    assert.match(
+      text.stdout,
+      /hello \(script\)\n {2}Describe what this tool does.*\n {2}- query: string\n {2}- limit: integer\n/,
+    );
   });
 
   it('a runaway script exits 5 at its time-out; a script error exits 1 with the Lua line; print stays off stdout', async () => {
-    ws.write('tools/spin.lua', 'tool = { parameters = {} }\nfunction tool.execute() print("spinning") while true do end end\n');
+    ws.write(
+      'tools/spin.lua',
+      'tool = { parameters = {} }\nfunction tool.execute() print("spinning") while true do end end\n',
+    );
     ws.config(`${BASE}[tools.script.spin]\npath = "tools/spin.lua"\ntimeout = 1\n`);
     const started = Date.now();
     const spin = await ws.kbctx(['tool', 'test', 'tools/spin.lua', '--source', 'spin']);
@@ -112,10 +149,15 @@ describe('script commands', () => {
     assert.match(spin.stderr, /tool:spin \[info\] spinning/);
     assert.doesNotMatch(spin.stdout, /spinning/);
     assert.ok(Date.now() - started < 10_000);
-    ws.write('tools/oops.lua', 'tool = { parameters = {} }\nfunction tool.execute()\n  local t = nil\n  return t.x\nend\n');
+    ws.write(
+      'tools/oops.lua',
+      'tool = { parameters = {} }\nfunction tool.execute()\n  local t = nil\n  return t.x\nend\n',
+    );
     const oops = await ws.kbctx(['tool', 'test', 'tools/oops.lua', '--json']);
     assert.equal(oops.code, 1);
-    assert.deepEqual(json(oops.stderr), { error: { code: 'script_error', message: "tool:oops: oops.lua:4: attempt to index a nil value (local 't')" } });
+    assert.deepEqual(json(oops.stderr), {
+      error: { code: 'script_error', message: "tool:oops: oops.lua:4: attempt to index a nil value (local 't')" },
+    });
   });
 
   it('kbctx sync script:<name> indexes a scaffolded connector', async () => {

@@ -14,8 +14,16 @@ before(() => {
 after(() => ws.cleanup());
 
 /** Starts the server, resolves with its base URL and stderr once it prints the MCP endpoint; stops it after `use`. */
-async function withServer(args: string[], env: NodeJS.ProcessEnv, use: (url: string, stderr: string) => Promise<void>): Promise<void> {
-  const child = spawn(process.execPath, [KBCTX_BIN, ...args], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function withServer(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  use: (url: string, stderr: string) => Promise<void>,
+): Promise<void> {
+  const child = spawn(process.execPath, [KBCTX_BIN, ...args], {
+    cwd: ws.dir,
+    env: { ...process.env, KBCTX_CONFIG: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
   let stdout = '';
   let stderr = '';

@@ -10,7 +10,8 @@ let ws: Workspace;
 before(async () => {
   ws = new Workspace('kbctx-serve-');
   for (const [file, text] of Object.entries(DOCS)) ws.write(file, text);
-  for (let i = 0; i < 1500; i++) ws.write(`docs/bulk/doc-${i}.md`, `# Bulk ${i}\n\nParagraph ${i} about foxes, tea and write-ahead logs.\n`);
+  for (let i = 0; i < 1500; i++)
+    ws.write(`docs/bulk/doc-${i}.md`, `# Bulk ${i}\n\nParagraph ${i} about foxes, tea and write-ahead logs.\n`);
   ws.config(`${BASE_CONFIG}\n[server]\nbind = "127.0.0.1:0"\n`);
   assert.equal((await ws.kbctx(['sync', 'all'])).code, 0);
 });
@@ -37,7 +38,11 @@ it('keeps answering searches while another process runs a full sync', async () =
     void sync.finally(() => (done = true));
     const statuses: number[] = [];
     while (!done) {
-      const res = await fetch(`${s.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"foxes tea"}' });
+      const res = await fetch(`${s.url}/tools/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"foxes tea"}',
+      });
       statuses.push(res.status);
       await res.arrayBuffer();
     }
@@ -65,7 +70,11 @@ it('serves from several worker processes on one port, prints the start-up lines 
   const s = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--workers', '2']);
   const responses = await Promise.all(
     Array.from({ length: 40 }, () =>
-      fetch(`${s.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'foxes' }) }),
+      fetch(`${s.url}/tools/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'foxes' }),
+      }),
     ),
   );
   assert.deepEqual([...new Set(responses.map((r) => r.status))], [200]);

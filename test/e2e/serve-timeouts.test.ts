@@ -12,7 +12,9 @@ let ws: Workspace;
 before(() => {
   ws = new Workspace('kbctx-serve-timeouts-');
   ws.write('docs/a.md', '# Alpha\n\nA note.\n');
-  ws.config('[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nheaders_timeout_secs = 1\nrequest_timeout_secs = 1\nkeep_alive_timeout_secs = 1\n');
+  ws.config(
+    '[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nheaders_timeout_secs = 1\nrequest_timeout_secs = 1\nkeep_alive_timeout_secs = 1\n',
+  );
 });
 after(() => ws.cleanup());
 
@@ -22,7 +24,11 @@ for (const args of [[], ['--workers', '2']]) {
     try {
       const port = Number(new URL(s.url).port);
       // Twice each: with workers, connections are spread over the processes.
-      const closed = await Promise.all([trickleBody, trickleBody, oneRequestThenIdle, oneRequestThenIdle].map((use) => untilServerCloses(port, use, BOUND_MS)));
+      const closed = await Promise.all(
+        [trickleBody, trickleBody, oneRequestThenIdle, oneRequestThenIdle].map((use) =>
+          untilServerCloses(port, use, BOUND_MS),
+        ),
+      );
       for (const c of closed.slice(0, 2)) assert.match(c.received, /^HTTP\/1\.1 408 /);
       for (const c of closed.slice(2)) assert.match(c.received, /^HTTP\/1\.1 200 [\s\S]*keep-alive: timeout=1\r/i);
     } finally {

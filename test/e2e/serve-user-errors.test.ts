@@ -23,19 +23,27 @@ let ws: Workspace;
 before(() => {
   ws = new Workspace('kbctx-serve-errors-');
   ws.write('docs/a.md', '# Hello\n\nhello world\n');
-  ws.write('plugins/needs-key.mjs', `import { configError } from ${KBCTX};
+  ws.write(
+    'plugins/needs-key.mjs',
+    `import { configError } from ${KBCTX};
 export default { name: 'needs-key', version: '1.0.0', kbctx: '^0.2', apply(kernel) {
   kernel.hooks.boot.tapPromise('needs-key', async () => { throw configError('[plugin.needs-key] api_key is missing: set it to your Acme key'); });
 } };
-`);
-  ws.write('plugins/crashes.mjs', `export default { name: 'crashes', version: '1.0.0', kbctx: '^0.2', apply(kernel) {
+`,
+  );
+  ws.write(
+    'plugins/crashes.mjs',
+    `export default { name: 'crashes', version: '1.0.0', kbctx: '^0.2', apply(kernel) {
   kernel.hooks.boot.tapPromise('crashes', async () => { throw new TypeError('x is not a function'); });
 } };
-`);
+`,
+  );
 });
 after(() => ws.cleanup());
 
-/** Runs the CLI with `config` as its config file in a fresh data folder; `synced`: whether an index exists afterwards. */
+/**
+ * Runs the CLI with `config` as its config file in a fresh data folder; `synced`: whether an index exists afterwards.
+ */
 async function run(name: string, config: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   ws.remove('data');
   ws.write(`${name}.toml`, config);
@@ -55,7 +63,13 @@ describe('kbctx serve: user errors in their own words', () => {
     const port = (busy.address() as AddressInfo).port;
     const r = await run('busy', BASE, ['serve', 'mcp', '--no-watch', '--bind', `127.0.0.1:${port}`]);
     assert.equal(r.code, 7, r.stderr);
-    assert.match(r.stderr, new RegExp(`^error: cannot listen on 127\\.0\\.0\\.1:${port}: the address is already in use \\(set \\[server\\]\\.bind or --bind`, 'm'));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^error: cannot listen on 127\\.0\\.0\\.1:${port}: the address is already in use \\(set \\[server\\]\\.bind or --bind`,
+        'm',
+      ),
+    );
     assert.doesNotMatch(r.stderr, /failed in hook|plugin '/);
   });
 
@@ -69,14 +83,25 @@ describe('kbctx serve: user errors in their own words', () => {
   it('a malformed [server].bind: exit 3 naming the key, before any sync', async () => {
     const r = await run('bad-key', `${BASE}\n[server]\nbind = "what"\n`, ['serve', 'mcp', '--no-watch']);
     assert.equal(r.code, 3, r.stderr);
-    assert.equal(r.stderr, "error: [server].bind: bind address must look like 127.0.0.1:7331 or [::1]:7331, got 'what'\n");
+    assert.equal(
+      r.stderr,
+      "error: [server].bind: bind address must look like 127.0.0.1:7331 or [::1]:7331, got 'what'\n",
+    );
     assert.equal(r.indexed, false);
   });
 
   it('a token variable that is not set: exit 3 naming it, before any sync', async () => {
-    const r = await run('no-token', `${BASE}\n[server]\nbind = "127.0.0.1:0"\nauth_token_env = "KBCTX_TEST_UNSET_TOKEN"\n`, ['serve', 'mcp', '--no-watch'], { KBCTX_TEST_UNSET_TOKEN: '' });
+    const r = await run(
+      'no-token',
+      `${BASE}\n[server]\nbind = "127.0.0.1:0"\nauth_token_env = "KBCTX_TEST_UNSET_TOKEN"\n`,
+      ['serve', 'mcp', '--no-watch'],
+      { KBCTX_TEST_UNSET_TOKEN: '' },
+    );
     assert.equal(r.code, 3, r.stderr);
-    assert.equal(r.stderr, 'error: [server].auth_token_env names KBCTX_TEST_UNSET_TOKEN, but that environment variable is not set or empty; export KBCTX_TEST_UNSET_TOKEN=<a long random token>\n');
+    assert.equal(
+      r.stderr,
+      'error: [server].auth_token_env names KBCTX_TEST_UNSET_TOKEN, but that environment variable is not set or empty; export KBCTX_TEST_UNSET_TOKEN=<a long random token>\n',
+    );
     assert.equal(r.indexed, false);
   });
 
@@ -92,7 +117,10 @@ describe("a plugin's errors through the CLI", () => {
   it("a third-party plugin's config error: its own message, the plugin in a trailing hint, exit 3", async () => {
     const r = await run('needs-key', `plugins = ["bundled", "./plugins/needs-key.mjs"]\n${BASE}`, ['search', 'hello']);
     assert.equal(r.code, 3, r.stderr);
-    assert.equal(r.stderr, "error: [plugin.needs-key] api_key is missing: set it to your Acme key (from plugin 'needs-key')\n");
+    assert.equal(
+      r.stderr,
+      "error: [plugin.needs-key] api_key is missing: set it to your Acme key (from plugin 'needs-key')\n",
+    );
   });
 
   it('an unexpected error keeps the prefix naming plugin and hook', async () => {

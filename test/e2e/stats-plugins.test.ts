@@ -20,5 +20,7 @@ it("marks the configured plugin's embedder's vectors current", async () => {
   assert.match(sync.stdout + sync.stderr, /embedded 1 chunk\(s\) with acme:mini/);
   const stats = await ws.kbctx(['stats', '--json']);
   assert.equal(stats.code, 0, stats.stderr);
-  assert.deepEqual((JSON.parse(stats.stdout) as { embeddings: unknown[] }).embeddings, [{ model: 'acme:mini', dims: 4, count: 1, current: true }]);
+  assert.deepEqual((JSON.parse(stats.stdout) as { embeddings: unknown[] }).embeddings, [
+    { model: 'acme:mini', dims: 4, count: 1, current: true },
+  ]);
 });

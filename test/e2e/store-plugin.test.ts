@@ -13,22 +13,33 @@ after(() => ws.cleanup());
 
 describe('a third-party store plugin through the CLI', () => {
   it('[db] engine = "wrapped": sync, search and init go through it', async () => {
-    ws.config(`plugins = ["bundled", "${REPO_ROOT}test/fixtures/plugins/wrapped-store.ts"]\n[db]\nengine = "wrapped"\npath = "data/kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n`);
+    ws.config(
+      `plugins = ["bundled", "${REPO_ROOT}test/fixtures/plugins/wrapped-store.ts"]\n[db]\nengine = "wrapped"\npath = "data/kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n`,
+    );
     const sync = await ws.kbctx(['sync', 'all']);
     assert.equal(sync.code, 0, sync.stderr);
     const found = await ws.kbctx(['search', 'harbour ferry', '--json']);
     assert.equal(found.code, 0, found.stderr);
-    assert.deepEqual((JSON.parse(found.stdout) as { results: { title: string }[] }).results.map((r) => r.title), ['Ferry timetable']);
+    assert.deepEqual(
+      (JSON.parse(found.stdout) as { results: { title: string }[] }).results.map((r) => r.title),
+      ['Ferry timetable'],
+    );
     const init = await ws.kbctx(['init', '--json']);
     assert.equal(init.code, 0, init.stderr);
     const report = JSON.parse(init.stdout) as { db_path: string; engine: string; documents: number };
-    assert.deepEqual([report.db_path, report.engine, report.documents], [`wrapped:${ws.path('data/kb.sqlite')}`, 'wrapped sqlite', 1]);
+    assert.deepEqual(
+      [report.db_path, report.engine, report.documents],
+      [`wrapped:${ws.path('data/kb.sqlite')}`, 'wrapped sqlite', 1],
+    );
   });
 
   it('"!store-postgres" with [db] url: exit 3 naming the engine, the plugin and the loaded store plugins', async () => {
     ws.config('plugins = ["bundled", "!store-postgres"]\n[db]\nurl = "postgres://kbctx@127.0.0.1:1/kb"\n');
     const stats = await ws.kbctx(['stats']);
     assert.equal(stats.code, 3);
-    assert.equal(stats.stderr, 'error: db.engine = "postgres": the store plugin store-postgres provides it and is not loaded (check plugins in the config); loaded store plugins: store-sqlite (sqlite), store-lancedb (lancedb)\n');
+    assert.equal(
+      stats.stderr,
+      'error: db.engine = "postgres": the store plugin store-postgres provides it and is not loaded (check plugins in the config); loaded store plugins: store-sqlite (sqlite), store-lancedb (lancedb)\n',
+    );
   });
 });

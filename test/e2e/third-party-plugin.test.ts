@@ -43,7 +43,10 @@ describe('a third-party TypeScript plugin through the CLI', () => {
     const found = await cli(['search', 'log in', '--json']);
     assert.equal(found.code, 0, found.stderr);
     const results = (JSON.parse(found.stdout) as { results: { id: string; title: string; source: string }[] }).results;
-    assert.deepEqual(results.map((r) => r.title), ['Urgent: deploy stuck', 'Login broken']);
+    assert.deepEqual(
+      results.map((r) => r.title),
+      ['Urgent: deploy stuck', 'Login broken'],
+    );
     const doc = await cli(['get', results[1]!.id, '--json']);
     assert.match(doc.stdout, /password: \[redacted\]/);
     assert.doesNotMatch(doc.stdout, /hunter2/);
@@ -57,9 +60,19 @@ describe('a third-party TypeScript plugin through the CLI', () => {
 
   it('kbctx plugins lists it with its origin, hooks and what it provides', async () => {
     const listed = await cli(['plugins', '--json']);
-    const acme = (JSON.parse(listed.stdout) as { plugins: { name: string; origin: string; hooks: string[]; provides: string[] }[] }).plugins.find((p) => p.name === 'acme');
+    const acme = (
+      JSON.parse(listed.stdout) as { plugins: { name: string; origin: string; hooks: string[]; provides: string[] }[] }
+    ).plugins.find((p) => p.name === 'acme');
     assert.equal(acme?.origin, 'path');
-    assert.deepEqual([...acme!.hooks].sort(), ['agents', 'commands', 'createConnector.for("tickets")', 'createTransport.for("acme")', 'document', 'rank', 'tools']);
+    assert.deepEqual([...acme!.hooks].sort(), [
+      'agents',
+      'commands',
+      'createConnector.for("tickets")',
+      'createTransport.for("acme")',
+      'document',
+      'rank',
+      'tools',
+    ]);
     assert.ok(acme!.provides.includes('tool:acme_open_tickets'));
   });
 
@@ -84,7 +97,12 @@ describe('a third-party TypeScript plugin over REST and MCP', () => {
   after(() => server.stop());
 
   it('REST: the tool, the agent, and search with the rank boost', async () => {
-    const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const tool = await post('/tools/acme_open_tickets', { word: 'log' });
     assert.equal(tool.status, 200);
     assert.deepEqual(await tool.json(), { result: { word: 'log', tickets: 2 } });
@@ -93,7 +111,9 @@ describe('a third-party TypeScript plugin over REST and MCP', () => {
     const prompt = await post('/agents/acme-triage/prompt', { ticket: 'T-1' });
     assert.equal(prompt.status, 200);
     assert.match(JSON.stringify(await prompt.json()), /Start with ticket T-1/);
-    const search = (await (await post('/tools/search', { query: 'log in' })).json()) as { results: { title: string }[] };
+    const search = (await (await post('/tools/search', { query: 'log in' })).json()) as {
+      results: { title: string }[];
+    };
     assert.equal(search.results[0]?.title, 'Urgent: deploy stuck');
   });
 
@@ -115,7 +135,11 @@ describe('a third-party TypeScript plugin over REST and MCP', () => {
 
 describe('a third-party transport', () => {
   it('kbctx serve acme starts it and it answers with the index', async () => {
-    const child = spawn(process.execPath, [KBCTX_BIN, '-c', 'kbctx.toml', 'serve', 'acme', '--bind', '127.0.0.1:0'], { cwd: ws.dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KBCTX_CONFIG: '' } });
+    const child = spawn(process.execPath, [KBCTX_BIN, '-c', 'kbctx.toml', 'serve', 'acme', '--bind', '127.0.0.1:0'], {
+      cwd: ws.dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, KBCTX_CONFIG: '' },
+    });
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
       const url = await new Promise<string>((resolve, reject) => {

@@ -15,7 +15,9 @@ interface SearchJson {
 describe('kbctx with the transformers embedder (tiny ONNX model)', () => {
   const ws = new Workspace('kbctx-transformers-');
   const config = (modelPath: string): void =>
-    ws.config(`[embedding]\nprovider = "transformers"\nmodel_path = "${modelPath}"\nbatch_size = 2\n[connectors.filesystem.docs]\nroot = "docs"\n`);
+    ws.config(
+      `[embedding]\nprovider = "transformers"\nmodel_path = "${modelPath}"\nbatch_size = 2\n[connectors.filesystem.docs]\nroot = "docs"\n`,
+    );
   const search = async (query: string, mode: string): Promise<string[]> => {
     const r = await ws.kbctx(['--json', 'search', query, '--mode', mode]);
     assert.equal(r.code, 0, r.stderr);
@@ -72,7 +74,10 @@ describe('kbctx with the transformers embedder (tiny ONNX model)', () => {
     assert.equal(embed.code, 3, embed.stderr);
     assert.match(embed.stderr, /models\/half is incomplete: missing tokenizer\.json, onnx\/model\.onnx/);
     const doctor = await ws.kbctx(['doctor']);
-    assert.match(doctor.stdout, /FAIL {2}embeddings .*\[embedding\] model_path .*models\/half is incomplete: missing tokenizer\.json, onnx\/model\.onnx/);
+    assert.match(
+      doctor.stdout,
+      /FAIL {2}embeddings .*\[embedding\] model_path .*models\/half is incomplete: missing tokenizer\.json, onnx\/model\.onnx/,
+    );
     config('models/none');
     const missing = await ws.kbctx(['search', 'car', '--mode', 'semantic']);
     assert.equal(missing.code, 3);

@@ -1,6 +1,6 @@
-// `npm run eval`: retrieval quality on BEIR SciFact (train split), through the real ingest path.
-// Prints nDCG@10 and Recall@100 per keyword engine, on SQLite, on PostgreSQL (a real server started in
-// a temp dir, the same corpus synced into it) and on LanceDB (store-lancedb's own postings); exits 1 when keyword nDCG@10 falls below EVAL_MIN_NDCG.
+// `npm run eval`: retrieval quality on BEIR SciFact (train split), through the real ingest path. Prints nDCG@10 and
+// Recall@100 per keyword engine, on SQLite, on PostgreSQL (a real server started in a temp dir, the same corpus synced
+// into it) and on LanceDB (store-lancedb's own postings); exits 1 when keyword nDCG@10 falls below EVAL_MIN_NDCG.
 import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,12 +25,26 @@ try {
   const pgUrl = await pg.createDatabase();
   // `url` 'lancedb': the LanceDB store (a table folder), else PostgreSQL at that url, or SQLite without one.
   const configFor = (engine: string, url?: string): Config => {
-    const db = url === 'lancedb' ? 'path = "index.lance"\nengine = "lancedb"\n' : `path = "${url ? 'mirror/index.sqlite' : 'index.sqlite'}"\n${url ? `url = "${url}"\n` : ''}`;
-    return parseConfig(`[db]\n${db}keyword_engine = "${engine}"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs = ["*.md"]\n`, { file: 'eval.toml', cwd: dir, env: {} });
+    const db =
+      url === 'lancedb'
+        ? 'path = "index.lance"\nengine = "lancedb"\n'
+        : `path = "${url ? 'mirror/index.sqlite' : 'index.sqlite'}"\n${url ? `url = "${url}"\n` : ''}`;
+    return parseConfig(
+      `[db]\n${db}keyword_engine = "${engine}"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs = ["*.md"]\n`,
+      { file: 'eval.toml', cwd: dir, env: {} },
+    );
   };
-  for (const [store, config] of [['SQLite', configFor('postings')], ['PostgreSQL', configFor('postings', pgUrl)], ['LanceDB', configFor('postings', 'lancedb')]] as const) {
+  for (const [store, config] of [
+    ['SQLite', configFor('postings')],
+    ['PostgreSQL', configFor('postings', pgUrl)],
+    ['LanceDB', configFor('postings', 'lancedb')],
+  ] as const) {
     const kbctx = openKbctx(config);
-    const [report] = await syncConnectors(kbctx.index.syncDeps(), await Promise.all(selectConnectors(config, 'all').map((r) => kbctx.index.createConnector(r))), { full: false });
+    const [report] = await syncConnectors(
+      kbctx.index.syncDeps(),
+      await Promise.all(selectConnectors(config, 'all').map((r) => kbctx.index.createConnector(r))),
+      { full: false },
+    );
     console.log(`indexed ${docs} documents (${report?.chunksWritten} chunks) into ${store} through filesystem sync`);
     await kbctx.close();
   }
@@ -39,7 +53,12 @@ try {
   const qrels = loadQrels();
   const rows: string[] = [];
   // Both keyword engines over the same index: the postings engine must rank exactly as FTS5 does.
-  const runs = [['postings', undefined], ['fts5', undefined], ['postings', pgUrl], ['postings', 'lancedb']] as const;
+  const runs = [
+    ['postings', undefined],
+    ['fts5', undefined],
+    ['postings', pgUrl],
+    ['postings', 'lancedb'],
+  ] as const;
   for (const [engine, url] of runs) {
     const engineConfig = configFor(engine, url);
     const reader = openKbctx(engineConfig);
@@ -57,7 +76,9 @@ try {
       n++;
     }
     await reader.close();
-    rows.push(`keyword (${url === 'lancedb' ? 'LanceDB   ' : url ? 'PostgreSQL' : 'SQLite    '}, ${url === 'lancedb' ? 'BM25    ' : engine.padEnd(8)})  nDCG@10 ${(ndcg / n).toFixed(4)}  Recall@100 ${(recall / n).toFixed(4)}  (${n} queries)`);
+    rows.push(
+      `keyword (${url === 'lancedb' ? 'LanceDB   ' : url ? 'PostgreSQL' : 'SQLite    '}, ${url === 'lancedb' ? 'BM25    ' : engine.padEnd(8)})  nDCG@10 ${(ndcg / n).toFixed(4)}  Recall@100 ${(recall / n).toFixed(4)}  (${n} queries)`,
+    );
     if (ndcg / n < MIN_NDCG) process.exitCode = 1;
   }
   console.log(`SciFact train split\n${rows.join('\n')}`);

@@ -4,7 +4,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const SCIFACT_DIR = process.env['KBCTX_SCIFACT_DIR'] ?? fileURLToPath(new URL('../../../shared/data/scifact/', import.meta.url));
+export const SCIFACT_DIR =
+  process.env['KBCTX_SCIFACT_DIR'] ?? fileURLToPath(new URL('../../../shared/data/scifact/', import.meta.url));
 
 export interface Query {
   id: string;
@@ -27,7 +28,10 @@ export function writeCorpus(dir: string): number {
 }
 
 export function loadQueries(): Query[] {
-  return readJsonl<{ _id: string; text: string }>(path.join(SCIFACT_DIR, 'train-queries.jsonl')).map((q) => ({ id: q._id, text: q.text }));
+  return readJsonl<{ _id: string; text: string }>(path.join(SCIFACT_DIR, 'train-queries.jsonl')).map((q) => ({
+    id: q._id,
+    text: q.text,
+  }));
 }
 
 /** query id → (corpus id → relevance). */

@@ -44,10 +44,16 @@ export async function evaluateSemantic(
   const started = performance.now();
   const report = await embedPending({ store: kbctx.store, embedder });
   if (report.failure) throw new Error(`embedding failed: ${report.failure.message}`);
-  log(`embedded ${report.embedded} chunk(s) with ${report.model} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `embedded ${report.embedded} chunk(s) with ${report.model} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   const out: ModeScore[] = [];
   for (const run of runs) {
-    const retrieval = { ...kbctx.config.retrieval, fusion: run.fusion ?? kbctx.config.retrieval.fusion, hybridAlpha: run.alpha ?? kbctx.config.retrieval.hybridAlpha };
+    const retrieval = {
+      ...kbctx.config.retrieval,
+      fusion: run.fusion ?? kbctx.config.retrieval.fusion,
+      hybridAlpha: run.alpha ?? kbctx.config.retrieval.hybridAlpha,
+    };
     const deps = { ...kbctx.index.searchDeps(), retrieval };
     let ndcg = 0;
     let recall = 0;
@@ -56,19 +62,31 @@ export async function evaluateSemantic(
     for (const q of queries) {
       const rel = qrels.get(q.id);
       if (!rel) continue;
-      const { results } = await search(deps, parseSearchParams({ query: q.text, mode: run.mode, limit: 100 }, retrieval));
+      const { results } = await search(
+        deps,
+        parseSearchParams({ query: q.text, mode: run.mode, limit: 100 }, retrieval),
+      );
       const ranked = results.map((r) => corpusId(r.sourceId));
       ndcg += ndcgAt(10, ranked, rel);
       recall += recallAt(100, ranked, rel);
       n++;
     }
-    out.push({ label: run.label, ndcg10: ndcg / n, recall100: recall / n, queries: n, ms: (performance.now() - t0) / n });
+    out.push({
+      label: run.label,
+      ndcg10: ndcg / n,
+      recall100: recall / n,
+      queries: n,
+      ms: (performance.now() - t0) / n,
+    });
   }
   return out;
 }
 
 export function formatScores(scores: readonly ModeScore[]): string {
   return scores
-    .map((s) => `${s.label.padEnd(11)} nDCG@10 ${s.ndcg10.toFixed(4)}  Recall@100 ${s.recall100.toFixed(4)}  (${s.queries} queries, ${s.ms.toFixed(1)} ms/query)`)
+    .map(
+      (s) =>
+        `${s.label.padEnd(11)} nDCG@10 ${s.ndcg10.toFixed(4)}  Recall@100 ${s.recall100.toFixed(4)}  (${s.queries} queries, ${s.ms.toFixed(1)} ms/query)`,
+    )
     .join('\n');
 }

@@ -45,7 +45,10 @@ before(async () => {
   ws.write('ext/edge.mjs', EDGE);
   ws.write('ext/broken.mjs', 'throw new Error("cannot start");\n');
   ws.write('ext/no-default.mjs', 'export const x = 1;\n');
-  ws.write('ext/takes-search.mjs', "export default (kbctx) => { kbctx.registerTool({ name: 'other', execute: () => 1 }); kbctx.registerTool({ name: 'search', execute: () => 1 }); };\n");
+  ws.write(
+    'ext/takes-search.mjs',
+    "export default (kbctx) => { kbctx.registerTool({ name: 'other', execute: () => 1 }); kbctx.registerTool({ name: 'search', execute: () => 1 }); };\n",
+  );
   kbctx = await openKbctx({ cwd: ws.dir, onWarning: (m) => warnings.push(m) });
   handler = createHttpHandler(kbctx, { log: () => undefined });
   server = createServer(handler);
@@ -61,17 +64,28 @@ after(async () => {
 });
 
 const post = async (path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
-const errorOf = (r: { body: Record<string, unknown> }): { code: string; message: string } => r.body['error'] as { code: string; message: string };
+const errorOf = (r: { body: Record<string, unknown> }): { code: string; message: string } =>
+  r.body['error'] as { code: string; message: string };
 
 describe('loading', () => {
   it('reports each module that fails with its path and error; the others load', () => {
     assert.equal(warnings.length, 3);
     assert.match(warnings[0]!, /^extension:\.\/ext\/broken\.mjs not loaded: .*ext\/broken\.mjs: cannot start$/);
-    assert.match(warnings[1]!, /^extension:\.\/ext\/no-default\.mjs not loaded: .*no-default\.mjs: the default export must be a function/);
-    assert.match(warnings[2]!, /^extension:\.\/ext\/takes-search\.mjs not loaded: .*: registerTool\("search"\): `search` is a built-in tool$/);
+    assert.match(
+      warnings[1]!,
+      /^extension:\.\/ext\/no-default\.mjs not loaded: .*no-default\.mjs: the default export must be a function/,
+    );
+    assert.match(
+      warnings[2]!,
+      /^extension:\.\/ext\/takes-search\.mjs not loaded: .*: registerTool\("search"\): `search` is a built-in tool$/,
+    );
   });
 
   it('the CLI syncs an extension connector type like any other, warning about the broken modules', async () => {
@@ -92,7 +106,10 @@ describe('loading', () => {
   it('a configured connector type that no loaded module registers fails its sync with a config error', async () => {
     const r = await ws.kbctx(['sync', 'nobody:x']);
     assert.equal(r.code, 3);
-    assert.match(r.stderr, /nobody:x: failed: nobody:x: no loaded plugin or extension provides the connector type 'nobody' \(check plugins and \[extensions\] modules\)/);
+    assert.match(
+      r.stderr,
+      /nobody:x: failed: nobody:x: no loaded plugin or extension provides the connector type 'nobody' \(check plugins and \[extensions\] modules\)/,
+    );
   });
 });
 
@@ -105,7 +122,11 @@ describe('extensions over REST', () => {
         name: 'ticket_url',
         description: 'The web address of a ticket.',
         builtin: false,
-        parameters: { type: 'object', properties: { id: { type: 'string', description: 'Ticket id, e.g. T-1' } }, required: ['id'] },
+        parameters: {
+          type: 'object',
+          properties: { id: { type: 'string', description: 'Ticket id, e.g. T-1' } },
+          required: ['id'],
+        },
       },
     );
     const { agents } = (await (await fetch(`${url}/agents/list`)).json()) as { agents: Record<string, unknown>[] };
@@ -115,7 +136,10 @@ describe('extensions over REST', () => {
   });
 
   it('runs the tool, with the error table: 400 invalid parameters, 404 from the tool, 408 time-out, 500 crash', async () => {
-    assert.deepEqual(await post('/tools/ticket_url', { id: 'T-2' }), { status: 200, body: { result: { url: 'https://tickets.example/T-2' } } });
+    assert.deepEqual(await post('/tools/ticket_url', { id: 'T-2' }), {
+      status: 200,
+      body: { result: { url: 'https://tickets.example/T-2' } },
+    });
     const missing = await post('/tools/ticket_url', {});
     assert.deepEqual([missing.status, errorOf(missing).message], [400, "missing required parameter 'id'"]);
     const wrongType = await post('/tools/typed', { n: 1.5 });
@@ -125,10 +149,16 @@ describe('extensions over REST', () => {
     assert.deepEqual([unknown.status, errorOf(unknown)], [404, { code: 'not_found', message: 'no ticket nope' }]);
     for (const name of ['slow', 'stubborn']) {
       const r = await post(`/tools/${name}`, {});
-      assert.deepEqual([r.status, errorOf(r)], [408, { code: 'timeout', message: `tool:${name} timed out after 0.3 s` }]);
+      assert.deepEqual(
+        [r.status, errorOf(r)],
+        [408, { code: 'timeout', message: `tool:${name} timed out after 0.3 s` }],
+      );
     }
     const crash = await post('/tools/crash', {});
-    assert.deepEqual([crash.status, errorOf(crash)], [500, { code: 'script_error', message: 'tool:crash failed: kaboom' }]);
+    assert.deepEqual(
+      [crash.status, errorOf(crash)],
+      [500, { code: 'script_error', message: 'tool:crash failed: kaboom' }],
+    );
   });
 
   it('searches the connector documents and resolves the agent from them', async () => {
@@ -176,6 +206,9 @@ describe('extensions over MCP', () => {
     const texts = prompt.messages.map((m) => (m.content as { text: string }).text);
     assert.match(texts[0]!, /Related tickets: Signing key rotation/);
     assert.equal(texts.at(-1), 'What is the state of signing keys?');
-    await assert.rejects(client.getPrompt({ name: 'ticket_brief', arguments: {} }), /missing required argument 'topic'/);
+    await assert.rejects(
+      client.getPrompt({ name: 'ticket_brief', arguments: {} }),
+      /missing required argument 'topic'/,
+    );
   });
 });

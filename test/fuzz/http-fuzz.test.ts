@@ -11,11 +11,19 @@ let s: TestServer;
 before(async () => (s = await startTestServer(FUZZ_SCRIPTS, { files: FUZZ_FILES, extraTools: true })));
 after(async () => s.close());
 
-it(`answers ${RUNS} generated hostile requests without a 5xx and stays healthy (seed 42)`, { timeout: 300_000 }, async () => {
+it(`answers ${RUNS} generated hostile requests without a 5xx and stays healthy (seed 42)`, {
+  timeout: 300_000,
+}, async () => {
   const report = await fuzzServer(s.port, { runs: RUNS, seed: 42 });
   const detail = `histogram ${histogramText(report.histogram)}\n${JSON.stringify(report.failures.slice(0, 3), null, 1)}`;
   assert.equal(report.requests, RUNS);
   assert.deepEqual(report.failures, [], detail);
   assert.deepEqual(report.afterwards, []);
-  assert.ok(!s.log.some((l) => /internal error/.test(l)), s.log.filter((l) => /internal error/.test(l)).slice(0, 3).join('\n'));
+  assert.ok(
+    !s.log.some((l) => /internal error/.test(l)),
+    s.log
+      .filter((l) => /internal error/.test(l))
+      .slice(0, 3)
+      .join('\n'),
+  );
 });

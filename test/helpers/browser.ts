@@ -14,13 +14,23 @@ export interface TestBrowser {
 
 export async function launchBrowser(): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`the web page tests need Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (Debian/Ubuntu), or set KBCTX_CHROMIUM to a Chromium binary`);
+    throw new Error(
+      `the web page tests need Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (Debian/Ubuntu), or set KBCTX_CHROMIUM to a Chromium binary`,
+    );
   }
   const profile = mkdtempSync(path.join(tmpdir(), 'kbctx-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 800 },
   });
   return {

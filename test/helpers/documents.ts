@@ -11,7 +11,8 @@ const rels = (items: [string, string][]): string =>
   `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${items
     .map(([id, target]) => `<Relationship Id="${id}" Type="x" Target="${target}"/>`)
     .join('')}</Relationships>`;
-const zip = (files: Record<string, string>): Uint8Array => zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)])));
+const zip = (files: Record<string, string>): Uint8Array =>
+  zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)])));
 
 export function makeDocx(): Uint8Array {
   const p = (text: string, style?: string, list = false): string =>
@@ -22,11 +23,15 @@ export function makeDocx(): Uint8Array {
     `<w:p><w:r><w:t>Left</w:t></w:r><w:r><w:tab/><w:t>Right</w:t></w:r><w:r><w:delText>deleted words</w:delText></w:r></w:p>`,
     p('first point', undefined, true),
   ].join('');
-  return zip({ 'word/document.xml': `<?xml version="1.0"?><w:document ${W}><w:body>${body}</w:body></w:document>`, 'docProps/core.xml': core('Q3 Report') });
+  return zip({
+    'word/document.xml': `<?xml version="1.0"?><w:document ${W}><w:body>${body}</w:body></w:document>`,
+    'docProps/core.xml': core('Q3 Report'),
+  });
 }
 
 export function makePptx(): Uint8Array {
-  const A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
+  const A =
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
   const slide = (title: string, lines: string[]): string =>
     `<?xml version="1.0"?><p:sld ${A}><p:cSld><p:spTree>` +
     `<p:sp><p:nvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:txBody><a:p><a:r><a:t>${title}</a:t></a:r></a:p></p:txBody></p:sp>` +
@@ -35,7 +40,10 @@ export function makePptx(): Uint8Array {
   return zip({
     // Presentation order is slide2 then slide1: file names must not decide the order.
     'ppt/presentation.xml': `<?xml version="1.0"?><p:presentation ${A} ${REL}><p:sldIdLst><p:sldId id="256" r:id="rId2"/><p:sldId id="257" r:id="rId1"/></p:sldIdLst></p:presentation>`,
-    'ppt/_rels/presentation.xml.rels': rels([['rId1', 'slides/slide1.xml'], ['rId2', 'slides/slide2.xml']]),
+    'ppt/_rels/presentation.xml.rels': rels([
+      ['rId1', 'slides/slide1.xml'],
+      ['rId2', 'slides/slide2.xml'],
+    ]),
     'ppt/slides/slide1.xml': slide('Second Slide', ['closing thoughts']),
     'ppt/slides/slide2.xml': slide('Opening Slide', ['agenda item one', 'agenda item two']),
   });
@@ -45,7 +53,10 @@ export function makeXlsx(): Uint8Array {
   const S = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
   return zip({
     'xl/workbook.xml': `<?xml version="1.0"?><workbook ${S} ${REL}><sheets><sheet name="Budget" sheetId="1" r:id="rId1"/><sheet name="Notes" sheetId="2" r:id="rId2"/></sheets></workbook>`,
-    'xl/_rels/workbook.xml.rels': rels([['rId1', 'worksheets/sheet1.xml'], ['rId2', '/xl/worksheets/sheet2.xml']]),
+    'xl/_rels/workbook.xml.rels': rels([
+      ['rId1', 'worksheets/sheet1.xml'],
+      ['rId2', '/xl/worksheets/sheet2.xml'],
+    ]),
     'xl/sharedStrings.xml': `<?xml version="1.0"?><sst ${S}><si><t>Item</t></si><si><t>Amount</t></si><si><r><t>Coff</t></r><r><t>ee</t></r></si></sst>`,
     'xl/worksheets/sheet1.xml':
       `<?xml version="1.0"?><worksheet ${S}><sheetData>` +

@@ -4,7 +4,12 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** A new repository with one branch `main` and a committer identity. */
@@ -28,7 +33,10 @@ export function commit(repo: string, files: Record<string, string | null>, messa
     }
   }
   git(repo, ['add', '--all']);
-  git(repo, ['commit', '--quiet', '--allow-empty', '-m', message], { GIT_AUTHOR_DATE: isoDate, GIT_COMMITTER_DATE: isoDate });
+  git(repo, ['commit', '--quiet', '--allow-empty', '-m', message], {
+    GIT_AUTHOR_DATE: isoDate,
+    GIT_COMMITTER_DATE: isoDate,
+  });
   return git(repo, ['rev-parse', 'HEAD']).trim();
 }
 

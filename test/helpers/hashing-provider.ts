@@ -29,7 +29,9 @@ export async function startHashingProvider(dims: number, options: { delayMs?: nu
     });
     const answer = (input: string[]): void => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: Array.from(hashVector(t, dims)) })) }));
+      res.end(
+        JSON.stringify({ data: input.map((t, index) => ({ index, embedding: Array.from(hashVector(t, dims)) })) }),
+      );
     };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

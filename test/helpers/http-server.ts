@@ -8,7 +8,9 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
-export async function startUpstream(extra?: (req: IncomingMessage, res: ServerResponse, body: string) => boolean): Promise<Upstream> {
+export async function startUpstream(
+  extra?: (req: IncomingMessage, res: ServerResponse, body: string) => boolean,
+): Promise<Upstream> {
   const hung = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -16,8 +18,15 @@ export async function startUpstream(extra?: (req: IncomingMessage, res: ServerRe
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://x');
       if (extra?.(req, res, body)) return;
-      if (url.pathname === '/json') return send(res, 200, { a: 1, n: null, list: [1, null, 3], f: 2.5 }, { 'X-Custom': 'Yes' });
-      if (url.pathname === '/echo') return send(res, 200, { method: req.method, query: Object.fromEntries(url.searchParams), headers: req.headers, body });
+      if (url.pathname === '/json')
+        return send(res, 200, { a: 1, n: null, list: [1, null, 3], f: 2.5 }, { 'X-Custom': 'Yes' });
+      if (url.pathname === '/echo')
+        return send(res, 200, {
+          method: req.method,
+          query: Object.fromEntries(url.searchParams),
+          headers: req.headers,
+          body,
+        });
       if (url.pathname === '/missing') return send(res, 404, 'no such thing');
       if (url.pathname === '/hang') return void hung.add(res);
       const hop = /^\/redirect\/(\d+)$/.exec(url.pathname);
@@ -45,5 +54,7 @@ export async function startUpstream(extra?: (req: IncomingMessage, res: ServerRe
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers }).end(text);
+  res
+    .writeHead(status, { 'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers })
+    .end(text);
 }

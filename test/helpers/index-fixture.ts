@@ -28,7 +28,9 @@ export class IndexFixture {
 
   async sync(target = 'all', full = false): Promise<SyncReport[]> {
     const kbctx = this.kbctx;
-    const connectors = await Promise.all(selectConnectors(kbctx.config, target).map((r) => kbctx.index.createConnector(r)));
+    const connectors = await Promise.all(
+      selectConnectors(kbctx.config, target).map((r) => kbctx.index.createConnector(r)),
+    );
     return syncConnectors(kbctx.index.syncDeps(), connectors, { full });
   }
 

@@ -15,8 +15,17 @@ export interface KbctxServer {
 }
 
 /** `ready`: the stdout line that means it serves; its first group is the base URL (default: the MCP endpoint line). */
-export function spawnServer(ws: Workspace, args: string[], env: NodeJS.ProcessEnv = {}, ready = /MCP endpoint: (http:\/\/[^\s]+)\/mcp/): Promise<KbctxServer> {
-  const child = spawn(process.execPath, [KBCTX_BIN, ...args], { cwd: ws.dir, env: { ...process.env, KBCTX_CONFIG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnServer(
+  ws: Workspace,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  ready = /MCP endpoint: (http:\/\/[^\s]+)\/mcp/,
+): Promise<KbctxServer> {
+  const child = spawn(process.execPath, [KBCTX_BIN, ...args], {
+    cwd: ws.dir,
+    env: { ...process.env, KBCTX_CONFIG: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let stdout = '';
   let stderr = '';

@@ -28,7 +28,9 @@ export function spawnLiveServer(ws: Workspace, args: string[] = [], env: NodeJS.
     env: { ...process.env, KBCTX_CONFIG: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  const exit = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
+  );
   let stdout = '';
   let stderr = '';
   const waiters = new Set<() => void>();
@@ -73,7 +75,11 @@ export function spawnLiveServer(ws: Workspace, args: string[] = [], env: NodeJS.
         log: () => stderr,
         waitForLog,
         async search(query, limit = 20) {
-          const res = await fetch(`${url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, limit }) });
+          const res = await fetch(`${url}/tools/search`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query, limit }),
+          });
           if (res.status !== 200) throw new Error(`search ${res.status}: ${await res.text()}`);
           return ((await res.json()) as { results: SearchHit[] }).results;
         },
@@ -87,14 +93,35 @@ export function spawnLiveServer(ws: Workspace, args: string[] = [], env: NodeJS.
   });
 }
 
-/** POST /tools/search, whatever the status: 200 with results, else the error (503 `unavailable` while PostgreSQL is down). */
-export async function searchRaw(server: LiveServer, query: string): Promise<{ status: number; body: { results?: { source_id: string }[]; error?: { code: string } } }> {
-  const res = await fetch(`${server.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
-  return { status: res.status, body: (await res.json()) as { results?: { source_id: string }[]; error?: { code: string } } };
+/**
+ * POST /tools/search, whatever the status: 200 with results, else the error (503 `unavailable` while PostgreSQL is
+ * down).
+ */
+export async function searchRaw(
+  server: LiveServer,
+  query: string,
+): Promise<{ status: number; body: { results?: { source_id: string }[]; error?: { code: string } } }> {
+  const res = await fetch(`${server.url}/tools/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { results?: { source_id: string }[]; error?: { code: string } },
+  };
 }
 
-/** Re-evaluates `probe` (every `everyMs`) until it returns a value other than undefined; a condition to await, not a timing check. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+/**
+ * Re-evaluates `probe` (every `everyMs`) until it returns a value other than undefined; a condition to await, not a
+ * timing check.
+ */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

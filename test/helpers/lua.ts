@@ -13,9 +13,19 @@ export class LuaFixture {
   readonly runtime: ScriptRuntime;
   readonly logs: string[] = [];
 
-  constructor(options: { maxWorkers?: number; memoryMaxBytes?: number; env?: Record<string, string>; maxJobsPerWorker?: number } = {}) {
+  constructor(
+    options: {
+      maxWorkers?: number;
+      memoryMaxBytes?: number;
+      env?: Record<string, string>;
+      maxJobsPerWorker?: number;
+    } = {},
+  ) {
     this.dir = mkdtempSync(path.join(tmpdir(), 'kbctx-lua-'));
-    this.runtime = new ScriptRuntime({ ...options, log: (label, level, message) => this.logs.push(`${label} [${level}] ${message}`) });
+    this.runtime = new ScriptRuntime({
+      ...options,
+      log: (label, level, message) => this.logs.push(`${label} [${level}] ${message}`),
+    });
   }
 
   write(relative: string, source: string): string {
@@ -25,7 +35,12 @@ export class LuaFixture {
     return file;
   }
 
-  run(kind: JobKind, scriptPath: string, input: unknown = {}, options: { timeoutSecs?: number; context?: ContextHandler; config?: Record<string, unknown> } = {}): Promise<unknown> {
+  run(
+    kind: JobKind,
+    scriptPath: string,
+    input: unknown = {},
+    options: { timeoutSecs?: number; context?: ContextHandler; config?: Record<string, unknown> } = {},
+  ): Promise<unknown> {
     return this.runtime.run(
       { kind, label: `tool:${path.basename(scriptPath, '.lua')}`, scriptPath, config: options.config ?? {}, input },
       { timeoutSecs: options.timeoutSecs ?? 10, context: options.context },
@@ -33,8 +48,20 @@ export class LuaFixture {
   }
 
   /** Writes a tool whose execute body is `body` and returns what it returned. */
-  async exec(body: string, options: { params?: unknown; timeoutSecs?: number; context?: ContextHandler; config?: Record<string, unknown>; file?: string } = {}): Promise<unknown> {
-    const file = this.write(options.file ?? 'tool.lua', `tool = { parameters = {} }\nfunction tool.execute(params, context)\n${body}\nend\n`);
+  async exec(
+    body: string,
+    options: {
+      params?: unknown;
+      timeoutSecs?: number;
+      context?: ContextHandler;
+      config?: Record<string, unknown>;
+      file?: string;
+    } = {},
+  ): Promise<unknown> {
+    const file = this.write(
+      options.file ?? 'tool.lua',
+      `tool = { parameters = {} }\nfunction tool.execute(params, context)\n${body}\nend\n`,
+    );
     const out = (await this.run('tool.execute', file, options.params ?? {}, options)) as { result?: unknown };
     return out.result ?? null;
   }

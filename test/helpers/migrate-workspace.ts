@@ -27,7 +27,11 @@ export class MigrateWorkspace {
   /** Keyword, semantic and hybrid answers (`--json`), with extra global arguments and environment. */
   async searches(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<unknown[]> {
     const out: unknown[] = [];
-    for (const [query, mode] of [['zebra river', 'keyword'], ['mountain road', 'semantic'], ['river delta', 'hybrid']] as const) {
+    for (const [query, mode] of [
+      ['zebra river', 'keyword'],
+      ['mountain road', 'semantic'],
+      ['river delta', 'hybrid'],
+    ] as const) {
       const r = await this.ws.kbctx([...args, 'search', query, '--mode', mode, '--json'], { env });
       assert.equal(r.code, 0, r.stderr);
       const body = JSON.parse(r.stdout) as { results: unknown[] };

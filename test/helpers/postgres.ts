@@ -27,10 +27,14 @@ export interface TestPostgres {
 
 function binDir(): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'postgres'))) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'postgres')))
+    : [];
   versions.sort((a, b) => Number(b) - Number(a));
   if (versions.length === 0) {
-    throw new Error('the PostgreSQL tests need a PostgreSQL server: install it with `apt-get install -y postgresql` (Debian/Ubuntu)');
+    throw new Error(
+      'the PostgreSQL tests need a PostgreSQL server: install it with `apt-get install -y postgresql` (Debian/Ubuntu)',
+    );
   }
   return path.join(root, versions[0]!, 'bin');
 }
@@ -86,7 +90,8 @@ function sweepOrphans(): void {
     if (!owner || isAlive(owner)) continue;
     try {
       const postmaster = Number(readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-      if (postmaster && readFileSync(`/proc/${postmaster}/cmdline`, 'utf8').includes(path.join(dir, 'data'))) process.kill(postmaster, 'SIGKILL');
+      if (postmaster && readFileSync(`/proc/${postmaster}/cmdline`, 'utf8').includes(path.join(dir, 'data')))
+        process.kill(postmaster, 'SIGKILL');
     } catch {
       // no server running there
     }
@@ -105,7 +110,8 @@ async function waitReady(url: string, child: ChildProcess, log: () => string): P
       return;
     } catch (error) {
       await client.end().catch(() => undefined);
-      if (attempt > 300) throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log()}`, { cause: error });
+      if (attempt > 300)
+        throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log()}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -122,13 +128,26 @@ export async function startPostgres(): Promise<TestPostgres> {
   if (user) chownSync(dir, user.uid, user.gid);
   const ids = user ? { uid: user.uid, gid: user.gid } : {};
   const env = { ...process.env, LC_ALL: 'C', LANG: 'C', HOME: dir };
-  const init = spawnSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], { ...ids, env, encoding: 'utf8' });
+  const init = spawnSync(
+    path.join(bin, 'initdb'),
+    ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+    { ...ids, env, encoding: 'utf8' },
+  );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error?.message}`);
   const port = await freePort();
   writeFileSync(
     path.join(data, 'postgresql.auto.conf'),
-    [`listen_addresses = '127.0.0.1'`, `port = ${port}`, `unix_socket_directories = '${dir}'`, 'fsync = off', 'synchronous_commit = off',
-      'full_page_writes = off', 'shared_buffers = 16MB', 'max_connections = 100', "log_min_messages = 'warning'"].join('\n') + '\n',
+    [
+      `listen_addresses = '127.0.0.1'`,
+      `port = ${port}`,
+      `unix_socket_directories = '${dir}'`,
+      'fsync = off',
+      'synchronous_commit = off',
+      'full_page_writes = off',
+      'shared_buffers = 16MB',
+      'max_connections = 100',
+      "log_min_messages = 'warning'",
+    ].join('\n') + '\n',
   );
   if (user) chownSync(path.join(data, 'postgresql.auto.conf'), user.uid, user.gid);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;

@@ -17,7 +17,11 @@ export function untilServerCloses(port: number, use: (socket: Socket) => void, b
     socket.on('error', () => {}); // a reset after the server's 408 still counts as closed
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`the server kept the connection open past ${boundMs} ms; received ${JSON.stringify(received.slice(0, 80))}`));
+      reject(
+        new Error(
+          `the server kept the connection open past ${boundMs} ms; received ${JSON.stringify(received.slice(0, 80))}`,
+        ),
+      );
     }, boundMs);
     socket.once('close', () => {
       clearTimeout(timer);
@@ -29,7 +33,9 @@ export function untilServerCloses(port: number, use: (socket: Socket) => void, b
 
 /** Sends the head of a POST announcing 1000 body bytes, then one byte every 100 ms until the server closes. */
 export function trickleBody(socket: Socket): void {
-  socket.write('POST /tools/search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+  socket.write(
+    'POST /tools/search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
+  );
   const trickle = setInterval(() => socket.writable && socket.write(' '), 100);
   socket.once('close', () => clearInterval(trickle));
 }

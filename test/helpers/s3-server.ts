@@ -28,7 +28,9 @@ export interface S3TestServer {
 export async function startS3Server(buckets: string[]): Promise<S3TestServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-s3rver-'));
   const script = fileURLToPath(new URL('./s3rver-child.js', import.meta.url));
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', script, dir, ...buckets], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', script, dir, ...buckets], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const [line] = (await Promise.race([
     once(child.stdout.setEncoding('utf8'), 'data'),
     once(child, 'exit').then(() => {
@@ -47,7 +49,8 @@ export async function startS3Server(buckets: string[]): Promise<S3TestServer> {
   });
   return {
     endpoint,
-    put: async (bucket, key, body) => void (await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }))),
+    put: async (bucket, key, body) =>
+      void (await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }))),
     remove: async (bucket, key) => void (await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }))),
     async stop() {
       client.destroy();

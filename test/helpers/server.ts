@@ -6,7 +6,12 @@ import { loadConfig } from '../../core/config/load-config.ts';
 import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
 import { buildHttpApp } from '../../plugins/transport-http/http-app.ts';
 import { closeGracefully } from '../../plugins/transport-http/start-http-server.ts';
-import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface, type McpHttpHandler } from '../../plugins/mcp-http/mcp-http-handler.ts';
+import {
+  createMcpHttpHandler,
+  listenLimitsOf,
+  mcpHttpSurface,
+  type McpHttpHandler,
+} from '../../plugins/mcp-http/mcp-http-handler.ts';
 import { createServerFactory } from '../../plugins/mcp-server/server-factory.ts';
 import { restSurface } from '../../plugins/rest/rest-routes.ts';
 import { VERSION } from '../../core/version.ts';
@@ -58,7 +63,10 @@ export const EXTRA_TOOLS: Tool[] = [
   },
 ];
 
-/** `serverToml` is appended to the config (e.g. a [server] section); `files` are written into the workspace (e.g. Lua scripts). */
+/**
+ * `serverToml` is appended to the config (e.g. a [server] section); `files` are written into the workspace (e.g. Lua
+ * scripts).
+ */
 export async function startTestServer(
   serverToml = '',
   options: { extraTools?: boolean; files?: Record<string, string>; authToken?: string; bindHost?: string } = {},
@@ -74,17 +82,38 @@ export async function startTestServer(
   const failures = await kbctx.ready(); // as `serve` does
   if (failures.length > 0) throw new Error(`scripts not loaded: ${failures.map((f) => f.message).join('; ')}`);
   const log: string[] = [];
-  const server = createServerFactory({ tools: kbctx.tools(), agents: kbctx.agents(), version: VERSION, log: (l) => log.push(l), store: kbctx.store });
-  const mcp: McpHttpHandler = createMcpHttpHandler({ server, maxBodyBytes: config.server.maxBodyBytes, listenLimits: listenLimitsOf(config.server), log: (l) => log.push(l) });
+  const server = createServerFactory({
+    tools: kbctx.tools(),
+    agents: kbctx.agents(),
+    version: VERSION,
+    log: (l) => log.push(l),
+    store: kbctx.store,
+  });
+  const mcp: McpHttpHandler = createMcpHttpHandler({
+    server,
+    maxBodyBytes: config.server.maxBodyBytes,
+    listenLimits: listenLimitsOf(config.server),
+    log: (l) => log.push(l),
+  });
   const web = createWebSurface({
     store: kbctx.store,
     connectorLabels: kbctx.index.connectorLabels,
-    facts: { version: VERSION, configFile: config.file, workingDir: ws.dir, kbctxBin: 'bin/kbctx.js', embedder: null, defaultLimit: 12, maxLimit: 100, authTokenEnv: null },
+    facts: {
+      version: VERSION,
+      configFile: config.file,
+      workingDir: ws.dir,
+      kbctxBin: 'bin/kbctx.js',
+      embedder: null,
+      defaultLimit: 12,
+      maxLimit: 100,
+      authTokenEnv: null,
+    },
   });
   const listener = await buildHttpApp({
     version: VERSION,
     config: config.server,
-    bindHost: options.bindHost ?? '127.0.0.1', // what the server believes it binds (the Host guard follows it); it listens on 127.0.0.1
+    // what the server believes it binds (the Host guard follows it); it listens on 127.0.0.1
+    bindHost: options.bindHost ?? '127.0.0.1',
     surfaces: [restSurface({ tools: kbctx.tools(), agents: kbctx.agents() }), mcpHttpSurface(mcp), web],
     log: (l) => log.push(l),
     debug: (l) => log.push(`debug: ${l}`),

@@ -51,7 +51,8 @@ export async function startStandInHub(): Promise<StandInHub> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const range = req.headers.range ?? null;
-    const record = (status: number): void => void requests.push({ method: req.method ?? '', path, range, auth: req.headers.authorization ?? null, status });
+    const record = (status: number): void =>
+      void requests.push({ method: req.method ?? '', path, range, auth: req.headers.authorization ?? null, status });
     const resolve = /^\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(path);
     const lfs = /^\/lfs\/([^/]+\/[^/]+)\/(.+)$/.exec(path);
     const served = resolve ? find(resolve[1]!, resolve[2]!) : lfs ? find(lfs[1]!, lfs[2]!) : undefined;
@@ -63,7 +64,15 @@ export async function startStandInHub(): Promise<StandInHub> {
     if (resolve && served.lfs) {
       record(302);
       const sha = createHash('sha256').update(served.bytes).digest('hex');
-      res.writeHead(302, { location: `/lfs/${resolve[1]}/${resolve[2]}`, 'x-linked-size': String(served.bytes.length), 'x-linked-etag': `"${sha}"`, etag: `"${sha}"`, 'content-length': '0' }).end();
+      res
+        .writeHead(302, {
+          location: `/lfs/${resolve[1]}/${resolve[2]}`,
+          'x-linked-size': String(served.bytes.length),
+          'x-linked-etag': `"${sha}"`,
+          etag: `"${sha}"`,
+          'content-length': '0',
+        })
+        .end();
       return;
     }
     const body = served.corrupt ? Buffer.from(served.bytes.map((b) => b ^ 0xff)) : served.bytes;
@@ -75,7 +84,11 @@ export async function startStandInHub(): Promise<StandInHub> {
     }
     const status = from > 0 ? 206 : 200;
     record(status);
-    const headers: Record<string, string> = { 'content-length': String(body.length - from), 'accept-ranges': 'bytes', etag: `"${createHash('sha1').update(served.bytes).digest('hex')}"` };
+    const headers: Record<string, string> = {
+      'content-length': String(body.length - from),
+      'accept-ranges': 'bytes',
+      etag: `"${createHash('sha1').update(served.bytes).digest('hex')}"`,
+    };
     if (status === 206) headers['content-range'] = `bytes ${from}-${body.length - 1}/${body.length}`;
     res.writeHead(status, headers);
     if (req.method === 'HEAD') return void res.end();
@@ -118,7 +131,12 @@ export async function startStandInHub(): Promise<StandInHub> {
   };
 }
 
-async function send(res: ServerResponse, body: Buffer, served: ServedFile, stall: (res: ServerResponse) => void): Promise<void> {
+async function send(
+  res: ServerResponse,
+  body: Buffer,
+  served: ServedFile,
+  stall: (res: ServerResponse) => void,
+): Promise<void> {
   const half = Math.max(1, Math.floor(body.length / 2));
   if (served.stall) {
     res.write(body.subarray(0, half));

@@ -28,10 +28,15 @@ export const TINY_TOPICS: readonly (readonly string[])[] = [
   ['guitar', 'music', 'melody', 'chords', 'song', 'rhythm', 'concert'],
 ];
 
-const FILLER = 'the a an of and to in is are on for with about how why what this that it notes document page'.split(' ');
+const FILLER = 'the a an of and to in is are on for with about how why what this that it notes document page'.split(
+  ' ',
+);
 
 /** Writes the model folder and returns its vocabulary size. */
-export async function writeTinyModel(dir: string, options: TinyModelOptions = {}): Promise<{ dims: number; vocab: number }> {
+export async function writeTinyModel(
+  dir: string,
+  options: TinyModelOptions = {},
+): Promise<{ dims: number; vocab: number }> {
   const topics = options.topics ?? TINY_TOPICS;
   const dims = options.dims ?? 16;
   let seed = options.seed ?? 1;
@@ -55,8 +60,19 @@ export async function writeTinyModel(dir: string, options: TinyModelOptions = {}
   const model = encodeModel(rows, dims);
   await writeFile(join(dir, 'onnx', 'model.onnx'), model);
   if (options.quantized) await writeFile(join(dir, 'onnx', 'model_quantized.onnx'), model);
-  await writeFile(join(dir, 'config.json'), JSON.stringify({ model_type: 'bert', architectures: ['BertModel'], hidden_size: dims, vocab_size: rows.length }));
-  await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify({ tokenizer_class: 'PreTrainedTokenizer', model_max_length: 512, pad_token: '[PAD]', unk_token: '[UNK]' }));
+  await writeFile(
+    join(dir, 'config.json'),
+    JSON.stringify({ model_type: 'bert', architectures: ['BertModel'], hidden_size: dims, vocab_size: rows.length }),
+  );
+  await writeFile(
+    join(dir, 'tokenizer_config.json'),
+    JSON.stringify({
+      tokenizer_class: 'PreTrainedTokenizer',
+      model_max_length: 512,
+      pad_token: '[PAD]',
+      unk_token: '[UNK]',
+    }),
+  );
   await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson(vocab)));
   return { dims, vocab: rows.length };
 }
@@ -68,7 +84,15 @@ function unit(dims: number, axis: number, value: number): number[] {
 }
 
 function tokenizerJson(vocab: Record<string, number>): object {
-  const special = (id: number, content: string) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  const special = (id: number, content: string) => ({
+    id,
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
   return {
     version: '1.0',
     truncation: null,
@@ -92,11 +116,25 @@ function encodeModel(rows: readonly number[][], dims: number): Uint8Array {
   });
   const graph = {
     name: 'tiny-embedder',
-    node: [{ opType: 'Gather', input: ['embeddings', 'input_ids'], output: ['last_hidden_state'], attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }] }],
-    initializer: [{ name: 'embeddings', dataType: TensorProto.DataType.FLOAT, dims: [rows.length, dims], floatData: rows.flat() }],
+    node: [
+      {
+        opType: 'Gather',
+        input: ['embeddings', 'input_ids'],
+        output: ['last_hidden_state'],
+        attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
+      },
+    ],
+    initializer: [
+      { name: 'embeddings', dataType: TensorProto.DataType.FLOAT, dims: [rows.length, dims], floatData: rows.flat() },
+    ],
     input: [valueInfo('input_ids', TensorProto.DataType.INT64, ['batch', 'sequence'])],
     output: [valueInfo('last_hidden_state', TensorProto.DataType.FLOAT, ['batch', 'sequence', dims])],
   };
-  const model = onnx.ModelProto.create({ irVersion: 7, producerName: 'kbctx-tests', opsetImport: [{ domain: '', version: 13 }], graph });
+  const model = onnx.ModelProto.create({
+    irVersion: 7,
+    producerName: 'kbctx-tests',
+    opsetImport: [{ domain: '', version: 13 }],
+    graph,
+  });
   return onnx.ModelProto.encode(model).finish();
 }

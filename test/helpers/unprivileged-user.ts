@@ -11,7 +11,9 @@ export interface UserIds {
 /** Null unless we are root; then the first of `names` that exists in /etc/passwd (throws when none does). */
 export function unprivilegedUser(names: readonly string[] = ['nobody']): UserIds | null {
   if (process.getuid?.() !== 0) return null;
-  const passwd = readFileSync('/etc/passwd', 'utf8').split('\n').map((line) => line.split(':'));
+  const passwd = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .map((line) => line.split(':'));
   for (const name of names) {
     const entry = passwd.find((fields) => fields[0] === name);
     if (entry) return { uid: Number(entry[2]), gid: Number(entry[3]) };

@@ -57,14 +57,24 @@ export class Workspace {
   }
 
   /** Spawns the real CLI with this workspace as working directory. */
-  kbctx(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; user?: UserIds | null } = {}): Promise<CliResult> {
+  kbctx(
+    args: string[],
+    options: { env?: NodeJS.ProcessEnv; input?: string; user?: UserIds | null } = {},
+  ): Promise<CliResult> {
     return runKbctx(args, { cwd: this.dir, ...options });
   }
 
   /** Runs `kbctx sync <target> --json` and parses the per-connector reports. */
-  async syncJson(target: string, options: { env?: NodeJS.ProcessEnv; user?: UserIds | null } = {}): Promise<{ code: number; reports: SyncReportJson[]; stderr: string }> {
+  async syncJson(
+    target: string,
+    options: { env?: NodeJS.ProcessEnv; user?: UserIds | null } = {},
+  ): Promise<{ code: number; reports: SyncReportJson[]; stderr: string }> {
     const r = await this.kbctx(['sync', target, '--json'], options);
-    return { code: r.code, reports: (JSON.parse(r.stdout) as { connectors: SyncReportJson[] }).connectors, stderr: r.stderr };
+    return {
+      code: r.code,
+      reports: (JSON.parse(r.stdout) as { connectors: SyncReportJson[] }).connectors,
+      stderr: r.stderr,
+    };
   }
 
   cleanup(): void {
@@ -73,7 +83,10 @@ export class Workspace {
 }
 
 /** `user`: run the CLI as this uid/gid (see unprivileged-user.ts). */
-export function runKbctx(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; user?: UserIds | null }): Promise<CliResult> {
+export function runKbctx(
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; user?: UserIds | null },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [KBCTX_BIN, ...args], {
       cwd: options.cwd,

@@ -8,10 +8,17 @@ import { oneRequestThenIdle, trickleBody, untilServerCloses } from '../helpers/r
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
-before(async () => (s = await startTestServer('\n[server]\nheaders_timeout_secs = 1\nrequest_timeout_secs = 1\nkeep_alive_timeout_secs = 1\n')));
+before(
+  async () =>
+    (s = await startTestServer(
+      '\n[server]\nheaders_timeout_secs = 1\nrequest_timeout_secs = 1\nkeep_alive_timeout_secs = 1\n',
+    )),
+);
 after(async () => s.close());
 
-/** Generous: the 1 s limits plus Node's 1 s checking interval (or keep-alive buffer), with room for a loaded machine. */
+/**
+ * Generous: the 1 s limits plus Node's 1 s checking interval (or keep-alive buffer), with room for a loaded machine.
+ */
 const BOUND_MS = 4_500;
 
 describe('connection time-outs from [server]', () => {

@@ -49,7 +49,10 @@ describe('default policy (CORS for any origin, loopback bind)', () => {
   });
 
   it('answers a preflight exactly: headers, 204 with Content-Length 0; 400 without an Origin or a requested method', async () => {
-    const r = await raw(s.port, 'OPTIONS', '/tools/search', { Origin: 'http://localhost:6274', 'Access-Control-Request-Method': 'POST' });
+    const r = await raw(s.port, 'OPTIONS', '/tools/search', {
+      Origin: 'http://localhost:6274',
+      'Access-Control-Request-Method': 'POST',
+    });
     assert.equal(r.status, 204);
     assert.equal(r.headers['content-length'], '0');
     assert.equal(r.body, '');
@@ -57,7 +60,11 @@ describe('default policy (CORS for any origin, loopback bind)', () => {
     assert.equal(r.headers['access-control-max-age'], '86400');
     assert.equal(r.headers['access-control-allow-headers'], undefined);
     assert.equal(r.headers['vary'], 'Access-Control-Request-Headers');
-    for (const headers of [{}, { Origin: 'http://localhost:6274' }, { 'Access-Control-Request-Method': 'POST' }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { Origin: 'http://localhost:6274' },
+      { 'Access-Control-Request-Method': 'POST' },
+    ] as Record<string, string>[]) {
       const bad = await raw(s.port, 'OPTIONS', '/mcp', headers);
       assert.equal(bad.status, 400, JSON.stringify(headers));
       assert.equal(bad.body, 'Invalid Preflight Request');
@@ -68,7 +75,13 @@ describe('default policy (CORS for any origin, loopback bind)', () => {
   it('rejects a foreign Host (DNS rebinding) with 403 and the error body, on REST and MCP', async () => {
     for (const path of ['/health', '/mcp']) {
       const mcp = path === '/mcp';
-      const r = await raw(s.port, mcp ? 'POST' : 'GET', path, { Host: 'evil.example.com:80', 'content-type': 'application/json' }, mcp ? '{}' : undefined);
+      const r = await raw(
+        s.port,
+        mcp ? 'POST' : 'GET',
+        path,
+        { Host: 'evil.example.com:80', 'content-type': 'application/json' },
+        mcp ? '{}' : undefined,
+      );
       assert.equal(r.status, 403, path);
       assert.equal((JSON.parse(r.body) as { error: { code: string } }).error.code, 'forbidden');
     }
@@ -94,8 +107,19 @@ describe('DNS rebinding with names that only look like loopback (issue 10, defec
     for (const name of ['127.0.0.1.evil.com', '127.evil.com', '127.0.0.1.nip.io', 'a.localhost', '127.0.0.256']) {
       for (const path of ['/tools/sources', '/mcp']) {
         const mcp = path === '/mcp';
-        const headers = { Host: `${name}:${s.port}`, Origin: `http://${name}:${s.port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-        const r = await raw(s.port, mcp ? 'POST' : 'GET', path, headers, mcp ? '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' : undefined);
+        const headers = {
+          Host: `${name}:${s.port}`,
+          Origin: `http://${name}:${s.port}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        };
+        const r = await raw(
+          s.port,
+          mcp ? 'POST' : 'GET',
+          path,
+          headers,
+          mcp ? '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' : undefined,
+        );
         // 127.0.0.256 is no host at all (a bad IPv4 literal to URL parsers): a malformed Host, 400 (issue 21).
         const [status, code] = name === '127.0.0.256' ? [400, 'bad_request'] : [403, 'forbidden'];
         assert.equal(r.status, status, `${name} ${path}`);
@@ -113,7 +137,12 @@ describe('DNS rebinding with names that only look like loopback (issue 10, defec
 
 describe('configured policy', () => {
   let s: TestServer;
-  before(async () => (s = await startTestServer('\n[server]\ncors_origins = ["https://app.example.com"]\nallowed_hosts = ["kbctx.internal"]\n')));
+  before(
+    async () =>
+      (s = await startTestServer(
+        '\n[server]\ncors_origins = ["https://app.example.com"]\nallowed_hosts = ["kbctx.internal"]\n',
+      )),
+  );
   after(async () => s.close());
 
   it('echoes an allowed origin and omits CORS headers for others', async () => {
@@ -133,13 +162,23 @@ describe('configured policy', () => {
     assert.equal(ok.headers['vary'], 'Origin');
     assert.equal(ok.headers['access-control-expose-headers'], 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate');
     const local = await raw(s.port, 'GET', '/health', { Origin: 'http://localhost:5173' });
-    assert.equal(local.headers['access-control-expose-headers'], 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate');
-    const pre = await raw(s.port, 'OPTIONS', '/mcp', { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' });
+    assert.equal(
+      local.headers['access-control-expose-headers'],
+      'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate',
+    );
+    const pre = await raw(s.port, 'OPTIONS', '/mcp', {
+      Origin: 'https://app.example.com',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'authorization',
+    });
     assert.equal(pre.status, 204);
     assert.equal(pre.headers['access-control-allow-origin'], 'https://app.example.com');
     assert.equal(pre.headers['access-control-allow-headers'], 'authorization');
     assert.equal(pre.headers['vary'], 'Origin, Access-Control-Request-Headers');
-    const other = await raw(s.port, 'OPTIONS', '/mcp', { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' });
+    const other = await raw(s.port, 'OPTIONS', '/mcp', {
+      Origin: 'http://localhost:5173',
+      'Access-Control-Request-Method': 'POST',
+    });
     assert.equal(other.status, 204);
     assert.equal(other.headers['access-control-allow-origin'], undefined);
   });
@@ -158,7 +197,10 @@ describe('CORS disabled', () => {
   it('sends no CORS headers and no preflight answer', async () => {
     const r = await raw(s.port, 'GET', '/health', { Origin: 'http://localhost:6274' });
     assert.equal(r.headers['access-control-allow-origin'], undefined);
-    const pre = await raw(s.port, 'OPTIONS', '/health', { Origin: 'http://localhost:6274', 'Access-Control-Request-Method': 'GET' });
+    const pre = await raw(s.port, 'OPTIONS', '/health', {
+      Origin: 'http://localhost:6274',
+      'Access-Control-Request-Method': 'GET',
+    });
     assert.equal(pre.status, 405);
   });
 });

@@ -12,8 +12,19 @@ const post = (path: string, body: unknown): Promise<Response> =>
   fetch(s.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 it('lists registered tools after the built-ins, marked builtin false', async () => {
-  const { tools } = (await (await fetch(`${s.url}/tools/list`)).json()) as { tools: { name: string; builtin: boolean }[] };
-  assert.deepEqual(tools.map((t) => [t.name, t.builtin]), [['search', true], ['get', true], ['sources', true], ['boom', false], ['echo', false]]);
+  const { tools } = (await (await fetch(`${s.url}/tools/list`)).json()) as {
+    tools: { name: string; builtin: boolean }[];
+  };
+  assert.deepEqual(
+    tools.map((t) => [t.name, t.builtin]),
+    [
+      ['search', true],
+      ['get', true],
+      ['sources', true],
+      ['boom', false],
+      ['echo', false],
+    ],
+  );
 });
 
 it('POST /tools/{name} → {result}', async () => {

@@ -16,8 +16,15 @@ describe('createHostGuard over repeated requests', () => {
       assert.throws(() => guard({ host: 'evil.example' }), forbidden);
       assert.throws(() => guard({ host: 'evil.example' }), forbidden, 'a refused Host is refused again');
       assert.throws(() => guard({ host: 'localhost:abc' }), badRequest);
-      assert.throws(() => guard({ host: '127.0.0.1:7411', origin: 'http://evil.example' }), forbidden, 'the Origin is checked beside a remembered Host');
-      assert.deepEqual(guard({ host: '127.0.0.1:7411', origin: 'http://localhost:6274' }), { hostname: '127.0.0.1', authority: '127.0.0.1:7411' });
+      assert.throws(
+        () => guard({ host: '127.0.0.1:7411', origin: 'http://evil.example' }),
+        forbidden,
+        'the Origin is checked beside a remembered Host',
+      );
+      assert.deepEqual(guard({ host: '127.0.0.1:7411', origin: 'http://localhost:6274' }), {
+        hostname: '127.0.0.1',
+        authority: '127.0.0.1:7411',
+      });
       assert.deepEqual(guard({ host: 'KB.internal' }), { hostname: 'kb.internal', authority: 'kb.internal' });
       assert.throws(() => guard({}), forbidden, 'no Host on a loopback bind');
     }
@@ -26,7 +33,10 @@ describe('createHostGuard over repeated requests', () => {
   it('remote bind: any well-formed Host, a malformed one is 400 every time', () => {
     const guard = createHostGuard({ enabled: false, allowedHosts: [], corsOrigins: [] });
     for (let i = 0; i < 2; i++) {
-      assert.deepEqual(guard({ host: 'kb.example.com:8080' }), { hostname: 'kb.example.com', authority: 'kb.example.com:8080' });
+      assert.deepEqual(guard({ host: 'kb.example.com:8080' }), {
+        hostname: 'kb.example.com',
+        authority: 'kb.example.com:8080',
+      });
       assert.throws(() => guard({ host: 'kb.example.com:8080@evil' }), badRequest);
       assert.equal(guard({}), undefined);
     }

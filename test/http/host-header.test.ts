@@ -7,7 +7,18 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const MALFORMED = ['localhost:abc', '127.0.0.1:7411.', 'localhost:7411@evil.com', 'localhost:7411, evil.com', 'local host', '[::1', '[nope]:80', 'localhost:99999', 'a/b', '999.999.999.999'];
+const MALFORMED = [
+  'localhost:abc',
+  '127.0.0.1:7411.',
+  'localhost:7411@evil.com',
+  'localhost:7411, evil.com',
+  'local host',
+  '[::1',
+  '[nope]:80',
+  'localhost:99999',
+  'a/b',
+  '999.999.999.999',
+];
 
 /** One HTTP/1.1 request over a raw socket; resolves with the status code and the body. */
 function rawRequest(port: number, head: string, body = ''): Promise<{ status: number; body: string }> {
@@ -26,9 +37,17 @@ function rawRequest(port: number, head: string, body = ''): Promise<{ status: nu
 
 const MCP_BODY = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
 const requests = (host: string): [string, string, string][] => [
-  ['POST /mcp', `POST /mcp HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-06-18`, MCP_BODY],
+  [
+    'POST /mcp',
+    `POST /mcp HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-06-18`,
+    MCP_BODY,
+  ],
   ['GET /health', `GET /health HTTP/1.1\r\nhost: ${host}`, ''],
-  ['POST /tools/search', `POST /tools/search HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json`, '{"query":"fox"}'],
+  [
+    'POST /tools/search',
+    `POST /tools/search HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json`,
+    '{"query":"fox"}',
+  ],
   ['GET /', `GET / HTTP/1.1\r\nhost: ${host}`, ''],
 ];
 
@@ -52,7 +71,11 @@ for (const bindHost of ['127.0.0.1', '0.0.0.0']) {
     });
 
     it('answers 400 for a duplicate Host header (RFC 9112 §3.2), whichever comes first', async () => {
-      for (const hosts of [['127.0.0.1', 'evil.example'], ['evil.example', '127.0.0.1'], ['127.0.0.1', '127.0.0.1']]) {
+      for (const hosts of [
+        ['127.0.0.1', 'evil.example'],
+        ['evil.example', '127.0.0.1'],
+        ['127.0.0.1', '127.0.0.1'],
+      ]) {
         const r = await rawRequest(s.port, `GET /health HTTP/1.1\r\nHost: ${hosts[0]}\r\nhost: ${hosts[1]}`);
         assert.equal(r.status, 400, `Host ${hosts.join(' + ')}: ${r.body}`);
         const error = (JSON.parse(r.body) as { error: { code: string; message: string } }).error;
@@ -61,15 +84,22 @@ for (const bindHost of ['127.0.0.1', '0.0.0.0']) {
       }
     });
 
-    it('checks an absolute-form target\'s authority as it checks Host, and serves the path it names', async () => {
-      const malformed = await rawRequest(s.port, 'GET http://localhost:7411@evil.com/health HTTP/1.1\r\nhost: 127.0.0.1');
+    it("checks an absolute-form target's authority as it checks Host, and serves the path it names", async () => {
+      const malformed = await rawRequest(
+        s.port,
+        'GET http://localhost:7411@evil.com/health HTTP/1.1\r\nhost: 127.0.0.1',
+      );
       assert.equal(malformed.status, 400, malformed.body);
       assert.match(malformed.body, /request target/);
       const ftp = await rawRequest(s.port, 'GET ftp://127.0.0.1/health HTTP/1.1\r\nhost: 127.0.0.1');
       assert.equal(ftp.status, 400, ftp.body);
       const foreign = await rawRequest(s.port, 'GET http://evil.example/health HTTP/1.1\r\nhost: 127.0.0.1');
       assert.equal(foreign.status, bindHost === '127.0.0.1' ? 403 : 200, foreign.body);
-      const mcp = await rawRequest(s.port, requests(`127.0.0.1:${s.port}`)[0]![1].replace('POST /mcp', `POST HTTP://LOCALHOST:${s.port}/mcp?x=1`), MCP_BODY);
+      const mcp = await rawRequest(
+        s.port,
+        requests(`127.0.0.1:${s.port}`)[0]![1].replace('POST /mcp', `POST HTTP://LOCALHOST:${s.port}/mcp?x=1`),
+        MCP_BODY,
+      );
       assert.equal(mcp.status, 200, mcp.body);
       assert.match(mcp.body, /"tools"/);
     });

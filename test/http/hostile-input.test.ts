@@ -26,7 +26,10 @@ let s: TestServer;
 before(async () => (s = await startTestServer(SCRIPTS, { files: FILES })));
 after(async () => s.close());
 
-const postRaw = async (path: string, body: string): Promise<{ status: number; json: { error?: { code: string; message: string } } }> => {
+const postRaw = async (
+  path: string,
+  body: string,
+): Promise<{ status: number; json: { error?: { code: string; message: string } } }> => {
   const res = await fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   return { status: res.status, json: (await res.json()) as { error?: { code: string; message: string } } };
 };
@@ -37,7 +40,8 @@ describe('deep nesting', () => {
     assert.equal(deep.status, 200, JSON.stringify(deep.json));
     const client = async (n: number): Promise<number[]> => {
       const statuses: number[] = [];
-      for (let i = 0; i < 30; i++) statuses.push((await postRaw('/tools/echo_x', JSON.stringify({ x: `c${n}-${i}` }))).status);
+      for (let i = 0; i < 30; i++)
+        statuses.push((await postRaw('/tools/echo_x', JSON.stringify({ x: `c${n}-${i}` }))).status);
       return statuses;
     };
     const all = (await Promise.all([client(1), client(2), client(3)])).flat();
@@ -57,7 +61,11 @@ describe('deep nesting', () => {
 
   it('answers an MCP tools/call with 5,000 levels as a client error, and keeps serving', async () => {
     // Raw JSON-RPC: the SDK client itself overflows its stack serialising such a value.
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    };
     const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo_x","arguments":{"x":"a","extra":${nestedJson(5000)}}}}`;
     const res = await fetch(`${s.url}/mcp`, { method: 'POST', headers, body });
     const text = await res.text();
@@ -84,7 +92,10 @@ describe('string lengths', () => {
     for (const [path, body, parameter] of cases) {
       const r = await postRaw(path, JSON.stringify(body));
       assert.equal(r.status, 400, `${path} ${parameter}`);
-      assert.match(r.json.error!.message, new RegExp(`parameter '${parameter}' is \\d+ characters long; the limit is \\d+`));
+      assert.match(
+        r.json.error!.message,
+        new RegExp(`parameter '${parameter}' is \\d+ characters long; the limit is \\d+`),
+      );
     }
   });
 });

@@ -40,7 +40,13 @@ describe('request.clientGone', () => {
               reply.raw.once('close', () => setImmediate(() => afterClose.push(request.clientGone.aborted)));
               return { ok: true };
             });
-            app.post('/probe/hang', (request) => new Promise((resolve) => request.clientGone.addEventListener('abort', () => resolve(hangAborted.push(true)))));
+            app.post(
+              '/probe/hang',
+              (request) =>
+                new Promise((resolve) =>
+                  request.clientGone.addEventListener('abort', () => resolve(hangAborted.push(true))),
+                ),
+            );
           },
         },
       ],
@@ -56,7 +62,11 @@ describe('request.clientGone', () => {
 
   it('is not aborted once the answer was sent', async () => {
     for (let i = 0; i < 3; i++) {
-      const res = await fetch(`${url}/probe/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`${url}/probe/answer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       assert.deepEqual(await res.json(), { ok: true });
     }
     await eventually(() => afterClose.length === 3);
@@ -66,7 +76,9 @@ describe('request.clientGone', () => {
   it('is aborted when the client hangs up before the answer', async () => {
     const socket = connect(port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write('POST /probe/hang HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    socket.write(
+      'POST /probe/hang HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+    );
     await new Promise((r) => setTimeout(r, 50)); // the request reaches the route
     socket.destroy();
     await eventually(() => hangAborted.length === 1);
@@ -77,7 +89,9 @@ describe('request.clientGone', () => {
     const socket = connect(port, '127.0.0.1');
     let received = '';
     socket.setEncoding('utf8').on('data', (d: string) => (received += d));
-    socket.write('POST /probe/answer HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+    socket.write(
+      'POST /probe/answer HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+    );
     await new Promise((resolve) => socket.once('close', resolve));
     assert.match(received, /^HTTP\/1\.1 403/);
     assert.match(received, /"code":"forbidden"/);

@@ -36,7 +36,8 @@ describe('REST endpoints', () => {
     assert.equal(res.status, 200);
     const { results } = (await res.json()) as { results: Record<string, unknown>[] };
     assert.equal(results[0]?.['source_id'], 'fox.md');
-    for (const key of ['id', 'source', 'source_id', 'title', 'score', 'snippet', 'source_url']) assert.ok(key in results[0]!, key);
+    for (const key of ['id', 'source', 'source_id', 'title', 'score', 'snippet', 'source_url'])
+      assert.ok(key in results[0]!, key);
   });
 
   it('POST /tools/search honours source and limit', async () => {
@@ -53,27 +54,41 @@ describe('REST endpoints', () => {
     const doc = (await res.json()) as Record<string, unknown>;
     assert.equal(doc['source_id'], 'notes/tea.txt');
     assert.match(String(doc['body']), /Green tea/);
-    for (const key of ['id', 'source', 'source_id', 'source_url', 'title', 'body', 'updated_at']) assert.ok(key in doc, key);
+    for (const key of ['id', 'source', 'source_id', 'source_url', 'title', 'body', 'updated_at'])
+      assert.ok(key in doc, key);
     await expectError(await post('/tools/get', { id: 'no-such-id' }), 404, 'not_found', 'no-such-id');
   });
 
   it('GET /tools/sources', async () => {
     const body = (await (await fetch(`${s.url}/tools/sources`)).json()) as { sources: Record<string, unknown>[] };
-    assert.deepEqual(body.sources.map((x) => [x['source'], x['document_count'], x['chunk_count']]), [['filesystem:docs', 3, 3]]);
+    assert.deepEqual(
+      body.sources.map((x) => [x['source'], x['document_count'], x['chunk_count']]),
+      [['filesystem:docs', 3, 3]],
+    );
   });
 
   it('GET /tools/list describes every tool with an OpenAI-compatible schema', async () => {
-    const { tools } = (await (await fetch(`${s.url}/tools/list`)).json()) as { tools: { name: string; builtin: boolean; parameters: Record<string, unknown> }[] };
-    assert.deepEqual(tools.map((t) => t.name), ['search', 'get', 'sources']);
+    const { tools } = (await (await fetch(`${s.url}/tools/list`)).json()) as {
+      tools: { name: string; builtin: boolean; parameters: Record<string, unknown> }[];
+    };
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['search', 'get', 'sources'],
+    );
     const search = tools[0]!;
     assert.equal(search.builtin, true);
     assert.equal(search.parameters['type'], 'object');
     assert.deepEqual(search.parameters['required'], ['query']);
-    assert.deepEqual((search.parameters['properties'] as Record<string, { enum?: unknown }>)['mode']?.enum, ['keyword', 'semantic', 'hybrid']);
+    assert.deepEqual((search.parameters['properties'] as Record<string, { enum?: unknown }>)['mode']?.enum, [
+      'keyword',
+      'semantic',
+      'hybrid',
+    ]);
   });
 
   it('POST /tools/{name} answers {result} with the body of the dedicated path', async () => {
-    // search and get own POST paths of their own (plain bodies); sources is GET, so POST /tools/sources is the generic route.
+    // search and get own POST paths of their own (plain bodies); sources is GET, so POST /tools/sources is the generic
+    // route.
     const res = await post('/tools/sources', {});
     assert.equal(res.status, 200);
     const body = (await res.json()) as { result: unknown };
@@ -83,10 +98,22 @@ describe('REST endpoints', () => {
 
   it('GET /agents/list and POST /agents/{name}/prompt', async () => {
     const { agents } = (await (await fetch(`${s.url}/agents/list`)).json()) as { agents: Record<string, unknown>[] };
-    assert.deepEqual(agents, [{ name: 'helper', description: 'Answers questions from the knowledge base', tools: ['search', 'get'], source: 'toml', arguments: [] }]);
+    assert.deepEqual(agents, [
+      {
+        name: 'helper',
+        description: 'Answers questions from the knowledge base',
+        tools: ['search', 'get'],
+        source: 'toml',
+        arguments: [],
+      },
+    ]);
     const res = await post('/agents/helper/prompt', {});
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { system: 'You answer from the knowledge base. Search first.', tools: ['search', 'get'], messages: [] });
+    assert.deepEqual(await res.json(), {
+      system: 'You answer from the knowledge base. Search first.',
+      tools: ['search', 'get'],
+      messages: [],
+    });
     await expectError(await post('/agents/nobody/prompt', {}), 404, 'not_found', 'nobody');
   });
 });
@@ -103,7 +130,12 @@ describe('REST errors', () => {
   });
 
   it('semantic search without embeddings is 400 telling how to configure them', async () => {
-    await expectError(await post('/tools/search', { query: 'fox', mode: 'hybrid' }), 400, 'embeddings_not_configured', 'embed pending');
+    await expectError(
+      await post('/tools/search', { query: 'fox', mode: 'hybrid' }),
+      400,
+      'embeddings_not_configured',
+      'embed pending',
+    );
   });
 
   it('unknown tool 404, unknown route 404, wrong method 405 with Allow', async () => {
@@ -117,7 +149,11 @@ describe('REST errors', () => {
 
   it('malformed JSON 400, wrong content type 415, too large 413', async () => {
     await expectError(await post('/tools/search', '{"query":'), 400, 'bad_request', 'malformed JSON');
-    await expectError(await post('/tools/search', '{"query":"fox"}', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+    await expectError(
+      await post('/tools/search', '{"query":"fox"}', { 'content-type': 'text/plain' }),
+      415,
+      'unsupported_media_type',
+    );
     const big = JSON.stringify({ query: 'x'.repeat(1_100_000) });
     await expectError(await post('/tools/search', big), 413, 'payload_too_large', 'max_body_bytes');
   });

@@ -9,7 +9,12 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const LIMIT = 65_536;
 let s: TestServer;
-before(async () => (s = await startTestServer(`\n[server]\nmax_body_bytes = ${LIMIT}\nheaders_timeout_secs = 1\nrequest_timeout_secs = 2\n`)));
+before(
+  async () =>
+    (s = await startTestServer(
+      `\n[server]\nmax_body_bytes = ${LIMIT}\nheaders_timeout_secs = 1\nrequest_timeout_secs = 2\n`,
+    )),
+);
 after(async () => s.close());
 
 /**
@@ -18,7 +23,10 @@ after(async () => s.close());
  */
 function postStream(path: string, total: number, declare: boolean): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
     if (declare) headers['content-length'] = String(total);
     const req = request({ host: '127.0.0.1', port: s.port, method: 'POST', path, headers }, (res) => {
       let body = '';
@@ -57,7 +65,11 @@ describe('/mcp body limit (defect 3)', () => {
   it('still serves MCP requests under the limit afterwards', async () => {
     const res = await fetch(`${s.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     assert.equal(res.status, 200);
@@ -79,12 +91,18 @@ describe('clients that hang up (defect 5)', () => {
   it('logs an aborted request at debug level, not as an internal error', async () => {
     const socket = connect(s.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write('POST /tools/search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":');
+    socket.write(
+      'POST /tools/search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":',
+    );
     await new Promise<void>((resolve) => socket.end(() => resolve()));
     socket.destroy();
     // The server notices the hang-up asynchronously; wait for its debug line (the event), bounded.
-    for (let i = 0; i < 200 && !s.log.some((l) => l.includes('client went away')); i++) await new Promise((r) => setTimeout(r, 10));
-    assert.ok(s.log.some((l) => l.startsWith('debug: client went away')), s.log.join('\n'));
+    for (let i = 0; i < 200 && !s.log.some((l) => l.includes('client went away')); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    assert.ok(
+      s.log.some((l) => l.startsWith('debug: client went away')),
+      s.log.join('\n'),
+    );
     assert.ok(!s.log.some((l) => l.includes('internal error')), s.log.join('\n'));
   });
 });

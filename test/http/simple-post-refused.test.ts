@@ -9,7 +9,14 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 describe('POST without a JSON content type (a cross-origin simple request)', () => {
   let s: TestServer;
   let calls = 0;
-  const sideEffect: Tool = { name: 'bump', description: 'Counts its calls.', params: [], builtin: false, readOnly: false, run: () => Promise.resolve({ calls: ++calls }) };
+  const sideEffect: Tool = {
+    name: 'bump',
+    description: 'Counts its calls.',
+    params: [],
+    builtin: false,
+    readOnly: false,
+    run: () => Promise.resolve({ calls: ++calls }),
+  };
   before(async () => {
     s = await startTestServer();
     s.kbctx.tools().register(sideEffect);
@@ -26,7 +33,11 @@ describe('POST without a JSON content type (a cross-origin simple request)', () 
   for (const [what, init] of simple) {
     it(`refuses ${what} with 415 on /tools/<name> and /agents/<name>/prompt, and runs nothing`, async () => {
       for (const route of ['/tools/bump', '/agents/helper/prompt']) {
-        const res = await fetch(`${s.url}${route}`, { method: 'POST', ...init, headers: { origin: 'http://localhost:5173', ...(init.headers as Record<string, string> | undefined) } });
+        const res = await fetch(`${s.url}${route}`, {
+          method: 'POST',
+          ...init,
+          headers: { origin: 'http://localhost:5173', ...(init.headers as Record<string, string> | undefined) },
+        });
         const body = (await res.json()) as { error: { code: string; message: string } };
         assert.equal(res.status, 415, `${route}: ${JSON.stringify(body)}`);
         assert.equal(body.error.code, 'unsupported_media_type');
@@ -38,7 +49,11 @@ describe('POST without a JSON content type (a cross-origin simple request)', () 
 
   it('still runs with a JSON content type, with or without a body', async () => {
     for (const body of ['{}', undefined]) {
-      const res = await fetch(`${s.url}/tools/bump`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const res = await fetch(`${s.url}/tools/bump`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       assert.equal(res.status, 200, await res.clone().text());
     }
     assert.equal(calls, 2);

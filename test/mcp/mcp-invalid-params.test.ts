@@ -9,7 +9,11 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
 const BROKEN_AGENT = '[agents.script.broken]\npath = "agents/broken.lua"\n';
-const files = { ...FUZZ_FILES, 'agents/broken.lua': 'agent = { description = "Fails", arguments = {} }\nfunction agent.resolve(args) error("broken on purpose") end\n' };
+const files = {
+  ...FUZZ_FILES,
+  'agents/broken.lua':
+    'agent = { description = "Fails", arguments = {} }\nfunction agent.resolve(args) error("broken on purpose") end\n',
+};
 before(async () => (s = await startTestServer(FUZZ_SCRIPTS + BROKEN_AGENT, { extraTools: true, files })));
 after(async () => {
   await s.close();
@@ -56,7 +60,10 @@ for (const era of eras) {
     });
 
     it('tools/call with an unknown tool is -32602 naming it', async () => {
-      assert.deepEqual(await rpcError(client.callTool({ name: 'nope', arguments: {} })), { code: INVALID_PARAMS, message: 'Unknown tool: nope' });
+      assert.deepEqual(await rpcError(client.callTool({ name: 'nope', arguments: {} })), {
+        code: INVALID_PARAMS,
+        message: 'Unknown tool: nope',
+      });
     });
 
     it('prompts/get: an unknown prompt and arguments of the wrong type are -32602 naming them', async () => {
@@ -78,7 +85,11 @@ describe('invalid params as raw JSON-RPC over HTTP (2025-06-18)', () => {
   const call = async (method: string, params: unknown): Promise<{ code: number; message: string }> => {
     const res = await fetch(`${s.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) }),
     });
     const text = await res.text();
@@ -95,7 +106,11 @@ describe('invalid params as raw JSON-RPC over HTTP (2025-06-18)', () => {
     ['prompts/get', { name: 'greeter', arguments: 'who' }, /params\.arguments: /],
     ['resources/read', { uri: 5 }, /^Invalid params for resources\/read: params\.uri: .*string/],
     ['resources/read', undefined, /params: /],
-    ['resources/read', { uri: 'kbctx://documents/%E0%A4%A' }, /uri 'kbctx:\/\/documents\/%E0%A4%A' is not a valid document URI/],
+    [
+      'resources/read',
+      { uri: 'kbctx://documents/%E0%A4%A' },
+      /uri 'kbctx:\/\/documents\/%E0%A4%A' is not a valid document URI/,
+    ],
     ['resources/list', { cursor: 5 }, /params\.cursor: .*string/],
     ['completion/complete', { x: 1 }, /^Invalid params for completion\/complete: params\.ref: /],
     ['logging/setLevel', { level: 'loud' }, /params\.level: /],
@@ -118,6 +133,9 @@ describe('invalid params as raw JSON-RPC over HTTP (2025-06-18)', () => {
   });
 
   it('logged no internal error for any of them', () => {
-    assert.deepEqual(s.log.filter((l) => /internal error/.test(l)), []);
+    assert.deepEqual(
+      s.log.filter((l) => /internal error/.test(l)),
+      [],
+    );
   });
 });

@@ -3,13 +3,20 @@
 // naming the limit, and a closed stream frees its place. Official SDK client over real HTTP.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client, SdkHttpError, StreamableHTTPClientTransport, type McpSubscription } from '@modelcontextprotocol/client';
+import {
+  Client,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+  type McpSubscription,
+} from '@modelcontextprotocol/client';
 import { eventually } from '../helpers/live-server.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const LIMIT_EXCEEDED = -32005;
 let s: TestServer;
-before(async () => (s = await startTestServer('\n[server]\nmax_listen_streams = 5\nmax_listen_streams_per_client = 2\n')));
+before(
+  async () => (s = await startTestServer('\n[server]\nmax_listen_streams = 5\nmax_listen_streams_per_client = 2\n')),
+);
 
 interface TestClient {
   client: Client;
@@ -31,9 +38,14 @@ async function connect(token?: string): Promise<TestClient> {
     statuses.push(res.status);
     return res;
   };
-  const client = new Client({ name: 'kbctx-listen-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new Client(
+    { name: 'kbctx-listen-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   const headers = token === undefined ? {} : { authorization: `Bearer ${token}` };
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { fetch: fetchAndRecord, requestInit: { headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { fetch: fetchAndRecord, requestInit: { headers } }),
+  );
   clients.push(client);
   return { client, statuses };
 }
@@ -60,7 +72,14 @@ describe('subscriptions/listen caps', () => {
     await listen(a);
     await refused(a, /the limit is 2 \(\[server\]\.max_listen_streams_per_client\)/);
     await first.close();
-    await eventually(async () => listen(a).then(() => true, () => undefined), 'a place after closing a stream');
+    await eventually(
+      async () =>
+        listen(a).then(
+          () => true,
+          () => undefined,
+        ),
+      'a place after closing a stream',
+    );
   });
 
   it('the server as a whole gets max_listen_streams; other clients are refused naming that limit', async () => {

@@ -5,7 +5,11 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { startTestServer } from '../helpers/server.ts';
 
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+const HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
 
 it('50 rejected /mcp requests of two kinds log one line per kind, then one summary line per kind with the count', async () => {
   const s = await startTestServer();
@@ -15,7 +19,11 @@ it('50 rejected /mcp requests of two kinds log one line per kind, then one summa
       assert.equal(notJsonRpc.status, 400);
       await notJsonRpc.arrayBuffer();
       // (A non-JSON content type never reaches the SDK: the transport answers 415 first, ADR 0140.)
-      const badVersion = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { ...HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'ping' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      const badVersion = await fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: { ...HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'ping' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
       assert.equal(badVersion.status, 400);
       await badVersion.arrayBuffer();
     }

@@ -12,8 +12,16 @@ import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 
 // The browser module that builds the page's configurations (plain JS outside this tsconfig: typed here).
 type ClientConfig = { client: string; stdio: { text: string } };
-const { clientConfigs } = (await import(new URL('../../plugins/web/client/lib/client-configs.js', import.meta.url).href)) as {
-  clientConfigs(v: { mcpUrl: string; token: string | null; tokenEnv: string; kbctxBin: string; configFile: string | null }): ClientConfig[];
+const { clientConfigs } = (await import(
+  new URL('../../plugins/web/client/lib/client-configs.js', import.meta.url).href
+)) as {
+  clientConfigs(v: {
+    mcpUrl: string;
+    token: string | null;
+    tokenEnv: string;
+    kbctxBin: string;
+    configFile: string | null;
+  }): ClientConfig[];
 };
 
 let project: Workspace;
@@ -24,7 +32,9 @@ before(async () => {
   project = new Workspace('kbctx-stdio-project-');
   elsewhere = new Workspace('kbctx-stdio-elsewhere-');
   project.write('docs/signing.md', '# Signing keys\n\nRotate the signing keys every ninety days.\n');
-  project.config('[db]\npath = ".kbctx/kbctx.sqlite"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[tools.script.digest]\npath = "tools/digest.lua"\n');
+  project.config(
+    '[db]\npath = ".kbctx/kbctx.sqlite"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[tools.script.digest]\npath = "tools/digest.lua"\n',
+  );
   assert.equal((await project.kbctx(['tool', 'init', 'digest'])).code, 0);
   assert.equal((await project.kbctx(['sync', 'all'])).code, 0);
   configFile = project.path('config/kbctx.toml');
@@ -43,11 +53,18 @@ async function searchFromElsewhere(command: string, args: string[]): Promise<voi
     const result = await client.callTool({ name: 'search', arguments: { query: 'signing keys' } });
     const { results } = result.structuredContent as { results: { source_id: string }[] };
     assert.equal(results[0]?.source_id, 'signing.md', 'the synced index, not an empty one in the working directory');
-    assert.ok((await client.listTools()).tools.some((t) => t.name === 'digest'), 'the script tool resolves against the config');
+    assert.ok(
+      (await client.listTools()).tools.some((t) => t.name === 'digest'),
+      'the script tool resolves against the config',
+    );
   } finally {
     await client.close();
   }
-  assert.deepEqual(readdirSync(elsewhere.dir).filter((f) => f !== '.cache'), [], 'no stray data folder where the client started');
+  assert.deepEqual(
+    readdirSync(elsewhere.dir).filter((f) => f !== '.cache'),
+    [],
+    'no stray data folder where the client started',
+  );
 }
 
 describe('stdio MCP launched from another working directory', () => {
@@ -55,10 +72,22 @@ describe('stdio MCP launched from another working directory', () => {
     await searchFromElsewhere(process.execPath, [KBCTX_BIN, 'serve', 'mcp', '--stdio', '-c', configFile]);
   });
 
-  const configs = clientConfigs({ mcpUrl: 'http://127.0.0.1:7331/mcp', token: null, tokenEnv: 'KBCTX_TOKEN', kbctxBin: KBCTX_BIN, configFile: '' });
+  const configs = clientConfigs({
+    mcpUrl: 'http://127.0.0.1:7331/mcp',
+    token: null,
+    tokenEnv: 'KBCTX_TOKEN',
+    kbctxBin: KBCTX_BIN,
+    configFile: '',
+  });
   for (const { client } of configs) {
     it(`the web page's stdio configuration for ${client}`, async () => {
-      const generated = clientConfigs({ mcpUrl: 'http://127.0.0.1:7331/mcp', token: null, tokenEnv: 'KBCTX_TOKEN', kbctxBin: KBCTX_BIN, configFile });
+      const generated = clientConfigs({
+        mcpUrl: 'http://127.0.0.1:7331/mcp',
+        token: null,
+        tokenEnv: 'KBCTX_TOKEN',
+        kbctxBin: KBCTX_BIN,
+        configFile,
+      });
       const text = generated.find((c) => c.client === client)?.stdio.text ?? '';
       const { command, args } = launchOf(client, text);
       assert.ok(existsSync(command), command);
@@ -74,10 +103,14 @@ function launchOf(client: string, text: string): { command: string; args: string
     return { command: words[0] ?? '', args: words.slice(1) };
   }
   if (client === 'Codex') {
-    const entry = (parseToml(text) as { mcp_servers: { kbctx: { command: string; args: string[] } } }).mcp_servers.kbctx;
+    const entry = (parseToml(text) as { mcp_servers: { kbctx: { command: string; args: string[] } } }).mcp_servers
+      .kbctx;
     return entry;
   }
-  const json = JSON.parse(text) as { mcpServers?: Record<string, { command: string; args: string[] }>; servers?: Record<string, { command: string; args: string[] }> };
+  const json = JSON.parse(text) as {
+    mcpServers?: Record<string, { command: string; args: string[] }>;
+    servers?: Record<string, { command: string; args: string[] }>;
+  };
   const entry = (json.mcpServers ?? json.servers)?.['kbctx'];
   assert.ok(entry, text);
   return { command: entry.command, args: entry.args };

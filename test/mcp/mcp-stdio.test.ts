@@ -17,29 +17,47 @@ before(async () => {
 after(() => ws.cleanup());
 
 const transport = (): StdioClientTransport =>
-  new StdioClientTransport({ command: process.execPath, args: [KBCTX_BIN, 'serve', 'mcp', '--stdio'], cwd: ws.dir, env: { PATH: process.env['PATH'] ?? '', KBCTX_CONFIG: '' }, stderr: 'pipe' });
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [KBCTX_BIN, 'serve', 'mcp', '--stdio'],
+    cwd: ws.dir,
+    env: { PATH: process.env['PATH'] ?? '', KBCTX_CONFIG: '' },
+    stderr: 'pipe',
+  });
 
 it('serves tools, prompts and resources over stdio (2025 handshake)', async () => {
   const client = new Client({ name: 'kbctx-stdio-test', version: '1.0.0' });
   await client.connect(transport());
   try {
-    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['search', 'get', 'sources']);
+    assert.deepEqual(
+      (await client.listTools()).tools.map((t) => t.name),
+      ['search', 'get', 'sources'],
+    );
     const result = await client.callTool({ name: 'search', arguments: { query: 'write-ahead logging' } });
     const { results } = result.structuredContent as { results: { source_id: string }[] };
     assert.equal(results[0]?.source_id, 'sqlite.md');
-    assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ['helper']);
+    assert.deepEqual(
+      (await client.listPrompts()).prompts.map((p) => p.name),
+      ['helper'],
+    );
   } finally {
     await client.close();
   }
 });
 
 it('negotiates 2026-07-28 over stdio', async () => {
-  const client = new Client({ name: 'kbctx-stdio-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new Client(
+    { name: 'kbctx-stdio-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(transport());
   try {
     assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
     const result = await client.callTool({ name: 'sources', arguments: {} });
-    assert.deepEqual((result.structuredContent as { sources: { source: string }[] }).sources.map((x) => x.source), ['filesystem:docs']);
+    assert.deepEqual(
+      (result.structuredContent as { sources: { source: string }[] }).sources.map((x) => x.source),
+      ['filesystem:docs'],
+    );
   } finally {
     await client.close();
   }

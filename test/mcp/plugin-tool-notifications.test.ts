@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { Client, StreamableHTTPClientTransport, type LoggingMessageNotification, type Progress } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type LoggingMessageNotification,
+  type Progress,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createHttpHandler, openKbctx, type Kbctx, type KbctxHttpHandler } from '../../registry/index.ts';
 import { KBCTX_BIN, REPO_ROOT, Workspace } from '../helpers/workspace.ts';
@@ -39,13 +44,19 @@ after(async () => {
 /** A client whose log notifications land in the returned list. */
 function logging(client: Client): unknown[] {
   const logs: unknown[] = [];
-  client.setNotificationHandler('notifications/message', (n: LoggingMessageNotification) => void logs.push(n.params.data));
+  client.setNotificationHandler(
+    'notifications/message',
+    (n: LoggingMessageNotification) => void logs.push(n.params.data),
+  );
   return logs;
 }
 
 async function progressOf(client: Client, meta: Record<string, unknown> = {}): Promise<Progress[]> {
   const steps: Progress[] = [];
-  const result = await client.callTool({ name: 'test_tool_with_progress', arguments: {}, _meta: meta }, { onprogress: (p) => void steps.push(p) });
+  const result = await client.callTool(
+    { name: 'test_tool_with_progress', arguments: {}, _meta: meta },
+    { onprogress: (p) => void steps.push(p) },
+  );
   assert.equal(result.isError, undefined);
   return steps;
 }
@@ -58,7 +69,7 @@ describe('over HTTP, 2025 (stateless)', () => {
   });
   after(async () => client.close());
 
-  it('sends the tool\'s log messages during the call', async () => {
+  it("sends the tool's log messages during the call", async () => {
     const logs = logging(client);
     await client.setLoggingLevel('debug');
     const result = await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
@@ -66,9 +77,16 @@ describe('over HTTP, 2025 (stateless)', () => {
     assert.deepEqual(logs, LOGGED);
   });
 
-  it('sends progress for the request\'s progressToken, growing to its total', async () => {
+  it("sends progress for the request's progressToken, growing to its total", async () => {
     const steps = await progressOf(client);
-    assert.deepEqual(steps.map((p) => [p.progress, p.total]), [[0, 100], [50, 100], [100, 100]]);
+    assert.deepEqual(
+      steps.map((p) => [p.progress, p.total]),
+      [
+        [0, 100],
+        [50, 100],
+        [100, 100],
+      ],
+    );
   });
 });
 
@@ -80,7 +98,7 @@ describe('over HTTP, 2026-07-28 (per-request envelope)', () => {
   });
   after(async () => client.close());
 
-  it('logs at the request\'s logLevel, and nothing without one (SEP-2575)', async () => {
+  it("logs at the request's logLevel, and nothing without one (SEP-2575)", async () => {
     const logs = logging(client);
     await client.callTool({ name: 'test_tool_with_logging', arguments: {}, _meta: { [LOG_LEVEL]: 'info' } });
     assert.deepEqual(logs.splice(0), LOGGED);
@@ -89,13 +107,22 @@ describe('over HTTP, 2026-07-28 (per-request envelope)', () => {
     assert.deepEqual(logs, []);
   });
 
-  it('sends progress for the request\'s progressToken', async () => {
-    assert.deepEqual((await progressOf(client)).map((p) => p.progress), [0, 50, 100]);
+  it("sends progress for the request's progressToken", async () => {
+    assert.deepEqual(
+      (await progressOf(client)).map((p) => p.progress),
+      [0, 50, 100],
+    );
   });
 });
 
 it('over stdio, logs only at or above the level of logging/setLevel, and reports progress', async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [KBCTX_BIN, 'serve', 'mcp', '--stdio'], cwd: ws.dir, env: { PATH: process.env['PATH'] ?? '', KBCTX_CONFIG: '' }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [KBCTX_BIN, 'serve', 'mcp', '--stdio'],
+    cwd: ws.dir,
+    env: { PATH: process.env['PATH'] ?? '', KBCTX_CONFIG: '' },
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'test', version: '1' });
   await client.connect(transport);
   try {
@@ -105,14 +132,23 @@ it('over stdio, logs only at or above the level of logging/setLevel, and reports
     await client.setLoggingLevel('info');
     await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
     assert.deepEqual(logs, LOGGED);
-    assert.deepEqual((await progressOf(client)).map((p) => p.progress), [0, 50, 100]);
+    assert.deepEqual(
+      (await progressOf(client)).map((p) => p.progress),
+      [0, 50, 100],
+    );
   } finally {
     await client.close();
   }
 });
 
 it('over REST the tool runs with a client that sends nothing', async () => {
-  const response = await fetch(new URL('/tools/test_tool_with_logging', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const response = await fetch(new URL('/tools/test_tool_with_logging', url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   assert.equal(response.status, 200);
-  assert.deepEqual(await response.json(), { result: { content: [{ type: 'text', text: 'Tool with logging executed successfully' }] } });
+  assert.deepEqual(await response.json(), {
+    result: { content: [{ type: 'text', text: 'Tool with logging executed successfully' }] },
+  });
 });

@@ -39,7 +39,9 @@ describe('chunk: a third-party chunker', () => {
     const { code, reports, stderr } = await ws.syncJson('all');
     assert.equal(code, 0, stderr);
     assert.equal(reports[0]?.chunks_written, 3 + 1);
-    const listed = JSON.parse((await ws.kbctx(['plugins', '--json'])).stdout) as { plugins: { name: string; hooks: string[] }[] };
+    const listed = JSON.parse((await ws.kbctx(['plugins', '--json'])).stdout) as {
+      plugins: { name: string; hooks: string[] }[];
+    };
     assert.deepEqual(listed.plugins.find((p) => p.name === 'chunker-default')?.hooks, ['chunk']);
   });
 

@@ -1,6 +1,6 @@
-// The embedder plugins (embedder-local, embedder-openai, embedder-ollama, embedder-transformers) and `createEmbedder.for(provider)`,
-// on a real index opened from a config file: each bundled provider comes from its plugin, a third-party
-// plugin can override one, and dropping a plugin makes its provider a config error naming it.
+// The embedder plugins (embedder-local, embedder-openai, embedder-ollama, embedder-transformers) and
+// `createEmbedder.for(provider)`, on a real index opened from a config file: each bundled provider comes from its
+// plugin, a third-party plugin can override one, and dropping a plugin makes its provider a config error naming it.
 import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -42,24 +42,35 @@ async function open(toml: string, env: NodeJS.ProcessEnv = {}): Promise<Kbctx> {
 
 describe('createEmbedder.for(provider)', () => {
   it('each bundled provider comes from its plugin, created without connecting', async () => {
-    const openai = await open('[embedding]\nprovider = "openai"\nmodel = "text-embedding-3-small"\ndims = 8\n', { OPENAI_API_KEY: 'k' });
+    const openai = await open('[embedding]\nprovider = "openai"\nmodel = "text-embedding-3-small"\ndims = 8\n', {
+      OPENAI_API_KEY: 'k',
+    });
     assert.equal(openai.index.embedder()?.model, 'openai:text-embedding-3-small');
     const ollama = await open('[embedding]\nprovider = "ollama"\nmodel = "nomic-embed-text"\ndims = 8\n');
     assert.equal(ollama.index.embedder()?.model, 'ollama:nomic-embed-text');
     const local = await open('[embedding]\nprovider = "local"\n');
     assert.match(local.index.embedder()?.model ?? '', /^local:/);
     const listed = local.kernel.plugins().filter((p) => p.hooks.some((h) => h.startsWith('createEmbedder.for(')));
-    assert.deepEqual(listed.map((p) => [p.name, p.hooks, p.provides]), [
-      ['embedder-local', ['createEmbedder.for("local")', 'createEmbedder.for("fastembed")'], ['embedder:local']],
-      ['embedder-openai', ['createEmbedder.for("openai")'], ['embedder:openai']],
-      ['embedder-ollama', ['createEmbedder.for("ollama")'], ['embedder:ollama']],
-      // and Context Harness model names under "local"/"fastembed" (issue 31), before embedder-local's tap
-      ['embedder-transformers', ['createEmbedder.for("transformers")', 'createEmbedder.for("local")', 'createEmbedder.for("fastembed")'], ['embedder:transformers']],
-    ]);
+    assert.deepEqual(
+      listed.map((p) => [p.name, p.hooks, p.provides]),
+      [
+        ['embedder-local', ['createEmbedder.for("local")', 'createEmbedder.for("fastembed")'], ['embedder:local']],
+        ['embedder-openai', ['createEmbedder.for("openai")'], ['embedder:openai']],
+        ['embedder-ollama', ['createEmbedder.for("ollama")'], ['embedder:ollama']],
+        // and Context Harness model names under "local"/"fastembed" (issue 31), before embedder-local's tap
+        [
+          'embedder-transformers',
+          ['createEmbedder.for("transformers")', 'createEmbedder.for("local")', 'createEmbedder.for("fastembed")'],
+          ['embedder:transformers'],
+        ],
+      ],
+    );
   });
 
   it('a third-party plugin overrides a bundled provider', async () => {
-    const kbctx = await open('plugins = ["bundled", "./plugins/override.mjs"]\n[embedding]\nprovider = "ollama"\nmodel = "m"\ndims = 4\n');
+    const kbctx = await open(
+      'plugins = ["bundled", "./plugins/override.mjs"]\n[embedding]\nprovider = "ollama"\nmodel = "m"\ndims = 4\n',
+    );
     const embedder = kbctx.index.embedder();
     assert.equal(embedder?.model, 'acme:m');
     assert.deepEqual(await embedder.embed(['a']), [new Float32Array(4).fill(0.5)]);
@@ -71,7 +82,11 @@ describe('createEmbedder.for(provider)', () => {
       () => kbctx.index.embedder(),
       // A user-facing error reads as itself, without the hook prefix (issue 29 item 8); the plugin stays on the error.
       (e: unknown) =>
-        e instanceof KbctxError && e.code === 'config_error' && (e as { plugin?: string }).plugin === 'embedder-openai' && !/failed in hook/.test(e.message) && /OPENAI_API_KEY/.test(e.message),
+        e instanceof KbctxError &&
+        e.code === 'config_error' &&
+        (e as { plugin?: string }).plugin === 'embedder-openai' &&
+        !/failed in hook/.test(e.message) &&
+        /OPENAI_API_KEY/.test(e.message),
     );
   });
 
@@ -82,12 +97,15 @@ describe('createEmbedder.for(provider)', () => {
       (e: unknown) =>
         e instanceof KbctxError &&
         e.code === 'config_error' &&
-        e.message === '[embedding] provider = "local": no loaded plugin provides this embedder (it is the bundled plugin embedder-local, which is not loaded: check plugins in the config); loaded embedder plugins: embedder-openai, embedder-ollama, embedder-transformers',
+        e.message ===
+          '[embedding] provider = "local": no loaded plugin provides this embedder (it is the bundled plugin embedder-local, which is not loaded: check plugins in the config); loaded embedder plugins: embedder-openai, embedder-ollama, embedder-transformers',
     );
   });
 
   it('"disabled" needs no embedder plugin at all', async () => {
-    const kbctx = await open('plugins = ["bundled", "!embedder-local", "!embedder-openai", "!embedder-ollama", "!embedder-transformers"]\n');
+    const kbctx = await open(
+      'plugins = ["bundled", "!embedder-local", "!embedder-openai", "!embedder-ollama", "!embedder-transformers"]\n',
+    );
     assert.equal(kbctx.index.embedder(), null);
   });
 });

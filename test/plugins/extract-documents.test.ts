@@ -30,13 +30,19 @@ interface Doc {
 describe('extract.for(extension): a third-party extractor', () => {
   const ws = new Workspace();
   const search = async (query: string): Promise<{ id: string; source_id: string; title: string }[]> =>
-    (JSON.parse((await ws.kbctx(['search', query, '--json'])).stdout) as { results: { id: string; source_id: string; title: string }[] }).results;
+    (
+      JSON.parse((await ws.kbctx(['search', query, '--json'])).stdout) as {
+        results: { id: string; source_id: string; title: string }[];
+      }
+    ).results;
   before(async () => {
     ws.write('kb/guide.rst', 'Widget guide\n============\nHow to fold the widgets neatly.\n');
     ws.write('kb/page.html', '<title>Tidal pools</title><p>anemones and barnacles</p>');
     ws.write('kb/guide.pdf', await makePdf());
     ws.write('plugins/rst.mjs', RST_PLUGIN);
-    ws.config('plugins = ["bundled", "./plugins/rst.mjs"]\n[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ["**/*"]\nmax_file_bytes = 100000\n');
+    ws.config(
+      'plugins = ["bundled", "./plugins/rst.mjs"]\n[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ["**/*"]\nmax_file_bytes = 100000\n',
+    );
     const r = await ws.kbctx(['sync', 'all']);
     assert.equal(r.code, 0, r.stderr);
   });
@@ -60,8 +66,13 @@ describe('extract.for(extension): a third-party extractor', () => {
   });
 
   it('kbctx plugins lists the hooks each extractor taps', async () => {
-    const listed = JSON.parse((await ws.kbctx(['plugins', '--json'])).stdout) as { plugins: { name: string; hooks: string[]; provides: string[] }[] };
-    assert.deepEqual(listed.plugins.find((p) => p.name === 'acme-rst')?.hooks.sort(), ['extract.for("html")', 'extract.for("rst")']);
+    const listed = JSON.parse((await ws.kbctx(['plugins', '--json'])).stdout) as {
+      plugins: { name: string; hooks: string[]; provides: string[] }[];
+    };
+    assert.deepEqual(listed.plugins.find((p) => p.name === 'acme-rst')?.hooks.sort(), [
+      'extract.for("html")',
+      'extract.for("rst")',
+    ]);
     const bundled = listed.plugins.find((p) => p.name === 'extract-documents');
     assert.ok(bundled?.hooks.includes('extract.for("pdf")'));
     assert.ok(bundled!.provides.includes('format:docx'));
@@ -78,7 +89,9 @@ describe('"!extract-documents"', () => {
     ws.write('kb/guide.pdf', await makePdf());
     ws.write('kb/budget.xlsx', makeXlsx());
     ws.write('kb/page.html', '<p>anemones</p>');
-    ws.config('plugins = ["bundled", "!extract-documents"]\n[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ["**/*"]\n');
+    ws.config(
+      'plugins = ["bundled", "!extract-documents"]\n[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ["**/*"]\n',
+    );
     const { code, reports, stderr } = await ws.syncJson('all');
     assert.equal(code, 0, stderr);
     const [report] = reports;
@@ -86,7 +99,12 @@ describe('"!extract-documents"', () => {
     assert.equal(report.skipped, 3);
     for (const file of ['guide.pdf', 'budget.xlsx', 'page.html']) {
       const ext = file.slice(file.lastIndexOf('.'));
-      assert.ok(report.notes.includes(`skipped ${file}: no loaded plugin extracts ${ext} files (the bundled plugin extract-documents does: check plugins in the config)`), report.notes.join('\n'));
+      assert.ok(
+        report.notes.includes(
+          `skipped ${file}: no loaded plugin extracts ${ext} files (the bundled plugin extract-documents does: check plugins in the config)`,
+        ),
+        report.notes.join('\n'),
+      );
     }
   });
 });

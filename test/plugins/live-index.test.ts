@@ -20,7 +20,11 @@ before(() => {
 after(() => ws.cleanup());
 
 const hits = async (url: string): Promise<number> => {
-  const res = await fetch(`${url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"fox"}' });
+  const res = await fetch(`${url}/tools/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"query":"fox"}',
+  });
   return ((await res.json()) as { results: unknown[] }).results.length;
 };
 
@@ -43,7 +47,10 @@ it('loaded (the default): the server syncs at start, watches and serves /sync; n
   try {
     assert.doesNotMatch(s.stdout, /live index: off/);
     const status = (await (await fetch(`${s.url}/sync/status`)).json()) as { connectors: { connector: string }[] };
-    assert.deepEqual(status.connectors.map((c) => c.connector), ['filesystem:docs']);
+    assert.deepEqual(
+      status.connectors.map((c) => c.connector),
+      ['filesystem:docs'],
+    );
     for (let i = 0; i < 100 && (await hits(s.url)) === 0; i++) await sleep(100);
     assert.equal(await hits(s.url), 1);
     assert.match(s.stderr(), /watching filesystem:docs/);

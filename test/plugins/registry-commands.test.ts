@@ -18,7 +18,9 @@ it('loaded (the default): `kbctx registry list` answers, and `kbctx plugins` sho
   assert.match(list.stdout, /No registries configured/);
   assert.equal((await ws.kbctx(['-c', 'with.toml', 'help', 'registry'])).code, 0);
   const plugins = await ws.kbctx(['-c', 'with.toml', 'plugins', '--json']);
-  const entry = (JSON.parse(plugins.stdout) as { plugins: { name: string; provides: string[]; taps: string[] }[] }).plugins.find((p) => p.name === 'registry-commands');
+  const entry = (
+    JSON.parse(plugins.stdout) as { plugins: { name: string; provides: string[]; taps: string[] }[] }
+  ).plugins.find((p) => p.name === 'registry-commands');
   assert.ok(entry, plugins.stdout);
   assert.deepEqual(entry.provides, ['command:registry', 'doctor:registries']);
 });

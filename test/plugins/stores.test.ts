@@ -15,8 +15,10 @@ after(() => ws.cleanup());
 const WRAPPED = `${REPO_ROOT}test/fixtures/plugins/wrapped-store.ts`;
 const PG_URL = 'postgres://kbctx:secret@127.0.0.1:1/kb';
 
-const open = (toml: string): Kbctx => openKbctx(parseConfigTree(parseToml(toml), { file: 'kbctx.toml', cwd: ws.dir, env: {} }), {});
-const configError = (pattern: RegExp) => (e: unknown) => (e as { code?: string }).code === 'config_error' && pattern.test((e as Error).message);
+const open = (toml: string): Kbctx =>
+  openKbctx(parseConfigTree(parseToml(toml), { file: 'kbctx.toml', cwd: ws.dir, env: {} }), {});
+const configError = (pattern: RegExp) => (e: unknown) =>
+  (e as { code?: string }).code === 'config_error' && pattern.test((e as Error).message);
 
 describe('the bundled store plugins', () => {
   it('store-sqlite opens the default engine; both are listed with the hook they tap', async () => {
@@ -58,22 +60,42 @@ describe('the bundled store plugins', () => {
   it('dropping store-postgres with a postgres url is a config error naming the plugin and the loaded store plugins', () => {
     assert.throws(
       () => open(`plugins = ["bundled", "!store-postgres"]\n[db]\nurl = "${PG_URL}"\n`),
-      configError(/^db\.engine = "postgres": the store plugin store-postgres provides it and is not loaded \(check plugins in the config\); loaded store plugins: store-sqlite \(sqlite\), store-lancedb \(lancedb\)$/),
+      configError(
+        /^db\.engine = "postgres": the store plugin store-postgres provides it and is not loaded \(check plugins in the config\); loaded store plugins: store-sqlite \(sqlite\), store-lancedb \(lancedb\)$/,
+      ),
     );
   });
 
   it('dropping store-sqlite leaves no default engine, nor SQLite targets for `migrate --to`', async () => {
-    assert.throws(() => open('plugins = ["bundled", "!store-sqlite"]\n'), configError(/db\.engine = "sqlite": the store plugin store-sqlite provides it and is not loaded.*loaded store plugins: store-postgres \(postgres\), store-lancedb \(lancedb\)$/));
+    assert.throws(
+      () => open('plugins = ["bundled", "!store-sqlite"]\n'),
+      configError(
+        /db\.engine = "sqlite": the store plugin store-sqlite provides it and is not loaded.*loaded store plugins: store-postgres \(postgres\), store-lancedb \(lancedb\)$/,
+      ),
+    );
     const kbctx = open(`plugins = ["bundled", "!store-sqlite"]\n[db]\npath = "pg/kb.sqlite"\nurl = "${PG_URL}"\n`);
-    assert.throws(() => kbctx.index.openStore({ engine: 'sqlite', url: null, path: ws.path('copy.sqlite') }), configError(/the store plugin store-sqlite provides it and is not loaded/));
+    assert.throws(
+      () => kbctx.index.openStore({ engine: 'sqlite', url: null, path: ws.path('copy.sqlite') }),
+      configError(/the store plugin store-sqlite provides it and is not loaded/),
+    );
     await kbctx.close().catch(() => undefined);
   });
 
   it('an engine no loaded plugin provides is a config error naming it and the loaded store plugins', async () => {
-    assert.throws(() => open('[db]\nengine = "nope"\n'), configError(/^db\.engine = "nope": no loaded plugin provides this store engine; loaded store plugins: store-sqlite \(sqlite\), store-postgres \(postgres\), store-lancedb \(lancedb\)$/));
+    assert.throws(
+      () => open('[db]\nengine = "nope"\n'),
+      configError(
+        /^db\.engine = "nope": no loaded plugin provides this store engine; loaded store plugins: store-sqlite \(sqlite\), store-postgres \(postgres\), store-lancedb \(lancedb\)$/,
+      ),
+    );
     // With configured plugins, the engine may come from one of them: the error comes once they are applied.
     const kbctx = open(`plugins = ["bundled", "!store-postgres", "${WRAPPED}"]\n[db]\nengine = "nope"\n`);
-    await assert.rejects(kbctx.store.counts(), configError(/^db\.engine = "nope": no loaded plugin provides this store engine; loaded store plugins: store-sqlite \(sqlite\), store-lancedb \(lancedb\), wrapped-store \(wrapped\)$/));
+    await assert.rejects(
+      kbctx.store.counts(),
+      configError(
+        /^db\.engine = "nope": no loaded plugin provides this store engine; loaded store plugins: store-sqlite \(sqlite\), store-lancedb \(lancedb\), wrapped-store \(wrapped\)$/,
+      ),
+    );
   });
 });
 
@@ -93,12 +115,27 @@ describe('a third-party store plugin', () => {
   });
 
   it('the configured plugins applied to open it still add their tools, once', async () => {
-    const kbctx = open(`plugins = ["bundled", "${WRAPPED}", "${REPO_ROOT}test/fixtures/plugins/ok.mjs"]\n[db]\nengine = "wrapped"\npath = "wrapped/twice.sqlite"\n`);
+    const kbctx = open(
+      `plugins = ["bundled", "${WRAPPED}", "${REPO_ROOT}test/fixtures/plugins/ok.mjs"]\n[db]\nengine = "wrapped"\npath = "wrapped/twice.sqlite"\n`,
+    );
     try {
-      assert.deepEqual(kbctx.tools().list().map((t) => t.name), ['search', 'get', 'sources'], 'built before the configured plugins are applied');
+      assert.deepEqual(
+        kbctx
+          .tools()
+          .list()
+          .map((t) => t.name),
+        ['search', 'get', 'sources'],
+        'built before the configured plugins are applied',
+      );
       await kbctx.store.counts(); // applies the configured plugins to open the store
       await kbctx.ready();
-      assert.deepEqual(kbctx.tools().list().map((t) => t.name), ['search', 'get', 'sources', 'greet']);
+      assert.deepEqual(
+        kbctx
+          .tools()
+          .list()
+          .map((t) => t.name),
+        ['search', 'get', 'sources', 'greet'],
+      );
     } finally {
       await kbctx.close();
     }

@@ -33,11 +33,20 @@ const names = (listed: { tools: { name: string }[] }): string[] => listed.tools.
 async function mcpToolNames(url: string): Promise<string[]> {
   const answer = await fetch(`${url}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
   const text = await answer.text();
-  const json = text.startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: '))!.slice(6);
+  const json = text.startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .find((l) => l.startsWith('data: '))!
+        .slice(6);
   return names((JSON.parse(json) as { result: { tools: { name: string }[] } }).result);
 }
 
@@ -47,16 +56,26 @@ describe('tools-builtin loaded (the default)', () => {
   after(() => ws.cleanup());
 
   it('kbctx search, get and sources are its commands; ctx.search answers with its search tool', async () => {
-    const found = JSON.parse((await ws.kbctx(['search', 'otters', '--json'])).stdout) as { results: { id: string; title: string }[] };
-    assert.deepEqual(found.results.map((r) => r.title), ['Otters']);
+    const found = JSON.parse((await ws.kbctx(['search', 'otters', '--json'])).stdout) as {
+      results: { id: string; title: string }[];
+    };
+    assert.deepEqual(
+      found.results.map((r) => r.title),
+      ['Otters'],
+    );
     assert.equal(JSON.parse((await ws.kbctx(['get', found.results[0]!.id])).stdout).title, 'Otters');
     assert.equal(JSON.parse((await ws.kbctx(['sources', '--json'])).stdout).sources[0].source, 'filesystem:kb');
     const asked = await ws.kbctx(['tool', 'call', 'ask', '--json']);
     assert.deepEqual(JSON.parse(asked.stdout), { result: { titles: ['Otters'] } }, asked.stderr);
-    const listed = JSON.parse((await ws.kbctx(['plugins', '--json'])).stdout) as { plugins: { name: string; hooks: string[]; provides: string[] }[] };
+    const listed = JSON.parse((await ws.kbctx(['plugins', '--json'])).stdout) as {
+      plugins: { name: string; hooks: string[]; provides: string[] }[];
+    };
     const own = listed.plugins.find((p) => p.name === 'tools-builtin')!;
     assert.deepEqual([...own.hooks].sort(), ['commands', 'tools']);
-    assert.ok(own.provides.includes('command:search') && own.provides.includes('service:kbctx.index-tools'), own.provides.join(', '));
+    assert.ok(
+      own.provides.includes('command:search') && own.provides.includes('service:kbctx.index-tools'),
+      own.provides.join(', '),
+    );
   });
 });
 
@@ -85,9 +104,15 @@ describe('"!tools-builtin"', () => {
   });
 
   it('REST and MCP list no built-in tool; POST /tools/search is 404', async () => {
-    assert.deepEqual(names((await (await fetch(`${server.url}/tools/list`)).json()) as { tools: { name: string }[] }), ['ask']);
+    assert.deepEqual(names((await (await fetch(`${server.url}/tools/list`)).json()) as { tools: { name: string }[] }), [
+      'ask',
+    ]);
     assert.deepEqual(await mcpToolNames(server.url), ['ask']);
-    const searched = await fetch(`${server.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"otters"}' });
+    const searched = await fetch(`${server.url}/tools/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"otters"}',
+    });
     assert.equal(searched.status, 404);
   });
 

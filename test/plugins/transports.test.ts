@@ -21,12 +21,20 @@ after(() => ws.cleanup());
 
 /** `kbctx serve mcp` with the bundled plugins minus `dropped` (one name, or several); waits for `ready`. */
 function serveWithout(dropped: string | string[], ready?: RegExp): Promise<KbctxServer> {
-  const drops = [dropped].flat().map((name) => `, "!${name}"`).join('');
+  const drops = [dropped]
+    .flat()
+    .map((name) => `, "!${name}"`)
+    .join('');
   ws.write('drop.toml', `plugins = ["bundled"${drops}]\n${BASE_CONFIG}`);
   return spawnServer(ws, ['-c', 'drop.toml', 'serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'], {}, ready);
 }
 
-const search = (url: string): Promise<Response> => fetch(`${url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"foxes"}' });
+const search = (url: string): Promise<Response> =>
+  fetch(`${url}/tools/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"query":"foxes"}',
+  });
 
 async function mcpTools(url: string): Promise<string[]> {
   const client = new Client({ name: 'transports-test', version: '1.0.0' });
@@ -71,7 +79,11 @@ describe('dropping a transport plugin', () => {
     const s = await serveWithout('mcp-http', LISTENING);
     try {
       assert.equal((await search(s.url)).status, 200);
-      const mcp = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+      const mcp = await fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
       assert.equal(mcp.status, 404);
       assert.match(s.stdout, /^POST \/tools\/search {2}/m);
       assert.doesNotMatch(s.stdout, /MCP endpoint/);
@@ -98,7 +110,11 @@ describe('dropping a transport plugin', () => {
     const s = await serveWithout(['mcp-server', 'mcp-http', 'mcp-stdio'], LISTENING);
     try {
       assert.equal((await search(s.url)).status, 200);
-      const mcp = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+      const mcp = await fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
       assert.equal(mcp.status, 404);
       assert.doesNotMatch(s.stdout, /MCP endpoint/);
     } finally {

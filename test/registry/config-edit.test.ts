@@ -10,9 +10,15 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 it('appendPluginEntry rewrites an existing multi-line plugins list in place, keeping every other line', () => {
   const file = path.join(dir, 'a.toml');
-  writeFileSync(file, '# top\nplugins = [\n  "bundled",\n  "./odd]name.ts", # a comment\n]\nother = 1\n\n[db]\npath = "x.sqlite"\n');
+  writeFileSync(
+    file,
+    '# top\nplugins = [\n  "bundled",\n  "./odd]name.ts", # a comment\n]\nother = 1\n\n[db]\npath = "x.sqlite"\n',
+  );
   appendPluginEntry(file, '/reg/plugins/p/index.ts');
-  assert.equal(readFileSync(file, 'utf8'), '# top\nplugins = ["bundled", "./odd]name.ts", "/reg/plugins/p/index.ts"]\nother = 1\n\n[db]\npath = "x.sqlite"\n');
+  assert.equal(
+    readFileSync(file, 'utf8'),
+    '# top\nplugins = ["bundled", "./odd]name.ts", "/reg/plugins/p/index.ts"]\nother = 1\n\n[db]\npath = "x.sqlite"\n',
+  );
 });
 
 it('appendPluginEntry puts plugins first when the file has none, and creates a missing file from the initial text', () => {

@@ -6,11 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { KbctxError } from '../../core/domain/errors.ts';
 import { IndexFixture } from '../helpers/index-fixture.ts';
 
-const code = (expected: string) => (e: unknown): boolean => {
-  assert.ok(e instanceof KbctxError, String(e));
-  assert.equal(e.code, expected, e.message);
-  return true;
-};
+const code =
+  (expected: string) =>
+  (e: unknown): boolean => {
+    assert.ok(e instanceof KbctxError, String(e));
+    assert.equal(e.code, expected, e.message);
+    return true;
+  };
 
 describe('script tools and agents', () => {
   const fx = new IndexFixture(`
@@ -37,9 +39,14 @@ tools = ["search"]
 system_prompt = "Be brief."
 `);
   before(async () => {
-    fx.ws.write('docs/keys.md', '# Rotating signing keys\n\nGenerate a new key pair, publish it, then retire the old signing key.');
+    fx.ws.write(
+      'docs/keys.md',
+      '# Rotating signing keys\n\nGenerate a new key pair, publish it, then retire the old signing key.',
+    );
     fx.ws.write('docs/deploy.md', '# Deploying\n\nDeploys run from the main branch every weekday.');
-    fx.ws.write('tools/echo.lua', `
+    fx.ws.write(
+      'tools/echo.lua',
+      `
 tool = { name = "echo", version = "2.1", description = "Echo things",
   parameters = {
     { name = "text", type = "string", required = true, description = "What to echo" },
@@ -49,8 +56,11 @@ tool = { name = "echo", version = "2.1", description = "Echo things",
 function tool.execute(params, context)
   return { text = string.rep(params.text, params.times), mode = params.mode, greeting = context.config.greeting,
            global_context = context == _G.context, extra = params.extra }
-end`);
-    fx.ws.write('tools/kb.lua', `
+end`,
+    );
+    fx.ws.write(
+      'tools/kb.lua',
+      `
 tool = { description = "", parameters = { { name = "q", required = true } } }
 function tool.execute(params, context)
   local results = context.search(params.q, { limit = 1 })
@@ -58,17 +68,21 @@ function tool.execute(params, context)
   local ok, err = pcall(context.get, "no-such-id")
   return { hits = #results, title = doc.title, chunk0 = doc.chunks[1].index, text = doc.chunks[1].text, body = doc.body,
            sources = context.sources(), missing = err, via_method = #context:search(params.q) }
-end`);
+end`,
+    );
     fx.ws.write('tools/slow.lua', 'tool = { parameters = {} }\nfunction tool.execute() while true do end end\n');
     fx.ws.write('tools/broken.lua', 'tool = { parameters = { { type = "string" } } }\nfunction tool.execute() end\n');
-    fx.ws.write('agents/guide.lua', `
+    fx.ws.write(
+      'agents/guide.lua',
+      `
 agent = { description = "A guide", tools = { "search" },
   arguments = { { name = "topic", description = "Topic", required = true }, { name = "tone" } } }
 function agent.resolve(args, config, context)
   local r = context.search(args.topic, { limit = 1 })
   return { system = "Guide for " .. config.audience .. " on " .. args.topic .. ": " .. (r[1] and r[1].title or "nothing"),
            messages = { { role = "user", content = "Tell me about " .. args.topic }, { content = "Sure." } } }
-end`);
+end`,
+    );
     fx.ws.write('agents/nosystem.lua', 'agent = {}\nfunction agent.resolve() return { tools = {} } end\n');
     await fx.sync('filesystem:docs');
   });
@@ -76,10 +90,16 @@ end`);
 
   it('loads script tools with JSON Schema; a broken one is reported, the rest load', async () => {
     const failures = await fx.kbctx.ready();
-    assert.deepEqual(failures.map((f) => f.label), ['tool:broken']);
+    assert.deepEqual(
+      failures.map((f) => f.label),
+      ['tool:broken'],
+    );
     assert.match(failures[0]!.message, /tool:broken: tool\.parameters\[1\]: needs a `name`/);
     const list = fx.kbctx.tools().list();
-    assert.deepEqual(list.map((t) => t.name), ['search', 'get', 'sources', 'echo', 'kb', 'slow']);
+    assert.deepEqual(
+      list.map((t) => t.name),
+      ['search', 'get', 'sources', 'echo', 'kb', 'slow'],
+    );
     const echo = list.find((t) => t.name === 'echo')!;
     assert.equal(echo.builtin, false);
     assert.equal(echo.description, 'Echo things');
@@ -98,8 +118,17 @@ end`);
   it('calls validate, default, pass extra keys through and hand the config section to the script', async () => {
     await fx.kbctx.ready();
     const tools = fx.kbctx.tools();
-    assert.deepEqual(await tools.call('echo', { text: 'ab', extra: [1, 2] }), { text: 'abab', mode: 'quiet', greeting: 'hi kbctx', global_context: true, extra: [1, 2] });
-    await assert.rejects(tools.call('echo', {}), (e: unknown) => code('bad_request')(e) && /missing required parameter 'text'/.test((e as Error).message));
+    assert.deepEqual(await tools.call('echo', { text: 'ab', extra: [1, 2] }), {
+      text: 'abab',
+      mode: 'quiet',
+      greeting: 'hi kbctx',
+      global_context: true,
+      extra: [1, 2],
+    });
+    await assert.rejects(
+      tools.call('echo', {}),
+      (e: unknown) => code('bad_request')(e) && /missing required parameter 'text'/.test((e as Error).message),
+    );
     await assert.rejects(tools.call('echo', { text: 'x', times: 1.5 }), /parameter 'times' must be an integer/);
     await assert.rejects(tools.call('echo', { text: 'x', mode: 'shout' }), /must be one of "loud", "quiet"/);
     await assert.rejects(tools.call('echo', [1]), code('bad_request'));
@@ -117,31 +146,68 @@ end`);
     assert.match(String(out['missing']), /^kb\.lua:6: document not found: no-such-id$/);
     assert.equal(out['via_method'], 1);
     // Lua has no null: last_run's failure (null) does not cross the bridge.
-    const sources = (out['sources'] as Record<string, unknown>[]).map(({ last_run, ...s }) => ({ ...s, last_run: { ...(last_run as object), ended_at: 'x' } }));
-    assert.deepEqual(sources, [{ source: 'filesystem:docs', document_count: 2, chunk_count: 2, status: 'ok', last_run: { ended_at: 'x', errors: 0 }, name: 'filesystem:docs', configured: true, healthy: true }]);
+    const sources = (out['sources'] as Record<string, unknown>[]).map(({ last_run, ...s }) => ({
+      ...s,
+      last_run: { ...(last_run as object), ended_at: 'x' },
+    }));
+    assert.deepEqual(sources, [
+      {
+        source: 'filesystem:docs',
+        document_count: 2,
+        chunk_count: 2,
+        status: 'ok',
+        last_run: { ended_at: 'x', errors: 0 },
+        name: 'filesystem:docs',
+        configured: true,
+        healthy: true,
+      },
+    ]);
   });
 
   it('a runaway tool times out (timeout code) and script errors keep their line', async () => {
     await fx.kbctx.ready();
-    await assert.rejects(fx.kbctx.tools().call('slow', {}), (e: unknown) => code('timeout')(e) && /tool:slow timed out after 0.5 s/.test((e as Error).message));
+    await assert.rejects(
+      fx.kbctx.tools().call('slow', {}),
+      (e: unknown) => code('timeout')(e) && /tool:slow timed out after 0.5 s/.test((e as Error).message),
+    );
   });
 
   it('script agents: list, required arguments, resolve with context and config', async () => {
     await fx.kbctx.ready();
     const agents = fx.kbctx.agents();
-    assert.deepEqual(agents.list().map((a) => [a.name, a.source]), [['guide', 'lua'], ['nosystem', 'lua'], ['plain', 'toml']]);
+    assert.deepEqual(
+      agents.list().map((a) => [a.name, a.source]),
+      [
+        ['guide', 'lua'],
+        ['nosystem', 'lua'],
+        ['plain', 'toml'],
+      ],
+    );
     const guide = agents.get('guide');
-    assert.deepEqual(guide.arguments, [{ name: 'topic', description: 'Topic', required: true }, { name: 'tone', description: '', required: false }]);
+    assert.deepEqual(guide.arguments, [
+      { name: 'topic', description: 'Topic', required: true },
+      { name: 'tone', description: '', required: false },
+    ]);
     assert.equal(guide.description, 'A guide');
     assert.equal(agents.get('nosystem').description, 'Lua agent: nosystem');
-    await assert.rejects(agents.resolve('guide', {}), (e: unknown) => code('bad_request')(e) && /missing required argument 'topic'/.test((e as Error).message));
+    await assert.rejects(
+      agents.resolve('guide', {}),
+      (e: unknown) => code('bad_request')(e) && /missing required argument 'topic'/.test((e as Error).message),
+    );
     const prompt = await agents.resolve('guide', { topic: 'deploys' });
     assert.deepEqual(prompt, {
       system: 'Guide for operators on deploys: Deploying',
       tools: ['search'],
-      messages: [{ role: 'user', content: 'Tell me about deploys' }, { role: 'assistant', content: 'Sure.' }],
+      messages: [
+        { role: 'user', content: 'Tell me about deploys' },
+        { role: 'assistant', content: 'Sure.' },
+      ],
     });
-    await assert.rejects(agents.resolve('nosystem', {}), (e: unknown) => code('script_error')(e) && /must return a table with a `system` string/.test((e as Error).message));
+    await assert.rejects(
+      agents.resolve('nosystem', {}),
+      (e: unknown) =>
+        code('script_error')(e) && /must return a table with a `system` string/.test((e as Error).message),
+    );
     await assert.rejects(agents.resolve('missing', {}), code('not_found'));
   });
 });

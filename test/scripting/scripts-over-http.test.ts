@@ -42,25 +42,39 @@ before(async () => (s = await startTestServer(SCRIPTS, { files: FILES })));
 after(async () => s.close());
 
 const post = async (path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
-  const res = await fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${s.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
-const errorOf = (r: { body: Record<string, unknown> }): { code: string; message: string } => r.body['error'] as { code: string; message: string };
+const errorOf = (r: { body: Record<string, unknown> }): { code: string; message: string } =>
+  r.body['error'] as { code: string; message: string };
 
 describe('script tools over REST', () => {
   it('GET /tools/list shows script tools with their JSON Schema', async () => {
-    const { tools } = (await (await fetch(`${s.url}/tools/list`)).json()) as { tools: { name: string; builtin: boolean; parameters: unknown }[] };
+    const { tools } = (await (await fetch(`${s.url}/tools/list`)).json()) as {
+      tools: { name: string; builtin: boolean; parameters: unknown }[];
+    };
     const shout = tools.find((t) => t.name === 'shout');
     assert.deepEqual(shout, {
       name: 'shout',
       description: 'Shouts text',
       builtin: false,
-      parameters: { type: 'object', properties: { text: { type: 'string' }, times: { type: 'integer', default: 1 } }, required: ['text'] },
+      parameters: {
+        type: 'object',
+        properties: { text: { type: 'string' }, times: { type: 'integer', default: 1 } },
+        required: ['text'],
+      },
     });
   });
 
   it('200 {result}, 400 naming the parameter, 404 unknown, 500 with the Lua message and line', async () => {
-    assert.deepEqual(await post('/tools/shout', { text: 'hi', times: 2 }), { status: 200, body: { result: { text: 'HIHI!' } } });
+    assert.deepEqual(await post('/tools/shout', { text: 'hi', times: 2 }), {
+      status: 200,
+      body: { result: { text: 'HIHI!' } },
+    });
     const bad = await post('/tools/shout', { times: 2 });
     assert.equal(bad.status, 400);
     assert.equal(errorOf(bad).code, 'bad_request');
@@ -87,10 +101,24 @@ describe('script tools over REST', () => {
 
 describe('script agents over REST', () => {
   it('/agents/list and /agents/{name}/prompt: 200, 400, 404, 408, 500', async () => {
-    const { agents } = (await (await fetch(`${s.url}/agents/list`)).json()) as { agents: { name: string; source: string; arguments: unknown }[] };
-    assert.deepEqual(agents.find((a) => a.name === 'guide'), { name: 'guide', description: 'Guides', tools: ['search'], source: 'lua', arguments: [{ name: 'topic', description: '', required: true }] });
+    const { agents } = (await (await fetch(`${s.url}/agents/list`)).json()) as {
+      agents: { name: string; source: string; arguments: unknown }[];
+    };
+    assert.deepEqual(
+      agents.find((a) => a.name === 'guide'),
+      {
+        name: 'guide',
+        description: 'Guides',
+        tools: ['search'],
+        source: 'lua',
+        arguments: [{ name: 'topic', description: '', required: true }],
+      },
+    );
     const ok = await post('/agents/guide/prompt', { topic: 'foxes' });
-    assert.deepEqual(ok, { status: 200, body: { system: 'About foxes: Foxes', tools: ['search'], messages: [{ role: 'user', content: 'go' }] } });
+    assert.deepEqual(ok, {
+      status: 200,
+      body: { system: 'About foxes: Foxes', tools: ['search'], messages: [{ role: 'user', content: 'go' }] },
+    });
     assert.equal((await post('/agents/guide/prompt', {})).status, 400);
     assert.equal((await post('/agents/nobody/prompt', {})).status, 404);
     assert.equal((await post('/agents/stuck/prompt', {})).status, 408);
@@ -102,7 +130,10 @@ describe('script agents over REST', () => {
   it('an unknown argument is a 400 naming it and the known ones (issue 21)', async () => {
     const r = await post('/agents/guide/prompt', { topic: 'foxes', tpoic: 'typo' });
     assert.equal(r.status, 400);
-    assert.deepEqual(errorOf(r), { code: 'bad_request', message: "unknown argument 'tpoic' for agent 'guide'; known arguments: topic" });
+    assert.deepEqual(errorOf(r), {
+      code: 'bad_request',
+      message: "unknown argument 'tpoic' for agent 'guide'; known arguments: topic",
+    });
     const none = await post('/agents/stuck/prompt', { topic: 'x' });
     assert.equal(none.status, 400);
     assert.equal(errorOf(none).message, "unknown argument 'topic' for agent 'stuck'; it takes no arguments");
@@ -137,12 +168,26 @@ describe('scripts over MCP', () => {
 
   it('prompts/list and prompts/get: arguments, resolved messages, errors', async () => {
     const { prompts } = await client.listPrompts();
-    assert.deepEqual(prompts.find((p) => p.name === 'guide')?.arguments, [{ name: 'topic', description: '', required: true }]);
+    assert.deepEqual(prompts.find((p) => p.name === 'guide')?.arguments, [
+      { name: 'topic', description: '', required: true },
+    ]);
     const prompt = await client.getPrompt({ name: 'guide', arguments: { topic: 'foxes' } });
-    assert.deepEqual(prompt.messages.map((m) => [m.role, (m.content as { text: string }).text]), [['user', 'About foxes: Foxes'], ['user', 'go']]);
+    assert.deepEqual(
+      prompt.messages.map((m) => [m.role, (m.content as { text: string }).text]),
+      [
+        ['user', 'About foxes: Foxes'],
+        ['user', 'go'],
+      ],
+    );
     await assert.rejects(client.getPrompt({ name: 'guide', arguments: {} }), /missing required argument 'topic'/);
     await assert.rejects(client.getPrompt({ name: 'stuck', arguments: {} }), /timed out after 1 s/);
-    await assert.rejects(client.getPrompt({ name: 'nosystem', arguments: {} }), /must return a table with a `system` string/);
-    await assert.rejects(client.getPrompt({ name: 'guide', arguments: { topic: 'foxes', tpoic: 'typo' } }), /unknown argument 'tpoic' for agent 'guide'; known arguments: topic/);
+    await assert.rejects(
+      client.getPrompt({ name: 'nosystem', arguments: {} }),
+      /must return a table with a `system` string/,
+    );
+    await assert.rejects(
+      client.getPrompt({ name: 'guide', arguments: { topic: 'foxes', tpoic: 'typo' } }),
+      /unknown argument 'tpoic' for agent 'guide'; known arguments: topic/,
+    );
   });
 });

@@ -1,7 +1,13 @@
 // Type test, checked by `npm run typecheck` (never run): a plugin author's `ctx.search/get/sources`
 // answer with the wire types (the REST bodies), so `hits[0].title` is a string, not `unknown`. The
 // `@ts-expect-error` lines fail the typecheck if the answers lose their types (`any` or `unknown`).
-import { definePlugin, type IndexServices, type KbctxDocument, type SearchHit, type SourceInfo } from '../../core/index.ts';
+import {
+  definePlugin,
+  type IndexServices,
+  type KbctxDocument,
+  type SearchHit,
+  type SourceInfo,
+} from '../../core/index.ts';
 import { indexToolsOf } from '../../plugins/tools-builtin/index-tools.ts';
 
 export default definePlugin({

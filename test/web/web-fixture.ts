@@ -21,8 +21,10 @@ export const WEB_DOCS: Record<string, string> = {
     'See the [field guide](https://example.org/foxes) for more.',
   ].join('\n'),
   'docs/arctic-fox.md': '# Arctic fox\n\nThe arctic fox turns white in winter; a fox of the tundra.\n',
-  'docs/fennec.md': '# Fennec fox\n\nThe fennec fox of the Sahara has the largest ears of any fox, to shed the heat of the day.\n',
-  'docs/reading.md': '# Reading list\n\nThe [guide](https://example.org/guide), [dens](#dens), [tundra notes](tundra.md).\n\n![A den](https://example.org/den.png)\n',
+  'docs/fennec.md':
+    '# Fennec fox\n\nThe fennec fox of the Sahara has the largest ears of any fox, to shed the heat of the day.\n',
+  'docs/reading.md':
+    '# Reading list\n\nThe [guide](https://example.org/guide), [dens](#dens), [tundra notes](tundra.md).\n\n![A den](https://example.org/den.png)\n',
   'docs/sqlite.md': '# SQLite WAL\n\nWrite-ahead logging lets readers continue while a writer commits.\n',
   'docs/notes/tea.txt': 'Green tea is brewed at 80 degrees for two minutes.\n',
   'docs/hostile.md': [
@@ -40,7 +42,7 @@ export const WEB_DOCS: Record<string, string> = {
     '',
     '<iframe src="javascript:window.__pwned=\'iframe\'"></iframe>',
     '',
-    '<svg><script>window.__pwned = \'svg\'</script></svg>',
+    "<svg><script>window.__pwned = 'svg'</script></svg>",
     '',
     '<form action="https://example.org"><input name="x"><button>Send</button></form>',
   ].join('\n'),

@@ -13,8 +13,15 @@ declare const document: { querySelector(selector: string): { textContent: string
 
 const HEAVY_DOCS: Record<string, string> = {
   'docs/deep-list.md': '# Deep list\n\n' + '- '.repeat(10_000) + 'the innermost item\n',
-  'docs/indented-list.md': '# Indented list\n\n' + Array.from({ length: 3_000 }, (_, i) => `${' '.repeat(2 * i)}- level ${i}`).join('\n') + '\n',
-  'docs/long-nested-list.md': '# Long nested list\n\n' + '- '.repeat(1_000) + 'the innermost item\n' + 'a lazy line of the innermost item\n'.repeat(5_000),
+  'docs/indented-list.md':
+    '# Indented list\n\n' +
+    Array.from({ length: 3_000 }, (_, i) => `${' '.repeat(2 * i)}- level ${i}`).join('\n') +
+    '\n',
+  'docs/long-nested-list.md':
+    '# Long nested list\n\n' +
+    '- '.repeat(1_000) +
+    'the innermost item\n' +
+    'a lazy line of the innermost item\n'.repeat(5_000),
 };
 
 let ws: Workspace;
@@ -44,7 +51,11 @@ async function openDocument(title: string): Promise<Page> {
 for (const [title, reason, innermost] of [
   ['Deep list', /nested more than \d+ levels deep/, 'the innermost item'],
   ['Indented list', /larger than [\d,]+ characters/, '- level 2999'],
-  ['Long nested list', /nested more than \d+ levels deep|too complex to render as Markdown/, 'a lazy line of the innermost item'],
+  [
+    'Long nested list',
+    /nested more than \d+ levels deep|too complex to render as Markdown/,
+    'a lazy line of the innermost item',
+  ],
 ] as const) {
   it(`${title}: shown as plain text with a note, and the page stays usable`, async () => {
     const page = await openDocument(title);
@@ -52,7 +63,13 @@ for (const [title, reason, innermost] of [
     await note.waitFor();
     assert.match((await note.textContent()) ?? '', new RegExp(`^Shown as plain text: it is (${reason.source})\\.$`));
     assert.equal(await page.locator('.body.markdown').count(), 0);
-    assert.equal(await page.evaluate((text) => document.querySelector('.body.plain')?.textContent?.includes(text) ?? false, innermost), true);
+    assert.equal(
+      await page.evaluate(
+        (text) => document.querySelector('.body.plain')?.textContent?.includes(text) ?? false,
+        innermost,
+      ),
+      true,
+    );
     await page.getByLabel('Show chunk boundaries').check(); // the page still answers
     await page.locator('.chunk-head').first().waitFor();
   });

@@ -26,7 +26,11 @@ interface PageControl {
   textContent: string | null;
   getAttribute(name: string): string | null;
 }
-declare const document: { activeElement: PageElement | null; documentElement: { scrollWidth: number }; querySelectorAll(selector: string): Iterable<PageControl> };
+declare const document: {
+  activeElement: PageElement | null;
+  documentElement: { scrollWidth: number };
+  querySelectorAll(selector: string): Iterable<PageControl>;
+};
 declare const window: { innerWidth: number; __pwned?: string };
 declare function getComputedStyle(element: unknown): { fontFamily: string };
 
@@ -70,7 +74,10 @@ it('search → highlighted result → open the document → back keeps the query
 it('the results always match the URL: an edited ?q= and Back/Forward between two searches', async () => {
   /** Waits until the page shows the finished search for `q`, in the box and in the results. */
   const resultsFor = async (q: string): Promise<string[]> => {
-    await page.locator('#search-status').filter({ hasText: new RegExp(`results? for “${q}”\\.$`) }).waitFor();
+    await page
+      .locator('#search-status')
+      .filter({ hasText: new RegExp(`results? for “${q}”\\.$`) })
+      .waitFor();
     assert.equal(await page.locator('#q').inputValue(), q);
     return page.locator('.result-link').allTextContents();
   };
@@ -116,7 +123,9 @@ it('renders a document as sanitised Markdown: code monospaced, chunks on demand,
   await open('#/?q=reading%20list');
   await page.locator('.result-link', { hasText: 'Reading list' }).click();
   await page.locator('.markdown a').first().waitFor();
-  const links = await page.locator('.markdown a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('rel')]));
+  const links = await page
+    .locator('.markdown a')
+    .evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('rel')]));
   assert.deepEqual(links, [
     ['guide', 'https://example.org/guide', 'noopener noreferrer'],
     ['dens', null, null], // would change the page's own route
@@ -154,16 +163,25 @@ it('a tool form runs a Lua tool and shows its result, a 408, a 500 and a 400; an
   await card.getByLabel(/^slow/).selectOption('');
   await card.getByLabel(/^fail/).selectOption('true');
   await card.getByRole('button', { name: 'Run shout' }).click();
-  assert.match((await card.getByRole('alert').filter({ hasText: /^500/ }).textContent()) ?? '', /^500 Server error script_error.*shouting failed/);
+  assert.match(
+    (await card.getByRole('alert').filter({ hasText: /^500/ }).textContent()) ?? '',
+    /^500 Server error script_error.*shouting failed/,
+  );
   await card.getByLabel(/^fail/).selectOption('');
   await card.getByLabel(/^text/).fill('');
   await card.getByRole('button', { name: 'Run shout' }).click();
-  assert.match((await card.getByRole('alert').filter({ hasText: /^400/ }).textContent()) ?? '', /^400 Bad request bad_request.*'text'/);
+  assert.match(
+    (await card.getByRole('alert').filter({ hasText: /^400/ }).textContent()) ?? '',
+    /^400 Bad request bad_request.*'text'/,
+  );
 
   const agent = page.locator('#agent-helper');
   await agent.locator('summary').click();
   await agent.getByRole('button', { name: 'Resolve prompt' }).click();
-  assert.equal(await agent.locator('pre.prompt').first().textContent(), 'You answer from the knowledge base. Search first.');
+  assert.equal(
+    await agent.locator('pre.prompt').first().textContent(),
+    'You answer from the knowledge base. Search first.',
+  );
 });
 
 it('the sources page shows documents, chunks, embedded share and last sync', async () => {
@@ -181,10 +199,13 @@ it('sources with the live index: state, counts updated live, Sync now', async ()
   await open('#/sources');
   const row = page.getByRole('row', { name: /filesystem:docs/ });
   await row.getByText('idle', { exact: true }).waitFor();
-  assert.match((await row.locator('.state-detail').first().textContent()) ?? '', /^last run \d{4}-\d\d-\d\d \d\d:\d\d UTC: \d+ updated, 0 deleted, \d+ unchanged$/);
+  assert.match(
+    (await row.locator('.state-detail').first().textContent()) ?? '',
+    /^last run \d{4}-\d\d-\d\d \d\d:\d\d UTC: \d+ updated, 0 deleted, \d+ unchanged$/,
+  );
   ws.write('docs/owl.md', '# Owls\n\nOwls hunt at night.\n'); // the server's watcher indexes it; the page polls
   await page.getByText('8 documents', { exact: false }).waitFor();
-  assert.equal((await row.locator('td').first().textContent()), '8');
+  assert.equal(await row.locator('td').first().textContent(), '8');
   await row.getByRole('button', { name: 'Sync filesystem:docs now' }).click();
   await page.getByRole('status').filter({ hasText: 'Sync of filesystem:docs started.' }).waitFor();
   await row.getByText('idle', { exact: true }).waitFor();
@@ -200,7 +221,8 @@ it('works keyboard-only: skip link, / focuses search, arrows move through result
   await page.keyboard.type('fox');
   await page.locator('.result').nth(1).waitFor();
   await page.keyboard.press('ArrowDown');
-  const focusedLink = (): Promise<string | null | undefined> => page.evaluate(() => document.activeElement?.closest('.result')?.querySelector('.result-link')?.textContent);
+  const focusedLink = (): Promise<string | null | undefined> =>
+    page.evaluate(() => document.activeElement?.closest('.result')?.querySelector('.result-link')?.textContent);
   const titles = await page.locator('.result-link').allTextContents();
   assert.equal(await focusedLink(), titles[0]);
   await page.keyboard.press('ArrowDown');
@@ -228,7 +250,10 @@ it('connect an agent: configurations filled in with the real URL, binary and con
     `[mcp_servers.kbctx]\ncommand = ${JSON.stringify(path.join(REPO_ROOT, 'bin/kbctx.js'))}\nargs = ["serve", "mcp", "--stdio", "-c", ${JSON.stringify(ws.path('config/kbctx.toml'))}]`,
   );
   await page.getByLabel('Client').selectOption('Cursor');
-  assert.deepEqual(JSON.parse((await page.getByLabel('Cursor HTTP configuration', { exact: true }).textContent()) ?? ''), { mcpServers: { kbctx: { url: `${server.url}/mcp` } } });
+  assert.deepEqual(
+    JSON.parse((await page.getByLabel('Cursor HTTP configuration', { exact: true }).textContent()) ?? ''),
+    { mcpServers: { kbctx: { url: `${server.url}/mcp` } } },
+  );
   await page.getByRole('button', { name: 'Copy Cursor HTTP configuration' }).click();
   await page.getByRole('status').filter({ hasText: 'Cursor HTTP configuration copied.' }).waitFor();
 });
@@ -237,7 +262,13 @@ it('every form control and button has a name screen readers can announce', async
   const unnamed = (): Promise<string[]> =>
     page.evaluate(() =>
       [...document.querySelectorAll('input, select, textarea, button')]
-        .filter((c) => !(c.labels && c.labels.length > 0) && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby') && !c.textContent?.trim())
+        .filter(
+          (c) =>
+            !(c.labels && c.labels.length > 0) &&
+            !c.getAttribute('aria-label') &&
+            !c.getAttribute('aria-labelledby') &&
+            !c.textContent?.trim(),
+        )
         .map((c) => c.id || c.textContent || '?'),
     );
   for (const view of ['#/?q=fox', '#/tools', '#/connect', '#/sources']) {
@@ -261,9 +292,13 @@ it('first load: JS + CSS within 100 KB compressed; prints the transfer and the t
   await fresh.goto(`${server.url}/#/?q=fox`);
   await fresh.locator('.result').first().waitFor();
   await fresh.waitForLoadState('networkidle');
-  const firstResults = await fresh.evaluate(() => performance.getEntriesByName('kbctx:first-results')[0]?.startTime ?? null);
+  const firstResults = await fresh.evaluate(
+    () => performance.getEntriesByName('kbctx:first-results')[0]?.startTime ?? null,
+  );
   await fresh.close();
-  t.diagnostic(`first load JS+CSS transfer: ${(bytes / 1024).toFixed(1)} KB compressed; page load to first results: ${firstResults?.toFixed(0)} ms`);
+  t.diagnostic(
+    `first load JS+CSS transfer: ${(bytes / 1024).toFixed(1)} KB compressed; page load to first results: ${firstResults?.toFixed(0)} ms`,
+  );
   assert.ok(bytes > 10_000 && bytes <= 100 * 1024, `first-load transfer ${bytes} bytes`);
   assert.ok(firstResults !== null);
 });
@@ -273,7 +308,10 @@ it('first load: JS + CSS within 100 KB compressed; prints the transfer and the t
 it('renders the search page at desktop and 375 px, light and dark (KBCTX_WRITE_SCREENSHOTS=1 writes docs/screenshots)', async () => {
   const dir = screenshotDir(process.env);
   if (dir) mkdirSync(dir, { recursive: true });
-  for (const [name, width, height] of [['desktop', 1280, 800], ['mobile', 375, 740]] as const) {
+  for (const [name, width, height] of [
+    ['desktop', 1280, 800],
+    ['mobile', 375, 740],
+  ] as const) {
     for (const scheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width, height });
       await page.emulateMedia({ colorScheme: scheme });
@@ -281,7 +319,11 @@ it('renders the search page at desktop and 375 px, light and dark (KBCTX_WRITE_S
       await page.locator('.result').nth(2).waitFor();
       await page.locator('.result').first().getByRole('button', { name: 'Explain' }).click();
       await page.locator('#q').blur();
-      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, `no sideways scrolling at ${width} px`);
+      assert.equal(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        true,
+        `no sideways scrolling at ${width} px`,
+      );
       const image = await page.screenshot(dir ? { path: path.join(dir, `search-${name}-${scheme}.png`) } : {});
       assert.ok(image.length > 1000);
     }
@@ -292,7 +334,9 @@ it('renders the search page at desktop and 375 px, light and dark (KBCTX_WRITE_S
 
 it('asks for the token once per tab when auth is on; the page itself loads without one', async () => {
   const authWs = await createWebWorkspace('\n[server]\nauth_token_env = "KBCTX_WEB_TEST_TOKEN"\n');
-  const authServer = await spawnServer(authWs, ['serve', 'mcp', '--bind', '127.0.0.1:0'], { KBCTX_WEB_TEST_TOKEN: 's3cret-token' });
+  const authServer = await spawnServer(authWs, ['serve', 'mcp', '--bind', '127.0.0.1:0'], {
+    KBCTX_WEB_TEST_TOKEN: 's3cret-token',
+  });
   const tab = await browser.context.newPage();
   const other = await browser.context.newPage();
   try {
@@ -312,12 +356,22 @@ it('asks for the token once per tab when auth is on; the page itself loads witho
     assert.equal(await dialog.isVisible(), false);
     await tab.getByRole('link', { name: 'Connect an agent' }).click();
     await tab.getByLabel('Client').selectOption('Codex');
-    assert.match((await tab.getByLabel('Codex HTTP configuration', { exact: true }).textContent()) ?? '', /\nbearer_token_env_var = "KBCTX_WEB_TEST_TOKEN"$/);
+    assert.match(
+      (await tab.getByLabel('Codex HTTP configuration', { exact: true }).textContent()) ?? '',
+      /\nbearer_token_env_var = "KBCTX_WEB_TEST_TOKEN"$/,
+    );
     await tab.getByLabel('Client').selectOption('Cursor');
-    const cursor = async (): Promise<unknown> => JSON.parse((await tab.getByLabel('Cursor HTTP configuration', { exact: true }).textContent()) ?? '');
-    assert.deepEqual(await cursor(), { mcpServers: { kbctx: { url: `${authServer.url}/mcp`, headers: { Authorization: 'Bearer <KBCTX_WEB_TEST_TOKEN>' } } } });
+    const cursor = async (): Promise<unknown> =>
+      JSON.parse((await tab.getByLabel('Cursor HTTP configuration', { exact: true }).textContent()) ?? '');
+    assert.deepEqual(await cursor(), {
+      mcpServers: {
+        kbctx: { url: `${authServer.url}/mcp`, headers: { Authorization: 'Bearer <KBCTX_WEB_TEST_TOKEN>' } },
+      },
+    });
     await tab.getByLabel('Fill in my token').check();
-    assert.deepEqual(await cursor(), { mcpServers: { kbctx: { url: `${authServer.url}/mcp`, headers: { Authorization: 'Bearer s3cret-token' } } } });
+    assert.deepEqual(await cursor(), {
+      mcpServers: { kbctx: { url: `${authServer.url}/mcp`, headers: { Authorization: 'Bearer s3cret-token' } } },
+    });
     await other.goto(`${authServer.url}/#/sources`); // another tab asks again
     const ask = other.getByRole('dialog', { name: 'This server needs a token' });
     await ask.waitFor();

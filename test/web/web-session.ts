@@ -17,7 +17,10 @@ export interface WebSession {
 }
 
 export async function openWebSession(ws: Workspace): Promise<WebSession> {
-  const [server, browser] = await Promise.all([spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0']), launchBrowser()]);
+  const [server, browser] = await Promise.all([
+    spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0']),
+    launchBrowser(),
+  ]);
   const page = await browser.context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));

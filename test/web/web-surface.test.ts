@@ -87,7 +87,11 @@ describe('the page and its assets', () => {
     const missing = await get('/assets/000000000000/nope.js');
     assert.equal(missing.status, 404);
     assert.equal(JSON.parse(missing.body.toString('utf8')).error.code, 'not_found');
-    const post = await fetch(`${s.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const post = await fetch(`${s.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(post.status, 405); // `/` is a (GET) route of the listener's fastify instance
     assert.equal(post.headers.get('allow'), 'GET');
   });
@@ -99,7 +103,12 @@ describe('the page and its assets', () => {
 
 describe('the page JSON endpoints', () => {
   it('GET /web/info: server facts and index statistics', async () => {
-    const info = (await (await fetch(`${s.url}/web/info`)).json()) as { mcp_path: string; config_file: string; search: unknown; stats: { sources: Record<string, unknown>[] } };
+    const info = (await (await fetch(`${s.url}/web/info`)).json()) as {
+      mcp_path: string;
+      config_file: string;
+      search: unknown;
+      stats: { sources: Record<string, unknown>[] };
+    };
     assert.equal(info['mcp_path'], '/mcp');
     assert.equal(info['config_file'], s.kbctx.config.file);
     assert.deepEqual(info['search'], { embedder: null, semantic_available: false, default_limit: 12, max_limit: 100 });
@@ -110,19 +119,34 @@ describe('the page JSON endpoints', () => {
   });
 
   it('GET /web/documents/:id/chunks: the chunks in order; 404 for an unknown id', async () => {
-    const search = (await (await fetch(`${s.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"fox"}' })).json()) as {
+    const search = (await (
+      await fetch(`${s.url}/tools/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"fox"}',
+      })
+    ).json()) as {
       results: { id: string }[];
     };
     const id = search.results[0]!.id;
-    const body = (await (await fetch(`${s.url}/web/documents/${id}/chunks`)).json()) as { chunks: { chunk_index: number; document_id: string; text: string }[] };
-    assert.deepEqual(body.chunks.map((c) => [c.chunk_index, c.document_id]), [[0, id]]);
+    const body = (await (await fetch(`${s.url}/web/documents/${id}/chunks`)).json()) as {
+      chunks: { chunk_index: number; document_id: string; text: string }[];
+    };
+    assert.deepEqual(
+      body.chunks.map((c) => [c.chunk_index, c.document_id]),
+      [[0, id]],
+    );
     assert.match(body.chunks[0]!.text, /quick brown fox/);
     const missing = await fetch(`${s.url}/web/documents/nope/chunks`);
     assert.equal(missing.status, 404);
   });
 
   it('search accepts explain: the score breakdown per result', async () => {
-    const r = await fetch(`${s.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"fox","explain":true}' });
+    const r = await fetch(`${s.url}/tools/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"fox","explain":true}',
+    });
     const body = (await r.json()) as { results: { explain: Record<string, unknown> }[]; explain: { terms: string[] } };
     assert.equal(typeof body.results[0]!.explain['keyword_score'], 'number');
     assert.deepEqual(body.explain.terms, ['fox']);

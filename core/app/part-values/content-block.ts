@@ -3,7 +3,10 @@
 // given (annotations, `_meta` pass through); MCP sends it as the message's content.
 import { KbctxError } from '../../domain/errors.ts';
 
-/** One MCP content block: `{type: 'text', text}`, `{type: 'image' | 'audio', data (base64), mimeType}`, `{type: 'resource', resource: {uri, mimeType?, text | blob}}` or `{type: 'resource_link', uri, name, mimeType?}`. */
+/**
+ * One MCP content block: `{type: 'text', text}`, `{type: 'image' | 'audio', data (base64), mimeType}`,
+ * `{type: 'resource', resource: {uri, mimeType?, text | blob}}` or `{type: 'resource_link', uri, name, mimeType?}`.
+ */
 export interface PromptContentBlock {
   type: 'text' | 'image' | 'audio' | 'resource' | 'resource_link';
   [field: string]: unknown;
@@ -21,11 +24,17 @@ const REQUIRED: Record<PromptContentBlock['type'], readonly string[]> = {
 export function parseContentBlock(value: Record<string, unknown>, where: string): PromptContentBlock {
   const fail = (why: string): KbctxError => new KbctxError('script_error', `${where}${why}`);
   const type = value['type'];
-  if (typeof type !== 'string' || !Object.hasOwn(REQUIRED, type)) throw fail(`.type must be one of ${Object.keys(REQUIRED).join(', ')}, got ${JSON.stringify(type)}`);
-  for (const field of REQUIRED[type as PromptContentBlock['type']]) if (typeof value[field] !== 'string') throw fail(` (${type}) needs a string \`${field}\``);
+  if (typeof type !== 'string' || !Object.hasOwn(REQUIRED, type))
+    throw fail(`.type must be one of ${Object.keys(REQUIRED).join(', ')}, got ${JSON.stringify(type)}`);
+  for (const field of REQUIRED[type as PromptContentBlock['type']])
+    if (typeof value[field] !== 'string') throw fail(` (${type}) needs a string \`${field}\``);
   if (type === 'resource') {
     const resource = value['resource'] as Record<string, unknown> | null | undefined;
-    if (typeof resource?.['uri'] !== 'string' || (typeof resource['text'] !== 'string' && typeof resource['blob'] !== 'string')) throw fail(' (resource) needs `resource: {uri, text | blob}` (strings)');
+    if (
+      typeof resource?.['uri'] !== 'string' ||
+      (typeof resource['text'] !== 'string' && typeof resource['blob'] !== 'string')
+    )
+      throw fail(' (resource) needs `resource: {uri, text | blob}` (strings)');
   }
   return value as PromptContentBlock;
 }

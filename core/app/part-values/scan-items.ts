@@ -17,14 +17,21 @@ export function toScanResult(raw: RawScan, label: string, warn: (message: string
     const item = toItem(value, i + 1, warn);
     if (!item) return;
     const loaded = { kind: 'item' as const, item: item.item };
-    entries.push({ sourceId: item.item.sourceId, source: item.source, fingerprint: null, load: () => Promise.resolve(loaded) });
+    entries.push({
+      sourceId: item.item.sourceId,
+      source: item.source,
+      fingerprint: null,
+      load: () => Promise.resolve(loaded),
+    });
   });
   const hasCheckpoint = raw.checkpoint !== undefined && raw.checkpoint !== null;
   return {
     entries,
     // Without a checkpoint the script listed everything it has: what it did not list is gone.
     complete: !hasCheckpoint,
-    deleted: asArray(raw.deleted, `${label}: scan() deleted ids`).map(asString).filter((s): s is string => s !== undefined),
+    deleted: asArray(raw.deleted, `${label}: scan() deleted ids`)
+      .map(asString)
+      .filter((s): s is string => s !== undefined),
     checkpoint: hasCheckpoint ? JSON.stringify(raw.checkpoint) : null,
   };
 }
@@ -39,7 +46,11 @@ export function parseCheckpoint(stored: string | null): unknown {
   }
 }
 
-function toItem(value: unknown, index: number, warn: (message: string) => void): { item: SourceItem; source: string | undefined } | null {
+function toItem(
+  value: unknown,
+  index: number,
+  warn: (message: string) => void,
+): { item: SourceItem; source: string | undefined } | null {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     warn(`item ${index} skipped: not a table`);
     return null;
@@ -61,7 +72,8 @@ function toItem(value: unknown, index: number, warn: (message: string) => void):
   const created = v['created_at'] === undefined ? undefined : toIsoTime(v['created_at']);
   if (created) metadata['created_at'] = created;
   const updated = v['updated_at'] === undefined ? undefined : toIsoTime(v['updated_at']);
-  if (v['updated_at'] !== undefined && !updated) warn(`item ${index} (${sourceId}): updated_at ${JSON.stringify(v['updated_at'])} is not a timestamp; using now`);
+  if (v['updated_at'] !== undefined && !updated)
+    warn(`item ${index} (${sourceId}): updated_at ${JSON.stringify(v['updated_at'])} is not a timestamp; using now`);
   const item: SourceItem = {
     sourceId,
     title: asString(v['title']),
@@ -78,7 +90,8 @@ function parseMetadata(raw: unknown, where: string, warn: (message: string) => v
   if (raw === undefined) return {};
   try {
     const parsed: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return { ...(parsed as Record<string, unknown>) };
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      return { ...(parsed as Record<string, unknown>) };
   } catch {
     // reported below
   }

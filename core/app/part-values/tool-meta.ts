@@ -14,7 +14,9 @@ export interface ToolMeta {
 export function parseToolMeta(raw: unknown, registeredName: string): ToolMeta {
   const meta = (raw ?? {}) as Record<string, unknown>;
   const label = `tool:${registeredName}`;
-  const params = asArray(meta['parameters'], `${label}: tool.parameters`).map((p, i) => parseParam(p, `${label}: tool.parameters[${i + 1}]`));
+  const params = asArray(meta['parameters'], `${label}: tool.parameters`).map((p, i) =>
+    parseParam(p, `${label}: tool.parameters[${i + 1}]`),
+  );
   const description = asString(meta['description']);
   return {
     name: asString(meta['name']),
@@ -30,9 +32,11 @@ function parseParam(raw: unknown, where: string): ParamSpec {
   const p = raw as Record<string, unknown>;
   if (typeof p['name'] !== 'string' || p['name'] === '') throw fail('needs a `name` (string)');
   const type = p['type'] ?? 'string';
-  if (typeof type !== 'string' || !PARAM_TYPES.includes(type as ParamType)) throw fail(`type must be one of ${PARAM_TYPES.join(', ')}, got ${String(type)}`);
+  if (typeof type !== 'string' || !PARAM_TYPES.includes(type as ParamType))
+    throw fail(`type must be one of ${PARAM_TYPES.join(', ')}, got ${String(type)}`);
   if (p['required'] !== undefined && typeof p['required'] !== 'boolean') throw fail('`required` must be a boolean');
-  if (p['description'] !== undefined && typeof p['description'] !== 'string') throw fail('`description` must be a string');
+  if (p['description'] !== undefined && typeof p['description'] !== 'string')
+    throw fail('`description` must be a string');
   const spec: ParamSpec = { name: p['name'], type: type as ParamType, required: p['required'] === true };
   if (typeof p['description'] === 'string') spec.description = p['description'];
   if (p['default'] !== undefined) spec.default = p['default'];
@@ -46,5 +50,8 @@ function parseParam(raw: unknown, where: string): ParamSpec {
   return spec;
 }
 
-/** The keys ParamSpec holds itself; the rest of a parameter's JSON Schema goes to `schema` (`requiredKeys`: an object parameter's own `required`). */
+/**
+ * The keys ParamSpec holds itself; the rest of a parameter's JSON Schema goes to `schema` (`requiredKeys`: an object
+ * parameter's own `required`).
+ */
 const SPEC_KEYS = new Set(['name', 'type', 'required', 'requiredKeys', 'description', 'default', 'enum', 'maxLength']);

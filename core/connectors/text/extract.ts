@@ -42,12 +42,26 @@ const TEXT_TYPES: Record<string, string> = {
 /** Document formats that need an extractor (the bundled extract-documents plugin's): never read as raw text. */
 const DOCUMENT_FORMATS = new Set(['.html', '.htm', '.xhtml', '.pdf', '.docx', '.pptx', '.xlsx']);
 
-export async function extractText(fileName: string, bytes: Uint8Array, options: ExtractOptions = { maxFileBytes: Infinity }): Promise<ExtractOutcome> {
+export async function extractText(
+  fileName: string,
+  bytes: Uint8Array,
+  options: ExtractOptions = { maxFileBytes: Infinity },
+): Promise<ExtractOutcome> {
   const ext = path.extname(fileName).toLowerCase();
   try {
-    const extracted = await options.extraction?.({ bytes, fileName, extension: ext.slice(1), maxFileBytes: options.maxFileBytes });
+    const extracted = await options.extraction?.({
+      bytes,
+      fileName,
+      extension: ext.slice(1),
+      maxFileBytes: options.maxFileBytes,
+    });
     if (extracted) return { ok: true, value: fromPlugin(extracted, ext) };
-    if (DOCUMENT_FORMATS.has(ext)) return { ok: false, reason: 'unsupported', detail: `no loaded plugin extracts ${ext} files (the bundled plugin extract-documents does: check plugins in the config)` };
+    if (DOCUMENT_FORMATS.has(ext))
+      return {
+        ok: false,
+        reason: 'unsupported',
+        detail: `no loaded plugin extracts ${ext} files (the bundled plugin extract-documents does: check plugins in the config)`,
+      };
     if (looksBinary(bytes)) return { ok: false, reason: 'binary', detail: 'binary content (NUL bytes)' };
     const text = decodeText(bytes);
     if (MARKDOWN.has(ext)) return { ok: true, value: await extractMarkdown(text) };
@@ -57,19 +71,26 @@ export async function extractText(fileName: string, bytes: Uint8Array, options: 
   }
 }
 
-function fromPlugin(extracted: { text: unknown; title?: unknown; contentType?: unknown; metadata?: unknown }, ext: string): Extracted {
+function fromPlugin(
+  extracted: { text: unknown; title?: unknown; contentType?: unknown; metadata?: unknown },
+  ext: string,
+): Extracted {
   if (typeof extracted.text !== 'string') throw new Error('an extract plugin returned no string `text`');
   const { title, contentType, metadata } = extracted;
   return {
     body: extracted.text,
     title: typeof title === 'string' ? title : undefined,
     contentType: typeof contentType === 'string' ? contentType : (TEXT_TYPES[ext] ?? 'text/plain'),
-    metadata: metadata && typeof metadata === 'object' && !Array.isArray(metadata) ? (metadata as Record<string, unknown>) : undefined,
+    metadata:
+      metadata && typeof metadata === 'object' && !Array.isArray(metadata)
+        ? (metadata as Record<string, unknown>)
+        : undefined,
   };
 }
 
 /** The reason first; a plugin's failure says which plugin. */
 function failure(error: unknown): string {
-  if (error instanceof PluginError) return `${error.cause instanceof Error ? error.cause.message : error.message} (plugin ${error.plugin})`;
+  if (error instanceof PluginError)
+    return `${error.cause instanceof Error ? error.cause.message : error.message} (plugin ${error.plugin})`;
   return (error as Error).message;
 }

@@ -1,5 +1,5 @@
-// Markdown: YAML front matter becomes metadata (its `title` the title); otherwise the first `# ` heading
-// is the title, as plain text (plain-title.ts). The body keeps the Markdown (headings and paragraphs guide the chunker).
+// Markdown: YAML front matter becomes metadata (its `title` the title); otherwise the first `# ` heading is the title,
+// as plain text (plain-title.ts). The body keeps the Markdown (headings and paragraphs guide the chunker).
 import type { Extracted } from './extract.ts';
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)\r?\n?/;
@@ -24,7 +24,10 @@ export async function extractMarkdown(text: string): Promise<Extracted> {
   const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(body)?.[1];
   const title = fmTitle ?? heading;
   // Only titles with markup characters pay for loading the Markdown parser.
-  const plain = title !== undefined && /[<>&*_`[\]!\\]/.test(title) ? (await import('./plain-title.ts')).toPlainTitle(title) : title?.trim();
+  const plain =
+    title !== undefined && /[<>&*_`[\]!\\]/.test(title)
+      ? (await import('./plain-title.ts')).toPlainTitle(title)
+      : title?.trim();
   return { title: plain || undefined, body, contentType: 'text/markdown', metadata };
 }
 

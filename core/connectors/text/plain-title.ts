@@ -22,7 +22,8 @@ function inlineText(tokens: readonly Token[], withImages: boolean): string {
         case 'br':
           return ' ';
         default:
-          if ('tokens' in t && Array.isArray(t.tokens) && t.tokens.length > 0) return inlineText(t.tokens as Token[], withImages);
+          if ('tokens' in t && Array.isArray(t.tokens) && t.tokens.length > 0)
+            return inlineText(t.tokens as Token[], withImages);
           return decodeHTML(typeof (t as { text?: unknown }).text === 'string' ? (t as { text: string }).text : t.raw);
       }
     })

@@ -20,10 +20,12 @@ export function registerAgent(program: Command, ctx: CliContext): void {
       if (ctx.json) {
         return ctx.printJson(agentsToWire(agents));
       }
-      if (agents.length === 0) return ctx.io.out('No agents configured. Add [agents.inline.<name>] or run `kbctx agent init <name>`.\n');
+      if (agents.length === 0)
+        return ctx.io.out('No agents configured. Add [agents.inline.<name>] or run `kbctx agent init <name>`.\n');
       for (const a of agents) {
         ctx.io.out(`${a.name} (${a.source})\n  ${a.description}\n  tools: ${a.tools.join(', ') || '-'}\n`);
-        for (const arg of a.arguments) ctx.io.out(`  - argument ${arg.name}${arg.required ? ' (required)' : ''}: ${arg.description}\n`);
+        for (const arg of a.arguments)
+          ctx.io.out(`  - argument ${arg.name}${arg.required ? ' (required)' : ''}: ${arg.description}\n`);
       }
     });
   agent
@@ -44,7 +46,9 @@ export function registerAgent(program: Command, ctx: CliContext): void {
       if (ctx.json) return ctx.printJson({ name, source, ...prompt });
       ctx.io.out(`Agent:  ${name}\nSource: ${source}\nTools:  ${prompt.tools.join(', ') || '-'}\n`);
       ctx.io.out(`System prompt (${prompt.system.length} characters):\n${prompt.system}\n`);
-      ctx.io.out(`Messages (${prompt.messages.length}):\n${prompt.messages.map((m) => `  [${m.role}] ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}\n`).join('')}`);
+      ctx.io.out(
+        `Messages (${prompt.messages.length}):\n${prompt.messages.map((m) => `  [${m.role}] ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}\n`).join('')}`,
+      );
     });
 }
 
@@ -53,7 +57,8 @@ function withListHint<T>(fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    if (error instanceof KbctxError && error.code === 'not_found') throw new KbctxError('not_found', `${error.message} (see \`kbctx agent list\`)`);
+    if (error instanceof KbctxError && error.code === 'not_found')
+      throw new KbctxError('not_found', `${error.message} (see \`kbctx agent list\`)`);
     throw error;
   }
 }

@@ -12,7 +12,9 @@ export function registerConfig(cli: CliProgram, ctx: CliContext): void {
   const config = program.command('config').description('the config file: its JSON Schema (`config schema`)');
   config
     .command('schema')
-    .description("print the config's JSON Schema: the kernel's keys and every loaded plugin's sections (for editors and checks)")
+    .description(
+      "print the config's JSON Schema: the kernel's keys and every loaded plugin's sections (for editors and checks)",
+    )
     .action(async () => {
       const kbctx = ctx.kbctx();
       await kbctx.ready(); // the configured plugins' connector types too

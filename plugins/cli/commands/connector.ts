@@ -7,16 +7,29 @@ import type { CliContext } from '../context.ts';
 import { formatTable } from '../table.ts';
 
 export function registerConnector(program: Command, ctx: CliContext): void {
-  const connector = program.command('connector').description('connectors: list (and Lua script connectors: init, test)');
+  const connector = program
+    .command('connector')
+    .description('connectors: list (and Lua script connectors: init, test)');
   connector
     .command('list')
     .description('list the configured connectors: type and where each reads from')
     .action(() => {
       const config = ctx.config();
-      const rows = configuredConnectors(config).map((ref) => ({ connector: ref.label, type: ref.type, source: sourceOf(config, ref) }));
+      const rows = configuredConnectors(config).map((ref) => ({
+        connector: ref.label,
+        type: ref.type,
+        source: sourceOf(config, ref),
+      }));
       if (ctx.json) return ctx.printJson({ connectors: rows });
-      if (rows.length === 0) return ctx.io.out('No connectors configured. Add a [connectors.<type>.<name>] section to the config.\n');
-      ctx.io.out(formatTable(['Connector', 'Type', 'Source'], rows.map((r) => [r.connector, r.type, r.source]), { width: ctx.io.columns ?? 80, shrink: 2 }));
+      if (rows.length === 0)
+        return ctx.io.out('No connectors configured. Add a [connectors.<type>.<name>] section to the config.\n');
+      ctx.io.out(
+        formatTable(
+          ['Connector', 'Type', 'Source'],
+          rows.map((r) => [r.connector, r.type, r.source]),
+          { width: ctx.io.columns ?? 80, shrink: 2 },
+        ),
+      );
     });
 }
 

@@ -12,7 +12,16 @@ export function registerInit(program: Command, ctx: CliContext): void {
       const counts = await kbctx.store.counts(); // opens and migrates; PostgreSQL: also catches the replica's mirror up
       const { engine } = kbctx.index;
       const schemaVersion = await kbctx.index.schemaVersion();
-      if (ctx.json) ctx.printJson({ db_path: kbctx.store.path, engine: engine.toLowerCase(), schema_version: schemaVersion, documents: counts.documents });
-      else ctx.io.out(`Index ready at ${kbctx.store.path} (${engine}, schema version ${schemaVersion ?? 'unknown'}; ${counts.documents} documents)\n`);
+      if (ctx.json)
+        ctx.printJson({
+          db_path: kbctx.store.path,
+          engine: engine.toLowerCase(),
+          schema_version: schemaVersion,
+          documents: counts.documents,
+        });
+      else
+        ctx.io.out(
+          `Index ready at ${kbctx.store.path} (${engine}, schema version ${schemaVersion ?? 'unknown'}; ${counts.documents} documents)\n`,
+        );
     });
 }

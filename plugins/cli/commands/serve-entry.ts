@@ -1,8 +1,8 @@
-// Runs the server (`kbctx serve mcp`, `serve stdio`, `kbctx start`): opens the index, loads scripts,
-// starts the live index (when the live-index plugin is loaded), then the transport a plugin provides (`createTransport.for("mcp")`, the HTTP
-// server, or `"stdio"`), prints its banner and serves until SIGINT/SIGTERM. With `[server] workers`
-// the primary runs the live index and forks workers that each start the transport.
-// Loaded lazily so other commands never load the server code.
+// Runs the server (`kbctx serve mcp`, `serve stdio`, `kbctx start`): opens the index, loads scripts, starts the live
+// index (when the live-index plugin is loaded), then the transport a plugin provides (`createTransport.for("mcp")`, the
+// HTTP server, or `"stdio"`), prints its banner and serves until SIGINT/SIGTERM. With `[server] workers` the primary
+// runs the live index and forks workers that each start the transport. Loaded lazily so other commands never load the
+// server code.
 import { configError, KbctxError } from '../../../core/api/plugin.ts';
 import type { ServerConfig } from '../../../core/api/plugin.ts';
 import type { RunningTransport } from '../../../core/api/plugin.ts';
@@ -49,13 +49,22 @@ async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: 
   for (const f of await kbctx.ready()) log(`warning: ${f.label} not loaded: ${f.message}`);
   const name = options.stdio ? 'stdio' : 'mcp';
   const hook = kbctx.kernel.hooks.createTransport.get(name);
-  if (!hook?.isUsed()) throw new KbctxError('config_error', `the ${name} transport is provided by the plugin ${TRANSPORT_PLUGINS[name]}, which is not loaded (check plugins in the config)`);
+  if (!hook?.isUsed())
+    throw new KbctxError(
+      'config_error',
+      `the ${name} transport is provided by the plugin ${TRANSPORT_PLUGINS[name]}, which is not loaded (check plugins in the config)`,
+    );
   const workers = options.stdio ? 1 : (options.workers ?? kbctx.config.server.workers);
   if (workers > 1 && !worker) {
     // The primary supervises and is the one scheduler/writer of the live index; workers only serve.
     log(`starting ${workers} worker processes`);
     const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: 'primary' });
-    await runPrimary(workers, (lines) => ctx.io.out(lines.map((l) => `${l}\n`).join('')), log, (w) => live?.attachWorker(w));
+    await runPrimary(
+      workers,
+      (lines) => ctx.io.out(lines.map((l) => `${l}\n`).join('')),
+      log,
+      (w) => live?.attachWorker(w),
+    );
     await live?.close();
     await kbctx.close();
     return;
@@ -64,17 +73,29 @@ async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: 
   const tools = kbctx.tools();
   const agents = kbctx.agents();
   const debug = ctx.io.env['KBCTX_DEBUG'] ? log : undefined;
-  kbctx.kernel.services.provide(serveService, { kbctx, tools, agents, live, version: VERSION, env: ctx.io.env, log, debug, isWorker: worker }, 'kbctx');
+  kbctx.kernel.services.provide(
+    serveService,
+    { kbctx, tools, agents, live, version: VERSION, env: ctx.io.env, log, debug, isWorker: worker },
+    'kbctx',
+  );
   let running: RunningTransport | undefined;
   try {
-    running = await hook.promise({ bind: options.bind ?? kbctx.config.server.bind, options: { ...(kbctx.config.plugins.options[name] ?? {}) } }, kbctx.kernel.callContext());
+    running = await hook.promise(
+      { bind: options.bind ?? kbctx.config.server.bind, options: { ...(kbctx.config.plugins.options[name] ?? {}) } },
+      kbctx.kernel.callContext(),
+    );
   } finally {
     if (!running) await live?.close(); // the address is taken: stop the watchers so the command exits
   }
-  if (!running) throw new KbctxError('usage', `transport '${name}': no plugin started it (every createTransport tap returned nothing)`);
+  if (!running)
+    throw new KbctxError(
+      'usage',
+      `transport '${name}': no plugin started it (every createTransport tap returned nothing)`,
+    );
   const banner = [...(running.describe?.() ?? []), ...(live ? [] : [NO_LIVE_INDEX])];
   if (worker) announceListening(banner);
-  else if (name === 'stdio') banner.forEach((l) => log(l)); // stdout carries the protocol
+  else if (name === 'stdio')
+    banner.forEach((l) => log(l)); // stdout carries the protocol
   else ctx.io.out(banner.map((l) => `${l}\n`).join(''));
   await kbctx.kernel.hooks.ready.promise(kbctx.kernel.callContext());
   await (running.done ?? untilSignal(log));
@@ -125,6 +146,8 @@ async function openIndex(kbctx: Kbctx, log: (line: string) => void): Promise<voi
     const counts = await kbctx.store.counts();
     log(`index: ${kbctx.store.path} (${kbctx.index.engine}, ${counts.documents} documents)`);
   } catch (error) {
-    log(`index: ${kbctx.store.path} (${kbctx.index.engine}) not reachable yet: ${(error as Error).message}; serving 503 until it is`);
+    log(
+      `index: ${kbctx.store.path} (${kbctx.index.engine}) not reachable yet: ${(error as Error).message}; serving 503 until it is`,
+    );
   }
 }

@@ -14,14 +14,25 @@ import { packageRoot } from '../../../core/api/host.ts';
  * Installs the policy's process handlers for a server over `kernel`'s plugins (read at each fault:
  * plugins load after the guard is set); returns the function that removes them.
  */
-export function guardServerFaults(kernel: Pick<Kernel, 'plugins'>, log: (line: string) => void, exit: (code: number) => void = (code) => process.exit(code)): () => void {
+export function guardServerFaults(
+  kernel: Pick<Kernel, 'plugins'>,
+  log: (line: string) => void,
+  exit: (code: number) => void = (code) => process.exit(code),
+): () => void {
   const root = packageRoot();
   // Bundled plugins are kbctx itself: their faults count as "elsewhere" (rules 2 and 3).
-  const plugins = (): PluginLocation[] => kernel.plugins().flatMap((p) => (p.origin !== 'bundled' && p.entry !== undefined ? [{ name: p.name, entry: p.entry }] : []));
-  const describe = (error: unknown): string => (error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : `a non-error value: ${safeString(error)}`);
+  const plugins = (): PluginLocation[] =>
+    kernel
+      .plugins()
+      .flatMap((p) => (p.origin !== 'bundled' && p.entry !== undefined ? [{ name: p.name, entry: p.entry }] : []));
+  const describe = (error: unknown): string =>
+    error instanceof Error
+      ? (error.stack ?? `${error.name}: ${error.message}`)
+      : `a non-error value: ${safeString(error)}`;
   const report = (kind: 'uncaught exception' | 'unhandled rejection', error: unknown): string | undefined => {
     const plugin = pluginOfError(error, plugins(), root);
-    if (plugin !== undefined) log(`plugin '${plugin}' failed outside a hook (${kind}), still serving: ${describe(error)}`);
+    if (plugin !== undefined)
+      log(`plugin '${plugin}' failed outside a hook (${kind}), still serving: ${describe(error)}`);
     return plugin;
   };
   const onException = (error: unknown): void => {

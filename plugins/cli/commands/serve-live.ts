@@ -8,9 +8,13 @@ import { liveIndexService } from '../../live-index/api.ts';
 import { answerSyncCalls, broadcastIndexChanged, onRemoteIndexChanged, remoteSyncControl } from './serve-sync-ipc.ts';
 
 /** The banner's line when no plugin runs the live index (`"!live-index"` in plugins). */
-export const NO_LIVE_INDEX = 'live index: off (the live-index plugin is not loaded): no watching, no schedules, no /sync routes';
+export const NO_LIVE_INDEX =
+  'live index: off (the live-index plugin is not loaded): no watching, no schedules, no /sync routes';
 
-export async function startLiveIndex(kbctx: Kbctx, options: { watch: boolean | undefined; log: (line: string) => void; role: 'single' | 'primary' | 'worker' }): Promise<LiveIndex | null> {
+export async function startLiveIndex(
+  kbctx: Kbctx,
+  options: { watch: boolean | undefined; log: (line: string) => void; role: 'single' | 'primary' | 'worker' },
+): Promise<LiveIndex | null> {
   if (!kbctx.kernel.services.has(liveIndexService)) return null;
   const service = kbctx.kernel.services.use(liveIndexService);
   if (options.role === 'worker') {
@@ -26,7 +30,8 @@ export async function startLiveIndex(kbctx: Kbctx, options: { watch: boolean | u
   const watch = options.watch === false ? false : kbctx.config.server.watch;
   const live = await service.open({ watch, log: options.log });
   live.start().catch((error: unknown) => options.log(`live index: ${(error as Error).message}`));
-  if (options.role === 'primary') live.onIndexChanged(() => broadcastIndexChanged(Object.values(cluster.workers ?? {})));
+  if (options.role === 'primary')
+    live.onIndexChanged(() => broadcastIndexChanged(Object.values(cluster.workers ?? {})));
   return {
     control: live,
     statusJson: async () => service.statusToWire(await live.status()),

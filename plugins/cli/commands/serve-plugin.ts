@@ -8,7 +8,11 @@ import { lineLog } from '../../../core/api/host.ts';
 import { guardServerFaults } from './serve-faults.ts';
 import { HTTP_HANDLER_TRANSPORT } from '../../../core/api/plugin.ts';
 
-export async function serveWithPlugin(ctx: CliContext, name: string, options: { bind?: string | undefined }): Promise<void> {
+export async function serveWithPlugin(
+  ctx: CliContext,
+  name: string,
+  options: { bind?: string | undefined },
+): Promise<void> {
   const kbctx = ctx.kbctx('create');
   const log = lineLog(ctx.io.err);
   const unguard = guardServerFaults(kbctx.kernel, log); // ADR 0142, as `kbctx serve mcp`
@@ -19,15 +23,33 @@ export async function serveWithPlugin(ctx: CliContext, name: string, options: { 
   }
 }
 
-async function serveUntilSignal(kbctx: Kbctx, name: string, options: { bind?: string | undefined }, ctx: CliContext, log: (line: string) => void): Promise<void> {
+async function serveUntilSignal(
+  kbctx: Kbctx,
+  name: string,
+  options: { bind?: string | undefined },
+  ctx: CliContext,
+  log: (line: string) => void,
+): Promise<void> {
   for (const f of await kbctx.ready()) log(`warning: ${f.label} not loaded: ${f.message}`);
   const hook = kbctx.kernel.hooks.createTransport.get(name);
   if (!hook?.isUsed() || name === HTTP_HANDLER_TRANSPORT) {
-    const names = [...new Set(['mcp', 'stdio', ...kbctx.kernel.tappedKeys('createTransport').keys()])].filter((n) => n !== HTTP_HANDLER_TRANSPORT);
-    throw new KbctxError('usage', `no transport named '${name}'; transports: ${names.join(', ')} (plugins add others with createTransport)`);
+    const names = [...new Set(['mcp', 'stdio', ...kbctx.kernel.tappedKeys('createTransport').keys()])].filter(
+      (n) => n !== HTTP_HANDLER_TRANSPORT,
+    );
+    throw new KbctxError(
+      'usage',
+      `no transport named '${name}'; transports: ${names.join(', ')} (plugins add others with createTransport)`,
+    );
   }
-  const running = await hook.promise({ bind: options.bind ?? kbctx.config.server.bind, options: { ...(kbctx.config.plugins.options[name] ?? {}) } }, kbctx.kernel.callContext());
-  if (!running) throw new KbctxError('usage', `transport '${name}': no plugin started it (every createTransport tap returned nothing)`);
+  const running = await hook.promise(
+    { bind: options.bind ?? kbctx.config.server.bind, options: { ...(kbctx.config.plugins.options[name] ?? {}) } },
+    kbctx.kernel.callContext(),
+  );
+  if (!running)
+    throw new KbctxError(
+      'usage',
+      `transport '${name}': no plugin started it (every createTransport tap returned nothing)`,
+    );
   for (const line of running.describe?.() ?? [`transport ${name} started`]) ctx.io.out(`${line}\n`);
   await kbctx.kernel.hooks.ready.promise(kbctx.kernel.callContext());
   await new Promise<void>((resolve) => {

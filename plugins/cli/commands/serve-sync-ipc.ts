@@ -14,12 +14,19 @@ const CHANGED = 'kbctx-index-changed';
 export function answerSyncCalls(worker: Worker, control: SyncControl): void {
   worker.on('message', (message: Call) => {
     if (message?.type !== 'kbctx-sync-call') return;
-    const value = message.op === 'status' ? control.status() : Promise.resolve().then(() => control.trigger(message.connector));
+    const value =
+      message.op === 'status' ? control.status() : Promise.resolve().then(() => control.trigger(message.connector));
     value.then(
-      (v) => worker.isConnected() && worker.send({ type: 'kbctx-sync-reply', id: message.id, value: v } satisfies Reply),
+      (v) =>
+        worker.isConnected() && worker.send({ type: 'kbctx-sync-reply', id: message.id, value: v } satisfies Reply),
       (error: unknown) => {
         const code = error instanceof KbctxError ? error.code : 'internal';
-        if (worker.isConnected()) worker.send({ type: 'kbctx-sync-reply', id: message.id, error: { code, message: (error as Error).message } } satisfies Reply);
+        if (worker.isConnected())
+          worker.send({
+            type: 'kbctx-sync-reply',
+            id: message.id,
+            error: { code, message: (error as Error).message },
+          } satisfies Reply);
       },
     );
   });
@@ -39,10 +46,14 @@ export function remoteSyncControl(): SyncControl {
     waiting.get(message.id)?.(message);
     waiting.delete(message.id);
   });
-  const call = <T,>(body: CallBody): Promise<T> =>
+  const call = <T>(body: CallBody): Promise<T> =>
     new Promise((resolve, reject) => {
       const id = next++;
-      waiting.set(id, (reply) => (reply.error ? reject(new KbctxError(reply.error.code as ErrorCode, reply.error.message)) : resolve(reply.value as T)));
+      waiting.set(id, (reply) =>
+        reply.error
+          ? reject(new KbctxError(reply.error.code as ErrorCode, reply.error.message))
+          : resolve(reply.value as T),
+      );
       process.send?.({ type: 'kbctx-sync-call', id, ...body });
     });
   return {

@@ -15,7 +15,9 @@ function flagValue(args: readonly string[], flag: string): string | undefined {
 export function registerServe(program: Command, ctx: CliContext): void {
   const serve = program
     .command('serve')
-    .description('run a server: mcp (REST + MCP over HTTP), stdio (MCP over stdin/stdout), or a transport a plugin provides')
+    .description(
+      'run a server: mcp (REST + MCP over HTTP), stdio (MCP over stdin/stdout), or a transport a plugin provides',
+    )
     .argument('[transport]', 'a transport provided by a plugin')
     .argument('[options...]', "the transport's options, e.g. --bind 127.0.0.1:0")
     // No options of its own: a `--bind` here would take the flag from `serve mcp --bind`.
@@ -27,7 +29,9 @@ export function registerServe(program: Command, ctx: CliContext): void {
     });
   serve
     .command('stdio')
-    .description('speak MCP over stdin/stdout (for desktop clients that launch the server); same as `serve mcp --stdio`')
+    .description(
+      'speak MCP over stdin/stdout (for desktop clients that launch the server); same as `serve mcp --stdio`',
+    )
     .option('--no-watch', 'do not watch filesystem connectors (overrides [server].watch; schedules still run)')
     .action(async (options: { watch?: boolean }) => {
       const { serveFromCli } = await import('./serve-entry.ts');

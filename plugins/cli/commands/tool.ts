@@ -16,7 +16,14 @@ export function registerTool(program: Command, ctx: CliContext): void {
       const kbctx = ctx.kbctx();
       reportLoadFailures(ctx, await kbctx.ready());
       const registry = kbctx.tools();
-      const stringParams = new Set(registry.has(name) ? registry.get(name).params.filter((p) => p.type === 'string').map((p) => p.name) : []);
+      const stringParams = new Set(
+        registry.has(name)
+          ? registry
+              .get(name)
+              .params.filter((p) => p.type === 'string')
+              .map((p) => p.name)
+          : [],
+      );
       const result = await registry.call(name, parseKeyValues(opts.param, stringParams));
       ctx.io.out(`${JSON.stringify(ctx.json ? { result } : result, null, 2)}\n`);
     });
@@ -32,7 +39,8 @@ export function registerTool(program: Command, ctx: CliContext): void {
         ctx.io.out(`${t.name} (${t.builtin ? 'built-in' : (t.origin ?? 'plugin')})\n  ${t.description}\n`);
         for (const [name, p] of Object.entries(t.parameters.properties ?? {})) {
           // A declared schema is the author's: any of these keywords may be missing or of another shape.
-          const required = Array.isArray(t.parameters.required) && t.parameters.required.includes(name) ? ', required' : '';
+          const required =
+            Array.isArray(t.parameters.required) && t.parameters.required.includes(name) ? ', required' : '';
           const oneOf = Array.isArray(p.enum) ? `, one of ${p.enum.map((v) => JSON.stringify(v)).join('|')}` : '';
           ctx.io.out(`  - ${name}: ${typeof p.type === 'string' ? p.type : 'any'}${required}${oneOf}\n`);
         }

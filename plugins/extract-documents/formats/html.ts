@@ -5,9 +5,22 @@ import { decodeText, type Extracted } from '../../../core/api/connectors.ts';
 import { Parser } from 'htmlparser2';
 
 const BLOCKS = new Set(
-  'p div section article header footer main nav aside li ul ol dl dt dd blockquote pre table tr thead tbody tfoot caption figure figcaption hr address details summary form fieldset h1 h2 h3 h4 h5 h6'.split(' '),
+  'p div section article header footer main nav aside li ul ol dl dt dd blockquote pre table tr thead tbody tfoot caption figure figcaption hr address details summary form fieldset h1 h2 h3 h4 h5 h6'.split(
+    ' ',
+  ),
 );
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'object', 'head', 'select', 'button']);
+const SKIPPED = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'iframe',
+  'object',
+  'head',
+  'select',
+  'button',
+]);
 
 export function extractHtml(bytes: Uint8Array): Extracted {
   const blocks: string[] = [];
@@ -23,7 +36,13 @@ export function extractHtml(bytes: Uint8Array): Extracted {
   let description: string | undefined;
 
   const flush = (): void => {
-    const text = preDepth > 0 ? line.replace(/^\n+|\s+$/g, '') : line.replace(/[ \t\r\n\f]+/g, ' ').replace(/ ?\n ?/g, '\n').trim();
+    const text =
+      preDepth > 0
+        ? line.replace(/^\n+|\s+$/g, '')
+        : line
+            .replace(/[ \t\r\n\f]+/g, ' ')
+            .replace(/ ?\n ?/g, '\n')
+            .trim();
     if (text) blocks.push(prefix + text);
     line = '';
     prefix = '';
@@ -33,7 +52,8 @@ export function extractHtml(bytes: Uint8Array): Extracted {
     {
       onopentag(name, attribs) {
         if (name === 'title') inTitle = true;
-        if (name === 'meta' && attribs['name']?.toLowerCase() === 'description') description = attribs['content']?.trim() || undefined;
+        if (name === 'meta' && attribs['name']?.toLowerCase() === 'description')
+          description = attribs['content']?.trim() || undefined;
         if (SKIPPED.has(name)) skipDepth++;
         if (skipDepth > 0) return;
         if (BLOCKS.has(name)) flush();

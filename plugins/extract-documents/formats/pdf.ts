@@ -25,7 +25,12 @@ export async function extractPdf(bytes: Uint8Array): Promise<Extracted> {
     const meta = await getMeta(pdf).catch(() => ({ info: {} as Record<string, unknown> }));
     const pages = items.map((page) => toParagraphs(toLines(page)).join('\n\n')).filter((p) => p.trim());
     const title = typeof meta.info['Title'] === 'string' ? meta.info['Title'].trim() : '';
-    return { title: title || undefined, body: pages.join('\n\n'), contentType: 'application/pdf', metadata: { pages: items.length } };
+    return {
+      title: title || undefined,
+      body: pages.join('\n\n'),
+      contentType: 'application/pdf',
+      metadata: { pages: items.length },
+    };
   } finally {
     await pdf.loadingTask.destroy();
   }
@@ -64,7 +69,11 @@ function toParagraphs(lines: readonly Line[]): string[] {
       paragraphs.push(current);
       current = '';
     }
-    current = !current ? line.text : current.endsWith('-') ? current.slice(0, -1) + line.text : `${current} ${line.text}`;
+    current = !current
+      ? line.text
+      : current.endsWith('-')
+        ? current.slice(0, -1) + line.text
+        : `${current} ${line.text}`;
     prev = line;
   }
   if (current) paragraphs.push(current);

@@ -34,24 +34,40 @@ export const watchFolderWithParcel: WatchFolder = async (spec, onEvent, log) => 
           if (event) onEvent(event);
         }
       },
-      { ignore: ignoredDirectories(spec.root, filter), ...(process.platform === 'linux' ? { backend: 'inotify' as const } : {}) },
+      {
+        ignore: ignoredDirectories(spec.root, filter),
+        ...(process.platform === 'linux' ? { backend: 'inotify' as const } : {}),
+      },
     );
     return { mode: 'events', close: () => subscription.unsubscribe() };
   } catch (error) {
     const message = (error as Error).message;
-    return startPolling(spec, onEvent, log, `file events unavailable (${message}; on Linux raise fs.inotify.max_user_watches)`);
+    return startPolling(
+      spec,
+      onEvent,
+      log,
+      `file events unavailable (${message}; on Linux raise fs.inotify.max_user_watches)`,
+    );
   }
 };
 
 /** A change the connector could care about: an indexable file, or something that may be a directory. */
-function toFolderEvent(root: string, filter: GlobFilter, absolute: string, type: 'create' | 'update' | 'delete'): FolderEvent | null {
+function toFolderEvent(
+  root: string,
+  filter: GlobFilter,
+  absolute: string,
+  type: 'create' | 'update' | 'delete',
+): FolderEvent | null {
   const relative = path.relative(root, absolute).split(path.sep).join('/');
   if (relative === '' || relative.startsWith('..')) return null;
   if (filter.accepts(relative)) return { relative, structural: false };
   if (type === 'update') return null;
   // A created directory (or one moved in) brings files no event names; a deleted path the globs do not
   // accept may have been a directory: both mean "rescan" (cheap, and debounced).
-  if (type === 'create') return statSync(absolute, { throwIfNoEntry: false })?.isDirectory() && !filter.prunes(relative) ? { relative, structural: true } : null;
+  if (type === 'create')
+    return statSync(absolute, { throwIfNoEntry: false })?.isDirectory() && !filter.prunes(relative)
+      ? { relative, structural: true }
+      : null;
   return filter.prunes(relative) ? null : { relative, structural: true };
 }
 
@@ -78,7 +94,12 @@ function ignoredDirectories(root: string, filter: GlobFilter): string[] {
   return out;
 }
 
-function startPolling(spec: WatchSpec, onEvent: (event: FolderEvent) => void, log: (line: string) => void, why: string): FolderWatch {
+function startPolling(
+  spec: WatchSpec,
+  onEvent: (event: FolderEvent) => void,
+  log: (line: string) => void,
+  why: string,
+): FolderWatch {
   log(`watch ${spec.root}: ${why}; polling: an incremental rescan every ${POLL_INTERVAL_MS / 1000} s`);
   const timer = setInterval(() => onEvent({ relative: '', structural: true }), POLL_INTERVAL_MS);
   timer.unref();
@@ -88,7 +109,9 @@ function startPolling(spec: WatchSpec, onEvent: (event: FolderEvent) => void, lo
 function networkMount(root: string): string | null {
   try {
     const type = statfsSync(root).type;
-    return NETWORK_FS.has(type) ? `a network or FUSE file system (type 0x${type.toString(16)}), whose file events are unreliable` : null;
+    return NETWORK_FS.has(type)
+      ? `a network or FUSE file system (type 0x${type.toString(16)}), whose file events are unreliable`
+      : null;
   } catch {
     return null;
   }

@@ -3,7 +3,15 @@
 // are the host's commands (list, call, test): these attach to them; `connector` is this plugin's own.
 // Loaded with the plugin: what the actions need is imported when one runs.
 import type { Command } from 'commander';
-import { hostService, toJsonSchema, validateParams, type ParamSpec, type PluginKernel, type ScriptConfig, type CliProgram } from '../../../core/index.ts';
+import {
+  hostService,
+  toJsonSchema,
+  validateParams,
+  type ParamSpec,
+  type PluginKernel,
+  type ScriptConfig,
+  type CliProgram,
+} from '../../../core/index.ts';
 import { collect, parseKeyValues } from '../../cli/api.ts';
 import type { ScriptingHost } from '../scripting/scripting-service.ts';
 import type { Scripting } from '../scripting/scripting.ts';
@@ -27,12 +35,25 @@ async function scaffold(program: Command, kind: ScaffoldKind, name: string, test
   const { scaffoldScript } = await import('../scripting/scaffold.ts');
   const made = scaffoldScript(kind, name, process.cwd());
   if (json(program)) return printJson({ path: made.relative, config_entry: made.configEntry, test: testCommand });
-  out(`Created ${made.relative}\n\nAdd to your config (config/kbctx.toml):\n\n${made.configEntry}\nThen try it: ${testCommand}\n`);
+  out(
+    `Created ${made.relative}\n\nAdd to your config (config/kbctx.toml):\n\n${made.configEntry}\nThen try it: ${testCommand}\n`,
+  );
 }
 
 /** The config section a `test` run uses (the module checks the script file first). */
-async function section(kernel: PluginKernel, kind: 'tools' | 'connectors', file: string, source: string | undefined): Promise<{ name: string; script: ScriptConfig }> {
-  return (await import('./script-section.ts')).scriptSection(kernel.use(hostService), kind, file, source, process.cwd());
+async function section(
+  kernel: PluginKernel,
+  kind: 'tools' | 'connectors',
+  file: string,
+  source: string | undefined,
+): Promise<{ name: string; script: ScriptConfig }> {
+  return (await import('./script-section.ts')).scriptSection(
+    kernel.use(hostService),
+    kind,
+    file,
+    source,
+    process.cwd(),
+  );
 }
 
 export function registerScriptCommands(cli: CliProgram, kernel: PluginKernel, runtime: ScriptRuntime): void {
@@ -49,16 +70,25 @@ export function registerScriptCommands(cli: CliProgram, kernel: PluginKernel, ru
     .description('run a script tool once: prints its name, version, description, parameters and result')
     .argument('<path>', 'the .lua file')
     .option('--param <key=value>', 'a parameter (repeatable; JSON values allowed)', collect, [])
-    .option('--source <name>', 'use the [tools.script.<name>] config section (timeout, extra keys; default: the section whose path is this file)')
+    .option(
+      '--source <name>',
+      'use the [tools.script.<name>] config section (timeout, extra keys; default: the section whose path is this file)',
+    )
     .action(async (file: string, opts: { param: string[]; source?: string }) => {
       const { name, script } = await section(kernel, 'tools', file, opts.source);
       const loaded = await (await runtime.open()).tool(name, script);
       const stringParams = new Set(loaded.params.filter((p) => p.type === 'string').map((p) => p.name));
       const params = validateParams(loaded.params, parseKeyValues(opts.param, stringParams));
       const result = await loaded.run(params, {});
-      const meta = { name: loaded.meta.name ?? name, version: loaded.meta.version ?? null, description: loaded.description };
+      const meta = {
+        name: loaded.meta.name ?? name,
+        version: loaded.meta.version ?? null,
+        description: loaded.description,
+      };
       if (json(program)) return printJson({ ...meta, parameters: toJsonSchema(loaded.params), result });
-      out(`Name:        ${meta.name}\nVersion:     ${meta.version ?? '-'}\nDescription: ${meta.description}\nParameters:\n${formatParams(loaded.params)}`);
+      out(
+        `Name:        ${meta.name}\nVersion:     ${meta.version ?? '-'}\nDescription: ${meta.description}\nParameters:\n${formatParams(loaded.params)}`,
+      );
       out(`Result:\n${JSON.stringify(result, null, 2)}\n`);
     });
   parent(program, 'agent', 'agents (inline and Lua): list, test, scaffold')
@@ -76,7 +106,10 @@ export function registerScriptCommands(cli: CliProgram, kernel: PluginKernel, ru
     .command('test')
     .description("run a script connector's scan and print each item's source_id and title (writes nothing)")
     .argument('<path>', 'the .lua file')
-    .option('--source <name>', 'use the [connectors.script.<name>] config section (timeout, extra keys; default: the section whose path is this file)')
+    .option(
+      '--source <name>',
+      'use the [connectors.script.<name>] config section (timeout, extra keys; default: the section whose path is this file)',
+    )
     .action(async (file: string, opts: { source?: string }) => {
       const { name, script } = await section(kernel, 'connectors', file, opts.source);
       const scripts = await runtime.openBare();
@@ -84,11 +117,27 @@ export function registerScriptCommands(cli: CliProgram, kernel: PluginKernel, ru
         const scan = await scripts.connector(name, script).scan({ checkpoint: null, full: true });
         const items = await Promise.all(scan.entries.map(async (e) => ({ entry: e, loaded: await e.load() })));
         const rows = items.flatMap(({ entry, loaded }) =>
-          loaded.kind === 'item' ? [{ source_id: entry.sourceId, title: loaded.item.title ?? null, source_url: loaded.item.sourceUrl ?? null, updated_at: loaded.item.updatedAt ?? null }] : [],
+          loaded.kind === 'item'
+            ? [
+                {
+                  source_id: entry.sourceId,
+                  title: loaded.item.title ?? null,
+                  source_url: loaded.item.sourceUrl ?? null,
+                  updated_at: loaded.item.updatedAt ?? null,
+                },
+              ]
+            : [],
         );
-        if (json(program)) return printJson({ items: rows, checkpoint: scan.checkpoint === null ? null : (JSON.parse(scan.checkpoint) as unknown), deleted: scan.deleted });
+        if (json(program))
+          return printJson({
+            items: rows,
+            checkpoint: scan.checkpoint === null ? null : (JSON.parse(scan.checkpoint) as unknown),
+            deleted: scan.deleted,
+          });
         for (const r of rows) out(`${r.source_id}\t${r.title ?? ''}\n`);
-        out(`${rows.length} item(s)${scan.checkpoint === null ? '' : `, checkpoint ${scan.checkpoint}`}${scan.deleted.length ? `, ${scan.deleted.length} deleted` : ''}\n`);
+        out(
+          `${rows.length} item(s)${scan.checkpoint === null ? '' : `, checkpoint ${scan.checkpoint}`}${scan.deleted.length ? `, ${scan.deleted.length} deleted` : ''}\n`,
+        );
       } finally {
         scripts.close();
       }
@@ -99,7 +148,11 @@ function formatParams(params: readonly ParamSpec[]): string {
   if (params.length === 0) return '  (none)\n';
   return params
     .map((p) => {
-      const extras = [p.required ? 'required' : 'optional', p.default !== undefined ? `default ${JSON.stringify(p.default)}` : '', p.enum ? `one of ${p.enum.map((v) => JSON.stringify(v)).join('|')}` : '']
+      const extras = [
+        p.required ? 'required' : 'optional',
+        p.default !== undefined ? `default ${JSON.stringify(p.default)}` : '',
+        p.enum ? `one of ${p.enum.map((v) => JSON.stringify(v)).join('|')}` : '',
+      ]
         .filter(Boolean)
         .join(', ');
       return `  - ${p.name}: ${p.type} (${extras})${p.description ? ` ${p.description}` : ''}\n`;

@@ -9,16 +9,29 @@ import { badRequest, notFound, type HostInfo, type ScriptConfig } from '../../..
 type Kind = 'tools' | 'connectors';
 const DEFAULT_TIMEOUT: Record<Kind, number> = { tools: 30, connectors: 300 };
 const KIND_COMMAND: Record<Kind, string> = { tools: 'tool', connectors: 'connector' };
-const LIST_HINT: Record<Kind, string> = { tools: 'the configured tools: `kbctx tool list`', connectors: 'the configured connectors: `kbctx sources`' };
+const LIST_HINT: Record<Kind, string> = {
+  tools: 'the configured tools: `kbctx tool list`',
+  connectors: 'the configured connectors: `kbctx sources`',
+};
 
-export function scriptSection(host: HostInfo, kind: Kind, file: string, source: string | undefined, cwd: string): { name: string; script: ScriptConfig } {
+export function scriptSection(
+  host: HostInfo,
+  kind: Kind,
+  file: string,
+  source: string | undefined,
+  cwd: string,
+): { name: string; script: ScriptConfig } {
   const absolute = path.resolve(cwd, file);
-  if (!existsSync(absolute)) throw notFound(`script not found: ${file}; \`kbctx ${KIND_COMMAND[kind]} test\` takes the path of a .lua file (${LIST_HINT[kind]})`);
+  if (!existsSync(absolute))
+    throw notFound(
+      `script not found: ${file}; \`kbctx ${KIND_COMMAND[kind]} test\` takes the path of a .lua file (${LIST_HINT[kind]})`,
+    );
   const problem = checkScriptFile(absolute);
   if (problem !== null) throw badRequest(problem);
   const { config } = host;
   const sections = kind === 'tools' ? config.tools.script : config.connectors.script;
-  if (source !== undefined && !sections[source]) throw notFound(`[${kind}.script.${source}] is not configured (${LIST_HINT[kind]})`);
+  if (source !== undefined && !sections[source])
+    throw notFound(`[${kind}.script.${source}] is not configured (${LIST_HINT[kind]})`);
   const name = source ?? Object.keys(sections).find((n) => sections[n]?.path === absolute);
   const section = name === undefined ? undefined : sections[name];
   if (name !== undefined) host.check(`${kind}.script.${name}`)?.();

@@ -1,6 +1,16 @@
 // The `context` bridge on the main thread (which owns the index): answers a script's
 // context.search/get/sources with the same use-cases and wire shapes as the built-in tools.
-import { type Store, getDocumentWithChunks, parseSearchParams, search, listSources, documentToWire, searchResultToWire, sourcesToWire, type SearchDeps } from '../../../core/index.ts';
+import {
+  type Store,
+  getDocumentWithChunks,
+  parseSearchParams,
+  search,
+  listSources,
+  documentToWire,
+  searchResultToWire,
+  sourcesToWire,
+  type SearchDeps,
+} from '../../../core/index.ts';
 import type { ContextHandler } from './runtime/script-runtime.ts';
 
 export interface ContextBridgeDeps {
@@ -15,10 +25,20 @@ export function createContextBridge(deps: ContextBridgeDeps): ContextHandler {
       case 'search': {
         // `context.search(q, opts)`, or the table form `context.search{query = q, limit = "5"}`.
         const tableForm = args[0] !== null && typeof args[0] === 'object' && !Array.isArray(args[0]);
-        const opts = (tableForm ? args[0] : args[1] && typeof args[1] === 'object' ? args[1] : {}) as Record<string, unknown>;
+        const opts = (tableForm ? args[0] : args[1] && typeof args[1] === 'object' ? args[1] : {}) as Record<
+          string,
+          unknown
+        >;
         const query = tableForm ? opts['query'] : args[0];
         const searchDeps = deps.searchDeps();
-        const input = { query, mode: opts['mode'], limit: numeric(opts['limit']), source: opts['source'], since: opts['since'], filters: opts['filters'] };
+        const input = {
+          query,
+          mode: opts['mode'],
+          limit: numeric(opts['limit']),
+          source: opts['source'],
+          since: opts['since'],
+          filters: opts['filters'],
+        };
         const params = parseSearchParams(input, searchDeps.retrieval);
         const response = await search(searchDeps, params);
         return response.results.map(searchResultToWire);
@@ -33,7 +53,10 @@ export function createContextBridge(deps: ContextBridgeDeps): ContextHandler {
   };
 }
 
-/** Context Harness configs write numbers as strings (`search_limit = "5"`) and its Lua bridge coerces them like Lua does. */
+/**
+ * Context Harness configs write numbers as strings (`search_limit = "5"`) and its Lua bridge coerces them like Lua
+ * does.
+ */
 function numeric(value: unknown): unknown {
   return typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
 }

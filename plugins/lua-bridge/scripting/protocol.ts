@@ -2,7 +2,14 @@
 // everything here crosses `postMessage` by structured clone.
 
 /** What a job asks the script to do; each kind has one entry function in lua/runner.lua. */
-export type JobKind = 'tool.meta' | 'tool.execute' | 'agent.meta' | 'agent.resolve' | 'connector.scan' | 'plugin.meta' | 'plugin.call';
+export type JobKind =
+  | 'tool.meta'
+  | 'tool.execute'
+  | 'agent.meta'
+  | 'agent.resolve'
+  | 'connector.scan'
+  | 'plugin.meta'
+  | 'plugin.call';
 
 export interface Job {
   kind: JobKind;

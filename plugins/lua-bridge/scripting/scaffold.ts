@@ -15,10 +15,15 @@ export interface Scaffold {
   configEntry: string;
 }
 
-const SECTION: Record<ScaffoldKind, string> = { connector: 'connectors.script', tool: 'tools.script', agent: 'agents.script' };
+const SECTION: Record<ScaffoldKind, string> = {
+  connector: 'connectors.script',
+  tool: 'tools.script',
+  agent: 'agents.script',
+};
 
 export function scaffoldScript(kind: ScaffoldKind, name: string, cwd: string): Scaffold {
-  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) throw badRequest(`invalid ${kind} name '${name}': use letters, digits, '-' and '_'`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name))
+    throw badRequest(`invalid ${kind} name '${name}': use letters, digits, '-' and '_'`);
   const relative = `${kind}s/${name}.lua`;
   const file = path.resolve(cwd, relative);
   if (existsSync(file)) throw new KbctxError('conflict', `${relative} already exists; pick another name or edit it`);
@@ -26,5 +31,9 @@ export function scaffoldScript(kind: ScaffoldKind, name: string, cwd: string): S
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, template.replaceAll('{{name}}', name));
   // 300 s for connectors (they fetch whole sources), as in Context Harness; 30 s for tools and agents.
-  return { file, relative, configEntry: `[${SECTION[kind]}.${name}]\npath = "${relative}"\ntimeout = ${kind === 'connector' ? 300 : 30}\n` };
+  return {
+    file,
+    relative,
+    configEntry: `[${SECTION[kind]}.${name}]\npath = "${relative}"\ntimeout = ${kind === 'connector' ? 300 : 30}\n`,
+  };
 }

@@ -1,6 +1,16 @@
 // Script connectors (`[connectors.script.<name>]`, label `script:<name>`): one sandboxed call of
 // `connector.scan(config, checkpoint)` per sync; items arrive loaded, so fingerprints are null.
-import { KbctxError, type Connector, type ScanOptions, type ScanResult, type ScriptConfig, parseCheckpoint, toScanResult, toScriptConfig, type RawScan } from '../../../core/index.ts';
+import {
+  KbctxError,
+  type Connector,
+  type ScanOptions,
+  type ScanResult,
+  type ScriptConfig,
+  parseCheckpoint,
+  toScanResult,
+  toScriptConfig,
+  type RawScan,
+} from '../../../core/index.ts';
 import { accessSync, constants } from 'node:fs';
 import type { LogSink, ScriptRuntime } from './runtime/script-runtime.ts';
 
@@ -24,7 +34,13 @@ export class ScriptConnector implements Connector {
       accessSync(this.config.path, constants.R_OK);
     } catch (error) {
       const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be read';
-      return Promise.reject(new KbctxError('script_error', `${this.label}: ${this.config.path} ${why}; fix connectors.script.${this.label.slice(7)}.path`, { cause: error }));
+      return Promise.reject(
+        new KbctxError(
+          'script_error',
+          `${this.label}: ${this.config.path} ${why}; fix connectors.script.${this.label.slice(7)}.path`,
+          { cause: error },
+        ),
+      );
     }
     return Promise.resolve(this.config.path);
   }

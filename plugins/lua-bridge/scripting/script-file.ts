@@ -7,7 +7,8 @@ export const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
 /** Why `file` (with these stats) cannot be a script, or null when it can. */
 export function scriptFileProblem(file: string, stats: Stats): string | null {
   if (!stats.isFile()) return `${file} is not a regular file (${kindOf(stats)}); a script must be a .lua file`;
-  if (stats.size > MAX_SCRIPT_BYTES) return `${file} is too large for a script (${stats.size} bytes; the limit is ${MAX_SCRIPT_BYTES})`;
+  if (stats.size > MAX_SCRIPT_BYTES)
+    return `${file} is too large for a script (${stats.size} bytes; the limit is ${MAX_SCRIPT_BYTES})`;
   return null;
 }
 
@@ -17,7 +18,10 @@ export function checkScriptFile(file: string): string | null {
   return stats ? scriptFileProblem(file, stats) : `${file} does not exist`;
 }
 
-/** Reads a script's source, checking the opened file itself (non-blocking open: a FIFO never blocks). Throws an Error naming the file. */
+/**
+ * Reads a script's source, checking the opened file itself (non-blocking open: a FIFO never blocks). Throws an Error
+ * naming the file.
+ */
 export function readScriptFile(file: string): string {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {

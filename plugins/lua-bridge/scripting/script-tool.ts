@@ -1,6 +1,13 @@
 // Script tools: a Lua file defining a global `tool`, registered under its config key. Metadata is
 // read once, in the sandbox; each call runs `tool.execute(params, context)` in a fresh state.
-import { type ScriptConfig, type Tool, type ToolCallContext, toScriptConfig, parseToolMeta, type ToolMeta } from '../../../core/index.ts';
+import {
+  type ScriptConfig,
+  type Tool,
+  type ToolCallContext,
+  toScriptConfig,
+  parseToolMeta,
+  type ToolMeta,
+} from '../../../core/index.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
 
 export interface ScriptTool extends Tool {
@@ -8,9 +15,17 @@ export interface ScriptTool extends Tool {
   readonly path: string;
 }
 
-export async function loadScriptTool(runtime: ScriptRuntime, name: string, config: ScriptConfig, context: ContextHandler): Promise<ScriptTool> {
+export async function loadScriptTool(
+  runtime: ScriptRuntime,
+  name: string,
+  config: ScriptConfig,
+  context: ContextHandler,
+): Promise<ScriptTool> {
   const base = { label: `tool:${name}`, scriptPath: config.path, config: toScriptConfig(config.extra) };
-  const meta = parseToolMeta(await runtime.run({ ...base, kind: 'tool.meta', input: {} }, { timeoutSecs: config.timeoutSecs, context }), name);
+  const meta = parseToolMeta(
+    await runtime.run({ ...base, kind: 'tool.meta', input: {} }, { timeoutSecs: config.timeoutSecs, context }),
+    name,
+  );
   return {
     name,
     description: meta.description,
@@ -20,7 +35,10 @@ export async function loadScriptTool(runtime: ScriptRuntime, name: string, confi
     meta,
     path: config.path,
     async run(params: Record<string, unknown>, ctx: ToolCallContext): Promise<unknown> {
-      const out = (await runtime.run({ ...base, kind: 'tool.execute', input: params }, { timeoutSecs: config.timeoutSecs, context, signal: ctx.signal })) as {
+      const out = (await runtime.run(
+        { ...base, kind: 'tool.execute', input: params },
+        { timeoutSecs: config.timeoutSecs, context, signal: ctx.signal },
+      )) as {
         result?: unknown;
       };
       return out.result ?? null;

@@ -1,7 +1,15 @@
 // The Lua runtime of this plugin: opened on first use (workers start then) with the context bridge
 // over the index, and closed at shutdown. Script parts read their sections through it. Loading this
 // file loads no Lua.
-import { createServiceRef, hostService, indexService, type PartCheck, type PluginKernel, type ScriptConfig, type LoadFailure } from '../../../core/api/plugin.ts';
+import {
+  createServiceRef,
+  hostService,
+  indexService,
+  type PartCheck,
+  type PluginKernel,
+  type ScriptConfig,
+  type LoadFailure,
+} from '../../../core/api/plugin.ts';
 import type { Scripting } from './scripting.ts';
 
 export interface ScriptingHost {
@@ -28,9 +36,15 @@ export function scriptingHost(kernel: PluginKernel): ScriptingHost & { close(): 
   return {
     open: () =>
       (opening ??= (async () => {
-        const [{ Scripting }, { createContextBridge }] = await Promise.all([import('./scripting.ts'), import('./context-bridge.ts')]);
+        const [{ Scripting }, { createContextBridge }] = await Promise.all([
+          import('./scripting.ts'),
+          import('./context-bridge.ts'),
+        ]);
         const { store, searchDeps, connectorLabels } = kernel.use(indexService);
-        return (opened = new Scripting({ context: createContextBridge({ store, searchDeps, connectorLabels }), env: await env() }));
+        return (opened = new Scripting({
+          context: createContextBridge({ store, searchDeps, connectorLabels }),
+          env: await env(),
+        }));
       })()),
     /** A runtime without the index (`connector test`): `context.*` is unavailable; the caller closes it. */
     openBare: async () => new (await import('./scripting.ts')).Scripting({ env: await env() }),

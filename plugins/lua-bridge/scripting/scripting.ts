@@ -4,7 +4,13 @@ import { KbctxError, type Connector, type ScriptConfig, type Agent } from '../..
 import { loadScriptAgent } from './script-agent.ts';
 import { ScriptConnector } from './script-connector.ts';
 import { loadScriptTool, type ScriptTool } from './script-tool.ts';
-import { ScriptRuntime, stderrLog, type ContextHandler, type LogSink, type RuntimeOptions } from './runtime/script-runtime.ts';
+import {
+  ScriptRuntime,
+  stderrLog,
+  type ContextHandler,
+  type LogSink,
+  type RuntimeOptions,
+} from './runtime/script-runtime.ts';
 
 export interface ScriptLoadFailure {
   label: string;
@@ -16,7 +22,8 @@ export interface ScriptingOptions extends RuntimeOptions {
   context?: ContextHandler | undefined;
 }
 
-const NO_CONTEXT: ContextHandler = () => Promise.reject(new Error('the context bridge is not available here (no index is open)'));
+const NO_CONTEXT: ContextHandler = () =>
+  Promise.reject(new Error('the context bridge is not available here (no index is open)'));
 
 export class Scripting {
   readonly runtime: ScriptRuntime;
@@ -43,14 +50,23 @@ export class Scripting {
   }
 
   /** Loads every entry in parallel; a broken script is reported, never fatal for the others. */
-  async loadAll<T>(kind: 'tool' | 'agent', entries: Readonly<Record<string, ScriptConfig>>): Promise<{ loaded: T[]; failures: ScriptLoadFailure[] }> {
+  async loadAll<T>(
+    kind: 'tool' | 'agent',
+    entries: Readonly<Record<string, ScriptConfig>>,
+  ): Promise<{ loaded: T[]; failures: ScriptLoadFailure[] }> {
     const names = Object.keys(entries).sort();
-    const settled = await Promise.allSettled(names.map((n) => (kind === 'tool' ? this.tool(n, entries[n]!) : this.agent(n, entries[n]!))));
+    const settled = await Promise.allSettled(
+      names.map((n) => (kind === 'tool' ? this.tool(n, entries[n]!) : this.agent(n, entries[n]!))),
+    );
     const loaded: T[] = [];
     const failures: ScriptLoadFailure[] = [];
     settled.forEach((s, i) => {
       if (s.status === 'fulfilled') loaded.push(s.value as T);
-      else failures.push({ label: `${kind}:${names[i]}`, message: s.reason instanceof KbctxError ? s.reason.message : String(s.reason) });
+      else
+        failures.push({
+          label: `${kind}:${names[i]}`,
+          message: s.reason instanceof KbctxError ? s.reason.message : String(s.reason),
+        });
     });
     return { loaded, failures };
   }

@@ -24,7 +24,11 @@ export function registerExport(program: Command, ctx: CliContext): void {
       const out = file ?? ctx.io.stdout;
       // No progress when JSON is being dumped onto the same terminal: the redrawn bar would garble it.
       const show = opts.quiet !== true && !ctx.json && !(file === null && isTerminal(out));
-      const progress = createProgress(ctx.io.interactive && show, (t) => ctx.io.err(t), { lines: show, label: 'export', everyMs: progressEveryMs(ctx.io.env) });
+      const progress = createProgress(ctx.io.interactive && show, (t) => ctx.io.err(t), {
+        lines: show,
+        label: 'export',
+        everyMs: progressEveryMs(ctx.io.env),
+      });
       const total = await store.counts();
       const counts = { documents: 0, chunks: 0 };
       let bytes = 0;
@@ -47,7 +51,8 @@ export function registerExport(program: Command, ctx: CliContext): void {
       progress.done();
       const seconds = (Date.now() - started) / 1000;
       const summary = `${counts.documents} documents and ${counts.chunks} chunks to ${opts.output || 'stdout'} (${formatBytes(bytes)}, ${seconds.toFixed(2)} s)\n`;
-      if (file && ctx.json) ctx.printJson({ output: outputPath, ...counts, bytes, duration_ms: Math.round(seconds * 1000) });
+      if (file && ctx.json)
+        ctx.printJson({ output: outputPath, ...counts, bytes, duration_ms: Math.round(seconds * 1000) });
       else if (file && opts.quiet !== true) ctx.io.out(`Wrote ${summary}`);
       else if (!file && show) ctx.io.err(`Exported ${summary}`);
     });

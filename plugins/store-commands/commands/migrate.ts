@@ -16,17 +16,26 @@ const ANY_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
 export function registerMigrate(program: Command, ctx: CliContext): void {
   program
     .command('migrate')
-    .description('copy the index (documents, chunks, embeddings, checkpoints) into an SQLite file, a PostgreSQL database or a LanceDB folder')
+    .description(
+      'copy the index (documents, chunks, embeddings, checkpoints) into an SQLite file, a PostgreSQL database or a LanceDB folder',
+    )
     .requiredOption('--to <target>', 'an SQLite file path, a postgres:// URL, or a folder ending in .lance (LanceDB)')
     .option('--force', 'replace what the target already holds (it becomes a copy of this index)')
     .action(async (opts: { to: string; force?: boolean }) => {
       const kbctx = ctx.kbctx();
       await kbctx.store.counts(); // the source opened first: a missing index leaves no target behind
       const target = openTargetStore(opts.to, kbctx, ctx.io.cwd);
-      const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), { lines: !ctx.json, label: 'migrate', everyMs: progressEveryMs(ctx.io.env) });
+      const progress = createProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), {
+        lines: !ctx.json,
+        label: 'migrate',
+        everyMs: progressEveryMs(ctx.io.env),
+      });
       let report: MigrateReport;
       try {
-        report = await migrateIndex(kbctx.store, target, { force: opts.force === true, onProgress: (p) => progress.update({ connector: p.phase, done: p.done, total: p.total }) });
+        report = await migrateIndex(kbctx.store, target, {
+          force: opts.force === true,
+          onProgress: (p) => progress.update({ connector: p.phase, done: p.done, total: p.total }),
+        });
       } finally {
         progress.done();
         await target.close();
@@ -34,7 +43,10 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
       if (ctx.json) ctx.printJson(toWire(kbctx.store.path, target.path, report));
       else ctx.io.out(summary(kbctx.store.path, target.path, report));
       if (report.mismatches.length > 0) {
-        throw new KbctxError('conflict', `the copy differs from the source (${report.mismatches.join('; ')}): did a sync run meanwhile? Run again with --force`);
+        throw new KbctxError(
+          'conflict',
+          `the copy differs from the source (${report.mismatches.join('; ')}): did a sync run meanwhile? Run again with --force`,
+        );
       }
     });
 }
@@ -47,18 +59,21 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
 export function openTargetStore(target: string, kbctx: Kbctx, cwd: string): Store {
   const { config } = kbctx;
   const url = POSTGRES_URL.test(target);
-  if (!url && ANY_URL.test(target)) throw badRequest(`--to ${target}: expected a postgres:// URL or an SQLite file path`);
+  if (!url && ANY_URL.test(target))
+    throw badRequest(`--to ${target}: expected a postgres:// URL or an SQLite file path`);
   const file = url ? null : path.resolve(cwd, target);
   if (url ? config.db.url === target : config.db.url === null && file === path.resolve(cwd, config.db.path)) {
     throw badRequest('--to names the configured index itself: give another file or database');
   }
   try {
-    // Through the plugin tapping createStore.for(engine), with the configured [db] settings (pool size, keyword engine).
+    // Through the plugin tapping createStore.for(engine), with the configured [db] settings (pool size, keyword
+    // engine).
     if (file === null) return kbctx.index.openStore({ engine: 'postgres', url: target, path: config.db.path });
     return kbctx.index.openStore({ engine: LANCE_PATH.test(target) ? 'lancedb' : 'sqlite', url: null, path: file });
   } catch (error) {
     // The SQLite file cannot be created there (a missing permission, a file where a folder goes): --to is wrong.
-    if (error instanceof KbctxError && error.code === 'config_error') throw badRequest(`--to ${target}: ${error.message}`);
+    if (error instanceof KbctxError && error.code === 'config_error')
+      throw badRequest(`--to ${target}: ${error.message}`);
     throw error;
   }
 }
@@ -76,7 +91,9 @@ function summary(from: string, to: string, r: MigrateReport): string {
       `from ${from} to ${to} in ${(r.durationMs / 1000).toFixed(1)} s`,
   );
   if (r.mismatches.length === 0) {
-    lines.push(`Verified: the target holds ${r.target.documents} documents, ${r.target.chunks} chunks and ${r.target.embedded} embeddings, as the source does`);
+    lines.push(
+      `Verified: the target holds ${r.target.documents} documents, ${r.target.chunks} chunks and ${r.target.embedded} embeddings, as the source does`,
+    );
   } else {
     lines.push('Verification FAILED:', ...r.mismatches.map((m) => `  ${m}`));
   }

@@ -41,6 +41,7 @@ function embeddingModel(kbctx: Kbctx): { model: string; dims: number | null } | 
 /** One line per stored model; vectors of another model or dims than the configured one are stale. */
 function embeddingLines(spaces: Stats['embeddings']): string[] {
   const lines = spaces.map((e) => `  ${e.current ? 'current' : 'STALE  '}  ${e.model} (${e.dims} dims): ${e.count}`);
-  if (spaces.some((e) => !e.current)) lines.push('  stale embeddings (another model or dims): run `kbctx embed rebuild`');
+  if (spaces.some((e) => !e.current))
+    lines.push('  stale embeddings (another model or dims): run `kbctx embed rebuild`');
   return lines;
 }

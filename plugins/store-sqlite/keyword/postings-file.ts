@@ -29,7 +29,14 @@ export function savePostings(file: string, index: PostingsIndex): void {
   const total = lists.reduce((n, p) => n + p.ids.length, 0);
   const { lengths, groups } = index.arrays();
   const termJson = Buffer.from(JSON.stringify(names));
-  const header: Header = { epoch: index.epoch, seq: index.seq, rows: groups.length, terms: names.length, postings: total, termBytes: termJson.length };
+  const header: Header = {
+    epoch: index.epoch,
+    seq: index.seq,
+    rows: groups.length,
+    terms: names.length,
+    postings: total,
+    termBytes: termJson.length,
+  };
   const headerJson = Buffer.from(JSON.stringify(header));
   const offsets = new Int32Array(names.length + 1);
   const ids = new Int32Array(total);
@@ -45,10 +52,23 @@ export function savePostings(file: string, index: PostingsIndex): void {
   prefix.write(MAGIC, 0, 'latin1');
   prefix.writeUInt32LE(headerJson.length, 8);
   headerJson.copy(prefix, 12);
-  const parts = [prefix, termJson, Buffer.alloc(pad4(termJson.length) - termJson.length), offsets, ids, lengths, groups, freqs, Buffer.from(END, 'latin1')];
+  const parts = [
+    prefix,
+    termJson,
+    Buffer.alloc(pad4(termJson.length) - termJson.length),
+    offsets,
+    ids,
+    lengths,
+    groups,
+    freqs,
+    Buffer.from(END, 'latin1'),
+  ];
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    writeFileSync(temp, Buffer.concat(parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength)))));
+    writeFileSync(
+      temp,
+      Buffer.concat(parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength)))),
+    );
     renameSync(temp, file);
   } catch (error) {
     rmSync(temp, { force: true });
@@ -64,7 +84,8 @@ export function loadPostings(file: string): PostingsIndex | null {
   } catch {
     return null;
   }
-  if (raw.length < 16 || raw.toString('latin1', 0, 8) !== MAGIC || raw.toString('latin1', raw.length - 4) !== END) return null;
+  if (raw.length < 16 || raw.toString('latin1', 0, 8) !== MAGIC || raw.toString('latin1', raw.length - 4) !== END)
+    return null;
   // Typed-array views need 4-byte alignment; a pooled buffer may not have it.
   const buffer = raw.byteOffset % 4 === 0 ? raw : Buffer.from(raw);
   try {

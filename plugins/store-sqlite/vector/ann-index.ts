@@ -41,11 +41,16 @@ export interface VectorSource {
   vectors(rowids: readonly number[]): { rowids: Int32Array; matrix: Float32Array };
 }
 
-/** The sidecar stamp of a space's index files (no usearch load): what generation and size they were saved at; null when absent. */
+/**
+ * The sidecar stamp of a space's index files (no usearch load): what generation and size they were saved at; null when
+ * absent.
+ */
 export function annStamp(dir: string, space: EmbeddingSpace): { generation: number; size: number } | null {
   try {
     const meta = JSON.parse(readFileSync(`${path.join(dir, annSlug(space))}.json`, 'utf8')) as Meta;
-    return meta.model === space.model && meta.dims === space.dims ? { generation: meta.generation, size: meta.size } : null;
+    return meta.model === space.model && meta.dims === space.dims
+      ? { generation: meta.generation, size: meta.size }
+      : null;
   } catch {
     return null;
   }
@@ -128,12 +133,17 @@ export class AnnIndex {
       if (found.length === 0) continue;
       const dims = this.space.dims;
       const rows = Array.from({ length: found.length }, (_, i) => matrix.subarray(i * dims, (i + 1) * dims));
-      index.add(BigUint64Array.from(found, (r) => BigInt(r)), rows, threads);
+      index.add(
+        BigUint64Array.from(found, (r) => BigInt(r)),
+        rows,
+        threads,
+      );
     }
   }
 
   private tryLoad(meta: Meta): UsearchIndex | null {
-    if (meta.model !== this.space.model || meta.dims !== this.space.dims || !existsSync(`${this.base}.usearch`)) return null;
+    if (meta.model !== this.space.model || meta.dims !== this.space.dims || !existsSync(`${this.base}.usearch`))
+      return null;
     try {
       const index = this.create();
       index.load(`${this.base}.usearch`);

@@ -27,7 +27,14 @@ export interface UsearchModule {
     expansion_search: number;
     multi: boolean;
   }) => UsearchIndex;
-  exactSearch(dataset: Float32Array, queries: Float32Array, dimensions: number, count: number, metric: string, threads?: number): UsearchMatches;
+  exactSearch(
+    dataset: Float32Array,
+    queries: Float32Array,
+    dimensions: number,
+    count: number,
+    metric: string,
+    threads?: number,
+  ): UsearchMatches;
 }
 
 let cached: UsearchModule | null | undefined;

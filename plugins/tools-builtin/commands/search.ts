@@ -14,17 +14,29 @@ export function registerSearch(program: Command, ctx: CliContext): void {
     .option('--source <source>', 'only this connector label (git:docs) or type (git)')
     .option('--since <when>', 'only documents updated since a date (2026-01-31) or a duration (7d, 12h)')
     .option('--explain', 'show how each result was scored')
-    .action(async (words: string[], opts: { mode?: string; limit?: number; source?: string; since?: string; explain?: boolean }) => {
-      const kbctx = ctx.kbctx();
-      await kbctx.ready(); // query and rank taps of configured plugins (nothing to import by default)
-      const params = parseSearchParams(
-        { query: words.join(' '), mode: opts.mode, limit: opts.limit, source: opts.source, since: opts.since, explain: opts.explain === true },
-        kbctx.config.retrieval,
-      );
-      const response = await search(kbctx.index.searchDeps(), params);
-      if (ctx.json) ctx.printJson(searchResponseToWire(response, params.explain));
-      else ctx.io.out(formatResults(response, params.explain));
-    });
+    .action(
+      async (
+        words: string[],
+        opts: { mode?: string; limit?: number; source?: string; since?: string; explain?: boolean },
+      ) => {
+        const kbctx = ctx.kbctx();
+        await kbctx.ready(); // query and rank taps of configured plugins (nothing to import by default)
+        const params = parseSearchParams(
+          {
+            query: words.join(' '),
+            mode: opts.mode,
+            limit: opts.limit,
+            source: opts.source,
+            since: opts.since,
+            explain: opts.explain === true,
+          },
+          kbctx.config.retrieval,
+        );
+        const response = await search(kbctx.index.searchDeps(), params);
+        if (ctx.json) ctx.printJson(searchResponseToWire(response, params.explain));
+        else ctx.io.out(formatResults(response, params.explain));
+      },
+    );
 }
 
 function parseInteger(value: string): number {

@@ -12,7 +12,13 @@ export function registerSources(program: Command, ctx: CliContext): void {
       const kbctx = ctx.kbctx();
       const rows = await listSources(kbctx.store, kbctx.index.connectorLabels());
       if (ctx.json) return ctx.printJson(sourcesToWire(rows));
-      if (rows.length === 0) return ctx.io.out('No sources configured. Add a [connectors.<type>.<name>] section to the config.\n');
-      ctx.io.out(formatTable(['Source', 'Documents', 'Chunks', 'Status'], rows.map((r) => [r.source, r.documentCount, r.chunkCount, describeStatus(r)])));
+      if (rows.length === 0)
+        return ctx.io.out('No sources configured. Add a [connectors.<type>.<name>] section to the config.\n');
+      ctx.io.out(
+        formatTable(
+          ['Source', 'Documents', 'Chunks', 'Status'],
+          rows.map((r) => [r.source, r.documentCount, r.chunkCount, describeStatus(r)]),
+        ),
+      );
     });
 }

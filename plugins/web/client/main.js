@@ -10,7 +10,13 @@ import { SourcesView } from './views/sources-view.js';
 import { TokenDialog } from './views/token-dialog.js';
 import { ToolsView } from './views/tools-view.js';
 
-const TITLES = { search: 'Search', doc: 'Document', sources: 'Sources', tools: 'Tools & agents', connect: 'Connect an agent' };
+const TITLES = {
+  search: 'Search',
+  doc: 'Document',
+  sources: 'Sources',
+  tools: 'Tools & agents',
+  connect: 'Connect an agent',
+};
 
 const NAV = [
   { view: 'search', href: '#/', label: 'Search' },
@@ -82,7 +88,8 @@ function App() {
       <nav aria-label="Main">
         <ul>
           ${NAV.map(
-            (n) => html`<li><a href=${n.href} aria-current=${route.view === n.view || (n.view === 'search' && route.view === 'doc') ? 'page' : undefined}>${n.label}</a></li>`,
+            (n) =>
+              html`<li><a href=${n.href} aria-current=${route.view === n.view || (n.view === 'search' && route.view === 'doc') ? 'page' : undefined}>${n.label}</a></li>`,
           )}
         </ul>
       </nav>

@@ -12,17 +12,33 @@ export function documentCases(open: OpenStore): void {
   describe('documents', () => {
     it('round-trips a document and its chunks with every field', () =>
       withStore(open, async (store) => {
-        const a = makeDoc('filesystem:notes', 'guide.md', ['First part about rivers.', 'Second part about mountains.'], {
-          title: 'The Guide',
-          updatedAt: '2025-12-31T23:59:58.123Z',
-          contentType: 'text/markdown',
-          metadata: { tags: ['a', 'b'], pages: 3, draft: false, nested: { owner: 'ops', score: 1.5 }, none: null },
+        const a = makeDoc(
+          'filesystem:notes',
+          'guide.md',
+          ['First part about rivers.', 'Second part about mountains.'],
+          {
+            title: 'The Guide',
+            updatedAt: '2025-12-31T23:59:58.123Z',
+            contentType: 'text/markdown',
+            metadata: { tags: ['a', 'b'], pages: 3, draft: false, nested: { owner: 'ops', score: 1.5 }, none: null },
+          },
+        );
+        const b = makeDoc('script:tickets', 'T-1', ['A ticket without a link.'], {
+          source: 'tickets',
+          sourceUrl: null,
+          contentType: 'text/plain',
         });
-        const b = makeDoc('script:tickets', 'T-1', ['A ticket without a link.'], { source: 'tickets', sourceUrl: null, contentType: 'text/plain' });
-        assert.deepEqual(await store.upsertDocument(a.doc, a.chunks, 'size:10'), { chunksWritten: 2, chunksDeleted: 0 });
+        assert.deepEqual(await store.upsertDocument(a.doc, a.chunks, 'size:10'), {
+          chunksWritten: 2,
+          chunksDeleted: 0,
+        });
         assert.deepEqual(await store.upsertDocument(b.doc, b.chunks, null), { chunksWritten: 1, chunksDeleted: 0 });
         assert.deepEqual(await store.getDocument(a.doc.id), a.doc);
-        assert.deepEqual(await store.getDocument(b.doc.id), b.doc, 'sourceUrl null and a source label other than the connector');
+        assert.deepEqual(
+          await store.getDocument(b.doc.id),
+          b.doc,
+          'sourceUrl null and a source label other than the connector',
+        );
         assert.deepEqual(await store.getChunks(a.doc.id), a.chunks);
         assert.deepEqual(await store.getChunks(b.doc.id), b.chunks);
         assert.equal(await store.getDocument('no-such-id'), null);
@@ -32,9 +48,14 @@ export function documentCases(open: OpenStore): void {
     it('keeps text as written (unicode, quotes, long bodies)', () =>
       withStore(open, async (store) => {
         const long = 'word '.repeat(20_000).trim();
-        const d = makeDoc('filesystem:notes', 'odd.md', ["It's \"quoted\" — naïve café 東京タワー 🚀 tab\there back\\slash", long], {
-          title: "O'Brien's \"notes\"",
-        });
+        const d = makeDoc(
+          'filesystem:notes',
+          'odd.md',
+          ['It\'s "quoted" — naïve café 東京タワー 🚀 tab\there back\\slash', long],
+          {
+            title: 'O\'Brien\'s "notes"',
+          },
+        );
         await putAll(store, [d]);
         assert.deepEqual(await store.getDocument(d.doc.id), d.doc);
         assert.deepEqual(await store.getChunks(d.doc.id), d.chunks);
@@ -54,11 +75,17 @@ export function documentCases(open: OpenStore): void {
         const v1 = makeDoc('filesystem:notes', 'a.md', ['keep alpha', 'drop beta', 'change gamma']);
         await putAll(store, [v1]);
         assert.equal(await embedChunks(store, SPACE, () => unit([1, 0, 0, 0])), 3);
-        const v2 = makeDoc('filesystem:notes', 'a.md', ['new delta', 'keep alpha', 'changed gamma'], { title: 'renamed' });
+        const v2 = makeDoc('filesystem:notes', 'a.md', ['new delta', 'keep alpha', 'changed gamma'], {
+          title: 'renamed',
+        });
         assert.deepEqual(await store.upsertDocument(v2.doc, v2.chunks, 'fp2'), { chunksWritten: 2, chunksDeleted: 2 });
         assert.deepEqual(await store.getChunks(v2.doc.id), v2.chunks, 'the kept chunk moved to its new position');
         const embedded = await collect(store.iterateEmbeddings());
-        assert.deepEqual(embedded.map((e) => e.chunkId), [v1.chunks[0]!.id], 'only the kept chunk still has its vector');
+        assert.deepEqual(
+          embedded.map((e) => e.chunkId),
+          [v1.chunks[0]!.id],
+          'only the kept chunk still has its vector',
+        );
         assert.equal((await store.counts()).embedded, 1);
         const pending = await store.pendingEmbeddings(SPACE, 0, 10);
         assert.deepEqual(pending.map((p) => p.text).sort(), ['changed gamma', 'new delta']);
@@ -78,8 +105,26 @@ export function documentCases(open: OpenStore): void {
         assert.deepEqual(
           [...states.entries()].sort(),
           [
-            [a1.doc.id, { id: a1.doc.id, source: 'filesystem:a', sourceId: 'one.md', fingerprint: 'mtime:1', contentHash: a1.doc.contentHash }],
-            [a2.doc.id, { id: a2.doc.id, source: 'custom-label', sourceId: 'two.md', fingerprint: null, contentHash: a2.doc.contentHash }],
+            [
+              a1.doc.id,
+              {
+                id: a1.doc.id,
+                source: 'filesystem:a',
+                sourceId: 'one.md',
+                fingerprint: 'mtime:1',
+                contentHash: a1.doc.contentHash,
+              },
+            ],
+            [
+              a2.doc.id,
+              {
+                id: a2.doc.id,
+                source: 'custom-label',
+                sourceId: 'two.md',
+                fingerprint: null,
+                contentHash: a2.doc.contentHash,
+              },
+            ],
           ].sort(),
         );
         assert.deepEqual([...(await store.documentStates('git:b')).keys()], [b1.doc.id]);
@@ -115,15 +160,28 @@ export function documentCases(open: OpenStore): void {
         assert.deepEqual(await store.counts(), { documents: 1, chunks: 1, embedded: 1 });
         assert.deepEqual([...(await store.documentStates('filesystem:a')).keys()], [stays.doc.id]);
         assert.deepEqual(await keywordIds(store, 'zebra'), [stays.doc.id]);
-        const vector = await store.vectorSearch({ vector: unit([1, 1, 0, 0]), space: SPACE, limit: 10, candidateK: 10 });
-        assert.deepEqual(vector.hits.map((h) => h.document.id), [stays.doc.id]);
-        assert.deepEqual((await collect(store.iterateEmbeddings())).map((e) => e.chunkId), [stays.chunks[0]!.id]);
+        const vector = await store.vectorSearch({
+          vector: unit([1, 1, 0, 0]),
+          space: SPACE,
+          limit: 10,
+          candidateK: 10,
+        });
+        assert.deepEqual(
+          vector.hits.map((h) => h.document.id),
+          [stays.doc.id],
+        );
+        assert.deepEqual(
+          (await collect(store.iterateEmbeddings())).map((e) => e.chunkId),
+          [stays.chunks[0]!.id],
+        );
         assert.deepEqual(await store.embeddingSpaces(), [{ ...SPACE, count: 1 }]);
       }));
 
     it('bulk mode nests; everything written is readable after the outermost endBulk', () =>
       withStore(open, async (store) => {
-        const docs = Array.from({ length: 30 }, (_, i) => makeDoc('filesystem:bulk', `d${i}.md`, [`bulk document number${i}`, `second chunk ${i}`]));
+        const docs = Array.from({ length: 30 }, (_, i) =>
+          makeDoc('filesystem:bulk', `d${i}.md`, [`bulk document number${i}`, `second chunk ${i}`]),
+        );
         await store.beginBulk();
         await putAll(store, docs.slice(0, 10));
         await store.beginBulk();
@@ -158,7 +216,11 @@ export function documentCases(open: OpenStore): void {
           if (page.last === null) break;
           after = page.last;
         }
-        assert.deepEqual(seen, ['m.md', 'c.md', 'a.md', 'q.md'], 'insertion order; an update keeps its place; a delete leaves it');
+        assert.deepEqual(
+          seen,
+          ['m.md', 'c.md', 'a.md', 'q.md'],
+          'insertion order; an update keeps its place; a delete leaves it',
+        );
         assert.equal(lasts.at(-1), null, 'the listing ends with last = null');
         assert.ok(lasts.length <= 3);
         const one = await store.listDocuments(0, 1);

@@ -15,7 +15,8 @@ const threeDocs = (): ReturnType<typeof makeDoc>[] => [
 ];
 
 /** A vector that tells texts apart (for checking that the right vector landed on the right chunk). */
-const vectorFor = (text: string): Float32Array => unit([text.length, text.charCodeAt(0), text.charCodeAt(text.length - 1), 1]);
+const vectorFor = (text: string): Float32Array =>
+  unit([text.length, text.charCodeAt(0), text.charCodeAt(text.length - 1), 1]);
 
 export function embeddingCases(open: OpenStore): void {
   describe('embeddings', () => {
@@ -26,9 +27,14 @@ export function embeddingCases(open: OpenStore): void {
         assert.equal(await store.countPendingEmbeddings(SPACE), 6);
         const all = await store.pendingEmbeddings(SPACE, 0, 100);
         assert.deepEqual(all.map((p) => p.text).sort(), docs.flatMap((d) => d.chunks.map((c) => c.text)).sort());
-        for (const p of all) assert.equal(p.contentHash, docs.flatMap((d) => d.chunks).find((c) => c.text === p.text)?.contentHash);
+        for (const p of all)
+          assert.equal(p.contentHash, docs.flatMap((d) => d.chunks).find((c) => c.text === p.text)?.contentHash);
         const rowids = all.map((p) => p.rowid);
-        assert.deepEqual(rowids, [...rowids].sort((a, b) => a - b), 'ascending rowids');
+        assert.deepEqual(
+          rowids,
+          [...rowids].sort((a, b) => a - b),
+          'ascending rowids',
+        );
         assert.equal(new Set(rowids).size, 6);
         const first = await store.pendingEmbeddings(SPACE, 0, 4);
         const rest = await store.pendingEmbeddings(SPACE, first.at(-1)!.rowid, 4);
@@ -53,9 +59,24 @@ export function embeddingCases(open: OpenStore): void {
         await putAll(store, threeDocs());
         await embedChunks(store, SPACE, vectorFor);
         const [one] = await store.pendingEmbeddings(OTHER_DIMS, 0, 1);
-        assert.equal(await store.writeEmbeddings(OTHER_DIMS, [{ rowid: one!.rowid, contentHash: one!.contentHash, vector: unit([1, 2, 3]) }]), 1);
-        assert.deepEqual(await store.embeddingSpaces(), [{ ...SPACE, count: 5 }, { ...OTHER_DIMS, count: 1 }], 'most numerous first');
-        assert.deepEqual((await store.pendingEmbeddings(SPACE, 0, 10)).map((p) => p.rowid), [one!.rowid]);
+        assert.equal(
+          await store.writeEmbeddings(OTHER_DIMS, [
+            { rowid: one!.rowid, contentHash: one!.contentHash, vector: unit([1, 2, 3]) },
+          ]),
+          1,
+        );
+        assert.deepEqual(
+          await store.embeddingSpaces(),
+          [
+            { ...SPACE, count: 5 },
+            { ...OTHER_DIMS, count: 1 },
+          ],
+          'most numerous first',
+        );
+        assert.deepEqual(
+          (await store.pendingEmbeddings(SPACE, 0, 10)).map((p) => p.rowid),
+          [one!.rowid],
+        );
         assert.equal(await store.countPendingEmbeddings({ model: SPACE.model, dims: null }), 0);
         assert.equal((await store.counts()).embedded, 6);
       }));
@@ -69,10 +90,17 @@ export function embeddingCases(open: OpenStore): void {
         await putAll(store, [makeDoc('filesystem:a', 'a.md', ['alpha one', 'alpha two, edited'])]);
         const writes = pending.map((p) => ({ rowid: p.rowid, contentHash: p.contentHash, vector: vectorFor(p.text) }));
         assert.equal(await store.writeEmbeddings(SPACE, writes), 4, "a's kept chunk and c's three");
-        assert.deepEqual((await store.pendingEmbeddings(SPACE, 0, 10)).map((p) => p.text), ['alpha two, edited']);
+        assert.deepEqual(
+          (await store.pendingEmbeddings(SPACE, 0, 10)).map((p) => p.text),
+          ['alpha two, edited'],
+        );
         const [left] = await store.pendingEmbeddings(SPACE, 0, 1);
         const wrongHash = { rowid: left!.rowid, contentHash: 'not-its-hash', vector: vectorFor('x') };
-        assert.equal(await store.writeEmbeddings(SPACE, [wrongHash]), 0, 'a vector computed from other content is refused');
+        assert.equal(
+          await store.writeEmbeddings(SPACE, [wrongHash]),
+          0,
+          'a vector computed from other content is refused',
+        );
         assert.equal(await store.writeEmbeddings(SPACE, []), 0);
         assert.equal((await store.counts()).embedded, 4);
       }));
@@ -83,9 +111,18 @@ export function embeddingCases(open: OpenStore): void {
         const docs = threeDocs();
         await putAll(store, docs);
         const pending = await store.pendingEmbeddings(SPACE, 0, 100);
-        await store.writeEmbeddings(OTHER_MODEL, pending.slice(0, 2).map((p) => ({ rowid: p.rowid, contentHash: p.contentHash, vector: vectorFor(p.text) })));
-        await store.writeEmbeddings(SPACE, pending.slice(2).map((p) => ({ rowid: p.rowid, contentHash: p.contentHash, vector: vectorFor(p.text) })));
-        assert.deepEqual(await store.embeddingSpaces(), [{ ...SPACE, count: 4 }, { ...OTHER_MODEL, count: 2 }]);
+        await store.writeEmbeddings(
+          OTHER_MODEL,
+          pending.slice(0, 2).map((p) => ({ rowid: p.rowid, contentHash: p.contentHash, vector: vectorFor(p.text) })),
+        );
+        await store.writeEmbeddings(
+          SPACE,
+          pending.slice(2).map((p) => ({ rowid: p.rowid, contentHash: p.contentHash, vector: vectorFor(p.text) })),
+        );
+        assert.deepEqual(await store.embeddingSpaces(), [
+          { ...SPACE, count: 4 },
+          { ...OTHER_MODEL, count: 2 },
+        ]);
         assert.equal(await store.clearEmbeddings(), 6);
         assert.equal(await store.clearEmbeddings(), 0);
         assert.deepEqual(await store.embeddingSpaces(), []);
@@ -100,7 +137,9 @@ export function embeddingCases(open: OpenStore): void {
         await putAll(source, docs);
         await embedChunks(source, SPACE, vectorFor);
         const spare = (await source.pendingEmbeddings(OTHER_MODEL, 0, 100)).find((p) => p.text === 'alpha one')!;
-        await source.writeEmbeddings(OTHER_MODEL, [{ rowid: spare.rowid, contentHash: spare.contentHash, vector: unit([4, 3, 2, 1]) }]);
+        await source.writeEmbeddings(OTHER_MODEL, [
+          { rowid: spare.rowid, contentHash: spare.contentHash, vector: unit([4, 3, 2, 1]) },
+        ]);
         const rows = (await collect(source.iterateEmbeddings())).sort(byKey((r) => r.chunkId));
         const chunks = docs.flatMap((d) => d.chunks);
         assert.equal(rows.length, 6);
@@ -117,7 +156,9 @@ export function embeddingCases(open: OpenStore): void {
           const editedC = makeDoc('git:c', 'c.md', ['gamma one', 'gamma two', 'gamma three, edited']);
           editedC.chunks[2] = { ...editedC.chunks[2]!, id: c!.chunks[2]!.id };
           await putAll(target, [a!, editedC]);
-          const expected = rows.filter((r) => r.chunkId !== c!.chunks[2]!.id && !b!.chunks.some((x) => x.id === r.chunkId));
+          const expected = rows.filter(
+            (r) => r.chunkId !== c!.chunks[2]!.id && !b!.chunks.some((x) => x.id === r.chunkId),
+          );
           assert.equal(await target.importEmbeddings(rows), expected.length);
           const imported = (await collect(target.iterateEmbeddings())).sort(byKey((r: StoredEmbedding) => r.chunkId));
           assert.deepEqual(imported.map(plain), expected.map(plain));
@@ -125,7 +166,11 @@ export function embeddingCases(open: OpenStore): void {
           await target.importEmbeddings(rows); // again: replaces, adds nothing
           assert.equal((await target.counts()).embedded, expected.length);
           const stillPending = (await target.pendingEmbeddings(SPACE, 0, 10)).map((p) => p.text).sort();
-          assert.deepEqual(stillPending, ['alpha one', 'gamma three, edited'], "alpha one carries its other-model vector; c's edited chunk has none");
+          assert.deepEqual(
+            stillPending,
+            ['alpha one', 'gamma three, edited'],
+            "alpha one carries its other-model vector; c's edited chunk has none",
+          );
         });
       }));
   });

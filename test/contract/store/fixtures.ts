@@ -25,7 +25,12 @@ export interface DocOptions {
 }
 
 /** A document of `connector` whose chunks are exactly `texts` (ids derived as the app derives them). */
-export function makeDoc(connector: string, sourceId: string, texts: readonly string[], options: DocOptions = {}): TestDoc {
+export function makeDoc(
+  connector: string,
+  sourceId: string,
+  texts: readonly string[],
+  options: DocOptions = {},
+): TestDoc {
   const id = documentId(connector, sourceId);
   const title = options.title ?? sourceId;
   const body = texts.join('\n\n');
@@ -46,7 +51,13 @@ export function makeDoc(connector: string, sourceId: string, texts: readonly str
     contentHash: sha256Hex(JSON.stringify([title, body, sourceUrl, contentType, metadata])),
   };
   const ids = chunkIds(id, texts);
-  const chunks = texts.map((text, i) => ({ id: ids[i]!, documentId: id, chunkIndex: i, text, contentHash: sha256Hex(text) }));
+  const chunks = texts.map((text, i) => ({
+    id: ids[i]!,
+    documentId: id,
+    chunkIndex: i,
+    text,
+    contentHash: sha256Hex(text),
+  }));
   return { doc, chunks };
 }
 
@@ -75,7 +86,11 @@ export const SPACE: EmbeddingSpace = { model: 'test:contract', dims: 4 };
  * Embeds the given chunks in `space` with the vectors `vectorOf(text)`, through the pending queue
  * as the app does (the store's rowids are opaque). Returns the rows written.
  */
-export async function embedChunks(store: Store, space: EmbeddingSpace, vectorOf: (text: string) => Float32Array | null): Promise<number> {
+export async function embedChunks(
+  store: Store,
+  space: EmbeddingSpace,
+  vectorOf: (text: string) => Float32Array | null,
+): Promise<number> {
   const writes: EmbeddingWrite[] = [];
   for (let after = 0; ; ) {
     const page = await store.pendingEmbeddings(space, after, 100);

@@ -4,7 +4,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Store } from '../../../core/store/store.ts';
-import { collect, embedChunks, makeDoc, putAll, SPACE, terms, unit, withStore, type OpenStore, type TestDoc } from './fixtures.ts';
+import {
+  collect,
+  embedChunks,
+  makeDoc,
+  putAll,
+  SPACE,
+  terms,
+  unit,
+  withStore,
+  type OpenStore,
+  type TestDoc,
+} from './fixtures.ts';
 
 const mixed = (): TestDoc[] => [
   makeDoc('git:docs', 'b.md', ['git b one', 'git b two']),
@@ -52,27 +63,47 @@ export function indexCases(open: OpenStore, reopen?: (store: Store) => Promise<S
         await store.setSourceState('git:docs', { checkpoint: 'abc123', lastSyncAt: '2026-01-01T00:00:00.000Z' });
         await store.setSourceState('filesystem:notes', { checkpoint: null, lastSyncAt: '2026-01-02T00:00:00.000Z' });
         await store.setSourceState('git:docs', { checkpoint: 'def456', lastSyncAt: '2026-01-03T00:00:00.000Z' });
-        assert.deepEqual(await store.sourceState('git:docs'), { checkpoint: 'def456', lastSyncAt: '2026-01-03T00:00:00.000Z' });
+        assert.deepEqual(await store.sourceState('git:docs'), {
+          checkpoint: 'def456',
+          lastSyncAt: '2026-01-03T00:00:00.000Z',
+        });
         assert.deepEqual(await store.sourceStates(), [
           { connector: 'filesystem:notes', checkpoint: null, lastSyncAt: '2026-01-02T00:00:00.000Z' },
           { connector: 'git:docs', checkpoint: 'def456', lastSyncAt: '2026-01-03T00:00:00.000Z' },
         ]);
       }));
 
-    it('records each connector\'s last sync run, apart from its checkpoint', () =>
+    it("records each connector's last sync run, apart from its checkpoint", () =>
       withStore(open, async (store) => {
         assert.ok(store.recordSyncRun && store.syncRuns, 'the store records sync runs');
         assert.deepEqual(await store.syncRuns(), []);
         await store.setSourceState('git:docs', { checkpoint: 'abc', lastSyncAt: '2026-01-01T00:00:00.000Z' });
         await store.recordSyncRun('git:docs', { endedAt: '2026-01-01T00:00:00.000Z', errors: 2, failure: null });
-        await store.recordSyncRun('filesystem:gone', { endedAt: '2026-01-02T00:00:00.000Z', errors: 0, failure: "root /x/y does not exist" });
+        await store.recordSyncRun('filesystem:gone', {
+          endedAt: '2026-01-02T00:00:00.000Z',
+          errors: 0,
+          failure: 'root /x/y does not exist',
+        });
         await store.recordSyncRun('git:docs', { endedAt: '2026-01-03T00:00:00.000Z', errors: 0, failure: "it's down" });
         assert.deepEqual(await store.syncRuns(), [
-          { connector: 'filesystem:gone', endedAt: '2026-01-02T00:00:00.000Z', errors: 0, failure: 'root /x/y does not exist' },
+          {
+            connector: 'filesystem:gone',
+            endedAt: '2026-01-02T00:00:00.000Z',
+            errors: 0,
+            failure: 'root /x/y does not exist',
+          },
           { connector: 'git:docs', endedAt: '2026-01-03T00:00:00.000Z', errors: 0, failure: "it's down" },
         ]);
-        assert.deepEqual(await store.sourceState('git:docs'), { checkpoint: 'abc', lastSyncAt: '2026-01-01T00:00:00.000Z' }, 'a run leaves the checkpoint alone');
-        assert.deepEqual((await store.sourceStates()).map((s) => s.connector), ['git:docs'], 'a run alone records no checkpoint');
+        assert.deepEqual(
+          await store.sourceState('git:docs'),
+          { checkpoint: 'abc', lastSyncAt: '2026-01-01T00:00:00.000Z' },
+          'a run leaves the checkpoint alone',
+        );
+        assert.deepEqual(
+          (await store.sourceStates()).map((s) => s.connector),
+          ['git:docs'],
+          'a run alone records no checkpoint',
+        );
       }));
 
     it('counts documents, chunks and embeddings, in total and per source', () =>
@@ -86,8 +117,20 @@ export function indexCases(open: OpenStore, reopen?: (store: Store) => Promise<S
         assert.deepEqual(await store.counts(), { documents: 4, chunks: 7, embedded: 3 });
         assert.deepEqual(await store.sources(), [
           { source: 'filesystem:notes', documentCount: 2, chunkCount: 4, embeddedCount: 0, lastSyncAt: null },
-          { source: 'git:docs', documentCount: 2, chunkCount: 3, embeddedCount: 3, lastSyncAt: '2026-02-02T00:00:00.000Z' },
-          { source: 's3:empty', documentCount: 0, chunkCount: 0, embeddedCount: 0, lastSyncAt: '2026-02-03T00:00:00.000Z' },
+          {
+            source: 'git:docs',
+            documentCount: 2,
+            chunkCount: 3,
+            embeddedCount: 3,
+            lastSyncAt: '2026-02-02T00:00:00.000Z',
+          },
+          {
+            source: 's3:empty',
+            documentCount: 0,
+            chunkCount: 0,
+            embeddedCount: 0,
+            lastSyncAt: '2026-02-03T00:00:00.000Z',
+          },
         ]);
         assert.ok((await store.sizeBytes()) > 0, 'sizeBytes');
         assert.equal(typeof store.path, 'string');
@@ -98,15 +141,25 @@ export function indexCases(open: OpenStore, reopen?: (store: Store) => Promise<S
         const docs = mixed();
         await putAll(store, docs);
         const all = await store.exportAll();
-        const iterated = { documents: await collect(store.iterateDocuments()), chunks: await collect(store.iterateChunks()) };
+        const iterated = {
+          documents: await collect(store.iterateDocuments()),
+          chunks: await collect(store.iterateChunks()),
+        };
         assert.deepEqual(iterated, all);
         assert.deepEqual(await store.exportAll(), all, 'stable');
         const sortedDocs = [...docs].sort((a, b) => (a.doc.id < b.doc.id ? -1 : 1));
-        assert.deepEqual([...all.documents].sort((a, b) => (a.id < b.id ? -1 : 1)), sortedDocs.map((d) => d.doc));
+        assert.deepEqual(
+          [...all.documents].sort((a, b) => (a.id < b.id ? -1 : 1)),
+          sortedDocs.map((d) => d.doc),
+        );
         const order = all.documents.map((d) => d.id);
         const expectedChunks = order.flatMap((id) => docs.find((d) => d.doc.id === id)!.chunks);
         assert.deepEqual(all.chunks, expectedChunks, "chunks follow their documents' order, by chunk index");
-        assert.deepEqual(all.documents.map((d) => `${d.source}/${d.sourceId}`), ['filesystem:notes/a.md', 'filesystem:notes/z.md', 'git:docs/a.md', 'git:docs/b.md'], 'by source, then source id');
+        assert.deepEqual(
+          all.documents.map((d) => `${d.source}/${d.sourceId}`),
+          ['filesystem:notes/a.md', 'filesystem:notes/z.md', 'git:docs/a.md', 'git:docs/b.md'],
+          'by source, then source id',
+        );
       }));
 
     it('compacts at any time without changing answers', () =>
@@ -155,7 +208,9 @@ export function indexCases(open: OpenStore, reopen?: (store: Store) => Promise<S
           const other = await reopen(store);
           try {
             assert.deepEqual(await other.getDocument(docs[0]!.doc.id), docs[0]!.doc);
-            assert.deepEqual(await other.sourceStates(), [{ connector: 'git:docs', checkpoint: 'k1', lastSyncAt: null }]);
+            assert.deepEqual(await other.sourceStates(), [
+              { connector: 'git:docs', checkpoint: 'k1', lastSyncAt: null },
+            ]);
             const seen = other.generation();
             await store.beginBulk();
             await putAll(store, docs.slice(2));
@@ -178,8 +233,11 @@ export function indexCases(open: OpenStore, reopen?: (store: Store) => Promise<S
         const again = await reopen(store);
         await store.close();
         try {
-          assert.deepEqual({ ...(await again.exportAll()), embeddings: (await collect(again.iterateEmbeddings())).length }, before);
-          assert.equal((await again.countPendingEmbeddings(SPACE)), 0);
+          assert.deepEqual(
+            { ...(await again.exportAll()), embeddings: (await collect(again.iterateEmbeddings())).length },
+            before,
+          );
+          assert.equal(await again.countPendingEmbeddings(SPACE), 0);
         } finally {
           await again.close();
         }

@@ -12,7 +12,14 @@ const OTHER: EmbeddingSpace = { model: 'test:other', dims: 4 };
 
 /** Chunk text → its cosine to QUERY; texts are unique across the corpus. */
 const COSINES: Record<string, number> = {
-  'a best': 0.9, 'a weak': 0.2, 'b only': 0.8, 'c only': 0.5, 'd only': -0.3, 'e tie': 0.6, 'f tie': 0.6, 'g old': 0.7,
+  'a best': 0.9,
+  'a weak': 0.2,
+  'b only': 0.8,
+  'c only': 0.5,
+  'd only': -0.3,
+  'e tie': 0.6,
+  'f tie': 0.6,
+  'g old': 0.7,
 };
 
 function corpus(): Record<string, TestDoc> {
@@ -48,8 +55,19 @@ export function vectorCases(open: OpenStore): void {
         const docs = await indexed(store);
         const result = await search(store, 10);
         const [e, f] = [docs['e']!.doc.id, docs['f']!.doc.id].sort();
-        const want = [docs['a']!.doc.id, docs['b']!.doc.id, docs['g']!.doc.id, e, f, docs['c']!.doc.id, docs['d']!.doc.id];
-        assert.deepEqual(result.hits.map((h) => h.document.id), want);
+        const want = [
+          docs['a']!.doc.id,
+          docs['b']!.doc.id,
+          docs['g']!.doc.id,
+          e,
+          f,
+          docs['c']!.doc.id,
+          docs['d']!.doc.id,
+        ];
+        assert.deepEqual(
+          result.hits.map((h) => h.document.id),
+          want,
+        );
         const scores = [0.9, 0.8, 0.7, 0.6, 0.6, 0.5, -0.3];
         result.hits.forEach((h, i) => assert.ok(Math.abs(h.score - scores[i]!) < 1e-5, `${h.chunk.text}: ${h.score}`));
         assert.deepEqual(result.hits[0]!.chunk, docs['a']!.chunks[1], 'the best chunk, with all its fields');
@@ -63,22 +81,48 @@ export function vectorCases(open: OpenStore): void {
       withStore(open, async (store) => {
         const docs = await indexed(store);
         const id = (k: string): string => docs[k]!.doc.id;
-        assert.deepEqual((await search(store, 2)).hits.map((h) => h.document.id), [id('a'), id('b')]);
-        assert.deepEqual((await search(store, 1, { source: 'git' })).hits.map((h) => h.document.id), [id('b')]);
-        assert.deepEqual((await search(store, 10, { source: 'git:v' })).hits.map((h) => h.document.id), [id('b'), id('g'), id('d')]);
-        assert.deepEqual((await search(store, 1, { source: 'filesystem:v', since: '2025-01-01T00:00:00.000Z' })).hits.map((h) => h.document.id), [id('a')]);
-        assert.deepEqual((await search(store, 10, { source: 'git', since: '2025-01-01T00:00:00Z' })).hits.map((h) => h.document.id), [id('b'), id('d')]);
+        assert.deepEqual(
+          (await search(store, 2)).hits.map((h) => h.document.id),
+          [id('a'), id('b')],
+        );
+        assert.deepEqual(
+          (await search(store, 1, { source: 'git' })).hits.map((h) => h.document.id),
+          [id('b')],
+        );
+        assert.deepEqual(
+          (await search(store, 10, { source: 'git:v' })).hits.map((h) => h.document.id),
+          [id('b'), id('g'), id('d')],
+        );
+        assert.deepEqual(
+          (await search(store, 1, { source: 'filesystem:v', since: '2025-01-01T00:00:00.000Z' })).hits.map(
+            (h) => h.document.id,
+          ),
+          [id('a')],
+        );
+        assert.deepEqual(
+          (await search(store, 10, { source: 'git', since: '2025-01-01T00:00:00Z' })).hits.map((h) => h.document.id),
+          [id('b'), id('d')],
+        );
         assert.deepEqual((await search(store, 10, { source: 'nowhere' })).hits, []);
       }));
 
     it('fills the limit with distinct documents when the best chunks crowd into one document', () =>
       withStore(open, async (store) => {
-        const crowded = makeDoc('filesystem:v', 'crowded.md', Array.from({ length: 10 }, (_, i) => `crowd ${i}`));
+        const crowded = makeDoc(
+          'filesystem:v',
+          'crowded.md',
+          Array.from({ length: 10 }, (_, i) => `crowd ${i}`),
+        );
         const others = [makeDoc('filesystem:v', 'p.md', ['p only']), makeDoc('filesystem:v', 'q.md', ['q only'])];
         await putAll(store, [crowded, ...others]);
-        await embedChunks(store, SPACE, (text) => atCosine(text.startsWith('crowd') ? 0.95 - Number(text.split(' ')[1]) / 100 : text === 'p only' ? 0.5 : 0.4));
+        await embedChunks(store, SPACE, (text) =>
+          atCosine(text.startsWith('crowd') ? 0.95 - Number(text.split(' ')[1]) / 100 : text === 'p only' ? 0.5 : 0.4),
+        );
         const result = await store.vectorSearch({ vector: QUERY, space: SPACE, limit: 3, candidateK: 2 });
-        assert.deepEqual(result.hits.map((h) => h.document.id), [crowded.doc.id, others[0]!.doc.id, others[1]!.doc.id]);
+        assert.deepEqual(
+          result.hits.map((h) => h.document.id),
+          [crowded.doc.id, others[0]!.doc.id, others[1]!.doc.id],
+        );
         assert.equal(result.hits[0]!.chunk.text, 'crowd 0');
       }));
 
@@ -86,9 +130,17 @@ export function vectorCases(open: OpenStore): void {
       withStore(open, async (store) => {
         const docs = await indexed(store);
         const other = await store.vectorSearch({ vector: QUERY, space: OTHER, limit: 10, candidateK: 10 });
-        assert.deepEqual(other.hits.map((h) => h.document.id), [docs['x']!.doc.id]);
+        assert.deepEqual(
+          other.hits.map((h) => h.document.id),
+          [docs['x']!.doc.id],
+        );
         assert.ok(Math.abs(other.hits[0]!.score - 1) < 1e-5);
-        const none = await store.vectorSearch({ vector: QUERY, space: { model: 'test:none', dims: 4 }, limit: 10, candidateK: 10 });
+        const none = await store.vectorSearch({
+          vector: QUERY,
+          space: { model: 'test:none', dims: 4 },
+          limit: 10,
+          candidateK: 10,
+        });
         assert.deepEqual(none.hits, []);
         assert.equal(none.candidateCount, 0);
       }));
@@ -108,7 +160,10 @@ export function vectorCases(open: OpenStore): void {
       withStore(open, async (store) => {
         await indexed(store);
         assert.deepEqual(await store.refreshVectorIndex(SPACE), { vectors: 8, index: 'none' });
-        assert.deepEqual(await store.refreshVectorIndex({ model: 'test:none', dims: 4 }), { vectors: 0, index: 'none' });
+        assert.deepEqual(await store.refreshVectorIndex({ model: 'test:none', dims: 4 }), {
+          vectors: 0,
+          index: 'none',
+        });
         assert.equal((await search(store, 1)).hits.length, 1, 'search still answers after a refresh');
       }));
   });

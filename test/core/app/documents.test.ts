@@ -28,9 +28,14 @@ describe('exportJsonPieces counts', () => {
   it('fill in row by row as the pieces come out, so a progress display can read them', async () => {
     const counts = { documents: 0, chunks: 0 };
     const seen: number[] = [];
-    for await (const _piece of exportJsonPieces(fx.kbctx.store, counts, 100)) seen.push(counts.documents + counts.chunks);
+    for await (const _piece of exportJsonPieces(fx.kbctx.store, counts, 100))
+      seen.push(counts.documents + counts.chunks);
     const total = counts.documents + counts.chunks;
     assert.ok((seen[0] ?? 0) > 0 && (seen[0] ?? 0) < total, `first piece after ${seen[0]} of ${total} rows`);
-    assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'never goes back');
+    assert.deepEqual(
+      seen,
+      [...seen].sort((a, b) => a - b),
+      'never goes back',
+    );
   });
 });

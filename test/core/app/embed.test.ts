@@ -22,7 +22,15 @@ import type { Embedder } from '../../../core/embed/embedder.ts';
 import { BUNDLED_LOCAL_MODEL, LocalEmbedder } from '../../../plugins/embedder-local/local-embedder.ts';
 import { documentId } from '../../../core/domain/ids.ts';
 
-const retrieval: RetrievalConfig = { finalLimit: 10, maxLimit: 100, hybridAlpha: 0.6, candidateKKeyword: 20, candidateKVector: 20, fusion: 'weighted', cacheSize: 0 };
+const retrieval: RetrievalConfig = {
+  finalLimit: 10,
+  maxLimit: 100,
+  hybridAlpha: 0.6,
+  candidateKKeyword: 20,
+  candidateKVector: 20,
+  fusion: 'weighted',
+  cacheSize: 0,
+};
 const TEXTS: Record<string, string> = {
   'cats.md': 'cats purr and chase mice around the house',
   'dogs.md': 'dogs bark and fetch balls in the park',
@@ -37,7 +45,12 @@ let store: SqliteStore;
 
 async function addDocs(connector: string, texts: Record<string, string>): Promise<void> {
   for (const [sourceId, body] of Object.entries(texts)) {
-    const doc = toDocument({ sourceId, body, title: sourceId.replace('.md', '') }, documentId(connector, sourceId), connector, connector);
+    const doc = toDocument(
+      { sourceId, body, title: sourceId.replace('.md', '') },
+      documentId(connector, sourceId),
+      connector,
+      connector,
+    );
     await store.upsertDocument(doc, toChunks(doc, { maxTokens: 700, overlapTokens: 0 }), null);
   }
 }
@@ -119,7 +132,16 @@ describe('embedPending', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-      const embedder = new OpenAiEmbedder({ baseUrl, model: 'm', dims: null, apiKey: null, batchSize: 4, concurrency: 2, maxRetries: 0, timeoutMs: 2000 });
+      const embedder = new OpenAiEmbedder({
+        baseUrl,
+        model: 'm',
+        dims: null,
+        apiKey: null,
+        batchSize: 4,
+        concurrency: 2,
+        maxRetries: 0,
+        timeoutMs: 2000,
+      });
       const report = await embedPending({ store, embedder });
       assert.equal(report.embedded, 6);
       assert.deepEqual(sizes.sort(), [2, 4]);
@@ -133,10 +155,20 @@ describe('embedPending', () => {
 describe('semantic and hybrid search', () => {
   const embedder = new HashingEmbedder();
   const deps = () => ({ store, retrieval, semantic: createSemanticSearch(() => embedder) });
-  const params = (over: object) => ({ query: 'cats chase mice', mode: 'semantic' as const, limit: 3, source: undefined, explain: true, ...over });
+  const params = (over: object) => ({
+    query: 'cats chase mice',
+    mode: 'semantic' as const,
+    limit: 3,
+    source: undefined,
+    explain: true,
+    ...over,
+  });
 
   it('fails with embeddings_not_configured before anything is embedded', async () => {
-    await assert.rejects(search(deps(), params({})), (e: unknown) => e instanceof KbctxError && e.code === 'embeddings_not_configured');
+    await assert.rejects(
+      search(deps(), params({})),
+      (e: unknown) => e instanceof KbctxError && e.code === 'embeddings_not_configured',
+    );
     await assert.rejects(search({ store, retrieval }, params({})), /configure|set \[embedding\]/);
   });
 
@@ -155,8 +187,13 @@ describe('semantic and hybrid search', () => {
     assert.equal(out.explain.alpha, 0.6);
     assert.ok(out.explain.keywordCandidates > 0 && out.explain.vectorCandidates > 0);
     const top = out.results[0]?.explain;
-    assert.ok(top && top.keywordScore !== null && top.semanticScore !== null && top.hybridScore === out.results[0]?.score);
-    const rrf = await search({ ...deps(), retrieval: { ...retrieval, fusion: 'rrf' } }, params({ mode: 'hybrid', query: 'rain forecast' }));
+    assert.ok(
+      top && top.keywordScore !== null && top.semanticScore !== null && top.hybridScore === out.results[0]?.score,
+    );
+    const rrf = await search(
+      { ...deps(), retrieval: { ...retrieval, fusion: 'rrf' } },
+      params({ mode: 'hybrid', query: 'rain forecast' }),
+    );
     assert.equal(rrf.results[0]?.sourceId, 'rain.md');
   });
 
@@ -164,7 +201,12 @@ describe('semantic and hybrid search', () => {
     await embedPending({ store, embedder });
     const unset = { ...retrieval, hybridAlpha: null };
     const alphaOf = async (e: Embedder, r: RetrievalConfig) =>
-      (await search({ store, retrieval: r, semantic: createSemanticSearch(() => e) }, params({ mode: 'hybrid', query: 'rain forecast' }))).explain.alpha;
+      (
+        await search(
+          { store, retrieval: r, semantic: createSemanticSearch(() => e) },
+          params({ mode: 'hybrid', query: 'rain forecast' }),
+        )
+      ).explain.alpha;
     assert.equal(await alphaOf(embedder, unset), 0.6);
     const weighted = Object.assign(new HashingEmbedder(), { hybridAlpha: 0.3 });
     assert.equal(await alphaOf(weighted, unset), 0.3);
@@ -182,12 +224,19 @@ describe('semantic and hybrid search', () => {
     const top = await store.vectorSearch({ vector: query, space, limit: 1, candidateK: 1 });
     assert.ok(Math.abs((scores.get(ids[0] as string) ?? 0) - (top.hits[0]?.score ?? -1)) < 1e-6);
     // With a vector cut of one document, hybrid still knows the other candidates' cosines.
-    const narrow = await search({ ...deps(), retrieval: { ...retrieval, candidateKVector: 1 } }, params({ mode: 'hybrid', query: 'rain and snow forecast' }));
+    const narrow = await search(
+      { ...deps(), retrieval: { ...retrieval, candidateKVector: 1 } },
+      params({ mode: 'hybrid', query: 'rain and snow forecast' }),
+    );
     assert.ok(narrow.results.filter((r) => r.explain?.semanticScore !== null).length >= 2);
   });
 
   it('applies the source filter inside candidate retrieval, so a filtered search still fills the limit', async () => {
-    await addDocs('git:docs', { 'g1.md': 'git notes about cats', 'g2.md': 'git notes about bonds', 'g3.md': 'git notes about snow' });
+    await addDocs('git:docs', {
+      'g1.md': 'git notes about cats',
+      'g2.md': 'git notes about bonds',
+      'g3.md': 'git notes about snow',
+    });
     await embedPending({ store, embedder });
     for (const mode of ['semantic', 'hybrid'] as const) {
       const out = await search(deps(), params({ mode, source: 'git', limit: 3 }));

@@ -29,15 +29,24 @@ export default {
 };
 `,
   );
-  ws.write('ext/shout.mjs', "export default (kbctx) => kbctx.registerTool({ name: 'shout', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, execute: ({ text }) => String(text).toUpperCase() });\n");
+  ws.write(
+    'ext/shout.mjs',
+    "export default (kbctx) => kbctx.registerTool({ name: 'shout', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, execute: ({ text }) => String(text).toUpperCase() });\n",
+  );
   const toml = '[db]\npath = "data/kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n';
-  ws.write('config/kbctx.toml', `plugins = ["bundled", "./plugins/counted.mjs"]\n[extensions]\nmodules = ["./ext/shout.mjs"]\n${toml}`);
+  ws.write(
+    'config/kbctx.toml',
+    `plugins = ["bundled", "./plugins/counted.mjs"]\n[extensions]\nmodules = ["./ext/shout.mjs"]\n${toml}`,
+  );
   const sync = await ws.kbctx(['sync', 'all']);
   assert.equal(sync.code, 0, sync.stderr);
 });
 
 it('ready() is idempotent: called twice, the configured plugins are applied and booted once, and the same failures come back', async () => {
-  const config = parseConfigTree({ plugins: ['bundled', './plugins/counted.mjs'], db: { path: 'data/kb.sqlite' } }, { file: ws.path('config/kbctx.toml'), cwd: ws.dir, env: {} });
+  const config = parseConfigTree(
+    { plugins: ['bundled', './plugins/counted.mjs'], db: { path: 'data/kb.sqlite' } },
+    { file: ws.path('config/kbctx.toml'), cwd: ws.dir, env: {} },
+  );
   const kbctx = openKbctx(config, {});
   try {
     const [first, second] = await Promise.all([kbctx.ready(), kbctx.ready()]);

@@ -17,22 +17,44 @@ import type { DocumentDraft } from '../../../core/hook-types.ts';
 import type { PluginContext } from '../../../core/plugin-context.ts';
 
 const quiet = { logger: () => ({ info() {}, warn() {}, debug() {} }) };
-const plugin = (name: string, apply: Plugin['apply']): Plugin => definePlugin({ name, version: '1.0.0', kbctx: '^0.2', apply });
-const doc = (body: string): DocumentDraft & { id: string } => ({ id: 'd1', source: 's', sourceId: 'a.md', title: 'A', body, sourceUrl: null, contentType: 'text/markdown', updatedAt: '2026-01-01T00:00:00Z', metadata: {} });
+const plugin = (name: string, apply: Plugin['apply']): Plugin =>
+  definePlugin({ name, version: '1.0.0', kbctx: '^0.2', apply });
+const doc = (body: string): DocumentDraft & { id: string } => ({
+  id: 'd1',
+  source: 's',
+  sourceId: 'a.md',
+  title: 'A',
+  body,
+  sourceUrl: null,
+  contentType: 'text/markdown',
+  updatedAt: '2026-01-01T00:00:00Z',
+  metadata: {},
+});
 const sizes = { maxTokens: 100, overlapTokens: 10 };
 
 describe('the chunk hook as a sync calls it', () => {
   it('one synchronous tap: its chunks, its own context, and a throw names the plugin and the hook', async () => {
     const kernel = new Kernel(quiet);
     const seen: string[] = [];
-    kernel.applySync(plugin('splitter', (k) => k.hooks.chunk.tap('splitter', (request, ctx) => {
-      seen.push(ctx.plugin);
-      if (request.document.body === 'boom') throw new Error('cannot split');
-      return request.document.body.split(' ');
-    })), {}, 'path', 'x');
+    kernel.applySync(
+      plugin('splitter', (k) =>
+        k.hooks.chunk.tap('splitter', (request, ctx) => {
+          seen.push(ctx.plugin);
+          if (request.document.body === 'boom') throw new Error('cannot split');
+          return request.document.body.split(' ');
+        }),
+      ),
+      {},
+      'path',
+      'x',
+    );
     const { chunk } = pipelineOf(kernel);
     assert.deepEqual(await chunk!(doc('a b'), sizes), ['a', 'b']);
-    await assert.rejects(async () => chunk!(doc('boom'), sizes), (e: unknown) => e instanceof PluginError && e.plugin === 'splitter' && e.hook === 'chunk' && /cannot split/.test(e.message));
+    await assert.rejects(
+      async () => chunk!(doc('boom'), sizes),
+      (e: unknown) =>
+        e instanceof PluginError && e.plugin === 'splitter' && e.hook === 'chunk' && /cannot split/.test(e.message),
+    );
     assert.deepEqual(seen, ['splitter', 'splitter']);
   });
 
@@ -40,13 +62,33 @@ describe('the chunk hook as a sync calls it', () => {
     const kernel = new Kernel(quiet);
     const { chunk } = pipelineOf(kernel);
     assert.equal(await chunk!(doc('x'), sizes), undefined); // no chunker: the sync reports it
-    kernel.applySync(plugin('fallback', (k) => k.hooks.chunk.tap({ name: 'fallback', stage: STAGE.FALLBACK }, () => ['fallback'])), {}, 'bundled', 'x');
+    kernel.applySync(
+      plugin('fallback', (k) => k.hooks.chunk.tap({ name: 'fallback', stage: STAGE.FALLBACK }, () => ['fallback'])),
+      {},
+      'bundled',
+      'x',
+    );
     assert.deepEqual(await chunk!(doc('x'), sizes), ['fallback']);
-    kernel.applySync(plugin('first', (k) => k.hooks.chunk.tapPromise('first', async (r) => (r.document.body === 'mine' ? ['first'] : undefined))), {}, 'path', 'y');
+    kernel.applySync(
+      plugin('first', (k) =>
+        k.hooks.chunk.tapPromise('first', async (r) => (r.document.body === 'mine' ? ['first'] : undefined)),
+      ),
+      {},
+      'path',
+      'y',
+    );
     assert.deepEqual(await chunk!(doc('mine'), sizes), ['first']);
     assert.deepEqual(await chunk!(doc('other'), sizes), ['fallback']);
-    kernel.applySync(plugin('falsy', (k) => k.hooks.chunk.tapPromise({ name: 'falsy', stage: -1 }, () => Promise.reject(0))), {}, 'path', 'z');
-    await assert.rejects(chunk!(doc('x'), sizes), (e: unknown) => e instanceof PluginError && e.plugin === 'falsy' && /rejected with 0/.test(e.message));
+    kernel.applySync(
+      plugin('falsy', (k) => k.hooks.chunk.tapPromise({ name: 'falsy', stage: -1 }, () => Promise.reject(0))),
+      {},
+      'path',
+      'z',
+    );
+    await assert.rejects(
+      chunk!(doc('x'), sizes),
+      (e: unknown) => e instanceof PluginError && e.plugin === 'falsy' && /rejected with 0/.test(e.message),
+    );
   });
 });
 
@@ -54,28 +96,62 @@ describe('file extraction through extract.for(extension)', () => {
   it('an extension no plugin taps answers undefined; a tap answers; its failure names plugin and keyed hook', async () => {
     const kernel = new Kernel(quiet);
     const extraction = extractionOf(kernel);
-    const request = (extension: string) => ({ bytes: new TextEncoder().encode('x'), fileName: `a.${extension}`, extension, maxFileBytes: 100 });
+    const request = (extension: string) => ({
+      bytes: new TextEncoder().encode('x'),
+      fileName: `a.${extension}`,
+      extension,
+      maxFileBytes: 100,
+    });
     assert.equal(await extraction(request('md')), undefined);
-    kernel.applySync(plugin('odt', (k) => k.hooks.extract.for('odt').tapPromise('odt', async (r) => {
-      if (r.bytes.length === 0) throw new Error('empty file');
-      return { text: 'from odt' };
-    })), {}, 'path', 'x');
+    kernel.applySync(
+      plugin('odt', (k) =>
+        k.hooks.extract.for('odt').tapPromise('odt', async (r) => {
+          if (r.bytes.length === 0) throw new Error('empty file');
+          return { text: 'from odt' };
+        }),
+      ),
+      {},
+      'path',
+      'x',
+    );
     assert.deepEqual(await extraction(request('odt')), { text: 'from odt' });
     assert.equal(await extraction(request('md')), undefined);
-    await assert.rejects(extraction({ ...request('odt'), bytes: new Uint8Array(0) }), (e: unknown) => e instanceof PluginError && e.plugin === 'odt' && e.hook === 'extract.for("odt")' && /empty file/.test(e.message));
+    await assert.rejects(
+      extraction({ ...request('odt'), bytes: new Uint8Array(0) }),
+      (e: unknown) =>
+        e instanceof PluginError &&
+        e.plugin === 'odt' &&
+        e.hook === 'extract.for("odt")' &&
+        /empty file/.test(e.message),
+    );
   });
 });
 
 describe("the kernel's plugin contexts", () => {
   it('one per plugin for the kernel signal, reused across calls; another signal gets its own; services resolve when called', async () => {
-    const index: { services?: { search: () => Promise<unknown>; get: () => Promise<unknown>; sources: () => Promise<unknown> } } = {};
+    const index: {
+      services?: { search: () => Promise<unknown>; get: () => Promise<unknown>; sources: () => Promise<unknown> };
+    } = {};
     const kernel = new Kernel({ ...quiet, services: () => index.services as never });
     const contexts: PluginContext[] = [];
-    kernel.applySync(plugin('a', (k) => k.hooks.document.tap('a', (d, ctx) => (contexts.push(ctx), d))), {}, 'path', 'x');
-    kernel.applySync(plugin('b', (k) => k.hooks.document.tap('b', (d, ctx) => (contexts.push(ctx), d))), {}, 'path', 'y');
+    kernel.applySync(
+      plugin('a', (k) => k.hooks.document.tap('a', (d, ctx) => (contexts.push(ctx), d))),
+      {},
+      'path',
+      'x',
+    );
+    kernel.applySync(
+      plugin('b', (k) => k.hooks.document.tap('b', (d, ctx) => (contexts.push(ctx), d))),
+      {},
+      'path',
+      'y',
+    );
     await kernel.hooks.document.promise(doc('x'), kernel.callContext());
     await kernel.hooks.document.promise(doc('x'), kernel.callContext());
-    assert.deepEqual(contexts.map((c) => c.plugin), ['a', 'b', 'a', 'b']);
+    assert.deepEqual(
+      contexts.map((c) => c.plugin),
+      ['a', 'b', 'a', 'b'],
+    );
     assert.equal(contexts[0], contexts[2]);
     assert.notEqual(contexts[0], contexts[1]);
     const aborted = new AbortController();
@@ -97,8 +173,19 @@ describe('the lazy text-extraction wrappers of the public API', () => {
     try {
       const file = path.join(dir, 'a.md');
       writeFileSync(file, '# Title one\n\nBody text.\n');
-      const like = (sourceId: string, bytes: Uint8Array) => ({ sourceId, size: bytes.length, maxFileBytes: 1000, read: () => bytes, sourceUrl: `file://${file}`, updatedAt: undefined, metadata: { path: sourceId } });
-      const [first, second] = await Promise.all([loadFileItem(like('a.md', new TextEncoder().encode('# Title one\n\nBody.\n'))), loadFileItem(like('b.md', new TextEncoder().encode('# Title two\n')))]);
+      const like = (sourceId: string, bytes: Uint8Array) => ({
+        sourceId,
+        size: bytes.length,
+        maxFileBytes: 1000,
+        read: () => bytes,
+        sourceUrl: `file://${file}`,
+        updatedAt: undefined,
+        metadata: { path: sourceId },
+      });
+      const [first, second] = await Promise.all([
+        loadFileItem(like('a.md', new TextEncoder().encode('# Title one\n\nBody.\n'))),
+        loadFileItem(like('b.md', new TextEncoder().encode('# Title two\n'))),
+      ]);
       assert.equal(first.kind === 'item' && first.item.title, 'Title one');
       assert.equal(second.kind === 'item' && second.item.title, 'Title two');
       const third = await loadFileItem(like('c.md', new Uint8Array(2000)));

@@ -18,14 +18,27 @@ import { createSemanticSearch } from '../../../core/app/semantic-search.ts';
 import { toDocument } from '../../../core/app/sync.ts';
 import { toChunks } from '../../helpers/chunks.ts';
 
-const retrieval: RetrievalConfig = { finalLimit: 10, maxLimit: 100, hybridAlpha: 0.6, candidateKKeyword: 20, candidateKVector: 20, fusion: 'weighted', cacheSize: 0 };
+const retrieval: RetrievalConfig = {
+  finalLimit: 10,
+  maxLimit: 100,
+  hybridAlpha: 0.6,
+  candidateKKeyword: 20,
+  candidateKVector: 20,
+  fusion: 'weighted',
+  cacheSize: 0,
+};
 const NOW = new Date('2026-03-10T12:00:00Z');
 let dir: string;
 let store: SqliteStore;
 const embedder = new HashingEmbedder();
 
 async function add(connector: string, sourceId: string, body: string, updatedAt: string): Promise<void> {
-  const doc = toDocument({ sourceId, body, title: sourceId, updatedAt }, documentId(connector, sourceId), connector, connector);
+  const doc = toDocument(
+    { sourceId, body, title: sourceId, updatedAt },
+    documentId(connector, sourceId),
+    connector,
+    connector,
+  );
   await store.upsertDocument(doc, toChunks(doc, { maxTokens: 700, overlapTokens: 0 }), null);
 }
 
@@ -33,7 +46,13 @@ before(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'kbctx-filters-'));
   store = openSqliteStore(path.join(dir, 'index.sqlite'));
   // 60 strong old matches crowd the 20 candidates: a filter applied after the cut would find nothing new.
-  for (let i = 0; i < 60; i++) await add('filesystem:old', `old-${i}.md`, `quarterly budget budget review budget notes ${i}`, '2020-01-0' + ((i % 9) + 1) + 'T00:00:00.000Z');
+  for (let i = 0; i < 60; i++)
+    await add(
+      'filesystem:old',
+      `old-${i}.md`,
+      `quarterly budget budget review budget notes ${i}`,
+      '2020-01-0' + ((i % 9) + 1) + 'T00:00:00.000Z',
+    );
   await add('filesystem:new', 'new-a.md', 'a passing word on the budget', '2026-03-09T08:00:00Z');
   await add('filesystem:new', 'new-b.md', 'budget mentioned once more', '2026-03-05T00:00:00.000Z');
   await add('filesystem:old', 'edge.md', 'budget at the start of the day', '2026-03-01T00:00:00+00:00');
@@ -46,7 +65,9 @@ after(async () => {
 
 const deps = () => ({ store, retrieval, semantic: createSemanticSearch(() => embedder) });
 const ids = async (input: Record<string, unknown>) =>
-  (await search(deps(), parseSearchParams({ query: 'budget', ...input }, retrieval, NOW))).results.map((r) => r.sourceId).sort();
+  (await search(deps(), parseSearchParams({ query: 'budget', ...input }, retrieval, NOW))).results
+    .map((r) => r.sourceId)
+    .sort();
 
 describe('parseSince', () => {
   it('reads dates, date-times and durations as UTC instants', () => {
@@ -60,7 +81,11 @@ describe('parseSince', () => {
 
   it('rejects anything else naming the parameter', () => {
     for (const bad of ['yesterday', '7 days', '2026-13-45', '-3d', '']) {
-      assert.throws(() => parseSince(bad, NOW), (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && /since/.test(e.message), bad);
+      assert.throws(
+        () => parseSince(bad, NOW),
+        (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && /since/.test(e.message),
+        bad,
+      );
     }
   });
 });
@@ -77,12 +102,18 @@ describe('since and filters in search', () => {
     assert.deepEqual(await ids({ filters: { source: 'filesystem:new' } }), ['new-a.md', 'new-b.md']);
     assert.deepEqual(await ids({ filters: { source: 'filesystem', since: '2026-03-06' } }), ['new-a.md']);
     assert.deepEqual(await ids({ source: 'filesystem:old', filters: { since: '2026-03-01' } }), ['edge.md']);
-    assert.deepEqual(await ids({ source: 'filesystem:new', filters: { source: 'filesystem:new' } }), ['new-a.md', 'new-b.md']);
+    assert.deepEqual(await ids({ source: 'filesystem:new', filters: { source: 'filesystem:new' } }), [
+      'new-a.md',
+      'new-b.md',
+    ]);
   });
 
   it('rejects unknown parameters and filters by name, and disagreeing twins', async () => {
     const bad = (input: Record<string, unknown>, pattern: RegExp) =>
-      assert.throws(() => parseSearchParams({ query: 'budget', ...input }, retrieval, NOW), (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && pattern.test(e.message));
+      assert.throws(
+        () => parseSearchParams({ query: 'budget', ...input }, retrieval, NOW),
+        (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && pattern.test(e.message),
+      );
     bad({ top_k: 3 }, /unknown parameter 'top_k'/);
     bad({ top_k: 3, sort: 'date' }, /unknown parameters 'top_k', 'sort'/);
     bad({ filters: { until: '2026-01-01' } }, /unknown parameter 'filters\.until'/);

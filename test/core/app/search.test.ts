@@ -5,15 +5,27 @@ import { IndexFixture } from '../../helpers/index-fixture.ts';
 import { parseSearchParams } from '../../../core/app/search-params.ts';
 import { search } from '../../../core/app/search.ts';
 
-const fx = new IndexFixture('[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.notes]\nroot = "notes"\n');
+const fx = new IndexFixture(
+  '[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.notes]\nroot = "notes"\n',
+);
 
 before(async () => {
-  fx.ws.write('docs/rotate-keys.md', '# Rotating signing keys\n\nTo rotate the signing keys, generate a new key pair and publish it before retiring the old one.');
+  fx.ws.write(
+    'docs/rotate-keys.md',
+    '# Rotating signing keys\n\nTo rotate the signing keys, generate a new key pair and publish it before retiring the old one.',
+  );
   fx.ws.write('docs/deploy.md', '# Deploying\n\nDeploys run from the main branch. Keys are not involved.');
-  fx.ws.write('docs/oncall.md', '# On-call handbook\n\nWhen paged, acknowledge within five minutes and open an incident channel.');
+  fx.ws.write(
+    'docs/oncall.md',
+    '# On-call handbook\n\nWhen paged, acknowledge within five minutes and open an incident channel.',
+  );
   fx.ws.write('docs/running.md', '# Runner setup\n\nThe runners were running jobs all night.');
   // 100 strong matches crowd the 80 keyword candidates, so a filter applied after the cut would lose the notes.
-  for (let i = 0; i < 100; i++) fx.ws.write(`docs/filler-${i}.md`, `# Database filler ${i}\n\nDatabase migration notes number ${i} about database schemas.`);
+  for (let i = 0; i < 100; i++)
+    fx.ws.write(
+      `docs/filler-${i}.md`,
+      `# Database filler ${i}\n\nDatabase migration notes number ${i} about database schemas.`,
+    );
   for (let i = 0; i < 5; i++) fx.ws.write(`notes/note-${i}.md`, `# Note ${i}\n\nA passing mention of a database.`);
   await fx.sync();
 });
@@ -28,7 +40,10 @@ describe('keyword search', () => {
   it('answers a natural-language question without requiring every word', async () => {
     const results = await run({ query: 'how do I rotate our signing keys safely?' });
     assert.equal(results[0]?.sourceId, 'rotate-keys.md');
-    assert.ok(results.some((r) => r.sourceId === 'deploy.md'), 'a document with only some of the words still matches');
+    assert.ok(
+      results.some((r) => r.sourceId === 'deploy.md'),
+      'a document with only some of the words still matches',
+    );
   });
 
   it('stems: "run" finds "running" and "runners"', async () => {
@@ -56,11 +71,23 @@ describe('keyword search', () => {
   it('breaks ties deterministically', async () => {
     const a = await run({ query: 'filler database', limit: 60 });
     const b = await run({ query: 'filler database', limit: 60 });
-    assert.deepEqual(a.map((r) => r.id), b.map((r) => r.id));
+    assert.deepEqual(
+      a.map((r) => r.id),
+      b.map((r) => r.id),
+    );
   });
 
   it('never fails on FTS5 operator characters', async () => {
-    for (const query of ['"unbalanced', 'AND OR NOT', 'NEAR(keys, 2)', 'keys*', 'col:keys', '(((', '-keys +deploy', "keys' OR 1=1 --"]) {
+    for (const query of [
+      '"unbalanced',
+      'AND OR NOT',
+      'NEAR(keys, 2)',
+      'keys*',
+      'col:keys',
+      '(((',
+      '-keys +deploy',
+      "keys' OR 1=1 --",
+    ]) {
       await assert.doesNotReject(run({ query }), `query ${query}`);
     }
     const results = await run({ query: 'signing AND "keys' });
@@ -72,7 +99,10 @@ describe('keyword search', () => {
     assert.equal(label.length, 5, 'a filtered search still returns up to limit results');
     assert.ok(label.every((r) => r.source === 'filesystem:notes'));
     const unfiltered = await run({ query: 'database', limit: 80 });
-    assert.ok(unfiltered.every((r) => r.source === 'filesystem:docs'), 'without the filter the notes rank below the cut');
+    assert.ok(
+      unfiltered.every((r) => r.source === 'filesystem:docs'),
+      'without the filter the notes rank below the cut',
+    );
     const type = await run({ query: 'database', source: 'filesystem', limit: 100 });
     assert.equal(type.length, 100);
     assert.deepEqual(await run({ query: 'database', source: 'git' }), []);
@@ -100,7 +130,11 @@ describe('keyword search', () => {
   });
 
   it('asks for embeddings in semantic and hybrid mode', async () => {
-    await assert.rejects(run({ query: 'keys', mode: 'semantic' }), (e: unknown) => e instanceof KbctxError && e.code === 'embeddings_not_configured' && /kbctx embed pending/.test(e.message));
+    await assert.rejects(
+      run({ query: 'keys', mode: 'semantic' }),
+      (e: unknown) =>
+        e instanceof KbctxError && e.code === 'embeddings_not_configured' && /kbctx embed pending/.test(e.message),
+    );
   });
 
   it('returns nothing (not an error) for a query of unknown words', async () => {

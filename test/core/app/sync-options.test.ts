@@ -14,7 +14,9 @@ after(() => fx.close());
 
 const sync = async (options: SyncOptions) => {
   const kbctx = fx.kbctx;
-  const connectors = await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.index.createConnector(r)));
+  const connectors = await Promise.all(
+    selectConnectors(kbctx.config, 'all').map((r) => kbctx.index.createConnector(r)),
+  );
   const [report] = await syncConnectors(kbctx.index.syncDeps(), connectors, options);
   return report!;
 };

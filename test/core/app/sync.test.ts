@@ -42,7 +42,9 @@ describe('sync (filesystem)', () => {
   });
 
   it('re-chunks an edited file and keeps the ids of unchanged chunks', async () => {
-    await fx.setConfig('[chunking]\nmax_tokens = 40\noverlap_tokens = 0\n[connectors.filesystem.docs]\nroot = "docs"\n');
+    await fx.setConfig(
+      '[chunking]\nmax_tokens = 40\noverlap_tokens = 0\n[connectors.filesystem.docs]\nroot = "docs"\n',
+    );
     fx.ws.write('docs/a.md', [para('one', 20), para('two', 20), para('three', 20)].join('\n\n'));
     await fx.syncOne();
     const id = documentId('filesystem:docs', 'a.md');
@@ -67,7 +69,11 @@ describe('sync (filesystem)', () => {
     const r = await fx.syncOne();
     assert.equal(r.deleted, 1);
     assert.deepEqual(await ids(), ['keep.md']);
-    const hits = await fx.kbctx.store.keywordSearch({ terms: [{ token: 'remove', stem: 'remov' }], limit: 10, candidateK: 10 });
+    const hits = await fx.kbctx.store.keywordSearch({
+      terms: [{ token: 'remove', stem: 'remov' }],
+      limit: 10,
+      candidateK: 10,
+    });
     assert.equal(hits.hits.length, 0);
     assert.equal((await fx.kbctx.store.counts()).chunks, 1);
   });
@@ -109,7 +115,9 @@ describe('sync (filesystem)', () => {
   });
 
   it('applies include and exclude globs (dotfiles included, excluded folders pruned)', async () => {
-    await fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\ninclude_globs = ["**/*.md"]\nexclude_globs = ["**/drafts/**", "secret.md"]\n');
+    await fx.setConfig(
+      '[connectors.filesystem.docs]\nroot = "docs"\ninclude_globs = ["**/*.md"]\nexclude_globs = ["**/drafts/**", "secret.md"]\n',
+    );
     fx.ws.write('docs/a.md', 'a');
     fx.ws.write('docs/.github/b.md', 'b');
     fx.ws.write('docs/drafts/c.md', 'c');
@@ -144,7 +152,9 @@ describe('sync (filesystem)', () => {
   });
 
   it('fails one connector with a clear message without stopping the others', async () => {
-    await fx.setConfig('[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.missing]\nroot = "nowhere"\n');
+    await fx.setConfig(
+      '[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.missing]\nroot = "nowhere"\n',
+    );
     fx.ws.write('docs/a.md', 'a');
     const reports = await fx.sync('all');
     const missing = reports.find((r) => r.connector === 'filesystem:missing');
@@ -156,7 +166,9 @@ describe('sync (filesystem)', () => {
     const { selectConnectors } = await import('../../../core/app/select-connectors.ts');
     fx.ws.write('docs/a.md', 'a');
     const kbctx = fx.kbctx;
-    const connectors = await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.index.createConnector(r)));
+    const connectors = await Promise.all(
+      selectConnectors(kbctx.config, 'all').map((r) => kbctx.index.createConnector(r)),
+    );
     const gone = new KbctxError('unavailable', 'PostgreSQL at 127.0.0.1:5432 is unreachable');
     for (const method of ['beginBulk', 'endBulk', 'compact'] as const) {
       fx.ws.write(`docs/${method}.md`, `new text for ${method}`);
@@ -175,7 +187,11 @@ describe('sync (filesystem)', () => {
         },
       });
       const reports = await syncConnectors({ ...deps, store }, connectors, { full: false });
-      assert.deepEqual(reports.map((r) => [r.connector, r.failure?.code]), [['filesystem:docs', 'unavailable']], method);
+      assert.deepEqual(
+        reports.map((r) => [r.connector, r.failure?.code]),
+        [['filesystem:docs', 'unavailable']],
+        method,
+      );
     }
   });
 

@@ -28,9 +28,17 @@ function configError(toml: string, env: NodeJS.ProcessEnv = {}): string {
 
 describe('config', () => {
   it('parses config/kbctx.example.toml, which documents every key', () => {
-    const config = loadConfig({ configPath: path.join(ROOT, 'config/kbctx.example.toml'), cwd, env: { TICKETS_TOKEN: 't0k' } });
+    const config = loadConfig({
+      configPath: path.join(ROOT, 'config/kbctx.example.toml'),
+      cwd,
+      env: { TICKETS_TOKEN: 't0k' },
+    });
     assert.equal(config.retrieval.hybridAlpha, null); // unset: the embedder's weight, else 0.6 (ADR 0150)
-    assert.equal(config.connectors.filesystem['docs']?.root, path.join(ROOT, 'docs'), 'relative to the project above config/');
+    assert.equal(
+      config.connectors.filesystem['docs']?.root,
+      path.join(ROOT, 'docs'),
+      'relative to the project above config/',
+    );
     assert.equal(config.connectors.script['tickets']?.extra['token'], 't0k');
     assert.equal(config.connectors.script['tickets']?.timeoutSecs, 300);
     assert.equal(config.agents.inline['reviewer']?.tools.join(','), 'search,get');
@@ -41,18 +49,27 @@ describe('config', () => {
   });
 
   it('reads [server] auth and time-out keys and [scripts] env_allow with the referenced variables', () => {
-    const config = loadConfig({ configPath: path.join(ROOT, 'config/kbctx.example.toml'), cwd, env: { TICKETS_TOKEN: 't0k' } });
+    const config = loadConfig({
+      configPath: path.join(ROOT, 'config/kbctx.example.toml'),
+      cwd,
+      env: { TICKETS_TOKEN: 't0k' },
+    });
     assert.equal(config.server.authTokenEnv, null);
-    const custom = parse('[server]\nauth_token_env = "KBCTX_TOKEN"\nrequest_timeout_secs = 60\n[scripts]\nenv_allow = ["HOME"]\n');
+    const custom = parse(
+      '[server]\nauth_token_env = "KBCTX_TOKEN"\nrequest_timeout_secs = 60\n[scripts]\nenv_allow = ["HOME"]\n',
+    );
     assert.equal(custom.server.authTokenEnv, 'KBCTX_TOKEN');
     assert.equal(custom.server.requestTimeoutSecs, 60);
     assert.deepEqual(custom.scripts.envAllow, ['HOME']);
-    assert.match(configError('[server]\nheaders_timeout_secs = 40\n'), /headers_timeout_secs must not exceed server\.request_timeout_secs/);
+    assert.match(
+      configError('[server]\nheaders_timeout_secs = 40\n'),
+      /headers_timeout_secs must not exceed server\.request_timeout_secs/,
+    );
   });
 
   it('loads a Context Harness ctx.toml unchanged', () => {
     const config = loadConfig({ configPath: path.join(ROOT, 'test/fixtures/ctx.toml'), cwd, env: {} });
-    assert.equal(config.db.path, path.join(ROOT, 'test/fixtures/data/ctx.sqlite'), 'relative to the file\'s folder');
+    assert.equal(config.db.path, path.join(ROOT, 'test/fixtures/data/ctx.sqlite'), "relative to the file's folder");
     assert.equal(config.server.bind, '127.0.0.1:7332');
     assert.equal(config.connectors.filesystem['local']?.maxFileBytes, 50_000_000);
     assert.equal(config.connectors.script['jira']?.extra['project_key'], 'ENG');
@@ -71,72 +88,132 @@ describe('config', () => {
   });
 
   it('names the file and key path of an out-of-range value', () => {
-    assert.equal(configError('[retrieval]\nhybrid_alpha = 1.5'), 'config/kbctx.toml: retrieval.hybrid_alpha must be between 0 and 1');
+    assert.equal(
+      configError('[retrieval]\nhybrid_alpha = 1.5'),
+      'config/kbctx.toml: retrieval.hybrid_alpha must be between 0 and 1',
+    );
   });
 
   it('rejects unknown keys with their path', () => {
-    assert.match(configError('[retrieval]\nfinal_limt = 5'), /^config\/kbctx\.toml: retrieval\.final_limt is not a known key/);
-    assert.match(configError('[connectors.filesystem.docs]\nroot = "."\nfollow = true'), /connectors\.filesystem\.docs\.follow is not a known key/);
+    assert.match(
+      configError('[retrieval]\nfinal_limt = 5'),
+      /^config\/kbctx\.toml: retrieval\.final_limt is not a known key/,
+    );
+    assert.match(
+      configError('[connectors.filesystem.docs]\nroot = "."\nfollow = true'),
+      /connectors\.filesystem\.docs\.follow is not a known key/,
+    );
     assert.match(configError('[retreival]\nfinal_limit = 5'), /retreival is not a known key/);
   });
 
   it('accepts other connector types only with [extensions] modules, as tables of named tables', () => {
-    assert.match(configError('[connectors.filesytem.docs]\nroot = "."'), /connectors\.filesytem is not a known key \(connector types: filesystem, git, s3, script; others come from plugins or \[extensions\] modules\)/);
+    assert.match(
+      configError('[connectors.filesytem.docs]\nroot = "."'),
+      /connectors\.filesytem is not a known key \(connector types: filesystem, git, s3, script; others come from plugins or \[extensions\] modules\)/,
+    );
     const ext = '[extensions]\nmodules = ["./ext.mjs"]\n';
-    assert.match(configError(`${ext}[connectors]\njira = 3`), /connectors\.jira must hold named tables, e\.g\. \[connectors\.jira\.main\]/);
-    const config = parseConfig(`${ext}timeout = 5\n[connectors.jira.main]\nproject = "ENG"\n`, { file: 'config/kbctx.toml', cwd: '/work' });
+    assert.match(
+      configError(`${ext}[connectors]\njira = 3`),
+      /connectors\.jira must hold named tables, e\.g\. \[connectors\.jira\.main\]/,
+    );
+    const config = parseConfig(`${ext}timeout = 5\n[connectors.jira.main]\nproject = "ENG"\n`, {
+      file: 'config/kbctx.toml',
+      cwd: '/work',
+    });
     assert.deepEqual(config.connectors.extension, { jira: { main: { project: 'ENG' } } });
     assert.deepEqual(config.extensions, { modules: ['./ext.mjs'], baseDir: '/work', timeoutSecs: 5 });
   });
 
   it('rejects wrong types and missing required keys', () => {
-    assert.equal(configError('[chunking]\nmax_tokens = "700"'), 'config/kbctx.toml: chunking.max_tokens must be a number, got string "700"');
-    assert.equal(configError('[chunking]\nmax_tokens = 70.5'), 'config/kbctx.toml: chunking.max_tokens must be a whole number, got 70.5');
-    assert.equal(configError('[connectors.filesystem.docs]\ninclude_globs = ["*.md"]'), 'config/kbctx.toml: connectors.filesystem.docs.root is required');
-    assert.equal(configError('[embedding]\nprovider = "local"\nmodel_path = "m"'), 'config/kbctx.toml: embedding.model_path is not a known key (check the spelling against config/kbctx.example.toml)');
+    assert.equal(
+      configError('[chunking]\nmax_tokens = "700"'),
+      'config/kbctx.toml: chunking.max_tokens must be a number, got string "700"',
+    );
+    assert.equal(
+      configError('[chunking]\nmax_tokens = 70.5'),
+      'config/kbctx.toml: chunking.max_tokens must be a whole number, got 70.5',
+    );
+    assert.equal(
+      configError('[connectors.filesystem.docs]\ninclude_globs = ["*.md"]'),
+      'config/kbctx.toml: connectors.filesystem.docs.root is required',
+    );
+    assert.equal(
+      configError('[embedding]\nprovider = "local"\nmodel_path = "m"'),
+      'config/kbctx.toml: embedding.model_path is not a known key (check the spelling against config/kbctx.example.toml)',
+    );
   });
 
-  it('[embedding]: a plugin\'s provider name, its options passed through for the plugin to check', () => {
-    const config = parseConfig('[embedding]\nprovider = "transformers"\nmodel_path = "models/mini"\npooling = "cls"', { file: 'config/kbctx.toml', cwd: '/work', env: {} });
+  it("[embedding]: a plugin's provider name, its options passed through for the plugin to check", () => {
+    const config = parseConfig('[embedding]\nprovider = "transformers"\nmodel_path = "models/mini"\npooling = "cls"', {
+      file: 'config/kbctx.toml',
+      cwd: '/work',
+      env: {},
+    });
     assert.equal(config.embedding.provider, 'transformers');
     assert.deepEqual(config.embedding.extra, { model_path: 'models/mini', pooling: 'cls' });
     assert.equal(config.embedding.baseDir, '/work');
   });
 
   it('checks relations between keys', () => {
-    assert.match(configError('[chunking]\nmax_tokens = 100\noverlap_tokens = 100'), /overlap_tokens must be less than chunking\.max_tokens/);
-    assert.match(configError('[retrieval]\nfinal_limit = 50\nmax_limit = 10'), /final_limit must not exceed retrieval\.max_limit/);
+    assert.match(
+      configError('[chunking]\nmax_tokens = 100\noverlap_tokens = 100'),
+      /overlap_tokens must be less than chunking\.max_tokens/,
+    );
+    assert.match(
+      configError('[retrieval]\nfinal_limit = 50\nmax_limit = 10'),
+      /final_limit must not exceed retrieval\.max_limit/,
+    );
     assert.match(configError('[embedding]\nprovider = "openai"'), /needs embedding\.model and embedding\.dims/);
   });
 
   it('expands ${VAR} and names the key of a missing variable', () => {
     const config = parse('[connectors.filesystem.docs]\nroot = "${DOCS_DIR}/kb"', { DOCS_DIR: '/srv' });
     assert.equal(config.connectors.filesystem['docs']?.root, '/srv/kb');
-    assert.match(configError('[db]\npath = "${NOPE_DIR}/x.sqlite"'), /db\.path uses \$\{NOPE_DIR\}.*NOPE_DIR is not set/);
+    assert.match(
+      configError('[db]\npath = "${NOPE_DIR}/x.sqlite"'),
+      /db\.path uses \$\{NOPE_DIR\}.*NOPE_DIR is not set/,
+    );
     // A script's own section only fails that script, when it runs (requireEnvFor).
     const deferred = parse('[tools.script.t]\npath = "t.lua"\ntoken = "${NOPE_TOKEN}"', {});
-    assert.deepEqual(deferred.unsetEnv, { 'tools.script.t': [{ key: 'tools.script.t.token', variable: 'NOPE_TOKEN' }] });
-    assert.throws(() => requireEnvFor(deferred, 'tools.script.t'), /tools\.script\.t\.token uses \$\{NOPE_TOKEN\}.*NOPE_TOKEN is not set/);
+    assert.deepEqual(deferred.unsetEnv, {
+      'tools.script.t': [{ key: 'tools.script.t.token', variable: 'NOPE_TOKEN' }],
+    });
+    assert.throws(
+      () => requireEnvFor(deferred, 'tools.script.t'),
+      /tools\.script\.t\.token uses \$\{NOPE_TOKEN\}.*NOPE_TOKEN is not set/,
+    );
     assert.doesNotThrow(() => requireEnvFor(deferred, 'tools.script.other'));
   });
 
   it('reads [db] url and KBCTX_DATABASE_URL (which wins), and rejects what is not a postgres:// URL', () => {
     assert.equal(parse('').db.url, null);
     assert.equal(parse('[db]\nurl = "postgres://kbctx@db:5432/kb"').db.url, 'postgres://kbctx@db:5432/kb');
-    assert.equal(parse('[db]\nurl = "postgres://a@x/kb"', { KBCTX_DATABASE_URL: 'postgresql://b@y/kb' }).db.url, 'postgresql://b@y/kb');
+    assert.equal(
+      parse('[db]\nurl = "postgres://a@x/kb"', { KBCTX_DATABASE_URL: 'postgresql://b@y/kb' }).db.url,
+      'postgresql://b@y/kb',
+    );
     assert.equal(parse('[db]\npool_size = 4').db.poolSize, 4);
     assert.match(configError('[db]\nurl = "mysql://x/y"'), /must be a postgres:\/\/ URL, not mysql:/);
     assert.match(configError('', { KBCTX_DATABASE_URL: 'not a url' }), /KBCTX_DATABASE_URL\) is not a URL/);
   });
 
-  it('[db] engine: sqlite by default, postgres with a url, a plugin\'s by name; one the url contradicts is refused', () => {
+  it("[db] engine: sqlite by default, postgres with a url, a plugin's by name; one the url contradicts is refused", () => {
     assert.equal(parse('').db.engine, 'sqlite');
     assert.equal(parse('[db]\nurl = "postgres://kbctx@db:5432/kb"').db.engine, 'postgres');
     assert.equal(parse('', { KBCTX_DATABASE_URL: 'postgres://kbctx@db:5432/kb' }).db.engine, 'postgres');
     assert.equal(parse('[db]\nengine = "wrapped"').db.engine, 'wrapped');
-    assert.match(configError('[db]\nengine = "sqlite"\nurl = "postgres://a@x/kb"'), /db\.engine = "sqlite" contradicts db\.url \(or KBCTX_DATABASE_URL\), a PostgreSQL database/);
-    assert.match(configError('[db]\nengine = "wrapped"', { KBCTX_DATABASE_URL: 'postgres://a@x/kb' }), /db\.engine = "wrapped" contradicts db\.url/);
-    assert.match(configError('[db]\nengine = "postgres"'), /db\.engine = "postgres" needs db\.url \(or KBCTX_DATABASE_URL\)/);
+    assert.match(
+      configError('[db]\nengine = "sqlite"\nurl = "postgres://a@x/kb"'),
+      /db\.engine = "sqlite" contradicts db\.url \(or KBCTX_DATABASE_URL\), a PostgreSQL database/,
+    );
+    assert.match(
+      configError('[db]\nengine = "wrapped"', { KBCTX_DATABASE_URL: 'postgres://a@x/kb' }),
+      /db\.engine = "wrapped" contradicts db\.url/,
+    );
+    assert.match(
+      configError('[db]\nengine = "postgres"'),
+      /db\.engine = "postgres" needs db\.url \(or KBCTX_DATABASE_URL\)/,
+    );
     assert.match(configError('[db]\nengine = 3'), /db\.engine/);
   });
 
@@ -155,8 +232,14 @@ describe('config', () => {
       writeFileSync(path.join(dir, 'flag.toml'), '[server]\nbind = "127.0.0.1:3"');
       assert.equal(loadConfig({ cwd: dir, env: {} }).server.bind, '127.0.0.1:1');
       assert.equal(loadConfig({ cwd: dir, env: { KBCTX_CONFIG: 'env.toml' } }).server.bind, '127.0.0.1:2');
-      assert.equal(loadConfig({ cwd: dir, env: { KBCTX_CONFIG: 'env.toml' }, configPath: 'flag.toml' }).server.bind, '127.0.0.1:3');
-      assert.throws(() => loadConfig({ cwd: dir, env: {}, configPath: 'missing.toml' }), /config file not found: missing\.toml/);
+      assert.equal(
+        loadConfig({ cwd: dir, env: { KBCTX_CONFIG: 'env.toml' }, configPath: 'flag.toml' }).server.bind,
+        '127.0.0.1:3',
+      );
+      assert.throws(
+        () => loadConfig({ cwd: dir, env: {}, configPath: 'missing.toml' }),
+        /config file not found: missing\.toml/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -165,7 +248,8 @@ describe('config', () => {
   it('resolves relative paths against the config root, whatever the working directory (ADR 0114)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-root-'));
     const elsewhere = path.join(dir, 'elsewhere');
-    const toml = '[db]\npath = "data/kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.git.wiki]\nurl = "https://example.com/wiki.git"\ncache_dir = "cache"\n[tools.script.t]\npath = "tools/t.lua"\n[registries.own]\npath = "registry"\n[extensions]\nmodules = ["./ext.mjs"]\n';
+    const toml =
+      '[db]\npath = "data/kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.git.wiki]\nurl = "https://example.com/wiki.git"\ncache_dir = "cache"\n[tools.script.t]\npath = "tools/t.lua"\n[registries.own]\npath = "registry"\n[extensions]\nmodules = ["./ext.mjs"]\n';
     try {
       mkdirSync(elsewhere);
       const write = (relative: string): string => {
@@ -175,16 +259,46 @@ describe('config', () => {
       };
       const paths = (file: string) => {
         const c = loadConfig({ cwd: elsewhere, env: {}, configPath: file });
-        return [c.baseDir, c.db.path, c.connectors.filesystem['docs']?.root, c.connectors.git['wiki']?.cacheDir, c.tools.script['t']?.path, c.registries['own']?.path];
+        return [
+          c.baseDir,
+          c.db.path,
+          c.connectors.filesystem['docs']?.root,
+          c.connectors.git['wiki']?.cacheDir,
+          c.tools.script['t']?.path,
+          c.registries['own']?.path,
+        ];
       };
-      const under = (base: string) => [base, ...['data/kb.sqlite', 'docs', 'cache', 'tools/t.lua', 'registry'].map((p) => path.join(base, p))];
-      assert.deepEqual(paths(write('project/config/kbctx.toml')), under(path.join(dir, 'project')), 'config/ sits in the project');
-      assert.deepEqual(paths(write('project/.ctx/config.toml')), under(path.join(dir, 'project')), 'a Context Harness workspace');
-      assert.deepEqual(paths(write('etc/kbctx.toml')), under(path.join(dir, 'etc')), "any other file: its own folder");
-      assert.equal(loadConfig({ cwd: elsewhere, env: { KBCTX_CONFIG: path.join(dir, 'etc/kbctx.toml') } }).db.path, path.join(dir, 'etc/data/kb.sqlite'), 'KBCTX_CONFIG too');
+      const under = (base: string) => [
+        base,
+        ...['data/kb.sqlite', 'docs', 'cache', 'tools/t.lua', 'registry'].map((p) => path.join(base, p)),
+      ];
+      assert.deepEqual(
+        paths(write('project/config/kbctx.toml')),
+        under(path.join(dir, 'project')),
+        'config/ sits in the project',
+      );
+      assert.deepEqual(
+        paths(write('project/.ctx/config.toml')),
+        under(path.join(dir, 'project')),
+        'a Context Harness workspace',
+      );
+      assert.deepEqual(paths(write('etc/kbctx.toml')), under(path.join(dir, 'etc')), 'any other file: its own folder');
+      assert.equal(
+        loadConfig({ cwd: elsewhere, env: { KBCTX_CONFIG: path.join(dir, 'etc/kbctx.toml') } }).db.path,
+        path.join(dir, 'etc/data/kb.sqlite'),
+        'KBCTX_CONFIG too',
+      );
       const project = loadConfig({ cwd: elsewhere, env: {}, configPath: path.join(dir, 'project/config/kbctx.toml') });
-      assert.deepEqual([project.plugins.baseDir, project.extensions.baseDir], [path.join(dir, 'project'), path.join(dir, 'project')], 'plugin paths and extension modules: the project too, one rule');
-      assert.equal(loadConfig({ cwd: elsewhere, env: { HOME: dir } }).db.path, path.join(elsewhere, '.kbctx/kbctx.sqlite'), 'the built-in default: the working directory');
+      assert.deepEqual(
+        [project.plugins.baseDir, project.extensions.baseDir],
+        [path.join(dir, 'project'), path.join(dir, 'project')],
+        'plugin paths and extension modules: the project too, one rule',
+      );
+      assert.equal(
+        loadConfig({ cwd: elsewhere, env: { HOME: dir } }).db.path,
+        path.join(elsewhere, '.kbctx/kbctx.sqlite'),
+        'the built-in default: the working directory',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -6,10 +6,15 @@ import { BUNDLED_PLUGINS } from '../../../registry/bundled.ts';
 import { fromJsonSchema } from '../../../core/config/from-json-schema.ts';
 import { bundledSections } from '../../../core/config/plugin-sections.ts';
 
-it('[server] is transport-http\'s and each built-in connector type its plugin\'s', () => {
+it("[server] is transport-http's and each built-in connector type its plugin's", () => {
   const owned = bundledSections();
   assert.equal(owned.sections.get('server')?.plugin, 'transport-http');
-  assert.deepEqual(Object.fromEntries([...owned.connectors].map(([type, s]) => [type, s.plugin])), { filesystem: 'connector-filesystem', git: 'connector-git', s3: 'connector-s3', script: 'lua-bridge' });
+  assert.deepEqual(Object.fromEntries([...owned.connectors].map(([type, s]) => [type, s.plugin])), {
+    filesystem: 'connector-filesystem',
+    git: 'connector-git',
+    s3: 'connector-s3',
+    script: 'lua-bridge',
+  });
 });
 
 it('every bundled section schema is checked without ajv', () => {
@@ -23,7 +28,12 @@ it('every bundled section schema is checked without ajv', () => {
 it('the subset applies defaults, keeps other keys unless additionalProperties is false, and words errors as the loader', () => {
   const open = fromJsonSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 1, default: 3 } } })!;
   assert.deepEqual(open.parse({ other: 'x' }, ['connectors', 't', 'a']), { other: 'x', n: 3 });
-  const closed = fromJsonSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'], additionalProperties: false })!;
+  const closed = fromJsonSchema({
+    type: 'object',
+    properties: { n: { type: 'integer', minimum: 1 } },
+    required: ['n'],
+    additionalProperties: false,
+  })!;
   assert.throws(() => closed.parse({}, ['s']), { message: 'is required', path: ['s', 'n'] });
   assert.throws(() => closed.parse({ n: 0 }, ['s']), { message: 'must be at least 1', path: ['s', 'n'] });
   assert.throws(() => closed.parse({ n: 1, m: 2 }, ['s']), { path: ['s', 'm'] });

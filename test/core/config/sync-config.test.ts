@@ -7,7 +7,9 @@ import { parseConfig } from '../../../core/config/load-config.ts';
 const parse = (toml: string) => parseConfig(toml, { file: 'config/kbctx.toml', cwd: '/tmp', env: {} });
 
 it('[server] watch defaults to true and [sync] interval to 15 minutes, inherited by every connector', () => {
-  const config = parse('[connectors.filesystem.docs]\nroot = "docs"\n[connectors.script.t]\npath = "t.lua"\nurl = "x"\n');
+  const config = parse(
+    '[connectors.filesystem.docs]\nroot = "docs"\n[connectors.script.t]\npath = "t.lua"\nurl = "x"\n',
+  );
   assert.equal(config.server.watch, true);
   assert.equal(config.sync.intervalSecs, 900);
   assert.deepEqual(config.sync.connectorIntervals, { 'filesystem:docs': 900, 'script:t': 900 });
@@ -27,11 +29,15 @@ it('sync_interval accepts durations, seconds and "off", per connector', () => {
 it('a malformed duration is a config error naming the key', () => {
   assert.throws(
     () => parse('[connectors.git.a]\nurl = "u"\nsync_interval = "soon"\n'),
-    (e: unknown) => e instanceof KbctxError && /connectors\.git\.a\.sync_interval must be a duration such as "30s"/.test(e.message),
+    (e: unknown) =>
+      e instanceof KbctxError && /connectors\.git\.a\.sync_interval must be a duration such as "30s"/.test(e.message),
   );
 });
 
 it('[server] watch takes true, false or "poll"', () => {
   assert.equal(parse('[server]\nwatch = "poll"\n').server.watch, 'poll');
-  assert.throws(() => parse('[server]\nwatch = "sometimes"\n'), (e: unknown) => e instanceof KbctxError && /server\.watch must be true, false or "poll"/.test(e.message));
+  assert.throws(
+    () => parse('[server]\nwatch = "sometimes"\n'),
+    (e: unknown) => e instanceof KbctxError && /server\.watch must be true, false or "poll"/.test(e.message),
+  );
 });

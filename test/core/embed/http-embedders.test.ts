@@ -30,11 +30,16 @@ async function startServer(): Promise<FakeServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  fake.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return fake;
 }
 
-const vectorFor = (text: string, dims: number): number[] => Array.from({ length: dims }, (_, i) => ((text.length + i) % 7) + 1);
+const vectorFor = (text: string, dims: number): number[] =>
+  Array.from({ length: dims }, (_, i) => ((text.length + i) % 7) + 1);
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
@@ -53,7 +58,16 @@ describe('OpenAI-compatible embedder', () => {
   before(async () => (server = await startServer()));
   after(() => server.close());
   const make = (over: Partial<ConstructorParameters<typeof OpenAiEmbedder>[0]> = {}): OpenAiEmbedder =>
-    new OpenAiEmbedder({ ...retry, baseUrl: `${server.url}/v1`, model: 'text-embedding-3-small', dims: 8, apiKey: 'sk-test', batchSize: 2, concurrency: 1, ...over });
+    new OpenAiEmbedder({
+      ...retry,
+      baseUrl: `${server.url}/v1`,
+      model: 'text-embedding-3-small',
+      dims: 8,
+      apiKey: 'sk-test',
+      batchSize: 2,
+      concurrency: 1,
+      ...over,
+    });
 
   it('sends the wire format and returns unit vectors in input order', async () => {
     server.requests = [];
@@ -62,7 +76,12 @@ describe('OpenAI-compatible embedder', () => {
     const req = server.requests[0];
     assert.equal(req?.path, '/v1/embeddings');
     assert.equal(req?.auth, 'Bearer sk-test');
-    assert.deepEqual(req?.body, { model: 'text-embedding-3-small', input: ['a', 'bbb'], encoding_format: 'float', dimensions: 8 });
+    assert.deepEqual(req?.body, {
+      model: 'text-embedding-3-small',
+      input: ['a', 'bbb'],
+      encoding_format: 'float',
+      dimensions: 8,
+    });
     await make({ model: 'bge-m3' }).embed(['a']);
     assert.equal(server.requests[1]?.body['dimensions'], undefined); // other models never get the field
     assert.equal(out.length, 2);
@@ -75,7 +94,10 @@ describe('OpenAI-compatible embedder', () => {
   it('retries 429 honouring Retry-After, then succeeds', async () => {
     server.requests = [];
     let calls = 0;
-    server.handler = (body, req, res) => (++calls === 1 ? json(res, 429, { error: { message: 'slow down' } }, { 'retry-after': '1' }) : openAiOk(body, req, res));
+    server.handler = (body, req, res) =>
+      ++calls === 1
+        ? json(res, 429, { error: { message: 'slow down' } }, { 'retry-after': '1' })
+        : openAiOk(body, req, res);
     await make().embed(['x']);
     assert.equal(server.requests.length, 2);
     const waited = (server.requests[1]?.at ?? 0) - (server.requests[0]?.at ?? 0);
@@ -85,7 +107,10 @@ describe('OpenAI-compatible embedder', () => {
   it('retries 500s up to max_retries, then reports upstream_error', async () => {
     server.requests = [];
     server.handler = (_b, _r, res) => json(res, 500, { error: { message: 'boom' } });
-    await assert.rejects(make().embed(['x']), (e: unknown) => e instanceof KbctxError && e.code === 'upstream_error' && /HTTP 500: boom/.test(e.message));
+    await assert.rejects(
+      make().embed(['x']),
+      (e: unknown) => e instanceof KbctxError && e.code === 'upstream_error' && /HTTP 500: boom/.test(e.message),
+    );
     assert.equal(server.requests.length, 4); // 1 + 3 retries
   });
 
@@ -99,7 +124,10 @@ describe('OpenAI-compatible embedder', () => {
   it('times out a server that never answers, with the timeout code', async () => {
     server.requests = [];
     server.handler = () => undefined; // hold the connection
-    await assert.rejects(make({ timeoutMs: 150, maxRetries: 1 }).embed(['x']), (e: unknown) => e instanceof KbctxError && e.code === 'timeout');
+    await assert.rejects(
+      make({ timeoutMs: 150, maxRetries: 1 }).embed(['x']),
+      (e: unknown) => e instanceof KbctxError && e.code === 'timeout',
+    );
     assert.equal(server.requests.length, 2);
   });
 
@@ -116,7 +144,10 @@ describe('OpenAI-compatible embedder', () => {
   it('reports an unreachable server as upstream_error', async () => {
     const dead = await startServer();
     await dead.close();
-    await assert.rejects(make({ baseUrl: `${dead.url}/v1`, maxRetries: 0 }).embed(['x']), (e: unknown) => e instanceof KbctxError && e.code === 'upstream_error');
+    await assert.rejects(
+      make({ baseUrl: `${dead.url}/v1`, maxRetries: 0 }).embed(['x']),
+      (e: unknown) => e instanceof KbctxError && e.code === 'upstream_error',
+    );
   });
 });
 
@@ -124,7 +155,8 @@ describe('Ollama embedder', () => {
   let server: FakeServer;
   before(async () => (server = await startServer()));
   after(() => server.close());
-  const make = (dims: number | null = null): OllamaEmbedder => new OllamaEmbedder({ ...retry, url: server.url, model: 'nomic-embed-text', dims, batchSize: 8, concurrency: 1 });
+  const make = (dims: number | null = null): OllamaEmbedder =>
+    new OllamaEmbedder({ ...retry, url: server.url, model: 'nomic-embed-text', dims, batchSize: 8, concurrency: 1 });
 
   it('speaks /api/embed with a batch of inputs', async () => {
     server.requests = [];
@@ -132,18 +164,24 @@ describe('Ollama embedder', () => {
       json(res, 200, { model: body['model'], embeddings: (body['input'] as string[]).map((t) => vectorFor(t, 6)) });
     const out = await make().embed(['one', 'two', 'three']);
     assert.equal(server.requests[0]?.path, '/api/embed');
-    assert.deepEqual(server.requests[0]?.body, { model: 'nomic-embed-text', input: ['one', 'two', 'three'], truncate: true });
+    assert.deepEqual(server.requests[0]?.body, {
+      model: 'nomic-embed-text',
+      input: ['one', 'two', 'three'],
+      truncate: true,
+    });
     assert.equal(out.length, 3);
     assert.equal(out[0]?.length, 6);
   });
 
   it('turns a missing model into a hint to pull it', async () => {
-    server.handler = (_b, _r, res) => json(res, 404, { error: 'model "nomic-embed-text" not found, try pulling it first' });
+    server.handler = (_b, _r, res) =>
+      json(res, 404, { error: 'model "nomic-embed-text" not found, try pulling it first' });
     await assert.rejects(make().embed(['x']), /ollama pull nomic-embed-text/);
   });
 
   it('rejects wrong dims', async () => {
-    server.handler = (body, _r, res) => json(res, 200, { embeddings: (body['input'] as string[]).map((t) => vectorFor(t, 6)) });
+    server.handler = (body, _r, res) =>
+      json(res, 200, { embeddings: (body['input'] as string[]).map((t) => vectorFor(t, 6)) });
     await assert.rejects(make(768).embed(['x']), /6-dimensional vectors but \[embedding\] dims = 768/);
   });
 });

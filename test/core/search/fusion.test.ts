@@ -20,7 +20,10 @@ describe('fuse (weighted)', () => {
     assert.ok(Math.abs(byId.get('a')! - (0.4 * 0.9 + 0.6 * 0.4)) < 1e-12);
     assert.ok(Math.abs(byId.get('c')! - (0.4 * 0.1 + 0.6 * 0.8)) < 1e-12);
     assert.equal(byId.get('e'), 0, 'a negative cosine counts as 0');
-    assert.deepEqual(out.map((r) => r.id), ['a', 'c', 'd', 'b', 'e']);
+    assert.deepEqual(
+      out.map((r) => r.id),
+      ['a', 'c', 'd', 'b', 'e'],
+    );
   });
 
   it('minmax: mixes min-max normalised scores with alpha as the semantic weight', () => {
@@ -30,17 +33,39 @@ describe('fuse (weighted)', () => {
     assert.equal(byId.get('c')?.hybrid, 0.6); // keyword 0 + semantic 1 · 0.6
     assert.ok(Math.abs((byId.get('d')?.hybrid ?? 0) - 0.6 * 0.5) < 1e-12);
     assert.deepEqual(byId.get('b'), { id: 'b', keyword: 0.5, semantic: null, hybrid: 0.4 * 0.5 });
-    assert.deepEqual(out.map((r) => r.id), ['c', 'a', 'd', 'b']);
+    assert.deepEqual(
+      out.map((r) => r.id),
+      ['c', 'a', 'd', 'b'],
+    );
   });
 
   it('alpha 0 is keyword order, alpha 1 is vector order', () => {
-    assert.deepEqual(fuse(kw, vec, { method: 'weighted', alpha: 0, limit: 3 }).map((r) => r.id), ['a', 'b', 'c']);
-    assert.deepEqual(fuse(kw, vec, { method: 'weighted', alpha: 1, limit: 3 }).map((r) => r.id), ['c', 'd', 'a']);
+    assert.deepEqual(
+      fuse(kw, vec, { method: 'weighted', alpha: 0, limit: 3 }).map((r) => r.id),
+      ['a', 'b', 'c'],
+    );
+    assert.deepEqual(
+      fuse(kw, vec, { method: 'weighted', alpha: 1, limit: 3 }).map((r) => r.id),
+      ['c', 'd', 'a'],
+    );
   });
 
   it('breaks ties by id and keeps scores in [0, 1]', () => {
-    const out = fuse([{ id: 'y', score: 3 }, { id: 'x', score: 3 }], [], { method: 'weighted', alpha: 0.5, limit: 5, normalize: 'minmax' });
-    assert.deepEqual(out.map((r) => [r.id, r.hybrid]), [['x', 0.5], ['y', 0.5]]);
+    const out = fuse(
+      [
+        { id: 'y', score: 3 },
+        { id: 'x', score: 3 },
+      ],
+      [],
+      { method: 'weighted', alpha: 0.5, limit: 5, normalize: 'minmax' },
+    );
+    assert.deepEqual(
+      out.map((r) => [r.id, r.hybrid]),
+      [
+        ['x', 0.5],
+        ['y', 0.5],
+      ],
+    );
   });
 
   it('handles empty lists and cuts to the limit', () => {

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bm25TermFactor, fts5Idf } from '../../../core/search/bm25-terms.ts';
-import { termBounds, topGroups, type Postings, type RowStats, type ScoredTerm } from '../../../core/search/postings-topk.ts';
+import {
+  termBounds,
+  topGroups,
+  type Postings,
+  type RowStats,
+  type ScoredTerm,
+} from '../../../core/search/postings-topk.ts';
 
 interface Corpus {
   rows: RowStats;
@@ -52,11 +58,19 @@ function scoredTerms(corpus: Corpus, picks: readonly number[]): ScoredTerm[] {
 }
 
 /** Every row scored in term order, best row per group, sorted like topGroups. */
-function brute(rows: RowStats, terms: readonly ScoredTerm[], k: number, allow?: (g: number) => boolean): { group: number; score: number }[] {
+function brute(
+  rows: RowStats,
+  terms: readonly ScoredTerm[],
+  k: number,
+  allow?: (g: number) => boolean,
+): { group: number; score: number }[] {
   const scores = new Map<number, number>();
   for (const term of terms) {
     term.postings.ids.forEach((row, i) => {
-      scores.set(row, (scores.get(row) ?? 0) + term.idf * bm25TermFactor(term.postings.freqs[i]!, rows.lengths[row]!, rows.avgLength));
+      scores.set(
+        row,
+        (scores.get(row) ?? 0) + term.idf * bm25TermFactor(term.postings.freqs[i]!, rows.lengths[row]!, rows.avgLength),
+      );
     });
   }
   const best = new Map<number, number>();
@@ -65,7 +79,10 @@ function brute(rows: RowStats, terms: readonly ScoredTerm[], k: number, allow?: 
     if (group < 0 || (allow && !allow(group))) continue;
     if (score > (best.get(group) ?? -1)) best.set(group, score);
   }
-  return [...best].map(([group, score]) => ({ group, score })).sort((a, b) => b.score - a.score || a.group - b.group).slice(0, k);
+  return [...best]
+    .map(([group, score]) => ({ group, score }))
+    .sort((a, b) => b.score - a.score || a.group - b.group)
+    .slice(0, k);
 }
 
 describe('topGroups (block-max MaxScore)', () => {
@@ -79,7 +96,11 @@ describe('topGroups (block-max MaxScore)', () => {
       const allow = seed % 3 === 0 ? (g: number): boolean => g % 4 !== 1 : undefined;
       const got = topGroups(corpus.rows, terms, k, allow);
       const want = brute(corpus.rows, terms, k, allow);
-      assert.deepEqual(got.hits.map((h) => h.score), want.map((w) => w.score), `seed ${seed}: scores`);
+      assert.deepEqual(
+        got.hits.map((h) => h.score),
+        want.map((w) => w.score),
+        `seed ${seed}: scores`,
+      );
       // Ties at the cut may keep a different group with the same score; elsewhere the groups agree.
       const cut = want.at(-1)?.score;
       assert.deepEqual(
@@ -102,7 +123,10 @@ describe('topGroups (block-max MaxScore)', () => {
   it('counts a repeated term twice, as FTS5 does for a repeated phrase', () => {
     const corpus = randomCorpus(9, 300, 3);
     const terms = scoredTerms(corpus, [1, 1]);
-    assert.deepEqual(topGroups(corpus.rows, terms, 5).hits.map((h) => h.score), brute(corpus.rows, terms, 5).map((w) => w.score));
+    assert.deepEqual(
+      topGroups(corpus.rows, terms, 5).hits.map((h) => h.score),
+      brute(corpus.rows, terms, 5).map((w) => w.score),
+    );
   });
 
   it('returns nothing for no terms or empty lists, and fewer than k when few groups match', () => {
@@ -110,6 +134,9 @@ describe('topGroups (block-max MaxScore)', () => {
     assert.deepEqual(topGroups(rows, [], 5).hits, []);
     const postings = { ids: Int32Array.from([1]), freqs: Uint16Array.from([2]) };
     const hits = topGroups(rows, [{ postings, idf: 1, bounds: termBounds(postings, rows) }], 5).hits;
-    assert.deepEqual(hits.map((h) => [h.row, h.group]), [[1, 1]]);
+    assert.deepEqual(
+      hits.map((h) => [h.row, h.group]),
+      [[1, 1]],
+    );
   });
 });

@@ -27,10 +27,16 @@ describe('segmentCjk', () => {
   });
 
   it('query analysis produces the same words', () => {
-    assert.deepEqual(analyzeQuery('抹茶').map((t) => t.token), ['抹茶']);
+    assert.deepEqual(
+      analyzeQuery('抹茶').map((t) => t.token),
+      ['抹茶'],
+    );
     assert.ok(analyzeQuery('抹茶ラテ').some((t) => t.token === '抹茶'));
     // Voiced kana and Hangul syllables are not folded (FTS5 indexes them as they are).
-    assert.deepEqual(analyzeQuery('ガイド').map((t) => t.token), ['ガイド']);
+    assert.deepEqual(
+      analyzeQuery('ガイド').map((t) => t.token),
+      ['ガイド'],
+    );
     assert.ok(analyzeQuery('서울').some((t) => t.token === '서울'));
   });
 });

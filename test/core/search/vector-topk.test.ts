@@ -8,29 +8,41 @@ function brute(matrix: Float32Array, dims: number, q: Float32Array, k: number, r
     for (let j = 0; j < dims; j++) s += (matrix[row * dims + j] as number) * (q[j] as number);
     return { row, s };
   });
-  return all.sort((a, b) => b.s - a.s || a.row - b.row).slice(0, k).map((x) => x.row);
+  return all
+    .sort((a, b) => b.s - a.s || a.row - b.row)
+    .slice(0, k)
+    .map((x) => x.row);
 }
 
 describe('exactTopK', () => {
   const dims = 7;
   const n = 500;
   let seed = 42;
-  const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5;
+  const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5;
   const matrix = new Float32Array(n * dims).map(rand);
   const q = normalizeInPlace(new Float32Array(dims).map(rand));
 
   it('matches a brute-force sort', () => {
-    assert.deepEqual(exactTopK(matrix, dims, q, 10).map((r) => r.row), brute(matrix, dims, q, 10));
+    assert.deepEqual(
+      exactTopK(matrix, dims, q, 10).map((r) => r.row),
+      brute(matrix, dims, q, 10),
+    );
   });
 
   it('restricts the scan to the given rows before the cut', () => {
     const rows = Array.from({ length: 100 }, (_, i) => i * 5);
-    assert.deepEqual(exactTopK(matrix, dims, q, 10, rows).map((r) => r.row), brute(matrix, dims, q, 10, rows));
+    assert.deepEqual(
+      exactTopK(matrix, dims, q, 10, rows).map((r) => r.row),
+      brute(matrix, dims, q, 10, rows),
+    );
   });
 
   it('breaks ties by the lower row and returns fewer rows than k when the matrix is small', () => {
     const same = new Float32Array([1, 0, 1, 0, 1, 0]);
-    assert.deepEqual(exactTopK(same, 2, new Float32Array([1, 0]), 5).map((r) => r.row), [0, 1, 2]);
+    assert.deepEqual(
+      exactTopK(same, 2, new Float32Array([1, 0]), 5).map((r) => r.row),
+      [0, 1, 2],
+    );
   });
 
   it('normalizes to unit length and leaves zero vectors alone', () => {

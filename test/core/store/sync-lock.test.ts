@@ -15,7 +15,10 @@ const lockFile = path.join(dir, 'locks', 'filesystem_docs.lock');
 it('one holder at a time; release frees it', () => {
   const release = lockConnector(db, 'filesystem:docs', 'first');
   assert.ok(existsSync(lockFile));
-  assert.throws(() => lockConnector(db, 'filesystem:docs', 'second'), (e: unknown) => e instanceof KbctxError && e.code === 'conflict');
+  assert.throws(
+    () => lockConnector(db, 'filesystem:docs', 'second'),
+    (e: unknown) => e instanceof KbctxError && e.code === 'conflict',
+  );
   const other = lockConnector(db, 'git:kb', 'second'); // another connector is independent
   other();
   release();
@@ -26,13 +29,24 @@ it('one holder at a time; release frees it', () => {
 it('a lock left by a dead process (kill -9) is taken over', () => {
   const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
   mkdirSync(path.dirname(lockFile), { recursive: true });
-  writeFileSync(lockFile, JSON.stringify({ pid: Number(dead.stdout), owner: 'the server', started_at: '2020-01-01T00:00:00Z' }));
+  writeFileSync(
+    lockFile,
+    JSON.stringify({ pid: Number(dead.stdout), owner: 'the server', started_at: '2020-01-01T00:00:00Z' }),
+  );
   const release = lockConnector(db, 'filesystem:docs', 'after the crash');
   release();
 });
 
 it('a lock with this process id but another process token (a restarted container, pid 1 again) is stale', () => {
-  writeFileSync(lockFile, JSON.stringify({ pid: process.pid, token: 'an earlier incarnation', owner: 'the server', started_at: '2020-01-01T00:00:00Z' }));
+  writeFileSync(
+    lockFile,
+    JSON.stringify({
+      pid: process.pid,
+      token: 'an earlier incarnation',
+      owner: 'the server',
+      started_at: '2020-01-01T00:00:00Z',
+    }),
+  );
   lockConnector(db, 'filesystem:docs', 'the restarted server')();
 });
 

@@ -26,7 +26,10 @@ describe('parameter bounds', () => {
       { name: 'long', type: 'string' },
     ];
     assert.deepEqual(validateParams(specs, { short: 'abcde' }), { short: 'abcde' });
-    badRequest(() => validateParams(specs, { short: 'abcdef' }), /parameter 'short' is 6 characters long; the limit is 5/);
+    badRequest(
+      () => validateParams(specs, { short: 'abcdef' }),
+      /parameter 'short' is 6 characters long; the limit is 5/,
+    );
     assert.doesNotThrow(() => validateParams(specs, { long: 'x'.repeat(MAX_STRING_PARAM_CHARS) }));
     badRequest(() => validateParams(specs, { long: 'x'.repeat(MAX_STRING_PARAM_CHARS + 1) }), /parameter 'long'/);
   });
@@ -34,8 +37,15 @@ describe('parameter bounds', () => {
 
 describe('prototype keys (issue 29)', () => {
   it('refuses __proto__, constructor and prototype at any depth, as own keys from JSON', () => {
-    for (const body of ['{"__proto__":{"x":1}}', '{"a":{"constructor":{"prototype":{"x":1}}}}', '{"a":[{"prototype":1}]}']) {
-      badRequest(() => validateParams([], JSON.parse(body)), /parameter key '(__proto__|constructor|prototype)' is not accepted/);
+    for (const body of [
+      '{"__proto__":{"x":1}}',
+      '{"a":{"constructor":{"prototype":{"x":1}}}}',
+      '{"a":[{"prototype":1}]}',
+    ]) {
+      badRequest(
+        () => validateParams([], JSON.parse(body)),
+        /parameter key '(__proto__|constructor|prototype)' is not accepted/,
+      );
     }
     assert.deepEqual(validateParams([], { a: { proto: 1, ctor: [1] } }), { a: { proto: 1, ctor: [1] } });
   });

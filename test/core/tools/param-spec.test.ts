@@ -7,21 +7,39 @@ import { toJsonSchema, validateParams, type ParamSpec } from '../../../core/tool
 
 const specs: ParamSpec[] = [
   { name: 'tags', type: 'array', schema: { items: { type: 'string', pattern: '^[a-z]+$' }, maxItems: 3 } },
-  { name: 'page', type: 'object', schema: { properties: { size: { type: 'integer', minimum: 1, maximum: 50 } }, required: ['size'], additionalProperties: false } },
+  {
+    name: 'page',
+    type: 'object',
+    schema: {
+      properties: { size: { type: 'integer', minimum: 1, maximum: 50 } },
+      required: ['size'],
+      additionalProperties: false,
+    },
+  },
   { name: 'mode', type: 'string', enum: ['a', 'b'], default: 'a' },
 ];
 const rejects = (input: unknown, message: RegExp): void =>
-  assert.throws(() => validateParams(specs, input), (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && message.test(e.message));
+  assert.throws(
+    () => validateParams(specs, input),
+    (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && message.test(e.message),
+  );
 
 it('checks nested arrays and objects, naming the path', () => {
-  assert.deepEqual(validateParams(specs, { tags: ['ok'], page: { size: 5 } }), { tags: ['ok'], page: { size: 5 }, mode: 'a' });
+  assert.deepEqual(validateParams(specs, { tags: ['ok'], page: { size: 5 } }), {
+    tags: ['ok'],
+    page: { size: 5 },
+    mode: 'a',
+  });
   rejects({ tags: ['ok', 'NO'] }, /^parameter 'tags\/1': must match pattern "\^\[a-z\]\+\$"$/);
   rejects({ tags: ['a', 'b', 'c', 'd'] }, /^parameter 'tags': must NOT have more than 3 items$/);
   rejects({ page: { size: 0 } }, /^parameter 'page\/size': must be >= 1$/);
   rejects({ page: { size: 51 } }, /^parameter 'page\/size': must be <= 50$/);
   rejects({ page: { size: 1.5 } }, /^parameter 'page\/size' must be an integer, got the number 1.5$/);
   rejects({ page: {} }, /^missing required parameter 'page\/size'$/);
-  rejects({ page: { size: 2, extra: 1 } }, /^unknown parameter 'page\/extra'; the tool's schema allows no other properties here$/);
+  rejects(
+    { page: { size: 2, extra: 1 } },
+    /^unknown parameter 'page\/extra'; the tool's schema allows no other properties here$/,
+  );
 });
 
 it('keeps the one-level messages: type, enum, null as absent', () => {
@@ -31,7 +49,11 @@ it('keeps the one-level messages: type, enum, null as absent', () => {
 });
 
 it('puts the extra keywords into the advertised JSON Schema', () => {
-  assert.deepEqual(toJsonSchema(specs).properties['tags'], { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' }, maxItems: 3 });
+  assert.deepEqual(toJsonSchema(specs).properties['tags'], {
+    type: 'array',
+    items: { type: 'string', pattern: '^[a-z]+$' },
+    maxItems: 3,
+  });
 });
 
 it('checks a list without `schema` keywords (the built-in tools) without ajv, with the same result as ajv', () => {
@@ -79,5 +101,6 @@ it('checks a list without `schema` keywords (the built-in tools) without ajv, wi
     { query: 'q', limit: 9, on: 1 }, // the first failing parameter in list order
     { query: 'q', unknown: 1 },
   ];
-  for (const input of inputs) assert.equal(outcome(plain, input), outcome(viaAjv, input), JSON.stringify(input).slice(0, 80));
+  for (const input of inputs)
+    assert.equal(outcome(plain, input), outcome(viaAjv, input), JSON.stringify(input).slice(0, 80));
 });

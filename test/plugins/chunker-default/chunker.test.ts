@@ -17,7 +17,10 @@ describe('chunkText', () => {
     assert.ok(chunks.length >= 3, `expected several chunks, got ${chunks.length}`);
     for (const c of chunks) assert.ok(estimateTokens(c) <= 120, `chunk of ${estimateTokens(c)} tokens`);
     assert.ok(chunks[0]!.startsWith('alpha0 '));
-    assert.ok(chunks.every((c) => !/\w$/.test(c.split('\n\n')[0]!) || c.includes('.')), 'paragraphs are kept whole');
+    assert.ok(
+      chunks.every((c) => !/\w$/.test(c.split('\n\n')[0]!) || c.includes('.')),
+      'paragraphs are kept whole',
+    );
   });
 
   it('overlaps: each chunk starts with the tail of the previous one', () => {
@@ -26,7 +29,10 @@ describe('chunkText', () => {
     assert.ok(chunks.length >= 2);
     for (let i = 1; i < chunks.length; i++) {
       const prevTail = chunks[i - 1]!.slice(-40).split(' ').slice(1).join(' ');
-      assert.ok(chunks[i]!.startsWith(prevTail.slice(0, 20)) || chunks[i]!.includes(prevTail), `chunk ${i} does not start with the previous tail`);
+      assert.ok(
+        chunks[i]!.startsWith(prevTail.slice(0, 20)) || chunks[i]!.includes(prevTail),
+        `chunk ${i} does not start with the previous tail`,
+      );
       assert.ok(estimateTokens(chunks[i]!) <= 150 + 2);
     }
   });
@@ -54,6 +60,9 @@ describe('chunkText', () => {
 
   it('is deterministic', () => {
     const text = [para(80, 'x'), para(80, 'y')].join('\n\n');
-    assert.deepEqual(chunkText(text, { maxTokens: 100, overlapTokens: 10 }), chunkText(text, { maxTokens: 100, overlapTokens: 10 }));
+    assert.deepEqual(
+      chunkText(text, { maxTokens: 100, overlapTokens: 10 }),
+      chunkText(text, { maxTokens: 100, overlapTokens: 10 }),
+    );
   });
 });

@@ -38,15 +38,24 @@ before(() => {
 });
 after(() => ws.cleanup());
 
-it('prints the JSON Schema of the config with the bundled plugins\' sections and a configured plugin\'s connector type', async () => {
+it("prints the JSON Schema of the config with the bundled plugins' sections and a configured plugin's connector type", async () => {
   const r = await ws.kbctx(['config', 'schema']);
   assert.equal(r.code, 0, r.stderr);
-  const schema = JSON.parse(r.stdout) as { properties: { server: unknown; connectors: { properties: Record<string, unknown> } } };
-  assert.ok(schema.properties.server, '[server]: transport-http\'s section');
-  assert.deepEqual(Object.keys(schema.properties.connectors.properties).filter((t) => ['filesystem', 'tickets'].includes(t)), ['filesystem', 'tickets']);
+  const schema = JSON.parse(r.stdout) as {
+    properties: { server: unknown; connectors: { properties: Record<string, unknown> } };
+  };
+  assert.ok(schema.properties.server, "[server]: transport-http's section");
+  assert.deepEqual(
+    Object.keys(schema.properties.connectors.properties).filter((t) => ['filesystem', 'tickets'].includes(t)),
+    ['filesystem', 'tickets'],
+  );
   const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
   assert.equal(validate(parse(CONFIG)), true, JSON.stringify(validate.errors));
-  assert.equal(validate(parse(CONFIG.replace('project = "ENG"', 'project = 5'))), false, 'the plugin\'s own schema checks its tables');
+  assert.equal(
+    validate(parse(CONFIG.replace('project = "ENG"', 'project = 5'))),
+    false,
+    "the plugin's own schema checks its tables",
+  );
   assert.equal(validate(parse('[server]\nworkers = "two"\n')), false);
 });
 

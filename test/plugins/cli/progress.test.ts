@@ -25,10 +25,14 @@ async function firstPlainWrite(options: ProgressOptions, p: SyncProgress): Promi
   const writes: string[] = [];
   let wrote!: () => void;
   const written = new Promise<void>((resolve) => (wrote = resolve));
-  const progress = createProgress(false, (t) => {
-    writes.push(t);
-    wrote();
-  }, { everyMs: 1, ...options });
+  const progress = createProgress(
+    false,
+    (t) => {
+      writes.push(t);
+      wrote();
+    },
+    { everyMs: 1, ...options },
+  );
   progress.update(p);
   await written;
   progress.done();

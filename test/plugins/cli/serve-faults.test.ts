@@ -14,30 +14,43 @@ let entry: string;
 before(() => {
   ws = new Workspace('kbctx-faults-unit-');
   entry = ws.write('acme/index.mjs', "export { misbehave } from './timers.mjs';\n");
-  ws.write('acme/timers.mjs', `export function misbehave() {
+  ws.write(
+    'acme/timers.mjs',
+    `export function misbehave() {
   setTimeout(() => { throw new Error('timer boom'); }, 10);
   void Promise.reject(new Error('floating'));
 }
-`);
+`,
+  );
 });
 after(() => ws.cleanup());
 
-const run = (scenario: string) => spawnSync(process.execPath, [CHILD, entry, scenario], { encoding: 'utf8', timeout: 20_000 });
+const run = (scenario: string) =>
+  spawnSync(process.execPath, [CHILD, entry, scenario], { encoding: 'utf8', timeout: 20_000 });
 
 describe('serve fault policy', () => {
   it("a plugin's uncaught exception and unhandled rejection: logged naming it, the process goes on", () => {
     const r = run('plugin');
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, 'alive\n');
-    assert.match(r.stderr, /^plugin 'acme' failed outside a hook \(unhandled rejection\), still serving: Error: floating\n.*timers\.mjs/m);
-    assert.match(r.stderr, /^plugin 'acme' failed outside a hook \(uncaught exception\), still serving: Error: timer boom\n.*timers\.mjs/m);
+    assert.match(
+      r.stderr,
+      /^plugin 'acme' failed outside a hook \(unhandled rejection\), still serving: Error: floating\n.*timers\.mjs/m,
+    );
+    assert.match(
+      r.stderr,
+      /^plugin 'acme' failed outside a hook \(uncaught exception\), still serving: Error: timer boom\n.*timers\.mjs/m,
+    );
   });
 
   it('an unhandled rejection from elsewhere is logged and survived; an uncaught exception from elsewhere ends the process with 1', () => {
     const r = run('elsewhere');
     assert.equal(r.status, 1, r.stderr);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /^unhandled rejection \(not from a plugin\), still serving: a non-error value: "no error at all"$/m);
+    assert.match(
+      r.stderr,
+      /^unhandled rejection \(not from a plugin\), still serving: a non-error value: "no error at all"$/m,
+    );
     assert.match(r.stderr, /^uncaught exception \(not from a plugin\), stopping: Error: a bug outside any plugin/m);
   });
 });

@@ -27,12 +27,20 @@ process.on('exit', () => writeFileSync(process.env.LOADED_OUT, JSON.stringify({ 
  */
 async function modulesLoadedBy(args: string[]): Promise<{ loaded: string[]; resolved: [string, string][] }> {
   const out = ws.path(`loaded-${args[0]}.json`);
-  const r = await ws.kbctx(args, { env: { NODE_OPTIONS: `--import=${pathToFileURL(ws.path('counter.mjs')).href}`, LOADED_OUT: out } });
+  const r = await ws.kbctx(args, {
+    env: { NODE_OPTIONS: `--import=${pathToFileURL(ws.path('counter.mjs')).href}`, LOADED_OUT: out },
+  });
   assert.equal(r.code, 0, r.stderr);
   const root = pathToFileURL(REPO_ROOT).href;
   const short = (url: string): string => url.replace(root, '').replace(/^.*\/node_modules\//, 'node_modules/');
-  const { loaded, resolved } = JSON.parse(readFileSync(out, 'utf8')) as { loaded: string[]; resolved: [string, string | undefined][] };
-  return { loaded: loaded.map(short), resolved: resolved.map(([specifier, parent]) => [specifier, short(parent ?? '')]) };
+  const { loaded, resolved } = JSON.parse(readFileSync(out, 'utf8')) as {
+    loaded: string[];
+    resolved: [string, string | undefined][];
+  };
+  return {
+    loaded: loaded.map(short),
+    resolved: resolved.map(([specifier, parent]) => [specifier, short(parent ?? '')]),
+  };
 }
 
 /** What neither command needs (each was loaded at start-up before ADR 0130's changes). */
@@ -66,9 +74,15 @@ const NOT_AT_START_UP = [
 ];
 
 /** What a search does not need beyond that: the SQLite store's write path, the since parser without a since filter. */
-const NOT_FOR_SEARCH = [...NOT_AT_START_UP, 'plugins/store-sqlite/document-writer.ts', 'plugins/store-sqlite/transaction.ts', 'core/search/since.ts'];
+const NOT_FOR_SEARCH = [
+  ...NOT_AT_START_UP,
+  'plugins/store-sqlite/document-writer.ts',
+  'plugins/store-sqlite/transaction.ts',
+  'core/search/since.ts',
+];
 
-const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] => unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));
+const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] =>
+  unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));
 
 before(async () => {
   ws.write('counter.mjs', COUNTER);
@@ -80,21 +94,42 @@ after(() => ws.cleanup());
 
 it('kbctx search loads its store and the plugin indexes, not the whole API or unused plugin code', async () => {
   const { loaded } = await modulesLoadedBy(['search', 'osprey']);
-  for (const needed of ['core/app/search.ts', 'plugins/store-sqlite/sqlite-store.ts', 'plugins/embedder-openai/index.ts']) assert.ok(loaded.includes(needed), `${needed} loaded (guards the counter)`);
+  for (const needed of [
+    'core/app/search.ts',
+    'plugins/store-sqlite/sqlite-store.ts',
+    'plugins/embedder-openai/index.ts',
+  ])
+    assert.ok(loaded.includes(needed), `${needed} loaded (guards the counter)`);
   assert.deepEqual(loadedAmong(loaded, NOT_FOR_SEARCH), []);
 });
 
 it('a no-change kbctx sync loads the connector, not the whole API or unused plugin code', async () => {
   const { loaded } = await modulesLoadedBy(['sync', 'all']);
-  for (const needed of ['plugins/connector-filesystem/filesystem-connector.ts', 'plugins/store-sqlite/document-writer.ts']) assert.ok(loaded.includes(needed), `${needed} loaded (guards the counter)`);
+  for (const needed of [
+    'plugins/connector-filesystem/filesystem-connector.ts',
+    'plugins/store-sqlite/document-writer.ts',
+  ])
+    assert.ok(loaded.includes(needed), `${needed} loaded (guards the counter)`);
   assert.deepEqual(loadedAmong(loaded), []);
 });
 
 it("kbctx's own relative imports skip Node's resolver; node_modules and the entry's own imports do not", async () => {
   const { loaded, resolved } = await modulesLoadedBy(['search', 'osprey']);
-  const own = resolved.filter(([specifier, parent]) => /^\.\.?\//.test(specifier) && specifier.endsWith('.ts') && !parent.startsWith('node_modules/') && !parent.startsWith('file:'));
+  const own = resolved.filter(
+    ([specifier, parent]) =>
+      /^\.\.?\//.test(specifier) &&
+      specifier.endsWith('.ts') &&
+      !parent.startsWith('node_modules/') &&
+      !parent.startsWith('file:'),
+  );
   assert.deepEqual(own, [], 'relative imports between kbctx modules are resolved by bin/kbctx.js');
   assert.ok(loaded.filter((m) => m.endsWith('.ts')).length > 50, 'and they were loaded (guards the counter)');
-  assert.ok(resolved.some(([specifier]) => specifier === 'commander'), 'bare specifiers reach the resolver');
-  assert.ok(resolved.some(([, parent]) => parent.startsWith('node_modules/tapable/')), 'imports inside node_modules reach the resolver');
+  assert.ok(
+    resolved.some(([specifier]) => specifier === 'commander'),
+    'bare specifiers reach the resolver',
+  );
+  assert.ok(
+    resolved.some(([, parent]) => parent.startsWith('node_modules/tapable/')),
+    'imports inside node_modules reach the resolver',
+  );
 });

@@ -9,7 +9,11 @@ describe('LocalEmbedder', () => {
   it('embeds with the bundled Universal Sentence Encoder Lite: similar texts score higher', async () => {
     const e = new LocalEmbedder({ model: 'use-lite', dims: null, batchSize: 8 });
     assert.equal(e.model, 'local:use-lite');
-    const [cat, feline, money] = await e.embed(['The cat sat on the mat.', 'A feline rested on a rug.', 'Quarterly earnings beat forecasts.']);
+    const [cat, feline, money] = await e.embed([
+      'The cat sat on the mat.',
+      'A feline rested on a rug.',
+      'Quarterly earnings beat forecasts.',
+    ]);
     assert.equal(cat?.length, 512);
     const sim = (a?: Float32Array, b?: Float32Array): number => dotAt(a as Float32Array, 0, b as Float32Array, 512);
     assert.ok(sim(cat, feline) > sim(cat, money) + 0.2, `${sim(cat, feline)} vs ${sim(cat, money)}`);
@@ -30,10 +34,24 @@ describe('LocalEmbedder', () => {
 describe('Context Harness local model names', () => {
   it('say which providers work offline and how to run the same model', async () => {
     const { createLocalEmbedder } = await import('../../../plugins/embedder-local/create-local-embedder.ts');
-    const config = { provider: 'local', model: 'all-minilm-l6-v2', dims: null, batchSize: 8, concurrency: 1, extra: {}, baseDir: '/', env: {} } as const;
+    const config = {
+      provider: 'local',
+      model: 'all-minilm-l6-v2',
+      dims: null,
+      batchSize: 8,
+      concurrency: 1,
+      extra: {},
+      baseDir: '/',
+      env: {},
+    } as const;
     assert.throws(
       () => createLocalEmbedder(config),
-      (e: unknown) => e instanceof KbctxError && e.code === 'config_error' && /never downloads/.test(e.message) && /provider = "local"/.test(e.message) && /model = "all-minilm", dims = 384/.test(e.message),
+      (e: unknown) =>
+        e instanceof KbctxError &&
+        e.code === 'config_error' &&
+        /never downloads/.test(e.message) &&
+        /provider = "local"/.test(e.message) &&
+        /model = "all-minilm", dims = 384/.test(e.message),
     );
   });
 });

@@ -12,10 +12,18 @@ import { createTransformersEmbedder } from '../../../plugins/embedder-transforme
 import type { TransformersEmbedder } from '../../../plugins/embedder-transformers/transformers-embedder.ts';
 
 const options = (extra: Record<string, unknown>): EmbedderOptions => ({
-  provider: 'transformers', model: null, dims: null, batchSize: 8, concurrency: 1, extra, baseDir: '/', env: {},
+  provider: 'transformers',
+  model: null,
+  dims: null,
+  batchSize: 8,
+  concurrency: 1,
+  extra,
+  baseDir: '/',
+  env: {},
 });
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, v, i) => sum + v * (b[i] as number), 0);
-const isConfigError = (pattern: RegExp) => (e: unknown) => e instanceof KbctxError && e.code === 'config_error' && pattern.test(e.message);
+const isConfigError = (pattern: RegExp) => (e: unknown) =>
+  e instanceof KbctxError && e.code === 'config_error' && pattern.test(e.message);
 
 let dir: string;
 const open: TransformersEmbedder[] = [];
@@ -39,7 +47,11 @@ describe('the transformers embedder', () => {
   it('embeds in a worker thread: unit vectors, synonyms close, other topics far', async () => {
     const embedder = create({ model_path: join(dir, 'tiny') });
     assert.match(embedder.model, /^transformers:tiny:[0-9a-f]{8}$/);
-    const [car, automobile, sea] = await embedder.embed(['The car engine', 'automobile driving', 'sea waves on the coast']);
+    const [car, automobile, sea] = await embedder.embed([
+      'The car engine',
+      'automobile driving',
+      'sea waves on the coast',
+    ]);
     assert.ok(car && automobile && sea);
     assert.equal(car.length, 16);
     assert.ok(Math.abs(dot(car, car) - 1) < 1e-5);
@@ -63,7 +75,11 @@ describe('the transformers embedder', () => {
     assert.notEqual(create({ model_path: join(dir, 'other') }).model.split(':')[2], base.split(':')[2]);
     assert.notEqual(create({ model_path: join(dir, 'tiny'), quantized: true }).model, base);
     assert.notEqual(create({ model_path: join(dir, 'tiny'), pooling: 'cls' }).model, base);
-    assert.equal(create({ model_path: join(dir, 'tiny'), query_prefix: 'q: ' }).model, base, 'a query prefix does not touch stored vectors');
+    assert.equal(
+      create({ model_path: join(dir, 'tiny'), query_prefix: 'q: ' }).model,
+      base,
+      'a query prefix does not touch stored vectors',
+    );
   });
 
   it('cls pooling and the quantized file run too', async () => {
@@ -75,24 +91,44 @@ describe('the transformers embedder', () => {
 
   it('an incomplete folder is a config error naming what is missing', async () => {
     assert.throws(() => create({ model_path: join(dir, 'nowhere') }), isConfigError(/nowhere is not a folder/));
-    assert.throws(() => create({ model_path: join(dir, 'other'), dtype: 'fp16' }), isConfigError(/missing onnx\/model_fp16\.onnx.*dtype = "fp16"/));
+    assert.throws(
+      () => create({ model_path: join(dir, 'other'), dtype: 'fp16' }),
+      isConfigError(/missing onnx\/model_fp16\.onnx.*dtype = "fp16"/),
+    );
     await writeTinyModel(join(dir, 'broken'));
     await unlink(join(dir, 'broken', 'tokenizer.json'));
     await unlink(join(dir, 'broken', 'config.json'));
-    assert.throws(() => create({ model_path: join(dir, 'broken') }), isConfigError(/incomplete: missing config\.json, tokenizer\.json;/));
+    assert.throws(
+      () => create({ model_path: join(dir, 'broken') }),
+      isConfigError(/incomplete: missing config\.json, tokenizer\.json;/),
+    );
   });
 
   it('bad options are config errors naming the key', () => {
     assert.throws(() => create({}), isConfigError(/model_path is required/));
-    assert.throws(() => create({ model_path: join(dir, 'tiny'), pooling: 'max' }), isConfigError(/pooling must be "mean" or "cls"/));
-    assert.throws(() => create({ model_path: join(dir, 'tiny'), threads: 0 }), isConfigError(/threads must be a whole number/));
-    assert.throws(() => create({ model_path: join(dir, 'tiny'), modle: 'x' }), isConfigError(/modle is not an option of provider "transformers"/));
+    assert.throws(
+      () => create({ model_path: join(dir, 'tiny'), pooling: 'max' }),
+      isConfigError(/pooling must be "mean" or "cls"/),
+    );
+    assert.throws(
+      () => create({ model_path: join(dir, 'tiny'), threads: 0 }),
+      isConfigError(/threads must be a whole number/),
+    );
+    assert.throws(
+      () => create({ model_path: join(dir, 'tiny'), modle: 'x' }),
+      isConfigError(/modle is not an option of provider "transformers"/),
+    );
   });
 
   it('without the optional package: a config error saying how to add it', () => {
     const missing = () => {
-      throw Object.assign(new Error("Cannot find package '@huggingface/transformers'"), { code: 'ERR_MODULE_NOT_FOUND' });
+      throw Object.assign(new Error("Cannot find package '@huggingface/transformers'"), {
+        code: 'ERR_MODULE_NOT_FOUND',
+      });
     };
-    assert.throws(() => createTransformersEmbedder(options({ model_path: join(dir, 'tiny') }), missing), isConfigError(/npm install @huggingface\/transformers/));
+    assert.throws(
+      () => createTransformersEmbedder(options({ model_path: join(dir, 'tiny') }), missing),
+      isConfigError(/npm install @huggingface\/transformers/),
+    );
   });
 });

@@ -6,7 +6,14 @@ import type { ChangeHint } from '../../../plugins/live-index/connector-runner.ts
 function batcher(maxPaths = 10) {
   const flushed: ChangeHint[] = [];
   let notify: () => void = () => {};
-  const b = new ChangeBatcher({ quietMs: 20, burstQuietMs: 40, burstPaths: 100, maxWaitMs: 60_000, maxPaths, flush: (h) => (flushed.push(h), notify()) });
+  const b = new ChangeBatcher({
+    quietMs: 20,
+    burstQuietMs: 40,
+    burstPaths: 100,
+    maxWaitMs: 60_000,
+    maxPaths,
+    flush: (h) => (flushed.push(h), notify()),
+  });
   return { b, flushed, next: () => new Promise<void>((resolve) => (notify = resolve)) };
 }
 

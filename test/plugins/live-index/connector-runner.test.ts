@@ -91,7 +91,10 @@ it('a failure marks the connector failed, keeps the last good counts and schedul
   assert.equal(failed.state, 'failed');
   assert.equal(failed.lastError, 'connector_error: remote unreachable');
   assert.equal(failed.lastCounts?.upserted, 7);
-  assert.ok(Date.parse(failed.nextRunAt!) < scheduled, 'the retry comes sooner than the schedule (backoff starts small)');
+  assert.ok(
+    Date.parse(failed.nextRunAt!) < scheduled,
+    'the retry comes sooner than the schedule (backoff starts small)',
+  );
 
   h.runner.request('all', 'request');
   done = h.nextRun();

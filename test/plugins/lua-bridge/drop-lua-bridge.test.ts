@@ -10,21 +10,41 @@ const cli = (config: string, args: string[]) => runKbctx(['-c', config, ...args]
 before(() => {
   ws = new Workspace();
   ws.write('docs/a.md', '# A\n\nAlpha.');
-  ws.write('tools/echo.lua', 'tool = { description = "Echo", parameters = {} }\nfunction tool.execute() return "hi" end\n');
-  ws.write('agents/guide.lua', 'agent = { description = "Guide" }\nfunction agent.resolve() return { system = "Be kind." } end\n');
+  ws.write(
+    'tools/echo.lua',
+    'tool = { description = "Echo", parameters = {} }\nfunction tool.execute() return "hi" end\n',
+  );
+  ws.write(
+    'agents/guide.lua',
+    'agent = { description = "Guide" }\nfunction agent.resolve() return { system = "Be kind." } end\n',
+  );
   const sections = '[db]\npath = "data/kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n';
-  ws.write('tool.toml', `plugins = ["bundled", "!lua-bridge"]\n${sections}[tools.script.echo]\npath = "tools/echo.lua"\n`);
-  ws.write('agent.toml', `plugins = ["bundled", "!lua-bridge"]\n${sections}[agents.script.guide]\npath = "agents/guide.lua"\n`);
+  ws.write(
+    'tool.toml',
+    `plugins = ["bundled", "!lua-bridge"]\n${sections}[tools.script.echo]\npath = "tools/echo.lua"\n`,
+  );
+  ws.write(
+    'agent.toml',
+    `plugins = ["bundled", "!lua-bridge"]\n${sections}[agents.script.guide]\npath = "agents/guide.lua"\n`,
+  );
   ws.write('none.toml', `plugins = ["bundled", "!lua-bridge"]\n${sections}`);
 });
 after(() => ws.cleanup());
 
 describe('plugins = ["bundled", "!lua-bridge"]', () => {
-  for (const args of [['sync', 'all'], ['tool', 'list'], ['tool', 'call', 'echo'], ['agent', 'list']]) {
+  for (const args of [
+    ['sync', 'all'],
+    ['tool', 'list'],
+    ['tool', 'call', 'echo'],
+    ['agent', 'list'],
+  ]) {
     it(`[tools.script.*]: \`kbctx ${args.join(' ')}\` exits 3 naming lua-bridge`, async () => {
       const run = await cli('tool.toml', args);
       assert.equal(run.code, 3, run.stderr);
-      assert.match(run.stderr, /\[tools\.script\.echo\] needs the plugin lua-bridge, which is not loaded \(plugins drops it with "!lua-bridge"\)/);
+      assert.match(
+        run.stderr,
+        /\[tools\.script\.echo\] needs the plugin lua-bridge, which is not loaded \(plugins drops it with "!lua-bridge"\)/,
+      );
     });
   }
 
@@ -49,6 +69,9 @@ describe('plugins = ["bundled", "!lua-bridge"]', () => {
     assert.equal(sync.code, 0, sync.stderr);
     const list = await cli('none.toml', ['tool', 'list', '--json']);
     assert.equal(list.code, 0, list.stderr);
-    assert.deepEqual((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name), ['search', 'get', 'sources']);
+    assert.deepEqual(
+      (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name),
+      ['search', 'get', 'sources'],
+    );
   });
 });

@@ -16,11 +16,15 @@ root = "docs"
 
 let ws: Workspace;
 const cli = (config: string, args: string[]) => runKbctx(['-c', config, ...args], { cwd: ws.dir });
-const titles = (stdout: string): string[] => (JSON.parse(stdout) as { results: { title: string }[] }).results.map((r) => r.title);
+const titles = (stdout: string): string[] =>
+  (JSON.parse(stdout) as { results: { title: string }[] }).results.map((r) => r.title);
 
 before(async () => {
   ws = new Workspace();
-  ws.write('docs/rotate.md', '# Rotating keys\n\nRotate keys often. Rotate keys after a leak. Rotate keys, then rotate keys again. The secret is in the vault.');
+  ws.write(
+    'docs/rotate.md',
+    '# Rotating keys\n\nRotate keys often. Rotate keys after a leak. Rotate keys, then rotate keys again. The secret is in the vault.',
+  );
   ws.write('docs/urgent.md', '# Urgent: rotate keys\n\nOnce a year.');
   copyFileSync(`${REPO_ROOT}examples/plugins/redact.lua`, ws.path('redact.lua'));
   ws.write('kbctx.toml', `plugins = ["bundled", "./redact.lua"]\n${SECTIONS}\n[plugin.redact]\nword = "secret"\n`);
@@ -51,11 +55,20 @@ describe('a .lua plugin through the CLI', () => {
   it('kbctx plugins lists it with the hooks it taps', async () => {
     const listed = await cli('kbctx.toml', ['plugins', '--json']);
     assert.equal(listed.code, 0, listed.stderr);
-    const plugins = (JSON.parse(listed.stdout) as { plugins: { name: string; origin: string; hooks: string[] }[] }).plugins;
+    const plugins = (JSON.parse(listed.stdout) as { plugins: { name: string; origin: string; hooks: string[] }[] })
+      .plugins;
     const redact = plugins.find((p) => p.name === 'redact');
     assert.deepEqual({ origin: redact?.origin, hooks: redact?.hooks }, { origin: 'path', hooks: ['document', 'rank'] });
     const bridge = plugins.find((p) => p.name === 'lua-bridge');
-    assert.deepEqual(bridge?.hooks.sort(), ['agents', 'boot', 'commands', 'createConnector.for("script")', 'resolvePlugin.for(".lua")', 'shutdown', 'tools']);
+    assert.deepEqual(bridge?.hooks.sort(), [
+      'agents',
+      'boot',
+      'commands',
+      'createConnector.for("script")',
+      'resolvePlugin.for(".lua")',
+      'shutdown',
+      'tools',
+    ]);
   });
 
   it('bad options are checked against its options table', async () => {
@@ -76,7 +89,10 @@ describe('broken .lua plugins', () => {
   });
 
   it('a handler raising an error is a PluginError naming the plugin and the hook', async () => {
-    ws.write('raises.lua', 'plugin = { name = "raises", version = "1.0.0", kbctx = "^0.2" }\nfunction plugin.rank(hits) error("no ranking today") end\n');
+    ws.write(
+      'raises.lua',
+      'plugin = { name = "raises", version = "1.0.0", kbctx = "^0.2" }\nfunction plugin.rank(hits) error("no ranking today") end\n',
+    );
     ws.write('raises.toml', `plugins = ["bundled", "./raises.lua"]\n${SECTIONS}`);
     const run = await cli('raises.toml', ['search', 'keys']);
     assert.notEqual(run.code, 0);
@@ -84,15 +100,24 @@ describe('broken .lua plugins', () => {
   });
 
   it('a plugin with only a misspelt handler is refused at load with the nearest hook name', async () => {
-    ws.write('typo.lua', 'plugin = { name = "typo", version = "1.0.0", kbctx = "^0.2" }\nfunction plugin.documnet(draft) return draft end\n');
+    ws.write(
+      'typo.lua',
+      'plugin = { name = "typo", version = "1.0.0", kbctx = "^0.2" }\nfunction plugin.documnet(draft) return draft end\n',
+    );
     ws.write('typo.toml', `plugins = ["bundled", "./typo.lua"]\n${SECTIONS}`);
     const run = await cli('typo.toml', ['search', 'keys']);
     assert.equal(run.code, 3, run.stderr);
-    assert.equal(run.stderr, "error: plugin ./typo.lua: unknown hook 'documnet'; did you mean 'document'? (a Lua plugin handles document, query, rank, toolResult)\n");
+    assert.equal(
+      run.stderr,
+      "error: plugin ./typo.lua: unknown hook 'documnet'; did you mean 'document'? (a Lua plugin handles document, query, rank, toolResult)\n",
+    );
   });
 
   it('a misspelt handler next to a valid one is refused, not ignored', async () => {
-    ws.write('typo2.lua', 'plugin = { name = "typo2", version = "1.0.0", kbctx = "^0.2" }\nfunction plugin.rank(hits) return hits end\nfunction plugin.toolresult(r) return r end\n');
+    ws.write(
+      'typo2.lua',
+      'plugin = { name = "typo2", version = "1.0.0", kbctx = "^0.2" }\nfunction plugin.rank(hits) return hits end\nfunction plugin.toolresult(r) return r end\n',
+    );
     ws.write('typo2.toml', `plugins = ["bundled", "./typo2.lua"]\n${SECTIONS}`);
     const run = await cli('typo2.toml', ['search', 'keys']);
     assert.equal(run.code, 3, run.stderr);
@@ -103,6 +128,9 @@ describe('broken .lua plugins', () => {
     ws.write('nobridge.toml', `plugins = ["bundled", "!lua-bridge", "./redact.lua"]\n${SECTIONS}`);
     const run = await cli('nobridge.toml', ['search', 'keys']);
     assert.equal(run.code, 3, run.stderr);
-    assert.match(run.stderr, /plugin \.\/redact\.lua: no loaded plugin loads '\.lua' files; the plugin lua-bridge does, and it is not loaded/);
+    assert.match(
+      run.stderr,
+      /plugin \.\/redact\.lua: no loaded plugin loads '\.lua' files; the plugin lua-bridge does, and it is not loaded/,
+    );
   });
 });

@@ -12,13 +12,17 @@ const ROTATE = 'Rotate keys often. Rotate keys after a leak. Rotate keys, then r
 
 let ws: Workspace;
 const cli = (config: string, args: string[]) => runKbctx(['-c', config, ...args], { cwd: ws.dir });
-const titles = (body: string): string[] => (JSON.parse(body) as { results: { title: string }[] }).results.map((r) => r.title);
+const titles = (body: string): string[] =>
+  (JSON.parse(body) as { results: { title: string }[] }).results.map((r) => r.title);
 
 before(async () => {
   ws = new Workspace();
   // Eight documents that say "rotate keys" many times; the boosted one says it once, so it ranks last.
   for (let i = 1; i <= 8; i++) ws.write(`docs/rotate-${i}.md`, `# Rotating keys ${i}\n\n${ROTATE.repeat(9 - i)}`);
-  ws.write('docs/urgent.md', '# Urgent: rotate keys\n\nOnce a year, and other words that dilute the match: vault, policy, audit, owner.');
+  ws.write(
+    'docs/urgent.md',
+    '# Urgent: rotate keys\n\nOnce a year, and other words that dilute the match: vault, policy, audit, owner.',
+  );
   copyFileSync(`${REPO_ROOT}examples/plugins/redact.lua`, ws.path('redact.lua'));
   ws.write('kbctx.toml', `plugins = ["bundled", "./redact.lua"]\n${SECTIONS}`);
   ws.write('plain.toml', SECTIONS);
@@ -41,11 +45,18 @@ describe('the rank hook and the page limit', () => {
 
   describe('over REST, with the search cache', () => {
     let server: KbctxServer;
-    before(async () => (server = await spawnServer(ws, ['-c', 'kbctx.toml', 'serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'])));
+    before(
+      async () =>
+        (server = await spawnServer(ws, ['-c', 'kbctx.toml', 'serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'])),
+    );
     after(async () => server.stop());
 
     const search = async (body: Record<string, unknown>) => {
-      const res = await fetch(`${server.url}/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'rotate keys', ...body }) });
+      const res = await fetch(`${server.url}/tools/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'rotate keys', ...body }),
+      });
       assert.equal(res.status, 200);
       return ((await res.json()) as { results: { title: string; explain?: { keyword_score: number } }[] }).results;
     };
@@ -57,7 +68,10 @@ describe('the rank hook and the page limit', () => {
         assert.equal(three[0]!.title, 'Urgent: rotate keys');
         for (const hit of three) assert.equal(typeof hit.explain?.keyword_score, 'number', JSON.stringify(hit));
         const one = await search({ limit: 1 });
-        assert.deepEqual(one.map((h) => h.title), ['Urgent: rotate keys']);
+        assert.deepEqual(
+          one.map((h) => h.title),
+          ['Urgent: rotate keys'],
+        );
         assert.equal(one[0]!.explain, undefined);
       }
     });

@@ -21,13 +21,16 @@ const message = (toml: string): string => {
   return assert.fail('expected a config error');
 };
 
-it('the sections are lua-bridge\'s', () => {
+it("the sections are lua-bridge's", () => {
   const owned = bundledSections().sections;
-  for (const name of ['scripts', 'tools.script', 'agents.script']) assert.equal(owned.get(name)?.plugin, 'lua-bridge', name);
+  for (const name of ['scripts', 'tools.script', 'agents.script'])
+    assert.equal(owned.get(name)?.plugin, 'lua-bridge', name);
 });
 
 it('they load as before: paths resolved, timeouts defaulted, other keys for the script, env_allow joined by referenced variables', () => {
-  const config = load('[scripts]\nenv_allow = ["HOME"]\n[tools.script.t]\npath = "tools/t.lua"\nurl = "${JIRA}"\n[agents.script.a]\npath = "/abs/a.lua"\ntimeout = 5\n[agents.inline.i]\nsystem_prompt = "p"\n');
+  const config = load(
+    '[scripts]\nenv_allow = ["HOME"]\n[tools.script.t]\npath = "tools/t.lua"\nurl = "${JIRA}"\n[agents.script.a]\npath = "/abs/a.lua"\ntimeout = 5\n[agents.inline.i]\nsystem_prompt = "p"\n',
+  );
   assert.deepEqual(config.tools.script, { t: { path: '/work/tools/t.lua', timeoutSecs: 30, extra: { url: 'x' } } });
   assert.deepEqual(config.agents.script, { a: { path: '/abs/a.lua', timeoutSecs: 5, extra: {} } });
   assert.equal(config.agents.inline['i']?.systemPrompt, 'p');
@@ -36,13 +39,18 @@ it('they load as before: paths resolved, timeouts defaulted, other keys for the 
 
 it('errors name the key path', () => {
   assert.equal(message('[tools.script.t]\ntimeout = 5\n'), 'config/kbctx.toml: tools.script.t.path is required');
-  assert.equal(message('[agents.script.a]\npath = "a.lua"\ntimeout = 0\n'), 'config/kbctx.toml: agents.script.a.timeout must be greater than 0');
+  assert.equal(
+    message('[agents.script.a]\npath = "a.lua"\ntimeout = 0\n'),
+    'config/kbctx.toml: agents.script.a.timeout must be greater than 0',
+  );
   assert.match(message('[scripts]\nenv_allow = "HOME"\n'), /^config\/kbctx\.toml: scripts\.env_allow must be an array/);
   assert.match(message('[tools.other.t]\npath = "x"\n'), /^config\/kbctx\.toml: tools\.other is not a known key/);
 });
 
-it('config/kbctx.schema.json has them, as the Lua bridge\'s schemas', () => {
-  const { properties } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'config', 'kbctx.schema.json'), 'utf8')) as { properties: Record<string, { properties: Record<string, { additionalProperties?: { required?: string[] } }> }> };
+it("config/kbctx.schema.json has them, as the Lua bridge's schemas", () => {
+  const { properties } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'config', 'kbctx.schema.json'), 'utf8')) as {
+    properties: Record<string, { properties: Record<string, { additionalProperties?: { required?: string[] } }> }>;
+  };
   assert.ok(properties['scripts']?.properties['env_allow']);
   assert.deepEqual(properties['tools']?.properties['script']?.additionalProperties?.required, ['path']);
   assert.deepEqual(properties['agents']?.properties['script']?.additionalProperties?.required, ['path']);

@@ -29,6 +29,9 @@ describe('listDocumentPage', () => {
   });
 
   it('rejects a cursor it did not issue', async () => {
-    await assert.rejects(listDocumentPage(fx.kbctx.store, 'not-a-cursor!'), (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && /invalid cursor/.test(e.message));
+    await assert.rejects(
+      listDocumentPage(fx.kbctx.store, 'not-a-cursor!'),
+      (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && /invalid cursor/.test(e.message),
+    );
   });
 });

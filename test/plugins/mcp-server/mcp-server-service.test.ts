@@ -34,7 +34,10 @@ it('builds the server the MCP transports serve: tools, and documents paged from 
     assert.equal(client.getServerVersion()?.version, '9.9.9');
     assert.ok((await client.listTools()).tools.some((t) => t.name === 'search'));
     const { resources } = await client.listResources();
-    assert.deepEqual(resources.map((r) => r.name), ['Owls']);
+    assert.deepEqual(
+      resources.map((r) => r.name),
+      ['Owls'],
+    );
     const read = await client.readResource({ uri: resources[0]!.uri });
     assert.match(String((read.contents[0] as { text?: string }).text), /Owls hunt at night/);
     assert.deepEqual(log, []);

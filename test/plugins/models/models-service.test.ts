@@ -13,18 +13,21 @@ import { startStandInHub, type StandInHub } from '../../helpers/stand-in-hub.ts'
 import { writeTinyModel } from '../../helpers/tiny-transformer-model.ts';
 
 const FILES = featureExtractionFiles(onnxFileName('fp32'));
-const isError = (code: string, pattern: RegExp) => (e: unknown) => (e as { code?: string }).code === code && pattern.test((e as Error).message);
+const isError = (code: string, pattern: RegExp) => (e: unknown) =>
+  (e as { code?: string }).code === code && pattern.test((e as Error).message);
 
 describe('models service (stand-in hub)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kbctx-models-'));
   let hub: StandInHub;
-  const service = (env: NodeJS.ProcessEnv = {}, cacheDir = join(dir, 'cache')) => createModelsService(() => ({ env: { HF_ENDPOINT: hub.url, ...env }, cacheDir }));
+  const service = (env: NodeJS.ProcessEnv = {}, cacheDir = join(dir, 'cache')) =>
+    createModelsService(() => ({ env: { HF_ENDPOINT: hub.url, ...env }, cacheDir }));
   const quiet = { write: () => undefined, interactive: false };
 
   before(async () => {
     await writeTinyModel(join(dir, 'tiny'));
     hub = await startStandInHub();
-    for (const id of ['test/tiny', 'test/corrupt', 'test/cut', 'test/offline', 'test/gated']) await hub.addFolder(id, join(dir, 'tiny'));
+    for (const id of ['test/tiny', 'test/corrupt', 'test/cut', 'test/offline', 'test/gated'])
+      await hub.addFolder(id, join(dir, 'tiny'));
     hub.file('test/corrupt', 'onnx/model.onnx').corrupt = true;
     hub.file('test/cut', 'onnx/model.onnx').stopTimes = 1;
   });
@@ -40,7 +43,10 @@ describe('models service (stand-in hub)', () => {
     const manifest = readManifest(folder);
     assert.equal(manifest?.id, 'test/tiny');
     assert.match(manifest?.files.find((f) => f.path === 'onnx/model.onnx')?.sha256 ?? '', /^[0-9a-f]{64}$/);
-    assert.ok(hub.requests.some((r) => r.path === '/lfs/test/tiny/onnx/model.onnx' && r.status === 200), 'followed the redirect');
+    assert.ok(
+      hub.requests.some((r) => r.path === '/lfs/test/tiny/onnx/model.onnx' && r.status === 200),
+      'followed the redirect',
+    );
     const before = hub.requests.length;
     assert.equal(await service().fetch('test/tiny', FILES, quiet), folder);
     assert.equal(service({ KBCTX_OFFLINE: '1' }).cached('test/tiny', FILES), folder);
@@ -48,7 +54,13 @@ describe('models service (stand-in hub)', () => {
   });
 
   it('a corrupted file is refused and nothing is cached', async () => {
-    await assert.rejects(service().fetch('test/corrupt', FILES, quiet), isError('upstream_error', /does not match the hub's announcement \(sha256 [0-9a-f]{64}, announced [0-9a-f]{64}\)/));
+    await assert.rejects(
+      service().fetch('test/corrupt', FILES, quiet),
+      isError(
+        'upstream_error',
+        /does not match the hub's announcement \(sha256 [0-9a-f]{64}, announced [0-9a-f]{64}\)/,
+      ),
+    );
     const folder = join(dir, 'cache', 'test', 'corrupt');
     assert.equal(existsSync(join(folder, 'onnx', 'model.onnx')), false);
     assert.deepEqual(readdirSync(join(folder, 'onnx')), [], 'no .part left');
@@ -67,7 +79,10 @@ describe('models service (stand-in hub)', () => {
   it('offline: the network is never touched; a missing model is a config error naming the pull command', async () => {
     const before = hub.requests.length;
     for (const env of [{ KBCTX_OFFLINE: '1' }, { HF_HUB_OFFLINE: 'true' }]) {
-      await assert.rejects(service(env).fetch('test/offline', FILES, quiet), isError('config_error', /not in the model cache .*kbctx models pull test\/offline/));
+      await assert.rejects(
+        service(env).fetch('test/offline', FILES, quiet),
+        isError('config_error', /not in the model cache .*kbctx models pull test\/offline/),
+      );
     }
     assert.equal(hub.requests.length, before);
   });
@@ -91,11 +106,15 @@ describe('models service (stand-in hub)', () => {
 
   it('a bad id or an unknown repo is a config error', async () => {
     assert.throws(() => service().cached('../etc', FILES), isError('config_error', /not a Hugging Face hub id/));
-    await assert.rejects(service().fetch('test/nothing', FILES, quiet), isError('config_error', /has no config\.json for "test\/nothing"/));
+    await assert.rejects(
+      service().fetch('test/nothing', FILES, quiet),
+      isError('config_error', /has no config\.json for "test\/nothing"/),
+    );
   });
 
   it('the cache folder: KBCTX_MODELS_DIR, then [models] cache_dir, then XDG_CACHE_HOME', () => {
-    const s = (env: NodeJS.ProcessEnv, configured: string | null) => createModelsService(() => ({ env, cacheDir: configured })).cacheDir();
+    const s = (env: NodeJS.ProcessEnv, configured: string | null) =>
+      createModelsService(() => ({ env, cacheDir: configured })).cacheDir();
     assert.equal(s({ KBCTX_MODELS_DIR: '/a' }, '/b'), '/a');
     assert.equal(s({}, '/b'), '/b');
     assert.equal(s({ XDG_CACHE_HOME: '/x' }, null), join('/x', 'kbctx', 'models'));

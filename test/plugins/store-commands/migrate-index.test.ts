@@ -8,7 +8,13 @@ import { openKbctx } from '../../../core/app/compose.ts';
 import { openSqliteStore } from '../../../plugins/store-sqlite/sqlite-store.ts';
 import type { Store } from '../../../core/store/store.ts';
 import { IndexFixture } from '../../helpers/index-fixture.ts';
-import { MIGRATE_CONNECTORS, populatedIndex, snapshotEmbedder as embedder, snapshotIndex as snapshot, type IndexSnapshot } from '../../helpers/index-snapshot.ts';
+import {
+  MIGRATE_CONNECTORS,
+  populatedIndex,
+  snapshotEmbedder as embedder,
+  snapshotIndex as snapshot,
+  type IndexSnapshot,
+} from '../../helpers/index-snapshot.ts';
 import { embedPending } from '../../../core/app/embed.ts';
 import { migrateIndex } from '../../../plugins/store-commands/migrate-index.ts';
 import { selectConnectors } from '../../../core/app/select-connectors.ts';
@@ -37,9 +43,14 @@ describe('migrateIndex', () => {
     const before = await snapshot(source);
     const counts = await source.counts();
     const progress: string[] = [];
-    const report = await migrateIndex(source, openTarget('copy.sqlite'), { onProgress: (p) => progress.push(`${p.phase} ${p.done}/${p.total}`) });
+    const report = await migrateIndex(source, openTarget('copy.sqlite'), {
+      onProgress: (p) => progress.push(`${p.phase} ${p.done}/${p.total}`),
+    });
     assert.deepEqual(report.mismatches, []);
-    assert.deepEqual([report.documents, report.chunks, report.embeddings, report.checkpoints, report.removed], [counts.documents, counts.chunks, counts.embedded, 3, 0]);
+    assert.deepEqual(
+      [report.documents, report.chunks, report.embeddings, report.checkpoints, report.removed],
+      [counts.documents, counts.chunks, counts.embedded, 3, 0],
+    );
     assert.ok(counts.documents === 5 && counts.embedded === counts.chunks, `a full index: ${JSON.stringify(counts)}`);
     assert.deepEqual(report.target, counts);
     assert.equal(progress.at(-1), `embeddings ${counts.embedded}/${counts.embedded}`);
@@ -49,7 +60,7 @@ describe('migrateIndex', () => {
     assert.equal(before.keyword.filter((hits) => hits.length > 0).length, 4, 'the compared searches found something');
   });
 
-  it('carries each connector\'s last sync run', async () => {
+  it("carries each connector's last sync run", async () => {
     const source = fx.kbctx.store;
     await source.recordSyncRun?.('filesystem:docs', { endedAt: '2026-01-01T00:00:00.000Z', errors: 2, failure: null });
     const runs = await source.syncRuns?.();
@@ -62,18 +73,32 @@ describe('migrateIndex', () => {
   it('carries fingerprints and checkpoints: a sync against the copy changes nothing', async () => {
     await migrateIndex(fx.kbctx.store, openTarget('copy.sqlite'));
     await targets.pop()!.close();
-    const kbctx = openKbctx(parseConfig(`[db]\npath = "copy.sqlite"\n${MIGRATE_CONNECTORS}`, { file: 'copy.toml', cwd: fx.ws.dir, env: {} }));
+    const kbctx = openKbctx(
+      parseConfig(`[db]\npath = "copy.sqlite"\n${MIGRATE_CONNECTORS}`, { file: 'copy.toml', cwd: fx.ws.dir, env: {} }),
+    );
     try {
-      const states = async (): Promise<unknown> => Promise.all(['filesystem:docs', 'git:repo'].map(async (c) => [...(await kbctx.store.documentStates(c)).values()]));
+      const states = async (): Promise<unknown> =>
+        Promise.all(
+          ['filesystem:docs', 'git:repo'].map(async (c) => [...(await kbctx.store.documentStates(c)).values()]),
+        );
       const before = await states();
-      const connectors = await Promise.all(selectConnectors(kbctx.config, 'all').map((r) => kbctx.index.createConnector(r)));
+      const connectors = await Promise.all(
+        selectConnectors(kbctx.config, 'all').map((r) => kbctx.index.createConnector(r)),
+      );
       const reports = await syncConnectors(kbctx.index.syncDeps(), connectors, { full: false });
       assert.deepEqual(await states(), before, 'fingerprints matched: no document was even touched');
       for (const r of reports) {
         assert.equal(r.failure, null);
-        assert.deepEqual([r.connector, r.upserted, r.chunksWritten, r.deleted], [r.connector, 0, 0, 0], `${r.connector} touched nothing`);
+        assert.deepEqual(
+          [r.connector, r.upserted, r.chunksWritten, r.deleted],
+          [r.connector, 0, 0, 0],
+          `${r.connector} touched nothing`,
+        );
       }
-      assert.equal(reports.reduce((n, r) => n + r.unchanged, 0), 5);
+      assert.equal(
+        reports.reduce((n, r) => n + r.unchanged, 0),
+        5,
+      );
       assert.equal(await kbctx.store.countPendingEmbeddings(embedder), 0, 'no chunk needs embedding again');
     } finally {
       await kbctx.close();
@@ -91,18 +116,29 @@ describe('migrateIndex', () => {
     } finally {
       await other.close();
     }
-    await assert.rejects(migrateIndex(fx.kbctx.store, target), (e: Error & { code?: string }) => e.code === 'conflict' && /--force/.test(e.message) && /1 documents/.test(e.message));
+    await assert.rejects(
+      migrateIndex(fx.kbctx.store, target),
+      (e: Error & { code?: string }) =>
+        e.code === 'conflict' && /--force/.test(e.message) && /1 documents/.test(e.message),
+    );
     assert.equal((await target.counts()).documents, 1, 'a refusal writes nothing');
     const report = await migrateIndex(fx.kbctx.store, target, { force: true });
     assert.deepEqual(report.mismatches, []);
     assert.deepEqual([report.replaced.documents, report.replaced.checkpoints, report.removed], [1, 1, 1]);
     const source = await snapshot(fx.kbctx.store);
     const copy = await snapshot(target);
-    assert.deepEqual(copy.checkpoints.find((c) => c.connector === 'filesystem:other'), { connector: 'filesystem:other', checkpoint: null, lastSyncAt: null }, "the target's own connector is reset");
+    assert.deepEqual(
+      copy.checkpoints.find((c) => c.connector === 'filesystem:other'),
+      { connector: 'filesystem:other', checkpoint: null, lastSyncAt: null },
+      "the target's own connector is reset",
+    );
     copy.checkpoints = copy.checkpoints.filter((c) => c.connector !== 'filesystem:other');
     // SQLite's contentless FTS5 keeps a deleted row in its BM25 totals, so keyword scores of a target
     // that had documents deleted differ slightly from the source: compare what was found, in order.
-    const found = (s: IndexSnapshot): unknown => ({ ...s, keyword: s.keyword.map((hits) => hits.map((h) => [h.document.id, h.chunk.id])) });
+    const found = (s: IndexSnapshot): unknown => ({
+      ...s,
+      keyword: s.keyword.map((hits) => hits.map((h) => [h.document.id, h.chunk.id])),
+    });
     assert.deepEqual(found(copy), found(source));
   });
 

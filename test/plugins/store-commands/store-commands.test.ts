@@ -15,14 +15,16 @@ function workspace(plugins: string): Workspace {
   return ws;
 }
 
-it('stats, export and migrate are store-commands\' commands', async () => {
+it("stats, export and migrate are store-commands' commands", async () => {
   const ws = workspace('["bundled"]');
   assert.equal((await ws.kbctx(['sync', 'all'])).code, 0);
   assert.equal(JSON.parse((await ws.kbctx(['stats', '--json'])).stdout).documents, 1);
   assert.equal(JSON.parse((await ws.kbctx(['export'])).stdout).documents.length, 1);
   const migrated = await ws.kbctx(['migrate', '--to', 'copy.sqlite', '--json']);
   assert.equal(migrated.code, 0, migrated.stderr);
-  const listed = JSON.parse((await ws.kbctx(['plugins', '--json'])).stdout) as { plugins: { name: string; hooks: string[] }[] };
+  const listed = JSON.parse((await ws.kbctx(['plugins', '--json'])).stdout) as {
+    plugins: { name: string; hooks: string[] }[];
+  };
   assert.deepEqual(listed.plugins.find((p) => p.name === 'store-commands')?.hooks, ['commands']);
 });
 

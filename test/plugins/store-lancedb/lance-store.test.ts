@@ -19,7 +19,9 @@ it('two connections upserting the same documents at once never duplicate a row',
   const [a, b] = [await openLanceStore(dir), await openLanceStore(dir)];
   try {
     for (let round = 0; round < 5; round++) {
-      const docs = Array.from({ length: 5 }, (_, i) => makeDoc('filesystem:x', `d${i}.md`, [`round ${round} text ${i}`, `more ${round}`]));
+      const docs = Array.from({ length: 5 }, (_, i) =>
+        makeDoc('filesystem:x', `d${i}.md`, [`round ${round} text ${i}`, `more ${round}`]),
+      );
       await Promise.all([a, b].flatMap((store) => docs.map((d) => store.upsertDocument(d.doc, d.chunks, null))));
     }
     const report = await a.checkIntegrity();
@@ -43,7 +45,11 @@ it('a sync that waited for another sees its commits: documentStates after beginB
     const docs = Array.from({ length: 3 }, (_, i) => makeDoc('filesystem:x', `w${i}.md`, [`text ${i}`]));
     for (const d of docs) await other.upsertDocument(d.doc, d.chunks, `fp${d.doc.sourceId}`);
     const states = await waiting.documentStates('filesystem:x');
-    assert.deepEqual([...states.keys()].sort(), docs.map((d) => d.doc.id).sort(), 'the other sync\'s documents are seen');
+    assert.deepEqual(
+      [...states.keys()].sort(),
+      docs.map((d) => d.doc.id).sort(),
+      "the other sync's documents are seen",
+    );
     assert.equal(states.get(docs[0]!.doc.id)?.fingerprint, 'fpw0.md');
     const outcome = await waiting.upsertDocument(docs[1]!.doc, docs[1]!.chunks, 'fpw1.md');
     await waiting.endBulk();
@@ -83,7 +89,11 @@ it('a reader while another process rewrites documents only ever sees whole docum
       const { documents, chunks } = await reader.exportAll();
       for (const d of documents) {
         const own = chunks.filter((c) => c.documentId === d.id);
-        assert.deepEqual(own.map((c) => c.text), d.body.split('\n\n'), 'chunks and body of one version');
+        assert.deepEqual(
+          own.map((c) => c.text),
+          d.body.split('\n\n'),
+          'chunks and body of one version',
+        );
       }
       checks++;
       await sleep(10);
@@ -91,7 +101,11 @@ it('a reader while another process rewrites documents only ever sees whole docum
     assert.equal(await exited, 0, stderr);
     assert.ok(checks > 1, `${checks} checks`);
     assert.equal((await reader.counts()).documents, 4);
-    assert.equal((await reader.getChunks(makeDoc('filesystem:x', 'd0.md', []).doc.id)).length, 5, 'the last version (v14: 5 chunks)');
+    assert.equal(
+      (await reader.getChunks(makeDoc('filesystem:x', 'd0.md', []).doc.id)).length,
+      5,
+      'the last version (v14: 5 chunks)',
+    );
   } finally {
     await reader.close();
   }
@@ -110,9 +124,14 @@ it('without @lancedb/lancedb installed, opening the store is a config error nami
     catch (error) { console.log(error.code + ': ' + error.message); }`;
   const out = await new Promise<string>((resolve) => {
     let text = '';
-    const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
     child.on('exit', () => resolve(text));
   });
-  assert.match(out, /^config_error: db\.engine = "lancedb": the store plugin store-lancedb needs the optional packages @lancedb\/lancedb and apache-arrow, which are not installed for \S+ \(Cannot find package '@lancedb\/lancedb'\)/);
+  assert.match(
+    out,
+    /^config_error: db\.engine = "lancedb": the store plugin store-lancedb needs the optional packages @lancedb\/lancedb and apache-arrow, which are not installed for \S+ \(Cannot find package '@lancedb\/lancedb'\)/,
+  );
 });

@@ -43,19 +43,32 @@ describe('PgStore mirror watermark', () => {
     const writer = openPostgresStore(url, { openMirror: (f) => openSqliteStore(f), mirrorPath: ':memory:' });
     await fill(writer, 0, 1500);
     const mirrorPath = path.join(dir, 'killed.sqlite');
-    const child = spawn(process.execPath, [fileURLToPath(new URL('../../helpers/pg-mirror-child.ts', import.meta.url)), url, mirrorPath], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('../../helpers/pg-mirror-child.ts', import.meta.url)), url, mirrorPath],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (b: Buffer) => (output += b.toString()));
     // Kill as soon as the mirror has data on disk (mid-apply on this machine; correct at any moment).
-    await eventually(async () => output.includes('ready') || (existsSync(`${mirrorPath}-wal`) && statSync(`${mirrorPath}-wal`).size > 0));
+    await eventually(
+      async () =>
+        output.includes('ready') || (existsSync(`${mirrorPath}-wal`) && statSync(`${mirrorPath}-wal`).size > 0),
+    );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
-    const state = existsSync(`${mirrorPath}.pg.json`) ? (JSON.parse(readFileSync(`${mirrorPath}.pg.json`, 'utf8')) as { version: string }) : null;
+    const state = existsSync(`${mirrorPath}.pg.json`)
+      ? (JSON.parse(readFileSync(`${mirrorPath}.pg.json`, 'utf8')) as { version: string })
+      : null;
 
-    t.diagnostic(output.includes('ready') ? 'killed after the catch-up' : `killed mid catch-up (watermark ${state?.version ?? 'none'})`);
+    t.diagnostic(
+      output.includes('ready')
+        ? 'killed after the catch-up'
+        : `killed mid catch-up (watermark ${state?.version ?? 'none'})`,
+    );
     await fill(writer, 1500, 10);
     await writer.deleteDocuments([pgDoc('fs:bulk', 'd3.md', '').doc.id]);
     const reopened = openPostgresStore(url, { openMirror: (f) => openSqliteStore(f), mirrorPath });

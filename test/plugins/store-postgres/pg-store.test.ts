@@ -40,7 +40,12 @@ describe('PgStore', () => {
     const url = await server.createDatabase();
     const a = store(url);
     const b = store(url);
-    const { doc, chunks } = pgDoc('git:docs', 'guide.md', 'Replica guide', 'zebras graze on the savanna near the river');
+    const { doc, chunks } = pgDoc(
+      'git:docs',
+      'guide.md',
+      'Replica guide',
+      'zebras graze on the savanna near the river',
+    );
     const outcome = await a.upsertDocument(doc, chunks, 'fp1');
     assert.deepEqual(outcome, { chunksWritten: chunks.length, chunksDeleted: 0 });
     assert.equal((await a.getDocument(doc.id))?.title, 'Replica guide');
@@ -66,7 +71,12 @@ describe('PgStore', () => {
     const a = store(url);
     await a.beginBulk();
     for (let i = 0; i < 60; i++) {
-      const { doc, chunks } = pgDoc('fs:notes', `n${i}.md`, `Note ${i}`, `note ${i} ${'lantern '.repeat(1 + (i % 7))} harbor ${i % 3 === 0 ? 'lighthouse' : 'dock'}`);
+      const { doc, chunks } = pgDoc(
+        'fs:notes',
+        `n${i}.md`,
+        `Note ${i}`,
+        `note ${i} ${'lantern '.repeat(1 + (i % 7))} harbor ${i % 3 === 0 ? 'lighthouse' : 'dock'}`,
+      );
       await a.upsertDocument(doc, chunks, null);
     }
     await a.endBulk();
@@ -74,7 +84,10 @@ describe('PgStore', () => {
     const late = store(url);
     const [mine, theirs] = [await search(a, 'lantern lighthouse'), await search(late, 'lantern lighthouse')];
     assert.ok(mine.hits.length > 0);
-    assert.deepEqual(theirs.hits.map((h) => [h.document.id, h.raw]), mine.hits.map((h) => [h.document.id, h.raw]));
+    assert.deepEqual(
+      theirs.hits.map((h) => [h.document.id, h.raw]),
+      mine.hits.map((h) => [h.document.id, h.raw]),
+    );
     const page = await late.listDocuments(0, 25);
     assert.equal(page.documents[0]?.sourceId, 'n0.md');
     assert.equal((await a.listDocuments(page.last!, 100)).documents[0]?.sourceId, 'n25.md');
@@ -103,13 +116,16 @@ describe('PgStore', () => {
       a.upsertDocument(second.doc, second.chunks, 'f5'),
     ]);
     await a.endBulk();
-    assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as KbctxError).code)), [
-      { chunksWritten: 2, chunksDeleted: 0 },
-      { chunksWritten: 1, chunksDeleted: 1 },
-      'internal',
-      { chunksWritten: 1, chunksDeleted: 0 },
-      { chunksWritten: 1, chunksDeleted: 1 },
-    ]);
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as KbctxError).code)),
+      [
+        { chunksWritten: 2, chunksDeleted: 0 },
+        { chunksWritten: 1, chunksDeleted: 1 },
+        'internal',
+        { chunksWritten: 1, chunksDeleted: 0 },
+        { chunksWritten: 1, chunksDeleted: 1 },
+      ],
+    );
     assert.equal(await a.getDocument(faulty.doc.id), null);
     assert.deepEqual(await a.getChunks(changed.doc.id), changed.chunks);
     assert.deepEqual(await a.getChunks(fresh.doc.id), fresh.chunks);
@@ -125,7 +141,10 @@ describe('PgStore', () => {
     const taken = pgDoc('fs:r', 'taken.md', 'Taken', 'kappa part');
     await a.upsertDocument(taken.doc, taken.chunks, null);
     await a.beginBulk();
-    const before = [pgDoc('fs:r', 'one.md', 'One', 'lambda part'), pgDoc('fs:r', 'two.md', 'Two', 'mu part', 'nu part')];
+    const before = [
+      pgDoc('fs:r', 'one.md', 'One', 'lambda part'),
+      pgDoc('fs:r', 'two.md', 'Two', 'mu part', 'nu part'),
+    ];
     for (const d of before) await a.upsertDocument(d.doc, d.chunks, null);
     await a.setSourceState('fs:r', { checkpoint: 'c1', lastSyncAt: null });
     const three = pgDoc('fs:r', 'three.md', 'Three', 'xi part');
@@ -154,7 +173,9 @@ describe('PgStore', () => {
     await admin.connect();
     try {
       await eventually(async () => {
-        const r = await admin.query("SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()");
+        const r = await admin.query(
+          "SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()",
+        );
         return r.rows.length > 0;
       });
     } finally {
@@ -163,10 +184,17 @@ describe('PgStore', () => {
     const two = pgDoc('fs:lost', 'two.md', 'Two', 'sigma part');
     // The first write after the loss fails with it (the group's client is gone); so does every later one.
     await assert.rejects(a.upsertDocument(two.doc, two.chunks, null));
-    await assert.rejects(a.setSourceState('fs:lost', { checkpoint: 'c9', lastSyncAt: null }), /earlier writes of this bulk run were not committed/);
+    await assert.rejects(
+      a.setSourceState('fs:lost', { checkpoint: 'c9', lastSyncAt: null }),
+      /earlier writes of this bulk run were not committed/,
+    );
     await assert.rejects(a.endBulk(), /earlier writes of this bulk run were not committed/);
     assert.equal(await a.getDocument(one.doc.id), null, 'the lost write is not there');
-    assert.deepEqual(await a.sourceState('fs:lost'), { checkpoint: null, lastSyncAt: null }, 'no checkpoint over lost documents');
+    assert.deepEqual(
+      await a.sourceState('fs:lost'),
+      { checkpoint: null, lastSyncAt: null },
+      'no checkpoint over lost documents',
+    );
     // The next bulk run starts clean.
     await a.beginBulk();
     await a.upsertDocument(two.doc, two.chunks, null);
@@ -220,8 +248,14 @@ describe('PgStore', () => {
     try {
       await admin.query("UPDATE kbctx_commits SET committed_at = now() - interval '8 days'");
       await a.compact();
-      const left = await admin.query<{ n: string; events: string }>('SELECT (SELECT count(*) FROM kbctx_commits)::text AS n, (SELECT count(*) FROM kbctx_events)::text AS events');
-      assert.deepEqual(left.rows[0], { n: '1', events: '0' }, 'only the latest commit record is kept, and no event below it');
+      const left = await admin.query<{ n: string; events: string }>(
+        'SELECT (SELECT count(*) FROM kbctx_commits)::text AS n, (SELECT count(*) FROM kbctx_events)::text AS events',
+      );
+      assert.deepEqual(
+        left.rows[0],
+        { n: '1', events: '0' },
+        'only the latest commit record is kept, and no event below it',
+      );
     } finally {
       await admin.end();
     }
@@ -243,11 +277,21 @@ describe('PgStore', () => {
     assert.equal(pending.length, 2);
     assert.equal(await a.countPendingEmbeddings(space), 2);
     const vectors = [new Float32Array([1, 0, 0, 0]), new Float32Array([0, 1, 0, 0])];
-    assert.equal(await a.writeEmbeddings(space, pending.map((p, i) => ({ rowid: p.rowid, contentHash: p.contentHash, vector: vectors[i]! }))), 2);
-    assert.equal(await a.writeEmbeddings(space, [{ rowid: pending[0]!.rowid, contentHash: 'stale', vector: vectors[0]! }]), 0);
+    assert.equal(
+      await a.writeEmbeddings(
+        space,
+        pending.map((p, i) => ({ rowid: p.rowid, contentHash: p.contentHash, vector: vectors[i]! })),
+      ),
+      2,
+    );
+    assert.equal(
+      await a.writeEmbeddings(space, [{ rowid: pending[0]!.rowid, contentHash: 'stale', vector: vectors[0]! }]),
+      0,
+    );
     assert.equal(await a.countPendingEmbeddings(space), 0);
     await eventually(async () => (await b.embeddingSpaces())[0]?.count === 2);
-    const hit = (await b.vectorSearch({ vector: new Float32Array([0, 1, 0, 0]), space, limit: 5, candidateK: 10 })).hits[0];
+    const hit = (await b.vectorSearch({ vector: new Float32Array([0, 1, 0, 0]), space, limit: 5, candidateK: 10 }))
+      .hits[0];
     assert.equal(hit?.chunk.text, 'second part about foxes');
     assert.ok(Math.abs(hit.score - 1) < 1e-6);
 
@@ -258,7 +302,10 @@ describe('PgStore', () => {
 
     const stored = [];
     for await (const e of b.iterateEmbeddings()) stored.push(e);
-    assert.deepEqual(stored.map((e) => [e.chunkId, [...e.vector]]), [[chunks[0]!.id, [1, 0, 0, 0]]]);
+    assert.deepEqual(
+      stored.map((e) => [e.chunkId, [...e.vector]]),
+      [[chunks[0]!.id, [1, 0, 0, 0]]],
+    );
     assert.equal(await a.clearEmbeddings(), 1);
     await eventually(async () => (await b.counts()).embedded === 0);
     assert.equal(await a.importEmbeddings(stored), 1);
@@ -365,9 +412,17 @@ describe('PgStore while PostgreSQL restarts', () => {
     await assert.rejects(b.sourceStates(), isUnavailable);
 
     await own.start();
-    await eventually(async () => a.upsertDocument(second.doc, second.chunks, null).then(() => true, () => false));
+    await eventually(async () =>
+      a.upsertDocument(second.doc, second.chunks, null).then(
+        () => true,
+        () => false,
+      ),
+    );
     await eventually(async () => (await b.getDocument(second.doc.id).catch(() => null)) !== null);
-    assert.deepEqual((await b.listDocuments(0, 10)).documents.map((d) => d.title), ['Before', 'After']);
+    assert.deepEqual(
+      (await b.listDocuments(0, 10)).documents.map((d) => d.title),
+      ['Before', 'After'],
+    );
     // The session holding the lock died with the server: the lock is free again, and the stale release is harmless.
     release();
     (await b.locks.acquire('git:docs', 'kbctx sync'))();
@@ -377,10 +432,20 @@ describe('PgStore while PostgreSQL restarts', () => {
     await eventually(async () => b.counts().then(() => false, isUnavailable));
     await own.start();
     const third = pgDoc('git:docs', 'crash.md', 'Crash', 'written after crash recovery');
-    await eventually(async () => a.upsertDocument(third.doc, third.chunks, null).then(() => true, () => false));
+    await eventually(async () =>
+      a.upsertDocument(third.doc, third.chunks, null).then(
+        () => true,
+        () => false,
+      ),
+    );
     await eventually(async () => (await b.getDocument(third.doc.id).catch(() => null)) !== null);
     // With synchronous_commit off (test server) the crash may lose the last commits: mirrors that saw them rebuild.
-    t.diagnostic(`after the crash: replica B ${b.lastCatchUp?.wiped ? 'rebuilt its mirror (its version was lost)' : 'caught up'}`);
-    assert.deepEqual((await b.exportAll()).documents.map((d) => d.id).sort(), (await a.exportAll()).documents.map((d) => d.id).sort());
+    t.diagnostic(
+      `after the crash: replica B ${b.lastCatchUp?.wiped ? 'rebuilt its mirror (its version was lost)' : 'caught up'}`,
+    );
+    assert.deepEqual(
+      (await b.exportAll()).documents.map((d) => d.id).sort(),
+      (await a.exportAll()).documents.map((d) => d.id).sort(),
+    );
   });
 });

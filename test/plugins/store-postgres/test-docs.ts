@@ -5,14 +5,34 @@ import { createHash } from 'node:crypto';
 
 const hash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
-export function pgDoc(connector: string, sourceId: string, title: string, ...texts: string[]): { doc: StoredDocument; chunks: Chunk[] } {
+export function pgDoc(
+  connector: string,
+  sourceId: string,
+  title: string,
+  ...texts: string[]
+): { doc: StoredDocument; chunks: Chunk[] } {
   const id = hash(`${connector}\0${sourceId}`);
   const body = texts.join('\n\n');
   const doc: StoredDocument = {
-    id, connector, source: connector, sourceId, sourceUrl: null, title, body, contentType: 'text/markdown', metadata: { n: texts.length },
-    updatedAt: '2026-01-01T00:00:00.000Z', contentHash: hash(body),
+    id,
+    connector,
+    source: connector,
+    sourceId,
+    sourceUrl: null,
+    title,
+    body,
+    contentType: 'text/markdown',
+    metadata: { n: texts.length },
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    contentHash: hash(body),
   };
-  const chunks = texts.map((text, i) => ({ id: `${id}:${hash(text)}`, documentId: id, chunkIndex: i, text, contentHash: hash(text) }));
+  const chunks = texts.map((text, i) => ({
+    id: `${id}:${hash(text)}`,
+    documentId: id,
+    chunkIndex: i,
+    text,
+    contentHash: hash(text),
+  }));
   return { doc, chunks };
 }
 

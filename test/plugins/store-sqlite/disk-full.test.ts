@@ -25,14 +25,20 @@ it('a full disk during a bulk write is reported as such, with the path, and the 
   const pages = Number((db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count);
   db.exec(`PRAGMA max_page_count = ${pages + 40}`); // room for a few documents, not for all
   const store = new SqliteStore(db, file, 'fts5');
-  const words = (i: number): string => Array.from({ length: 400 }, (_, j) => `word${(i * 7919 + j * 31) % 5000}`).join(' ');
+  const words = (i: number): string =>
+    Array.from({ length: 400 }, (_, j) => `word${(i * 7919 + j * 31) % 5000}`).join(' ');
 
   await store.beginBulk();
   let failure: unknown;
   let written = 0;
   try {
     for (let i = 0; i < 200; i++) {
-      const doc = toDocument({ sourceId: `d${i}.md`, title: `Doc ${i}`, body: words(i) }, documentId('filesystem:docs', `d${i}.md`), 'filesystem:docs', 'filesystem:docs');
+      const doc = toDocument(
+        { sourceId: `d${i}.md`, title: `Doc ${i}`, body: words(i) },
+        documentId('filesystem:docs', `d${i}.md`),
+        'filesystem:docs',
+        'filesystem:docs',
+      );
       await store.upsertDocument(doc, toChunks(doc, { maxTokens: 100, overlapTokens: 0 }), null);
       written++;
     }
@@ -60,7 +66,12 @@ it('a full disk during a bulk write is reported as such, with the path, and the 
     assert.ok(chunks.length > 0 && chunks.every((c, i) => c.chunkIndex === i), d.sourceId);
   }
   // And it takes writes again once there is room.
-  const doc = toDocument({ sourceId: 'after.md', title: 'After', body: 'room again' }, documentId('filesystem:docs', 'after.md'), 'filesystem:docs', 'filesystem:docs');
+  const doc = toDocument(
+    { sourceId: 'after.md', title: 'After', body: 'room again' },
+    documentId('filesystem:docs', 'after.md'),
+    'filesystem:docs',
+    'filesystem:docs',
+  );
   await store.upsertDocument(doc, toChunks(doc, { maxTokens: 100, overlapTokens: 0 }), null);
   assert.equal((await store.getChunks(doc.id)).length, 1);
   await store.close();

@@ -16,16 +16,25 @@ let files = 0;
 const newFile = (): string => path.join(dir, `index-${files++}.sqlite`);
 
 const WORDS = [
-  ...'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river mountain forest running runner runs cats dog'.split(' '),
+  ...'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river mountain forest running runner runs cats dog'.split(
+    ' ',
+  ),
   ...Array.from({ length: 150 }, (_, i) => `w${i.toString(36)}x`),
 ];
 function random(seed: number): () => number {
   let s = seed;
   return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
-const text = (rand: () => number, n: number): string => Array.from({ length: n }, () => WORDS[Math.floor(rand() ** 2 * WORDS.length)]).join(' ');
+const text = (rand: () => number, n: number): string =>
+  Array.from({ length: n }, () => WORDS[Math.floor(rand() ** 2 * WORDS.length)]).join(' ');
 
-async function put(store: SqliteStore, connector: string, sourceId: string, title: string, body: string): Promise<void> {
+async function put(
+  store: SqliteStore,
+  connector: string,
+  sourceId: string,
+  title: string,
+  body: string,
+): Promise<void> {
   const doc = toDocument({ sourceId, body, title }, documentId(connector, sourceId), connector, connector);
   await store.upsertDocument(doc, toChunks(doc, { maxTokens: 40, overlapTokens: 0 }), null);
 }
@@ -33,21 +42,49 @@ async function put(store: SqliteStore, connector: string, sourceId: string, titl
 async function fill(store: SqliteStore, seed: number, count: number): Promise<void> {
   const rand = random(seed);
   await store.beginBulk();
-  for (let i = 0; i < count; i++) await put(store, i % 3 === 0 ? 'git:docs' : 'filesystem:notes', `d${i}`, text(rand, 2), text(rand, 10 + Math.floor(rand() * 90)));
+  for (let i = 0; i < count; i++)
+    await put(
+      store,
+      i % 3 === 0 ? 'git:docs' : 'filesystem:notes',
+      `d${i}`,
+      text(rand, 2),
+      text(rand, 10 + Math.floor(rand() * 90)),
+    );
   await store.endBulk();
 }
 
 type Ranked = [string, string][];
 const ranked = async (store: SqliteStore, query: string, limit = 10, filter?: SourceFilter): Promise<Ranked> =>
-  (await store.keywordSearch({ terms: analyzeQuery(query), limit, candidateK: limit, filter })).hits.map((h) => [h.document.id, h.raw.toFixed(9)]);
+  (await store.keywordSearch({ terms: analyzeQuery(query), limit, candidateK: limit, filter })).hits.map((h) => [
+    h.document.id,
+    h.raw.toFixed(9),
+  ]);
 
-const QUERIES = ['alpha omega', 'running cats', 'river mountain forest', 'zeta', 'kappa lambda sigma beta', 'nothingmatches', 'dog theta run', 'w1x w2x w3x', 'w4x omega w10x w2ax'];
+const QUERIES = [
+  'alpha omega',
+  'running cats',
+  'river mountain forest',
+  'zeta',
+  'kappa lambda sigma beta',
+  'nothingmatches',
+  'dog theta run',
+  'w1x w2x w3x',
+  'w4x omega w10x w2ax',
+];
 
 /** Same scores in the same order; the documents too, except among those tied with the last one (either may be cut). */
 function assertSameRanking(got: Ranked, want: Ranked, message: string): void {
-  assert.deepEqual(got.map((h) => h[1]), want.map((h) => h[1]), message);
+  assert.deepEqual(
+    got.map((h) => h[1]),
+    want.map((h) => h[1]),
+    message,
+  );
   const cut = want.at(-1)?.[1];
-  assert.deepEqual(got.filter((h) => h[1] !== cut), want.filter((h) => h[1] !== cut), message);
+  assert.deepEqual(
+    got.filter((h) => h[1] !== cut),
+    want.filter((h) => h[1] !== cut),
+    message,
+  );
 }
 
 /** Both engines over the same file give the same documents with the same scores. */
@@ -55,7 +92,12 @@ async function assertSameAsFts(file: string, filter?: SourceFilter): Promise<voi
   const postings = openSqliteStore(file);
   const fts = openSqliteStore(file, { keywordEngine: 'fts5' });
   for (const q of QUERIES) {
-    for (const limit of [1, 5, 25]) assertSameRanking(await ranked(postings, q, limit, filter), await ranked(fts, q, limit, filter), `${q} @${limit}`);
+    for (const limit of [1, 5, 25])
+      assertSameRanking(
+        await ranked(postings, q, limit, filter),
+        await ranked(fts, q, limit, filter),
+        `${q} @${limit}`,
+      );
   }
   await postings.close();
   await fts.close();
@@ -95,7 +137,14 @@ describe('postings keyword engine', () => {
     const store = openSqliteStore(file);
     await fill(store, 4, 150);
     for (let i = 0; i < 5; i++) await put(store, 's3:small', `s${i}`, 'plain', `kappa note ${i}`);
-    const hits = (await store.keywordSearch({ terms: analyzeQuery('kappa'), limit: 5, candidateK: 5, filter: { source: 's3:small' } })).hits;
+    const hits = (
+      await store.keywordSearch({
+        terms: analyzeQuery('kappa'),
+        limit: 5,
+        candidateK: 5,
+        filter: { source: 's3:small' },
+      })
+    ).hits;
     assert.equal(hits.length, 5);
     assert.ok(hits.every((h) => h.document.connector === 's3:small'));
     await store.close();
@@ -175,7 +224,10 @@ describe('postings keyword engine', () => {
     await put(postings, 'git:docs', 'x', 'word', 'state of the art results');
     const terms = [{ token: 'state-of', stem: 'state-of' }];
     const got = (await postings.keywordSearch({ terms, limit: 5, candidateK: 5 })).hits.map((h) => h.document.id);
-    assert.deepEqual(got, (await fts.keywordSearch({ terms, limit: 5, candidateK: 5 })).hits.map((h) => h.document.id));
+    assert.deepEqual(
+      got,
+      (await fts.keywordSearch({ terms, limit: 5, candidateK: 5 })).hits.map((h) => h.document.id),
+    );
     assert.equal(got.length, 1);
     await postings.close();
     await fts.close();

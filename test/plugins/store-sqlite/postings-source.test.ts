@@ -37,17 +37,29 @@ describe('postings from FTS5', () => {
     try {
       const all = readAllPostings(db);
       const rowOf = (n: number) => all.rows[n]!.row;
-      assert.deepEqual(all.rows.map((r) => r.length), [4, 2, 5]); // title + text tokens of each chunk
+      assert.deepEqual(
+        all.rows.map((r) => r.length),
+        [4, 2, 5],
+      ); // title + text tokens of each chunk
       assert.deepEqual(all.terms.get('river'), { ids: [rowOf(0), rowOf(2)], freqs: [2 + 1 + 1, 1] });
       assert.deepEqual(all.terms.get('stone'), { ids: [rowOf(0), rowOf(1)], freqs: [1, 2] });
       assert.deepEqual(all.terms.get('moss'), { ids: [rowOf(1), rowOf(2)], freqs: [1, 2 + 3] });
       const tokenizer = new FtsTokenizer(db);
       try {
         const changed = tokenizer.readRows([rowOf(2), rowOf(0)]);
-        assert.deepEqual(changed.rows.map((r) => [r.row, r.length]), [[rowOf(0), 4], [rowOf(2), 5]]);
+        assert.deepEqual(
+          changed.rows.map((r) => [r.row, r.length]),
+          [
+            [rowOf(0), 4],
+            [rowOf(2), 5],
+          ],
+        );
         assert.deepEqual(changed.terms.get('river'), all.terms.get('river'));
         assert.deepEqual(changed.terms.get('moss'), { ids: [rowOf(2)], freqs: [5] });
-        assert.deepEqual(tokenizer.readRows([rowOf(1)]).rows.map((r) => r.length), [2]);
+        assert.deepEqual(
+          tokenizer.readRows([rowOf(1)]).rows.map((r) => r.length),
+          [2],
+        );
         assert.deepEqual(tokenizer.readRows([]), { rows: [], terms: new Map() });
       } finally {
         tokenizer.close();

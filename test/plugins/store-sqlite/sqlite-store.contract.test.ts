@@ -13,7 +13,11 @@ let files = 0;
 
 for (const keywordEngine of ['postings', 'fts5'] as const) {
   const options: OpenSqliteStoreOptions = { keywordEngine };
-  storeContract(`sqlite (${keywordEngine})`, () => Promise.resolve(openSqliteStore(path.join(dir, `index-${files++}.sqlite`), options)), {
-    reopen: (store) => Promise.resolve(openSqliteStore(store.path, options)),
-  });
+  storeContract(
+    `sqlite (${keywordEngine})`,
+    () => Promise.resolve(openSqliteStore(path.join(dir, `index-${files++}.sqlite`), options)),
+    {
+      reopen: (store) => Promise.resolve(openSqliteStore(store.path, options)),
+    },
+  );
 }

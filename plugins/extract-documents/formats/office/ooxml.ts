@@ -23,7 +23,8 @@ export function openPackage(bytes: Uint8Array, wanted: (name: string) => boolean
   const files = unzipSync(bytes, {
     filter: (file) => {
       const keep = wanted(file.name) || file.name.endsWith('.rels') || file.name === 'docProps/core.xml';
-      if (keep && (total += file.originalSize) > MAX_UNZIPPED_BYTES) throw new Error(`unpacks to over ${MAX_UNZIPPED_BYTES} bytes`);
+      if (keep && (total += file.originalSize) > MAX_UNZIPPED_BYTES)
+        throw new Error(`unpacks to over ${MAX_UNZIPPED_BYTES} bytes`);
       return keep;
     },
   });

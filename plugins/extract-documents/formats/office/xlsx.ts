@@ -5,7 +5,10 @@ import type { Extracted } from '../../../../core/index.ts';
 import { openPackage, walkXml } from './ooxml.ts';
 
 export function extractXlsx(bytes: Uint8Array): Extracted {
-  const pkg = openPackage(bytes, (name) => name === 'xl/workbook.xml' || name === 'xl/sharedStrings.xml' || name.startsWith('xl/worksheets/'));
+  const pkg = openPackage(
+    bytes,
+    (name) => name === 'xl/workbook.xml' || name === 'xl/sharedStrings.xml' || name.startsWith('xl/worksheets/'),
+  );
   const workbook = pkg.part('xl/workbook.xml');
   if (workbook === undefined) throw new Error('not an Excel workbook (no xl/workbook.xml)');
   const rels = pkg.rels('xl/workbook.xml');

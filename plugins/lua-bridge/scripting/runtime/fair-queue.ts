@@ -51,7 +51,10 @@ export class FairQueue<T extends Queued> {
     return this.waiting.filter((w) => this.mayHold(w.key));
   }
 
-  /** Removes and returns the item to serve next (fewest workers held by its key, then oldest); undefined when none may take one. */
+  /**
+   * Removes and returns the item to serve next (fewest workers held by its key, then oldest); undefined when none may
+   * take one.
+   */
   take(): T | undefined {
     let best: T | undefined;
     for (const w of this.waiting) {

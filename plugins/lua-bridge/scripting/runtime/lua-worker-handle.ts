@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { ContextMethod, Job, JobErrorKind, LogLevel, MainToWorker, WorkerToMain } from '../protocol.ts';
 
 // Beside this file: lua-worker.ts when run from the sources, lua-worker.js in the built package.
-const WORKER_URL = new URL(`../worker/lua-worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
+const WORKER_URL = new URL(`../worker/lua-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 // WASM memory is not covered by these; the Lua state's own cap (setMemoryMax) is what bounds scripts.
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
 
@@ -43,7 +43,9 @@ export class LuaWorkerHandle {
     // An empty environment: scripts see only the allowed variables their job carries (host/env.ts).
     this.worker = new Worker(WORKER_URL, { resourceLimits: RESOURCE_LIMITS, stderr: false, stdout: false, env: {} });
     this.ready = new Promise<void>((resolve, reject) => {
-      this.worker.once('message', (m: WorkerToMain) => (m.type === 'ready' ? resolve() : reject(new Error('unexpected first message from the Lua worker'))));
+      this.worker.once('message', (m: WorkerToMain) =>
+        m.type === 'ready' ? resolve() : reject(new Error('unexpected first message from the Lua worker')),
+      );
       this.worker.once('exit', () => reject(new JobFailure('crash', 'the Lua worker stopped before it was ready')));
     });
     this.ready.catch(() => {}); // observed by whoever awaits it; never an unhandled rejection
@@ -86,7 +88,13 @@ export class LuaWorkerHandle {
       if (m.id !== current.id) return;
       current.hooks.context(m.method, m.args).then(
         (value) => this.send({ type: 'host-reply', callId: m.callId, ok: true, value: value ?? null }),
-        (error: unknown) => this.send({ type: 'host-reply', callId: m.callId, ok: false, message: (error as Error)?.message ?? String(error) }),
+        (error: unknown) =>
+          this.send({
+            type: 'host-reply',
+            callId: m.callId,
+            ok: false,
+            message: (error as Error)?.message ?? String(error),
+          }),
       );
       return;
     }

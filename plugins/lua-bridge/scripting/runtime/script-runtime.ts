@@ -69,10 +69,17 @@ export class ScriptRuntime {
     const timeoutMs = options.timeoutSecs * 1000;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(timedOut(request.label, options.timeoutSecs)), timeoutMs);
-    const onCancel = (): void => controller.abort(new KbctxError('timeout', `${request.label}: the call was cancelled`));
+    const onCancel = (): void =>
+      controller.abort(new KbctxError('timeout', `${request.label}: the call was cancelled`));
     options.signal?.addEventListener('abort', onCancel, { once: true });
     if (options.signal?.aborted) onCancel();
-    const job: Job = { ...request, deadline: Date.now() + timeoutMs, memoryMaxBytes: this.memoryMaxBytes, withContext: options.context !== undefined, env: this.env };
+    const job: Job = {
+      ...request,
+      deadline: Date.now() + timeoutMs,
+      memoryMaxBytes: this.memoryMaxBytes,
+      withContext: options.context !== undefined,
+      env: this.env,
+    };
     const noContext: ContextHandler = () => Promise.reject(new Error('the context bridge is not available here'));
     const hooks = { log: this.log, context: options.context ?? noContext };
     let worker: LuaWorkerHandle | undefined;
@@ -101,7 +108,8 @@ export class ScriptRuntime {
   }
 }
 
-const timedOut = (label: string, secs: number): KbctxError => new KbctxError('timeout', `${label} timed out after ${secs} s`);
+const timedOut = (label: string, secs: number): KbctxError =>
+  new KbctxError('timeout', `${label} timed out after ${secs} s`);
 
 /** Lua messages are the script's text: capped (cap-message.ts) so a huge `error()` stays a small answer. */
 function toKbctxError(label: string, error: unknown): KbctxError {

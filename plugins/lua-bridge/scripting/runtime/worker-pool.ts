@@ -17,7 +17,9 @@ import { LuaWorkerHandle } from './lua-worker-handle.ts';
 export const DEFAULT_MAX_JOBS_PER_WORKER = 500;
 /** How long a call waits with every worker busy before a spare thread is started for it. */
 export const OVERFLOW_AFTER_MS = 100;
-/** How long the pool stays contended after a call waited past OVERFLOW_AFTER_MS (spares kept, then stopped when idle). */
+/**
+ * How long the pool stays contended after a call waited past OVERFLOW_AFTER_MS (spares kept, then stopped when idle).
+ */
 export const SPARE_LINGER_MS = 10_000;
 
 interface Waiter {
@@ -60,7 +62,10 @@ export class WorkerPool {
     return this.live.size;
   }
 
-  /** Resolves once a first worker has started (the one-time ~0.1 s WASM load), so callers can start their clocks after it. */
+  /**
+   * Resolves once a first worker has started (the one-time ~0.1 s WASM load), so callers can start their clocks after
+   * it.
+   */
   warmUp(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the script runtime is closed'));
     this.warm ??= this.spawn().catch((error: unknown) => {
@@ -144,7 +149,10 @@ export class WorkerPool {
     this.planOverflow();
   }
 
-  /** Starts workers for the waiters that may take one, plus one warm spare, within `maxWorkers` (`maxTotal` while contended). */
+  /**
+   * Starts workers for the waiters that may take one, plus one warm spare, within `maxWorkers` (`maxTotal` while
+   * contended).
+   */
   private grow(): void {
     if (this.closed) return;
     const wanted = this.queue.eligible().length + 1;
@@ -157,7 +165,10 @@ export class WorkerPool {
     if (this.closed || this.overflowTimer !== undefined) return;
     const next = this.queue.eligible().find((w) => w.since > after);
     if (!next) return;
-    this.overflowTimer = setTimeout(() => this.overflow(), Math.max(0, next.since + OVERFLOW_AFTER_MS - performance.now()));
+    this.overflowTimer = setTimeout(
+      () => this.overflow(),
+      Math.max(0, next.since + OVERFLOW_AFTER_MS - performance.now()),
+    );
     this.overflowTimer.unref();
   }
 
@@ -167,20 +178,24 @@ export class WorkerPool {
     const dueBy = performance.now() - OVERFLOW_AFTER_MS;
     const due = this.queue.eligible().filter((w) => w.since <= dueBy).length;
     if (due > 0) this.contendedUntil = performance.now() + SPARE_LINGER_MS;
-    for (let short = due - this.starting - this.idle.length; short > 0 && this.live.size < this.maxTotal; short--) void this.spawn();
+    for (let short = due - this.starting - this.idle.length; short > 0 && this.live.size < this.maxTotal; short--)
+      void this.spawn();
     this.planOverflow(dueBy);
   }
 
   /** Once the pool is no longer contended, stops idle threads beyond `maxWorkers`. */
   private planTrim(): void {
     if (this.closed || this.trimTimer !== undefined || this.live.size <= this.maxWorkers) return;
-    this.trimTimer = setTimeout(() => {
-      this.trimTimer = undefined;
-      if (performance.now() >= this.contendedUntil) {
-        while (this.live.size > this.maxWorkers && this.idle.length > 0) this.discard(this.idle.shift()!);
-      }
-      if (this.idle.length > 0) this.planTrim();
-    }, Math.max(this.contendedUntil - performance.now(), 0) + 50);
+    this.trimTimer = setTimeout(
+      () => {
+        this.trimTimer = undefined;
+        if (performance.now() >= this.contendedUntil) {
+          while (this.live.size > this.maxWorkers && this.idle.length > 0) this.discard(this.idle.shift()!);
+        }
+        if (this.idle.length > 0) this.planTrim();
+      },
+      Math.max(this.contendedUntil - performance.now(), 0) + 50,
+    );
     this.trimTimer.unref();
   }
 

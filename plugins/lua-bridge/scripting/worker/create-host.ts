@@ -27,7 +27,8 @@ export function createHost(job: Job, channel: HostChannel): Record<string, unkno
   return {
     json_parse: withStack(jsonParse),
     env_get: envGetter(job.env),
-    log: (level: unknown, message: unknown) => channel.log(LEVELS.includes(String(level)) ? (level as LogLevel) : 'info', String(message ?? '')),
+    log: (level: unknown, message: unknown) =>
+      channel.log(LEVELS.includes(String(level)) ? (level as LogLevel) : 'info', String(message ?? '')),
     fs_read: (p: unknown) => confined().read(p),
     fs_list: (dir: unknown, glob: unknown) => confined().list(dir, glob),
     base64_encode: base64Encode,
@@ -37,8 +38,14 @@ export function createHost(job: Job, channel: HostChannel): Record<string, unkno
     sleep,
     http: httpRequest,
     context: async (method: unknown, ...args: unknown[]) => {
-      if (typeof method !== 'string' || !CONTEXT_METHODS.includes(method)) throw new Error(`context: unknown method ${String(method)}`);
-      return toLua(await channel.context(method as ContextMethod, args.map((a) => a ?? null)));
+      if (typeof method !== 'string' || !CONTEXT_METHODS.includes(method))
+        throw new Error(`context: unknown method ${String(method)}`);
+      return toLua(
+        await channel.context(
+          method as ContextMethod,
+          args.map((a) => a ?? null),
+        ),
+      );
     },
   };
 }
@@ -51,7 +58,8 @@ function withStack(fn: (...args: unknown[]) => unknown): unknown {
   return decorateFunction(
     (thread: LuaThread, ...args: unknown[]) => {
       const result = fn(...args);
-      if (!thread.lua.lua_checkstack(thread.address, LUA_STACK_SLOTS)) throw new Error('not enough memory for the result');
+      if (!thread.lua.lua_checkstack(thread.address, LUA_STACK_SLOTS))
+        throw new Error('not enough memory for the result');
       return result;
     },
     { receiveThread: true },

@@ -25,7 +25,8 @@ port.on('message', (message: MainToWorker) => {
   }
   const { id, job } = message;
   const channel = {
-    log: (level: 'debug' | 'info' | 'warn' | 'error', text: string) => send({ type: 'log', label: job.label, level, message: text }),
+    log: (level: 'debug' | 'info' | 'warn' | 'error', text: string) =>
+      send({ type: 'log', label: job.label, level, message: text }),
     context: (method: ContextMethod, args: unknown[]) =>
       new Promise<unknown>((resolve, reject) => {
         const callId = nextCallId++;
@@ -36,7 +37,13 @@ port.on('message', (message: MainToWorker) => {
   runJob(factory, job, channel).then(
     (value) => send({ type: 'done', id, ok: true, value }),
     (error: unknown) =>
-      send({ type: 'done', id, ok: false, kind: error instanceof JobError ? error.kind : 'script', message: (error as Error)?.message ?? String(error) }),
+      send({
+        type: 'done',
+        id,
+        ok: false,
+        kind: error instanceof JobError ? error.kind : 'script',
+        message: (error as Error)?.message ?? String(error),
+      }),
   );
 });
 

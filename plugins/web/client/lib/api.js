@@ -64,5 +64,10 @@ export async function api(method, path, body, signal) {
   if (res.ok) return { ok: true, status: res.status, body: json };
   if (res.status === 401) requestToken();
   const error = json && typeof json === 'object' && json.error ? json.error : {};
-  return { ok: false, status: res.status, code: String(error.code ?? `http_${res.status}`), message: String(error.message ?? text.slice(0, 300)) };
+  return {
+    ok: false,
+    status: res.status,
+    code: String(error.code ?? `http_${res.status}`),
+    message: String(error.message ?? text.slice(0, 300)),
+  };
 }

@@ -16,13 +16,22 @@ export function clientConfigs(v) {
     {
       client: 'Claude Desktop',
       where: 'claude_desktop_config.json (Settings → Developer → Edit Config)',
-      http: { text: v.mcpUrl, note: 'Claude Desktop adds remote servers in Settings → Connectors → Add custom connector, with this URL.' },
+      http: {
+        text: v.mcpUrl,
+        note: 'Claude Desktop adds remote servers in Settings → Connectors → Add custom connector, with this URL.',
+      },
       stdio: { text: json({ mcpServers: { kbctx: stdioEntry } }) },
     },
     {
       client: 'Claude Code',
       where: 'a terminal in your project',
-      http: { text: ['claude mcp add --transport http kbctx', shellQuote(v.mcpUrl), ...(headers ? ['--header', shellQuote(`Authorization: ${headers.Authorization}`)] : [])].join(' ') },
+      http: {
+        text: [
+          'claude mcp add --transport http kbctx',
+          shellQuote(v.mcpUrl),
+          ...(headers ? ['--header', shellQuote(`Authorization: ${headers.Authorization}`)] : []),
+        ].join(' '),
+      },
       stdio: { text: ['claude mcp add kbctx --', shellQuote(v.kbctxBin), ...args.map(shellQuote)].join(' ') },
     },
     {
@@ -41,10 +50,22 @@ export function clientConfigs(v) {
       client: 'Codex',
       where: '~/.codex/config.toml',
       http: {
-        text: [`[mcp_servers.kbctx]`, `url = ${tomlString(v.mcpUrl)}`, ...(headers ? [`bearer_token_env_var = ${tomlString(v.tokenEnv)}`] : [])].join('\n'),
-        ...(headers ? { note: `Codex reads the token from the environment: export ${v.tokenEnv}=<token> before starting it.` } : {}),
+        text: [
+          `[mcp_servers.kbctx]`,
+          `url = ${tomlString(v.mcpUrl)}`,
+          ...(headers ? [`bearer_token_env_var = ${tomlString(v.tokenEnv)}`] : []),
+        ].join('\n'),
+        ...(headers
+          ? { note: `Codex reads the token from the environment: export ${v.tokenEnv}=<token> before starting it.` }
+          : {}),
       },
-      stdio: { text: [`[mcp_servers.kbctx]`, `command = ${tomlString(v.kbctxBin)}`, `args = [${args.map(tomlString).join(', ')}]`].join('\n') },
+      stdio: {
+        text: [
+          `[mcp_servers.kbctx]`,
+          `command = ${tomlString(v.kbctxBin)}`,
+          `args = [${args.map(tomlString).join(', ')}]`,
+        ].join('\n'),
+      },
     },
   ];
 }

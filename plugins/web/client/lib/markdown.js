@@ -31,7 +31,8 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
 
 /** @param {string} markdown @returns {RenderedMarkdown} sanitised HTML, or why the text should be shown as it is */
 export function renderMarkdown(markdown) {
-  if (markdown.length > MAX_MARKDOWN_CHARS) return { plainBecause: `it is larger than ${MAX_MARKDOWN_CHARS.toLocaleString('en')} characters` };
+  if (markdown.length > MAX_MARKDOWN_CHARS)
+    return { plainBecause: `it is larger than ${MAX_MARKDOWN_CHARS.toLocaleString('en')} characters` };
   let raw;
   try {
     raw = Parser.parse(new BoundedLexer().lex(markdown));

@@ -23,7 +23,10 @@ export function docHref(id) {
 
 let lastSearch = '#/';
 
-/** `#/?q=…` with empty values left out; remembered for the document view's "Back to search". @param {Record<string, string>} params */
+/**
+ * `#/?q=…` with empty values left out; remembered for the document view's "Back to search".
+ * @param {Record<string, string>} params
+ */
 export function searchHref(params) {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== '') p.set(k, v);

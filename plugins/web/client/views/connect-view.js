@@ -21,23 +21,30 @@ export function ConnectView({ info }) {
     configFile: info.config_file,
   });
   /** @param {string} label @param {string} text */
-  const copy = async (label, text) => setCopied((await copyText(text)) ? `${label} copied.` : `Could not copy ${label}; select it and copy.`);
+  const copy = async (label, text) =>
+    setCopied((await copyText(text)) ? `${label} copied.` : `Could not copy ${label}; select it and copy.`);
   return html`
     <h1>Connect an agent</h1>
     <p>Add kbctx to an MCP client. <strong>HTTP</strong> talks to this running server; <strong>stdio</strong> lets the client start its own <code>kbctx serve mcp --stdio</code> on the same index.</p>
-    ${info.config_file === null
-      ? html`<p class="hint">This server runs with the built-in default configuration in <code>${info.working_dir}</code>: a stdio client must start in that folder, or write a config file and pass it with <code>-c</code>.</p>`
-      : null}
-    ${token !== null
-      ? html`<p><label><input type="checkbox" checked=${fillToken} onChange=${(/** @type {any} */ e) => setFillToken(e.currentTarget.checked)} /> Fill in my token (otherwise a placeholder)</label></p>`
-      : null}
+    ${
+      info.config_file === null
+        ? html`<p class="hint">This server runs with the built-in default configuration in <code>${info.working_dir}</code>: a stdio client must start in that folder, or write a config file and pass it with <code>-c</code>.</p>`
+        : null
+    }
+    ${
+      token !== null
+        ? html`<p><label><input type="checkbox" checked=${fillToken} onChange=${(/** @type {any} */ e) => setFillToken(e.currentTarget.checked)} /> Fill in my token (otherwise a placeholder)</label></p>`
+        : null
+    }
     <p><label for="client">Client</label>
       <select id="client" value=${client} onChange=${(/** @type {any} */ e) => setClient(e.currentTarget.value)}>
         ${configs.map((c) => html`<option value=${c.client}>${c.client}</option>`)}
       </select></p>
     <p role="status" class="status">${copied}</p>
-    ${configs.filter((c) => c.client === client).map(
-      (c) => html`<section class="card connect" aria-labelledby=${idOf(c.client)}>
+    ${configs
+      .filter((c) => c.client === client)
+      .map(
+        (c) => html`<section class="card connect" aria-labelledby=${idOf(c.client)}>
         <h2 id=${idOf(c.client)}>${c.client}</h2>
         <p class="hint">In ${c.where}</p>
         ${(/** @type {const} */ (['http', 'stdio'])).map((kind) => {
@@ -51,7 +58,7 @@ export function ConnectView({ info }) {
           </div>`;
         })}
       </section>`,
-    )}
+      )}
   `;
 }
 

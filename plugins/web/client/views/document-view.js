@@ -30,13 +30,16 @@ export function DocumentView({ id }) {
   }, [doc]);
   useEffect(() => {
     if (showChunks && chunks === null) {
-      void api('GET', `/web/documents/${encodeURIComponent(id)}/chunks`).then((r) => (r.ok ? setChunks(r.body.chunks) : setError(r)));
+      void api('GET', `/web/documents/${encodeURIComponent(id)}/chunks`).then((r) =>
+        r.ok ? setChunks(r.body.chunks) : setError(r),
+      );
     }
   }, [showChunks]);
 
   if (error) return html`<${Back} /><${ErrorBox} error=${error} />`;
   if (!doc) return html`<${Back} /><p role="status">Loading…</p>`;
-  const copy = async () => setCopied((await copyText(doc.id)) ? 'Id copied.' : 'Could not copy; select the id and copy it.');
+  const copy = async () =>
+    setCopied((await copyText(doc.id)) ? 'Id copied.' : 'Could not copy; select the id and copy it.');
   return html`
     <article class="document" aria-labelledby="doc-title">
       <${Back} />
@@ -66,7 +69,8 @@ function Body({ doc }) {
   const markdown = String(doc.content_type ?? '').includes('markdown');
   // Rendered once per document, not on every re-render of the view (copying the id, …).
   const rendered = useMemo(() => (markdown ? renderMarkdown(withoutTitleHeading(doc)) : null), [doc]);
-  if (rendered && 'html' in rendered) return html`<div class="body markdown" dangerouslySetInnerHTML=${{ __html: rendered.html }}></div>`;
+  if (rendered && 'html' in rendered)
+    return html`<div class="body markdown" dangerouslySetInnerHTML=${{ __html: rendered.html }}></div>`;
   return html`
     ${rendered ? html`<p class="plain-note" role="note">Shown as plain text: ${rendered.plainBecause}.</p>` : null}
     <div class="body plain">${doc.body}</div>

@@ -68,7 +68,10 @@ function field(id, p, value, set, isRequired, describedBy) {
   return html`<input ...${common} type="text" placeholder=${p.default !== undefined ? String(p.default) : ''} onInput=${set} />`;
 }
 
-/** Field strings → parameter values; empty fields are omitted. @param {[string, PropertySchema][]} entries @param {Record<string, string>} values */
+/**
+ * Field strings → parameter values; empty fields are omitted. @param {[string, PropertySchema][]} entries
+ * @param {Record<string, string>} values
+ */
 export function toParams(entries, values) {
   /** @type {Record<string, unknown>} */
   const out = {};

@@ -39,8 +39,10 @@ export function SearchFilters({ form, update, info }) {
           value=${form.limit} onInput=${on('limit')} />
       </div>
     </div>
-    ${!semantic && info
-      ? html`<p id="mode-hint" class="hint">Semantic and hybrid search need embeddings: configure <code>[embedding]</code> and run <code>kbctx embed pending</code>.</p>`
-      : null}
+    ${
+      !semantic && info
+        ? html`<p id="mode-hint" class="hint">Semantic and hybrid search need embeddings: configure <code>[embedding]</code> and run <code>kbctx embed pending</code>.</p>`
+        : null
+    }
   `;
 }

@@ -30,9 +30,13 @@ export function SearchResults({ out, focusBox }) {
     }
   };
   const status =
-    out.state === 'loading' ? 'Searching…'
-    : out.state === 'done' ? (out.results.length === 0 ? `No results for “${out.query}”.` : `${out.results.length} result${out.results.length === 1 ? '' : 's'} for “${out.query}”.`)
-    : '';
+    out.state === 'loading'
+      ? 'Searching…'
+      : out.state === 'done'
+        ? out.results.length === 0
+          ? `No results for “${out.query}”.`
+          : `${out.results.length} result${out.results.length === 1 ? '' : 's'} for “${out.query}”.`
+        : '';
   return html`
     <p id="search-status" class="status" role="status" aria-live="polite">${status}</p>
     ${out.state === 'error' && out.error ? html`<${ErrorBox} error=${out.error} />` : null}
@@ -57,14 +61,16 @@ function ResultItem({ r, prefixes }) {
         <span class="num">${score.toFixed(3)}</span>
         ${e ? html`<button type="button" class="link" aria-expanded=${open} onClick=${() => setOpen(!open)}>Explain</button>` : null}
       </div>
-      ${open && e
-        ? html`<dl class="explain">
+      ${
+        open && e
+          ? html`<dl class="explain">
             <dt>Keyword</dt><dd>${fmt(e.keyword_score)}</dd>
             <dt>Semantic</dt><dd>${fmt(e.semantic_score)}</dd>
             <dt>Hybrid</dt><dd>${fmt(e.hybrid_score)}</dd>
             <dt>Best chunk</dt><dd>#${e.chunk_index}</dd>
           </dl>`
-        : null}
+          : null
+      }
     </li>
   `;
 }

@@ -13,13 +13,15 @@ const DEBOUNCE_MS = 200;
 
 /** @param {{ params: URLSearchParams, info: any }} props */
 export function SearchView({ params, info }) {
-  const [form, setForm] = useState(/** @type {SearchForm} */ ({
-    q: params.get('q') ?? '',
-    mode: params.get('mode') ?? 'keyword',
-    source: params.get('source') ?? '',
-    since: params.get('since') ?? '',
-    limit: params.get('limit') ?? '',
-  }));
+  const [form, setForm] = useState(
+    /** @type {SearchForm} */ ({
+      q: params.get('q') ?? '',
+      mode: params.get('mode') ?? 'keyword',
+      source: params.get('source') ?? '',
+      since: params.get('since') ?? '',
+      limit: params.get('limit') ?? '',
+    }),
+  );
   const [out, setOut] = useState(/** @type {SearchState} */ ({ state: 'idle', results: [], terms: [], query: '' }));
   const box = useRef(/** @type {HTMLInputElement | null} */ (null));
   const pending = useRef(/** @type {AbortController | null} */ (null));
@@ -40,7 +42,10 @@ export function SearchView({ params, info }) {
     pending.current = abort;
     // An answer that arrives after a newer search started is dropped: the results are always the form's.
     const show = (/** @type {SearchState} */ o) => abort.signal.aborted || setOut(o);
-    const timer = setTimeout(() => void runSearch(form, abort.signal).then(show, () => {}), immediate.current ? 0 : DEBOUNCE_MS);
+    const timer = setTimeout(
+      () => void runSearch(form, abort.signal).then(show, () => {}),
+      immediate.current ? 0 : DEBOUNCE_MS,
+    );
     immediate.current = false;
     setOut((o) => ({ ...o, state: 'loading' }));
     return () => clearTimeout(timer);

@@ -1,5 +1,5 @@
-// Sources: per source the documents, chunks, embedded share and last sync (with the last run's failure or errors); with the live index
-// (GET /sync/status answers) also the sync state, updated every few seconds, and "Sync now".
+// Sources: per source the documents, chunks, embedded share and last sync (with the last run's failure or errors); with
+// the live index (GET /sync/status answers) also the sync state, updated every few seconds, and "Sync now".
 import { api } from '../lib/api.js';
 import { html, useEffect, useRef, useState } from '../lib/html.js';
 import { ErrorBox } from './error-box.js';
@@ -15,7 +15,10 @@ export function SourcesView() {
   const noLiveIndex = useRef(false);
 
   const refresh = async () => {
-    const [info, sync] = await Promise.all([api('GET', '/web/info'), noLiveIndex.current ? null : api('GET', '/sync/status')]);
+    const [info, sync] = await Promise.all([
+      api('GET', '/web/info'),
+      noLiveIndex.current ? null : api('GET', '/sync/status'),
+    ]);
     if (info.ok) setStats(info.body.stats);
     else setError(info);
     // 404: this server has no live index; the state column and the button stay hidden, and it is not asked again.
@@ -60,9 +63,13 @@ export function SourcesView() {
               <td class="n" data-label="Chunks">${s.chunks}</td>
               <td class="n" data-label="Embedded">${s.chunks === 0 ? '—' : `${Math.round((s.embedded / s.chunks) * 1000) / 10}%`}</td>
               <td data-label="Last sync">${s.last_sync ? html`<time datetime=${s.last_sync}>${formatDate(s.last_sync)}</time>` : 'never'}<${LastRun} s=${s} /></td>
-              ${live ? html`<td data-label="State"><${SyncState} st=${st} /></td>
+              ${
+                live
+                  ? html`<td data-label="State"><${SyncState} st=${st} /></td>
                 <td><button type="button" class="small" disabled=${st?.state === 'running'} onClick=${() => void syncNow(s.source)}
-                  aria-label=${`Sync ${s.source} now`}>Sync now</button></td>` : null}
+                  aria-label=${`Sync ${s.source} now`}>Sync now</button></td>`
+                  : null
+              }
             </tr>`;
           })}
         </tbody>
@@ -71,7 +78,10 @@ export function SourcesView() {
   `;
 }
 
-/** The last sync run's outcome when it failed or could not read some items (a completed run says nothing more). @param {{ s: any }} props */
+/**
+ * The last sync run's outcome when it failed or could not read some items (a completed run says nothing more).
+ * @param {{ s: any }} props
+ */
 function LastRun({ s }) {
   const run = s.last_run;
   if (!run || (s.status !== 'failed' && s.status !== 'errors')) return null;
@@ -85,8 +95,10 @@ function SyncState({ st }) {
   const c = st.last_counts;
   return html`<span class=${`state state-${st.state}`}>${st.state}</span>
     ${st.state === 'failed' && st.last_error ? html`<p class="state-error">${typeof st.last_error === 'string' ? st.last_error : st.last_error.message}</p>` : null}
-    ${st.last_finished_at
-      ? html`<p class="state-detail">last run ${formatDate(st.last_finished_at)}${c ? `: ${c.upserted} updated, ${c.deleted} deleted, ${c.unchanged} unchanged` : ''}</p>`
-      : null}
+    ${
+      st.last_finished_at
+        ? html`<p class="state-detail">last run ${formatDate(st.last_finished_at)}${c ? `: ${c.upserted} updated, ${c.deleted} deleted, ${c.unchanged} unchanged` : ''}</p>`
+        : null
+    }
     ${st.next_run_at ? html`<p class="state-detail">next ${formatDate(st.next_run_at)}</p>` : null}`;
 }

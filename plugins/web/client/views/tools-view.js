@@ -22,9 +22,13 @@ export function ToolsView() {
     </section>
     <section aria-labelledby="agents-title">
       <h2 id="agents-title">Agents</h2>
-      ${agents === null ? html`<p role="status">Loading…</p>`
-        : agents.length === 0 ? html`<p>No agents are configured.</p>`
-        : agents.map((a) => html`<${AgentCard} key=${a.name} agent=${a} />`)}
+      ${
+        agents === null
+          ? html`<p role="status">Loading…</p>`
+          : agents.length === 0
+            ? html`<p>No agents are configured.</p>`
+            : agents.map((a) => html`<${AgentCard} key=${a.name} agent=${a} />`)
+      }
     </section>
   `;
 }
@@ -59,7 +63,9 @@ function AgentCard({ agent }) {
   /** @type {import('./schema-form.js').ObjectSchema} */
   const schema = {
     type: 'object',
-    properties: Object.fromEntries(agent.arguments.map((/** @type {any} */ a) => [a.name, { type: 'string', description: a.description }])),
+    properties: Object.fromEntries(
+      agent.arguments.map((/** @type {any} */ a) => [a.name, { type: 'string', description: a.description }]),
+    ),
     required: agent.arguments.filter((/** @type {any} */ a) => a.required).map((/** @type {any} */ a) => a.name),
   };
   /** @param {Record<string, unknown>} args */

@@ -10,7 +10,10 @@ describe('toPlainTitle', () => {
   });
 
   it('keeps the text of emphasis, code, links and inline HTML; decodes entities and escapes', () => {
-    assert.equal(toPlainTitle('Use **bold**, _em_ and `npm run` with [the guide](http://x)'), 'Use bold, em and npm run with the guide');
+    assert.equal(
+      toPlainTitle('Use **bold**, _em_ and `npm run` with [the guide](http://x)'),
+      'Use bold, em and npm run with the guide',
+    );
     assert.equal(toPlainTitle('Tom &amp; Jerry <b>forever</b> \\*not em\\*'), 'Tom & Jerry forever *not em*');
   });
 

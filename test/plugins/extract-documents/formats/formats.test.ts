@@ -13,7 +13,8 @@ import { MAX_XML_DEPTH } from '../../../../plugins/extract-documents/formats/off
 
 const kernel = new Kernel();
 kernel.applySync(extractDocuments, {}, 'bundled', 'extract-documents');
-const extractText = (name: string, bytes: Uint8Array): Promise<ExtractOutcome> => extractWithOptions(name, bytes, { maxFileBytes: 10_000_000, extraction: extractionOf(kernel) });
+const extractText = (name: string, bytes: Uint8Array): Promise<ExtractOutcome> =>
+  extractWithOptions(name, bytes, { maxFileBytes: 10_000_000, extraction: extractionOf(kernel) });
 
 async function extract(name: string, bytes: Uint8Array | string): Promise<Extracted> {
   const outcome = await extractText(name, typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes);
@@ -38,7 +39,10 @@ describe('document formats', () => {
   it('PDF: lines joined into paragraphs, pages separated, title from the info dictionary', async () => {
     const v = await extract('guide.pdf', await makePdf());
     assert.equal(v.title, 'Field Guide');
-    assert.equal(v.body, 'Owls hunt at night and sleep during the day.\n\nHerons wade in shallow water.\n\nSecond page text.');
+    assert.equal(
+      v.body,
+      'Owls hunt at night and sleep during the day.\n\nHerons wade in shallow water.\n\nSecond page text.',
+    );
     assert.equal(v.contentType, 'application/pdf');
   });
 
@@ -51,12 +55,18 @@ describe('document formats', () => {
   it('PPTX: slides in presentation order with titles', async () => {
     const v = await extract('deck.pptx', makePptx());
     assert.equal(v.title, 'Opening Slide');
-    assert.equal(v.body, '## Opening Slide\n\nagenda item one\n\nagenda item two\n\n## Second Slide\n\nclosing thoughts');
+    assert.equal(
+      v.body,
+      '## Opening Slide\n\nagenda item one\n\nagenda item two\n\n## Second Slide\n\nclosing thoughts',
+    );
   });
 
   it('XLSX: sheet names, shared and inline strings, numbers and booleans', async () => {
     const v = await extract('budget.xlsx', makeXlsx());
-    assert.equal(v.body, '## Budget\n\nItem | Amount\nCoffee | 3.75 | TRUE\nTotal | 3.75\n\n## Notes\n\nremember the milk');
+    assert.equal(
+      v.body,
+      '## Budget\n\nItem | Amount\nCoffee | 3.75 | TRUE\nTotal | 3.75\n\n## Notes\n\nremember the milk',
+    );
     assert.deepEqual(v.metadata, { sheets: ['Budget', 'Notes'] });
   });
 
@@ -64,7 +74,11 @@ describe('document formats', () => {
     const depth = MAX_XML_DEPTH * 4;
     const xml = `<?xml version="1.0"?><w:document xmlns:w="x"><w:body>${'<w:sdt><w:sdtContent>'.repeat(depth)}<w:p><w:r><w:t>deep zebra</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(depth)}</w:body></w:document>`;
     const outcome = await extractText('deep.docx', zipSync({ 'word/document.xml': strToU8(xml) }));
-    assert.deepEqual(outcome, { ok: false, reason: 'extract_failed', detail: `cannot extract .docx: its XML nests elements deeper than ${MAX_XML_DEPTH} levels (plugin extract-documents)` });
+    assert.deepEqual(outcome, {
+      ok: false,
+      reason: 'extract_failed',
+      detail: `cannot extract .docx: its XML nests elements deeper than ${MAX_XML_DEPTH} levels (plugin extract-documents)`,
+    });
     const shallow = `<?xml version="1.0"?><w:document xmlns:w="x"><w:body>${'<w:sdt><w:sdtContent>'.repeat(100)}<w:p><w:r><w:t>deep zebra</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(100)}</w:body></w:document>`;
     assert.equal((await extract('nested.docx', zipSync({ 'word/document.xml': strToU8(shallow) }))).body, 'deep zebra');
   });

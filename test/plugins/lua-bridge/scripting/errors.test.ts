@@ -20,7 +20,10 @@ describe('script errors', () => {
   after(() => fx.close());
 
   it('runtime errors carry file and line', async () => {
-    await assert.rejects(fx.exec('local x = nil\nreturn x.y'), scriptError(/^tool:tool: tool\.lua:4: attempt to index a nil value \(local 'x'\)$/));
+    await assert.rejects(
+      fx.exec('local x = nil\nreturn x.y'),
+      scriptError(/^tool:tool: tool\.lua:4: attempt to index a nil value \(local 'x'\)$/),
+    );
   });
 
   it('error("…") carries the line of the error call', async () => {
@@ -45,7 +48,10 @@ describe('script errors', () => {
   });
 
   it('a result that cannot become JSON is a script error', async () => {
-    await assert.rejects(fx.exec('return { f = print }'), scriptError(/cannot be encoded as JSON: json.encode: cannot encode a value of type function/));
+    await assert.rejects(
+      fx.exec('return { f = print }'),
+      scriptError(/cannot be encoded as JSON: json.encode: cannot encode a value of type function/),
+    );
   });
 
   it('a 10 MiB error() message is cut to a few KB and says it was truncated (issue 21)', async () => {
@@ -59,6 +65,9 @@ describe('script errors', () => {
   });
 
   it('a missing script file is a script error naming it', async () => {
-    await assert.rejects(fx.run('tool.meta', `${fx.dir}/nope.lua`), scriptError(/cannot read script .*nope\.lua: ENOENT/));
+    await assert.rejects(
+      fx.run('tool.meta', `${fx.dir}/nope.lua`),
+      scriptError(/cannot read script .*nope\.lua: ENOENT/),
+    );
   });
 });

@@ -36,7 +36,9 @@ describe('time-outs', () => {
   });
 
   it('a hung HTTP call (no answer, default 30 s http time-out)', async () => {
-    assertAnsweredAtTimeout(await expectTimeout(env.fx.exec(`return http.get("${env.server.url}/hang").body`, { timeoutSecs: TIMEOUT_SECS })));
+    assertAnsweredAtTimeout(
+      await expectTimeout(env.fx.exec(`return http.get("${env.server.url}/hang").body`, { timeoutSecs: TIMEOUT_SECS })),
+    );
   });
 
   it('a long pattern match inside one C call', async () => {
@@ -46,7 +48,9 @@ describe('time-outs', () => {
 
   it('many runaway calls at once all end at their time-out, then normal calls work', async () => {
     const started = performance.now();
-    const results = await Promise.allSettled(Array.from({ length: 12 }, () => env.fx.exec('while true do end', { timeoutSecs: TIMEOUT_SECS })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, () => env.fx.exec('while true do end', { timeoutSecs: TIMEOUT_SECS })),
+    );
     assert.ok(results.every((r) => r.status === 'rejected' && (r.reason as KbctxError).code === 'timeout'));
     assertAnsweredAtTimeout((performance.now() - started) / 1000);
     assert.equal(await env.fx.exec('return "alive"'), 'alive');
@@ -55,7 +59,10 @@ describe('time-outs', () => {
   it('a caller that gives up stops the script', async () => {
     const controller = new AbortController();
     const file = env.fx.write('spin.lua', 'tool = {}\nfunction tool.execute() while true do end end\n');
-    const call = env.fx.runtime.run({ kind: 'tool.execute', label: 'tool:spin', scriptPath: file, config: {}, input: {} }, { timeoutSecs: 30, signal: controller.signal });
+    const call = env.fx.runtime.run(
+      { kind: 'tool.execute', label: 'tool:spin', scriptPath: file, config: {}, input: {} },
+      { timeoutSecs: 30, signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 200);
     await assert.rejects(call, /cancelled/);
   });

@@ -25,7 +25,9 @@ function rowsOf(rows: readonly number[], salt = 0): RowPostings {
 }
 
 function snapshot(index: PostingsIndex): unknown {
-  const terms = [...index.terms()].map(([t, p]) => [t, [...p.ids], [...p.freqs]]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+  const terms = [...index.terms()]
+    .map(([t, p]) => [t, [...p.ids], [...p.freqs]])
+    .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
   const { lengths, groups } = index.arrays();
   const live = [...groups.keys()].filter((r) => groups[r]! >= 0).map((r) => [r, groups[r], lengths[r]]);
   return { seq: index.seq, size: index.size, avg: index.rows.avgLength, terms, live };

@@ -13,7 +13,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-ann-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 let seed = 7;
-const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5;
+const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5;
 const randomUnit = (): Float32Array => normalizeInPlace(new Float32Array(dims).map(rand));
 
 /** An in-memory vector table: rowid → vector, with a generation like the SQLite one. */
@@ -107,6 +107,9 @@ describe('AnnIndex', () => {
 
 describe('diff', () => {
   it('splits two sorted rowid lists into added and removed', () => {
-    assert.deepEqual(diff(Int32Array.from([1, 3, 5, 7]), Int32Array.from([2, 3, 7, 8])), { added: [2, 8], removed: [1, 5] });
+    assert.deepEqual(diff(Int32Array.from([1, 3, 5, 7]), Int32Array.from([2, 3, 7, 8])), {
+      added: [2, 8],
+      removed: [1, 5],
+    });
   });
 });

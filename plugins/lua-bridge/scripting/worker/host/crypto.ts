@@ -7,6 +7,7 @@ export function sha256(text: unknown): string {
 }
 
 export function hmacSha256(key: unknown, data: unknown): string {
-  if (typeof key !== 'string' || typeof data !== 'string') throw new Error('crypto.hmac_sha256: expected (key, data) strings');
+  if (typeof key !== 'string' || typeof data !== 'string')
+    throw new Error('crypto.hmac_sha256: expected (key, data) strings');
   return createHmac('sha256', key).update(data, 'utf8').digest('hex');
 }

@@ -22,7 +22,10 @@ export class ConfinedFs {
     try {
       return readFileSync(file, 'utf8');
     } catch (error) {
-      throw new Error(`fs.read: cannot read '${String(relative)}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+      throw new Error(
+        `fs.read: cannot read '${String(relative)}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        { cause: error },
+      );
     }
   }
 
@@ -38,7 +41,11 @@ export class ConfinedFs {
       if (!real) continue;
       const stat = statSync(real);
       if (!stat.isFile()) continue;
-      out.push({ path: path.relative(this.root, path.join(folder, name)).split(path.sep).join('/'), size: stat.size, modified: Math.floor(stat.mtimeMs / 1000) });
+      out.push({
+        path: path.relative(this.root, path.join(folder, name)).split(path.sep).join('/'),
+        size: stat.size,
+        modified: Math.floor(stat.mtimeMs / 1000),
+      });
     }
     return out;
   }
@@ -51,7 +58,10 @@ export class ConfinedFs {
     try {
       real = realpathSync(full);
     } catch (error) {
-      throw new Error(`${fn}: cannot read '${relative}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+      throw new Error(
+        `${fn}: cannot read '${relative}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        { cause: error },
+      );
     }
     if (!this.inside(real)) throw new Error(`${fn}: '${relative}' resolves outside the script's folder`);
     return real;

@@ -19,7 +19,12 @@ interface HttpOptions {
   timeout?: number;
 }
 
-export async function httpRequest(method: string, rawUrl: unknown, body: unknown, rawOpts: unknown): Promise<HttpResponse> {
+export async function httpRequest(
+  method: string,
+  rawUrl: unknown,
+  body: unknown,
+  rawOpts: unknown,
+): Promise<HttpResponse> {
   if (typeof rawUrl !== 'string') throw new Error(`http.${method.toLowerCase()}: expected a URL string`);
   const fail = (why: string): Error => new Error(`HTTP ${method} ${rawUrl} failed: ${why}`);
   const opts = (rawOpts && typeof rawOpts === 'object' ? rawOpts : {}) as HttpOptions;

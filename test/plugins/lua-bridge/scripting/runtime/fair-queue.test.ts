@@ -10,8 +10,17 @@ describe('FairQueue', () => {
     q.hold('tool:spin');
     q.hold('tool:spin');
     q.hold('tool:slow');
-    for (const [key, n] of [['tool:spin', 1], ['tool:slow', 2], ['tool:ok', 3], ['tool:ok', 4]] as const) q.push({ key, n });
-    assert.deepEqual(q.eligible().map((w) => w.n), [2, 3, 4]);
+    for (const [key, n] of [
+      ['tool:spin', 1],
+      ['tool:slow', 2],
+      ['tool:ok', 3],
+      ['tool:ok', 4],
+    ] as const)
+      q.push({ key, n });
+    assert.deepEqual(
+      q.eligible().map((w) => w.n),
+      [2, 3, 4],
+    );
     assert.equal(q.take()?.n, 3);
     q.hold('tool:ok');
     assert.equal(q.take()?.n, 2, 'ties go to the oldest');

@@ -12,11 +12,21 @@ describe('runaway isolation', () => {
   const spin = fx.write('spin.lua', 'tool = {}\nfunction tool.execute() while true do end end\n');
   const ok = fx.write('ok.lua', 'tool = {}\nfunction tool.execute(p) return { echo = p.n } end\n');
   const runaway = (signal: AbortSignal): Promise<unknown> =>
-    fx.runtime.run({ kind: 'tool.execute', label: 'tool:spin', scriptPath: spin, config: {}, input: {} }, { timeoutSecs: 600, signal });
+    fx.runtime.run(
+      { kind: 'tool.execute', label: 'tool:spin', scriptPath: spin, config: {}, input: {} },
+      { timeoutSecs: 600, signal },
+    );
   const valid = async (n: number): Promise<unknown> =>
-    ((await fx.runtime.run({ kind: 'tool.execute', label: 'tool:ok', scriptPath: ok, config: {}, input: { n } }, { timeoutSecs: 600 })) as { result: unknown }).result;
+    (
+      (await fx.runtime.run(
+        { kind: 'tool.execute', label: 'tool:ok', scriptPath: ok, config: {}, input: { n } },
+        { timeoutSecs: 600 },
+      )) as { result: unknown }
+    ).result;
 
-  it('valid calls complete while two runaway calls with a 600 s time-out keep both workers busy', { timeout: 120_000 }, async () => {
+  it('valid calls complete while two runaway calls with a 600 s time-out keep both workers busy', {
+    timeout: 120_000,
+  }, async () => {
     const stop = new AbortController();
     let runawaysEnded = 0;
     const runaways = [runaway(stop.signal), runaway(stop.signal), runaway(stop.signal)].map((p) =>

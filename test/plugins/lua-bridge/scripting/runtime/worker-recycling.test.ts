@@ -21,7 +21,10 @@ describe('worker recycling', () => {
 
   it('replaces a worker whose job hit the memory cap, and keeps answering', async () => {
     const before = fx.runtime.workersStarted;
-    await assert.rejects(fx.exec('local t = {} for i = 1, 1e8 do t[i] = string.rep("x", 64) .. i end'), /memory limit exceeded/);
+    await assert.rejects(
+      fx.exec('local t = {} for i = 1, 1e8 do t[i] = string.rep("x", 64) .. i end'),
+      /memory limit exceeded/,
+    );
     assert.equal(await fx.exec('return "fine"'), 'fine');
     assert.ok(fx.runtime.workersStarted > before);
   });
