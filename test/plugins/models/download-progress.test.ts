@@ -11,9 +11,9 @@ it('on a terminal: a bar (bytes, rate, ETA) redrawn in place, then the summary o
   p.file('onnx/model.onnx', 1024);
   p.done('acme/model ready');
   assert.match(out, /^models: fetching acme\/model \(2 file\(s\), 2\.0 KiB\)\n/);
-  // eslint-disable-next-line no-control-regex -- the terminal's erase-line sequence is the point
   assert.match(
     out,
+    // eslint-disable-next-line no-control-regex -- the terminal's erase-line sequence is the point
     /\r\x1b\[2Kacme\/model \[#{15}\.{15}\] 1\.0 KiB\/2\.0 KiB \(50%\) {2}[\d.]+ (B|KiB|MiB)\/s {2}ETA /,
   );
   assert.match(out, /\nmodels: acme\/model ready\n$/);
