@@ -54,7 +54,11 @@ describe('createEmbedder.for(provider)', () => {
     assert.deepEqual(
       listed.map((p) => [p.name, p.hooks, p.provides]),
       [
-        ['embedder-local', ['createEmbedder.for("local")', 'createEmbedder.for("fastembed")'], ['embedder:local', 'embedder:fastembed']],
+        [
+          'embedder-local',
+          ['createEmbedder.for("local")', 'createEmbedder.for("fastembed")'],
+          ['embedder:local', 'embedder:fastembed'],
+        ],
         ['embedder-openai', ['createEmbedder.for("openai")'], ['embedder:openai']],
         ['embedder-ollama', ['createEmbedder.for("ollama")'], ['embedder:ollama']],
         // and Context Harness model names under "local"/"fastembed" (issue 31), before embedder-local's tap
