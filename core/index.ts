@@ -26,10 +26,8 @@ export { parseToolMeta } from './app/part-values/tool-meta.ts';
 export type { ToolMeta } from './app/part-values/tool-meta.ts';
 export { asArray, asString, toScriptConfig } from './app/part-values/values.ts';
 
-// The error table every surface answers with, and the server's bind/exposure policy (issue 23).
+// The error table every surface answers with.
 export { errorMapping } from './domain/error-table.ts';
-export { isLoopbackHost, parseBind, toHttpUrl, type BindAddress } from './http/bind-address.ts';
-export { checkExposure, type Exposure } from './http/exposure-policy.ts';
 // The registries' wire shapes every surface (REST, MCP, CLI) answers with.
 export { agentsToWire, toolsToWire } from './app/wire.ts';
 

@@ -8,7 +8,7 @@ import { CONNECTOR_TYPES, type RetrievalConfig } from '../config/types.ts';
 import type { SourceFilter, Store } from '../store/store.ts';
 import { SearchCache } from './search-cache.ts';
 import { providerChoices } from '../embed/embedding-providers.ts';
-import type { SearchParams } from './search-params.ts';
+import type { SearchParams } from '../domain/models.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 
 export interface SearchDeps {

@@ -2,14 +2,9 @@
 // listens, collects the plugins' surfaces (`httpRoutes`), builds the listener's fastify instance,
 // listens, and describes what it serves. `createHttpListener` is the same without listening (the
 // library's createHttpHandler, `createTransport.for("http-handler")`).
-import {
-  KbctxError,
-  checkExposure,
-  parseBind,
-  toHttpUrl,
-  type RunningTransport,
-  type ServeState,
-} from '../../core/index.ts';
+import { KbctxError, type RunningTransport, type ServeState } from '../../core/index.ts';
+import { parseBind, toHttpUrl } from './bind-address.ts';
+import { checkExposure } from './exposure-policy.ts';
 import { buildHttpApp, type HttpListener } from './http-app.ts';
 import type { HttpHooks, HttpSurface } from './api.ts';
 

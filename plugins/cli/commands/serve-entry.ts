@@ -6,8 +6,7 @@
 import { configError, KbctxError } from '../../../core/api/plugin.ts';
 import type { ServerConfig } from '../../../core/api/plugin.ts';
 import type { RunningTransport } from '../../../core/api/plugin.ts';
-import { parseBind } from '../../../core/api/engine.ts';
-import { checkExposure } from '../../../core/api/engine.ts';
+import { loadServerPolicy } from '../../transport-http/api.ts';
 import { VERSION } from '../../../core/api/host.ts';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import { NO_LIVE_INDEX, startLiveIndex } from './serve-live.ts';
@@ -29,7 +28,7 @@ export interface ServeOptions {
 const TRANSPORT_PLUGINS: Readonly<Record<string, string>> = { mcp: 'transport-http', stdio: 'mcp-stdio' };
 
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
-  if (!options.stdio) checkServerConfig(ctx.config().server, options.bind, ctx.io.env);
+  if (!options.stdio) await checkServerConfig(ctx.config().server, options.bind, ctx.io.env);
   const kbctx = ctx.kbctx('create');
   const log = lineLog(ctx.io.err);
   // A plugin's own timer or floating promise that fails is logged naming it; the server goes on (ADR 0142).
@@ -110,7 +109,12 @@ async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: 
  * worker failing it would be restarted forever): a malformed bind, a token variable that is not set,
  * an open remote bind. The transport checks again as it listens (the library's handler has no CLI).
  */
-function checkServerConfig(server: ServerConfig, bindFlag: string | undefined, env: NodeJS.ProcessEnv): void {
+async function checkServerConfig(
+  server: ServerConfig,
+  bindFlag: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const { parseBind, checkExposure } = await loadServerPolicy();
   let host: string;
   try {
     host = parseBind(bindFlag ?? server.bind).host;

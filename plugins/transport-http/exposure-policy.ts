@@ -1,7 +1,6 @@
 // Decides at start-up whether the server may listen: reads the token named by [server].auth_token_env,
 // and refuses a non-loopback bind without one unless [server].allow_unauthenticated says so.
-import type { ServerConfig } from '../config/types.ts';
-import { configError } from '../domain/errors.ts';
+import { configError, type ServerConfig } from '../../core/api/plugin.ts';
 import { isLoopbackHost } from './bind-address.ts';
 
 export interface Exposure {

@@ -3,15 +3,15 @@
 // .for("http-handler")`, transport-http) with every plugin's `httpRoutes` (REST, `/mcp`, the web page,
 // third-party routes), so auth, the Host guard and limits are the same as `kbctx serve`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { KbctxError } from '../domain/errors.ts';
-import { parseBind } from '../http/bind-address.ts';
-import { checkExposure } from '../http/exposure-policy.ts';
-import { serveService } from '../app/serve-service.ts';
-import { HTTP_HANDLER_TRANSPORT, type RunningTransport } from '../hook-types.ts';
-import { VERSION } from '../version.ts';
+import { KbctxError } from '../../core/domain/errors.ts';
+import { parseBind } from '../../plugins/transport-http/bind-address.ts';
+import { checkExposure } from '../../plugins/transport-http/exposure-policy.ts';
+import { serveService } from '../../core/app/serve-service.ts';
+import { HTTP_HANDLER_TRANSPORT, type RunningTransport } from '../../core/hook-types.ts';
+import { VERSION } from '../../core/version.ts';
 import { composedOf, type Kbctx } from './open-kbctx.ts';
-import { lineLog } from '../domain/log-line.ts';
-import { errorMapping } from '../domain/error-table.ts';
+import { lineLog } from '../../core/domain/log-line.ts';
+import { errorMapping } from '../../core/domain/error-table.ts';
 
 export interface HttpHandlerOptions {
   /** Where server messages go (default: stderr). */
