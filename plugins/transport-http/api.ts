@@ -100,3 +100,6 @@ export function requireJsonPost(method: string, url: string, contentType: string
     `POST ${url.split('?', 1)[0]!.slice(0, 200)} needs Content-Type: application/json (a body such as {}), got ${got}: a web page cannot send that without a CORS preflight`,
   );
 }
+
+// `[server]`: its type and accessor (the section is this plugin's, ADR 0164/0192).
+export { serverConfigOf, type ServerConfig } from './server-section.ts';
