@@ -8,7 +8,7 @@ import { BUNDLED_PLUGINS } from '../../../registry/bundled.ts';
 import { registerConfigSections } from '../../../core/config/plugin-sections.ts';
 import { parseConfig } from '../../../core/config/load-config.ts';
 import { connectorsOf, sectionOf } from '../../../core/config/sections-of.ts';
-import { definePlugin, type ConfigSection, type PluginMeta } from '../../../core/api/plugin.ts';
+import type { ConfigSection, PluginMeta } from '../../../core/api/plugin.ts';
 
 const named: ConfigSection<Record<string, { url: string; seen: readonly string[] }>> = {
   schema: { type: 'object', additionalProperties: { type: 'object', properties: { url: { type: 'string' } } } },
@@ -18,16 +18,17 @@ const named: ConfigSection<Record<string, { url: string; seen: readonly string[]
     ),
   needs: 'tools:demo',
 };
-const demo: PluginMeta = definePlugin({
+const demo: PluginMeta = {
   name: 'demo',
+  version: '0.0.0',
+  kbctx: '^0.2',
   configSections: {
     banner: { schema: { type: 'object', properties: { text: { type: 'string', default: 'hi' } } } },
     'tools.demo': named,
     'agents.demo': { ...named, needs: 'agents:demo' },
   },
   connectorConfigs: { feed: { schema: { type: 'object', properties: { url: { type: 'string' } } } } },
-  apply() {},
-});
+};
 
 after(() => registerConfigSections(BUNDLED_PLUGINS));
 
