@@ -15,6 +15,7 @@ import { expandEnv, isCode, referencedEnvVars, unsetMessage, type UnsetVar } fro
 import { configSchemaWith, type RawConfig } from './schema.ts';
 import { bundledSections, type OwnedSections } from './plugin-sections.ts';
 import { ownedToConfig, servedSections } from './owned-to-config.ts';
+import { databaseUrl, dbConfig } from './db-section.ts';
 import { SchemaIssue } from './schema-kit.ts';
 import type { Config } from './types.ts';
 
@@ -280,38 +281,4 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
-}
-
-/** `[db]`: the engine defaults to what the url implies; an engine the url contradicts is refused. */
-function dbConfig(db: RawConfig['db'], url: string | null, abs: (p: string) => string): Config['db'] {
-  const engine = db.engine?.trim() || (url === null ? 'sqlite' : 'postgres');
-  if (url !== null && engine !== 'postgres') {
-    throw configError(
-      `db.engine = "${engine}" contradicts db.url (or KBCTX_DATABASE_URL), a PostgreSQL database: set engine = "postgres" or remove the url`,
-    );
-  }
-  if (url === null && engine === 'postgres')
-    throw configError(
-      'db.engine = "postgres" needs db.url (or KBCTX_DATABASE_URL): postgres://user:password@host:5432/database',
-    );
-  return { engine, path: abs(db.path), keywordEngine: db.keyword_engine, url, poolSize: db.pool_size };
-}
-
-/** A PostgreSQL URL, checked here so a typo fails at start-up naming the key, not at the first query. */
-function databaseUrl(url: string | undefined): string | null {
-  if (url === undefined || url.trim() === '') return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    throw configError(
-      'db.url (or KBCTX_DATABASE_URL) is not a URL: expected postgres://user:password@host:5432/database',
-    );
-  }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw configError(
-      `db.url (or KBCTX_DATABASE_URL) must be a postgres:// URL, not ${parsed.protocol}//…; for SQLite set db.path`,
-    );
-  }
-  return url.trim();
 }
