@@ -11,7 +11,7 @@ export { KERNEL_API_VERSION, type Kernel } from './kernel.ts';
 export { packageRoot } from './package-root.ts';
 export { VERSION } from './version.ts';
 export { DEFAULT_CONFIG_PATH } from './config/load-config.ts';
-export { CONNECTOR_TYPES } from './config/types.ts';
+export { bundledConnectorTypes } from './config/plugin-sections.ts';
 
 // The checkers and deadlines plugin tools, agents and connectors share (the extensions plugin's adapter uses them).
 export { agentFromSpec, type AgentSpec } from './app/plugin-agent.ts';

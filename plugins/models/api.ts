@@ -2,7 +2,7 @@
 // folder (the model cache), fetching the files on first use, and the Context Harness (fastembed) model
 // names it maps to hub repos, the ONNX file per dtype, `[models]` as loaded. Light: loads core's plugin
 // entry and known-models.ts only.
-import { configError, createServiceRef, type Config, type KbctxError } from '../../core/api/plugin.ts';
+import { configError, createServiceRef, sectionOf, type Config, type KbctxError } from '../../core/api/plugin.ts';
 
 export { KNOWN_MODELS, knownModel, type KnownModel } from './known-models.ts';
 
@@ -96,4 +96,4 @@ export interface ModelsConfig {
 
 /** `[models]` of a loaded config (absent in a hand-built config: the defaults). */
 export const modelsConfigOf = (config: Config): ModelsConfig =>
-  (config.sections?.['models'] as ModelsConfig | undefined) ?? { cacheDir: null };
+  sectionOf<ModelsConfig | undefined>(config, 'models') ?? { cacheDir: null };

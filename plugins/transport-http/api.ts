@@ -124,3 +124,5 @@ export async function loadServerPolicy(): Promise<ServerPolicy> {
 }
 export type { BindAddress } from './bind-address.ts';
 export type { Exposure } from './exposure-policy.ts';
+// `[server]`: its type and accessor (the section is this plugin's, ADR 0164/0192).
+export { serverConfigOf, type ServerConfig } from './server-section.ts';

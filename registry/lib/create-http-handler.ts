@@ -5,7 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KbctxError } from '../../core/domain/errors.ts';
 import { parseBind } from '../../plugins/transport-http/bind-address.ts';
-import { checkExposure } from '../../plugins/transport-http/exposure-policy.ts';
+import { checkExposure, type ExposureSettings } from '../../plugins/transport-http/exposure-policy.ts';
+import { sectionOf } from '../../core/config/sections-of.ts';
 import { serveService } from '../../core/app/serve-service.ts';
 import { HTTP_HANDLER_TRANSPORT, type RunningTransport } from '../../core/hook-types.ts';
 import { VERSION } from '../../core/version.ts';
@@ -31,7 +32,7 @@ export type KbctxHttpHandler = ((req: IncomingMessage, res: ServerResponse) => v
 export function createHttpHandler(kbctx: Kbctx, options: HttpHandlerOptions = {}): KbctxHttpHandler {
   const inner = composedOf(kbctx);
   const log = options.log ?? lineLog((text) => void process.stderr.write(text));
-  const config = inner.config.server;
+  const config = sectionOf<ExposureSettings & { readonly bind: string }>(inner.config, 'server');
   // The host server owns the socket, so only the token applies here ([server] auth_token_env); a missing one throws
   // now.
   if (config.authTokenEnv !== null) checkExposure(config, parseBind(config.bind).host, process.env);

@@ -11,6 +11,8 @@ import type { PluginToolDef } from '../../../core/hook-types.ts';
 import type { ExtensionDeps } from '../../../plugins/extensions/api.ts';
 import { loadExtensions } from '../../../plugins/extensions/load-extensions.ts';
 import { NO_TOOL_CLIENT } from '../../../core/app/tool-client.ts';
+// The bundled set declares the built-in connector types an extension may not register (ADR 0192).
+import '../../../registry/bundled.ts';
 
 let dir: string;
 const write = (rel: string, text: string): void => {

@@ -2,9 +2,9 @@
 // contract entry hands out on demand (`loadServerPolicy()`) and the package's main still exports.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { loadServerPolicy } from '../../../plugins/transport-http/api.ts';
+import { loadServerPolicy, type ServerConfig } from '../../../plugins/transport-http/api.ts';
 import * as kbctx from '../../../registry/index.ts';
-import { KbctxError, type ServerConfig } from '../../../core/api/plugin.ts';
+import { KbctxError } from '../../../core/api/plugin.ts';
 
 const server = (over: Partial<ServerConfig>): ServerConfig =>
   ({ bind: '127.0.0.1:7331', authTokenEnv: null, allowUnauthenticated: false, ...over }) as ServerConfig;
