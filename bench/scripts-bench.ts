@@ -17,6 +17,7 @@ import { selectConnectors } from '../core/app/select-connectors.ts';
 import { syncConnectors } from '../core/app/sync.ts';
 import { buildHttpApp } from '../plugins/transport-http/http-app.ts';
 import { closeGracefully } from '../plugins/transport-http/start-http-server.ts';
+import { serverConfigOf } from '../plugins/transport-http/api.ts';
 import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } from '../plugins/mcp-http/mcp-http-handler.ts';
 import { createServerFactory } from '../plugins/mcp-server/server-factory.ts';
 import { restSurface } from '../plugins/rest/rest-routes.ts';
@@ -83,13 +84,13 @@ try {
   const agents = kbctx.agents();
   const mcp = createMcpHttpHandler({
     server: createServerFactory({ tools, agents, version: VERSION, log: () => {} }),
-    maxBodyBytes: kbctx.config.server.maxBodyBytes,
-    listenLimits: listenLimitsOf(kbctx.config.server),
+    maxBodyBytes: serverConfigOf(kbctx.config).maxBodyBytes,
+    listenLimits: listenLimitsOf(serverConfigOf(kbctx.config)),
     log: () => {},
   });
   const server = await buildHttpApp({
     version: VERSION,
-    config: kbctx.config.server,
+    config: serverConfigOf(kbctx.config),
     bindHost: '127.0.0.1',
     surfaces: [restSurface({ tools, agents }), mcpHttpSurface(mcp)],
     log: () => {},

@@ -1,6 +1,6 @@
 // Times the search use-case over a query list, uncached: one warm-up pass, then `runs` timed passes,
 // each giving a p50 and a p95 (ms). Shared by bench (SciFact) and bench:scale.
-import type { SearchParams } from '../core/app/search-params.ts';
+import type { SearchParams } from '../core/domain/models.ts';
 import { search, type SearchDeps } from '../core/app/search.ts';
 import { percentile } from './stats.ts';
 

@@ -1,7 +1,7 @@
 // The values that flow through the kernel's hooks: what plugins receive and return. Plain data
 // (JSON-safe) for the pipeline hooks, so Lua plugins can tap them too.
 import type { SearchResult } from './domain/models.ts';
-import type { SearchParams } from './app/search-params.ts';
+import type { SearchParams } from './domain/models.ts';
 import type { PluginContext } from './plugin-context.ts';
 import type { ToolClient } from './app/tool-client.ts';
 import type { PromptContentBlock } from './app/part-values/content-block.ts';

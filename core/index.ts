@@ -11,7 +11,7 @@ export { KERNEL_API_VERSION, type Kernel } from './kernel.ts';
 export { packageRoot } from './package-root.ts';
 export { VERSION } from './version.ts';
 export { DEFAULT_CONFIG_PATH } from './config/load-config.ts';
-export { CONNECTOR_TYPES } from './config/types.ts';
+export { bundledConnectorTypes } from './config/plugin-sections.ts';
 
 // The checkers and deadlines plugin tools, agents and connectors share (the extensions plugin's adapter uses them).
 export { agentFromSpec, type AgentSpec } from './app/plugin-agent.ts';
@@ -26,10 +26,8 @@ export { parseToolMeta } from './app/part-values/tool-meta.ts';
 export type { ToolMeta } from './app/part-values/tool-meta.ts';
 export { asArray, asString, toScriptConfig } from './app/part-values/values.ts';
 
-// The error table every surface answers with, and the server's bind/exposure policy (issue 23).
+// The error table every surface answers with.
 export { errorMapping } from './domain/error-table.ts';
-export { isLoopbackHost, parseBind, toHttpUrl, type BindAddress } from './http/bind-address.ts';
-export { checkExposure, type Exposure } from './http/exposure-policy.ts';
 // The registries' wire shapes every surface (REST, MCP, CLI) answers with.
 export { agentsToWire, toolsToWire } from './app/wire.ts';
 

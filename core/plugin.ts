@@ -53,6 +53,11 @@ export interface ConfigSection<T = unknown> {
   schema: JsonSchema;
   /** The validated table → what the config holds (camelCase, paths resolved); absent: the table itself. */
   toConfig?(table: Record<string, unknown>, at: ConfigSectionContext): T;
+  /**
+   * A table of named entries another plugin may serve (`[tools.script.<name>]`): what a loaded plugin must provide
+   * when it has any (`tools:script`), else a config error names the bundled plugin that does (ADR 0192).
+   */
+  needs?: string;
 }
 
 export interface ConfigSectionContext {
@@ -60,6 +65,8 @@ export interface ConfigSectionContext {
   resolvePath(written: string): string;
   /** Throws the config error `<file>: <section path>.<key> <message>` (`key` '': the table itself). */
   fail(key: string, message: string): never;
+  /** Every variable a `${VAR}` anywhere in the config refers to, sorted (the Lua bridge lets `env.get` read them). */
+  readonly referencedEnv: readonly string[];
 }
 
 export interface Plugin<O = Record<string, unknown>> extends PluginMeta {

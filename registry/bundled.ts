@@ -22,6 +22,7 @@ import luaBridge from '../plugins/lua-bridge/index.ts';
 import mcpHttp from '../plugins/mcp-http/index.ts';
 import mcpServer from '../plugins/mcp-server/index.ts';
 import mcpStdio from '../plugins/mcp-stdio/index.ts';
+import models from '../plugins/models/index.ts';
 import registryCommands from '../plugins/registry-commands/index.ts';
 import rest from '../plugins/rest/index.ts';
 import storeCommands from '../plugins/store-commands/index.ts';
@@ -44,6 +45,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   connectorGit,
   connectorS3,
   chunkerDefault,
+  models, // before the embedders that use its service
   embedderLocal,
   embedderOpenai,
   embedderOllama,

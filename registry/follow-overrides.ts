@@ -4,7 +4,8 @@
 // the user's config. Entries that point anywhere else are explicit config and stay as written.
 // The registry library (six modules) is required only when a config has registries and script
 // sections: every command opens the host through this follower, and most configs have neither (ADR 0130).
-import type { Config, ScriptConfig } from '../core/config/types.ts';
+import type { Config } from '../core/config/types.ts';
+import { scriptAgentsOf, scriptConnectorsOf, scriptToolsOf, type ScriptConfig } from '../plugins/lua-bridge/api.ts';
 import { requireOwn } from '../core/load/require-own.ts';
 import type * as Registries from './registries.ts';
 
@@ -13,10 +14,12 @@ type Sections = Readonly<Record<string, ScriptConfig>>;
 /** `config` with enabled registry extensions following precedence (the same object when nothing moves). */
 export function followOverrides(config: Config): Config {
   const { connectors, tools, agents } = config;
-  if (
-    Object.keys(config.registries).length === 0 ||
-    [connectors.script, tools.script, agents.script].every((s) => Object.keys(s).length === 0)
-  )
+  const scripts = {
+    connectors: scriptConnectorsOf(config),
+    tools: scriptToolsOf(config),
+    agents: scriptAgentsOf(config),
+  };
+  if (Object.keys(config.registries).length === 0 || Object.values(scripts).every((s) => Object.keys(s).length === 0))
     return config;
   const winner = new Map<string, string>(); // any provider's script path → the winning one
   const { loadRegistries, resolveExtensions } = requireOwn<typeof Registries>(import.meta.url, './registries.ts');
@@ -35,8 +38,8 @@ export function followOverrides(config: Config): Config {
       ? Object.freeze(Object.fromEntries(moved))
       : sections;
   };
-  const next = { connectors: follow(connectors.script), tools: follow(tools.script), agents: follow(agents.script) };
-  if (next.connectors === connectors.script && next.tools === tools.script && next.agents === agents.script)
+  const next = { connectors: follow(scripts.connectors), tools: follow(scripts.tools), agents: follow(scripts.agents) };
+  if (next.connectors === scripts.connectors && next.tools === scripts.tools && next.agents === scripts.agents)
     return config;
   return Object.freeze({
     ...config,

@@ -1,10 +1,13 @@
 // The package's main export (`import { openKbctx, definePlugin } from 'kbctx'`): the library API and
-// the plugin contract (core/lib/index.ts), with the bundled plugin set handed to the kernel.
+// the plugin contract (registry/lib/index.ts), with the bundled plugin set handed to the kernel.
 import './bundled.ts';
 
-export * from '../core/lib/index.ts';
+export * from './lib/index.ts';
 // transport-http's contract entry (its `httpRoutes` hook and the HTTP surface types), which core no longer declares.
 export * from '../plugins/transport-http/api.ts';
+// Its `[server] bind` parsing and exposure policy (api.ts loads them on demand; the package exports them as before).
+export { isLoopbackHost, parseBind, toHttpUrl } from '../plugins/transport-http/bind-address.ts';
+export { checkExposure } from '../plugins/transport-http/exposure-policy.ts';
 // mcp-server's contract entry (the service the MCP transports build their servers with), which core no longer holds.
 export * from '../plugins/mcp-server/api.ts';
 // chunker-default's contract entry (`chunkText`, `estimateTokens`): the default chunking, which core no longer holds.
@@ -12,6 +15,11 @@ export * from '../plugins/chunker-default/api.ts';
 // The cli plugin's contract entry (the `kbctx.cli` service, `CliContext`, the table and progress helpers for plugin
 // commands).
 export * from '../plugins/cli/api.ts';
+// The config sections' types and accessors, each from the plugin that owns the section (ADR 0192).
+export * from '../plugins/connector-filesystem/api.ts';
+export * from '../plugins/connector-git/api.ts';
+export * from '../plugins/connector-s3/api.ts';
+export * from '../plugins/lua-bridge/api.ts';
 // The types compiled extension modules are written against (the extensions plugin's contract entry).
 export type {
   ExtensionAgent,

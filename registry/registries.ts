@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { badRequest, KbctxError, notFound } from '../core/domain/errors.ts';
 import type { Config } from '../core/config/types.ts';
+import { scriptAgentsOf, scriptConnectorsOf, scriptToolsOf } from '../plugins/lua-bridge/api.ts';
 import { isPluginPath, resolvePluginPath } from '../core/load/plugin-specs.ts';
 import { isGitRepo } from './git.ts';
 import {
@@ -138,10 +139,10 @@ export function pluginEntryFiles(config: Config): string[] {
 /** The config section a registry extension type is enabled in. */
 export function configSection(config: Config, type: ScriptType): Readonly<Record<string, { path: string }>> {
   return type === 'connectors'
-    ? config.connectors.script
+    ? scriptConnectorsOf(config)
     : type === 'tools'
-      ? config.tools.script
-      : config.agents.script;
+      ? scriptToolsOf(config)
+      : scriptAgentsOf(config);
 }
 
 export const CONFIG_TABLE: Record<ScriptType, string> = {

@@ -7,8 +7,6 @@ export { embedPending, type EmbedOptions, type EmbedProgress, type EmbedReport }
 export { providerChoices } from '../embed/embedding-providers.ts';
 export { configuredConnectors, selectConnectors, type ConnectorRef } from '../app/select-connectors.ts';
 export { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../app/roots-outside-project.ts';
-export { parseBind } from '../http/bind-address.ts';
-export { checkExposure } from '../http/exposure-policy.ts';
 export { parseSince } from '../search/since.ts';
 export { PerPluginCollector } from '../collector.ts';
 export { pluginOfError, type PluginLocation } from '../app/fault-attribution.ts';

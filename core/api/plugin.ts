@@ -50,7 +50,7 @@ export { waitForLock } from '../store/wait-for-lock.ts';
 
 export type { IndexServices, PluginContext, PluginLogger } from '../plugin-context.ts';
 /** What `ctx.search`, `ctx.get` and `ctx.sources` answer: the REST bodies. */
-export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../lib/wire-types.ts';
+export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../wire-types.ts';
 export type { HookName, TapOnlyHooks } from '../hooks.ts';
 export type {
   ChunkRequest,
@@ -85,16 +85,9 @@ export type {
   TransportOptions,
 } from '../hook-types.ts';
 export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from '../hook-types.ts';
-export type {
-  Config,
-  ExtensionsConfig,
-  FilesystemConnectorConfig,
-  GitConnectorConfig,
-  S3ConnectorConfig,
-  ScriptConfig,
-  ScriptsRuntimeConfig,
-  ServerConfig,
-} from '../config/types.ts';
+export type { Config, ConnectorTables, ExtensionsConfig } from '../config/types.ts';
+// A plugin types the sections it owns in its own config-section.ts and reads them through these (ADR 0192).
+export { connectorsOf, sectionOf } from '../config/sections-of.ts';
 export type {
   Connector,
   ConnectorWarning,

@@ -1,8 +1,9 @@
 // The use-cases the surfaces share, a light entry of the public API (ADR 0130): search, documents,
 // sources and the wire shapes of every answer. The built-in tools and the
 // commands plugins contribute (`kbctx search`, `stats`, …) import this, not the whole API (core/index.ts).
-export { exportJsonPieces, getDocument, getDocumentWithChunks } from '../app/documents.ts';
-export { parseSearchParams, SEARCH_PARAMS, toSearchParams, type SearchParams } from '../app/search-params.ts';
+export { getDocument, getDocumentWithChunks } from '../app/documents.ts';
+export { parseSearchParams, SEARCH_PARAMS, toSearchParams } from '../app/search-params.ts';
+export type { SearchParams } from '../domain/models.ts';
 export { search } from '../app/search.ts';
 export type { SearchDeps, SearchResponse } from '../app/search.ts';
 export { describeStatus, indexStats, listSources, type SourceRow, type Stats } from '../app/sources.ts';

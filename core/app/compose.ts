@@ -71,7 +71,7 @@ export function openKbctx(
       env,
       check: (part) => check(config, part),
       reportFailures: (f) => void failures.push(...f),
-      plugins: () => kernel.plugins(),
+      plugins: () => kernel.plugins({ collect: true }),
       applyPlugin: (plugin, file) => kernel.apply(plugin, {}, 'path', file, file),
     },
     'kbctx',

@@ -1,8 +1,7 @@
-// Reading documents: `get` by id (404 when unknown) and the full export.
+// Reading documents: `get` by id (404 when unknown), with its chunks (the web page, Lua's `context.get`).
 import { notFound } from '../domain/errors.ts';
 import type { Chunk } from '../domain/models.ts';
 import type { Store, StoredDocument } from '../store/store.ts';
-import { chunkToWire, documentToWire } from './wire.ts';
 
 export async function getDocument(store: Store, id: string): Promise<StoredDocument> {
   const doc = typeof id === 'string' && id.trim() !== '' ? await store.getDocument(id.trim()) : null;
@@ -16,42 +15,4 @@ export async function getDocumentWithChunks(
 ): Promise<{ document: StoredDocument; chunks: Chunk[] }> {
   const document = await getDocument(store, id);
   return { document, chunks: await store.getChunks(document.id) };
-}
-
-/**
- * The export (`{documents, chunks}` as JSON, formatted like JSON.stringify(value, null, 2)) as a
- * sequence of text pieces of about `pieceChars` each, read row by row: memory stays bounded however
- * large the index. `counts` is filled in as the pieces are produced.
- */
-export async function* exportJsonPieces(
-  store: Store,
-  counts = { documents: 0, chunks: 0 },
-  pieceChars = 1 << 16,
-): AsyncGenerator<string> {
-  let buffer = '{\n';
-  const section = async function* (
-    name: 'documents' | 'chunks',
-    items: AsyncIterable<unknown>,
-    last: boolean,
-  ): AsyncGenerator<string> {
-    buffer += `  "${name}": [`;
-    let n = 0;
-    for await (const item of items) {
-      buffer += `${n === 0 ? '' : ','}\n    ${JSON.stringify(item, null, 2).replaceAll('\n', '\n    ')}`;
-      counts[name] = ++n;
-      if (buffer.length >= pieceChars) {
-        yield buffer;
-        buffer = '';
-      }
-    }
-    counts[name] = n;
-    buffer += `${n === 0 ? '' : '\n  '}]${last ? '' : ','}\n`;
-  };
-  yield* section('documents', map(store.iterateDocuments(), documentToWire), false);
-  yield* section('chunks', map(store.iterateChunks(), chunkToWire), true);
-  yield `${buffer}}\n`;
-}
-
-async function* map<A, B>(items: AsyncIterable<A>, fn: (a: A) => B): AsyncGenerator<B> {
-  for await (const item of items) yield fn(item);
 }

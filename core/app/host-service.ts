@@ -21,7 +21,7 @@ export interface HostInfo {
   /** The guard of a config part using an unset `${VAR}` (`tools.script.x`); undefined when nothing is missing. */
   check(part: string): PartCheck | undefined;
   reportFailures(failures: readonly LoadFailure[]): void;
-  /** The plugins applied so far, with what each provides. */
+  /** The plugins applied so far, with what each provides (derived: the tools, agents, resources it adds too). */
   plugins(): readonly LoadedPluginInfo[];
   /**
    * Applies a plugin a plugin loaded (from `file`), during `boot`: after every configured plugin, so a

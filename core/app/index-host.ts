@@ -147,12 +147,9 @@ async function createConnector(kernel: Kernel, config: Config, ref: ConnectorRef
 /** Item warnings of plugin and extension connectors (a bad item is skipped). */
 const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
 
-/** The section of a configured connector: validated for the built-in types, as written for others. */
+/** The section of a configured connector: as its plugin's `toConfig` made it for the bundled types, else as written. */
 function connectorOptions(config: Config, ref: ConnectorRef): Readonly<Record<string, unknown>> | undefined {
-  const builtin = (config.connectors as unknown as Record<string, Record<string, object> | undefined>)[ref.type];
-  return (config.connectors.extension[ref.type]?.[ref.name] ?? builtin?.[ref.name]) as
-    | Readonly<Record<string, unknown>>
-    | undefined;
+  return config.connectors[ref.type]?.[ref.name] as Readonly<Record<string, unknown>> | undefined;
 }
 
 /** A configured connector type no plugin or extension provides: its sync fails with a clear message. */

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { relativeInside } from '../config/config-path.ts';
 import type { Config } from '../config/types.ts';
+import { connectorsOf } from '../config/sections-of.ts';
 
 export interface OutsideRoot {
   /** `filesystem:<name>`. */
@@ -14,7 +15,7 @@ export interface OutsideRoot {
 /** None for the built-in default config (no project to be outside of). */
 export function rootsOutsideProject(config: Config): OutsideRoot[] {
   if (config.file === null) return [];
-  return Object.entries(config.connectors.filesystem)
+  return Object.entries(connectorsOf<{ readonly root: string }>(config, 'filesystem'))
     .filter(
       ([, c]) =>
         path.resolve(c.root) !== path.resolve(config.baseDir) && relativeInside(config.baseDir, c.root) === null,

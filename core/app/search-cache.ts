@@ -1,7 +1,7 @@
 // A small LRU of search responses, valid only for the index generation they were computed on: any
 // write to the index (by this process or another: see Store.generation) makes every entry stale.
 import type { RetrievalConfig } from '../config/types.ts';
-import type { SearchParams } from './search-params.ts';
+import type { SearchParams } from '../domain/models.ts';
 import type { SearchResponse } from './search.ts';
 
 export class SearchCache {

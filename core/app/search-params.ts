@@ -1,7 +1,7 @@
 // The built-in search tool's parameters, declared once. REST, MCP and the CLI all validate through
 // parseSearchParams, so defaults and messages are the same everywhere.
 import { badRequest } from '../domain/errors.ts';
-import { SEARCH_MODES, type SearchMode } from '../domain/models.ts';
+import { SEARCH_MODES, type SearchMode, type SearchParams } from '../domain/models.ts';
 import type * as Since from '../search/since.ts';
 import { requireOwn } from '../load/require-own.ts';
 import { rejectUnknownParams } from '../tools/unknown-params.ts';
@@ -55,16 +55,6 @@ export const SEARCH_PARAMS: readonly ParamSpec[] = [
 ];
 
 const FILTER_KEYS = ['source', 'since'];
-
-export interface SearchParams {
-  query: string;
-  mode: SearchMode;
-  limit: number;
-  source: string | undefined;
-  /** ISO 8601 instant (resolved from a date or a duration): only documents updated at or after it. */
-  since?: string | undefined;
-  explain: boolean;
-}
 
 /** Validates raw input (CLI, eval) against SEARCH_PARAMS, then applies the search rules and defaults. */
 export function parseSearchParams(input: unknown, retrieval: RetrievalConfig, now?: Date): SearchParams {

@@ -4,11 +4,12 @@ import { KbctxError, notFound } from '../domain/errors.ts';
 import type { SearchResult } from '../domain/models.ts';
 import { analyzeQuery } from '../search/analyze-query.ts';
 import { makeSnippet } from '../search/snippet.ts';
-import { CONNECTOR_TYPES, type RetrievalConfig } from '../config/types.ts';
+import type { RetrievalConfig } from '../config/types.ts';
+import { bundledConnectorTypes } from '../config/plugin-sections.ts';
 import type { SourceFilter, Store } from '../store/store.ts';
 import { SearchCache } from './search-cache.ts';
 import { providerChoices } from '../embed/embedding-providers.ts';
-import type { SearchParams } from './search-params.ts';
+import type { SearchParams } from '../domain/models.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 
 export interface SearchDeps {
@@ -77,8 +78,8 @@ async function ranked(
 }
 
 function checkSource(source: string, labels: readonly string[]): void {
-  // A built-in connector type is a valid filter even with no instance configured (it just matches nothing).
-  const known = new Set([...CONNECTOR_TYPES, ...labels.flatMap((l) => [l, l.split(':')[0]!])]);
+  // A bundled connector type is a valid filter even with no instance configured (it just matches nothing).
+  const known = new Set([...bundledConnectorTypes(), ...labels.flatMap((l) => [l, l.split(':')[0]!])]);
   if (known.has(source)) return;
   throw notFound(
     `source '${source}' does not exist; ${labels.length === 0 ? 'no sources are configured or indexed' : `sources: ${labels.join(', ')} (or a type: ${[...new Set(labels.map((l) => l.split(':')[0]))].join(', ')})`}`,

@@ -1,24 +1,22 @@
 // Resolves a `sync` target — `all`, a type, or `<type>:<name>` — to configured connector instances.
 import { badRequest, notFound } from '../domain/errors.ts';
-import { CONNECTOR_TYPES, type Config } from '../config/types.ts';
+import type { Config } from '../config/types.ts';
 
 export interface ConnectorRef {
-  /** A built-in type (CONNECTOR_TYPES) or one registered by an extension. */
+  /** A type a bundled plugin owns, or one a configured plugin or an extension provides. */
   type: string;
   name: string;
   label: string;
 }
 
-/** Built-in types first (in CONNECTOR_TYPES order), then extension types by name. */
+/** The bundled plugins' types first (in their order), then the others by name: as the config holds them. */
 export function connectorTypes(config: Config): string[] {
-  return [...CONNECTOR_TYPES, ...Object.keys(config.connectors.extension).sort()];
+  return Object.keys(config.connectors);
 }
 
 export function configuredConnectors(config: Config): ConnectorRef[] {
-  const instances = (type: string): object =>
-    config.connectors.extension[type] ?? config.connectors[type as (typeof CONNECTOR_TYPES)[number]];
   return connectorTypes(config).flatMap((type) =>
-    Object.keys(instances(type))
+    Object.keys(config.connectors[type] ?? {})
       .sort()
       .map((name) => ({ type, name, label: `${type}:${name}` })),
   );

@@ -16,7 +16,7 @@ import { makeSnippet } from '../search/snippet.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import type { DocumentHead } from '../store/store.ts';
 import { searchFilter, type SearchDeps, type SearchResponse, type SemanticSearch } from './search.ts';
-import type { SearchParams } from './search-params.ts';
+import type { SearchParams } from '../domain/models.ts';
 
 interface Hit {
   document: DocumentHead;

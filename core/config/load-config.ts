@@ -13,9 +13,11 @@ import type { ConfigModule } from './config-module.ts';
 import { findConfig, isConfigModule } from './find-config.ts';
 import { expandEnv, isCode, referencedEnvVars, unsetMessage, type UnsetVar } from './expand-env.ts';
 import { configSchemaWith, type RawConfig } from './schema.ts';
-import { bundledSections, type OwnedSection, type OwnedSections } from './plugin-sections.ts';
+import { bundledSections, type OwnedSections } from './plugin-sections.ts';
+import { ownedToConfig, servedSections } from './owned-to-config.ts';
+import { databaseUrl, dbConfig } from './db-section.ts';
 import { SchemaIssue } from './schema-kit.ts';
-import { CONNECTOR_TYPES, type Config, type PluginsConfig } from './types.ts';
+import type { Config } from './types.ts';
 
 export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
 /** The lock file beside the config (load/plugin-lock.ts reads it, with registries or pins only). */
@@ -110,20 +112,19 @@ export function parseConfigTree(
       owned,
       where.file === null ? null : path.resolve(where.fileBase ?? where.cwd, where.file),
       where.cwd,
-      where.env ?? process.env,
+      { env: where.env ?? process.env, referencedEnv: referencedEnvVars(tree).sort() },
     );
   } catch (error) {
     if (error instanceof SchemaIssue) throw configError(`${label}: ${error.path.join('.')} ${error.message}`);
     throw error;
   }
-  // `env.get` may read what [scripts] allows (the Lua bridge's section) and every variable the config references.
-  const envAllow = [...new Set([...(config.scripts?.envAllow ?? []), ...referencedEnvVars(tree)])].sort();
-  return deepFreeze({ ...config, scripts: { envAllow }, unsetEnv: deferred });
+  return deepFreeze({ ...config, unsetEnv: deferred });
 }
 
-// Sections owned by one connector, tool or agent: an unset variable there fails only that part, when
-// it runs (`registry add connectors/jira` must not break every command until JIRA_API_TOKEN is set).
-const DEFERRABLE = /^(connectors\.[^.]+|tools\.script|agents\.script|agents\.inline)\.[^.]+/;
+// Sections owned by one connector, tool or agent (`[connectors.<type>.<name>]`, `[tools.<form>.<name>]`,
+// `[agents.<form>.<name>]`): an unset variable there fails only that part, when it runs (`registry add
+// connectors/jira` must not break every command until JIRA_API_TOKEN is set).
+const DEFERRABLE = /^(connectors|tools|agents)\.[^.]+\.[^.]+/;
 
 /** Throws for unset variables in core sections; returns the rest grouped by part (`connectors.script.jira`). */
 function deferUnset(unset: readonly UnsetVar[], label: string): Record<string, UnsetVar[]> {
@@ -176,15 +177,16 @@ function toConfig(
   owned: OwnedSections,
   file: string | null,
   cwd: string,
-  env: NodeJS.ProcessEnv,
+  { env, referencedEnv }: { env: NodeJS.ProcessEnv; referencedEnv: readonly string[] },
 ): Config {
   const abs = (p: string): string => path.resolve(cwd, expandHome(p));
-  const sections = ownedToConfig(owned, raw, abs);
+  const own = ownedToConfig(owned, raw, { resolvePath: abs, referencedEnv });
   const mapValues = <A, B>(record: Record<string, A>, fn: (a: A) => B): Record<string, B> =>
     Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
   const e = raw.embedding;
   const r = raw.retrieval;
   return {
+    ...own.sections,
     file,
     baseDir: cwd,
     db: dbConfig(raw.db, databaseUrl(env['KBCTX_DATABASE_URL'] || raw.db.url), abs),
@@ -195,7 +197,7 @@ function toConfig(
       dims: e.dims ?? null,
       batchSize: e.batch_size,
       concurrency: e.concurrency,
-      extra: sections.embedding,
+      extra: own.embedding,
       baseDir: cwd,
     },
     retrieval: {
@@ -207,22 +209,16 @@ function toConfig(
       fusion: r.fusion,
       cacheSize: r.cache_size,
     },
-    server: sections.server as Config['server'],
     sync: { intervalSecs: raw.sync.interval, connectorIntervals: connectorIntervals(raw) },
-    connectors: {
-      ...Object.fromEntries(CONNECTOR_TYPES.map((type) => [type, {}])),
-      ...sections.connectors,
-      extension: raw.connectors.extra as Config['connectors']['extension'],
-    } as Config['connectors'],
-    scripts: sections.scripts as Config['scripts'],
-    tools: { script: (sections['tools.script'] ?? {}) as Config['tools']['script'] },
+    connectors: own.connectors,
+    tools: { ...own.under['tools'] },
     agents: {
+      ...own.under['agents'],
       inline: mapValues(raw.agents.inline, (a) => ({
         description: a.description,
         tools: a.tools,
         systemPrompt: a.system_prompt,
       })),
-      script: (sections['agents.script'] ?? {}) as Config['agents']['script'],
     },
     registries: mapValues(raw.registries, (g) => ({
       url: g.url ?? null,
@@ -241,59 +237,10 @@ function toConfig(
       configFile: file,
       lockFile: file === null ? null : path.join(path.dirname(file), LOCK_FILE),
       registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),
-      connectors: raw.connectors.extra as Config['connectors']['extension'],
-      needs: servedSections(raw),
+      connectors: raw.connectors.extra as Config['plugins']['connectors'],
+      needs: servedSections(raw, owned),
     },
   };
-}
-
-/** The sections a plugin serves: script tools and agents (the Lua bridge), inline agents, compiled extensions. */
-function servedSections(raw: RawConfig): NonNullable<PluginsConfig['needs']> {
-  const named = (names: readonly string[], kind: string, form: string): { section: string; provides: string }[] =>
-    names.slice(0, 1).map((name) => ({ section: `[${kind}.${form}.${name}]`, provides: `${kind}:${form}` }));
-  return [
-    ...named(Object.keys(raw.tools['script'] ?? {}), 'tools', 'script'),
-    ...named(Object.keys(raw.agents['script'] ?? {}), 'agents', 'script'),
-    ...named(Object.keys(raw.agents.inline), 'agents', 'inline'),
-    ...(raw.extensions.modules.length > 0
-      ? [{ section: '[extensions] modules', provides: 'extensions:modules', why: 'compiled extensions are loaded by' }]
-      : []),
-  ];
-}
-
-/** The owned sections and connector tables, each as its plugin's `toConfig` makes it. */
-function ownedToConfig(
-  owned: OwnedSections,
-  raw: RawConfig,
-  abs: (p: string) => string,
-): Record<string, unknown> & {
-  embedding: Record<string, unknown>;
-  connectors: Record<string, Record<string, unknown>>;
-} {
-  const convert = ({ section }: OwnedSection, table: Record<string, unknown>, at: readonly string[]): unknown => {
-    const fail = (key: string, message: string): never => {
-      throw new SchemaIssue(key === '' ? at : [...at, key], message);
-    };
-    return section.toConfig ? section.toConfig(table, { resolvePath: abs, fail }) : table;
-  };
-  const out: Record<string, unknown> = {};
-  // A dotted name (`tools.script`) is a table under a kernel section.
-  const at = (name: string): Record<string, unknown> =>
-    name.split('.').reduce<Record<string, unknown>>((t, key) => t[key] as Record<string, unknown>, raw);
-  for (const [name, s] of owned.sections) out[name] = convert(s, at(name), name.split('.'));
-  const connectors: Record<string, Record<string, unknown>> = {};
-  for (const [type, s] of owned.connectors) {
-    const instances = raw.connectors[type] ?? {};
-    connectors[type] = Object.fromEntries(
-      Object.entries(instances).map(([name, table]) => [name, convert(s, table, ['connectors', type, name])]),
-    );
-  }
-  // The provider's own keys, as its plugin's toConfig makes them (which sees the shared keys too: `model`, `dims` …).
-  const { owner, extra, ...sharedKeys } = raw.embedding;
-  const embedding = owner?.section.toConfig
-    ? (convert(owner, { ...sharedKeys, ...extra }, ['embedding']) as Record<string, unknown>)
-    : extra;
-  return { ...out, embedding, connectors };
 }
 
 /** `[plugin.<name>]` tables; their contents are checked later by each plugin's own schema. */
@@ -334,38 +281,4 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
-}
-
-/** `[db]`: the engine defaults to what the url implies; an engine the url contradicts is refused. */
-function dbConfig(db: RawConfig['db'], url: string | null, abs: (p: string) => string): Config['db'] {
-  const engine = db.engine?.trim() || (url === null ? 'sqlite' : 'postgres');
-  if (url !== null && engine !== 'postgres') {
-    throw configError(
-      `db.engine = "${engine}" contradicts db.url (or KBCTX_DATABASE_URL), a PostgreSQL database: set engine = "postgres" or remove the url`,
-    );
-  }
-  if (url === null && engine === 'postgres')
-    throw configError(
-      'db.engine = "postgres" needs db.url (or KBCTX_DATABASE_URL): postgres://user:password@host:5432/database',
-    );
-  return { engine, path: abs(db.path), keywordEngine: db.keyword_engine, url, poolSize: db.pool_size };
-}
-
-/** A PostgreSQL URL, checked here so a typo fails at start-up naming the key, not at the first query. */
-function databaseUrl(url: string | undefined): string | null {
-  if (url === undefined || url.trim() === '') return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    throw configError(
-      'db.url (or KBCTX_DATABASE_URL) is not a URL: expected postgres://user:password@host:5432/database',
-    );
-  }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw configError(
-      `db.url (or KBCTX_DATABASE_URL) must be a postgres:// URL, not ${parsed.protocol}//…; for SQLite set db.path`,
-    );
-  }
-  return url.trim();
 }

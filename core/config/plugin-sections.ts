@@ -43,6 +43,9 @@ export function registerConfigSections(plugins: readonly PluginMeta[]): void {
 
 export const bundledSections = (): OwnedSections => bundled;
 
+/** The connector types the bundled plugins own, in their order (`filesystem`, `git`, `s3`, `script`). */
+export const bundledConnectorTypes = (): string[] => [...bundled.connectors.keys()];
+
 export function ownedSection(plugin: string, section: ConfigSection): OwnedSection {
   const check = (fromJsonSchema(section.schema) ?? ajvSchema(section.schema, plugin)) as Schema<
     Record<string, unknown>

@@ -30,14 +30,19 @@ export interface Config {
   readonly chunking: ChunkingConfig;
   readonly embedding: EmbeddingConfig;
   readonly retrieval: RetrievalConfig;
-  readonly server: ServerConfig;
-  readonly scripts: ScriptsRuntimeConfig;
-  readonly connectors: ConnectorsConfig;
+  /**
+   * `[connectors.<type>.<name>]`: type → name → the table, as its plugin's `toConfig` made it (the owned types, each
+   * present even with no instance, in the bundled plugins' order), or as written (types a configured plugin or an
+   * extension provides, checked when it loads). A plugin reads its own through its typed accessor (`connectorsOf`).
+   */
+  readonly connectors: ConnectorTables;
   readonly sync: SyncConfig;
-  readonly tools: { readonly script: Readonly<Record<string, ScriptConfig>> };
+  /** `[tools.<form>]` sections a plugin owns (`tools.script`: the Lua bridge's), as its `toConfig` made them. */
+  readonly tools: Readonly<Record<string, unknown>>;
   readonly agents: {
     readonly inline: Readonly<Record<string, InlineAgentConfig>>;
-    readonly script: Readonly<Record<string, ScriptConfig>>;
+    /** `[agents.<form>]` sections a plugin owns (`agents.script`), as its `toConfig` made them. */
+    readonly [form: string]: unknown;
   };
   readonly registries: Readonly<Record<string, RegistryConfig>>;
   /**
@@ -47,7 +52,16 @@ export interface Config {
   readonly unsetEnv?: Readonly<Record<string, readonly { key: string; variable: string }[]>>;
   readonly extensions: ExtensionsConfig;
   readonly plugins: PluginsConfig;
+  /**
+   * The top-level sections plugins own (`[server]`, `[scripts]`, `[models]`), as their `toConfig` made them: a plugin
+   * reads its own through its typed accessor (`sectionOf`), never by the name here.
+   */
+  readonly [section: string]: unknown;
 }
+
+/** `[connectors.<type>.<name>]` tables: type → name → table (typed by the plugin owning the type). */
+export type ConnectorTables = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+type TomlTables = Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, unknown>>>>>>;
 
 /** The top-level `plugins` list and the `[plugin.<name>]` tables (core/load/). */
 export interface PluginsConfig {
@@ -70,10 +84,10 @@ export interface PluginsConfig {
   /** The configured registries' folders: a plugin file inside one must be pinned in `lockFile`. */
   readonly registries: readonly { name: string; path: string }[];
   /**
-   * `[connectors.<type>]` of types no bundled plugin owns (as `connectors.extension`): each checked by the plugin
-   * declaring it.
+   * `[connectors.<type>]` of types no bundled plugin owns, as written: each checked by the plugin declaring it
+   * (core/load/connector-options.ts).
    */
-  readonly connectors: ConnectorsConfig['extension'];
+  readonly connectors: TomlTables;
   /**
    * Sections another plugin serves, and what it provides (`tools:script`): checked once the plugins are applied
    * (core/load/load-plugins.ts).
@@ -116,77 +130,11 @@ export interface RetrievalConfig {
   readonly cacheSize: number;
 }
 
-export interface ServerConfig {
-  readonly bind: string;
-  readonly corsEnabled: boolean;
-  readonly corsOrigins: readonly string[];
-  /** Extra Host names accepted besides loopback names (DNS-rebinding protection). */
-  readonly allowedHosts: readonly string[];
-  readonly maxBodyBytes: number;
-  /** Open MCP `subscriptions/listen` streams per server process, and per client (token or address). */
-  readonly maxListenStreams: number;
-  readonly maxListenStreamsPerClient: number;
-  /** Server processes sharing the listening socket (1: a single process). */
-  readonly workers: number;
-  /** Name of the environment variable holding the Bearer token (never the token itself); null: no auth. */
-  readonly authTokenEnv: string | null;
-  /** Lets a non-loopback bind start without a token (with a warning). */
-  readonly allowUnauthenticated: boolean;
-  readonly headersTimeoutSecs: number;
-  readonly requestTimeoutSecs: number;
-  readonly keepAliveTimeoutSecs: number;
-  /** The server watches filesystem connectors (docs/sync.md); 'poll': by periodic rescans instead of file events. */
-  readonly watch: boolean | 'poll';
-}
-
-export interface ScriptsRuntimeConfig {
-  /** Variables Lua `env.get` may read: `[scripts] env_allow` plus every `${VAR}` the config references. */
-  readonly envAllow: readonly string[];
-}
-
 /** Background sync schedules (`[sync]` and each connector's `sync_interval`), in seconds; 0 = no schedule. */
 export interface SyncConfig {
   readonly intervalSecs: number;
   /** Per connector label (`<type>:<name>`): its own interval, or the default. */
   readonly connectorIntervals: Readonly<Record<string, number>>;
-}
-
-export interface FilesystemConnectorConfig {
-  readonly root: string;
-  readonly includeGlobs: readonly string[];
-  readonly excludeGlobs: readonly string[];
-  readonly followSymlinks: boolean;
-  readonly maxFileBytes: number;
-}
-
-export interface GitConnectorConfig {
-  readonly url: string;
-  readonly branch: string;
-  readonly root: string;
-  readonly includeGlobs: readonly string[];
-  readonly excludeGlobs: readonly string[];
-  readonly shallow: boolean;
-  readonly cacheDir: string | null;
-  readonly maxFileBytes: number;
-  /** Limit for each git process (clone, fetch, checkout, log); its whole process group is killed then. */
-  readonly timeoutSecs: number;
-}
-
-export interface S3ConnectorConfig {
-  readonly bucket: string;
-  readonly prefix: string;
-  readonly region: string;
-  readonly endpointUrl: string | null;
-  readonly includeGlobs: readonly string[];
-  readonly excludeGlobs: readonly string[];
-  readonly maxFileBytes: number;
-}
-
-/** A Lua script entry (connector, tool or agent): `path`, `timeout`, and every other key for the script. */
-export interface ScriptConfig {
-  readonly path: string;
-  readonly timeoutSecs: number;
-  readonly extra: Readonly<Record<string, unknown>>;
 }
 
 export interface InlineAgentConfig {
@@ -203,15 +151,3 @@ export interface RegistryConfig {
   readonly autoUpdate: boolean;
   readonly priority: number | null;
 }
-
-export interface ConnectorsConfig {
-  readonly filesystem: Readonly<Record<string, FilesystemConnectorConfig>>;
-  readonly git: Readonly<Record<string, GitConnectorConfig>>;
-  readonly s3: Readonly<Record<string, S3ConnectorConfig>>;
-  readonly script: Readonly<Record<string, ScriptConfig>>;
-  /** `[connectors.<type>.<name>]` of types an extension registers: type → name → the raw TOML table. */
-  readonly extension: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, unknown>>>>>>;
-}
-
-export const CONNECTOR_TYPES = ['filesystem', 'git', 's3', 'script'] as const;
-export type ConnectorType = (typeof CONNECTOR_TYPES)[number];

@@ -37,6 +37,17 @@ export interface Chunk {
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
 export const SEARCH_MODES: readonly SearchMode[] = ['keyword', 'semantic', 'hybrid'];
 
+/** A search as the engine runs it: checked, defaults applied (the search tool's parameters, app/search-params.ts). */
+export interface SearchParams {
+  query: string;
+  mode: SearchMode;
+  limit: number;
+  source: string | undefined;
+  /** ISO 8601 instant (resolved from a date or a duration): only documents updated at or after it. */
+  since?: string | undefined;
+  explain: boolean;
+}
+
 export interface SearchResult {
   id: string;
   source: string;

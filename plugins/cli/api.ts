@@ -10,6 +10,7 @@ export type { CliContext, CliIO, GlobalOptions } from './context.ts';
 export const cliService = createServiceRef<CliContext>('kbctx.cli');
 export { formatBytes, formatTable } from './table.ts';
 export { createProgress, progressEveryMs, type ProgressOptions } from './progress.ts';
+export { createProgressLines, formatDuration } from './progress-lines.ts';
 
 // `--param k=v` / `--arg k=v` flags → an object. Values are JSON when they parse (numbers, booleans,
 // arrays), else strings; `asString` lists keys that always stay strings (string-typed parameters).

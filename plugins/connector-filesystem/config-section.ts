@@ -1,6 +1,19 @@
 // `[connectors.filesystem.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
 // Context Harness's spelling `max_extract_bytes` is accepted for `max_file_bytes`.
-import { DEFAULT_MAX_FILE_BYTES, type ConfigSection, type FilesystemConnectorConfig } from '../../core/api/plugin.ts';
+import { connectorsOf, DEFAULT_MAX_FILE_BYTES, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+
+/** One `[connectors.filesystem.<name>]` table, as the connector reads it. */
+export interface FilesystemConnectorConfig {
+  readonly root: string;
+  readonly includeGlobs: readonly string[];
+  readonly excludeGlobs: readonly string[];
+  readonly followSymlinks: boolean;
+  readonly maxFileBytes: number;
+}
+
+/** The configured `[connectors.filesystem.<name>]` tables: name → table. */
+export const filesystemConnectorsOf = (config: Config): Readonly<Record<string, FilesystemConnectorConfig>> =>
+  connectorsOf<FilesystemConnectorConfig>(config, 'filesystem');
 
 const globs = (fallback: string[]) => ({ type: 'array', items: { type: 'string' }, default: fallback });
 

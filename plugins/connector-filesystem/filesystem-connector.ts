@@ -8,7 +8,6 @@ import { pathToFileURL } from 'node:url';
 import {
   type FileExtraction,
   KbctxError,
-  type FilesystemConnectorConfig,
   type Connector,
   type ConnectorWarning,
   type LoadedItem,
@@ -21,6 +20,7 @@ import {
 import { loadFileItem, createGlobFilter } from '../../core/api/connectors.ts';
 import { filesOutsideRoot } from './outside-root.ts';
 import { readFailure, walkFiles, type Walk, type WalkedFile } from './walk.ts';
+import type { FilesystemConnectorConfig } from './config-section.ts';
 
 export class FilesystemConnector implements Connector {
   readonly type = 'filesystem';

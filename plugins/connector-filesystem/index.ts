@@ -1,7 +1,8 @@
 // First-party plugin: the filesystem connector (`[connectors.filesystem.<name>]`), imported when a
 // filesystem connector is first created.
-import { definePlugin, fileExtraction, STAGE, type FilesystemConnectorConfig } from '../../core/api/plugin.ts';
+import { definePlugin, fileExtraction, STAGE } from '../../core/api/plugin.ts';
 import { filesystemSection } from './config-section.ts';
+import type { FilesystemConnectorConfig } from './config-section.ts';
 
 const plugin = definePlugin({
   name: 'connector-filesystem',

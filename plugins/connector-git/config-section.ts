@@ -1,5 +1,23 @@
 // `[connectors.git.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
-import { DEFAULT_MAX_FILE_BYTES, type ConfigSection, type GitConnectorConfig } from '../../core/api/plugin.ts';
+import { connectorsOf, DEFAULT_MAX_FILE_BYTES, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+
+/** One `[connectors.git.<name>]` table, as the connector reads it. */
+export interface GitConnectorConfig {
+  readonly url: string;
+  readonly branch: string;
+  readonly root: string;
+  readonly includeGlobs: readonly string[];
+  readonly excludeGlobs: readonly string[];
+  readonly shallow: boolean;
+  readonly cacheDir: string | null;
+  readonly maxFileBytes: number;
+  /** Limit for each git process (clone, fetch, checkout, log); its whole process group is killed then. */
+  readonly timeoutSecs: number;
+}
+
+/** The configured `[connectors.git.<name>]` tables: name → table. */
+export const gitConnectorsOf = (config: Config): Readonly<Record<string, GitConnectorConfig>> =>
+  connectorsOf<GitConnectorConfig>(config, 'git');
 
 const globs = (fallback: string[]) => ({ type: 'array', items: { type: 'string' }, default: fallback });
 

@@ -11,7 +11,6 @@ import {
   type FileExtraction,
   configError,
   KbctxError,
-  type GitConnectorConfig,
   type Connector,
   type LoadedItem,
   type ScanEntry,
@@ -23,6 +22,7 @@ import { lastCommitTimes } from './commit-times.ts';
 import { removeStaleCaches, updateCache } from './git-cache.ts';
 import { createGitRunner, type GitRunner } from './run-git.ts';
 import { isLocalGitPath, webUrlBuilder } from './web-url.ts';
+import type { GitConnectorConfig } from './config-section.ts';
 
 export interface GitConnectorContext {
   /** Folder for default caches (`<dataDir>/git-cache/<name>/<hash of url>`): the database's folder. */

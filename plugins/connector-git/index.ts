@@ -1,7 +1,8 @@
 // First-party plugin: the git connector (`[connectors.git.<name>]`): a private clone beside the
 // index, driven by the git CLI (ADR 0030); imported when a git connector is first created.
-import { definePlugin, fileExtraction, STAGE, type GitConnectorConfig } from '../../core/api/plugin.ts';
+import { definePlugin, fileExtraction, STAGE } from '../../core/api/plugin.ts';
 import { gitSection } from './config-section.ts';
+import type { GitConnectorConfig } from './config-section.ts';
 
 const plugin = definePlugin({
   name: 'connector-git',

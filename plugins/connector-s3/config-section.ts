@@ -1,5 +1,20 @@
 // `[connectors.s3.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
-import { DEFAULT_MAX_FILE_BYTES, type ConfigSection, type S3ConnectorConfig } from '../../core/api/plugin.ts';
+import { connectorsOf, DEFAULT_MAX_FILE_BYTES, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+
+/** One `[connectors.s3.<name>]` table, as the connector reads it. */
+export interface S3ConnectorConfig {
+  readonly bucket: string;
+  readonly prefix: string;
+  readonly region: string;
+  readonly endpointUrl: string | null;
+  readonly includeGlobs: readonly string[];
+  readonly excludeGlobs: readonly string[];
+  readonly maxFileBytes: number;
+}
+
+/** The configured `[connectors.s3.<name>]` tables: name → table. */
+export const s3ConnectorsOf = (config: Config): Readonly<Record<string, S3ConnectorConfig>> =>
+  connectorsOf<S3ConnectorConfig>(config, 's3');
 
 const globs = (fallback: string[]) => ({ type: 'array', items: { type: 'string' }, default: fallback });
 

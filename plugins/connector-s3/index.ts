@@ -1,7 +1,8 @@
 // First-party plugin: the S3 connector (`[connectors.s3.<name>]`, the official AWS SDK, ADR 0031);
 // the SDK is imported when an S3 connector is first created.
-import { definePlugin, fileExtraction, STAGE, type S3ConnectorConfig } from '../../core/api/plugin.ts';
+import { definePlugin, fileExtraction, STAGE } from '../../core/api/plugin.ts';
 import { s3Section } from './config-section.ts';
+import type { S3ConnectorConfig } from './config-section.ts';
 
 const plugin = definePlugin({
   name: 'connector-s3',

@@ -1,7 +1,8 @@
 // The one place that builds the AWS SDK's S3 client (imported lazily: it is large) and translates its
 // failures into KbctxError('connector_error') naming the connector and what to fix.
-import { configError, KbctxError, type S3ConnectorConfig } from '../../core/api/plugin.ts';
+import { configError, KbctxError } from '../../core/api/plugin.ts';
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { S3ConnectorConfig } from './config-section.ts';
 
 /** A client for `config`: the standard credential chain; custom endpoints use path-style addressing. */
 export async function openS3Client(config: S3ConnectorConfig, label: string, name: string): Promise<S3Client> {

@@ -4,7 +4,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import {
   type FileExtraction,
-  type S3ConnectorConfig,
   type Connector,
   type LoadedItem,
   type ScanEntry,
@@ -13,6 +12,7 @@ import {
 } from '../../core/api/plugin.ts';
 import { loadFileItem, createGlobFilter } from '../../core/api/connectors.ts';
 import { openS3Client, toConnectorError } from './s3-client.ts';
+import type { S3ConnectorConfig } from './config-section.ts';
 
 export interface S3ConnectorOptions {
   /** Keys per listing page (S3's maximum and default is 1000); smaller only in tests. */

@@ -1,13 +1,15 @@
 // First-party plugin: the `transformers` embedding provider (`[embedding] provider = "transformers"`):
-// a local ONNX model folder run by @huggingface/transformers (an optional dependency) in a worker.
+// an ONNX model run by @huggingface/transformers (an optional dependency) in a worker, from a local
+// folder (`model_path`) or by hub id (`model`, fetched into the cache by the models plugin's service).
 // Creating the embedder only checks the package and the folder; the model loads on the first embed().
 import { definePlugin, requireOwn, STAGE, type ConfigSection } from '../../core/api/plugin.ts';
+import { DTYPES, knownModel, modelsService } from '../models/api.ts';
 
 // Required when the provider is configured and the embedder first used (the hook is synchronous), not with this index.
 import type * as Factory from './create-transformers-embedder.ts';
 
 /** Which onnx/model*.onnx file: fp32 `model.onnx`, q8 `model_quantized.onnx`, fp16 `model_fp16.onnx` … */
-export const DTYPES = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'bnb4', 'q4f16'] as const;
+export { DTYPES };
 const UNUSED = {
   description: 'accepted for earlier kbctx configs (keys every provider took); unused by this provider',
 };
@@ -45,13 +47,21 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   embedderConfigs: { transformers: transformersSection },
   apply(kernel) {
+    const factory = () => requireOwn<typeof Factory>(import.meta.url, './create-transformers-embedder.ts');
+    const models = () => kernel.use(modelsService);
     kernel.hooks.createEmbedder
       .for('transformers')
       .tap({ name: 'embedder-transformers', stage: STAGE.FALLBACK }, (options) =>
-        requireOwn<typeof Factory>(import.meta.url, './create-transformers-embedder.ts').createTransformersEmbedder(
-          options,
-        ),
+        factory().createTransformersEmbedder(options, undefined, models),
       );
+    // A Context Harness (fastembed) model name under provider "local" or "fastembed": the same weights'
+    // ONNX build from the hub (ADR 0186). Before embedder-local's tap; any other model falls through to it.
+    for (const provider of ['local', 'fastembed']) {
+      kernel.hooks.createEmbedder.for(provider).tap({ name: 'embedder-transformers', stage: STAGE.LATE }, (options) => {
+        const known = options.model === null ? null : knownModel(options.model);
+        return known ? factory().createContextHarnessEmbedder(options, known, models) : undefined;
+      });
+    }
   },
 });
 

@@ -4,21 +4,9 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { configError } from '../../core/api/plugin.ts';
-import type { Dtype } from './transformers-options.ts';
+import { onnxFileName, type Dtype } from '../models/api.ts';
 
-/** transformers.js's file name suffix per dtype (`onnx/model${suffix}.onnx`). */
-const SUFFIX: Record<Dtype, string> = {
-  fp32: '',
-  fp16: '_fp16',
-  q8: '_quantized',
-  int8: '_int8',
-  uint8: '_uint8',
-  q4: '_q4',
-  bnb4: '_bnb4',
-  q4f16: '_q4f16',
-};
-
-export const onnxFileName = (dtype: Dtype): string => `onnx/model${SUFFIX[dtype]}.onnx`;
+export { onnxFileName };
 
 /** Throws a config error naming every missing file; returns the ONNX file's path. */
 export function checkModelFolder(dir: string, dtype: Dtype): string {
@@ -42,7 +30,7 @@ export function checkModelFolder(dir: string, dtype: Dtype): string {
  * The embedder identity: `transformers:<folder name>:<8 hex>`, the hex over the weights (size, first
  * and last 64 KiB) and every option that changes stored vectors, so another model or setting re-embeds.
  */
-export function modelIdentity(dir: string, onnxFile: string, settings: object): string {
+export function modelIdentity(dir: string, onnxFile: string, settings: object, name: string = basename(dir)): string {
   // loaded on use, not at start-up
   const hash = process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(settings));
   const fd = openSync(onnxFile, 'r');
@@ -57,5 +45,5 @@ export function modelIdentity(dir: string, onnxFile: string, settings: object): 
   } finally {
     closeSync(fd);
   }
-  return `transformers:${basename(dir)}:${hash.digest('hex').slice(0, 8)}`;
+  return `transformers:${name}:${hash.digest('hex').slice(0, 8)}`;
 }

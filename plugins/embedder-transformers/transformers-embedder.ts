@@ -16,6 +16,8 @@ export interface TransformersEmbedderOptions extends WorkerInit {
   concurrency: number;
   queryPrefix: string;
   documentPrefix: string;
+  /** A hub model not cached yet: fetches it (the models service) and returns its folder, before the worker starts. */
+  prepare?: (() => Promise<string>) | undefined;
 }
 
 interface Waiting {
@@ -31,6 +33,7 @@ export class TransformersEmbedder implements Embedder {
   readonly concurrency: number;
   private readonly options: TransformersEmbedderOptions;
   private worker: Worker | null = null;
+  private preparing: Promise<string> | null = null;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
 
@@ -60,8 +63,9 @@ export class TransformersEmbedder implements Embedder {
     if (worker) await worker.terminate();
   }
 
-  private run(texts: string[]): Promise<Float32Array[]> {
-    if (texts.length === 0) return Promise.resolve([]);
+  private async run(texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    if (this.options.prepare && this.options.modelPath === '') await this.prepared(this.options.prepare);
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise<Float32Array[]>((resolve, reject) => {
@@ -69,6 +73,18 @@ export class TransformersEmbedder implements Embedder {
       worker.ref();
       worker.postMessage({ id, texts });
     });
+  }
+
+  /** One fetch for every batch waiting on it; a failed fetch is tried again by the next batch. */
+  private async prepared(prepare: () => Promise<string>): Promise<void> {
+    this.preparing ??= prepare().catch((error: unknown) => {
+      this.preparing = null;
+      throw error;
+    });
+    const folder = await this.preparing;
+    const { checkModelFolder } = await import('./model-folder.ts');
+    checkModelFolder(folder, this.options.dtype);
+    this.options.modelPath = folder;
   }
 
   private ensureWorker(): Worker {

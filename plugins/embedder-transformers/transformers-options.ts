@@ -4,14 +4,15 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { configError } from '../../core/api/plugin.ts';
-import { DTYPES } from './index.ts';
+import { DTYPES, type Dtype } from '../models/api.ts';
 
-export { DTYPES };
-export type Dtype = (typeof DTYPES)[number];
+export { DTYPES, type Dtype };
 
 export interface TransformersOptions {
-  /** The model folder (Hugging Face layout), absolute. */
+  /** The model folder (Hugging Face layout), absolute; '' for a hub model until it is fetched. */
   modelPath: string;
+  /** `model` when `model_path` is unset: a hub id fetched into the model cache (plugins/models). */
+  hubId: string | null;
   pooling: 'mean' | 'cls';
   normalize: boolean;
   /** Which onnx/model*.onnx file: fp32 `model.onnx`, q8 `model_quantized.onnx`, fp16 `model_fp16.onnx` … */
@@ -30,15 +31,18 @@ export function parseTransformersOptions(
   extra: Readonly<Record<string, unknown>>,
   baseDir: string,
   defaultThreads: number,
+  model: string | null = null,
 ): TransformersOptions {
   const unknown = Object.keys(extra).find((key) => !KEYS.includes(key) && !UNUSED.includes(key));
   if (unknown !== undefined)
     throw bad(unknown, `is not an option of provider "transformers" (options: ${KEYS.join(', ')})`);
   const modelPath = extra['model_path'];
-  if (typeof modelPath !== 'string' || modelPath === '') {
+  if (modelPath !== undefined && (typeof modelPath !== 'string' || modelPath === ''))
+    throw bad('model_path', 'must be the folder of a downloaded model');
+  if (modelPath === undefined && (model === null || model === '')) {
     throw bad(
       'model_path',
-      'is required: the folder of a downloaded model (config.json, tokenizer.json, onnx/model.onnx); docs/embeddings.md has the steps',
+      'is required unless model names a Hugging Face hub id (e.g. model = "Xenova/bge-small-en-v1.5", fetched on first use; docs/models.md): the folder of a downloaded model (config.json, tokenizer.json, onnx/model.onnx)',
     );
   }
   const quantized = optionalValue(extra, 'quantized', 'boolean', false);
@@ -51,7 +55,8 @@ export function parseTransformersOptions(
   const threads = optionalValue(extra, 'threads', 'number', defaultThreads);
   if (!Number.isInteger(threads) || threads < 1) throw bad('threads', 'must be a whole number of at least 1');
   return {
-    modelPath: resolve(baseDir, modelPath.replace(/^~(?=$|\/)/, homedir())),
+    modelPath: typeof modelPath === 'string' ? resolve(baseDir, modelPath.replace(/^~(?=$|\/)/, homedir())) : '',
+    hubId: typeof modelPath === 'string' ? null : model,
     pooling,
     normalize: optionalValue(extra, 'normalize', 'boolean', true),
     dtype: dtype as Dtype,

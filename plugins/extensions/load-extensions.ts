@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import {
   agentFromSpec,
   type AgentSpec,
-  CONNECTOR_TYPES,
+  bundledConnectorTypes,
   invalid,
   runWithDeadline,
   STAGE,
@@ -178,7 +178,7 @@ function checkConnector(def: ExtensionConnector): ExtensionConnector {
   const where = `registerConnector(${JSON.stringify(def?.type)})`;
   if (typeof def?.type !== 'string' || !/^[a-z][a-z0-9_-]{0,63}$/.test(def.type))
     throw invalid(`${where}: \`type\` must be lower-case letters, digits, '_' or '-'`);
-  if ((CONNECTOR_TYPES as readonly string[]).includes(def.type))
+  if (bundledConnectorTypes().includes(def.type))
     throw invalid(`${where}: \`${def.type}\` is a built-in connector type`);
   if (typeof def.scan !== 'function') throw invalid(`${where}: \`scan\` must be a function`);
   return def;

@@ -3,10 +3,11 @@
 // (ADR 0040), which this plugin opens on first use over the index (`kbctx.index`) with the host's
 // `[scripts]` settings (`kbctx.host`). Lua code is imported only when a script or a `.lua` plugin is
 // configured. It also adds the script commands (`tool init|test`, `agent init`, `connector init|test`).
-import { definePlugin, STAGE, type ScriptConfig } from '../../core/api/plugin.ts';
+import { definePlugin, STAGE } from '../../core/api/plugin.ts';
 import { luaRuntimeService, scriptingHost } from './scripting/scripting-service.ts';
 import type { ScriptParts } from './script-parts.ts';
-import { namedScriptsSection, scriptConnectorSection, scriptsSection } from './script-sections.ts';
+import { scriptAgentsSection, scriptConnectorSection, scriptsSection, scriptToolsSection } from './script-sections.ts';
+import type { ScriptConfig } from './script-sections.ts';
 
 // After the first-party defaults: a script tool or agent replaces any other of the same name, as
 // script sections always have (docs/extensions.md "Loading").
@@ -42,8 +43,8 @@ const plugin = definePlugin({
   connectorConfigs: { script: scriptConnectorSection },
   configSections: {
     scripts: scriptsSection,
-    'tools.script': namedScriptsSection,
-    'agents.script': namedScriptsSection,
+    'tools.script': scriptToolsSection,
+    'agents.script': scriptAgentsSection,
   },
   apply(kernel) {
     const runtime = scriptingHost(kernel);

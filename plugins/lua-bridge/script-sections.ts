@@ -3,11 +3,34 @@
 // the script) and `[scripts]` (`env_allow`: variables Lua `env.get` may read).
 import {
   CONNECTOR_TIMEOUT_SECS,
+  connectorsOf,
+  sectionOf,
+  type Config,
   type ConfigSection,
   type ConfigSectionContext,
-  type ScriptConfig,
-  type ScriptsRuntimeConfig,
 } from '../../core/api/plugin.ts';
+
+/** A Lua script entry (connector, tool or agent): `path`, `timeout`, and every other key for the script. */
+export interface ScriptConfig {
+  readonly path: string;
+  readonly timeoutSecs: number;
+  readonly extra: Readonly<Record<string, unknown>>;
+}
+
+export interface ScriptsRuntimeConfig {
+  /** Variables Lua `env.get` may read: `[scripts] env_allow` plus every `${VAR}` the config references. */
+  readonly envAllow: readonly string[];
+}
+
+type Scripts = Readonly<Record<string, ScriptConfig>>;
+/** `[connectors.script.<name>]`, `[tools.script.<name>]`, `[agents.script.<name>]`: name → entry. */
+export const scriptConnectorsOf = (config: Config): Scripts => connectorsOf<ScriptConfig>(config, 'script');
+export const scriptToolsOf = (config: Config): Scripts => sectionOf<Scripts | undefined>(config, 'tools.script') ?? {};
+export const scriptAgentsOf = (config: Config): Scripts =>
+  sectionOf<Scripts | undefined>(config, 'agents.script') ?? {};
+/** `[scripts]`, with every variable the config references. */
+export const scriptsConfigOf = (config: Config): ScriptsRuntimeConfig =>
+  sectionOf<ScriptsRuntimeConfig | undefined>(config, 'scripts') ?? { envAllow: [] };
 
 const entry = (timeout: number) => ({
   type: 'object',
@@ -30,19 +53,25 @@ export const scriptConnectorSection: ConfigSection<ScriptConfig> = {
   toConfig: toScript,
 };
 
-/** `[tools.script.<name>]` and `[agents.script.<name>]`: a table of named script entries (30 s by default). */
-export const namedScriptsSection: ConfigSection<Record<string, ScriptConfig>> = {
+/**
+ * `[tools.script.<name>]` and `[agents.script.<name>]`: a table of named script entries (30 s by default), which need a
+ * loaded plugin providing `tools:script` (`agents:script`): this one, or a replacement.
+ */
+const namedScriptsSection = (needs: string): ConfigSection<Record<string, ScriptConfig>> => ({
   schema: { type: 'object', additionalProperties: entry(30) },
   toConfig: (table, at) =>
     Object.fromEntries(Object.entries(table).map(([name, e]) => [name, toScript(e as Record<string, unknown>, at)])),
-};
+  needs,
+});
+export const scriptToolsSection = namedScriptsSection('tools:script');
+export const scriptAgentsSection = namedScriptsSection('agents:script');
 
-/** `[scripts]`: the variables the config allows besides those it references (the host adds those). */
+/** `[scripts]`: the variables the config allows, and (added here) every variable it references. */
 export const scriptsSection: ConfigSection<ScriptsRuntimeConfig> = {
   schema: {
     type: 'object',
     properties: { env_allow: { type: 'array', items: { type: 'string' }, default: [] } },
     additionalProperties: false,
   },
-  toConfig: (t) => ({ envAllow: t['env_allow'] as string[] }),
+  toConfig: (t, at) => ({ envAllow: [...new Set([...(t['env_allow'] as string[]), ...at.referencedEnv])].sort() }),
 };

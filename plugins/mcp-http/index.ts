@@ -2,7 +2,7 @@
 // `httpRoutes`. The MCP SDK is imported when the server starts, never by other commands.
 import { definePlugin, serveService } from '../../core/api/plugin.ts';
 import { mcpServerService } from '../mcp-server/api.ts';
-import { getHttpHooks } from '../transport-http/api.ts';
+import { getHttpHooks, serverConfigOf } from '../transport-http/api.ts';
 
 const plugin = definePlugin({
   name: 'mcp-http',
@@ -15,7 +15,7 @@ const plugin = definePlugin({
     getHttpHooks(kernel).httpRoutes.tapPromise('mcp-http', async (surfaces) => {
       const { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } = await import('./mcp-http-handler.ts');
       const { kbctx, tools, agents, version, log, live } = kernel.use(serveService);
-      const config = kbctx.config.server;
+      const config = serverConfigOf(kbctx.config);
       const server = await kernel.use(mcpServerService).createFactory({
         tools,
         agents,

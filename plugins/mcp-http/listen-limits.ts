@@ -3,7 +3,8 @@
 // token when it sends one, else its remote address). Over a cap: too_many_requests naming the limit.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { KbctxError, type ServerConfig } from '../../core/api/plugin.ts';
+import { KbctxError } from '../../core/api/plugin.ts';
+import type { ServerConfig } from '../transport-http/api.ts';
 
 export interface ListenLimits {
   /** [server].max_listen_streams */

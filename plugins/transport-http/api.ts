@@ -1,9 +1,11 @@
 // transport-http's contract entry: the hook it owns (`httpRoutes`, webpack's `getCompilationHooks`
 // pattern) and the types of the HTTP server's surfaces. Other plugins (rest, mcp-http, web, live-index,
-// third-party ones) import this file only: types, the extension point and one function; fastify is
+// third-party ones) import this file only: types, the extension point, two functions; fastify is
 // imported for types alone (erased), so importing it loads nothing but tapable.
 import { AsyncSeriesHook } from 'tapable';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type * as BindAddressModule from './bind-address.ts';
+import type * as ExposureModule from './exposure-policy.ts';
 import {
   defineExtensionPoint,
   KbctxError,
@@ -100,3 +102,27 @@ export function requireJsonPost(method: string, url: string, contentType: string
     `POST ${url.split('?', 1)[0]!.slice(0, 200)} needs Content-Type: application/json (a body such as {}), got ${got}: a web page cannot send that without a CORS preflight`,
   );
 }
+
+/** `[server] bind` parsing and the exposure policy, as `loadServerPolicy()` hands them. */
+export interface ServerPolicy {
+  parseBind: typeof BindAddressModule.parseBind;
+  isLoopbackHost: typeof BindAddressModule.isLoopbackHost;
+  toHttpUrl: typeof BindAddressModule.toHttpUrl;
+  checkExposure: typeof ExposureModule.checkExposure;
+}
+
+/**
+ * The server policy (a non-loopback bind needs a token or `allow_unauthenticated`), imported when asked: the
+ * serve command checks `[server]` before it opens the index, and `kbctx search` loads neither file.
+ */
+export async function loadServerPolicy(): Promise<ServerPolicy> {
+  const [{ parseBind, isLoopbackHost, toHttpUrl }, { checkExposure }] = await Promise.all([
+    import('./bind-address.ts'),
+    import('./exposure-policy.ts'),
+  ]);
+  return { parseBind, isLoopbackHost, toHttpUrl, checkExposure };
+}
+export type { BindAddress } from './bind-address.ts';
+export type { Exposure } from './exposure-policy.ts';
+// `[server]`: its type and accessor (the section is this plugin's, ADR 0164/0192).
+export { serverConfigOf, type ServerConfig } from './server-section.ts';

@@ -3,7 +3,8 @@
 // host, or listed explicitly in [server].cors_origins. Anything else is 403 before routing. On every
 // bind the Host header is parsed (host-header.ts): a malformed one is 400.
 import type { IncomingHttpHeaders } from 'node:http';
-import { KbctxError, isLoopbackHost } from '../../core/index.ts';
+import { KbctxError } from '../../core/index.ts';
+import { isLoopbackHost } from './bind-address.ts';
 import { parseHostHeader, type RequestHost } from './host-header.ts';
 
 export interface HostPolicy {

@@ -7,19 +7,14 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import {
-  KbctxError,
-  badRequest,
-  errorMapping,
-  isKbctxError,
-  isLoopbackHost,
-  type ServerConfig,
-} from '../../core/index.ts';
+import { KbctxError, badRequest, errorMapping, isKbctxError } from '../../core/index.ts';
+import { isLoopbackHost } from './bind-address.ts';
 import { requireJsonPost, type HttpApp, type HttpSurface } from './api.ts';
 import { BEARER_CHALLENGE, createBearerAuth } from './bearer-auth.ts';
 import { createHostGuard } from './host-guard.ts';
 import { createLimitedServer } from './limited-server.ts';
 import { normaliseRequestTarget } from './request-target.ts';
+import type { ServerConfig } from './server-section.ts';
 
 export type Log = (line: string) => void;
 

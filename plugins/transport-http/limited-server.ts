@@ -2,7 +2,7 @@
 // own requestTimeout/keepAliveTimeout only to a server it creates, never to a `serverFactory`'s
 // (issue 29: they were silently ignored), so this file sets all of them itself.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { ServerConfig } from '../../core/api/plugin.ts';
+import type { ServerConfig } from './server-section.ts';
 
 type Limits = Pick<ServerConfig, 'headersTimeoutSecs' | 'requestTimeoutSecs' | 'keepAliveTimeoutSecs'>;
 

@@ -1,5 +1,32 @@
 // `[server]` (Context Harness's name and keys): what `kbctx serve` listens with (ADR 0164).
-import type { ConfigSection, ServerConfig } from '../../core/api/plugin.ts';
+import { sectionOf, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+
+/** `[server]`, as `kbctx serve` and the HTTP transports read it. */
+export interface ServerConfig {
+  readonly bind: string;
+  readonly corsEnabled: boolean;
+  readonly corsOrigins: readonly string[];
+  /** Extra Host names accepted besides loopback names (DNS-rebinding protection). */
+  readonly allowedHosts: readonly string[];
+  readonly maxBodyBytes: number;
+  /** Open MCP `subscriptions/listen` streams per server process, and per client (token or address). */
+  readonly maxListenStreams: number;
+  readonly maxListenStreamsPerClient: number;
+  /** Server processes sharing the listening socket (1: a single process). */
+  readonly workers: number;
+  /** Name of the environment variable holding the Bearer token (never the token itself); null: no auth. */
+  readonly authTokenEnv: string | null;
+  /** Lets a non-loopback bind start without a token (with a warning). */
+  readonly allowUnauthenticated: boolean;
+  readonly headersTimeoutSecs: number;
+  readonly requestTimeoutSecs: number;
+  readonly keepAliveTimeoutSecs: number;
+  /** The server watches filesystem connectors (docs/sync.md); 'poll': by periodic rescans instead of file events. */
+  readonly watch: boolean | 'poll';
+}
+
+/** The config's `[server]`, defaults applied. */
+export const serverConfigOf = (config: Config): ServerConfig => sectionOf<ServerConfig>(config, 'server');
 
 const seconds = (fallback: number) => ({ type: 'number', exclusiveMinimum: 0, default: fallback });
 

@@ -2,16 +2,12 @@
 // listens, collects the plugins' surfaces (`httpRoutes`), builds the listener's fastify instance,
 // listens, and describes what it serves. `createHttpListener` is the same without listening (the
 // library's createHttpHandler, `createTransport.for("http-handler")`).
-import {
-  KbctxError,
-  checkExposure,
-  parseBind,
-  toHttpUrl,
-  type RunningTransport,
-  type ServeState,
-} from '../../core/index.ts';
+import { KbctxError, type RunningTransport, type ServeState } from '../../core/index.ts';
+import { parseBind, toHttpUrl } from './bind-address.ts';
+import { checkExposure } from './exposure-policy.ts';
 import { buildHttpApp, type HttpListener } from './http-app.ts';
 import type { HttpHooks, HttpSurface } from './api.ts';
+import { serverConfigOf } from './server-section.ts';
 
 interface Built {
   listener: HttpListener;
@@ -26,7 +22,7 @@ async function build(
   bindText: string,
   listening: boolean,
 ): Promise<Built & { host: string; port: number }> {
-  const config = state.kbctx.config.server;
+  const config = serverConfigOf(state.kbctx.config);
   const bind = parseBind(bindText);
   // refuses an open remote bind before anything listens (a mounted handler: only the token applies)
   const exposure =

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { packageRoot, VERSION, type Kbctx } from '../../core/index.ts';
 import type { WebFacts } from './web-routes.ts';
+import { serverConfigOf } from '../transport-http/api.ts';
 
 export function webFactsOf(kbctx: Kbctx): WebFacts {
   let embedder: WebFacts['embedder'] = null;
@@ -19,6 +20,6 @@ export function webFactsOf(kbctx: Kbctx): WebFacts {
     embedder: embedder && { model: embedder.model, dims: embedder.dims },
     defaultLimit: kbctx.config.retrieval.finalLimit,
     maxLimit: kbctx.config.retrieval.maxLimit,
-    authTokenEnv: kbctx.config.server.authTokenEnv,
+    authTokenEnv: serverConfigOf(kbctx.config).authTokenEnv,
   };
 }

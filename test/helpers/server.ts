@@ -17,6 +17,7 @@ import { restSurface } from '../../plugins/rest/rest-routes.ts';
 import { VERSION } from '../../core/version.ts';
 import { createWebSurface } from '../../plugins/web/create-web-surface.ts';
 import { Workspace } from './workspace.ts';
+import { serverConfigOf } from '../../plugins/transport-http/api.ts';
 
 export const DOCS: Record<string, string> = {
   'docs/fox.md': '# Foxes\n\nThe quick brown fox jumps over the lazy dog. Foxes live in dens.\n',
@@ -91,8 +92,8 @@ export async function startTestServer(
   });
   const mcp: McpHttpHandler = createMcpHttpHandler({
     server,
-    maxBodyBytes: config.server.maxBodyBytes,
-    listenLimits: listenLimitsOf(config.server),
+    maxBodyBytes: serverConfigOf(config).maxBodyBytes,
+    listenLimits: listenLimitsOf(serverConfigOf(config)),
     log: (l) => log.push(l),
   });
   const web = createWebSurface({
@@ -111,7 +112,7 @@ export async function startTestServer(
   });
   const listener = await buildHttpApp({
     version: VERSION,
-    config: config.server,
+    config: serverConfigOf(config),
     // what the server believes it binds (the Host guard follows it); it listens on 127.0.0.1
     bindHost: options.bindHost ?? '127.0.0.1',
     surfaces: [restSurface({ tools: kbctx.tools(), agents: kbctx.agents() }), mcpHttpSurface(mcp), web],

@@ -10,6 +10,7 @@ import { VERSION } from '../../core/version.ts';
 import { buildHttpApp, type HttpListener } from '../../plugins/transport-http/http-app.ts';
 import { closeGracefully } from '../../plugins/transport-http/start-http-server.ts';
 import { Workspace } from '../helpers/workspace.ts';
+import { serverConfigOf } from '../../plugins/transport-http/api.ts';
 
 /** Polls `ready` every 10 ms for up to 2 s (the server sees a close asynchronously). */
 async function eventually(ready: () => boolean): Promise<void> {
@@ -30,7 +31,7 @@ describe('request.clientGone', () => {
     const config = loadConfig({ cwd: ws.dir, env: {} });
     listener = await buildHttpApp({
       version: VERSION,
-      config: config.server,
+      config: serverConfigOf(config),
       bindHost: '127.0.0.1',
       log: () => {},
       surfaces: [

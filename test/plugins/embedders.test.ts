@@ -54,10 +54,19 @@ describe('createEmbedder.for(provider)', () => {
     assert.deepEqual(
       listed.map((p) => [p.name, p.hooks, p.provides]),
       [
-        ['embedder-local', ['createEmbedder.for("local")'], ['embedder:local']],
+        [
+          'embedder-local',
+          ['createEmbedder.for("local")', 'createEmbedder.for("fastembed")'],
+          ['embedder:local', 'embedder:fastembed'],
+        ],
         ['embedder-openai', ['createEmbedder.for("openai")'], ['embedder:openai']],
         ['embedder-ollama', ['createEmbedder.for("ollama")'], ['embedder:ollama']],
-        ['embedder-transformers', ['createEmbedder.for("transformers")'], ['embedder:transformers']],
+        // and Context Harness model names under "local"/"fastembed" (issue 31), before embedder-local's tap
+        [
+          'embedder-transformers',
+          ['createEmbedder.for("transformers")', 'createEmbedder.for("local")', 'createEmbedder.for("fastembed")'],
+          ['embedder:local', 'embedder:fastembed', 'embedder:transformers'], // derived from its taps (ADR 0180)
+        ],
       ],
     );
   });

@@ -5,6 +5,10 @@ import type { Config } from '../../../core/api/plugin.ts';
 import { configuredConnectors, type ConnectorRef } from '../../../core/api/engine.ts';
 import type { CliContext } from '../context.ts';
 import { formatTable } from '../table.ts';
+import { filesystemConnectorsOf } from '../../connector-filesystem/api.ts';
+import { gitConnectorsOf } from '../../connector-git/api.ts';
+import { s3ConnectorsOf } from '../../connector-s3/api.ts';
+import { scriptConnectorsOf } from '../../lua-bridge/api.ts';
 
 export function registerConnector(program: Command, ctx: CliContext): void {
   const connector = program
@@ -35,20 +39,19 @@ export function registerConnector(program: Command, ctx: CliContext): void {
 
 /** Where the connector reads from, in one line. */
 function sourceOf(config: Config, ref: ConnectorRef): string {
-  const c = config.connectors;
   switch (ref.type) {
     case 'filesystem':
-      return c.filesystem[ref.name]?.root ?? '';
+      return filesystemConnectorsOf(config)[ref.name]?.root ?? '';
     case 'git': {
-      const g = c.git[ref.name];
+      const g = gitConnectorsOf(config)[ref.name];
       return g ? `${g.url} (${g.branch}${g.root === '.' || g.root === '' ? '' : `, ${g.root}`})` : '';
     }
     case 's3': {
-      const s = c.s3[ref.name];
+      const s = s3ConnectorsOf(config)[ref.name];
       return s ? `s3://${s.bucket}/${s.prefix}` : '';
     }
     case 'script':
-      return c.script[ref.name]?.path ?? '';
+      return scriptConnectorsOf(config)[ref.name]?.path ?? '';
     default:
       return `extension type ${ref.type}`;
   }

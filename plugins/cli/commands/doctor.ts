@@ -11,6 +11,7 @@ import { configuredConnectors } from '../../../core/api/engine.ts';
 import { KbctxError } from '../../../core/api/plugin.ts';
 import type { Embedder } from '../../../core/api/plugin.ts';
 import type { CliContext } from '../context.ts';
+import { gitConnectorsOf } from '../../connector-git/api.ts';
 
 const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const;
 
@@ -71,7 +72,8 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       if (sources) checks.push(...lastRunChecks(sources));
       checks.push(
         await gitCheck(
-          Object.keys(config.connectors.git).length > 0 || Object.values(config.registries).some((r) => r.url !== null),
+          Object.keys(gitConnectorsOf(config)).length > 0 ||
+            Object.values(config.registries).some((r) => r.url !== null),
         ),
       );
       if (ctx.json) ctx.printJson({ checks });

@@ -4,10 +4,9 @@
 // runs the live index and forks workers that each start the transport. Loaded lazily so other commands never load the
 // server code.
 import { configError, KbctxError } from '../../../core/api/plugin.ts';
-import type { ServerConfig } from '../../../core/api/plugin.ts';
+import { serverConfigOf, type ServerConfig } from '../../transport-http/api.ts';
 import type { RunningTransport } from '../../../core/api/plugin.ts';
-import { parseBind } from '../../../core/api/engine.ts';
-import { checkExposure } from '../../../core/api/engine.ts';
+import { loadServerPolicy } from '../../transport-http/api.ts';
 import { VERSION } from '../../../core/api/host.ts';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import { NO_LIVE_INDEX, startLiveIndex } from './serve-live.ts';
@@ -29,7 +28,7 @@ export interface ServeOptions {
 const TRANSPORT_PLUGINS: Readonly<Record<string, string>> = { mcp: 'transport-http', stdio: 'mcp-stdio' };
 
 export async function serveFromCli(ctx: CliContext, options: ServeOptions): Promise<void> {
-  if (!options.stdio) checkServerConfig(ctx.config().server, options.bind, ctx.io.env);
+  if (!options.stdio) await checkServerConfig(serverConfigOf(ctx.config()), options.bind, ctx.io.env);
   const kbctx = ctx.kbctx('create');
   const log = lineLog(ctx.io.err);
   // A plugin's own timer or floating promise that fails is logged naming it; the server goes on (ADR 0142).
@@ -54,7 +53,7 @@ async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: 
       'config_error',
       `the ${name} transport is provided by the plugin ${TRANSPORT_PLUGINS[name]}, which is not loaded (check plugins in the config)`,
     );
-  const workers = options.stdio ? 1 : (options.workers ?? kbctx.config.server.workers);
+  const workers = options.stdio ? 1 : (options.workers ?? serverConfigOf(kbctx.config).workers);
   if (workers > 1 && !worker) {
     // The primary supervises and is the one scheduler/writer of the live index; workers only serve.
     log(`starting ${workers} worker processes`);
@@ -81,7 +80,10 @@ async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: 
   let running: RunningTransport | undefined;
   try {
     running = await hook.promise(
-      { bind: options.bind ?? kbctx.config.server.bind, options: { ...(kbctx.config.plugins.options[name] ?? {}) } },
+      {
+        bind: options.bind ?? serverConfigOf(kbctx.config).bind,
+        options: { ...(kbctx.config.plugins.options[name] ?? {}) },
+      },
       kbctx.kernel.callContext(),
     );
   } finally {
@@ -110,7 +112,12 @@ async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: 
  * worker failing it would be restarted forever): a malformed bind, a token variable that is not set,
  * an open remote bind. The transport checks again as it listens (the library's handler has no CLI).
  */
-function checkServerConfig(server: ServerConfig, bindFlag: string | undefined, env: NodeJS.ProcessEnv): void {
+async function checkServerConfig(
+  server: ServerConfig,
+  bindFlag: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const { parseBind, checkExposure } = await loadServerPolicy();
   let host: string;
   try {
     host = parseBind(bindFlag ?? server.bind).host;

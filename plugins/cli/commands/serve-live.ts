@@ -6,6 +6,7 @@ import type { Kbctx } from '../../../core/api/host.ts';
 import type { LiveIndex } from '../../../core/api/plugin.ts';
 import { liveIndexService } from '../../live-index/api.ts';
 import { answerSyncCalls, broadcastIndexChanged, onRemoteIndexChanged, remoteSyncControl } from './serve-sync-ipc.ts';
+import { serverConfigOf } from '../../transport-http/api.ts';
 
 /** The banner's line when no plugin runs the live index (`"!live-index"` in plugins). */
 export const NO_LIVE_INDEX =
@@ -27,7 +28,7 @@ export async function startLiveIndex(
       close: () => Promise.resolve(),
     };
   }
-  const watch = options.watch === false ? false : kbctx.config.server.watch;
+  const watch = options.watch === false ? false : serverConfigOf(kbctx.config).watch;
   const live = await service.open({ watch, log: options.log });
   live.start().catch((error: unknown) => options.log(`live index: ${(error as Error).message}`));
   if (options.role === 'primary')

@@ -7,6 +7,7 @@ import type { Kbctx } from '../../../core/api/host.ts';
 import { lineLog } from '../../../core/api/host.ts';
 import { guardServerFaults } from './serve-faults.ts';
 import { HTTP_HANDLER_TRANSPORT } from '../../../core/api/plugin.ts';
+import { serverConfigOf } from '../../transport-http/api.ts';
 
 export async function serveWithPlugin(
   ctx: CliContext,
@@ -42,7 +43,10 @@ async function serveUntilSignal(
     );
   }
   const running = await hook.promise(
-    { bind: options.bind ?? kbctx.config.server.bind, options: { ...(kbctx.config.plugins.options[name] ?? {}) } },
+    {
+      bind: options.bind ?? serverConfigOf(kbctx.config).bind,
+      options: { ...(kbctx.config.plugins.options[name] ?? {}) },
+    },
     kbctx.kernel.callContext(),
   );
   if (!running)

@@ -9,13 +9,13 @@ import {
   validateParams,
   type ParamSpec,
   type PluginKernel,
-  type ScriptConfig,
   type CliProgram,
 } from '../../../core/index.ts';
 import { collect, parseKeyValues } from '../../cli/api.ts';
 import type { ScriptingHost } from '../scripting/scripting-service.ts';
 import type { Scripting } from '../scripting/scripting.ts';
 import type { ScaffoldKind } from '../scripting/scaffold.ts';
+import type { ScriptConfig } from '../script-sections.ts';
 
 export interface ScriptRuntime extends ScriptingHost {
   openBare(): Promise<Scripting>;

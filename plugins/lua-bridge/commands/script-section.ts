@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { checkScriptFile } from '../scripting/script-file.ts';
-import { badRequest, notFound, type HostInfo, type ScriptConfig } from '../../../core/api/plugin.ts';
+import { badRequest, notFound, type HostInfo } from '../../../core/api/plugin.ts';
+import { scriptConnectorsOf, scriptToolsOf, type ScriptConfig } from '../script-sections.ts';
 
 type Kind = 'tools' | 'connectors';
 const DEFAULT_TIMEOUT: Record<Kind, number> = { tools: 30, connectors: 300 };
@@ -29,7 +30,7 @@ export function scriptSection(
   const problem = checkScriptFile(absolute);
   if (problem !== null) throw badRequest(problem);
   const { config } = host;
-  const sections = kind === 'tools' ? config.tools.script : config.connectors.script;
+  const sections = kind === 'tools' ? scriptToolsOf(config) : scriptConnectorsOf(config);
   if (source !== undefined && !sections[source])
     throw notFound(`[${kind}.script.${source}] is not configured (${LIST_HINT[kind]})`);
   const name = source ?? Object.keys(sections).find((n) => sections[n]?.path === absolute);

@@ -2,7 +2,6 @@
 // resolve(args, config, context)). Metadata is read once in the sandbox; each resolve runs fresh.
 import {
   KbctxError,
-  type ScriptConfig,
   type Agent,
   type AgentArgument,
   type ResolvedPrompt,
@@ -12,6 +11,7 @@ import {
   parsePrompt,
 } from '../../../core/index.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
+import type { ScriptConfig } from '../script-sections.ts';
 
 export async function loadScriptAgent(
   runtime: ScriptRuntime,

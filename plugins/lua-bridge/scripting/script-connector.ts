@@ -5,7 +5,6 @@ import {
   type Connector,
   type ScanOptions,
   type ScanResult,
-  type ScriptConfig,
   parseCheckpoint,
   toScanResult,
   toScriptConfig,
@@ -13,6 +12,7 @@ import {
 } from '../../../core/index.ts';
 import { accessSync, constants } from 'node:fs';
 import type { LogSink, ScriptRuntime } from './runtime/script-runtime.ts';
+import type { ScriptConfig } from '../script-sections.ts';
 
 export class ScriptConnector implements Connector {
   readonly label: string;

@@ -7,10 +7,10 @@ import {
   indexService,
   type PartCheck,
   type PluginKernel,
-  type ScriptConfig,
   type LoadFailure,
 } from '../../../core/api/plugin.ts';
 import type { Scripting } from './scripting.ts';
+import { scriptAgentsOf, scriptsConfigOf, scriptToolsOf, type ScriptConfig } from '../script-sections.ts';
 
 export interface ScriptingHost {
   /** The runtime, with the context bridge over this index (opened once, closed at shutdown). */
@@ -32,7 +32,8 @@ export function scriptingHost(kernel: PluginKernel): ScriptingHost & { close(): 
   let opening: Promise<Scripting> | undefined;
   let opened: Scripting | undefined;
   const host = () => kernel.use(hostService);
-  const env = async () => (await import('./script-env.ts')).scriptEnv(host().config.scripts.envAllow, host().env);
+  const env = async () =>
+    (await import('./script-env.ts')).scriptEnv(scriptsConfigOf(host().config).envAllow, host().env);
   return {
     open: () =>
       (opening ??= (async () => {
@@ -49,10 +50,10 @@ export function scriptingHost(kernel: PluginKernel): ScriptingHost & { close(): 
     /** A runtime without the index (`connector test`): `context.*` is unavailable; the caller closes it. */
     openBare: async () => new (await import('./scripting.ts')).Scripting({ env: await env() }),
     get tools() {
-      return host().config.tools.script;
+      return scriptToolsOf(host().config);
     },
     get agents() {
-      return host().config.agents.script;
+      return scriptAgentsOf(host().config);
     },
     check: (part) => host().check(part),
     reportFailures: (failures) => host().reportFailures(failures),

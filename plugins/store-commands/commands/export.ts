@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { badRequest } from '../../../core/api/plugin.ts';
-import { exportJsonPieces, pathProblem } from '../../../core/api/use-cases.ts';
+import { pathProblem } from '../../../core/api/use-cases.ts';
+import { exportJsonPieces } from '../export-json.ts';
 import { createProgress, formatBytes, progressEveryMs, type CliContext } from '../../cli/api.ts';
 
 export function registerExport(program: Command, ctx: CliContext): void {

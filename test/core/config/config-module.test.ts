@@ -8,6 +8,8 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import '../../../registry/bundled.ts'; // the plugins owning [server] and the connector types (ADR 0164)
 import { importConfig, loadConfig } from '../../../core/config/load-config.ts';
+import { serverConfigOf } from '../../../plugins/transport-http/api.ts';
+import { filesystemConnectorsOf } from '../../../plugins/connector-filesystem/api.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kbctx-module-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -41,7 +43,7 @@ describe('kbctx.config.mjs', () => {
     );
     const here = await load({ cwd: project });
     assert.deepEqual(
-      [here.file, here.db.path, here.connectors.filesystem['docs']?.root, here.server.bind],
+      [here.file, here.db.path, filesystemConnectorsOf(here)['docs']?.root, serverConfigOf(here).bind],
       [
         path.join(project, 'config/kbctx.config.mjs'),
         path.join(project, 'data/kb.sqlite'),
@@ -63,7 +65,7 @@ describe('kbctx.config.mjs', () => {
     });
     assert.equal(fromEnv.db.path, path.join(project, 'data/kb.sqlite'), '$KBCTX_CONFIG');
     write('project/config/kbctx.toml', '[server]\nbind = "127.0.0.1:8"\n');
-    assert.equal((await load({ cwd: project })).server.bind, '127.0.0.1:8', 'config/kbctx.toml comes first');
+    assert.equal(serverConfigOf(await load({ cwd: project })).bind, '127.0.0.1:8', 'config/kbctx.toml comes first');
     assert.equal(await importConfig({ cwd: project, env: {} }), undefined, 'nothing to import for a TOML config');
   });
 
@@ -77,7 +79,7 @@ describe('kbctx.config.mjs', () => {
       configPath: 'fn/kbctx.config.mjs',
       env: { BIND: '127.0.0.1:9', KEY_NAME: 'MY_KEY' },
     });
-    assert.deepEqual([config.server.bind, config.embedding.extra['api_key_env']], ['127.0.0.1:9', 'MY_KEY']);
+    assert.deepEqual([serverConfigOf(config).bind, config.embedding.extra['api_key_env']], ['127.0.0.1:9', 'MY_KEY']);
   });
 
   it('validates the tree with the TOML rules and messages, naming the file', async () => {
@@ -152,9 +154,9 @@ describe('kbctx.config.mjs', () => {
 
   it('an edited module is imported anew by the next load', async () => {
     const file = write('edit/kbctx.config.mjs', 'export default { server: { bind: "127.0.0.1:1" } };\n');
-    assert.equal((await load({ cwd: root, configPath: 'edit/kbctx.config.mjs' })).server.bind, '127.0.0.1:1');
+    assert.equal(serverConfigOf(await load({ cwd: root, configPath: 'edit/kbctx.config.mjs' })).bind, '127.0.0.1:1');
     writeFileSync(file, 'export default { server: { bind: "127.0.0.1:2" } };\n');
     utimesSync(file, new Date(), new Date(Date.now() + 5000));
-    assert.equal((await load({ cwd: root, configPath: 'edit/kbctx.config.mjs' })).server.bind, '127.0.0.1:2');
+    assert.equal(serverConfigOf(await load({ cwd: root, configPath: 'edit/kbctx.config.mjs' })).bind, '127.0.0.1:2');
   });
 });

@@ -91,10 +91,11 @@ it("config/kbctx.schema.json describes each provider's keys (the embedder plugin
   ])
     assert.ok(key in embedding.properties, key);
   assert.deepEqual(embedding.allOf.map((c) => c.if.properties.provider.const).sort(), [
+    'fastembed',
     'local',
     'ollama',
     'openai',
     'transformers',
-  ]);
+  ]); // fastembed: Context Harness's name for local (issue 31)
   assert.deepEqual(configJsonSchema()['properties'], (committed as unknown as Record<string, unknown>)['properties']);
 });

@@ -8,6 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { KbctxError } from '../../../core/domain/errors.ts';
 import { loadConfig, parseConfig } from '../../../core/config/load-config.ts';
 import { requireEnvFor } from '../../../core/config/require-env.ts';
+import { serverConfigOf } from '../../../plugins/transport-http/api.ts';
+import { scriptConnectorsOf, scriptToolsOf, scriptsConfigOf } from '../../../plugins/lua-bridge/api.ts';
+import { gitConnectorsOf } from '../../../plugins/connector-git/api.ts';
+import { filesystemConnectorsOf } from '../../../plugins/connector-filesystem/api.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const cwd = mkdtempSync(path.join(tmpdir(), 'kbctx-config-'));
@@ -35,17 +39,20 @@ describe('config', () => {
     });
     assert.equal(config.retrieval.hybridAlpha, null); // unset: the embedder's weight, else 0.6 (ADR 0150)
     assert.equal(
-      config.connectors.filesystem['docs']?.root,
+      filesystemConnectorsOf(config)['docs']?.root,
       path.join(ROOT, 'docs'),
       'relative to the project above config/',
     );
-    assert.equal(config.connectors.script['tickets']?.extra['token'], 't0k');
-    assert.equal(config.connectors.script['tickets']?.timeoutSecs, 300);
+    assert.equal(scriptConnectorsOf(config)['tickets']?.extra['token'], 't0k');
+    assert.equal(scriptConnectorsOf(config)['tickets']?.timeoutSecs, 300);
     assert.equal(config.agents.inline['reviewer']?.tools.join(','), 'search,get');
     assert.equal(config.registries['community']?.readonly, true);
-    assert.equal(config.server.headersTimeoutSecs, 10);
-    assert.equal(config.server.allowUnauthenticated, false);
-    assert.ok(config.scripts.envAllow.includes('TICKETS_TOKEN'), 'a ${VAR} the file uses is readable by scripts');
+    assert.equal(serverConfigOf(config).headersTimeoutSecs, 10);
+    assert.equal(serverConfigOf(config).allowUnauthenticated, false);
+    assert.ok(
+      scriptsConfigOf(config).envAllow.includes('TICKETS_TOKEN'),
+      'a ${VAR} the file uses is readable by scripts',
+    );
   });
 
   it('reads [server] auth and time-out keys and [scripts] env_allow with the referenced variables', () => {
@@ -54,13 +61,13 @@ describe('config', () => {
       cwd,
       env: { TICKETS_TOKEN: 't0k' },
     });
-    assert.equal(config.server.authTokenEnv, null);
+    assert.equal(serverConfigOf(config).authTokenEnv, null);
     const custom = parse(
       '[server]\nauth_token_env = "KBCTX_TOKEN"\nrequest_timeout_secs = 60\n[scripts]\nenv_allow = ["HOME"]\n',
     );
-    assert.equal(custom.server.authTokenEnv, 'KBCTX_TOKEN');
-    assert.equal(custom.server.requestTimeoutSecs, 60);
-    assert.deepEqual(custom.scripts.envAllow, ['HOME']);
+    assert.equal(serverConfigOf(custom).authTokenEnv, 'KBCTX_TOKEN');
+    assert.equal(serverConfigOf(custom).requestTimeoutSecs, 60);
+    assert.deepEqual(scriptsConfigOf(custom).envAllow, ['HOME']);
     assert.match(
       configError('[server]\nheaders_timeout_secs = 40\n'),
       /headers_timeout_secs must not exceed server\.request_timeout_secs/,
@@ -70,9 +77,9 @@ describe('config', () => {
   it('loads a Context Harness ctx.toml unchanged', () => {
     const config = loadConfig({ configPath: path.join(ROOT, 'test/fixtures/ctx.toml'), cwd, env: {} });
     assert.equal(config.db.path, path.join(ROOT, 'test/fixtures/data/ctx.sqlite'), "relative to the file's folder");
-    assert.equal(config.server.bind, '127.0.0.1:7332');
-    assert.equal(config.connectors.filesystem['local']?.maxFileBytes, 50_000_000);
-    assert.equal(config.connectors.script['jira']?.extra['project_key'], 'ENG');
+    assert.equal(serverConfigOf(config).bind, '127.0.0.1:7332');
+    assert.equal(filesystemConnectorsOf(config)['local']?.maxFileBytes, 50_000_000);
+    assert.equal(scriptConnectorsOf(config)['jira']?.extra['project_key'], 'ENG');
     assert.equal(config.registries['community']?.autoUpdate, true);
   });
 
@@ -83,7 +90,7 @@ describe('config', () => {
     assert.equal(config.retrieval.finalLimit, 12);
     assert.equal(config.retrieval.maxLimit, 100);
     assert.equal(config.embedding.provider, 'disabled');
-    assert.equal(config.server.bind, '127.0.0.1:7331');
+    assert.equal(serverConfigOf(config).bind, '127.0.0.1:7331');
     assert.ok(Object.isFrozen(config.retrieval));
   });
 
@@ -120,7 +127,8 @@ describe('config', () => {
       file: 'config/kbctx.toml',
       cwd: '/work',
     });
-    assert.deepEqual(config.connectors.extension, { jira: { main: { project: 'ENG' } } });
+    assert.deepEqual(config.plugins.connectors, { jira: { main: { project: 'ENG' } } });
+    assert.deepEqual(config.connectors['jira'], { main: { project: 'ENG' } }, 'beside the owned types');
     assert.deepEqual(config.extensions, { modules: ['./ext.mjs'], baseDir: '/work', timeoutSecs: 5 });
   });
 
@@ -168,7 +176,7 @@ describe('config', () => {
 
   it('expands ${VAR} and names the key of a missing variable', () => {
     const config = parse('[connectors.filesystem.docs]\nroot = "${DOCS_DIR}/kb"', { DOCS_DIR: '/srv' });
-    assert.equal(config.connectors.filesystem['docs']?.root, '/srv/kb');
+    assert.equal(filesystemConnectorsOf(config)['docs']?.root, '/srv/kb');
     assert.match(
       configError('[db]\npath = "${NOPE_DIR}/x.sqlite"'),
       /db\.path uses \$\{NOPE_DIR\}.*NOPE_DIR is not set/,
@@ -225,15 +233,15 @@ describe('config', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-lookup-'));
     try {
       assert.equal(loadConfig({ cwd: dir, env: {} }).file, null);
-      assert.ok(loadConfig({ cwd: dir, env: {} }).connectors.filesystem['local']);
+      assert.ok(filesystemConnectorsOf(loadConfig({ cwd: dir, env: {} }))['local']);
       mkdirSync(path.join(dir, 'config'));
       writeFileSync(path.join(dir, 'config/kbctx.toml'), '[server]\nbind = "127.0.0.1:1"');
       writeFileSync(path.join(dir, 'env.toml'), '[server]\nbind = "127.0.0.1:2"');
       writeFileSync(path.join(dir, 'flag.toml'), '[server]\nbind = "127.0.0.1:3"');
-      assert.equal(loadConfig({ cwd: dir, env: {} }).server.bind, '127.0.0.1:1');
-      assert.equal(loadConfig({ cwd: dir, env: { KBCTX_CONFIG: 'env.toml' } }).server.bind, '127.0.0.1:2');
+      assert.equal(serverConfigOf(loadConfig({ cwd: dir, env: {} })).bind, '127.0.0.1:1');
+      assert.equal(serverConfigOf(loadConfig({ cwd: dir, env: { KBCTX_CONFIG: 'env.toml' } })).bind, '127.0.0.1:2');
       assert.equal(
-        loadConfig({ cwd: dir, env: { KBCTX_CONFIG: 'env.toml' }, configPath: 'flag.toml' }).server.bind,
+        serverConfigOf(loadConfig({ cwd: dir, env: { KBCTX_CONFIG: 'env.toml' }, configPath: 'flag.toml' })).bind,
         '127.0.0.1:3',
       );
       assert.throws(
@@ -262,9 +270,9 @@ describe('config', () => {
         return [
           c.baseDir,
           c.db.path,
-          c.connectors.filesystem['docs']?.root,
-          c.connectors.git['wiki']?.cacheDir,
-          c.tools.script['t']?.path,
+          filesystemConnectorsOf(c)['docs']?.root,
+          gitConnectorsOf(c)['wiki']?.cacheDir,
+          scriptToolsOf(c)['t']?.path,
           c.registries['own']?.path,
         ];
       };

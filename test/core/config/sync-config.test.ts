@@ -3,6 +3,8 @@ import { it } from 'node:test';
 import '../../../registry/bundled.ts'; // the plugins owning [server] and the connector types (ADR 0164)
 import { KbctxError } from '../../../core/domain/errors.ts';
 import { parseConfig } from '../../../core/config/load-config.ts';
+import { serverConfigOf } from '../../../plugins/transport-http/api.ts';
+import { scriptConnectorsOf } from '../../../plugins/lua-bridge/api.ts';
 
 const parse = (toml: string) => parseConfig(toml, { file: 'config/kbctx.toml', cwd: '/tmp', env: {} });
 
@@ -10,10 +12,10 @@ it('[server] watch defaults to true and [sync] interval to 15 minutes, inherited
   const config = parse(
     '[connectors.filesystem.docs]\nroot = "docs"\n[connectors.script.t]\npath = "t.lua"\nurl = "x"\n',
   );
-  assert.equal(config.server.watch, true);
+  assert.equal(serverConfigOf(config).watch, true);
   assert.equal(config.sync.intervalSecs, 900);
   assert.deepEqual(config.sync.connectorIntervals, { 'filesystem:docs': 900, 'script:t': 900 });
-  assert.deepEqual(config.connectors.script['t']?.extra, { url: 'x' }, 'sync_interval is not handed to the script');
+  assert.deepEqual(scriptConnectorsOf(config)['t']?.extra, { url: 'x' }, 'sync_interval is not handed to the script');
 });
 
 it('sync_interval accepts durations, seconds and "off", per connector', () => {
@@ -22,7 +24,7 @@ it('sync_interval accepts durations, seconds and "off", per connector', () => {
       '[connectors.git.a]\nurl = "u"\nsync_interval = "5m"\n[connectors.s3.b]\nbucket = "b"\nsync_interval = 90\n' +
       '[connectors.script.c]\npath = "c.lua"\nsync_interval = "off"\n[connectors.filesystem.d]\nroot = "d"\n',
   );
-  assert.equal(config.server.watch, false);
+  assert.equal(serverConfigOf(config).watch, false);
   assert.deepEqual(config.sync.connectorIntervals, { 'git:a': 300, 's3:b': 90, 'script:c': 0, 'filesystem:d': 3600 });
 });
 
@@ -35,7 +37,7 @@ it('a malformed duration is a config error naming the key', () => {
 });
 
 it('[server] watch takes true, false or "poll"', () => {
-  assert.equal(parse('[server]\nwatch = "poll"\n').server.watch, 'poll');
+  assert.equal(serverConfigOf(parse('[server]\nwatch = "poll"\n')).watch, 'poll');
   assert.throws(
     () => parse('[server]\nwatch = "sometimes"\n'),
     (e: unknown) => e instanceof KbctxError && /server\.watch must be true, false or "poll"/.test(e.message),

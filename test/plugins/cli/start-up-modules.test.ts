@@ -55,6 +55,9 @@ const NOT_AT_START_UP = [
   'plugins/lua-bridge/commands/script-commands.ts', // plugin commands: when the `commands` hook is called
   'plugins/registry-commands/registry-command.ts',
   'plugins/extensions/extension-command.ts',
+  'plugins/models/models-command.ts',
+  'plugins/models/models-service.ts', // the model cache and fetcher: when a hub model is configured
+  'plugins/models/fetch-model.ts',
   'plugins/live-index/status-wire.ts', // serving only
   'plugins/store-postgres/mirror-path.ts', // other stores
   'plugins/store-lancedb/rows.ts',

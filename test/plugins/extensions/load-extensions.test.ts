@@ -11,6 +11,8 @@ import type { PluginToolDef } from '../../../core/hook-types.ts';
 import type { ExtensionDeps } from '../../../plugins/extensions/api.ts';
 import { loadExtensions } from '../../../plugins/extensions/load-extensions.ts';
 import { NO_TOOL_CLIENT } from '../../../core/app/tool-client.ts';
+// The bundled set declares the built-in connector types an extension may not register (ADR 0192).
+import '../../../registry/bundled.ts';
 
 let dir: string;
 const write = (rel: string, text: string): void => {
@@ -57,10 +59,11 @@ it('resolves package names from the config folder and paths against it; each mod
   );
   assert.deepEqual(loaded.failures, []);
   assert.deepEqual(
+    // No hand-written `provides`: `kbctx plugins` derives what each adds (ADR 0180).
     loaded.plugins.map((p) => [p.plugin.name, p.plugin.provides, path.relative(dir, p.file)]),
     [
-      ['extension:acme-kbctx-jira', ['tool:jira'], 'node_modules/@acme/kbctx-jira/main.js'],
-      ['extension:override', ['tool:jira'], 'conf/ext/override.mjs'],
+      ['extension:acme-kbctx-jira', undefined, 'node_modules/@acme/kbctx-jira/main.js'],
+      ['extension:override', undefined, 'conf/ext/override.mjs'],
     ],
   );
   const kernel = new Kernel();

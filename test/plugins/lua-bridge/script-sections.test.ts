@@ -9,6 +9,7 @@ import { parseConfig } from '../../../core/config/load-config.ts';
 import { bundledSections } from '../../../core/config/plugin-sections.ts';
 import { KbctxError } from '../../../core/domain/errors.ts';
 import { REPO_ROOT } from '../../helpers/workspace.ts';
+import { scriptAgentsOf, scriptToolsOf, scriptsConfigOf } from '../../../plugins/lua-bridge/api.ts';
 
 const load = (toml: string) => parseConfig(toml, { file: 'config/kbctx.toml', cwd: '/work', env: { JIRA: 'x' } });
 const message = (toml: string): string => {
@@ -31,10 +32,10 @@ it('they load as before: paths resolved, timeouts defaulted, other keys for the 
   const config = load(
     '[scripts]\nenv_allow = ["HOME"]\n[tools.script.t]\npath = "tools/t.lua"\nurl = "${JIRA}"\n[agents.script.a]\npath = "/abs/a.lua"\ntimeout = 5\n[agents.inline.i]\nsystem_prompt = "p"\n',
   );
-  assert.deepEqual(config.tools.script, { t: { path: '/work/tools/t.lua', timeoutSecs: 30, extra: { url: 'x' } } });
-  assert.deepEqual(config.agents.script, { a: { path: '/abs/a.lua', timeoutSecs: 5, extra: {} } });
+  assert.deepEqual(scriptToolsOf(config), { t: { path: '/work/tools/t.lua', timeoutSecs: 30, extra: { url: 'x' } } });
+  assert.deepEqual(scriptAgentsOf(config), { a: { path: '/abs/a.lua', timeoutSecs: 5, extra: {} } });
   assert.equal(config.agents.inline['i']?.systemPrompt, 'p');
-  assert.deepEqual(config.scripts.envAllow, ['HOME', 'JIRA']);
+  assert.deepEqual(scriptsConfigOf(config).envAllow, ['HOME', 'JIRA']);
 });
 
 it('errors name the key path', () => {

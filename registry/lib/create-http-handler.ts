@@ -3,15 +3,16 @@
 // .for("http-handler")`, transport-http) with every plugin's `httpRoutes` (REST, `/mcp`, the web page,
 // third-party routes), so auth, the Host guard and limits are the same as `kbctx serve`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { KbctxError } from '../domain/errors.ts';
-import { parseBind } from '../http/bind-address.ts';
-import { checkExposure } from '../http/exposure-policy.ts';
-import { serveService } from '../app/serve-service.ts';
-import { HTTP_HANDLER_TRANSPORT, type RunningTransport } from '../hook-types.ts';
-import { VERSION } from '../version.ts';
+import { KbctxError } from '../../core/domain/errors.ts';
+import { parseBind } from '../../plugins/transport-http/bind-address.ts';
+import { checkExposure, type ExposureSettings } from '../../plugins/transport-http/exposure-policy.ts';
+import { sectionOf } from '../../core/config/sections-of.ts';
+import { serveService } from '../../core/app/serve-service.ts';
+import { HTTP_HANDLER_TRANSPORT, type RunningTransport } from '../../core/hook-types.ts';
+import { VERSION } from '../../core/version.ts';
 import { composedOf, type Kbctx } from './open-kbctx.ts';
-import { lineLog } from '../domain/log-line.ts';
-import { errorMapping } from '../domain/error-table.ts';
+import { lineLog } from '../../core/domain/log-line.ts';
+import { errorMapping } from '../../core/domain/error-table.ts';
 
 export interface HttpHandlerOptions {
   /** Where server messages go (default: stderr). */
@@ -31,7 +32,7 @@ export type KbctxHttpHandler = ((req: IncomingMessage, res: ServerResponse) => v
 export function createHttpHandler(kbctx: Kbctx, options: HttpHandlerOptions = {}): KbctxHttpHandler {
   const inner = composedOf(kbctx);
   const log = options.log ?? lineLog((text) => void process.stderr.write(text));
-  const config = inner.config.server;
+  const config = sectionOf<ExposureSettings & { readonly bind: string }>(inner.config, 'server');
   // The host server owns the socket, so only the token applies here ([server] auth_token_env); a missing one throws
   // now.
   if (config.authTokenEnv !== null) checkExposure(config, parseBind(config.bind).host, process.env);

@@ -1,7 +1,7 @@
 // `[server].bind` ("host:port", "[::1]:port", port 0 allowed) parsed into host and port, and the
 // loopback test that decides whether DNS-rebinding protection applies.
 import { isIPv4 } from 'node:net';
-import { badRequest } from '../domain/errors.ts';
+import { badRequest } from '../../core/api/plugin.ts';
 
 export interface BindAddress {
   host: string;

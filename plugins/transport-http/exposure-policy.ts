@@ -1,8 +1,13 @@
 // Decides at start-up whether the server may listen: reads the token named by [server].auth_token_env,
 // and refuses a non-loopback bind without one unless [server].allow_unauthenticated says so.
-import type { ServerConfig } from '../config/types.ts';
-import { configError } from '../domain/errors.ts';
+import { configError } from '../../core/api/plugin.ts';
 import { isLoopbackHost } from './bind-address.ts';
+
+/** The `[server]` keys this reads (the section is transport-http's: `ServerConfig`). */
+export interface ExposureSettings {
+  readonly authTokenEnv: string | null;
+  readonly allowUnauthenticated: boolean;
+}
 
 export interface Exposure {
   /** The Bearer token every request needs, or null (no authentication). */
@@ -12,7 +17,7 @@ export interface Exposure {
 }
 
 /** Throws config_error when the token variable is missing, or a remote bind would be open to anyone. */
-export function checkExposure(config: ServerConfig, bindHost: string, env: NodeJS.ProcessEnv): Exposure {
+export function checkExposure(config: ExposureSettings, bindHost: string, env: NodeJS.ProcessEnv): Exposure {
   if (config.authTokenEnv !== null) {
     const token = env[config.authTokenEnv];
     if (!token) {

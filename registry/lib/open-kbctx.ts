@@ -1,12 +1,12 @@
 // The library's `openKbctx`: config (a TOML file path, a TOML-shaped object, or the usual lookup) →
 // a kbctx over the same composition root and use-cases as the CLI. Answers are the REST bodies
 // (the built-in tools' results), so a library caller and an HTTP client see the same objects.
-import { importConfig, loadConfig, parseConfigTree } from '../config/load-config.ts';
-import { openKbctx as compose, type Kbctx as ComposedKbctx } from '../app/compose.ts';
-import { selectConnectors } from '../app/select-connectors.ts';
-import { syncConnectors } from '../app/sync.ts';
-import { syncReportToWire } from '../app/wire.ts';
-import type { KbctxDocument, SearchOutput, SourceInfo, SyncReport } from './wire-types.ts';
+import { importConfig, loadConfig, parseConfigTree } from '../../core/config/load-config.ts';
+import { openKbctx as compose, type Kbctx as ComposedKbctx } from '../../core/app/compose.ts';
+import { selectConnectors } from '../../core/app/select-connectors.ts';
+import { syncConnectors } from '../../core/app/sync.ts';
+import { syncReportToWire } from '../../core/app/wire.ts';
+import type { KbctxDocument, SearchOutput, SourceInfo, SyncReport } from '../../core/wire-types.ts';
 
 export interface OpenKbctxOptions {
   /**

@@ -1,0 +1,38 @@
+// `[db]` (the kernel's): which store opens the index, and the PostgreSQL URL checked at start-up.
+import { configError } from '../domain/errors.ts';
+import type { RawConfig } from './schema.ts';
+import type { Config } from './types.ts';
+
+/** `[db]`: the engine defaults to what the url implies; an engine the url contradicts is refused. */
+export function dbConfig(db: RawConfig['db'], url: string | null, abs: (p: string) => string): Config['db'] {
+  const engine = db.engine?.trim() || (url === null ? 'sqlite' : 'postgres');
+  if (url !== null && engine !== 'postgres') {
+    throw configError(
+      `db.engine = "${engine}" contradicts db.url (or KBCTX_DATABASE_URL), a PostgreSQL database: set engine = "postgres" or remove the url`,
+    );
+  }
+  if (url === null && engine === 'postgres')
+    throw configError(
+      'db.engine = "postgres" needs db.url (or KBCTX_DATABASE_URL): postgres://user:password@host:5432/database',
+    );
+  return { engine, path: abs(db.path), keywordEngine: db.keyword_engine, url, poolSize: db.pool_size };
+}
+
+/** A PostgreSQL URL, checked here so a typo fails at start-up naming the key, not at the first query. */
+export function databaseUrl(url: string | undefined): string | null {
+  if (url === undefined || url.trim() === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw configError(
+      'db.url (or KBCTX_DATABASE_URL) is not a URL: expected postgres://user:password@host:5432/database',
+    );
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw configError(
+      `db.url (or KBCTX_DATABASE_URL) must be a postgres:// URL, not ${parsed.protocol}//…; for SQLite set db.path`,
+    );
+  }
+  return url.trim();
+}

@@ -1,0 +1,3 @@
+// connector-filesystem's contract entry: the type of its `[connectors.filesystem.<name>]` tables and their accessor
+// (ADR 0192), for plugins that read them (the cli's `connector list`) and library users.
+export { filesystemConnectorsOf, type FilesystemConnectorConfig } from './config-section.ts';
