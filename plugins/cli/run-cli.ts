@@ -65,8 +65,9 @@ const versionOnly = (argv: readonly string[]): boolean =>
 // command module, `kbctx sync` the cli plugin's sync.ts, nothing else); every tap, after `ready()`, for
 // help, completions, a bare `kbctx` and a command no bundled tap names (a configured plugin's, an unknown
 // one); the taps naming none or this one for a subcommand the named taps do not add (`kbctx tool init`:
-// the Lua bridge's). When the config does not load, the taps are the cli plugin's alone, on a bare
-// kernel: its commands read the config when they run (doctor reports it), help still lists them.
+// the Lua bridge's), and for `<command> --help` when the named taps leave its subcommands out. When the
+// config does not load, the taps are the cli plugin's alone, on a bare kernel: its commands read the
+// config when they run (doctor reports it), help still lists them.
 
 // A `commands` tap as tapable holds it (already wrapped by the attribution), with its named commands.
 interface CommandsTap {
@@ -83,9 +84,15 @@ function commandName(argv: readonly string[]): string | undefined {
   return argv[i];
 }
 
-/** Help, completions or a bare `kbctx`: every command is listed. */
-const listsAll = (argv: readonly string[]): boolean =>
-  argv.includes('--help') || argv.includes('-h') || ['help', 'completions', undefined].includes(commandName(argv));
+/** `kbctx --help` (`-h` before any command too), `help`, `completions`, a bare `kbctx`: every command is listed. */
+function listsAll(argv: readonly string[]): boolean {
+  const name = commandName(argv);
+  if (name === undefined || name === 'help' || name === 'completions') return true;
+  const before = argv.slice(0, argv.indexOf(name));
+  return before.includes('--help') || before.includes('-h');
+}
+
+const helpFlag = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h');
 
 /** The command and, when it has subcommands, the one asked for are on the program. */
 function complete(program: Command, argv: readonly string[]): boolean {
@@ -119,7 +126,7 @@ async function addCommands(ctx: CliContext, program: Command, argv: readonly str
     if (unloaded !== null && !complete(program, argv)) throw unloaded;
   } catch (error) {
     // Help, completions and a group's own help (`kbctx tool`) still show what was added when the config cannot load.
-    if (!all && !missingSubcommand(program, argv)) throw error;
+    if (!all && !helpFlag(argv) && !missingSubcommand(program, argv)) throw error;
   }
 }
 
