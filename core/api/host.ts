@@ -11,21 +11,30 @@ export type { ConfigModule } from '../config/config-module.ts';
 export type { Kbctx } from '../app/compose.ts';
 import type { openKbctx } from '../app/compose.ts';
 import type { importConfig, loadConfig } from '../config/load-config.ts';
+import type { Kernel } from '../kernel.ts';
 export type { Kernel } from '../kernel.ts';
 export type { KernelHooks } from '../hooks.ts';
 
 /**
- * The config loader and the composition root, with the bundled plugin set handed in (registry/cli.ts set its loader).
+ * The config loader and the composition root, with the bundled plugin set handed in (registry/cli.ts set its loader);
+ * `Kernel`, a bare plugin host (the CLI's commands when the config does not load).
  */
 export async function loadHost(): Promise<{
   loadConfig: typeof loadConfig;
   importConfig: typeof importConfig;
   openKbctx: typeof openKbctx;
+  Kernel: typeof Kernel;
 }> {
-  const [config, compose] = await Promise.all([
+  const [config, compose, kernel] = await Promise.all([
     import('../config/load-config.ts'),
     import('../app/compose.ts'),
+    import('../kernel.ts'),
     import('../app/bundled-set.ts').then((b) => b.loadBundledPlugins()),
   ]);
-  return { loadConfig: config.loadConfig, importConfig: config.importConfig, openKbctx: compose.openKbctx };
+  return {
+    loadConfig: config.loadConfig,
+    importConfig: config.importConfig,
+    openKbctx: compose.openKbctx,
+    Kernel: kernel.Kernel,
+  };
 }

@@ -83,9 +83,12 @@ export class CliContext {
     return this.cachedConfig;
   }
 
-  /** Uses `config` instead of the loaded one (a test run adding an unconfigured script); before kbctx() only. */
-  useConfig(config: Config): void {
-    if (this.cachedKbctx) throw new Error('useConfig() after kbctx()');
+  /**
+   * Uses `config` instead of the loaded one (a test run adding an unconfigured script): the host opened for the
+   * commands is closed, and the next kbctx() opens one on `config`.
+   */
+  async useConfig(config: Config): Promise<void> {
+    await this.close();
     this.cachedConfig = config;
   }
 

@@ -1,10 +1,9 @@
 // Builds the `kbctx` command tree and runs it. The one place that turns errors into exit codes
-// (through the error table) and usage mistakes into exit 2. Only the invoked command's module is
-// imported (start-up cost): core's own from the table below, a plugin's through the `commands` taps
-// that name it (search, get, sources: tools-builtin); help, completions and unknown commands load them all.
+// (through the error table) and usage mistakes into exit 2. It holds no command of its own: every
+// command comes through the `commands` hook, the cli plugin's own too (its index taps it; ADR 0190).
 import { AsyncSeriesHook } from 'tapable';
 import { Command, CommanderError } from 'commander';
-import { findConfig, type KernelHooks } from '../../core/api/host.ts';
+import { findConfig, type Kernel } from '../../core/api/host.ts';
 import { KbctxError } from '../../core/api/plugin.ts';
 import { errorMapping } from '../../core/api/host.ts';
 import { PluginError } from '../../core/api/plugin.ts';
@@ -14,38 +13,6 @@ import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
 import { cliService } from './api.ts';
 
 const EXIT_USAGE = 2;
-
-type Register = (program: Command, ctx: CliContext) => void;
-
-/** The host's own command name → its module, in help order. A feature's command comes from its plugin. */
-const COMMANDS: Record<string, () => Promise<Register>> = {
-  init: async () => (await import('./commands/init.ts')).registerInit,
-  sync: async () => (await import('./commands/sync.ts')).registerSync,
-  embed: async () => (await import('./commands/embed.ts')).registerEmbed,
-  start: async () => (await import('./commands/start.ts')).registerStart,
-  serve: async () => (await import('./commands/serve.ts')).registerServe,
-  completions: async () => (await import('./commands/completions.ts')).registerCompletions,
-  connector: async () => (await import('./commands/connector.ts')).registerConnector,
-  tool: async () => (await import('./commands/tool.ts')).registerTool,
-  agent: async () => (await import('./commands/agent.ts')).registerAgent,
-  doctor: async () => (await import('./commands/doctor.ts')).registerDoctor,
-  plugins: async () => (await import('./commands/plugins.ts')).registerPlugins,
-};
-
-/** The first argument that is not a global option: the command's name. */
-function commandName(argv: readonly string[]): string | undefined {
-  let i = 0;
-  while (i < argv.length && argv[i]!.startsWith('-')) i += argv[i] === '-c' || argv[i] === '--config' ? 2 : 1;
-  return argv[i];
-}
-
-/** The command modules this invocation needs: the named command, none for a bare --version, else all. */
-async function commandsFor(argv: readonly string[]): Promise<Register[]> {
-  const name = commandName(argv);
-  if (name !== undefined && name !== 'completions' && Object.hasOwn(COMMANDS, name)) return [await COMMANDS[name]!()];
-  if (name === undefined && (argv.includes('-V') || argv.includes('--version'))) return [];
-  return Promise.all(Object.values(COMMANDS).map((load) => load()));
-}
 
 function buildProgram(ctx: CliContext, program: Command): Command {
   program
@@ -65,11 +32,6 @@ function buildProgram(ctx: CliContext, program: Command): Command {
   return program;
 }
 
-function addCommands(ctx: CliContext, program: Command, commands: readonly Register[]): void {
-  for (const register of commands) register(program, ctx);
-  for (const cmd of program.commands) routeThroughContext(ctx, cmd);
-}
-
 /** A subcommand's errors and output go through the CLI context (exit codes, captured io), as the program's do. */
 function routeThroughContext(ctx: CliContext, cmd: Command): void {
   cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
@@ -81,9 +43,9 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   const ctx = new CliContext(io, () => program.opts<GlobalOptions>());
   try {
     buildProgram(ctx, program);
-    if (!(await addNamedPluginCommand(ctx, program, argv))) {
-      addCommands(ctx, program, await commandsFor(argv));
-      if (needsPluginCommands(program, argv)) await addPluginCommands(ctx, program, argv);
+    if (!versionOnly(argv)) {
+      await addCommands(ctx, program, argv);
+      for (const cmd of program.commands) routeThroughContext(ctx, cmd);
     }
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
@@ -94,22 +56,78 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
 }
 
-/**
- * Plugins add commands and subcommands (`commands` hook): the config's plugins are loaded only when
- * the built-in commands do not know what was asked for (a plugin's command, `kbctx tool init` from the
- * Lua bridge), for help and for completions, so built-in commands start as fast as before.
- */
-function needsPluginCommands(program: Command, argv: readonly string[]): boolean {
-  if (argv.includes('--help') || argv.includes('-h')) return true;
+/** A bare `--version` needs no command. */
+const versionOnly = (argv: readonly string[]): boolean =>
+  commandName(argv) === undefined && (argv.includes('-V') || argv.includes('--version'));
+
+// Which `commands` taps are called (ADR 0130 start-up, 0162, 0190). For a command being run, only the
+// taps naming it are called, before the configured plugins load (`kbctx search` imports tools-builtin's
+// command module, `kbctx sync` the cli plugin's sync.ts, nothing else); every tap, after `ready()`, for
+// help, completions, a bare `kbctx` and a command no bundled tap names (a configured plugin's, an unknown
+// one); the taps naming none or this one for a subcommand the named taps do not add (`kbctx tool init`:
+// the Lua bridge's), and for `<command> --help` when the named taps leave its subcommands out. When the
+// config does not load, the taps are the cli plugin's alone, on a bare kernel: its commands read the
+// config when they run (doctor reports it), help still lists them.
+
+// A `commands` tap as tapable holds it (already wrapped by the attribution), with its named commands.
+interface CommandsTap {
+  name: string;
+  type: 'sync' | 'async' | 'promise';
+  fn: (...args: never[]) => unknown;
+  commands?: readonly string[];
+}
+
+/** The first argument that is not a global option: the command's name. */
+function commandName(argv: readonly string[]): string | undefined {
+  let i = 0;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += argv[i] === '-c' || argv[i] === '--config' ? 2 : 1;
+  return argv[i];
+}
+
+/** `kbctx --help` (`-h` before any command too), `help`, `completions`, a bare `kbctx`: every command is listed. */
+function listsAll(argv: readonly string[]): boolean {
   const name = commandName(argv);
-  if (name === undefined) return false;
-  if (name === 'help' || name === 'completions') return true; // they show every command
+  if (name === undefined || name === 'help' || name === 'completions') return true;
+  const before = argv.slice(0, argv.indexOf(name));
+  return before.includes('--help') || before.includes('-h');
+}
+
+const helpFlag = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h');
+
+/** The command and, when it has subcommands, the one asked for are on the program. */
+function complete(program: Command, argv: readonly string[]): boolean {
+  const name = commandName(argv);
   const command = program.commands.find((c) => c.name() === name);
-  if (!command) return true;
-  if (command.commands.length === 0) return false;
-  // No subcommand (`kbctx tool`): its help lists every subcommand, plugins' too, as `kbctx tool --help` does.
-  const sub = commandName(argv.slice(argv.indexOf(name) + 1));
-  return sub === undefined || !command.commands.some((c) => c.name() === sub || c.aliases().includes(sub));
+  if (!command) return false;
+  if (command.commands.length === 0) return true;
+  const sub = commandName(argv.slice(argv.indexOf(name!) + 1));
+  return sub !== undefined && command.commands.some((c) => c.name() === sub || c.aliases().includes(sub));
+}
+
+/** Adds the commands this invocation needs to `program` (see the file comment). */
+async function addCommands(ctx: CliContext, program: Command, argv: readonly string[]): Promise<void> {
+  program.parseOptions([...argv]); // -c and --json, before the command is known
+  await ctx.prepare();
+  const host = await commandsHost(ctx);
+  if (!host.kernel.has('cli')) program.showHelpAfterError(await cliDropped());
+  const name = commandName(argv);
+  const called = new Set<CommandsTap>();
+  const all = listsAll(argv);
+  if (!all) {
+    await callTaps(host.kernel, program, called, (t) => t.commands?.includes(name!) === true);
+    if (called.size > 0 && complete(program, argv)) return;
+  }
+  const sub = called.size > 0; // the command is there; its subcommand is not, or none was given
+  try {
+    // A configured plugin that cannot load (a changed pin) must not take the bundled commands with it:
+    // `kbctx registry add plugins/<name> --trust` is how it is trusted again.
+    const unloaded = await host.ready();
+    await callTaps(host.kernel, program, called, (t) => !sub || !t.commands?.length || t.commands.includes(name!));
+    if (unloaded !== null && !complete(program, argv)) throw unloaded;
+  } catch (error) {
+    // Help, completions and a group's own help (`kbctx tool`) still show what was added when the config cannot load.
+    if (!all && !helpFlag(argv) && !missingSubcommand(program, argv)) throw error;
+  }
 }
 
 /** `kbctx tool`: a command with subcommands given none shows its help. */
@@ -117,60 +135,66 @@ function missingSubcommand(program: Command, argv: readonly string[]): boolean {
   const name = commandName(argv);
   const command = program.commands.find((c) => c.name() === name);
   return (
-    name !== undefined &&
     command !== undefined &&
     command.commands.length > 0 &&
-    commandName(argv.slice(argv.indexOf(name) + 1)) === undefined
+    commandName(argv.slice(argv.indexOf(name!) + 1)) === undefined
   );
 }
 
-const helpAsked = (argv: readonly string[]): boolean =>
-  argv.includes('--help') || argv.includes('-h') || commandName(argv) === 'help' || commandName(argv) === 'completions';
-
-/**
- * A command that is not the host's own, run (not help): only the `commands` taps that name it are
- * called, with the bundled plugins the index applies (tools-builtin's `search`); false when none does.
- */
-async function addNamedPluginCommand(ctx: CliContext, program: Command, argv: readonly string[]): Promise<boolean> {
-  const name = commandName(argv);
-  if (name === undefined || Object.hasOwn(COMMANDS, name) || helpAsked(argv)) return false;
-  program.parseOptions([...argv]); // -c and --json, before the command is known
-  await ctx.prepare();
-  const kbctx = ctx.kbctx();
-  provideCli(ctx);
-  const before = new Set(program.commands);
-  if (!(await addDeclaredCommand(kbctx.kernel.hooks, program, name))) return false;
-  for (const cmd of program.commands.filter((c) => !before.has(c))) routeThroughContext(ctx, cmd);
-  return true;
+/** What a usage error adds when the config drops the cli plugin: whose commands are gone. */
+async function cliDropped(): Promise<string> {
+  const { default: cli } = await import('./index.ts');
+  const names = (cli.provides ?? []).map((p) => p.replace(/^command:/, ''));
+  return `(run \`kbctx --help\` for usage; plugins drops 'cli' ("!cli"), whose commands are ${names.join(', ')})`;
 }
 
-/** The `kbctx.cli` service, for the commands plugins add. */
-function provideCli(ctx: CliContext): void {
-  const { services } = ctx.kbctx().kernel;
-  if (!services.has(cliService)) services.provide(cliService, ctx, 'kbctx');
+interface CommandsHost {
+  kernel: Kernel;
+  /** Loads the configured plugins; resolves to why they (or the config) could not load, or null. */
+  ready(): Promise<unknown>;
 }
 
-async function addPluginCommands(ctx: CliContext, program: Command, argv: readonly string[]): Promise<void> {
-  const help = helpAsked(argv) || missingSubcommand(program, argv);
+/** The host's kernel, the `kbctx.cli` service provided; a bare one with the cli plugin when the host cannot open. */
+async function commandsHost(ctx: CliContext): Promise<CommandsHost> {
+  let kernel: Kernel;
+  let ready: () => Promise<unknown>;
   try {
-    program.parseOptions([...argv]); // -c and --json, before the command is known
-    await ctx.prepare();
     const kbctx = ctx.kbctx();
-    provideCli(ctx);
-    // A configured plugin that cannot load (a changed pin) must not take the bundled commands with it:
-    // `kbctx registry add plugins/<name> --trust` is how it is trusted again.
-    const unloaded = await kbctx.ready().then(
-      () => null,
-      (error: unknown) => error,
-    );
-    const before = new Set(program.commands);
-    await kbctx.kernel.hooks.commands.promise(program);
-    if (unloaded !== null && !program.commands.some((c) => !before.has(c) && c.name() === commandName(argv)))
-      throw unloaded;
-    for (const cmd of program.commands.filter((c) => !before.has(c))) routeThroughContext(ctx, cmd);
+    kernel = kbctx.kernel;
+    ready = () =>
+      kbctx.ready().then(
+        () => null,
+        (error: unknown) => error,
+      );
   } catch (error) {
-    if (!help) throw error; // help and completions still show the built-in commands when the config cannot load
+    const [{ loadHost }, { default: cli }] = await Promise.all([
+      import('../../core/api/host.ts'),
+      import('./index.ts'),
+    ]);
+    kernel = new (await loadHost()).Kernel();
+    kernel.applySync(cli, {}, 'bundled', cli.name);
+    ready = async () => error;
   }
+  if (!kernel.services.has(cliService)) kernel.services.provide(cliService, ctx, 'kbctx');
+  return { kernel, ready };
+}
+
+/** Calls the taps `which` selects that were not called yet, in their order, through a hook of the same kind. */
+async function callTaps(
+  kernel: Kernel,
+  program: Command,
+  called: Set<CommandsTap>,
+  which: (tap: CommandsTap) => boolean,
+): Promise<void> {
+  const only = new AsyncSeriesHook<[Command]>(['program']);
+  for (const t of kernel.hooks.commands.taps as unknown as CommandsTap[]) {
+    if (called.has(t) || !which(t)) continue;
+    called.add(t);
+    if (t.type === 'promise') only.tapPromise(t.name, t.fn as (p: Command) => Promise<void>);
+    else if (t.type === 'async') only.tapAsync(t.name, t.fn as (p: Command, done: () => void) => void);
+    else only.tap(t.name, t.fn as (p: Command) => void);
+  }
+  await only.promise(program);
 }
 
 /** Which config file commands would use, found without reading it (for --help). */
@@ -216,33 +240,4 @@ function reportError(ctx: CliContext, error: unknown): number {
   );
   if (ctx.io.env['KBCTX_DEBUG']) ctx.io.err(`${(error as Error)?.stack ?? ''}\n`);
   return 1;
-}
-
-// Commands a plugin names in its `commands` tap (`tapPromise({ name, commands: ['search'] }, …)`): for
-// one of them only the taps that name it are called, so `kbctx search` imports tools-builtin's command
-// module and no other plugin's (ADR 0130, start-up; ADR 0162). The taps are already wrapped by the
-// attribution, and run through a hook of the same kind, in their order.
-interface CommandsTap {
-  name: string;
-  type: 'sync' | 'async' | 'promise';
-  fn: (...args: never[]) => unknown;
-  commands?: readonly string[];
-}
-
-/** Calls the `commands` taps naming `name`; false when none does (the caller then calls them all). */
-export async function addDeclaredCommand(
-  hooks: Pick<KernelHooks, 'commands'>,
-  program: Command,
-  name: string,
-): Promise<boolean> {
-  const taps = (hooks.commands.taps as unknown as CommandsTap[]).filter((t) => t.commands?.includes(name) === true);
-  if (taps.length === 0) return false;
-  const only = new AsyncSeriesHook<[Command]>(['program']);
-  for (const t of taps) {
-    if (t.type === 'promise') only.tapPromise(t.name, t.fn as (p: Command) => Promise<void>);
-    else if (t.type === 'async') only.tapAsync(t.name, t.fn as (p: Command, done: () => void) => void);
-    else only.tap(t.name, t.fn as (p: Command) => void);
-  }
-  await only.promise(program);
-  return true;
 }

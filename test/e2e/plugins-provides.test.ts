@@ -41,6 +41,18 @@ describe('kbctx plugins: derived provides', () => {
     assert.ok(plugins.find((p) => p.name === 'tools-builtin')!.provides.includes('tool:search'));
   });
 
+  it("the cli plugin's commands are derived from its `commands` taps, as every plugin's (ADR 0190)", async () => {
+    const r = await ws.kbctx(['plugins', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const cli = (JSON.parse(r.stdout) as Listed).plugins.find((p) => p.name === 'cli')!;
+    const commands = ['init', 'sync', 'embed', 'start', 'serve', 'completions', 'connector', 'tool', 'agent'];
+    assert.deepEqual(
+      cli.provides,
+      [...commands, 'doctor', 'plugins', 'config'].map((c) => `command:${c}`),
+    );
+    assert.deepEqual(cli.not_provided, []);
+  });
+
   it('the table shows the derived list', async () => {
     const r = await ws.kbctx(['plugins']);
     assert.equal(r.code, 0, r.stderr);

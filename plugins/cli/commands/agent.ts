@@ -35,7 +35,7 @@ export function registerAgent(program: Command, ctx: CliContext): void {
     .option('--arg <key=value>', 'an argument (repeatable; JSON values allowed)', collect, [])
     .action(async (arg: string, opts: { arg: string[] }) => {
       const target = resolveAgentTarget(ctx.config(), arg, ctx.io.cwd);
-      if (target.config !== ctx.config()) ctx.useConfig(target.config);
+      if (target.config !== ctx.config()) await ctx.useConfig(target.config);
       const { name } = target;
       const kbctx = ctx.kbctx();
       const failure = (await kbctx.ready()).find((f) => f.label === `agent:${name}`);
