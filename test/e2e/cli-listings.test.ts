@@ -84,7 +84,8 @@ describe('CLI listings', () => {
   });
 
   it("the errors for a missing embedding provider list every provider: bundled ones and plugins'", async () => {
-    const choices = /set \[embedding\] provider = "acme", "fastembed", "local", "ollama", "openai" or "transformers" in the config/;
+    const choices =
+      /set \[embedding\] provider = "acme", "fastembed", "local", "ollama", "openai" or "transformers" in the config/;
     assert.equal((await withPlugin.kbctx(['init'])).code, 0); // read commands need an index (ADR 0146)
     const search = await withPlugin.kbctx(['search', 'x', '--mode', 'hybrid']);
     assert.equal(search.code, 3, search.stderr);
