@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, it } from 'node:test';
+import { startHashingProvider } from '../../helpers/hashing-provider.ts';
 import { Workspace } from '../../helpers/workspace.ts';
 
 const spaces: Workspace[] = [];
@@ -117,4 +118,48 @@ it('flags it cannot use are bad_request (exit 2) naming the flag', async () => {
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, message);
   }
+});
+
+it('--compare with an embedder: keyword, semantic and one hybrid row per --alpha, in one table', async () => {
+  const provider = await startHashingProvider(16);
+  try {
+    const ws = workspace();
+    ws.config(
+      `[db]\npath = "index.sqlite"\n[connectors.filesystem.kb]\nroot = "kb"\n` +
+        `[embedding]\nprovider = "openai"\nbase_url = "${provider.baseUrl}"\nmodel = "hash"\ndims = 16\n`,
+    );
+    const r = await ws.kbctx(['eval', 'beir', '--compare', '--alpha', '0.2,0.5', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const runs = (JSON.parse(r.stdout) as { runs: { mode: string; alpha: number | null; ndcg_at_10: number }[] }).runs;
+    assert.deepEqual(
+      runs.map((x) => [x.mode, x.alpha]),
+      [
+        ['keyword', null],
+        ['semantic', null],
+        ['hybrid', 0.2],
+        ['hybrid', 0.5],
+      ],
+    );
+    assert.equal(runs[0]?.ndcg_at_10.toFixed(4), EXPECTED.ndcg);
+    assert.ok(provider.computed() >= DOCS.length, 'the corpus was embedded');
+    const printed = await ws.kbctx(['eval', 'beir', '--compare', '--alpha', '0.2,0.5']);
+    assert.deepEqual(
+      printed.stdout
+        .split('\n')
+        .slice(2)
+        .filter((l) => l !== '')
+        .map((l) => l.split(/\s+/).slice(0, 2).join(' ')),
+      ['keyword -', 'semantic -', 'hybrid 0.20', 'hybrid 0.50'],
+    );
+  } finally {
+    await provider.close();
+  }
+});
+
+it('"!eval" drops the command', async () => {
+  const ws = workspace();
+  ws.config('plugins = ["bundled", "!eval"]\n[db]\npath = "index.sqlite"\n');
+  const r = await ws.kbctx(['eval', 'beir']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /unknown command 'eval'/);
 });
