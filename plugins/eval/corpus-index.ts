@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_MAX_FILE_BYTES, type Config, type Kbctx } from '../../core/api/plugin.ts';
-import { embedPending, selectConnectors, syncConnectors } from '../../core/api/engine.ts';
+import { embedPending, selectConnectors, syncConnectors, type EmbedProgress } from '../../core/api/engine.ts';
 import type { BeirDoc } from './beir.ts';
 import type { EvalResult } from './run-eval.ts';
 
@@ -64,11 +64,15 @@ export function corpusConfig(config: Config, dir: string, corpus: string, chunkT
   };
 }
 
-/** Syncs the corpus into `open(config)`'s index, then embeds it when `embed` (vectors for semantic and hybrid). */
+/**
+ * Syncs the corpus into `open(config)`'s index, then embeds it when `embed` (vectors for semantic and hybrid),
+ * reporting the embedding's progress to `onEmbed`.
+ */
 export async function indexCorpus(
   open: (config: Config) => Kbctx,
   config: Config,
   embed: boolean,
+  onEmbed?: (p: EmbedProgress) => void,
 ): Promise<CorpusIndex> {
   const kbctx = open(config);
   const connectors = await Promise.all(selectConnectors(config, 'all').map((r) => kbctx.index.createConnector(r)));
@@ -78,7 +82,7 @@ export async function indexCorpus(
   if (report?.failure) throw new Error(`indexing the corpus failed: ${report.failure.message}`);
   const embedder = embed ? kbctx.index.embedder() : null;
   if (embedder) {
-    const embedded = await embedPending({ store: kbctx.store, embedder });
+    const embedded = await embedPending({ store: kbctx.store, embedder, onProgress: onEmbed });
     if (embedded.failure) throw new Error(`embedding the corpus failed: ${embedded.failure.message}`);
   }
   const counts = await kbctx.store.counts();

@@ -101,7 +101,12 @@ async function runEval(
     for (const size of sizes ?? [null]) {
       ctx.io.err(`indexing ${docs.length} documents${size === null ? '' : ` in chunks of ${size} tokens`}…\n`);
       const embed = modes.some((m) => m !== 'keyword');
-      const index = await indexCorpus(open, corpusConfig(config, dir, path.join(dir, 'corpus'), size), embed);
+      const index = await indexCorpus(
+        open,
+        corpusConfig(config, dir, path.join(dir, 'corpus'), size),
+        embed,
+        tenths(ctx),
+      );
       chunks = index.chunks;
       try {
         for (const s of settings(size)) rows.push(await measure(index.kbctx, input, s, index.idOf));
@@ -116,6 +121,17 @@ async function runEval(
     `${folder} (split ${opts.split}): ${input.queries.length} judged queries, ${docs.length} documents` +
     `${sizes ? '' : ` (${chunks} chunks)`} in a temporary index`;
   return { about: { dataset: folder, split: opts.split, index: 'temporary', description }, rows };
+}
+
+/** An embedding progress line on stderr at each tenth done (and the first and last). */
+function tenths(ctx: CliContext): (p: { done: number; total: number }) => void {
+  let shown = -1;
+  return ({ done, total }) => {
+    const tenth = total === 0 ? 10 : Math.floor((done / total) * 10);
+    if (tenth === shown) return;
+    shown = tenth;
+    ctx.io.err(`embedded ${done} of ${total} chunks\n`);
+  };
 }
 
 function parseModes(opts: EvalOptions, config: Config): EvalMode[] {
