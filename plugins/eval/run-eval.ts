@@ -1,7 +1,7 @@
 // Runs `kbctx eval`'s settings: each judged query searched through the real search use-case (the
 // configured pipeline included), results mapped to the qrels' ids, figures from metrics.ts and latency
 // per query. Indexing a BEIR corpus into a temporary index is corpus-index.ts; printing is the command's.
-import type { Kbctx } from '../../core/api/plugin.ts';
+import { badRequest, type Kbctx } from '../../core/api/plugin.ts';
 import { parseSearchParams, search, type SearchParams, type SearchResponse } from '../../core/api/use-cases.ts';
 import type { BeirQuery, Qrels } from './beir.ts';
 import { percentile, rankRun, scoreRuns, type Figures } from './metrics.ts';
@@ -24,10 +24,11 @@ export interface EvalRow extends Figures {
   readonly p95Ms: number;
 }
 
-/** The judged queries: in the queries file, with at least one relevant document in the qrels. */
+/** The judged queries: in the queries file, with at least one relevant document in the qrels (none: bad_request). */
 export function judged(queries: readonly BeirQuery[], qrels: Qrels): { queries: BeirQuery[]; qrels: Qrels } {
   const relevant = (q: BeirQuery) => [...(qrels.get(q.id)?.values() ?? [])].some((g) => g > 0);
   const kept = queries.filter(relevant);
+  if (kept.length === 0) throw badRequest('no query of the queries file has a relevant document in the qrels');
   return { queries: kept, qrels: new Map(kept.map((q) => [q.id, qrels.get(q.id)!])) };
 }
 

@@ -106,6 +106,7 @@ it('--chunk-tokens re-indexes per size: one row each in the --compare table', as
 
 it('flags it cannot use are bad_request (exit 2) naming the flag', async () => {
   const ws = workspace();
+  ws.write('other-qrels.tsv', 'q9\td1\t1\n');
   for (const [args, message] of [
     [['eval', 'beir', '--mode', 'fuzzy'], /--mode fuzzy/],
     [['eval', 'beir', '--mode', 'semantic'], /needs an \[embedding\] provider/],
@@ -113,6 +114,8 @@ it('flags it cannot use are bad_request (exit 2) naming the flag', async () => {
     [['eval', 'beir', '--chunk-tokens', '0'], /--chunk-tokens 0/],
     [['eval', 'beir', '--split', 'dev'], /no qrels for split 'dev'/],
     [['eval', '--qrels', 'source-qrels.tsv'], /both --queries and --qrels/],
+    [['eval', 'beir', '--qrels', 'other-qrels.tsv'], /no query of the queries file has a relevant document/],
+    [['eval', 'beir', '--queries', 'missing.jsonl'], /queries file .*missing\.jsonl cannot be read/],
   ] as const) {
     const r = await ws.kbctx([...args]);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
