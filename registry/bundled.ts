@@ -15,6 +15,7 @@ import embedderLocal from '../plugins/embedder-local/index.ts';
 import embedderOllama from '../plugins/embedder-ollama/index.ts';
 import embedderOpenai from '../plugins/embedder-openai/index.ts';
 import embedderTransformers from '../plugins/embedder-transformers/index.ts';
+import evalPlugin from '../plugins/eval/index.ts';
 import extensions from '../plugins/extensions/index.ts';
 import extractDocuments from '../plugins/extract-documents/index.ts';
 import liveIndex from '../plugins/live-index/index.ts';
@@ -40,6 +41,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   storePostgres,
   storeLancedb,
   storeCommands,
+  evalPlugin,
   extractDocuments,
   connectorFilesystem,
   connectorGit,

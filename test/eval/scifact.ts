@@ -47,22 +47,8 @@ export function loadQrels(): Map<string, Map<string, number>> {
   return out;
 }
 
-/** nDCG@k with gain 2^rel − 1 and log2 discount; the ideal ranking comes from the labels. */
-export function ndcgAt(k: number, ranked: readonly string[], rel: ReadonlyMap<string, number>): number {
-  const dcg = ranked.slice(0, k).reduce((sum, id, i) => sum + (2 ** (rel.get(id) ?? 0) - 1) / Math.log2(i + 2), 0);
-  const ideal = [...rel.values()]
-    .sort((a, b) => b - a)
-    .slice(0, k)
-    .reduce((sum, g, i) => sum + (2 ** g - 1) / Math.log2(i + 2), 0);
-  return ideal === 0 ? 0 : dcg / ideal;
-}
-
-export function recallAt(k: number, ranked: readonly string[], rel: ReadonlyMap<string, number>): number {
-  const relevant = [...rel.entries()].filter(([, g]) => g > 0).map(([id]) => id);
-  if (relevant.length === 0) return 0;
-  const top = new Set(ranked.slice(0, k));
-  return relevant.filter((id) => top.has(id)).length / relevant.length;
-}
+// The figures are kbctx eval's (plugins/eval/metrics.ts: trec_eval's nDCG, graded gains).
+export { ndcgAt, recallAt } from '../../plugins/eval/metrics.ts';
 
 /** Corpus id from a document's source_id (`<id>.md`). */
 export const corpusId = (sourceId: string): string => sourceId.replace(/\.md$/, '');
