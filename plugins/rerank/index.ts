@@ -3,8 +3,13 @@
 // max(limit×3, 30) fused candidates before the cut to `limit` (ADR 0148). Without one it taps nothing,
 // so search stays as it was. The reranking code loads on the first search, never at start-up.
 import { definePlugin, hostService } from '../../core/api/plugin.ts';
+import { featureExtractionFiles, modelsService } from '../models/api.ts';
 import { rerankConfigOf, rerankSection } from './rerank-section.ts';
 import type { Reranker } from './http-reranker.ts';
+import type { RerankConfig } from './rerank-section.ts';
+
+/** What a cross-encoder folder must hold (the same files as a feature-extraction model's). */
+const CROSS_ENCODER_FILES = featureExtractionFiles('onnx/model.onnx');
 
 const plugin = definePlugin({
   name: 'rerank',
@@ -18,12 +23,18 @@ const plugin = definePlugin({
     const config = rerankConfigOf(host.config);
     if (config === null) return;
     let reranker: Reranker | undefined;
+    const createReranker = async (c: RerankConfig): Promise<Reranker> => {
+      if (c.provider === 'http') return (await import('./http-reranker.ts')).createHttpReranker(c, host.env);
+      const { modelPath, model } = c;
+      const folder = (): Promise<string> =>
+        modelPath !== null
+          ? Promise.resolve(modelPath)
+          : kernel.use(modelsService).fetch(model as string, CROSS_ENCODER_FILES);
+      return (await import('./transformers-reranker.ts')).createTransformersReranker(folder, c.threads);
+    };
     kernel.hooks.rank.tapPromise('rerank', async (hits, request, ctx) => {
-      const [{ createHttpReranker }, { rerankHits }] = await Promise.all([
-        import('./http-reranker.ts'),
-        import('./rerank-hits.ts'),
-      ]);
-      reranker ??= createHttpReranker(config, host.env);
+      reranker ??= await createReranker(config);
+      const { rerankHits } = await import('./rerank-hits.ts');
       return rerankHits(hits, request, reranker, config, ctx);
     });
   },

@@ -5,12 +5,19 @@ import { sectionOf, type Config, type ConfigSection } from '../../core/api/plugi
 export const RERANK_FORMATS = ['cohere', 'jina', 'voyage', 'tei'] as const;
 export type RerankFormat = (typeof RERANK_FORMATS)[number];
 
+export const RERANK_PROVIDERS = ['http', 'transformers'] as const;
+
 export interface RerankConfig {
-  provider: 'http';
+  provider: (typeof RERANK_PROVIDERS)[number];
   format: RerankFormat;
   /** The API root; `/rerank` is appended. Null: the format's public API (tei has none). */
   baseUrl: string | null;
+  /** http: the remote's model name; transformers: a hub id fetched into the model cache (docs/models.md). */
   model: string | null;
+  /** transformers: a local model folder (config.json, tokenizer.json, onnx/model.onnx), resolved. */
+  modelPath: string | null;
+  /** transformers: threads of the ONNX runtime in the worker. */
+  threads: number;
   /** The name of the environment variable holding the API key (sent as a Bearer token). */
   apiKeyEnv: string | null;
   /** How many of the fused candidates are reranked (the best ones; the rest keep their order below). */
@@ -27,7 +34,11 @@ export const rerankSection: ConfigSection<RerankConfig | null> = {
   schema: {
     type: 'object',
     properties: {
-      provider: { type: 'string', enum: ['http'], description: 'the reranker: http (a remote rerank API)' },
+      provider: {
+        type: 'string',
+        enum: [...RERANK_PROVIDERS],
+        description: 'the reranker: http (a remote rerank API) or transformers (a local cross-encoder ONNX model)',
+      },
       format: {
         type: 'string',
         enum: [...RERANK_FORMATS],
@@ -35,7 +46,19 @@ export const rerankSection: ConfigSection<RerankConfig | null> = {
         description: 'the wire format of the remote: cohere, jina, voyage or tei (text-embeddings-inference)',
       },
       base_url: { type: 'string', description: 'the API root, `/rerank` appended (default: the format’s public API)' },
-      model: { type: 'string', description: 'the rerank model the remote should use' },
+      model: {
+        type: 'string',
+        description:
+          'http: the rerank model the remote should use; transformers: a hub id (Xenova/ms-marco-MiniLM-L-6-v2)',
+      },
+      model_path: { type: 'string', description: 'transformers: a local model folder instead of a hub id' },
+      threads: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 64,
+        default: 1,
+        description: 'transformers: ONNX runtime threads',
+      },
       api_key_env: { type: 'string', description: 'the environment variable holding the API key' },
       candidates: {
         type: 'integer',
@@ -58,15 +81,19 @@ export const rerankSection: ConfigSection<RerankConfig | null> = {
       },
     },
     additionalProperties: false,
+    if: { properties: { provider: { const: 'transformers' } }, required: ['provider'] },
+    then: { anyOf: [{ required: ['model'] }, { required: ['model_path'] }] },
   },
-  toConfig: (s) =>
+  toConfig: (s, at) =>
     s['provider'] === undefined
       ? null
       : {
-          provider: 'http',
+          provider: s['provider'] as RerankConfig['provider'],
           format: s['format'] as RerankFormat,
           baseUrl: typeof s['base_url'] === 'string' ? s['base_url'].replace(/\/+$/, '') : null,
           model: typeof s['model'] === 'string' ? s['model'] : null,
+          modelPath: typeof s['model_path'] === 'string' ? at.resolvePath(s['model_path']) : null,
+          threads: s['threads'] as number,
           apiKeyEnv: typeof s['api_key_env'] === 'string' ? s['api_key_env'] : null,
           candidates: s['candidates'] as number,
           budgetMs: s['budget_ms'] as number,
