@@ -81,24 +81,24 @@ export const rerankSection: ConfigSection<RerankConfig | null> = {
       },
     },
     additionalProperties: false,
-    if: { properties: { provider: { const: 'transformers' } }, required: ['provider'] },
-    then: { anyOf: [{ required: ['model'] }, { required: ['model_path'] }] },
   },
-  toConfig: (s, at) =>
-    s['provider'] === undefined
-      ? null
-      : {
-          provider: s['provider'] as RerankConfig['provider'],
-          format: s['format'] as RerankFormat,
-          baseUrl: typeof s['base_url'] === 'string' ? s['base_url'].replace(/\/+$/, '') : null,
-          model: typeof s['model'] === 'string' ? s['model'] : null,
-          modelPath: typeof s['model_path'] === 'string' ? at.resolvePath(s['model_path']) : null,
-          threads: s['threads'] as number,
-          apiKeyEnv: typeof s['api_key_env'] === 'string' ? s['api_key_env'] : null,
-          candidates: s['candidates'] as number,
-          budgetMs: s['budget_ms'] as number,
-          failOpen: s['fail_open'] as boolean,
-        },
+  toConfig: (s, at) => {
+    if (s['provider'] === undefined) return null;
+    if (s['provider'] === 'transformers' && s['model'] === undefined && s['model_path'] === undefined)
+      at.fail('model', 'is needed with provider = "transformers" (a hub id), unless model_path names a local folder');
+    return {
+      provider: s['provider'] as RerankConfig['provider'],
+      format: s['format'] as RerankFormat,
+      baseUrl: typeof s['base_url'] === 'string' ? s['base_url'].replace(/\/+$/, '') : null,
+      model: typeof s['model'] === 'string' ? s['model'] : null,
+      modelPath: typeof s['model_path'] === 'string' ? at.resolvePath(s['model_path']) : null,
+      threads: s['threads'] as number,
+      apiKeyEnv: typeof s['api_key_env'] === 'string' ? s['api_key_env'] : null,
+      candidates: s['candidates'] as number,
+      budgetMs: s['budget_ms'] as number,
+      failOpen: s['fail_open'] as boolean,
+    };
+  },
 };
 
 /** `[rerank]` as loaded; null when no reranker is configured. */

@@ -81,4 +81,11 @@ describe('a cross-encoder through the transformers provider', { timeout: 180_000
     );
     assert.ok(hub.requests.some((r) => r.path.endsWith('/onnx/model.onnx')));
   });
+
+  it('without model or model_path: a config error naming the key (exit 3)', async () => {
+    configure('provider = "transformers"');
+    const r = await ws.kbctx(['search', 'bread'], { env: env() });
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /rerank\.model is needed with provider = "transformers"/);
+  });
 });
