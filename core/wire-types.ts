@@ -17,6 +17,10 @@ export interface SearchHit {
     hybrid_score: number;
     chunk_id: string;
     chunk_index: number;
+    /** With a reranker: the 1-based rank before reranking, its score, and why it kept the fused order. */
+    fused_rank?: number;
+    rerank_score?: number | null;
+    rerank_note?: string;
   };
 }
 

@@ -52,6 +52,7 @@ export const SEARCH_PARAMS: readonly ParamSpec[] = [
     },
   },
   { name: 'explain', type: 'boolean', description: 'Add per-result keyword, semantic and hybrid scores.' },
+  { name: 'rerank', type: 'boolean', description: 'false: skip the configured reranker for this search.' },
 ];
 
 const FILTER_KEYS = ['source', 'since'];
@@ -96,6 +97,7 @@ export function toSearchParams(
             p['since'] === undefined ? 'filters.since' : 'since',
           ),
     explain: p['explain'] === true,
+    ...(typeof p['rerank'] === 'boolean' ? { rerank: p['rerank'] } : {}),
   };
 }
 

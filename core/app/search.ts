@@ -132,6 +132,7 @@ export async function keywordSearch(
     title: hit.document.title,
     score: round(hit.score),
     snippet: makeSnippet(hit.chunk.text, stems),
+    chunkText: hit.chunk.text,
     sourceUrl: hit.document.sourceUrl,
     updatedAt: hit.document.updatedAt,
     explain: params.explain

@@ -60,6 +60,7 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
         title: hit.document.title,
         score: round(score),
         snippet: makeSnippet(hit.chunk.text, stems),
+        chunkText: hit.chunk.text,
         sourceUrl: hit.document.sourceUrl,
         updatedAt: hit.document.updatedAt,
         explain: params.explain

@@ -48,6 +48,9 @@ export function searchResultToWire(r: SearchResult): SearchHit {
             hybrid_score: r.explain.hybridScore,
             chunk_id: r.explain.chunkId,
             chunk_index: r.explain.chunkIndex,
+            ...(r.explain.fusedRank === undefined ? {} : { fused_rank: r.explain.fusedRank }),
+            ...(r.explain.rerankScore === undefined ? {} : { rerank_score: r.explain.rerankScore }),
+            ...(r.explain.rerankNote === undefined ? {} : { rerank_note: r.explain.rerankNote }),
           },
         }
       : {}),

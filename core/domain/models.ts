@@ -46,6 +46,8 @@ export interface SearchParams {
   /** ISO 8601 instant (resolved from a date or a duration): only documents updated at or after it. */
   since?: string | undefined;
   explain: boolean;
+  /** False: a reranker (the `rerank` plugin) leaves this search in its fused order; undefined: as configured. */
+  rerank?: boolean | undefined;
 }
 
 export interface SearchResult {
@@ -57,6 +59,8 @@ export interface SearchResult {
   snippet: string;
   sourceUrl: string | null;
   updatedAt: string;
+  /** The full text of the chunk that matched, for `rank` taps (a reranker); never part of the wire output. */
+  chunkText?: string | undefined;
   explain?: SearchExplain | undefined;
 }
 
@@ -66,6 +70,12 @@ export interface SearchExplain {
   hybridScore: number;
   chunkId: string;
   chunkIndex: number;
+  /** Set by a reranker: the 1-based rank in the fused order, before reranking. */
+  fusedRank?: number | undefined;
+  /** Set by a reranker: its score for this hit (null when it did not score it: past `candidates`, or failed open). */
+  rerankScore?: number | null | undefined;
+  /** Set by a reranker that failed open: why the fused order was kept. */
+  rerankNote?: string | undefined;
 }
 
 export interface SourceStats {

@@ -14,10 +14,12 @@ export function registerSearch(program: Command, ctx: CliContext): void {
     .option('--source <source>', 'only this connector label (git:docs) or type (git)')
     .option('--since <when>', 'only documents updated since a date (2026-01-31) or a duration (7d, 12h)')
     .option('--explain', 'show how each result was scored')
+    .option('--rerank', 'rerank with the configured reranker (the default when one is configured)')
+    .option('--no-rerank', 'skip the configured reranker: the fused order')
     .action(
       async (
         words: string[],
-        opts: { mode?: string; limit?: number; source?: string; since?: string; explain?: boolean },
+        opts: { mode?: string; limit?: number; source?: string; since?: string; explain?: boolean; rerank?: boolean },
       ) => {
         const kbctx = ctx.kbctx();
         await kbctx.ready(); // query and rank taps of configured plugins (nothing to import by default)
@@ -29,6 +31,7 @@ export function registerSearch(program: Command, ctx: CliContext): void {
             source: opts.source,
             since: opts.since,
             explain: opts.explain === true,
+            rerank: opts.rerank,
           },
           kbctx.config.retrieval,
         );
@@ -63,6 +66,9 @@ function formatResults(response: SearchResponse, explain: boolean): string {
       lines.push(
         `   keyword ${f(r.explain.keywordScore)}  semantic ${f(r.explain.semanticScore)}  hybrid ${f(r.explain.hybridScore)}  updated ${r.updatedAt}`,
       );
+      if (r.explain.fusedRank !== undefined)
+        lines.push(`   rerank ${f(r.explain.rerankScore ?? null)}  fused rank ${r.explain.fusedRank}`);
+      if (r.explain.rerankNote) lines.push(`   note: ${r.explain.rerankNote}`);
     }
     lines.push(`   ${r.snippet}`);
     lines.push(`   id: ${r.id}`);

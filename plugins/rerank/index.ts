@@ -1,0 +1,43 @@
+// First-party plugin: a reranker on the kernel's `rank` hook (docs/search.md "Reranking"). It owns
+// `[rerank]` (rerank-section.ts); with a `provider` set it taps `rank`, and the search hands it the best
+// max(limit×3, 30) fused candidates before the cut to `limit` (ADR 0148). Without one it taps nothing,
+// so search stays as it was. The reranking code loads on the first search, never at start-up.
+import { definePlugin, hostService } from '../../core/api/plugin.ts';
+import { featureExtractionFiles, modelsService } from '../models/api.ts';
+import { rerankConfigOf, rerankSection } from './rerank-section.ts';
+import type { Reranker } from './http-reranker.ts';
+import type { RerankConfig } from './rerank-section.ts';
+
+/** What a cross-encoder folder must hold (the same files as a feature-extraction model's). */
+const CROSS_ENCODER_FILES = featureExtractionFiles('onnx/model.onnx');
+
+const plugin = definePlugin({
+  name: 'rerank',
+  version: '0.2.0',
+  kbctx: '^0.2',
+  provides: ['rank:rerank'],
+  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  configSections: { rerank: rerankSection },
+  apply(kernel) {
+    const host = kernel.use(hostService);
+    const config = rerankConfigOf(host.config);
+    if (config === null) return;
+    let reranker: Reranker | undefined;
+    const createReranker = async (c: RerankConfig): Promise<Reranker> => {
+      if (c.provider === 'http') return (await import('./http-reranker.ts')).createHttpReranker(c, host.env);
+      const { modelPath, model } = c;
+      const folder = (): Promise<string> =>
+        modelPath !== null
+          ? Promise.resolve(modelPath)
+          : kernel.use(modelsService).fetch(model as string, CROSS_ENCODER_FILES);
+      return (await import('./transformers-reranker.ts')).createTransformersReranker(folder, c.threads);
+    };
+    kernel.hooks.rank.tapPromise('rerank', async (hits, request, ctx) => {
+      reranker ??= await createReranker(config);
+      const { rerankHits } = await import('./rerank-hits.ts');
+      return rerankHits(hits, request, reranker, config, ctx);
+    });
+  },
+});
+
+export default plugin; // a named constant: see test/architecture.test.ts
