@@ -22,12 +22,15 @@ export interface Pipeline {
   toolResult?: ((result: unknown, call: ToolCall) => Promise<unknown>) | undefined;
 }
 
-/** Reads `isUsed()` on every call, so plugins applied after the index opened take part too. */
+/**
+ * Reads the hook's taps on every call, so plugins applied after the index opened take part too. Not `isUsed()`:
+ * the attribution's interceptor is on every hook, which made every search take the deeper `rank` path (ADR 0148).
+ */
 export function pipelineOf(kernel: Kernel): Pipeline {
   const h = kernel.hooks;
   return {
     get document() {
-      return h.document.isUsed()
+      return h.document.taps.length > 0
         ? (draft: DocumentDraft) => h.document.promise(draft, kernel.callContext())
         : undefined;
     },
@@ -43,18 +46,22 @@ export function pipelineOf(kernel: Kernel): Pipeline {
         : h.chunk.promise({ document, sizes }, kernel.callContext());
     },
     get query() {
-      return h.query.isUsed() ? (request: SearchRequest) => h.query.promise(request, kernel.callContext()) : undefined;
+      return h.query.taps.length > 0
+        ? (request: SearchRequest) => h.query.promise(request, kernel.callContext())
+        : undefined;
     },
     get rank() {
-      return h.rank.isUsed()
+      return h.rank.taps.length > 0
         ? (hits: Hit[], request: SearchRequest) => h.rank.promise(hits, request, kernel.callContext())
         : undefined;
     },
     get toolCall() {
-      return h.toolCall.isUsed() ? (call: ToolCall) => h.toolCall.promise(call, kernel.callContext()) : undefined;
+      return h.toolCall.taps.length > 0
+        ? (call: ToolCall) => h.toolCall.promise(call, kernel.callContext())
+        : undefined;
     },
     get toolResult() {
-      return h.toolResult.isUsed()
+      return h.toolResult.taps.length > 0
         ? (result: unknown, call: ToolCall) => h.toolResult.promise(result, call, kernel.callContext())
         : undefined;
     },

@@ -199,3 +199,28 @@ describe('the lazy text-extraction wrappers of the public API', () => {
     }
   });
 });
+
+describe('the pipeline hooks a search and a tool call read', () => {
+  it('are absent while no plugin taps them, though the attribution intercepts every hook (no deeper rank search)', async () => {
+    const kernel = new Kernel(quiet);
+    kernel.applySync(
+      plugin('other', (k) => k.hooks.tools.tap('other', () => {})),
+      {},
+      'path',
+      'x',
+    );
+    const pipeline = pipelineOf(kernel);
+    assert.equal(kernel.hooks.rank.isUsed(), true, 'the attribution interceptor makes isUsed() true');
+    assert.deepEqual(
+      [pipeline.document, pipeline.query, pipeline.rank, pipeline.toolCall, pipeline.toolResult],
+      [undefined, undefined, undefined, undefined, undefined],
+    );
+    kernel.applySync(
+      plugin('ranker', (k) => k.hooks.rank.tapPromise('ranker', async (hits) => hits.slice(0, 1))),
+      {},
+      'path',
+      'y',
+    );
+    assert.equal(typeof pipeline.rank, 'function', 'a plugin applied later takes part');
+  });
+});
