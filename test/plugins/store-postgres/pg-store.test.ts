@@ -443,6 +443,13 @@ describe('PgStore while PostgreSQL restarts', () => {
     t.diagnostic(
       `after the crash: replica B ${b.lastCatchUp?.wiped ? 'rebuilt its mirror (its version was lost)' : 'caught up'}`,
     );
+    // Store A's health probe may still be settling after crash recovery (seen under load): read once both answer.
+    await eventually(async () =>
+      a.counts().then(
+        () => true,
+        () => false,
+      ),
+    );
     assert.deepEqual(
       (await b.exportAll()).documents.map((d) => d.id).sort(),
       (await a.exportAll()).documents.map((d) => d.id).sort(),
