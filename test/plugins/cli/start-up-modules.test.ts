@@ -155,10 +155,15 @@ it("kbctx's own relative imports skip Node's resolver; node_modules and the entr
   );
 });
 
-it('kbctx --version loads neither the plugin API, the cli contract entry nor tapable', async () => {
+it('kbctx --version loads neither the plugin API, the cli contract entry, the config code nor tapable', async () => {
   const { loaded } = await modulesLoadedBy(['--version']);
   assert.ok(loaded.includes('plugins/cli/run-cli.ts'), 'the runner loaded (guards the counter)');
-  for (const unneeded of ['core/api/plugin.ts', 'plugins/cli/api.ts', 'core/kernel.ts'])
+  for (const unneeded of [
+    'core/api/plugin.ts',
+    'plugins/cli/api.ts',
+    'core/kernel.ts',
+    'core/config/plugin-sections.ts',
+  ])
     assert.ok(!loaded.includes(unneeded), `${unneeded} not loaded`);
   assert.ok(!loaded.some((m) => m.startsWith('node_modules/tapable/')), 'tapable not loaded');
 });
