@@ -3,6 +3,7 @@
 // heavy code is imported when its hooks are first called.
 import type { Plugin } from '../core/index.ts';
 import { setBundledPlugins } from '../core/app/bundled-set.ts';
+import { registerConfigSections } from '../core/config/plugin-sections.ts';
 import { setConfigFollower } from '../core/app/config-follower.ts';
 import { followOverrides } from './follow-overrides.ts';
 import agentsInline from '../plugins/agents-inline/index.ts';
@@ -70,5 +71,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
 ] as Plugin[]);
 
 setBundledPlugins(BUNDLED_PLUGINS);
+// The config sections the set owns (`[server]`, the connector types), before any config loads.
+registerConfigSections(BUNDLED_PLUGINS);
 // Enabled registry extensions run the winning registry's copy (`registry override`).
 setConfigFollower(followOverrides);

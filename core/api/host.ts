@@ -4,6 +4,9 @@
 // (start-up cost, ADR 0130). Statically it loads only modules every command loads anyway.
 export { findConfig, isConfigModule } from '../config/find-config.ts';
 export { errorMapping } from '../domain/error-table.ts';
+// The error classes the CLI's runner reports, without the plugin API (`kbctx --version` loads neither: ADR 0130).
+export { KbctxError } from '../domain/errors.ts';
+export { PluginError } from '../plugin-error.ts';
 export { lineLog, toSafeLines } from '../domain/log-line.ts';
 export { VERSION } from '../version.ts';
 export { packageRoot } from '../package-root.ts';

@@ -28,8 +28,7 @@ export type { ErrorCode } from '../domain/error-table.ts';
 // plugins/cli/api.ts).
 export { fileExtraction } from '../file-extraction.ts';
 export { indexService, indexToolsService, type BuiltinDeps, type IndexHost } from '../app/index-service.ts';
-export { hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
-export { serveService } from '../app/serve-service.ts';
+export { hostService, serveService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
 export type { LiveIndex, ServeState } from '../app/serve-service.ts';
 export { inlineAgentsService } from '../app/inline-agents-service.ts';
 // The live index's contract is plugins/live-index/api.ts; the reports it hands on are the engine's.
@@ -131,7 +130,8 @@ export type {
 } from '../store/store.ts';
 // The tool registry's types (the built-in tools' bodies are tools-builtin's).
 export type { ToolRegistry, ToolInfo, Tool, ToolCallContext } from '../app/tools.ts';
-export { NO_TOOL_CLIENT, type ClientLogLevel, type ToolClient } from '../app/tool-client.ts';
+export { NO_TOOL_CLIENT } from '../app/tools.ts';
+export type { ClientLogLevel, ToolClient } from '../app/tool-client.ts';
 export type { Agent, AgentArgument, AgentRegistry, PromptMessage, ResolvedPrompt } from '../app/agents.ts';
 export type { PromptContentBlock } from '../app/part-values/content-block.ts';
 export type { Kbctx } from '../app/compose.ts';

@@ -5,7 +5,6 @@
 // errors that name a dropped plugin.
 import type { Plugin } from '../plugin.ts';
 import { KbctxError } from '../domain/errors.ts';
-import { registerConfigSections } from '../config/plugin-sections.ts';
 
 let bundled: readonly Plugin[] | undefined;
 let loader: (() => Promise<unknown>) | undefined;
@@ -20,10 +19,12 @@ export async function loadBundledPlugins(): Promise<void> {
   if (!bundled && loader) await loader();
 }
 
-/** Also registers the config sections the set owns (`[server]`, the connector types), before any config loads. */
+/**
+ * The set's config sections are registered by its entry (registry/bundled.ts: `registerConfigSections`), so this
+ * module, imported by the CLI entry for `kbctx --version` too, loads no config code (ADR 0130).
+ */
 export function setBundledPlugins(plugins: readonly Plugin[]): void {
   bundled = plugins;
-  registerConfigSections(plugins);
 }
 
 export function bundledPlugins(): readonly Plugin[] {

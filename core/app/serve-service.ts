@@ -1,7 +1,7 @@
 // The `kbctx.serve` service: what `kbctx serve mcp` hands the transport plugins (transport-http, rest,
 // mcp-http, web, mcp-stdio) once the index is open and the live index runs. Provided by the host
-// for the one serve of a process; types and one small function, so importing it loads nothing.
-import { createServiceRef } from '../services.ts';
+// for the one serve of a process; types only (its ref, serveService, is host-service.ts's: one module
+// fewer at start-up, ADR 0130).
 import type { AgentRegistry } from './agents.ts';
 import type { ToolRegistry } from './tools.ts';
 import type { Kbctx } from './compose.ts';
@@ -66,5 +66,3 @@ export interface ServeState {
   /** True in a `[server] workers` process: the primary prints the banner and warnings. */
   isWorker: boolean;
 }
-
-export const serveService = createServiceRef<ServeState>('kbctx.serve');

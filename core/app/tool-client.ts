@@ -20,7 +20,5 @@ export interface ToolClient {
   progress(progress: number, total?: number, message?: string): Promise<void>;
 }
 
-const done = (): Promise<void> => Promise.resolve();
-
-/** For surfaces with no channel back to the caller (REST, CLI): every call does nothing. */
-export const NO_TOOL_CLIENT: ToolClient = Object.freeze({ log: done, progress: done });
+// Defined beside the tool registry, loaded at start-up anyway (one module fewer: ADR 0130).
+export { NO_TOOL_CLIENT } from './tools.ts';

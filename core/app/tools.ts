@@ -108,3 +108,8 @@ export class ToolRegistry {
     return toolResult ? toolResult(result, call) : result;
   }
 }
+
+const done = (): Promise<void> => Promise.resolve();
+
+/** For surfaces with no channel back to the caller (REST, CLI): every call does nothing (tool-client.ts). */
+export const NO_TOOL_CLIENT: ToolClient = Object.freeze({ log: done, progress: done });

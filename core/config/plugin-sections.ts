@@ -2,7 +2,8 @@
 // `embedderConfigs` and `configSections`, registered with the bundled set before any config loads, and the validator of
 // each (the plugin's JSON Schema through from-json-schema.ts, else ajv). Must not import plugins.
 import type { ConfigSection, PluginMeta } from '../plugin.ts';
-import { ajvSchema } from './ajv-schema.ts';
+import { requireOwn } from '../load/require-own.ts';
+import type * as AjvSchema from './ajv-schema.ts';
 import { fromJsonSchema } from './from-json-schema.ts';
 import { duration, optional, type JsonSchemaOf, type Schema } from './schema-kit.ts';
 
@@ -45,6 +46,12 @@ export const bundledSections = (): OwnedSections => bundled;
 
 /** The connector types the bundled plugins own, in their order (`filesystem`, `git`, `s3`, `script`). */
 export const bundledConnectorTypes = (): string[] => [...bundled.connectors.keys()];
+
+/**
+ * A schema outside from-json-schema.ts's subset: ajv-schema.ts required then (no bundled section needs it: ADR 0130).
+ */
+const ajvSchema = (json: Record<string, unknown>, owner: string): Schema<unknown> =>
+  requireOwn<typeof AjvSchema>(import.meta.url, './ajv-schema.ts').ajvSchema(json, owner);
 
 export function ownedSection(plugin: string, section: ConfigSection): OwnedSection {
   const check = (fromJsonSchema(section.schema) ?? ajvSchema(section.schema, plugin)) as Schema<

@@ -2,15 +2,28 @@
 // `commands` hook use — the `kbctx.cli` service (the CLI's context: output, --json, the config and the
 // host), provided by the runner before it calls the hook, and the helpers for tables, progress lines
 // and `key=value` arguments (defined here: one module fewer at start-up). Light: the helpers' files
-// load nothing but core's plugin entry.
-import { badRequest, createServiceRef } from '../../core/api/plugin.ts';
+// load nothing but core's plugin entry, and only when a command first calls one (`kbctx search` does not).
+import { badRequest, createServiceRef, requireOwn } from '../../core/api/plugin.ts';
 import type { CliContext } from './context.ts';
+import type * as Table from './table.ts';
+import type * as Progress from './progress.ts';
+import type * as ProgressLines from './progress-lines.ts';
 
 export type { CliContext, CliIO, GlobalOptions } from './context.ts';
+export type { ProgressOptions } from './progress.ts';
 export const cliService = createServiceRef<CliContext>('kbctx.cli');
-export { formatBytes, formatTable } from './table.ts';
-export { createProgress, progressEveryMs, type ProgressOptions } from './progress.ts';
-export { createProgressLines, formatDuration } from './progress-lines.ts';
+
+// The helpers' modules are required on first call (ADR 0130: a command that prints no table loads none).
+const table = (): typeof Table => requireOwn(import.meta.url, './table.ts');
+const progress = (): typeof Progress => requireOwn(import.meta.url, './progress.ts');
+const progressLines = (): typeof ProgressLines => requireOwn(import.meta.url, './progress-lines.ts');
+export const formatTable: typeof Table.formatTable = (...args) => table().formatTable(...args);
+export const formatBytes: typeof Table.formatBytes = (bytes) => table().formatBytes(bytes);
+export const createProgress: typeof Progress.createProgress = (...args) => progress().createProgress(...args);
+export const progressEveryMs: typeof Progress.progressEveryMs = (env) => progress().progressEveryMs(env);
+export const createProgressLines: typeof ProgressLines.createProgressLines = (...args) =>
+  progressLines().createProgressLines(...args);
+export const formatDuration: typeof ProgressLines.formatDuration = (seconds) => progressLines().formatDuration(seconds);
 
 // `--param k=v` / `--arg k=v` flags → an object. Values are JSON when they parse (numbers, booleans,
 // arrays), else strings; `asString` lists keys that always stay strings (string-typed parameters).

@@ -1,16 +1,12 @@
 // Builds the `kbctx` command tree and runs it. The one place that turns errors into exit codes
 // (through the error table) and usage mistakes into exit 2. It holds no command of its own: every
 // command comes through the `commands` hook, the cli plugin's own too (its index taps it; ADR 0190).
-import { AsyncSeriesHook } from 'tapable';
 import { Command, CommanderError } from 'commander';
 import { findConfig, type Kernel } from '../../core/api/host.ts';
-import { KbctxError } from '../../core/api/plugin.ts';
-import { errorMapping } from '../../core/api/host.ts';
-import { PluginError } from '../../core/api/plugin.ts';
+import { errorMapping, KbctxError, PluginError } from '../../core/api/host.ts';
 import { toSafeLines } from '../../core/api/host.ts';
 import { VERSION } from '../../core/api/host.ts';
 import { CliContext, type CliIO, type GlobalOptions } from './context.ts';
-import { cliService } from './api.ts';
 
 const EXIT_USAGE = 2;
 
@@ -175,6 +171,8 @@ async function commandsHost(ctx: CliContext): Promise<CommandsHost> {
     kernel.applySync(cli, {}, 'bundled', cli.name);
     ready = async () => error;
   }
+  // The cli's contract entry and tapable load with the host, not for `kbctx --version` (ADR 0130).
+  const { cliService } = await import('./api.ts');
   if (!kernel.services.has(cliService)) kernel.services.provide(cliService, ctx, 'kbctx');
   return { kernel, ready };
 }
@@ -186,6 +184,7 @@ async function callTaps(
   called: Set<CommandsTap>,
   which: (tap: CommandsTap) => boolean,
 ): Promise<void> {
+  const { AsyncSeriesHook } = await import('tapable');
   const only = new AsyncSeriesHook<[Command]>(['program']);
   for (const t of kernel.hooks.commands.taps as unknown as CommandsTap[]) {
     if (called.has(t) || !which(t)) continue;

@@ -6,8 +6,8 @@
 import { definePlugin, STAGE } from '../../core/api/plugin.ts';
 import { luaRuntimeService, scriptingHost } from './scripting/scripting-service.ts';
 import type { ScriptParts } from './script-parts.ts';
-import { scriptAgentsSection, scriptConnectorSection, scriptsSection, scriptToolsSection } from './script-sections.ts';
-import type { ScriptConfig } from './script-sections.ts';
+import { scriptAgentsSection, scriptConnectorSection, scriptsSection, scriptToolsSection } from './api.ts';
+import type { ScriptConfig } from './api.ts';
 
 // After the first-party defaults: a script tool or agent replaces any other of the same name, as
 // script sections always have (docs/extensions.md "Loading").

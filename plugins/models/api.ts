@@ -1,10 +1,22 @@
 // models' contract entry: the service `kbctx.models` that resolves a Hugging Face hub id to a local
 // folder (the model cache), fetching the files on first use, and the Context Harness (fastembed) model
 // names it maps to hub repos, the ONNX file per dtype, `[models]` as loaded. Light: loads core's plugin
-// entry and known-models.ts only.
-import { configError, createServiceRef, sectionOf, type Config, type KbctxError } from '../../core/api/plugin.ts';
+// entry only; the names' table (known-models.ts) when a model name is first looked up.
+import {
+  configError,
+  createServiceRef,
+  requireOwn,
+  sectionOf,
+  type Config,
+  type KbctxError,
+} from '../../core/api/plugin.ts';
+import type * as Known from './known-models.ts';
 
-export { KNOWN_MODELS, knownModel, type KnownModel } from './known-models.ts';
+export type { KnownModel } from './known-models.ts';
+
+/** The Context Harness model `name` stands for, or null (known-models.ts, required on first use: ADR 0130). */
+export const knownModel: typeof Known.knownModel = (name) =>
+  requireOwn<typeof Known>(import.meta.url, './known-models.ts').knownModel(name);
 
 /** The files a model needs: `required` fail the fetch when the hub lacks them; `optional` are fetched when present. */
 export interface ModelFiles {

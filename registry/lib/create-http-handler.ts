@@ -7,7 +7,7 @@ import { KbctxError } from '../../core/domain/errors.ts';
 import { parseBind } from '../../plugins/transport-http/bind-address.ts';
 import { checkExposure, type ExposureSettings } from '../../plugins/transport-http/exposure-policy.ts';
 import { sectionOf } from '../../core/config/sections-of.ts';
-import { serveService } from '../../core/app/serve-service.ts';
+import { serveService } from '../../core/app/host-service.ts';
 import { HTTP_HANDLER_TRANSPORT, type RunningTransport } from '../../core/hook-types.ts';
 import { VERSION } from '../../core/version.ts';
 import { composedOf, type Kbctx } from './open-kbctx.ts';

@@ -15,7 +15,7 @@ import { collect, parseKeyValues } from '../../cli/api.ts';
 import type { ScriptingHost } from '../scripting/scripting-service.ts';
 import type { Scripting } from '../scripting/scripting.ts';
 import type { ScaffoldKind } from '../scripting/scaffold.ts';
-import type { ScriptConfig } from '../script-sections.ts';
+import type { ScriptConfig } from '../api.ts';
 
 export interface ScriptRuntime extends ScriptingHost {
   openBare(): Promise<Scripting>;

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { checkScriptFile } from '../scripting/script-file.ts';
 import { badRequest, notFound, type HostInfo } from '../../../core/api/plugin.ts';
-import { scriptConnectorsOf, scriptToolsOf, type ScriptConfig } from '../script-sections.ts';
+import { scriptConnectorsOf, scriptToolsOf, type ScriptConfig } from '../api.ts';
 
 type Kind = 'tools' | 'connectors';
 const DEFAULT_TIMEOUT: Record<Kind, number> = { tools: 30, connectors: 300 };

@@ -11,7 +11,7 @@ import {
   parsePrompt,
 } from '../../../core/index.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
-import type { ScriptConfig } from '../script-sections.ts';
+import type { ScriptConfig } from '../api.ts';
 
 export async function loadScriptAgent(
   runtime: ScriptRuntime,

@@ -12,7 +12,7 @@ import {
 } from '../../../core/index.ts';
 import { accessSync, constants } from 'node:fs';
 import type { LogSink, ScriptRuntime } from './runtime/script-runtime.ts';
-import type { ScriptConfig } from '../script-sections.ts';
+import type { ScriptConfig } from '../api.ts';
 
 export class ScriptConnector implements Connector {
   readonly label: string;

@@ -2,7 +2,7 @@
 // read once, in the sandbox; each call runs `tool.execute(params, context)` in a fresh state.
 import { type Tool, type ToolCallContext, toScriptConfig, parseToolMeta, type ToolMeta } from '../../../core/index.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
-import type { ScriptConfig } from '../script-sections.ts';
+import type { ScriptConfig } from '../api.ts';
 
 export interface ScriptTool extends Tool {
   readonly meta: ToolMeta;

@@ -10,7 +10,7 @@ import {
   type LoadFailure,
 } from '../../../core/api/plugin.ts';
 import type { Scripting } from './scripting.ts';
-import { scriptAgentsOf, scriptsConfigOf, scriptToolsOf, type ScriptConfig } from '../script-sections.ts';
+import { scriptAgentsOf, scriptsConfigOf, scriptToolsOf, type ScriptConfig } from '../api.ts';
 
 export interface ScriptingHost {
   /** The runtime, with the context bridge over this index (opened once, closed at shutdown). */

@@ -11,7 +11,7 @@ import {
   type LogSink,
   type RuntimeOptions,
 } from './runtime/script-runtime.ts';
-import type { ScriptConfig } from '../script-sections.ts';
+import type { ScriptConfig } from '../api.ts';
 
 export interface ScriptLoadFailure {
   label: string;

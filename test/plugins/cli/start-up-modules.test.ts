@@ -71,6 +71,13 @@ const NOT_AT_START_UP = [
   'core/config/config-module.ts', // only for a kbctx.config.mjs
   'core/embed/plugin-embedder.ts', // embedding is disabled by default
   'core/app/agents.ts', // the agent registry: when agents are listed or resolved
+  'plugins/models/known-models.ts', // Context Harness model names: when [embedding] names a model
+  'core/config/ajv-schema.ts', // a plugin schema outside from-json-schema.ts's subset: none bundled
+  'core/app/serve-service.ts', // serving only (types; its ref is host-service.ts's)
+  'core/app/tool-client.ts', // MCP's channel back to the caller: when a tool runs
+  // the built-in tool bodies: when tools are listed or a plugin's ctx.search runs
+  'plugins/tools-builtin/builtin-tools.ts',
+  'plugins/tools-builtin/index-tools.ts',
 ];
 
 /** What a search does not need beyond that: the SQLite store's write path, the since parser without a since filter. */
@@ -79,7 +86,19 @@ const NOT_FOR_SEARCH = [
   'plugins/store-sqlite/document-writer.ts',
   'plugins/store-sqlite/transaction.ts',
   'core/search/since.ts',
+  'plugins/tools-builtin/commands/get.ts', // other commands of the same plugin: each has its own tap
+  'plugins/tools-builtin/commands/sources.ts',
+  'plugins/cli/table.ts', // the cli plugin's table and progress helpers: when a command first calls one
+  'plugins/cli/progress.ts',
+  'plugins/cli/progress-lines.ts',
 ];
+
+/**
+ * How many of kbctx's own modules `kbctx search` may load: what it loaded when last tightened (issue 30's
+ * refactor had taken it from 119 to 156 on a SciFact index; cut back, ADR 0130). Raise it only for a module
+ * a keyword search needs.
+ */
+const MAX_OWN_MODULES_FOR_SEARCH = 143;
 
 const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] =>
   unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));
@@ -101,6 +120,8 @@ it('kbctx search loads its store and the plugin indexes, not the whole API or un
   ])
     assert.ok(loaded.includes(needed), `${needed} loaded (guards the counter)`);
   assert.deepEqual(loadedAmong(loaded, NOT_FOR_SEARCH), []);
+  const own = loaded.filter((m) => /^(core|plugins|registry)\//.test(m));
+  assert.ok(own.length <= MAX_OWN_MODULES_FOR_SEARCH, `${own.length} own modules:\n${own.join('\n')}`);
 });
 
 it('a no-change kbctx sync loads the connector, not the whole API or unused plugin code', async () => {
@@ -132,4 +153,17 @@ it("kbctx's own relative imports skip Node's resolver; node_modules and the entr
     resolved.some(([, parent]) => parent.startsWith('node_modules/tapable/')),
     'imports inside node_modules reach the resolver',
   );
+});
+
+it('kbctx --version loads neither the plugin API, the cli contract entry, the config code nor tapable', async () => {
+  const { loaded } = await modulesLoadedBy(['--version']);
+  assert.ok(loaded.includes('plugins/cli/run-cli.ts'), 'the runner loaded (guards the counter)');
+  for (const unneeded of [
+    'core/api/plugin.ts',
+    'plugins/cli/api.ts',
+    'core/kernel.ts',
+    'core/config/plugin-sections.ts',
+  ])
+    assert.ok(!loaded.includes(unneeded), `${unneeded} not loaded`);
+  assert.ok(!loaded.some((m) => m.startsWith('node_modules/tapable/')), 'tapable not loaded');
 });

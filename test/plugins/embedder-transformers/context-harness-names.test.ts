@@ -12,7 +12,8 @@ import {
   createContextHarnessEmbedder,
   createTransformersEmbedder,
 } from '../../../plugins/embedder-transformers/create-transformers-embedder.ts';
-import { KNOWN_MODELS, knownModel } from '../../../plugins/models/api.ts';
+import { knownModel } from '../../../plugins/models/api.ts';
+import { KNOWN_MODELS } from '../../../plugins/models/known-models.ts';
 import type { TransformersEmbedder } from '../../../plugins/embedder-transformers/transformers-embedder.ts';
 import { writeManifest } from '../../../plugins/models/model-manifest.ts';
 import { createModelsService } from '../../../plugins/models/models-service.ts';
