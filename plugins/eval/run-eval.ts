@@ -9,11 +9,15 @@ import { percentile, rankRun, scoreRuns, type Figures } from './metrics.ts';
 export type EvalMode = SearchParams['mode'];
 export type EvalResult = SearchResponse['results'][number];
 
-/** One row of the table: a mode, a hybrid weight (null: the configured one) and a chunk size (null: configured). */
+/**
+ * One row of the table: a mode, a hybrid weight (null: the configured one), a chunk size (null: configured) and
+ * reranking on or off (null: no reranker is configured).
+ */
 export interface EvalSetting {
   readonly mode: EvalMode;
   readonly alpha: number | null;
   readonly chunkTokens: number | null;
+  readonly rerank: boolean | null;
 }
 
 export interface EvalRow extends Figures {
@@ -50,7 +54,8 @@ export async function measure(
   const ms: number[] = [];
   let alphaUsed: number | null = null;
   for (const q of input.queries) {
-    const params = parseSearchParams({ query: q.text, mode: setting.mode, limit: 100 }, retrieval);
+    const rerank = setting.rerank === null ? {} : { rerank: setting.rerank };
+    const params = parseSearchParams({ query: q.text, mode: setting.mode, limit: 100, ...rerank }, retrieval);
     const started = performance.now();
     const response = await search(deps, params);
     ms.push(performance.now() - started);

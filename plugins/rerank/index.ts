@@ -1,9 +1,12 @@
 // First-party plugin: a reranker on the kernel's `rank` hook (docs/search.md "Reranking"). It owns
 // `[rerank]` (rerank-section.ts); with a `provider` set it taps `rank`, and the search hands it the best
 // max(limit×3, 30) fused candidates before the cut to `limit` (ADR 0148). Without one it taps nothing,
-// so search stays as it was. The reranking code loads on the first search, never at start-up.
-import { definePlugin, hostService } from '../../core/api/plugin.ts';
+// so search stays as it was. With one it also provides `kbctx.rerank` (api.ts: the web page's toggle, eval's
+// rerank axis). The reranking code loads on the first search, never at start-up.
+import { definePlugin, hostService, requireOwn } from '../../core/api/plugin.ts';
 import { featureExtractionFiles, modelsService } from '../models/api.ts';
+// Required only with a reranker configured, so a config without one loads no more at start-up.
+import type * as Api from './api.ts';
 import { rerankConfigOf, rerankSection } from './rerank-section.ts';
 import type { Reranker } from './http-reranker.ts';
 import type { RerankConfig } from './rerank-section.ts';
@@ -22,6 +25,8 @@ const plugin = definePlugin({
     const host = kernel.use(hostService);
     const config = rerankConfigOf(host.config);
     if (config === null) return;
+    const { rerankService } = requireOwn<typeof Api>(import.meta.url, './api.ts');
+    kernel.provide(rerankService, { provider: config.provider, model: config.model, candidates: config.candidates });
     let reranker: Reranker | undefined;
     const createReranker = async (c: RerankConfig): Promise<Reranker> => {
       if (c.provider === 'http') return (await import('./http-reranker.ts')).createHttpReranker(c, host.env);

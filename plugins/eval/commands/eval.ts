@@ -1,6 +1,6 @@
 // `kbctx eval [folder] [--split s] [--queries f --qrels f] [--mode m,…] [--alpha a,…] [--chunk-tokens n,…]
-// [--compare]`: retrieval quality as nDCG@10, Recall@100, MRR@10 and p50/p95 latency, one table row per
-// setting. A BEIR folder is indexed into a temporary index (removed afterwards); without one, the queries
+// [--rerank on,off] [--compare]`: retrieval quality as nDCG@10, Recall@100, MRR@10 and p50/p95 latency, one
+// table row per setting. A BEIR folder is indexed into a temporary index (removed afterwards); without one, the queries
 // run against the configured index. Flags are checked here; a wrong one is a bad_request (exit 2).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { badRequest, type Config, type Kbctx } from '../../../core/api/plugin.ts
 import { formatTable, type CliContext } from '../../cli/api.ts';
 import { beirFiles, loadCorpus, loadQrels, loadQueries } from '../beir.ts';
 import { corpusConfig, indexCorpus, writeCorpus } from '../corpus-index.ts';
+import { rerankService } from '../../rerank/api.ts';
 import { configuredIdOf, judged, measure, type EvalMode, type EvalRow, type EvalSetting } from '../run-eval.ts';
 
 interface EvalOptions {
@@ -19,6 +20,7 @@ interface EvalOptions {
   mode?: string;
   alpha?: string;
   chunkTokens?: string;
+  rerank?: string;
   compare?: boolean;
 }
 
@@ -38,7 +40,11 @@ export function registerEval(program: Command, ctx: CliContext): void {
     .option('--mode <modes>', 'keyword, semantic, hybrid, or a comma-separated list (default: keyword)')
     .option('--alpha <weights>', 'hybrid weights, comma-separated (default: the configured one)')
     .option('--chunk-tokens <sizes>', 'chunk sizes, comma-separated (re-indexes the folder per size)')
-    .option('--compare', 'every mode the config can run (keyword, and semantic and hybrid with an embedder)')
+    .option('--rerank <on,off>', 'with a [rerank] provider: reranking on, off, or on,off (default: on)')
+    .option(
+      '--compare',
+      'every mode the config can run (keyword, and semantic and hybrid with an embedder), reranking on and off',
+    )
     .action(async (folder: string | undefined, opts: EvalOptions) => {
       const rows = await runEval(ctx, folder, opts);
       if (ctx.json) ctx.printJson({ ...rows.about, runs: rows.rows.map(toWire) });
@@ -68,11 +74,20 @@ async function runEval(
     (n) => Number.isInteger(n) && n > 0,
     'a positive integer',
   );
-  const settings = (chunkTokens: number | null): EvalSetting[] =>
-    modes.flatMap((mode): EvalSetting[] =>
-      mode === 'hybrid' && alphas
-        ? alphas.map((alpha) => ({ mode, alpha, chunkTokens }))
-        : [{ mode, alpha: null, chunkTokens }],
+  const rerankFlag = parseRerank(opts);
+  // Reranking on/off: only with a reranker configured (the `kbctx.rerank` service); null when there is none.
+  const reranksOf = (kbctx: Kbctx): (boolean | null)[] => {
+    if (!kbctx.kernel.services.has(rerankService)) {
+      if (opts.rerank !== undefined) throw badRequest('--rerank needs a [rerank] provider in the config');
+      return [null];
+    }
+    return rerankFlag ?? (opts.compare ? [true, false] : [true]);
+  };
+  const settings = (chunkTokens: number | null, reranks: (boolean | null)[]): EvalSetting[] =>
+    modes.flatMap((mode) =>
+      (mode === 'hybrid' && alphas ? alphas : [null]).flatMap((alpha) =>
+        reranks.map((rerank): EvalSetting => ({ mode, alpha, chunkTokens, rerank })),
+      ),
     );
   const resolve = (file: string) => path.resolve(ctx.io.cwd, file);
   if (folder === undefined) {
@@ -81,7 +96,8 @@ async function runEval(
     const input = judged(loadQueries(resolve(opts.queries)), loadQrels(resolve(opts.qrels)));
     const kbctx = ctx.kbctx();
     const rows: EvalRow[] = [];
-    for (const s of settings(null)) rows.push(await measure(kbctx, input, s, configuredIdOf(input.qrels)));
+    for (const s of settings(null, reranksOf(kbctx)))
+      rows.push(await measure(kbctx, input, s, configuredIdOf(input.qrels)));
     const description = `the configured index: ${input.queries.length} judged queries from ${opts.queries}`;
     return { about: { dataset: null, split: null, index: 'configured', description }, rows };
   }
@@ -97,6 +113,14 @@ async function runEval(
   const rows: EvalRow[] = [];
   let chunks = 0;
   try {
+    // The temporary index's plugins decide whether it reranks: asked before the (long) indexing.
+    const probe = open(corpusConfig(config, dir, path.join(dir, 'corpus'), null));
+    let reranks: (boolean | null)[];
+    try {
+      reranks = reranksOf(probe);
+    } finally {
+      await probe.close();
+    }
     writeCorpus(docs, path.join(dir, 'corpus'));
     for (const size of sizes ?? [null]) {
       ctx.io.err(`indexing ${docs.length} documents${size === null ? '' : ` in chunks of ${size} tokens`}…\n`);
@@ -109,7 +133,7 @@ async function runEval(
       );
       chunks = index.chunks;
       try {
-        for (const s of settings(size)) rows.push(await measure(index.kbctx, input, s, index.idOf));
+        for (const s of settings(size, reranks)) rows.push(await measure(index.kbctx, input, s, index.idOf));
       } finally {
         await index.kbctx.close();
       }
@@ -148,6 +172,14 @@ function parseModes(opts: EvalOptions, config: Config): EvalMode[] {
   return [...new Set(modes)] as EvalMode[];
 }
 
+/** `--rerank on`, `off` or `on,off` (in the order given); null when not given. */
+function parseRerank(opts: EvalOptions): boolean[] | null {
+  if (opts.rerank === undefined) return null;
+  const values = opts.rerank.split(',').map((v) => v.trim());
+  for (const v of values) if (v !== 'on' && v !== 'off') throw badRequest(`--rerank ${v}: expected on, off or on,off`);
+  return [...new Set(values)].map((v) => v === 'on');
+}
+
 function parseList(
   value: string | undefined,
   flag: string,
@@ -166,11 +198,12 @@ const fixed = (n: number | null, digits: number): string => (n === null ? '-' : 
 
 function formatRows(rows: readonly EvalRow[]): string {
   return formatTable(
-    ['mode', 'alpha', 'chunk_tokens', 'nDCG@10', 'Recall@100', 'MRR@10', 'queries', 'p50 ms', 'p95 ms'],
+    ['mode', 'alpha', 'chunk_tokens', 'rerank', 'nDCG@10', 'Recall@100', 'MRR@10', 'queries', 'p50 ms', 'p95 ms'],
     rows.map((r) => [
       r.setting.mode,
       fixed(r.alphaUsed, 2),
       r.setting.chunkTokens === null ? 'configured' : String(r.setting.chunkTokens),
+      r.setting.rerank === null ? '-' : r.setting.rerank ? 'on' : 'off',
       fixed(r.ndcg10, 4),
       fixed(r.recall100, 4),
       fixed(r.mrr10, 4),
@@ -186,6 +219,7 @@ function toWire(r: EvalRow): Record<string, unknown> {
     mode: r.setting.mode,
     alpha: r.alphaUsed,
     chunk_tokens: r.setting.chunkTokens,
+    rerank: r.setting.rerank,
     ndcg_at_10: r.ndcg10,
     recall_at_100: r.recall100,
     mrr_at_10: r.mrr10,

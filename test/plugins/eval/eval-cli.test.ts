@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, it } from 'node:test';
 import { startHashingProvider } from '../../helpers/hashing-provider.ts';
+import { startStandInReranker } from '../../helpers/stand-in-reranker.ts';
 import { Workspace } from '../../helpers/workspace.ts';
 
 const spaces: Workspace[] = [];
@@ -71,7 +72,7 @@ it('kbctx eval <folder> indexes the corpus into a temporary index and prints the
   assert.equal(printed.code, 0, printed.stderr);
   assert.match(printed.stdout, /3 judged queries, 7 documents/);
   const row = printed.stdout.split('\n').find((l) => l.startsWith('keyword'));
-  assert.deepEqual(row?.split(/\s+/).slice(3, 7), [EXPECTED.ndcg, EXPECTED.recall, EXPECTED.mrr, '3']);
+  assert.deepEqual(row?.split(/\s+/).slice(3, 8), ['-', EXPECTED.ndcg, EXPECTED.recall, EXPECTED.mrr, '3']);
   const json = await ws.kbctx(['eval', 'beir', '--json']);
   assert.equal(json.code, 0, json.stderr);
   const parsed = JSON.parse(json.stdout) as EvalJson;
@@ -112,6 +113,8 @@ it('flags it cannot use are bad_request (exit 2) naming the flag', async () => {
     [['eval', 'beir', '--mode', 'semantic'], /needs an \[embedding\] provider/],
     [['eval', 'beir', '--alpha', '0.3'], /--alpha weighs hybrid/],
     [['eval', 'beir', '--chunk-tokens', '0'], /--chunk-tokens 0/],
+    [['eval', 'beir', '--rerank', 'maybe'], /--rerank maybe: expected on, off or on,off/],
+    [['eval', 'beir', '--rerank', 'on'], /--rerank needs a \[rerank\] provider/],
     [['eval', 'beir', '--split', 'dev'], /no qrels for split 'dev'/],
     [['eval', '--qrels', 'source-qrels.tsv'], /both --queries and --qrels/],
     [['eval', 'beir', '--qrels', 'other-qrels.tsv'], /no query of the queries file has a relevant document/],
@@ -156,6 +159,41 @@ it('--compare with an embedder: keyword, semantic and one hybrid row per --alpha
     );
   } finally {
     await provider.close();
+  }
+});
+
+it('with a reranker, --compare runs each row with reranking on and off; --rerank off alone skips it', async () => {
+  // The stand-in reverses the fused order. q1: d2 (grade 2) then d1 (1): DCG 2 + 1/log2(3) = 2.630930 over
+  // 3.130930 → 0.840306; q2: d3 (grade 2) first → 1; q3: 0. Mean nDCG@10 0.6134; Recall unchanged; MRR (1 + 1) / 3.
+  const remote = await startStandInReranker();
+  try {
+    const ws = workspace();
+    ws.config(
+      `[db]\npath = "index.sqlite"\n[connectors.filesystem.kb]\nroot = "kb"\n` +
+        `[rerank]\nprovider = "http"\nformat = "tei"\nbase_url = "${remote.url}/tei"\n`,
+    );
+    const r = await ws.kbctx(['eval', 'beir', '--compare', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    type Run = { mode: string; rerank: boolean | null; ndcg_at_10: number; recall_at_100: number; mrr_at_10: number };
+    const figures = (x: Run) => [
+      x.mode,
+      x.rerank,
+      ...[x.ndcg_at_10, x.recall_at_100, x.mrr_at_10].map((n) => n.toFixed(4)),
+    ];
+    assert.deepEqual((JSON.parse(r.stdout) as { runs: Run[] }).runs.map(figures), [
+      ['keyword', true, '0.6134', EXPECTED.recall, '0.6667'],
+      ['keyword', false, EXPECTED.ndcg, EXPECTED.recall, EXPECTED.mrr],
+    ]);
+    const sent = remote.requests.length;
+    assert.ok(sent >= 2, 'the reranked row asked the remote');
+    const off = await ws.kbctx(['eval', 'beir', '--rerank', 'off']);
+    assert.equal(off.code, 0, off.stderr);
+    assert.match(off.stdout, /\nmode\s+alpha\s+chunk_tokens\s+rerank\s+nDCG@10/);
+    const row = off.stdout.split('\n').find((l) => l.startsWith('keyword'));
+    assert.deepEqual(row?.split(/\s+/).slice(0, 5), ['keyword', '-', 'configured', 'off', EXPECTED.ndcg]);
+    assert.equal(remote.requests.length, sent, '--rerank off never asks the remote');
+  } finally {
+    await remote.close();
   }
 });
 
