@@ -2,6 +2,7 @@
 // errors work as for every API call): the server's facts with the index statistics, and a
 // document's chunks (the chunk-boundary view). Both are thin calls into app use-cases.
 import type { HttpApp } from '../transport-http/api.ts';
+import type { RerankerInfo } from '../rerank/api.ts';
 import { type Store, getDocumentWithChunks, indexStats, chunkToWire, statsToWire } from '../../core/index.ts';
 
 export interface WebFacts {
@@ -18,6 +19,8 @@ export interface WebFacts {
   maxLimit: number;
   /** [server] auth_token_env: the variable holding the API token (never the token); null without auth. */
   authTokenEnv: string | null;
+  /** The configured reranker (the page offers a Rerank toggle), null without one. */
+  reranker: RerankerInfo | null;
 }
 
 export interface WebDeps {
@@ -43,6 +46,7 @@ export function webRoutes({ facts, store, connectorLabels }: WebDeps): (app: Htt
           semantic_available: facts.embedder !== null && embedded,
           default_limit: facts.defaultLimit,
           max_limit: facts.maxLimit,
+          reranker: facts.reranker && { provider: facts.reranker.provider, model: facts.reranker.model },
         },
         stats: statsToWire(stats),
       };

@@ -108,6 +108,7 @@ export async function startTestServer(
       defaultLimit: 12,
       maxLimit: 100,
       authTokenEnv: null,
+      reranker: null,
     },
   });
   const listener = await buildHttpApp({

@@ -109,6 +109,7 @@ it('filters live in the URL; semantic and hybrid are disabled with the reason wh
   assert.equal(await page.locator('#mode option[value="semantic"]').isDisabled(), true);
   assert.equal(await page.locator('#mode option[value="hybrid"]').isDisabled(), true);
   assert.match((await page.locator('#mode-hint').textContent()) ?? '', /need embeddings.*kbctx embed pending/);
+  assert.equal(await page.locator('#rerank').count(), 0, 'no Rerank toggle without a [rerank] provider');
 });
 
 it('renders a document as sanitised Markdown: code monospaced, chunks on demand, a hostile document inert', async () => {

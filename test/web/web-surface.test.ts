@@ -111,7 +111,13 @@ describe('the page JSON endpoints', () => {
     };
     assert.equal(info['mcp_path'], '/mcp');
     assert.equal(info['config_file'], s.kbctx.config.file);
-    assert.deepEqual(info['search'], { embedder: null, semantic_available: false, default_limit: 12, max_limit: 100 });
+    assert.deepEqual(info['search'], {
+      embedder: null,
+      semantic_available: false,
+      default_limit: 12,
+      max_limit: 100,
+      reranker: null,
+    });
     assert.deepEqual(
       info.stats.sources.map((x) => [x['source'], x['documents'], x['embedded']]),
       [['filesystem:docs', 3, 0]],

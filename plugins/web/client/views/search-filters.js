@@ -1,5 +1,5 @@
 // The search filters: mode (semantic and hybrid disabled, with the reason, when the index has no
-// embeddings), source, since and limit.
+// embeddings), source, since and limit; a Rerank checkbox (on by default) only when the server has a reranker.
 import { html } from '../lib/html.js';
 
 const MODES = [
@@ -12,6 +12,7 @@ const MODES = [
 export function SearchFilters({ form, update, info }) {
   const semantic = info?.search?.semantic_available === true;
   const sources = /** @type {{ source: string }[]} */ (info?.stats?.sources ?? []);
+  const reranker = /** @type {{ provider: string, model: string | null } | null} */ (info?.search?.reranker ?? null);
   /** @param {keyof import('./search-view.js').SearchForm} key */
   const on = (key) => (/** @type {any} */ e) => update({ [key]: e.currentTarget.value });
   return html`
@@ -38,6 +39,16 @@ export function SearchFilters({ form, update, info }) {
         <input id="limit" type="number" min="1" max=${info?.search?.max_limit ?? 100} placeholder=${String(info?.search?.default_limit ?? '')}
           value=${form.limit} onInput=${on('limit')} />
       </div>
+      ${
+        reranker
+          ? html`<div class="field">
+            <input id="rerank" type="checkbox" checked=${form.rerank !== 'off'} aria-describedby="rerank-hint"
+              onChange=${(/** @type {any} */ e) => update({ rerank: e.currentTarget.checked ? '' : 'off' })} />
+            <label for="rerank">Rerank</label>
+            <span id="rerank-hint" class="visually-hidden">${`Reorder the best results with the ${reranker.provider} reranker${reranker.model ? ` ${reranker.model}` : ''}`}</span>
+          </div>`
+          : null
+      }
     </div>
     ${
       !semantic && info

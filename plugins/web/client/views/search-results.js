@@ -68,6 +68,12 @@ function ResultItem({ r, prefixes }) {
             <dt>Semantic</dt><dd>${fmt(e.semantic_score)}</dd>
             <dt>Hybrid</dt><dd>${fmt(e.hybrid_score)}</dd>
             <dt>Best chunk</dt><dd>#${e.chunk_index}</dd>
+            ${
+              e.fused_rank === undefined
+                ? null
+                : html`<dt>Rerank</dt><dd>${fmt(e.rerank_score)}</dd><dt>Fused rank</dt><dd>${e.fused_rank}</dd>`
+            }
+            ${e.rerank_note ? html`<dt>Note</dt><dd>${e.rerank_note}</dd>` : null}
           </dl>`
           : null
       }

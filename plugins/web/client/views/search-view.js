@@ -1,5 +1,6 @@
-// Search: one box (debounced search-as-you-type, Enter searches now), mode/source/since/limit filters,
-// the query kept in the URL (replaceState, so typing does not flood the history), results below.
+// Search: one box (debounced search-as-you-type, Enter searches now), mode/source/since/limit filters (and a Rerank
+// toggle when the server has a reranker), the query kept in the URL (replaceState, so typing does not flood the
+// history), results below.
 import { api } from '../lib/api.js';
 import { html, useEffect, useRef, useState } from '../lib/html.js';
 import { searchHref } from '../lib/route.js';
@@ -8,7 +9,9 @@ import { SearchResults } from './search-results.js';
 
 const DEBOUNCE_MS = 200;
 
-/** @typedef {{ q: string, mode: string, source: string, since: string, limit: string }} SearchForm */
+/**
+ * @typedef {{ q: string, mode: string, source: string, since: string, limit: string, rerank: '' | 'off' }} SearchForm
+ */
 /** @typedef {{ state: 'idle' | 'loading' | 'done' | 'error', results: any[], terms: string[], query: string, error?: { status: number, code: string, message: string } }} SearchState */
 
 /** @param {{ params: URLSearchParams, info: any }} props */
@@ -20,6 +23,7 @@ export function SearchView({ params, info }) {
       source: params.get('source') ?? '',
       since: params.get('since') ?? '',
       limit: params.get('limit') ?? '',
+      rerank: params.get('rerank') === 'off' ? 'off' : '',
     }),
   );
   const [out, setOut] = useState(/** @type {SearchState} */ ({ state: 'idle', results: [], terms: [], query: '' }));
@@ -91,6 +95,8 @@ async function runSearch(form, signal) {
   // `since` only when set: servers without the filter reject unknown parameters.
   if (form.since.trim() !== '') body['since'] = form.since.trim();
   if (form.limit !== '') body['limit'] = Number(form.limit);
+  // Only the switch-off is sent: without it the server reranks as configured (and one without a reranker ignores it).
+  if (form.rerank === 'off') body['rerank'] = false;
   const r = await api('POST', '/tools/search', body, signal);
   if (!r.ok) return { state: 'error', results: [], terms: [], query: form.q, error: r };
   return { state: 'done', results: r.body.results ?? [], terms: r.body.explain?.terms ?? [], query: form.q };
