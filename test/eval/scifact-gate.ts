@@ -26,8 +26,15 @@ try {
   });
   process.stdout.write(printed.stdout);
   if (printed.status !== 0) throw new Error(`kbctx eval exited ${printed.status}`);
-  const keywordRow = printed.stdout.split('\n').find((l) => l.startsWith('keyword'));
-  const measured = Number(keywordRow?.split(/\s+/)[3]);
+  const lines = printed.stdout.split('\n');
+  // The nDCG@10 column found by its header, so a column added to the table does not shift it.
+  const column =
+    lines
+      .find((l) => l.startsWith('mode'))
+      ?.split(/\s+/)
+      .indexOf('nDCG@10') ?? -1;
+  const keywordRow = lines.find((l) => l.startsWith('keyword'));
+  const measured = column === -1 ? Number.NaN : Number(keywordRow?.split(/\s+/)[column]);
   if (!Number.isFinite(measured)) throw new Error('kbctx eval printed no keyword row');
   const baseline = loadBaseline();
   const problem = baselineProblem(measured, baseline.scifact_train.keyword.ndcg_at_10, baseline.max_drop);

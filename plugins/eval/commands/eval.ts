@@ -1,7 +1,7 @@
 // `kbctx eval [folder] [--split s] [--queries f --qrels f] [--mode m,…] [--alpha a,…] [--chunk-tokens n,…]
 // [--rerank on,off] [--compare]`: retrieval quality as nDCG@10, Recall@100, MRR@10 and p50/p95 latency, one
-// table row per setting. A BEIR folder is indexed into a temporary index (removed afterwards); without one, the queries
-// run against the configured index. Flags are checked here; a wrong one is a bad_request (exit 2).
+// table row per setting. A BEIR folder is indexed into a temporary index (removed afterwards); without one,
+// the queries run against the configured index. Flags are checked here; a wrong one is a bad_request (exit 2).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
