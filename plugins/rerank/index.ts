@@ -4,7 +4,7 @@
 // so search stays as it was. The reranking code loads on the first search, never at start-up.
 import { definePlugin, hostService } from '../../core/api/plugin.ts';
 import { featureExtractionFiles, modelsService } from '../models/api.ts';
-import { rerankConfigOf, rerankSection } from './rerank-section.ts';
+import { rerankCacheKey, rerankConfigOf, rerankSection } from './rerank-section.ts';
 import type { Reranker } from './http-reranker.ts';
 import type { RerankConfig } from './rerank-section.ts';
 
@@ -32,10 +32,12 @@ const plugin = definePlugin({
           : kernel.use(modelsService).fetch(model as string, CROSS_ENCODER_FILES);
       return (await import('./transformers-reranker.ts')).createTransformersReranker(folder, c.threads);
     };
-    kernel.hooks.rank.tapPromise('rerank', async (hits, request, ctx) => {
+    // Reranked pages are cached with the search cache under these settings; a fail-open page is not (ADR 0197).
+    const cacheKey = rerankCacheKey(config);
+    kernel.hooks.rank.tapPromise({ name: 'rerank', cacheKey }, async (hits, request, ctx, control) => {
       reranker ??= await createReranker(config);
       const { rerankHits } = await import('./rerank-hits.ts');
-      return rerankHits(hits, request, reranker, config, ctx);
+      return rerankHits(hits, request, reranker, config, ctx, control);
     });
   },
 });
