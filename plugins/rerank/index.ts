@@ -22,7 +22,8 @@ const plugin = definePlugin({
     const host = kernel.use(hostService);
     const config = rerankConfigOf(host.config);
     if (config === null) return;
-    let reranker: Reranker | undefined;
+    // One promise: concurrent first searches share one reranker (one worker), they do not each make one.
+    let reranker: Promise<Reranker> | undefined;
     const createReranker = async (c: RerankConfig): Promise<Reranker> => {
       if (c.provider === 'http') return (await import('./http-reranker.ts')).createHttpReranker(c, host.env);
       const { modelPath, model } = c;
@@ -35,9 +36,12 @@ const plugin = definePlugin({
     // Reranked pages are cached with the search cache under these settings; a fail-open page is not (ADR 0197).
     const cacheKey = rerankCacheKey(config);
     kernel.hooks.rank.tapPromise({ name: 'rerank', cacheKey }, async (hits, request, ctx, control) => {
-      reranker ??= await createReranker(config);
-      const { rerankHits } = await import('./rerank-hits.ts');
-      return rerankHits(hits, request, reranker, config, ctx, control);
+      reranker ??= createReranker(config).catch((error: unknown) => {
+        reranker = undefined; // tried again on the next search
+        throw error;
+      });
+      const [made, { rerankHits }] = await Promise.all([reranker, import('./rerank-hits.ts')]);
+      return rerankHits(hits, request, made, config, ctx, control);
     });
   },
 });
