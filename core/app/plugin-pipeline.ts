@@ -8,6 +8,8 @@ import type { ChunkRequest, DocumentDraft, Hit, RankControl, SearchRequest, Tool
 import type { RankTapOptions } from '../hooks.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import type { Kernel } from '../kernel.ts';
+import { PluginError } from '../plugin-error.ts';
+import { CALL_ITEMS } from '../tap-contracts.ts';
 
 export interface Pipeline {
   document?: ((draft: DocumentDraft) => Promise<DocumentDraft>) | undefined;
@@ -66,7 +68,11 @@ export function pipelineOf(kernel: Kernel): Pipeline {
       const parts: [string, string][] = [];
       for (const tap of h.rank.taps as readonly (RankTapOptions & { name: string })[]) {
         if (typeof tap.cacheKey !== 'function') return undefined;
-        parts.push([tap.name, tap.cacheKey(request)]);
+        try {
+          parts.push([tap.name, tap.cacheKey(request)]);
+        } catch (error) {
+          throw new PluginError(tap.name, 'rank', error, { item: CALL_ITEMS.rank?.([undefined, request]) });
+        }
       }
       return JSON.stringify(parts);
     },

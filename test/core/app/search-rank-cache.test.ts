@@ -5,6 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import { parseSearchParams } from '../../../core/app/search-params.ts';
 import { search } from '../../../core/app/search.ts';
 import { definePlugin, type Plugin } from '../../../core/plugin.ts';
+import { PluginError } from '../../../core/plugin-error.ts';
+import { Kernel } from '../../../core/kernel.ts';
+import { pipelineOf } from '../../../core/app/plugin-pipeline.ts';
 import { IndexFixture } from '../../helpers/index-fixture.ts';
 
 const fx = new IndexFixture();
@@ -66,5 +69,30 @@ describe('ranked pages and the search cache', () => {
     await run();
     await run();
     assert.deepEqual([calls.keyed, calls.plain], [6, 2], 'a tap without a cacheKey: no ranked page is cached');
+  });
+
+  it('a cacheKey that throws fails naming the plugin and the hook', () => {
+    const kernel = new Kernel({ logger: () => ({ info() {}, warn() {}, debug() {} }) });
+    kernel.applySync(
+      plugin('badkey', (k) =>
+        k.hooks.rank.tap(
+          {
+            name: 'badkey',
+            cacheKey: () => {
+              throw new Error('no key today');
+            },
+          },
+          (hits) => hits,
+        ),
+      ),
+      {},
+      'path',
+      'badkey',
+    );
+    const request = parseSearchParams({ query: 'kiwi' }, fx.kbctx.config.retrieval);
+    assert.throws(
+      () => pipelineOf(kernel).rankCacheKey?.(request),
+      (e: unknown) => e instanceof PluginError && e.plugin === 'badkey' && /hook rank.*no key today/s.test(e.message),
+    );
   });
 });
