@@ -84,12 +84,13 @@ export function createTransformersReranker(
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     const init: RerankWorkerInit = { modelPath, threads };
     const w = new Worker(WORKER_URL, { workerData: init, stdout: false, stderr: false });
+    const runsBefore = stats.modelRuns; // a restarted worker counts from 0 again
     w.on('message', (reply: RerankWorkerReply) => {
       if (worker !== w || running?.id !== reply.id) return;
       const { batch } = running;
       running = null;
       if (reply.ok) {
-        stats.modelRuns = reply.runs;
+        stats.modelRuns = runsBefore + reply.runs;
         batch.forEach((entry, i) => entry.resolve(reply.scores[i] ?? []));
       } else for (const entry of batch) entry.reject(new KbctxError(reply.code, reply.message));
       dispatch();
