@@ -116,6 +116,15 @@ export type SearchRequest = SearchParams;
 /** One hit of the `rank` hook: the search-result fields. */
 export type Hit = SearchResult;
 
+/** The `rank` hook's fourth argument: what a tap tells the search about this call (ADR 0197). */
+export interface RankControl {
+  /**
+   * This call's ranked page must not be cached (a fail-open fallback, a partial answer): the next identical search
+   * runs the taps again. Without it, and when every tap declares a `cacheKey`, the page is cached.
+   */
+  uncacheable(reason: string): void;
+}
+
 /**
  * A tool as a plugin adds it. `inputSchema` is a JSON Schema object, advertised and checked whole
  * (top-level keywords such as `additionalProperties: false` or `oneOf` included).

@@ -28,6 +28,7 @@ import type {
   ConnectorImpl,
   OpenedStore,
   PluginToolDef,
+  RankControl,
   RunningTransport,
   SearchRequest,
   StoreOptions,
@@ -49,6 +50,15 @@ type CallContext = PluginContext;
  * replaces the hook's time-out for that tap.
  */
 type TapExtras = { timeout?: number };
+/**
+ * A `rank` tap's extra option (ADR 0197): `cacheKey(request)` is everything besides the search parameters that shapes
+ * what the tap returns for this request (its settings, its model, a per-call switch). When every `rank` tap has one,
+ * the ranked page is cached with the search cache under the parameters plus these parts; a tap without one keeps
+ * ranked pages out of the cache (each search runs the taps). A tap vetoes one call's entry with `control.uncacheable`.
+ */
+export interface RankTapOptions extends TapExtras {
+  cacheKey?: (request: SearchRequest) => string;
+}
 
 export function createHooks() {
   return Object.freeze({
@@ -92,7 +102,10 @@ export function createHooks() {
     document: new AsyncSeriesWaterfallHook<[DocumentDraft, CallContext]>(['draft', 'ctx'], 'document'),
     chunk: new AsyncSeriesBailHook<[ChunkRequest, CallContext], string[] | undefined>(['request', 'ctx'], 'chunk'),
     query: new AsyncSeriesWaterfallHook<[SearchRequest, CallContext]>(['request', 'ctx'], 'query'),
-    rank: new AsyncSeriesWaterfallHook<[Hit[], SearchRequest, CallContext]>(['hits', 'request', 'ctx'], 'rank'),
+    rank: new AsyncSeriesWaterfallHook<[Hit[], SearchRequest, CallContext, RankControl], Hit[], RankTapOptions>(
+      ['hits', 'request', 'ctx', 'control'],
+      'rank',
+    ),
     toolCall: new AsyncSeriesBailHook<[ToolCall, CallContext], unknown>(['call', 'ctx'], 'toolCall'),
     toolResult: new AsyncSeriesWaterfallHook<[unknown, ToolCall, CallContext]>(['result', 'call', 'ctx'], 'toolResult'),
     // collectors

@@ -50,7 +50,7 @@ export { waitForLock } from '../store/wait-for-lock.ts';
 export type { IndexServices, PluginContext, PluginLogger } from '../plugin-context.ts';
 /** What `ctx.search`, `ctx.get` and `ctx.sources` answer: the REST bodies. */
 export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../wire-types.ts';
-export type { HookName, TapOnlyHooks } from '../hooks.ts';
+export type { HookName, RankTapOptions, TapOnlyHooks } from '../hooks.ts';
 export type {
   ChunkRequest,
   CliProgram,
@@ -76,6 +76,7 @@ export type {
   PluginPrompt,
   PluginToolContext,
   PluginToolDef,
+  RankControl,
   RunningTransport,
   SearchRequest,
   StoreOptions,

@@ -4,9 +4,12 @@
 // hook whose only tap is synchronous is called straight through that tap's (attributed) function: the
 // same result and the same error attribution without the hook's promise machinery, which cost ~4 % of
 // a full index per document for `chunk`.
-import type { ChunkRequest, DocumentDraft, Hit, SearchRequest, ToolCall } from '../hook-types.ts';
+import type { ChunkRequest, DocumentDraft, Hit, RankControl, SearchRequest, ToolCall } from '../hook-types.ts';
+import type { RankTapOptions } from '../hooks.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import type { Kernel } from '../kernel.ts';
+import { PluginError } from '../plugin-error.ts';
+import { CALL_ITEMS } from '../tap-contracts.ts';
 
 export interface Pipeline {
   document?: ((draft: DocumentDraft) => Promise<DocumentDraft>) | undefined;
@@ -17,7 +20,12 @@ export interface Pipeline {
       ) => Promise<string[] | undefined>)
     | undefined;
   query?: ((request: SearchRequest) => Promise<SearchRequest>) | undefined;
-  rank?: ((hits: Hit[], request: SearchRequest) => Promise<Hit[]>) | undefined;
+  rank?: ((hits: Hit[], request: SearchRequest, control: RankControl) => Promise<Hit[]>) | undefined;
+  /**
+   * The `rank` taps' cache-key parts for a request, in tap order (ADR 0197); undefined when a tap declares no
+   * `cacheKey` (its ranked pages are not cached).
+   */
+  rankCacheKey?: ((request: SearchRequest) => string | undefined) | undefined;
   toolCall?: ((call: ToolCall) => Promise<unknown>) | undefined;
   toolResult?: ((result: unknown, call: ToolCall) => Promise<unknown>) | undefined;
 }
@@ -52,8 +60,21 @@ export function pipelineOf(kernel: Kernel): Pipeline {
     },
     get rank() {
       return h.rank.taps.length > 0
-        ? (hits: Hit[], request: SearchRequest) => h.rank.promise(hits, request, kernel.callContext())
+        ? (hits: Hit[], request: SearchRequest, control: RankControl) =>
+            h.rank.promise(hits, request, kernel.callContext(), control)
         : undefined;
+    },
+    rankCacheKey(request: SearchRequest) {
+      const parts: [string, string][] = [];
+      for (const tap of h.rank.taps as readonly (RankTapOptions & { name: string })[]) {
+        if (typeof tap.cacheKey !== 'function') return undefined;
+        try {
+          parts.push([tap.name, tap.cacheKey(request)]);
+        } catch (error) {
+          throw new PluginError(tap.name, 'rank', error, { item: CALL_ITEMS.rank?.([undefined, request]) });
+        }
+      }
+      return JSON.stringify(parts);
     },
     get toolCall() {
       return h.toolCall.taps.length > 0

@@ -1,5 +1,6 @@
 // A small LRU of search responses, valid only for the index generation they were computed on: any
-// write to the index (by this process or another: see Store.generation) makes every entry stale.
+// write to the index (by this process or another: see Store.generation) makes every entry stale. It holds
+// the engine's candidates (key) and, when the `rank` taps allow it, ranked pages (rankedKey, ADR 0197).
 import type { RetrievalConfig } from '../config/types.ts';
 import type { SearchParams } from '../domain/models.ts';
 import type { SearchResponse } from './search.ts';
@@ -30,6 +31,11 @@ export class SearchCache {
       candidateKVector,
       maxLimit,
     ]);
+  }
+
+  /** A ranked page: the search's key plus the `rank` taps' parts (Pipeline.rankCacheKey), never equal to a key(). */
+  static rankedKey(params: SearchParams, retrieval: RetrievalConfig, rankParts: string): string {
+    return JSON.stringify(['ranked', SearchCache.key(params, retrieval), rankParts]);
   }
 
   get(key: string, generation: string): SearchResponse | undefined {

@@ -26,7 +26,7 @@ export interface SearchDeps {
   /** The `[embedding] provider` names the loaded plugins answer for (the error when none is configured lists them). */
   embeddingProviders?: (() => string[]) | undefined;
   /** Plugins' `query` and `rank` taps (none: skipped). */
-  pipeline?: Pick<Pipeline, 'query' | 'rank'> | undefined;
+  pipeline?: Pick<Pipeline, 'query' | 'rank' | 'rankCacheKey'> | undefined;
 }
 
 /** Semantic/hybrid search, provided by the embeddings layer. */
@@ -46,9 +46,9 @@ export interface SearchResponse {
 }
 
 export async function search(deps: SearchDeps, input: SearchParams): Promise<SearchResponse> {
-  const { query, rank } = deps.pipeline ?? {};
+  const { query, rank, rankCacheKey } = deps.pipeline ?? {};
   const params = query ? await query(input) : input;
-  const response = rank ? await ranked(deps, params, rank) : await searchCached(deps, params);
+  const response = rank ? await ranked(deps, params, { rank, rankCacheKey }) : await searchCached(deps, params);
   // Checked only when nothing matched, so a search that finds something never pays for it (and a
   // script item's own `source` label, unknown to the config, still works when it has documents).
   if (response.results.length === 0 && params.source !== undefined && deps.knownSources)
@@ -67,15 +67,24 @@ const RANK_DEPTH_MIN = 30;
  * Search with `rank` taps: the engine's best rankDepth(limit) candidates (cached under that deeper
  * limit, in the engine's order), a copy of them reordered by the taps with `request.limit` still the
  * page size, then cut to the page. Without a tap, search() never comes here: no deeper search.
+ * The page itself is cached when every tap names its cache-key part and none marks the call
+ * uncacheable (ADR 0197), under the generation read before the search: a write meanwhile makes it stale.
  */
-async function ranked(
-  deps: SearchDeps,
-  params: SearchParams,
-  rank: NonNullable<Pipeline['rank']>,
-): Promise<SearchResponse> {
+async function ranked(deps: SearchDeps, params: SearchParams, pipeline: RankPipeline): Promise<SearchResponse> {
+  const parts = deps.cache ? pipeline.rankCacheKey?.(params) : undefined;
+  const key = parts === undefined ? undefined : SearchCache.rankedKey(params, deps.retrieval, parts);
+  const generation = key === undefined ? '' : deps.store.generation();
+  const cached = key === undefined ? undefined : deps.cache?.get(key, generation);
+  if (cached) return cached;
   const found = await searchCached(deps, { ...params, limit: rankDepth(params.limit) });
-  return { ...found, results: (await rank([...found.results], params)).slice(0, params.limit) };
+  let cacheable = key !== undefined;
+  const hits = await pipeline.rank([...found.results], params, { uncacheable: () => (cacheable = false) });
+  const response = { ...found, results: hits.slice(0, params.limit) };
+  if (cacheable) deps.cache?.set(key!, generation, response);
+  return response;
 }
+
+type RankPipeline = Pick<Pipeline, 'rankCacheKey'> & { rank: NonNullable<Pipeline['rank']> };
 
 function checkSource(source: string, labels: readonly string[]): void {
   // A bundled connector type is a valid filter even with no instance configured (it just matches nothing).

@@ -7,7 +7,7 @@ import { definePlugin, hostService, requireOwn } from '../../core/api/plugin.ts'
 import { featureExtractionFiles, modelsService } from '../models/api.ts';
 // Required only with a reranker configured, so a config without one loads no more at start-up.
 import type * as Api from './api.ts';
-import { rerankConfigOf, rerankSection } from './rerank-section.ts';
+import { rerankCacheKey, rerankConfigOf, rerankSection } from './rerank-section.ts';
 import type { Reranker } from './http-reranker.ts';
 import type { RerankConfig } from './rerank-section.ts';
 
@@ -27,7 +27,8 @@ const plugin = definePlugin({
     if (config === null) return;
     const { rerankService } = requireOwn<typeof Api>(import.meta.url, './api.ts');
     kernel.provide(rerankService, { provider: config.provider, model: config.model, candidates: config.candidates });
-    let reranker: Reranker | undefined;
+    // One promise: concurrent first searches share one reranker (one worker), they do not each make one.
+    let reranker: Promise<Reranker> | undefined;
     const createReranker = async (c: RerankConfig): Promise<Reranker> => {
       if (c.provider === 'http') return (await import('./http-reranker.ts')).createHttpReranker(c, host.env);
       const { modelPath, model } = c;
@@ -37,10 +38,15 @@ const plugin = definePlugin({
           : kernel.use(modelsService).fetch(model as string, CROSS_ENCODER_FILES);
       return (await import('./transformers-reranker.ts')).createTransformersReranker(folder, c.threads);
     };
-    kernel.hooks.rank.tapPromise('rerank', async (hits, request, ctx) => {
-      reranker ??= await createReranker(config);
-      const { rerankHits } = await import('./rerank-hits.ts');
-      return rerankHits(hits, request, reranker, config, ctx);
+    // Reranked pages are cached with the search cache under these settings; a fail-open page is not (ADR 0197).
+    const cacheKey = rerankCacheKey(config);
+    kernel.hooks.rank.tapPromise({ name: 'rerank', cacheKey }, async (hits, request, ctx, control) => {
+      reranker ??= createReranker(config).catch((error: unknown) => {
+        reranker = undefined; // tried again on the next search
+        throw error;
+      });
+      const [made, { rerankHits }] = await Promise.all([reranker, import('./rerank-hits.ts')]);
+      return rerankHits(hits, request, made, config, ctx, control);
     });
   },
 });

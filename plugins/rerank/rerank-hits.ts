@@ -6,9 +6,17 @@
 //      fused score (clipped to [0, 1]); the hits past `candidates` follow in fused order, their scores
 //      capped at the lowest reranked one so the list stays sorted by score.
 //   4. Past `budget_ms` or on an error: fail_open keeps the fused order, with a note in explain and a
-//      log line; otherwise the search fails (upstream_error, HTTP 502).
+//      log line, and marks the call uncacheable (the next search asks the reranker again, ADR 0197);
+//      otherwise the search fails (upstream_error, HTTP 502).
 // Never mutates the hits it is given (they are the search cache's).
-import { isKbctxError, KbctxError, type Hit, type PluginContext, type SearchRequest } from '../../core/api/plugin.ts';
+import {
+  isKbctxError,
+  KbctxError,
+  type Hit,
+  type PluginContext,
+  type RankControl,
+  type SearchRequest,
+} from '../../core/api/plugin.ts';
 import type { Reranker } from './http-reranker.ts';
 import type { RerankConfig } from './rerank-section.ts';
 
@@ -21,6 +29,7 @@ export async function rerankHits(
   reranker: Reranker,
   config: Pick<RerankConfig, 'candidates' | 'budgetMs' | 'failOpen'>,
   ctx: Pick<PluginContext, 'log'>,
+  control?: RankControl,
 ): Promise<Hit[]> {
   if (request.rerank === false || hits.length < 2) return hits;
   const head = hits.slice(0, config.candidates);
@@ -34,6 +43,7 @@ export async function rerankHits(
       throw isKbctxError(error) ? error : new KbctxError('upstream_error', `reranking failed: ${message}`);
     ctx.log.warn(`reranking skipped, the fused order is kept: ${message}`);
     const note = `reranking skipped (${message}); fused order kept`;
+    control?.uncacheable(note);
     return hits.map((h, i) => (i < head.length ? annotate(h, request, i, null, note) : h));
   }
   const order = head.map((_, i) => i).sort((a, b) => score(scores[b]) - score(scores[a]) || a - b);

@@ -104,3 +104,13 @@ export const rerankSection: ConfigSection<RerankConfig | null> = {
 /** `[rerank]` as loaded; null when no reranker is configured. */
 export const rerankConfigOf = (config: Config): RerankConfig | null =>
   sectionOf<RerankConfig | null | undefined>(config, 'rerank') ?? null;
+
+/**
+ * The `rank` tap's cache-key part (ADR 0197): off for `rerank: false`, else the reranker's identity and every
+ * setting that shapes its answer, so a changed model, endpoint or candidate count never meets an old page.
+ */
+export function rerankCacheKey(config: RerankConfig): (request: { rerank?: boolean | undefined }) => string {
+  const { provider, format, baseUrl, model, modelPath, candidates } = config;
+  const on = JSON.stringify({ provider, format, baseUrl, model, modelPath, candidates });
+  return (request) => (request.rerank === false ? 'off' : on);
+}

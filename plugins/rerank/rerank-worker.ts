@@ -1,19 +1,21 @@
 // Runs inside a worker thread: the only rerank code that imports @huggingface/transformers. Loads the
 // cross-encoder (tokenizer + sequence classification model) once from its folder, remote models off,
-// then scores one query against its documents per message: sigmoid of the first logit of each pair.
+// then scores one batch per message: the (query, document) pairs of every search in it go through the
+// tokenizer and the model in one run (sigmoid of the first logit of each pair), split back per search.
 import { parentPort, workerData } from 'node:worker_threads';
 
 export interface RerankWorkerInit {
   modelPath: string;
   threads: number;
 }
+/** One batch: the searches waiting when the worker became free (transformers-reranker.ts), in order. */
 export interface RerankWorkerRequest {
   id: number;
-  query: string;
-  documents: string[];
+  searches: { query: string; documents: string[] }[];
 }
+/** `scores[i]`: search i's documents' scores; `runs`: model runs of this worker so far, this one included. */
 export type RerankWorkerReply =
-  | { id: number; ok: true; scores: number[] }
+  | { id: number; ok: true; scores: number[][]; runs: number }
   | { id: number; ok: false; code: 'config_error' | 'upstream_error'; message: string };
 
 type Tokenizer = (texts: string[], options: Record<string, unknown>) => Record<string, unknown>;
@@ -40,6 +42,7 @@ async function load(): Promise<{ tokenizer: Tokenizer; model: Model }> {
 
 const loading = load();
 loading.catch(() => {}); // reported per request below
+let runs = 0;
 
 port.on('message', (request: RerankWorkerRequest) => {
   void answer(request).then((reply) => port.postMessage(reply));
@@ -54,14 +57,17 @@ async function answer(request: RerankWorkerRequest): Promise<RerankWorkerReply> 
     return { id: request.id, ok: false, code: 'config_error', message };
   }
   try {
-    const inputs = loaded.tokenizer(
-      request.documents.map(() => request.query),
-      { text_pair: request.documents, padding: true, truncation: true },
-    );
+    const queries = request.searches.flatMap((s) => s.documents.map(() => s.query));
+    const documents = request.searches.flatMap((s) => s.documents);
+    const inputs = loaded.tokenizer(queries, { text_pair: documents, padding: true, truncation: true });
     const { logits } = await loaded.model(inputs);
+    runs++;
     const labels = logits.dims.at(-1) ?? 1;
-    const scores = request.documents.map((_, i) => 1 / (1 + Math.exp(-Number(logits.data[i * labels]))));
-    return { id: request.id, ok: true, scores };
+    let pair = 0;
+    const scores = request.searches.map((s) =>
+      s.documents.map(() => 1 / (1 + Math.exp(-Number(logits.data[pair++ * labels])))),
+    );
+    return { id: request.id, ok: true, scores, runs };
   } catch (error) {
     const message = `the rerank model in ${init.modelPath} failed: ${(error as Error).message}`;
     return { id: request.id, ok: false, code: 'upstream_error', message };

@@ -75,7 +75,7 @@ describe('kernel hooks', () => {
     );
     const request = { query: 'q', mode: 'keyword' as const, limit: 5, source: undefined, explain: false };
     await assert.rejects(
-      kernel.hooks.rank.promise([], request, kernel.callContext()),
+      kernel.hooks.rank.promise([], request, kernel.callContext(), { uncacheable() {} }),
       (e: unknown) =>
         e instanceof PluginError && e.plugin === 'stuck' && /did not settle within 0.05 s/.test(e.message),
     );
