@@ -24,9 +24,8 @@ export { KbctxError, badRequest, configError, notFound, isKbctxError } from '../
 export { closestName, didYouMean } from '../domain/closest-name.ts';
 export type { ErrorCode } from '../domain/error-table.ts';
 
-// Services: the host's (index, host, serve, file extraction, inline agents) and the ones plugins provide (the CLI's:
+// Services: the host's (index, host, serve, inline agents) and the ones plugins provide (the CLI's:
 // plugins/cli/api.ts).
-export { fileExtraction } from '../file-extraction.ts';
 export { indexService, indexToolsService, type BuiltinDeps, type IndexHost } from '../app/index-service.ts';
 export { hostService, serveService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
 export type { LiveIndex, ServeState } from '../app/serve-service.ts';
@@ -92,6 +91,7 @@ export type {
   ConnectorWarning,
   LoadedItem,
   ScanEntry,
+  SkipReason,
   ScanOptions,
   ScanResult,
   UnreadablePath,

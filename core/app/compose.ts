@@ -5,8 +5,6 @@
 // command and transport that runs plugins' parts awaits `ready()`; start-up stays small because what
 // nothing asked for is imported on first use (ADR 0130).
 import type { Config } from '../config/types.ts';
-import { extractionOf } from './plugin-extraction.ts';
-import { fileExtraction } from '../file-extraction.ts';
 import { configError } from '../domain/errors.ts';
 import type * as Agents from './agents.ts';
 import { ToolRegistry } from './tools.ts';
@@ -76,7 +74,6 @@ export function openKbctx(
     },
     'kbctx',
   );
-  kernel.services.provide(fileExtraction, extractionOf(kernel), 'kbctx');
   kernel.services.provide(
     inlineAgentsService,
     { agents: config.agents.inline, check: (name) => check(config, `agents.inline.${name}`) },

@@ -4,7 +4,15 @@
 // hook whose only tap is synchronous is called straight through that tap's (attributed) function: the
 // same result and the same error attribution without the hook's promise machinery, which cost ~4 % of
 // a full index per document for `chunk`.
-import type { ChunkRequest, DocumentDraft, Hit, SearchRequest, ToolCall } from '../hook-types.ts';
+import type {
+  ChunkRequest,
+  DocumentDraft,
+  ExtractedText,
+  ExtractRequest,
+  Hit,
+  SearchRequest,
+  ToolCall,
+} from '../hook-types.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import type { Kernel } from '../kernel.ts';
 
@@ -20,6 +28,8 @@ export interface Pipeline {
   rank?: ((hits: Hit[], request: SearchRequest) => Promise<Hit[]>) | undefined;
   toolCall?: ((call: ToolCall) => Promise<unknown>) | undefined;
   toolResult?: ((result: unknown, call: ToolCall) => Promise<unknown>) | undefined;
+  /** The `extract.for(extension)` taps in stage order; undefined when none answers (or none is registered). */
+  extract(request: ExtractRequest): Promise<ExtractedText | undefined>;
 }
 
 /**
@@ -65,5 +75,12 @@ export function pipelineOf(kernel: Kernel): Pipeline {
         ? (result: unknown, call: ToolCall) => h.toolResult.promise(result, call, kernel.callContext())
         : undefined;
     },
+    // Not async: a file whose extension no plugin taps (every Markdown file of a sync) costs a look-up, not a promise.
+    extract(request: ExtractRequest) {
+      const hook = h.extract.get(request.extension);
+      return hook?.isUsed() ? hook.promise(request, kernel.callContext()) : NONE;
+    },
   };
 }
+
+const NONE: Promise<undefined> = Promise.resolve(undefined);
