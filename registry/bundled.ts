@@ -73,7 +73,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
 ] as Plugin[]);
 
 setBundledPlugins(BUNDLED_PLUGINS);
-// The config sections the set owns (`[server]`, the connector types), before any config loads.
+// The config sections the set owns (`[server]`, `[agents.inline]`, the connector types), before any config loads.
 registerConfigSections(BUNDLED_PLUGINS);
 // Enabled registry extensions run the winning registry's copy (`registry override`).
 setConfigFollower(followOverrides);

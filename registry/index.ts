@@ -22,6 +22,7 @@ export * from '../plugins/connector-filesystem/api.ts';
 export * from '../plugins/connector-git/api.ts';
 export * from '../plugins/connector-s3/api.ts';
 export * from '../plugins/lua-bridge/api.ts';
+export * from '../plugins/agents-inline/api.ts';
 // The types compiled extension modules are written against (the extensions plugin's contract entry).
 export type {
   ExtensionAgent,

@@ -24,12 +24,11 @@ export { KbctxError, badRequest, configError, notFound, isKbctxError } from '../
 export { closestName, didYouMean } from '../domain/closest-name.ts';
 export type { ErrorCode } from '../domain/error-table.ts';
 
-// Services: the host's (index, host, serve, inline agents) and the ones plugins provide (the CLI's:
+// Services: the host's (index, host, serve) and the ones plugins provide (the CLI's:
 // plugins/cli/api.ts).
 export { indexService, indexToolsService, type BuiltinDeps, type IndexHost } from '../app/index-service.ts';
 export { hostService, serveService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
 export type { LiveIndex, ServeState } from '../app/serve-service.ts';
-export { inlineAgentsService } from '../app/inline-agents-service.ts';
 // The live index's contract is plugins/live-index/api.ts; the reports it hands on are the engine's.
 export type { SyncReport } from '../app/sync.ts';
 export type { EmbedReport } from '../app/embed.ts';

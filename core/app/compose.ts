@@ -22,7 +22,6 @@ import { requireOwn } from '../load/require-own.ts';
 import type * as PluginParts from './plugin-parts.ts';
 import { PerPluginCollector } from '../collector.ts';
 import { followConfig } from './config-follower.ts';
-import { inlineAgentsService } from './inline-agents-service.ts';
 
 /** The host: eight members; everything else is a service (`kernel.services`), the index's as `index`. */
 export interface Kbctx {
@@ -72,11 +71,6 @@ export function openKbctx(
       plugins: () => kernel.plugins({ collect: true }),
       applyPlugin: (plugin, file) => kernel.apply(plugin, {}, 'path', file, file),
     },
-    'kbctx',
-  );
-  kernel.services.provide(
-    inlineAgentsService,
-    { agents: config.agents.inline, check: (name) => check(config, `agents.inline.${name}`) },
     'kbctx',
   );
   applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);
