@@ -42,6 +42,7 @@ export { postJson } from '../embed/post-json.ts';
 export { lazyLocks, lazyStore } from '../store/lazy-store.ts';
 export { redactUrl } from '../store/redact-url.ts';
 export { fileLocks, lockConnector } from '../store/sync-lock.ts';
+export { processAlive } from '../domain/process-alive.ts';
 export { checkIndexAccess, type IndexAccessCheck } from '../store/index-access.ts';
 export { waitForLock } from '../store/wait-for-lock.ts';
 
