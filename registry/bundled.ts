@@ -19,6 +19,7 @@ import embedderTransformers from '../plugins/embedder-transformers/index.ts';
 import evalPlugin from '../plugins/eval/index.ts';
 import extensions from '../plugins/extensions/index.ts';
 import extractDocuments from '../plugins/extract-documents/index.ts';
+import extractText from '../plugins/extract-text/index.ts';
 import liveIndex from '../plugins/live-index/index.ts';
 import luaBridge from '../plugins/lua-bridge/index.ts';
 import mcpHttp from '../plugins/mcp-http/index.ts';
@@ -44,6 +45,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   storeLancedb,
   storeCommands,
   evalPlugin,
+  extractText, // before the file connectors, which depend on it
   extractDocuments,
   connectorFilesystem,
   connectorGit,
@@ -71,7 +73,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
 ] as Plugin[]);
 
 setBundledPlugins(BUNDLED_PLUGINS);
-// The config sections the set owns (`[server]`, the connector types), before any config loads.
+// The config sections the set owns (`[server]`, `[agents.inline]`, the connector types), before any config loads.
 registerConfigSections(BUNDLED_PLUGINS);
 // Enabled registry extensions run the winning registry's copy (`registry override`).
 setConfigFollower(followOverrides);

@@ -15,11 +15,14 @@ export * from '../plugins/chunker-default/api.ts';
 // The cli plugin's contract entry (the `kbctx.cli` service, `CliContext`, the table and progress helpers for plugin
 // commands).
 export * from '../plugins/cli/api.ts';
+// extract-text's contract entry (the file connectors' file items, text extraction, `fileExtraction`), formerly core's.
+export * from '../plugins/extract-text/api.ts';
 // The config sections' types and accessors, each from the plugin that owns the section (ADR 0192).
 export * from '../plugins/connector-filesystem/api.ts';
 export * from '../plugins/connector-git/api.ts';
 export * from '../plugins/connector-s3/api.ts';
 export * from '../plugins/lua-bridge/api.ts';
+export * from '../plugins/agents-inline/api.ts';
 // The types compiled extension modules are written against (the extensions plugin's contract entry).
 export type {
   ExtensionAgent,

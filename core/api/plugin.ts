@@ -24,13 +24,11 @@ export { KbctxError, badRequest, configError, notFound, isKbctxError } from '../
 export { closestName, didYouMean } from '../domain/closest-name.ts';
 export type { ErrorCode } from '../domain/error-table.ts';
 
-// Services: the host's (index, host, serve, file extraction, inline agents) and the ones plugins provide (the CLI's:
+// Services: the host's (index, host, serve) and the ones plugins provide (the CLI's:
 // plugins/cli/api.ts).
-export { fileExtraction } from '../file-extraction.ts';
 export { indexService, indexToolsService, type BuiltinDeps, type IndexHost } from '../app/index-service.ts';
 export { hostService, serveService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
 export type { LiveIndex, ServeState } from '../app/serve-service.ts';
-export { inlineAgentsService } from '../app/inline-agents-service.ts';
 // The live index's contract is plugins/live-index/api.ts; the reports it hands on are the engine's.
 export type { SyncReport } from '../app/sync.ts';
 export type { EmbedReport } from '../app/embed.ts';
@@ -44,6 +42,7 @@ export { postJson } from '../embed/post-json.ts';
 export { lazyLocks, lazyStore } from '../store/lazy-store.ts';
 export { redactUrl } from '../store/redact-url.ts';
 export { fileLocks, lockConnector } from '../store/sync-lock.ts';
+export { processAlive } from '../domain/process-alive.ts';
 export { checkIndexAccess, type IndexAccessCheck } from '../store/index-access.ts';
 export { waitForLock } from '../store/wait-for-lock.ts';
 
@@ -93,6 +92,7 @@ export type {
   ConnectorWarning,
   LoadedItem,
   ScanEntry,
+  SkipReason,
   ScanOptions,
   ScanResult,
   UnreadablePath,

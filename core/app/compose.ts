@@ -5,8 +5,6 @@
 // command and transport that runs plugins' parts awaits `ready()`; start-up stays small because what
 // nothing asked for is imported on first use (ADR 0130).
 import type { Config } from '../config/types.ts';
-import { extractionOf } from './plugin-extraction.ts';
-import { fileExtraction } from '../file-extraction.ts';
 import { configError } from '../domain/errors.ts';
 import type * as Agents from './agents.ts';
 import { ToolRegistry } from './tools.ts';
@@ -24,7 +22,6 @@ import { requireOwn } from '../load/require-own.ts';
 import type * as PluginParts from './plugin-parts.ts';
 import { PerPluginCollector } from '../collector.ts';
 import { followConfig } from './config-follower.ts';
-import { inlineAgentsService } from './inline-agents-service.ts';
 
 /** The host: eight members; everything else is a service (`kernel.services`), the index's as `index`. */
 export interface Kbctx {
@@ -74,12 +71,6 @@ export function openKbctx(
       plugins: () => kernel.plugins({ collect: true }),
       applyPlugin: (plugin, file) => kernel.apply(plugin, {}, 'path', file, file),
     },
-    'kbctx',
-  );
-  kernel.services.provide(fileExtraction, extractionOf(kernel), 'kbctx');
-  kernel.services.provide(
-    inlineAgentsService,
-    { agents: config.agents.inline, check: (name) => check(config, `agents.inline.${name}`) },
     'kbctx',
   );
   applyBundledPlugins(kernel, BUNDLED_PLUGINS, config.plugins);

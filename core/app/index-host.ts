@@ -87,6 +87,7 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
     }),
     embedder,
     embeddingProviders: () => embeddingProviders(kernel),
+    extract: (request) => pipeline.extract(request),
   };
 }
 

@@ -5,7 +5,7 @@
 import type { RetrievalConfig } from '../config/types.ts';
 import type { Connector } from '../connectors/connector.ts';
 import type { Embedder } from '../embed/embedder.ts';
-import type { StoreOptions } from '../hook-types.ts';
+import type { FileExtraction, StoreOptions } from '../hook-types.ts';
 import type { IndexServices } from '../plugin-context.ts';
 import { createServiceRef } from '../services.ts';
 import type { ConnectorLocks, Store } from '../store/store.ts';
@@ -43,6 +43,10 @@ export interface IndexHost extends BuiltinDeps {
   embedder(): Embedder | null;
   /** The `[embedding] provider` names the loaded plugins answer for. */
   embeddingProviders(): string[];
+  /**
+   * The `extract.for(extension)` taps, for the file connectors (the extract-text plugin's `fileExtraction` service).
+   */
+  extract: FileExtraction;
 }
 
 export const indexService = createServiceRef<IndexHost>('kbctx.index');

@@ -2,7 +2,7 @@
 // Agent: arguments checked by AgentRegistry, `resolve` run with a deadline, its prompt checked.
 import type { Agent, AgentArgument } from './agents.ts';
 import { parsePrompt } from './part-values/prompt.ts';
-import { checkName, invalid, timeoutOf } from './plugin-tool.ts';
+import { invalid, specHead } from './plugin-tool.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
 
 /** What plugin-parts.ts and the extensions plugin's adapter hand in (errors name it as `registerAgent(name)`). */
@@ -16,20 +16,13 @@ export interface AgentSpec {
 }
 
 export function agentFromSpec(def: AgentSpec, defaultTimeoutSecs: number): Agent {
-  const where = `registerAgent(${JSON.stringify(def?.name)})`;
-  checkName(def?.name, where);
-  if (typeof def.resolve !== 'function') throw invalid(`${where}: \`resolve\` must be a function`);
+  const { where, label, timeoutSecs, description } = specHead(def, 'agent', 'resolve', defaultTimeoutSecs);
   if (def.tools !== undefined && !(Array.isArray(def.tools) && def.tools.every((t) => typeof t === 'string')))
     throw invalid(`${where}: \`tools\` must be a list of tool names`);
-  const label = `agent:${def.name}`;
   const tools = [...(def.tools ?? [])];
-  const timeoutSecs = timeoutOf(def.timeout, defaultTimeoutSecs, where);
   return {
     name: def.name,
-    description:
-      typeof def.description === 'string' && def.description.trim() !== ''
-        ? def.description
-        : `Extension agent: ${def.name}`,
+    description,
     tools,
     source: 'extension',
     arguments: (def.arguments ?? []).map((a, i) => toArgument(a, `${where}: arguments[${i}]`)),

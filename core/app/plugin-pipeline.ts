@@ -4,7 +4,16 @@
 // hook whose only tap is synchronous is called straight through that tap's (attributed) function: the
 // same result and the same error attribution without the hook's promise machinery, which cost ~4 % of
 // a full index per document for `chunk`.
-import type { ChunkRequest, DocumentDraft, Hit, RankControl, SearchRequest, ToolCall } from '../hook-types.ts';
+import type {
+  ChunkRequest,
+  DocumentDraft,
+  ExtractedText,
+  ExtractRequest,
+  Hit,
+  RankControl,
+  SearchRequest,
+  ToolCall,
+} from '../hook-types.ts';
 import type { RankTapOptions } from '../hooks.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import type { Kernel } from '../kernel.ts';
@@ -28,6 +37,8 @@ export interface Pipeline {
   rankCacheKey?: ((request: SearchRequest) => string | undefined) | undefined;
   toolCall?: ((call: ToolCall) => Promise<unknown>) | undefined;
   toolResult?: ((result: unknown, call: ToolCall) => Promise<unknown>) | undefined;
+  /** The `extract.for(extension)` taps in stage order; undefined when none answers (or none is registered). */
+  extract(request: ExtractRequest): Promise<ExtractedText | undefined>;
 }
 
 /**
@@ -86,5 +97,12 @@ export function pipelineOf(kernel: Kernel): Pipeline {
         ? (result: unknown, call: ToolCall) => h.toolResult.promise(result, call, kernel.callContext())
         : undefined;
     },
+    // Not async: a file whose extension no plugin taps (every Markdown file of a sync) costs a look-up, not a promise.
+    extract(request: ExtractRequest) {
+      const hook = h.extract.get(request.extension);
+      return hook?.isUsed() ? hook.promise(request, kernel.callContext()) : NONE;
+    },
   };
 }
+
+const NONE: Promise<undefined> = Promise.resolve(undefined);

@@ -24,21 +24,14 @@ export interface ToolSpec {
 }
 
 export function toolFromSpec(def: ToolSpec, defaultTimeoutSecs: number): Tool {
-  const where = `registerTool(${JSON.stringify(def?.name)})`;
-  checkName(def?.name, where);
-  if (typeof def.execute !== 'function') throw invalid(`${where}: \`execute\` must be a function`);
-  const label = `tool:${def.name}`;
+  const { where, label, timeoutSecs, description } = specHead(def, 'tool', 'execute', defaultTimeoutSecs);
   const inputSchema = declaredSchema(def.parameters, where);
   const params = inputSchema
     ? paramsOf(inputSchema)
     : parseToolMeta({ parameters: toParamList(def.parameters, where) }, def.name).params;
-  const timeoutSecs = timeoutOf(def.timeout, defaultTimeoutSecs, where);
   return {
     name: def.name,
-    description:
-      typeof def.description === 'string' && def.description.trim() !== ''
-        ? def.description
-        : `Extension tool: ${def.name}`,
+    description,
     params,
     inputSchema,
     builtin: false,
@@ -94,12 +87,36 @@ function declaredSchema(parameters: unknown, where: string): ToolSchema | undefi
   return { ...schema, type: 'object' };
 }
 
+/**
+ * What a tool and an agent spec share, checked: the name, `execute`/`resolve` a function, the timeout; and what follows
+ * from them (errors name the spec as `registerTool(name)` / `registerAgent(name)`).
+ */
+export function specHead(
+  def: { name: string; description?: string | undefined; timeout?: number | undefined },
+  kind: 'tool' | 'agent',
+  fn: 'execute' | 'resolve',
+  defaultTimeoutSecs: number,
+): { where: string; label: string; timeoutSecs: number; description: string } {
+  const where = `${kind === 'tool' ? 'registerTool' : 'registerAgent'}(${JSON.stringify(def?.name)})`;
+  checkName(def?.name, where);
+  if (typeof (def as unknown as Record<string, unknown>)[fn] !== 'function')
+    throw invalid(`${where}: \`${fn}\` must be a function`);
+  const { name, description } = def;
+  return {
+    where,
+    label: `${kind}:${name}`,
+    timeoutSecs: timeoutOf(def.timeout, defaultTimeoutSecs, where),
+    description:
+      typeof description === 'string' && description.trim() !== '' ? description : `Extension ${kind}: ${name}`,
+  };
+}
+
 export function checkName(name: unknown, where: string): asserts name is string {
   if (typeof name !== 'string' || !NAME.test(name))
     throw invalid(`${where}: \`name\` must be 1-64 letters, digits, '_' or '-'`);
 }
 
-export function timeoutOf(value: unknown, fallback: number, where: string): number {
+function timeoutOf(value: unknown, fallback: number, where: string): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !(value > 0))
     throw invalid(`${where}: \`timeout\` must be a positive number of seconds`);

@@ -212,14 +212,7 @@ function toConfig(
     sync: { intervalSecs: raw.sync.interval, connectorIntervals: connectorIntervals(raw) },
     connectors: own.connectors,
     tools: { ...own.under['tools'] },
-    agents: {
-      ...own.under['agents'],
-      inline: mapValues(raw.agents.inline, (a) => ({
-        description: a.description,
-        tools: a.tools,
-        systemPrompt: a.system_prompt,
-      })),
-    },
+    agents: { ...own.under['agents'] },
     registries: mapValues(raw.registries, (g) => ({
       url: g.url ?? null,
       branch: g.branch ?? null,

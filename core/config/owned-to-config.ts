@@ -57,7 +57,7 @@ export function ownedToConfig(
 
 /**
  * The sections a plugin serves: each owned section declaring `needs` (the Lua bridge's `[tools.script]`) with an
- * entry, the kernel's inline agents, compiled extensions.
+ * entry (`[agents.inline]`: agents-inline), compiled extensions.
  */
 export function servedSections(raw: RawConfig, owned: OwnedSections): NonNullable<PluginsConfig['needs']> {
   const first = (section: string, table: object | undefined, provides: string) =>
@@ -70,7 +70,6 @@ export function servedSections(raw: RawConfig, owned: OwnedSections): NonNullabl
     ...[...owned.sections].flatMap(([name, { section }]) =>
       section.needs ? first(name, at(name), section.needs) : [],
     ),
-    ...first('agents.inline', raw.agents.inline, 'agents:inline'),
     ...(raw.extensions.modules.length > 0
       ? [{ section: '[extensions] modules', provides: 'extensions:modules', why: 'compiled extensions are loaded by' }]
       : []),

@@ -102,10 +102,6 @@ const kernelShape = {
   models: optional(unknownValue()),
 };
 
-const inlineAgents = named(
-  table({ description: withDefault(str(), ''), tools: withDefault(array(str()), []), system_prompt: str() }),
-);
-
 type Table = Record<string, unknown>;
 /** The validated tree: the kernel's sections typed; the plugins' as their schemas made them. */
 export type RawConfig = {
@@ -113,7 +109,7 @@ export type RawConfig = {
 } & {
   embedding: RawEmbedding;
   tools: Record<string, Record<string, Table>>;
-  agents: { inline: ReturnType<typeof inlineAgents.parse> } & Record<string, Record<string, Table>>;
+  agents: Record<string, Record<string, Table>>;
   connectors: Record<string, Record<string, Table>> & { extra: Table };
 } & Record<string, unknown>;
 
@@ -142,7 +138,7 @@ export function configSchemaWith(owned: OwnedSections): Schema<RawConfig> {
     ...rest,
     ...sections,
     tools: section(table(under('tools'))),
-    agents: section(table({ inline: inlineAgents, ...under('agents') })),
+    agents: section(table(under('agents'))),
     connectors: section(table(types, 'keep')),
   }) as unknown as Schema<RawConfig>;
 }

@@ -39,11 +39,8 @@ export interface Config {
   readonly sync: SyncConfig;
   /** `[tools.<form>]` sections a plugin owns (`tools.script`: the Lua bridge's), as its `toConfig` made them. */
   readonly tools: Readonly<Record<string, unknown>>;
-  readonly agents: {
-    readonly inline: Readonly<Record<string, InlineAgentConfig>>;
-    /** `[agents.<form>]` sections a plugin owns (`agents.script`), as its `toConfig` made them. */
-    readonly [form: string]: unknown;
-  };
+  /** `[agents.<form>]` sections a plugin owns (`agents.inline`, `agents.script`), as its `toConfig` made them. */
+  readonly agents: Readonly<Record<string, unknown>>;
   readonly registries: Readonly<Record<string, RegistryConfig>>;
   /**
    * `${VAR}`s left unset, by the part that uses them (`connectors.script.jira`, `tools.script.x`,
@@ -135,12 +132,6 @@ export interface SyncConfig {
   readonly intervalSecs: number;
   /** Per connector label (`<type>:<name>`): its own interval, or the default. */
   readonly connectorIntervals: Readonly<Record<string, number>>;
-}
-
-export interface InlineAgentConfig {
-  readonly description: string;
-  readonly tools: readonly string[];
-  readonly systemPrompt: string;
 }
 
 export interface RegistryConfig {

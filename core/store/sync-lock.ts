@@ -3,6 +3,7 @@
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { KbctxError } from '../domain/errors.ts';
+import { processAlive } from '../domain/process-alive.ts';
 import type { ConnectorLocks, ReleaseLock } from './store.ts';
 import { waitForLock } from './wait-for-lock.ts';
 
@@ -52,7 +53,7 @@ export function lockConnector(dbPath: string, label: string, owner: string): Rel
     }
     const holder = readHolder(file);
     const ours = holder?.token === token();
-    if (holder && !ours && holder.pid !== process.pid && isAlive(holder.pid)) {
+    if (holder && !ours && holder.pid !== process.pid && processAlive(holder.pid)) {
       throw new KbctxError(
         'conflict',
         `${label} is being synced by ${holder.owner} (pid ${holder.pid}, since ${holder.started_at}); ` +
@@ -84,15 +85,6 @@ function readHolder(file: string): LockFile | null {
       : null;
   } catch {
     return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

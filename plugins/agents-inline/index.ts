@@ -1,6 +1,7 @@
 // First-party plugin: the inline agents of the config (`[agents.inline.<name>]`: description, tools,
-// system_prompt), added through the `agents` collector as MCP prompts and REST agents.
-import { definePlugin, STAGE, inlineAgentsService } from '../../core/api/plugin.ts';
+// system_prompt), added through the `agents` collector as MCP prompts and REST agents. It owns the section (api.ts).
+import { definePlugin, hostService, STAGE } from '../../core/api/plugin.ts';
+import { inlineAgentsOf, inlineAgentsSection } from './api.ts';
 
 const plugin = definePlugin({
   name: 'agents-inline',
@@ -8,11 +9,13 @@ const plugin = definePlugin({
   kbctx: '^0.2',
   provides: ['agents:inline'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  configSections: { 'agents.inline': inlineAgentsSection },
   apply(kernel) {
     kernel.hooks.agents.tap({ name: 'agents-inline', stage: STAGE.FALLBACK }, (agents) => {
-      const { agents: sections, check } = kernel.use(inlineAgentsService);
-      for (const [name, section] of Object.entries(sections)) {
-        const guard = check(name);
+      const host = kernel.use(hostService);
+      for (const [name, section] of Object.entries(inlineAgentsOf(host.config))) {
+        // Fails the agent (not the listing) when its section uses an unset `${VAR}`.
+        const guard = host.check(`agents.inline.${name}`);
         agents.add({
           name,
           description: section.description,

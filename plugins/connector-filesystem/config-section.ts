@@ -1,6 +1,7 @@
 // `[connectors.filesystem.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
 // Context Harness's spelling `max_extract_bytes` is accepted for `max_file_bytes`.
 import { connectorsOf, DEFAULT_MAX_FILE_BYTES, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+import { FILE_GLOB_KEYS } from '../extract-text/api.ts';
 
 /** One `[connectors.filesystem.<name>]` table, as the connector reads it. */
 export interface FilesystemConnectorConfig {
@@ -15,15 +16,12 @@ export interface FilesystemConnectorConfig {
 export const filesystemConnectorsOf = (config: Config): Readonly<Record<string, FilesystemConnectorConfig>> =>
   connectorsOf<FilesystemConnectorConfig>(config, 'filesystem');
 
-const globs = (fallback: string[]) => ({ type: 'array', items: { type: 'string' }, default: fallback });
-
 export const filesystemSection: ConfigSection<FilesystemConnectorConfig> = {
   schema: {
     type: 'object',
     properties: {
       root: { type: 'string' },
-      include_globs: globs(['**/*.md', '**/*.txt']),
-      exclude_globs: globs([]),
+      ...FILE_GLOB_KEYS,
       follow_symlinks: { type: 'boolean', default: false },
       max_file_bytes: { type: 'integer', minimum: 1 },
       max_extract_bytes: { type: 'integer', minimum: 1 },

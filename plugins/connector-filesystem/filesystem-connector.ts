@@ -17,7 +17,8 @@ import {
   type UnreadablePath,
   type WatchTarget,
 } from '../../core/api/plugin.ts';
-import { loadFileItem, createGlobFilter } from '../../core/api/connectors.ts';
+import { createGlobFilter } from '../../core/api/connectors.ts';
+import { loadFileItem } from '../extract-text/api.ts';
 import { filesOutsideRoot } from './outside-root.ts';
 import { readFailure, walkFiles, type Walk, type WalkedFile } from './walk.ts';
 import type { FilesystemConnectorConfig } from './config-section.ts';

@@ -1,6 +1,7 @@
 // First-party plugin: the filesystem connector (`[connectors.filesystem.<name>]`), imported when a
 // filesystem connector is first created.
-import { definePlugin, fileExtraction, STAGE } from '../../core/api/plugin.ts';
+import { definePlugin, STAGE } from '../../core/api/plugin.ts';
+import { fileExtraction } from '../extract-text/api.ts';
 import { filesystemSection } from './config-section.ts';
 import type { FilesystemConnectorConfig } from './config-section.ts';
 
@@ -8,6 +9,7 @@ const plugin = definePlugin({
   name: 'connector-filesystem',
   version: '0.2.0',
   kbctx: '^0.2',
+  dependencies: ['extract-text'],
   provides: ['connector:filesystem'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   connectorConfigs: { filesystem: filesystemSection },

@@ -1,5 +1,6 @@
 // `[connectors.git.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
 import { connectorsOf, DEFAULT_MAX_FILE_BYTES, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+import { FILE_GLOB_KEYS } from '../extract-text/api.ts';
 
 /** One `[connectors.git.<name>]` table, as the connector reads it. */
 export interface GitConnectorConfig {
@@ -19,8 +20,6 @@ export interface GitConnectorConfig {
 export const gitConnectorsOf = (config: Config): Readonly<Record<string, GitConnectorConfig>> =>
   connectorsOf<GitConnectorConfig>(config, 'git');
 
-const globs = (fallback: string[]) => ({ type: 'array', items: { type: 'string' }, default: fallback });
-
 export const gitSection: ConfigSection<GitConnectorConfig> = {
   schema: {
     type: 'object',
@@ -28,8 +27,7 @@ export const gitSection: ConfigSection<GitConnectorConfig> = {
       url: { type: 'string' },
       branch: { type: 'string', default: 'main' },
       root: { type: 'string', default: '.' },
-      include_globs: globs(['**/*.md', '**/*.txt']),
-      exclude_globs: globs([]),
+      ...FILE_GLOB_KEYS,
       shallow: { type: 'boolean', default: true },
       cache_dir: { type: 'string' },
       max_file_bytes: { type: 'integer', minimum: 1, default: DEFAULT_MAX_FILE_BYTES },

@@ -17,7 +17,8 @@ import {
   type ScanOptions,
   type ScanResult,
 } from '../../core/api/plugin.ts';
-import { loadFileItem, createGlobFilter } from '../../core/api/connectors.ts';
+import { createGlobFilter } from '../../core/api/connectors.ts';
+import { loadFileItem } from '../extract-text/api.ts';
 import { lastCommitTimes } from './commit-times.ts';
 import { removeStaleCaches, updateCache } from './git-cache.ts';
 import { createGitRunner, type GitRunner } from './run-git.ts';

@@ -1,6 +1,7 @@
 // First-party plugin: the git connector (`[connectors.git.<name>]`): a private clone beside the
 // index, driven by the git CLI (ADR 0030); imported when a git connector is first created.
-import { definePlugin, fileExtraction, STAGE } from '../../core/api/plugin.ts';
+import { definePlugin, STAGE } from '../../core/api/plugin.ts';
+import { fileExtraction } from '../extract-text/api.ts';
 import { gitSection } from './config-section.ts';
 import type { GitConnectorConfig } from './config-section.ts';
 
@@ -8,6 +9,7 @@ const plugin = definePlugin({
   name: 'connector-git',
   version: '0.2.0',
   kbctx: '^0.2',
+  dependencies: ['extract-text'],
   provides: ['connector:git'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   connectorConfigs: { git: gitSection },

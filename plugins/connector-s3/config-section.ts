@@ -1,5 +1,6 @@
 // `[connectors.s3.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
 import { connectorsOf, DEFAULT_MAX_FILE_BYTES, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+import { FILE_GLOB_KEYS } from '../extract-text/api.ts';
 
 /** One `[connectors.s3.<name>]` table, as the connector reads it. */
 export interface S3ConnectorConfig {
@@ -16,8 +17,6 @@ export interface S3ConnectorConfig {
 export const s3ConnectorsOf = (config: Config): Readonly<Record<string, S3ConnectorConfig>> =>
   connectorsOf<S3ConnectorConfig>(config, 's3');
 
-const globs = (fallback: string[]) => ({ type: 'array', items: { type: 'string' }, default: fallback });
-
 export const s3Section: ConfigSection<S3ConnectorConfig> = {
   schema: {
     type: 'object',
@@ -26,8 +25,7 @@ export const s3Section: ConfigSection<S3ConnectorConfig> = {
       prefix: { type: 'string', default: '' },
       region: { type: 'string', default: 'us-east-1' },
       endpoint_url: { type: 'string' },
-      include_globs: globs(['**/*.md', '**/*.txt']),
-      exclude_globs: globs([]),
+      ...FILE_GLOB_KEYS,
       max_file_bytes: { type: 'integer', minimum: 1, default: DEFAULT_MAX_FILE_BYTES },
     },
     required: ['bucket'],

@@ -1,6 +1,7 @@
 // First-party plugin: the S3 connector (`[connectors.s3.<name>]`, the official AWS SDK, ADR 0031);
 // the SDK is imported when an S3 connector is first created.
-import { definePlugin, fileExtraction, STAGE } from '../../core/api/plugin.ts';
+import { definePlugin, STAGE } from '../../core/api/plugin.ts';
+import { fileExtraction } from '../extract-text/api.ts';
 import { s3Section } from './config-section.ts';
 import type { S3ConnectorConfig } from './config-section.ts';
 
@@ -8,6 +9,7 @@ const plugin = definePlugin({
   name: 'connector-s3',
   version: '0.2.0',
   kbctx: '^0.2',
+  dependencies: ['extract-text'],
   provides: ['connector:s3'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   connectorConfigs: { s3: s3Section },

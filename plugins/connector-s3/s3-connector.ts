@@ -10,7 +10,8 @@ import {
   type ScanOptions,
   type ScanResult,
 } from '../../core/api/plugin.ts';
-import { loadFileItem, createGlobFilter } from '../../core/api/connectors.ts';
+import { createGlobFilter } from '../../core/api/connectors.ts';
+import { loadFileItem } from '../extract-text/api.ts';
 import { openS3Client, toConnectorError } from './s3-client.ts';
 import type { S3ConnectorConfig } from './config-section.ts';
 

@@ -3,6 +3,7 @@
 // waits, polling, and tells the user once whom it waits for.
 import { openSync, readFileSync, statSync, unlinkSync, writeSync, closeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { processAlive } from '../../core/api/plugin.ts';
 
 const POLL_MS = 200;
 /** A lock file still empty after this long lost its writer between create and write. */
@@ -52,16 +53,7 @@ function readHolder(lockFile: string): number | null | 'stale' {
       return null;
     }
   }
-  return isAlive(pid) ? pid : 'stale';
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processAlive(pid) ? pid : 'stale';
 }
 
 function unlinkQuietly(file: string): void {

@@ -1,7 +1,7 @@
 // HTML → text with its structure: headings become Markdown headings, paragraphs, list items (`- `),
 // table rows and other blocks become paragraphs; scripts, styles and other non-content are dropped.
 // Title from <title>, else the first <h1>. Uses htmlparser2's streaming parser (forgiving, no DOM).
-import { decodeText, type Extracted } from '../../../core/api/connectors.ts';
+import { decodeText, type Extracted } from '../../extract-text/api.ts';
 import { Parser } from 'htmlparser2';
 
 const BLOCKS = new Set(

@@ -1,4 +1,4 @@
-import type { Extracted } from '../../../core/index.ts';
+import type { Extracted } from '../../extract-text/api.ts';
 // PDF → text through unpdf (a serverless PDF.js build, pure JS). Text items are grouped into lines by
 // their baseline and lines into paragraphs where the vertical gap is larger than a line; pages are
 // separated by a blank line. Title from the document info. A PDF without a text layer yields no text.

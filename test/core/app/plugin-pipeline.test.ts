@@ -11,8 +11,7 @@ import { PluginError } from '../../../core/plugin-error.ts';
 import { definePlugin, type Plugin } from '../../../core/plugin.ts';
 import { STAGE } from '../../../core/stages.ts';
 import { pipelineOf } from '../../../core/app/plugin-pipeline.ts';
-import { extractionOf } from '../../../core/app/plugin-extraction.ts';
-import { extractText, loadFileItem } from '../../../core/connectors/lazy-text.ts';
+import { extractText, loadFileItem } from '../../../plugins/extract-text/api.ts';
 import type { DocumentDraft } from '../../../core/hook-types.ts';
 import type { PluginContext } from '../../../core/plugin-context.ts';
 
@@ -95,7 +94,8 @@ describe('the chunk hook as a sync calls it', () => {
 describe('file extraction through extract.for(extension)', () => {
   it('an extension no plugin taps answers undefined; a tap answers; its failure names plugin and keyed hook', async () => {
     const kernel = new Kernel(quiet);
-    const extraction = extractionOf(kernel);
+    const pipeline = pipelineOf(kernel);
+    const extraction = (r: Parameters<typeof pipeline.extract>[0]) => pipeline.extract(r);
     const request = (extension: string) => ({
       bytes: new TextEncoder().encode('x'),
       fileName: `a.${extension}`,

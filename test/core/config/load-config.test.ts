@@ -12,6 +12,7 @@ import { serverConfigOf } from '../../../plugins/transport-http/api.ts';
 import { scriptConnectorsOf, scriptToolsOf, scriptsConfigOf } from '../../../plugins/lua-bridge/api.ts';
 import { gitConnectorsOf } from '../../../plugins/connector-git/api.ts';
 import { filesystemConnectorsOf } from '../../../plugins/connector-filesystem/api.ts';
+import { inlineAgentsOf } from '../../../plugins/agents-inline/api.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const cwd = mkdtempSync(path.join(tmpdir(), 'kbctx-config-'));
@@ -45,7 +46,7 @@ describe('config', () => {
     );
     assert.equal(scriptConnectorsOf(config)['tickets']?.extra['token'], 't0k');
     assert.equal(scriptConnectorsOf(config)['tickets']?.timeoutSecs, 300);
-    assert.equal(config.agents.inline['reviewer']?.tools.join(','), 'search,get');
+    assert.equal(inlineAgentsOf(config)['reviewer']?.tools.join(','), 'search,get');
     assert.equal(config.registries['community']?.readonly, true);
     assert.equal(serverConfigOf(config).headersTimeoutSecs, 10);
     assert.equal(serverConfigOf(config).allowUnauthenticated, false);

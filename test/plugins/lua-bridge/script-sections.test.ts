@@ -10,6 +10,7 @@ import { bundledSections } from '../../../core/config/plugin-sections.ts';
 import { KbctxError } from '../../../core/domain/errors.ts';
 import { REPO_ROOT } from '../../helpers/workspace.ts';
 import { scriptAgentsOf, scriptToolsOf, scriptsConfigOf } from '../../../plugins/lua-bridge/api.ts';
+import { inlineAgentsOf } from '../../../plugins/agents-inline/api.ts';
 
 const load = (toml: string) => parseConfig(toml, { file: 'config/kbctx.toml', cwd: '/work', env: { JIRA: 'x' } });
 const message = (toml: string): string => {
@@ -34,11 +35,15 @@ it('they load as before: paths resolved, timeouts defaulted, other keys for the 
   );
   assert.deepEqual(scriptToolsOf(config), { t: { path: '/work/tools/t.lua', timeoutSecs: 30, extra: { url: 'x' } } });
   assert.deepEqual(scriptAgentsOf(config), { a: { path: '/abs/a.lua', timeoutSecs: 5, extra: {} } });
-  assert.equal(config.agents.inline['i']?.systemPrompt, 'p');
+  assert.equal(inlineAgentsOf(config)['i']?.systemPrompt, 'p');
   assert.deepEqual(scriptsConfigOf(config).envAllow, ['HOME', 'JIRA']);
 });
 
 it('errors name the key path', () => {
+  assert.equal(
+    message('[agents.inline.i]\ntools = ["search"]\n'),
+    'config/kbctx.toml: agents.inline.i.system_prompt is required',
+  );
   assert.equal(message('[tools.script.t]\ntimeout = 5\n'), 'config/kbctx.toml: tools.script.t.path is required');
   assert.equal(
     message('[agents.script.a]\npath = "a.lua"\ntimeout = 0\n'),

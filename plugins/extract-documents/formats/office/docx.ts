@@ -1,7 +1,7 @@
 // DOCX → text: one paragraph per <w:p> (heading styles become Markdown headings, list paragraphs `- `),
 // tabs and line breaks kept; deleted revisions and field codes left out. Title from the core properties
 // or the first Title/Heading 1 paragraph.
-import type { Extracted } from '../../../../core/index.ts';
+import type { Extracted } from '../../../extract-text/api.ts';
 import { openPackage, walkXml } from './ooxml.ts';
 
 export function extractDocx(bytes: Uint8Array): Extracted {

@@ -1,6 +1,6 @@
 // PPTX → text: slides in presentation order, one paragraph per <a:p>, slide titles as `## ` headings,
 // a blank line between slides. Title from the core properties or the first slide's title.
-import type { Extracted } from '../../../../core/index.ts';
+import type { Extracted } from '../../../extract-text/api.ts';
 import { byNumber, openPackage, walkXml } from './ooxml.ts';
 
 const SLIDE = /^ppt\/slides\/slide\d+\.xml$/;

@@ -1,7 +1,7 @@
 // XLSX → text: each sheet as a `## <sheet name>` heading followed by one line per row, the row's
 // non-empty cells joined by ` | `. Cells keep their stored value: shared and inline strings, numbers
 // (as written, e.g. 3.14; dates stay serial numbers), booleans as TRUE/FALSE, errors as their code.
-import type { Extracted } from '../../../../core/index.ts';
+import type { Extracted } from '../../../extract-text/api.ts';
 import { openPackage, walkXml } from './ooxml.ts';
 
 export function extractXlsx(bytes: Uint8Array): Extracted {

@@ -1,20 +1,25 @@
 // Format extraction on documents generated in the test: HTML, PDF, DOCX, PPTX, XLSX through the
 // extract-documents plugin on a real kernel; corrupt files fail as `extract_failed` (never a throw);
 // binary files without a format are still skipped.
-import { extractText as extractWithOptions, type Extracted, type ExtractOutcome } from '../../../../core/index.ts';
+import {
+  extractText as extractWithOptions,
+  type Extracted,
+  type ExtractOutcome,
+} from '../../../../plugins/extract-text/api.ts';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
 import { describe, it } from 'node:test';
 import { makeDocx, makePdf, makePptx, makeXlsx } from '../../../helpers/documents.ts';
 import { Kernel } from '../../../../core/kernel.ts';
 import extractDocuments from '../../../../plugins/extract-documents/index.ts';
-import { extractionOf } from '../../../../core/app/plugin-extraction.ts';
+import { pipelineOf } from '../../../../core/app/plugin-pipeline.ts';
 import { MAX_XML_DEPTH } from '../../../../plugins/extract-documents/formats/office/ooxml.ts';
 
 const kernel = new Kernel();
 kernel.applySync(extractDocuments, {}, 'bundled', 'extract-documents');
+const pipeline = pipelineOf(kernel);
 const extractText = (name: string, bytes: Uint8Array): Promise<ExtractOutcome> =>
-  extractWithOptions(name, bytes, { maxFileBytes: 10_000_000, extraction: extractionOf(kernel) });
+  extractWithOptions(name, bytes, { maxFileBytes: 10_000_000, extraction: (r) => pipeline.extract(r) });
 
 async function extract(name: string, bytes: Uint8Array | string): Promise<Extracted> {
   const outcome = await extractText(name, typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extractMarkdown } from '../../../../core/connectors/text/markdown.ts';
-import { toPlainTitle } from '../../../../core/connectors/text/plain-title.ts';
+import { extractMarkdown } from '../../../plugins/extract-text/markdown.ts';
+import { toPlainTitle } from '../../../plugins/extract-text/plain-title.ts';
 
 describe('toPlainTitle', () => {
   it('drops HTML tags and badge images', () => {

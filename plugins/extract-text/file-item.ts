@@ -1,9 +1,8 @@
 // Turns one file-like object (a local file, a git blob, an S3 object) into a LoadedItem: the size
 // limit, text extraction by extension, and the title fallback, shared by every file-based connector.
 import path from 'node:path';
-import type { FileExtraction } from '../hook-types.ts';
-import type { LoadedItem } from './connector.ts';
-import { extractText } from './text/extract.ts';
+import type { FileExtraction, LoadedItem } from '../../core/api/plugin.ts';
+import { extractText } from './extract.ts';
 
 export interface FileLike {
   /** '/'-separated path or key: the item's source_id and the name formats are chosen by. */

@@ -4,12 +4,10 @@
 // 2. None answered: a document format no loaded plugin extracts (PDF, Office, HTML) is skipped as unsupported.
 // 3. Otherwise Markdown and plain text are read here, anything else as text unless it looks binary.
 import path from 'node:path';
-import type { FileExtraction } from '../../hook-types.ts';
-import { PluginError } from '../../plugin-error.ts';
-import type { SkipReason } from '../connector.ts';
+import { PluginError, type FileExtraction, type SkipReason } from '../../core/api/plugin.ts';
 import { looksBinary } from './binary.ts';
+import { decodeText } from './api.ts';
 import { extractMarkdown } from './markdown.ts';
-import { decodeText } from './text.ts';
 
 export interface Extracted {
   title?: string | undefined;

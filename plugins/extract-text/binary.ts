@@ -1,6 +1,6 @@
 // Binary sniffing: a NUL in the first 8 KiB means "not text" (git uses the same rule). For a file that
 // starts with a UTF-16 byte-order mark the NUL is looked for among its 16-bit characters, not bytes.
-import { decodeText, utf16Encoding } from './text.ts';
+import { decodeText, utf16Encoding } from './api.ts';
 
 const SNIFF_BYTES = 8192;
 

@@ -1,0 +1,47 @@
+// agents-inline's contract entry (ADR 0202): its config section `[agents.inline.<name>]` (Context Harness's name:
+// description, tools, system_prompt), the type of an entry as the config holds it, and the accessor.
+import { sectionOf, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+
+/** One `[agents.inline.<name>]` table, as the plugin reads it. */
+export interface InlineAgentConfig {
+  readonly description: string;
+  readonly tools: readonly string[];
+  readonly systemPrompt: string;
+}
+
+type InlineAgents = Readonly<Record<string, InlineAgentConfig>>;
+
+/** The configured `[agents.inline.<name>]` tables: name → entry. */
+export const inlineAgentsOf = (config: Config): InlineAgents =>
+  sectionOf<InlineAgents | undefined>(config, 'agents.inline') ?? {};
+
+export const inlineAgentsSection: ConfigSection<InlineAgents> = {
+  schema: {
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      properties: {
+        description: { type: 'string', default: '' },
+        tools: { type: 'array', items: { type: 'string' }, default: [] },
+        system_prompt: { type: 'string' },
+      },
+      required: ['system_prompt'],
+      additionalProperties: false,
+    },
+  },
+  toConfig: (table) =>
+    Object.fromEntries(
+      Object.entries(table).map(([name, entry]) => {
+        const e = entry as Record<string, unknown>;
+        return [
+          name,
+          {
+            description: e['description'] as string,
+            tools: e['tools'] as string[],
+            systemPrompt: e['system_prompt'] as string,
+          },
+        ];
+      }),
+    ),
+  needs: 'agents:inline',
+};
