@@ -49,7 +49,7 @@ export { waitForLock } from '../store/wait-for-lock.ts';
 
 export type { IndexServices, PluginContext, PluginLogger } from '../plugin-context.ts';
 /** What `ctx.search`, `ctx.get` and `ctx.sources` answer: the REST bodies. */
-export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../wire-types.ts';
+export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../domain/wire-types.ts';
 export type { HookName, TapOnlyHooks } from '../hooks.ts';
 export type {
   ChunkRequest,

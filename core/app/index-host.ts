@@ -11,7 +11,7 @@ import type { Embedder } from '../embed/embedder.ts';
 import { embeddingProviders } from '../embed/embedding-providers.ts';
 import { isIncrementalConnector, type IndexAccess } from '../hook-types.ts';
 import type { Kernel } from '../kernel.ts';
-import { checkedConnectorOptions } from '../load/connector-options.ts';
+import { checkedConnectorOptions } from '../config/connector-options.ts';
 import { requireOwn } from '../load/require-own.ts';
 import { deferredStore, openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';

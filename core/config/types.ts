@@ -85,7 +85,7 @@ export interface PluginsConfig {
   readonly registries: readonly { name: string; path: string }[];
   /**
    * `[connectors.<type>]` of types no bundled plugin owns, as written: each checked by the plugin declaring it
-   * (core/load/connector-options.ts).
+   * (core/config/connector-options.ts).
    */
   readonly connectors: TomlTables;
   /**
