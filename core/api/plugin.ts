@@ -58,31 +58,30 @@ export type {
   ConnectorInstance,
   DoctorCheck,
   DocumentDraft,
-  Embedder,
-  EmbedderOptions,
   ExtractedText,
   ExtractRequest,
   FileExtraction,
   Hit,
-  PluginAgentDef,
-  PluginResourceDef,
-  PluginResourceContents,
   PluginConnector,
   PluginFileSpec,
   ConnectorImpl,
   IncrementalConnector,
-  OpenedStore,
   PluginItem,
+  RunningTransport,
+  SearchRequest,
+  TransportOptions,
+} from '../hook-types.ts';
+export type { Embedder, EmbedderOptions } from '../embed/embedder.ts';
+export type { OpenedStore, StoreOptions, IndexAccess } from '../store/store-factory.ts';
+export type {
+  PluginAgentDef,
+  PluginResourceDef,
+  PluginResourceContents,
   PluginPrompt,
   PluginToolContext,
   PluginToolDef,
-  RunningTransport,
-  SearchRequest,
-  StoreOptions,
-  IndexAccess,
   ToolCall,
-  TransportOptions,
-} from '../hook-types.ts';
+} from '../tools/part-defs.ts';
 export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from '../hook-types.ts';
 export type { Config, ConnectorTables, ExtensionsConfig } from '../config/types.ts';
 // A plugin types the sections it owns in its own config-section.ts and reads them through these (ADR 0192).

@@ -4,7 +4,8 @@
 // hook whose only tap is synchronous is called straight through that tap's (attributed) function: the
 // same result and the same error attribution without the hook's promise machinery, which cost ~4 % of
 // a full index per document for `chunk`.
-import type { ChunkRequest, DocumentDraft, Hit, SearchRequest, ToolCall } from '../hook-types.ts';
+import type { ChunkRequest, DocumentDraft, Hit, SearchRequest } from '../hook-types.ts';
+import type { ToolCall } from '../tools/part-defs.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import type { Kernel } from '../kernel.ts';
 

@@ -1,7 +1,7 @@
 // The validated, frozen configuration handed to the rest of kbctx. camelCase here; the TOML keys
 // (snake_case, as SPEC §2 spells them) are translated in schema.ts and nowhere else.
 
-import type { EmbedderOptions } from '../hook-types.ts';
+import type { EmbedderOptions } from '../embed/embedder.ts';
 
 // The built-in names, or the key a plugin taps `createEmbedder.for(provider)` with (`transformers`).
 export type EmbeddingProvider = 'disabled' | 'openai' | 'ollama' | 'local' | (string & {});
