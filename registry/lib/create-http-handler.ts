@@ -9,7 +9,7 @@ import { checkExposure, type ExposureSettings } from '../../plugins/transport-ht
 import { sectionOf } from '../../core/config/sections-of.ts';
 import { serveService } from '../../core/app/host-service.ts';
 import { HTTP_HANDLER_TRANSPORT, type RunningTransport } from '../../core/hook-types.ts';
-import { VERSION } from '../../core/version.ts';
+import { VERSION } from '../../core/config/version.ts';
 import { composedOf, type Kbctx } from './open-kbctx.ts';
 import { lineLog } from '../../core/domain/log-line.ts';
 import { errorMapping } from '../../core/domain/error-table.ts';

@@ -6,6 +6,6 @@ export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo, SyncReport } f
 export { createHttpHandler, type HttpHandlerOptions, type KbctxHttpHandler } from './create-http-handler.ts';
 export { KbctxError } from '../../core/domain/errors.ts';
 export type { ErrorCode } from '../../core/domain/error-table.ts';
-export { VERSION } from '../../core/version.ts';
+export { VERSION } from '../../core/config/version.ts';
 // The plugin contract (docs/plugins.md).
 export * from '../../core/index.ts';
