@@ -37,8 +37,6 @@ export type { EmbedReport } from '../app/embed.ts';
 export type { ConnectorStatus, SyncControl, SyncCounts, SyncState } from '../app/serve-service.ts';
 export { localStoreService, type LocalStoreOpener } from '../store/local-store-service.ts';
 export type { PartCheck } from '../app/part-guards.ts';
-// The HTTP client the embedders post with (time-outs, retries with backoff and Retry-After).
-export { postJson } from '../embed/post-json.ts';
 
 // What a store plugin returns synchronously: a store forwarding to the one being opened, and its locks.
 export { lazyLocks, lazyStore } from '../store/lazy-store.ts';
