@@ -111,12 +111,6 @@ export interface PluginFileSpec {
   as: string;
 }
 
-/**
- * The createTransport key of the HTTP server as a mountable handler (the library's createHttpHandler); not a `kbctx
- * serve` transport.
- */
-export const HTTP_HANDLER_TRANSPORT = 'http-handler';
-
 /** A started transport (`kbctx serve <name>`): what it serves, and how to stop it. */
 export interface RunningTransport {
   /** Lines for the start-up banner ("MCP at http://127.0.0.1:7331/mcp"). */

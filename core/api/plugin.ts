@@ -80,7 +80,7 @@ export type {
   PluginToolDef,
   ToolCall,
 } from '../tools/part-defs.ts';
-export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from '../hook-types.ts';
+export { isIncrementalConnector } from '../hook-types.ts';
 export type { Config, ConnectorTables, ExtensionsConfig } from '../config/types.ts';
 // A plugin types the sections it owns in its own config-section.ts and reads them through these (ADR 0192).
 export { connectorsOf, sectionOf } from '../config/sections-of.ts';
