@@ -6,7 +6,6 @@ export { syncConnectors, type SyncOptions, type SyncProgress, type SyncReport } 
 export { embedPending, type EmbedOptions, type EmbedProgress, type EmbedReport } from '../app/embed.ts';
 export { providerChoices } from '../embed/embedding-providers.ts';
 export { configuredConnectors, selectConnectors, type ConnectorRef } from '../app/select-connectors.ts';
-export { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../app/roots-outside-project.ts';
 export { parseSince } from '../search/since.ts';
 export { PerPluginCollector } from '../collector.ts';
 export { pluginOfError, type PluginLocation } from '../app/fault-attribution.ts';
