@@ -21,7 +21,7 @@ import { serverConfigOf } from '../plugins/transport-http/api.ts';
 import { createMcpHttpHandler, listenLimitsOf, mcpHttpSurface } from '../plugins/mcp-http/mcp-http-handler.ts';
 import { createServerFactory } from '../plugins/mcp-server/server-factory.ts';
 import { restSurface } from '../plugins/rest/rest-routes.ts';
-import { VERSION } from '../core/version.ts';
+import { VERSION } from '../core/config/version.ts';
 import { runHostileScenario } from './hostile-scripts.ts';
 import { fmtMs, percentile } from './stats.ts';
 

@@ -17,24 +17,19 @@ import type {
   ConnectorInstance,
   DoctorCheck,
   DocumentDraft,
-  Embedder,
-  EmbedderOptions,
   ExtractedText,
   ExtractRequest,
   Hit,
-  PluginAgentDef,
-  PluginResourceDef,
   PluginFileSpec,
   ConnectorImpl,
-  OpenedStore,
-  PluginToolDef,
   RankControl,
   RunningTransport,
   SearchRequest,
-  StoreOptions,
-  ToolCall,
   TransportOptions,
 } from './hook-types.ts';
+import type { Embedder, EmbedderOptions } from './embed/embedder.ts';
+import type { OpenedStore, StoreOptions } from './store/store-factory.ts';
+import type { PluginAgentDef, PluginResourceDef, PluginToolDef, ToolCall } from './tools/part-defs.ts';
 import type { PluginContext } from './plugin-context.ts';
 import type { Plugin } from './plugin.ts';
 

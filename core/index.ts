@@ -8,8 +8,8 @@ export * from './api/plugin.ts';
 export * from './api/algorithms.ts';
 export * from './api/connectors.ts';
 export { KERNEL_API_VERSION, type Kernel } from './kernel.ts';
-export { packageRoot } from './package-root.ts';
-export { VERSION } from './version.ts';
+export { packageRoot } from './config/package-root.ts';
+export { VERSION } from './config/version.ts';
 export { DEFAULT_CONFIG_PATH } from './config/load-config.ts';
 export { bundledConnectorTypes } from './config/plugin-sections.ts';
 

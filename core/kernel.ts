@@ -44,7 +44,7 @@ export interface LoadedPluginInfo {
   loadMs: number;
   /**
    * The file it was imported from (absolute), for a plugin loaded from a file or package; its folder is the plugin's
-   * (app/fault-attribution.ts).
+   * (the cli plugin's commands/fault-attribution.ts).
    */
   entry?: string;
 }

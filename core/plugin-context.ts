@@ -1,6 +1,6 @@
 // What a tap or a plugin's tool/agent/connector receives as `ctx`: the index's read services, a
 // logger named after the plugin and an AbortSignal. The kernel hands each plugin its own view.
-import type { KbctxDocument, SearchOutput, SourceInfo } from './wire-types.ts';
+import type { KbctxDocument, SearchOutput, SourceInfo } from './domain/wire-types.ts';
 
 export interface PluginLogger {
   info(message: string): void;

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import { KERNEL_API_VERSION } from '../core/kernel.ts';
-import { formatPluginLock, LOCK_FILE, readPluginLock, sha256Plugin } from '../core/load/plugin-lock.ts';
+import { formatPluginLock, LOCK_FILE, readPluginLock, sha256Plugin } from './plugin-lock.ts';
 import { toConfigPath } from '../core/config/config-path.ts';
 import { defaultConfigToml } from '../core/config/default-config.ts';
 import { configRoot } from '../core/config/find-config.ts';

@@ -5,6 +5,7 @@ import type { Plugin } from '../core/index.ts';
 import { setBundledPlugins } from '../core/app/bundled-set.ts';
 import { registerConfigSections } from '../core/config/plugin-sections.ts';
 import { setConfigFollower } from '../core/app/config-follower.ts';
+import { setPluginTrust } from '../core/load/load-plugins.ts';
 import { followOverrides } from './follow-overrides.ts';
 import agentsInline from '../plugins/agents-inline/index.ts';
 import chunkerDefault from '../plugins/chunker-default/index.ts';
@@ -77,3 +78,5 @@ setBundledPlugins(BUNDLED_PLUGINS);
 registerConfigSections(BUNDLED_PLUGINS);
 // Enabled registry extensions run the winning registry's copy (`registry override`).
 setConfigFollower(followOverrides);
+// Registry plugin files run only when kbctx.lock pins them (imported when a config names a plugin file).
+setPluginTrust(async (settings) => (await import('./pinned-plugins.ts')).pinChecker(settings));

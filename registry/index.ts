@@ -23,6 +23,9 @@ export * from '../plugins/connector-git/api.ts';
 export * from '../plugins/connector-s3/api.ts';
 export * from '../plugins/lua-bridge/api.ts';
 export * from '../plugins/agents-inline/api.ts';
+// The JSON POST the HTTP embedders and the reranker share (embedder-openai's contract entry), which core no longer
+// holds.
+export * from '../plugins/embedder-openai/api.ts';
 // The types compiled extension modules are written against (the extensions plugin's contract entry).
 export type {
   ExtensionAgent,

@@ -251,6 +251,28 @@ it("the top level is the card's: core, plugins, registry, config, test (no src/)
   assert.deepEqual(colocated, [], 'tests live under test/, mirroring core/ and plugins/');
 });
 
+/**
+ * Issue 30: the kernel proper (core/*.ts and core/load/*.ts, as `cat … | wc -l` counts them) stays under 2,000 lines.
+ */
+const KERNEL_PROPER_MAX_LINES = 2000;
+
+it(`the kernel proper (core/*.ts, core/load/*.ts) is under ${KERNEL_PROPER_MAX_LINES} lines`, () => {
+  const files = ['core', 'core/load'].flatMap((dir) =>
+    readdirSync(path.join(REPO_ROOT, dir))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => path.join(dir, f)),
+  );
+  assert.ok(files.includes('core/kernel.ts') && files.includes('core/load/load-plugins.ts'));
+  const lines = files.reduce(
+    (n, f) => n + (readFileSync(path.join(REPO_ROOT, f), 'utf8').match(/\n/g) ?? []).length,
+    0,
+  );
+  assert.ok(
+    lines < KERNEL_PROPER_MAX_LINES,
+    `${lines} lines: move what is not the kernel (a slot's values, a plugin's feature) out of core/*.ts and core/load/`,
+  );
+});
+
 it('the rule reader sees imports (guards the test itself)', () => {
   assert.ok(relativeImports('plugins/tools-builtin/index.ts').includes('core/api/plugin.ts'));
   assert.ok(

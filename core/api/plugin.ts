@@ -35,8 +35,6 @@ export type { EmbedReport } from '../app/embed.ts';
 export type { ConnectorStatus, SyncControl, SyncCounts, SyncState } from '../app/serve-service.ts';
 export { localStoreService, type LocalStoreOpener } from '../store/local-store-service.ts';
 export type { PartCheck } from '../app/part-guards.ts';
-// The HTTP client the embedders post with (time-outs, retries with backoff and Retry-After).
-export { postJson } from '../embed/post-json.ts';
 
 // What a store plugin returns synchronously: a store forwarding to the one being opened, and its locks.
 export { lazyLocks, lazyStore } from '../store/lazy-store.ts';
@@ -48,7 +46,7 @@ export { waitForLock } from '../store/wait-for-lock.ts';
 
 export type { IndexServices, PluginContext, PluginLogger } from '../plugin-context.ts';
 /** What `ctx.search`, `ctx.get` and `ctx.sources` answer: the REST bodies. */
-export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../wire-types.ts';
+export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../domain/wire-types.ts';
 export type { HookName, RankTapOptions, TapOnlyHooks } from '../hooks.ts';
 export type {
   ChunkRequest,
@@ -57,33 +55,32 @@ export type {
   ConnectorInstance,
   DoctorCheck,
   DocumentDraft,
-  Embedder,
-  EmbedderOptions,
   ExtractedText,
   ExtractRequest,
   FileExtraction,
   Hit,
-  PluginAgentDef,
-  PluginResourceDef,
-  PluginResourceContents,
   PluginConnector,
   PluginFileSpec,
   ConnectorImpl,
   IncrementalConnector,
-  OpenedStore,
   PluginItem,
-  PluginPrompt,
-  PluginToolContext,
-  PluginToolDef,
   RankControl,
   RunningTransport,
   SearchRequest,
-  StoreOptions,
-  IndexAccess,
-  ToolCall,
   TransportOptions,
 } from '../hook-types.ts';
-export { HTTP_HANDLER_TRANSPORT, isIncrementalConnector } from '../hook-types.ts';
+export type { Embedder, EmbedderOptions } from '../embed/embedder.ts';
+export type { OpenedStore, StoreOptions, IndexAccess } from '../store/store-factory.ts';
+export type {
+  PluginAgentDef,
+  PluginResourceDef,
+  PluginResourceContents,
+  PluginPrompt,
+  PluginToolContext,
+  PluginToolDef,
+  ToolCall,
+} from '../tools/part-defs.ts';
+export { isIncrementalConnector } from '../hook-types.ts';
 export type { Config, ConnectorTables, ExtensionsConfig } from '../config/types.ts';
 // A plugin types the sections it owns in its own config-section.ts and reads them through these (ADR 0192).
 export { connectorsOf, sectionOf } from '../config/sections-of.ts';

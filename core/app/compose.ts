@@ -11,7 +11,7 @@ import { ToolRegistry } from './tools.ts';
 import type { Store } from '../store/store.ts';
 import { Kernel } from '../kernel.ts';
 import type { IndexServices } from '../plugin-context.ts';
-import type { IndexAccess } from '../hook-types.ts';
+import type { IndexAccess } from '../store/store-factory.ts';
 import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../load/load-plugins.ts';
 import { bundledPlugins } from './bundled-set.ts';
 import { hostService, type LoadFailure } from './host-service.ts';

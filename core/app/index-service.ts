@@ -5,7 +5,8 @@
 import type { RetrievalConfig } from '../config/types.ts';
 import type { Connector } from '../connectors/connector.ts';
 import type { Embedder } from '../embed/embedder.ts';
-import type { FileExtraction, StoreOptions } from '../hook-types.ts';
+import type { FileExtraction } from '../hook-types.ts';
+import type { StoreOptions } from '../store/store-factory.ts';
 import type { IndexServices } from '../plugin-context.ts';
 import { createServiceRef } from '../services.ts';
 import type { ConnectorLocks, Store } from '../store/store.ts';

@@ -1,6 +1,6 @@
 // Tools and agents that plugins add through the kernel's hooks, as the app's Tool and Agent: checked and run under a
 // deadline like compiled extensions, with the plugin's own ctx.
-import type { PluginAgentDef, PluginToolDef } from '../hook-types.ts';
+import type { PluginAgentDef, PluginToolDef } from '../tools/part-defs.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import { agentFromSpec } from './plugin-agent.ts';
 import { checkName, invalid, toolFromSpec } from './plugin-tool.ts';

@@ -12,9 +12,9 @@ import type {
   Hit,
   RankControl,
   SearchRequest,
-  ToolCall,
 } from '../hook-types.ts';
 import type { RankTapOptions } from '../hooks.ts';
+import type { ToolCall } from '../tools/part-defs.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import type { Kernel } from '../kernel.ts';
 import { PluginError } from '../plugin-error.ts';

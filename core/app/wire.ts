@@ -7,7 +7,7 @@ import type { SearchResponse } from './search.ts';
 import type { SyncReport } from './sync.ts';
 import type { ToolInfo } from './tools.ts';
 import { describeStatus, type SourceRow, type Stats } from './sources.ts';
-import type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../wire-types.ts';
+import type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../domain/wire-types.ts';
 
 export function documentToWire(doc: StoredDocument): KbctxDocument {
   return {

@@ -20,7 +20,7 @@ import { SchemaIssue } from './schema-kit.ts';
 import type { Config } from './types.ts';
 
 export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
-/** The lock file beside the config (load/plugin-lock.ts reads it, with registries or pins only). */
+/** The lock file beside the config (registry/plugin-lock.ts reads it, with registries or pins only). */
 export const LOCK_FILE = 'kbctx.lock';
 
 export interface LoadConfigOptions {

@@ -1,7 +1,7 @@
 // The validated, frozen configuration handed to the rest of kbctx. camelCase here; the TOML keys
 // (snake_case, as SPEC §2 spells them) are translated in schema.ts and nowhere else.
 
-import type { EmbedderOptions } from '../hook-types.ts';
+import type { EmbedderOptions } from '../embed/embedder.ts';
 
 // The built-in names, or the key a plugin taps `createEmbedder.for(provider)` with (`transformers`).
 export type EmbeddingProvider = 'disabled' | 'openai' | 'ollama' | 'local' | (string & {});
@@ -82,7 +82,7 @@ export interface PluginsConfig {
   readonly registries: readonly { name: string; path: string }[];
   /**
    * `[connectors.<type>]` of types no bundled plugin owns, as written: each checked by the plugin declaring it
-   * (core/load/connector-options.ts).
+   * (core/config/connector-options.ts).
    */
   readonly connectors: TomlTables;
   /**

@@ -11,9 +11,9 @@ import type { Kernel, PluginOrigin } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
 import { checkPlugin } from './check-plugin.ts';
 import { orderPlugins } from './order-plugins.ts';
-import type { TrustSettings } from './pinned-plugins.ts';
-import { checkConnectorOptions, type ConnectorTables } from './connector-options.ts';
-import { checkPluginOptions } from './plugin-options.ts';
+import type { PinChecker, TrustSettings } from './plugin-trust.ts';
+import { checkConnectorOptions, type ConnectorTables } from '../config/connector-options.ts';
+import { checkPluginOptions } from '../config/plugin-options.ts';
 import { expandPluginSpecs, type PluginSpec } from './plugin-specs.ts';
 import type { PluginsConfig } from '../config/types.ts';
 
@@ -32,6 +32,13 @@ export interface PluginsSettings extends TrustSettings {
   connectors?: ConnectorTables;
   /** Sections another plugin serves: checked once every plugin is applied. */
   needs?: PluginsConfig['needs'];
+}
+
+let trust: ((settings: TrustSettings) => Promise<PinChecker>) | undefined;
+
+/** How the distribution's entry hands in the registry's pin check (plugin-trust.ts, ADR 0204). */
+export function setPluginTrust(check: (settings: TrustSettings) => Promise<PinChecker>): void {
+  trust = check;
 }
 
 export function applyBundledPlugins(kernel: Kernel, bundled: readonly Plugin[], settings: PluginsSettings): void {
@@ -62,12 +69,12 @@ export async function applyConfiguredPlugins(
   const specs = configuredSpecs(settings, bundled);
   if (specs.length === 0) return checkApplied(kernel, bundled, settings);
   // Imported here: a config with only the bundled set never loads the importers, pins or lock file code.
-  const [{ importPluginModule, isImportable }, { resolvePluginFile }, { pinChecker }] = await Promise.all([
+  const [{ importPluginModule, isImportable }, { resolvePluginFile }, { noPinCheck }] = await Promise.all([
     import('./import-plugin.ts'),
     import('./resolve-plugin-file.ts'),
-    import('./pinned-plugins.ts'),
+    import('./plugin-trust.ts'),
   ]);
-  const pinned = pinChecker(settings);
+  const pinned = trust ? await trust(settings) : noPinCheck(settings);
   const imported = [];
   for (const spec of specs.filter(isImportable)) {
     if (spec.kind === 'inline') {

@@ -4,7 +4,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { configError, KbctxError } from '../domain/errors.ts';
-import type { IndexAccess } from '../hook-types.ts';
+import type { IndexAccess } from './store-factory.ts';
 
 export interface IndexAccessCheck {
   /** Whether the index exists at the path (else `create` makes it). */

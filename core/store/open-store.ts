@@ -1,7 +1,7 @@
 // The index the config selects: opened by the plugin tapping `createStore.for([db] engine)`. An
 // engine only a configured plugin (a path or package, imported asynchronously) provides is opened
 // once those plugins are applied: until then the store forwards to the one being opened.
-import type { IndexAccess, OpenedStore, StoreOptions } from '../hook-types.ts';
+import type { IndexAccess, OpenedStore, StoreOptions } from './store-factory.ts';
 import type { Kernel } from '../kernel.ts';
 import { configError, type KbctxError } from '../domain/errors.ts';
 import { lazyLocks, lazyStore } from './lazy-store.ts';

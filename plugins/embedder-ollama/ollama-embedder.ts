@@ -1,6 +1,7 @@
 // Ollama's native API: POST {url}/api/embed {model, input: [...], truncate: true} → {embeddings: [[...]]}.
 // A missing model is reported with the `ollama pull` hint rather than a bare 404.
-import { type Embedder, KbctxError, postJson, type RetryOptions } from '../../core/api/plugin.ts';
+import { type Embedder, KbctxError, type RetryOptions } from '../../core/api/plugin.ts';
+import { postJson } from '../embedder-openai/api.ts';
 import { toUnitVectors } from '../../core/api/algorithms.ts';
 
 export const OLLAMA_URL = 'http://127.0.0.1:11434';

@@ -1,7 +1,8 @@
 // Any OpenAI-compatible /v1/embeddings server (OpenAI, Azure, vLLM, LM Studio, Ollama's /v1):
 // POST {base_url}/embeddings {model, input: [...], encoding_format: "float"[, dimensions for text-embedding-3]}
 // → {data: [{index, embedding}]}. The key comes from the environment variable named by api_key_env.
-import { type Embedder, configError, KbctxError, postJson, type RetryOptions } from '../../core/api/plugin.ts';
+import { type Embedder, configError, KbctxError, type RetryOptions } from '../../core/api/plugin.ts';
+import { postJson } from './api.ts';
 import { toUnitVectors } from '../../core/api/algorithms.ts';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';

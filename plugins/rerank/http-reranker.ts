@@ -1,6 +1,7 @@
 // provider = "http": scores documents against a query with a remote rerank API (wire-formats.ts), one
 // POST per search, no retry: the whole call is bounded by `budget_ms`. Errors are KbctxErrors (upstream_error).
-import { KbctxError, postJson } from '../../core/api/plugin.ts';
+import { KbctxError } from '../../core/api/plugin.ts';
+import { postJson } from '../embedder-openai/api.ts';
 import type { RerankConfig } from './rerank-section.ts';
 import { DEFAULT_BASE_URLS, parseRerankAnswer, rerankBody } from './wire-formats.ts';
 

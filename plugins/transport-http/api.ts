@@ -14,6 +14,12 @@ import {
   type PluginKernel,
 } from '../../core/api/plugin.ts';
 
+/**
+ * The createTransport key of the HTTP server as a mountable handler (the library's createHttpHandler); not a `kbctx
+ * serve` transport.
+ */
+export const HTTP_HANDLER_TRANSPORT = 'http-handler';
+
 /** One request to an HTTP JSON route. */
 export interface HttpRouteRequest {
   params: Record<string, string>;

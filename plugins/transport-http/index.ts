@@ -4,8 +4,8 @@
 // mcp-http, web, live-index, others). fastify is imported when the server starts, never by
 // other commands. `createTransport.for("http-handler")` is the same server without listening, for
 // the library's createHttpHandler.
-import { definePlugin, HTTP_HANDLER_TRANSPORT, STAGE, serveService } from '../../core/api/plugin.ts';
-import { getHttpHooks } from './api.ts';
+import { definePlugin, STAGE, serveService } from '../../core/api/plugin.ts';
+import { getHttpHooks, HTTP_HANDLER_TRANSPORT } from './api.ts';
 import { serverSection } from './server-section.ts';
 
 const plugin = definePlugin({

@@ -2,10 +2,10 @@
 // written against are the extensions plugin's, re-exported by registry/index.ts). A thin surface: nothing here but
 // re-exports.
 export { openKbctx, type Kbctx, type OpenKbctxOptions, type SearchInput } from './open-kbctx.ts';
-export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo, SyncReport } from '../../core/wire-types.ts';
+export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo, SyncReport } from '../../core/domain/wire-types.ts';
 export { createHttpHandler, type HttpHandlerOptions, type KbctxHttpHandler } from './create-http-handler.ts';
 export { KbctxError } from '../../core/domain/errors.ts';
 export type { ErrorCode } from '../../core/domain/error-table.ts';
-export { VERSION } from '../../core/version.ts';
+export { VERSION } from '../../core/config/version.ts';
 // The plugin contract (docs/plugins.md).
 export * from '../../core/index.ts';

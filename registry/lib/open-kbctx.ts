@@ -6,7 +6,7 @@ import { openKbctx as compose, type Kbctx as ComposedKbctx } from '../../core/ap
 import { selectConnectors } from '../../core/app/select-connectors.ts';
 import { syncConnectors } from '../../core/app/sync.ts';
 import { syncReportToWire } from '../../core/app/wire.ts';
-import type { KbctxDocument, SearchOutput, SourceInfo, SyncReport } from '../../core/wire-types.ts';
+import type { KbctxDocument, SearchOutput, SourceInfo, SyncReport } from '../../core/domain/wire-types.ts';
 
 export interface OpenKbctxOptions {
   /**

@@ -145,3 +145,34 @@ describe('loading plugins', () => {
     ); // no "bundled" entry: no first-party plugins
   });
 });
+
+describe('registry plugin files without the registry pin check (ADR 0204)', () => {
+  it('refuses a TypeScript or JavaScript file inside a configured registry when no pin check was handed in', async () => {
+    const kernel = new Kernel(quiet);
+    const settings = {
+      entries: ['./ok.mjs'],
+      options: {},
+      baseDir: FIXTURES,
+      registries: [{ name: 'community', path: FIXTURES }],
+    };
+    applyBundledPlugins(kernel, BUNDLED, settings);
+    await assert.rejects(
+      applyConfiguredPlugins(kernel, BUNDLED, settings),
+      configError(/ok\.mjs is in registry 'community', and no registry pin check is loaded/),
+    );
+    assert.equal(kernel.has('ok'), false);
+  });
+
+  it('loads a file outside every configured registry as before', async () => {
+    const kernel = new Kernel(quiet);
+    const settings = {
+      entries: ['./ok.mjs'],
+      options: {},
+      baseDir: FIXTURES,
+      registries: [{ name: 'community', path: path.join(FIXTURES, 'elsewhere') }],
+    };
+    applyBundledPlugins(kernel, BUNDLED, settings);
+    await applyConfiguredPlugins(kernel, BUNDLED, settings);
+    assert.equal(kernel.has('ok'), true);
+  });
+});

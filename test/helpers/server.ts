@@ -14,7 +14,7 @@ import {
 } from '../../plugins/mcp-http/mcp-http-handler.ts';
 import { createServerFactory } from '../../plugins/mcp-server/server-factory.ts';
 import { restSurface } from '../../plugins/rest/rest-routes.ts';
-import { VERSION } from '../../core/version.ts';
+import { VERSION } from '../../core/config/version.ts';
 import { createWebSurface } from '../../plugins/web/create-web-surface.ts';
 import { Workspace } from './workspace.ts';
 import { serverConfigOf } from '../../plugins/transport-http/api.ts';

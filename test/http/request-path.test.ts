@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import '../../registry/bundled.ts'; // the plugins owning [server] and the connector types (ADR 0164)
 import { loadConfig } from '../../core/config/load-config.ts';
-import { VERSION } from '../../core/version.ts';
+import { VERSION } from '../../core/config/version.ts';
 import { buildHttpApp, type HttpListener } from '../../plugins/transport-http/http-app.ts';
 import { closeGracefully } from '../../plugins/transport-http/start-http-server.ts';
 import { Workspace } from '../helpers/workspace.ts';

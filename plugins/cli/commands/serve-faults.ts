@@ -6,7 +6,7 @@
 //    nothing was interrupted half-way, a promise merely had no handler;
 // 3. an uncaught exception from elsewhere (kbctx itself, a library) is logged and the process exits 1:
 //    it interrupted code mid-way, and a supervisor restarts a clean process.
-import { pluginOfError, type PluginLocation } from '../../../core/api/engine.ts';
+import { pluginOfError, type PluginLocation } from './fault-attribution.ts';
 import type { Kernel } from '../../../core/api/host.ts';
 import { packageRoot } from '../../../core/api/host.ts';
 

@@ -6,7 +6,7 @@ import type { CliContext } from '../context.ts';
 import type { Kbctx } from '../../../core/api/host.ts';
 import { lineLog } from '../../../core/api/host.ts';
 import { guardServerFaults } from './serve-faults.ts';
-import { HTTP_HANDLER_TRANSPORT } from '../../../core/api/plugin.ts';
+import { HTTP_HANDLER_TRANSPORT } from '../../transport-http/api.ts';
 import { serverConfigOf } from '../../transport-http/api.ts';
 
 export async function serveWithPlugin(

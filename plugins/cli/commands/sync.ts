@@ -4,7 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { KbctxError } from '../../../core/api/plugin.ts';
 import type { PluginError } from '../../../core/api/plugin.ts';
 import type { ErrorCode } from '../../../core/api/plugin.ts';
-import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../../../core/api/engine.ts';
+import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../../connector-filesystem/api.ts';
 import { selectConnectors } from '../../../core/api/engine.ts';
 import { syncConnectors, type SyncOptions, type SyncReport } from '../../../core/api/engine.ts';
 import { syncReportToWire } from '../../../core/api/use-cases.ts';

@@ -2,7 +2,7 @@
 // problem. Pure over the Store interface and the config; the CLI adds registries and git.
 import { isConfigModule } from '../../../core/api/host.ts';
 import type { Config } from '../../../core/api/plugin.ts';
-import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../../../core/api/engine.ts';
+import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../../connector-filesystem/api.ts';
 import { KbctxError } from '../../../core/api/plugin.ts';
 import type { Store } from '../../../core/api/plugin.ts';
 

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { KbctxError } from '../../../core/domain/errors.ts';
 import { OllamaEmbedder } from '../../../plugins/embedder-ollama/ollama-embedder.ts';
 import { OpenAiEmbedder } from '../../../plugins/embedder-openai/openai-embedder.ts';
-import { parseRetryAfter } from '../../../core/embed/post-json.ts';
+import { parseRetryAfter } from '../../../plugins/embedder-openai/post-json.ts';
 
 type Handler = (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse) => void;
 

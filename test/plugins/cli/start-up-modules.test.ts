@@ -67,7 +67,7 @@ const NOT_AT_START_UP = [
   'plugins/store-sqlite/embedding-rows.ts',
   'plugins/store-sqlite/fts-totals.ts',
   'plugins/store-sqlite/integrity.ts',
-  'core/load/plugin-lock.ts', // only with registries or pins
+  'registry/plugin-lock.ts', // only with registries or pins
   'core/config/config-module.ts', // only for a kbctx.config.mjs
   'core/embed/plugin-embedder.ts', // embedding is disabled by default
   'core/app/agents.ts', // the agent registry: when agents are listed or resolved

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, it } from 'node:test';
 import { Kernel } from '../../../core/kernel.ts';
 import { PerPluginCollector } from '../../../core/collector.ts';
-import type { PluginToolDef } from '../../../core/hook-types.ts';
+import type { PluginToolDef } from '../../../core/tools/part-defs.ts';
 import type { ExtensionDeps } from '../../../plugins/extensions/api.ts';
 import { loadExtensions } from '../../../plugins/extensions/load-extensions.ts';
 import { NO_TOOL_CLIENT } from '../../../core/app/tool-client.ts';

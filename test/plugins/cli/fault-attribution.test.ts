@@ -1,7 +1,7 @@
 // Which plugin an error outside any hook came from, read from its stack (ADR 0142).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pluginOfError, stackFiles } from '../../../core/app/fault-attribution.ts';
+import { pluginOfError, stackFiles } from '../../../plugins/cli/commands/fault-attribution.ts';
 
 const errorAt = (...frames: string[]): { stack: string } => ({
   stack: ['Error: boom', ...frames.map((f) => `    at ${f}`)].join('\n'),

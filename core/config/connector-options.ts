@@ -3,8 +3,8 @@
 // applied, an error naming the key path as the config loader's do. The bundled set's types are
 // checked when the config loads (core/config/plugin-sections.ts).
 import path from 'node:path';
-import { connectorSection, type OwnedSection } from '../config/plugin-sections.ts';
-import { SchemaIssue } from '../config/schema-kit.ts';
+import { connectorSection, type OwnedSection } from './plugin-sections.ts';
+import { SchemaIssue } from './schema-kit.ts';
 import { configError } from '../domain/errors.ts';
 import type { Plugin } from '../plugin.ts';
 

@@ -1,12 +1,12 @@
-// The digest a registry plugin's pin holds (core/load/plugin-lock.ts sha256Plugin): every file in the
+// The digest a registry plugin's pin holds (registry/plugin-lock.ts sha256Plugin): every file in the
 // plugin's folder counts, a symbolic link by its target's name and the bytes of the file it leads to,
-// and every file outside the folder its modules import (core/load/plugin-imports.ts).
+// and every file outside the folder its modules import (registry/plugin-imports.ts).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, it } from 'node:test';
-import { sha256Plugin } from '../../core/load/plugin-lock.ts';
+import { sha256Plugin } from '../../registry/plugin-lock.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-plugin-digest-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,26 +1,17 @@
 // Which configured plugin files are registry plugins, and whether they may run: a TypeScript or
 // JavaScript file inside a configured registry runs only when the lock file pins it and the sha256 of
-// its folder's files still matches (a Lua file runs sandboxed and needs no pin). Checked before the file is imported.
+// its folder's files still matches (a Lua file runs sandboxed and needs no pin). Checked before the file is imported;
+// handed to the kernel's loader by registry/bundled.ts (core/load/plugin-trust.ts, ADR 0204).
 import path from 'node:path';
-import { relativeInside } from '../config/config-path.ts';
-import { configError } from '../domain/errors.ts';
+import { relativeInside } from '../core/config/config-path.ts';
+import { configError } from '../core/domain/errors.ts';
+import type { PinChecker, PinnedOrigin, TrustSettings } from '../core/load/plugin-trust.ts';
 import { LOCK_FILE, readPluginLock, sha256Plugin, type PluginPin } from './plugin-lock.ts';
-
-export interface TrustSettings {
-  /** `kbctx.lock` beside the config file; null for the built-in config. */
-  lockFile?: string | null;
-  /** The configured registries' folders. */
-  registries?: readonly { name: string; path: string }[];
-  /** The config root: relative `file`s in the lock file resolve against it (the working directory when absent). */
-  baseDir?: string;
-}
-
-export type PinnedOrigin = { origin: 'registry'; from: string } | null;
 
 /**
  * A checker for plugin files; reads the lock file on first use. Throws config_error for an untrusted or changed file.
  */
-export function pinChecker(settings: TrustSettings): (file: string, as: string) => PinnedOrigin {
+export function pinChecker(settings: TrustSettings): PinChecker {
   let pins: PluginPin[] | undefined;
   return (file, as) => {
     pins ??= settings.lockFile

@@ -1,8 +1,8 @@
 // POST JSON with a per-attempt timeout and retries: 429, 5xx, timeouts and network errors are
 // retried with exponential backoff and full jitter, honouring Retry-After (seconds or HTTP date).
-// Other 4xx fail at once. fetch failures are translated to KbctxError here, at the edge.
-import { KbctxError } from '../domain/errors.ts';
-import type { RetryOptions } from './embedder.ts';
+// Other 4xx fail at once. fetch failures are translated to KbctxError here, at the edge. The HTTP
+// embedders and the reranker share it through this plugin's contract entry (api.ts).
+import { KbctxError, type RetryOptions } from '../../core/api/plugin.ts';
 
 export async function postJson(
   url: string,

@@ -2,16 +2,16 @@
 // pinned to its registry commit and the sha256 of its files (the entry's folder, every file in it)
 // when it was trusted. Read here before a plugin is imported; written by `kbctx registry add
 // plugins/<name> --trust`.
-import { sha256Hex } from '../domain/ids.ts';
+import { sha256Hex } from '../core/domain/ids.ts';
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import nodePath from 'node:path';
 import { parse as parseToml, stringify } from 'smol-toml';
-import { toConfigPath } from '../config/config-path.ts';
-import { configError } from '../domain/errors.ts';
+import { toConfigPath } from '../core/config/config-path.ts';
+import { configError } from '../core/domain/errors.ts';
 import { importedOutside, isModuleFile } from './plugin-imports.ts';
-import { resolvePluginPath } from './plugin-specs.ts';
+import { resolvePluginPath } from '../core/load/plugin-specs.ts';
 
-export { LOCK_FILE } from '../config/load-config.ts';
+export { LOCK_FILE } from '../core/config/load-config.ts';
 
 export interface PluginPin {
   /** The plugin's name (its manifest's). */

@@ -1,10 +1,9 @@
 // Filesystem connector roots that lie outside the project folder (the config root, ADR 0114): a
 // relative root such as "../kb" that leads out of the project indexes an unrelated folder without a
-// word, so `sync` and `doctor` warn about each. Pure over the config.
+// word, so `sync` and `doctor` warn about each (the cli's, through this plugin's api.ts). Pure over the config.
 import path from 'node:path';
-import { relativeInside } from '../config/config-path.ts';
-import type { Config } from '../config/types.ts';
-import { connectorsOf } from '../config/sections-of.ts';
+import type { Config } from '../../core/api/plugin.ts';
+import { filesystemConnectorsOf } from './config-section.ts';
 
 export interface OutsideRoot {
   /** `filesystem:<name>`. */
@@ -15,11 +14,11 @@ export interface OutsideRoot {
 /** None for the built-in default config (no project to be outside of). */
 export function rootsOutsideProject(config: Config): OutsideRoot[] {
   if (config.file === null) return [];
-  return Object.entries(connectorsOf<{ readonly root: string }>(config, 'filesystem'))
-    .filter(
-      ([, c]) =>
-        path.resolve(c.root) !== path.resolve(config.baseDir) && relativeInside(config.baseDir, c.root) === null,
-    )
+  return Object.entries(filesystemConnectorsOf(config))
+    .filter(([, c]) => {
+      const rel = path.relative(path.resolve(config.baseDir), path.resolve(c.root));
+      return rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+    })
     .map(([name, c]) => ({ connector: `filesystem:${name}`, root: c.root }));
 }
 
