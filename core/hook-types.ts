@@ -1,11 +1,10 @@
 // The values that flow through the kernel's hooks: what plugins receive and return. Plain data
 // (JSON-safe) for the pipeline hooks, so Lua plugins can tap them too. The slots' own values live with
 // their interfaces: the embedder's in embed/embedder.ts, the store's in store/store-factory.ts, the
-// tools', agents' and resources' in tools/part-defs.ts.
+// tools', agents' and resources' in tools/part-defs.ts, the connectors' in connectors/connector.ts.
 import type { SearchResult } from './domain/models.ts';
 import type { SearchParams } from './domain/models.ts';
 import type { PluginContext } from './plugin-context.ts';
-import type { Connector } from './connectors/connector.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** A document between its connector and the chunker. The `document` hook may change it, or set `skip`. */
@@ -68,49 +67,6 @@ export interface RankControl {
    */
   uncacheable(reason: string): void;
 }
-
-/** `[connectors.<type>.<name>]`: what `createConnector.for(type)` taps receive. */
-export interface ConnectorInstance {
-  type: string;
-  name: string;
-  /** The section: as written for plugin types, validated (camelCase) for the built-in types. */
-  options: Record<string, unknown>;
-  /** A folder beside the index for the connector's own caches (git clones …). */
-  dataDir: string;
-  /** The config root (the project folder above `config/`, ADR 0114): relative paths in options resolve against it. */
-  baseDir: string;
-}
-
-/** One item a plugin connector or a compiled extension's connector yields (the Lua connectors' item fields). */
-export interface PluginItem {
-  source_id: string;
-  title?: string;
-  body: string;
-  source_url?: string;
-  /** RFC 3339, `YYYY-MM-DD HH:MM:SS` (UTC) or unix seconds; default now. */
-  updated_at?: string | number;
-  content_type?: string;
-  author?: string;
-  metadata_json?: string | Record<string, unknown>;
-}
-
-/** The simple form: every item the source holds (what is not listed is deleted from the index). */
-export interface PluginConnector {
-  scan(ctx: PluginContext): AsyncIterable<PluginItem> | Iterable<PluginItem>;
-  timeout?: number;
-}
-
-/**
- * The incremental form (the first-party connectors'): `scan` lists entries with cheap fingerprints
- * and loads an entry's text only when it changed; see src/connectors/connector.ts.
- */
-export type IncrementalConnector = Connector;
-
-/** What a `createConnector.for(type)` tap returns. */
-export type ConnectorImpl = PluginConnector | IncrementalConnector;
-
-export const isIncrementalConnector = (c: ConnectorImpl): c is IncrementalConnector =>
-  typeof (c as { label?: unknown }).label === 'string';
 
 /** A `plugins` entry naming a file the kernel does not import itself: what `resolvePlugin.for(ext)` taps receive. */
 export interface PluginFileSpec {

@@ -14,19 +14,18 @@ import type {
   ChunkRequest,
   CliProgram,
   Collector,
-  ConnectorInstance,
   DoctorCheck,
   DocumentDraft,
   ExtractedText,
   ExtractRequest,
   Hit,
   PluginFileSpec,
-  ConnectorImpl,
   RankControl,
   RunningTransport,
   SearchRequest,
   TransportOptions,
 } from './hook-types.ts';
+import type { ConnectorImpl, ConnectorInstance } from './connectors/connector.ts';
 import type { Embedder, EmbedderOptions } from './embed/embedder.ts';
 import type { OpenedStore, StoreOptions } from './store/store-factory.ts';
 import type { PluginAgentDef, PluginResourceDef, PluginToolDef, ToolCall } from './tools/part-defs.ts';

@@ -52,18 +52,13 @@ export type {
   ChunkRequest,
   CliProgram,
   Collector,
-  ConnectorInstance,
   DoctorCheck,
   DocumentDraft,
   ExtractedText,
   ExtractRequest,
   FileExtraction,
   Hit,
-  PluginConnector,
   PluginFileSpec,
-  ConnectorImpl,
-  IncrementalConnector,
-  PluginItem,
   RankControl,
   RunningTransport,
   SearchRequest,
@@ -80,7 +75,14 @@ export type {
   PluginToolDef,
   ToolCall,
 } from '../tools/part-defs.ts';
-export { isIncrementalConnector } from '../hook-types.ts';
+export { isIncrementalConnector } from '../connectors/connector.ts';
+export type {
+  ConnectorImpl,
+  ConnectorInstance,
+  IncrementalConnector,
+  PluginConnector,
+  PluginItem,
+} from '../connectors/connector.ts';
 export type { Config, ConnectorTables, ExtensionsConfig } from '../config/types.ts';
 // A plugin types the sections it owns in its own config-section.ts and reads them through these (ADR 0192).
 export { connectorsOf, sectionOf } from '../config/sections-of.ts';

@@ -9,7 +9,7 @@ import { KbctxError } from '../domain/errors.ts';
 import type * as PluginEmbedder from '../embed/plugin-embedder.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import { embeddingProviders } from '../embed/embedding-providers.ts';
-import { isIncrementalConnector } from '../hook-types.ts';
+import { isIncrementalConnector } from '../connectors/connector.ts';
 import type { IndexAccess } from '../store/store-factory.ts';
 import type { Kernel } from '../kernel.ts';
 import { checkedConnectorOptions } from '../config/connector-options.ts';

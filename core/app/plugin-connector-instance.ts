@@ -5,7 +5,7 @@
 import type { Connector, ScanOptions, ScanResult } from '../connectors/connector.ts';
 import { toScanResult } from './part-values/scan-items.ts';
 import { toScriptConfig } from './part-values/values.ts';
-import type { PluginItem } from '../hook-types.ts';
+import type { PluginItem } from '../connectors/connector.ts';
 import { invalid } from './plugin-tool.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
 

@@ -1,6 +1,6 @@
 // A connector a plugin returns in the simple form ({scan(ctx)} yielding items) as the app's Connector:
 // drained under a deadline and checked like a compiled extension's (imported when first needed).
-import type { ConnectorInstance, PluginConnector } from '../hook-types.ts';
+import type { ConnectorInstance, PluginConnector } from '../connectors/connector.ts';
 import type { Connector } from '../connectors/connector.ts';
 import { ConnectorSpecInstance } from './plugin-connector-instance.ts';
 import { invalid } from './plugin-tool.ts';

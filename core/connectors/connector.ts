@@ -3,6 +3,7 @@
 // only caller and owns every decision about what to write.
 import type { SourceItem } from '../domain/models.ts';
 import type { GlobFilter } from './globs.ts';
+import type { PluginContext } from '../plugin-context.ts';
 
 export type SkipReason = 'binary' | 'too_large' | 'unsupported' | 'extract_failed';
 
@@ -83,3 +84,47 @@ export interface ConnectorWarning {
   detail: string;
   fix: string;
 }
+
+// What the `createConnector.for(type)` slot receives and returns (ADR 0204: a slot's values live with it).
+/** `[connectors.<type>.<name>]`: what `createConnector.for(type)` taps receive. */
+export interface ConnectorInstance {
+  type: string;
+  name: string;
+  /** The section: as written for plugin types, validated (camelCase) for the built-in types. */
+  options: Record<string, unknown>;
+  /** A folder beside the index for the connector's own caches (git clones …). */
+  dataDir: string;
+  /** The config root (the project folder above `config/`, ADR 0114): relative paths in options resolve against it. */
+  baseDir: string;
+}
+
+/** One item a plugin connector or a compiled extension's connector yields (the Lua connectors' item fields). */
+export interface PluginItem {
+  source_id: string;
+  title?: string;
+  body: string;
+  source_url?: string;
+  /** RFC 3339, `YYYY-MM-DD HH:MM:SS` (UTC) or unix seconds; default now. */
+  updated_at?: string | number;
+  content_type?: string;
+  author?: string;
+  metadata_json?: string | Record<string, unknown>;
+}
+
+/** The simple form: every item the source holds (what is not listed is deleted from the index). */
+export interface PluginConnector {
+  scan(ctx: PluginContext): AsyncIterable<PluginItem> | Iterable<PluginItem>;
+  timeout?: number;
+}
+
+/**
+ * The incremental form (the first-party connectors'): `scan` lists entries with cheap fingerprints
+ * and loads an entry's text only when it changed; the `Connector` interface above.
+ */
+export type IncrementalConnector = Connector;
+
+/** What a `createConnector.for(type)` tap returns. */
+export type ConnectorImpl = PluginConnector | IncrementalConnector;
+
+export const isIncrementalConnector = (c: ConnectorImpl): c is IncrementalConnector =>
+  typeof (c as { label?: unknown }).label === 'string';
