@@ -5,7 +5,8 @@ import type { Plugin } from '../core/index.ts';
 import { setBundledPlugins } from '../core/app/bundled-set.ts';
 import { registerConfigSections } from '../core/config/plugin-sections.ts';
 import { setConfigFollower } from '../core/app/config-follower.ts';
-import { followOverrides } from './follow-overrides.ts';
+import { requireOwn } from '../core/load/require-own.ts';
+import type * as FollowOverrides from './follow-overrides.ts';
 import agentsInline from '../plugins/agents-inline/index.ts';
 import chunkerDefault from '../plugins/chunker-default/index.ts';
 import cli from '../plugins/cli/index.ts';
@@ -73,5 +74,10 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
 setBundledPlugins(BUNDLED_PLUGINS);
 // The config sections the set owns (`[server]`, the connector types), before any config loads.
 registerConfigSections(BUNDLED_PLUGINS);
-// Enabled registry extensions run the winning registry's copy (`registry override`).
-setConfigFollower(followOverrides);
+// Enabled registry extensions run the winning registry's copy (`registry override`). Without registries nothing
+// moves, and the follower's module (it reads the Lua bridge's script sections) is not loaded (start-up, ADR 0130).
+setConfigFollower((config) =>
+  Object.keys(config.registries).length === 0
+    ? config
+    : requireOwn<typeof FollowOverrides>(import.meta.url, './follow-overrides.ts').followOverrides(config),
+);

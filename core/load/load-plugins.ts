@@ -12,7 +12,7 @@ import type { Plugin } from '../plugin.ts';
 import { checkPlugin } from './check-plugin.ts';
 import { orderPlugins } from './order-plugins.ts';
 import type { TrustSettings } from './pinned-plugins.ts';
-import { checkConnectorOptions, type ConnectorTables } from './connector-options.ts';
+import type { ConnectorTables } from './connector-options.ts';
 import { checkPluginOptions } from './plugin-options.ts';
 import { expandPluginSpecs, type PluginSpec } from './plugin-specs.ts';
 import type { PluginsConfig } from '../config/types.ts';
@@ -149,6 +149,8 @@ async function applyInOrder(
 ): Promise<void> {
   const loaded = new Set(kernel.applied().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {
+    // Imported for a configured plugin only: the bundled set's connector types are checked with the config (ADR 0130).
+    const { checkConnectorOptions } = await import('./connector-options.ts');
     checkConnectorOptions(kernel, c.plugin, settings.connectors, settings.configFile, settings.baseDir);
     await kernel.apply(
       c.plugin,

@@ -4,7 +4,7 @@ import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } 
 import path from 'node:path';
 import { KbctxError } from '../domain/errors.ts';
 import type { ConnectorLocks, ReleaseLock } from './store.ts';
-import { waitForLock } from './wait-for-lock.ts';
+import type * as WaitForLock from './wait-for-lock.ts';
 
 interface LockFile {
   pid: number;
@@ -97,12 +97,14 @@ function isAlive(pid: number): boolean {
 }
 
 /** Like lockConnector, but while another process holds the lock waits (up to `timeoutMs`), calling `onWait` once. */
-export function waitForConnectorLock(
+export async function waitForConnectorLock(
   dbPath: string,
   label: string,
   owner: string,
   options: { timeoutMs: number; onWait?: ((message: string) => void) | undefined },
 ): Promise<ReleaseLock> {
+  // Imported when a lock is taken (a sync), not with the store's index (start-up, ADR 0130).
+  const { waitForLock }: typeof WaitForLock = await import('./wait-for-lock.ts');
   return waitForLock(() => Promise.resolve().then(() => lockConnector(dbPath, label, owner)), options);
 }
 
