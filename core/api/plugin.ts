@@ -48,8 +48,9 @@ export { localStoreService, type LocalStoreOpener } from '../store/local-store-s
 export type { PartCheck } from '../app/part-guards.ts';
 // The HTTP client the embedders post with (time-outs, retries with backoff and Retry-After): imported
 // on the first post, as a search loads no embedder (start-up, ADR 0130).
+let postJsonModule: Promise<typeof PostJson> | undefined;
 export const postJson: typeof PostJson.postJson = async (...args) =>
-  (await import('../embed/post-json.ts')).postJson(...args);
+  (await (postJsonModule ??= import('../embed/post-json.ts'))).postJson(...args);
 
 // What a store plugin returns synchronously: a store forwarding to the one being opened, and its locks.
 export { lazyLocks, lazyStore } from '../store/lazy-store.ts';

@@ -2,11 +2,14 @@
 // sources and the wire shapes of every answer. The built-in tools and the
 // commands plugins contribute (`kbctx search`, `stats`, …) import this, not the whole API (core/index.ts).
 import type * as Documents from '../app/documents.ts';
-// Imported on the first `get` (a search does not read whole documents: start-up, ADR 0130).
+// Imported on the first `get` (a search does not read whole documents: start-up, ADR 0130); the module is kept, so
+// later calls do not go through the loader's resolution again.
+let documents: Promise<typeof Documents> | undefined;
+const documentsModule = (): Promise<typeof Documents> => (documents ??= import('../app/documents.ts'));
 export const getDocument: typeof Documents.getDocument = async (...args) =>
-  (await import('../app/documents.ts')).getDocument(...args);
+  (await documentsModule()).getDocument(...args);
 export const getDocumentWithChunks: typeof Documents.getDocumentWithChunks = async (...args) =>
-  (await import('../app/documents.ts')).getDocumentWithChunks(...args);
+  (await documentsModule()).getDocumentWithChunks(...args);
 export { parseSearchParams, SEARCH_PARAMS, toSearchParams } from '../app/search-params.ts';
 export type { SearchParams } from '../domain/models.ts';
 export { search } from '../app/search.ts';
