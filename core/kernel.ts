@@ -1,6 +1,6 @@
 // The kernel: owns the hooks, applies plugins (each sees only its tap-only view), records what each
 // plugin tapped and provides, and runs disposers last-in-first-out at shutdown. It knows no plugin.
-import { didYouMean } from './domain/closest-name.ts';
+import type * as ClosestName from './domain/closest-name.ts';
 import { configError, KbctxError } from './domain/errors.ts';
 import { createHooks, TAP_TIMEOUT_MS, type HookName, type KernelHooks, type TapOnlyHooks } from './hooks.ts';
 import {
@@ -21,6 +21,10 @@ import type { Hook, HookMap } from 'tapable';
 /** The kernel API version plugins declare a range against (`kbctx: '^0.2'`). */
 export const KERNEL_API_VERSION = '0.2.0';
 const APPLY_TIMEOUT_MS = 10_000;
+
+/** "; did you mean …?" for an unknown hook: errors only, so its module is required then (start-up, ADR 0130). */
+const didYouMean = (name: string, candidates: Iterable<string>): string =>
+  requireOwn<typeof ClosestName>(import.meta.url, './domain/closest-name.ts').didYouMean(name, candidates);
 
 /** `config`: a plugin object written in a config module's `plugins` list (kbctx.config.mjs). */
 export type PluginOrigin = 'bundled' | 'path' | 'package' | 'registry' | 'config';

@@ -6,7 +6,8 @@ import { setBundledPlugins } from '../core/app/bundled-set.ts';
 import { registerConfigSections } from '../core/config/plugin-sections.ts';
 import { setConfigFollower } from '../core/app/config-follower.ts';
 import { setPluginTrust } from '../core/load/load-plugins.ts';
-import { followOverrides } from './follow-overrides.ts';
+import { requireOwn } from '../core/load/require-own.ts';
+import type * as FollowOverrides from './follow-overrides.ts';
 import agentsInline from '../plugins/agents-inline/index.ts';
 import chunkerDefault from '../plugins/chunker-default/index.ts';
 import cli from '../plugins/cli/index.ts';
@@ -76,7 +77,12 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
 setBundledPlugins(BUNDLED_PLUGINS);
 // The config sections the set owns (`[server]`, `[agents.inline]`, the connector types), before any config loads.
 registerConfigSections(BUNDLED_PLUGINS);
-// Enabled registry extensions run the winning registry's copy (`registry override`).
-setConfigFollower(followOverrides);
+// Enabled registry extensions run the winning registry's copy (`registry override`). Without registries nothing
+// moves, and the follower's module (it reads the Lua bridge's script sections) is not loaded (start-up, ADR 0130).
+setConfigFollower((config) =>
+  Object.keys(config.registries).length === 0
+    ? config
+    : requireOwn<typeof FollowOverrides>(import.meta.url, './follow-overrides.ts').followOverrides(config),
+);
 // Registry plugin files run only when kbctx.lock pins them (imported when a config names a plugin file).
 setPluginTrust(async (settings) => (await import('./pinned-plugins.ts')).pinChecker(settings));

@@ -15,13 +15,21 @@ export {
 } from '../plugin.ts';
 export { STAGE } from '../stages.ts';
 export { requireOwn } from '../load/require-own.ts';
+import { requireOwn } from '../load/require-own.ts';
+import type * as RedactUrl from '../store/redact-url.ts';
+import type * as WaitForLock from '../store/wait-for-lock.ts';
+import type * as ClosestName from '../domain/closest-name.ts';
 export { createServiceRef, type ServiceRef } from '../services.ts';
 export { defineExtensionPoint, type ExtensionPoint, type HookSet } from '../extension-point.ts';
 // The collector a hook's caller passes: each item is recorded with the plugin whose tap added it.
 export { PerPluginCollector } from '../collector.ts';
 export { PluginError } from '../plugin-error.ts';
 export { KbctxError, badRequest, configError, notFound, isKbctxError } from '../domain/errors.ts';
-export { closestName, didYouMean } from '../domain/closest-name.ts';
+// Names for error messages ("did you mean …?"): required on first use (start-up, ADR 0130).
+export const closestName: typeof ClosestName.closestName = (name, candidates) =>
+  closest().closestName(name, candidates);
+export const didYouMean: typeof ClosestName.didYouMean = (name, candidates) => closest().didYouMean(name, candidates);
+const closest = (): typeof ClosestName => requireOwn<typeof ClosestName>(import.meta.url, '../domain/closest-name.ts');
 export type { ErrorCode } from '../domain/error-table.ts';
 
 // Services: the host's (index, host, serve) and the ones plugins provide (the CLI's:
@@ -38,11 +46,14 @@ export type { PartCheck } from '../app/part-guards.ts';
 
 // What a store plugin returns synchronously: a store forwarding to the one being opened, and its locks.
 export { lazyLocks, lazyStore } from '../store/lazy-store.ts';
-export { redactUrl } from '../store/redact-url.ts';
+/** A connection URL with its password removed (PostgreSQL's messages): required on first use (ADR 0130). */
+export const redactUrl: typeof RedactUrl.redactUrl = (url) =>
+  requireOwn<typeof RedactUrl>(import.meta.url, '../store/redact-url.ts').redactUrl(url);
 export { fileLocks, lockConnector } from '../store/sync-lock.ts';
-export { processAlive } from '../domain/process-alive.ts';
+export { processAlive } from '../store/sync-lock.ts';
 export { checkIndexAccess, type IndexAccessCheck } from '../store/index-access.ts';
-export { waitForLock } from '../store/wait-for-lock.ts';
+export const waitForLock: typeof WaitForLock.waitForLock = async (...args) =>
+  (await import('../store/wait-for-lock.ts')).waitForLock(...args);
 
 export type { IndexServices, PluginContext, PluginLogger } from '../plugin-context.ts';
 /** What `ctx.search`, `ctx.get` and `ctx.sources` answer: the REST bodies. */

@@ -1,7 +1,15 @@
 // The use-cases the surfaces share, a light entry of the public API (ADR 0130): search, documents,
 // sources and the wire shapes of every answer. The built-in tools and the
 // commands plugins contribute (`kbctx search`, `stats`, …) import this, not the whole API (core/index.ts).
-export { getDocument, getDocumentWithChunks } from '../app/documents.ts';
+import type * as Documents from '../app/documents.ts';
+// Imported on the first `get` (a search does not read whole documents: start-up, ADR 0130); the module is kept, so
+// later calls do not go through the loader's resolution again.
+let documents: Promise<typeof Documents> | undefined;
+const documentsModule = (): Promise<typeof Documents> => (documents ??= import('../app/documents.ts'));
+export const getDocument: typeof Documents.getDocument = async (...args) =>
+  (await documentsModule()).getDocument(...args);
+export const getDocumentWithChunks: typeof Documents.getDocumentWithChunks = async (...args) =>
+  (await documentsModule()).getDocumentWithChunks(...args);
 export { parseSearchParams, SEARCH_PARAMS, toSearchParams } from '../app/search-params.ts';
 export type { SearchParams } from '../domain/models.ts';
 export { search } from '../app/search.ts';

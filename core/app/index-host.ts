@@ -8,11 +8,10 @@ import type { Connector } from '../connectors/connector.ts';
 import { KbctxError } from '../domain/errors.ts';
 import type * as PluginEmbedder from '../embed/plugin-embedder.ts';
 import type { Embedder } from '../embed/embedder.ts';
-import { embeddingProviders } from '../embed/embedding-providers.ts';
+import type * as EmbeddingProviders from '../embed/embedding-providers.ts';
 import { isIncrementalConnector } from '../connectors/connector.ts';
 import type { IndexAccess } from '../store/store-factory.ts';
 import type { Kernel } from '../kernel.ts';
-import { checkedConnectorOptions } from '../config/connector-options.ts';
 import { requireOwn } from '../load/require-own.ts';
 import { deferredStore, openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
@@ -63,7 +62,7 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
     cache,
     knownSources,
     pipeline,
-    embeddingProviders: () => embeddingProviders(kernel),
+    embeddingProviders: () => providersOf(kernel),
   });
   return {
     store,
@@ -87,7 +86,7 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
       lock: (label) => locks.wait(label, '`kbctx sync`', lockWait ?? { timeoutMs: 600_000 }),
     }),
     embedder,
-    embeddingProviders: () => embeddingProviders(kernel),
+    embeddingProviders: () => providersOf(kernel),
     extract: (request) => pipeline.extract(request),
   };
 }
@@ -119,6 +118,7 @@ function lazyEmbedAfterSync(store: Store, embedder: () => Embedder | null): (rep
  * a plugin).
  */
 async function createConnector(kernel: Kernel, config: Config, ref: ConnectorRef): Promise<Connector> {
+  const { checkedConnectorOptions } = await import('../config/connector-options.ts');
   const options = checkedConnectorOptions(kernel, ref.type, ref.name) ?? connectorOptions(config, ref);
   if (!options) throw new KbctxError('not_found', `connector ${ref.label} is not configured`);
   const hook = kernel.hooks.createConnector.get(ref.type);
@@ -162,3 +162,7 @@ function unavailable(ref: ConnectorRef): Connector {
     : `${ref.label}: no loaded plugin or extension provides the connector type '${ref.type}' (check plugins and [extensions] modules)`;
   return { label: ref.label, type: ref.type, scan: () => Promise.reject(new KbctxError('config_error', message)) };
 }
+
+/** The `[embedding] provider` names, for an error message only: required then, not at start-up (ADR 0130). */
+const providersOf = (kernel: Kernel): string[] =>
+  requireOwn<typeof EmbeddingProviders>(import.meta.url, '../embed/embedding-providers.ts').embeddingProviders(kernel);

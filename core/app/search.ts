@@ -8,7 +8,8 @@ import type { RetrievalConfig } from '../config/types.ts';
 import { bundledConnectorTypes } from '../config/plugin-sections.ts';
 import type { SourceFilter, Store } from '../store/store.ts';
 import { SearchCache } from './search-cache.ts';
-import { providerChoices } from '../embed/embedding-providers.ts';
+import type * as EmbeddingProviders from '../embed/embedding-providers.ts';
+import { requireOwn } from '../load/require-own.ts';
 import type { SearchParams } from '../domain/models.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 
@@ -109,6 +110,11 @@ async function searchCached(deps: SearchDeps, params: SearchParams): Promise<Sea
 async function searchUncached(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
   if (params.mode !== 'keyword') {
     if (!deps.semantic) {
+      // Only this error names the providers: their module is required here, not with every search (ADR 0130).
+      const { providerChoices } = requireOwn<typeof EmbeddingProviders>(
+        import.meta.url,
+        '../embed/embedding-providers.ts',
+      );
       throw new KbctxError(
         'embeddings_not_configured',
         `${params.mode} search needs embeddings, and none are configured: set [embedding] provider = ${providerChoices(deps.embeddingProviders?.() ?? [])} in the config, then run \`kbctx embed pending\``,

@@ -12,7 +12,7 @@ import type { Plugin } from '../plugin.ts';
 import { checkPlugin } from './check-plugin.ts';
 import { orderPlugins } from './order-plugins.ts';
 import type { PinChecker, TrustSettings } from './plugin-trust.ts';
-import { checkConnectorOptions, type ConnectorTables } from '../config/connector-options.ts';
+import type { ConnectorTables } from '../config/connector-options.ts';
 import { checkPluginOptions } from '../config/plugin-options.ts';
 import { expandPluginSpecs, type PluginSpec } from './plugin-specs.ts';
 import type { PluginsConfig } from '../config/types.ts';
@@ -156,6 +156,8 @@ async function applyInOrder(
 ): Promise<void> {
   const loaded = new Set(kernel.applied().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {
+    // Imported for a configured plugin only: the bundled set's connector types are checked with the config (ADR 0130).
+    const { checkConnectorOptions } = await import('../config/connector-options.ts');
     checkConnectorOptions(kernel, c.plugin, settings.connectors, settings.configFile, settings.baseDir);
     await kernel.apply(
       c.plugin,

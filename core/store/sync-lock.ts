@@ -3,9 +3,8 @@
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { KbctxError } from '../domain/errors.ts';
-import { processAlive } from '../domain/process-alive.ts';
 import type { ConnectorLocks, ReleaseLock } from './store.ts';
-import { waitForLock } from './wait-for-lock.ts';
+import type * as WaitForLock from './wait-for-lock.ts';
 
 interface LockFile {
   pid: number;
@@ -89,12 +88,14 @@ function readHolder(file: string): LockFile | null {
 }
 
 /** Like lockConnector, but while another process holds the lock waits (up to `timeoutMs`), calling `onWait` once. */
-export function waitForConnectorLock(
+export async function waitForConnectorLock(
   dbPath: string,
   label: string,
   owner: string,
   options: { timeoutMs: number; onWait?: ((message: string) => void) | undefined },
 ): Promise<ReleaseLock> {
+  // Imported when a lock is taken (a sync), not with the store's index (start-up, ADR 0130).
+  const { waitForLock }: typeof WaitForLock = await import('./wait-for-lock.ts');
   return waitForLock(() => Promise.resolve().then(() => lockConnector(dbPath, label, owner)), options);
 }
 
@@ -104,4 +105,15 @@ export function fileLocks(dbPath: string): ConnectorLocks {
     acquire: (label, owner) => Promise.resolve(lockConnector(dbPath, label, owner)),
     wait: (label, owner, options) => waitForConnectorLock(dbPath, label, owner, options),
   };
+}
+
+// Whether a process id is running, for lock files that name their holder (the sync locks, the models plugin's
+// folder lock): signal 0 checks without signalling; EPERM means it runs under another user.
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

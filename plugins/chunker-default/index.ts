@@ -1,8 +1,9 @@
 // First-party plugin: the default chunker (chunker.ts: headings, code fences and paragraphs packed
 // within `[chunking]` max_tokens, with overlap_tokens). Taps last, so a user's chunker wins;
 // dropped (`"!chunker-default"`), documents need another plugin's chunker.
-import { definePlugin, STAGE } from '../../core/api/plugin.ts';
-import { chunkText } from './chunker.ts';
+import { definePlugin, requireOwn, STAGE } from '../../core/api/plugin.ts';
+// Required on the first document chunked, not with this index: `kbctx search` never chunks (ADR 0130).
+import type * as Chunker from './chunker.ts';
 
 const plugin = definePlugin({
   name: 'chunker-default',
@@ -11,9 +12,11 @@ const plugin = definePlugin({
   provides: ['chunker:default'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    kernel.hooks.chunk.tap({ name: 'chunker-default', stage: STAGE.FALLBACK }, (request) =>
-      chunkText(request.document.body, request.sizes),
-    );
+    let chunkText: typeof Chunker.chunkText | undefined;
+    kernel.hooks.chunk.tap({ name: 'chunker-default', stage: STAGE.FALLBACK }, (request) => {
+      chunkText ??= requireOwn<typeof Chunker>(import.meta.url, './chunker.ts').chunkText;
+      return chunkText(request.document.body, request.sizes);
+    });
   },
 });
 

@@ -96,9 +96,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     // Both throw forbidden/bad_request: fastify answers it through the error handler.
     normaliseRequestTarget(request.raw); // a duplicate Host; an absolute-form target's authority becomes the Host
     guard(request.headers);
-    // A POST to a route that exists (an unknown path or method stays 404/405).
-    if (request.routeOptions.url !== undefined)
-      requireJsonPost(request.method, request.url, request.headers['content-type']);
+    // A POST to a route that exists (an unknown path or method stays 404/405). `is404`, not
+    // `routeOptions.url`: fastify builds routeOptions as a new object on every read (per request).
+    if (!request.is404) requireJsonPost(request.method, request.url, request.headers['content-type']);
     done();
   });
   if (config.corsEnabled) {

@@ -78,6 +78,11 @@ const NOT_AT_START_UP = [
   // the built-in tool bodies: when tools are listed or a plugin's ctx.search runs
   'plugins/tools-builtin/builtin-tools.ts',
   'plugins/tools-builtin/index-tools.ts',
+  // issue 30 (ADR 0130, fourth round): error-message helpers, other stores' and embedders' helpers, registries
+  'core/domain/closest-name.ts', // "did you mean": when a name is unknown
+  'core/embed/post-json.ts', // the embedders' HTTP client: on the first post
+  'core/store/redact-url.ts', // PostgreSQL's URLs
+  'registry/follow-overrides.ts', // only with registries
 ];
 
 /** What a search does not need beyond that: the SQLite store's write path, the since parser without a since filter. */
@@ -91,14 +96,21 @@ const NOT_FOR_SEARCH = [
   'plugins/cli/table.ts', // the cli plugin's table and progress helpers: when a command first calls one
   'plugins/cli/progress.ts',
   'plugins/cli/progress-lines.ts',
+  'plugins/chunker-default/chunker.ts', // the chunker: when a document is chunked
+  'core/load/connector-options.ts', // a configured plugin's connector tables, or creating a connector
+  'core/store/wait-for-lock.ts', // waiting for a connector lock (a sync)
+  'core/app/documents.ts', // whole documents: `get`
+  'core/embed/embedding-providers.ts', // the provider names: when semantic search finds none configured
 ];
 
 /**
  * How many of kbctx's own modules `kbctx search` may load: what it loaded when last tightened (issue 30's refactor had
  * taken it from 119 to 156 on a SciFact index; cut back, ADR 0130). Raise it only for a module a keyword search needs,
- * or a bundled plugin's index (143, then +3: eval's and rerank's indexes, `[rerank]`'s section).
+ * or a bundled plugin's index (143, then +3: eval's and rerank's indexes, `[rerank]`'s section; then 137: nine modules
+ * of error messages, other stores, embedders, registries, sync and `get` required on first use, ADR 0130's fourth
+ * round).
  */
-const MAX_OWN_MODULES_FOR_SEARCH = 146;
+const MAX_OWN_MODULES_FOR_SEARCH = 137;
 
 const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] =>
   unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));
