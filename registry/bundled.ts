@@ -7,6 +7,7 @@ import { registerConfigSections } from '../core/config/plugin-sections.ts';
 import { setConfigFollower } from '../core/app/config-follower.ts';
 import { followOverrides } from './follow-overrides.ts';
 import agentsInline from '../plugins/agents-inline/index.ts';
+import chunkerCode from '../plugins/chunker-code/index.ts';
 import chunkerDefault from '../plugins/chunker-default/index.ts';
 import cli from '../plugins/cli/index.ts';
 import connectorFilesystem from '../plugins/connector-filesystem/index.ts';
@@ -48,6 +49,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   connectorFilesystem,
   connectorGit,
   connectorS3,
+  chunkerCode, // before chunker-default: answers for code files, leaves the rest
   chunkerDefault,
   models, // before the embedders that use its service
   embedderLocal,
