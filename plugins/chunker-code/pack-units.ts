@@ -1,9 +1,8 @@
 // Packs syntax units (syntax-units.ts) into chunks. Pure: source, units and budget in, pieces out.
 //
-// 1. Adjacent units of one scope are merged while the result fits the budget, unless one of them is a
-//    definition of at least a quarter of the budget: a function that is big enough to be found on its
-//    own stays alone, small siblings (imports, constants, one-line helpers) go together. A split
-//    definition's opening (doc comment, signature) always goes with its first child.
+// 1. Adjacent units of one scope (the children of one node) are merged while the result fits the
+//    budget: small siblings (imports, constants, short functions) go together, and no unit is cut, so a
+//    chunk holds whole definitions (cAST's split-then-merge; ADR 0208 has the measurements).
 // 2. A chunk's text is its container's header (context, e.g. `class A {`), then the source from the
 //    start of its first unit's line (when only indentation precedes it) to the end of its last unit.
 // 3. Lines are 1-based and inclusive, of the chunk's own source span (the header is context, not counted).
@@ -17,15 +16,9 @@ export function packUnits(source: string, units: readonly Unit[], budget: UnitBu
   let current: Unit[] = [];
   const tokensOf = (group: readonly Unit[]): number =>
     group.length === 0 ? 0 : budget.tokens(textOf(source, group)) + 1;
-  const alone = (u: Unit): boolean =>
-    u.definition && budget.tokens(source.slice(u.start, u.end)) >= budget.maxTokens / 4;
   for (const unit of units) {
     const last = current.at(-1);
-    const joins =
-      last !== undefined &&
-      last.scope === unit.scope &&
-      (last.opens === true || (!alone(last) && !alone(unit))) &&
-      tokensOf([...current, unit]) <= budget.maxTokens;
+    const joins = last !== undefined && last.scope === unit.scope && tokensOf([...current, unit]) <= budget.maxTokens;
     if (!joins && current.length > 0) {
       groups.push(current);
       current = [];

@@ -2,7 +2,8 @@
 // few fields below, as web-tree-sitter's nodes have them) and the source in, units out; no parsing here.
 //
 // 1. The children of a node are grouped: a run of comments, decorators and attributes directly above a
-//    node (no blank line between) belongs to it, so a doc comment and leading comments travel with their code.
+//    node (no blank line between; one for a doc comment) belongs to it, so a doc comment and leading
+//    comments travel with their code.
 // 2. A group that fits the budget (with its container's header) is one unit. A definition (function,
 //    method, class, …) names the unit: its symbol path is the enclosing definitions' names and its own.
 // 3. A group too large is split at its children's boundaries: a class into its members, a function
@@ -30,13 +31,11 @@ export interface Unit {
   end: number;
   /** Symbol path of the definition it holds or lies in; undefined at the top level outside definitions. */
   symbol: string | undefined;
-  /** Holds a whole definition (a function, a class): kept apart from its neighbours unless small. */
-  definition: boolean;
   /** The enclosing definitions' headers, one per line, shown before it as context (empty at the top level). */
   header: string;
-  /** The container it lies in (its children's header): only units of one scope are packed together. */
-  scope: string;
-  /** The opening of a split definition (doc comment, signature): packed with the first child whatever its size. */
+  /** The node whose children it is (its start offset; -1 for the root): only units of one scope are packed together. */
+  scope: number;
+  /** The opening of a split definition (doc comment, signature, `{`), packed with its first children. */
   opens?: boolean;
 }
 
@@ -49,6 +48,7 @@ export interface UnitBudget {
 interface Context {
   path: readonly string[];
   header: string;
+  scope: number;
 }
 
 interface Group {
@@ -64,10 +64,10 @@ export function syntaxUnits(source: string, root: SyntaxNode, rules: SyntaxRules
       const def = definitionOf(group.node, rules, source);
       const path = def ? [...ctx.path, def.name] : ctx.path;
       const symbol = path.length > 0 ? path.join('.') : undefined;
-      const text = source.slice(group.start, group.node.endIndex);
+      const text = source.slice(indentStart(source, group.start), group.node.endIndex);
       if (budget.tokens(ctx.header) + budget.tokens(text) + 1 <= budget.maxTokens) {
-        const whole = { start: group.start, end: group.node.endIndex, header: ctx.header, scope: ctx.header };
-        out.push({ ...whole, symbol, definition: def !== undefined });
+        const whole = { start: group.start, end: group.node.endIndex, header: ctx.header, scope: ctx.scope };
+        out.push({ ...whole, symbol });
         continue;
       }
       const inner = def?.node ?? group.node;
@@ -76,26 +76,31 @@ export function syntaxUnits(source: string, root: SyntaxNode, rules: SyntaxRules
       const first = children[0];
       if (first === undefined) {
         for (const [start, end] of lineCuts(source, group.start, group.node.endIndex, budget, ctx.header))
-          out.push({ start, end, symbol, definition: false, header: ctx.header, scope: ctx.header });
+          out.push({ start, end, symbol, header: ctx.header, scope: ctx.scope });
         continue;
       }
       const own = headerOf(source, indentStart(source, inner.startIndex), first.startIndex, budget);
       const header = [ctx.header, own].filter((h) => h !== '').join('\n');
-      // The doc comment and everything before the first child (decorators, signature, `{`): packed with the children.
-      if (source.slice(group.start, first.startIndex).trim() !== '')
-        out.push({
-          start: group.start,
-          end: first.startIndex,
-          symbol,
-          definition: false,
-          header: ctx.header,
-          scope: header,
-          opens: true,
+      // The doc comment and everything before the first child (decorators, signature, `{`): packed with the
+      // children (cut at line ends first when it is itself too large).
+      if (source.slice(group.start, first.startIndex).trim() !== '') {
+        const cuts = lineCuts(source, group.start, first.startIndex, budget, ctx.header);
+        cuts.forEach(([start, end], i) => {
+          const last = i === cuts.length - 1;
+          out.push({
+            start,
+            end,
+            symbol,
+            header: ctx.header,
+            scope: last ? container.startIndex : ctx.scope,
+            opens: last,
+          });
         });
-      visit(children, { path, header });
+      }
+      visit(children, { path, header, scope: container.startIndex });
     }
   };
-  visit(present(root.namedChildren), { path: [], header: '' });
+  visit(present(root.namedChildren), { path: [], header: '', scope: -1 });
   return out;
 }
 
@@ -117,14 +122,17 @@ function groupComments(source: string, nodes: readonly SyntaxNode[]): Group[] {
   const groups: Group[] = [];
   let pending: number | undefined; // start of the comments waiting for their node
   let lastEnd = -1;
+  let doc = false; // the pending comments end in a doc comment (`/** … */`, `///`): it may stand a blank line above
   for (const node of nodes) {
-    const adjacent = lastEnd >= 0 && !/\n[ \t]*\r?\n/.test(source.slice(lastEnd, node.startIndex));
+    const gap = lastEnd < 0 ? '' : source.slice(lastEnd, node.startIndex);
+    const adjacent = lastEnd >= 0 && (!/\n[ \t]*\r?\n/.test(gap) || (doc && !/(\n[ \t]*\r?){3}/.test(gap)));
     if (pending !== undefined && !adjacent) {
       groups.push(...commentGroups(nodes, pending, lastEnd));
       pending = undefined;
     }
     if (isLeading(node)) {
       pending ??= node.startIndex;
+      doc = /^(\/\*\*|\/\/\/)/.test(source.slice(node.startIndex, node.startIndex + 3));
     } else {
       groups.push({ start: pending ?? node.startIndex, node });
       pending = undefined;
