@@ -64,8 +64,9 @@ for (const chunker of CHUNKERS) {
   );
   const kbctx = openKbctx(config);
   const connectors = await Promise.all(selectConnectors(config, 'all').map((r) => kbctx.index.createConnector(r)));
+  // full: every file is chunked again, so a changed chunker is measured (unchanged chunks keep their vectors)
   const [report] = await syncConnectors({ ...kbctx.index.syncDeps(), afterConnector: undefined }, connectors, {
-    full: false,
+    full: true,
   });
   if (report?.failure) throw new Error(`indexing failed: ${report.failure.message}`);
   const embedder = kbctx.index.embedder();
