@@ -6,7 +6,8 @@
 // search use-case (keyword and hybrid, top 10 documents); a result is the answer when it is the
 // function's file and its best chunk holds the function's first line. Prints MRR@10 and Recall@10
 // (plugins/eval/metrics.ts); exits 1 when the code chunker does not beat the text chunker on both modes.
-// Indexes are kept in KBCTX_EVAL_DIR (default .kbctx/eval-code) so later runs do not embed again.
+// Indexes are kept in KBCTX_EVAL_DIR (default .kbctx/eval-code) so later runs embed only changed chunks;
+// EVAL_CODE_MODES=keyword skips the embedding and the hybrid rows.
 import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
