@@ -21,6 +21,17 @@ export interface DocumentDraft {
   skip?: boolean;
 }
 
+/** One chunk as a chunker returns it when it knows where it came from (1-based, inclusive source lines). */
+export interface ChunkPiece {
+  text: string;
+  lineStart: number;
+  lineEnd: number;
+  /** The symbol path for code, e.g. `ClassName.method`. */
+  symbol?: string;
+  /** The language, e.g. `typescript`, `python`. */
+  lang?: string;
+}
+
 /** What the `chunk` hook receives: the document about to be chunked and the configured sizes. */
 export interface ChunkRequest {
   document: Readonly<DocumentDraft> & { id: string };

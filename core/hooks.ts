@@ -11,6 +11,7 @@ import {
   SyncHook,
 } from 'tapable';
 import type {
+  ChunkPiece,
   ChunkRequest,
   CliProgram,
   Collector,
@@ -94,7 +95,10 @@ export function createHooks() {
     ),
     // the pipeline
     document: new AsyncSeriesWaterfallHook<[DocumentDraft, CallContext]>(['draft', 'ctx'], 'document'),
-    chunk: new AsyncSeriesBailHook<[ChunkRequest, CallContext], string[] | undefined>(['request', 'ctx'], 'chunk'),
+    chunk: new AsyncSeriesBailHook<[ChunkRequest, CallContext], string[] | ChunkPiece[] | undefined>(
+      ['request', 'ctx'],
+      'chunk',
+    ),
     query: new AsyncSeriesWaterfallHook<[SearchRequest, CallContext]>(['request', 'ctx'], 'query'),
     rank: new AsyncSeriesWaterfallHook<[Hit[], SearchRequest, CallContext, RankControl], Hit[], RankTapOptions>(
       ['hits', 'request', 'ctx', 'control'],

@@ -36,6 +36,7 @@ const jsonish = (value: unknown): string | undefined =>
 const DRAFT = { title: isString, body: isString };
 const REQUEST = { query: isString, mode: (v: unknown) => MODES.has(v), limit: isNumber };
 const HIT = { id: isString, score: isNumber };
+const PIECE = { text: isString, lineStart: isNumber, lineEnd: isNumber };
 
 /**
  * Results of the hooks whose values kbctx goes on to use; undefined is always allowed (keep the value, or ask the next
@@ -54,12 +55,15 @@ export const RESULT_SHAPES: Readonly<Partial<Record<HookName, ResultShape>>> = O
             : wrongField(v, DRAFT),
   },
   chunk: {
-    expected: "a list of strings (the chunks' texts), or undefined to leave the document to the next tap",
+    expected:
+      "a list of strings (the chunks' texts) or of pieces ({text, lineStart, lineEnd}), or undefined to leave the document to the next tap",
     wrong: (v) =>
       v === undefined
         ? undefined
         : Array.isArray(v)
-          ? wrongItem(v, (t) => (typeof t === 'string' ? undefined : describeValue(t)))
+          ? wrongItem(v, (t) =>
+              typeof t === 'string' ? undefined : isObject(t) ? wrongField(t, PIECE) : describeValue(t),
+            )
           : describeValue(v),
   },
   query: {

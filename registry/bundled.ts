@@ -9,6 +9,7 @@ import { setPluginTrust } from '../core/load/load-plugins.ts';
 import { requireOwn } from '../core/load/require-own.ts';
 import type * as FollowOverrides from './follow-overrides.ts';
 import agentsInline from '../plugins/agents-inline/index.ts';
+import chunkerCode from '../plugins/chunker-code/index.ts';
 import chunkerDefault from '../plugins/chunker-default/index.ts';
 import cli from '../plugins/cli/index.ts';
 import connectorFilesystem from '../plugins/connector-filesystem/index.ts';
@@ -52,6 +53,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   connectorFilesystem,
   connectorGit,
   connectorS3,
+  chunkerCode, // before chunker-default: answers for code files, leaves the rest
   chunkerDefault,
   models, // before the embedders that use its service
   embedderLocal,

@@ -3,7 +3,14 @@
 // store wrappers a store plugin returns at once — and every type of the contract. It loads a dozen
 // small modules, so a command imports each plugin's index without the whole API; a plugin's heavier
 // files may import `core/index.ts` (everything: this, ./algorithms.ts and the rest), loaded on first use.
-export { CONNECTOR_TIMEOUT_SECS, DEFAULT_MAX_FILE_BYTES } from '../config/schema.ts';
+export {
+  CHUNKER_MODES,
+  CHUNKER_SCHEMA,
+  chunkerMetadata,
+  CONNECTOR_TIMEOUT_SECS,
+  DEFAULT_MAX_FILE_BYTES,
+  type ChunkerMode,
+} from '../config/schema.ts';
 export {
   definePlugin,
   type ConfigSection,
@@ -60,6 +67,7 @@ export type { IndexServices, PluginContext, PluginLogger } from '../plugin-conte
 export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../domain/wire-types.ts';
 export type { HookName, RankTapOptions, TapOnlyHooks } from '../hooks.ts';
 export type {
+  ChunkPiece,
   ChunkRequest,
   CliProgram,
   Collector,

@@ -5,6 +5,7 @@
 // same result and the same error attribution without the hook's promise machinery, which cost ~4 % of
 // a full index per document for `chunk`.
 import type {
+  ChunkPiece,
   ChunkRequest,
   DocumentDraft,
   ExtractedText,
@@ -26,7 +27,7 @@ export interface Pipeline {
     | ((
         document: DocumentDraft & { id: string },
         sizes: { maxTokens: number; overlapTokens: number },
-      ) => Promise<string[] | undefined>)
+      ) => Promise<string[] | ChunkPiece[] | undefined>)
     | undefined;
   query?: ((request: SearchRequest) => Promise<SearchRequest>) | undefined;
   rank?: ((hits: Hit[], request: SearchRequest, control: RankControl) => Promise<Hit[]>) | undefined;
@@ -58,7 +59,7 @@ export function pipelineOf(kernel: Kernel): Pipeline {
       const taps = h.chunk.taps;
       const only =
         taps.length === 1 && taps[0]?.type === 'sync'
-          ? (taps[0].fn as (request: ChunkRequest, ctx: PluginContext) => string[] | undefined)
+          ? (taps[0].fn as (request: ChunkRequest, ctx: PluginContext) => string[] | ChunkPiece[] | undefined)
           : undefined;
       return only
         ? Promise.resolve(only({ document, sizes }, kernel.callContext()))

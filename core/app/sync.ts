@@ -403,13 +403,17 @@ async function transformed(
  * it returns); none is a config error.
  */
 async function pluginChunks(chunk: Pipeline['chunk'], doc: StoredDocument, sizes: ChunkingConfig): Promise<Chunk[]> {
-  const texts = chunk === undefined ? undefined : await chunk({ ...doc }, sizes);
-  if (texts === undefined)
+  const answer = chunk === undefined ? undefined : await chunk({ ...doc }, sizes);
+  if (answer === undefined)
     throw new KbctxError(
       'config_error',
       `no loaded plugin chunks ${doc.sourceId}: the default chunker is the bundled plugin chunker-default, which is not loaded (check plugins in the config)`,
     );
-  return chunksOf(doc, texts);
+  // A chunker's pieces carry lines, symbol and language; the store keeps their texts for now.
+  return chunksOf(
+    doc,
+    answer.map((c) => (typeof c === 'string' ? c : c.text)),
+  );
 }
 
 /** A document's chunks from their texts: ids and content hashes. */

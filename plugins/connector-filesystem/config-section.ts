@@ -1,6 +1,13 @@
 // `[connectors.filesystem.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
 // Context Harness's spelling `max_extract_bytes` is accepted for `max_file_bytes`.
-import { connectorsOf, DEFAULT_MAX_FILE_BYTES, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+import {
+  CHUNKER_SCHEMA,
+  connectorsOf,
+  DEFAULT_MAX_FILE_BYTES,
+  type ChunkerMode,
+  type Config,
+  type ConfigSection,
+} from '../../core/api/plugin.ts';
 import { FILE_GLOB_KEYS } from '../extract-text/api.ts';
 
 /** One `[connectors.filesystem.<name>]` table, as the connector reads it. */
@@ -10,6 +17,8 @@ export interface FilesystemConnectorConfig {
   readonly excludeGlobs: readonly string[];
   readonly followSymlinks: boolean;
   readonly maxFileBytes: number;
+  /** How its files are chunked: `code` by syntax, `text` by paragraphs, `auto` code for known code extensions. */
+  readonly chunker: ChunkerMode;
 }
 
 /** The configured `[connectors.filesystem.<name>]` tables: name → table. */
@@ -25,6 +34,7 @@ export const filesystemSection: ConfigSection<FilesystemConnectorConfig> = {
       follow_symlinks: { type: 'boolean', default: false },
       max_file_bytes: { type: 'integer', minimum: 1 },
       max_extract_bytes: { type: 'integer', minimum: 1 },
+      chunker: CHUNKER_SCHEMA,
     },
     required: ['root'],
     additionalProperties: false,
@@ -38,6 +48,7 @@ export const filesystemSection: ConfigSection<FilesystemConnectorConfig> = {
       excludeGlobs: c['exclude_globs'] as string[],
       followSymlinks: c['follow_symlinks'] as boolean,
       maxFileBytes: (c['max_file_bytes'] ?? c['max_extract_bytes'] ?? DEFAULT_MAX_FILE_BYTES) as number,
+      chunker: c['chunker'] as ChunkerMode,
     };
   },
 };

@@ -6,6 +6,7 @@ import { lstatSync, opendirSync, readFileSync, statSync, type Stats } from 'node
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
+  chunkerMetadata,
   type FileExtraction,
   KbctxError,
   type Connector,
@@ -144,7 +145,7 @@ export class FilesystemConnector implements Connector {
       read: () => readFileSync(file.absolute),
       sourceUrl: pathToFileURL(file.absolute).href,
       updatedAt: file.stats.mtime.toISOString(),
-      metadata: { path: file.relative, size: file.stats.size },
+      metadata: { path: file.relative, size: file.stats.size, ...chunkerMetadata(this.config.chunker) },
       extraction: this.extraction,
     });
   }

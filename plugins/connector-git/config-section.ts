@@ -1,5 +1,12 @@
 // `[connectors.git.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
-import { connectorsOf, DEFAULT_MAX_FILE_BYTES, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+import {
+  CHUNKER_SCHEMA,
+  connectorsOf,
+  DEFAULT_MAX_FILE_BYTES,
+  type ChunkerMode,
+  type Config,
+  type ConfigSection,
+} from '../../core/api/plugin.ts';
 import { FILE_GLOB_KEYS } from '../extract-text/api.ts';
 
 /** One `[connectors.git.<name>]` table, as the connector reads it. */
@@ -12,6 +19,8 @@ export interface GitConnectorConfig {
   readonly shallow: boolean;
   readonly cacheDir: string | null;
   readonly maxFileBytes: number;
+  /** How its files are chunked: `code` by syntax, `text` by paragraphs, `auto` code for known code extensions. */
+  readonly chunker: ChunkerMode;
   /** Limit for each git process (clone, fetch, checkout, log); its whole process group is killed then. */
   readonly timeoutSecs: number;
 }
@@ -31,6 +40,7 @@ export const gitSection: ConfigSection<GitConnectorConfig> = {
       shallow: { type: 'boolean', default: true },
       cache_dir: { type: 'string' },
       max_file_bytes: { type: 'integer', minimum: 1, default: DEFAULT_MAX_FILE_BYTES },
+      chunker: CHUNKER_SCHEMA,
       timeout_secs: { type: 'number', exclusiveMinimum: 0, default: 600 },
     },
     required: ['url'],
@@ -45,6 +55,7 @@ export const gitSection: ConfigSection<GitConnectorConfig> = {
     shallow: c['shallow'] as boolean,
     cacheDir: c['cache_dir'] === undefined ? null : at.resolvePath(c['cache_dir'] as string),
     maxFileBytes: c['max_file_bytes'] as number,
+    chunker: c['chunker'] as ChunkerMode,
     timeoutSecs: c['timeout_secs'] as number,
   }),
 };

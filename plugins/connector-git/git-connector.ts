@@ -8,6 +8,7 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
+  chunkerMetadata,
   type FileExtraction,
   configError,
   KbctxError,
@@ -131,7 +132,7 @@ export class GitConnector implements Connector {
       read: () => readFileSync(absolute),
       sourceUrl: web ? web(file.repoPath) : pathToFileURL(absolute).href,
       updatedAt: size > this.config.maxFileBytes ? undefined : (await times()).get(file.repoPath),
-      metadata: { path: file.repoPath, size },
+      metadata: { path: file.repoPath, size, ...chunkerMetadata(this.config.chunker) },
       extraction: this.context.extraction,
     });
   }

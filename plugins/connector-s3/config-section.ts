@@ -1,5 +1,12 @@
 // `[connectors.s3.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
-import { connectorsOf, DEFAULT_MAX_FILE_BYTES, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+import {
+  CHUNKER_SCHEMA,
+  connectorsOf,
+  DEFAULT_MAX_FILE_BYTES,
+  type ChunkerMode,
+  type Config,
+  type ConfigSection,
+} from '../../core/api/plugin.ts';
 import { FILE_GLOB_KEYS } from '../extract-text/api.ts';
 
 /** One `[connectors.s3.<name>]` table, as the connector reads it. */
@@ -11,6 +18,8 @@ export interface S3ConnectorConfig {
   readonly includeGlobs: readonly string[];
   readonly excludeGlobs: readonly string[];
   readonly maxFileBytes: number;
+  /** How its files are chunked: `code` by syntax, `text` by paragraphs, `auto` code for known code extensions. */
+  readonly chunker: ChunkerMode;
 }
 
 /** The configured `[connectors.s3.<name>]` tables: name → table. */
@@ -27,6 +36,7 @@ export const s3Section: ConfigSection<S3ConnectorConfig> = {
       endpoint_url: { type: 'string' },
       ...FILE_GLOB_KEYS,
       max_file_bytes: { type: 'integer', minimum: 1, default: DEFAULT_MAX_FILE_BYTES },
+      chunker: CHUNKER_SCHEMA,
     },
     required: ['bucket'],
     additionalProperties: false,
@@ -39,5 +49,6 @@ export const s3Section: ConfigSection<S3ConnectorConfig> = {
     includeGlobs: c['include_globs'] as string[],
     excludeGlobs: c['exclude_globs'] as string[],
     maxFileBytes: c['max_file_bytes'] as number,
+    chunker: c['chunker'] as ChunkerMode,
   }),
 };

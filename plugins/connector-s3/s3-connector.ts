@@ -3,6 +3,7 @@
 // `endpoint_url` (path-style, http allowed). Credentials: the standard AWS chain, never handled here.
 import type { S3Client } from '@aws-sdk/client-s3';
 import {
+  chunkerMetadata,
   type FileExtraction,
   type Connector,
   type LoadedItem,
@@ -107,7 +108,7 @@ export class S3Connector implements Connector {
       },
       sourceUrl: `s3://${bucket}/${object.key}`,
       updatedAt: object.lastModified?.toISOString(),
-      metadata: { key: object.key, size: object.size },
+      metadata: { key: object.key, size: object.size, ...chunkerMetadata(this.config.chunker) },
       extraction: this.extraction,
     });
   }

@@ -58,6 +58,7 @@ export function corpusConfig(config: Config, dir: string, corpus: string, chunkT
           excludeGlobs: [],
           followSymlinks: false,
           maxFileBytes: DEFAULT_MAX_FILE_BYTES,
+          chunker: 'auto',
         },
       },
     },
