@@ -30,6 +30,17 @@ export interface ChunkRequest {
   sizes: { maxTokens: number; overlapTokens: number };
 }
 
+/** One chunk as a chunker returns it when it knows where it came from (1-based, inclusive source lines). */
+export interface ChunkPiece {
+  text: string;
+  lineStart: number;
+  lineEnd: number;
+  /** The symbol path for code, e.g. `ClassName.method`. */
+  symbol?: string;
+  /** The language, e.g. `typescript`, `python`. */
+  lang?: string;
+}
+
 /**
  * An embedding provider, as a `createEmbedder.for(provider)` tap returns it. Created synchronously and
  * cheaply: no connection and no model load until the first `embed()` (import heavy modules there).

@@ -11,6 +11,7 @@ import {
   SyncHook,
 } from 'tapable';
 import type {
+  ChunkPiece,
   ChunkRequest,
   CliProgram,
   Collector,
@@ -90,7 +91,10 @@ export function createHooks() {
     ),
     // the pipeline
     document: new AsyncSeriesWaterfallHook<[DocumentDraft, CallContext]>(['draft', 'ctx'], 'document'),
-    chunk: new AsyncSeriesBailHook<[ChunkRequest, CallContext], string[] | undefined>(['request', 'ctx'], 'chunk'),
+    chunk: new AsyncSeriesBailHook<[ChunkRequest, CallContext], string[] | ChunkPiece[] | undefined>(
+      ['request', 'ctx'],
+      'chunk',
+    ),
     query: new AsyncSeriesWaterfallHook<[SearchRequest, CallContext]>(['request', 'ctx'], 'query'),
     rank: new AsyncSeriesWaterfallHook<[Hit[], SearchRequest, CallContext]>(['hits', 'request', 'ctx'], 'rank'),
     toolCall: new AsyncSeriesBailHook<[ToolCall, CallContext], unknown>(['call', 'ctx'], 'toolCall'),

@@ -10,6 +10,12 @@ export interface SearchHit {
   source_url: string | null;
   updated_at: string;
   snippet: string;
+  /** The matched chunk's 1-based, inclusive lines in the document (null: unknown; a sync fills them in). */
+  line_start: number | null;
+  line_end: number | null;
+  /** The matched chunk's symbol path (`ClassName.method`) and language, from a code chunker; null otherwise. */
+  symbol: string | null;
+  lang: string | null;
   /** With `explain: true`. */
   explain?: {
     keyword_score: number | null;

@@ -52,6 +52,7 @@ export type { IndexServices, PluginContext, PluginLogger } from '../plugin-conte
 export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../wire-types.ts';
 export type { HookName, TapOnlyHooks } from '../hooks.ts';
 export type {
+  ChunkPiece,
   ChunkRequest,
   CliProgram,
   Collector,

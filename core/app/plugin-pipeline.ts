@@ -4,7 +4,7 @@
 // hook whose only tap is synchronous is called straight through that tap's (attributed) function: the
 // same result and the same error attribution without the hook's promise machinery, which cost ~4 % of
 // a full index per document for `chunk`.
-import type { ChunkRequest, DocumentDraft, Hit, SearchRequest, ToolCall } from '../hook-types.ts';
+import type { ChunkPiece, ChunkRequest, DocumentDraft, Hit, SearchRequest, ToolCall } from '../hook-types.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import type { Kernel } from '../kernel.ts';
 
@@ -14,7 +14,7 @@ export interface Pipeline {
     | ((
         document: DocumentDraft & { id: string },
         sizes: { maxTokens: number; overlapTokens: number },
-      ) => Promise<string[] | undefined>)
+      ) => Promise<string[] | ChunkPiece[] | undefined>)
     | undefined;
   query?: ((request: SearchRequest) => Promise<SearchRequest>) | undefined;
   rank?: ((hits: Hit[], request: SearchRequest) => Promise<Hit[]>) | undefined;
@@ -39,7 +39,7 @@ export function pipelineOf(kernel: Kernel): Pipeline {
       const taps = h.chunk.taps;
       const only =
         taps.length === 1 && taps[0]?.type === 'sync'
-          ? (taps[0].fn as (request: ChunkRequest, ctx: PluginContext) => string[] | undefined)
+          ? (taps[0].fn as (request: ChunkRequest, ctx: PluginContext) => string[] | ChunkPiece[] | undefined)
           : undefined;
       return only
         ? Promise.resolve(only({ document, sizes }, kernel.callContext()))

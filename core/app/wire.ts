@@ -27,7 +27,16 @@ export function documentToWire(doc: StoredDocument): KbctxDocument {
 }
 
 export function chunkToWire(chunk: Chunk): Record<string, unknown> {
-  return { id: chunk.id, document_id: chunk.documentId, chunk_index: chunk.chunkIndex, text: chunk.text };
+  return {
+    id: chunk.id,
+    document_id: chunk.documentId,
+    chunk_index: chunk.chunkIndex,
+    text: chunk.text,
+    line_start: chunk.lineStart ?? null,
+    line_end: chunk.lineEnd ?? null,
+    symbol: chunk.symbol ?? null,
+    lang: chunk.lang ?? null,
+  };
 }
 
 export function searchResultToWire(r: SearchResult): SearchHit {
@@ -40,6 +49,10 @@ export function searchResultToWire(r: SearchResult): SearchHit {
     snippet: r.snippet,
     source_url: r.sourceUrl,
     updated_at: r.updatedAt,
+    line_start: r.lineStart ?? null,
+    line_end: r.lineEnd ?? null,
+    symbol: r.symbol ?? null,
+    lang: r.lang ?? null,
     ...(r.explain
       ? {
           explain: {

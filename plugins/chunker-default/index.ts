@@ -2,7 +2,7 @@
 // within `[chunking]` max_tokens, with overlap_tokens). Taps last, so a user's chunker wins;
 // dropped (`"!chunker-default"`), documents need another plugin's chunker.
 import { definePlugin, STAGE } from '../../core/api/plugin.ts';
-import { chunkText } from './chunker.ts';
+import { chunkPieces } from './chunker.ts';
 
 const plugin = definePlugin({
   name: 'chunker-default',
@@ -12,7 +12,7 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.chunk.tap({ name: 'chunker-default', stage: STAGE.FALLBACK }, (request) =>
-      chunkText(request.document.body, request.sizes),
+      chunkPieces(request.document.body, request.sizes),
     );
   },
 });
