@@ -55,6 +55,9 @@ export interface KbctxDocument {
   /** Context Harness's fields: `metadata.created_at` or `updated_at`; `metadata.author` when a string. */
   created_at: string;
   author?: string;
+  /** With `lines`: the lines `body` holds (1-based, inclusive; the end capped at the document's last line). */
+  line_start?: number;
+  line_end?: number;
 }
 
 export interface SourceInfo {

@@ -1,7 +1,7 @@
 // The use-cases the surfaces share, a light entry of the public API (ADR 0130): search, documents,
 // sources and the wire shapes of every answer. The built-in tools and the
 // commands plugins contribute (`kbctx search`, `stats`, …) import this, not the whole API (core/index.ts).
-export { getDocument, getDocumentWithChunks } from '../app/documents.ts';
+export { documentLines, getDocument, getDocumentWithChunks } from '../app/documents.ts';
 export { parseSearchParams, SEARCH_PARAMS, toSearchParams } from '../app/search-params.ts';
 export type { SearchParams } from '../domain/models.ts';
 export { search } from '../app/search.ts';
@@ -22,3 +22,5 @@ export { rejectUnknownParams } from '../tools/unknown-params.ts';
 export { validateParams } from '../tools/param-spec.ts';
 // A path's problem in words (the commands' helpers, tables and progress lines, are plugins/cli/api.ts's).
 export { pathProblem } from '../domain/path-problem.ts';
+// A hit's `path:12-48` (the CLI's results, the web page).
+export { citation } from '../domain/line-ranges.ts';

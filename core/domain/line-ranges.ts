@@ -100,6 +100,24 @@ export function chunkPlace(chunk: Chunk): {
   };
 }
 
+/**
+ * Where a hit is, as `path:12-48` (`path:12` for one line; just the path when the lines are unknown): the path is
+ * the document's file path for a `file:` URL, else its URL, else its source id.
+ */
+export function citation(hit: {
+  sourceUrl: string | null;
+  sourceId: string;
+  lineStart?: number | null | undefined;
+  lineEnd?: number | null | undefined;
+}): string {
+  const url = hit.sourceUrl;
+  const where =
+    url === null ? hit.sourceId : url.startsWith('file://') ? decodeURIComponent(new URL(url).pathname) : url;
+  const { lineStart: start, lineEnd: end } = hit;
+  if (start == null) return where;
+  return end == null || end === start ? `${where}:${start}` : `${where}:${start}-${end}`;
+}
+
 /** `12-48` (or `12`, one line) → the range; undefined when it is not one (1-based, start ≤ end). */
 export function parseLineRange(text: string): { start: number; end: number } | undefined {
   const m = /^\s*(\d{1,9})\s*(?:-\s*(\d{1,9})\s*)?$/.exec(text);

@@ -1,5 +1,6 @@
 // chunker-default's chunk pieces carry the exact body lines: checked against the body itself (every piece's text is
-// found, whitespace aside, between its lines), with front matter (Markdown keeps the file's numbering), CRLF and overlap.
+// found, whitespace aside, between its lines), with front matter (Markdown keeps the file's numbering), CRLF and
+// overlap.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { chunkPieces, chunkText } from '../../../plugins/chunker-default/chunker.ts';
