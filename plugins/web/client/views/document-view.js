@@ -1,19 +1,21 @@
 // One document: title, source, a link to the original, updated time, the body (Markdown rendered
 // and sanitised; other text, and Markdown too large or too deeply nested to render, shown as text),
-// "copy id", and a toggle that shows the chunks instead.
+// "copy id", and a toggle that shows the chunks instead. With `lines` (a search hit's `?lines=12-48`) the body is
+// shown as numbered lines, those highlighted and scrolled into view.
 import { api } from '../lib/api.js';
 import { copyText } from '../lib/copy.js';
 import { html, useEffect, useMemo, useRef, useState } from '../lib/html.js';
 import { renderMarkdown } from '../lib/markdown.js';
-import { lastSearchHref } from '../lib/route.js';
+import { docHref, lastSearchHref, parseLines } from '../lib/route.js';
 import { ErrorBox } from './error-box.js';
 import { formatDate } from './search-results.js';
 
 /** Only these open as links; anything else (javascript:, data:, …) is shown as text. */
 const LINK_PROTOCOLS = new Set(['http:', 'https:', 'file:', 'mailto:']);
 
-/** @param {{ id: string }} props */
-export function DocumentView({ id }) {
+/** @param {{ id: string, lines?: string | null }} props */
+export function DocumentView({ id, lines = null }) {
+  const range = parseLines(lines);
   const [doc, setDoc] = useState(/** @type {any} */ (null));
   const [error, setError] = useState(/** @type {import('../lib/api.js').ApiFailure | null} */ (null));
   const [chunks, setChunks] = useState(/** @type {any[] | null} */ (null));
@@ -25,7 +27,8 @@ export function DocumentView({ id }) {
     void api('POST', '/tools/get', { id }).then((r) => (r.ok ? setDoc(r.body) : setError(r)));
   }, [id]);
   useEffect(() => {
-    heading.current?.focus();
+    // With lines, the view stays where NumberedLines scrolled it (focus would scroll back to the heading).
+    heading.current?.focus({ preventScroll: range !== null });
     if (doc) document.title = `${doc.title || doc.source_id} · kbctx`;
   }, [doc]);
   useEffect(() => {
@@ -54,7 +57,13 @@ export function DocumentView({ id }) {
       <div class="doc-tools">
         <label><input type="checkbox" checked=${showChunks} onChange=${(/** @type {any} */ e) => setShowChunks(e.currentTarget.checked)} /> Show chunk boundaries</label>
       </div>
-      ${showChunks ? html`<${Chunks} chunks=${chunks} />` : html`<${Body} doc=${doc} />`}
+      ${
+        showChunks
+          ? html`<${Chunks} chunks=${chunks} />`
+          : range
+            ? html`<${NumberedLines} doc=${doc} range=${range} />`
+            : html`<${Body} doc=${doc} />`
+      }
     </article>
   `;
 }
@@ -80,6 +89,27 @@ function Body({ doc }) {
 /** The page already shows the title: drop a first-line heading that repeats it. @param {any} doc */
 function withoutTitleHeading(doc) {
   return String(doc.body ?? '').replace(/^#\s+(.*)\n/, (line, heading) => (heading.trim() === doc.title ? '' : line));
+}
+
+/**
+ * The body as numbered lines (split as kbctx counts them: \r\n, \r or \n), `range` highlighted and scrolled to.
+ * @param {{ doc: any, range: { start: number, end: number } }} props
+ */
+function NumberedLines({ doc, range }) {
+  const first = useRef(/** @type {HTMLLIElement | null} */ (null));
+  const lines = useMemo(() => String(doc.body ?? '').split(/\r\n|\r|\n/), [doc]);
+  useEffect(() => first.current?.scrollIntoView({ block: 'center' }), [doc, range.start]);
+  const inRange = (/** @type {number} */ n) => n >= range.start && n <= range.end;
+  return html`
+    <p class="lines-note" role="note">Lines ${range.start}–${Math.min(range.end, lines.length)} highlighted.
+      <a href=${docHref(doc.id)}>Show the whole document</a></p>
+    <ol class="lines body" aria-label="Lines">
+      ${lines.map(
+        (text, i) =>
+          html`<li id=${`L${i + 1}`} class=${inRange(i + 1) ? 'line hl' : 'line'} ref=${i + 1 === range.start ? first : null}>${text || ' '}</li>`,
+      )}
+    </ol>
+  `;
 }
 
 /** @param {{ chunks: any[] | null }} props */
