@@ -26,6 +26,7 @@ let page: Page;
 before(async () => {
   ws = new Workspace('kbctx-web-lines-');
   ws.write('docs/long.txt', LONG);
+  ws.write('docs/walrus.md', '---\ntags: [sea]\n---\n# Walrus\n\nThe walrus has whiskers.\n');
   ws.config('[chunking]\nmax_tokens = 60\noverlap_tokens = 0\n[connectors.filesystem.docs]\nroot = "docs"\n');
   const sync = await ws.kbctx(['sync', 'all']);
   assert.equal(sync.code, 0, sync.stderr);
@@ -63,5 +64,18 @@ it('a hit links to its lines; the document view highlights exactly them and scro
   await page.getByRole('link', { name: 'Show the whole document' }).click();
   await page.locator('.body.plain').waitFor();
   assert.equal(await page.locator('.line.hl').count(), 0);
+  assert.deepEqual(session.pageErrors, []);
+});
+
+it('a Markdown document opens rendered; "Show lines" switches to the highlighted lines', async () => {
+  await session.open('');
+  await page.getByLabel('Search', { exact: true }).fill('walrus');
+  const first = page.locator('.result').first();
+  await first.waitFor();
+  assert.equal(await first.locator('.where').textContent(), 'walrus.md:4-6');
+  await first.locator('.result-link').click();
+  await page.locator('.body.markdown').waitFor();
+  await page.getByRole('button', { name: 'Show lines 4–6' }).click();
+  assert.deepEqual(await page.locator('.line.hl').allTextContents(), ['# Walrus', ' ', 'The walrus has whiskers.']);
   assert.deepEqual(session.pageErrors, []);
 });

@@ -1,7 +1,7 @@
-// One document: title, source, a link to the original, updated time, the body (Markdown rendered
-// and sanitised; other text, and Markdown too large or too deeply nested to render, shown as text),
-// "copy id", and a toggle that shows the chunks instead. With `lines` (a search hit's `?lines=12-48`) the body is
-// shown as numbered lines, those highlighted and scrolled into view.
+// One document: title, source, a link to the original, updated time, the body (Markdown rendered and sanitised; other
+// text, and Markdown too large or too deeply nested to render, shown as text), "copy id", and a toggle that shows the
+// chunks instead. With `lines` (a search hit's `?lines=12-48`) the body is shown as numbered lines, those highlighted
+// and scrolled into view (Markdown: after "Show lines", as it opens rendered).
 import { api } from '../lib/api.js';
 import { copyText } from '../lib/copy.js';
 import { html, useEffect, useMemo, useRef, useState } from '../lib/html.js';
@@ -20,6 +20,8 @@ export function DocumentView({ id, lines = null }) {
   const [error, setError] = useState(/** @type {import('../lib/api.js').ApiFailure | null} */ (null));
   const [chunks, setChunks] = useState(/** @type {any[] | null} */ (null));
   const [showChunks, setShowChunks] = useState(false);
+  // Markdown opens rendered (its lines one click away); other text opens at the numbered lines.
+  const [numbered, setNumbered] = useState(false);
   const [copied, setCopied] = useState('');
   const heading = useRef(/** @type {HTMLHeadingElement | null} */ (null));
 
@@ -60,9 +62,9 @@ export function DocumentView({ id, lines = null }) {
       ${
         showChunks
           ? html`<${Chunks} chunks=${chunks} />`
-          : range
+          : range && (numbered || !isMarkdown(doc))
             ? html`<${NumberedLines} doc=${doc} range=${range} />`
-            : html`<${Body} doc=${doc} />`
+            : html`${range ? html`<p class="lines-note" role="note"><button type="button" class="link" onClick=${() => setNumbered(true)}>Show lines ${range.start}–${range.end}</button></p>` : null}<${Body} doc=${doc} />`
       }
     </article>
   `;
@@ -73,9 +75,14 @@ function Back() {
   return html`<p class="back"><a href=${lastSearchHref()}>← Back to search</a></p>`;
 }
 
+/** @param {any} doc */
+function isMarkdown(doc) {
+  return String(doc.content_type ?? '').includes('markdown');
+}
+
 /** @param {{ doc: any }} props */
 function Body({ doc }) {
-  const markdown = String(doc.content_type ?? '').includes('markdown');
+  const markdown = isMarkdown(doc);
   // Rendered once per document, not on every re-render of the view (copying the id, …).
   const rendered = useMemo(() => (markdown ? renderMarkdown(withoutTitleHeading(doc)) : null), [doc]);
   if (rendered && 'html' in rendered)
