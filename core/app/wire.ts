@@ -32,10 +32,19 @@ export function chunkToWire(chunk: Chunk): Record<string, unknown> {
     document_id: chunk.documentId,
     chunk_index: chunk.chunkIndex,
     text: chunk.text,
-    line_start: chunk.lineStart ?? null,
-    line_end: chunk.lineEnd ?? null,
-    symbol: chunk.symbol ?? null,
-    lang: chunk.lang ?? null,
+    ...placeToWire(chunk),
+  };
+}
+
+/** A chunk's (or a hit's) lines, symbol and language as the wire names them; null when unknown (ADR 0210). */
+function placeToWire(
+  c: Pick<Chunk, 'lineStart' | 'lineEnd' | 'symbol' | 'lang'>,
+): Pick<SearchHit, 'line_start' | 'line_end' | 'symbol' | 'lang'> {
+  return {
+    line_start: c.lineStart ?? null,
+    line_end: c.lineEnd ?? null,
+    symbol: c.symbol ?? null,
+    lang: c.lang ?? null,
   };
 }
 
@@ -49,10 +58,7 @@ export function searchResultToWire(r: SearchResult): SearchHit {
     snippet: r.snippet,
     source_url: r.sourceUrl,
     updated_at: r.updatedAt,
-    line_start: r.lineStart ?? null,
-    line_end: r.lineEnd ?? null,
-    symbol: r.symbol ?? null,
-    lang: r.lang ?? null,
+    ...placeToWire(r),
     ...(r.explain
       ? {
           explain: {
