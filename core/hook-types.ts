@@ -4,7 +4,6 @@
 // tools', agents' and resources' in tools/part-defs.ts, the connectors' in connectors/connector.ts.
 import type { SearchResult } from './domain/models.ts';
 import type { SearchParams } from './domain/models.ts';
-import type { PluginContext } from './plugin-context.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** A document between its connector and the chunker. The `document` hook may change it, or set `skip`. */

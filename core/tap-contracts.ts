@@ -36,7 +36,6 @@ const jsonish = (value: unknown): string | undefined =>
 const DRAFT = { title: isString, body: isString };
 const REQUEST = { query: isString, mode: (v: unknown) => MODES.has(v), limit: isNumber };
 const HIT = { id: isString, score: isNumber };
-const PIECE = { text: isString, lineStart: isNumber, lineEnd: isNumber };
 
 /**
  * Results of the hooks whose values kbctx goes on to use; undefined is always allowed (keep the value, or ask the next
@@ -56,15 +55,8 @@ export const RESULT_SHAPES: Readonly<Partial<Record<HookName, ResultShape>>> = O
   },
   chunk: {
     expected:
-      "a list of strings (the chunks' texts) or of pieces ({text, lineStart, lineEnd}), or undefined to leave the document to the next tap",
-    wrong: (v) =>
-      v === undefined
-        ? undefined
-        : Array.isArray(v)
-          ? wrongItem(v, (t) =>
-              typeof t === 'string' ? undefined : isObject(t) ? wrongField(t, PIECE) : describeValue(t),
-            )
-          : describeValue(v),
+      "a list of strings (the chunks' texts) or of chunk pieces (objects with a string text and whole-number lineStart ≤ lineEnd from 1), or undefined to leave the document to the next tap",
+    wrong: (v) => (v === undefined ? undefined : Array.isArray(v) ? wrongItem(v, wrongChunkItem) : describeValue(v)),
   },
   query: {
     expected: `a search request (an object with a string query, a mode of ${SEARCH_MODES.slice(0, -1).join(', ')} or ${SEARCH_MODES.at(-1)} and a number limit), or undefined to keep it`,
@@ -86,6 +78,24 @@ export const RESULT_SHAPES: Readonly<Partial<Record<HookName, ResultShape>>> = O
     wrong: (v) => (v === undefined ? undefined : isObject(v) ? wrongField(v, { text: isString }) : describeValue(v)),
   },
 });
+
+const isLine = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 1;
+const isOptionalString = (v: unknown): boolean => v === undefined || typeof v === 'string';
+
+/** A chunk: a string, or a ChunkPiece (camelCase, or snake_case `line_start`/`line_end` as a Lua table has them). */
+function wrongChunkItem(item: unknown): string | undefined {
+  if (typeof item === 'string') return undefined;
+  if (!isObject(item)) return describeValue(item);
+  const start = item['lineStart'] ?? item['line_start'];
+  const end = item['lineEnd'] ?? item['line_end'];
+  return (
+    wrongField(item, { text: isString, symbol: isOptionalString, lang: isOptionalString }) ??
+    wrongField(
+      { lineStart: start, lineEnd: end },
+      { lineStart: isLine, lineEnd: (e) => isLine(e) && (e as number) >= (start as number) },
+    )
+  );
+}
 
 function wrongItem(list: readonly unknown[], wrong: (item: unknown) => string | undefined): string | undefined {
   for (let i = 0; i < list.length; i++) {

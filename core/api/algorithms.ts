@@ -8,6 +8,7 @@ export { COLUMN_WEIGHTS, fts5Idf } from '../search/bm25-terms.ts';
 export { termBounds, topGroups } from '../search/postings-topk.ts';
 export type { Postings, RowStats, ScoredTerm, TermBounds } from '../search/postings-topk.ts';
 export { segmentCjk } from '../search/segment-cjk.ts';
+export { symbolWords } from '../search/symbol-words.ts';
 export { dotAt, exactTopK, normalizeInPlace } from '../search/vector-topk.ts';
 export type { RowScore } from '../search/vector-topk.ts';
 export { toUnitVectors } from '../embed/check-vectors.ts';

@@ -1,5 +1,6 @@
 // The search use-case: keyword search today; semantic and hybrid plug in through `vectorSearch`
 // (embeddings issue). Results are documents, best first, scores in [0, 1], ties by id.
+import { chunkPlace } from '../domain/line-ranges.ts';
 import { KbctxError, notFound } from '../domain/errors.ts';
 import type { SearchResult } from '../domain/models.ts';
 import { analyzeQuery } from '../search/analyze-query.ts';
@@ -147,6 +148,7 @@ export async function keywordSearch(
     title: hit.document.title,
     score: round(hit.score),
     snippet: makeSnippet(hit.chunk.text, stems),
+    ...chunkPlace(hit.chunk),
     chunkText: hit.chunk.text,
     sourceUrl: hit.document.sourceUrl,
     updatedAt: hit.document.updatedAt,

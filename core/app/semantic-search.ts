@@ -7,6 +7,7 @@
 //           the vector cut get their exact cosine too; fused by core/search/fusion.ts with
 //           hybrid_alpha as the semantic weight ("weighted" or "rrf"); unset, the embedder's own
 //           weight (the bundled USE-Lite: 0.3), else 0.6 (ADR 0150).
+import { chunkPlace } from '../domain/line-ranges.ts';
 import { DEFAULT_HYBRID_ALPHA } from '../config/schema.ts';
 import { KbctxError } from '../domain/errors.ts';
 import type { Chunk, SearchResult } from '../domain/models.ts';
@@ -60,6 +61,7 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
         title: hit.document.title,
         score: round(score),
         snippet: makeSnippet(hit.chunk.text, stems),
+        ...chunkPlace(hit.chunk),
         chunkText: hit.chunk.text,
         sourceUrl: hit.document.sourceUrl,
         updatedAt: hit.document.updatedAt,

@@ -15,9 +15,11 @@
 // Options: `dryRun` counts without writing; `limit` takes the first N changed entries and `since`
 // skips items updated before it: such a partial pass deletes nothing and keeps the old checkpoint.
 import type { Pipeline } from './plugin-pipeline.ts';
+import type { ChunkPiece } from '../hook-types.ts';
 import { KbctxError } from '../domain/errors.ts';
 import { PluginError } from '../plugin-error.ts';
 import { chunkIds, documentId, sha256Hex } from '../domain/ids.ts';
+import { locateChunks } from '../domain/line-ranges.ts';
 import type { Chunk, SourceItem } from '../domain/models.ts';
 import type { ChunkingConfig } from '../config/types.ts';
 import type { Connector, ScanEntry, UnreadablePath } from '../connectors/connector.ts';
@@ -409,21 +411,33 @@ async function pluginChunks(chunk: Pipeline['chunk'], doc: StoredDocument, sizes
       'config_error',
       `no loaded plugin chunks ${doc.sourceId}: the default chunker is the bundled plugin chunker-default, which is not loaded (check plugins in the config)`,
     );
-  // A chunker's pieces carry lines, symbol and language; the store keeps their texts for now.
-  return chunksOf(
-    doc,
-    answer.map((c) => (typeof c === 'string' ? c : c.text)),
-  );
+  return chunksOf(doc, answer);
 }
 
-/** A document's chunks from their texts: ids and content hashes. */
-export function chunksOf(doc: StoredDocument, texts: string[]): Chunk[] {
+/**
+ * A document's chunks from what a chunker returned: ids and content hashes from the texts, lines from a ChunkPiece
+ * (camelCase, or snake_case as a Lua table has it) or, for a plain string, located in the body (domain/line-ranges.ts).
+ */
+export function chunksOf(doc: StoredDocument, items: readonly (string | ChunkPiece)[]): Chunk[] {
+  const texts = items.map((item) => (typeof item === 'string' ? item : item.text));
   const ids = chunkIds(doc.id, texts);
-  return texts.map((text, i) => ({
-    id: ids[i] ?? '',
-    documentId: doc.id,
-    chunkIndex: i,
-    text,
-    contentHash: sha256Hex(text),
-  }));
+  const located = items.some((item) => typeof item === 'string') ? locateChunks(doc.body, texts) : [];
+  return items.map((item, i) => {
+    const text = texts[i] ?? '';
+    const piece = typeof item === 'string' ? undefined : (item as ChunkPiece & Record<string, unknown>);
+    const lines = piece
+      ? { lineStart: piece.lineStart ?? piece['line_start'], lineEnd: piece.lineEnd ?? piece['line_end'] }
+      : located[i];
+    return {
+      id: ids[i] ?? '',
+      documentId: doc.id,
+      chunkIndex: i,
+      text,
+      contentHash: sha256Hex(text),
+      lineStart: (lines?.lineStart as number | null | undefined) ?? null,
+      lineEnd: (lines?.lineEnd as number | null | undefined) ?? null,
+      symbol: piece?.symbol ?? null,
+      lang: piece?.lang ?? null,
+    };
+  });
 }

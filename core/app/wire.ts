@@ -27,7 +27,25 @@ export function documentToWire(doc: StoredDocument): KbctxDocument {
 }
 
 export function chunkToWire(chunk: Chunk): Record<string, unknown> {
-  return { id: chunk.id, document_id: chunk.documentId, chunk_index: chunk.chunkIndex, text: chunk.text };
+  return {
+    id: chunk.id,
+    document_id: chunk.documentId,
+    chunk_index: chunk.chunkIndex,
+    text: chunk.text,
+    ...placeToWire(chunk),
+  };
+}
+
+/** A chunk's (or a hit's) lines, symbol and language as the wire names them; null when unknown (ADR 0210). */
+function placeToWire(
+  c: Pick<Chunk, 'lineStart' | 'lineEnd' | 'symbol' | 'lang'>,
+): Pick<SearchHit, 'line_start' | 'line_end' | 'symbol' | 'lang'> {
+  return {
+    line_start: c.lineStart ?? null,
+    line_end: c.lineEnd ?? null,
+    symbol: c.symbol ?? null,
+    lang: c.lang ?? null,
+  };
 }
 
 export function searchResultToWire(r: SearchResult): SearchHit {
@@ -40,6 +58,7 @@ export function searchResultToWire(r: SearchResult): SearchHit {
     snippet: r.snippet,
     source_url: r.sourceUrl,
     updated_at: r.updatedAt,
+    ...placeToWire(r),
     ...(r.explain
       ? {
           explain: {

@@ -32,6 +32,13 @@ export interface Chunk {
   chunkIndex: number;
   text: string;
   contentHash: string;
+  /** 1-based, inclusive lines of the document body the chunk came from; null (or absent) when unknown. */
+  lineStart?: number | null | undefined;
+  lineEnd?: number | null | undefined;
+  /** The symbol path a code chunker gave the chunk (`ClassName.method`); null when none. */
+  symbol?: string | null | undefined;
+  /** The chunk's language (`typescript`); null when none. */
+  lang?: string | null | undefined;
 }
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
@@ -59,6 +66,12 @@ export interface SearchResult {
   snippet: string;
   sourceUrl: string | null;
   updatedAt: string;
+  /** The matched chunk's 1-based, inclusive lines in the document (null: unknown, e.g. not synced since lines came). */
+  lineStart?: number | null | undefined;
+  lineEnd?: number | null | undefined;
+  /** The matched chunk's symbol path and language, from a code chunker (null: none). */
+  symbol?: string | null | undefined;
+  lang?: string | null | undefined;
   /** The full text of the chunk that matched, for `rank` taps (a reranker); never part of the wire output. */
   chunkText?: string | undefined;
   explain?: SearchExplain | undefined;

@@ -10,6 +10,12 @@ export interface SearchHit {
   source_url: string | null;
   updated_at: string;
   snippet: string;
+  /** The matched chunk's 1-based, inclusive lines in the document (null: unknown; a sync fills them in). */
+  line_start: number | null;
+  line_end: number | null;
+  /** The matched chunk's symbol path (`ClassName.method`) and language, from a code chunker; null otherwise. */
+  symbol: string | null;
+  lang: string | null;
   /** With `explain: true`. */
   explain?: {
     keyword_score: number | null;
@@ -49,6 +55,9 @@ export interface KbctxDocument {
   /** Context Harness's fields: `metadata.created_at` or `updated_at`; `metadata.author` when a string. */
   created_at: string;
   author?: string;
+  /** With `lines`: the lines `body` holds (1-based, inclusive; the end capped at the document's last line). */
+  line_start?: number;
+  line_end?: number;
 }
 
 export interface SourceInfo {

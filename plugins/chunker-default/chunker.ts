@@ -1,4 +1,5 @@
-// Splits a document body into retrieval chunks. Pure: text and sizes in, strings out.
+// Splits a document body into retrieval chunks. Pure: text and sizes in, chunk pieces (text and the
+// 1-based, inclusive body lines it covers; a line ends at \r\n, \r or \n) out.
 //
 // 1. Cut the text into blocks: Markdown headings, fenced code blocks (kept whole), and paragraphs
 //    separated by blank lines.
@@ -7,6 +8,10 @@
 // 3. A block larger than a chunk is split at sentence ends, then at spaces, then hard.
 // 4. Every chunk after the first starts with the last `overlapTokens` of the previous chunk,
 //    cut at a word boundary, so text near a boundary is retrievable from both sides.
+// Lines: every block remembers its first line, every chunk the offsets where its blocks start (`Seg`), so a
+// chunk's first and last characters (the overlap's first one included) map back to body lines exactly.
+
+import type { ChunkPiece } from '../../core/api/plugin.ts';
 
 export interface ChunkSizes {
   maxTokens: number;
@@ -19,7 +24,12 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
+/** The chunks' texts only (the API before chunks had lines; chunkPieces has them). */
 export function chunkText(text: string, sizes: ChunkSizes): string[] {
+  return chunkPieces(text, sizes).map((piece) => piece.text);
+}
+
+export function chunkPieces(text: string, sizes: ChunkSizes): ChunkPiece[] {
   const maxChars = Math.max(1, sizes.maxTokens) * CHARS_PER_TOKEN;
   const overlapChars = Math.min(Math.max(0, sizes.overlapTokens) * CHARS_PER_TOKEN, Math.floor(maxChars / 2));
   const budget = maxChars - overlapChars; // room for new text once the overlap is prefixed
@@ -30,22 +40,41 @@ export function chunkText(text: string, sizes: ChunkSizes): string[] {
 interface Block {
   text: string;
   heading: boolean;
+  /** The body line of the text's first character. */
+  line: number;
+}
+
+/** A piece of a packed chunk: where it starts in the chunk's text, and that character's body line. */
+interface Seg {
+  at: number;
+  line: number;
+}
+
+interface Packed {
+  text: string;
+  segs: Seg[];
 }
 
 function splitBlocks(text: string): Block[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const blocks: Block[] = [];
   let current: string[] = [];
+  let currentLine = 1;
   let fence: string | null = null;
   const flush = (): void => {
     const joined = current.join('\n').trim();
-    if (joined) blocks.push({ text: joined, heading: false });
+    if (joined) blocks.push({ text: joined, heading: false, line: currentLine });
     current = [];
   };
-  for (const line of lines) {
+  const add = (line: string, n: number): void => {
+    if (current.length === 0) currentLine = n;
+    current.push(line);
+  };
+  for (const [i, line] of lines.entries()) {
+    const n = i + 1;
     const fenceMatch = /^\s*(```|~~~)/.exec(line);
     if (fence) {
-      current.push(line);
+      add(line, n);
       if (fenceMatch && fenceMatch[1] === fence) {
         fence = null;
         flush();
@@ -55,37 +84,39 @@ function splitBlocks(text: string): Block[] {
     if (fenceMatch) {
       flush();
       fence = fenceMatch[1] ?? '```';
-      current.push(line);
+      add(line, n);
     } else if (/^#{1,6}\s/.test(line)) {
       flush();
-      blocks.push({ text: line.trim(), heading: true });
+      blocks.push({ text: line.trim(), heading: true, line: n });
     } else if (line.trim() === '') {
       flush();
     } else {
-      current.push(line);
+      add(line, n);
     }
   }
   flush();
   return blocks;
 }
 
-function packBlocks(blocks: Block[], budget: number): string[] {
-  const chunks: string[] = [];
-  let current = '';
+function packBlocks(blocks: Block[], budget: number): Packed[] {
+  const chunks: Packed[] = [];
+  let current: Packed = { text: '', segs: [] };
   const push = (): void => {
-    if (current.trim()) chunks.push(current.trim());
-    current = '';
+    if (current.text) chunks.push(current);
+    current = { text: '', segs: [] };
   };
   for (const block of blocks) {
-    if (block.heading && current.length >= budget / 2) push();
-    const pieces = block.text.length > budget ? splitLong(block.text, budget) : [block.text];
+    if (block.heading && current.text.length >= budget / 2) push();
+    const pieces = block.text.length > budget ? splitLong(block.text, budget) : [{ text: block.text, at: 0 }];
     for (const piece of pieces) {
-      const joined = current ? `${current}\n\n${piece}` : piece;
+      const line = block.line + newlines(block.text, 0, piece.at);
+      const joined = current.text ? `${current.text}\n\n${piece.text}` : piece.text;
       if (joined.length <= budget) {
-        current = joined;
+        current.segs.push({ at: joined.length - piece.text.length, line });
+        current.text = joined;
       } else {
         push();
-        current = piece;
+        current = { text: piece.text, segs: [{ at: 0, line }] };
       }
     }
   }
@@ -93,12 +124,16 @@ function packBlocks(blocks: Block[], budget: number): string[] {
   return chunks;
 }
 
-/** Splits text longer than `budget` at sentence ends, else spaces, else hard. */
-function splitLong(text: string, budget: number): string[] {
-  const out: string[] = [];
-  let rest = text;
-  while (rest.length > budget) {
-    const window = rest.slice(0, budget);
+/** Splits text longer than `budget` at sentence ends, else spaces, else hard: trimmed pieces and their offsets. */
+function splitLong(text: string, budget: number): { text: string; at: number }[] {
+  const out: { text: string; at: number }[] = [];
+  let pos = 0;
+  const take = (raw: string): void => {
+    const piece = raw.trim();
+    if (piece) out.push({ text: piece, at: pos + raw.length - raw.trimStart().length });
+  };
+  while (text.length - pos > budget) {
+    const window = text.slice(pos, pos + budget);
     let cut = Math.max(
       window.lastIndexOf('. '),
       window.lastIndexOf('.\n'),
@@ -110,20 +145,36 @@ function splitLong(text: string, budget: number): string[] {
       cut = Math.max(window.lastIndexOf(' '), window.lastIndexOf('\n'));
       if (cut < budget / 3) cut = budget;
     }
-    out.push(rest.slice(0, cut).trim());
-    rest = rest.slice(cut).trimStart();
+    take(text.slice(pos, pos + cut));
+    pos += cut;
+    const rest = text.slice(pos);
+    pos += rest.length - rest.trimStart().length;
   }
-  if (rest.trim()) out.push(rest.trim());
+  take(text.slice(pos));
   return out;
 }
 
-function addOverlap(chunks: string[], overlapChars: number): string[] {
-  if (overlapChars <= 0) return chunks;
+function addOverlap(chunks: Packed[], overlapChars: number): ChunkPiece[] {
   return chunks.map((chunk, i) => {
+    const lineEnd = lineIn(chunk, chunk.text.length - 1);
     const prev = i > 0 ? chunks[i - 1] : undefined;
-    if (prev === undefined) return chunk;
-    return `${tailAtWord(prev, overlapChars)}\n\n${chunk}`;
+    if (prev === undefined || overlapChars <= 0) return { text: chunk.text, lineStart: lineIn(chunk, 0), lineEnd };
+    const tail = tailAtWord(prev.text, overlapChars);
+    return { text: `${tail}\n\n${chunk.text}`, lineStart: lineIn(prev, prev.text.length - tail.length), lineEnd };
   });
+}
+
+/** The body line of the character at `offset` of a packed chunk. */
+function lineIn(chunk: Packed, offset: number): number {
+  let seg = chunk.segs[0] ?? { at: 0, line: 1 };
+  for (const s of chunk.segs) if (s.at <= offset) seg = s;
+  return seg.line + newlines(chunk.text, seg.at, offset);
+}
+
+function newlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
 }
 
 /** The last ~`chars` characters of `text`, starting at a word boundary. */

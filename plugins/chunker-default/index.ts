@@ -12,10 +12,10 @@ const plugin = definePlugin({
   provides: ['chunker:default'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    let chunkText: typeof Chunker.chunkText | undefined;
+    let chunkPieces: typeof Chunker.chunkPieces | undefined;
     kernel.hooks.chunk.tap({ name: 'chunker-default', stage: STAGE.FALLBACK }, (request) => {
-      chunkText ??= requireOwn<typeof Chunker>(import.meta.url, './chunker.ts').chunkText;
-      return chunkText(request.document.body, request.sizes);
+      chunkPieces ??= requireOwn<typeof Chunker>(import.meta.url, './chunker.ts').chunkPieces;
+      return chunkPieces(request.document.body, request.sizes);
     });
   },
 });

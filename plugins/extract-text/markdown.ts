@@ -1,5 +1,6 @@
 // Markdown: YAML front matter becomes metadata (its `title` the title); otherwise the first `# ` heading is the title,
-// as plain text (plain-title.ts). The body keeps the Markdown (headings and paragraphs guide the chunker).
+// as plain text (plain-title.ts). The body keeps the Markdown (headings and paragraphs guide the chunker), and the
+// file's line numbers: front matter is left as empty lines.
 import type { Extracted } from './extract.ts';
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)\r?\n?/;
@@ -14,7 +15,9 @@ export async function extractMarkdown(text: string): Promise<Extracted> {
       const parsed: unknown = parseYaml(fm[1] ?? '');
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
         metadata = toJsonSafe(parsed as Record<string, unknown>);
-        body = text.slice(fm[0].length);
+        // Empty lines stand in for the front matter, so body lines are the file's lines (chunks' line ranges,
+        // ADR 0210).
+        body = '\n'.repeat(fm[0].split('\n').length - 1) + text.slice(fm[0].length);
       }
     } catch {
       // Not YAML after all: keep the text as it is.

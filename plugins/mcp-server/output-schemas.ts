@@ -3,6 +3,8 @@
 
 const str = { type: 'string' } as const;
 const strOrNull = { type: ['string', 'null'] } as const;
+const line = { type: 'integer', minimum: 1 } as const;
+const lineOrNull = { type: ['integer', 'null'], minimum: 1 } as const;
 
 const searchResult = {
   type: 'object',
@@ -15,6 +17,10 @@ const searchResult = {
     snippet: str,
     source_url: strOrNull,
     updated_at: str,
+    line_start: lineOrNull,
+    line_end: lineOrNull,
+    symbol: strOrNull,
+    lang: strOrNull,
   },
   required: ['id', 'source', 'source_id', 'title', 'score', 'snippet', 'source_url'],
 };
@@ -23,7 +29,17 @@ export const BUILTIN_OUTPUT_SCHEMAS: Readonly<Record<string, Record<string, unkn
   search: { type: 'object', properties: { results: { type: 'array', items: searchResult } }, required: ['results'] },
   get: {
     type: 'object',
-    properties: { id: str, source: str, source_id: str, source_url: strOrNull, title: str, body: str, updated_at: str },
+    properties: {
+      id: str,
+      source: str,
+      source_id: str,
+      source_url: strOrNull,
+      title: str,
+      body: str,
+      updated_at: str,
+      line_start: line,
+      line_end: line,
+    },
     required: ['id', 'source', 'source_id', 'title', 'body', 'updated_at'],
   },
   sources: {

@@ -22,7 +22,8 @@ export function restRoutes({ tools, agents }: RestDeps): (app: HttpApp) => void 
     tools.call(name, body, { signal: request.clientGone });
   return (app) => {
     app.post('/tools/search', (request) => call('search', request));
-    app.post('/tools/get', (request) => call('get', request));
+    // `?lines=12-48` is the body's `lines` (a citation pasted into a URL); the body's own wins.
+    app.post('/tools/get', (request) => call('get', request, withLinesQuery(request)));
     app.get('/tools/sources', (request) => call('sources', request, {}));
     app.get('/tools/list', async () => toolsToWire(tools.list()));
     app.post<Params>('/tools/:name', async (request) => ({ result: await call(request.params.name, request) }));
@@ -31,6 +32,14 @@ export function restRoutes({ tools, agents }: RestDeps): (app: HttpApp) => void 
       agents.resolve(request.params.name, bodyOf(request), { signal: request.clientGone }),
     );
   };
+}
+
+function withLinesQuery(request: HttpRequest): unknown {
+  const lines = (request.query as Record<string, unknown> | undefined)?.['lines'];
+  const body = bodyOf(request);
+  return lines === undefined || typeof body !== 'object' || body === null || Array.isArray(body)
+    ? body
+    : { lines, ...body };
 }
 
 /** The REST API as the HTTP server mounts it; the banner lists one line per tool. */

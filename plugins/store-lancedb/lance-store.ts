@@ -70,6 +70,7 @@ import {
   stateRow,
   TABLE,
   tableSchema,
+  toChunk,
   toDocument,
   toHead,
   toSyncRun,
@@ -188,6 +189,8 @@ export class LanceStore implements Store {
     const chunksOf = new Map<string, { chunk: Chunk; seq: number }[]>();
     const embeddings: [string, Record<string, unknown>][] = [];
     const docs: Record<string, unknown>[] = [];
+    // Documents with chunks written before chunks had lines: an empty content hash makes the next sync rewrite them.
+    const unplaced = new Set<string>();
     for (const r of rows) {
       switch (r['kind']) {
         case 'doc':
@@ -196,16 +199,9 @@ export class LanceStore implements Store {
         case 'chunk': {
           const documentId = r['doc_id'] as string;
           const list = chunksOf.get(documentId) ?? [];
-          list.push({
-            chunk: {
-              id: (r['row_key'] as string).slice(2),
-              documentId,
-              chunkIndex: r['chunk_index'] as number,
-              text: r['text'] as string,
-              contentHash: r['content_hash'] as string,
-            },
-            seq: r['seq'] as number,
-          });
+          const { chunk, placed } = toChunk(r);
+          list.push({ chunk, seq: r['seq'] as number });
+          if (!placed) unplaced.add(documentId);
           chunksOf.set(documentId, list);
           break;
         }
@@ -230,8 +226,8 @@ export class LanceStore implements Store {
       model.putDocument(
         {
           head: toHead(r),
-          fingerprint: (r['fingerprint'] as string | null) ?? null,
-          contentHash: r['content_hash'] as string,
+          fingerprint: unplaced.has(id) ? null : ((r['fingerprint'] as string | null) ?? null),
+          contentHash: unplaced.has(id) ? '' : (r['content_hash'] as string),
           seq: r['seq'] as number,
         },
         chunks,
@@ -368,7 +364,13 @@ export class LanceStore implements Store {
       const was = oldChunks.get(c.id)?.chunk;
       return (
         was !== undefined &&
-        (was.chunkIndex !== c.chunkIndex || was.text !== c.text || was.contentHash !== c.contentHash)
+        (was.chunkIndex !== c.chunkIndex ||
+          was.text !== c.text ||
+          was.contentHash !== c.contentHash ||
+          (was.lineStart ?? null) !== (c.lineStart ?? null) ||
+          (was.lineEnd ?? null) !== (c.lineEnd ?? null) ||
+          (was.symbol ?? null) !== (c.symbol ?? null) ||
+          (was.lang ?? null) !== (c.lang ?? null))
       );
     });
     if (
@@ -689,14 +691,7 @@ export class LanceStore implements Store {
       for (const r of await this.readRows(`kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(page)}`)) {
         const id = r['doc_id'] as string;
         if (r['kind'] === 'doc') entry(id).document = toDocument(r);
-        else
-          entry(id).chunks.push({
-            id: (r['row_key'] as string).slice(2),
-            documentId: id,
-            chunkIndex: r['chunk_index'] as number,
-            text: r['text'] as string,
-            contentHash: r['content_hash'] as string,
-          });
+        else entry(id).chunks.push(toChunk(r).chunk);
       }
       for (const id of page) {
         const d = found.get(id);

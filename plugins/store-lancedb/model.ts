@@ -2,6 +2,7 @@
 // and checkpoints held in memory with the keyword postings, loaded once per table version another
 // process wrote and kept in step with this process's own writes.
 import type { Chunk, DocumentHead, SourceFilter, SourceState, SyncRun } from '../../core/api/plugin.ts';
+import { symbolWords } from '../../core/api/algorithms.ts';
 import { KeywordIndex, rowTerms } from './keyword-index.ts';
 
 export interface DocEntry {
@@ -51,7 +52,8 @@ export class Model {
     if (old) for (const id of old.chunkIds) this.dropChunk(id);
     this.docs.set(entry.head.id, { ...entry, group, chunkIds: chunks.map((c) => c.chunk.id) });
     for (const { chunk, seq } of chunks) {
-      const row = this.keyword.add(group, rowTerms(entry.head.title, chunk.text));
+      const text = chunk.symbol ? `${chunk.text}\n${symbolWords(chunk.symbol)}` : chunk.text; // ADR 0210
+      const row = this.keyword.add(group, rowTerms(entry.head.title, text));
       this.rowChunk[row] = chunk.id;
       this.chunks.set(chunk.id, { chunk, seq, row });
       this.bySeq.set(seq, chunk.id);

@@ -141,6 +141,35 @@ export function chunkRow(chunk: Chunk, seq: number): LanceRow {
     chunk_index: chunk.chunkIndex,
     text: chunk.text,
     content_hash: chunk.contentHash,
+    // Lines, symbol and language as JSON in `metadata` (no new columns, ADR 0210); null: written before lines.
+    metadata: JSON.stringify({
+      line_start: chunk.lineStart ?? null,
+      line_end: chunk.lineEnd ?? null,
+      symbol: chunk.symbol ?? null,
+      lang: chunk.lang ?? null,
+    }),
+  };
+}
+
+/** A chunk row as a Chunk; `placed` false for a row written before chunks had lines (its document re-syncs). */
+export function toChunk(r: Record<string, unknown>): { chunk: Chunk; placed: boolean } {
+  const place =
+    typeof r['metadata'] === 'string'
+      ? (JSON.parse(r['metadata']) as { line_start?: number; line_end?: number; symbol?: string; lang?: string })
+      : undefined;
+  return {
+    chunk: {
+      id: (r['row_key'] as string).slice(2),
+      documentId: r['doc_id'] as string,
+      chunkIndex: r['chunk_index'] as number,
+      text: r['text'] as string,
+      contentHash: r['content_hash'] as string,
+      lineStart: place?.line_start ?? null,
+      lineEnd: place?.line_end ?? null,
+      symbol: place?.symbol ?? null,
+      lang: place?.lang ?? null,
+    },
+    placed: place !== undefined,
   };
 }
 

@@ -132,8 +132,18 @@ async function applyDocuments(client: pg.PoolClient, mirror: Mirror, range: stri
     if (docs.length === 0) return applied;
     const chunks = new Map<string, Chunk[]>();
     const rows = (
-      await client.query<{ id: string; document_id: string; chunk_index: number; text: string; content_hash: string }>(
-        'SELECT id, document_id, chunk_index, text, content_hash FROM kbctx_chunks WHERE document_id = ANY($1::text[]) ORDER BY document_id, chunk_index',
+      await client.query<{
+        id: string;
+        document_id: string;
+        chunk_index: number;
+        text: string;
+        content_hash: string;
+        line_start: number | null;
+        line_end: number | null;
+        symbol: string | null;
+        lang: string | null;
+      }>(
+        'SELECT id, document_id, chunk_index, text, content_hash, line_start, line_end, symbol, lang FROM kbctx_chunks WHERE document_id = ANY($1::text[]) ORDER BY document_id, chunk_index',
         [docs.map((d) => d.id)],
       )
     ).rows;
@@ -145,6 +155,10 @@ async function applyDocuments(client: pg.PoolClient, mirror: Mirror, range: stri
         chunkIndex: r.chunk_index,
         text: r.text,
         contentHash: r.content_hash,
+        lineStart: r.line_start,
+        lineEnd: r.line_end,
+        symbol: r.symbol,
+        lang: r.lang,
       });
       chunks.set(r.document_id, list);
     }

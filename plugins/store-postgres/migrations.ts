@@ -96,6 +96,14 @@ const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE kbctx_sync_runs (connector text PRIMARY KEY, ended_at text NOT NULL, errors integer NOT NULL, failure text);
   `,
+  // 4: each chunk's 1-based, inclusive source lines, symbol path and language (ADR 0210). Existing chunks get NULL;
+  // forgetting fingerprints and content hashes makes the next sync re-read every document (unchanged chunks keep
+  // their rows and embeddings and get their lines; the rewrite reaches the mirrors through the change feed).
+  `
+  ALTER TABLE kbctx_chunks ADD COLUMN line_start integer, ADD COLUMN line_end integer, ADD COLUMN symbol text,
+    ADD COLUMN lang text;
+  UPDATE kbctx_documents SET fingerprint = NULL, content_hash = '';
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

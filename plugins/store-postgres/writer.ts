@@ -31,7 +31,8 @@ export const documentKey = (write: DocumentWrite): string => write.doc.id;
 // 1. Upsert the documents, and insert the chunks of those that are new (most of a first sync or a
 //    migration): one statement, foreign keys are checked at its end, after the documents exist.
 // 2. Only for documents that existed: diff their chunks by id (unchanged chunks keep their row and
-//    embedding): chunks no longer listed are deleted, kept ones moved to their new index, new ones inserted
+//    embedding): chunks no longer listed are deleted, kept ones moved to their new index (and lines, symbol,
+//    language), new ones inserted
 //    in order. All parts of one statement see the rows as they were before it.
 const UPSERT_DOCUMENTS = `
 WITH d AS (
@@ -49,9 +50,10 @@ WITH d AS (
     fingerprint = excluded.fingerprint, indexed_at = excluded.indexed_at, version = excluded.version
   RETURNING id, (xmax = 0) AS inserted
 ), fresh AS (
-  INSERT INTO kbctx_chunks (id, document_id, chunk_index, text, content_hash)
-  SELECT c.id, c.document_id, c.idx, c.text, c.hash
-  FROM unnest($15::text[], $16::text[], $17::int[], $18::text[], $19::text[]) WITH ORDINALITY AS c(document_id, id, idx, text, hash, n)
+  INSERT INTO kbctx_chunks (id, document_id, chunk_index, text, content_hash, line_start, line_end, symbol, lang)
+  SELECT c.id, c.document_id, c.idx, c.text, c.hash, c.line_start, c.line_end, c.symbol, c.lang
+  FROM unnest($15::text[], $16::text[], $17::int[], $18::text[], $19::text[], $20::int[], $21::int[], $22::text[], $23::text[])
+    WITH ORDINALITY AS c(document_id, id, idx, text, hash, line_start, line_end, symbol, lang, n)
   WHERE c.document_id IN (SELECT id FROM d WHERE inserted)
   ORDER BY c.n
 )
@@ -59,16 +61,20 @@ SELECT id FROM d WHERE NOT inserted`;
 
 const DIFF_CHUNKS = `
 WITH c AS (
-  SELECT * FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[]) WITH ORDINALITY AS c(document_id, id, idx, text, hash, n)
+  SELECT * FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::text[])
+    WITH ORDINALITY AS c(document_id, id, idx, text, hash, line_start, line_end, symbol, lang, n)
 ), gone AS (
   DELETE FROM kbctx_chunks o WHERE o.document_id = ANY($1::text[])
     AND NOT EXISTS (SELECT 1 FROM c WHERE c.id = o.id AND c.document_id = o.document_id)
   RETURNING o.document_id
 ), moved AS (
-  UPDATE kbctx_chunks o SET chunk_index = c.idx FROM c WHERE o.id = c.id AND o.document_id = c.document_id AND o.chunk_index <> c.idx
+  UPDATE kbctx_chunks o SET chunk_index = c.idx, line_start = c.line_start, line_end = c.line_end, symbol = c.symbol,
+    lang = c.lang
+  FROM c WHERE o.id = c.id AND o.document_id = c.document_id
+    AND (o.chunk_index, o.line_start, o.line_end, o.symbol, o.lang) IS DISTINCT FROM (c.idx, c.line_start, c.line_end, c.symbol, c.lang)
 ), fresh AS (
-  INSERT INTO kbctx_chunks (id, document_id, chunk_index, text, content_hash)
-  SELECT c.id, c.document_id, c.idx, c.text, c.hash FROM c
+  INSERT INTO kbctx_chunks (id, document_id, chunk_index, text, content_hash, line_start, line_end, symbol, lang)
+  SELECT c.id, c.document_id, c.idx, c.text, c.hash, c.line_start, c.line_end, c.symbol, c.lang FROM c
   WHERE NOT EXISTS (SELECT 1 FROM kbctx_chunks o WHERE o.id = c.id AND o.document_id = c.document_id)
   ORDER BY c.n
   RETURNING document_id
@@ -85,6 +91,10 @@ const chunkColumns = (writes: readonly DocumentWrite[]): unknown[] => {
     chunks.map((c) => c.chunkIndex),
     chunks.map((c) => c.text),
     chunks.map((c) => c.contentHash),
+    chunks.map((c) => c.lineStart ?? null),
+    chunks.map((c) => c.lineEnd ?? null),
+    chunks.map((c) => c.symbol ?? null),
+    chunks.map((c) => c.lang ?? null),
   ];
 };
 

@@ -92,17 +92,27 @@ const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE sync_runs (connector TEXT PRIMARY KEY, ended_at TEXT NOT NULL, errors INTEGER NOT NULL, failure TEXT);
   `,
+  // 6: each chunk's 1-based, inclusive source lines, symbol path and language (ADR 0210). Existing chunks get NULL;
+  // forgetting the documents' fingerprints and content hashes makes the next sync re-read and re-chunk every
+  // document: unchanged chunks keep their rows and embeddings and get their lines.
+  `
+  ALTER TABLE chunks ADD COLUMN line_start INTEGER;
+  ALTER TABLE chunks ADD COLUMN line_end INTEGER;
+  ALTER TABLE chunks ADD COLUMN symbol TEXT;
+  ALTER TABLE chunks ADD COLUMN lang TEXT;
+  UPDATE documents SET fingerprint = NULL, content_hash = '';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the database to SCHEMA_VERSION. Safe to call on every open. */
-export function migrate(db: DatabaseSync): void {
+/** Brings the database to SCHEMA_VERSION (tests: to an older `target`). Safe to call on every open. */
+export function migrate(db: DatabaseSync, target = SCHEMA_VERSION): void {
   const current = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
   if (current > SCHEMA_VERSION) {
     throw new Error(`database schema version ${current} is newer than this kbctx (${SCHEMA_VERSION}); upgrade kbctx`);
   }
-  for (let v = current; v < SCHEMA_VERSION; v++) {
+  for (let v = current; v < target; v++) {
     db.exec('BEGIN IMMEDIATE');
     try {
       db.exec(MIGRATIONS[v] ?? '');

@@ -2,6 +2,7 @@
 // tokenisation upstream of it): the whole index from its fts5vocab 'instance' table, changed chunks by
 // running their stored text through an in-memory FTS5 table with the same tokenizer.
 import { segmentCjk, COLUMN_WEIGHTS } from '../../core/api/algorithms.ts';
+import { keywordText } from './keyword-text.ts';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { RowPostings } from './keyword/postings-index.ts';
 
@@ -180,7 +181,7 @@ export class FtsTokenizer {
       `CREATE VIRTUAL TABLE t USING fts5(title, text, tokenize=${tokenize}); CREATE VIRTUAL TABLE ti USING fts5vocab(t, 'instance');`,
     );
     this.chunkText = db.prepare(
-      `SELECT c.rowid AS row, c.document_rowid AS "group", d.title, c.text FROM chunks c JOIN documents d ON d.rowid = c.document_rowid
+      `SELECT c.rowid AS row, c.document_rowid AS "group", d.title, c.text, c.symbol FROM chunks c JOIN documents d ON d.rowid = c.document_rowid
        WHERE c.rowid IN (SELECT value FROM json_each(?)) ORDER BY c.rowid`,
     );
     this.insert = this.mem.prepare('INSERT INTO t (rowid, title, text) VALUES (?, ?, ?)');
@@ -211,9 +212,10 @@ export class FtsTokenizer {
         group: number;
         title: string;
         text: string;
+        symbol: string | null;
       }[];
-      // The same CJK segmentation the document writer gives FTS5 (stored rows keep the original text).
-      for (const r of batch) this.insert.run(r.row, segmentCjk(r.title), segmentCjk(r.text));
+      // The same text the document writer gives FTS5 (stored rows keep the original text).
+      for (const r of batch) this.insert.run(r.row, segmentCjk(r.title), keywordText(r.text, r.symbol));
       const part = collect(
         this.byTerm.iterate(),
         batch.map((r) => ({ row: Number(r.row), group: Number(r.group) })),

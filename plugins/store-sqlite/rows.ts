@@ -21,6 +21,10 @@ export interface ChunkRow {
   chunk_index: number;
   text: string;
   content_hash: string;
+  line_start: number | null;
+  line_end: number | null;
+  symbol: string | null;
+  lang: string | null;
 }
 
 export const DOCUMENT_COLUMNS =
@@ -45,17 +49,22 @@ export function toHead(row: HeadRow): DocumentHead {
   };
 }
 
-export const CHUNK_COLUMNS = 'c.id, d.id AS document_id, c.chunk_index, c.text, c.content_hash';
+export const CHUNK_COLUMNS =
+  'c.id, d.id AS document_id, c.chunk_index, c.text, c.content_hash, c.line_start, c.line_end, c.symbol, c.lang';
 
 /** Chunk columns under names that cannot collide with DOCUMENT_COLUMNS in a joined row. */
 export const JOINED_CHUNK_COLUMNS =
-  'c.id AS chunk_id, c.chunk_index, c.text AS chunk_text, c.content_hash AS chunk_hash';
+  'c.id AS chunk_id, c.chunk_index, c.text AS chunk_text, c.content_hash AS chunk_hash, c.line_start, c.line_end, c.symbol, c.lang';
 
 export interface JoinedChunkRow {
   chunk_id: string;
   chunk_index: number;
   chunk_text: string;
   chunk_hash: string;
+  line_start: number | null;
+  line_end: number | null;
+  symbol: string | null;
+  lang: string | null;
 }
 
 export function toJoinedChunk(row: JoinedChunkRow & { id: string }): Chunk {
@@ -65,6 +74,7 @@ export function toJoinedChunk(row: JoinedChunkRow & { id: string }): Chunk {
     chunkIndex: row.chunk_index,
     text: row.chunk_text,
     contentHash: row.chunk_hash,
+    ...placeOf(row),
   };
 }
 
@@ -85,5 +95,13 @@ export function toChunk(row: ChunkRow): Chunk {
     chunkIndex: row.chunk_index,
     text: row.text,
     contentHash: row.content_hash,
+    ...placeOf(row),
   };
+}
+
+/** A chunk row's lines, symbol and language. */
+function placeOf(
+  row: Pick<ChunkRow, 'line_start' | 'line_end' | 'symbol' | 'lang'>,
+): Pick<Chunk, 'lineStart' | 'lineEnd' | 'symbol' | 'lang'> {
+  return { lineStart: row.line_start, lineEnd: row.line_end, symbol: row.symbol, lang: row.lang };
 }

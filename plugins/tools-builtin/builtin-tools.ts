@@ -2,6 +2,7 @@
 // paths (`POST /tools/search`, `POST /tools/get`, `GET /tools/sources`), over core's use-cases.
 import type { BuiltinDeps, KbctxDocument, SearchOutput, SourceInfo, Tool } from '../../core/api/plugin.ts';
 import {
+  documentLines,
   documentToWire,
   getDocument,
   listSources,
@@ -31,8 +32,11 @@ export function builtinBodies(deps: BuiltinDeps): BuiltinBodies {
       return searchResponseToWire(await search(deps.searchDeps(), parsed), parsed.explain);
     },
     get: async (params) => {
-      rejectUnknownParams(params, ['id']);
-      return documentToWire(await getDocument(deps.store, params['id'] as string));
+      rejectUnknownParams(params, ['id', 'lines']);
+      const doc = await getDocument(deps.store, params['id'] as string);
+      if (params['lines'] === undefined) return documentToWire(doc);
+      const { document, range } = documentLines(doc, params['lines']);
+      return { ...documentToWire(document), line_start: range.start, line_end: range.end };
     },
     sources: async (params) => {
       rejectUnknownParams(params, []);
@@ -57,7 +61,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     {
       name: 'get',
       description:
-        'Fetch one document by id (from search results): title, source, URL, update time and the full body text.',
+        "Fetch one document by id (from search results): title, source, URL, update time and the full body text, or only the lines `lines` names (a search result's line_start-line_end).",
       params: [
         {
           name: 'id',
@@ -65,6 +69,13 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
           required: true,
           maxLength: 256,
           description: 'Document id from a search result.',
+        },
+        {
+          name: 'lines',
+          type: 'string',
+          maxLength: 32,
+          description:
+            "Only these lines of the body, `12-48` (1-based, inclusive) or `12`; e.g. a search result's line_start-line_end.",
         },
       ],
       builtin: true,

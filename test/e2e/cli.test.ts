@@ -89,17 +89,24 @@ describe('kbctx CLI', () => {
   it('search prints ranked results; --json gives the API shape; --explain the scores', async () => {
     const r = await ws.kbctx(['search', 'how', 'do', 'I', 'rotate', 'keys?']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^1\. Rotating signing keys {2}\[0\.\d{3}\]\n {3}filesystem:docs · keys\.md\n/);
+    assert.match(
+      r.stdout,
+      /^1\. Rotating signing keys {2}\/\S*\/docs\/keys\.md:1-\d+ {2}\[0\.\d{3}\]\n {3}filesystem:docs · keys\.md\n/,
+    );
     const body = json((await ws.kbctx(['search', 'rotate keys', '--json', '--limit', '1'])).stdout);
     const results = body['results'] as Record<string, unknown>[];
     assert.equal(results.length, 1);
     assert.deepEqual(Object.keys(results[0]!).sort(), [
       'id',
+      'lang',
+      'line_end',
+      'line_start',
       'score',
       'snippet',
       'source',
       'source_id',
       'source_url',
+      'symbol',
       'title',
       'updated_at',
     ]);

@@ -3,6 +3,7 @@
 import { chunksOf } from '../../core/app/sync.ts';
 import type { Chunk } from '../../core/domain/models.ts';
 import type { StoredDocument } from '../../core/store/store.ts';
-import { chunkText, type ChunkSizes } from '../../plugins/chunker-default/api.ts';
+import { chunkPieces, type ChunkSizes } from '../../plugins/chunker-default/api.ts';
 
-export const toChunks = (doc: StoredDocument, sizes: ChunkSizes): Chunk[] => chunksOf(doc, chunkText(doc.body, sizes));
+export const toChunks = (doc: StoredDocument, sizes: ChunkSizes): Chunk[] =>
+  chunksOf(doc, chunkPieces(doc.body, sizes));

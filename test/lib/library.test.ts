@@ -49,14 +49,19 @@ describe('openKbctx', () => {
     const { results } = await kbctx.search({ query: 'alpha release', limit: 1 });
     assert.deepEqual(Object.keys(results[0]!).sort(), [
       'id',
+      'lang',
+      'line_end',
+      'line_start',
       'score',
       'snippet',
       'source',
       'source_id',
       'source_url',
+      'symbol',
       'title',
       'updated_at',
     ]);
+    assert.deepEqual([results[0]!.line_start, results[0]!.line_end], [1, 3]);
     assert.equal((await kbctx.get(results[0]!.id)).body, '# Alpha\n\nThe alpha release notes.\n');
     assert.deepEqual(
       (await kbctx.sources()).sources.map((s) => [s.source, s.document_count, s.status]),

@@ -45,7 +45,15 @@ export function createContextBridge(deps: ContextBridgeDeps): ContextHandler {
       }
       case 'get': {
         const { document, chunks } = await getDocumentWithChunks(deps.store, String(args[0] ?? ''));
-        return { ...documentToWire(document), chunks: chunks.map((c) => ({ index: c.chunkIndex, text: c.text })) };
+        return {
+          ...documentToWire(document),
+          chunks: chunks.map((c) => ({
+            index: c.chunkIndex,
+            text: c.text,
+            line_start: c.lineStart ?? null,
+            line_end: c.lineEnd ?? null,
+          })),
+        };
       }
       case 'sources':
         return sourcesToWire(await listSources(deps.store, deps.connectorLabels())).sources;

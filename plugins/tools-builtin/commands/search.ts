@@ -2,7 +2,13 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { CliContext } from '../../cli/api.ts';
-import { parseSearchParams, search, searchResponseToWire, type SearchResponse } from '../../../core/api/use-cases.ts';
+import {
+  citation,
+  parseSearchParams,
+  search,
+  searchResponseToWire,
+  type SearchResponse,
+} from '../../../core/api/use-cases.ts';
 
 export function registerSearch(program: Command, ctx: CliContext): void {
   program
@@ -59,8 +65,8 @@ function formatResults(response: SearchResponse, explain: boolean): string {
   }
   if (response.results.length === 0) lines.push('No results.');
   response.results.forEach((r, i) => {
-    lines.push(`${i + 1}. ${r.title}  [${r.score.toFixed(3)}]`);
-    lines.push(`   ${r.source} · ${r.sourceId}`);
+    lines.push(`${i + 1}. ${r.title}  ${citation(r)}  [${r.score.toFixed(3)}]`);
+    lines.push(`   ${r.source} · ${r.sourceId}${r.symbol ? ` · ${r.symbol}` : ''}`);
     if (explain && r.explain) {
       const f = (n: number | null): string => (n === null ? '-' : n.toFixed(4));
       lines.push(

@@ -72,7 +72,7 @@ function App() {
 
   const view =
     route.view === 'doc'
-      ? html`<${DocumentView} id=${route.id} />`
+      ? html`<${DocumentView} id=${route.id} lines=${route.params.get('lines')} />`
       : route.view === 'sources'
         ? html`<${SourcesView} />`
         : route.view === 'tools'

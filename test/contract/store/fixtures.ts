@@ -57,6 +57,10 @@ export function makeDoc(
     chunkIndex: i,
     text,
     contentHash: sha256Hex(text),
+    lineStart: null,
+    lineEnd: null,
+    symbol: null,
+    lang: null,
   }));
   return { doc, chunks };
 }

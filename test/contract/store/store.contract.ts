@@ -8,6 +8,7 @@ import { documentCases } from './documents.contract.ts';
 import { embeddingCases } from './embeddings.contract.ts';
 import { indexCases } from './index.contract.ts';
 import { keywordCases } from './keyword.contract.ts';
+import { lineCases } from './lines.contract.ts';
 import { vectorCases } from './vectors.contract.ts';
 
 export interface StoreContractOptions {
@@ -28,6 +29,7 @@ export function storeContract(name: string, open: () => Promise<Store>, options:
   describe(`store contract: ${name}`, () => {
     documentCases(open);
     keywordCases(open);
+    lineCases(open);
     embeddingCases(open);
     claimCases(open, options.reopen);
     vectorCases(open);

@@ -32,6 +32,10 @@ export function pgDoc(
     chunkIndex: i,
     text,
     contentHash: hash(text),
+    lineStart: null,
+    lineEnd: null,
+    symbol: null,
+    lang: null,
   }));
   return { doc, chunks };
 }

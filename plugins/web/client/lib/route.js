@@ -16,9 +16,22 @@ export function parseRoute(hash) {
   return { view: 'search', id: '', params };
 }
 
-/** @param {string} id */
-export function docHref(id) {
-  return `#/doc/${encodeURIComponent(id)}`;
+/**
+ * `#/doc/<id>`, with `?lines=12-48` when a hit knows its lines (the document view scrolls to and highlights them).
+ * @param {string} id @param {number | null} [start] @param {number | null} [end]
+ */
+export function docHref(id, start = null, end = null) {
+  const lines = start == null ? '' : `?lines=${start}-${end ?? start}`;
+  return `#/doc/${encodeURIComponent(id)}${lines}`;
+}
+
+/** `12-48` (or `12`) → the range; null when it is not one. @param {string | null} text */
+export function parseLines(text) {
+  const m = /^(\d{1,9})(?:-(\d{1,9}))?$/.exec(text ?? '');
+  if (!m) return null;
+  const start = Number(m[1]);
+  const end = m[2] === undefined ? start : Number(m[2]);
+  return start >= 1 && end >= start ? { start, end } : null;
 }
 
 let lastSearch = '#/';

@@ -53,8 +53,8 @@ function ResultItem({ r, prefixes }) {
   const score = Number(r.score);
   return html`
     <li class="result">
-      <h2><a class="result-link" href=${docHref(r.id)}>${r.title || r.source_id}</a></h2>
-      <p class="meta"><span>${r.source}</span> · <span>${r.source_id}</span>${r.updated_at ? html` · <time datetime=${r.updated_at}>${formatDate(r.updated_at)}</time>` : null}</p>
+      <h2><a class="result-link" href=${docHref(r.id, r.line_start, r.line_end)}>${r.title || r.source_id}</a></h2>
+      <p class="meta"><span>${r.source}</span> · <span class="where">${where(r)}</span>${r.updated_at ? html` · <time datetime=${r.updated_at}>${formatDate(r.updated_at)}</time>` : null}</p>
       <p class="snippet">${highlight(r.snippet ?? '', prefixes)}</p>
       <div class="score">
         <meter min="0" max="1" value=${score} aria-label=${`Score ${score.toFixed(3)}`}></meter>
@@ -88,4 +88,11 @@ const fmt = (n) => (typeof n === 'number' ? n.toFixed(4) : '—');
 export function formatDate(iso) {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+}
+
+/** `source_id:12-48` (and the symbol), or the source id alone when the lines are unknown. @param {any} r */
+function where(r) {
+  const lines =
+    r.line_start == null ? '' : r.line_end === r.line_start ? `:${r.line_start}` : `:${r.line_start}-${r.line_end}`;
+  return `${r.source_id}${lines}${r.symbol ? ` · ${r.symbol}` : ''}`;
 }
