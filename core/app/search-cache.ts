@@ -2,6 +2,7 @@
 // write to the index (by this process or another: see Store.generation) makes every entry stale.
 import type { RetrievalConfig } from '../config/types.ts';
 import type { SearchParams } from '../domain/models.ts';
+import type { SourceFilter } from '../store/store.ts';
 import type { SearchResponse } from './search.ts';
 
 export class SearchCache {
@@ -21,8 +22,7 @@ export class SearchCache {
       params.mode,
       params.query,
       params.limit,
-      params.source ?? null,
-      params.since ?? null,
+      filterKey(params.filter),
       params.explain,
       hybridAlpha,
       fusion,
@@ -50,4 +50,27 @@ export class SearchCache {
     this.entries.set(key, { generation, response });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
+}
+
+/** The filter in a fixed field order (the parser builds it in one order, but a query tap may rebuild it). */
+function filterKey(filter: SourceFilter | undefined): unknown {
+  if (filter === undefined) return null;
+  const { source, since, until, path, lang, type, tags, tagsAll, meta } = filter;
+  const sorted =
+    meta === undefined
+      ? null
+      : Object.keys(meta)
+          .sort()
+          .map((k) => [k, meta[k]]);
+  return [
+    source ?? null,
+    since ?? null,
+    until ?? null,
+    path ?? null,
+    lang ?? null,
+    type ?? null,
+    tags ?? null,
+    tagsAll ?? null,
+    sorted,
+  ];
 }

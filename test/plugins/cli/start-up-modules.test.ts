@@ -86,6 +86,9 @@ const NOT_FOR_SEARCH = [
   'plugins/store-sqlite/document-writer.ts',
   'plugins/store-sqlite/transaction.ts',
   'core/search/since.ts',
+  'core/app/filter-params.ts', // the filters' reader, the language table and picomatch: only with a filter (ADR 0213)
+  'core/domain/languages.ts',
+  'node_modules/picomatch/',
   'plugins/tools-builtin/commands/get.ts', // other commands of the same plugin: each has its own tap
   'plugins/tools-builtin/commands/sources.ts',
   'plugins/cli/table.ts', // the cli plugin's table and progress helpers: when a command first calls one
@@ -96,9 +99,10 @@ const NOT_FOR_SEARCH = [
 /**
  * How many of kbctx's own modules `kbctx search` may load: what it loaded when last tightened (issue 30's refactor had
  * taken it from 119 to 156 on a SciFact index; cut back, ADR 0130). Raise it only for a module a keyword search needs,
- * or a bundled plugin's index (143, then +3: eval's and rerank's indexes, `[rerank]`'s section).
+ * or a bundled plugin's index (143, then +3: eval's and rerank's indexes, `[rerank]`'s section; then +1: the search
+ * filter predicate core/search/document-filter.ts, which every store's candidate retrieval consults, ADR 0213).
  */
-const MAX_OWN_MODULES_FOR_SEARCH = 146;
+const MAX_OWN_MODULES_FOR_SEARCH = 147;
 
 const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] =>
   unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));
