@@ -1,7 +1,7 @@
-// The search tool's `filters` object (and its top-level twins source, since, until) read into a store
-// SourceFilter (ADR 0213); loaded only when a search has a filter (start-up). Shapes are checked here, not by ajv, so `kbctx search` loads no validator:
-// a list field takes a string or a list of strings; `meta` an object of key → value or list of values.
-// Every fault is a bad_request naming the parameter (`filters.path`, `filters.meta.team`).
+// The search tool's `filters` object (and its top-level twins source, since, until) read into a store SourceFilter
+// (ADR 0213); loaded only when a search has a filter (start-up). Shapes are checked here, not by ajv, so `kbctx search`
+// loads no validator: a list field takes a string or a list of strings; `meta` an object of key → value or list of
+// values. Every fault is a bad_request naming the parameter (`filters.path`, `filters.meta.team`).
 import { badRequest } from '../domain/errors.ts';
 import { LANGUAGES } from '../domain/languages.ts';
 import { FILTER_FIELDS } from './search-params.ts';
