@@ -14,6 +14,9 @@ const MAX_VALUE_CHARS = 512;
 const MAX_META_KEYS = 16;
 const LIST = 'a string or a list of strings';
 
+/** A SourceFilter as read: `source` always a list. */
+export type ReadFilter = SourceFilter & { source?: readonly string[] | undefined };
+
 export interface FilterInput {
   /** The `filters` object as given (undefined when absent). */
   filters: unknown;
@@ -30,7 +33,7 @@ export interface FilterInput {
 export function readFilter(
   input: FilterInput,
   toInstant: (value: string, parameter: string) => string,
-): SourceFilter | undefined {
+): ReadFilter | undefined {
   const f = readObject(input.filters, 'filters');
   rejectUnknownParams(f, Object.keys(FILTER_FIELDS), 'filters.');
   const topSource = input.source === undefined ? undefined : list(input.source, 'source');
@@ -41,7 +44,7 @@ export function readFilter(
     const value = agree(name, top, nested);
     return value === undefined ? undefined : toInstant(value, top === undefined ? `filters.${name}` : name);
   };
-  const filter: SourceFilter = {
+  const filter: ReadFilter = {
     ...(source !== undefined ? { source } : {}),
     ...optional('since', time('since')),
     ...optional('until', time('until')),

@@ -4,6 +4,7 @@ import type { RetrievalConfig } from '../config/types.ts';
 import type { SearchParams } from '../domain/models.ts';
 import type { SourceFilter } from '../store/store.ts';
 import type { SearchResponse } from './search.ts';
+import { searchFilter } from '../search/document-filter.ts';
 
 export class SearchCache {
   private readonly capacity: number;
@@ -22,7 +23,7 @@ export class SearchCache {
       params.mode,
       params.query,
       params.limit,
-      filterKey(params.filter),
+      filterKey(searchFilter(params)),
       params.explain,
       hybridAlpha,
       fusion,

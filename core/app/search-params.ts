@@ -132,6 +132,8 @@ export function toSearchParams(
     query,
     mode: (p['mode'] as SearchMode | undefined) ?? 'keyword',
     limit: Math.min(limit, retrieval.maxLimit),
+    source: filter?.source?.length === 1 ? filter.source[0] : undefined,
+    ...(filter?.since !== undefined ? { since: filter.since } : {}),
     ...(filter ? { filter } : {}),
     explain: p['explain'] === true,
     ...(typeof p['rerank'] === 'boolean' ? { rerank: p['rerank'] } : {}),

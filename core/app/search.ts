@@ -6,9 +6,11 @@ import { analyzeQuery } from '../search/analyze-query.ts';
 import { makeSnippet } from '../search/snippet.ts';
 import type { RetrievalConfig } from '../config/types.ts';
 import { bundledConnectorTypes } from '../config/plugin-sections.ts';
-import type { SourceFilter, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
 import { SearchCache } from './search-cache.ts';
-import { sourcesOf } from '../search/document-filter.ts';
+import { searchFilter, sourcesOf } from '../search/document-filter.ts';
+
+export { searchFilter } from '../search/document-filter.ts';
 import { providerChoices } from '../embed/embedding-providers.ts';
 import type { SearchParams } from '../domain/models.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
@@ -52,7 +54,7 @@ export async function search(deps: SearchDeps, input: SearchParams): Promise<Sea
   const response = rank ? await ranked(deps, params, rank) : await searchCached(deps, params);
   // Checked only when nothing matched, so a search that finds something never pays for it (and a
   // script item's own `source` label, unknown to the config, still works when it has documents).
-  const sources = sourcesOf(params.filter);
+  const sources = sourcesOf(searchFilter(params));
   if (response.results.length === 0 && sources !== undefined && deps.knownSources) {
     const labels = await deps.knownSources();
     for (const source of sources) checkSource(source, labels);
@@ -162,8 +164,3 @@ export async function keywordSearch(
 }
 
 const round = (n: number): number => Math.round(n * 1e6) / 1e6;
-
-/** The store filter for a search: applied inside candidate retrieval, before the cut. */
-export function searchFilter(params: SearchParams): SourceFilter | undefined {
-  return params.filter;
-}

@@ -43,9 +43,14 @@ export interface SearchParams {
   query: string;
   mode: SearchMode;
   limit: number;
+  /** The source when one is given (`query` taps may set or clear it; several sources live in `filter.source`). */
+  source: string | undefined;
+  /** ISO 8601 instant (resolved from a date or a duration): only documents updated at or after it. */
+  since?: string | undefined;
   /**
-   * What scopes the search (source, since, until, path, lang, type, tags, meta), instants resolved; undefined when
-   * nothing does. Applied inside the store's candidate retrieval (ADR 0213).
+   * Everything that scopes the search (source, since, until, path, lang, type, tags, meta), instants resolved;
+   * undefined when nothing does. `source` and `since` above win over theirs here (app/search.ts searchFilter), so a
+   * tap that edits them is obeyed. Applied inside the store's candidate retrieval (ADR 0213).
    */
   filter?: SourceFilter | undefined;
   explain: boolean;

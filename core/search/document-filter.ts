@@ -16,6 +16,7 @@ import type PicomatchType from 'picomatch';
 import type * as Languages from '../domain/languages.ts';
 import { requireOwn } from '../load/require-own.ts';
 import type { SourceFilter } from '../store/store.ts';
+import type { SearchParams } from '../domain/models.ts';
 
 /** The fields of a document the document-level filters read; metadata parsed only when a filter needs it. */
 export interface DocumentFacets {
@@ -190,4 +191,20 @@ function textValues(value: unknown): string[] {
   if (Array.isArray(value)) return value.map(scalar).filter((v) => v !== undefined);
   const one = scalar(value);
   return one === undefined ? [] : [one];
+}
+
+/**
+ * The store filter for a search, applied inside candidate retrieval, before the cut: `params.filter` with the
+ * request's own `source` (unless several sources were given) and `since`, which a `query` tap may have edited.
+ */
+export function searchFilter(params: Pick<SearchParams, 'source' | 'since' | 'filter'>): SourceFilter | undefined {
+  const filter = params.filter ?? {};
+  const sources = sourcesOf(filter);
+  const merged: SourceFilter = { ...filter };
+  delete merged.source;
+  delete merged.since;
+  if (sources !== undefined && sources.length > 1) merged.source = sources;
+  else if (params.source !== undefined) merged.source = params.source;
+  if (params.since !== undefined) merged.since = params.since;
+  return isFiltering(merged) ? merged : undefined;
 }

@@ -187,3 +187,17 @@ describe('filters (ADR 0213): parsing', () => {
     bad({ source: 'a', filters: { source: ['a', 'b'] } }, 'source', /disagree/);
   });
 });
+
+describe('filters (ADR 0213): a query tap edits source and since', () => {
+  it('the request own source and since win over the parsed filter; several sources stay a list', async () => {
+    const { searchFilter } = await import('../../../core/search/document-filter.ts');
+    const p = parseSearchParams({ query: 'q', source: 'git', filters: { tags: 'a' } }, retrieval, NOW);
+    assert.equal(p.source, 'git');
+    assert.deepEqual(searchFilter({ ...p, source: 's3' }), { source: 's3', tags: ['a'] });
+    assert.deepEqual(searchFilter({ ...p, source: undefined }), { tags: ['a'] });
+    const several = parseSearchParams({ query: 'q', filters: { source: ['git', 's3'] }, since: '1d' }, retrieval, NOW);
+    assert.equal(several.source, undefined);
+    assert.deepEqual(searchFilter(several), { source: ['git', 's3'], since: '2026-03-09T12:00:00.000Z' });
+    assert.equal(searchFilter({ ...several, since: undefined, filter: { since: several.since } }), undefined);
+  });
+});

@@ -24,6 +24,7 @@ const request = (over: Partial<SearchRequest> = {}): SearchRequest => ({
   query: 'q',
   mode: 'keyword',
   limit: 10,
+  source: undefined,
   explain: true,
   ...over,
 });
