@@ -1,7 +1,8 @@
 // `npm run bench`: SciFact (5,183 abstracts) from files on disk.
 // 1. Full index through the real CLI (`kbctx sync all`, a fresh database each run).
 // 2. No-change resync through the CLI.
-// 3. Keyword search latency in-process over the 809 train queries (p50/p95 per pass).
+// 3. Keyword search latency in-process over the 809 train queries (p50/p95 per pass), then the same
+//    queries under a path filter (ADR 0213: files whose id starts with 1 or 2, about a fifth).
 // Every figure is the median of RUNS runs. Numbers are printed, never asserted.
 import '../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
 import { spawnSync } from 'node:child_process';
@@ -47,6 +48,10 @@ try {
   const kbctx = openKbctx(config);
   const queries = loadQueries().map((q) => parseSearchParams({ query: q.text }, config.retrieval));
   const { p50s, p95s } = await timeSearches(kbctx.index.searchDeps(), queries, RUNS);
+  const filtered = loadQueries().map((q) =>
+    parseSearchParams({ query: q.text, filters: { path: ['1*.md', '2*.md'] } }, config.retrieval),
+  );
+  const f = await timeSearches(kbctx.index.searchDeps(), filtered, RUNS);
   await kbctx.close();
 
   console.log(`SciFact: ${docs} documents, ${queries.length} queries, ${RUNS} runs each (median shown)`);
@@ -58,6 +63,12 @@ try {
   );
   console.log(`  keyword search p50 (in-process)      ${fmtMs(median(p50s))} ms   runs: ${p50s.map(fmtMs).join(', ')}`);
   console.log(`  keyword search p95 (in-process)      ${fmtMs(median(p95s))} ms   runs: ${p95s.map(fmtMs).join(', ')}`);
+  console.log(
+    `  filtered keyword p50 (path 1*, 2*)    ${fmtMs(median(f.p50s))} ms   (${(median(f.p50s) / median(p50s)).toFixed(2)}× unfiltered)   runs: ${f.p50s.map(fmtMs).join(', ')}`,
+  );
+  console.log(
+    `  filtered keyword p95 (path 1*, 2*)    ${fmtMs(median(f.p95s))} ms   runs: ${f.p95s.map(fmtMs).join(', ')}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,5 +1,6 @@
 // The pure algorithms, a light entry of the public API (ADR 0130): query analysis, BM25 scaling and
-// postings top-k, vector top-k and unit vectors, CJK segmentation, ids and hashes — what the stores
+// postings top-k, vector top-k and unit vectors, CJK segmentation, the search filter's document predicate,
+// ids and hashes — what the stores
 // run, without the rest of the API (`core/index.ts`). The default chunking is chunker-default's (its api.ts).
 export { analyzeQuery, stem, tokenize, toFtsMatch } from '../search/analyze-query.ts';
 export type { QueryTerm } from '../search/analyze-query.ts';
@@ -14,3 +15,13 @@ export type { RowScore } from '../search/vector-topk.ts';
 export { toUnitVectors } from '../embed/check-vectors.ts';
 export { documentId, sha256Hex } from '../domain/ids.ts';
 export { pathProblem } from '../domain/path-problem.ts';
+export {
+  compileDocumentFilter,
+  compileFacets,
+  facetsKey,
+  hasFacets,
+  isFiltering,
+  parseFacetsKey,
+  sourcesOf,
+} from '../search/document-filter.ts';
+export type { DocumentFacets, FacetPredicate, FilterableDocument } from '../search/document-filter.ts';

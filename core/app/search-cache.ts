@@ -3,7 +3,9 @@
 // the engine's candidates (key) and, when the `rank` taps allow it, ranked pages (rankedKey, ADR 0197).
 import type { RetrievalConfig } from '../config/types.ts';
 import type { SearchParams } from '../domain/models.ts';
+import type { SourceFilter } from '../store/store.ts';
 import type { SearchResponse } from './search.ts';
+import { searchFilter } from '../search/document-filter.ts';
 
 export class SearchCache {
   private readonly capacity: number;
@@ -22,8 +24,7 @@ export class SearchCache {
       params.mode,
       params.query,
       params.limit,
-      params.source ?? null,
-      params.since ?? null,
+      filterKey(searchFilter(params)),
       params.explain,
       hybridAlpha,
       fusion,
@@ -56,4 +57,27 @@ export class SearchCache {
     this.entries.set(key, { generation, response });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
+}
+
+/** The filter in a fixed field order (the parser builds it in one order, but a query tap may rebuild it). */
+function filterKey(filter: SourceFilter | undefined): unknown {
+  if (filter === undefined) return null;
+  const { source, since, until, path, lang, type, tags, tagsAll, meta } = filter;
+  const sorted =
+    meta === undefined
+      ? null
+      : Object.keys(meta)
+          .sort()
+          .map((k) => [k, meta[k]]);
+  return [
+    source ?? null,
+    since ?? null,
+    until ?? null,
+    path ?? null,
+    lang ?? null,
+    type ?? null,
+    tags ?? null,
+    tagsAll ?? null,
+    sorted,
+  ];
 }

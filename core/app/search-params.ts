@@ -4,11 +4,52 @@ import { badRequest } from '../domain/errors.ts';
 import { SEARCH_MODES, type SearchMode, type SearchParams } from '../domain/models.ts';
 import type * as Since from '../search/since.ts';
 import { requireOwn } from '../load/require-own.ts';
+import type * as FilterParams from './filter-params.ts';
 import { rejectUnknownParams } from '../tools/unknown-params.ts';
-import { validateParams, type ParamSpec } from '../tools/param-spec.ts';
+import { validateParams, type ParamSpec, type SubFieldSpec } from '../tools/param-spec.ts';
 import type { RetrievalConfig } from '../config/types.ts';
 
 const SINCE_HELP = 'an ISO date (2026-01-31), a date-time, or a duration back from now such as 7d, 12h or 2w';
+
+/** The accepted keys of `filters`, with their JSON Schema (the MCP tool's input schema shows them). */
+export const FILTER_FIELDS: Readonly<Record<string, SubFieldSpec>> = {
+  source: {
+    type: ['string', 'array'],
+    items: { type: 'string' },
+    description: 'Connector labels ("git:docs") or types ("git"): any of them.',
+  },
+  since: { type: 'string', description: 'Only documents updated at or after this time (date, date-time or 7d).' },
+  until: { type: 'string', description: 'Only documents updated before this time (date, date-time or 7d).' },
+  path: {
+    type: ['string', 'array'],
+    items: { type: 'string' },
+    description:
+      'Globs on the document path or web URL: "docs/**" includes, "!**/*.test.ts" excludes (includes: any must match).',
+  },
+  lang: {
+    type: ['string', 'array'],
+    items: { type: 'string' },
+    description:
+      'Languages by file extension, any of: typescript, javascript, python, go, rust, java, c, cpp, csharp, ruby, php, markdown, html, json, yaml, … (docs/search.md).',
+  },
+  type: {
+    type: ['string', 'array'],
+    items: { type: 'string' },
+    description: 'Content types ("text/markdown") or their short form ("markdown", "pdf"): any of them.',
+  },
+  tags: {
+    type: ['string', 'array'],
+    items: { type: 'string' },
+    description: 'Tags (front matter or connector metadata `tags`, case-insensitive): any of them.',
+  },
+  tags_all: { type: ['string', 'array'], items: { type: 'string' }, description: 'Tags: all of them.' },
+  meta: {
+    type: 'object',
+    description:
+      'Metadata equality: {"team": "infra", "tier": ["1", "2"]}; a list accepts any of its values; every key must hold.',
+    additionalProperties: { type: ['string', 'number', 'boolean', 'array'] },
+  },
+};
 
 export const SEARCH_PARAMS: readonly ParamSpec[] = [
   {
@@ -42,20 +83,21 @@ export const SEARCH_PARAMS: readonly ParamSpec[] = [
     description: `Only documents updated at or after this time: ${SINCE_HELP}.`,
   },
   {
+    name: 'until',
+    type: 'string',
+    maxLength: 64,
+    description: `Only documents updated before this time: ${SINCE_HELP}.`,
+  },
+  {
     name: 'filters',
     type: 'object',
     description:
-      'Context Harness-style filters: {"source": …, "since": …}, the same as the top-level source and since.',
-    properties: {
-      source: { type: 'string', description: 'Only this connector label or type.' },
-      since: { type: 'string', description: `Only documents updated at or after this time: ${SINCE_HELP}.` },
-    },
+      'What scopes the search, applied before the cut: {"path": ["docs/**", "!**/*.test.ts"], "lang": "typescript", "type": "markdown", "tags": ["a", "b"] (any of), "tags_all": […], "meta": {"team": "infra", "tier": ["1", "2"]}, "source": […], "since": …, "until": …}.',
+    properties: FILTER_FIELDS,
   },
   { name: 'explain', type: 'boolean', description: 'Add per-result keyword, semantic and hybrid scores.' },
   { name: 'rerank', type: 'boolean', description: 'false: skip the configured reranker for this search.' },
 ];
-
-const FILTER_KEYS = ['source', 'since'];
 
 /** Validates raw input (CLI, eval) against SEARCH_PARAMS, then applies the search rules and defaults. */
 export function parseSearchParams(input: unknown, retrieval: RetrievalConfig, now?: Date): SearchParams {
@@ -64,7 +106,7 @@ export function parseSearchParams(input: unknown, retrieval: RetrievalConfig, no
 
 /**
  * The search rules beyond the schema (no unknown parameter, non-empty query, positive limit capped at
- * max_limit, filters merged with their top-level twins, defaults), for parameters already checked
+ * max_limit, filters read and merged with their top-level twins, defaults), for parameters already checked
  * against SEARCH_PARAMS (ToolRegistry.call validates tool input).
  */
 export function toSearchParams(
@@ -80,49 +122,20 @@ export function toSearchParams(
   if (query === '') throw badRequest("parameter 'query' must not be empty", { parameter: 'query' });
   const limit = p['limit'] === undefined ? retrieval.finalLimit : (p['limit'] as number);
   if (limit < 1) throw badRequest(`parameter 'limit' must be a positive integer, got ${limit}`, { parameter: 'limit' });
-  const filters = readFilters(p['filters']);
-  const source = pick('source', text(p['source']), text(filters['source']));
-  const since = pick('since', text(p['since']), text(filters['since']));
+  const input = { filters: p['filters'], source: p['source'], since: p['since'], until: p['until'] };
+  const filter = Object.values(input).every((v) => v === undefined || v === null)
+    ? undefined
+    : requireOwn<typeof FilterParams>(import.meta.url, './filter-params.ts').readFilter(input, (value, parameter) =>
+        requireOwn<typeof Since>(import.meta.url, '../search/since.ts').parseSince(value, now, parameter),
+      );
   return {
     query,
     mode: (p['mode'] as SearchMode | undefined) ?? 'keyword',
     limit: Math.min(limit, retrieval.maxLimit),
-    source,
-    since:
-      since === undefined
-        ? undefined
-        : requireOwn<typeof Since>(import.meta.url, '../search/since.ts').parseSince(
-            since,
-            now,
-            p['since'] === undefined ? 'filters.since' : 'since',
-          ),
+    source: filter?.source?.length === 1 ? filter.source[0] : undefined,
+    ...(filter?.since !== undefined ? { since: filter.since } : {}),
+    ...(filter ? { filter } : {}),
     explain: p['explain'] === true,
     ...(typeof p['rerank'] === 'boolean' ? { rerank: p['rerank'] } : {}),
   };
-}
-
-function readFilters(value: unknown): Record<string, unknown> {
-  if (value === undefined) return {};
-  const filters = value as Record<string, unknown>;
-  rejectUnknownParams(filters, FILTER_KEYS, 'filters.');
-  for (const key of FILTER_KEYS) {
-    const v = filters[key];
-    if (v !== undefined && v !== null && typeof v !== 'string') {
-      throw badRequest(`parameter 'filters.${key}' must be a string, got ${typeof v}`, { parameter: `filters.${key}` });
-    }
-  }
-  return filters;
-}
-
-const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
-/** A value given both at the top level and in `filters` must agree. */
-function pick(name: string, top: string | undefined, nested: string | undefined): string | undefined {
-  if (top !== undefined && nested !== undefined && top !== nested) {
-    throw badRequest(
-      `parameters '${name}' and 'filters.${name}' disagree (${JSON.stringify(top)} vs ${JSON.stringify(nested)}); give one`,
-      { parameter: name },
-    );
-  }
-  return top ?? nested;
 }

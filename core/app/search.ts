@@ -7,10 +7,13 @@ import { analyzeQuery } from '../search/analyze-query.ts';
 import { makeSnippet } from '../search/snippet.ts';
 import type { RetrievalConfig } from '../config/types.ts';
 import { bundledConnectorTypes } from '../config/plugin-sections.ts';
-import type { SourceFilter, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
 import { SearchCache } from './search-cache.ts';
 import type * as EmbeddingProviders from '../embed/embedding-providers.ts';
 import { requireOwn } from '../load/require-own.ts';
+import { searchFilter, sourcesOf } from '../search/document-filter.ts';
+
+export { searchFilter } from '../search/document-filter.ts';
 import type { SearchParams } from '../domain/models.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 
@@ -53,8 +56,11 @@ export async function search(deps: SearchDeps, input: SearchParams): Promise<Sea
   const response = rank ? await ranked(deps, params, { rank, rankCacheKey }) : await searchCached(deps, params);
   // Checked only when nothing matched, so a search that finds something never pays for it (and a
   // script item's own `source` label, unknown to the config, still works when it has documents).
-  if (response.results.length === 0 && params.source !== undefined && deps.knownSources)
-    checkSource(params.source, await deps.knownSources());
+  const sources = sourcesOf(searchFilter(params));
+  if (response.results.length === 0 && sources !== undefined && deps.knownSources) {
+    const labels = await deps.knownSources();
+    for (const source of sources) checkSource(source, labels);
+  }
   return response;
 }
 
@@ -175,9 +181,3 @@ export async function keywordSearch(
 }
 
 const round = (n: number): number => Math.round(n * 1e6) / 1e6;
-
-/** The store filter for a search: applied inside candidate retrieval, before the cut. */
-export function searchFilter(params: SearchParams): SourceFilter | undefined {
-  if (params.source === undefined && params.since === undefined) return undefined;
-  return { source: params.source, since: params.since };
-}

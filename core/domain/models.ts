@@ -1,5 +1,6 @@
 // Domain records shared by every layer. Field names are camelCase here; wire names (snake_case)
 // are produced only at the surfaces (see app/wire.ts).
+import type { SourceFilter } from '../store/store.ts';
 
 /** One item as a connector delivers it, before normalisation. */
 export interface SourceItem {
@@ -49,9 +50,16 @@ export interface SearchParams {
   query: string;
   mode: SearchMode;
   limit: number;
+  /** The source when one is given (`query` taps may set or clear it; several sources live in `filter.source`). */
   source: string | undefined;
   /** ISO 8601 instant (resolved from a date or a duration): only documents updated at or after it. */
   since?: string | undefined;
+  /**
+   * Everything that scopes the search (source, since, until, path, lang, type, tags, meta), instants resolved;
+   * undefined when nothing does. `source` and `since` above win over theirs here (app/search.ts searchFilter), so a
+   * tap that edits them is obeyed. Applied inside the store's candidate retrieval (ADR 0213).
+   */
+  filter?: SourceFilter | undefined;
   explain: boolean;
   /** False: a reranker (the `rerank` plugin) leaves this search in its fused order; undefined: as configured. */
   rerank?: boolean | undefined;

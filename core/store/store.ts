@@ -21,12 +21,31 @@ export interface StoredDocument extends Document {
   connector: string;
 }
 
-/** Restricts search candidates inside retrieval (before the cut). Every field is optional; all set fields must hold. */
+/**
+ * Restricts search candidates inside retrieval (before the cut, so `limit` hits come back when that many
+ * match). Every field is optional; all set fields must hold (ADR 0213). The document-level fields (path,
+ * lang, type, tags, tagsAll, meta) are decided by core/search/document-filter.ts, the one reference
+ * implementation every store calls or mirrors.
+ */
 export interface SourceFilter {
-  /** A label (`git:docs`) or a type (`git`). */
-  source?: string | undefined;
+  /** Labels (`git:docs`) or types (`git`): any of them. */
+  source?: string | readonly string[] | undefined;
   /** ISO 8601 instant: only documents whose updated_at is at or after it. */
   since?: string | undefined;
+  /** ISO 8601 instant: only documents whose updated_at is before it. */
+  until?: string | undefined;
+  /** Globs on the document's path (source id) or web URL; `!glob` excludes. */
+  path?: readonly string[] | undefined;
+  /** Languages by file extension (core/domain/languages.ts): any of them. */
+  lang?: readonly string[] | undefined;
+  /** Content types (`text/markdown`) or their subtype (`markdown`): any of them. */
+  type?: readonly string[] | undefined;
+  /** Tags (metadata `tags`, case-insensitive): any of them. */
+  tags?: readonly string[] | undefined;
+  /** Tags: all of them. */
+  tagsAll?: readonly string[] | undefined;
+  /** Metadata key → accepted values (compared as text): every key must hold one of its values. */
+  meta?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 export interface KeywordQuery {

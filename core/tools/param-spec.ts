@@ -20,8 +20,11 @@ export interface ParamSpec {
   description?: string | undefined;
   default?: unknown;
   enum?: readonly unknown[] | undefined;
-  /** For `object` parameters: the documented sub-fields, copied into the JSON Schema. */
-  properties?: Readonly<Record<string, { type: ParamType; description?: string }>> | undefined;
+  /**
+   * For `object` parameters: the documented sub-fields, copied into the JSON Schema as written (a sub-field may
+   * list several types and carry `items` or `additionalProperties`); the tool checks them itself.
+   */
+  properties?: Readonly<Record<string, SubFieldSpec>> | undefined;
   /** Longest accepted string (type `string` only); MAX_STRING_PARAM_CHARS when absent. */
   maxLength?: number | undefined;
   /**
@@ -30,6 +33,13 @@ export interface ParamSpec {
    * path (`parameter 'tags/0': must match pattern "^[a-z]+$"`).
    */
   schema?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** A documented sub-field of an `object` parameter (JSON Schema keywords). */
+export interface SubFieldSpec {
+  type: ParamType | readonly ParamType[];
+  description?: string;
+  [keyword: string]: unknown;
 }
 
 export interface JsonSchemaObject {

@@ -74,6 +74,7 @@ import {
   toDocument,
   toHead,
   toSyncRun,
+  parseMetadata,
   type LanceRow,
 } from './rows.ts';
 
@@ -226,6 +227,8 @@ export class LanceStore implements Store {
       model.putDocument(
         {
           head: toHead(r),
+          contentType: r['content_type'] as string,
+          metadata: parseMetadata(r['metadata']),
           fingerprint: unplaced.has(id) ? null : ((r['fingerprint'] as string | null) ?? null),
           contentHash: unplaced.has(id) ? '' : (r['content_hash'] as string),
           seq: r['seq'] as number,
@@ -400,7 +403,17 @@ export class LanceStore implements Store {
         .filter((id) => newIds.has(id) && !dropped.includes(id))
         .map((id) => [id, model.embeddings.get(id)]),
     );
-    model.putDocument({ head: headOf(doc), fingerprint, contentHash: doc.contentHash, seq }, withSeqs);
+    model.putDocument(
+      {
+        head: headOf(doc),
+        contentType: doc.contentType,
+        metadata: doc.metadata,
+        fingerprint,
+        contentHash: doc.contentHash,
+        seq,
+      },
+      withSeqs,
+    );
     for (const [id, e] of keptEmbeddings) if (e) model.setEmbedding(id, e);
     this.pending.rows.push(docRow(doc, fingerprint, seq), ...withSeqs.map((c) => chunkRow(c.chunk, c.seq)));
     this.pending.docIds.push(doc.id);

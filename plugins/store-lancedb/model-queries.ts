@@ -14,7 +14,7 @@ import type {
   VectorResult,
 } from '../../core/api/plugin.ts';
 import { bm25Reference, dotAt, exactTopK, normalizeBm25, type QueryTerm } from '../../core/api/algorithms.ts';
-import { passes, type Model } from './model.ts';
+import { documentFilter, type Model } from './model.ts';
 
 /** A query term in more than this share of the chunks is dropped while a rarer one remains. */
 const COMMON_TERM_RATIO = 0.25;
@@ -30,14 +30,13 @@ export function keywordSearch(model: Model, query: KeywordQuery): KeywordResult 
     total,
     query.terms.map((t) => freqs.get(t.stem) ?? 0),
   );
-  const filter = query.filter;
-  const allow =
-    filter?.source !== undefined || filter?.since !== undefined
-      ? (group: number) => {
-          const doc = model.docOfGroup(group);
-          return doc !== undefined && passes(doc.head, filter);
-        }
-      : undefined;
+  const passes = documentFilter(query.filter);
+  const allow = passes
+    ? (group: number) => {
+        const doc = model.docOfGroup(group);
+        return doc !== undefined && passes(doc);
+      }
+    : undefined;
   const { hits, scored } = model.keyword.search(
     matched.map((t) => t.stem),
     query.limit,
@@ -98,12 +97,12 @@ export function vectorSearch(model: Model, query: VectorQuery): VectorResult {
   if (chunkIds.length === 0 || query.vector.length !== query.space.dims)
     return { hits: [], candidateCount: 0, approximate: false };
   let rows: number[] | undefined;
-  const filter = query.filter;
-  if (filter?.source !== undefined || filter?.since !== undefined) {
+  const passes = documentFilter(query.filter);
+  if (passes) {
     rows = [];
     for (let i = 0; i < chunkIds.length; i++) {
       const doc = model.docs.get(model.chunks.get(chunkIds[i]!)?.chunk.documentId ?? '');
-      if (doc && passes(doc.head, filter)) rows.push(i);
+      if (doc && passes(doc)) rows.push(i);
     }
   }
   const n = rows?.length ?? chunkIds.length;

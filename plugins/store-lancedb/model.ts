@@ -2,11 +2,14 @@
 // and checkpoints held in memory with the keyword postings, loaded once per table version another
 // process wrote and kept in step with this process's own writes.
 import type { Chunk, DocumentHead, SourceFilter, SourceState, SyncRun } from '../../core/api/plugin.ts';
-import { symbolWords } from '../../core/api/algorithms.ts';
+import { compileDocumentFilter, isFiltering, symbolWords } from '../../core/api/algorithms.ts';
 import { KeywordIndex, rowTerms } from './keyword-index.ts';
 
 export interface DocEntry {
   head: DocumentHead;
+  /** What the document-level search filters read (core/search/document-filter.ts). */
+  contentType: string;
+  metadata: Record<string, unknown>;
   fingerprint: string | null;
   contentHash: string;
   /** Insertion position (listDocuments). */
@@ -138,12 +141,18 @@ export class Model {
 
 const spaceKey = (s: { model: string; dims: number }): string => `${s.dims}:${s.model}`;
 
-/** Whether a document passes the search filter (source label or connector type, updated since). */
-export function passes(head: DocumentHead, filter: SourceFilter | undefined): boolean {
-  if (filter?.source !== undefined) {
-    const s = filter.source;
-    if (head.source !== s && head.connector !== s && !head.connector.startsWith(`${s}:`)) return false;
-  }
-  if (filter?.since !== undefined && !(Date.parse(head.updatedAt) >= Date.parse(filter.since))) return false;
-  return true;
+/** The search filter as a predicate over documents, compiled once per query; undefined when it restricts nothing. */
+export function documentFilter(filter: SourceFilter | undefined): ((doc: DocEntry) => boolean) | undefined {
+  if (!isFiltering(filter)) return undefined;
+  const passes = compileDocumentFilter(filter);
+  return (doc) =>
+    passes({
+      source: doc.head.source,
+      connector: doc.head.connector,
+      updatedAt: doc.head.updatedAt,
+      sourceId: doc.head.sourceId,
+      sourceUrl: doc.head.sourceUrl,
+      contentType: doc.contentType,
+      metadata: () => doc.metadata,
+    });
 }

@@ -279,3 +279,16 @@ export function sameHead(a: DocumentHead, doc: StoredDocument): boolean {
   const b = headOf(doc);
   return (Object.keys(b) as (keyof DocumentHead)[]).every((k) => a[k] === b[k]);
 }
+
+/** A document row's metadata JSON as an object ({} when absent or not an object). */
+export function parseMetadata(json: unknown): Record<string, unknown> {
+  if (typeof json !== 'string') return {};
+  try {
+    const value: unknown = JSON.parse(json);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}

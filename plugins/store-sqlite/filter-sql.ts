@@ -1,6 +1,19 @@
+// The search filter as one SQL condition over `documents d`, shared by keyword (FTS5 and postings) and
+// vector candidate retrieval so all apply it inside the query, before the cut (ADR 0213). Source, since
+// and until are plain SQL; the document-level fields (path, lang, type, tags, meta) call kbctx_facets,
+// an SQL function over core's reference predicate (core/search/document-filter.ts).
 import type { SourceFilter } from '../../core/api/plugin.ts';
-// The search filter (source label or type, updated since) as one SQL condition over `documents d`,
-// shared by keyword and vector candidate retrieval so both apply it inside the query, before the cut.
+import type { DatabaseSync } from 'node:sqlite';
+import {
+  compileFacets,
+  facetsKey,
+  hasFacets,
+  parseFacetsKey,
+  sourcesOf,
+  type FacetPredicate,
+} from '../../core/api/algorithms.ts';
+
+export { isFiltering } from '../../core/api/algorithms.ts';
 
 export interface FilterSql {
   /** `AND …` conditions (empty when the filter restricts nothing). */
@@ -11,20 +24,67 @@ export interface FilterSql {
 export function filterSql(filter: SourceFilter | undefined): FilterSql {
   const parts: string[] = [];
   const params: Record<string, string> = {};
-  if (filter?.source !== undefined) {
-    parts.push('(d.source = :f_source OR d.connector = :f_source OR d.connector LIKE :f_type_prefix)');
-    params['f_source'] = filter.source;
-    params['f_type_prefix'] = `${filter.source.replace(/[%_]/g, '')}:%`;
+  const sources = sourcesOf(filter);
+  if (sources !== undefined) {
+    const any = sources.map((source, i) => {
+      params[`f_source${i}`] = source;
+      params[`f_type_prefix${i}`] = `${source.replace(/[%_]/g, '')}:%`;
+      return `d.source = :f_source${i} OR d.connector = :f_source${i} OR d.connector LIKE :f_type_prefix${i}`;
+    });
+    parts.push(`(${any.join(' OR ')})`);
   }
+  // julianday compares instants whatever the stored precision or offset (`…Z`, `….000Z`, `+02:00`).
   if (filter?.since !== undefined) {
-    // julianday compares instants whatever the stored precision or offset (`…Z`, `….000Z`, `+02:00`).
     parts.push('julianday(d.updated_at) >= julianday(:f_since)');
     params['f_since'] = filter.since;
+  }
+  if (filter?.until !== undefined) {
+    parts.push('julianday(d.updated_at) < julianday(:f_until)');
+    params['f_until'] = filter.until;
+  }
+  if (filter !== undefined && hasFacets(filter)) {
+    parts.push(`${FACETS_FUNCTION}(:f_facets, d.source_id, d.source_url, d.content_type, d.metadata_json)`);
+    params['f_facets'] = facetsKey(filter);
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
-/** True when the filter restricts anything. */
-export function isFiltering(filter: SourceFilter | undefined): filter is SourceFilter {
-  return filter?.source !== undefined || filter?.since !== undefined;
+const FACETS_FUNCTION = 'kbctx_facets';
+
+/** Registers kbctx_facets(spec, source_id, source_url, content_type, metadata_json) → 1 or 0 on the connection. */
+export function registerFilterFunctions(db: DatabaseSync): void {
+  const compiled = new Map<string, FacetPredicate>();
+  db.function(
+    FACETS_FUNCTION,
+    { deterministic: true, directOnly: true },
+    (spec, sourceId, sourceUrl, contentType, metadataJson) => {
+      const key = String(spec);
+      let predicate = compiled.get(key);
+      if (!predicate) {
+        predicate = compileFacets(parseFacetsKey(key));
+        if (compiled.size >= 64) compiled.clear();
+        compiled.set(key, predicate);
+      }
+      let metadata: Record<string, unknown> | undefined;
+      return predicate({
+        sourceId: String(sourceId),
+        sourceUrl: sourceUrl === null ? null : String(sourceUrl),
+        contentType: String(contentType),
+        metadata: () => (metadata ??= parseMetadata(metadataJson)),
+      })
+        ? 1
+        : 0;
+    },
+  );
+}
+
+function parseMetadata(json: unknown): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(String(json));
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
 }

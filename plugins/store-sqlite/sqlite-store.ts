@@ -41,6 +41,7 @@ import type * as Transaction from './transaction.ts';
 import { KeywordSearcher } from './keyword-search.ts';
 import { PostingsEngine } from './postings-search.ts';
 import { openDatabase } from './open-database.ts';
+import { registerFilterFunctions } from './filter-sql.ts';
 import {
   CHUNK_COLUMNS,
   DOCUMENT_COLUMNS,
@@ -68,6 +69,7 @@ export interface OpenSqliteStoreOptions {
 
 export function openSqliteStore(file: string, options: OpenSqliteStoreOptions = {}): SqliteStore {
   const { db, readOnly } = openDatabase(file, options.access);
+  registerFilterFunctions(db);
   return new SqliteStore(db, file, options.keywordEngine ?? 'postings', readOnly);
 }
 

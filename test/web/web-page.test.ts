@@ -112,6 +112,40 @@ it('filters live in the URL; semantic and hybrid are disabled with the reason wh
   assert.equal(await page.locator('#rerank').count(), 0, 'no Rerank toggle without a [rerank] provider');
 });
 
+it('the path and tags filters scope the search, live in the URL, and a bad glob shows the 400 naming it', async () => {
+  await open('#/?q=fox');
+  await page.locator('.result').nth(2).waitFor();
+  assert.ok((await page.locator('.result').count()) > 2);
+  await page.getByLabel('Path').fill('fennec* !nothing/**');
+  await page.waitForURL(/path=fennec/);
+  await page
+    .locator('#search-status')
+    .filter({ hasText: /1 result for/ })
+    .waitFor();
+  assert.equal(await page.locator('.result').count(), 1);
+  assert.match((await page.locator('.result-link').first().textContent()) ?? '', /Fennec/);
+  await page.getByLabel('Tags').fill('nothing-tagged');
+  await page.waitForURL(/tags=nothing-tagged/);
+  await page
+    .locator('#search-status')
+    .filter({ hasText: /No results/ })
+    .waitFor();
+  await page.getByLabel('Tags').fill('');
+  await page.getByLabel('Path').fill('[oops');
+  await page
+    .getByText(/filters\.path/)
+    .first()
+    .waitFor();
+  assert.match(
+    (await page
+      .getByText(/filters\.path/)
+      .first()
+      .textContent()) ?? '',
+    /bad glob/,
+  );
+  await page.getByLabel('Path').fill('');
+});
+
 it('renders a document as sanitised Markdown: code monospaced, chunks on demand, a hostile document inert', async () => {
   await open('#/?q=tracking%20snow');
   await page.locator('.result-link', { hasText: 'Foxes of the northern woods' }).click();

@@ -37,6 +37,7 @@ export function createContextBridge(deps: ContextBridgeDeps): ContextHandler {
           limit: numeric(opts['limit']),
           source: opts['source'],
           since: opts['since'],
+          until: opts['until'],
           filters: opts['filters'],
         };
         const params = parseSearchParams(input, searchDeps.retrieval);

@@ -1,4 +1,5 @@
-// `kbctx search <query>`: the same parameters and validation as the REST and MCP search tool.
+// `kbctx search <query>`: the same parameters and validation as the REST and MCP search tool; the filter
+// flags (--path, --lang, --type, --tag, --tag-all, --meta, --source, --until) become its `filters` object.
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { CliContext } from '../../cli/api.ts';
@@ -17,35 +18,94 @@ export function registerSearch(program: Command, ctx: CliContext): void {
     .argument('<query...>', 'words or a question')
     .option('--mode <mode>', 'keyword | semantic | hybrid')
     .option('--limit <n>', 'maximum number of documents', parseInteger)
-    .option('--source <source>', 'only this connector label (git:docs) or type (git)')
+    .option(
+      '--source <source>',
+      'only these connector labels (git:docs) or types (git); repeat or comma-separate',
+      list,
+    )
     .option('--since <when>', 'only documents updated since a date (2026-01-31) or a duration (7d, 12h)')
+    .option('--until <when>', 'only documents updated before a date or a duration')
+    .option('--path <glob>', 'only paths or URLs matching the glob (docs/**); !glob excludes; repeatable', repeat)
+    .option('--lang <lang>', 'only these languages by file extension (typescript, python, …); comma-separate', list)
+    .option('--type <type>', 'only these content types (text/markdown) or short forms (markdown, pdf)', list)
+    .option('--tag <tag>', 'only documents with any of these tags (front matter or metadata); comma-separate', list)
+    .option('--tag-all <tag>', 'only documents with all of these tags', list)
+    .option('--meta <key=value>', 'only documents whose metadata key has this value; repeat a key for any of', meta)
     .option('--explain', 'show how each result was scored')
     .option('--rerank', 'rerank with the configured reranker (the default when one is configured)')
     .option('--no-rerank', 'skip the configured reranker: the fused order')
-    .action(
-      async (
-        words: string[],
-        opts: { mode?: string; limit?: number; source?: string; since?: string; explain?: boolean; rerank?: boolean },
-      ) => {
-        const kbctx = ctx.kbctx();
-        await kbctx.ready(); // query and rank taps of configured plugins (nothing to import by default)
-        const params = parseSearchParams(
-          {
-            query: words.join(' '),
-            mode: opts.mode,
-            limit: opts.limit,
-            source: opts.source,
-            since: opts.since,
-            explain: opts.explain === true,
-            rerank: opts.rerank,
-          },
-          kbctx.config.retrieval,
-        );
-        const response = await search(kbctx.index.searchDeps(), params);
-        if (ctx.json) ctx.printJson(searchResponseToWire(response, params.explain));
-        else ctx.io.out(formatResults(response, params.explain));
-      },
-    );
+    .action(async (words: string[], opts: SearchOptions) => {
+      const kbctx = ctx.kbctx();
+      await kbctx.ready(); // query and rank taps of configured plugins (nothing to import by default)
+      const params = parseSearchParams(
+        {
+          query: words.join(' '),
+          mode: opts.mode,
+          limit: opts.limit,
+          since: opts.since,
+          until: opts.until,
+          filters: cliFilters(opts),
+          explain: opts.explain === true,
+          rerank: opts.rerank,
+        },
+        kbctx.config.retrieval,
+      );
+      const response = await search(kbctx.index.searchDeps(), params);
+      if (ctx.json) ctx.printJson(searchResponseToWire(response, params.explain));
+      else ctx.io.out(formatResults(response, params.explain));
+    });
+}
+
+interface SearchOptions {
+  mode?: string;
+  limit?: number;
+  source?: string[];
+  since?: string;
+  until?: string;
+  path?: string[];
+  lang?: string[];
+  type?: string[];
+  tag?: string[];
+  tagAll?: string[];
+  meta?: Record<string, string[]>;
+  explain?: boolean;
+  rerank?: boolean;
+}
+
+/** The filter flags as the search tool's `filters` object (undefined when none is given). */
+function cliFilters(opts: SearchOptions): Record<string, unknown> | undefined {
+  const filters = Object.fromEntries(
+    Object.entries({
+      source: opts.source,
+      path: opts.path,
+      lang: opts.lang,
+      type: opts.type,
+      tags: opts.tag,
+      tags_all: opts.tagAll,
+      meta: opts.meta,
+    }).filter(([, v]) => v !== undefined),
+  );
+  return Object.keys(filters).length === 0 ? undefined : filters;
+}
+
+/** A repeatable flag. */
+function repeat(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** A repeatable, comma-separated flag. */
+function list(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...value.split(',').map((v) => v.trim())];
+}
+
+/** `--meta key=value`, repeatable; the same key again adds a value it may have. */
+function meta(value: string, previous: Record<string, string[]> | undefined): Record<string, string[]> {
+  const at = value.indexOf('=');
+  if (at <= 0) throw new InvalidArgumentError('must be key=value, e.g. team=infra');
+  const key = value.slice(0, at).trim();
+  const out = { ...previous };
+  out[key] = [...(out[key] ?? []), value.slice(at + 1).trim()];
+  return out;
 }
 
 function parseInteger(value: string): number {

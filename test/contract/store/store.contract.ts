@@ -6,6 +6,7 @@ import type { Store } from '../../../core/store/store.ts';
 import { claimCases } from './claims.contract.ts';
 import { documentCases } from './documents.contract.ts';
 import { embeddingCases } from './embeddings.contract.ts';
+import { filterCases } from './filters.contract.ts';
 import { indexCases } from './index.contract.ts';
 import { keywordCases } from './keyword.contract.ts';
 import { lineCases } from './lines.contract.ts';
@@ -30,6 +31,7 @@ export function storeContract(name: string, open: () => Promise<Store>, options:
     documentCases(open);
     keywordCases(open);
     lineCases(open);
+    filterCases(open);
     embeddingCases(open);
     claimCases(open, options.reopen);
     vectorCases(open);

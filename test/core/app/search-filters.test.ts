@@ -116,10 +116,88 @@ describe('since and filters in search', () => {
       );
     bad({ top_k: 3 }, /unknown parameter 'top_k'/);
     bad({ top_k: 3, sort: 'date' }, /unknown parameters 'top_k', 'sort'/);
-    bad({ filters: { until: '2026-01-01' } }, /unknown parameter 'filters\.until'/);
+    bad({ filters: { owner: 'me' } }, /unknown parameter 'filters\.owner'/);
     bad({ filters: { source: 3 } }, /filters\.source/);
     bad({ filters: 'git' }, /filters/);
     bad({ source: 'a', filters: { source: 'b' } }, /disagree/);
     bad({ filters: { since: 'last week' } }, /filters\.since/);
+  });
+});
+
+describe('filters (ADR 0213): parsing', () => {
+  const parse = (input: Record<string, unknown>) => parseSearchParams({ query: 'q', ...input }, retrieval, NOW).filter;
+  const bad = (input: Record<string, unknown>, parameter: string, pattern: RegExp) =>
+    assert.throws(
+      () => parse(input),
+      (e: unknown) =>
+        e instanceof KbctxError &&
+        e.code === 'bad_request' &&
+        e.details?.['parameter'] === parameter &&
+        pattern.test(e.message),
+      `${JSON.stringify(input)} → ${parameter}`,
+    );
+
+  it('reads every field: a string or a list, meta values as text, instants resolved', () => {
+    assert.equal(parse({}), undefined);
+    assert.deepEqual(
+      parse({
+        until: '2026-03-01',
+        filters: {
+          source: ['git:docs', 's3'],
+          since: '7d',
+          path: ['docs/**', '!**/*.test.ts'],
+          lang: 'TypeScript',
+          type: 'markdown',
+          tags: ['a', 'b', 'a'],
+          tags_all: 'c',
+          meta: { tier: [1, '2'], team: 'infra', draft: false },
+        },
+      }),
+      {
+        source: ['git:docs', 's3'],
+        since: '2026-03-03T12:00:00.000Z',
+        until: '2026-03-01T00:00:00.000Z',
+        path: ['docs/**', '!**/*.test.ts'],
+        lang: ['typescript'],
+        type: ['markdown'],
+        tags: ['a', 'b'],
+        tagsAll: ['c'],
+        meta: { draft: ['false'], team: ['infra'], tier: ['1', '2'] },
+      },
+    );
+    assert.deepEqual(parse({ source: 'git' }), { source: ['git'] });
+  });
+
+  it('rejects unknown keys, bad globs, unknown languages and wrong shapes, naming the parameter', () => {
+    bad({ filters: { folder: 'docs' } }, 'filters.folder', /unknown parameter 'filters\.folder'/);
+    bad({ filters: { path: '[abc' } }, 'filters.path', /bad glob "\[abc"/);
+    bad({ filters: { path: ['docs/**', '{a,b'] } }, 'filters.path', /bad glob "\{a,b"/);
+    bad({ filters: { path: '!' } }, 'filters.path', /bad glob "!": it is empty/);
+    bad({ filters: { path: 'a\\' } }, 'filters.path', /lone backslash/);
+    bad({ filters: { path: [] } }, 'filters.path', /empty list/);
+    bad({ filters: { path: [3] } }, 'filters.path', /string or a list of strings/);
+    bad({ filters: { lang: 'typscript' } }, 'filters.lang', /unknown language 'typscript'; known: typescript/);
+    bad({ filters: { tags: { a: 1 } } }, 'filters.tags', /got an object/);
+    bad({ filters: { tags: [''] } }, 'filters.tags', /empty string/);
+    bad({ filters: { tags_all: Array.from({ length: 65 }, (_, i) => `t${i}`) } }, 'filters.tags_all', /limit is 64/);
+    bad({ filters: { meta: 'team=infra' } }, 'filters.meta', /must be an object/);
+    bad({ filters: { meta: { team: { a: 1 } } } }, 'filters.meta.team', /got an object/);
+    bad({ filters: { until: 'soon' } }, 'filters.until', /filters\.until/);
+    bad({ until: 'soon' }, 'until', /parameter 'until'/);
+    bad({ source: 'a', filters: { source: ['a', 'b'] } }, 'source', /disagree/);
+  });
+});
+
+describe('filters (ADR 0213): a query tap edits source and since', () => {
+  it('the request own source and since win over the parsed filter; several sources stay a list', async () => {
+    const { searchFilter } = await import('../../../core/search/document-filter.ts');
+    const p = parseSearchParams({ query: 'q', source: 'git', filters: { tags: 'a' } }, retrieval, NOW);
+    assert.equal(p.source, 'git');
+    assert.deepEqual(searchFilter({ ...p, source: 's3' }), { source: 's3', tags: ['a'] });
+    assert.deepEqual(searchFilter({ ...p, source: undefined }), { tags: ['a'] });
+    const several = parseSearchParams({ query: 'q', filters: { source: ['git', 's3'] }, since: '1d' }, retrieval, NOW);
+    assert.equal(several.source, undefined);
+    assert.deepEqual(searchFilter(several), { source: ['git', 's3'], since: '2026-03-09T12:00:00.000Z' });
+    assert.equal(searchFilter({ ...several, since: undefined, filter: { since: several.since } }), undefined);
   });
 });

@@ -91,6 +91,9 @@ const NOT_FOR_SEARCH = [
   'plugins/store-sqlite/document-writer.ts',
   'plugins/store-sqlite/transaction.ts',
   'core/search/since.ts',
+  'core/app/filter-params.ts', // the filters' reader, the language table and picomatch: only with a filter (ADR 0213)
+  'core/domain/languages.ts',
+  'node_modules/picomatch/',
   'plugins/tools-builtin/commands/get.ts', // other commands of the same plugin: each has its own tap
   'plugins/tools-builtin/commands/sources.ts',
   'plugins/cli/table.ts', // the cli plugin's table and progress helpers: when a command first calls one
@@ -110,9 +113,10 @@ const NOT_FOR_SEARCH = [
  * of error messages, other stores, embedders, registries, sync and `get` required on first use, ADR 0130's fourth
  * round; +1: chunker-code's index; +3 modules a keyword search needs for chunk lines, ADR 0210:
  * core/domain/line-ranges.ts for the hits' lines and `path:12-48`, core/search/symbol-words.ts and store-sqlite's
- * keyword-text.ts for the symbol words the store indexes).
+ * keyword-text.ts for the symbol words the store indexes; +1: the search filter predicate
+ * core/search/document-filter.ts, which every store's candidate retrieval consults, ADR 0213).
  */
-const MAX_OWN_MODULES_FOR_SEARCH = 141;
+const MAX_OWN_MODULES_FOR_SEARCH = 142;
 
 const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] =>
   unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));

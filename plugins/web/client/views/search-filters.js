@@ -1,5 +1,6 @@
 // The search filters: mode (semantic and hybrid disabled, with the reason, when the index has no
-// embeddings), source, since and limit; a Rerank checkbox (on by default) only when the server has a reranker.
+// embeddings), source, since, path globs, tags and limit; a Rerank checkbox (on by default) only when the server has a
+// reranker.
 import { html } from '../lib/html.js';
 
 const MODES = [
@@ -33,6 +34,16 @@ export function SearchFilters({ form, update, info }) {
       <div class="field">
         <label for="since">Since</label>
         <input id="since" type="text" inputmode="text" placeholder="7d or 2026-01-31" size="16" value=${form.since} onInput=${on('since')} />
+      </div>
+      <div class="field">
+        <label for="path">Path</label>
+        <input id="path" type="text" placeholder="docs/** !**/*.test.ts" size="20" spellcheck="false" title="Globs on the path or URL, space-separated; !glob excludes"
+          value=${form.path} onInput=${on('path')} />
+      </div>
+      <div class="field">
+        <label for="tags">Tags</label>
+        <input id="tags" type="text" placeholder="ops, infra" size="12" title="Any of these tags, comma-separated"
+          value=${form.tags} onInput=${on('tags')} />
       </div>
       <div class="field">
         <label for="limit">Limit</label>

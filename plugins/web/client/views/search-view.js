@@ -1,5 +1,5 @@
-// Search: one box (debounced search-as-you-type, Enter searches now), mode/source/since/limit filters (and a Rerank
-// toggle when the server has a reranker), the query kept in the URL (replaceState, so typing does not flood the
+// Search: one box (debounced search-as-you-type, Enter searches now), mode/source/since/path/tags/limit filters (and a
+// Rerank toggle when the server has a reranker), the query kept in the URL (replaceState, so typing does not flood the
 // history), results below.
 import { api } from '../lib/api.js';
 import { html, useEffect, useRef, useState } from '../lib/html.js';
@@ -10,7 +10,8 @@ import { SearchResults } from './search-results.js';
 const DEBOUNCE_MS = 200;
 
 /**
- * @typedef {{ q: string, mode: string, source: string, since: string, limit: string, rerank: '' | 'off' }} SearchForm
+ * @typedef {{ q: string, mode: string, source: string, since: string, path: string, tags: string, limit: string,
+ *   rerank: '' | 'off' }} SearchForm
  */
 /** @typedef {{ state: 'idle' | 'loading' | 'done' | 'error', results: any[], terms: string[], query: string, error?: { status: number, code: string, message: string } }} SearchState */
 
@@ -22,6 +23,8 @@ export function SearchView({ params, info }) {
       mode: params.get('mode') ?? 'keyword',
       source: params.get('source') ?? '',
       since: params.get('since') ?? '',
+      path: params.get('path') ?? '',
+      tags: params.get('tags') ?? '',
       limit: params.get('limit') ?? '',
       rerank: params.get('rerank') === 'off' ? 'off' : '',
     }),
@@ -94,6 +97,14 @@ async function runSearch(form, signal) {
   if (form.source !== '') body['source'] = form.source;
   // `since` only when set: servers without the filter reject unknown parameters.
   if (form.since.trim() !== '') body['since'] = form.since.trim();
+  // Path globs are space-separated (a glob may hold a comma: `*.{md,txt}`), tags comma-separated (any of).
+  const path = form.path.split(/\s+/).filter((g) => g !== '');
+  const tags = form.tags
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+  if (path.length > 0 || tags.length > 0)
+    body['filters'] = { ...(path.length > 0 ? { path } : {}), ...(tags.length > 0 ? { tags } : {}) };
   if (form.limit !== '') body['limit'] = Number(form.limit);
   // Only the switch-off is sent: without it the server reranks as configured (and one without a reranker ignores it).
   if (form.rerank === 'off') body['rerank'] = false;

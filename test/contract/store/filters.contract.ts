@@ -1,0 +1,127 @@
+// Store contract: the search filters of ADR 0213 (several sources, until, path globs, lang, type, tags
+// any/all, meta equality and `in`) applied inside keyword and vector candidate retrieval: with
+// candidateK = limit and a crowd of stronger documents outside the filter, a filter applied after the
+// cut would return nothing, so `limit` hits back prove it is applied before.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { SourceFilter } from '../../../core/store/store.ts';
+import {
+  embedChunks,
+  makeDoc,
+  putAll,
+  SPACE,
+  terms,
+  unit,
+  withStore,
+  type OpenStore,
+  type TestDoc,
+} from './fixtures.ts';
+
+const QUERY = unit([1, 0, 0, 0]);
+
+function corpus(): Record<string, TestDoc> {
+  const crowd = Object.fromEntries(
+    Array.from({ length: 12 }, (_, i) => [
+      `n${i}`,
+      makeDoc('filesystem:notes', `notes/n${i}.md`, [`falcon falcon falcon crowd ${i}`], {
+        sourceUrl: `file:///home/me/docs/notes/n${i}.md`,
+        metadata: { tags: ['misc'], team: 'web' },
+      }),
+    ]),
+  );
+  return {
+    ...crowd,
+    a: makeDoc('filesystem:notes', 'docs/guide/a.md', ['falcon alpha'], {
+      sourceUrl: 'file:///home/me/docs/guide/a.md',
+      metadata: { tags: ['Ops', 'infra'], team: 'infra', tier: 1 },
+      updatedAt: '2026-02-10T00:00:00.000Z',
+    }),
+    b: makeDoc('filesystem:notes', 'docs/b.test.ts', ['falcon bravo'], {
+      sourceUrl: null,
+      contentType: 'text/plain; charset=utf-8',
+      metadata: { tags: 'ops, db', team: 'infra', tier: 2 },
+    }),
+    c: makeDoc('filesystem:notes', 'src/c.py', ['falcon charlie'], {
+      contentType: 'text/x-python',
+      metadata: { tags: ['db'], team: ['infra', 'data'], draft: false },
+    }),
+    d: makeDoc('git:docs', 'docs/d.pdf', ['falcon delta'], {
+      sourceUrl: 'https://github.com/o/r/blob/main/docs/d.pdf',
+      contentType: 'application/pdf',
+      updatedAt: '2026-03-05T00:00:00.000Z',
+    }),
+    e: makeDoc('s3:reports', 'reports/2026/e.md', ['falcon echo'], { sourceUrl: 's3://bucket/reports/2026/e.md' }),
+  };
+}
+
+export function filterCases(open: OpenStore): void {
+  describe('search filters (before the cut)', () => {
+    it('keyword: path, lang, type, tags, tags_all, meta, several sources and until', () =>
+      withStore(open, async (store) => {
+        const docs = corpus();
+        await putAll(store, Object.values(docs));
+        const name = new Map(Object.entries(docs).map(([k, d]) => [d.doc.id, k]));
+        const keyword = async (filter: SourceFilter, limit = 20): Promise<string[]> =>
+          (await store.keywordSearch({ terms: terms('falcon'), limit, candidateK: limit, filter })).hits.map(
+            (h) => name.get(h.document.id)!,
+          );
+        const all = async (filter: SourceFilter): Promise<string[]> => (await keyword(filter)).sort();
+        assert.equal((await keyword({}, 3)).filter((k) => k.startsWith('n')).length, 3, 'the crowd ranks first');
+
+        assert.deepEqual(await all({ path: ['docs/**'] }), ['a', 'b', 'd']);
+        assert.deepEqual(await all({ path: ['docs/**', '!**/*.test.ts'] }), ['a', 'd'], 'an exclude');
+        assert.deepEqual(await all({ path: ['!notes/**'] }), ['a', 'b', 'c', 'd', 'e'], 'only an exclude');
+        assert.deepEqual(await all({ path: ['https://github.com/**'] }), ['d'], 'a web URL');
+        assert.deepEqual(await all({ path: ['s3://bucket/reports/**'] }), ['e'], 'an s3 URL');
+        assert.deepEqual(await all({ path: ['/home/me/**', '**/home/**'] }), [], 'file:// URLs are not matched');
+        assert.deepEqual(await all({ lang: ['python'] }), ['c']);
+        assert.deepEqual(await all({ lang: ['typescript', 'python'] }), ['b', 'c']);
+        assert.deepEqual(await all({ type: ['pdf'] }), ['d'], 'a subtype');
+        assert.deepEqual(await all({ type: ['text/plain', 'text/x-python'] }), ['b', 'c'], 'parameters ignored');
+        assert.deepEqual(await all({ tags: ['ops'] }), ['a', 'b'], 'case-insensitive; a comma-separated string');
+        assert.deepEqual(await all({ tags: ['db', 'nope'] }), ['b', 'c'], 'any of');
+        assert.deepEqual(await all({ tagsAll: ['ops', 'db'] }), ['b'], 'all of');
+        assert.deepEqual(await all({ tags: ['ops'], tagsAll: ['infra', 'ops'] }), ['a']);
+        assert.deepEqual(await all({ meta: { team: ['infra'] } }), ['a', 'b', 'c'], 'a list value holds one');
+        assert.deepEqual(await all({ meta: { team: ['data'] } }), ['c']);
+        assert.deepEqual(await all({ meta: { tier: ['1'] } }), ['a'], 'a number compared as text');
+        assert.deepEqual(await all({ meta: { team: ['infra'], tier: ['2', '3'] } }), ['b'], 'every key holds');
+        assert.deepEqual(await all({ meta: { draft: ['false'] } }), ['c'], 'a boolean compared as text');
+        assert.deepEqual(await all({ meta: { owner: ['x'] } }), [], 'a missing key never holds');
+        assert.deepEqual(await all({ source: ['git:docs', 's3'] }), ['d', 'e'], 'several sources: any of');
+        assert.deepEqual(await all({ since: '2026-02-01T00:00:00.000Z', until: '2026-03-01T00:00:00.000Z' }), ['a']);
+        assert.deepEqual(await all({ until: '2026-01-15T10:00:00.000Z', path: ['docs/**'] }), [], 'until excludes');
+        assert.deepEqual(await all({ path: ['docs/**'], lang: ['markdown'], source: 'filesystem' }), ['a']);
+
+        // limit respected: the crowd outranks every match, and candidateK is the limit.
+        const two = await keyword({ meta: { team: ['infra'] } }, 2);
+        assert.equal(two.length, 2);
+        assert.ok(
+          two.every((k) => ['a', 'b', 'c'].includes(k)),
+          two.join(),
+        );
+        const one = await keyword({ path: ['!notes/**'] }, 1);
+        assert.equal(one.length, 1);
+      }));
+
+    it('vector: the same filters before the cut, limit respected', () =>
+      withStore(open, async (store) => {
+        const docs = corpus();
+        await putAll(store, Object.values(docs));
+        // The crowd sits closest to the query; the rest further away.
+        await embedChunks(store, SPACE, (text) =>
+          text.includes('crowd') ? unit([1, 0.01, 0, 0]) : unit([1, 0.5 + text.length / 100, 0, 0]),
+        );
+        const name = new Map(Object.entries(docs).map(([k, d]) => [d.doc.id, k]));
+        const vector = async (filter: SourceFilter, limit: number): Promise<string[]> =>
+          (await store.vectorSearch({ vector: QUERY, space: SPACE, limit, candidateK: limit, filter })).hits.map(
+            (h) => name.get(h.document.id)!,
+          );
+        const two = await vector({ tags: ['db', 'ops'] }, 2);
+        assert.deepEqual(two.sort(), ['a', 'b', 'c'].filter((k) => two.includes(k)).sort());
+        assert.equal(two.length, 2);
+        assert.deepEqual((await vector({ path: ['docs/**', '!**/*.test.ts'], type: ['pdf'] }, 5)).sort(), ['d']);
+        assert.deepEqual((await vector({ meta: { team: ['data'] }, lang: ['python'] }, 5)).sort(), ['c']);
+      }));
+  });
+}
