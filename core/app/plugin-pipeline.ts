@@ -1,9 +1,8 @@
 // The kernel's pipeline hooks as plain functions for the use-cases (sync, search, tool calls). A hook
 // nobody tapped costs nothing: its function is undefined and the use-case skips it. Except `chunk`:
-// documents are always chunked by a plugin (the bundled chunker-default), so no tap is an error. A
-// hook whose only tap is synchronous is called straight through that tap's (attributed) function: the
-// same result and the same error attribution without the hook's promise machinery, which cost ~4 % of
-// a full index per document for `chunk`.
+// documents are always chunked by a plugin (the bundled chunker-default), so no tap is an error. The
+// `chunk` taps are walked here, each through its (attributed) function: the same result and the same
+// error attribution without the hook's promise machinery, which cost ~4 % of a full index per document.
 import type {
   ChunkPiece,
   ChunkRequest,
@@ -56,14 +55,10 @@ export function pipelineOf(kernel: Kernel): Pipeline {
     },
     // A plain function, not a getter: read once per document, it made two closures each time.
     chunk(document: DocumentDraft & { id: string }, sizes: { maxTokens: number; overlapTokens: number }) {
-      const taps = h.chunk.taps;
-      const only =
-        taps.length === 1 && taps[0]?.type === 'sync'
-          ? (taps[0].fn as (request: ChunkRequest, ctx: PluginContext) => string[] | ChunkPiece[] | undefined)
-          : undefined;
-      return only
-        ? Promise.resolve(only({ document, sizes }, kernel.callContext()))
-        : h.chunk.promise({ document, sizes }, kernel.callContext());
+      const hook = h.chunk;
+      return onlyRegisters(hook)
+        ? chunkThrough(hook.taps as unknown as readonly ChunkTap[], 0, { document, sizes }, kernel.callContext())
+        : hook.promise({ document, sizes }, kernel.callContext());
     },
     get query() {
       return h.query.taps.length > 0
@@ -107,3 +102,55 @@ export function pipelineOf(kernel: Kernel): Pipeline {
 }
 
 const NONE: Promise<undefined> = Promise.resolve(undefined);
+
+type ChunkAnswer = string[] | ChunkPiece[] | undefined;
+interface ChunkTap {
+  type: 'sync' | 'async' | 'promise';
+  fn: (request: ChunkRequest, ctx: PluginContext, callback?: (error: unknown, result?: ChunkAnswer) => void) => unknown;
+}
+
+/**
+ * True when the hook's interceptors only wrap taps as they are registered (tap attribution), so calling the
+ * (wrapped) taps in order is what the hook's own promise would do; a `call`/`tap`/`result` interceptor
+ * (a tracer) keeps the hook's own path.
+ */
+function onlyRegisters(hook: { interceptors: readonly object[] }): boolean {
+  for (const i of hook.interceptors as readonly Record<string, unknown>[]) {
+    if (i['call'] || i['tap'] || i['result'] || i['error'] || i['done'] || i['loop']) return false;
+  }
+  return true;
+}
+
+/**
+ * The `chunk` hook's series-bail walk without tapable's promise machinery: sync taps are called straight
+ * through, and a document costs one promise per promise tap it reaches (a tap answering undefined passes
+ * it on, the first other answer wins; a throw or rejection is the tap's attributed PluginError).
+ */
+function chunkThrough(
+  taps: readonly ChunkTap[],
+  from: number,
+  request: ChunkRequest,
+  ctx: PluginContext,
+): Promise<ChunkAnswer> {
+  for (let i = from; i < taps.length; i++) {
+    const tap = taps[i]!;
+    if (tap.type === 'sync') {
+      let answer: ChunkAnswer;
+      try {
+        answer = tap.fn(request, ctx) as ChunkAnswer;
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+      if (answer !== undefined) return Promise.resolve(answer);
+      continue;
+    }
+    const pending =
+      tap.type === 'promise'
+        ? (tap.fn(request, ctx) as Promise<ChunkAnswer>)
+        : new Promise<ChunkAnswer>((resolve, reject) => {
+            tap.fn(request, ctx, (error, result) => (error ? reject(error as Error) : resolve(result)));
+          });
+    return pending.then((answer) => (answer !== undefined ? answer : chunkThrough(taps, i + 1, request, ctx)));
+  }
+  return NONE;
+}

@@ -89,6 +89,51 @@ describe('the chunk hook as a sync calls it', () => {
       (e: unknown) => e instanceof PluginError && e.plugin === 'falsy' && /rejected with 0/.test(e.message),
     );
   });
+
+  it("walks promise, callback and sync taps in stage order; a tracer interceptor keeps the hook's own path", async () => {
+    const kernel = new Kernel(quiet);
+    const order: string[] = [];
+    kernel.applySync(
+      plugin('mixed', (k) => {
+        k.hooks.chunk.tapPromise({ name: 'code', stage: STAGE.LATE }, async (r) => {
+          order.push('code');
+          return r.document.sourceId.endsWith('.ts') ? ['code'] : undefined;
+        });
+        k.hooks.chunk.tapAsync({ name: 'callback', stage: STAGE.LATE + 1 }, (r, _ctx, done) => {
+          order.push('callback');
+          if (r.document.body === 'late boom') done(new Error('callback failed'));
+          else done(null, r.document.body === 'cb' ? ['callback'] : undefined);
+        });
+        k.hooks.chunk.tap({ name: 'text', stage: STAGE.FALLBACK }, (r) => {
+          order.push('text');
+          if (r.document.body === 'boom') throw new Error('text failed');
+          return [r.document.body];
+        });
+      }),
+      {},
+      'path',
+      'm',
+    );
+    const { chunk } = pipelineOf(kernel);
+    assert.deepEqual(await chunk!({ ...doc('x'), sourceId: 'a.ts' }, sizes), ['code']);
+    assert.deepEqual(order, ['code']);
+    assert.deepEqual(await chunk!(doc('cb'), sizes), ['callback']);
+    assert.deepEqual(await chunk!(doc('plain'), sizes), ['plain']);
+    assert.deepEqual(order, ['code', 'code', 'callback', 'code', 'callback', 'text']);
+    await assert.rejects(
+      chunk!(doc('boom'), sizes),
+      (e: unknown) =>
+        e instanceof PluginError && e.plugin === 'mixed' && e.tap === 'text' && /text failed/.test(e.message),
+    );
+    await assert.rejects(
+      chunk!(doc('late boom'), sizes),
+      (e: unknown) => e instanceof PluginError && e.tap === 'callback' && /callback failed/.test(e.message),
+    );
+    const calls: string[] = [];
+    kernel.hooks.chunk.intercept({ call: (request) => void calls.push(request.document.body) });
+    assert.deepEqual(await chunk!(doc('traced'), sizes), ['traced']);
+    assert.deepEqual(calls, ['traced']);
+  });
 });
 
 describe('file extraction through extract.for(extension)', () => {
