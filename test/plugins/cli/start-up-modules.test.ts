@@ -83,6 +83,10 @@ const NOT_AT_START_UP = [
   'core/embed/post-json.ts', // the embedders' HTTP client: on the first post
   'core/store/redact-url.ts', // PostgreSQL's URLs
   'registry/follow-overrides.ts', // only with registries
+  // issue 34 (ADR 0222): traces only with an OTLP endpoint; without one nothing of OpenTelemetry is imported
+  'plugins/telemetry/tracing.ts',
+  'plugins/telemetry/sampler.ts',
+  'node_modules/@opentelemetry/',
 ];
 
 /** What a search does not need beyond that: the SQLite store's write path, the since parser without a since filter. */
@@ -108,9 +112,9 @@ const NOT_FOR_SEARCH = [
  * taken it from 119 to 156 on a SciFact index; cut back, ADR 0130). Raise it only for a module a keyword search needs,
  * or a bundled plugin's index (143, then +3: eval's and rerank's indexes, `[rerank]`'s section; then 137: nine modules
  * of error messages, other stores, embedders, registries, sync and `get` required on first use, ADR 0130's fourth
- * round; +1: chunker-code's index).
+ * round; +1: chunker-code's index; +1: telemetry's index, ADR 0222).
  */
-const MAX_OWN_MODULES_FOR_SEARCH = 138;
+const MAX_OWN_MODULES_FOR_SEARCH = 139;
 
 const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] =>
   unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));
