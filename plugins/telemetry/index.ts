@@ -76,7 +76,7 @@ const plugin = definePlugin({
     } catch (error) {
       if (!/MODULE_NOT_FOUND/.test(String((error as { code?: unknown }).code))) throw error;
       throw configError(
-        `traces are on (${url}) but the OpenTelemetry packages are not installed (they are optional dependencies): run \`npm install @opentelemetry/api @opentelemetry/sdk-trace @opentelemetry/exporter-trace-otlp-http @opentelemetry/resources @opentelemetry/semantic-conventions\`, or unset the endpoint`,
+        `traces are on (${url}) but the OpenTelemetry packages are not installed (they are optional dependencies): run \`npm install @opentelemetry/api @opentelemetry/core @opentelemetry/sdk-trace @opentelemetry/exporter-trace-otlp-http @opentelemetry/resources @opentelemetry/semantic-conventions\`, or unset the endpoint`,
       );
     }
     tracing.startTracing(kernel, url);

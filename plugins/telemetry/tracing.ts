@@ -2,12 +2,14 @@
 // per process, exporting over OTLP/HTTP (JSON) in batches; spans for:
 // 1. each stage the engine reports (`kbctx.stage-observer`: search, search.keyword, sync.scan, …);
 // 2. each tap of the pipeline hooks (a tapable `register` interceptor wraps the tap: `rank rerank`, `chunk …`);
-// 3. each HTTP request fastify routes (its `fastify.request.handler` diagnostics channel), the parent of the rest.
+// 3. each HTTP request fastify routes (its `fastify.request.handler` diagnostics channel), the parent of the rest,
+//    itself the child of the caller's span when the request carries a W3C `traceparent` header.
 // Parent and child follow the async context (an AsyncLocalStorage of our own as the context manager).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
 import {
   context,
+  propagation,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -18,6 +20,7 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
@@ -42,6 +45,8 @@ export function startTracing(kernel: PluginKernel, url: string): void {
   // Global, so a third-party plugin using @opentelemetry/api itself joins the same traces.
   context.setGlobalContextManager(contextManager);
   trace.setGlobalTracerProvider(provider);
+  // A caller's `traceparent` header makes a request's span its child (W3C Trace Context).
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const tracer = provider.getTracer('kbctx');
 
   kernel.provide(stageObserverService, stageObserver(tracer));
@@ -53,6 +58,7 @@ export function startTracing(kernel: PluginKernel, url: string): void {
   // Last out: the batch is flushed when the command or the server ends.
   kernel.hooks.shutdown.tapPromise('telemetry', async () => {
     untraceRequests();
+    propagation.disable();
     // A collector that is down costs the spans, never the command.
     await provider
       .shutdown()
@@ -128,7 +134,7 @@ function end(span: Span, error: unknown): void {
 }
 
 interface HandlerMessage {
-  request: unknown;
+  request: { headers: Record<string, string | string[] | undefined> };
   reply: { raw: { statusCode: number; once(event: 'close', listener: () => void): unknown } };
   route: { url: string; method: string };
   error?: unknown;
@@ -144,10 +150,11 @@ function traceRequests(tracer: Tracer, contextManager: AlsContextManager): () =>
   const spans = new WeakMap<object, Span>();
   const start = (message: HandlerMessage & object): Context => {
     const { method, url } = message.route;
+    const parent = propagation.extract(ROOT_CONTEXT, message.request.headers);
     const span = tracer.startSpan(
       `${method} ${url}`,
       { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'http.route': url } },
-      ROOT_CONTEXT,
+      parent,
     );
     spans.set(message, span);
     message.reply.raw.once('close', () => {
@@ -156,7 +163,7 @@ function traceRequests(tracer: Tracer, contextManager: AlsContextManager): () =>
       if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     });
-    return trace.setSpan(ROOT_CONTEXT, span);
+    return trace.setSpan(parent, span);
   };
   const failed = (message: HandlerMessage & object): void => {
     const { error } = message;

@@ -20,6 +20,8 @@ const TAPS_PLUGIN = `export default {
   },
 };
 `;
+const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CALLER_SPAN = '00f067aa0ba902b7';
 const CONFIG = '[db]\npath = "index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n';
 
 before(async () => {
@@ -63,7 +65,7 @@ it('a sync sends its spans: sync → connector → scan and each document (chunk
   );
 });
 
-it('a REST search sends the request span with the search, its hook taps and keyword stage below it', async () => {
+it('a REST search sends the request span (a child of the caller’s traceparent) with the search, its hook taps and keyword stage below it', async () => {
   ws.config(`plugins = ["bundled", "./taps.mjs"]\n${CONFIG}`);
   const server = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'], {
     OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
@@ -72,7 +74,7 @@ it('a REST search sends the request span with the search, its hook taps and keyw
   try {
     const res = await fetch(`${server.url}/tools/search`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
       body: JSON.stringify({ query: 'osprey', limit: 1 }),
     });
     assert.equal(res.status, 200, await res.clone().text());
@@ -81,7 +83,8 @@ it('a REST search sends the request span with the search, its hook taps and keyw
     assert.equal(await server.stop(), 0, server.stderr()); // SIGTERM: shutdown flushes the batch
   }
   const request = collector.one('POST /tools/search');
-  assert.equal(request.parentSpanId, '');
+  assert.equal(request.traceId, CALLER_TRACE, "the caller's trace (traceparent)");
+  assert.equal(request.parentSpanId, CALLER_SPAN);
   assert.equal(request.kind, 2, 'SERVER');
   assert.equal(request.attributes['http.response.status_code'], 200);
   assert.equal(request.resource['service.name'], 'kb-test', 'OTEL_SERVICE_NAME honoured');
