@@ -29,7 +29,10 @@ export interface SearchDeps {
   embeddingProviders?: (() => string[]) | undefined;
   /** Plugins' `query` and `rank` taps (none: skipped). */
   pipeline?: Pick<Pipeline, 'query' | 'rank' | 'rankCacheKey'> | undefined;
-  /** Watches the stages (`search`, `search.keyword`, `search.vector`, …: stage-observer.ts); none: unobserved. */
+  /**
+   * Watches the stages (`search`, `search.keyword`, `search.vector`, …: index-service.ts StageObserver); none:
+   * unobserved.
+   */
   observe?: StageObserver | undefined;
 }
 

@@ -76,7 +76,8 @@ export interface SyncDeps {
   lock?: ((label: string) => Promise<() => void>) | undefined;
   /**
    * Watches the stages (`sync`, per connector `sync.connector` with its `sync.scan`, `sync.document` (the `document`
-   * and `chunk` taps, `sync.store_write`), `sync.delete` and `sync.embed`: stage-observer.ts); none: unobserved.
+   * and `chunk` taps, `sync.store_write`), `sync.delete` and `sync.embed`: index-service.ts StageObserver); none:
+   * unobserved.
    */
   observe?: StageObserver | undefined;
 }
