@@ -36,6 +36,7 @@ import storeCommands from '../plugins/store-commands/index.ts';
 import storeLancedb from '../plugins/store-lancedb/index.ts';
 import storePostgres from '../plugins/store-postgres/index.ts';
 import storeSqlite from '../plugins/store-sqlite/index.ts';
+import telemetry from '../plugins/telemetry/index.ts';
 import toolsBuiltin from '../plugins/tools-builtin/index.ts';
 import transportHttp from '../plugins/transport-http/index.ts';
 import web from '../plugins/web/index.ts';
@@ -74,6 +75,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   registryCommands,
   extensions,
   cli,
+  telemetry, // last: its `shutdown` tap flushes the spans after the others' (its interceptors wrap earlier taps too)
 ] as Plugin[]);
 
 setBundledPlugins(BUNDLED_PLUGINS);

@@ -41,8 +41,16 @@ export type { ErrorCode } from '../domain/error-table.ts';
 
 // Services: the host's (index, host, serve) and the ones plugins provide (the CLI's:
 // plugins/cli/api.ts).
-export { indexService, indexToolsService, type BuiltinDeps, type IndexHost } from '../app/index-service.ts';
 export { hostService, serveService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
+export {
+  indexService,
+  indexToolsService,
+  stageObserverService,
+  type BuiltinDeps,
+  type IndexHost,
+  type StageAttributes,
+  type StageObserver,
+} from '../app/index-service.ts';
 export type { LiveIndex, ServeState } from '../app/serve-service.ts';
 // The live index's contract is plugins/live-index/api.ts; the reports it hands on are the engine's.
 export type { SyncReport } from '../app/sync.ts';

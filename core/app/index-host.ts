@@ -16,11 +16,11 @@ import { requireOwn } from '../load/require-own.ts';
 import { deferredStore, openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import { bundledProviders } from './bundled-set.ts';
-import type { IndexHost } from './index-service.ts';
 import { guardConnector } from './part-guards.ts';
 import { pipelineOf } from './plugin-pipeline.ts';
 import type { SearchDeps, SemanticSearch } from './search.ts';
 import { SearchCache } from './search-cache.ts';
+import { stageObserverService, type IndexHost, type StageObserver } from './index-service.ts';
 import { configuredConnectors, type ConnectorRef } from './select-connectors.ts';
 import type { SyncReport } from './sync.ts';
 
@@ -55,6 +55,9 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
   });
   const { store, locks } = opened;
   const pipeline = pipelineOf(kernel);
+  // Read per call, like the pipeline: a plugin that provides it may be applied after the index opened.
+  const observe = (): StageObserver | undefined =>
+    kernel.services.has(stageObserverService) ? kernel.services.use(stageObserverService) : undefined;
   const searchDeps = (): SearchDeps => ({
     store,
     retrieval: config.retrieval,
@@ -63,6 +66,7 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
     knownSources,
     pipeline,
     embeddingProviders: () => providersOf(kernel),
+    observe: observe(),
   });
   return {
     store,
@@ -81,6 +85,7 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
       store,
       chunking: config.chunking,
       pipeline,
+      observe: observe(),
       onProgress,
       afterConnector: config.embedding.provider === 'disabled' ? undefined : lazyEmbedAfterSync(store, embedder),
       lock: (label) => locks.wait(label, '`kbctx sync`', lockWait ?? { timeoutMs: 600_000 }),

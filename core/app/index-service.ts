@@ -54,3 +54,28 @@ export const indexService = createServiceRef<IndexHost>('kbctx.index');
 
 /** `ctx.search`, `ctx.get`, `ctx.sources`: provided by tools-builtin; without it a plugin's call is a config error. */
 export const indexToolsService = createServiceRef<IndexServices>('kbctx.index-tools');
+
+// The engine's one observation point (ADR 0222), here because the index host reads it (a module of its own cost
+// `kbctx search` one more at start-up): search and sync run their inner stages (keyword, vector, fusion; a connector's
+// scan, each document, store writes, embedding) through an optional `StageObserver`, which a tracing or timing plugin
+// provides as `kbctx.stage-observer`. Core names the stages and imports no tracer.
+
+/** A stage's attributes: a few scalars (a source label, a mode, a count), no document text. */
+export type StageAttributes = Readonly<Record<string, string | number | boolean>>;
+
+/**
+ * Watches the engine's stages. `stage` calls `run` exactly once, at once, and returns what it returns unchanged (a
+ * promise: the stage ends when it settles; a throw or rejection passes through). Stages nest as they run: one started
+ * inside another's `run` (also across `await`s) is its child. It must not throw of its own.
+ */
+export interface StageObserver {
+  stage<T>(name: string, attributes: StageAttributes, run: () => T): T;
+}
+
+/** The service a plugin provides to observe the stages (one provider; none: the stages run unobserved). */
+export const stageObserverService = createServiceRef<StageObserver>('kbctx.stage-observer');
+
+/** No observer: each stage just runs. */
+export const UNOBSERVED: StageObserver = Object.freeze({
+  stage: <T>(_n: string, _a: StageAttributes, run: () => T): T => run(),
+});

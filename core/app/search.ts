@@ -16,6 +16,7 @@ import { searchFilter, sourcesOf } from '../search/document-filter.ts';
 export { searchFilter } from '../search/document-filter.ts';
 import type { SearchParams } from '../domain/models.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
+import { UNOBSERVED, type StageObserver } from './index-service.ts';
 
 export interface SearchDeps {
   store: Store;
@@ -32,6 +33,11 @@ export interface SearchDeps {
   embeddingProviders?: (() => string[]) | undefined;
   /** Plugins' `query` and `rank` taps (none: skipped). */
   pipeline?: Pick<Pipeline, 'query' | 'rank' | 'rankCacheKey'> | undefined;
+  /**
+   * Watches the stages (`search`, `search.keyword`, `search.vector`, …: index-service.ts StageObserver); none:
+   * unobserved.
+   */
+  observe?: StageObserver | undefined;
 }
 
 /** Semantic/hybrid search, provided by the embeddings layer. */
@@ -51,6 +57,12 @@ export interface SearchResponse {
 }
 
 export async function search(deps: SearchDeps, input: SearchParams): Promise<SearchResponse> {
+  if (!deps.observe) return searchUnobserved(deps, input);
+  const attributes = { 'kbctx.search.mode': input.mode, 'kbctx.search.limit': input.limit };
+  return deps.observe.stage('search', attributes, () => searchUnobserved(deps, input));
+}
+
+async function searchUnobserved(deps: SearchDeps, input: SearchParams): Promise<SearchResponse> {
   const { query, rank, rankCacheKey } = deps.pipeline ?? {};
   const params = query ? await query(input) : input;
   const response = rank ? await ranked(deps, params, { rank, rankCacheKey }) : await searchCached(deps, params);
@@ -138,14 +150,12 @@ export async function keywordSearch(
   candidateK?: number,
 ): Promise<SearchResponse> {
   const terms = analyzeQuery(params.query);
-  const result = await deps.store.keywordSearch({
-    terms,
-    limit: params.limit,
-    // Keyword mode needs only enough chunks to fill `limit` documents (the store fetches more when
-    // grouping leaves too few); the full candidate_k_keyword list is for hybrid fusion.
-    candidateK: candidateK ?? Math.min(deps.retrieval.candidateKKeyword, Math.max(2 * params.limit, 16)),
-    filter: searchFilter(params),
-  });
+  // Keyword mode needs only enough chunks to fill `limit` documents (the store fetches more when
+  // grouping leaves too few); the full candidate_k_keyword list is for hybrid fusion.
+  const k = candidateK ?? Math.min(deps.retrieval.candidateKKeyword, Math.max(2 * params.limit, 16));
+  const result = await (deps.observe ?? UNOBSERVED).stage('search.keyword', { 'kbctx.search.candidate_k': k }, () =>
+    deps.store.keywordSearch({ terms, limit: params.limit, candidateK: k, filter: searchFilter(params) }),
+  );
   const stems = new Set(terms.map((t) => t.stem));
   const results: SearchResult[] = result.hits.map((hit) => ({
     id: hit.document.id,

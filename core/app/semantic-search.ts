@@ -16,6 +16,7 @@ import { fuse } from '../search/fusion.ts';
 import { makeSnippet } from '../search/snippet.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import type { DocumentHead } from '../store/store.ts';
+import { UNOBSERVED } from './index-service.ts';
 import { searchFilter, type SearchDeps, type SearchResponse, type SemanticSearch } from './search.ts';
 import type { SearchParams } from '../domain/models.ts';
 
@@ -28,6 +29,7 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
   return {
     async search(params: SearchParams, deps: SearchDeps): Promise<SearchResponse> {
       const e = embedder();
+      const observe = deps.observe ?? UNOBSERVED;
       const space = (await deps.store.embeddingSpaces()).find(
         (s) => s.model === e.model && (e.dims === null || s.dims === e.dims),
       );
@@ -37,7 +39,9 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
           `${params.mode} search needs embeddings from ${e.model}, and there are none yet: run \`kbctx embed pending\``,
         );
       }
-      const query = e.embedQuery ? await e.embedQuery(params.query) : (await e.embed([params.query]))[0];
+      const query = await observe.stage('search.embed_query', { 'kbctx.embedding.model': e.model }, async () =>
+        e.embedQuery ? e.embedQuery(params.query) : (await e.embed([params.query]))[0],
+      );
       if (!query || query.length !== space.dims)
         throw new KbctxError(
           'upstream_error',
@@ -47,13 +51,18 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
       const { retrieval } = deps;
       const terms = analyzeQuery(params.query);
       const stems = new Set(terms.map((t) => t.stem));
-      const vector = await deps.store.vectorSearch({
-        vector: query,
-        space,
-        limit: params.mode === 'semantic' ? params.limit : retrieval.candidateKVector,
-        candidateK: retrieval.candidateKVector,
-        filter,
-      });
+      const vector = await observe.stage(
+        'search.vector',
+        { 'kbctx.search.candidate_k': retrieval.candidateKVector },
+        () =>
+          deps.store.vectorSearch({
+            vector: query,
+            space,
+            limit: params.mode === 'semantic' ? params.limit : retrieval.candidateKVector,
+            candidateK: retrieval.candidateKVector,
+            filter,
+          }),
+      );
       const toResult = (hit: Hit, score: number, keyword: number | null, semantic: number | null): SearchResult => ({
         id: hit.document.id,
         source: hit.document.source,
@@ -88,17 +97,25 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
           },
         };
       }
-      const keyword = await deps.store.keywordSearch({
-        terms,
-        limit: retrieval.candidateKKeyword,
-        candidateK: retrieval.candidateKKeyword,
-        filter,
-      });
+      const keyword = await observe.stage(
+        'search.keyword',
+        { 'kbctx.search.candidate_k': retrieval.candidateKKeyword },
+        () =>
+          deps.store.keywordSearch({
+            terms,
+            limit: retrieval.candidateKKeyword,
+            candidateK: retrieval.candidateKKeyword,
+            filter,
+          }),
+      );
       // Keyword candidates the vector cut missed still get their true cosine, so a strong keyword
       // match is not scored as semantically unrelated just for ranking below the vector cut.
       const inVector = new Set(vector.hits.map((h) => h.document.id));
       const missing = keyword.hits.map((h) => h.document.id).filter((id) => !inVector.has(id));
-      const extra = [...(await deps.store.documentVectorScores(query, space, missing))].map(([id, score]) => ({
+      const scored = await observe.stage('search.vector_scores', { 'kbctx.search.documents': missing.length }, () =>
+        deps.store.documentVectorScores(query, space, missing),
+      );
+      const extra = [...scored].map(([id, score]) => ({
         id,
         score,
       }));
@@ -106,10 +123,12 @@ export function createSemanticSearch(embedder: () => Embedder): SemanticSearch {
         (a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
       );
       const alpha = retrieval.hybridAlpha ?? e.hybridAlpha ?? DEFAULT_HYBRID_ALPHA;
-      const fused = fuse(
-        keyword.hits.map((h) => ({ id: h.document.id, score: h.score })),
-        vectorList,
-        { method: retrieval.fusion, alpha, limit: params.limit },
+      const fused = observe.stage('search.fusion', { 'kbctx.search.fusion': retrieval.fusion }, () =>
+        fuse(
+          keyword.hits.map((h) => ({ id: h.document.id, score: h.score })),
+          vectorList,
+          { method: retrieval.fusion, alpha, limit: params.limit },
+        ),
       );
       // The keyword chunk is shown when there is one: its snippet holds the matched words.
       const hits = new Map<string, Hit>();

@@ -16,6 +16,7 @@
 // skips items updated before it: such a partial pass deletes nothing and keeps the old checkpoint.
 import type { Pipeline } from './plugin-pipeline.ts';
 import type { ChunkPiece } from '../hook-types.ts';
+import { UNOBSERVED, type StageObserver } from './index-service.ts';
 import { KbctxError } from '../domain/errors.ts';
 import { PluginError } from '../plugin-error.ts';
 import { chunkIds, documentId, sha256Hex } from '../domain/ids.ts';
@@ -75,6 +76,12 @@ export interface SyncDeps {
    * release.
    */
   lock?: ((label: string) => Promise<() => void>) | undefined;
+  /**
+   * Watches the stages (`sync`, per connector `sync.connector` with its `sync.scan`, `sync.document` (the `document`
+   * and `chunk` taps, `sync.store_write`), `sync.delete` and `sync.embed`: index-service.ts StageObserver); none:
+   * unobserved.
+   */
+  observe?: StageObserver | undefined;
 }
 
 export interface SyncOptions {
@@ -106,6 +113,16 @@ export async function syncConnectors(
   connectors: readonly Connector[],
   options: SyncOptions,
 ): Promise<SyncReport[]> {
+  if (!deps.observe) return syncUnobserved(deps, connectors, options);
+  const attributes = { 'kbctx.sync.connectors': connectors.length, 'kbctx.sync.full': options.full };
+  return deps.observe.stage('sync', attributes, () => syncUnobserved(deps, connectors, options));
+}
+
+async function syncUnobserved(
+  deps: SyncDeps,
+  connectors: readonly Connector[],
+  options: SyncOptions,
+): Promise<SyncReport[]> {
   const started = performance.now();
   const unopened = await deps.store.beginBulk().then(
     () => null,
@@ -113,7 +130,12 @@ export async function syncConnectors(
   );
   if (unopened !== null) return connectors.map((c) => failedReport(c.label, unopened, performance.now() - started));
   // syncOne never throws: a connector's failure is in its report.
-  const reports = await Promise.all(connectors.map((c) => syncOne(deps, c, options)));
+  const observe = deps.observe ?? UNOBSERVED;
+  const reports = await Promise.all(
+    connectors.map((c) =>
+      observe.stage('sync.connector', { 'kbctx.source': c.label }, () => syncOne(deps, c, options)),
+    ),
+  );
   // The last group of writes is committed here: when that fails, the connectors' writes since the
   // previous commit are gone, and their reports must say so (the next sync writes them again).
   const unwritten = await deps.store.endBulk().then(
@@ -194,11 +216,10 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
       report.upToDate = recent;
       return report;
     }
-    const scan = await connector.scan({
-      checkpoint: full ? null : previous.checkpoint,
-      full,
-      paths: full ? undefined : paths,
-    });
+    const observe = deps.observe ?? UNOBSERVED;
+    const scan = await observe.stage('sync.scan', { 'kbctx.source': connector.label }, () =>
+      connector.scan({ checkpoint: full ? null : previous.checkpoint, full, paths: full ? undefined : paths }),
+    );
     report.fetched = scan.entries.length;
     const keep = new Set<string>();
     // Fast path, no hashing and no promise per item: entries whose fingerprint is unchanged.
@@ -219,7 +240,9 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
     const pass = { full, dryRun, since: options.since };
     const turn = createEventLoopTurns();
     await mapLimit(chosen, LOAD_CONCURRENCY, async (entry) => {
-      await processEntry(deps, connector, entry, stored, pass, keep, report);
+      await observe.stage('sync.document', { 'kbctx.source_id': entry.sourceId }, () =>
+        processEntry(deps, connector, entry, stored, pass, keep, report),
+      );
       done++;
       deps.onProgress?.({ connector: connector.label, done, total });
       await turn();
@@ -234,12 +257,15 @@ async function syncOne(deps: SyncDeps, connector: Connector, options: SyncOption
     if (dryRun) {
       report.deleted = deletions.length;
     } else {
-      report.deleted = await store.deleteDocuments(deletions);
+      report.deleted = await observe.stage('sync.delete', { 'kbctx.sync.documents': deletions.length }, () =>
+        store.deleteDocuments(deletions),
+      );
       await store.setSourceState(connector.label, {
         checkpoint: partial ? previous.checkpoint : scan.checkpoint,
         lastSyncAt: new Date().toISOString(),
       });
-      await deps.afterConnector?.(report);
+      const after = deps.afterConnector;
+      if (after) await observe.stage('sync.embed', { 'kbctx.source': connector.label }, () => after(report));
     }
   } catch (error) {
     report.failure = toFailure(error);
@@ -345,7 +371,9 @@ async function processEntry(
     report.chunksWritten += chunks.length; // what a write would hold; chunks kept by id are not diffed
     return;
   }
-  const outcome = await deps.store.upsertDocument(doc, chunks, entry.fingerprint);
+  const outcome = await (deps.observe ?? UNOBSERVED).stage('sync.store_write', { 'kbctx.chunks': chunks.length }, () =>
+    deps.store.upsertDocument(doc, chunks, entry.fingerprint),
+  );
   (report.writtenIds ??= []).push(id);
   report.upserted++;
   report.chunksWritten += outcome.chunksWritten;

@@ -83,6 +83,10 @@ const NOT_AT_START_UP = [
   'core/embed/post-json.ts', // the embedders' HTTP client: on the first post
   'core/store/redact-url.ts', // PostgreSQL's URLs
   'registry/follow-overrides.ts', // only with registries
+  // issue 34 (ADR 0222): traces only with an OTLP endpoint; without one nothing of OpenTelemetry is imported
+  'plugins/telemetry/tracing.ts',
+  'plugins/telemetry/sampler.ts',
+  'node_modules/@opentelemetry/',
 ];
 
 /** What a search does not need beyond that: the SQLite store's write path, the since parser without a since filter. */
@@ -114,9 +118,10 @@ const NOT_FOR_SEARCH = [
  * round; +1: chunker-code's index; +3 modules a keyword search needs for chunk lines, ADR 0210:
  * core/domain/line-ranges.ts for the hits' lines and `path:12-48`, core/search/symbol-words.ts and store-sqlite's
  * keyword-text.ts for the symbol words the store indexes; +1: the search filter predicate
- * core/search/document-filter.ts, which every store's candidate retrieval consults, ADR 0213).
+ * core/search/document-filter.ts, which every store's candidate retrieval consults, ADR 0213; +1: telemetry's index,
+ * ADR 0222).
  */
-const MAX_OWN_MODULES_FOR_SEARCH = 142;
+const MAX_OWN_MODULES_FOR_SEARCH = 143;
 
 const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] =>
   unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));
