@@ -25,6 +25,17 @@ before(() => {
   ws.write('private.toml', config(''));
   ws.write('public.toml', config('metrics_public = true\n'));
   ws.write('dropped.toml', config('', 'plugins = ["bundled", "!metrics"]\n'));
+  ws.write('ranked.toml', config('', 'plugins = ["bundled", "./rank-plugin.mjs"]\n'));
+  // A rank tap that keeps the order and marks every "fox" page uncacheable (as rerank does when it fails open).
+  ws.write(
+    'rank-plugin.mjs',
+    `export default { name: 'fail-open', version: '1.0.0', kbctx: '^0.2', apply(kernel) {
+      kernel.hooks.rank.tap({ name: 'fail-open', cacheKey: () => 'v1' }, (hits, request, _ctx, control) => {
+        if (request.query === 'fox') control.uncacheable('kept the fused order');
+        return hits;
+      });
+    } };\n`,
+  );
 });
 after(() => ws.cleanup());
 
@@ -146,6 +157,21 @@ it('[server] metrics_public = true: /metrics answers without the token, the rest
     assert.equal(res.status, 200);
     assert.ok(hasSample(parsePrometheusText(await res.text()), 'kbctx_search_cache_hits_total'));
     assert.equal((await fetch(`${s.url}/tools/list`)).status, 401);
+  } finally {
+    assert.equal(await s.stop(), 0);
+  }
+});
+
+it('with rank taps: the rank stage is timed when it runs, and the pages a tap marks uncacheable are counted', async () => {
+  const s = await serve('ranked.toml');
+  try {
+    await waitForRun(s.url, null);
+    for (let i = 0; i < 5; i++) await search(s.url, { query: 'fox' }); // uncacheable: ranked each time
+    for (let i = 0; i < 3; i++) await search(s.url, { query: 'dog' }); // ranked once, then the cached page
+    const samples = await scrape(s.url);
+    assert.equal(sampleSum(samples, 'kbctx_rank_duration_seconds_count'), 6);
+    assert.equal(sampleSum(samples, 'kbctx_rank_uncacheable_total'), 5);
+    assert.equal(sampleSum(samples, 'kbctx_search_duration_seconds_count', { mode: 'keyword' }), 8);
   } finally {
     assert.equal(await s.stop(), 0);
   }
