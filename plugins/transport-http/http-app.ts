@@ -116,7 +116,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
   const observers = options.surfaces.filter((s) => s.onResponse !== undefined);
   if (observers.length > 0) {
     app.addHook('onResponse', (request, reply, done) => {
-      for (const surface of observers) surface.onResponse!(request, reply);
+      for (const surface of observers) {
+        try {
+          surface.onResponse!(request, reply);
+        } catch (error) {
+          log(`warning: an onResponse observer failed: ${(error as Error).message}`);
+        }
+      }
       done();
     });
   }
