@@ -20,6 +20,6 @@ export function metricsSurface(recorder: Recorder, access: MetricsAccess): HttpS
   return {
     ...(access.public ? { registerPublic: route } : { register: route }),
     onResponse: (request: HttpRequest, reply: HttpReply) => recorder.httpRequest(request, reply),
-    listing: () => [`GET /metrics  Prometheus metrics${access.public ? ' (public)' : ''}`],
+    describe: (base) => [`Metrics: ${base}/metrics${access.public ? ' (no token needed)' : ''}`],
   };
 }
