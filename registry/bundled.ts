@@ -28,6 +28,7 @@ import luaBridge from '../plugins/lua-bridge/index.ts';
 import mcpHttp from '../plugins/mcp-http/index.ts';
 import mcpServer from '../plugins/mcp-server/index.ts';
 import mcpStdio from '../plugins/mcp-stdio/index.ts';
+import metrics from '../plugins/metrics/index.ts';
 import models from '../plugins/models/index.ts';
 import rerank from '../plugins/rerank/index.ts';
 import registryCommands from '../plugins/registry-commands/index.ts';
@@ -71,6 +72,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   mcpHttp,
   web,
   liveIndex,
+  metrics, // observes the HTTP server, tools and the live index; nothing depends on it
   mcpStdio,
   registryCommands,
   extensions,

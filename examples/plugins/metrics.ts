@@ -1,7 +1,8 @@
 // A third-party plugin adding an HTTP route (docs/plugins-reference.md, "HTTP routes"): `GET /metrics` on the
 // server of `kbctx serve mcp`, behind the same Bearer auth and Host guard as every other route.
 // Only `import type` from kbctx: types are erased at run time, so the file needs no install. The hook is
-// transport-http's own (plugins/transport-http/api.ts), asked for by the plugin's name.
+// transport-http's own (plugins/transport-http/api.ts), asked for by the plugin's name. It replaces the bundled
+// metrics plugin (plugins/metrics), so drop that one: `plugins = ["bundled", "!metrics", "./metrics.ts"]`.
 import type { HttpHooks, Plugin } from 'kbctx';
 
 let served = 0;

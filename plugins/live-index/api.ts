@@ -1,9 +1,12 @@
 // The live index's contract (the live-index plugin implements it): the plugin provides the
 // `kbctx.live-index` service; `kbctx serve` opens it (watching or not) and hands the running index to
 // the surfaces. The plugin builds its LiveIndexHost (connectors, sync under the server's lock,
-// embedding) from the host's `kbctx.index` service. Types only, and one ref.
+// embedding) from the host's `kbctx.index` service. Types, one ref, and its hooks (`syncRun`).
+import { SyncHook } from 'tapable';
 import {
   createServiceRef,
+  defineExtensionPoint,
+  type PluginKernel,
   type Connector,
   type ConnectorStatus,
   type SyncControl,
@@ -45,6 +48,8 @@ export interface LiveIndexHost {
   /** Background embedding; null when [embedding] is disabled. */
   embedding: { embedder(): Embedder | null; embedPending(embedder: Embedder): Promise<EmbedReport> } | null;
   log: (line: string) => void;
+  /** Told of each finished run (the `syncRun` hook's taps); absent: nobody listens. */
+  onRun?: ((report: SyncReport) => void) | undefined;
 }
 
 /** The live index the plugin runs: start() starts watchers and runs every connector once. */
@@ -64,6 +69,24 @@ export interface LiveIndexService {
    */
   statusToWire(list: readonly ConnectorStatus[]): unknown;
 }
+
+/**
+ * live-index's hooks. `syncRun` (sync, observation only: the metrics plugin): called with the report of each
+ * connector run the server makes (start-up, schedule, watcher, `POST /sync/:connector`), failed ones included, after
+ * the run. A tap's error is logged and never stops the live index. Runs of `kbctx sync` in another process are not
+ * seen.
+ */
+export const liveIndexHooks = defineExtensionPoint({
+  id: 'live-index',
+  hooks: () => ({ syncRun: new SyncHook<[SyncReport]>(['report'], 'syncRun') }),
+  tapTimeoutMs: { syncRun: 0 },
+});
+
+export type LiveIndexHooks = ReturnType<typeof liveIndexHooks.hooks>;
+
+/** live-index's hooks in this kernel: `getLiveIndexHooks(kernel).syncRun.tap('my-plugin', (report) => …)`. */
+export const getLiveIndexHooks = (kernel: Pick<PluginKernel, 'hooksOf'>): LiveIndexHooks =>
+  kernel.hooksOf(liveIndexHooks);
 
 /** Provided by the live-index plugin; absent (`"!live-index"`): the server neither watches nor schedules. */
 export const liveIndexService = createServiceRef<LiveIndexService>('kbctx.live-index');

@@ -3,7 +3,7 @@
 // host opens it through the `kbctx.live-index` service, and it runs the connectors through the host's
 // `kbctx.index` service (live-host.ts); without this plugin the server only serves.
 import { definePlugin, hostService, indexService, serveService } from '../../core/api/plugin.ts';
-import { liveIndexService } from './api.ts';
+import { getLiveIndexHooks, liveIndexService, type SyncReport } from './api.ts';
 import { getHttpHooks, serverConfigOf } from '../transport-http/api.ts';
 
 const plugin = definePlugin({
@@ -13,6 +13,7 @@ const plugin = definePlugin({
   provides: ['route:GET /sync/status', 'route:POST /sync/:connector'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
+    const { syncRun } = getLiveIndexHooks(kernel);
     kernel.provide(liveIndexService, {
       open: async (options) => {
         const [{ LiveSync }, { watchFolderWithParcel }, { liveIndexHost }] = await Promise.all([
@@ -20,10 +21,18 @@ const plugin = definePlugin({
           import('./watch/parcel-watcher.ts'),
           import('./live-host.ts'),
         ]);
-        return new LiveSync(
-          await liveIndexHost(kernel.use(indexService), kernel.use(hostService).config, options),
-          watchFolderWithParcel,
-        );
+        const host = await liveIndexHost(kernel.use(indexService), kernel.use(hostService).config, options);
+        // Taps read on each run (not isUsed(): the attribution's interceptor is on every hook); a failing tap is
+        // logged.
+        const onRun = (report: SyncReport): void => {
+          if (syncRun.taps.length === 0) return;
+          try {
+            syncRun.call(report);
+          } catch (error) {
+            options.log(`warning: a syncRun tap failed: ${(error as Error).message}`);
+          }
+        };
+        return new LiveSync({ ...host, onRun }, watchFolderWithParcel);
       },
       statusToWire: async (list) => (await import('./status-wire.ts')).syncStatusToWire(list),
     });

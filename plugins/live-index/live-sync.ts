@@ -108,6 +108,7 @@ export class LiveSync implements LiveSyncHandle {
   }
 
   private afterRun(report: SyncReport, reason: RunReason, next: string | null): void {
+    this.host.onRun?.(report);
     const changed = report.upserted > 0 || report.deleted > 0;
     // A poll that found nothing is not news: polling would otherwise log a line every few seconds.
     if (reason !== 'poll' || changed || report.failure) this.host.log(describeRun(report, reason, next));

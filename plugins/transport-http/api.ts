@@ -68,6 +68,12 @@ export interface HttpSurface {
    * Routes answered without the token (the web page's files, so the page can ask for it); the Host guard still applies.
    */
   registerPublic?(app: HttpApp): void | Promise<void>;
+  /**
+   * Told of every answered request of the listener (any route, 404s and auth failures included), after the answer is
+   * sent: observation only (the metrics plugin); an error it throws is logged. transport-http adds its root
+   * `onResponse` hook only when a surface has this, so no listener pays for it otherwise.
+   */
+  onResponse?(request: HttpRequest, reply: HttpReply): void;
   /** Banner lines printed before the address (one per REST route). */
   listing?(): string[];
   /** Banner lines printed after the address ("MCP endpoint: <base>/mcp"). */

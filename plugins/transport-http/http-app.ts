@@ -112,6 +112,21 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     });
   }
 
+  // Observers (HttpSurface.onResponse) see every answered request; no hook at all when none asks.
+  const observers = options.surfaces.filter((s) => s.onResponse !== undefined);
+  if (observers.length > 0) {
+    app.addHook('onResponse', (request, reply, done) => {
+      for (const surface of observers) {
+        try {
+          surface.onResponse!(request, reply);
+        } catch (error) {
+          log(`warning: an onResponse observer failed: ${(error as Error).message}`);
+        }
+      }
+      done();
+    });
+  }
+
   // Bearer auth before routing-level work, on every route (present and future, 404s included) but the public ones.
   const publicRoutes = new Set<string>();
   if (options.authToken !== null && options.authToken !== undefined) {

@@ -16,6 +16,8 @@ export interface ServerConfig {
   readonly workers: number;
   /** Name of the environment variable holding the Bearer token (never the token itself); null: no auth. */
   readonly authTokenEnv: string | null;
+  /** GET /metrics (the metrics plugin) is answered without the token. */
+  readonly metricsPublic: boolean;
   /** Lets a non-loopback bind start without a token (with a warning). */
   readonly allowUnauthenticated: boolean;
   readonly headersTimeoutSecs: number;
@@ -44,6 +46,7 @@ export const serverSection: ConfigSection<ServerConfig> = {
       workers: { type: 'integer', minimum: 1, maximum: 64, default: 1 },
       auth_token_env: { type: 'string' },
       allow_unauthenticated: { type: 'boolean', default: false },
+      metrics_public: { type: 'boolean', default: false },
       headers_timeout_secs: seconds(10),
       request_timeout_secs: seconds(30),
       keep_alive_timeout_secs: seconds(5),
@@ -69,6 +72,7 @@ export const serverSection: ConfigSection<ServerConfig> = {
       workers: s['workers'] as number,
       authTokenEnv: (s['auth_token_env'] as string | undefined) ?? null,
       allowUnauthenticated: s['allow_unauthenticated'] as boolean,
+      metricsPublic: s['metrics_public'] as boolean,
       headersTimeoutSecs: s['headers_timeout_secs'] as number,
       requestTimeoutSecs: s['request_timeout_secs'] as number,
       keepAliveTimeoutSecs: s['keep_alive_timeout_secs'] as number,

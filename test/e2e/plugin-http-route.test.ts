@@ -1,6 +1,7 @@
-// A plugin-added HTTP route (examples/plugins/metrics.ts, the `httpRoutes` example of docs/plugins-reference.md)
-// served by a real `kbctx serve mcp` with a token: 401 without it (with the WWW-Authenticate
-// challenge), 200 with it, 403 for a foreign Host; the banner line comes from the plugin.
+// A plugin-added HTTP route (examples/plugins/metrics.ts, the `httpRoutes` example of docs/plugins-reference.md),
+// in place of the bundled metrics plugin (`"!metrics"`), served by a real `kbctx serve mcp` with a token: 401
+// without it (with the WWW-Authenticate challenge), 200 with it, 403 for a foreign Host; the banner line comes from
+// the plugin.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { after, before, it } from 'node:test';
@@ -16,7 +17,7 @@ before(async () => {
   copyFileSync(`${REPO_ROOT}examples/plugins/metrics.ts`, ws.path('plugins/metrics.ts'));
   ws.write('docs/a.md', '# A\n\nalpha\n');
   ws.config(
-    'plugins = ["bundled", "./plugins/metrics.ts"]\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nauth_token_env = "KBCTX_TEST_TOKEN"\n',
+    'plugins = ["bundled", "!metrics", "./plugins/metrics.ts"]\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nauth_token_env = "KBCTX_TEST_TOKEN"\n',
   );
   server = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'], {
     KBCTX_TEST_TOKEN: 'tok-metrics',
