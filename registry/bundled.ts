@@ -30,6 +30,7 @@ import mcpServer from '../plugins/mcp-server/index.ts';
 import mcpStdio from '../plugins/mcp-stdio/index.ts';
 import models from '../plugins/models/index.ts';
 import rerank from '../plugins/rerank/index.ts';
+import queryLog from '../plugins/query-log/index.ts';
 import registryCommands from '../plugins/registry-commands/index.ts';
 import rest from '../plugins/rest/index.ts';
 import storeCommands from '../plugins/store-commands/index.ts';
@@ -62,6 +63,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   embedderTransformers,
   luaBridge,
   rerank, // after the Lua bridge: its rank taps see the candidates before they are reranked
+  queryLog,
   toolsBuiltin,
   agentsInline,
   mcpServer, // before the MCP transports, which depend on it

@@ -12,6 +12,7 @@ import type * as EmbeddingProviders from '../embed/embedding-providers.ts';
 import { requireOwn } from '../load/require-own.ts';
 import type { SearchParams } from '../domain/models.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
+import { requestOrigin } from './request-origin.ts';
 
 export interface SearchDeps {
   store: Store;
@@ -26,8 +27,8 @@ export interface SearchDeps {
   knownSources?: (() => Promise<string[]>) | undefined;
   /** The `[embedding] provider` names the loaded plugins answer for (the error when none is configured lists them). */
   embeddingProviders?: (() => string[]) | undefined;
-  /** Plugins' `query` and `rank` taps (none: skipped). */
-  pipeline?: Pick<Pipeline, 'query' | 'rank' | 'rankCacheKey'> | undefined;
+  /** Plugins' `query`, `rank` and `searched` taps (none: skipped). */
+  pipeline?: Pick<Pipeline, 'query' | 'rank' | 'rankCacheKey' | 'searched'> | undefined;
 }
 
 /** Semantic/hybrid search, provided by the embeddings layer. */
@@ -47,8 +48,24 @@ export interface SearchResponse {
 }
 
 export async function search(deps: SearchDeps, input: SearchParams): Promise<SearchResponse> {
+  const searched = deps.pipeline?.searched;
+  if (!searched) return searchPipeline(deps, input);
+  const started = performance.now();
+  let request = input;
+  const response = await searchPipeline(deps, input, (params) => (request = params));
+  const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
+  searched({ request, results: response.results, latencyMs, origin: requestOrigin() });
+  return response;
+}
+
+async function searchPipeline(
+  deps: SearchDeps,
+  input: SearchParams,
+  seen?: (params: SearchParams) => void,
+): Promise<SearchResponse> {
   const { query, rank, rankCacheKey } = deps.pipeline ?? {};
   const params = query ? await query(input) : input;
+  seen?.(params);
   const response = rank ? await ranked(deps, params, { rank, rankCacheKey }) : await searchCached(deps, params);
   // Checked only when nothing matched, so a search that finds something never pays for it (and a
   // script item's own `source` label, unknown to the config, still works when it has documents).

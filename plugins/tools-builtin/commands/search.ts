@@ -2,7 +2,13 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { CliContext } from '../../cli/api.ts';
-import { parseSearchParams, search, searchResponseToWire, type SearchResponse } from '../../../core/api/use-cases.ts';
+import {
+  parseSearchParams,
+  search,
+  searchResponseToWire,
+  withRequestOrigin,
+  type SearchResponse,
+} from '../../../core/api/use-cases.ts';
 
 export function registerSearch(program: Command, ctx: CliContext): void {
   program
@@ -35,12 +41,15 @@ export function registerSearch(program: Command, ctx: CliContext): void {
           },
           kbctx.config.retrieval,
         );
-        const response = await search(kbctx.index.searchDeps(), params);
+        const response = await withRequestOrigin(CLI_ORIGIN, () => search(kbctx.index.searchDeps(), params));
         if (ctx.json) ctx.printJson(searchResponseToWire(response, params.explain));
         else ctx.io.out(formatResults(response, params.explain));
       },
     );
 }
+
+/** The CLI runs with no token: it opens the index itself. */
+const CLI_ORIGIN = { surface: 'cli', token: null } as const;
 
 function parseInteger(value: string): number {
   if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError('must be a whole number');
