@@ -35,7 +35,6 @@ export const queryLogSection: ConfigSection<QueryLogConfig | null> = {
     properties: {
       file: {
         type: 'string',
-        minLength: 1,
         description: 'the query log: one JSON line per search (relative to the config file’s folder)',
       },
       redact: {
@@ -60,7 +59,7 @@ export const queryLogSection: ConfigSection<QueryLogConfig | null> = {
     additionalProperties: false,
   },
   toConfig: (s, at) =>
-    typeof s['file'] === 'string'
+    typeof s['file'] === 'string' && s['file'] !== ''
       ? {
           file: at.resolvePath(s['file']),
           redact: s['redact'] as boolean,

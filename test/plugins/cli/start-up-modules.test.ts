@@ -108,9 +108,10 @@ const NOT_FOR_SEARCH = [
  * taken it from 119 to 156 on a SciFact index; cut back, ADR 0130). Raise it only for a module a keyword search needs,
  * or a bundled plugin's index (143, then +3: eval's and rerank's indexes, `[rerank]`'s section; then 137: nine modules
  * of error messages, other stores, embedders, registries, sync and `get` required on first use, ADR 0130's fourth
- * round; +1: chunker-code's index).
+ * round; +1: chunker-code's index; +2: query-log's index with its `[query_log]` section, and core's request origin,
+ * which every search reads for the `searched` hook, ADR 0220).
  */
-const MAX_OWN_MODULES_FOR_SEARCH = 138;
+const MAX_OWN_MODULES_FOR_SEARCH = 140;
 
 const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] =>
   unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));
