@@ -16,7 +16,7 @@ import type * as LogLine from './log-line.ts';
 import type * as Writer from './log-writer.ts';
 
 export interface QueryLogConfig {
-  /** The log file, resolved against the config's folder. */
+  /** The log file, resolved against the project folder (the one holding config/). */
   file: string;
   /** Write the query's SHA-256 (`query_sha256`) instead of its text. */
   redact: boolean;
@@ -35,7 +35,7 @@ export const queryLogSection: ConfigSection<QueryLogConfig | null> = {
     properties: {
       file: {
         type: 'string',
-        description: 'the query log: one JSON line per search (relative to the config file’s folder)',
+        description: 'the query log: one JSON line per search (relative to the project folder)',
       },
       redact: {
         type: 'boolean',
