@@ -1,11 +1,15 @@
 // The query log from the real CLI (ADR 0220): `redact = true` writes the query's SHA-256 and never its text;
-// a log file that cannot be written leaves the search's answer and exit code alone and warns once; and
-// `kbctx query-log export --beir` turns a log into queries and pseudo-qrels that `kbctx eval` replays.
+// a search over `kbctx serve mcp --stdio` logs surface mcp with no token; a log file that cannot be written
+// leaves the search's answer and exit code alone and warns once; and `kbctx query-log export --beir` turns
+// a log into queries and pseudo-qrels that `kbctx eval` replays.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, it } from 'node:test';
-import { Workspace } from '../../helpers/workspace.ts';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { KBCTX_BIN, Workspace } from '../../helpers/workspace.ts';
 
 const spaces: Workspace[] = [];
 after(() => spaces.forEach((ws) => ws.cleanup()));
@@ -36,6 +40,29 @@ it('redact = true logs the SHA-256 of the query, not its text', async () => {
   assert.equal('query' in (line ?? {}), false);
   assert.doesNotMatch(readFileSync(ws.path('q.jsonl'), 'utf8'), /otters/);
   assert.equal((line?.['results'] as unknown[]).length, 2, 'the results are still logged');
+});
+
+it('a search over MCP stdio is logged as surface mcp with no token name', async () => {
+  const ws = await workspace('[query_log]\nfile = "q.jsonl"\n');
+  const client = new Client({ name: 'query-log-stdio', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [KBCTX_BIN, 'serve', 'mcp', '--stdio'],
+      cwd: ws.dir,
+      env: { PATH: process.env['PATH'] ?? '', KBCTX_CONFIG: '' },
+      stderr: 'pipe',
+    }),
+  );
+  const called = await client.callTool({ name: 'search', arguments: { query: 'beavers' } });
+  assert.notEqual(called.isError, true);
+  await client.close();
+  // The line is appended after the answer: wait for it (polled, not timed).
+  while (!existsSync(ws.path('q.jsonl')) || !readFileSync(ws.path('q.jsonl'), 'utf8').endsWith('\n')) await sleep(10);
+  const [line] = lines(ws, 'q.jsonl');
+  assert.equal(line?.['surface'], 'mcp');
+  assert.equal(line?.['token'], null);
+  assert.equal(line?.['query'], 'beavers');
 });
 
 it('a log file that cannot be written does not break the search: same answer, exit 0, one warning', async () => {
