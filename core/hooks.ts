@@ -29,6 +29,7 @@ import type {
 import type { ConnectorImpl, ConnectorInstance } from './connectors/connector.ts';
 import type { Embedder, EmbedderOptions } from './embed/embedder.ts';
 import type { OpenedStore, StoreOptions } from './store/store-factory.ts';
+import type { SearchRecord } from './domain/search-record.ts';
 import type { PluginAgentDef, PluginResourceDef, PluginToolDef, ToolCall } from './tools/part-defs.ts';
 import type { PluginContext } from './plugin-context.ts';
 import type { Plugin } from './plugin.ts';
@@ -104,6 +105,8 @@ export function createHooks() {
       ['hits', 'request', 'ctx', 'control'],
       'rank',
     ),
+    // after every search that answered: observers only (a query log, metrics); a throwing tap is logged, never thrown
+    searched: new SyncHook<[SearchRecord, CallContext]>(['record', 'ctx'], 'searched'),
     toolCall: new AsyncSeriesBailHook<[ToolCall, CallContext], unknown>(['call', 'ctx'], 'toolCall'),
     toolResult: new AsyncSeriesWaterfallHook<[unknown, ToolCall, CallContext]>(['result', 'call', 'ctx'], 'toolResult'),
     // collectors
@@ -143,6 +146,7 @@ export const TAP_TIMEOUT_MS: Readonly<Record<HookName, number>> = Object.freeze(
   chunk: 30_000,
   query: 10_000,
   rank: 10_000,
+  searched: 0,
   toolCall: 10_000,
   toolResult: 10_000,
   tools: 0,

@@ -31,6 +31,7 @@ import mcpStdio from '../plugins/mcp-stdio/index.ts';
 import metrics from '../plugins/metrics/index.ts';
 import models from '../plugins/models/index.ts';
 import rerank from '../plugins/rerank/index.ts';
+import queryLog from '../plugins/query-log/index.ts';
 import registryCommands from '../plugins/registry-commands/index.ts';
 import rest from '../plugins/rest/index.ts';
 import storeCommands from '../plugins/store-commands/index.ts';
@@ -64,6 +65,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   embedderTransformers,
   luaBridge,
   rerank, // after the Lua bridge: its rank taps see the candidates before they are reranked
+  queryLog,
   toolsBuiltin,
   agentsInline,
   mcpServer, // before the MCP transports, which depend on it

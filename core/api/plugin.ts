@@ -74,6 +74,8 @@ export type { IndexServices, PluginContext, PluginLogger } from '../plugin-conte
 /** What `ctx.search`, `ctx.get` and `ctx.sources` answer: the REST bodies. */
 export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../domain/wire-types.ts';
 export type { HookName, RankTapOptions, TapOnlyHooks } from '../hooks.ts';
+export type { RequestOrigin, Surface } from '../app/request-origin.ts';
+export type { SearchRecord } from '../domain/search-record.ts';
 export type {
   ChunkPiece,
   ChunkRequest,

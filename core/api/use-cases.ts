@@ -16,6 +16,7 @@ export const documentLines: typeof Documents.documentLines = (...args) =>
 export { parseSearchParams, SEARCH_PARAMS, toSearchParams } from '../app/search-params.ts';
 export type { SearchParams } from '../domain/models.ts';
 export { search } from '../app/search.ts';
+export { requestOrigin, withRequestOrigin, type RequestOrigin, type Surface } from '../app/request-origin.ts';
 export type { SearchDeps, SearchResponse } from '../app/search.ts';
 export { describeStatus, indexStats, listSources, type SourceRow, type Stats } from '../app/sources.ts';
 export {

@@ -14,8 +14,9 @@ import type {
   SearchRequest,
 } from '../hook-types.ts';
 import type { RankTapOptions } from '../hooks.ts';
+import type { SearchRecord } from '../domain/search-record.ts';
 import type { ToolCall } from '../tools/part-defs.ts';
-import type { PluginContext } from '../plugin-context.ts';
+import { stderrLogger, type PluginContext } from '../plugin-context.ts';
 import type { Kernel } from '../kernel.ts';
 import { PluginError } from '../plugin-error.ts';
 import { CALL_ITEMS } from '../tap-contracts.ts';
@@ -35,6 +36,8 @@ export interface Pipeline {
    * `cacheKey` (its ranked pages are not cached).
    */
   rankCacheKey?: ((request: SearchRequest) => string | undefined) | undefined;
+  /** Tells the `searched` taps about a search that answered; never throws (a tap's error is a warning line). */
+  searched?: ((record: SearchRecord) => void) | undefined;
   toolCall?: ((call: ToolCall) => Promise<unknown>) | undefined;
   toolResult?: ((result: unknown, call: ToolCall) => Promise<unknown>) | undefined;
   /** The `extract.for(extension)` taps in stage order; undefined when none answers (or none is registered). */
@@ -82,6 +85,18 @@ export function pipelineOf(kernel: Kernel): Pipeline {
         }
       }
       return JSON.stringify(parts);
+    },
+    get searched() {
+      return h.searched.taps.length > 0
+        ? (record: SearchRecord) => {
+            try {
+              h.searched.call(record, kernel.callContext());
+            } catch (error) {
+              // An observer must not fail the search it observes (ADR 0220).
+              stderrLogger('kbctx').warn(error instanceof Error ? error.message : String(error));
+            }
+          }
+        : undefined;
     },
     get toolCall() {
       return h.toolCall.taps.length > 0

@@ -17,6 +17,7 @@ export { searchFilter } from '../search/document-filter.ts';
 import type { SearchParams } from '../domain/models.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 import { UNOBSERVED, type StageObserver } from './index-service.ts';
+import { requestOrigin } from './request-origin.ts';
 
 export interface SearchDeps {
   store: Store;
@@ -31,8 +32,8 @@ export interface SearchDeps {
   knownSources?: (() => Promise<string[]>) | undefined;
   /** The `[embedding] provider` names the loaded plugins answer for (the error when none is configured lists them). */
   embeddingProviders?: (() => string[]) | undefined;
-  /** Plugins' `query` and `rank` taps (none: skipped). */
-  pipeline?: Pick<Pipeline, 'query' | 'rank' | 'rankCacheKey'> | undefined;
+  /** Plugins' `query`, `rank` and `searched` taps (none: skipped). */
+  pipeline?: Pick<Pipeline, 'query' | 'rank' | 'rankCacheKey' | 'searched'> | undefined;
   /**
    * Watches the stages (`search`, `search.keyword`, `search.vector`, …: index-service.ts StageObserver); none:
    * unobserved.
@@ -57,14 +58,31 @@ export interface SearchResponse {
 }
 
 export async function search(deps: SearchDeps, input: SearchParams): Promise<SearchResponse> {
-  if (!deps.observe) return searchUnobserved(deps, input);
+  if (!deps.observe) return searchLogged(deps, input);
   const attributes = { 'kbctx.search.mode': input.mode, 'kbctx.search.limit': input.limit };
-  return deps.observe.stage('search', attributes, () => searchUnobserved(deps, input));
+  return deps.observe.stage('search', attributes, () => searchLogged(deps, input));
 }
 
-async function searchUnobserved(deps: SearchDeps, input: SearchParams): Promise<SearchResponse> {
+/** The search, reported to the `searched` taps (the query log) with its latency and who asked. */
+async function searchLogged(deps: SearchDeps, input: SearchParams): Promise<SearchResponse> {
+  const searched = deps.pipeline?.searched;
+  if (!searched) return searchPipeline(deps, input);
+  const started = performance.now();
+  let request = input;
+  const response = await searchPipeline(deps, input, (params) => (request = params));
+  const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
+  searched({ request, results: response.results, latencyMs, origin: requestOrigin() });
+  return response;
+}
+
+async function searchPipeline(
+  deps: SearchDeps,
+  input: SearchParams,
+  seen?: (params: SearchParams) => void,
+): Promise<SearchResponse> {
   const { query, rank, rankCacheKey } = deps.pipeline ?? {};
   const params = query ? await query(input) : input;
+  seen?.(params);
   const response = rank ? await ranked(deps, params, { rank, rankCacheKey }) : await searchCached(deps, params);
   // Checked only when nothing matched, so a search that finds something never pays for it (and a
   // script item's own `source` label, unknown to the config, still works when it has documents).

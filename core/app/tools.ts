@@ -6,12 +6,15 @@ import { notFound } from '../domain/errors.ts';
 import { toJsonSchema, validateParams, type JsonSchemaObject, type ParamSpec } from '../tools/param-spec.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 import type { ToolClient } from './tool-client.ts';
+import { withRequestOrigin, type RequestOrigin } from './request-origin.ts';
 
 export interface ToolCallContext {
   /** Aborted when the caller gives up (client disconnect, time-out). */
   signal?: AbortSignal | undefined;
   /** The caller's channel for log messages and progress (MCP only); absent: none (REST, CLI). */
   client?: ToolClient | undefined;
+  /** Who calls (the surface, the token's name): what a search made by the tool tells `searched` taps. */
+  origin?: RequestOrigin | undefined;
 }
 
 export interface Tool {
@@ -98,6 +101,10 @@ export class ToolRegistry {
 
   /** Validates (bad_request naming the parameter), applies defaults, runs. not_found for an unknown tool. */
   async call(name: string, input: unknown, ctx: ToolCallContext = {}): Promise<unknown> {
+    return withRequestOrigin(ctx.origin, () => this.callHere(name, input, ctx));
+  }
+
+  private async callHere(name: string, input: unknown, ctx: ToolCallContext): Promise<unknown> {
     const tool = this.get(name);
     const params = validateParams(tool.params, input, tool.inputSchema);
     const { toolCall, toolResult } = this.pipeline;

@@ -6,7 +6,7 @@
 // requests the SDK rejects are logged in summary (summarised-log.ts).
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { errorMapping, isKbctxError } from '../../core/index.ts';
+import { errorMapping, isKbctxError, withRequestOrigin } from '../../core/index.ts';
 import type { McpServerFactory } from '../mcp-server/api.ts';
 import type { HttpApp, HttpReply, HttpRequest, HttpSurface } from '../transport-http/api.ts';
 import { listenClientKey, ListenStreams, type ListenLimits } from './listen-limits.ts';
@@ -71,13 +71,16 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       response.once('close', release);
     }
     // The Host guard has parsed (and refused a malformed) Host already, so the URL is well-formed.
-    return handler.fetch(
-      new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, {
-        method: request.method,
-        headers: toHeaders(request.raw.rawHeaders),
-        ...(body && body.length > 0 ? { body } : {}),
-        signal: request.clientGone,
-      }),
+    // The token's name reaches a search the call makes (the query log), whatever the SDK awaits in between.
+    return withRequestOrigin({ token: request.tokenName }, () =>
+      handler.fetch(
+        new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, {
+          method: request.method,
+          headers: toHeaders(request.raw.rawHeaders),
+          ...(body && body.length > 0 ? { body } : {}),
+          signal: request.clientGone,
+        }),
+      ),
     );
   };
   return {

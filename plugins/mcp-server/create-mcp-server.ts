@@ -13,6 +13,7 @@ import {
   errorMapping,
   isKbctxError,
   type AgentRegistry,
+  type RequestOrigin,
   type ToolClient,
   type ToolRegistry,
 } from '../../core/index.ts';
@@ -56,6 +57,9 @@ const CAPABILITIES = {
   logging: {},
   completions: {},
 };
+/** MCP over HTTP or stdio; the HTTP transport adds the token's name around the request (mcp-http-handler.ts). */
+const MCP_ORIGIN: RequestOrigin = { surface: 'mcp' };
+
 const NO_COMPLETIONS = { completion: { values: [], hasMore: false } };
 
 export function createMcpServerFactory(deps: McpServerDeps): () => Server {
@@ -72,7 +76,7 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     // SEP-1303: unknown tools are protocol errors; bad arguments and failures are tool results the model can read.
     if (!tools.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     try {
-      const value = await tools.call(name, args ?? {}, { signal, client });
+      const value = await tools.call(name, args ?? {}, { signal, client, origin: MCP_ORIGIN });
       if (tools.get(name).content) return value as CallToolResult; // the plugin built the MCP result itself
       const structured = value !== null && typeof value === 'object' && !Array.isArray(value);
       return {

@@ -1,7 +1,13 @@
 // The REST endpoints of SPEC §4 as a fastify plugin: handlers translate HTTP to the same registry
 // calls the MCP surface and the CLI make; nothing else. Auth, the Host guard, the JSON body parser and
 // the error body come from the listener's instance (transport-http).
-import { agentsToWire, toolsToWire, type AgentRegistry, type ToolRegistry } from '../../core/index.ts';
+import {
+  agentsToWire,
+  toolsToWire,
+  type AgentRegistry,
+  type RequestOrigin,
+  type ToolRegistry,
+} from '../../core/index.ts';
 import type { HttpApp, HttpRequest, HttpSurface } from '../transport-http/api.ts';
 
 export interface RestDeps {
@@ -19,7 +25,7 @@ const bodyOf = (request: HttpRequest): unknown => request.body ?? {};
 
 export function restRoutes({ tools, agents }: RestDeps): (app: HttpApp) => void {
   const call = (name: string, request: HttpRequest, body: unknown = bodyOf(request)): Promise<unknown> =>
-    tools.call(name, body, { signal: request.clientGone });
+    tools.call(name, body, { signal: request.clientGone, origin: originOf(request) });
   return (app) => {
     app.post('/tools/search', (request) => call('search', request));
     // `?lines=12-48` is the body's `lines` (a citation pasted into a URL); the body's own wins.
@@ -41,6 +47,12 @@ function withLinesQuery(request: HttpRequest): unknown {
     ? body
     : { lines, ...body };
 }
+
+/** The web page marks its calls (`kbctx-surface: web`, plugins/web/client/lib/api.js); any other caller is REST. */
+const originOf = (request: HttpRequest): RequestOrigin => ({
+  surface: request.headers['kbctx-surface'] === 'web' ? 'web' : 'rest',
+  token: request.tokenName,
+});
 
 /** The REST API as the HTTP server mounts it; the banner lists one line per tool. */
 export function restSurface(deps: RestDeps): HttpSurface {

@@ -52,6 +52,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Aborted when the client goes away before its answer (pass it to tool and agent calls). Set by transport-http. */
     clientGone: AbortSignal;
+    /** The name of the token the request authenticated with (`default`: `[server] auth_token_env`); null: no auth. */
+    tokenName: string | null;
   }
 }
 export type HttpRequest = FastifyRequest;

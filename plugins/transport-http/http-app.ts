@@ -81,6 +81,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
   // One callback-style hook with the Host guard: an async hook per concern costs a promise and a
   // hook-runner turn each, on every request.
   app.decorateRequest('clientGone', null as unknown as AbortSignal);
+  // One token today (`auth_token_env`, named `default`), so every request that passed auth carries it (ADR 0220).
+  app.decorateRequest('tokenName', options.authToken === null || options.authToken === undefined ? null : 'default');
   const guard = createHostGuard({
     enabled: isLoopbackHost(options.bindHost),
     allowedHosts: config.allowedHosts,

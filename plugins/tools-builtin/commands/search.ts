@@ -8,6 +8,7 @@ import {
   parseSearchParams,
   search,
   searchResponseToWire,
+  withRequestOrigin,
   type SearchResponse,
 } from '../../../core/api/use-cases.ts';
 
@@ -50,7 +51,7 @@ export function registerSearch(program: Command, ctx: CliContext): void {
         },
         kbctx.config.retrieval,
       );
-      const response = await search(kbctx.index.searchDeps(), params);
+      const response = await withRequestOrigin(CLI_ORIGIN, () => search(kbctx.index.searchDeps(), params));
       if (ctx.json) ctx.printJson(searchResponseToWire(response, params.explain));
       else ctx.io.out(formatResults(response, params.explain));
     });
@@ -107,6 +108,9 @@ function meta(value: string, previous: Record<string, string[]> | undefined): Re
   out[key] = [...(out[key] ?? []), value.slice(at + 1).trim()];
   return out;
 }
+
+/** The CLI runs with no token: it opens the index itself. */
+const CLI_ORIGIN = { surface: 'cli', token: null } as const;
 
 function parseInteger(value: string): number {
   if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError('must be a whole number');

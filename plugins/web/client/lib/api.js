@@ -42,7 +42,8 @@ export function requestToken() {
  */
 export async function api(method, path, body, signal) {
   /** @type {Record<string, string>} */
-  const headers = { accept: 'application/json' };
+  // `kbctx-surface`: the query log tells the page's searches from REST clients' (plugins/query-log).
+  const headers = { accept: 'application/json', 'kbctx-surface': 'web' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const token = getToken();
   if (token) headers['authorization'] = `Bearer ${token}`;
