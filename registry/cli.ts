@@ -1,7 +1,6 @@
 // Process entry of the `kbctx` command: real streams in, exit code out. Runs the cli plugin's runner
 // (plugins/cli/run-cli.ts) with the bundled plugin set, which is imported only when a command opens the index.
 // `kbctx serve stdio --attach <url>` is answered before any of that loads (ADR 0218): a light stdio ↔ HTTP bridge.
-import { parseAttachArgs, runAttach } from '../plugins/mcp-attach/api.ts';
 
 // A reader that went away (`kbctx export | head`) ends output quietly with exit 0, like other Unix tools.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -10,10 +9,16 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const argv = process.argv.slice(2);
-const attach = parseAttachArgs(argv, process.env);
-if (attach.kind === 'attach') process.exitCode = await runAttach(attach.options, process.env);
-else if (attach.kind === 'usage') {
-  process.stderr.write(`kbctx: ${attach.message}\n(run \`kbctx serve stdio --help\` for usage)\n`);
+// Only an argument list naming --attach loads even the parser: other commands keep their module count.
+const attach = argv.some((a) => a === '--attach' || a.startsWith('--attach='))
+  ? await import('../plugins/mcp-attach/api.ts').then(({ parseAttachArgs, runAttach }) => ({
+      request: parseAttachArgs(argv, process.env),
+      runAttach,
+    }))
+  : undefined;
+if (attach?.request.kind === 'attach') process.exitCode = await attach.runAttach(attach.request.options, process.env);
+else if (attach?.request.kind === 'usage') {
+  process.stderr.write(`kbctx: ${attach.request.message}\n(run \`kbctx serve stdio --help\` for usage)\n`);
   process.exitCode = 2;
 } else {
   const [{ setBundledLoader }, { runCli }] = await Promise.all([

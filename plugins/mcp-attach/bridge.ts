@@ -5,7 +5,6 @@
 // When the server is unreachable, each request is answered with a JSON-RPC error naming the URL and a probe
 // retries with exponential backoff (timers only: no busy loop). stdout carries the protocol; logs go to stderr.
 import http from 'node:http';
-import https from 'node:https';
 import type { Readable, Writable } from 'node:stream';
 import { type JsonRpcMessage, requestHeaders, type SessionState } from './request-headers.ts';
 import { SseReader } from './sse-reader.ts';
@@ -43,12 +42,13 @@ const errorReply = (id: string | number | null, code: number, message: string): 
   error: { code, message },
 });
 
-export function runBridge(options: BridgeOptions): Promise<number> {
+export async function runBridge(options: BridgeOptions): Promise<number> {
   const { url, token } = options;
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const client = url.protocol === 'https:' ? https : http;
+  // node:https brings TLS and crypto: loaded only for an https URL (a third of the start-up otherwise).
+  const client = url.protocol === 'https:' ? (await import('node:https')).default : http;
   const agent = new client.Agent({ keepAlive: true });
   const session: SessionState = {};
   const open = new Set<http.ClientRequest>();
