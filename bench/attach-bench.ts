@@ -1,7 +1,8 @@
 // `npm run bench:attach`: what one `kbctx serve stdio --attach <url>` bridge costs (ADR 0218). A real
 // `kbctx serve mcp` on 127.0.0.1 serves a small index; BENCH_RUNS times a bridge is spawned and timed from
 // spawn to its answer to `initialize`, then a tools/list and a search go through it and its memory is read from
-// /proc (VmRSS now, VmHWM peak). For scale, the same for `kbctx serve stdio` opening the index itself.
+// /proc (VmRSS now, VmHWM peak). For scale, the same for a bare Node process answering each line (the floor on this
+// machine) and for `kbctx serve stdio` opening the index itself.
 // Medians printed; nothing asserted. Linux only (/proc). Env: BENCH_RUNS (10).
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
@@ -48,6 +49,10 @@ function lines(child: { stdin: Writable; stdout: Readable }): (message: Message)
     });
 }
 
+// The floor on this machine: a bare Node process that answers every request line with an empty result.
+const ECHO = `process.stdin.setEncoding('utf8').on('data', (d) => { for (const l of d.split('\\n')) { if (!l) continue;
+  const m = JSON.parse(l); if (m.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: {} }) + '\\n'); } });`;
+
 const procKb = (pid: number, field: string): number =>
   Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 
@@ -59,7 +64,7 @@ interface Run {
 
 async function once(args: string[]): Promise<Run> {
   const started = performance.now();
-  const child = spawn(process.execPath, [KBCTX_BIN, ...args], {
+  const child = spawn(process.execPath, args, {
     cwd: ws.dir,
     env: { ...process.env, KBCTX_CONFIG: '' },
     stdio: ['pipe', 'pipe', 'ignore'],
@@ -94,8 +99,9 @@ async function report(name: string, args: string[]): Promise<void> {
 
 try {
   console.log(`node ${process.version}, server ${server.url}`);
-  await report('serve stdio --attach <url>', ['serve', 'stdio', '--attach', `${server.url}/mcp`]);
-  await report('serve stdio (own index)', ['serve', 'stdio', '--no-watch']);
+  await report('bare node (baseline)', ['--input-type=module', '-e', ECHO]);
+  await report('serve stdio --attach <url>', [KBCTX_BIN, 'serve', 'stdio', '--attach', `${server.url}/mcp`]);
+  await report('serve stdio (own index)', [KBCTX_BIN, 'serve', 'stdio', '--no-watch']);
 } finally {
   await server.stop();
   ws.cleanup();

@@ -138,3 +138,45 @@ it('usage mistakes exit 2 before anything connects', async () => {
   const help = await ws.kbctx(['serve', 'stdio', '--help']);
   assert.match(help.stdout, /--attach <url>/);
 });
+
+// The web page's "Connect an agent" block for the bridge (plain JS outside this tsconfig: typed here).
+type AttachEntry = { command: string; args: string[]; env?: Record<string, string> };
+const { clientConfigs } = (await import(
+  new URL('../../../plugins/web/client/lib/client-configs.js', import.meta.url).href
+)) as {
+  clientConfigs(v: {
+    mcpUrl: string;
+    token: string | null;
+    tokenEnv: string;
+    kbctxBin: string;
+    configFile: string | null;
+  }): { client: string; attach: { text: string } }[];
+};
+
+it("the web page's Claude Desktop attach configuration runs as written (token in env, not in args)", async () => {
+  const configs = clientConfigs({
+    mcpUrl: `${server.url}/mcp`,
+    token: TOKEN,
+    tokenEnv: 'ATTACH_TEST_TOKEN',
+    kbctxBin: KBCTX_BIN,
+    configFile: null,
+  });
+  const desktop = configs.find((c) => c.client === 'Claude Desktop')!;
+  const entry = (JSON.parse(desktop.attach.text) as { mcpServers: { kbctx: AttachEntry } }).mcpServers.kbctx;
+  assert.ok(!entry.args.includes(TOKEN), 'the token is not an argument');
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [entry.command, ...entry.args],
+    cwd: ws.dir,
+    env: { PATH: process.env['PATH'] ?? '', ...entry.env },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'kbctx-attach-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const result = await client.callTool({ name: 'search', arguments: { query: 'foxes dens' } });
+    assert.equal(sourceIdsOf(result)[0], 'fox.md');
+  } finally {
+    await client.close();
+  }
+});
