@@ -284,6 +284,11 @@ it('connect an agent: configurations filled in with the real URL, binary and con
     stdio,
     `[mcp_servers.kbctx]\ncommand = ${JSON.stringify(path.join(REPO_ROOT, 'bin/kbctx.js'))}\nargs = ["serve", "mcp", "--stdio", "-c", ${JSON.stringify(ws.path('config/kbctx.toml'))}]`,
   );
+  const attach = await page.getByLabel('Codex stdio → this server configuration', { exact: true }).textContent();
+  assert.equal(
+    attach,
+    `[mcp_servers.kbctx]\ncommand = ${JSON.stringify(path.join(REPO_ROOT, 'bin/kbctx.js'))}\nargs = ["serve", "stdio", "--attach", "${server.url}/mcp"]`,
+  );
   await page.getByLabel('Client').selectOption('Cursor');
   assert.deepEqual(
     JSON.parse((await page.getByLabel('Cursor HTTP configuration', { exact: true }).textContent()) ?? ''),

@@ -33,7 +33,18 @@ export function registerServe(program: Command, ctx: CliContext): void {
       'speak MCP over stdin/stdout (for desktop clients that launch the server); same as `serve mcp --stdio`',
     )
     .option('--no-watch', 'do not watch filesystem connectors (overrides [server].watch; schedules still run)')
-    .action(async (options: { watch?: boolean }) => {
+    // Answered by registry/cli.ts before the CLI loads (plugins/mcp-attach); declared here for help and usage.
+    .option(
+      '--attach <url>',
+      "bridge stdio to a running server's MCP endpoint (e.g. http://127.0.0.1:7331/mcp) instead of opening the index",
+    )
+    .option(
+      '--token-env <name>',
+      'with --attach: the environment variable holding the bearer token (default KBCTX_TOKEN)',
+    )
+    .action(async (options: { watch?: boolean; attach?: string }) => {
+      if (options.attach !== undefined)
+        throw new InvalidArgumentError('--attach takes only --token-env <name> beside it');
       const { serveFromCli } = await import('./serve-entry.ts');
       await serveFromCli(ctx, { stdio: true, watch: options.watch });
     });

@@ -25,9 +25,13 @@ process.on('exit', () => writeFileSync(process.env.LOADED_OUT, JSON.stringify({ 
  * imports that reached Node's resolver (the counter's hook is registered first, so it sees only what
  * bin/kbctx.js's hook passes on) as [specifier, parent].
  */
-async function modulesLoadedBy(args: string[]): Promise<{ loaded: string[]; resolved: [string, string][] }> {
+async function modulesLoadedBy(
+  args: string[],
+  input?: string,
+): Promise<{ loaded: string[]; resolved: [string, string][] }> {
   const out = ws.path(`loaded-${args[0]}.json`);
   const r = await ws.kbctx(args, {
+    input,
     env: { NODE_OPTIONS: `--import=${pathToFileURL(ws.path('counter.mjs')).href}`, LOADED_OUT: out },
   });
   assert.equal(r.code, 0, r.stderr);
@@ -192,4 +196,36 @@ it('kbctx --version loads neither the plugin API, the cli contract entry, the co
   ])
     assert.ok(!loaded.includes(unneeded), `${unneeded} not loaded`);
   assert.ok(!loaded.some((m) => m.startsWith('node_modules/tapable/')), 'tapable not loaded');
+});
+
+it('kbctx serve stdio --attach loads the bridge alone: no CLI runner, kernel, config code, stores or MCP SDK', async () => {
+  // A line to relay to a port nothing listens on: the bridge's request path runs too (answered with an error).
+  const { loaded } = await modulesLoadedBy(
+    ['serve', 'stdio', '--attach', 'http://127.0.0.1:9/mcp'],
+    `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`,
+  );
+  assert.ok(loaded.includes('plugins/mcp-attach/bridge.ts'), 'the bridge loaded (guards the counter)');
+  for (const unneeded of [
+    'plugins/cli/run-cli.ts',
+    'core/api/host.ts',
+    'core/kernel.ts',
+    'core/config/plugin-sections.ts',
+    'core/app/bundled-set.ts',
+    'registry/bundled.ts',
+    'plugins/store-sqlite/sqlite-store.ts',
+  ])
+    assert.ok(!loaded.includes(unneeded), `${unneeded} not loaded`);
+  assert.deepEqual(
+    loaded.filter((m) => m.startsWith('node_modules/')),
+    [],
+    'no package from node_modules (commander, tapable, the MCP SDK, smol-toml…)',
+  );
+  const own = loaded.filter((m) => /^(core|plugins|registry)\//.test(m));
+  assert.deepEqual(own.sort(), [
+    'plugins/mcp-attach/api.ts',
+    'plugins/mcp-attach/bridge.ts',
+    'plugins/mcp-attach/request-headers.ts',
+    'plugins/mcp-attach/sse-reader.ts',
+    'registry/cli.ts',
+  ]);
 });

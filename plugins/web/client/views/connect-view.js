@@ -25,7 +25,7 @@ export function ConnectView({ info }) {
     setCopied((await copyText(text)) ? `${label} copied.` : `Could not copy ${label}; select it and copy.`);
   return html`
     <h1>Connect an agent</h1>
-    <p>Add kbctx to an MCP client. <strong>HTTP</strong> talks to this running server; <strong>stdio</strong> lets the client start its own <code>kbctx serve mcp --stdio</code> on the same index.</p>
+    <p>Add kbctx to an MCP client. <strong>HTTP</strong> talks to this running server; <strong>stdio → this server</strong> lets a client that only launches commands share this running server (<code>kbctx serve stdio --attach</code>: a small bridge, no second index or model); <strong>stdio</strong> lets the client start its own <code>kbctx serve mcp --stdio</code> on the same index.</p>
     ${
       info.config_file === null
         ? html`<p class="hint">This server runs with the built-in default configuration in <code>${info.working_dir}</code>: a stdio client must start in that folder, or write a config file and pass it with <code>-c</code>.</p>`
@@ -47,11 +47,12 @@ export function ConnectView({ info }) {
         (c) => html`<section class="card connect" aria-labelledby=${idOf(c.client)}>
         <h2 id=${idOf(c.client)}>${c.client}</h2>
         <p class="hint">In ${c.where}</p>
-        ${(/** @type {const} */ (['http', 'stdio'])).map((kind) => {
+        ${(/** @type {const} */ (['http', 'attach', 'stdio'])).map((kind) => {
           const block = c[kind];
-          const label = `${c.client} ${kind === 'http' ? 'HTTP' : 'stdio'} configuration`;
+          const title = KIND_TITLES[kind];
+          const label = `${c.client} ${title} configuration`;
           return html`<div class="config">
-            <div class="config-head"><h3>${kind === 'http' ? 'HTTP' : 'stdio'}</h3>
+            <div class="config-head"><h3>${title}</h3>
               <button type="button" class="small" aria-label=${`Copy ${label}`} onClick=${() => void copy(label, block.text)}>Copy</button></div>
             <pre tabindex="0" aria-label=${label}><code>${block.text}</code></pre>
             ${block.note ? html`<p class="hint">${block.note}</p>` : null}
@@ -61,6 +62,8 @@ export function ConnectView({ info }) {
       )}
   `;
 }
+
+const KIND_TITLES = { http: 'HTTP', attach: 'stdio → this server', stdio: 'stdio' };
 
 /** @param {string} name */
 const idOf = (name) => `connect-${name.toLowerCase().replace(/\W+/g, '-')}`;

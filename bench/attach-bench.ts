@@ -1,0 +1,108 @@
+// `npm run bench:attach`: what one `kbctx serve stdio --attach <url>` bridge costs (ADR 0218). A real
+// `kbctx serve mcp` on 127.0.0.1 serves a small index; BENCH_RUNS times a bridge is spawned and timed from
+// spawn to its answer to `initialize`, then a tools/list and a search go through it and its memory is read from
+// /proc (VmRSS now, VmHWM peak). For scale, the same for a bare Node process answering each line (the floor on this
+// machine) and for `kbctx serve stdio` opening the index itself.
+// Medians printed; nothing asserted. Linux only (/proc). Env: BENCH_RUNS (10).
+import { spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { readFileSync } from 'node:fs';
+import { spawnServer } from '../test/helpers/kbctx-server.ts';
+import { BASE_CONFIG, DOCS } from '../test/helpers/server.ts';
+import { KBCTX_BIN, Workspace } from '../test/helpers/workspace.ts';
+import { fmtMs, median } from './stats.ts';
+
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 10);
+const ws = new Workspace('kbctx-bench-attach-');
+for (const [file, text] of Object.entries(DOCS)) ws.write(file, text);
+ws.config(BASE_CONFIG);
+await ws.kbctx(['sync', 'all']);
+const server = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch']);
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+};
+
+/** Newline-delimited JSON-RPC with one child: send a message, await the answer with its id. */
+type Message = Record<string, unknown> & { id?: number };
+
+function lines(child: { stdin: Writable; stdout: Readable }): (message: Message) => Promise<unknown> {
+  let buffer = '';
+  const waiting = new Map<number, (m: unknown) => void>();
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    buffer += d;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const m = JSON.parse(buffer.slice(0, nl)) as { id?: number };
+      buffer = buffer.slice(nl + 1);
+      if (m.id !== undefined) waiting.get(m.id)?.(m);
+    }
+  });
+  return (message) =>
+    new Promise((resolve) => {
+      if (message.id !== undefined) waiting.set(message.id, resolve);
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+      if (message.id === undefined) resolve(undefined);
+    });
+}
+
+// The floor on this machine: a bare Node process that answers every request line with an empty result.
+const ECHO = `process.stdin.setEncoding('utf8').on('data', (d) => { for (const l of d.split('\\n')) { if (!l) continue;
+  const m = JSON.parse(l); if (m.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: {} }) + '\\n'); } });`;
+
+const procKb = (pid: number, field: string): number =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+
+interface Run {
+  startMs: number;
+  rssMb: number;
+  peakMb: number;
+}
+
+async function once(args: string[]): Promise<Run> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: ws.dir,
+    env: { ...process.env, KBCTX_CONFIG: '' },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const exit = new Promise((resolve) => child.on('exit', resolve));
+  const send = lines(child);
+  await send(INITIALIZE);
+  const startMs = performance.now() - started;
+  await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  await send({
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'tools/call',
+    params: { name: 'search', arguments: { query: 'write-ahead logging' } },
+  });
+  const run = { startMs, rssMb: procKb(child.pid!, 'VmRSS') / 1024, peakMb: procKb(child.pid!, 'VmHWM') / 1024 };
+  child.stdin.end();
+  await exit;
+  return run;
+}
+
+async function report(name: string, args: string[]): Promise<void> {
+  const runs: Run[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await once(args));
+  const m = (pick: (r: Run) => number): number => median(runs.map(pick));
+  console.log(
+    `${name.padEnd(28)} start (spawn → initialize answered) median ${fmtMs(m((r) => r.startMs))} ms · ` +
+      `RSS after a search median ${m((r) => r.rssMb).toFixed(1)} MB (peak ${m((r) => r.peakMb).toFixed(1)} MB) · ${RUNS} runs`,
+  );
+}
+
+try {
+  console.log(`node ${process.version}, server ${server.url}`);
+  await report('bare node (baseline)', ['--input-type=module', '-e', ECHO]);
+  await report('serve stdio --attach <url>', [KBCTX_BIN, 'serve', 'stdio', '--attach', `${server.url}/mcp`]);
+  await report('serve stdio (own index)', [KBCTX_BIN, 'serve', 'stdio', '--no-watch']);
+} finally {
+  await server.stop();
+  ws.cleanup();
+}
