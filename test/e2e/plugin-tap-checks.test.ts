@@ -81,7 +81,7 @@ describe('a tap returning the wrong shape', () => {
     assert.equal(report!.errors, 3);
     assert.ok(
       report!.notes.includes(
-        "error a.md: plugin 'chunk-number' returned a list whose item 0 is a number (42) from hook chunk: expected a list of strings (the chunks' texts) or of pieces ({text, lineStart, lineEnd}), or undefined to leave the document to the next tap",
+        "error a.md: plugin 'chunk-number' returned a list whose item 0 is a number (42) from hook chunk: expected a list of strings (the chunks' texts) or of chunk pieces (objects with a string text and whole-number lineStart ≤ lineEnd from 1), or undefined to leave the document to the next tap",
       ),
       report!.notes.join('\n'),
     );
