@@ -1,6 +1,6 @@
-// The search filters: mode (semantic and hybrid disabled, with the reason, when the index has no
-// embeddings), source, since, path globs, tags and limit; a Rerank checkbox (on by default) only when the server has a
-// reranker.
+// The search filters: mode (semantic and hybrid disabled, with the reason, when the index has no embeddings), source,
+// since, until, path globs, tags, languages, content types, metadata and limit; a Rerank checkbox (on by default) only
+// when the server has a reranker.
 import { html } from '../lib/html.js';
 
 const MODES = [
@@ -36,6 +36,10 @@ export function SearchFilters({ form, update, info }) {
         <input id="since" type="text" inputmode="text" placeholder="7d or 2026-01-31" size="16" value=${form.since} onInput=${on('since')} />
       </div>
       <div class="field">
+        <label for="until">Until</label>
+        <input id="until" type="text" inputmode="text" placeholder="7d or 2026-01-31" size="16" value=${form.until} onInput=${on('until')} />
+      </div>
+      <div class="field">
         <label for="path">Path</label>
         <input id="path" type="text" placeholder="docs/** !**/*.test.ts" size="20" spellcheck="false" title="Globs on the path or URL, space-separated; !glob excludes"
           value=${form.path} onInput=${on('path')} />
@@ -44,6 +48,21 @@ export function SearchFilters({ form, update, info }) {
         <label for="tags">Tags</label>
         <input id="tags" type="text" placeholder="ops, infra" size="12" title="Any of these tags, comma-separated"
           value=${form.tags} onInput=${on('tags')} />
+      </div>
+      <div class="field">
+        <label for="lang">Language</label>
+        <input id="lang" type="text" placeholder="typescript, python" size="14" spellcheck="false" title="Any of these languages (by file extension), comma-separated"
+          value=${form.lang} onInput=${on('lang')} />
+      </div>
+      <div class="field">
+        <label for="type">Type</label>
+        <input id="type" type="text" placeholder="markdown, pdf" size="12" spellcheck="false" title="Any of these content types or short forms, comma-separated"
+          value=${form.type} onInput=${on('type')} />
+      </div>
+      <div class="field">
+        <label for="meta">Meta</label>
+        <input id="meta" type="text" placeholder="team=infra tier=1" size="16" spellcheck="false" title="key=value pairs, separated by spaces or commas; a key given twice matches any of its values"
+          value=${form.meta} onInput=${on('meta')} />
       </div>
       <div class="field">
         <label for="limit">Limit</label>

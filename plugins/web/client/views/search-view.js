@@ -1,6 +1,6 @@
-// Search: one box (debounced search-as-you-type, Enter searches now), mode/source/since/path/tags/limit filters (and a
-// Rerank toggle when the server has a reranker), the query kept in the URL (replaceState, so typing does not flood the
-// history), results below.
+// Search: one box (debounced search-as-you-type, Enter searches now),
+// mode/source/since/until/path/tags/lang/type/meta/limit filters (and a Rerank toggle when the server has a reranker),
+// the query kept in the URL (replaceState, so typing does not flood the history), results below.
 import { api } from '../lib/api.js';
 import { html, useEffect, useRef, useState } from '../lib/html.js';
 import { searchHref } from '../lib/route.js';
@@ -10,8 +10,8 @@ import { SearchResults } from './search-results.js';
 const DEBOUNCE_MS = 200;
 
 /**
- * @typedef {{ q: string, mode: string, source: string, since: string, path: string, tags: string, limit: string,
- *   rerank: '' | 'off' }} SearchForm
+ * @typedef {{ q: string, mode: string, source: string, since: string, until: string, path: string, tags: string,
+ *   lang: string, type: string, meta: string, limit: string, rerank: '' | 'off' }} SearchForm
  */
 /** @typedef {{ state: 'idle' | 'loading' | 'done' | 'error', results: any[], terms: string[], query: string, error?: { status: number, code: string, message: string } }} SearchState */
 
@@ -23,8 +23,12 @@ export function SearchView({ params, info }) {
       mode: params.get('mode') ?? 'keyword',
       source: params.get('source') ?? '',
       since: params.get('since') ?? '',
+      until: params.get('until') ?? '',
       path: params.get('path') ?? '',
       tags: params.get('tags') ?? '',
+      lang: params.get('lang') ?? '',
+      type: params.get('type') ?? '',
+      meta: params.get('meta') ?? '',
       limit: params.get('limit') ?? '',
       rerank: params.get('rerank') === 'off' ? 'off' : '',
     }),
@@ -95,20 +99,52 @@ async function runSearch(form, signal) {
   /** @type {Record<string, unknown>} */
   const body = { query: form.q, mode: form.mode, explain: true };
   if (form.source !== '') body['source'] = form.source;
-  // `since` only when set: servers without the filter reject unknown parameters.
+  // `since` and `until` only when set: servers without the filter reject unknown parameters.
   if (form.since.trim() !== '') body['since'] = form.since.trim();
-  // Path globs are space-separated (a glob may hold a comma: `*.{md,txt}`), tags comma-separated (any of).
+  if (form.until.trim() !== '') body['until'] = form.until.trim();
+  // Path globs are space-separated (a glob may hold a comma: `*.{md,txt}`); tags, languages and types
+  // comma-separated (any of); meta `key=value` pairs separated by spaces or commas (a key given twice: any of).
+  /** @type {Record<string, unknown>} */
+  const filters = {};
   const path = form.path.split(/\s+/).filter((g) => g !== '');
-  const tags = form.tags
-    .split(',')
-    .map((t) => t.trim())
-    .filter((t) => t !== '');
-  if (path.length > 0 || tags.length > 0)
-    body['filters'] = { ...(path.length > 0 ? { path } : {}), ...(tags.length > 0 ? { tags } : {}) };
+  if (path.length > 0) filters['path'] = path;
+  for (const key of /** @type {const} */ (['tags', 'lang', 'type'])) {
+    const list = commaList(form[key]);
+    if (list.length > 0) filters[key] = list;
+  }
+  const meta = metaFilter(form.meta);
+  if (meta) filters['meta'] = meta;
+  if (Object.keys(filters).length > 0) body['filters'] = filters;
   if (form.limit !== '') body['limit'] = Number(form.limit);
   // Only the switch-off is sent: without it the server reranks as configured (and one without a reranker ignores it).
   if (form.rerank === 'off') body['rerank'] = false;
   const r = await api('POST', '/tools/search', body, signal);
   if (!r.ok) return { state: 'error', results: [], terms: [], query: form.q, error: r };
   return { state: 'done', results: r.body.results ?? [], terms: r.body.explain?.terms ?? [], query: form.q };
+}
+
+/** @param {string} text */
+function commaList(text) {
+  return text
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+}
+
+/**
+ * `team=infra, tier=1 tier=2` → `{ team: 'infra', tier: ['1', '2'] }`. A pair without `=` is sent as a key with an
+ * empty value, so the server's 400 names it.
+ * @param {string} text @returns {Record<string, string | string[]> | null}
+ */
+function metaFilter(text) {
+  /** @type {Record<string, string | string[]>} */
+  const meta = {};
+  for (const pair of text.split(/[\s,]+/).filter((p) => p !== '')) {
+    const eq = pair.indexOf('=');
+    const key = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? '' : pair.slice(eq + 1);
+    const had = Object.hasOwn(meta, key) ? meta[key] : undefined;
+    meta[key] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+  }
+  return Object.keys(meta).length > 0 ? meta : null;
 }
