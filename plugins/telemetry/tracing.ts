@@ -110,7 +110,8 @@ function settle<T>(span: Span, run: () => T): T {
     end(span, error);
     throw error;
   }
-  if (result !== null && typeof (result as { then?: unknown }).then === 'function')
+  // A sync tap may return nothing (the `searched` hook's, a `toolResult` observer's).
+  if (result !== null && result !== undefined && typeof (result as { then?: unknown }).then === 'function')
     return (result as Promise<unknown>).then(
       (value) => {
         end(span, undefined);

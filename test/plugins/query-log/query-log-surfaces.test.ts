@@ -52,7 +52,14 @@ it('REST, the web page, MCP and the CLI each log one line with their surface, th
   assert.equal(restLine?.token, 'default');
   assert.equal(restLine?.query, 'fox');
   assert.equal(restLine?.mode, 'keyword');
-  assert.deepEqual(restLine?.params, { limit: 2, source: 'filesystem', explain: false });
+  // Every request field but mode and query, the parsed filter included (ADR 0213), so new filters are logged as they
+  // come.
+  assert.deepEqual(restLine?.params, {
+    limit: 2,
+    source: 'filesystem',
+    filter: { source: ['filesystem'] },
+    explain: false,
+  });
   assert.deepEqual(
     restLine?.results.map((r) => r.id),
     restIds,
