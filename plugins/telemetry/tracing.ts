@@ -112,7 +112,7 @@ function settle<T>(span: Span, run: () => T): T {
   }
   // A sync tap may return nothing (the `searched` hook's, a `toolResult` observer's).
   if (result !== null && result !== undefined && typeof (result as { then?: unknown }).then === 'function')
-    return (result as Promise<unknown>).then(
+    return (result as unknown as Promise<unknown>).then(
       (value) => {
         end(span, undefined);
         return value;
