@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../core/config/load-config.ts';
 import { openKbctx } from '../core/app/compose.ts';
-import { parseSearchParams } from '../core/app/search-params.ts';
+import { parseSearchParams } from '../plugins/tools-builtin/search-params.ts';
 import { loadQueries, writeCorpus } from '../test/eval/scifact.ts';
 import { timeSearches } from './search-timing.ts';
 import { fmtMs, median } from './stats.ts';

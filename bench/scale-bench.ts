@@ -10,7 +10,7 @@ import '../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseSearchParams } from '../core/app/search-params.ts';
+import { parseSearchParams } from '../plugins/tools-builtin/search-params.ts';
 import { search } from '../core/app/search.ts';
 import { toDocument } from '../core/app/sync.ts';
 import { toChunks } from '../test/helpers/chunks.ts';

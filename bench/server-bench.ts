@@ -16,7 +16,7 @@ import { startPostgres } from '../test/helpers/postgres.ts';
 import { loadConfig } from '../core/config/load-config.ts';
 import type { Config } from '../core/config/types.ts';
 import { openKbctx } from '../core/app/compose.ts';
-import { parseSearchParams } from '../core/app/search-params.ts';
+import { parseSearchParams } from '../plugins/tools-builtin/search-params.ts';
 import { timeSearches } from './search-timing.ts';
 import { fmtMs, median } from './stats.ts';
 

@@ -33,7 +33,6 @@ export { agentsToWire, toolsToWire } from './app/wire.ts';
 
 export { lineLog } from './domain/log-line.ts';
 export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';
-export type { ParamSpec, ParamType } from './tools/param-spec.ts';
 
 // Sync and embedding runs over the configured connectors (the live index runs them for `kbctx serve`).
 export { configuredConnectors, selectConnectors, type ConnectorRef } from './app/select-connectors.ts';

@@ -10,6 +10,11 @@ export { isLoopbackHost, parseBind, toHttpUrl } from '../plugins/transport-http/
 export { checkExposure } from '../plugins/transport-http/exposure-policy.ts';
 // mcp-server's contract entry (the service the MCP transports build their servers with), which core no longer holds.
 export * from '../plugins/mcp-server/api.ts';
+// tools-builtin's contract entry (the search tool's parameter parsing) and its spec and unknown-parameter check, which
+// core no longer holds (ADR 0232).
+export * from '../plugins/tools-builtin/api.ts';
+export { FILTER_FIELDS, SEARCH_PARAMS } from '../plugins/tools-builtin/search-params.ts';
+export { rejectUnknownParams } from '../plugins/tools-builtin/unknown-params.ts';
 // chunker-default's contract entry (`chunkText`, `estimateTokens`): the default chunking, which core no longer holds.
 export * from '../plugins/chunker-default/api.ts';
 // The cli plugin's contract entry (the `kbctx.cli` service, `CliContext`, the table and progress helpers for plugin

@@ -2,7 +2,7 @@
 // files, found by words inside unsegmented text, ranked, with snippets around the match.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseSearchParams } from '../core/app/search-params.ts';
+import { parseSearchParams } from '../plugins/tools-builtin/search-params.ts';
 import { search } from '../core/app/search.ts';
 import { IndexFixture } from './helpers/index-fixture.ts';
 

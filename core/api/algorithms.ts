@@ -16,6 +16,7 @@ export { toUnitVectors } from '../embed/check-vectors.ts';
 export { documentId, sha256Hex } from '../domain/ids.ts';
 export { pathProblem } from '../domain/path-problem.ts';
 export {
+  compilePaths,
   compileDocumentFilter,
   compileFacets,
   facetsKey,
@@ -25,3 +26,12 @@ export {
   sourcesOf,
 } from '../search/document-filter.ts';
 export type { DocumentFacets, FacetPredicate, FilterableDocument } from '../search/document-filter.ts';
+import { requireOwn } from '../load/require-own.ts';
+import type * as Languages from '../domain/languages.ts';
+import type * as Since from '../search/since.ts';
+/** The `lang` filter's language names (`domain/languages.ts`), required on first use (start-up, ADR 0130). */
+export const languageNames = (): readonly string[] =>
+  requireOwn<typeof Languages>(import.meta.url, '../domain/languages.ts').LANGUAGES;
+/** A `since`/`until` value (date, date-time or duration back from now) as an ISO instant; required on first use. */
+export const parseSince: typeof Since.parseSince = (...args) =>
+  requireOwn<typeof Since>(import.meta.url, '../search/since.ts').parseSince(...args);

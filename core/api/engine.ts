@@ -6,6 +6,5 @@ export { syncConnectors, type SyncOptions, type SyncProgress, type SyncReport } 
 export { embedPending, type EmbedOptions, type EmbedProgress, type EmbedReport } from '../app/embed.ts';
 export { providerChoices } from '../embed/embedding-providers.ts';
 export { configuredConnectors, selectConnectors, type ConnectorRef } from '../app/select-connectors.ts';
-export { parseSince } from '../search/since.ts';
 export { PerPluginCollector } from '../collector.ts';
 export { configJsonSchema, loadedConfigJsonSchema } from '../config/json-schema.ts';

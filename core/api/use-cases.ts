@@ -13,8 +13,8 @@ export const getDocumentWithChunks: typeof Documents.getDocumentWithChunks = asy
   (await documentsModule()).getDocumentWithChunks(...args);
 export const documentLines: typeof Documents.documentLines = (...args) =>
   requireOwn<typeof Documents>(import.meta.url, '../app/documents.ts').documentLines(...args);
-export { parseSearchParams, SEARCH_PARAMS, toSearchParams } from '../app/search-params.ts';
-export type { SearchParams } from '../domain/models.ts';
+// The search tool's parameters (`parseSearchParams`, `SEARCH_PARAMS`) are tools-builtin's (its api.ts; ADR 0232).
+export { SEARCH_MODES, type SearchMode, type SearchParams } from '../domain/models.ts';
 export { search } from '../app/search.ts';
 export { requestOrigin, withRequestOrigin, type RequestOrigin, type Surface } from '../app/request-origin.ts';
 export type { SearchDeps, SearchResponse } from '../app/search.ts';
@@ -30,7 +30,6 @@ export {
   syncReportToWire,
   toolsToWire,
 } from '../app/wire.ts';
-export { rejectUnknownParams } from '../tools/unknown-params.ts';
 export { validateParams } from '../tools/param-spec.ts';
 // A path's problem in words (the commands' helpers, tables and progress lines, are plugins/cli/api.ts's).
 export { pathProblem } from '../domain/path-problem.ts';

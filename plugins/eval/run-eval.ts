@@ -2,7 +2,8 @@
 // configured pipeline included), results mapped to the qrels' ids, figures from metrics.ts and latency
 // per query. Indexing a BEIR corpus into a temporary index is corpus-index.ts; printing is the command's.
 import { badRequest, type Kbctx } from '../../core/api/plugin.ts';
-import { parseSearchParams, search, type SearchParams, type SearchResponse } from '../../core/api/use-cases.ts';
+import { search, type SearchParams, type SearchResponse } from '../../core/api/use-cases.ts';
+import { parseSearchParams } from '../tools-builtin/api.ts';
 import type { BeirQuery, Qrels } from './beir.ts';
 import { percentile, rankRun, scoreRuns, type Figures } from './metrics.ts';
 

@@ -6,13 +6,12 @@ import {
   documentToWire,
   getDocument,
   listSources,
-  rejectUnknownParams,
   search,
-  SEARCH_PARAMS,
   searchResponseToWire,
   sourcesToWire,
-  toSearchParams,
 } from '../../core/api/use-cases.ts';
+import { SEARCH_PARAMS, toSearchParams } from './search-params.ts';
+import { rejectUnknownParams } from './unknown-params.ts';
 
 type Params = Record<string, unknown>;
 

@@ -2,12 +2,10 @@
 // (ADR 0213); loaded only when a search has a filter (start-up). Shapes are checked here, not by ajv, so `kbctx search`
 // loads no validator: a list field takes a string or a list of strings; `meta` an object of key → value or list of
 // values. Every fault is a bad_request naming the parameter (`filters.path`, `filters.meta.team`).
-import { badRequest } from '../domain/errors.ts';
-import { LANGUAGES } from '../domain/languages.ts';
+import { badRequest, type SourceFilter } from '../../core/api/plugin.ts';
+import { compilePaths, languageNames } from '../../core/api/algorithms.ts';
 import { FILTER_FIELDS } from './search-params.ts';
-import { rejectUnknownParams } from '../tools/unknown-params.ts';
-import type { SourceFilter } from '../store/store.ts';
-import { compilePaths } from '../search/document-filter.ts';
+import { rejectUnknownParams } from './unknown-params.ts';
 
 const MAX_VALUES = 64;
 const MAX_VALUE_CHARS = 512;
@@ -120,9 +118,9 @@ function paths(value: unknown): string[] | undefined {
 
 function langs(value: unknown): string[] | undefined {
   const names = list(value, 'filters.lang')?.map((l) => l.toLowerCase());
-  const unknown = names?.find((l) => !LANGUAGES.includes(l));
+  const unknown = names?.find((l) => !languageNames().includes(l));
   if (unknown !== undefined)
-    throw badRequest(`parameter 'filters.lang': unknown language '${unknown}'; known: ${LANGUAGES.join(', ')}`, {
+    throw badRequest(`parameter 'filters.lang': unknown language '${unknown}'; known: ${languageNames().join(', ')}`, {
       parameter: 'filters.lang',
     });
   return names === undefined ? undefined : [...new Set(names)];

@@ -1,13 +1,17 @@
-// The built-in search tool's parameters, declared once. REST, MCP and the CLI all validate through
-// parseSearchParams, so defaults and messages are the same everywhere.
-import { badRequest } from '../domain/errors.ts';
-import { SEARCH_MODES, type SearchMode, type SearchParams } from '../domain/models.ts';
-import type * as Since from '../search/since.ts';
-import { requireOwn } from '../load/require-own.ts';
+// The built-in search tool's parameters, declared once (tools-builtin's, ADR 0232). REST, MCP and the CLI all validate
+// through parseSearchParams, so defaults and messages are the same everywhere; other plugins (eval, the Lua bridge's
+// `ctx.search`) reach it through tools-builtin's contract entry (api.ts).
+import {
+  badRequest,
+  requireOwn,
+  type ParamSpec,
+  type RetrievalConfig,
+  type SubFieldSpec,
+} from '../../core/api/plugin.ts';
+import { parseSince } from '../../core/api/algorithms.ts';
+import { SEARCH_MODES, validateParams, type SearchMode, type SearchParams } from '../../core/api/use-cases.ts';
 import type * as FilterParams from './filter-params.ts';
-import { rejectUnknownParams } from '../tools/unknown-params.ts';
-import { validateParams, type ParamSpec, type SubFieldSpec } from '../tools/param-spec.ts';
-import type { RetrievalConfig } from '../config/types.ts';
+import { rejectUnknownParams } from './unknown-params.ts';
 
 const SINCE_HELP = 'an ISO date (2026-01-31), a date-time, or a duration back from now such as 7d, 12h or 2w';
 
@@ -126,7 +130,7 @@ export function toSearchParams(
   const filter = Object.values(input).every((v) => v === undefined || v === null)
     ? undefined
     : requireOwn<typeof FilterParams>(import.meta.url, './filter-params.ts').readFilter(input, (value, parameter) =>
-        requireOwn<typeof Since>(import.meta.url, '../search/since.ts').parseSince(value, now, parameter),
+        parseSince(value, now, parameter),
       );
   return {
     query,

@@ -1,7 +1,7 @@
 // Rejects parameters a tool does not declare, so a misspelt or unsupported argument is a bad_request
 // naming it instead of being silently dropped. Used by the built-in tools (script tools keep extra
 // keys: Context Harness scripts rely on that).
-import { badRequest } from '../domain/errors.ts';
+import { badRequest } from '../../core/api/plugin.ts';
 
 export function rejectUnknownParams(
   input: Readonly<Record<string, unknown>>,

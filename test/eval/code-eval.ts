@@ -16,7 +16,8 @@ import { openKbctx } from '../../core/app/compose.ts';
 import { selectConnectors } from '../../core/app/select-connectors.ts';
 import { syncConnectors } from '../../core/app/sync.ts';
 import { embedPending } from '../../core/app/embed.ts';
-import { parseSearchParams, search } from '../../core/api/use-cases.ts';
+import { search } from '../../core/api/use-cases.ts';
+import { parseSearchParams } from '../../plugins/tools-builtin/search-params.ts';
 import { mrrAt, recallAt } from '../../plugins/eval/metrics.ts';
 import { buildCodeCorpus, type CodePackage, type CodeQuery } from './code/code-corpus.ts';
 

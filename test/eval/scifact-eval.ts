@@ -10,7 +10,7 @@ import type { Config } from '../../core/config/types.ts';
 import { openKbctx } from '../../core/app/compose.ts';
 import { selectConnectors } from '../../core/app/select-connectors.ts';
 import { syncConnectors } from '../../core/app/sync.ts';
-import { parseSearchParams } from '../../core/app/search-params.ts';
+import { parseSearchParams } from '../../plugins/tools-builtin/search-params.ts';
 import { search } from '../../core/app/search.ts';
 import { corpusId, loadQrels, loadQueries, ndcgAt, recallAt, writeCorpus } from './scifact.ts';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.ts';

@@ -4,7 +4,7 @@
 import type { Kbctx } from '../../core/app/compose.ts';
 import type { Fusion } from '../../core/config/types.ts';
 import { embedPending } from '../../core/app/embed.ts';
-import { parseSearchParams } from '../../core/app/search-params.ts';
+import { parseSearchParams } from '../../plugins/tools-builtin/search-params.ts';
 import { search } from '../../core/app/search.ts';
 import type { SearchMode } from '../../core/domain/models.ts';
 import { corpusId, ndcgAt, recallAt, type Query } from './scifact.ts';

@@ -3,7 +3,6 @@
 import {
   type Store,
   getDocumentWithChunks,
-  parseSearchParams,
   search,
   listSources,
   documentToWire,
@@ -11,6 +10,7 @@ import {
   sourcesToWire,
   type SearchDeps,
 } from '../../../core/index.ts';
+import { parseSearchParams } from '../../tools-builtin/api.ts';
 import type { ContextHandler } from './runtime/script-runtime.ts';
 
 export interface ContextBridgeDeps {

@@ -5,12 +5,12 @@ import { InvalidArgumentError } from 'commander';
 import type { CliContext } from '../../cli/api.ts';
 import {
   citation,
-  parseSearchParams,
   search,
   searchResponseToWire,
   withRequestOrigin,
   type SearchResponse,
 } from '../../../core/api/use-cases.ts';
+import { parseSearchParams } from '../search-params.ts';
 
 export function registerSearch(program: Command, ctx: CliContext): void {
   program

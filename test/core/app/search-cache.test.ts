@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RetrievalConfig } from '../../../core/config/types.ts';
 import { documentId } from '../../../core/domain/ids.ts';
-import { parseSearchParams } from '../../../core/app/search-params.ts';
+import { parseSearchParams } from '../../../plugins/tools-builtin/search-params.ts';
 import { search } from '../../../core/app/search.ts';
 import { SearchCache } from '../../../core/app/search-cache.ts';
 import { toDocument } from '../../../core/app/sync.ts';

@@ -12,7 +12,7 @@ import { parseSince } from '../../../core/search/since.ts';
 import { openSqliteStore, type SqliteStore } from '../../../plugins/store-sqlite/sqlite-store.ts';
 import { HashingEmbedder } from '../../helpers/hashing-embedder.ts';
 import { embedPending } from '../../../core/app/embed.ts';
-import { parseSearchParams } from '../../../core/app/search-params.ts';
+import { parseSearchParams } from '../../../plugins/tools-builtin/search-params.ts';
 import { search } from '../../../core/app/search.ts';
 import { createSemanticSearch } from '../../../core/app/semantic-search.ts';
 import { toDocument } from '../../../core/app/sync.ts';

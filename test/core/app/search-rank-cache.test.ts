@@ -2,7 +2,7 @@
 // not when a tap marks the call uncacheable. Real index (IndexFixture), real plugins applied to its kernel.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseSearchParams } from '../../../core/app/search-params.ts';
+import { parseSearchParams } from '../../../plugins/tools-builtin/search-params.ts';
 import { search } from '../../../core/app/search.ts';
 import { definePlugin, type Plugin } from '../../../core/plugin.ts';
 import { PluginError } from '../../../core/plugin-error.ts';

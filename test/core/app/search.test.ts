@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KbctxError } from '../../../core/domain/errors.ts';
 import { IndexFixture } from '../../helpers/index-fixture.ts';
-import { parseSearchParams } from '../../../core/app/search-params.ts';
+import { parseSearchParams } from '../../../plugins/tools-builtin/search-params.ts';
 import { search } from '../../../core/app/search.ts';
 
 const fx = new IndexFixture(

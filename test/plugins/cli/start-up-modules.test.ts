@@ -101,7 +101,8 @@ const NOT_FOR_SEARCH = [
   'plugins/store-sqlite/document-writer.ts',
   'plugins/store-sqlite/transaction.ts',
   'core/search/since.ts',
-  'core/app/filter-params.ts', // the filters' reader, the language table and picomatch: only with a filter (ADR 0213)
+  // the filters' reader, the language table and picomatch: only with a filter (ADR 0213)
+  'plugins/tools-builtin/filter-params.ts',
   'core/domain/languages.ts',
   'node_modules/picomatch/',
   'plugins/tools-builtin/commands/get.ts', // other commands of the same plugin: each has its own tap

@@ -2,7 +2,7 @@
 // plugin) against the stand-in remote reranker, which counts requests and reverses the order it is given.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseSearchParams } from '../../../core/app/search-params.ts';
+import { parseSearchParams } from '../../../plugins/tools-builtin/search-params.ts';
 import { search } from '../../../core/app/search.ts';
 import type { RerankConfig } from '../../../plugins/rerank/rerank-section.ts';
 import { rerankCacheKey } from '../../../plugins/rerank/rerank-section.ts';

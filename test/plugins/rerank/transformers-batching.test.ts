@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { parseSearchParams } from '../../../core/app/search-params.ts';
+import { parseSearchParams } from '../../../plugins/tools-builtin/search-params.ts';
 import { search } from '../../../core/app/search.ts';
 import { createTransformersReranker } from '../../../plugins/rerank/transformers-reranker.ts';
 import { IndexFixture } from '../../helpers/index-fixture.ts';
