@@ -15,6 +15,9 @@ export * from '../plugins/mcp-server/api.ts';
 export * from '../plugins/tools-builtin/api.ts';
 export { FILTER_FIELDS, SEARCH_PARAMS } from '../plugins/tools-builtin/search-params.ts';
 export { rejectUnknownParams } from '../plugins/tools-builtin/unknown-params.ts';
+// store-sqlite's contract entry (the `kbctx.local-store` service) and store-postgres's URL redaction, formerly core's.
+export * from '../plugins/store-sqlite/api.ts';
+export { redactUrl } from '../plugins/store-postgres/redact-url.ts';
 // chunker-default's contract entry (`chunkText`, `estimateTokens`): the default chunking, which core no longer holds.
 export * from '../plugins/chunker-default/api.ts';
 // The cli plugin's contract entry (the `kbctx.cli` service, `CliContext`, the table and progress helpers for plugin

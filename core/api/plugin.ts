@@ -23,7 +23,6 @@ export {
 export { STAGE } from '../stages.ts';
 export { requireOwn } from '../load/require-own.ts';
 import { requireOwn } from '../load/require-own.ts';
-import type * as RedactUrl from '../store/redact-url.ts';
 import type * as WaitForLock from '../store/wait-for-lock.ts';
 import type * as ClosestName from '../domain/closest-name.ts';
 export { createServiceRef, type ServiceRef } from '../services.ts';
@@ -56,14 +55,10 @@ export type { LiveIndex, ServeState } from '../app/serve-service.ts';
 export type { SyncReport } from '../app/sync.ts';
 export type { EmbedReport } from '../app/embed.ts';
 export type { ConnectorStatus, SyncControl, SyncCounts, SyncState } from '../app/serve-service.ts';
-export { localStoreService, type LocalStoreOpener } from '../store/local-store-service.ts';
 export type { PartCheck } from '../app/part-guards.ts';
 
 // What a store plugin returns synchronously: a store forwarding to the one being opened, and its locks.
 export { lazyLocks, lazyStore } from '../store/lazy-store.ts';
-/** A connection URL with its password removed (PostgreSQL's messages): required on first use (ADR 0130). */
-export const redactUrl: typeof RedactUrl.redactUrl = (url) =>
-  requireOwn<typeof RedactUrl>(import.meta.url, '../store/redact-url.ts').redactUrl(url);
 export { fileLocks, lockConnector } from '../store/sync-lock.ts';
 export { processAlive } from '../store/sync-lock.ts';
 export { checkIndexAccess, type IndexAccessCheck } from '../store/index-access.ts';

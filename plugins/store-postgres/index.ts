@@ -1,15 +1,10 @@
 // First-party plugin: the PostgreSQL store shared by replicas (`[db] engine = "postgres"`, implied by
 // [db] url; ADR 0111). The driver is imported only when this store is opened: until then the store
 // forwards to the one being opened, so opening stays synchronous.
-import {
-  definePlugin,
-  STAGE,
-  type OpenedStore,
-  lazyLocks,
-  lazyStore,
-  localStoreService,
-  redactUrl,
-} from '../../core/api/plugin.ts';
+import { definePlugin, STAGE, type OpenedStore, lazyLocks, lazyStore, requireOwn } from '../../core/api/plugin.ts';
+import { localStoreService } from '../store-sqlite/api.ts';
+// Required when a PostgreSQL store opens, not with this index (start-up, ADR 0130).
+import type * as RedactUrl from './redact-url.ts';
 
 const plugin = definePlugin({
   name: 'store-postgres',
@@ -23,7 +18,7 @@ const plugin = definePlugin({
       .tap({ name: 'store-postgres', stage: STAGE.FALLBACK }, (options): OpenedStore | undefined => {
         const { url } = options;
         if (url === null) return undefined; // the config loader requires a url for this engine
-        const shown = redactUrl(url);
+        const shown = requireOwn<typeof RedactUrl>(import.meta.url, './redact-url.ts').redactUrl(url);
         // The read mirror is a local store from the plugin providing `kbctx.local-store` (store-sqlite),
         // looked up when the store opens it.
         const openMirror = (file: string) =>

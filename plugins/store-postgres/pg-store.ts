@@ -4,7 +4,6 @@
 // (read your writes). While PostgreSQL does not answer, every method throws KbctxError `unavailable`.
 import {
   KbctxError,
-  redactUrl,
   type Chunk,
   type SourceStats,
   type ConnectorLocks,
@@ -31,6 +30,7 @@ import {
   type VectorQuery,
   type VectorResult,
 } from '../../core/api/plugin.ts';
+import { redactUrl } from './redact-url.ts';
 import type pg from 'pg';
 import { catchUp, type CatchUpReport } from './catch-up.ts';
 import * as claims from './claims.ts';

@@ -1,4 +1,4 @@
-// A database URL without its password, for logs, `kbctx stats` and Store.path.
+// A PostgreSQL URL without its password, for logs, `kbctx stats` and Store.path (the store's own since ADR 0232).
 
 export function redactUrl(url: string): string {
   try {

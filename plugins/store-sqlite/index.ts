@@ -1,6 +1,7 @@
 // First-party plugin: the SQLite store (`[db] engine = "sqlite"`, the default): one file at
 // [db] path and its lock files. Opening is synchronous, so node:sqlite is imported with the plugin.
-import { definePlugin, STAGE, fileLocks, localStoreService } from '../../core/api/plugin.ts';
+import { definePlugin, STAGE, fileLocks } from '../../core/api/plugin.ts';
+import { localStoreService } from './api.ts';
 import { SCHEMA_VERSION } from './migrations.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 

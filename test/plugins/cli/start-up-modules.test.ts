@@ -87,7 +87,7 @@ const NOT_AT_START_UP = [
   // issue 30 (ADR 0130, fourth round): error-message helpers, other stores' and embedders' helpers, registries
   'core/domain/closest-name.ts', // "did you mean": when a name is unknown
   'core/embed/post-json.ts', // the embedders' HTTP client: on the first post
-  'core/store/redact-url.ts', // PostgreSQL's URLs
+  'plugins/store-postgres/redact-url.ts', // PostgreSQL's URLs
   'registry/follow-overrides.ts', // only with registries
   // issue 34 (ADR 0222): traces only with an OTLP endpoint; without one nothing of OpenTelemetry is imported
   'plugins/telemetry/tracing.ts',
