@@ -18,7 +18,6 @@ export { agentFromSpec, type AgentSpec } from './app/plugin-agent.ts';
 export { invalid, toolFromSpec, type ToolSpec } from './app/plugin-tool.ts';
 export { ConnectorSpecInstance, type ConnectorSpec } from './app/plugin-connector-instance.ts';
 export { runWithDeadline } from './app/run-with-deadline.ts';
-export { guardAgent, guardTool } from './app/part-guards.ts';
 export { parsePrompt } from './app/part-values/prompt.ts';
 export { parseCheckpoint, toScanResult } from './app/part-values/scan-items.ts';
 export type { RawScan } from './app/part-values/scan-items.ts';

@@ -30,6 +30,8 @@ export * from '../plugins/connector-filesystem/api.ts';
 export * from '../plugins/connector-git/api.ts';
 export * from '../plugins/connector-s3/api.ts';
 export * from '../plugins/lua-bridge/api.ts';
+// The guards of a script tool or agent whose config uses an unset `${VAR}` (the Lua bridge's, formerly core's).
+export { guardAgent, guardTool } from '../plugins/lua-bridge/part-guards.ts';
 export * from '../plugins/agents-inline/api.ts';
 // The JSON POST the HTTP embedders and the reranker share (embedder-openai's contract entry), which core no longer
 // holds.
