@@ -3,7 +3,7 @@
 // its folder's files still matches (a Lua file runs sandboxed and needs no pin). Checked before the file is imported;
 // handed to the kernel's loader by registry/bundled.ts (core/load/plugin-trust.ts, ADR 0204).
 import path from 'node:path';
-import { relativeInside } from '../core/config/config-path.ts';
+import { relativeInside } from '../core/config/relative-inside.ts';
 import { configError } from '../core/domain/errors.ts';
 import type { PinChecker, PinnedOrigin, TrustSettings } from '../core/load/plugin-trust.ts';
 import { LOCK_FILE, readPluginLock, sha256Plugin, type PluginPin } from './plugin-lock.ts';

@@ -13,7 +13,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { relativeInside } from '../core/config/config-path.ts';
+import { relativeInside } from '../core/config/relative-inside.ts';
 
 const MODULE = /\.(ts|mts|cts|js|mjs|cjs|tsx|jsx)$/;
 const SPECIFIER = /\b(?:from|import|require)\s*\(?\s*(['"`])([^'"`\r\n]+?)\1/g;

@@ -6,7 +6,7 @@ import { sha256Hex } from '../core/domain/ids.ts';
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import nodePath from 'node:path';
 import { parse as parseToml, stringify } from 'smol-toml';
-import { toConfigPath } from '../core/config/config-path.ts';
+import { toConfigPath } from './config-path.ts';
 import { configError } from '../core/domain/errors.ts';
 import { importedOutside, isModuleFile } from './plugin-imports.ts';
 import { resolvePluginPath } from '../core/load/plugin-specs.ts';

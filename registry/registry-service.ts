@@ -7,7 +7,7 @@ import { parse as parseToml } from 'smol-toml';
 import { KbctxError, notFound } from '../core/domain/errors.ts';
 import type { Config } from '../core/config/types.ts';
 import { defaultConfigToml } from '../core/config/default-config.ts';
-import { toConfigPath } from '../core/config/config-path.ts';
+import { toConfigPath } from './config-path.ts';
 import { configRoot } from '../core/config/find-config.ts';
 import { CONNECTOR_TIMEOUT_SECS } from '../core/config/schema.ts';
 import { appendTable, hasTable } from './config-edit.ts';

@@ -3,7 +3,7 @@
 // setPluginTrust; registry/pinned-plugins.ts: a file inside a configured registry runs only when
 // kbctx.lock pins it and its files still match). Without one, `noPinCheck` imports no TypeScript or
 // JavaScript file inside a configured registry. The kernel reads no lock file.
-import { relativeInside } from '../config/config-path.ts';
+import { relativeInside } from '../config/relative-inside.ts';
 import { configError } from '../domain/errors.ts';
 
 export interface TrustSettings {

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { it } from 'node:test';
-import { toConfigPath } from '../../../core/config/config-path.ts';
-import { resolvePluginPath } from '../../../core/load/plugin-specs.ts';
+import { toConfigPath } from '../../registry/config-path.ts';
+import { resolvePluginPath } from '../../core/load/plugin-specs.ts';
 
 it('writes a file inside the project relative to it, under the home folder with ~/, else absolute', () => {
   const home = process.env['HOME'] ?? '/home/u';
