@@ -54,7 +54,7 @@ export {
 export type { LiveIndex, ServeState } from '../app/serve-service.ts';
 // The live index's contract is plugins/live-index/api.ts; the reports it hands on are the engine's.
 export type { SyncReport } from '../app/sync.ts';
-export type { EmbedReport } from '../app/embed.ts';
+export type { EmbedProgress, EmbedReport } from '../app/embed.ts';
 export type { ConnectorStatus, SyncControl, SyncCounts, SyncState } from '../app/serve-service.ts';
 export { localStoreService, type LocalStoreOpener } from '../store/local-store-service.ts';
 export type { PartCheck } from '../app/part-guards.ts';
