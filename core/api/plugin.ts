@@ -126,7 +126,8 @@ export type {
   UnreadablePath,
   WatchTarget,
 } from '../connectors/connector.ts';
-export type { Chunk, SourceItem, SourceStats } from '../domain/models.ts';
+export type { Chunk, ChunkRecord, SourceItem, SourceStats } from '../domain/models.ts';
+export { chunkFromRecord } from '../domain/models.ts';
 export type { RetryOptions } from '../embed/embedder.ts';
 export type {
   ConnectorLocks,
