@@ -6,10 +6,15 @@
 // Then ten bridges against the one server (issue 34's Show): started one after another and all kept open, each
 // bridge's start (spawn → its `initialize` answered) and RSS after a search through it (all ten searching at once),
 // their medians and max, and the server's RSS before the first and after the tenth. `--ten`: that part alone.
+// Both for the bridge as a clone runs it (TypeScript sources: Node's type stripping loads its wasm, ~18 MB) and as
+// the package runs it (JavaScript, as dist/ has it: here the bridge's five files stripped into a temp folder and
+// started without bin/kbctx.js, whose own cost is a few imports of node built-ins).
 // Medians printed; nothing asserted. Linux only (/proc). Env: BENCH_RUNS (10).
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { stripTypeScriptTypes } from 'node:module';
+import path from 'node:path';
 import { spawnServer } from '../test/helpers/kbctx-server.ts';
 import { BASE_CONFIG, DOCS } from '../test/helpers/server.ts';
 import { KBCTX_BIN, Workspace } from '../test/helpers/workspace.ts';
@@ -111,12 +116,30 @@ async function once(args: string[]): Promise<Run> {
   return run;
 }
 
+/** The bridge's own files as JavaScript (what `npm run build` puts in dist/), in the workspace; its entry. */
+function bridgeAsBuilt(): string {
+  const root = path.join(import.meta.dirname, '..');
+  const files = [
+    'registry/cli.ts',
+    ...['api', 'bridge', 'request-headers', 'sse-reader'].map((f) => `plugins/mcp-attach/${f}.ts`),
+  ];
+  const out = path.join(ws.dir, 'built');
+  for (const file of files) {
+    const js = stripTypeScriptTypes(readFileSync(path.join(root, file), 'utf8'), { mode: 'transform' });
+    const target = path.join(out, file.replace(/\.ts$/, '.js'));
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, js.replace(/(['"]\.{1,2}\/[^'"]+)\.ts(['"])/g, '$1.js$2'));
+  }
+  writeFileSync(path.join(out, 'package.json'), '{"type":"module"}\n');
+  return path.join(out, 'registry/cli.js');
+}
+
 /** Ten bridges against the one server, all open at once. */
-async function tenBridges(): Promise<void> {
+async function tenBridges(name: string, entry: string): Promise<void> {
   const url = `${server.url}/mcp`;
   const serverBefore = procKb(server.child.pid!, 'VmRSS') / 1024;
   const bridges = [];
-  for (let i = 0; i < 10; i++) bridges.push(await started([KBCTX_BIN, 'serve', 'stdio', '--attach', url]));
+  for (let i = 0; i < 10; i++) bridges.push(await started([entry, 'serve', 'stdio', '--attach', url]));
   await Promise.all(bridges.map((b) => b.use()));
   const runs: Run[] = bridges.map((b) => ({
     startMs: b.startMs,
@@ -124,7 +147,7 @@ async function tenBridges(): Promise<void> {
     peakMb: procKb(b.pid, 'VmHWM') / 1024,
   }));
   const serverAfter = procKb(server.child.pid!, 'VmRSS') / 1024;
-  console.log('ten bridges (serve stdio --attach), started one after another, all kept open:');
+  console.log(`ten bridges (serve stdio --attach, ${name}), started one after another, all kept open:`);
   runs.forEach((r, i) =>
     console.log(
       `  bridge ${String(i + 1).padStart(2)}: start ${fmtMs(r.startMs)} ms · RSS ${r.rssMb.toFixed(1)} MB (peak ${r.peakMb.toFixed(1)} MB)`,
@@ -156,7 +179,11 @@ try {
     await report('serve stdio --attach <url>', [KBCTX_BIN, 'serve', 'stdio', '--attach', `${server.url}/mcp`]);
     await report('serve stdio (own index)', [KBCTX_BIN, 'serve', 'stdio', '--no-watch']);
   }
-  await tenBridges();
+  const built = bridgeAsBuilt();
+  if (!process.argv.includes('--ten'))
+    await report('--attach, built JavaScript', [built, 'serve', 'stdio', '--attach', `${server.url}/mcp`]);
+  await tenBridges('TypeScript sources, as a clone runs it', KBCTX_BIN);
+  await tenBridges('built JavaScript, as the package runs it', built);
 } finally {
   await server.stop();
   ws.cleanup();
