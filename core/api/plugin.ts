@@ -53,7 +53,7 @@ export {
 export type { LiveIndex, ServeState } from '../app/serve-service.ts';
 // The live index's contract is plugins/live-index/api.ts; the reports it hands on are the engine's.
 export type { SyncReport } from '../app/sync.ts';
-export type { EmbedReport } from '../app/embed.ts';
+export type { EmbedProgress, EmbedReport } from '../app/embed.ts';
 export type { ConnectorStatus, SyncControl, SyncCounts, SyncState } from '../app/serve-service.ts';
 export type { PartCheck } from '../app/part-guards.ts';
 
@@ -123,7 +123,8 @@ export type {
   UnreadablePath,
   WatchTarget,
 } from '../connectors/connector.ts';
-export type { Chunk, SourceItem, SourceStats } from '../domain/models.ts';
+export type { Chunk, ChunkRecord, SourceItem, SourceStats } from '../domain/models.ts';
+export { chunkFromRecord } from '../domain/models.ts';
 export type { RetryOptions } from '../embed/embedder.ts';
 export type {
   ConnectorLocks,

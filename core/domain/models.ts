@@ -42,6 +42,31 @@ export interface Chunk {
   lang?: string | null | undefined;
 }
 
+/** A chunk under the snake_case names the stores give its columns (SQLite, PostgreSQL and its read mirror alike). */
+export interface ChunkRecord {
+  id: string;
+  document_id: string;
+  chunk_index: number;
+  text: string;
+  content_hash: string;
+  line_start: number | null;
+  line_end: number | null;
+  symbol: string | null;
+  lang: string | null;
+}
+
+export const chunkFromRecord = (row: ChunkRecord): Chunk => ({
+  id: row.id,
+  documentId: row.document_id,
+  chunkIndex: row.chunk_index,
+  text: row.text,
+  contentHash: row.content_hash,
+  lineStart: row.line_start,
+  lineEnd: row.line_end,
+  symbol: row.symbol,
+  lang: row.lang,
+});
+
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
 export const SEARCH_MODES: readonly SearchMode[] = ['keyword', 'semantic', 'hybrid'];
 

@@ -3,7 +3,14 @@
 // host), provided by the runner before it calls the hook, and the helpers for tables, progress lines
 // and `key=value` arguments (defined here: one module fewer at start-up). Light: the helpers' files
 // load nothing but core's plugin entry, and only when a command first calls one (`kbctx search` does not).
-import { badRequest, createServiceRef, requireOwn } from '../../core/api/plugin.ts';
+import { SyncHook } from 'tapable';
+import {
+  badRequest,
+  createServiceRef,
+  defineExtensionPoint,
+  requireOwn,
+  type PluginKernel,
+} from '../../core/api/plugin.ts';
 import type { CliContext } from './context.ts';
 import type * as Table from './table.ts';
 import type * as Progress from './progress.ts';
@@ -12,6 +19,46 @@ import type * as ProgressLines from './progress-lines.ts';
 export type { CliContext, CliIO, GlobalOptions } from './context.ts';
 export type { ProgressOptions } from './progress.ts';
 export const cliService = createServiceRef<CliContext>('kbctx.cli');
+
+/**
+ * The primary of `[server] workers` (node:cluster) as a plugin sees it: questions by topic between the processes
+ * (ADR 0226). Messages are JSON over the cluster's IPC channel.
+ */
+export interface ClusterPrimary {
+  /** Answers the workers' `ask(topic, body)`: one answerer per topic (a second throws). */
+  answer(topic: string, answer: (body: unknown) => Promise<unknown>): void;
+  /**
+   * Asks every connected worker its `answerGather(topic)` answer; resolves with those that came within 5 s (a worker
+   * that is starting, gone or has no answerer is left out), in no particular order.
+   */
+  gather(topic: string, body: unknown): Promise<unknown[]>;
+}
+
+/** A worker of `[server] workers` as a plugin sees it. */
+export interface ClusterWorker {
+  /** Asks the primary; rejects `unavailable` when it has no answerer for the topic or does not answer within 10 s. */
+  ask(topic: string, body: unknown): Promise<unknown>;
+  /** Answers the primary's `gather(topic, body)`: one answerer per topic (a second throws). */
+  answerGather(topic: string, answer: (body: unknown) => Promise<unknown>): void;
+}
+
+/**
+ * The cli plugin's hooks (sync), called by `kbctx serve` with `[server] workers` > 1: `clusterPrimary` in the primary
+ * before it forks the workers, `clusterWorker` in each worker before its transport starts. Without workers neither is
+ * called. A tap's error stops the server (it is a start-up step).
+ */
+export const cliHooks = defineExtensionPoint({
+  id: 'cli',
+  hooks: () => ({
+    clusterPrimary: new SyncHook<[ClusterPrimary]>(['primary'], 'clusterPrimary'),
+    clusterWorker: new SyncHook<[ClusterWorker]>(['worker'], 'clusterWorker'),
+  }),
+});
+
+export type CliHooks = ReturnType<typeof cliHooks.hooks>;
+
+/** The cli plugin's hooks in this kernel: `getCliHooks(kernel).clusterWorker.tap('my-plugin', (worker) => …)`. */
+export const getCliHooks = (kernel: Pick<PluginKernel, 'hooksOf'>): CliHooks => kernel.hooksOf(cliHooks);
 
 // The helpers' modules are required on first call (ADR 0130: a command that prints no table loads none).
 const table = (): typeof Table => requireOwn(import.meta.url, './table.ts');

@@ -12,6 +12,7 @@ import {
   type SyncControl,
   type SyncCounts,
   type SyncState,
+  type EmbedProgress,
   type EmbedReport,
   type Embedder,
   type SyncReport,
@@ -45,8 +46,11 @@ export interface LiveIndexHost {
   ): Promise<SyncReport>;
   /** The report of a run that threw anyway. */
   failedReport(connector: string, error: unknown): SyncReport;
-  /** Background embedding; null when [embedding] is disabled. */
-  embedding: { embedder(): Embedder | null; embedPending(embedder: Embedder): Promise<EmbedReport> } | null;
+  /** Background embedding; null when [embedding] is disabled. `onProgress`: at the pass's start and per batch. */
+  embedding: {
+    embedder(): Embedder | null;
+    embedPending(embedder: Embedder, onProgress?: (progress: EmbedProgress) => void): Promise<EmbedReport>;
+  } | null;
   log: (line: string) => void;
   /** Told of each finished run (the `syncRun` hook's taps); absent: nobody listens. */
   onRun?: ((report: SyncReport) => void) | undefined;
@@ -70,16 +74,33 @@ export interface LiveIndexService {
   statusToWire(list: readonly ConnectorStatus[]): unknown;
 }
 
+/** Background embedding's progress (the `embedProgress` hook). */
+export interface EmbedBatch {
+  /** The embedder's model (`openai:text-embedding-3-small`). */
+  model: string;
+  /** Chunks this step embedded and wrote: a batch's; 0 when a pass starts or ends. */
+  chunks: number;
+  /**
+   * Chunks of this pass not embedded yet: the pass's pending count at its start; 0 once it finished (what a failed pass
+   * left stays).
+   */
+  waiting: number;
+}
+
 /**
- * live-index's hooks. `syncRun` (sync, observation only: the metrics plugin): called with the report of each
- * connector run the server makes (start-up, schedule, watcher, `POST /sync/:connector`), failed ones included, after
- * the run. A tap's error is logged and never stops the live index. Runs of `kbctx sync` in another process are not
- * seen.
+ * live-index's hooks (sync, observation only: the metrics plugin). A tap's error is logged and never stops the live
+ * index; runs of `kbctx sync` and `kbctx embed` in another process are not seen.
+ * - `syncRun`: the report of each connector run the server makes (start-up, schedule, watcher,
+ *   `POST /sync/:connector`), failed ones included, after the run.
+ * - `embedProgress`: background embedding, when a pass starts, after each batch it writes, and when it ends (ADR 0226).
  */
 export const liveIndexHooks = defineExtensionPoint({
   id: 'live-index',
-  hooks: () => ({ syncRun: new SyncHook<[SyncReport]>(['report'], 'syncRun') }),
-  tapTimeoutMs: { syncRun: 0 },
+  hooks: () => ({
+    syncRun: new SyncHook<[SyncReport]>(['report'], 'syncRun'),
+    embedProgress: new SyncHook<[EmbedBatch]>(['batch'], 'embedProgress'),
+  }),
+  tapTimeoutMs: { syncRun: 0, embedProgress: 0 },
 });
 
 export type LiveIndexHooks = ReturnType<typeof liveIndexHooks.hooks>;
@@ -91,4 +112,4 @@ export const getLiveIndexHooks = (kernel: Pick<PluginKernel, 'hooksOf'>): LiveIn
 /** Provided by the live-index plugin; absent (`"!live-index"`): the server neither watches nor schedules. */
 export const liveIndexService = createServiceRef<LiveIndexService>('kbctx.live-index');
 
-export type { SyncReport, EmbedReport } from '../../core/api/plugin.ts';
+export type { SyncReport, EmbedProgress, EmbedReport } from '../../core/api/plugin.ts';

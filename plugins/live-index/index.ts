@@ -3,7 +3,13 @@
 // host opens it through the `kbctx.live-index` service, and it runs the connectors through the host's
 // `kbctx.index` service (live-host.ts); without this plugin the server only serves.
 import { definePlugin, hostService, indexService, serveService } from '../../core/api/plugin.ts';
-import { getLiveIndexHooks, liveIndexService, type SyncReport } from './api.ts';
+import {
+  getLiveIndexHooks,
+  liveIndexService,
+  type LiveIndexHost,
+  type LiveIndexHooks,
+  type SyncReport,
+} from './api.ts';
 import { getHttpHooks, serverConfigOf } from '../transport-http/api.ts';
 
 const plugin = definePlugin({
@@ -13,7 +19,8 @@ const plugin = definePlugin({
   provides: ['route:GET /sync/status', 'route:POST /sync/:connector'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
-    const { syncRun } = getLiveIndexHooks(kernel);
+    const hooks = getLiveIndexHooks(kernel);
+    const { syncRun } = hooks;
     kernel.provide(liveIndexService, {
       open: async (options) => {
         const [{ LiveSync }, { watchFolderWithParcel }, { liveIndexHost }] = await Promise.all([
@@ -32,7 +39,8 @@ const plugin = definePlugin({
             options.log(`warning: a syncRun tap failed: ${(error as Error).message}`);
           }
         };
-        return new LiveSync({ ...host, onRun }, watchFolderWithParcel);
+        const embedding = host.embedding && observedEmbedding(host.embedding, hooks, options.log);
+        return new LiveSync({ ...host, embedding, onRun }, watchFolderWithParcel);
       },
       statusToWire: async (list) => (await import('./status-wire.ts')).syncStatusToWire(list),
     });
@@ -45,5 +53,36 @@ const plugin = definePlugin({
     });
   },
 });
+
+/** Background embedding that tells the `embedProgress` taps (read on each call) how far each pass is. */
+function observedEmbedding(
+  embedding: NonNullable<LiveIndexHost['embedding']>,
+  { embedProgress }: LiveIndexHooks,
+  log: (line: string) => void,
+): NonNullable<LiveIndexHost['embedding']> {
+  const tell = (model: string, chunks: number, waiting: number): void => {
+    if (embedProgress.taps.length === 0) return;
+    try {
+      embedProgress.call({ model, chunks, waiting });
+    } catch (error) {
+      log(`warning: an embedProgress tap failed: ${(error as Error).message}`);
+    }
+  };
+  return {
+    embedder: () => embedding.embedder(),
+    async embedPending(embedder) {
+      let done = 0;
+      let total = 0;
+      const report = await embedding.embedPending(embedder, (progress) => {
+        const chunks = progress.done - done;
+        ({ done, total } = progress);
+        tell(embedder.model, chunks, Math.max(0, total - done));
+      });
+      // Chunks another embedder leased are not ours to wait for: a finished pass leaves none.
+      tell(embedder.model, 0, report.failure ? Math.max(0, total - done) : 0);
+      return report;
+    },
+  };
+}
 
 export default plugin; // a named constant: see test/architecture.test.ts

@@ -47,7 +47,7 @@ export async function liveIndexHost(
         ? null
         : {
             embedder: () => index.embedder(),
-            embedPending: (embedder) => embedPending({ store: index.store, embedder }),
+            embedPending: (embedder, onProgress) => embedPending({ store: index.store, embedder, onProgress }),
           },
     log,
   };

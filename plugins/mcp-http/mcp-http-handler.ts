@@ -9,6 +9,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { errorMapping, isKbctxError, withRequestOrigin } from '../../core/index.ts';
 import type { McpServerFactory } from '../mcp-server/api.ts';
 import type { HttpApp, HttpReply, HttpRequest, HttpSurface } from '../transport-http/api.ts';
+import type { McpExchange } from './api.ts';
 import { listenClientKey, ListenStreams, type ListenLimits } from './listen-limits.ts';
 import { createSummarisedLog } from './summarised-log.ts';
 
@@ -21,6 +22,13 @@ export interface McpHttpOptions {
   /** Caps on open 2026-07-28 `subscriptions/listen` streams ([server].max_listen_streams…). */
   listenLimits: ListenLimits;
   log: (line: string) => void;
+  /** Told when each exchange opens and closes (mcp-http's `exchangeOpened`/`exchangeClosed` hooks); absent: nobody. */
+  exchanges?: ExchangeObserver | undefined;
+}
+
+export interface ExchangeObserver {
+  opened(exchange: McpExchange): void;
+  closed(exchange: McpExchange): void;
 }
 
 export interface McpHttpHandler {
@@ -69,6 +77,12 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         );
       }
       response.once('close', release);
+    }
+    const observer = options.exchanges;
+    if (observer) {
+      const exchange: McpExchange = { kind: listen === undefined ? 'request' : 'listen', token: request.tokenName };
+      observer.opened(exchange);
+      response.once('close', () => observer.closed(exchange));
     }
     // The Host guard has parsed (and refused a malformed) Host already, so the URL is well-formed.
     // The token's name reaches a search the call makes (the query log), whatever the SDK awaits in between.

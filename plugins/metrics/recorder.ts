@@ -1,19 +1,31 @@
 // What the metrics plugin counts, on a prom-client registry of its own (plus prom-client's default
 // process metrics): HTTP requests by route and status, tool calls, searches by mode, the rank stage, live
-// sync runs per connector; and, read at scrape time, the search cache's hits and the index per source.
+// sync runs per connector, background embedding, open MCP exchanges; and, read at scrape time, the search
+// cache's hits and the index per source. Each metric names how `[server] workers` processes' figures
+// combine (`aggregator`, ADR 0226): sums, but the index per source, which every process reads alike.
 import client from 'prom-client';
 import type { IndexHost, SyncReport, ToolCall } from '../../core/api/plugin.ts';
 import type { HttpReply, HttpRequest } from '../transport-http/api.ts';
+import type { EmbedBatch } from '../live-index/api.ts';
+import type { McpExchange } from '../mcp-http/api.ts';
+
+/** This process's figures as prom-client's JSON (what `[server] workers` processes send each other). */
+export type MetricsSnapshot = client.MetricObjectWithValues<client.MetricValue<string>>[];
 
 export interface Recorder {
   readonly contentType: string;
-  /** The text exposition of every metric (reads the index's per-source counts). */
+  /** The text exposition of every metric of this process (reads the index's per-source counts). */
   scrape(): Promise<string>;
+  /** The same figures as JSON, for another process to aggregate. */
+  snapshot(): Promise<MetricsSnapshot>;
   httpRequest(request: HttpRequest, reply: HttpReply): void;
   toolCall(call: ToolCall, result: unknown, seconds: number): void;
   rankDone(seconds: number): void;
   rankUncacheable(): void;
   syncRun(report: SyncReport): void;
+  embedProgress(batch: EmbedBatch): void;
+  /** An MCP exchange opened (+1) or closed (-1). */
+  mcpExchange(exchange: McpExchange, delta: 1 | -1): void;
 }
 
 // Request latencies, seconds: 1 ms to 10 s.
@@ -98,36 +110,58 @@ export function createRecorder(index: IndexHost): Recorder {
       this.inc(index.searchDeps().cache?.misses ?? 0);
     },
   });
-  const documents = new client.Gauge({
-    name: 'kbctx_index_documents',
-    help: 'Documents in the index, by source',
-    labelNames: ['source'],
+  // Every process reads the same index: its figures are not summed across workers.
+  const indexGauge = (name: string, help: string) =>
+    new client.Gauge({ name, help, labelNames: ['source'], registers, aggregator: 'max' });
+  const documents = indexGauge('kbctx_index_documents', 'Documents in the index, by source');
+  const chunks = indexGauge('kbctx_index_chunks', 'Chunks in the index, by source');
+  const embedded = indexGauge('kbctx_index_embedded_chunks', 'Chunks with an embedding, by source');
+
+  const embeddedChunks = counter(
+    'kbctx_embedded_chunks_total',
+    "Chunks the server's background embedding embedded and wrote, by model (chunks/s: rate())",
+    ['model'],
+  );
+  const embedQueue = new client.Gauge({
+    name: 'kbctx_embedding_queue_chunks',
+    help: "Chunks background embedding's current pass has still to embed (0 when idle; a failed pass's rest until the retry)",
     registers,
   });
-  const chunks = new client.Gauge({
-    name: 'kbctx_index_chunks',
-    help: 'Chunks in the index, by source',
-    labelNames: ['source'],
+  const openRequests = new client.Gauge({
+    name: 'kbctx_mcp_open_requests',
+    help: 'MCP requests being answered on /mcp (streamed responses included, listen streams not)',
     registers,
   });
-  const embedded = new client.Gauge({
-    name: 'kbctx_index_embedded_chunks',
-    help: 'Chunks with an embedding, by source',
-    labelNames: ['source'],
+  const listenStreams = new client.Gauge({
+    name: 'kbctx_mcp_listen_streams',
+    help: 'Open MCP subscriptions/listen streams on /mcp',
     registers,
   });
+  new client.Gauge({
+    name: 'kbctx_metrics_processes',
+    help: 'Processes whose figures this scrape holds (1; with [server] workers, the primary and each worker that answered)',
+    registers,
+  }).set(1);
+
+  const refreshIndex = async (): Promise<void> => {
+    const sources = await index.store.sources();
+    for (const gauge of [documents, chunks, embedded]) gauge.reset();
+    for (const s of sources) {
+      documents.set({ source: s.source }, s.documentCount);
+      chunks.set({ source: s.source }, s.chunkCount);
+      embedded.set({ source: s.source }, s.embeddedCount);
+    }
+  };
 
   return {
     contentType: registry.contentType,
     async scrape() {
-      const sources = await index.store.sources();
-      for (const gauge of [documents, chunks, embedded]) gauge.reset();
-      for (const s of sources) {
-        documents.set({ source: s.source }, s.documentCount);
-        chunks.set({ source: s.source }, s.chunkCount);
-        embedded.set({ source: s.source }, s.embeddedCount);
-      }
+      await refreshIndex();
       return registry.metrics();
+    },
+    async snapshot() {
+      await refreshIndex();
+      return registry.getMetricsAsJSON();
     },
     httpRequest(request, reply) {
       const route = request.routeOptions.url ?? 'unmatched';
@@ -155,6 +189,13 @@ export function createRecorder(index: IndexHost): Recorder {
         syncDocuments.inc({ connector, kind }, report[kind]);
       syncErrors.inc({ connector }, report.errors);
       syncChunks.inc({ connector }, report.chunksWritten);
+    },
+    embedProgress(batch) {
+      if (batch.chunks > 0) embeddedChunks.inc({ model: batch.model }, batch.chunks);
+      embedQueue.set(batch.waiting);
+    },
+    mcpExchange(exchange, delta) {
+      (exchange.kind === 'listen' ? listenStreams : openRequests).inc(delta);
     },
   };
 }

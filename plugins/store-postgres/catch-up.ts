@@ -10,7 +10,7 @@
 // 4. Compact the mirror's keyword index when COMPACT_AFTER documents changed, unless told to wait:
 //    while this replica's own bulk write runs, its catch-ups only count what they applied, and the first
 //    catch-up after the bulk compacts once (one compaction per sync, as on SQLite, not one per catch-up).
-import type { Chunk, StoredEmbedding } from '../../core/api/plugin.ts';
+import { chunkFromRecord, type Chunk, type ChunkRecord, type StoredEmbedding } from '../../core/api/plugin.ts';
 import type pg from 'pg';
 import type { Mirror, MirrorState } from './mirror.ts';
 
@@ -132,34 +132,14 @@ async function applyDocuments(client: pg.PoolClient, mirror: Mirror, range: stri
     if (docs.length === 0) return applied;
     const chunks = new Map<string, Chunk[]>();
     const rows = (
-      await client.query<{
-        id: string;
-        document_id: string;
-        chunk_index: number;
-        text: string;
-        content_hash: string;
-        line_start: number | null;
-        line_end: number | null;
-        symbol: string | null;
-        lang: string | null;
-      }>(
+      await client.query<ChunkRecord>(
         'SELECT id, document_id, chunk_index, text, content_hash, line_start, line_end, symbol, lang FROM kbctx_chunks WHERE document_id = ANY($1::text[]) ORDER BY document_id, chunk_index',
         [docs.map((d) => d.id)],
       )
     ).rows;
     for (const r of rows) {
       const list = chunks.get(r.document_id) ?? [];
-      list.push({
-        id: r.id,
-        documentId: r.document_id,
-        chunkIndex: r.chunk_index,
-        text: r.text,
-        contentHash: r.content_hash,
-        lineStart: r.line_start,
-        lineEnd: r.line_end,
-        symbol: r.symbol,
-        lang: r.lang,
-      });
+      list.push(chunkFromRecord(r));
       chunks.set(r.document_id, list);
     }
     for (const d of docs) {

@@ -1,4 +1,10 @@
-import type { Chunk, DocumentHead, StoredDocument } from '../../core/api/plugin.ts';
+import {
+  chunkFromRecord,
+  type Chunk,
+  type ChunkRecord,
+  type DocumentHead,
+  type StoredDocument,
+} from '../../core/api/plugin.ts';
 // Row ⇄ model mapping for the SQLite store.
 
 export interface DocumentRow {
@@ -15,17 +21,8 @@ export interface DocumentRow {
   content_hash: string;
 }
 
-export interface ChunkRow {
-  id: string;
-  document_id: string;
-  chunk_index: number;
-  text: string;
-  content_hash: string;
-  line_start: number | null;
-  line_end: number | null;
-  symbol: string | null;
-  lang: string | null;
-}
+/** A chunk's row: the columns every store names alike (core's ChunkRecord). */
+export type ChunkRow = ChunkRecord;
 
 export const DOCUMENT_COLUMNS =
   'd.id, d.source, d.connector, d.source_id, d.source_url, d.title, d.body, d.content_type, d.metadata_json, d.updated_at, d.content_hash';
@@ -74,7 +71,10 @@ export function toJoinedChunk(row: JoinedChunkRow & { id: string }): Chunk {
     chunkIndex: row.chunk_index,
     text: row.chunk_text,
     contentHash: row.chunk_hash,
-    ...placeOf(row),
+    lineStart: row.line_start,
+    lineEnd: row.line_end,
+    symbol: row.symbol,
+    lang: row.lang,
   };
 }
 
@@ -88,20 +88,4 @@ export function toDocument(row: DocumentRow): StoredDocument {
   };
 }
 
-export function toChunk(row: ChunkRow): Chunk {
-  return {
-    id: row.id,
-    documentId: row.document_id,
-    chunkIndex: row.chunk_index,
-    text: row.text,
-    contentHash: row.content_hash,
-    ...placeOf(row),
-  };
-}
-
-/** A chunk row's lines, symbol and language. */
-function placeOf(
-  row: Pick<ChunkRow, 'line_start' | 'line_end' | 'symbol' | 'lang'>,
-): Pick<Chunk, 'lineStart' | 'lineEnd' | 'symbol' | 'lang'> {
-  return { lineStart: row.line_start, lineEnd: row.line_end, symbol: row.symbol, lang: row.lang };
-}
+export const toChunk = chunkFromRecord;

@@ -8,11 +8,13 @@ import { serverConfigOf, type ServerConfig } from '../../transport-http/api.ts';
 import type { RunningTransport } from '../../../core/api/plugin.ts';
 import { loadServerPolicy } from '../../transport-http/api.ts';
 import { VERSION } from '../../../core/api/host.ts';
+import cluster from 'node:cluster';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import { NO_LIVE_INDEX, startLiveIndex } from './serve-live.ts';
 import { guardServerFaults } from './serve-faults.ts';
 import { serveService } from '../../../core/api/plugin.ts';
 import type { CliContext } from '../context.ts';
+import { getCliHooks } from '../api.ts';
 import type { Kbctx } from '../../../core/api/host.ts';
 import { lineLog } from '../../../core/api/host.ts';
 
@@ -58,17 +60,25 @@ async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: 
     // The primary supervises and is the one scheduler/writer of the live index; workers only serve.
     log(`starting ${workers} worker processes`);
     const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: 'primary' });
+    const { clusterPrimary } = await import('./serve-cluster-channel.ts');
+    const channel = clusterPrimary(() => Object.values(cluster.workers ?? {}));
+    getCliHooks(kbctx.kernel).clusterPrimary.call(channel.channel);
     await runPrimary(
       workers,
       (lines) => ctx.io.out(lines.map((l) => `${l}\n`).join('')),
       log,
-      (w) => live?.attachWorker(w),
+      (w) => {
+        live?.attachWorker(w);
+        channel.attach(w);
+      },
     );
     await live?.close();
     await kbctx.close();
     return;
   }
   const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: worker ? 'worker' : 'single' });
+  if (worker)
+    getCliHooks(kbctx.kernel).clusterWorker.call((await import('./serve-cluster-channel.ts')).clusterWorker());
   const tools = kbctx.tools();
   const agents = kbctx.agents();
   const debug = ctx.io.env['KBCTX_DEBUG'] ? log : undefined;

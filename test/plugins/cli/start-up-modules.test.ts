@@ -17,7 +17,9 @@ module.registerHooks({
   load(url, context, next) { loaded.push(url); return next(url, context); },
   resolve(specifier, context, next) { resolved.push([specifier, context.parentURL]); return next(specifier, context); },
 });
-process.on('exit', () => writeFileSync(process.env.LOADED_OUT, JSON.stringify({ loaded, resolved })));
+process.on('exit', () =>
+  writeFileSync(process.env.LOADED_OUT, JSON.stringify({ loaded, resolved, builtins: process.moduleLoadList })),
+);
 `;
 
 /**
@@ -28,7 +30,7 @@ process.on('exit', () => writeFileSync(process.env.LOADED_OUT, JSON.stringify({ 
 async function modulesLoadedBy(
   args: string[],
   input?: string,
-): Promise<{ loaded: string[]; resolved: [string, string][] }> {
+): Promise<{ loaded: string[]; resolved: [string, string][]; builtins: string[] }> {
   const out = ws.path(`loaded-${args[0]}.json`);
   const r = await ws.kbctx(args, {
     input,
@@ -37,11 +39,13 @@ async function modulesLoadedBy(
   assert.equal(r.code, 0, r.stderr);
   const root = pathToFileURL(REPO_ROOT).href;
   const short = (url: string): string => url.replace(root, '').replace(/^.*\/node_modules\//, 'node_modules/');
-  const { loaded, resolved } = JSON.parse(readFileSync(out, 'utf8')) as {
+  const { loaded, resolved, builtins } = JSON.parse(readFileSync(out, 'utf8')) as {
     loaded: string[];
     resolved: [string, string | undefined][];
+    builtins: string[];
   };
   return {
+    builtins,
     loaded: loaded.map(short),
     resolved: resolved.map(([specifier, parent]) => [specifier, short(parent ?? '')]),
   };
@@ -127,9 +131,10 @@ const NOT_FOR_SEARCH = [
  * keyword-text.ts for the symbol words the store indexes; +1: the search filter predicate
  * core/search/document-filter.ts, which every store's candidate retrieval consults, ADR 0213; +1: telemetry's index,
  * ADR 0222; +1: metrics' index, ADR 0216; +2: query-log's index with its `[query_log]` section, and core's request
- * origin, which every search reads for the `searched` hook, ADR 0220).
+ * origin, which every search reads for the `searched` hook, ADR 0220; +1: mcp-http's contract entry, its `api.ts`
+ * with the exchange hooks its index creates and the metrics plugin taps, ADR 0226).
  */
-const MAX_OWN_MODULES_FOR_SEARCH = 146;
+const MAX_OWN_MODULES_FOR_SEARCH = 147;
 
 const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] =>
   unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));
@@ -201,7 +206,7 @@ it('kbctx --version loads neither the plugin API, the cli contract entry, the co
 
 it('kbctx serve stdio --attach loads the bridge alone: no CLI runner, kernel, config code, stores or MCP SDK', async () => {
   // A line to relay to a port nothing listens on: the bridge's request path runs too (answered with an error).
-  const { loaded } = await modulesLoadedBy(
+  const { loaded, builtins } = await modulesLoadedBy(
     ['serve', 'stdio', '--attach', 'http://127.0.0.1:9/mcp'],
     `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`,
   );
@@ -220,6 +225,11 @@ it('kbctx serve stdio --attach loads the bridge alone: no CLI runner, kernel, co
     loaded.filter((m) => m.startsWith('node_modules/')),
     [],
     'no package from node_modules (commander, tapable, the MCP SDK, smol-toml…)',
+  );
+  // Node's own fetch/WebSocket stack: an ES import of node:http would load it (its namespace reads the lazy exports).
+  assert.deepEqual(
+    builtins.filter((m) => m.includes('undici')),
+    [],
   );
   const own = loaded.filter((m) => /^(core|plugins|registry)\//.test(m));
   assert.deepEqual(own.sort(), [

@@ -9,6 +9,56 @@ const MODES = [
   { value: 'hybrid', label: 'Hybrid' },
 ];
 
+/** @typedef {{ id: 'since' | 'until' | 'path' | 'tags' | 'lang' | 'type' | 'meta', label: string, placeholder: string, size: number, title?: string }} TextFilterSpec */
+
+/** The free-text filters, in the order shown. @type {TextFilterSpec[]} */
+const TEXT_FILTERS = [
+  { id: 'since', label: 'Since', placeholder: '7d or 2026-01-31', size: 16 },
+  { id: 'until', label: 'Until', placeholder: '7d or 2026-01-31', size: 16 },
+  {
+    id: 'path',
+    label: 'Path',
+    placeholder: 'docs/** !**/*.test.ts',
+    size: 20,
+    title: 'Globs on the path or URL, space-separated; !glob excludes',
+  },
+  { id: 'tags', label: 'Tags', placeholder: 'ops, infra', size: 12, title: 'Any of these tags, comma-separated' },
+  {
+    id: 'lang',
+    label: 'Language',
+    placeholder: 'typescript, python',
+    size: 14,
+    title: 'Any of these languages (by file extension), comma-separated',
+  },
+  {
+    id: 'type',
+    label: 'Type',
+    placeholder: 'markdown, pdf',
+    size: 12,
+    title: 'Any of these content types or short forms, comma-separated',
+  },
+  {
+    id: 'meta',
+    label: 'Meta',
+    placeholder: 'team=infra tier=1',
+    size: 16,
+    title: 'key=value pairs, separated by spaces or commas; a key given twice matches any of its values',
+  },
+];
+
+/**
+ * One labelled text filter: no spell checking (globs, names, dates and pairs are not prose).
+ * @param {TextFilterSpec & { value: string, onInput: (e: any) => void }} props
+ */
+function TextFilter({ id, label, placeholder, size, title, value, onInput }) {
+  return html`
+    <div class="field">
+      <label for=${id}>${label}</label>
+      <input id=${id} type="text" placeholder=${placeholder} size=${size} spellcheck="false" title=${title} value=${value} onInput=${onInput} />
+    </div>
+  `;
+}
+
 /** @param {{ form: import('./search-view.js').SearchForm, update: (p: Partial<import('./search-view.js').SearchForm>) => void, info: any }} props */
 export function SearchFilters({ form, update, info }) {
   const semantic = info?.search?.semantic_available === true;
@@ -31,39 +81,7 @@ export function SearchFilters({ form, update, info }) {
           ${sources.map((s) => html`<option value=${s.source}>${s.source}</option>`)}
         </select>
       </div>
-      <div class="field">
-        <label for="since">Since</label>
-        <input id="since" type="text" inputmode="text" placeholder="7d or 2026-01-31" size="16" value=${form.since} onInput=${on('since')} />
-      </div>
-      <div class="field">
-        <label for="until">Until</label>
-        <input id="until" type="text" inputmode="text" placeholder="7d or 2026-01-31" size="16" value=${form.until} onInput=${on('until')} />
-      </div>
-      <div class="field">
-        <label for="path">Path</label>
-        <input id="path" type="text" placeholder="docs/** !**/*.test.ts" size="20" spellcheck="false" title="Globs on the path or URL, space-separated; !glob excludes"
-          value=${form.path} onInput=${on('path')} />
-      </div>
-      <div class="field">
-        <label for="tags">Tags</label>
-        <input id="tags" type="text" placeholder="ops, infra" size="12" title="Any of these tags, comma-separated"
-          value=${form.tags} onInput=${on('tags')} />
-      </div>
-      <div class="field">
-        <label for="lang">Language</label>
-        <input id="lang" type="text" placeholder="typescript, python" size="14" spellcheck="false" title="Any of these languages (by file extension), comma-separated"
-          value=${form.lang} onInput=${on('lang')} />
-      </div>
-      <div class="field">
-        <label for="type">Type</label>
-        <input id="type" type="text" placeholder="markdown, pdf" size="12" spellcheck="false" title="Any of these content types or short forms, comma-separated"
-          value=${form.type} onInput=${on('type')} />
-      </div>
-      <div class="field">
-        <label for="meta">Meta</label>
-        <input id="meta" type="text" placeholder="team=infra tier=1" size="16" spellcheck="false" title="key=value pairs, separated by spaces or commas; a key given twice matches any of its values"
-          value=${form.meta} onInput=${on('meta')} />
-      </div>
+      ${TEXT_FILTERS.map((f) => html`<${TextFilter} ...${f} value=${form[f.id]} onInput=${on(f.id)} />`)}
       <div class="field">
         <label for="limit">Limit</label>
         <input id="limit" type="number" min="1" max=${info?.search?.max_limit ?? 100} placeholder=${String(info?.search?.default_limit ?? '')}
