@@ -11,6 +11,8 @@ export const getDocument: typeof Documents.getDocument = async (...args) =>
   (await documentsModule()).getDocument(...args);
 export const getDocumentWithChunks: typeof Documents.getDocumentWithChunks = async (...args) =>
   (await documentsModule()).getDocumentWithChunks(...args);
+export const visibleHeads: typeof Documents.visibleHeads = async (...args) =>
+  (await documentsModule()).visibleHeads(...args);
 export const documentLines: typeof Documents.documentLines = (...args) =>
   requireOwn<typeof Documents>(import.meta.url, '../app/documents.ts').documentLines(...args);
 export { parseSearchParams, SEARCH_PARAMS, toSearchParams } from '../app/search-params.ts';
