@@ -11,7 +11,7 @@ export interface RequestOrigin {
   readonly surface?: Surface | undefined;
   /** The name of the token the caller authenticated with (`default`: `[server] auth_token_env`); null: no auth. */
   readonly token?: string | null | undefined;
-  /** What the token may see and do (ADR 0225 for the data part); absent: everything. */
+  /** What the caller's token may see and do (`[server.tokens.<name>]`, ADR 0223); absent: everything. */
   readonly scope?: AccessScope | undefined;
 }
 

@@ -1,17 +1,9 @@
 // The two JSON endpoints only the web page needs, served through the REST route table (so auth and
 // errors work as for every API call): the server's facts with the index statistics, and a
 // document's chunks (the chunk-boundary view). Both are thin calls into app use-cases.
-import type { HttpApp, HttpRequest } from '../transport-http/api.ts';
+import type { HttpApp } from '../transport-http/api.ts';
 import type { RerankerInfo } from '../rerank/api.ts';
-import {
-  type RequestOrigin,
-  type Store,
-  getDocumentWithChunks,
-  indexStats,
-  chunkToWire,
-  statsToWire,
-  withRequestOrigin,
-} from '../../core/index.ts';
+import { type Store, getDocumentWithChunks, indexStats, chunkToWire, statsToWire } from '../../core/index.ts';
 
 export interface WebFacts {
   version: string;
@@ -39,11 +31,8 @@ export interface WebDeps {
 
 export function webRoutes({ facts, store, connectorLabels }: WebDeps): (app: HttpApp) => void {
   return (app) => {
-    app.get('/web/info', async (request) => {
-      // Stats and sources as the caller's token sees them (ADR 0225).
-      const stats = await withRequestOrigin(webOrigin(request), () =>
-        indexStats(store, connectorLabels(), facts.embedder),
-      );
+    app.get('/web/info', async () => {
+      const stats = await indexStats(store, connectorLabels(), facts.embedder);
       const embedded = stats.embeddings.some((e) => e.current && e.count > 0);
       return {
         version: facts.version,
@@ -63,15 +52,7 @@ export function webRoutes({ facts, store, connectorLabels }: WebDeps): (app: Htt
       };
     });
     app.get<{ Params: { id: string } }>('/web/documents/:id/chunks', async (request) => ({
-      chunks: (
-        await withRequestOrigin(webOrigin(request), () => getDocumentWithChunks(store, request.params.id))
-      ).chunks.map(chunkToWire),
+      chunks: (await getDocumentWithChunks(store, request.params.id)).chunks.map(chunkToWire),
     }));
   };
 }
-
-/**
- * The page's own calls run as the request's token, like its /tools calls (the REST surface): the token's scope, once
- * the auth sets it on the request, travels in the same origin (ADR 0225).
- */
-const webOrigin = (request: HttpRequest): RequestOrigin => ({ surface: 'web', token: request.tokenName });
