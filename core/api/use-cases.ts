@@ -2,6 +2,7 @@
 // sources and the wire shapes of every answer. The built-in tools and the
 // commands plugins contribute (`kbctx search`, `stats`, …) import this, not the whole API (core/index.ts).
 import type * as Documents from '../app/documents.ts';
+import type * as ScopeFilter from '../search/scope-filter.ts';
 import { requireOwn } from '../load/require-own.ts';
 // Imported on the first `get` (a search does not read whole documents: start-up, ADR 0130); the module is kept, so
 // later calls do not go through the loader's resolution again.
@@ -13,6 +14,9 @@ export const getDocumentWithChunks: typeof Documents.getDocumentWithChunks = asy
   (await documentsModule()).getDocumentWithChunks(...args);
 export const visibleHeads: typeof Documents.visibleHeads = async (...args) =>
   (await documentsModule()).visibleHeads(...args);
+// A token's scope on one source (the MCP listen streams' notifications); loaded only when asked (start-up).
+export const sourceInScope: typeof ScopeFilter.sourceInScope = (...args) =>
+  requireOwn<typeof ScopeFilter>(import.meta.url, '../search/scope-filter.ts').sourceInScope(...args);
 export const documentLines: typeof Documents.documentLines = (...args) =>
   requireOwn<typeof Documents>(import.meta.url, '../app/documents.ts').documentLines(...args);
 export { parseSearchParams, SEARCH_PARAMS, toSearchParams } from '../app/search-params.ts';

@@ -31,7 +31,7 @@ const plugin = definePlugin({
         listenLimits: listenLimitsOf(config),
         log,
       });
-      live?.onIndexChanged(() => handler.resourcesChanged());
+      live?.onIndexChanged((connector) => handler.resourcesChanged(connector));
       surfaces.add(mcpHttpSurface(handler));
     });
   },
