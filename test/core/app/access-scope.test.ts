@@ -19,8 +19,27 @@ const PUBLIC: AccessScope = { paths: ['public/**'] };
 const NOTES: AccessScope = { sources: ['filesystem:n*'] };
 const as = <T>(scope: AccessScope | undefined, fn: () => T): T => withRequestOrigin({ token: 't', scope }, fn);
 
+// A TS plugin's tool reading the index through its ctx (the built-in tools' bodies).
+const ASKER = `export default {
+  name: 'acme-ask',
+  version: '1.0.0',
+  kbctx: '^0.2',
+  apply(kernel) {
+    kernel.hooks.tools.tap('acme-ask', (tools) => tools.add({
+      name: 'ask', description: 'Reads through ctx', inputSchema: { type: 'object' },
+      call: async (params, ctx) => ({
+        ids: (await ctx.search({ query: 'signing keys', limit: 3 })).results.map((r) => r.source_id),
+        got: await ctx.get(params.id).then(() => true, (e) => e.message),
+        sources: (await ctx.sources()).sources.map((s) => s.source),
+      }),
+    }));
+  },
+};
+`;
+
 describe('a token scope on the read use-cases', () => {
-  const fx = new IndexFixture(`
+  const fx = new IndexFixture(
+    `
 [connectors.filesystem.docs]
 root = "docs"
 [connectors.filesystem.notes]
@@ -29,7 +48,9 @@ root = "notes"
 path = "tools/kb.lua"
 [agents.script.guide]
 path = "agents/guide.lua"
-`);
+`,
+    ['bundled', './plugins/ask.mjs'],
+  );
   const secret = documentId('filesystem:docs', 'private/keys.md');
   const open = documentId('filesystem:docs', 'public/keys.md');
 
@@ -62,6 +83,7 @@ function agent.resolve(args, config, context)
   return { system = "First: " .. (r[1] and r[1].source_id or "nothing"), messages = {} }
 end`,
     );
+    fx.ws.write('plugins/ask.mjs', ASKER);
     await fx.sync();
     await fx.kbctx.ready();
   });
@@ -148,7 +170,7 @@ end`,
     assert.deepEqual(none, { documents: [], nextCursor: undefined });
   });
 
-  it('a Lua tool and agent see only the scope through context.search/get/sources', async () => {
+  it('Lua and TS plugin tools and a Lua agent see only the scope through context/ctx search, get, sources', async () => {
     const tools = fx.kbctx.tools();
     // Interleaved calls under two scopes share the Lua workers: each context call keeps its own caller's scope.
     const [pub, notes] = await Promise.all([
@@ -167,6 +189,8 @@ end`,
       err: `kb.lua:6: document not found: ${open}`,
       sources: ['filesystem:notes'],
     });
+    const ts = await as(NOTES, () => tools.call('ask', { id: open }));
+    assert.deepEqual(ts, { ids: ['keys.md'], got: `document not found: ${open}`, sources: ['filesystem:notes'] });
     const prompt = await as(PUBLIC, () => fx.kbctx.agents().resolve('guide', { topic: 'signing keys' }));
     assert.equal(prompt.system, 'First: public/keys.md');
   });
