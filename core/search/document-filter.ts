@@ -197,7 +197,8 @@ function compileScope(scope: ScopeFilter): FacetPredicate {
     checks.push((d) => sources(d.connector));
   }
   if (scope.paths !== undefined) {
-    const paths = compilePaths(scope.paths);
+    // No globs at all admit nothing (a filter's `path` is never empty: filter-params.ts refuses it).
+    const paths = scope.paths.length === 0 ? () => false : compilePaths(scope.paths);
     checks.push((d) => paths(pathCandidates(d)));
   }
   if (scope.meta !== undefined) {

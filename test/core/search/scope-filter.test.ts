@@ -3,7 +3,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileFacets, facetsKey, parseFacetsKey, type DocumentFacets } from '../../../core/search/document-filter.ts';
-import { documentInScope, scopedFilter, scopeFilter, sourceInScope } from '../../../core/search/scope-filter.ts';
+import {
+  documentInScope,
+  scopedFilter,
+  scopeFilter,
+  scopeProblem,
+  sourceInScope,
+} from '../../../core/search/scope-filter.ts';
 
 const doc = (connector: string, sourceId: string, metadata: Record<string, unknown> = {}) => ({
   source: connector,
@@ -82,5 +88,18 @@ describe('facetsKey with a scope', () => {
     assert.equal(passes(facets('git:d', 'src/x.md', { a: '1', b: '2' })), false, 'the scope paths');
     assert.equal(passes(facets('git:d', 'docs/x.md', { a: '1' })), false, 'the scope meta');
     assert.equal(parseFacetsKey(facetsKey({ path: ['a'] })).scope, undefined);
+  });
+});
+
+describe('scopeProblem', () => {
+  it('names the first broken glob; empty lists admit nothing', () => {
+    assert.equal(scopeProblem({ sources: ['git:*'], paths: ['docs/**', '!**/x'] }), undefined);
+    assert.deepEqual(
+      { ...scopeProblem({ paths: ['docs/**', 'a/[b'] }), message: '' },
+      { field: 'paths', glob: 'a/[b', message: '' },
+    );
+    assert.equal(scopeProblem({ sources: ['{git'] })?.field, 'sources');
+    assert.equal(documentInScope(doc('git:docs', 'a.md'), { paths: [] }), false);
+    assert.equal(documentInScope(doc('git:docs', 'a.md'), { sources: [] }), false);
   });
 });
