@@ -15,8 +15,11 @@ export const getDocumentWithChunks: typeof Documents.getDocumentWithChunks = asy
 export const visibleHeads: typeof Documents.visibleHeads = async (...args) =>
   (await documentsModule()).visibleHeads(...args);
 // A token's scope on one source (the MCP listen streams' notifications); loaded only when asked (start-up).
-export const sourceInScope: typeof ScopeFilter.sourceInScope = (...args) =>
-  requireOwn<typeof ScopeFilter>(import.meta.url, '../search/scope-filter.ts').sourceInScope(...args);
+const scopeFilters = (): typeof ScopeFilter =>
+  requireOwn<typeof ScopeFilter>(import.meta.url, '../search/scope-filter.ts');
+export const sourceInScope: typeof ScopeFilter.sourceInScope = (...args) => scopeFilters().sourceInScope(...args);
+// A token's broken scope glob, for `[server.tokens.<name>]`'s reader (ADR 0225).
+export const scopeProblem: typeof ScopeFilter.scopeProblem = (...args) => scopeFilters().scopeProblem(...args);
 export const documentLines: typeof Documents.documentLines = (...args) =>
   requireOwn<typeof Documents>(import.meta.url, '../app/documents.ts').documentLines(...args);
 export { parseSearchParams, SEARCH_PARAMS, toSearchParams } from '../app/search-params.ts';
