@@ -2,6 +2,7 @@
 // sources and the wire shapes of every answer. The built-in tools and the
 // commands plugins contribute (`kbctx search`, `stats`, …) import this, not the whole API (core/index.ts).
 import type * as Documents from '../app/documents.ts';
+import type * as ScopeFilter from '../search/scope-filter.ts';
 import { requireOwn } from '../load/require-own.ts';
 // Imported on the first `get` (a search does not read whole documents: start-up, ADR 0130); the module is kept, so
 // later calls do not go through the loader's resolution again.
@@ -11,6 +12,14 @@ export const getDocument: typeof Documents.getDocument = async (...args) =>
   (await documentsModule()).getDocument(...args);
 export const getDocumentWithChunks: typeof Documents.getDocumentWithChunks = async (...args) =>
   (await documentsModule()).getDocumentWithChunks(...args);
+export const visibleHeads: typeof Documents.visibleHeads = async (...args) =>
+  (await documentsModule()).visibleHeads(...args);
+// A token's scope on one source (the MCP listen streams' notifications); loaded only when asked (start-up).
+const scopeFilters = (): typeof ScopeFilter =>
+  requireOwn<typeof ScopeFilter>(import.meta.url, '../search/scope-filter.ts');
+export const sourceInScope: typeof ScopeFilter.sourceInScope = (...args) => scopeFilters().sourceInScope(...args);
+// A token's broken scope glob, for `[server.tokens.<name>]`'s reader (ADR 0225).
+export const scopeProblem: typeof ScopeFilter.scopeProblem = (...args) => scopeFilters().scopeProblem(...args);
 export const documentLines: typeof Documents.documentLines = (...args) =>
   requireOwn<typeof Documents>(import.meta.url, '../app/documents.ts').documentLines(...args);
 // The search tool's parameters (`parseSearchParams`, `SEARCH_PARAMS`) are tools-builtin's (its api.ts; ADR 0232).

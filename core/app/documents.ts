@@ -1,14 +1,43 @@
-// Reading documents: `get` by id (404 when unknown), with its chunks (the web page, Lua's `context.get`), or cut to
-// a line range (`get` with `lines`, ADR 0210).
+// Reading documents: `get` by id (404 when unknown or outside the caller's scope), with its chunks (the web page, Lua's
+// `context.get`), or cut to a line range (`get` with `lines`, ADR 0210).
 import { badRequest, notFound } from '../domain/errors.ts';
 import { lineStarts, parseLineRange, sliceLines } from '../domain/line-ranges.ts';
 import type { Chunk } from '../domain/models.ts';
-import type { Store, StoredDocument } from '../store/store.ts';
+import type { DocumentHead, Store, StoredDocument } from '../store/store.ts';
+import { requestOrigin } from './request-origin.ts';
+import type * as ScopeFilter from '../search/scope-filter.ts';
+import { requireOwn } from '../load/require-own.ts';
 
+/** The document, or not_found; a document outside the caller's scope is the same not_found (ADR 0225). */
 export async function getDocument(store: Store, id: string): Promise<StoredDocument> {
   const doc = typeof id === 'string' && id.trim() !== '' ? await store.getDocument(id.trim()) : null;
-  if (!doc) throw notFound(`document not found: ${id}`);
+  if (!doc || !visible(doc)) throw notFound(`document not found: ${id}`);
   return doc;
+}
+
+function visible(doc: StoredDocument): boolean {
+  const scope = requestOrigin().scope;
+  return scope === undefined || scopeFilters().documentInScope(doc, scope);
+}
+
+/**
+ * The heads (a listing's page: MCP resources/list) of documents that exist for the caller. A scope with `meta` reads
+ * each document's metadata, which heads do not carry.
+ */
+export async function visibleHeads(
+  store: Pick<Store, 'getDocument'>,
+  heads: readonly DocumentHead[],
+): Promise<DocumentHead[]> {
+  const scope = requestOrigin().scope;
+  if (scope === undefined) return [...heads];
+  const { documentInScope } = scopeFilters();
+  const out: DocumentHead[] = [];
+  for (const head of heads) {
+    const doc =
+      scope.meta === undefined ? { ...head, contentType: '', metadata: {} } : await store.getDocument(head.id);
+    if (doc !== null && documentInScope(doc, scope)) out.push(head);
+  }
+  return out;
 }
 
 export async function getDocumentWithChunks(
@@ -42,3 +71,7 @@ export function documentLines(
   const served = { start: range.start, end: Math.min(range.end, count) };
   return { document: { ...doc, body: sliceLines(doc.body, served) }, range: served };
 }
+
+// Loaded only under a scope: a command without a token never reads it (start-up).
+const scopeFilters = (): typeof ScopeFilter =>
+  requireOwn<typeof ScopeFilter>(import.meta.url, '../search/scope-filter.ts');

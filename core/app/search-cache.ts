@@ -62,7 +62,7 @@ export class SearchCache {
 /** The filter in a fixed field order (the parser builds it in one order, but a query tap may rebuild it). */
 function filterKey(filter: SourceFilter | undefined): unknown {
   if (filter === undefined) return null;
-  const { source, since, until, path, lang, type, tags, tagsAll, meta } = filter;
+  const { source, since, until, path, lang, type, tags, tagsAll, meta, scope } = filter;
   const sorted =
     meta === undefined
       ? null
@@ -79,5 +79,7 @@ function filterKey(filter: SourceFilter | undefined): unknown {
     tags ?? null,
     tagsAll ?? null,
     sorted,
+    // Two tokens never share a page: scope-filter.ts builds the scope in one order (meta keys sorted).
+    scope ?? null,
   ];
 }

@@ -18,6 +18,8 @@ import type { SearchParams } from '../domain/models.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 import { UNOBSERVED, type StageObserver } from './index-service.ts';
 import { requestOrigin } from './request-origin.ts';
+import type * as ScopeFilter from '../search/scope-filter.ts';
+import type { AccessScope } from '../domain/access-scope.ts';
 
 export interface SearchDeps {
   store: Store;
@@ -81,14 +83,19 @@ async function searchPipeline(
   seen?: (params: SearchParams) => void,
 ): Promise<SearchResponse> {
   const { query, rank, rankCacheKey } = deps.pipeline ?? {};
-  const params = query ? await query(input) : input;
-  seen?.(params);
+  const asked = query ? await query(input) : input;
+  seen?.(asked);
+  // The caller's scope joins the filter after the `query` taps (they cannot widen it) and before the cache and the
+  // stores, which apply it inside candidate retrieval (ADR 0225).
+  const scope = requestOrigin().scope;
+  const params = scopedParams(asked, scope);
   const response = rank ? await ranked(deps, params, { rank, rankCacheKey }) : await searchCached(deps, params);
   // Checked only when nothing matched, so a search that finds something never pays for it (and a
   // script item's own `source` label, unknown to the config, still works when it has documents).
   const sources = sourcesOf(searchFilter(params));
   if (response.results.length === 0 && sources !== undefined && deps.knownSources) {
-    const labels = await deps.knownSources();
+    const inScope = scope === undefined ? () => true : (l: string) => scopeFilters().sourceInScope(l, scope);
+    const labels = (await deps.knownSources()).filter(inScope);
     for (const source of sources) checkSource(source, labels);
   }
   return response;
@@ -206,6 +213,15 @@ export async function keywordSearch(
       terms: result.matchedTerms.map((t) => t.token),
     },
   };
+}
+
+// Loaded only under a scope: `kbctx search` (no token) never reads it (start-up).
+const scopeFilters = (): typeof ScopeFilter =>
+  requireOwn<typeof ScopeFilter>(import.meta.url, '../search/scope-filter.ts');
+
+function scopedParams(params: SearchParams, scope: AccessScope | undefined): SearchParams {
+  const filter = scope === undefined ? params.filter : scopeFilters().scopedFilter(params.filter, scope);
+  return filter === params.filter ? params : { ...params, filter };
 }
 
 const round = (n: number): number => Math.round(n * 1e6) / 1e6;

@@ -44,7 +44,8 @@ export interface LiveIndex {
   control: SyncControl;
   /** The status as its wire JSON (the MCP resource). */
   statusJson(): Promise<unknown>;
-  onIndexChanged(listener: () => void): void;
+  /** After a sync changed documents; `connector`: its label (an MCP stream hears only of sources in its scope). */
+  onIndexChanged(listener: (connector: string) => void): void;
   /** Primary only: serve this worker's status and trigger calls. */
   attachWorker(worker: Worker): void;
   close(): Promise<void>;

@@ -4,6 +4,9 @@
 // outcome when the store records runs: `failed` (the run stopped as a whole) or `errors` (items unread).
 import type { SourceStats } from '../domain/models.ts';
 import type { EmbeddingSpaceCount, Store, StoreCounts, SyncRun } from '../store/store.ts';
+import { requestOrigin } from './request-origin.ts';
+import type * as ScopeFilter from '../search/scope-filter.ts';
+import { requireOwn } from '../load/require-own.ts';
 
 export type SourceStatus = 'ok' | 'not synced' | 'failed' | 'errors';
 
@@ -14,10 +17,14 @@ export interface SourceRow extends SourceStats {
   lastRun: SyncRun | null;
 }
 
+/** The sources the caller's scope lets through (ADR 0225: counts are the source's, not narrowed by paths or meta). */
 export async function listSources(store: Store, configuredLabels: readonly string[]): Promise<SourceRow[]> {
   const stored = new Map((await store.sources()).map((s) => [s.source, s]));
   const runs = new Map(((await store.syncRuns?.()) ?? []).map(({ connector, ...run }) => [connector, run]));
-  const labels = [...new Set([...configuredLabels, ...stored.keys()])].sort();
+  const scope = requestOrigin().scope;
+  const labels = [...new Set([...configuredLabels, ...stored.keys()])]
+    .filter((label) => scope === undefined || scopeFilters().sourceInScope(label, scope))
+    .sort();
   return labels.map((label) => {
     const s = stored.get(label);
     const lastRun = runs.get(label) ?? null;
@@ -63,7 +70,9 @@ export async function indexStats(
   configuredLabels: readonly string[],
   embedder: { model: string; dims: number | null } | null = null,
 ): Promise<Stats> {
-  const counts = await store.counts();
+  const sources = await listSources(store, configuredLabels);
+  // Under a scope the totals are its sources' (ADR 0225): no count of documents the caller cannot see by source.
+  const counts = requestOrigin().scope === undefined ? await store.counts() : sumOf(sources);
   return {
     embeddings: (await store.embeddingSpaces()).map((s) => ({
       ...s,
@@ -73,6 +82,16 @@ export async function indexStats(
     dbSizeBytes: await store.sizeBytes(),
     counts,
     embeddedPercent: counts.chunks === 0 ? 0 : Math.round((counts.embedded / counts.chunks) * 1000) / 10,
-    sources: await listSources(store, configuredLabels),
+    sources,
   };
 }
+
+const sumOf = (rows: readonly SourceRow[]): StoreCounts => ({
+  documents: rows.reduce((n, r) => n + r.documentCount, 0),
+  chunks: rows.reduce((n, r) => n + r.chunkCount, 0),
+  embedded: rows.reduce((n, r) => n + r.embeddedCount, 0),
+});
+
+// Loaded only under a scope: a command without a token never reads it (start-up).
+const scopeFilters = (): typeof ScopeFilter =>
+  requireOwn<typeof ScopeFilter>(import.meta.url, '../search/scope-filter.ts');

@@ -11,15 +11,19 @@
 // 5. type: the content type (without parameters) or its subtype is one of them.
 // 6. tags / tagsAll: metadata `tags` (a list, or a comma-separated string), compared lower-cased.
 // 7. meta: for each key, metadata[key] (or one element of it when it is a list), as text, is one of the values.
+// 8. scope (a token's, ADR 0225): its sources (globs on the connector label, or connector types), its paths (read
+//    like 3) and its meta pairs (read like 7) hold as well — ANDed with 1–7, so a filter narrows it, never widens it.
 import { createRequire } from 'node:module';
 import type PicomatchType from 'picomatch';
 import type * as Languages from '../domain/languages.ts';
 import { requireOwn } from '../load/require-own.ts';
-import type { SourceFilter } from '../store/store.ts';
+import type { ScopeFilter, SourceFilter } from '../store/store.ts';
 import type { SearchParams } from '../domain/models.ts';
 
 /** The fields of a document the document-level filters read; metadata parsed only when a filter needs it. */
 export interface DocumentFacets {
+  /** The connector instance (`git:docs`): the scope's sources match it. */
+  connector: string;
   sourceId: string;
   sourceUrl: string | null;
   contentType: string;
@@ -28,7 +32,6 @@ export interface DocumentFacets {
 
 export interface FilterableDocument extends DocumentFacets {
   source: string;
-  connector: string;
   updatedAt: string;
 }
 
@@ -50,11 +53,12 @@ export function sourcesOf(filter: SourceFilter | undefined): readonly string[] |
   return typeof s === 'string' ? [s] : s;
 }
 
-/** True when a document-level field (path, lang, type, tags, tagsAll, meta) is set. */
+/** True when a document-level field (path, lang, type, tags, tagsAll, meta, scope) is set. */
 export function hasFacets(filter: SourceFilter | undefined): boolean {
   if (!filter) return false;
-  const { path, lang, type, tags, tagsAll, meta } = filter;
+  const { path, lang, type, tags, tagsAll, meta, scope } = filter;
   return (
+    scope !== undefined ||
     path !== undefined ||
     lang !== undefined ||
     type !== undefined ||
@@ -74,14 +78,30 @@ export function isFiltering(filter: SourceFilter | undefined): filter is SourceF
 
 /** The document-level fields as canonical JSON: the argument of the SQLite function, and a cache key. */
 export function facetsKey(filter: SourceFilter): string {
-  const { path, lang, type, tags, tagsAll, meta } = filter;
-  return JSON.stringify([path ?? null, lang ?? null, type ?? null, tags ?? null, tagsAll ?? null, meta ?? null]);
+  const { path, lang, type, tags, tagsAll, meta, scope } = filter;
+  const sorted = (m: Readonly<Record<string, unknown>> | undefined): unknown =>
+    m === undefined
+      ? null
+      : Object.keys(m)
+          .sort()
+          .map((k) => [k, m[k]]);
+  const scopeKey = scope === undefined ? null : [scope.sources ?? null, scope.paths ?? null, sorted(scope.meta)];
+  return JSON.stringify([
+    path ?? null,
+    lang ?? null,
+    type ?? null,
+    tags ?? null,
+    tagsAll ?? null,
+    meta ?? null,
+    scopeKey,
+  ]);
 }
 
 /** Reads facetsKey's JSON back into the document-level fields. */
 export function parseFacetsKey(key: string): SourceFilter {
-  const [path, lang, type, tags, tagsAll, meta] = JSON.parse(key) as (unknown[] | null)[];
-  const opt = <T>(v: unknown): T | undefined => (v === null ? undefined : (v as T));
+  const [path, lang, type, tags, tagsAll, meta, scope] = JSON.parse(key) as (unknown[] | null)[];
+  const opt = <T>(v: unknown): T | undefined => (v === null || v === undefined ? undefined : (v as T));
+  const [sources, paths, pairs] = (scope ?? []) as [string[] | null, string[] | null, [string, string][] | null];
   return {
     path: opt(path),
     lang: opt(lang),
@@ -89,6 +109,10 @@ export function parseFacetsKey(key: string): SourceFilter {
     tags: opt(tags),
     tagsAll: opt(tagsAll),
     meta: opt(meta),
+    scope:
+      scope === null || scope === undefined
+        ? undefined
+        : { sources: opt(sources), paths: opt(paths), meta: pairs === null ? undefined : Object.fromEntries(pairs) },
   };
 }
 
@@ -151,6 +175,37 @@ export function compileFacets(filter: SourceFilter): FacetPredicate {
       return entries.every(([key, values]) =>
         Object.hasOwn(metadata, key) ? textValues(metadata[key]).some((v) => values.has(v)) : false,
       );
+    });
+  }
+  if (filter.scope !== undefined) checks.push(compileScope(filter.scope));
+  return (d) => checks.every((check) => check(d));
+}
+
+/** A scope's sources as a predicate on a connector label (`git:docs`): a glob matches it or an entry names its type. */
+export function compileScopeSources(sources: readonly string[]): (connector: string) => boolean {
+  if (sources.length === 0) return () => false;
+  const globs = picomatch()([...sources], GLOB_OPTIONS);
+  const types = new Set(sources);
+  return (connector) => globs(connector) || types.has(connector.split(':')[0]!);
+}
+
+/** Step 8: the scope's own fields, each ANDed (an empty scope lets everything through). */
+function compileScope(scope: ScopeFilter): FacetPredicate {
+  const checks: FacetPredicate[] = [];
+  if (scope.sources !== undefined) {
+    const sources = compileScopeSources(scope.sources);
+    checks.push((d) => sources(d.connector));
+  }
+  if (scope.paths !== undefined) {
+    // No globs at all admit nothing (a filter's `path` is never empty: filter-params.ts refuses it).
+    const paths = scope.paths.length === 0 ? () => false : compilePaths(scope.paths);
+    checks.push((d) => paths(pathCandidates(d)));
+  }
+  if (scope.meta !== undefined) {
+    const pairs = Object.entries(scope.meta);
+    checks.push((d) => {
+      const metadata = d.metadata();
+      return pairs.every(([key, value]) => Object.hasOwn(metadata, key) && textValues(metadata[key]).includes(value));
     });
   }
   return (d) => checks.every((check) => check(d));

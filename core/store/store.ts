@@ -46,6 +46,21 @@ export interface SourceFilter {
   tagsAll?: readonly string[] | undefined;
   /** Metadata key → accepted values (compared as text): every key must hold one of its values. */
   meta?: Readonly<Record<string, readonly string[]>> | undefined;
+  /**
+   * The caller's data scope (a token's, ADR 0225), ANDed with every other field: they narrow it, never widen it.
+   * Set by the search use-case from the request origin, never read from a caller's parameters.
+   */
+  scope?: ScopeFilter | undefined;
+}
+
+/** A token's data scope as one more conjunct of a SourceFilter (core/search/scope-filter.ts builds it). */
+export interface ScopeFilter {
+  /** Globs on the document's connector label (`git:*`, `git:docs`) or connector types (`git`): any of them. */
+  sources?: readonly string[] | undefined;
+  /** Globs on the document's path, read like `path` (`!glob` excludes); both must hold when both are set. */
+  paths?: readonly string[] | undefined;
+  /** Metadata key → value compared as text (or one element of a list value): every pair must hold. */
+  meta?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface KeywordQuery {

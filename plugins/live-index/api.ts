@@ -60,7 +60,7 @@ export interface LiveIndexHost {
 export interface LiveSyncHandle extends SyncControl {
   start(): Promise<void>;
   /** Called after any sync that added, changed or deleted documents; returns the unsubscribe. */
-  onIndexChanged(listener: () => void): () => void;
+  onIndexChanged(listener: (connector: string) => void): () => void;
   close(): Promise<void>;
 }
 

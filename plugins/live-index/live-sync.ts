@@ -19,7 +19,7 @@ export class LiveSync implements LiveSyncHandle {
   private readonly runners = new Map<string, ConnectorRunner>();
   private readonly batchers: ChangeBatcher[] = [];
   private readonly watches: FolderWatch[] = [];
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(connector: string) => void>();
   private closed = false;
 
   constructor(host: LiveIndexHost, watchFolder: WatchFolder) {
@@ -83,8 +83,8 @@ export class LiveSync implements LiveSyncHandle {
     return Promise.resolve(runner.snapshot());
   }
 
-  /** Called after any sync that added, changed or deleted documents. */
-  onIndexChanged(listener: () => void): () => void {
+  /** Called after any sync that added, changed or deleted documents, with its connector's label. */
+  onIndexChanged(listener: (connector: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -114,6 +114,6 @@ export class LiveSync implements LiveSyncHandle {
     if (reason !== 'poll' || changed || report.failure) this.host.log(describeRun(report, reason, next));
     if (report.failure || !changed) return;
     if (report.chunksWritten > 0) this.embed?.request();
-    for (const listener of this.listeners) listener();
+    for (const listener of this.listeners) listener(report.connector);
   }
 }

@@ -35,7 +35,7 @@ const plugin = definePlugin({
         log,
         exchanges: exchangeObserver(hooks, log),
       });
-      live?.onIndexChanged(() => handler.resourcesChanged());
+      live?.onIndexChanged((connector) => handler.resourcesChanged(connector));
       surfaces.add(mcpHttpSurface(handler));
     });
   },

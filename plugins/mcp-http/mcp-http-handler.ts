@@ -12,6 +12,7 @@ import type { HttpApp, HttpReply, HttpRequest, HttpSurface } from '../transport-
 import type { McpExchange } from './api.ts';
 import { listenClientKey, ListenStreams, type ListenLimits } from './listen-limits.ts';
 import { createSummarisedLog } from './summarised-log.ts';
+import { ScopedEventBus } from './scoped-event-bus.ts';
 
 export { listenLimitsOf } from './listen-limits.ts';
 
@@ -37,9 +38,9 @@ export interface McpHttpHandler {
   close(): Promise<void>;
   /**
    * `notifications/resources/list_changed` to open 2026-07-28 `subscriptions/listen` streams (stateless 2025 clients
-   * have none).
+   * have none) whose token's scope holds `connector`, the source a sync changed (ADR 0225).
    */
-  resourcesChanged(): void;
+  resourcesChanged(connector: string): void;
 }
 
 export const MCP_PATH = '/mcp';
@@ -57,7 +58,9 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const listens = new ListenStreams(options.listenLimits);
   // The SDK reports each request it rejects (a bad body, a wrong content type): one line per kind per window.
   const errors = createSummarisedLog(options.log, { windowMs: REJECTION_WINDOW_MS, maxKinds: 32, prefix: 'mcp: ' });
+  const bus = new ScopedEventBus((error) => errors.write('listener', `mcp: ${error.message}`));
   const handler = createMcpHandler(options.server, {
+    bus,
     maxRequestBodySize: options.maxBodyBytes,
     maxSubscriptions: options.listenLimits.perServer, // a backstop: ListenStreams refuses first, with a clear answer
     onerror: (error) => errors.write(errorKind(error.message), `mcp: ${error.message}`),
@@ -110,7 +113,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       errors.close();
       await handler.close();
     },
-    resourcesChanged: () => handler.notify.resourcesChanged(),
+    resourcesChanged: (connector) => bus.resourcesChanged(connector),
   };
 }
 

@@ -16,7 +16,7 @@ export interface McpServerOptions {
   /** Where internal errors go (with an id the client is told). */
   log: (line: string) => void;
   /** The index whose documents `resources/list` pages through (absent: an empty list). */
-  store?: Pick<Store, 'listDocuments'> | undefined;
+  store?: Pick<Store, 'listDocuments' | 'getDocument'> | undefined;
   /** The live index's status as JSON (the read-only resource kbctx://sync/status); absent: no such resource. */
   syncStatus?: (() => Promise<unknown>) | undefined;
   /** The kernel whose `resources` hook gives the plugins' MCP resources (absent: none). */

@@ -7,6 +7,7 @@ import {
   type AgentRegistry,
   type RequestOrigin,
   type ToolRegistry,
+  withRequestOrigin,
 } from '../../core/index.ts';
 import type { HttpApp, HttpRequest, HttpSurface } from '../transport-http/api.ts';
 
@@ -34,8 +35,11 @@ export function restRoutes({ tools, agents }: RestDeps): (app: HttpApp) => void 
     app.get('/tools/list', async () => toolsToWire(tools.list()));
     app.post<Params>('/tools/:name', async (request) => ({ result: await call(request.params.name, request) }));
     app.get('/agents/list', async () => agentsToWire(agents.list()));
+    // A prompt's `context.search` (Lua, TS) reads the index as the caller's token (ADR 0225).
     app.post<Params>('/agents/:name/prompt', (request) =>
-      agents.resolve(request.params.name, bodyOf(request), { signal: request.clientGone }),
+      withRequestOrigin(originOf(request), () =>
+        agents.resolve(request.params.name, bodyOf(request), { signal: request.clientGone }),
+      ),
     );
   };
 }

@@ -1,7 +1,7 @@
-// The search filter as one SQL condition over `documents d`, shared by keyword (FTS5 and postings) and
-// vector candidate retrieval so all apply it inside the query, before the cut (ADR 0213). Source, since
-// and until are plain SQL; the document-level fields (path, lang, type, tags, meta) call kbctx_facets,
-// an SQL function over core's reference predicate (core/search/document-filter.ts).
+// The search filter as one SQL condition over `documents d`, shared by keyword (FTS5 and postings) and vector candidate
+// retrieval so all apply it inside the query, before the cut (ADR 0213). Source, since and until are plain SQL; the
+// document-level fields (path, lang, type, tags, meta, a token's scope: ADR 0225) call kbctx_facets, an SQL function
+// over core's reference predicate (core/search/document-filter.ts).
 import type { SourceFilter } from '../../core/api/plugin.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import {
@@ -43,7 +43,9 @@ export function filterSql(filter: SourceFilter | undefined): FilterSql {
     params['f_until'] = filter.until;
   }
   if (filter !== undefined && hasFacets(filter)) {
-    parts.push(`${FACETS_FUNCTION}(:f_facets, d.source_id, d.source_url, d.content_type, d.metadata_json)`);
+    parts.push(
+      `${FACETS_FUNCTION}(:f_facets, d.connector, d.source_id, d.source_url, d.content_type, d.metadata_json)`,
+    );
     params['f_facets'] = facetsKey(filter);
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
@@ -51,13 +53,16 @@ export function filterSql(filter: SourceFilter | undefined): FilterSql {
 
 const FACETS_FUNCTION = 'kbctx_facets';
 
-/** Registers kbctx_facets(spec, source_id, source_url, content_type, metadata_json) → 1 or 0 on the connection. */
+/**
+ * Registers kbctx_facets(spec, connector, source_id, source_url, content_type, metadata_json) → 1 or 0 on the
+ * connection.
+ */
 export function registerFilterFunctions(db: DatabaseSync): void {
   const compiled = new Map<string, FacetPredicate>();
   db.function(
     FACETS_FUNCTION,
     { deterministic: true, directOnly: true },
-    (spec, sourceId, sourceUrl, contentType, metadataJson) => {
+    (spec, connector, sourceId, sourceUrl, contentType, metadataJson) => {
       const key = String(spec);
       let predicate = compiled.get(key);
       if (!predicate) {
@@ -67,6 +72,7 @@ export function registerFilterFunctions(db: DatabaseSync): void {
       }
       let metadata: Record<string, unknown> | undefined;
       return predicate({
+        connector: String(connector),
         sourceId: String(sourceId),
         sourceUrl: sourceUrl === null ? null : String(sourceUrl),
         contentType: String(contentType),

@@ -11,8 +11,10 @@ export class IndexFixture {
   private current: Kbctx | undefined;
   private toml: string;
 
-  constructor(toml = '[connectors.filesystem.docs]\nroot = "docs"\n') {
-    this.toml = `[db]\npath = "index.sqlite"\n${toml}`;
+  /** `plugins`: the top-level `plugins` list (it must precede every table). */
+  constructor(toml = '[connectors.filesystem.docs]\nroot = "docs"\n', plugins?: readonly string[]) {
+    const head = plugins === undefined ? '' : `plugins = ${JSON.stringify(plugins)}\n`;
+    this.toml = `${head}[db]\npath = "index.sqlite"\n${toml}`;
   }
 
   async setConfig(toml: string): Promise<void> {

@@ -32,7 +32,7 @@ export async function startLiveIndex(
   const live = await service.open({ watch, log: options.log });
   live.start().catch((error: unknown) => options.log(`live index: ${(error as Error).message}`));
   if (options.role === 'primary')
-    live.onIndexChanged(() => broadcastIndexChanged(Object.values(cluster.workers ?? {})));
+    live.onIndexChanged((connector) => broadcastIndexChanged(Object.values(cluster.workers ?? {}), connector));
   return {
     control: live,
     statusJson: async () => service.statusToWire(await live.status()),

@@ -33,8 +33,8 @@ export function answerSyncCalls(worker: Worker, control: SyncControl): void {
 }
 
 /** Primary side: tells every worker the index changed (they notify their MCP clients). */
-export function broadcastIndexChanged(workers: Iterable<Worker | undefined>): void {
-  for (const w of workers) if (w?.isConnected()) w.send({ type: CHANGED });
+export function broadcastIndexChanged(workers: Iterable<Worker | undefined>, connector: string): void {
+  for (const w of workers) if (w?.isConnected()) w.send({ type: CHANGED, connector });
 }
 
 /** Worker side: the live index of the primary. */
@@ -63,8 +63,8 @@ export function remoteSyncControl(): SyncControl {
 }
 
 /** Worker side: runs `listener` whenever the primary reports an index change. */
-export function onRemoteIndexChanged(listener: () => void): void {
-  process.on('message', (message: { type?: string }) => {
-    if (message?.type === CHANGED) listener();
+export function onRemoteIndexChanged(listener: (connector: string) => void): void {
+  process.on('message', (message: { type?: string; connector?: unknown }) => {
+    if (message?.type === CHANGED) listener(String(message.connector));
   });
 }

@@ -19,7 +19,8 @@ import {
 
 const QUERY = unit([1, 0, 0, 0]);
 
-function corpus(): Record<string, TestDoc> {
+/** Twelve strong `notes/` matches (the crowd) and five weaker documents of several sources, paths and metadata. */
+export function corpus(): Record<string, TestDoc> {
   const crowd = Object.fromEntries(
     Array.from({ length: 12 }, (_, i) => [
       `n${i}`,

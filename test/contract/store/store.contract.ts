@@ -10,6 +10,7 @@ import { filterCases } from './filters.contract.ts';
 import { indexCases } from './index.contract.ts';
 import { keywordCases } from './keyword.contract.ts';
 import { lineCases } from './lines.contract.ts';
+import { scopeCases } from './scope.contract.ts';
 import { vectorCases } from './vectors.contract.ts';
 
 export interface StoreContractOptions {
@@ -32,6 +33,7 @@ export function storeContract(name: string, open: () => Promise<Store>, options:
     keywordCases(open);
     lineCases(open);
     filterCases(open);
+    scopeCases(open);
     embeddingCases(open);
     claimCases(open, options.reopen);
     vectorCases(open);

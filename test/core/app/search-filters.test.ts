@@ -201,3 +201,22 @@ describe('filters (ADR 0213): a query tap edits source and since', () => {
     assert.equal(searchFilter({ ...several, since: undefined, filter: { since: several.since } }), undefined);
   });
 });
+
+describe('a token scope (ADR 0225) in every mode', () => {
+  for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {
+    it(`${mode}: the request origin's scope is applied before the cut; a filter only narrows it`, async () => {
+      const { withRequestOrigin } = await import('../../../core/app/request-origin.ts');
+      const scoped = (scope: object, input: Record<string, unknown>) =>
+        withRequestOrigin({ scope }, () => ids({ mode, ...input }));
+      assert.deepEqual(await scoped({ sources: ['filesystem:new'] }, { limit: 2 }), ['new-a.md', 'new-b.md']);
+      assert.deepEqual(await scoped({ paths: ['new-*', 'edge.md'] }, { limit: 3 }), [
+        'edge.md',
+        'new-a.md',
+        'new-b.md',
+      ]);
+      assert.deepEqual(await scoped({ paths: ['new-*', 'edge.md'] }, { limit: 3, filters: { path: '*-a.md' } }), [
+        'new-a.md',
+      ]);
+    });
+  }
+});

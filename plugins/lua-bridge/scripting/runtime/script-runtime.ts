@@ -3,6 +3,7 @@
 // stopped (terminate) and the call fails with KbctxError('timeout'). Lua failures become
 // KbctxError('script_error') with the Lua message (file:line). Never imports the Lua VM itself.
 import { KbctxError, lineLog } from '../../../../core/index.ts';
+import { AsyncResource } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import { capMessage } from '../cap-message.ts';
 import type { ContextMethod, Job, LogLevel } from '../protocol.ts';
@@ -81,7 +82,9 @@ export class ScriptRuntime {
       env: this.env,
     };
     const noContext: ContextHandler = () => Promise.reject(new Error('the context bridge is not available here'));
-    const hooks = { log: this.log, context: options.context ?? noContext };
+    // The worker's replies arrive outside this call's async context: bound here, a context call runs in the caller's
+    // request (its token's scope, ADR 0225), not in whichever request happened to start the worker.
+    const hooks = { log: this.log, context: AsyncResource.bind(options.context ?? noContext) };
     let worker: LuaWorkerHandle | undefined;
     try {
       worker = await this.pool.acquire(controller.signal, request.label);
