@@ -9,7 +9,7 @@ import { documentId } from '../../../core/domain/ids.ts';
 import { getDocument } from '../../../core/app/documents.ts';
 import { withRequestOrigin } from '../../../core/app/request-origin.ts';
 import { SearchCache } from '../../../core/app/search-cache.ts';
-import { parseSearchParams } from '../../../core/app/search-params.ts';
+import { parseSearchParams } from '../../../plugins/tools-builtin/search-params.ts';
 import { search } from '../../../core/app/search.ts';
 import { indexStats, listSources } from '../../../core/app/sources.ts';
 import { listDocumentPage } from '../../../plugins/mcp-server/document-pages.ts';
