@@ -173,7 +173,7 @@ export function createRecorder(index: IndexHost): Recorder {
     toolCall(call, result, seconds) {
       toolDuration.observe({ tool: call.name }, seconds);
       if (call.name !== 'search') return;
-      // An absent mode is the search tool's default, keyword (core/app/search-params.ts).
+      // An absent mode is the search tool's default, keyword (tools-builtin/search-params.ts).
       const mode = typeof call.params['mode'] === 'string' ? call.params['mode'] : 'keyword';
       searchDuration.observe({ mode }, seconds);
       const results = (result as { results?: unknown } | null)?.results;
