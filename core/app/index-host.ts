@@ -14,6 +14,7 @@ import type { IndexAccess } from '../store/store-factory.ts';
 import type { Kernel } from '../kernel.ts';
 import { requireOwn } from '../load/require-own.ts';
 import { deferredStore, openStore } from '../store/open-store.ts';
+import { localDataDir } from '../store/object-store-path.ts';
 import type { Store } from '../store/store.ts';
 import { bundledProviders } from './bundled-set.ts';
 import { guardConnector } from './part-guards.ts';
@@ -132,7 +133,7 @@ async function createConnector(kernel: Kernel, config: Config, ref: ConnectorRef
       type: ref.type,
       name: ref.name,
       options: { ...options },
-      dataDir: path.dirname(config.db.path),
+      dataDir: localDataDir(config.db.path, config.baseDir),
       baseDir: config.baseDir,
     };
     const impl = await hook.promise(instance, kernel.callContext());

@@ -1,11 +1,14 @@
 // `[db]` (the kernel's): which store opens the index, and the PostgreSQL URL checked at start-up.
+// A `path` that is an object-storage URL (`s3://bucket/prefix`, ADR 0231) implies the LanceDB store.
 import { configError } from '../domain/errors.ts';
+import { isObjectStorePath } from '../store/object-store-path.ts';
 import type { RawConfig } from './schema.ts';
 import type { Config } from './types.ts';
 
 /** `[db]`: the engine defaults to what the url implies; an engine the url contradicts is refused. */
 export function dbConfig(db: RawConfig['db'], url: string | null, abs: (p: string) => string): Config['db'] {
-  const engine = db.engine?.trim() || (url === null ? 'sqlite' : 'postgres');
+  const remote = isObjectStorePath(db.path);
+  const engine = db.engine?.trim() || (url === null ? (remote ? 'lancedb' : 'sqlite') : 'postgres');
   if (url !== null && engine !== 'postgres') {
     throw configError(
       `db.engine = "${engine}" contradicts db.url (or KBCTX_DATABASE_URL), a PostgreSQL database: set engine = "postgres" or remove the url`,
@@ -15,7 +18,21 @@ export function dbConfig(db: RawConfig['db'], url: string | null, abs: (p: strin
     throw configError(
       'db.engine = "postgres" needs db.url (or KBCTX_DATABASE_URL): postgres://user:password@host:5432/database',
     );
-  return { engine, path: abs(db.path), keywordEngine: db.keyword_engine, url, poolSize: db.pool_size };
+  if (remote && (engine === 'sqlite' || engine === 'postgres'))
+    throw configError(
+      `db.path = "${db.path}" is object storage, which only the LanceDB store reads: set db.engine = "lancedb" ` +
+        `(or leave engine out), or give a local path for ${engine === 'sqlite' ? 'SQLite' : "PostgreSQL's mirror"}`,
+    );
+  if (!(db.lock_lease > 0)) throw configError('db.lock_lease must be longer than 0 s (e.g. "15s")');
+  return {
+    engine,
+    path: remote ? db.path.trim() : abs(db.path),
+    keywordEngine: db.keyword_engine,
+    url,
+    poolSize: db.pool_size,
+    storageOptions: { ...db.storage_options },
+    lockLeaseSecs: db.lock_lease,
+  };
 }
 
 /** A PostgreSQL URL, checked here so a typo fails at start-up naming the key, not at the first query. */
