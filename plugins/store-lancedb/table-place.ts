@@ -150,7 +150,13 @@ function remotePlace(
   let checking: Promise<void> | null = null;
   const check = async (): Promise<void> => {
     // readConsistencyInterval 0: version() asks the bucket for the newest manifest.
-    latest = Math.max(latest, await table.version());
+    const version = await table.version().catch((error: unknown) => {
+      const message = (error as Error).message.split(/\s+Caused by:|\n/)[0];
+      throw new KbctxError('unavailable', `the LanceDB index in the bucket cannot be read: ${message}`, {
+        cause: error,
+      });
+    });
+    latest = Math.max(latest, version);
     checkedAt = performance.now();
   };
   return {
