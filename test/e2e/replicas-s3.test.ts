@@ -69,6 +69,10 @@ async function lockClaims(): Promise<string[]> {
   }
 }
 
+const started = performance.now();
+const phase = (what: string): void =>
+  console.log(`# ${what} at ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
 it('replicas over a bucket see a sync from a third process, survive a killed writer and a restarted server', async () => {
   ws.write('docs/alpha.md', '# Alpha\n\nThe osprey nests by the estuary.\n');
   const connectors = '\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n';
@@ -94,6 +98,7 @@ it('replicas over a bucket see a sync from a third process, survive a killed wri
   );
   console.log(`# replicas found the new document ${seen.join(' ms and ')} ms after the sync process exited`);
 
+  phase('replicas saw the sync');
   // A sync killed with -9 once it holds its connector's lock (a claim in the bucket): the next one waits out the lease.
   for (let i = 0; i < 400; i++) ws.write(`docs/bulk-${i}.md`, `# Bulk ${i}\n\nheron number ${i} waits in the reeds.\n`);
   const doomed = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], {
@@ -107,7 +112,9 @@ it('replicas over a bucket see a sync from a third process, survive a killed wri
   doomed.kill('SIGKILL');
   assert.equal(await doomedExit, 'SIGKILL');
   assert.ok((await lockClaims()).length > 0, 'the killed sync left its lock behind');
+  phase('the sync was killed');
   const after = await kbctx(['sync', 'all', '--json']);
+  phase('the next sync finished');
   assert.equal(after.code, 0, after.stderr);
   const [report] = (JSON.parse(after.stdout) as { connectors: { upserted: number; unchanged: number }[] }).connectors;
   assert.equal((report?.upserted ?? 0) + (report?.unchanged ?? 0), 402, 'every document is in the index');
@@ -117,10 +124,12 @@ it('replicas over a bucket see a sync from a third process, survive a killed wri
   assert.equal((JSON.parse(stats.stdout) as { documents: number }).documents, 402, stats.stderr);
   for (const server of [a, b]) await finds(server, 'heron number 399', 'bulk-399.md');
 
+  phase('doctor, stats and the replicas checked the index');
   // The bucket's server stopped and started again where it was: the replicas answer, and see the next sync.
   await s3.stop({ keep: true });
   s3 = await startS3Server(['kb'], { dir: s3.dir, port: s3.port });
   for (const server of [a, b]) await finds(server, 'osprey', 'alpha.md', 120_000);
+  phase('the replicas answered after the restart');
   ws.write('docs/gamma.md', '# Gamma\n\nA grebe carries its chicks.\n');
   const again = await kbctx(['sync', 'all', '--json']);
   assert.equal(again.code, 0, again.stderr);
