@@ -14,7 +14,7 @@ import type { IndexAccess } from '../store/store-factory.ts';
 import type { Kernel } from '../kernel.ts';
 import { requireOwn } from '../load/require-own.ts';
 import { deferredStore, openStore } from '../store/open-store.ts';
-import { localDataDir } from '../store/object-store-path.ts';
+import { localDataDir } from '../config/db-section.ts';
 import type { Store } from '../store/store.ts';
 import { bundledProviders } from './bundled-set.ts';
 import { guardConnector } from './part-guards.ts';

@@ -1,7 +1,6 @@
 // `[db]` (the kernel's): which store opens the index, and the PostgreSQL URL checked at start-up.
 // A `path` that is an object-storage URL (`s3://bucket/prefix`, ADR 0231) implies the LanceDB store.
 import { configError } from '../domain/errors.ts';
-import { isObjectStorePath } from '../store/object-store-path.ts';
 import type { RawConfig } from './schema.ts';
 import type { Config } from './types.ts';
 
@@ -52,4 +51,18 @@ export function databaseUrl(url: string | undefined): string | null {
     );
   }
   return url.trim();
+}
+
+// The schemes Lance reads (ADR 0231). Such a path is never resolved against the project folder.
+const OBJECT_STORE = /^(s3|gs|az):\/\/[^/]/i;
+
+/** Whether `[db] path` names object storage (`s3://bucket/prefix`, gs://, az://) rather than a local file or folder. */
+export function isObjectStorePath(p: string): boolean {
+  return OBJECT_STORE.test(p.trim());
+}
+
+/** The folder for a configuration's local files (caches): beside the index, or `<project>/.kbctx` for a bucket. */
+export function localDataDir(dbPath: string, baseDir: string): string {
+  const path = process.getBuiltinModule('node:path');
+  return isObjectStorePath(dbPath) ? path.join(baseDir, '.kbctx') : path.dirname(dbPath);
 }
