@@ -1,7 +1,6 @@
 // The `kbctx.index` service the host builds (index-service.ts): the store the config selects, search
 // and sync dependencies, the configured connectors, the embedder. Heavy parts are imported on first
 // use: a keyword search loads no embedder, semantic search or connector module (ADR 0130).
-import path from 'node:path';
 import type { Config } from '../config/types.ts';
 import { requireEnvFor } from '../config/require-env.ts';
 import type { Connector } from '../connectors/connector.ts';

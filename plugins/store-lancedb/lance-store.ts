@@ -701,9 +701,9 @@ export class LanceStore implements Store {
       await this.queue;
     } finally {
       this.closed = true;
+      await this.place.close();
       this.table.close();
       this.db.close();
-      await this.place.close();
     }
   }
 }

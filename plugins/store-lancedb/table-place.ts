@@ -1,6 +1,6 @@
 // Where the Lance table lives, and what differs between a local folder and a bucket (ADR 0231): connecting and
 // opening, the write lock (a lock file, or a lease object: ADR 0230), how a process learns that another one
-// committed (the generation file, or the table's latest version read at most every FRESH_MS), and the size.
+// committed (the generation file, or the table's latest version polled every FRESH_MS), and the size.
 // The store (lance-store.ts) reads and writes through Lance the same way in both.
 import {
   KbctxError,
@@ -20,8 +20,11 @@ import { TABLE, tableSchema } from './rows.ts';
 import type { ObjectStoreLocks } from './object-store-locks.ts';
 
 const GENERATION_FILE = 'kbctx.generation';
-/** A replica on object storage asks for the table's latest version at most this often (a commit shows within 1 s). */
-const FRESH_MS = 250;
+/**
+ * A store in a bucket asks for the table's latest version this often (and before a read when the last answer is
+ * older): a commit made elsewhere shows within 1 s.
+ */
+const FRESH_MS = 500;
 /** `[db] lock_lease` when the caller gives none (ADR 0230). */
 const DEFAULT_LEASE_SECS = 15;
 
@@ -29,7 +32,9 @@ const DEFAULT_LEASE_SECS = 15;
 export interface StorageSettings {
   storageOptions?: Readonly<Record<string, string>> | undefined;
   lockLeaseSecs?: number | undefined;
-  /** How often at most a bucket is asked for the latest version (default FRESH_MS; 0: before every read). */
+  /**
+   * How often a bucket is asked for the latest version (default FRESH_MS; 0: before every read, polled every 100 ms).
+   */
   freshMs?: number | undefined;
 }
 
@@ -127,7 +132,7 @@ async function openRemotePlace(
   if (location.scheme !== 's3') {
     // kbctx's lock objects are S3 requests: on gs:// and az:// the index is read here and written elsewhere.
     const readOnly = `kbctx writes to ${location.scheme}:// buckets only through S3 (its locks are S3 objects, ADR 0230); serve it read-only and write the index with s3:// or a local copy`;
-    return remotePlace(db, table, readOnly, null, settings.freshMs ?? FRESH_MS);
+    return await remotePlace(db, table, readOnly, null, settings.freshMs ?? FRESH_MS);
   }
   const { ObjectStoreLocks } = await import('./object-store-locks.ts');
   const locks = await ObjectStoreLocks.open(
@@ -138,27 +143,36 @@ async function openRemotePlace(
   return remotePlace(db, table, null, locks, settings.freshMs ?? FRESH_MS);
 }
 
-function remotePlace(
+async function remotePlace(
   db: Connection,
   table: Table,
   readOnly: string | null,
   locks: ObjectStoreLocks | null,
   freshMs: number,
-): TablePlace {
-  let latest = 0;
-  let checkedAt = -Infinity;
+): Promise<TablePlace> {
+  let latest = await table.version();
+  let checkedAt = performance.now();
+  let failure: KbctxError | null = null;
   let checking: Promise<void> | null = null;
   const check = async (): Promise<void> => {
-    // readConsistencyInterval 0: version() asks the bucket for the newest manifest.
-    const version = await table.version().catch((error: unknown) => {
+    try {
+      // readConsistencyInterval 0: version() asks the bucket for the newest manifest.
+      latest = Math.max(latest, await table.version());
+      failure = null;
+    } catch (error) {
       const message = (error as Error).message.split(/\s+Caused by:|\n/)[0];
-      throw new KbctxError('unavailable', `the LanceDB index in the bucket cannot be read: ${message}`, {
+      failure = new KbctxError('unavailable', `the LanceDB index in the bucket cannot be read: ${message}`, {
         cause: error,
       });
-    });
-    latest = Math.max(latest, version);
-    checkedAt = performance.now();
+      throw failure;
+    } finally {
+      checkedAt = performance.now();
+    }
   };
+  const refresh = (): Promise<void> => (checking ??= check().finally(() => (checking = null)));
+  // generation() is synchronous (asked before every cached search): a poll keeps it current between reads.
+  const poll = setInterval(() => void refresh().catch(() => undefined), freshMs > 0 ? freshMs : 100);
+  poll.unref();
   return {
     db,
     table,
@@ -167,15 +181,19 @@ function remotePlace(
       if (!locks) throw new KbctxError('unavailable', readOnly ?? 'this index cannot be written');
       return locks.withWriteLock(fn);
     },
-    refresh() {
-      if (performance.now() - checkedAt < freshMs) return Promise.resolve();
-      return (checking ??= check().finally(() => (checking = null)));
+    refresh: () => (performance.now() - checkedAt < freshMs && !failure ? Promise.resolve() : refresh()),
+    writtenVersion() {
+      if (failure) throw failure;
+      return latest;
     },
-    writtenVersion: () => latest,
     wrote: (version) => void (latest = Math.max(latest, version)),
     connectorLocks: locks?.connectorLocks() ?? null,
     sizeBytes: async () => (locks ? (await import('./object-store.ts')).bucketSize(locks.client, locks.location) : 0),
-    close: async () => locks?.close(),
+    close: async () => {
+      clearInterval(poll);
+      await checking?.catch(() => undefined);
+      await locks?.close();
+    },
   };
 }
 
