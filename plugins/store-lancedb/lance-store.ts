@@ -8,13 +8,14 @@
 //    write reloads the model (readers see whole commits only).
 // 2. Bulk mode groups upserts into one merge-insert per GROUP_SIZE documents (a crash loses the
 //    open group at most); other writes commit the group first.
-// 3. compact() (after every sync that wrote) compacts Lance's fragments and drops versions older than KEEP_VERSIONS_MS
-//    once there are MAX_FRAGMENTS small fragments or MAX_VERSIONS commits since the last compaction; a commit that
-//    reaches MAX_VERSIONS starts one itself (a watcher's syncs never call compact()). So the file count stays bounded
-//    after thousands of small syncs. Writes are serialised: one commit at a time per process, and across processes by
-//    the table's write lock (write-lock.ts, or a lease object in a bucket: ADR 0230): two connections' merge-inserts of
-//    the same new key would otherwise both insert it. With readConsistencyInterval 0 every commit starts from the
-//    latest version (no stale handle, lancedb#3377), and no scalar index is kept on the merge key (lancedb#3177).
+// 3. compact() (after every sync that wrote) compacts Lance's fragments and drops versions older than
+//    KEEP_VERSIONS_MS once there are MAX_FRAGMENTS small fragments or MAX_VERSIONS commits since the
+//    last compaction; a commit that reaches MAX_VERSIONS starts one itself (a watcher's syncs never
+//    call compact()). So the file count stays bounded after thousands of small syncs.
+// Writes are serialised: one commit at a time per process, and across processes by the table's write
+// lock (write-lock.ts; in a bucket a lease claim, ADR 0230): two connections' merge-inserts of the same new key
+// would otherwise both insert it. With readConsistencyInterval 0 every commit starts from the latest version (no
+// stale handle, lancedb#3377), and no scalar index is kept on the merge key (lancedb#3177).
 import {
   KbctxError,
   type IndexAccess,

@@ -16,4 +16,6 @@ process.stdout.write(`${JSON.stringify({ port: address.port })}\n`);
 process.stdin.resume();
 process.stdin.on('end', () => {
   void server.close().finally(() => process.exit(0));
+  // close() waits for keep-alive connections that clients (a replica polling) never let go idle: exit anyway.
+  setTimeout(() => process.exit(0), 500).unref();
 });
