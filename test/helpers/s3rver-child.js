@@ -1,6 +1,7 @@
 // Runs an s3rver (fake S3) for tests as a child process: `node --openssl-legacy-provider s3rver-child.js
 // <dir> <bucket>...`. Prints `{"port":N}` once listening on 127.0.0.1 (on S3RVER_PORT when set, to restart a
 // server where it was); exits when stdin closes.
+import { setTimeout } from 'node:timers';
 import S3rver from 's3rver';
 
 const [dir, ...buckets] = process.argv.slice(2);
