@@ -62,6 +62,7 @@ export { lazyLocks, lazyStore } from '../store/lazy-store.ts';
 export { fileLocks, lockConnector } from '../store/sync-lock.ts';
 export { processAlive } from '../store/sync-lock.ts';
 export { checkIndexAccess, type IndexAccessCheck } from '../store/index-access.ts';
+export { isObjectStorePath } from '../config/db-section.ts';
 export const waitForLock: typeof WaitForLock.waitForLock = async (...args) =>
   (await import('../store/wait-for-lock.ts')).waitForLock(...args);
 

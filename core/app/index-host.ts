@@ -1,7 +1,6 @@
 // The `kbctx.index` service the host builds (index-service.ts): the store the config selects, search
 // and sync dependencies, the configured connectors, the embedder. Heavy parts are imported on first
 // use: a keyword search loads no embedder, semantic search or connector module (ADR 0130).
-import path from 'node:path';
 import type { Config } from '../config/types.ts';
 import { requireEnvFor } from '../config/require-env.ts';
 import type { Connector } from '../connectors/connector.ts';
@@ -14,6 +13,7 @@ import type { IndexAccess } from '../store/store-factory.ts';
 import type { Kernel } from '../kernel.ts';
 import { requireOwn } from '../load/require-own.ts';
 import { deferredStore, openStore } from '../store/open-store.ts';
+import { localDataDir } from '../config/db-section.ts';
 import type { Store } from '../store/store.ts';
 import { bundledProviders } from './bundled-set.ts';
 import { guardConnector } from './part-guards.ts';
@@ -132,7 +132,7 @@ async function createConnector(kernel: Kernel, config: Config, ref: ConnectorRef
       type: ref.type,
       name: ref.name,
       options: { ...options },
-      dataDir: path.dirname(config.db.path),
+      dataDir: localDataDir(config.db.path, config.baseDir),
       baseDir: config.baseDir,
     };
     const impl = await hook.promise(instance, kernel.callContext());

@@ -1,11 +1,13 @@
 // `[db]` (the kernel's): which store opens the index, and the PostgreSQL URL checked at start-up.
+// A `path` that is an object-storage URL (`s3://bucket/prefix`, ADR 0231) implies the LanceDB store.
 import { configError } from '../domain/errors.ts';
 import type { RawConfig } from './schema.ts';
 import type { Config } from './types.ts';
 
 /** `[db]`: the engine defaults to what the url implies; an engine the url contradicts is refused. */
 export function dbConfig(db: RawConfig['db'], url: string | null, abs: (p: string) => string): Config['db'] {
-  const engine = db.engine?.trim() || (url === null ? 'sqlite' : 'postgres');
+  const remote = isObjectStorePath(db.path);
+  const engine = db.engine?.trim() || (url === null ? (remote ? 'lancedb' : 'sqlite') : 'postgres');
   if (url !== null && engine !== 'postgres') {
     throw configError(
       `db.engine = "${engine}" contradicts db.url (or KBCTX_DATABASE_URL), a PostgreSQL database: set engine = "postgres" or remove the url`,
@@ -15,7 +17,21 @@ export function dbConfig(db: RawConfig['db'], url: string | null, abs: (p: strin
     throw configError(
       'db.engine = "postgres" needs db.url (or KBCTX_DATABASE_URL): postgres://user:password@host:5432/database',
     );
-  return { engine, path: abs(db.path), keywordEngine: db.keyword_engine, url, poolSize: db.pool_size };
+  if (remote && (engine === 'sqlite' || engine === 'postgres'))
+    throw configError(
+      `db.path = "${db.path}" is object storage, which only the LanceDB store reads: set db.engine = "lancedb" ` +
+        `(or leave engine out), or give a local path for ${engine === 'sqlite' ? 'SQLite' : "PostgreSQL's mirror"}`,
+    );
+  if (!(db.lock_lease > 0)) throw configError('db.lock_lease must be longer than 0 s (e.g. "15s")');
+  return {
+    engine,
+    path: remote ? db.path.trim() : abs(db.path),
+    keywordEngine: db.keyword_engine,
+    url,
+    poolSize: db.pool_size,
+    storageOptions: { ...db.storage_options },
+    lockLeaseSecs: db.lock_lease,
+  };
 }
 
 /** A PostgreSQL URL, checked here so a typo fails at start-up naming the key, not at the first query. */
@@ -35,4 +51,18 @@ export function databaseUrl(url: string | undefined): string | null {
     );
   }
   return url.trim();
+}
+
+// The schemes Lance reads (ADR 0231). Such a path is never resolved against the project folder.
+const OBJECT_STORE = /^(s3|gs|az):\/\/[^/]/i;
+
+/** Whether `[db] path` names object storage (`s3://bucket/prefix`, gs://, az://) rather than a local file or folder. */
+export function isObjectStorePath(p: string): boolean {
+  return OBJECT_STORE.test(p.trim());
+}
+
+/** The folder for a configuration's local files (caches): beside the index, or `<project>/.kbctx` for a bucket. */
+export function localDataDir(dbPath: string, baseDir: string): string {
+  const path = process.getBuiltinModule('node:path');
+  return isObjectStorePath(dbPath) ? path.join(baseDir, '.kbctx') : path.dirname(dbPath);
 }

@@ -70,6 +70,11 @@ const kernelShape = {
       // PostgreSQL shared by replicas (ADR 0111); KBCTX_DATABASE_URL overrides it. Absent: SQLite at `path`.
       url: optional(str()),
       pool_size: withDefault(int({ min: 1, max: 1000 }), 10),
+      // An object-storage index (`path = "s3://bucket/prefix"`, store-lancedb; ADR 0231): passed to Lance as its
+      // storage options (endpoint, region, allow_http, aws_access_key_id, …); the AWS_* variables also apply.
+      storage_options: named(str()),
+      // How long a lock on object storage outlives its holder's last renewal (a kill -9'd writer's, ADR 0230).
+      lock_lease: withDefault(duration(), 15),
     }),
   ),
   chunking: section(

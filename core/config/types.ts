@@ -26,6 +26,10 @@ export interface Config {
     readonly keywordEngine: 'postings' | 'fts5';
     readonly url: string | null;
     readonly poolSize: number;
+    /** `[db] storage_options`: for an object-storage `path` (`s3://…`), given to the store as they are. */
+    readonly storageOptions: Readonly<Record<string, string>>;
+    /** `[db] lock_lease` in seconds: a lock on object storage not renewed for this long is taken over. */
+    readonly lockLeaseSecs: number;
   };
   readonly chunking: ChunkingConfig;
   readonly embedding: EmbeddingConfig;

@@ -7,12 +7,19 @@ import type { ConnectorLocks, Store } from './store.ts';
 export interface StoreOptions {
   /** `[db] engine`: the key the store plugin tapped (`sqlite`, `postgres`, …). */
   engine: string;
-  /** `[db] path`: the SQLite file, or the folder beside it where a store keeps local files. */
+  /**
+   * `[db] path`: the SQLite file, or the folder beside it where a store keeps local files; or an object-storage URL
+   * (`s3://bucket/prefix`, see config/db-section.ts isObjectStorePath) for a store that supports one.
+   */
   path: string;
   /** `[db] url` (or KBCTX_DATABASE_URL); null when not set. */
   url: string | null;
   poolSize: number;
   keywordEngine: 'postings' | 'fts5';
+  /** `[db] storage_options`, for a `path` on object storage (`s3://bucket/prefix`, ADR 0231); absent: none. */
+  storageOptions?: Readonly<Record<string, string>> | undefined;
+  /** `[db] lock_lease` in seconds: a lock on object storage not renewed for this long is taken over (ADR 0230). */
+  lockLeaseSecs?: number | undefined;
   /**
    * What the command needs of the index (absent: `create`). `create` (init, sync, serve, the library):
    * create it when missing. `write` (embed): it must exist and be writable. `read` (search, stats,

@@ -2,7 +2,17 @@
 // at [db] path with per-connector lock files beside it. @lancedb/lancedb and apache-arrow are optional
 // dependencies imported when the store opens: until then the store forwards to the one being opened,
 // so opening stays synchronous, and a platform without them gets a config error naming this plugin.
-import { definePlugin, STAGE, type OpenedStore, fileLocks, lazyStore } from '../../core/api/plugin.ts';
+// A path in a bucket (`s3://…`, ADR 0231) takes its sync locks from the store once open (lease objects, ADR 0230).
+import {
+  definePlugin,
+  KbctxError,
+  STAGE,
+  type ConnectorLocks,
+  type OpenedStore,
+  fileLocks,
+  isObjectStorePath,
+  lazyStore,
+} from '../../core/api/plugin.ts';
 
 const plugin = definePlugin({
   name: 'store-lancedb',
@@ -15,11 +25,28 @@ const plugin = definePlugin({
       .for('lancedb')
       .tap({ name: 'store-lancedb', stage: STAGE.FALLBACK }, (options): OpenedStore => {
         const opening = import('./lance-store.ts').then(({ openLanceStore }) =>
-          openLanceStore(options.path, options.access),
+          openLanceStore(options.path, options.access, {
+            storageOptions: options.storageOptions,
+            lockLeaseSecs: options.lockLeaseSecs,
+          }),
         );
+        const bucketLocks = async (): Promise<ConnectorLocks> => {
+          const locks = (await opening).connectorLocks();
+          if (!locks)
+            throw new KbctxError(
+              'unavailable',
+              `${options.path}: kbctx takes sync locks only in s3:// buckets (ADR 0230); this index is read-only here`,
+            );
+          return locks;
+        };
         return {
           store: lazyStore(opening, options.path),
-          locks: fileLocks(options.path),
+          locks: isObjectStorePath(options.path)
+            ? {
+                acquire: async (label, owner) => (await bucketLocks()).acquire(label, owner),
+                wait: async (label, owner, wait) => (await bucketLocks()).wait(label, owner, wait),
+              }
+            : fileLocks(options.path),
           label: 'LanceDB',
           schemaVersion: async () => (await import('./rows.ts')).SCHEMA_VERSION,
         };

@@ -3,24 +3,24 @@
 // drops: one merge-insert). Reads are answered from an in-memory model of the table (model.ts) with
 // the project's own keyword postings and exact vector scans; document bodies are read from Lance.
 //
-// 1. Freshness: every commit writes the table version to `kbctx.generation` in the folder; a process
-//    that finds a version it did not write there reloads the model (readers see whole commits only).
+// 1. Freshness: every commit writes the table version to `kbctx.generation` in the folder (on object storage:
+//    the table's latest version is asked for, table-place.ts); a process that finds a version it did not
+//    write reloads the model (readers see whole commits only).
 // 2. Bulk mode groups upserts into one merge-insert per GROUP_SIZE documents (a crash loses the
 //    open group at most); other writes commit the group first.
 // 3. compact() (after every sync that wrote) compacts Lance's fragments and drops versions older than
 //    KEEP_VERSIONS_MS once there are MAX_FRAGMENTS small fragments or MAX_VERSIONS commits since the
 //    last compaction; a commit that reaches MAX_VERSIONS starts one itself (a watcher's syncs never
 //    call compact()). So the file count stays bounded after thousands of small syncs.
-// Writes are serialised: one commit at a time per process, and across processes by the folder's write
-// lock (write-lock.ts): two connections' merge-inserts of the same new key would otherwise both insert
-// it. With readConsistencyInterval 0 every commit starts from the latest version (no stale handle,
-// lancedb#3377), and no scalar index is kept on the merge key (lancedb#3177).
+// Writes are serialised: one commit at a time per process, and across processes by the table's write
+// lock (write-lock.ts; in a bucket a lease claim, ADR 0230): two connections' merge-inserts of the same new key
+// would otherwise both insert it. With readConsistencyInterval 0 every commit starts from the latest version (no
+// stale handle, lancedb#3377), and no scalar index is kept on the merge key (lancedb#3177).
 import {
   KbctxError,
-  checkIndexAccess,
-  configError,
   type IndexAccess,
   type Chunk,
+  type ConnectorLocks,
   type ConnectorState,
   type ConnectorSyncRun,
   type DocumentHead,
@@ -44,12 +44,9 @@ import {
   type VectorQuery,
   type VectorResult,
 } from '../../core/api/plugin.ts';
-import { pathProblem } from '../../core/api/algorithms.ts';
 import type { Connection, Table } from '@lancedb/lancedb';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { loadLance } from './lance-module.ts';
-import { withWriteLock } from './write-lock.ts';
+import { openTablePlace, type StorageSettings, type TablePlace } from './table-place.ts';
 import { Model } from './model.ts';
 import { tableIntegrity } from './integrity.ts';
 import * as queries from './model-queries.ts';
@@ -68,8 +65,6 @@ import {
   runRow,
   sqlString,
   stateRow,
-  TABLE,
-  tableSchema,
   toChunk,
   toDocument,
   toHead,
@@ -83,52 +78,21 @@ const MAX_FRAGMENTS = 32;
 const MAX_VERSIONS = 64;
 /** Versions older than this are dropped by compaction (a reader in another process may still be on one). */
 const KEEP_VERSIONS_MS = 10_000;
-const GENERATION_FILE = 'kbctx.generation';
 const EXPORT_PAGE = 500;
 const LOAD_COLUMNS = COLUMNS.filter((c) => c !== 'body');
 
 /**
  * `access`: what the command needs (StoreOptions.access): only `create` makes the folder and table; a reader of a
- * folder it cannot write opens it read-only.
+ * folder it cannot write opens it read-only. `dir` may be an object-storage URL (`s3://bucket/prefix`, ADR 0231).
  */
-export async function openLanceStore(dir: string, access: IndexAccess = 'create'): Promise<LanceStore> {
-  const { exists, readOnly } = checkIndexAccess(
-    dir,
-    [dir, path.join(path.dirname(dir), 'locks')],
-    access,
-    'the Lance table, its generation file and the locks folder beside it',
-  );
+export async function openLanceStore(
+  dir: string,
+  access: IndexAccess = 'create',
+  storage: StorageSettings = {},
+): Promise<LanceStore> {
   const lance = await loadLance();
-  try {
-    if (!exists) mkdirSync(dir, { recursive: true });
-  } catch (error) {
-    throw configError(
-      `cannot create the LanceDB index at ${dir}: ${pathProblem(error, dir) ?? (error as Error).message}`,
-      error,
-    );
-  }
-  let db: Connection;
-  let table: Table;
-  try {
-    // readConsistencyInterval 0: every read and write starts from the latest version (no stale handle).
-    db = await lance.lancedb.connect(dir, { readConsistencyInterval: 0 });
-    const present = (await db.tableNames()).includes(TABLE);
-    if (!present && access !== 'create')
-      throw new KbctxError(
-        'unavailable',
-        `no index at ${dir} (no ${TABLE} table); run \`kbctx sync all\` to create it (or check [db] path and -c)`,
-        { details: { index: 'missing' } },
-      );
-    table = present
-      ? await db.openTable(TABLE)
-      : await db.createEmptyTable(TABLE, tableSchema(lance), { existOk: true });
-  } catch (error) {
-    if (error instanceof KbctxError) throw error;
-    throw new KbctxError('config_error', `cannot open the LanceDB index at ${dir}: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-  const store = new LanceStore(dir, db, table, readOnly);
+  const place = await openTablePlace(lance, dir, access, storage);
+  const store = new LanceStore(dir, place.db, place.table, place.readOnly, place);
   await store.reload();
   return store;
 }
@@ -154,26 +118,25 @@ export class LanceStore implements Store {
   private stale = false;
 
   private readonly readOnlyReason: string | null;
+  private readonly place: TablePlace;
 
-  constructor(dir: string, db: Connection, table: Table, readOnly: string | null = null) {
+  constructor(dir: string, db: Connection, table: Table, readOnly: string | null, place: TablePlace) {
     this.path = dir;
     this.readOnlyReason = readOnly;
     this.db = db;
     this.table = table;
+    this.place = place;
+  }
+
+  /** The sync locks of an index in a bucket (ADR 0230); null for a local folder (lock files beside it). */
+  connectorLocks(): ConnectorLocks | null {
+    return this.place.connectorLocks;
   }
 
   // ---- freshness ----
 
-  private generationFile(): string {
-    return path.join(this.path, GENERATION_FILE);
-  }
-
   private writtenVersion(): number {
-    try {
-      return Number(readFileSync(this.generationFile(), 'utf8')) || 0;
-    } catch {
-      return 0;
-    }
+    return this.place.writtenVersion();
   }
 
   /** Loads the model from the latest table version. */
@@ -254,6 +217,7 @@ export class LanceStore implements Store {
     this.assertOpen();
     if (this.pending.docIds.length === 0 && this.bulkDepth === 0) {
       await this.queue;
+      await this.place.refresh();
       if (this.stale || this.writtenVersion() > this.knownVersion) await this.reload();
     }
     return this.model;
@@ -268,6 +232,7 @@ export class LanceStore implements Store {
     this.assertOpen();
     if (this.bulkDepth > 0) {
       await this.flush();
+      await this.place.refresh();
       if (this.stale || this.writtenVersion() > this.knownVersion) await this.reload();
       return this.model;
     }
@@ -288,7 +253,7 @@ export class LanceStore implements Store {
   private commit(write: (table: Table) => Promise<{ version: number }>): Promise<void> {
     const run = this.queue.then(async () => {
       try {
-        const { version } = await withWriteLock(this.path, () => write(this.table));
+        const { version } = await this.place.withWriteLock(() => write(this.table));
         // Another process committed in between: its rows are not in the model.
         if (version !== this.knownVersion + 1) this.stale = true;
         this.knownVersion = version;
@@ -296,11 +261,7 @@ export class LanceStore implements Store {
         // Syncs that never call compact() (a watcher's few-path syncs) still get compaction.
         if (this.commitsSinceCompaction >= MAX_VERSIONS && this.bulkDepth === 0)
           void this.compact().catch(() => undefined);
-        if (version > this.writtenVersion()) {
-          const tmp = `${this.generationFile()}.${process.pid}`;
-          writeFileSync(tmp, String(version));
-          renameSync(tmp, this.generationFile());
-        }
+        this.place.wrote(version);
       } catch (error) {
         this.stale = true;
         throw error;
@@ -467,7 +428,7 @@ export class LanceStore implements Store {
     const stats = await this.table.stats();
     if (stats.fragmentStats.numSmallFragments < MAX_FRAGMENTS && this.commitsSinceCompaction < MAX_VERSIONS) return;
     const run = this.queue.then(async () => {
-      await withWriteLock(this.path, () =>
+      await this.place.withWriteLock(() =>
         this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
       );
       this.commitsSinceCompaction = 0;
@@ -670,7 +631,7 @@ export class LanceStore implements Store {
 
   async sizeBytes(): Promise<number> {
     this.assertOpen();
-    return folderSize(this.path);
+    return this.place.sizeBytes();
   }
 
   async exportAll(): Promise<{ documents: StoredDocument[]; chunks: Chunk[] }> {
@@ -741,22 +702,9 @@ export class LanceStore implements Store {
       await this.queue;
     } finally {
       this.closed = true;
+      await this.place.close();
       this.table.close();
       this.db.close();
     }
   }
-}
-
-function folderSize(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) {
-      try {
-        total += statSync(path.join(entry.parentPath, entry.name)).size;
-      } catch {
-        // removed meanwhile (a compaction)
-      }
-    }
-  }
-  return total;
 }

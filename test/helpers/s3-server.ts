@@ -20,16 +20,24 @@ export const S3_TEST_ENV = {
 
 export interface S3TestServer {
   endpoint: string;
+  /** The folder holding the buckets, and the port: startS3Server(…, { dir, port }) restarts the same server. */
+  dir: string;
+  port: number;
   put(bucket: string, key: string, body: string | Uint8Array): Promise<void>;
   remove(bucket: string, key: string): Promise<void>;
-  stop(): Promise<void>;
+  /** Stops the server; its folder is removed unless `keep` (to start it again). */
+  stop(options?: { keep?: boolean }): Promise<void>;
 }
 
-export async function startS3Server(buckets: string[]): Promise<S3TestServer> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-s3rver-'));
+export async function startS3Server(
+  buckets: string[],
+  where: { dir?: string; port?: number } = {},
+): Promise<S3TestServer> {
+  const dir = where.dir ?? mkdtempSync(path.join(tmpdir(), 'kbctx-s3rver-'));
   const script = fileURLToPath(new URL('./s3rver-child.js', import.meta.url));
   const child = spawn(process.execPath, ['--openssl-legacy-provider', script, dir, ...buckets], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, S3RVER_PORT: String(where.port ?? 0) },
   });
   const [line] = (await Promise.race([
     once(child.stdout.setEncoding('utf8'), 'data'),
@@ -49,14 +57,16 @@ export async function startS3Server(buckets: string[]): Promise<S3TestServer> {
   });
   return {
     endpoint,
+    dir,
+    port,
     put: async (bucket, key, body) =>
       void (await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }))),
     remove: async (bucket, key) => void (await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }))),
-    async stop() {
+    async stop(options = {}) {
       client.destroy();
       child.stdin.end();
       if (child.exitCode === null) await once(child, 'exit');
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.keep) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,11 +1,13 @@
 // Runs an s3rver (fake S3) for tests as a child process: `node --openssl-legacy-provider s3rver-child.js
-// <dir> <bucket>...`. Prints `{"port":N}` once listening on 127.0.0.1; exits when stdin closes.
+// <dir> <bucket>...`. Prints `{"port":N}` once listening on 127.0.0.1 (on S3RVER_PORT when set, to restart a
+// server where it was); exits when stdin closes.
+import { setTimeout } from 'node:timers';
 import S3rver from 's3rver';
 
 const [dir, ...buckets] = process.argv.slice(2);
 const server = new S3rver({
   address: '127.0.0.1',
-  port: 0,
+  port: Number(process.env['S3RVER_PORT'] ?? 0),
   directory: dir,
   silent: true,
   configureBuckets: buckets.map((name) => ({ name })),
@@ -15,4 +17,6 @@ process.stdout.write(`${JSON.stringify({ port: address.port })}\n`);
 process.stdin.resume();
 process.stdin.on('end', () => {
   void server.close().finally(() => process.exit(0));
+  // close() waits for keep-alive connections that clients (a replica polling) never let go idle: exit anyway.
+  setTimeout(() => process.exit(0), 500).unref();
 });

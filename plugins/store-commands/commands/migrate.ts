@@ -4,7 +4,7 @@
 // when the final check finds a difference.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { badRequest, KbctxError, type Kbctx, type Store } from '../../../core/api/plugin.ts';
+import { badRequest, isObjectStorePath, KbctxError, type Kbctx, type Store } from '../../../core/api/plugin.ts';
 import { createProgress, progressEveryMs, type CliContext } from '../../cli/api.ts';
 import { migrateIndex, type MigrateReport } from '../migrate-index.ts';
 
@@ -19,7 +19,10 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
     .description(
       'copy the index (documents, chunks, embeddings, checkpoints) into an SQLite file, a PostgreSQL database or a LanceDB folder',
     )
-    .requiredOption('--to <target>', 'an SQLite file path, a postgres:// URL, or a folder ending in .lance (LanceDB)')
+    .requiredOption(
+      '--to <target>',
+      'an SQLite file path, a postgres:// URL, a folder ending in .lance, or s3://bucket/prefix (LanceDB)',
+    )
     .option('--force', 'replace what the target already holds (it becomes a copy of this index)')
     .action(async (opts: { to: string; force?: boolean }) => {
       const kbctx = ctx.kbctx();
@@ -52,24 +55,30 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
 }
 
 /**
- * The store a target names: a postgres:// URL, a LanceDB folder (`….lance`) or an SQLite file (paths
- * relative to the working directory).
+ * The store a target names: a postgres:// URL, a LanceDB folder (`….lance`) or bucket (`s3://bucket/prefix`, with
+ * the configured `[db] storage_options` and the AWS_* variables) or an SQLite file (paths relative to the working
+ * directory).
  * Refuses the configured index itself (copying an index onto itself with --force would empty it).
  */
 export function openTargetStore(target: string, kbctx: Kbctx, cwd: string): Store {
   const { config } = kbctx;
   const url = POSTGRES_URL.test(target);
-  if (!url && ANY_URL.test(target))
-    throw badRequest(`--to ${target}: expected a postgres:// URL or an SQLite file path`);
-  const file = url ? null : path.resolve(cwd, target);
-  if (url ? config.db.url === target : config.db.url === null && file === path.resolve(cwd, config.db.path)) {
+  const bucket = isObjectStorePath(target);
+  if (!url && !bucket && ANY_URL.test(target))
+    throw badRequest(`--to ${target}: expected a postgres:// URL, an s3:// LanceDB location or an SQLite file path`);
+  const file = url ? null : bucket ? target.trim().replace(/\/+$/, '') : path.resolve(cwd, target);
+  const configured = isObjectStorePath(config.db.path)
+    ? config.db.path.replace(/\/+$/, '')
+    : path.resolve(cwd, config.db.path);
+  if (url ? config.db.url === target : config.db.url === null && file === configured) {
     throw badRequest('--to names the configured index itself: give another file or database');
   }
   try {
     // Through the plugin tapping createStore.for(engine), with the configured [db] settings (pool size, keyword
     // engine).
     if (file === null) return kbctx.index.openStore({ engine: 'postgres', url: target, path: config.db.path });
-    return kbctx.index.openStore({ engine: LANCE_PATH.test(target) ? 'lancedb' : 'sqlite', url: null, path: file });
+    const engine = bucket || LANCE_PATH.test(target) ? 'lancedb' : 'sqlite';
+    return kbctx.index.openStore({ engine, url: null, path: file });
   } catch (error) {
     // The SQLite file cannot be created there (a missing permission, a file where a folder goes): --to is wrong.
     if (error instanceof KbctxError && error.code === 'config_error')

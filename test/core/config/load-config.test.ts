@@ -226,6 +226,27 @@ describe('config', () => {
     assert.match(configError('[db]\nengine = 3'), /db\.engine/);
   });
 
+  it('[db] path in a bucket (ADR 0231): LanceDB implied, kept as written, storage_options as strings; SQLite refused', () => {
+    const db = parse(
+      '[db]\npath = "s3://kb/team/index"\nlock_lease = "5s"\n[db.storage_options]\nendpoint = "http://127.0.0.1:9000"\nallow_http = "true"',
+    ).db;
+    assert.deepEqual(
+      [db.engine, db.path, db.storageOptions, db.lockLeaseSecs],
+      ['lancedb', 's3://kb/team/index', { endpoint: 'http://127.0.0.1:9000', allow_http: 'true' }, 5],
+    );
+    assert.equal(parse('[db]\npath = "gs://kb/index"\nengine = "lancedb"').db.path, 'gs://kb/index');
+    assert.deepEqual([parse('').db.storageOptions, parse('').db.lockLeaseSecs], [{}, 15]);
+    assert.match(
+      configError('[db]\npath = "s3://kb/index"\nengine = "sqlite"'),
+      /db\.path = "s3:\/\/kb\/index" is object storage, which only the LanceDB store reads: set db\.engine = "lancedb"/,
+    );
+    assert.match(
+      configError('[db.storage_options]\nallow_http = true'),
+      /db\.storage_options\.allow_http must be a string/,
+    );
+    assert.match(configError('[db]\nlock_lease = "off"'), /db\.lock_lease must be longer than 0 s/);
+  });
+
   it('reports TOML syntax errors with a line number', () => {
     assert.match(configError('[db]\npath = "x'), /config\/kbctx\.toml: not valid TOML \(line 2/);
   });
