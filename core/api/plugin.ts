@@ -75,6 +75,7 @@ export type { IndexServices, PluginContext, PluginLogger } from '../plugin-conte
 export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../domain/wire-types.ts';
 export type { HookName, RankTapOptions, TapOnlyHooks } from '../hooks.ts';
 export type { RequestOrigin, Surface } from '../app/request-origin.ts';
+export type { AccessScope } from '../domain/access-scope.ts';
 export type { SearchRecord } from '../domain/search-record.ts';
 export type {
   ChunkPiece,

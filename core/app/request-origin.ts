@@ -2,6 +2,7 @@
 // through a request's async calls (AsyncLocalStorage) so the search use-case can tell `searched` taps
 // without every layer between a transport and the search passing it on. Labels only: never a secret.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AccessScope } from '../domain/access-scope.ts';
 
 export type Surface = 'rest' | 'mcp' | 'web' | 'cli';
 
@@ -10,6 +11,8 @@ export interface RequestOrigin {
   readonly surface?: Surface | undefined;
   /** The name of the token the caller authenticated with (`default`: `[server] auth_token_env`); null: no auth. */
   readonly token?: string | null | undefined;
+  /** What the caller's token may see and do (`[server.tokens.<name>]`, ADR 0223); absent: everything. */
+  readonly scope?: AccessScope | undefined;
 }
 
 const storage = new AsyncLocalStorage<RequestOrigin>();
