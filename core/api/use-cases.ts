@@ -17,7 +17,6 @@ export { parseSearchParams, SEARCH_PARAMS, toSearchParams } from '../app/search-
 export type { SearchParams } from '../domain/models.ts';
 export { search } from '../app/search.ts';
 export { requestOrigin, withRequestOrigin, type RequestOrigin, type Surface } from '../app/request-origin.ts';
-export { toolAllowed } from '../app/tool-access.ts';
 export type { SearchDeps, SearchResponse } from '../app/search.ts';
 export { describeStatus, indexStats, listSources, type SourceRow, type Stats } from '../app/sources.ts';
 export {

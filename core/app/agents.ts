@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../domain/errors.ts';
 import { checkShape, checkLength } from '../tools/param-bounds.ts';
 import type { AccessScope } from '../domain/access-scope.ts';
 import type { PromptContentBlock } from './part-values/content-block.ts';
-import { toolAllowed } from './tool-access.ts';
+import { toolAllowed } from './tools.ts';
 
 export interface AgentArgument {
   name: string;

@@ -7,8 +7,17 @@ import { toJsonSchema, validateParams, type JsonSchemaObject, type ParamSpec } f
 import type { Pipeline } from './plugin-pipeline.ts';
 import type { ToolClient } from './tool-client.ts';
 import type { AccessScope } from '../domain/access-scope.ts';
+import { requireOwn } from '../load/require-own.ts';
 import { withRequestOrigin, type RequestOrigin } from './request-origin.ts';
-import { toolAllowed } from './tool-access.ts';
+import type * as ToolAccess from './tool-access.ts';
+
+/**
+ * Whether `scope`'s `tools` list (ADR 0223) names a tool or agent; tool-access.ts is required only for a caller with
+ * one: `kbctx search` never loads it (start-up, ADR 0130).
+ */
+export const toolAllowed = (scope: AccessScope | undefined, name: string): boolean =>
+  scope?.tools === undefined ||
+  requireOwn<typeof ToolAccess>(import.meta.url, './tool-access.ts').toolAllowed(scope, name);
 
 export interface ToolCallContext {
   /** Aborted when the caller gives up (client disconnect, time-out). */

@@ -1,6 +1,7 @@
 // `[server]` (Context Harness's name and keys): what `kbctx serve` listens with (ADR 0164).
-import { sectionOf, type Config, type ConfigSection } from '../../core/api/plugin.ts';
-import { tokenEntrySchema, toTokenConfigs, type TokenConfig } from './token-section.ts';
+import { requireOwn, sectionOf, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+import type * as TokenSection from './token-section.ts';
+import type { TokenConfig } from './token-section.ts';
 
 /** `[server]`, as `kbctx serve` and the HTTP transports read it. */
 export interface ServerConfig {
@@ -35,6 +36,28 @@ export interface ServerConfig {
 
 /** The config's `[server]`, defaults applied. */
 export const serverConfigOf = (config: Config): ServerConfig => sectionOf<ServerConfig>(config, 'server');
+
+const names = { type: 'array', items: { type: 'string' } } as const;
+const positive = { type: 'integer', minimum: 1 } as const;
+
+/** One `[server.tokens.<name>]` entry's JSON Schema (ADR 0223) (the subset from-json-schema.ts checks without ajv). */
+const tokenEntrySchema = {
+  type: 'object',
+  properties: {
+    token_env: { type: 'string' },
+    token_sha256: { type: 'string' },
+    // Accepted by the schema only so toTokenConfigs can refuse it with a message saying what to write instead.
+    token: {},
+    sources: names,
+    paths: names,
+    meta: { type: 'object' },
+    tools: names,
+    admin: { type: 'boolean', default: false },
+    max_concurrent: positive,
+    requests_per_minute: positive,
+  },
+  additionalProperties: false,
+} as const;
 
 const seconds = (fallback: number) => ({ type: 'number', exclusiveMinimum: 0, default: fallback });
 
@@ -71,7 +94,11 @@ export const serverSection: ConfigSection<ServerConfig> = {
       );
     }
     const authTokenEnv = (s['auth_token_env'] as string | undefined) ?? null;
-    const tokens = toTokenConfigs((s['tokens'] ?? {}) as Record<string, Record<string, unknown>>, at);
+    const tables = (s['tokens'] ?? {}) as Record<string, Record<string, unknown>>;
+    const tokens =
+      Object.keys(tables).length === 0
+        ? []
+        : requireOwn<typeof TokenSection>(import.meta.url, './token-section.ts').toTokenConfigs(tables, at);
     if (authTokenEnv !== null && tokens.some((t) => t.name === 'default'))
       at.fail('tokens.default', 'is auth_token_env’s token: name this one differently');
     for (const key of ['max_concurrent', 'requests_per_minute'] as const) {

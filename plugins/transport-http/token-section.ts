@@ -1,6 +1,7 @@
 // `[server.tokens.<name>]` (ADR 0223): one entry per Bearer token, its secret named (an environment variable) or
 // hashed (hex SHA-256), never written in plain text, with its scopes and fairness limits (ADR 0224). Validated once
-// here; the secret itself is read when the server starts (token-set.ts).
+// here (required by server-section.ts only when the config has tokens: start-up), the entry's JSON Schema being
+// server-section.ts's; the secret itself is read when the server starts (token-set.ts).
 import type { AccessScope, ConfigSectionContext } from '../../core/api/plugin.ts';
 
 export interface TokenLimits {
@@ -18,28 +19,6 @@ export interface TokenConfig {
   readonly scope: AccessScope;
   readonly limits: TokenLimits;
 }
-
-const names = { type: 'array', items: { type: 'string' } } as const;
-const positive = { type: 'integer', minimum: 1 } as const;
-
-/** One entry's JSON Schema (the subset from-json-schema.ts checks without ajv). */
-export const tokenEntrySchema = {
-  type: 'object',
-  properties: {
-    token_env: { type: 'string' },
-    token_sha256: { type: 'string' },
-    // Accepted by the schema only so toTokenConfigs can refuse it with a message saying what to write instead.
-    token: {},
-    sources: names,
-    paths: names,
-    meta: { type: 'object' },
-    tools: names,
-    admin: { type: 'boolean', default: false },
-    max_concurrent: positive,
-    requests_per_minute: positive,
-  },
-  additionalProperties: false,
-} as const;
 
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const SHA256 = /^[0-9a-f]{64}$/i;
