@@ -29,6 +29,8 @@ export { asArray, asString, toScriptConfig } from './app/part-values/values.ts';
 export { errorMapping } from './domain/error-table.ts';
 // The registries' wire shapes every surface (REST, MCP, CLI) answers with.
 export { agentsToWire, toolsToWire } from './app/wire.ts';
+// Whether a caller's `tools` scope names a tool or agent (ADR 0223): the MCP catalog's filter.
+export { toolAllowed } from './app/tools.ts';
 
 export { lineLog } from './domain/log-line.ts';
 export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';

@@ -3,7 +3,9 @@
 // `/agents/{name}/prompt`), MCP (`prompts/list`, `prompts/get`) and the CLI (`agent list/test`) use it.
 import { badRequest, notFound } from '../domain/errors.ts';
 import { checkShape, checkLength } from '../tools/param-bounds.ts';
+import type { AccessScope } from '../domain/access-scope.ts';
 import type { PromptContentBlock } from './part-values/content-block.ts';
+import { toolAllowed } from './tools.ts';
 
 export interface AgentArgument {
   name: string;
@@ -44,16 +46,22 @@ export class AgentRegistry {
     this.agents.set(agent.name, agent);
   }
 
-  list(): Agent[] {
-    return [...this.agents.values()].sort((a, b) => a.name.localeCompare(b.name));
+  /** By name; only those `scope` (a caller's token, ADR 0223) may use: its `tools` list names agents too. */
+  list(scope?: AccessScope): Agent[] {
+    return [...this.agents.values()]
+      .filter((a) => toolAllowed(scope, a.name))
+      .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  get(name: string): Agent {
+  /** not_found for an unknown agent or one outside `scope` (the same answer, listing only what it may use). */
+  get(name: string, scope?: AccessScope): Agent {
     const agent = this.agents.get(name);
-    if (!agent)
+    if (!agent || !toolAllowed(scope, name)) {
+      const names = [...this.agents.keys()].filter((n) => toolAllowed(scope, n));
       throw notFound(
-        `unknown agent '${name}'; ${this.agents.size === 0 ? 'no agents are configured' : `available agents: ${[...this.agents.keys()].join(', ')}`}`,
+        `unknown agent '${name}'; ${names.length === 0 ? 'no agents are configured' : `available agents: ${names.join(', ')}`}`,
       );
+    }
     return agent;
   }
 
@@ -61,8 +69,12 @@ export class AgentRegistry {
    * Checks the arguments (bad_request naming the first unknown or missing one, listing the known
    * ones for an unknown one), then resolves.
    */
-  async resolve(name: string, args: unknown, ctx: { signal?: AbortSignal | undefined } = {}): Promise<ResolvedPrompt> {
-    const agent = this.get(name);
+  async resolve(
+    name: string,
+    args: unknown,
+    ctx: { signal?: AbortSignal | undefined; scope?: AccessScope | undefined } = {},
+  ): Promise<ResolvedPrompt> {
+    const agent = this.get(name, ctx.scope);
     if (args === null || typeof args !== 'object' || Array.isArray(args))
       throw badRequest('agent arguments must be a JSON object');
     const record = args as Record<string, unknown>;

@@ -6,7 +6,18 @@ import { notFound } from '../domain/errors.ts';
 import { toJsonSchema, validateParams, type JsonSchemaObject, type ParamSpec } from '../tools/param-spec.ts';
 import type { Pipeline } from './plugin-pipeline.ts';
 import type { ToolClient } from './tool-client.ts';
+import type { AccessScope } from '../domain/access-scope.ts';
+import { requireOwn } from '../load/require-own.ts';
 import { withRequestOrigin, type RequestOrigin } from './request-origin.ts';
+import type * as ToolAccess from './tool-access.ts';
+
+/**
+ * Whether `scope`'s `tools` list (ADR 0223) names a tool or agent; tool-access.ts is required only for a caller with
+ * one: `kbctx search` never loads it (start-up, ADR 0130).
+ */
+export const toolAllowed = (scope: AccessScope | undefined, name: string): boolean =>
+  scope?.tools === undefined ||
+  requireOwn<typeof ToolAccess>(import.meta.url, './tool-access.ts').toolAllowed(scope, name);
 
 export interface ToolCallContext {
   /** Aborted when the caller gives up (client disconnect, time-out). */
@@ -74,20 +85,30 @@ export class ToolRegistry {
     this.schemas.set(tool.name, tool.inputSchema ?? toJsonSchema(tool.params));
   }
 
-  has(name: string): boolean {
-    return this.tools.has(name);
+  /** `scope`: a caller's token (ADR 0223); a tool outside its `tools` does not exist for it. */
+  has(name: string, scope?: AccessScope): boolean {
+    return this.tools.has(name) && toolAllowed(scope, name);
   }
 
-  get(name: string): Tool {
+  /**
+   * not_found for an unknown tool, or one outside `scope`'s `tools` (the same answer, listing only what it may call).
+   */
+  get(name: string, scope?: AccessScope): Tool {
     const tool = this.tools.get(name);
     // Named here rather than pointing at one surface's listing (REST, MCP and the CLI all raise this).
-    if (!tool) throw notFound(`unknown tool '${name}'; available tools: ${[...this.tools.keys()].join(', ')}`);
+    if (!tool || !toolAllowed(scope, name)) {
+      const names = [...this.tools.keys()].filter((n) => toolAllowed(scope, n));
+      throw notFound(`unknown tool '${name}'; available tools: ${names.join(', ')}`);
+    }
     return tool;
   }
 
-  /** Built-ins first, then the rest by name. Schemas are computed once, at registration. */
-  list(): ToolInfo[] {
+  /**
+   * Built-ins first, then the rest by name; only those `scope` may call. Schemas are computed once, at registration.
+   */
+  list(scope?: AccessScope): ToolInfo[] {
     return [...this.tools.values()]
+      .filter((t) => toolAllowed(scope, t.name))
       .sort((a, b) => Number(b.builtin) - Number(a.builtin) || (a.builtin ? 0 : a.name.localeCompare(b.name)))
       .map((t) => ({
         name: t.name,

@@ -14,6 +14,8 @@ export const ERROR_TABLE = {
   payload_too_large: { http: 413, mcp: -32600, exit: 2 },
   // -32005: "limit exceeded", as JSON-RPC APIs commonly spell it (MCP reserves no code for it).
   too_many_requests: { http: 429, mcp: -32005, exit: 1 },
+  // A token over its `max_concurrent` / `requests_per_minute` (ADR 0224); the HTTP answer carries Retry-After.
+  rate_limited: { http: 429, mcp: -32005, exit: 1 },
   unsupported_media_type: { http: 415, mcp: -32600, exit: 2 },
   config_error: { http: 500, mcp: -32603, exit: 3 },
   script_error: { http: 500, mcp: -32603, exit: 1 },

@@ -10,7 +10,7 @@ import {
   type LiveIndexHooks,
   type SyncReport,
 } from './api.ts';
-import { getHttpHooks, serverConfigOf } from '../transport-http/api.ts';
+import { getHttpHooks, serverConfigOf, tokenRequired } from '../transport-http/api.ts';
 
 const plugin = definePlugin({
   name: 'live-index',
@@ -49,7 +49,7 @@ const plugin = definePlugin({
       if (!live) return;
       const { syncSurface } = await import('./sync-surface.ts');
       // With a token every request passed the auth guard, so triggers may come from other hosts.
-      surfaces.add(syncSurface(live.control, { tokenRequired: serverConfigOf(kbctx.config).authTokenEnv !== null }));
+      surfaces.add(syncSurface(live.control, { tokenRequired: tokenRequired(serverConfigOf(kbctx.config)) }));
     });
   },
 });

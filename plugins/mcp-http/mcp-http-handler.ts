@@ -8,7 +8,13 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { errorMapping, isKbctxError, withRequestOrigin } from '../../core/index.ts';
 import type { McpServerFactory } from '../mcp-server/api.ts';
-import type { HttpApp, HttpReply, HttpRequest, HttpSurface } from '../transport-http/api.ts';
+import {
+  requestOriginOf,
+  type HttpApp,
+  type HttpReply,
+  type HttpRequest,
+  type HttpSurface,
+} from '../transport-http/api.ts';
 import type { McpExchange } from './api.ts';
 import { listenClientKey, ListenStreams, type ListenLimits } from './listen-limits.ts';
 import { createSummarisedLog } from './summarised-log.ts';
@@ -88,8 +94,9 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       response.once('close', () => observer.closed(exchange));
     }
     // The Host guard has parsed (and refused a malformed) Host already, so the URL is well-formed.
-    // The token's name reaches a search the call makes (the query log), whatever the SDK awaits in between.
-    return withRequestOrigin({ token: request.tokenName }, () =>
+    // The token's name and scope reach the handlers (tools/list) and a search the call makes (the query log, the
+    // data scope), whatever the SDK awaits in between.
+    return withRequestOrigin(requestOriginOf(request, 'mcp'), () =>
       handler.fetch(
         new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, {
           method: request.method,

@@ -12,6 +12,8 @@ import {
 import {
   errorMapping,
   isKbctxError,
+  requestOrigin,
+  toolAllowed,
   type AgentRegistry,
   type RequestOrigin,
   type ToolClient,
@@ -74,7 +76,9 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     client: ToolClient,
   ): Promise<CallToolResult> => {
     // SEP-1303: unknown tools are protocol errors; bad arguments and failures are tool results the model can read.
-    if (!tools.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    // A tool outside the token's `tools` scope is an unknown tool (ADR 0223).
+    if (!tools.has(name, requestOrigin().scope))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     try {
       const value = await tools.call(name, args ?? {}, { signal, client, origin: MCP_ORIGIN });
       if (tools.get(name).content) return value as CallToolResult; // the plugin built the MCP result itself
@@ -92,16 +96,18 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     // Handlers are async or cannot throw: ParamCheckedServer reads a synchronous throw as the SDK's param validation.
     const server = new ParamCheckedServer(info, { capabilities: CAPABILITIES, instructions: KBCTX_INSTRUCTIONS });
     const legacy = legacyResourceNotFound(server);
-    server.setRequestHandler('tools/list', () => ({ tools: catalog.tools }));
+    // The token's `tools` scope (the HTTP transport's request origin, ADR 0223) hides tools and agents; stdio: none.
+    server.setRequestHandler('tools/list', () => ({ tools: visible(catalog.tools) }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name } = request.params;
       const result = await callTool(name, request.params.arguments, ctx.mcpReq.signal, toolClientOf(ctx));
       return server.projectCallToolResult(result, catalog.outputSchemas.get(name));
     });
-    server.setRequestHandler('prompts/list', () => ({ prompts: catalog.prompts }));
+    server.setRequestHandler('prompts/list', () => ({ prompts: visible(catalog.prompts) }));
     server.setRequestHandler('prompts/get', async (request, ctx) => {
       const { name } = request.params;
-      if (!promptNames.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+      if (!promptNames.has(name) || !toolAllowed(requestOrigin().scope, name))
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
       const prompt = await mcpErrors(
         () => agents.resolve(name, request.params.arguments ?? {}, { signal: ctx.mcpReq.signal }),
         deps.log,
@@ -160,6 +166,12 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     });
     return server;
   };
+}
+
+/** The catalog's entries the request's token may see (all without a `tools` scope). */
+function visible<T extends { name: string }>(entries: T[]): T[] {
+  const scope = requestOrigin().scope;
+  return scope?.tools === undefined ? entries : entries.filter((e) => toolAllowed(scope, e.name));
 }
 
 /** The document id of `kbctx://documents/{id}`; a bad percent-encoding is the client's fault (-32602). */

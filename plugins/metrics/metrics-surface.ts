@@ -1,7 +1,13 @@
-// The metrics plugin's part of the HTTP server: GET /metrics (behind the token unless
+// The metrics plugin's part of the HTTP server: GET /metrics (behind a token with the admin scope unless
 // `[server] metrics_public`), and the observer of every answered request (HttpSurface.onResponse). `scrape` is
 // this process's figures, or, in a `[server] workers` worker, every process's (the primary aggregates them).
-import type { HttpApp, HttpReply, HttpRequest, HttpSurface } from '../transport-http/api.ts';
+import {
+  requireAdmin,
+  type HttpApp,
+  type HttpReply,
+  type HttpRequest,
+  type HttpSurface,
+} from '../transport-http/api.ts';
 import type { Recorder } from './recorder.ts';
 
 export interface MetricsAccess {
@@ -9,11 +15,10 @@ export interface MetricsAccess {
   public: boolean;
 }
 
-// The hook point for scoped tokens (issue 34): when tokens carry scopes, the `admin` check goes here, in `register`
-// (behind the token: every request reaching it passed Bearer auth, so today any valid token may scrape).
+// Behind the token, a scrape needs its `admin` scope (ADR 0223): 403 naming the token otherwise.
 export function metricsSurface(recorder: Recorder, scrape: () => Promise<string>, access: MetricsAccess): HttpSurface {
   const route = (app: HttpApp): void => {
-    app.get('/metrics', async (_request, reply) => {
+    app.get('/metrics', access.public ? {} : { onRequest: requireAdmin }, async (_request, reply) => {
       const body = await scrape();
       return reply.type(recorder.contentType).send(body);
     });

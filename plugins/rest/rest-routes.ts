@@ -5,11 +5,10 @@ import {
   agentsToWire,
   toolsToWire,
   type AgentRegistry,
-  type RequestOrigin,
   type ToolRegistry,
   withRequestOrigin,
 } from '../../core/index.ts';
-import type { HttpApp, HttpRequest, HttpSurface } from '../transport-http/api.ts';
+import { requestOriginOf, type HttpApp, type HttpRequest, type HttpSurface } from '../transport-http/api.ts';
 
 export interface RestDeps {
   tools: ToolRegistry;
@@ -25,20 +24,26 @@ type Params = { Params: { name: string } };
 const bodyOf = (request: HttpRequest): unknown => request.body ?? {};
 
 export function restRoutes({ tools, agents }: RestDeps): (app: HttpApp) => void {
-  const call = (name: string, request: HttpRequest, body: unknown = bodyOf(request)): Promise<unknown> =>
-    tools.call(name, body, { signal: request.clientGone, origin: originOf(request) });
+  // A tool outside the token's `tools` scope is an unknown tool (ADR 0223): `get` throws the same not_found.
+  const call = async (name: string, request: HttpRequest, body: unknown = bodyOf(request)): Promise<unknown> => {
+    tools.get(name, request.accessScope);
+    return tools.call(name, body, { signal: request.clientGone, origin: originOf(request) });
+  };
   return (app) => {
     app.post('/tools/search', (request) => call('search', request));
     // `?lines=12-48` is the body's `lines` (a citation pasted into a URL); the body's own wins.
     app.post('/tools/get', (request) => call('get', request, withLinesQuery(request)));
     app.get('/tools/sources', (request) => call('sources', request, {}));
-    app.get('/tools/list', async () => toolsToWire(tools.list()));
+    app.get('/tools/list', async (request) => toolsToWire(tools.list(request.accessScope)));
     app.post<Params>('/tools/:name', async (request) => ({ result: await call(request.params.name, request) }));
-    app.get('/agents/list', async () => agentsToWire(agents.list()));
+    app.get('/agents/list', async (request) => agentsToWire(agents.list(request.accessScope)));
     // A prompt's `context.search` (Lua, TS) reads the index as the caller's token (ADR 0225).
     app.post<Params>('/agents/:name/prompt', (request) =>
       withRequestOrigin(originOf(request), () =>
-        agents.resolve(request.params.name, bodyOf(request), { signal: request.clientGone }),
+        agents.resolve(request.params.name, bodyOf(request), {
+          signal: request.clientGone,
+          scope: request.accessScope,
+        }),
       ),
     );
   };
@@ -53,10 +58,8 @@ function withLinesQuery(request: HttpRequest): unknown {
 }
 
 /** The web page marks its calls (`kbctx-surface: web`, plugins/web/client/lib/api.js); any other caller is REST. */
-const originOf = (request: HttpRequest): RequestOrigin => ({
-  surface: request.headers['kbctx-surface'] === 'web' ? 'web' : 'rest',
-  token: request.tokenName,
-});
+const originOf = (request: HttpRequest) =>
+  requestOriginOf(request, request.headers['kbctx-surface'] === 'web' ? 'web' : 'rest');
 
 /** The REST API as the HTTP server mounts it; the banner lists one line per tool. */
 export function restSurface(deps: RestDeps): HttpSurface {

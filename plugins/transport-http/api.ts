@@ -9,10 +9,14 @@ import type * as ExposureModule from './exposure-policy.ts';
 import {
   defineExtensionPoint,
   KbctxError,
+  type AccessScope,
   type Collector,
   type PluginContext,
   type PluginKernel,
+  type RequestOrigin,
+  type Surface,
 } from '../../core/api/plugin.ts';
+import type { ServerConfig } from './server-section.ts';
 
 /**
  * The createTransport key of the HTTP server as a mountable handler (the library's createHttpHandler); not a `kbctx
@@ -54,6 +58,8 @@ declare module 'fastify' {
     clientGone: AbortSignal;
     /** The name of the token the request authenticated with (`default`: `[server] auth_token_env`); null: no auth. */
     tokenName: string | null;
+    /** What that token may see and do (`[server.tokens.<name>]`, ADR 0223); undefined: no auth, everything. */
+    accessScope: AccessScope | undefined;
   }
 }
 export type HttpRequest = FastifyRequest;
@@ -140,3 +146,32 @@ export type { BindAddress } from './bind-address.ts';
 export type { Exposure } from './exposure-policy.ts';
 // `[server]`: its type and accessor (the section is this plugin's, ADR 0164/0192).
 export { serverConfigOf, type ServerConfig } from './server-section.ts';
+
+/**
+ * Who sent a request, for `withRequestOrigin` (the query log, the data scope): the surface, the token's name and
+ * its scope (ADR 0223).
+ */
+export const requestOriginOf = (request: HttpRequest, surface: Surface): RequestOrigin => ({
+  surface,
+  token: request.tokenName,
+  scope: request.accessScope,
+});
+
+/**
+ * Throws 403 `forbidden` naming the token unless it has the `admin` scope (ADR 0223): an `onRequest` hook for the
+ * routes that change or expose the server (`/sync`, `/metrics`). A server without auth lets everyone through.
+ */
+export function requireAdmin(request: HttpRequest, _reply: unknown, done: () => void): void {
+  const scope = request.accessScope;
+  if (scope !== undefined && scope.admin !== true) {
+    throw new KbctxError(
+      'forbidden',
+      `token '${request.tokenName ?? ''}' may not use ${request.method} ${request.url.split('?', 1)[0]!.slice(0, 200)}: it needs the admin scope (admin = true in [server.tokens.${request.tokenName ?? ''}])`,
+    );
+  }
+  done();
+}
+
+/** True when the server needs a token (`auth_token_env` or any `[server.tokens.<name>]`). */
+export const tokenRequired = (config: ServerConfig): boolean =>
+  config.authTokenEnv !== null || config.tokens.length > 0;

@@ -1,6 +1,6 @@
-// One fastify instance per HTTP listener: the Host guard (DNS rebinding; a malformed Host is 400),
-// CORS (@fastify/cors), Bearer auth on every route but GET /health and the public files, the JSON
-// body parser under [server].max_body_bytes, the time-outs, the one error handler and the 404/405
+// One fastify instance per HTTP listener: the Host guard (DNS rebinding; a malformed Host is 400), CORS
+// (@fastify/cors), Bearer auth on every route but GET /health and the public files (with each token's fairness limits,
+// ADR 0224), the JSON body parser under [server].max_body_bytes, the time-outs, the one error handler and the 404/405
 // answers; then each plugin's surface (`httpRoutes`) in a scope of its own.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -15,6 +15,8 @@ import { createHostGuard } from './host-guard.ts';
 import { createLimitedServer } from './limited-server.ts';
 import { normaliseRequestTarget } from './request-target.ts';
 import type { ServerConfig } from './server-section.ts';
+import { TokenLimiter } from './token-limits.ts';
+import type { ResolvedToken } from './token-set.ts';
 
 export type Log = (line: string) => void;
 
@@ -25,8 +27,8 @@ export interface HttpAppOptions {
   bindHost: string;
   /** What the plugins serve (the `httpRoutes` hook). */
   surfaces: readonly HttpSurface[];
-  /** Bearer token required on every route but GET /health and public files; null/absent: none. */
-  authToken?: string | null | undefined;
+  /** The tokens one of which every route but GET /health and public files needs; empty/absent: no auth. */
+  tokens?: readonly ResolvedToken[] | undefined;
   log: Log;
   /** Lines only worth showing when debugging (clients that went away); dropped when absent. */
   debug?: Log | undefined;
@@ -67,6 +69,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     }
     const kbctxError = toKbctxError(error, config.maxBodyBytes);
     if (kbctxError?.code === 'unauthorized') void reply.header('www-authenticate', BEARER_CHALLENGE);
+    if (kbctxError?.code === 'rate_limited')
+      void reply.header('retry-after', String(kbctxError.details?.['retry_after'] ?? 1));
     if (kbctxError?.code === 'method_not_allowed')
       void reply.header('allow', String(kbctxError.details?.['allow'] ?? ''));
     // The rest of an oversized body is not read: close the connection after answering.
@@ -81,8 +85,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
   // One callback-style hook with the Host guard: an async hook per concern costs a promise and a
   // hook-runner turn each, on every request.
   app.decorateRequest('clientGone', null as unknown as AbortSignal);
-  // One token today (`auth_token_env`, named `default`), so every request that passed auth carries it (ADR 0220).
-  app.decorateRequest('tokenName', options.authToken === null || options.authToken === undefined ? null : 'default');
+  // Set by the auth hook below to the token the request carries (ADR 0223); null/undefined without auth.
+  app.decorateRequest('tokenName', null);
+  app.decorateRequest('accessScope', undefined);
   const guard = createHostGuard({
     enabled: isLoopbackHost(options.bindHost),
     allowedHosts: config.allowedHosts,
@@ -129,13 +134,19 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     });
   }
 
-  // Bearer auth before routing-level work, on every route (present and future, 404s included) but the public ones.
+  // Bearer auth before routing-level work, on every route (present and future, 404s included) but the public ones;
+  // then the token's limits, before the body is read (a refused request costs no parsing).
   const publicRoutes = new Set<string>();
-  if (options.authToken !== null && options.authToken !== undefined) {
-    const auth = createBearerAuth(options.authToken);
-    app.addHook('onRequest', (request, _reply, done) => {
-      if (!publicRoutes.has(`${request.method} ${request.routeOptions.url ?? ''}`))
-        auth(request.raw, request.url.split('?', 1)[0]!);
+  const tokens = options.tokens ?? [];
+  if (tokens.length > 0) {
+    const auth = createBearerAuth(tokens);
+    const limiter = TokenLimiter.needed(tokens) ? new TokenLimiter() : null;
+    app.addHook('onRequest', (request, reply, done) => {
+      if (publicRoutes.has(`${request.method} ${request.routeOptions.url ?? ''}`)) return done();
+      const token = auth(request.raw);
+      request.tokenName = token.name;
+      request.accessScope = token.scope;
+      if (limiter) reply.raw.once('close', limiter.admit(token));
       done();
     });
   }

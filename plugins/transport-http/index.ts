@@ -3,8 +3,9 @@
 // GET /health). What it serves beyond that comes from the plugins tapping its `httpRoutes` (api.ts: rest,
 // mcp-http, web, live-index, others). fastify is imported when the server starts, never by
 // other commands. `createTransport.for("http-handler")` is the same server without listening, for
-// the library's createHttpHandler.
-import { definePlugin, STAGE, serveService } from '../../core/api/plugin.ts';
+// the library's createHttpHandler. `kbctx token hash` and doctor's token lines are its too (ADR 0223).
+import { definePlugin, hostService, STAGE, serveService } from '../../core/api/plugin.ts';
+import { cliService } from '../cli/api.ts';
 import { getHttpHooks, HTTP_HANDLER_TRANSPORT } from './api.ts';
 import { serverSection } from './server-section.ts';
 
@@ -12,7 +13,7 @@ const plugin = definePlugin({
   name: 'transport-http',
   version: '0.2.0',
   kbctx: '^0.2',
-  provides: ['transport:mcp', 'transport:http-handler', 'route:GET /health'],
+  provides: ['transport:mcp', 'transport:http-handler', 'route:GET /health', 'command:token'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   configSections: { server: serverSection },
   apply(kernel) {
@@ -30,6 +31,13 @@ const plugin = definePlugin({
         const { createHttpListener } = await import('./start-http-server.ts');
         return createHttpListener(kernel.use(serveService), hooks, options.bind);
       });
+    kernel.hooks.commands.tapPromise({ name: 'transport-http', commands: ['token'] }, async (program) =>
+      (await import('./token-command.ts')).registerToken(program, kernel.use(cliService)),
+    );
+    kernel.hooks.doctor.tapPromise('transport-http', async (checks) => {
+      const { config, env } = kernel.use(hostService);
+      for (const check of (await import('./token-checks.ts')).tokenChecks(config, env)) checks.add(check);
+    });
   },
 });
 

@@ -1,5 +1,7 @@
 // `[server]` (Context Harness's name and keys): what `kbctx serve` listens with (ADR 0164).
-import { sectionOf, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+import { requireOwn, sectionOf, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+import type * as TokenSection from './token-section.ts';
+import type { TokenConfig } from './token-section.ts';
 
 /** `[server]`, as `kbctx serve` and the HTTP transports read it. */
 export interface ServerConfig {
@@ -16,6 +18,11 @@ export interface ServerConfig {
   readonly workers: number;
   /** Name of the environment variable holding the Bearer token (never the token itself); null: no auth. */
   readonly authTokenEnv: string | null;
+  /** `[server.tokens.<name>]` (ADR 0223), in the order written; `auth_token_env`'s token is not among them. */
+  readonly tokens: readonly TokenConfig[];
+  /** Limits of `auth_token_env`'s token (`default`, ADR 0224); null: none. */
+  readonly maxConcurrent: number | null;
+  readonly requestsPerMinute: number | null;
   /** GET /metrics (the metrics plugin) is answered without the token. */
   readonly metricsPublic: boolean;
   /** Lets a non-loopback bind start without a token (with a warning). */
@@ -29,6 +36,28 @@ export interface ServerConfig {
 
 /** The config's `[server]`, defaults applied. */
 export const serverConfigOf = (config: Config): ServerConfig => sectionOf<ServerConfig>(config, 'server');
+
+const names = { type: 'array', items: { type: 'string' } } as const;
+const positive = { type: 'integer', minimum: 1 } as const;
+
+/** One `[server.tokens.<name>]` entry's JSON Schema (ADR 0223) (the subset from-json-schema.ts checks without ajv). */
+const tokenEntrySchema = {
+  type: 'object',
+  properties: {
+    token_env: { type: 'string' },
+    token_sha256: { type: 'string' },
+    // Accepted by the schema only so toTokenConfigs can refuse it with a message saying what to write instead.
+    token: {},
+    sources: names,
+    paths: names,
+    meta: { type: 'object' },
+    tools: names,
+    admin: { type: 'boolean', default: false },
+    max_concurrent: positive,
+    requests_per_minute: positive,
+  },
+  additionalProperties: false,
+} as const;
 
 const seconds = (fallback: number) => ({ type: 'number', exclusiveMinimum: 0, default: fallback });
 
@@ -45,6 +74,9 @@ export const serverSection: ConfigSection<ServerConfig> = {
       max_listen_streams_per_client: { type: 'integer', minimum: 1, default: 8 },
       workers: { type: 'integer', minimum: 1, maximum: 64, default: 1 },
       auth_token_env: { type: 'string' },
+      tokens: { type: 'object', additionalProperties: tokenEntrySchema },
+      max_concurrent: { type: 'integer', minimum: 1 },
+      requests_per_minute: { type: 'integer', minimum: 1 },
       allow_unauthenticated: { type: 'boolean', default: false },
       metrics_public: { type: 'boolean', default: false },
       headers_timeout_secs: seconds(10),
@@ -61,6 +93,21 @@ export const serverSection: ConfigSection<ServerConfig> = {
         `must not exceed server.request_timeout_secs (${s['request_timeout_secs'] as number})`,
       );
     }
+    const authTokenEnv = (s['auth_token_env'] as string | undefined) ?? null;
+    const tables = (s['tokens'] ?? {}) as Record<string, Record<string, unknown>>;
+    const tokens =
+      Object.keys(tables).length === 0
+        ? []
+        : requireOwn<typeof TokenSection>(import.meta.url, './token-section.ts').toTokenConfigs(tables, at);
+    if (authTokenEnv !== null && tokens.some((t) => t.name === 'default'))
+      at.fail('tokens.default', 'is auth_token_env’s token: name this one differently');
+    for (const key of ['max_concurrent', 'requests_per_minute'] as const) {
+      if (s[key] !== undefined && authTokenEnv === null)
+        at.fail(
+          key,
+          'limits auth_token_env’s token (`default`): set auth_token_env, or put it under [server.tokens.<name>]',
+        );
+    }
     return {
       bind: s['bind'] as string,
       corsEnabled: s['cors_enabled'] as boolean,
@@ -70,7 +117,10 @@ export const serverSection: ConfigSection<ServerConfig> = {
       maxListenStreams: s['max_listen_streams'] as number,
       maxListenStreamsPerClient: s['max_listen_streams_per_client'] as number,
       workers: s['workers'] as number,
-      authTokenEnv: (s['auth_token_env'] as string | undefined) ?? null,
+      authTokenEnv,
+      tokens,
+      maxConcurrent: (s['max_concurrent'] as number | undefined) ?? null,
+      requestsPerMinute: (s['requests_per_minute'] as number | undefined) ?? null,
       allowUnauthenticated: s['allow_unauthenticated'] as boolean,
       metricsPublic: s['metrics_public'] as boolean,
       headersTimeoutSecs: s['headers_timeout_secs'] as number,

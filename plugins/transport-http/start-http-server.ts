@@ -26,9 +26,9 @@ async function build(
   const bind = parseBind(bindText);
   // refuses an open remote bind before anything listens (a mounted handler: only the token applies)
   const exposure =
-    listening || config.authTokenEnv !== null
+    listening || config.authTokenEnv !== null || config.tokens.length > 0
       ? checkExposure(config, bind.host, state.env)
-      : { token: null, warning: null };
+      : { tokens: [], warning: null };
   if (exposure.warning && !state.isWorker) state.log(exposure.warning);
   const surfaces: HttpSurface[] = [];
   await hooks.httpRoutes.promise({ add: (s) => void surfaces.push(s) }, state.kbctx.kernel.callContext());
@@ -41,7 +41,7 @@ async function build(
     surfaces,
     log: state.log,
     debug: state.debug,
-    authToken: exposure.token,
+    tokens: exposure.tokens,
   }).catch(async (error: unknown) => {
     await closeSurfaces();
     throw error;

@@ -1,9 +1,16 @@
 // The two JSON endpoints only the web page needs, served through the REST route table (so auth and
 // errors work as for every API call): the server's facts with the index statistics, and a
 // document's chunks (the chunk-boundary view). Both are thin calls into app use-cases.
-import type { HttpApp } from '../transport-http/api.ts';
+import { requestOriginOf, type HttpApp } from '../transport-http/api.ts';
 import type { RerankerInfo } from '../rerank/api.ts';
-import { type Store, getDocumentWithChunks, indexStats, chunkToWire, statsToWire } from '../../core/index.ts';
+import {
+  type Store,
+  getDocumentWithChunks,
+  indexStats,
+  chunkToWire,
+  statsToWire,
+  withRequestOrigin,
+} from '../../core/index.ts';
 
 export interface WebFacts {
   version: string;
@@ -31,8 +38,11 @@ export interface WebDeps {
 
 export function webRoutes({ facts, store, connectorLabels }: WebDeps): (app: HttpApp) => void {
   return (app) => {
-    app.get('/web/info', async () => {
-      const stats = await indexStats(store, connectorLabels(), facts.embedder);
+    // The token's name and scope (ADR 0223) reach the use-cases through the request origin.
+    app.get('/web/info', async (request) => {
+      const stats = await withRequestOrigin(requestOriginOf(request, 'web'), () =>
+        indexStats(store, connectorLabels(), facts.embedder),
+      );
       const embedded = stats.embeddings.some((e) => e.current && e.count > 0);
       return {
         version: facts.version,
@@ -52,7 +62,9 @@ export function webRoutes({ facts, store, connectorLabels }: WebDeps): (app: Htt
       };
     });
     app.get<{ Params: { id: string } }>('/web/documents/:id/chunks', async (request) => ({
-      chunks: (await getDocumentWithChunks(store, request.params.id)).chunks.map(chunkToWire),
+      chunks: (
+        await withRequestOrigin(requestOriginOf(request, 'web'), () => getDocumentWithChunks(store, request.params.id))
+      ).chunks.map(chunkToWire),
     }));
   };
 }

@@ -18,6 +18,7 @@ import { VERSION } from '../../core/config/version.ts';
 import { createWebSurface } from '../../plugins/web/create-web-surface.ts';
 import { Workspace } from './workspace.ts';
 import { serverConfigOf } from '../../plugins/transport-http/api.ts';
+import { resolveTokens } from '../../plugins/transport-http/token-set.ts';
 
 export const DOCS: Record<string, string> = {
   'docs/fox.md': '# Foxes\n\nThe quick brown fox jumps over the lazy dog. Foxes live in dens.\n',
@@ -70,7 +71,14 @@ export const EXTRA_TOOLS: Tool[] = [
  */
 export async function startTestServer(
   serverToml = '',
-  options: { extraTools?: boolean; files?: Record<string, string>; authToken?: string; bindHost?: string } = {},
+  options: {
+    extraTools?: boolean;
+    files?: Record<string, string>;
+    authToken?: string;
+    bindHost?: string;
+    /** Variables the config's token_env entries read (besides the process's own). */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<TestServer> {
   const ws = new Workspace('kbctx-http-');
   for (const [file, text] of Object.entries({ ...DOCS, ...options.files })) ws.write(file, text);
@@ -119,7 +127,13 @@ export async function startTestServer(
     surfaces: [restSurface({ tools: kbctx.tools(), agents: kbctx.agents() }), mcpHttpSurface(mcp), web],
     log: (l) => log.push(l),
     debug: (l) => log.push(`debug: ${l}`),
-    authToken: options.authToken ?? null,
+    // `authToken`: the token of `[server] auth_token_env` (named `default`); else the config's own tokens.
+    tokens: resolveTokens(
+      options.authToken === undefined
+        ? serverConfigOf(config)
+        : { ...serverConfigOf(config), authTokenEnv: 'KBCTX_TEST_TOKEN' },
+      { ...process.env, ...options.env, KBCTX_TEST_TOKEN: options.authToken },
+    ),
   });
   await listener.app.listen({ host: '127.0.0.1', port: 0 });
   const address = listener.server.address() as { port: number };

@@ -135,7 +135,13 @@ it('kbctx plugins lists the transport plugins with the hooks they tap', async ()
   assert.equal(r.code, 0, r.stderr);
   const { plugins } = JSON.parse(r.stdout) as { plugins: { name: string; hooks: string[]; provides: string[] }[] };
   const hooks = (name: string): string[] | undefined => plugins.find((p) => p.name === name)?.hooks;
-  assert.deepEqual(hooks('transport-http'), ['createTransport.for("mcp")', 'createTransport.for("http-handler")']);
+  // `commands` and `doctor`: `kbctx token hash` and the tokens' doctor lines (ADR 0223).
+  assert.deepEqual(hooks('transport-http'), [
+    'createTransport.for("mcp")',
+    'createTransport.for("http-handler")',
+    'commands',
+    'doctor',
+  ]);
   assert.deepEqual(hooks('mcp-stdio'), ['createTransport.for("stdio")']);
   for (const name of ['rest', 'mcp-http', 'web']) assert.deepEqual(hooks(name), ['httpRoutes']);
   const mcpServer = plugins.find((p) => p.name === 'mcp-server');

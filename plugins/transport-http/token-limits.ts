@@ -1,0 +1,57 @@
+// Per-token fairness on one listener (ADR 0224): a token's `max_concurrent` (requests answered at once) and
+// `requests_per_minute` (token-bucket.ts). Checked in the first request hook, after auth and before the body is
+// read; one request over either is 429 `rate_limited` naming the token, with the seconds to wait (Retry-After).
+import { KbctxError } from '../../core/api/plugin.ts';
+import { TokenBucket } from './token-bucket.ts';
+import type { ResolvedToken } from './token-set.ts';
+
+interface TokenState {
+  active: number;
+  bucket: TokenBucket | null;
+}
+
+/** What a request admitted by `admit` calls once when its answer is done (finished or the client went away). */
+export type Release = () => void;
+
+export class TokenLimiter {
+  private readonly states = new Map<string, TokenState>();
+  private readonly now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+  }
+
+  /** True when some token has a limit (no hook is added otherwise). */
+  static needed(tokens: readonly ResolvedToken[]): boolean {
+    return tokens.some((t) => t.limits.maxConcurrent !== null || t.limits.requestsPerMinute !== null);
+  }
+
+  /** Admits one request of `token`, or throws rate_limited (details.retry_after: whole seconds). */
+  admit(token: ResolvedToken): Release {
+    const { maxConcurrent, requestsPerMinute } = token.limits;
+    let state = this.states.get(token.name);
+    if (!state) {
+      state = { active: 0, bucket: requestsPerMinute === null ? null : new TokenBucket(requestsPerMinute, this.now()) };
+      this.states.set(token.name, state);
+    }
+    // Concurrency first: a request refused for it does not use up the minute's allowance.
+    if (maxConcurrent !== null && state.active >= maxConcurrent)
+      throw limited(token.name, `max_concurrent (${maxConcurrent} requests at once)`, 1);
+    const wait = state.bucket?.take(this.now()) ?? 0;
+    if (wait > 0) throw limited(token.name, `requests_per_minute (${requestsPerMinute})`, wait);
+    state.active += 1;
+    let released = false;
+    const held = state;
+    return () => {
+      if (released) return;
+      released = true;
+      held.active -= 1;
+    };
+  }
+}
+
+function limited(name: string, limit: string, seconds: number): KbctxError {
+  return new KbctxError('rate_limited', `token '${name}' is over its ${limit}; retry after ${seconds} s`, {
+    details: { retry_after: seconds },
+  });
+}
