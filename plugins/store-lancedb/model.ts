@@ -1,6 +1,7 @@
-// What the LanceDB store answers reads from: the table's documents (no bodies), chunks, embeddings
-// and checkpoints held in memory with the keyword postings, loaded once per table version another
-// process wrote and kept in step with this process's own writes.
+// What the LanceDB store answers reads from: the table's documents (no bodies), chunks, which chunks
+// have an embedding of which space (not the vectors: Lance searches those, ADR 0227) and checkpoints
+// held in memory with the keyword postings, loaded once per table version another process wrote and
+// kept in step with this process's own writes.
 import type { Chunk, DocumentHead, SourceFilter, SourceState, SyncRun } from '../../core/api/plugin.ts';
 import { compileDocumentFilter, isFiltering, symbolWords } from '../../core/api/algorithms.ts';
 import { KeywordIndex, rowTerms } from './keyword-index.ts';
@@ -27,11 +28,11 @@ export interface ChunkEntry {
   row: number;
 }
 
+/** A chunk's stored embedding without its vector (the vector stays in Lance). */
 export interface EmbEntry {
   model: string;
   dims: number;
   contentHash: string;
-  vector: Float32Array;
 }
 
 export class Model {
@@ -45,7 +46,7 @@ export class Model {
   private readonly rowChunk: (string | undefined)[] = [];
   private sortedSeqs: number[] | null = null;
   private readonly bySeq = new Map<number, string>();
-  private spaceCache = new Map<string, { matrix: Float32Array; chunkIds: string[] }>();
+  private readonly spaceCounts = new Map<string, number>();
   /** Highest seq seen (new seqs are above it). */
   maxSeq = 0;
 
@@ -87,18 +88,18 @@ export class Model {
 
   setEmbedding(chunkId: string, entry: EmbEntry | null): void {
     const old = this.embeddings.get(chunkId);
-    if (old) this.spaceCache.delete(spaceKey(old));
+    if (old) this.spaceCounts.set(spaceKey(old), (this.spaceCounts.get(spaceKey(old)) ?? 1) - 1);
     if (entry === null) this.embeddings.delete(chunkId);
     else {
       this.embeddings.set(chunkId, entry);
-      this.spaceCache.delete(spaceKey(entry));
+      this.spaceCounts.set(spaceKey(entry), (this.spaceCounts.get(spaceKey(entry)) ?? 0) + 1);
     }
   }
 
   clearEmbeddings(): number {
     const n = this.embeddings.size;
     this.embeddings.clear();
-    this.spaceCache = new Map();
+    this.spaceCounts.clear();
     return n;
   }
 
@@ -123,19 +124,9 @@ export class Model {
     return this.sortedSeqs;
   }
 
-  /** The vectors of one space as a row-major matrix, with the chunk of each row. */
-  space(model: string, dims: number): { matrix: Float32Array; chunkIds: string[] } {
-    const key = spaceKey({ model, dims });
-    let cached = this.spaceCache.get(key);
-    if (!cached) {
-      const chunkIds: string[] = [];
-      for (const [id, e] of this.embeddings) if (e.model === model && e.dims === dims) chunkIds.push(id);
-      const matrix = new Float32Array(chunkIds.length * dims);
-      chunkIds.forEach((id, i) => matrix.set(this.embeddings.get(id)!.vector, i * dims));
-      cached = { matrix, chunkIds };
-      this.spaceCache.set(key, cached);
-    }
-    return cached;
+  /** How many chunks have a vector of the space. */
+  spaceSize(model: string, dims: number): number {
+    return this.spaceCounts.get(spaceKey({ model, dims })) ?? 0;
   }
 }
 

@@ -34,10 +34,11 @@ export type LanceRow = {
   text: string | null;
   model: string | null;
   dims: number | null;
+  /** The first layout's variable-length vectors; always null since vectors moved to `vector_<dims>` (ADR 0227). */
   vector: number[] | null;
   checkpoint: string | null;
   last_sync_at: string | null;
-};
+} & { [column: `vector_${number}`]: number[] };
 
 const STRING_COLUMNS = [
   'doc_id',
@@ -58,15 +59,17 @@ const STRING_COLUMNS = [
   'last_sync_at',
 ] as const;
 
-export const COLUMNS: readonly (keyof LanceRow)[] = [
-  'row_key',
-  'kind',
-  'seq',
-  'chunk_index',
-  'dims',
-  'vector',
-  ...STRING_COLUMNS,
-];
+/** The columns rows are read back from (not the vectors: Lance searches them in their own columns). */
+export const COLUMNS: readonly string[] = ['row_key', 'kind', 'seq', 'chunk_index', 'dims', ...STRING_COLUMNS];
+
+/**
+ * The column that holds the vectors of `dims` dimensions: a FixedSizeList, the shape Lance's vector search
+ * and vector indexes need (ADR 0227); added to the table when the first vector of that length is written.
+ */
+export const vectorColumn = (dims: number): `vector_${number}` => `vector_${dims}`;
+
+/** The SQL type of a vector column, for `addColumns` and the cast of the first layout's vectors. */
+export const vectorColumnType = (dims: number): string => `FixedSizeList(${dims}, Float32)`;
 
 export function tableSchema({ arrow }: LanceModule): Schema {
   const { Field, Float32, Float64, Int32, List, Schema, Utf8 } = arrow;
@@ -188,7 +191,7 @@ export function embRow(
     model,
     dims: vector.length,
     content_hash: contentHash,
-    vector: Array.from(vector),
+    [vectorColumn(vector.length)]: Array.from(vector),
   };
 }
 

@@ -1,6 +1,7 @@
 // The LanceDB store beyond the shared contract: two connections on one table folder (a server and a
 // hand-run sync) writing the same documents at once never duplicate a row, and a reader polling while
-// another process rewrites documents only ever sees whole documents; a missing package is a clear error.
+// another process rewrites documents only ever sees whole documents; vectors of the first table layout
+// are moved to their own column at open; a missing package is a clear error.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { after, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { makeDoc } from '../../contract/store/fixtures.ts';
+import { makeDoc, SPACE, unit } from '../../contract/store/fixtures.ts';
 import { openLanceStore } from '../../../plugins/store-lancedb/lance-store.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kbctx-lance-'));
@@ -108,6 +109,45 @@ it('a reader while another process rewrites documents only ever sees whole docum
     );
   } finally {
     await reader.close();
+  }
+});
+
+it('an index of the first layout (vectors in one variable-length column) is searched after its next open', async () => {
+  const dir = path.join(root, 'first-layout.lance');
+  const d = makeDoc('filesystem:x', 'v.md', ['vector text']);
+  const store = await openLanceStore(dir);
+  await store.upsertDocument(d.doc, d.chunks, null);
+  await store.close();
+  // The emb row as the first layout wrote it: the vector in `vector`, no `vector_4` column.
+  const lancedb = await import('@lancedb/lancedb');
+  const db = await lancedb.connect(dir);
+  const table = await db.openTable('kb');
+  const chunk = d.chunks[0]!;
+  const base = Object.fromEntries((await table.schema()).fields.map((f) => [f.name, null]));
+  await table.add([
+    {
+      ...base,
+      row_key: `e:${chunk.id}`,
+      kind: 'emb',
+      doc_id: d.doc.id,
+      model: SPACE.model,
+      dims: 4,
+      content_hash: chunk.contentHash,
+      vector: [1, 0, 0, 0],
+    },
+  ]);
+  table.close();
+  db.close();
+  const reopened = await openLanceStore(dir);
+  try {
+    const { hits } = await reopened.vectorSearch({ vector: unit([1, 0, 0, 0]), space: SPACE, limit: 5, candidateK: 5 });
+    assert.deepEqual(
+      hits.map((h) => [h.document.id, Math.round(h.score * 1000) / 1000]),
+      [[d.doc.id, 1]],
+    );
+    assert.equal(await reopened.countPendingEmbeddings(SPACE), 0);
+  } finally {
+    await reopened.close();
   }
 });
 
