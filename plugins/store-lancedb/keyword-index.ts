@@ -20,6 +20,8 @@ import {
 } from '../../core/api/algorithms.ts';
 
 const [TITLE_WEIGHT, TEXT_WEIGHT] = COLUMN_WEIGHTS;
+/** Names the analysis stored terms were made with: change it when tokenize, stem or the weights change. */
+const ANALYSIS = 'a1';
 const EMPTY: Postings = { ids: new Int32Array(0), freqs: new Uint16Array(0) };
 const NO_BOUNDS: TermBounds = { max: 0, blocks: new Float64Array(0) };
 
@@ -46,6 +48,25 @@ export function rowTerms(title: string, text: string): RowTerms {
     }
   }
   return { terms, length };
+}
+
+/**
+ * A chunk's analysed terms as stored in its row's `terms` column (ADR 0228): the token count, then each
+ * stem and its weighted frequency, tab-separated (stems never hold a tab: tokens are word characters).
+ */
+export function encodeRowTerms(row: RowTerms): string {
+  const parts: (string | number)[] = [ANALYSIS, row.length];
+  for (const [term, freq] of row.terms) parts.push(term, freq);
+  return parts.join('\t');
+}
+
+/** The inverse of encodeRowTerms; undefined for terms of another analysis (the chunk is analysed again). */
+export function decodeRowTerms(text: string | null): RowTerms | undefined {
+  if (text === null || !text.startsWith(`${ANALYSIS}\t`)) return undefined;
+  const parts = text.split('\t');
+  const terms = new Map<string, number>();
+  for (let i = 2; i + 1 < parts.length; i += 2) terms.set(parts[i]!, Number(parts[i + 1]));
+  return { terms, length: Number(parts[1]) };
 }
 
 interface TermList {

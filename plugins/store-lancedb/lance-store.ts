@@ -52,7 +52,8 @@ import path from 'node:path';
 import { loadLance } from './lance-module.ts';
 import { lanceDocumentScores, lanceVectorSearch, vectorColumns } from './lance-vectors.ts';
 import { withWriteLock } from './write-lock.ts';
-import { Model } from './model.ts';
+import { chunkTerms, Model } from './model.ts';
+import { decodeRowTerms, encodeRowTerms, type RowTerms } from './keyword-index.ts';
 import { tableIntegrity } from './integrity.ts';
 import * as queries from './model-queries.ts';
 import { compare } from './model-queries.ts';
@@ -133,7 +134,7 @@ export async function openLanceStore(dir: string, access: IndexAccess = 'create'
     });
   }
   const store = new LanceStore(dir, db, table, readOnly);
-  if (!readOnly) await store.moveFirstLayoutVectors();
+  if (!readOnly) await store.upgradeLayout();
   await store.reload();
   return store;
 }
@@ -188,7 +189,9 @@ export class LanceStore implements Store {
    * one commit per length, then one that clears `vector` (a crash in between: the next open does it again;
    * one update setting both loses the cast value in Lance 0.31). A table without such rows is left alone.
    */
-  async moveFirstLayoutVectors(): Promise<void> {
+  async upgradeLayout(): Promise<void> {
+    if (!(await this.table.schema()).fields.some((f) => f.name === 'terms'))
+      await this.commit((t) => t.addColumns([{ name: 'terms', valueSql: 'CAST(NULL AS STRING)' }]));
     const old = "kind = 'emb' AND vector IS NOT NULL";
     if ((await this.table.countRows(old)) === 0) return;
     const rows = await this.table.query().where(old).select(['dims']).toArrow();
@@ -225,15 +228,12 @@ export class LanceStore implements Store {
   async reload(): Promise<void> {
     const version = await this.table.version();
     this.columns = await vectorColumns(this.table);
-    const rows = plainRows(
-      await this.table
-        .query()
-        .select([...LOAD_COLUMNS])
-        .toArrow(),
-      LOAD_COLUMNS,
-    );
+    // A read-only table of the first layout has no `terms` column: its chunks are analysed here.
+    const names = new Set((await this.table.schema()).fields.map((f) => f.name));
+    const columns = LOAD_COLUMNS.filter((c) => names.has(c));
+    const rows = plainRows(await this.table.query().select(columns).toArrow(), columns);
     const model = new Model();
-    const chunksOf = new Map<string, { chunk: Chunk; seq: number }[]>();
+    const chunksOf = new Map<string, { chunk: Chunk; seq: number; terms: RowTerms | undefined }[]>();
     const embeddings: [string, Record<string, unknown>][] = [];
     const docs: Record<string, unknown>[] = [];
     // Documents with chunks written before chunks had lines: an empty content hash makes the next sync rewrite them.
@@ -247,7 +247,7 @@ export class LanceStore implements Store {
           const documentId = r['doc_id'] as string;
           const list = chunksOf.get(documentId) ?? [];
           const { chunk, placed } = toChunk(r);
-          list.push({ chunk, seq: r['seq'] as number });
+          list.push({ chunk, seq: r['seq'] as number, terms: decodeRowTerms((r['terms'] as string | null) ?? null) });
           if (!placed) unplaced.add(documentId);
           chunksOf.set(documentId, list);
           break;
@@ -437,6 +437,7 @@ export class LanceStore implements Store {
     const withSeqs = chunks.map((chunk) => ({
       chunk: { ...chunk },
       seq: oldChunks.get(chunk.id)?.seq ?? this.nextSeq(),
+      terms: chunkTerms(doc.title, chunk),
     }));
     // A kept chunk whose content hash changed loses its vector (pending again); removed ones lose theirs.
     const dropped = [
@@ -460,7 +461,10 @@ export class LanceStore implements Store {
       withSeqs,
     );
     for (const [id, e] of keptEmbeddings) if (e) model.setEmbedding(id, e);
-    this.pending.rows.push(docRow(doc, fingerprint, seq), ...withSeqs.map((c) => chunkRow(c.chunk, c.seq)));
+    this.pending.rows.push(
+      docRow(doc, fingerprint, seq),
+      ...withSeqs.map((c) => chunkRow(c.chunk, c.seq, encodeRowTerms(c.terms))),
+    );
     this.pending.docIds.push(doc.id);
     this.pending.droppedEmbeddings.push(...dropped);
     const outcome = { chunksWritten: written.length, chunksDeleted: removed.length };

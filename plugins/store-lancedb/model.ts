@@ -4,7 +4,7 @@
 // kept in step with this process's own writes.
 import type { Chunk, DocumentHead, SourceFilter, SourceState, SyncRun } from '../../core/api/plugin.ts';
 import { compileDocumentFilter, isFiltering, symbolWords } from '../../core/api/algorithms.ts';
-import { KeywordIndex, rowTerms } from './keyword-index.ts';
+import { KeywordIndex, rowTerms, type RowTerms } from './keyword-index.ts';
 
 export interface DocEntry {
   head: DocumentHead;
@@ -50,14 +50,17 @@ export class Model {
   /** Highest seq seen (new seqs are above it). */
   maxSeq = 0;
 
-  putDocument(entry: Omit<DocEntry, 'group' | 'chunkIds'>, chunks: readonly { chunk: Chunk; seq: number }[]): void {
+  /** `terms`: the chunk's analysis when already known (stored in its row), else the chunk is analysed here. */
+  putDocument(
+    entry: Omit<DocEntry, 'group' | 'chunkIds'>,
+    chunks: readonly { chunk: Chunk; seq: number; terms?: RowTerms | undefined }[],
+  ): void {
     const old = this.docs.get(entry.head.id);
     const group = old?.group ?? this.groupDoc.push(entry.head.id) - 1;
     if (old) for (const id of old.chunkIds) this.dropChunk(id);
     this.docs.set(entry.head.id, { ...entry, group, chunkIds: chunks.map((c) => c.chunk.id) });
-    for (const { chunk, seq } of chunks) {
-      const text = chunk.symbol ? `${chunk.text}\n${symbolWords(chunk.symbol)}` : chunk.text; // ADR 0210
-      const row = this.keyword.add(group, rowTerms(entry.head.title, text));
+    for (const { chunk, seq, terms } of chunks) {
+      const row = this.keyword.add(group, terms ?? chunkTerms(entry.head.title, chunk));
       this.rowChunk[row] = chunk.id;
       this.chunks.set(chunk.id, { chunk, seq, row });
       this.bySeq.set(seq, chunk.id);
@@ -128,6 +131,11 @@ export class Model {
   spaceSize(model: string, dims: number): number {
     return this.spaceCounts.get(spaceKey({ model, dims })) ?? 0;
   }
+}
+
+/** A chunk analysed as its keyword row: the title, the text and its symbol's words (ADR 0210). */
+export function chunkTerms(title: string, chunk: Chunk): RowTerms {
+  return rowTerms(title, chunk.symbol ? `${chunk.text}\n${symbolWords(chunk.symbol)}` : chunk.text);
 }
 
 const spaceKey = (s: { model: string; dims: number }): string => `${s.dims}:${s.model}`;

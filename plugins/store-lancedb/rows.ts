@@ -7,7 +7,7 @@ import type { Schema, Table } from 'apache-arrow';
 
 export const TABLE = 'kb';
 /** The table layout's version (`kbctx init` shows it); bumped when the columns change. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export type Kind = 'doc' | 'chunk' | 'emb' | 'state' | 'run';
 
@@ -38,6 +38,8 @@ export type LanceRow = {
   vector: number[] | null;
   checkpoint: string | null;
   last_sync_at: string | null;
+  /** Chunks: the analysed terms the keyword index is built from (encodeRowTerms; null: analyse the text). */
+  terms: string | null;
 } & { [column: `vector_${number}`]: number[] };
 
 const STRING_COLUMNS = [
@@ -57,6 +59,7 @@ const STRING_COLUMNS = [
   'model',
   'checkpoint',
   'last_sync_at',
+  'terms',
 ] as const;
 
 /** The columns rows are read back from (not the vectors: Lance searches them in their own columns). */
@@ -105,6 +108,7 @@ const EMPTY: Omit<LanceRow, 'row_key' | 'kind'> = {
   vector: null,
   checkpoint: null,
   last_sync_at: null,
+  terms: null,
 };
 
 export const docKey = (id: string): string => `d:${id}`;
@@ -134,9 +138,10 @@ export function docRow(doc: StoredDocument, fingerprint: string | null, seq: num
   };
 }
 
-export function chunkRow(chunk: Chunk, seq: number): LanceRow {
+export function chunkRow(chunk: Chunk, seq: number, terms: string | null): LanceRow {
   return {
     ...EMPTY,
+    terms,
     row_key: chunkKey(chunk.id),
     kind: 'chunk',
     doc_id: chunk.documentId,
