@@ -1,7 +1,8 @@
 // The LanceDB store beyond the shared contract: two connections on one table folder (a server and a
 // hand-run sync) writing the same documents at once never duplicate a row, and a reader polling while
 // another process rewrites documents only ever sees whole documents; vectors of the first table layout
-// are moved to their own column at open; a missing package is a clear error.
+// are moved to their own column at open; a filter too wide for a prefilter is checked on Lance's hits;
+// a missing package is a clear error.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { after, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { makeDoc, SPACE, unit } from '../../contract/store/fixtures.ts';
+import { embedChunks, makeDoc, SPACE, unit } from '../../contract/store/fixtures.ts';
 import { openLanceStore } from '../../../plugins/store-lancedb/lance-store.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kbctx-lance-'));
@@ -148,6 +149,38 @@ it('an index of the first layout (vectors in one variable-length column) is sear
     assert.equal(await reopened.countPendingEmbeddings(SPACE), 0);
   } finally {
     await reopened.close();
+  }
+});
+
+it('a filter leaving more documents than a prefilter takes is checked on the hits, still filling the limit', async () => {
+  // 2100 documents pass `source: git` (above the 2000 sent as doc_id IN (...)); the 40 closest vectors
+  // belong to filesystem documents, which the postfilter drops before asking Lance for more rows.
+  const store = await openLanceStore(path.join(root, 'postfilter.lance'));
+  try {
+    const near = Array.from({ length: 40 }, (_, i) => makeDoc('filesystem:v', `near${i}.md`, [`near ${i}`]));
+    const far = Array.from({ length: 2100 }, (_, i) => makeDoc('git:v', `far${i}.md`, [`far ${i}`]));
+    await store.beginBulk();
+    for (const d of [...near, ...far]) await store.upsertDocument(d.doc, d.chunks, null);
+    await store.endBulk();
+    // Cosine to the query: near i → 0.99 - i/1000; far i → 0.5 - i/10000.
+    const at = (c: number): Float32Array => unit([c, Math.sqrt(1 - c * c), 0, 0]);
+    await embedChunks(store, SPACE, (text) => {
+      const [kind, n] = text.split(' ');
+      return at(kind === 'near' ? 0.99 - Number(n) / 1000 : 0.5 - Number(n) / 10000);
+    });
+    const query = { vector: unit([1, 0, 0, 0]), space: SPACE, limit: 3, candidateK: 3 };
+    const { hits } = await store.vectorSearch({ ...query, filter: { source: 'git' } });
+    assert.deepEqual(
+      hits.map((h) => h.chunk.text),
+      ['far 0', 'far 1', 'far 2'],
+    );
+    const unfiltered = await store.vectorSearch(query);
+    assert.deepEqual(
+      unfiltered.hits.map((h) => h.chunk.text),
+      ['near 0', 'near 1', 'near 2'],
+    );
+  } finally {
+    await store.close();
   }
 });
 
