@@ -81,7 +81,8 @@ export class KeywordIndex {
   private readonly lists = new Map<string, TermList>();
   private lengths = new Int32Array(1024);
   private groups = new Int32Array(1024).fill(-1);
-  private readonly rowTermsOf = new Map<number, string[]>();
+  /** Each live row's terms (the analysed row's own map: kept, not copied). */
+  private readonly rowTermsOf = new Map<number, ReadonlyMap<string, number>>();
   private nextRow = 0;
   private totalLength = 0;
   /** Live rows (N). */
@@ -95,7 +96,8 @@ export class KeywordIndex {
     this.groups[id] = group;
     this.totalLength += row.length;
     this.size++;
-    for (const [term, freq] of row.terms) {
+    // forEach, not for-of: no [term, freq] pair allocated per term (building postings at open is hot).
+    row.terms.forEach((freq, term) => {
       let list = this.lists.get(term);
       if (!list) {
         list = { ids: [], freqs: [], cached: null, bounds: null, boundsFor: -1 };
@@ -105,8 +107,8 @@ export class KeywordIndex {
       list.freqs.push(freq);
       list.cached = null;
       list.bounds = null;
-    }
-    this.rowTermsOf.set(id, [...row.terms.keys()]);
+    });
+    this.rowTermsOf.set(id, row.terms);
     return id;
   }
 
@@ -114,7 +116,7 @@ export class KeywordIndex {
     const terms = this.rowTermsOf.get(id);
     if (!terms) return;
     this.rowTermsOf.delete(id);
-    for (const term of terms) {
+    for (const term of terms.keys()) {
       const list = this.lists.get(term)!;
       const at = lowerBound(list.ids, id);
       list.ids.splice(at, 1);

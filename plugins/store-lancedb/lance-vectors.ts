@@ -3,8 +3,10 @@
 // its `dot` distance; the scores are recomputed from the returned vectors with core's dotAt (query and
 // stored vectors are unit length: the cosine), so they equal the other stores' to the last bit.
 //
-// 1. The where clause keeps the asked space (`kind`, `model`, `dims`); a search filter (ADR 0213) that
-//    leaves at most PREFILTER_MAX documents is added as `doc_id IN (...)`, a prefilter.
+// 1. Only emb rows have a `vector_<dims>` value, so a where clause is needed only when another model
+//    shares the column (`model = ...`) or a search filter (ADR 0213) leaves at most PREFILTER_MAX
+//    documents (`doc_id IN (...)`, a prefilter): measured, a where on `kind` makes Lance's flat scan
+//    several times slower.
 // 2. A wider filter is checked on the hits (postfilter) and the query is asked again for 4× the rows
 //    until `limit` distinct documents pass or the space is exhausted (as best-chunk grouping needs).
 // Must not write: lance-store.ts owns commits.
@@ -34,26 +36,21 @@ export async function lanceVectorSearch(
   const column = vectorColumn(space.dims);
   if (size === 0 || !columns.has(column) || query.vector.length !== space.dims)
     return { hits: [], candidateCount: 0, approximate: false };
-  let where = spaceWhere(space);
+  const conditions = model.dimsShared(space.model, space.dims) ? [`model = ${sqlString(space.model)}`] : [];
   const passes = documentFilter(query.filter);
   let postfilter = passes;
   if (passes) {
     const allowed = [...model.docs.values()].filter(passes).map((d) => d.head.id);
     if (allowed.length === 0) return { hits: [], candidateCount: 0, approximate: false };
     if (allowed.length <= PREFILTER_MAX) {
-      where += ` AND doc_id IN ${sqlList(allowed)}`;
+      conditions.push(`doc_id IN ${sqlList(allowed)}`);
       postfilter = undefined;
     }
   }
   for (let want = Math.max(query.candidateK, query.limit); ; want *= 4) {
-    const rows = await table
-      .vectorSearch(query.vector)
-      .column(column)
-      .distanceType('dot')
-      .where(where)
-      .limit(want)
-      .select(['row_key', column, '_distance'])
-      .toArrow();
+    let search = table.vectorSearch(query.vector).column(column).distanceType('dot');
+    if (conditions.length > 0) search = search.where(conditions.join(' AND '));
+    const rows = await search.limit(want).select(['row_key', column, '_distance']).toArrow();
     const keys = rows.getChild('row_key');
     const vectors = rows.getChild(column);
     const best = new Map<string, { chunkId: string; score: number }>();

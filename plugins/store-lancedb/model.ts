@@ -127,6 +127,13 @@ export class Model {
     return this.sortedSeqs;
   }
 
+  /** Whether another model has vectors of `dims` dimensions (they share the `vector_<dims>` column). */
+  dimsShared(model: string, dims: number): boolean {
+    for (const [key, n] of this.spaceCounts)
+      if (n > 0 && key !== spaceKey({ model, dims }) && key.startsWith(`${dims}:`)) return true;
+    return false;
+  }
+
   /** How many chunks have a vector of the space. */
   spaceSize(model: string, dims: number): number {
     return this.spaceCounts.get(spaceKey({ model, dims })) ?? 0;
