@@ -20,6 +20,8 @@ import {
 } from '../../core/api/algorithms.ts';
 
 const [TITLE_WEIGHT, TEXT_WEIGHT] = COLUMN_WEIGHTS;
+/** Names the analysis stored terms were made with: change it when tokenize, stem or the weights change. */
+const ANALYSIS = 'a1';
 const EMPTY: Postings = { ids: new Int32Array(0), freqs: new Uint16Array(0) };
 const NO_BOUNDS: TermBounds = { max: 0, blocks: new Float64Array(0) };
 
@@ -48,6 +50,25 @@ export function rowTerms(title: string, text: string): RowTerms {
   return { terms, length };
 }
 
+/**
+ * A chunk's analysed terms as stored in its row's `terms` column (ADR 0228): the token count, then each
+ * stem and its weighted frequency, tab-separated (stems never hold a tab: tokens are word characters).
+ */
+export function encodeRowTerms(row: RowTerms): string {
+  const parts: (string | number)[] = [ANALYSIS, row.length];
+  for (const [term, freq] of row.terms) parts.push(term, freq);
+  return parts.join('\t');
+}
+
+/** The inverse of encodeRowTerms; undefined for terms of another analysis (the chunk is analysed again). */
+export function decodeRowTerms(text: string | null): RowTerms | undefined {
+  if (text === null || !text.startsWith(`${ANALYSIS}\t`)) return undefined;
+  const parts = text.split('\t');
+  const terms = new Map<string, number>();
+  for (let i = 2; i + 1 < parts.length; i += 2) terms.set(parts[i]!, Number(parts[i + 1]));
+  return { terms, length: Number(parts[1]) };
+}
+
 interface TermList {
   ids: number[];
   freqs: number[];
@@ -60,7 +81,8 @@ export class KeywordIndex {
   private readonly lists = new Map<string, TermList>();
   private lengths = new Int32Array(1024);
   private groups = new Int32Array(1024).fill(-1);
-  private readonly rowTermsOf = new Map<number, string[]>();
+  /** Each live row's terms (the analysed row's own map: kept, not copied). */
+  private readonly rowTermsOf = new Map<number, ReadonlyMap<string, number>>();
   private nextRow = 0;
   private totalLength = 0;
   /** Live rows (N). */
@@ -74,7 +96,8 @@ export class KeywordIndex {
     this.groups[id] = group;
     this.totalLength += row.length;
     this.size++;
-    for (const [term, freq] of row.terms) {
+    // forEach, not for-of: no [term, freq] pair allocated per term (building postings at open is hot).
+    row.terms.forEach((freq, term) => {
       let list = this.lists.get(term);
       if (!list) {
         list = { ids: [], freqs: [], cached: null, bounds: null, boundsFor: -1 };
@@ -84,8 +107,8 @@ export class KeywordIndex {
       list.freqs.push(freq);
       list.cached = null;
       list.bounds = null;
-    }
-    this.rowTermsOf.set(id, [...row.terms.keys()]);
+    });
+    this.rowTermsOf.set(id, row.terms);
     return id;
   }
 
@@ -93,7 +116,7 @@ export class KeywordIndex {
     const terms = this.rowTermsOf.get(id);
     if (!terms) return;
     this.rowTermsOf.delete(id);
-    for (const term of terms) {
+    for (const term of terms.keys()) {
       const list = this.lists.get(term)!;
       const at = lowerBound(list.ids, id);
       list.ids.splice(at, 1);

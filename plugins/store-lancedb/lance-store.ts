@@ -1,7 +1,8 @@
 // The LanceDB store (ADR 0125): one Lance table in the folder at [db] path (rows.ts). Durability and
 // atomicity are Lance's: every write is one commit (a document with its chunks and the embeddings it
 // drops: one merge-insert). Reads are answered from an in-memory model of the table (model.ts) with
-// the project's own keyword postings and exact vector scans; document bodies are read from Lance.
+// the project's own keyword postings; vectors are searched by Lance's own query on `vector_<dims>`
+// columns (lance-vectors.ts, ADR 0227); document bodies are read from Lance.
 //
 // 1. Freshness: every commit writes the table version to `kbctx.generation` in the folder (on object storage:
 //    the table's latest version is asked for, table-place.ts); a process that finds a version it did not
@@ -47,7 +48,9 @@ import {
 import type { Connection, Table } from '@lancedb/lancedb';
 import { loadLance } from './lance-module.ts';
 import { openTablePlace, type StorageSettings, type TablePlace } from './table-place.ts';
-import { Model } from './model.ts';
+import { lanceDocumentScores, lanceVectorSearch, vectorColumns } from './lance-vectors.ts';
+import { chunkTerms, Model } from './model.ts';
+import { decodeRowTerms, encodeRowTerms, type RowTerms } from './keyword-index.ts';
 import { tableIntegrity } from './integrity.ts';
 import * as queries from './model-queries.ts';
 import { compare } from './model-queries.ts';
@@ -70,6 +73,8 @@ import {
   toHead,
   toSyncRun,
   parseMetadata,
+  vectorColumn,
+  vectorColumnType,
   type LanceRow,
 } from './rows.ts';
 
@@ -93,6 +98,7 @@ export async function openLanceStore(
   const lance = await loadLance();
   const place = await openTablePlace(lance, dir, access, storage);
   const store = new LanceStore(dir, place.db, place.table, place.readOnly, place);
+  if (place.readOnly === null) await store.upgradeLayout();
   await store.reload();
   return store;
 }
@@ -116,6 +122,8 @@ export class LanceStore implements Store {
   private queue: Promise<unknown> = Promise.resolve();
   private commitsSinceCompaction = 0;
   private stale = false;
+  /** The table's `vector_<dims>` columns. */
+  private columns = new Set<string>();
 
   private readonly readOnlyReason: string | null;
   private readonly place: TablePlace;
@@ -139,18 +147,56 @@ export class LanceStore implements Store {
     return this.place.writtenVersion();
   }
 
+  /**
+   * Moves vectors of the first layout (one variable-length `vector` column) into `vector_<dims>` columns:
+   * one commit per length, then one that clears `vector` (a crash in between: the next open does it again;
+   * one update setting both loses the cast value in Lance 0.31). A table without such rows is left alone.
+   */
+  async upgradeLayout(): Promise<void> {
+    if (!(await this.table.schema()).fields.some((f) => f.name === 'terms'))
+      await this.commit((t) => t.addColumns([{ name: 'terms', valueSql: 'CAST(NULL AS STRING)' }]));
+    const old = "kind = 'emb' AND vector IS NOT NULL";
+    if ((await this.table.countRows(old)) === 0) return;
+    const rows = await this.table.query().where(old).select(['dims']).toArrow();
+    const dims = new Set<number>();
+    for (let i = 0; i < rows.numRows; i++) dims.add(rows.getChild('dims')?.get(i) as number);
+    for (const d of dims) {
+      await this.addVectorColumn(d);
+      await this.commit((t) =>
+        t.update({
+          where: `${old} AND dims = ${d}`,
+          valuesSql: { [vectorColumn(d)]: `arrow_cast(vector, '${vectorColumnType(d)}')` },
+        }),
+      );
+    }
+    await this.commit((t) => t.update({ where: old, valuesSql: { vector: 'NULL' } }));
+  }
+
+  /** Adds the column for vectors of `dims` dimensions unless the table has it (another process may have added it). */
+  private async addVectorColumn(dims: number): Promise<void> {
+    const column = vectorColumn(dims);
+    if (this.columns.has(column)) return;
+    await this.flush();
+    await this.queue;
+    this.columns = await vectorColumns(this.table);
+    if (this.columns.has(column)) return;
+    await this.commit(async (t) => {
+      if ((await vectorColumns(t)).has(column)) return { version: await t.version() };
+      return t.addColumns([{ name: column, valueSql: `arrow_cast(NULL, '${vectorColumnType(dims)}')` }]);
+    });
+    this.columns.add(column);
+  }
+
   /** Loads the model from the latest table version. */
   async reload(): Promise<void> {
     const version = await this.table.version();
-    const rows = plainRows(
-      await this.table
-        .query()
-        .select([...LOAD_COLUMNS])
-        .toArrow(),
-      LOAD_COLUMNS,
-    );
+    this.columns = await vectorColumns(this.table);
+    // A read-only table of the first layout has no `terms` column: its chunks are analysed here.
+    const names = new Set((await this.table.schema()).fields.map((f) => f.name));
+    const columns = LOAD_COLUMNS.filter((c) => names.has(c));
+    const rows = plainRows(await this.table.query().select(columns).toArrow(), columns);
     const model = new Model();
-    const chunksOf = new Map<string, { chunk: Chunk; seq: number }[]>();
+    const chunksOf = new Map<string, { chunk: Chunk; seq: number; terms: RowTerms | undefined }[]>();
     const embeddings: [string, Record<string, unknown>][] = [];
     const docs: Record<string, unknown>[] = [];
     // Documents with chunks written before chunks had lines: an empty content hash makes the next sync rewrite them.
@@ -164,7 +210,7 @@ export class LanceStore implements Store {
           const documentId = r['doc_id'] as string;
           const list = chunksOf.get(documentId) ?? [];
           const { chunk, placed } = toChunk(r);
-          list.push({ chunk, seq: r['seq'] as number });
+          list.push({ chunk, seq: r['seq'] as number, terms: decodeRowTerms((r['terms'] as string | null) ?? null) });
           if (!placed) unplaced.add(documentId);
           chunksOf.set(documentId, list);
           break;
@@ -204,7 +250,6 @@ export class LanceStore implements Store {
         model: r['model'] as string,
         dims: r['dims'] as number,
         contentHash: r['content_hash'] as string,
-        vector: r['vector'] as Float32Array,
       });
     }
     this.model = model;
@@ -353,6 +398,7 @@ export class LanceStore implements Store {
     const withSeqs = chunks.map((chunk) => ({
       chunk: { ...chunk },
       seq: oldChunks.get(chunk.id)?.seq ?? this.nextSeq(),
+      terms: chunkTerms(doc.title, chunk),
     }));
     // A kept chunk whose content hash changed loses its vector (pending again); removed ones lose theirs.
     const dropped = [
@@ -376,7 +422,10 @@ export class LanceStore implements Store {
       withSeqs,
     );
     for (const [id, e] of keptEmbeddings) if (e) model.setEmbedding(id, e);
-    this.pending.rows.push(docRow(doc, fingerprint, seq), ...withSeqs.map((c) => chunkRow(c.chunk, c.seq)));
+    this.pending.rows.push(
+      docRow(doc, fingerprint, seq),
+      ...withSeqs.map((c) => chunkRow(c.chunk, c.seq, encodeRowTerms(c.terms))),
+    );
     this.pending.docIds.push(doc.id);
     this.pending.droppedEmbeddings.push(...dropped);
     const outcome = { chunksWritten: written.length, chunksDeleted: removed.length };
@@ -528,12 +577,7 @@ export class LanceStore implements Store {
     for (const r of rows) {
       const entry = model.chunkBySeq(r.rowid);
       if (!entry || entry.chunk.contentHash !== r.contentHash || r.vector.length !== space.dims) continue;
-      model.setEmbedding(entry.chunk.id, {
-        model: space.model,
-        dims: space.dims,
-        contentHash: r.contentHash,
-        vector: Float32Array.from(r.vector),
-      });
+      model.setEmbedding(entry.chunk.id, { model: space.model, dims: space.dims, contentHash: r.contentHash });
       writes.push(embRow(entry.chunk.id, entry.chunk.documentId, space.model, r.contentHash, r.vector));
     }
     return this.writeEmbeddingRows(writes);
@@ -545,12 +589,7 @@ export class LanceStore implements Store {
     for (const r of rows) {
       const entry = model.chunks.get(r.chunkId);
       if (!entry || entry.chunk.contentHash !== r.contentHash || r.vector.length !== r.dims) continue;
-      model.setEmbedding(r.chunkId, {
-        model: r.model,
-        dims: r.dims,
-        contentHash: r.contentHash,
-        vector: Float32Array.from(r.vector),
-      });
+      model.setEmbedding(r.chunkId, { model: r.model, dims: r.dims, contentHash: r.contentHash });
       writes.push(embRow(r.chunkId, entry.chunk.documentId, r.model, r.contentHash, r.vector));
     }
     return this.writeEmbeddingRows(writes);
@@ -558,25 +597,44 @@ export class LanceStore implements Store {
 
   private async writeEmbeddingRows(rows: LanceRow[]): Promise<number> {
     if (rows.length === 0) return 0;
+    for (const d of new Set(rows.map((r) => r.dims!))) await this.addVectorColumn(d);
     this.writes++;
     await this.flush();
     await this.commit((t) => t.mergeInsert('row_key').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows));
     return rows.length;
   }
 
+  /** Pages of EXPORT_PAGE embeddings by chunk id, each read from Lance in one query. */
   async *iterateEmbeddings(): AsyncGenerator<StoredEmbedding> {
     const model = await this.fresh();
+    await this.flush();
     const ids = [...model.embeddings.keys()].sort(compare);
-    for (const chunkId of ids) {
-      const e = model.embeddings.get(chunkId);
-      if (e)
-        yield {
+    const columns = [...this.columns];
+    for (let i = 0; i < ids.length; i += EXPORT_PAGE) {
+      const page = ids.slice(i, i + EXPORT_PAGE);
+      const rows = await this.table
+        .query()
+        .where(`row_key IN ${sqlList(page.map(embKey))}`)
+        .select(['row_key', 'model', 'dims', 'content_hash', ...columns])
+        .toArrow();
+      const found = new Map<string, StoredEmbedding>();
+      for (let r = 0; r < rows.numRows; r++) {
+        const dims = rows.getChild('dims')?.get(r) as number;
+        const vector = (rows.getChild(vectorColumn(dims))?.get(r) as { toArray(): Float32Array } | null)?.toArray();
+        if (!vector) continue;
+        const chunkId = (rows.getChild('row_key')?.get(r) as string).slice(2);
+        found.set(chunkId, {
           chunkId,
-          model: e.model,
-          dims: e.dims,
-          contentHash: e.contentHash,
-          vector: Float32Array.from(e.vector),
-        };
+          model: rows.getChild('model')?.get(r) as string,
+          dims,
+          contentHash: rows.getChild('content_hash')?.get(r) as string,
+          vector: Float32Array.from(vector),
+        });
+      }
+      for (const id of page) {
+        const e = found.get(id);
+        if (e) yield e;
+      }
     }
   }
 
@@ -594,7 +652,7 @@ export class LanceStore implements Store {
   }
 
   async vectorSearch(query: VectorQuery): Promise<VectorResult> {
-    return queries.vectorSearch(await this.fresh(), query);
+    return lanceVectorSearch(this.table, this.columns, await this.fresh(), query);
   }
 
   async documentVectorScores(
@@ -602,12 +660,12 @@ export class LanceStore implements Store {
     space: EmbeddingSpace,
     documentIds: readonly string[],
   ): Promise<Map<string, number>> {
-    return queries.documentVectorScores(await this.fresh(), vector, space, documentIds);
+    return lanceDocumentScores(this.table, this.columns, await this.fresh(), vector, space, documentIds);
   }
 
   async refreshVectorIndex(space: EmbeddingSpace): Promise<VectorIndexReport> {
     const model = await this.fresh();
-    return { vectors: model.space(space.model, space.dims).chunkIds.length, index: 'none' };
+    return { vectors: model.spaceSize(space.model, space.dims), index: 'none' };
   }
 
   async sources(): Promise<SourceStats[]> {

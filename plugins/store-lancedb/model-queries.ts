@@ -1,8 +1,8 @@
 // The Store's reads answered from the in-memory model of the table (model.ts): keyword search with
-// the project's analysis and BM25 over the model's postings, exact vector scans, pending embeddings,
-// counts and per-source statistics. Pure over the model: lance-store.ts keeps it fresh and passes it in.
+// the project's analysis and BM25 over the model's postings, pending embeddings, counts and
+// per-source statistics (vector searches are Lance's: lance-vectors.ts). Pure over the model:
+// lance-store.ts keeps it fresh and passes it in.
 import type {
-  EmbeddingSpace,
   EmbeddingSpaceCount,
   KeywordHit,
   KeywordQuery,
@@ -10,10 +10,8 @@ import type {
   PendingChunk,
   SourceStats,
   StoreCounts,
-  VectorQuery,
-  VectorResult,
 } from '../../core/api/plugin.ts';
-import { bm25Reference, dotAt, exactTopK, normalizeBm25, type QueryTerm } from '../../core/api/algorithms.ts';
+import { bm25Reference, normalizeBm25, type QueryTerm } from '../../core/api/algorithms.ts';
 import { documentFilter, type Model } from './model.ts';
 
 /** A query term in more than this share of the chunks is dropped while a rarer one remains. */
@@ -90,60 +88,6 @@ export function embeddingSpaces(model: Model): EmbeddingSpaceCount[] {
     counts.set(key, c);
   }
   return [...counts.values()].sort((a, b) => b.count - a.count || compare(a.model, b.model) || a.dims - b.dims);
-}
-
-export function vectorSearch(model: Model, query: VectorQuery): VectorResult {
-  const { matrix, chunkIds } = model.space(query.space.model, query.space.dims);
-  if (chunkIds.length === 0 || query.vector.length !== query.space.dims)
-    return { hits: [], candidateCount: 0, approximate: false };
-  let rows: number[] | undefined;
-  const passes = documentFilter(query.filter);
-  if (passes) {
-    rows = [];
-    for (let i = 0; i < chunkIds.length; i++) {
-      const doc = model.docs.get(model.chunks.get(chunkIds[i]!)?.chunk.documentId ?? '');
-      if (doc && passes(doc)) rows.push(i);
-    }
-  }
-  const n = rows?.length ?? chunkIds.length;
-  for (let want = Math.max(query.candidateK, query.limit); ; want *= 4) {
-    const top = exactTopK(matrix, query.space.dims, query.vector, Math.min(want, n), rows);
-    const best = new Map<string, { chunkId: string; score: number }>();
-    for (const { row, score } of top) {
-      const entry = model.chunks.get(chunkIds[row]!);
-      if (entry && !best.has(entry.chunk.documentId))
-        best.set(entry.chunk.documentId, { chunkId: entry.chunk.id, score });
-    }
-    if (best.size >= query.limit || want >= n) {
-      const hits = [...best.entries()]
-        .sort(([a, x], [b, y]) => y.score - x.score || compare(a, b))
-        .slice(0, query.limit)
-        .map(([docId, h]) => ({
-          document: { ...model.docs.get(docId)!.head },
-          chunk: { ...model.chunks.get(h.chunkId)!.chunk },
-          score: h.score,
-        }));
-      return { hits, candidateCount: top.length, approximate: false };
-    }
-  }
-}
-
-export function documentVectorScores(
-  model: Model,
-  vector: Float32Array,
-  space: EmbeddingSpace,
-  documentIds: readonly string[],
-): Map<string, number> {
-  const best = new Map<string, number>();
-  for (const id of documentIds) {
-    for (const chunkId of model.docs.get(id)?.chunkIds ?? []) {
-      const e = model.embeddings.get(chunkId);
-      if (!e || e.model !== space.model || e.dims !== space.dims || vector.length !== space.dims) continue;
-      const score = dotAt(e.vector, 0, vector, space.dims);
-      if (score > (best.get(id) ?? -Infinity)) best.set(id, score);
-    }
-  }
-  return best;
 }
 
 export function sources(model: Model): SourceStats[] {

@@ -1,9 +1,10 @@
-// What the LanceDB store answers reads from: the table's documents (no bodies), chunks, embeddings
-// and checkpoints held in memory with the keyword postings, loaded once per table version another
-// process wrote and kept in step with this process's own writes.
+// What the LanceDB store answers reads from: the table's documents (no bodies), chunks, which chunks
+// have an embedding of which space (not the vectors: Lance searches those, ADR 0227) and checkpoints
+// held in memory with the keyword postings, loaded once per table version another process wrote and
+// kept in step with this process's own writes.
 import type { Chunk, DocumentHead, SourceFilter, SourceState, SyncRun } from '../../core/api/plugin.ts';
 import { compileDocumentFilter, isFiltering, symbolWords } from '../../core/api/algorithms.ts';
-import { KeywordIndex, rowTerms } from './keyword-index.ts';
+import { KeywordIndex, rowTerms, type RowTerms } from './keyword-index.ts';
 
 export interface DocEntry {
   head: DocumentHead;
@@ -27,11 +28,11 @@ export interface ChunkEntry {
   row: number;
 }
 
+/** A chunk's stored embedding without its vector (the vector stays in Lance). */
 export interface EmbEntry {
   model: string;
   dims: number;
   contentHash: string;
-  vector: Float32Array;
 }
 
 export class Model {
@@ -45,18 +46,21 @@ export class Model {
   private readonly rowChunk: (string | undefined)[] = [];
   private sortedSeqs: number[] | null = null;
   private readonly bySeq = new Map<number, string>();
-  private spaceCache = new Map<string, { matrix: Float32Array; chunkIds: string[] }>();
+  private readonly spaceCounts = new Map<string, number>();
   /** Highest seq seen (new seqs are above it). */
   maxSeq = 0;
 
-  putDocument(entry: Omit<DocEntry, 'group' | 'chunkIds'>, chunks: readonly { chunk: Chunk; seq: number }[]): void {
+  /** `terms`: the chunk's analysis when already known (stored in its row), else the chunk is analysed here. */
+  putDocument(
+    entry: Omit<DocEntry, 'group' | 'chunkIds'>,
+    chunks: readonly { chunk: Chunk; seq: number; terms?: RowTerms | undefined }[],
+  ): void {
     const old = this.docs.get(entry.head.id);
     const group = old?.group ?? this.groupDoc.push(entry.head.id) - 1;
     if (old) for (const id of old.chunkIds) this.dropChunk(id);
     this.docs.set(entry.head.id, { ...entry, group, chunkIds: chunks.map((c) => c.chunk.id) });
-    for (const { chunk, seq } of chunks) {
-      const text = chunk.symbol ? `${chunk.text}\n${symbolWords(chunk.symbol)}` : chunk.text; // ADR 0210
-      const row = this.keyword.add(group, rowTerms(entry.head.title, text));
+    for (const { chunk, seq, terms } of chunks) {
+      const row = this.keyword.add(group, terms ?? chunkTerms(entry.head.title, chunk));
       this.rowChunk[row] = chunk.id;
       this.chunks.set(chunk.id, { chunk, seq, row });
       this.bySeq.set(seq, chunk.id);
@@ -87,18 +91,18 @@ export class Model {
 
   setEmbedding(chunkId: string, entry: EmbEntry | null): void {
     const old = this.embeddings.get(chunkId);
-    if (old) this.spaceCache.delete(spaceKey(old));
+    if (old) this.spaceCounts.set(spaceKey(old), (this.spaceCounts.get(spaceKey(old)) ?? 1) - 1);
     if (entry === null) this.embeddings.delete(chunkId);
     else {
       this.embeddings.set(chunkId, entry);
-      this.spaceCache.delete(spaceKey(entry));
+      this.spaceCounts.set(spaceKey(entry), (this.spaceCounts.get(spaceKey(entry)) ?? 0) + 1);
     }
   }
 
   clearEmbeddings(): number {
     const n = this.embeddings.size;
     this.embeddings.clear();
-    this.spaceCache = new Map();
+    this.spaceCounts.clear();
     return n;
   }
 
@@ -123,20 +127,22 @@ export class Model {
     return this.sortedSeqs;
   }
 
-  /** The vectors of one space as a row-major matrix, with the chunk of each row. */
-  space(model: string, dims: number): { matrix: Float32Array; chunkIds: string[] } {
-    const key = spaceKey({ model, dims });
-    let cached = this.spaceCache.get(key);
-    if (!cached) {
-      const chunkIds: string[] = [];
-      for (const [id, e] of this.embeddings) if (e.model === model && e.dims === dims) chunkIds.push(id);
-      const matrix = new Float32Array(chunkIds.length * dims);
-      chunkIds.forEach((id, i) => matrix.set(this.embeddings.get(id)!.vector, i * dims));
-      cached = { matrix, chunkIds };
-      this.spaceCache.set(key, cached);
-    }
-    return cached;
+  /** Whether another model has vectors of `dims` dimensions (they share the `vector_<dims>` column). */
+  dimsShared(model: string, dims: number): boolean {
+    for (const [key, n] of this.spaceCounts)
+      if (n > 0 && key !== spaceKey({ model, dims }) && key.startsWith(`${dims}:`)) return true;
+    return false;
   }
+
+  /** How many chunks have a vector of the space. */
+  spaceSize(model: string, dims: number): number {
+    return this.spaceCounts.get(spaceKey({ model, dims })) ?? 0;
+  }
+}
+
+/** A chunk analysed as its keyword row: the title, the text and its symbol's words (ADR 0210). */
+export function chunkTerms(title: string, chunk: Chunk): RowTerms {
+  return rowTerms(title, chunk.symbol ? `${chunk.text}\n${symbolWords(chunk.symbol)}` : chunk.text);
 }
 
 const spaceKey = (s: { model: string; dims: number }): string => `${s.dims}:${s.model}`;

@@ -7,7 +7,7 @@ import type { Schema, Table } from 'apache-arrow';
 
 export const TABLE = 'kb';
 /** The table layout's version (`kbctx init` shows it); bumped when the columns change. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export type Kind = 'doc' | 'chunk' | 'emb' | 'state' | 'run';
 
@@ -34,10 +34,13 @@ export type LanceRow = {
   text: string | null;
   model: string | null;
   dims: number | null;
+  /** The first layout's variable-length vectors; always null since vectors moved to `vector_<dims>` (ADR 0227). */
   vector: number[] | null;
   checkpoint: string | null;
   last_sync_at: string | null;
-};
+  /** Chunks: the analysed terms the keyword index is built from (encodeRowTerms; null: analyse the text). */
+  terms: string | null;
+} & { [column: `vector_${number}`]: number[] };
 
 const STRING_COLUMNS = [
   'doc_id',
@@ -56,17 +59,20 @@ const STRING_COLUMNS = [
   'model',
   'checkpoint',
   'last_sync_at',
+  'terms',
 ] as const;
 
-export const COLUMNS: readonly (keyof LanceRow)[] = [
-  'row_key',
-  'kind',
-  'seq',
-  'chunk_index',
-  'dims',
-  'vector',
-  ...STRING_COLUMNS,
-];
+/** The columns rows are read back from (not the vectors: Lance searches them in their own columns). */
+export const COLUMNS: readonly string[] = ['row_key', 'kind', 'seq', 'chunk_index', 'dims', ...STRING_COLUMNS];
+
+/**
+ * The column that holds the vectors of `dims` dimensions: a FixedSizeList, the shape Lance's vector search
+ * and vector indexes need (ADR 0227); added to the table when the first vector of that length is written.
+ */
+export const vectorColumn = (dims: number): `vector_${number}` => `vector_${dims}`;
+
+/** The SQL type of a vector column, for `addColumns` and the cast of the first layout's vectors. */
+export const vectorColumnType = (dims: number): string => `FixedSizeList(${dims}, Float32)`;
 
 export function tableSchema({ arrow }: LanceModule): Schema {
   const { Field, Float32, Float64, Int32, List, Schema, Utf8 } = arrow;
@@ -102,6 +108,7 @@ const EMPTY: Omit<LanceRow, 'row_key' | 'kind'> = {
   vector: null,
   checkpoint: null,
   last_sync_at: null,
+  terms: null,
 };
 
 export const docKey = (id: string): string => `d:${id}`;
@@ -131,9 +138,10 @@ export function docRow(doc: StoredDocument, fingerprint: string | null, seq: num
   };
 }
 
-export function chunkRow(chunk: Chunk, seq: number): LanceRow {
+export function chunkRow(chunk: Chunk, seq: number, terms: string | null): LanceRow {
   return {
     ...EMPTY,
+    terms,
     row_key: chunkKey(chunk.id),
     kind: 'chunk',
     doc_id: chunk.documentId,
@@ -188,7 +196,7 @@ export function embRow(
     model,
     dims: vector.length,
     content_hash: contentHash,
-    vector: Array.from(vector),
+    [vectorColumn(vector.length)]: Array.from(vector),
   };
 }
 

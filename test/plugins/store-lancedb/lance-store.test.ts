@@ -1,6 +1,8 @@
 // The LanceDB store beyond the shared contract: two connections on one table folder (a server and a
 // hand-run sync) writing the same documents at once never duplicate a row, and a reader polling while
-// another process rewrites documents only ever sees whole documents; a missing package is a clear error.
+// another process rewrites documents only ever sees whole documents; vectors of the first table layout
+// are moved to their own column at open; a filter too wide for a prefilter is checked on Lance's hits;
+// a missing package is a clear error.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +10,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { after, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { makeDoc } from '../../contract/store/fixtures.ts';
+import { embedChunks, makeDoc, SPACE, unit } from '../../contract/store/fixtures.ts';
 import { openLanceStore } from '../../../plugins/store-lancedb/lance-store.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kbctx-lance-'));
@@ -108,6 +110,77 @@ it('a reader while another process rewrites documents only ever sees whole docum
     );
   } finally {
     await reader.close();
+  }
+});
+
+it('an index of the first layout (vectors in one variable-length column) is searched after its next open', async () => {
+  const dir = path.join(root, 'first-layout.lance');
+  const d = makeDoc('filesystem:x', 'v.md', ['vector text']);
+  const store = await openLanceStore(dir);
+  await store.upsertDocument(d.doc, d.chunks, null);
+  await store.close();
+  // The emb row as the first layout wrote it: the vector in `vector`, no `vector_4` column.
+  const lancedb = await import('@lancedb/lancedb');
+  const db = await lancedb.connect(dir);
+  const table = await db.openTable('kb');
+  const chunk = d.chunks[0]!;
+  const base = Object.fromEntries((await table.schema()).fields.map((f) => [f.name, null]));
+  await table.add([
+    {
+      ...base,
+      row_key: `e:${chunk.id}`,
+      kind: 'emb',
+      doc_id: d.doc.id,
+      model: SPACE.model,
+      dims: 4,
+      content_hash: chunk.contentHash,
+      vector: [1, 0, 0, 0],
+    },
+  ]);
+  table.close();
+  db.close();
+  const reopened = await openLanceStore(dir);
+  try {
+    const { hits } = await reopened.vectorSearch({ vector: unit([1, 0, 0, 0]), space: SPACE, limit: 5, candidateK: 5 });
+    assert.deepEqual(
+      hits.map((h) => [h.document.id, Math.round(h.score * 1000) / 1000]),
+      [[d.doc.id, 1]],
+    );
+    assert.equal(await reopened.countPendingEmbeddings(SPACE), 0);
+  } finally {
+    await reopened.close();
+  }
+});
+
+it('a filter leaving more documents than a prefilter takes is checked on the hits, still filling the limit', async () => {
+  // 2100 documents pass `source: git` (above the 2000 sent as doc_id IN (...)); the 40 closest vectors
+  // belong to filesystem documents, which the postfilter drops before asking Lance for more rows.
+  const store = await openLanceStore(path.join(root, 'postfilter.lance'));
+  try {
+    const near = Array.from({ length: 40 }, (_, i) => makeDoc('filesystem:v', `near${i}.md`, [`near ${i}`]));
+    const far = Array.from({ length: 2100 }, (_, i) => makeDoc('git:v', `far${i}.md`, [`far ${i}`]));
+    await store.beginBulk();
+    for (const d of [...near, ...far]) await store.upsertDocument(d.doc, d.chunks, null);
+    await store.endBulk();
+    // Cosine to the query: near i → 0.99 - i/1000; far i → 0.5 - i/10000.
+    const at = (c: number): Float32Array => unit([c, Math.sqrt(1 - c * c), 0, 0]);
+    await embedChunks(store, SPACE, (text) => {
+      const [kind, n] = text.split(' ');
+      return at(kind === 'near' ? 0.99 - Number(n) / 1000 : 0.5 - Number(n) / 10000);
+    });
+    const query = { vector: unit([1, 0, 0, 0]), space: SPACE, limit: 3, candidateK: 3 };
+    const { hits } = await store.vectorSearch({ ...query, filter: { source: 'git' } });
+    assert.deepEqual(
+      hits.map((h) => h.chunk.text),
+      ['far 0', 'far 1', 'far 2'],
+    );
+    const unfiltered = await store.vectorSearch(query);
+    assert.deepEqual(
+      unfiltered.hits.map((h) => h.chunk.text),
+      ['near 0', 'near 1', 'near 2'],
+    );
+  } finally {
+    await store.close();
   }
 });
 

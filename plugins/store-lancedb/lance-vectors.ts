@@ -1,0 +1,119 @@
+// Vector reads answered by Lance's own query over the `vector_<dims>` column (ADR 0227): flat today, an
+// ANN index on that column (vector-index.ts) is used by the same query once it exists. Lance orders by
+// its `dot` distance; the scores are recomputed from the returned vectors with core's dotAt (query and
+// stored vectors are unit length: the cosine), so they equal the other stores' to the last bit.
+//
+// 1. Only emb rows have a `vector_<dims>` value, so a where clause is needed only when another model
+//    shares the column (`model = ...`) or a search filter (ADR 0213) leaves at most PREFILTER_MAX
+//    documents (`doc_id IN (...)`, a prefilter): measured, a where on `kind` makes Lance's flat scan
+//    several times slower.
+// 2. A wider filter is checked on the hits (postfilter) and the query is asked again for 4× the rows
+//    until `limit` distinct documents pass or the space is exhausted (as best-chunk grouping needs).
+// Must not write: lance-store.ts owns commits.
+import type { Table } from '@lancedb/lancedb';
+import type { EmbeddingSpace, VectorHit, VectorQuery, VectorResult } from '../../core/api/plugin.ts';
+import { dotAt } from '../../core/api/algorithms.ts';
+import { documentFilter, type Model } from './model.ts';
+import { compare } from './model-queries.ts';
+import { sqlList, sqlString, vectorColumn } from './rows.ts';
+
+/** Above this many documents a filter is checked on the hits instead of being sent as `doc_id IN (...)`. */
+const PREFILTER_MAX = 2000;
+
+function spaceWhere(space: EmbeddingSpace): string {
+  return `kind = 'emb' AND model = ${sqlString(space.model)} AND dims = ${Math.trunc(space.dims)}`;
+}
+
+/** Best chunk per document by cosine, through Lance's vector query; `columns`: the table's vector columns. */
+export async function lanceVectorSearch(
+  table: Table,
+  columns: ReadonlySet<string>,
+  model: Model,
+  query: VectorQuery,
+): Promise<VectorResult> {
+  const { space } = query;
+  const size = model.spaceSize(space.model, space.dims);
+  const column = vectorColumn(space.dims);
+  if (size === 0 || !columns.has(column) || query.vector.length !== space.dims)
+    return { hits: [], candidateCount: 0, approximate: false };
+  const conditions = model.dimsShared(space.model, space.dims) ? [`model = ${sqlString(space.model)}`] : [];
+  const passes = documentFilter(query.filter);
+  let postfilter = passes;
+  if (passes) {
+    const allowed = [...model.docs.values()].filter(passes).map((d) => d.head.id);
+    if (allowed.length === 0) return { hits: [], candidateCount: 0, approximate: false };
+    if (allowed.length <= PREFILTER_MAX) {
+      conditions.push(`doc_id IN ${sqlList(allowed)}`);
+      postfilter = undefined;
+    }
+  }
+  for (let want = Math.max(query.candidateK, query.limit); ; want *= 4) {
+    let search = table.vectorSearch(query.vector).column(column).distanceType('dot');
+    if (conditions.length > 0) search = search.where(conditions.join(' AND '));
+    const rows = await search.limit(want).select(['row_key', column, '_distance']).toArrow();
+    const keys = rows.getChild('row_key');
+    const vectors = rows.getChild(column);
+    const best = new Map<string, { chunkId: string; score: number }>();
+    for (let i = 0; i < rows.numRows; i++) {
+      const entry = model.chunks.get((keys?.get(i) as string).slice(2));
+      // A chunk removed or rewritten by a write not yet committed (bulk mode) is skipped.
+      if (!entry || model.embeddings.get(entry.chunk.id)?.contentHash !== entry.chunk.contentHash) continue;
+      const documentId = entry.chunk.documentId;
+      if (best.has(documentId)) continue;
+      const doc = model.docs.get(documentId);
+      if (!doc || (postfilter && !postfilter(doc))) continue;
+      const stored = (vectors?.get(i) as { toArray(): Float32Array }).toArray();
+      best.set(documentId, { chunkId: entry.chunk.id, score: dotAt(stored, 0, query.vector, space.dims) });
+    }
+    if (best.size >= query.limit || rows.numRows < want || want >= size) {
+      const hits: VectorHit[] = [...best.entries()]
+        .sort(([a, x], [b, y]) => y.score - x.score || compare(a, b))
+        .slice(0, query.limit)
+        .map(([docId, h]) => ({
+          document: { ...model.docs.get(docId)!.head },
+          chunk: { ...model.chunks.get(h.chunkId)!.chunk },
+          score: h.score,
+        }));
+      return { hits, candidateCount: rows.numRows, approximate: false };
+    }
+  }
+}
+
+/** Best cosine per document over its chunks' vectors in `space`, read from Lance for those documents only. */
+export async function lanceDocumentScores(
+  table: Table,
+  columns: ReadonlySet<string>,
+  model: Model,
+  vector: Float32Array,
+  space: EmbeddingSpace,
+  documentIds: readonly string[],
+): Promise<Map<string, number>> {
+  const best = new Map<string, number>();
+  const column = vectorColumn(space.dims);
+  const ids = documentIds.filter((id) => model.docs.has(id));
+  if (ids.length === 0 || !columns.has(column) || vector.length !== space.dims) return best;
+  const rows = await table
+    .query()
+    .where(`${spaceWhere(space)} AND doc_id IN ${sqlList(ids)}`)
+    .select(['row_key', 'doc_id', column])
+    .toArrow();
+  const keys = rows.getChild('row_key');
+  const docIds = rows.getChild('doc_id');
+  const vectors = rows.getChild(column);
+  for (let i = 0; i < rows.numRows; i++) {
+    const entry = model.chunks.get((keys?.get(i) as string).slice(2));
+    if (!entry || model.embeddings.get(entry.chunk.id)?.contentHash !== entry.chunk.contentHash) continue;
+    const stored = (vectors?.get(i) as { toArray(): Float32Array } | null)?.toArray();
+    if (!stored) continue;
+    const score = dotAt(stored, 0, vector, space.dims);
+    const id = docIds?.get(i) as string;
+    if (score > (best.get(id) ?? -Infinity)) best.set(id, score);
+  }
+  return best;
+}
+
+/** The `vector_<dims>` columns the table has. */
+export async function vectorColumns(table: Table): Promise<Set<string>> {
+  const schema = await table.schema();
+  return new Set(schema.fields.map((f) => f.name).filter((name) => /^vector_\d+$/.test(name)));
+}
