@@ -9,13 +9,22 @@ const plugin = definePlugin({
   version: '0.2.0',
   kbctx: '^0.2',
   provides: ['store:lancedb'],
-  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-  apply(kernel) {
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      // ADR 0229: vectors in a space before Lance's ANN index is built, and its kind.
+      vector_index_threshold: { type: 'integer', minimum: 1, default: 50_000 },
+      vector_index: { enum: ['ivf_hnsw_sq', 'ivf_pq'], default: 'ivf_hnsw_sq' },
+    },
+  },
+  apply(kernel, options: { vector_index_threshold: number; vector_index: 'ivf_hnsw_sq' | 'ivf_pq' }) {
+    const vectorIndex = { threshold: options.vector_index_threshold, kind: options.vector_index };
     kernel.hooks.createStore
       .for('lancedb')
       .tap({ name: 'store-lancedb', stage: STAGE.FALLBACK }, (options): OpenedStore => {
         const opening = import('./lance-store.ts').then(({ openLanceStore }) =>
-          openLanceStore(options.path, options.access),
+          openLanceStore(options.path, options.access, vectorIndex),
         );
         return {
           store: lazyStore(opening, options.path),

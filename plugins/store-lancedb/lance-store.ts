@@ -50,6 +50,11 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSy
 import path from 'node:path';
 import { loadLance } from './lance-module.ts';
 import { withWriteLock } from './write-lock.ts';
+import {
+  DEFAULT_VECTOR_INDEX,
+  refreshVectorIndex as refreshLanceVectorIndex,
+  type VectorIndexSettings,
+} from './vector-index.ts';
 import { Model } from './model.ts';
 import { tableIntegrity } from './integrity.ts';
 import * as queries from './model-queries.ts';
@@ -91,7 +96,11 @@ const LOAD_COLUMNS = COLUMNS.filter((c) => c !== 'body');
  * `access`: what the command needs (StoreOptions.access): only `create` makes the folder and table; a reader of a
  * folder it cannot write opens it read-only.
  */
-export async function openLanceStore(dir: string, access: IndexAccess = 'create'): Promise<LanceStore> {
+export async function openLanceStore(
+  dir: string,
+  access: IndexAccess = 'create',
+  vectorIndex: VectorIndexSettings = DEFAULT_VECTOR_INDEX,
+): Promise<LanceStore> {
   const { exists, readOnly } = checkIndexAccess(
     dir,
     [dir, path.join(path.dirname(dir), 'locks')],
@@ -128,7 +137,7 @@ export async function openLanceStore(dir: string, access: IndexAccess = 'create'
       cause: error,
     });
   }
-  const store = new LanceStore(dir, db, table, readOnly);
+  const store = new LanceStore(dir, db, table, readOnly, vectorIndex);
   await store.reload();
   return store;
 }
@@ -154,9 +163,17 @@ export class LanceStore implements Store {
   private stale = false;
 
   private readonly readOnlyReason: string | null;
+  private readonly vectorIndex: VectorIndexSettings;
 
-  constructor(dir: string, db: Connection, table: Table, readOnly: string | null = null) {
+  constructor(
+    dir: string,
+    db: Connection,
+    table: Table,
+    readOnly: string | null = null,
+    vectorIndex: VectorIndexSettings = DEFAULT_VECTOR_INDEX,
+  ) {
     this.path = dir;
+    this.vectorIndex = vectorIndex;
     this.readOnlyReason = readOnly;
     this.db = db;
     this.table = table;
@@ -467,6 +484,7 @@ export class LanceStore implements Store {
     const stats = await this.table.stats();
     if (stats.fragmentStats.numSmallFragments < MAX_FRAGMENTS && this.commitsSinceCompaction < MAX_VERSIONS) return;
     const run = this.queue.then(async () => {
+      // optimize() also folds rows added since into the vector index, if there is one (vector-index.ts).
       await withWriteLock(this.path, () =>
         this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
       );
@@ -646,7 +664,16 @@ export class LanceStore implements Store {
 
   async refreshVectorIndex(space: EmbeddingSpace): Promise<VectorIndexReport> {
     const model = await this.fresh();
-    return { vectors: model.space(space.model, space.dims).chunkIds.length, index: 'none' };
+    const vectors = model.space(space.model, space.dims).chunkIds.length;
+    if (this.readOnlyReason !== null || vectors < this.vectorIndex.threshold) return { vectors, index: 'none' };
+    // The Lance ANN index (ADR 0229); `unavailable` while `vector` is a variable-length list column.
+    const target = { column: 'vector', distance: 'cosine', dims: space.dims } as const;
+    const index = await refreshLanceVectorIndex(await loadLance(), this.table, target, this.vectorIndex, () =>
+      withWriteLock(this.path, () =>
+        this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
+      ),
+    );
+    return { vectors, index };
   }
 
   async sources(): Promise<SourceStats[]> {
