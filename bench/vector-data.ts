@@ -24,22 +24,25 @@ export interface VectorData {
   truth: number[][];
 }
 
-/** n unit vectors around n/100 random centres, `queries` more from the same centres, and their exact top-k. */
-export function clusteredData(n: number, queries: number, k: number, dims = DIMS): VectorData {
+/** Draws unit vectors around `centres` random centres (documents on a few thousand topics), seeded. */
+export function clusteredSource(centres: number, dims = DIMS): (count: number) => Float32Array {
   const rand = seededRandom();
-  const centres = Array.from({ length: Math.max(10, n / 100) }, () =>
-    normalizeInPlace(new Float32Array(dims).map(rand)),
-  );
-  const clustered = (count: number): Float32Array => {
+  const cs = Array.from({ length: centres }, () => normalizeInPlace(new Float32Array(dims).map(rand)));
+  return (count) => {
     const m = new Float32Array(count * dims);
     for (let i = 0; i < count; i++) {
-      const c = centres[Math.floor(Math.abs(rand()) * 2 * centres.length) % centres.length] as Float32Array;
+      const c = cs[Math.floor(Math.abs(rand()) * 2 * cs.length) % cs.length] as Float32Array;
       const row = m.subarray(i * dims, (i + 1) * dims);
       for (let j = 0; j < dims; j++) row[j] = (c[j] as number) + rand() * 0.12;
       normalizeInPlace(row);
     }
     return m;
   };
+}
+
+/** n unit vectors around n/100 centres, `queries` more from the same centres, and their exact top-k. */
+export function clusteredData(n: number, queries: number, k: number, dims = DIMS): VectorData {
+  const clustered = clusteredSource(Math.max(10, n / 100), dims);
   const matrix = clustered(n);
   const qs = Array.from({ length: queries }, () => clustered(1));
   return { matrix, queries: qs, truth: qs.map((q) => exactScan(matrix, dims, q, k).map((r) => r.row)) };
