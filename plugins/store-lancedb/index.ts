@@ -14,7 +14,7 @@ const plugin = definePlugin({
     additionalProperties: false,
     properties: {
       // ADR 0229: vectors in a space before Lance's ANN index is built, and its kind.
-      vector_index_threshold: { type: 'integer', minimum: 1, default: 50_000 },
+      vector_index_threshold: { type: 'integer', minimum: 1, default: 10_000 },
       vector_index: { enum: ['ivf_hnsw_sq', 'ivf_pq'], default: 'ivf_hnsw_sq' },
     },
   },

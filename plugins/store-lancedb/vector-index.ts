@@ -22,7 +22,7 @@ export interface VectorIndexSettings {
   readonly kind: VectorIndexKind;
 }
 
-export const DEFAULT_VECTOR_INDEX: VectorIndexSettings = { threshold: 50_000, kind: 'ivf_hnsw_sq' };
+export const DEFAULT_VECTOR_INDEX: VectorIndexSettings = { threshold: 10_000, kind: 'ivf_hnsw_sq' };
 
 /** The column an index covers and the distance it was trained with (queries must use the same). */
 export interface VectorColumn {
