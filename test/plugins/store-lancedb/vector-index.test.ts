@@ -160,6 +160,16 @@ it('the prefilter excludes rows inside the search: source label or connector typ
   );
 });
 
+it('once the unindexed rows outnumber the indexed ones the index is rebuilt over all rows', async () => {
+  const before = vectors.length;
+  await table.add(addRows(before + 1));
+  assert.equal(await refreshVectorIndex(lance, table, TARGET, SETTINGS, optimize), 'rebuilt');
+  const state = await vectorIndexState(table, 'vector');
+  assert.deepEqual([state?.indexed, state?.unindexed], [vectors.length, 0]);
+  const last = vectors.length - 1;
+  assert.equal((await search(vectors[last]!, 1))[0]?.id, last);
+});
+
 it('the store asks for the index past its threshold; its one-table layout (a variable-length vector list) has none', async () => {
   const store = await openLanceStore(path.join(root, 'kb.lance'), 'create', { threshold: 3, kind: 'ivf_hnsw_sq' });
   try {
