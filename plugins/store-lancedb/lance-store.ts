@@ -53,6 +53,7 @@ import { withWriteLock } from './write-lock.ts';
 import {
   DEFAULT_VECTOR_INDEX,
   refreshVectorIndex as refreshLanceVectorIndex,
+  vectorIndexSettings,
   type VectorIndexSettings,
 } from './vector-index.ts';
 import { Model } from './model.ts';
@@ -99,7 +100,7 @@ const LOAD_COLUMNS = COLUMNS.filter((c) => c !== 'body');
 export async function openLanceStore(
   dir: string,
   access: IndexAccess = 'create',
-  vectorIndex: VectorIndexSettings = DEFAULT_VECTOR_INDEX,
+  vectorIndex: Partial<VectorIndexSettings> = {},
 ): Promise<LanceStore> {
   const { exists, readOnly } = checkIndexAccess(
     dir,
@@ -137,7 +138,7 @@ export async function openLanceStore(
       cause: error,
     });
   }
-  const store = new LanceStore(dir, db, table, readOnly, vectorIndex);
+  const store = new LanceStore(dir, db, table, readOnly, vectorIndexSettings(vectorIndex));
   await store.reload();
   return store;
 }

@@ -24,6 +24,15 @@ export interface VectorIndexSettings {
 
 export const DEFAULT_VECTOR_INDEX: VectorIndexSettings = { threshold: 10_000, kind: 'ivf_hnsw_sq' };
 
+/** `[plugin.store-lancedb]`'s settings (undefined where not written) over the defaults. */
+export const vectorIndexSettings = (given: {
+  readonly threshold?: number | undefined;
+  readonly kind?: VectorIndexKind | undefined;
+}): VectorIndexSettings => ({
+  threshold: given.threshold ?? DEFAULT_VECTOR_INDEX.threshold,
+  kind: given.kind ?? DEFAULT_VECTOR_INDEX.kind,
+});
+
 /** The column an index covers and the distance it was trained with (queries must use the same). */
 export interface VectorColumn {
   readonly column: string;
