@@ -2,7 +2,7 @@
 // ADR 0229) on clustered 384-dim unit vectors: flat scan vs IVF-HNSW-SQ vs IVF-PQ — build time, p50/p95
 // query latency and recall@10 against the exact top-10, for the chosen tuning and the alternatives
 // measured. Prints numbers only. BENCH_SIZES (default "52000,1000000"), BENCH_KINDS
-// ("ivf_hnsw_sq,ivf_pq"), BENCH_QUERIES (200), BENCH_FLAT_QUERIES (10, above 200k vectors) narrow a run.
+// ("ivf_hnsw_sq,ivf_pq"), BENCH_QUERIES (200), BENCH_FLAT_QUERIES (all; 10 above 200k vectors) narrow a run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -144,7 +144,8 @@ for (const n of sizes) {
     const table = await writeTable(dir, matrix);
     console.log(`table written in ${((performance.now() - w) / 1000).toFixed(1)} s`);
     // A flat scan reads every vector: at 1M a few queries give its latency (BENCH_FLAT_QUERIES).
-    const flatQueries = n > 200_000 ? queries.slice(0, Number(process.env['BENCH_FLAT_QUERIES'] ?? 10)) : queries;
+    const flatCount = process.env['BENCH_FLAT_QUERIES'] ?? (n > 200_000 ? '10' : undefined);
+    const flatQueries = flatCount === undefined ? queries : queries.slice(0, Number(flatCount));
     console.log(
       line(`flat scan (no index; ${flatQueries.length} queries)`, await measure(table, flatQueries, truth, (q) => q)),
     );
