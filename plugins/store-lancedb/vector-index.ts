@@ -141,15 +141,19 @@ export async function refreshVectorIndex(
   return 'rebuilt';
 }
 
-/** Applies the column, distance and the tuning of its index (if any) to a vector query. */
-export async function tunedVectorQuery(
+/**
+ * Applies the column, distance and the tuning of the column's index to a vector query. `state` is
+ * vectorIndexState's answer, which a caller reads once per table version rather than per query. The
+ * partitions are re-planned from the indexed rows: after optimize that can exceed the trained count, and
+ * Lance probes at most the partitions there are.
+ */
+export function tunedVectorQuery(
   query: VectorQuery,
-  table: Table,
   target: VectorColumn & { readonly dims: number },
+  state: VectorIndexState | null,
   k: number,
-): Promise<VectorQuery> {
+): VectorQuery {
   let q = query.column(target.column).distanceType(target.distance).limit(k);
-  const state = await vectorIndexState(table, target.column);
   if (!state) return q;
   const tuning = tuneVectorSearch(planVectorIndex(state.indexed, target.dims, state.kind), k);
   q = q.nprobes(tuning.nprobes);

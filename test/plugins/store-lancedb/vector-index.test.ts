@@ -75,7 +75,7 @@ let lance: LanceModule;
 let table: Table;
 const optimize = (): Promise<unknown> => table.optimize();
 async function search(q: number[], k: number, where?: string): Promise<Row[]> {
-  const query = await tunedVectorQuery(table.vectorSearch(q), table, TARGET, k);
+  const query = tunedVectorQuery(table.vectorSearch(q), TARGET, await vectorIndexState(table, 'vector'), k);
   return (await (where === undefined ? query : query.where(where)).toArray()) as Row[];
 }
 
