@@ -1,15 +1,21 @@
 // `npm run bench:vectors`: vector top-10 at 100k and 1M chunks × 384 dims (clustered unit vectors):
 // exact scan latency (native SIMD and pure JS), HNSW build time, latency and recall@10 against exact,
 // index size and memory. Prints numbers only. BENCH_SIZES="100000" limits the sizes; BENCH_M,
-// BENCH_EF_ADD and BENCH_EF override the HNSW parameters.
+// BENCH_EF_ADD and BENCH_EF override the HNSW parameters. BENCH_STORE=lancedb runs the LanceDB mode
+// instead (vector-bench-lance.ts: Lance's own IVF-HNSW-SQ / IVF-PQ index, ADR 0229).
 import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dotAt, exactTopK, normalizeInPlace } from '../core/search/vector-topk.ts';
+import { dotAt, exactTopK } from '../core/search/vector-topk.ts';
+import { clusteredSource, DIMS } from './vector-data.ts';
 import { AnnIndex, DEFAULT_ANN_PARAMS } from '../plugins/store-sqlite/vector/ann-index.ts';
 import { exactScan } from '../plugins/store-sqlite/vector/exact-scan.ts';
 
-const DIMS = 384;
+if (process.env['BENCH_STORE'] === 'lancedb') {
+  await import('./vector-bench-lance.ts');
+  process.exit(0);
+}
+
 const QUERIES = 200;
 const sizes = (process.env['BENCH_SIZES'] ?? '100000,1000000').split(',').map(Number);
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -19,39 +25,15 @@ const params = {
   expansionSearch: env('BENCH_EF', DEFAULT_ANN_PARAMS.expansionSearch),
 };
 
-// mulberry32: 32-bit integer steps, so hundreds of millions of draws never fall into a short cycle
-// (a float LCG does, and duplicate vectors then make recall meaningless).
-let seed = 12345;
-const rand = (): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-};
-
-/** n unit vectors around n/100 random centres (documents on a few thousand topics). */
-function clustered(n: number, centres: Float32Array[]): Float32Array {
-  const m = new Float32Array(n * DIMS);
-  for (let i = 0; i < n; i++) {
-    const c = centres[Math.floor(Math.abs(rand()) * 2 * centres.length) % centres.length] as Float32Array;
-    const row = m.subarray(i * DIMS, (i + 1) * DIMS);
-    for (let j = 0; j < DIMS; j++) row[j] = (c[j] as number) + rand() * 0.12;
-    normalizeInPlace(row);
-  }
-  return m;
-}
-
 const pct = (xs: number[], p: number): number =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] as number;
 const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(0)} MB`;
 
 for (const n of sizes) {
-  const centres = Array.from({ length: Math.max(10, n / 100) }, () =>
-    normalizeInPlace(new Float32Array(DIMS).map(rand)),
-  );
   const t0 = performance.now();
-  const matrix = clustered(n, centres);
-  const queries = Array.from({ length: QUERIES }, () => clustered(1, centres));
+  const clustered = clusteredSource(Math.max(10, n / 100), DIMS);
+  const matrix = clustered(n);
+  const queries = Array.from({ length: QUERIES }, () => clustered(1));
   console.log(
     `\n== ${n.toLocaleString('en')} vectors × ${DIMS} dims (${mb(matrix.byteLength)} float32; generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );

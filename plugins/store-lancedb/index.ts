@@ -19,16 +19,29 @@ const plugin = definePlugin({
   version: '0.2.0',
   kbctx: '^0.2',
   provides: ['store:lancedb'],
-  optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
-  apply(kernel) {
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      // ADR 0229: vectors in a space before Lance's ANN index is built (10000), and its kind (ivf_hnsw_sq).
+      // No `default` keywords: a schema with none is not compiled when the section is absent (start-up
+      // stays without ajv); vector-index.ts holds the defaults.
+      vector_index_threshold: { type: 'integer', minimum: 1 },
+      vector_index: { enum: ['ivf_hnsw_sq', 'ivf_pq'] },
+    },
+  },
+  apply(kernel, options: { vector_index_threshold?: number; vector_index?: 'ivf_hnsw_sq' | 'ivf_pq' }) {
+    const vectorIndex = { threshold: options.vector_index_threshold, kind: options.vector_index };
     kernel.hooks.createStore
       .for('lancedb')
       .tap({ name: 'store-lancedb', stage: STAGE.FALLBACK }, (options): OpenedStore => {
         const opening = import('./lance-store.ts').then(({ openLanceStore }) =>
-          openLanceStore(options.path, options.access, {
-            storageOptions: options.storageOptions,
-            lockLeaseSecs: options.lockLeaseSecs,
-          }),
+          openLanceStore(
+            options.path,
+            options.access,
+            { storageOptions: options.storageOptions, lockLeaseSecs: options.lockLeaseSecs },
+            vectorIndex,
+          ),
         );
         const bucketLocks = async (): Promise<ConnectorLocks> => {
           const locks = (await opening).connectorLocks();

@@ -49,6 +49,14 @@ import type { Connection, Table } from '@lancedb/lancedb';
 import { loadLance } from './lance-module.ts';
 import { openTablePlace, type StorageSettings, type TablePlace } from './table-place.ts';
 import { lanceDocumentScores, lanceVectorSearch, vectorColumns } from './lance-vectors.ts';
+import {
+  DEFAULT_VECTOR_INDEX,
+  refreshVectorIndex as refreshLanceVectorIndex,
+  vectorIndexSettings,
+  vectorIndexState,
+  type VectorIndexSettings,
+  type VectorIndexState,
+} from './vector-index.ts';
 import { chunkTerms, Model } from './model.ts';
 import { decodeRowTerms, encodeRowTerms, type RowTerms } from './keyword-index.ts';
 import { tableIntegrity } from './integrity.ts';
@@ -94,10 +102,11 @@ export async function openLanceStore(
   dir: string,
   access: IndexAccess = 'create',
   storage: StorageSettings = {},
+  vectorIndex: Partial<VectorIndexSettings> = {},
 ): Promise<LanceStore> {
   const lance = await loadLance();
   const place = await openTablePlace(lance, dir, access, storage);
-  const store = new LanceStore(dir, place.db, place.table, place.readOnly, place);
+  const store = new LanceStore(dir, place.db, place.table, place.readOnly, place, vectorIndexSettings(vectorIndex));
   if (place.readOnly === null) await store.upgradeLayout();
   await store.reload();
   return store;
@@ -124,12 +133,23 @@ export class LanceStore implements Store {
   private stale = false;
   /** The table's `vector_<dims>` columns. */
   private columns = new Set<string>();
+  /** Each vector column's index state and the model it was read for. */
+  private readonly indexStates = new Map<string, { model: Model; state: VectorIndexState | null }>();
 
   private readonly readOnlyReason: string | null;
   private readonly place: TablePlace;
+  private readonly vectorIndex: VectorIndexSettings;
 
-  constructor(dir: string, db: Connection, table: Table, readOnly: string | null, place: TablePlace) {
+  constructor(
+    dir: string,
+    db: Connection,
+    table: Table,
+    readOnly: string | null,
+    place: TablePlace,
+    vectorIndex: VectorIndexSettings = DEFAULT_VECTOR_INDEX,
+  ) {
     this.path = dir;
+    this.vectorIndex = vectorIndex;
     this.readOnlyReason = readOnly;
     this.db = db;
     this.table = table;
@@ -477,6 +497,7 @@ export class LanceStore implements Store {
     const stats = await this.table.stats();
     if (stats.fragmentStats.numSmallFragments < MAX_FRAGMENTS && this.commitsSinceCompaction < MAX_VERSIONS) return;
     const run = this.queue.then(async () => {
+      // optimize() also folds rows added since into the vector index, if there is one (vector-index.ts).
       await this.place.withWriteLock(() =>
         this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
       );
@@ -652,7 +673,19 @@ export class LanceStore implements Store {
   }
 
   async vectorSearch(query: VectorQuery): Promise<VectorResult> {
-    return lanceVectorSearch(this.table, this.columns, await this.fresh(), query);
+    const model = await this.fresh();
+    const column = vectorColumn(query.space.dims);
+    const index = this.columns.has(column) ? await this.indexStateOf(column) : null;
+    return lanceVectorSearch(this.table, this.columns, model, query, index);
+  }
+
+  /** The column's ANN index (vector-index.ts), read once per loaded model (a commit reloads it), not per query. */
+  private async indexStateOf(column: string): Promise<VectorIndexState | null> {
+    const known = this.indexStates.get(column);
+    if (known && known.model === this.model) return known.state;
+    const state = await vectorIndexState(this.table, column);
+    this.indexStates.set(column, { model: this.model, state });
+    return state;
   }
 
   async documentVectorScores(
@@ -665,7 +698,19 @@ export class LanceStore implements Store {
 
   async refreshVectorIndex(space: EmbeddingSpace): Promise<VectorIndexReport> {
     const model = await this.fresh();
-    return { vectors: model.spaceSize(space.model, space.dims), index: 'none' };
+    const vectors = model.spaceSize(space.model, space.dims);
+    if (this.readOnlyReason !== null || vectors < this.vectorIndex.threshold) return { vectors, index: 'none' };
+    // The Lance ANN index (ADR 0229) on the space's `vector_<dims>` column, trained with the `cosine` distance the
+    // vector query uses (lance-vectors.ts).
+    const target = { column: vectorColumn(space.dims), distance: 'cosine', dims: space.dims } as const;
+    if (!this.columns.has(target.column)) return { vectors, index: 'none' };
+    const index = await refreshLanceVectorIndex(await loadLance(), this.table, target, this.vectorIndex, () =>
+      this.place.withWriteLock(() =>
+        this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
+      ),
+    );
+    this.indexStates.clear();
+    return { vectors, index };
   }
 
   async sources(): Promise<SourceStats[]> {

@@ -1,7 +1,9 @@
-// Vector reads answered by Lance's own query over the `vector_<dims>` column (ADR 0227): flat today, an
-// ANN index on that column (vector-index.ts) is used by the same query once it exists. Lance orders by
-// its `dot` distance; the scores are recomputed from the returned vectors with core's dotAt (query and
-// stored vectors are unit length: the cosine), so they equal the other stores' to the last bit.
+// Vector reads answered by Lance's own query over the `vector_<dims>` column (ADR 0227): flat below the
+// threshold, through the ANN index on that column (vector-index.ts, ADR 0229) once it exists. Lance orders by
+// its `cosine` distance (the index is trained with it: with `dot`, rows optimize folded into the index were
+// not found, measured in the vector-index test); the scores are recomputed from the returned vectors with
+// core's dotAt (query and stored vectors are unit length: the cosine), so they equal the other stores' to the
+// last bit.
 //
 // 1. Only emb rows have a `vector_<dims>` value, so a where clause is needed only when another model
 //    shares the column (`model = ...`) or a search filter (ADR 0213) leaves at most PREFILTER_MAX
@@ -16,6 +18,7 @@ import { dotAt } from '../../core/api/algorithms.ts';
 import { documentFilter, type Model } from './model.ts';
 import { compare } from './model-queries.ts';
 import { sqlList, sqlString, vectorColumn } from './rows.ts';
+import { tunedVectorQuery, type VectorIndexState } from './vector-index.ts';
 
 /** Above this many documents a filter is checked on the hits instead of being sent as `doc_id IN (...)`. */
 const PREFILTER_MAX = 2000;
@@ -24,12 +27,16 @@ function spaceWhere(space: EmbeddingSpace): string {
   return `kind = 'emb' AND model = ${sqlString(space.model)} AND dims = ${Math.trunc(space.dims)}`;
 }
 
-/** Best chunk per document by cosine, through Lance's vector query; `columns`: the table's vector columns. */
+/**
+ * Best chunk per document by cosine, through Lance's vector query; `columns`: the table's vector columns; `index`:
+ * the column's ANN index (ADR 0229; its tuning is applied and the answer is approximate), null: a flat scan.
+ */
 export async function lanceVectorSearch(
   table: Table,
   columns: ReadonlySet<string>,
   model: Model,
   query: VectorQuery,
+  index: VectorIndexState | null = null,
 ): Promise<VectorResult> {
   const { space } = query;
   const size = model.spaceSize(space.model, space.dims);
@@ -48,9 +55,10 @@ export async function lanceVectorSearch(
     }
   }
   for (let want = Math.max(query.candidateK, query.limit); ; want *= 4) {
-    let search = table.vectorSearch(query.vector).column(column).distanceType('dot');
+    const target = { column, distance: 'cosine', dims: space.dims } as const;
+    let search = tunedVectorQuery(table.vectorSearch(query.vector), target, index, want);
     if (conditions.length > 0) search = search.where(conditions.join(' AND '));
-    const rows = await search.limit(want).select(['row_key', column, '_distance']).toArrow();
+    const rows = await search.select(['row_key', column, '_distance']).toArrow();
     const keys = rows.getChild('row_key');
     const vectors = rows.getChild(column);
     const best = new Map<string, { chunkId: string; score: number }>();
@@ -74,7 +82,7 @@ export async function lanceVectorSearch(
           chunk: { ...model.chunks.get(h.chunkId)!.chunk },
           score: h.score,
         }));
-      return { hits, candidateCount: rows.numRows, approximate: false };
+      return { hits, candidateCount: rows.numRows, approximate: index !== null };
     }
   }
 }

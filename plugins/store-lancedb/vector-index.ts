@@ -1,0 +1,198 @@
+// The Lance vector index of one vector column (ADR 0229): when to build it, with which parameters, how
+// it is kept current and how a query is tuned and prefiltered. Works on any Lance table whose column is
+// a fixed-size list of float32; it never reads rows itself and holds no state between calls.
+//
+// 1. Due: no index until the column holds `threshold` vectors (a flat scan is as fast below it).
+// 2. Build: IVF-HNSW-SQ with partitions from the row count (about one per PARTITION_ROWS vectors).
+// 3. Current: rows added after the build are searched flat by Lance until `table.optimize()` folds them
+//    into the index (refreshVectorIndex does, and so does the store's compaction); once the unindexed
+//    rows outnumber the indexed ones the partitions no longer fit the data, and the index is rebuilt.
+// 4. Query: nprobes/ef/refine chosen for recall@10 ≥ 0.95 on clustered 384-dim vectors (bench:vectors).
+// 5. Prefilter: source, since and until as a Lance `where`, applied before the vector search.
+import type { Index, Table, VectorQuery } from '@lancedb/lancedb';
+import type { SourceFilter } from '../../core/api/plugin.ts';
+import { sourcesOf } from '../../core/api/algorithms.ts';
+import type { LanceModule } from './lance-module.ts';
+
+export type VectorIndexKind = 'ivf_hnsw_sq' | 'ivf_pq';
+
+export interface VectorIndexSettings {
+  /** Vectors in the column before an index is built; below it Lance scans flat. */
+  readonly threshold: number;
+  readonly kind: VectorIndexKind;
+}
+
+export const DEFAULT_VECTOR_INDEX: VectorIndexSettings = { threshold: 10_000, kind: 'ivf_hnsw_sq' };
+
+/** `[plugin.store-lancedb]`'s settings (undefined where not written) over the defaults. */
+export const vectorIndexSettings = (given: {
+  readonly threshold?: number | undefined;
+  readonly kind?: VectorIndexKind | undefined;
+}): VectorIndexSettings => ({
+  threshold: given.threshold ?? DEFAULT_VECTOR_INDEX.threshold,
+  kind: given.kind ?? DEFAULT_VECTOR_INDEX.kind,
+});
+
+/** The column an index covers and the distance it was trained with (queries must use the same). */
+export interface VectorColumn {
+  readonly column: string;
+  readonly distance: 'cosine' | 'dot' | 'l2';
+}
+
+/** Build parameters for `rows` vectors of `dims` dimensions. */
+export interface VectorIndexPlan {
+  readonly kind: VectorIndexKind;
+  readonly partitions: number;
+  /** IVF-PQ only: dims / 4 sub-vectors of 8 bits each. */
+  readonly subVectors?: number;
+  /** IVF-HNSW-SQ only: graph degree and build-time candidate list. */
+  readonly m?: number;
+  readonly efConstruction?: number;
+}
+
+/** Query-time parameters (the ones the index kind ignores are left out). */
+export interface VectorSearchTuning {
+  readonly nprobes: number;
+  readonly ef?: number;
+  readonly refineFactor?: number;
+}
+
+const PARTITION_ROWS = 250_000;
+
+export function planVectorIndex(rows: number, dims: number, kind: VectorIndexKind): VectorIndexPlan {
+  if (kind === 'ivf_pq')
+    return {
+      kind,
+      partitions: Math.max(1, Math.round(Math.sqrt(rows))),
+      subVectors: dims % 4 === 0 ? dims / 4 : dims % 2 === 0 ? dims / 2 : dims,
+    };
+  return { kind, partitions: Math.max(1, Math.ceil(rows / PARTITION_ROWS)), m: 16, efConstruction: 150 };
+}
+
+export function tuneVectorSearch(plan: VectorIndexPlan, k: number): VectorSearchTuning {
+  if (plan.kind === 'ivf_pq') return { nprobes: Math.max(20, Math.ceil(plan.partitions / 20)), refineFactor: 10 };
+  return { nprobes: plan.partitions, ef: Math.max(100, 10 * k) };
+}
+
+export function indexConfig(
+  { lancedb }: LanceModule,
+  plan: VectorIndexPlan,
+  distance: VectorColumn['distance'],
+): Index {
+  if (plan.kind === 'ivf_pq')
+    return lancedb.Index.ivfPq({
+      distanceType: distance,
+      numPartitions: plan.partitions,
+      ...(plan.subVectors === undefined ? {} : { numSubVectors: plan.subVectors }),
+    });
+  return lancedb.Index.hnswSq({
+    distanceType: distance,
+    numPartitions: plan.partitions,
+    ...(plan.m === undefined ? {} : { m: plan.m }),
+    ...(plan.efConstruction === undefined ? {} : { efConstruction: plan.efConstruction }),
+  });
+}
+
+export interface VectorIndexState {
+  readonly name: string;
+  readonly kind: VectorIndexKind;
+  readonly indexed: number;
+  readonly unindexed: number;
+}
+
+/** The column's vector index, or null when it has none. */
+export async function vectorIndexState(table: Table, column: string): Promise<VectorIndexState | null> {
+  const config = (await table.listIndices()).find((i) => i.columns.length === 1 && i.columns[0] === column);
+  if (!config) return null;
+  const stats = await table.indexStats(config.name);
+  if (!stats) return null;
+  const kind: VectorIndexKind = /pq/i.test(stats.indexType) ? 'ivf_pq' : 'ivf_hnsw_sq';
+  return { name: config.name, kind, indexed: stats.numIndexedRows, unindexed: stats.numUnindexedRows };
+}
+
+/** `unavailable`: the column is not a fixed-size list of floats (Lance indexes only those). */
+export type VectorIndexOutcome = 'none' | 'fresh' | 'updated' | 'rebuilt' | 'unavailable';
+
+/**
+ * Brings the column's index in step with its rows: builds it once the column holds `threshold` vectors,
+ * folds new rows in with `optimize` (the caller's: it compacts too, so it runs under the caller's write
+ * lock), rebuilds when the unindexed rows outnumber the indexed ones. The build itself takes no lock:
+ * Lance commits an index over the fragments it read, and rows appended meanwhile stay unindexed.
+ */
+export async function refreshVectorIndex(
+  lance: LanceModule,
+  table: Table,
+  target: VectorColumn & { readonly dims: number },
+  settings: VectorIndexSettings,
+  optimize: () => Promise<unknown>,
+): Promise<VectorIndexOutcome> {
+  const field = (await table.schema()).fields.find((f) => f.name === target.column);
+  if (!field || !lance.arrow.DataType.isFixedSizeList(field.type)) return 'unavailable';
+  const state = await vectorIndexState(table, target.column);
+  if (state && state.unindexed === 0) return 'fresh';
+  if (state && state.unindexed <= state.indexed) {
+    await optimize();
+    return 'updated';
+  }
+  const rows = await table.countRows(`${quoteIdent(target.column)} IS NOT NULL`);
+  if (!state && rows < settings.threshold) return 'none';
+  const plan = planVectorIndex(rows, target.dims, state?.kind ?? settings.kind);
+  await table.createIndex(target.column, { config: indexConfig(lance, plan, target.distance), replace: true });
+  return 'rebuilt';
+}
+
+/**
+ * Applies the column, distance and the tuning of the column's index to a vector query. `state` is
+ * vectorIndexState's answer, which a caller reads once per table version rather than per query. The
+ * partitions are re-planned from the indexed rows: after optimize that can exceed the trained count, and
+ * Lance probes at most the partitions there are.
+ */
+export function tunedVectorQuery(
+  query: VectorQuery,
+  target: VectorColumn & { readonly dims: number },
+  state: VectorIndexState | null,
+  k: number,
+): VectorQuery {
+  let q = query.column(target.column).distanceType(target.distance).limit(k);
+  if (!state) return q;
+  const tuning = tuneVectorSearch(planVectorIndex(state.indexed, target.dims, state.kind), k);
+  q = q.nprobes(tuning.nprobes);
+  if (tuning.ef !== undefined) q = q.ef(tuning.ef);
+  if (tuning.refineFactor !== undefined) q = q.refineFactor(tuning.refineFactor);
+  return q;
+}
+
+/** The columns a prefilter reads. */
+export interface FilterColumns {
+  /** The document's label (`git:docs`). */
+  readonly source: string;
+  /** The connector's label; its type is the part before `:`. */
+  readonly connector: string;
+  /** ISO 8601 text. */
+  readonly updatedAt: string;
+}
+
+/**
+ * source/since/until as a Lance SQL predicate (undefined: no restriction). The document-level facets
+ * (path, lang, type, tags, meta) are not expressible here: the caller applies them to the hits.
+ */
+export function prefilterWhere(filter: SourceFilter | undefined, columns: FilterColumns): string | undefined {
+  const parts: string[] = [];
+  const sources = sourcesOf(filter);
+  if (sources !== undefined) {
+    const s = quoteIdent(columns.source);
+    const c = quoteIdent(columns.connector);
+    const any = sources.map(
+      (v) => `${s} = ${quoteText(v)} OR ${c} = ${quoteText(v)} OR starts_with(${c}, ${quoteText(`${v}:`)})`,
+    );
+    parts.push(any.length === 0 ? 'false' : `(${any.join(' OR ')})`);
+  }
+  // Instants, not text: `…Z`, `….000Z` and `+02:00` spellings compare by time.
+  const at = `to_timestamp(${quoteIdent(columns.updatedAt)})`;
+  if (filter?.since !== undefined) parts.push(`${at} >= to_timestamp(${quoteText(filter.since)})`);
+  if (filter?.until !== undefined) parts.push(`${at} < to_timestamp(${quoteText(filter.until)})`);
+  return parts.length === 0 ? undefined : parts.join(' AND ');
+}
+
+const quoteText = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+const quoteIdent = (name: string): string => `\`${name.replaceAll('`', '``')}\``;
