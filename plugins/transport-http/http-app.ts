@@ -146,7 +146,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
       const token = auth(request.raw);
       request.tokenName = token.name;
       request.accessScope = token.scope;
-      if (limiter) reply.raw.once('close', limiter.admit(token));
+      if (!limiter) return done();
+      let release;
+      try {
+        release = limiter.admit(token);
+      } catch (error) {
+        // Over a limit: the 429 is held a moment (token-limits.ts), so an eager retry loop costs little.
+        limiter.holdRefusal(token.name, () => done(error as Error));
+        return;
+      }
+      reply.raw.once('close', release);
       done();
     });
   }

@@ -90,3 +90,29 @@ it('requests_per_minute refuses with the seconds until the next request is allow
   limiter.admit(a)();
   assert.ok((retryAfter(() => limiter.admit(a)) as number) > 0);
 });
+
+it('a refusal is held HOLD_MS before it is answered; past HELD_MAX held for a token, at once', async () => {
+  const { HELD_MAX, HOLD_MS } = await import('../../../plugins/transport-http/token-limits.ts');
+  const limiter = new TokenLimiter(() => 0);
+  const busy = token('busy', 1, null);
+  limiter.admit(busy);
+  assert.equal(
+    retryAfter(() => limiter.admit(busy)),
+    1,
+  );
+  const answered: number[] = [];
+  const timers = Array.from({ length: HELD_MAX }, (_, i) => limiter.holdRefusal('busy', () => answered.push(i)));
+  assert.ok(timers.every((t) => t !== null));
+  assert.equal(answered.length, 0, 'held refusals are not answered yet');
+  assert.equal(
+    limiter.holdRefusal('busy', () => answered.push(-1)),
+    null,
+  );
+  assert.equal(answered.join(), '-1', 'one past HELD_MAX is answered at once');
+  await new Promise((resolve) => setTimeout(resolve, HOLD_MS + 50));
+  assert.equal(answered.length, HELD_MAX + 1, 'every held refusal was answered after the pause');
+  // The hold count went back down: the next refusal is held again.
+  const again = limiter.holdRefusal('busy', () => answered.push(-2));
+  assert.notEqual(again, null);
+  clearTimeout(again!);
+});
