@@ -153,6 +153,10 @@ for (const token of ['all', 'gitonly', 'public'] as const) {
           assert.ok(denied instanceof Error || denied.isError === true, 'public called sources');
         }
         const resources = (await client.listResources()).resources;
+        // The live index's status is an admin's (as GET /sync/status is): listed and readable by `all` only.
+        const status = resources.some((r) => r.uri === 'kbctx://sync/status');
+        assert.equal(status, token === 'all', `${token} lists kbctx://sync/status: ${status}`);
+        if (token !== 'all') await assert.rejects(client.readResource({ uri: 'kbctx://sync/status' }), /not found/i);
         const documents = resources.filter((r) => r.uri.startsWith('kbctx://documents/'));
         assert.ok(documents.length > 0, `${token} lists document resources`);
         const visible = new Set((await allHits()).filter(inScope[token]).map((hit) => hit.id));
