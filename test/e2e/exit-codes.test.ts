@@ -61,7 +61,7 @@ describe('exit codes of ordinary user errors', () => {
     assertUserError(
       await ws.kbctx(['migrate', '--to', 'mysql://db/kb']),
       2,
-      /--to mysql:\/\/db\/kb: .*postgres:\/\/ URL or an SQLite file path/,
+      /--to mysql:\/\/db\/kb: .*postgres:\/\/ URL, an s3:\/\/ LanceDB location or an SQLite file path/,
     );
     assert.ok(!existsSync(ws.path('mysql:')), readdirSync(ws.dir).join(', '));
   });
