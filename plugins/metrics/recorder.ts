@@ -116,6 +116,13 @@ export function createRecorder(index: IndexHost): Recorder {
   const documents = indexGauge('kbctx_index_documents', 'Documents in the index, by source');
   const chunks = indexGauge('kbctx_index_chunks', 'Chunks in the index, by source');
   const embedded = indexGauge('kbctx_index_embedded_chunks', 'Chunks with an embedding, by source');
+  // The whole index: a store's pages and files are shared by every source, so bytes are not split by source (ADR 0226).
+  const indexBytes = new client.Gauge({
+    name: 'kbctx_index_bytes',
+    help: 'Size of the index in bytes, as kbctx stats reports it (SQLite: file and WAL; PostgreSQL: the database)',
+    registers,
+    aggregator: 'max',
+  });
 
   const embeddedChunks = counter(
     'kbctx_embedded_chunks_total',
@@ -144,7 +151,8 @@ export function createRecorder(index: IndexHost): Recorder {
   }).set(1);
 
   const refreshIndex = async (): Promise<void> => {
-    const sources = await index.store.sources();
+    const [sources, bytes] = await Promise.all([index.store.sources(), index.store.sizeBytes()]);
+    indexBytes.set(bytes);
     for (const gauge of [documents, chunks, embedded]) gauge.reset();
     for (const s of sources) {
       documents.set({ source: s.source }, s.documentCount);

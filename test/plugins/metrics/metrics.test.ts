@@ -126,6 +126,8 @@ describe('a scrape after a sync and 100 searches', () => {
     assert.equal(sampleSum(samples, 'kbctx_sync_errors_total', { connector: CONNECTOR }), 0);
     assert.equal(sampleSum(samples, 'kbctx_index_documents', { source: CONNECTOR }), 3);
     assert.ok(sampleSum(samples, 'kbctx_index_chunks', { source: CONNECTOR }) >= 3);
+    // The whole index's size as the store reports it (an SQLite file holds a page of every table at least).
+    assert.ok(sampleSum(samples, 'kbctx_index_bytes') >= 4096, String(sampleSum(samples, 'kbctx_index_bytes')));
     assert.equal(
       sampleSum(samples, 'kbctx_sync_chunks_written_total', { connector: CONNECTOR }),
       sampleSum(samples, 'kbctx_index_chunks', { source: CONNECTOR }),
