@@ -4,12 +4,7 @@
 // run, without the rest of the API (`core/index.ts`). The default chunking is chunker-default's (its api.ts).
 export { analyzeQuery, stem, tokenize, toFtsMatch } from '../search/analyze-query.ts';
 export type { QueryTerm } from '../search/analyze-query.ts';
-export { bm25Reference, normalizeBm25 } from '../search/bm25-normalize.ts';
-export { COLUMN_WEIGHTS, fts5Idf } from '../search/bm25-terms.ts';
-export { termBounds, topGroups } from '../search/postings-topk.ts';
-export type { Postings, RowStats, ScoredTerm, TermBounds } from '../search/postings-topk.ts';
 export { segmentCjk } from '../search/segment-cjk.ts';
-export { symbolWords } from '../search/symbol-words.ts';
 export { dotAt, exactTopK, normalizeInPlace } from '../search/vector-topk.ts';
 export type { RowScore } from '../search/vector-topk.ts';
 export { toUnitVectors } from '../embed/check-vectors.ts';

@@ -83,7 +83,7 @@ export interface KeywordHit {
   chunk: Chunk;
   /** Positive BM25 of the best chunk. */
   raw: number;
-  /** raw scaled to [0, 1] (see core/search/bm25-normalize.ts). */
+  /** raw scaled to [0, 1] (see store-sqlite's keyword/bm25.ts). */
   score: number;
 }
 

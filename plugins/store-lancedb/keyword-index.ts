@@ -6,18 +6,17 @@
 //
 // Rows get ids in insertion order (the lists stay sorted by appending); a removed row's id is not
 // reused. Groups are documents, numbered in the order they were first seen (ties: the lower group).
+import { stem, tokenize } from '../../core/api/algorithms.ts';
 import {
   COLUMN_WEIGHTS,
   fts5Idf,
-  stem,
   termBounds,
-  tokenize,
   topGroups,
   type Postings,
   type RowStats,
   type ScoredTerm,
   type TermBounds,
-} from '../../core/api/algorithms.ts';
+} from '../store-sqlite/api.ts';
 
 const [TITLE_WEIGHT, TEXT_WEIGHT] = COLUMN_WEIGHTS;
 /** Names the analysis stored terms were made with: change it when tokenize, stem or the weights change. */

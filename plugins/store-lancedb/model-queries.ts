@@ -11,7 +11,8 @@ import type {
   SourceStats,
   StoreCounts,
 } from '../../core/api/plugin.ts';
-import { bm25Reference, normalizeBm25, type QueryTerm } from '../../core/api/algorithms.ts';
+import type { QueryTerm } from '../../core/api/algorithms.ts';
+import { bm25Reference, normalizeBm25 } from '../store-sqlite/api.ts';
 import { documentFilter, type Model } from './model.ts';
 
 /** A query term in more than this share of the chunks is dropped while a rarer one remains. */

@@ -3,7 +3,8 @@
 // held in memory with the keyword postings, loaded once per table version another process wrote and
 // kept in step with this process's own writes.
 import type { Chunk, DocumentHead, SourceFilter, SourceState, SyncRun } from '../../core/api/plugin.ts';
-import { compileDocumentFilter, isFiltering, symbolWords } from '../../core/api/algorithms.ts';
+import { compileDocumentFilter, isFiltering } from '../../core/api/algorithms.ts';
+import { symbolWords } from '../store-sqlite/api.ts';
 import { KeywordIndex, rowTerms, type RowTerms } from './keyword-index.ts';
 
 export interface DocEntry {

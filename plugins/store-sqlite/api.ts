@@ -8,3 +8,10 @@ export interface LocalStoreOpener {
 }
 
 export const localStoreService = createServiceRef<LocalStoreOpener>('kbctx.local-store');
+
+// Keyword scoring as this store defines it (FTS5's BM25, ADR 0004), which LanceDB's keyword index reproduces so both
+// stores rank alike: the arithmetic, block-max top-k over postings, the words a symbol path is found by (ADR 0240).
+export { bm25Reference, COLUMN_WEIGHTS, fts5Idf, normalizeBm25 } from './keyword/bm25.ts';
+export { termBounds, topGroups } from './keyword/postings-topk.ts';
+export type { Postings, RowStats, ScoredTerm, TermBounds } from './keyword/postings-topk.ts';
+export { symbolWords } from './keyword/symbol-words.ts';

@@ -10,9 +10,10 @@
 //    in the same query (before the cut). Map the candidate chunks to their documents and keep the best
 //    chunk per document; fetch more candidates when grouping leaves fewer than `limit` documents.
 // 4. Load rows (no bodies) for the chosen chunks only, and scale each score into [0, 1) against a
-//    reference chunk (core/search/bm25-normalize.ts). Ties are broken by document id.
+//    reference chunk (keyword/bm25.ts). Ties are broken by document id.
 import type { KeywordHit, KeywordQuery, KeywordResult, SourceFilter } from '../../core/api/plugin.ts';
-import { toFtsMatch, COLUMN_WEIGHTS, bm25Reference, normalizeBm25, type QueryTerm } from '../../core/api/algorithms.ts';
+import { toFtsMatch, type QueryTerm } from '../../core/api/algorithms.ts';
+import { COLUMN_WEIGHTS, bm25Reference, normalizeBm25 } from './keyword/bm25.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { filterSql, isFiltering } from './filter-sql.ts';
 import type { PostingsEngine } from './postings-search.ts';

@@ -1,4 +1,4 @@
-// The postings keyword engine: FTS5's BM25 top-k by block-max MaxScore (core/search/postings-topk.ts)
+// The postings keyword engine: FTS5's BM25 top-k by block-max MaxScore (keyword/postings-topk.ts)
 // over postings derived from FTS5, kept beside the database in `<db>.keyword` (ADR 0100).
 //
 // 1. Freshness: when the store generation moved, compare the index's log position with SQLite's.
@@ -9,7 +9,8 @@
 //    terms (a phrase) is not answered here: the caller asks FTS5.
 // 3. topGroups over the terms, the filter as a per-document allow predicate (before the cut).
 import type { SourceFilter } from '../../core/api/plugin.ts';
-import { fts5Idf, topGroups, type ScoredTerm } from '../../core/api/algorithms.ts';
+import { fts5Idf } from './keyword/bm25.ts';
+import { topGroups, type ScoredTerm } from './keyword/postings-topk.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { loadPostings, savePostings } from './keyword/postings-file.ts';
 import { PostingsIndex } from './keyword/postings-index.ts';

@@ -1,7 +1,8 @@
 // Reads keyword postings out of FTS5 itself, so they hold exactly the terms FTS5 indexed (stems, any
 // tokenisation upstream of it): the whole index from its fts5vocab 'instance' table, changed chunks by
 // running their stored text through an in-memory FTS5 table with the same tokenizer.
-import { segmentCjk, COLUMN_WEIGHTS } from '../../core/api/algorithms.ts';
+import { segmentCjk } from '../../core/api/algorithms.ts';
+import { COLUMN_WEIGHTS } from './keyword/bm25.ts';
 import { keywordText } from './keyword-text.ts';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { RowPostings } from './keyword/postings-index.ts';

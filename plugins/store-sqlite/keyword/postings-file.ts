@@ -1,7 +1,7 @@
 // Saves and loads a PostingsIndex as one file beside the database. Written to a temporary name and
 // renamed into place, so a reader (or a process killed mid-write) sees a whole file or the old one; a
 // file whose size or end marker does not match is treated as absent.
-import type { Postings } from '../../../core/api/algorithms.ts';
+import type { Postings } from './postings-topk.ts';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { PostingsIndex } from './postings-index.ts';
 

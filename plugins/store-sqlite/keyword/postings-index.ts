@@ -1,4 +1,4 @@
-import { termBounds, type Postings, type RowStats, type TermBounds } from '../../../core/api/algorithms.ts';
+import { termBounds, type Postings, type RowStats, type TermBounds } from './postings-topk.ts';
 // The keyword postings held in memory: per term, ascending chunk rowids with weighted frequencies; per
 // chunk, its document and token count. Derived from FTS5 (never tokenises itself) and patched in place
 // when chunks change. No I/O.

@@ -127,7 +127,7 @@ const NOT_FOR_SEARCH = [
  * or a bundled plugin's index (143, then +3: eval's and rerank's indexes, `[rerank]`'s section; then 137: nine modules
  * of error messages, other stores, embedders, registries, sync and `get` required on first use, ADR 0130's fourth
  * round; +1: chunker-code's index; +3 modules a keyword search needs for chunk lines, ADR 0210:
- * core/domain/line-ranges.ts for the hits' lines and `path:12-48`, core/search/symbol-words.ts and store-sqlite's
+ * core/domain/line-ranges.ts for the hits' lines and `path:12-48`, store-sqlite's keyword/symbol-words.ts and
  * keyword-text.ts for the symbol words the store indexes; +1: the search filter predicate
  * core/search/document-filter.ts, which every store's candidate retrieval consults, ADR 0213; +1: telemetry's index,
  * ADR 0222; +1: metrics' index, ADR 0216; +2: query-log's index with its `[query_log]` section, and core's request

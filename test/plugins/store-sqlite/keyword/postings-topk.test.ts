@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bm25TermFactor, fts5Idf } from '../../../core/search/bm25-terms.ts';
+import { bm25TermFactor, fts5Idf } from '../../../../plugins/store-sqlite/keyword/bm25.ts';
 import {
   termBounds,
   topGroups,
   type Postings,
   type RowStats,
   type ScoredTerm,
-} from '../../../core/search/postings-topk.ts';
+} from '../../../../plugins/store-sqlite/keyword/postings-topk.ts';
 
 interface Corpus {
   rows: RowStats;

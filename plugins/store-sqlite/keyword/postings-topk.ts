@@ -13,7 +13,7 @@
 //    the score plus what is left cannot beat θ.
 // 4. A row beating θ raises its group's score (a group keeps its best row); θ and the split move up.
 // 5. The hits are rescored in the query's term order, so each sum is bit-for-bit FTS5's.
-import { BM25_B, BM25_K1, bm25TermFactor } from './bm25-terms.ts';
+import { BM25_B, BM25_K1, bm25TermFactor } from './bm25.ts';
 
 /** One term's postings: ascending row ids and, per row, the weighted term frequency. */
 export interface Postings {
