@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dotAt, exactTopK } from '../core/search/vector-topk.ts';
+import { dotAt, exactTopK } from '../plugins/store-sqlite/vector/vector-topk.ts';
 import { clusteredSource, DIMS } from './vector-data.ts';
 import { AnnIndex, DEFAULT_ANN_PARAMS } from '../plugins/store-sqlite/vector/ann-index.ts';
 import { exactScan } from '../plugins/store-sqlite/vector/exact-scan.ts';

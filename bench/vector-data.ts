@@ -1,6 +1,6 @@
 // Synthetic embeddings for the vector benchmarks: seeded, clustered unit vectors (documents on a few
 // thousand topics) and their exact top-k, so every run of every mode sees the same data.
-import { normalizeInPlace } from '../core/search/vector-topk.ts';
+import { normalizeInPlace } from '../core/search/unit-vector.ts';
 import { exactScan } from '../plugins/store-sqlite/vector/exact-scan.ts';
 
 export const DIMS = 384;

@@ -1,12 +1,11 @@
-// The pure algorithms, a light entry of the public API (ADR 0130): query analysis, BM25 scaling and
-// postings top-k, vector top-k and unit vectors, CJK segmentation, the search filter's document predicate,
-// ids and hashes — what the stores
-// run, without the rest of the API (`core/index.ts`). The default chunking is chunker-default's (its api.ts).
+// The pure algorithms the engine runs and the plugins share, a light entry of the public API (ADR 0130): query
+// analysis, CJK segmentation, unit vectors, the search filter's document predicate, ids and hashes. Keyword scoring
+// (BM25, postings top-k) and the exact vector scan are store-sqlite's (its api.ts, ADR 0240); the default chunking is
+// chunker-default's.
 export { analyzeQuery, stem, tokenize, toFtsMatch } from '../search/analyze-query.ts';
 export type { QueryTerm } from '../search/analyze-query.ts';
 export { segmentCjk } from '../search/segment-cjk.ts';
-export { dotAt, exactTopK, normalizeInPlace } from '../search/vector-topk.ts';
-export type { RowScore } from '../search/vector-topk.ts';
+export { normalizeInPlace } from '../search/unit-vector.ts';
 export { toUnitVectors } from '../embed/check-vectors.ts';
 export { documentId, sha256Hex } from '../domain/ids.ts';
 export { pathProblem } from '../domain/path-problem.ts';

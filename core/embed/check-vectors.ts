@@ -1,7 +1,7 @@
 // Validates what a provider returned and turns it into unit-length Float32Arrays: one vector per
 // text, finite numbers, one length for all, equal to the configured dims when set.
 import { KbctxError } from '../domain/errors.ts';
-import { normalizeInPlace } from '../search/vector-topk.ts';
+import { normalizeInPlace } from '../search/unit-vector.ts';
 
 export function toUnitVectors(
   raw: unknown,

@@ -14,7 +14,7 @@
 // Must not write: lance-store.ts owns commits.
 import type { Table } from '@lancedb/lancedb';
 import type { EmbeddingSpace, VectorHit, VectorQuery, VectorResult } from '../../core/api/plugin.ts';
-import { dotAt } from '../../core/api/algorithms.ts';
+import { dotAt } from '../store-sqlite/api.ts';
 import { documentFilter, type Model } from './model.ts';
 import { compare } from './model-queries.ts';
 import { sqlList, sqlString, vectorColumn } from './rows.ts';

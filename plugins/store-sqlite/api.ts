@@ -15,3 +15,5 @@ export { bm25Reference, COLUMN_WEIGHTS, fts5Idf, normalizeBm25 } from './keyword
 export { termBounds, topGroups } from './keyword/postings-topk.ts';
 export type { Postings, RowStats, ScoredTerm, TermBounds } from './keyword/postings-topk.ts';
 export { symbolWords } from './keyword/symbol-words.ts';
+// The exact vector scan (LanceDB's store rescores with its dot product).
+export { dotAt, exactTopK, type RowScore } from './vector/vector-topk.ts';

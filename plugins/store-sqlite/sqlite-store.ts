@@ -28,7 +28,7 @@ import {
   type VectorQuery,
   type VectorResult,
 } from '../../core/api/plugin.ts';
-import { dotAt } from '../../core/api/algorithms.ts';
+import { dotAt } from './vector/vector-topk.ts';
 import { statSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type * as Integrity from './integrity.ts';

@@ -7,7 +7,7 @@
 // 2. Approximate candidates are rescored with their exact stored vectors, so scores are true cosines.
 // 3. Group per document, keep the best chunk; fetch more candidates when grouping leaves too few.
 import type { EmbeddingSpace, VectorHit, VectorIndexReport, VectorQuery, VectorResult } from '../../core/api/plugin.ts';
-import { dotAt, exactTopK, type RowScore } from '../../core/api/algorithms.ts';
+import { dotAt, exactTopK, type RowScore } from './vector/vector-topk.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { AnnIndex, ANN_MIN_VECTORS, type VectorSource } from './vector/ann-index.ts';
 import { exactScan } from './vector/exact-scan.ts';

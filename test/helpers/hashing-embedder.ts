@@ -1,7 +1,7 @@
 // A deterministic bag-of-words hashing embedder for plumbing tests ONLY: it has no notion of
 // meaning and is never offered to users as semantic search (it lives under test/, not src/).
 import { createHash } from 'node:crypto';
-import { normalizeInPlace } from '../../core/search/vector-topk.ts';
+import { normalizeInPlace } from '../../core/search/unit-vector.ts';
 import type { Embedder } from '../../core/embed/embedder.ts';
 
 export class HashingEmbedder implements Embedder {

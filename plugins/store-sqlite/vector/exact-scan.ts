@@ -1,7 +1,7 @@
 // Exact top-k over an in-memory matrix: usearch's SIMD scan when its binary is there (near memory
 // bandwidth), else the pure scan from core. Either way the kept rows are rescored in JS and sorted
 // by (score desc, row asc), so the answer is deterministic.
-import { dotAt, exactTopK, type RowScore } from '../../../core/api/algorithms.ts';
+import { dotAt, exactTopK, type RowScore } from './vector-topk.ts';
 import { loadUsearch } from './usearch-module.ts';
 
 export function exactScan(matrix: Float32Array, dims: number, query: Float32Array, k: number): RowScore[] {

@@ -1,6 +1,7 @@
 // The bundled local model really loads from node_modules (no network) and carries meaning; a model
 // folder that is not there fails at once with a config error.
-import { KbctxError, dotAt } from '../../../core/index.ts';
+import { KbctxError } from '../../../core/index.ts';
+import { dotAt } from '../../../plugins/store-sqlite/api.ts';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LocalEmbedder } from '../../../plugins/embedder-local/local-embedder.ts';

@@ -1,6 +1,7 @@
 // The approximate index against exact top-k, and its bookkeeping: incremental updates, rebuilds
 // when files are missing or damaged, nothing trusted without the generation matching.
-import { exactTopK, normalizeInPlace } from '../../../../core/index.ts';
+import { normalizeInPlace } from '../../../../core/index.ts';
+import { exactTopK } from '../../../../plugins/store-sqlite/vector/vector-topk.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';

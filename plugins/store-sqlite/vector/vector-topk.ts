@@ -1,6 +1,6 @@
-// Exact top-k by dot product over a row-major Float32Array of unit vectors (so dot = cosine).
-// Pure and allocation-light: one pass over the matrix, a bounded min-heap of the k best rows.
-// Ties are broken by the lower row index, so results are deterministic.
+// Exact top-k by dot product over a row-major Float32Array of unit vectors (so dot = cosine): the SQLite store's
+// vector scan, whose dot product LanceDB's store reuses (store-sqlite's api.ts). Pure and allocation-light: one pass
+// over the matrix, a bounded min-heap of the k best rows. Ties are broken by the lower row index (deterministic).
 
 export interface RowScore {
   row: number;
@@ -55,15 +55,6 @@ export function dotAt(m: Float32Array, offset: number, q: Float32Array, dims: nu
   }
   for (; j < dims; j++) a += (m[offset + j] as number) * (q[j] as number);
   return a + b + c + d;
-}
-
-/** Scales a vector to unit length in place (a zero vector stays zero). Returns it. */
-export function normalizeInPlace(v: Float32Array): Float32Array {
-  let sum = 0;
-  for (let i = 0; i < v.length; i++) sum += (v[i] as number) * (v[i] as number);
-  const norm = Math.sqrt(sum);
-  if (norm > 0) for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) / norm;
-  return v;
 }
 
 // Min-heap on (score, then higher row = worse), so the root is the weakest kept candidate.
