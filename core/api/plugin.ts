@@ -24,6 +24,7 @@ export { STAGE } from '../stages.ts';
 export { requireOwn } from '../load/require-own.ts';
 import { requireOwn } from '../load/require-own.ts';
 import type * as WaitForLock from '../store/wait-for-lock.ts';
+import type * as ProcessAlive from '../store/process-alive.ts';
 import type * as ClosestName from '../domain/closest-name.ts';
 export { createServiceRef, type ServiceRef } from '../services.ts';
 export { defineExtensionPoint, type ExtensionPoint, type HookSet } from '../extension-point.ts';
@@ -57,12 +58,13 @@ export type { EmbedProgress, EmbedReport } from '../app/embed.ts';
 export type { ConnectorStatus, SyncControl, SyncCounts, SyncState } from '../app/serve-service.ts';
 export type { PartCheck } from '../app/part-guards.ts';
 
-// What a store plugin returns synchronously: a store forwarding to the one being opened, and its locks.
+// What a store plugin returns synchronously: a store forwarding to the one being opened, and its locks. The lock files
+// and the index access check of a local index are store-sqlite's (its api.ts, ADR 0240).
 export { lazyLocks, lazyStore } from '../store/lazy-store.ts';
-export { fileLocks, lockConnector } from '../store/sync-lock.ts';
-export { processAlive } from '../store/sync-lock.ts';
-export { checkIndexAccess, type IndexAccessCheck } from '../store/index-access.ts';
 export { isObjectStorePath } from '../config/db-section.ts';
+/** Whether a process id runs (a lock file's holder); required on first use (start-up, ADR 0130). */
+export const processAlive: typeof ProcessAlive.processAlive = (pid) =>
+  requireOwn<typeof ProcessAlive>(import.meta.url, '../store/process-alive.ts').processAlive(pid);
 export const waitForLock: typeof WaitForLock.waitForLock = async (...args) =>
   (await import('../store/wait-for-lock.ts')).waitForLock(...args);
 

@@ -355,8 +355,8 @@ export interface Store {
 export type ReleaseLock = () => void;
 
 /**
- * One writer per connector across processes and replicas. SQLite: lock files beside the database
- * (sync-lock.ts); PostgreSQL: session advisory locks, so replicas on different hosts exclude each other.
+ * One writer per connector across processes and replicas. SQLite: lock files beside the database (store-sqlite's
+ * file-locks.ts); PostgreSQL: session advisory locks, so replicas on different hosts exclude each other.
  */
 export interface ConnectorLocks {
   /**

@@ -9,10 +9,10 @@ import {
   STAGE,
   type ConnectorLocks,
   type OpenedStore,
-  fileLocks,
   isObjectStorePath,
   lazyStore,
 } from '../../core/api/plugin.ts';
+import { fileLocks } from '../store-sqlite/api.ts';
 
 const plugin = definePlugin({
   name: 'store-lancedb',

@@ -4,12 +4,12 @@
 // The store (lance-store.ts) reads and writes through Lance the same way in both.
 import {
   KbctxError,
-  checkIndexAccess,
   configError,
   isObjectStorePath,
   type ConnectorLocks,
   type IndexAccess,
 } from '../../core/api/plugin.ts';
+import { checkIndexAccess } from '../store-sqlite/api.ts';
 import { pathProblem } from '../../core/api/algorithms.ts';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';

@@ -5,7 +5,8 @@
 // Crash safety: the state (epoch, version) lives in `<file>.pg.json`, replaced atomically (rename) only
 // after the mirror's own commit; a kill mid-apply leaves it behind the data, never ahead, and applying
 // again is idempotent. A cache file in use by another process takes the next slot: `<file>-2`, `-3`, ….
-import { KbctxError, lockConnector, type ReleaseLock, type Store } from '../../core/api/plugin.ts';
+import { KbctxError, type ReleaseLock, type Store } from '../../core/api/plugin.ts';
+import { lockConnector } from '../store-sqlite/api.ts';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,6 +1,8 @@
-// store-sqlite's contract entry: the `kbctx.local-store` service, which opens a single-file local store at a path.
-// This plugin provides it; a store that keeps a local read copy (the PostgreSQL store's per-replica mirror) uses it,
-// so neither imports the other's code and a plugin can provide another local engine (ADR 0232). Types and one ref.
+// store-sqlite's contract entry. The `kbctx.local-store` service, which opens a single-file local store at a path:
+// this plugin provides it; a store that keeps a local read copy (the PostgreSQL store's per-replica mirror) uses it,
+// so neither imports the other's code and a plugin can provide another local engine (ADR 0232). And what this store
+// defines that the other stores reuse (ADR 0240): keyword scoring, the exact vector scan, local lock files and the
+// local index's access check — small modules with no imports but core's plugin entry, so the entry stays light.
 import { createServiceRef, type Store } from '../../core/api/plugin.ts';
 
 export interface LocalStoreOpener {
@@ -15,5 +17,9 @@ export { bm25Reference, COLUMN_WEIGHTS, fts5Idf, normalizeBm25 } from './keyword
 export { termBounds, topGroups } from './keyword/postings-topk.ts';
 export type { Postings, RowStats, ScoredTerm, TermBounds } from './keyword/postings-topk.ts';
 export { symbolWords } from './keyword/symbol-words.ts';
+// The lock files and the access check of an index on the local disk, which LanceDB's local store and PostgreSQL's read
+// copy use as well.
+export { fileLocks, lockConnector } from './file-locks.ts';
+export { checkIndexAccess, type IndexAccessCheck } from './index-access.ts';
 // The exact vector scan (LanceDB's store rescores with its dot product).
 export { dotAt, exactTopK, type RowScore } from './vector/vector-topk.ts';

@@ -1,7 +1,8 @@
 // First-party plugin: the SQLite store (`[db] engine = "sqlite"`, the default): one file at
 // [db] path and its lock files. Opening is synchronous, so node:sqlite is imported with the plugin.
-import { definePlugin, STAGE, fileLocks } from '../../core/api/plugin.ts';
+import { definePlugin, STAGE } from '../../core/api/plugin.ts';
 import { localStoreService } from './api.ts';
+import { fileLocks } from './file-locks.ts';
 import { SCHEMA_VERSION } from './migrations.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 

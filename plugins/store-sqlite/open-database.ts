@@ -1,7 +1,8 @@
 // Opens the SQLite file for what the command needs (StoreOptions.access): created and migrated when
 // it may write; read-only (no pragma or migration that writes) when a reader finds the file or its
 // folder not writable, `immutable` when SQLite could not create the WAL's -shm file there.
-import { checkIndexAccess, configError, KbctxError, type IndexAccess } from '../../core/api/plugin.ts';
+import { configError, KbctxError, type IndexAccess } from '../../core/api/plugin.ts';
+import { checkIndexAccess } from './index-access.ts';
 import { pathProblem } from '../../core/api/algorithms.ts';
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';

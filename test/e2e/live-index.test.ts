@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { renameSync } from 'node:fs';
 import { after, before, it } from 'node:test';
-import { lockConnector } from '../../core/store/sync-lock.ts';
+import { lockConnector } from '../../plugins/store-sqlite/api.ts';
 import { eventually, spawnLiveServer, type LiveServer } from '../helpers/live-server.ts';
 import { KBCTX_BIN, Workspace } from '../helpers/workspace.ts';
 

@@ -1,10 +1,9 @@
 // One writer per connector across processes: an advisory lock file per connector beside the database
 // (`<db dir>/locks/`), created exclusively. A lock whose process is gone (kill -9) is stale and taken over.
+// The locks of this store and of every store with a local index (LanceDB's on disk, PostgreSQL's read copy).
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { KbctxError } from '../domain/errors.ts';
-import type { ConnectorLocks, ReleaseLock } from './store.ts';
-import type * as WaitForLock from './wait-for-lock.ts';
+import { KbctxError, processAlive, waitForLock, type ConnectorLocks, type ReleaseLock } from '../../core/api/plugin.ts';
 
 interface LockFile {
   pid: number;
@@ -94,26 +93,14 @@ export async function waitForConnectorLock(
   owner: string,
   options: { timeoutMs: number; onWait?: ((message: string) => void) | undefined },
 ): Promise<ReleaseLock> {
-  // Imported when a lock is taken (a sync), not with the store's index (start-up, ADR 0130).
-  const { waitForLock }: typeof WaitForLock = await import('./wait-for-lock.ts');
+  // core's waitForLock imports its module when a lock is waited for (a sync), not at start-up (ADR 0130).
   return waitForLock(() => Promise.resolve().then(() => lockConnector(dbPath, label, owner)), options);
 }
 
-/** The SQLite store's ConnectorLocks: the lock files above, beside the database. */
+/** A local store's ConnectorLocks: the lock files above, beside the database. */
 export function fileLocks(dbPath: string): ConnectorLocks {
   return {
     acquire: (label, owner) => Promise.resolve(lockConnector(dbPath, label, owner)),
     wait: (label, owner, options) => waitForConnectorLock(dbPath, label, owner, options),
   };
-}
-
-// Whether a process id is running, for lock files that name their holder (the sync locks, the models plugin's
-// folder lock): signal 0 checks without signalling; EPERM means it runs under another user.
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -3,8 +3,7 @@
 // folder its files live in. Checks only (access(2) also sees a read-only mount when run as root).
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { configError, KbctxError } from '../domain/errors.ts';
-import type { IndexAccess } from './store-factory.ts';
+import { configError, KbctxError, type IndexAccess } from '../../core/api/plugin.ts';
 
 export interface IndexAccessCheck {
   /** Whether the index exists at the path (else `create` makes it). */

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, it } from 'node:test';
-import { KbctxError } from '../../../core/domain/errors.ts';
-import { lockConnector, waitForConnectorLock } from '../../../core/store/sync-lock.ts';
+import { KbctxError } from '../../../core/api/plugin.ts';
+import { lockConnector, waitForConnectorLock } from '../../../plugins/store-sqlite/file-locks.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-lock-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
