@@ -18,6 +18,9 @@ export { rejectUnknownParams } from '../plugins/tools-builtin/unknown-params.ts'
 // store-sqlite's contract entry (the `kbctx.local-store` service) and store-postgres's URL redaction, formerly core's.
 export * from '../plugins/store-sqlite/api.ts';
 export { redactUrl } from '../plugins/store-postgres/redact-url.ts';
+// The SQLite store's FTS5 MATCH expression and its filter function's key, formerly core's algorithms (ADR 0240).
+export { toFtsMatch } from '../plugins/store-sqlite/keyword-search.ts';
+export { facetsKey, parseFacetsKey } from '../plugins/store-sqlite/filter-sql.ts';
 // chunker-default's contract entry (`chunkText`, `estimateTokens`): the default chunking, which core no longer holds.
 export * from '../plugins/chunker-default/api.ts';
 // The cli plugin's contract entry (the `kbctx.cli` service, `CliContext`, the table and progress helpers for plugin

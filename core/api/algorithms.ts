@@ -2,7 +2,7 @@
 // analysis, CJK segmentation, unit vectors, the search filter's document predicate, ids and hashes. Keyword scoring
 // (BM25, postings top-k) and the exact vector scan are store-sqlite's (its api.ts, ADR 0240); the default chunking is
 // chunker-default's.
-export { analyzeQuery, stem, tokenize, toFtsMatch } from '../search/analyze-query.ts';
+export { analyzeQuery, stem, tokenize } from '../search/analyze-query.ts';
 export type { QueryTerm } from '../search/analyze-query.ts';
 export { segmentCjk } from '../search/segment-cjk.ts';
 export { normalizeInPlace } from '../search/unit-vector.ts';
@@ -13,19 +13,13 @@ export {
   compilePaths,
   compileDocumentFilter,
   compileFacets,
-  facetsKey,
   hasFacets,
   isFiltering,
-  parseFacetsKey,
   sourcesOf,
 } from '../search/document-filter.ts';
 export type { DocumentFacets, FacetPredicate, FilterableDocument } from '../search/document-filter.ts';
 import { requireOwn } from '../load/require-own.ts';
 import type * as Languages from '../domain/languages.ts';
-import type * as Since from '../search/since.ts';
 /** The `lang` filter's language names (`domain/languages.ts`), required on first use (start-up, ADR 0130). */
 export const languageNames = (): readonly string[] =>
   requireOwn<typeof Languages>(import.meta.url, '../domain/languages.ts').LANGUAGES;
-/** A `since`/`until` value (date, date-time or duration back from now) as an ISO instant; required on first use. */
-export const parseSince: typeof Since.parseSince = (...args) =>
-  requireOwn<typeof Since>(import.meta.url, '../search/since.ts').parseSince(...args);

@@ -67,8 +67,3 @@ export function analyzeQuery(query: string): QueryTerm[] {
   }
   return [...byStem.values()];
 }
-
-/** An FTS5 MATCH expression: each term a quoted phrase, joined with OR. Never a syntax error. */
-export function toFtsMatch(terms: readonly QueryTerm[]): string {
-  return terms.map((t) => `"${t.token.replaceAll('"', '""')}"`).join(' OR ');
-}

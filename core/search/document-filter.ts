@@ -76,46 +76,6 @@ export function isFiltering(filter: SourceFilter | undefined): filter is SourceF
   );
 }
 
-/** The document-level fields as canonical JSON: the argument of the SQLite function, and a cache key. */
-export function facetsKey(filter: SourceFilter): string {
-  const { path, lang, type, tags, tagsAll, meta, scope } = filter;
-  const sorted = (m: Readonly<Record<string, unknown>> | undefined): unknown =>
-    m === undefined
-      ? null
-      : Object.keys(m)
-          .sort()
-          .map((k) => [k, m[k]]);
-  const scopeKey = scope === undefined ? null : [scope.sources ?? null, scope.paths ?? null, sorted(scope.meta)];
-  return JSON.stringify([
-    path ?? null,
-    lang ?? null,
-    type ?? null,
-    tags ?? null,
-    tagsAll ?? null,
-    meta ?? null,
-    scopeKey,
-  ]);
-}
-
-/** Reads facetsKey's JSON back into the document-level fields. */
-export function parseFacetsKey(key: string): SourceFilter {
-  const [path, lang, type, tags, tagsAll, meta, scope] = JSON.parse(key) as (unknown[] | null)[];
-  const opt = <T>(v: unknown): T | undefined => (v === null || v === undefined ? undefined : (v as T));
-  const [sources, paths, pairs] = (scope ?? []) as [string[] | null, string[] | null, [string, string][] | null];
-  return {
-    path: opt(path),
-    lang: opt(lang),
-    type: opt(type),
-    tags: opt(tags),
-    tagsAll: opt(tagsAll),
-    meta: opt(meta),
-    scope:
-      scope === null || scope === undefined
-        ? undefined
-        : { sources: opt(sources), paths: opt(paths), meta: pairs === null ? undefined : Object.fromEntries(pairs) },
-  };
-}
-
 /** A source filter value matches the document's label, its connector label or its connector type. */
 export function matchesSource(sources: readonly string[], source: string, connector: string): boolean {
   return sources.some((s) => source === s || connector === s || connector.startsWith(`${s}:`));

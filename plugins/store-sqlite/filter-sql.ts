@@ -4,14 +4,7 @@
 // over core's reference predicate (core/search/document-filter.ts).
 import type { SourceFilter } from '../../core/api/plugin.ts';
 import type { DatabaseSync } from 'node:sqlite';
-import {
-  compileFacets,
-  facetsKey,
-  hasFacets,
-  parseFacetsKey,
-  sourcesOf,
-  type FacetPredicate,
-} from '../../core/api/algorithms.ts';
+import { compileFacets, hasFacets, sourcesOf, type FacetPredicate } from '../../core/api/algorithms.ts';
 
 export { isFiltering } from '../../core/api/algorithms.ts';
 
@@ -82,6 +75,46 @@ export function registerFilterFunctions(db: DatabaseSync): void {
         : 0;
     },
   );
+}
+
+/** The document-level fields as canonical JSON: kbctx_facets' first argument (and its compiled predicates' key). */
+export function facetsKey(filter: SourceFilter): string {
+  const { path, lang, type, tags, tagsAll, meta, scope } = filter;
+  const sorted = (m: Readonly<Record<string, unknown>> | undefined): unknown =>
+    m === undefined
+      ? null
+      : Object.keys(m)
+          .sort()
+          .map((k) => [k, m[k]]);
+  const scopeKey = scope === undefined ? null : [scope.sources ?? null, scope.paths ?? null, sorted(scope.meta)];
+  return JSON.stringify([
+    path ?? null,
+    lang ?? null,
+    type ?? null,
+    tags ?? null,
+    tagsAll ?? null,
+    meta ?? null,
+    scopeKey,
+  ]);
+}
+
+/** Reads facetsKey's JSON back into the document-level fields. */
+export function parseFacetsKey(key: string): SourceFilter {
+  const [path, lang, type, tags, tagsAll, meta, scope] = JSON.parse(key) as (unknown[] | null)[];
+  const opt = <T>(v: unknown): T | undefined => (v === null || v === undefined ? undefined : (v as T));
+  const [sources, paths, pairs] = (scope ?? []) as [string[] | null, string[] | null, [string, string][] | null];
+  return {
+    path: opt(path),
+    lang: opt(lang),
+    type: opt(type),
+    tags: opt(tags),
+    tagsAll: opt(tagsAll),
+    meta: opt(meta),
+    scope:
+      scope === null || scope === undefined
+        ? undefined
+        : { sources: opt(sources), paths: opt(paths), meta: pairs === null ? undefined : Object.fromEntries(pairs) },
+  };
 }
 
 function parseMetadata(json: unknown): Record<string, unknown> {

@@ -12,7 +12,7 @@
 // 4. Load rows (no bodies) for the chosen chunks only, and scale each score into [0, 1) against a
 //    reference chunk (keyword/bm25.ts). Ties are broken by document id.
 import type { KeywordHit, KeywordQuery, KeywordResult, SourceFilter } from '../../core/api/plugin.ts';
-import { toFtsMatch, type QueryTerm } from '../../core/api/algorithms.ts';
+import type { QueryTerm } from '../../core/api/algorithms.ts';
 import { COLUMN_WEIGHTS, bm25Reference, normalizeBm25 } from './keyword/bm25.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { filterSql, isFiltering } from './filter-sql.ts';
@@ -191,4 +191,9 @@ function chooseTerms(terms: readonly QueryTerm[], freqs: ReadonlyMap<string, num
   const df = (t: QueryTerm): number => freqs.get(t.stem) ?? 0;
   const rare = terms.filter((t) => df(t) > 0 && df(t) <= COMMON_TERM_RATIO * total);
   return rare.length > 0 ? [...rare, ...terms.filter((t) => df(t) === 0)] : [...terms];
+}
+
+/** An FTS5 MATCH expression: each term a quoted phrase, joined with OR. Never a syntax error. */
+export function toFtsMatch(terms: readonly QueryTerm[]): string {
+  return terms.map((t) => `"${t.token.replaceAll('"', '""')}"`).join(' OR ');
 }

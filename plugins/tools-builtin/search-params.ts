@@ -8,9 +8,9 @@ import {
   type RetrievalConfig,
   type SubFieldSpec,
 } from '../../core/api/plugin.ts';
-import { parseSince } from '../../core/api/algorithms.ts';
 import { SEARCH_MODES, validateParams, type SearchMode, type SearchParams } from '../../core/api/use-cases.ts';
 import type * as FilterParams from './filter-params.ts';
+import type * as Since from './since.ts';
 import { rejectUnknownParams } from './unknown-params.ts';
 
 const SINCE_HELP = 'an ISO date (2026-01-31), a date-time, or a duration back from now such as 7d, 12h or 2w';
@@ -130,7 +130,7 @@ export function toSearchParams(
   const filter = Object.values(input).every((v) => v === undefined || v === null)
     ? undefined
     : requireOwn<typeof FilterParams>(import.meta.url, './filter-params.ts').readFilter(input, (value, parameter) =>
-        parseSince(value, now, parameter),
+        requireOwn<typeof Since>(import.meta.url, './since.ts').parseSince(value, now, parameter),
       );
   return {
     query,

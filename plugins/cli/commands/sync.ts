@@ -8,7 +8,7 @@ import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../..
 import { selectConnectors } from '../../../core/api/engine.ts';
 import { syncConnectors, type SyncOptions, type SyncReport } from '../../../core/api/engine.ts';
 import { syncReportToWire } from '../../../core/api/use-cases.ts';
-import { parseSince } from '../../../core/api/algorithms.ts';
+import { parseSince } from '../../tools-builtin/api.ts';
 import type { CliContext } from '../context.ts';
 import { createProgress, progressEveryMs } from '../progress.ts';
 

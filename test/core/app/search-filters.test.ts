@@ -8,7 +8,6 @@ import { after, before, describe, it } from 'node:test';
 import type { RetrievalConfig } from '../../../core/config/types.ts';
 import { KbctxError } from '../../../core/domain/errors.ts';
 import { documentId } from '../../../core/domain/ids.ts';
-import { parseSince } from '../../../core/search/since.ts';
 import { openSqliteStore, type SqliteStore } from '../../../plugins/store-sqlite/sqlite-store.ts';
 import { HashingEmbedder } from '../../helpers/hashing-embedder.ts';
 import { embedPending } from '../../../core/app/embed.ts';
@@ -68,27 +67,6 @@ const ids = async (input: Record<string, unknown>) =>
   (await search(deps(), parseSearchParams({ query: 'budget', ...input }, retrieval, NOW))).results
     .map((r) => r.sourceId)
     .sort();
-
-describe('parseSince', () => {
-  it('reads dates, date-times and durations as UTC instants', () => {
-    assert.equal(parseSince('2026-03-01', NOW), '2026-03-01T00:00:00.000Z');
-    assert.equal(parseSince('2026-03-01T09:30:00+02:00', NOW), '2026-03-01T07:30:00.000Z');
-    assert.equal(parseSince('2026-03-01 09:30', NOW), '2026-03-01T09:30:00.000Z');
-    assert.equal(parseSince('7d', NOW), '2026-03-03T12:00:00.000Z');
-    assert.equal(parseSince('12h', NOW), '2026-03-10T00:00:00.000Z');
-    assert.equal(parseSince('2w', NOW), '2026-02-24T12:00:00.000Z');
-  });
-
-  it('rejects anything else naming the parameter', () => {
-    for (const bad of ['yesterday', '7 days', '2026-13-45', '-3d', '']) {
-      assert.throws(
-        () => parseSince(bad, NOW),
-        (e: unknown) => e instanceof KbctxError && e.code === 'bad_request' && /since/.test(e.message),
-        bad,
-      );
-    }
-  });
-});
 
 describe('since and filters in search', () => {
   for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {

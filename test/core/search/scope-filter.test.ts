@@ -1,8 +1,7 @@
-// A token's scope as a filter conjunct and as a check on one document or source (core/search/scope-filter.ts), and
-// its round trip through the SQL function's key (document-filter.ts facetsKey / parseFacetsKey).
+// A token's scope as a filter conjunct and as a check on one document or source (core/search/scope-filter.ts); its
+// round trip through the SQLite store's SQL function key is test/plugins/store-sqlite/filter-sql.test.ts's.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileFacets, facetsKey, parseFacetsKey, type DocumentFacets } from '../../../core/search/document-filter.ts';
 import {
   documentInScope,
   scopedFilter,
@@ -66,28 +65,6 @@ describe('sourceInScope', () => {
     assert.equal(sourceInScope('filesystem:notes', { sources: ['git:*'] }), false);
     assert.equal(sourceInScope('filesystem:notes', { sources: [] }), false);
     assert.equal(sourceInScope('filesystem:notes', { paths: ['public/**'] }), true);
-  });
-});
-
-describe('facetsKey with a scope', () => {
-  it('round-trips through the SQL function key and orders meta keys', () => {
-    const facets = (connector: string, sourceId: string, metadata: Record<string, unknown>): DocumentFacets => ({
-      connector,
-      sourceId,
-      sourceUrl: null,
-      contentType: 'text/plain',
-      metadata: () => metadata,
-    });
-    const filter = { path: ['**/*.md'], scope: { sources: ['git:*'], paths: ['docs/**'], meta: { b: '2', a: '1' } } };
-    const key = facetsKey(filter);
-    assert.equal(key, facetsKey({ ...filter, scope: { ...filter.scope, meta: { a: '1', b: '2' } } }));
-    const passes = compileFacets(parseFacetsKey(key));
-    assert.equal(passes(facets('git:d', 'docs/x.md', { a: '1', b: '2' })), true);
-    assert.equal(passes(facets('git:d', 'docs/x.ts', { a: '1', b: '2' })), false, 'the filter');
-    assert.equal(passes(facets('s3:d', 'docs/x.md', { a: '1', b: '2' })), false, 'the scope sources');
-    assert.equal(passes(facets('git:d', 'src/x.md', { a: '1', b: '2' })), false, 'the scope paths');
-    assert.equal(passes(facets('git:d', 'docs/x.md', { a: '1' })), false, 'the scope meta');
-    assert.equal(parseFacetsKey(facetsKey({ path: ['a'] })).scope, undefined);
   });
 });
 

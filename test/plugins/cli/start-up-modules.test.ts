@@ -104,7 +104,7 @@ const NOT_FOR_SEARCH = [
   ...NOT_AT_START_UP,
   'plugins/store-sqlite/document-writer.ts',
   'plugins/store-sqlite/transaction.ts',
-  'core/search/since.ts',
+  'plugins/tools-builtin/since.ts',
   // the filters' reader, the language table and picomatch: only with a filter (ADR 0213)
   'plugins/tools-builtin/filter-params.ts',
   'core/domain/languages.ts',

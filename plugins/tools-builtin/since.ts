@@ -1,7 +1,8 @@
 // Parses a `since` filter value into an ISO 8601 instant: a date (`2026-01-31`, the start of that day
 // in UTC), a date-time (`2026-01-31T09:00:00Z`, offsets allowed) or a duration back from `now`
-// (`90m`, `12h`, `7d`, `2w`, `1y`). Pure; bad input is a bad_request naming the parameter.
-import { badRequest } from '../domain/errors.ts';
+// (`90m`, `12h`, `7d`, `2w`, `1y`). Pure; bad input is a bad_request naming the parameter. The search tool's
+// `since`/`until` and `kbctx sync --since` (the cli plugin, through api.ts) read it.
+import { badRequest } from '../../core/api/plugin.ts';
 
 const DURATION = /^(\d+)\s*(s|m|min|h|d|w|y)$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
