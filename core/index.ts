@@ -1,12 +1,10 @@
 // The kernel's public API: what plugins (first-party and third-party) import. Nothing else in core/
-// is a contract; `import { definePlugin } from 'kbctx'` re-exports this file. Four light entries hold
+// is a contract; `import { definePlugin } from 'kbctx'` re-exports this file. Three light entries hold
 // part of it (ADR 0130): `api/plugin.ts` (the contract, services, errors, every type),
-// `api/algorithms.ts` (the pure search and vector algorithms), `api/connectors.ts` (glob
-// filters) and `api/use-cases.ts` (search, documents, sources, their wire shapes);
-// plugins import those, so a command loads what it runs without this file.
+// `api/algorithms.ts` (the pure search and vector algorithms) and `api/use-cases.ts` (search, documents, sources,
+// their wire shapes); plugins import those, so a command loads what it runs without this file.
 export * from './api/plugin.ts';
 export * from './api/algorithms.ts';
-export * from './api/connectors.ts';
 export { KERNEL_API_VERSION, type Kernel } from './kernel.ts';
 export { packageRoot } from './config/package-root.ts';
 export { VERSION } from './config/version.ts';

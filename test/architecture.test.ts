@@ -110,7 +110,6 @@ const PUBLIC_ENTRIES = [
   'core/index.ts',
   'core/api/plugin.ts',
   'core/api/algorithms.ts',
-  'core/api/connectors.ts',
   'core/api/use-cases.ts',
   'core/api/host.ts',
   'core/api/engine.ts',

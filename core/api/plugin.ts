@@ -119,6 +119,7 @@ export { connectorsOf, sectionOf } from '../config/sections-of.ts';
 export type {
   Connector,
   ConnectorWarning,
+  GlobFilter,
   LoadedItem,
   ScanEntry,
   SkipReason,

@@ -2,7 +2,6 @@
 // Implementations live in sibling folders (filesystem/, git/, s3/, script/); sync (app/sync.ts) is the
 // only caller and owns every decision about what to write.
 import type { SourceItem } from '../domain/models.ts';
-import type { GlobFilter } from './globs.ts';
 import type { PluginContext } from '../plugin-context.ts';
 
 export type SkipReason = 'binary' | 'too_large' | 'unsupported' | 'extract_failed';
@@ -71,6 +70,14 @@ export interface Connector {
    * indexes, and which of its files it would index. Absent: nothing to watch (schedules only).
    */
   watchTarget?(): WatchTarget;
+}
+
+/** A connector's include/exclude globs (the filesystem connector's createGlobFilter makes one). */
+export interface GlobFilter {
+  /** True when the file should be indexed. */
+  accepts(relativePath: string): boolean;
+  /** True when nothing under this directory can be accepted (an exclude covers it), so the walk can prune it. */
+  prunes(relativeDir: string): boolean;
 }
 
 export interface WatchTarget {

@@ -18,7 +18,7 @@ import {
   type UnreadablePath,
   type WatchTarget,
 } from '../../core/api/plugin.ts';
-import { createGlobFilter } from '../../core/api/connectors.ts';
+import { createGlobFilter } from './globs.ts';
 import { loadFileItem } from '../extract-text/api.ts';
 import { filesOutsideRoot } from './outside-root.ts';
 import { readFailure, walkFiles, type Walk, type WalkedFile } from './walk.ts';

@@ -18,7 +18,7 @@ import {
   type ScanOptions,
   type ScanResult,
 } from '../../core/api/plugin.ts';
-import { createGlobFilter } from '../../core/api/connectors.ts';
+import { createGlobFilter } from '../connector-filesystem/api.ts';
 import { loadFileItem } from '../extract-text/api.ts';
 import { lastCommitTimes } from './commit-times.ts';
 import { removeStaleCaches, updateCache } from './git-cache.ts';

@@ -11,7 +11,7 @@ import {
   type ScanOptions,
   type ScanResult,
 } from '../../core/api/plugin.ts';
-import { createGlobFilter } from '../../core/api/connectors.ts';
+import { createGlobFilter } from '../connector-filesystem/api.ts';
 import { loadFileItem } from '../extract-text/api.ts';
 import { openS3Client, toConnectorError } from './s3-client.ts';
 import type { S3ConnectorConfig } from './config-section.ts';

@@ -1,13 +1,8 @@
 // Include/exclude glob matching on '/'-separated relative paths. Dotfiles match like any other file,
-// so what is left out is always left out by an explicit exclude.
+// so what is left out is always left out by an explicit exclude. The filesystem connector's include/exclude; the git
+// and S3 connectors apply the same (this plugin's api.ts, ADR 0240).
 import picomatch from 'picomatch';
-
-export interface GlobFilter {
-  /** True when the file should be indexed. */
-  accepts(relativePath: string): boolean;
-  /** True when nothing under this directory can be accepted (an exclude covers it), so the walk can prune it. */
-  prunes(relativeDir: string): boolean;
-}
+import type { GlobFilter } from '../../core/api/plugin.ts';
 
 export function createGlobFilter(include: readonly string[], exclude: readonly string[]): GlobFilter {
   const options = { dot: true };
