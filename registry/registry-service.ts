@@ -9,7 +9,7 @@ import type { Config } from '../core/config/types.ts';
 import { defaultConfigToml } from '../core/config/default-config.ts';
 import { toConfigPath } from './config-path.ts';
 import { configRoot } from '../core/config/find-config.ts';
-import { CONNECTOR_TIMEOUT_SECS } from '../core/config/schema.ts';
+import { CONNECTOR_TIMEOUT_SECS } from '../plugins/lua-bridge/api.ts';
 import { appendTable, hasTable } from './config-edit.ts';
 import { escapeFrom } from './confine.ts';
 import { cloneRepo, localChanges, pullFastForward } from './git.ts';

@@ -4,14 +4,6 @@
 // small modules, so a command imports each plugin's index without the whole API; a plugin's heavier
 // files may import `core/index.ts` (everything: this, ./algorithms.ts and the rest), loaded on first use.
 export {
-  CHUNKER_MODES,
-  CHUNKER_SCHEMA,
-  chunkerMetadata,
-  CONNECTOR_TIMEOUT_SECS,
-  DEFAULT_MAX_FILE_BYTES,
-  type ChunkerMode,
-} from '../config/schema.ts';
-export {
   definePlugin,
   type ConfigSection,
   type ConfigSectionContext,

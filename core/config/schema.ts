@@ -20,25 +20,9 @@ import {
 import type { OwnedSections } from './plugin-sections.ts';
 import { embeddingSection, type RawEmbedding } from './embedding-section.ts';
 
-export const DEFAULT_MAX_FILE_BYTES = 50_000_000;
 /** `[retrieval] hybrid_alpha` when neither the config nor the embedder (Embedder.hybridAlpha) sets one. */
 export const DEFAULT_HYBRID_ALPHA = 0.6;
 const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
-
-// Connectors fetch whole sources: Context Harness gives script connectors 300 s, and so does kbctx.
-export const CONNECTOR_TIMEOUT_SECS = 300;
-
-/** A file connector's `chunker` (issue 33): `code` by syntax, `text` by paragraphs, `auto`: code for code files. */
-export const CHUNKER_MODES = ['auto', 'code', 'text'] as const;
-export type ChunkerMode = (typeof CHUNKER_MODES)[number];
-/** The `chunker` key of a file connector's config section (JSON Schema). */
-export const CHUNKER_SCHEMA = Object.freeze({ type: 'string', enum: [...CHUNKER_MODES], default: 'auto' });
-/**
- * How a connector's `chunker` reaches the `chunk` taps: the document metadata key `chunker`, set only when not `auto`
- * (so existing indexes keep their content hashes, and a changed setting re-chunks on the next sync).
- */
-export const chunkerMetadata = (mode: ChunkerMode | undefined): Record<string, string> =>
-  mode === 'code' || mode === 'text' ? { chunker: mode } : {};
 
 /** A `plugins` entry: a name or path, or (in a config module, ADR 0128) a plugin object, checked when plugins load. */
 function pluginEntry(): Schema<string | object> {
