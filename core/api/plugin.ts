@@ -3,10 +3,9 @@
 // store wrappers a store plugin returns at once — and every type of the contract. It loads a dozen
 // small modules, so a command imports each plugin's index without the whole API; a plugin's heavier
 // files may import `core/index.ts` (everything: this, ./algorithms.ts and the rest), loaded on first use.
+export type { ConfigSection, ConfigSectionContext } from '../config/config-section.ts';
 export {
   definePlugin,
-  type ConfigSection,
-  type ConfigSectionContext,
   type JsonSchema,
   type Plugin,
   type PluginKernel,
@@ -55,6 +54,8 @@ export { fileLocks, lockConnector } from '../store/sync-lock.ts';
 export { processAlive } from '../store/sync-lock.ts';
 export { checkIndexAccess, type IndexAccessCheck } from '../store/index-access.ts';
 export { isObjectStorePath } from '../config/db-section.ts';
+// A duration key (`"15s"`, `"5m"`, `"off"`) in a plugin's config section: checked as the kernel's are.
+export { DURATION_SCHEMA } from '../config/schema-kit.ts';
 export const waitForLock: typeof WaitForLock.waitForLock = async (...args) =>
   (await import('../store/wait-for-lock.ts')).waitForLock(...args);
 

@@ -189,7 +189,7 @@ function toConfig(
     ...own.sections,
     file,
     baseDir: cwd,
-    db: dbConfig(raw.db, databaseUrl(env['KBCTX_DATABASE_URL'] || raw.db.url), abs),
+    db: dbConfig(raw.db, databaseUrl(env['KBCTX_DATABASE_URL'] || raw.db.url), abs, own.db),
     chunking: { maxTokens: raw.chunking.max_tokens, overlapTokens: raw.chunking.overlap_tokens },
     embedding: {
       provider: e.provider,

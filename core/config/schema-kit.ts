@@ -89,6 +89,14 @@ export function boolOr<const T extends string>(words: readonly T[]): Schema<bool
   };
 }
 
+/** A duration as JSON Schema: a plugin's section uses it for a key `duration()` reads (from-json-schema.ts). */
+export const DURATION_SCHEMA = Object.freeze({
+  anyOf: [
+    { type: 'number', minimum: 0 },
+    { type: 'string', pattern: '^\\s*(\\d+(\\.\\d+)?)\\s*(ms|s|m|h|d)?\\s*$|^off$' },
+  ],
+});
+
 /** A duration: seconds as a number, or text such as "90s", "5m", "1h", "1d"; "off" (or 0) is 0. */
 export function duration(): Schema<number> {
   return {
@@ -100,12 +108,7 @@ export function duration(): Schema<number> {
       const unit = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400 }[m[2] ?? 's'] ?? 1;
       return Number(m[1]) * unit;
     },
-    json: () => ({
-      anyOf: [
-        { type: 'number', minimum: 0 },
-        { type: 'string', pattern: '^\\s*(\\d+(\\.\\d+)?)\\s*(ms|s|m|h|d)?\\s*$|^off$' },
-      ],
-    }),
+    json: () => structuredClone(DURATION_SCHEMA) as JsonSchemaOf,
   };
 }
 

@@ -1,5 +1,5 @@
-// The TOML schema of SPEC §2: every key, its type, range and default. Defaults live here only.
-// Keys Context Harness writes in its ctx.toml are accepted so its configs load unchanged.
+// The TOML schema of SPEC §2: the kernel's keys, their types, ranges and defaults (defaults live here only), with the
+// sections and keys plugins own added from their schemas. Context Harness's ctx.toml keys load unchanged.
 import {
   SchemaIssue,
   array,
@@ -15,14 +15,63 @@ import {
   table,
   unknownValue,
   withDefault,
+  type JsonSchemaOf,
   type Schema,
 } from './schema-kit.ts';
-import type { OwnedSections } from './plugin-sections.ts';
+import type { OwnedSection, OwnedSections } from './plugin-sections.ts';
 import { embeddingSection, type RawEmbedding } from './embedding-section.ts';
 
 /** `[retrieval] hybrid_alpha` when neither the config nor the embedder (Embedder.hybridAlpha) sets one. */
 export const DEFAULT_HYBRID_ALPHA = 0.6;
 const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
+
+const UNKNOWN_KEY = 'is not a known key (check the spelling against config/kbctx.example.toml)';
+/**
+ * `[db]`: the kernel's keys and the keys the store plugins own (`storeConfigs`, ADR 0239: `keyword_engine`,
+ * `pool_size`, `storage_options`, `lock_lease`), each checked by its plugin's schema whichever engine is chosen (a
+ * config may keep another engine's keys written).
+ */
+const dbKernelKeys = table(
+  {
+    // The store plugin (`createStore.for(engine)`): sqlite | postgres | lancedb | a plugin's. Absent: postgres with a
+    // url, lancedb with a bucket path, else sqlite.
+    engine: optional(str()),
+    path: withDefault(str(), '.kbctx/kbctx.sqlite'),
+    // PostgreSQL shared by replicas (ADR 0111); KBCTX_DATABASE_URL overrides it. Absent: the store at `path`.
+    url: optional(str()),
+  },
+  'keep',
+);
+
+/** The section as validated: the kernel's keys, and each store section's table (defaults applied). */
+export type RawDb = Omit<ReturnType<typeof dbKernelKeys.parse>, 'extra'> & {
+  readonly stores: readonly { readonly owner: OwnedSection; readonly table: Record<string, unknown> }[];
+};
+
+const propertiesOf = (s: OwnedSection): JsonSchemaOf => (s.section.schema['properties'] ?? {}) as JsonSchemaOf;
+
+export function dbSection(owned: OwnedSections): Schema<RawDb> {
+  return {
+    parse(v, path) {
+      const { extra, ...kernel } = dbKernelKeys.parse(v, path);
+      const stores = [...owned.stores.values()].map((owner) => {
+        const keys = new Set(Object.keys(propertiesOf(owner)));
+        const own = Object.fromEntries(Object.entries(extra).filter(([k]) => keys.has(k)));
+        return { owner, table: owner.validator.parse(own, path) };
+      });
+      const unknown = Object.keys(extra).find((k) => !stores.some((s) => k in propertiesOf(s.owner)));
+      if (unknown !== undefined) throw new SchemaIssue([...path, unknown], UNKNOWN_KEY);
+      return { ...kernel, stores };
+    },
+    json: () => {
+      const base = dbKernelKeys.json();
+      const properties = { ...(base['properties'] as JsonSchemaOf) };
+      for (const s of owned.stores.values())
+        for (const [k, rule] of Object.entries(propertiesOf(s))) properties[k] ??= rule;
+      return { ...base, properties, additionalProperties: false };
+    },
+  };
+}
 
 /** A `plugins` entry: a name or path, or (in a config module, ADR 0128) a plugin object, checked when plugins load. */
 function pluginEntry(): Schema<string | object> {
@@ -40,27 +89,10 @@ function pluginEntry(): Schema<string | object> {
 }
 
 /**
- * The kernel's sections; the ones plugins own (connector types, `[server]`, the providers' `[embedding]` keys) are
- * added by `configSchemaWith`.
+ * The kernel's sections; the ones plugins own (connector types, `[server]`, the providers' `[embedding]` keys, the
+ * stores' `[db]` keys) are added by `configSchemaWith`.
  */
 const kernelShape = {
-  db: section(
-    table({
-      // The store plugin (`createStore.for(engine)`): sqlite | postgres | a plugin's. Absent: postgres with a url, else
-      // sqlite.
-      engine: optional(str()),
-      path: withDefault(str(), '.kbctx/kbctx.sqlite'),
-      keyword_engine: withDefault(oneOf(['postings', 'fts5']), 'postings'),
-      // PostgreSQL shared by replicas (ADR 0111); KBCTX_DATABASE_URL overrides it. Absent: SQLite at `path`.
-      url: optional(str()),
-      pool_size: withDefault(int({ min: 1, max: 1000 }), 10),
-      // An object-storage index (`path = "s3://bucket/prefix"`, store-lancedb; ADR 0231): passed to Lance as its
-      // storage options (endpoint, region, allow_http, aws_access_key_id, …); the AWS_* variables also apply.
-      storage_options: named(str()),
-      // How long a lock on object storage outlives its holder's last renewal (a kill -9'd writer's, ADR 0230).
-      lock_lease: withDefault(duration(), 15),
-    }),
-  ),
   chunking: section(
     table({
       max_tokens: withDefault(int({ min: 16 }), 700),
@@ -108,6 +140,7 @@ type Table = Record<string, unknown>;
 export type RawConfig = {
   [K in keyof typeof kernelShape]: (typeof kernelShape)[K] extends Schema<infer T> ? T : never;
 } & {
+  db: RawDb;
   embedding: RawEmbedding;
   tools: Record<string, Record<string, Table>>;
   agents: Record<string, Record<string, Table>>;
@@ -130,10 +163,10 @@ export function configSchemaWith(owned: OwnedSections): Schema<RawConfig> {
         .filter(([name]) => name.startsWith(`${parent}.`))
         .map(([name, s]) => [name.slice(parent.length + 1), section(s.validator)]),
     );
-  // [embedding] keeps its place after [chunking] (config/kbctx.schema.json)
-  const { db, chunking, ...rest } = kernelShape;
+  // [db] and [embedding] keep their places around [chunking] (config/kbctx.schema.json)
+  const { chunking, ...rest } = kernelShape;
   return table({
-    db,
+    db: section(dbSection(owned)),
     chunking,
     embedding: section(embeddingSection(owned)),
     ...rest,
