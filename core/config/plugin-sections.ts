@@ -4,7 +4,7 @@
 import type { PluginMeta } from '../plugin.ts';
 import type { ConfigSection } from './config-section.ts';
 import { requireOwn } from '../load/require-own.ts';
-import type * as AjvSchema from './ajv-schema.ts';
+import type * as AjvCheck from './ajv-check.ts';
 import { fromJsonSchema } from './from-json-schema.ts';
 import { duration, optional, type JsonSchemaOf, type Schema } from './schema-kit.ts';
 
@@ -54,10 +54,10 @@ export const bundledSections = (): OwnedSections => bundled;
 export const bundledConnectorTypes = (): string[] => [...bundled.connectors.keys()];
 
 /**
- * A schema outside from-json-schema.ts's subset: ajv-schema.ts required then (no bundled section needs it: ADR 0130).
+ * A schema outside from-json-schema.ts's subset: ajv-check.ts required then (no bundled section needs it: ADR 0130).
  */
 const ajvSchema = (json: Record<string, unknown>, owner: string): Schema<unknown> =>
-  requireOwn<typeof AjvSchema>(import.meta.url, './ajv-schema.ts').ajvSchema(json, owner);
+  requireOwn<typeof AjvCheck>(import.meta.url, './ajv-check.ts').ajvSchema(json, owner);
 
 export function ownedSection(plugin: string, section: ConfigSection): OwnedSection {
   const check = (fromJsonSchema(section.schema) ?? ajvSchema(section.schema, plugin)) as Schema<
