@@ -2,7 +2,7 @@
 // the index, and the PostgreSQL URL checked at start-up. A `path` that is an object-storage URL (`s3://bucket/prefix`,
 // ADR 0231) implies the LanceDB store. Light: the plugin API's entry loads it for `isObjectStorePath`.
 import { configError } from '../domain/errors.ts';
-import type { RawDb } from './schema.ts';
+import type { RawDb } from './owned-keys.ts';
 import type { Config } from './types.ts';
 
 /**

@@ -14,6 +14,8 @@ export class SchemaIssue extends Error {
 
 export type JsonSchemaOf = Record<string, unknown>;
 
+export const UNKNOWN_KEY = 'is not a known key (check the spelling against config/kbctx.example.toml)';
+
 export interface Schema<T> {
   parse(value: unknown, path: readonly string[]): T;
   /** Value used when the key is absent; undefined means the key is required. */
@@ -173,11 +175,7 @@ export function table<S extends Shape>(shape: S, rest?: 'keep'): Schema<Out<S> &
       for (const key of Object.keys(v)) {
         if (key in shape) continue;
         if (rest === 'keep') extra[key] = v[key];
-        else
-          throw new SchemaIssue(
-            [...path, key],
-            'is not a known key (check the spelling against config/kbctx.example.toml)',
-          );
+        else throw new SchemaIssue([...path, key], UNKNOWN_KEY);
       }
       for (const [key, field] of Object.entries(shape)) {
         if (v[key] === undefined) {

@@ -15,63 +15,14 @@ import {
   table,
   unknownValue,
   withDefault,
-  type JsonSchemaOf,
   type Schema,
 } from './schema-kit.ts';
-import type { OwnedSection, OwnedSections } from './plugin-sections.ts';
-import { embeddingSection, type RawEmbedding } from './embedding-section.ts';
+import type { OwnedSections } from './plugin-sections.ts';
+import { dbSection, embeddingSection, type RawDb, type RawEmbedding } from './owned-keys.ts';
 
 /** `[retrieval] hybrid_alpha` when neither the config nor the embedder (Embedder.hybridAlpha) sets one. */
 export const DEFAULT_HYBRID_ALPHA = 0.6;
 const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
-
-const UNKNOWN_KEY = 'is not a known key (check the spelling against config/kbctx.example.toml)';
-/**
- * `[db]`: the kernel's keys and the keys the store plugins own (`storeConfigs`, ADR 0239: `keyword_engine`,
- * `pool_size`, `storage_options`, `lock_lease`), each checked by its plugin's schema whichever engine is chosen (a
- * config may keep another engine's keys written).
- */
-const dbKernelKeys = table(
-  {
-    // The store plugin (`createStore.for(engine)`): sqlite | postgres | lancedb | a plugin's. Absent: postgres with a
-    // url, lancedb with a bucket path, else sqlite.
-    engine: optional(str()),
-    path: withDefault(str(), '.kbctx/kbctx.sqlite'),
-    // PostgreSQL shared by replicas (ADR 0111); KBCTX_DATABASE_URL overrides it. Absent: the store at `path`.
-    url: optional(str()),
-  },
-  'keep',
-);
-
-/** The section as validated: the kernel's keys, and each store section's table (defaults applied). */
-export type RawDb = Omit<ReturnType<typeof dbKernelKeys.parse>, 'extra'> & {
-  readonly stores: readonly { readonly owner: OwnedSection; readonly table: Record<string, unknown> }[];
-};
-
-const propertiesOf = (s: OwnedSection): JsonSchemaOf => (s.section.schema['properties'] ?? {}) as JsonSchemaOf;
-
-export function dbSection(owned: OwnedSections): Schema<RawDb> {
-  return {
-    parse(v, path) {
-      const { extra, ...kernel } = dbKernelKeys.parse(v, path);
-      const stores = [...owned.stores.values()].map((owner) => {
-        const keys = new Set(Object.keys(propertiesOf(owner)));
-        const own = Object.fromEntries(Object.entries(extra).filter(([k]) => keys.has(k)));
-        return { owner, table: owner.validator.parse(own, path) };
-      });
-      const unknown = Object.keys(extra).find((k) => !stores.some((s) => k in propertiesOf(s.owner)));
-      if (unknown !== undefined) throw new SchemaIssue([...path, unknown], UNKNOWN_KEY);
-      return { ...kernel, stores };
-    },
-    json: () => {
-      const base = dbKernelKeys.json();
-      const properties = { ...(base['properties'] as JsonSchemaOf) };
-      for (const s of owned.stores.values())
-        for (const [k, rule] of Object.entries(propertiesOf(s))) properties[k] ??= rule;
-      return { ...base, properties, additionalProperties: false };
-    },
-  };
-}
 
 /** A `plugins` entry: a name or path, or (in a config module, ADR 0128) a plugin object, checked when plugins load. */
 function pluginEntry(): Schema<string | object> {
