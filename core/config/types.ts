@@ -4,8 +4,6 @@
 import type { EmbedderOptions } from '../embed/embedder.ts';
 import type { StoreOptions } from '../store/store-factory.ts';
 
-// The built-in names, or the key a plugin taps `createEmbedder.for(provider)` with (`transformers`).
-export type EmbeddingProvider = 'disabled' | 'openai' | 'ollama' | 'local' | (string & {});
 export type Fusion = 'weighted' | 'rrf';
 
 export interface Config {
@@ -102,10 +100,11 @@ export interface ChunkingConfig {
   readonly overlapTokens: number;
 }
 
-/** `[embedding]`: the fields a `createEmbedder.for(provider)` tap receives (declared in core/), with the provider. */
-export interface EmbeddingConfig extends Omit<EmbedderOptions, 'provider' | 'env'> {
-  readonly provider: EmbeddingProvider;
-}
+/**
+ * `[embedding]`: what a `createEmbedder.for(provider)` tap receives but the environment; `provider` is `disabled` or
+ * the key a plugin taps (`local`, `openai`, `transformers`).
+ */
+export type EmbeddingConfig = Omit<EmbedderOptions, 'env'>;
 
 export interface RetrievalConfig {
   readonly finalLimit: number;
