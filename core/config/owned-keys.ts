@@ -123,7 +123,9 @@ export function dbSection(owned: OwnedSections): Schema<RawDb> {
         return { owner, table: owner.validator.parse(own, path) };
       });
       const unknown = Object.keys(extra).find((k) => !stores.some((s) => k in propertiesOf(s.owner)));
-      if (unknown !== undefined) throw new SchemaIssue([...path, unknown], UNKNOWN_KEY);
+      // A configured store plugin's options are its `[plugin.<name>]` (only the bundled set's `storeConfigs` are read).
+      if (unknown !== undefined)
+        throw new SchemaIssue([...path, unknown], `${UNKNOWN_KEY}; a store plugin's own options go in [plugin.<name>]`);
       return { ...kernel, stores };
     },
     json: () => {
