@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { KbctxError, notFound } from '../core/domain/errors.ts';
 import type { Config } from '../core/config/types.ts';
-import { defaultConfigToml } from '../core/config/default-config.ts';
+import { defaultConfigToml } from '../core/config/package-root.ts';
 import { toConfigPath } from './config-path.ts';
 import { configRoot } from '../core/config/find-config.ts';
 import { CONNECTOR_TIMEOUT_SECS } from '../plugins/lua-bridge/api.ts';

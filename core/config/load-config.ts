@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { configError } from '../domain/errors.ts';
-import { defaultConfigToml } from './default-config.ts';
+import { defaultConfigToml } from './package-root.ts';
 import type { ConfigModule } from './config-module.ts';
 import { findConfig, isConfigModule } from './find-config.ts';
 import { expandEnv, isCode, referencedEnvVars, unsetMessage, type UnsetVar } from './expand-env.ts';
