@@ -5,6 +5,7 @@ import type { TapOnlyHooks } from './hooks.ts';
 import type { PluginLogger } from './plugin-context.ts';
 import type { ServiceRef } from './services.ts';
 import type { ExtensionPoint, HookSet } from './extension-point.ts';
+import type { ConfigSection } from './config/config-section.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -34,6 +35,12 @@ export interface PluginMeta {
    */
   embedderConfigs?: Record<string, ConfigSection>;
   /**
+   * The `[db]` keys its store engines read, beyond the kernel's (`engine`, `path`, `url`): engine → section. Every
+   * bundled store's keys are checked when the config loads, whichever engine is chosen (ADR 0239); the section's
+   * `toConfig` returns the `StoreOptions` fields they become (`pool_size` → `poolSize`).
+   */
+  storeConfigs?: Record<string, ConfigSection>;
+  /**
    * Top-level config sections it owns, Context Harness's names kept (`[server]`): bundled plugins only (others use
    * `[plugin.<name>]`).
    */
@@ -45,28 +52,6 @@ export interface PluginMeta {
    * warning there; others (`route:GET /x`) are shown as written.
    */
   provides?: string[];
-}
-
-/** A config section a plugin owns (ADR 0164): its JSON Schema, and what the validated table becomes. */
-export interface ConfigSection<T = unknown> {
-  /** JSON Schema of the table as written (snake_case keys); `default`s are applied. */
-  schema: JsonSchema;
-  /** The validated table → what the config holds (camelCase, paths resolved); absent: the table itself. */
-  toConfig?(table: Record<string, unknown>, at: ConfigSectionContext): T;
-  /**
-   * A table of named entries another plugin may serve (`[tools.script.<name>]`): what a loaded plugin must provide
-   * when it has any (`tools:script`), else a config error names the bundled plugin that does (ADR 0192).
-   */
-  needs?: string;
-}
-
-export interface ConfigSectionContext {
-  /** A path as written → absolute: against the config root, `~` expanded (ADR 0114). */
-  resolvePath(written: string): string;
-  /** Throws the config error `<file>: <section path>.<key> <message>` (`key` '': the table itself). */
-  fail(key: string, message: string): never;
-  /** Every variable a `${VAR}` anywhere in the config refers to, sorted (the Lua bridge lets `env.get` read them). */
-  readonly referencedEnv: readonly string[];
 }
 
 export interface Plugin<O = Record<string, unknown>> extends PluginMeta {

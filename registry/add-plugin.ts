@@ -8,7 +8,7 @@ import semver from 'semver';
 import { KERNEL_API_VERSION } from '../core/kernel.ts';
 import { formatPluginLock, LOCK_FILE, readPluginLock, sha256Plugin } from './plugin-lock.ts';
 import { toConfigPath } from './config-path.ts';
-import { defaultConfigToml } from '../core/config/default-config.ts';
+import { defaultConfigToml } from '../core/config/package-root.ts';
 import { configRoot } from '../core/config/find-config.ts';
 import { configError, KbctxError } from '../core/domain/errors.ts';
 import { appendPluginEntry } from './config-edit.ts';

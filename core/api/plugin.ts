@@ -3,18 +3,9 @@
 // store wrappers a store plugin returns at once — and every type of the contract. It loads a dozen
 // small modules, so a command imports each plugin's index without the whole API; a plugin's heavier
 // files may import `core/index.ts` (everything: this, ./algorithms.ts and the rest), loaded on first use.
-export {
-  CHUNKER_MODES,
-  CHUNKER_SCHEMA,
-  chunkerMetadata,
-  CONNECTOR_TIMEOUT_SECS,
-  DEFAULT_MAX_FILE_BYTES,
-  type ChunkerMode,
-} from '../config/schema.ts';
+export type { ConfigSection, ConfigSectionContext } from '../config/config-section.ts';
 export {
   definePlugin,
-  type ConfigSection,
-  type ConfigSectionContext,
   type JsonSchema,
   type Plugin,
   type PluginKernel,
@@ -65,6 +56,8 @@ export { isObjectStorePath } from '../config/db-section.ts';
 /** Whether a process id runs (a lock file's holder); required on first use (start-up, ADR 0130). */
 export const processAlive: typeof ProcessAlive.processAlive = (pid) =>
   requireOwn<typeof ProcessAlive>(import.meta.url, '../store/process-alive.ts').processAlive(pid);
+// A duration key (`"15s"`, `"5m"`, `"off"`) in a plugin's config section: checked as the kernel's are.
+export { DURATION_SCHEMA } from '../config/schema-kit.ts';
 export const waitForLock: typeof WaitForLock.waitForLock = async (...args) =>
   (await import('../store/wait-for-lock.ts')).waitForLock(...args);
 

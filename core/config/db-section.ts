@@ -1,11 +1,20 @@
-// `[db]` (the kernel's): which store opens the index, and the PostgreSQL URL checked at start-up.
-// A `path` that is an object-storage URL (`s3://bucket/prefix`, ADR 0231) implies the LanceDB store.
+// `[db]` (the kernel's keys, schema.ts; the stores' keys, their plugins' `storeConfigs`, ADR 0239): which store opens
+// the index, and the PostgreSQL URL checked at start-up. A `path` that is an object-storage URL (`s3://bucket/prefix`,
+// ADR 0231) implies the LanceDB store. Light: the plugin API's entry loads it for `isObjectStorePath`.
 import { configError } from '../domain/errors.ts';
-import type { RawConfig } from './schema.ts';
+import type { RawDb } from './owned-keys.ts';
 import type { Config } from './types.ts';
 
-/** `[db]`: the engine defaults to what the url implies; an engine the url contradicts is refused. */
-export function dbConfig(db: RawConfig['db'], url: string | null, abs: (p: string) => string): Config['db'] {
+/**
+ * `[db]`: the engine defaults to what the url implies; an engine the url contradicts is refused. `stores`: what the
+ * store sections' `toConfig` made of their keys (`poolSize`, `keywordEngine`, …).
+ */
+export function dbConfig(
+  db: RawDb,
+  url: string | null,
+  abs: (p: string) => string,
+  stores: Readonly<Record<string, unknown>>,
+): Config['db'] {
   const remote = isObjectStorePath(db.path);
   const engine = db.engine?.trim() || (url === null ? (remote ? 'lancedb' : 'sqlite') : 'postgres');
   if (url !== null && engine !== 'postgres') {
@@ -22,16 +31,7 @@ export function dbConfig(db: RawConfig['db'], url: string | null, abs: (p: strin
       `db.path = "${db.path}" is object storage, which only the LanceDB store reads: set db.engine = "lancedb" ` +
         `(or leave engine out), or give a local path for ${engine === 'sqlite' ? 'SQLite' : "PostgreSQL's mirror"}`,
     );
-  if (!(db.lock_lease > 0)) throw configError('db.lock_lease must be longer than 0 s (e.g. "15s")');
-  return {
-    engine,
-    path: remote ? db.path.trim() : abs(db.path),
-    keywordEngine: db.keyword_engine,
-    url,
-    poolSize: db.pool_size,
-    storageOptions: { ...db.storage_options },
-    lockLeaseSecs: db.lock_lease,
-  };
+  return { ...stores, engine, path: remote ? db.path.trim() : abs(db.path), url } as Config['db'];
 }
 
 /** A PostgreSQL URL, checked here so a typo fails at start-up naming the key, not at the first query. */

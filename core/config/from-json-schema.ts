@@ -1,11 +1,13 @@
 // A plugin's JSON Schema as a schema-kit validator (no ajv: ADR 0130, 0164), for the subset config
 // sections use: type, properties, required, additionalProperties, default, enum, items, minimum,
-// maximum, exclusiveMinimum and `anyOf` of a boolean and words. Messages are the config loader's
+// maximum, exclusiveMinimum, `anyOf` of a boolean and words, and DURATION_SCHEMA. Messages are the config loader's
 // ("connectors.git.x.url is required"). Anything else returns null: the caller uses ajv.
 import {
   array,
   bool,
   boolOr,
+  duration,
+  DURATION_SCHEMA,
   named,
   num,
   oneOf,
@@ -36,6 +38,7 @@ const KNOWN = new Set([
   'examples',
   '$comment',
 ]);
+const DURATION_JSON = JSON.stringify(DURATION_SCHEMA.anyOf);
 const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The validator of `json`, or null when it uses a keyword outside the subset. */
@@ -43,7 +46,8 @@ export function fromJsonSchema(json: Json): Schema<unknown> | null {
   if (Object.keys(json).some((k) => !KNOWN.has(k))) return null;
   const words = json['enum'];
   if (Array.isArray(words)) return words.every((w) => typeof w === 'string') ? oneOf(words as string[]) : null;
-  if (json['anyOf'] !== undefined) return boolOrWords(json['anyOf']);
+  if (json['anyOf'] !== undefined)
+    return JSON.stringify(json['anyOf']) === DURATION_JSON ? duration() : boolOrWords(json['anyOf']);
   switch (json['type']) {
     case 'string':
       return str();

@@ -25,6 +25,7 @@ export function loadedConfigJsonSchema(kernel: object): Record<string, unknown> 
   return configJsonSchema({
     sections: bundled.sections,
     embedders: bundled.embedders,
+    stores: bundled.stores,
     connectors: new Map([
       ...bundled.connectors,
       ...[...configuredConnectorSections(kernel)].filter(([type]) => !bundled.connectors.has(type)),

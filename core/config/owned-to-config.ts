@@ -1,7 +1,7 @@
 // The sections plugins own, from the validated tree to what `Config` holds (ADR 0164, 0192): each through its
 // plugin's `toConfig`, placed where its name says (`server` at the top, `tools.script` under `tools`, connector types
 // under `connectors`). Names no plugin: whatever the bundled set declared is what there is.
-import type { ConfigSectionContext } from '../plugin.ts';
+import type { ConfigSectionContext } from './config-section.ts';
 import type { OwnedSection, OwnedSections } from './plugin-sections.ts';
 import type { RawConfig } from './schema.ts';
 import { SchemaIssue } from './schema-kit.ts';
@@ -16,6 +16,8 @@ export interface OwnedConfig {
   readonly under: Record<string, Table>;
   /** The provider's own `[embedding]` keys. */
   readonly embedding: Table;
+  /** The stores' `[db]` keys, merged (`keywordEngine`, `poolSize`, …). */
+  readonly db: Table;
   /** Type → name → table: the owned types in declaration order (each present), then the others as written, by name. */
   readonly connectors: Record<string, Table>;
 }
@@ -52,7 +54,8 @@ export function ownedToConfig(
   const embedding = owner?.section.toConfig
     ? (convert(owner, { ...sharedKeys, ...extra }, ['embedding']) as Table)
     : extra;
-  return { sections, under, embedding, connectors };
+  const db = Object.assign({}, ...raw.db.stores.map((s) => convert(s.owner, s.table, ['db']))) as Table;
+  return { sections, under, embedding, connectors, db };
 }
 
 /**

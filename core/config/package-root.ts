@@ -1,5 +1,6 @@
 // The installed package's folder (where package.json and bin/ live), found by walking up from this
-// file: the same answer from the TypeScript sources (core/) and from the build (dist/core/).
+// file: the same answer from the TypeScript sources (core/) and from the build (dist/core/); and the built-in
+// configuration read from it.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,4 +18,12 @@ export function packageRoot(): string {
     if (parent === dir) throw new Error(`kbctx: no package.json of kbctx above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
+}
+
+/**
+ * The built-in configuration used when no config file exists: config/kbctx.default.toml, shipped with the package
+ * (read only then). Its leading comment is left out (it describes the file itself).
+ */
+export function defaultConfigToml(): string {
+  return readFileSync(path.join(packageRoot(), 'config', 'kbctx.default.toml'), 'utf8').replace(/^(#.*\n)+\n?/, '');
 }

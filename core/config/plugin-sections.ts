@@ -1,9 +1,10 @@
-// The config sections plugins own (ADR 0164, 0178): each bundled plugin's `connectorConfigs`,
-// `embedderConfigs` and `configSections`, registered with the bundled set before any config loads, and the validator of
+// The config sections plugins own (ADR 0164, 0178, 0239): each bundled plugin's `connectorConfigs`, `embedderConfigs`,
+// `storeConfigs` and `configSections`, registered with the bundled set before any config loads, and the validator of
 // each (the plugin's JSON Schema through from-json-schema.ts, else ajv). Must not import plugins.
-import type { ConfigSection, PluginMeta } from '../plugin.ts';
+import type { PluginMeta } from '../plugin.ts';
+import type { ConfigSection } from './config-section.ts';
 import { requireOwn } from '../load/require-own.ts';
-import type * as AjvSchema from './ajv-schema.ts';
+import type * as AjvCheck from './ajv-check.ts';
 import { fromJsonSchema } from './from-json-schema.ts';
 import { duration, optional, type JsonSchemaOf, type Schema } from './schema-kit.ts';
 
@@ -20,26 +21,31 @@ export interface OwnedSections {
   readonly connectors: ReadonlyMap<string, OwnedSection>;
   /** `[embedding] provider` → the section of its own keys. */
   readonly embedders: ReadonlyMap<string, OwnedSection>;
+  /** `[db] engine` → the section of the `[db]` keys its store reads. */
+  readonly stores: ReadonlyMap<string, OwnedSection>;
   /** Top-level section name → its section. */
   readonly sections: ReadonlyMap<string, OwnedSection>;
 }
 
-let bundled: OwnedSections = { connectors: new Map(), embedders: new Map(), sections: new Map() };
+let bundled: OwnedSections = { connectors: new Map(), embedders: new Map(), stores: new Map(), sections: new Map() };
 
 /** Called with the bundled set (core/app/bundled-set.ts); a key two plugins claim stays the first one's. */
 export function registerConfigSections(plugins: readonly PluginMeta[]): void {
   const connectors = new Map<string, OwnedSection>();
   const embedders = new Map<string, OwnedSection>();
+  const stores = new Map<string, OwnedSection>();
   const sections = new Map<string, OwnedSection>();
   for (const p of plugins) {
     for (const [type, section] of Object.entries(p.connectorConfigs ?? {}))
       if (!connectors.has(type)) connectors.set(type, connectorSection(p.name, section));
     for (const [provider, section] of Object.entries(p.embedderConfigs ?? {}))
       if (!embedders.has(provider)) embedders.set(provider, ownedSection(p.name, section));
+    for (const [engine, section] of Object.entries(p.storeConfigs ?? {}))
+      if (!stores.has(engine)) stores.set(engine, ownedSection(p.name, section));
     for (const [name, section] of Object.entries(p.configSections ?? {}))
       if (!sections.has(name)) sections.set(name, ownedSection(p.name, section));
   }
-  bundled = { connectors, embedders, sections };
+  bundled = { connectors, embedders, stores, sections };
 }
 
 export const bundledSections = (): OwnedSections => bundled;
@@ -48,10 +54,10 @@ export const bundledSections = (): OwnedSections => bundled;
 export const bundledConnectorTypes = (): string[] => [...bundled.connectors.keys()];
 
 /**
- * A schema outside from-json-schema.ts's subset: ajv-schema.ts required then (no bundled section needs it: ADR 0130).
+ * A schema outside from-json-schema.ts's subset: ajv-check.ts required then (no bundled section needs it: ADR 0130).
  */
 const ajvSchema = (json: Record<string, unknown>, owner: string): Schema<unknown> =>
-  requireOwn<typeof AjvSchema>(import.meta.url, './ajv-schema.ts').ajvSchema(json, owner);
+  requireOwn<typeof AjvCheck>(import.meta.url, './ajv-check.ts').ajvSchema(json, owner);
 
 export function ownedSection(plugin: string, section: ConfigSection): OwnedSection {
   const check = (fromJsonSchema(section.schema) ?? ajvSchema(section.schema, plugin)) as Schema<

@@ -14,6 +14,8 @@ export class SchemaIssue extends Error {
 
 export type JsonSchemaOf = Record<string, unknown>;
 
+export const UNKNOWN_KEY = 'is not a known key (check the spelling against config/kbctx.example.toml)';
+
 export interface Schema<T> {
   parse(value: unknown, path: readonly string[]): T;
   /** Value used when the key is absent; undefined means the key is required. */
@@ -89,6 +91,14 @@ export function boolOr<const T extends string>(words: readonly T[]): Schema<bool
   };
 }
 
+/** A duration as JSON Schema: a plugin's section uses it for a key `duration()` reads (from-json-schema.ts). */
+export const DURATION_SCHEMA = Object.freeze({
+  anyOf: [
+    { type: 'number', minimum: 0 },
+    { type: 'string', pattern: '^\\s*(\\d+(\\.\\d+)?)\\s*(ms|s|m|h|d)?\\s*$|^off$' },
+  ],
+});
+
 /** A duration: seconds as a number, or text such as "90s", "5m", "1h", "1d"; "off" (or 0) is 0. */
 export function duration(): Schema<number> {
   return {
@@ -100,12 +110,7 @@ export function duration(): Schema<number> {
       const unit = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400 }[m[2] ?? 's'] ?? 1;
       return Number(m[1]) * unit;
     },
-    json: () => ({
-      anyOf: [
-        { type: 'number', minimum: 0 },
-        { type: 'string', pattern: '^\\s*(\\d+(\\.\\d+)?)\\s*(ms|s|m|h|d)?\\s*$|^off$' },
-      ],
-    }),
+    json: () => structuredClone(DURATION_SCHEMA) as JsonSchemaOf,
   };
 }
 
@@ -170,11 +175,7 @@ export function table<S extends Shape>(shape: S, rest?: 'keep'): Schema<Out<S> &
       for (const key of Object.keys(v)) {
         if (key in shape) continue;
         if (rest === 'keep') extra[key] = v[key];
-        else
-          throw new SchemaIssue(
-            [...path, key],
-            'is not a known key (check the spelling against config/kbctx.example.toml)',
-          );
+        else throw new SchemaIssue([...path, key], UNKNOWN_KEY);
       }
       for (const [key, field] of Object.entries(shape)) {
         if (v[key] === undefined) {

@@ -1,5 +1,5 @@
-// The TOML schema of SPEC §2: every key, its type, range and default. Defaults live here only.
-// Keys Context Harness writes in its ctx.toml are accepted so its configs load unchanged.
+// The TOML schema of SPEC §2: the kernel's keys, their types, ranges and defaults (defaults live here only), with the
+// sections and keys plugins own added from their schemas. Context Harness's ctx.toml keys load unchanged.
 import {
   SchemaIssue,
   array,
@@ -18,27 +18,11 @@ import {
   type Schema,
 } from './schema-kit.ts';
 import type { OwnedSections } from './plugin-sections.ts';
-import { embeddingSection, type RawEmbedding } from './embedding-section.ts';
+import { dbSection, embeddingSection, type RawDb, type RawEmbedding } from './owned-keys.ts';
 
-export const DEFAULT_MAX_FILE_BYTES = 50_000_000;
 /** `[retrieval] hybrid_alpha` when neither the config nor the embedder (Embedder.hybridAlpha) sets one. */
 export const DEFAULT_HYBRID_ALPHA = 0.6;
 const seconds = (fallback: number) => withDefault(num({ gt: 0 }), fallback);
-
-// Connectors fetch whole sources: Context Harness gives script connectors 300 s, and so does kbctx.
-export const CONNECTOR_TIMEOUT_SECS = 300;
-
-/** A file connector's `chunker` (issue 33): `code` by syntax, `text` by paragraphs, `auto`: code for code files. */
-export const CHUNKER_MODES = ['auto', 'code', 'text'] as const;
-export type ChunkerMode = (typeof CHUNKER_MODES)[number];
-/** The `chunker` key of a file connector's config section (JSON Schema). */
-export const CHUNKER_SCHEMA = Object.freeze({ type: 'string', enum: [...CHUNKER_MODES], default: 'auto' });
-/**
- * How a connector's `chunker` reaches the `chunk` taps: the document metadata key `chunker`, set only when not `auto`
- * (so existing indexes keep their content hashes, and a changed setting re-chunks on the next sync).
- */
-export const chunkerMetadata = (mode: ChunkerMode | undefined): Record<string, string> =>
-  mode === 'code' || mode === 'text' ? { chunker: mode } : {};
 
 /** A `plugins` entry: a name or path, or (in a config module, ADR 0128) a plugin object, checked when plugins load. */
 function pluginEntry(): Schema<string | object> {
@@ -56,27 +40,10 @@ function pluginEntry(): Schema<string | object> {
 }
 
 /**
- * The kernel's sections; the ones plugins own (connector types, `[server]`, the providers' `[embedding]` keys) are
- * added by `configSchemaWith`.
+ * The kernel's sections; the ones plugins own (connector types, `[server]`, the providers' `[embedding]` keys, the
+ * stores' `[db]` keys) are added by `configSchemaWith`.
  */
 const kernelShape = {
-  db: section(
-    table({
-      // The store plugin (`createStore.for(engine)`): sqlite | postgres | a plugin's. Absent: postgres with a url, else
-      // sqlite.
-      engine: optional(str()),
-      path: withDefault(str(), '.kbctx/kbctx.sqlite'),
-      keyword_engine: withDefault(oneOf(['postings', 'fts5']), 'postings'),
-      // PostgreSQL shared by replicas (ADR 0111); KBCTX_DATABASE_URL overrides it. Absent: SQLite at `path`.
-      url: optional(str()),
-      pool_size: withDefault(int({ min: 1, max: 1000 }), 10),
-      // An object-storage index (`path = "s3://bucket/prefix"`, store-lancedb; ADR 0231): passed to Lance as its
-      // storage options (endpoint, region, allow_http, aws_access_key_id, …); the AWS_* variables also apply.
-      storage_options: named(str()),
-      // How long a lock on object storage outlives its holder's last renewal (a kill -9'd writer's, ADR 0230).
-      lock_lease: withDefault(duration(), 15),
-    }),
-  ),
   chunking: section(
     table({
       max_tokens: withDefault(int({ min: 16 }), 700),
@@ -124,6 +91,7 @@ type Table = Record<string, unknown>;
 export type RawConfig = {
   [K in keyof typeof kernelShape]: (typeof kernelShape)[K] extends Schema<infer T> ? T : never;
 } & {
+  db: RawDb;
   embedding: RawEmbedding;
   tools: Record<string, Record<string, Table>>;
   agents: Record<string, Record<string, Table>>;
@@ -146,10 +114,10 @@ export function configSchemaWith(owned: OwnedSections): Schema<RawConfig> {
         .filter(([name]) => name.startsWith(`${parent}.`))
         .map(([name, s]) => [name.slice(parent.length + 1), section(s.validator)]),
     );
-  // [embedding] keeps its place after [chunking] (config/kbctx.schema.json)
-  const { db, chunking, ...rest } = kernelShape;
+  // [db] and [embedding] keep their places around [chunking] (config/kbctx.schema.json)
+  const { chunking, ...rest } = kernelShape;
   return table({
-    db,
+    db: section(dbSection(owned)),
     chunking,
     embedding: section(embeddingSection(owned)),
     ...rest,

@@ -2,9 +2,8 @@
 // (snake_case, as SPEC §2 spells them) are translated in schema.ts and nowhere else.
 
 import type { EmbedderOptions } from '../embed/embedder.ts';
+import type { StoreOptions } from '../store/store-factory.ts';
 
-// The built-in names, or the key a plugin taps `createEmbedder.for(provider)` with (`transformers`).
-export type EmbeddingProvider = 'disabled' | 'openai' | 'ollama' | 'local' | (string & {});
 export type Fusion = 'weighted' | 'rrf';
 
 export interface Config {
@@ -13,24 +12,11 @@ export interface Config {
   /** Folder relative paths were resolved against (the working directory). */
   readonly baseDir: string;
   /**
-   * keywordEngine: `postings` (top-k with dynamic pruning, a file beside the index) or `fts5` (FTS5 ranks every match).
+   * `[db]` as the store taps receive it: `engine`, `path` (absolute, or an object-storage URL) and `url` (or
+   * KBCTX_DATABASE_URL; null: none) are the kernel's keys; the rest (`keywordEngine`, `poolSize`, `storageOptions`,
+   * `lockLeaseSecs`) are made by the store plugins' `storeConfigs` sections (ADR 0239).
    */
-  /**
-   * `url`: a PostgreSQL database shared by replicas (null: the SQLite file at `path`, the default); with
-   * a url, `path`'s folder holds this replica's local mirror. `poolSize`: connections per replica.
-   */
-  readonly db: {
-    /** `[db] engine`: which store plugin opens the index (default: postgres with a url, else sqlite). */
-    readonly engine: string;
-    readonly path: string;
-    readonly keywordEngine: 'postings' | 'fts5';
-    readonly url: string | null;
-    readonly poolSize: number;
-    /** `[db] storage_options`: for an object-storage `path` (`s3://…`), given to the store as they are. */
-    readonly storageOptions: Readonly<Record<string, string>>;
-    /** `[db] lock_lease` in seconds: a lock on object storage not renewed for this long is taken over. */
-    readonly lockLeaseSecs: number;
-  };
+  readonly db: Readonly<Omit<StoreOptions, 'access'>>;
   readonly chunking: ChunkingConfig;
   readonly embedding: EmbeddingConfig;
   readonly retrieval: RetrievalConfig;
@@ -114,10 +100,11 @@ export interface ChunkingConfig {
   readonly overlapTokens: number;
 }
 
-/** `[embedding]`: the fields a `createEmbedder.for(provider)` tap receives (declared in core/), with the provider. */
-export interface EmbeddingConfig extends Omit<EmbedderOptions, 'provider' | 'env'> {
-  readonly provider: EmbeddingProvider;
-}
+/**
+ * `[embedding]`: what a `createEmbedder.for(provider)` tap receives but the environment; `provider` is `disabled` or
+ * the key a plugin taps (`local`, `openai`, `transformers`).
+ */
+export type EmbeddingConfig = Omit<EmbedderOptions, 'env'>;
 
 export interface RetrievalConfig {
   readonly finalLimit: number;

@@ -13,7 +13,7 @@ import { checkPlugin } from './check-plugin.ts';
 import { orderPlugins } from './order-plugins.ts';
 import type { PinChecker, TrustSettings } from './plugin-trust.ts';
 import type { ConnectorTables } from '../config/connector-options.ts';
-import { checkPluginOptions } from '../config/plugin-options.ts';
+import { checkPluginOptions } from '../config/ajv-check.ts';
 import { expandPluginSpecs, type PluginSpec } from './plugin-specs.ts';
 import type { PluginsConfig } from '../config/types.ts';
 

@@ -1,14 +1,7 @@
 // `[connectors.filesystem.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
 // Context Harness's spelling `max_extract_bytes` is accepted for `max_file_bytes`.
-import {
-  CHUNKER_SCHEMA,
-  connectorsOf,
-  DEFAULT_MAX_FILE_BYTES,
-  type ChunkerMode,
-  type Config,
-  type ConfigSection,
-} from '../../core/api/plugin.ts';
-import { FILE_GLOB_KEYS } from '../extract-text/api.ts';
+import { connectorsOf, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+import { CHUNKER_SCHEMA, DEFAULT_MAX_FILE_BYTES, FILE_GLOB_KEYS, type ChunkerMode } from '../extract-text/api.ts';
 
 /** One `[connectors.filesystem.<name>]` table, as the connector reads it. */
 export interface FilesystemConnectorConfig {

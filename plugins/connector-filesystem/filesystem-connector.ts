@@ -6,7 +6,6 @@ import { lstatSync, opendirSync, readFileSync, statSync, type Stats } from 'node
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  chunkerMetadata,
   type FileExtraction,
   KbctxError,
   type Connector,
@@ -19,7 +18,7 @@ import {
   type WatchTarget,
 } from '../../core/api/plugin.ts';
 import { createGlobFilter } from './globs.ts';
-import { loadFileItem } from '../extract-text/api.ts';
+import { chunkerMetadata, loadFileItem } from '../extract-text/api.ts';
 import { filesOutsideRoot } from './outside-root.ts';
 import { readFailure, walkFiles, type Walk, type WalkedFile } from './walk.ts';
 import type { FilesystemConnectorConfig } from './config-section.ts';

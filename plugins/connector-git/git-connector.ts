@@ -8,7 +8,6 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  chunkerMetadata,
   type FileExtraction,
   configError,
   KbctxError,
@@ -19,7 +18,7 @@ import {
   type ScanResult,
 } from '../../core/api/plugin.ts';
 import { createGlobFilter } from '../connector-filesystem/api.ts';
-import { loadFileItem } from '../extract-text/api.ts';
+import { chunkerMetadata, loadFileItem } from '../extract-text/api.ts';
 import { lastCommitTimes } from './commit-times.ts';
 import { removeStaleCaches, updateCache } from './git-cache.ts';
 import { createGitRunner, type GitRunner } from './run-git.ts';

@@ -1,13 +1,6 @@
 // `[connectors.s3.<name>]`: its keys, defaults and what the connector reads (ADR 0164).
-import {
-  CHUNKER_SCHEMA,
-  connectorsOf,
-  DEFAULT_MAX_FILE_BYTES,
-  type ChunkerMode,
-  type Config,
-  type ConfigSection,
-} from '../../core/api/plugin.ts';
-import { FILE_GLOB_KEYS } from '../extract-text/api.ts';
+import { connectorsOf, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+import { CHUNKER_SCHEMA, DEFAULT_MAX_FILE_BYTES, FILE_GLOB_KEYS, type ChunkerMode } from '../extract-text/api.ts';
 
 /** One `[connectors.s3.<name>]` table, as the connector reads it. */
 export interface S3ConnectorConfig {

@@ -3,7 +3,6 @@
 // `endpoint_url` (path-style, http allowed). Credentials: the standard AWS chain, never handled here.
 import type { S3Client } from '@aws-sdk/client-s3';
 import {
-  chunkerMetadata,
   type FileExtraction,
   type Connector,
   type LoadedItem,
@@ -12,7 +11,7 @@ import {
   type ScanResult,
 } from '../../core/api/plugin.ts';
 import { createGlobFilter } from '../connector-filesystem/api.ts';
-import { loadFileItem } from '../extract-text/api.ts';
+import { chunkerMetadata, loadFileItem } from '../extract-text/api.ts';
 import { openS3Client, toConnectorError } from './s3-client.ts';
 import type { S3ConnectorConfig } from './config-section.ts';
 

@@ -4,7 +4,8 @@
 // The caller owns the folder and removes it; it must not touch the configured index.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_MAX_FILE_BYTES, type Config, type Kbctx } from '../../core/api/plugin.ts';
+import { type Config, type Kbctx } from '../../core/api/plugin.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../extract-text/api.ts';
 import { embedPending, selectConnectors, syncConnectors, type EmbedProgress } from '../../core/api/engine.ts';
 import type { BeirDoc } from './beir.ts';
 import type { EvalResult } from './run-eval.ts';

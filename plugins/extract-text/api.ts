@@ -1,4 +1,5 @@
 // extract-text's contract entry (ADR 0201): what file connectors (filesystem, git, S3, a third party's) share —
+// their common keys (globs, `max_file_bytes`, `chunker`: ADR 0239),
 // `loadFileItem` (the size limit, extraction, the title fallback) and `extractText`, thin wrappers that import their
 // modules on the first file (a dynamic import() per call would cost the module loader's look-up for every document of
 // a sync, ADR 0131), `decodeText`, and the `fileExtraction` service the connectors hand them (the `extract.for` taps).
@@ -18,6 +19,22 @@ export const FILE_GLOB_KEYS = Object.freeze({
   include_globs: globs(['**/*.md', '**/*.txt']),
   exclude_globs: globs([]),
 });
+
+/** A file connector's `max_file_bytes` default: larger files are skipped (reported), not read. */
+export const DEFAULT_MAX_FILE_BYTES = 50_000_000;
+
+/** A file connector's `chunker` (issue 33): `code` by syntax, `text` by paragraphs, `auto`: code for code files. */
+export const CHUNKER_MODES = ['auto', 'code', 'text'] as const;
+export type ChunkerMode = (typeof CHUNKER_MODES)[number];
+/** The `chunker` key of a file connector's config section (JSON Schema). */
+export const CHUNKER_SCHEMA = Object.freeze({ type: 'string', enum: [...CHUNKER_MODES], default: 'auto' });
+/**
+ * How a connector's `chunker` reaches the `chunk` taps (chunker-code reads it back): the document metadata key
+ * `chunker`, set only when not `auto` (so existing indexes keep their content hashes, and a changed setting
+ * re-chunks on the next sync).
+ */
+export const chunkerMetadata = (mode: ChunkerMode | undefined): Record<string, string> =>
+  mode === 'code' || mode === 'text' ? { chunker: mode } : {};
 
 /** The `extract.for(extension)` taps as one function, provided by extract-text (dropped: no file connector runs). */
 export const fileExtraction = createServiceRef<FileExtraction>('kbctx.file-extraction');

@@ -5,13 +5,15 @@
 // `[tools.script.<name>]` and `[agents.script.<name>]` (`path`, `timeout` and any other key, handed to
 // the script) and `[scripts]` (`env_allow`: variables Lua `env.get` may read).
 import {
-  CONNECTOR_TIMEOUT_SECS,
   connectorsOf,
   sectionOf,
   type Config,
   type ConfigSection,
   type ConfigSectionContext,
 } from '../../core/api/plugin.ts';
+
+// Connectors fetch whole sources: Context Harness gives script connectors 300 s, and so does kbctx.
+export const CONNECTOR_TIMEOUT_SECS = 300;
 
 /** A Lua script entry (connector, tool or agent): `path`, `timeout`, and every other key for the script. */
 export interface ScriptConfig {

@@ -7,18 +7,42 @@ import {
   definePlugin,
   KbctxError,
   STAGE,
+  type ConfigSection,
   type ConnectorLocks,
   type OpenedStore,
+  DURATION_SCHEMA,
   isObjectStorePath,
   lazyStore,
 } from '../../core/api/plugin.ts';
 import { fileLocks } from '../store-sqlite/api.ts';
+
+/**
+ * Its `[db]` keys (ADR 0239; here, not in a module of its own: start-up, ADR 0130). `storage_options`: for a `path` in
+ * a bucket (`s3://bucket/prefix`, ADR 0231), Lance's storage options as strings (endpoint, region, allow_http,
+ * aws_access_key_id, …; the AWS_* variables also apply). `lock_lease`: how long a lock on object storage outlives its
+ * holder's last renewal (a kill -9'd writer's, ADR 0230).
+ */
+const dbKeys: ConfigSection = {
+  schema: {
+    type: 'object',
+    properties: {
+      storage_options: { type: 'object', additionalProperties: { type: 'string' }, default: {} },
+      lock_lease: { ...DURATION_SCHEMA, default: 15 },
+    },
+  },
+  toConfig(t, at) {
+    const lease = t['lock_lease'] as number;
+    if (!(lease > 0)) at.fail('lock_lease', 'must be longer than 0 s (e.g. "15s")');
+    return { storageOptions: { ...(t['storage_options'] as Record<string, string>) }, lockLeaseSecs: lease };
+  },
+};
 
 const plugin = definePlugin({
   name: 'store-lancedb',
   version: '0.2.0',
   kbctx: '^0.2',
   provides: ['store:lancedb'],
+  storeConfigs: { lancedb: dbKeys },
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

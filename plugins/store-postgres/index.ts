@@ -1,16 +1,31 @@
 // First-party plugin: the PostgreSQL store shared by replicas (`[db] engine = "postgres"`, implied by
 // [db] url; ADR 0111). The driver is imported only when this store is opened: until then the store
 // forwards to the one being opened, so opening stays synchronous.
-import { definePlugin, STAGE, type OpenedStore, lazyLocks, lazyStore, requireOwn } from '../../core/api/plugin.ts';
+import {
+  definePlugin,
+  STAGE,
+  type ConfigSection,
+  type OpenedStore,
+  lazyLocks,
+  lazyStore,
+  requireOwn,
+} from '../../core/api/plugin.ts';
 import { localStoreService } from '../store-sqlite/api.ts';
 // Required when a PostgreSQL store opens, not with this index (start-up, ADR 0130).
 import type * as RedactUrl from './redact-url.ts';
+
+/** `[db] pool_size` (ADR 0239): connections per replica. Here, not in a module of its own (start-up, ADR 0130). */
+const dbKeys: ConfigSection = {
+  schema: { type: 'object', properties: { pool_size: { type: 'integer', minimum: 1, maximum: 1000, default: 10 } } },
+  toConfig: (t) => ({ poolSize: t['pool_size'] }),
+};
 
 const plugin = definePlugin({
   name: 'store-postgres',
   version: '0.2.0',
   kbctx: '^0.2',
   provides: ['store:postgres'],
+  storeConfigs: { postgres: dbKeys },
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   apply(kernel) {
     kernel.hooks.createStore

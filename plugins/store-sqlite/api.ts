@@ -3,7 +3,7 @@
 // so neither imports the other's code and a plugin can provide another local engine (ADR 0232). And what this store
 // defines that the other stores reuse (ADR 0240): keyword scoring, the exact vector scan, local lock files and the
 // local index's access check — small modules with no imports but core's plugin entry, so the entry stays light.
-import { createServiceRef, type Store } from '../../core/api/plugin.ts';
+import { createServiceRef, type ConfigSection, type Store } from '../../core/api/plugin.ts';
 
 export interface LocalStoreOpener {
   (file: string, options: { keywordEngine: 'postings' | 'fts5' }): Store;
@@ -23,3 +23,11 @@ export { fileLocks, lockConnector } from './file-locks.ts';
 export { checkIndexAccess, type IndexAccessCheck } from './index-access.ts';
 // The exact vector scan (LanceDB's store rescores with its dot product).
 export { dotAt, exactTopK, type RowScore } from './vector/vector-topk.ts';
+/**
+ * `[db] keyword_engine` (ADR 0239): `postings` (top-k with dynamic pruning, a file beside the index) or `fts5` (FTS5
+ * ranks every match). The PostgreSQL store's local mirror, a store of this plugin's, reads it too.
+ */
+export const sqliteDbKeys: ConfigSection = {
+  schema: { type: 'object', properties: { keyword_engine: { enum: ['postings', 'fts5'], default: 'postings' } } },
+  toConfig: (t) => ({ keywordEngine: t['keyword_engine'] }),
+};

@@ -15,13 +15,19 @@ it("[server] is transport-http's and each built-in connector type its plugin's",
     s3: 'connector-s3',
     script: 'lua-bridge',
   });
+  assert.deepEqual(Object.fromEntries([...owned.stores].map(([engine, s]) => [engine, s.plugin])), {
+    sqlite: 'store-sqlite',
+    postgres: 'store-postgres',
+    lancedb: 'store-lancedb',
+  });
 });
 
 it('every bundled section schema is checked without ajv', () => {
   for (const plugin of BUNDLED_PLUGINS) {
-    for (const [name, section] of Object.entries({ ...plugin.connectorConfigs, ...plugin.configSections })) {
-      assert.ok(fromJsonSchema(section.schema), `${plugin.name}: ${name} stays in from-json-schema.ts's subset`);
-    }
+    const { connectorConfigs, configSections, embedderConfigs, storeConfigs } = plugin;
+    for (const sections of [connectorConfigs, configSections, embedderConfigs, storeConfigs])
+      for (const [name, section] of Object.entries(sections ?? {}))
+        assert.ok(fromJsonSchema(section.schema), `${plugin.name}: ${name} stays in from-json-schema.ts's subset`);
   }
 });
 

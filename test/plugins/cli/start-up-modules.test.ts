@@ -82,7 +82,6 @@ const NOT_AT_START_UP = [
   'core/embed/plugin-embedder.ts', // embedding is disabled by default
   'core/app/agents.ts', // the agent registry: when agents are listed or resolved
   'plugins/models/known-models.ts', // Context Harness model names: when [embedding] names a model
-  'core/config/ajv-schema.ts', // a plugin schema outside from-json-schema.ts's subset: none bundled
   'core/app/serve-service.ts', // serving only (types; its ref is host-service.ts's)
   'core/app/tool-client.ts', // MCP's channel back to the caller: when a tool runs
   // the built-in tool bodies: when tools are listed or a plugin's ctx.search runs
@@ -132,9 +131,10 @@ const NOT_FOR_SEARCH = [
  * core/search/document-filter.ts, which every store's candidate retrieval consults, ADR 0213; +1: telemetry's index,
  * ADR 0222; +1: metrics' index, ADR 0216; +2: query-log's index with its `[query_log]` section, and core's request
  * origin, which every search reads for the `searched` hook, ADR 0220; +1: mcp-http's contract entry, its `api.ts`
- * with the exchange hooks its index creates and the metrics plugin taps, ADR 0226).
+ * with the exchange hooks its index creates and the metrics plugin taps, ADR 0226; −1: the built-in config's reader
+ * joins core/config/package-root.ts, ADR 0239).
  */
-const MAX_OWN_MODULES_FOR_SEARCH = 147;
+const MAX_OWN_MODULES_FOR_SEARCH = 146;
 
 const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] =>
   unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));
