@@ -28,7 +28,7 @@ export { asArray, asString, toScriptConfig } from './app/part-values/values.ts';
 // The error table every surface answers with.
 export { errorMapping } from './domain/error-table.ts';
 // The registries' wire shapes every surface (REST, MCP, CLI) answers with.
-export { agentsToWire, toolsToWire } from './app/wire.ts';
+export { agentsToWire, toolsToWire } from './app/host-wire.ts';
 // Whether a caller's `tools` scope names a tool or agent (ADR 0223): the MCP catalog's filter.
 export { toolAllowed } from './app/tools.ts';
 

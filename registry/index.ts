@@ -10,8 +10,8 @@ export { isLoopbackHost, parseBind, toHttpUrl } from '../plugins/transport-http/
 export { checkExposure } from '../plugins/transport-http/exposure-policy.ts';
 // mcp-server's contract entry (the service the MCP transports build their servers with), which core no longer holds.
 export * from '../plugins/mcp-server/api.ts';
-// tools-builtin's contract entry (the search tool's parameter parsing) and its spec and unknown-parameter check, which
-// core no longer holds (ADR 0232).
+// tools-builtin's contract entry (the search tool's parameter parsing; documents, sources, stats and their wire shapes)
+// and its spec and unknown-parameter check, which core no longer holds (ADR 0232, 0238).
 export * from '../plugins/tools-builtin/api.ts';
 export { FILTER_FIELDS, SEARCH_PARAMS } from '../plugins/tools-builtin/search-params.ts';
 export { rejectUnknownParams } from '../plugins/tools-builtin/unknown-params.ts';

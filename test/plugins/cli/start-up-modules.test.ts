@@ -117,7 +117,7 @@ const NOT_FOR_SEARCH = [
   'plugins/chunker-default/chunker.ts', // the chunker: when a document is chunked
   'core/load/connector-options.ts', // a configured plugin's connector tables, or creating a connector
   'core/store/wait-for-lock.ts', // waiting for a connector lock (a sync)
-  'core/app/documents.ts', // whole documents: `get`
+  'plugins/tools-builtin/documents.ts', // whole documents: `get`
   'core/embed/embedding-providers.ts', // the provider names: when semantic search finds none configured
 ];
 
