@@ -13,12 +13,11 @@ export { VERSION } from './config/version.ts';
 export { DEFAULT_CONFIG_PATH } from './config/load-config.ts';
 export { bundledConnectorTypes } from './config/plugin-sections.ts';
 
-// The checkers and deadlines plugin tools, agents and connectors share (the extensions plugin's adapter uses them).
-export { agentFromSpec, type AgentSpec } from './app/plugin-agent.ts';
-export { invalid, toolFromSpec, type ToolSpec } from './app/plugin-tool.ts';
+// The checkers and deadlines plugin tools, agents and connectors share (the extensions plugin's adapter and
+// agents-inline's agent checker use them).
+export { invalid, specHead, toolFromSpec, type ToolSpec } from './app/plugin-tool.ts';
 export { ConnectorSpecInstance, type ConnectorSpec } from './app/plugin-connector-instance.ts';
 export { runWithDeadline } from './app/run-with-deadline.ts';
-export { parsePrompt } from './app/part-values/prompt.ts';
 export { parseCheckpoint, toScanResult } from './app/part-values/scan-items.ts';
 export type { RawScan } from './app/part-values/scan-items.ts';
 export { parseToolMeta } from './app/part-values/tool-meta.ts';
@@ -34,6 +33,8 @@ export { toolAllowed } from './app/tools.ts';
 
 export { lineLog } from './domain/log-line.ts';
 export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';
+// The depth, key and length bounds every input inherits (the agent registry checks arguments with them).
+export { checkLength, checkShape } from './tools/param-bounds.ts';
 
 // Sync and embedding runs over the configured connectors (the live index runs them for `kbctx serve`).
 export { configuredConnectors, selectConnectors, type ConnectorRef } from './app/select-connectors.ts';

@@ -44,6 +44,7 @@ export { hostService, serveService, type HostInfo, type LoadFailure } from '../a
 export {
   indexService,
   indexToolsService,
+  agentsService,
   stageObserverService,
   type BuiltinDeps,
   type IndexHost,
@@ -161,6 +162,13 @@ export type {
 export type { ToolRegistry, ToolInfo, Tool, ToolCallContext } from '../app/tools.ts';
 export { NO_TOOL_CLIENT } from '../app/tools.ts';
 export type { ClientLogLevel, ToolClient } from '../app/tool-client.ts';
-export type { Agent, AgentArgument, AgentRegistry, PromptMessage, ResolvedPrompt } from '../app/agents.ts';
-export type { PromptContentBlock } from '../app/part-values/content-block.ts';
+export type {
+  Agent,
+  AgentArgument,
+  AgentRegistry,
+  AgentsRuntime,
+  PromptContentBlock,
+  PromptMessage,
+  ResolvedPrompt,
+} from '../app/agents.ts';
 export type { Kbctx } from '../app/compose.ts';

@@ -80,7 +80,7 @@ const NOT_AT_START_UP = [
   'registry/plugin-lock.ts', // only with registries or pins
   'core/config/config-module.ts', // only for a kbctx.config.mjs
   'core/embed/plugin-embedder.ts', // embedding is disabled by default
-  'core/app/agents.ts', // the agent registry: when agents are listed or resolved
+  'plugins/agents-inline/agents/agent-registry.ts', // the agent registry: when agents are listed or resolved
   'plugins/models/known-models.ts', // Context Harness model names: when [embedding] names a model
   'core/config/ajv-schema.ts', // a plugin schema outside from-json-schema.ts's subset: none bundled
   'core/app/serve-service.ts', // serving only (types; its ref is host-service.ts's)
