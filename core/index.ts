@@ -13,8 +13,7 @@ export { VERSION } from './config/version.ts';
 export { DEFAULT_CONFIG_PATH } from './config/load-config.ts';
 export { bundledConnectorTypes } from './config/plugin-sections.ts';
 
-// The checkers and deadlines plugin tools, agents and connectors share (the extensions plugin's adapter and
-// agents-inline's agent checker use them).
+// The checkers and deadlines plugin tools, agents and connectors share (the extensions adapter, agents-inline).
 export { invalid, specHead, toolFromSpec, type ToolSpec } from './app/plugin-tool.ts';
 export { ConnectorSpecInstance, type ConnectorSpec } from './app/plugin-connector-instance.ts';
 export { runWithDeadline } from './app/run-with-deadline.ts';
@@ -26,15 +25,12 @@ export { asArray, asString, toScriptConfig } from './app/part-values/values.ts';
 
 // The error table every surface answers with.
 export { errorMapping } from './domain/error-table.ts';
-// The registries' wire shapes every surface (REST, MCP, CLI) answers with.
-export { agentsToWire, toolsToWire } from './app/host-wire.ts';
 // Whether a caller's `tools` scope names a tool or agent (ADR 0223): the MCP catalog's filter.
 export { toolAllowed } from './app/tools.ts';
 
 export { lineLog } from './domain/log-line.ts';
 export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';
-// The depth, key and length bounds every input inherits (the agent registry checks arguments with them).
-export { checkLength, checkShape } from './tools/param-bounds.ts';
+export { checkLength, checkShape } from './tools/param-bounds.ts'; // input bounds (agents-inline's argument checks)
 
 // Sync and embedding runs over the configured connectors (the live index runs them for `kbctx serve`).
 export { configuredConnectors, selectConnectors, type ConnectorRef } from './app/select-connectors.ts';

@@ -38,9 +38,8 @@ export const didYouMean: typeof ClosestName.didYouMean = (name, candidates) => c
 const closest = (): typeof ClosestName => requireOwn<typeof ClosestName>(import.meta.url, '../domain/closest-name.ts');
 export type { ErrorCode } from '../domain/error-table.ts';
 
-// Services: the host's (index, host, serve) and the ones plugins provide (the CLI's:
-// plugins/cli/api.ts).
-export { hostService, serveService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
+// Services: the host's (index, host) and the ones plugins provide (the CLI's and `kbctx serve`'s: plugins/cli/api.ts).
+export { hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
 export {
   indexService,
   indexToolsService,
@@ -51,11 +50,9 @@ export {
   type StageAttributes,
   type StageObserver,
 } from '../app/index-service.ts';
-export type { LiveIndex, ServeState } from '../app/serve-service.ts';
 // The live index's contract is plugins/live-index/api.ts; the reports it hands on are the engine's.
 export type { SyncReport } from '../app/sync.ts';
 export type { EmbedProgress, EmbedReport } from '../app/embed.ts';
-export type { ConnectorStatus, SyncControl, SyncCounts, SyncState } from '../app/serve-service.ts';
 export type { PartCheck } from '../app/part-guards.ts';
 
 // What a store plugin returns synchronously: a store forwarding to the one being opened, and its locks.

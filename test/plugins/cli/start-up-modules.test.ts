@@ -83,7 +83,6 @@ const NOT_AT_START_UP = [
   'plugins/agents-inline/agents/agent-registry.ts', // the agent registry: when agents are listed or resolved
   'plugins/models/known-models.ts', // Context Harness model names: when [embedding] names a model
   'core/config/ajv-schema.ts', // a plugin schema outside from-json-schema.ts's subset: none bundled
-  'core/app/serve-service.ts', // serving only (types; its ref is host-service.ts's)
   'core/app/tool-client.ts', // MCP's channel back to the caller: when a tool runs
   // the built-in tool bodies: when tools are listed or a plugin's ctx.search runs
   'plugins/tools-builtin/builtin-tools.ts',
