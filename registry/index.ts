@@ -33,6 +33,8 @@ export * from '../plugins/lua-bridge/api.ts';
 // The guards of a script tool or agent whose config uses an unset `${VAR}` (the Lua bridge's, formerly core's).
 export { guardAgent, guardTool } from '../plugins/lua-bridge/part-guards.ts';
 export * from '../plugins/agents-inline/api.ts';
+// The live index's status types the surfaces see (live-index's contract entry; formerly core's, ADR 0238).
+export type { ConnectorStatus, LiveIndex, SyncControl, SyncCounts, SyncState } from '../plugins/live-index/api.ts';
 // The JSON POST the HTTP embedders and the reranker share (embedder-openai's contract entry), which core no longer
 // holds.
 export * from '../plugins/embedder-openai/api.ts';
