@@ -11,12 +11,10 @@ export { VERSION } from './config/version.ts';
 export { DEFAULT_CONFIG_PATH } from './config/load-config.ts';
 export { bundledConnectorTypes } from './config/plugin-sections.ts';
 
-// The checkers and deadlines plugin tools, agents and connectors share (the extensions plugin's adapter uses them).
-export { agentFromSpec, type AgentSpec } from './app/plugin-agent.ts';
-export { invalid, toolFromSpec, type ToolSpec } from './app/plugin-tool.ts';
+// The checkers and deadlines plugin tools, agents and connectors share (the extensions adapter, agents-inline).
+export { invalid, specHead, toolFromSpec, type ToolSpec } from './app/plugin-tool.ts';
 export { ConnectorSpecInstance, type ConnectorSpec } from './app/plugin-connector-instance.ts';
 export { runWithDeadline } from './app/run-with-deadline.ts';
-export { parsePrompt } from './app/part-values/prompt.ts';
 export { parseCheckpoint, toScanResult } from './app/part-values/scan-items.ts';
 export type { RawScan } from './app/part-values/scan-items.ts';
 export { parseToolMeta } from './app/part-values/tool-meta.ts';
@@ -25,13 +23,12 @@ export { asArray, asString, toScriptConfig } from './app/part-values/values.ts';
 
 // The error table every surface answers with.
 export { errorMapping } from './domain/error-table.ts';
-// The registries' wire shapes every surface (REST, MCP, CLI) answers with.
-export { agentsToWire, toolsToWire } from './app/wire.ts';
 // Whether a caller's `tools` scope names a tool or agent (ADR 0223): the MCP catalog's filter.
 export { toolAllowed } from './app/tools.ts';
 
 export { lineLog } from './domain/log-line.ts';
 export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';
+export { checkLength, checkShape } from './tools/param-bounds.ts'; // input bounds (agents-inline's argument checks)
 
 // Sync and embedding runs over the configured connectors (the live index runs them for `kbctx serve`).
 export { configuredConnectors, selectConnectors, type ConnectorRef } from './app/select-connectors.ts';

@@ -10,8 +10,8 @@ export { isLoopbackHost, parseBind, toHttpUrl } from '../plugins/transport-http/
 export { checkExposure } from '../plugins/transport-http/exposure-policy.ts';
 // mcp-server's contract entry (the service the MCP transports build their servers with), which core no longer holds.
 export * from '../plugins/mcp-server/api.ts';
-// tools-builtin's contract entry (the search tool's parameter parsing) and its spec and unknown-parameter check, which
-// core no longer holds (ADR 0232).
+// tools-builtin's contract entry (the search tool's parameter parsing; documents, sources, stats and their wire shapes)
+// and its spec and unknown-parameter check, which core no longer holds (ADR 0232, 0238).
 export * from '../plugins/tools-builtin/api.ts';
 export { FILTER_FIELDS, SEARCH_PARAMS } from '../plugins/tools-builtin/search-params.ts';
 export { rejectUnknownParams } from '../plugins/tools-builtin/unknown-params.ts';
@@ -36,6 +36,8 @@ export * from '../plugins/lua-bridge/api.ts';
 // The guards of a script tool or agent whose config uses an unset `${VAR}` (the Lua bridge's, formerly core's).
 export { guardAgent, guardTool } from '../plugins/lua-bridge/part-guards.ts';
 export * from '../plugins/agents-inline/api.ts';
+// The live index's status types the surfaces see (live-index's contract entry; formerly core's, ADR 0238).
+export type { ConnectorStatus, LiveIndex, SyncControl, SyncCounts, SyncState } from '../plugins/live-index/api.ts';
 // The JSON POST the HTTP embedders and the reranker share (embedder-openai's contract entry), which core no longer
 // holds.
 export * from '../plugins/embedder-openai/api.ts';

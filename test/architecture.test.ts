@@ -272,6 +272,20 @@ it(`the kernel proper (core/*.ts, core/load/*.ts) is under ${KERNEL_PROPER_MAX_L
   );
 });
 
+/**
+ * Issue 30 (ADR 0238): the built-in tools' answers are tools-builtin's, the agent registry agents-inline's and the
+ * `kbctx.serve` contract the cli plugin's. Core keeps the agents' types and the collector: no agent code may return.
+ */
+it("core/ holds the agents as types only, and not the built-in answers or the serve state (they are plugins')", () => {
+  const agents = readFileSync(path.join(REPO_ROOT, 'core/app/agents.ts'), 'utf8');
+  assert.deepEqual(agents.match(/^export (?!interface |type ).*$/gm) ?? [], [], 'core/app/agents.ts: types only');
+  const moved = ['core/app/wire.ts', 'core/app/sources.ts', 'core/app/documents.ts', 'core/app/serve-service.ts'];
+  assert.deepEqual(
+    moved.filter((f) => existsSync(path.join(REPO_ROOT, f))),
+    [],
+  );
+});
+
 it('the rule reader sees imports (guards the test itself)', () => {
   assert.ok(relativeImports('plugins/tools-builtin/index.ts').includes('core/api/plugin.ts'));
   assert.ok(

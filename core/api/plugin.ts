@@ -30,23 +30,21 @@ export const didYouMean: typeof ClosestName.didYouMean = (name, candidates) => c
 const closest = (): typeof ClosestName => requireOwn<typeof ClosestName>(import.meta.url, '../domain/closest-name.ts');
 export type { ErrorCode } from '../domain/error-table.ts';
 
-// Services: the host's (index, host, serve) and the ones plugins provide (the CLI's:
-// plugins/cli/api.ts).
-export { hostService, serveService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
+// Services: the host's (index, host) and the ones plugins provide (the CLI's and `kbctx serve`'s: plugins/cli/api.ts).
+export { hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
 export {
   indexService,
   indexToolsService,
+  agentsService,
   stageObserverService,
   type BuiltinDeps,
   type IndexHost,
   type StageAttributes,
   type StageObserver,
 } from '../app/index-service.ts';
-export type { LiveIndex, ServeState } from '../app/serve-service.ts';
 // The live index's contract is plugins/live-index/api.ts; the reports it hands on are the engine's.
 export type { SyncReport } from '../app/sync.ts';
 export type { EmbedProgress, EmbedReport } from '../app/embed.ts';
-export type { ConnectorStatus, SyncControl, SyncCounts, SyncState } from '../app/serve-service.ts';
 export type { PartCheck } from '../app/part-guards.ts';
 
 // What a store plugin returns synchronously: a store forwarding to the one being opened, and its locks. The lock files
@@ -157,6 +155,13 @@ export type {
 export type { ToolRegistry, ToolInfo, Tool, ToolCallContext } from '../app/tools.ts';
 export { NO_TOOL_CLIENT } from '../app/tools.ts';
 export type { ClientLogLevel, ToolClient } from '../app/tool-client.ts';
-export type { Agent, AgentArgument, AgentRegistry, PromptMessage, ResolvedPrompt } from '../app/agents.ts';
-export type { PromptContentBlock } from '../app/part-values/content-block.ts';
+export type {
+  Agent,
+  AgentArgument,
+  AgentRegistry,
+  AgentsRuntime,
+  PromptContentBlock,
+  PromptMessage,
+  ResolvedPrompt,
+} from '../app/agents.ts';
 export type { Kbctx } from '../app/compose.ts';

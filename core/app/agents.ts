@@ -1,16 +1,23 @@
-// The agent registry: named prompts for MCP clients. Inline agents come from config; script agents
-// (Lua) and registry agents register through the same interface. REST (`/agents/list`,
-// `/agents/{name}/prompt`), MCP (`prompts/list`, `prompts/get`) and the CLI (`agent list/test`) use it.
-import { badRequest, notFound } from '../domain/errors.ts';
-import { checkShape, checkLength } from '../tools/param-bounds.ts';
+// The agents as the host and the surfaces see them: named prompts for MCP clients, REST (`/agents/list`,
+// `/agents/{name}/prompt`) and the CLI (`agent list/test`). Types only: the registry, its checks and the prompt checker
+// are the agents-inline plugin's, provided as the `kbctx.agents` service (its ref: index-service.ts; ADR 0238).
 import type { AccessScope } from '../domain/access-scope.ts';
-import type { PromptContentBlock } from './part-values/content-block.ts';
-import { toolAllowed } from './tools.ts';
+import type { PluginContext } from '../plugin-context.ts';
+import type { PluginAgentDef } from '../tools/part-defs.ts';
 
 export interface AgentArgument {
   name: string;
   description: string;
   required: boolean;
+}
+
+/**
+ * One MCP content block: `{type: 'text', text}`, `{type: 'image' | 'audio', data (base64), mimeType}`,
+ * `{type: 'resource', resource: {uri, mimeType?, text | blob}}` or `{type: 'resource_link', uri, name, mimeType?}`.
+ */
+export interface PromptContentBlock {
+  type: 'text' | 'image' | 'audio' | 'resource' | 'resource_link';
+  [field: string]: unknown;
 }
 
 export interface PromptMessage {
@@ -39,58 +46,29 @@ export interface Agent {
   resolve(args: Record<string, unknown>, ctx: { signal?: AbortSignal | undefined }): Promise<ResolvedPrompt>;
 }
 
-export class AgentRegistry {
-  private readonly agents = new Map<string, Agent>();
-
-  register(agent: Agent): void {
-    this.agents.set(agent.name, agent);
-  }
-
-  /** By name; only those `scope` (a caller's token, ADR 0223) may use: its `tools` list names agents too. */
-  list(scope?: AccessScope): Agent[] {
-    return [...this.agents.values()]
-      .filter((a) => toolAllowed(scope, a.name))
-      .sort((a, b) => a.name.localeCompare(b.name));
-  }
-
-  /** not_found for an unknown agent or one outside `scope` (the same answer, listing only what it may use). */
-  get(name: string, scope?: AccessScope): Agent {
-    const agent = this.agents.get(name);
-    if (!agent || !toolAllowed(scope, name)) {
-      const names = [...this.agents.keys()].filter((n) => toolAllowed(scope, n));
-      throw notFound(
-        `unknown agent '${name}'; ${names.length === 0 ? 'no agents are configured' : `available agents: ${names.join(', ')}`}`,
-      );
-    }
-    return agent;
-  }
-
+/** The agents every plugin added through the `agents` collector; `scope`: a caller's token (ADR 0223). */
+export interface AgentRegistry {
   /**
-   * Checks the arguments (bad_request naming the first unknown or missing one, listing the known
-   * ones for an unknown one), then resolves.
+   * Adds a plugin's agent, checked (a script_error naming `agents.add(name)`), its `resolve` given the plugin's ctx
+   * under a deadline; a later agent of the same name replaces an earlier one (the taps' stages decide).
    */
-  async resolve(
+  add(def: PluginAgentDef, contextFor: (signal: AbortSignal) => PluginContext): void;
+  /** By name; only those `scope` may use: its `tools` list names agents too. */
+  list(scope?: AccessScope): Agent[];
+  /** not_found for an unknown agent or one outside `scope` (the same answer, listing only what it may use). */
+  get(name: string, scope?: AccessScope): Agent;
+  /**
+   * Checks the arguments (bad_request naming the first unknown or missing one, listing the known ones for an unknown
+   * one), then resolves.
+   */
+  resolve(
     name: string,
     args: unknown,
-    ctx: { signal?: AbortSignal | undefined; scope?: AccessScope | undefined } = {},
-  ): Promise<ResolvedPrompt> {
-    const agent = this.get(name, ctx.scope);
-    if (args === null || typeof args !== 'object' || Array.isArray(args))
-      throw badRequest('agent arguments must be a JSON object');
-    const record = args as Record<string, unknown>;
-    checkShape(record);
-    for (const [key, value] of Object.entries(record)) if (typeof value === 'string') checkLength(key, value);
-    const known = agent.arguments.map((a) => a.name);
-    const unknown = Object.keys(record).find((key) => !known.includes(key));
-    if (unknown !== undefined) {
-      const hint = known.length === 0 ? 'it takes no arguments' : `known arguments: ${known.join(', ')}`;
-      throw badRequest(`unknown argument '${unknown}' for agent '${name}'; ${hint}`, { parameter: unknown });
-    }
-    for (const a of agent.arguments) {
-      if (a.required && (record[a.name] === undefined || record[a.name] === null || record[a.name] === '')) {
-        throw badRequest(`missing required argument '${a.name}' for agent '${name}'`, { parameter: a.name });
-      }
-    }
-    return agent.resolve(record, ctx);
-  }
+    ctx?: { signal?: AbortSignal | undefined; scope?: AccessScope | undefined },
+  ): Promise<ResolvedPrompt>;
+}
+
+/** The `kbctx.agents` service: an empty registry, `defaultTimeoutSecs` the deadline of an agent without `timeout`. */
+export interface AgentsRuntime {
+  createRegistry(defaultTimeoutSecs: number): AgentRegistry;
 }

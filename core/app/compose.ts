@@ -5,8 +5,8 @@
 // command and transport that runs plugins' parts awaits `ready()`; start-up stays small because what
 // nothing asked for is imported on first use (ADR 0130).
 import type { Config } from '../config/types.ts';
-import { configError } from '../domain/errors.ts';
-import type * as Agents from './agents.ts';
+import { configError, notFound } from '../domain/errors.ts';
+import type { AgentRegistry } from './agents.ts';
 import { ToolRegistry } from './tools.ts';
 import type { Store } from '../store/store.ts';
 import { Kernel } from '../kernel.ts';
@@ -15,7 +15,7 @@ import type { IndexAccess } from '../store/store-factory.ts';
 import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../load/load-plugins.ts';
 import { bundledPlugins } from './bundled-set.ts';
 import { hostService, type LoadFailure } from './host-service.ts';
-import { indexService, indexToolsService, type IndexHost } from './index-service.ts';
+import { agentsService, indexService, indexToolsService, type IndexHost } from './index-service.ts';
 import { check, indexHost } from './index-host.ts';
 import { pipelineOf } from './plugin-pipeline.ts';
 import { requireOwn } from '../load/require-own.ts';
@@ -39,7 +39,8 @@ export interface Kbctx {
   ready(): Promise<readonly LoadFailure[]>;
   /** Every tool plugins add, built on first use (after `ready()`: configured plugins' too). */
   tools(): ToolRegistry;
-  agents(): Agents.AgentRegistry;
+  /** Every agent plugins add, in the registry agents-inline provides (`kbctx.agents`; dropped: none). */
+  agents(): AgentRegistry;
   /** Calls `shutdown` and the plugins' disposers, then closes the index. */
   close(): Promise<void>;
 }
@@ -85,7 +86,7 @@ export function openKbctx(
   kernel.services.provide(indexService, index, 'kbctx');
   const contextFor = (plugin: string) => (signal: AbortSignal) => kernel.pluginContext(plugin, signal);
   let tools: ToolRegistry | undefined;
-  let agents: Agents.AgentRegistry | undefined;
+  let agents: AgentRegistry | undefined;
   // A later tool or agent of the same name replaces an earlier one: the taps' stages decide (ToolRegistry.register).
   const collectTools = (registry: ToolRegistry): void =>
     kernel.hooks.tools.call(
@@ -93,12 +94,8 @@ export function openKbctx(
         registry.register(pluginParts().toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, plugin)),
       ),
     );
-  const collectAgents = (registry: Agents.AgentRegistry): void =>
-    kernel.hooks.agents.call(
-      new PerPluginCollector((plugin, def) =>
-        registry.register(pluginParts().agentFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs)),
-      ),
-    );
+  const collectAgents = (registry: AgentRegistry): void =>
+    kernel.hooks.agents.call(new PerPluginCollector((plugin, def) => registry.add(def, contextFor(plugin))));
   let readied: Promise<readonly LoadFailure[]> | undefined;
   return {
     config,
@@ -120,7 +117,11 @@ export function openKbctx(
     },
     agents() {
       if (!agents)
-        collectAgents((agents = new (requireOwn<typeof Agents>(import.meta.url, './agents.ts').AgentRegistry)()));
+        collectAgents(
+          (agents = kernel.services.has(agentsService)
+            ? kernel.services.use(agentsService).createRegistry(config.extensions.timeoutSecs)
+            : noAgents()),
+        );
       return agents;
     },
     close: async () => {
@@ -131,8 +132,8 @@ export function openKbctx(
 }
 
 /**
- * The plugin tool/agent adapters (seven modules): required when a registry is first built, not by every command
- * (ADR 0130).
+ * The plugin tool adapters (and the modules they load): required when the tool registry is first built, not by every
+ * command (ADR 0130).
  */
 const pluginParts = () => requireOwn<typeof PluginParts>(import.meta.url, './plugin-parts.ts');
 
@@ -140,4 +141,21 @@ function noIndexTools(): never {
   throw configError(
     "ctx.search, ctx.get and ctx.sources answer with the built-in tools: the tools-builtin plugin is not loaded (remove '!tools-builtin' from plugins)",
   );
+}
+
+/** Without agents-inline (its `kbctx.agents` runs every plugin's agents): none, and an agent a plugin adds says why. */
+function noAgents(): AgentRegistry {
+  const get = (name: string): never => {
+    throw notFound(`unknown agent '${name}'; no agents are configured`);
+  };
+  return {
+    add: (def) => {
+      throw configError(
+        `agent '${def?.name}' needs the agents-inline plugin, which runs every plugin's agents (remove '!agents-inline' from plugins)`,
+      );
+    },
+    list: () => [],
+    get,
+    resolve: async (name) => get(name),
+  };
 }

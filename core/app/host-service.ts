@@ -8,7 +8,6 @@ import type { Config } from '../config/types.ts';
 import type { LoadedPluginInfo } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
 import type { PartCheck } from './part-guards.ts';
-import type { ServeState } from './serve-service.ts';
 
 export interface LoadFailure {
   /** What failed, as `kind:name` (`tool:weather`, `agent:triage`, `extension:./x.mjs`). */
@@ -32,6 +31,3 @@ export interface HostInfo {
 }
 
 export const hostService = createServiceRef<HostInfo>('kbctx.host');
-
-/** The `kbctx.serve` service (its shape: serve-service.ts), provided by the host for the one serve of a process. */
-export const serveService = createServiceRef<ServeState>('kbctx.serve');

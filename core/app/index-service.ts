@@ -10,6 +10,7 @@ import type { StoreOptions } from '../store/store-factory.ts';
 import type { IndexServices } from '../plugin-context.ts';
 import { createServiceRef } from '../services.ts';
 import type { ConnectorLocks, Store } from '../store/store.ts';
+import type { AgentsRuntime } from './agents.ts';
 import type { SearchDeps } from './search.ts';
 import type { ConnectorRef } from './select-connectors.ts';
 import type { SyncDeps } from './sync.ts';
@@ -54,6 +55,9 @@ export const indexService = createServiceRef<IndexHost>('kbctx.index');
 
 /** `ctx.search`, `ctx.get`, `ctx.sources`: provided by tools-builtin; without it a plugin's call is a config error. */
 export const indexToolsService = createServiceRef<IndexServices>('kbctx.index-tools');
+
+/** The agent registry the host collects plugins' agents into: provided by agents-inline (ADR 0238). */
+export const agentsService = createServiceRef<AgentsRuntime>('kbctx.agents');
 
 // The engine's one observation point (ADR 0222), here because the index host reads it (a module of its own cost
 // `kbctx search` one more at start-up): search and sync run their inner stages (keyword, vector, fusion; a connector's

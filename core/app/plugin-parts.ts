@@ -1,10 +1,8 @@
-// Tools and agents that plugins add through the kernel's hooks, as the app's Tool and Agent: checked and run under a
-// deadline like compiled extensions, with the plugin's own ctx.
-import type { PluginAgentDef, PluginToolDef } from '../tools/part-defs.ts';
+// Tools that plugins add through the kernel's `tools` hook, as the registry's Tool: checked and run under a deadline
+// like compiled extensions, with the plugin's own ctx (agents are the agents-inline plugin's: its agents/, ADR 0238).
+import type { PluginToolDef } from '../tools/part-defs.ts';
 import type { PluginContext } from '../plugin-context.ts';
-import { agentFromSpec } from './plugin-agent.ts';
 import { checkName, invalid, toolFromSpec } from './plugin-tool.ts';
-import type { Agent } from './agents.ts';
 import { NO_TOOL_CLIENT } from './tool-client.ts';
 import type { Tool } from './tools.ts';
 
@@ -55,14 +53,4 @@ export function toolFromPlugin(
     origin,
     content: def.content === true,
   };
-}
-
-export function agentFromPlugin(def: PluginAgentDef, contextFor: ContextFor, defaultTimeoutSecs: number): Agent {
-  if (typeof def?.resolve !== 'function')
-    throw invalid(`agents.add(${JSON.stringify(def?.name)}): \`resolve\` must be a function`);
-  const agent = agentFromSpec(
-    { ...def, resolve: (args, { signal }) => def.resolve(args, contextFor(signal)) },
-    defaultTimeoutSecs,
-  );
-  return { ...agent, description: def.description ?? `Plugin agent: ${def.name}`, source: def.source ?? agent.source };
 }

@@ -1,5 +1,5 @@
 // Domain records shared by every layer. Field names are camelCase here; wire names (snake_case)
-// are produced only at the surfaces (see app/wire.ts).
+// are produced only at the surfaces (see plugins/tools-builtin/wire.ts).
 import type { SourceFilter } from '../store/store.ts';
 
 /** One item as a connector delivers it, before normalisation. */

@@ -1,5 +1,5 @@
 // The JSON shapes the library answers with: the REST bodies of SPEC §4 as TypeScript types, for
-// callers. Produced by app/wire.ts; these types only describe them.
+// callers. Produced by tools-builtin's wire.ts (plugins/tools-builtin/wire.ts); these types only describe them.
 
 export interface SearchHit {
   id: string;

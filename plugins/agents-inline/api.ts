@@ -1,6 +1,19 @@
 // agents-inline's contract entry (ADR 0202): its config section `[agents.inline.<name>]` (Context Harness's name:
-// description, tools, system_prompt), the type of an entry as the config holds it, and the accessor.
-import { sectionOf, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+// description, tools, system_prompt), the type of an entry as the config holds it, and the accessor; and the agents
+// runtime's checkers other plugins share (ADR 0238): an extension's agent spec (the extensions plugin's adapter) and a
+// script's resolved prompt (the Lua bridge), required on first call.
+import { requireOwn, sectionOf, type Config, type ConfigSection } from '../../core/api/plugin.ts';
+import type * as AgentFromSpec from './agents/agent-from-spec.ts';
+import type * as Prompt from './agents/prompt.ts';
+
+export type { AgentSpec } from './agents/agent-from-spec.ts';
+
+/** An agent spec checked (script_error naming `registerAgent(name)`) and turned into an Agent run under a deadline. */
+export const agentFromSpec: typeof AgentFromSpec.agentFromSpec = (...args) =>
+  requireOwn<typeof AgentFromSpec>(import.meta.url, './agents/agent-from-spec.ts').agentFromSpec(...args);
+/** A resolved prompt as a script or an extension returned it, checked (`system`, tools, messages). */
+export const parsePrompt: typeof Prompt.parsePrompt = (...args) =>
+  requireOwn<typeof Prompt>(import.meta.url, './agents/prompt.ts').parsePrompt(...args);
 
 /** One `[agents.inline.<name>]` table, as the plugin reads it. */
 export interface InlineAgentConfig {

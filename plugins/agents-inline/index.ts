@@ -1,7 +1,11 @@
-// First-party plugin: the inline agents of the config (`[agents.inline.<name>]`: description, tools,
-// system_prompt), added through the `agents` collector as MCP prompts and REST agents. It owns the section (api.ts).
-import { definePlugin, hostService, STAGE } from '../../core/api/plugin.ts';
+// First-party plugin: the agents runtime — the registry every plugin's agents are collected into, their checks,
+// deadlines and prompts (`agents/`, the `kbctx.agents` service; ADR 0238) — and the inline agents of the config
+// (`[agents.inline.<name>]`: description, tools, system_prompt), added through the `agents` collector as MCP prompts
+// and REST agents. It owns the section (api.ts).
+import { agentsService, definePlugin, hostService, requireOwn, STAGE } from '../../core/api/plugin.ts';
 import { inlineAgentsOf, inlineAgentsSection } from './api.ts';
+// Required when the host first builds its agent registry (`kbctx agent`, a server), not with this index (ADR 0130).
+import type * as AgentRegistry from './agents/agent-registry.ts';
 
 const plugin = definePlugin({
   name: 'agents-inline',
@@ -11,6 +15,12 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   configSections: { 'agents.inline': inlineAgentsSection },
   apply(kernel) {
+    kernel.provide(agentsService, {
+      createRegistry: (defaultTimeoutSecs) =>
+        requireOwn<typeof AgentRegistry>(import.meta.url, './agents/agent-registry.ts').createAgentRegistry(
+          defaultTimeoutSecs,
+        ),
+    });
     kernel.hooks.agents.tap({ name: 'agents-inline', stage: STAGE.FALLBACK }, (agents) => {
       const host = kernel.use(hostService);
       for (const [name, section] of Object.entries(inlineAgentsOf(host.config))) {

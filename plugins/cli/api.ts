@@ -11,6 +11,8 @@ import {
   requireOwn,
   type PluginKernel,
 } from '../../core/api/plugin.ts';
+import type { AgentRegistry, Kbctx, ToolRegistry } from '../../core/api/plugin.ts';
+import type { LiveIndex } from '../live-index/api.ts';
 import type { CliContext } from './context.ts';
 import type * as Table from './table.ts';
 import type * as Progress from './progress.ts';
@@ -19,6 +21,30 @@ import type * as ProgressLines from './progress-lines.ts';
 export type { CliContext, CliIO, GlobalOptions } from './context.ts';
 export type { ProgressOptions } from './progress.ts';
 export const cliService = createServiceRef<CliContext>('kbctx.cli');
+
+/**
+ * The `kbctx.serve` service: what `kbctx serve` (this plugin's serve command; the library's `createHttpHandler`) hands
+ * the transport plugins (transport-http, rest, mcp-http, web, mcp-stdio, live-index, metrics) once the index is open
+ * and the live index runs, for the one serve of a process (formerly core's, ADR 0238).
+ */
+export interface ServeState {
+  kbctx: Kbctx;
+  tools: ToolRegistry;
+  agents: AgentRegistry;
+  /**
+   * The live index of this process (in a cluster worker: a proxy to the primary's); null without the live-index plugin.
+   */
+  live: LiveIndex | null;
+  version: string;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  /** Lines only worth showing when debugging (KBCTX_DEBUG); undefined otherwise. */
+  debug: ((line: string) => void) | undefined;
+  /** True in a `[server] workers` process: the primary prints the banner and warnings. */
+  isWorker: boolean;
+}
+
+export const serveService = createServiceRef<ServeState>('kbctx.serve');
 
 /**
  * The primary of `[server] workers` (node:cluster) as a plugin sees it: questions by topic between the processes

@@ -8,8 +8,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  agentFromSpec,
-  type AgentSpec,
   bundledConnectorTypes,
   invalid,
   runWithDeadline,
@@ -31,6 +29,7 @@ import type {
   KbctxExtensionHost,
   LoadedExtensions,
 } from './api.ts';
+import { agentFromSpec, type AgentSpec } from '../agents-inline/api.ts';
 
 /** The stage of a module's `tools` and `agents` taps: before any plugin's (STAGE.FIRST included). */
 const YIELDING = STAGE.FIRST - 1;

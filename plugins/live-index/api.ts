@@ -8,10 +8,6 @@ import {
   defineExtensionPoint,
   type PluginKernel,
   type Connector,
-  type ConnectorStatus,
-  type SyncControl,
-  type SyncCounts,
-  type SyncState,
   type EmbedProgress,
   type EmbedReport,
   type Embedder,
@@ -19,8 +15,51 @@ import {
   type WatchTarget,
 } from '../../core/api/plugin.ts';
 
-// The status and trigger types are the `kbctx.serve` contract's (core), which hands the live index to the surfaces.
-export type { ConnectorStatus, SyncControl, SyncCounts, SyncState };
+import type { Worker } from 'node:cluster';
+
+// What the surfaces see of the live index: `kbctx serve` hands it to them in the `kbctx.serve` state (the cli plugin's
+// api.ts; formerly core's serve-service.ts, ADR 0238).
+export type SyncState = 'idle' | 'running' | 'failed';
+
+export interface SyncCounts {
+  fetched: number;
+  upserted: number;
+  unchanged: number;
+  deleted: number;
+  skipped: number;
+  errors: number;
+  chunksWritten: number;
+}
+
+/** One connector's state in the live index (GET /sync/status, the MCP resource kbctx://sync/status). */
+export interface ConnectorStatus {
+  connector: string;
+  state: SyncState;
+  lastStartedAt: string | null;
+  lastFinishedAt: string | null;
+  lastCounts: SyncCounts | null;
+  lastError: string | null;
+  nextRunAt: string | null;
+}
+
+/** What the surfaces see: status and on-demand runs. */
+export interface SyncControl {
+  status(): Promise<ConnectorStatus[]>;
+  /** Starts (or queues) a run of one connector; throws not_found for an unknown label. */
+  trigger(label: string): Promise<ConnectorStatus>;
+}
+
+/** The live index as the server runs it (a cluster worker's is a proxy to the primary's). */
+export interface LiveIndex {
+  control: SyncControl;
+  /** The status as its wire JSON (the MCP resource). */
+  statusJson(): Promise<unknown>;
+  /** After a sync changed documents; `connector`: its label (an MCP stream hears only of sources in its scope). */
+  onIndexChanged(listener: (connector: string) => void): void;
+  /** Primary only: serve this worker's status and trigger calls. */
+  attachWorker(worker: Worker): void;
+  close(): Promise<void>;
+}
 
 /** A folder to watch for a connector that has one (Connector.watchTarget: the filesystem's), `[server] watch`. */
 export interface WatchSpec extends WatchTarget {

@@ -2,7 +2,8 @@
 // schedules, file watchers for filesystem connectors, background embedding, and the `/sync` routes. The
 // host opens it through the `kbctx.live-index` service, and it runs the connectors through the host's
 // `kbctx.index` service (live-host.ts); without this plugin the server only serves.
-import { definePlugin, hostService, indexService, serveService } from '../../core/api/plugin.ts';
+import { definePlugin, hostService, indexService } from '../../core/api/plugin.ts';
+import { serveService } from '../cli/api.ts';
 import {
   getLiveIndexHooks,
   liveIndexService,

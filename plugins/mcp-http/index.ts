@@ -1,6 +1,7 @@
 // First-party plugin: the MCP endpoint (Streamable HTTP, `/mcp`) on the HTTP server, through
 // `httpRoutes`. The MCP SDK is imported when the server starts, never by other commands.
-import { definePlugin, serveService } from '../../core/api/plugin.ts';
+import { definePlugin } from '../../core/api/plugin.ts';
+import { serveService } from '../cli/api.ts';
 import { mcpServerService } from '../mcp-server/api.ts';
 import { getHttpHooks, serverConfigOf } from '../transport-http/api.ts';
 import { getMcpHttpHooks, type McpExchange, type McpHttpHooks } from './api.ts';

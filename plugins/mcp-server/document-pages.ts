@@ -1,6 +1,7 @@
 // The pages of indexed documents MCP `resources/list` answers with: a stable order over the store's
 // rows, the cursor an opaque base64url of the last row read. A cursor that is not ours is bad_request.
-import { badRequest, type DocumentHead, type Store, visibleHeads } from '../../core/index.ts';
+import { badRequest, type DocumentHead, type Store } from '../../core/index.ts';
+import { visibleHeads } from '../tools-builtin/api.ts';
 
 const MAX_READS = 20;
 

@@ -1,4 +1,4 @@
-// JSON Schemas of the built-in tools' results (MCP `outputSchema`), matching app/wire.ts. Tools
+// JSON Schemas of the built-in tools' results (MCP `outputSchema`), matching tools-builtin's wire.ts. Tools
 // without an entry (script tools) get no outputSchema; their object results still become structuredContent.
 
 const str = { type: 'string' } as const;

@@ -1,6 +1,7 @@
 // First-party plugin: MCP over stdin/stdout (`kbctx serve stdio`, `kbctx serve mcp --stdio`) for
 // desktop clients that launch the server. Nothing may write to stdout while it runs.
-import { definePlugin, STAGE, serveService } from '../../core/api/plugin.ts';
+import { definePlugin, STAGE } from '../../core/api/plugin.ts';
+import { serveService } from '../cli/api.ts';
 import { mcpServerService } from '../mcp-server/api.ts';
 
 const plugin = definePlugin({

@@ -4,11 +4,11 @@
 // mcp-http's `exchangeOpened`/`exchangeClosed`, the cli's `clusterPrimary`/`clusterWorker`) and reads the
 // index at scrape time; no plugin depends on it. prom-client and the recorder load when a listener starts
 // (or a `[server] workers` primary forks), never on `kbctx search`; dropped (`"!metrics"`), nothing is tapped.
-import { definePlugin, indexService, serveService, type PluginKernel } from '../../core/api/plugin.ts';
+import { definePlugin, indexService, type PluginKernel } from '../../core/api/plugin.ts';
 import { getHttpHooks, serverConfigOf } from '../transport-http/api.ts';
 import { getLiveIndexHooks } from '../live-index/api.ts';
 import { getMcpHttpHooks } from '../mcp-http/api.ts';
-import { getCliHooks, type ClusterWorker } from '../cli/api.ts';
+import { getCliHooks, serveService, type ClusterWorker } from '../cli/api.ts';
 import type * as RecorderModule from './recorder.ts';
 
 /** The cluster topics: a worker asks the primary for the whole text; the primary gathers each worker's snapshot. */

@@ -1,6 +1,7 @@
 // First-party plugin: the REST API (/tools/*, /agents/*) on the HTTP server, through `httpRoutes`.
 // Handlers call the same tool and agent registries as MCP and the CLI (rest-routes.ts).
-import { definePlugin, serveService } from '../../core/api/plugin.ts';
+import { definePlugin } from '../../core/api/plugin.ts';
+import { serveService } from '../cli/api.ts';
 import { getHttpHooks } from '../transport-http/api.ts';
 
 const plugin = definePlugin({

@@ -1,6 +1,6 @@
 // `kbctx export`'s body: every document and chunk as one JSON object, produced in pieces so memory stays
 // bounded however large the index. Reads the store only through its iterators.
-import { chunkToWire, documentToWire } from '../../core/api/use-cases.ts';
+import { chunkToWire, documentToWire } from '../tools-builtin/api.ts';
 import type { Store } from '../../core/api/plugin.ts';
 
 /**

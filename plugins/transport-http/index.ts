@@ -4,8 +4,8 @@
 // mcp-http, web, live-index, others). fastify is imported when the server starts, never by
 // other commands. `createTransport.for("http-handler")` is the same server without listening, for
 // the library's createHttpHandler. `kbctx token hash` and doctor's token lines are its too (ADR 0223).
-import { definePlugin, hostService, STAGE, serveService } from '../../core/api/plugin.ts';
-import { cliService } from '../cli/api.ts';
+import { definePlugin, hostService, STAGE } from '../../core/api/plugin.ts';
+import { cliService, serveService } from '../cli/api.ts';
 import { getHttpHooks, HTTP_HANDLER_TRANSPORT } from './api.ts';
 import { serverSection } from './server-section.ts';
 

@@ -2,7 +2,8 @@
 // listens, collects the plugins' surfaces (`httpRoutes`), builds the listener's fastify instance,
 // listens, and describes what it serves. `createHttpListener` is the same without listening (the
 // library's createHttpHandler, `createTransport.for("http-handler")`).
-import { KbctxError, type RunningTransport, type ServeState } from '../../core/index.ts';
+import { KbctxError, type RunningTransport } from '../../core/index.ts';
+import type { ServeState } from '../cli/api.ts';
 import { parseBind, toHttpUrl } from './bind-address.ts';
 import { checkExposure } from './exposure-policy.ts';
 import { buildHttpApp, type HttpListener } from './http-app.ts';

@@ -1,6 +1,7 @@
 // First-party plugin: the web page (`/`, `/assets/…`, served before auth) and its JSON routes
 // (`/web/*`) on the HTTP server, through `httpRoutes`. Its assets are read when the server starts.
-import { definePlugin, serveService } from '../../core/api/plugin.ts';
+import { definePlugin } from '../../core/api/plugin.ts';
+import { serveService } from '../cli/api.ts';
 import { getHttpHooks } from '../transport-http/api.ts';
 
 const plugin = definePlugin({

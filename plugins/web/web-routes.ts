@@ -3,14 +3,8 @@
 // document's chunks (the chunk-boundary view). Both are thin calls into app use-cases.
 import { requestOriginOf, type HttpApp } from '../transport-http/api.ts';
 import type { RerankerInfo } from '../rerank/api.ts';
-import {
-  type Store,
-  getDocumentWithChunks,
-  indexStats,
-  chunkToWire,
-  statsToWire,
-  withRequestOrigin,
-} from '../../core/index.ts';
+import { type Store, withRequestOrigin } from '../../core/index.ts';
+import { chunkToWire, getDocumentWithChunks, indexStats, statsToWire } from '../tools-builtin/api.ts';
 
 export interface WebFacts {
   version: string;

@@ -7,7 +7,7 @@ import { KbctxError } from '../../core/domain/errors.ts';
 import { parseBind } from '../../plugins/transport-http/bind-address.ts';
 import { checkExposure, type ExposureSettings } from '../../plugins/transport-http/exposure-policy.ts';
 import { sectionOf } from '../../core/config/sections-of.ts';
-import { serveService } from '../../core/app/host-service.ts';
+import { serveService } from '../../plugins/cli/api.ts';
 import type { RunningTransport } from '../../core/hook-types.ts';
 import { HTTP_HANDLER_TRANSPORT } from '../../plugins/transport-http/api.ts';
 import { VERSION } from '../../core/config/version.ts';

@@ -5,7 +5,7 @@ import { importConfig, loadConfig, parseConfigTree } from '../../core/config/loa
 import { openKbctx as compose, type Kbctx as ComposedKbctx } from '../../core/app/compose.ts';
 import { selectConnectors } from '../../core/app/select-connectors.ts';
 import { syncConnectors } from '../../core/app/sync.ts';
-import { syncReportToWire } from '../../core/app/wire.ts';
+import { syncReportToWire } from '../../core/app/host-wire.ts';
 import type { KbctxDocument, SearchOutput, SourceInfo, SyncReport } from '../../core/domain/wire-types.ts';
 
 export interface OpenKbctxOptions {

@@ -1,5 +1,6 @@
 // The agents-inline plugin: `[agents.inline.*]` served as agents through the `agents` collector, and
-// dropping it (`"!agents-inline"`) with such a section is a config error naming it (exit 3).
+// dropping it (`"!agents-inline"`) with such a section is a config error naming it (exit 3). It runs every plugin's
+// agents (the `kbctx.agents` registry, ADR 0238): dropped, a plugin's agent is a config error saying so.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { runKbctx, Workspace } from '../helpers/workspace.ts';
@@ -13,6 +14,18 @@ before(() => {
   ws = new Workspace();
   ws.write('with.toml', SECTIONS);
   ws.write('without.toml', `plugins = ["bundled", "!agents-inline"]\n${SECTIONS}`);
+  ws.write(
+    'plugins/helper.mjs',
+    `export default { name: 'helper', version: '1.0.0', kbctx: '^0.2',
+  apply(kernel) { kernel.hooks.agents.tap('helper', (agents) => agents.add({ name: 'helper', description: 'helps',
+    arguments: [{ name: 'topic', required: true }], resolve: (args) => ({ system: 'About ' + args.topic }) })); } };\n`,
+  );
+  const PLUGIN_AGENT = '[db]\npath = "data/kb.sqlite"\n';
+  ws.write('plugin-agent.toml', `plugins = ["bundled", "./plugins/helper.mjs"]\n${PLUGIN_AGENT}`);
+  ws.write(
+    'plugin-agent-dropped.toml',
+    `plugins = ["bundled", "!agents-inline", "./plugins/helper.mjs"]\n${PLUGIN_AGENT}`,
+  );
 });
 after(() => ws.cleanup());
 
@@ -37,4 +50,22 @@ it('"!agents-inline" with an [agents.inline.*] section: exit 3 naming the plugin
     run.stderr,
     /\[agents\.inline\.reviewer\] needs the plugin agents-inline, which is not loaded \(plugins drops it with "!agents-inline"\)/,
   );
+});
+
+it("runs a plugin's agents: arguments checked, resolved with the plugin's prompt", async () => {
+  const list = await cli('plugin-agent.toml', ['agent', 'list', '--json']);
+  assert.equal(list.code, 0, list.stderr);
+  assert.match(list.stdout, /"name": "helper"/);
+  const missing = await cli('plugin-agent.toml', ['agent', 'test', 'helper']);
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.stderr, /missing required argument 'topic' for agent 'helper'/);
+  const test = await cli('plugin-agent.toml', ['agent', 'test', 'helper', '--arg', 'topic=ospreys']);
+  assert.equal(test.code, 0, test.stderr);
+  assert.match(test.stdout, /About ospreys/);
+});
+
+it('"!agents-inline" with a plugin adding an agent: exit 3 saying agents need agents-inline', async () => {
+  const run = await cli('plugin-agent-dropped.toml', ['agent', 'list']);
+  assert.equal(run.code, 3, run.stderr);
+  assert.match(run.stderr, /agent 'helper' needs the agents-inline plugin, which runs every plugin's agents/);
 });

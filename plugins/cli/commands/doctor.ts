@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { configChecks, indexChecks, type DoctorCheck } from '../doctor/doctor.ts';
 import { connectorChecks, embedderCheck, gitCheck, lastRunChecks, loadChecks } from '../doctor/doctor-parts.ts';
-import { listSources } from '../../../core/api/use-cases.ts';
+import { listSources } from '../../tools-builtin/api.ts';
 import { pluginChecks } from '../doctor/plugin-checks.ts';
 import { configuredConnectors } from '../../../core/api/engine.ts';
 import { KbctxError } from '../../../core/api/plugin.ts';

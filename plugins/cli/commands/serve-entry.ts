@@ -12,9 +12,8 @@ import cluster from 'node:cluster';
 import { announceListening, isClusterWorker, runPrimary } from './serve-cluster.ts';
 import { NO_LIVE_INDEX, startLiveIndex } from './serve-live.ts';
 import { guardServerFaults } from './serve-faults.ts';
-import { serveService } from '../../../core/api/plugin.ts';
 import type { CliContext } from '../context.ts';
-import { getCliHooks } from '../api.ts';
+import { getCliHooks, serveService } from '../api.ts';
 import type { Kbctx } from '../../../core/api/host.ts';
 import { lineLog } from '../../../core/api/host.ts';
 

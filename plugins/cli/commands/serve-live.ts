@@ -3,8 +3,7 @@
 // the primary's. Surfaces get status, triggers and change events. Without the plugin: null.
 import cluster from 'node:cluster';
 import type { Kbctx } from '../../../core/api/host.ts';
-import type { LiveIndex } from '../../../core/api/plugin.ts';
-import { liveIndexService } from '../../live-index/api.ts';
+import { liveIndexService, type LiveIndex } from '../../live-index/api.ts';
 import { answerSyncCalls, broadcastIndexChanged, onRemoteIndexChanged, remoteSyncControl } from './serve-sync-ipc.ts';
 import { serverConfigOf } from '../../transport-http/api.ts';
 

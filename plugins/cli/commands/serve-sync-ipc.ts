@@ -3,7 +3,7 @@
 import type { Worker } from 'node:cluster';
 import { KbctxError } from '../../../core/api/plugin.ts';
 import type { ErrorCode } from '../../../core/api/plugin.ts';
-import type { ConnectorStatus, SyncControl } from '../../../core/api/plugin.ts';
+import type { ConnectorStatus, SyncControl } from '../../live-index/api.ts';
 
 type CallBody = { op: 'status' } | { op: 'trigger'; connector: string };
 type Call = CallBody & { type: 'kbctx-sync-call'; id: number };

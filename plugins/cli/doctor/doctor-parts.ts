@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import type { Connector } from '../../../core/api/plugin.ts';
 import type { Embedder } from '../../../core/api/plugin.ts';
 import type { DoctorCheck } from './doctor.ts';
-import { describeStatus, type SourceRow } from '../../../core/api/use-cases.ts';
+import { describeStatus, type SourceRow } from '../../tools-builtin/api.ts';
 
 export interface Failure {
   label: string;

@@ -1,16 +1,14 @@
 // The `context` bridge on the main thread (which owns the index): answers a script's
 // context.search/get/sources with the same use-cases and wire shapes as the built-in tools.
+import { type Store, search, type SearchDeps } from '../../../core/index.ts';
 import {
-  type Store,
-  getDocumentWithChunks,
-  search,
-  listSources,
   documentToWire,
+  getDocumentWithChunks,
+  listSources,
+  parseSearchParams,
   searchResultToWire,
   sourcesToWire,
-  type SearchDeps,
-} from '../../../core/index.ts';
-import { parseSearchParams } from '../../tools-builtin/api.ts';
+} from '../../tools-builtin/api.ts';
 import type { ContextHandler } from './runtime/script-runtime.ts';
 
 export interface ContextBridgeDeps {

@@ -8,8 +8,8 @@ import {
   asArray,
   asString,
   toScriptConfig,
-  parsePrompt,
 } from '../../../core/index.ts';
+import { parsePrompt } from '../../agents-inline/api.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
 import type { ScriptConfig } from '../api.ts';
 

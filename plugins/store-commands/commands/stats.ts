@@ -1,7 +1,7 @@
 // `kbctx stats`: database path and size, counts, embedded share, and a per-source table.
 import type { Command } from 'commander';
 import type { Kbctx } from '../../../core/api/plugin.ts';
-import { indexStats, statsToWire, type Stats } from '../../../core/api/use-cases.ts';
+import { indexStats, statsToWire, type Stats } from '../../tools-builtin/api.ts';
 import { formatBytes, formatTable, type CliContext } from '../../cli/api.ts';
 
 export function registerStats(program: Command, ctx: CliContext): void {

@@ -2,7 +2,8 @@
 // (documentLines, as the `get` tool: a bad range is the same bad_request naming `lines`).
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli/api.ts';
-import { documentLines, documentToWire, getDocument } from '../../../core/api/use-cases.ts';
+import { documentLines, getDocument } from '../documents.ts';
+import { documentToWire } from '../wire.ts';
 
 export function registerGet(program: Command, ctx: CliContext): void {
   program

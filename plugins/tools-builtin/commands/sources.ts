@@ -1,7 +1,8 @@
 // `kbctx sources`: configured and indexed sources with counts and status.
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli/api.ts';
-import { describeStatus, listSources, sourcesToWire } from '../../../core/api/use-cases.ts';
+import { listSources } from '../sources.ts';
+import { describeStatus, sourcesToWire } from '../wire.ts';
 import { formatTable } from '../../cli/api.ts';
 
 export function registerSources(program: Command, ctx: CliContext): void {

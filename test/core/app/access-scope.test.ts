@@ -6,12 +6,12 @@ import { after, before, describe, it } from 'node:test';
 import type { AccessScope } from '../../../core/domain/access-scope.ts';
 import { KbctxError } from '../../../core/domain/errors.ts';
 import { documentId } from '../../../core/domain/ids.ts';
-import { getDocument } from '../../../core/app/documents.ts';
+import { getDocument } from '../../../plugins/tools-builtin/documents.ts';
 import { withRequestOrigin } from '../../../core/app/request-origin.ts';
 import { SearchCache } from '../../../core/app/search-cache.ts';
 import { parseSearchParams } from '../../../plugins/tools-builtin/search-params.ts';
 import { search } from '../../../core/app/search.ts';
-import { indexStats, listSources } from '../../../core/app/sources.ts';
+import { indexStats, listSources } from '../../../plugins/tools-builtin/sources.ts';
 import { listDocumentPage } from '../../../plugins/mcp-server/document-pages.ts';
 import { IndexFixture } from '../../helpers/index-fixture.ts';
 

@@ -14,7 +14,7 @@ import { HashingEmbedder } from '../../helpers/hashing-embedder.ts';
 import { embedPending } from '../../../core/app/embed.ts';
 import { search } from '../../../core/app/search.ts';
 import { createSemanticSearch } from '../../../core/app/semantic-search.ts';
-import { indexStats } from '../../../core/app/sources.ts';
+import { indexStats } from '../../../plugins/tools-builtin/sources.ts';
 import { toDocument } from '../../../core/app/sync.ts';
 import { toChunks } from '../../helpers/chunks.ts';
 import type { RetrievalConfig } from '../../../core/config/types.ts';

@@ -80,9 +80,8 @@ const NOT_AT_START_UP = [
   'registry/plugin-lock.ts', // only with registries or pins
   'core/config/config-module.ts', // only for a kbctx.config.mjs
   'core/embed/plugin-embedder.ts', // embedding is disabled by default
-  'core/app/agents.ts', // the agent registry: when agents are listed or resolved
+  'plugins/agents-inline/agents/agent-registry.ts', // the agent registry: when agents are listed or resolved
   'plugins/models/known-models.ts', // Context Harness model names: when [embedding] names a model
-  'core/app/serve-service.ts', // serving only (types; its ref is host-service.ts's)
   'core/app/tool-client.ts', // MCP's channel back to the caller: when a tool runs
   // the built-in tool bodies: when tools are listed or a plugin's ctx.search runs
   'plugins/tools-builtin/builtin-tools.ts',
@@ -116,7 +115,7 @@ const NOT_FOR_SEARCH = [
   'plugins/chunker-default/chunker.ts', // the chunker: when a document is chunked
   'core/load/connector-options.ts', // a configured plugin's connector tables, or creating a connector
   'core/store/wait-for-lock.ts', // waiting for a connector lock (a sync)
-  'core/app/documents.ts', // whole documents: `get`
+  'plugins/tools-builtin/documents.ts', // whole documents: `get`
   'core/embed/embedding-providers.ts', // the provider names: when semantic search finds none configured
 ];
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { IndexFixture } from '../../helpers/index-fixture.ts';
 import { exportJsonPieces } from '../../../plugins/store-commands/export-json.ts';
-import { chunkToWire, documentToWire } from '../../../core/app/wire.ts';
+import { chunkToWire, documentToWire } from '../../../plugins/tools-builtin/wire.ts';
 
 const fx = new IndexFixture();
 before(async () => {

@@ -1,16 +1,7 @@
 // An MCP content block a JavaScript agent put in a prompt message, checked: what MCP's `prompts/get`
 // needs of each kind (text, image, audio, embedded resource, resource link). The block is kept as
 // given (annotations, `_meta` pass through); MCP sends it as the message's content.
-import { KbctxError } from '../../domain/errors.ts';
-
-/**
- * One MCP content block: `{type: 'text', text}`, `{type: 'image' | 'audio', data (base64), mimeType}`,
- * `{type: 'resource', resource: {uri, mimeType?, text | blob}}` or `{type: 'resource_link', uri, name, mimeType?}`.
- */
-export interface PromptContentBlock {
-  type: 'text' | 'image' | 'audio' | 'resource' | 'resource_link';
-  [field: string]: unknown;
-}
+import { KbctxError, type PromptContentBlock } from '../../../core/api/plugin.ts';
 
 const REQUIRED: Record<PromptContentBlock['type'], readonly string[]> = {
   text: ['text'],

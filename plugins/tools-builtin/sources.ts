@@ -2,11 +2,8 @@
 // A configured connector never synced shows `not synced`; a source in the index but no longer
 // configured still shows (its documents are searchable until removed). The status is the last run's
 // outcome when the store records runs: `failed` (the run stopped as a whole) or `errors` (items unread).
-import type { SourceStats } from '../domain/models.ts';
-import type { EmbeddingSpaceCount, Store, StoreCounts, SyncRun } from '../store/store.ts';
-import { requestOrigin } from './request-origin.ts';
-import type * as ScopeFilter from '../search/scope-filter.ts';
-import { requireOwn } from '../load/require-own.ts';
+import type { EmbeddingSpaceCount, SourceStats, Store, StoreCounts, SyncRun } from '../../core/api/plugin.ts';
+import { requestOrigin, sourceInScope } from '../../core/api/use-cases.ts';
 
 export type SourceStatus = 'ok' | 'not synced' | 'failed' | 'errors';
 
@@ -23,7 +20,7 @@ export async function listSources(store: Store, configuredLabels: readonly strin
   const runs = new Map(((await store.syncRuns?.()) ?? []).map(({ connector, ...run }) => [connector, run]));
   const scope = requestOrigin().scope;
   const labels = [...new Set([...configuredLabels, ...stored.keys()])]
-    .filter((label) => scope === undefined || scopeFilters().sourceInScope(label, scope))
+    .filter((label) => scope === undefined || sourceInScope(label, scope))
     .sort();
   return labels.map((label) => {
     const s = stored.get(label);
@@ -45,13 +42,6 @@ export async function listSources(store: Store, configuredLabels: readonly strin
       lastRun,
     };
   });
-}
-
-/** The status in words: `ok`, `not synced`, `failed: <why>`, `2 errors`. */
-export function describeStatus(row: Pick<SourceRow, 'status' | 'lastRun'>): string {
-  if (row.status === 'failed') return `failed: ${row.lastRun?.failure ?? 'unknown'}`;
-  if (row.status === 'errors') return `${row.lastRun?.errors} error${row.lastRun?.errors === 1 ? '' : 's'}`;
-  return row.status;
 }
 
 export interface Stats {
@@ -91,7 +81,3 @@ const sumOf = (rows: readonly SourceRow[]): StoreCounts => ({
   chunks: rows.reduce((n, r) => n + r.chunkCount, 0),
   embedded: rows.reduce((n, r) => n + r.embeddedCount, 0),
 });
-
-// Loaded only under a scope: a command without a token never reads it (start-up).
-const scopeFilters = (): typeof ScopeFilter =>
-  requireOwn<typeof ScopeFilter>(import.meta.url, '../search/scope-filter.ts');

@@ -1,12 +1,14 @@
 // Reading documents: `get` by id (404 when unknown or outside the caller's scope), with its chunks (the web page, Lua's
 // `context.get`), or cut to a line range (`get` with `lines`, ADR 0210).
-import { badRequest, notFound } from '../domain/errors.ts';
-import { lineStarts, parseLineRange, sliceLines } from '../domain/line-ranges.ts';
-import type { Chunk } from '../domain/models.ts';
-import type { DocumentHead, Store, StoredDocument } from '../store/store.ts';
-import { requestOrigin } from './request-origin.ts';
-import type * as ScopeFilter from '../search/scope-filter.ts';
-import { requireOwn } from '../load/require-own.ts';
+import {
+  badRequest,
+  notFound,
+  type Chunk,
+  type DocumentHead,
+  type Store,
+  type StoredDocument,
+} from '../../core/api/plugin.ts';
+import { documentInScope, lineStarts, parseLineRange, requestOrigin, sliceLines } from '../../core/api/use-cases.ts';
 
 /** The document, or not_found; a document outside the caller's scope is the same not_found (ADR 0225). */
 export async function getDocument(store: Store, id: string): Promise<StoredDocument> {
@@ -17,7 +19,7 @@ export async function getDocument(store: Store, id: string): Promise<StoredDocum
 
 function visible(doc: StoredDocument): boolean {
   const scope = requestOrigin().scope;
-  return scope === undefined || scopeFilters().documentInScope(doc, scope);
+  return scope === undefined || documentInScope(doc, scope);
 }
 
 /**
@@ -30,7 +32,6 @@ export async function visibleHeads(
 ): Promise<DocumentHead[]> {
   const scope = requestOrigin().scope;
   if (scope === undefined) return [...heads];
-  const { documentInScope } = scopeFilters();
   const out: DocumentHead[] = [];
   for (const head of heads) {
     const doc =
@@ -71,7 +72,3 @@ export function documentLines(
   const served = { start: range.start, end: Math.min(range.end, count) };
   return { document: { ...doc, body: sliceLines(doc.body, served) }, range: served };
 }
-
-// Loaded only under a scope: a command without a token never reads it (start-up).
-const scopeFilters = (): typeof ScopeFilter =>
-  requireOwn<typeof ScopeFilter>(import.meta.url, '../search/scope-filter.ts');

@@ -1,13 +1,16 @@
-// Domain objects → the JSON shapes of the contract (snake_case field names, SPEC §1, §3, §4, §6).
-// Every surface serialises through these functions, so field names cannot drift between them.
-import type { Chunk, SearchResult } from '../domain/models.ts';
-import type { StoredDocument } from '../store/store.ts';
-import type { Agent } from './agents.ts';
-import type { SearchResponse } from './search.ts';
-import type { SyncReport } from './sync.ts';
-import type { ToolInfo } from './tools.ts';
-import { describeStatus, type SourceRow, type Stats } from './sources.ts';
-import type { KbctxDocument, SearchHit, SearchOutput, SourceInfo } from '../domain/wire-types.ts';
+// The built-in tools' answers in the contract's JSON names (snake_case, SPEC §1, §3, §4, §6): documents, chunks,
+// search hits, sources and stats. Every surface serialises through these functions, so field names cannot drift
+// between them. Light (types only): tools-builtin's contract entry re-exports it as it is.
+import type {
+  Chunk,
+  KbctxDocument,
+  SearchHit,
+  SearchOutput,
+  SourceInfo,
+  StoredDocument,
+} from '../../core/api/plugin.ts';
+import type { SearchResponse, SearchResult } from '../../core/api/use-cases.ts';
+import type { SourceRow, Stats } from './sources.ts';
 
 export function documentToWire(doc: StoredDocument): KbctxDocument {
   return {
@@ -142,44 +145,9 @@ export function statsToWire(stats: Stats): Record<string, unknown> {
   };
 }
 
-/** `GET /tools/list` and `kbctx tool list --json`. */
-export function toolsToWire(tools: readonly ToolInfo[]): { tools: Record<string, unknown>[] } {
-  return {
-    tools: tools.map((t) => ({
-      name: t.name,
-      description: t.description,
-      builtin: t.builtin,
-      parameters: t.parameters,
-    })),
-  };
-}
-
-/** `GET /agents/list` and `kbctx agent list --json`. */
-export function agentsToWire(agents: readonly Agent[]): { agents: Record<string, unknown>[] } {
-  return {
-    agents: agents.map((a) => ({
-      name: a.name,
-      description: a.description,
-      tools: [...a.tools],
-      source: a.source,
-      arguments: a.arguments.map((x) => ({ name: x.name, description: x.description, required: x.required })),
-    })),
-  };
-}
-
-/** One connector's sync outcome, as `kbctx sync --json` prints it and the library's `sync()` returns it. */
-export function syncReportToWire(r: SyncReport): Record<string, unknown> {
-  return {
-    connector: r.connector,
-    fetched: r.fetched,
-    upserted: r.upserted,
-    chunks_written: r.chunksWritten,
-    deleted: r.deleted,
-    unchanged: r.unchanged,
-    skipped: r.skipped,
-    errors: r.errors,
-    notes: r.notes,
-    failure: r.failure,
-    duration_ms: Math.round(r.durationMs),
-  };
+/** The status in words: `ok`, `not synced`, `failed: <why>`, `2 errors`. */
+export function describeStatus(row: Pick<SourceRow, 'status' | 'lastRun'>): string {
+  if (row.status === 'failed') return `failed: ${row.lastRun?.failure ?? 'unknown'}`;
+  if (row.status === 'errors') return `${row.lastRun?.errors} error${row.lastRun?.errors === 1 ? '' : 's'}`;
+  return row.status;
 }

@@ -1,11 +1,18 @@
-// An agent a plugin adds (`agents.add`; an extension's registerAgent through its adapter) as the app's
-// Agent: arguments checked by AgentRegistry, `resolve` run with a deadline, its prompt checked.
-import type { Agent, AgentArgument } from './agents.ts';
-import { parsePrompt } from './part-values/prompt.ts';
-import { invalid, specHead } from './plugin-tool.ts';
-import { runWithDeadline } from './run-with-deadline.ts';
+// An agent a plugin adds (`agents.add`; an extension's registerAgent through its adapter) as the registry's Agent:
+// checked (script_error naming `registerAgent(name)` / `agents.add(name)`), `resolve` run under a deadline, its prompt
+// checked (prompt.ts).
+import {
+  invalid,
+  runWithDeadline,
+  specHead,
+  type Agent,
+  type AgentArgument,
+  type PluginAgentDef,
+  type PluginContext,
+} from '../../../core/index.ts';
+import { parsePrompt } from './prompt.ts';
 
-/** What plugin-parts.ts and the extensions plugin's adapter hand in (errors name it as `registerAgent(name)`). */
+/** What a plugin's def and the extensions plugin's adapter hand in (errors name it as `registerAgent(name)`). */
 export interface AgentSpec {
   name: string;
   description?: string | undefined;
@@ -34,6 +41,21 @@ export function agentFromSpec(def: AgentSpec, defaultTimeoutSecs: number): Agent
         return parsePrompt(prompt as unknown as Record<string, unknown>, tools, label, { blocks: true });
       }),
   };
+}
+
+/** A plugin's `agents.add(def)`, its `resolve` given the plugin's own ctx. */
+export function agentFromPlugin(
+  def: PluginAgentDef,
+  contextFor: (signal: AbortSignal) => PluginContext,
+  defaultTimeoutSecs: number,
+): Agent {
+  if (typeof def?.resolve !== 'function')
+    throw invalid(`agents.add(${JSON.stringify(def?.name)}): \`resolve\` must be a function`);
+  const agent = agentFromSpec(
+    { ...def, resolve: (args, { signal }) => def.resolve(args, contextFor(signal)) },
+    defaultTimeoutSecs,
+  );
+  return { ...agent, description: def.description ?? `Plugin agent: ${def.name}`, source: def.source ?? agent.source };
 }
 
 function toArgument(raw: unknown, where: string): AgentArgument {

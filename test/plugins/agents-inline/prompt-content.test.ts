@@ -2,7 +2,7 @@
 // (`blocks`), each checked for what MCP needs of its kind (ADR 0153).
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { parsePrompt } from '../../../core/app/part-values/prompt.ts';
+import { parsePrompt } from '../../../plugins/agents-inline/agents/prompt.ts';
 
 const IMAGE = { type: 'image', data: 'iVBOR', mimeType: 'image/png' };
 
