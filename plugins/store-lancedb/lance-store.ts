@@ -33,6 +33,7 @@ import {
   type KeywordQuery,
   type KeywordResult,
   type PendingChunk,
+  type SourceFilter,
   type SourceState,
   type SourceStats,
   type Store,
@@ -57,8 +58,11 @@ import {
   type VectorIndexSettings,
   type VectorIndexState,
 } from './vector-index.ts';
-import { chunkTerms, Model } from './model.ts';
-import { decodeRowTerms, encodeRowTerms, type RowTerms } from './keyword-index.ts';
+import { chunkMeta, chunkTerms, Model, type ChunkMeta } from './model.ts';
+import { loadModel } from './model-load.ts';
+import { ChunkTexts } from './chunk-texts.ts';
+import { DocumentFilters } from './doc-filter.ts';
+import { encodeRowTerms } from './keyword-index.ts';
 import { tableIntegrity } from './integrity.ts';
 import * as queries from './model-queries.ts';
 import { compare } from './model-queries.ts';
@@ -78,9 +82,6 @@ import {
   stateRow,
   toChunk,
   toDocument,
-  toHead,
-  toSyncRun,
-  parseMetadata,
   vectorColumn,
   vectorColumnType,
   type LanceRow,
@@ -92,7 +93,6 @@ const MAX_VERSIONS = 64;
 /** Versions older than this are dropped by compaction (a reader in another process may still be on one). */
 const KEEP_VERSIONS_MS = 10_000;
 const EXPORT_PAGE = 500;
-const LOAD_COLUMNS = COLUMNS.filter((c) => c !== 'body');
 
 /**
  * `access`: what the command needs (StoreOptions.access): only `create` makes the folder and table; a reader of a
@@ -123,6 +123,8 @@ export class LanceStore implements Store {
   private readonly db: Connection;
   private readonly table: Table;
   private model = new Model();
+  private readonly texts = new ChunkTexts();
+  private readonly filters = new DocumentFilters();
   private knownVersion = -1;
   private writes = 0;
   private closed = false;
@@ -207,72 +209,11 @@ export class LanceStore implements Store {
     this.columns.add(column);
   }
 
-  /** Loads the model from the latest table version. */
+  /** Loads the model from the latest table version (model-load.ts). */
   async reload(): Promise<void> {
     const version = await this.table.version();
     this.columns = await vectorColumns(this.table);
-    // A read-only table of the first layout has no `terms` column: its chunks are analysed here.
-    const names = new Set((await this.table.schema()).fields.map((f) => f.name));
-    const columns = LOAD_COLUMNS.filter((c) => names.has(c));
-    const rows = plainRows(await this.table.query().select(columns).toArrow(), columns);
-    const model = new Model();
-    const chunksOf = new Map<string, { chunk: Chunk; seq: number; terms: RowTerms | undefined }[]>();
-    const embeddings: [string, Record<string, unknown>][] = [];
-    const docs: Record<string, unknown>[] = [];
-    // Documents with chunks written before chunks had lines: an empty content hash makes the next sync rewrite them.
-    const unplaced = new Set<string>();
-    for (const r of rows) {
-      switch (r['kind']) {
-        case 'doc':
-          docs.push(r);
-          break;
-        case 'chunk': {
-          const documentId = r['doc_id'] as string;
-          const list = chunksOf.get(documentId) ?? [];
-          const { chunk, placed } = toChunk(r);
-          list.push({ chunk, seq: r['seq'] as number, terms: decodeRowTerms((r['terms'] as string | null) ?? null) });
-          if (!placed) unplaced.add(documentId);
-          chunksOf.set(documentId, list);
-          break;
-        }
-        case 'emb':
-          embeddings.push([(r['row_key'] as string).slice(2), r]);
-          break;
-        case 'state':
-          model.states.set(r['connector'] as string, {
-            checkpoint: (r['checkpoint'] as string | null) ?? null,
-            lastSyncAt: (r['last_sync_at'] as string | null) ?? null,
-          });
-          break;
-        case 'run':
-          model.runs.set(r['connector'] as string, toSyncRun(r));
-          break;
-      }
-    }
-    docs.sort((a, b) => (a['seq'] as number) - (b['seq'] as number));
-    for (const r of docs) {
-      const id = r['doc_id'] as string;
-      const chunks = (chunksOf.get(id) ?? []).sort((a, b) => a.chunk.chunkIndex - b.chunk.chunkIndex);
-      model.putDocument(
-        {
-          head: toHead(r),
-          contentType: r['content_type'] as string,
-          metadata: parseMetadata(r['metadata']),
-          fingerprint: unplaced.has(id) ? null : ((r['fingerprint'] as string | null) ?? null),
-          contentHash: unplaced.has(id) ? '' : (r['content_hash'] as string),
-          seq: r['seq'] as number,
-        },
-        chunks,
-      );
-    }
-    for (const [chunkId, r] of embeddings) {
-      model.setEmbedding(chunkId, {
-        model: r['model'] as string,
-        dims: r['dims'] as number,
-        contentHash: r['content_hash'] as string,
-      });
-    }
-    this.model = model;
+    this.model = await loadModel(this.table);
     this.knownVersion = version;
     this.stale = false;
   }
@@ -340,6 +281,7 @@ export class LanceStore implements Store {
     const { rows, docIds, droppedEmbeddings } = this.pending;
     if (docIds.length === 0) return this.queue.then(() => undefined);
     this.pending = { rows: [], docIds: [], droppedEmbeddings: [] };
+    const texts = this.texts.seal();
     let where = `(kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(docIds)})`;
     if (droppedEmbeddings.length > 0)
       where += ` OR (kind = 'emb' AND row_key IN ${sqlList(droppedEmbeddings.map(embKey))})`;
@@ -352,7 +294,7 @@ export class LanceStore implements Store {
         .whenNotMatchedInsertAll()
         .whenNotMatchedBySourceDelete({ where })
         .execute([...byKey.values()]),
-    );
+    ).finally(() => this.texts.committed(texts));
   }
 
   private nextSeq(): number {
@@ -394,7 +336,6 @@ export class LanceStore implements Store {
       return (
         was !== undefined &&
         (was.chunkIndex !== c.chunkIndex ||
-          was.text !== c.text ||
           was.contentHash !== c.contentHash ||
           (was.lineStart ?? null) !== (c.lineStart ?? null) ||
           (was.lineEnd ?? null) !== (c.lineEnd ?? null) ||
@@ -416,7 +357,7 @@ export class LanceStore implements Store {
     this.writes++;
     const seq = old?.seq ?? this.nextSeq();
     const withSeqs = chunks.map((chunk) => ({
-      chunk: { ...chunk },
+      chunk: chunkMeta(chunk),
       seq: oldChunks.get(chunk.id)?.seq ?? this.nextSeq(),
       terms: chunkTerms(doc.title, chunk),
     }));
@@ -433,8 +374,6 @@ export class LanceStore implements Store {
     model.putDocument(
       {
         head: headOf(doc),
-        contentType: doc.contentType,
-        metadata: doc.metadata,
         fingerprint,
         contentHash: doc.contentHash,
         seq,
@@ -444,8 +383,9 @@ export class LanceStore implements Store {
     for (const [id, e] of keptEmbeddings) if (e) model.setEmbedding(id, e);
     this.pending.rows.push(
       docRow(doc, fingerprint, seq),
-      ...withSeqs.map((c) => chunkRow(c.chunk, c.seq, encodeRowTerms(c.terms))),
+      ...chunks.map((c, i) => chunkRow(c, withSeqs[i]!.seq, encodeRowTerms(withSeqs[i]!.terms))),
     );
+    for (const c of chunks) this.texts.hold(c);
     this.pending.docIds.push(doc.id);
     this.pending.droppedEmbeddings.push(...dropped);
     const outcome = { chunksWritten: written.length, chunksDeleted: removed.length };
@@ -564,7 +504,15 @@ export class LanceStore implements Store {
 
   async getChunks(documentId: string): Promise<Chunk[]> {
     const model = await this.fresh();
-    return (model.docs.get(documentId)?.chunkIds ?? []).map((id) => ({ ...model.chunks.get(id)!.chunk }));
+    return this.readTexts((model.docs.get(documentId)?.chunkIds ?? []).map((id) => model.chunks.get(id)!.chunk));
+  }
+
+  private readonly readTexts = (chunks: readonly ChunkMeta[]): Promise<Chunk[]> => this.texts.read(this.table, chunks);
+
+  /** The documents the search filter lets through (doc-filter.ts), judged at the model's version. */
+  private allowed(filter: SourceFilter | undefined): Promise<ReadonlySet<string> | undefined> {
+    const uncommitted = this.pending.rows.filter((r) => r.kind === 'doc');
+    return this.filters.allowed(this.table, this.knownVersion, filter, uncommitted);
   }
 
   async listDocuments(after: number, limit: number): Promise<{ documents: DocumentHead[]; last: number | null }> {
@@ -577,7 +525,8 @@ export class LanceStore implements Store {
   }
 
   async keywordSearch(query: KeywordQuery): Promise<KeywordResult> {
-    return queries.keywordSearch(await this.fresh(), query);
+    const model = await this.fresh();
+    return queries.keywordSearch(model, query, await this.allowed(query.filter), this.readTexts);
   }
 
   async pendingEmbeddings(
@@ -585,7 +534,7 @@ export class LanceStore implements Store {
     afterRowid: number,
     limit: number,
   ): Promise<PendingChunk[]> {
-    return queries.pendingEmbeddings(await this.fresh(), space, afterRowid, limit);
+    return queries.pendingEmbeddings(await this.fresh(), space, afterRowid, limit, this.readTexts);
   }
 
   async countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number> {
@@ -676,7 +625,8 @@ export class LanceStore implements Store {
     const model = await this.fresh();
     const column = vectorColumn(query.space.dims);
     const index = this.columns.has(column) ? await this.indexStateOf(column) : null;
-    return lanceVectorSearch(this.table, this.columns, model, query, index);
+    const reads = { allowed: await this.allowed(query.filter), readTexts: this.readTexts };
+    return lanceVectorSearch(this.table, this.columns, model, query, reads, index);
   }
 
   /** The column's ANN index (vector-index.ts), read once per loaded model (a commit reloads it), not per query. */

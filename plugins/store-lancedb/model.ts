@@ -1,16 +1,18 @@
-// What the LanceDB store answers reads from: the table's documents (no bodies), chunks, which chunks
-// have an embedding of which space (not the vectors: Lance searches those, ADR 0227) and checkpoints
-// held in memory with the keyword postings, loaded once per table version another process wrote and
-// kept in step with this process's own writes.
-import type { Chunk, DocumentHead, SourceFilter, SourceState, SyncRun } from '../../core/api/plugin.ts';
-import { compileDocumentFilter, isFiltering, symbolWords } from '../../core/api/algorithms.ts';
+// What the LanceDB store keeps in memory (ADR 0233): document heads and fingerprints, chunks without their
+// text (read from Lance on demand: chunk-texts.ts), which chunks have an embedding of which space (not
+// the vectors: Lance searches those, ADR 0227), checkpoints and the keyword postings; loaded once per
+// table version another process wrote and kept in step with this process's own writes. Document bodies,
+// chunk texts and the fields only search filters read (content type, metadata) stay in Lance.
+import type { Chunk, DocumentHead, SourceState, SyncRun } from '../../core/api/plugin.ts';
+import { symbolWords } from '../../core/api/algorithms.ts';
 import { KeywordIndex, rowTerms, type RowTerms } from './keyword-index.ts';
+import { memoryKeywordSource, type KeywordSource } from './keyword-source.ts';
+
+/** A chunk without its text (its content hash, the sha-256 of the text, stands for it). */
+export type ChunkMeta = Omit<Chunk, 'text'>;
 
 export interface DocEntry {
   head: DocumentHead;
-  /** What the document-level search filters read (core/search/document-filter.ts). */
-  contentType: string;
-  metadata: Record<string, unknown>;
   fingerprint: string | null;
   contentHash: string;
   /** Insertion position (listDocuments). */
@@ -21,7 +23,7 @@ export interface DocEntry {
 }
 
 export interface ChunkEntry {
-  chunk: Chunk;
+  chunk: ChunkMeta;
   /** The rowid embeddings are queued by. */
   seq: number;
   /** Keyword row id. */
@@ -42,6 +44,8 @@ export class Model {
   readonly states = new Map<string, SourceState>();
   readonly runs = new Map<string, SyncRun>();
   readonly keyword = new KeywordIndex();
+  /** What keyword searches read (keyword-source.ts). */
+  readonly keywordSource: KeywordSource = memoryKeywordSource(this.keyword);
   private readonly groupDoc: string[] = [];
   private readonly rowChunk: (string | undefined)[] = [];
   private sortedSeqs: number[] | null = null;
@@ -50,17 +54,17 @@ export class Model {
   /** Highest seq seen (new seqs are above it). */
   maxSeq = 0;
 
-  /** `terms`: the chunk's analysis when already known (stored in its row), else the chunk is analysed here. */
+  /** `terms`: each chunk's analysis (stored in its row, or made by chunkTerms). */
   putDocument(
     entry: Omit<DocEntry, 'group' | 'chunkIds'>,
-    chunks: readonly { chunk: Chunk; seq: number; terms?: RowTerms | undefined }[],
+    chunks: readonly { chunk: ChunkMeta; seq: number; terms: RowTerms }[],
   ): void {
     const old = this.docs.get(entry.head.id);
     const group = old?.group ?? this.groupDoc.push(entry.head.id) - 1;
     if (old) for (const id of old.chunkIds) this.dropChunk(id);
     this.docs.set(entry.head.id, { ...entry, group, chunkIds: chunks.map((c) => c.chunk.id) });
     for (const { chunk, seq, terms } of chunks) {
-      const row = this.keyword.add(group, terms ?? chunkTerms(entry.head.title, chunk));
+      const row = this.keyword.add(group, terms);
       this.rowChunk[row] = chunk.id;
       this.chunks.set(chunk.id, { chunk, seq, row });
       this.bySeq.set(seq, chunk.id);
@@ -140,25 +144,15 @@ export class Model {
   }
 }
 
+/** A chunk without its text. */
+export function chunkMeta(chunk: Chunk): ChunkMeta {
+  const { text: _text, ...meta } = chunk;
+  return meta;
+}
+
 /** A chunk analysed as its keyword row: the title, the text and its symbol's words (ADR 0210). */
 export function chunkTerms(title: string, chunk: Chunk): RowTerms {
   return rowTerms(title, chunk.symbol ? `${chunk.text}\n${symbolWords(chunk.symbol)}` : chunk.text);
 }
 
 const spaceKey = (s: { model: string; dims: number }): string => `${s.dims}:${s.model}`;
-
-/** The search filter as a predicate over documents, compiled once per query; undefined when it restricts nothing. */
-export function documentFilter(filter: SourceFilter | undefined): ((doc: DocEntry) => boolean) | undefined {
-  if (!isFiltering(filter)) return undefined;
-  const passes = compileDocumentFilter(filter);
-  return (doc) =>
-    passes({
-      source: doc.head.source,
-      connector: doc.head.connector,
-      updatedAt: doc.head.updatedAt,
-      sourceId: doc.head.sourceId,
-      sourceUrl: doc.head.sourceUrl,
-      contentType: doc.contentType,
-      metadata: () => doc.metadata,
-    });
-}
