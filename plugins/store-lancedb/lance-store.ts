@@ -60,6 +60,8 @@ import {
 } from './vector-index.ts';
 import { chunkMeta, chunkTerms, Model, type ChunkMeta } from './model.ts';
 import { loadModel } from './model-load.ts';
+import { readTerms } from './keyword-build.ts';
+import type { KeywordSource } from './keyword-source.ts';
 import { ChunkTexts } from './chunk-texts.ts';
 import { DocumentFilters } from './doc-filter.ts';
 import { encodeRowTerms } from './keyword-index.ts';
@@ -525,8 +527,26 @@ export class LanceStore implements Store {
   }
 
   async keywordSearch(query: KeywordQuery): Promise<KeywordResult> {
-    const model = await this.fresh();
-    return queries.keywordSearch(model, query, await this.allowed(query.filter), this.readTexts);
+    const { model, source } = await this.withKeyword();
+    return queries.keywordSearch(model, source, query, await this.allowed(query.filter), this.readTexts);
+  }
+
+  /**
+   * The fresh model with its keyword postings, built first if this model has none (keyword-build.ts): the bulk
+   * group is committed so the model is the table at the version it knows; a write meanwhile starts it again.
+   */
+  private async withKeyword(): Promise<{ model: Model; source: KeywordSource }> {
+    for (;;) {
+      const model = await this.fresh();
+      const built = model.keywordSource();
+      if (built) return { model, source: built };
+      await this.flush();
+      if (this.model !== model) continue;
+      const { version, changes } = { version: this.knownVersion, changes: model.changes };
+      const terms = await readTerms(this.db, version, model);
+      if (this.model === model && model.changes === changes && !model.keywordSource())
+        model.buildKeyword((id) => terms.get(id));
+    }
   }
 
   async pendingEmbeddings(
@@ -677,7 +697,7 @@ export class LanceStore implements Store {
   }
 
   async checkIntegrity(): Promise<IntegrityReport> {
-    const model = await this.fresh();
+    const { model } = await this.withKeyword();
     await this.flush();
     return tableIntegrity(model, await this.table.query().select(['row_key', 'kind', 'doc_id']).toArrow());
   }

@@ -14,6 +14,7 @@ import type {
 import { bm25Reference, normalizeBm25, type QueryTerm } from '../../core/api/algorithms.ts';
 import type { Chunk } from '../../core/api/plugin.ts';
 import type { ChunkMeta, Model } from './model.ts';
+import type { KeywordSource } from './keyword-source.ts';
 
 /** Reads chunks' texts (chunk-texts.ts); a chunk Lance no longer has is left out. */
 export type ReadTexts = (chunks: readonly ChunkMeta[]) => Promise<Chunk[]>;
@@ -23,14 +24,17 @@ const COMMON_TERM_RATIO = 0.25;
 
 export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** `allowed`: the documents a search filter lets through (doc-filter.ts); undefined: every document. */
+/**
+ * `source`: the model's postings (keyword-source.ts); `allowed`: the documents a search filter lets through
+ * (doc-filter.ts), undefined: every document.
+ */
 export async function keywordSearch(
   model: Model,
+  source: KeywordSource,
   query: KeywordQuery,
   allowed: ReadonlySet<string> | undefined,
   readTexts: ReadTexts,
 ): Promise<KeywordResult> {
-  const source = model.keywordSource;
   const total = await source.size();
   if (query.terms.length === 0 || total === 0) return { hits: [], matchedTerms: [], candidateCount: 0 };
   const freqs = await source.docFreqs(query.terms.map((t) => t.stem));

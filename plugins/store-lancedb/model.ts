@@ -1,8 +1,9 @@
 // What the LanceDB store keeps in memory (ADR 0233): document heads and fingerprints, chunks without their
 // text (read from Lance on demand: chunk-texts.ts), which chunks have an embedding of which space (not
-// the vectors: Lance searches those, ADR 0227), checkpoints and the keyword postings; loaded once per
-// table version another process wrote and kept in step with this process's own writes. Document bodies,
-// chunk texts and the fields only search filters read (content type, metadata) stay in Lance.
+// the vectors: Lance searches those, ADR 0227) and checkpoints; loaded once per table version another
+// process wrote and kept in step with this process's own writes. The keyword postings are built at the
+// first keyword search (keyword-build.ts), then kept in step too. Document bodies, chunk texts and the
+// fields only search filters read (content type, metadata) stay in Lance.
 import type { Chunk, DocumentHead, SourceState, SyncRun } from '../../core/api/plugin.ts';
 import { symbolWords } from '../../core/api/algorithms.ts';
 import { KeywordIndex, rowTerms, type RowTerms } from './keyword-index.ts';
@@ -26,7 +27,7 @@ export interface ChunkEntry {
   chunk: ChunkMeta;
   /** The rowid embeddings are queued by. */
   seq: number;
-  /** Keyword row id. */
+  /** Keyword row id (-1 until the postings are built). */
   row: number;
 }
 
@@ -43,29 +44,64 @@ export class Model {
   readonly embeddings = new Map<string, EmbEntry>();
   readonly states = new Map<string, SourceState>();
   readonly runs = new Map<string, SyncRun>();
-  readonly keyword = new KeywordIndex();
-  /** What keyword searches read (keyword-source.ts). */
-  readonly keywordSource: KeywordSource = memoryKeywordSource(this.keyword);
+  private keyword: KeywordIndex | null = null;
+  private source: KeywordSource | null = null;
   private readonly groupDoc: string[] = [];
   private readonly rowChunk: (string | undefined)[] = [];
+  /** Counts changes of documents and chunks: a keyword build that saw one meanwhile is started again. */
+  changes = 0;
   private sortedSeqs: number[] | null = null;
   private readonly bySeq = new Map<number, string>();
   private readonly spaceCounts = new Map<string, number>();
   /** Highest seq seen (new seqs are above it). */
   maxSeq = 0;
 
-  /** `terms`: each chunk's analysis (stored in its row, or made by chunkTerms). */
+  /** What keyword searches read (keyword-source.ts); null until buildKeyword. */
+  keywordSource(): KeywordSource | null {
+    return this.source;
+  }
+
+  /** The postings' live rows; null until buildKeyword. */
+  keywordRows(): number | null {
+    return this.keyword?.size ?? null;
+  }
+
+  /**
+   * Builds the postings from each chunk's analysis, documents in the order they were first seen and their chunks
+   * in order (the numbering ties are broken by); a chunk `termsOf` lacks gets an empty row.
+   */
+  buildKeyword(termsOf: (chunkId: string) => RowTerms | undefined): void {
+    const index = new KeywordIndex();
+    for (let group = 0; group < this.groupDoc.length; group++) {
+      const doc = this.docOfGroup(group);
+      if (doc?.group !== group) continue;
+      for (const id of doc.chunkIds) {
+        const row = index.add(group, termsOf(id) ?? { terms: new Map(), length: 0 });
+        this.rowChunk[row] = id;
+        this.chunks.get(id)!.row = row;
+      }
+    }
+    this.keyword = index;
+    this.source = memoryKeywordSource(index);
+  }
+
+  /** `terms`: each chunk's analysis; needed once the postings are built (rows loaded before come without). */
   putDocument(
     entry: Omit<DocEntry, 'group' | 'chunkIds'>,
-    chunks: readonly { chunk: ChunkMeta; seq: number; terms: RowTerms }[],
+    chunks: readonly { chunk: ChunkMeta; seq: number; terms?: RowTerms | undefined }[],
   ): void {
+    this.changes++;
     const old = this.docs.get(entry.head.id);
     const group = old?.group ?? this.groupDoc.push(entry.head.id) - 1;
     if (old) for (const id of old.chunkIds) this.dropChunk(id);
     this.docs.set(entry.head.id, { ...entry, group, chunkIds: chunks.map((c) => c.chunk.id) });
     for (const { chunk, seq, terms } of chunks) {
-      const row = this.keyword.add(group, terms);
-      this.rowChunk[row] = chunk.id;
+      let row = -1;
+      if (this.keyword) {
+        if (!terms) throw new Error(`chunk ${chunk.id} written without its analysed terms`);
+        row = this.keyword.add(group, terms);
+        this.rowChunk[row] = chunk.id;
+      }
       this.chunks.set(chunk.id, { chunk, seq, row });
       this.bySeq.set(seq, chunk.id);
       this.maxSeq = Math.max(this.maxSeq, seq);
@@ -77,6 +113,7 @@ export class Model {
   deleteDocument(id: string): boolean {
     const doc = this.docs.get(id);
     if (!doc) return false;
+    this.changes++;
     for (const chunkId of doc.chunkIds) this.dropChunk(chunkId);
     this.docs.delete(id);
     this.sortedSeqs = null;
@@ -86,8 +123,10 @@ export class Model {
   private dropChunk(id: string): void {
     const entry = this.chunks.get(id);
     if (!entry) return;
-    this.keyword.remove(entry.row);
-    this.rowChunk[entry.row] = undefined;
+    if (this.keyword && entry.row >= 0) {
+      this.keyword.remove(entry.row);
+      this.rowChunk[entry.row] = undefined;
+    }
     this.bySeq.delete(entry.seq);
     this.chunks.delete(id);
     this.setEmbedding(id, null);
