@@ -6,7 +6,7 @@
 import type { Connection } from '@lancedb/lancedb';
 import { decodeRowTerms, type RowTerms } from './keyword-index.ts';
 import { chunkTerms, type Model } from './model.ts';
-import { chunkKey, plainRows, sqlList, TABLE } from './rows.ts';
+import { chunkKey, docKey, plainRows, sqlList, TABLE } from './rows.ts';
 
 const PAGE = 2000;
 
@@ -28,16 +28,15 @@ export async function readTerms(db: Connection, version: number, model: Model): 
     }
     for (let i = 0; i < unanalysed.length; i += PAGE) {
       const page = unanalysed.slice(i, i + PAGE);
-      const texts = await table
-        .query()
-        .where(`row_key IN ${sqlList(page.map(chunkKey))}`)
-        .select(['row_key', 'text'])
-        .toArrow();
-      for (let r = 0; r < texts.numRows; r++) {
-        const id = (texts.getChild('row_key')?.get(r) as string).slice(2);
-        const chunk = model.chunks.get(id)!.chunk;
-        const title = model.docs.get(chunk.documentId)?.head.title ?? '';
-        out.set(id, chunkTerms(title, { ...chunk, text: texts.getChild('text')?.get(r) as string }));
+      const docIds = [...new Set(page.map((id) => model.chunks.get(id)!.chunk.documentId))];
+      const where = `row_key IN ${sqlList([...page.map(chunkKey), ...docIds.map(docKey)])}`;
+      const read = ['row_key', 'kind', 'title', 'text'];
+      const rows = plainRows(await table.query().where(where).select(read).toArrow(), read);
+      const titles = new Map(rows.filter((r) => r['kind'] === 'doc').map((r) => [r['row_key'], r['title'] as string]));
+      for (const r of rows.filter((r) => r['kind'] === 'chunk')) {
+        const chunk = model.chunks.get((r['row_key'] as string).slice(2))!.chunk;
+        const title = titles.get(docKey(chunk.documentId)) ?? '';
+        out.set(chunk.id, chunkTerms(title, { ...chunk, text: r['text'] as string }));
       }
     }
     return out;

@@ -62,27 +62,26 @@ import { chunkMeta, chunkTerms, Model, type ChunkMeta } from './model.ts';
 import { loadModel } from './model-load.ts';
 import { readTerms } from './keyword-build.ts';
 import type { KeywordSource } from './keyword-source.ts';
-import { ChunkTexts } from './chunk-texts.ts';
+import { RowReader, type HeadRef } from './row-reader.ts';
+import { planUpsert } from './upsert-plan.ts';
 import { DocumentFilters } from './doc-filter.ts';
 import { encodeRowTerms } from './keyword-index.ts';
 import { tableIntegrity } from './integrity.ts';
+import { documentsWithChunks, embeddingsOf, exportOrder, rowsWhere } from './table-export.ts';
 import * as queries from './model-queries.ts';
 import { compare } from './model-queries.ts';
 import {
   chunkRow,
-  COLUMNS,
   docKey,
   docRow,
   embKey,
   embRow,
   headOf,
   plainRows,
-  sameHead,
   sqlList,
   runRow,
   sqlString,
   stateRow,
-  toChunk,
   toDocument,
   vectorColumn,
   vectorColumnType,
@@ -94,7 +93,6 @@ const MAX_FRAGMENTS = 32;
 const MAX_VERSIONS = 64;
 /** Versions older than this are dropped by compaction (a reader in another process may still be on one). */
 const KEEP_VERSIONS_MS = 10_000;
-const EXPORT_PAGE = 500;
 
 /**
  * `access`: what the command needs (StoreOptions.access): only `create` makes the folder and table; a reader of a
@@ -125,7 +123,7 @@ export class LanceStore implements Store {
   private readonly db: Connection;
   private readonly table: Table;
   private model = new Model();
-  private readonly texts = new ChunkTexts();
+  private readonly rowReader = new RowReader();
   private readonly filters = new DocumentFilters();
   private knownVersion = -1;
   private writes = 0;
@@ -283,7 +281,7 @@ export class LanceStore implements Store {
     const { rows, docIds, droppedEmbeddings } = this.pending;
     if (docIds.length === 0) return this.queue.then(() => undefined);
     this.pending = { rows: [], docIds: [], droppedEmbeddings: [] };
-    const texts = this.texts.seal();
+    const held = this.rowReader.seal();
     let where = `(kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(docIds)})`;
     if (droppedEmbeddings.length > 0)
       where += ` OR (kind = 'emb' AND row_key IN ${sqlList(droppedEmbeddings.map(embKey))})`;
@@ -296,7 +294,7 @@ export class LanceStore implements Store {
         .whenNotMatchedInsertAll()
         .whenNotMatchedBySourceDelete({ where })
         .execute([...byKey.values()]),
-    ).finally(() => this.texts.committed(texts));
+    ).finally(() => this.rowReader.committed(held));
   }
 
   private nextSeq(): number {
@@ -308,13 +306,18 @@ export class LanceStore implements Store {
 
   async documentStates(connector: string): Promise<Map<string, DocumentState>> {
     const model = await this.latest();
+    // Sources and source ids of this connector's documents only, read from Lance (ADR 0233).
+    const columns = ['doc_id', 'source', 'source_id'];
+    const where = `kind = 'doc' AND connector = ${sqlString(connector)}`;
+    const rows = plainRows(await this.table.query().where(where).select(columns).toArrow(), columns);
     const out = new Map<string, DocumentState>();
-    for (const d of model.docs.values()) {
-      if (d.head.connector === connector)
-        out.set(d.head.id, {
-          id: d.head.id,
-          source: d.head.source,
-          sourceId: d.head.sourceId,
+    for (const r of rows) {
+      const d = model.docs.get(r['doc_id'] as string);
+      if (d?.connector === connector)
+        out.set(d.id, {
+          id: d.id,
+          source: r['source'] as string,
+          sourceId: r['source_id'] as string,
           fingerprint: d.fingerprint,
           contentHash: d.contentHash,
         });
@@ -328,69 +331,30 @@ export class LanceStore implements Store {
     fingerprint: string | null,
   ): Promise<UpsertOutcome> {
     const model = await this.fresh();
-    const old = model.docs.get(doc.id);
-    const oldChunks = new Map((old?.chunkIds ?? []).map((id) => [id, model.chunks.get(id)!]));
-    const newIds = new Set(chunks.map((c) => c.id));
-    const removed = [...oldChunks.keys()].filter((id) => !newIds.has(id));
-    const written = chunks.filter((c) => !oldChunks.has(c.id));
-    const changed = chunks.filter((c) => {
-      const was = oldChunks.get(c.id)?.chunk;
-      return (
-        was !== undefined &&
-        (was.chunkIndex !== c.chunkIndex ||
-          was.contentHash !== c.contentHash ||
-          (was.lineStart ?? null) !== (c.lineStart ?? null) ||
-          (was.lineEnd ?? null) !== (c.lineEnd ?? null) ||
-          (was.symbol ?? null) !== (c.symbol ?? null) ||
-          (was.lang ?? null) !== (c.lang ?? null))
-      );
-    });
-    if (
-      old &&
-      written.length === 0 &&
-      changed.length === 0 &&
-      removed.length === 0 &&
-      old.fingerprint === fingerprint &&
-      old.contentHash === doc.contentHash &&
-      sameHead(old.head, doc)
-    ) {
-      return { chunksWritten: 0, chunksDeleted: 0 };
-    }
+    const plan = planUpsert(model, doc, chunks, fingerprint);
+    if (!plan) return { chunksWritten: 0, chunksDeleted: 0 };
     this.writes++;
+    const old = model.docs.get(doc.id);
     const seq = old?.seq ?? this.nextSeq();
+    const oldSeqs = new Map((old?.chunkIds ?? []).map((id) => [id, model.chunks.get(id)!.seq]));
     const withSeqs = chunks.map((chunk) => ({
       chunk: chunkMeta(chunk),
-      seq: oldChunks.get(chunk.id)?.seq ?? this.nextSeq(),
+      seq: oldSeqs.get(chunk.id) ?? this.nextSeq(),
       terms: chunkTerms(doc.title, chunk),
     }));
-    // A kept chunk whose content hash changed loses its vector (pending again); removed ones lose theirs.
-    const dropped = [
-      ...removed,
-      ...changed.filter((c) => c.contentHash !== oldChunks.get(c.id)!.chunk.contentHash).map((c) => c.id),
-    ].filter((id) => model.embeddings.has(id));
-    const keptEmbeddings = new Map(
-      [...oldChunks.keys()]
-        .filter((id) => newIds.has(id) && !dropped.includes(id))
-        .map((id) => [id, model.embeddings.get(id)]),
-    );
     model.putDocument(
-      {
-        head: headOf(doc),
-        fingerprint,
-        contentHash: doc.contentHash,
-        seq,
-      },
+      { id: doc.id, connector: doc.connector, headSig: plan.headSig, fingerprint, contentHash: doc.contentHash, seq },
       withSeqs,
     );
-    for (const [id, e] of keptEmbeddings) if (e) model.setEmbedding(id, e);
+    for (const [id, e] of plan.kept) model.setEmbedding(id, e);
     this.pending.rows.push(
       docRow(doc, fingerprint, seq),
       ...chunks.map((c, i) => chunkRow(c, withSeqs[i]!.seq, encodeRowTerms(withSeqs[i]!.terms))),
     );
-    for (const c of chunks) this.texts.hold(c);
+    this.rowReader.hold(headOf(doc), chunks);
     this.pending.docIds.push(doc.id);
-    this.pending.droppedEmbeddings.push(...dropped);
-    const outcome = { chunksWritten: written.length, chunksDeleted: removed.length };
+    this.pending.droppedEmbeddings.push(...plan.dropped);
+    const outcome = { chunksWritten: plan.written, chunksDeleted: plan.removed.length };
     if (this.bulkDepth === 0 || this.pending.docIds.length >= GROUP_SIZE) await this.flush();
     return outcome;
   }
@@ -500,16 +464,19 @@ export class LanceStore implements Store {
     const model = await this.fresh();
     if (!model.docs.has(id)) return null;
     await this.flush();
-    const [row] = await this.readRows(`row_key = ${sqlString(docKey(id))}`);
+    const [row] = await rowsWhere(this.table, `row_key = ${sqlString(docKey(id))}`);
     return row ? toDocument(row) : null;
   }
 
   async getChunks(documentId: string): Promise<Chunk[]> {
     const model = await this.fresh();
-    return this.readTexts((model.docs.get(documentId)?.chunkIds ?? []).map((id) => model.chunks.get(id)!.chunk));
+    const chunks = (model.docs.get(documentId)?.chunkIds ?? []).map((id) => model.chunks.get(id)!.chunk);
+    const read = await this.readRows(chunks);
+    return chunks.flatMap((c) => read.chunks.get(c.id) ?? []);
   }
 
-  private readonly readTexts = (chunks: readonly ChunkMeta[]): Promise<Chunk[]> => this.texts.read(this.table, chunks);
+  private readonly readRows = (chunks: readonly ChunkMeta[], docs: readonly HeadRef[] = []) =>
+    this.rowReader.read(this.table, chunks, docs);
 
   /** The documents the search filter lets through (doc-filter.ts), judged at the model's version. */
   private allowed(filter: SourceFilter | undefined): Promise<ReadonlySet<string> | undefined> {
@@ -523,12 +490,16 @@ export class LanceStore implements Store {
       .filter((d) => d.seq > after)
       .sort((a, b) => a.seq - b.seq)
       .slice(0, limit);
-    return { documents: docs.map((d) => ({ ...d.head })), last: docs.length === limit ? docs.at(-1)!.seq : null };
+    const { heads } = await this.readRows([], docs);
+    return {
+      documents: docs.flatMap((d) => heads.get(d.id) ?? []),
+      last: docs.length === limit ? docs.at(-1)!.seq : null,
+    };
   }
 
   async keywordSearch(query: KeywordQuery): Promise<KeywordResult> {
     const { model, source } = await this.withKeyword();
-    return queries.keywordSearch(model, source, query, await this.allowed(query.filter), this.readTexts);
+    return queries.keywordSearch(model, source, query, await this.allowed(query.filter), this.readRows);
   }
 
   /**
@@ -554,7 +525,7 @@ export class LanceStore implements Store {
     afterRowid: number,
     limit: number,
   ): Promise<PendingChunk[]> {
-    return queries.pendingEmbeddings(await this.fresh(), space, afterRowid, limit, this.readTexts);
+    return queries.pendingEmbeddings(await this.fresh(), space, afterRowid, limit, this.readRows);
   }
 
   async countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number> {
@@ -594,38 +565,11 @@ export class LanceStore implements Store {
     return rows.length;
   }
 
-  /** Pages of EXPORT_PAGE embeddings by chunk id, each read from Lance in one query. */
+  /** The stored embeddings by chunk id, read from Lance in pages (table-export.ts). */
   async *iterateEmbeddings(): AsyncGenerator<StoredEmbedding> {
     const model = await this.fresh();
     await this.flush();
-    const ids = [...model.embeddings.keys()].sort(compare);
-    const columns = [...this.columns];
-    for (let i = 0; i < ids.length; i += EXPORT_PAGE) {
-      const page = ids.slice(i, i + EXPORT_PAGE);
-      const rows = await this.table
-        .query()
-        .where(`row_key IN ${sqlList(page.map(embKey))}`)
-        .select(['row_key', 'model', 'dims', 'content_hash', ...columns])
-        .toArrow();
-      const found = new Map<string, StoredEmbedding>();
-      for (let r = 0; r < rows.numRows; r++) {
-        const dims = rows.getChild('dims')?.get(r) as number;
-        const vector = (rows.getChild(vectorColumn(dims))?.get(r) as { toArray(): Float32Array } | null)?.toArray();
-        if (!vector) continue;
-        const chunkId = (rows.getChild('row_key')?.get(r) as string).slice(2);
-        found.set(chunkId, {
-          chunkId,
-          model: rows.getChild('model')?.get(r) as string,
-          dims,
-          contentHash: rows.getChild('content_hash')?.get(r) as string,
-          vector: Float32Array.from(vector),
-        });
-      }
-      for (const id of page) {
-        const e = found.get(id);
-        if (e) yield e;
-      }
-    }
+    yield* embeddingsOf(this.table, [...model.embeddings.keys()].sort(compare), [...this.columns]);
   }
 
   async clearEmbeddings(): Promise<number> {
@@ -645,7 +589,7 @@ export class LanceStore implements Store {
     const model = await this.fresh();
     const column = vectorColumn(query.space.dims);
     const index = this.columns.has(column) ? await this.indexStateOf(column) : null;
-    const reads = { allowed: await this.allowed(query.filter), readTexts: this.readTexts };
+    const reads = { allowed: await this.allowed(query.filter), readRows: this.readRows };
     return lanceVectorSearch(this.table, this.columns, model, query, reads, index);
   }
 
@@ -725,46 +669,11 @@ export class LanceStore implements Store {
     for await (const d of this.documentsWithChunks()) yield* d.chunks;
   }
 
-  /**
-   * Documents in export order with their chunks, EXPORT_PAGE documents per query: a document and its
-   * chunks come from one query, so from one table version, whatever another process commits meanwhile.
-   */
+  /** Documents by source, then source id, with their chunks (table-export.ts). */
   private async *documentsWithChunks(): AsyncGenerator<{ document: StoredDocument; chunks: Chunk[] }> {
-    const ids = await this.exportOrder();
-    for (let i = 0; i < ids.length; i += EXPORT_PAGE) {
-      const page = ids.slice(i, i + EXPORT_PAGE);
-      const found = new Map<string, { document?: StoredDocument; chunks: Chunk[] }>();
-      const entry = (id: string) => found.get(id) ?? found.set(id, { chunks: [] }).get(id)!;
-      for (const r of await this.readRows(`kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(page)}`)) {
-        const id = r['doc_id'] as string;
-        if (r['kind'] === 'doc') entry(id).document = toDocument(r);
-        else entry(id).chunks.push(toChunk(r).chunk);
-      }
-      for (const id of page) {
-        const d = found.get(id);
-        if (d?.document) yield { document: d.document, chunks: d.chunks.sort((a, b) => a.chunkIndex - b.chunkIndex) };
-      }
-    }
-  }
-
-  /** Document ids by source, then source id. */
-  private async exportOrder(): Promise<string[]> {
     const model = await this.fresh();
     await this.flush();
-    return [...model.docs.values()]
-      .sort((a, b) => compare(a.head.source, b.head.source) || compare(a.head.sourceId, b.head.sourceId))
-      .map((d) => d.head.id);
-  }
-
-  private async readRows(where: string): Promise<Record<string, unknown>[]> {
-    return plainRows(
-      await this.table
-        .query()
-        .where(where)
-        .select([...COLUMNS])
-        .toArrow(),
-      COLUMNS,
-    );
+    yield* documentsWithChunks(this.table, await exportOrder(this.table, (id) => model.docs.has(id)));
   }
 
   async close(): Promise<void> {

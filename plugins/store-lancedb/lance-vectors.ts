@@ -16,7 +16,7 @@ import type { Table } from '@lancedb/lancedb';
 import type { EmbeddingSpace, VectorHit, VectorQuery, VectorResult } from '../../core/api/plugin.ts';
 import { dotAt } from '../../core/api/algorithms.ts';
 import type { Model } from './model.ts';
-import { compare, type ReadTexts } from './model-queries.ts';
+import { compare, type ReadRows } from './model-queries.ts';
 import { sqlList, sqlString, vectorColumn } from './rows.ts';
 import { tunedVectorQuery, type VectorIndexState } from './vector-index.ts';
 
@@ -31,7 +31,7 @@ function spaceWhere(space: EmbeddingSpace): string {
 export interface VectorReads {
   /** The documents the search filter lets through; undefined: every document. */
   allowed: ReadonlySet<string> | undefined;
-  readTexts: ReadTexts;
+  readRows: ReadRows;
 }
 
 /**
@@ -84,12 +84,14 @@ export async function lanceVectorSearch(
       const top = [...best.entries()]
         .sort(([a, x], [b, y]) => y.score - x.score || compare(a, b))
         .slice(0, query.limit);
-      const texts = new Map(
-        (await reads.readTexts(top.map(([, h]) => model.chunks.get(h.chunkId)!.chunk))).map((c) => [c.id, c]),
+      const read = await reads.readRows(
+        top.map(([, h]) => model.chunks.get(h.chunkId)!.chunk),
+        top.map(([docId]) => model.docs.get(docId)!),
       );
       const hits: VectorHit[] = top.flatMap(([docId, h]) => {
-        const chunk = texts.get(h.chunkId);
-        return chunk ? [{ document: { ...model.docs.get(docId)!.head }, chunk, score: h.score }] : [];
+        const chunk = read.chunks.get(h.chunkId);
+        const document = read.heads.get(docId);
+        return chunk && document ? [{ document, chunk, score: h.score }] : [];
       });
       return { hits, candidateCount: rows.numRows, approximate: index !== null };
     }

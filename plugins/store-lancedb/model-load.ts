@@ -1,10 +1,11 @@
 // Loads the LanceDB store's in-memory model (model.ts) from the table's latest version (ADR 0233): doc
-// rows without body, content type or metadata; chunk rows without their text or terms (the keyword
+// rows as a head signature (no body, content type or metadata); chunk rows without their text or terms (the keyword
 // postings are built at the first keyword search: keyword-build.ts); emb rows without vectors;
 // checkpoints and runs. Must not write the table.
 import type { Table } from '@lancedb/lancedb';
 import { chunkMeta, Model, type ChunkMeta } from './model.ts';
 import { plainRows, toChunk, toHead, toSyncRun } from './rows.ts';
+import { headSignature } from './head-signature.ts';
 
 /** Read at load: not the body, text or vectors. One query, so one table version (readers see whole commits). */
 const LOAD_COLUMNS = [
@@ -81,7 +82,9 @@ export async function loadModel(table: Table): Promise<Model> {
     const chunks = (chunksOf.get(id) ?? []).sort((a, b) => a.chunk.chunkIndex - b.chunk.chunkIndex);
     model.putDocument(
       {
-        head: toHead(r),
+        id,
+        connector: r['connector'] as string,
+        headSig: headSignature(toHead(r)),
         fingerprint: unplaced.has(id) ? null : ((r['fingerprint'] as string | null) ?? null),
         contentHash: unplaced.has(id) ? '' : (r['content_hash'] as string),
         seq: r['seq'] as number,

@@ -12,12 +12,16 @@ import type {
   StoreCounts,
 } from '../../core/api/plugin.ts';
 import { bm25Reference, normalizeBm25, type QueryTerm } from '../../core/api/algorithms.ts';
-import type { Chunk } from '../../core/api/plugin.ts';
+import type { Chunk, DocumentHead } from '../../core/api/plugin.ts';
 import type { ChunkMeta, Model } from './model.ts';
 import type { KeywordSource } from './keyword-source.ts';
+import type { HeadRef } from './row-reader.ts';
 
-/** Reads chunks' texts (chunk-texts.ts); a chunk Lance no longer has is left out. */
-export type ReadTexts = (chunks: readonly ChunkMeta[]) => Promise<Chunk[]>;
+/** Reads chunks' texts and documents' heads by id (row-reader.ts); one Lance no longer has is left out. */
+export type ReadRows = (
+  chunks: readonly ChunkMeta[],
+  docs?: readonly HeadRef[],
+) => Promise<{ chunks: Map<string, Chunk>; heads: Map<string, DocumentHead> }>;
 
 /** A query term in more than this share of the chunks is dropped while a rarer one remains. */
 const COMMON_TERM_RATIO = 0.25;
@@ -33,7 +37,7 @@ export async function keywordSearch(
   source: KeywordSource,
   query: KeywordQuery,
   allowed: ReadonlySet<string> | undefined,
-  readTexts: ReadTexts,
+  readRows: ReadRows,
 ): Promise<KeywordResult> {
   const total = await source.size();
   if (query.terms.length === 0 || total === 0) return { hits: [], matchedTerms: [], candidateCount: 0 };
@@ -46,7 +50,7 @@ export async function keywordSearch(
   const allow = allowed
     ? (group: number) => {
         const doc = model.docOfGroup(group);
-        return doc !== undefined && allowed.has(doc.head.id);
+        return doc !== undefined && allowed.has(doc.id);
       }
     : undefined;
   const { hits, scored } = await source.search(
@@ -59,13 +63,17 @@ export async function keywordSearch(
     const doc = chunk && model.docs.get(chunk.chunk.documentId);
     return chunk && doc ? [{ chunk: chunk.chunk, doc, score: h.score }] : [];
   });
-  const texts = new Map((await readTexts(found.map((f) => f.chunk))).map((c) => [c.id, c]));
+  const read = await readRows(
+    found.map((f) => f.chunk),
+    found.map((f) => f.doc),
+  );
   const out: KeywordHit[] = [];
   for (const { chunk, doc, score } of found) {
-    const withText = texts.get(chunk.id);
-    if (withText)
+    const withText = read.chunks.get(chunk.id);
+    const head = read.heads.get(doc.id);
+    if (withText && head)
       out.push({
-        document: { ...doc.head },
+        document: head,
         chunk: withText,
         raw: score,
         score: normalizeBm25(score, reference),
@@ -81,7 +89,7 @@ export async function pendingEmbeddings(
   space: { model: string; dims: number | null },
   afterRowid: number,
   limit: number,
-  readTexts: ReadTexts,
+  readRows: ReadRows,
 ): Promise<PendingChunk[]> {
   const seqs = model.seqs();
   const pending: { seq: number; chunk: ChunkMeta }[] = [];
@@ -90,9 +98,9 @@ export async function pendingEmbeddings(
     if (isPending(model.embeddings.get(entry.chunk.id), entry.chunk.contentHash, space))
       pending.push({ seq: entry.seq, chunk: entry.chunk });
   }
-  const texts = new Map((await readTexts(pending.map((p) => p.chunk))).map((c) => [c.id, c.text]));
+  const { chunks } = await readRows(pending.map((p) => p.chunk));
   return pending.flatMap(({ seq, chunk }) => {
-    const text = texts.get(chunk.id);
+    const text = chunks.get(chunk.id)?.text;
     return text === undefined ? [] : [{ rowid: seq, text, contentHash: chunk.contentHash }];
   });
 }
@@ -132,7 +140,7 @@ export function sources(model: Model): SourceStats[] {
     return s;
   };
   for (const d of model.docs.values()) {
-    const s = of(d.head.connector);
+    const s = of(d.connector);
     s.documentCount++;
     s.chunkCount += d.chunkIds.length;
     s.embeddedCount += d.chunkIds.filter((id) => model.embeddings.has(id)).length;

@@ -1,10 +1,10 @@
-// What the LanceDB store keeps in memory (ADR 0233): document heads and fingerprints, chunks without their
+// What the LanceDB store keeps in memory (ADR 0233): documents as a head signature, chunks without their
 // text (read from Lance on demand: chunk-texts.ts), which chunks have an embedding of which space (not
 // the vectors: Lance searches those, ADR 0227) and checkpoints; loaded once per table version another
 // process wrote and kept in step with this process's own writes. The keyword postings are built at the
 // first keyword search (keyword-build.ts), then kept in step too. Document bodies, chunk texts and the
 // fields only search filters read (content type, metadata) stay in Lance.
-import type { Chunk, DocumentHead, SourceState, SyncRun } from '../../core/api/plugin.ts';
+import type { Chunk, SourceState, SyncRun } from '../../core/api/plugin.ts';
 import { symbolWords } from '../../core/api/algorithms.ts';
 import { KeywordIndex, rowTerms, type RowTerms } from './keyword-index.ts';
 import { memoryKeywordSource, type KeywordSource } from './keyword-source.ts';
@@ -13,7 +13,11 @@ import { memoryKeywordSource, type KeywordSource } from './keyword-source.ts';
 export type ChunkMeta = Omit<Chunk, 'text'>;
 
 export interface DocEntry {
-  head: DocumentHead;
+  id: string;
+  /** The connector instance (one string shared by its documents). */
+  connector: string;
+  /** The head's signature (head-signature.ts); the head itself is read from Lance (row-reader.ts). */
+  headSig: string;
   fingerprint: string | null;
   contentHash: string;
   /** Insertion position (listDocuments). */
@@ -47,6 +51,7 @@ export class Model {
   private keyword: KeywordIndex | null = null;
   private source: KeywordSource | null = null;
   private readonly groupDoc: string[] = [];
+  private readonly connectors = new Map<string, string>();
   private readonly rowChunk: (string | undefined)[] = [];
   /** Counts changes of documents and chunks: a keyword build that saw one meanwhile is started again. */
   changes = 0;
@@ -91,10 +96,13 @@ export class Model {
     chunks: readonly { chunk: ChunkMeta; seq: number; terms?: RowTerms | undefined }[],
   ): void {
     this.changes++;
-    const old = this.docs.get(entry.head.id);
-    const group = old?.group ?? this.groupDoc.push(entry.head.id) - 1;
+    const old = this.docs.get(entry.id);
+    const group = old?.group ?? this.groupDoc.push(entry.id) - 1;
     if (old) for (const id of old.chunkIds) this.dropChunk(id);
-    this.docs.set(entry.head.id, { ...entry, group, chunkIds: chunks.map((c) => c.chunk.id) });
+    const connector =
+      this.connectors.get(entry.connector) ??
+      this.connectors.set(entry.connector, entry.connector).get(entry.connector)!;
+    this.docs.set(entry.id, { ...entry, connector, group, chunkIds: chunks.map((c) => c.chunk.id) });
     for (const { chunk, seq, terms } of chunks) {
       let row = -1;
       if (this.keyword) {
