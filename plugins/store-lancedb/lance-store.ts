@@ -213,7 +213,7 @@ export class LanceStore implements Store {
   async reload(): Promise<void> {
     const version = await this.table.version();
     this.columns = await vectorColumns(this.table);
-    this.model = await loadModel(this.table);
+    this.model = await loadModel(this.db, version);
     this.knownVersion = version;
     this.stale = false;
   }
