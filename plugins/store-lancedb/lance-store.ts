@@ -67,6 +67,7 @@ import { planUpsert } from './upsert-plan.ts';
 import { DocumentFilters } from './doc-filter.ts';
 import { encodeRowTerms } from './keyword-index.ts';
 import { tableIntegrity } from './integrity.ts';
+import { upgradeLayout as upgradeTableLayout } from './layout-upgrade.ts';
 import { documentsWithChunks, embeddingsOf, exportOrder, rowsWhere } from './table-export.ts';
 import * as queries from './model-queries.ts';
 import { compare } from './model-queries.ts';
@@ -169,29 +170,13 @@ export class LanceStore implements Store {
     return this.place.writtenVersion();
   }
 
-  /**
-   * Moves vectors of the first layout (one variable-length `vector` column) into `vector_<dims>` columns:
-   * one commit per length, then one that clears `vector` (a crash in between: the next open does it again;
-   * one update setting both loses the cast value in Lance 0.31). A table without such rows is left alone.
-   */
+  /** Brings a table of an earlier layout to this one (layout-upgrade.ts). */
   async upgradeLayout(): Promise<void> {
-    if (!(await this.table.schema()).fields.some((f) => f.name === 'terms'))
-      await this.commit((t) => t.addColumns([{ name: 'terms', valueSql: 'CAST(NULL AS STRING)' }]));
-    const old = "kind = 'emb' AND vector IS NOT NULL";
-    if ((await this.table.countRows(old)) === 0) return;
-    const rows = await this.table.query().where(old).select(['dims']).toArrow();
-    const dims = new Set<number>();
-    for (let i = 0; i < rows.numRows; i++) dims.add(rows.getChild('dims')?.get(i) as number);
-    for (const d of dims) {
-      await this.addVectorColumn(d);
-      await this.commit((t) =>
-        t.update({
-          where: `${old} AND dims = ${d}`,
-          valuesSql: { [vectorColumn(d)]: `arrow_cast(vector, '${vectorColumnType(d)}')` },
-        }),
-      );
-    }
-    await this.commit((t) => t.update({ where: old, valuesSql: { vector: 'NULL' } }));
+    await upgradeTableLayout(
+      this.table,
+      (write) => this.commit(write),
+      (dims) => this.addVectorColumn(dims),
+    );
   }
 
   /** Adds the column for vectors of `dims` dimensions unless the table has it (another process may have added it). */
