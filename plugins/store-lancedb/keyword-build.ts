@@ -22,8 +22,9 @@ export async function readTerms(db: Connection, version: number, model: Model): 
     const unanalysed: string[] = [];
     for (const r of rows) {
       const id = (r['row_key'] as string).slice(2);
-      const terms = decodeRowTerms((r['terms'] as string | null | undefined) ?? null);
-      if (terms) out.set(id, terms);
+      const stored = (r['terms'] as string | null | undefined) ?? null;
+      const terms = decodeRowTerms(stored);
+      if (terms) out.set(id, { ...terms, stored: stored! });
       else if (model.chunks.has(id)) unanalysed.push(id);
     }
     for (let i = 0; i < unanalysed.length; i += PAGE) {

@@ -29,6 +29,8 @@ const NO_BOUNDS: TermBounds = { max: 0, blocks: new Float64Array(0) };
 export interface RowTerms {
   terms: Map<string, number>;
   length: number;
+  /** The row's encodeRowTerms, when known (saves encoding it again). */
+  stored?: string;
 }
 
 /**
@@ -108,7 +110,7 @@ export class KeywordIndex {
       list.cached = null;
       list.bounds = null;
     });
-    this.rowTermsOf.set(id, encodeRowTerms(row));
+    this.rowTermsOf.set(id, row.stored ?? encodeRowTerms(row));
     return id;
   }
 

@@ -65,7 +65,7 @@ import type { KeywordSource } from './keyword-source.ts';
 import { RowReader, type HeadRef } from './row-reader.ts';
 import { planUpsert } from './upsert-plan.ts';
 import { DocumentFilters } from './doc-filter.ts';
-import { encodeRowTerms } from './keyword-index.ts';
+import { encodeRowTerms, type RowTerms } from './keyword-index.ts';
 import { tableIntegrity } from './integrity.ts';
 import { upgradeLayout as upgradeTableLayout } from './layout-upgrade.ts';
 import { documentsWithChunks, embeddingsOf, exportOrder, rowsWhere } from './table-export.ts';
@@ -325,7 +325,7 @@ export class LanceStore implements Store {
     const withSeqs = chunks.map((chunk) => ({
       chunk: chunkMeta(chunk),
       seq: oldSeqs.get(chunk.id) ?? this.nextSeq(),
-      terms: chunkTerms(doc.title, chunk),
+      terms: storedTerms(chunkTerms(doc.title, chunk)),
     }));
     model.putDocument(
       { id: doc.id, connector: doc.connector, headSig: plan.headSig, fingerprint, contentHash: doc.contentHash, seq },
@@ -334,7 +334,7 @@ export class LanceStore implements Store {
     for (const [id, e] of plan.kept) model.setEmbedding(id, e);
     this.pending.rows.push(
       docRow(doc, fingerprint, seq),
-      ...chunks.map((c, i) => chunkRow(c, withSeqs[i]!.seq, encodeRowTerms(withSeqs[i]!.terms))),
+      ...chunks.map((c, i) => chunkRow(c, withSeqs[i]!.seq, withSeqs[i]!.terms.stored!)),
     );
     this.rowReader.hold(headOf(doc), chunks);
     this.pending.docIds.push(doc.id);
@@ -674,4 +674,9 @@ export class LanceStore implements Store {
       this.db.close();
     }
   }
+}
+
+/** A row's terms with their encoding (written in the chunk row and kept by the postings for removal). */
+function storedTerms(terms: RowTerms): RowTerms {
+  return { ...terms, stored: encodeRowTerms(terms) };
 }
