@@ -126,6 +126,7 @@ export class LanceStore implements Store {
   private model = new Model();
   private readonly rowReader = new RowReader();
   private readonly filters = new DocumentFilters();
+  private readonly keywordBuilds = new WeakMap<Model, Promise<KeywordSource>>();
   private knownVersion = -1;
   private writes = 0;
   private closed = false;
@@ -487,22 +488,31 @@ export class LanceStore implements Store {
     return queries.keywordSearch(model, source, query, await this.allowed(query.filter), this.readRows);
   }
 
-  /**
-   * The fresh model with its keyword postings, built first if this model has none (keyword-build.ts): the bulk
-   * group is committed so the model is the table at the version it knows; a write meanwhile starts it again.
-   */
+  /** The fresh model with its keyword postings, built first (once, however many searches wait) if it has none. */
   private async withKeyword(): Promise<{ model: Model; source: KeywordSource }> {
-    for (;;) {
-      const model = await this.fresh();
-      const built = model.keywordSource();
-      if (built) return { model, source: built };
-      await this.flush();
-      if (this.model !== model) continue;
-      const { version, changes } = { version: this.knownVersion, changes: model.changes };
-      const terms = await readTerms(this.db, version, model);
-      if (this.model === model && model.changes === changes && !model.keywordSource())
-        model.buildKeyword((id) => terms.get(id));
+    const model = await this.fresh();
+    const built = model.keywordSource();
+    if (built) return { model, source: built };
+    let build = this.keywordBuilds.get(model);
+    if (!build) {
+      build = this.buildKeyword(model);
+      this.keywordBuilds.set(model, build);
+      // A failed build is tried again by the next search.
+      build.catch(() => this.keywordBuilds.delete(model));
     }
+    return { model, source: await build };
+  }
+
+  /**
+   * Builds the model's postings (keyword-build.ts): writes from here on keep their terms in the model, the bulk
+   * group is committed, then every other chunk's terms are read at the version that commit left. Searches answer
+   * from this model even if another process's commit replaced it meanwhile (whole commits still).
+   */
+  private async buildKeyword(model: Model): Promise<KeywordSource> {
+    model.startKeywordBuild();
+    await this.flush();
+    const terms = await readTerms(this.db, this.knownVersion, model);
+    return model.buildKeyword((id) => terms.get(id));
   }
 
   async pendingEmbeddings(

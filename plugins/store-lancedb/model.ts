@@ -53,8 +53,8 @@ export class Model {
   private readonly groupDoc: string[] = [];
   private readonly connectors = new Map<string, string>();
   private readonly rowChunk: (string | undefined)[] = [];
-  /** Counts changes of documents and chunks: a keyword build that saw one meanwhile is started again. */
-  changes = 0;
+  /** While the postings are being built: the terms of chunks written since the build started. */
+  private termsSinceBuild: Map<string, RowTerms> | null = null;
   private sortedSeqs: number[] | null = null;
   private readonly bySeq = new Map<number, string>();
   private readonly spaceCounts = new Map<string, number>();
@@ -71,23 +71,33 @@ export class Model {
     return this.keyword?.size ?? null;
   }
 
+  /** From now on until buildKeyword, written chunks' terms are kept: the build's read of the table lacks them. */
+  startKeywordBuild(): void {
+    this.termsSinceBuild ??= new Map();
+  }
+
   /**
-   * Builds the postings from each chunk's analysis, documents in the order they were first seen and their chunks
-   * in order (the numbering ties are broken by); a chunk `termsOf` lacks gets an empty row.
+   * Builds the postings from each chunk's analysis (`termsOf`: as read at the version the build started from;
+   * chunks written since: their own terms), documents in the order they were first seen and their chunks in
+   * order (the numbering ties are broken by); a chunk without terms gets an empty row.
    */
-  buildKeyword(termsOf: (chunkId: string) => RowTerms | undefined): void {
+  buildKeyword(termsOf: (chunkId: string) => RowTerms | undefined): KeywordSource {
+    if (this.source) return this.source;
+    const since = this.termsSinceBuild;
     const index = new KeywordIndex();
     for (let group = 0; group < this.groupDoc.length; group++) {
       const doc = this.docOfGroup(group);
       if (doc?.group !== group) continue;
       for (const id of doc.chunkIds) {
-        const row = index.add(group, termsOf(id) ?? { terms: new Map(), length: 0 });
+        const row = index.add(group, since?.get(id) ?? termsOf(id) ?? { terms: new Map(), length: 0 });
         this.rowChunk[row] = id;
         this.chunks.get(id)!.row = row;
       }
     }
     this.keyword = index;
+    this.termsSinceBuild = null;
     this.source = memoryKeywordSource(index);
+    return this.source;
   }
 
   /** `terms`: each chunk's analysis; needed once the postings are built (rows loaded before come without). */
@@ -95,7 +105,6 @@ export class Model {
     entry: Omit<DocEntry, 'group' | 'chunkIds'>,
     chunks: readonly { chunk: ChunkMeta; seq: number; terms?: RowTerms | undefined }[],
   ): void {
-    this.changes++;
     const old = this.docs.get(entry.id);
     const group = old?.group ?? this.groupDoc.push(entry.id) - 1;
     if (old) for (const id of old.chunkIds) this.dropChunk(id);
@@ -109,7 +118,7 @@ export class Model {
         if (!terms) throw new Error(`chunk ${chunk.id} written without its analysed terms`);
         row = this.keyword.add(group, terms);
         this.rowChunk[row] = chunk.id;
-      }
+      } else if (terms) this.termsSinceBuild?.set(chunk.id, terms);
       this.chunks.set(chunk.id, { chunk, seq, row });
       this.bySeq.set(seq, chunk.id);
       this.maxSeq = Math.max(this.maxSeq, seq);
@@ -121,7 +130,6 @@ export class Model {
   deleteDocument(id: string): boolean {
     const doc = this.docs.get(id);
     if (!doc) return false;
-    this.changes++;
     for (const chunkId of doc.chunkIds) this.dropChunk(chunkId);
     this.docs.delete(id);
     this.sortedSeqs = null;

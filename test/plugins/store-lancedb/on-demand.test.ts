@@ -88,3 +88,28 @@ it('an upsert that changes only the head is written; the same head again is not'
     await store.close();
   }
 });
+
+it('documents written while the first keyword search builds the postings are in them', async () => {
+  const store = await openLanceStore(path.join(root, 'during.lance'));
+  try {
+    const early = Array.from({ length: 20 }, (_, i) => makeDoc('filesystem:x', `e${i}.md`, [`early note ${i}`]));
+    for (const d of early) await store.upsertDocument(d.doc, d.chunks, null);
+    const reopened = await openLanceStore(path.join(root, 'during.lance'));
+    try {
+      const late = Array.from({ length: 5 }, (_, i) => makeDoc('filesystem:x', `l${i}.md`, [`late walrus ${i}`]));
+      // The search starts the build; the writes run while it reads the table.
+      const [first] = await Promise.all([
+        reopened.keywordSearch({ terms: terms('early'), limit: 30, candidateK: 30 }),
+        ...late.map((d) => reopened.upsertDocument(d.doc, d.chunks, null)),
+      ]);
+      assert.equal(first.hits.length, 20);
+      const found = await reopened.keywordSearch({ terms: terms('walrus'), limit: 10, candidateK: 10 });
+      assert.deepEqual(found.hits.map((h) => h.document.id).sort(), late.map((d) => d.doc.id).sort());
+      assert.equal((await reopened.checkIntegrity()).fts, null, 'one keyword row per chunk');
+    } finally {
+      await reopened.close();
+    }
+  } finally {
+    await store.close();
+  }
+});
