@@ -6,14 +6,15 @@ import type { Model } from './model.ts';
 import { plainRows } from './rows.ts';
 
 export function tableIntegrity(model: Model, table: Parameters<typeof plainRows>[0]): IntegrityReport {
-  const rows = plainRows(table, ['row_key', 'kind', 'doc_id']);
+  const rows = model.keywordRows() ?? 0;
+  const read = plainRows(table, ['row_key', 'kind', 'doc_id']);
   const docs = new Set<string>();
   const withChunks = new Set<string>();
   const chunks = new Set<string>();
   const embeddings: string[] = [];
   const keys = new Set<string>();
   const problems: string[] = [];
-  for (const r of rows) {
+  for (const r of read) {
     const key = r['row_key'] as string;
     if (keys.has(key)) problems.push(`duplicate row ${key}`);
     keys.add(key);
@@ -27,12 +28,9 @@ export function tableIntegrity(model: Model, table: Parameters<typeof plainRows>
   if (orphanChunks > 0) problems.push(`${orphanChunks} chunks without their document`);
   return {
     sqlite: problems,
-    fts:
-      model.keyword.size === chunks.size
-        ? null
-        : `the keyword index holds ${model.keyword.size} rows, the table ${chunks.size} chunks`,
+    fts: rows === chunks.size ? null : `the keyword index holds ${rows} rows, the table ${chunks.size} chunks`,
     chunks: chunks.size,
-    ftsRows: model.keyword.size,
+    ftsRows: rows,
     documentsWithoutChunks: [...docs].filter((id) => !withChunks.has(id)).length,
     orphanEmbeddings: embeddings.filter((id) => !chunks.has(id)).length,
     vectorIndexes: [],

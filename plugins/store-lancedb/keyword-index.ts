@@ -28,6 +28,8 @@ const NO_BOUNDS: TermBounds = { max: 0, blocks: new Float64Array(0) };
 export interface RowTerms {
   terms: Map<string, number>;
   length: number;
+  /** The row's encodeRowTerms, when known (saves encoding it again). */
+  stored?: string;
 }
 
 /**
@@ -80,8 +82,8 @@ export class KeywordIndex {
   private readonly lists = new Map<string, TermList>();
   private lengths = new Int32Array(1024);
   private groups = new Int32Array(1024).fill(-1);
-  /** Each live row's terms (the analysed row's own map: kept, not copied). */
-  private readonly rowTermsOf = new Map<number, ReadonlyMap<string, number>>();
+  /** Each live row's terms, for remove(): encoded (one string a row, far smaller than its map). */
+  private readonly rowTermsOf = new Map<number, string>();
   private nextRow = 0;
   private totalLength = 0;
   /** Live rows (N). */
@@ -107,15 +109,15 @@ export class KeywordIndex {
       list.cached = null;
       list.bounds = null;
     });
-    this.rowTermsOf.set(id, row.terms);
+    this.rowTermsOf.set(id, row.stored ?? encodeRowTerms(row));
     return id;
   }
 
   remove(id: number): void {
-    const terms = this.rowTermsOf.get(id);
-    if (!terms) return;
+    const stored = this.rowTermsOf.get(id);
+    if (stored === undefined) return;
     this.rowTermsOf.delete(id);
-    for (const term of terms.keys()) {
+    for (const term of decodeRowTerms(stored)!.terms.keys()) {
       const list = this.lists.get(term)!;
       const at = lowerBound(list.ids, id);
       list.ids.splice(at, 1);

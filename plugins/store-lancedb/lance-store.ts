@@ -33,6 +33,7 @@ import {
   type KeywordQuery,
   type KeywordResult,
   type PendingChunk,
+  type SourceFilter,
   type SourceState,
   type SourceStats,
   type Store,
@@ -57,30 +58,32 @@ import {
   type VectorIndexSettings,
   type VectorIndexState,
 } from './vector-index.ts';
-import { chunkTerms, Model } from './model.ts';
-import { decodeRowTerms, encodeRowTerms, type RowTerms } from './keyword-index.ts';
+import { chunkMeta, chunkTerms, Model, type ChunkMeta } from './model.ts';
+import { loadModel } from './model-load.ts';
+import { readTerms } from './keyword-build.ts';
+import type { KeywordSource } from './keyword-source.ts';
+import { RowReader, type HeadRef } from './row-reader.ts';
+import { planUpsert } from './upsert-plan.ts';
+import { DocumentFilters } from './doc-filter.ts';
+import { encodeRowTerms, type RowTerms } from './keyword-index.ts';
 import { tableIntegrity } from './integrity.ts';
+import { upgradeLayout as upgradeTableLayout } from './layout-upgrade.ts';
+import { documentsWithChunks, embeddingsOf, exportOrder, rowsWhere } from './table-export.ts';
 import * as queries from './model-queries.ts';
 import { compare } from './model-queries.ts';
 import {
   chunkRow,
-  COLUMNS,
   docKey,
   docRow,
   embKey,
   embRow,
   headOf,
   plainRows,
-  sameHead,
   sqlList,
   runRow,
   sqlString,
   stateRow,
-  toChunk,
   toDocument,
-  toHead,
-  toSyncRun,
-  parseMetadata,
   vectorColumn,
   vectorColumnType,
   type LanceRow,
@@ -91,8 +94,6 @@ const MAX_FRAGMENTS = 32;
 const MAX_VERSIONS = 64;
 /** Versions older than this are dropped by compaction (a reader in another process may still be on one). */
 const KEEP_VERSIONS_MS = 10_000;
-const EXPORT_PAGE = 500;
-const LOAD_COLUMNS = COLUMNS.filter((c) => c !== 'body');
 
 /**
  * `access`: what the command needs (StoreOptions.access): only `create` makes the folder and table; a reader of a
@@ -123,6 +124,9 @@ export class LanceStore implements Store {
   private readonly db: Connection;
   private readonly table: Table;
   private model = new Model();
+  private readonly rowReader = new RowReader();
+  private readonly filters = new DocumentFilters();
+  private readonly keywordBuilds = new WeakMap<Model, Promise<KeywordSource>>();
   private knownVersion = -1;
   private writes = 0;
   private closed = false;
@@ -167,29 +171,13 @@ export class LanceStore implements Store {
     return this.place.writtenVersion();
   }
 
-  /**
-   * Moves vectors of the first layout (one variable-length `vector` column) into `vector_<dims>` columns:
-   * one commit per length, then one that clears `vector` (a crash in between: the next open does it again;
-   * one update setting both loses the cast value in Lance 0.31). A table without such rows is left alone.
-   */
+  /** Brings a table of an earlier layout to this one (layout-upgrade.ts). */
   async upgradeLayout(): Promise<void> {
-    if (!(await this.table.schema()).fields.some((f) => f.name === 'terms'))
-      await this.commit((t) => t.addColumns([{ name: 'terms', valueSql: 'CAST(NULL AS STRING)' }]));
-    const old = "kind = 'emb' AND vector IS NOT NULL";
-    if ((await this.table.countRows(old)) === 0) return;
-    const rows = await this.table.query().where(old).select(['dims']).toArrow();
-    const dims = new Set<number>();
-    for (let i = 0; i < rows.numRows; i++) dims.add(rows.getChild('dims')?.get(i) as number);
-    for (const d of dims) {
-      await this.addVectorColumn(d);
-      await this.commit((t) =>
-        t.update({
-          where: `${old} AND dims = ${d}`,
-          valuesSql: { [vectorColumn(d)]: `arrow_cast(vector, '${vectorColumnType(d)}')` },
-        }),
-      );
-    }
-    await this.commit((t) => t.update({ where: old, valuesSql: { vector: 'NULL' } }));
+    await upgradeTableLayout(
+      this.table,
+      (write) => this.commit(write),
+      (dims) => this.addVectorColumn(dims),
+    );
   }
 
   /** Adds the column for vectors of `dims` dimensions unless the table has it (another process may have added it). */
@@ -207,72 +195,11 @@ export class LanceStore implements Store {
     this.columns.add(column);
   }
 
-  /** Loads the model from the latest table version. */
+  /** Loads the model from the latest table version (model-load.ts). */
   async reload(): Promise<void> {
     const version = await this.table.version();
     this.columns = await vectorColumns(this.table);
-    // A read-only table of the first layout has no `terms` column: its chunks are analysed here.
-    const names = new Set((await this.table.schema()).fields.map((f) => f.name));
-    const columns = LOAD_COLUMNS.filter((c) => names.has(c));
-    const rows = plainRows(await this.table.query().select(columns).toArrow(), columns);
-    const model = new Model();
-    const chunksOf = new Map<string, { chunk: Chunk; seq: number; terms: RowTerms | undefined }[]>();
-    const embeddings: [string, Record<string, unknown>][] = [];
-    const docs: Record<string, unknown>[] = [];
-    // Documents with chunks written before chunks had lines: an empty content hash makes the next sync rewrite them.
-    const unplaced = new Set<string>();
-    for (const r of rows) {
-      switch (r['kind']) {
-        case 'doc':
-          docs.push(r);
-          break;
-        case 'chunk': {
-          const documentId = r['doc_id'] as string;
-          const list = chunksOf.get(documentId) ?? [];
-          const { chunk, placed } = toChunk(r);
-          list.push({ chunk, seq: r['seq'] as number, terms: decodeRowTerms((r['terms'] as string | null) ?? null) });
-          if (!placed) unplaced.add(documentId);
-          chunksOf.set(documentId, list);
-          break;
-        }
-        case 'emb':
-          embeddings.push([(r['row_key'] as string).slice(2), r]);
-          break;
-        case 'state':
-          model.states.set(r['connector'] as string, {
-            checkpoint: (r['checkpoint'] as string | null) ?? null,
-            lastSyncAt: (r['last_sync_at'] as string | null) ?? null,
-          });
-          break;
-        case 'run':
-          model.runs.set(r['connector'] as string, toSyncRun(r));
-          break;
-      }
-    }
-    docs.sort((a, b) => (a['seq'] as number) - (b['seq'] as number));
-    for (const r of docs) {
-      const id = r['doc_id'] as string;
-      const chunks = (chunksOf.get(id) ?? []).sort((a, b) => a.chunk.chunkIndex - b.chunk.chunkIndex);
-      model.putDocument(
-        {
-          head: toHead(r),
-          contentType: r['content_type'] as string,
-          metadata: parseMetadata(r['metadata']),
-          fingerprint: unplaced.has(id) ? null : ((r['fingerprint'] as string | null) ?? null),
-          contentHash: unplaced.has(id) ? '' : (r['content_hash'] as string),
-          seq: r['seq'] as number,
-        },
-        chunks,
-      );
-    }
-    for (const [chunkId, r] of embeddings) {
-      model.setEmbedding(chunkId, {
-        model: r['model'] as string,
-        dims: r['dims'] as number,
-        contentHash: r['content_hash'] as string,
-      });
-    }
-    this.model = model;
+    this.model = await loadModel(this.db, version);
     this.knownVersion = version;
     this.stale = false;
   }
@@ -340,6 +267,7 @@ export class LanceStore implements Store {
     const { rows, docIds, droppedEmbeddings } = this.pending;
     if (docIds.length === 0) return this.queue.then(() => undefined);
     this.pending = { rows: [], docIds: [], droppedEmbeddings: [] };
+    const held = this.rowReader.seal();
     let where = `(kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(docIds)})`;
     if (droppedEmbeddings.length > 0)
       where += ` OR (kind = 'emb' AND row_key IN ${sqlList(droppedEmbeddings.map(embKey))})`;
@@ -352,7 +280,7 @@ export class LanceStore implements Store {
         .whenNotMatchedInsertAll()
         .whenNotMatchedBySourceDelete({ where })
         .execute([...byKey.values()]),
-    );
+    ).finally(() => this.rowReader.committed(held));
   }
 
   private nextSeq(): number {
@@ -364,13 +292,18 @@ export class LanceStore implements Store {
 
   async documentStates(connector: string): Promise<Map<string, DocumentState>> {
     const model = await this.latest();
+    // Sources and source ids of this connector's documents only, read from Lance (ADR 0233).
+    const columns = ['doc_id', 'source', 'source_id'];
+    const where = `kind = 'doc' AND connector = ${sqlString(connector)}`;
+    const rows = plainRows(await this.table.query().where(where).select(columns).toArrow(), columns);
     const out = new Map<string, DocumentState>();
-    for (const d of model.docs.values()) {
-      if (d.head.connector === connector)
-        out.set(d.head.id, {
-          id: d.head.id,
-          source: d.head.source,
-          sourceId: d.head.sourceId,
+    for (const r of rows) {
+      const d = model.docs.get(r['doc_id'] as string);
+      if (d?.connector === connector)
+        out.set(d.id, {
+          id: d.id,
+          source: r['source'] as string,
+          sourceId: r['source_id'] as string,
           fingerprint: d.fingerprint,
           contentHash: d.contentHash,
         });
@@ -384,71 +317,30 @@ export class LanceStore implements Store {
     fingerprint: string | null,
   ): Promise<UpsertOutcome> {
     const model = await this.fresh();
-    const old = model.docs.get(doc.id);
-    const oldChunks = new Map((old?.chunkIds ?? []).map((id) => [id, model.chunks.get(id)!]));
-    const newIds = new Set(chunks.map((c) => c.id));
-    const removed = [...oldChunks.keys()].filter((id) => !newIds.has(id));
-    const written = chunks.filter((c) => !oldChunks.has(c.id));
-    const changed = chunks.filter((c) => {
-      const was = oldChunks.get(c.id)?.chunk;
-      return (
-        was !== undefined &&
-        (was.chunkIndex !== c.chunkIndex ||
-          was.text !== c.text ||
-          was.contentHash !== c.contentHash ||
-          (was.lineStart ?? null) !== (c.lineStart ?? null) ||
-          (was.lineEnd ?? null) !== (c.lineEnd ?? null) ||
-          (was.symbol ?? null) !== (c.symbol ?? null) ||
-          (was.lang ?? null) !== (c.lang ?? null))
-      );
-    });
-    if (
-      old &&
-      written.length === 0 &&
-      changed.length === 0 &&
-      removed.length === 0 &&
-      old.fingerprint === fingerprint &&
-      old.contentHash === doc.contentHash &&
-      sameHead(old.head, doc)
-    ) {
-      return { chunksWritten: 0, chunksDeleted: 0 };
-    }
+    const plan = planUpsert(model, doc, chunks, fingerprint);
+    if (!plan) return { chunksWritten: 0, chunksDeleted: 0 };
     this.writes++;
+    const old = model.docs.get(doc.id);
     const seq = old?.seq ?? this.nextSeq();
+    const oldSeqs = new Map((old?.chunkIds ?? []).map((id) => [id, model.chunks.get(id)!.seq]));
     const withSeqs = chunks.map((chunk) => ({
-      chunk: { ...chunk },
-      seq: oldChunks.get(chunk.id)?.seq ?? this.nextSeq(),
-      terms: chunkTerms(doc.title, chunk),
+      chunk: chunkMeta(chunk),
+      seq: oldSeqs.get(chunk.id) ?? this.nextSeq(),
+      terms: storedTerms(chunkTerms(doc.title, chunk)),
     }));
-    // A kept chunk whose content hash changed loses its vector (pending again); removed ones lose theirs.
-    const dropped = [
-      ...removed,
-      ...changed.filter((c) => c.contentHash !== oldChunks.get(c.id)!.chunk.contentHash).map((c) => c.id),
-    ].filter((id) => model.embeddings.has(id));
-    const keptEmbeddings = new Map(
-      [...oldChunks.keys()]
-        .filter((id) => newIds.has(id) && !dropped.includes(id))
-        .map((id) => [id, model.embeddings.get(id)]),
-    );
     model.putDocument(
-      {
-        head: headOf(doc),
-        contentType: doc.contentType,
-        metadata: doc.metadata,
-        fingerprint,
-        contentHash: doc.contentHash,
-        seq,
-      },
+      { id: doc.id, connector: doc.connector, headSig: plan.headSig, fingerprint, contentHash: doc.contentHash, seq },
       withSeqs,
     );
-    for (const [id, e] of keptEmbeddings) if (e) model.setEmbedding(id, e);
+    for (const [id, e] of plan.kept) model.setEmbedding(id, e);
     this.pending.rows.push(
       docRow(doc, fingerprint, seq),
-      ...withSeqs.map((c) => chunkRow(c.chunk, c.seq, encodeRowTerms(c.terms))),
+      ...chunks.map((c, i) => chunkRow(c, withSeqs[i]!.seq, withSeqs[i]!.terms.stored!)),
     );
+    this.rowReader.hold(headOf(doc), chunks);
     this.pending.docIds.push(doc.id);
-    this.pending.droppedEmbeddings.push(...dropped);
-    const outcome = { chunksWritten: written.length, chunksDeleted: removed.length };
+    this.pending.droppedEmbeddings.push(...plan.dropped);
+    const outcome = { chunksWritten: plan.written, chunksDeleted: plan.removed.length };
     if (this.bulkDepth === 0 || this.pending.docIds.length >= GROUP_SIZE) await this.flush();
     return outcome;
   }
@@ -558,13 +450,24 @@ export class LanceStore implements Store {
     const model = await this.fresh();
     if (!model.docs.has(id)) return null;
     await this.flush();
-    const [row] = await this.readRows(`row_key = ${sqlString(docKey(id))}`);
+    const [row] = await rowsWhere(this.table, `row_key = ${sqlString(docKey(id))}`);
     return row ? toDocument(row) : null;
   }
 
   async getChunks(documentId: string): Promise<Chunk[]> {
     const model = await this.fresh();
-    return (model.docs.get(documentId)?.chunkIds ?? []).map((id) => ({ ...model.chunks.get(id)!.chunk }));
+    const chunks = (model.docs.get(documentId)?.chunkIds ?? []).map((id) => model.chunks.get(id)!.chunk);
+    const read = await this.readRows(chunks);
+    return chunks.flatMap((c) => read.chunks.get(c.id) ?? []);
+  }
+
+  private readonly readRows = (chunks: readonly ChunkMeta[], docs: readonly HeadRef[] = []) =>
+    this.rowReader.read(this.table, chunks, docs);
+
+  /** The documents the search filter lets through (doc-filter.ts), judged at the model's version. */
+  private allowed(filter: SourceFilter | undefined): Promise<ReadonlySet<string> | undefined> {
+    const uncommitted = this.pending.rows.filter((r) => r.kind === 'doc');
+    return this.filters.allowed(this.table, this.knownVersion, filter, uncommitted);
   }
 
   async listDocuments(after: number, limit: number): Promise<{ documents: DocumentHead[]; last: number | null }> {
@@ -573,11 +476,43 @@ export class LanceStore implements Store {
       .filter((d) => d.seq > after)
       .sort((a, b) => a.seq - b.seq)
       .slice(0, limit);
-    return { documents: docs.map((d) => ({ ...d.head })), last: docs.length === limit ? docs.at(-1)!.seq : null };
+    const { heads } = await this.readRows([], docs);
+    return {
+      documents: docs.flatMap((d) => heads.get(d.id) ?? []),
+      last: docs.length === limit ? docs.at(-1)!.seq : null,
+    };
   }
 
   async keywordSearch(query: KeywordQuery): Promise<KeywordResult> {
-    return queries.keywordSearch(await this.fresh(), query);
+    const { model, source } = await this.withKeyword();
+    return queries.keywordSearch(model, source, query, await this.allowed(query.filter), this.readRows);
+  }
+
+  /** The fresh model with its keyword postings, built first (once, however many searches wait) if it has none. */
+  private async withKeyword(): Promise<{ model: Model; source: KeywordSource }> {
+    const model = await this.fresh();
+    const built = model.keywordSource();
+    if (built) return { model, source: built };
+    let build = this.keywordBuilds.get(model);
+    if (!build) {
+      build = this.buildKeyword(model);
+      this.keywordBuilds.set(model, build);
+      // A failed build is tried again by the next search.
+      build.catch(() => this.keywordBuilds.delete(model));
+    }
+    return { model, source: await build };
+  }
+
+  /**
+   * Builds the model's postings (keyword-build.ts): writes from here on keep their terms in the model, the bulk
+   * group is committed, then every other chunk's terms are read at the version that commit left. Searches answer
+   * from this model even if another process's commit replaced it meanwhile (whole commits still).
+   */
+  private async buildKeyword(model: Model): Promise<KeywordSource> {
+    model.startKeywordBuild();
+    await this.flush();
+    const terms = await readTerms(this.db, this.knownVersion, model);
+    return model.buildKeyword((id) => terms.get(id));
   }
 
   async pendingEmbeddings(
@@ -585,7 +520,7 @@ export class LanceStore implements Store {
     afterRowid: number,
     limit: number,
   ): Promise<PendingChunk[]> {
-    return queries.pendingEmbeddings(await this.fresh(), space, afterRowid, limit);
+    return queries.pendingEmbeddings(await this.fresh(), space, afterRowid, limit, this.readRows);
   }
 
   async countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number> {
@@ -625,38 +560,11 @@ export class LanceStore implements Store {
     return rows.length;
   }
 
-  /** Pages of EXPORT_PAGE embeddings by chunk id, each read from Lance in one query. */
+  /** The stored embeddings by chunk id, read from Lance in pages (table-export.ts). */
   async *iterateEmbeddings(): AsyncGenerator<StoredEmbedding> {
     const model = await this.fresh();
     await this.flush();
-    const ids = [...model.embeddings.keys()].sort(compare);
-    const columns = [...this.columns];
-    for (let i = 0; i < ids.length; i += EXPORT_PAGE) {
-      const page = ids.slice(i, i + EXPORT_PAGE);
-      const rows = await this.table
-        .query()
-        .where(`row_key IN ${sqlList(page.map(embKey))}`)
-        .select(['row_key', 'model', 'dims', 'content_hash', ...columns])
-        .toArrow();
-      const found = new Map<string, StoredEmbedding>();
-      for (let r = 0; r < rows.numRows; r++) {
-        const dims = rows.getChild('dims')?.get(r) as number;
-        const vector = (rows.getChild(vectorColumn(dims))?.get(r) as { toArray(): Float32Array } | null)?.toArray();
-        if (!vector) continue;
-        const chunkId = (rows.getChild('row_key')?.get(r) as string).slice(2);
-        found.set(chunkId, {
-          chunkId,
-          model: rows.getChild('model')?.get(r) as string,
-          dims,
-          contentHash: rows.getChild('content_hash')?.get(r) as string,
-          vector: Float32Array.from(vector),
-        });
-      }
-      for (const id of page) {
-        const e = found.get(id);
-        if (e) yield e;
-      }
-    }
+    yield* embeddingsOf(this.table, [...model.embeddings.keys()].sort(compare), [...this.columns]);
   }
 
   async clearEmbeddings(): Promise<number> {
@@ -676,7 +584,8 @@ export class LanceStore implements Store {
     const model = await this.fresh();
     const column = vectorColumn(query.space.dims);
     const index = this.columns.has(column) ? await this.indexStateOf(column) : null;
-    return lanceVectorSearch(this.table, this.columns, model, query, index);
+    const reads = { allowed: await this.allowed(query.filter), readRows: this.readRows };
+    return lanceVectorSearch(this.table, this.columns, model, query, reads, index);
   }
 
   /** The column's ANN index (vector-index.ts), read once per loaded model (a commit reloads it), not per query. */
@@ -727,7 +636,7 @@ export class LanceStore implements Store {
   }
 
   async checkIntegrity(): Promise<IntegrityReport> {
-    const model = await this.fresh();
+    const { model } = await this.withKeyword();
     await this.flush();
     return tableIntegrity(model, await this.table.query().select(['row_key', 'kind', 'doc_id']).toArrow());
   }
@@ -755,46 +664,11 @@ export class LanceStore implements Store {
     for await (const d of this.documentsWithChunks()) yield* d.chunks;
   }
 
-  /**
-   * Documents in export order with their chunks, EXPORT_PAGE documents per query: a document and its
-   * chunks come from one query, so from one table version, whatever another process commits meanwhile.
-   */
+  /** Documents by source, then source id, with their chunks (table-export.ts). */
   private async *documentsWithChunks(): AsyncGenerator<{ document: StoredDocument; chunks: Chunk[] }> {
-    const ids = await this.exportOrder();
-    for (let i = 0; i < ids.length; i += EXPORT_PAGE) {
-      const page = ids.slice(i, i + EXPORT_PAGE);
-      const found = new Map<string, { document?: StoredDocument; chunks: Chunk[] }>();
-      const entry = (id: string) => found.get(id) ?? found.set(id, { chunks: [] }).get(id)!;
-      for (const r of await this.readRows(`kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(page)}`)) {
-        const id = r['doc_id'] as string;
-        if (r['kind'] === 'doc') entry(id).document = toDocument(r);
-        else entry(id).chunks.push(toChunk(r).chunk);
-      }
-      for (const id of page) {
-        const d = found.get(id);
-        if (d?.document) yield { document: d.document, chunks: d.chunks.sort((a, b) => a.chunkIndex - b.chunkIndex) };
-      }
-    }
-  }
-
-  /** Document ids by source, then source id. */
-  private async exportOrder(): Promise<string[]> {
     const model = await this.fresh();
     await this.flush();
-    return [...model.docs.values()]
-      .sort((a, b) => compare(a.head.source, b.head.source) || compare(a.head.sourceId, b.head.sourceId))
-      .map((d) => d.head.id);
-  }
-
-  private async readRows(where: string): Promise<Record<string, unknown>[]> {
-    return plainRows(
-      await this.table
-        .query()
-        .where(where)
-        .select([...COLUMNS])
-        .toArrow(),
-      COLUMNS,
-    );
+    yield* documentsWithChunks(this.table, await exportOrder(this.table, (id) => model.docs.has(id)));
   }
 
   async close(): Promise<void> {
@@ -810,4 +684,9 @@ export class LanceStore implements Store {
       this.db.close();
     }
   }
+}
+
+/** A row's terms with their encoding (written in the chunk row and kept by the postings for removal). */
+function storedTerms(terms: RowTerms): RowTerms {
+  return { ...terms, stored: encodeRowTerms(terms) };
 }

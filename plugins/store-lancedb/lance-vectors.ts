@@ -15,8 +15,8 @@
 import type { Table } from '@lancedb/lancedb';
 import type { EmbeddingSpace, VectorHit, VectorQuery, VectorResult } from '../../core/api/plugin.ts';
 import { dotAt } from '../store-sqlite/api.ts';
-import { documentFilter, type Model } from './model.ts';
-import { compare } from './model-queries.ts';
+import type { Model } from './model.ts';
+import { compare, type ReadRows } from './model-queries.ts';
 import { sqlList, sqlString, vectorColumn } from './rows.ts';
 import { tunedVectorQuery, type VectorIndexState } from './vector-index.ts';
 
@@ -25,6 +25,13 @@ const PREFILTER_MAX = 2000;
 
 function spaceWhere(space: EmbeddingSpace): string {
   return `kind = 'emb' AND model = ${sqlString(space.model)} AND dims = ${Math.trunc(space.dims)}`;
+}
+
+/** What a vector search reads besides the table: the filter's documents (doc-filter.ts) and chunk texts. */
+export interface VectorReads {
+  /** The documents the search filter lets through; undefined: every document. */
+  allowed: ReadonlySet<string> | undefined;
+  readRows: ReadRows;
 }
 
 /**
@@ -36,6 +43,7 @@ export async function lanceVectorSearch(
   columns: ReadonlySet<string>,
   model: Model,
   query: VectorQuery,
+  reads: VectorReads,
   index: VectorIndexState | null = null,
 ): Promise<VectorResult> {
   const { space } = query;
@@ -44,10 +52,9 @@ export async function lanceVectorSearch(
   if (size === 0 || !columns.has(column) || query.vector.length !== space.dims)
     return { hits: [], candidateCount: 0, approximate: false };
   const conditions = model.dimsShared(space.model, space.dims) ? [`model = ${sqlString(space.model)}`] : [];
-  const passes = documentFilter(query.filter);
-  let postfilter = passes;
-  if (passes) {
-    const allowed = [...model.docs.values()].filter(passes).map((d) => d.head.id);
+  let postfilter = reads.allowed;
+  if (reads.allowed) {
+    const allowed = [...reads.allowed].filter((id) => model.docs.has(id));
     if (allowed.length === 0) return { hits: [], candidateCount: 0, approximate: false };
     if (allowed.length <= PREFILTER_MAX) {
       conditions.push(`doc_id IN ${sqlList(allowed)}`);
@@ -69,19 +76,23 @@ export async function lanceVectorSearch(
       const documentId = entry.chunk.documentId;
       if (best.has(documentId)) continue;
       const doc = model.docs.get(documentId);
-      if (!doc || (postfilter && !postfilter(doc))) continue;
+      if (!doc || (postfilter && !postfilter.has(documentId))) continue;
       const stored = (vectors?.get(i) as { toArray(): Float32Array }).toArray();
       best.set(documentId, { chunkId: entry.chunk.id, score: dotAt(stored, 0, query.vector, space.dims) });
     }
     if (best.size >= query.limit || rows.numRows < want || want >= size) {
-      const hits: VectorHit[] = [...best.entries()]
+      const top = [...best.entries()]
         .sort(([a, x], [b, y]) => y.score - x.score || compare(a, b))
-        .slice(0, query.limit)
-        .map(([docId, h]) => ({
-          document: { ...model.docs.get(docId)!.head },
-          chunk: { ...model.chunks.get(h.chunkId)!.chunk },
-          score: h.score,
-        }));
+        .slice(0, query.limit);
+      const read = await reads.readRows(
+        top.map(([, h]) => model.chunks.get(h.chunkId)!.chunk),
+        top.map(([docId]) => model.docs.get(docId)!),
+      );
+      const hits: VectorHit[] = top.flatMap(([docId, h]) => {
+        const chunk = read.chunks.get(h.chunkId);
+        const document = read.heads.get(docId);
+        return chunk && document ? [{ document, chunk, score: h.score }] : [];
+      });
       return { hits, candidateCount: rows.numRows, approximate: index !== null };
     }
   }

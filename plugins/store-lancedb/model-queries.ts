@@ -1,7 +1,7 @@
 // The Store's reads answered from the in-memory model of the table (model.ts): keyword search with
-// the project's analysis and BM25 over the model's postings, pending embeddings, counts and
-// per-source statistics (vector searches are Lance's: lance-vectors.ts). Pure over the model:
-// lance-store.ts keeps it fresh and passes it in.
+// the project's analysis and BM25 over the model's keyword source (keyword-source.ts), pending embeddings,
+// counts and per-source statistics (vector searches are Lance's: lance-vectors.ts). lance-store.ts keeps
+// the model fresh and passes it in, with the reader of chunk texts (chunk-texts.ts) where hits need them.
 import type {
   EmbeddingSpaceCount,
   KeywordHit,
@@ -13,64 +13,97 @@ import type {
 } from '../../core/api/plugin.ts';
 import type { QueryTerm } from '../../core/api/algorithms.ts';
 import { bm25Reference, normalizeBm25 } from '../store-sqlite/api.ts';
-import { documentFilter, type Model } from './model.ts';
+import type { Chunk, DocumentHead } from '../../core/api/plugin.ts';
+import type { ChunkMeta, Model } from './model.ts';
+import type { KeywordSource } from './keyword-source.ts';
+import type { HeadRef } from './row-reader.ts';
+
+/** Reads chunks' texts and documents' heads by id (row-reader.ts); one Lance no longer has is left out. */
+export type ReadRows = (
+  chunks: readonly ChunkMeta[],
+  docs?: readonly HeadRef[],
+) => Promise<{ chunks: Map<string, Chunk>; heads: Map<string, DocumentHead> }>;
 
 /** A query term in more than this share of the chunks is dropped while a rarer one remains. */
 const COMMON_TERM_RATIO = 0.25;
 
 export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export function keywordSearch(model: Model, query: KeywordQuery): KeywordResult {
-  const total = model.keyword.size;
+/**
+ * `source`: the model's postings (keyword-source.ts); `allowed`: the documents a search filter lets through
+ * (doc-filter.ts), undefined: every document.
+ */
+export async function keywordSearch(
+  model: Model,
+  source: KeywordSource,
+  query: KeywordQuery,
+  allowed: ReadonlySet<string> | undefined,
+  readRows: ReadRows,
+): Promise<KeywordResult> {
+  const total = await source.size();
   if (query.terms.length === 0 || total === 0) return { hits: [], matchedTerms: [], candidateCount: 0 };
-  const freqs = new Map(query.terms.map((t) => [t.stem, model.keyword.docFreq(t.stem)]));
+  const freqs = await source.docFreqs(query.terms.map((t) => t.stem));
   const matched = chooseTerms(query.terms, freqs, total);
   const reference = bm25Reference(
     total,
     query.terms.map((t) => freqs.get(t.stem) ?? 0),
   );
-  const passes = documentFilter(query.filter);
-  const allow = passes
+  const allow = allowed
     ? (group: number) => {
         const doc = model.docOfGroup(group);
-        return doc !== undefined && passes(doc);
+        return doc !== undefined && allowed.has(doc.id);
       }
     : undefined;
-  const { hits, scored } = model.keyword.search(
+  const { hits, scored } = await source.search(
     matched.map((t) => t.stem),
     query.limit,
     allow,
   );
-  const out: KeywordHit[] = [];
-  for (const h of hits) {
+  const found = hits.flatMap((h) => {
     const chunk = model.chunkOfRow(h.row);
     const doc = chunk && model.docs.get(chunk.chunk.documentId);
-    if (chunk && doc)
+    return chunk && doc ? [{ chunk: chunk.chunk, doc, score: h.score }] : [];
+  });
+  const read = await readRows(
+    found.map((f) => f.chunk),
+    found.map((f) => f.doc),
+  );
+  const out: KeywordHit[] = [];
+  for (const { chunk, doc, score } of found) {
+    const withText = read.chunks.get(chunk.id);
+    const head = read.heads.get(doc.id);
+    if (withText && head)
       out.push({
-        document: { ...doc.head },
-        chunk: { ...chunk.chunk },
-        raw: h.score,
-        score: normalizeBm25(h.score, reference),
+        document: head,
+        chunk: withText,
+        raw: score,
+        score: normalizeBm25(score, reference),
       });
   }
   out.sort((a, b) => b.raw - a.raw || compare(a.document.id, b.document.id));
   return { hits: out, matchedTerms: matched, candidateCount: scored };
 }
 
-export function pendingEmbeddings(
+/** The pending chunks' metadata (their texts are read by the caller in one query). */
+export async function pendingEmbeddings(
   model: Model,
   space: { model: string; dims: number | null },
   afterRowid: number,
   limit: number,
-): PendingChunk[] {
+  readRows: ReadRows,
+): Promise<PendingChunk[]> {
   const seqs = model.seqs();
-  const out: PendingChunk[] = [];
-  for (let i = upperBound(seqs, afterRowid); i < seqs.length && out.length < limit; i++) {
+  const pending: { seq: number; chunk: ChunkMeta }[] = [];
+  for (let i = upperBound(seqs, afterRowid); i < seqs.length && pending.length < limit; i++) {
     const entry = model.chunkBySeq(seqs[i]!)!;
     if (isPending(model.embeddings.get(entry.chunk.id), entry.chunk.contentHash, space))
-      out.push({ rowid: entry.seq, text: entry.chunk.text, contentHash: entry.chunk.contentHash });
+      pending.push({ seq: entry.seq, chunk: entry.chunk });
   }
-  return out;
+  const { chunks } = await readRows(pending.map((p) => p.chunk));
+  return pending.flatMap(({ seq, chunk }) => {
+    const text = chunks.get(chunk.id)?.text;
+    return text === undefined ? [] : [{ rowid: seq, text, contentHash: chunk.contentHash }];
+  });
 }
 
 export function countPendingEmbeddings(model: Model, space: { model: string; dims: number | null }): number {
@@ -108,7 +141,7 @@ export function sources(model: Model): SourceStats[] {
     return s;
   };
   for (const d of model.docs.values()) {
-    const s = of(d.head.connector);
+    const s = of(d.connector);
     s.documentCount++;
     s.chunkCount += d.chunkIds.length;
     s.embeddedCount += d.chunkIds.filter((id) => model.embeddings.has(id)).length;

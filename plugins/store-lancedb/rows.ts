@@ -227,12 +227,13 @@ export const sqlList = (values: readonly string[]): string => `(${values.map(sql
 
 /** Rows of an Arrow table as plain objects of the asked columns (nulls kept). */
 export function plainRows(table: Table, columns: readonly string[]): Record<string, unknown>[] {
-  const vectors = columns.map((c) => [c, table.getChild(c)] as const);
+  // Each column read whole by its iterator: get(i) looks the batch up for every cell (slow over many batches).
+  const vectors = columns.map((c) => [c, Array.from<unknown>(table.getChild(c) ?? [])] as const);
   const out: Record<string, unknown>[] = [];
   for (let i = 0; i < table.numRows; i++) {
     const row: Record<string, unknown> = {};
-    for (const [name, vector] of vectors) {
-      const value: unknown = vector?.get(i) ?? null;
+    for (const [name, values] of vectors) {
+      const value: unknown = values[i] ?? null;
       row[name] =
         value !== null && typeof value === 'object' && 'toArray' in value
           ? Float32Array.from((value as { toArray(): ArrayLike<number> }).toArray())
@@ -281,11 +282,6 @@ export function headOf(doc: StoredDocument): DocumentHead {
     title: doc.title,
     updatedAt: doc.updatedAt,
   };
-}
-
-export function sameHead(a: DocumentHead, doc: StoredDocument): boolean {
-  const b = headOf(doc);
-  return (Object.keys(b) as (keyof DocumentHead)[]).every((k) => a[k] === b[k]);
 }
 
 /** A document row's metadata JSON as an object ({} when absent or not an object). */

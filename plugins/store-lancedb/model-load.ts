@@ -1,0 +1,101 @@
+// Loads the LanceDB store's in-memory model (model.ts) at one table version (ADR 0233): doc rows as a
+// head signature (no body, content type or metadata); chunk rows without their text or terms (the
+// keyword postings are built at the first keyword search: keyword-build.ts); emb rows without vectors;
+// checkpoints and runs. One query per kind of row with only the columns that kind needs, on a handle
+// checked out at the version (readers see whole commits), read column by column. Must not write the table.
+import type { Connection, Table } from '@lancedb/lancedb';
+import { chunkMeta, Model, type ChunkMeta } from './model.ts';
+import { TABLE, toChunk, toHead, toSyncRun } from './rows.ts';
+import { headSignature } from './head-signature.ts';
+
+const DOC = ['doc_id', 'seq', 'connector', 'source', 'source_id', 'source_url', 'title', 'updated_at'];
+const CHUNK = ['row_key', 'doc_id', 'seq', 'chunk_index', 'content_hash', 'metadata'];
+const EMB = ['row_key', 'model', 'dims', 'content_hash'];
+const OTHER = ['kind', 'connector', 'checkpoint', 'last_sync_at', 'updated_at', 'metadata'];
+
+/** The rows of one kind as columns: `at(i)` is row i as a plain object of the asked columns. */
+async function rowsOf(
+  table: Table,
+  where: string,
+  columns: readonly string[],
+): Promise<{ n: number; col: (c: string) => unknown[]; at: (i: number) => Record<string, unknown> }> {
+  const read = await table
+    .query()
+    .where(where)
+    .select([...columns])
+    .toArrow();
+  // Whole columns by their iterators: get(i) looks the batch up for every cell (slow over many batches).
+  const cols = new Map(columns.map((c) => [c, Array.from<unknown>(read.getChild(c) ?? [])]));
+  const col = (c: string): unknown[] => cols.get(c) ?? [];
+  const at = (i: number): Record<string, unknown> =>
+    Object.fromEntries(columns.map((c) => [c, cols.get(c)?.[i] ?? null]));
+  return { n: read.numRows, col, at };
+}
+
+/** The model of the table at `version` (the caller's handle is left at the latest version). */
+export async function loadModel(db: Connection, version: number): Promise<Model> {
+  const table = await db.openTable(TABLE);
+  try {
+    await table.checkout(version);
+    return await modelOf(table, new Set((await table.schema()).fields.map((f) => f.name)));
+  } finally {
+    table.close();
+  }
+}
+
+async function modelOf(table: Table, names: ReadonlySet<string>): Promise<Model> {
+  const has = (columns: readonly string[]): string[] => columns.filter((c) => names.has(c));
+  const model = new Model();
+  const chunksOf = new Map<string, { chunk: ChunkMeta; seq: number }[]>();
+  // Documents with chunks written before chunks had lines: an empty content hash makes the next sync rewrite them.
+  const unplaced = new Set<string>();
+  const chunks = await rowsOf(table, "kind = 'chunk'", has(CHUNK));
+  const chunkDocs = chunks.col('doc_id') as string[];
+  const chunkSeqs = chunks.col('seq') as number[];
+  for (let i = 0; i < chunks.n; i++) {
+    const documentId = chunkDocs[i]!;
+    const { chunk, placed } = toChunk(chunks.at(i));
+    if (!placed) unplaced.add(documentId);
+    const list = chunksOf.get(documentId) ?? chunksOf.set(documentId, []).get(documentId)!;
+    list.push({ chunk: chunkMeta(chunk), seq: chunkSeqs[i]! });
+  }
+  const docs = await rowsOf(table, "kind = 'doc'", has([...DOC, 'content_hash', 'fingerprint']));
+  const docSeqs = docs.col('seq') as number[];
+  const order = Array.from({ length: docs.n }, (_, i) => i).sort((a, b) => docSeqs[a]! - docSeqs[b]!);
+  const fingerprints = docs.col('fingerprint') as (string | null)[];
+  const hashes = docs.col('content_hash') as string[];
+  for (const i of order) {
+    const r = docs.at(i);
+    const id = r['doc_id'] as string;
+    model.putDocument(
+      {
+        id,
+        connector: r['connector'] as string,
+        headSig: headSignature(toHead(r)),
+        fingerprint: unplaced.has(id) ? null : (fingerprints[i] ?? null),
+        contentHash: unplaced.has(id) ? '' : hashes[i]!,
+        seq: docSeqs[i]!,
+      },
+      (chunksOf.get(id) ?? []).sort((a, b) => a.chunk.chunkIndex - b.chunk.chunkIndex),
+    );
+  }
+  const embs = await rowsOf(table, "kind = 'emb'", EMB);
+  const [keys, models, dims, embHashes] = EMB.map((c) => embs.col(c));
+  for (let i = 0; i < embs.n; i++)
+    model.setEmbedding((keys![i] as string).slice(2), {
+      model: models![i] as string,
+      dims: dims![i] as number,
+      contentHash: embHashes![i] as string,
+    });
+  const other = await rowsOf(table, "kind IN ('state', 'run')", has(OTHER));
+  for (let i = 0; i < other.n; i++) {
+    const r = other.at(i);
+    if (r['kind'] === 'state')
+      model.states.set(r['connector'] as string, {
+        checkpoint: (r['checkpoint'] as string | null) ?? null,
+        lastSyncAt: (r['last_sync_at'] as string | null) ?? null,
+      });
+    else model.runs.set(r['connector'] as string, toSyncRun(r));
+  }
+  return model;
+}
