@@ -53,12 +53,20 @@ export async function timedSync(
  */
 export const killDelay = (round: number, spanMs: number): number => spanMs * ((round * 0.6180339887) % 1);
 
-/** Starts `kbctx sync all` and SIGKILLs it `delayMs` after the spawn; true if it was still running (killed). */
-export async function syncKilledAfter(ws: Workspace, delayMs: number, env: NodeJS.ProcessEnv = {}): Promise<boolean> {
+/**
+ * Starts `kbctx sync all` and SIGKILLs it `delayMs` after the spawn: whether it was still running (killed), and
+ * otherwise how long it ran (ms).
+ */
+export async function syncKilledAfter(
+  ws: Workspace,
+  delayMs: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ killed: boolean; ms: number }> {
+  const started = performance.now();
   const sync = startSync(ws, env);
   const done = await Promise.race([sync.exited.then(() => true), sleep(delayMs).then(() => false)]);
-  if (done) return false;
-  return sync.kill() && (await sync.exited) === null;
+  if (done) return { killed: false, ms: performance.now() - started };
+  return { killed: sync.kill() && (await sync.exited) === null, ms: delayMs };
 }
 
 /**
