@@ -1,148 +1,106 @@
-// `npm run bench:scale`: keyword search as the index grows. SciFact is replicated (ids altered, texts
-// kept) into one growing database; at each size: time to add the documents (store writes, as sync
-// does them) and to tidy the index (FTS merge + postings refresh), the postings built from FTS5 from
-// scratch and loaded from the file, sizes on disk, then p50/p95 of app-level keyword search
-// (limit 12, cache off) over the 809 train queries with both engines on the same index; then, with the
-// postings engine, the same queries under search filters (ADR 0213: path globs, tags, meta) against unfiltered,
-// and each filter's first search (its allowed-document set built cold).
-// Env: BENCH_SIZES (documents, default 5183,51830), BENCH_RUNS (passes per engine, default 3; medians shown).
-import '../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+// `npm run bench:scale`: the stores as the index grows. SciFact is replicated (ids altered, texts kept) into one
+// growing index per store; at each size, for each store in BENCH_STORES: the time to add the documents (bulk, as
+// sync writes them; streamed, so 500k fit), tidy, give every chunk a deterministic random 384-dim vector and refresh
+// the vector index (scale-add.ts, a child process); then a fresh process (scale-measure.ts) opens the index as
+// `kbctx serve` does: open time with the first keyword search, RSS after open and after the queries, disk size,
+// app-level keyword p50/p95 (809 train queries, limit 12, cache off) and store-level vector p50/p95. SQLite adds its
+// postings build/load, both keyword engines and the filtered searches (scale-sqlite.ts).
+// Env: BENCH_SIZES (documents, default 5183,51830), BENCH_STORES (default sqlite,lancedb),
+// BENCH_RUNS (keyword passes, default 3; medians shown).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseSearchParams } from '../plugins/tools-builtin/search-params.ts';
-import { search } from '../core/app/search.ts';
-import { toDocument } from '../core/app/sync.ts';
-import { toChunks } from '../test/helpers/chunks.ts';
-import { openKbctx } from '../core/app/compose.ts';
-import { parseConfig } from '../core/config/load-config.ts';
-import { openSqliteStore } from '../plugins/store-sqlite/sqlite-store.ts';
-import { loadQueries, readJsonl, SCIFACT_DIR } from '../test/eval/scifact.ts';
-import { timeSearches } from './search-timing.ts';
-import { fmtMs, median } from './stats.ts';
+import { fileURLToPath } from 'node:url';
+import { storeKinds, type StoreKind } from './bench-store.ts';
+import { fmtMs } from './stats.ts';
 
 const SIZES = (process.env['BENCH_SIZES'] ?? '5183,51830').split(',').map(Number);
+const STORES = storeKinds(process.env['BENCH_STORES']);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
+const here = path.dirname(fileURLToPath(import.meta.url));
 
-const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-bench-scale-'));
-const file = path.join(dir, 'index.sqlite');
-const size = (f: string): number => {
-  try {
-    return statSync(f).size;
-  } catch {
-    return 0;
-  }
-};
-const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
-const timeAsync = async (run: () => Promise<void>): Promise<number> => {
-  const started = performance.now();
-  await run();
-  return performance.now() - started;
-};
-const time = (run: () => void): number => {
-  const t = performance.now();
-  run();
-  return performance.now() - t;
-};
-
-try {
-  const corpus = readJsonl<{ _id: string; title: string; text: string }>(path.join(SCIFACT_DIR, 'corpus.jsonl'));
-  const queries = loadQueries();
-  const chunking = { maxTokens: 700, overlapTokens: 80 };
-  let written = 0;
-  console.log(
-    `SciFact replicated; ${queries.length} queries; ${RUNS} passes per engine (median p50/p95 shown); machine shared, 2 cores`,
-  );
-  for (const target of SIZES) {
-    const writer = openSqliteStore(file);
-    const addMs = await timeAsync(async () => {
-      await writer.beginBulk();
-      for (; written < target; written++) {
-        const d = corpus[written % corpus.length]!;
-        const copy = Math.floor(written / corpus.length);
-        // Filterable shape: four folders, five tags, two teams (the filtered searches below).
-        const sourceId = `area${written % 4}/${d._id}-r${copy}.md`;
-        const metadata = { tags: [`t${written % 5}`], team: written % 3 === 0 ? 'infra' : 'web' };
-        const doc = toDocument(
-          { sourceId, title: d.title, body: `# ${d.title}\n\n${d.text}\n`, metadata },
-          `scifact:${sourceId}`,
-          'filesystem:scifact',
-          'filesystem:scifact',
-        );
-        await writer.upsertDocument(doc, toChunks(doc, chunking), null);
-      }
-      await writer.endBulk();
-    });
-    const tidyMs = await timeAsync(() => writer.compact());
-    await writer.close();
-    const keywordFile = `${file}.keyword`;
-    const keywordBytes = size(keywordFile);
-    rmSync(keywordFile);
-    const fresh = openSqliteStore(file);
-    const buildMs = time(() => fresh.refreshKeywordIndex());
-    await fresh.close();
-    const loader = openSqliteStore(file);
-    const loadMs = time(() => loader.refreshKeywordIndex());
-    await loader.close();
-
-    const lines: string[] = [];
-    for (const engine of ['postings', 'fts5'] as const) {
-      const config = parseConfig(
-        `[db]\npath = "index.sqlite"\nkeyword_engine = "${engine}"\n[retrieval]\ncache_size = 0\n`,
-        { file: 'bench.toml', cwd: dir },
-      );
-      const kbctx = openKbctx(config);
-      const params = queries.map((q) => parseSearchParams({ query: q.text, mode: 'keyword' }, config.retrieval));
-      const { p50s, p95s } = await timeSearches(kbctx.index.searchDeps(), params, RUNS);
-      await kbctx.close();
-      lines.push(
-        `    ${engine.padEnd(8)}  p50 ${fmtMs(median(p50s)).padStart(7)} ms   p95 ${fmtMs(median(p95s)).padStart(7)} ms   (p50 runs: ${p50s.map(fmtMs).join(', ')})`,
-      );
-    }
-    lines.push(...(await filteredLines(dir, queries)));
-    console.log(`${target} documents`);
-    console.log(
-      `  add documents ${fmtMs(addMs)} ms (${written} total), tidy ${fmtMs(tidyMs)} ms (FTS merge + postings refresh)`,
-    );
-    console.log(`  postings: built from FTS5 ${fmtMs(buildMs)} ms, loaded from file ${fmtMs(loadMs)} ms`);
-    console.log(`  size: database ${mb(size(file) + size(`${file}-wal`))}, postings file ${mb(keywordBytes)}`);
-    console.log(`  keyword search (app level, limit 12, cache off)\n${lines.join('\n')}`);
-  }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+/** What scale-add.ts prints. */
+interface Added {
+  addMs: number;
+  tidyMs: number;
+  vectors: number;
+  vectorMs: number;
+  vectorIndexMs: number;
+  index: string;
+  peakRssMb: number;
 }
 
-/**
- * p50 of the postings engine under each filter against unfiltered (same queries, same index), the two passes
- * interleaved so a shared machine's load falls on both alike; and each filter's first search (its
- * allowed-document set built cold).
- */
-async function filteredLines(cwd: string, queries: readonly { text: string }[]): Promise<string[]> {
-  const config = parseConfig(`[db]\npath = "index.sqlite"\n[retrieval]\ncache_size = 0\n`, { file: 'bench.toml', cwd });
-  const kbctx = openKbctx(config);
-  const deps = kbctx.index.searchDeps();
-  const paramsOf = (filters?: Record<string, unknown>) =>
-    queries.map((q) => parseSearchParams({ query: q.text, filters }, config.retrieval));
-  const base = paramsOf();
-  const lines = ['    filtered (postings; p50 of interleaved passes, filtered vs unfiltered)'];
-  for (const [label, filters] of [
-    ['path area1/** (25%)', { path: 'area1/**' }],
-    ['tags t2 (20%)', { tags: 't2' }],
-    ['meta team=infra, !area0/** (25%)', { meta: { team: 'infra' }, path: '!area0/**' }],
-    ['path area1/**, area2/** (50%)', { path: ['area1/**', 'area2/**'] }],
-  ] as const) {
-    const params = paramsOf(filters);
-    const first = await timeAsync(async () => void (await search({ ...deps, cache: undefined }, params[0]!)));
-    const f: number[] = [];
-    const u: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      u.push(...(await timeSearches(deps, base, 1)).p50s);
-      f.push(...(await timeSearches(deps, params, 1)).p50s);
-    }
-    lines.push(
-      `      ${label.padEnd(34)} p50 ${fmtMs(median(f)).padStart(7)} ms vs ${fmtMs(median(u)).padStart(7)} ms unfiltered (${(median(f) / median(u)).toFixed(2)}×)   first search ${fmtMs(first)} ms`,
-    );
+/** What scale-measure.ts prints. */
+interface Measured {
+  documents: number;
+  chunks: number;
+  openMs: number;
+  rssStartMb: number;
+  rssOpenMb: number;
+  rssQueriesMb: number;
+  diskBytes: number;
+  keywordP50: number;
+  keywordP95: number;
+  keywordP50Runs: number[];
+  vectorP50: number;
+  vectorP95: number;
+}
+
+/** Runs a child bench script; its last stdout line is JSON (or, `passThrough`, its output is printed as is). */
+function child<T>(script: string, args: (string | number)[], passThrough = false): T | null {
+  const r = spawnSync(process.execPath, [path.join(here, script), ...args.map(String)], {
+    stdio: ['ignore', passThrough ? 'inherit' : 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0) {
+    const why =
+      r.stderr
+        .toString()
+        .split('\n')
+        .find((l) => /Error/.test(l)) ?? `exit ${r.status ?? r.signal}`;
+    console.log(`    ${script} failed: ${why}`);
+    return null;
   }
-  await kbctx.close();
-  return lines;
+  if (passThrough) return {} as T;
+  return JSON.parse(r.stdout.toString().trim().split('\n').at(-1)!) as T;
+}
+
+const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const mbOf = (value: number): string => `${value.toFixed(0)} MB`;
+
+const dirs = new Map<StoreKind, string>(STORES.map((k) => [k, mkdtempSync(path.join(tmpdir(), `kbctx-scale-${k}-`))]));
+const written = new Map<StoreKind, number>(STORES.map((k) => [k, 0]));
+try {
+  console.log(
+    `SciFact replicated; stores ${STORES.join(', ')}; ${RUNS} keyword passes (median p50/p95 shown); 384-dim random vectors; machine shared, 2 cores`,
+  );
+  for (const target of SIZES) {
+    console.log(`${target} documents`);
+    for (const kind of STORES) {
+      const dir = dirs.get(kind)!;
+      const add = child<Added>('scale-add.ts', [kind, written.get(kind)!, target, dir]);
+      if (!add) continue;
+      written.set(kind, target);
+      const m = child<Measured>('scale-measure.ts', [kind, dir, RUNS]);
+      console.log(
+        `  ${kind}: add ${s(add.addMs)}, tidy ${s(add.tidyMs)}, ${add.vectors} vectors ${s(add.vectorMs)}, ` +
+          `vector index ${s(add.vectorIndexMs)} (${add.index}); writer peak RSS ${mbOf(add.peakRssMb)}`,
+      );
+      if (!m) continue;
+      console.log(
+        `    ${m.documents} documents, ${m.chunks} chunks, disk ${mbOf(m.diskBytes / 1e6)}; fresh process: ` +
+          `open + first keyword search ${fmtMs(m.openMs)} ms; RSS ${mbOf(m.rssStartMb)} at start, ` +
+          `${mbOf(m.rssOpenMb)} after open, ${mbOf(m.rssQueriesMb)} after the queries`,
+      );
+      const runs = m.keywordP50Runs.map(fmtMs).join(', ');
+      console.log(
+        `    keyword (app level, limit 12, cache off) p50 ${fmtMs(m.keywordP50)} ms p95 ${fmtMs(m.keywordP95)} ms ` +
+          `(p50 runs: ${runs}); vector (store level, limit 10, 200 queries) p50 ${fmtMs(m.vectorP50)} ms p95 ${fmtMs(m.vectorP95)} ms`,
+      );
+      if (kind === 'sqlite') child('scale-sqlite.ts', [dir, RUNS], true);
+    }
+  }
+} finally {
+  for (const dir of dirs.values()) rmSync(dir, { recursive: true, force: true });
 }

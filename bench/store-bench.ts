@@ -4,49 +4,32 @@
 // (keyword + vector, 384-dim unit vectors, 200 queries), size on disk, and the RSS of a process that
 // opened the index and ran the searches. Each (store, size) runs in its own child process.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toDocument } from '../core/app/sync.ts';
 import { toChunks } from '../test/helpers/chunks.ts';
 import { analyzeQuery } from '../core/search/analyze-query.ts';
-import type { EmbeddingSpace, Store } from '../core/store/store.ts';
-import { openLanceStore } from '../plugins/store-lancedb/lance-store.ts';
-import { openSqliteStore } from '../plugins/store-sqlite/sqlite-store.ts';
+import type { Store } from '../core/store/store.ts';
 import { loadQueries, readJsonl, SCIFACT_DIR } from '../test/eval/scifact.ts';
+import {
+  indexBytes,
+  indexFile,
+  openBenchStore,
+  randomVector,
+  SPACE,
+  STORE_KINDS,
+  type StoreKind,
+  writeRandomEmbeddings,
+} from './bench-store.ts';
 import { fmtMs, median, percentile } from './stats.ts';
 
-const SPACE: EmbeddingSpace = { model: 'bench:random', dims: 384 };
 const [, , storeArg, sizeArg, dirArg] = process.argv;
 
-/** A deterministic unit vector (xorshift). */
-function vector(seed: number): Float32Array {
-  const v = new Float32Array(SPACE.dims);
-  let x = seed * 2654435761 + 1;
-  for (let i = 0; i < v.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    v[i] = (x >>> 0) / 0xffffffff - 0.5;
-  }
-  const norm = Math.hypot(...v);
-  return v.map((a) => a / norm);
-}
-
-function folderBytes(p: string): number {
-  const s = statSync(p, { throwIfNoEntry: false });
-  if (!s) return 0;
-  if (s.isFile()) return s.size;
-  return readdirSync(p, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .reduce((sum, e) => sum + statSync(path.join(e.parentPath, e.name)).size, 0);
-}
-
-async function measure(kind: string, size: number, dir: string): Promise<void> {
-  const file = path.join(dir, kind === 'lancedb' ? 'index.lance' : 'index.sqlite');
-  const open = (): Promise<Store> =>
-    kind === 'lancedb' ? openLanceStore(file) : Promise.resolve(openSqliteStore(file));
+async function measure(kind: StoreKind, size: number, dir: string): Promise<void> {
+  const file = indexFile(kind, dir);
+  const open = (): Promise<Store> => openBenchStore(kind, file);
   const corpus = readJsonl<{ _id: string; title: string; text: string }>(path.join(SCIFACT_DIR, 'corpus.jsonl'));
   const writer = await open();
   const started = performance.now();
@@ -65,15 +48,7 @@ async function measure(kind: string, size: number, dir: string): Promise<void> {
   await writer.endBulk();
   await writer.compact();
   const indexMs = performance.now() - started;
-  for (let after = 0; ; ) {
-    const page = await writer.pendingEmbeddings(SPACE, after, 2000);
-    if (page.length === 0) break;
-    await writer.writeEmbeddings(
-      SPACE,
-      page.map((p) => ({ rowid: p.rowid, contentHash: p.contentHash, vector: vector(p.rowid % 1_000_003) })),
-    );
-    after = page.at(-1)!.rowid;
-  }
+  await writeRandomEmbeddings(writer);
   await writer.compact();
   await writer.close();
 
@@ -92,7 +67,7 @@ async function measure(kind: string, size: number, dir: string): Promise<void> {
   const vectors: number[] = [];
   const hybrid: number[] = [];
   for (let q = 0; q < 200; q++) {
-    const query = { vector: vector(10_000_000 + q), space: SPACE, limit: 10, candidateK: 50 };
+    const query = { vector: randomVector(10_000_000 + q), space: SPACE, limit: 10, candidateK: 50 };
     let t = performance.now();
     await store.vectorSearch(query);
     vectors.push(performance.now() - t);
@@ -109,17 +84,17 @@ async function measure(kind: string, size: number, dir: string): Promise<void> {
   console.log(
     `${kind.padEnd(7)} ${String(size).padStart(6)} docs (${counts.chunks} chunks): index ${(indexMs / 1000).toFixed(1)} s, open ${fmtMs(openMs)} ms; ` +
       `keyword p50 ${fmtMs(median(keyword))} ms p95 ${fmtMs(percentile(keyword, 95))} ms; vector p50 ${fmtMs(median(vectors))} ms; hybrid p50 ${fmtMs(median(hybrid))} ms; ` +
-      `disk ${((folderBytes(file) + folderBytes(`${file}-wal`) + folderBytes(`${file}.keyword`) + folderBytes(`${file}.vectors`)) / 1e6) | 0} MB; RSS ${(rss / 1e6).toFixed(0)} MB`,
+      `disk ${(indexBytes(file) / 1e6) | 0} MB; RSS ${(rss / 1e6).toFixed(0)} MB`,
   );
 }
 
 if (storeArg) {
-  await measure(storeArg, Number(sizeArg), dirArg!);
+  await measure(storeArg as StoreKind, Number(sizeArg), dirArg!);
 } else {
   const sizes = (process.env['BENCH_SIZES'] ?? '5183,51830').split(',').map(Number);
   console.log(`SciFact replicated; store-level searches; ${SPACE.dims}-dim vectors; machine shared, 2 cores`);
   for (const size of sizes) {
-    for (const kind of ['sqlite', 'lancedb']) {
+    for (const kind of STORE_KINDS) {
       const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-bench-stores-'));
       try {
         const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), kind, String(size), dir], {
