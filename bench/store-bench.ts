@@ -74,6 +74,8 @@ async function measure(kind: string, size: number, dir: string): Promise<void> {
     );
     after = page.at(-1)!.rowid;
   }
+  // As `kbctx embed` does after embedding: a store with an ANN index builds it (LanceDB, ADR 0235).
+  await writer.refreshVectorIndex(SPACE);
   await writer.compact();
   await writer.close();
 
