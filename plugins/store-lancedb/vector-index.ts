@@ -198,7 +198,7 @@ export function tunedVectorQuery(
   state: VectorIndexState | null,
   k: number,
 ): VectorQuery {
-  let q = query.column(target.column).distanceType(target.distance).limit(k);
+  const q = query.column(target.column).distanceType(target.distance).limit(k);
   if (!state) return q;
   return applyTuning(q, tuneVectorSearch(planVectorIndex(state.indexed, target.dims, state.kind), k));
 }
