@@ -49,6 +49,8 @@ async function measure(kind: StoreKind, size: number, dir: string): Promise<void
   await writer.compact();
   const indexMs = performance.now() - started;
   await writeRandomEmbeddings(writer);
+  // As `kbctx embed` does after embedding: a store with an ANN index builds it (LanceDB, ADR 0235).
+  await writer.refreshVectorIndex(SPACE);
   await writer.compact();
   await writer.close();
 

@@ -47,14 +47,14 @@ const plugin = definePlugin({
     type: 'object',
     additionalProperties: false,
     properties: {
-      // ADR 0229: vectors in a space before Lance's ANN index is built (10000), and its kind (ivf_hnsw_sq).
+      // ADR 0229, 0235: vectors in a space before Lance's ANN index is built (2000), and its kind (ivf_rq).
       // No `default` keywords: a schema with none is not compiled when the section is absent (start-up
       // stays without ajv); vector-index.ts holds the defaults.
       vector_index_threshold: { type: 'integer', minimum: 1 },
-      vector_index: { enum: ['ivf_hnsw_sq', 'ivf_pq'] },
+      vector_index: { enum: ['ivf_rq', 'ivf_hnsw_sq', 'ivf_pq'] },
     },
   },
-  apply(kernel, options: { vector_index_threshold?: number; vector_index?: 'ivf_hnsw_sq' | 'ivf_pq' }) {
+  apply(kernel, options: { vector_index_threshold?: number; vector_index?: 'ivf_rq' | 'ivf_hnsw_sq' | 'ivf_pq' }) {
     const vectorIndex = { threshold: options.vector_index_threshold, kind: options.vector_index };
     kernel.hooks.createStore
       .for('lancedb')

@@ -613,10 +613,17 @@ export class LanceStore implements Store {
     // vector query uses (lance-vectors.ts).
     const target = { column: vectorColumn(space.dims), distance: 'cosine', dims: space.dims } as const;
     if (!this.columns.has(target.column)) return { vectors, index: 'none' };
-    const index = await refreshLanceVectorIndex(await loadLance(), this.table, target, this.vectorIndex, () =>
-      this.place.withWriteLock(() =>
-        this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
-      ),
+    const index = await refreshLanceVectorIndex(
+      await loadLance(),
+      this.table,
+      target,
+      this.vectorIndex,
+      () =>
+        this.place.withWriteLock(() =>
+          this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
+        ),
+      // lance-vectors.ts's prefilter is `doc_id IN (...)`: a BTREE makes it an index lookup (ADR 0235).
+      [{ column: 'doc_id', index: 'btree' }],
     );
     this.indexStates.clear();
     return { vectors, index };

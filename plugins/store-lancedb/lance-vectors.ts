@@ -7,8 +7,8 @@
 //
 // 1. Only emb rows have a `vector_<dims>` value, so a where clause is needed only when another model
 //    shares the column (`model = ...`) or a search filter (ADR 0213) leaves at most PREFILTER_MAX
-//    documents (`doc_id IN (...)`, a prefilter): measured, a where on `kind` makes Lance's flat scan
-//    several times slower.
+//    documents (`doc_id IN (...)`, a prefilter, answered by an exact scan of those rows: ADR 0235):
+//    measured, a where on `kind` makes Lance's flat scan several times slower.
 // 2. A wider filter is checked on the hits (postfilter) and the query is asked again for 4× the rows
 //    until `limit` distinct documents pass or the space is exhausted (as best-chunk grouping needs).
 // Must not write: lance-store.ts owns commits.
@@ -53,17 +53,23 @@ export async function lanceVectorSearch(
     return { hits: [], candidateCount: 0, approximate: false };
   const conditions = model.dimsShared(space.model, space.dims) ? [`model = ${sqlString(space.model)}`] : [];
   let postfilter = reads.allowed;
+  // A narrow filter is answered exactly: a flat scan of the rows it allows (found through doc_id's BTREE once the
+  // ANN index exists, ADR 0235); IVF probes only some partitions, where few of those rows may lie.
+  let exact = index === null;
   if (reads.allowed) {
     const allowed = [...reads.allowed].filter((id) => model.docs.has(id));
     if (allowed.length === 0) return { hits: [], candidateCount: 0, approximate: false };
     if (allowed.length <= PREFILTER_MAX) {
       conditions.push(`doc_id IN ${sqlList(allowed)}`);
       postfilter = undefined;
+      exact = true;
     }
   }
   for (let want = Math.max(query.candidateK, query.limit); ; want *= 4) {
     const target = { column, distance: 'cosine', dims: space.dims } as const;
-    let search = tunedVectorQuery(table.vectorSearch(query.vector), target, index, want);
+    let search = exact
+      ? tunedVectorQuery(table.vectorSearch(query.vector), target, null, want).bypassVectorIndex()
+      : tunedVectorQuery(table.vectorSearch(query.vector), target, index, want);
     if (conditions.length > 0) search = search.where(conditions.join(' AND '));
     const rows = await search.select(['row_key', column, '_distance']).toArrow();
     const keys = rows.getChild('row_key');
@@ -93,7 +99,7 @@ export async function lanceVectorSearch(
         const document = read.heads.get(docId);
         return chunk && document ? [{ document, chunk, score: h.score }] : [];
       });
-      return { hits, candidateCount: rows.numRows, approximate: index !== null };
+      return { hits, candidateCount: rows.numRows, approximate: !exact };
     }
   }
 }

@@ -1,9 +1,10 @@
-// The Lance vector index of one vector column (ADR 0229): when to build it, with which parameters, how
+// The Lance vector index of one vector column (ADR 0229, 0235): when to build it, with which parameters, how
 // it is kept current and how a query is tuned and prefiltered. Works on any Lance table whose column is
 // a fixed-size list of float32; it never reads rows itself and holds no state between calls.
 //
-// 1. Due: no index until the column holds `threshold` vectors (a flat scan is as fast below it).
-// 2. Build: IVF-HNSW-SQ with partitions from the row count (about one per PARTITION_ROWS vectors).
+// 1. Due: no index until the column holds `threshold` vectors (Lance's flat query is as fast below it).
+// 2. Build: IVF-RQ with √n partitions (IVF-HNSW-SQ: one per PARTITION_ROWS vectors; IVF-PQ: √n), plus scalar
+//    indexes on the columns the caller's prefilter reads.
 // 3. Current: rows added after the build are searched flat by Lance until `table.optimize()` folds them
 //    into the index (refreshVectorIndex does, and so does the store's compaction); once the unindexed
 //    rows outnumber the indexed ones the partitions no longer fit the data, and the index is rebuilt.
@@ -14,7 +15,7 @@ import type { SourceFilter } from '../../core/api/plugin.ts';
 import { sourcesOf } from '../../core/api/algorithms.ts';
 import type { LanceModule } from './lance-module.ts';
 
-export type VectorIndexKind = 'ivf_hnsw_sq' | 'ivf_pq';
+export type VectorIndexKind = 'ivf_rq' | 'ivf_hnsw_sq' | 'ivf_pq';
 
 export interface VectorIndexSettings {
   /** Vectors in the column before an index is built; below it Lance scans flat. */
@@ -22,7 +23,7 @@ export interface VectorIndexSettings {
   readonly kind: VectorIndexKind;
 }
 
-export const DEFAULT_VECTOR_INDEX: VectorIndexSettings = { threshold: 10_000, kind: 'ivf_hnsw_sq' };
+export const DEFAULT_VECTOR_INDEX: VectorIndexSettings = { threshold: 2_000, kind: 'ivf_rq' };
 
 /** `[plugin.store-lancedb]`'s settings (undefined where not written) over the defaults. */
 export const vectorIndexSettings = (given: {
@@ -48,6 +49,9 @@ export interface VectorIndexPlan {
   /** IVF-HNSW-SQ only: graph degree and build-time candidate list. */
   readonly m?: number;
   readonly efConstruction?: number;
+  /** IVF k-means: training vectors per partition and iterations (Lance's defaults: 256 and 50). */
+  readonly sampleRate?: number;
+  readonly maxIterations?: number;
 }
 
 /** Query-time parameters (the ones the index kind ignores are left out). */
@@ -58,8 +62,13 @@ export interface VectorSearchTuning {
 }
 
 const PARTITION_ROWS = 250_000;
+/** IVF-RQ (ADR 0235): k-means on 128 vectors per partition for 20 rounds, 40 partitions probed, 10·k refined. */
+const RQ_TRAINING = { sampleRate: 128, maxIterations: 20 } as const;
+const RQ_NPROBES = 40;
+const RQ_REFINE = 10;
 
 export function planVectorIndex(rows: number, dims: number, kind: VectorIndexKind): VectorIndexPlan {
+  if (kind === 'ivf_rq') return { kind, partitions: Math.max(1, Math.round(Math.sqrt(rows))), ...RQ_TRAINING };
   if (kind === 'ivf_pq')
     return {
       kind,
@@ -70,6 +79,7 @@ export function planVectorIndex(rows: number, dims: number, kind: VectorIndexKin
 }
 
 export function tuneVectorSearch(plan: VectorIndexPlan, k: number): VectorSearchTuning {
+  if (plan.kind === 'ivf_rq') return { nprobes: Math.min(RQ_NPROBES, plan.partitions), refineFactor: RQ_REFINE };
   if (plan.kind === 'ivf_pq') return { nprobes: Math.max(20, Math.ceil(plan.partitions / 20)), refineFactor: 10 };
   return { nprobes: plan.partitions, ef: Math.max(100, 10 * k) };
 }
@@ -79,15 +89,20 @@ export function indexConfig(
   plan: VectorIndexPlan,
   distance: VectorColumn['distance'],
 ): Index {
+  const ivf = {
+    distanceType: distance,
+    numPartitions: plan.partitions,
+    ...(plan.sampleRate === undefined ? {} : { sampleRate: plan.sampleRate }),
+    ...(plan.maxIterations === undefined ? {} : { maxIterations: plan.maxIterations }),
+  };
+  if (plan.kind === 'ivf_rq') return lancedb.Index.ivfRq({ ...ivf, numBits: 1 });
   if (plan.kind === 'ivf_pq')
     return lancedb.Index.ivfPq({
-      distanceType: distance,
-      numPartitions: plan.partitions,
+      ...ivf,
       ...(plan.subVectors === undefined ? {} : { numSubVectors: plan.subVectors }),
     });
   return lancedb.Index.hnswSq({
-    distanceType: distance,
-    numPartitions: plan.partitions,
+    ...ivf,
     ...(plan.m === undefined ? {} : { m: plan.m }),
     ...(plan.efConstruction === undefined ? {} : { efConstruction: plan.efConstruction }),
   });
@@ -106,7 +121,11 @@ export async function vectorIndexState(table: Table, column: string): Promise<Ve
   if (!config) return null;
   const stats = await table.indexStats(config.name);
   if (!stats) return null;
-  const kind: VectorIndexKind = /pq/i.test(stats.indexType) ? 'ivf_pq' : 'ivf_hnsw_sq';
+  const kind: VectorIndexKind = /rq/i.test(stats.indexType)
+    ? 'ivf_rq'
+    : /pq/i.test(stats.indexType)
+      ? 'ivf_pq'
+      : 'ivf_hnsw_sq';
   return { name: config.name, kind, indexed: stats.numIndexedRows, unindexed: stats.numUnindexedRows };
 }
 
@@ -125,10 +144,13 @@ export async function refreshVectorIndex(
   target: VectorColumn & { readonly dims: number },
   settings: VectorIndexSettings,
   optimize: () => Promise<unknown>,
+  prefilter: readonly PrefilterColumn[] = [],
 ): Promise<VectorIndexOutcome> {
   const field = (await table.schema()).fields.find((f) => f.name === target.column);
   if (!field || !lance.arrow.DataType.isFixedSizeList(field.type)) return 'unavailable';
   const state = await vectorIndexState(table, target.column);
+  // An index built before the prefilter's scalar indexes existed gets them at its next refresh.
+  if (state) await addPrefilterIndexes(lance, table, prefilter);
   if (state && state.unindexed === 0) return 'fresh';
   if (state && state.unindexed <= state.indexed) {
     await optimize();
@@ -138,7 +160,30 @@ export async function refreshVectorIndex(
   if (!state && rows < settings.threshold) return 'none';
   const plan = planVectorIndex(rows, target.dims, state?.kind ?? settings.kind);
   await table.createIndex(target.column, { config: indexConfig(lance, plan, target.distance), replace: true });
+  await addPrefilterIndexes(lance, table, prefilter);
   return 'rebuilt';
+}
+
+/** A column the vector query's `where` reads, and its scalar index: BTREE for many values, BITMAP for few. */
+export interface PrefilterColumn {
+  readonly column: string;
+  readonly index: 'btree' | 'bitmap';
+}
+
+/**
+ * Scalar indexes on the prefilter's columns that lack one (ADR 0235): Lance then finds the rows a `where` allows
+ * from the index instead of scanning the column. Built with the vector index, kept current by the same
+ * `optimize`. Never on a merge key: Lance's merge-insert misses matches through one (lancedb#3177).
+ */
+export async function addPrefilterIndexes(
+  { lancedb }: LanceModule,
+  table: Table,
+  columns: readonly PrefilterColumn[],
+): Promise<void> {
+  const indexed = new Set((await table.listIndices()).flatMap((i) => (i.columns.length === 1 ? i.columns : [])));
+  for (const { column, index } of columns)
+    if (!indexed.has(column))
+      await table.createIndex(column, { config: index === 'btree' ? lancedb.Index.btree() : lancedb.Index.bitmap() });
 }
 
 /**
@@ -153,10 +198,14 @@ export function tunedVectorQuery(
   state: VectorIndexState | null,
   k: number,
 ): VectorQuery {
-  let q = query.column(target.column).distanceType(target.distance).limit(k);
+  const q = query.column(target.column).distanceType(target.distance).limit(k);
   if (!state) return q;
-  const tuning = tuneVectorSearch(planVectorIndex(state.indexed, target.dims, state.kind), k);
-  q = q.nprobes(tuning.nprobes);
+  return applyTuning(q, tuneVectorSearch(planVectorIndex(state.indexed, target.dims, state.kind), k));
+}
+
+/** Sets a tuning's parameters on a vector query (the index kind's: the others are absent). */
+export function applyTuning(query: VectorQuery, tuning: VectorSearchTuning): VectorQuery {
+  let q = query.nprobes(tuning.nprobes);
   if (tuning.ef !== undefined) q = q.ef(tuning.ef);
   if (tuning.refineFactor !== undefined) q = q.refineFactor(tuning.refineFactor);
   return q;
