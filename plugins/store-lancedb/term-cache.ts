@@ -1,0 +1,49 @@
+// A bounded least-recently-used cache of decoded term lists for postings-table.ts, bounded by the
+// postings it holds (not the entries): a few common terms cannot push the memory past the budget.
+
+export class TermCache<V extends { readonly size: number }> {
+  private readonly entries = new Map<string, V>();
+  private held = 0;
+  private readonly budget: number;
+
+  /** `budget`: the most postings held at once (a list larger than it is never kept). */
+  constructor(budget: number) {
+    this.budget = budget;
+  }
+
+  get(term: string): V | undefined {
+    const value = this.entries.get(term);
+    if (value !== undefined) {
+      // Map keeps insertion order: re-inserting makes it the most recent.
+      this.entries.delete(term);
+      this.entries.set(term, value);
+    }
+    return value;
+  }
+
+  set(term: string, value: V): void {
+    const old = this.entries.get(term);
+    if (old !== undefined) {
+      this.entries.delete(term);
+      this.held -= old.size;
+    }
+    if (value.size > this.budget) return;
+    this.entries.set(term, value);
+    this.held += value.size;
+    for (const [key, oldest] of this.entries) {
+      if (this.held <= this.budget) break;
+      this.entries.delete(key);
+      this.held -= oldest.size;
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.held = 0;
+  }
+
+  /** Postings held. */
+  get postings(): number {
+    return this.held;
+  }
+}
