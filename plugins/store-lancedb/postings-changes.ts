@@ -10,10 +10,10 @@ import { createHash } from 'node:crypto';
 import { encodeRowTerms, type RowTerms } from './keyword-index.ts';
 import { ListBuilder, packList, type DocRecord, type Totals } from './postings-codec.ts';
 
-/** A document as its postings are made: its chunk rows (Lance seq) with their analysed terms. */
+/** A document as its postings are made: its chunks (ids, as in the main table) with their analysed terms. */
 export interface PostingsDoc {
   id: string;
-  chunks: readonly { seq: number; terms: RowTerms }[];
+  chunks: readonly { id: string; terms: RowTerms }[];
 }
 
 /** One write: documents put (new or replacing) and ids removed; a put of a removed id puts it. */
@@ -51,7 +51,7 @@ export const metaRow = (totals: Totals): PostingsRow => ({
 /** What the document's postings are made from, hashed: equal stamps, equal postings. */
 export function stampOf(doc: PostingsDoc): string {
   const hash = createHash('sha1');
-  for (const c of doc.chunks) hash.update(`${c.seq}\u0001${encodeRowTerms(c.terms)}\u0002`);
+  for (const c of doc.chunks) hash.update(`${c.id}\u0001${encodeRowTerms(c.terms)}\u0002`);
   return hash.digest('base64');
 }
 
@@ -88,11 +88,11 @@ export function planChange(
   }
   for (const doc of change.put) {
     const group = retire(doc.id)?.group ?? totals.nextGroup++;
-    const record: DocRecord = { group, slots: [], seqs: [], lengths: [], stamp: stampOf(doc) };
-    for (const { seq, terms } of doc.chunks) {
+    const record: DocRecord = { group, slots: [], chunkIds: [], lengths: [], stamp: stampOf(doc) };
+    for (const { id, terms } of doc.chunks) {
       const slot = totals.nextSlot++;
       record.slots.push(slot);
-      record.seqs.push(seq);
+      record.chunkIds.push(id);
       record.lengths.push(terms.length);
       totals.rows++;
       totals.totalLength += terms.length;

@@ -16,9 +16,9 @@ export interface PackedList {
 /** One document as the postings table records it (the `doc` row). */
 export interface DocRecord {
   group: number;
-  /** Its chunk rows' slots, the chunks' seqs (Lance rows) and token counts, in the same order. */
+  /** Its chunks' slots, ids (the main table's `c:<id>` rows) and token counts, in the same order. */
   slots: number[];
-  seqs: number[];
+  chunkIds: string[];
   lengths: number[];
   /** Hash of what its postings were made from (catch-up compares it). */
   stamp: string;

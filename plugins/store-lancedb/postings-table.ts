@@ -49,6 +49,9 @@ export const POSTINGS_TABLE = 'kb_postings';
 const CACHE_POSTINGS = 4_000_000;
 /** Versions older than this are dropped by merge() (a reader in another process may still be on one). */
 const KEEP_VERSIONS_MS = 10_000;
+/** merge() is due after this many writes of deltas, or this many postings in them (at the least). */
+const MAX_DELTA_WRITES = 64;
+const MIN_MERGE = 200_000;
 const NO_BOUNDS: TermBounds = { max: 0, blocks: new Float64Array(0) };
 const EMPTY: Postings = { ids: new Int32Array(0), freqs: new Uint16Array(0) };
 
@@ -74,13 +77,14 @@ export async function openPostingsTable(
   const table = (await db.tableNames()).includes(name)
     ? await db.openTable(name)
     : await db.createEmptyTable(name, postingsSchema(lance), { existOk: true });
-  const postings = new PostingsTable(table);
+  const postings = new PostingsTable(table, lance);
   await postings.refresh();
   return postings;
 }
 
 export class PostingsTable {
   private readonly table: Table;
+  private readonly lance: LanceModule;
   private totals: Totals = EMPTY_TOTALS;
   private metaText = '';
   private dead = new Set<number>();
@@ -88,8 +92,9 @@ export class PostingsTable {
   private lengths = new Int32Array(1024);
   private groups = new Int32Array(1024).fill(-1);
 
-  constructor(table: Table) {
+  constructor(table: Table, lance: LanceModule) {
     this.table = table;
+    this.lance = lance;
   }
 
   /** Live chunk rows (N), their token total, and the main table version the postings reflect. */
@@ -230,17 +235,31 @@ export class PostingsTable {
     this.adopt(plan.totals, meta.info!);
   }
 
-  /** Whether merge() is due: deltas or dead slots over a quarter of the merged postings, or 64 writes of deltas. */
+  /**
+   * Whether merge() is due: deltas and dead slots over half the merged postings (so each posting is
+   * rewritten a bounded number of times as the table grows), or MAX_DELTA_WRITES writes of deltas (a
+   * term's read joins at most that many delta rows).
+   */
   wantsMerge(): boolean {
     const t = this.totals;
-    return t.deltaWrites >= 64 || t.deltaPostings + t.dead.length > Math.max(t.basePostings / 4, 50_000);
+    return (
+      t.deltaWrites >= MAX_DELTA_WRITES || t.deltaPostings + t.dead.length > Math.max(t.basePostings / 2, MIN_MERGE)
+    );
   }
 
-  /** Folds delta rows into term rows and drops dead slots (one commit), then compacts the table's files. */
+  /**
+   * Folds delta rows into term rows and drops dead slots (one commit), then compacts the table's files
+   * (Lance's optimize, which also brings the `term` index up to date; it is created here the first time).
+   */
   async merge(): Promise<void> {
     await this.refresh();
     const totals = this.totals;
-    if (totals.deltaPostings === 0 && totals.dead.length === 0) return;
+    if (totals.deltaPostings > 0 || totals.dead.length > 0) await this.fold(totals);
+    if (totals.rows > 0 && !(await this.table.listIndices()).some((i) => i.columns.includes('term')))
+      await this.table.createIndex('term', { config: this.lance.lancedb.Index.btree() });
+  }
+
+  private async fold(totals: Totals): Promise<void> {
     const rows = await this.table.query().where(`kind IN ('term', 'delta')`).select(['kind', 'term', 'data']).toArray();
     const parts = termParts(rows);
     const written: PostingsRow[] = [];
@@ -276,11 +295,6 @@ export class PostingsTable {
       .execute([...written, meta]);
     this.adopt(next, meta.info!);
     await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) });
-  }
-
-  /** Creates (or rebuilds) the BTREE index on `term` that the per-query reads use. */
-  async indexTerms(lance: LanceModule): Promise<void> {
-    await this.table.createIndex('term', { config: lance.lancedb.Index.btree(), replace: true });
   }
 
   /**

@@ -30,7 +30,7 @@ export function toPostingsDoc(a: Abstract, edit = ''): PostingsDoc {
   return {
     id: a._id,
     chunks: Array.from({ length: parts }, (_, i) => ({
-      seq: seq++,
+      id: `${a._id}:${seq++}`,
       terms: rowTerms(a.title, sentences.filter((_, j) => j % parts === i).join(' ')),
     })),
   };

@@ -107,7 +107,7 @@ it('a write killed before the postings commit is caught up at the next open: the
       const docs = await t.documents(hits.map((h) => h.group));
       return hits.map((h) => {
         const doc = docs.get(h.group)!;
-        return [doc.id, doc.record.seqs[doc.record.slots.indexOf(h.row)], h.score.toFixed(9)];
+        return [doc.id, doc.record.chunkIds[doc.record.slots.indexOf(h.row)], h.score.toFixed(9)];
       });
     };
     assert.deepEqual(await docsOf(reopened, a.hits), await docsOf(rebuilt, b.hits));
