@@ -43,6 +43,7 @@ import {
 } from './postings-changes.ts';
 import { sqlList, sqlString } from './rows.ts';
 import { TermCache } from './term-cache.ts';
+import { postingsSchema, toArrowTable } from './postings-arrow.ts';
 
 export const POSTINGS_TABLE = 'kb_postings';
 /** The most postings the term cache holds (14 bytes each decoded). */
@@ -76,7 +77,7 @@ export async function openPostingsTable(
 ): Promise<PostingsTable> {
   const table = (await db.tableNames()).includes(name)
     ? await db.openTable(name)
-    : await db.createEmptyTable(name, postingsSchema(lance), { existOk: true });
+    : await db.createEmptyTable(name, postingsSchema(), { existOk: true });
   const postings = new PostingsTable(table, lance);
   await postings.refresh();
   return postings;
@@ -230,7 +231,7 @@ export class PostingsTable {
     let merge = this.table.mergeInsert('row_key').whenMatchedUpdateAll().whenNotMatchedInsertAll();
     if (plan.removed.length > 0)
       merge = merge.whenNotMatchedBySourceDelete({ where: `kind = 'doc' AND doc_id IN ${sqlList(plan.removed)}` });
-    await merge.execute(plan.rows);
+    await merge.execute(toArrowTable(plan.rows));
     const meta = plan.rows[plan.rows.length - 1]!;
     this.adopt(plan.totals, meta.info!);
   }
@@ -292,7 +293,7 @@ export class PostingsTable {
       .whenMatchedUpdateAll()
       .whenNotMatchedInsertAll()
       .whenNotMatchedBySourceDelete({ where })
-      .execute([...written, meta]);
+      .execute(toArrowTable([...written, meta]));
     this.adopt(next, meta.info!);
     await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) });
   }
@@ -354,17 +355,4 @@ function termParts(rows: readonly Record<string, unknown>[]): Map<string, TermPa
 function joinPart({ base, deltas }: TermPart, dead: ReadonlySet<number>): PackedList {
   deltas.sort((a, b) => a.slots[0]! - b.slots[0]!);
   return concatLists(base ? [base, ...deltas] : deltas, (slot) => !dead.has(slot));
-}
-
-function postingsSchema({ arrow }: LanceModule): InstanceType<LanceModule['arrow']['Schema']> {
-  const { Binary, Field, Int32, Schema, Utf8 } = arrow;
-  return new Schema([
-    new Field('row_key', new Utf8(), false),
-    new Field('kind', new Utf8(), false),
-    new Field('term', new Utf8(), true),
-    new Field('doc_id', new Utf8(), true),
-    new Field('grp', new Int32(), true),
-    new Field('data', new Binary(), true),
-    new Field('info', new Utf8(), true),
-  ]);
 }
