@@ -52,7 +52,7 @@ const CACHE_POSTINGS = 4_000_000;
 const KEEP_VERSIONS_MS = 10_000;
 /** merge() is due after this many writes of deltas, or this many postings in them (at the least). */
 const MAX_DELTA_WRITES = 64;
-const MIN_MERGE = 200_000;
+const MIN_MERGE = 1_000_000;
 const NO_BOUNDS: TermBounds = { max: 0, blocks: new Float64Array(0) };
 const EMPTY: Postings = { ids: new Int32Array(0), freqs: new Uint16Array(0) };
 
@@ -173,6 +173,20 @@ export class PostingsTable {
     return out;
   }
 
+  /** The groups of documents (by id; absent ones left out): a filter's allowed documents as `allow` takes them. */
+  async groupsOf(ids: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await this.table
+        .query()
+        .where(`row_key IN ${sqlList(ids.slice(i, i + 1000).map(docKey))}`)
+        .select(['doc_id', 'grp'])
+        .toArray();
+      for (const r of rows) out.set(r['doc_id'] as string, r['grp'] as number);
+    }
+    return out;
+  }
+
   private async lists(terms: readonly string[]): Promise<Map<string, CachedTerm>> {
     const out = new Map<string, CachedTerm>();
     const missing = new Set<string>();
@@ -237,15 +251,13 @@ export class PostingsTable {
   }
 
   /**
-   * Whether merge() is due: deltas and dead slots over half the merged postings (so each posting is
-   * rewritten a bounded number of times as the table grows), or MAX_DELTA_WRITES writes of deltas (a
-   * term's read joins at most that many delta rows).
+   * Whether merge() is due: deltas and dead slots past the merged postings (so, as the table grows,
+   * each posting is rewritten about twice on average), or MAX_DELTA_WRITES writes of deltas (a term's
+   * read joins at most that many delta rows).
    */
   wantsMerge(): boolean {
     const t = this.totals;
-    return (
-      t.deltaWrites >= MAX_DELTA_WRITES || t.deltaPostings + t.dead.length > Math.max(t.basePostings / 2, MIN_MERGE)
-    );
+    return t.deltaWrites >= MAX_DELTA_WRITES || t.deltaPostings + t.dead.length > Math.max(t.basePostings, MIN_MERGE);
   }
 
   /**

@@ -73,6 +73,13 @@ it('answers as the in-memory index: after incremental writes, a merge, and from 
   await write([toPostingsDoc(corpus[42]!)], []); // removed above, put again: a new group, as the model does
   await assertSame(table, ref, 'deltas and dead slots');
   assert.equal(table.version, version);
+  const groups = await table.groupsOf([corpus[0]!._id, corpus[50]!._id, corpus[42]!._id, 'absent']);
+  assert.deepEqual(
+    [...groups.keys()],
+    [corpus[0]!._id, corpus[42]!._id],
+    'removed and unknown documents have no group',
+  );
+  assert.equal(groups.get(corpus[0]!._id), 0, 'an updated document keeps its group');
   const other = await open(dir);
   await assertSame(other, ref, 'a new connection');
   await table.merge();
