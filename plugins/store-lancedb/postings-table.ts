@@ -53,6 +53,8 @@ const KEEP_VERSIONS_MS = 10_000;
 /** merge() is due after this many writes of deltas, or this many postings in them (at the least). */
 const MAX_DELTA_WRITES = 64;
 const MIN_MERGE = 1_000_000;
+/** Documents per commit of a catch-up (as the store's bulk mode groups its writes). */
+const CATCH_UP_GROUP = 500;
 const NO_BOUNDS: TermBounds = { max: 0, blocks: new Float64Array(0) };
 const EMPTY: Postings = { ids: new Int32Array(0), freqs: new Uint16Array(0) };
 
@@ -311,24 +313,38 @@ export class PostingsTable {
   }
 
   /**
-   * Makes the postings equal to `truth` (every document of the main table at `version`) by writing
-   * only the documents whose stamp differs and removing the ones it lacks. Returns the documents written.
+   * Makes the postings equal to `truth` (every document of the main table at `version`, read batch by
+   * batch) by writing only the documents whose stamp differs, CATCH_UP_GROUP per commit, and removing
+   * the ones it lacks; only the last commit records `version`, so a catch-up cut short is resumed by
+   * the next one. Also the first build of an index written before this table. Returns the documents
+   * written.
    */
-  async catchUp(truth: Iterable<PostingsDoc>, version: number): Promise<number> {
+  async catchUp(
+    truth: Iterable<PostingsDoc> | AsyncIterable<PostingsDoc>,
+    version: number,
+    group = CATCH_UP_GROUP,
+  ): Promise<number> {
     await this.refresh();
+    const behind = this.totals.version;
     const stamps = new Map<string, string>();
     const rows = await this.table.query().where(`kind = 'doc'`).select(['doc_id', 'info']).toArray();
     for (const r of rows) stamps.set(r['doc_id'] as string, (JSON.parse(r['info'] as string) as DocRecord).stamp);
-    const put: PostingsDoc[] = [];
-    const seen = new Set<string>();
-    for (const doc of truth) {
-      seen.add(doc.id);
-      if (stamps.get(doc.id) !== stampOf(doc)) put.push(doc);
+    let put: PostingsDoc[] = [];
+    let written = 0;
+    for await (const doc of truth) {
+      const stamp = stamps.get(doc.id);
+      stamps.delete(doc.id);
+      if (stamp !== stampOf(doc)) put.push(doc);
+      if (put.length < group) continue;
+      await this.apply({ put, remove: [] }, behind);
+      written += put.length;
+      put = [];
+      if (this.wantsMerge()) await this.merge();
     }
-    const remove = [...stamps.keys()].filter((id) => !seen.has(id));
-    if (put.length === 0 && remove.length === 0 && version === this.totals.version) return 0;
+    const remove = [...stamps.keys()];
+    if (put.length === 0 && remove.length === 0 && version === this.totals.version) return written;
     await this.apply({ put, remove }, version);
-    return put.length + remove.length;
+    return written + put.length + remove.length;
   }
 
   private async records(ids: readonly string[]): Promise<Map<string, DocRecord>> {

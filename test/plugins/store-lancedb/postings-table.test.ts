@@ -120,3 +120,27 @@ it('a write killed before the postings commit is caught up at the next open: the
     assert.deepEqual(await docsOf(reopened, a.hits), await docsOf(rebuilt, b.hits));
   }
 });
+
+it('the first build is a catch-up from the chunk rows, and one cut short by a kill is resumed by the next', async () => {
+  const dir = path.join(root, 'first-build');
+  const docs = corpus.slice(0, 400).map((a) => toPostingsDoc(a));
+  async function* readBatches(killAfter = Infinity): AsyncGenerator<PostingsDoc> {
+    for (const [i, doc] of docs.entries()) {
+      if (i === killAfter) throw new Error('killed');
+      yield doc;
+    }
+  }
+  const table = await open(dir);
+  await assert.rejects(table.catchUp(readBatches(150), 7, 64), /killed/);
+  const reopened = await open(dir);
+  assert.equal(reopened.version, -1, 'the groups written so far do not claim the version');
+  assert.equal(
+    await reopened.catchUp(readBatches(), 7, 64),
+    400 - 128,
+    'the two groups committed are not written again',
+  );
+  assert.equal(reopened.version, 7);
+  const ref = new Reference();
+  ref.apply({ put: docs, remove: [] });
+  await assertSame(reopened, ref, 'resumed first build');
+});
