@@ -21,26 +21,17 @@ import {
   type TermBounds,
 } from '../../core/api/algorithms.ts';
 import type { LanceModule } from './lance-module.ts';
-import {
-  concatLists,
-  EMPTY_TOTALS,
-  packList,
-  unpackList,
-  type DocRecord,
-  type PackedList,
-  type Totals,
-} from './postings-codec.ts';
+import { EMPTY_TOTALS, type DocRecord, type Totals } from './postings-codec.ts';
 import {
   docKey,
   META_KEY,
   metaRow,
   planChange,
   stampOf,
-  termKey,
   type PostingsChange,
   type PostingsDoc,
-  type PostingsRow,
 } from './postings-changes.ts';
+import { joinPart, planMerge, termParts } from './postings-merge.ts';
 import { sqlList, sqlString } from './rows.ts';
 import { TermCache } from './term-cache.ts';
 import { postingsSchema, toArrowTable } from './postings-arrow.ts';
@@ -51,7 +42,7 @@ const CACHE_POSTINGS = 4_000_000;
 /** Versions older than this are dropped by merge() (a reader in another process may still be on one). */
 const KEEP_VERSIONS_MS = 10_000;
 /** merge() is due after this many writes of deltas, or this many postings in them (at the least). */
-const MAX_DELTA_WRITES = 64;
+const MAX_DELTA_WRITES = 256;
 const MIN_MERGE = 1_000_000;
 /** Documents per commit of a catch-up (as the store's bulk mode groups its writes). */
 const CATCH_UP_GROUP = 500;
@@ -276,29 +267,7 @@ export class PostingsTable {
 
   private async fold(totals: Totals): Promise<void> {
     const rows = await this.table.query().where(`kind IN ('term', 'delta')`).select(['kind', 'term', 'data']).toArray();
-    const parts = termParts(rows);
-    const written: PostingsRow[] = [];
-    const emptied: string[] = [];
-    let base = 0;
-    for (const [term, part] of parts) {
-      const { base: b, deltas } = part;
-      const list = joinPart(part, this.dead);
-      base += list.slots.length;
-      const changed = deltas.length > 0 || list.slots.length !== (b?.slots.length ?? 0);
-      if (list.slots.length === 0) {
-        if (b) emptied.push(term);
-      } else if (changed)
-        written.push({
-          row_key: termKey(term),
-          kind: 'term',
-          term,
-          doc_id: null,
-          grp: null,
-          data: packList(list),
-          info: null,
-        });
-    }
-    const next: Totals = { ...totals, dead: [], basePostings: base, deltaPostings: 0, deltaWrites: 0 };
+    const { written, emptied, next } = planMerge(rows, this.dead, totals);
     let where = `kind = 'delta'`;
     if (emptied.length > 0) where += ` OR (kind = 'term' AND term IN ${sqlList(emptied)})`;
     const meta = metaRow(next);
@@ -358,29 +327,4 @@ export class PostingsTable {
     for (const r of rows) out.set(r['doc_id'] as string, JSON.parse(r['info'] as string) as DocRecord);
     return out;
   }
-}
-
-interface TermPart {
-  base: PackedList | null;
-  deltas: PackedList[];
-}
-
-/** Rows of `term` and `delta` kind, by term. */
-function termParts(rows: readonly Record<string, unknown>[]): Map<string, TermPart> {
-  const parts = new Map<string, TermPart>();
-  for (const r of rows) {
-    const term = r['term'] as string;
-    let part = parts.get(term);
-    if (!part) parts.set(term, (part = { base: null, deltas: [] }));
-    const list = unpackList(r['data'] as Uint8Array);
-    if (r['kind'] === 'term') part.base = list;
-    else part.deltas.push(list);
-  }
-  return parts;
-}
-
-/** A term's merged list then its deltas by first slot (slots ascend across them), without dead slots. */
-function joinPart({ base, deltas }: TermPart, dead: ReadonlySet<number>): PackedList {
-  deltas.sort((a, b) => a.slots[0]! - b.slots[0]!);
-  return concatLists(base ? [base, ...deltas] : deltas, (slot) => !dead.has(slot));
 }
