@@ -295,9 +295,7 @@ export class PostingsTable {
   ): Promise<number> {
     await this.refresh();
     const behind = this.totals.version;
-    const stamps = new Map<string, string>();
-    const rows = await this.table.query().where(`kind = 'doc'`).select(['doc_id', 'info']).toArray();
-    for (const r of rows) stamps.set(r['doc_id'] as string, (JSON.parse(r['info'] as string) as DocRecord).stamp);
+    const stamps = await this.stamps();
     let put: PostingsDoc[] = [];
     let written = 0;
     for await (const doc of truth) {
@@ -314,6 +312,26 @@ export class PostingsTable {
     if (put.length === 0 && remove.length === 0 && version === this.totals.version) return written;
     await this.apply({ put, remove }, version);
     return written + put.length + remove.length;
+  }
+
+  /** What catchUp() would write, without writing (doctor): documents whose postings differ, and extra ones. */
+  async differences(
+    truth: Iterable<PostingsDoc> | AsyncIterable<PostingsDoc>,
+  ): Promise<{ differ: string[]; extra: string[] }> {
+    const stamps = await this.stamps();
+    const differ: string[] = [];
+    for await (const doc of truth) {
+      if (stamps.get(doc.id) !== stampOf(doc)) differ.push(doc.id);
+      stamps.delete(doc.id);
+    }
+    return { differ, extra: [...stamps.keys()] };
+  }
+
+  private async stamps(): Promise<Map<string, string>> {
+    const stamps = new Map<string, string>();
+    const rows = await this.table.query().where(`kind = 'doc'`).select(['doc_id', 'info']).toArray();
+    for (const r of rows) stamps.set(r['doc_id'] as string, (JSON.parse(r['info'] as string) as DocRecord).stamp);
+    return stamps;
   }
 
   private async records(ids: readonly string[]): Promise<Map<string, DocRecord>> {

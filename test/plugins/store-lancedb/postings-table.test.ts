@@ -101,9 +101,12 @@ it('a write killed before the postings commit is caught up at the next open: the
   for (const a of corpus.slice(200, 260)) truth.set(a._id, toPostingsDoc(a));
   const reopened = await open(dir);
   assert.equal(reopened.version, 1, 'the postings say they are behind the main table (version 2)');
+  const { differ, extra } = await reopened.differences(truth.values());
+  assert.deepEqual([differ.length, extra.length], [20 + 60, 10], 'doctor sees the documents the lost write changed');
   assert.equal(await reopened.catchUp(truth.values(), 2), 20 + 10 + 60, 'only the documents that differ are written');
   assert.equal(reopened.version, 2);
   assert.equal(await reopened.catchUp(truth.values(), 2), 0, 'caught up: nothing left to write');
+  assert.deepEqual(await reopened.differences(truth.values()), { differ: [], extra: [] });
   // The reference is a rebuild from the truth in the order the catch-up put them (groups differ from a
   // fresh build only in numbering, which the rebuild below repeats: ties go to the lower group).
   const rebuilt = await open(path.join(root, 'rebuilt'));
