@@ -57,3 +57,21 @@ export class Reference {
     return old.group;
   }
 }
+
+/**
+ * Twelve writes over 400 documents: puts of 50 new ones, the even ones also putting 10 earlier ones
+ * again with new text and the third ones removing 5 (the same in every process: chunk ids are numbered
+ * in call order).
+ */
+export function postingsBatches(): PostingsChange[] {
+  const corpus = abstracts(400);
+  return Array.from({ length: 12 }, (_, k) => {
+    const fresh = corpus.slice((k * 50) % 400, ((k * 50) % 400) + 50);
+    const again = k % 2 === 0 && k > 0 ? corpus.slice(k * 7, k * 7 + 10) : [];
+    const remove = k % 3 === 2 ? corpus.slice(k * 11 + 100, k * 11 + 105).map((a) => a._id) : [];
+    return {
+      put: [...fresh.map((a) => toPostingsDoc(a)), ...again.map((a) => toPostingsDoc(a, ` Edit ${k}.`))],
+      remove,
+    };
+  });
+}

@@ -6,11 +6,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { after, it } from 'node:test';
 import { loadLance } from '../../../plugins/store-lancedb/lance-module.ts';
 import { openPostingsTable, type PostingsTable } from '../../../plugins/store-lancedb/postings-table.ts';
 import type { PostingsDoc } from '../../../plugins/store-lancedb/postings-changes.ts';
-import { abstracts, queryTerms, Reference, toPostingsDoc } from './postings-fixture.ts';
+import { abstracts, postingsBatches, queryTerms, Reference, toPostingsDoc } from './postings-fixture.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kbctx-postings-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -146,4 +148,34 @@ it('the first build is a catch-up from the chunk rows, and one cut short by a ki
   const ref = new Reference();
   ref.apply({ put: docs, remove: [] });
   await assertSame(reopened, ref, 'resumed first build');
+});
+
+it('a writer killed (SIGKILL) at any point leaves the postings of its last whole commit', async () => {
+  const dir = path.join(root, 'sigkill');
+  const batches = postingsBatches();
+  for (const killAt of [2, 5]) {
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('./postings-writer-child.ts', import.meta.url)), dir],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    // Killed as soon as it reports commit `killAt` (from a fresh table) or the next one: it is then
+    // inside its next apply(), merge() or between them — wherever the kill lands, the assertion holds.
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes(`commit ${killAt}\n`)) child.kill('SIGKILL');
+      });
+      child.on('exit', () => resolve());
+    });
+    const table = await open(dir);
+    const ref = new Reference();
+    for (const change of batches.slice(0, table.version)) ref.apply(change);
+    assert.ok(table.version >= killAt, `the reported commits are there (version ${table.version})`);
+    await assertSame(table, ref, `killed after commit ${killAt}`);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
