@@ -1,7 +1,8 @@
 // Keyword postings persisted in a Lance table (ADR 0234) answer as the in-memory KeywordIndex fed the
 // same writes: the same hits, rows, groups and scores, the same document frequencies and totals, after
-// incremental puts, updates and removals, after a merge, from a new connection, and after a write that
-// was killed between the main table's commit and the postings' one (caught up at the next open).
+// incremental puts, updates and removals, after a merge, from a new connection, after a write that
+// was killed between the main table's commit and the postings' one (caught up at the next open), after
+// a first build cut short, and after a writer process SIGKILLed mid-write.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
