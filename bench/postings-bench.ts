@@ -1,13 +1,12 @@
-// `npm run bench:postings`: the LanceDB store's keyword postings persisted in a Lance table
-// (postings-table.ts, ADR 0234) against the in-memory KeywordIndex built at every open today. SciFact
-// is replicated to BENCH_DOCS documents (51830: 55k chunks, as bench:scale) and chunked as sync does;
-// both engines get the same chunks. Prints: the postings table's build (writes of 500 documents, as
-// bulk mode commits, merged when due), then each engine in a fresh child process (so RSS is its own):
-// open time (the in-memory one: building KeywordIndex from the analysed terms, as every open does
-// today), keyword p50/p95 over the 809 train queries (document frequencies of every term, the common
-// ones dropped as the store does, limit 12; the table cold, then warm) and RSS; single-document
-// writes; and how many queries got the same hits from both engines.
-// Env: BENCH_DOCS (default 51830), BENCH_DIR (kept: built there when it holds no table, reused when it does).
+// `npm run bench:postings`: the LanceDB store's keyword postings persisted in a Lance table (postings-table.ts,
+// ADR 0234) against the in-memory KeywordIndex built at every open today. SciFact is replicated to BENCH_DOCS documents
+// (51830: 55k chunks, as bench:scale) and chunked as sync does; both engines get the same chunks. Prints: the postings
+// table's build (writes of 500 documents, as bulk mode commits, merged when due), then each engine in a fresh child
+// process (so RSS is its own): open time (the in-memory one: building KeywordIndex from the analysed terms, as every
+// open does today), keyword p50/p95 over the 809 train queries (document frequencies of every term, the common ones
+// dropped as the store does, limit 12; twice: the first pass starts with an empty term cache) and RSS; single-document
+// writes; and how many queries got the same hits from both engines. Env: BENCH_DOCS (default 51830), BENCH_DIR (kept:
+// built there when it holds no table, reused when it does).
 import '../registry/bundled.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
