@@ -1,12 +1,13 @@
-// `npm run bench:postings`: the LanceDB store's keyword postings persisted in a Lance table (postings-table.ts,
-// ADR 0234) against the in-memory KeywordIndex built at every open today. SciFact is replicated to BENCH_DOCS documents
-// (51830: 55k chunks, as bench:scale) and chunked as sync does; both engines get the same chunks. Prints: the postings
-// table's build (writes of 500 documents, as bulk mode commits, merged when due), then each engine in a fresh child
-// process (so RSS is its own): open time (the in-memory one: building KeywordIndex from the analysed terms, as every
-// open does today), keyword p50/p95 over the 809 train queries (document frequencies of every term, the common ones
-// dropped as the store does, limit 12; twice: the first pass starts with an empty term cache) and RSS; single-document
-// writes; and how many queries got the same hits from both engines. Env: BENCH_DOCS (default 51830), BENCH_DIR (kept:
-// built there when it holds no table, reused when it does).
+// `npm run bench:postings`: the LanceDB store's keyword postings persisted in a Lance table
+// (postings-table.ts, ADR 0234) against the in-memory KeywordIndex built at every open today. SciFact
+// is replicated to BENCH_DOCS documents (51830: 55k chunks, as bench:scale) and chunked as sync does;
+// both engines get the same chunks. Prints: the postings table's build (writes of 500 documents, as
+// bulk mode commits, merged when due), then each engine in a fresh child process (so RSS is its own):
+// open time (the in-memory one: building KeywordIndex from the analysed terms, as every open does
+// today), keyword p50/p95 over the 809 train queries (document frequencies of every term, the common
+// ones dropped as the store does, limit 12; two passes, the first starting with an empty term cache),
+// RSS; single-document writes; and how many queries got the same hits from both engines.
+// Env: BENCH_DOCS (default 51830); BENCH_DIR (kept: built there when it holds no table, else reused).
 import '../registry/bundled.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -191,8 +192,9 @@ if (process.argv[2] === '--serve') {
     const results = { memory: inChild('memory', dir), table: inChild('table', dir) };
     for (const [name, r] of Object.entries(results))
       console.log(
-        `${name === 'memory' ? 'in-memory KeywordIndex' : 'postings table       '}: open ${fmtMs(r.openMs)} ms${r.loadMs > 0 ? ` (+ ${fmtMs(r.loadMs)} ms loading Lance)` : ''}, ` +
-          `RSS ${mb(r.rssOpen)}; keyword ${r.passes.map((p, i) => `${i === 0 ? 'first pass' : 'second'} ${p}`).join('; ')}; ` +
+        `${name === 'memory' ? 'in-memory KeywordIndex' : 'postings table       '}: open ${fmtMs(r.openMs)} ms` +
+          (r.loadMs > 0 ? ` (+ ${fmtMs(r.loadMs)} ms loading Lance)` : '') +
+          `, RSS ${mb(r.rssOpen)}; keyword first pass ${r.passes[0]}; second ${r.passes[1]}; ` +
           `RSS after ${mb(r.rss)}`,
       );
     const same = results.table.groups.filter((g, i) => g.join() === results.memory.groups[i]!.join()).length;

@@ -196,9 +196,12 @@ export class PostingsTable {
       .toArray();
     const parts = termParts(rows);
     this.grow(this.totals.nextSlot);
-    for (const [term, part] of parts) {
-      const list = joinPart(part, this.dead);
-      if (list.slots.length === 0) continue;
+    // A term the table lacks is cached too (empty): a query naming it would otherwise read it every time.
+    for (const term of missing) {
+      const part = parts.get(term);
+      const list = part
+        ? joinPart(part, this.dead)
+        : { slots: EMPTY.ids, freqs: EMPTY.freqs, lengths: EMPTY.ids, groups: EMPTY.ids };
       for (let i = 0; i < list.slots.length; i++) {
         this.lengths[list.slots[i]!] = list.lengths[i]!;
         this.groups[list.slots[i]!] = list.groups[i]!;

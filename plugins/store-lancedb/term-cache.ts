@@ -1,5 +1,6 @@
 // A bounded least-recently-used cache of decoded term lists for postings-table.ts, bounded by the
-// postings it holds (not the entries): a few common terms cannot push the memory past the budget.
+// postings it holds plus one per entry (so empty lists count too): a few common terms cannot push the
+// memory past the budget.
 
 export class TermCache<V extends { readonly size: number }> {
   private readonly entries = new Map<string, V>();
@@ -25,15 +26,15 @@ export class TermCache<V extends { readonly size: number }> {
     const old = this.entries.get(term);
     if (old !== undefined) {
       this.entries.delete(term);
-      this.held -= old.size;
+      this.held -= old.size + 1;
     }
-    if (value.size > this.budget) return;
+    if (value.size + 1 > this.budget) return;
     this.entries.set(term, value);
-    this.held += value.size;
+    this.held += value.size + 1;
     for (const [key, oldest] of this.entries) {
       if (this.held <= this.budget) break;
       this.entries.delete(key);
-      this.held -= oldest.size;
+      this.held -= oldest.size + 1;
     }
   }
 
@@ -42,7 +43,7 @@ export class TermCache<V extends { readonly size: number }> {
     this.held = 0;
   }
 
-  /** Postings held. */
+  /** Postings held, plus one per entry. */
   get postings(): number {
     return this.held;
   }
