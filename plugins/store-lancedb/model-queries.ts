@@ -47,20 +47,15 @@ export async function keywordSearch(
     total,
     query.terms.map((t) => freqs.get(t.stem) ?? 0),
   );
-  const allow = allowed
-    ? (group: number) => {
-        const doc = model.docOfGroup(group);
-        return doc !== undefined && allowed.has(doc.id);
-      }
-    : undefined;
   const { hits, scored } = await source.search(
     matched.map((t) => t.stem),
     query.limit,
-    allow,
+    allowed,
   );
+  // The postings may be ahead of or behind the model (another process's commit): a chunk it lacks is left out.
   const found = hits.flatMap((h) => {
-    const chunk = model.chunkOfRow(h.row);
-    const doc = chunk && model.docs.get(chunk.chunk.documentId);
+    const chunk = model.chunks.get(h.chunkId);
+    const doc = chunk?.chunk.documentId === h.documentId ? model.docs.get(h.documentId) : undefined;
     return chunk && doc ? [{ chunk: chunk.chunk, doc, score: h.score }] : [];
   });
   const read = await readRows(
