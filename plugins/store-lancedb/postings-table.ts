@@ -39,6 +39,8 @@ import { postingsSchema, toArrowTable } from './postings-arrow.ts';
 export const POSTINGS_TABLE = 'kb_postings';
 /** The most postings the term cache holds (14 bytes each decoded). */
 const CACHE_POSTINGS = 4_000_000;
+/** The most `doc` rows documents() keeps read (a search's hits name at most its limit). */
+const CACHE_DOCS = 20_000;
 /** Versions older than this are dropped by merge() (a reader in another process may still be on one). */
 const KEEP_VERSIONS_MS = 10_000;
 /** merge() is due after this many writes of deltas, or this many postings in them (at the least). */
@@ -83,6 +85,7 @@ export class PostingsTable {
   private metaText = '';
   private dead = new Set<number>();
   private readonly cache = new TermCache<CachedTerm>(CACHE_POSTINGS);
+  private readonly docCache = new Map<number, { id: string; record: DocRecord }>();
   private lengths = new Int32Array(1024);
   private groups = new Int32Array(1024).fill(-1);
 
@@ -120,6 +123,7 @@ export class PostingsTable {
     this.metaText = text;
     this.dead = new Set(totals.dead);
     this.cache.clear();
+    this.docCache.clear();
   }
 
   /** Chunk rows holding each term (FTS5's document frequency). */
@@ -152,17 +156,26 @@ export class PostingsTable {
     return topGroups(rows, scored, limit, allow);
   }
 
-  /** The documents of groups (hits): id and record (its slots with their chunk seqs). */
+  /** The documents of groups (hits): id and record (its slots with their chunk seqs); kept until the next commit. */
   async documents(groups: readonly number[]): Promise<Map<number, { id: string; record: DocRecord }>> {
     const out = new Map<number, { id: string; record: DocRecord }>();
-    if (groups.length === 0) return out;
+    const missing = groups.filter((g) => {
+      const hit = this.docCache.get(g);
+      if (hit) out.set(g, hit);
+      return !hit;
+    });
+    if (missing.length === 0) return out;
     const rows = await this.table
       .query()
-      .where(`kind = 'doc' AND grp IN (${groups.map((g) => Math.trunc(g)).join(', ')})`)
+      .where(`kind = 'doc' AND grp IN (${missing.map((g) => Math.trunc(g)).join(', ')})`)
       .select(['doc_id', 'grp', 'info'])
       .toArray();
-    for (const r of rows)
-      out.set(r['grp'] as number, { id: r['doc_id'] as string, record: JSON.parse(r['info'] as string) as DocRecord });
+    if (this.docCache.size + rows.length > CACHE_DOCS) this.docCache.clear();
+    for (const r of rows) {
+      const doc = { id: r['doc_id'] as string, record: JSON.parse(r['info'] as string) as DocRecord };
+      out.set(r['grp'] as number, doc);
+      this.docCache.set(r['grp'] as number, doc);
+    }
     return out;
   }
 
