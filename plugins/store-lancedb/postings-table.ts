@@ -270,15 +270,18 @@ export class PostingsTable {
   }
 
   /**
-   * Folds delta rows into term rows and drops dead slots (one commit), then compacts the table's files
-   * (Lance's optimize, which also brings the `term` index up to date; it is created here the first time).
+   * Folds delta rows into term rows and drops dead slots (one commit), then compacts the table's files (Lance's
+   * optimize, which also brings the `term` and `grp` indexes up to date; they are created here the first time).
    */
   async merge(): Promise<void> {
     await this.refresh();
     const totals = this.totals;
     if (totals.deltaPostings > 0 || totals.dead.length > 0) await this.fold(totals);
-    if (totals.rows > 0 && !(await this.table.listIndices()).some((i) => i.columns.includes('term')))
-      await this.table.createIndex('term', { config: this.lance.lancedb.Index.btree() });
+    if (totals.rows === 0) return;
+    // `term` for a search's lists, `grp` for its hits' documents (a scan of every doc row otherwise).
+    const indexed = new Set((await this.table.listIndices()).flatMap((i) => i.columns));
+    for (const column of ['term', 'grp'])
+      if (!indexed.has(column)) await this.table.createIndex(column, { config: this.lance.lancedb.Index.btree() });
   }
 
   private async fold(totals: Totals): Promise<void> {
