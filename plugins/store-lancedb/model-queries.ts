@@ -1,5 +1,5 @@
 // The Store's reads answered from the in-memory model of the table (model.ts): keyword search with
-// the project's analysis and BM25 over the model's keyword source (keyword-source.ts), pending embeddings,
+// the project's analysis and BM25 over the postings table (keyword-source.ts), pending embeddings,
 // counts and per-source statistics (vector searches are Lance's: lance-vectors.ts). lance-store.ts keeps
 // the model fresh and passes it in, with the reader of chunk texts (chunk-texts.ts) where hits need them.
 import type {
