@@ -1,4 +1,6 @@
-// The LanceDB store's keyword index: postings kept in memory, built with the project's own analysis
+// The LanceDB store's keyword analysis (rowTerms, the stored encoding) and KeywordIndex, postings kept in
+// memory: the reference the postings table (postings-table.ts, which the store searches) is tested and
+// benchmarked against. Built with the project's own analysis
 // (CJK segmentation, Unicode word tokens, diacritics folded, Porter stems: core/search), the title
 // counted COLUMN_WEIGHTS[0] times and the text COLUMN_WEIGHTS[1] times, as the SQLite store's FTS5
 // columns are. Scored with FTS5's BM25 by block-max MaxScore (core's topGroups), so both stores rank

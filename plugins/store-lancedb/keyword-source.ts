@@ -1,13 +1,12 @@
-// What the LanceDB store's keyword search reads postings from (ADR 0233): the operations keywordSearch
-// needs, async where a persisted source reads per query. Today one implementation, the in-memory
-// KeywordIndex; swapping it for postings read from Lance is a change here and in the model that owns it.
-// Must not write: the model adds and removes rows as documents are written.
-import type { KeywordIndex } from './keyword-index.ts';
+// What the LanceDB store's keyword search reads postings from (ADR 0233, 0234): the persisted postings
+// table (postings-table.ts), read per query, its hits named by chunk and document id so the model needs
+// no keyword numbering. Must not write: the store writes the postings table with the main table.
+import type { PostingsTable } from './postings-table.ts';
 
-/** A scored chunk row: `row` and `group` are the keyword numbering (model.ts maps them to chunk and document). */
-export interface KeywordRowHit {
-  row: number;
-  group: number;
+/** A scored chunk: the best of its document. */
+export interface KeywordChunkHit {
+  chunkId: string;
+  documentId: string;
   /** FTS5's BM25, positive (higher is better). */
   score: number;
 }
@@ -17,19 +16,34 @@ export interface KeywordSource {
   size(): Promise<number>;
   /** Each term's document frequency (chunks holding it); 0 for a term no chunk holds. */
   docFreqs(terms: readonly string[]): Promise<Map<string, number>>;
-  /** The best row of each of the best `limit` groups `allow` lets through, by descending score. */
+  /** The best chunk of each of the best `limit` documents `allowed` holds (all: undefined), by descending score. */
   search(
     terms: readonly string[],
     limit: number,
-    allow?: (group: number) => boolean,
-  ): Promise<{ hits: KeywordRowHit[]; scored: number }>;
+    allowed?: ReadonlySet<string>,
+  ): Promise<{ hits: KeywordChunkHit[]; scored: number }>;
 }
 
-/** The in-memory postings as a KeywordSource (answers at once). */
-export function memoryKeywordSource(index: KeywordIndex): KeywordSource {
+/** The postings table as a KeywordSource: slots and groups mapped to chunk and document ids by their `doc` rows. */
+export function postingsKeywordSource(postings: PostingsTable): KeywordSource {
   return {
-    size: () => Promise.resolve(index.size),
-    docFreqs: (terms) => Promise.resolve(new Map(terms.map((t) => [t, index.docFreq(t)]))),
-    search: (terms, limit, allow) => Promise.resolve(index.search(terms, limit, allow)),
+    size: () => Promise.resolve(postings.size),
+    docFreqs: (terms) => postings.docFreq(terms),
+    async search(terms, limit, allowed) {
+      let allow: ((group: number) => boolean) | undefined;
+      if (allowed) {
+        const groups = new Set((await postings.groupsOf([...allowed])).values());
+        allow = (group) => groups.has(group);
+      }
+      const { hits, scored } = await postings.search(terms, limit, allow);
+      const docs = await postings.documents([...new Set(hits.map((h) => h.group))]);
+      const out: KeywordChunkHit[] = [];
+      for (const h of hits) {
+        const doc = docs.get(h.group);
+        const at = doc?.record.slots.indexOf(h.row) ?? -1;
+        if (doc && at >= 0) out.push({ chunkId: doc.record.chunkIds[at]!, documentId: doc.id, score: h.score });
+      }
+      return { hits: out, scored };
+    },
   };
 }

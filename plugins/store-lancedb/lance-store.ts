@@ -1,8 +1,9 @@
 // The LanceDB store (ADR 0125): one Lance table in the folder at [db] path (rows.ts). Durability and
 // atomicity are Lance's: every write is one commit (a document with its chunks and the embeddings it
-// drops: one merge-insert). Reads are answered from an in-memory model of the table (model.ts) with
-// the project's own keyword postings; vectors are searched by Lance's own query on `vector_<dims>`
-// columns (lance-vectors.ts, ADR 0227); document bodies are read from Lance.
+// drops: one merge-insert). Reads are answered from an in-memory model of the table (model.ts); keyword
+// search reads the project's own postings from a Lance table of their own (postings-table.ts, ADR 0234);
+// vectors are searched by Lance's own query on `vector_<dims>` columns (lance-vectors.ts, ADR 0227);
+// document bodies are read from Lance.
 //
 // 1. Freshness: every commit writes the table version to `kbctx.generation` in the folder (on object storage:
 //    the table's latest version is asked for, table-place.ts); a process that finds a version it did not
@@ -13,6 +14,10 @@
 //    KEEP_VERSIONS_MS once there are MAX_FRAGMENTS small fragments or MAX_VERSIONS commits since the
 //    last compaction; a commit that reaches MAX_VERSIONS starts one itself (a watcher's syncs never
 //    call compact()). So the file count stays bounded after thousands of small syncs.
+// 4. Postings: every commit is followed, under the same write lock, by the postings table's (the documents
+//    it put and removed, or none: then only the version moves), so its version is the main table's. A gap
+//    (a process killed between the two, a commit made elsewhere) leaves it behind: a change is still written
+//    but the version stays, and the next writable open catches it up by stamps (catchUp).
 // Writes are serialised: one commit at a time per process, and across processes by the table's write
 // lock (write-lock.ts; in a bucket a lease claim, ADR 0230): two connections' merge-inserts of the same new key
 // would otherwise both insert it. With readConsistencyInterval 0 every commit starts from the latest version (no
@@ -60,8 +65,10 @@ import {
 } from './vector-index.ts';
 import { chunkMeta, chunkTerms, Model, type ChunkMeta } from './model.ts';
 import { loadModel } from './model-load.ts';
-import { readTerms } from './keyword-build.ts';
-import type { KeywordSource } from './keyword-source.ts';
+import { postingsKeywordSource, type KeywordSource } from './keyword-source.ts';
+import { openPostingsTable, POSTINGS_TABLE, type PostingsTable } from './postings-table.ts';
+import type { PostingsChange, PostingsDoc } from './postings-changes.ts';
+import { chunkDocuments } from './postings-source.ts';
 import { RowReader, type HeadRef } from './row-reader.ts';
 import { planUpsert } from './upsert-plan.ts';
 import { DocumentFilters } from './doc-filter.ts';
@@ -109,6 +116,7 @@ export async function openLanceStore(
   const place = await openTablePlace(lance, dir, access, storage);
   const store = new LanceStore(dir, place.db, place.table, place.readOnly, place, vectorIndexSettings(vectorIndex));
   if (place.readOnly === null) await store.upgradeLayout();
+  await store.openPostings();
   await store.reload();
   return store;
 }
@@ -117,7 +125,12 @@ interface Pending {
   rows: LanceRow[];
   docIds: string[];
   droppedEmbeddings: string[];
+  /** The documents' postings (the last put of an id wins). */
+  postings: Map<string, PostingsDoc>;
 }
+
+const NO_CHANGE: PostingsChange = { put: [], remove: [] };
+const noPending = (): Pending => ({ rows: [], docIds: [], droppedEmbeddings: [], postings: new Map() });
 
 export class LanceStore implements Store {
   readonly path: string;
@@ -126,12 +139,14 @@ export class LanceStore implements Store {
   private model = new Model();
   private readonly rowReader = new RowReader();
   private readonly filters = new DocumentFilters();
-  private readonly keywordBuilds = new WeakMap<Model, Promise<KeywordSource>>();
+  /** The keyword postings (null: a read-only index written before the postings table, ADR 0234). */
+  private postings: PostingsTable | null = null;
+  private keyword: KeywordSource | null = null;
   private knownVersion = -1;
   private writes = 0;
   private closed = false;
   private bulkDepth = 0;
-  private pending: Pending = { rows: [], docIds: [], droppedEmbeddings: [] };
+  private pending: Pending = noPending();
   private queue: Promise<unknown> = Promise.resolve();
   private commitsSinceCompaction = 0;
   private stale = false;
@@ -195,11 +210,61 @@ export class LanceStore implements Store {
     this.columns.add(column);
   }
 
+  /**
+   * Opens the keyword postings table: a writable open creates it if missing and catches it up (by stamps,
+   * under the write lock) when its version is not the main table's; a read-only one opens it if present.
+   */
+  async openPostings(): Promise<void> {
+    if (this.readOnlyReason !== null && !(await this.db.tableNames()).includes(POSTINGS_TABLE)) return;
+    const postings = await openPostingsTable(this.db, await loadLance());
+    this.postings = postings;
+    this.keyword = postingsKeywordSource(postings);
+    if (this.readOnlyReason !== null || postings.version === (await this.table.version())) return;
+    await this.place.withWriteLock(async () => {
+      const version = await this.table.version();
+      await postings.refresh();
+      if (postings.version === version) return;
+      await postings.catchUp(chunkDocuments(this.table), version);
+      if (postings.wantsMerge()) await postings.merge();
+    });
+  }
+
+  /**
+   * After a commit of ours, under its write lock: writes the documents it put and removed to the postings and
+   * records `version` when the postings were at the version before it; otherwise (a gap) writes the change only.
+   */
+  private async keepPostings(change: PostingsChange | null, version: number): Promise<void> {
+    const postings = this.postings;
+    if (!postings || this.readOnlyReason !== null) return;
+    await postings.refresh();
+    const current = postings.version === version - 1;
+    if (!change && !current) return;
+    await postings.apply(change ?? NO_CHANGE, current ? version : postings.version);
+    if (postings.wantsMerge()) await postings.merge();
+  }
+
+  /** Runs a write of ours that changes no document (compaction, a vector index); the postings' version follows. */
+  private async keepingPostings<T>(run: () => Promise<T>): Promise<T> {
+    const postings = this.postings;
+    if (!postings || this.readOnlyReason !== null) return run();
+    await postings.refresh();
+    const start = await this.table.version();
+    const current = postings.version === start;
+    const out = await run();
+    if (current)
+      await this.place.withWriteLock(async () => {
+        await postings.refresh();
+        if (postings.version === start) await postings.apply(NO_CHANGE, await this.table.version());
+      });
+    return out;
+  }
+
   /** Loads the model from the latest table version (model-load.ts). */
   async reload(): Promise<void> {
     const version = await this.table.version();
     this.columns = await vectorColumns(this.table);
     this.model = await loadModel(this.db, version);
+    await this.postings?.refresh();
     this.knownVersion = version;
     this.stale = false;
   }
@@ -242,10 +307,17 @@ export class LanceStore implements Store {
   // ---- writing ----
 
   /** Runs one commit after the ones before it; records the version it made. */
-  private commit(write: (table: Table) => Promise<{ version: number }>): Promise<void> {
+  private commit(
+    write: (table: Table) => Promise<{ version: number }>,
+    change: PostingsChange | null = null,
+  ): Promise<void> {
     const run = this.queue.then(async () => {
       try {
-        const { version } = await this.place.withWriteLock(() => write(this.table));
+        const { version } = await this.place.withWriteLock(async () => {
+          const made = await write(this.table);
+          await this.keepPostings(change, made.version);
+          return made;
+        });
         // Another process committed in between: its rows are not in the model.
         if (version !== this.knownVersion + 1) this.stale = true;
         this.knownVersion = version;
@@ -264,22 +336,29 @@ export class LanceStore implements Store {
   }
 
   private flush(): Promise<void> {
-    const { rows, docIds, droppedEmbeddings } = this.pending;
+    const { rows, docIds, droppedEmbeddings, postings } = this.pending;
     if (docIds.length === 0) return this.queue.then(() => undefined);
-    this.pending = { rows: [], docIds: [], droppedEmbeddings: [] };
+    this.pending = noPending();
+    const docs = [...postings.values()];
+    const change = {
+      put: docs.filter((d) => d.chunks.length > 0),
+      remove: docs.filter((d) => d.chunks.length === 0).map((d) => d.id),
+    };
     const held = this.rowReader.seal();
     let where = `(kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(docIds)})`;
     if (droppedEmbeddings.length > 0)
       where += ` OR (kind = 'emb' AND row_key IN ${sqlList(droppedEmbeddings.map(embKey))})`;
     // The last row written for a key wins (a document upserted twice in one group).
     const byKey = new Map(rows.map((r) => [r.row_key, r]));
-    return this.commit((t) =>
-      t
-        .mergeInsert('row_key')
-        .whenMatchedUpdateAll()
-        .whenNotMatchedInsertAll()
-        .whenNotMatchedBySourceDelete({ where })
-        .execute([...byKey.values()]),
+    return this.commit(
+      (t) =>
+        t
+          .mergeInsert('row_key')
+          .whenMatchedUpdateAll()
+          .whenNotMatchedInsertAll()
+          .whenNotMatchedBySourceDelete({ where })
+          .execute([...byKey.values()]),
+      change,
     ).finally(() => this.rowReader.committed(held));
   }
 
@@ -339,6 +418,10 @@ export class LanceStore implements Store {
     );
     this.rowReader.hold(headOf(doc), chunks);
     this.pending.docIds.push(doc.id);
+    this.pending.postings.set(doc.id, {
+      id: doc.id,
+      chunks: chunks.map((c, i) => ({ id: c.id, terms: withSeqs[i]!.terms })),
+    });
     this.pending.droppedEmbeddings.push(...plan.dropped);
     const outcome = { chunksWritten: plan.written, chunksDeleted: plan.removed.length };
     if (this.bulkDepth === 0 || this.pending.docIds.length >= GROUP_SIZE) await this.flush();
@@ -366,7 +449,7 @@ export class LanceStore implements Store {
     if (existing.length === 0) return 0;
     this.writes++;
     await this.flush();
-    await this.commit((t) => t.delete(`doc_id IN ${sqlList(existing)}`));
+    await this.commit((t) => t.delete(`doc_id IN ${sqlList(existing)}`), { put: [], remove: existing });
     return existing.length;
   }
 
@@ -390,8 +473,10 @@ export class LanceStore implements Store {
     if (stats.fragmentStats.numSmallFragments < MAX_FRAGMENTS && this.commitsSinceCompaction < MAX_VERSIONS) return;
     const run = this.queue.then(async () => {
       // optimize() also folds rows added since into the vector index, if there is one (vector-index.ts).
-      await this.place.withWriteLock(() =>
-        this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
+      await this.keepingPostings(() =>
+        this.place.withWriteLock(() =>
+          this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
+        ),
       );
       this.commitsSinceCompaction = 0;
       // Compaction commits a version with the same rows: the model stays as it is.
@@ -484,35 +569,25 @@ export class LanceStore implements Store {
   }
 
   async keywordSearch(query: KeywordQuery): Promise<KeywordResult> {
-    const { model, source } = await this.withKeyword();
+    const model = await this.fresh();
+    // The bulk group's documents are searched too: it is committed (with its postings) first.
+    await this.flush();
+    const source = this.keywordSource();
+    // Another process's postings commit follows its main one: one read between the two is caught up here.
+    if (this.postings!.version < this.knownVersion) await this.postings!.refresh();
     return queries.keywordSearch(model, source, query, await this.allowed(query.filter), this.readRows);
   }
 
-  /** The fresh model with its keyword postings, built first (once, however many searches wait) if it has none. */
-  private async withKeyword(): Promise<{ model: Model; source: KeywordSource }> {
-    const model = await this.fresh();
-    const built = model.keywordSource();
-    if (built) return { model, source: built };
-    let build = this.keywordBuilds.get(model);
-    if (!build) {
-      build = this.buildKeyword(model);
-      this.keywordBuilds.set(model, build);
-      // A failed build is tried again by the next search.
-      build.catch(() => this.keywordBuilds.delete(model));
-    }
-    return { model, source: await build };
-  }
-
-  /**
-   * Builds the model's postings (keyword-build.ts): writes from here on keep their terms in the model, the bulk
-   * group is committed, then every other chunk's terms are read at the version that commit left. Searches answer
-   * from this model even if another process's commit replaced it meanwhile (whole commits still).
-   */
-  private async buildKeyword(model: Model): Promise<KeywordSource> {
-    model.startKeywordBuild();
-    await this.flush();
-    const terms = await readTerms(this.db, this.knownVersion, model);
-    return model.buildKeyword((id) => terms.get(id));
+  /** The postings table's reader, or a clear error for a read-only index written before it (ADR 0234). */
+  private keywordSource(): KeywordSource {
+    if (this.keyword) return this.keyword;
+    throw new KbctxError(
+      'unavailable',
+      `the LanceDB index at ${this.path} has no keyword postings table (it was written before kbctx kept one) and ` +
+        `is opened read-only (${this.readOnlyReason}); run any writing command (\`kbctx sync all\`) once with write ` +
+        'access to build it',
+      { details: { index: 'keyword_postings_missing' } },
+    );
   }
 
   async pendingEmbeddings(
@@ -613,17 +688,20 @@ export class LanceStore implements Store {
     // vector query uses (lance-vectors.ts).
     const target = { column: vectorColumn(space.dims), distance: 'cosine', dims: space.dims } as const;
     if (!this.columns.has(target.column)) return { vectors, index: 'none' };
-    const index = await refreshLanceVectorIndex(
-      await loadLance(),
-      this.table,
-      target,
-      this.vectorIndex,
-      () =>
-        this.place.withWriteLock(() =>
-          this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
-        ),
-      // lance-vectors.ts's prefilter is `doc_id IN (...)`: a BTREE makes it an index lookup (ADR 0235).
-      [{ column: 'doc_id', index: 'btree' }],
+    const lance = await loadLance();
+    const index = await this.keepingPostings(() =>
+      refreshLanceVectorIndex(
+        lance,
+        this.table,
+        target,
+        this.vectorIndex,
+        () =>
+          this.place.withWriteLock(() =>
+            this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
+          ),
+        // lance-vectors.ts's prefilter is `doc_id IN (...)`: a BTREE makes it an index lookup (ADR 0235).
+        [{ column: 'doc_id', index: 'btree' }],
+      ),
     );
     this.indexStates.clear();
     return { vectors, index };
@@ -637,15 +715,21 @@ export class LanceStore implements Store {
     return queries.counts(await this.fresh());
   }
 
-  /** Reads the table afresh and compares it with the keyword index the searches use. */
   async readOnly(): Promise<string | null> {
     return this.readOnlyReason;
   }
 
+  /** Reads the table afresh and compares it with the keyword postings the searches read (their differences()). */
   async checkIntegrity(): Promise<IntegrityReport> {
-    const { model } = await this.withKeyword();
+    const model = await this.fresh();
     await this.flush();
-    return tableIntegrity(model, await this.table.query().select(['row_key', 'kind', 'doc_id']).toArrow());
+    const postings = this.postings;
+    let check = null;
+    if (postings) {
+      await postings.refresh();
+      check = { rows: postings.size, ...(await postings.differences(chunkDocuments(this.table))) };
+    }
+    return tableIntegrity(model, await this.table.query().select(['row_key', 'kind', 'doc_id']).toArrow(), check);
   }
 
   async sizeBytes(): Promise<number> {

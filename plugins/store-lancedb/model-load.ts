@@ -1,6 +1,6 @@
 // Loads the LanceDB store's in-memory model (model.ts) at one table version (ADR 0233): doc rows as a
 // head signature (no body, content type or metadata); chunk rows without their text or terms (the
-// keyword postings are built at the first keyword search: keyword-build.ts); emb rows without vectors;
+// keyword postings are a table of their own: postings-table.ts); emb rows without vectors;
 // checkpoints and runs. One query per kind of row with only the columns that kind needs, on a handle
 // checked out at the version (readers see whole commits), read column by column. Must not write the table.
 import type { Connection, Table } from '@lancedb/lancedb';

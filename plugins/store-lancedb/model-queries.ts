@@ -1,5 +1,5 @@
 // The Store's reads answered from the in-memory model of the table (model.ts): keyword search with
-// the project's analysis and BM25 over the model's keyword source (keyword-source.ts), pending embeddings,
+// the project's analysis and BM25 over the postings table (keyword-source.ts), pending embeddings,
 // counts and per-source statistics (vector searches are Lance's: lance-vectors.ts). lance-store.ts keeps
 // the model fresh and passes it in, with the reader of chunk texts (chunk-texts.ts) where hits need them.
 import type {
@@ -48,20 +48,15 @@ export async function keywordSearch(
     total,
     query.terms.map((t) => freqs.get(t.stem) ?? 0),
   );
-  const allow = allowed
-    ? (group: number) => {
-        const doc = model.docOfGroup(group);
-        return doc !== undefined && allowed.has(doc.id);
-      }
-    : undefined;
   const { hits, scored } = await source.search(
     matched.map((t) => t.stem),
     query.limit,
-    allow,
+    allowed,
   );
+  // The postings may be ahead of or behind the model (another process's commit): a chunk it lacks is left out.
   const found = hits.flatMap((h) => {
-    const chunk = model.chunkOfRow(h.row);
-    const doc = chunk && model.docs.get(chunk.chunk.documentId);
+    const chunk = model.chunks.get(h.chunkId);
+    const doc = chunk?.chunk.documentId === h.documentId ? model.docs.get(h.documentId) : undefined;
     return chunk && doc ? [{ chunk: chunk.chunk, doc, score: h.score }] : [];
   });
   const read = await readRows(

@@ -1,13 +1,12 @@
 // What the LanceDB store keeps in memory (ADR 0233): documents as a head signature, chunks without their
 // text (read from Lance on demand: chunk-texts.ts), which chunks have an embedding of which space (not
 // the vectors: Lance searches those, ADR 0227) and checkpoints; loaded once per table version another
-// process wrote and kept in step with this process's own writes. The keyword postings are built at the
-// first keyword search (keyword-build.ts), then kept in step too. Document bodies, chunk texts and the
-// fields only search filters read (content type, metadata) stay in Lance.
+// process wrote and kept in step with this process's own writes. The keyword postings are not here: they
+// are a Lance table of their own read per query (postings-table.ts, ADR 0234). Document bodies, chunk
+// texts and the fields only search filters read (content type, metadata) stay in Lance.
 import type { Chunk, SourceState, SyncRun } from '../../core/api/plugin.ts';
 import { symbolWords } from '../store-sqlite/api.ts';
-import { KeywordIndex, rowTerms, type RowTerms } from './keyword-index.ts';
-import { memoryKeywordSource, type KeywordSource } from './keyword-source.ts';
+import { rowTerms, type RowTerms } from './keyword-index.ts';
 
 /** A chunk without its text (its content hash, the sha-256 of the text, stands for it). */
 export type ChunkMeta = Omit<Chunk, 'text'>;
@@ -22,8 +21,6 @@ export interface DocEntry {
   contentHash: string;
   /** Insertion position (listDocuments). */
   seq: number;
-  /** Keyword group (ties go to the lower one). */
-  group: number;
   chunkIds: string[];
 }
 
@@ -31,8 +28,6 @@ export interface ChunkEntry {
   chunk: ChunkMeta;
   /** The rowid embeddings are queued by. */
   seq: number;
-  /** Keyword row id (-1 until the postings are built). */
-  row: number;
 }
 
 /** A chunk's stored embedding without its vector (the vector stays in Lance). */
@@ -48,78 +43,22 @@ export class Model {
   readonly embeddings = new Map<string, EmbEntry>();
   readonly states = new Map<string, SourceState>();
   readonly runs = new Map<string, SyncRun>();
-  private keyword: KeywordIndex | null = null;
-  private source: KeywordSource | null = null;
-  private readonly groupDoc: string[] = [];
   private readonly connectors = new Map<string, string>();
-  private readonly rowChunk: (string | undefined)[] = [];
-  /** While the postings are being built: the terms of chunks written since the build started. */
-  private termsSinceBuild: Map<string, RowTerms> | null = null;
   private sortedSeqs: number[] | null = null;
   private readonly bySeq = new Map<number, string>();
   private readonly spaceCounts = new Map<string, number>();
   /** Highest seq seen (new seqs are above it). */
   maxSeq = 0;
 
-  /** What keyword searches read (keyword-source.ts); null until buildKeyword. */
-  keywordSource(): KeywordSource | null {
-    return this.source;
-  }
-
-  /** The postings' live rows; null until buildKeyword. */
-  keywordRows(): number | null {
-    return this.keyword?.size ?? null;
-  }
-
-  /** From now on until buildKeyword, written chunks' terms are kept: the build's read of the table lacks them. */
-  startKeywordBuild(): void {
-    this.termsSinceBuild ??= new Map();
-  }
-
-  /**
-   * Builds the postings from each chunk's analysis (`termsOf`: as read at the version the build started from;
-   * chunks written since: their own terms), documents in the order they were first seen and their chunks in
-   * order (the numbering ties are broken by); a chunk without terms gets an empty row.
-   */
-  buildKeyword(termsOf: (chunkId: string) => RowTerms | undefined): KeywordSource {
-    if (this.source) return this.source;
-    const since = this.termsSinceBuild;
-    const index = new KeywordIndex();
-    for (let group = 0; group < this.groupDoc.length; group++) {
-      const doc = this.docOfGroup(group);
-      if (doc?.group !== group) continue;
-      for (const id of doc.chunkIds) {
-        const row = index.add(group, since?.get(id) ?? termsOf(id) ?? { terms: new Map(), length: 0 });
-        this.rowChunk[row] = id;
-        this.chunks.get(id)!.row = row;
-      }
-    }
-    this.keyword = index;
-    this.termsSinceBuild = null;
-    this.source = memoryKeywordSource(index);
-    return this.source;
-  }
-
-  /** `terms`: each chunk's analysis; needed once the postings are built (rows loaded before come without). */
-  putDocument(
-    entry: Omit<DocEntry, 'group' | 'chunkIds'>,
-    chunks: readonly { chunk: ChunkMeta; seq: number; terms?: RowTerms | undefined }[],
-  ): void {
+  putDocument(entry: Omit<DocEntry, 'chunkIds'>, chunks: readonly { chunk: ChunkMeta; seq: number }[]): void {
     const old = this.docs.get(entry.id);
-    const group = old?.group ?? this.groupDoc.push(entry.id) - 1;
     if (old) for (const id of old.chunkIds) this.dropChunk(id);
     const connector =
       this.connectors.get(entry.connector) ??
       this.connectors.set(entry.connector, entry.connector).get(entry.connector)!;
-    this.docs.set(entry.id, { ...entry, connector, group, chunkIds: chunks.map((c) => c.chunk.id) });
-    for (const { chunk, seq, terms } of chunks) {
-      let row = -1;
-      if (this.keyword) {
-        if (!terms) throw new Error(`chunk ${chunk.id} written without its analysed terms`);
-        row = this.keyword.add(group, terms);
-        this.rowChunk[row] = chunk.id;
-      } else if (terms) this.termsSinceBuild?.set(chunk.id, terms);
-      this.chunks.set(chunk.id, { chunk, seq, row });
+    this.docs.set(entry.id, { ...entry, connector, chunkIds: chunks.map((c) => c.chunk.id) });
+    for (const { chunk, seq } of chunks) {
+      this.chunks.set(chunk.id, { chunk, seq });
       this.bySeq.set(seq, chunk.id);
       this.maxSeq = Math.max(this.maxSeq, seq);
     }
@@ -139,10 +78,6 @@ export class Model {
   private dropChunk(id: string): void {
     const entry = this.chunks.get(id);
     if (!entry) return;
-    if (this.keyword && entry.row >= 0) {
-      this.keyword.remove(entry.row);
-      this.rowChunk[entry.row] = undefined;
-    }
     this.bySeq.delete(entry.seq);
     this.chunks.delete(id);
     this.setEmbedding(id, null);
@@ -163,16 +98,6 @@ export class Model {
     this.embeddings.clear();
     this.spaceCounts.clear();
     return n;
-  }
-
-  chunkOfRow(row: number): ChunkEntry | undefined {
-    const id = this.rowChunk[row];
-    return id === undefined ? undefined : this.chunks.get(id);
-  }
-
-  docOfGroup(group: number): DocEntry | undefined {
-    const id = this.groupDoc[group];
-    return id === undefined ? undefined : this.docs.get(id);
   }
 
   chunkBySeq(seq: number): ChunkEntry | undefined {

@@ -38,7 +38,7 @@ export type LanceRow = {
   vector: number[] | null;
   checkpoint: string | null;
   last_sync_at: string | null;
-  /** Chunks: the analysed terms the keyword index is built from (encodeRowTerms; null: analyse the text). */
+  /** Chunks: the analysed terms the keyword postings are caught up from (encodeRowTerms; null: analyse the text). */
   terms: string | null;
 } & { [column: `vector_${number}`]: number[] };
 

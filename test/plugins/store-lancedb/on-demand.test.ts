@@ -1,6 +1,6 @@
 // The LanceDB store reads texts and heads on demand (ADR 0233): a bulk group's documents are found, with
 // their text and head, and judged by filters before they are committed; a search made before any write
-// of a second connection builds its postings at its own version and sees that connection's later commit
+// of a second connection reads the postings table and sees that connection's later commit
 // (title and text read afresh) once it reloads; a document whose head changed is not taken for unchanged.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -89,7 +89,7 @@ it('an upsert that changes only the head is written; the same head again is not'
   }
 });
 
-it('documents written while the first keyword search builds the postings are in them', async () => {
+it('documents written by another connection while a search reads the postings are in them', async () => {
   const store = await openLanceStore(path.join(root, 'during.lance'));
   try {
     const early = Array.from({ length: 20 }, (_, i) => makeDoc('filesystem:x', `e${i}.md`, [`early note ${i}`]));
@@ -97,7 +97,7 @@ it('documents written while the first keyword search builds the postings are in 
     const reopened = await openLanceStore(path.join(root, 'during.lance'));
     try {
       const late = Array.from({ length: 5 }, (_, i) => makeDoc('filesystem:x', `l${i}.md`, [`late walrus ${i}`]));
-      // The search starts the build; the writes run while it reads the table.
+      // The writes commit (with their postings) while the search reads the postings table.
       const [first] = await Promise.all([
         reopened.keywordSearch({ terms: terms('early'), limit: 30, candidateK: 30 }),
         ...late.map((d) => reopened.upsertDocument(d.doc, d.chunks, null)),
