@@ -2,6 +2,7 @@
 // it at its next writable open (a read-only open of one says what to do); a commit the postings missed (a
 // writer killed between the main table's commit and theirs) is reported by doctor and caught up at the
 // next writable open.
+import type { Connection } from '@lancedb/lancedb';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ async function written(dir: string): Promise<void> {
 }
 
 /** The folder's tables opened with a raw connection (what another program, or a killed writer, leaves). */
-async function raw<T>(dir: string, fn: (db: import('@lancedb/lancedb').Connection) => Promise<T>): Promise<T> {
+async function raw<T>(dir: string, fn: (db: Connection) => Promise<T>): Promise<T> {
   const db = await (await loadLance()).lancedb.connect(dir);
   try {
     return await fn(db);
