@@ -1,11 +1,9 @@
-// SciFact documents cut into one to three chunks, and the in-memory KeywordIndex fed the same writes
-// as a PostingsTable (groups kept on update, as the store's model keeps them): the reference the
-// persisted postings must equal.
-import path from 'node:path';
+// A generated corpus (seeded: the same on every run, no data files) of documents cut into one to three
+// chunks, and the in-memory KeywordIndex fed the same writes as a PostingsTable (groups kept on update, as
+// the store's model keeps them): the reference the persisted postings must equal.
 import { analyzeQuery } from '../../../core/api/algorithms.ts';
 import { KeywordIndex, rowTerms } from '../../../plugins/store-lancedb/keyword-index.ts';
 import type { PostingsChange, PostingsDoc } from '../../../plugins/store-lancedb/postings-changes.ts';
-import { loadQueries, readJsonl, SCIFACT_DIR } from '../../eval/scifact.ts';
 
 interface Abstract {
   _id: string;
@@ -13,14 +11,47 @@ interface Abstract {
   text: string;
 }
 
-export const abstracts = (n: number): Abstract[] =>
-  readJsonl<Abstract>(path.join(SCIFACT_DIR, 'corpus.jsonl')).slice(0, n);
+/** mulberry32: a small seeded generator, so the corpus and queries are the same on every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
-/** The query stems of the first `n` train queries. */
+const SYLLABLES = ['ka', 'lo', 'mi', 'ter', 'nu', 'sol', 'pra', 'vin', 'dex', 'qua', 'rho', 'bel', 'tan', 'gor'];
+/** 3,000 made-up words; drawn with a Zipf-like skew so some are common (high df) and most are rare. */
+const WORDS = Array.from({ length: 3000 }, (_, i) => {
+  let w = '';
+  for (let n = i + 1; n > 0; n = Math.floor(n / SYLLABLES.length)) w += SYLLABLES[n % SYLLABLES.length];
+  return w;
+});
+const word = (rand: () => number): string => WORDS[Math.floor(WORDS.length * rand() ** 3)]!;
+const words = (rand: () => number, min: number, max: number): string =>
+  Array.from({ length: min + Math.floor(rand() * (max - min + 1)) }, () => word(rand)).join(' ');
+
+export const abstracts = (n: number): Abstract[] => {
+  const rand = random(42);
+  return Array.from({ length: n }, (_, i) => ({
+    _id: `doc-${i}${'x'.repeat(i % 3)}`,
+    title: words(rand, 3, 8),
+    text: Array.from({ length: 2 + Math.floor(rand() * 6) }, () => `${words(rand, 5, 16)}.`).join(' '),
+  }));
+};
+
+/** `n` generated queries (two to six words). */
+export const queryTexts = (n: number): string[] => {
+  const rand = random(7);
+  return Array.from({ length: n }, () => words(rand, 2, 6));
+};
+
+/** The query stems of the `n` generated queries. */
 export const queryTerms = (n: number): string[][] =>
-  loadQueries()
-    .slice(0, n)
-    .map((q) => [...new Set(analyzeQuery(q.text).map((t) => t.stem))]);
+  queryTexts(n).map((q) => [...new Set(analyzeQuery(q).map((t) => t.stem))]);
 
 let seq = 1;
 /** A document of 1–3 chunks (sentences dealt round-robin); `edit` changes its text (an update). */

@@ -13,8 +13,7 @@ import { loadLance } from '../../../plugins/store-lancedb/lance-module.ts';
 import { openPostingsTable } from '../../../plugins/store-lancedb/postings-table.ts';
 import { chunkDocuments } from '../../../plugins/store-lancedb/postings-source.ts';
 import { TABLE } from '../../../plugins/store-lancedb/rows.ts';
-import { loadQueries } from '../../eval/scifact.ts';
-import { abstracts } from './postings-fixture.ts';
+import { abstracts, queryTexts } from './postings-fixture.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kbctx-postings-source-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -38,8 +37,8 @@ it("built from the store's chunk rows, the postings rank as the store's keyword 
     const postings = await openPostingsTable(db, lance, 'kb_postings_rebuilt');
     assert.equal(await postings.catchUp(chunkDocuments(kb), await kb.version()), 150);
     let compared = 0;
-    for (const q of loadQueries().slice(0, 60)) {
-      const want = await store.keywordSearch({ terms: analyzeQuery(q.text), limit: 10, candidateK: 100 });
+    for (const text of queryTexts(60)) {
+      const want = await store.keywordSearch({ terms: analyzeQuery(text), limit: 10, candidateK: 100 });
       const got = await postings.search(
         want.matchedTerms.map((t) => t.stem),
         10,
@@ -53,7 +52,7 @@ it("built from the store's chunk rows, the postings rank as the store's keyword 
       assert.deepEqual(
         got.hits.map((h) => key(chunkOf(h), h.score)).sort(),
         want.hits.map((h) => key(h.chunk.id, h.raw)).sort(),
-        q.text,
+        text,
       );
       compared += want.hits.length;
     }
