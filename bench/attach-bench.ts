@@ -59,7 +59,9 @@ function lines(child: { stdin: Writable; stdout: Readable }): (message: Message)
 
 // The floor on this machine: a bare Node process that answers every request line with an empty result.
 const ECHO = `process.stdin.setEncoding('utf8').on('data', (d) => { for (const l of d.split('\\n')) { if (!l) continue;
-  const m = JSON.parse(l); if (m.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: {} }) + '\\n'); } });`;
+  const m = JSON.parse(l);
+  if (m.id !== undefined)
+    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: {} }) + '\\n'); } });`;
 
 const procKb = (pid: number, field: string): number =>
   Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
@@ -150,14 +152,16 @@ async function tenBridges(name: string, entry: string): Promise<void> {
   console.log(`ten bridges (serve stdio --attach, ${name}), started one after another, all kept open:`);
   runs.forEach((r, i) =>
     console.log(
-      `  bridge ${String(i + 1).padStart(2)}: start ${fmtMs(r.startMs)} ms · RSS ${r.rssMb.toFixed(1)} MB (peak ${r.peakMb.toFixed(1)} MB)`,
+      `  bridge ${String(i + 1).padStart(2)}: start ${fmtMs(r.startMs)} ms · RSS ${r.rssMb.toFixed(1)} MB (peak ` +
+        `${r.peakMb.toFixed(1)} MB)`,
     ),
   );
   const stat = (pick: (r: Run) => number, digits: number) =>
     `median ${median(runs.map(pick)).toFixed(digits)}, max ${Math.max(...runs.map(pick)).toFixed(digits)}`;
   console.log(`  start ms: ${stat((r) => r.startMs, 0)} · RSS MB: ${stat((r) => r.rssMb, 1)}`);
   console.log(
-    `  server RSS: ${serverBefore.toFixed(1)} MB before the first bridge, ${serverAfter.toFixed(1)} MB with ten open after a search each`,
+    `  server RSS: ${serverBefore.toFixed(1)} MB before the first bridge, ${serverAfter.toFixed(1)} MB with ten ` +
+      `open after a search each`,
   );
   await Promise.all(bridges.map((b) => b.end()));
 }
@@ -168,7 +172,8 @@ async function report(name: string, args: string[]): Promise<void> {
   const m = (pick: (r: Run) => number): number => median(runs.map(pick));
   console.log(
     `${name.padEnd(28)} start (spawn → initialize answered) median ${fmtMs(m((r) => r.startMs))} ms · ` +
-      `RSS after a search median ${m((r) => r.rssMb).toFixed(1)} MB (peak ${m((r) => r.peakMb).toFixed(1)} MB) · ${RUNS} runs`,
+      `RSS after a search median ${m((r) => r.rssMb).toFixed(1)} MB (peak ${m((r) => r.peakMb).toFixed(1)} MB) · ` +
+      `${RUNS} runs`,
   );
 }
 

@@ -38,7 +38,8 @@ async function backlog(): Promise<{
     ws.config(
       (model === null
         ? ''
-        : `[embedding]\nprovider = "openai"\nbase_url = "${provider.baseUrl}"\nmodel = "${model}"\ndims = 16\nbatch_size = 4\nconcurrency = 1\n`) +
+        : `[embedding]\nprovider = "openai"\nbase_url = "${provider.baseUrl}"\nmodel = "${model}"\ndims = 16\n` +
+          `batch_size = 4\nconcurrency = 1\n`) +
         '[connectors.filesystem.a]\nroot = "a"\n[connectors.filesystem.b]\nroot = "b"\n',
     );
   for (let i = 0; i < PER; i++) {
@@ -64,7 +65,8 @@ try {
   const one = await backlog();
   one.ws.write('a/newer.md', '# Newer\n\nAnother note about herons.\n');
   console.log(
-    `sync of one connector writing 1 document (${PENDING} chunks pending): ${await computedBy(() => one.kbctx(['sync', 'filesystem:a']))} vectors computed (ideal 1)`,
+    `sync of one connector writing 1 document (${PENDING} chunks pending): ` +
+      `${await computedBy(() => one.kbctx(['sync', 'filesystem:a']))} vectors computed (ideal 1)`,
   );
   one.ws.cleanup();
 

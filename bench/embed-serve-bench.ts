@@ -33,7 +33,8 @@ const corpus = existsSync(path.join(DATA, 'corpus.jsonl'))
     }));
 corpus.forEach((d, i) => ws.write(`docs/${i}.md`, `# ${d.title}\n\n${d.text}\n`));
 const toml = (db: string, provider: string): string =>
-  `[db]\npath = "${db}"\n[connectors.filesystem.docs]\nroot = "docs"\n[embedding]\nprovider = "${provider}"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n`;
+  `[db]\npath = "${db}"\n[connectors.filesystem.docs]\nroot = "docs"\n[embedding]\nprovider = "${provider}"\n` +
+  `[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n`;
 
 interface Served {
   child: ChildProcess;
@@ -126,7 +127,8 @@ type Phase = { health: number[]; search: number[] };
 const runs: { without: Phase; during: Phase; beside: Phase }[] = [];
 
 console.log(
-  `${corpus.length} new documents; ${ROUNDS} rounds of: ${SECONDS} s of probes without an embed, then ${SECONDS} s during one; one request at a time per probe, ${GAP_MS} ms apart`,
+  `${corpus.length} new documents; ${ROUNDS} rounds of: ${SECONDS} s of probes without an embed, then ${SECONDS} ` +
+    `s during one; one request at a time per probe, ${GAP_MS} ms apart`,
 );
 for (let round = 1; round <= ROUNDS; round++) {
   ws.write('plain.toml', toml(`plain-${round}.sqlite`, 'disabled'));
@@ -163,7 +165,8 @@ for (let round = 1; round <= ROUNDS; round++) {
   runs.push({ without, during, beside });
   const p = (t: number[], q: number): string => fmtMs(percentile(t, q));
   console.log(
-    `round ${round}: p99 /health / search: without ${p(without.health, 99)} / ${p(without.search, 99)} ms; during ${p(during.health, 99)} / ${p(during.search, 99)} ms; ` +
+    `round ${round}: p99 /health / search: without ${p(without.health, 99)} / ${p(without.search, 99)} ms; ` +
+      `during ${p(during.health, 99)} / ${p(during.search, 99)} ms; ` +
       `beside ${p(beside.health, 99)} / ${p(beside.search, 99)} ms; ` +
       (finished
         ? `the embed ended within the probes (${finished.trim()})`

@@ -30,7 +30,8 @@ const ws = new Workspace('kbctx-bench-fairness-');
 for (let i = 0; i < DOCS; i++)
   ws.write(
     `docs/${i}.md`,
-    `# Note ${i}\n\n${Array.from({ length: 200 }, (_, j) => words[(i * 7 + j * 3 + (j % 5)) % words.length]).join(' ')}\n`,
+    `# Note ${i}\n\n` +
+      `${Array.from({ length: 200 }, (_, j) => words[(i * 7 + j * 3 + (j % 5)) % words.length]).join(' ')}\n`,
   );
 const toml = (limitA: string): string => `[connectors.filesystem.docs]
 root = "docs"
@@ -145,7 +146,8 @@ for (const [name, config] of [
     fmtMs(loadedP99),
     (loadedP99 / idleP99).toFixed(2),
     String(Math.round(med((r) => r.loaded.length))),
-    `${Math.round(med((r) => r.aRps))} (${Math.round(med((r) => r.a2xx))} ok, ${Math.round(med((r) => r.a429))} × 429)`,
+    `${Math.round(med((r) => r.aRps))} (${Math.round(med((r) => r.a2xx))} ok, ` +
+      `${Math.round(med((r) => r.a429))} × 429)`,
   ]);
 }
 ws.cleanup();
@@ -163,8 +165,10 @@ const head = [
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
 console.log(
-  `\nfairness: ${DOCS} documents, keyword search, cache off; token A at ${CONNECTIONS} connections for ${SECONDS + 1} s, ` +
-    `token B one search at a time (${GAP_MS} ms apart) for ${SECONDS} s idle then loaded; medians of ${ROUNDS} round(s), ms`,
+  `\nfairness: ${DOCS} documents, keyword search, cache off; token A at ${CONNECTIONS} connections for ` +
+    `${SECONDS + 1} s, ` +
+    `token B one search at a time (${GAP_MS} ms apart) for ${SECONDS} s idle then loaded; medians of ${ROUNDS} ` +
+    `round(s), ms`,
 );
 console.log(line(head));
 console.log(line(widths.map((w) => '-'.repeat(w))));

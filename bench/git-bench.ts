@@ -76,7 +76,8 @@ try {
     `first sync (clone + index), median:  ${fmt(median(first))}   [${first.map(fmt).join(', ')}]   target ≤ 3 s`,
   );
   console.log(
-    `no-change resync, median:            ${fmt(median(again))}   [min ${fmt(Math.min(...again))}, max ${fmt(Math.max(...again))}]   target ≤ 0.3 s`,
+    `no-change resync, median:            ${fmt(median(again))}   [min ${fmt(Math.min(...again))}, max ` +
+      `${fmt(Math.max(...again))}]   target ≤ 0.3 s`,
   );
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -44,8 +44,10 @@ export async function runHostileScenario(o: HostileOptions): Promise<void> {
     [...new Set(codes)].map((c) => `${c}×${codes.filter((x) => x === c).length}`).join(', ');
   const v = validResult.ms;
   console.log(
-    `POST /tools/${o.valid} while ${o.hostileClients} clients keep calling POST /tools/${o.runaway} for ${(o.durationMs / 1000).toFixed(0)} s: ` +
-      `n=${v.length} p50 ${fmtMs(percentile(v, 50))} ms, p99 ${fmtMs(percentile(v, 99))} ms, max ${fmtMs(Math.max(...v))} ms; statuses ${count(validResult.codes)}`,
+    `POST /tools/${o.valid} while ${o.hostileClients} clients keep calling POST /tools/${o.runaway} for ` +
+      `${(o.durationMs / 1000).toFixed(0)} s: ` +
+      `n=${v.length} p50 ${fmtMs(percentile(v, 50))} ms, p99 ${fmtMs(percentile(v, 99))} ms, max ` +
+      `${fmtMs(Math.max(...v))} ms; statuses ${count(validResult.codes)}`,
   );
   console.log(`  runaway calls answered: ${count(runawayCodes)}; peak worker threads seen ${peakWorkers}`);
 }

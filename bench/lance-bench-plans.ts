@@ -90,7 +90,8 @@ export const tuned =
     applyTuning(q, t);
 
 export const describeTuning = (t: VectorSearchTuning): string =>
-  `nprobes ${t.nprobes}${t.ef === undefined ? '' : `, ef ${t.ef}`}${t.refineFactor === undefined ? '' : `, refine ${t.refineFactor}`}`;
+  `nprobes ${t.nprobes}${t.ef === undefined ? '' : `, ef ${t.ef}`}` +
+  `${t.refineFactor === undefined ? '' : `, refine ${t.refineFactor}`}`;
 
 /** The chosen tuning first, then neighbours cheaper and dearer. */
 export function alternatives({ kind, build, tuning: chosen }: BenchPlan): VectorSearchTuning[] {

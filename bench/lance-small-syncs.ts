@@ -22,7 +22,9 @@ function doc(
   doc: StoredDocument;
   chunks: { id: string; documentId: string; chunkIndex: number; text: string; contentHash: string }[];
 } {
-  const text = `Note ${i} version ${version}: ${Array.from({ length: 80 }, (_, w) => `term${(i * 13 + w * 7 + version) % 2003}`).join(' ')}`;
+  const text =
+    `Note ${i} version ${version}: ` +
+    `${Array.from({ length: 80 }, (_, w) => `term${(i * 13 + w * 7 + version) % 2003}`).join(' ')}`;
   const id = documentId('filesystem:notes', `n${i}.md`);
   const d: StoredDocument = {
     id,
@@ -97,8 +99,10 @@ for (const policy of [true, false]) {
   const counts = await reopened.counts();
   await reopened.close();
   console.log(
-    `${policy ? 'compaction policy' : 'no compaction    '}: ${SYNCS} single-document syncs on ${BASE} documents → ${after.files} files, ${after.mb.toFixed(1)} MB, ` +
-      `${after.versions} version manifests; sync p50 ${fmtMs(median(times))} ms p95 ${fmtMs(percentile(times, 95))} ms; keyword p50 ${fmtMs(median(searches))} ms; ` +
+    `${policy ? 'compaction policy' : 'no compaction    '}: ${SYNCS} single-document syncs on ${BASE} documents ` +
+      `→ ${after.files} files, ${after.mb.toFixed(1)} MB, ` +
+      `${after.versions} version manifests; sync p50 ${fmtMs(median(times))} ms p95 ` +
+      `${fmtMs(percentile(times, 95))} ms; keyword p50 ${fmtMs(median(searches))} ms; ` +
       `${counts.documents} documents after reopening`,
   );
   rmSync(root, { recursive: true, force: true });

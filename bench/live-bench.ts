@@ -60,7 +60,8 @@ async function hits(url: string, query: string): Promise<number> {
 }
 
 const page = (i: number, version: string): string =>
-  `# Page ${i}\n\nParagraph about topic ${i % 97} and release ${version}. ${'Some filler words for a realistic size. '.repeat(12)}\n`;
+  `# Page ${i}\n\nParagraph about topic ${i % 97} and release ${version}. ` +
+  `${'Some filler words for a realistic size. '.repeat(12)}\n`;
 
 const only = process.argv[2]; // 'folder' or 'idle' runs one part
 // BENCH_ENGINE=lancedb runs the same on the LanceDB store (issue 24: a save searchable as fast as on SQLite).
@@ -113,10 +114,12 @@ async function folderBench(root: string): Promise<void> {
       deletes.push(performance.now() - started);
     }
     console.log(
-      `save → searchable (${EDITS} edits, ${FOLDER_FILES}-file folder): p50 ${fmtMs(percentile(edits, 50))} ms, p95 ${fmtMs(percentile(edits, 95))} ms`,
+      `save → searchable (${EDITS} edits, ${FOLDER_FILES}-file folder): p50 ${fmtMs(percentile(edits, 50))} ms, ` +
+        `p95 ${fmtMs(percentile(edits, 95))} ms`,
     );
     console.log(
-      `delete → gone (${EDITS} deletes): p50 ${fmtMs(percentile(deletes, 50))} ms, p95 ${fmtMs(percentile(deletes, 95))} ms`,
+      `delete → gone (${EDITS} deletes): p50 ${fmtMs(percentile(deletes, 50))} ms, p95 ` +
+        `${fmtMs(percentile(deletes, 95))} ms`,
     );
     if (ENGINE !== 'sqlite') return; // the checkout burst below counts documents in the SQLite file
     const db = new DatabaseSync(path.join(dir, '.kbctx', 'kbctx.sqlite'), { readOnly: true });
@@ -143,7 +146,8 @@ async function folderBench(root: string): Promise<void> {
     for (const l of lines) console.log(`  ${l.replace(/; next .*/, '')}`);
     db.close();
     console.log(
-      `git checkout of ${FOLDER_FILES} changed files (git took ${fmtMs(checkoutMs)} ms): ${syncs} sync(s); index matched after ${fmtMs(matchedMs)} ms`,
+      `git checkout of ${FOLDER_FILES} changed files (git took ${fmtMs(checkoutMs)} ms): ${syncs} sync(s); index ` +
+        `matched after ${fmtMs(matchedMs)} ms`,
     );
   } finally {
     server.child.kill('SIGTERM');
@@ -184,7 +188,8 @@ async function idleBench(root: string): Promise<void> {
     const ticks = cpuTicks(pid) - t0;
     const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     console.log(
-      `idle, watching ${IDLE_FILES} files in 500 folders: CPU ${((ticks / 100 / IDLE_SECONDS) * 100).toFixed(2)} % of one core over ${IDLE_SECONDS} s, ` +
+      `idle, watching ${IDLE_FILES} files in 500 folders: CPU ${((ticks / 100 / IDLE_SECONDS) * 100).toFixed(2)} ` +
+        `% of one core over ${IDLE_SECONDS} s, ` +
         `RSS ${Math.round(Number(rss) / 1024)} MB; watching + start-up sync took ${fmtMs(readyMs)} ms`,
     );
   } finally {

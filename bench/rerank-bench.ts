@@ -4,9 +4,9 @@
 // batches them, ADR 0198; its model runs are printed). (2) REST req/s of a real `kbctx serve mcp` (keyword search,
 // cache off, for BENCH_SECONDS) with reranking on and with `rerank: false`, by 1 and by 4 clients at once. The model is
 // the tests' tiny cross-encoder (test/helpers/tiny-cross-encoder.ts: a per-token weight summed, so the figures are
-// kbctx's own cost — worker round trip, tokenizer, 30 pairs — not a MiniLM's compute); BENCH_RERANK_MODEL_PATH = a real
-// cross-encoder folder measures that instead. Prints, never asserts. Env: BENCH_ITERATIONS (50), BENCH_SECONDS (5),
-// BENCH_RERANK_MODEL_PATH.
+// kbctx's own cost — worker round trip, tokenizer, 30 pairs — not a MiniLM's compute); BENCH_RERANK_MODEL_PATH = a
+// real cross-encoder folder measures that instead. Prints, never asserts. Env: BENCH_ITERATIONS (50), BENCH_SECONDS
+// (5), BENCH_RERANK_MODEL_PATH.
 import { spawn } from 'node:child_process';
 import { createTransformersReranker } from '../plugins/rerank/transformers-reranker.ts';
 import { createHttpReranker } from '../plugins/rerank/http-reranker.ts';
@@ -18,10 +18,10 @@ import { fmtMs, percentile } from './stats.ts';
 const ITERATIONS = Number(process.env['BENCH_ITERATIONS'] ?? 50);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const CANDIDATES = 30;
-const words =
-  'replication checkpoint kingfisher ledger harbour lantern meadow quartz orbit glacier compiler latency oven bread'.split(
-    ' ',
-  );
+const words = (
+  'replication checkpoint kingfisher ledger harbour lantern meadow quartz ' +
+  'orbit glacier compiler latency oven bread'
+).split(' ');
 const text = (i: number): string =>
   Array.from({ length: 150 }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ');
 
@@ -49,7 +49,8 @@ async function latency(name: string, rerank: Rerank, concurrency: number, runs?:
   }
   const modelRuns = runs ? `, ${runs() - before} model runs for ${times.length} searches` : '';
   console.log(
-    `${name.padEnd(34)} c=${concurrency}  p50 ${fmtMs(percentile(times, 50))} ms  p95 ${fmtMs(percentile(times, 95))} ms  (${CANDIDATES} candidates, ${times.length} searches${modelRuns})`,
+    `${name.padEnd(34)} c=${concurrency}  p50 ${fmtMs(percentile(times, 50))} ms  p95 ` +
+      `${fmtMs(percentile(times, 95))} ms  (${CANDIDATES} candidates, ${times.length} searches${modelRuns})`,
   );
 }
 
@@ -101,7 +102,8 @@ async function restRate(): Promise<void> {
           }),
         );
         console.log(
-          `REST keyword search, rerank ${rerank ? 'on ' : 'off'}, ${clients} client${clients > 1 ? 's' : ' '}  ${(count / SECONDS).toFixed(1)} req/s`,
+          `REST keyword search, rerank ${rerank ? 'on ' : 'off'}, ${clients} client${clients > 1 ? 's' : ' '}  ` +
+            `${(count / SECONDS).toFixed(1)} req/s`,
         );
       }
     }

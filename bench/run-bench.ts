@@ -64,7 +64,8 @@ try {
   console.log(`  keyword search p50 (in-process)      ${fmtMs(median(p50s))} ms   runs: ${p50s.map(fmtMs).join(', ')}`);
   console.log(`  keyword search p95 (in-process)      ${fmtMs(median(p95s))} ms   runs: ${p95s.map(fmtMs).join(', ')}`);
   console.log(
-    `  filtered keyword p50 (path 1*, 2*)    ${fmtMs(median(f.p50s))} ms   (${(median(f.p50s) / median(p50s)).toFixed(2)}× unfiltered)   runs: ${f.p50s.map(fmtMs).join(', ')}`,
+    `  filtered keyword p50 (path 1*, 2*)    ${fmtMs(median(f.p50s))} ms   ` +
+      `(${(median(f.p50s) / median(p50s)).toFixed(2)}× unfiltered)   runs: ${f.p50s.map(fmtMs).join(', ')}`,
   );
   console.log(
     `  filtered keyword p95 (path 1*, 2*)    ${fmtMs(median(f.p95s))} ms   runs: ${f.p95s.map(fmtMs).join(', ')}`,

@@ -73,7 +73,8 @@ const dirs = new Map<StoreKind, string>(STORES.map((k) => [k, mkdtempSync(path.j
 const written = new Map<StoreKind, number>(STORES.map((k) => [k, 0]));
 try {
   console.log(
-    `SciFact replicated; stores ${STORES.join(', ')}; ${RUNS} keyword passes (median p50/p95 shown); 384-dim random vectors; machine shared, 2 cores`,
+    `SciFact replicated; stores ${STORES.join(', ')}; ${RUNS} keyword passes (median p50/p95 shown); 384-dim ` +
+      `random vectors; machine shared, 2 cores`,
   );
   for (const target of SIZES) {
     console.log(`${target} documents`);
@@ -96,7 +97,8 @@ try {
       const runs = m.keywordP50Runs.map(fmtMs).join(', ');
       console.log(
         `    keyword (app level, limit 12, cache off) p50 ${fmtMs(m.keywordP50)} ms p95 ${fmtMs(m.keywordP95)} ms ` +
-          `(p50 runs: ${runs}); vector (store level, limit 10, 200 queries) p50 ${fmtMs(m.vectorP50)} ms p95 ${fmtMs(m.vectorP95)} ms`,
+          `(p50 runs: ${runs}); vector (store level, limit 10, 200 queries) p50 ${fmtMs(m.vectorP50)} ms p95 ` +
+          `${fmtMs(m.vectorP95)} ms`,
       );
       if (kind === 'sqlite') child('scale-sqlite.ts', [dir, RUNS], true);
     }

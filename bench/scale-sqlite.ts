@@ -52,7 +52,8 @@ for (const engine of ['postings', 'fts5'] as const) {
   const { p50s, p95s } = await timeSearches(kbctx.index.searchDeps(), params, RUNS);
   await kbctx.close();
   console.log(
-    `      ${engine.padEnd(8)}  p50 ${fmtMs(median(p50s)).padStart(7)} ms   p95 ${fmtMs(median(p95s)).padStart(7)} ms   (p50 runs: ${p50s.map(fmtMs).join(', ')})`,
+    `      ${engine.padEnd(8)}  p50 ${fmtMs(median(p50s)).padStart(7)} ms   p95 ` +
+      `${fmtMs(median(p95s)).padStart(7)} ms   (p50 runs: ${p50s.map(fmtMs).join(', ')})`,
   );
 }
 
@@ -82,7 +83,8 @@ for (const [label, filters] of [
     f.push(...(await timeSearches(deps, params, 1)).p50s);
   }
   console.log(
-    `      ${label.padEnd(34)} p50 ${fmtMs(median(f)).padStart(7)} ms vs ${fmtMs(median(u)).padStart(7)} ms unfiltered (${(median(f) / median(u)).toFixed(2)}×)   first search ${fmtMs(first)} ms`,
+    `      ${label.padEnd(34)} p50 ${fmtMs(median(f)).padStart(7)} ms vs ${fmtMs(median(u)).padStart(7)} ms ` +
+      `unfiltered (${(median(f) / median(u)).toFixed(2)}×)   first search ${fmtMs(first)} ms`,
   );
 }
 await kbctx.close();

@@ -43,7 +43,8 @@ for (let i = 0; i < 300; i++) {
 }
 writeFileSync(
   path.join(dir, 'tools', 'trivial.lua'),
-  'tool = { parameters = { { name = "x", type = "integer", default = 1 } } }\nfunction tool.execute(p) return { x = p.x } end\n',
+  'tool = { parameters = { { name = "x", type = "integer", default = 1 } } }\nfunction tool.execute(p) return { ' +
+    'x = p.x } end\n',
 );
 writeFileSync(
   path.join(dir, 'tools', 'runaway.lua'),
@@ -51,7 +52,8 @@ writeFileSync(
 );
 const kbctx = openKbctx(
   parseConfig(
-    `[db]\npath = "index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.trivial]\npath = "tools/trivial.lua"\n[tools.script.runaway]\npath = "tools/runaway.lua"\ntimeout = ${TIMEOUT_SECS}\n` +
+    `[db]\npath = "index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.trivial]\npath = ` +
+      `"tools/trivial.lua"\n[tools.script.runaway]\npath = "tools/runaway.lua"\ntimeout = ${TIMEOUT_SECS}\n` +
       `[tools.script.hostile]\npath = "tools/runaway.lua"\ntimeout = ${HOSTILE_TIMEOUT_SECS}\n`,
     { file: 'bench.toml', cwd: dir, env: {} },
   ),
@@ -77,7 +79,8 @@ try {
   }
   if (!ONLY_HOSTILE)
     console.log(
-      `trivial script tool, ToolRegistry.call, ${CALLS} sequential calls: p50 ${fmtMs(percentile(perCall, 50))} ms, p95 ${fmtMs(percentile(perCall, 95))} ms`,
+      `trivial script tool, ToolRegistry.call, ${CALLS} sequential calls: p50 ${fmtMs(percentile(perCall, 50))} ` +
+        `ms, p95 ${fmtMs(percentile(perCall, 95))} ms`,
     );
 
   // The real REST + MCP server, as `kbctx serve mcp` builds it.
@@ -127,7 +130,8 @@ try {
       overRest.push(performance.now() - started);
     }
     console.log(
-      `trivial script tool, POST /tools/trivial, ${CALLS} sequential requests: p50 ${fmtMs(percentile(overRest, 50))} ms, p95 ${fmtMs(percentile(overRest, 95))} ms`,
+      `trivial script tool, POST /tools/trivial, ${CALLS} sequential requests: p50 ` +
+        `${fmtMs(percentile(overRest, 50))} ms, p95 ${fmtMs(percentile(overRest, 95))} ms`,
     );
 
     const probe = async (pathName: string, until: () => boolean, every: number): Promise<number[]> => {
@@ -172,7 +176,8 @@ try {
     await Promise.all([closeGracefully(server, 100), mcp.close()]);
 
     const line = (name: string, v: number[]): string =>
-      `${name}: n=${v.length} p50 ${fmtMs(percentile(v, 50))} ms, p99 ${fmtMs(percentile(v, 99))} ms, max ${fmtMs(Math.max(...v))} ms`;
+      `${name}: n=${v.length} p50 ${fmtMs(percentile(v, 50))} ms, p99 ${fmtMs(percentile(v, 99))} ms, max ` +
+      `${fmtMs(Math.max(...v))} ms`;
     console.log(line('/health before the storm', quiet.health));
     console.log(line('POST /tools/search before the storm', quiet.search));
     console.log(line(`/health during ${STORM} runaway calls`, health));
@@ -180,14 +185,16 @@ try {
     const errors = results.map((r) => (r.ms / 1000 - TIMEOUT_SECS) / TIMEOUT_SECS);
     const codes = [...new Set(results.map((r) => r.code))].join(',');
     console.log(
-      `POST /tools/runaway ×${results.length}: answered (status ${codes}) in ${fmtMs(stormMs)} ms; time-out ${TIMEOUT_SECS} s, answered at ` +
+      `POST /tools/runaway ×${results.length}: answered (status ${codes}) in ${fmtMs(stormMs)} ms; time-out ` +
+        `${TIMEOUT_SECS} s, answered at ` +
         `median ${fmtMs(
           percentile(
             results.map((r) => r.ms),
             50,
           ),
         )} ms, max ${fmtMs(Math.max(...results.map((r) => r.ms)))} ms ` +
-        `(error: median ${(percentile(errors, 50) * 100).toFixed(1)} %, worst ${(Math.max(...errors.map(Math.abs)) * 100).toFixed(1)} %)`,
+        `(error: median ${(percentile(errors, 50) * 100).toFixed(1)} %, worst ` +
+        `${(Math.max(...errors.map(Math.abs)) * 100).toFixed(1)} %)`,
     );
     await tools.call('trivial', {});
     console.log(`after the storm: trivial call ok, ${runtime.workers} worker thread(s) live`);

@@ -36,7 +36,8 @@ const ws = new Workspace('kbctx-bench-server-');
 const corpus = readJsonl<{ _id: string; title: string; text: string }>('corpus.jsonl').slice(0, MAX_DOCS);
 for (const d of corpus) ws.write(`docs/${d._id}.md`, `# ${d.title}\n\n${d.text}\n`);
 ws.config(
-  `[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\nworkers = ${WORKERS}\n[retrieval]\ncache_size = 0\n`,
+  `[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\nworkers = ${WORKERS}\n` +
+    `[retrieval]\ncache_size = 0\n`,
 );
 ws.write(
   'cached.toml',
@@ -110,7 +111,10 @@ async function searchLoad(bases: string[], qs: readonly string[] = queries): Pro
   const rps = results.reduce((n, r) => n + r.requests.average, 0);
   const errors = results.reduce((n, r) => n + r.errors + r.non2xx + r.timeouts, 0);
   const total = results.reduce((n, r) => n + r.requests.total, 0);
-  return `${rps.toFixed(0).padStart(6)} req/s  p50 ${results.map((r) => r.latency.p50).join('/')} ms  p99 ${results.map((r) => r.latency.p99).join('/')} ms  (${total} requests, ${errors} errors)`;
+  return (
+    `${rps.toFixed(0).padStart(6)} req/s  p50 ${results.map((r) => r.latency.p50).join('/')} ms  p99 ` +
+    `${results.map((r) => r.latency.p99).join('/')} ms  (${total} requests, ${errors} errors)`
+  );
 }
 
 async function stopServer(run: { server: ReturnType<typeof spawn> }): Promise<void> {
@@ -160,7 +164,8 @@ for (const s of scenarios) {
 }
 
 console.log(
-  `autocannon: ${CONNECTIONS} connections, ${SECONDS} s each, ${queries.length} rotating queries, ${WORKERS} server process(es), search cache off`,
+  `autocannon: ${CONNECTIONS} connections, ${SECONDS} s each, ${queries.length} rotating queries, ${WORKERS} ` +
+    `server process(es), search cache off`,
 );
 for (const s of scenarios) {
   const result = await autocannon({
@@ -171,7 +176,8 @@ for (const s of scenarios) {
   });
   const errors = result.errors + result.non2xx + result.timeouts;
   console.log(
-    `${s.name.padEnd(42)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  (${result.requests.total} requests, ${errors} errors)`,
+    `${s.name.padEnd(42)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  ` +
+      `p99 ${result.latency.p99} ms  (${result.requests.total} requests, ${errors} errors)`,
   );
 }
 
@@ -181,7 +187,8 @@ await stopServer(started);
 const cachedServer = startServer('cached.toml');
 const cachedBase = await cachedServer.base;
 console.log(
-  `${'REST POST /tools/search (cache on, 50 repeated)'.padEnd(42)} ${await searchLoad([cachedBase], queries.slice(0, 50))}`,
+  `${'REST POST /tools/search (cache on, 50 repeated)'.padEnd(42)} ` +
+    `${await searchLoad([cachedBase], queries.slice(0, 50))}`,
 );
 await stopServer(cachedServer);
 
@@ -192,7 +199,8 @@ for (const workers of [1, 2]) {
     const name = `engine-${engine}-${workers}.toml`;
     ws.write(
       name,
-      `[db]\nkeyword_engine = "${engine}"\n[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\nworkers = ${workers}\n[retrieval]\ncache_size = 0\n`,
+      `[db]\nkeyword_engine = "${engine}"\n[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = ` +
+        `"127.0.0.1:0"\nworkers = ${workers}\n[retrieval]\ncache_size = 0\n`,
     );
     const run = startServer(name);
     console.log(`  ${engine.padEnd(8)} ${workers} worker(s) ${await searchLoad([await run.base])}`);
@@ -209,7 +217,8 @@ try {
   const url = await pgServer.createDatabase();
   // Each replica's mirror in its own folder, as on separate hosts.
   const replicaToml = (mirror: string, extra = ''): string =>
-    `[db]\npath = "${mirror}/kbctx.sqlite"\nurl = "${url}"\n[connectors.filesystem.scifact]\nroot = "docs"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n${extra}`;
+    `[db]\npath = "${mirror}/kbctx.sqlite"\nurl = "${url}"\n[connectors.filesystem.scifact]\nroot = "docs"\n` +
+    `[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = 0\n${extra}`;
   ws.write('pg.toml', replicaToml('pg-a'));
   ws.write('pg-b.toml', replicaToml('pg-b', '[sync]\ninterval = "off"\n'));
   const pgSyncStarted = performance.now();
@@ -231,7 +240,8 @@ try {
     const { p50s, p95s } = await timeSearches(kbctx.index.searchDeps(), keywordParams(config.retrieval), 3);
     await kbctx.close();
     console.log(
-      `  keyword search in-process, ${label}  p50 ${fmtMs(median(p50s))} ms  p95 ${fmtMs(median(p95s))} ms  (p50 runs: ${p50s.map(fmtMs).join(', ')})`,
+      `  keyword search in-process, ${label}  p50 ${fmtMs(median(p50s))} ms  p95 ${fmtMs(median(p95s))} ms  (p50 ` +
+        `runs: ${p50s.map(fmtMs).join(', ')})`,
     );
   }
 

@@ -28,7 +28,8 @@ const ws = new Workspace('kbctx-bench-server-cpu-');
 for (const d of readJsonl<{ _id: string; title: string; text: string }>('corpus.jsonl'))
   ws.write(`docs/${d._id}.md`, `# ${d.title}\n\n${d.text}\n`);
 const serverToml = (cacheSize: number): string =>
-  `[connectors.filesystem.scifact]\nroot = "${ws.path('docs')}"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\ncache_size = ${cacheSize}\n`;
+  `[connectors.filesystem.scifact]\nroot = "${ws.path('docs')}"\n[server]\nbind = "127.0.0.1:0"\n[retrieval]\n` +
+  `cache_size = ${cacheSize}\n`;
 /** Each tree syncs its own index (index formats may differ between trees). */
 const treeDir = (i: number): string => ws.path(`tree-${i}`);
 for (const [i, tree] of TREES.entries()) {
@@ -208,7 +209,8 @@ async function measureTree(i: number): Promise<Map<string, number>> {
 }
 
 console.log(
-  `server CPU per request: ${N} requests per scenario (x5 for get, x3 cached), concurrency 4, ${ROUNDS} round(s), trees: ${TREES.join(' | ')}`,
+  `server CPU per request: ${N} requests per scenario (x5 for get, x3 cached), concurrency 4, ${ROUNDS} ` +
+    `round(s), trees: ${TREES.join(' | ')}`,
 );
 const all = TREES.map(() => new Map<string, number[]>());
 for (let round = 1; round <= ROUNDS; round++) {

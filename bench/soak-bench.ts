@@ -22,10 +22,12 @@ for (let d = 0; d < DOCS; d++) {
 }
 ws.write(
   'tools/shout.lua',
-  'tool = { description = "Shouts", parameters = { { name = "text", type = "string", required = true } } }\nfunction tool.execute(p) return { text = string.upper(p.text) } end\n',
+  'tool = { description = "Shouts", parameters = { { name = "text", type = "string", required = true } } }\n' +
+    'function tool.execute(p) return { text = string.upper(p.text) } end\n',
 );
 ws.config(
-  '[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.shout]\npath = "tools/shout.lua"\n[server]\nbind = "127.0.0.1:0"\n',
+  '[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.shout]\npath = "tools/shout.lua"\n[server]\nbind = ' +
+    '"127.0.0.1:0"\n',
 );
 const sync = await runKbctx(['sync', 'all'], { cwd: ws.dir });
 if (sync.code !== 0) throw new Error(sync.stderr);
@@ -173,7 +175,8 @@ await sleep(WARMUP);
 const afterWarmup = rssMb();
 const requestsAtWarmup = seq;
 console.log(
-  `RSS at start ${started.toFixed(1)} MB; after ${WARMUP} s warm-up ${afterWarmup.toFixed(1)} MB (${requestsAtWarmup} requests)`,
+  `RSS at start ${started.toFixed(1)} MB; after ${WARMUP} s warm-up ${afterWarmup.toFixed(1)} MB ` +
+    `(${requestsAtWarmup} requests)`,
 );
 const samples: number[] = [];
 for (let t = 0; t < SECONDS; t += 30) {
@@ -189,10 +192,12 @@ const idle = rssMb();
 console.log(`requests: ${seq} in ${WARMUP + SECONDS} s with ${CLIENTS} clients`);
 console.log(`status histogram: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
 console.log(
-  `RSS after warm-up ${afterWarmup.toFixed(1)} MB → after ${SECONDS} s of load ${end.toFixed(1)} MB (growth ${(end - afterWarmup).toFixed(1)} MB); after 10 s idle ${idle.toFixed(1)} MB`,
+  `RSS after warm-up ${afterWarmup.toFixed(1)} MB → after ${SECONDS} s of load ${end.toFixed(1)} MB (growth ` +
+    `${(end - afterWarmup).toFixed(1)} MB); after 10 s idle ${idle.toFixed(1)} MB`,
 );
 console.log(
-  `server log lines mentioning internal errors: ${serverErr.split('\n').filter((l) => /internal error/.test(l)).length}`,
+  `server log lines mentioning internal errors: ` +
+    `${serverErr.split('\n').filter((l) => /internal error/.test(l)).length}`,
 );
 server.kill('SIGTERM');
 await new Promise((r) => server.once('exit', r));

@@ -84,8 +84,10 @@ async function measure(kind: StoreKind, size: number, dir: string): Promise<void
   await store.close();
   const rss = process.memoryUsage().rss;
   console.log(
-    `${kind.padEnd(7)} ${String(size).padStart(6)} docs (${counts.chunks} chunks): index ${(indexMs / 1000).toFixed(1)} s, open ${fmtMs(openMs)} ms; ` +
-      `keyword p50 ${fmtMs(median(keyword))} ms p95 ${fmtMs(percentile(keyword, 95))} ms; vector p50 ${fmtMs(median(vectors))} ms; hybrid p50 ${fmtMs(median(hybrid))} ms; ` +
+    `${kind.padEnd(7)} ${String(size).padStart(6)} docs (${counts.chunks} chunks): index ` +
+      `${(indexMs / 1000).toFixed(1)} s, open ${fmtMs(openMs)} ms; ` +
+      `keyword p50 ${fmtMs(median(keyword))} ms p95 ${fmtMs(percentile(keyword, 95))} ms; vector p50 ` +
+      `${fmtMs(median(vectors))} ms; hybrid p50 ${fmtMs(median(hybrid))} ms; ` +
       `disk ${(indexBytes(file) / 1e6) | 0} MB; RSS ${(rss / 1e6).toFixed(0)} MB`,
   );
 }

@@ -117,7 +117,8 @@ async function measure(
 }
 
 const line = (label: string, m: Measured): string =>
-  `${label.padEnd(52)} p50 ${fmtMs(m.p50).padStart(7)} ms  p95 ${fmtMs(m.p95).padStart(7)} ms  recall@10 ${m.recall.toFixed(4)}`;
+  `${label.padEnd(52)} p50 ${fmtMs(m.p50).padStart(7)} ms  p95 ${fmtMs(m.p95).padStart(7)} ms  recall@10 ` +
+  `${m.recall.toFixed(4)}`;
 
 /** Each prefilter through the index, and (`exact`) as a flat scan of the rows it allows (bypassVectorIndex). */
 async function measureFilters(table: Table, plan: BenchPlan, filters: BenchFilter[], queries: Float32Array[]) {
@@ -141,7 +142,8 @@ for (const n of sizes) {
     ? benchFilters(matrix, DIMS, queries.slice(0, FILTER_QUERIES), K, { source, part, doc: docOf })
     : [];
   console.log(
-    `\n== ${n.toLocaleString('en')} vectors × ${DIMS} dims, ${QUERIES} queries (data + exact top-10 in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    `\n== ${n.toLocaleString('en')} vectors × ${DIMS} dims, ${QUERIES} queries (data + exact top-10 in ` +
+      `${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
   const dir = mkdtempSync(path.join(tmpdir(), 'kbctx-lance-vec-'));
   try {
@@ -170,7 +172,8 @@ for (const n of sizes) {
       console.log(`  prefilters without scalar indexes (${Math.min(FILTER_QUERIES, QUERIES)} queries):`);
       await measureFilters(table, plan, filters, queries);
       console.log(
-        `  scalar indexes (BITMAP source/part, BTREE doc_id): build ${(await addScalarIndexes(table, lance)).toFixed(1)} s`,
+        `  scalar indexes (BITMAP source/part, BTREE doc_id): build ` +
+          `${(await addScalarIndexes(table, lance)).toFixed(1)} s`,
       );
       await measureFilters(table, plan, filters, queries);
       await dropScalarIndexes(table);

@@ -35,7 +35,8 @@ for (const n of sizes) {
   const matrix = clustered(n);
   const queries = Array.from({ length: QUERIES }, () => clustered(1));
   console.log(
-    `\n== ${n.toLocaleString('en')} vectors × ${DIMS} dims (${mb(matrix.byteLength)} float32; generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    `\n== ${n.toLocaleString('en')} vectors × ${DIMS} dims (${mb(matrix.byteLength)} float32; generated in ` +
+      `${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
 
   const exact: number[][] = [];
@@ -75,7 +76,8 @@ for (const n of sizes) {
     const fileBytes = readdirSync(dir).reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0);
     const p = params;
     console.log(
-      `HNSW (usearch, f16, M=${p.connectivity}, ef_add=${p.expansionAdd}, ef_search=${p.expansionSearch}): build ${buildS.toFixed(1)} s, ` +
+      `HNSW (usearch, f16, M=${p.connectivity}, ef_add=${p.expansionAdd}, ef_search=${p.expansionSearch}): build ` +
+        `${buildS.toFixed(1)} s, ` +
         `index files ${mb(fileBytes)}, RSS +${mb(process.memoryUsage().rss - rss0)}`,
     );
     // As kbctx searches: CANDIDATES nearest from the index, rescored with exact float32 dot products.
@@ -94,7 +96,8 @@ for (const n of sizes) {
         hits += top.filter((t) => truth.has(t.r)).length;
       });
       console.log(
-        `HNSW top-10 from ${candidates} candidates (rescored): p50 ${pct(latencies, 0.5).toFixed(3)} ms  p95 ${pct(latencies, 0.95).toFixed(3)} ms  ` +
+        `HNSW top-10 from ${candidates} candidates (rescored): p50 ${pct(latencies, 0.5).toFixed(3)} ms  p95 ` +
+          `${pct(latencies, 0.95).toFixed(3)} ms  ` +
           `recall@10 vs exact ${(hits / (QUERIES * 10)).toFixed(4)}`,
       );
     }
