@@ -36,7 +36,8 @@ export async function addPlugin(
     !semver.satisfies(KERNEL_API_VERSION, manifest.kbctx, { includePrerelease: true })
   ) {
     throw configError(
-      `${ext.id} needs kbctx ${manifest.kbctx}, but this is kernel API ${KERNEL_API_VERSION}; update the registry or kbctx`,
+      `${ext.id} needs kbctx ${manifest.kbctx}, but this is kernel API ${KERNEL_API_VERSION}; update the ` +
+        `registry or kbctx`,
     );
   }
   if (!existsSync(ext.scriptPath)) throw configError(`${ext.id}: its entry file ${ext.scriptPath} does not exist`);
@@ -58,8 +59,10 @@ export async function addPlugin(
   if (!options.trust) {
     throw new KbctxError(
       'usage',
-      `${ext.id} is a ${path.extname(manifest.entry) === '.ts' ? 'TypeScript' : 'JavaScript'} plugin: it runs with full rights (files, network, environment, ` +
-        `every document in the index), unlike sandboxed Lua. Review ${path.dirname(ext.scriptPath)}, then run \`kbctx registry add ${ext.id} --trust\` ` +
+      `${ext.id} is a ${path.extname(manifest.entry) === '.ts' ? 'TypeScript' : 'JavaScript'} plugin: it runs ` +
+        `with full rights (files, network, environment, ` +
+        `every document in the index), unlike sandboxed Lua. Review ${path.dirname(ext.scriptPath)}, then run ` +
+        `\`kbctx registry add ${ext.id} --trust\` ` +
         `to add it and pin its commit in ${lockFile}`,
     );
   }

@@ -31,7 +31,8 @@ export async function cloneRepo(url: string, branch: string | null, target: stri
   } catch (error) {
     throw new KbctxError(
       'upstream_error',
-      `could not clone ${url}: ${(error as Error).message.split('\n').at(-1)}; check the URL and your network (git credentials come from git's own configuration)`,
+      `could not clone ${url}: ${(error as Error).message.split('\n').at(-1)}; check the URL and your network ` +
+        `(git credentials come from git's own configuration)`,
       { cause: error },
     );
   }

@@ -24,7 +24,8 @@ export function pinChecker(settings: TrustSettings): PinChecker {
     if (!registry) return null;
     const id = path.relative(registry.path, file).split(path.sep).slice(0, 2).join('/');
     throw configError(
-      `plugin ${as}: ${file} is in registry '${registry.name}' but not trusted (not pinned in ${settings.lockFile ?? LOCK_FILE}); it would run with full rights: ` +
+      `plugin ${as}: ${file} is in registry '${registry.name}' but not trusted (not pinned in ` +
+        `${settings.lockFile ?? LOCK_FILE}); it would run with full rights: ` +
         `review it, then enable it with \`kbctx registry add ${id} --trust\``,
     );
   };
@@ -36,15 +37,18 @@ function verified(pin: PluginPin, file: string): PinnedOrigin {
     actual = sha256Plugin(file);
   } catch (error) {
     throw configError(
-      `plugin '${pin.name}' (registry '${pin.registry}', ${pin.path}): cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `plugin '${pin.name}' (registry '${pin.registry}', ${pin.path}): cannot read ${file} ` +
+        `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       error,
     );
   }
   const at = pin.commit ? ` at commit ${pin.commit.slice(0, 7)}` : '';
   if (actual !== pin.sha256) {
     throw configError(
-      `plugin '${pin.name}' (registry '${pin.registry}', ${pin.path}) changed since it was trusted${at}: sha256 ${actual.slice(0, 12)}… is not the pinned ${pin.sha256.slice(0, 12)}…; ` +
-        `review the change, then trust it again with \`kbctx registry add plugins/${pin.name} --trust\` (or remove it from plugins)`,
+      `plugin '${pin.name}' (registry '${pin.registry}', ${pin.path}) changed since it was trusted${at}: sha256 ` +
+        `${actual.slice(0, 12)}… is not the pinned ${pin.sha256.slice(0, 12)}…; ` +
+        `review the change, then trust it again with \`kbctx registry add plugins/${pin.name} --trust\` (or ` +
+        `remove it from plugins)`,
     );
   }
   return { origin: 'registry', from: `${pin.registry}:${pin.path}${pin.commit ? `@${pin.commit.slice(0, 7)}` : ''}` };

@@ -82,7 +82,8 @@ export function readPluginLock(lockFile: string, baseDir: string): Map<string, P
     tree = parseToml(readFileSync(lockFile, 'utf8'));
   } catch (error) {
     throw configError(
-      `${lockFile}: not valid TOML (${(error as Error).message.split('\n')[0]}); delete it and trust the registry plugins again`,
+      `${lockFile}: not valid TOML (${(error as Error).message.split('\n')[0]}); delete it and trust the ` +
+        `registry plugins again`,
       error,
     );
   }
@@ -96,7 +97,8 @@ export function readPluginLock(lockFile: string, baseDir: string): Map<string, P
       typeof sha256 !== 'string'
     ) {
       throw configError(
-        `${lockFile}: plugins.${name} needs registry, path, file and sha256; trust it again with \`kbctx registry add plugins/${name} --trust\``,
+        `${lockFile}: plugins.${name} needs registry, path, file and sha256; trust it again with \`kbctx ` +
+          `registry add plugins/${name} --trust\``,
       );
     }
     pins.set(name, {
@@ -131,6 +133,7 @@ export function formatPluginLock(pins: Iterable<PluginPin>, baseDir: string): st
       ]),
   );
   const header =
-    '# Registry plugins trusted to run with full rights (`kbctx registry add plugins/<name> --trust`).\n# kbctx refuses to load one whose files (its folder) no longer have this sha256. Written by kbctx.\n\n';
+    '# Registry plugins trusted to run with full rights (`kbctx registry add plugins/<name> --trust`).\n# kbctx ' +
+    'refuses to load one whose files (its folder) no longer have this sha256. Written by kbctx.\n\n';
   return `${header}${stringify({ plugins: tables })}\n`;
 }

@@ -62,7 +62,8 @@ try {
   const tarball = path.join(work, packed[0]!.filename);
   const files = packed[0]!.files.map((f) => f.path);
   console.log(
-    `tarball ${packed[0]!.filename}: ${(packed[0]!.size / 1024).toFixed(1)} kB packed, ${(packed[0]!.unpackedSize / 1024).toFixed(1)} kB unpacked, ${packed[0]!.entryCount} files`,
+    `tarball ${packed[0]!.filename}: ${(packed[0]!.size / 1024).toFixed(1)} kB packed, ` +
+      `${(packed[0]!.unpackedSize / 1024).toFixed(1)} kB unpacked, ${packed[0]!.entryCount} files`,
   );
   check(
     'tarball holds no sources or tests',
