@@ -129,7 +129,8 @@ export interface CliProgram {
   argument(name: string, description?: string): CliProgram;
   option(flags: string, description?: string, defaultValue?: string | boolean | string[]): CliProgram;
   alias(alias: string): CliProgram;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander passes the arguments, the options and the command
+  // Commander passes the arguments, the options and the command.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   action(fn: (...args: any[]) => void | Promise<void>): CliProgram;
   name(): string;
   readonly commands: readonly CliProgram[];

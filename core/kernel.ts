@@ -71,8 +71,8 @@ export class Kernel {
   /** Hook map → key → the plugins that tapped that key, in tap order. */
   private readonly keyed = new Map<string, Map<string, string[]>>();
   /**
-   * Plugin → the commands its `commands` taps name ('' for a tap naming none): what it provides is derived from these,
-   * `keyed` and the services (provides.ts).
+   * Plugin → the commands its `commands` taps name ('' for a tap naming none): what it provides is derived from
+   * these, `keyed` and the services (provides.ts).
    */
   private readonly commandTaps = new Map<string, Set<string>>();
   private readonly loaded: LoadedPluginInfo[] = [];

@@ -55,11 +55,14 @@ export const RESULT_SHAPES: Readonly<Partial<Record<HookName, ResultShape>>> = O
   },
   chunk: {
     expected:
-      "a list of strings (the chunks' texts) or of chunk pieces (objects with a string text and whole-number lineStart ≤ lineEnd from 1), or undefined to leave the document to the next tap",
+      "a list of strings (the chunks' texts) or of chunk pieces (objects with a string text and whole-number " +
+      'lineStart ≤ lineEnd from 1), or undefined to leave the document to the next tap',
     wrong: (v) => (v === undefined ? undefined : Array.isArray(v) ? wrongItem(v, wrongChunkItem) : describeValue(v)),
   },
   query: {
-    expected: `a search request (an object with a string query, a mode of ${SEARCH_MODES.slice(0, -1).join(', ')} or ${SEARCH_MODES.at(-1)} and a number limit), or undefined to keep it`,
+    expected:
+      `a search request (an object with a string query, a mode of ${SEARCH_MODES.slice(0, -1).join(', ')} or ` +
+      `${SEARCH_MODES.at(-1)} and a number limit), or undefined to keep it`,
     wrong: (v) => (v === undefined ? undefined : isObject(v) ? wrongField(v, REQUEST) : describeValue(v)),
   },
   rank: {

@@ -139,7 +139,8 @@ const pluginParts = () => requireOwn<typeof PluginParts>(import.meta.url, './plu
 
 function noIndexTools(): never {
   throw configError(
-    "ctx.search, ctx.get and ctx.sources answer with the built-in tools: the tools-builtin plugin is not loaded (remove '!tools-builtin' from plugins)",
+    'ctx.search, ctx.get and ctx.sources answer with the built-in tools: the tools-builtin plugin is not loaded ' +
+      "(remove '!tools-builtin' from plugins)",
   );
 }
 
@@ -151,7 +152,8 @@ function noAgents(): AgentRegistry {
   return {
     add: (def) => {
       throw configError(
-        `agent '${def?.name}' needs the agents-inline plugin, which runs every plugin's agents (remove '!agents-inline' from plugins)`,
+        `agent '${def?.name}' needs the agents-inline plugin, which runs every plugin's agents (remove ` +
+          `'!agents-inline' from plugins)`,
       );
     },
     list: () => [],

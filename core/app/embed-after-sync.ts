@@ -27,7 +27,8 @@ export function embedAfterSync(store: Store, embedder: () => Embedder | null): (
         if (result.embedded > 0) report.notes.push(`embedded ${result.embedded} chunk(s) with ${result.model}`);
         if (result.failure) {
           report.notes.push(
-            `embedding failed after ${result.embedded} of ${result.pending} chunk(s): ${result.failure.message}; run \`kbctx embed pending\` to finish`,
+            `embedding failed after ${result.embedded} of ${result.pending} chunk(s): ${result.failure.message}; ` +
+              `run \`kbctx embed pending\` to finish`,
           );
           return;
         }
@@ -35,7 +36,8 @@ export function embedAfterSync(store: Store, embedder: () => Embedder | null): (
       const left = await store.countPendingEmbeddings(e);
       if (left > 0)
         report.notes.push(
-          `${left} chunk(s) in the index still wait for embeddings (left to \`kbctx embed pending\` or a running \`kbctx serve\`)`,
+          `${left} chunk(s) in the index still wait for embeddings (left to \`kbctx embed pending\` or a running ` +
+            `\`kbctx serve\`)`,
         );
     });
     chain = run;

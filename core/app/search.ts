@@ -135,9 +135,12 @@ function checkSource(source: string, labels: readonly string[]): void {
   // A bundled connector type is a valid filter even with no instance configured (it just matches nothing).
   const known = new Set([...bundledConnectorTypes(), ...labels.flatMap((l) => [l, l.split(':')[0]!])]);
   if (known.has(source)) return;
-  throw notFound(
-    `source '${source}' does not exist; ${labels.length === 0 ? 'no sources are configured or indexed' : `sources: ${labels.join(', ')} (or a type: ${[...new Set(labels.map((l) => l.split(':')[0]))].join(', ')})`}`,
-  );
+  const types = [...new Set(labels.map((l) => l.split(':')[0]))].join(', ');
+  const listed =
+    labels.length === 0
+      ? 'no sources are configured or indexed'
+      : `sources: ${labels.join(', ')} (or a type: ${types})`;
+  throw notFound(`source '${source}' does not exist; ${listed}`);
 }
 
 async function searchCached(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
@@ -161,7 +164,8 @@ async function searchUncached(deps: SearchDeps, params: SearchParams): Promise<S
       );
       throw new KbctxError(
         'embeddings_not_configured',
-        `${params.mode} search needs embeddings, and none are configured: set [embedding] provider = ${providerChoices(deps.embeddingProviders?.() ?? [])} in the config, then run \`kbctx embed pending\``,
+        `${params.mode} search needs embeddings, and none are configured: set [embedding] provider = ` +
+          `${providerChoices(deps.embeddingProviders?.() ?? [])} in the config, then run \`kbctx embed pending\``,
       );
     }
     return deps.semantic.search(params, deps);

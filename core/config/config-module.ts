@@ -28,7 +28,8 @@ export async function importConfigModule(file: string, label: string, env: NodeJ
   }
   if (!('default' in module))
     throw configError(
-      `${label}: a config module needs a default export: export default { ... } (the tree config/kbctx.toml would parse to), or a function returning it`,
+      `${label}: a config module needs a default export: export default { ... } (the tree config/kbctx.toml ` +
+        `would parse to), or a function returning it`,
     );
   let exported = module['default'];
   if (typeof exported === 'function') {
@@ -40,7 +41,8 @@ export async function importConfigModule(file: string, label: string, env: NodeJ
   }
   if (exported === null || typeof exported !== 'object' || Array.isArray(exported)) {
     throw configError(
-      `${label}: the default export must be an object with the config keys (or a function returning one), got ${describe(exported)}`,
+      `${label}: the default export must be an object with the config keys (or a function returning one), got ` +
+        `${describe(exported)}`,
     );
   }
   return { file, tree: exported as Record<string, unknown> };

@@ -11,7 +11,8 @@ export function configJsonSchema(owned: OwnedSections = bundledSections()): Reco
     $id: 'https://github.com/kbctx/kbctx/blob/main/config/kbctx.schema.json',
     title: 'kbctx configuration (config/kbctx.toml)',
     description:
-      "Every key kbctx reads, with its type, range and default (core/config/schema.ts and each plugin's config sections). Context Harness ctx.toml files validate too.",
+      "Every key kbctx reads, with its type, range and default (core/config/schema.ts and each plugin's config " +
+      'sections). Context Harness ctx.toml files validate too.',
     ...configSchemaWith(owned).json(),
   };
 }

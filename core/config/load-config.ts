@@ -67,7 +67,8 @@ function existingFile(absolute: string, via: string, cwd: string): string {
   const file = shown !== '' && !shown.startsWith('..') ? shown : absolute;
   if (!existsSync(absolute)) {
     throw configError(
-      `config file not found: ${file} (from ${via}); create it (see config/kbctx.example.toml) or pass another path with -c`,
+      `config file not found: ${file} (from ${via}); create it (see config/kbctx.example.toml) or pass another ` +
+        `path with -c`,
     );
   }
   return file;
@@ -162,7 +163,8 @@ function checkExtensionConnectors(raw: RawConfig, ownedTypes: readonly string[],
       !raw.plugins.some((p) => typeof p !== 'string' || (p !== 'bundled' && !p.startsWith('!')))
     ) {
       throw configError(
-        `${label}: connectors.${type} is not a known key (connector types: ${ownedTypes.join(', ')}; others come from plugins or [extensions] modules)`,
+        `${label}: connectors.${type} is not a known key (connector types: ${ownedTypes.join(', ')}; others come ` +
+          `from plugins or [extensions] modules)`,
       );
     }
     const isTable = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -18,7 +18,10 @@ export interface OwnedConfig {
   readonly embedding: Table;
   /** The stores' `[db]` keys, merged (`keywordEngine`, `poolSize`, …). */
   readonly db: Table;
-  /** Type → name → table: the owned types in declaration order (each present), then the others as written, by name. */
+  /**
+   * Type → name → table: the owned types in declaration order (each present), then the others as written, by
+   * name.
+   */
   readonly connectors: Record<string, Table>;
 }
 

@@ -31,7 +31,8 @@ function pluginEntry(): Schema<string | object> {
       if (typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v))) return v;
       throw new SchemaIssue(
         path,
-        `must be a plugin name, a path or (in kbctx.config.mjs) a plugin object, got ${Array.isArray(v) ? 'an array' : `${typeof v} ${JSON.stringify(v)}`}`,
+        `must be a plugin name, a path or (in kbctx.config.mjs) a plugin object, got ` +
+          `${Array.isArray(v) ? 'an array' : `${typeof v} ${JSON.stringify(v)}`}`,
       );
     },
     // config/kbctx.schema.json describes the TOML file, whose entries are strings; objects come only from a module.

@@ -21,9 +21,9 @@ export interface Config {
   readonly embedding: EmbeddingConfig;
   readonly retrieval: RetrievalConfig;
   /**
-   * `[connectors.<type>.<name>]`: type → name → the table, as its plugin's `toConfig` made it (the owned types, each
-   * present even with no instance, in the bundled plugins' order), or as written (types a configured plugin or an
-   * extension provides, checked when it loads). A plugin reads its own through its typed accessor (`connectorsOf`).
+   * `[connectors.<type>.<name>]`: type → name → the table, as its plugin's `toConfig` made it (the owned types,
+   * each present even with no instance, in the bundled plugins' order), or as written (types a configured plugin or
+   * an extension provides, checked when it loads). A plugin reads its own through its typed accessor (`connectorsOf`).
    */
   readonly connectors: ConnectorTables;
   readonly sync: SyncConfig;

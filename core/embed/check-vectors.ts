@@ -26,7 +26,8 @@ export function toUnitVectors(
         'upstream_error',
         dims === null
           ? `${provider} returned vectors of different lengths (${want} and ${v.length})`
-          : `${provider} returned ${v.length}-dimensional vectors but [embedding] dims = ${dims}; fix dims (or the model) and run \`kbctx embed rebuild\``,
+          : `${provider} returned ${v.length}-dimensional vectors but [embedding] dims = ${dims}; fix dims (or the ` +
+              `model) and run \`kbctx embed rebuild\``,
       );
     }
     out.push(normalizeInPlace(Float32Array.from(v as number[])));

@@ -12,7 +12,8 @@
 // 6. tags / tagsAll: metadata `tags` (a list, or a comma-separated string), compared lower-cased.
 // 7. meta: for each key, metadata[key] (or one element of it when it is a list), as text, is one of the values.
 // 8. scope (a token's, ADR 0225): its sources (globs on the connector label, or connector types), its paths (read
-//    like 3) and its meta pairs (read like 7) hold as well — ANDed with 1–7, so a filter narrows it, never widens it.
+//    like 3) and its meta pairs (read like 7) hold as well — ANDed with 1–7, so a filter narrows it, never widens
+//    it.
 import { createRequire } from 'node:module';
 import type PicomatchType from 'picomatch';
 import type * as Languages from '../domain/languages.ts';

@@ -256,13 +256,15 @@ function describeError(error: ParamError, input: Record<string, unknown>, cause?
     }
     case 'maxLength':
       return badRequest(
-        `parameter '${name}' is ${(value as string).length} characters long; the limit is ${String(error.params['limit'])}`,
+        `parameter '${name}' is ${(value as string).length} characters long; the limit is ` +
+          `${String(error.params['limit'])}`,
         { ...details, limit: error.params['limit'] },
       );
     case 'enum': {
       const allowed = error.params['allowedValues'] as unknown[];
       return badRequest(
-        `parameter '${name}' must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`,
+        `parameter '${name}' must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}, got ` +
+          `${JSON.stringify(value)}`,
         details,
       );
     }
@@ -279,7 +281,8 @@ function describeError(error: ParamError, input: Record<string, unknown>, cause?
     }
     default:
       return badRequest(
-        `${name === '' ? 'parameters' : `parameter '${name}':`} ${error.message ?? 'is not valid'}${cause ? ` (${cause})` : ''}`,
+        `${name === '' ? 'parameters' : `parameter '${name}':`} ${error.message ?? 'is not valid'}` +
+          `${cause ? ` (${cause})` : ''}`,
         details,
       );
   }
