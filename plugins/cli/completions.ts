@@ -42,7 +42,10 @@ ${cases}
 }
 `;
   if (shell === 'bash') return `# bash completion for kbctx\n${body}complete -F _kbctx_complete kbctx\n`;
-  return `#compdef kbctx\n# zsh completion for kbctx\nautoload -U +X bashcompinit && bashcompinit\n${body}complete -F _kbctx_complete kbctx\n`;
+  return (
+    `#compdef kbctx\n# zsh completion for kbctx\nautoload -U +X bashcompinit && bashcompinit\n${body}complete -F ` +
+    `_kbctx_complete kbctx\n`
+  );
 }
 
 function fish(root: Spec, globals: string[]): string {

@@ -17,7 +17,8 @@ export function createEmbedProgress(
       write,
       () =>
         latest
-          ? `embed: ${latest.done}/${latest.total}  ${rateAndEta(latest.done, latest.total, (Date.now() - started) / 1000)}`
+          ? `embed: ${latest.done}/${latest.total}  ` +
+            `${rateAndEta(latest.done, latest.total, (Date.now() - started) / 1000)}`
           : null,
       options.everyMs,
     );
@@ -28,7 +29,8 @@ export function createEmbedProgress(
   const draw = (p: EmbedProgress): void => {
     const filled = Math.round((p.total === 0 ? 1 : p.done / p.total) * 30);
     write(
-      `\r\x1b[2Kembedding [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${p.done}/${p.total}  ${rateAndEta(p.done, p.total, (Date.now() - started) / 1000)}`,
+      `\r\x1b[2Kembedding [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${p.done}/${p.total}  ` +
+        `${rateAndEta(p.done, p.total, (Date.now() - started) / 1000)}`,
     );
   };
   return {

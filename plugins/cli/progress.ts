@@ -26,7 +26,10 @@ export function createProgress(
   const state = new Map<string, SyncProgress & { started: number }>();
   const line = (p: SyncProgress & { started: number }): string => {
     const ratio = p.total === 0 ? 1 : p.done / p.total;
-    return `${p.done}/${p.total} (${Math.round(ratio * 100)}%)  ${rateAndEta(p.done, p.total, (Date.now() - p.started) / 1000)}`;
+    return (
+      `${p.done}/${p.total} (${Math.round(ratio * 100)}%)  ` +
+      `${rateAndEta(p.done, p.total, (Date.now() - p.started) / 1000)}`
+    );
   };
   const track = (p: SyncProgress): SyncProgress & { started: number } => {
     const entry = { ...p, started: state.get(p.connector)?.started ?? Date.now() };
@@ -52,7 +55,10 @@ export function createProgress(
   const draw = (): void => {
     const lines = [...state.values()].map((p) => {
       const filled = Math.round((p.total === 0 ? 1 : p.done / p.total) * 24);
-      return `${p.connector.padEnd(24)} [${'#'.repeat(filled)}${'.'.repeat(24 - filled)}] ${line(p).replace(/ \(\d+%\)/, '')}`;
+      return (
+        `${p.connector.padEnd(24)} [${'#'.repeat(filled)}${'.'.repeat(24 - filled)}] ` +
+        `${line(p).replace(/ \(\d+%\)/, '')}`
+      );
     });
     write(`${drawn > 0 ? `\x1b[${drawn}A` : ''}${lines.map((l) => `\x1b[2K${l}`).join('\n')}\n`);
     drawn = lines.length;

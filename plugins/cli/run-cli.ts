@@ -17,7 +17,8 @@ function buildProgram(ctx: CliContext, program: Command): Command {
     .version(VERSION, '-V, --version')
     .option(
       '-c, --config <path>',
-      'config file, TOML or a kbctx.config.mjs module (default: $KBCTX_CONFIG, $CTX_CONFIG, ./config/kbctx.toml, ./config/kbctx.config.mjs, .ctx/config.toml, ./config/ctx.toml)',
+      'config file, TOML or a kbctx.config.mjs module (default: $KBCTX_CONFIG, $CTX_CONFIG, ./config/kbctx.toml, ' +
+        './config/kbctx.config.mjs, .ctx/config.toml, ./config/ctx.toml)',
     )
     .option('--json', 'machine-readable JSON output')
     .showHelpAfterError('(run `kbctx --help` for usage)')
@@ -235,7 +236,8 @@ function reportError(ctx: CliContext, error: unknown): number {
   }
   const id = Math.random().toString(36).slice(2, 10);
   ctx.io.err(
-    `internal error ${id}: ${toSafeLines((error as Error)?.message ?? String(error))}\nThis is a bug in kbctx; please report it with the command you ran.\n`,
+    `internal error ${id}: ${toSafeLines((error as Error)?.message ?? String(error))}\nThis is a bug in kbctx; ` +
+      `please report it with the command you ran.\n`,
   );
   if (ctx.io.env['KBCTX_DEBUG']) ctx.io.err(`${(error as Error)?.stack ?? ''}\n`);
   return 1;

@@ -82,8 +82,12 @@ export class FilesystemConnector implements Connector {
       .join(', ');
     return Promise.resolve([
       {
-        detail: `${this.label}: follow_symlinks indexes ${outside.length} file(s) outside the root ${root}: ${shown}${outside.length > 3 ? ', …' : ''}`,
-        fix: `if they are not meant to be searchable, remove the links or set follow_symlinks = false in connectors.filesystem.${this.label.slice(11)}`,
+        detail:
+          `${this.label}: follow_symlinks indexes ${outside.length} file(s) outside the root ${root}: ` +
+          `${shown}${outside.length > 3 ? ', …' : ''}`,
+        fix:
+          `if they are not meant to be searchable, remove the links or set follow_symlinks = false in ` +
+          `connectors.filesystem.${this.label.slice(11)}`,
       },
     ]);
   }

@@ -27,4 +27,5 @@ export const outsideRootMessage = (o: OutsideRoot, project: string): string =>
   `${o.connector} reads ${o.root}, outside the project folder ${project}`;
 
 export const OUTSIDE_ROOT_FIX =
-  "relative roots resolve against the project folder (the one holding config/), not the config file's folder: check that this is the folder you mean, else correct root";
+  "relative roots resolve against the project folder (the one holding config/), not the config file's folder: " +
+  'check that this is the folder you mean, else correct root';

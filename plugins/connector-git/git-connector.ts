@@ -99,7 +99,8 @@ export class GitConnector implements Connector {
     } catch (error) {
       throw new KbctxError(
         'connector_error',
-        `${this.label}: root '${root}' is not a folder on branch '${this.config.branch}'; fix connectors.git.${this.name}.root`,
+        `${this.label}: root '${root}' is not a folder on branch '${this.config.branch}'; fix ` +
+          `connectors.git.${this.name}.root`,
         { cause: error },
       );
     }

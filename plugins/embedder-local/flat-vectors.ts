@@ -28,7 +28,8 @@ export function splitFlatVectors(
   if (expectedDims !== null && dims !== expectedDims) {
     throw new KbctxError(
       'upstream_error',
-      `${source} returned ${dims}-dimensional vectors but [embedding] dims = ${expectedDims}; fix dims (or the model) and run \`kbctx embed rebuild\``,
+      `${source} returned ${dims}-dimensional vectors but [embedding] dims = ${expectedDims}; fix dims (or the ` +
+        `model) and run \`kbctx embed rebuild\``,
     );
   }
   for (const x of vectors)

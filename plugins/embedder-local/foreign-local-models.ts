@@ -22,10 +22,13 @@ export function foreignLocalModelError(model: string, bundled: string, bundledDi
   const [dims, ollama] = known;
   const viaOllama = ollama
     ? `provider = "ollama", model = "${ollama}", dims = ${dims} (run \`ollama pull ${ollama}\`)`
-    : `provider = "ollama" with a model you pulled, or provider = "openai" with base_url pointing at any OpenAI-compatible server (e.g. text-embeddings-inference) serving ${model}, dims = ${dims}`;
+    : `provider = "ollama" with a model you pulled, or provider = "openai" with base_url pointing at any ` +
+      `OpenAI-compatible server (e.g. text-embeddings-inference) serving ${model}, dims = ${dims}`;
   return configError(
-    `[embedding] model = "${model}" is a Context Harness local (fastembed) model, whose weights are downloaded at run time; kbctx never downloads models. ` +
-      `Offline, kbctx supports provider = "local" with the bundled "${bundled}" (${bundledDims} dims; leave model unset). ` +
+    `[embedding] model = "${model}" is a Context Harness local (fastembed) model, whose weights are downloaded ` +
+      `at run time; kbctx never downloads models. ` +
+      `Offline, kbctx supports provider = "local" with the bundled "${bundled}" (${bundledDims} dims; leave ` +
+      `model unset). ` +
       `For ${model} itself: ${viaOllama}. Then run \`kbctx embed rebuild\`.`,
   );
 }

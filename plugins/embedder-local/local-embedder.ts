@@ -56,12 +56,14 @@ export class LocalEmbedder implements Embedder {
     ) {
       throw configError(
         `[embedding] model = "${options.model}": no TF.js model (model.json + vocab.json) in ${this.folder}. ` +
-          `kbctx never downloads models: leave model unset for the bundled "${BUNDLED_LOCAL_MODEL}", or point it at a model folder on disk.`,
+          `kbctx never downloads models: leave model unset for the bundled "${BUNDLED_LOCAL_MODEL}", or point it ` +
+          `at a model folder on disk.`,
       );
     }
     if (bundled && options.dims !== null && options.dims !== BUNDLED_DIMS) {
       throw configError(
-        `[embedding] dims = ${options.dims}, but the bundled "${BUNDLED_LOCAL_MODEL}" model makes ${BUNDLED_DIMS}-dimensional vectors`,
+        `[embedding] dims = ${options.dims}, but the bundled "${BUNDLED_LOCAL_MODEL}" model makes ` +
+          `${BUNDLED_DIMS}-dimensional vectors`,
       );
     }
     this.model = `local:${bundled ? BUNDLED_LOCAL_MODEL : this.folder}`;

@@ -21,7 +21,8 @@ export function requirePackage(resolve: (specifier: string) => string = (s) => i
     throw configError(
       `[embedding] provider = "transformers" needs the optional package ${PACKAGE}, which is not installed: ` +
         `run \`ONNXRUNTIME_NODE_INSTALL=skip npm install ${PACKAGE}\` where kbctx is installed (a global install: ` +
-        `\`ONNXRUNTIME_NODE_INSTALL=skip npm install -g kbctx --include=optional\`; the variable skips ONNX Runtime's download of GPU libraries)`,
+        `\`ONNXRUNTIME_NODE_INSTALL=skip npm install -g kbctx --include=optional\`; the variable skips ONNX ` +
+        `Runtime's download of GPU libraries)`,
       error,
     );
   }
@@ -64,12 +65,14 @@ function hubEmbedder(
 ): Embedder {
   if (!models)
     throw configError(
-      `[embedding] model = "${id}" needs the models plugin (its service kbctx.models fetches hub models); keep "bundled" in plugins or set model_path`,
+      `[embedding] model = "${id}" needs the models plugin (its service kbctx.models fetches hub models); keep ` +
+        `"bundled" in plugins or set model_path`,
     );
   const service = models();
   const { pooling, normalize, dtype, documentPrefix } = options;
   const files = featureExtractionFiles(onnxFileName(dtype));
-  const model = `transformers:${id}:${createHash('sha256').update(JSON.stringify({ id, pooling, normalize, dtype, documentPrefix })).digest('hex').slice(0, 8)}`;
+  const settings = JSON.stringify({ id, pooling, normalize, dtype, documentPrefix });
+  const model = `transformers:${id}:${createHash('sha256').update(settings).digest('hex').slice(0, 8)}`;
   const cached = service.cached(id, files);
   if (cached !== null) {
     checkModelFolder(cached, dtype);
@@ -91,7 +94,8 @@ export function createContextHarnessEmbedder(
   const name = o.model ?? known.repo;
   if (o.dims !== null && o.dims !== known.dims) {
     throw configError(
-      `[embedding] dims = ${o.dims} disagrees with model "${name}", which makes ${known.dims}-dimension vectors: set dims = ${known.dims} or remove it`,
+      `[embedding] dims = ${o.dims} disagrees with model "${name}", which makes ${known.dims}-dimension vectors: ` +
+        `set dims = ${known.dims} or remove it`,
     );
   }
   const extra = {

@@ -42,7 +42,9 @@ export function parseTransformersOptions(
   if (modelPath === undefined && (model === null || model === '')) {
     throw bad(
       'model_path',
-      'is required unless model names a Hugging Face hub id (e.g. model = "Xenova/bge-small-en-v1.5", fetched on first use; docs/models.md): the folder of a downloaded model (config.json, tokenizer.json, onnx/model.onnx)',
+      'is required unless model names a Hugging Face hub id (e.g. model = "Xenova/bge-small-en-v1.5", fetched on ' +
+        'first use; docs/models.md): the folder of a downloaded model (config.json, tokenizer.json, ' +
+        'onnx/model.onnx)',
     );
   }
   const quantized = optionalValue(extra, 'quantized', 'boolean', false);

@@ -18,7 +18,9 @@ export function registerExtension(cli: CliProgram, ctx: CliContext): void {
       if (ctx.json)
         return ctx.printJson({ files: scaffold.files, config_entry: scaffold.configEntry, test: scaffold.testCommand });
       ctx.io.out(
-        `Created ${scaffold.files.join(' and ')}\n\nAdd to your config (${config.file ?? DEFAULT_CONFIG_PATH}):\n\n${scaffold.configEntry}\nThen test it: ${scaffold.testCommand}\n`,
+        `Created ${scaffold.files.join(' and ')}\n\nAdd to your config ` +
+          `(${config.file ?? DEFAULT_CONFIG_PATH}):\n\n${scaffold.configEntry}\nThen test it: ` +
+          `${scaffold.testCommand}\n`,
       );
     });
 }

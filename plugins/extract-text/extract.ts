@@ -58,7 +58,9 @@ export async function extractText(
       return {
         ok: false,
         reason: 'unsupported',
-        detail: `no loaded plugin extracts ${ext} files (the bundled plugin extract-documents does: check plugins in the config)`,
+        detail:
+          `no loaded plugin extracts ${ext} files (the bundled plugin extract-documents does: check plugins in the ` +
+          `config)`,
       };
     if (looksBinary(bytes)) return { ok: false, reason: 'binary', detail: 'binary content (NUL bytes)' };
     const text = decodeText(bytes);

@@ -44,7 +44,8 @@ export class EmbedFollower {
         this.failures++;
         const delay = Math.min(RETRY_FIRST_MS * 2 ** (this.failures - 1), RETRY_MAX_MS);
         this.log(
-          `embed: failed after ${report.embedded} of ${report.pending} chunk(s): ${report.failure.message}; retrying in ${Math.round(delay / 1000)} s`,
+          `embed: failed after ${report.embedded} of ${report.pending} chunk(s): ${report.failure.message}; ` +
+            `retrying in ${Math.round(delay / 1000)} s`,
         );
         if (this.timer) clearTimeout(this.timer);
         this.timer = setTimeout(() => this.request(), delay);

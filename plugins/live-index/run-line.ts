@@ -9,9 +9,13 @@ export function describeRun(r: SyncReport, reason: RunReason, next: string | nul
     return `sync ${r.connector} (${reason}): busy: ${r.failure.message}; retrying shortly`;
   if (r.upToDate) return `sync ${r.connector} (${reason}): up to date, skipped: ${r.upToDate}${then}`;
   if (r.failure)
-    return `sync ${r.connector} (${reason}): failed after ${took}: ${r.failure.code}: ${r.failure.message}; documents kept${then}`;
+    return (
+      `sync ${r.connector} (${reason}): failed after ${took}: ${r.failure.code}: ${r.failure.message}; documents ` +
+      `kept${then}`
+    );
   return (
-    `sync ${r.connector} (${reason}): fetched ${r.fetched}, upserted ${r.upserted}, deleted ${r.deleted}, unchanged ${r.unchanged}, ` +
+    `sync ${r.connector} (${reason}): fetched ${r.fetched}, upserted ${r.upserted}, deleted ${r.deleted}, ` +
+    `unchanged ${r.unchanged}, ` +
     `skipped ${r.skipped}, errors ${r.errors} in ${took}${then}`
   );
 }

@@ -17,7 +17,8 @@ export function syncRoutes(control: SyncControl, options: { tokenRequired: boole
         if (!options.tokenRequired && !isLoopbackAddress(r.remoteAddress)) {
           throw new KbctxError(
             'forbidden',
-            'POST /sync/{connector} is only accepted from this machine unless the server requires a token ([server].auth_token_env)',
+            'POST /sync/{connector} is only accepted from this machine unless the server requires a token ' +
+              '([server].auth_token_env)',
           );
         }
         return syncStatusToWire([await control.trigger(r.params['connector']!)]).connectors[0];

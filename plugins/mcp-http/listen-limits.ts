@@ -35,13 +35,15 @@ export class ListenStreams {
     if (mine >= this.limits.perClient) {
       throw new KbctxError(
         'too_many_requests',
-        `too many open subscriptions/listen streams from this client: the limit is ${this.limits.perClient} ([server].max_listen_streams_per_client); close one first`,
+        `too many open subscriptions/listen streams from this client: the limit is ${this.limits.perClient} ` +
+          `([server].max_listen_streams_per_client); close one first`,
       );
     }
     if (this.total >= this.limits.perServer) {
       throw new KbctxError(
         'too_many_requests',
-        `too many open subscriptions/listen streams on this server: the limit is ${this.limits.perServer} ([server].max_listen_streams); try again later`,
+        `too many open subscriptions/listen streams on this server: the limit is ${this.limits.perServer} ` +
+          `([server].max_listen_streams); try again later`,
       );
     }
     this.total++;

@@ -31,7 +31,8 @@ export function createSummarisedLog(log: (line: string) => void, options: Summar
     windows.delete(kind);
     if (window.repeats > 0) {
       log(
-        `${options.prefix}${window.repeats} more like this in the last ${options.windowMs / 1000} s (${kind}); the first was logged above`,
+        `${options.prefix}${window.repeats} more like this in the last ${options.windowMs / 1000} s (${kind}); ` +
+          `the first was logged above`,
       );
     }
   };

@@ -131,7 +131,9 @@ export function createRecorder(index: IndexHost): Recorder {
   );
   const embedQueue = new client.Gauge({
     name: 'kbctx_embedding_queue_chunks',
-    help: "Chunks background embedding's current pass has still to embed (0 when idle; a failed pass's rest until the retry)",
+    help:
+      "Chunks background embedding's current pass has still to embed (0 when idle; a failed pass's rest until the " +
+      'retry)',
     registers,
   });
   const openRequests = new client.Gauge({
@@ -146,7 +148,9 @@ export function createRecorder(index: IndexHost): Recorder {
   });
   new client.Gauge({
     name: 'kbctx_metrics_processes',
-    help: 'Processes whose figures this scrape holds (1; with [server] workers, the primary and each worker that answered)',
+    help:
+      'Processes whose figures this scrape holds (1; with [server] workers, the primary and each worker that ' +
+      'answered)',
     registers,
   }).set(1);
 

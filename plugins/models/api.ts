@@ -71,7 +71,9 @@ export function featureExtractionFiles(onnxFile: string): ModelFiles {
 /** Offline with the model missing from the cache: a config error (exit 3) naming the command that fetches it. */
 export function modelNotCached(id: string, cacheDir: string): KbctxError {
   return configError(
-    `model "${id}" is not in the model cache (${cacheDir}) and downloads are off (KBCTX_OFFLINE or HF_HUB_OFFLINE): run \`kbctx models pull ${id}\` with network access, or copy the cache from a machine that has it`,
+    `model "${id}" is not in the model cache (${cacheDir}) and downloads are off (KBCTX_OFFLINE or ` +
+      `HF_HUB_OFFLINE): run \`kbctx models pull ${id}\` with network access, or copy the cache from a machine that ` +
+      `has it`,
   );
 }
 

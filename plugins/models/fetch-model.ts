@@ -39,7 +39,8 @@ export async function fetchModel(r: FetchModelRequest): Promise<string> {
       if (announced) wanted.push([file, announced]);
       else if (r.files.required.includes(file)) {
         throw configError(
-          `the model hub has no ${file} for "${r.id}" (${url(file)} is 404): check the hub id, and that the repo has ONNX weights in onnx/ (docs/models.md)`,
+          `the model hub has no ${file} for "${r.id}" (${url(file)} is 404): check the hub id, and that the repo ` +
+            `has ONNX weights in onnx/ (docs/models.md)`,
         );
       }
     }

@@ -24,7 +24,8 @@ export async function headFile(url: string, token: string | null): Promise<HubFi
   if (response.status === 404) return null;
   if (response.status === 401 || response.status === 403) {
     throw configError(
-      `the model hub refused ${url} (HTTP ${response.status}): a gated or private model needs HF_TOKEN set to a token with access`,
+      `the model hub refused ${url} (HTTP ${response.status}): a gated or private model needs HF_TOKEN set to a ` +
+        `token with access`,
     );
   }
   if (response.status >= 400)
@@ -50,7 +51,9 @@ export function unreachable(url: string, error: unknown): KbctxError {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return new KbctxError(
     'upstream_error',
-    `could not reach the model hub at ${new URL(url).origin} (${cause?.code ?? cause?.message ?? (error as Error).message}); set HF_ENDPOINT for a mirror, or KBCTX_OFFLINE=1 to use the cache only`,
+    `could not reach the model hub at ${new URL(url).origin} ` +
+      `(${cause?.code ?? cause?.message ?? (error as Error).message}); set HF_ENDPOINT for a mirror, or ` +
+      `KBCTX_OFFLINE=1 to use the cache only`,
     { cause: error },
   );
 }

@@ -17,7 +17,8 @@ const modelsSection: ConfigSection<ModelsConfig> = {
       cache_dir: {
         type: 'string',
         description:
-          'folder of the model cache (default: $XDG_CACHE_HOME/kbctx/models, ~/.cache/kbctx/models); KBCTX_MODELS_DIR overrides',
+          'folder of the model cache (default: $XDG_CACHE_HOME/kbctx/models, ~/.cache/kbctx/models); ' +
+          'KBCTX_MODELS_DIR overrides',
       },
     },
     additionalProperties: false,

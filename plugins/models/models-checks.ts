@@ -24,7 +24,8 @@ export function modelChecks(config: Config, env: NodeJS.ProcessEnv): DoctorCheck
   const checks: DoctorCheck[] = [
     check(
       'ok',
-      `cache ${cacheDir}: ${cached.length} model(s), ${formatBytes(bytes)}${isOffline(env) ? ' (offline: no downloads)' : ''}`,
+      `cache ${cacheDir}: ${cached.length} model(s), ` +
+        `${formatBytes(bytes)}${isOffline(env) ? ' (offline: no downloads)' : ''}`,
     ),
   ];
   const wanted = configuredHubModel(config.embedding);
@@ -41,7 +42,8 @@ export function modelChecks(config: Config, env: NodeJS.ProcessEnv): DoctorCheck
         ? check('ok', `${wanted.id}: in the cache`)
         : check(
             isOffline(env) ? 'fail' : 'warn',
-            `${wanted.id}: not in the cache (the first embed fetches it${isOffline(env) ? ', which offline fails' : ''})`,
+            `${wanted.id}: not in the cache (the first embed fetches ` +
+              `it${isOffline(env) ? ', which offline fails' : ''})`,
             `run \`kbctx models pull ${wanted.id}\``,
           ),
     );

@@ -68,7 +68,9 @@ export class LogWriter {
       if (this.failing) return;
       this.failing = true;
       this.options.warn(
-        `cannot write the query log ${this.options.file}: ${error instanceof Error ? error.message : String(error)} (searches go on; lines are dropped until a write succeeds)`,
+        `cannot write the query log ${this.options.file}: ` +
+          `${error instanceof Error ? error.message : String(error)} (searches go on; lines are dropped until a ` +
+          `write succeeds)`,
       );
     }
   }

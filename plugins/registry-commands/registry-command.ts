@@ -27,7 +27,9 @@ function printAdded(ctx: CliContext, r: AddPluginResult): void {
   if (r.written) ctx.io.out(`Added to ${shown(r.file)}:\n\n${r.block}\n`);
   if (r.pinned)
     ctx.io.out(
-      `Pinned in ${shown(r.pinned.lockFile)}: ${r.pinned.commit ? `commit ${r.pinned.commit.slice(0, 7)}, ` : ''}sha256 ${r.pinned.sha256.slice(0, 12)}…\n`,
+      `Pinned in ${shown(r.pinned.lockFile)}: ` +
+        `${r.pinned.commit ? `commit ${r.pinned.commit.slice(0, 7)}, ` : ''}sha256 ${r.pinned.sha256.slice(0, 12)}` +
+        `…\n`,
     );
   if (!r.written && !r.pinned) ctx.io.out(`Nothing to do: ${r.reason}\n`);
 }
@@ -35,14 +37,24 @@ function printAdded(ctx: CliContext, r: AddPluginResult): void {
 const extensionRow = (e: ExtensionView): string[] => [e.id, e.registry, e.enabled ? 'yes' : 'no', e.entry.description];
 
 const NO_REGISTRIES =
-  'No registries are configured. Run `kbctx registry init` to add the community registry, or add a [registries.<name>] section (url or path) to the config.\n';
+  'No registries are configured. Run `kbctx registry init` to add the community registry, or add a ' +
+  '[registries.<name>] section (url or path) to the config.\n';
+const INSTALLED: Record<'cloned' | 'present' | 'no url', string> = {
+  cloned: 'cloned',
+  present: 'already installed',
+  'no url': 'no url to clone (a local folder)',
+};
 
 function pluginLines(p: PluginManifest): string[] {
   const options = Object.keys((p.optionsSchema?.['properties'] ?? {}) as object);
   return [
     `  version:         ${p.version} (kbctx ${p.kbctx})`,
     `  entry:           ${p.entry}`,
-    `  runs:            ${p.runtime === 'lua' ? 'sandboxed (Lua)' : 'with full rights (TypeScript/JavaScript): adding it needs --trust, and pins it in kbctx.lock'}`,
+    `  runs:            ${
+      p.runtime === 'lua'
+        ? 'sandboxed (Lua)'
+        : 'with full rights (TypeScript/JavaScript): adding it needs --trust, and pins it in kbctx.lock'
+    }`,
     `  options:         ${options.length > 0 ? options.map((o) => `plugin.${p.name}.${o}`).join(', ') : '-'}`,
   ];
 }
@@ -89,7 +101,8 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
   registry
     .command('install')
     .description(
-      'clone the configured registries that have a url and are not cloned yet; with an extension, then add it (as `registry add`)',
+      'clone the configured registries that have a url and are not cloned yet; with an extension, then add it ' +
+        '(as `registry add`)',
     )
     .argument('[extension]', '<type>/<name> to add once the registries are cloned (e.g. plugins/acme)')
     .option('--name <name>', 'only this registry')
@@ -100,10 +113,7 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
       const added = id === undefined ? undefined : await addExtension(registryContext(ctx), id, { trust: opts.trust });
       if (ctx.json) return ctx.printJson({ registries: results, ...(added ? { added } : {}) });
       if (results.length === 0) return ctx.io.out(NO_REGISTRIES);
-      for (const r of results)
-        ctx.io.out(
-          `${r.name}: ${r.outcome === 'present' ? 'already installed' : r.outcome === 'no url' ? 'no url to clone (a local folder)' : 'cloned'} (${r.path})\n`,
-        );
+      for (const r of results) ctx.io.out(`${r.name}: ${INSTALLED[r.outcome]} (${r.path})\n`);
       if (added) printAdded(ctx, added);
     });
 
@@ -120,7 +130,8 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
         if (o.kind === 'updated') ctx.io.out(`${name}: updated ${o.from}..${o.to}\n`);
         else if (o.kind === 'local changes')
           ctx.io.err(
-            `${name}: not updated: it has local changes (${o.files.join(', ')}); commit or discard them, or copy extensions with \`kbctx registry override\`\n`,
+            `${name}: not updated: it has local changes (${o.files.join(', ')}); commit or discard them, or copy ` +
+              `extensions with \`kbctx registry override\`\n`,
           );
         else if (o.kind === 'not installed')
           ctx.io.out(`${name}: not installed yet; run \`kbctx registry install --name ${name}\`\n`);
@@ -167,9 +178,14 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
           ...(p
             ? pluginLines(p)
             : [
-                `  host APIs:       ${list(e.entry.hostApis)} (declared); ${list(e.detectedHostApis)} (used by the script)`,
+                `  host APIs:       ${list(e.entry.hostApis)} (declared); ${list(e.detectedHostApis)} (used by ` +
+                  `the script)`,
               ]),
-          `  enabled:         ${e.enabled ? 'yes' : `no — \`kbctx registry add ${e.id}${p?.runtime === 'module' ? ' --trust' : ''}\` enables it`}`,
+          `  enabled:         ${
+            e.enabled
+              ? 'yes'
+              : `no — \`kbctx registry add ${e.id}${p?.runtime === 'module' ? ' --trust' : ''}\` enables it`
+          }`,
           '',
         ].join('\n'),
       );
@@ -178,12 +194,14 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
   registry
     .command('add')
     .description(
-      'enable an extension: write its config entry, pre-filled with the required fields; a plugin joins the plugins list',
+      'enable an extension: write its config entry, pre-filled with the required fields; a plugin joins the ' +
+        'plugins list',
     )
     .argument('<extension>', '<type>/<name>')
     .option(
       '--trust',
-      'with a TypeScript/JavaScript plugin: trust it to run with full rights, pinned in kbctx.lock (again: re-pin a changed file)',
+      'with a TypeScript/JavaScript plugin: trust it to run with full rights, pinned in kbctx.lock (again: ' +
+        're-pin a changed file)',
     )
     .action(async (id: string, opts: { trust?: boolean }) => {
       const { addExtension } = await library();
@@ -201,7 +219,8 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
       const r = overrideExtension(registryContext(ctx), id);
       if (ctx.json) return ctx.printJson(r);
       ctx.io.out(
-        `Copied ${id} to ${r.to} with its entry in ${r.manifest} (registry '${r.registry}'), which now takes precedence: an enabled ${id} runs the copy.\n`,
+        `Copied ${id} to ${r.to} with its entry in ${r.manifest} (registry '${r.registry}'), which now takes ` +
+          `precedence: an enabled ${id} runs the copy.\n`,
       );
     });
 
@@ -215,7 +234,8 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
       const r = await initCommunity(registryContext(ctx), opts);
       if (ctx.json) return ctx.printJson(r);
       ctx.io.out(
-        `Community registry ${r.cloned ? 'cloned to' : 'already at'} ${r.path}; ${r.configured ? 'added to the config' : 'already in the config'}.\n`,
+        `Community registry ${r.cloned ? 'cloned to' : 'already at'} ${r.path}; ` +
+          `${r.configured ? 'added to the config' : 'already in the config'}.\n`,
       );
     });
 }

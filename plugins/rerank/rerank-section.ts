@@ -45,7 +45,10 @@ export const rerankSection: ConfigSection<RerankConfig | null> = {
         default: 'cohere',
         description: 'the wire format of the remote: cohere, jina, voyage or tei (text-embeddings-inference)',
       },
-      base_url: { type: 'string', description: 'the API root, `/rerank` appended (default: the format’s public API)' },
+      base_url: {
+        type: 'string',
+        description: 'the API root, `/rerank` appended (default: the format’s public API)',
+      },
       model: {
         type: 'string',
         description:

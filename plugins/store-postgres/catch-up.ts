@@ -65,7 +65,8 @@ export async function catchUp(
 async function apply(client: pg.PoolClient, mirror: Mirror): Promise<CatchUpReport> {
   const meta = (
     await client.query<{ epoch: string; version: string; token: string | null }>(
-      `SELECT m.epoch, m.version::text AS version, c.token FROM kbctx_meta m LEFT JOIN kbctx_commits c ON c.version = m.version WHERE m.id = 1`,
+      `SELECT m.epoch, m.version::text AS version, c.token FROM kbctx_meta m LEFT JOIN kbctx_commits c ON ` +
+        `c.version = m.version WHERE m.id = 1`,
     )
   ).rows[0]!;
   const state = mirror.state();
@@ -123,9 +124,11 @@ async function applyDocuments(client: pg.PoolClient, mirror: Mirror, range: stri
   for (;;) {
     const docs = (
       await client.query<DocRow>(
-        `SELECT id, position::text AS position, connector, source, source_id, source_url, title, body, content_type, metadata,
+        `SELECT id, position::text AS position, connector, source, source_id, source_url, title, body, content_type,
+          metadata,
          updated_at, content_hash, fingerprint
-       FROM kbctx_documents d WHERE d.version > $1 AND d.version <= $2 AND d.position > $3 ORDER BY d.position LIMIT $4`,
+       FROM kbctx_documents d WHERE d.version > $1 AND d.version <= $2 AND d.position > $3 ORDER BY d.position
+         LIMIT $4`,
         [...range, after, DOC_BATCH],
       )
     ).rows;
@@ -133,7 +136,8 @@ async function applyDocuments(client: pg.PoolClient, mirror: Mirror, range: stri
     const chunks = new Map<string, Chunk[]>();
     const rows = (
       await client.query<ChunkRecord>(
-        'SELECT id, document_id, chunk_index, text, content_hash, line_start, line_end, symbol, lang FROM kbctx_chunks WHERE document_id = ANY($1::text[]) ORDER BY document_id, chunk_index',
+        'SELECT id, document_id, chunk_index, text, content_hash, line_start, line_end, symbol, lang FROM ' +
+          'kbctx_chunks WHERE document_id = ANY($1::text[]) ORDER BY document_id, chunk_index',
         [docs.map((d) => d.id)],
       )
     ).rows;
@@ -180,7 +184,8 @@ async function applyEmbeddings(client: pg.PoolClient, mirror: Mirror, range: str
         content_hash: string;
         vector: Buffer;
       }>(
-        `SELECT e.version::text AS version, e.chunk_rowid::text AS rowid, c.id, e.model, e.dims, e.content_hash, e.vector
+        `SELECT e.version::text AS version, e.chunk_rowid::text AS rowid, c.id, e.model, e.dims, e.content_hash,
+          e.vector
        FROM kbctx_embeddings e JOIN kbctx_chunks c ON c.rowid = e.chunk_rowid
        WHERE e.version > $1 AND e.version <= $2 AND (e.version, e.chunk_rowid) > ($3::bigint, $4::bigint)
        ORDER BY e.version, e.chunk_rowid LIMIT $5`,

@@ -18,9 +18,11 @@ export async function claimPendingEmbeddings(
   const rows = (
     await db.query<{ rowid: string; text: string; content_hash: string }>(
       `WITH candidates AS (
-       SELECT c.rowid, c.text, c.content_hash FROM kbctx_chunks c LEFT JOIN kbctx_embeddings e ON e.chunk_rowid = c.rowid
+       SELECT c.rowid, c.text, c.content_hash FROM kbctx_chunks c LEFT JOIN kbctx_embeddings e
+         ON e.chunk_rowid = c.rowid
        WHERE c.rowid > $3 AND ${STALE} AND ($6::text[] IS NULL OR c.document_id = ANY($6::text[]))
-         AND NOT EXISTS (SELECT 1 FROM kbctx_embedding_claims k WHERE k.chunk_rowid = c.rowid AND k.owner <> $4 AND k.expires_at > now())
+         AND NOT EXISTS (SELECT 1 FROM kbctx_embedding_claims k WHERE k.chunk_rowid = c.rowid AND k.owner <> $4
+           AND k.expires_at > now())
        ORDER BY c.rowid LIMIT $5
      ), leased AS (
        INSERT INTO kbctx_embedding_claims AS k (chunk_rowid, owner, expires_at)
@@ -29,7 +31,8 @@ export async function claimPendingEmbeddings(
          WHERE k.owner = excluded.owner OR k.expires_at <= now()
        RETURNING k.chunk_rowid
      )
-     SELECT c.rowid::text AS rowid, c.text, c.content_hash FROM candidates c JOIN leased l ON l.chunk_rowid = c.rowid ORDER BY c.rowid`,
+     SELECT c.rowid::text AS rowid, c.text, c.content_hash FROM candidates c JOIN leased l ON l.chunk_rowid = c.rowid
+       ORDER BY c.rowid`,
       [space.model, space.dims, after, claim.owner, limit, claim.documentIds ?? null, claim.leaseMs],
     )
   ).rows;

@@ -27,7 +27,8 @@ export function postgresLocks(pool: pg.Pool, url: string): ConnectorLocks {
         client.release();
         throw new KbctxError(
           'conflict',
-          `${label} is being synced by ${holder ?? 'another kbctx process'}; wait for it to finish (GET /sync/status on the server shows progress) and run the command again`,
+          `${label} is being synced by ${holder ?? 'another kbctx process'}; wait for it to finish (GET ` +
+            `/sync/status on the server shows progress) and run the command again`,
         );
       }
     } catch (error) {
@@ -65,10 +66,12 @@ export function postgresLocks(pool: pg.Pool, url: string): ConnectorLocks {
 async function holderOf(client: pg.PoolClient, label: string): Promise<string | null> {
   const row = (
     await client.query<{ name: string; since: string }>(
-      `SELECT a.application_name AS name, to_char(a.state_change AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS since
+      `SELECT a.application_name AS name, to_char(a.state_change AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+        AS since
      FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.classid = $1::bigint::oid
-       AND l.objid = (hashtext($2)::bigint & 4294967295)::oid AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+       AND l.objid = (hashtext($2)::bigint & 4294967295)::oid AND l.database = (SELECT oid FROM pg_database
+         WHERE datname = current_database())
      LIMIT 1`,
       [LOCK_CLASS, label],
     )

@@ -94,7 +94,8 @@ const MIGRATIONS: readonly string[] = [
   // 3: how each connector's last sync run ended (sync-runs.ts), apart from kbctx_sync_state, which only
   // a completed run advances. Not part of the change feed: replicas read it from PostgreSQL.
   `
-  CREATE TABLE kbctx_sync_runs (connector text PRIMARY KEY, ended_at text NOT NULL, errors integer NOT NULL, failure text);
+  CREATE TABLE kbctx_sync_runs (connector text PRIMARY KEY, ended_at text NOT NULL, errors integer NOT NULL,
+    failure text);
   `,
   // 4: each chunk's 1-based, inclusive source lines, symbol path and language (ADR 0210). Existing chunks get NULL;
   // forgetting fingerprints and content hashes makes the next sync re-read every document (unchanged chunks keep

@@ -46,8 +46,15 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
 
 // SQLSTATE classes 08 (connection exception) and 57P0x (operator intervention: shutdown, starting up).
 const UNREACHABLE_STATES = /^(08|57P0[1-4]|53300)/;
-const UNREACHABLE_MESSAGES =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|Query read timeout/i;
+const UNREACHABLE_MESSAGES = new RegExp(
+  [
+    'ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|Connection terminated',
+    'timeout exceeded when trying to connect',
+    'Client has encountered a connection error',
+    'not queryable|Query read timeout',
+  ].join('|'),
+  'i',
+);
 
 export function isUnreachable(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;

@@ -32,7 +32,8 @@ export async function documentStates(db: Queryable, connector: string): Promise<
 export async function sourceStates(db: Queryable, connector?: string): Promise<ConnectorState[]> {
   const rows = (
     await db.query<{ connector: string; checkpoint: string | null; last_sync_at: string | null }>(
-      `SELECT connector, checkpoint, last_sync_at FROM kbctx_sync_state ${connector === undefined ? '' : 'WHERE connector = $1'} ORDER BY connector COLLATE "C"`,
+      `SELECT connector, checkpoint, last_sync_at FROM kbctx_sync_state ` +
+        `${connector === undefined ? '' : 'WHERE connector = $1'} ORDER BY connector COLLATE "C"`,
       connector === undefined ? [] : [connector],
     )
   ).rows;
@@ -45,7 +46,8 @@ export async function sourceState(db: Queryable, connector: string): Promise<Sou
 }
 
 export const STALE =
-  '(e.chunk_rowid IS NULL OR e.model <> $1 OR e.content_hash <> c.content_hash OR ($2::int IS NOT NULL AND e.dims <> $2::int))';
+  '(e.chunk_rowid IS NULL OR e.model <> $1 OR e.content_hash <> c.content_hash OR ($2::int IS NOT NULL AND ' +
+  'e.dims <> $2::int))';
 
 export async function pendingEmbeddings(
   db: Queryable,
@@ -55,7 +57,8 @@ export async function pendingEmbeddings(
 ): Promise<PendingChunk[]> {
   const rows = (
     await db.query<{ rowid: string; text: string; content_hash: string }>(
-      `SELECT c.rowid::text AS rowid, c.text, c.content_hash FROM kbctx_chunks c LEFT JOIN kbctx_embeddings e ON e.chunk_rowid = c.rowid
+      `SELECT c.rowid::text AS rowid, c.text, c.content_hash FROM kbctx_chunks c LEFT JOIN kbctx_embeddings e
+        ON e.chunk_rowid = c.rowid
      WHERE c.rowid > $3 AND ${STALE} ORDER BY c.rowid LIMIT $4`,
       [space.model, space.dims, afterRowid, limit],
     )
@@ -66,7 +69,8 @@ export async function pendingEmbeddings(
 export async function countPendingEmbeddings(db: Queryable, space: Space): Promise<number> {
   const row = (
     await db.query<{ n: string }>(
-      `SELECT count(*)::text AS n FROM kbctx_chunks c LEFT JOIN kbctx_embeddings e ON e.chunk_rowid = c.rowid WHERE ${STALE}`,
+      `SELECT count(*)::text AS n FROM kbctx_chunks c LEFT JOIN kbctx_embeddings e ON e.chunk_rowid = c.rowid ` +
+        `WHERE ${STALE}`,
       [space.model, space.dims],
     )
   ).rows[0];
@@ -111,7 +115,8 @@ export async function listDocuments(
 export async function counts(db: Queryable): Promise<StoreCounts> {
   const row = (
     await db.query<{ documents: string; chunks: string; embedded: string }>(
-      `SELECT (SELECT count(*) FROM kbctx_documents)::text AS documents, (SELECT count(*) FROM kbctx_chunks)::text AS chunks,
+      `SELECT (SELECT count(*) FROM kbctx_documents)::text AS documents, (SELECT count(*) FROM kbctx_chunks)::text
+        AS chunks,
        (SELECT count(*) FROM kbctx_embeddings)::text AS embedded`,
     )
   ).rows[0]!;

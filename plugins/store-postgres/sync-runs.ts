@@ -8,7 +8,8 @@ type Queryable = Pick<pg.Pool, 'query'>;
 export async function recordSyncRun(db: Queryable, connector: string, run: SyncRun): Promise<void> {
   await db.query(
     `INSERT INTO kbctx_sync_runs (connector, ended_at, errors, failure) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (connector) DO UPDATE SET ended_at = excluded.ended_at, errors = excluded.errors, failure = excluded.failure`,
+     ON CONFLICT (connector) DO UPDATE SET ended_at = excluded.ended_at, errors = excluded.errors,
+       failure = excluded.failure`,
     [connector, run.endedAt, run.errors, run.failure],
   );
 }

@@ -36,7 +36,9 @@ function openSql(token: string, savepoint: boolean): string {
   return `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY});
     WITH v AS (UPDATE kbctx_meta SET version = nextval('kbctx_version') WHERE id = 1 RETURNING version),
       c AS (INSERT INTO kbctx_commits (version, token) SELECT version, '${token}' FROM v)
-    SELECT version::text AS version, pg_notify('${CHANNEL}', version::text) FROM v;${savepoint ? ' SAVEPOINT kbctx_unit;' : ''}`;
+    SELECT version::text AS version, pg_notify('${CHANNEL}', version::text) FROM v;${
+      savepoint ? ' SAVEPOINT kbctx_unit;' : ''
+    }`;
 }
 const RENEW = 'RELEASE SAVEPOINT kbctx_unit; SAVEPOINT kbctx_unit';
 

@@ -40,19 +40,24 @@ WITH d AS (
     updated_at, content_hash, fingerprint, indexed_at, version)
   SELECT u.id, u.connector, u.source, u.source_id, u.source_url, u.title, u.body, u.content_type, u.metadata,
     u.updated_at, u.content_hash, u.fingerprint, $1, $2
-  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
+  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+    $11::text[], $12::text[],
     $13::text[], $14::text[]) WITH ORDINALITY
-    AS u(id, connector, source, source_id, source_url, title, body, content_type, metadata, updated_at, content_hash, fingerprint, n)
+    AS u(id, connector, source, source_id, source_url, title, body, content_type, metadata, updated_at, content_hash,
+      fingerprint, n)
   ORDER BY u.n
-  ON CONFLICT (id) DO UPDATE SET connector = excluded.connector, source = excluded.source, source_id = excluded.source_id,
-    source_url = excluded.source_url, title = excluded.title, body = excluded.body, content_type = excluded.content_type,
+  ON CONFLICT (id) DO UPDATE SET connector = excluded.connector, source = excluded.source,
+    source_id = excluded.source_id,
+    source_url = excluded.source_url, title = excluded.title, body = excluded.body,
+      content_type = excluded.content_type,
     metadata = excluded.metadata, updated_at = excluded.updated_at, content_hash = excluded.content_hash,
     fingerprint = excluded.fingerprint, indexed_at = excluded.indexed_at, version = excluded.version
   RETURNING id, (xmax = 0) AS inserted
 ), fresh AS (
   INSERT INTO kbctx_chunks (id, document_id, chunk_index, text, content_hash, line_start, line_end, symbol, lang)
   SELECT c.id, c.document_id, c.idx, c.text, c.hash, c.line_start, c.line_end, c.symbol, c.lang
-  FROM unnest($15::text[], $16::text[], $17::int[], $18::text[], $19::text[], $20::int[], $21::int[], $22::text[], $23::text[])
+  FROM unnest($15::text[], $16::text[], $17::int[], $18::text[], $19::text[], $20::int[], $21::int[], $22::text[],
+    $23::text[])
     WITH ORDINALITY AS c(document_id, id, idx, text, hash, line_start, line_end, symbol, lang, n)
   WHERE c.document_id IN (SELECT id FROM d WHERE inserted)
   ORDER BY c.n
@@ -61,7 +66,8 @@ SELECT id FROM d WHERE NOT inserted`;
 
 const DIFF_CHUNKS = `
 WITH c AS (
-  SELECT * FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::text[])
+  SELECT * FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[],
+    $10::text[])
     WITH ORDINALITY AS c(document_id, id, idx, text, hash, line_start, line_end, symbol, lang, n)
 ), gone AS (
   DELETE FROM kbctx_chunks o WHERE o.document_id = ANY($1::text[])
@@ -71,7 +77,8 @@ WITH c AS (
   UPDATE kbctx_chunks o SET chunk_index = c.idx, line_start = c.line_start, line_end = c.line_end, symbol = c.symbol,
     lang = c.lang
   FROM c WHERE o.id = c.id AND o.document_id = c.document_id
-    AND (o.chunk_index, o.line_start, o.line_end, o.symbol, o.lang) IS DISTINCT FROM (c.idx, c.line_start, c.line_end, c.symbol, c.lang)
+    AND (o.chunk_index, o.line_start, o.line_end, o.symbol, o.lang) IS DISTINCT FROM (c.idx, c.line_start, c.line_end,
+      c.symbol, c.lang)
 ), fresh AS (
   INSERT INTO kbctx_chunks (id, document_id, chunk_index, text, content_hash, line_start, line_end, symbol, lang)
   SELECT c.id, c.document_id, c.idx, c.text, c.hash, c.line_start, c.line_end, c.symbol, c.lang FROM c
@@ -167,13 +174,15 @@ export async function deleteDocuments(tx: WriteTx, ids: readonly string[]): Prom
 export async function setSourceState(tx: WriteTx, connector: string, state: SourceState): Promise<void> {
   await tx.client.query(
     `INSERT INTO kbctx_sync_state (connector, checkpoint, last_sync_at, version) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (connector) DO UPDATE SET checkpoint = excluded.checkpoint, last_sync_at = excluded.last_sync_at, version = excluded.version`,
+     ON CONFLICT (connector) DO UPDATE SET checkpoint = excluded.checkpoint, last_sync_at = excluded.last_sync_at,
+       version = excluded.version`,
     [connector, state.checkpoint, state.lastSyncAt, tx.version],
   );
 }
 
 const UPSERT_EMBEDDING = `ON CONFLICT (chunk_rowid) DO UPDATE SET model = excluded.model, dims = excluded.dims,
-  content_hash = excluded.content_hash, vector = excluded.vector, created_at = excluded.created_at, version = excluded.version`;
+  content_hash = excluded.content_hash, vector = excluded.vector, created_at = excluded.created_at,
+    version = excluded.version`;
 
 /** By PostgreSQL chunk rowid; a chunk deleted or rewritten since it was read (content hash) is skipped. */
 export async function writeEmbeddings(

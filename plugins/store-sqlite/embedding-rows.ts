@@ -20,7 +20,9 @@ export interface LoadedVectors {
   matrix: Float32Array;
 }
 
-const STALE = `(e.chunk_rowid IS NULL OR e.model != :model OR e.content_hash != c.content_hash OR (:dims IS NOT NULL AND e.dims != :dims))`;
+const STALE =
+  `(e.chunk_rowid IS NULL OR e.model != :model OR e.content_hash != c.content_hash OR (:dims IS NOT NULL AND ` +
+  `e.dims != :dims))`;
 
 export class EmbeddingRows {
   private readonly db: DatabaseSync;
@@ -47,8 +49,10 @@ export class EmbeddingRows {
     // The EXISTS guard skips chunks deleted or rewritten while their vector was being computed.
     this.upsert = db.prepare(
       `INSERT INTO embeddings (chunk_rowid, model, dims, content_hash, vector, created_at)
-       SELECT :rowid, :model, :dims, :hash, :vector, :now WHERE EXISTS (SELECT 1 FROM chunks WHERE rowid = :rowid AND content_hash = :hash)
-       ON CONFLICT(chunk_rowid) DO UPDATE SET model = excluded.model, dims = excluded.dims, content_hash = excluded.content_hash,
+       SELECT :rowid, :model, :dims, :hash, :vector, :now WHERE EXISTS (SELECT 1 FROM chunks WHERE rowid = :rowid
+         AND content_hash = :hash)
+       ON CONFLICT(chunk_rowid) DO UPDATE SET model = excluded.model, dims = excluded.dims,
+         content_hash = excluded.content_hash,
          vector = excluded.vector, created_at = excluded.created_at`,
     );
     this.generationRow = db.prepare('SELECT generation FROM embedding_state WHERE id = 1');
@@ -76,12 +80,14 @@ export class EmbeddingRows {
     const documents =
       claim.documentIds === undefined
         ? ''
-        : ' AND c.document_rowid IN (SELECT d.rowid FROM documents d WHERE d.id IN (SELECT value FROM json_each(:ids)))';
+        : ' AND c.document_rowid IN (SELECT d.rowid FROM documents d WHERE d.id IN (SELECT value FROM ' +
+          'json_each(:ids)))';
     const select = this.db.prepare(
       `SELECT c.rowid AS rowid, c.text AS text, c.content_hash AS content_hash FROM chunks c
          LEFT JOIN embeddings e ON e.chunk_rowid = c.rowid
        WHERE c.rowid > :after AND ${STALE}${documents}
-         AND NOT EXISTS (SELECT 1 FROM embedding_claims k WHERE k.chunk_rowid = c.rowid AND k.owner != :owner AND k.expires_at > :now)
+         AND NOT EXISTS (SELECT 1 FROM embedding_claims k WHERE k.chunk_rowid = c.rowid AND k.owner != :owner
+           AND k.expires_at > :now)
        ORDER BY c.rowid LIMIT :limit`,
     );
     const lease = this.db.prepare(
@@ -156,7 +162,8 @@ export class EmbeddingRows {
   /** Every stored embedding with its chunk id, in chunk order (one row at a time). */
   *iterate(): Generator<StoredEmbedding> {
     const rows = this.db.prepare(
-      'SELECT c.id AS chunk_id, e.model, e.dims, e.content_hash, e.vector FROM embeddings e JOIN chunks c ON c.rowid = e.chunk_rowid ORDER BY e.chunk_rowid',
+      'SELECT c.id AS chunk_id, e.model, e.dims, e.content_hash, e.vector FROM embeddings e JOIN chunks c ON ' +
+        'c.rowid = e.chunk_rowid ORDER BY e.chunk_rowid',
     );
     for (const row of rows.iterate() as Iterable<{
       chunk_id: string;
@@ -237,7 +244,8 @@ export class EmbeddingRows {
   /** Vectors of the given chunks (missing ones are left out). */
   loadRows(space: EmbeddingSpace, rowids: readonly number[]): LoadedVectors {
     const statement = this.db.prepare(
-      'SELECT chunk_rowid AS rid, vector FROM embeddings WHERE model = ? AND dims = ? AND chunk_rowid IN (SELECT value FROM json_each(?)) ORDER BY chunk_rowid',
+      'SELECT chunk_rowid AS rid, vector FROM embeddings WHERE model = ? AND dims = ? AND chunk_rowid IN (SELECT ' +
+        'value FROM json_each(?)) ORDER BY chunk_rowid',
     );
     return collect(
       statement.iterate(space.model, space.dims, JSON.stringify(rowids)) as Iterable<{

@@ -21,7 +21,8 @@ export function reindexFts(db: DatabaseSync): void {
   db.exec("INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')");
   const insert = db.prepare('INSERT INTO chunks_fts (rowid, title, text) VALUES (?, ?, ?)');
   const rows = db.prepare(
-    'SELECT c.rowid AS row, d.title, c.text, c.symbol FROM chunks c JOIN documents d ON d.rowid = c.document_rowid ORDER BY c.rowid',
+    'SELECT c.rowid AS row, d.title, c.text, c.symbol FROM chunks c JOIN documents d ON d.rowid = ' +
+      'c.document_rowid ORDER BY c.rowid',
   );
   for (const r of rows.iterate() as Iterable<{ row: number; title: string; text: string; symbol: string | null }>)
     insert.run(r.row, segmentCjk(r.title), keywordText(r.text, r.symbol));

@@ -38,7 +38,8 @@ export function checkIndexAccess(
   const where = path.resolve(folders[0] ?? path.dirname(target));
   throw new KbctxError(
     'unavailable',
-    `cannot write the index at ${target}: ${readOnly}; writing the index (sync, embed, init, serve) needs write access to ${where}, where ${files} are written (read commands such as search and stats work read-only)`,
+    `cannot write the index at ${target}: ${readOnly}; writing the index (sync, embed, init, serve) needs write ` +
+      `access to ${where}, where ${files} are written (read commands such as search and stats work read-only)`,
     { details: { index: 'read_only' } },
   );
 }

@@ -160,7 +160,8 @@ export class KeywordSearcher {
   private load(best: readonly Candidate[]): Omit<KeywordHit, 'score'>[] {
     if (best.length === 0) return [];
     const rows = this.statement(
-      `SELECT c.rowid AS rid, ${HEAD_COLUMNS}, ${JOINED_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE c.rowid IN`,
+      `SELECT c.rowid AS rid, ${HEAD_COLUMNS}, ${JOINED_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid ` +
+        `= c.document_rowid WHERE c.rowid IN`,
       best.length,
     ).all(...best.map((b) => b.rid)) as unknown as (HeadRow & JoinedChunkRow & { rid: number })[];
     const byRid = new Map(rows.map((r) => [r.rid, r]));

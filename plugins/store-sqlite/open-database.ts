@@ -79,7 +79,9 @@ function openReadOnly(file: string, why: string): DatabaseSync {
   if (!shm && nonEmpty(`${file}-wal`) && !canCreate(`${file}-shm`)) {
     throw new KbctxError(
       'unavailable',
-      `cannot read the index at ${file}: ${why}, and its ${file}-wal holds changes SQLite can only read with write access to ${path.dirname(file)} (or a -shm file beside it); copy the index after a sync finished (its -wal merged), or grant write access`,
+      `cannot read the index at ${file}: ${why}, and its ${file}-wal holds changes SQLite can only read with ` +
+        `write access to ${path.dirname(file)} (or a -shm file beside it); copy the index after a sync finished ` +
+        `(its -wal merged), or grant write access`,
     );
   }
   const target = shm || canCreate(`${file}-shm`) ? file : immutable(file);
@@ -91,7 +93,9 @@ function openReadOnly(file: string, why: string): DatabaseSync {
     const newer = version > SCHEMA_VERSION;
     throw new KbctxError(
       'unavailable',
-      `cannot read the index at ${file}: its schema version is ${version}, this kbctx ${newer ? 'is older' : `needs ${SCHEMA_VERSION}`}, and it is read-only (${why}); ${newer ? 'upgrade kbctx' : 'run `kbctx init` once with write access to it'}`,
+      `cannot read the index at ${file}: its schema version is ${version}, this kbctx ` +
+        `${newer ? 'is older' : `needs ${SCHEMA_VERSION}`}, and it is read-only (${why}); ` +
+        `${newer ? 'upgrade kbctx' : 'run `kbctx init` once with write access to it'}`,
     );
   }
   return db;

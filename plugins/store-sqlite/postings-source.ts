@@ -179,10 +179,12 @@ export class FtsTokenizer {
     const tokenize = /tokenize\s*=\s*('(?:[^']|'')*')/i.exec(sql)?.[1] ?? "'unicode61'";
     this.mem = new DatabaseSync(':memory:');
     this.mem.exec(
-      `CREATE VIRTUAL TABLE t USING fts5(title, text, tokenize=${tokenize}); CREATE VIRTUAL TABLE ti USING fts5vocab(t, 'instance');`,
+      `CREATE VIRTUAL TABLE t USING fts5(title, text, tokenize=${tokenize}); CREATE VIRTUAL TABLE ti USING ` +
+        `fts5vocab(t, 'instance');`,
     );
     this.chunkText = db.prepare(
-      `SELECT c.rowid AS row, c.document_rowid AS "group", d.title, c.text, c.symbol FROM chunks c JOIN documents d ON d.rowid = c.document_rowid
+      `SELECT c.rowid AS row, c.document_rowid AS "group", d.title, c.text, c.symbol FROM chunks c JOIN documents d
+        ON d.rowid = c.document_rowid
        WHERE c.rowid IN (SELECT value FROM json_each(?)) ORDER BY c.rowid`,
     );
     this.insert = this.mem.prepare('INSERT INTO t (rowid, title, text) VALUES (?, ?, ?)');

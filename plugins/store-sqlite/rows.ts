@@ -25,7 +25,8 @@ export interface DocumentRow {
 export type ChunkRow = ChunkRecord;
 
 export const DOCUMENT_COLUMNS =
-  'd.id, d.source, d.connector, d.source_id, d.source_url, d.title, d.body, d.content_type, d.metadata_json, d.updated_at, d.content_hash';
+  'd.id, d.source, d.connector, d.source_id, d.source_url, d.title, d.body, d.content_type, d.metadata_json, ' +
+  'd.updated_at, d.content_hash';
 
 export const HEAD_COLUMNS = 'd.id, d.source, d.connector, d.source_id, d.source_url, d.title, d.updated_at';
 
@@ -51,7 +52,8 @@ export const CHUNK_COLUMNS =
 
 /** Chunk columns under names that cannot collide with DOCUMENT_COLUMNS in a joined row. */
 export const JOINED_CHUNK_COLUMNS =
-  'c.id AS chunk_id, c.chunk_index, c.text AS chunk_text, c.content_hash AS chunk_hash, c.line_start, c.line_end, c.symbol, c.lang';
+  'c.id AS chunk_id, c.chunk_index, c.text AS chunk_text, c.content_hash AS chunk_hash, c.line_start, ' +
+  'c.line_end, c.symbol, c.lang';
 
 export interface JoinedChunkRow {
   chunk_id: string;

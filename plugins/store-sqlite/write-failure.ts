@@ -13,14 +13,16 @@ export function writeFailure(error: unknown, file: string): unknown {
   if (primary === SQLITE_FULL) {
     return new KbctxError(
       'unavailable',
-      `the disk is full: cannot write the index at ${file} (${path.dirname(file)}); the write in progress was rolled back and the index is consistent: free space and sync again`,
+      `the disk is full: cannot write the index at ${file} (${path.dirname(file)}); the write in progress was ` +
+        `rolled back and the index is consistent: free space and sync again`,
       { cause: error },
     );
   }
   if (primary === SQLITE_READONLY) {
     return new KbctxError(
       'unavailable',
-      `cannot write the index at ${file}: it is read-only (${(error as Error).message}); writing needs write access to ${path.dirname(file)}`,
+      `cannot write the index at ${file}: it is read-only (${(error as Error).message}); writing needs write ` +
+        `access to ${path.dirname(file)}`,
       { cause: error },
     );
   }

@@ -27,7 +27,8 @@ export const telemetrySection: ConfigSection<TelemetryConfig> = {
       otlp_endpoint: {
         type: 'string',
         description:
-          'the OTLP/HTTP collector to send traces to (http://host:4318; /v1/traces is appended); OTEL_EXPORTER_OTLP_ENDPOINT wins',
+          'the OTLP/HTTP collector to send traces to (http://host:4318; /v1/traces is appended); ' +
+          'OTEL_EXPORTER_OTLP_ENDPOINT wins',
       },
     },
     additionalProperties: false,
@@ -76,7 +77,10 @@ const plugin = definePlugin({
     } catch (error) {
       if (!/MODULE_NOT_FOUND/.test(String((error as { code?: unknown }).code))) throw error;
       throw configError(
-        `traces are on (${url}) but the OpenTelemetry packages are not installed (they are optional dependencies): run \`npm install @opentelemetry/api @opentelemetry/core @opentelemetry/sdk-trace @opentelemetry/exporter-trace-otlp-http @opentelemetry/resources @opentelemetry/semantic-conventions\`, or unset the endpoint`,
+        `traces are on (${url}) but the OpenTelemetry packages are not installed (they are optional ` +
+          `dependencies): run \`npm install @opentelemetry/api @opentelemetry/core @opentelemetry/sdk-trace ` +
+          `@opentelemetry/exporter-trace-otlp-http @opentelemetry/resources @opentelemetry/semantic-conventions\`, ` +
+          `or unset the endpoint`,
       );
     }
     tracing.startTracing(kernel, url);

@@ -46,7 +46,8 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     {
       name: 'search',
       description:
-        'Search the knowledge base. Returns the best-matching documents with a relevance score in [0, 1] and a snippet; use `get` with a result id to read a whole document.',
+        'Search the knowledge base. Returns the best-matching documents with a relevance score in [0, 1] and a ' +
+        'snippet; use `get` with a result id to read a whole document.',
       params: SEARCH_PARAMS,
       builtin: true,
       readOnly: true,
@@ -55,7 +56,8 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     {
       name: 'get',
       description:
-        "Fetch one document by id (from search results): title, source, URL, update time and the full body text, or only the lines `lines` names (a search result's line_start-line_end).",
+        'Fetch one document by id (from search results): title, source, URL, update time and the full body text, ' +
+        "or only the lines `lines` names (a search result's line_start-line_end).",
       params: [
         {
           name: 'id',
@@ -69,7 +71,8 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
           type: 'string',
           maxLength: 32,
           description:
-            "Only these lines of the body, `12-48` (1-based, inclusive) or `12`; e.g. a search result's line_start-line_end.",
+            "Only these lines of the body, `12-48` (1-based, inclusive) or `12`; e.g. a search result's " +
+            'line_start-line_end.',
         },
       ],
       builtin: true,

@@ -153,7 +153,8 @@ function meta(value: unknown): Record<string, string[]> | undefined {
 function agree<T extends string | string[]>(name: string, top: T | undefined, nested: T | undefined): T | undefined {
   if (top !== undefined && nested !== undefined && JSON.stringify(top) !== JSON.stringify(nested)) {
     throw badRequest(
-      `parameters '${name}' and 'filters.${name}' disagree (${JSON.stringify(top)} vs ${JSON.stringify(nested)}); give one`,
+      `parameters '${name}' and 'filters.${name}' disagree (${JSON.stringify(top)} vs ` +
+        `${JSON.stringify(nested)}); give one`,
       { parameter: name },
     );
   }

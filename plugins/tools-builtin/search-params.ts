@@ -34,7 +34,8 @@ export const FILTER_FIELDS: Readonly<Record<string, SubFieldSpec>> = {
     type: ['string', 'array'],
     items: { type: 'string' },
     description:
-      'Languages by file extension, any of: typescript, javascript, python, go, rust, java, c, cpp, csharp, ruby, php, markdown, html, json, yaml, … (docs/search.md).',
+      'Languages by file extension, any of: typescript, javascript, python, go, rust, java, c, cpp, csharp, ' +
+      'ruby, php, markdown, html, json, yaml, … (docs/search.md).',
   },
   type: {
     type: ['string', 'array'],
@@ -50,7 +51,8 @@ export const FILTER_FIELDS: Readonly<Record<string, SubFieldSpec>> = {
   meta: {
     type: 'object',
     description:
-      'Metadata equality: {"team": "infra", "tier": ["1", "2"]}; a list accepts any of its values; every key must hold.',
+      'Metadata equality: {"team": "infra", "tier": ["1", "2"]}; a list accepts any of its values; every key ' +
+      'must hold.',
     additionalProperties: { type: ['string', 'number', 'boolean', 'array'] },
   },
 };
@@ -96,7 +98,9 @@ export const SEARCH_PARAMS: readonly ParamSpec[] = [
     name: 'filters',
     type: 'object',
     description:
-      'What scopes the search, applied before the cut: {"path": ["docs/**", "!**/*.test.ts"], "lang": "typescript", "type": "markdown", "tags": ["a", "b"] (any of), "tags_all": […], "meta": {"team": "infra", "tier": ["1", "2"]}, "source": […], "since": …, "until": …}.',
+      'What scopes the search, applied before the cut: {"path": ["docs/**", "!**/*.test.ts"], "lang": ' +
+      '"typescript", "type": "markdown", "tags": ["a", "b"] (any of), "tags_all": […], "meta": {"team": "infra", ' +
+      '"tier": ["1", "2"]}, "source": […], "since": …, "until": …}.',
     properties: FILTER_FIELDS,
   },
   { name: 'explain', type: 'boolean', description: 'Add per-result keyword, semantic and hybrid scores.' },

@@ -27,7 +27,8 @@ export function parseSince(value: string, now: Date = new Date(), parameter = 's
     if (Number.isFinite(time)) return new Date(time).toISOString();
   }
   throw badRequest(
-    `parameter '${parameter}' must be a date (2026-01-31), a date-time (2026-01-31T09:00:00Z) or a duration such as 7d, 12h or 2w; got ${JSON.stringify(value)}`,
+    `parameter '${parameter}' must be a date (2026-01-31), a date-time (2026-01-31T09:00:00Z) or a duration such ` +
+      `as 7d, 12h or 2w; got ${JSON.stringify(value)}`,
     { parameter },
   );
 }

@@ -119,7 +119,8 @@ export function requireJsonPost(method: string, url: string, contentType: string
   const got = contentType === undefined ? 'none' : JSON.stringify(contentType.slice(0, 100));
   throw new KbctxError(
     'unsupported_media_type',
-    `POST ${url.split('?', 1)[0]!.slice(0, 200)} needs Content-Type: application/json (a body such as {}), got ${got}: a web page cannot send that without a CORS preflight`,
+    `POST ${url.split('?', 1)[0]!.slice(0, 200)} needs Content-Type: application/json (a body such as {}), got ` +
+      `${got}: a web page cannot send that without a CORS preflight`,
   );
 }
 
@@ -166,7 +167,9 @@ export function requireAdmin(request: HttpRequest, _reply: unknown, done: () => 
   if (scope !== undefined && scope.admin !== true) {
     throw new KbctxError(
       'forbidden',
-      `token '${request.tokenName ?? ''}' may not use ${request.method} ${request.url.split('?', 1)[0]!.slice(0, 200)}: it needs the admin scope (admin = true in [server.tokens.${request.tokenName ?? ''}])`,
+      `token '${request.tokenName ?? ''}' may not use ${request.method} ` +
+        `${request.url.split('?', 1)[0]!.slice(0, 200)}: it needs the admin scope (admin = true in ` +
+        `[server.tokens.${request.tokenName ?? ''}])`,
     );
   }
   done();

@@ -26,13 +26,17 @@ export function checkExposure(config: ExposureSettings, bindHost: string, env: N
   if (isLoopbackHost(bindHost)) return { tokens, warning: null };
   if (!config.allowUnauthenticated) {
     throw configError(
-      `refusing to listen on ${bindHost} without authentication: anyone who can reach this address could read the index. ` +
-        'Set [server].auth_token_env = "KBCTX_TOKEN" and export KBCTX_TOKEN=<a long random token> (clients send Authorization: Bearer <token>), ' +
+      `refusing to listen on ${bindHost} without authentication: anyone who can reach this address could read ` +
+        `the index. ` +
+        'Set [server].auth_token_env = "KBCTX_TOKEN" and export KBCTX_TOKEN=<a long random token> (clients send ' +
+        'Authorization: Bearer <token>), ' +
         'or add [server.tokens.<name>] entries, or set [server].allow_unauthenticated = true on a trusted network',
     );
   }
   return {
     tokens,
-    warning: `warning: listening on ${bindHost} without authentication ([server].allow_unauthenticated = true); anyone who can reach it can read the index`,
+    warning:
+      `warning: listening on ${bindHost} without authentication ([server].allow_unauthenticated = true); anyone ` +
+      `who can reach it can read the index`,
   };
 }

@@ -209,7 +209,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpListene
     done(
       new KbctxError(
         'unsupported_media_type',
-        `request bodies must be JSON (Content-Type: application/json), got ${req.headers['content-type'] ?? 'no Content-Type'}`,
+        `request bodies must be JSON (Content-Type: application/json), got ` +
+          `${req.headers['content-type'] ?? 'no Content-Type'}`,
       ),
       undefined,
     );
@@ -256,8 +257,8 @@ function toKbctxError(error: unknown, maxBodyBytes: number): KbctxError | undefi
 }
 
 /**
- * The status and `{error: {code, message}}` body (SPEC §4); anything not a KbctxError is a 500 with an id, stack to the
- * log.
+ * The status and `{error: {code, message}}` body (SPEC §4); anything not a KbctxError is a 500 with an id, stack to
+ * the log.
  */
 export function errorBody(
   error: unknown,

@@ -19,8 +19,8 @@ const CLIENT_DIR = fileURLToPath(new URL('./client/', import.meta.url));
 const require = createRequire(import.meta.url);
 
 /**
- * Served path under the asset folder → the npm file. Each is a single ES module with no imports but the ones rewritten
- * below.
+ * Served path under the asset folder → the npm file. Each is a single ES module with no imports but the ones
+ * rewritten below.
  */
 const VENDOR: Record<string, string> = {
   'vendor/preact.js': 'preact/dist/preact.mjs',

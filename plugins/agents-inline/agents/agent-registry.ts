@@ -25,7 +25,8 @@ export function createAgentRegistry(defaultTimeoutSecs: number): AgentRegistry {
     if (!agent || !toolAllowed(scope, name)) {
       const names = [...agents.keys()].filter((n) => toolAllowed(scope, n));
       throw notFound(
-        `unknown agent '${name}'; ${names.length === 0 ? 'no agents are configured' : `available agents: ${names.join(', ')}`}`,
+        `unknown agent '${name}'; ` +
+          `${names.length === 0 ? 'no agents are configured' : `available agents: ${names.join(', ')}`}`,
       );
     }
     return agent;

@@ -46,9 +46,9 @@ export function registerAgent(program: Command, ctx: CliContext): void {
       if (ctx.json) return ctx.printJson({ name, source, ...prompt });
       ctx.io.out(`Agent:  ${name}\nSource: ${source}\nTools:  ${prompt.tools.join(', ') || '-'}\n`);
       ctx.io.out(`System prompt (${prompt.system.length} characters):\n${prompt.system}\n`);
-      ctx.io.out(
-        `Messages (${prompt.messages.length}):\n${prompt.messages.map((m) => `  [${m.role}] ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}\n`).join('')}`,
-      );
+      const message = (m: (typeof prompt.messages)[number]): string =>
+        `  [${m.role}] ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}\n`;
+      ctx.io.out(`Messages (${prompt.messages.length}):\n${prompt.messages.map(message).join('')}`);
     });
 }
 

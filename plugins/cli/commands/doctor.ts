@@ -29,7 +29,8 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         // A config that does not load (unknown key, wrong type, bad TOML): say so, then exit 3 with its message.
         if (error instanceof KbctxError && error.code === 'config_error')
           ctx.io.out(
-            `${MARK.fail}  config     ${error.message}\n      → fix the key it names (config/kbctx.example.toml documents every key)\n`,
+            `${MARK.fail}  config     ${error.message}\n      → fix the key it names (config/kbctx.example.toml ` +
+              `documents every key)\n`,
           );
         throw error;
       }
@@ -80,7 +81,8 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       else
         for (const c of checks)
           ctx.io.out(
-            `${MARK[c.status]}  ${c.area.padEnd(10)} ${c.detail}${c.fix && c.status !== 'ok' ? `\n      → ${c.fix}` : ''}\n`,
+            `${MARK[c.status]}  ${c.area.padEnd(10)} ${c.detail}` +
+              `${c.fix && c.status !== 'ok' ? `\n      → ${c.fix}` : ''}\n`,
           );
       const failed = checks.filter((c) => c.status === 'fail').length;
       if (failed > 0) throw new KbctxError('internal', `${failed} check(s) failed`);

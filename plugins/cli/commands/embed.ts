@@ -36,7 +36,8 @@ async function run(ctx: CliContext, options: EmbedOptions): Promise<void> {
   const embedder = kbctx.index.embedder();
   if (!embedder) {
     throw configError(
-      `no embedding provider is configured: set [embedding] provider = ${providerChoices(kbctx.index.embeddingProviders())} in the config`,
+      `no embedding provider is configured: set [embedding] provider = ` +
+        `${providerChoices(kbctx.index.embeddingProviders())} in the config`,
     );
   }
   const progress = createEmbedProgress(ctx.io.interactive && !ctx.json, (t) => ctx.io.err(t), {
@@ -66,7 +67,8 @@ function summary(r: EmbedReport): string {
   if (r.pending === 0) lines.push(`all chunks are already embedded (${r.model})`);
   else
     lines.push(
-      `embedded ${r.embedded} of ${r.pending} pending chunk(s) with ${r.model} in ${(r.durationMs / 1000).toFixed(1)} s`,
+      `embedded ${r.embedded} of ${r.pending} pending chunk(s) with ${r.model} in ` +
+        `${(r.durationMs / 1000).toFixed(1)} s`,
     );
   if (r.index && r.index.index !== 'none') lines.push(`vector index: ${r.index.index} (${r.index.vectors} vectors)`);
   if (r.failure) lines.push(`${r.pending - r.embedded} chunk(s) left; run \`kbctx embed pending\` again to continue`);

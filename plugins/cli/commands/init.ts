@@ -21,7 +21,8 @@ export function registerInit(program: Command, ctx: CliContext): void {
         });
       else
         ctx.io.out(
-          `Index ready at ${kbctx.store.path} (${engine}, schema version ${schemaVersion ?? 'unknown'}; ${counts.documents} documents)\n`,
+          `Index ready at ${kbctx.store.path} (${engine}, schema version ${schemaVersion ?? 'unknown'}; ` +
+            `${counts.documents} documents)\n`,
         );
     });
 }

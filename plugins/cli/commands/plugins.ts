@@ -57,7 +57,10 @@ export function registerPlugins(program: Command, ctx: CliContext): void {
 function notProvided(plugin: string, entry: string, provides: readonly string[]): string {
   const kind = entry.slice(0, entry.indexOf(':') + 1);
   const same = provides.filter((p) => p.startsWith(kind));
-  return `plugin '${plugin}' declares '${entry}' in provides but does not provide it (${same.length > 0 ? `it provides ${same.join(', ')}` : `it provides no ${kind.slice(0, -1)}`})`;
+  return (
+    `plugin '${plugin}' declares '${entry}' in provides but does not provide it ` +
+    `(${same.length > 0 ? `it provides ${same.join(', ')}` : `it provides no ${kind.slice(0, -1)}`})`
+  );
 }
 
 /**

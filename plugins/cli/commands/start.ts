@@ -13,7 +13,9 @@ export function registerStart(program: Command, ctx: CliContext): void {
       const config = ctx.config();
       if (!config.file)
         ctx.io.err(
-          'No config file found (-c, $KBCTX_CONFIG, $CTX_CONFIG, config/kbctx.toml, config/kbctx.config.mjs, .ctx/config.toml, config/ctx.toml): using the built-in config, which indexes Markdown and text under the current folder.\n',
+          'No config file found (-c, $KBCTX_CONFIG, $CTX_CONFIG, config/kbctx.toml, config/kbctx.config.mjs, ' +
+            '.ctx/config.toml, config/ctx.toml): using the built-in config, which indexes Markdown and text under ' +
+            'the current folder.\n',
         );
       await runSync(ctx, 'all', { full: false });
       const { serveFromCli } = await import('./serve-entry.ts');

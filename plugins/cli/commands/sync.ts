@@ -18,7 +18,8 @@ export function registerSync(program: Command, ctx: CliContext): void {
   program
     .command('sync')
     .description(
-      'fetch, chunk and index documents: all, a type (filesystem, git, s3, script, or one an extension registers) or <type>:<name>',
+      'fetch, chunk and index documents: all, a type (filesystem, git, s3, script, or one an extension ' +
+        'registers) or <type>:<name>',
     )
     .argument('<connector>', 'all | <type> | <type>:<name>')
     .option('--full', 'reprocess everything, ignoring fingerprints and checkpoints')
@@ -117,7 +118,8 @@ function printReport(ctx: CliContext, r: SyncReport, options: SyncOptions): void
     ? ['would upsert', 'would write chunks', 'would delete']
     : ['upserted', 'chunks written', 'deleted'];
   ctx.io.out(
-    `${r.connector}: fetched ${r.fetched}, ${upserted} ${r.upserted}, ${written} ${r.chunksWritten}, ${deleted} ${r.deleted}, ` +
+    `${r.connector}: fetched ${r.fetched}, ${upserted} ${r.upserted}, ${written} ${r.chunksWritten}, ${deleted} ` +
+      `${r.deleted}, ` +
       `unchanged ${r.unchanged}, skipped ${r.skipped}, errors ${r.errors} (${(r.durationMs / 1000).toFixed(2)} s)\n`,
   );
   const words = explain(r, options);

@@ -60,7 +60,9 @@ export function lastRunChecks(rows: readonly SourceRow[]): DoctorCheck[] {
     .map((r) => ({
       area: 'connectors',
       status: 'warn',
-      detail: `${r.source}: last sync (${r.lastRun?.endedAt}) ${r.status === 'failed' ? describeStatus(r) : `could not read ${r.lastRun?.errors} item(s)`}`,
+      detail:
+        `${r.source}: last sync (${r.lastRun?.endedAt}) ` +
+        `${r.status === 'failed' ? describeStatus(r) : `could not read ${r.lastRun?.errors} item(s)`}`,
       fix: `\`kbctx sync ${r.source}\` names each problem; fix it, then sync again`,
     }));
 }

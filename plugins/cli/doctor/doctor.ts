@@ -28,7 +28,8 @@ export function configChecks(config: Config): DoctorCheck[] {
       : {
           area: 'config',
           status: 'ok',
-          detail: `${config.file} loaded (${isConfigModule(config.file) ? 'config as code; ' : ''}keys and types valid)`,
+          detail:
+            `${config.file} loaded ` + `(${isConfigModule(config.file) ? 'config as code; ' : ''}keys and types valid)`,
         },
   ];
   for (const [part, unset] of Object.entries(config.unsetEnv ?? {})) {
@@ -80,14 +81,18 @@ export async function indexChecks(
   const postgres = label === 'PostgreSQL';
   const fts5 = label === 'SQLite' || postgres;
   const checks: DoctorCheck[] = [];
-  const rebuild = `restore a backup, or delete the index (${store.path}) and run \`kbctx sync all\` (and \`kbctx embed pending\`)`;
+  const rebuild =
+    `restore a backup, or delete the index (${store.path}) and run \`kbctx sync all\` ` +
+    `(and \`kbctx embed pending\`)`;
   if (!report) return [{ area: 'index', status: 'warn', detail: 'this store cannot check its integrity' }];
   const readOnly = await store.readOnly?.();
   if (readOnly) {
     checks.push({
       area: 'index',
       status: 'fail',
-      detail: `the index is read-only: ${readOnly} (search, stats and get work; sync, embed, init and serve cannot write it)`,
+      detail:
+        `the index is read-only: ${readOnly} (search, stats and get work; sync, embed, init and serve cannot write ` +
+        `it)`,
       fix: "grant the user running kbctx write access to the index's folder, or point [db] path at a writable copy",
     });
   }
@@ -146,7 +151,9 @@ export async function indexChecks(
       checks.push({
         area: 'embeddings',
         status: 'warn',
-        detail: `${what} ${v.state === 'missing' ? 'not built yet' : 'behind the stored vectors'}: the next semantic search rebuilds it, slowly`,
+        detail:
+          `${what} ${v.state === 'missing' ? 'not built yet' : 'behind the stored vectors'}: the next semantic ` +
+          `search rebuilds it, slowly`,
         fix: 'run `kbctx embed pending` (it brings the index in step)',
       });
   }
@@ -198,7 +205,9 @@ async function embeddingChecks(store: Store, embedder: EmbedderIdentity | null |
           {
             area: 'embeddings',
             status: 'warn',
-            detail: `${spaces.reduce((n, s) => n + s.count, 0)} stored embedding(s) not checked: the configured embedder could not be built`,
+            detail:
+              `${spaces.reduce((n, s) => n + s.count, 0)} stored embedding(s) not checked: the configured embedder ` +
+              `could not be built`,
             fix: 'fix the [embedding] section (see the embeddings FAIL above)',
           },
         ];
@@ -223,7 +232,9 @@ async function embeddingChecks(store: Store, embedder: EmbedderIdentity | null |
     checks.push({
       area: 'embeddings',
       status: 'warn',
-      detail: `stale embeddings from another model or dims: ${stale.map((s) => `${s.model} (${s.dims}): ${s.count}`).join(', ')}`,
+      detail:
+        `stale embeddings from another model or dims: ` +
+        `${stale.map((s) => `${s.model} (${s.dims}): ${s.count}`).join(', ')}`,
       fix: 'run `kbctx embed rebuild`',
     });
   }
@@ -234,7 +245,9 @@ async function embeddingChecks(store: Store, embedder: EmbedderIdentity | null |
       : {
           area: 'embeddings',
           status: 'warn',
-          detail: `${pending} chunk(s) without a current ${embedder.model} embedding (semantic and hybrid search miss them)`,
+          detail:
+            `${pending} chunk(s) without a current ${embedder.model} embedding (semantic and hybrid search miss ` +
+            `them)`,
           fix: 'run `kbctx embed pending`',
         },
   );

@@ -5,9 +5,10 @@ import { decodeText, type Extracted } from '../../extract-text/api.ts';
 import { Parser } from 'htmlparser2';
 
 const BLOCKS = new Set(
-  'p div section article header footer main nav aside li ul ol dl dt dd blockquote pre table tr thead tbody tfoot caption figure figcaption hr address details summary form fieldset h1 h2 h3 h4 h5 h6'.split(
-    ' ',
-  ),
+  (
+    'p div section article header footer main nav aside li ul ol dl dt dd blockquote pre table tr thead tbody ' +
+    'tfoot caption figure figcaption hr address details summary form fieldset h1 h2 h3 h4 h5 h6'
+  ).split(' '),
 );
 const SKIPPED = new Set([
   'script',

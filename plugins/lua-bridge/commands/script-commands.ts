@@ -36,7 +36,8 @@ async function scaffold(program: Command, kind: ScaffoldKind, name: string, test
   const made = scaffoldScript(kind, name, process.cwd());
   if (json(program)) return printJson({ path: made.relative, config_entry: made.configEntry, test: testCommand });
   out(
-    `Created ${made.relative}\n\nAdd to your config (config/kbctx.toml):\n\n${made.configEntry}\nThen try it: ${testCommand}\n`,
+    `Created ${made.relative}\n\nAdd to your config (config/kbctx.toml):\n\n${made.configEntry}\nThen try it: ` +
+      `${testCommand}\n`,
   );
 }
 
@@ -72,7 +73,8 @@ export function registerScriptCommands(cli: CliProgram, kernel: PluginKernel, ru
     .option('--param <key=value>', 'a parameter (repeatable; JSON values allowed)', collect, [])
     .option(
       '--source <name>',
-      'use the [tools.script.<name>] config section (timeout, extra keys; default: the section whose path is this file)',
+      'use the [tools.script.<name>] config section (timeout, extra keys; default: the section whose path is ' +
+        'this file)',
     )
     .action(async (file: string, opts: { param: string[]; source?: string }) => {
       const { name, script } = await section(kernel, 'tools', file, opts.source);
@@ -87,7 +89,8 @@ export function registerScriptCommands(cli: CliProgram, kernel: PluginKernel, ru
       };
       if (json(program)) return printJson({ ...meta, parameters: toJsonSchema(loaded.params), result });
       out(
-        `Name:        ${meta.name}\nVersion:     ${meta.version ?? '-'}\nDescription: ${meta.description}\nParameters:\n${formatParams(loaded.params)}`,
+        `Name:        ${meta.name}\nVersion:     ${meta.version ?? '-'}\nDescription: ${meta.description}\n` +
+          `Parameters:\n${formatParams(loaded.params)}`,
       );
       out(`Result:\n${JSON.stringify(result, null, 2)}\n`);
     });
@@ -108,7 +111,8 @@ export function registerScriptCommands(cli: CliProgram, kernel: PluginKernel, ru
     .argument('<path>', 'the .lua file')
     .option(
       '--source <name>',
-      'use the [connectors.script.<name>] config section (timeout, extra keys; default: the section whose path is this file)',
+      'use the [connectors.script.<name>] config section (timeout, extra keys; default: the section whose path ' +
+        'is this file)',
     )
     .action(async (file: string, opts: { source?: string }) => {
       const { name, script } = await section(kernel, 'connectors', file, opts.source);
@@ -136,7 +140,8 @@ export function registerScriptCommands(cli: CliProgram, kernel: PluginKernel, ru
           });
         for (const r of rows) out(`${r.source_id}\t${r.title ?? ''}\n`);
         out(
-          `${rows.length} item(s)${scan.checkpoint === null ? '' : `, checkpoint ${scan.checkpoint}`}${scan.deleted.length ? `, ${scan.deleted.length} deleted` : ''}\n`,
+          `${rows.length} item(s)${scan.checkpoint === null ? '' : `, checkpoint ${scan.checkpoint}`}` +
+            `${scan.deleted.length ? `, ${scan.deleted.length} deleted` : ''}\n`,
         );
       } finally {
         scripts.close();

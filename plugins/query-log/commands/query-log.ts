@@ -51,8 +51,10 @@ export function registerQueryLog(program: Command, ctx: CliContext): void {
       if (ctx.json) ctx.printJson(summary);
       else
         ctx.io.out(
-          `${summary.queries} queries from ${summary.lines} lines (${summary.redacted} redacted, ${summary.empty} without results, ${summary.malformed} unreadable: left out) → ${dir}\n` +
-            `compare settings against them: kbctx eval --queries ${path.join(dir, 'queries.jsonl')} --qrels ${path.join(dir, 'qrels', 'test.tsv')} --compare\n`,
+          `${summary.queries} queries from ${summary.lines} lines (${summary.redacted} redacted, ` +
+            `${summary.empty} without results, ${summary.malformed} unreadable: left out) → ${dir}\n` +
+            `compare settings against them: kbctx eval --queries ${path.join(dir, 'queries.jsonl')} --qrels ` +
+            `${path.join(dir, 'qrels', 'test.tsv')} --compare\n`,
         );
     });
 }

@@ -51,7 +51,9 @@ export function registerExport(program: Command, ctx: CliContext): void {
       }
       progress.done();
       const seconds = (Date.now() - started) / 1000;
-      const summary = `${counts.documents} documents and ${counts.chunks} chunks to ${opts.output || 'stdout'} (${formatBytes(bytes)}, ${seconds.toFixed(2)} s)\n`;
+      const summary =
+        `${counts.documents} documents and ${counts.chunks} chunks to ${opts.output || 'stdout'} ` +
+        `(${formatBytes(bytes)}, ${seconds.toFixed(2)} s)\n`;
       if (file && ctx.json)
         ctx.printJson({ output: outputPath, ...counts, bytes, duration_ms: Math.round(seconds * 1000) });
       else if (file && opts.quiet !== true) ctx.io.out(`Wrote ${summary}`);

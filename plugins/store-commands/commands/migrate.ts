@@ -17,7 +17,8 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
   program
     .command('migrate')
     .description(
-      'copy the index (documents, chunks, embeddings, checkpoints) into an SQLite file, a PostgreSQL database or a LanceDB folder',
+      'copy the index (documents, chunks, embeddings, checkpoints) into an SQLite file, a PostgreSQL database or ' +
+        'a LanceDB folder',
     )
     .requiredOption(
       '--to <target>',
@@ -48,7 +49,8 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
       if (report.mismatches.length > 0) {
         throw new KbctxError(
           'conflict',
-          `the copy differs from the source (${report.mismatches.join('; ')}): did a sync run meanwhile? Run again with --force`,
+          `the copy differs from the source (${report.mismatches.join('; ')}): did a sync run meanwhile? Run ` +
+            `again with --force`,
         );
       }
     });
@@ -91,17 +93,20 @@ function summary(from: string, to: string, r: MigrateReport): string {
   const lines: string[] = [];
   if (r.replaced.documents > 0 || r.replaced.checkpoints > 0) {
     lines.push(
-      `Replaced what ${to} held: ${r.replaced.documents} documents, ${r.replaced.chunks} chunks, ${r.replaced.embedded} embeddings, ` +
+      `Replaced what ${to} held: ${r.replaced.documents} documents, ${r.replaced.chunks} chunks, ` +
+        `${r.replaced.embedded} embeddings, ` +
         `${r.replaced.checkpoints} checkpoints (${r.removed} documents not in the source deleted)`,
     );
   }
   lines.push(
-    `Copied ${r.documents} documents, ${r.chunks} chunks, ${r.embeddings} embeddings and ${r.checkpoints} checkpoints ` +
+    `Copied ${r.documents} documents, ${r.chunks} chunks, ${r.embeddings} embeddings and ${r.checkpoints} ` +
+      `checkpoints ` +
       `from ${from} to ${to} in ${(r.durationMs / 1000).toFixed(1)} s`,
   );
   if (r.mismatches.length === 0) {
     lines.push(
-      `Verified: the target holds ${r.target.documents} documents, ${r.target.chunks} chunks and ${r.target.embedded} embeddings, as the source does`,
+      `Verified: the target holds ${r.target.documents} documents, ${r.target.chunks} chunks and ` +
+        `${r.target.embedded} embeddings, as the source does`,
     );
   } else {
     lines.push('Verification FAILED:', ...r.mismatches.map((m) => `  ${m}`));

@@ -19,9 +19,10 @@ export function bm25TermFactor(weightedFreq: number, length: number, avgLength: 
   return (weightedFreq * (BM25_K1 + 1)) / (weightedFreq + BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgLength));
 }
 
-// Normalisation: a raw score maps to 1 − exp(−raw / R), R = Σ_t idf(t) over all of the query's terms (absent ones
-// too): what an average-length chunk holding each term once in its body scores (the tf factor is 1). ≈ 0.63 when every
-// query term is present once, higher with title matches and repetition, low when only some (or common) terms match.
+// Normalisation: a raw score maps to 1 − exp(−raw / R), R = Σ_t idf(t) over all of the query's terms (absent
+// ones too): what an average-length chunk holding each term once in its body scores (the tf factor is 1). ≈ 0.63
+// when every query term is present once, higher with title matches and repetition, low when only some (or common)
+// terms match.
 
 /** R: the BM25 score of an average-length chunk containing each term once, in its body (weight 1). */
 export function bm25Reference(totalRows: number, docFreqs: readonly number[]): number {

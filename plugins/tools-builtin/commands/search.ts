@@ -117,7 +117,8 @@ function formatResults(response: SearchResponse, explain: boolean): string {
   if (explain) {
     const e = response.explain;
     lines.push(
-      `mode: ${e.mode}  alpha: ${e.alpha ?? '-'}  keyword candidates: ${e.keywordCandidates}  vector candidates: ${e.vectorCandidates}`,
+      `mode: ${e.mode}  alpha: ${e.alpha ?? '-'}  keyword candidates: ${e.keywordCandidates}  vector candidates: ` +
+        `${e.vectorCandidates}`,
       `terms: ${e.terms.join(' ') || '-'}`,
       '',
     );
@@ -129,7 +130,8 @@ function formatResults(response: SearchResponse, explain: boolean): string {
     if (explain && r.explain) {
       const f = (n: number | null): string => (n === null ? '-' : n.toFixed(4));
       lines.push(
-        `   keyword ${f(r.explain.keywordScore)}  semantic ${f(r.explain.semanticScore)}  hybrid ${f(r.explain.hybridScore)}  updated ${r.updatedAt}`,
+        `   keyword ${f(r.explain.keywordScore)}  semantic ${f(r.explain.semanticScore)}  hybrid ` +
+          `${f(r.explain.hybridScore)}  updated ${r.updatedAt}`,
       );
       if (r.explain.fusedRank !== undefined)
         lines.push(`   rerank ${f(r.explain.rerankScore ?? null)}  fused rank ${r.explain.fusedRank}`);

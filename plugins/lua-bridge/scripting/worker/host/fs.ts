@@ -23,7 +23,8 @@ export class ConfinedFs {
       return readFileSync(file, 'utf8');
     } catch (error) {
       throw new Error(
-        `fs.read: cannot read '${String(relative)}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        `fs.read: cannot read '${String(relative)}': ` +
+          `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
         { cause: error },
       );
     }
