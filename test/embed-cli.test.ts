@@ -37,7 +37,8 @@ describe('kbctx embed / semantic search (CLI)', () => {
   });
   const config = (model: string): void =>
     ws.config(
-      `[embedding]\nprovider = "openai"\nbase_url = "${baseUrl}"\nmodel = "${model}"\ndims = 48\nbatch_size = 2\n[connectors.filesystem.docs]\nroot = "docs"\n`,
+      `[embedding]\nprovider = "openai"\nbase_url = "${baseUrl}"\nmodel = "${model}"\ndims = 48\nbatch_size = 2\n` +
+        `[connectors.filesystem.docs]\nroot = "docs"\n`,
     );
 
   it('refuses semantic search with a clear error while embeddings are disabled', async () => {

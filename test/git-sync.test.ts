@@ -144,7 +144,8 @@ describe('git connector: a bare remote over file://, branches and history rewrit
   it('reports a missing branch or root as a failed connector, while the others sync', async () => {
     ws.write('notes/n.md', '# Note\n');
     ws.config(
-      `[connectors.git.nobranch]\nurl = "${url}"\nbranch = "nope"\n\n[connectors.git.noroot]\nurl = "${url}"\nroot = "missing"\n\n` +
+      `[connectors.git.nobranch]\nurl = "${url}"\nbranch = "nope"\n\n[connectors.git.noroot]\nurl = "${url}"\n` +
+        `root = "missing"\n\n` +
         '[connectors.filesystem.notes]\nroot = "notes"\n',
     );
     const { code, reports } = await ws.syncJson('all');

@@ -56,37 +56,40 @@ describe('kbctx migrate --to <folder>.lance (CLI)', () => {
   });
   after(() => mw.cleanup());
 
-  it('copies the index into LanceDB; the copy answers, resyncs unchanged, and stats, doctor and export work', async () => {
-    const r = await ws.kbctx(['migrate', '--to', 'copy.lance', '--json']);
-    assert.equal(r.code, 0, r.stderr);
-    const report = json(r.stdout);
-    assert.deepEqual(
-      [report['documents'], report['chunks'], report['embeddings'], report['checkpoints'], report['verified']],
-      [3, 3, 3, 1, true],
-    );
-    assert.deepEqual(
-      await mw.searches(['-c', 'lance.toml']),
-      await mw.searches(),
-      'keyword, semantic and hybrid answers on the copy',
-    );
-    const resync = await ws.kbctx(['-c', 'lance.toml', 'sync', 'all', '--json']);
-    assert.equal(resync.code, 0, resync.stderr);
-    const [docs] = json(resync.stdout)['connectors'] as SyncReportJson[];
-    assert.deepEqual(
-      [docs?.upserted, docs?.chunks_written, docs?.deleted, docs?.unchanged],
-      [0, 0, 0, 3],
-      'fingerprints came along',
-    );
-    const stats = await ws.kbctx(['-c', 'lance.toml', 'stats', '--json']);
-    assert.equal(stats.code, 0, stats.stderr);
-    assert.match(stats.stdout, /"documents":\s*3/);
-    const doctor = await ws.kbctx(['-c', 'lance.toml', 'doctor']);
-    assert.doesNotMatch(doctor.stdout + doctor.stderr, /integrity.*(fail|problem)/i);
-    const exported = await ws.kbctx(['-c', 'lance.toml', 'export']);
-    assert.equal(exported.code, 0, exported.stderr);
-    assert.equal(exported.stdout.trim().split('\n').length >= 3, true, 'one line per document at least');
-    const home = await ws.kbctx(['-c', 'lance.toml', 'migrate', '--to', 'home.sqlite', '--json']);
-    assert.equal(home.code, 0, home.stderr);
-    assert.equal(json(home.stdout)['verified'], true, 'and back into SQLite');
-  });
+  it(
+    'copies the index into LanceDB; the copy answers, resyncs ' + 'unchanged, and stats, doctor and export work',
+    async () => {
+      const r = await ws.kbctx(['migrate', '--to', 'copy.lance', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const report = json(r.stdout);
+      assert.deepEqual(
+        [report['documents'], report['chunks'], report['embeddings'], report['checkpoints'], report['verified']],
+        [3, 3, 3, 1, true],
+      );
+      assert.deepEqual(
+        await mw.searches(['-c', 'lance.toml']),
+        await mw.searches(),
+        'keyword, semantic and hybrid answers on the copy',
+      );
+      const resync = await ws.kbctx(['-c', 'lance.toml', 'sync', 'all', '--json']);
+      assert.equal(resync.code, 0, resync.stderr);
+      const [docs] = json(resync.stdout)['connectors'] as SyncReportJson[];
+      assert.deepEqual(
+        [docs?.upserted, docs?.chunks_written, docs?.deleted, docs?.unchanged],
+        [0, 0, 0, 3],
+        'fingerprints came along',
+      );
+      const stats = await ws.kbctx(['-c', 'lance.toml', 'stats', '--json']);
+      assert.equal(stats.code, 0, stats.stderr);
+      assert.match(stats.stdout, /"documents":\s*3/);
+      const doctor = await ws.kbctx(['-c', 'lance.toml', 'doctor']);
+      assert.doesNotMatch(doctor.stdout + doctor.stderr, /integrity.*(fail|problem)/i);
+      const exported = await ws.kbctx(['-c', 'lance.toml', 'export']);
+      assert.equal(exported.code, 0, exported.stderr);
+      assert.equal(exported.stdout.trim().split('\n').length >= 3, true, 'one line per document at least');
+      const home = await ws.kbctx(['-c', 'lance.toml', 'migrate', '--to', 'home.sqlite', '--json']);
+      assert.equal(home.code, 0, home.stderr);
+      assert.equal(json(home.stdout)['verified'], true, 'and back into SQLite');
+    },
+  );
 });

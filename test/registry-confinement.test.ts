@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, symlinkSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { Workspace } from './helpers/workspace.ts';
+import { joinedRegExp } from './helpers/joined-regexp.ts';
 
 const ws = new Workspace('kbctx-registry-confine-');
 after(() => ws.cleanup());
@@ -27,7 +28,8 @@ describe('registry manifest paths are confined to their registry', () => {
     );
     ws.write('regs/mine/.keep', '');
     ws.config(
-      `[db]\npath = "index.sqlite"\n\n[registries.shared]\npath = "${ws.path('regs/shared')}"\nreadonly = true\n\n[registries.mine]\npath = "${ws.path('regs/mine')}"\n`,
+      `[db]\npath = "index.sqlite"\n\n[registries.shared]\npath = "${ws.path('regs/shared')}"\nreadonly = ` +
+        `true\n\n[registries.mine]\npath = "${ws.path('regs/mine')}"\n`,
     );
 
     const list = await ws.kbctx(['registry', 'list']);
@@ -36,11 +38,18 @@ describe('registry manifest paths are confined to their registry', () => {
     assert.doesNotMatch(list.stdout, /tools\/(dotdot|absolute|linked)/);
     assert.match(
       list.stderr,
-      /registry 'shared': manifest entry \[tools\.dotdot\] path "\.\.\/\.\.\/outside\/secret\/tool\.lua" is outside the registry .*; refused/,
+      joinedRegExp(
+        /registry 'shared': manifest entry \[tools\.dotdot\] path /,
+        /"\.\.\/\.\.\/outside\/secret\/tool\.lua" is outside the registry .*; /,
+        /refused/,
+      ),
     );
     assert.match(
       list.stderr,
-      /manifest entry \[tools\.linked\] path "tools\/linked\/tool\.lua" resolves outside the registry .* \(to .*outside\/secret\/tool\.lua\)/,
+      joinedRegExp(
+        /manifest entry \[tools\.linked\] path "tools\/linked\/tool\.lua" /,
+        /resolves outside the registry .* \(to .*outside\/secret\/tool\.lua\)/,
+      ),
     );
 
     for (const id of ['tools/dotdot', 'tools/absolute', 'tools/linked']) {

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
 import { bareClone, commit, git, initRepo } from './helpers/git-repo.ts';
 import { runKbctx, Workspace } from './helpers/workspace.ts';
+import { joinedRegExp } from './helpers/joined-regexp.ts';
 
 const ws = new Workspace('kbctx-registry-plugins-');
 const HELLO = `import { GREETING } from './words.ts';
@@ -55,7 +56,8 @@ export default {
 const SHOUT_MANIFEST =
   'name = "shout"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "index.ts"\ndescription = "Shouts a shared word"\n';
 const REDACT_MANIFEST =
-  'name = "redact"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "plugin.lua"\ndescription = "Redacts secrets before indexing"\n';
+  'name = "redact"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "plugin.lua"\ndescription = "Redacts secrets ' +
+  'before indexing"\n';
 let head = '';
 
 before(() => {
@@ -72,7 +74,8 @@ before(() => {
       'shared/util.ts': "export const helper = (): string => 'SHARED WORDS';\n",
       'plugins/redact/kbctx-plugin.toml': REDACT_MANIFEST,
       'plugins/redact/plugin.lua':
-        'plugin = { name = "redact", version = "0.1.0", kbctx = "^0.2" }\nfunction plugin.query(request) return nil end\n',
+        'plugin = { name = "redact", version = "0.1.0", kbctx = "^0.2" }\nfunction plugin.query(request) return ' +
+        'nil end\n',
       'plugins/broken/kbctx-plugin.toml': 'name = "broken"\nversion = "1"\nkbctx = "^0.2"\nentry = "main.py"\n',
       'tools/echo/tool.lua': 'tool = { description = "Echo" }\nfunction tool.execute(p) return p end\n',
     },
@@ -81,7 +84,8 @@ before(() => {
   );
   const remote = pathToFileURL(bareClone(upstream, ws.path('remote.git'))).href;
   ws.config(
-    `# my config\n[db]\npath = "index.sqlite"\n\n[registries.community]\nurl = "${remote}"\nbranch = "main"\npath = "regs/community"\nreadonly = true\n`,
+    `# my config\n[db]\npath = "index.sqlite"\n\n[registries.community]\nurl = "${remote}"\nbranch = "main"\n` +
+      `path = "regs/community"\nreadonly = true\n`,
   );
 });
 after(() => ws.cleanup());
@@ -104,26 +108,36 @@ const plugins = async (): Promise<{
 };
 
 describe('registry plugins', () => {
-  it('install without --trust clones the registry but refuses a TypeScript plugin, naming the risk and the flag (exit 2)', async () => {
-    const r = await ws.kbctx(['registry', 'install', 'plugins/hello']);
-    assert.equal(r.code, 2, r.stderr);
-    assert.ok(existsSync(entryFile()), 'the registry was cloned');
-    assert.match(r.stderr, /plugins\/hello is a TypeScript plugin: it runs with full rights/);
-    assert.match(r.stderr, /kbctx registry add plugins\/hello --trust/);
-    assert.equal(config()['plugins'], undefined, 'config untouched');
-    assert.ok(!existsSync(ws.path('config/kbctx.lock')));
-  });
+  it(
+    'install without --trust clones the registry but refuses a TypeScript plugin, naming the risk and the flag ' +
+      '(exit 2)',
+    async () => {
+      const r = await ws.kbctx(['registry', 'install', 'plugins/hello']);
+      assert.equal(r.code, 2, r.stderr);
+      assert.ok(existsSync(entryFile()), 'the registry was cloned');
+      assert.match(r.stderr, /plugins\/hello is a TypeScript plugin: it runs with full rights/);
+      assert.match(r.stderr, /kbctx registry add plugins\/hello --trust/);
+      assert.equal(config()['plugins'], undefined, 'config untouched');
+      assert.ok(!existsSync(ws.path('config/kbctx.lock')));
+    },
+  );
 
   it('list, search and info show plugins; an invalid plugin manifest is refused with its reason', async () => {
     const list = await ws.kbctx(['registry', 'list']);
     assert.equal(list.code, 0, list.stderr);
     assert.match(
       list.stdout,
-      /Plugins \(3\)\n.*\nplugins\/hello\s+community\s+no\s+Says hello from a registry\nplugins\/redact\s+community\s+no/,
+      joinedRegExp(
+        /Plugins \(3\)\n.*\nplugins\/hello\s+community\s+no\s+Says /,
+        /hello from a registry\nplugins\/redact\s+community\s+no/,
+      ),
     );
     assert.match(
       list.stderr,
-      /plugins\/broken\/kbctx-plugin\.toml is not valid \(entry must be one of "index\.ts", "index\.mjs", "plugin\.lua"/,
+      joinedRegExp(
+        /plugins\/broken\/kbctx-plugin\.toml is not valid \(entry must /,
+        /be one of "index\.ts", "index\.mjs", "plugin\.lua"/,
+      ),
     );
     assert.match((await ws.kbctx(['registry', 'search', 'greeting'])).stdout, /plugins\/hello/);
     const info = await ws.kbctx(['registry', 'info', 'plugins/hello']);
@@ -135,73 +149,88 @@ describe('registry plugins', () => {
     assert.match((await ws.kbctx(['registry', 'info', 'plugins/redact'])).stdout, /runs: {12}sandboxed \(Lua\)/);
   });
 
-  it('add --trust puts the entry file in plugins, pins commit and sha256 in kbctx.lock, and it loads with origin registry', async () => {
-    const r = await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust']);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /Pinned in config\/kbctx\.lock: commit [0-9a-f]{7}, sha256 [0-9a-f]{12}/);
-    assert.deepEqual(config()['plugins'], ['bundled', ENTRY]);
-    assert.match(
-      readFileSync(ws.path('config/kbctx.toml'), 'utf8'),
-      /^plugins = .*\n\n# my config\n\[db\]/,
-      'a top-level key before every table; the rest kept',
-    );
-    const lock = parseToml(readFileSync(ws.path('config/kbctx.lock'), 'utf8')) as {
-      plugins: Record<string, Record<string, string>>;
-    };
-    // The documented digest: one `<path>\0<sha256>\n` line per file of the plugin's folder, sorted.
-    const hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
-    const files = ['index.ts', 'kbctx-plugin.toml', 'words.ts'].map(
-      (f) => `${f}\0${hex(readFileSync(ws.path(`regs/community/plugins/hello/${f}`)))}\n`,
-    );
-    const sha256 = hex(files.sort().join(''));
-    assert.deepEqual(
-      { ...lock.plugins['hello'] },
-      { registry: 'community', path: 'plugins/hello/index.ts', file: ENTRY, commit: head, sha256 },
-    );
-    const loaded = await plugins();
-    assert.equal(loaded.code, 0, loaded.stderr);
-    const hello = loaded.list.find((p) => p.name === 'hello');
-    assert.deepEqual(hello && { origin: hello.origin, version: hello.version, from: hello.from }, {
-      origin: 'registry',
-      version: '1.2.0',
-      from: `community:plugins/hello/index.ts@${head.slice(0, 7)}`,
-    });
-    assert.match((await ws.kbctx(['hello'])).stdout, /hello from the registry/);
-    assert.match(
-      (await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust'])).stdout,
-      /Nothing to do: plugins\/hello is already in the plugins list/,
-    );
-    assert.match((await ws.kbctx(['registry', 'list'])).stdout, /plugins\/hello\s+community\s+yes/);
-  });
+  it(
+    'add --trust puts the entry file in plugins, pins commit and sha256 in kbctx.lock, and it loads with origin ' +
+      'registry',
+    async () => {
+      const r = await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /Pinned in config\/kbctx\.lock: commit [0-9a-f]{7}, sha256 [0-9a-f]{12}/);
+      assert.deepEqual(config()['plugins'], ['bundled', ENTRY]);
+      assert.match(
+        readFileSync(ws.path('config/kbctx.toml'), 'utf8'),
+        /^plugins = .*\n\n# my config\n\[db\]/,
+        'a top-level key before every table; the rest kept',
+      );
+      const lock = parseToml(readFileSync(ws.path('config/kbctx.lock'), 'utf8')) as {
+        plugins: Record<string, Record<string, string>>;
+      };
+      // The documented digest: one `<path>\0<sha256>\n` line per file of the plugin's folder, sorted.
+      const hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+      const files = ['index.ts', 'kbctx-plugin.toml', 'words.ts'].map(
+        (f) => `${f}\0${hex(readFileSync(ws.path(`regs/community/plugins/hello/${f}`)))}\n`,
+      );
+      const sha256 = hex(files.sort().join(''));
+      assert.deepEqual(
+        { ...lock.plugins['hello'] },
+        { registry: 'community', path: 'plugins/hello/index.ts', file: ENTRY, commit: head, sha256 },
+      );
+      const loaded = await plugins();
+      assert.equal(loaded.code, 0, loaded.stderr);
+      const hello = loaded.list.find((p) => p.name === 'hello');
+      assert.deepEqual(hello && { origin: hello.origin, version: hello.version, from: hello.from }, {
+        origin: 'registry',
+        version: '1.2.0',
+        from: `community:plugins/hello/index.ts@${head.slice(0, 7)}`,
+      });
+      assert.match((await ws.kbctx(['hello'])).stdout, /hello from the registry/);
+      assert.match(
+        (await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust'])).stdout,
+        /Nothing to do: plugins\/hello is already in the plugins list/,
+      );
+      assert.match((await ws.kbctx(['registry', 'list'])).stdout, /plugins\/hello\s+community\s+yes/);
+    },
+  );
 
-  it('a pinned plugin whose helper module (not its entry) changed is refused too; restored, it loads again', async () => {
-    writeFileSync(ws.path('regs/community/plugins/hello/words.ts'), "export const GREETING = 'tampered';\n");
-    const refused = await plugins();
-    assert.equal(refused.code, 3);
-    assert.match(
-      refused.stderr,
-      /plugin 'hello' \(registry 'community', plugins\/hello\/index\.ts\) changed since it was trusted/,
-    );
-    git(ws.path('regs/community'), ['checkout', '--', '.']);
-    assert.match((await ws.kbctx(['hello'])).stdout, /hello from the registry/);
-  });
+  it(
+    'a pinned plugin whose helper module (not its entry) ' + 'changed is refused too; restored, it loads again',
+    async () => {
+      writeFileSync(ws.path('regs/community/plugins/hello/words.ts'), "export const GREETING = 'tampered';\n");
+      const refused = await plugins();
+      assert.equal(refused.code, 3);
+      assert.match(
+        refused.stderr,
+        /plugin 'hello' \(registry 'community', plugins\/hello\/index\.ts\) changed since it was trusted/,
+      );
+      git(ws.path('regs/community'), ['checkout', '--', '.']);
+      assert.match((await ws.kbctx(['hello'])).stdout, /hello from the registry/);
+    },
+  );
 
-  it('a pinned plugin whose file changed is refused, naming it and how to re-trust (exit 3); add --trust again re-pins it', async () => {
-    writeFileSync(entryFile(), HELLO.replace('console.log(GREETING)', "console.log('something else')"));
-    const refused = await plugins();
-    assert.equal(refused.code, 3);
-    assert.match(
-      refused.stderr,
-      /plugin 'hello' \(registry 'community', plugins\/hello\/index\.ts\) changed since it was trusted at commit [0-9a-f]{7}/,
-    );
-    assert.match(refused.stderr, /trust it again with `kbctx registry add plugins\/hello --trust`/);
-    const again = await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust']);
-    assert.equal(again.code, 0, again.stderr);
-    assert.doesNotMatch(again.stdout, /Added to/, 'the entry is not added twice');
-    assert.deepEqual(config()['plugins'], ['bundled', ENTRY]);
-    assert.match((await ws.kbctx(['hello'])).stdout, /something else/);
-    git(ws.path('regs/community'), ['checkout', '--', '.']);
-  });
+  it(
+    'a pinned plugin whose file changed is refused, naming it and how to re-trust (exit 3); add --trust again ' +
+      're-pins it',
+    async () => {
+      writeFileSync(entryFile(), HELLO.replace('console.log(GREETING)', "console.log('something else')"));
+      const refused = await plugins();
+      assert.equal(refused.code, 3);
+      assert.match(
+        refused.stderr,
+        joinedRegExp(
+          /plugin 'hello' \(registry 'community', /,
+          /plugins\/hello\/index\.ts\) changed since it was trusted at /,
+          /commit [0-9a-f]{7}/,
+        ),
+      );
+      assert.match(refused.stderr, /trust it again with `kbctx registry add plugins\/hello --trust`/);
+      const again = await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust']);
+      assert.equal(again.code, 0, again.stderr);
+      assert.doesNotMatch(again.stdout, /Added to/, 'the entry is not added twice');
+      assert.deepEqual(config()['plugins'], ['bundled', ENTRY]);
+      assert.match((await ws.kbctx(['hello'])).stdout, /something else/);
+      git(ws.path('regs/community'), ['checkout', '--', '.']);
+    },
+  );
 
   it('a TypeScript plugin inside a registry that is not pinned is refused', async () => {
     const text = readFileSync(ws.path('config/kbctx.lock'), 'utf8');
@@ -223,49 +252,54 @@ describe('registry plugins', () => {
     assert.deepEqual(Object.keys(lock.plugins), ['hello']);
   });
 
-  it('config and kbctx.lock name every added file relative to the project, so the project still works once moved', async () => {
-    assert.equal(
-      (await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust'])).code,
-      0,
-      're-pinned after the tests above changed it',
-    );
-    const tool = await ws.kbctx(['registry', 'add', 'tools/echo']);
-    assert.equal(tool.code, 0, tool.stderr);
-    assert.equal(
-      (config()['tools'] as { script: Record<string, { path: string }> }).script['echo']?.path,
-      './regs/community/tools/echo/tool.lua',
-    );
-    const text = `${readFileSync(ws.path('config/kbctx.toml'), 'utf8')}\n${readFileSync(ws.path('config/kbctx.lock'), 'utf8')}`;
-    // the test's own remote lives in the temp folder too
-    const written = text.split('\n').filter((line) => !line.startsWith('url = '));
-    assert.ok(!written.some((line) => line.includes(ws.dir)), `no absolute path into the project:\n${text}`);
-    // Copy the project elsewhere and move the original away: only the copy can answer.
-    const moved = `${ws.dir}-moved`;
-    const away = `${ws.dir}-away`;
-    cpSync(ws.dir, moved, { recursive: true });
-    renameSync(ws.dir, away);
-    try {
-      const hello = await runKbctx(['hello'], { cwd: moved });
-      assert.equal(hello.code, 0, hello.stderr);
-      assert.match(hello.stdout, /hello from the registry/, 'the pinned plugin loads from the copy');
-      const listed = await runKbctx(['tool', 'list', '--json'], { cwd: moved });
-      assert.equal(listed.code, 0, listed.stderr);
-      assert.ok(
-        (JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.some((t) => t.name === 'echo'),
-        listed.stdout,
+  it(
+    'config and kbctx.lock name every added file relative to ' + 'the project, so the project still works once moved',
+    async () => {
+      assert.equal(
+        (await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust'])).code,
+        0,
+        're-pinned after the tests above changed it',
       );
-      const loaded = await runKbctx(['plugins', '--json'], { cwd: moved });
-      assert.ok(
-        (JSON.parse(loaded.stdout) as { plugins: { name: string; from: string }[] }).plugins.some(
-          (p) => p.name === 'redact' && p.from.startsWith(moved),
-        ),
-        loaded.stdout,
+      const tool = await ws.kbctx(['registry', 'add', 'tools/echo']);
+      assert.equal(tool.code, 0, tool.stderr);
+      assert.equal(
+        (config()['tools'] as { script: Record<string, { path: string }> }).script['echo']?.path,
+        './regs/community/tools/echo/tool.lua',
       );
-    } finally {
-      renameSync(away, ws.dir);
-      rmSync(moved, { recursive: true, force: true });
-    }
-  });
+      const text =
+        `${readFileSync(ws.path('config/kbctx.toml'), 'utf8')}\n` +
+        `${readFileSync(ws.path('config/kbctx.lock'), 'utf8')}`;
+      // the test's own remote lives in the temp folder too
+      const written = text.split('\n').filter((line) => !line.startsWith('url = '));
+      assert.ok(!written.some((line) => line.includes(ws.dir)), `no absolute path into the project:\n${text}`);
+      // Copy the project elsewhere and move the original away: only the copy can answer.
+      const moved = `${ws.dir}-moved`;
+      const away = `${ws.dir}-away`;
+      cpSync(ws.dir, moved, { recursive: true });
+      renameSync(ws.dir, away);
+      try {
+        const hello = await runKbctx(['hello'], { cwd: moved });
+        assert.equal(hello.code, 0, hello.stderr);
+        assert.match(hello.stdout, /hello from the registry/, 'the pinned plugin loads from the copy');
+        const listed = await runKbctx(['tool', 'list', '--json'], { cwd: moved });
+        assert.equal(listed.code, 0, listed.stderr);
+        assert.ok(
+          (JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.some((t) => t.name === 'echo'),
+          listed.stdout,
+        );
+        const loaded = await runKbctx(['plugins', '--json'], { cwd: moved });
+        assert.ok(
+          (JSON.parse(loaded.stdout) as { plugins: { name: string; from: string }[] }).plugins.some(
+            (p) => p.name === 'redact' && p.from.startsWith(moved),
+          ),
+          loaded.stdout,
+        );
+      } finally {
+        renameSync(away, ws.dir);
+        rmSync(moved, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('a pinned plugin whose module imported from outside its folder changed is refused until re-trusted', async () => {
     const added = await ws.kbctx(['registry', 'add', 'plugins/shout', '--trust']);

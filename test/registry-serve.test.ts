@@ -12,22 +12,32 @@ before(async () => {
   ws.write('docs/fox.md', '# Foxes\n\nFoxes live in dens.\n');
   ws.write(
     'team-registry/registry.toml',
-    `[registry]\nname = "team"\n\n[tools.shout]\npath = "tools/shout/tool.lua"\ndescription = "Upper-cases text"\ntags = ["text"]\n\n[connectors.notes]\npath = "connectors/notes/connector.lua"\ndescription = "Team notes"\n\n[agents.fox-expert]\npath = "agents/fox-expert/agent.lua"\ndescription = "Knows foxes"\ntools = ["search"]\n`,
+    `[registry]\nname = "team"\n\n[tools.shout]\npath = "tools/shout/tool.lua"\ndescription = "Upper-cases ` +
+      `text"\ntags = ["text"]\n\n[connectors.notes]\npath = "connectors/notes/connector.lua"\ndescription = "Team ` +
+      `notes"\n\n[agents.fox-expert]\npath = "agents/fox-expert/agent.lua"\ndescription = "Knows foxes"\ntools = ` +
+      `["search"]\n`,
   );
   ws.write(
     'team-registry/tools/shout/tool.lua',
-    'tool = { description = "Upper-cases text", parameters = { { name = "text", type = "string", required = true } } }\nfunction tool.execute(params, context)\n  return { shouted = string.upper(params.text), docs = #context.search("foxes") }\nend\n',
+    'tool = { description = "Upper-cases text", parameters = { { name = "text", type = "string", required = true ' +
+      '} } }\nfunction tool.execute(params, context)\n  return { shouted = string.upper(params.text), docs = ' +
+      '#context.search("foxes") }\nend\n',
   );
   ws.write(
     'team-registry/agents/fox-expert/agent.lua',
-    'agent = { description = "Knows foxes", tools = { "search" }, arguments = { { name = "topic", required = true } } }\nfunction agent.resolve(args, config, context)\n  return { system = "You know foxes. Topic: " .. args.topic, messages = { { role = "user", content = "Tell me" } } }\nend\n',
+    'agent = { description = "Knows foxes", tools = { "search" }, arguments = { { name = "topic", required = ' +
+      'true } } }\nfunction agent.resolve(args, config, context)\n  return { system = "You know foxes. Topic: " .. ' +
+      'args.topic, messages = { { role = "user", content = "Tell me" } } }\nend\n',
   );
   ws.write(
     'team-registry/connectors/notes/connector.lua',
-    'connector = { name = "notes" }\nfunction connector.scan(config)\n  return { { source_id = "n1", title = "Badger note", body = "Badgers dig setts." }, { source_id = "n2", title = "Owl note", body = "Owls hunt at night." } }\nend\n',
+    'connector = { name = "notes" }\nfunction connector.scan(config)\n  return { { source_id = "n1", title = ' +
+      '"Badger note", body = "Badgers dig setts." }, { source_id = "n2", title = "Owl note", body = "Owls hunt at ' +
+      'night." } }\nend\n',
   );
   ws.config(
-    `[db]\npath = "index.sqlite"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[registries.team]\npath = "${ws.path('team-registry')}"\n`,
+    `[db]\npath = "index.sqlite"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[registries.team]\npath = ` +
+      `"${ws.path('team-registry')}"\n`,
   );
   assert.equal((await ws.kbctx(['sync', 'all'])).code, 0);
 });

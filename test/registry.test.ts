@@ -43,13 +43,17 @@ before(() => {
     {
       'registry.toml': MANIFEST,
       'connectors/rss/connector.lua':
-        'connector = { name = "rss" }\nfunction connector.scan(config)\n  local r = http.get(config.feed_url)\n  return {}\nend\n',
+        'connector = { name = "rss" }\nfunction connector.scan(config)\n  local r = http.get(config.feed_url)\n  ' +
+        'return {}\nend\n',
       'connectors/rss/config.example.toml':
-        '[connectors.script.rss]\npath = "connectors/rss/connector.lua"\nfeed_url = "https://example.com/feed.xml"\nmax_items = "50"\n',
+        '[connectors.script.rss]\npath = "connectors/rss/connector.lua"\nfeed_url = ' +
+        '"https://example.com/feed.xml"\nmax_items = "50"\n',
       'tools/web-fetch/tool.lua':
-        '-- fetches with http.get\ntool = { description = "Fetch a page" }\nfunction tool.execute(p)\n  return http.get(p.url).body\nend\n',
+        '-- fetches with http.get\ntool = { description = "Fetch a page" }\nfunction tool.execute(p)\n  return ' +
+        'http.get(p.url).body\nend\n',
       'agents/researcher/agent.lua':
-        'agent = { description = "Researcher" }\nfunction agent.resolve(args, config, context)\n  return { system = "x" }\nend\n',
+        'agent = { description = "Researcher" }\nfunction agent.resolve(args, config, context)\n  return { ' +
+        'system = "x" }\nend\n',
     },
     'initial',
     DATE,
@@ -65,7 +69,9 @@ before(() => {
     'tool = { description = "Summarize" }\nfunction tool.execute(p) return context.search(p.q) end\n',
   );
   ws.config(
-    `[db]\npath = "index.sqlite"\n\n[registries.community]\nurl = "${remoteUrl}"\nbranch = "main"\npath = "${ws.path('regs/community')}"\nreadonly = true\n\n[registries.company]\npath = "${ws.path('regs/company')}"\n`,
+    `[db]\npath = "index.sqlite"\n\n[registries.community]\nurl = "${remoteUrl}"\nbranch = "main"\npath = ` +
+      `"${ws.path('regs/community')}"\nreadonly = true\n\n[registries.company]\npath = ` +
+      `"${ws.path('regs/company')}"\n`,
   );
 });
 after(() => ws.cleanup());
@@ -210,52 +216,56 @@ describe('kbctx registry', () => {
     );
   });
 
-  it('override of an enabled extension: the copy gets its manifest entry and the enabled entry runs the copy', async () => {
-    // connectors/rss was enabled by `add` above; its original fetches a feed, the copy is edited to return one item.
-    const r = await ws.kbctx(['registry', 'override', 'connectors/rss']);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(
-      r.stdout,
-      /Copied connectors\/rss to .*regs\/company\/connectors\/rss with its entry in .*regs\/company\/registry\.toml/,
-    );
-    const manifest = parseToml(readFileSync(ws.path('regs/company/registry.toml'), 'utf8')) as Record<
-      string,
-      Record<string, Record<string, unknown>>
-    >;
-    assert.deepEqual(
-      { ...manifest['connectors']?.['rss'] },
-      {
-        path: 'connectors/rss/connector.lua',
-        description: 'Index RSS and Atom feeds',
-        tags: ['feeds', 'news'],
-        required_config: ['feed_url'],
-        host_apis: ['http'],
-      },
-    );
-    assert.equal(
-      manifest['tools']?.['summarize']?.['path'],
-      'tools/summarize/tool.lua',
-      'the scanned tree is kept in the new manifest',
-    );
-    const info = await ws.kbctx(['registry', 'info', 'connectors/rss']);
-    assert.match(info.stdout, /registry: {8}company \(overrides community\)/);
-    assert.match(info.stdout, /description: {5}Index RSS and Atom feeds/);
-    assert.match(info.stdout, /enabled: {9}yes/);
-    writeFileSync(
-      ws.path('regs/company/connectors/rss/connector.lua'),
-      'connector = { name = "rss" }\nfunction connector.scan(config)\n  return { { source_id = "from-copy", title = "Copy", body = "the edited copy ran" } }\nend\n',
-    );
-    const sync = await ws.syncJson('script:rss');
-    assert.equal(sync.reports[0]?.failure, null, sync.stderr);
-    assert.equal(sync.reports[0]?.upserted, 1);
-    const hits = JSON.parse((await ws.kbctx(['search', 'edited copy', '--json'])).stdout) as {
-      results: { source_id: string }[];
-    };
-    assert.deepEqual(
-      hits.results.map((h) => h.source_id),
-      ['from-copy'],
-    );
-  });
+  it(
+    'override of an enabled extension: the copy gets its ' + 'manifest entry and the enabled entry runs the copy',
+    async () => {
+      // connectors/rss was enabled by `add` above; its original fetches a feed, the copy is edited to return one item.
+      const r = await ws.kbctx(['registry', 'override', 'connectors/rss']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stdout,
+        /Copied connectors\/rss to .*regs\/company\/connectors\/rss with its entry in .*regs\/company\/registry\.toml/,
+      );
+      const manifest = parseToml(readFileSync(ws.path('regs/company/registry.toml'), 'utf8')) as Record<
+        string,
+        Record<string, Record<string, unknown>>
+      >;
+      assert.deepEqual(
+        { ...manifest['connectors']?.['rss'] },
+        {
+          path: 'connectors/rss/connector.lua',
+          description: 'Index RSS and Atom feeds',
+          tags: ['feeds', 'news'],
+          required_config: ['feed_url'],
+          host_apis: ['http'],
+        },
+      );
+      assert.equal(
+        manifest['tools']?.['summarize']?.['path'],
+        'tools/summarize/tool.lua',
+        'the scanned tree is kept in the new manifest',
+      );
+      const info = await ws.kbctx(['registry', 'info', 'connectors/rss']);
+      assert.match(info.stdout, /registry: {8}company \(overrides community\)/);
+      assert.match(info.stdout, /description: {5}Index RSS and Atom feeds/);
+      assert.match(info.stdout, /enabled: {9}yes/);
+      writeFileSync(
+        ws.path('regs/company/connectors/rss/connector.lua'),
+        'connector = { name = "rss" }\nfunction connector.scan(config)\n  return { { source_id = "from-copy", ' +
+          'title = "Copy", body = "the edited copy ran" } }\nend\n',
+      );
+      const sync = await ws.syncJson('script:rss');
+      assert.equal(sync.reports[0]?.failure, null, sync.stderr);
+      assert.equal(sync.reports[0]?.upserted, 1);
+      const hits = JSON.parse((await ws.kbctx(['search', 'edited copy', '--json'])).stdout) as {
+        results: { source_id: string }[];
+      };
+      assert.deepEqual(
+        hits.results.map((h) => h.source_id),
+        ['from-copy'],
+      );
+    },
+  );
 
   it('init clones the community registry and adds it to the config; repeating changes nothing', async () => {
     const fresh = new Workspace('kbctx-registry-init-');

@@ -98,7 +98,8 @@ describe('a Context Harness workspace, unchanged', () => {
   it('accepts the table form context.search{query = …, limit = "1"}', async () => {
     ws.write(
       'tools/table-form.lua',
-      'tool = { description = "t", parameters = {} }\nfunction tool.execute(p, context) return #context.search{ query = "cache", limit = "1" } end\n',
+      'tool = { description = "t", parameters = {} }\nfunction tool.execute(p, context) return #context.search{ ' +
+        'query = "cache", limit = "1" } end\n',
     );
     const r = await kbctx(['tool', 'test', '../tools/table-form.lua', '--json']);
     assert.equal(r.code, 0, r.stderr);

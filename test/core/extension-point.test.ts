@@ -18,61 +18,64 @@ const point = defineExtensionPoint({
   tapTimeoutMs: { routes: 50 },
 });
 
-it('one set of hooks per kernel: the owner calls them, taps are attributed (kbctx plugins, errors, time-outs)', async () => {
-  const kernel = new Kernel(quiet);
-  let calls: ReturnType<typeof point.hooks> | undefined;
-  kernel.applySync(
-    plugin('owner', (k) => void (calls = k.hooksOf(point))),
-    {},
-    'path',
-    'x',
-  );
-  kernel.applySync(
-    plugin('adds', (k) => k.hooksOf(point).routes.tap('adds', (list) => void list.push('a'))),
-    {},
-    'path',
-    'x',
-  );
-  kernel.applySync(
-    plugin('by-id', (k) =>
-      k.hooksOf<typeof calls & object>('owner').routes.tap('by-id', (list) => void list.push('b')),
-    ),
-    {},
-    'path',
-    'x',
-  );
-  const list: string[] = [];
-  await calls!.routes.promise(list);
-  assert.deepEqual(list, ['a', 'b']);
-  assert.deepEqual(kernel.plugins().find((p) => p.name === 'adds')?.hooks, ['routes']);
-  assert.notEqual(new Kernel(quiet).hooksOf(point), calls, 'another kernel has its own');
+it(
+  'one set of hooks per kernel: the owner calls them, taps ' + 'are attributed (kbctx plugins, errors, time-outs)',
+  async () => {
+    const kernel = new Kernel(quiet);
+    let calls: ReturnType<typeof point.hooks> | undefined;
+    kernel.applySync(
+      plugin('owner', (k) => void (calls = k.hooksOf(point))),
+      {},
+      'path',
+      'x',
+    );
+    kernel.applySync(
+      plugin('adds', (k) => k.hooksOf(point).routes.tap('adds', (list) => void list.push('a'))),
+      {},
+      'path',
+      'x',
+    );
+    kernel.applySync(
+      plugin('by-id', (k) =>
+        k.hooksOf<typeof calls & object>('owner').routes.tap('by-id', (list) => void list.push('b')),
+      ),
+      {},
+      'path',
+      'x',
+    );
+    const list: string[] = [];
+    await calls!.routes.promise(list);
+    assert.deepEqual(list, ['a', 'b']);
+    assert.deepEqual(kernel.plugins().find((p) => p.name === 'adds')?.hooks, ['routes']);
+    assert.notEqual(new Kernel(quiet).hooksOf(point), calls, 'another kernel has its own');
 
-  kernel.applySync(
-    plugin('boom', (k) =>
-      k.hooksOf(point).routes.tap('boom', () => {
-        throw new Error('kaput');
-      }),
-    ),
-    {},
-    'path',
-    'x',
-  );
-  await assert.rejects(
-    calls!.routes.promise([]),
-    (e: unknown) => e instanceof PluginError && e.plugin === 'boom' && e.hook === 'routes',
-  );
-  const stuck = new Kernel(quiet);
-  stuck.applySync(
-    plugin('stuck', (k) => k.hooksOf(point).routes.tapPromise('stuck', () => new Promise(() => {}))),
-    {},
-    'path',
-    'x',
-  );
-  await assert.rejects(
-    stuck.hooksOf(point).routes.promise([]),
-    (e: unknown) => e instanceof PluginError && /did not settle within 0.05 s/.test(e.message),
-  );
-});
+    kernel.applySync(
+      plugin('boom', (k) =>
+        k.hooksOf(point).routes.tap('boom', () => {
+          throw new Error('kaput');
+        }),
+      ),
+      {},
+      'path',
+      'x',
+    );
+    await assert.rejects(
+      calls!.routes.promise([]),
+      (e: unknown) => e instanceof PluginError && e.plugin === 'boom' && e.hook === 'routes',
+    );
+    const stuck = new Kernel(quiet);
+    stuck.applySync(
+      plugin('stuck', (k) => k.hooksOf(point).routes.tapPromise('stuck', () => new Promise(() => {}))),
+      {},
+      'path',
+      'x',
+    );
+    await assert.rejects(
+      stuck.hooksOf(point).routes.promise([]),
+      (e: unknown) => e instanceof PluginError && /did not settle within 0.05 s/.test(e.message),
+    );
+  },
+);
 
 it('asking by id before the owner declared them, or reading the hook off kernel.hooks, says where it is', () => {
   const kernel = new Kernel(quiet);

@@ -81,29 +81,33 @@ describe('kernel hooks', () => {
     );
   });
 
-  it('a promise tap that throws before returning rejects naming plugin and hook; one returning a plain value answers it', async () => {
-    const kernel = new Kernel({ ...quiet, tapTimeoutMs: { query: 50 } });
-    kernel.applySync(
-      plugin('eager', (k) =>
-        k.hooks.query.tapPromise('eager', ((request: { query: string }) => {
-          if (request.query === 'boom') throw new Error('thrown at once');
-          return { ...request, query: `${request.query}!` };
-        }) as never),
-      ),
-      {},
-      'path',
-      'x',
-    );
-    const request = { query: 'q', mode: 'keyword' as const, limit: 5, source: undefined, explain: false };
-    const called = kernel.hooks.query.promise({ ...request, query: 'boom' }, kernel.callContext());
-    assert.ok(called instanceof Promise);
-    await assert.rejects(
-      called,
-      (e: unknown) =>
-        e instanceof PluginError && e.plugin === 'eager' && e.hook === 'query' && /thrown at once/.test(e.message),
-    );
-    assert.equal((await kernel.hooks.query.promise(request, kernel.callContext())).query, 'q!');
-  });
+  it(
+    'a promise tap that throws before returning rejects naming plugin and hook; one returning a plain value ' +
+      'answers it',
+    async () => {
+      const kernel = new Kernel({ ...quiet, tapTimeoutMs: { query: 50 } });
+      kernel.applySync(
+        plugin('eager', (k) =>
+          k.hooks.query.tapPromise('eager', ((request: { query: string }) => {
+            if (request.query === 'boom') throw new Error('thrown at once');
+            return { ...request, query: `${request.query}!` };
+          }) as never),
+        ),
+        {},
+        'path',
+        'x',
+      );
+      const request = { query: 'q', mode: 'keyword' as const, limit: 5, source: undefined, explain: false };
+      const called = kernel.hooks.query.promise({ ...request, query: 'boom' }, kernel.callContext());
+      assert.ok(called instanceof Promise);
+      await assert.rejects(
+        called,
+        (e: unknown) =>
+          e instanceof PluginError && e.plugin === 'eager' && e.hook === 'query' && /thrown at once/.test(e.message),
+      );
+      assert.equal((await kernel.hooks.query.promise(request, kernel.callContext())).query, 'q!');
+    },
+  );
 
   it("a tap's own `timeout` (s) replaces the hook's time-out", async () => {
     const kernel = new Kernel({ ...quiet, tapTimeoutMs: { boot: 60_000 } });

@@ -15,24 +15,28 @@ const plugin = (name: string, apply: Plugin['apply'], provides?: string[]): Plug
 const infoOf = (kernel: Kernel, name: string) => kernel.plugins({ collect: true }).find((p) => p.name === name)!;
 
 describe('derived provides', () => {
-  it('a plugin that declares nothing but taps createConnector.for("x") and adds tool "y" provides connector:x and tool:y', () => {
-    const kernel = new Kernel(quiet);
-    kernel.applySync(
-      plugin('quiet-one', (k) => {
-        k.hooks.createConnector.for('x').tapPromise('quiet-one', async () => ({ scan: async function* () {} }));
-        k.hooks.tools.tap('quiet-one', (tools) => tools.add({ name: 'y', call: () => 1 }));
-      }),
-      {},
-      'path',
-      'p',
-    );
-    assert.deepEqual(infoOf(kernel, 'quiet-one').provides, ['connector:x', 'tool:y']);
-    assert.deepEqual(
-      kernel.plugins().find((p) => p.name === 'quiet-one')!.provides,
-      ['connector:x'],
-      'tools only when collected',
-    );
-  });
+  it(
+    'a plugin that declares nothing but taps createConnector.for("x") and adds tool "y" provides connector:x and ' +
+      'tool:y',
+    () => {
+      const kernel = new Kernel(quiet);
+      kernel.applySync(
+        plugin('quiet-one', (k) => {
+          k.hooks.createConnector.for('x').tapPromise('quiet-one', async () => ({ scan: async function* () {} }));
+          k.hooks.tools.tap('quiet-one', (tools) => tools.add({ name: 'y', call: () => 1 }));
+        }),
+        {},
+        'path',
+        'p',
+      );
+      assert.deepEqual(infoOf(kernel, 'quiet-one').provides, ['connector:x', 'tool:y']);
+      assert.deepEqual(
+        kernel.plugins().find((p) => p.name === 'quiet-one')!.provides,
+        ['connector:x'],
+        'tools only when collected',
+      );
+    },
+  );
 
   it('a declared tool it does not add (email_check for email_check4) is reported, and the real name is shown', () => {
     const kernel = new Kernel(quiet);
@@ -50,46 +54,50 @@ describe('derived provides', () => {
     assert.deepEqual(info.declared, ['tool:email_check']);
   });
 
-  it('keyed factories, named commands, services, agents and resources; kinds the kernel cannot see stay as declared', () => {
-    const kernel = new Kernel(quiet);
-    const ref = createServiceRef<number>('acme.count');
-    kernel.applySync(
-      plugin(
-        'acme',
-        (k) => {
-          k.hooks.createStore.for('acme-db').tap('acme', () => undefined);
-          k.hooks.createEmbedder.for('acme').tap('acme', () => undefined);
-          k.hooks.createTransport.for('acme').tapPromise('acme', async () => undefined);
-          k.hooks.extract.for('rtf').tapPromise('acme', async () => undefined);
-          k.hooks.commands.tap({ name: 'acme', commands: ['acme-hello'] }, () => {});
-          k.hooks.agents.tap('acme', (agents) =>
-            agents.add({ name: 'helper', resolve: () => ({ system: '', messages: [] }) }),
-          );
-          k.hooks.resources.tap('acme', (resources) =>
-            resources.add({ uriTemplate: 'acme://t/{id}', name: 'ticket', read: () => ({ text: '' }) }),
-          );
-          k.provide(ref, 1);
-        },
-        ['route:GET /acme', 'tool:acme_*', 'store:acme-db'],
-      ),
-      {},
-      'path',
-      'p',
-    );
-    const info = infoOf(kernel, 'acme');
-    assert.deepEqual(info.provides, [
-      'store:acme-db',
-      'embedder:acme',
-      'transport:acme',
-      'format:rtf',
-      'command:acme-hello',
-      'service:acme.count',
-      'agent:helper',
-      'resource:acme://t/{id}',
-      'route:GET /acme',
-    ]);
-    assert.deepEqual(info.notProvided, ['tool:acme_*'], 'a pattern matches by prefix, and here nothing');
-  });
+  it(
+    'keyed factories, named commands, services, agents and ' +
+      'resources; kinds the kernel cannot see stay as declared',
+    () => {
+      const kernel = new Kernel(quiet);
+      const ref = createServiceRef<number>('acme.count');
+      kernel.applySync(
+        plugin(
+          'acme',
+          (k) => {
+            k.hooks.createStore.for('acme-db').tap('acme', () => undefined);
+            k.hooks.createEmbedder.for('acme').tap('acme', () => undefined);
+            k.hooks.createTransport.for('acme').tapPromise('acme', async () => undefined);
+            k.hooks.extract.for('rtf').tapPromise('acme', async () => undefined);
+            k.hooks.commands.tap({ name: 'acme', commands: ['acme-hello'] }, () => {});
+            k.hooks.agents.tap('acme', (agents) =>
+              agents.add({ name: 'helper', resolve: () => ({ system: '', messages: [] }) }),
+            );
+            k.hooks.resources.tap('acme', (resources) =>
+              resources.add({ uriTemplate: 'acme://t/{id}', name: 'ticket', read: () => ({ text: '' }) }),
+            );
+            k.provide(ref, 1);
+          },
+          ['route:GET /acme', 'tool:acme_*', 'store:acme-db'],
+        ),
+        {},
+        'path',
+        'p',
+      );
+      const info = infoOf(kernel, 'acme');
+      assert.deepEqual(info.provides, [
+        'store:acme-db',
+        'embedder:acme',
+        'transport:acme',
+        'format:rtf',
+        'command:acme-hello',
+        'service:acme.count',
+        'agent:helper',
+        'resource:acme://t/{id}',
+        'route:GET /acme',
+      ]);
+      assert.deepEqual(info.notProvided, ['tool:acme_*'], 'a pattern matches by prefix, and here nothing');
+    },
+  );
 
   it('a commands tap that names no command leaves declared commands unchecked', () => {
     const kernel = new Kernel(quiet);

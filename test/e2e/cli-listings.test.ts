@@ -5,11 +5,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Workspace } from '../helpers/workspace.ts';
+import { joinedRegExp } from '../helpers/joined-regexp.ts';
 
 const ws = new Workspace('kbctx-cli-listings-');
 before(() => {
   ws.config(
-    '[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.git.handbook]\nurl = "https://example.org/handbook.git"\n',
+    '[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.git.handbook]\n' +
+      'url = "https://example.org/handbook.git"\n',
   );
   ws.write('docs/a.md', '# A\n\ntext');
 });
@@ -68,7 +70,10 @@ describe('CLI listings', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stdout,
-      /^Connector +Type +Source\nfilesystem:docs +filesystem +\S+\/docs\ngit:handbook +git +https:\/\/example\.org\/handbook\.git \(main\)\n$/,
+      joinedRegExp(
+        /^Connector +Type +Source\nfilesystem:docs +filesystem +\S+\/docs\ngit:han/,
+        /dbook +git +https:\/\/example\.org\/handbook\.git \(main\)\n$/,
+      ),
     );
     const j = JSON.parse((await ws.kbctx(['connector', 'list', '--json'])).stdout) as {
       connectors: { connector: string; type: string }[];

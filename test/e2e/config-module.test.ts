@@ -10,8 +10,10 @@ import { pathToFileURL } from 'node:url';
 import { createHttpHandler, openKbctx } from '../../registry/index.ts';
 import { spawnServer, type KbctxServer } from '../helpers/kbctx-server.ts';
 import { REPO_ROOT, runKbctx, Workspace } from '../helpers/workspace.ts';
+import { joinedRegExp } from '../helpers/joined-regexp.ts';
 
-const MODULE = `import { definePlugin } from ${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'core/index.ts')).href)};
+const CORE = JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'core/index.ts')).href);
+const MODULE = `import { definePlugin } from ${CORE};
 
 const greeter = definePlugin({
   name: 'greeter',
@@ -59,7 +61,8 @@ describe('kbctx.config.mjs through the CLI', () => {
     assert.match(
       help.stdout,
       new RegExp(
-        `Config in use: ${ws.path('config/kbctx.config.mjs').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\./config/kbctx\\.config\\.mjs\\)`,
+        `Config in use: ${ws.path('config/kbctx.config.mjs').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} ` +
+          `\\(\\./config/kbctx\\.config\\.mjs\\)`,
       ),
     );
     const doctor = await cli(['doctor']);
@@ -117,7 +120,10 @@ describe('kbctx.config.mjs through the CLI', () => {
       [
         'string.mjs',
         'export default "db.path = x";\n',
-        /^error: bad\/string\.mjs: the default export must be an object with the config keys \(or a function returning one\), got string "db\.path = x"\n$/,
+        joinedRegExp(
+          /^error: bad\/string\.mjs: the default export must be an object with the config /,
+          /keys \(or a function returning one\), got string "db\.path = x"\n$/,
+        ),
       ],
       [
         'plugin.mjs',

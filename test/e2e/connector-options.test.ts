@@ -19,13 +19,15 @@ const PLUGIN = `export default {
       },
     },
     // A keyword outside the loader's own subset (pattern): checked with ajv.
-    queues: { schema: { type: 'object', properties: { key: { type: 'string', pattern: '^[A-Z]+$' } }, required: ['key'] } },
+    queues: { schema: { type: 'object', properties: { key: { type: 'string', pattern: '^[A-Z]+$' } },
+      required: ['key'] } },
   },
   apply(kernel) {
     for (const type of ['tickets', 'queues']) {
       kernel.hooks.createConnector.for(type).tapPromise('tickets', async (instance) => ({
         async *scan() {
-          yield { source_id: 'options', title: 'Options of ' + instance.name, body: 'options ' + JSON.stringify(instance.options) };
+          yield { source_id: 'options', title: 'Options of ' + instance.name,
+            body: 'options ' + JSON.stringify(instance.options) };
         },
       }));
     }

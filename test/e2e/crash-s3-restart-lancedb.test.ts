@@ -49,7 +49,8 @@ it('a sync whose bucket server restarts mid-write ends, leaves a consistent tabl
     const final = await checkConsistent('s3://kb/restart', storage);
     assert.deepEqual([final.documents, [...final.versions]], [FILES, ['r2']]);
     console.log(
-      `s3rver restarted mid-sync: the sync exited with ${code}, versions ${[...during.versions].join('+')} in between; ` +
+      `s3rver restarted mid-sync: the sync exited with ${code}, versions ${[...during.versions].join('+')} in ` +
+        `between; ` +
         `resync complete (${final.documents} documents, ${final.chunks} chunks)`,
     );
   } finally {

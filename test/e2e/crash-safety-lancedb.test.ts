@@ -69,48 +69,61 @@ async function crashRounds(part: CrashPart): Promise<{ line: string; chunks: num
   return {
     chunks: final.chunks,
     line:
-      `${killed} of ${attempts} syncs killed (spread over ${Math.round(timed.ms)} ms at first + ${part.leaseMs} ms after a kill), ` +
+      `${killed} of ${attempts} syncs killed (spread over ${Math.round(timed.ms)} ms at first + ${part.leaseMs} ` +
+      `ms after a kill), ` +
       `${partial} leaving the table short of their version, every state consistent; resync complete ` +
       `(${final.documents} documents, ${final.chunks} chunks)`,
   };
 }
 
 describe('crash safety (LanceDB)', () => {
-  it(`${ROUNDS} kills during syncs that change every document leave a consistent table that a resync completes`, async () => {
-    ws.config('[db]\nengine = "lancedb"\npath = "index.lance"\n[connectors.filesystem.docs]\nroot = "docs"\n');
-    const { line, chunks } = await crashRounds({ files: 1500, table: ws.path('index.lance'), leaseMs: 0, prefix: 'v' });
-
-    ws.write(
-      'clean.toml',
-      '[db]\nengine = "lancedb"\npath = "clean.lance"\n[connectors.filesystem.docs]\nroot = "docs"\n',
-    );
-    const clean = await ws.kbctx(['-c', 'clean.toml', 'sync', 'all']);
-    assert.equal(clean.code, 0, clean.stderr);
-    assert.equal((await checkConsistent(ws.path('clean.lance'))).chunks, chunks);
-    console.log(`LanceDB crash test: ${line}`);
-  });
-
-  it('the same in a bucket on s3rver: kills mid-sync leave a consistent table; the next sync takes the locks over', async () => {
-    const s3 = await startS3Server(['kb']);
-    try {
-      ws.remove('docs');
-      ws.config(
-        `[db]\npath = "s3://kb/crash"\nlock_lease = "2s"\n[db.storage_options]\nendpoint = "${s3.endpoint}"\nallow_http = "true"\n` +
-          '[connectors.filesystem.docs]\nroot = "docs"\n',
-      );
-      const { line } = await crashRounds({
-        files: 600,
-        table: 's3://kb/crash',
-        storage: { endpoint: s3.endpoint, allow_http: 'true', ...lowerKeys(S3_TEST_ENV) },
-        env: S3_TEST_ENV,
-        leaseMs: 2000,
-        prefix: 's',
+  it(
+    `${ROUNDS} kills during syncs that change every document ` + `leave a consistent table that a resync completes`,
+    async () => {
+      ws.config('[db]\nengine = "lancedb"\npath = "index.lance"\n[connectors.filesystem.docs]\nroot = "docs"\n');
+      const { line, chunks } = await crashRounds({
+        files: 1500,
+        table: ws.path('index.lance'),
+        leaseMs: 0,
+        prefix: 'v',
       });
-      console.log(`LanceDB in s3rver crash test: ${line}`);
-    } finally {
-      await s3.stop();
-    }
-  });
+
+      ws.write(
+        'clean.toml',
+        '[db]\nengine = "lancedb"\npath = "clean.lance"\n[connectors.filesystem.docs]\nroot = "docs"\n',
+      );
+      const clean = await ws.kbctx(['-c', 'clean.toml', 'sync', 'all']);
+      assert.equal(clean.code, 0, clean.stderr);
+      assert.equal((await checkConsistent(ws.path('clean.lance'))).chunks, chunks);
+      console.log(`LanceDB crash test: ${line}`);
+    },
+  );
+
+  it(
+    'the same in a bucket on s3rver: kills mid-sync leave a ' + 'consistent table; the next sync takes the locks over',
+    async () => {
+      const s3 = await startS3Server(['kb']);
+      try {
+        ws.remove('docs');
+        ws.config(
+          `[db]\npath = "s3://kb/crash"\nlock_lease = "2s"\n[db.storage_options]\nendpoint = "${s3.endpoint}"\n` +
+            `allow_http = "true"\n` +
+            '[connectors.filesystem.docs]\nroot = "docs"\n',
+        );
+        const { line } = await crashRounds({
+          files: 600,
+          table: 's3://kb/crash',
+          storage: { endpoint: s3.endpoint, allow_http: 'true', ...lowerKeys(S3_TEST_ENV) },
+          env: S3_TEST_ENV,
+          leaseMs: 2000,
+          prefix: 's',
+        });
+        console.log(`LanceDB in s3rver crash test: ${line}`);
+      } finally {
+        await s3.stop();
+      }
+    },
+  );
 });
 
 /** The AWS_* keys as storage options (what Lance reads from the environment in a spawned kbctx). */

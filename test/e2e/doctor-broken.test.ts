@@ -45,7 +45,9 @@ it('a git url that is not a repository', async () => {
 });
 
 it('an embedding provider that does not answer', async () => {
-  const toml = `[embedding]\nprovider = "ollama"\nmodel = "nomic-embed-text"\ndims = 8\nurl = "http://127.0.0.1:${closedPort}"\nmax_retries = 0\ntimeout_secs = 5\n`;
+  const toml =
+    `[embedding]\nprovider = "ollama"\nmodel = "nomic-embed-text"\ndims = 8\nurl = ` +
+    `"http://127.0.0.1:${closedPort}"\nmax_retries = 0\ntimeout_secs = 5\n`;
   assertFails(await doctor(toml), /^FAIL {2}embeddings ollama:nomic-embed-text: /m);
 });
 
@@ -74,17 +76,22 @@ it('a healthy setup still passes (once synced: a missing index is a FAIL, test/e
   assert.match(r.stdout, /^ok {4}connectors filesystem:docs: /m);
 });
 
-it('an embedder that cannot be built: its FAIL, and stored embeddings are not reported as "[embedding] is disabled"', async () => {
-  ws.config('[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\nroot = "docs"\n');
-  const sync = await ws.kbctx(['sync', 'all']);
-  assert.equal(sync.code, 0, sync.stdout + sync.stderr);
-  const r = await doctor(
-    'plugins = ["bundled", "!embedder-local"]\n[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\nroot = "docs"\n',
-  );
-  assertFails(r, /^FAIL {2}embeddings \[embedding\] provider = "local": no loaded plugin provides this embedder/m);
-  assert.doesNotMatch(r.stdout, /is disabled/);
-  assert.match(
-    r.stdout,
-    /^WARN {2}embeddings \d+ stored embedding\(s\) not checked: the configured embedder could not be built/m,
-  );
-});
+it(
+  'an embedder that cannot be built: its FAIL, and stored ' +
+    'embeddings are not reported as "[embedding] is disabled"',
+  async () => {
+    ws.config('[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\nroot = "docs"\n');
+    const sync = await ws.kbctx(['sync', 'all']);
+    assert.equal(sync.code, 0, sync.stdout + sync.stderr);
+    const r = await doctor(
+      'plugins = ["bundled", "!embedder-local"]\n[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\n' +
+        'root = "docs"\n',
+    );
+    assertFails(r, /^FAIL {2}embeddings \[embedding\] provider = "local": no loaded plugin provides this embedder/m);
+    assert.doesNotMatch(r.stdout, /is disabled/);
+    assert.match(
+      r.stdout,
+      /^WARN {2}embeddings \d+ stored embedding\(s\) not checked: the configured embedder could not be built/m,
+    );
+  },
+);

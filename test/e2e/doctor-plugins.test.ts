@@ -14,7 +14,8 @@ after(() => ws.cleanup());
 
 it('lists the loaded plugins and reports their own checks, failing ones as FAIL (exit 1)', async () => {
   ws.config(
-    `plugins = ["bundled", "${FIXTURES}/doctor-check.mjs"]\n[db]\npath = "kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n`,
+    `plugins = ["bundled", "${FIXTURES}/doctor-check.mjs"]\n[db]\npath = "kb.sqlite"\n` +
+      `[connectors.filesystem.docs]\nroot = "docs"\n`,
   );
   const r = await ws.kbctx(['doctor']);
   assert.equal(r.code, 1, r.stdout + r.stderr);

@@ -8,7 +8,8 @@ before(async () => {
   ws.write('docs/a.md', '# A\n\nSome text.');
   ws.write('tools/t.lua', 'tool = { description = "t" }\nfunction tool.execute() return 1 end\n');
   ws.config(
-    '[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.t]\npath = "tools/t.lua"\ntoken = "${DOCTOR_TOKEN}"\n[registries.team]\npath = "team-registry"\n',
+    '[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.t]\npath = "tools/t.lua"\ntoken = ' +
+      '"${DOCTOR_TOKEN}"\n[registries.team]\npath = "team-registry"\n',
   );
   assert.equal((await ws.kbctx(['sync', 'all'])).code, 0);
 });

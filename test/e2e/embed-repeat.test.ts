@@ -17,7 +17,8 @@ describe('embedding never repeats work (CLI)', () => {
     ws.config(
       (model === null
         ? ''
-        : `[embedding]\nprovider = "openai"\nbase_url = "${provider.baseUrl}"\nmodel = "${model}"\ndims = 16\nbatch_size = 2\nconcurrency = 1\n`) +
+        : `[embedding]\nprovider = "openai"\nbase_url = "${provider.baseUrl}"\nmodel = "${model}"\ndims = 16\n` +
+          `batch_size = 2\nconcurrency = 1\n`) +
         '[connectors.filesystem.a]\nroot = "a"\n[connectors.filesystem.b]\nroot = "b"\n',
     );
   const stored = async (): Promise<number> =>
@@ -49,7 +50,8 @@ describe('embedding never repeats work (CLI)', () => {
     assert.match(
       sync.stderr,
       new RegExp(
-        `${2 * PER_CONNECTOR} chunk\\(s\\) in the index still wait for embeddings \\(left to \`kbctx embed pending\` or a running \`kbctx serve\`\\)`,
+        `${2 * PER_CONNECTOR} chunk\\(s\\) in the index still wait for embeddings \\(left to \`kbctx embed ` +
+          `pending\` or a running \`kbctx serve\`\\)`,
       ),
     );
   });

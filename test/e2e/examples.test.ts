@@ -92,7 +92,8 @@ describe('examples', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(
       r.stdout,
-      '1\t#1 Login is flaky on Safari\n2\t#2 Add dark mode\n4\t#4 Crash when exporting CSV\n3 item(s), checkpoint "2024-05-04T10:00:00Z"\n',
+      '1\t#1 Login is flaky on Safari\n2\t#2 Add dark mode\n4\t#4 Crash when exporting CSV\n3 item(s), ' +
+        'checkpoint "2024-05-04T10:00:00Z"\n',
     );
     assert.ok(seenAuth.every((a) => a === 'Bearer sekret'));
   });

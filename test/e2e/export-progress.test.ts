@@ -32,17 +32,20 @@ it('a quick export prints no progress line, only the summary on stderr', async (
   assert.equal(parsed.chunks.length, 300);
 });
 
-it('a non-terminal stderr gets plain progress lines when the export outlasts the interval; stdout is unchanged', async () => {
-  const r = await ws.kbctx(['export'], { env: { KBCTX_PROGRESS_INTERVAL_MS: '1' } });
-  assert.equal(r.code, 0, r.stderr);
-  const lines = r.stderr.trimEnd().split('\n');
-  assert.ok(lines.length >= 2, r.stderr);
-  for (const line of lines.slice(0, -1))
-    assert.match(line, /^export: documents\+chunks \d+\/600 \(\d+%\) {2}[\d.]+\/s {2}ETA (\d+s|\d+m\d\ds|\?)$/);
-  assert.match(lines.at(-1) ?? '', /^Exported 300 documents and 300 chunks to stdout \(/);
-  assert.ok(!r.stderr.includes('\x1b'), 'no terminal escapes');
-  assert.equal(r.stdout, plain);
-});
+it(
+  'a non-terminal stderr gets plain progress lines when the ' + 'export outlasts the interval; stdout is unchanged',
+  async () => {
+    const r = await ws.kbctx(['export'], { env: { KBCTX_PROGRESS_INTERVAL_MS: '1' } });
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stderr.trimEnd().split('\n');
+    assert.ok(lines.length >= 2, r.stderr);
+    for (const line of lines.slice(0, -1))
+      assert.match(line, /^export: documents\+chunks \d+\/600 \(\d+%\) {2}[\d.]+\/s {2}ETA (\d+s|\d+m\d\ds|\?)$/);
+    assert.match(lines.at(-1) ?? '', /^Exported 300 documents and 300 chunks to stdout \(/);
+    assert.ok(!r.stderr.includes('\x1b'), 'no terminal escapes');
+    assert.equal(r.stdout, plain);
+  },
+);
 
 it('`kbctx export > file`: stdout writes complete synchronously, and the progress lines still come', async () => {
   const fd = openSync(ws.path('redirected.json'), 'w');

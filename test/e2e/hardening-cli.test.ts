@@ -14,10 +14,12 @@ before(async () => {
   ws.write(
     'tools/peek.lua',
     `tool = { description = "Reads env", parameters = { { name = "x", type = "string" } } }
-function tool.execute(p) return { allowed = env.get("KBCTX_T_ALLOWED"), referenced = env.get("KBCTX_T_REF"), secret = env.get("KBCTX_T_SECRET") } end`,
+function tool.execute(p) return { allowed = env.get("KBCTX_T_ALLOWED"), referenced = env.get("KBCTX_T_REF"),
+  secret = env.get("KBCTX_T_SECRET") } end`,
   );
   ws.config(
-    `[connectors.filesystem.docs]\nroot = "docs"\n\n[tools.script.peek]\npath = "tools/peek.lua"\nlabel = "\${KBCTX_T_REF}"\n\n[scripts]\nenv_allow = ["KBCTX_T_ALLOWED"]\n`,
+    `[connectors.filesystem.docs]\nroot = "docs"\n\n[tools.script.peek]\npath = "tools/peek.lua"\nlabel = ` +
+      `"\${KBCTX_T_REF}"\n\n[scripts]\nenv_allow = ["KBCTX_T_ALLOWED"]\n`,
   );
   const sync = await ws.kbctx(['sync', 'all'], { env: { KBCTX_T_REF: 'r' } });
   assert.equal(sync.code, 0, sync.stderr);

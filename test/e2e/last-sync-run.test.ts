@@ -8,12 +8,14 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { spawnServer } from '../helpers/kbctx-server.ts';
 import { Workspace } from '../helpers/workspace.ts';
+import { joinedRegExp } from '../helpers/joined-regexp.ts';
 
 const ws = new Workspace('kbctx-last-run-');
 const elsewhere = mkdtempSync(path.join(tmpdir(), 'kbctx-elsewhere-'));
 before(() => {
   ws.config(
-    '[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\nfollow_symlinks = true\n[connectors.filesystem.gone]\nroot = "missing"\n',
+    '[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\nfollow_symlinks = true\n' +
+      '[connectors.filesystem.gone]\nroot = "missing"\n',
   );
   ws.write('docs/a.md', '# Alpha\n\nalpha text');
   ws.write('docs/b.md', '# Beta\n\nbeta text');
@@ -58,7 +60,10 @@ describe('the last sync run of each connector', () => {
     const r = await ws.kbctx(['doctor']);
     assert.match(
       r.stdout,
-      /WARN {2}connectors filesystem:docs: last sync \(\S+\) could not read 1 item\(s\)\n {6}→ `kbctx sync filesystem:docs` names each problem/,
+      joinedRegExp(
+        /WARN {2}connectors filesystem:docs: last sync \(\S+\) could not read 1 /,
+        /item\(s\)\n {6}→ `kbctx sync filesystem:docs` names each problem/,
+      ),
     );
     assert.match(
       r.stdout,
@@ -113,7 +118,10 @@ describe('the last sync run of each connector', () => {
       const r = await ws.kbctx(['doctor']);
       assert.match(
         r.stdout,
-        /WARN {2}connectors filesystem:docs: follow_symlinks indexes 1 file\(s\) outside the root \S+docs: linked\.md → \S+secret\.md\n {6}→ if they are not meant to be searchable/,
+        joinedRegExp(
+          /WARN {2}connectors filesystem:docs: follow_symlinks indexes 1 file\(s\) outside the root /,
+          /\S+docs: linked\.md → \S+secret\.md\n {6}→ if they are not meant to be searchable/,
+        ),
       );
     } finally {
       ws.remove('docs/linked.md');

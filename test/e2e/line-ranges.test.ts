@@ -39,62 +39,69 @@ describe('line ranges over the CLI, REST and MCP', () => {
     assert.match(bad.stderr, /lines/);
   });
 
-  it('REST: hits carry the lines; POST /tools/get with `lines` (body or ?lines=); a bad range is a 400 naming it', async () => {
-    const post = (url: string, body: unknown): Promise<Response> =>
-      fetch(`${server.url}${url}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    const hit = (
-      (await (await post('/tools/search', { query: 'zebra' })).json()) as { results: Record<string, unknown>[] }
-    ).results[0]!;
-    assert.deepEqual([hit['line_start'], hit['line_end']], [4, 9]);
-    const byQuery = (await (await post('/tools/get?lines=8', { id: hit['id'] })).json()) as Record<string, unknown>;
-    assert.deepEqual(
-      [byQuery['body'], byQuery['line_start'], byQuery['line_end']],
-      ['The zebra crossing rule applies here.', 8, 8],
-    );
-    const byBody = (await (await post('/tools/get', { id: hit['id'], lines: '6-99' })).json()) as Record<
-      string,
-      unknown
-    >;
-    assert.deepEqual([byBody['line_start'], byBody['line_end']], [6, 10]);
-    for (const lines of ['0-2', 'x', '50-60']) {
-      const r = await post('/tools/get', { id: hit['id'], lines });
-      assert.equal(r.status, 400, lines);
-      const error = ((await r.json()) as { error: { code: string; message: string; details?: { parameter?: string } } })
-        .error;
-      assert.equal(error.code, 'bad_request');
-      assert.match(error.message, /'lines'/);
-    }
-  });
-
-  it('MCP: structuredContent and the text carry the lines; the get tool takes `lines`; a bad one is -32602', async () => {
-    const client = new Client({ name: 'lines-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
-    try {
-      const result = await client.callTool({ name: 'search', arguments: { query: 'zebra' } });
-      const hit = (result.structuredContent as { results: Record<string, unknown>[] }).results[0]!;
+  it(
+    'REST: hits carry the lines; POST /tools/get with `lines` ' + '(body or ?lines=); a bad range is a 400 naming it',
+    async () => {
+      const post = (url: string, body: unknown): Promise<Response> =>
+        fetch(`${server.url}${url}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const hit = (
+        (await (await post('/tools/search', { query: 'zebra' })).json()) as { results: Record<string, unknown>[] }
+      ).results[0]!;
       assert.deepEqual([hit['line_start'], hit['line_end']], [4, 9]);
-      assert.match(JSON.stringify(result.content), /\\"line_start\\":4,\\"line_end\\":9/);
-      const got = await client.callTool({ name: 'get', arguments: { id: hit['id'], lines: '8-8' } });
-      assert.equal((got.structuredContent as { body: string }).body, 'The zebra crossing rule applies here.');
-      const bad = await client.callTool({ name: 'get', arguments: { id: hit['id'], lines: '3-1' } }).then(
-        (r) => ({
-          text: JSON.stringify(r.content),
-          isError: r.isError === true,
-          code: undefined as number | undefined,
-        }),
-        (error: { code?: number; message: string }) => ({ text: error.message, isError: true, code: error.code }),
+      const byQuery = (await (await post('/tools/get?lines=8', { id: hit['id'] })).json()) as Record<string, unknown>;
+      assert.deepEqual(
+        [byQuery['body'], byQuery['line_start'], byQuery['line_end']],
+        ['The zebra crossing rule applies here.', 8, 8],
       );
-      assert.equal(bad.isError, true);
-      if (bad.code !== undefined) assert.equal(bad.code, -32602);
-      assert.match(bad.text, /lines/);
-    } finally {
-      await client.close();
-    }
-  });
+      const byBody = (await (await post('/tools/get', { id: hit['id'], lines: '6-99' })).json()) as Record<
+        string,
+        unknown
+      >;
+      assert.deepEqual([byBody['line_start'], byBody['line_end']], [6, 10]);
+      for (const lines of ['0-2', 'x', '50-60']) {
+        const r = await post('/tools/get', { id: hit['id'], lines });
+        assert.equal(r.status, 400, lines);
+        const error = (
+          (await r.json()) as { error: { code: string; message: string; details?: { parameter?: string } } }
+        ).error;
+        assert.equal(error.code, 'bad_request');
+        assert.match(error.message, /'lines'/);
+      }
+    },
+  );
+
+  it(
+    'MCP: structuredContent and the text carry the lines; ' + 'the get tool takes `lines`; a bad one is -32602',
+    async () => {
+      const client = new Client({ name: 'lines-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+      try {
+        const result = await client.callTool({ name: 'search', arguments: { query: 'zebra' } });
+        const hit = (result.structuredContent as { results: Record<string, unknown>[] }).results[0]!;
+        assert.deepEqual([hit['line_start'], hit['line_end']], [4, 9]);
+        assert.match(JSON.stringify(result.content), /\\"line_start\\":4,\\"line_end\\":9/);
+        const got = await client.callTool({ name: 'get', arguments: { id: hit['id'], lines: '8-8' } });
+        assert.equal((got.structuredContent as { body: string }).body, 'The zebra crossing rule applies here.');
+        const bad = await client.callTool({ name: 'get', arguments: { id: hit['id'], lines: '3-1' } }).then(
+          (r) => ({
+            text: JSON.stringify(r.content),
+            isError: r.isError === true,
+            code: undefined as number | undefined,
+          }),
+          (error: { code?: number; message: string }) => ({ text: error.message, isError: true, code: error.code }),
+        );
+        assert.equal(bad.isError, true);
+        if (bad.code !== undefined) assert.equal(bad.code, -32602);
+        assert.match(bad.text, /lines/);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
 
 describe('an index from before chunks had lines', () => {

@@ -23,39 +23,43 @@ before(() => {
   ws.write('docs/seed.md', '# Seed\n\nThe first note.\n');
   // One batch for the whole burst: the longest stretch a model on the event loop would hold it.
   ws.config(
-    `[embedding]\nprovider = "local"\nbatch_size = 128\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`,
+    `[embedding]\nprovider = "local"\nbatch_size = 128\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\n` +
+      `interval = "off"\n`,
   );
 });
 after(() => ws.cleanup());
 
-it('makes every file of a burst keyword-searchable as soon as its sync has finished, while the embedder works', async () => {
-  const server = await spawnLiveServer(ws);
-  try {
-    await server.waitForLog(/embed: 1 chunk\(s\) with local:use-lite/); // the seed: the model is loaded
-    const from = server.log().length;
-    for (let i = 0; i < FILES; i++)
-      ws.write(`docs/burst-${i}.md`, `# Burst ${i}\n\nThis note mentions ${word(i)} once.\n`);
-    // The watcher may deliver the burst in more than one batch: wait until the syncs have written all of it.
-    while (total(server.log().slice(from), SYNCED) < FILES)
-      await server.waitForLog(new RegExp(SYNCED.source), { from: server.log().length, timeoutMs: 60_000 });
-    const missing: number[] = [];
-    let answeredDuringEmbedding = 0;
-    for (let i = 0; i < FILES; i++) {
-      const hits = await keyword(server.url, word(i));
-      if (hits[0] !== `burst-${i}.md`) missing.push(i);
-      if (total(server.log().slice(from), EMBEDDED) < FILES) answeredDuringEmbedding++;
+it(
+  'makes every file of a burst keyword-searchable as soon as ' + 'its sync has finished, while the embedder works',
+  async () => {
+    const server = await spawnLiveServer(ws);
+    try {
+      await server.waitForLog(/embed: 1 chunk\(s\) with local:use-lite/); // the seed: the model is loaded
+      const from = server.log().length;
+      for (let i = 0; i < FILES; i++)
+        ws.write(`docs/burst-${i}.md`, `# Burst ${i}\n\nThis note mentions ${word(i)} once.\n`);
+      // The watcher may deliver the burst in more than one batch: wait until the syncs have written all of it.
+      while (total(server.log().slice(from), SYNCED) < FILES)
+        await server.waitForLog(new RegExp(SYNCED.source), { from: server.log().length, timeoutMs: 60_000 });
+      const missing: number[] = [];
+      let answeredDuringEmbedding = 0;
+      for (let i = 0; i < FILES; i++) {
+        const hits = await keyword(server.url, word(i));
+        if (hits[0] !== `burst-${i}.md`) missing.push(i);
+        if (total(server.log().slice(from), EMBEDDED) < FILES) answeredDuringEmbedding++;
+      }
+      assert.deepEqual(missing, [], 'every file of the finished sync is found');
+      // Ordering, not speed: the burst's batch takes the model far longer than one search, so a search sent right after
+      // the syncs finished is answered before the burst's vectors are written, unless it waited for them.
+      assert.ok(
+        answeredDuringEmbedding > 0,
+        `no search was answered while the burst was embedded; log:\n${server.log().slice(from)}`,
+      );
+    } finally {
+      await server.stop();
     }
-    assert.deepEqual(missing, [], 'every file of the finished sync is found');
-    // Ordering, not speed: the burst's batch takes the model far longer than one search, so a search sent right after
-    // the syncs finished is answered before the burst's vectors are written, unless it waited for them.
-    assert.ok(
-      answeredDuringEmbedding > 0,
-      `no search was answered while the burst was embedded; log:\n${server.log().slice(from)}`,
-    );
-  } finally {
-    await server.stop();
-  }
-});
+  },
+);
 
 async function keyword(url: string, query: string): Promise<string[]> {
   const res = await fetch(`${url}/tools/search`, {

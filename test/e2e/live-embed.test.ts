@@ -31,7 +31,8 @@ before(async () => {
   const base = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
   ws.write('docs/a.md', '# Alpha\n\nThe first note.\n');
   ws.config(
-    `[embedding]\nprovider = "openai"\nbase_url = "${base}"\nmodel = "m"\ndims = 32\nmax_retries = 0\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`,
+    `[embedding]\nprovider = "openai"\nbase_url = "${base}"\nmodel = "m"\ndims = 32\nmax_retries = 0\n\n` +
+      `[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`,
   );
 });
 after(() => {

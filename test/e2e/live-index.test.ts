@@ -140,30 +140,34 @@ it('GET /sync/status has one entry per connector in the documented shape; POST /
   assert.match(((await unknown.json()) as { error: { message: string } }).error.message, /git:nope is not configured/);
 });
 
-it('a hand-run sync while the connector is locked by another process waits, or with --no-wait is refused naming the holder', async () => {
-  const release = lockConnector(ws.path('.kbctx/kbctx.sqlite'), 'filesystem:docs', 'a test');
-  try {
-    const refused = await ws.kbctx(['sync', 'all', '--no-wait']);
-    assert.equal(refused.code, 7, refused.stderr);
-    assert.match(refused.stderr, /filesystem:docs is being synced by a test \(pid \d+/);
-    const child = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], {
-      cwd: ws.dir,
-      env: { ...process.env, KBCTX_CONFIG: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    const waiting = new Promise<void>((resolve) =>
-      child.stderr.setEncoding('utf8').on('data', (d: string) => {
-        stderr += d;
-        if (/waiting: filesystem:docs is being synced by a test/.test(stderr)) resolve();
-      }),
-    );
-    const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    await Promise.race([waiting, exit]);
-    assert.match(stderr, /waiting: /);
-    release();
-    assert.equal(await exit, 0, stderr);
-  } finally {
-    release();
-  }
-});
+it(
+  'a hand-run sync while the connector is locked by another process waits, or with --no-wait is refused naming the ' +
+    'holder',
+  async () => {
+    const release = lockConnector(ws.path('.kbctx/kbctx.sqlite'), 'filesystem:docs', 'a test');
+    try {
+      const refused = await ws.kbctx(['sync', 'all', '--no-wait']);
+      assert.equal(refused.code, 7, refused.stderr);
+      assert.match(refused.stderr, /filesystem:docs is being synced by a test \(pid \d+/);
+      const child = spawn(process.execPath, [KBCTX_BIN, 'sync', 'all'], {
+        cwd: ws.dir,
+        env: { ...process.env, KBCTX_CONFIG: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      const waiting = new Promise<void>((resolve) =>
+        child.stderr.setEncoding('utf8').on('data', (d: string) => {
+          stderr += d;
+          if (/waiting: filesystem:docs is being synced by a test/.test(stderr)) resolve();
+        }),
+      );
+      const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      await Promise.race([waiting, exit]);
+      assert.match(stderr, /waiting: /);
+      release();
+      assert.equal(await exit, 0, stderr);
+    } finally {
+      release();
+    }
+  },
+);

@@ -171,55 +171,66 @@ describe('models by name (stand-in hub)', { timeout: 180_000 }, () => {
     );
   });
 
-  it('[models] cache_dir; models list shows id, size, files and last use; rm removes; doctor reports the cache and the model', async () => {
-    ws.config('[models]\ncache_dir = "cache"\n[embedding]\nprovider = "transformers"\nmodel = "test/stall"\n');
-    const viaConfig = await ws.kbctx(['--json', 'models', 'list'], { env: env({ KBCTX_MODELS_DIR: '' }) });
-    assert.equal(
-      (JSON.parse(viaConfig.stdout) as { cache_dir: string }).cache_dir,
-      ws.path('cache'),
-      '[models] cache_dir, relative to the config root',
-    );
-    const list = await ws.kbctx(['models', 'list'], { env: env() });
-    assert.match(list.stdout, /Id\s+Size\s+Files\s+Last used/);
-    assert.match(list.stdout, /test\/tiny\s+[\d.]+ KiB\s+4\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
-    const doctor = await ws.kbctx(['doctor'], { env: env() });
-    assert.match(doctor.stdout, /models\s+cache .*cache: 3 model\(s\)/);
-    assert.match(doctor.stdout, /models\s+test\/stall: in the cache/);
-    const rm = await ws.kbctx(['models', 'rm', 'test/shared'], { env: env() });
-    assert.equal(rm.code, 0, rm.stderr);
-    assert.equal(existsSync(ws.path('cache/test/shared')), false);
-    const again = await ws.kbctx(['models', 'rm', 'test/shared'], { env: env() });
-    assert.notEqual(again.code, 0);
-    assert.match(again.stderr, /not in the cache/);
-  });
+  it(
+    '[models] cache_dir; models list shows id, size, files and last use; rm removes; doctor reports the cache and ' +
+      'the model',
+    async () => {
+      ws.config('[models]\ncache_dir = "cache"\n[embedding]\nprovider = "transformers"\nmodel = "test/stall"\n');
+      const viaConfig = await ws.kbctx(['--json', 'models', 'list'], { env: env({ KBCTX_MODELS_DIR: '' }) });
+      assert.equal(
+        (JSON.parse(viaConfig.stdout) as { cache_dir: string }).cache_dir,
+        ws.path('cache'),
+        '[models] cache_dir, relative to the config root',
+      );
+      const list = await ws.kbctx(['models', 'list'], { env: env() });
+      assert.match(list.stdout, /Id\s+Size\s+Files\s+Last used/);
+      assert.match(list.stdout, /test\/tiny\s+[\d.]+ KiB\s+4\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
+      const doctor = await ws.kbctx(['doctor'], { env: env() });
+      assert.match(doctor.stdout, /models\s+cache .*cache: 3 model\(s\)/);
+      assert.match(doctor.stdout, /models\s+test\/stall: in the cache/);
+      const rm = await ws.kbctx(['models', 'rm', 'test/shared'], { env: env() });
+      assert.equal(rm.code, 0, rm.stderr);
+      assert.equal(existsSync(ws.path('cache/test/shared')), false);
+      const again = await ws.kbctx(['models', 'rm', 'test/shared'], { env: env() });
+      assert.notEqual(again.code, 0);
+      assert.match(again.stderr, /not in the cache/);
+    },
+  );
 
-  it('a Context Harness config (provider "local", model = "bge-small-en-v1.5"): sync, embed, semantic search', async () => {
-    config('provider = "local"\nmodel = "bge-small-en-v1.5"\ndims = 384');
-    ws.write('docs/guitar.md', '# Guitar\n\nChords and a melody for the song.\n');
-    const sync = await ws.kbctx(['sync', 'all'], { env: env() });
-    assert.equal(sync.code, 0, sync.stderr);
-    assert.match(sync.stderr, /models: fetching Xenova\/bge-small-en-v1\.5/);
-    assert.match(sync.stderr, /embedded \d+ chunk\(s\) with transformers:Xenova\/bge-small-en-v1\.5:[0-9a-f]{8}/);
-    const embed = await ws.kbctx(['embed', 'pending'], { env: env() });
-    assert.equal(embed.code, 0, embed.stderr);
-    // bge pools the first token (cls), which the tiny one-layer model cannot make meaningful: the search runs and ranks
-    // every document.
-    assert.equal((await semantic('music')).length, 5);
-    config('provider = "local"\nmodel = "bge-small-en-v1.5"\ndims = 768');
-    const wrong = await ws.kbctx(['search', 'car', '--mode', 'semantic'], { env: env() });
-    assert.equal(wrong.code, 3, wrong.stderr);
-    assert.match(
-      wrong.stderr,
-      /dims = 768 disagrees with model "bge-small-en-v1\.5", which makes 384-dimension vectors/,
-    );
-  });
+  it(
+    'a Context Harness config (provider "local", model = ' + '"bge-small-en-v1.5"): sync, embed, semantic search',
+    async () => {
+      config('provider = "local"\nmodel = "bge-small-en-v1.5"\ndims = 384');
+      ws.write('docs/guitar.md', '# Guitar\n\nChords and a melody for the song.\n');
+      const sync = await ws.kbctx(['sync', 'all'], { env: env() });
+      assert.equal(sync.code, 0, sync.stderr);
+      assert.match(sync.stderr, /models: fetching Xenova\/bge-small-en-v1\.5/);
+      assert.match(sync.stderr, /embedded \d+ chunk\(s\) with transformers:Xenova\/bge-small-en-v1\.5:[0-9a-f]{8}/);
+      const embed = await ws.kbctx(['embed', 'pending'], { env: env() });
+      assert.equal(embed.code, 0, embed.stderr);
+      // bge pools the first token (cls), which the tiny one-layer model cannot make meaningful: the search runs and
+      // ranks every document.
+      assert.equal((await semantic('music')).length, 5);
+      config('provider = "local"\nmodel = "bge-small-en-v1.5"\ndims = 768');
+      const wrong = await ws.kbctx(['search', 'car', '--mode', 'semantic'], { env: env() });
+      assert.equal(wrong.code, 3, wrong.stderr);
+      assert.match(
+        wrong.stderr,
+        /dims = 768 disagrees with model "bge-small-en-v1\.5", which makes 384-dimension vectors/,
+      );
+    },
+  );
 
-  it('provider "fastembed", model = "multilingual-e5-small" (mean pooling, query:/passage: prefixes): semantic search finds the synonym', async () => {
-    config('provider = "fastembed"\nmodel = "multilingual-e5-small"');
-    const embed = await ws.kbctx(['embed', 'pending'], { env: env() });
-    assert.equal(embed.code, 0, embed.stderr);
-    assert.match(embed.stdout, /embedded 5 of 5 pending chunk\(s\) with transformers:Xenova\/multilingual-e5-small:/);
-    assert.equal((await semantic('automobile'))[0], 'cars.md');
-    assert.equal((await semantic('music'))[0], 'guitar.md');
-  });
+  it(
+    'provider "fastembed", model = "multilingual-e5-small" (mean pooling, query:/passage: prefixes): semantic ' +
+      'search finds the synonym',
+    async () => {
+      config('provider = "fastembed"\nmodel = "multilingual-e5-small"');
+      const embed = await ws.kbctx(['embed', 'pending'], { env: env() });
+      assert.equal(embed.code, 0, embed.stderr);
+      assert.match(embed.stdout, /embedded 5 of 5 pending chunk\(s\) with transformers:Xenova\/multilingual-e5-small:/);
+      assert.equal((await semantic('automobile'))[0], 'cars.md');
+      assert.equal((await semantic('music'))[0], 'guitar.md');
+    },
+  );
 });

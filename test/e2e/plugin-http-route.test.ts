@@ -17,7 +17,8 @@ before(async () => {
   copyFileSync(`${REPO_ROOT}examples/plugins/metrics.ts`, ws.path('plugins/metrics.ts'));
   ws.write('docs/a.md', '# A\n\nalpha\n');
   ws.config(
-    'plugins = ["bundled", "!metrics", "./plugins/metrics.ts"]\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nauth_token_env = "KBCTX_TEST_TOKEN"\n',
+    'plugins = ["bundled", "!metrics", "./plugins/metrics.ts"]\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n' +
+      '[server]\nauth_token_env = "KBCTX_TEST_TOKEN"\n',
   );
   server = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'], {
     KBCTX_TEST_TOKEN: 'tok-metrics',

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Workspace, type SyncReportJson } from '../helpers/workspace.ts';
+import { joinedRegExp } from '../helpers/joined-regexp.ts';
 
 const PLUGINS: Record<string, string> = {
   'rank-strings': "kernel.hooks.rank.tap('rank-strings', (hits) => hits.map((h) => h.id));",
@@ -13,9 +14,11 @@ const PLUGINS: Record<string, string> = {
   'query-throws':
     "kernel.hooks.query.tapPromise('query-throws', async () => { throw new Error('no queries today'); });",
   'document-throws':
-    "kernel.hooks.document.tapPromise('document-throws', async (draft) => { if (draft.sourceId === 'b.md') throw new Error('cannot redact b'); return draft; });",
+    "kernel.hooks.document.tapPromise('document-throws', async (draft) => { if (draft.sourceId === 'b.md') throw " +
+    "new Error('cannot redact b'); return draft; });",
   'chunk-throws':
-    "kernel.hooks.chunk.tap({ name: 'chunk-throws', stage: -10 }, (request) => { if (request.document.sourceId === 'b.md') throw new Error('cannot split b'); return undefined; });",
+    "kernel.hooks.chunk.tap({ name: 'chunk-throws', stage: -10 }, (request) => { if (request.document.sourceId " +
+    "=== 'b.md') throw new Error('cannot split b'); return undefined; });",
   'chunk-number': "kernel.hooks.chunk.tap({ name: 'chunk-number', stage: -10 }, () => [42]);",
   'hook-typo': "kernel.hooks.documnet.tap('hook-typo', (draft) => draft);",
 };
@@ -58,7 +61,11 @@ describe('a tap returning the wrong shape', () => {
     assert.equal(r.code, 1, r.stderr);
     assert.match(
       r.stderr,
-      /^error: plugin 'rank-strings' returned a list whose item 0 is a string \("[^"]+"\) from hook rank: expected a list of hits \(objects with a string id and a number score, as received\), or undefined to keep them \(on query "hello"\)\n$/,
+      joinedRegExp(
+        /^error: plugin 'rank-strings' returned a list whose item 0 is a string \("[^"]+"\) from hook rank: /,
+        /expected a list of hits \(objects with a string id and a number score, as received\), or undefined to /,
+        /keep them \(on query "hello"\)\n$/,
+      ),
     );
     assert.doesNotMatch(r.stderr, /internal error|bug in kbctx/);
   });
@@ -68,7 +75,11 @@ describe('a tap returning the wrong shape', () => {
     assert.equal(r.code, 1, r.stderr);
     assert.match(
       r.stderr,
-      /^error: plugin 'query-string' returned a string \("hello"\) from hook query: expected a search request \(an object with a string query, a mode of keyword, semantic or hybrid and a number limit\), or undefined to keep it \(on query "hello"\)\n$/,
+      joinedRegExp(
+        /^error: plugin 'query-string' returned a string \("hello"\) from hook query: expected a search request /,
+        /\(an object with a string query, a mode of keyword, semantic or hybrid and a number limit\), or /,
+        /undefined to keep it \(on query "hello"\)\n$/,
+      ),
     );
     assert.doesNotMatch(r.stderr, /embeddings/);
   });
@@ -81,7 +92,9 @@ describe('a tap returning the wrong shape', () => {
     assert.equal(report!.errors, 3);
     assert.ok(
       report!.notes.includes(
-        "error a.md: plugin 'chunk-number' returned a list whose item 0 is a number (42) from hook chunk: expected a list of strings (the chunks' texts) or of chunk pieces (objects with a string text and whole-number lineStart ≤ lineEnd from 1), or undefined to leave the document to the next tap",
+        "error a.md: plugin 'chunk-number' returned a list whose item 0 is a number (42) from hook chunk: " +
+          "expected a list of strings (the chunks' texts) or of chunk pieces (objects with a string text and " +
+          'whole-number lineStart ≤ lineEnd from 1), or undefined to leave the document to the next tap',
       ),
       report!.notes.join('\n'),
     );
@@ -136,7 +149,10 @@ describe('a throwing tap names the item', () => {
     assert.equal(debug.code, 1, debug.stderr);
     assert.match(
       debug.stderr,
-      /^error: plugin 'query-throws' failed in hook query: no queries today \(on query "hello"\)\nError: no queries today\n\s+at .*plugins\/query-throws\.mjs:\d+/,
+      joinedRegExp(
+        /^error: plugin 'query-throws' failed in hook query: no queries today \(on query /,
+        /"hello"\)\nError: no queries today\n\s+at .*plugins\/query-throws\.mjs:\d+/,
+      ),
     );
   });
 });
@@ -147,7 +163,10 @@ describe('a misspelt hook', () => {
     assert.equal(r.code, 3, r.stderr);
     assert.match(
       r.stderr,
-      /^error: plugin 'hook-typo': apply failed: unknown hook 'documnet'; did you mean 'document'\? \(hooks: boot, ready, /,
+      joinedRegExp(
+        /^error: plugin 'hook-typo': apply failed: unknown hook /,
+        /'documnet'; did you mean 'document'\? \(hooks: boot, ready, /,
+      ),
     );
     assert.doesNotMatch(r.stderr, /Cannot read properties of undefined/);
   });

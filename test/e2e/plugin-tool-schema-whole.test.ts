@@ -23,7 +23,8 @@ const PLUGIN = `export default {
     kernel.hooks.tools.tap('strict-tools', (tools) => tools.add({
       name: 'strict', description: 'a tool with top-level schema keywords',
       inputSchema: ${JSON.stringify(SCHEMA)},
-      call: async (params) => ({ keys: Object.keys(params), polluted: Object.assign({}, params).polluted ?? null, plain: Object.getPrototypeOf(params) === Object.prototype }),
+      call: async (params) => ({ keys: Object.keys(params), polluted: Object.assign({}, params).polluted ?? null,
+        plain: Object.getPrototypeOf(params) === Object.prototype }),
     }));
   },
 };
@@ -51,25 +52,29 @@ const HOSTILE = [
 ];
 
 describe('a plugin tool with top-level schema keywords', () => {
-  it('REST: additionalProperties, required and oneOf at the top level are 400s naming the fault; a valid call is 200', async () => {
-    const ok = await post('{"n":2,"a":"x"}');
-    assert.equal(ok.status, 200);
-    assert.deepEqual(await ok.json(), { result: { keys: ['n', 'a'], polluted: null, plain: true } });
-    const cases: [string, RegExp][] = [
-      ['{"n":2,"a":"x","extra":1}', /unknown parameter 'extra'/],
-      ['{"a":"x"}', /missing required parameter 'n'/],
-      ['{"n":2}', /parameters must match exactly one schema in oneOf/],
-      ['{"n":2,"a":"x","b":"y"}', /parameters must match exactly one schema in oneOf/],
-      ['{"n":2.5,"a":"x"}', /parameter 'n' must be an integer/],
-    ];
-    for (const [body, message] of cases) {
-      const r = await post(body);
-      assert.equal(r.status, 400, body);
-      const error = ((await r.json()) as { error: { code: string; message: string } }).error;
-      assert.equal(error.code, 'bad_request', body);
-      assert.match(error.message, message, body);
-    }
-  });
+  it(
+    'REST: additionalProperties, required and oneOf at the top ' +
+      'level are 400s naming the fault; a valid call is 200',
+    async () => {
+      const ok = await post('{"n":2,"a":"x"}');
+      assert.equal(ok.status, 200);
+      assert.deepEqual(await ok.json(), { result: { keys: ['n', 'a'], polluted: null, plain: true } });
+      const cases: [string, RegExp][] = [
+        ['{"n":2,"a":"x","extra":1}', /unknown parameter 'extra'/],
+        ['{"a":"x"}', /missing required parameter 'n'/],
+        ['{"n":2}', /parameters must match exactly one schema in oneOf/],
+        ['{"n":2,"a":"x","b":"y"}', /parameters must match exactly one schema in oneOf/],
+        ['{"n":2.5,"a":"x"}', /parameter 'n' must be an integer/],
+      ];
+      for (const [body, message] of cases) {
+        const r = await post(body);
+        assert.equal(r.status, 400, body);
+        const error = ((await r.json()) as { error: { code: string; message: string } }).error;
+        assert.equal(error.code, 'bad_request', body);
+        assert.match(error.message, message, body);
+      }
+    },
+  );
 
   it('REST: GET /tools/list advertises the schema exactly as declared', async () => {
     const { tools } = (await (await fetch(`${server.url}/tools/list`)).json()) as {

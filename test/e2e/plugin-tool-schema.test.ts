@@ -17,7 +17,8 @@ const PLUGIN = `export default {
         required: ['tags', 'target'],
         properties: {
           tags: { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' }, minItems: 1 },
-          target: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 3 }, weight: { type: 'number', minimum: 0, maximum: 1 } } },
+          target: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 3 }, weight: {
+            type: 'number', minimum: 0, maximum: 1 } } },
         },
       },
       call: async (params) => ({ tagged: params.target.id, tags: params.tags }),

@@ -8,7 +8,8 @@ import { Workspace } from '../helpers/workspace.ts';
 // Each tap sets its own time-out (`timeout`, in s) so the test does not wait for the hook's 10 s.
 const STUCK = (hook: string) => `export default {
   name: 'stuck-${hook}', version: '1.0.0', kbctx: '^0.2',
-  apply(kernel) { kernel.hooks.${hook}.tapPromise({ name: 'stuck-${hook}', timeout: 0.5 }, () => new Promise(() => {})); },
+  apply(kernel) { kernel.hooks.${hook}.tapPromise({ name: 'stuck-${hook}', timeout: 0.5 },
+    () => new Promise(() => {})); },
 };
 `;
 

@@ -25,90 +25,95 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-it('a replica whose PostgreSQL stops mid-sync reports the failed sync, answers 503, and recovers by itself', async () => {
-  const { pg: server } = replicas;
-  const url = await server.createDatabase();
-  ws.write('docs/alpha.md', '# Alpha\n\nThe osprey nests by the estuary.\n');
-  const a = await replicas.spawn(
-    'a',
-    `[db]\npath = "a/kbctx.sqlite"\nurl = "${url}"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`,
-    ['--no-watch'],
-  );
-  await a.waitForLog(/sync filesystem:docs \(start\): fetched 1, upserted 1/);
+it(
+  'a replica whose PostgreSQL stops mid-sync reports the ' + 'failed sync, answers 503, and recovers by itself',
+  async () => {
+    const { pg: server } = replicas;
+    const url = await server.createDatabase();
+    ws.write('docs/alpha.md', '# Alpha\n\nThe osprey nests by the estuary.\n');
+    const a = await replicas.spawn(
+      'a',
+      `[db]\npath = "a/kbctx.sqlite"\nurl = "${url}"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\n` +
+        `interval = "off"\n`,
+      ['--no-watch'],
+    );
+    await a.waitForLog(/sync filesystem:docs \(start\): fetched 1, upserted 1/);
 
-  await withClient(url, (c) =>
-    c.query(`
+    await withClient(url, (c) =>
+      c.query(`
     CREATE FUNCTION kbctx_test_gate() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN PERFORM pg_advisory_lock(${GATE}); PERFORM pg_advisory_unlock(${GATE}); RETURN NEW; END $$;
-    CREATE TRIGGER kbctx_test_gate BEFORE INSERT OR UPDATE ON kbctx_sync_state FOR EACH ROW EXECUTE FUNCTION kbctx_test_gate();`),
-  );
-  const holder = new pg.Client({ connectionString: url });
-  holder.on('error', () => undefined); // the shutdown below ends this session too
-  await holder.connect();
-  await holder.query(`SELECT pg_advisory_lock(${GATE})`);
+    CREATE TRIGGER kbctx_test_gate BEFORE INSERT OR UPDATE
+      ON kbctx_sync_state FOR EACH ROW EXECUTE FUNCTION kbctx_test_gate();`),
+    );
+    const holder = new pg.Client({ connectionString: url });
+    holder.on('error', () => undefined); // the shutdown below ends this session too
+    await holder.connect();
+    await holder.query(`SELECT pg_advisory_lock(${GATE})`);
 
-  ws.write('docs/beta.md', '# Beta\n\nA kingfisher dives for minnows.\n');
-  const mark = a.log().length;
-  assert.equal(
-    (
-      await fetch(`${a.url}/sync/filesystem:docs`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      })
-    ).status,
-    200,
-  );
-  // The sync has written beta.md and now waits at the gate, inside its open write group.
-  await eventually(
-    () =>
-      withClient(url, async (c) =>
-        (await c.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = ${GATE} AND NOT granted`))
-          .rowCount
-          ? true
-          : undefined,
-      ),
-    'the sync waiting at the gate',
-  );
-  await server.down();
+    ws.write('docs/beta.md', '# Beta\n\nA kingfisher dives for minnows.\n');
+    const mark = a.log().length;
+    assert.equal(
+      (
+        await fetch(`${a.url}/sync/filesystem:docs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+      200,
+    );
+    // The sync has written beta.md and now waits at the gate, inside its open write group.
+    await eventually(
+      () =>
+        withClient(url, async (c) =>
+          (await c.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = ${GATE} AND NOT granted`))
+            .rowCount
+            ? true
+            : undefined,
+        ),
+      'the sync waiting at the gate',
+    );
+    await server.down();
 
-  await a.waitForLog(/sync filesystem:docs \(request\): failed .*unavailable/, { from: mark });
-  const down = await eventually(async () => {
-    const r = await searchRaw(a, 'osprey');
-    return r.status === 503 ? r : undefined;
-  }, '503 while PostgreSQL is down');
-  assert.equal(down.body.error?.code, 'unavailable');
-  assert.equal((await fetch(`${a.url}/health`)).status, 200, 'the replica process is alive');
+    await a.waitForLog(/sync filesystem:docs \(request\): failed .*unavailable/, { from: mark });
+    const down = await eventually(async () => {
+      const r = await searchRaw(a, 'osprey');
+      return r.status === 503 ? r : undefined;
+    }, '503 while PostgreSQL is down');
+    assert.equal(down.body.error?.code, 'unavailable');
+    assert.equal((await fetch(`${a.url}/health`)).status, 200, 'the replica process is alive');
 
-  await server.start();
-  await withClient(url, (c) =>
-    c.query('DROP TRIGGER kbctx_test_gate ON kbctx_sync_state; DROP FUNCTION kbctx_test_gate()'),
-  );
-  await eventually(
-    async () => ((await searchRaw(a, 'osprey')).status === 200 ? true : undefined),
-    'search answers again',
-  );
-  const upMark = a.log().length;
-  assert.equal(
-    (
-      await fetch(`${a.url}/sync/filesystem:docs`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      })
-    ).status,
-    200,
-  );
-  // Whether beta.md's write committed before PostgreSQL's shutdown ended the session is a race in
-  // PostgreSQL (the holder's session ends first, releasing the gate): either the recovery sync writes
-  // it now (upserted 1) or it finds it already there (unchanged 2). Both keep it, which is the point.
-  await a.waitForLog(/sync filesystem:docs \(request\): fetched 2, (upserted 1|upserted 0, deleted 0, unchanged 2)/, {
-    from: upMark,
-  });
-  await eventually(async () => {
-    const r = await searchRaw(a, 'kingfisher');
-    return r.body.results?.some((h) => h.source_id === 'beta.md') ? r : undefined;
-  }, 'beta.md searchable after the recovery');
-  assert.doesNotMatch(a.log(), /unhandled|uncaught/i);
-  assert.deepEqual(await replicas.stopAll(), [0]);
-});
+    await server.start();
+    await withClient(url, (c) =>
+      c.query('DROP TRIGGER kbctx_test_gate ON kbctx_sync_state; DROP FUNCTION kbctx_test_gate()'),
+    );
+    await eventually(
+      async () => ((await searchRaw(a, 'osprey')).status === 200 ? true : undefined),
+      'search answers again',
+    );
+    const upMark = a.log().length;
+    assert.equal(
+      (
+        await fetch(`${a.url}/sync/filesystem:docs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+      200,
+    );
+    // Whether beta.md's write committed before PostgreSQL's shutdown ended the session is a race in
+    // PostgreSQL (the holder's session ends first, releasing the gate): either the recovery sync writes
+    // it now (upserted 1) or it finds it already there (unchanged 2). Both keep it, which is the point.
+    await a.waitForLog(/sync filesystem:docs \(request\): fetched 2, (upserted 1|upserted 0, deleted 0, unchanged 2)/, {
+      from: upMark,
+    });
+    await eventually(async () => {
+      const r = await searchRaw(a, 'kingfisher');
+      return r.body.results?.some((h) => h.source_id === 'beta.md') ? r : undefined;
+    }, 'beta.md searchable after the recovery');
+    assert.doesNotMatch(a.log(), /unhandled|uncaught/i);
+    assert.deepEqual(await replicas.stopAll(), [0]);
+  },
+);

@@ -21,7 +21,8 @@ it('replicas share one schedule: a run another replica just did is skipped, new 
   const replica = (name: string): Promise<LiveServer> =>
     replicas.spawn(
       name,
-      `[db]\npath = "${name}/kbctx.sqlite"\nurl = "${url}"\n\n[connectors.git.kb]\nurl = "${repo}"\nroot = "docs"\nshallow = false\nsync_interval = "2s"\n\n[sync]\ninterval = "off"\n`,
+      `[db]\npath = "${name}/kbctx.sqlite"\nurl = "${url}"\n\n[connectors.git.kb]\nurl = "${repo}"\nroot = ` +
+        `"docs"\nshallow = false\nsync_interval = "2s"\n\n[sync]\ninterval = "off"\n`,
     );
   const a = await replica('a');
   const b = await replica('b');

@@ -54,26 +54,30 @@ describe('reranking through a remote rerank API', () => {
     ['voyage', 'voyage/v1'],
     ['tei', 'tei'],
   ] as const) {
-    it(`${format} (${path}/rerank): the fused candidates reordered, limit respected, both ranks explained`, async () => {
-      configure(
-        `provider = "http"\nformat = "${format}"\nbase_url = "${remote.url}/${path}"\nmodel = "m1"\napi_key_env = "RK_KEY"`,
-      );
-      const { hits } = await search(['--explain', '--limit', '3'], { RK_KEY: 'sekrit' });
-      assert.deepEqual(titles(hits), [...fused].reverse().slice(0, 3));
-      assert.deepEqual(
-        hits.map((h) => h.explain?.fused_rank),
-        [5, 4, 3],
-      );
-      assert.ok(hits.every((h) => typeof h.explain?.rerank_score === 'number' && h.score === h.explain.rerank_score));
-      assert.ok(hits[0]!.score > hits[1]!.score);
-      const sent = remote.requests.at(-1)!;
-      assert.equal(sent.path, `/${path}/rerank`);
-      assert.equal(sent.authorization, 'Bearer sekrit');
-      const documents = (format === 'tei' ? sent.body['texts'] : sent.body['documents']) as string[];
-      assert.equal(documents.length, 5, 'every candidate is sent, not only the page');
-      assert.match(documents[0]!, /^# Doc \d\n\nalpha alpha/, 'the matched chunk text, which holds the title');
-      if (format !== 'tei') assert.equal(sent.body['model'], 'm1');
-    });
+    it(
+      `${format} (${path}/rerank): the fused candidates ` + `reordered, limit respected, both ranks explained`,
+      async () => {
+        configure(
+          `provider = "http"\nformat = "${format}"\nbase_url = "${remote.url}/${path}"\nmodel = "m1"\napi_key_env ` +
+            `= "RK_KEY"`,
+        );
+        const { hits } = await search(['--explain', '--limit', '3'], { RK_KEY: 'sekrit' });
+        assert.deepEqual(titles(hits), [...fused].reverse().slice(0, 3));
+        assert.deepEqual(
+          hits.map((h) => h.explain?.fused_rank),
+          [5, 4, 3],
+        );
+        assert.ok(hits.every((h) => typeof h.explain?.rerank_score === 'number' && h.score === h.explain.rerank_score));
+        assert.ok(hits[0]!.score > hits[1]!.score);
+        const sent = remote.requests.at(-1)!;
+        assert.equal(sent.path, `/${path}/rerank`);
+        assert.equal(sent.authorization, 'Bearer sekrit');
+        const documents = (format === 'tei' ? sent.body['texts'] : sent.body['documents']) as string[];
+        assert.equal(documents.length, 5, 'every candidate is sent, not only the page');
+        assert.match(documents[0]!, /^# Doc \d\n\nalpha alpha/, 'the matched chunk text, which holds the title');
+        if (format !== 'tei') assert.equal(sent.body['model'], 'm1');
+      },
+    );
   }
 
   it('past budget_ms: the fused order, with a note in explain and a log line', async () => {

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Workspace } from '../helpers/workspace.ts';
+import { joinedRegExp } from '../helpers/joined-regexp.ts';
 
 const ws = new Workspace('kbctx-scripts-cli-');
 const BASE = '[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n';
@@ -38,7 +39,11 @@ describe('script commands', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stdout,
-      /^Name: +hello\nVersion: +0\.1\.0\nDescription: .+\nParameters:\n {2}- query: string \(optional, default "hello"\)/,
+      joinedRegExp(
+        /^Name: +hello\nVersion: +0\.1\.0\nDescription: /,
+        /.+\nParameters:\n {2}- query: string \(optional, default /,
+        /"hello"\)/,
+      ),
     );
     assert.match(r.stdout, /Result:\n\{\n {2}"count": 0,/);
     const j = json(
@@ -65,7 +70,10 @@ describe('script commands', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stdout,
-      /^Agent: +guide\nSource: lua\nTools: +search, get\nSystem prompt \((\d+) characters\):\nYou help with questions about deploys\./,
+      joinedRegExp(
+        /^Agent: +guide\nSource: lua\nTools: +search, get\nSystem prompt /,
+        /\((\d+) characters\):\nYou help with questions about deploys\./,
+      ),
     );
     const inline = await ws.kbctx(['agent', 'test', 'plain']);
     assert.match(
@@ -84,38 +92,47 @@ describe('script commands', () => {
     assert.equal(missing.code, 4);
   });
 
-  it('agent test refuses an unknown --arg and points at agent list for an unknown agent; tool test at tool list (issue 21)', async () => {
-    ws.write(
-      'agents/brief.lua',
-      'agent = { arguments = { { name = "topic" }, { name = "tone" } } }\nfunction agent.resolve(a) return { system = a.topic } end\n',
-    );
-    ws.config(`${BASE}[agents.script.brief]\npath = "agents/brief.lua"\n`);
-    assert.equal((await ws.kbctx(['agent', 'test', 'brief', '--arg', 'topic=deploys'])).code, 0);
-    const typo = await ws.kbctx(['agent', 'test', 'brief', '--arg', 'topic=deploys', '--arg', 'tpoic=x']);
-    assert.equal(typo.code, 2, typo.stderr);
-    assert.match(typo.stderr, /unknown argument 'tpoic' for agent 'brief'; known arguments: topic, tone/);
-    const missing = await ws.kbctx(['agent', 'test', 'nobody']);
-    assert.equal(missing.code, 4);
-    assert.match(missing.stderr, /unknown agent 'nobody'.*`kbctx agent list`/);
-    const noTool = await ws.kbctx(['tool', 'test', 'nosuch']);
-    assert.equal(noTool.code, 4);
-    assert.match(noTool.stderr, /script not found: nosuch.*`kbctx tool list`/);
-  });
+  it(
+    'agent test refuses an unknown --arg and points at agent list for an unknown agent; tool test at tool list ' +
+      '(issue 21)',
+    async () => {
+      ws.write(
+        'agents/brief.lua',
+        'agent = { arguments = { { name = "topic" }, { name = "tone" } } }\nfunction agent.resolve(a) return { ' +
+          'system = a.topic } end\n',
+      );
+      ws.config(`${BASE}[agents.script.brief]\npath = "agents/brief.lua"\n`);
+      assert.equal((await ws.kbctx(['agent', 'test', 'brief', '--arg', 'topic=deploys'])).code, 0);
+      const typo = await ws.kbctx(['agent', 'test', 'brief', '--arg', 'topic=deploys', '--arg', 'tpoic=x']);
+      assert.equal(typo.code, 2, typo.stderr);
+      assert.match(typo.stderr, /unknown argument 'tpoic' for agent 'brief'; known arguments: topic, tone/);
+      const missing = await ws.kbctx(['agent', 'test', 'nobody']);
+      assert.equal(missing.code, 4);
+      assert.match(missing.stderr, /unknown agent 'nobody'.*`kbctx agent list`/);
+      const noTool = await ws.kbctx(['tool', 'test', 'nosuch']);
+      assert.equal(noTool.code, 4);
+      assert.match(noTool.stderr, /script not found: nosuch.*`kbctx tool list`/);
+    },
+  );
 
-  it('connector test and tool test read only regular files of bounded size: a device, a FIFO or a huge file is refused, naming it', async () => {
-    execFileSync('mkfifo', [ws.path('pipe.lua')]);
-    ws.write('huge.lua', `-- ${'x'.repeat(5 * 1024 * 1024)}\ntool = {}\nfunction tool.execute() return 1 end\n`);
-    const cases: [string, string, RegExp][] = [
-      ['connector', '/dev/null', /\/dev\/null is not a regular file \(a device\)/],
-      ['tool', 'pipe.lua', /pipe\.lua is not a regular file \(a named pipe\)/],
-      ['tool', 'huge.lua', /huge\.lua is too large for a script \(\d+ bytes; the limit is 4194304\)/],
-    ];
-    for (const [kind, file, message] of cases) {
-      const r = await ws.kbctx([kind, 'test', file]);
-      assert.equal(r.code, 2, `${kind} test ${file}: ${r.stderr}`);
-      assert.match(r.stderr, message);
-    }
-  });
+  it(
+    'connector test and tool test read only regular files of bounded size: a device, a FIFO or a huge file is ' +
+      'refused, naming it',
+    async () => {
+      execFileSync('mkfifo', [ws.path('pipe.lua')]);
+      ws.write('huge.lua', `-- ${'x'.repeat(5 * 1024 * 1024)}\ntool = {}\nfunction tool.execute() return 1 end\n`);
+      const cases: [string, string, RegExp][] = [
+        ['connector', '/dev/null', /\/dev\/null is not a regular file \(a device\)/],
+        ['tool', 'pipe.lua', /pipe\.lua is not a regular file \(a named pipe\)/],
+        ['tool', 'huge.lua', /huge\.lua is too large for a script \(\d+ bytes; the limit is 4194304\)/],
+      ];
+      for (const [kind, file, message] of cases) {
+        const r = await ws.kbctx([kind, 'test', file]);
+        assert.equal(r.code, 2, `${kind} test ${file}: ${r.stderr}`);
+        assert.match(r.stderr, message);
+      }
+    },
+  );
 
   it('tool list shows built-in and script tools with schemas', async () => {
     ws.config(`${BASE}[tools.script.hello]\npath = "tools/hello.lua"\n`);
@@ -136,29 +153,32 @@ describe('script commands', () => {
     );
   });
 
-  it('a runaway script exits 5 at its time-out; a script error exits 1 with the Lua line; print stays off stdout', async () => {
-    ws.write(
-      'tools/spin.lua',
-      'tool = { parameters = {} }\nfunction tool.execute() print("spinning") while true do end end\n',
-    );
-    ws.config(`${BASE}[tools.script.spin]\npath = "tools/spin.lua"\ntimeout = 1\n`);
-    const started = Date.now();
-    const spin = await ws.kbctx(['tool', 'test', 'tools/spin.lua', '--source', 'spin']);
-    assert.equal(spin.code, 5, spin.stderr);
-    assert.match(spin.stderr, /error: tool:spin timed out after 1 s/);
-    assert.match(spin.stderr, /tool:spin \[info\] spinning/);
-    assert.doesNotMatch(spin.stdout, /spinning/);
-    assert.ok(Date.now() - started < 10_000);
-    ws.write(
-      'tools/oops.lua',
-      'tool = { parameters = {} }\nfunction tool.execute()\n  local t = nil\n  return t.x\nend\n',
-    );
-    const oops = await ws.kbctx(['tool', 'test', 'tools/oops.lua', '--json']);
-    assert.equal(oops.code, 1);
-    assert.deepEqual(json(oops.stderr), {
-      error: { code: 'script_error', message: "tool:oops: oops.lua:4: attempt to index a nil value (local 't')" },
-    });
-  });
+  it(
+    'a runaway script exits 5 at its time-out; a script error ' + 'exits 1 with the Lua line; print stays off stdout',
+    async () => {
+      ws.write(
+        'tools/spin.lua',
+        'tool = { parameters = {} }\nfunction tool.execute() print("spinning") while true do end end\n',
+      );
+      ws.config(`${BASE}[tools.script.spin]\npath = "tools/spin.lua"\ntimeout = 1\n`);
+      const started = Date.now();
+      const spin = await ws.kbctx(['tool', 'test', 'tools/spin.lua', '--source', 'spin']);
+      assert.equal(spin.code, 5, spin.stderr);
+      assert.match(spin.stderr, /error: tool:spin timed out after 1 s/);
+      assert.match(spin.stderr, /tool:spin \[info\] spinning/);
+      assert.doesNotMatch(spin.stdout, /spinning/);
+      assert.ok(Date.now() - started < 10_000);
+      ws.write(
+        'tools/oops.lua',
+        'tool = { parameters = {} }\nfunction tool.execute()\n  local t = nil\n  return t.x\nend\n',
+      );
+      const oops = await ws.kbctx(['tool', 'test', 'tools/oops.lua', '--json']);
+      assert.equal(oops.code, 1);
+      assert.deepEqual(json(oops.stderr), {
+        error: { code: 'script_error', message: "tool:oops: oops.lua:4: attempt to index a nil value (local 't')" },
+      });
+    },
+  );
 
   it('kbctx sync script:<name> indexes a scaffolded connector', async () => {
     ws.config(`${BASE}[connectors.script.feed]\npath = "connectors/feed.lua"\n`);

@@ -13,27 +13,31 @@ before(() => {
   ws = new Workspace('kbctx-serve-timeouts-');
   ws.write('docs/a.md', '# Alpha\n\nA note.\n');
   ws.config(
-    '[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nheaders_timeout_secs = 1\nrequest_timeout_secs = 1\nkeep_alive_timeout_secs = 1\n',
+    '[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nheaders_timeout_secs = 1\nrequest_timeout_secs = ' +
+      '1\nkeep_alive_timeout_secs = 1\n',
   );
 });
 after(() => ws.cleanup());
 
 for (const args of [[], ['--workers', '2']]) {
-  it(`serve mcp ${args.join(' ') || '(one process)'} cuts a trickled body and closes an idle keep-alive connection`, async () => {
-    const s = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch', ...args]);
-    try {
-      const port = Number(new URL(s.url).port);
-      // Twice each: with workers, connections are spread over the processes.
-      const closed = await Promise.all(
-        [trickleBody, trickleBody, oneRequestThenIdle, oneRequestThenIdle].map((use) =>
-          untilServerCloses(port, use, BOUND_MS),
-        ),
-      );
-      for (const c of closed.slice(0, 2)) assert.match(c.received, /^HTTP\/1\.1 408 /);
-      for (const c of closed.slice(2)) assert.match(c.received, /^HTTP\/1\.1 200 [\s\S]*keep-alive: timeout=1\r/i);
-    } finally {
-      s.child.kill('SIGTERM');
-      assert.equal(await s.exit, 0);
-    }
-  });
+  it(
+    `serve mcp ${args.join(' ') || '(one process)'} cuts a ` + `trickled body and closes an idle keep-alive connection`,
+    async () => {
+      const s = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch', ...args]);
+      try {
+        const port = Number(new URL(s.url).port);
+        // Twice each: with workers, connections are spread over the processes.
+        const closed = await Promise.all(
+          [trickleBody, trickleBody, oneRequestThenIdle, oneRequestThenIdle].map((use) =>
+            untilServerCloses(port, use, BOUND_MS),
+          ),
+        );
+        for (const c of closed.slice(0, 2)) assert.match(c.received, /^HTTP\/1\.1 408 /);
+        for (const c of closed.slice(2)) assert.match(c.received, /^HTTP\/1\.1 200 [\s\S]*keep-alive: timeout=1\r/i);
+      } finally {
+        s.child.kill('SIGTERM');
+        assert.equal(await s.exit, 0);
+      }
+    },
+  );
 }

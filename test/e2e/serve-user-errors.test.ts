@@ -27,7 +27,8 @@ before(() => {
     'plugins/needs-key.mjs',
     `import { configError } from ${KBCTX};
 export default { name: 'needs-key', version: '1.0.0', kbctx: '^0.2', apply(kernel) {
-  kernel.hooks.boot.tapPromise('needs-key', async () => { throw configError('[plugin.needs-key] api_key is missing: set it to your Acme key'); });
+  kernel.hooks.boot.tapPromise('needs-key', async () => {
+    throw configError('[plugin.needs-key] api_key is missing: set it to your Acme key'); });
 } };
 `,
   );
@@ -66,7 +67,8 @@ describe('kbctx serve: user errors in their own words', () => {
     assert.match(
       r.stderr,
       new RegExp(
-        `^error: cannot listen on 127\\.0\\.0\\.1:${port}: the address is already in use \\(set \\[server\\]\\.bind or --bind`,
+        `^error: cannot listen on 127\\.0\\.0\\.1:${port}: the address is already in use \\(set ` +
+          `\\[server\\]\\.bind or --bind`,
         'm',
       ),
     );
@@ -100,7 +102,8 @@ describe('kbctx serve: user errors in their own words', () => {
     assert.equal(r.code, 3, r.stderr);
     assert.equal(
       r.stderr,
-      'error: [server].auth_token_env names KBCTX_TEST_UNSET_TOKEN, but that environment variable is not set or empty; export KBCTX_TEST_UNSET_TOKEN=<a long random token>\n',
+      'error: [server].auth_token_env names KBCTX_TEST_UNSET_TOKEN, but that environment variable is not set or ' +
+        'empty; export KBCTX_TEST_UNSET_TOKEN=<a long random token>\n',
     );
     assert.equal(r.indexed, false);
   });

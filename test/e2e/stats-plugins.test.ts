@@ -9,7 +9,8 @@ before(() => {
   ws = new Workspace('kbctx-stats-plugins-');
   ws.write('docs/fox.md', '# Fox\n\nThe fox.\n');
   ws.config(
-    `plugins = ["bundled", "${REPO_ROOT}test/fixtures/plugins/acme-embedder.mjs"]\n\n[embedding]\nprovider = "openai"\nmodel = "text-embedding-3-small"\ndims = 4\n\n[connectors.filesystem.docs]\nroot = "docs"\n`,
+    `plugins = ["bundled", "${REPO_ROOT}test/fixtures/plugins/acme-embedder.mjs"]\n\n[embedding]\nprovider = ` +
+      `"openai"\nmodel = "text-embedding-3-small"\ndims = 4\n\n[connectors.filesystem.docs]\nroot = "docs"\n`,
   );
 });
 after(() => ws.cleanup());

@@ -14,7 +14,8 @@ after(() => ws.cleanup());
 describe('a third-party store plugin through the CLI', () => {
   it('[db] engine = "wrapped": sync, search and init go through it', async () => {
     ws.config(
-      `plugins = ["bundled", "${REPO_ROOT}test/fixtures/plugins/wrapped-store.ts"]\n[db]\nengine = "wrapped"\npath = "data/kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n`,
+      `plugins = ["bundled", "${REPO_ROOT}test/fixtures/plugins/wrapped-store.ts"]\n[db]\nengine = "wrapped"\n` +
+        `path = "data/kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n`,
     );
     const sync = await ws.kbctx(['sync', 'all']);
     assert.equal(sync.code, 0, sync.stderr);
@@ -39,7 +40,8 @@ describe('a third-party store plugin through the CLI', () => {
     assert.equal(stats.code, 3);
     assert.equal(
       stats.stderr,
-      'error: db.engine = "postgres": the store plugin store-postgres provides it and is not loaded (check plugins in the config); loaded store plugins: store-sqlite (sqlite), store-lancedb (lancedb)\n',
+      'error: db.engine = "postgres": the store plugin store-postgres provides it and is not loaded (check ' +
+        'plugins in the config); loaded store plugins: store-sqlite (sqlite), store-lancedb (lancedb)\n',
     );
   });
 });

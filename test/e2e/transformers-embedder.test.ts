@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { writeTinyModel } from '../helpers/tiny-transformer-model.ts';
 import { Workspace } from '../helpers/workspace.ts';
+import { joinedRegExp } from '../helpers/joined-regexp.ts';
 
 interface SearchJson {
   results: { source_id: string; score: number }[];
@@ -16,7 +17,8 @@ describe('kbctx with the transformers embedder (tiny ONNX model)', () => {
   const ws = new Workspace('kbctx-transformers-');
   const config = (modelPath: string): void =>
     ws.config(
-      `[embedding]\nprovider = "transformers"\nmodel_path = "${modelPath}"\nbatch_size = 2\n[connectors.filesystem.docs]\nroot = "docs"\n`,
+      `[embedding]\nprovider = "transformers"\nmodel_path = "${modelPath}"\nbatch_size = 2\n` +
+        `[connectors.filesystem.docs]\nroot = "docs"\n`,
     );
   const search = async (query: string, mode: string): Promise<string[]> => {
     const r = await ws.kbctx(['--json', 'search', query, '--mode', mode]);
@@ -76,7 +78,10 @@ describe('kbctx with the transformers embedder (tiny ONNX model)', () => {
     const doctor = await ws.kbctx(['doctor']);
     assert.match(
       doctor.stdout,
-      /FAIL {2}embeddings .*\[embedding\] model_path .*models\/half is incomplete: missing tokenizer\.json, onnx\/model\.onnx/,
+      joinedRegExp(
+        /FAIL {2}embeddings .*\[embedding\] model_path .*models\/half is /,
+        /incomplete: missing tokenizer\.json, onnx\/model\.onnx/,
+      ),
     );
     config('models/none');
     const missing = await ws.kbctx(['search', 'car', '--mode', 'semantic']);

@@ -15,5 +15,8 @@ export function baselineProblem(measured: number, committed: number, maxDrop: nu
   const drop = committed - measured;
   // Compared at 4 decimals, the precision the figures are printed and committed with.
   if (Number(drop.toFixed(4)) <= maxDrop) return null;
-  return `keyword nDCG@10 ${measured.toFixed(4)} is ${drop.toFixed(4)} below the committed ${committed.toFixed(4)} (more than ${maxDrop})`;
+  return (
+    `keyword nDCG@10 ${measured.toFixed(4)} is ${drop.toFixed(4)} below the committed ${committed.toFixed(4)} ` +
+    `(more than ${maxDrop})`
+  );
 }

@@ -47,7 +47,8 @@ const perPackage = PACKAGES.map(
   (p) => `${p.name} ${corpus.queries.filter((q) => q.file.startsWith(`${p.name}/`)).length}`,
 );
 console.log(
-  `code-search eval: ${corpus.queries.length} queries over ${corpus.files.length} files (${perPackage.join(', ')}); javascript and python`,
+  `code-search eval: ${corpus.queries.length} queries over ${corpus.files.length} files ` +
+    `(${perPackage.join(', ')}); javascript and python`,
 );
 
 interface Row {

@@ -30,7 +30,8 @@ try {
         ? 'path = "index.lance"\nengine = "lancedb"\n'
         : `path = "${url ? 'mirror/index.sqlite' : 'index.sqlite'}"\n${url ? `url = "${url}"\n` : ''}`;
     return parseConfig(
-      `[db]\n${db}keyword_engine = "${engine}"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs = ["*.md"]\n`,
+      `[db]\n${db}keyword_engine = "${engine}"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs ` +
+        `= ["*.md"]\n`,
       { file: 'eval.toml', cwd: dir, env: {} },
     );
   };
@@ -77,7 +78,9 @@ try {
     }
     await reader.close();
     rows.push(
-      `keyword (${url === 'lancedb' ? 'LanceDB   ' : url ? 'PostgreSQL' : 'SQLite    '}, ${url === 'lancedb' ? 'BM25    ' : engine.padEnd(8)})  nDCG@10 ${(ndcg / n).toFixed(4)}  Recall@100 ${(recall / n).toFixed(4)}  (${n} queries)`,
+      `keyword (${url === 'lancedb' ? 'LanceDB   ' : url ? 'PostgreSQL' : 'SQLite    '}, ` +
+        `${url === 'lancedb' ? 'BM25    ' : engine.padEnd(8)})  nDCG@10 ${(ndcg / n).toFixed(4)}  Recall@100 ` +
+        `${(recall / n).toFixed(4)}  (${n} queries)`,
     );
     if (ndcg / n < MIN_NDCG) process.exitCode = 1;
   }

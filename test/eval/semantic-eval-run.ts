@@ -70,7 +70,8 @@ if (args['model-path'] === undefined) {
   if (kw && hybrid) {
     const best = scores.filter((s) => s.label.startsWith('hybrid')).sort((a, b) => b.ndcg10 - a.ndcg10)[0];
     console.log(
-      `hybrid at the configured alpha ${hybrid.ndcg10 > kw.ndcg10 ? 'beats' : 'does not beat'} keyword; best hybrid row: ${best?.label} ${best?.ndcg10.toFixed(4)}`,
+      `hybrid at the configured alpha ${hybrid.ndcg10 > kw.ndcg10 ? 'beats' : 'does not beat'} keyword; best ` +
+        `hybrid row: ${best?.label} ${best?.ndcg10.toFixed(4)}`,
     );
   }
   const pg = await startPostgres();
@@ -80,7 +81,8 @@ if (args['model-path'] === undefined) {
     const onPg = openKbctx(pgConfig);
     const copied = await migrateIndex(kbctx.store, onPg.store);
     console.log(
-      `copied into PostgreSQL: ${copied.documents} documents, ${copied.chunks} chunks, ${copied.embeddings} embeddings in ${Math.round(copied.durationMs)} ms`,
+      `copied into PostgreSQL: ${copied.documents} documents, ${copied.chunks} chunks, ${copied.embeddings} ` +
+        `embeddings in ${Math.round(copied.durationMs)} ms`,
     );
     const pgScores = await evaluateSemantic(onPg, queries, qrels, runs);
     console.log(`SciFact train split on PostgreSQL, ${onPg.index.embedder()?.model}\n${formatScores(pgScores)}`);
@@ -112,6 +114,8 @@ const tConnectors = await Promise.all(
 await syncConnectors({ ...transformers.index.syncDeps(), afterConnector: undefined }, tConnectors, { full: false });
 const tScores = await evaluateSemantic(transformers, loadQueries(), loadQrels(), DEFAULT_RUNS, (l) => console.log(l));
 console.log(
-  `SciFact train split, ${transformers.index.embedder()?.model}${args['model-path'] === undefined ? ' (the tiny test model: a smoke figure)' : ''}\n${formatScores(tScores)}`,
+  `SciFact train split, ` +
+    `${transformers.index.embedder()?.model}` +
+    `${args['model-path'] === undefined ? ' (the tiny test model: a smoke figure)' : ''}\n${formatScores(tScores)}`,
 );
 await transformers.close();

@@ -45,7 +45,8 @@ export async function evaluateSemantic(
   const report = await embedPending({ store: kbctx.store, embedder });
   if (report.failure) throw new Error(`embedding failed: ${report.failure.message}`);
   log(
-    `embedded ${report.embedded} chunk(s) with ${report.model} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `embedded ${report.embedded} chunk(s) with ${report.model} in ` +
+      `${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   const out: ModeScore[] = [];
   for (const run of runs) {
@@ -86,7 +87,8 @@ export function formatScores(scores: readonly ModeScore[]): string {
   return scores
     .map(
       (s) =>
-        `${s.label.padEnd(11)} nDCG@10 ${s.ndcg10.toFixed(4)}  Recall@100 ${s.recall100.toFixed(4)}  (${s.queries} queries, ${s.ms.toFixed(1)} ms/query)`,
+        `${s.label.padEnd(11)} nDCG@10 ${s.ndcg10.toFixed(4)}  Recall@100 ${s.recall100.toFixed(4)}  ` +
+        `(${s.queries} queries, ${s.ms.toFixed(1)} ms/query)`,
     )
     .join('\n');
 }

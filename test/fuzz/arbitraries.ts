@@ -218,7 +218,8 @@ const rpcMessage: fc.Arbitrary<string> = fc
   .chain(({ version, id, method }) =>
     paramsFor(method).map(
       (params) =>
-        `{"jsonrpc":${version},${id === undefined ? '' : `"id":${id},`}"method":${JSON.stringify(method)}${params === undefined ? '' : `,"params":${params}`}}`,
+        `{"jsonrpc":${version},${id === undefined ? '' : `"id":${id},`}"method":${JSON.stringify(method)}` +
+        `${params === undefined ? '' : `,"params":${params}`}}`,
     ),
   );
 

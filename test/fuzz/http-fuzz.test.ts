@@ -15,7 +15,8 @@ it(`answers ${RUNS} generated hostile requests without a 5xx and stays healthy (
   timeout: 300_000,
 }, async () => {
   const report = await fuzzServer(s.port, { runs: RUNS, seed: 42 });
-  const detail = `histogram ${histogramText(report.histogram)}\n${JSON.stringify(report.failures.slice(0, 3), null, 1)}`;
+  const detail =
+    `histogram ${histogramText(report.histogram)}\n` + `${JSON.stringify(report.failures.slice(0, 3), null, 1)}`;
   assert.equal(report.requests, RUNS);
   assert.deepEqual(report.failures, [], detail);
   assert.deepEqual(report.afterwards, []);

@@ -10,7 +10,7 @@ export interface FuzzReport {
   requests: number;
   /** status code (0: connection closed by the server, e.g. after a 413) → count */
   histogram: Map<number, number>;
-  /** Error codes in the answers → count: `rest:bad_request`, `mcp:-32602` (JSON-RPC errors, also inside SSE events). */
+  /** Error codes in the answers → count: `rest:bad_request`, `mcp:-32602` (JSON-RPC errors, also in SSE events). */
   errorCodes: Map<string, number>;
   /** Requests answered 5xx or not at all within the time limit, with what came back. */
   failures: { request: FuzzRequest; status: number | 'timeout'; body: string }[];
@@ -118,9 +118,11 @@ path = "agents/greeter.lua"
 `;
 export const FUZZ_FILES = {
   'tools/shout.lua':
-    'tool = { description = "Shouts", parameters = { { name = "text", type = "string", required = true } } }\nfunction tool.execute(p) return { text = string.upper(p.text) } end\n',
+    'tool = { description = "Shouts", parameters = { { name = "text", type = "string", required = true } } }\n' +
+    'function tool.execute(p) return { text = string.upper(p.text) } end\n',
   'agents/greeter.lua':
-    'agent = { description = "Greets", arguments = { { name = "who" } } }\nfunction agent.resolve(args) return { system = "Hello " .. tostring(args.who) } end\n',
+    'agent = { description = "Greets", arguments = { { name = "who" } } }\nfunction agent.resolve(args) return { ' +
+    'system = "Hello " .. tostring(args.who) } end\n',
 };
 
 /**

@@ -24,7 +24,11 @@ try {
     `5xx: ${fiveXX}; time-outs: ${report.histogram.get(-1) ?? 0}; internal errors logged: ${internal.length}`,
   );
   console.log(
-    `after the run: ${report.afterwards.length === 0 ? 'healthy (health, search, MCP, script tool from 3 clients all 200)' : report.afterwards.join('; ')}`,
+    `after the run: ${
+      report.afterwards.length === 0
+        ? 'healthy (health, search, MCP, script tool from 3 clients all 200)'
+        : report.afterwards.join('; ')
+    }`,
   );
   for (const f of report.failures.slice(0, 5))
     console.log(`FAILED ${f.status}: ${JSON.stringify(f.request).slice(0, 400)} → ${f.body}`);

@@ -15,7 +15,8 @@ export interface TestBrowser {
 export async function launchBrowser(): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `the web page tests need Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (Debian/Ubuntu), or set KBCTX_CHROMIUM to a Chromium binary`,
+      `the web page tests need Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` ` +
+        `(Debian/Ubuntu), or set KBCTX_CHROMIUM to a Chromium binary`,
     );
   }
   const profile = mkdtempSync(path.join(tmpdir(), 'kbctx-chromium-'));

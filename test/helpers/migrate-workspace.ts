@@ -21,7 +21,10 @@ export class MigrateWorkspace {
 
   /** The config of an index at `db` (an SQLite path; KBCTX_DATABASE_URL points it at PostgreSQL). */
   config(db: string): string {
-    return `[db]\npath = "${db}"\n[embedding]\nprovider = "openai"\nbase_url = "${this.provider?.baseUrl}"\nmodel = "m"\ndims = 32\n[connectors.filesystem.docs]\nroot = "docs"\n`;
+    return (
+      `[db]\npath = "${db}"\n[embedding]\nprovider = "openai"\nbase_url = "${this.provider?.baseUrl}"\nmodel = ` +
+      `"m"\ndims = 32\n[connectors.filesystem.docs]\nroot = "docs"\n`
+    );
   }
 
   /** Keyword, semantic and hybrid answers (`--json`), with extra global arguments and environment. */

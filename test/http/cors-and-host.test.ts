@@ -48,29 +48,34 @@ describe('default policy (CORS for any origin, loopback bind)', () => {
     assert.match(String(r.headers['access-control-expose-headers']), /Mcp-Session-Id/);
   });
 
-  it('answers a preflight exactly: headers, 204 with Content-Length 0; 400 without an Origin or a requested method', async () => {
-    const r = await raw(s.port, 'OPTIONS', '/tools/search', {
-      Origin: 'http://localhost:6274',
-      'Access-Control-Request-Method': 'POST',
-    });
-    assert.equal(r.status, 204);
-    assert.equal(r.headers['content-length'], '0');
-    assert.equal(r.body, '');
-    assert.equal(r.headers['access-control-allow-methods'], 'GET, POST, DELETE, OPTIONS');
-    assert.equal(r.headers['access-control-max-age'], '86400');
-    assert.equal(r.headers['access-control-allow-headers'], undefined);
-    assert.equal(r.headers['vary'], 'Access-Control-Request-Headers');
-    for (const headers of [
-      {},
-      { Origin: 'http://localhost:6274' },
-      { 'Access-Control-Request-Method': 'POST' },
-    ] as Record<string, string>[]) {
-      const bad = await raw(s.port, 'OPTIONS', '/mcp', headers);
-      assert.equal(bad.status, 400, JSON.stringify(headers));
-      assert.equal(bad.body, 'Invalid Preflight Request');
-      assert.match(String(bad.headers['content-type']), /^text\/plain/);
-    }
-  });
+  it(
+    'answers a preflight exactly: headers, 204 with ' +
+      'Content-Length 0; 400 without an Origin or a requested ' +
+      'method',
+    async () => {
+      const r = await raw(s.port, 'OPTIONS', '/tools/search', {
+        Origin: 'http://localhost:6274',
+        'Access-Control-Request-Method': 'POST',
+      });
+      assert.equal(r.status, 204);
+      assert.equal(r.headers['content-length'], '0');
+      assert.equal(r.body, '');
+      assert.equal(r.headers['access-control-allow-methods'], 'GET, POST, DELETE, OPTIONS');
+      assert.equal(r.headers['access-control-max-age'], '86400');
+      assert.equal(r.headers['access-control-allow-headers'], undefined);
+      assert.equal(r.headers['vary'], 'Access-Control-Request-Headers');
+      for (const headers of [
+        {},
+        { Origin: 'http://localhost:6274' },
+        { 'Access-Control-Request-Method': 'POST' },
+      ] as Record<string, string>[]) {
+        const bad = await raw(s.port, 'OPTIONS', '/mcp', headers);
+        assert.equal(bad.status, 400, JSON.stringify(headers));
+        assert.equal(bad.body, 'Invalid Preflight Request');
+        assert.match(String(bad.headers['content-type']), /^text\/plain/);
+      }
+    },
+  );
 
   it('rejects a foreign Host (DNS rebinding) with 403 and the error body, on REST and MCP', async () => {
     for (const path of ['/health', '/mcp']) {
@@ -154,34 +159,41 @@ describe('configured policy', () => {
     assert.equal(local.headers['access-control-allow-origin'], undefined);
   });
 
-  it('answers Vary: Origin (with or without an Origin), and a preflight from any allowed origin, echoing only listed ones', async () => {
-    const none = await raw(s.port, 'GET', '/health', {});
-    assert.equal(none.headers['vary'], 'Origin');
-    assert.equal(none.headers['access-control-allow-origin'], undefined);
-    const ok = await raw(s.port, 'GET', '/health', { Origin: 'https://app.example.com' });
-    assert.equal(ok.headers['vary'], 'Origin');
-    assert.equal(ok.headers['access-control-expose-headers'], 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate');
-    const local = await raw(s.port, 'GET', '/health', { Origin: 'http://localhost:5173' });
-    assert.equal(
-      local.headers['access-control-expose-headers'],
-      'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate',
-    );
-    const pre = await raw(s.port, 'OPTIONS', '/mcp', {
-      Origin: 'https://app.example.com',
-      'Access-Control-Request-Method': 'POST',
-      'Access-Control-Request-Headers': 'authorization',
-    });
-    assert.equal(pre.status, 204);
-    assert.equal(pre.headers['access-control-allow-origin'], 'https://app.example.com');
-    assert.equal(pre.headers['access-control-allow-headers'], 'authorization');
-    assert.equal(pre.headers['vary'], 'Origin, Access-Control-Request-Headers');
-    const other = await raw(s.port, 'OPTIONS', '/mcp', {
-      Origin: 'http://localhost:5173',
-      'Access-Control-Request-Method': 'POST',
-    });
-    assert.equal(other.status, 204);
-    assert.equal(other.headers['access-control-allow-origin'], undefined);
-  });
+  it(
+    'answers Vary: Origin (with or without an Origin), and a preflight from any allowed origin, echoing only ' +
+      'listed ones',
+    async () => {
+      const none = await raw(s.port, 'GET', '/health', {});
+      assert.equal(none.headers['vary'], 'Origin');
+      assert.equal(none.headers['access-control-allow-origin'], undefined);
+      const ok = await raw(s.port, 'GET', '/health', { Origin: 'https://app.example.com' });
+      assert.equal(ok.headers['vary'], 'Origin');
+      assert.equal(
+        ok.headers['access-control-expose-headers'],
+        'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate',
+      );
+      const local = await raw(s.port, 'GET', '/health', { Origin: 'http://localhost:5173' });
+      assert.equal(
+        local.headers['access-control-expose-headers'],
+        'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate',
+      );
+      const pre = await raw(s.port, 'OPTIONS', '/mcp', {
+        Origin: 'https://app.example.com',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization',
+      });
+      assert.equal(pre.status, 204);
+      assert.equal(pre.headers['access-control-allow-origin'], 'https://app.example.com');
+      assert.equal(pre.headers['access-control-allow-headers'], 'authorization');
+      assert.equal(pre.headers['vary'], 'Origin, Access-Control-Request-Headers');
+      const other = await raw(s.port, 'OPTIONS', '/mcp', {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'POST',
+      });
+      assert.equal(other.status, 204);
+      assert.equal(other.headers['access-control-allow-origin'], undefined);
+    },
+  );
 
   it('accepts a Host from allowed_hosts', async () => {
     assert.equal((await raw(s.port, 'GET', '/health', { Host: 'kbctx.internal:7331' })).status, 200);

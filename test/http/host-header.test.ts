@@ -39,7 +39,8 @@ const MCP_BODY = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
 const requests = (host: string): [string, string, string][] => [
   [
     'POST /mcp',
-    `POST /mcp HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-06-18`,
+    `POST /mcp HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json, ` +
+      `text/event-stream\r\nmcp-protocol-version: 2025-06-18`,
     MCP_BODY,
   ],
   ['GET /health', `GET /health HTTP/1.1\r\nhost: ${host}`, ''],

@@ -13,7 +13,8 @@ path = "tools/echo_x.lua"
 path = "agents/greeter.lua"
 `;
 const FILES = {
-  'tools/echo_x.lua': `tool = { description = "Echoes x", parameters = { { name = "x", type = "string", required = true } } }
+  'tools/echo_x.lua': `tool = { description = "Echoes x", parameters = { { name = "x", type = "string",
+    required = true } } }
 function tool.execute(p) return { x = p.x } end`,
   'agents/greeter.lua': `agent = { description = "Greets", arguments = { { name = "who" } } }
 function agent.resolve(args) return { system = "Hello " .. tostring(args.who) } end`,
@@ -66,7 +67,9 @@ describe('deep nesting', () => {
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-06-18',
     };
-    const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo_x","arguments":{"x":"a","extra":${nestedJson(5000)}}}}`;
+    const body =
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo_x","arguments":{"x":"a","extra":` +
+      `${nestedJson(5000)}}}}`;
     const res = await fetch(`${s.url}/mcp`, { method: 'POST', headers, body });
     const text = await res.text();
     assert.equal(res.status, 200);

@@ -17,7 +17,8 @@ before(async () => {
   ws.write('docs/a.md', '# A\n\nalpha\n');
   ws.write(
     'tools/echo_log.lua',
-    'tool = { description = "Logs its text", parameters = { { name = "text", type = "string", required = true } } }\nfunction tool.execute(p) log.info("MARK-LUA " .. p.text .. p.text) return { ok = true } end\n',
+    'tool = { description = "Logs its text", parameters = { { name = "text", type = "string", required = true } ' +
+      '} }\nfunction tool.execute(p) log.info("MARK-LUA " .. p.text .. p.text) return { ok = true } end\n',
   );
   ws.config('[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.echo_log]\npath = "tools/echo_log.lua"\n');
   server = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'], { KBCTX_DEBUG: '1' });

@@ -91,7 +91,8 @@ describe('request.clientGone', () => {
     let received = '';
     socket.setEncoding('utf8').on('data', (d: string) => (received += d));
     socket.write(
-      'POST /probe/answer HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      'POST /probe/answer HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: ' +
+        '2\r\nConnection: close\r\n\r\n{}',
     );
     await new Promise((resolve) => socket.once('close', resolve));
     assert.match(received, /^HTTP\/1\.1 403/);

@@ -40,37 +40,40 @@ describe('openKbctx', () => {
     ws.cleanup();
   });
 
-  it('reads a config file path relative to cwd; sync, search, sources and get answer with the REST bodies', async () => {
-    const synced = await kbctx.sync('filesystem', { full: true });
-    assert.deepEqual(
-      synced.connectors.map((c) => [c.connector, c.upserted, c.failure]),
-      [['filesystem:docs', 1, null]],
-    );
-    const { results } = await kbctx.search({ query: 'alpha release', limit: 1 });
-    assert.deepEqual(Object.keys(results[0]!).sort(), [
-      'id',
-      'lang',
-      'line_end',
-      'line_start',
-      'score',
-      'snippet',
-      'source',
-      'source_id',
-      'source_url',
-      'symbol',
-      'title',
-      'updated_at',
-    ]);
-    assert.deepEqual([results[0]!.line_start, results[0]!.line_end], [1, 3]);
-    assert.equal((await kbctx.get(results[0]!.id)).body, '# Alpha\n\nThe alpha release notes.\n');
-    assert.deepEqual(
-      (await kbctx.sources()).sources.map((s) => [s.source, s.document_count, s.status]),
-      [['filesystem:docs', 1, 'ok']],
-    );
-    const explained = await kbctx.search({ query: 'alpha', explain: true });
-    assert.equal(explained.explain?.mode, 'keyword');
-    assert.equal(typeof explained.results[0]?.explain?.keyword_score, 'number');
-  });
+  it(
+    'reads a config file path relative to cwd; sync, search, ' + 'sources and get answer with the REST bodies',
+    async () => {
+      const synced = await kbctx.sync('filesystem', { full: true });
+      assert.deepEqual(
+        synced.connectors.map((c) => [c.connector, c.upserted, c.failure]),
+        [['filesystem:docs', 1, null]],
+      );
+      const { results } = await kbctx.search({ query: 'alpha release', limit: 1 });
+      assert.deepEqual(Object.keys(results[0]!).sort(), [
+        'id',
+        'lang',
+        'line_end',
+        'line_start',
+        'score',
+        'snippet',
+        'source',
+        'source_id',
+        'source_url',
+        'symbol',
+        'title',
+        'updated_at',
+      ]);
+      assert.deepEqual([results[0]!.line_start, results[0]!.line_end], [1, 3]);
+      assert.equal((await kbctx.get(results[0]!.id)).body, '# Alpha\n\nThe alpha release notes.\n');
+      assert.deepEqual(
+        (await kbctx.sources()).sources.map((s) => [s.source, s.document_count, s.status]),
+        [['filesystem:docs', 1, 'ok']],
+      );
+      const explained = await kbctx.search({ query: 'alpha', explain: true });
+      assert.equal(explained.explain?.mode, 'keyword');
+      assert.equal(typeof explained.results[0]?.explain?.keyword_score, 'number');
+    },
+  );
 
   it('rejects with KbctxErrors carrying the error-table codes', async () => {
     await assert.rejects(

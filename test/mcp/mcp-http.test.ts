@@ -62,12 +62,15 @@ for (const era of eras) {
       assert.deepEqual(result.structuredContent, rest);
     });
 
-    it('tools/call: bad arguments are an isError result naming the parameter; unknown tools a protocol error', async () => {
-      const bad = await client.callTool({ name: 'search', arguments: { query: 'x', limit: 'ten' } });
-      assert.equal(bad.isError, true);
-      assert.match((bad.content as { text: string }[])[0]!.text, /'limit'/);
-      await assert.rejects(client.callTool({ name: 'nope', arguments: {} }), /Unknown tool/);
-    });
+    it(
+      'tools/call: bad arguments are an isError result naming ' + 'the parameter; unknown tools a protocol error',
+      async () => {
+        const bad = await client.callTool({ name: 'search', arguments: { query: 'x', limit: 'ten' } });
+        assert.equal(bad.isError, true);
+        assert.match((bad.content as { text: string }[])[0]!.text, /'limit'/);
+        await assert.rejects(client.callTool({ name: 'nope', arguments: {} }), /Unknown tool/);
+      },
+    );
 
     it('tools/call: an unexpected failure is an isError result without internals', async () => {
       const res = await client.callTool({ name: 'boom', arguments: {} });
@@ -211,27 +214,31 @@ describe('answers on the wire (ADR 0132)', () => {
     }
   });
 
-  it('an answer without a body (a notification, 202) has Content-Length 0; an SDK refusal keeps its status and type', async () => {
-    const note = await fetch(`${s.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-06-18',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-    });
-    assert.equal(note.status, 202);
-    assert.equal(await note.text(), '');
-    assert.equal(note.headers.get('content-length'), '0');
-    const refused = await fetch(`${s.url}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/html' },
-      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-    });
-    const body = Buffer.from(await refused.arrayBuffer());
-    assert.equal(refused.status, 406);
-    assert.match(refused.headers.get('content-type') ?? '', /^application\/json/);
-    assert.equal(refused.headers.get('content-length'), String(body.length));
-  });
+  it(
+    'an answer without a body (a notification, 202) has ' +
+      'Content-Length 0; an SDK refusal keeps its status and type',
+    async () => {
+      const note = await fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      });
+      assert.equal(note.status, 202);
+      assert.equal(await note.text(), '');
+      assert.equal(note.headers.get('content-length'), '0');
+      const refused = await fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/html' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
+      const body = Buffer.from(await refused.arrayBuffer());
+      assert.equal(refused.status, 406);
+      assert.match(refused.headers.get('content-type') ?? '', /^application\/json/);
+      assert.equal(refused.headers.get('content-length'), String(body.length));
+    },
+  );
 });

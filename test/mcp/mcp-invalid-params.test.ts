@@ -45,19 +45,23 @@ for (const era of eras) {
     });
     after(async () => client.close());
 
-    it('tools/call: wrong argument types and missing required ones are isError results naming the parameter (SEP-1303)', async () => {
-      for (const [name, args, parameter] of [
-        ['search', { query: 5 }, 'query'],
-        ['search', {}, 'query'],
-        ['search', { query: 'x', limit: 'ten' }, 'limit'],
-        ['shout', { text: ['a'] }, 'text'],
-        ['shout', {}, 'text'],
-      ] as const) {
-        const result = await client.callTool({ name, arguments: args });
-        assert.equal(result.isError, true, `${name} ${JSON.stringify(args)}`);
-        assert.match((result.content as { text: string }[])[0]!.text, new RegExp(`bad_request: .*'${parameter}'`));
-      }
-    });
+    it(
+      'tools/call: wrong argument types and missing required ones are isError results naming the parameter ' +
+        '(SEP-1303)',
+      async () => {
+        for (const [name, args, parameter] of [
+          ['search', { query: 5 }, 'query'],
+          ['search', {}, 'query'],
+          ['search', { query: 'x', limit: 'ten' }, 'limit'],
+          ['shout', { text: ['a'] }, 'text'],
+          ['shout', {}, 'text'],
+        ] as const) {
+          const result = await client.callTool({ name, arguments: args });
+          assert.equal(result.isError, true, `${name} ${JSON.stringify(args)}`);
+          assert.match((result.content as { text: string }[])[0]!.text, new RegExp(`bad_request: .*'${parameter}'`));
+        }
+      },
+    );
 
     it('tools/call with an unknown tool is -32602 naming it', async () => {
       assert.deepEqual(await rpcError(client.callTool({ name: 'nope', arguments: {} })), {

@@ -66,21 +66,25 @@ async function refused(c: TestClient, limit: RegExp): Promise<void> {
 }
 
 describe('subscriptions/listen caps', () => {
-  it('a client gets max_listen_streams_per_client streams; one more is 429 / -32005 naming the limit; closing one frees its place', async () => {
-    const a = await connect('client-a');
-    const first = await listen(a);
-    await listen(a);
-    await refused(a, /the limit is 2 \(\[server\]\.max_listen_streams_per_client\)/);
-    await first.close();
-    await eventually(
-      async () =>
-        listen(a).then(
-          () => true,
-          () => undefined,
-        ),
-      'a place after closing a stream',
-    );
-  });
+  it(
+    'a client gets max_listen_streams_per_client streams; one more is 429 / -32005 naming the limit; closing one ' +
+      'frees its place',
+    async () => {
+      const a = await connect('client-a');
+      const first = await listen(a);
+      await listen(a);
+      await refused(a, /the limit is 2 \(\[server\]\.max_listen_streams_per_client\)/);
+      await first.close();
+      await eventually(
+        async () =>
+          listen(a).then(
+            () => true,
+            () => undefined,
+          ),
+        'a place after closing a stream',
+      );
+    },
+  );
 
   it('the server as a whole gets max_listen_streams; other clients are refused naming that limit', async () => {
     // client-a holds 2 streams from the test above; b 2 more, c 1: 5, the server's cap.

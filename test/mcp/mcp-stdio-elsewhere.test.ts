@@ -33,7 +33,8 @@ before(async () => {
   elsewhere = new Workspace('kbctx-stdio-elsewhere-');
   project.write('docs/signing.md', '# Signing keys\n\nRotate the signing keys every ninety days.\n');
   project.config(
-    '[db]\npath = ".kbctx/kbctx.sqlite"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[tools.script.digest]\npath = "tools/digest.lua"\n',
+    '[db]\npath = ".kbctx/kbctx.sqlite"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[tools.script.digest]\n' +
+      'path = "tools/digest.lua"\n',
   );
   assert.equal((await project.kbctx(['tool', 'init', 'digest'])).code, 0);
   assert.equal((await project.kbctx(['sync', 'all'])).code, 0);

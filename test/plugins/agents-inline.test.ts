@@ -4,11 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { runKbctx, Workspace } from '../helpers/workspace.ts';
+import { joinedRegExp } from '../helpers/joined-regexp.ts';
 
 let ws: Workspace;
 const cli = (config: string, args: string[]) => runKbctx(['-c', config, ...args], { cwd: ws.dir });
 const SECTIONS =
-  '[db]\npath = "data/kb.sqlite"\n[agents.inline.reviewer]\ndescription = "Reviews runbooks"\ntools = ["search"]\nsystem_prompt = "Review the runbook."\n';
+  '[db]\npath = "data/kb.sqlite"\n[agents.inline.reviewer]\ndescription = "Reviews runbooks"\ntools = ' +
+  '["search"]\nsystem_prompt = "Review the runbook."\n';
 
 before(() => {
   ws = new Workspace();
@@ -48,7 +50,10 @@ it('"!agents-inline" with an [agents.inline.*] section: exit 3 naming the plugin
   assert.equal(run.code, 3, run.stderr);
   assert.match(
     run.stderr,
-    /\[agents\.inline\.reviewer\] needs the plugin agents-inline, which is not loaded \(plugins drops it with "!agents-inline"\)/,
+    joinedRegExp(
+      /\[agents\.inline\.reviewer\] needs the plugin agents-inline, which /,
+      /is not loaded \(plugins drops it with "!agents-inline"\)/,
+    ),
   );
 });
 

@@ -13,7 +13,8 @@ const sample = (name: string): string =>
 const helpers = Array.from(
   { length: 6 },
   (_, i) =>
-    `\n/** Helper ${i}: rounds a measure to ${i} places. */\nexport function roundTo${i}(value: number): number {\n  return Number(value.toFixed(${i}));\n}\n`,
+    `\n/** Helper ${i}: rounds a measure to ${i} places. */\nexport function roundTo${i}(value: number): number ` +
+    `{\n  return Number(value.toFixed(${i}));\n}\n`,
 ).join('');
 
 function workspace(chunker: string | undefined): Workspace {

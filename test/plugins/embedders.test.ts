@@ -94,17 +94,22 @@ describe('createEmbedder.for(provider)', () => {
     );
   });
 
-  it('dropping a provider plugin: its provider is a config error naming it and the loaded embedder plugins', async () => {
-    const kbctx = await open('plugins = ["bundled", "!embedder-local"]\n[embedding]\nprovider = "local"\n');
-    assert.throws(
-      () => kbctx.index.embedder(),
-      (e: unknown) =>
-        e instanceof KbctxError &&
-        e.code === 'config_error' &&
-        e.message ===
-          '[embedding] provider = "local": no loaded plugin provides this embedder (it is the bundled plugin embedder-local, which is not loaded: check plugins in the config); loaded embedder plugins: embedder-openai, embedder-ollama, embedder-transformers',
-    );
-  });
+  it(
+    'dropping a provider plugin: its provider is a config ' + 'error naming it and the loaded embedder plugins',
+    async () => {
+      const kbctx = await open('plugins = ["bundled", "!embedder-local"]\n[embedding]\nprovider = "local"\n');
+      assert.throws(
+        () => kbctx.index.embedder(),
+        (e: unknown) =>
+          e instanceof KbctxError &&
+          e.code === 'config_error' &&
+          e.message ===
+            '[embedding] provider = "local": no loaded plugin provides this embedder (it is the bundled plugin ' +
+              'embedder-local, which is not loaded: check plugins in the config); loaded embedder plugins: ' +
+              'embedder-openai, embedder-ollama, embedder-transformers',
+      );
+    },
+  );
 
   it('"disabled" needs no embedder plugin at all', async () => {
     const kbctx = await open(

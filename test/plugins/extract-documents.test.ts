@@ -15,7 +15,8 @@ const RST_PLUGIN = `export default {
       const [title, , ...rest] = new TextDecoder().decode(bytes).split('\\n');
       return { text: rest.join('\\n'), title, metadata: { extension, maxFileBytes } };
     });
-    kernel.hooks.extract.for('html').tapPromise('acme-rst', async () => ({ text: 'markup replaced by the acme extractor', title: 'From acme' }));
+    kernel.hooks.extract.for('html').tapPromise('acme-rst', async () => ({
+      text: 'markup replaced by the acme extractor', title: 'From acme' }));
   },
 };
 `;
@@ -41,7 +42,8 @@ describe('extract.for(extension): a third-party extractor', () => {
     ws.write('kb/guide.pdf', await makePdf());
     ws.write('plugins/rst.mjs', RST_PLUGIN);
     ws.config(
-      'plugins = ["bundled", "./plugins/rst.mjs"]\n[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ["**/*"]\nmax_file_bytes = 100000\n',
+      'plugins = ["bundled", "./plugins/rst.mjs"]\n[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ' +
+        '["**/*"]\nmax_file_bytes = 100000\n',
     );
     const r = await ws.kbctx(['sync', 'all']);
     assert.equal(r.code, 0, r.stderr);
@@ -90,7 +92,8 @@ describe('"!extract-documents"', () => {
     ws.write('kb/budget.xlsx', makeXlsx());
     ws.write('kb/page.html', '<p>anemones</p>');
     ws.config(
-      'plugins = ["bundled", "!extract-documents"]\n[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ["**/*"]\n',
+      'plugins = ["bundled", "!extract-documents"]\n[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ' +
+        '["**/*"]\n',
     );
     const { code, reports, stderr } = await ws.syncJson('all');
     assert.equal(code, 0, stderr);
@@ -101,7 +104,8 @@ describe('"!extract-documents"', () => {
       const ext = file.slice(file.lastIndexOf('.'));
       assert.ok(
         report.notes.includes(
-          `skipped ${file}: no loaded plugin extracts ${ext} files (the bundled plugin extract-documents does: check plugins in the config)`,
+          `skipped ${file}: no loaded plugin extracts ${ext} files (the bundled plugin extract-documents does: ` +
+            `check plugins in the config)`,
         ),
         report.notes.join('\n'),
       );

@@ -28,19 +28,22 @@ const hits = async (url: string): Promise<number> => {
   return ((await res.json()) as { results: unknown[] }).results.length;
 };
 
-it('"!live-index": no start-up sync, schedule or watching, /sync is 404, and the banner says the live index is off', async () => {
-  const s = await spawnServer(ws, ['-c', 'without.toml', 'serve', 'mcp', '--bind', '127.0.0.1:0'], {}, LISTENING);
-  try {
-    assert.match(s.stdout, /live index: off \(the live-index plugin is not loaded\)/);
-    assert.equal((await fetch(`${s.url}/sync/status`)).status, 404);
-    assert.equal((await fetch(`${s.url}/sync/filesystem:docs`, { method: 'POST' })).status, 404);
-    await sleep(2_500); // more than the 1 s schedule
-    assert.equal(await hits(s.url), 0);
-    assert.doesNotMatch(s.stderr(), /sync filesystem:docs|watching/);
-  } finally {
-    assert.equal(await s.stop(), 0);
-  }
-});
+it(
+  '"!live-index": no start-up sync, schedule or watching, /sync ' + 'is 404, and the banner says the live index is off',
+  async () => {
+    const s = await spawnServer(ws, ['-c', 'without.toml', 'serve', 'mcp', '--bind', '127.0.0.1:0'], {}, LISTENING);
+    try {
+      assert.match(s.stdout, /live index: off \(the live-index plugin is not loaded\)/);
+      assert.equal((await fetch(`${s.url}/sync/status`)).status, 404);
+      assert.equal((await fetch(`${s.url}/sync/filesystem:docs`, { method: 'POST' })).status, 404);
+      await sleep(2_500); // more than the 1 s schedule
+      assert.equal(await hits(s.url), 0);
+      assert.doesNotMatch(s.stderr(), /sync filesystem:docs|watching/);
+    } finally {
+      assert.equal(await s.stop(), 0);
+    }
+  },
+);
 
 it('loaded (the default): the server syncs at start, watches and serves /sync; no "off" line', async () => {
   const s = await spawnServer(ws, ['-c', 'with.toml', 'serve', 'mcp', '--bind', '127.0.0.1:0'], {}, LISTENING);

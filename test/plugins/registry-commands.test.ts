@@ -12,18 +12,21 @@ before(() => {
 });
 after(() => ws.cleanup());
 
-it('loaded (the default): `kbctx registry list` answers, and `kbctx plugins` shows the command it provides', async () => {
-  const list = await ws.kbctx(['-c', 'with.toml', 'registry', 'list']);
-  assert.equal(list.code, 0, list.stderr);
-  assert.match(list.stdout, /No registries configured/);
-  assert.equal((await ws.kbctx(['-c', 'with.toml', 'help', 'registry'])).code, 0);
-  const plugins = await ws.kbctx(['-c', 'with.toml', 'plugins', '--json']);
-  const entry = (
-    JSON.parse(plugins.stdout) as { plugins: { name: string; provides: string[]; taps: string[] }[] }
-  ).plugins.find((p) => p.name === 'registry-commands');
-  assert.ok(entry, plugins.stdout);
-  assert.deepEqual(entry.provides, ['command:registry', 'doctor:registries']);
-});
+it(
+  'loaded (the default): `kbctx registry list` answers, and ' + '`kbctx plugins` shows the command it provides',
+  async () => {
+    const list = await ws.kbctx(['-c', 'with.toml', 'registry', 'list']);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /No registries configured/);
+    assert.equal((await ws.kbctx(['-c', 'with.toml', 'help', 'registry'])).code, 0);
+    const plugins = await ws.kbctx(['-c', 'with.toml', 'plugins', '--json']);
+    const entry = (
+      JSON.parse(plugins.stdout) as { plugins: { name: string; provides: string[]; taps: string[] }[] }
+    ).plugins.find((p) => p.name === 'registry-commands');
+    assert.ok(entry, plugins.stdout);
+    assert.deepEqual(entry.provides, ['command:registry', 'doctor:registries']);
+  },
+);
 
 it('"!registry-commands": no `registry` subcommand (a usage error, exit 2)', async () => {
   const r = await ws.kbctx(['-c', 'without.toml', 'registry', 'list']);

@@ -9,6 +9,7 @@ import { parse as parseToml } from 'smol-toml';
 import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
 import { parseConfigTree } from '../../core/config/load-config.ts';
 import { REPO_ROOT, Workspace } from '../helpers/workspace.ts';
+import { joinedRegExp } from '../helpers/joined-regexp.ts';
 
 const ws = new Workspace('kbctx-stores-');
 after(() => ws.cleanup());
@@ -57,20 +58,29 @@ describe('the bundled store plugins', () => {
     await kbctx.close(); // nothing listens on port 1: closing a store that never opened
   });
 
-  it('dropping store-postgres with a postgres url is a config error naming the plugin and the loaded store plugins', () => {
-    assert.throws(
-      () => open(`plugins = ["bundled", "!store-postgres"]\n[db]\nurl = "${PG_URL}"\n`),
-      configError(
-        /^db\.engine = "postgres": the store plugin store-postgres provides it and is not loaded \(check plugins in the config\); loaded store plugins: store-sqlite \(sqlite\), store-lancedb \(lancedb\)$/,
-      ),
-    );
-  });
+  it(
+    'dropping store-postgres with a postgres url is a config ' + 'error naming the plugin and the loaded store plugins',
+    () => {
+      assert.throws(
+        () => open(`plugins = ["bundled", "!store-postgres"]\n[db]\nurl = "${PG_URL}"\n`),
+        configError(
+          joinedRegExp(
+            /^db\.engine = "postgres": the store plugin store-postgres provides it and is not loaded \(check /,
+            /plugins in the config\); loaded store plugins: store-sqlite \(sqlite\), store-lancedb \(lancedb\)$/,
+          ),
+        ),
+      );
+    },
+  );
 
   it('dropping store-sqlite leaves no default engine, nor SQLite targets for `migrate --to`', async () => {
     assert.throws(
       () => open('plugins = ["bundled", "!store-sqlite"]\n'),
       configError(
-        /db\.engine = "sqlite": the store plugin store-sqlite provides it and is not loaded.*loaded store plugins: store-postgres \(postgres\), store-lancedb \(lancedb\)$/,
+        joinedRegExp(
+          /db\.engine = "sqlite": the store plugin store-sqlite provides it and is not /,
+          /loaded.*loaded store plugins: store-postgres \(postgres\), store-lancedb \(lancedb\)$/,
+        ),
       ),
     );
     const kbctx = open(`plugins = ["bundled", "!store-sqlite"]\n[db]\npath = "pg/kb.sqlite"\nurl = "${PG_URL}"\n`);
@@ -85,7 +95,10 @@ describe('the bundled store plugins', () => {
     assert.throws(
       () => open('[db]\nengine = "nope"\n'),
       configError(
-        /^db\.engine = "nope": no loaded plugin provides this store engine; loaded store plugins: store-sqlite \(sqlite\), store-postgres \(postgres\), store-lancedb \(lancedb\)$/,
+        joinedRegExp(
+          /^db\.engine = "nope": no loaded plugin provides this store engine; loaded store plugins: /,
+          /store-sqlite \(sqlite\), store-postgres \(postgres\), store-lancedb \(lancedb\)$/,
+        ),
       ),
     );
     // With configured plugins, the engine may come from one of them: the error comes once they are applied.
@@ -93,7 +106,10 @@ describe('the bundled store plugins', () => {
     await assert.rejects(
       kbctx.store.counts(),
       configError(
-        /^db\.engine = "nope": no loaded plugin provides this store engine; loaded store plugins: store-sqlite \(sqlite\), store-lancedb \(lancedb\), wrapped-store \(wrapped\)$/,
+        joinedRegExp(
+          /^db\.engine = "nope": no loaded plugin provides this store engine; loaded store plugins: /,
+          /store-sqlite \(sqlite\), store-lancedb \(lancedb\), wrapped-store \(wrapped\)$/,
+        ),
       ),
     );
   });
@@ -116,7 +132,8 @@ describe('a third-party store plugin', () => {
 
   it('the configured plugins applied to open it still add their tools, once', async () => {
     const kbctx = open(
-      `plugins = ["bundled", "${WRAPPED}", "${REPO_ROOT}test/fixtures/plugins/ok.mjs"]\n[db]\nengine = "wrapped"\npath = "wrapped/twice.sqlite"\n`,
+      `plugins = ["bundled", "${WRAPPED}", "${REPO_ROOT}test/fixtures/plugins/ok.mjs"]\n[db]\nengine = ` +
+        `"wrapped"\npath = "wrapped/twice.sqlite"\n`,
     );
     try {
       assert.deepEqual(

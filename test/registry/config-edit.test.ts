@@ -21,12 +21,15 @@ it('appendPluginEntry rewrites an existing multi-line plugins list in place, kee
   );
 });
 
-it('appendPluginEntry puts plugins first when the file has none, and creates a missing file from the initial text', () => {
-  const file = path.join(dir, 'b.toml');
-  writeFileSync(file, '[db]\npath = "x.sqlite"\n');
-  appendPluginEntry(file, '/p.lua');
-  assert.equal(readFileSync(file, 'utf8'), 'plugins = ["bundled", "/p.lua"]\n\n[db]\npath = "x.sqlite"\n');
-  const created = path.join(dir, 'new', 'c.toml');
-  appendPluginEntry(created, '/p.lua', '[db]\n');
-  assert.equal(readFileSync(created, 'utf8'), 'plugins = ["bundled", "/p.lua"]\n\n[db]\n');
-});
+it(
+  'appendPluginEntry puts plugins first when the file has none, ' + 'and creates a missing file from the initial text',
+  () => {
+    const file = path.join(dir, 'b.toml');
+    writeFileSync(file, '[db]\npath = "x.sqlite"\n');
+    appendPluginEntry(file, '/p.lua');
+    assert.equal(readFileSync(file, 'utf8'), 'plugins = ["bundled", "/p.lua"]\n\n[db]\npath = "x.sqlite"\n');
+    const created = path.join(dir, 'new', 'c.toml');
+    appendPluginEntry(created, '/p.lua', '[db]\n');
+    assert.equal(readFileSync(created, 'utf8'), 'plugins = ["bundled", "/p.lua"]\n\n[db]\n');
+  },
+);

@@ -38,7 +38,8 @@ connector = { name = "feed" }
 function connector.scan(config, checkpoint)
   assert(checkpoint == nil)
   return {
-    { source_id = 1, title = config.prefix .. " one", body = "first body about lua", updated_at = "2024-05-01T10:00:00Z",
+    { source_id = 1, title = config.prefix .. " one", body = "first body about lua",
+      updated_at = "2024-05-01T10:00:00Z",
       author = "ana", metadata_json = '{"tags":["x"]}', source_url = "https://example.com/1" },
     { source_id = "two", body = "second", updated_at = 1714557600 },
     { title = "no id", body = "x" },
@@ -89,7 +90,8 @@ end`,
 connector = {}
 function connector.scan(config, checkpoint)
   if checkpoint == nil then
-    return { { source_id = "a", body = "alpha" }, { source_id = "b", body = "beta" }, { source_id = "x", body = "other", source = "custom:label" } },
+    return { { source_id = "a", body = "alpha" }, { source_id = "b", body = "beta" }, { source_id = "x",
+      body = "other", source = "custom:label" } },
            { cursor = 2, seen = { "a", "b" } }
   end
   assert(checkpoint.cursor == 2 and checkpoint.seen[2] == "b", "checkpoint not handed back")

@@ -79,7 +79,8 @@ agent = { description = "A guide", tools = { "search" },
   arguments = { { name = "topic", description = "Topic", required = true }, { name = "tone" } } }
 function agent.resolve(args, config, context)
   local r = context.search(args.topic, { limit = 1 })
-  return { system = "Guide for " .. config.audience .. " on " .. args.topic .. ": " .. (r[1] and r[1].title or "nothing"),
+  return { system = "Guide for " .. config.audience .. " on " .. args.topic .. ": "
+             .. (r[1] and r[1].title or "nothing"),
            messages = { { role = "user", content = "Tell me about " .. args.topic }, { content = "Sure." } } }
 end`,
     );

@@ -25,10 +25,12 @@ path = "agents/nosystem.lua"
 const FILES = {
   'tools/shout.lua': `tool = { description = "Shouts text", parameters = {
   { name = "text", type = "string", required = true }, { name = "times", type = "integer", default = 1 } } }
-function tool.execute(p, context) return { text = string.rep(string.upper(p.text), p.times) .. context.config.suffix } end`,
+function tool.execute(p, context) return { text = string.rep(string.upper(p.text),
+  p.times) .. context.config.suffix } end`,
   'tools/spin.lua': 'tool = { parameters = {} }\nfunction tool.execute() while true do end end\n',
   'tools/fail.lua': 'tool = { parameters = {} }\nfunction tool.execute()\n  error("boom")\nend\n',
-  'agents/guide.lua': `agent = { description = "Guides", tools = { "search" }, arguments = { { name = "topic", required = true } } }
+  'agents/guide.lua': `agent = { description = "Guides", tools = { "search" }, arguments = { { name = "topic",
+    required = true } } }
 function agent.resolve(args, config, context)
   local r = context.search(args.topic, { limit = 1 })
   return { system = "About " .. args.topic .. ": " .. r[1].title, messages = { { role = "user", content = "go" } } }
@@ -148,23 +150,26 @@ describe('scripts over MCP', () => {
   });
   after(async () => client.close());
 
-  it('tools/list and tools/call: result, invalid parameters, time-out and script error as isError results', async () => {
-    const { tools } = await client.listTools();
-    assert.deepEqual(tools.find((t) => t.name === 'shout')?.inputSchema['required'], ['text']);
-    const ok = await client.callTool({ name: 'shout', arguments: { text: 'a' } });
-    assert.notEqual(ok.isError, true);
-    assert.deepEqual(ok.structuredContent, { text: 'A!' });
-    const text = (r: { content: unknown }): string => (r.content as { text: string }[])[0]!.text;
-    const bad = await client.callTool({ name: 'shout', arguments: {} });
-    assert.equal(bad.isError, true);
-    assert.match(text(bad), /bad_request: missing required parameter 'text'/);
-    const spin = await client.callTool({ name: 'spin', arguments: {} });
-    assert.equal(spin.isError, true);
-    assert.match(text(spin), /timeout: tool:spin timed out after 1 s/);
-    const fail = await client.callTool({ name: 'fail', arguments: {} });
-    assert.equal(fail.isError, true);
-    assert.match(text(fail), /script_error: tool:fail: fail\.lua:3: boom/);
-  });
+  it(
+    'tools/list and tools/call: result, invalid parameters, ' + 'time-out and script error as isError results',
+    async () => {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.find((t) => t.name === 'shout')?.inputSchema['required'], ['text']);
+      const ok = await client.callTool({ name: 'shout', arguments: { text: 'a' } });
+      assert.notEqual(ok.isError, true);
+      assert.deepEqual(ok.structuredContent, { text: 'A!' });
+      const text = (r: { content: unknown }): string => (r.content as { text: string }[])[0]!.text;
+      const bad = await client.callTool({ name: 'shout', arguments: {} });
+      assert.equal(bad.isError, true);
+      assert.match(text(bad), /bad_request: missing required parameter 'text'/);
+      const spin = await client.callTool({ name: 'spin', arguments: {} });
+      assert.equal(spin.isError, true);
+      assert.match(text(spin), /timeout: tool:spin timed out after 1 s/);
+      const fail = await client.callTool({ name: 'fail', arguments: {} });
+      assert.equal(fail.isError, true);
+      assert.match(text(fail), /script_error: tool:fail: fail\.lua:3: boom/);
+    },
+  );
 
   it('prompts/list and prompts/get: arguments, resolved messages, errors', async () => {
     const { prompts } = await client.listPrompts();

@@ -24,7 +24,8 @@ export const WEB_DOCS: Record<string, string> = {
   'docs/fennec.md':
     '# Fennec fox\n\nThe fennec fox of the Sahara has the largest ears of any fox, to shed the heat of the day.\n',
   'docs/reading.md':
-    '# Reading list\n\nThe [guide](https://example.org/guide), [dens](#dens), [tundra notes](tundra.md).\n\n![A den](https://example.org/den.png)\n',
+    '# Reading list\n\nThe [guide](https://example.org/guide), [dens](#dens), [tundra notes](tundra.md).\n\n![A ' +
+    'den](https://example.org/den.png)\n',
   'docs/sqlite.md': '# SQLite WAL\n\nWrite-ahead logging lets readers continue while a writer commits.\n',
   'docs/notes/tea.txt': 'Green tea is brewed at 80 degrees for two minutes.\n',
   'docs/hostile.md': [

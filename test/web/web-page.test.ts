@@ -98,19 +98,22 @@ it('the results always match the URL: an edited ?q= and Back/Forward between two
   assert.equal(await page.locator('.result').count(), 0);
 });
 
-it('filters live in the URL; semantic and hybrid are disabled with the reason when there are no embeddings', async () => {
-  await open('#/?q=fox&source=filesystem%3Adocs&limit=2');
-  await page.locator('.result').nth(1).waitFor();
-  assert.equal(await page.locator('.result').count(), 2);
-  assert.equal(await page.getByLabel('Source').inputValue(), 'filesystem:docs');
-  await page.getByLabel('Limit').fill('1');
-  await page.waitForURL(/limit=1/);
-  assert.match(page.url(), /#\/\?q=fox&source=filesystem%3Adocs&limit=1$/);
-  assert.equal(await page.locator('#mode option[value="semantic"]').isDisabled(), true);
-  assert.equal(await page.locator('#mode option[value="hybrid"]').isDisabled(), true);
-  assert.match((await page.locator('#mode-hint').textContent()) ?? '', /need embeddings.*kbctx embed pending/);
-  assert.equal(await page.locator('#rerank').count(), 0, 'no Rerank toggle without a [rerank] provider');
-});
+it(
+  'filters live in the URL; semantic and hybrid are ' + 'disabled with the reason when there are no embeddings',
+  async () => {
+    await open('#/?q=fox&source=filesystem%3Adocs&limit=2');
+    await page.locator('.result').nth(1).waitFor();
+    assert.equal(await page.locator('.result').count(), 2);
+    assert.equal(await page.getByLabel('Source').inputValue(), 'filesystem:docs');
+    await page.getByLabel('Limit').fill('1');
+    await page.waitForURL(/limit=1/);
+    assert.match(page.url(), /#\/\?q=fox&source=filesystem%3Adocs&limit=1$/);
+    assert.equal(await page.locator('#mode option[value="semantic"]').isDisabled(), true);
+    assert.equal(await page.locator('#mode option[value="hybrid"]').isDisabled(), true);
+    assert.match((await page.locator('#mode-hint').textContent()) ?? '', /need embeddings.*kbctx embed pending/);
+    assert.equal(await page.locator('#rerank').count(), 0, 'no Rerank toggle without a [rerank] provider');
+  },
+);
 
 it('the path and tags filters scope the search, live in the URL, and a bad glob shows the 400 naming it', async () => {
   await open('#/?q=fox');
@@ -146,42 +149,45 @@ it('the path and tags filters scope the search, live in the URL, and a bad glob 
   await page.getByLabel('Path').fill('');
 });
 
-it('renders a document as sanitised Markdown: code monospaced, chunks on demand, a hostile document inert', async () => {
-  await open('#/?q=tracking%20snow');
-  await page.locator('.result-link', { hasText: 'Foxes of the northern woods' }).click();
-  await page.locator('.markdown pre code').waitFor();
-  assert.match(await page.locator('.markdown pre code').evaluate((e) => getComputedStyle(e).fontFamily), /mono/i);
-  assert.equal(await page.locator('.markdown h2').textContent(), 'Tracking a fox');
-  await page.getByLabel('Show chunk boundaries').check();
-  assert.match((await page.locator('.chunk-head').first().textContent()) ?? '', /^Chunk 0 · \d+ characters$/);
+it(
+  'renders a document as sanitised Markdown: code ' + 'monospaced, chunks on demand, a hostile document inert',
+  async () => {
+    await open('#/?q=tracking%20snow');
+    await page.locator('.result-link', { hasText: 'Foxes of the northern woods' }).click();
+    await page.locator('.markdown pre code').waitFor();
+    assert.match(await page.locator('.markdown pre code').evaluate((e) => getComputedStyle(e).fontFamily), /mono/i);
+    assert.equal(await page.locator('.markdown h2').textContent(), 'Tracking a fox');
+    await page.getByLabel('Show chunk boundaries').check();
+    assert.match((await page.locator('.chunk-head').first().textContent()) ?? '', /^Chunk 0 · \d+ characters$/);
 
-  await open('#/?q=reading%20list');
-  await page.locator('.result-link', { hasText: 'Reading list' }).click();
-  await page.locator('.markdown a').first().waitFor();
-  const links = await page
-    .locator('.markdown a')
-    .evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('rel')]));
-  assert.deepEqual(links, [
-    ['guide', 'https://example.org/guide', 'noopener noreferrer'],
-    ['dens', null, null], // would change the page's own route
-    ['tundra notes', null, null],
-  ]);
-  assert.equal(await page.locator('.markdown img').getAttribute('src'), null); // nothing from another origin
+    await open('#/?q=reading%20list');
+    await page.locator('.result-link', { hasText: 'Reading list' }).click();
+    await page.locator('.markdown a').first().waitFor();
+    const links = await page
+      .locator('.markdown a')
+      .evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('rel')]));
+    assert.deepEqual(links, [
+      ['guide', 'https://example.org/guide', 'noopener noreferrer'],
+      ['dens', null, null], // would change the page's own route
+      ['tundra notes', null, null],
+    ]);
+    assert.equal(await page.locator('.markdown img').getAttribute('src'), null); // nothing from another origin
 
-  await open('#/?q=hostile');
-  await page.locator('.result-link', { hasText: 'Hostile page' }).click();
-  const body = page.locator('.body.markdown');
-  await body.waitFor();
-  assert.equal(await body.locator('script, iframe, form, input, [onerror]').count(), 0);
-  for (const href of await body.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))) {
-    assert.ok(href === null || !/^javascript:/i.test(href), `unsafe link ${href}`);
-  }
-  await body.getByText('html link').click();
-  await body.getByText('markdown link').click();
-  assert.equal(await page.evaluate(() => window.__pwned), undefined);
-  const response = await page.request.get(`${server.url}/`);
-  assert.match(response.headers()['content-security-policy'] ?? '', /script-src 'self'/);
-});
+    await open('#/?q=hostile');
+    await page.locator('.result-link', { hasText: 'Hostile page' }).click();
+    const body = page.locator('.body.markdown');
+    await body.waitFor();
+    assert.equal(await body.locator('script, iframe, form, input, [onerror]').count(), 0);
+    for (const href of await body.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))) {
+      assert.ok(href === null || !/^javascript:/i.test(href), `unsafe link ${href}`);
+    }
+    await body.getByText('html link').click();
+    await body.getByText('markdown link').click();
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    const response = await page.request.get(`${server.url}/`);
+    assert.match(response.headers()['content-security-policy'] ?? '', /script-src 'self'/);
+  },
+);
 
 it('a tool form runs a Lua tool and shows its result, a 408, a 500 and a 400; an agent shows its prompt', async () => {
   await open('#/tools');
@@ -246,33 +252,36 @@ it('sources with the live index: state, counts updated live, Sync now', async ()
   await row.getByText('idle', { exact: true }).waitFor();
 });
 
-it('works keyboard-only: skip link, / focuses search, arrows move through results, Enter opens, Esc returns', async () => {
-  await open('#/sources');
-  await page.getByRole('row', { name: /filesystem:docs/ }).waitFor();
-  await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
-  await page.keyboard.press('/');
-  await page.locator('#q:focus').waitFor();
-  await page.keyboard.type('fox');
-  await page.locator('.result').nth(1).waitFor();
-  await page.keyboard.press('ArrowDown');
-  const focusedLink = (): Promise<string | null | undefined> =>
-    page.evaluate(() => document.activeElement?.closest('.result')?.querySelector('.result-link')?.textContent);
-  const titles = await page.locator('.result-link').allTextContents();
-  assert.equal(await focusedLink(), titles[0]);
-  await page.keyboard.press('ArrowDown');
-  assert.equal(await focusedLink(), titles[1]);
-  await page.keyboard.press('Escape');
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'q');
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
-  await page.locator('#doc-title:focus').waitFor();
-  assert.equal(await page.locator('#doc-title').textContent(), titles[0]);
-  await page.keyboard.press('Shift+Tab'); // from the heading back to "Back to search"
-  await page.keyboard.press('Enter');
-  await page.locator('.result').first().waitFor();
-  assert.equal(await page.locator('#q').inputValue(), 'fox');
-});
+it(
+  'works keyboard-only: skip link, / focuses search, arrows ' + 'move through results, Enter opens, Esc returns',
+  async () => {
+    await open('#/sources');
+    await page.getByRole('row', { name: /filesystem:docs/ }).waitFor();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+    await page.keyboard.press('/');
+    await page.locator('#q:focus').waitFor();
+    await page.keyboard.type('fox');
+    await page.locator('.result').nth(1).waitFor();
+    await page.keyboard.press('ArrowDown');
+    const focusedLink = (): Promise<string | null | undefined> =>
+      page.evaluate(() => document.activeElement?.closest('.result')?.querySelector('.result-link')?.textContent);
+    const titles = await page.locator('.result-link').allTextContents();
+    assert.equal(await focusedLink(), titles[0]);
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focusedLink(), titles[1]);
+    await page.keyboard.press('Escape');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'q');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.locator('#doc-title:focus').waitFor();
+    assert.equal(await page.locator('#doc-title').textContent(), titles[0]);
+    await page.keyboard.press('Shift+Tab'); // from the heading back to "Back to search"
+    await page.keyboard.press('Enter');
+    await page.locator('.result').first().waitFor();
+    assert.equal(await page.locator('#q').inputValue(), 'fox');
+  },
+);
 
 it('connect an agent: configurations filled in with the real URL, binary and config file', async () => {
   await open('#/connect');
@@ -282,12 +291,14 @@ it('connect an agent: configurations filled in with the real URL, binary and con
   const stdio = await page.getByLabel('Codex stdio configuration', { exact: true }).textContent();
   assert.equal(
     stdio,
-    `[mcp_servers.kbctx]\ncommand = ${JSON.stringify(path.join(REPO_ROOT, 'bin/kbctx.js'))}\nargs = ["serve", "mcp", "--stdio", "-c", ${JSON.stringify(ws.path('config/kbctx.toml'))}]`,
+    `[mcp_servers.kbctx]\ncommand = ${JSON.stringify(path.join(REPO_ROOT, 'bin/kbctx.js'))}\nargs = ["serve", ` +
+      `"mcp", "--stdio", "-c", ${JSON.stringify(ws.path('config/kbctx.toml'))}]`,
   );
   const attach = await page.getByLabel('Codex stdio → this server configuration', { exact: true }).textContent();
   assert.equal(
     attach,
-    `[mcp_servers.kbctx]\ncommand = ${JSON.stringify(path.join(REPO_ROOT, 'bin/kbctx.js'))}\nargs = ["serve", "stdio", "--attach", "${server.url}/mcp"]`,
+    `[mcp_servers.kbctx]\ncommand = ${JSON.stringify(path.join(REPO_ROOT, 'bin/kbctx.js'))}\nargs = ["serve", ` +
+      `"stdio", "--attach", "${server.url}/mcp"]`,
   );
   await page.getByLabel('Client').selectOption('Cursor');
   assert.deepEqual(
@@ -337,7 +348,8 @@ it('first load: JS + CSS within 100 KB compressed; prints the transfer and the t
   );
   await fresh.close();
   t.diagnostic(
-    `first load JS+CSS transfer: ${(bytes / 1024).toFixed(1)} KB compressed; page load to first results: ${firstResults?.toFixed(0)} ms`,
+    `first load JS+CSS transfer: ${(bytes / 1024).toFixed(1)} KB compressed; page load to first results: ` +
+      `${firstResults?.toFixed(0)} ms`,
   );
   assert.ok(bytes > 10_000 && bytes <= 100 * 1024, `first-load transfer ${bytes} bytes`);
   assert.ok(firstResults !== null);
@@ -345,32 +357,36 @@ it('first load: JS + CSS within 100 KB compressed; prints the transfer and the t
 
 // The tracked screenshots in docs/screenshots are rewritten only when asked (KBCTX_WRITE_SCREENSHOTS=1):
 // otherwise the pages are still rendered and checked, and the images kept in memory.
-it('renders the search page at desktop and 375 px, light and dark (KBCTX_WRITE_SCREENSHOTS=1 writes docs/screenshots)', async () => {
-  const dir = screenshotDir(process.env);
-  if (dir) mkdirSync(dir, { recursive: true });
-  for (const [name, width, height] of [
-    ['desktop', 1280, 800],
-    ['mobile', 375, 740],
-  ] as const) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width, height });
-      await page.emulateMedia({ colorScheme: scheme });
-      await open('#/?q=fox');
-      await page.locator('.result').nth(2).waitFor();
-      await page.locator('.result').first().getByRole('button', { name: 'Explain' }).click();
-      await page.locator('#q').blur();
-      assert.equal(
-        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-        true,
-        `no sideways scrolling at ${width} px`,
-      );
-      const image = await page.screenshot(dir ? { path: path.join(dir, `search-${name}-${scheme}.png`) } : {});
-      assert.ok(image.length > 1000);
+it(
+  'renders the search page at desktop and 375 px, light and dark ' +
+    '(KBCTX_WRITE_SCREENSHOTS=1 writes docs/screenshots)',
+  async () => {
+    const dir = screenshotDir(process.env);
+    if (dir) mkdirSync(dir, { recursive: true });
+    for (const [name, width, height] of [
+      ['desktop', 1280, 800],
+      ['mobile', 375, 740],
+    ] as const) {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.setViewportSize({ width, height });
+        await page.emulateMedia({ colorScheme: scheme });
+        await open('#/?q=fox');
+        await page.locator('.result').nth(2).waitFor();
+        await page.locator('.result').first().getByRole('button', { name: 'Explain' }).click();
+        await page.locator('#q').blur();
+        assert.equal(
+          await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+          true,
+          `no sideways scrolling at ${width} px`,
+        );
+        const image = await page.screenshot(dir ? { path: path.join(dir, `search-${name}-${scheme}.png`) } : {});
+        assert.ok(image.length > 1000);
+      }
     }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light' });
-});
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+  },
+);
 
 it('asks for the token once per tab when auth is on; the page itself loads without one', async () => {
   const authWs = await createWebWorkspace('\n[server]\nauth_token_env = "KBCTX_WEB_TEST_TOKEN"\n');

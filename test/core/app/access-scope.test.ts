@@ -170,28 +170,31 @@ end`,
     assert.deepEqual(none, { documents: [], nextCursor: undefined });
   });
 
-  it('Lua and TS plugin tools and a Lua agent see only the scope through context/ctx search, get, sources', async () => {
-    const tools = fx.kbctx.tools();
-    // Interleaved calls under two scopes share the Lua workers: each context call keeps its own caller's scope.
-    const [pub, notes] = await Promise.all([
-      as(PUBLIC, () => tools.call('kb', { q: 'signing keys', id: secret })),
-      as(NOTES, () => tools.call('kb', { q: 'signing keys', id: open })),
-    ]);
-    assert.deepEqual(pub, {
-      ids: ['public/keys.md'],
-      got: false,
-      err: `kb.lua:6: document not found: ${secret}`,
-      sources: ['filesystem:docs', 'filesystem:notes'],
-    });
-    assert.deepEqual(notes, {
-      ids: ['keys.md'],
-      got: false,
-      err: `kb.lua:6: document not found: ${open}`,
-      sources: ['filesystem:notes'],
-    });
-    const ts = await as(NOTES, () => tools.call('ask', { id: open }));
-    assert.deepEqual(ts, { ids: ['keys.md'], got: `document not found: ${open}`, sources: ['filesystem:notes'] });
-    const prompt = await as(PUBLIC, () => fx.kbctx.agents().resolve('guide', { topic: 'signing keys' }));
-    assert.equal(prompt.system, 'First: public/keys.md');
-  });
+  it(
+    'Lua and TS plugin tools and a Lua agent see only the ' + 'scope through context/ctx search, get, sources',
+    async () => {
+      const tools = fx.kbctx.tools();
+      // Interleaved calls under two scopes share the Lua workers: each context call keeps its own caller's scope.
+      const [pub, notes] = await Promise.all([
+        as(PUBLIC, () => tools.call('kb', { q: 'signing keys', id: secret })),
+        as(NOTES, () => tools.call('kb', { q: 'signing keys', id: open })),
+      ]);
+      assert.deepEqual(pub, {
+        ids: ['public/keys.md'],
+        got: false,
+        err: `kb.lua:6: document not found: ${secret}`,
+        sources: ['filesystem:docs', 'filesystem:notes'],
+      });
+      assert.deepEqual(notes, {
+        ids: ['keys.md'],
+        got: false,
+        err: `kb.lua:6: document not found: ${open}`,
+        sources: ['filesystem:notes'],
+      });
+      const ts = await as(NOTES, () => tools.call('ask', { id: open }));
+      assert.deepEqual(ts, { ids: ['keys.md'], got: `document not found: ${open}`, sources: ['filesystem:notes'] });
+      const prompt = await as(PUBLIC, () => fx.kbctx.agents().resolve('guide', { topic: 'signing keys' }));
+      assert.equal(prompt.system, 'First: public/keys.md');
+    },
+  );
 });

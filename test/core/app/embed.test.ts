@@ -197,22 +197,26 @@ describe('semantic and hybrid search', () => {
     assert.equal(rrf.results[0]?.sourceId, 'rain.md');
   });
 
-  it("hybrid_alpha unset: the embedder's own weight (the bundled local model: 0.3), else 0.6; a configured one wins", async () => {
-    await embedPending({ store, embedder });
-    const unset = { ...retrieval, hybridAlpha: null };
-    const alphaOf = async (e: Embedder, r: RetrievalConfig) =>
-      (
-        await search(
-          { store, retrieval: r, semantic: createSemanticSearch(() => e) },
-          params({ mode: 'hybrid', query: 'rain forecast' }),
-        )
-      ).explain.alpha;
-    assert.equal(await alphaOf(embedder, unset), 0.6);
-    const weighted = Object.assign(new HashingEmbedder(), { hybridAlpha: 0.3 });
-    assert.equal(await alphaOf(weighted, unset), 0.3);
-    assert.equal(await alphaOf(weighted, { ...retrieval, hybridAlpha: 0.45 }), 0.45);
-    assert.equal(new LocalEmbedder({ model: BUNDLED_LOCAL_MODEL, dims: null, batchSize: 8 }).hybridAlpha, 0.3);
-  });
+  it(
+    "hybrid_alpha unset: the embedder's own weight (the bundled " +
+      'local model: 0.3), else 0.6; a configured one wins',
+    async () => {
+      await embedPending({ store, embedder });
+      const unset = { ...retrieval, hybridAlpha: null };
+      const alphaOf = async (e: Embedder, r: RetrievalConfig) =>
+        (
+          await search(
+            { store, retrieval: r, semantic: createSemanticSearch(() => e) },
+            params({ mode: 'hybrid', query: 'rain forecast' }),
+          )
+        ).explain.alpha;
+      assert.equal(await alphaOf(embedder, unset), 0.6);
+      const weighted = Object.assign(new HashingEmbedder(), { hybridAlpha: 0.3 });
+      assert.equal(await alphaOf(weighted, unset), 0.3);
+      assert.equal(await alphaOf(weighted, { ...retrieval, hybridAlpha: 0.45 }), 0.45);
+      assert.equal(new LocalEmbedder({ model: BUNDLED_LOCAL_MODEL, dims: null, batchSize: 8 }).hybridAlpha, 0.3);
+    },
+  );
 
   it('scores keyword candidates outside the vector cut with their true cosine', async () => {
     await embedPending({ store, embedder });

@@ -23,7 +23,8 @@ export default {
     counts.apply++;
     globalThis.kbctxLifecycleCounts = counts;
     kernel.hooks.boot.tap('counted', () => void counts.boot++);
-    kernel.hooks.tools.tap('counted', (tools) => tools.add({ name: 'counted_echo', description: 'echo', params: [{ name: 'text', type: 'string', required: true }], call: (p) => p.text }));
+    kernel.hooks.tools.tap('counted', (tools) => tools.add({ name: 'counted_echo', description: 'echo', params: [{
+      name: 'text', type: 'string', required: true }], call: (p) => p.text }));
     kernel.hooks.query.tap('counted', (request) => (request.query === 'zzz' ? { ...request, query: 'fox' } : request));
   },
 };
@@ -31,7 +32,8 @@ export default {
   );
   ws.write(
     'ext/shout.mjs',
-    "export default (kbctx) => kbctx.registerTool({ name: 'shout', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, execute: ({ text }) => String(text).toUpperCase() });\n",
+    "export default (kbctx) => kbctx.registerTool({ name: 'shout', parameters: { type: 'object', properties: { " +
+      "text: { type: 'string' } }, required: ['text'] }, execute: ({ text }) => String(text).toUpperCase() });\n",
   );
   const toml = '[db]\npath = "data/kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n';
   ws.write(
@@ -42,34 +44,42 @@ export default {
   assert.equal(sync.code, 0, sync.stderr);
 });
 
-it('ready() is idempotent: called twice, the configured plugins are applied and booted once, and the same failures come back', async () => {
-  const config = parseConfigTree(
-    { plugins: ['bundled', './plugins/counted.mjs'], db: { path: 'data/kb.sqlite' } },
-    { file: ws.path('config/kbctx.toml'), cwd: ws.dir, env: {} },
-  );
-  const kbctx = openKbctx(config, {});
-  try {
-    const [first, second] = await Promise.all([kbctx.ready(), kbctx.ready()]);
-    const third = await kbctx.ready();
-    assert.equal(first, second);
-    assert.equal(first, third);
-    const counts = (globalThis as { kbctxLifecycleCounts?: { apply: number; boot: number } }).kbctxLifecycleCounts;
-    assert.deepEqual(counts, { apply: 1, boot: 1 });
-    assert.ok(kbctx.tools().has('counted_echo'));
-  } finally {
-    await kbctx.close();
-  }
-});
+it(
+  'ready() is idempotent: called twice, the configured plugins are applied and booted once, and the same failures ' +
+    'come back',
+  async () => {
+    const config = parseConfigTree(
+      { plugins: ['bundled', './plugins/counted.mjs'], db: { path: 'data/kb.sqlite' } },
+      { file: ws.path('config/kbctx.toml'), cwd: ws.dir, env: {} },
+    );
+    const kbctx = openKbctx(config, {});
+    try {
+      const [first, second] = await Promise.all([kbctx.ready(), kbctx.ready()]);
+      const third = await kbctx.ready();
+      assert.equal(first, second);
+      assert.equal(first, third);
+      const counts = (globalThis as { kbctxLifecycleCounts?: { apply: number; boot: number } }).kbctxLifecycleCounts;
+      assert.deepEqual(counts, { apply: 1, boot: 1 });
+      assert.ok(kbctx.tools().has('counted_echo'));
+    } finally {
+      await kbctx.close();
+    }
+  },
+);
 
-it('no command is half-loaded: the configured plugin and the extension module reach `tool list`, `tool call` and `search` alike', async () => {
-  const list = await ws.kbctx(['tool', 'list', '--json']);
-  assert.equal(list.code, 0, list.stderr);
-  const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
-  assert.ok(names.includes('counted_echo') && names.includes('shout'), list.stdout);
-  const call = await ws.kbctx(['tool', 'call', 'shout', '--param', 'text=hey']);
-  assert.equal(call.code, 0, call.stderr);
-  assert.match(call.stdout, /"HEY"/);
-  const search = await ws.kbctx(['search', 'zzz', '--json']);
-  assert.equal(search.code, 0, search.stderr);
-  assert.equal((JSON.parse(search.stdout) as { results: { title: string }[] }).results[0]?.title, 'Alpha');
-});
+it(
+  'no command is half-loaded: the configured plugin and the extension module reach `tool list`, `tool call` and ' +
+    '`search` alike',
+  async () => {
+    const list = await ws.kbctx(['tool', 'list', '--json']);
+    assert.equal(list.code, 0, list.stderr);
+    const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
+    assert.ok(names.includes('counted_echo') && names.includes('shout'), list.stdout);
+    const call = await ws.kbctx(['tool', 'call', 'shout', '--param', 'text=hey']);
+    assert.equal(call.code, 0, call.stderr);
+    assert.match(call.stdout, /"HEY"/);
+    const search = await ws.kbctx(['search', 'zzz', '--json']);
+    assert.equal(search.code, 0, search.stderr);
+    assert.equal((JSON.parse(search.stdout) as { results: { title: string }[] }).results[0]?.title, 'Alpha');
+  },
+);

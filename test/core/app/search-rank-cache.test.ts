@@ -25,51 +25,54 @@ const run = async (input: Record<string, unknown> = {}): Promise<string[]> => {
 };
 
 describe('ranked pages and the search cache', () => {
-  it('a tap with a cacheKey is asked once per key; uncacheable() keeps its page out; a tap without one always runs', async () => {
-    const calls = { keyed: 0, plain: 0 };
-    let failing = false;
-    fx.kbctx.kernel.applySync(
-      plugin('keyed', (k) =>
-        k.hooks.rank.tapPromise(
-          { name: 'keyed', cacheKey: (request) => (request.rerank === false ? 'off' : 'v1') },
-          async (hits, _request, _ctx, control) => {
-            calls.keyed++;
-            if (failing) control.uncacheable('the model is down');
-            return [...hits].reverse();
-          },
+  it(
+    'a tap with a cacheKey is asked once per key; uncacheable() ' + 'keeps its page out; a tap without one always runs',
+    async () => {
+      const calls = { keyed: 0, plain: 0 };
+      let failing = false;
+      fx.kbctx.kernel.applySync(
+        plugin('keyed', (k) =>
+          k.hooks.rank.tapPromise(
+            { name: 'keyed', cacheKey: (request) => (request.rerank === false ? 'off' : 'v1') },
+            async (hits, _request, _ctx, control) => {
+              calls.keyed++;
+              if (failing) control.uncacheable('the model is down');
+              return [...hits].reverse();
+            },
+          ),
         ),
-      ),
-      {},
-      'path',
-      'keyed',
-    );
-    assert.deepEqual(await run(), ['Doc 3', 'Doc 2', 'Doc 1']);
-    await run();
-    assert.equal(calls.keyed, 1, 'the second search is a cache hit');
-    await run({ rerank: false });
-    assert.equal(calls.keyed, 2, "the tap's part differs: another entry");
+        {},
+        'path',
+        'keyed',
+      );
+      assert.deepEqual(await run(), ['Doc 3', 'Doc 2', 'Doc 1']);
+      await run();
+      assert.equal(calls.keyed, 1, 'the second search is a cache hit');
+      await run({ rerank: false });
+      assert.equal(calls.keyed, 2, "the tap's part differs: another entry");
 
-    failing = true;
-    await run({ limit: 2 });
-    await run({ limit: 2 });
-    assert.equal(calls.keyed, 4, 'an uncacheable page is computed again');
+      failing = true;
+      await run({ limit: 2 });
+      await run({ limit: 2 });
+      assert.equal(calls.keyed, 4, 'an uncacheable page is computed again');
 
-    fx.kbctx.kernel.applySync(
-      plugin('plain', (k) =>
-        k.hooks.rank.tap('plain', (hits) => {
-          calls.plain++;
-          return hits;
-        }),
-      ),
-      {},
-      'path',
-      'plain',
-    );
-    failing = false;
-    await run();
-    await run();
-    assert.deepEqual([calls.keyed, calls.plain], [6, 2], 'a tap without a cacheKey: no ranked page is cached');
-  });
+      fx.kbctx.kernel.applySync(
+        plugin('plain', (k) =>
+          k.hooks.rank.tap('plain', (hits) => {
+            calls.plain++;
+            return hits;
+          }),
+        ),
+        {},
+        'path',
+        'plain',
+      );
+      failing = false;
+      await run();
+      await run();
+      assert.deepEqual([calls.keyed, calls.plain], [6, 2], 'a tap without a cacheKey: no ranked page is cached');
+    },
+  );
 
   it('a cacheKey that throws fails naming the plugin and the hook', () => {
     const kernel = new Kernel({ logger: () => ({ info() {}, warn() {}, debug() {} }) });

@@ -116,7 +116,8 @@ describe('sync (filesystem)', () => {
 
   it('applies include and exclude globs (dotfiles included, excluded folders pruned)', async () => {
     await fx.setConfig(
-      '[connectors.filesystem.docs]\nroot = "docs"\ninclude_globs = ["**/*.md"]\nexclude_globs = ["**/drafts/**", "secret.md"]\n',
+      '[connectors.filesystem.docs]\nroot = "docs"\ninclude_globs = ["**/*.md"]\nexclude_globs = ' +
+        '["**/drafts/**", "secret.md"]\n',
     );
     fx.ws.write('docs/a.md', 'a');
     fx.ws.write('docs/.github/b.md', 'b');

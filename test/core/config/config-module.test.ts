@@ -10,6 +10,7 @@ import '../../../registry/bundled.ts'; // the plugins owning [server] and the co
 import { importConfig, loadConfig } from '../../../core/config/load-config.ts';
 import { serverConfigOf } from '../../../plugins/transport-http/api.ts';
 import { filesystemConnectorsOf } from '../../../plugins/connector-filesystem/api.ts';
+import { joinedRegExp } from '../../helpers/joined-regexp.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kbctx-module-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -35,44 +36,50 @@ const failure = async (options: { configPath?: string; cwd: string; env?: NodeJS
 };
 
 describe('kbctx.config.mjs', () => {
-  it('is found after config/kbctx.toml; relative paths resolve against its project folder from any working directory', async () => {
-    const project = path.join(root, 'project');
-    write(
-      'project/config/kbctx.config.mjs',
-      'export default { db: { path: "data/kb.sqlite" }, connectors: { filesystem: { docs: { root: "docs" } } }, server: { bind: "127.0.0.1:7" } };\n',
-    );
-    const here = await load({ cwd: project });
-    assert.deepEqual(
-      [here.file, here.db.path, filesystemConnectorsOf(here)['docs']?.root, serverConfigOf(here).bind],
-      [
-        path.join(project, 'config/kbctx.config.mjs'),
-        path.join(project, 'data/kb.sqlite'),
-        path.join(project, 'docs'),
-        '127.0.0.1:7',
-      ],
-    );
-    const elsewhere = path.join(root, 'elsewhere');
-    mkdirSync(elsewhere, { recursive: true });
-    const fromFlag = await load({ cwd: elsewhere, configPath: '../project/config/kbctx.config.mjs' });
-    assert.deepEqual(
-      [fromFlag.db.path, fromFlag.plugins.baseDir],
-      [path.join(project, 'data/kb.sqlite'), project],
-      '-c from another folder: the same index; plugin paths relative to the project too',
-    );
-    const fromEnv = await load({
-      cwd: elsewhere,
-      env: { KBCTX_CONFIG: path.join(project, 'config/kbctx.config.mjs') },
-    });
-    assert.equal(fromEnv.db.path, path.join(project, 'data/kb.sqlite'), '$KBCTX_CONFIG');
-    write('project/config/kbctx.toml', '[server]\nbind = "127.0.0.1:8"\n');
-    assert.equal(serverConfigOf(await load({ cwd: project })).bind, '127.0.0.1:8', 'config/kbctx.toml comes first');
-    assert.equal(await importConfig({ cwd: project, env: {} }), undefined, 'nothing to import for a TOML config');
-  });
+  it(
+    'is found after config/kbctx.toml; relative paths resolve ' +
+      'against its project folder from any working directory',
+    async () => {
+      const project = path.join(root, 'project');
+      write(
+        'project/config/kbctx.config.mjs',
+        'export default { db: { path: "data/kb.sqlite" }, connectors: { filesystem: { docs: { root: "docs" } } }, ' +
+          'server: { bind: "127.0.0.1:7" } };\n',
+      );
+      const here = await load({ cwd: project });
+      assert.deepEqual(
+        [here.file, here.db.path, filesystemConnectorsOf(here)['docs']?.root, serverConfigOf(here).bind],
+        [
+          path.join(project, 'config/kbctx.config.mjs'),
+          path.join(project, 'data/kb.sqlite'),
+          path.join(project, 'docs'),
+          '127.0.0.1:7',
+        ],
+      );
+      const elsewhere = path.join(root, 'elsewhere');
+      mkdirSync(elsewhere, { recursive: true });
+      const fromFlag = await load({ cwd: elsewhere, configPath: '../project/config/kbctx.config.mjs' });
+      assert.deepEqual(
+        [fromFlag.db.path, fromFlag.plugins.baseDir],
+        [path.join(project, 'data/kb.sqlite'), project],
+        '-c from another folder: the same index; plugin paths relative to the project too',
+      );
+      const fromEnv = await load({
+        cwd: elsewhere,
+        env: { KBCTX_CONFIG: path.join(project, 'config/kbctx.config.mjs') },
+      });
+      assert.equal(fromEnv.db.path, path.join(project, 'data/kb.sqlite'), '$KBCTX_CONFIG');
+      write('project/config/kbctx.toml', '[server]\nbind = "127.0.0.1:8"\n');
+      assert.equal(serverConfigOf(await load({ cwd: project })).bind, '127.0.0.1:8', 'config/kbctx.toml comes first');
+      assert.equal(await importConfig({ cwd: project, env: {} }), undefined, 'nothing to import for a TOML config');
+    },
+  );
 
   it('a function (or async function) export gets the environment; ${VAR}s expand as in TOML', async () => {
     write(
       'fn/kbctx.config.mjs',
-      'export default async ({ env }) => ({ server: { bind: env.BIND }, embedding: { api_key_env: "${KEY_NAME}" } });\n',
+      'export default async ({ env }) => ({ server: { bind: env.BIND }, embedding: { api_key_env: "${KEY_NAME}" ' +
+        '} });\n',
     );
     const config = await load({
       cwd: root,
@@ -108,7 +115,10 @@ describe('kbctx.config.mjs', () => {
       [
         'number.mjs',
         'export default 42;\n',
-        /^bad\/number\.mjs: the default export must be an object with the config keys \(or a function returning one\), got number 42$/,
+        joinedRegExp(
+          /^bad\/number\.mjs: the default export must be an object with the /,
+          /config keys \(or a function returning one\), got number 42$/,
+        ),
       ],
       ['array.mjs', 'export default [];\n', /got an array$/],
       ['null.mjs', 'export default async () => null;\n', /got null$/],
@@ -139,7 +149,8 @@ describe('kbctx.config.mjs', () => {
   it('plugin objects in `plugins` are kept as they are: not expanded, copied or frozen', async () => {
     write(
       'inline/kbctx.config.mjs',
-      'const acme = { name: "acme", version: "1.0.0", kbctx: "^0.2", description: "${NOT_EXPANDED}", apply() {} };\nglobalThis.kbctxTestAcme = acme;\nexport default { plugins: ["bundled", acme, "./more.mjs"] };\n',
+      'const acme = { name: "acme", version: "1.0.0", kbctx: "^0.2", description: "${NOT_EXPANDED}", apply() {} ' +
+        '};\nglobalThis.kbctxTestAcme = acme;\nexport default { plugins: ["bundled", acme, "./more.mjs"] };\n',
     );
     const config = await load({ cwd: root, configPath: 'inline/kbctx.config.mjs' });
     const [bundled, inline, more] = config.plugins.entries;

@@ -31,17 +31,21 @@ it('every bundled section schema is checked without ajv', () => {
   }
 });
 
-it('the subset applies defaults, keeps other keys unless additionalProperties is false, and words errors as the loader', () => {
-  const open = fromJsonSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 1, default: 3 } } })!;
-  assert.deepEqual(open.parse({ other: 'x' }, ['connectors', 't', 'a']), { other: 'x', n: 3 });
-  const closed = fromJsonSchema({
-    type: 'object',
-    properties: { n: { type: 'integer', minimum: 1 } },
-    required: ['n'],
-    additionalProperties: false,
-  })!;
-  assert.throws(() => closed.parse({}, ['s']), { message: 'is required', path: ['s', 'n'] });
-  assert.throws(() => closed.parse({ n: 0 }, ['s']), { message: 'must be at least 1', path: ['s', 'n'] });
-  assert.throws(() => closed.parse({ n: 1, m: 2 }, ['s']), { path: ['s', 'm'] });
-  assert.equal(fromJsonSchema({ type: 'string', pattern: '^a' }), null, 'outside the subset: ajv');
-});
+it(
+  'the subset applies defaults, keeps other keys unless additionalProperties is false, and words errors as the ' +
+    'loader',
+  () => {
+    const open = fromJsonSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 1, default: 3 } } })!;
+    assert.deepEqual(open.parse({ other: 'x' }, ['connectors', 't', 'a']), { other: 'x', n: 3 });
+    const closed = fromJsonSchema({
+      type: 'object',
+      properties: { n: { type: 'integer', minimum: 1 } },
+      required: ['n'],
+      additionalProperties: false,
+    })!;
+    assert.throws(() => closed.parse({}, ['s']), { message: 'is required', path: ['s', 'n'] });
+    assert.throws(() => closed.parse({ n: 0 }, ['s']), { message: 'must be at least 1', path: ['s', 'n'] });
+    assert.throws(() => closed.parse({ n: 1, m: 2 }, ['s']), { path: ['s', 'm'] });
+    assert.equal(fromJsonSchema({ type: 'string', pattern: '^a' }), null, 'outside the subset: ajv');
+  },
+);

@@ -42,11 +42,15 @@ it("a store plugin's [db] keys: defaults, durations and its toConfig, whichever 
   assert.deepEqual(Object.keys(json.properties.db.properties), ['engine', 'path', 'url', 'shards', 'ttl']);
 });
 
-it("the bundled stores' keys: sqlite's keyword_engine, postgres's pool_size, lancedb's storage_options and lock_lease", () => {
-  registerConfigSections(BUNDLED_PLUGINS);
-  const { db } = parse('[db]\nkeyword_engine = "fts5"\npool_size = 3\nlock_lease = "1m"\n');
-  assert.deepEqual([db.keywordEngine, db.poolSize, db.lockLeaseSecs, db.storageOptions], ['fts5', 3, 60, {}]);
-  assert.throws(() => parse('[db]\npool_size = 0\n'), /k\.toml: db\.pool_size must be between 1 and 1000/);
-  assert.throws(() => parse('[db]\nlock_lease = 0\n'), /k\.toml: db\.lock_lease must be longer than 0 s/);
-  assert.throws(() => parse('[db]\nlock_lease = "soon"\n'), /db\.lock_lease must be a duration/);
-});
+it(
+  "the bundled stores' keys: sqlite's keyword_engine, postgres's " +
+    "pool_size, lancedb's storage_options and lock_lease",
+  () => {
+    registerConfigSections(BUNDLED_PLUGINS);
+    const { db } = parse('[db]\nkeyword_engine = "fts5"\npool_size = 3\nlock_lease = "1m"\n');
+    assert.deepEqual([db.keywordEngine, db.poolSize, db.lockLeaseSecs, db.storageOptions], ['fts5', 3, 60, {}]);
+    assert.throws(() => parse('[db]\npool_size = 0\n'), /k\.toml: db\.pool_size must be between 1 and 1000/);
+    assert.throws(() => parse('[db]\nlock_lease = 0\n'), /k\.toml: db\.lock_lease must be longer than 0 s/);
+    assert.throws(() => parse('[db]\nlock_lease = "soon"\n'), /db\.lock_lease must be a duration/);
+  },
+);

@@ -28,13 +28,16 @@ describe('locateChunks (lines of a chunker that returns plain strings)', () => {
     ]);
   });
 
-  it('gives null lines to a chunk that is not in the body (a rewriting chunker), and the next ones still resolve', () => {
-    assert.deepEqual(locateChunks('alpha\nbeta\n', ['ALPHA!', '', 'beta']), [
-      { lineStart: null, lineEnd: null },
-      { lineStart: null, lineEnd: null },
-      { lineStart: 2, lineEnd: 2 },
-    ]);
-  });
+  it(
+    'gives null lines to a chunk that is not in the body (a ' + 'rewriting chunker), and the next ones still resolve',
+    () => {
+      assert.deepEqual(locateChunks('alpha\nbeta\n', ['ALPHA!', '', 'beta']), [
+        { lineStart: null, lineEnd: null },
+        { lineStart: null, lineEnd: null },
+        { lineStart: 2, lineEnd: 2 },
+      ]);
+    },
+  );
 
   it('falls back to searching the whole body when the chunks come out of order', () => {
     assert.deepEqual(locateChunks('x\ny\nz', ['z', 'x']), [

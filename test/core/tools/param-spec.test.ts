@@ -73,7 +73,10 @@ it('checks a list without `schema` keywords (the built-in tools) without ajv, wi
     try {
       return JSON.stringify(validateParams(list, input));
     } catch (error) {
-      return `${(error as KbctxError).code}: ${(error as Error).message} ${JSON.stringify((error as KbctxError).details)}`;
+      return (
+        `${(error as KbctxError).code}: ${(error as Error).message} ` +
+        `${JSON.stringify((error as KbctxError).details)}`
+      );
     }
   };
   const inputs: Record<string, unknown>[] = [

@@ -43,14 +43,17 @@ describe('chunker-code: a TypeScript class', () => {
     );
   });
 
-  it('keeps a class that fits in one chunk, with its doc comment; small siblings are merged up to the budget', async (t) => {
-    assert.deepEqual(outline(await chunks(t, 'shapes.ts', text, 700)), ['Rectangle, drawingPath 1-38']);
-    const pieces = await chunks(t, 'shapes.ts', text, 200);
-    const rectangle = pieces.find((p) => p.symbol === 'Rectangle')!;
-    assert.equal(rectangle.lineStart, 7);
-    assert.equal(rectangle.lineEnd, 33);
-    assert.match(rectangle.text, /^\/\*\*\n \* A rectangle on the plane/);
-  });
+  it(
+    'keeps a class that fits in one chunk, with its doc ' + 'comment; small siblings are merged up to the budget',
+    async (t) => {
+      assert.deepEqual(outline(await chunks(t, 'shapes.ts', text, 700)), ['Rectangle, drawingPath 1-38']);
+      const pieces = await chunks(t, 'shapes.ts', text, 200);
+      const rectangle = pieces.find((p) => p.symbol === 'Rectangle')!;
+      assert.equal(rectangle.lineStart, 7);
+      assert.equal(rectangle.lineEnd, 33);
+      assert.match(rectangle.text, /^\/\*\*\n \* A rectangle on the plane/);
+    },
+  );
 
   it('never exceeds the budget, and every chunk starts and ends on a token boundary', async (t) => {
     for (const max of [30, 60, 120]) {
@@ -124,7 +127,10 @@ describe('chunker-code: every language of the table', () => {
     );
     assert.ok(go!.length > 2 && go!.slice(1).every((p) => p.symbol === 'Server.Start'));
     const rust = await chunkCode(
-      `impl P {\n${Array.from({ length: 8 }, (_, i) => `    fn f${i}(&self) -> u8 {\n        ${i} + 1 + 2 + 3 + 4\n    }\n`).join('\n')}}\n`,
+      `impl P {\n${Array.from(
+        { length: 8 },
+        (_, i) => `    fn f${i}(&self) -> u8 {\n        ${i} + 1 + 2 + 3 + 4\n    }\n`,
+      ).join('\n')}}\n`,
       languageOf('a.rs')!,
       { maxTokens: 40, tolerateErrors: false },
     );

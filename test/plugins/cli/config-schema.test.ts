@@ -12,7 +12,8 @@ const PLUGIN = `export default {
   version: '1.0.0',
   kbctx: '^0.2',
   connectorConfigs: {
-    tickets: { schema: { type: 'object', properties: { project: { type: 'string' } }, required: ['project'], additionalProperties: false } },
+    tickets: { schema: { type: 'object', properties: { project: { type: 'string' } }, required: ['project'],
+      additionalProperties: false } },
   },
   apply(kernel) {
     kernel.hooks.createConnector.for('tickets').tapPromise('tickets', async () => ({ async *scan() {} }));
@@ -38,26 +39,30 @@ before(() => {
 });
 after(() => ws.cleanup());
 
-it("prints the JSON Schema of the config with the bundled plugins' sections and a configured plugin's connector type", async () => {
-  const r = await ws.kbctx(['config', 'schema']);
-  assert.equal(r.code, 0, r.stderr);
-  const schema = JSON.parse(r.stdout) as {
-    properties: { server: unknown; connectors: { properties: Record<string, unknown> } };
-  };
-  assert.ok(schema.properties.server, "[server]: transport-http's section");
-  assert.deepEqual(
-    Object.keys(schema.properties.connectors.properties).filter((t) => ['filesystem', 'tickets'].includes(t)),
-    ['filesystem', 'tickets'],
-  );
-  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
-  assert.equal(validate(parse(CONFIG)), true, JSON.stringify(validate.errors));
-  assert.equal(
-    validate(parse(CONFIG.replace('project = "ENG"', 'project = 5'))),
-    false,
-    "the plugin's own schema checks its tables",
-  );
-  assert.equal(validate(parse('[server]\nworkers = "two"\n')), false);
-});
+it(
+  'prints the JSON Schema of the config with the bundled ' +
+    "plugins' sections and a configured plugin's connector type",
+  async () => {
+    const r = await ws.kbctx(['config', 'schema']);
+    assert.equal(r.code, 0, r.stderr);
+    const schema = JSON.parse(r.stdout) as {
+      properties: { server: unknown; connectors: { properties: Record<string, unknown> } };
+    };
+    assert.ok(schema.properties.server, "[server]: transport-http's section");
+    assert.deepEqual(
+      Object.keys(schema.properties.connectors.properties).filter((t) => ['filesystem', 'tickets'].includes(t)),
+      ['filesystem', 'tickets'],
+    );
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+    assert.equal(validate(parse(CONFIG)), true, JSON.stringify(validate.errors));
+    assert.equal(
+      validate(parse(CONFIG.replace('project = "ENG"', 'project = 5'))),
+      false,
+      "the plugin's own schema checks its tables",
+    );
+    assert.equal(validate(parse('[server]\nworkers = "two"\n')), false);
+  },
+);
 
 it('is listed in help, from the cli plugin', async () => {
   const r = await ws.kbctx(['--help']);

@@ -25,24 +25,27 @@ describe('fault attribution', () => {
     assert.deepEqual(stackFiles(stack), ['/proj/plugins/acme/timer.mjs', '/proj/x.ts']);
   });
 
-  it("a frame in a plugin's folder (its entry's folder, below too) names that plugin; the first such frame wins", () => {
-    assert.equal(
-      pluginOfError(
-        errorAt('tick (/proj/plugins/acme/lib/timer.ts:3:9)', 'listOnTimeout (node:internal/timers:588:17)'),
-        plugins,
-        ROOT,
-      ),
-      'acme',
-    );
-    assert.equal(
-      pluginOfError(
-        errorAt('run (/opt/app/node_modules/kbctx/core/app/sync.ts:1:1)', 'cb (/proj/plugins/acme/index.ts:9:1)'),
-        plugins,
-        ROOT,
-      ),
-      'acme',
-    );
-  });
+  it(
+    "a frame in a plugin's folder (its entry's folder, below " + 'too) names that plugin; the first such frame wins',
+    () => {
+      assert.equal(
+        pluginOfError(
+          errorAt('tick (/proj/plugins/acme/lib/timer.ts:3:9)', 'listOnTimeout (node:internal/timers:588:17)'),
+          plugins,
+          ROOT,
+        ),
+        'acme',
+      );
+      assert.equal(
+        pluginOfError(
+          errorAt('run (/opt/app/node_modules/kbctx/core/app/sync.ts:1:1)', 'cb (/proj/plugins/acme/index.ts:9:1)'),
+          plugins,
+          ROOT,
+        ),
+        'acme',
+      );
+    },
+  );
 
   it('the deepest folder wins; in a folder two plugins share, only an entry file counts', () => {
     assert.equal(pluginOfError(errorAt('f (/proj/plugins/acme/index.ts:1:1)'), plugins, ROOT), 'acme');

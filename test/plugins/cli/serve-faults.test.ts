@@ -43,14 +43,18 @@ describe('serve fault policy', () => {
     );
   });
 
-  it('an unhandled rejection from elsewhere is logged and survived; an uncaught exception from elsewhere ends the process with 1', () => {
-    const r = run('elsewhere');
-    assert.equal(r.status, 1, r.stderr);
-    assert.equal(r.stdout, '');
-    assert.match(
-      r.stderr,
-      /^unhandled rejection \(not from a plugin\), still serving: a non-error value: "no error at all"$/m,
-    );
-    assert.match(r.stderr, /^uncaught exception \(not from a plugin\), stopping: Error: a bug outside any plugin/m);
-  });
+  it(
+    'an unhandled rejection from elsewhere is logged and survived; an uncaught exception from elsewhere ends the ' +
+      'process with 1',
+    () => {
+      const r = run('elsewhere');
+      assert.equal(r.status, 1, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(
+        r.stderr,
+        /^unhandled rejection \(not from a plugin\), still serving: a non-error value: "no error at all"$/m,
+      );
+      assert.match(r.stderr, /^uncaught exception \(not from a plugin\), stopping: Error: a bug outside any plugin/m);
+    },
+  );
 });

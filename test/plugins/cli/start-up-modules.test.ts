@@ -203,39 +203,42 @@ it('kbctx --version loads neither the plugin API, the cli contract entry, the co
   assert.ok(!loaded.some((m) => m.startsWith('node_modules/tapable/')), 'tapable not loaded');
 });
 
-it('kbctx serve stdio --attach loads the bridge alone: no CLI runner, kernel, config code, stores or MCP SDK', async () => {
-  // A line to relay to a port nothing listens on: the bridge's request path runs too (answered with an error).
-  const { loaded, builtins } = await modulesLoadedBy(
-    ['serve', 'stdio', '--attach', 'http://127.0.0.1:9/mcp'],
-    `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`,
-  );
-  assert.ok(loaded.includes('plugins/mcp-attach/bridge.ts'), 'the bridge loaded (guards the counter)');
-  for (const unneeded of [
-    'plugins/cli/run-cli.ts',
-    'core/api/host.ts',
-    'core/kernel.ts',
-    'core/config/plugin-sections.ts',
-    'core/app/bundled-set.ts',
-    'registry/bundled.ts',
-    'plugins/store-sqlite/sqlite-store.ts',
-  ])
-    assert.ok(!loaded.includes(unneeded), `${unneeded} not loaded`);
-  assert.deepEqual(
-    loaded.filter((m) => m.startsWith('node_modules/')),
-    [],
-    'no package from node_modules (commander, tapable, the MCP SDK, smol-toml…)',
-  );
-  // Node's own fetch/WebSocket stack: an ES import of node:http would load it (its namespace reads the lazy exports).
-  assert.deepEqual(
-    builtins.filter((m) => m.includes('undici')),
-    [],
-  );
-  const own = loaded.filter((m) => /^(core|plugins|registry)\//.test(m));
-  assert.deepEqual(own.sort(), [
-    'plugins/mcp-attach/api.ts',
-    'plugins/mcp-attach/bridge.ts',
-    'plugins/mcp-attach/request-headers.ts',
-    'plugins/mcp-attach/sse-reader.ts',
-    'registry/cli.ts',
-  ]);
-});
+it(
+  'kbctx serve stdio --attach loads the bridge alone: no CLI ' + 'runner, kernel, config code, stores or MCP SDK',
+  async () => {
+    // A line to relay to a port nothing listens on: the bridge's request path runs too (answered with an error).
+    const { loaded, builtins } = await modulesLoadedBy(
+      ['serve', 'stdio', '--attach', 'http://127.0.0.1:9/mcp'],
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`,
+    );
+    assert.ok(loaded.includes('plugins/mcp-attach/bridge.ts'), 'the bridge loaded (guards the counter)');
+    for (const unneeded of [
+      'plugins/cli/run-cli.ts',
+      'core/api/host.ts',
+      'core/kernel.ts',
+      'core/config/plugin-sections.ts',
+      'core/app/bundled-set.ts',
+      'registry/bundled.ts',
+      'plugins/store-sqlite/sqlite-store.ts',
+    ])
+      assert.ok(!loaded.includes(unneeded), `${unneeded} not loaded`);
+    assert.deepEqual(
+      loaded.filter((m) => m.startsWith('node_modules/')),
+      [],
+      'no package from node_modules (commander, tapable, the MCP SDK, smol-toml…)',
+    );
+    // Node's own fetch/WebSocket stack: an ES import of node:http would load it (its namespace reads the lazy exports).
+    assert.deepEqual(
+      builtins.filter((m) => m.includes('undici')),
+      [],
+    );
+    const own = loaded.filter((m) => /^(core|plugins|registry)\//.test(m));
+    assert.deepEqual(own.sort(), [
+      'plugins/mcp-attach/api.ts',
+      'plugins/mcp-attach/bridge.ts',
+      'plugins/mcp-attach/request-headers.ts',
+      'plugins/mcp-attach/sse-reader.ts',
+      'registry/cli.ts',
+    ]);
+  },
+);

@@ -6,6 +6,9 @@ import { it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { EMBED_THREAD_NICENESS } from '../../../plugins/embedder-local/thread-priority.ts';
 
+const THREAD_PRIORITY = JSON.stringify(
+  new URL('../../../plugins/' + 'embedder-local' + '/thread-priority.ts', import.meta.url).href,
+);
 /** The calling thread's nice value (field 19 of /proc/thread-self/stat, after the command name). */
 const niceness = (): number => Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16]);
 
@@ -17,7 +20,7 @@ it('lowers the calling worker thread to the embedding niceness, leaving the main
     const { parentPort } = require('node:worker_threads');
     const { readFileSync } = require('node:fs');
     const niceness = () => Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ')[16]);
-    import(${JSON.stringify(new URL('../../../plugins/embedder-local/thread-priority.ts', import.meta.url).href)}).then((m) => {
+    import(${THREAD_PRIORITY}).then((m) => {
       const lowered = m.lowerThreadPriority();
       parentPort.postMessage({ lowered, niceness: niceness() });
     });`;

@@ -75,27 +75,31 @@ describe('Context Harness model names', () => {
     assert.equal(knownModel('text-embedding-3-small'), null);
   });
 
-  it('bge-small-en-v1.5 is the transformers embedder on Xenova/bge-small-en-v1.5 with cls pooling (its identity says so)', async () => {
-    const known = knownModel('bge-small-en-v1.5')!;
-    const named = createContextHarnessEmbedder(options('local', 'bge-small-en-v1.5'), known, models);
-    const explicit = createTransformersEmbedder(
-      options('transformers', 'Xenova/bge-small-en-v1.5', { pooling: 'cls' }),
-      undefined,
-      models,
-    );
-    const meanPooled = createTransformersEmbedder(
-      options('transformers', 'Xenova/bge-small-en-v1.5'),
-      undefined,
-      models,
-    );
-    assert.match(named.model, /^transformers:Xenova\/bge-small-en-v1\.5:[0-9a-f]{8}$/);
-    assert.equal(named.model, explicit.model);
-    assert.notEqual(named.model, meanPooled.model);
-    assert.equal(named.dims, 384);
-    const [vector] = await named.embed(['car engine']);
-    assert.equal(vector?.length, 384);
-    await Promise.all([named, explicit, meanPooled].map((e) => (e as TransformersEmbedder).close()));
-  });
+  it(
+    'bge-small-en-v1.5 is the transformers embedder on Xenova/bge-small-en-v1.5 with cls pooling (its identity ' +
+      'says so)',
+    async () => {
+      const known = knownModel('bge-small-en-v1.5')!;
+      const named = createContextHarnessEmbedder(options('local', 'bge-small-en-v1.5'), known, models);
+      const explicit = createTransformersEmbedder(
+        options('transformers', 'Xenova/bge-small-en-v1.5', { pooling: 'cls' }),
+        undefined,
+        models,
+      );
+      const meanPooled = createTransformersEmbedder(
+        options('transformers', 'Xenova/bge-small-en-v1.5'),
+        undefined,
+        models,
+      );
+      assert.match(named.model, /^transformers:Xenova\/bge-small-en-v1\.5:[0-9a-f]{8}$/);
+      assert.equal(named.model, explicit.model);
+      assert.notEqual(named.model, meanPooled.model);
+      assert.equal(named.dims, 384);
+      const [vector] = await named.embed(['car engine']);
+      assert.equal(vector?.length, 384);
+      await Promise.all([named, explicit, meanPooled].map((e) => (e as TransformersEmbedder).close()));
+    },
+  );
 
   it('a dims that disagrees with the model is a config error naming both numbers', () => {
     assert.throws(

@@ -16,7 +16,9 @@ const DOCS = [
   {
     _id: 'd2',
     title: 'Rivers',
-    text: 'Rivers carry water from the hills to the sea through valleys and plains, past towns, fields and forests; an otter family lives by one, and otters are seen there at dawn.',
+    text:
+      'Rivers carry water from the hills to the sea through valleys and plains, past towns, fields and forests; an ' +
+      'otter family lives by one, and otters are seen there at dawn.',
   },
   { _id: 'd3', title: 'Beavers', text: 'Beavers build dams across streams.' },
   { _id: 'd4', title: 'Owls', text: 'Owls hunt at night.' },

@@ -73,37 +73,40 @@ it('never runs two syncs at once; requests during a run merge into one follow-up
   h.runner.close();
 });
 
-it('a failure marks the connector failed, keeps the last good counts and schedules a retry; success clears it', async () => {
-  const h = harness(600);
-  h.runner.request('all', 'start');
-  let done = h.nextRun();
-  h.finishers.shift()!(report({ upserted: 7 }));
-  await done;
-  assert.equal(h.runner.snapshot().lastCounts?.upserted, 7);
-  const scheduled = Date.parse(h.runner.snapshot().nextRunAt!);
-  assert.ok(scheduled > Date.now() + 500_000, 'next run one interval later');
+it(
+  'a failure marks the connector failed, keeps the last good ' + 'counts and schedules a retry; success clears it',
+  async () => {
+    const h = harness(600);
+    h.runner.request('all', 'start');
+    let done = h.nextRun();
+    h.finishers.shift()!(report({ upserted: 7 }));
+    await done;
+    assert.equal(h.runner.snapshot().lastCounts?.upserted, 7);
+    const scheduled = Date.parse(h.runner.snapshot().nextRunAt!);
+    assert.ok(scheduled > Date.now() + 500_000, 'next run one interval later');
 
-  h.runner.request('all', 'request');
-  done = h.nextRun();
-  h.finishers.shift()!(report({ failure: { code: 'connector_error', message: 'remote unreachable' } }));
-  await done;
-  const failed = h.runner.snapshot();
-  assert.equal(failed.state, 'failed');
-  assert.equal(failed.lastError, 'connector_error: remote unreachable');
-  assert.equal(failed.lastCounts?.upserted, 7);
-  assert.ok(
-    Date.parse(failed.nextRunAt!) < scheduled,
-    'the retry comes sooner than the schedule (backoff starts small)',
-  );
+    h.runner.request('all', 'request');
+    done = h.nextRun();
+    h.finishers.shift()!(report({ failure: { code: 'connector_error', message: 'remote unreachable' } }));
+    await done;
+    const failed = h.runner.snapshot();
+    assert.equal(failed.state, 'failed');
+    assert.equal(failed.lastError, 'connector_error: remote unreachable');
+    assert.equal(failed.lastCounts?.upserted, 7);
+    assert.ok(
+      Date.parse(failed.nextRunAt!) < scheduled,
+      'the retry comes sooner than the schedule (backoff starts small)',
+    );
 
-  h.runner.request('all', 'request');
-  done = h.nextRun();
-  h.finishers.shift()!(report({ upserted: 0 }));
-  await done;
-  assert.equal(h.runner.snapshot().state, 'idle');
-  assert.equal(h.runner.snapshot().lastError, null);
-  h.runner.close();
-});
+    h.runner.request('all', 'request');
+    done = h.nextRun();
+    h.finishers.shift()!(report({ upserted: 0 }));
+    await done;
+    assert.equal(h.runner.snapshot().state, 'idle');
+    assert.equal(h.runner.snapshot().lastError, null);
+    h.runner.close();
+  },
+);
 
 it('another process holding the connector (conflict) is not a failure', async () => {
   const h = harness();

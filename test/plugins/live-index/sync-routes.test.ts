@@ -39,30 +39,34 @@ it('POST /sync/{connector} from another host is forbidden unless the server requ
   assert.deepEqual(triggered, ['git:kb', 'git:kb']);
 });
 
-it('POST /sync/{connector} without a JSON Content-Type is 415 and starts nothing (no cross-origin trigger without a preflight)', async () => {
-  triggered.length = 0;
-  for (const type of [
-    undefined,
-    'text/plain',
-    'application/x-www-form-urlencoded',
-    'multipart/form-data; boundary=x',
-    'application/jsonp',
-    'text/json',
-  ]) {
-    await assert.rejects(
-      post(false).handle(request('127.0.0.1', type)),
-      (e: unknown) =>
-        e instanceof KbctxError &&
-        e.code === 'unsupported_media_type' &&
-        /Content-Type: application\/json/.test(e.message),
-      String(type),
-    );
-  }
-  assert.deepEqual(triggered, []);
-  for (const type of ['application/json', 'Application/JSON; charset=utf-8', 'application/vnd.kbctx+json'])
-    await post(false).handle(request('127.0.0.1', type));
-  assert.equal(triggered.length, 3);
-});
+it(
+  'POST /sync/{connector} without a JSON Content-Type is 415 and starts nothing (no cross-origin trigger without a ' +
+    'preflight)',
+  async () => {
+    triggered.length = 0;
+    for (const type of [
+      undefined,
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonp',
+      'text/json',
+    ]) {
+      await assert.rejects(
+        post(false).handle(request('127.0.0.1', type)),
+        (e: unknown) =>
+          e instanceof KbctxError &&
+          e.code === 'unsupported_media_type' &&
+          /Content-Type: application\/json/.test(e.message),
+        String(type),
+      );
+    }
+    assert.deepEqual(triggered, []);
+    for (const type of ['application/json', 'Application/JSON; charset=utf-8', 'application/vnd.kbctx+json'])
+      await post(false).handle(request('127.0.0.1', type));
+    assert.equal(triggered.length, 3);
+  },
+);
 
 it('loopback peers: 127/8, ::1 and their IPv4-mapped form', () => {
   assert.ok(

@@ -61,19 +61,22 @@ describe('the rank hook and the page limit', () => {
       return ((await res.json()) as { results: { title: string; explain?: { keyword_score: number } }[] }).results;
     };
 
-    it('pages of different limits, asked twice (cached), are each cut after ranking; explain stays per hit', async () => {
-      for (let round = 0; round < 2; round++) {
-        const three = await search({ limit: 3, explain: true });
-        assert.equal(three.length, 3);
-        assert.equal(three[0]!.title, 'Urgent: rotate keys');
-        for (const hit of three) assert.equal(typeof hit.explain?.keyword_score, 'number', JSON.stringify(hit));
-        const one = await search({ limit: 1 });
-        assert.deepEqual(
-          one.map((h) => h.title),
-          ['Urgent: rotate keys'],
-        );
-        assert.equal(one[0]!.explain, undefined);
-      }
-    });
+    it(
+      'pages of different limits, asked twice (cached), are ' + 'each cut after ranking; explain stays per hit',
+      async () => {
+        for (let round = 0; round < 2; round++) {
+          const three = await search({ limit: 3, explain: true });
+          assert.equal(three.length, 3);
+          assert.equal(three[0]!.title, 'Urgent: rotate keys');
+          for (const hit of three) assert.equal(typeof hit.explain?.keyword_score, 'number', JSON.stringify(hit));
+          const one = await search({ limit: 1 });
+          assert.deepEqual(
+            one.map((h) => h.title),
+            ['Urgent: rotate keys'],
+          );
+          assert.equal(one[0]!.explain, undefined);
+        }
+      },
+    );
   });
 });

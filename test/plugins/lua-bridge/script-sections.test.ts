@@ -29,15 +29,20 @@ it("the sections are lua-bridge's", () => {
     assert.equal(owned.get(name)?.plugin, 'lua-bridge', name);
 });
 
-it('they load as before: paths resolved, timeouts defaulted, other keys for the script, env_allow joined by referenced variables', () => {
-  const config = load(
-    '[scripts]\nenv_allow = ["HOME"]\n[tools.script.t]\npath = "tools/t.lua"\nurl = "${JIRA}"\n[agents.script.a]\npath = "/abs/a.lua"\ntimeout = 5\n[agents.inline.i]\nsystem_prompt = "p"\n',
-  );
-  assert.deepEqual(scriptToolsOf(config), { t: { path: '/work/tools/t.lua', timeoutSecs: 30, extra: { url: 'x' } } });
-  assert.deepEqual(scriptAgentsOf(config), { a: { path: '/abs/a.lua', timeoutSecs: 5, extra: {} } });
-  assert.equal(inlineAgentsOf(config)['i']?.systemPrompt, 'p');
-  assert.deepEqual(scriptsConfigOf(config).envAllow, ['HOME', 'JIRA']);
-});
+it(
+  'they load as before: paths resolved, timeouts defaulted, other keys for the script, env_allow joined by ' +
+    'referenced variables',
+  () => {
+    const config = load(
+      '[scripts]\nenv_allow = ["HOME"]\n[tools.script.t]\npath = "tools/t.lua"\nurl = "${JIRA}"\n' +
+        '[agents.script.a]\npath = "/abs/a.lua"\ntimeout = 5\n[agents.inline.i]\nsystem_prompt = "p"\n',
+    );
+    assert.deepEqual(scriptToolsOf(config), { t: { path: '/work/tools/t.lua', timeoutSecs: 30, extra: { url: 'x' } } });
+    assert.deepEqual(scriptAgentsOf(config), { a: { path: '/abs/a.lua', timeoutSecs: 5, extra: {} } });
+    assert.equal(inlineAgentsOf(config)['i']?.systemPrompt, 'p');
+    assert.deepEqual(scriptsConfigOf(config).envAllow, ['HOME', 'JIRA']);
+  },
+);
 
 it('errors name the key path', () => {
   assert.equal(

@@ -20,7 +20,8 @@ const MODEL = 'openai:m';
 const HOLD_PLUGIN = `let release = () => {};
 export default { name: 'hold', version: '1.0.0', kbctx: '^0.2', apply(kernel) {
   kernel.hooks.tools.tap('hold', (tools) => {
-    tools.add({ name: 'hold', description: 'Answers once released.', call: () => new Promise((r) => (release = () => r('released'))) });
+    tools.add({ name: 'hold', description: 'Answers once released.',
+      call: () => new Promise((r) => (release = () => r('released'))) });
     tools.add({ name: 'release', description: 'Releases hold.', call: () => { release(); return 'ok'; } });
   });
 } };\n`;
@@ -37,8 +38,10 @@ before(async () => {
   ws.write('docs/dog.md', '# Dogs\n\nThe lazy dog sleeps all day.\n');
   ws.write('hold-plugin.mjs', HOLD_PLUGIN);
   ws.config(
-    `plugins = ["bundled", "./hold-plugin.mjs"]\n\n[embedding]\nprovider = "openai"\nbase_url = "${base}"\nmodel = "m"\ndims = 32\nmax_retries = 0\n\n` +
-      `[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n\n[server]\nauth_token_env = "KBCTX_TEST_TOKEN"\nwatch = false\n`,
+    `plugins = ["bundled", "./hold-plugin.mjs"]\n\n[embedding]\nprovider = "openai"\nbase_url = "${base}"\nmodel ` +
+      `= "m"\ndims = 32\nmax_retries = 0\n\n` +
+      `[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n\n[server]\nauth_token_env = ` +
+      `"KBCTX_TEST_TOKEN"\nwatch = false\n`,
   );
   s = await spawnServer(
     ws,

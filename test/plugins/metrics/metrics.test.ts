@@ -14,7 +14,8 @@ const ENV = { KBCTX_TEST_TOKEN: TOKEN };
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 const CONNECTOR = 'filesystem:docs';
 const config = (server: string, plugins = '') =>
-  `${plugins}[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nauth_token_env = "KBCTX_TEST_TOKEN"\nwatch = false\n${server}`;
+  `${plugins}[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nauth_token_env = "KBCTX_TEST_TOKEN"\nwatch ` +
+  `= false\n${server}`;
 
 let ws: Workspace;
 before(() => {
@@ -164,20 +165,23 @@ it('[server] metrics_public = true: /metrics answers without the token, the rest
   }
 });
 
-it('with rank taps: the rank stage is timed when it runs, and the pages a tap marks uncacheable are counted', async () => {
-  const s = await serve('ranked.toml');
-  try {
-    await waitForRun(s.url, null);
-    for (let i = 0; i < 5; i++) await search(s.url, { query: 'fox' }); // uncacheable: ranked each time
-    for (let i = 0; i < 3; i++) await search(s.url, { query: 'dog' }); // ranked once, then the cached page
-    const samples = await scrape(s.url);
-    assert.equal(sampleSum(samples, 'kbctx_rank_duration_seconds_count'), 6);
-    assert.equal(sampleSum(samples, 'kbctx_rank_uncacheable_total'), 5);
-    assert.equal(sampleSum(samples, 'kbctx_search_duration_seconds_count', { mode: 'keyword' }), 8);
-  } finally {
-    assert.equal(await s.stop(), 0);
-  }
-});
+it(
+  'with rank taps: the rank stage is timed when it runs, and ' + 'the pages a tap marks uncacheable are counted',
+  async () => {
+    const s = await serve('ranked.toml');
+    try {
+      await waitForRun(s.url, null);
+      for (let i = 0; i < 5; i++) await search(s.url, { query: 'fox' }); // uncacheable: ranked each time
+      for (let i = 0; i < 3; i++) await search(s.url, { query: 'dog' }); // ranked once, then the cached page
+      const samples = await scrape(s.url);
+      assert.equal(sampleSum(samples, 'kbctx_rank_duration_seconds_count'), 6);
+      assert.equal(sampleSum(samples, 'kbctx_rank_uncacheable_total'), 5);
+      assert.equal(sampleSum(samples, 'kbctx_search_duration_seconds_count', { mode: 'keyword' }), 8);
+    } finally {
+      assert.equal(await s.stop(), 0);
+    }
+  },
+);
 
 it('"!metrics": no /metrics route', async () => {
   const s = await serve('dropped.toml');

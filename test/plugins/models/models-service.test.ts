@@ -87,15 +87,18 @@ describe('models service (stand-in hub)', () => {
     assert.equal(hub.requests.length, before);
   });
 
-  it('a stale lock (its process gone) is taken over; a partial folder without its manifest is not a model', async () => {
-    const cache = join(dir, 'stale');
-    mkdirSync(join(cache, 'test', 'tiny'), { recursive: true });
-    writeFileSync(join(cache, 'test', 'tiny.lock'), '2147483646');
-    writeFileSync(join(cache, 'test', 'tiny', 'config.json'), '{}');
-    assert.equal(service({}, cache).cached('test/tiny', FILES), null);
-    assert.ok(await service({}, cache).fetch('test/tiny', FILES, quiet));
-    assert.equal(existsSync(join(cache, 'test', 'tiny.lock')), false);
-  });
+  it(
+    'a stale lock (its process gone) is taken over; a ' + 'partial folder without its manifest is not a model',
+    async () => {
+      const cache = join(dir, 'stale');
+      mkdirSync(join(cache, 'test', 'tiny'), { recursive: true });
+      writeFileSync(join(cache, 'test', 'tiny.lock'), '2147483646');
+      writeFileSync(join(cache, 'test', 'tiny', 'config.json'), '{}');
+      assert.equal(service({}, cache).cached('test/tiny', FILES), null);
+      assert.ok(await service({}, cache).fetch('test/tiny', FILES, quiet));
+      assert.equal(existsSync(join(cache, 'test', 'tiny.lock')), false);
+    },
+  );
 
   it('HF_TOKEN goes to the hub as a Bearer header', async () => {
     await service({ HF_TOKEN: 'hf_secret' }).fetch('test/gated', FILES, quiet);

@@ -60,25 +60,28 @@ it('a file that cannot be written warns once for a run of failures, and again af
   assert.equal(warnings.length, 2);
 });
 
-it('logToBeir: one query per text with its latest results graded by rank; redacted, empty and cut lines counted', () => {
-  const log = [
-    { query: 'otters', results: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] },
-    { query_sha256: 'ab12', results: [{ id: 'a' }] },
-    { query: 'owls', results: [] },
-    { query: 'dams', results: [{ id: 'd' }] },
-    { query: 'otters', results: [{ id: 'b' }, { id: 'a' }] },
-  ]
-    .map((l) => JSON.stringify(l))
-    .join('\n');
-  const set = logToBeir(`${log}\n{"query": "cut sh`, 2);
-  assert.deepEqual(set.queries, [
-    { _id: 'q1', text: 'dams' },
-    { _id: 'q2', text: 'otters' },
-  ]);
-  assert.deepEqual(set.qrels, [
-    ['q1', 'd', 2],
-    ['q2', 'b', 2],
-    ['q2', 'a', 1],
-  ]);
-  assert.deepEqual([set.lines, set.redacted, set.empty, set.malformed], [6, 1, 1, 1]);
-});
+it(
+  'logToBeir: one query per text with its latest results ' + 'graded by rank; redacted, empty and cut lines counted',
+  () => {
+    const log = [
+      { query: 'otters', results: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] },
+      { query_sha256: 'ab12', results: [{ id: 'a' }] },
+      { query: 'owls', results: [] },
+      { query: 'dams', results: [{ id: 'd' }] },
+      { query: 'otters', results: [{ id: 'b' }, { id: 'a' }] },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
+    const set = logToBeir(`${log}\n{"query": "cut sh`, 2);
+    assert.deepEqual(set.queries, [
+      { _id: 'q1', text: 'dams' },
+      { _id: 'q2', text: 'otters' },
+    ]);
+    assert.deepEqual(set.qrels, [
+      ['q1', 'd', 2],
+      ['q2', 'b', 2],
+      ['q2', 'a', 1],
+    ]);
+    assert.deepEqual([set.lines, set.redacted, set.empty, set.malformed], [6, 1, 1, 1]);
+  },
+);

@@ -78,43 +78,46 @@ it('a log file that cannot be written does not break the search: same answer, ex
   assert.equal(r.stderr.match(/cannot write the query log/g)?.length, 1, r.stderr);
 });
 
-it('kbctx query-log export --beir writes the logged queries and their top results; kbctx eval replays them', async () => {
-  const ws = await workspace('[query_log]\nfile = "logs/q.jsonl"\n');
-  for (const q of ['otters', 'rivers', 'owls night'])
-    assert.equal((await ws.kbctx(['search', ...q.split(' '), '--limit', '2'])).code, 0);
-  const logged = lines(ws, 'logs/q.jsonl');
-  assert.deepEqual(
-    logged.map((l) => l['query']),
-    ['otters', 'rivers', 'owls night'],
-  );
-  const exported = await ws.kbctx(['query-log', 'export', '--beir', 'replay', '--top', '2', '--json']);
-  assert.equal(exported.code, 0, exported.stderr);
-  assert.equal((JSON.parse(exported.stdout) as { queries: number }).queries, 3);
-  const queries = readFileSync(ws.path('replay/queries.jsonl'), 'utf8');
-  assert.equal(
-    queries,
-    '{"_id":"q1","text":"otters"}\n{"_id":"q2","text":"rivers"}\n{"_id":"q3","text":"owls night"}\n',
-  );
-  const rivers = (logged[1]?.['results'] as { id: string }[]).map((x) => x.id);
-  assert.equal(rivers.length, 2);
-  const qrels = readFileSync(ws.path('replay/qrels/test.tsv'), 'utf8');
-  assert.match(qrels, new RegExp(`^q2\\t${rivers[0]}\\t2$`, 'm'));
-  assert.match(qrels, new RegExp(`^q2\\t${rivers[1]}\\t1$`, 'm'));
-  // The same index and settings find the same documents in the same order: a perfect replay.
-  const evaluated = await ws.kbctx([
-    'eval',
-    '--queries',
-    'replay/queries.jsonl',
-    '--qrels',
-    'replay/qrels/test.tsv',
-    '--json',
-  ]);
-  assert.equal(evaluated.code, 0, evaluated.stderr);
-  const [run] = (JSON.parse(evaluated.stdout) as { runs: { ndcg_at_10: number; queries: number }[] }).runs;
-  assert.equal(run?.queries, 3);
-  assert.equal(run?.ndcg_at_10, 1);
-  assert.equal(lines(ws, 'logs/q.jsonl').length, 3, "eval's own searches are not logged");
-});
+it(
+  'kbctx query-log export --beir writes the logged queries ' + 'and their top results; kbctx eval replays them',
+  async () => {
+    const ws = await workspace('[query_log]\nfile = "logs/q.jsonl"\n');
+    for (const q of ['otters', 'rivers', 'owls night'])
+      assert.equal((await ws.kbctx(['search', ...q.split(' '), '--limit', '2'])).code, 0);
+    const logged = lines(ws, 'logs/q.jsonl');
+    assert.deepEqual(
+      logged.map((l) => l['query']),
+      ['otters', 'rivers', 'owls night'],
+    );
+    const exported = await ws.kbctx(['query-log', 'export', '--beir', 'replay', '--top', '2', '--json']);
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.equal((JSON.parse(exported.stdout) as { queries: number }).queries, 3);
+    const queries = readFileSync(ws.path('replay/queries.jsonl'), 'utf8');
+    assert.equal(
+      queries,
+      '{"_id":"q1","text":"otters"}\n{"_id":"q2","text":"rivers"}\n{"_id":"q3","text":"owls night"}\n',
+    );
+    const rivers = (logged[1]?.['results'] as { id: string }[]).map((x) => x.id);
+    assert.equal(rivers.length, 2);
+    const qrels = readFileSync(ws.path('replay/qrels/test.tsv'), 'utf8');
+    assert.match(qrels, new RegExp(`^q2\\t${rivers[0]}\\t2$`, 'm'));
+    assert.match(qrels, new RegExp(`^q2\\t${rivers[1]}\\t1$`, 'm'));
+    // The same index and settings find the same documents in the same order: a perfect replay.
+    const evaluated = await ws.kbctx([
+      'eval',
+      '--queries',
+      'replay/queries.jsonl',
+      '--qrels',
+      'replay/qrels/test.tsv',
+      '--json',
+    ]);
+    assert.equal(evaluated.code, 0, evaluated.stderr);
+    const [run] = (JSON.parse(evaluated.stdout) as { runs: { ndcg_at_10: number; queries: number }[] }).runs;
+    assert.equal(run?.queries, 3);
+    assert.equal(run?.ndcg_at_10, 1);
+    assert.equal(lines(ws, 'logs/q.jsonl').length, 3, "eval's own searches are not logged");
+  },
+);
 
 it('export without a configured log or --log is a usage error naming the option', async () => {
   const ws = await workspace('');

@@ -38,66 +38,69 @@ async function linesOnce(n: number): Promise<Line[]> {
 
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
-it('REST, the web page, MCP and the CLI each log one line with their surface, the token name, params and results', async () => {
-  const rest = await fetch(`${s.url}/tools/search`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ query: 'fox', limit: 2, source: 'filesystem' }),
-  });
-  assert.equal(rest.status, 200);
-  const restIds = ((await rest.json()) as { results: { id: string }[] }).results.map((r) => r.id);
-  assert.ok(restIds.length > 0);
-  const [restLine] = await linesOnce(1);
-  assert.equal(restLine?.surface, 'rest');
-  assert.equal(restLine?.token, 'default');
-  assert.equal(restLine?.query, 'fox');
-  assert.equal(restLine?.mode, 'keyword');
-  // Every request field but mode and query, the parsed filter included (ADR 0213), so new filters are logged as they
-  // come.
-  assert.deepEqual(restLine?.params, {
-    limit: 2,
-    source: 'filesystem',
-    filter: { source: ['filesystem'] },
-    explain: false,
-  });
-  assert.deepEqual(
-    restLine?.results.map((r) => r.id),
-    restIds,
-  );
-  assert.ok(restLine?.results.every((r) => r.score > 0 && r.score <= 1));
-  assert.equal(typeof restLine?.latency_ms, 'number');
-  assert.equal(restLine?.reranked, false);
-  assert.ok(!Number.isNaN(Date.parse(restLine?.time ?? '')));
+it(
+  'REST, the web page, MCP and the CLI each log one line with ' + 'their surface, the token name, params and results',
+  async () => {
+    const rest = await fetch(`${s.url}/tools/search`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: 'fox', limit: 2, source: 'filesystem' }),
+    });
+    assert.equal(rest.status, 200);
+    const restIds = ((await rest.json()) as { results: { id: string }[] }).results.map((r) => r.id);
+    assert.ok(restIds.length > 0);
+    const [restLine] = await linesOnce(1);
+    assert.equal(restLine?.surface, 'rest');
+    assert.equal(restLine?.token, 'default');
+    assert.equal(restLine?.query, 'fox');
+    assert.equal(restLine?.mode, 'keyword');
+    // Every request field but mode and query, the parsed filter included (ADR 0213), so new filters are logged as they
+    // come.
+    assert.deepEqual(restLine?.params, {
+      limit: 2,
+      source: 'filesystem',
+      filter: { source: ['filesystem'] },
+      explain: false,
+    });
+    assert.deepEqual(
+      restLine?.results.map((r) => r.id),
+      restIds,
+    );
+    assert.ok(restLine?.results.every((r) => r.score > 0 && r.score <= 1));
+    assert.equal(typeof restLine?.latency_ms, 'number');
+    assert.equal(restLine?.reranked, false);
+    assert.ok(!Number.isNaN(Date.parse(restLine?.time ?? '')));
 
-  const web = await fetch(`${s.url}/tools/search`, {
-    method: 'POST',
-    headers: { ...headers, 'kbctx-surface': 'web' },
-    body: JSON.stringify({ query: 'tea' }),
-  });
-  assert.equal(web.status, 200);
-  assert.equal((await linesOnce(2))[1]?.surface, 'web');
+    const web = await fetch(`${s.url}/tools/search`, {
+      method: 'POST',
+      headers: { ...headers, 'kbctx-surface': 'web' },
+      body: JSON.stringify({ query: 'tea' }),
+    });
+    assert.equal(web.status, 200);
+    assert.equal((await linesOnce(2))[1]?.surface, 'web');
 
-  const client = new Client({ name: 'query-log-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    }),
-  );
-  const called = await client.callTool({ name: 'search', arguments: { query: 'writer commits', limit: 3 } });
-  assert.notEqual(called.isError, true);
-  await client.close();
-  const mcpLine = (await linesOnce(3))[2];
-  assert.equal(mcpLine?.surface, 'mcp');
-  assert.equal(mcpLine?.token, 'default');
-  assert.equal(mcpLine?.query, 'writer commits');
-  assert.equal(mcpLine?.params['limit'], 3);
+    const client = new Client({ name: 'query-log-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
+    const called = await client.callTool({ name: 'search', arguments: { query: 'writer commits', limit: 3 } });
+    assert.notEqual(called.isError, true);
+    await client.close();
+    const mcpLine = (await linesOnce(3))[2];
+    assert.equal(mcpLine?.surface, 'mcp');
+    assert.equal(mcpLine?.token, 'default');
+    assert.equal(mcpLine?.query, 'writer commits');
+    assert.equal(mcpLine?.params['limit'], 3);
 
-  const cli = await s.ws.kbctx(['search', 'green', 'tea']);
-  assert.equal(cli.code, 0, cli.stderr);
-  const cliLine = (await linesOnce(4))[3];
-  assert.equal(cliLine?.surface, 'cli');
-  assert.equal(cliLine?.token, null);
-  assert.equal(cliLine?.query, 'green tea');
+    const cli = await s.ws.kbctx(['search', 'green', 'tea']);
+    assert.equal(cli.code, 0, cli.stderr);
+    const cliLine = (await linesOnce(4))[3];
+    assert.equal(cliLine?.surface, 'cli');
+    assert.equal(cliLine?.token, null);
+    assert.equal(cliLine?.query, 'green tea');
 
-  assert.doesNotMatch(readFileSync(s.ws.path('logs/queries.jsonl'), 'utf8'), new RegExp(TOKEN));
-});
+    assert.doesNotMatch(readFileSync(s.ws.path('logs/queries.jsonl'), 'utf8'), new RegExp(TOKEN));
+  },
+);

@@ -13,7 +13,8 @@ let remote: StandInReranker;
 const fx = new IndexFixture();
 const useRemote = (path: string, extra = ''): Promise<void> =>
   fx.setConfig(
-    `[connectors.filesystem.docs]\nroot = "docs"\n[rerank]\nprovider = "http"\nformat = "tei"\nbase_url = "${remote.url}/${path}"\n${extra}`,
+    `[connectors.filesystem.docs]\nroot = "docs"\n[rerank]\nprovider = "http"\nformat = "tei"\nbase_url = ` +
+      `"${remote.url}/${path}"\n${extra}`,
   );
 
 const run = async (input: Record<string, unknown>): Promise<string[]> => {
@@ -40,19 +41,22 @@ after(async () => {
 });
 
 describe('reranked results in the search cache', () => {
-  it('a repeated search is answered from the cache: no second request to the reranker, a cache hit counted', async () => {
-    await useRemote('tei');
-    const sent = remote.requests.length;
-    const first = await run({ limit: 3 });
-    assert.deepEqual(first, ['Doc 5', 'Doc 4', 'Doc 3']);
-    assert.equal(remote.requests.length, sent + 1);
-    const hits = cacheHits();
-    assert.deepEqual(await run({ limit: 3 }), first);
-    assert.equal(remote.requests.length, sent + 1, 'the reranker is not asked again');
-    assert.equal(cacheHits(), hits + 1, 'one hit: the ranked page itself');
-    await run({ limit: 2 });
-    assert.equal(remote.requests.length, sent + 2, 'another page size is another entry');
-  });
+  it(
+    'a repeated search is answered from the cache: no second ' + 'request to the reranker, a cache hit counted',
+    async () => {
+      await useRemote('tei');
+      const sent = remote.requests.length;
+      const first = await run({ limit: 3 });
+      assert.deepEqual(first, ['Doc 5', 'Doc 4', 'Doc 3']);
+      assert.equal(remote.requests.length, sent + 1);
+      const hits = cacheHits();
+      assert.deepEqual(await run({ limit: 3 }), first);
+      assert.equal(remote.requests.length, sent + 1, 'the reranker is not asked again');
+      assert.equal(cacheHits(), hits + 1, 'one hit: the ranked page itself');
+      await run({ limit: 2 });
+      assert.equal(remote.requests.length, sent + 2, 'another page size is another entry');
+    },
+  );
 
   it('rerank: false and reranked are separate entries', async () => {
     await useRemote('tei');

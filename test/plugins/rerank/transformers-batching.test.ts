@@ -42,12 +42,15 @@ describe('the transformers reranker batches concurrent searches', { timeout: 120
     assert.equal(sequential[0]![2]!.toFixed(6), (1 / (1 + Math.exp(-3.25))).toFixed(6));
   });
 
-  it('concurrent: the first search runs alone, the three waiting meanwhile share one run; same scores each', async () => {
-    const rerank = createTransformersReranker(() => Promise.resolve(modelPath));
-    const scores = await Promise.all(searches.map((s) => rerank(s.query, s.documents)));
-    assert.deepEqual(scores, sequential);
-    assert.deepEqual(rerank.stats(), { searches: 4, modelRuns: 2, largestBatch: 3, largestBatchPairs: 9 });
-  });
+  it(
+    'concurrent: the first search runs alone, the three ' + 'waiting meanwhile share one run; same scores each',
+    async () => {
+      const rerank = createTransformersReranker(() => Promise.resolve(modelPath));
+      const scores = await Promise.all(searches.map((s) => rerank(s.query, s.documents)));
+      assert.deepEqual(scores, sequential);
+      assert.deepEqual(rerank.stats(), { searches: 4, modelRuns: 2, largestBatch: 3, largestBatchPairs: 9 });
+    },
+  );
 
   it('a batch holds at most maxBatchPairs pairs, a search never split', async () => {
     const rerank = createTransformersReranker(() => Promise.resolve(modelPath), 1, 6);

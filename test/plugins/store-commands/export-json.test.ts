@@ -14,7 +14,8 @@ after(() => fx.close());
 describe('exportJsonPieces', () => {
   it('streams exactly the text of JSON.stringify(export, null, 2), in small pieces, and counts', async () => {
     const { documents, chunks } = await fx.kbctx.store.exportAll();
-    const expected = `${JSON.stringify({ documents: documents.map(documentToWire), chunks: chunks.map(chunkToWire) }, null, 2)}\n`;
+    const wire = { documents: documents.map(documentToWire), chunks: chunks.map(chunkToWire) };
+    const expected = `${JSON.stringify(wire, null, 2)}\n`;
     const counts = { documents: 0, chunks: 0 };
     const pieces: string[] = [];
     for await (const piece of exportJsonPieces(fx.kbctx.store, counts, 100)) pieces.push(piece);

@@ -38,27 +38,30 @@ const openTarget = (name: string): Store => {
 };
 
 describe('migrateIndex', () => {
-  it('copies documents, chunks, fingerprints, checkpoints and embeddings: the copy answers as the source does', async () => {
-    const source = fx.kbctx.store;
-    const before = await snapshot(source);
-    const counts = await source.counts();
-    const progress: string[] = [];
-    const report = await migrateIndex(source, openTarget('copy.sqlite'), {
-      onProgress: (p) => progress.push(`${p.phase} ${p.done}/${p.total}`),
-    });
-    assert.deepEqual(report.mismatches, []);
-    assert.deepEqual(
-      [report.documents, report.chunks, report.embeddings, report.checkpoints, report.removed],
-      [counts.documents, counts.chunks, counts.embedded, 3, 0],
-    );
-    assert.ok(counts.documents === 5 && counts.embedded === counts.chunks, `a full index: ${JSON.stringify(counts)}`);
-    assert.deepEqual(report.target, counts);
-    assert.equal(progress.at(-1), `embeddings ${counts.embedded}/${counts.embedded}`);
-    assert.ok(progress.includes(`documents ${counts.documents}/${counts.documents}`));
-    assert.deepEqual(await snapshot(targets[0]!), before, 'the copy is observably the same index');
-    assert.deepEqual(await snapshot(source), before, 'the source is untouched');
-    assert.equal(before.keyword.filter((hits) => hits.length > 0).length, 4, 'the compared searches found something');
-  });
+  it(
+    'copies documents, chunks, fingerprints, checkpoints and ' + 'embeddings: the copy answers as the source does',
+    async () => {
+      const source = fx.kbctx.store;
+      const before = await snapshot(source);
+      const counts = await source.counts();
+      const progress: string[] = [];
+      const report = await migrateIndex(source, openTarget('copy.sqlite'), {
+        onProgress: (p) => progress.push(`${p.phase} ${p.done}/${p.total}`),
+      });
+      assert.deepEqual(report.mismatches, []);
+      assert.deepEqual(
+        [report.documents, report.chunks, report.embeddings, report.checkpoints, report.removed],
+        [counts.documents, counts.chunks, counts.embedded, 3, 0],
+      );
+      assert.ok(counts.documents === 5 && counts.embedded === counts.chunks, `a full index: ${JSON.stringify(counts)}`);
+      assert.deepEqual(report.target, counts);
+      assert.equal(progress.at(-1), `embeddings ${counts.embedded}/${counts.embedded}`);
+      assert.ok(progress.includes(`documents ${counts.documents}/${counts.documents}`));
+      assert.deepEqual(await snapshot(targets[0]!), before, 'the copy is observably the same index');
+      assert.deepEqual(await snapshot(source), before, 'the source is untouched');
+      assert.equal(before.keyword.filter((hits) => hits.length > 0).length, 4, 'the compared searches found something');
+    },
+  );
 
   it("carries each connector's last sync run", async () => {
     const source = fx.kbctx.store;

@@ -91,65 +91,71 @@ it('answers as the in-memory index: after incremental writes, a merge, and from 
   await assertSame(other, ref, 'the other connection after the merge');
 });
 
-it('a write killed before the postings commit is caught up at the next open: the same answers as a rebuild', async () => {
-  const dir = path.join(root, 'killed');
-  const table = await open(dir);
-  const truth = new Map<string, PostingsDoc>();
-  const put = corpus.slice(0, 200).map((a) => toPostingsDoc(a));
-  for (const d of put) truth.set(d.id, d);
-  await table.apply({ put, remove: [] }, 1);
-  // The main table commits version 2 (updates and a removal), then the process dies: apply() never runs.
-  for (const a of corpus.slice(0, 20)) truth.set(a._id, toPostingsDoc(a, ' Killed mid-sync.'));
-  for (const a of corpus.slice(20, 30)) truth.delete(a._id);
-  for (const a of corpus.slice(200, 260)) truth.set(a._id, toPostingsDoc(a));
-  const reopened = await open(dir);
-  assert.equal(reopened.version, 1, 'the postings say they are behind the main table (version 2)');
-  const { differ, extra } = await reopened.differences(truth.values());
-  assert.deepEqual([differ.length, extra.length], [20 + 60, 10], 'doctor sees the documents the lost write changed');
-  assert.equal(await reopened.catchUp(truth.values(), 2), 20 + 10 + 60, 'only the documents that differ are written');
-  assert.equal(reopened.version, 2);
-  assert.equal(await reopened.catchUp(truth.values(), 2), 0, 'caught up: nothing left to write');
-  assert.deepEqual(await reopened.differences(truth.values()), { differ: [], extra: [] });
-  // The reference is a rebuild from the truth in the order the catch-up put them (groups differ from a
-  // fresh build only in numbering, which the rebuild below repeats: ties go to the lower group).
-  const rebuilt = await open(path.join(root, 'rebuilt'));
-  await rebuilt.apply({ put: [...truth.values()], remove: [] }, 2);
-  for (const terms of queries) {
-    const [a, b] = [await reopened.search(terms, 10), await rebuilt.search(terms, 10)];
-    const docsOf = async (t: PostingsTable, hits: typeof a.hits) => {
-      const docs = await t.documents(hits.map((h) => h.group));
-      return hits.map((h) => {
-        const doc = docs.get(h.group)!;
-        return [doc.id, doc.record.chunkIds[doc.record.slots.indexOf(h.row)], h.score.toFixed(9)];
-      });
-    };
-    assert.deepEqual(await docsOf(reopened, a.hits), await docsOf(rebuilt, b.hits));
-  }
-});
-
-it('the first build is a catch-up from the chunk rows, and one cut short by a kill is resumed by the next', async () => {
-  const dir = path.join(root, 'first-build');
-  const docs = corpus.slice(0, 400).map((a) => toPostingsDoc(a));
-  async function* readBatches(killAfter = Infinity): AsyncGenerator<PostingsDoc> {
-    for (const [i, doc] of docs.entries()) {
-      if (i === killAfter) throw new Error('killed');
-      yield doc;
+it(
+  'a write killed before the postings commit is caught up ' + 'at the next open: the same answers as a rebuild',
+  async () => {
+    const dir = path.join(root, 'killed');
+    const table = await open(dir);
+    const truth = new Map<string, PostingsDoc>();
+    const put = corpus.slice(0, 200).map((a) => toPostingsDoc(a));
+    for (const d of put) truth.set(d.id, d);
+    await table.apply({ put, remove: [] }, 1);
+    // The main table commits version 2 (updates and a removal), then the process dies: apply() never runs.
+    for (const a of corpus.slice(0, 20)) truth.set(a._id, toPostingsDoc(a, ' Killed mid-sync.'));
+    for (const a of corpus.slice(20, 30)) truth.delete(a._id);
+    for (const a of corpus.slice(200, 260)) truth.set(a._id, toPostingsDoc(a));
+    const reopened = await open(dir);
+    assert.equal(reopened.version, 1, 'the postings say they are behind the main table (version 2)');
+    const { differ, extra } = await reopened.differences(truth.values());
+    assert.deepEqual([differ.length, extra.length], [20 + 60, 10], 'doctor sees the documents the lost write changed');
+    assert.equal(await reopened.catchUp(truth.values(), 2), 20 + 10 + 60, 'only the documents that differ are written');
+    assert.equal(reopened.version, 2);
+    assert.equal(await reopened.catchUp(truth.values(), 2), 0, 'caught up: nothing left to write');
+    assert.deepEqual(await reopened.differences(truth.values()), { differ: [], extra: [] });
+    // The reference is a rebuild from the truth in the order the catch-up put them (groups differ from a
+    // fresh build only in numbering, which the rebuild below repeats: ties go to the lower group).
+    const rebuilt = await open(path.join(root, 'rebuilt'));
+    await rebuilt.apply({ put: [...truth.values()], remove: [] }, 2);
+    for (const terms of queries) {
+      const [a, b] = [await reopened.search(terms, 10), await rebuilt.search(terms, 10)];
+      const docsOf = async (t: PostingsTable, hits: typeof a.hits) => {
+        const docs = await t.documents(hits.map((h) => h.group));
+        return hits.map((h) => {
+          const doc = docs.get(h.group)!;
+          return [doc.id, doc.record.chunkIds[doc.record.slots.indexOf(h.row)], h.score.toFixed(9)];
+        });
+      };
+      assert.deepEqual(await docsOf(reopened, a.hits), await docsOf(rebuilt, b.hits));
     }
-  }
-  const table = await open(dir);
-  await assert.rejects(table.catchUp(readBatches(150), 7, 64), /killed/);
-  const reopened = await open(dir);
-  assert.equal(reopened.version, -1, 'the groups written so far do not claim the version');
-  assert.equal(
-    await reopened.catchUp(readBatches(), 7, 64),
-    400 - 128,
-    'the two groups committed are not written again',
-  );
-  assert.equal(reopened.version, 7);
-  const ref = new Reference();
-  ref.apply({ put: docs, remove: [] });
-  await assertSame(reopened, ref, 'resumed first build');
-});
+  },
+);
+
+it(
+  'the first build is a catch-up from the chunk rows, and ' + 'one cut short by a kill is resumed by the next',
+  async () => {
+    const dir = path.join(root, 'first-build');
+    const docs = corpus.slice(0, 400).map((a) => toPostingsDoc(a));
+    async function* readBatches(killAfter = Infinity): AsyncGenerator<PostingsDoc> {
+      for (const [i, doc] of docs.entries()) {
+        if (i === killAfter) throw new Error('killed');
+        yield doc;
+      }
+    }
+    const table = await open(dir);
+    await assert.rejects(table.catchUp(readBatches(150), 7, 64), /killed/);
+    const reopened = await open(dir);
+    assert.equal(reopened.version, -1, 'the groups written so far do not claim the version');
+    assert.equal(
+      await reopened.catchUp(readBatches(), 7, 64),
+      400 - 128,
+      'the two groups committed are not written again',
+    );
+    assert.equal(reopened.version, 7);
+    const ref = new Reference();
+    ref.apply({ put: docs, remove: [] });
+    await assertSame(reopened, ref, 'resumed first build');
+  },
+);
 
 it('a writer killed (SIGKILL) at any point leaves the postings of its last whole commit', async () => {
   const dir = path.join(root, 'sigkill');

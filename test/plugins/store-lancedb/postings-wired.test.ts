@@ -50,28 +50,32 @@ async function openReadOnly(dir: string): Promise<LanceStore> {
 
 const otters = { terms: terms('otters'), limit: 10, candidateK: 10 };
 
-it('an index written before the postings table gets it at its next writable open; read-only, search says what to do', async () => {
-  const dir = path.join(root, 'old.lance');
-  await written(dir);
-  await raw(dir, (db) => db.dropTable(POSTINGS_TABLE));
-  const reader = await openReadOnly(dir);
-  try {
-    await assert.rejects(
-      reader.keywordSearch(otters),
-      (e: unknown) => e instanceof KbctxError && e.code === 'unavailable' && /kbctx sync all/.test(e.message),
-    );
-    assert.match((await reader.checkIntegrity()).fts ?? '', /no keyword postings table/);
-  } finally {
-    await reader.close();
-  }
-  const store = await openLanceStore(dir, 'read');
-  try {
-    assert.equal((await store.keywordSearch(otters)).hits.length, 6);
-    assert.equal((await store.checkIntegrity()).fts, null);
-  } finally {
-    await store.close();
-  }
-});
+it(
+  'an index written before the postings table gets it at its ' +
+    'next writable open; read-only, search says what to do',
+  async () => {
+    const dir = path.join(root, 'old.lance');
+    await written(dir);
+    await raw(dir, (db) => db.dropTable(POSTINGS_TABLE));
+    const reader = await openReadOnly(dir);
+    try {
+      await assert.rejects(
+        reader.keywordSearch(otters),
+        (e: unknown) => e instanceof KbctxError && e.code === 'unavailable' && /kbctx sync all/.test(e.message),
+      );
+      assert.match((await reader.checkIntegrity()).fts ?? '', /no keyword postings table/);
+    } finally {
+      await reader.close();
+    }
+    const store = await openLanceStore(dir, 'read');
+    try {
+      assert.equal((await store.keywordSearch(otters)).hits.length, 6);
+      assert.equal((await store.checkIntegrity()).fts, null);
+    } finally {
+      await store.close();
+    }
+  },
+);
 
 it('a commit the postings missed is reported by doctor and caught up at the next writable open', async () => {
   const dir = path.join(root, 'gap.lance');

@@ -142,28 +142,31 @@ it('recall@10 of the tuned index against an exact scan is high', async () => {
   assert.ok(hits / (queries.length * 10) >= 0.85, `recall@10 ${hits / (queries.length * 10)}`);
 });
 
-it('the prefilter excludes rows inside the search: source label or connector type, since/until as instants', async () => {
-  const q = vectors[0]!;
-  const bySource = await search(q, 10, prefilterWhere({ source: 'git' }, COLUMNS));
-  assert.equal(bySource.length, 10);
-  assert.ok(
-    bySource.every((r) => r.connector === 'git:docs'),
-    'only git:* rows',
-  );
-  const byLabel = await search(q, 10, prefilterWhere({ source: ['notes'] }, COLUMNS));
-  assert.ok(byLabel.length === 10 && byLabel.every((r) => r.source === 'notes'), 'only the notes label');
-  // 2024-06-01T12:00+02:00 is 10:00Z: since 11:00Z excludes it although its text sorts after "…T11".
-  const since = await search(q, 10, prefilterWhere({ since: '2024-06-01T11:00:00Z' }, COLUMNS));
-  assert.ok(since.length === 10 && since.every((r) => r.id % 2 === 1), 'only rows from 2026');
-  const until = await search(q, 10, prefilterWhere({ until: '2024-06-01T10:00:01Z' }, COLUMNS));
-  assert.ok(until.length === 10 && until.every((r) => r.id % 2 === 0), 'only rows from 2024');
-  assert.deepEqual(await search(q, 10, prefilterWhere({ source: [] }, COLUMNS)), []);
-  assert.equal(prefilterWhere({}, COLUMNS), undefined);
-  assert.equal(
-    prefilterWhere({ source: "o'brien" }, COLUMNS),
-    "(`source` = 'o''brien' OR `connector` = 'o''brien' OR starts_with(`connector`, 'o''brien:'))",
-  );
-});
+it(
+  'the prefilter excludes rows inside the search: source ' + 'label or connector type, since/until as instants',
+  async () => {
+    const q = vectors[0]!;
+    const bySource = await search(q, 10, prefilterWhere({ source: 'git' }, COLUMNS));
+    assert.equal(bySource.length, 10);
+    assert.ok(
+      bySource.every((r) => r.connector === 'git:docs'),
+      'only git:* rows',
+    );
+    const byLabel = await search(q, 10, prefilterWhere({ source: ['notes'] }, COLUMNS));
+    assert.ok(byLabel.length === 10 && byLabel.every((r) => r.source === 'notes'), 'only the notes label');
+    // 2024-06-01T12:00+02:00 is 10:00Z: since 11:00Z excludes it although its text sorts after "…T11".
+    const since = await search(q, 10, prefilterWhere({ since: '2024-06-01T11:00:00Z' }, COLUMNS));
+    assert.ok(since.length === 10 && since.every((r) => r.id % 2 === 1), 'only rows from 2026');
+    const until = await search(q, 10, prefilterWhere({ until: '2024-06-01T10:00:01Z' }, COLUMNS));
+    assert.ok(until.length === 10 && until.every((r) => r.id % 2 === 0), 'only rows from 2024');
+    assert.deepEqual(await search(q, 10, prefilterWhere({ source: [] }, COLUMNS)), []);
+    assert.equal(prefilterWhere({}, COLUMNS), undefined);
+    assert.equal(
+      prefilterWhere({ source: "o'brien" }, COLUMNS),
+      "(`source` = 'o''brien' OR `connector` = 'o''brien' OR starts_with(`connector`, 'o''brien:'))",
+    );
+  },
+);
 
 it('once the unindexed rows outnumber the indexed ones the index is rebuilt over all rows', async () => {
   const before = vectors.length;
@@ -175,46 +178,49 @@ it('once the unindexed rows outnumber the indexed ones the index is rebuilt over
   assert.equal((await search(vectors[last]!, 1))[0]?.id, last);
 });
 
-it('the store builds the index on its vector column past the threshold, searches through it, and keeps it current', async () => {
-  const store = await openLanceStore(
-    path.join(root, 'kb.lance'),
-    'create',
-    {},
-    { threshold: 200, kind: 'ivf_hnsw_sq' },
-  );
-  try {
-    const space = { model: 'test:v', dims: DIMS };
-    // One chunk per document, each with a clustered vector keyed by its text (the document's number).
-    const docVector = new Map<string, Float32Array>();
-    const addDocs = async (from: number, count: number): Promise<void> => {
-      const docs = Array.from({ length: count }, (_, k) => {
-        const text = `doc-${from + k}`;
-        docVector.set(text, Float32Array.from(near(centres[(from + k) % centres.length]!)));
-        return makeDoc('filesystem:v', `${text}.md`, [text]);
-      });
-      await putAll(store, docs);
-      await embedChunks(store, space, (text) => docVector.get(text.trim()) ?? null);
-    };
-    await addDocs(0, 150);
-    assert.deepEqual(await store.refreshVectorIndex(space), { vectors: 150, index: 'none' });
-    await addDocs(150, 250);
-    assert.deepEqual(await store.refreshVectorIndex(space), { vectors: 400, index: 'rebuilt' });
-    assert.deepEqual(await store.refreshVectorIndex(space), { vectors: 400, index: 'fresh' });
-    const probe = async (text: string) =>
-      store.vectorSearch({ vector: docVector.get(text)!, space, limit: 1, candidateK: 20 });
-    const indexed = await probe('doc-321');
-    assert.equal(indexed.approximate, true, 'a search through the ANN index says it is approximate');
-    assert.equal(indexed.hits[0]?.document.sourceId, 'doc-321.md');
-    assert.ok(Math.abs(indexed.hits[0]!.score - 1) < 1e-5, `exact score ${indexed.hits[0]!.score}`);
-    // Rows written after the build are found before the index knows them, and optimize folds them in.
-    await addDocs(400, 20);
-    assert.equal((await probe('doc-410')).hits[0]?.document.sourceId, 'doc-410.md');
-    assert.deepEqual(await store.refreshVectorIndex(space), { vectors: 420, index: 'updated' });
-    assert.equal((await probe('doc-415')).hits[0]?.document.sourceId, 'doc-415.md');
-  } finally {
-    await store.close();
-  }
-});
+it(
+  'the store builds the index on its vector column past the ' + 'threshold, searches through it, and keeps it current',
+  async () => {
+    const store = await openLanceStore(
+      path.join(root, 'kb.lance'),
+      'create',
+      {},
+      { threshold: 200, kind: 'ivf_hnsw_sq' },
+    );
+    try {
+      const space = { model: 'test:v', dims: DIMS };
+      // One chunk per document, each with a clustered vector keyed by its text (the document's number).
+      const docVector = new Map<string, Float32Array>();
+      const addDocs = async (from: number, count: number): Promise<void> => {
+        const docs = Array.from({ length: count }, (_, k) => {
+          const text = `doc-${from + k}`;
+          docVector.set(text, Float32Array.from(near(centres[(from + k) % centres.length]!)));
+          return makeDoc('filesystem:v', `${text}.md`, [text]);
+        });
+        await putAll(store, docs);
+        await embedChunks(store, space, (text) => docVector.get(text.trim()) ?? null);
+      };
+      await addDocs(0, 150);
+      assert.deepEqual(await store.refreshVectorIndex(space), { vectors: 150, index: 'none' });
+      await addDocs(150, 250);
+      assert.deepEqual(await store.refreshVectorIndex(space), { vectors: 400, index: 'rebuilt' });
+      assert.deepEqual(await store.refreshVectorIndex(space), { vectors: 400, index: 'fresh' });
+      const probe = async (text: string) =>
+        store.vectorSearch({ vector: docVector.get(text)!, space, limit: 1, candidateK: 20 });
+      const indexed = await probe('doc-321');
+      assert.equal(indexed.approximate, true, 'a search through the ANN index says it is approximate');
+      assert.equal(indexed.hits[0]?.document.sourceId, 'doc-321.md');
+      assert.ok(Math.abs(indexed.hits[0]!.score - 1) < 1e-5, `exact score ${indexed.hits[0]!.score}`);
+      // Rows written after the build are found before the index knows them, and optimize folds them in.
+      await addDocs(400, 20);
+      assert.equal((await probe('doc-410')).hits[0]?.document.sourceId, 'doc-410.md');
+      assert.deepEqual(await store.refreshVectorIndex(space), { vectors: 420, index: 'updated' });
+      assert.equal((await probe('doc-415')).hits[0]?.document.sourceId, 'doc-415.md');
+    } finally {
+      await store.close();
+    }
+  },
+);
 
 it('IVF-RQ, the default kind: √n partitions, refined answers with high recall@10, the prefilter inside', async () => {
   const rq = await emptyTable('rq.lance');

@@ -93,47 +93,51 @@ describe('PgStore', () => {
     assert.equal((await a.listDocuments(page.last!, 100)).documents[0]?.sourceId, 'n25.md');
   });
 
-  it('shares statements among queued bulk writes: outcomes per document, a faulty write fails alone, one document in order', async () => {
-    const url = await server.createDatabase();
-    const a = store(url);
-    const kept = pgDoc('fs:b', 'kept.md', 'Kept', 'alpha part', 'beta part');
-    const taken = pgDoc('fs:b', 'taken.md', 'Taken', 'gamma part');
-    await a.upsertDocument(kept.doc, kept.chunks, null);
-    await a.upsertDocument(taken.doc, taken.chunks, null);
-    await a.beginBulk();
-    const fresh = pgDoc('fs:b', 'fresh.md', 'Fresh', 'delta part', 'epsilon part');
-    const changed = pgDoc('fs:b', 'kept.md', 'Kept again', 'beta part', 'zeta part');
-    // A new document whose chunk id belongs to another document: its insert violates kbctx_chunks' unique id.
-    const faulty = pgDoc('fs:b', 'faulty.md', 'Faulty', 'eta part');
-    faulty.chunks[0] = { ...faulty.chunks[0]!, id: taken.chunks[0]!.id };
-    const first = pgDoc('fs:b', 'twice.md', 'Twice', 'theta part');
-    const second = pgDoc('fs:b', 'twice.md', 'Twice', 'iota part');
-    const results = await Promise.allSettled([
-      a.upsertDocument(fresh.doc, fresh.chunks, 'f1'),
-      a.upsertDocument(changed.doc, changed.chunks, 'f2'),
-      a.upsertDocument(faulty.doc, faulty.chunks, 'f3'),
-      a.upsertDocument(first.doc, first.chunks, 'f4'),
-      a.upsertDocument(second.doc, second.chunks, 'f5'),
-    ]);
-    await a.endBulk();
-    assert.deepEqual(
-      results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as KbctxError).code)),
-      [
-        { chunksWritten: 2, chunksDeleted: 0 },
-        { chunksWritten: 1, chunksDeleted: 1 },
-        'internal',
-        { chunksWritten: 1, chunksDeleted: 0 },
-        { chunksWritten: 1, chunksDeleted: 1 },
-      ],
-    );
-    assert.equal(await a.getDocument(faulty.doc.id), null);
-    assert.deepEqual(await a.getChunks(changed.doc.id), changed.chunks);
-    assert.deepEqual(await a.getChunks(fresh.doc.id), fresh.chunks);
-    assert.deepEqual(await a.getChunks(second.doc.id), second.chunks);
-    assert.deepEqual(await a.getChunks(taken.doc.id), taken.chunks);
-    assert.equal((await a.documentStates('fs:b')).get(fresh.doc.id)?.fingerprint, 'f1');
-    assert.equal((await a.counts()).documents, 4);
-  });
+  it(
+    'shares statements among queued bulk writes: outcomes per document, a faulty write fails alone, one document ' +
+      'in order',
+    async () => {
+      const url = await server.createDatabase();
+      const a = store(url);
+      const kept = pgDoc('fs:b', 'kept.md', 'Kept', 'alpha part', 'beta part');
+      const taken = pgDoc('fs:b', 'taken.md', 'Taken', 'gamma part');
+      await a.upsertDocument(kept.doc, kept.chunks, null);
+      await a.upsertDocument(taken.doc, taken.chunks, null);
+      await a.beginBulk();
+      const fresh = pgDoc('fs:b', 'fresh.md', 'Fresh', 'delta part', 'epsilon part');
+      const changed = pgDoc('fs:b', 'kept.md', 'Kept again', 'beta part', 'zeta part');
+      // A new document whose chunk id belongs to another document: its insert violates kbctx_chunks' unique id.
+      const faulty = pgDoc('fs:b', 'faulty.md', 'Faulty', 'eta part');
+      faulty.chunks[0] = { ...faulty.chunks[0]!, id: taken.chunks[0]!.id };
+      const first = pgDoc('fs:b', 'twice.md', 'Twice', 'theta part');
+      const second = pgDoc('fs:b', 'twice.md', 'Twice', 'iota part');
+      const results = await Promise.allSettled([
+        a.upsertDocument(fresh.doc, fresh.chunks, 'f1'),
+        a.upsertDocument(changed.doc, changed.chunks, 'f2'),
+        a.upsertDocument(faulty.doc, faulty.chunks, 'f3'),
+        a.upsertDocument(first.doc, first.chunks, 'f4'),
+        a.upsertDocument(second.doc, second.chunks, 'f5'),
+      ]);
+      await a.endBulk();
+      assert.deepEqual(
+        results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as KbctxError).code)),
+        [
+          { chunksWritten: 2, chunksDeleted: 0 },
+          { chunksWritten: 1, chunksDeleted: 1 },
+          'internal',
+          { chunksWritten: 1, chunksDeleted: 0 },
+          { chunksWritten: 1, chunksDeleted: 1 },
+        ],
+      );
+      assert.equal(await a.getDocument(faulty.doc.id), null);
+      assert.deepEqual(await a.getChunks(changed.doc.id), changed.chunks);
+      assert.deepEqual(await a.getChunks(fresh.doc.id), fresh.chunks);
+      assert.deepEqual(await a.getChunks(second.doc.id), second.chunks);
+      assert.deepEqual(await a.getChunks(taken.doc.id), taken.chunks);
+      assert.equal((await a.documentStates('fs:b')).get(fresh.doc.id)?.fingerprint, 'f1');
+      assert.equal((await a.counts()).documents, 4);
+    },
+  );
 
   it('undoes only the failed write of a bulk group, after writes applied since its savepoint', async () => {
     const url = await server.createDatabase();
@@ -174,7 +178,8 @@ describe('PgStore', () => {
     try {
       await eventually(async () => {
         const r = await admin.query(
-          "SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()",
+          'SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND ' +
+            "state = 'idle in transaction' AND pid <> pg_backend_pid()",
         );
         return r.rows.length > 0;
       });
@@ -210,7 +215,8 @@ describe('PgStore', () => {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
-      await admin.query(`CREATE FUNCTION fail_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'commit refused'; END $$;
+      await admin.query(`CREATE FUNCTION fail_commit() RETURNS trigger LANGUAGE plpgsql
+        AS $$ BEGIN RAISE EXCEPTION 'commit refused'; END $$;
         CREATE CONSTRAINT TRIGGER fail_commit AFTER INSERT OR UPDATE ON kbctx_sync_state DEFERRABLE INITIALLY DEFERRED
         FOR EACH ROW WHEN (NEW.checkpoint = 'refused') EXECUTE FUNCTION fail_commit()`);
     } finally {

@@ -27,47 +27,50 @@ async function index(docs: { id: string; title: string; body: string }[]): Promi
 }
 
 describe('postings from FTS5', () => {
-  it('counts title instances twice, text once, and each row its instances; the whole index and changed rows agree', async () => {
-    const file = await index([
-      { id: 'a', title: 'River', body: 'river river stone' },
-      { id: 'b', title: 'Stone', body: 'moss' },
-      { id: 'c', title: 'Moss', body: 'river moss moss moss' },
-    ]);
-    const db = new DatabaseSync(file);
-    try {
-      const all = readAllPostings(db);
-      const rowOf = (n: number) => all.rows[n]!.row;
-      assert.deepEqual(
-        all.rows.map((r) => r.length),
-        [4, 2, 5],
-      ); // title + text tokens of each chunk
-      assert.deepEqual(all.terms.get('river'), { ids: [rowOf(0), rowOf(2)], freqs: [2 + 1 + 1, 1] });
-      assert.deepEqual(all.terms.get('stone'), { ids: [rowOf(0), rowOf(1)], freqs: [1, 2] });
-      assert.deepEqual(all.terms.get('moss'), { ids: [rowOf(1), rowOf(2)], freqs: [1, 2 + 3] });
-      const tokenizer = new FtsTokenizer(db);
+  it(
+    'counts title instances twice, text once, and each row its ' + 'instances; the whole index and changed rows agree',
+    async () => {
+      const file = await index([
+        { id: 'a', title: 'River', body: 'river river stone' },
+        { id: 'b', title: 'Stone', body: 'moss' },
+        { id: 'c', title: 'Moss', body: 'river moss moss moss' },
+      ]);
+      const db = new DatabaseSync(file);
       try {
-        const changed = tokenizer.readRows([rowOf(2), rowOf(0)]);
+        const all = readAllPostings(db);
+        const rowOf = (n: number) => all.rows[n]!.row;
         assert.deepEqual(
-          changed.rows.map((r) => [r.row, r.length]),
-          [
-            [rowOf(0), 4],
-            [rowOf(2), 5],
-          ],
-        );
-        assert.deepEqual(changed.terms.get('river'), all.terms.get('river'));
-        assert.deepEqual(changed.terms.get('moss'), { ids: [rowOf(2)], freqs: [5] });
-        assert.deepEqual(
-          tokenizer.readRows([rowOf(1)]).rows.map((r) => r.length),
-          [2],
-        );
-        assert.deepEqual(tokenizer.readRows([]), { rows: [], terms: new Map() });
+          all.rows.map((r) => r.length),
+          [4, 2, 5],
+        ); // title + text tokens of each chunk
+        assert.deepEqual(all.terms.get('river'), { ids: [rowOf(0), rowOf(2)], freqs: [2 + 1 + 1, 1] });
+        assert.deepEqual(all.terms.get('stone'), { ids: [rowOf(0), rowOf(1)], freqs: [1, 2] });
+        assert.deepEqual(all.terms.get('moss'), { ids: [rowOf(1), rowOf(2)], freqs: [1, 2 + 3] });
+        const tokenizer = new FtsTokenizer(db);
+        try {
+          const changed = tokenizer.readRows([rowOf(2), rowOf(0)]);
+          assert.deepEqual(
+            changed.rows.map((r) => [r.row, r.length]),
+            [
+              [rowOf(0), 4],
+              [rowOf(2), 5],
+            ],
+          );
+          assert.deepEqual(changed.terms.get('river'), all.terms.get('river'));
+          assert.deepEqual(changed.terms.get('moss'), { ids: [rowOf(2)], freqs: [5] });
+          assert.deepEqual(
+            tokenizer.readRows([rowOf(1)]).rows.map((r) => r.length),
+            [2],
+          );
+          assert.deepEqual(tokenizer.readRows([]), { rows: [], terms: new Map() });
+        } finally {
+          tokenizer.close();
+        }
       } finally {
-        tokenizer.close();
+        db.close();
       }
-    } finally {
-      db.close();
-    }
-  });
+    },
+  );
 
   it('an empty index has no rows and no terms', async () => {
     const db = new DatabaseSync(await index([]));

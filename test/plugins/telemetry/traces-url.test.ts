@@ -7,19 +7,22 @@ import { samplerFromEnv } from '../../../plugins/telemetry/sampler.ts';
 
 const config = { otlpEndpoint: 'http://config:4318/' };
 
-it('the traces endpoint: …_TRACES_ENDPOINT as is, then the base variable, then the config, each base + /v1/traces', () => {
-  assert.equal(tracesUrl({}, { otlpEndpoint: null }), null);
-  assert.equal(tracesUrl({}, config), 'http://config:4318/v1/traces');
-  assert.equal(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318' }, config), 'http://env:4318/v1/traces');
-  assert.equal(
-    tracesUrl(
-      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t:1/custom' },
-      config,
-    ),
-    'http://t:1/custom',
-  );
-  assert.equal(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: '' }, config), 'http://config:4318/v1/traces');
-});
+it(
+  'the traces endpoint: …_TRACES_ENDPOINT as is, then the base variable, then the config, ' + 'each base + /v1/traces',
+  () => {
+    assert.equal(tracesUrl({}, { otlpEndpoint: null }), null);
+    assert.equal(tracesUrl({}, config), 'http://config:4318/v1/traces');
+    assert.equal(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318' }, config), 'http://env:4318/v1/traces');
+    assert.equal(
+      tracesUrl(
+        { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t:1/custom' },
+        config,
+      ),
+      'http://t:1/custom',
+    );
+    assert.equal(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: '' }, config), 'http://config:4318/v1/traces');
+  },
+);
 
 it('OTEL_SDK_DISABLED=true and OTEL_TRACES_EXPORTER=none turn traces off', () => {
   const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318' };

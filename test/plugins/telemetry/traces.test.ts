@@ -65,43 +65,47 @@ it('a sync sends its spans: sync → connector → scan and each document (chunk
   );
 });
 
-it('a REST search sends the request span (a child of the caller’s traceparent) with the search, its hook taps and keyword stage below it', async () => {
-  ws.config(`plugins = ["bundled", "./taps.mjs"]\n${CONFIG}`);
-  const server = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'], {
-    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-    OTEL_SERVICE_NAME: 'kb-test',
-  });
-  try {
-    const res = await fetch(`${server.url}/tools/search`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
-      body: JSON.stringify({ query: 'osprey', limit: 1 }),
+it(
+  'a REST search sends the request span (a child of the caller’s traceparent) with the search, its hook taps and ' +
+    'keyword stage below it',
+  async () => {
+    ws.config(`plugins = ["bundled", "./taps.mjs"]\n${CONFIG}`);
+    const server = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_SERVICE_NAME: 'kb-test',
     });
-    assert.equal(res.status, 200, await res.clone().text());
-    assert.equal(((await res.json()) as { results: unknown[] }).results.length, 1);
-  } finally {
-    assert.equal(await server.stop(), 0, server.stderr()); // SIGTERM: shutdown flushes the batch
-  }
-  const request = collector.one('POST /tools/search');
-  assert.equal(request.traceId, CALLER_TRACE, "the caller's trace (traceparent)");
-  assert.equal(request.parentSpanId, CALLER_SPAN);
-  assert.equal(request.kind, 2, 'SERVER');
-  assert.equal(request.attributes['http.response.status_code'], 200);
-  assert.equal(request.resource['service.name'], 'kb-test', 'OTEL_SERVICE_NAME honoured');
-  const search = collector.one('search');
-  assert.equal(search.parentSpanId, request.spanId);
-  assert.equal(search.attributes['kbctx.search.mode'], 'keyword');
-  // The bundled metrics plugin times the rank stage with a tap before and after the others once any rank tap exists
-  // (ADR 0216): its taps are traced like every tap.
-  assert.deepEqual(collector.childrenOf(search), [
-    'query taps',
-    'rank metrics',
-    'rank metrics',
-    'rank taps',
-    'search.keyword',
-  ]);
-  assert.equal(collector.one('search.keyword').traceId, request.traceId);
-});
+    try {
+      const res = await fetch(`${server.url}/tools/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
+        body: JSON.stringify({ query: 'osprey', limit: 1 }),
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      assert.equal(((await res.json()) as { results: unknown[] }).results.length, 1);
+    } finally {
+      assert.equal(await server.stop(), 0, server.stderr()); // SIGTERM: shutdown flushes the batch
+    }
+    const request = collector.one('POST /tools/search');
+    assert.equal(request.traceId, CALLER_TRACE, "the caller's trace (traceparent)");
+    assert.equal(request.parentSpanId, CALLER_SPAN);
+    assert.equal(request.kind, 2, 'SERVER');
+    assert.equal(request.attributes['http.response.status_code'], 200);
+    assert.equal(request.resource['service.name'], 'kb-test', 'OTEL_SERVICE_NAME honoured');
+    const search = collector.one('search');
+    assert.equal(search.parentSpanId, request.spanId);
+    assert.equal(search.attributes['kbctx.search.mode'], 'keyword');
+    // The bundled metrics plugin times the rank stage with a tap before and after the others once any rank tap exists
+    // (ADR 0216): its taps are traced like every tap.
+    assert.deepEqual(collector.childrenOf(search), [
+      'query taps',
+      'rank metrics',
+      'rank metrics',
+      'rank taps',
+      'search.keyword',
+    ]);
+    assert.equal(collector.one('search.keyword').traceId, request.traceId);
+  },
+);
 
 it('with OTEL_SDK_DISABLED=true nothing is sent, even with an endpoint', async () => {
   ws.config(CONFIG);

@@ -30,8 +30,10 @@ async function extract(name: string, bytes: Uint8Array | string): Promise<Extrac
 describe('document formats', () => {
   it('HTML: title, headings, paragraphs and list items; scripts dropped', async () => {
     const html =
-      '<html><head><title> Garden &amp; Care </title><style>p{}</style><meta name="description" content="How to"></head>' +
-      '<body><script>var x = "hidden";</script><h1>Roses</h1><p>Water   them\n weekly.</p><ul><li>prune</li><li>feed</li></ul>' +
+      '<html><head><title> Garden &amp; Care </title><style>p{}</style><meta name="description" content="How ' +
+      'to"></head>' +
+      '<body><script>var x = "hidden";</script><h1>Roses</h1><p>Water   them\n ' +
+      'weekly.</p><ul><li>prune</li><li>feed</li></ul>' +
       '<table><tr><td>a</td><td>b</td></tr></table><pre>  keep\n  spacing</pre></body></html>';
     const v = await extract('page.html', html);
     assert.equal(v.title, 'Garden & Care');
@@ -77,14 +79,22 @@ describe('document formats', () => {
 
   it('DOCX nested deeper than the limit is skipped as extract_failed with the reason, not indexed empty', async () => {
     const depth = MAX_XML_DEPTH * 4;
-    const xml = `<?xml version="1.0"?><w:document xmlns:w="x"><w:body>${'<w:sdt><w:sdtContent>'.repeat(depth)}<w:p><w:r><w:t>deep zebra</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(depth)}</w:body></w:document>`;
+    const xml =
+      `<?xml version="1.0"?><w:document ` +
+      `xmlns:w="x"><w:body>${'<w:sdt><w:sdtContent>'.repeat(depth)}<w:p><w:r><w:t>deep ` +
+      `zebra</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(depth)}</w:body></w:document>`;
     const outcome = await extractText('deep.docx', zipSync({ 'word/document.xml': strToU8(xml) }));
     assert.deepEqual(outcome, {
       ok: false,
       reason: 'extract_failed',
-      detail: `cannot extract .docx: its XML nests elements deeper than ${MAX_XML_DEPTH} levels (plugin extract-documents)`,
+      detail:
+        `cannot extract .docx: its XML nests elements deeper than ${MAX_XML_DEPTH} levels (plugin ` +
+        `extract-documents)`,
     });
-    const shallow = `<?xml version="1.0"?><w:document xmlns:w="x"><w:body>${'<w:sdt><w:sdtContent>'.repeat(100)}<w:p><w:r><w:t>deep zebra</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(100)}</w:body></w:document>`;
+    const shallow =
+      `<?xml version="1.0"?><w:document ` +
+      `xmlns:w="x"><w:body>${'<w:sdt><w:sdtContent>'.repeat(100)}<w:p><w:r><w:t>deep ` +
+      `zebra</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(100)}</w:body></w:document>`;
     assert.equal((await extract('nested.docx', zipSync({ 'word/document.xml': strToU8(shallow) }))).body, 'deep zebra');
   });
 

@@ -12,7 +12,8 @@ describe('host modules', () => {
 
   it("utf8 is Lua 5.4's utf8 library, not a second string library (wasmoon 1.16 opens string for it)", async () => {
     const out = await env.fx.exec(
-      `return { utf8.char(8364, 72), utf8.len("h\\u{E9}llo"), utf8.codepoint("\\u{20AC}"), utf8.charpattern ~= nil, string.len(utf8.char(8364)) }`,
+      `return { utf8.char(8364, 72), utf8.len("h\\u{E9}llo"), utf8.codepoint("\\u{20AC}"), utf8.charpattern ~= ` +
+        `nil, string.len(utf8.char(8364)) }`,
     );
     assert.deepEqual(out, ['€H', 5, 8364, true, 3]);
   });
@@ -20,7 +21,8 @@ describe('host modules', () => {
   it('json.parse/decode: null → nil, holes, integers stay integers', async () => {
     const out = await env.fx.exec(`
       local v = json.parse('{"a": 1, "b": 2.5, "n": null, "list": [1, null, 3], "s": "x"}')
-      return { a = math.type(v.a), b = math.type(v.b), n = v.n == nil, l1 = v.list[1], l2 = v.list[2] == nil, l3 = v.list[3],
+      return { a = math.type(v.a), b = math.type(v.b), n = v.n == nil, l1 = v.list[1], l2 = v.list[2] == nil,
+        l3 = v.list[3],
                same = json.decode == json.parse, s = v.s }`);
     assert.deepEqual(out, { a: 'integer', b: 'float', n: true, l1: 1, l2: true, l3: 3, same: true, s: 'x' });
   });
@@ -48,18 +50,24 @@ describe('host modules', () => {
     await assert.rejects(env.fx.exec(`local t = {}; t.self = t; return json.encode(t)`), /contains itself/);
   });
 
-  it('json.parse takes 100 levels of nesting and refuses deeper input with a Lua error, leaving the worker usable', async () => {
-    const depth = (n: number): string =>
-      `local v = json.parse(string.rep("[", ${n}) .. "1" .. string.rep("]", ${n})); local d = 0; while type(v) == "table" do v = v[1]; d = d + 1 end; return d`;
-    assert.equal(await env.fx.exec(depth(99)), 99);
-    await assert.rejects(env.fx.exec(depth(5000)), /json\.parse: value is nested deeper than 100 levels/);
-    assert.equal(await env.fx.exec('return "still alive"'), 'still alive');
-  });
+  it(
+    'json.parse takes 100 levels of nesting and refuses deeper ' + 'input with a Lua error, leaving the worker usable',
+    async () => {
+      const depth = (n: number): string =>
+        `local v = json.parse(string.rep("[", ${n}) .. "1" .. string.rep("]", ${n})); local d = 0; while type(v) ` +
+        `== "table" do v = v[1]; d = d + 1 end; return d`;
+      assert.equal(await env.fx.exec(depth(99)), 99);
+      await assert.rejects(env.fx.exec(depth(5000)), /json\.parse: value is nested deeper than 100 levels/);
+      assert.equal(await env.fx.exec('return "still alive"'), 'still alive');
+    },
+  );
 
   it('env.get returns an allowed value, nil for the rest', async () => {
     const fx = new LuaFixture({ env: { KBCTX_LUA_TEST_VAR: 'from-env' } });
     try {
-      const read = `return { env.get("KBCTX_LUA_TEST_VAR"), env.get("KBCTX_LUA_TEST_UNSET") == nil, env.get("PATH") == nil, env.get("HOME") == nil }`;
+      const read =
+        `return { env.get("KBCTX_LUA_TEST_VAR"), env.get("KBCTX_LUA_TEST_UNSET") == nil, env.get("PATH") == nil, ` +
+        `env.get("HOME") == nil }`;
       assert.deepEqual(await fx.exec(read), ['from-env', true, true, true]);
     } finally {
       fx.close();
@@ -69,8 +77,10 @@ describe('host modules', () => {
   it('env.get and json.parse("null") return one value, nil, so tostring and select see it (issue 21)', async () => {
     const fx = new LuaFixture({ env: { KBCTX_LUA_TEST_VAR: 'from-env' } });
     try {
-      const read = `return { tostring(env.get("KBCTX_LUA_TEST_UNSET")), tostring(env.get("PATH")), tostring(json.parse("null")),
-        select("#", env.get("KBCTX_LUA_TEST_UNSET")), select("#", json.parse("null")), select("#", env.get("KBCTX_LUA_TEST_VAR")) }`;
+      const read = `return { tostring(env.get("KBCTX_LUA_TEST_UNSET")), tostring(env.get("PATH")),
+        tostring(json.parse("null")),
+        select("#", env.get("KBCTX_LUA_TEST_UNSET")), select("#", json.parse("null")), select("#",
+          env.get("KBCTX_LUA_TEST_VAR")) }`;
       assert.deepEqual(await fx.exec(read), ['nil', 'nil', 'nil', 1, 1, 1]);
     } finally {
       fx.close();
@@ -135,8 +145,8 @@ describe('host modules', () => {
   });
 
   it('base64 and crypto', async () => {
-    const out =
-      await env.fx.exec(`return { base64.encode("hello, wörld"), base64.decode(base64.encode("hello, wörld")), crypto.sha256("abc"),
+    const out = await env.fx.exec(`return { base64.encode("hello, wörld"),
+      base64.decode(base64.encode("hello, wörld")), crypto.sha256("abc"),
       crypto.hmac_sha256("key", "The quick brown fox jumps over the lazy dog") }`);
     assert.deepEqual(out, [
       Buffer.from('hello, wörld').toString('base64'),
@@ -158,18 +168,22 @@ describe('host modules', () => {
 
   it('http.get: status, ok, lower-case headers, body, json with nulls stripped', async () => {
     const out = (await env.fx.exec(`local r = http.get("${env.server.url}/json")
-      return { r.status, r.ok, r.headers["x-custom"], r.headers["X-Custom"] == nil, r.json.a, r.json.n == nil, r.json.list[3], type(r.body) }`)) as unknown[];
+      return { r.status, r.ok, r.headers["x-custom"], r.headers["X-Custom"] == nil, r.json.a, r.json.n == nil,
+        r.json.list[3], type(r.body) }`)) as unknown[];
     assert.deepEqual(out, [200, true, 'Yes', true, 1, true, 3, 'string']);
   });
 
   it('http: params, headers, bodies and every method', async () => {
     const out = (await env.fx.exec(`
-      local g = http.get("${env.server.url}/echo", { params = { q = "a b", n = 5 }, headers = { ["X-Token"] = "t" } }).json
-      local p = http.post("${env.server.url}/echo", '{"x":1}', { headers = { ["Content-Type"] = "application/json" } }).json
+      local g = http.get("${env.server.url}/echo", { params = { q = "a b", n = 5 }, headers = {
+        ["X-Token"] = "t" } }).json
+      local p = http.post("${env.server.url}/echo", '{"x":1}', { headers = {
+        ["Content-Type"] = "application/json" } }).json
       local u = http.put("${env.server.url}/echo", "put-body").json
       local d = http.delete("${env.server.url}/echo").json
       local pa = http.patch("${env.server.url}/echo", "patch-body").json
-      return { g.method, g.query.q, g.query.n, g.headers["x-token"], p.method, p.body, u.method, u.body, d.method, pa.method, pa.body }`)) as unknown[];
+      return { g.method, g.query.q, g.query.n, g.headers["x-token"], p.method, p.body, u.method, u.body, d.method,
+        pa.method, pa.body }`)) as unknown[];
     assert.deepEqual(out, [
       'GET',
       'a b',
@@ -186,8 +200,8 @@ describe('host modules', () => {
   });
 
   it('http: non-2xx is not an error; redirects followed up to 10', async () => {
-    const out =
-      await env.fx.exec(`local m = http.get("${env.server.url}/missing"); local r = http.get("${env.server.url}/redirect/10")
+    const out = await env.fx.exec(`local m = http.get("${env.server.url}/missing");
+        local r = http.get("${env.server.url}/redirect/10")
       return { m.status, m.ok, m.body, m.json == nil, r.status, r.body }`);
     assert.deepEqual(out, [404, false, 'no such thing', true, 200, 'arrived']);
     await assert.rejects(
