@@ -160,8 +160,8 @@ async function tenBridges(name: string, entry: string): Promise<void> {
     `median ${median(runs.map(pick)).toFixed(digits)}, max ${Math.max(...runs.map(pick)).toFixed(digits)}`;
   console.log(`  start ms: ${stat((r) => r.startMs, 0)} · RSS MB: ${stat((r) => r.rssMb, 1)}`);
   console.log(
-    `  server RSS: ${serverBefore.toFixed(1)} MB before the first bridge, ${serverAfter.toFixed(1)} MB with ten ` +
-      `open after a search each`,
+    `  server RSS: ${serverBefore.toFixed(1)} MB before the first bridge, ` +
+      `${serverAfter.toFixed(1)} MB with ten open after a search each`,
   );
   await Promise.all(bridges.map((b) => b.end()));
 }

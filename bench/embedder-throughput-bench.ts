@@ -86,8 +86,8 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 console.log(
-  `${CHUNKS} chunks of ~120 words, batches of ${BATCH}, ${ROUNDS} rounds alternating, ${availableParallelism()} ` +
-    `cores (shared)`,
+  `${CHUNKS} chunks of ~120 words, batches of ${BATCH}, ${ROUNDS} ` +
+    `rounds alternating, ${availableParallelism()} cores (shared)`,
 );
 for (const [label, r] of rates)
   console.log(

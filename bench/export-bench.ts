@@ -64,8 +64,8 @@ console.log(
 );
 console.log(`kbctx export --output: peak RSS ${toFile.mb.toFixed(1)} MB`);
 console.log(
-  `kbctx export | reader: peak RSS ${toPipe.mb.toFixed(1)} MB (${(Number(toPipe.stdout) / 1048576).toFixed(1)} ` +
-    `MB streamed)`,
+  `kbctx export | reader: peak RSS ${toPipe.mb.toFixed(1)} MB ` +
+    `(${(Number(toPipe.stdout) / 1048576).toFixed(1)} MB streamed)`,
 );
 if (process.env['BENCH_KEEP']) console.log(`workspace kept: ${ws.dir}`);
 else ws.cleanup();

@@ -43,8 +43,8 @@ for (let i = 0; i < 300; i++) {
 }
 writeFileSync(
   path.join(dir, 'tools', 'trivial.lua'),
-  'tool = { parameters = { { name = "x", type = "integer", default = 1 } } }\nfunction tool.execute(p) return { ' +
-    'x = p.x } end\n',
+  'tool = { parameters = { { name = "x", type = "integer", default = 1 } } }\n' +
+    'function tool.execute(p) return { x = p.x } end\n',
 );
 writeFileSync(
   path.join(dir, 'tools', 'runaway.lua'),

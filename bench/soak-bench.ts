@@ -26,8 +26,8 @@ ws.write(
     'function tool.execute(p) return { text = string.upper(p.text) } end\n',
 );
 ws.config(
-  '[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.shout]\npath = "tools/shout.lua"\n[server]\nbind = ' +
-    '"127.0.0.1:0"\n',
+  '[connectors.filesystem.docs]\nroot = "docs"\n[tools.script.shout]\n' +
+    'path = "tools/shout.lua"\n[server]\nbind = "127.0.0.1:0"\n',
 );
 const sync = await runKbctx(['sync', 'all'], { cwd: ws.dir });
 if (sync.code !== 0) throw new Error(sync.stderr);

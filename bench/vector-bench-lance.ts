@@ -117,8 +117,8 @@ async function measure(
 }
 
 const line = (label: string, m: Measured): string =>
-  `${label.padEnd(52)} p50 ${fmtMs(m.p50).padStart(7)} ms  p95 ${fmtMs(m.p95).padStart(7)} ms  recall@10 ` +
-  `${m.recall.toFixed(4)}`;
+  `${label.padEnd(52)} p50 ${fmtMs(m.p50).padStart(7)} ms  p95 ` +
+  `${fmtMs(m.p95).padStart(7)} ms  recall@10 ${m.recall.toFixed(4)}`;
 
 /** Each prefilter through the index, and (`exact`) as a flat scan of the rows it allows (bypassVectorIndex). */
 async function measureFilters(table: Table, plan: BenchPlan, filters: BenchFilter[], queries: Float32Array[]) {

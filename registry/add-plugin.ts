@@ -36,8 +36,8 @@ export async function addPlugin(
     !semver.satisfies(KERNEL_API_VERSION, manifest.kbctx, { includePrerelease: true })
   ) {
     throw configError(
-      `${ext.id} needs kbctx ${manifest.kbctx}, but this is kernel API ${KERNEL_API_VERSION}; update the ` +
-        `registry or kbctx`,
+      `${ext.id} needs kbctx ${manifest.kbctx}, but this is kernel ` +
+        `API ${KERNEL_API_VERSION}; update the registry or kbctx`,
     );
   }
   if (!existsSync(ext.scriptPath)) throw configError(`${ext.id}: its entry file ${ext.scriptPath} does not exist`);

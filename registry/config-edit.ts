@@ -65,8 +65,8 @@ export function appendPluginEntry(file: string, entry: string, initial = ''): st
   const check = parseToml(next) as { plugins?: unknown };
   if (JSON.stringify(check.plugins) !== JSON.stringify(list))
     throw configError(
-      `refusing to edit ${file}: could not rewrite its top-level plugins list; add ${JSON.stringify(entry)} to ` +
-        `it by hand`,
+      `refusing to edit ${file}: could not rewrite its top-level ` +
+        `plugins list; add ${JSON.stringify(entry)} to it by hand`,
     );
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, next);

@@ -82,8 +82,8 @@ export function readPluginLock(lockFile: string, baseDir: string): Map<string, P
     tree = parseToml(readFileSync(lockFile, 'utf8'));
   } catch (error) {
     throw configError(
-      `${lockFile}: not valid TOML (${(error as Error).message.split('\n')[0]}); delete it and trust the ` +
-        `registry plugins again`,
+      `${lockFile}: not valid TOML (${(error as Error).message.split('\n')[0]}); ` +
+        `delete it and trust the registry plugins again`,
       error,
     );
   }

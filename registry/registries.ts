@@ -94,8 +94,8 @@ export function parseExtensionId(id: string): { type: ExtensionType; name: strin
   const [type, name, ...rest] = id.split('/');
   if (!type || !name || rest.length > 0 || !(EXTENSION_TYPES as readonly string[]).includes(type)) {
     throw badRequest(
-      `'${id}' is not an extension id: use <type>/<name> with type ${EXTENSION_TYPES.join(', ')} (e.g. ` +
-        `tools/web-fetch)`,
+      `'${id}' is not an extension id: use <type>/<name> with ` +
+        `type ${EXTENSION_TYPES.join(', ')} (e.g. tools/web-fetch)`,
     );
   }
   return { type: type as ExtensionType, name };

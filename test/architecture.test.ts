@@ -223,8 +223,8 @@ it('core/ imports no fastify, commander or MCP SDK (types included), but for the
 });
 
 it(
-  'no value-level import cycle among core/, plugins/ and registry/ (static imports; `import type` and import() ' +
-    'excluded)',
+  'no value-level import cycle among core/, plugins/ and registry/ ' +
+    '(static imports; `import type` and import() excluded)',
   () => {
     const files = [...sourceFiles('core'), ...sourceFiles('plugins'), ...sourceFiles('registry')].filter((f) =>
       f.endsWith('.ts'),

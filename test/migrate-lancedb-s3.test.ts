@@ -26,8 +26,8 @@ after(async () => {
 });
 
 it(
-  'kbctx migrate --to s3://…: the copy in the bucket answers, resyncs unchanged, and stats, doctor, export and ' +
-    'migrate back work',
+  'kbctx migrate --to s3://…: the copy in the bucket answers, resyncs ' +
+    'unchanged, and stats, doctor, export and migrate back work',
   async () => {
     const r = await ws.kbctx(['migrate', '--to', 's3://kb/copy', '--json'], { env });
     assert.equal(r.code, 0, r.stderr);

@@ -56,8 +56,8 @@ export default {
 const SHOUT_MANIFEST =
   'name = "shout"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "index.ts"\ndescription = "Shouts a shared word"\n';
 const REDACT_MANIFEST =
-  'name = "redact"\nversion = "0.1.0"\nkbctx = "^0.2"\nentry = "plugin.lua"\ndescription = "Redacts secrets ' +
-  'before indexing"\n';
+  'name = "redact"\nversion = "0.1.0"\nkbctx = "^0.2"\n' +
+  'entry = "plugin.lua"\ndescription = "Redacts secrets before indexing"\n';
 let head = '';
 
 before(() => {
@@ -74,8 +74,8 @@ before(() => {
       'shared/util.ts': "export const helper = (): string => 'SHARED WORDS';\n",
       'plugins/redact/kbctx-plugin.toml': REDACT_MANIFEST,
       'plugins/redact/plugin.lua':
-        'plugin = { name = "redact", version = "0.1.0", kbctx = "^0.2" }\nfunction plugin.query(request) return ' +
-        'nil end\n',
+        'plugin = { name = "redact", version = "0.1.0", kbctx = "^0.2" }\n' +
+        'function plugin.query(request) return nil end\n',
       'plugins/broken/kbctx-plugin.toml': 'name = "broken"\nversion = "1"\nkbctx = "^0.2"\nentry = "main.py"\n',
       'tools/echo/tool.lua': 'tool = { description = "Echo" }\nfunction tool.execute(p) return p end\n',
     },
@@ -109,8 +109,8 @@ const plugins = async (): Promise<{
 
 describe('registry plugins', () => {
   it(
-    'install without --trust clones the registry but refuses a TypeScript plugin, naming the risk and the flag ' +
-      '(exit 2)',
+    'install without --trust clones the registry but refuses a ' +
+      'TypeScript plugin, naming the risk and the flag (exit 2)',
     async () => {
       const r = await ws.kbctx(['registry', 'install', 'plugins/hello']);
       assert.equal(r.code, 2, r.stderr);
@@ -150,8 +150,8 @@ describe('registry plugins', () => {
   });
 
   it(
-    'add --trust puts the entry file in plugins, pins commit and sha256 in kbctx.lock, and it loads with origin ' +
-      'registry',
+    'add --trust puts the entry file in plugins, pins commit and ' +
+      'sha256 in kbctx.lock, and it loads with origin registry',
     async () => {
       const r = await ws.kbctx(['registry', 'add', 'plugins/hello', '--trust']);
       assert.equal(r.code, 0, r.stderr);
@@ -208,8 +208,8 @@ describe('registry plugins', () => {
   );
 
   it(
-    'a pinned plugin whose file changed is refused, naming it and how to re-trust (exit 3); add --trust again ' +
-      're-pins it',
+    'a pinned plugin whose file changed is refused, naming it ' +
+      'and how to re-trust (exit 3); add --trust again re-pins it',
     async () => {
       writeFileSync(entryFile(), HELLO.replace('console.log(GREETING)', "console.log('something else')"));
       const refused = await plugins();

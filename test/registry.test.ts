@@ -43,8 +43,8 @@ before(() => {
     {
       'registry.toml': MANIFEST,
       'connectors/rss/connector.lua':
-        'connector = { name = "rss" }\nfunction connector.scan(config)\n  local r = http.get(config.feed_url)\n  ' +
-        'return {}\nend\n',
+        'connector = { name = "rss" }\nfunction connector.scan(config)\n' +
+        '  local r = http.get(config.feed_url)\n  return {}\nend\n',
       'connectors/rss/config.example.toml':
         '[connectors.script.rss]\npath = "connectors/rss/connector.lua"\nfeed_url = ' +
         '"https://example.com/feed.xml"\nmax_items = "50"\n',
@@ -52,8 +52,8 @@ before(() => {
         '-- fetches with http.get\ntool = { description = "Fetch a page" }\nfunction tool.execute(p)\n  return ' +
         'http.get(p.url).body\nend\n',
       'agents/researcher/agent.lua':
-        'agent = { description = "Researcher" }\nfunction agent.resolve(args, config, context)\n  return { ' +
-        'system = "x" }\nend\n',
+        'agent = { description = "Researcher" }\n' +
+        'function agent.resolve(args, config, context)\n  return { system = "x" }\nend\n',
     },
     'initial',
     DATE,

@@ -36,8 +36,8 @@ export function embedAfterSync(store: Store, embedder: () => Embedder | null): (
       const left = await store.countPendingEmbeddings(e);
       if (left > 0)
         report.notes.push(
-          `${left} chunk(s) in the index still wait for embeddings (left to \`kbctx embed pending\` or a running ` +
-            `\`kbctx serve\`)`,
+          `${left} chunk(s) in the index still wait for embeddings (left ` +
+            `to \`kbctx embed pending\` or a running \`kbctx serve\`)`,
         );
     });
     chain = run;

@@ -163,10 +163,10 @@ function connectorOptions(config: Config, ref: ConnectorRef): Readonly<Record<st
 function unavailable(ref: ConnectorRef): Connector {
   const plugin = bundledProviders('connector')[ref.type];
   const message = plugin
-    ? `${ref.label}: the ${ref.type} connector is provided by the plugin ${plugin}, which is not loaded (check ` +
-      `plugins in the config)`
-    : `${ref.label}: no loaded plugin or extension provides the connector type '${ref.type}' (check plugins and ` +
-      `[extensions] modules)`;
+    ? `${ref.label}: the ${ref.type} connector is provided by the plugin ` +
+      `${plugin}, which is not loaded (check plugins in the config)`
+    : `${ref.label}: no loaded plugin or extension provides the connector ` +
+      `type '${ref.type}' (check plugins and [extensions] modules)`;
   return { label: ref.label, type: ref.type, scan: () => Promise.reject(new KbctxError('config_error', message)) };
 }
 

@@ -41,8 +41,8 @@ export async function importConfigModule(file: string, label: string, env: NodeJ
   }
   if (exported === null || typeof exported !== 'object' || Array.isArray(exported)) {
     throw configError(
-      `${label}: the default export must be an object with the config keys (or a function returning one), got ` +
-        `${describe(exported)}`,
+      `${label}: the default export must be an object with the config ` +
+        `keys (or a function returning one), got ${describe(exported)}`,
     );
   }
   return { file, tree: exported as Record<string, unknown> };

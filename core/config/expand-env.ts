@@ -31,8 +31,8 @@ export function expandEnv(value: unknown, env: NodeJS.ProcessEnv, unset: UnsetVa
 /** The message for a part that needs an unset variable. */
 export function unsetMessage(file: string, u: UnsetVar): string {
   return (
-    `${file}: ${u.key} uses \${${u.variable}}, but the environment variable ${u.variable} is not set; set it or ` +
-    `edit the value`
+    `${file}: ${u.key} uses \${${u.variable}}, but the environment ` +
+    `variable ${u.variable} is not set; set it or edit the value`
   );
 }
 

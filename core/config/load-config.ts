@@ -67,8 +67,8 @@ function existingFile(absolute: string, via: string, cwd: string): string {
   const file = shown !== '' && !shown.startsWith('..') ? shown : absolute;
   if (!existsSync(absolute)) {
     throw configError(
-      `config file not found: ${file} (from ${via}); create it (see config/kbctx.example.toml) or pass another ` +
-        `path with -c`,
+      `config file not found: ${file} (from ${via}); create it ` +
+        `(see config/kbctx.example.toml) or pass another path with -c`,
     );
   }
   return file;

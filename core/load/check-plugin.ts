@@ -38,8 +38,8 @@ export function checkPlugin(value: unknown, from: string): Plugin {
     throw configError(`${where} (${from}): \`kbctx\` must be a semver range of the kernel API (e.g. "^0.2")`);
   if (!satisfied) {
     throw configError(
-      `${where} (${from}) needs kbctx ${plugin.kbctx}, but this is kernel API ${KERNEL_API_VERSION}; upgrade the ` +
-        `plugin or kbctx`,
+      `${where} (${from}) needs kbctx ${plugin.kbctx}, but this is ` +
+        `kernel API ${KERNEL_API_VERSION}; upgrade the plugin or kbctx`,
     );
   }
   if (

@@ -14,8 +14,8 @@ export function orderPlugins<C extends Candidate>(candidates: readonly C[], alre
     const existing = byName.get(c.plugin.name);
     if (existing || alreadyLoaded.has(c.plugin.name)) {
       throw configError(
-        `plugin '${c.plugin.name}' is loaded twice (${existing ? existing.from : 'bundled'} and ${c.from}); ` +
-          `remove one from plugins`,
+        `plugin '${c.plugin.name}' is loaded twice ` +
+          `(${existing ? existing.from : 'bundled'} and ${c.from}); remove one from plugins`,
       );
     }
     byName.set(c.plugin.name, c);

@@ -263,8 +263,8 @@ function describeError(error: ParamError, input: Record<string, unknown>, cause?
     case 'enum': {
       const allowed = error.params['allowedValues'] as unknown[];
       return badRequest(
-        `parameter '${name}' must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}, got ` +
-          `${JSON.stringify(value)}`,
+        `parameter '${name}' must be one of ` +
+          `${allowed.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`,
         details,
       );
     }

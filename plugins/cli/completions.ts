@@ -43,8 +43,8 @@ ${cases}
 `;
   if (shell === 'bash') return `# bash completion for kbctx\n${body}complete -F _kbctx_complete kbctx\n`;
   return (
-    `#compdef kbctx\n# zsh completion for kbctx\nautoload -U +X bashcompinit && bashcompinit\n${body}complete -F ` +
-    `_kbctx_complete kbctx\n`
+    `#compdef kbctx\n# zsh completion for kbctx\n` +
+    `autoload -U +X bashcompinit && bashcompinit\n${body}complete -F _kbctx_complete kbctx\n`
   );
 }
 

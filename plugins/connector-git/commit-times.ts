@@ -54,16 +54,16 @@ export function lastCommitTimes(
         reject(
           new KbctxError(
             'connector_error',
-            `${label}: git log did not finish within ${timeoutSecs} s and was stopped; raise timeout_secs for ` +
-              `this connector`,
+            `${label}: git log did not finish within ${timeoutSecs} s ` +
+              `and was stopped; raise timeout_secs for this connector`,
           ),
         );
       else
         reject(
           new KbctxError(
             'connector_error',
-            `${label}: git log failed: ${stderr.trim() || `exit ${code}`}; run kbctx sync again, or remove the ` +
-              `git cache folder`,
+            `${label}: git log failed: ${stderr.trim() || `exit ${code}`}; ` +
+              `run kbctx sync again, or remove the git cache folder`,
           ),
         );
     });

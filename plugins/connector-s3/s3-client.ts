@@ -9,8 +9,8 @@ export async function openS3Client(config: S3ConnectorConfig, label: string, nam
   const endpoint = config.endpointUrl ?? undefined;
   if (endpoint !== undefined && !URL.canParse(endpoint)) {
     throw configError(
-      `${label}: endpoint_url '${endpoint}' is not a URL; fix connectors.s3.${name}.endpoint_url (e.g. ` +
-        `http://127.0.0.1:9000)`,
+      `${label}: endpoint_url '${endpoint}' is not a URL; fix ` +
+        `connectors.s3.${name}.endpoint_url (e.g. http://127.0.0.1:9000)`,
     );
   }
   const { S3Client: Client } = await import('@aws-sdk/client-s3');

@@ -59,8 +59,8 @@ export async function extractText(
         ok: false,
         reason: 'unsupported',
         detail:
-          `no loaded plugin extracts ${ext} files (the bundled plugin extract-documents does: check plugins in the ` +
-          `config)`,
+          `no loaded plugin extracts ${ext} files (the bundled plugin ` +
+          `extract-documents does: check plugins in the config)`,
       };
     if (looksBinary(bytes)) return { ok: false, reason: 'binary', detail: 'binary content (NUL bytes)' };
     const text = decodeText(bytes);

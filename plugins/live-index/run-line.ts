@@ -10,8 +10,8 @@ export function describeRun(r: SyncReport, reason: RunReason, next: string | nul
   if (r.upToDate) return `sync ${r.connector} (${reason}): up to date, skipped: ${r.upToDate}${then}`;
   if (r.failure)
     return (
-      `sync ${r.connector} (${reason}): failed after ${took}: ${r.failure.code}: ${r.failure.message}; documents ` +
-      `kept${then}`
+      `sync ${r.connector} (${reason}): failed after ${took}: ` +
+      `${r.failure.code}: ${r.failure.message}; documents kept${then}`
     );
   return (
     `sync ${r.connector} (${reason}): fetched ${r.fetched}, upserted ${r.upserted}, deleted ${r.deleted}, ` +

@@ -50,8 +50,8 @@ export async function loadLuaPlugin(scripting: Scripting, spec: PluginFileSpec):
   for (const handler of Array.isArray(meta.handlers) ? meta.handlers : []) {
     if (!(LUA_HOOKS as readonly string[]).includes(handler)) {
       throw configError(
-        `plugin ${spec.as}: unknown hook '${handler}'${didYouMean(handler, LUA_HOOKS)} (a Lua plugin handles ` +
-          `${LUA_HOOKS.join(', ')})`,
+        `plugin ${spec.as}: unknown hook '${handler}'${didYouMean(handler, LUA_HOOKS)} ` +
+          `(a Lua plugin handles ${LUA_HOOKS.join(', ')})`,
       );
     }
   }

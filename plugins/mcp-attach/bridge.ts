@@ -88,8 +88,8 @@ export async function runBridge(options: BridgeOptions): Promise<number> {
     });
 
   const unreachable = (error: Error): string =>
-    `kbctx server at ${url.href} is not reachable (${error.message}); start it with \`kbctx serve mcp\` — this ` +
-    `bridge keeps retrying`;
+    `kbctx server at ${url.href} is not reachable (${error.message}); ` +
+    `start it with \`kbctx serve mcp\` — this bridge keeps retrying`;
 
   const markDown = (error: Error): void => {
     if (down || closed) return;

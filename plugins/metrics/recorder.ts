@@ -149,8 +149,8 @@ export function createRecorder(index: IndexHost): Recorder {
   new client.Gauge({
     name: 'kbctx_metrics_processes',
     help:
-      'Processes whose figures this scrape holds (1; with [server] workers, the primary and each worker that ' +
-      'answered)',
+      'Processes whose figures this scrape holds (1; with [server] ' +
+      'workers, the primary and each worker that answered)',
     registers,
   }).set(1);
 

@@ -24,8 +24,8 @@ export async function headFile(url: string, token: string | null): Promise<HubFi
   if (response.status === 404) return null;
   if (response.status === 401 || response.status === 403) {
     throw configError(
-      `the model hub refused ${url} (HTTP ${response.status}): a gated or private model needs HF_TOKEN set to a ` +
-        `token with access`,
+      `the model hub refused ${url} (HTTP ${response.status}): a gated ` +
+        `or private model needs HF_TOKEN set to a token with access`,
     );
   }
   if (response.status >= 400)

@@ -101,8 +101,8 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
   registry
     .command('install')
     .description(
-      'clone the configured registries that have a url and are not cloned yet; with an extension, then add it ' +
-        '(as `registry add`)',
+      'clone the configured registries that have a url and are not ' +
+        'cloned yet; with an extension, then add it (as `registry add`)',
     )
     .argument('[extension]', '<type>/<name> to add once the registries are cloned (e.g. plugins/acme)')
     .option('--name <name>', 'only this registry')
@@ -178,8 +178,8 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
           ...(p
             ? pluginLines(p)
             : [
-                `  host APIs:       ${list(e.entry.hostApis)} (declared); ${list(e.detectedHostApis)} (used by ` +
-                  `the script)`,
+                `  host APIs:       ${list(e.entry.hostApis)} (declared); ` +
+                  `${list(e.detectedHostApis)} (used by the script)`,
               ]),
           `  enabled:         ${
             e.enabled
@@ -194,14 +194,14 @@ export function registerRegistry(cli: CliProgram, ctx: CliContext): void {
   registry
     .command('add')
     .description(
-      'enable an extension: write its config entry, pre-filled with the required fields; a plugin joins the ' +
-        'plugins list',
+      'enable an extension: write its config entry, pre-filled ' +
+        'with the required fields; a plugin joins the plugins list',
     )
     .argument('<extension>', '<type>/<name>')
     .option(
       '--trust',
-      'with a TypeScript/JavaScript plugin: trust it to run with full rights, pinned in kbctx.lock (again: ' +
-        're-pin a changed file)',
+      'with a TypeScript/JavaScript plugin: trust it to run with full ' +
+        'rights, pinned in kbctx.lock (again: re-pin a changed file)',
     )
     .action(async (id: string, opts: { trust?: boolean }) => {
       const { addExtension } = await library();

@@ -58,8 +58,8 @@ export async function migrateIndex(from: Store, to: Store, options: MigrateOptio
   if (!options.force && (replaced.documents > 0 || replaced.checkpoints > 0)) {
     throw new KbctxError(
       'conflict',
-      `the target ${to.path} already holds an index (${describe(replaced)}); pass --force to replace it with a ` +
-        `copy of ${from.path}`,
+      `the target ${to.path} already holds an index (${describe(replaced)}); ` +
+        `pass --force to replace it with a copy of ${from.path}`,
     );
   }
   const source = await from.counts();

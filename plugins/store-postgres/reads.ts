@@ -46,8 +46,8 @@ export async function sourceState(db: Queryable, connector: string): Promise<Sou
 }
 
 export const STALE =
-  '(e.chunk_rowid IS NULL OR e.model <> $1 OR e.content_hash <> c.content_hash OR ($2::int IS NOT NULL AND ' +
-  'e.dims <> $2::int))';
+  '(e.chunk_rowid IS NULL OR e.model <> $1 OR e.content_hash <> ' +
+  'c.content_hash OR ($2::int IS NOT NULL AND e.dims <> $2::int))';
 
 export async function pendingEmbeddings(
   db: Queryable,
@@ -69,8 +69,8 @@ export async function pendingEmbeddings(
 export async function countPendingEmbeddings(db: Queryable, space: Space): Promise<number> {
   const row = (
     await db.query<{ n: string }>(
-      `SELECT count(*)::text AS n FROM kbctx_chunks c LEFT JOIN kbctx_embeddings e ON e.chunk_rowid = c.rowid ` +
-        `WHERE ${STALE}`,
+      `SELECT count(*)::text AS n FROM kbctx_chunks c LEFT JOIN ` +
+        `kbctx_embeddings e ON e.chunk_rowid = c.rowid WHERE ${STALE}`,
       [space.model, space.dims],
     )
   ).rows[0];

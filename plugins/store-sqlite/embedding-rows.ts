@@ -21,8 +21,8 @@ export interface LoadedVectors {
 }
 
 const STALE =
-  `(e.chunk_rowid IS NULL OR e.model != :model OR e.content_hash != c.content_hash OR (:dims IS NOT NULL AND ` +
-  `e.dims != :dims))`;
+  `(e.chunk_rowid IS NULL OR e.model != :model OR e.content_hash ` +
+  `!= c.content_hash OR (:dims IS NOT NULL AND e.dims != :dims))`;
 
 export class EmbeddingRows {
   private readonly db: DatabaseSync;
@@ -80,8 +80,8 @@ export class EmbeddingRows {
     const documents =
       claim.documentIds === undefined
         ? ''
-        : ' AND c.document_rowid IN (SELECT d.rowid FROM documents d WHERE d.id IN (SELECT value FROM ' +
-          'json_each(:ids)))';
+        : ' AND c.document_rowid IN (SELECT d.rowid FROM documents ' +
+          'd WHERE d.id IN (SELECT value FROM json_each(:ids)))';
     const select = this.db.prepare(
       `SELECT c.rowid AS rowid, c.text AS text, c.content_hash AS content_hash FROM chunks c
          LEFT JOIN embeddings e ON e.chunk_rowid = c.rowid

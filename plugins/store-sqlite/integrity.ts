@@ -14,8 +14,8 @@ export function checkIntegrity(db: DatabaseSync, writable = true): IntegrityRepo
     chunks: count('SELECT count(*) AS n FROM chunks'),
     ftsRows: count('SELECT count(*) AS n FROM chunks_fts'),
     documentsWithoutChunks: count(
-      'SELECT count(*) AS n FROM documents d WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.document_rowid = ' +
-        'd.rowid)',
+      'SELECT count(*) AS n FROM documents d WHERE NOT EXISTS ' +
+        '(SELECT 1 FROM chunks c WHERE c.document_rowid = d.rowid)',
     ),
     orphanEmbeddings: count(
       'SELECT count(*) AS n FROM embeddings e WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.rowid = e.chunk_rowid)',

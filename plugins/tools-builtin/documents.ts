@@ -61,8 +61,8 @@ export function documentLines(
   const range = typeof lines === 'string' ? parseLineRange(lines) : undefined;
   if (range === undefined)
     throw badRequest(
-      `parameter 'lines' must be a line range like 12-48 (1-based, start ≤ end) or one line like 12, got ` +
-        `${JSON.stringify(lines)}`,
+      `parameter 'lines' must be a line range like 12-48 (1-based, ` +
+        `start ≤ end) or one line like 12, got ${JSON.stringify(lines)}`,
       { parameter: 'lines' },
     );
   const count = lineStarts(doc.body).length;

@@ -51,8 +51,8 @@ export const FILTER_FIELDS: Readonly<Record<string, SubFieldSpec>> = {
   meta: {
     type: 'object',
     description:
-      'Metadata equality: {"team": "infra", "tier": ["1", "2"]}; a list accepts any of its values; every key ' +
-      'must hold.',
+      'Metadata equality: {"team": "infra", "tier": ["1", "2"]}; ' +
+      'a list accepts any of its values; every key must hold.',
     additionalProperties: { type: ['string', 'number', 'boolean', 'array'] },
   },
 };

@@ -28,8 +28,8 @@ export function createBearerAuth(tokens: readonly ResolvedToken[]): (req: Incomi
     const why = header === '' ? 'this server needs a token' : 'the token is not valid';
     throw new KbctxError(
       'unauthorized',
-      `${why}: send Authorization: Bearer <token> (one of the server's tokens: [server].auth_token_env or ` +
-        `[server.tokens.<name>])`,
+      `${why}: send Authorization: Bearer <token> (one of the server's ` +
+        `tokens: [server].auth_token_env or [server.tokens.<name>])`,
     );
   };
 }

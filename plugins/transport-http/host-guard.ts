@@ -45,8 +45,8 @@ export function createHostGuard(policy: HostPolicy): (headers: IncomingHttpHeade
     if (!host || !hostOk(host.hostname)) {
       throw new KbctxError(
         'forbidden',
-        `Host '${host?.authority ?? ''}' is not allowed on a loopback server; add it to [server].allowed_hosts ` +
-          `to accept it`,
+        `Host '${host?.authority ?? ''}' is not allowed on a loopback ` +
+          `server; add it to [server].allowed_hosts to accept it`,
       );
     }
     return host;

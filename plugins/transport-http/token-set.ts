@@ -56,8 +56,8 @@ function secretOf(env: NodeJS.ProcessEnv, variable: string, key: string): string
   const value = env[variable];
   if (!value)
     throw configError(
-      `${key} names ${variable}, but that environment variable is not set or empty; export ${variable}=<a long ` +
-        `random token>`,
+      `${key} names ${variable}, but that environment variable is ` +
+        `not set or empty; export ${variable}=<a long random token>`,
     );
   return value;
 }

@@ -82,8 +82,8 @@ describe('kernel hooks', () => {
   });
 
   it(
-    'a promise tap that throws before returning rejects naming plugin and hook; one returning a plain value ' +
-      'answers it',
+    'a promise tap that throws before returning rejects naming ' +
+      'plugin and hook; one returning a plain value answers it',
     async () => {
       const kernel = new Kernel({ ...quiet, tapTimeoutMs: { query: 50 } });
       kernel.applySync(

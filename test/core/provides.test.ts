@@ -16,8 +16,8 @@ const infoOf = (kernel: Kernel, name: string) => kernel.plugins({ collect: true 
 
 describe('derived provides', () => {
   it(
-    'a plugin that declares nothing but taps createConnector.for("x") and adds tool "y" provides connector:x and ' +
-      'tool:y',
+    'a plugin that declares nothing but taps createConnector.for("x") ' +
+      'and adds tool "y" provides connector:x and tool:y',
     () => {
       const kernel = new Kernel(quiet);
       kernel.applySync(

@@ -84,8 +84,8 @@ it(
     const sync = await ws.kbctx(['sync', 'all']);
     assert.equal(sync.code, 0, sync.stdout + sync.stderr);
     const r = await doctor(
-      'plugins = ["bundled", "!embedder-local"]\n[embedding]\nprovider = "local"\n[connectors.filesystem.docs]\n' +
-        'root = "docs"\n',
+      'plugins = ["bundled", "!embedder-local"]\n[embedding]\n' +
+        'provider = "local"\n[connectors.filesystem.docs]\nroot = "docs"\n',
     );
     assertFails(r, /^FAIL {2}embeddings \[embedding\] provider = "local": no loaded plugin provides this embedder/m);
     assert.doesNotMatch(r.stdout, /is disabled/);

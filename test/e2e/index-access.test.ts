@@ -17,8 +17,8 @@ after(() => {
 
 describe('a read-only index', () => {
   it(
-    'search, stats, sources and get work; sync and init exit 6 naming the folder; doctor prints a FAIL line with ' +
-      'the fix',
+    'search, stats, sources and get work; sync and init exit 6 ' +
+      'naming the folder; doctor prints a FAIL line with the fix',
     async () => {
       const user = unprivilegedUser();
       ws.config('[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n');
@@ -74,8 +74,8 @@ describe('a read-only index', () => {
 
 describe('a missing index', () => {
   it(
-    'read commands say "no index at …; run `kbctx sync all`" (exit 6) and create nothing; doctor reports it; sync ' +
-      'creates it',
+    'read commands say "no index at …; run `kbctx sync all`" (exit ' +
+      '6) and create nothing; doctor reports it; sync creates it',
     async () => {
       ws.write('missing.toml', '[db]\npath = "nowhere/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n');
       const where = ws.path('nowhere/index.sqlite');

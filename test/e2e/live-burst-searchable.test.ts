@@ -23,8 +23,8 @@ before(() => {
   ws.write('docs/seed.md', '# Seed\n\nThe first note.\n');
   // One batch for the whole burst: the longest stretch a model on the event loop would hold it.
   ws.config(
-    `[embedding]\nprovider = "local"\nbatch_size = 128\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\n` +
-      `interval = "off"\n`,
+    `[embedding]\nprovider = "local"\nbatch_size = 128\n\n` +
+      `[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`,
   );
 });
 after(() => ws.cleanup());

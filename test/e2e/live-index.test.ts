@@ -141,8 +141,8 @@ it('GET /sync/status has one entry per connector in the documented shape; POST /
 });
 
 it(
-  'a hand-run sync while the connector is locked by another process waits, or with --no-wait is refused naming the ' +
-    'holder',
+  'a hand-run sync while the connector is locked by another ' +
+    'process waits, or with --no-wait is refused naming the holder',
   async () => {
     const release = lockConnector(ws.path('.kbctx/kbctx.sqlite'), 'filesystem:docs', 'a test');
     try {

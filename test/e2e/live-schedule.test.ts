@@ -13,8 +13,8 @@ it('a git connector on a schedule picks up a new commit', async () => {
   const repo = initRepo(ws.path('remote'));
   commit(repo, { 'docs/setup.md': '# Setup\n\nInstall the toolchain first.\n' }, 'first', '2024-01-01T00:00:00Z');
   ws.config(
-    `[connectors.git.kb]\nurl = "${repo}"\nroot = "docs"\nshallow = false\nsync_interval = "1s"\n\n[sync]\n` +
-      `interval = "off"\n`,
+    `[connectors.git.kb]\nurl = "${repo}"\nroot = "docs"\n` +
+      `shallow = false\nsync_interval = "1s"\n\n[sync]\ninterval = "off"\n`,
   );
   const server = await spawnLiveServer(ws);
   try {

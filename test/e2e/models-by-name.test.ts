@@ -172,8 +172,8 @@ describe('models by name (stand-in hub)', { timeout: 180_000 }, () => {
   });
 
   it(
-    '[models] cache_dir; models list shows id, size, files and last use; rm removes; doctor reports the cache and ' +
-      'the model',
+    '[models] cache_dir; models list shows id, size, files and ' +
+      'last use; rm removes; doctor reports the cache and the model',
     async () => {
       ws.config('[models]\ncache_dir = "cache"\n[embedding]\nprovider = "transformers"\nmodel = "test/stall"\n');
       const viaConfig = await ws.kbctx(['--json', 'models', 'list'], { env: env({ KBCTX_MODELS_DIR: '' }) });
@@ -222,8 +222,8 @@ describe('models by name (stand-in hub)', { timeout: 180_000 }, () => {
   );
 
   it(
-    'provider "fastembed", model = "multilingual-e5-small" (mean pooling, query:/passage: prefixes): semantic ' +
-      'search finds the synonym',
+    'provider "fastembed", model = "multilingual-e5-small" (mean pooling, ' +
+      'query:/passage: prefixes): semantic search finds the synonym',
     async () => {
       config('provider = "fastembed"\nmodel = "multilingual-e5-small"');
       const embed = await ws.kbctx(['embed', 'pending'], { env: env() });

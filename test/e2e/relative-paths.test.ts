@@ -64,8 +64,8 @@ describe('relative paths: one rule', () => {
   it('sync and doctor warn about a connector root outside the project folder, not about one inside', async () => {
     ws.write(
       'project/config/kbctx.toml',
-      '[db]\npath = "data/kb.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[connectors.filesystem.near]\n' +
-        'root = "../kb"\n',
+      '[db]\npath = "data/kb.sqlite"\n[connectors.filesystem.docs]\n' +
+        'root = "docs"\n[connectors.filesystem.near]\nroot = "../kb"\n',
     );
     const sync = await fromElsewhere(['sync', 'all']);
     assert.equal(sync.code, 0, sync.stderr);

@@ -33,8 +33,8 @@ it(
     ws.write('docs/alpha.md', '# Alpha\n\nThe osprey nests by the estuary.\n');
     const a = await replicas.spawn(
       'a',
-      `[db]\npath = "a/kbctx.sqlite"\nurl = "${url}"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\n` +
-        `interval = "off"\n`,
+      `[db]\npath = "a/kbctx.sqlite"\nurl = "${url}"\n\n` +
+        `[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`,
       ['--no-watch'],
     );
     await a.waitForLog(/sync filesystem:docs \(start\): fetched 1, upserted 1/);

@@ -33,8 +33,8 @@ it('a sync through one replica is searchable through the other; a PostgreSQL res
   // Replica A syncs the folder; replica B has no connectors: it only serves what A wrote.
   const a = await replicas.spawn(
     'a',
-    `[db]\npath = "a/kbctx.sqlite"\nurl = "${url}"\n\n[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\n` +
-      `interval = "off"\n`,
+    `[db]\npath = "a/kbctx.sqlite"\nurl = "${url}"\n\n` +
+      `[connectors.filesystem.docs]\nroot = "docs"\n\n[sync]\ninterval = "off"\n`,
     ['--no-watch'],
   );
   const b = await replicas.spawn('b', `[db]\npath = "b/kbctx.sqlite"\nurl = "${url}"\n\n[sync]\ninterval = "off"\n`, [

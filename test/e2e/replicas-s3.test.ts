@@ -25,8 +25,8 @@ after(async () => {
 });
 
 const db = (endpoint: string): string =>
-  `[db]\npath = "s3://kb/team/index"\nlock_lease = "3s"\n[db.storage_options]\nendpoint = "${endpoint}"\n` +
-  `allow_http = "true"\n`;
+  `[db]\npath = "s3://kb/team/index"\nlock_lease = "3s"\n` +
+  `[db.storage_options]\nendpoint = "${endpoint}"\nallow_http = "true"\n`;
 /** The AWS_* variables carry the keys (as on a real deployment): storage_options only names the endpoint. */
 const env = (config: string): NodeJS.ProcessEnv => ({ ...S3_TEST_ENV, KBCTX_CONFIG: ws.path(config) });
 

@@ -58,8 +58,8 @@ describe('reranking through a remote rerank API', () => {
       `${format} (${path}/rerank): the fused candidates ` + `reordered, limit respected, both ranks explained`,
       async () => {
         configure(
-          `provider = "http"\nformat = "${format}"\nbase_url = "${remote.url}/${path}"\nmodel = "m1"\napi_key_env ` +
-            `= "RK_KEY"`,
+          `provider = "http"\nformat = "${format}"\n` +
+            `base_url = "${remote.url}/${path}"\nmodel = "m1"\napi_key_env = "RK_KEY"`,
         );
         const { hits } = await search(['--explain', '--limit', '3'], { RK_KEY: 'sekrit' });
         assert.deepEqual(titles(hits), [...fused].reverse().slice(0, 3));

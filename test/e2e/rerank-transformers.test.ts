@@ -26,8 +26,8 @@ describe('a cross-encoder through the transformers provider', { timeout: 180_000
   const configure = (rerank: string): void =>
     // A generous budget: the first search loads the model in the worker, on a busy machine.
     ws.config(
-      `[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\nroot = "docs"\n[rerank]\nbudget_ms = ` +
-        `9000\n${rerank}\n`,
+      `[db]\npath = "data/index.sqlite"\n[connectors.filesystem.docs]\n` +
+        `root = "docs"\n[rerank]\nbudget_ms = 9000\n${rerank}\n`,
     );
   const search = async (args: string[] = []): Promise<Hit[]> => {
     const r = await ws.kbctx(['search', 'bread', '--json', '--explain', ...args], { env: env() });

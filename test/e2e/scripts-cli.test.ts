@@ -93,13 +93,13 @@ describe('script commands', () => {
   });
 
   it(
-    'agent test refuses an unknown --arg and points at agent list for an unknown agent; tool test at tool list ' +
-      '(issue 21)',
+    'agent test refuses an unknown --arg and points at agent ' +
+      'list for an unknown agent; tool test at tool list (issue 21)',
     async () => {
       ws.write(
         'agents/brief.lua',
-        'agent = { arguments = { { name = "topic" }, { name = "tone" } } }\nfunction agent.resolve(a) return { ' +
-          'system = a.topic } end\n',
+        'agent = { arguments = { { name = "topic" }, { name = "tone" } } }\n' +
+          'function agent.resolve(a) return { system = a.topic } end\n',
       );
       ws.config(`${BASE}[agents.script.brief]\npath = "agents/brief.lua"\n`);
       assert.equal((await ws.kbctx(['agent', 'test', 'brief', '--arg', 'topic=deploys'])).code, 0);
@@ -116,8 +116,8 @@ describe('script commands', () => {
   );
 
   it(
-    'connector test and tool test read only regular files of bounded size: a device, a FIFO or a huge file is ' +
-      'refused, naming it',
+    'connector test and tool test read only regular files of bounded ' +
+      'size: a device, a FIFO or a huge file is refused, naming it',
     async () => {
       execFileSync('mkfifo', [ws.path('pipe.lua')]);
       ws.write('huge.lua', `-- ${'x'.repeat(5 * 1024 * 1024)}\ntool = {}\nfunction tool.execute() return 1 end\n`);

@@ -40,8 +40,8 @@ it('the hash it prints is a token the config accepts', async () => {
 
 it('doctor names each token variable, set or not, never its value', async () => {
   ws.config(
-    `[connectors.filesystem.docs]\nroot = "docs"\n[server]\nauth_token_env = "MAIN_T"\n[server.tokens.ci]\n` +
-      `token_env = "CI_T"\n`,
+    `[connectors.filesystem.docs]\nroot = "docs"\n[server]\n` +
+      `auth_token_env = "MAIN_T"\n[server.tokens.ci]\ntoken_env = "CI_T"\n`,
   );
   const doctor = await ws.kbctx(['doctor'], { env: { CI_T: 'ci-value-xyz', MAIN_T: '' } });
   assert.match(doctor.stdout, /FAIL +server +token 'default': MAIN_T is not set/);

@@ -53,8 +53,8 @@ before(async () => {
       '',
       '[server.tokens.gitonly]\ntoken_env = "KBCTX_TOKEN_GIT"\nsources = ["git:*"]',
       '',
-      `[server.tokens.public]\ntoken_sha256 = "${sha256(SECRETS.public)}"\npaths = ["public/**"]\ntools = ` +
-        `["search", "get"]`,
+      `[server.tokens.public]\ntoken_sha256 = "${sha256(SECRETS.public)}"\n` +
+        `paths = ["public/**"]\ntools = ["search", "get"]`,
       '',
     ].join('\n'),
   );

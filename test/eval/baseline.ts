@@ -16,7 +16,7 @@ export function baselineProblem(measured: number, committed: number, maxDrop: nu
   // Compared at 4 decimals, the precision the figures are printed and committed with.
   if (Number(drop.toFixed(4)) <= maxDrop) return null;
   return (
-    `keyword nDCG@10 ${measured.toFixed(4)} is ${drop.toFixed(4)} below the committed ${committed.toFixed(4)} ` +
-    `(more than ${maxDrop})`
+    `keyword nDCG@10 ${measured.toFixed(4)} is ${drop.toFixed(4)} below ` +
+    `the committed ${committed.toFixed(4)} (more than ${maxDrop})`
   );
 }

@@ -30,8 +30,8 @@ try {
         ? 'path = "index.lance"\nengine = "lancedb"\n'
         : `path = "${url ? 'mirror/index.sqlite' : 'index.sqlite'}"\n${url ? `url = "${url}"\n` : ''}`;
     return parseConfig(
-      `[db]\n${db}keyword_engine = "${engine}"\n[connectors.filesystem.scifact]\nroot = "corpus"\ninclude_globs ` +
-        `= ["*.md"]\n`,
+      `[db]\n${db}keyword_engine = "${engine}"\n[connectors.filesystem.scifact]\n` +
+        `root = "corpus"\ninclude_globs = ["*.md"]\n`,
       { file: 'eval.toml', cwd: dir, env: {} },
     );
   };

@@ -160,8 +160,8 @@ describe('configured policy', () => {
   });
 
   it(
-    'answers Vary: Origin (with or without an Origin), and a preflight from any allowed origin, echoing only ' +
-      'listed ones',
+    'answers Vary: Origin (with or without an Origin), and a ' +
+      'preflight from any allowed origin, echoing only listed ones',
     async () => {
       const none = await raw(s.port, 'GET', '/health', {});
       assert.equal(none.headers['vary'], 'Origin');

@@ -92,8 +92,8 @@ describe('clients that hang up (defect 5)', () => {
     const socket = connect(s.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(
-      'POST /tools/search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ' +
-        '1000\r\n\r\n{"query":',
+      'POST /tools/search HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":',
     );
     await new Promise<void>((resolve) => socket.end(() => resolve()));
     socket.destroy();

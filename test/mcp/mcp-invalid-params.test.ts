@@ -46,8 +46,8 @@ for (const era of eras) {
     after(async () => client.close());
 
     it(
-      'tools/call: wrong argument types and missing required ones are isError results naming the parameter ' +
-        '(SEP-1303)',
+      'tools/call: wrong argument types and missing required ' +
+        'ones are isError results naming the parameter (SEP-1303)',
       async () => {
         for (const [name, args, parameter] of [
           ['search', { query: 5 }, 'query'],

@@ -67,8 +67,8 @@ async function refused(c: TestClient, limit: RegExp): Promise<void> {
 
 describe('subscriptions/listen caps', () => {
   it(
-    'a client gets max_listen_streams_per_client streams; one more is 429 / -32005 naming the limit; closing one ' +
-      'frees its place',
+    'a client gets max_listen_streams_per_client streams; one more ' +
+      'is 429 / -32005 naming the limit; closing one frees its place',
     async () => {
       const a = await connect('client-a');
       const first = await listen(a);

@@ -92,8 +92,8 @@ describe('"!extract-documents"', () => {
     ws.write('kb/budget.xlsx', makeXlsx());
     ws.write('kb/page.html', '<p>anemones</p>');
     ws.config(
-      'plugins = ["bundled", "!extract-documents"]\n[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ' +
-        '["**/*"]\n',
+      'plugins = ["bundled", "!extract-documents"]\n' +
+        '[connectors.filesystem.kb]\nroot = "kb"\ninclude_globs = ["**/*"]\n',
     );
     const { code, reports, stderr } = await ws.syncJson('all');
     assert.equal(code, 0, stderr);

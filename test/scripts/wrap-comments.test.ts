@@ -75,8 +75,8 @@ it('leaves strings, templates, regular expressions, directives and typed JSDoc t
 
 it('keeps a JSDoc type in braces on one line when refilling around it', () => {
   const source =
-    `/** ${words(22, 'text')} @param {Record<string, string>} params */\nexport function k(params) { return ` +
-    `params; }\n`;
+    `/** ${words(22, 'text')} @param {Record<string, string>} params */\n` +
+    `export function k(params) { return params; }\n`;
   const { text } = rewrapComments('d.js', source);
   assert.ok(widest(text) <= 120, text);
   assert.match(text, /\n \* (text )*@param \{Record<string, string>\} params\n \*\/\n/);

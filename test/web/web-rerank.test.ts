@@ -22,8 +22,8 @@ before(async () => {
   // Five documents with fewer and fewer mentions of the query word: a fixed keyword (fused) order.
   for (let i = 1; i <= 5; i++) ws.write(`docs/d${i}.md`, `# Doc ${i}\n\n${'alpha '.repeat(7 - i)}beta gamma ${i}\n`);
   ws.config(
-    `[connectors.filesystem.docs]\nroot = "docs"\n\n[rerank]\nprovider = "http"\nformat = "tei"\nbase_url = ` +
-      `"${remote.url}/tei"\n`,
+    `[connectors.filesystem.docs]\nroot = "docs"\n\n[rerank]\n` +
+      `provider = "http"\nformat = "tei"\nbase_url = "${remote.url}/tei"\n`,
   );
   const sync = await ws.kbctx(['sync', 'all']);
   assert.equal(sync.code, 0, sync.stderr);

@@ -29,8 +29,8 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         // A config that does not load (unknown key, wrong type, bad TOML): say so, then exit 3 with its message.
         if (error instanceof KbctxError && error.code === 'config_error')
           ctx.io.out(
-            `${MARK.fail}  config     ${error.message}\n      → fix the key it names (config/kbctx.example.toml ` +
-              `documents every key)\n`,
+            `${MARK.fail}  config     ${error.message}\n` +
+              `      → fix the key it names (config/kbctx.example.toml documents every key)\n`,
           );
         throw error;
       }

@@ -52,8 +52,8 @@ async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: 
   if (!hook?.isUsed())
     throw new KbctxError(
       'config_error',
-      `the ${name} transport is provided by the plugin ${TRANSPORT_PLUGINS[name]}, which is not loaded (check ` +
-        `plugins in the config)`,
+      `the ${name} transport is provided by the plugin ${TRANSPORT_PLUGINS[name]}, ` +
+        `which is not loaded (check plugins in the config)`,
     );
   const workers = options.stdio ? 1 : (options.workers ?? serverConfigOf(kbctx.config).workers);
   if (workers > 1 && !worker) {
@@ -164,8 +164,8 @@ async function openIndex(kbctx: Kbctx, log: (line: string) => void): Promise<voi
     log(`index: ${kbctx.store.path} (${kbctx.index.engine}, ${counts.documents} documents)`);
   } catch (error) {
     log(
-      `index: ${kbctx.store.path} (${kbctx.index.engine}) not reachable yet: ${(error as Error).message}; ` +
-        `serving 503 until it is`,
+      `index: ${kbctx.store.path} (${kbctx.index.engine}) not reachable ` +
+        `yet: ${(error as Error).message}; serving 503 until it is`,
     );
   }
 }

@@ -91,8 +91,8 @@ export async function indexChecks(
       area: 'index',
       status: 'fail',
       detail:
-        `the index is read-only: ${readOnly} (search, stats and get work; sync, embed, init and serve cannot write ` +
-        `it)`,
+        `the index is read-only: ${readOnly} (search, stats and ` +
+        `get work; sync, embed, init and serve cannot write it)`,
       fix: "grant the user running kbctx write access to the index's folder, or point [db] path at a writable copy",
     });
   }
@@ -206,8 +206,8 @@ async function embeddingChecks(store: Store, embedder: EmbedderIdentity | null |
             area: 'embeddings',
             status: 'warn',
             detail:
-              `${spaces.reduce((n, s) => n + s.count, 0)} stored embedding(s) not checked: the configured embedder ` +
-              `could not be built`,
+              `${spaces.reduce((n, s) => n + s.count, 0)} stored embedding(s) ` +
+              `not checked: the configured embedder could not be built`,
             fix: 'fix the [embedding] section (see the embeddings FAIL above)',
           },
         ];
@@ -246,8 +246,8 @@ async function embeddingChecks(store: Store, embedder: EmbedderIdentity | null |
           area: 'embeddings',
           status: 'warn',
           detail:
-            `${pending} chunk(s) without a current ${embedder.model} embedding (semantic and hybrid search miss ` +
-            `them)`,
+            `${pending} chunk(s) without a current ${embedder.model} ` +
+            `embedding (semantic and hybrid search miss them)`,
           fix: 'run `kbctx embed pending`',
         },
   );

@@ -36,8 +36,8 @@ async function scaffold(program: Command, kind: ScaffoldKind, name: string, test
   const made = scaffoldScript(kind, name, process.cwd());
   if (json(program)) return printJson({ path: made.relative, config_entry: made.configEntry, test: testCommand });
   out(
-    `Created ${made.relative}\n\nAdd to your config (config/kbctx.toml):\n\n${made.configEntry}\nThen try it: ` +
-      `${testCommand}\n`,
+    `Created ${made.relative}\n\nAdd to your config (config/kbctx.toml):\n` +
+      `\n${made.configEntry}\nThen try it: ${testCommand}\n`,
   );
 }
 
@@ -73,8 +73,8 @@ export function registerScriptCommands(cli: CliProgram, kernel: PluginKernel, ru
     .option('--param <key=value>', 'a parameter (repeatable; JSON values allowed)', collect, [])
     .option(
       '--source <name>',
-      'use the [tools.script.<name>] config section (timeout, extra keys; default: the section whose path is ' +
-        'this file)',
+      'use the [tools.script.<name>] config section (timeout, ' +
+        'extra keys; default: the section whose path is this file)',
     )
     .action(async (file: string, opts: { param: string[]; source?: string }) => {
       const { name, script } = await section(kernel, 'tools', file, opts.source);
@@ -111,8 +111,8 @@ export function registerScriptCommands(cli: CliProgram, kernel: PluginKernel, ru
     .argument('<path>', 'the .lua file')
     .option(
       '--source <name>',
-      'use the [connectors.script.<name>] config section (timeout, extra keys; default: the section whose path ' +
-        'is this file)',
+      'use the [connectors.script.<name>] config section (timeout, ' +
+        'extra keys; default: the section whose path is this file)',
     )
     .action(async (file: string, opts: { source?: string }) => {
       const { name, script } = await section(kernel, 'connectors', file, opts.source);

@@ -25,8 +25,8 @@ export function scriptSection(
   const absolute = path.resolve(cwd, file);
   if (!existsSync(absolute))
     throw notFound(
-      `script not found: ${file}; \`kbctx ${KIND_COMMAND[kind]} test\` takes the path of a .lua file ` +
-        `(${LIST_HINT[kind]})`,
+      `script not found: ${file}; \`kbctx ${KIND_COMMAND[kind]} ` +
+        `test\` takes the path of a .lua file (${LIST_HINT[kind]})`,
     );
   const problem = checkScriptFile(absolute);
   if (problem !== null) throw badRequest(problem);

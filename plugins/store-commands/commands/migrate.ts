@@ -17,8 +17,8 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
   program
     .command('migrate')
     .description(
-      'copy the index (documents, chunks, embeddings, checkpoints) into an SQLite file, a PostgreSQL database or ' +
-        'a LanceDB folder',
+      'copy the index (documents, chunks, embeddings, checkpoints) ' +
+        'into an SQLite file, a PostgreSQL database or a LanceDB folder',
     )
     .requiredOption(
       '--to <target>',
@@ -49,8 +49,8 @@ export function registerMigrate(program: Command, ctx: CliContext): void {
       if (report.mismatches.length > 0) {
         throw new KbctxError(
           'conflict',
-          `the copy differs from the source (${report.mismatches.join('; ')}): did a sync run meanwhile? Run ` +
-            `again with --force`,
+          `the copy differs from the source (${report.mismatches.join('; ')}): ` +
+            `did a sync run meanwhile? Run again with --force`,
         );
       }
     });

@@ -117,8 +117,8 @@ function formatResults(response: SearchResponse, explain: boolean): string {
   if (explain) {
     const e = response.explain;
     lines.push(
-      `mode: ${e.mode}  alpha: ${e.alpha ?? '-'}  keyword candidates: ${e.keywordCandidates}  vector candidates: ` +
-        `${e.vectorCandidates}`,
+      `mode: ${e.mode}  alpha: ${e.alpha ?? '-'}  keyword candidates: ` +
+        `${e.keywordCandidates}  vector candidates: ${e.vectorCandidates}`,
       `terms: ${e.terms.join(' ') || '-'}`,
       '',
     );

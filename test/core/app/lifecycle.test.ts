@@ -45,8 +45,8 @@ export default {
 });
 
 it(
-  'ready() is idempotent: called twice, the configured plugins are applied and booted once, and the same failures ' +
-    'come back',
+  'ready() is idempotent: called twice, the configured plugins ' +
+    'are applied and booted once, and the same failures come back',
   async () => {
     const config = parseConfigTree(
       { plugins: ['bundled', './plugins/counted.mjs'], db: { path: 'data/kb.sqlite' } },
@@ -68,8 +68,8 @@ it(
 );
 
 it(
-  'no command is half-loaded: the configured plugin and the extension module reach `tool list`, `tool call` and ' +
-    '`search` alike',
+  'no command is half-loaded: the configured plugin and the extension ' +
+    'module reach `tool list`, `tool call` and `search` alike',
   async () => {
     const list = await ws.kbctx(['tool', 'list', '--json']);
     assert.equal(list.code, 0, list.stderr);

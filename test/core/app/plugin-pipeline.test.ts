@@ -183,8 +183,8 @@ describe('file extraction through extract.for(extension)', () => {
 
 describe("the kernel's plugin contexts", () => {
   it(
-    'one per plugin for the kernel signal, reused across calls; another signal gets its own; services resolve when ' +
-      'called',
+    'one per plugin for the kernel signal, reused across calls; ' +
+      'another signal gets its own; services resolve when called',
     async () => {
       const index: {
         services?: { search: () => Promise<unknown>; get: () => Promise<unknown>; sources: () => Promise<unknown> };

@@ -12,8 +12,8 @@ const fx = new IndexFixture(
 before(async () => {
   fx.ws.write(
     'docs/rotate-keys.md',
-    '# Rotating signing keys\n\nTo rotate the signing keys, generate a new key pair and publish it before ' +
-      'retiring the old one.',
+    '# Rotating signing keys\n\nTo rotate the signing keys, generate ' +
+      'a new key pair and publish it before retiring the old one.',
   );
   fx.ws.write('docs/deploy.md', '# Deploying\n\nDeploys run from the main branch. Keys are not involved.');
   fx.ws.write(

@@ -78,8 +78,8 @@ describe('kbctx.config.mjs', () => {
   it('a function (or async function) export gets the environment; ${VAR}s expand as in TOML', async () => {
     write(
       'fn/kbctx.config.mjs',
-      'export default async ({ env }) => ({ server: { bind: env.BIND }, embedding: { api_key_env: "${KEY_NAME}" ' +
-        '} });\n',
+      'export default async ({ env }) => ({ server: { bind: ' +
+        'env.BIND }, embedding: { api_key_env: "${KEY_NAME}" } });\n',
     );
     const config = await load({
       cwd: root,

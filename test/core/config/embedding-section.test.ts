@@ -27,8 +27,8 @@ function configError(toml: string): string {
 it("a bad value of a provider's key is refused when the config loads, naming the key path and the plugin", () => {
   assert.equal(
     configError('[embedding]\nprovider = "openai"\nmodel = "m"\ndims = 8\ntimeout_secs = 0\n'),
-    'config/kbctx.toml: embedding.timeout_secs must be greater than 0 (an option of provider "openai", plugin ' +
-      'embedder-openai)',
+    'config/kbctx.toml: embedding.timeout_secs must be greater than ' +
+      '0 (an option of provider "openai", plugin embedder-openai)',
   );
   assert.equal(
     configError('[embedding]\nprovider = "transformers"\nmodel_path = "m"\npooling = "max"\n'),

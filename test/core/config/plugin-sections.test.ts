@@ -32,8 +32,8 @@ it('every bundled section schema is checked without ajv', () => {
 });
 
 it(
-  'the subset applies defaults, keeps other keys unless additionalProperties is false, and words errors as the ' +
-    'loader',
+  'the subset applies defaults, keeps other keys unless ' +
+    'additionalProperties is false, and words errors as the loader',
   () => {
     const open = fromJsonSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 1, default: 3 } } })!;
     assert.deepEqual(open.parse({ other: 'x' }, ['connectors', 't', 'a']), { other: 'x', n: 3 });

@@ -44,8 +44,8 @@ describe('serve fault policy', () => {
   });
 
   it(
-    'an unhandled rejection from elsewhere is logged and survived; an uncaught exception from elsewhere ends the ' +
-      'process with 1',
+    'an unhandled rejection from elsewhere is logged and survived; ' +
+      'an uncaught exception from elsewhere ends the process with 1',
     () => {
       const r = run('elsewhere');
       assert.equal(r.status, 1, r.stderr);

@@ -76,8 +76,8 @@ describe('Context Harness model names', () => {
   });
 
   it(
-    'bge-small-en-v1.5 is the transformers embedder on Xenova/bge-small-en-v1.5 with cls pooling (its identity ' +
-      'says so)',
+    'bge-small-en-v1.5 is the transformers embedder on ' +
+      'Xenova/bge-small-en-v1.5 with cls pooling (its identity says so)',
     async () => {
       const known = knownModel('bge-small-en-v1.5')!;
       const named = createContextHarnessEmbedder(options('local', 'bge-small-en-v1.5'), known, models);

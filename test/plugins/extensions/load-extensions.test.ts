@@ -35,13 +35,13 @@ before(() => {
   );
   write(
     'node_modules/@acme/kbctx-jira/main.js',
-    "export default (kbctx) => kbctx.registerTool({ name: 'jira', description: 'from a package', execute: () => " +
-      "'v1' });\n",
+    "export default (kbctx) => kbctx.registerTool({ name: 'jira', " +
+      "description: 'from a package', execute: () => 'v1' });\n",
   );
   write(
     'conf/ext/override.mjs',
-    "export default async (kbctx) => { await Promise.resolve(); kbctx.registerTool({ name: 'jira', execute: () " +
-      "=> 'v2' }); };\n",
+    'export default async (kbctx) => { await Promise.resolve(); ' +
+      "kbctx.registerTool({ name: 'jira', execute: () => 'v2' }); };\n",
   );
   write(
     'conf/ext/git.mjs',
@@ -57,8 +57,8 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 it(
-  'resolves package names from the config folder and paths against it; each module is a plugin tapping `tools`, in ' +
-    'order',
+  'resolves package names from the config folder and paths ' +
+    'against it; each module is a plugin tapping `tools`, in order',
   async () => {
     const loaded = await loadExtensions(
       { modules: ['@acme/kbctx-jira', './ext/override.mjs'], baseDir: path.join(dir, 'conf'), timeoutSecs: 5 },

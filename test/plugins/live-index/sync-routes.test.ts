@@ -40,8 +40,8 @@ it('POST /sync/{connector} from another host is forbidden unless the server requ
 });
 
 it(
-  'POST /sync/{connector} without a JSON Content-Type is 415 and starts nothing (no cross-origin trigger without a ' +
-    'preflight)',
+  'POST /sync/{connector} without a JSON Content-Type is 415 and ' +
+    'starts nothing (no cross-origin trigger without a preflight)',
   async () => {
     triggered.length = 0;
     for (const type of [

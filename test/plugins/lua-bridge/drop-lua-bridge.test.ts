@@ -59,8 +59,8 @@ describe('plugins = ["bundled", "!lua-bridge"]', () => {
   });
 
   it(
-    'the script commands go with it: `kbctx tool test` and `kbctx connector init` are unknown, `tool list` and ' +
-      '`connector list` stay',
+    'the script commands go with it: `kbctx tool test` and `kbctx ' +
+      'connector init` are unknown, `tool list` and `connector list` stay',
     async () => {
       const run = await cli('none.toml', ['tool', 'test', 'tools/echo.lua']);
       assert.equal(run.code, 2, run.stderr);

@@ -23,8 +23,8 @@ before(async () => {
   ws = new Workspace();
   ws.write(
     'docs/rotate.md',
-    '# Rotating keys\n\nRotate keys often. Rotate keys after a leak. Rotate keys, then rotate keys again. The ' +
-      'secret is in the vault.',
+    '# Rotating keys\n\nRotate keys often. Rotate keys after a leak. ' +
+      'Rotate keys, then rotate keys again. The secret is in the vault.',
   );
   ws.write('docs/urgent.md', '# Urgent: rotate keys\n\nOnce a year.');
   copyFileSync(`${REPO_ROOT}examples/plugins/redact.lua`, ws.path('redact.lua'));
@@ -92,8 +92,8 @@ describe('broken .lua plugins', () => {
   it('a handler raising an error is a PluginError naming the plugin and the hook', async () => {
     ws.write(
       'raises.lua',
-      'plugin = { name = "raises", version = "1.0.0", kbctx = "^0.2" }\nfunction plugin.rank(hits) error("no ' +
-        'ranking today") end\n',
+      'plugin = { name = "raises", version = "1.0.0", kbctx = "^0.2" }\n' +
+        'function plugin.rank(hits) error("no ranking today") end\n',
     );
     ws.write('raises.toml', `plugins = ["bundled", "./raises.lua"]\n${SECTIONS}`);
     const run = await cli('raises.toml', ['search', 'keys']);
@@ -104,8 +104,8 @@ describe('broken .lua plugins', () => {
   it('a plugin with only a misspelt handler is refused at load with the nearest hook name', async () => {
     ws.write(
       'typo.lua',
-      'plugin = { name = "typo", version = "1.0.0", kbctx = "^0.2" }\nfunction plugin.documnet(draft) return ' +
-        'draft end\n',
+      'plugin = { name = "typo", version = "1.0.0", kbctx = "^0.2" }\n' +
+        'function plugin.documnet(draft) return draft end\n',
     );
     ws.write('typo.toml', `plugins = ["bundled", "./typo.lua"]\n${SECTIONS}`);
     const run = await cli('typo.toml', ['search', 'keys']);

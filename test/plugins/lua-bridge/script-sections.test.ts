@@ -30,8 +30,8 @@ it("the sections are lua-bridge's", () => {
 });
 
 it(
-  'they load as before: paths resolved, timeouts defaulted, other keys for the script, env_allow joined by ' +
-    'referenced variables',
+  'they load as before: paths resolved, timeouts defaulted, other ' +
+    'keys for the script, env_allow joined by referenced variables',
   () => {
     const config = load(
       '[scripts]\nenv_allow = ["HOME"]\n[tools.script.t]\npath = "tools/t.lua"\nurl = "${JIRA}"\n' +

@@ -14,8 +14,8 @@ const ENV = { KBCTX_TEST_TOKEN: TOKEN };
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 const CONNECTOR = 'filesystem:docs';
 const config = (server: string, plugins = '') =>
-  `${plugins}[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\nauth_token_env = "KBCTX_TEST_TOKEN"\nwatch ` +
-  `= false\n${server}`;
+  `${plugins}[connectors.filesystem.docs]\nroot = "docs"\n\n[server]\n` +
+  `auth_token_env = "KBCTX_TEST_TOKEN"\nwatch = false\n${server}`;
 
 let ws: Workspace;
 before(() => {

@@ -94,8 +94,8 @@ describe('PgStore', () => {
   });
 
   it(
-    'shares statements among queued bulk writes: outcomes per document, a faulty write fails alone, one document ' +
-      'in order',
+    'shares statements among queued bulk writes: outcomes per ' +
+      'document, a faulty write fails alone, one document in order',
     async () => {
       const url = await server.createDatabase();
       const a = store(url);

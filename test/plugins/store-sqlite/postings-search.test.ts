@@ -17,8 +17,8 @@ const newFile = (): string => path.join(dir, `index-${files++}.sqlite`);
 
 const WORDS = [
   ...(
-    'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river mountain forest running runner runs ' +
-    'cats dog'
+    'alpha beta gamma delta epsilon zeta theta kappa lambda sigma ' +
+    'omega river mountain forest running runner runs cats dog'
   ).split(' '),
   ...Array.from({ length: 150 }, (_, i) => `w${i.toString(36)}x`),
 ];

@@ -8,7 +8,7 @@ import { samplerFromEnv } from '../../../plugins/telemetry/sampler.ts';
 const config = { otlpEndpoint: 'http://config:4318/' };
 
 it(
-  'the traces endpoint: …_TRACES_ENDPOINT as is, then the base variable, then the config, ' + 'each base + /v1/traces',
+  'the traces endpoint: …_TRACES_ENDPOINT as is, then the ' + 'base variable, then the config, each base + /v1/traces',
   () => {
     assert.equal(tracesUrl({}, { otlpEndpoint: null }), null);
     assert.equal(tracesUrl({}, config), 'http://config:4318/v1/traces');

@@ -66,8 +66,8 @@ it('a sync sends its spans: sync → connector → scan and each document (chunk
 });
 
 it(
-  'a REST search sends the request span (a child of the caller’s traceparent) with the search, its hook taps and ' +
-    'keyword stage below it',
+  'a REST search sends the request span (a child of the caller’s ' +
+    'traceparent) with the search, its hook taps and keyword stage below it',
   async () => {
     ws.config(`plugins = ["bundled", "./taps.mjs"]\n${CONFIG}`);
     const server = await spawnServer(ws, ['serve', 'mcp', '--bind', '127.0.0.1:0', '--no-watch'], {

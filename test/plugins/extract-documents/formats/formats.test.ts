@@ -88,8 +88,8 @@ describe('document formats', () => {
       ok: false,
       reason: 'extract_failed',
       detail:
-        `cannot extract .docx: its XML nests elements deeper than ${MAX_XML_DEPTH} levels (plugin ` +
-        `extract-documents)`,
+        `cannot extract .docx: its XML nests elements deeper ` +
+        `than ${MAX_XML_DEPTH} levels (plugin extract-documents)`,
     });
     const shallow =
       `<?xml version="1.0"?><w:document ` +

@@ -66,8 +66,8 @@ describe('host modules', () => {
     const fx = new LuaFixture({ env: { KBCTX_LUA_TEST_VAR: 'from-env' } });
     try {
       const read =
-        `return { env.get("KBCTX_LUA_TEST_VAR"), env.get("KBCTX_LUA_TEST_UNSET") == nil, env.get("PATH") == nil, ` +
-        `env.get("HOME") == nil }`;
+        `return { env.get("KBCTX_LUA_TEST_VAR"), env.get("KBCTX_LUA_TEST_UNSET") ` +
+        `== nil, env.get("PATH") == nil, env.get("HOME") == nil }`;
       assert.deepEqual(await fx.exec(read), ['from-env', true, true, true]);
     } finally {
       fx.close();
