@@ -14,10 +14,8 @@
 //    KEEP_VERSIONS_MS once there are MAX_FRAGMENTS small fragments or MAX_VERSIONS commits since the
 //    last compaction; a commit that reaches MAX_VERSIONS starts one itself (a watcher's syncs never
 //    call compact()). So the file count stays bounded after thousands of small syncs.
-// 4. Postings: every commit is followed, under the same write lock, by the postings table's (the documents
-//    it put and removed, or none: then only the version moves), so its version is the main table's. A gap
-//    (a process killed between the two, a commit made elsewhere) leaves it behind: a change is still written
-//    but the version stays, and the next writable open catches it up by stamps (catchUp).
+// 4. Postings: every commit is followed, under the same write lock, by the postings table's (store-postings.ts),
+//    so its version is the main table's; a gap is caught up at the next writable open.
 // Writes are serialised: one commit at a time per process, and across processes by the table's write
 // lock (write-lock.ts; in a bucket a lease claim, ADR 0230): two connections' merge-inserts of the same new key
 // would otherwise both insert it. With readConsistencyInterval 0 every commit starts from the latest version (no
@@ -65,10 +63,8 @@ import {
 } from './vector-index.ts';
 import { chunkMeta, chunkTerms, Model, type ChunkMeta } from './model.ts';
 import { loadModel } from './model-load.ts';
-import { postingsKeywordSource, type KeywordSource } from './keyword-source.ts';
-import { openPostingsTable, POSTINGS_TABLE, type PostingsTable } from './postings-table.ts';
+import { StorePostings } from './store-postings.ts';
 import type { PostingsChange, PostingsDoc } from './postings-changes.ts';
-import { chunkDocuments } from './postings-source.ts';
 import { RowReader, type HeadRef } from './row-reader.ts';
 import { planUpsert } from './upsert-plan.ts';
 import { DocumentFilters } from './doc-filter.ts';
@@ -129,7 +125,6 @@ interface Pending {
   postings: Map<string, PostingsDoc>;
 }
 
-const NO_CHANGE: PostingsChange = { put: [], remove: [] };
 const noPending = (): Pending => ({ rows: [], docIds: [], droppedEmbeddings: [], postings: new Map() });
 
 export class LanceStore implements Store {
@@ -139,9 +134,8 @@ export class LanceStore implements Store {
   private model = new Model();
   private readonly rowReader = new RowReader();
   private readonly filters = new DocumentFilters();
-  /** The keyword postings (null: a read-only index written before the postings table, ADR 0234). */
-  private postings: PostingsTable | null = null;
-  private keyword: KeywordSource | null = null;
+  /** The keyword postings kept in step with the table (set at open). */
+  private postings: StorePostings | null = null;
   private knownVersion = -1;
   private writes = 0;
   private closed = false;
@@ -210,53 +204,14 @@ export class LanceStore implements Store {
     this.columns.add(column);
   }
 
-  /**
-   * Opens the keyword postings table: a writable open creates it if missing and catches it up (by stamps,
-   * under the write lock) when its version is not the main table's; a read-only one opens it if present.
-   */
+  /** Opens the keyword postings and catches them up (store-postings.ts). */
   async openPostings(): Promise<void> {
-    if (this.readOnlyReason !== null && !(await this.db.tableNames()).includes(POSTINGS_TABLE)) return;
-    const postings = await openPostingsTable(this.db, await loadLance());
-    this.postings = postings;
-    this.keyword = postingsKeywordSource(postings);
-    if (this.readOnlyReason !== null || postings.version === (await this.table.version())) return;
-    await this.place.withWriteLock(async () => {
-      const version = await this.table.version();
-      await postings.refresh();
-      if (postings.version === version) return;
-      await postings.catchUp(chunkDocuments(this.table), version);
-      if (postings.wantsMerge()) await postings.merge();
-    });
+    this.postings = await StorePostings.open(this.db, this.table, this.place, this.readOnlyReason);
   }
 
-  /**
-   * After a commit of ours, under its write lock: writes the documents it put and removed to the postings and
-   * records `version` when the postings were at the version before it; otherwise (a gap) writes the change only.
-   */
-  private async keepPostings(change: PostingsChange | null, version: number): Promise<void> {
-    const postings = this.postings;
-    if (!postings || this.readOnlyReason !== null) return;
-    await postings.refresh();
-    const current = postings.version === version - 1;
-    if (!change && !current) return;
-    await postings.apply(change ?? NO_CHANGE, current ? version : postings.version);
-    if (postings.wantsMerge()) await postings.merge();
-  }
-
-  /** Runs a write of ours that changes no document (compaction, a vector index); the postings' version follows. */
-  private async keepingPostings<T>(run: () => Promise<T>): Promise<T> {
-    const postings = this.postings;
-    if (!postings || this.readOnlyReason !== null) return run();
-    await postings.refresh();
-    const start = await this.table.version();
-    const current = postings.version === start;
-    const out = await run();
-    if (current)
-      await this.place.withWriteLock(async () => {
-        await postings.refresh();
-        if (postings.version === start) await postings.apply(NO_CHANGE, await this.table.version());
-      });
-    return out;
+  /** Runs a write that changes no document; the postings' version follows (store-postings.ts). */
+  private postingsKept<T>(run: () => Promise<T>): Promise<T> {
+    return this.postings ? this.postings.keeping(run) : run();
   }
 
   /** Loads the model from the latest table version (model-load.ts). */
@@ -264,7 +219,7 @@ export class LanceStore implements Store {
     const version = await this.table.version();
     this.columns = await vectorColumns(this.table);
     this.model = await loadModel(this.db, version);
-    await this.postings?.refresh();
+    await this.postings?.table?.refresh();
     this.knownVersion = version;
     this.stale = false;
   }
@@ -315,7 +270,7 @@ export class LanceStore implements Store {
       try {
         const { version } = await this.place.withWriteLock(async () => {
           const made = await write(this.table);
-          await this.keepPostings(change, made.version);
+          await this.postings?.keep(change, made.version);
           return made;
         });
         // Another process committed in between: its rows are not in the model.
@@ -473,7 +428,7 @@ export class LanceStore implements Store {
     if (stats.fragmentStats.numSmallFragments < MAX_FRAGMENTS && this.commitsSinceCompaction < MAX_VERSIONS) return;
     const run = this.queue.then(async () => {
       // optimize() also folds rows added since into the vector index, if there is one (vector-index.ts).
-      await this.keepingPostings(() =>
+      await this.postingsKept(() =>
         this.place.withWriteLock(() =>
           this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
         ),
@@ -572,22 +527,8 @@ export class LanceStore implements Store {
     const model = await this.fresh();
     // The bulk group's documents are searched too: it is committed (with its postings) first.
     await this.flush();
-    const source = this.keywordSource();
-    // Another process's postings commit follows its main one: one read between the two is caught up here.
-    if (this.postings!.version < this.knownVersion) await this.postings!.refresh();
+    const source = await this.postings!.source(this.knownVersion, this.path, this.readOnlyReason);
     return queries.keywordSearch(model, source, query, await this.allowed(query.filter), this.readRows);
-  }
-
-  /** The postings table's reader, or a clear error for a read-only index written before it (ADR 0234). */
-  private keywordSource(): KeywordSource {
-    if (this.keyword) return this.keyword;
-    throw new KbctxError(
-      'unavailable',
-      `the LanceDB index at ${this.path} has no keyword postings table (it was written before kbctx kept one) and ` +
-        `is opened read-only (${this.readOnlyReason}); run any writing command (\`kbctx sync all\`) once with write ` +
-        'access to build it',
-      { details: { index: 'keyword_postings_missing' } },
-    );
   }
 
   async pendingEmbeddings(
@@ -689,7 +630,7 @@ export class LanceStore implements Store {
     const target = { column: vectorColumn(space.dims), distance: 'cosine', dims: space.dims } as const;
     if (!this.columns.has(target.column)) return { vectors, index: 'none' };
     const lance = await loadLance();
-    const index = await this.keepingPostings(() =>
+    const index = await this.postingsKept(() =>
       refreshLanceVectorIndex(
         lance,
         this.table,
@@ -723,12 +664,7 @@ export class LanceStore implements Store {
   async checkIntegrity(): Promise<IntegrityReport> {
     const model = await this.fresh();
     await this.flush();
-    const postings = this.postings;
-    let check = null;
-    if (postings) {
-      await postings.refresh();
-      check = { rows: postings.size, ...(await postings.differences(chunkDocuments(this.table))) };
-    }
+    const check = (await this.postings?.check()) ?? null;
     return tableIntegrity(model, await this.table.query().select(['row_key', 'kind', 'doc_id']).toArrow(), check);
   }
 
