@@ -73,6 +73,8 @@ import { tableIntegrity } from './integrity.ts';
 import { upgradeLayout as upgradeTableLayout } from './layout-upgrade.ts';
 import { documentsWithChunks, embeddingsOf, exportOrder, rowsWhere } from './table-export.ts';
 import * as queries from './model-queries.ts';
+import * as embeddingState from './embedding-state.ts';
+import { embeddedChunkIds, embeddingSpaces } from './embedding-state.ts';
 import { compare } from './model-queries.ts';
 import {
   chunkRow,
@@ -148,6 +150,8 @@ export class LanceStore implements Store {
   private columns = new Set<string>();
   /** Each vector column's index state and the model it was read for. */
   private readonly indexStates = new Map<string, { model: Model; state: VectorIndexState | null }>();
+  /** embeddingSpaces() at one table version and count of writes. */
+  private spaces: { key: string; spaces: Promise<EmbeddingSpaceCount[]> } | null = null;
 
   private readonly readOnlyReason: string | null;
   private readonly place: TablePlace;
@@ -366,7 +370,6 @@ export class LanceStore implements Store {
       { id: doc.id, connector: doc.connector, headSig: plan.headSig, fingerprint, contentHash: doc.contentHash, seq },
       withSeqs,
     );
-    for (const [id, e] of plan.kept) model.setEmbedding(id, e);
     this.pending.rows.push(
       docRow(doc, fingerprint, seq),
       ...chunks.map((c, i) => chunkRow(c, withSeqs[i]!.seq, withSeqs[i]!.terms.stored!)),
@@ -536,11 +539,12 @@ export class LanceStore implements Store {
     afterRowid: number,
     limit: number,
   ): Promise<PendingChunk[]> {
-    return queries.pendingEmbeddings(await this.fresh(), space, afterRowid, limit, this.readRows);
+    const model = await this.fresh();
+    return embeddingState.pendingEmbeddings(this.table, model, space, afterRowid, limit, this.readRows);
   }
 
   async countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number> {
-    return queries.countPendingEmbeddings(await this.fresh(), space);
+    return embeddingState.countPendingEmbeddings(this.table, await this.fresh(), space);
   }
 
   async writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {
@@ -549,7 +553,6 @@ export class LanceStore implements Store {
     for (const r of rows) {
       const entry = model.chunkBySeq(r.rowid);
       if (!entry || entry.chunk.contentHash !== r.contentHash || r.vector.length !== space.dims) continue;
-      model.setEmbedding(entry.chunk.id, { model: space.model, dims: space.dims, contentHash: r.contentHash });
       writes.push(embRow(entry.chunk.id, entry.chunk.documentId, space.model, r.contentHash, r.vector));
     }
     return this.writeEmbeddingRows(writes);
@@ -561,7 +564,6 @@ export class LanceStore implements Store {
     for (const r of rows) {
       const entry = model.chunks.get(r.chunkId);
       if (!entry || entry.chunk.contentHash !== r.contentHash || r.vector.length !== r.dims) continue;
-      model.setEmbedding(r.chunkId, { model: r.model, dims: r.dims, contentHash: r.contentHash });
       writes.push(embRow(r.chunkId, entry.chunk.documentId, r.model, r.contentHash, r.vector));
     }
     return this.writeEmbeddingRows(writes);
@@ -578,29 +580,54 @@ export class LanceStore implements Store {
 
   /** The stored embeddings by chunk id, read from Lance in pages (table-export.ts). */
   async *iterateEmbeddings(): AsyncGenerator<StoredEmbedding> {
-    const model = await this.fresh();
+    await this.fresh();
     await this.flush();
-    yield* embeddingsOf(this.table, [...model.embeddings.keys()].sort(compare), [...this.columns]);
+    yield* embeddingsOf(this.table, await embeddedChunkIds(this.table), [...this.columns]);
   }
 
   async clearEmbeddings(): Promise<number> {
-    const model = await this.fresh();
-    const n = model.clearEmbeddings();
+    await this.fresh();
     this.writes++;
     await this.flush();
+    await this.queue;
+    const n = await this.table.countRows("kind = 'emb'");
     await this.commit((t) => t.delete("kind = 'emb'"));
     return n;
   }
 
+  /** Vectors per space (embedding-state.ts), read once per table version and write of ours. */
   async embeddingSpaces(): Promise<EmbeddingSpaceCount[]> {
-    return queries.embeddingSpaces(await this.fresh());
+    await this.fresh();
+    const key = `${this.knownVersion}:${this.writes}`;
+    if (this.spaces?.key !== key) this.spaces = { key, spaces: embeddingSpaces(this.table) };
+    const { spaces } = this.spaces;
+    return spaces.then(
+      (list) => list.map((s) => ({ ...s })),
+      (error: unknown) => {
+        if (this.spaces?.spaces === spaces) this.spaces = null;
+        throw error;
+      },
+    );
+  }
+
+  /** How many vectors `space` has, and whether another model's share its `vector_<dims>` column. */
+  private async spaceOf(space: EmbeddingSpace): Promise<{ size: number; shared: boolean }> {
+    const spaces = await this.embeddingSpaces();
+    return {
+      size: spaces.find((s) => s.model === space.model && s.dims === space.dims)?.count ?? 0,
+      shared: spaces.some((s) => s.dims === space.dims && s.model !== space.model),
+    };
   }
 
   async vectorSearch(query: VectorQuery): Promise<VectorResult> {
     const model = await this.fresh();
     const column = vectorColumn(query.space.dims);
     const index = this.columns.has(column) ? await this.indexStateOf(column) : null;
-    const reads = { allowed: await this.allowed(query.filter), readRows: this.readRows };
+    const reads = {
+      allowed: await this.allowed(query.filter),
+      readRows: this.readRows,
+      space: await this.spaceOf(query.space),
+    };
     return lanceVectorSearch(this.table, this.columns, model, query, reads, index);
   }
 
@@ -622,8 +649,7 @@ export class LanceStore implements Store {
   }
 
   async refreshVectorIndex(space: EmbeddingSpace): Promise<VectorIndexReport> {
-    const model = await this.fresh();
-    const vectors = model.spaceSize(space.model, space.dims);
+    const vectors = (await this.spaceOf(space)).size;
     if (this.readOnlyReason !== null || vectors < this.vectorIndex.threshold) return { vectors, index: 'none' };
     // The Lance ANN index (ADR 0229) on the space's `vector_<dims>` column, trained with the `cosine` distance the
     // vector query uses (lance-vectors.ts).
@@ -649,11 +675,12 @@ export class LanceStore implements Store {
   }
 
   async sources(): Promise<SourceStats[]> {
-    return queries.sources(await this.fresh());
+    return embeddingState.sources(this.table, await this.fresh());
   }
 
   async counts(): Promise<StoreCounts> {
-    return queries.counts(await this.fresh());
+    const model = await this.fresh();
+    return queries.counts(model, await this.table.countRows("kind = 'emb'"));
   }
 
   async readOnly(): Promise<string | null> {

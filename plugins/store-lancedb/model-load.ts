@@ -1,8 +1,8 @@
-// Loads the LanceDB store's in-memory model (model.ts) at one table version (ADR 0233): doc rows as a
-// head signature (no body, content type or metadata); chunk rows without their text or terms (the
-// keyword postings are a table of their own: postings-table.ts); emb rows without vectors;
-// checkpoints and runs. One query per kind of row with only the columns that kind needs, on a handle
-// checked out at the version (readers see whole commits), read column by column. Must not write the table.
+// Loads the LanceDB store's in-memory model (model.ts) at one table version (ADR 0233): doc rows as a head signature
+// (no body, content type or metadata); chunk rows without their text or terms (the keyword postings are a table of
+// their own: postings-table.ts); checkpoints and runs (not emb rows: embedding-state.ts asks Lance, ADR 0243). One
+// query per kind of row with only the columns that kind needs, on a handle checked out at the version (readers see
+// whole commits), read column by column. Must not write the table.
 import type { Connection, Table } from '@lancedb/lancedb';
 import { chunkMeta, Model, type ChunkMeta } from './model.ts';
 import { TABLE, toChunk, toHead, toSyncRun } from './rows.ts';
@@ -10,7 +10,6 @@ import { headSignature } from './head-signature.ts';
 
 const DOC = ['doc_id', 'seq', 'connector', 'source', 'source_id', 'source_url', 'title', 'updated_at'];
 const CHUNK = ['row_key', 'doc_id', 'seq', 'chunk_index', 'content_hash', 'metadata'];
-const EMB = ['row_key', 'model', 'dims', 'content_hash'];
 const OTHER = ['kind', 'connector', 'checkpoint', 'last_sync_at', 'updated_at', 'metadata'];
 
 /** The rows of one kind as columns: `at(i)` is row i as a plain object of the asked columns. */
@@ -79,14 +78,6 @@ async function modelOf(table: Table, names: ReadonlySet<string>): Promise<Model>
       (chunksOf.get(id) ?? []).sort((a, b) => a.chunk.chunkIndex - b.chunk.chunkIndex),
     );
   }
-  const embs = await rowsOf(table, "kind = 'emb'", EMB);
-  const [keys, models, dims, embHashes] = EMB.map((c) => embs.col(c));
-  for (let i = 0; i < embs.n; i++)
-    model.setEmbedding((keys![i] as string).slice(2), {
-      model: models![i] as string,
-      dims: dims![i] as number,
-      contentHash: embHashes![i] as string,
-    });
   const other = await rowsOf(table, "kind IN ('state', 'run')", has(OTHER));
   for (let i = 0; i < other.n; i++) {
     const r = other.at(i);
