@@ -67,6 +67,7 @@ import { StorePostings } from './store-postings.ts';
 import type { PostingsChange, PostingsDoc } from './postings-changes.ts';
 import { RowReader, type HeadRef } from './row-reader.ts';
 import { planUpsert } from './upsert-plan.ts';
+import { headSignature } from './head-signature.ts';
 import { DocumentFilters } from './doc-filter.ts';
 import { encodeRowTerms, type RowTerms } from './keyword-index.ts';
 import { tableIntegrity } from './integrity.ts';
@@ -89,6 +90,7 @@ import {
   sqlString,
   stateRow,
   toDocument,
+  toHead,
   vectorColumn,
   vectorColumnType,
   type LanceRow,
@@ -330,21 +332,23 @@ export class LanceStore implements Store {
 
   async documentStates(connector: string): Promise<Map<string, DocumentState>> {
     const model = await this.latest();
-    // Sources and source ids of this connector's documents only, read from Lance (ADR 0233).
-    const columns = ['doc_id', 'source', 'source_id'];
+    // This connector's documents' heads, read from Lance (ADR 0233); the heads' signatures the model lacks are
+    // set here, so the sync's upserts need not read them one by one (ADR 0243).
+    const columns = ['doc_id', 'source', 'connector', 'source_id', 'source_url', 'title', 'updated_at'];
     const where = `kind = 'doc' AND connector = ${sqlString(connector)}`;
     const rows = plainRows(await this.table.query().where(where).select(columns).toArrow(), columns);
     const out = new Map<string, DocumentState>();
     for (const r of rows) {
       const d = model.docs.get(r['doc_id'] as string);
-      if (d?.connector === connector)
-        out.set(d.id, {
-          id: d.id,
-          source: r['source'] as string,
-          sourceId: r['source_id'] as string,
-          fingerprint: d.fingerprint,
-          contentHash: d.contentHash,
-        });
+      if (d?.connector !== connector) continue;
+      d.headSig ??= headSignature(toHead(r));
+      out.set(d.id, {
+        id: d.id,
+        source: r['source'] as string,
+        sourceId: r['source_id'] as string,
+        fingerprint: d.fingerprint,
+        contentHash: d.contentHash,
+      });
     }
     return out;
   }
@@ -355,6 +359,9 @@ export class LanceStore implements Store {
     fingerprint: string | null,
   ): Promise<UpsertOutcome> {
     const model = await this.fresh();
+    const known = model.docs.get(doc.id);
+    // A loaded model does not know the heads' signatures (ADR 0243): reading the head sets it.
+    if (known?.headSig === null) await this.readRows([], [known]);
     const plan = planUpsert(model, doc, chunks, fingerprint);
     if (!plan) return { chunksWritten: 0, chunksDeleted: 0 };
     this.writes++;

@@ -15,8 +15,11 @@ export interface DocEntry {
   id: string;
   /** The connector instance (one string shared by its documents). */
   connector: string;
-  /** The head's signature (head-signature.ts); the head itself is read from Lance (row-reader.ts). */
-  headSig: string;
+  /**
+   * The head's signature (head-signature.ts); the head itself is read from Lance (row-reader.ts). null: not
+   * known yet (a loaded model does not hash every head, ADR 0243): the first read of the head sets it.
+   */
+  headSig: string | null;
   fingerprint: string | null;
   contentHash: string;
   /** Insertion position (listDocuments). */
