@@ -116,8 +116,8 @@ export async function openLanceStore(
   const place = await openTablePlace(lance, dir, access, storage);
   const store = new LanceStore(dir, place.db, place.table, place.readOnly, place, vectorIndexSettings(vectorIndex));
   if (place.readOnly === null) await store.upgradeLayout();
-  await store.openPostings();
-  await store.reload();
+  // The postings' open (a catch-up, maybe) and the model's load read different tables: at once.
+  await Promise.all([store.openPostings(), store.reload()]);
   return store;
 }
 

@@ -47,7 +47,14 @@ async function modelOf(table: Table, names: ReadonlySet<string>): Promise<Model>
   const chunksOf = new Map<string, { chunk: ChunkMeta; seq: number }[]>();
   // Documents with chunks written before chunks had lines: an empty content hash makes the next sync rewrite them.
   const unplaced = new Set<string>();
-  const chunks = await rowsOf(table, "kind = 'chunk'", has(CHUNK));
+  // The three reads run at once: Lance reads the doc rows while the chunk rows are turned into entries.
+  const reads = [
+    rowsOf(table, "kind = 'chunk'", has(CHUNK)),
+    rowsOf(table, "kind = 'doc'", has(DOC)),
+    rowsOf(table, "kind IN ('state', 'run')", has(OTHER)),
+  ] as const;
+  for (const read of reads) read.catch(() => undefined);
+  const chunks = await reads[0];
   const [keys, chunkDocs, chunkSeqs, indexes, chunkHashes, metas] = CHUNK.map((c) => chunks.col(c));
   for (let i = 0; i < chunks.n; i++) {
     const documentId = chunkDocs![i] as string;
@@ -63,7 +70,7 @@ async function modelOf(table: Table, names: ReadonlySet<string>): Promise<Model>
     list.push({ chunk, seq: chunkSeqs![i] as number });
   }
   // Heads are not read: their signatures are set when first read (row-reader.ts) or by a sync's diff (ADR 0243).
-  const docs = await rowsOf(table, "kind = 'doc'", has(DOC));
+  const docs = await reads[1];
   const [ids, docSeqs, connectors, hashes, fingerprints] = DOC.map((c) => docs.col(c));
   const order = Array.from({ length: docs.n }, (_, i) => i).sort(
     (a, b) => (docSeqs![a] as number) - (docSeqs![b] as number),
@@ -82,7 +89,7 @@ async function modelOf(table: Table, names: ReadonlySet<string>): Promise<Model>
       (chunksOf.get(id) ?? []).sort((a, b) => a.chunk.chunkIndex - b.chunk.chunkIndex),
     );
   }
-  const other = await rowsOf(table, "kind IN ('state', 'run')", has(OTHER));
+  const other = await reads[2];
   for (let i = 0; i < other.n; i++) {
     const r = other.at(i);
     if (r['kind'] === 'state')
