@@ -26,8 +26,10 @@ await step('open kb_postings (meta row)', async () => {
   t.close();
 });
 const reads: [string, string[]][] = [
+  // What model-load.ts reads (chunk and doc rows), then what it read before ADR 0243 (heads, emb rows).
   ["kind = 'chunk'", ['row_key', 'doc_id', 'seq', 'chunk_index', 'content_hash', 'metadata']],
-  ["kind = 'doc'", ['doc_id', 'seq', 'connector', 'source', 'source_id', 'source_url', 'title', 'updated_at']],
+  ["kind = 'doc'", ['doc_id', 'seq', 'connector', 'content_hash', 'fingerprint']],
+  ["kind = 'doc'", ['doc_id', 'source', 'source_id', 'source_url', 'title', 'updated_at']],
   ["kind = 'emb'", ['row_key', 'model', 'dims', 'content_hash']],
 ];
 for (const [where, columns] of reads) {
