@@ -75,7 +75,6 @@ import { upgradeLayout as upgradeTableLayout } from './layout-upgrade.ts';
 import { documentsWithChunks, embeddingsOf, exportOrder, rowsWhere } from './table-export.ts';
 import * as queries from './model-queries.ts';
 import * as embeddingState from './embedding-state.ts';
-import { embeddedChunkIds, embeddingSpaces } from './embedding-state.ts';
 import { compare } from './model-queries.ts';
 import {
   chunkRow,
@@ -589,7 +588,7 @@ export class LanceStore implements Store {
   async *iterateEmbeddings(): AsyncGenerator<StoredEmbedding> {
     await this.fresh();
     await this.flush();
-    yield* embeddingsOf(this.table, await embeddedChunkIds(this.table), [...this.columns]);
+    yield* embeddingsOf(this.table, await embeddingState.embeddedChunkIds(this.table), [...this.columns]);
   }
 
   async clearEmbeddings(): Promise<number> {
@@ -606,7 +605,7 @@ export class LanceStore implements Store {
   async embeddingSpaces(): Promise<EmbeddingSpaceCount[]> {
     await this.fresh();
     const key = `${this.knownVersion}:${this.writes}`;
-    if (this.spaces?.key !== key) this.spaces = { key, spaces: embeddingSpaces(this.table) };
+    if (this.spaces?.key !== key) this.spaces = { key, spaces: embeddingState.embeddingSpaces(this.table) };
     const { spaces } = this.spaces;
     return spaces.then(
       (list) => list.map((s) => ({ ...s })),
