@@ -14,10 +14,8 @@
 //    KEEP_VERSIONS_MS once there are MAX_FRAGMENTS small fragments or MAX_VERSIONS commits since the
 //    last compaction; a commit that reaches MAX_VERSIONS starts one itself (a watcher's syncs never
 //    call compact()). So the file count stays bounded after thousands of small syncs.
-// 4. Postings: every commit is followed, under the same write lock, by the postings table's (the documents
-//    it put and removed, or none: then only the version moves), so its version is the main table's. A gap
-//    (a process killed between the two, a commit made elsewhere) leaves it behind: a change is still written
-//    but the version stays, and the next writable open catches it up by stamps (catchUp).
+// 4. Postings: every commit is followed, under the same write lock, by the postings table's (store-postings.ts),
+//    so its version is the main table's; a gap is caught up at the next writable open.
 // Writes are serialised: one commit at a time per process, and across processes by the table's write
 // lock (write-lock.ts; in a bucket a lease claim, ADR 0230): two connections' merge-inserts of the same new key
 // would otherwise both insert it. With readConsistencyInterval 0 every commit starts from the latest version (no
@@ -65,18 +63,18 @@ import {
 } from './vector-index.ts';
 import { chunkMeta, chunkTerms, Model, type ChunkMeta } from './model.ts';
 import { loadModel } from './model-load.ts';
-import { postingsKeywordSource, type KeywordSource } from './keyword-source.ts';
-import { openPostingsTable, POSTINGS_TABLE, type PostingsTable } from './postings-table.ts';
+import { StorePostings } from './store-postings.ts';
 import type { PostingsChange, PostingsDoc } from './postings-changes.ts';
-import { chunkDocuments } from './postings-source.ts';
 import { RowReader, type HeadRef } from './row-reader.ts';
 import { planUpsert } from './upsert-plan.ts';
+import { headSignature } from './head-signature.ts';
 import { DocumentFilters } from './doc-filter.ts';
 import { encodeRowTerms, type RowTerms } from './keyword-index.ts';
 import { tableIntegrity } from './integrity.ts';
 import { upgradeLayout as upgradeTableLayout } from './layout-upgrade.ts';
 import { documentsWithChunks, embeddingsOf, exportOrder, rowsWhere } from './table-export.ts';
 import * as queries from './model-queries.ts';
+import * as embeddingState from './embedding-state.ts';
 import { compare } from './model-queries.ts';
 import {
   chunkRow,
@@ -91,6 +89,7 @@ import {
   sqlString,
   stateRow,
   toDocument,
+  toHead,
   vectorColumn,
   vectorColumnType,
   type LanceRow,
@@ -116,8 +115,8 @@ export async function openLanceStore(
   const place = await openTablePlace(lance, dir, access, storage);
   const store = new LanceStore(dir, place.db, place.table, place.readOnly, place, vectorIndexSettings(vectorIndex));
   if (place.readOnly === null) await store.upgradeLayout();
-  await store.openPostings();
-  await store.reload();
+  // The postings' open (a catch-up, maybe) and the model's load read different tables: at once.
+  await Promise.all([store.openPostings(), store.reload()]);
   return store;
 }
 
@@ -129,7 +128,6 @@ interface Pending {
   postings: Map<string, PostingsDoc>;
 }
 
-const NO_CHANGE: PostingsChange = { put: [], remove: [] };
 const noPending = (): Pending => ({ rows: [], docIds: [], droppedEmbeddings: [], postings: new Map() });
 
 export class LanceStore implements Store {
@@ -139,9 +137,8 @@ export class LanceStore implements Store {
   private model = new Model();
   private readonly rowReader = new RowReader();
   private readonly filters = new DocumentFilters();
-  /** The keyword postings (null: a read-only index written before the postings table, ADR 0234). */
-  private postings: PostingsTable | null = null;
-  private keyword: KeywordSource | null = null;
+  /** The keyword postings kept in step with the table (set at open). */
+  private postings: StorePostings | null = null;
   private knownVersion = -1;
   private writes = 0;
   private closed = false;
@@ -154,6 +151,8 @@ export class LanceStore implements Store {
   private columns = new Set<string>();
   /** Each vector column's index state and the model it was read for. */
   private readonly indexStates = new Map<string, { model: Model; state: VectorIndexState | null }>();
+  /** embeddingSpaces() at one table version and count of writes. */
+  private spaces: { key: string; spaces: Promise<EmbeddingSpaceCount[]> } | null = null;
 
   private readonly readOnlyReason: string | null;
   private readonly place: TablePlace;
@@ -210,53 +209,14 @@ export class LanceStore implements Store {
     this.columns.add(column);
   }
 
-  /**
-   * Opens the keyword postings table: a writable open creates it if missing and catches it up (by stamps,
-   * under the write lock) when its version is not the main table's; a read-only one opens it if present.
-   */
+  /** Opens the keyword postings and catches them up (store-postings.ts). */
   async openPostings(): Promise<void> {
-    if (this.readOnlyReason !== null && !(await this.db.tableNames()).includes(POSTINGS_TABLE)) return;
-    const postings = await openPostingsTable(this.db, await loadLance());
-    this.postings = postings;
-    this.keyword = postingsKeywordSource(postings);
-    if (this.readOnlyReason !== null || postings.version === (await this.table.version())) return;
-    await this.place.withWriteLock(async () => {
-      const version = await this.table.version();
-      await postings.refresh();
-      if (postings.version === version) return;
-      await postings.catchUp(chunkDocuments(this.table), version);
-      if (postings.wantsMerge()) await postings.merge();
-    });
+    this.postings = await StorePostings.open(this.db, this.table, this.place, this.readOnlyReason);
   }
 
-  /**
-   * After a commit of ours, under its write lock: writes the documents it put and removed to the postings and
-   * records `version` when the postings were at the version before it; otherwise (a gap) writes the change only.
-   */
-  private async keepPostings(change: PostingsChange | null, version: number): Promise<void> {
-    const postings = this.postings;
-    if (!postings || this.readOnlyReason !== null) return;
-    await postings.refresh();
-    const current = postings.version === version - 1;
-    if (!change && !current) return;
-    await postings.apply(change ?? NO_CHANGE, current ? version : postings.version);
-    if (postings.wantsMerge()) await postings.merge();
-  }
-
-  /** Runs a write of ours that changes no document (compaction, a vector index); the postings' version follows. */
-  private async keepingPostings<T>(run: () => Promise<T>): Promise<T> {
-    const postings = this.postings;
-    if (!postings || this.readOnlyReason !== null) return run();
-    await postings.refresh();
-    const start = await this.table.version();
-    const current = postings.version === start;
-    const out = await run();
-    if (current)
-      await this.place.withWriteLock(async () => {
-        await postings.refresh();
-        if (postings.version === start) await postings.apply(NO_CHANGE, await this.table.version());
-      });
-    return out;
+  /** Runs a write that changes no document; the postings' version follows (store-postings.ts). */
+  private postingsKept<T>(run: () => Promise<T>): Promise<T> {
+    return this.postings ? this.postings.keeping(run) : run();
   }
 
   /** Loads the model from the latest table version (model-load.ts). */
@@ -264,7 +224,7 @@ export class LanceStore implements Store {
     const version = await this.table.version();
     this.columns = await vectorColumns(this.table);
     this.model = await loadModel(this.db, version);
-    await this.postings?.refresh();
+    await this.postings?.table?.refresh();
     this.knownVersion = version;
     this.stale = false;
   }
@@ -315,7 +275,7 @@ export class LanceStore implements Store {
       try {
         const { version } = await this.place.withWriteLock(async () => {
           const made = await write(this.table);
-          await this.keepPostings(change, made.version);
+          await this.postings?.keep(change, made.version);
           return made;
         });
         // Another process committed in between: its rows are not in the model.
@@ -371,21 +331,23 @@ export class LanceStore implements Store {
 
   async documentStates(connector: string): Promise<Map<string, DocumentState>> {
     const model = await this.latest();
-    // Sources and source ids of this connector's documents only, read from Lance (ADR 0233).
-    const columns = ['doc_id', 'source', 'source_id'];
+    // This connector's documents' heads, read from Lance (ADR 0233); the heads' signatures the model lacks are
+    // set here, so the sync's upserts need not read them one by one (ADR 0243).
+    const columns = ['doc_id', 'source', 'connector', 'source_id', 'source_url', 'title', 'updated_at'];
     const where = `kind = 'doc' AND connector = ${sqlString(connector)}`;
     const rows = plainRows(await this.table.query().where(where).select(columns).toArrow(), columns);
     const out = new Map<string, DocumentState>();
     for (const r of rows) {
       const d = model.docs.get(r['doc_id'] as string);
-      if (d?.connector === connector)
-        out.set(d.id, {
-          id: d.id,
-          source: r['source'] as string,
-          sourceId: r['source_id'] as string,
-          fingerprint: d.fingerprint,
-          contentHash: d.contentHash,
-        });
+      if (d?.connector !== connector) continue;
+      d.headSig ??= headSignature(toHead(r));
+      out.set(d.id, {
+        id: d.id,
+        source: r['source'] as string,
+        sourceId: r['source_id'] as string,
+        fingerprint: d.fingerprint,
+        contentHash: d.contentHash,
+      });
     }
     return out;
   }
@@ -396,6 +358,9 @@ export class LanceStore implements Store {
     fingerprint: string | null,
   ): Promise<UpsertOutcome> {
     const model = await this.fresh();
+    const known = model.docs.get(doc.id);
+    // A loaded model does not know the heads' signatures (ADR 0243): reading the head sets it.
+    if (known?.headSig === null) await this.readRows([], [known]);
     const plan = planUpsert(model, doc, chunks, fingerprint);
     if (!plan) return { chunksWritten: 0, chunksDeleted: 0 };
     this.writes++;
@@ -411,7 +376,6 @@ export class LanceStore implements Store {
       { id: doc.id, connector: doc.connector, headSig: plan.headSig, fingerprint, contentHash: doc.contentHash, seq },
       withSeqs,
     );
-    for (const [id, e] of plan.kept) model.setEmbedding(id, e);
     this.pending.rows.push(
       docRow(doc, fingerprint, seq),
       ...chunks.map((c, i) => chunkRow(c, withSeqs[i]!.seq, withSeqs[i]!.terms.stored!)),
@@ -473,7 +437,7 @@ export class LanceStore implements Store {
     if (stats.fragmentStats.numSmallFragments < MAX_FRAGMENTS && this.commitsSinceCompaction < MAX_VERSIONS) return;
     const run = this.queue.then(async () => {
       // optimize() also folds rows added since into the vector index, if there is one (vector-index.ts).
-      await this.keepingPostings(() =>
+      await this.postingsKept(() =>
         this.place.withWriteLock(() =>
           this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
         ),
@@ -572,22 +536,8 @@ export class LanceStore implements Store {
     const model = await this.fresh();
     // The bulk group's documents are searched too: it is committed (with its postings) first.
     await this.flush();
-    const source = this.keywordSource();
-    // Another process's postings commit follows its main one: one read between the two is caught up here.
-    if (this.postings!.version < this.knownVersion) await this.postings!.refresh();
+    const source = await this.postings!.source(this.knownVersion, this.path, this.readOnlyReason);
     return queries.keywordSearch(model, source, query, await this.allowed(query.filter), this.readRows);
-  }
-
-  /** The postings table's reader, or a clear error for a read-only index written before it (ADR 0234). */
-  private keywordSource(): KeywordSource {
-    if (this.keyword) return this.keyword;
-    throw new KbctxError(
-      'unavailable',
-      `the LanceDB index at ${this.path} has no keyword postings table (it was written before kbctx kept one) and ` +
-        `is opened read-only (${this.readOnlyReason}); run any writing command (\`kbctx sync all\`) once with write ` +
-        'access to build it',
-      { details: { index: 'keyword_postings_missing' } },
-    );
   }
 
   async pendingEmbeddings(
@@ -595,11 +545,12 @@ export class LanceStore implements Store {
     afterRowid: number,
     limit: number,
   ): Promise<PendingChunk[]> {
-    return queries.pendingEmbeddings(await this.fresh(), space, afterRowid, limit, this.readRows);
+    const model = await this.fresh();
+    return embeddingState.pendingEmbeddings(this.table, model, space, afterRowid, limit, this.readRows);
   }
 
   async countPendingEmbeddings(space: { model: string; dims: number | null }): Promise<number> {
-    return queries.countPendingEmbeddings(await this.fresh(), space);
+    return embeddingState.countPendingEmbeddings(this.table, await this.fresh(), space);
   }
 
   async writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {
@@ -608,7 +559,6 @@ export class LanceStore implements Store {
     for (const r of rows) {
       const entry = model.chunkBySeq(r.rowid);
       if (!entry || entry.chunk.contentHash !== r.contentHash || r.vector.length !== space.dims) continue;
-      model.setEmbedding(entry.chunk.id, { model: space.model, dims: space.dims, contentHash: r.contentHash });
       writes.push(embRow(entry.chunk.id, entry.chunk.documentId, space.model, r.contentHash, r.vector));
     }
     return this.writeEmbeddingRows(writes);
@@ -620,7 +570,6 @@ export class LanceStore implements Store {
     for (const r of rows) {
       const entry = model.chunks.get(r.chunkId);
       if (!entry || entry.chunk.contentHash !== r.contentHash || r.vector.length !== r.dims) continue;
-      model.setEmbedding(r.chunkId, { model: r.model, dims: r.dims, contentHash: r.contentHash });
       writes.push(embRow(r.chunkId, entry.chunk.documentId, r.model, r.contentHash, r.vector));
     }
     return this.writeEmbeddingRows(writes);
@@ -637,29 +586,54 @@ export class LanceStore implements Store {
 
   /** The stored embeddings by chunk id, read from Lance in pages (table-export.ts). */
   async *iterateEmbeddings(): AsyncGenerator<StoredEmbedding> {
-    const model = await this.fresh();
+    await this.fresh();
     await this.flush();
-    yield* embeddingsOf(this.table, [...model.embeddings.keys()].sort(compare), [...this.columns]);
+    yield* embeddingsOf(this.table, await embeddingState.embeddedChunkIds(this.table), [...this.columns]);
   }
 
   async clearEmbeddings(): Promise<number> {
-    const model = await this.fresh();
-    const n = model.clearEmbeddings();
+    await this.fresh();
     this.writes++;
     await this.flush();
+    await this.queue;
+    const n = await this.table.countRows("kind = 'emb'");
     await this.commit((t) => t.delete("kind = 'emb'"));
     return n;
   }
 
+  /** Vectors per space (embedding-state.ts), read once per table version and write of ours. */
   async embeddingSpaces(): Promise<EmbeddingSpaceCount[]> {
-    return queries.embeddingSpaces(await this.fresh());
+    await this.fresh();
+    const key = `${this.knownVersion}:${this.writes}`;
+    if (this.spaces?.key !== key) this.spaces = { key, spaces: embeddingState.embeddingSpaces(this.table) };
+    const { spaces } = this.spaces;
+    return spaces.then(
+      (list) => list.map((s) => ({ ...s })),
+      (error: unknown) => {
+        if (this.spaces?.spaces === spaces) this.spaces = null;
+        throw error;
+      },
+    );
+  }
+
+  /** How many vectors `space` has, and whether another model's share its `vector_<dims>` column. */
+  private async spaceOf(space: EmbeddingSpace): Promise<{ size: number; shared: boolean }> {
+    const spaces = await this.embeddingSpaces();
+    return {
+      size: spaces.find((s) => s.model === space.model && s.dims === space.dims)?.count ?? 0,
+      shared: spaces.some((s) => s.dims === space.dims && s.model !== space.model),
+    };
   }
 
   async vectorSearch(query: VectorQuery): Promise<VectorResult> {
     const model = await this.fresh();
     const column = vectorColumn(query.space.dims);
     const index = this.columns.has(column) ? await this.indexStateOf(column) : null;
-    const reads = { allowed: await this.allowed(query.filter), readRows: this.readRows };
+    const reads = {
+      allowed: await this.allowed(query.filter),
+      readRows: this.readRows,
+      space: await this.spaceOf(query.space),
+    };
     return lanceVectorSearch(this.table, this.columns, model, query, reads, index);
   }
 
@@ -681,15 +655,14 @@ export class LanceStore implements Store {
   }
 
   async refreshVectorIndex(space: EmbeddingSpace): Promise<VectorIndexReport> {
-    const model = await this.fresh();
-    const vectors = model.spaceSize(space.model, space.dims);
+    const vectors = (await this.spaceOf(space)).size;
     if (this.readOnlyReason !== null || vectors < this.vectorIndex.threshold) return { vectors, index: 'none' };
     // The Lance ANN index (ADR 0229) on the space's `vector_<dims>` column, trained with the `cosine` distance the
     // vector query uses (lance-vectors.ts).
     const target = { column: vectorColumn(space.dims), distance: 'cosine', dims: space.dims } as const;
     if (!this.columns.has(target.column)) return { vectors, index: 'none' };
     const lance = await loadLance();
-    const index = await this.keepingPostings(() =>
+    const index = await this.postingsKept(() =>
       refreshLanceVectorIndex(
         lance,
         this.table,
@@ -708,11 +681,12 @@ export class LanceStore implements Store {
   }
 
   async sources(): Promise<SourceStats[]> {
-    return queries.sources(await this.fresh());
+    return embeddingState.sources(this.table, await this.fresh());
   }
 
   async counts(): Promise<StoreCounts> {
-    return queries.counts(await this.fresh());
+    const model = await this.fresh();
+    return queries.counts(model, await this.table.countRows("kind = 'emb'"));
   }
 
   async readOnly(): Promise<string | null> {
@@ -723,12 +697,7 @@ export class LanceStore implements Store {
   async checkIntegrity(): Promise<IntegrityReport> {
     const model = await this.fresh();
     await this.flush();
-    const postings = this.postings;
-    let check = null;
-    if (postings) {
-      await postings.refresh();
-      check = { rows: postings.size, ...(await postings.differences(chunkDocuments(this.table))) };
-    }
+    const check = (await this.postings?.check()) ?? null;
     return tableIntegrity(model, await this.table.query().select(['row_key', 'kind', 'doc_id']).toArrow(), check);
   }
 

@@ -32,6 +32,8 @@ export interface VectorReads {
   /** The documents the search filter lets through; undefined: every document. */
   allowed: ReadonlySet<string> | undefined;
   readRows: ReadRows;
+  /** The space's vector count and whether another model's vectors share its column (embedding-state.ts). */
+  space: { size: number; shared: boolean };
 }
 
 /**
@@ -47,11 +49,11 @@ export async function lanceVectorSearch(
   index: VectorIndexState | null = null,
 ): Promise<VectorResult> {
   const { space } = query;
-  const size = model.spaceSize(space.model, space.dims);
+  const { size } = reads.space;
   const column = vectorColumn(space.dims);
   if (size === 0 || !columns.has(column) || query.vector.length !== space.dims)
     return { hits: [], candidateCount: 0, approximate: false };
-  const conditions = model.dimsShared(space.model, space.dims) ? [`model = ${sqlString(space.model)}`] : [];
+  const conditions = reads.space.shared ? [`model = ${sqlString(space.model)}`] : [];
   let postfilter = reads.allowed;
   // A narrow filter is answered exactly: a flat scan of the rows it allows (found through doc_id's BTREE once the
   // ANN index exists, ADR 0235); IVF probes only some partitions, where few of those rows may lie.
@@ -71,14 +73,15 @@ export async function lanceVectorSearch(
       ? tunedVectorQuery(table.vectorSearch(query.vector), target, null, want).bypassVectorIndex()
       : tunedVectorQuery(table.vectorSearch(query.vector), target, index, want);
     if (conditions.length > 0) search = search.where(conditions.join(' AND '));
-    const rows = await search.select(['row_key', column, '_distance']).toArrow();
+    const rows = await search.select(['row_key', 'content_hash', column, '_distance']).toArrow();
     const keys = rows.getChild('row_key');
+    const hashes = rows.getChild('content_hash');
     const vectors = rows.getChild(column);
     const best = new Map<string, { chunkId: string; score: number }>();
     for (let i = 0; i < rows.numRows; i++) {
       const entry = model.chunks.get((keys?.get(i) as string).slice(2));
       // A chunk removed or rewritten by a write not yet committed (bulk mode) is skipped.
-      if (!entry || model.embeddings.get(entry.chunk.id)?.contentHash !== entry.chunk.contentHash) continue;
+      if (!entry || hashes?.get(i) !== entry.chunk.contentHash) continue;
       const documentId = entry.chunk.documentId;
       if (best.has(documentId)) continue;
       const doc = model.docs.get(documentId);
@@ -120,14 +123,15 @@ export async function lanceDocumentScores(
   const rows = await table
     .query()
     .where(`${spaceWhere(space)} AND doc_id IN ${sqlList(ids)}`)
-    .select(['row_key', 'doc_id', column])
+    .select(['row_key', 'doc_id', 'content_hash', column])
     .toArrow();
   const keys = rows.getChild('row_key');
+  const hashes = rows.getChild('content_hash');
   const docIds = rows.getChild('doc_id');
   const vectors = rows.getChild(column);
   for (let i = 0; i < rows.numRows; i++) {
     const entry = model.chunks.get((keys?.get(i) as string).slice(2));
-    if (!entry || model.embeddings.get(entry.chunk.id)?.contentHash !== entry.chunk.contentHash) continue;
+    if (!entry || hashes?.get(i) !== entry.chunk.contentHash) continue;
     const stored = (vectors?.get(i) as { toArray(): Float32Array } | null)?.toArray();
     if (!stored) continue;
     const score = dotAt(stored, 0, vector, space.dims);

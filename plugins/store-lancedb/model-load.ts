@@ -1,16 +1,14 @@
-// Loads the LanceDB store's in-memory model (model.ts) at one table version (ADR 0233): doc rows as a
-// head signature (no body, content type or metadata); chunk rows without their text or terms (the
-// keyword postings are a table of their own: postings-table.ts); emb rows without vectors;
-// checkpoints and runs. One query per kind of row with only the columns that kind needs, on a handle
-// checked out at the version (readers see whole commits), read column by column. Must not write the table.
+// Loads the LanceDB store's in-memory model (model.ts) at one table version (ADR 0233): doc rows without their
+// head (its signature is set when first read, ADR 0243), body, content type or metadata; chunk rows without their
+// text or terms (the keyword postings are a table of their own: postings-table.ts); checkpoints and runs (not emb
+// rows: embedding-state.ts asks Lance, ADR 0243). One query per kind of row with only the columns that kind needs,
+// on a handle checked out at the version (readers see whole commits), read column by column. Must not write.
 import type { Connection, Table } from '@lancedb/lancedb';
-import { chunkMeta, Model, type ChunkMeta } from './model.ts';
-import { TABLE, toChunk, toHead, toSyncRun } from './rows.ts';
-import { headSignature } from './head-signature.ts';
+import { Model, type ChunkMeta } from './model.ts';
+import { TABLE, toChunkMeta, toSyncRun } from './rows.ts';
 
-const DOC = ['doc_id', 'seq', 'connector', 'source', 'source_id', 'source_url', 'title', 'updated_at'];
+const DOC = ['doc_id', 'seq', 'connector', 'content_hash', 'fingerprint'];
 const CHUNK = ['row_key', 'doc_id', 'seq', 'chunk_index', 'content_hash', 'metadata'];
-const EMB = ['row_key', 'model', 'dims', 'content_hash'];
 const OTHER = ['kind', 'connector', 'checkpoint', 'last_sync_at', 'updated_at', 'metadata'];
 
 /** The rows of one kind as columns: `at(i)` is row i as a plain object of the asked columns. */
@@ -49,45 +47,49 @@ async function modelOf(table: Table, names: ReadonlySet<string>): Promise<Model>
   const chunksOf = new Map<string, { chunk: ChunkMeta; seq: number }[]>();
   // Documents with chunks written before chunks had lines: an empty content hash makes the next sync rewrite them.
   const unplaced = new Set<string>();
-  const chunks = await rowsOf(table, "kind = 'chunk'", has(CHUNK));
-  const chunkDocs = chunks.col('doc_id') as string[];
-  const chunkSeqs = chunks.col('seq') as number[];
+  // The three reads run at once: Lance reads the doc rows while the chunk rows are turned into entries.
+  const reads = [
+    rowsOf(table, "kind = 'chunk'", has(CHUNK)),
+    rowsOf(table, "kind = 'doc'", has(DOC)),
+    rowsOf(table, "kind IN ('state', 'run')", has(OTHER)),
+  ] as const;
+  for (const read of reads) read.catch(() => undefined);
+  const chunks = await reads[0];
+  const [keys, chunkDocs, chunkSeqs, indexes, chunkHashes, metas] = CHUNK.map((c) => chunks.col(c));
   for (let i = 0; i < chunks.n; i++) {
-    const documentId = chunkDocs[i]!;
-    const { chunk, placed } = toChunk(chunks.at(i));
+    const documentId = chunkDocs![i] as string;
+    const { chunk, placed } = toChunkMeta(
+      keys![i] as string,
+      documentId,
+      indexes![i] as number,
+      chunkHashes![i] as string,
+      metas![i],
+    );
     if (!placed) unplaced.add(documentId);
     const list = chunksOf.get(documentId) ?? chunksOf.set(documentId, []).get(documentId)!;
-    list.push({ chunk: chunkMeta(chunk), seq: chunkSeqs[i]! });
+    list.push({ chunk, seq: chunkSeqs![i] as number });
   }
-  const docs = await rowsOf(table, "kind = 'doc'", has([...DOC, 'content_hash', 'fingerprint']));
-  const docSeqs = docs.col('seq') as number[];
-  const order = Array.from({ length: docs.n }, (_, i) => i).sort((a, b) => docSeqs[a]! - docSeqs[b]!);
-  const fingerprints = docs.col('fingerprint') as (string | null)[];
-  const hashes = docs.col('content_hash') as string[];
+  // Heads are not read: their signatures are set when first read (row-reader.ts) or by a sync's diff (ADR 0243).
+  const docs = await reads[1];
+  const [ids, docSeqs, connectors, hashes, fingerprints] = DOC.map((c) => docs.col(c));
+  const order = Array.from({ length: docs.n }, (_, i) => i).sort(
+    (a, b) => (docSeqs![a] as number) - (docSeqs![b] as number),
+  );
   for (const i of order) {
-    const r = docs.at(i);
-    const id = r['doc_id'] as string;
+    const id = ids![i] as string;
     model.putDocument(
       {
         id,
-        connector: r['connector'] as string,
-        headSig: headSignature(toHead(r)),
-        fingerprint: unplaced.has(id) ? null : (fingerprints[i] ?? null),
-        contentHash: unplaced.has(id) ? '' : hashes[i]!,
-        seq: docSeqs[i]!,
+        connector: connectors![i] as string,
+        headSig: null,
+        fingerprint: unplaced.has(id) ? null : ((fingerprints![i] as string | null | undefined) ?? null),
+        contentHash: unplaced.has(id) ? '' : ((hashes![i] as string | undefined) ?? ''),
+        seq: docSeqs![i] as number,
       },
       (chunksOf.get(id) ?? []).sort((a, b) => a.chunk.chunkIndex - b.chunk.chunkIndex),
     );
   }
-  const embs = await rowsOf(table, "kind = 'emb'", EMB);
-  const [keys, models, dims, embHashes] = EMB.map((c) => embs.col(c));
-  for (let i = 0; i < embs.n; i++)
-    model.setEmbedding((keys![i] as string).slice(2), {
-      model: models![i] as string,
-      dims: dims![i] as number,
-      contentHash: embHashes![i] as string,
-    });
-  const other = await rowsOf(table, "kind IN ('state', 'run')", has(OTHER));
+  const other = await reads[2];
   for (let i = 0; i < other.n; i++) {
     const r = other.at(i);
     if (r['kind'] === 'state')

@@ -1,16 +1,8 @@
 // The Store's reads answered from the in-memory model of the table (model.ts): keyword search with
-// the project's analysis and BM25 over the postings table (keyword-source.ts), pending embeddings,
-// counts and per-source statistics (vector searches are Lance's: lance-vectors.ts). lance-store.ts keeps
+// the project's analysis and BM25 over the postings table (keyword-source.ts) and counts (which chunks have
+// vectors: embedding-state.ts) (vector searches are Lance's: lance-vectors.ts). lance-store.ts keeps
 // the model fresh and passes it in, with the reader of chunk texts (chunk-texts.ts) where hits need them.
-import type {
-  EmbeddingSpaceCount,
-  KeywordHit,
-  KeywordQuery,
-  KeywordResult,
-  PendingChunk,
-  SourceStats,
-  StoreCounts,
-} from '../../core/api/plugin.ts';
+import type { KeywordHit, KeywordQuery, KeywordResult, StoreCounts } from '../../core/api/plugin.ts';
 import type { QueryTerm } from '../../core/api/algorithms.ts';
 import { bm25Reference, normalizeBm25 } from '../store-sqlite/api.ts';
 import type { Chunk, DocumentHead } from '../../core/api/plugin.ts';
@@ -79,84 +71,8 @@ export async function keywordSearch(
   return { hits: out, matchedTerms: matched, candidateCount: scored };
 }
 
-/** The pending chunks' metadata (their texts are read by the caller in one query). */
-export async function pendingEmbeddings(
-  model: Model,
-  space: { model: string; dims: number | null },
-  afterRowid: number,
-  limit: number,
-  readRows: ReadRows,
-): Promise<PendingChunk[]> {
-  const seqs = model.seqs();
-  const pending: { seq: number; chunk: ChunkMeta }[] = [];
-  for (let i = upperBound(seqs, afterRowid); i < seqs.length && pending.length < limit; i++) {
-    const entry = model.chunkBySeq(seqs[i]!)!;
-    if (isPending(model.embeddings.get(entry.chunk.id), entry.chunk.contentHash, space))
-      pending.push({ seq: entry.seq, chunk: entry.chunk });
-  }
-  const { chunks } = await readRows(pending.map((p) => p.chunk));
-  return pending.flatMap(({ seq, chunk }) => {
-    const text = chunks.get(chunk.id)?.text;
-    return text === undefined ? [] : [{ rowid: seq, text, contentHash: chunk.contentHash }];
-  });
-}
-
-export function countPendingEmbeddings(model: Model, space: { model: string; dims: number | null }): number {
-  let n = 0;
-  for (const { chunk } of model.chunks.values())
-    if (isPending(model.embeddings.get(chunk.id), chunk.contentHash, space)) n++;
-  return n;
-}
-
-export function embeddingSpaces(model: Model): EmbeddingSpaceCount[] {
-  const counts = new Map<string, EmbeddingSpaceCount>();
-  for (const e of model.embeddings.values()) {
-    const key = `${e.dims}:${e.model}`;
-    const c = counts.get(key) ?? { model: e.model, dims: e.dims, count: 0 };
-    c.count++;
-    counts.set(key, c);
-  }
-  return [...counts.values()].sort((a, b) => b.count - a.count || compare(a.model, b.model) || a.dims - b.dims);
-}
-
-export function sources(model: Model): SourceStats[] {
-  const stats = new Map<string, SourceStats>();
-  const of = (connector: string): SourceStats => {
-    let s = stats.get(connector);
-    if (!s) {
-      s = {
-        source: connector,
-        documentCount: 0,
-        chunkCount: 0,
-        embeddedCount: 0,
-        lastSyncAt: model.states.get(connector)?.lastSyncAt ?? null,
-      };
-      stats.set(connector, s);
-    }
-    return s;
-  };
-  for (const d of model.docs.values()) {
-    const s = of(d.connector);
-    s.documentCount++;
-    s.chunkCount += d.chunkIds.length;
-    s.embeddedCount += d.chunkIds.filter((id) => model.embeddings.has(id)).length;
-  }
-  for (const connector of model.states.keys()) of(connector);
-  return [...stats.values()].sort((a, b) => compare(a.source, b.source));
-}
-
-export function counts(model: Model): StoreCounts {
-  return { documents: model.docs.size, chunks: model.chunks.size, embedded: model.embeddings.size };
-}
-
-function isPending(
-  e: { model: string; dims: number; contentHash: string } | undefined,
-  contentHash: string,
-  space: { model: string; dims: number | null },
-): boolean {
-  return (
-    !e || e.model !== space.model || (space.dims !== null && e.dims !== space.dims) || e.contentHash !== contentHash
-  );
+export function counts(model: Model, embedded: number): StoreCounts {
+  return { documents: model.docs.size, chunks: model.chunks.size, embedded };
 }
 
 /**
@@ -166,15 +82,4 @@ function chooseTerms(terms: readonly QueryTerm[], freqs: ReadonlyMap<string, num
   const df = (t: QueryTerm): number => freqs.get(t.stem) ?? 0;
   const rare = terms.filter((t) => df(t) > 0 && df(t) <= COMMON_TERM_RATIO * total);
   return rare.length > 0 ? [...rare, ...terms.filter((t) => df(t) === 0)] : [...terms];
-}
-
-function upperBound(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

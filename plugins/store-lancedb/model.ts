@@ -1,6 +1,6 @@
 // What the LanceDB store keeps in memory (ADR 0233): documents as a head signature, chunks without their
-// text (read from Lance on demand: chunk-texts.ts), which chunks have an embedding of which space (not
-// the vectors: Lance searches those, ADR 0227) and checkpoints; loaded once per table version another
+// text (read from Lance on demand: row-reader.ts) and checkpoints; which chunks have a vector is asked of
+// Lance when wanted (embedding-state.ts, ADR 0243); loaded once per table version another
 // process wrote and kept in step with this process's own writes. The keyword postings are not here: they
 // are a Lance table of their own read per query (postings-table.ts, ADR 0234). Document bodies, chunk
 // texts and the fields only search filters read (content type, metadata) stay in Lance.
@@ -15,8 +15,11 @@ export interface DocEntry {
   id: string;
   /** The connector instance (one string shared by its documents). */
   connector: string;
-  /** The head's signature (head-signature.ts); the head itself is read from Lance (row-reader.ts). */
-  headSig: string;
+  /**
+   * The head's signature (head-signature.ts); the head itself is read from Lance (row-reader.ts). null: not
+   * known yet (a loaded model does not hash every head, ADR 0243): the first read of the head sets it.
+   */
+  headSig: string | null;
   fingerprint: string | null;
   contentHash: string;
   /** Insertion position (listDocuments). */
@@ -30,23 +33,14 @@ export interface ChunkEntry {
   seq: number;
 }
 
-/** A chunk's stored embedding without its vector (the vector stays in Lance). */
-export interface EmbEntry {
-  model: string;
-  dims: number;
-  contentHash: string;
-}
-
 export class Model {
   readonly docs = new Map<string, DocEntry>();
   readonly chunks = new Map<string, ChunkEntry>();
-  readonly embeddings = new Map<string, EmbEntry>();
   readonly states = new Map<string, SourceState>();
   readonly runs = new Map<string, SyncRun>();
   private readonly connectors = new Map<string, string>();
   private sortedSeqs: number[] | null = null;
   private readonly bySeq = new Map<number, string>();
-  private readonly spaceCounts = new Map<string, number>();
   /** Highest seq seen (new seqs are above it). */
   maxSeq = 0;
 
@@ -80,24 +74,6 @@ export class Model {
     if (!entry) return;
     this.bySeq.delete(entry.seq);
     this.chunks.delete(id);
-    this.setEmbedding(id, null);
-  }
-
-  setEmbedding(chunkId: string, entry: EmbEntry | null): void {
-    const old = this.embeddings.get(chunkId);
-    if (old) this.spaceCounts.set(spaceKey(old), (this.spaceCounts.get(spaceKey(old)) ?? 1) - 1);
-    if (entry === null) this.embeddings.delete(chunkId);
-    else {
-      this.embeddings.set(chunkId, entry);
-      this.spaceCounts.set(spaceKey(entry), (this.spaceCounts.get(spaceKey(entry)) ?? 0) + 1);
-    }
-  }
-
-  clearEmbeddings(): number {
-    const n = this.embeddings.size;
-    this.embeddings.clear();
-    this.spaceCounts.clear();
-    return n;
   }
 
   chunkBySeq(seq: number): ChunkEntry | undefined {
@@ -109,18 +85,6 @@ export class Model {
   seqs(): number[] {
     this.sortedSeqs ??= [...this.bySeq.keys()].sort((a, b) => a - b);
     return this.sortedSeqs;
-  }
-
-  /** Whether another model has vectors of `dims` dimensions (they share the `vector_<dims>` column). */
-  dimsShared(model: string, dims: number): boolean {
-    for (const [key, n] of this.spaceCounts)
-      if (n > 0 && key !== spaceKey({ model, dims }) && key.startsWith(`${dims}:`)) return true;
-    return false;
-  }
-
-  /** How many chunks have a vector of the space. */
-  spaceSize(model: string, dims: number): number {
-    return this.spaceCounts.get(spaceKey({ model, dims })) ?? 0;
   }
 }
 
@@ -134,5 +98,3 @@ export function chunkMeta(chunk: Chunk): ChunkMeta {
 export function chunkTerms(title: string, chunk: Chunk): RowTerms {
   return rowTerms(title, chunk.symbol ? `${chunk.text}\n${symbolWords(chunk.symbol)}` : chunk.text);
 }
-
-const spaceKey = (s: { model: string; dims: number }): string => `${s.dims}:${s.model}`;

@@ -28,10 +28,13 @@ const COLUMNS = [
   'updated_at',
 ];
 
-/** A document as the model knows it: the head is read when its signature (head-signature.ts) is not cached. */
+/**
+ * A document as the model knows it: the head is read when its signature (head-signature.ts) is not cached; an
+ * unknown signature (null) is read, and set from what Lance has.
+ */
 export interface HeadRef {
   id: string;
-  headSig: string;
+  headSig: string | null;
 }
 
 const textKey = (c: { id: string; contentHash: string }): string => `${c.id}\n${c.contentHash}`;
@@ -89,10 +92,11 @@ export class RowReader {
       else texts.set(textKey(c), text);
     }
     for (const d of docs) {
-      const head = this.heldHead(headKey(d));
+      const head = d.headSig === null ? undefined : this.heldHead(headKey(d));
       if (head === undefined) missing.push(docKey(d.id));
       else heads.set(headKey(d), head);
     }
+    const unsigned = new Map(docs.filter((d) => d.headSig === null).map((d) => [d.id, d]));
     for (let i = 0; i < missing.length; i += PAGE) {
       const where = `row_key IN ${sqlList([...new Set(missing.slice(i, i + PAGE))])}`;
       for (const r of plainRows(await table.query().where(where).select(COLUMNS).toArrow(), COLUMNS)) {
@@ -102,9 +106,12 @@ export class RowReader {
           this.texts.set(key, r['text'] as string);
         } else {
           const head = toHead(r);
-          const key = headKey({ id: head.id, headSig: headSignature(head) });
+          const headSig = headSignature(head);
+          const key = headKey({ id: head.id, headSig });
           heads.set(key, head);
           this.heads.set(key, head);
+          const ref = unsigned.get(head.id);
+          if (ref) ref.headSig = headSig;
         }
       }
     }

@@ -161,17 +161,34 @@ export function chunkRow(chunk: Chunk, seq: number, terms: string | null): Lance
 
 /** A chunk row as a Chunk; `placed` false for a row written before chunks had lines (its document re-syncs). */
 export function toChunk(r: Record<string, unknown>): { chunk: Chunk; placed: boolean } {
+  const { chunk, placed } = toChunkMeta(
+    r['row_key'] as string,
+    r['doc_id'] as string,
+    r['chunk_index'] as number,
+    r['content_hash'] as string,
+    r['metadata'],
+  );
+  return { chunk: { ...chunk, text: r['text'] as string }, placed };
+}
+
+/** A chunk row's fields without its text; `placed`: the row has lines (a row of before them has no metadata). */
+export function toChunkMeta(
+  rowKey: string,
+  documentId: string,
+  chunkIndex: number,
+  contentHash: string,
+  metadata: unknown,
+): { chunk: Omit<Chunk, 'text'>; placed: boolean } {
   const place =
-    typeof r['metadata'] === 'string'
-      ? (JSON.parse(r['metadata']) as { line_start?: number; line_end?: number; symbol?: string; lang?: string })
+    typeof metadata === 'string'
+      ? (JSON.parse(metadata) as { line_start?: number; line_end?: number; symbol?: string; lang?: string })
       : undefined;
   return {
     chunk: {
-      id: (r['row_key'] as string).slice(2),
-      documentId: r['doc_id'] as string,
-      chunkIndex: r['chunk_index'] as number,
-      text: r['text'] as string,
-      contentHash: r['content_hash'] as string,
+      id: rowKey.slice(2),
+      documentId,
+      chunkIndex,
+      contentHash,
       lineStart: place?.line_start ?? null,
       lineEnd: place?.line_end ?? null,
       symbol: place?.symbol ?? null,

@@ -4,17 +4,15 @@
 // core writes it): the model holds no texts (ADR 0233). Pure over the model: lance-store.ts writes.
 import type { Chunk, StoredDocument } from '../../core/api/plugin.ts';
 import { headSignature } from './head-signature.ts';
-import type { EmbEntry, Model } from './model.ts';
+import type { Model } from './model.ts';
 import { headOf } from './rows.ts';
 
 export interface UpsertPlan {
   headSig: string;
   written: number;
   removed: string[];
-  /** Chunks removed or whose content changed, that had an embedding: their emb rows are deleted. */
+  /** Chunks removed or whose content changed: their emb rows, if any, are deleted (the model does not know). */
   dropped: string[];
-  /** The embeddings of kept chunks, set again once the document is put (putDocument drops its old chunks). */
-  kept: Map<string, EmbEntry>;
 }
 
 /** null when the upsert changes nothing. */
@@ -56,11 +54,6 @@ export function planUpsert(
   const dropped = [
     ...removed,
     ...changed.filter((c) => c.contentHash !== oldChunks.get(c.id)!.contentHash).map((c) => c.id),
-  ].filter((id) => model.embeddings.has(id));
-  const kept = new Map<string, EmbEntry>();
-  for (const id of oldChunks.keys()) {
-    const e = model.embeddings.get(id);
-    if (e && newIds.has(id) && !dropped.includes(id)) kept.set(id, e);
-  }
-  return { headSig, written, removed, dropped, kept };
+  ];
+  return { headSig, written, removed, dropped };
 }

@@ -1,7 +1,8 @@
 // The LanceDB store reads texts and heads on demand (ADR 0233): a bulk group's documents are found, with
 // their text and head, and judged by filters before they are committed; a search made before any write
 // of a second connection reads the postings table and sees that connection's later commit
-// (title and text read afresh) once it reloads; a document whose head changed is not taken for unchanged.
+// (title and text read afresh) once it reloads; a document whose head changed is not taken for unchanged,
+// also after a reopen, when the heads' signatures are not known yet (ADR 0243).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,6 +85,31 @@ it('an upsert that changes only the head is written; the same head again is not'
     const again = store.generation();
     await store.upsertDocument(renamed, d.chunks, 'fp');
     assert.equal(store.generation(), again, 'nothing changed: no commit');
+  } finally {
+    await store.close();
+  }
+});
+
+it('after a reopen (heads not read at open) an unchanged upsert writes nothing and a changed head is written', async () => {
+  const dir = path.join(root, 'reopened.lance');
+  const d = makeDoc('filesystem:x', 'r.md', ['some text'], { title: 'One' });
+  const e = makeDoc('filesystem:x', 's.md', ['other text'], { title: 'Two' });
+  const first = await openLanceStore(dir);
+  await first.upsertDocument(d.doc, d.chunks, 'fp');
+  await first.upsertDocument(e.doc, e.chunks, 'fp');
+  await first.close();
+  const store = await openLanceStore(dir);
+  try {
+    const generation = store.generation();
+    await store.upsertDocument(d.doc, d.chunks, 'fp');
+    assert.equal(store.generation(), generation, 'the same document again: no commit');
+    await store.documentStates('filesystem:x');
+    await store.upsertDocument(e.doc, e.chunks, 'fp');
+    assert.equal(store.generation(), generation, 'after the diff read the heads: still no commit');
+    await store.upsertDocument({ ...e.doc, title: 'Two, renamed' }, e.chunks, 'fp');
+    assert.notEqual(store.generation(), generation, 'the changed head was committed');
+    const titles = (await store.listDocuments(0, 10)).documents.map((h) => h.title);
+    assert.deepEqual(titles, ['One', 'Two, renamed']);
   } finally {
     await store.close();
   }
