@@ -33,7 +33,7 @@ import {
 } from './postings-changes.ts';
 import { joinPart, planMerge, termParts } from './postings-merge.ts';
 import { sqlList, sqlString } from './rows.ts';
-import { TermCache } from './term-cache.ts';
+import { Lru } from './lru.ts';
 import { postingsSchema, toArrowTable } from './postings-arrow.ts';
 
 export const POSTINGS_TABLE = 'kb_postings';
@@ -84,7 +84,8 @@ export class PostingsTable {
   private totals: Totals = EMPTY_TOTALS;
   private metaText = '';
   private dead = new Set<number>();
-  private readonly cache = new TermCache<CachedTerm>(CACHE_POSTINGS);
+  // A list weighs its postings plus one, so cached empty lists count too.
+  private readonly cache = new Lru<CachedTerm>(CACHE_POSTINGS, (list) => list.size + 1);
   private readonly docCache = new Map<number, { id: string; record: DocRecord }>();
   private lengths = new Int32Array(1024);
   private groups = new Int32Array(1024).fill(-1);

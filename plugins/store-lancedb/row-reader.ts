@@ -7,6 +7,7 @@ import type { Table } from '@lancedb/lancedb';
 import type { Chunk, DocumentHead } from '../../core/api/plugin.ts';
 import type { ChunkMeta } from './model.ts';
 import { headSignature } from './head-signature.ts';
+import { Lru } from './lru.ts';
 import { chunkKey, docKey, plainRows, sqlList, toHead } from './rows.ts';
 
 /** Cached chunk texts (at ~1.5 kB a chunk about 12 MB) and document heads (~0.5 kB each). */
@@ -133,30 +134,5 @@ export class RowReader {
     if (head) return head;
     for (const group of this.sealed) if (group.heads.has(key)) return group.heads.get(key);
     return this.heads.get(key);
-  }
-}
-
-/** A bounded map that forgets the least recently used entry. */
-class Lru<T> {
-  private readonly map = new Map<string, T>();
-  private readonly size: number;
-
-  constructor(size: number) {
-    this.size = size;
-  }
-
-  get(key: string): T | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: T): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.size) this.map.delete(this.map.keys().next().value!);
   }
 }
