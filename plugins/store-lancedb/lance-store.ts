@@ -57,6 +57,7 @@ import { openTablePlace, type StorageSettings, type TablePlace } from './table-p
 import { lanceDocumentScores, lanceVectorSearch, vectorColumns } from './lance-vectors.ts';
 import {
   DEFAULT_VECTOR_INDEX,
+  addPrefilterIndexes,
   refreshVectorIndex as refreshLanceVectorIndex,
   vectorIndexSettings,
   vectorIndexState,
@@ -469,6 +470,7 @@ export class LanceStore implements Store {
     await this.flush();
     await this.queue;
     if (this.commitsSinceCompaction === 0) return;
+    await this.tidyKeywordIndexes();
     const stats = await this.table.stats();
     if (stats.fragmentStats.numSmallFragments < MAX_FRAGMENTS && this.commitsSinceCompaction < MAX_VERSIONS) return;
     const run = this.queue.then(async () => {
@@ -482,6 +484,26 @@ export class LanceStore implements Store {
       // Compaction commits a version with the same rows: the model stays as it is.
       this.knownVersion = await this.table.version();
     });
+    this.queue = run.catch(() => undefined);
+    await run;
+  }
+
+  /**
+   * The indexes keyword search reads through (ADR 0245): the postings' brought over the rows written since
+   * (postings-table.ts's tidy()), and a BTREE on the main table's `doc_id` for row-reader.ts (never on `row_key`,
+   * the merge key: lancedb#3177); the main table's optimize below keeps it current.
+   */
+  private async tidyKeywordIndexes(): Promise<void> {
+    const postings = this.postings;
+    if (!postings || this.readOnlyReason !== null) return;
+    const lance = await loadLance();
+    const run = this.queue.then(() =>
+      this.place.withWriteLock(async () => {
+        await postings.tidy();
+        if ((await this.table.countRows()) > 0)
+          await addPrefilterIndexes(lance, this.table, [{ column: 'doc_id', index: 'btree' }]);
+      }),
+    );
     this.queue = run.catch(() => undefined);
     await run;
   }

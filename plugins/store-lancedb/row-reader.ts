@@ -1,8 +1,9 @@
-// Chunk texts and document heads read from Lance on demand (ADR 0233): the model holds chunks without
-// their text and documents as a head signature. A read asks Lance once for all it lacks (`row_key IN
-// (...)`); what it read is cached in bounded LRUs keyed so an entry never goes stale (a chunk by id and
-// content hash, the sha-256 of its text; a head by id and signature), and what this process wrote but
-// has not committed yet (a bulk group) is held until its commit. Must not write the table.
+// Chunk texts and document heads read from Lance on demand (ADR 0233): the model holds chunks without their text and
+// documents as a head signature. A read asks Lance once for all it lacks (`doc_id IN (...) AND row_key IN (...)`); what
+// it read is cached in bounded LRUs keyed so an entry never goes stale (a chunk by id and content hash, the sha-256 of
+// its text; a head by id and signature), and what this process wrote but has not committed yet (a bulk group) is held
+// until its commit. The query names the rows' `doc_id` too, so Lance finds them through that column's index rather than
+// a scan of every row. Must not write the table.
 import type { Table } from '@lancedb/lancedb';
 import type { Chunk, DocumentHead } from '../../core/api/plugin.ts';
 import type { ChunkMeta } from './model.ts';
@@ -83,19 +84,23 @@ export class RowReader {
   ): Promise<{ chunks: Map<string, Chunk>; heads: Map<string, DocumentHead> }> {
     const texts = new Map<string, string>();
     const heads = new Map<string, DocumentHead>();
-    const missing: string[] = [];
+    const missing: { key: string; docId: string }[] = [];
     for (const c of chunks) {
       const text = this.heldText(textKey(c));
-      if (text === undefined) missing.push(chunkKey(c.id));
+      if (text === undefined) missing.push({ key: chunkKey(c.id), docId: c.documentId });
       else texts.set(textKey(c), text);
     }
     for (const d of docs) {
       const head = this.heldHead(headKey(d));
-      if (head === undefined) missing.push(docKey(d.id));
+      if (head === undefined) missing.push({ key: docKey(d.id), docId: d.id });
       else heads.set(headKey(d), head);
     }
     for (let i = 0; i < missing.length; i += PAGE) {
-      const where = `row_key IN ${sqlList([...new Set(missing.slice(i, i + PAGE))])}`;
+      const page = missing.slice(i, i + PAGE);
+      // `doc_id` first: its BTREE (the store's compact() creates it) finds the few rows; `row_key` has none.
+      const where =
+        `doc_id IN ${sqlList([...new Set(page.map((m) => m.docId))])} ` +
+        `AND row_key IN ${sqlList([...new Set(page.map((m) => m.key))])}`;
       for (const r of plainRows(await table.query().where(where).select(COLUMNS).toArrow(), COLUMNS)) {
         if (r['kind'] === 'chunk') {
           const key = `${(r['row_key'] as string).slice(2)}\n${r['content_hash'] as string}`;
