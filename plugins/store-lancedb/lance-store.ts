@@ -497,13 +497,16 @@ export class LanceStore implements Store {
     const postings = this.postings;
     if (!postings || this.readOnlyReason !== null) return;
     const lance = await loadLance();
-    const run = this.queue.then(() =>
-      this.place.withWriteLock(async () => {
-        await postings.tidy();
-        if ((await this.table.countRows()) > 0)
-          await addPrefilterIndexes(lance, this.table, [{ column: 'doc_id', index: 'btree' }]);
-      }),
-    );
+    const run = this.queue.then(async () => {
+      await this.place.withWriteLock(() => postings.tidy());
+      if ((await this.table.countRows()) === 0) return;
+      // Creating the index commits a version of the main table with the same rows: the postings' follows it
+      // (or the next open would see a gap and catch up), and the model stays as it is.
+      await this.keepingPostings(() =>
+        this.place.withWriteLock(() => addPrefilterIndexes(lance, this.table, [{ column: 'doc_id', index: 'btree' }])),
+      );
+      this.knownVersion = await this.table.version();
+    });
     this.queue = run.catch(() => undefined);
     await run;
   }
