@@ -501,11 +501,14 @@ export class LanceStore implements Store {
       await this.place.withWriteLock(() => postings.tidy());
       if ((await this.table.countRows()) === 0) return;
       // Creating the index commits a version of the main table with the same rows: the postings' follows it
-      // (or the next open would see a gap and catch up), and the model stays as it is.
+      // (or the next open would see a gap and catch up), and the model stays as it is unless another commit
+      // came in between.
+      const before = await this.table.version();
       await this.keepingPostings(() =>
         this.place.withWriteLock(() => addPrefilterIndexes(lance, this.table, [{ column: 'doc_id', index: 'btree' }])),
       );
-      this.knownVersion = await this.table.version();
+      const after = await this.table.version();
+      if (this.knownVersion === before && after === before + 1) this.knownVersion = after;
     });
     this.queue = run.catch(() => undefined);
     await run;
