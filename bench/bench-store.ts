@@ -1,8 +1,13 @@
-// What bench:stores and bench:scale share: the index file of each store kind, opening it, its size on disk
-// (every file the store keeps beside it), and the deterministic random 384-dim unit vector a chunk gets.
+// What bench:stores, bench:scale and bench:lance-keyword share: the index file of each store kind, opening it,
+// SciFact replicated into it and its train queries, its size on disk (every file the store keeps beside it), and
+// the deterministic random 384-dim unit vector a chunk gets.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { toDocument } from '../core/app/sync.ts';
 import type { EmbeddingSpace, Store } from '../core/store/store.ts';
+import { loadQueries, readJsonl, SCIFACT_DIR } from '../test/eval/scifact.ts';
+import { toChunks } from '../test/helpers/chunks.ts';
+import { analyzeQuery } from '../core/search/analyze-query.ts';
 import { openLanceStore } from '../plugins/store-lancedb/lance-store.ts';
 import { openSqliteStore } from '../plugins/store-sqlite/sqlite-store.ts';
 
@@ -25,6 +30,31 @@ export function storeKinds(env: string | undefined): StoreKind[] {
     throw new Error(`BENCH_STORES: unknown store ${bad.join(', ')} (known: ${STORE_KINDS.join(', ')})`);
   return kinds as StoreKind[];
 }
+
+/**
+ * SciFact's corpus replicated to `size` documents (`<id>-r<round>.md`), written in bulk mode as sync writes them
+ * (700-token chunks, 80 overlapping), then compacted as a sync ends.
+ */
+export async function writeSciFact(store: Store, size: number): Promise<void> {
+  const corpus = readJsonl<{ _id: string; title: string; text: string }>(path.join(SCIFACT_DIR, 'corpus.jsonl'));
+  await store.beginBulk();
+  for (let i = 0; i < size; i++) {
+    const d = corpus[i % corpus.length]!;
+    const sourceId = `${d._id}-r${Math.floor(i / corpus.length)}.md`;
+    const doc = toDocument(
+      { sourceId, title: d.title, body: `# ${d.title}\n\n${d.text}\n` },
+      `scifact:${sourceId}`,
+      'filesystem:scifact',
+      'filesystem:scifact',
+    );
+    await store.upsertDocument(doc, toChunks(doc, { maxTokens: 700, overlapTokens: 80 }), null);
+  }
+  await store.endBulk();
+  await store.compact();
+}
+
+/** SciFact's 809 train queries, analysed. */
+export const sciFactQueries = (): ReturnType<typeof analyzeQuery>[] => loadQueries().map((q) => analyzeQuery(q.text));
 
 function folderBytes(p: string): number {
   const s = statSync(p, { throwIfNoEntry: false });

@@ -1,55 +1,55 @@
-// `npm run bench:lance-keyword`: the LanceDB store's keyword search as a process sees it, for this
-// checkout and, with BENCH_OLD=<another checkout's root>, that one too, each in a fresh child process
-// on the same folder: open (openLanceStore), the first keyword search, then p50/p95 over the 809 SciFact
-// train queries (limit 12) cold (the first pass, caches empty; the first query left out) and warm (a
-// second pass). SciFact is replicated to BENCH_DOCS documents (default 5183) and written once by this
-// checkout's store in bulk mode (the postings table with it); BENCH_DIR keeps the folder for reuse.
+// `npm run bench:lance-keyword`: the LanceDB store's keyword search as a process sees it, for this checkout
+// and, with BENCH_OLD=<another checkout's root>, that one too, beside SQLite's on the same corpus: open, the
+// first keyword search, then p50/p95 over the 809 SciFact train queries (limit 12) cold (the first pass,
+// caches empty; the first query left out) and warm (a second pass). SciFact is replicated to BENCH_DOCS
+// documents (default 5183) and written by each checkout's own store as a sync writes it (bulk, then
+// compact), so each reads the folder its writes leave; each build and each measure runs in a fresh child
+// process. BENCH_DIR keeps the folders for reuse (one per engine).
 import '../registry/bundled.ts';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { analyzeQuery } from '../core/api/algorithms.ts';
 import type { Store } from '../core/api/plugin.ts';
-import { toDocument } from '../core/app/sync.ts';
-import { openLanceStore } from '../plugins/store-lancedb/lance-store.ts';
-import { toChunks } from '../test/helpers/chunks.ts';
-import { loadQueries, readJsonl, SCIFACT_DIR } from '../test/eval/scifact.ts';
+import { openSqliteStore } from '../plugins/store-sqlite/sqlite-store.ts';
+import { sciFactQueries, writeSciFact } from './bench-store.ts';
 import { fmtMs, percentile } from './stats.ts';
 
 const DOCS = Number(process.env['BENCH_DOCS'] ?? 5183);
 const LIMIT = 12;
 
-async function build(dir: string): Promise<number> {
-  const corpus = readJsonl<{ _id: string; title: string; text: string }>(path.join(SCIFACT_DIR, 'corpus.jsonl'));
-  const started = performance.now();
-  const store = await openLanceStore(dir);
-  await store.beginBulk();
-  for (let i = 0; i < DOCS; i++) {
-    const d = corpus[i % corpus.length]!;
-    const sourceId = `${d._id}-r${Math.floor(i / corpus.length)}.md`;
-    const doc = toDocument(
-      { sourceId, title: d.title, body: `# ${d.title}\n\n${d.text}\n` },
-      `scifact:${sourceId}`,
-      'fs',
-      'fs',
-    );
-    await store.upsertDocument(doc, toChunks(doc, { maxTokens: 700, overlapTokens: 80 }), null);
-  }
-  await store.endBulk();
-  await store.close();
-  return performance.now() - started;
+/** An engine: a checkout's LanceDB store, or (root '') this checkout's SQLite store. */
+async function openEngine(root: string, dir: string): Promise<Store> {
+  if (root === '') return openSqliteStore(path.join(dir, 'index.sqlite'));
+  const mod = (await import(path.join(root, 'plugins/store-lancedb/lance-store.ts'))) as {
+    openLanceStore: (dir: string, access?: string) => Promise<Store>;
+  };
+  return mod.openLanceStore(path.join(dir, 'kb.lance'), 'read');
 }
 
-/** A child: opens the store of checkout `root` on `dir`, answers the queries twice, prints JSON. */
-async function child(root: string, dir: string): Promise<void> {
+/** A child: writes the corpus with the engine's store, prints the milliseconds. */
+async function build(root: string, dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const started = performance.now();
+  const store = root === '' ? openSqliteStore(path.join(dir, 'index.sqlite')) : await openWriter(root, dir);
+  await writeSciFact(store, DOCS);
+  await store.close();
+  console.log(JSON.stringify({ ms: performance.now() - started }));
+}
+
+async function openWriter(root: string, dir: string): Promise<Store> {
   const mod = (await import(path.join(root, 'plugins/store-lancedb/lance-store.ts'))) as {
-    openLanceStore: (dir: string, access: string) => Promise<Store>;
+    openLanceStore: (dir: string) => Promise<Store>;
   };
+  return mod.openLanceStore(path.join(dir, 'kb.lance'));
+}
+
+/** A child: opens the engine on `dir`, answers the queries twice, prints JSON. */
+async function measure(root: string, dir: string): Promise<void> {
   let t = performance.now();
-  const store = await mod.openLanceStore(dir, 'read');
+  const store = await openEngine(root, dir);
   const openMs = performance.now() - t;
-  const queries = loadQueries().map((q) => analyzeQuery(q.text));
+  const queries = sciFactQueries();
   const pass = async (): Promise<number[]> => {
     const times: number[] = [];
     for (const terms of queries) {
@@ -69,27 +69,41 @@ async function child(root: string, dir: string): Promise<void> {
   );
 }
 
+function runChild(args: string[]): Record<string, unknown> {
+  const run = spawnSync(process.execPath, [process.argv[1]!, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`child ${args.join(' ')} exited with ${run.status}`);
+  return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+}
+
 async function main(): Promise<void> {
-  if (process.argv[2] === 'child') return child(process.argv[3]!, process.argv[4]!);
+  const [, , mode, root, dir] = process.argv;
+  if (mode === 'build') return build(root!, dir!);
+  if (mode === 'measure') return measure(root!, dir!);
   const keep = process.env['BENCH_DIR'];
-  const dir = keep ?? path.join(mkdtempSync(path.join(tmpdir(), 'kbctx-lance-kw-')), 'kb.lance');
+  const base = keep ?? mkdtempSync(path.join(tmpdir(), 'kbctx-lance-kw-'));
+  const engines = [
+    ...(process.env['BENCH_OLD'] ? [['old', path.resolve(process.env['BENCH_OLD'])]] : []),
+    ['new', process.cwd()],
+    ['sqlite', ''],
+  ] as const;
   try {
-    if (!existsSync(dir)) console.log(`built ${DOCS} documents in ${fmtMs(await build(dir))} ms`);
-    const roots = [...(process.env['BENCH_OLD'] ? [['old', process.env['BENCH_OLD']]] : []), ['new', process.cwd()]];
-    for (const [name, root] of roots) {
-      const run = spawnSync(process.execPath, [process.argv[1]!, 'child', path.resolve(root!), dir], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const out = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+    for (const [name, engineRoot] of engines) {
+      const dir = path.join(base, name);
       const ms = (x: unknown): string => fmtMs(x as number);
+      if (!existsSync(dir))
+        console.log(`${name}: built ${DOCS} documents in ${ms(runChild(['build', engineRoot, dir])['ms'])} ms`);
+      const out = runChild(['measure', engineRoot, dir]);
       console.log(
-        `${name} (${root}): open ${ms(out['openMs'])} ms; first keyword search ${ms(out['firstMs'])} ms; ` +
-          `cold ${out['cold']}; warm ${out['warm']}; RSS after ${out['rss']}`,
+        `${name} (${engineRoot || 'this checkout'}): open ${ms(out['openMs'])} ms; first keyword search ` +
+          `${ms(out['firstMs'])} ms; cold ${out['cold']}; warm ${out['warm']}; RSS after ${out['rss']}`,
       );
     }
   } finally {
-    if (!keep) rmSync(path.dirname(dir), { recursive: true, force: true });
+    if (!keep) rmSync(base, { recursive: true, force: true });
   }
 }
 

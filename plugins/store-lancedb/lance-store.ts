@@ -55,6 +55,7 @@ import { openTablePlace, type StorageSettings, type TablePlace } from './table-p
 import { lanceDocumentScores, lanceVectorSearch, vectorColumns } from './lance-vectors.ts';
 import {
   DEFAULT_VECTOR_INDEX,
+  addPrefilterIndexes,
   refreshVectorIndex as refreshLanceVectorIndex,
   vectorIndexSettings,
   vectorIndexState,
@@ -433,6 +434,7 @@ export class LanceStore implements Store {
     await this.flush();
     await this.queue;
     if (this.commitsSinceCompaction === 0) return;
+    await this.tidyKeywordIndexes();
     const stats = await this.table.stats();
     if (stats.fragmentStats.numSmallFragments < MAX_FRAGMENTS && this.commitsSinceCompaction < MAX_VERSIONS) return;
     const run = this.queue.then(async () => {
@@ -445,6 +447,32 @@ export class LanceStore implements Store {
       this.commitsSinceCompaction = 0;
       // Compaction commits a version with the same rows: the model stays as it is.
       this.knownVersion = await this.table.version();
+    });
+    this.queue = run.catch(() => undefined);
+    await run;
+  }
+
+  /**
+   * The indexes keyword search reads through (ADR 0245): the postings' brought over the rows written since
+   * (postings-table.ts's tidy()), and a BTREE on the main table's `doc_id` for row-reader.ts (never on `row_key`,
+   * the merge key: lancedb#3177); the main table's optimize below keeps it current.
+   */
+  private async tidyKeywordIndexes(): Promise<void> {
+    const postings = this.postings;
+    if (!postings || this.readOnlyReason !== null) return;
+    const lance = await loadLance();
+    const run = this.queue.then(async () => {
+      await this.place.withWriteLock(() => postings.tidy());
+      if ((await this.table.countRows()) === 0) return;
+      // Creating the index commits a version of the main table with the same rows: the postings' follows it
+      // (or the next open would see a gap and catch up), and the model stays as it is unless another commit
+      // came in between.
+      const before = await this.table.version();
+      await this.keepingPostings(() =>
+        this.place.withWriteLock(() => addPrefilterIndexes(lance, this.table, [{ column: 'doc_id', index: 'btree' }])),
+      );
+      const after = await this.table.version();
+      if (this.knownVersion === before && after === before + 1) this.knownVersion = after;
     });
     this.queue = run.catch(() => undefined);
     await run;

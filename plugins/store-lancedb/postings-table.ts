@@ -33,7 +33,7 @@ import {
 } from './postings-changes.ts';
 import { joinPart, planMerge, termParts } from './postings-merge.ts';
 import { sqlList, sqlString } from './rows.ts';
-import { TermCache } from './term-cache.ts';
+import { Lru } from './lru.ts';
 import { postingsSchema, toArrowTable } from './postings-arrow.ts';
 
 export const POSTINGS_TABLE = 'kb_postings';
@@ -46,6 +46,10 @@ const KEEP_VERSIONS_MS = 10_000;
 /** merge() is due after this many writes of deltas, or this many postings in them (at the least). */
 const MAX_DELTA_WRITES = 256;
 const MIN_MERGE = 1_000_000;
+/** Indexed columns: `term` for a search's lists, `grp` for its hits' documents (a scan of every row otherwise). */
+const INDEXED = ['term', 'grp'] as const;
+/** Rows outside those indexes that tidy() leaves (a read scans them: a few ms). */
+const MAX_UNINDEXED = 20_000;
 /** Documents per commit of a catch-up (as the store's bulk mode groups its writes). */
 const CATCH_UP_GROUP = 500;
 const NO_BOUNDS: TermBounds = { max: 0, blocks: new Float64Array(0) };
@@ -84,7 +88,8 @@ export class PostingsTable {
   private totals: Totals = EMPTY_TOTALS;
   private metaText = '';
   private dead = new Set<number>();
-  private readonly cache = new TermCache<CachedTerm>(CACHE_POSTINGS);
+  // A list weighs its postings plus one, so cached empty lists count too.
+  private readonly cache = new Lru<CachedTerm>(CACHE_POSTINGS, (list) => list.size + 1);
   private readonly docCache = new Map<number, { id: string; record: DocRecord }>();
   private lengths = new Int32Array(1024);
   private groups = new Int32Array(1024).fill(-1);
@@ -278,10 +283,30 @@ export class PostingsTable {
     const totals = this.totals;
     if (totals.deltaPostings > 0 || totals.dead.length > 0) await this.fold(totals);
     if (totals.rows === 0) return;
-    // `term` for a search's lists, `grp` for its hits' documents (a scan of every doc row otherwise).
+    await this.createIndexes();
+  }
+
+  /**
+   * Brings the `term` and `grp` indexes over the rows written since they were last updated once more than
+   * MAX_UNINDEXED are outside them (Lance's optimize: compaction, old versions, the indexes; they are created
+   * here if missing). A read scans every unindexed row for its terms (tens of ms at 52k documents after a
+   * bulk sync), so the store calls this at the end of a sync (its compact()). Returns whether it wrote.
+   */
+  async tidy(maxUnindexed = MAX_UNINDEXED): Promise<boolean> {
+    if (this.totals.rows === 0) return false;
+    if (await this.createIndexes()) return true;
+    const behind = await Promise.all(INDEXED.map((c) => this.table.indexStats(`${c}_idx`)));
+    if (!behind.some((s) => (s?.numUnindexedRows ?? 0) > maxUnindexed)) return false;
+    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) });
+    return true;
+  }
+
+  /** Creates the indexes a read uses when missing (they then cover every row); returns whether it created one. */
+  private async createIndexes(): Promise<boolean> {
     const indexed = new Set((await this.table.listIndices()).flatMap((i) => i.columns));
-    for (const column of ['term', 'grp'])
-      if (!indexed.has(column)) await this.table.createIndex(column, { config: this.lance.lancedb.Index.btree() });
+    const missing = INDEXED.filter((c) => !indexed.has(c));
+    for (const column of missing) await this.table.createIndex(column, { config: this.lance.lancedb.Index.btree() });
+    return missing.length > 0;
   }
 
   private async fold(totals: Totals): Promise<void> {

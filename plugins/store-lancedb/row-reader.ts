@@ -1,12 +1,14 @@
-// Chunk texts and document heads read from Lance on demand (ADR 0233): the model holds chunks without
-// their text and documents as a head signature. A read asks Lance once for all it lacks (`row_key IN
-// (...)`); what it read is cached in bounded LRUs keyed so an entry never goes stale (a chunk by id and
-// content hash, the sha-256 of its text; a head by id and signature), and what this process wrote but
-// has not committed yet (a bulk group) is held until its commit. Must not write the table.
+// Chunk texts and document heads read from Lance on demand (ADR 0233): the model holds chunks without their text and
+// documents as a head signature. A read asks Lance once for all it lacks (`doc_id IN (...) AND row_key IN (...)`); what
+// it read is cached in bounded LRUs keyed so an entry never goes stale (a chunk by id and content hash, the sha-256 of
+// its text; a head by id and signature), and what this process wrote but has not committed yet (a bulk group) is held
+// until its commit. The query names the rows' `doc_id` too, so Lance finds them through that column's index rather than
+// a scan of every row. Must not write the table.
 import type { Table } from '@lancedb/lancedb';
 import type { Chunk, DocumentHead } from '../../core/api/plugin.ts';
 import type { ChunkMeta } from './model.ts';
 import { headSignature } from './head-signature.ts';
+import { Lru } from './lru.ts';
 import { chunkKey, docKey, plainRows, sqlList, toHead } from './rows.ts';
 
 /** Cached chunk texts (at ~1.5 kB a chunk about 12 MB) and document heads (~0.5 kB each). */
@@ -85,20 +87,24 @@ export class RowReader {
   ): Promise<{ chunks: Map<string, Chunk>; heads: Map<string, DocumentHead> }> {
     const texts = new Map<string, string>();
     const heads = new Map<string, DocumentHead>();
-    const missing: string[] = [];
+    const missing: { key: string; docId: string }[] = [];
     for (const c of chunks) {
       const text = this.heldText(textKey(c));
-      if (text === undefined) missing.push(chunkKey(c.id));
+      if (text === undefined) missing.push({ key: chunkKey(c.id), docId: c.documentId });
       else texts.set(textKey(c), text);
     }
     for (const d of docs) {
       const head = d.headSig === null ? undefined : this.heldHead(headKey(d));
-      if (head === undefined) missing.push(docKey(d.id));
+      if (head === undefined) missing.push({ key: docKey(d.id), docId: d.id });
       else heads.set(headKey(d), head);
     }
     const unsigned = new Map(docs.filter((d) => d.headSig === null).map((d) => [d.id, d]));
     for (let i = 0; i < missing.length; i += PAGE) {
-      const where = `row_key IN ${sqlList([...new Set(missing.slice(i, i + PAGE))])}`;
+      const page = missing.slice(i, i + PAGE);
+      // `doc_id` first: its BTREE (the store's compact() creates it) finds the few rows; `row_key` has none.
+      const where =
+        `doc_id IN ${sqlList([...new Set(page.map((m) => m.docId))])} ` +
+        `AND row_key IN ${sqlList([...new Set(page.map((m) => m.key))])}`;
       for (const r of plainRows(await table.query().where(where).select(COLUMNS).toArrow(), COLUMNS)) {
         if (r['kind'] === 'chunk') {
           const key = `${(r['row_key'] as string).slice(2)}\n${r['content_hash'] as string}`;
@@ -140,30 +146,5 @@ export class RowReader {
     if (head) return head;
     for (const group of this.sealed) if (group.heads.has(key)) return group.heads.get(key);
     return this.heads.get(key);
-  }
-}
-
-/** A bounded map that forgets the least recently used entry. */
-class Lru<T> {
-  private readonly map = new Map<string, T>();
-  private readonly size: number;
-
-  constructor(size: number) {
-    this.size = size;
-  }
-
-  get(key: string): T | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: T): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.size) this.map.delete(this.map.keys().next().value!);
   }
 }

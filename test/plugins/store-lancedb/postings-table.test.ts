@@ -91,6 +91,41 @@ it('answers as the in-memory index: after incremental writes, a merge, and from 
   await assertSame(other, ref, 'the other connection after the merge');
 });
 
+it('tidy() brings the term and grp indexes over the rows written since, and answers stay the same', async () => {
+  const dir = path.join(root, 'tidy');
+  const table = await open(dir);
+  const ref = new Reference();
+  const write = async (put: PostingsDoc[], version: number): Promise<void> => {
+    ref.apply({ put, remove: [] });
+    await table.apply({ put, remove: [] }, version);
+  };
+  await write(
+    corpus.slice(0, 100).map((a) => toPostingsDoc(a)),
+    1,
+  );
+  const lance = await loadLance();
+  const raw = await (await lance.lancedb.connect(dir, { readConsistencyInterval: 0 })).openTable('kb_postings');
+  const unindexed = async (): Promise<number[]> =>
+    Promise.all(['term_idx', 'grp_idx'].map(async (n) => (await raw.indexStats(n))?.numUnindexedRows ?? -1));
+  assert.deepEqual(await unindexed(), [-1, -1], 'no merge yet: no indexes');
+  assert.equal(await table.tidy(), true, 'creates the missing indexes');
+  assert.deepEqual(await unindexed(), [0, 0]);
+  await write(
+    corpus.slice(100, 250).map((a) => toPostingsDoc(a)),
+    2,
+  );
+  assert.ok(
+    (await unindexed()).every((n) => n > 0),
+    'the write added rows outside the indexes',
+  );
+  assert.equal(await table.tidy(), false, 'below the threshold: nothing written');
+  assert.equal(await table.tidy(0), true);
+  assert.deepEqual(await unindexed(), [0, 0]);
+  assert.equal(await table.tidy(0), false, 'up to date: nothing written');
+  await assertSame(table, ref, 'tidied');
+  await assertSame(await open(dir), ref, 'tidied, a new connection');
+});
+
 it(
   'a write killed before the postings commit is caught up ' + 'at the next open: the same answers as a rebuild',
   async () => {
