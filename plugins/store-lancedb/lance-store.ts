@@ -458,7 +458,7 @@ export class LanceStore implements Store {
    * the merge key: lancedb#3177); the main table's optimize below keeps it current.
    */
   private async tidyKeywordIndexes(): Promise<void> {
-    const postings = this.postings;
+    const postings = this.postings?.table;
     if (!postings || this.readOnlyReason !== null) return;
     const lance = await loadLance();
     const run = this.queue.then(async () => {
@@ -468,7 +468,7 @@ export class LanceStore implements Store {
       // (or the next open would see a gap and catch up), and the model stays as it is unless another commit
       // came in between.
       const before = await this.table.version();
-      await this.keepingPostings(() =>
+      await this.postingsKept(() =>
         this.place.withWriteLock(() => addPrefilterIndexes(lance, this.table, [{ column: 'doc_id', index: 'btree' }])),
       );
       const after = await this.table.version();
