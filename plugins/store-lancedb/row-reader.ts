@@ -82,19 +82,25 @@ export class RowReader {
   ): Promise<{ chunks: Map<string, Chunk>; heads: Map<string, DocumentHead> }> {
     const texts = new Map<string, string>();
     const heads = new Map<string, DocumentHead>();
-    const missing: string[] = [];
+    const missing: { key: string; docId: string }[] = [];
     for (const c of chunks) {
       const text = this.heldText(textKey(c));
-      if (text === undefined) missing.push(chunkKey(c.id));
+      if (text === undefined) missing.push({ key: chunkKey(c.id), docId: c.documentId });
       else texts.set(textKey(c), text);
     }
     for (const d of docs) {
       const head = this.heldHead(headKey(d));
-      if (head === undefined) missing.push(docKey(d.id));
+      if (head === undefined) missing.push({ key: docKey(d.id), docId: d.id });
       else heads.set(headKey(d), head);
     }
     for (let i = 0; i < missing.length; i += PAGE) {
-      const where = `row_key IN ${sqlList([...new Set(missing.slice(i, i + PAGE))])}`;
+      const page = missing.slice(i, i + PAGE);
+      // The doc_id term lets Lance find the rows through doc_id's BTREE (ADR 0235, built with the vector index):
+      // row_key has no index (lancedb#3177), and alone it is a scan of the whole column (17.5 against 2.8 ms
+      // for ten documents at 52k, ADR 0244).
+      const where =
+        `doc_id IN ${sqlList([...new Set(page.map((m) => m.docId))])} ` +
+        `AND row_key IN ${sqlList([...new Set(page.map((m) => m.key))])}`;
       for (const r of plainRows(await table.query().where(where).select(COLUMNS).toArrow(), COLUMNS)) {
         if (r['kind'] === 'chunk') {
           const key = `${(r['row_key'] as string).slice(2)}\n${r['content_hash'] as string}`;
