@@ -11,6 +11,8 @@
 //    measured, a where on `kind` makes Lance's flat scan several times slower.
 // 2. A wider filter is checked on the hits (postfilter) and the query is asked again for 4× the rows
 //    until `limit` distinct documents pass or the space is exhausted (as best-chunk grouping needs).
+// 3. Through the index, Lance returns refine · k candidates with their vectors and no refine of its own; they are
+//    ranked here by dotAt and cut to k (candidateVectorQuery, ADR 0244: one read of vectors instead of two).
 // Must not write: lance-store.ts owns commits.
 import type { Table } from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';

@@ -8,7 +8,8 @@
 // 3. Current: rows added after the build are searched flat by Lance until `table.optimize()` folds them
 //    into the index (refreshVectorIndex does, and so does the store's compaction); once the unindexed
 //    rows outnumber the indexed ones the partitions no longer fit the data, and the index is rebuilt.
-// 4. Query: nprobes/ef/refine chosen for recall@10 ≥ 0.95 on clustered 384-dim vectors (bench:vectors).
+// 4. Query: nprobes/ef/refine chosen for recall@10 ≥ 0.95 on clustered 384-dim vectors (bench:vectors); refine
+//    covers 10 · the rows that must be right, not every row asked for (ADR 0244).
 // 5. Prefilter: source, since and until as a Lance `where`, applied before the vector search.
 import type { Index, Table, VectorQuery } from '@lancedb/lancedb';
 import type { SourceFilter } from '../../core/api/plugin.ts';
