@@ -11,14 +11,17 @@
 //    measured, a where on `kind` makes Lance's flat scan several times slower.
 // 2. A wider filter is checked on the hits (postfilter) and the query is asked again for 4× the rows
 //    until `limit` distinct documents pass or the space is exhausted (as best-chunk grouping needs).
+// 3. Through the index, Lance returns refine · k candidates with their vectors and no refine of its own; they are
+//    ranked here by dotAt and cut to k (candidateVectorQuery, ADR 0244: one read of vectors instead of two).
 // Must not write: lance-store.ts owns commits.
 import type { Table } from '@lancedb/lancedb';
+import type { Table as ArrowTable } from 'apache-arrow';
 import type { EmbeddingSpace, VectorHit, VectorQuery, VectorResult } from '../../core/api/plugin.ts';
 import { dotAt } from '../store-sqlite/api.ts';
 import type { Model } from './model.ts';
 import { compare, type ReadRows } from './model-queries.ts';
 import { sqlList, sqlString, vectorColumn } from './rows.ts';
-import { tunedVectorQuery, type VectorIndexState } from './vector-index.ts';
+import { candidateVectorQuery, tunedVectorQuery, type VectorIndexState } from './vector-index.ts';
 
 /** Above this many documents a filter is checked on the hits instead of being sent as `doc_id IN (...)`. */
 const PREFILTER_MAX = 2000;
@@ -69,27 +72,30 @@ export async function lanceVectorSearch(
   }
   for (let want = Math.max(query.candidateK, query.limit); ; want *= 4) {
     const target = { column, distance: 'cosine', dims: space.dims } as const;
-    let search = exact
-      ? tunedVectorQuery(table.vectorSearch(query.vector), target, null, want).bypassVectorIndex()
-      : tunedVectorQuery(table.vectorSearch(query.vector), target, index, want);
+    const candidates =
+      exact || index === null
+        ? {
+            query: tunedVectorQuery(table.vectorSearch(query.vector), target, null, want).bypassVectorIndex(),
+            rerank: 1,
+          }
+        : candidateVectorQuery(table.vectorSearch(query.vector), target, index, want, query.limit);
+    const { rerank } = candidates;
+    let search = candidates.query;
     if (conditions.length > 0) search = search.where(conditions.join(' AND '));
+    // _distance is selected only to keep Lance from warning that it adds it anyway (we rank by dotAt).
     const rows = await search.select(['row_key', 'content_hash', column, '_distance']).toArrow();
-    const keys = rows.getChild('row_key');
-    const hashes = rows.getChild('content_hash');
-    const vectors = rows.getChild(column);
     const best = new Map<string, { chunkId: string; score: number }>();
-    for (let i = 0; i < rows.numRows; i++) {
-      const entry = model.chunks.get((keys?.get(i) as string).slice(2));
+    for (const { key, hash, score } of rankedRows(rows, column, query.vector).slice(0, want)) {
+      const entry = model.chunks.get(key.slice(2));
       // A chunk removed or rewritten by a write not yet committed (bulk mode) is skipped.
-      if (!entry || hashes?.get(i) !== entry.chunk.contentHash) continue;
+      if (!entry || hash !== entry.chunk.contentHash) continue;
       const documentId = entry.chunk.documentId;
       if (best.has(documentId)) continue;
       const doc = model.docs.get(documentId);
       if (!doc || (postfilter && !postfilter.has(documentId))) continue;
-      const stored = (vectors?.get(i) as { toArray(): Float32Array }).toArray();
-      best.set(documentId, { chunkId: entry.chunk.id, score: dotAt(stored, 0, query.vector, space.dims) });
+      best.set(documentId, { chunkId: entry.chunk.id, score });
     }
-    if (best.size >= query.limit || rows.numRows < want || want >= size) {
+    if (best.size >= query.limit || rows.numRows < want * rerank || want >= size) {
       const top = [...best.entries()]
         .sort(([a, x], [b, y]) => y.score - x.score || compare(a, b))
         .slice(0, query.limit);
@@ -105,6 +111,31 @@ export async function lanceVectorSearch(
       return { hits, candidateCount: rows.numRows, approximate: !exact };
     }
   }
+}
+
+/** A vector row ranked: its key, the chunk hash it was computed for, its exact cosine. */
+interface RankedRow {
+  key: string;
+  hash: string;
+  score: number;
+}
+
+/** The rows by exact cosine (core's dotAt on unit vectors), best first, ties by row key. */
+function rankedRows(rows: ArrowTable, column: string, vector: Float32Array): RankedRow[] {
+  const keys = rows.getChild('row_key');
+  const hashes = rows.getChild('content_hash');
+  const vectors = rows.getChild(column);
+  const ranked: RankedRow[] = [];
+  for (let i = 0; i < rows.numRows; i++) {
+    const stored = (vectors?.get(i) as { toArray(): Float32Array } | null)?.toArray();
+    if (stored)
+      ranked.push({
+        key: keys?.get(i) as string,
+        hash: hashes?.get(i) as string,
+        score: dotAt(stored, 0, vector, vector.length),
+      });
+  }
+  return ranked.sort((a, b) => b.score - a.score || compare(a.key, b.key));
 }
 
 /** Best cosine per document over its chunks' vectors in `space`, read from Lance for those documents only. */
