@@ -18,6 +18,8 @@ export { rejectUnknownParams } from '../plugins/tools-builtin/unknown-params.ts'
 // store-sqlite's contract entry (the `kbctx.local-store` service) and store-postgres's URL redaction, formerly core's.
 export * from '../plugins/store-sqlite/api.ts';
 export { redactUrl } from '../plugins/store-postgres/redact-url.ts';
+// store-lancedb's contract entry (`isObjectStorePath`, the `[db] path` it claims), formerly core's (ADR 0241).
+export * from '../plugins/store-lancedb/api.ts';
 // The SQLite store's FTS5 MATCH expression and its filter function's key, formerly core's algorithms (ADR 0240).
 export { toFtsMatch } from '../plugins/store-sqlite/keyword-search.ts';
 export { facetsKey, parseFacetsKey } from '../plugins/store-sqlite/filter-sql.ts';

@@ -13,7 +13,7 @@ import type { IndexAccess } from '../store/store-factory.ts';
 import type { Kernel } from '../kernel.ts';
 import { requireOwn } from '../load/require-own.ts';
 import { deferredStore, openStore } from '../store/open-store.ts';
-import { localDataDir } from '../config/db-section.ts';
+import path from 'node:path';
 import type { Store } from '../store/store.ts';
 import { bundledProviders } from './bundled-set.ts';
 import { guardConnector } from './part-guards.ts';
@@ -150,6 +150,13 @@ async function createConnector(kernel: Kernel, config: Config, ref: ConnectorRef
   }
   return unavailable(ref);
 }
+
+/**
+ * The folder for a configuration's local files (caches): beside the index, or `<project>/.kbctx` when `[db] path` is
+ * not a local path (a store kept it as written: object storage, ADR 0231); local paths are absolute by then.
+ */
+const localDataDir = (dbPath: string, baseDir: string): string =>
+  path.isAbsolute(dbPath) ? path.dirname(dbPath) : path.join(baseDir, '.kbctx');
 
 /** Item warnings of plugin and extension connectors (a bad item is skipped). */
 const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);

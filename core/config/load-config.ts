@@ -15,7 +15,7 @@ import { expandEnv, isCode, referencedEnvVars, unsetMessage, type UnsetVar } fro
 import { configSchemaWith, type RawConfig } from './schema.ts';
 import { bundledSections, type OwnedSections } from './plugin-sections.ts';
 import { ownedToConfig, servedSections } from './owned-to-config.ts';
-import { databaseUrl, dbConfig } from './db-section.ts';
+import { dbConfig, type StoreClaims } from './db-section.ts';
 import { SchemaIssue } from './schema-kit.ts';
 import type { Config } from './types.ts';
 
@@ -189,7 +189,7 @@ function toConfig(
     ...own.sections,
     file,
     baseDir: cwd,
-    db: dbConfig(raw.db, databaseUrl(env['KBCTX_DATABASE_URL'] || raw.db.url), abs, own.db),
+    db: dbConfig(raw.db, env['KBCTX_DATABASE_URL'] || raw.db.url, abs, claimsOf(owned), own.db),
     chunking: { maxTokens: raw.chunking.max_tokens, overlapTokens: raw.chunking.overlap_tokens },
     embedding: {
       provider: e.provider,
@@ -235,6 +235,10 @@ function toConfig(
     },
   };
 }
+
+/** Engine → its `[db]` section, which claims the urls and paths it reads (ADR 0241). */
+const claimsOf = (owned: OwnedSections): StoreClaims =>
+  new Map([...owned.stores].map(([engine, { section }]) => [engine, section]));
 
 /** `[plugin.<name>]` tables; their contents are checked later by each plugin's own schema. */
 function pluginTables(raw: unknown): Record<string, Record<string, unknown>> {

@@ -98,8 +98,8 @@ function jsonOf(owned: OwnedSections): JsonSchemaOf {
  */
 const dbKernelKeys = table(
   {
-    // The store plugin (`createStore.for(engine)`): sqlite | postgres | lancedb | a plugin's. Absent: postgres with a
-    // url, lancedb with a bucket path, else sqlite.
+    // The store plugin (`createStore.for(engine)`): sqlite | postgres | lancedb | a plugin's. Absent: the store that
+    // claims the url or path (postgres:// → postgres, a bucket → lancedb; ADR 0241), else sqlite.
     engine: optional(str()),
     path: withDefault(str(), '.kbctx/kbctx.sqlite'),
     // PostgreSQL shared by replicas (ADR 0111); KBCTX_DATABASE_URL overrides it. Absent: the store at `path`.
