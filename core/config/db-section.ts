@@ -76,6 +76,21 @@ function checkEngine(
   }
 }
 
+/**
+ * A configured store plugin's url claim, checked when it is applied (the config loader knew only the bundled stores'):
+ * an engine with one needs a url of its schemes; one without reads none.
+ */
+export function checkUrlClaim(engine: string, section: StoreConfigSection, url: string | null): void {
+  if (url === null) {
+    if (section.url) throw configError(`db.engine = "${engine}" needs ${WHERE_URL}: ${section.url.example}`);
+    return;
+  }
+  if (!section.url) throw configError(`db.engine = "${engine}" reads no ${WHERE_URL}: remove the url`);
+  const { protocol } = new URL(url); // a URL: the config loader checked it
+  if (!section.url.schemes.includes(protocol))
+    throw configError(`${WHERE_URL} must be a ${section.url.schemes[0]}// URL, not ${protocol}//…`);
+}
+
 const labelOf = (engine: string, claims: StoreClaims): string => claims.get(engine)?.label ?? engine;
 
 function find(claims: StoreClaims, test: (s: StoreConfigSection) => boolean): string | undefined {

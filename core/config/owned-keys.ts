@@ -108,9 +108,13 @@ const dbKernelKeys = table(
   'keep',
 );
 
-/** The section as validated: the kernel's keys, and each store section's table (defaults applied). */
+/**
+ * The section as validated: the kernel's keys, each store section's table (defaults applied), and the keys no bundled
+ * store declares (a configured store plugin's, checked when it is applied: ADR 0241).
+ */
 export type RawDb = Omit<ReturnType<typeof dbKernelKeys.parse>, 'extra'> & {
   readonly stores: readonly { readonly owner: OwnedSection; readonly table: Record<string, unknown> }[];
+  readonly unclaimed: Readonly<Record<string, unknown>>;
 };
 
 export function dbSection(owned: OwnedSections): Schema<RawDb> {
@@ -122,11 +126,10 @@ export function dbSection(owned: OwnedSections): Schema<RawDb> {
         const own = Object.fromEntries(Object.entries(extra).filter(([k]) => keys.has(k)));
         return { owner, table: owner.validator.parse(own, path) };
       });
-      const unknown = Object.keys(extra).find((k) => !stores.some((s) => k in propertiesOf(s.owner)));
-      // A configured store plugin's options are its `[plugin.<name>]` (only the bundled set's `storeConfigs` are read).
-      if (unknown !== undefined)
-        throw new SchemaIssue([...path, unknown], `${UNKNOWN_KEY}; a store plugin's own options go in [plugin.<name>]`);
-      return { ...kernel, stores };
+      const unclaimed = Object.fromEntries(
+        Object.entries(extra).filter(([k]) => !stores.some((s) => k in propertiesOf(s.owner))),
+      );
+      return { ...kernel, stores, unclaimed };
     },
     json: () => {
       const base = dbKernelKeys.json();

@@ -36,7 +36,7 @@ it("a store plugin's [db] keys: defaults, durations and its toConfig, whichever 
   assert.throws(() => parse('[db]\nshards = 0\n'), /k\.toml: db\.shards must be at least 1/);
   assert.throws(
     () => parse('[db]\nkeyword_engine = "fts5"\n'),
-    /k\.toml: db\.keyword_engine is not a known key .*; a store plugin's own options go in \[plugin\.<name>\]/,
+    /k\.toml: db\.keyword_engine is not a known key .*; a store plugin's own keys need that plugin in plugins/,
   );
   const json = configJsonSchema() as { properties: { db: { properties: Record<string, unknown> } } };
   assert.deepEqual(Object.keys(json.properties.db.properties), ['engine', 'path', 'url', 'shards', 'ttl']);
