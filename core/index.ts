@@ -15,11 +15,10 @@ export { bundledConnectorTypes } from './config/plugin-sections.ts';
 export { invalid, specHead, toolFromSpec, type ToolSpec } from './app/plugin-tool.ts';
 export { ConnectorSpecInstance, type ConnectorSpec } from './app/plugin-connector-instance.ts';
 export { runWithDeadline } from './app/run-with-deadline.ts';
-export { parseCheckpoint, toScanResult } from './app/part-values/scan-items.ts';
-export type { RawScan } from './app/part-values/scan-items.ts';
-export { parseToolMeta } from './app/part-values/tool-meta.ts';
-export type { ToolMeta } from './app/part-values/tool-meta.ts';
-export { asArray, asString, toScriptConfig } from './app/part-values/values.ts';
+// The connector contract's item check, a tool's parameter list, and loose values from a script or plugin part.
+export { toIsoTime, toScanEntries } from './connectors/plugin-items.ts';
+export { parseParamList } from './tools/param-list.ts';
+export { asArray, asString } from './domain/loose-values.ts';
 
 // The error table every surface answers with.
 export { errorMapping } from './domain/error-table.ts';

@@ -5,7 +5,7 @@ import type { TapOnlyHooks } from './hooks.ts';
 import type { PluginLogger } from './plugin-context.ts';
 import type { ServiceRef } from './services.ts';
 import type { ExtensionPoint, HookSet } from './extension-point.ts';
-import type { ConfigSection } from './config/config-section.ts';
+import type { ConfigSection, StoreConfigSection } from './config/config-section.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -31,15 +31,18 @@ export interface PluginMeta {
   /**
    * The `[embedding]` keys of the providers it provides, beyond the ones every provider shares (`provider`,
    * `model`, `dims`, `batch_size`, `concurrency`): provider → section. Checked when the config loads
-   * (bundled plugins; ADR 0178); the tap receives the result as `EmbedderOptions.extra`.
+   * (bundled plugins; ADR 0178) or the plugin is applied (others, ADR 0241); the tap receives the result as
+   * `EmbedderOptions.extra`.
    */
   embedderConfigs?: Record<string, ConfigSection>;
   /**
    * The `[db]` keys its store engines read, beyond the kernel's (`engine`, `path`, `url`): engine → section. Every
-   * bundled store's keys are checked when the config loads, whichever engine is chosen (ADR 0239); the section's
-   * `toConfig` returns the `StoreOptions` fields they become (`pool_size` → `poolSize`).
+   * bundled store's keys are checked when the config loads, whichever engine is chosen (ADR 0239), a configured
+   * plugin's when it is applied (ADR 0241); the section's `toConfig` returns the `StoreOptions` fields they become
+   * (`pool_size` → `poolSize`). Its claims (`url` schemes, a `remotePath` predicate) choose the engine when `[db]`
+   * names none.
    */
-  storeConfigs?: Record<string, ConfigSection>;
+  storeConfigs?: Record<string, StoreConfigSection>;
   /**
    * Top-level config sections it owns, Context Harness's names kept (`[server]`): bundled plugins only (others use
    * `[plugin.<name>]`).

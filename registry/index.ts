@@ -18,6 +18,8 @@ export { rejectUnknownParams } from '../plugins/tools-builtin/unknown-params.ts'
 // store-sqlite's contract entry (the `kbctx.local-store` service) and store-postgres's URL redaction, formerly core's.
 export * from '../plugins/store-sqlite/api.ts';
 export { redactUrl } from '../plugins/store-postgres/redact-url.ts';
+// store-lancedb's contract entry (`isObjectStorePath`, the `[db] path` it claims), formerly core's (ADR 0241).
+export * from '../plugins/store-lancedb/api.ts';
 // The SQLite store's FTS5 MATCH expression and its filter function's key, formerly core's algorithms (ADR 0240).
 export { toFtsMatch } from '../plugins/store-sqlite/keyword-search.ts';
 export { facetsKey, parseFacetsKey } from '../plugins/store-sqlite/filter-sql.ts';
@@ -35,6 +37,15 @@ export * from '../plugins/connector-s3/api.ts';
 export * from '../plugins/lua-bridge/api.ts';
 // The guards of a script tool or agent whose config uses an unset `${VAR}` (the Lua bridge's, formerly core's).
 export { guardAgent, guardTool } from '../plugins/lua-bridge/part-guards.ts';
+// What crosses between a script and the kernel (a scan's result and checkpoint, a tool's declaration, a config as
+// plain JSON): the Lua bridge's, formerly core's (ADR 0241).
+export {
+  parseCheckpoint,
+  toScanResult,
+  toScriptConfig,
+  type RawScan,
+} from '../plugins/lua-bridge/scripting/script-values.ts';
+export { parseToolMeta, type ToolMeta } from '../plugins/lua-bridge/scripting/tool-meta.ts';
 export * from '../plugins/agents-inline/api.ts';
 // The live index's status types the surfaces see (live-index's contract entry; formerly core's, ADR 0238).
 export type { ConnectorStatus, LiveIndex, SyncControl, SyncCounts, SyncState } from '../plugins/live-index/api.ts';

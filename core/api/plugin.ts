@@ -3,7 +3,13 @@
 // store wrappers a store plugin returns at once — and every type of the contract. It loads a dozen
 // small modules, so a command imports each plugin's index without the whole API; a plugin's heavier
 // files may import `core/index.ts` (everything: this, ./algorithms.ts and the rest), loaded on first use.
-export type { ConfigSection, ConfigSectionContext } from '../config/config-section.ts';
+export type {
+  ConfigSection,
+  ConfigSectionContext,
+  StoreConfigSection,
+  StoreUrlClaim,
+  StorePathClaim,
+} from '../config/config-section.ts';
 export {
   definePlugin,
   type JsonSchema,
@@ -50,7 +56,6 @@ export type { PartCheck } from '../app/part-guards.ts';
 // What a store plugin returns synchronously: a store forwarding to the one being opened, and its locks. The lock files
 // and the index access check of a local index are store-sqlite's (its api.ts, ADR 0240).
 export { lazyLocks, lazyStore } from '../store/lazy-store.ts';
-export { isObjectStorePath } from '../config/db-section.ts';
 /** Whether a process id runs (a lock file's holder); required on first use (start-up, ADR 0130). */
 export const processAlive: typeof ProcessAlive.processAlive = (pid) =>
   requireOwn<typeof ProcessAlive>(import.meta.url, '../store/process-alive.ts').processAlive(pid);

@@ -8,12 +8,13 @@ import { KbctxError } from '../domain/errors.ts';
 import type * as PluginEmbedder from '../embed/plugin-embedder.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import type * as EmbeddingProviders from '../embed/embedding-providers.ts';
+import type * as ConfiguredSections from '../config/configured-sections.ts';
 import { isIncrementalConnector } from '../connectors/connector.ts';
 import type { IndexAccess } from '../store/store-factory.ts';
 import type { Kernel } from '../kernel.ts';
 import { requireOwn } from '../load/require-own.ts';
 import { deferredStore, openStore } from '../store/open-store.ts';
-import { localDataDir } from '../config/db-section.ts';
+import path from 'node:path';
 import type { Store } from '../store/store.ts';
 import { bundledProviders } from './bundled-set.ts';
 import { guardConnector } from './part-guards.ts';
@@ -41,7 +42,7 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
     (embedderCache ??= requireOwn<typeof PluginEmbedder>(
       import.meta.url,
       '../embed/plugin-embedder.ts',
-    ).embedderFromPlugins(kernel, config.embedding, options.env, bundledProviders('embedder')));
+    ).embedderFromPlugins(kernel, embeddingOf(kernel, config), options.env, bundledProviders('embedder')));
   const semantic =
     config.embedding.provider === 'disabled' ? undefined : lazySemanticSearch(() => embedder() as Embedder);
   const knownSources = async (): Promise<string[]> =>
@@ -52,6 +53,7 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
     bundled: bundledProviders('store'),
     applyConfigured: options.applyConfigured,
     access: options.access,
+    configured: options.applyConfigured && (() => configured().configuredStoreOptions(kernel)),
   });
   const { store, locks } = opened;
   const pipeline = pipelineOf(kernel);
@@ -95,6 +97,18 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
     extract: (request) => pipeline.extract(request),
   };
 }
+
+/** What the configured plugins' sections made (ADR 0241): required once they are applied, which imported it. */
+const configured = (): typeof ConfiguredSections =>
+  requireOwn<typeof ConfiguredSections>(import.meta.url, '../config/configured-sections.ts');
+
+/**
+ * `[embedding]`, the provider's own keys as its configured plugin's `embedderConfigs` made them, if it declares any.
+ */
+const embeddingOf = (kernel: Kernel, config: Config): Config['embedding'] =>
+  config.plugins.owned?.embedding
+    ? { ...config.embedding, extra: configured().configuredEmbedderOptions(kernel) ?? config.embedding.extra }
+    : config.embedding;
 
 /** The check for one part of the config (fails naming an unset `${VAR}` it uses). */
 export const check = (config: Config, part: string): (() => void) | undefined =>
@@ -150,6 +164,13 @@ async function createConnector(kernel: Kernel, config: Config, ref: ConnectorRef
   }
   return unavailable(ref);
 }
+
+/**
+ * The folder for a configuration's local files (caches): beside the index, or `<project>/.kbctx` when `[db] path` is
+ * not a local path (a store kept it as written: object storage, ADR 0231); local paths are absolute by then.
+ */
+const localDataDir = (dbPath: string, baseDir: string): string =>
+  path.isAbsolute(dbPath) ? path.dirname(dbPath) : path.join(baseDir, '.kbctx');
 
 /** Item warnings of plugin and extension connectors (a bad item is skipped). */
 const warn = (message: string): void => void process.stderr.write(`warning: ${message}\n`);

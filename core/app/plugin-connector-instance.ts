@@ -1,10 +1,9 @@
 // A connector instance in the simple form (a plugin's `{scan(ctx)}`, an extension's registered type
-// through its adapter): one call of `scan(config, {signal, name})` per sync, drained under the
-// deadline; items checked like a Lua connector's (a bad item is skipped with a warning). The listing is
-// complete: what is missing is deleted.
+// through its adapter): one call of `scan({signal, name})` per sync, drained under the deadline; items
+// checked by the contract's item check (a bad item is skipped with a warning). The listing is complete:
+// what is missing is deleted.
 import type { Connector, ScanOptions, ScanResult } from '../connectors/connector.ts';
-import { toScanResult } from './part-values/scan-items.ts';
-import { toScriptConfig } from './part-values/values.ts';
+import { toScanEntries } from '../connectors/plugin-items.ts';
 import type { PluginItem } from '../connectors/connector.ts';
 import { invalid } from './plugin-tool.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
@@ -12,10 +11,7 @@ import { runWithDeadline } from './run-with-deadline.ts';
 export interface ConnectorSpec {
   type: string;
   timeout?: number | undefined;
-  scan(
-    config: Record<string, unknown>,
-    ctx: { signal: AbortSignal; name: string },
-  ): AsyncIterable<PluginItem> | Iterable<PluginItem>;
+  scan(ctx: { signal: AbortSignal; name: string }): AsyncIterable<PluginItem> | Iterable<PluginItem>;
 }
 
 export class ConnectorSpecInstance implements Connector {
@@ -23,22 +19,14 @@ export class ConnectorSpecInstance implements Connector {
   readonly type: string;
   private readonly name: string;
   private readonly def: ConnectorSpec;
-  private readonly config: Record<string, unknown>;
   private readonly timeoutSecs: number;
   private readonly warn: (message: string) => void;
 
-  constructor(
-    def: ConnectorSpec,
-    name: string,
-    config: Readonly<Record<string, unknown>>,
-    timeoutSecs: number,
-    warn: (message: string) => void,
-  ) {
+  constructor(def: ConnectorSpec, name: string, timeoutSecs: number, warn: (message: string) => void) {
     this.type = def.type;
     this.label = `${def.type}:${name}`;
     this.name = name;
     this.def = def;
-    this.config = toScriptConfig(config);
     this.timeoutSecs = def.timeout ?? timeoutSecs;
     this.warn = warn;
   }
@@ -46,7 +34,7 @@ export class ConnectorSpecInstance implements Connector {
   /** Rejects with timeout / script_error when `scan` throws or overruns; nothing is deleted then. */
   scan(options: ScanOptions): Promise<ScanResult> {
     return runWithDeadline(this.label, this.timeoutSecs, options.signal, async (signal) => {
-      const listing = this.def.scan(this.config, { signal, name: this.name });
+      const listing = this.def.scan({ signal, name: this.name });
       if (
         listing === null ||
         typeof listing !== 'object' ||
@@ -59,7 +47,8 @@ export class ConnectorSpecInstance implements Connector {
         signal.throwIfAborted();
         items.push(item);
       }
-      return toScanResult({ items }, this.label, (message) => this.warn(`${this.label}: ${message}`));
+      const entries = toScanEntries(items, (message) => this.warn(`${this.label}: ${message}`));
+      return { entries, complete: true, deleted: [], checkpoint: null };
     });
   }
 }

@@ -16,9 +16,8 @@ export function connectorFromPlugin(
   if (typeof def?.scan !== 'function')
     throw invalid(`connector ${instance.type}:${instance.name}: the createConnector tap must return {scan}`);
   return new ConnectorSpecInstance(
-    { type: instance.type, timeout: def.timeout, scan: (_config, { signal }) => def.scan(contextFor(signal)) },
+    { type: instance.type, timeout: def.timeout, scan: ({ signal }) => def.scan(contextFor(signal)) },
     instance.name,
-    instance.options,
     defaultTimeoutSecs,
     warn,
   );

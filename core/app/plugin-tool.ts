@@ -4,7 +4,7 @@
 // object is also kept whole (`inputSchema`), advertised and checked exactly as declared.
 import type { Tool, ToolSchema } from './tools.ts';
 import { KbctxError } from '../domain/errors.ts';
-import { parseToolMeta } from './part-values/tool-meta.ts';
+import { parseParamList } from '../tools/param-list.ts';
 import { PARAM_TYPES, type ParamSpec } from '../tools/param-spec.ts';
 import type { ToolClient } from './tool-client.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
@@ -28,7 +28,7 @@ export function toolFromSpec(def: ToolSpec, defaultTimeoutSecs: number): Tool {
   const inputSchema = declaredSchema(def.parameters, where);
   const params = inputSchema
     ? paramsOf(inputSchema)
-    : parseToolMeta({ parameters: toParamList(def.parameters, where) }, def.name).params;
+    : parseParamList(toParamList(def.parameters, where), `tool:${def.name}`);
   return {
     name: def.name,
     description,

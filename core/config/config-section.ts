@@ -23,3 +23,34 @@ export interface ConfigSectionContext {
   /** Every variable a `${VAR}` anywhere in the config refers to, sorted (the Lua bridge lets `env.get` read them). */
   readonly referencedEnv: readonly string[];
 }
+
+/**
+ * A store engine's `[db]` section (`storeConfigs`, ADR 0239) and what it claims of the kernel's keys (ADR 0241): the
+ * config loader picks the engine by asking every store's claims, so the kernel names no store.
+ */
+export interface StoreConfigSection<T = unknown> extends ConfigSection<T> {
+  /** How messages name the store (`PostgreSQL`, `LanceDB`); absent: the engine. */
+  label?: string;
+  /** What it keeps at a local `[db] path`, for messages (`PostgreSQL's mirror`); absent: the label. */
+  localPath?: string;
+  /** The `[db] url` (or KBCTX_DATABASE_URL) it opens: a url of these schemes implies the engine, which needs one. */
+  url?: StoreUrlClaim;
+  /** `[db] path` values that are not local paths (object storage): kept as written, and they imply the engine. */
+  remotePath?: StorePathClaim;
+}
+
+export interface StoreUrlClaim {
+  /** URL protocols as `new URL().protocol` spells them (`postgres:`); the first is the one messages show. */
+  readonly schemes: readonly string[];
+  /** A full example, for messages (`postgres://user:password@host:5432/database`). */
+  readonly example: string;
+  /** What such a url names, for messages (`a PostgreSQL database`). */
+  readonly kind: string;
+}
+
+export interface StorePathClaim {
+  /** Whether a `[db] path` (as written) is one of these. */
+  claims(path: string): boolean;
+  /** What such a path names, for messages (`object storage`). */
+  readonly kind: string;
+}

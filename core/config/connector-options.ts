@@ -2,9 +2,9 @@
 // `[connectors.<type>.<name>]` table against the plugin's `connectorConfigs[type].schema`, defaults
 // applied, an error naming the key path as the config loader's do. The bundled set's types are
 // checked when the config loads (core/config/plugin-sections.ts).
-import path from 'node:path';
 import { connectorSection, type OwnedSection } from './plugin-sections.ts';
 import { SchemaIssue } from './schema-kit.ts';
+import { configLabel } from './configured-sections.ts';
 import { configError } from '../domain/errors.ts';
 import type { Plugin } from '../plugin.ts';
 
@@ -36,7 +36,7 @@ export function checkConnectorOptions(
         out[name] = Object.freeze(validator.parse(table, ['connectors', type, name]));
       } catch (error) {
         if (!(error instanceof SchemaIssue)) throw error;
-        const label = configFile ? path.relative(baseDir, configFile) || configFile : '(config)';
+        const label = configLabel({ configFile, baseDir });
         throw configError(`${label}: ${error.path.join('.')} ${error.message} (checked by plugin '${plugin.name}')`);
       }
     }

@@ -3,6 +3,7 @@
 import { bundledSections, type OwnedSections } from './plugin-sections.ts';
 import { configSchemaWith } from './schema.ts';
 import { configuredConnectorSections } from './connector-options.ts';
+import { configuredEmbedderSections, configuredStoreSections } from './configured-sections.ts';
 
 /** `owned`: the sections of the bundled set by default (import registry/bundled.ts first). */
 export function configJsonSchema(owned: OwnedSections = bundledSections()): Record<string, unknown> {
@@ -19,17 +20,16 @@ export function configJsonSchema(owned: OwnedSections = bundledSections()): Reco
 
 /**
  * The schema of the config as `kernel` loaded it (`kbctx config schema`): the bundled set's sections and its configured
- * plugins' connector types.
+ * plugins' connector types, store keys and embedding providers (ADR 0241).
  */
 export function loadedConfigJsonSchema(kernel: object): Record<string, unknown> {
   const bundled = bundledSections();
+  const withConfigured = <S>(own: ReadonlyMap<string, S>, more: ReadonlyMap<string, S>): Map<string, S> =>
+    new Map([...own, ...[...more].filter(([key]) => !own.has(key))]);
   return configJsonSchema({
     sections: bundled.sections,
-    embedders: bundled.embedders,
-    stores: bundled.stores,
-    connectors: new Map([
-      ...bundled.connectors,
-      ...[...configuredConnectorSections(kernel)].filter(([type]) => !bundled.connectors.has(type)),
-    ]),
+    embedders: withConfigured(bundled.embedders, configuredEmbedderSections(kernel)),
+    stores: withConfigured(bundled.stores, configuredStoreSections(kernel)),
+    connectors: withConfigured(bundled.connectors, configuredConnectorSections(kernel)),
   });
 }

@@ -15,9 +15,9 @@ import { expandEnv, isCode, referencedEnvVars, unsetMessage, type UnsetVar } fro
 import { configSchemaWith, type RawConfig } from './schema.ts';
 import { bundledSections, type OwnedSections } from './plugin-sections.ts';
 import { ownedToConfig, servedSections } from './owned-to-config.ts';
-import { databaseUrl, dbConfig } from './db-section.ts';
-import { SchemaIssue } from './schema-kit.ts';
-import type { Config } from './types.ts';
+import { dbConfig, type StoreClaims } from './db-section.ts';
+import { SchemaIssue, UNKNOWN_KEY } from './schema-kit.ts';
+import type { Config, DeferredSections } from './types.ts';
 
 export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
 /** The lock file beside the config (registry/plugin-lock.ts reads it, with registries or pins only). */
@@ -150,7 +150,15 @@ function checkRelations(raw: RawConfig, owned: OwnedSections, label: string): vo
     );
   }
   checkExtensionConnectors(raw, [...owned.connectors.keys()], label);
+  const unknown = Object.keys(raw.db.unclaimed)[0];
+  // A key no bundled store declares is a configured store plugin's, checked when it is applied (ADR 0241).
+  if (unknown !== undefined && !namesConfiguredPlugins(raw))
+    throw configError(`${label}: db.${unknown} ${UNKNOWN_KEY}; a store plugin's own keys need that plugin in plugins`);
 }
+
+/** Whether `plugins` lists more than the bundled set (paths, packages, plugin objects). */
+const namesConfiguredPlugins = (raw: RawConfig): boolean =>
+  raw.plugins.some((p) => typeof p !== 'string' || (p !== 'bundled' && !p.startsWith('!')));
 
 /**
  * Unknown `[connectors.<type>]` keys are extension connector types: tables of named tables, only with [extensions]
@@ -158,10 +166,7 @@ function checkRelations(raw: RawConfig, owned: OwnedSections, label: string): vo
  */
 function checkExtensionConnectors(raw: RawConfig, ownedTypes: readonly string[], label: string): void {
   for (const [type, instances] of Object.entries(raw.connectors.extra)) {
-    if (
-      raw.extensions.modules.length === 0 &&
-      !raw.plugins.some((p) => typeof p !== 'string' || (p !== 'bundled' && !p.startsWith('!')))
-    ) {
+    if (raw.extensions.modules.length === 0 && !namesConfiguredPlugins(raw)) {
       throw configError(
         `${label}: connectors.${type} is not a known key (connector types: ${ownedTypes.join(', ')}; others come ` +
           `from plugins or [extensions] modules)`,
@@ -187,11 +192,12 @@ function toConfig(
     Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
   const e = raw.embedding;
   const r = raw.retrieval;
+  const db = dbConfig(raw.db, env['KBCTX_DATABASE_URL'] || raw.db.url, abs, claimsOf(owned), own.db);
   return {
     ...own.sections,
     file,
     baseDir: cwd,
-    db: dbConfig(raw.db, databaseUrl(env['KBCTX_DATABASE_URL'] || raw.db.url), abs, own.db),
+    db,
     chunking: { maxTokens: raw.chunking.max_tokens, overlapTokens: raw.chunking.overlap_tokens },
     embedding: {
       provider: e.provider,
@@ -234,9 +240,24 @@ function toConfig(
       registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),
       connectors: raw.connectors.extra as Config['plugins']['connectors'],
       needs: servedSections(raw, owned),
+      owned: namesConfiguredPlugins(raw) ? deferredSections(raw, db, referencedEnv) : undefined,
     },
   };
 }
+
+/** What a configured store or embedder plugin checks when it is applied (ADR 0241). */
+function deferredSections(raw: RawConfig, db: Config['db'], referencedEnv: readonly string[]): DeferredSections {
+  const { owner, extra, ...shared } = raw.embedding;
+  return {
+    db: { engine: db.engine, url: db.url, path: raw.db.path, keys: raw.db.unclaimed },
+    embedding: owner || shared.provider === 'disabled' ? undefined : { provider: shared.provider, shared, extra },
+    referencedEnv,
+  };
+}
+
+/** Engine → its `[db]` section, which claims the urls and paths it reads (ADR 0241). */
+const claimsOf = (owned: OwnedSections): StoreClaims =>
+  new Map([...owned.stores].map(([engine, { section }]) => [engine, section]));
 
 /** `[plugin.<name>]` tables; their contents are checked later by each plugin's own schema. */
 function pluginTables(raw: unknown): Record<string, Record<string, unknown>> {

@@ -98,8 +98,8 @@ function jsonOf(owned: OwnedSections): JsonSchemaOf {
  */
 const dbKernelKeys = table(
   {
-    // The store plugin (`createStore.for(engine)`): sqlite | postgres | lancedb | a plugin's. Absent: postgres with a
-    // url, lancedb with a bucket path, else sqlite.
+    // The store plugin (`createStore.for(engine)`): sqlite | postgres | lancedb | a plugin's. Absent: the store that
+    // claims the url or path (postgres:// → postgres, a bucket → lancedb; ADR 0241), else sqlite.
     engine: optional(str()),
     path: withDefault(str(), '.kbctx/kbctx.sqlite'),
     // PostgreSQL shared by replicas (ADR 0111); KBCTX_DATABASE_URL overrides it. Absent: the store at `path`.
@@ -108,9 +108,13 @@ const dbKernelKeys = table(
   'keep',
 );
 
-/** The section as validated: the kernel's keys, and each store section's table (defaults applied). */
+/**
+ * The section as validated: the kernel's keys, each store section's table (defaults applied), and the keys no bundled
+ * store declares (a configured store plugin's, checked when it is applied: ADR 0241).
+ */
 export type RawDb = Omit<ReturnType<typeof dbKernelKeys.parse>, 'extra'> & {
   readonly stores: readonly { readonly owner: OwnedSection; readonly table: Record<string, unknown> }[];
+  readonly unclaimed: Readonly<Record<string, unknown>>;
 };
 
 export function dbSection(owned: OwnedSections): Schema<RawDb> {
@@ -122,11 +126,10 @@ export function dbSection(owned: OwnedSections): Schema<RawDb> {
         const own = Object.fromEntries(Object.entries(extra).filter(([k]) => keys.has(k)));
         return { owner, table: owner.validator.parse(own, path) };
       });
-      const unknown = Object.keys(extra).find((k) => !stores.some((s) => k in propertiesOf(s.owner)));
-      // A configured store plugin's options are its `[plugin.<name>]` (only the bundled set's `storeConfigs` are read).
-      if (unknown !== undefined)
-        throw new SchemaIssue([...path, unknown], `${UNKNOWN_KEY}; a store plugin's own options go in [plugin.<name>]`);
-      return { ...kernel, stores };
+      const unclaimed = Object.fromEntries(
+        Object.entries(extra).filter(([k]) => !stores.some((s) => k in propertiesOf(s.owner))),
+      );
+      return { ...kernel, stores, unclaimed };
     },
     json: () => {
       const base = dbKernelKeys.json();

@@ -31,12 +31,8 @@ export function ownedToConfig(
   raw: RawConfig,
   context: Pick<ConfigSectionContext, 'resolvePath' | 'referencedEnv'>,
 ): OwnedConfig {
-  const convert = ({ section }: OwnedSection, table: Table, at: readonly string[]): unknown => {
-    const fail = (key: string, message: string): never => {
-      throw new SchemaIssue(key === '' ? at : [...at, key], message);
-    };
-    return section.toConfig ? section.toConfig(table, { ...context, fail }) : table;
-  };
+  const convert = (s: OwnedSection, table: Table, at: readonly string[]): unknown =>
+    sectionToConfig(s, table, at, context);
   const sections: Record<string, unknown> = {};
   const under: Record<string, Table> = {};
   for (const [name, s] of owned.sections) {
@@ -59,6 +55,19 @@ export function ownedToConfig(
     : extra;
   const db = Object.assign({}, ...raw.db.stores.map((s) => convert(s.owner, s.table, ['db']))) as Table;
   return { sections, under, embedding, connectors, db };
+}
+
+/** One table through its section's `toConfig` (a `fail` is a SchemaIssue at `<at>.<key>`); absent: the table. */
+export function sectionToConfig(
+  { section }: OwnedSection,
+  table: Table,
+  at: readonly string[],
+  context: Pick<ConfigSectionContext, 'resolvePath' | 'referencedEnv'>,
+): unknown {
+  const fail = (key: string, message: string): never => {
+    throw new SchemaIssue(key === '' ? at : [...at, key], message);
+  };
+  return section.toConfig ? section.toConfig(table, { ...context, fail }) : table;
 }
 
 /**

@@ -2,16 +2,16 @@
 // `storeConfigs` and `configSections`, registered with the bundled set before any config loads, and the validator of
 // each (the plugin's JSON Schema through from-json-schema.ts, else ajv). Must not import plugins.
 import type { PluginMeta } from '../plugin.ts';
-import type { ConfigSection } from './config-section.ts';
+import type { ConfigSection, StoreConfigSection } from './config-section.ts';
 import { requireOwn } from '../load/require-own.ts';
 import type * as AjvCheck from './ajv-check.ts';
 import { fromJsonSchema } from './from-json-schema.ts';
 import { duration, optional, type JsonSchemaOf, type Schema } from './schema-kit.ts';
 
-export interface OwnedSection {
+export interface OwnedSection<S extends ConfigSection = ConfigSection> {
   /** The plugin that owns it. */
   readonly plugin: string;
-  readonly section: ConfigSection;
+  readonly section: S;
   /** Checks one table (defaults applied); a connector's also takes the host's `sync_interval`. */
   readonly validator: Schema<Record<string, unknown>>;
 }
@@ -21,8 +21,8 @@ export interface OwnedSections {
   readonly connectors: ReadonlyMap<string, OwnedSection>;
   /** `[embedding] provider` → the section of its own keys. */
   readonly embedders: ReadonlyMap<string, OwnedSection>;
-  /** `[db] engine` → the section of the `[db]` keys its store reads. */
-  readonly stores: ReadonlyMap<string, OwnedSection>;
+  /** `[db] engine` → the section of the `[db]` keys its store reads, with its claims. */
+  readonly stores: ReadonlyMap<string, OwnedSection<StoreConfigSection>>;
   /** Top-level section name → its section. */
   readonly sections: ReadonlyMap<string, OwnedSection>;
 }
@@ -33,7 +33,7 @@ let bundled: OwnedSections = { connectors: new Map(), embedders: new Map(), stor
 export function registerConfigSections(plugins: readonly PluginMeta[]): void {
   const connectors = new Map<string, OwnedSection>();
   const embedders = new Map<string, OwnedSection>();
-  const stores = new Map<string, OwnedSection>();
+  const stores = new Map<string, OwnedSection<StoreConfigSection>>();
   const sections = new Map<string, OwnedSection>();
   for (const p of plugins) {
     for (const [type, section] of Object.entries(p.connectorConfigs ?? {}))
@@ -59,7 +59,7 @@ export const bundledConnectorTypes = (): string[] => [...bundled.connectors.keys
 const ajvSchema = (json: Record<string, unknown>, owner: string): Schema<unknown> =>
   requireOwn<typeof AjvCheck>(import.meta.url, './ajv-check.ts').ajvSchema(json, owner);
 
-export function ownedSection(plugin: string, section: ConfigSection): OwnedSection {
+export function ownedSection<S extends ConfigSection>(plugin: string, section: S): OwnedSection<S> {
   const check = (fromJsonSchema(section.schema) ?? ajvSchema(section.schema, plugin)) as Schema<
     Record<string, unknown>
   >;

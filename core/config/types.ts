@@ -80,6 +80,31 @@ export interface PluginsConfig {
    * (core/load/load-plugins.ts).
    */
   readonly needs?: readonly { section: string; provides: string; why?: string }[];
+  /** When the list names configured plugins: what their `storeConfigs`/`embedderConfigs` check when applied. */
+  readonly owned?: DeferredSections | undefined;
+}
+
+/**
+ * The keys a configured plugin's sections own, as written (ADR 0241; core/config/configured-sections.ts): `[db]` keys
+ * no bundled store declares, with the chosen engine, url and path as written; the `[embedding]` keys of a provider no
+ * bundled plugin owns.
+ */
+export interface DeferredSections {
+  readonly db: {
+    readonly engine: string;
+    readonly url: string | null;
+    readonly path: string;
+    readonly keys: Readonly<Record<string, unknown>>;
+  };
+  readonly embedding:
+    | {
+        readonly provider: string;
+        readonly shared: Readonly<Record<string, unknown>>;
+        readonly extra: Readonly<Record<string, unknown>>;
+      }
+    | undefined;
+  /** Every variable a `${VAR}` in the config refers to (ConfigSectionContext.referencedEnv). */
+  readonly referencedEnv: readonly string[];
 }
 
 /** `[extensions]`: compiled (JavaScript) extension modules, loaded by the extensions plugin (plugins/extensions/). */

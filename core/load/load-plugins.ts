@@ -32,6 +32,8 @@ export interface PluginsSettings extends TrustSettings {
   connectors?: ConnectorTables;
   /** Sections another plugin serves: checked once every plugin is applied. */
   needs?: PluginsConfig['needs'];
+  /** The `[db]` and `[embedding]` keys a configured plugin's sections check (ADR 0241). */
+  owned?: PluginsConfig['owned'];
 }
 
 let trust: ((settings: TrustSettings) => Promise<PinChecker>) | undefined;
@@ -109,6 +111,8 @@ export async function applyConfiguredPlugins(
     });
   }
   await applyInOrder(kernel, resolved, settings);
+  const { checkUnclaimedDbKeys } = await import('../config/configured-sections.ts');
+  checkUnclaimedDbKeys(kernel, settings.owned, settings);
   checkApplied(kernel, bundled, settings);
 }
 
@@ -156,9 +160,13 @@ async function applyInOrder(
 ): Promise<void> {
   const loaded = new Set(kernel.applied().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {
-    // Imported for a configured plugin only: the bundled set's connector types are checked with the config (ADR 0130).
-    const { checkConnectorOptions } = await import('../config/connector-options.ts');
+    // Imported for a configured plugin only: the bundled set's sections are checked with the config (ADR 0130, 0241).
+    const [{ checkConnectorOptions }, { checkConfiguredSections }] = await Promise.all([
+      import('../config/connector-options.ts'),
+      import('../config/configured-sections.ts'),
+    ]);
     checkConnectorOptions(kernel, c.plugin, settings.connectors, settings.configFile, settings.baseDir);
+    checkConfiguredSections(kernel, c.plugin, settings.owned, settings);
     await kernel.apply(
       c.plugin,
       checkPluginOptions(c.plugin, settings.options[c.plugin.name]),

@@ -13,6 +13,8 @@ export interface StoreSelection {
   applyConfigured?: (() => Promise<void>) | undefined;
   /** What the command needs of the index, asked when the store opens (StoreOptions.access; default `create`). */
   access?: (() => IndexAccess) | undefined;
+  /** What the configured store plugins' `storeConfigs` made of their `[db]` keys, once applied (ADR 0241). */
+  configured?: (() => Partial<StoreOptions>) | undefined;
 }
 
 /**
@@ -60,12 +62,14 @@ function onFirstUse<T extends object>(open: () => T): T {
 
 /** Throws config_error naming the engine and the loaded store plugins when no plugin provides it. */
 export function openStore(kernel: Kernel, options: StoreOptions, selection: StoreSelection): OpenedStore {
-  const opened = openWith(kernel, options);
+  const opened = openWith(kernel, { ...options, ...selection.configured?.() });
   if (opened) return opened;
   const { applyConfigured } = selection;
   if (!applyConfigured) throw noStorePlugin(kernel, options.engine, selection.bundled);
   const opening = applyConfigured().then(
-    () => openWith(kernel, options) ?? Promise.reject(noStorePlugin(kernel, options.engine, selection.bundled)),
+    () =>
+      openWith(kernel, { ...options, ...selection.configured?.() }) ??
+      Promise.reject(noStorePlugin(kernel, options.engine, selection.bundled)),
   );
   let real: OpenedStore | undefined;
   void opening.then(

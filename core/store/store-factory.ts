@@ -9,7 +9,7 @@ export interface StoreOptions {
   engine: string;
   /**
    * `[db] path`: the SQLite file, or the folder beside it where a store keeps local files; or an object-storage URL
-   * (`s3://bucket/prefix`, see config/db-section.ts isObjectStorePath) for a store that supports one.
+   * (`s3://bucket/prefix`, kept as written) for a store that claims one (`remotePath`, ADR 0241).
    */
   path: string;
   /** `[db] url` (or KBCTX_DATABASE_URL); null when not set. */

@@ -13,7 +13,6 @@ import {
   runWithDeadline,
   STAGE,
   toolFromSpec,
-  toScriptConfig,
   type ExtensionsConfig,
   type Plugin,
   type PluginAgentDef,
@@ -140,7 +139,8 @@ const connectorDef = (
   options: Readonly<Record<string, unknown>>,
 ): PluginConnector => ({
   ...(c.timeout === undefined ? {} : { timeout: c.timeout }),
-  scan: (ctx) => c.scan(toScriptConfig(options), { signal: ctx.signal, name }),
+  // A copy the extension may change, as plain JSON (TOML dates become strings), as Context Harness hands it.
+  scan: (ctx) => c.scan(JSON.parse(JSON.stringify(options)) as Record<string, unknown>, { signal: ctx.signal, name }),
 });
 
 async function loadModule(file: string, timeoutSecs: number, deps: ExtensionDeps): Promise<Registered> {

@@ -7,22 +7,24 @@ import {
   definePlugin,
   KbctxError,
   STAGE,
-  type ConfigSection,
+  type StoreConfigSection,
   type ConnectorLocks,
   type OpenedStore,
   DURATION_SCHEMA,
-  isObjectStorePath,
   lazyStore,
 } from '../../core/api/plugin.ts';
 import { fileLocks } from '../store-sqlite/api.ts';
+import { isObjectStorePath, objectStorePaths } from './api.ts';
 
 /**
  * Its `[db]` keys (ADR 0239; here, not in a module of its own: start-up, ADR 0130). `storage_options`: for a `path` in
  * a bucket (`s3://bucket/prefix`, ADR 0231), Lance's storage options as strings (endpoint, region, allow_http,
  * aws_access_key_id, …; the AWS_* variables also apply). `lock_lease`: how long a lock on object storage outlives its
- * holder's last renewal (a kill -9'd writer's, ADR 0230).
+ * holder's last renewal (a kill -9'd writer's, ADR 0230). A path in a bucket implies this engine (ADR 0241).
  */
-const dbKeys: ConfigSection = {
+const dbKeys: StoreConfigSection = {
+  label: 'LanceDB',
+  remotePath: objectStorePaths,
   schema: {
     type: 'object',
     properties: {

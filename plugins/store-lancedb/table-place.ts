@@ -2,13 +2,8 @@
 // opening, the write lock (a lock file, or a lease object: ADR 0230), how a process learns that another one
 // committed (the generation file, or the table's latest version polled every FRESH_MS), and the size.
 // The store (lance-store.ts) reads and writes through Lance the same way in both.
-import {
-  KbctxError,
-  configError,
-  isObjectStorePath,
-  type ConnectorLocks,
-  type IndexAccess,
-} from '../../core/api/plugin.ts';
+import { KbctxError, configError, type ConnectorLocks, type IndexAccess } from '../../core/api/plugin.ts';
+import { isObjectStorePath } from './api.ts';
 import { checkIndexAccess } from '../store-sqlite/api.ts';
 import { pathProblem } from '../../core/api/algorithms.ts';
 import type { Connection, Table } from '@lancedb/lancedb';

@@ -4,7 +4,7 @@
 import {
   definePlugin,
   STAGE,
-  type ConfigSection,
+  type StoreConfigSection,
   type OpenedStore,
   lazyLocks,
   lazyStore,
@@ -14,8 +14,18 @@ import { localStoreService } from '../store-sqlite/api.ts';
 // Required when a PostgreSQL store opens, not with this index (start-up, ADR 0130).
 import type * as RedactUrl from './redact-url.ts';
 
-/** `[db] pool_size` (ADR 0239): connections per replica. Here, not in a module of its own (start-up, ADR 0130). */
-const dbKeys: ConfigSection = {
+/**
+ * `[db] pool_size` (ADR 0239): connections per replica. A postgres:// `[db] url` implies this engine, which needs one
+ * (ADR 0241). Here, not in a module of its own (start-up, ADR 0130).
+ */
+const dbKeys: StoreConfigSection = {
+  label: 'PostgreSQL',
+  localPath: "PostgreSQL's mirror",
+  url: {
+    schemes: ['postgres:', 'postgresql:'],
+    example: 'postgres://user:password@host:5432/database',
+    kind: 'a PostgreSQL database',
+  },
   schema: { type: 'object', properties: { pool_size: { type: 'integer', minimum: 1, maximum: 1000, default: 10 } } },
   toConfig: (t) => ({ poolSize: t['pool_size'] }),
 };

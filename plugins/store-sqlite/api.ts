@@ -3,7 +3,7 @@
 // so neither imports the other's code and a plugin can provide another local engine (ADR 0232). And what this store
 // defines that the other stores reuse (ADR 0240): keyword scoring, the exact vector scan, local lock files and the
 // local index's access check — small modules with no imports but core's plugin entry, so the entry stays light.
-import { createServiceRef, type ConfigSection, type Store } from '../../core/api/plugin.ts';
+import { createServiceRef, type StoreConfigSection, type Store } from '../../core/api/plugin.ts';
 
 export interface LocalStoreOpener {
   (file: string, options: { keywordEngine: 'postings' | 'fts5' }): Store;
@@ -27,7 +27,8 @@ export { dotAt, exactTopK, type RowScore } from './vector/vector-topk.ts';
  * `[db] keyword_engine` (ADR 0239): `postings` (top-k with dynamic pruning, a file beside the index) or `fts5` (FTS5
  * ranks every match). The PostgreSQL store's local mirror, a store of this plugin's, reads it too.
  */
-export const sqliteDbKeys: ConfigSection = {
+export const sqliteDbKeys: StoreConfigSection = {
+  label: 'SQLite',
   schema: { type: 'object', properties: { keyword_engine: { enum: ['postings', 'fts5'], default: 'postings' } } },
   toConfig: (t) => ({ keywordEngine: t['keyword_engine'] }),
 };

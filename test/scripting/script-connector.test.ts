@@ -2,7 +2,7 @@
 // items, checkpoints handed back, deleted ids, complete listings, source override, time formats.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { toIsoTime } from '../../core/app/part-values/scan-items.ts';
+import { toIsoTime } from '../../core/connectors/plugin-items.ts';
 import { IndexFixture } from '../helpers/index-fixture.ts';
 
 describe('script connectors', () => {

@@ -7,8 +7,8 @@ import {
   type ResolvedPrompt,
   asArray,
   asString,
-  toScriptConfig,
 } from '../../../core/index.ts';
+import { toScriptConfig } from './script-values.ts';
 import { parsePrompt } from '../../agents-inline/api.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
 import type { ScriptConfig } from '../api.ts';

@@ -1,15 +1,7 @@
 // Script connectors (`[connectors.script.<name>]`, label `script:<name>`): one sandboxed call of
 // `connector.scan(config, checkpoint)` per sync; items arrive loaded, so fingerprints are null.
-import {
-  KbctxError,
-  type Connector,
-  type ScanOptions,
-  type ScanResult,
-  parseCheckpoint,
-  toScanResult,
-  toScriptConfig,
-  type RawScan,
-} from '../../../core/index.ts';
+import { KbctxError, type Connector, type ScanOptions, type ScanResult } from '../../../core/index.ts';
+import { parseCheckpoint, toScanResult, toScriptConfig, type RawScan } from './script-values.ts';
 import { accessSync, constants } from 'node:fs';
 import type { LogSink, ScriptRuntime } from './runtime/script-runtime.ts';
 import type { ScriptConfig } from '../api.ts';

@@ -1,6 +1,8 @@
 // Script tools: a Lua file defining a global `tool`, registered under its config key. Metadata is
 // read once, in the sandbox; each call runs `tool.execute(params, context)` in a fresh state.
-import { type Tool, type ToolCallContext, toScriptConfig, parseToolMeta, type ToolMeta } from '../../../core/index.ts';
+import type { Tool, ToolCallContext } from '../../../core/index.ts';
+import { toScriptConfig } from './script-values.ts';
+import { parseToolMeta, type ToolMeta } from './tool-meta.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
 import type { ScriptConfig } from '../api.ts';
 

@@ -4,7 +4,8 @@
 // when the final check finds a difference.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { badRequest, isObjectStorePath, KbctxError, type Kbctx, type Store } from '../../../core/api/plugin.ts';
+import { badRequest, KbctxError, type Kbctx, type Store } from '../../../core/api/plugin.ts';
+import { isObjectStorePath } from '../../store-lancedb/api.ts';
 import { createProgress, progressEveryMs, type CliContext } from '../../cli/api.ts';
 import { migrateIndex, type MigrateReport } from '../migrate-index.ts';
 
@@ -69,9 +70,10 @@ export function openTargetStore(target: string, kbctx: Kbctx, cwd: string): Stor
   if (!url && !bucket && ANY_URL.test(target))
     throw badRequest(`--to ${target}: expected a postgres:// URL, an s3:// LanceDB location or an SQLite file path`);
   const file = url ? null : bucket ? target.trim().replace(/\/+$/, '') : path.resolve(cwd, target);
-  const configured = isObjectStorePath(config.db.path)
-    ? config.db.path.replace(/\/+$/, '')
-    : path.resolve(cwd, config.db.path);
+  // A local [db] path is absolute; one a store kept as written (a bucket) is not.
+  const configured = path.isAbsolute(config.db.path)
+    ? path.resolve(cwd, config.db.path)
+    : config.db.path.replace(/\/+$/, '');
   if (url ? config.db.url === target : config.db.url === null && file === configured) {
     throw badRequest('--to names the configured index itself: give another file or database');
   }

@@ -131,9 +131,10 @@ const NOT_FOR_SEARCH = [
  * ADR 0222; +1: metrics' index, ADR 0216; +2: query-log's index with its `[query_log]` section, and core's request
  * origin, which every search reads for the `searched` hook, ADR 0220; +1: mcp-http's contract entry, its `api.ts`
  * with the exchange hooks its index creates and the metrics plugin taps, ADR 0226; −1: the built-in config's reader
- * joins core/config/package-root.ts, ADR 0239).
+ * joins core/config/package-root.ts, ADR 0239; +1: store-lancedb's contract entry, the `[db] path` it claims, which
+ * the config loader asks to choose the engine, ADR 0241).
  */
-const MAX_OWN_MODULES_FOR_SEARCH = 146;
+const MAX_OWN_MODULES_FOR_SEARCH = 147;
 
 const loadedAmong = (loaded: string[], unneeded = NOT_AT_START_UP): string[] =>
   unneeded.filter((m) => loaded.some((l) => l === m || (m.endsWith('/') && l.startsWith(m))));

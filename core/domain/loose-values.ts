@@ -1,6 +1,6 @@
-import { KbctxError } from '../../domain/errors.ts';
-// Shapes of values coming back from Lua, made predictable: an empty Lua table encodes as `{}`, so
-// wherever an array is expected `{}` means "empty array". Also the JSON-safe copy of a config section.
+// Loosely shaped values a plugin part returns (a connector's items, a tool's parameter list, an agent's prompt), made
+// predictable: a script's empty table encodes as `{}`, so wherever an array is expected `{}` means "empty array".
+import { KbctxError } from './errors.ts';
 
 /** `[]` for nil or an empty table; the array itself; otherwise a script_error naming `what`. */
 export function asArray(value: unknown, what: string): unknown[] {
@@ -14,9 +14,4 @@ export function asString(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
   return undefined;
-}
-
-/** A config section as the script sees it: plain JSON (TOML dates become strings). */
-export function toScriptConfig(extra: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(extra)) as Record<string, unknown>;
 }

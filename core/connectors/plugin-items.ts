@@ -1,19 +1,14 @@
-// What a script connector's `scan` returned, turned into the connector contract: items checked
-// one by one (a bad item is skipped with a warning naming its index, the rest go on), timestamps
-// normalised to ISO 8601 UTC, `metadata_json` parsed, the checkpoint kept as JSON text.
-import type { ScanResult } from '../../connectors/connector.ts';
-import type { SourceItem } from '../../domain/models.ts';
-import { asArray, asString } from './values.ts';
+// A plugin connector's items (`PluginItem`, the simple form's contract; a Lua script's are the same table) checked
+// one by one: a bad item is skipped with a warning naming its index, the rest go on; timestamps normalised to ISO 8601
+// UTC, `metadata_json` parsed. What a scan returns around them (a checkpoint, deletions) is the caller's.
+import type { ScanEntry } from './connector.ts';
+import type { SourceItem } from '../domain/models.ts';
+import { asString } from '../domain/loose-values.ts';
 
-export interface RawScan {
-  items?: unknown;
-  checkpoint?: unknown;
-  deleted?: unknown;
-}
-
-export function toScanResult(raw: RawScan, label: string, warn: (message: string) => void): ScanResult {
-  const entries: ScanResult['entries'] = [];
-  asArray(raw.items, `${label}: scan() items`).forEach((value, i) => {
+/** The entries of the items that pass; `warn` gets one line per skipped or repaired item. */
+export function toScanEntries(items: readonly unknown[], warn: (message: string) => void): ScanEntry[] {
+  const entries: ScanEntry[] = [];
+  items.forEach((value, i) => {
     const item = toItem(value, i + 1, warn);
     if (!item) return;
     const loaded = { kind: 'item' as const, item: item.item };
@@ -24,26 +19,7 @@ export function toScanResult(raw: RawScan, label: string, warn: (message: string
       load: () => Promise.resolve(loaded),
     });
   });
-  const hasCheckpoint = raw.checkpoint !== undefined && raw.checkpoint !== null;
-  return {
-    entries,
-    // Without a checkpoint the script listed everything it has: what it did not list is gone.
-    complete: !hasCheckpoint,
-    deleted: asArray(raw.deleted, `${label}: scan() deleted ids`)
-      .map(asString)
-      .filter((s): s is string => s !== undefined),
-    checkpoint: hasCheckpoint ? JSON.stringify(raw.checkpoint) : null,
-  };
-}
-
-/** The checkpoint as the script returned it last time (JSON text back to a value). */
-export function parseCheckpoint(stored: string | null): unknown {
-  if (stored === null) return null;
-  try {
-    return JSON.parse(stored);
-  } catch {
-    return stored;
-  }
+  return entries;
 }
 
 function toItem(

@@ -1,29 +1,13 @@
-// A script tool's declaration (`tool.name/version/description/parameters`, read in the sandbox)
-// checked and turned into ParamSpecs, with Context Harness defaults (type string, not required).
-import { KbctxError } from '../../domain/errors.ts';
-import { PARAM_TYPES, type ParamSpec, type ParamType } from '../../tools/param-spec.ts';
-import { asArray, asString } from './values.ts';
+// The parameter list form of a tool's parameters (a script tool's `tool.parameters`, a plugin's or extension's
+// `parameters` given as a list) checked and turned into ParamSpecs, with Context Harness defaults (type string, not
+// required); every other JSON Schema keyword of a parameter is kept for ajv.
+import { KbctxError } from '../domain/errors.ts';
+import { PARAM_TYPES, type ParamSpec, type ParamType } from './param-spec.ts';
+import { asArray } from '../domain/loose-values.ts';
 
-export interface ToolMeta {
-  name: string | undefined;
-  version: string | undefined;
-  description: string;
-  params: ParamSpec[];
-}
-
-export function parseToolMeta(raw: unknown, registeredName: string): ToolMeta {
-  const meta = (raw ?? {}) as Record<string, unknown>;
-  const label = `tool:${registeredName}`;
-  const params = asArray(meta['parameters'], `${label}: tool.parameters`).map((p, i) =>
-    parseParam(p, `${label}: tool.parameters[${i + 1}]`),
-  );
-  const description = asString(meta['description']);
-  return {
-    name: asString(meta['name']),
-    version: asString(meta['version']),
-    description: description && description.trim() !== '' ? description : `Lua tool: ${registeredName}`,
-    params,
-  };
+/** `label` names the tool in errors (`tool:x`); `{}` (an empty script table) is no parameter. */
+export function parseParamList(raw: unknown, label: string, what = 'tool.parameters'): ParamSpec[] {
+  return asArray(raw, `${label}: ${what}`).map((p, i) => parseParam(p, `${label}: ${what}[${i + 1}]`));
 }
 
 function parseParam(raw: unknown, where: string): ParamSpec {
