@@ -61,7 +61,8 @@ export function listDocuments(
 
 export function getChunks(sql: Sql, documentId: string): Chunk[] {
   const rows = sql(
-    `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE d.id = ? ORDER BY c.chunk_index`,
+    `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid
+     WHERE d.id = ? ORDER BY c.chunk_index`,
   ).all(documentId) as unknown as ChunkRow[];
   return rows.map(toChunk);
 }
@@ -71,8 +72,10 @@ export function sourceStats(sql: Sql): SourceStats[] {
   const rows = sql(
     `SELECT s.connector AS source,
        (SELECT count(*) FROM documents d WHERE d.connector = s.connector) AS documents,
-       (SELECT count(*) FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE d.connector = s.connector) AS chunks,
-       (SELECT count(*) FROM embeddings e JOIN chunks c ON c.rowid = e.chunk_rowid JOIN documents d ON d.rowid = c.document_rowid
+       (SELECT count(*) FROM chunks c JOIN documents d ON d.rowid = c.document_rowid
+          WHERE d.connector = s.connector) AS chunks,
+       (SELECT count(*) FROM embeddings e JOIN chunks c ON c.rowid = e.chunk_rowid
+          JOIN documents d ON d.rowid = c.document_rowid
           WHERE d.connector = s.connector) AS embedded,
        (SELECT last_sync_at FROM sync_state t WHERE t.connector = s.connector) AS last_sync_at
      FROM (SELECT connector FROM documents UNION SELECT connector FROM sync_state) s ORDER BY s.connector`,
@@ -88,7 +91,8 @@ export function sourceStats(sql: Sql): SourceStats[] {
 
 export function countRows(sql: Sql): StoreCounts {
   const row = sql(
-    'SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM embeddings) AS embedded',
+    `SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM chunks) AS chunks,
+       (SELECT count(*) FROM embeddings) AS embedded`,
   ).get() as { documents: number; chunks: number; embedded: number };
   return { documents: Number(row.documents), chunks: Number(row.chunks), embedded: Number(row.embedded) };
 }

@@ -14,7 +14,8 @@ export function* documentRows(db: DatabaseSync): Generator<StoredDocument> {
 
 export function* chunkRows(db: DatabaseSync): Generator<Chunk> {
   const ofDocument = db.prepare(
-    `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE c.document_rowid = ? ORDER BY c.chunk_index`,
+    `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid
+     WHERE c.document_rowid = ? ORDER BY c.chunk_index`,
   );
   for (const rowid of exportOrder(db)) {
     for (const row of ofDocument.iterate(rowid)) yield toChunk(row as unknown as ChunkRow);

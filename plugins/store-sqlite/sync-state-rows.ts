@@ -33,7 +33,8 @@ export function writeSyncRun(sql: Sql, unit: UnitOfWork, connector: string, run:
   unit.run(() =>
     sql(
       `INSERT INTO sync_runs (connector, ended_at, errors, failure) VALUES (?, ?, ?, ?)
-       ON CONFLICT(connector) DO UPDATE SET ended_at = excluded.ended_at, errors = excluded.errors, failure = excluded.failure`,
+       ON CONFLICT(connector) DO UPDATE SET
+         ended_at = excluded.ended_at, errors = excluded.errors, failure = excluded.failure`,
     ).run(connector, run.endedAt, run.errors, run.failure),
   );
 }

@@ -22,7 +22,8 @@ export async function pluginChunks(
   if (answer === undefined)
     throw new KbctxError(
       'config_error',
-      `no loaded plugin chunks ${doc.sourceId}: the default chunker is the bundled plugin chunker-default, which is not loaded (check plugins in the config)`,
+      `no loaded plugin chunks ${doc.sourceId}: the default chunker is the bundled plugin chunker-default, ` +
+        'which is not loaded (check plugins in the config)',
     );
   return chunksOf(doc, answer);
 }

@@ -65,9 +65,8 @@ export function recordUnreadable(
 ): (sourceId: string) => boolean {
   for (const u of unreadable) {
     report.errors++;
-    report.notes.push(
-      `error ${u.sourceId}: cannot read (${u.reason}); skipped${u.sourceId.endsWith('/') ? ', its indexed documents are kept' : ''}`,
-    );
+    const kept = u.sourceId.endsWith('/') ? ', its indexed documents are kept' : '';
+    report.notes.push(`error ${u.sourceId}: cannot read (${u.reason}); skipped${kept}`);
   }
   const ids = new Set(unreadable.map((u) => u.sourceId));
   const folders = unreadable.map((u) => u.sourceId).filter((id) => id.endsWith('/'));
