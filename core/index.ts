@@ -24,6 +24,8 @@ export { asArray, asString } from './domain/loose-values.ts';
 export { errorMapping } from './domain/error-table.ts';
 // Whether a caller's `tools` scope names a tool or agent (ADR 0223): the MCP catalog's filter.
 export { toolAllowed } from './app/tools.ts';
+// Whether a caller may administer the server (ADR 0223): MCP's sync status, as REST's `requireAdmin`.
+export { mayAdminister } from './domain/access-scope.ts';
 
 export { lineLog } from './domain/log-line.ts';
 export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';

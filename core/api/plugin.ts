@@ -23,6 +23,7 @@ import { requireOwn } from '../load/require-own.ts';
 import type * as WaitForLock from '../store/wait-for-lock.ts';
 import type * as ProcessAlive from '../store/process-alive.ts';
 import type * as ClosestName from '../domain/closest-name.ts';
+import type * as Access from '../domain/access-scope.ts';
 export { createServiceRef, type ServiceRef } from '../services.ts';
 export { defineExtensionPoint, type ExtensionPoint, type HookSet } from '../extension-point.ts';
 // The collector a hook's caller passes: each item is recorded with the plugin whose tap added it.
@@ -59,6 +60,12 @@ export { lazyLocks, lazyStore } from '../store/lazy-store.ts';
 /** Whether a process id runs (a lock file's holder); required on first use (start-up, ADR 0130). */
 export const processAlive: typeof ProcessAlive.processAlive = (pid) =>
   requireOwn<typeof ProcessAlive>(import.meta.url, '../store/process-alive.ts').processAlive(pid);
+/**
+ * Whether a caller may administer the server (`domain/access-scope.ts`: REST's `requireAdmin`, MCP's sync status;
+ * ADR 0223), required on first use: a search does not load it (ADR 0130).
+ */
+export const mayAdminister = (scope: Access.AccessScope | undefined): boolean =>
+  requireOwn<typeof Access>(import.meta.url, '../domain/access-scope.ts').mayAdminister(scope);
 // A duration key (`"15s"`, `"5m"`, `"off"`) in a plugin's config section: checked as the kernel's are.
 export { DURATION_SCHEMA } from '../config/schema-kit.ts';
 export const waitForLock: typeof WaitForLock.waitForLock = async (...args) =>

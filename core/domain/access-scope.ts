@@ -11,3 +11,12 @@ export interface AccessScope {
   /** May trigger /sync and read /metrics. */
   readonly admin?: boolean | undefined;
 }
+
+/**
+ * Whether the caller may administer the server: trigger syncs, read their status (REST `GET /sync/status`, MCP
+ * `kbctx://sync/status`) and `/metrics`. Yes for a token with the `admin` scope and for a request no token scopes (a
+ * server without tokens); one rule for every surface (ADR 0223).
+ */
+export function mayAdminister(scope: AccessScope | undefined): boolean {
+  return scope === undefined || scope.admin === true;
+}

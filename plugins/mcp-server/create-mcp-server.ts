@@ -12,6 +12,7 @@ import {
 import {
   errorMapping,
   isKbctxError,
+  mayAdminister,
   requestOrigin,
   toolAllowed,
   type AgentRegistry,
@@ -129,7 +130,10 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     server.setRequestHandler('resources/list', async (request) => {
       const first = request.params?.cursor
         ? []
-        : [...(deps.syncStatus && mayAdminister() ? [SYNC_STATUS_RESOURCE] : []), ...(deps.resources?.resources ?? [])];
+        : [
+            ...(deps.syncStatus && mayAdminister(requestOrigin().scope) ? [SYNC_STATUS_RESOURCE] : []),
+            ...(deps.resources?.resources ?? []),
+          ];
       if (!deps.documents) return { resources: first };
       const page = await mcpErrors(() => deps.documents!(request.params?.cursor), deps.log);
       return {
@@ -153,7 +157,7 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
       // 2026-07-28 requests carry the per-request envelope; earlier revisions get -32002 (their spec's code).
       if (ctx.mcpReq.envelope === undefined) legacy.mark(ctx.mcpReq.id); // used only if this request fails as not found
       // The live index's status is an admin's, as `GET /sync/status` is (ADR 0223); others: not found.
-      if (uri === SYNC_STATUS_URI && deps.syncStatus && mayAdminister()) {
+      if (uri === SYNC_STATUS_URI && deps.syncStatus && mayAdminister(requestOrigin().scope)) {
         const status = await mcpErrors(deps.syncStatus, deps.log);
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(status) }] };
       }
@@ -167,12 +171,6 @@ export function createMcpServerFactory(deps: McpServerDeps): () => Server {
     });
     return server;
   };
-}
-
-/** True when the request's token has the `admin` scope, or no token scopes the request. */
-function mayAdminister(): boolean {
-  const scope = requestOrigin().scope;
-  return scope === undefined || scope.admin === true;
 }
 
 /** The catalog's entries the request's token may see (all without a `tools` scope). */

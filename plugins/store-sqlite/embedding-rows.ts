@@ -257,21 +257,6 @@ export class EmbeddingRows {
   }
 }
 
-/** Chunk vectors of the given documents, each row tagged with its document id. */
-export function documentVectors(
-  db: DatabaseSync,
-  space: EmbeddingSpace,
-  documentIds: readonly string[],
-): { documentId: string; vector: Uint8Array }[] {
-  return db
-    .prepare(
-      `SELECT d.id AS documentId, e.vector AS vector FROM documents d JOIN chunks c ON c.document_rowid = d.rowid
-         JOIN embeddings e ON e.chunk_rowid = c.rowid
-       WHERE d.id IN (SELECT value FROM json_each(?)) AND e.model = ? AND e.dims = ?`,
-    )
-    .all(JSON.stringify(documentIds), space.model, space.dims) as { documentId: string; vector: Uint8Array }[];
-}
-
 function collect(rows: Iterable<{ rid: number; vector: Uint8Array }>, dims: number): LoadedVectors {
   const bytesPerRow = dims * 4;
   let capacity = 1024;

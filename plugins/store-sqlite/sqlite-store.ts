@@ -28,37 +28,40 @@ import {
   type VectorQuery,
   type VectorResult,
 } from '../../core/api/plugin.ts';
-import { dotAt } from './vector/vector-topk.ts';
 import { statSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type * as Integrity from './integrity.ts';
-import type * as FtsTotals from './fts-totals.ts';
-import type * as Ann from './vector/ann-index.ts';
 import type * as Writer from './document-writer.ts';
 import type * as Embeddings from './embedding-rows.ts';
-import type * as Vectors from './vector-search.ts';
+import type * as ExportRows from './export-rows.ts';
+import type * as CompactFts from './compact-fts.ts';
+import type * as StoreChecks from './store-checks.ts';
+import type * as SyncStateRows from './sync-state-rows.ts';
 import type * as Transaction from './transaction.ts';
+import type * as DocumentScores from './vector/document-scores.ts';
+import type * as DocumentReads from './document-reads.ts';
+import type * as Vectors from './vector-search.ts';
 import { KeywordSearcher } from './keyword-search.ts';
 import { PostingsEngine } from './postings-search.ts';
 import { openDatabase } from './open-database.ts';
 import { registerFilterFunctions } from './filter-sql.ts';
-import {
-  CHUNK_COLUMNS,
-  DOCUMENT_COLUMNS,
-  HEAD_COLUMNS,
-  toChunk,
-  toDocument,
-  toHead,
-  type ChunkRow,
-  type DocumentRow,
-  type HeadRow,
-} from './rows.ts';
 
-const COMPACT_FULL_MAX = 200_000;
-/** FTS5 is rebuilt for exact BM25 totals once its deleted rows exceed this share of the live ones (ADR 0113). */
-const REINDEX_RATIO = 0.1;
-/** The write path, vectors and checks load on first use: a search reads keywords only (ADR 0130). */
+/**
+ * Everything but keyword search loads on first use: a search reads keywords only (ADR 0130). The SQL lives in the
+ * siblings: keyword-search.ts, document-reads.ts, document-writer.ts, sync-state-rows.ts, embedding-rows.ts,
+ * vector-search.ts, export-rows.ts, compact-fts.ts, store-checks.ts.
+ */
 const own = <T>(specifier: string): T => requireOwn<T>(import.meta.url, specifier);
+/** A sibling module of functions, required once on first use. */
+function lazy<T>(specifier: string): () => T {
+  let loaded: T | undefined;
+  return () => (loaded ??= own<T>(specifier));
+}
+const reads = lazy<typeof DocumentReads>('./document-reads.ts');
+const syncState = lazy<typeof SyncStateRows>('./sync-state-rows.ts');
+const compactFts = lazy<typeof CompactFts>('./compact-fts.ts');
+const storeChecks = lazy<typeof StoreChecks>('./store-checks.ts');
+const exportRows = lazy<typeof ExportRows>('./export-rows.ts');
+const documentScores = lazy<typeof DocumentScores>('./vector/document-scores.ts');
 
 export interface OpenSqliteStoreOptions {
   /** What the command needs (StoreOptions.access; default `create`). */
@@ -82,6 +85,17 @@ export class SqliteStore implements Store {
   private embeddingRows: Embeddings.EmbeddingRows | undefined;
   private vectorSearcher: Vectors.VectorSearcher | undefined;
   private readonly statements = new Map<string, StatementSync>();
+
+  /** The statement cache the sibling modules' functions take (document-reads.ts `Sql`). */
+  private readonly sql = (text: string): StatementSync => {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  };
+
   private readonly dataVersion: StatementSync;
 
   private readonly postings: PostingsEngine | null;
@@ -131,31 +145,8 @@ export class SqliteStore implements Store {
     ));
   }
 
-  private sql(text: string): StatementSync {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
-  }
-
   async documentStates(connector: string): Promise<Map<string, DocumentState>> {
-    const rows = this.sql(
-      'SELECT id, source, source_id, fingerprint, content_hash FROM documents WHERE connector = ?',
-    ).all(connector) as {
-      id: string;
-      source: string;
-      source_id: string;
-      fingerprint: string | null;
-      content_hash: string;
-    }[];
-    return new Map(
-      rows.map((r) => [
-        r.id,
-        { id: r.id, source: r.source, sourceId: r.source_id, fingerprint: r.fingerprint, contentHash: r.content_hash },
-      ]),
-    );
+    return reads().documentStates(this.sql, connector);
   }
 
   async upsertDocument(
@@ -183,21 +174,7 @@ export class SqliteStore implements Store {
   }
 
   async compact(): Promise<void> {
-    // 'optimize' rewrites the whole FTS index into one segment (~90 ms for SciFact's 5.5k chunks);
-    // past COMPACT_FULL_MAX chunks only a bounded incremental merge is done per sync. Once deletions left
-    // FTS5's BM25 totals counting more than REINDEX_RATIO rows that are gone, the index is rebuilt first
-    // (fts-totals.ts, ADR 0113): exact totals again, at a cost amortised over the deletions.
-    const chunks = this.countRows().chunks;
-    const full = chunks <= COMPACT_FULL_MAX;
-    const { reindexFts, staleFtsRows } = own<typeof FtsTotals>('./fts-totals.ts');
-    const reindex = staleFtsRows(this.db, chunks) > REINDEX_RATIO * chunks;
-    const sql = full
-      ? "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')"
-      : "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('merge', 4000)";
-    this.unit.run(() => {
-      if (reindex) reindexFts(this.db);
-      this.db.exec(sql);
-    });
+    compactFts().compactFts(this.db, this.unit, reads().countRows(this.sql).chunks);
     this.refreshKeywordIndex();
   }
 
@@ -209,73 +186,35 @@ export class SqliteStore implements Store {
   }
 
   async sourceState(connector: string): Promise<SourceState> {
-    const row = this.sql('SELECT checkpoint, last_sync_at FROM sync_state WHERE connector = ?').get(connector) as
-      | { checkpoint: string | null; last_sync_at: string | null }
-      | undefined;
-    return { checkpoint: row?.checkpoint ?? null, lastSyncAt: row?.last_sync_at ?? null };
+    return syncState().readSourceState(this.sql, connector);
   }
 
   async setSourceState(connector: string, state: SourceState): Promise<void> {
-    this.unit.run(() =>
-      this.sql(
-        `INSERT INTO sync_state (connector, checkpoint, last_sync_at) VALUES (?, ?, ?)
-       ON CONFLICT(connector) DO UPDATE SET checkpoint = excluded.checkpoint, last_sync_at = excluded.last_sync_at`,
-      ).run(connector, state.checkpoint, state.lastSyncAt),
-    );
+    syncState().writeSourceState(this.sql, this.unit, connector, state);
   }
 
   async sourceStates(): Promise<ConnectorState[]> {
-    const rows = this.sql('SELECT connector, checkpoint, last_sync_at FROM sync_state ORDER BY connector').all() as {
-      connector: string;
-      checkpoint: string | null;
-      last_sync_at: string | null;
-    }[];
-    return rows.map((r) => ({ connector: r.connector, checkpoint: r.checkpoint, lastSyncAt: r.last_sync_at }));
+    return syncState().readSourceStates(this.sql);
   }
 
   async recordSyncRun(connector: string, run: SyncRun): Promise<void> {
-    this.unit.run(() =>
-      this.sql(
-        `INSERT INTO sync_runs (connector, ended_at, errors, failure) VALUES (?, ?, ?, ?)
-       ON CONFLICT(connector) DO UPDATE SET ended_at = excluded.ended_at, errors = excluded.errors, failure = excluded.failure`,
-      ).run(connector, run.endedAt, run.errors, run.failure),
-    );
+    syncState().writeSyncRun(this.sql, this.unit, connector, run);
   }
 
   async syncRuns(): Promise<ConnectorSyncRun[]> {
-    const rows = this.sql('SELECT connector, ended_at, errors, failure FROM sync_runs ORDER BY connector').all() as {
-      connector: string;
-      ended_at: string;
-      errors: number;
-      failure: string | null;
-    }[];
-    return rows.map((r) => ({
-      connector: r.connector,
-      endedAt: r.ended_at,
-      errors: Number(r.errors),
-      failure: r.failure,
-    }));
+    return syncState().readSyncRuns(this.sql);
   }
 
   async getDocument(id: string): Promise<StoredDocument | null> {
-    const row = this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.id = ?`).get(id) as
-      | DocumentRow
-      | undefined;
-    return row ? toDocument(row) : null;
+    return reads().getDocument(this.sql, id);
   }
 
   async listDocuments(after: number, limit: number): Promise<{ documents: DocumentHead[]; last: number | null }> {
-    const rows = this.sql(
-      `SELECT d.rowid AS position, ${HEAD_COLUMNS} FROM documents d WHERE d.rowid > ? ORDER BY d.rowid LIMIT ?`,
-    ).all(after, limit) as unknown as (HeadRow & { position: number })[];
-    return { documents: rows.map(toHead), last: rows.length === limit ? Number(rows.at(-1)!.position) : null };
+    return reads().listDocuments(this.sql, after, limit);
   }
 
   async getChunks(documentId: string): Promise<Chunk[]> {
-    const rows = this.sql(
-      `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE d.id = ? ORDER BY c.chunk_index`,
-    ).all(documentId) as unknown as ChunkRow[];
-    return rows.map(toChunk);
+    return reads().getChunks(this.sql, documentId);
   }
 
   async keywordSearch(query: KeywordQuery): Promise<KeywordResult> {
@@ -341,16 +280,7 @@ export class SqliteStore implements Store {
     space: EmbeddingSpace,
     documentIds: readonly string[],
   ): Promise<Map<string, number>> {
-    const best = new Map<string, number>();
-    for (const row of own<typeof Embeddings>('./embedding-rows.ts').documentVectors(this.db, space, documentIds)) {
-      if (row.vector.byteLength !== space.dims * 4) continue;
-      const v = new Float32Array(
-        row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength),
-      );
-      const score = dotAt(v, 0, vector, space.dims);
-      if (score > (best.get(row.documentId) ?? -Infinity)) best.set(row.documentId, score);
-    }
-    return best;
+    return documentScores().documentVectorScores(this.db, vector, space, documentIds);
   }
 
   async refreshVectorIndex(space: EmbeddingSpace): Promise<VectorIndexReport> {
@@ -358,47 +288,12 @@ export class SqliteStore implements Store {
   }
 
   async sources(): Promise<SourceStats[]> {
-    const rows = this.sql(
-      `SELECT s.connector AS source,
-         (SELECT count(*) FROM documents d WHERE d.connector = s.connector) AS documents,
-         (SELECT count(*) FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE d.connector = s.connector) AS chunks,
-         (SELECT count(*) FROM embeddings e JOIN chunks c ON c.rowid = e.chunk_rowid JOIN documents d ON d.rowid = c.document_rowid
-            WHERE d.connector = s.connector) AS embedded,
-         (SELECT last_sync_at FROM sync_state t WHERE t.connector = s.connector) AS last_sync_at
-       FROM (SELECT connector FROM documents UNION SELECT connector FROM sync_state) s ORDER BY s.connector`,
-    ).all() as { source: string; documents: number; chunks: number; embedded: number; last_sync_at: string | null }[];
-    return rows.map((r) => ({
-      source: r.source,
-      documentCount: Number(r.documents),
-      chunkCount: Number(r.chunks),
-      embeddedCount: Number(r.embedded),
-      lastSyncAt: r.last_sync_at,
-    }));
+    return reads().sourceStats(this.sql);
   }
 
   async checkIntegrity(): Promise<IntegrityReport> {
-    const { ANN_MIN_VECTORS, annStamp } = own<typeof Ann>('./vector/ann-index.ts');
-    const generation = this.embeddings.generation();
-    const vectorIndexes =
-      this.path === ':memory:'
-        ? []
-        : this.embeddings
-            .spaces()
-            .filter((s) => s.count >= ANN_MIN_VECTORS)
-            .map((s) => {
-              const stamp = annStamp(`${this.path}.vectors`, s);
-              const state =
-                stamp === null
-                  ? ('missing' as const)
-                  : stamp.generation === generation && stamp.size === s.count
-                    ? ('fresh' as const)
-                    : ('stale' as const);
-              return { model: s.model, dims: s.dims, vectors: s.count, state };
-            });
-    return {
-      ...own<typeof Integrity>('./integrity.ts').checkIntegrity(this.db, this.readOnlyReason === null),
-      vectorIndexes,
-    };
+    const writable = this.readOnlyReason === null;
+    return storeChecks().checkStore(this.db, this.path, this.embeddings, writable);
   }
 
   async readOnly(): Promise<string | null> {
@@ -406,14 +301,7 @@ export class SqliteStore implements Store {
   }
 
   async counts(): Promise<StoreCounts> {
-    return this.countRows();
-  }
-
-  private countRows(): StoreCounts {
-    const row = this.sql(
-      'SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM embeddings) AS embedded',
-    ).get() as { documents: number; chunks: number; embedded: number };
-    return { documents: Number(row.documents), chunks: Number(row.chunks), embedded: Number(row.embedded) };
+    return reads().countRows(this.sql);
   }
 
   async sizeBytes(): Promise<number> {
@@ -428,43 +316,16 @@ export class SqliteStore implements Store {
   }
 
   async exportAll(): Promise<{ documents: StoredDocument[]; chunks: Chunk[] }> {
-    return { documents: [...this.documentRows()], chunks: [...this.chunkRows()] };
+    const rows = exportRows();
+    return { documents: [...rows.documentRows(this.db)], chunks: [...rows.chunkRows(this.db)] };
   }
 
   async *iterateDocuments(): AsyncGenerator<StoredDocument> {
-    yield* this.documentRows();
+    yield* exportRows().documentRows(this.db);
   }
 
   async *iterateChunks(): AsyncGenerator<Chunk> {
-    yield* this.chunkRows();
-  }
-
-  private *documentRows(): Generator<StoredDocument> {
-    // Own statements (not the cache): the caller may run other queries while it iterates.
-    const one = this.db.prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.rowid = ?`);
-    for (const rowid of this.exportOrder()) {
-      const row = one.get(rowid) as unknown as DocumentRow | undefined;
-      if (row) yield toDocument(row);
-    }
-  }
-
-  private *chunkRows(): Generator<Chunk> {
-    const ofDocument = this.db.prepare(
-      `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.rowid = c.document_rowid WHERE c.document_rowid = ? ORDER BY c.chunk_index`,
-    );
-    for (const rowid of this.exportOrder()) {
-      for (const row of ofDocument.iterate(rowid)) yield toChunk(row as unknown as ChunkRow);
-    }
-  }
-
-  /**
-   * Document rowids in export order. Sorting only the keys (8 bytes per document kept) instead of
-   * whole rows: an ORDER BY over bodies and chunk texts made SQLite's sorter hold the index in memory.
-   */
-  private exportOrder(): number[] {
-    return (this.db.prepare('SELECT rowid FROM documents ORDER BY source, source_id').all() as { rowid: number }[]).map(
-      (r) => r.rowid,
-    );
+    yield* exportRows().chunkRows(this.db);
   }
 
   async close(): Promise<void> {

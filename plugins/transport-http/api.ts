@@ -9,6 +9,7 @@ import type * as ExposureModule from './exposure-policy.ts';
 import {
   defineExtensionPoint,
   KbctxError,
+  mayAdminister,
   type AccessScope,
   type Collector,
   type PluginContext,
@@ -163,8 +164,7 @@ export const requestOriginOf = (request: HttpRequest, surface: Surface): Request
  * routes that change or expose the server (`/sync`, `/metrics`). A server without auth lets everyone through.
  */
 export function requireAdmin(request: HttpRequest, _reply: unknown, done: () => void): void {
-  const scope = request.accessScope;
-  if (scope !== undefined && scope.admin !== true) {
+  if (!mayAdminister(request.accessScope)) {
     throw new KbctxError(
       'forbidden',
       `token '${request.tokenName ?? ''}' may not use ${request.method} ` +

@@ -1,72 +1,17 @@
 // Store contract: the search filters of ADR 0213 (several sources, until, path globs, lang, type, tags
 // any/all, meta equality and `in`) applied inside keyword and vector candidate retrieval: with
-// candidateK = limit and a crowd of stronger documents outside the filter, a filter applied after the
-// cut would return nothing, so `limit` hits back prove it is applied before.
+// candidateK = limit and a crowd of stronger documents outside the filter (filter-corpus.ts), a filter applied
+// after the cut would return nothing, so `limit` hits back prove it is applied before.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SourceFilter } from '../../../core/store/store.ts';
-import {
-  embedChunks,
-  makeDoc,
-  putAll,
-  SPACE,
-  terms,
-  unit,
-  withStore,
-  type OpenStore,
-  type TestDoc,
-} from './fixtures.ts';
-
-const QUERY = unit([1, 0, 0, 0]);
-
-/** Twelve strong `notes/` matches (the crowd) and five weaker documents of several sources, paths and metadata. */
-export function corpus(): Record<string, TestDoc> {
-  const crowd = Object.fromEntries(
-    Array.from({ length: 12 }, (_, i) => [
-      `n${i}`,
-      makeDoc('filesystem:notes', `notes/n${i}.md`, [`falcon falcon falcon crowd ${i}`], {
-        sourceUrl: `file:///home/me/docs/notes/n${i}.md`,
-        metadata: { tags: ['misc'], team: 'web' },
-      }),
-    ]),
-  );
-  return {
-    ...crowd,
-    a: makeDoc('filesystem:notes', 'docs/guide/a.md', ['falcon alpha'], {
-      sourceUrl: 'file:///home/me/docs/guide/a.md',
-      metadata: { tags: ['Ops', 'infra'], team: 'infra', tier: 1 },
-      updatedAt: '2026-02-10T00:00:00.000Z',
-    }),
-    b: makeDoc('filesystem:notes', 'docs/b.test.ts', ['falcon bravo'], {
-      sourceUrl: null,
-      contentType: 'text/plain; charset=utf-8',
-      metadata: { tags: 'ops, db', team: 'infra', tier: 2 },
-    }),
-    c: makeDoc('filesystem:notes', 'src/c.py', ['falcon charlie'], {
-      contentType: 'text/x-python',
-      metadata: { tags: ['db'], team: ['infra', 'data'], draft: false },
-    }),
-    d: makeDoc('git:docs', 'docs/d.pdf', ['falcon delta'], {
-      sourceUrl: 'https://github.com/o/r/blob/main/docs/d.pdf',
-      contentType: 'application/pdf',
-      updatedAt: '2026-03-05T00:00:00.000Z',
-    }),
-    e: makeDoc('s3:reports', 'reports/2026/e.md', ['falcon echo'], { sourceUrl: 's3://bucket/reports/2026/e.md' }),
-  };
-}
+import { seedFilterCorpus } from './filter-corpus.ts';
+import { withStore, type OpenStore } from './fixtures.ts';
 
 export function filterCases(open: OpenStore): void {
   describe('search filters (before the cut)', () => {
     it('keyword: path, lang, type, tags, tags_all, meta, several sources and until', () =>
       withStore(open, async (store) => {
-        const docs = corpus();
-        await putAll(store, Object.values(docs));
-        const name = new Map(Object.entries(docs).map(([k, d]) => [d.doc.id, k]));
-        const keyword = async (filter: SourceFilter, limit = 20): Promise<string[]> =>
-          (await store.keywordSearch({ terms: terms('falcon'), limit, candidateK: limit, filter })).hits.map(
-            (h) => name.get(h.document.id)!,
-          );
-        const all = async (filter: SourceFilter): Promise<string[]> => (await keyword(filter)).sort();
+        const { keyword, all } = await seedFilterCorpus(store);
         assert.equal((await keyword({}, 3)).filter((k) => k.startsWith('n')).length, 3, 'the crowd ranks first');
 
         assert.deepEqual(await all({ path: ['docs/**'] }), ['a', 'b', 'd']);
@@ -107,17 +52,7 @@ export function filterCases(open: OpenStore): void {
 
     it('vector: the same filters before the cut, limit respected', () =>
       withStore(open, async (store) => {
-        const docs = corpus();
-        await putAll(store, Object.values(docs));
-        // The crowd sits closest to the query; the rest further away.
-        await embedChunks(store, SPACE, (text) =>
-          text.includes('crowd') ? unit([1, 0.01, 0, 0]) : unit([1, 0.5 + text.length / 100, 0, 0]),
-        );
-        const name = new Map(Object.entries(docs).map(([k, d]) => [d.doc.id, k]));
-        const vector = async (filter: SourceFilter, limit: number): Promise<string[]> =>
-          (await store.vectorSearch({ vector: QUERY, space: SPACE, limit, candidateK: limit, filter })).hits.map(
-            (h) => name.get(h.document.id)!,
-          );
+        const { vector } = await seedFilterCorpus(store, { embedded: true });
         const two = await vector({ tags: ['db', 'ops'] }, 2);
         assert.deepEqual(two.sort(), ['a', 'b', 'c'].filter((k) => two.includes(k)).sort());
         assert.equal(two.length, 2);

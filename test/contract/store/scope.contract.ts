@@ -3,22 +3,14 @@
 // back prove the scope is applied before the cut; the intersections prove a filter narrows the scope, never widens it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SourceFilter } from '../../../core/store/store.ts';
-import { corpus } from './filters.contract.ts';
-import { embedChunks, putAll, SPACE, terms, unit, withStore, type OpenStore } from './fixtures.ts';
+import { seedFilterCorpus } from './filter-corpus.ts';
+import { withStore, type OpenStore } from './fixtures.ts';
 
 export function scopeCases(open: OpenStore): void {
   describe('a token scope (before the cut, ANDed with the filter)', () => {
     it('keyword: sources globs and types, path globs, meta pairs; intersections; limit filled', () =>
       withStore(open, async (store) => {
-        const docs = corpus();
-        await putAll(store, Object.values(docs));
-        const name = new Map(Object.entries(docs).map(([k, d]) => [d.doc.id, k]));
-        const keyword = async (filter: SourceFilter, limit = 20): Promise<string[]> =>
-          (await store.keywordSearch({ terms: terms('falcon'), limit, candidateK: limit, filter })).hits.map(
-            (h) => name.get(h.document.id)!,
-          );
-        const all = async (filter: SourceFilter): Promise<string[]> => (await keyword(filter)).sort();
+        const { keyword, all } = await seedFilterCorpus(store);
 
         assert.deepEqual(await all({ scope: { sources: ['git:*'] } }), ['d'], 'a glob on the connector');
         assert.deepEqual(await all({ scope: { sources: ['git:*', 's3'] } }), ['d', 'e'], 'a glob or a type');
@@ -48,18 +40,9 @@ export function scopeCases(open: OpenStore): void {
 
     it('vector: the scope before the cut, limit filled', () =>
       withStore(open, async (store) => {
-        const docs = corpus();
-        await putAll(store, Object.values(docs));
-        await embedChunks(store, SPACE, (text) =>
-          text.includes('crowd') ? unit([1, 0.01, 0, 0]) : unit([1, 0.5 + text.length / 100, 0, 0]),
-        );
-        const name = new Map(Object.entries(docs).map(([k, d]) => [d.doc.id, k]));
-        const vector = async (filter: SourceFilter, limit: number): Promise<string[]> =>
-          (
-            await store.vectorSearch({ vector: unit([1, 0, 0, 0]), space: SPACE, limit, candidateK: limit, filter })
-          ).hits
-            .map((h) => name.get(h.document.id)!)
-            .sort();
+        const seeded = await seedFilterCorpus(store, { embedded: true });
+        const vector = async (...args: Parameters<typeof seeded.vector>): Promise<string[]> =>
+          (await seeded.vector(...args)).sort();
         assert.deepEqual(await vector({ scope: { sources: ['filesystem'], paths: ['docs/**'] } }, 2), ['a', 'b']);
         assert.deepEqual(await vector({ scope: { sources: ['git:*', 's3:*'] } }, 5), ['d', 'e']);
         assert.deepEqual(await vector({ scope: { meta: { team: 'infra' } }, lang: ['python'] }, 5), ['c']);
