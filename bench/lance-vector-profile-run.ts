@@ -93,7 +93,8 @@ export async function runProfile(file: string): Promise<void> {
   console.log(`${all.docs.length} vectors; indices ${(await table.listIndices()).map((i) => i.indexType).join(',')}`);
   const print = (r: { label: string; p50: number }, rec?: number) =>
     console.log(
-      `${r.label.padEnd(60)} p50 ${fmtMs(r.p50).padStart(7)} ms${rec === undefined ? '' : `  recall@10 ${rec.toFixed(3)}`}`,
+      `${r.label.padEnd(60)} p50 ${fmtMs(r.p50).padStart(7)} ms` +
+        (rec === undefined ? '' : `  recall@10 ${rec.toFixed(3)}`),
     );
   const printHits = (rs: { label: string; p50: number; out: VectorResult[] }[], t: string[][]) => {
     for (const r of rs)

@@ -53,6 +53,9 @@ function postingsProblem(postings: PostingsCheck | null, chunks: number): string
   if (postings === null) return `the index has no keyword postings table; ${fix}`;
   const { rows, differ, extra } = postings;
   if (differ.length > 0 || extra.length > 0)
-    return `the keyword postings differ from the table for ${differ.length} documents and hold ${extra.length} removed ones; ${fix}`;
+    return (
+      `the keyword postings differ from the table for ${differ.length} documents ` +
+      `and hold ${extra.length} removed ones; ${fix}`
+    );
   return rows === chunks ? null : `the keyword postings hold ${rows} rows, the table ${chunks} chunks; ${fix}`;
 }

@@ -25,8 +25,10 @@ export function loadLance(): Promise<LanceModule> {
     (error: unknown) => {
       loading = null;
       throw configError(
-        `db.engine = "lancedb": the store plugin store-lancedb needs the optional packages @lancedb/lancedb and apache-arrow, ` +
-          `which are not installed for ${process.platform}-${process.arch} (${(error as Error).message.split('\n')[0]}); ` +
+        'db.engine = "lancedb": the store plugin store-lancedb needs the optional packages ' +
+          '@lancedb/lancedb and apache-arrow, ' +
+          `which are not installed for ${process.platform}-${process.arch} ` +
+          `(${(error as Error).message.split('\n')[0]}); ` +
           'install them (npm install @lancedb/lancedb apache-arrow) or choose another [db] engine',
         error,
       );

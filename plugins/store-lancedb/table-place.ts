@@ -126,7 +126,9 @@ async function openRemotePlace(
   });
   if (location.scheme !== 's3') {
     // kbctx's lock objects are S3 requests: on gs:// and az:// the index is read here and written elsewhere.
-    const readOnly = `kbctx writes to ${location.scheme}:// buckets only through S3 (its locks are S3 objects, ADR 0230); serve it read-only and write the index with s3:// or a local copy`;
+    const readOnly =
+      `kbctx writes to ${location.scheme}:// buckets only through S3 (its locks are S3 objects, ADR 0230); ` +
+      'serve it read-only and write the index with s3:// or a local copy';
     return await remotePlace(db, table, readOnly, null, settings.freshMs ?? FRESH_MS);
   }
   const { ObjectStoreLocks } = await import('./object-store-locks.ts');

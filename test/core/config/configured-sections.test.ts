@@ -23,7 +23,10 @@ export default {
   kbctx: '^0.2',
   storeConfigs: {
     memo: {
-      schema: { type: 'object', properties: { shards: { type: 'integer', minimum: 1, default: 2 }, region: { type: 'string' } } },
+      schema: {
+        type: 'object',
+        properties: { shards: { type: 'integer', minimum: 1, default: 2 }, region: { type: 'string' } },
+      },
       toConfig: (t) => ({ shards: t['shards'], region: t['region'] ?? null }),
       label: 'Memo',
       url: { schemes: ['memo:'], example: 'memo://host/kb', kind: 'a Memo database' },
@@ -43,11 +46,13 @@ export default {
   apply(kernel) {
     kernel.hooks.createStore.for('memo').tap('memo-store', (options): OpenedStore => {
       seen['store'] = options;
-      return { store: openSqliteStore(options.path, { keywordEngine: 'postings' }), locks: fileLocks(options.path), label: 'Memo' };
+      const store = openSqliteStore(options.path, { keywordEngine: 'postings' });
+      return { store, locks: fileLocks(options.path), label: 'Memo' };
     });
     kernel.hooks.createEmbedder.for('hashy').tap('memo-store', (options): Embedder => {
       seen['embedder'] = options.extra;
-      return { model: 'hashy:x', dims: 2, batchSize: 1, concurrency: 1, embed: async (t) => t.map(() => new Float32Array([1, 0])) } as Embedder;
+      const embed = async (t: string[]) => t.map(() => new Float32Array([1, 0]));
+      return { model: 'hashy:x', dims: 2, batchSize: 1, concurrency: 1, embed } as Embedder;
     });
   },
 } satisfies Plugin;
@@ -90,21 +95,27 @@ describe("a configured store plugin's storeConfigs", () => {
     await run(MEMO, () => assert.equal(seen()['store']!['shards'], 2));
   });
 
-  it('a bad value, an unknown key or a url it does not claim is a config error naming the key and the plugin', async () => {
-    await assert.rejects(
-      run(`${MEMO}shards = 0\n`),
-      configError(/^kbctx\.toml: db\.shards must be at least 1 \(checked by plugin 'memo-store'\)$/),
-    );
-    await assert.rejects(
-      run(`${MEMO}shardz = 3\n`),
-      configError(/^kbctx\.toml: db\.shardz is not a known key .*; no loaded store plugin declares it$/),
-    );
-    await assert.rejects(
-      run(MEMO.replace('memo://h/kb', 'odbc://h/kb')),
-      configError(/db\.url \(or KBCTX_DATABASE_URL\) must be a memo:\/\/ URL, not odbc:/),
-    );
-    await assert.rejects(run(MEMO.replace('url = "memo://h/kb"\n', '')), configError(/needs db\.url .*memo:\/\/host/));
-  });
+  it(
+    'a bad value, an unknown key or a url it does not claim ' + 'is a config error naming the key and the plugin',
+    async () => {
+      await assert.rejects(
+        run(`${MEMO}shards = 0\n`),
+        configError(/^kbctx\.toml: db\.shards must be at least 1 \(checked by plugin 'memo-store'\)$/),
+      );
+      await assert.rejects(
+        run(`${MEMO}shardz = 3\n`),
+        configError(/^kbctx\.toml: db\.shardz is not a known key .*; no loaded store plugin declares it$/),
+      );
+      await assert.rejects(
+        run(MEMO.replace('memo://h/kb', 'odbc://h/kb')),
+        configError(/db\.url \(or KBCTX_DATABASE_URL\) must be a memo:\/\/ URL, not odbc:/),
+      );
+      await assert.rejects(
+        run(MEMO.replace('url = "memo://h/kb"\n', '')),
+        configError(/needs db\.url .*memo:\/\/host/),
+      );
+    },
+  );
 
   it('without the plugin listed, its keys are unknown when the config loads', () => {
     assert.throws(

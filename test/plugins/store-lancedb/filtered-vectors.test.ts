@@ -83,19 +83,22 @@ it('a filtered search equals the exact scan of the documents the filter lets thr
   }
 });
 
-it('an unfiltered search through the index returns exact scores, best first, with recall@5 of at least 0.9', async () => {
-  let found = 0;
-  for (let q = 0; q < 20; q++) {
-    const vector = near();
-    const result = await search(vector);
-    assert.equal(result.approximate, true, 'answered through the index');
-    const exact = new Map(exactTop(vector, all.length).map((e) => [e.id, e.score]));
-    for (const [i, h] of result.hits.entries()) {
-      assert.ok(Math.abs(h.score - exact.get(h.document.id)!) < 1e-6, 'the exact best-chunk cosine');
-      if (i > 0) assert.ok(h.score <= result.hits[i - 1]!.score, 'best first');
+it(
+  'an unfiltered search through the index returns exact scores, ' + 'best first, with recall@5 of at least 0.9',
+  async () => {
+    let found = 0;
+    for (let q = 0; q < 20; q++) {
+      const vector = near();
+      const result = await search(vector);
+      assert.equal(result.approximate, true, 'answered through the index');
+      const exact = new Map(exactTop(vector, all.length).map((e) => [e.id, e.score]));
+      for (const [i, h] of result.hits.entries()) {
+        assert.ok(Math.abs(h.score - exact.get(h.document.id)!) < 1e-6, 'the exact best-chunk cosine');
+        if (i > 0) assert.ok(h.score <= result.hits[i - 1]!.score, 'best first');
+      }
+      const top = new Set(exactTop(vector, 5).map((e) => e.id));
+      found += result.hits.filter((h) => top.has(h.document.id)).length;
     }
-    const top = new Set(exactTop(vector, 5).map((e) => e.id));
-    found += result.hits.filter((h) => top.has(h.document.id)).length;
-  }
-  assert.ok(found / 100 >= 0.9, `recall@5 ${found / 100}`);
-});
+    assert.ok(found / 100 >= 0.9, `recall@5 ${found / 100}`);
+  },
+);

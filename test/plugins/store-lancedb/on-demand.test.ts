@@ -90,30 +90,33 @@ it('an upsert that changes only the head is written; the same head again is not'
   }
 });
 
-it('after a reopen (heads not read at open) an unchanged upsert writes nothing and a changed head is written', async () => {
-  const dir = path.join(root, 'reopened.lance');
-  const d = makeDoc('filesystem:x', 'r.md', ['some text'], { title: 'One' });
-  const e = makeDoc('filesystem:x', 's.md', ['other text'], { title: 'Two' });
-  const first = await openLanceStore(dir);
-  await first.upsertDocument(d.doc, d.chunks, 'fp');
-  await first.upsertDocument(e.doc, e.chunks, 'fp');
-  await first.close();
-  const store = await openLanceStore(dir);
-  try {
-    const generation = store.generation();
-    await store.upsertDocument(d.doc, d.chunks, 'fp');
-    assert.equal(store.generation(), generation, 'the same document again: no commit');
-    await store.documentStates('filesystem:x');
-    await store.upsertDocument(e.doc, e.chunks, 'fp');
-    assert.equal(store.generation(), generation, 'after the diff read the heads: still no commit');
-    await store.upsertDocument({ ...e.doc, title: 'Two, renamed' }, e.chunks, 'fp');
-    assert.notEqual(store.generation(), generation, 'the changed head was committed');
-    const titles = (await store.listDocuments(0, 10)).documents.map((h) => h.title);
-    assert.deepEqual(titles, ['One', 'Two, renamed']);
-  } finally {
-    await store.close();
-  }
-});
+it(
+  'after a reopen (heads not read at open) an unchanged upsert ' + 'writes nothing and a changed head is written',
+  async () => {
+    const dir = path.join(root, 'reopened.lance');
+    const d = makeDoc('filesystem:x', 'r.md', ['some text'], { title: 'One' });
+    const e = makeDoc('filesystem:x', 's.md', ['other text'], { title: 'Two' });
+    const first = await openLanceStore(dir);
+    await first.upsertDocument(d.doc, d.chunks, 'fp');
+    await first.upsertDocument(e.doc, e.chunks, 'fp');
+    await first.close();
+    const store = await openLanceStore(dir);
+    try {
+      const generation = store.generation();
+      await store.upsertDocument(d.doc, d.chunks, 'fp');
+      assert.equal(store.generation(), generation, 'the same document again: no commit');
+      await store.documentStates('filesystem:x');
+      await store.upsertDocument(e.doc, e.chunks, 'fp');
+      assert.equal(store.generation(), generation, 'after the diff read the heads: still no commit');
+      await store.upsertDocument({ ...e.doc, title: 'Two, renamed' }, e.chunks, 'fp');
+      assert.notEqual(store.generation(), generation, 'the changed head was committed');
+      const titles = (await store.listDocuments(0, 10)).documents.map((h) => h.title);
+      assert.deepEqual(titles, ['One', 'Two, renamed']);
+    } finally {
+      await store.close();
+    }
+  },
+);
 
 it('documents written by another connection while a search reads the postings are in them', async () => {
   const store = await openLanceStore(path.join(root, 'during.lance'));

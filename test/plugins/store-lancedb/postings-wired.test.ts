@@ -104,24 +104,27 @@ it('a commit the postings missed is reported by doctor and caught up at the next
   }
 });
 
-it("a sync's compact() leaves the indexes keyword search reads through, and the postings at the table's version", async () => {
-  const dir = path.join(root, 'compacted.lance');
-  const store = await openLanceStore(dir);
-  try {
-    for (const d of docs) await store.upsertDocument(d.doc, d.chunks, null);
-    await store.compact();
-    assert.equal((await store.keywordSearch(otters)).hits.length, 6);
-  } finally {
-    await store.close();
-  }
-  await raw(dir, async (db) => {
-    const [table, postings] = [await db.openTable(TABLE), await db.openTable(POSTINGS_TABLE)];
-    const columns = async (t: typeof table): Promise<string[]> =>
-      (await t.listIndices()).flatMap((i) => i.columns).sort();
-    assert.deepEqual(await columns(table), ['doc_id'], 'a BTREE on doc_id, none on row_key (lancedb#3177)');
-    assert.deepEqual(await columns(postings), ['grp', 'term']);
-    const meta = await postings.query().where(`kind = 'meta'`).select(['info']).toArray();
-    const info = JSON.parse(meta[0]!['info'] as string) as { version: number };
-    assert.equal(info.version, await table.version(), 'no gap: the next open has nothing to catch up');
-  });
-});
+it(
+  "a sync's compact() leaves the indexes keyword search reads through, " + "and the postings at the table's version",
+  async () => {
+    const dir = path.join(root, 'compacted.lance');
+    const store = await openLanceStore(dir);
+    try {
+      for (const d of docs) await store.upsertDocument(d.doc, d.chunks, null);
+      await store.compact();
+      assert.equal((await store.keywordSearch(otters)).hits.length, 6);
+    } finally {
+      await store.close();
+    }
+    await raw(dir, async (db) => {
+      const [table, postings] = [await db.openTable(TABLE), await db.openTable(POSTINGS_TABLE)];
+      const columns = async (t: typeof table): Promise<string[]> =>
+        (await t.listIndices()).flatMap((i) => i.columns).sort();
+      assert.deepEqual(await columns(table), ['doc_id'], 'a BTREE on doc_id, none on row_key (lancedb#3177)');
+      assert.deepEqual(await columns(postings), ['grp', 'term']);
+      const meta = await postings.query().where(`kind = 'meta'`).select(['info']).toArray();
+      const info = JSON.parse(meta[0]!['info'] as string) as { version: number };
+      assert.equal(info.version, await table.version(), 'no gap: the next open has nothing to catch up');
+    });
+  },
+);
