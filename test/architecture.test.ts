@@ -296,12 +296,11 @@ it(`no tracked .ts line is longer than ${MAX_LINE} characters`, () => {
     .split('\0')
     .filter((f) => f !== '');
   assert.ok(files.includes('core/kernel.ts'), 'git ls-files lists the sources');
-  const wide = files
-    .flatMap((f) =>
-      readFileSync(path.join(REPO_ROOT, f), 'utf8')
-        .split('\n')
-        .flatMap((line, i) => ([...line].length > MAX_LINE ? [`${f}:${i + 1} (${[...line].length})`] : [])),
-    );
+  const wide = files.flatMap((f) =>
+    readFileSync(path.join(REPO_ROOT, f), 'utf8')
+      .split('\n')
+      .flatMap((line, i) => ([...line].length > MAX_LINE ? [`${f}:${i + 1} (${[...line].length})`] : [])),
+  );
   assert.deepEqual(wide, [], 'wrap them: split strings with +, break templates and comments (docs/formatting.md)');
 });
 
