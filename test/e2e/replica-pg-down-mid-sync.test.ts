@@ -53,16 +53,7 @@ it(
 
     ws.write('docs/beta.md', '# Beta\n\nA kingfisher dives for minnows.\n');
     const mark = a.log().length;
-    assert.equal(
-      (
-        await fetch(`${a.url}/sync/filesystem:docs`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: '{}',
-        })
-      ).status,
-      200,
-    );
+    assert.equal(await postSync(a.url), 200);
     // The sync has written beta.md and now waits at the gate, inside its open write group.
     await eventually(
       () =>
@@ -93,16 +84,7 @@ it(
       'search answers again',
     );
     const upMark = a.log().length;
-    assert.equal(
-      (
-        await fetch(`${a.url}/sync/filesystem:docs`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: '{}',
-        })
-      ).status,
-      200,
-    );
+    assert.equal(await postSync(a.url), 200);
     // Whether beta.md's write committed before PostgreSQL's shutdown ended the session is a race in
     // PostgreSQL (the holder's session ends first, releasing the gate): either the recovery sync writes
     // it now (upserted 1) or it finds it already there (unchanged 2). Both keep it, which is the point.
@@ -117,3 +99,15 @@ it(
     assert.deepEqual(await replicas.stopAll(), [0]);
   },
 );
+
+/** `POST /sync/filesystem:docs` on the replica at `base`: the answer's status. */
+async function postSync(base: string): Promise<number> {
+  const body = '{}';
+  return (
+    await fetch(`${base}/sync/filesystem:docs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+  ).status;
+}
