@@ -6,7 +6,8 @@
 // app-level keyword p50/p95 (809 train queries, limit 12, cache off) and store-level vector p50/p95. SQLite adds its
 // postings build/load, both keyword engines and the filtered searches (scale-sqlite.ts).
 // Env: BENCH_SIZES (documents, default 5183,51830), BENCH_STORES (default sqlite,lancedb),
-// BENCH_RUNS (keyword passes, default 3; medians shown).
+// BENCH_RUNS (keyword passes, default 3; medians shown), BENCH_KEEP=1 (keep the indexes and print their folders, so a
+// later quiet `node bench/scale-measure.ts <store> DIR RUNS` can measure them again).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,5 +105,8 @@ try {
     }
   }
 } finally {
-  for (const dir of dirs.values()) rmSync(dir, { recursive: true, force: true });
+  for (const [kind, dir] of dirs) {
+    if (process.env['BENCH_KEEP'] === '1') console.log(`${kind} index kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
 }
