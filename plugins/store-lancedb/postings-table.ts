@@ -35,7 +35,6 @@ import { joinPart, planMerge, termParts } from './postings-merge.ts';
 import { sqlList, sqlString } from './rows.ts';
 import { Lru } from './lru.ts';
 import { postingsSchema, toArrowTable } from './postings-arrow.ts';
-import { TermRows } from './term-rows.ts';
 
 export const POSTINGS_TABLE = 'kb_postings';
 /** The most postings the term cache holds (14 bytes each decoded). */
@@ -94,12 +93,6 @@ export class PostingsTable {
   private readonly docCache = new Map<number, { id: string; record: DocRecord }>();
   private lengths = new Int32Array(1024);
   private groups = new Int32Array(1024).fill(-1);
-  /** Where the terms' rows lie (term-rows.ts), and the meta row it is (being) read for. */
-  private termRows: TermRows | null = null;
-  private termRowsFor: string | null = null;
-  private termRowsRead: Promise<void> = Promise.resolve();
-  /** How searches read their terms' rows: by row id, or through the filtered query. */
-  readonly termReads = { taken: 0, filtered: 0 };
 
   constructor(table: Table, lance: LanceModule) {
     this.table = table;
@@ -136,8 +129,6 @@ export class PostingsTable {
     this.dead = new Set(totals.dead);
     this.cache.clear();
     this.docCache.clear();
-    this.termRows = null;
-    this.termRowsFor = null;
   }
 
   /** Chunk rows holding each term (FTS5's document frequency). */
@@ -216,7 +207,12 @@ export class PostingsTable {
       else missing.add(t);
     }
     if (missing.size === 0) return out;
-    const parts = termParts(await this.termRowsOf([...missing]));
+    const rows = await this.table
+      .query()
+      .where(`kind IN ('term', 'delta') AND term IN ${sqlList([...missing])}`)
+      .select(['kind', 'term', 'data'])
+      .toArray();
+    const parts = termParts(rows);
     this.grow(this.totals.nextSlot);
     // A term the table lacks is cached too (empty): a query naming it would otherwise read it every time.
     for (const term of missing) {
@@ -238,47 +234,6 @@ export class PostingsTable {
       out.set(term, cached);
     }
     return out;
-  }
-
-  /**
-   * The terms' `term` and `delta` rows: taken by row id once their places are known (term-rows.ts), else (and
-   * when they moved) by the filtered query through the `term` BTREE while the places are read in the background,
-   * once per meta row: a process that only writes never reads them, and no search waits for them.
-   */
-  private async termRowsOf(terms: readonly string[]): Promise<Record<string, unknown>[]> {
-    const located = this.termRows;
-    if (located) {
-      const rows = await located.take(this.table, terms);
-      if (rows) {
-        this.termReads.taken++;
-        return rows;
-      }
-      // Moved (a compaction, another process's merge): read the places again.
-      if (this.termRows === located) [this.termRows, this.termRowsFor] = [null, null];
-    }
-    if (this.termRowsFor !== this.metaText) {
-      const meta = (this.termRowsFor = this.metaText);
-      this.termRowsRead = TermRows.read(this.table).then(
-        (read) => {
-          if (this.termRowsFor === meta) this.termRows = read;
-        },
-        () => {
-          if (this.termRowsFor === meta) this.termRowsFor = null;
-        },
-      );
-    }
-    this.termReads.filtered++;
-    return this.table
-      .query()
-      .where(`kind IN ('term', 'delta') AND term IN ${sqlList(terms)}`)
-      .select(['kind', 'term', 'data'])
-      .toArray();
-  }
-
-  /** The terms' places once the read a search started is over (null: none read for this meta row). */
-  async termPlaces(): Promise<{ terms: number; rows: number } | null> {
-    await this.termRowsRead;
-    return this.termRows && { terms: this.termRows.terms, rows: this.termRows.rows };
   }
 
   private grow(slots: number): void {

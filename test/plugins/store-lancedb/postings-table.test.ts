@@ -25,10 +25,10 @@ async function open(dir: string): Promise<PostingsTable> {
   return openPostingsTable(await lance.lancedb.connect(dir, { readConsistencyInterval: 0 }), lance);
 }
 
-async function assertSame(table: PostingsTable, ref: Reference, label: string, asked = queries): Promise<void> {
+async function assertSame(table: PostingsTable, ref: Reference, label: string): Promise<void> {
   assert.equal(table.size, ref.index.size, `${label}: N`);
   let found = 0;
-  for (const [i, terms] of asked.entries()) {
+  for (const [i, terms] of queries.entries()) {
     const freqs = await table.docFreq(terms);
     for (const t of terms) assert.equal(freqs.get(t), ref.index.docFreq(t), `${label}: df of ${t}`);
     for (const [limit, allow] of [
@@ -47,7 +47,7 @@ async function assertSame(table: PostingsTable, ref: Reference, label: string, a
       found += got.hits.length;
     }
   }
-  assert.ok(found > asked.length * 10, `${label}: the queries find documents (${found} hits)`);
+  assert.ok(found > queries.length * 10, `${label}: the queries find documents (${found} hits)`);
 }
 
 it('answers as the in-memory index: after incremental writes, a merge, and from a new connection', async () => {
@@ -124,39 +124,6 @@ it('tidy() brings the term and grp indexes over the rows written since, and answ
   assert.equal(await table.tidy(0), false, 'up to date: nothing written');
   await assertSame(table, ref, 'tidied');
   await assertSame(await open(dir), ref, 'tidied, a new connection');
-});
-
-it('reads terms by row id once their places are known, and by filter again after the rows moved', async () => {
-  const dir = path.join(root, 'term-rows');
-  const table = await open(dir);
-  const ref = new Reference();
-  for (let i = 0; i < 300; i += 60) {
-    const put = corpus.slice(i, i + 60).map((a) => toPostingsDoc(a));
-    ref.apply({ put, remove: [] });
-    await table.apply({ put, remove: [] }, i + 1);
-  }
-  assert.equal(await table.termPlaces(), null, 'no search yet: the places are not read');
-  await table.search(queries[0]!, 10);
-  const places = await table.termPlaces();
-  assert.ok(places && places.rows > places.terms, 'a term row or delta row per write for each term, located');
-  // Each pass asks queries whose terms are partly new to the cache, so some are read from the table.
-  const before = { ...table.termReads };
-  await assertSame(table, ref, 'taken by row id', queries.slice(0, 40));
-  assert.ok(table.termReads.taken > before.taken, 'the terms were taken by row id');
-  assert.equal(table.termReads.filtered, before.filtered, 'no filtered read while the places hold');
-  // Another connection's compaction (Lance's optimize, as tidy() runs it) moves the rows without a new meta row.
-  const lance = await loadLance();
-  const raw = await (await lance.lancedb.connect(dir, { readConsistencyInterval: 0 })).openTable('kb_postings');
-  const compacted = await raw.optimize();
-  assert.ok(compacted.compaction.fragmentsRemoved > 0, 'the compaction rewrote fragments');
-  const moved = { ...table.termReads };
-  await assertSame(table, ref, 'after the rows moved', queries.slice(40, 80));
-  assert.ok(table.termReads.filtered > moved.filtered, 'the moved places were noticed and the filter read');
-  assert.ok(await table.termPlaces(), 'the places are read again');
-  const again = { ...table.termReads };
-  await assertSame(table, ref, 'taken by row id again', queries.slice(80));
-  assert.ok(table.termReads.taken > again.taken);
-  assert.equal(table.termReads.filtered, again.filtered);
 });
 
 it(
