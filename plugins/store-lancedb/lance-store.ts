@@ -55,7 +55,6 @@ import { openTablePlace, type StorageSettings, type TablePlace } from './table-p
 import { lanceDocumentScores, lanceVectorSearch, vectorColumns } from './lance-vectors.ts';
 import {
   DEFAULT_VECTOR_INDEX,
-  addPrefilterIndexes,
   refreshVectorIndex as refreshLanceVectorIndex,
   vectorIndexSettings,
   vectorIndexState,
@@ -452,27 +451,16 @@ export class LanceStore implements Store {
     await run;
   }
 
-  /**
-   * The indexes keyword search reads through (ADR 0245): the postings' brought over the rows written since
-   * (postings-table.ts's tidy()), and a BTREE on the main table's `doc_id` for row-reader.ts (never on `row_key`,
-   * the merge key: lancedb#3177); the main table's optimize below keeps it current.
-   */
+  /** The indexes keyword search reads through, brought up to date (store-postings.ts, ADR 0245). */
   private async tidyKeywordIndexes(): Promise<void> {
-    const postings = this.postings?.table;
-    if (!postings || this.readOnlyReason !== null) return;
-    const lance = await loadLance();
+    const postings = this.postings;
+    if (!postings) return;
     const run = this.queue.then(async () => {
-      await this.place.withWriteLock(() => postings.tidy());
-      if ((await this.table.countRows()) === 0) return;
-      // Creating the index commits a version of the main table with the same rows: the postings' follows it
-      // (or the next open would see a gap and catch up), and the model stays as it is unless another commit
-      // came in between.
-      const before = await this.table.version();
-      await this.postingsKept(() =>
-        this.place.withWriteLock(() => addPrefilterIndexes(lance, this.table, [{ column: 'doc_id', index: 'btree' }])),
-      );
-      const after = await this.table.version();
-      if (this.knownVersion === before && after === before + 1) this.knownVersion = after;
+      const moved = await postings.tidyIndexes();
+      // Creating the main table's index commits a version with the same rows: the model stays as it is unless
+      // another commit came in between.
+      if (moved && this.knownVersion === moved.before && moved.after === moved.before + 1)
+        this.knownVersion = moved.after;
     });
     this.queue = run.catch(() => undefined);
     await run;

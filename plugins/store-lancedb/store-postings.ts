@@ -8,9 +8,11 @@
 //    records its version when the postings were at the version before it; otherwise (a gap) writes the
 //    change only, and the next writable open catches up.
 // 3. keeping(): a write that changes no document (compaction, a vector index) moves the version along.
+// 4. tidyIndexes() (a sync's end): the indexes a keyword search reads through, brought up to date (ADR 0245).
 import type { Connection, Table } from '@lancedb/lancedb';
 import { KbctxError } from '../../core/api/plugin.ts';
 import { loadLance } from './lance-module.ts';
+import { addPrefilterIndexes } from './vector-index.ts';
 import { postingsKeywordSource, type KeywordSource } from './keyword-source.ts';
 import { openPostingsTable, POSTINGS_TABLE, type PostingsTable } from './postings-table.ts';
 import type { PostingsChange } from './postings-changes.ts';
@@ -78,6 +80,27 @@ export class StorePostings {
         if (postings.version === start) await postings.apply(NO_CHANGE, await this.main.version());
       });
     return out;
+  }
+
+  /**
+   * The indexes keyword search reads through (ADR 0245): the postings' brought over the rows written since
+   * (postings-table.ts's tidy()), and a BTREE on the main table's `doc_id` for row-reader.ts (never on `row_key`,
+   * the merge key: lancedb#3177); the main table's optimize in the store's compact() keeps it current. Creating
+   * that index commits a version of the main table with the same rows, inside keeping() (the postings' version
+   * follows it, or the next open would see a gap and catch up). Returns the main table's versions before and
+   * after it (null: nothing to do); the caller serialises it with its other writes.
+   */
+  async tidyIndexes(): Promise<{ before: number; after: number } | null> {
+    const postings = this.table;
+    if (!postings || !this.writable) return null;
+    await this.place.withWriteLock(() => postings.tidy());
+    if ((await this.main.countRows()) === 0) return null;
+    const lance = await loadLance();
+    const before = await this.main.version();
+    await this.keeping(() =>
+      this.place.withWriteLock(() => addPrefilterIndexes(lance, this.main, [{ column: 'doc_id', index: 'btree' }])),
+    );
+    return { before, after: await this.main.version() };
   }
 
   /**
