@@ -1,6 +1,7 @@
-// `node bench/lance-vector-alternate.ts <dir>` on a store built by `lance-vector-profile.ts build <dir>`: the store's
-// candidate query and the row read in their forms, each query asked of every form in turn (load hits all alike), p50
-// of BENCH_QUERIES. A profiling aid (ADR 0246); prints numbers only.
+// `node bench/lance-vector-alternate.ts <dir> [<dir2>]` on stores built by `lance-vector-profile.ts build <dir>`: the
+// store's candidate query and the row read in their forms, each query asked of every form in turn (load hits all
+// alike), p50 of BENCH_QUERIES; with <dir2> (a copy of <dir> in another state, e.g. after refreshVectorIndex) each
+// form is asked of both tables in turn. A profiling aid (ADR 0246); prints numbers only.
 import path from 'node:path';
 import type { VectorQuery } from '@lancedb/lancedb';
 import { loadLance } from '../plugins/store-lancedb/lance-module.ts';
@@ -11,7 +12,9 @@ import { fmtMs, median } from './stats.ts';
 const QUERIES = Number(process.env['BENCH_QUERIES'] ?? 200);
 const COLUMN = `vector_${SPACE.dims}`;
 const lance = await loadLance();
-const table = await (await lance.lancedb.connect(path.join(process.argv[2]!, 'index.lance'))).openTable(TABLE);
+const open = async (dir: string) => (await lance.lancedb.connect(path.join(dir, 'index.lance'))).openTable(TABLE);
+const tables = await Promise.all(process.argv.slice(2).map(open));
+let table = tables[0]!;
 const queries = Array.from({ length: QUERIES }, (_, q) => randomVector(10_000_000 + q));
 const base = (q: Float32Array, k: number): VectorQuery =>
   table.vectorSearch(q).column(COLUMN).distanceType('cosine').limit(k);
@@ -70,14 +73,17 @@ const forms: [string, (q: Float32Array, i: number) => Promise<unknown>][] = [
   ],
   ['row read: doc_id IN only', (_, i) => read(i, (d) => `doc_id IN ${sqlList(d)}`, TEXT)],
 ];
-const ms = forms.map(() => [] as number[]);
+const ms = forms.map(() => tables.map(() => [] as number[]));
 for (const [i, q] of queries.entries())
-  for (const [f, [, run]] of forms.entries()) {
-    const t = performance.now();
-    await run(q, i);
-    if (i >= 20) ms[f]!.push(performance.now() - t);
-  }
+  for (const [f, [, run]] of forms.entries())
+    for (const [d, t] of tables.entries()) {
+      table = t;
+      const started = performance.now();
+      await run(q, i);
+      if (i >= 20) ms[f]![d]!.push(performance.now() - started);
+    }
 const load = (await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 console.log(`${await table.countRows("kind = 'emb'")} vectors; ${QUERIES} queries (first 20 untimed); load ${load}`);
 for (const [f, [label]] of forms.entries())
-  console.log(`${label.padEnd(64)} p50 ${fmtMs(median(ms[f]!)).padStart(7)} ms`);
+  for (const [d, dir] of process.argv.slice(2).entries())
+    console.log(`${label.padEnd(60)} ${path.basename(dir).padEnd(9)} p50 ${fmtMs(median(ms[f]![d]!)).padStart(7)} ms`);
