@@ -161,6 +161,8 @@ export class LanceStore implements Store {
   private columns = new Set<string>();
   /** Each vector column's index state and the model it was read for. */
   private readonly indexStates = new Map<string, { model: Model; state: VectorIndexState | null }>();
+  /** Whether the emb stamps are indexed (stampsIndexed), and the model it was read for. */
+  private stamped: { model: Model; indexed: boolean } | null = null;
   /** embeddingSpaces() at one table version and count of writes. */
   private spaces: { key: string; spaces: Promise<EmbeddingSpaceCount[]> } | null = null;
 
@@ -687,12 +689,22 @@ export class LanceStore implements Store {
     const index = this.columns.has(column) ? await this.indexStateOf(column) : null;
     const reads = {
       allowed: await this.allowed(query.filter),
-      prefilter: stampWhere(query.filter),
+      // Before refreshVectorIndex stamped the emb rows and indexed `source`, every row would pass it (ADR 0246).
+      prefilter: (await this.stampsIndexed()) ? stampWhere(query.filter) : undefined,
       exactMax: this.vectorIndex.exactFilterMax,
       readRows: this.readRows,
       space: await this.spaceOf(query.space),
     };
     return lanceVectorSearch(this.table, this.columns, model, query, reads, index);
+  }
+
+  /** Whether the table has the emb stamps' `source` index (emb-stamp.ts), read once per loaded model. */
+  private async stampsIndexed(): Promise<boolean> {
+    if (this.stamped?.model !== this.model) {
+      const columns = (await this.table.listIndices()).flatMap((i) => i.columns);
+      this.stamped = { model: this.model, indexed: columns.includes('source') };
+    }
+    return this.stamped.indexed;
   }
 
   /** The column's ANN index (vector-index.ts), read once per loaded model (a commit reloads it), not per query. */
@@ -741,6 +753,7 @@ export class LanceStore implements Store {
       ),
     );
     this.indexStates.clear();
+    this.stamped = null;
     return { vectors, index };
   }
 
