@@ -67,7 +67,8 @@ const forms: [string, (q: Float32Array, i: number) => Promise<unknown>][] = [
       read(
         i,
         (d, c) =>
-          `doc_id IN ${sqlList(d)} AND row_key IN ${sqlList([...c.flatMap((x) => [`c:${x}`, `e:${x}`]), ...d.map((x) => `d:${x}`)])}`,
+          `doc_id IN ${sqlList(d)} AND row_key IN ` +
+          sqlList([...c.flatMap((x) => [`c:${x}`, `e:${x}`]), ...d.map((x) => `d:${x}`)]),
         [...TEXT, COLUMN],
       ),
   ],
