@@ -52,6 +52,7 @@ import {
 import type { Connection, Table } from '@lancedb/lancedb';
 import { loadLance } from './lance-module.ts';
 import { openTablePlace, type StorageSettings, type TablePlace } from './table-place.ts';
+import { backfillStamps, type EmbStamp, restampRows, STAMP_INDEXES, stampOf, stampWhere } from './emb-stamp.ts';
 import { lanceDocumentScores, lanceVectorSearch, vectorColumns } from './lance-vectors.ts';
 import {
   DEFAULT_VECTOR_INDEX,
@@ -124,11 +125,19 @@ interface Pending {
   rows: LanceRow[];
   docIds: string[];
   droppedEmbeddings: string[];
+  /** Documents rewritten with a new head: their kept emb rows get its stamp in the same commit (emb-stamp.ts). */
+  stamps: Map<string, EmbStamp>;
   /** The documents' postings (the last put of an id wins). */
   postings: Map<string, PostingsDoc>;
 }
 
-const noPending = (): Pending => ({ rows: [], docIds: [], droppedEmbeddings: [], postings: new Map() });
+const noPending = (): Pending => ({
+  rows: [],
+  docIds: [],
+  droppedEmbeddings: [],
+  stamps: new Map(),
+  postings: new Map(),
+});
 
 export class LanceStore implements Store {
   readonly path: string;
@@ -151,6 +160,8 @@ export class LanceStore implements Store {
   private columns = new Set<string>();
   /** Each vector column's index state and the model it was read for. */
   private readonly indexStates = new Map<string, { model: Model; state: VectorIndexState | null }>();
+  /** Whether the emb stamps are indexed (stampsIndexed), and the model it was read for. */
+  private stamped: { model: Model; indexed: boolean } | null = null;
   /** embeddingSpaces() at one table version and count of writes. */
   private spaces: { key: string; spaces: Promise<EmbeddingSpaceCount[]> } | null = null;
 
@@ -296,7 +307,7 @@ export class LanceStore implements Store {
   }
 
   private flush(): Promise<void> {
-    const { rows, docIds, droppedEmbeddings, postings } = this.pending;
+    const { rows, docIds, droppedEmbeddings, stamps, postings } = this.pending;
     if (docIds.length === 0) return this.queue.then(() => undefined);
     this.pending = noPending();
     const docs = [...postings.values()];
@@ -310,16 +321,16 @@ export class LanceStore implements Store {
       where += ` OR (kind = 'emb' AND row_key IN ${sqlList(droppedEmbeddings.map(embKey))})`;
     // The last row written for a key wins (a document upserted twice in one group).
     const byKey = new Map(rows.map((r) => [r.row_key, r]));
-    return this.commit(
-      (t) =>
-        t
-          .mergeInsert('row_key')
-          .whenMatchedUpdateAll()
-          .whenNotMatchedInsertAll()
-          .whenNotMatchedBySourceDelete({ where })
-          .execute([...byKey.values()]),
-      change,
-    ).finally(() => this.rowReader.committed(held));
+    return this.commit(async (t) => {
+      // Read under the write lock, so no other writer changes these emb rows before the commit.
+      const restamped = await restampRows(t, stamps, new Set(droppedEmbeddings.map(embKey)));
+      return t
+        .mergeInsert('row_key')
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .whenNotMatchedBySourceDelete({ where })
+        .execute([...byKey.values(), ...restamped]);
+    }, change).finally(() => this.rowReader.committed(held));
   }
 
   private nextSeq(): number {
@@ -366,6 +377,8 @@ export class LanceStore implements Store {
     this.writes++;
     const old = model.docs.get(doc.id);
     const seq = old?.seq ?? this.nextSeq();
+    // The document's kept vectors carry its head's source and time (emb-stamp.ts): a new head restamps them.
+    if (old && old.headSig !== plan.headSig) this.pending.stamps.set(doc.id, stampOf(doc));
     const oldSeqs = new Map((old?.chunkIds ?? []).map((id) => [id, model.chunks.get(id)!.seq]));
     const withSeqs = chunks.map((chunk) => ({
       chunk: chunkMeta(chunk),
@@ -571,24 +584,41 @@ export class LanceStore implements Store {
 
   async writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {
     const model = await this.fresh();
+    const stamps = await this.stampsOf(
+      model,
+      rows.map((r) => model.chunkBySeq(r.rowid)?.chunk.documentId),
+    );
     const writes: LanceRow[] = [];
     for (const r of rows) {
       const entry = model.chunkBySeq(r.rowid);
-      if (!entry || entry.chunk.contentHash !== r.contentHash || r.vector.length !== space.dims) continue;
-      writes.push(embRow(entry.chunk.id, entry.chunk.documentId, space.model, r.contentHash, r.vector));
+      const stamp = entry && stamps.get(entry.chunk.documentId);
+      if (!entry || !stamp || entry.chunk.contentHash !== r.contentHash || r.vector.length !== space.dims) continue;
+      writes.push(embRow(entry.chunk.id, entry.chunk.documentId, space.model, r.contentHash, r.vector, stamp));
     }
     return this.writeEmbeddingRows(writes);
   }
 
   async importEmbeddings(rows: readonly StoredEmbedding[]): Promise<number> {
     const model = await this.fresh();
+    const stamps = await this.stampsOf(
+      model,
+      rows.map((r) => model.chunks.get(r.chunkId)?.chunk.documentId),
+    );
     const writes: LanceRow[] = [];
     for (const r of rows) {
       const entry = model.chunks.get(r.chunkId);
-      if (!entry || entry.chunk.contentHash !== r.contentHash || r.vector.length !== r.dims) continue;
-      writes.push(embRow(r.chunkId, entry.chunk.documentId, r.model, r.contentHash, r.vector));
+      const stamp = entry && stamps.get(entry.chunk.documentId);
+      if (!entry || !stamp || entry.chunk.contentHash !== r.contentHash || r.vector.length !== r.dims) continue;
+      writes.push(embRow(r.chunkId, entry.chunk.documentId, r.model, r.contentHash, r.vector, stamp));
     }
     return this.writeEmbeddingRows(writes);
+  }
+
+  /** The stamps (emb-stamp.ts) of the documents, from their heads (read through the row reader's cache). */
+  private async stampsOf(model: Model, ids: readonly (string | undefined)[]): Promise<Map<string, EmbStamp>> {
+    const docs = [...new Set(ids)].flatMap((id) => (id === undefined ? [] : (model.docs.get(id) ?? [])));
+    const { heads } = await this.readRows([], docs);
+    return new Map([...heads].map(([id, head]) => [id, stampOf(head)]));
   }
 
   private async writeEmbeddingRows(rows: LanceRow[]): Promise<number> {
@@ -647,10 +677,22 @@ export class LanceStore implements Store {
     const index = this.columns.has(column) ? await this.indexStateOf(column) : null;
     const reads = {
       allowed: await this.allowed(query.filter),
+      // Before refreshVectorIndex stamped the emb rows and indexed `source`, every row would pass it (ADR 0246).
+      prefilter: (await this.stampsIndexed()) ? stampWhere(query.filter) : undefined,
+      exactMax: this.vectorIndex.exactFilterMax,
       readRows: this.readRows,
       space: await this.spaceOf(query.space),
     };
     return lanceVectorSearch(this.table, this.columns, model, query, reads, index);
+  }
+
+  /** Whether the table has the emb stamps' `source` index (emb-stamp.ts), read once per loaded model. */
+  private async stampsIndexed(): Promise<boolean> {
+    if (this.stamped?.model !== this.model) {
+      const columns = (await this.table.listIndices()).flatMap((i) => i.columns);
+      this.stamped = { model: this.model, indexed: columns.includes('source') };
+    }
+    return this.stamped.indexed;
   }
 
   /** The column's ANN index (vector-index.ts), read once per loaded model (a commit reloads it), not per query. */
@@ -678,6 +720,11 @@ export class LanceStore implements Store {
     const target = { column: vectorColumn(space.dims), distance: 'cosine', dims: space.dims } as const;
     if (!this.columns.has(target.column)) return { vectors, index: 'none' };
     const lance = await loadLance();
+    // Emb rows written before they carried their document's stamp get it here (ADR 0246): `kbctx embed` and migrate
+    // run this after writing vectors.
+    await this.fresh();
+    await this.flush();
+    await backfillStamps(this.table, (write) => this.commit(write));
     const index = await this.postingsKept(() =>
       refreshLanceVectorIndex(
         lance,
@@ -688,11 +735,13 @@ export class LanceStore implements Store {
           this.place.withWriteLock(() =>
             this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }),
           ),
-        // lance-vectors.ts's prefilter is `doc_id IN (...)`: a BTREE makes it an index lookup (ADR 0235).
-        [{ column: 'doc_id', index: 'btree' }],
+        // lance-vectors.ts's narrow prefilter is `doc_id IN (...)`: a BTREE makes it an index lookup (ADR 0235);
+        // its wider one reads the emb rows' stamps (ADR 0246).
+        [{ column: 'doc_id', index: 'btree' }, ...STAMP_INDEXES],
       ),
     );
     this.indexStates.clear();
+    this.stamped = null;
     return { vectors, index };
   }
 

@@ -23,9 +23,6 @@ import { compare, type ReadRows } from './model-queries.ts';
 import { sqlList, sqlString, vectorColumn } from './rows.ts';
 import { candidateVectorQuery, tunedVectorQuery, type VectorIndexState } from './vector-index.ts';
 
-/** Above this many documents a filter is checked on the hits instead of being sent as `doc_id IN (...)`. */
-const PREFILTER_MAX = 2000;
-
 function spaceWhere(space: EmbeddingSpace): string {
   return `kind = 'emb' AND model = ${sqlString(space.model)} AND dims = ${Math.trunc(space.dims)}`;
 }
@@ -34,6 +31,10 @@ function spaceWhere(space: EmbeddingSpace): string {
 export interface VectorReads {
   /** The documents the search filter lets through; undefined: every document. */
   allowed: ReadonlySet<string> | undefined;
+  /** The filter's source/since/until as a `where` on the emb rows' stamps (emb-stamp.ts); undefined: none. */
+  prefilter: string | undefined;
+  /** At most this many allowed documents are scanned exactly (`doc_id IN`), more go through the index. */
+  exactMax: number;
   readRows: ReadRows;
   /** The space's vector count and whether another model's vectors share its column (embedding-state.ts). */
   space: { size: number; shared: boolean };
@@ -64,10 +65,14 @@ export async function lanceVectorSearch(
   if (reads.allowed) {
     const allowed = [...reads.allowed].filter((id) => model.docs.has(id));
     if (allowed.length === 0) return { hits: [], candidateCount: 0, approximate: false };
-    if (allowed.length <= PREFILTER_MAX) {
+    if (allowed.length <= reads.exactMax) {
       conditions.push(`doc_id IN ${sqlList(allowed)}`);
       postfilter = undefined;
       exact = true;
+    } else if (reads.prefilter !== undefined && index !== null) {
+      // Through the index, Lance applies it before the vector search, so the candidates all pass it; the postfilter
+      // stays for what it cannot say (path, tags, …) and for rows whose stamp is missing (emb-stamp.ts).
+      conditions.push(reads.prefilter);
     }
   }
   for (let want = Math.max(query.candidateK, query.limit); ; want *= 4) {

@@ -198,15 +198,24 @@ export function toChunkMeta(
   };
 }
 
+/** The document's columns an emb row carries for the vector prefilter (emb-stamp.ts, ADR 0246). */
+export interface EmbRowStamp {
+  source: string;
+  connector: string;
+  updated_at: string | null;
+}
+
 export function embRow(
   chunkId: string,
   documentId: string,
   model: string,
   contentHash: string,
   vector: Float32Array,
+  stamp: EmbRowStamp,
 ): LanceRow {
   return {
     ...EMPTY,
+    ...stamp,
     row_key: embKey(chunkId),
     kind: 'emb',
     doc_id: documentId,
@@ -214,6 +223,20 @@ export function embRow(
     dims: vector.length,
     content_hash: contentHash,
     [vectorColumn(vector.length)]: Array.from(vector),
+  };
+}
+
+/** An emb row as read (row key, document, model, dims, hash) with a new stamp and no vector column (kept as is). */
+export function restampedEmbRow(r: Record<string, unknown>, stamp: EmbRowStamp): LanceRow {
+  return {
+    ...EMPTY,
+    ...stamp,
+    row_key: r['row_key'] as string,
+    kind: 'emb',
+    doc_id: r['doc_id'] as string,
+    model: r['model'] as string,
+    dims: r['dims'] as number,
+    content_hash: r['content_hash'] as string,
   };
 }
 

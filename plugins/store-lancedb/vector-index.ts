@@ -22,17 +22,24 @@ export interface VectorIndexSettings {
   /** Vectors in the column before an index is built; below it Lance scans flat. */
   readonly threshold: number;
   readonly kind: VectorIndexKind;
+  /**
+   * A search filter that leaves at most this many documents is answered by an exact scan of their rows (ADR 0235);
+   * a wider one through the index with source/since/until as a prefilter (ADR 0246).
+   */
+  readonly exactFilterMax: number;
 }
 
-export const DEFAULT_VECTOR_INDEX: VectorIndexSettings = { threshold: 2_000, kind: 'ivf_rq' };
+export const DEFAULT_VECTOR_INDEX: VectorIndexSettings = { threshold: 2_000, kind: 'ivf_rq', exactFilterMax: 2_000 };
 
 /** `[plugin.store-lancedb]`'s settings (undefined where not written) over the defaults. */
 export const vectorIndexSettings = (given: {
   readonly threshold?: number | undefined;
   readonly kind?: VectorIndexKind | undefined;
+  readonly exactFilterMax?: number | undefined;
 }): VectorIndexSettings => ({
   threshold: given.threshold ?? DEFAULT_VECTOR_INDEX.threshold,
   kind: given.kind ?? DEFAULT_VECTOR_INDEX.kind,
+  exactFilterMax: given.exactFilterMax ?? DEFAULT_VECTOR_INDEX.exactFilterMax,
 });
 
 /** The column an index covers and the distance it was trained with (queries must use the same). */
@@ -150,7 +157,7 @@ export async function refreshVectorIndex(
   lance: LanceModule,
   table: Table,
   target: VectorColumn & { readonly dims: number },
-  settings: VectorIndexSettings,
+  settings: Pick<VectorIndexSettings, 'threshold' | 'kind'>,
   optimize: () => Promise<unknown>,
   prefilter: readonly PrefilterColumn[] = [],
 ): Promise<VectorIndexOutcome> {
@@ -159,7 +166,10 @@ export async function refreshVectorIndex(
   const state = await vectorIndexState(table, target.column);
   // An index built before the prefilter's scalar indexes existed gets them at its next refresh.
   if (state) await addPrefilterIndexes(lance, table, prefilter);
-  if (state && state.unindexed === 0) return 'fresh';
+  if (state && state.unindexed === 0) {
+    if (await scalarIndexesBehind(table, prefilter)) await optimize();
+    return 'fresh';
+  }
   if (state && state.unindexed <= state.indexed) {
     await optimize();
     return 'updated';
@@ -169,7 +179,25 @@ export async function refreshVectorIndex(
   const plan = planVectorIndex(rows, target.dims, state?.kind ?? settings.kind);
   await table.createIndex(target.column, { config: indexConfig(lance, plan, target.distance), replace: true });
   await addPrefilterIndexes(lance, table, prefilter);
+  if (await scalarIndexesBehind(table, prefilter)) await optimize();
   return 'rebuilt';
+}
+
+/**
+ * Whether a prefilter column's scalar index misses rows appended since it was built (ADR 0246): Lance then scans
+ * those rows for every query that reads through it. The vectors a store writes after its documents are such rows:
+ * at 52k the `doc_id` BTREE missed all 55,420 emb rows, and each row read scanned them.
+ */
+async function scalarIndexesBehind(table: Table, prefilter: readonly PrefilterColumn[]): Promise<boolean> {
+  const columns = new Set(prefilter.map((p) => p.column));
+  for (const i of await table.listIndices())
+    if (
+      i.columns.length === 1 &&
+      columns.has(i.columns[0]!) &&
+      ((await table.indexStats(i.name))?.numUnindexedRows ?? 0) > 0
+    )
+      return true;
+  return false;
 }
 
 /** A column the vector query's `where` reads, and its scalar index: BTREE for many values, BITMAP for few. */

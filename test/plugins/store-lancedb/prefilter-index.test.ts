@@ -50,7 +50,11 @@ it(
       const lance = await loadLance();
       const table = await (await lance.lancedb.connect(file)).openTable(TABLE);
       const indices = (await table.listIndices()).map((i) => i.columns.join(',')).sort();
-      assert.deepEqual(indices, ['doc_id', 'vector_8'], 'a scalar index on doc_id, none on row_key');
+      assert.deepEqual(
+        indices,
+        ['doc_id', 'source', 'updated_at', 'vector_8'],
+        'scalar indexes on doc_id and the emb stamps (ADR 0246), none on row_key',
+      );
 
       const filtered = await probe(store, 'git:w-doc-103', 'git:w');
       assert.equal(filtered.hits[0]?.document.sourceId, 'git:w-doc-103.md');
