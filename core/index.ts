@@ -21,7 +21,7 @@ export { parseParamList } from './tools/param-list.ts';
 export { asArray, asString } from './domain/loose-values.ts';
 
 // The error table every surface answers with.
-export { errorMapping } from './domain/error-table.ts';
+export { errorMapping } from './domain/errors.ts';
 // Whether a caller's `tools` scope names a tool or agent (ADR 0223): the MCP catalog's filter.
 export { toolAllowed } from './app/tools.ts';
 // Whether a caller may administer the server (ADR 0223): MCP's sync status, as REST's `requireAdmin`.

@@ -2,9 +2,8 @@
 // kernel's host when this module is imported (core/app/bundled-set.ts). Each plugin's index is small:
 // heavy code is imported when its hooks are first called.
 import type { Plugin } from '../core/index.ts';
-import { setBundledPlugins } from '../core/app/bundled-set.ts';
+import { setBundledPlugins, setConfigFollower } from '../core/app/bundled-set.ts';
 import { registerConfigSections } from '../core/config/plugin-sections.ts';
-import { setConfigFollower } from '../core/app/config-follower.ts';
 import { setPluginTrust } from '../core/load/load-plugins.ts';
 import { requireOwn } from '../core/load/require-own.ts';
 import type * as FollowOverrides from './follow-overrides.ts';

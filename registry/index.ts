@@ -15,6 +15,8 @@ export * from '../plugins/mcp-server/api.ts';
 export * from '../plugins/tools-builtin/api.ts';
 export { FILTER_FIELDS, SEARCH_PARAMS } from '../plugins/tools-builtin/search-params.ts';
 export { rejectUnknownParams } from '../plugins/tools-builtin/unknown-params.ts';
+// `get`'s line ranges, formerly core's (ADR 0249; `citation` is the entry's).
+export { parseLineRange, sliceLines } from '../plugins/tools-builtin/documents.ts';
 // store-sqlite's contract entry (the `kbctx.local-store` service) and store-postgres's URL redaction, formerly core's.
 export * from '../plugins/store-sqlite/api.ts';
 export { redactUrl } from '../plugins/store-postgres/redact-url.ts';

@@ -16,8 +16,8 @@ export {
   type Plugin,
   type PluginKernel,
   type PluginMeta,
+  STAGE,
 } from '../plugin.ts';
-export { STAGE } from '../stages.ts';
 export { requireOwn } from '../load/require-own.ts';
 import { requireOwn } from '../load/require-own.ts';
 import type * as WaitForLock from '../store/wait-for-lock.ts';
@@ -35,7 +35,7 @@ export const closestName: typeof ClosestName.closestName = (name, candidates) =>
   closest().closestName(name, candidates);
 export const didYouMean: typeof ClosestName.didYouMean = (name, candidates) => closest().didYouMean(name, candidates);
 const closest = (): typeof ClosestName => requireOwn<typeof ClosestName>(import.meta.url, '../domain/closest-name.ts');
-export type { ErrorCode } from '../domain/error-table.ts';
+export type { ErrorCode } from '../domain/errors.ts';
 
 // Services: the host's (index, host) and the ones plugins provide (the CLI's and `kbctx serve`'s: plugins/cli/api.ts).
 export { hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
@@ -166,7 +166,7 @@ export type {
 // The tool registry's types (the built-in tools' bodies are tools-builtin's).
 export type { ToolRegistry, ToolInfo, Tool, ToolCallContext } from '../app/tools.ts';
 export { NO_TOOL_CLIENT } from '../app/tools.ts';
-export type { ClientLogLevel, ToolClient } from '../app/tool-client.ts';
+export type { ClientLogLevel, ToolClient } from '../app/tools.ts';
 export type {
   Agent,
   AgentArgument,

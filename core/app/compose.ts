@@ -13,7 +13,7 @@ import { Kernel } from '../kernel.ts';
 import type { IndexServices } from '../plugin-context.ts';
 import type { IndexAccess } from '../store/store-factory.ts';
 import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../load/load-plugins.ts';
-import { bundledPlugins } from './bundled-set.ts';
+import { bundledPlugins, followConfig } from './bundled-set.ts';
 import { hostService, type LoadFailure } from './host-service.ts';
 import { agentsService, indexService, indexToolsService, type IndexHost } from './index-service.ts';
 import { check, indexHost } from './index-host.ts';
@@ -21,7 +21,6 @@ import { pipelineOf } from './plugin-pipeline.ts';
 import { requireOwn } from '../load/require-own.ts';
 import type * as PluginParts from './plugin-parts.ts';
 import { PerPluginCollector } from '../collector.ts';
-import { followConfig } from './config-follower.ts';
 
 /** The host: eight members; everything else is a service (`kernel.services`), the index's as `index`. */
 export interface Kbctx {

@@ -3,8 +3,7 @@
 import type { PluginToolDef } from '../tools/part-defs.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import { checkName, invalid, toolFromSpec } from './plugin-tool.ts';
-import { NO_TOOL_CLIENT } from './tool-client.ts';
-import type { Tool } from './tools.ts';
+import { NO_TOOL_CLIENT, type Tool } from './tools.ts';
 
 export type ContextFor = (signal: AbortSignal) => PluginContext;
 

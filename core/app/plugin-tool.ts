@@ -2,13 +2,11 @@
 // registerTool through its adapter) checked and turned into the app's Tool: parameters (JSON Schema or
 // the script-tool list) become ParamSpecs, so ToolRegistry validates them like any tool; a JSON Schema
 // object is also kept whole (`inputSchema`), advertised and checked exactly as declared.
-import type { Tool, ToolSchema } from './tools.ts';
+import { NO_TOOL_CLIENT, type Tool, type ToolClient, type ToolSchema } from './tools.ts';
 import { KbctxError } from '../domain/errors.ts';
 import { parseParamList } from '../tools/param-list.ts';
 import { PARAM_TYPES, type ParamSpec } from '../tools/param-spec.ts';
-import type { ToolClient } from './tool-client.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
-import { NO_TOOL_CLIENT } from './tool-client.ts';
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -1,7 +1,7 @@
 // What plugins add through the `tools`, `agents` and `resources` hooks, and the `toolCall` hook's call:
 // the shapes a plugin writes; the host adapts them (app/plugin-parts.ts) into its registries.
 import type { PromptContentBlock } from '../app/agents.ts';
-import type { ToolClient } from '../app/tool-client.ts';
+import type { ToolClient } from '../app/tools.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import type { ParamSpec } from './param-spec.ts';
 

@@ -82,7 +82,6 @@ const NOT_AT_START_UP = [
   'core/embed/plugin-embedder.ts', // embedding is disabled by default
   'plugins/agents-inline/agents/agent-registry.ts', // the agent registry: when agents are listed or resolved
   'plugins/models/known-models.ts', // Context Harness model names: when [embedding] names a model
-  'core/app/tool-client.ts', // MCP's channel back to the caller: when a tool runs
   // the built-in tool bodies: when tools are listed or a plugin's ctx.search runs
   'plugins/tools-builtin/builtin-tools.ts',
   'plugins/tools-builtin/index-tools.ts',
