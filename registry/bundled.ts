@@ -38,6 +38,7 @@ import storeLancedb from '../plugins/store-lancedb/index.ts';
 import storePostgres from '../plugins/store-postgres/index.ts';
 import storeSqlite from '../plugins/store-sqlite/index.ts';
 import telemetry from '../plugins/telemetry/index.ts';
+import toolRegistry from '../plugins/tool-registry/index.ts';
 import toolsBuiltin from '../plugins/tools-builtin/index.ts';
 import transportHttp from '../plugins/transport-http/index.ts';
 import web from '../plugins/web/index.ts';
@@ -65,6 +66,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   luaBridge,
   rerank, // after the Lua bridge: its rank taps see the candidates before they are reranked
   queryLog,
+  toolRegistry, // the registry every plugin's tools are collected into (`kbctx.tools`)
   toolsBuiltin,
   agentsInline,
   mcpServer, // before the MCP transports, which depend on it

@@ -49,6 +49,9 @@ export {
 } from '../plugins/lua-bridge/scripting/script-values.ts';
 export { parseToolMeta, type ToolMeta } from '../plugins/lua-bridge/scripting/tool-meta.ts';
 export * from '../plugins/agents-inline/api.ts';
+// tool-registry's contract entry: parameter validation, a tool spec's checks, a token's `tools` scope, formerly core's
+// (ADR 0249).
+export * from '../plugins/tool-registry/api.ts';
 // The live index's status types the surfaces see (live-index's contract entry; formerly core's, ADR 0238).
 export type { ConnectorStatus, LiveIndex, SyncControl, SyncCounts, SyncState } from '../plugins/live-index/api.ts';
 // The JSON POST the HTTP embedders and the reranker share (embedder-openai's contract entry), which core no longer

@@ -43,6 +43,7 @@ export {
   indexService,
   indexToolsService,
   agentsService,
+  toolsService,
   stageObserverService,
   type BuiltinDeps,
   type IndexHost,
@@ -116,7 +117,7 @@ export type {
 } from '../connectors/connector.ts';
 export type { Config, ConnectorTables, ExtensionsConfig, RetrievalConfig } from '../config/types.ts';
 // Tool parameter specs (a tool's `params`; the built-in search tool's, tools-builtin's search-params.ts).
-export type { ParamSpec, ParamType, SubFieldSpec } from '../tools/param-spec.ts';
+export type { ParamSpec, ParamType, SubFieldSpec } from '../tools/tool-types.ts';
 // A plugin types the sections it owns in its own config-section.ts and reads them through these (ADR 0192).
 export { connectorsOf, sectionOf } from '../config/sections-of.ts';
 export type {
@@ -163,10 +164,19 @@ export type {
   VectorQuery,
   VectorResult,
 } from '../store/store.ts';
-// The tool registry's types (the built-in tools' bodies are tools-builtin's).
-export type { ToolRegistry, ToolInfo, Tool, ToolCallContext } from '../app/tools.ts';
-export { NO_TOOL_CLIENT } from '../app/tools.ts';
-export type { ClientLogLevel, ToolClient } from '../app/tools.ts';
+// The tool registry's types (the registry is the tool-registry plugin's, the built-in tools' bodies tools-builtin's).
+export type {
+  ClientLogLevel,
+  JsonSchemaObject,
+  Tool,
+  ToolCallContext,
+  ToolClient,
+  ToolHooks,
+  ToolInfo,
+  ToolRegistry,
+  ToolSchema,
+  ToolsRuntime,
+} from '../tools/tool-types.ts';
 export type {
   Agent,
   AgentArgument,

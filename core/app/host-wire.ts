@@ -3,7 +3,7 @@
 // through these, so field names cannot drift between REST, MCP and the CLI.
 import type { Agent } from './agents.ts';
 import type { SyncReport } from './sync.ts';
-import type { ToolInfo } from './tools.ts';
+import type { ToolInfo } from '../tools/tool-types.ts';
 
 /** `GET /tools/list` and `kbctx tool list --json`. */
 export function toolsToWire(tools: readonly ToolInfo[]): { tools: Record<string, unknown>[] } {
