@@ -11,6 +11,8 @@ import type * as ToolAccess from './tool-access.ts';
 import type * as ToolFromSpec from './tool-from-spec.ts';
 
 export type { ToolSpec } from './tool-from-spec.ts';
+// The registry's listing in the contract's JSON names (REST, the CLI), formerly core's host-wire.ts.
+export { toolsToWire } from './tool-wire.ts';
 
 /** A parameter's types, `string` first: it decides how the CLI reads a value. */
 export const PARAM_TYPES: readonly ParamType[] = ['string', 'integer', 'number', 'boolean', 'array', 'object'];
