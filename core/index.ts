@@ -11,25 +11,20 @@ export { VERSION } from './config/version.ts';
 export { DEFAULT_CONFIG_PATH } from './config/load-config.ts';
 export { bundledConnectorTypes } from './config/plugin-sections.ts';
 
-// The checkers and deadlines plugin tools, agents and connectors share (the extensions adapter, agents-inline).
-export { invalid, specHead, toolFromSpec, type ToolSpec } from './app/plugin-tool.ts';
-export { ConnectorSpecInstance, type ConnectorSpec } from './app/plugin-connector-instance.ts';
+// The checkers and deadlines plugin parts and connectors share (the extensions adapter, agents-inline); a tool's spec
+// checks, parameter lists and input bounds are the tool-registry plugin's (its api.ts, ADR 0249).
+export { ConnectorSpecInstance, invalid, type ConnectorSpec } from './app/plugin-connector-instance.ts';
 export { runWithDeadline } from './app/run-with-deadline.ts';
-// The connector contract's item check, a tool's parameter list, and loose values from a script or plugin part.
+// The connector contract's item check, and loose values from a script or plugin part.
 export { toIsoTime, toScanEntries } from './connectors/plugin-items.ts';
-export { parseParamList } from './tools/param-list.ts';
 export { asArray, asString } from './domain/loose-values.ts';
 
 // The error table every surface answers with.
-export { errorMapping } from './domain/error-table.ts';
-// Whether a caller's `tools` scope names a tool or agent (ADR 0223): the MCP catalog's filter.
-export { toolAllowed } from './app/tools.ts';
+export { errorMapping } from './domain/errors.ts';
 // Whether a caller may administer the server (ADR 0223): MCP's sync status, as REST's `requireAdmin`.
 export { mayAdminister } from './domain/access-scope.ts';
 
 export { lineLog } from './domain/log-line.ts';
-export { PARAM_TYPES, toJsonSchema, validateParams } from './tools/param-spec.ts';
-export { checkLength, checkShape } from './tools/param-bounds.ts'; // input bounds (agents-inline's argument checks)
 
 // Sync and embedding runs over the configured connectors (the live index runs them for `kbctx serve`).
 export { configuredConnectors, selectConnectors, type ConnectorRef } from './app/select-connectors.ts';

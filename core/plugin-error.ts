@@ -1,8 +1,7 @@
 // The error a failing tap becomes: it names the plugin and the hook (Rollup's PLUGIN_ERROR). A
 // KbctxError a tap raises on purpose keeps its code; one of a kind users act on (a config mistake, a
 // bad argument, an address in use: USER_FACING) keeps its own message too, without the hook jargon.
-import { KbctxError, isKbctxError } from './domain/errors.ts';
-import type { ErrorCode } from './domain/error-table.ts';
+import { KbctxError, isKbctxError, type ErrorCode } from './domain/errors.ts';
 
 /**
  * Codes whose message is addressed to the user and complete: printed as the plugin wrote it (the CLI

@@ -79,5 +79,9 @@ export interface PluginKernel {
   onDispose(fn: () => void | Promise<void>): void;
 }
 
+// Named stages order the taps of one hook (tapable sorts by `stage`, ties keep registration order).
+// First-party defaults tap at FALLBACK, so a user's plugin wins without `before`.
+export const STAGE = Object.freeze({ FIRST: -1000, EARLY: -100, DEFAULT: 0, LATE: 100, FALLBACK: 1000 });
+
 /** Identity, for types: `export default definePlugin({...})`. A plain object works the same. */
 export const definePlugin = <O = Record<string, unknown>>(plugin: Plugin<O>): Plugin<O> => plugin;

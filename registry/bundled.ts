@@ -2,9 +2,8 @@
 // kernel's host when this module is imported (core/app/bundled-set.ts). Each plugin's index is small:
 // heavy code is imported when its hooks are first called.
 import type { Plugin } from '../core/index.ts';
-import { setBundledPlugins } from '../core/app/bundled-set.ts';
+import { setBundledPlugins, setConfigFollower } from '../core/app/bundled-set.ts';
 import { registerConfigSections } from '../core/config/plugin-sections.ts';
-import { setConfigFollower } from '../core/app/config-follower.ts';
 import { setPluginTrust } from '../core/load/load-plugins.ts';
 import { requireOwn } from '../core/load/require-own.ts';
 import type * as FollowOverrides from './follow-overrides.ts';
@@ -39,6 +38,7 @@ import storeLancedb from '../plugins/store-lancedb/index.ts';
 import storePostgres from '../plugins/store-postgres/index.ts';
 import storeSqlite from '../plugins/store-sqlite/index.ts';
 import telemetry from '../plugins/telemetry/index.ts';
+import toolRegistry from '../plugins/tool-registry/index.ts';
 import toolsBuiltin from '../plugins/tools-builtin/index.ts';
 import transportHttp from '../plugins/transport-http/index.ts';
 import web from '../plugins/web/index.ts';
@@ -66,6 +66,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   luaBridge,
   rerank, // after the Lua bridge: its rank taps see the candidates before they are reranked
   queryLog,
+  toolRegistry, // the registry every plugin's tools are collected into (`kbctx.tools`)
   toolsBuiltin,
   agentsInline,
   mcpServer, // before the MCP transports, which depend on it

@@ -15,6 +15,8 @@ export * from '../plugins/mcp-server/api.ts';
 export * from '../plugins/tools-builtin/api.ts';
 export { FILTER_FIELDS, SEARCH_PARAMS } from '../plugins/tools-builtin/search-params.ts';
 export { rejectUnknownParams } from '../plugins/tools-builtin/unknown-params.ts';
+// `get`'s line ranges, formerly core's (ADR 0249; `citation` is the entry's).
+export { parseLineRange, sliceLines } from '../plugins/tools-builtin/documents.ts';
 // store-sqlite's contract entry (the `kbctx.local-store` service) and store-postgres's URL redaction, formerly core's.
 export * from '../plugins/store-sqlite/api.ts';
 export { redactUrl } from '../plugins/store-postgres/redact-url.ts';
@@ -47,6 +49,9 @@ export {
 } from '../plugins/lua-bridge/scripting/script-values.ts';
 export { parseToolMeta, type ToolMeta } from '../plugins/lua-bridge/scripting/tool-meta.ts';
 export * from '../plugins/agents-inline/api.ts';
+// tool-registry's contract entry: parameter validation, a tool spec's checks, a token's `tools` scope, formerly core's
+// (ADR 0249).
+export * from '../plugins/tool-registry/api.ts';
 // The live index's status types the surfaces see (live-index's contract entry; formerly core's, ADR 0238).
 export type { ConnectorStatus, LiveIndex, SyncControl, SyncCounts, SyncState } from '../plugins/live-index/api.ts';
 // The JSON POST the HTTP embedders and the reranker share (embedder-openai's contract entry), which core no longer

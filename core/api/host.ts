@@ -3,7 +3,7 @@
 // imports the config loader, the composition root and the bundled set when a command first needs them
 // (start-up cost, ADR 0130). Statically it loads only modules every command loads anyway.
 export { findConfig, isConfigModule } from '../config/find-config.ts';
-export { errorMapping } from '../domain/error-table.ts';
+export { errorMapping } from '../domain/errors.ts';
 // The error classes the CLI's runner reports, without the plugin API (`kbctx --version` loads neither: ADR 0130).
 export { KbctxError } from '../domain/errors.ts';
 export { PluginError } from '../plugin-error.ts';

@@ -16,8 +16,8 @@ export {
   type Plugin,
   type PluginKernel,
   type PluginMeta,
+  STAGE,
 } from '../plugin.ts';
-export { STAGE } from '../stages.ts';
 export { requireOwn } from '../load/require-own.ts';
 import { requireOwn } from '../load/require-own.ts';
 import type * as WaitForLock from '../store/wait-for-lock.ts';
@@ -35,7 +35,7 @@ export const closestName: typeof ClosestName.closestName = (name, candidates) =>
   closest().closestName(name, candidates);
 export const didYouMean: typeof ClosestName.didYouMean = (name, candidates) => closest().didYouMean(name, candidates);
 const closest = (): typeof ClosestName => requireOwn<typeof ClosestName>(import.meta.url, '../domain/closest-name.ts');
-export type { ErrorCode } from '../domain/error-table.ts';
+export type { ErrorCode } from '../domain/errors.ts';
 
 // Services: the host's (index, host) and the ones plugins provide (the CLI's and `kbctx serve`'s: plugins/cli/api.ts).
 export { hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
@@ -43,6 +43,7 @@ export {
   indexService,
   indexToolsService,
   agentsService,
+  toolsService,
   stageObserverService,
   type BuiltinDeps,
   type IndexHost,
@@ -116,7 +117,7 @@ export type {
 } from '../connectors/connector.ts';
 export type { Config, ConnectorTables, ExtensionsConfig, RetrievalConfig } from '../config/types.ts';
 // Tool parameter specs (a tool's `params`; the built-in search tool's, tools-builtin's search-params.ts).
-export type { ParamSpec, ParamType, SubFieldSpec } from '../tools/param-spec.ts';
+export type { ParamSpec, ParamType, SubFieldSpec } from '../tools/tool-types.ts';
 // A plugin types the sections it owns in its own config-section.ts and reads them through these (ADR 0192).
 export { connectorsOf, sectionOf } from '../config/sections-of.ts';
 export type {
@@ -163,10 +164,19 @@ export type {
   VectorQuery,
   VectorResult,
 } from '../store/store.ts';
-// The tool registry's types (the built-in tools' bodies are tools-builtin's).
-export type { ToolRegistry, ToolInfo, Tool, ToolCallContext } from '../app/tools.ts';
-export { NO_TOOL_CLIENT } from '../app/tools.ts';
-export type { ClientLogLevel, ToolClient } from '../app/tool-client.ts';
+// The tool registry's types (the registry is the tool-registry plugin's, the built-in tools' bodies tools-builtin's).
+export type {
+  ClientLogLevel,
+  JsonSchemaObject,
+  Tool,
+  ToolCallContext,
+  ToolClient,
+  ToolHooks,
+  ToolInfo,
+  ToolRegistry,
+  ToolSchema,
+  ToolsRuntime,
+} from '../tools/tool-types.ts';
 export type {
   Agent,
   AgentArgument,

@@ -16,9 +16,8 @@ export { SEARCH_MODES, type SearchMode, type SearchParams, type SearchResult } f
 export { search } from '../app/search.ts';
 export { requestOrigin, withRequestOrigin, type RequestOrigin, type Surface } from '../app/request-origin.ts';
 export type { SearchDeps, SearchResponse } from '../app/search.ts';
-export { agentsToWire, syncReportToWire, toolsToWire } from '../app/host-wire.ts';
-export { validateParams } from '../tools/param-spec.ts';
+export { syncReportToWire } from '../app/host-wire.ts';
 // A path's problem in words (the commands' helpers, tables and progress lines, are plugins/cli/api.ts's).
 export { pathProblem } from '../domain/path-problem.ts';
-// A hit's `path:12-48` (the CLI's results, the web page); a document's lines (tools-builtin's `get` with `lines`).
-export { citation, lineStarts, parseLineRange, sliceLines } from '../domain/line-ranges.ts';
+// A body's line offsets (tools-builtin's `get` with `lines`; citing a hit and reading a range are its own, ADR 0249).
+export { lineStarts } from '../domain/line-ranges.ts';

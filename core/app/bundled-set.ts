@@ -4,6 +4,7 @@
 // connector type, store engine or embedding provider is read from the plugins' `provides`, for
 // errors that name a dropped plugin.
 import type { Plugin } from '../plugin.ts';
+import type { Config } from '../config/types.ts';
 import { KbctxError } from '../domain/errors.ts';
 
 let bundled: readonly Plugin[] | undefined;
@@ -45,3 +46,14 @@ export function bundledProviders(kind: 'connector' | 'store' | 'embedder'): Read
   }
   return out;
 }
+
+// How the distribution adjusts a loaded config before the host uses it: registry/ hands in `followOverrides` (enabled
+// registry extensions run the winning registry's copy), as it hands in the set. The kernel knows no registry.
+let follower: (config: Config) => Config = (config) => config;
+
+export function setConfigFollower(follow: (config: Config) => Config): void {
+  follower = follow;
+}
+
+/** `config` as the distribution's follower leaves it (the same object when nothing moves). */
+export const followConfig = (config: Config): Config => follower(config);

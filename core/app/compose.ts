@@ -7,21 +7,18 @@
 import type { Config } from '../config/types.ts';
 import { configError, notFound } from '../domain/errors.ts';
 import type { AgentRegistry } from './agents.ts';
-import { ToolRegistry } from './tools.ts';
+import type { ToolRegistry } from '../tools/tool-types.ts';
 import type { Store } from '../store/store.ts';
 import { Kernel } from '../kernel.ts';
 import type { IndexServices } from '../plugin-context.ts';
 import type { IndexAccess } from '../store/store-factory.ts';
 import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } from '../load/load-plugins.ts';
-import { bundledPlugins } from './bundled-set.ts';
+import { bundledPlugins, followConfig } from './bundled-set.ts';
 import { hostService, type LoadFailure } from './host-service.ts';
-import { agentsService, indexService, indexToolsService, type IndexHost } from './index-service.ts';
+import { agentsService, indexService, indexToolsService, toolsService, type IndexHost } from './index-service.ts';
 import { check, indexHost } from './index-host.ts';
 import { pipelineOf } from './plugin-pipeline.ts';
-import { requireOwn } from '../load/require-own.ts';
-import type * as PluginParts from './plugin-parts.ts';
 import { PerPluginCollector } from '../collector.ts';
-import { followConfig } from './config-follower.ts';
 
 /** The host: eight members; everything else is a service (`kernel.services`), the index's as `index`. */
 export interface Kbctx {
@@ -37,7 +34,10 @@ export interface Kbctx {
    * failed to load (a broken script tool, extension module) are returned, not thrown.
    */
   ready(): Promise<readonly LoadFailure[]>;
-  /** Every tool plugins add, built on first use (after `ready()`: configured plugins' too). */
+  /**
+   * Every tool plugins add, built on first use (after `ready()`: configured plugins' too), in the registry the
+   * tool-registry plugin provides (`kbctx.tools`; dropped: none).
+   */
   tools(): ToolRegistry;
   /** Every agent plugins add, in the registry agents-inline provides (`kbctx.agents`; dropped: none). */
   agents(): AgentRegistry;
@@ -89,11 +89,7 @@ export function openKbctx(
   let agents: AgentRegistry | undefined;
   // A later tool or agent of the same name replaces an earlier one: the taps' stages decide (ToolRegistry.register).
   const collectTools = (registry: ToolRegistry): void =>
-    kernel.hooks.tools.call(
-      new PerPluginCollector((plugin, def) =>
-        registry.register(pluginParts().toolFromPlugin(def, contextFor(plugin), config.extensions.timeoutSecs, plugin)),
-      ),
-    );
+    kernel.hooks.tools.call(new PerPluginCollector((plugin, def) => registry.add(def, contextFor(plugin), plugin)));
   const collectAgents = (registry: AgentRegistry): void =>
     kernel.hooks.agents.call(new PerPluginCollector((plugin, def) => registry.add(def, contextFor(plugin))));
   let readied: Promise<readonly LoadFailure[]> | undefined;
@@ -112,7 +108,12 @@ export function openKbctx(
         return failures;
       })()),
     tools() {
-      if (!tools) collectTools((tools = new ToolRegistry(pipelineOf(kernel))));
+      if (!tools)
+        collectTools(
+          (tools = kernel.services.has(toolsService)
+            ? kernel.services.use(toolsService).createRegistry(pipelineOf(kernel), config.extensions.timeoutSecs)
+            : noTools()),
+        );
       return tools;
     },
     agents() {
@@ -132,10 +133,29 @@ export function openKbctx(
 }
 
 /**
- * The plugin tool adapters (and the modules they load): required when the tool registry is first built, not by every
- * command (ADR 0130).
+ * Without tool-registry (its `kbctx.tools` runs every plugin's tools): none, and a tool a plugin adds says why, as an
+ * agent does without agents-inline.
  */
-const pluginParts = () => requireOwn<typeof PluginParts>(import.meta.url, './plugin-parts.ts');
+function noTools(): ToolRegistry {
+  const missing = (name: string): never => {
+    throw configError(
+      `tool '${name}' needs the tool-registry plugin, which runs every plugin's tools (remove '!tool-registry' from ` +
+        'plugins)',
+    );
+  };
+  return {
+    register: (tool) => missing(tool?.name),
+    add: (def) => missing(def?.name),
+    has: () => false,
+    get: (name) => {
+      throw notFound(`unknown tool '${name}'; no tools are configured`);
+    },
+    list: () => [],
+    call: async (name) => {
+      throw notFound(`unknown tool '${name}'; no tools are configured`);
+    },
+  };
+}
 
 function noIndexTools(): never {
   throw configError(

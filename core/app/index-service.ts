@@ -11,6 +11,7 @@ import type { IndexServices } from '../plugin-context.ts';
 import { createServiceRef } from '../services.ts';
 import type { ConnectorLocks, Store } from '../store/store.ts';
 import type { AgentsRuntime } from './agents.ts';
+import type { ToolsRuntime } from '../tools/tool-types.ts';
 import type { SearchDeps } from './search.ts';
 import type { ConnectorRef } from './select-connectors.ts';
 import type { SyncDeps } from './sync.ts';
@@ -58,6 +59,9 @@ export const indexToolsService = createServiceRef<IndexServices>('kbctx.index-to
 
 /** The agent registry the host collects plugins' agents into: provided by agents-inline (ADR 0238). */
 export const agentsService = createServiceRef<AgentsRuntime>('kbctx.agents');
+
+/** The tool registry the host collects plugins' tools into: provided by the tool-registry plugin (ADR 0249). */
+export const toolsService = createServiceRef<ToolsRuntime>('kbctx.tools');
 
 // The engine's one observation point (ADR 0222), here because the index host reads it (a module of its own cost
 // `kbctx search` one more at start-up): search and sync run their inner stages (keyword, vector, fusion; a connector's

@@ -5,8 +5,11 @@
 import type { Connector, ScanOptions, ScanResult } from '../connectors/connector.ts';
 import { toScanEntries } from '../connectors/plugin-items.ts';
 import type { PluginItem } from '../connectors/connector.ts';
-import { invalid } from './plugin-tool.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
+import { KbctxError } from '../domain/errors.ts';
+
+/** A plugin part's fault (a connector's, a tool's, an agent's): script_error, as a script's. */
+export const invalid = (message: string): KbctxError => new KbctxError('script_error', message);
 
 export interface ConnectorSpec {
   type: string;

@@ -2,9 +2,10 @@
 // drained under a deadline and checked like a compiled extension's (imported when first needed).
 import type { ConnectorInstance, PluginConnector } from '../connectors/connector.ts';
 import type { Connector } from '../connectors/connector.ts';
-import { ConnectorSpecInstance } from './plugin-connector-instance.ts';
-import { invalid } from './plugin-tool.ts';
-import type { ContextFor } from './plugin-parts.ts';
+import { ConnectorSpecInstance, invalid } from './plugin-connector-instance.ts';
+import type { PluginContext } from '../plugin-context.ts';
+
+type ContextFor = (signal: AbortSignal) => PluginContext;
 
 export function connectorFromPlugin(
   def: PluginConnector,

@@ -1,8 +1,7 @@
 // Runs one call into extension code with a deadline: the callee gets an AbortSignal that fires at the
 // time-out or when the caller's own signal does; the call then rejects with `timeout` (408) even if the
 // extension ignores the signal. A thrown error keeps its `code` when the error table knows it; else script_error (500).
-import { KbctxError } from '../domain/errors.ts';
-import { ERROR_TABLE, type ErrorCode } from '../domain/error-table.ts';
+import { ERROR_TABLE, KbctxError, type ErrorCode } from '../domain/errors.ts';
 
 export async function runWithDeadline<T>(
   label: string,

@@ -1,5 +1,6 @@
-// Source line ranges of chunks (ADR 0210): where a chunker's plain strings sit in a document body, a chunk's place
-// as search results carry it, and `lines=12-48` ranges as `get` reads them. Pure: strings in, numbers out.
+// Source line ranges of chunks (ADR 0210): where a chunker's plain strings sit in a document body, and a chunk's place
+// as search results carry it. Pure: strings in, numbers out. How a hit is cited (`path:12-48`) and how `get` reads a
+// `lines=12-48` range are tools-builtin's (its wire.ts and documents.ts, ADR 0249).
 //
 // A line ends at "\r\n", "\r" or "\n" (as the default chunker reads a body), and lines count from 1.
 // Locating a plain-string chunk (a chunker that returns `string[]`):
@@ -98,40 +99,4 @@ export function chunkPlace(chunk: Chunk): {
     symbol: chunk.symbol ?? null,
     lang: chunk.lang ?? null,
   };
-}
-
-/**
- * Where a hit is, as `path:12-48` (`path:12` for one line; just the path when the lines are unknown): the path is
- * the document's file path for a `file:` URL, else its URL, else its source id.
- */
-export function citation(hit: {
-  sourceUrl: string | null;
-  sourceId: string;
-  lineStart?: number | null | undefined;
-  lineEnd?: number | null | undefined;
-}): string {
-  const url = hit.sourceUrl;
-  const where =
-    url === null ? hit.sourceId : url.startsWith('file://') ? decodeURIComponent(new URL(url).pathname) : url;
-  const { lineStart: start, lineEnd: end } = hit;
-  if (start == null) return where;
-  return end == null || end === start ? `${where}:${start}` : `${where}:${start}-${end}`;
-}
-
-/** `12-48` (or `12`, one line) → the range; undefined when it is not one (1-based, start ≤ end). */
-export function parseLineRange(text: string): { start: number; end: number } | undefined {
-  const m = /^\s*(\d{1,9})\s*(?:-\s*(\d{1,9})\s*)?$/.exec(text);
-  if (!m) return undefined;
-  const start = Number(m[1]);
-  const end = m[2] === undefined ? start : Number(m[2]);
-  return start >= 1 && end >= start ? { start, end } : undefined;
-}
-
-/** Lines `start`..`end` (1-based, inclusive) of `text`, with their original line ends; past the end: what exists. */
-export function sliceLines(text: string, range: { start: number; end: number }): string {
-  const starts = lineStarts(text);
-  const from = starts[range.start - 1];
-  if (from === undefined) return '';
-  const to = starts[range.end] ?? text.length;
-  return text.slice(from, to).replace(/(?:\r\n|\r|\n)$/, '');
 }

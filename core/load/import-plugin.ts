@@ -4,8 +4,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { configError } from '../domain/errors.ts';
-import { missingPluginFile } from './missing-plugin-file.ts';
+import { configError, type KbctxError } from '../domain/errors.ts';
 import type { PluginSpec } from './plugin-specs.ts';
 
 const NODE_MODULE = /\.(ts|mts|cts|mjs|cjs|js)$/;
@@ -41,4 +40,24 @@ export async function importPluginModule(
       error,
     );
   }
+}
+
+/**
+ * The error for a `plugins` path that names no file: where it was looked for (the config root, ADR 0114) and, when the
+ * entry names a file relative to the config file's own folder (the rule plugin paths followed before), the entry to
+ * write instead (resolve-plugin-file.ts raises it too).
+ */
+export function missingPluginFile(
+  spec: { file: string; as: string },
+  baseDir: string,
+  configFile: string | null,
+): KbctxError {
+  const rule = `paths are relative to the project folder ${baseDir}, like every path in the config`;
+  const besideConfig =
+    configFile === null || path.isAbsolute(spec.as) ? null : path.resolve(path.dirname(configFile), spec.as);
+  const instead =
+    besideConfig !== null && besideConfig !== spec.file && existsSync(besideConfig)
+      ? `; ${besideConfig} exists: write "./${path.relative(baseDir, besideConfig).split(path.sep).join('/')}"`
+      : '';
+  return configError(`plugin ${spec.as}: no such file (${spec.file}; ${rule})${instead}`);
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { configError } from '../domain/errors.ts';
 import type { Kernel } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
-import { missingPluginFile } from './missing-plugin-file.ts';
+import { missingPluginFile } from './import-plugin.ts';
 
 export async function resolvePluginFile(
   kernel: Kernel,

@@ -1,9 +1,8 @@
 // What plugins add through the `tools`, `agents` and `resources` hooks, and the `toolCall` hook's call:
-// the shapes a plugin writes; the host adapts them (app/plugin-parts.ts) into its registries.
+// the shapes a plugin writes; the registries adapt them (the tool-registry plugin's, agents-inline's).
 import type { PromptContentBlock } from '../app/agents.ts';
-import type { ToolClient } from '../app/tool-client.ts';
 import type { PluginContext } from '../plugin-context.ts';
-import type { ParamSpec } from './param-spec.ts';
+import type { ParamSpec, ToolClient } from './tool-types.ts';
 
 /**
  * A tool as a plugin adds it. `inputSchema` is a JSON Schema object, advertised and checked whole

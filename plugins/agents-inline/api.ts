@@ -7,6 +7,8 @@ import type * as AgentFromSpec from './agents/agent-from-spec.ts';
 import type * as Prompt from './agents/prompt.ts';
 
 export type { AgentSpec } from './agents/agent-from-spec.ts';
+// The registry's listing in the contract's JSON names (REST, the CLI), formerly core's host-wire.ts (ADR 0249).
+export { agentsToWire } from './agent-wire.ts';
 
 /** An agent spec checked (script_error naming `registerAgent(name)`) and turned into an Agent run under a deadline. */
 export const agentFromSpec: typeof AgentFromSpec.agentFromSpec = (...args) =>

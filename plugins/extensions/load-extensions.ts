@@ -12,13 +12,13 @@ import {
   invalid,
   runWithDeadline,
   STAGE,
-  toolFromSpec,
   type ExtensionsConfig,
   type Plugin,
   type PluginAgentDef,
   type PluginConnector,
   type PluginToolDef,
 } from '../../core/index.ts';
+import { toolFromSpec } from '../tool-registry/api.ts';
 import type {
   ExtensionAgent,
   ExtensionAgentContext,

@@ -14,12 +14,12 @@ import {
   isKbctxError,
   mayAdminister,
   requestOrigin,
-  toolAllowed,
   type AgentRegistry,
   type RequestOrigin,
   type ToolClient,
   type ToolRegistry,
 } from '../../core/index.ts';
+import { toolAllowed } from '../tool-registry/api.ts';
 import type { DocumentLister } from './document-pages.ts';
 import { KBCTX_INSTRUCTIONS } from './instructions.ts';
 import { legacyResourceNotFound } from './legacy-not-found.ts';

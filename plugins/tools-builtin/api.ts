@@ -10,6 +10,7 @@ import type * as Sources from './sources.ts';
 
 export {
   chunkToWire,
+  citation,
   describeStatus,
   documentToWire,
   searchResponseToWire,

@@ -1,5 +1,6 @@
 // Reading documents: `get` by id (404 when unknown or outside the caller's scope), with its chunks (the web page, Lua's
-// `context.get`), or cut to a line range (`get` with `lines`, ADR 0210).
+// `context.get`), or cut to a line range (`get` with `lines`, ADR 0210; the range reader is `get`'s, so here:
+// ADR 0249).
 import {
   badRequest,
   notFound,
@@ -8,7 +9,7 @@ import {
   type Store,
   type StoredDocument,
 } from '../../core/api/plugin.ts';
-import { documentInScope, lineStarts, parseLineRange, requestOrigin, sliceLines } from '../../core/api/use-cases.ts';
+import { documentInScope, lineStarts, requestOrigin } from '../../core/api/use-cases.ts';
 
 /** The document, or not_found; a document outside the caller's scope is the same not_found (ADR 0225). */
 export async function getDocument(store: Store, id: string): Promise<StoredDocument> {
@@ -72,4 +73,22 @@ export function documentLines(
     });
   const served = { start: range.start, end: Math.min(range.end, count) };
   return { document: { ...doc, body: sliceLines(doc.body, served) }, range: served };
+}
+
+/** `12-48` (or `12`, one line) → the range; undefined when it is not one (1-based, start ≤ end). */
+export function parseLineRange(text: string): { start: number; end: number } | undefined {
+  const m = /^\s*(\d{1,9})\s*(?:-\s*(\d{1,9})\s*)?$/.exec(text);
+  if (!m) return undefined;
+  const start = Number(m[1]);
+  const end = m[2] === undefined ? start : Number(m[2]);
+  return start >= 1 && end >= start ? { start, end } : undefined;
+}
+
+/** Lines `start`..`end` (1-based, inclusive) of `text`, with their original line ends; past the end: what exists. */
+export function sliceLines(text: string, range: { start: number; end: number }): string {
+  const starts = lineStarts(text);
+  const from = starts[range.start - 1];
+  if (from === undefined) return '';
+  const to = starts[range.end] ?? text.length;
+  return text.slice(from, to).replace(/(?:\r\n|\r|\n)$/, '');
 }

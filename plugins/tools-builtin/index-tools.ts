@@ -3,7 +3,7 @@
 // checks them, no toolCall/toolResult taps), so the two never drift apart. Dropping tools-builtin
 // drops these too: a plugin's `ctx.search` is then a config error naming the plugin.
 import type { BuiltinDeps, IndexServices } from '../../core/api/plugin.ts';
-import { validateParams } from '../../core/api/use-cases.ts';
+import { validateParams } from '../tool-registry/api.ts';
 import { builtinBodies, builtinTools, type BuiltinBodies } from './builtin-tools.ts';
 
 /**

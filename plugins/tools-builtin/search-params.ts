@@ -8,7 +8,8 @@ import {
   type RetrievalConfig,
   type SubFieldSpec,
 } from '../../core/api/plugin.ts';
-import { SEARCH_MODES, validateParams, type SearchMode, type SearchParams } from '../../core/api/use-cases.ts';
+import { validateParams } from '../tool-registry/api.ts';
+import { SEARCH_MODES, type SearchMode, type SearchParams } from '../../core/api/use-cases.ts';
 import type * as FilterParams from './filter-params.ts';
 import type * as Since from './since.ts';
 import { rejectUnknownParams } from './unknown-params.ts';

@@ -151,3 +151,21 @@ export function describeStatus(row: Pick<SourceRow, 'status' | 'lastRun'>): stri
   if (row.status === 'errors') return `${row.lastRun?.errors} error${row.lastRun?.errors === 1 ? '' : 's'}`;
   return row.status;
 }
+
+/**
+ * Where a hit is, as `path:12-48` (`path:12` for one line; just the path when the lines are unknown): the path is
+ * the document's file path for a `file:` URL, else its URL, else its source id.
+ */
+export function citation(hit: {
+  sourceUrl: string | null;
+  sourceId: string;
+  lineStart?: number | null | undefined;
+  lineEnd?: number | null | undefined;
+}): string {
+  const url = hit.sourceUrl;
+  const where =
+    url === null ? hit.sourceId : url.startsWith('file://') ? decodeURIComponent(new URL(url).pathname) : url;
+  const { lineStart: start, lineEnd: end } = hit;
+  if (start == null) return where;
+  return end == null || end === start ? `${where}:${start}` : `${where}:${start}-${end}`;
+}

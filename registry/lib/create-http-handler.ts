@@ -3,7 +3,7 @@
 // .for("http-handler")`, transport-http) with every plugin's `httpRoutes` (REST, `/mcp`, the web page,
 // third-party routes), so auth, the Host guard and limits are the same as `kbctx serve`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { KbctxError } from '../../core/domain/errors.ts';
+import { KbctxError, errorMapping } from '../../core/domain/errors.ts';
 import { parseBind } from '../../plugins/transport-http/bind-address.ts';
 import { checkExposure, type ExposureSettings } from '../../plugins/transport-http/exposure-policy.ts';
 import { sectionOf } from '../../core/config/sections-of.ts';
@@ -13,7 +13,6 @@ import { HTTP_HANDLER_TRANSPORT } from '../../plugins/transport-http/api.ts';
 import { VERSION } from '../../core/config/version.ts';
 import { composedOf, type Kbctx } from './open-kbctx.ts';
 import { lineLog } from '../../core/domain/log-line.ts';
-import { errorMapping } from '../../core/domain/error-table.ts';
 
 export interface HttpHandlerOptions {
   /** Where server messages go (default: stderr). */

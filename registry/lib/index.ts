@@ -4,8 +4,7 @@
 export { openKbctx, type Kbctx, type OpenKbctxOptions, type SearchInput } from './open-kbctx.ts';
 export type { KbctxDocument, SearchHit, SearchOutput, SourceInfo, SyncReport } from '../../core/domain/wire-types.ts';
 export { createHttpHandler, type HttpHandlerOptions, type KbctxHttpHandler } from './create-http-handler.ts';
-export { KbctxError } from '../../core/domain/errors.ts';
-export type { ErrorCode } from '../../core/domain/error-table.ts';
+export { KbctxError, type ErrorCode } from '../../core/domain/errors.ts';
 export { VERSION } from '../../core/config/version.ts';
 // The plugin contract (docs/plugins.md).
 export * from '../../core/index.ts';

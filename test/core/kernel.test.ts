@@ -4,9 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Kernel } from '../../core/kernel.ts';
 import { PluginError } from '../../core/plugin-error.ts';
-import { definePlugin, type Plugin } from '../../core/plugin.ts';
+import { STAGE, definePlugin, type Plugin } from '../../core/plugin.ts';
 import { createServiceRef } from '../../core/services.ts';
-import { STAGE } from '../../core/stages.ts';
 import { PerPluginCollector } from '../../core/collector.ts';
 import type { DocumentDraft } from '../../core/hook-types.ts';
 

@@ -9,7 +9,7 @@ import { applyBundledPlugins, applyConfiguredPlugins } from '../../core/load/loa
 import { expandPluginSpecs } from '../../core/load/plugin-specs.ts';
 import type { Plugin } from '../../core/plugin.ts';
 import { PerPluginCollector } from '../../core/collector.ts';
-import { NO_TOOL_CLIENT } from '../../core/app/tool-client.ts';
+import { NO_TOOL_CLIENT } from '../../plugins/tool-registry/api.ts';
 import { joinedRegExp } from '../helpers/joined-regexp.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));

@@ -1,7 +1,7 @@
 // Test servers: a temp workspace with a few documents, synced through the real CLI, then the real
 // HTTP server (REST + MCP) started in-process on 127.0.0.1:0.
 import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
-import type { Tool } from '../../core/app/tools.ts';
+import type { Tool } from '../../core/tools/tool-types.ts';
 import { loadConfig } from '../../core/config/load-config.ts';
 import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
 import { buildHttpApp } from '../../plugins/transport-http/http-app.ts';

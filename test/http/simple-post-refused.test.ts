@@ -3,7 +3,7 @@
 // needs a JSON content type (ADR 0140), which a browser sends cross-origin only after a preflight.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Tool } from '../../core/app/tools.ts';
+import type { Tool } from '../../core/tools/tool-types.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 describe('POST without a JSON content type (a cross-origin simple request)', () => {

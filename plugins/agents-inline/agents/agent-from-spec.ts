@@ -4,12 +4,12 @@
 import {
   invalid,
   runWithDeadline,
-  specHead,
   type Agent,
   type AgentArgument,
   type PluginAgentDef,
   type PluginContext,
 } from '../../../core/index.ts';
+import { specHead } from '../../tool-registry/api.ts';
 import { parsePrompt } from './prompt.ts';
 
 /** What a plugin's def and the extensions plugin's adapter hand in (errors name it as `registerAgent(name)`). */

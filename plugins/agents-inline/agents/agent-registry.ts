@@ -4,10 +4,7 @@
 // `kbctx.agents` service (ADR 0238).
 import {
   badRequest,
-  checkLength,
-  checkShape,
   notFound,
-  toolAllowed,
   type AccessScope,
   type Agent,
   type AgentRegistry,
@@ -15,6 +12,7 @@ import {
   type PluginContext,
   type ResolvedPrompt,
 } from '../../../core/index.ts';
+import { checkLength, checkShape, toolAllowed } from '../../tool-registry/api.ts';
 import { agentFromPlugin } from './agent-from-spec.ts';
 
 /** `defaultTimeoutSecs`: a plugin agent's deadline unless its def sets `timeout` (`[extensions] timeout`). */

@@ -1,7 +1,7 @@
 // `kbctx agent list|test`: list agents, resolve one prompt and print it (by name, or a Lua agent's path);
 // the Lua bridge adds `agent init`.
 import type { Command } from 'commander';
-import { agentsToWire } from '../../../core/api/use-cases.ts';
+import { agentsToWire } from '../../agents-inline/api.ts';
 import { KbctxError } from '../../../core/api/plugin.ts';
 import { resolveAgentTarget } from '../agent-target.ts';
 import type { CliContext } from '../context.ts';

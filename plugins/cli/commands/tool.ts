@@ -1,6 +1,6 @@
 // `kbctx tool call|list`: call any tool, list all (the Lua bridge adds `tool init|test`).
 import type { Command } from 'commander';
-import { toolsToWire } from '../../../core/api/use-cases.ts';
+import { toolsToWire } from '../../tool-registry/api.ts';
 import type { CliContext } from '../context.ts';
 import { collect, parseKeyValues } from '../api.ts';
 import { reportLoadFailures } from '../report-load-failures.ts';

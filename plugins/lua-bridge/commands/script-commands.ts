@@ -3,14 +3,8 @@
 // are the host's commands (list, call, test): these attach to them; `connector` is this plugin's own.
 // Loaded with the plugin: what the actions need is imported when one runs.
 import type { Command } from 'commander';
-import {
-  hostService,
-  toJsonSchema,
-  validateParams,
-  type ParamSpec,
-  type PluginKernel,
-  type CliProgram,
-} from '../../../core/index.ts';
+import { hostService, type ParamSpec, type PluginKernel, type CliProgram } from '../../../core/index.ts';
+import { toJsonSchema, validateParams } from '../../tool-registry/api.ts';
 import { collect, parseKeyValues } from '../../cli/api.ts';
 import type { ScriptingHost } from '../scripting/scripting-service.ts';
 import type { Scripting } from '../scripting/scripting.ts';

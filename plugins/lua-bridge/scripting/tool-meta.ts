@@ -1,6 +1,7 @@
 // A script tool's declaration (`tool.name/version/description/parameters`, read in the sandbox) checked: the
 // parameters through the kernel's parameter list check, a missing description Context Harness's default.
-import { asString, parseParamList, type ParamSpec } from '../../../core/index.ts';
+import { asString, type ParamSpec } from '../../../core/index.ts';
+import { parseParamList } from '../../tool-registry/api.ts';
 
 export interface ToolMeta {
   name: string | undefined;

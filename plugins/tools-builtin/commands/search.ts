@@ -3,8 +3,8 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { CliContext } from '../../cli/api.ts';
-import { citation, search, withRequestOrigin, type SearchResponse } from '../../../core/api/use-cases.ts';
-import { searchResponseToWire } from '../wire.ts';
+import { search, withRequestOrigin, type SearchResponse } from '../../../core/api/use-cases.ts';
+import { citation, searchResponseToWire } from '../wire.ts';
 import { parseSearchParams } from '../search-params.ts';
 
 export function registerSearch(program: Command, ctx: CliContext): void {

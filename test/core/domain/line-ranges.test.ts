@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lineStarts, locateChunks, parseLineRange, sliceLines } from '../../../core/domain/line-ranges.ts';
+import { lineStarts, locateChunks } from '../../../core/domain/line-ranges.ts';
+import { parseLineRange, sliceLines } from '../../../plugins/tools-builtin/documents.ts';
 
 describe('locateChunks (lines of a chunker that returns plain strings)', () => {
   it('finds chunks whose whitespace the chunker changed, in reading order', () => {

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { chunkPieces, chunkText } from '../../../plugins/chunker-default/chunker.ts';
 import { extractMarkdown } from '../../../plugins/extract-text/markdown.ts';
-import { locateChunks, sliceLines } from '../../../core/domain/line-ranges.ts';
+import { locateChunks } from '../../../core/domain/line-ranges.ts';
+import { sliceLines } from '../../../plugins/tools-builtin/documents.ts';
 import type { ChunkPiece } from '../../../core/api/plugin.ts';
 
 const squeeze = (s: string): string => s.replace(/\s+/g, '');

@@ -54,7 +54,7 @@ async function modulesLoadedBy(
 /** What neither command needs (each was loaded at start-up before ADR 0130's changes). */
 const NOT_AT_START_UP = [
   'core/index.ts', // the whole public API: plugins reach core through core/api/*.ts
-  'core/app/plugin-parts.ts', // plugin tool/agent adapters: when a registry is built
+  'plugins/tool-registry/tool-registry.ts', // the tool registry and its adapters: when a registry is built
   'registry/registries.ts', // the registry library: only for registries with script sections
   'plugins/embedder-openai/create-openai-embedder.ts', // embedders: when the provider is used
   'plugins/embedder-local/create-local-embedder.ts',
@@ -82,7 +82,6 @@ const NOT_AT_START_UP = [
   'core/embed/plugin-embedder.ts', // embedding is disabled by default
   'plugins/agents-inline/agents/agent-registry.ts', // the agent registry: when agents are listed or resolved
   'plugins/models/known-models.ts', // Context Harness model names: when [embedding] names a model
-  'core/app/tool-client.ts', // MCP's channel back to the caller: when a tool runs
   // the built-in tool bodies: when tools are listed or a plugin's ctx.search runs
   'plugins/tools-builtin/builtin-tools.ts',
   'plugins/tools-builtin/index-tools.ts',

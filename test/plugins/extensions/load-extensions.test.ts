@@ -10,7 +10,7 @@ import { PerPluginCollector } from '../../../core/collector.ts';
 import type { PluginToolDef } from '../../../core/tools/part-defs.ts';
 import type { ExtensionDeps } from '../../../plugins/extensions/api.ts';
 import { loadExtensions } from '../../../plugins/extensions/load-extensions.ts';
-import { NO_TOOL_CLIENT } from '../../../core/app/tool-client.ts';
+import { NO_TOOL_CLIENT } from '../../../plugins/tool-registry/api.ts';
 // The bundled set declares the built-in connector types an extension may not register (ADR 0192).
 import '../../../registry/bundled.ts';
 import { joinedRegExp } from '../../helpers/joined-regexp.ts';

@@ -1,9 +1,9 @@
 // The parameter list form of a tool's parameters (a script tool's `tool.parameters`, a plugin's or extension's
 // `parameters` given as a list) checked and turned into ParamSpecs, with Context Harness defaults (type string, not
 // required); every other JSON Schema keyword of a parameter is kept for ajv.
-import { KbctxError } from '../domain/errors.ts';
-import { PARAM_TYPES, type ParamSpec, type ParamType } from './param-spec.ts';
-import { asArray } from '../domain/loose-values.ts';
+import { KbctxError, type ParamSpec, type ParamType } from '../../core/api/plugin.ts';
+import { asArray } from '../../core/index.ts';
+import { PARAM_TYPES } from './api.ts';
 
 /** `label` names the tool in errors (`tool:x`); `{}` (an empty script table) is no parameter. */
 export function parseParamList(raw: unknown, label: string, what = 'tool.parameters'): ParamSpec[] {

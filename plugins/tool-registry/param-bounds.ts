@@ -1,7 +1,7 @@
 // Bounds every tool and agent input inherits (issue 10): nesting depth, string lengths and keys that
 // could pollute a prototype are checked before any plugin, worker, SQL or Lua state sees the value, so
 // hostile input is a 400, never a 500. The walk is iterative: 100,000 levels cannot overflow the stack.
-import { badRequest } from '../domain/errors.ts';
+import { badRequest } from '../../core/api/plugin.ts';
 
 /** Deepest nesting accepted in a parameter object (the object itself is level 1). */
 export const MAX_PARAM_DEPTH = 32;

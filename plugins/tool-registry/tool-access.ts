@@ -1,6 +1,6 @@
 // Whether a caller's `tools` scope (`[server.tokens.<name>] tools`, ADR 0223) lets it list and call a tool or an
 // agent: exact names or globs (`*` any run of characters, `?` one). Pure; the registries ask it for the surfaces.
-import type { AccessScope } from '../domain/access-scope.ts';
+import type { AccessScope } from '../../core/api/plugin.ts';
 
 const compiled = new WeakMap<readonly string[], RegExp>();
 

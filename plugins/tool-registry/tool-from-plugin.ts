@@ -1,12 +1,11 @@
 // Tools that plugins add through the kernel's `tools` hook, as the registry's Tool: checked and run under a deadline
 // like compiled extensions, with the plugin's own ctx (agents are the agents-inline plugin's: its agents/, ADR 0238).
-import type { PluginToolDef } from '../tools/part-defs.ts';
-import type { PluginContext } from '../plugin-context.ts';
-import { checkName, invalid, toolFromSpec } from './plugin-tool.ts';
-import { NO_TOOL_CLIENT } from './tool-client.ts';
-import type { Tool } from './tools.ts';
+import type { PluginContext, PluginToolDef, Tool } from '../../core/api/plugin.ts';
+import { invalid } from '../../core/index.ts';
+import { checkName, toolFromSpec } from './tool-from-spec.ts';
+import { NO_TOOL_CLIENT } from './api.ts';
 
-export type ContextFor = (signal: AbortSignal) => PluginContext;
+type ContextFor = (signal: AbortSignal) => PluginContext;
 
 /** `plugin`: the name of the plugin that added the tool (its origin, unless the def names a `source`). */
 export function toolFromPlugin(

@@ -2,17 +2,14 @@
 // registerTool through its adapter) checked and turned into the app's Tool: parameters (JSON Schema or
 // the script-tool list) become ParamSpecs, so ToolRegistry validates them like any tool; a JSON Schema
 // object is also kept whole (`inputSchema`), advertised and checked exactly as declared.
-import type { Tool, ToolSchema } from './tools.ts';
-import { KbctxError } from '../domain/errors.ts';
-import { parseParamList } from '../tools/param-list.ts';
-import { PARAM_TYPES, type ParamSpec } from '../tools/param-spec.ts';
-import type { ToolClient } from './tool-client.ts';
-import { runWithDeadline } from './run-with-deadline.ts';
-import { NO_TOOL_CLIENT } from './tool-client.ts';
+import type { ParamSpec, Tool, ToolClient, ToolSchema } from '../../core/api/plugin.ts';
+import { invalid, runWithDeadline } from '../../core/index.ts';
+import { parseParamList } from './param-list.ts';
+import { NO_TOOL_CLIENT, PARAM_TYPES } from './api.ts';
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** What plugin-parts.ts and the extensions plugin's adapter hand in (errors name it as `registerTool(name)`). */
+/** What tool-from-plugin.ts and the extensions plugin's adapter hand in (errors name it as `registerTool(name)`). */
 export interface ToolSpec {
   name: string;
   description?: string | undefined;
@@ -122,5 +119,3 @@ function timeoutOf(value: unknown, fallback: number, where: string): number {
     throw invalid(`${where}: \`timeout\` must be a positive number of seconds`);
   return value;
 }
-
-export const invalid = (message: string): KbctxError => new KbctxError('script_error', message);

@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { KbctxError } from '../../../core/domain/errors.ts';
-import { MAX_PARAM_DEPTH, MAX_STRING_PARAM_CHARS } from '../../../core/tools/param-bounds.ts';
-import { validateParams, type ParamSpec } from '../../../core/tools/param-spec.ts';
+import type { ParamSpec } from '../../../core/api/plugin.ts';
+import { MAX_PARAM_DEPTH, MAX_STRING_PARAM_CHARS } from '../../../plugins/tool-registry/param-bounds.ts';
+import { validateParams } from '../../../plugins/tool-registry/param-spec.ts';
 
 const nested = (levels: number): unknown => JSON.parse(`{"v":${'['.repeat(levels - 1)}1${']'.repeat(levels - 1)}}`);
 const badRequest = (fn: () => unknown, message: RegExp): void =>

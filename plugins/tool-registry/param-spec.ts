@@ -7,58 +7,14 @@
 // here exactly as ajv would, in ajv's order: `kbctx search` does not load ajv (ADR 0130).
 import { createRequire } from 'node:module';
 import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv';
-import { KbctxError, badRequest } from '../domain/errors.ts';
+import {
+  KbctxError,
+  badRequest,
+  type JsonSchemaObject,
+  type ParamSpec,
+  type ParamType,
+} from '../../core/api/plugin.ts';
 import { MAX_STRING_PARAM_CHARS, checkLength, checkShape } from './param-bounds.ts';
-
-export type ParamType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
-export const PARAM_TYPES: readonly ParamType[] = ['string', 'integer', 'number', 'boolean', 'array', 'object'];
-
-export interface ParamSpec {
-  name: string;
-  type: ParamType;
-  required?: boolean | undefined;
-  description?: string | undefined;
-  default?: unknown;
-  enum?: readonly unknown[] | undefined;
-  /**
-   * For `object` parameters: the documented sub-fields, copied into the JSON Schema as written (a sub-field may
-   * list several types and carry `items` or `additionalProperties`); the tool checks them itself.
-   */
-  properties?: Readonly<Record<string, SubFieldSpec>> | undefined;
-  /** Longest accepted string (type `string` only); MAX_STRING_PARAM_CHARS when absent. */
-  maxLength?: number | undefined;
-  /**
-   * Further JSON Schema keywords for this parameter, checked by ajv: `items`, `pattern`, `minimum`,
-   * `maximum`, `minLength`, `additionalProperties`, nested `properties`/`required`… Errors name the
-   * path (`parameter 'tags/0': must match pattern "^[a-z]+$"`).
-   */
-  schema?: Readonly<Record<string, unknown>> | undefined;
-}
-
-/** A documented sub-field of an `object` parameter (JSON Schema keywords). */
-export interface SubFieldSpec {
-  type: ParamType | readonly ParamType[];
-  description?: string;
-  [keyword: string]: unknown;
-}
-
-export interface JsonSchemaObject {
-  type: 'object';
-  properties: Record<
-    string,
-    {
-      type: ParamType;
-      description?: string;
-      default?: unknown;
-      enum?: unknown[];
-      properties?: Record<string, unknown>;
-      maxLength?: number;
-      [keyword: string]: unknown;
-    }
-  >;
-  required?: string[];
-  [keyword: string]: unknown;
-}
 
 export function toJsonSchema(params: readonly ParamSpec[]): JsonSchemaObject {
   const properties: JsonSchemaObject['properties'] = {};

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { KbctxError } from '../../../core/domain/errors.ts';
-import { toJsonSchema, validateParams, type ParamSpec } from '../../../core/tools/param-spec.ts';
+import type { ParamSpec } from '../../../core/api/plugin.ts';
+import { toJsonSchema, validateParams } from '../../../plugins/tool-registry/param-spec.ts';
 
 const specs: ParamSpec[] = [
   { name: 'tags', type: 'array', schema: { items: { type: 'string', pattern: '^[a-z]+$' }, maxItems: 3 } },
