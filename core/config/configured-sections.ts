@@ -9,7 +9,7 @@ import { configError } from '../domain/errors.ts';
 import { checkUrlClaim } from './db-section.ts';
 import { sectionToConfig } from './owned-to-config.ts';
 import { ownedSection, type OwnedSection } from './plugin-sections.ts';
-import { SchemaIssue, UNKNOWN_KEY } from './schema-kit.ts';
+import { SchemaIssue, UNKNOWN_KEY } from './json-check.ts';
 import type { DeferredSections } from './types.ts';
 
 type Table = Record<string, unknown>;
@@ -63,7 +63,7 @@ export function checkConfiguredSections(
     const keys = Object.keys((section.schema['properties'] ?? {}) as Table);
     const own = Object.fromEntries(Object.entries(db.keys).filter(([k]) => keys.includes(k)));
     attributed(plugin, where, () => {
-      const fields = sectionToConfig(owned, owned.validator.parse(own, ['db']), ['db'], context) as Table;
+      const fields = sectionToConfig(owned, owned.check(own, ['db']), ['db'], context) as Table;
       if (engine === db.engine) {
         checkUrlClaim(engine, section, db.url);
         if (section.remotePath?.claims(db.path)) fields['path'] = db.path.trim();
@@ -79,7 +79,7 @@ export function checkConfiguredSections(
     if (embedding?.provider !== provider || checked.embedder) continue;
     attributed(plugin, where, () => {
       // Keys left unwritten stay absent, as for a bundled provider (owned-keys.ts).
-      const parsed = owned.validator.parse({ ...embedding.extra }, ['embedding']);
+      const parsed = owned.check({ ...embedding.extra }, ['embedding']);
       const extra = Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined));
       const table = { ...embedding.shared, ...extra };
       checked.embedder = section.toConfig ? (sectionToConfig(owned, table, ['embedding'], context) as Table) : extra;

@@ -3,7 +3,7 @@
 // applied, an error naming the key path as the config loader's do. The bundled set's types are
 // checked when the config loads (core/config/plugin-sections.ts).
 import { connectorSection, type OwnedSection } from './plugin-sections.ts';
-import { SchemaIssue } from './schema-kit.ts';
+import { SchemaIssue } from './json-check.ts';
 import { configLabel } from './configured-sections.ts';
 import { configError } from '../domain/errors.ts';
 import type { Plugin } from '../plugin.ts';
@@ -29,11 +29,11 @@ export function checkConnectorOptions(
     sections.set(kernel, owned);
     const instances = tables?.[type];
     if (!instances) continue;
-    const { validator } = connectorSection(plugin.name, section);
+    const { check } = connectorSection(plugin.name, section);
     const out: Record<string, Table> = {};
     for (const [name, table] of Object.entries(instances)) {
       try {
-        out[name] = Object.freeze(validator.parse(table, ['connectors', type, name]));
+        out[name] = Object.freeze(check(table, ['connectors', type, name]));
       } catch (error) {
         if (!(error instanceof SchemaIssue)) throw error;
         const label = configLabel({ configFile, baseDir });

@@ -14,7 +14,7 @@ export function configJsonSchema(owned: OwnedSections = bundledSections()): Reco
     description:
       "Every key kbctx reads, with its type, range and default (core/config/schema.ts and each plugin's config " +
       'sections). Context Harness ctx.toml files validate too.',
-    ...configSchemaWith(owned).json(),
+    ...configSchemaWith(owned).json,
   };
 }
 
