@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { escapeFrom } from './confine.ts';
 import { scanPlugins, type PluginManifest } from './plugin-manifest.ts';
-import { array, named, optional, section, str, table, withDefault, type Schema } from '../core/config/schema-kit.ts';
+import { check, type JsonSchemaOf } from '../core/config/json-check.ts';
 
 /** The Lua script extensions of Context Harness registries, enabled by a `[<type>.script.<name>]` entry. */
 export const SCRIPT_TYPES = ['connectors', 'tools', 'agents'] as const;
@@ -54,40 +54,50 @@ export interface RefusedEntry {
   reason: string;
 }
 
-const entrySchema = table(
-  {
-    path: str(),
-    description: withDefault(str(), ''),
-    tags: withDefault(array(str()), []),
-    required_config: withDefault(array(str()), []),
-    host_apis: withDefault(array(str()), []),
-    tools: withDefault(array(str()), []),
+const STR = { type: 'string' };
+const words = { type: 'array', items: STR, default: [] };
+const entrySchema: JsonSchemaOf = {
+  type: 'object',
+  properties: {
+    path: STR,
+    description: { ...STR, default: '' },
+    tags: words,
+    required_config: words,
+    host_apis: words,
+    tools: words,
   },
-  'keep',
-);
-
-const manifestSchema = table(
-  {
-    registry: section(
-      table(
-        {
-          name: optional(str()),
-          description: withDefault(str(), ''),
-          url: optional(str()),
-          min_version: optional(str()),
-        },
-        'keep',
-      ),
-    ),
-    connectors: named(entrySchema),
-    tools: named(entrySchema),
-    agents: named(entrySchema),
-    profiles: named(entrySchema), // newer Context Harness name for agents
+  required: ['path'],
+};
+const named = { type: 'object', additionalProperties: entrySchema, default: {} };
+const manifestSchema: JsonSchemaOf = {
+  type: 'object',
+  properties: {
+    registry: {
+      type: 'object',
+      properties: { name: STR, description: { ...STR, default: '' }, url: STR, min_version: STR },
+    },
+    connectors: named,
+    tools: named,
+    agents: named,
+    profiles: named, // newer Context Harness name for agents
   },
-  'keep',
-);
+};
 
-type RawEntry = typeof entrySchema extends Schema<infer T> ? T : never;
+interface RawEntry {
+  path: string;
+  description: string;
+  tags: string[];
+  required_config: string[];
+  host_apis: string[];
+  tools: string[];
+}
+interface RawManifest {
+  registry: { name?: string; description: string; url?: string; min_version?: string };
+  connectors: Record<string, RawEntry>;
+  tools: Record<string, RawEntry>;
+  agents: Record<string, RawEntry>;
+  profiles: Record<string, RawEntry>;
+}
 
 const toEntry = (e: RawEntry): ExtensionEntry => ({
   path: e.path,
@@ -149,7 +159,7 @@ function readManifest(dir: string): ScriptManifest {
   const file = path.join(dir, 'registry.toml');
   if (!existsSync(file)) return scanTree(dir, 'no registry.toml');
   try {
-    const raw = manifestSchema.parse(parseToml(readFileSync(file, 'utf8')), []);
+    const raw = check(manifestSchema, { registry: {}, ...parseToml(readFileSync(file, 'utf8')) }, []) as RawManifest;
     return {
       name: raw.registry.name ?? null,
       description: raw.registry.description,

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { array, oneOf, optional, str, table, unknownValue, withDefault } from '../core/config/schema-kit.ts';
+import { check, type JsonSchemaOf } from '../core/config/json-check.ts';
 
 export const PLUGIN_MANIFEST = 'kbctx-plugin.toml';
 export const PLUGIN_ENTRIES = ['index.ts', 'index.mjs', 'plugin.lua'] as const;
@@ -23,15 +23,17 @@ export interface PluginManifest {
   optionsSchema: Record<string, unknown> | null;
 }
 
-const manifestSchema = table({
-  name: str(),
-  version: str(),
-  kbctx: str(),
-  entry: oneOf(PLUGIN_ENTRIES),
-  description: withDefault(str(), ''),
-  tags: withDefault(array(str()), []),
-  options_schema: optional(unknownValue()),
-});
+const STR = { type: 'string' };
+const manifestSchema: JsonSchemaOf = {
+  type: 'object',
+  properties: {
+    ...{ name: STR, version: STR, kbctx: STR, entry: { enum: [...PLUGIN_ENTRIES] } },
+    ...{ description: { ...STR, default: '' }, tags: { type: 'array', items: STR, default: [] }, options_schema: {} },
+  },
+  required: ['name', 'version', 'kbctx', 'entry'],
+  additionalProperties: false,
+};
+type RawManifest = Omit<PluginManifest, 'runtime' | 'optionsSchema'> & { options_schema?: unknown };
 
 export type PluginScan = {
   found: { dir: string; manifest: PluginManifest }[];
@@ -59,9 +61,9 @@ export function scanPlugins(registryDir: string): PluginScan {
 }
 
 function readPluginManifest(file: string, folderName: string): PluginManifest {
-  let raw;
+  let raw: RawManifest;
   try {
-    raw = manifestSchema.parse(parseToml(readFileSync(file, 'utf8')), []);
+    raw = check(manifestSchema, parseToml(readFileSync(file, 'utf8')), []) as RawManifest;
   } catch (error) {
     const at = (error as { path?: string[] }).path;
     throw new Error(at && at.length > 0 ? `${at.join('.')} ${(error as Error).message}` : (error as Error).message, {

@@ -68,7 +68,7 @@ export const processAlive: typeof ProcessAlive.processAlive = (pid) =>
 export const mayAdminister = (scope: Access.AccessScope | undefined): boolean =>
   requireOwn<typeof Access>(import.meta.url, '../domain/access-scope.ts').mayAdminister(scope);
 // A duration key (`"15s"`, `"5m"`, `"off"`) in a plugin's config section: checked as the kernel's are.
-export { DURATION_SCHEMA } from '../config/schema-kit.ts';
+export { DURATION_SCHEMA } from '../config/json-check.ts';
 export const waitForLock: typeof WaitForLock.waitForLock = async (...args) =>
   (await import('../store/wait-for-lock.ts')).waitForLock(...args);
 

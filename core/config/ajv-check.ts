@@ -1,12 +1,12 @@
 // JSON Schemas checked with ajv (imported and compiled on first use, never at start-up otherwise: ADR 0130), in the
 // wording of config errors (the key path, then what is wrong): `[plugin.<name>]` options (defaults applied, every
-// error reported) and a plugin's config section outside from-json-schema.ts's subset (the first error).
+// error reported) and a plugin's config section outside json-check.ts's subset (the first error).
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type * as AjvModule from 'ajv';
 import { configError } from '../domain/errors.ts';
 import type { Plugin } from '../plugin.ts';
-import { SchemaIssue, type Schema } from './schema-kit.ts';
+import { SchemaIssue } from './json-check.ts';
 
 const require = createRequire(import.meta.url);
 let ajv: Ajv | undefined;
@@ -40,17 +40,17 @@ export function checkPluginOptions(plugin: Plugin, raw: Record<string, unknown> 
   return options;
 }
 
-/** A config section's validator; `owner` names the plugin in the error for a schema ajv cannot compile. */
-export function ajvSchema(json: Record<string, unknown>, owner: string): Schema<unknown> {
+/** A config section's check; `owner` names the plugin in the error for a schema ajv cannot compile. */
+export function ajvCheck(
+  json: Record<string, unknown>,
+  owner: string,
+): (v: unknown, path: readonly string[]) => unknown {
   let validate: ValidateFunction | undefined;
-  return {
-    parse(v, path) {
-      validate ??= compile(json, `plugin '${owner}': its schema of ${path.slice(0, 2).join('.')}`);
-      const value = structuredClone(v);
-      if (validate(value)) return value;
-      throw issueOf(path, validate.errors?.[0]);
-    },
-    json: () => json,
+  return (v, path) => {
+    validate ??= compile(json, `plugin '${owner}': its schema of ${path.slice(0, 2).join('.')}`);
+    const value = structuredClone(v);
+    if (validate(value)) return value;
+    throw issueOf(path, validate.errors?.[0]);
   };
 }
 

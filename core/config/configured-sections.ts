@@ -1,18 +1,21 @@
-// A configured plugin's `storeConfigs` and `embedderConfigs` checked when it is applied (ADR 0241), as its
-// `connectorConfigs` are (connector-options.ts): the `[db]` keys no bundled store declares and the `[embedding]` keys
-// of a provider no bundled plugin owns, each through the plugin's schema and `toConfig`, an error naming the key path.
-// What they become reaches the store and embedder taps (core/app/index-host.ts). The bundled set's are the loader's.
+// A configured plugin's sections checked when it is applied (ADR 0164, 0241), as the config loader checks the bundled
+// set's (plugin-sections.ts): its `connectorConfigs` (each `[connectors.<type>.<name>]` of its types, defaults
+// applied), its `storeConfigs` (the `[db]` keys no bundled store declares) and `embedderConfigs` (the `[embedding]`
+// keys of a provider no bundled plugin owns), each through the plugin's schema and `toConfig`, an error naming the key
+// path and the plugin. What they become reaches the connector, store and embedder taps (core/app/index-host.ts).
 import path from 'node:path';
 import type { Plugin } from '../plugin.ts';
 import type { StoreConfigSection } from './config-section.ts';
 import { configError } from '../domain/errors.ts';
 import { checkUrlClaim } from './db-section.ts';
 import { sectionToConfig } from './owned-to-config.ts';
-import { ownedSection, type OwnedSection } from './plugin-sections.ts';
-import { SchemaIssue, UNKNOWN_KEY } from './schema-kit.ts';
+import { connectorSection, ownedSection, type OwnedSection } from './plugin-sections.ts';
+import { SchemaIssue, UNKNOWN_KEY } from './json-check.ts';
 import type { DeferredSections } from './types.ts';
 
 type Table = Record<string, unknown>;
+/** `[connectors.<type>.<name>]` tables: type → name → table. */
+export type ConnectorTables = Readonly<Record<string, Readonly<Record<string, Readonly<Table>>>>>;
 
 interface Checked {
   /** The `StoreOptions` fields the configured stores' sections made (merged), and `path` as written if claimed. */
@@ -23,6 +26,9 @@ interface Checked {
   embedder?: Table;
   readonly stores: Map<string, OwnedSection<StoreConfigSection>>;
   readonly embedders: Map<string, OwnedSection>;
+  /** The connector types the configured plugins own, in apply order, and type → name → the checked table. */
+  readonly connectors: Map<string, OwnedSection>;
+  readonly tables: Map<string, Record<string, Readonly<Table>>>;
 }
 
 const perKernel = new WeakMap<object, Checked>();
@@ -30,13 +36,23 @@ const perKernel = new WeakMap<object, Checked>();
 function checkedOf(kernel: object): Checked {
   let checked = perKernel.get(kernel);
   if (!checked)
-    perKernel.set(kernel, (checked = { store: {}, claimed: new Set(), stores: new Map(), embedders: new Map() }));
+    perKernel.set(
+      kernel,
+      (checked = {
+        ...{ store: {}, claimed: new Set(), stores: new Map(), embedders: new Map() },
+        ...{ connectors: new Map(), tables: new Map() },
+      }),
+    );
   return checked;
 }
 
 export interface ConfigWhere {
   readonly configFile?: string | null | undefined;
   readonly baseDir: string;
+  /** `[connectors.<type>]` of types no bundled plugin owns, as written. */
+  readonly connectors?: ConnectorTables | undefined;
+  /** The `[db]` and `[embedding]` keys no bundled plugin declares (Config.plugins.owned). */
+  readonly owned?: DeferredSections | undefined;
 }
 
 /** The config file as errors name it. */
@@ -44,13 +60,19 @@ export const configLabel = ({ configFile, baseDir }: ConfigWhere): string =>
   configFile ? path.relative(baseDir, configFile) || configFile : '(config)';
 
 /** Checks and converts what `plugin` declares of the deferred keys; a bad value is a config error naming the key. */
-export function checkConfiguredSections(
-  kernel: object,
-  plugin: Plugin,
-  deferred: DeferredSections | undefined,
-  where: ConfigWhere,
-): void {
+export function checkConfiguredSections(kernel: object, plugin: Plugin, where: ConfigWhere): void {
   const checked = checkedOf(kernel);
+  const deferred = where.owned;
+  for (const [type, section] of Object.entries(plugin.connectorConfigs ?? {})) {
+    const owned = connectorSection(plugin.name, section);
+    if (checked.connectors.has(type)) continue;
+    checked.connectors.set(type, owned);
+    const instances = Object.entries(where.connectors?.[type] ?? {});
+    attributed(plugin, where, () => {
+      const tables = instances.map(([name, t]) => [name, Object.freeze(owned.check(t, ['connectors', type, name]))]);
+      checked.tables.set(type, Object.fromEntries(tables));
+    });
+  }
   const context = {
     resolvePath: (p: string) => path.resolve(where.baseDir, p),
     referencedEnv: deferred?.referencedEnv ?? [],
@@ -63,7 +85,7 @@ export function checkConfiguredSections(
     const keys = Object.keys((section.schema['properties'] ?? {}) as Table);
     const own = Object.fromEntries(Object.entries(db.keys).filter(([k]) => keys.includes(k)));
     attributed(plugin, where, () => {
-      const fields = sectionToConfig(owned, owned.validator.parse(own, ['db']), ['db'], context) as Table;
+      const fields = sectionToConfig(owned, owned.check(own, ['db']), ['db'], context) as Table;
       if (engine === db.engine) {
         checkUrlClaim(engine, section, db.url);
         if (section.remotePath?.claims(db.path)) fields['path'] = db.path.trim();
@@ -79,7 +101,7 @@ export function checkConfiguredSections(
     if (embedding?.provider !== provider || checked.embedder) continue;
     attributed(plugin, where, () => {
       // Keys left unwritten stay absent, as for a bundled provider (owned-keys.ts).
-      const parsed = owned.validator.parse({ ...embedding.extra }, ['embedding']);
+      const parsed = owned.check({ ...embedding.extra }, ['embedding']);
       const extra = Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined));
       const table = { ...embedding.shared, ...extra };
       checked.embedder = section.toConfig ? (sectionToConfig(owned, table, ['embedding'], context) as Table) : extra;
@@ -113,8 +135,14 @@ export const configuredStoreOptions = (kernel: object): Readonly<Table> => perKe
 export const configuredEmbedderOptions = (kernel: object): Readonly<Table> | undefined =>
   perKernel.get(kernel)?.embedder;
 
+/** The checked table of a configured connector of a plugin's type; undefined when no schema checked it. */
+export const checkedConnectorOptions = (kernel: object, type: string, name: string): Readonly<Table> | undefined =>
+  perKernel.get(kernel)?.tables.get(type)?.[name];
+
 /** The sections the configured plugins declared (for `kbctx config schema`). */
 export const configuredStoreSections = (kernel: object): ReadonlyMap<string, OwnedSection<StoreConfigSection>> =>
   perKernel.get(kernel)?.stores ?? new Map();
 export const configuredEmbedderSections = (kernel: object): ReadonlyMap<string, OwnedSection> =>
   perKernel.get(kernel)?.embedders ?? new Map();
+export const configuredConnectorSections = (kernel: object): ReadonlyMap<string, OwnedSection> =>
+  perKernel.get(kernel)?.connectors ?? new Map();

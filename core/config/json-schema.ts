@@ -2,8 +2,11 @@
 // the kernel's sections and the ones the plugins own, each from its plugin's schema (ADR 0164).
 import { bundledSections, type OwnedSections } from './plugin-sections.ts';
 import { configSchemaWith } from './schema.ts';
-import { configuredConnectorSections } from './connector-options.ts';
-import { configuredEmbedderSections, configuredStoreSections } from './configured-sections.ts';
+import {
+  configuredConnectorSections,
+  configuredEmbedderSections,
+  configuredStoreSections,
+} from './configured-sections.ts';
 
 /** `owned`: the sections of the bundled set by default (import registry/bundled.ts first). */
 export function configJsonSchema(owned: OwnedSections = bundledSections()): Record<string, unknown> {
@@ -14,7 +17,7 @@ export function configJsonSchema(owned: OwnedSections = bundledSections()): Reco
     description:
       "Every key kbctx reads, with its type, range and default (core/config/schema.ts and each plugin's config " +
       'sections). Context Harness ctx.toml files validate too.',
-    ...configSchemaWith(owned).json(),
+    ...configSchemaWith(owned).json,
   };
 }
 

@@ -16,7 +16,7 @@ import { configSchemaWith, type RawConfig } from './schema.ts';
 import { bundledSections, type OwnedSections } from './plugin-sections.ts';
 import { ownedToConfig, servedSections } from './owned-to-config.ts';
 import { dbConfig, type StoreClaims } from './db-section.ts';
-import { SchemaIssue, UNKNOWN_KEY } from './schema-kit.ts';
+import { SchemaIssue, UNKNOWN_KEY } from './json-check.ts';
 import type { Config, DeferredSections } from './types.ts';
 
 export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
@@ -106,7 +106,7 @@ export function parseConfigTree(
   let raw: RawConfig;
   let config: Config;
   try {
-    raw = configSchemaWith(owned).parse(expanded, []);
+    raw = configSchemaWith(owned).parse(expanded);
     checkRelations(raw, owned, label);
     config = toConfig(
       raw,

@@ -3,42 +3,51 @@
 // bad value naming the provider and the plugin) and `[db]` (ADR 0239: the keys that choose the store; the rest the
 // stores', `storeConfigs`). Each owned key is checked by its plugin's schema at `<section>.<key>`.
 import type { OwnedSection, OwnedSections } from './plugin-sections.ts';
-import {
-  int,
-  optional,
-  SchemaIssue,
-  str,
-  table,
-  UNKNOWN_KEY,
-  withDefault,
-  type JsonSchemaOf,
-  type Schema,
-} from './schema-kit.ts';
+import type { Part } from './schema.ts';
+import { check, SchemaIssue, UNKNOWN_KEY, type JsonSchemaOf } from './json-check.ts';
 
-const shared = table(
-  {
+type Table = Record<string, unknown>;
+
+/** `table`'s own keys checked (absent: `{}`), the others returned in `extra`. */
+function keep<T>(table: JsonSchemaOf, v: unknown, path: readonly string[]): T & { extra: Table } {
+  const all = check(table, v ?? {}, path) as Table;
+  const own = table['properties'] as Table;
+  const extra = Object.fromEntries(Object.entries(all).filter(([k]) => !(k in own)));
+  return { ...Object.fromEntries(Object.keys(own).map((k) => [k, all[k]])), extra } as T & { extra: Table };
+}
+
+const shared: JsonSchemaOf = {
+  type: 'object',
+  properties: {
     // disabled | openai | ollama | local | a plugin's provider (transformers); other keys are that provider's.
-    provider: withDefault(str(), 'disabled'),
-    model: optional(str()),
-    dims: optional(int({ min: 1 })),
-    batch_size: withDefault(int({ min: 1 }), 64),
-    concurrency: withDefault(int({ min: 1 }), 2),
+    provider: { type: 'string', default: 'disabled' },
+    model: { type: 'string' },
+    dims: { type: 'integer', minimum: 1 },
+    batch_size: { type: 'integer', minimum: 1, default: 64 },
+    concurrency: { type: 'integer', minimum: 1, default: 2 },
   },
-  'keep',
-);
+  additionalProperties: true,
+};
 
-type Shared = ReturnType<typeof shared.parse>;
 /**
  * The section as validated: the shared keys, and `extra`, the provider's own (checked by its section when it has one).
  */
-export type RawEmbedding = Shared & { readonly owner?: OwnedSection | undefined };
+export interface RawEmbedding {
+  provider: string;
+  model?: string | undefined;
+  dims?: number | undefined;
+  batch_size: number;
+  concurrency: number;
+  extra: Table;
+  readonly owner?: OwnedSection | undefined;
+}
 
 const propertiesOf = (s: OwnedSection): JsonSchemaOf => (s.section.schema['properties'] ?? {}) as JsonSchemaOf;
 
-export function embeddingSection(owned: OwnedSections): Schema<RawEmbedding> {
+export function embeddingSection(owned: OwnedSections): Part<RawEmbedding> {
   return {
     parse(v, path) {
-      const raw = shared.parse(v, path);
+      const raw = keep<RawEmbedding>(shared, v, path);
       const owner = owned.embedders.get(raw.provider);
       if (owner) return { ...raw, owner, extra: ownKeys(owner, raw.provider, raw.extra, path) };
       // `disabled` reads nothing: the keys of any bundled provider may stay written (switching back is one line).
@@ -49,7 +58,7 @@ export function embeddingSection(owned: OwnedSections): Schema<RawEmbedding> {
       }
       return raw;
     },
-    json: () => jsonOf(owned),
+    json: jsonOf(owned),
   };
 }
 
@@ -65,7 +74,7 @@ function ownKeys(
 ): Record<string, unknown> {
   try {
     // Keys left unwritten stay absent (not `undefined`): the plugin sees the table as written, defaults applied.
-    return Object.fromEntries(Object.entries(owner.validator.parse(extra, path)).filter(([, v]) => v !== undefined));
+    return Object.fromEntries(Object.entries(owner.check(extra, path)).filter(([, v]) => v !== undefined));
   } catch (error) {
     if (!(error instanceof SchemaIssue) || error.message.startsWith('is not a known key')) throw error;
     throw new SchemaIssue(error.path, `${error.message} (an option of provider "${provider}", plugin ${owner.plugin})`);
@@ -81,7 +90,7 @@ function withOwned(kernel: JsonSchemaOf, owners: Iterable<OwnedSection>): JsonSc
 
 /** For editors: the shared keys and every provider's; under `provider = "<p>"` only p's (if/then). */
 function jsonOf(owned: OwnedSections): JsonSchemaOf {
-  const base = shared.json();
+  const base = shared;
   const common = base['properties'] as JsonSchemaOf;
   const all = withOwned(common, owned.embedders.values());
   const perProvider = [...owned.embedders].map(([provider, s]) => ({
@@ -96,45 +105,49 @@ function jsonOf(owned: OwnedSections): JsonSchemaOf {
  * `pool_size`, `storage_options`, `lock_lease`), each checked by its plugin's schema whichever engine is chosen (a
  * config may keep another engine's keys written).
  */
-const dbKernelKeys = table(
-  {
+const dbKernelKeys: JsonSchemaOf = {
+  type: 'object',
+  properties: {
     // The store plugin (`createStore.for(engine)`): sqlite | postgres | lancedb | a plugin's. Absent: the store that
     // claims the url or path (postgres:// → postgres, a bucket → lancedb; ADR 0241), else sqlite.
-    engine: optional(str()),
-    path: withDefault(str(), '.kbctx/kbctx.sqlite'),
+    engine: { type: 'string' },
+    path: { type: 'string', default: '.kbctx/kbctx.sqlite' },
     // PostgreSQL shared by replicas (ADR 0111); KBCTX_DATABASE_URL overrides it. Absent: the store at `path`.
-    url: optional(str()),
+    url: { type: 'string' },
   },
-  'keep',
-);
+  additionalProperties: true,
+};
 
 /**
  * The section as validated: the kernel's keys, each store section's table (defaults applied), and the keys no bundled
  * store declares (a configured store plugin's, checked when it is applied: ADR 0241).
  */
-export type RawDb = Omit<ReturnType<typeof dbKernelKeys.parse>, 'extra'> & {
-  readonly stores: readonly { readonly owner: OwnedSection; readonly table: Record<string, unknown> }[];
-  readonly unclaimed: Readonly<Record<string, unknown>>;
-};
+export interface RawDb {
+  engine?: string | undefined;
+  path: string;
+  url?: string | undefined;
+  readonly stores: readonly { readonly owner: OwnedSection; readonly table: Table }[];
+  readonly unclaimed: Readonly<Table>;
+}
 
-export function dbSection(owned: OwnedSections): Schema<RawDb> {
+export function dbSection(owned: OwnedSections): Part<RawDb> {
   return {
     parse(v, path) {
-      const { extra, ...kernel } = dbKernelKeys.parse(v, path);
+      const { extra, ...kernel } = keep<Omit<RawDb, 'stores' | 'unclaimed'>>(dbKernelKeys, v, path);
       const stores = [...owned.stores.values()].map((owner) => {
         const keys = new Set(Object.keys(propertiesOf(owner)));
         const own = Object.fromEntries(Object.entries(extra).filter(([k]) => keys.has(k)));
-        return { owner, table: owner.validator.parse(own, path) };
+        return { owner, table: owner.check(own, path) };
       });
       const unclaimed = Object.fromEntries(
         Object.entries(extra).filter(([k]) => !stores.some((s) => k in propertiesOf(s.owner))),
       );
       return { ...kernel, stores, unclaimed };
     },
-    json: () => {
-      const base = dbKernelKeys.json();
-      const properties = withOwned(base['properties'] as JsonSchemaOf, owned.stores.values());
-      return { ...base, properties, additionalProperties: false };
+    json: {
+      ...dbKernelKeys,
+      properties: withOwned(dbKernelKeys['properties'] as JsonSchemaOf, owned.stores.values()),
+      additionalProperties: false,
     },
   };
 }

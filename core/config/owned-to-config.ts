@@ -4,7 +4,7 @@
 import type { ConfigSectionContext } from './config-section.ts';
 import type { OwnedSection, OwnedSections } from './plugin-sections.ts';
 import type { RawConfig } from './schema.ts';
-import { SchemaIssue } from './schema-kit.ts';
+import { SchemaIssue } from './json-check.ts';
 import type { PluginsConfig } from './types.ts';
 
 type Table = Record<string, unknown>;

@@ -1,19 +1,22 @@
 // The config sections plugins own (ADR 0164, 0178, 0239): each bundled plugin's `connectorConfigs`, `embedderConfigs`,
-// `storeConfigs` and `configSections`, registered with the bundled set before any config loads, and the validator of
-// each (the plugin's JSON Schema through from-json-schema.ts, else ajv). Must not import plugins.
+// `storeConfigs` and `configSections`, registered with the bundled set before any config loads, and the check of each
+// (the plugin's JSON Schema through json-check.ts, else ajv). Must not import plugins.
 import type { PluginMeta } from '../plugin.ts';
 import type { ConfigSection, StoreConfigSection } from './config-section.ts';
 import { requireOwn } from '../load/require-own.ts';
 import type * as AjvCheck from './ajv-check.ts';
-import { fromJsonSchema } from './from-json-schema.ts';
-import { duration, optional, type JsonSchemaOf, type Schema } from './schema-kit.ts';
+import { check as checkJson, DURATION_SCHEMA, inSubset, type JsonSchemaOf } from './json-check.ts';
+
+type Check = (value: unknown, path: readonly string[]) => unknown;
 
 export interface OwnedSection<S extends ConfigSection = ConfigSection> {
   /** The plugin that owns it. */
   readonly plugin: string;
   readonly section: S;
   /** Checks one table (defaults applied); a connector's also takes the host's `sync_interval`. */
-  readonly validator: Schema<Record<string, unknown>>;
+  check(value: unknown, path: readonly string[]): Record<string, unknown>;
+  /** Its JSON Schema for editors: as the plugin wrote it (a connector's with `sync_interval`). */
+  readonly json: JsonSchemaOf;
 }
 
 export interface OwnedSections {
@@ -53,41 +56,37 @@ export const bundledSections = (): OwnedSections => bundled;
 /** The connector types the bundled plugins own, in their order (`filesystem`, `git`, `s3`, `script`). */
 export const bundledConnectorTypes = (): string[] => [...bundled.connectors.keys()];
 
-/**
- * A schema outside from-json-schema.ts's subset: ajv-check.ts required then (no bundled section needs it: ADR 0130).
- */
-const ajvSchema = (json: Record<string, unknown>, owner: string): Schema<unknown> =>
-  requireOwn<typeof AjvCheck>(import.meta.url, './ajv-check.ts').ajvSchema(json, owner);
+/** A schema outside json-check.ts's subset: ajv-check.ts required then (no bundled section needs it: ADR 0130). */
+const ajvCheck = (json: Record<string, unknown>, owner: string): Check =>
+  requireOwn<typeof AjvCheck>(import.meta.url, './ajv-check.ts').ajvCheck(json, owner);
 
 export function ownedSection<S extends ConfigSection>(plugin: string, section: S): OwnedSection<S> {
-  const check = (fromJsonSchema(section.schema) ?? ajvSchema(section.schema, plugin)) as Schema<
-    Record<string, unknown>
-  >;
+  const { schema } = section;
+  const check = inSubset(schema)
+    ? (v: unknown, path: readonly string[]) => checkJson(schema, v, path)
+    : ajvCheck(schema, plugin);
   // Editors see the plugin's schema as written (config/kbctx.schema.json).
-  return { plugin, section, validator: { parse: check.parse, json: () => section.schema } };
+  return { plugin, section, check: check as OwnedSection['check'], json: schema };
 }
 
-const syncInterval = optional(duration()); // per connector; absent: [sync] interval
+const SYNC_INTERVAL: JsonSchemaOf = { ...DURATION_SCHEMA }; // per connector; absent: [sync] interval
 
 /** A connector type's section: the plugin's schema plus `sync_interval`, which the host schedules by. */
 export function connectorSection(plugin: string, section: ConfigSection): OwnedSection {
-  const own = ownedSection(plugin, section).validator;
-  const validator: Schema<Record<string, unknown>> = {
-    parse(v, path) {
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) return own.parse(v, path);
+  const own = ownedSection(plugin, section).check;
+  const properties = (section.schema['properties'] ?? {}) as JsonSchemaOf;
+  return {
+    plugin,
+    section,
+    check(v, path) {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return own(v, path);
       const { sync_interval: interval, ...rest } = v as Record<string, unknown>;
-      const table = own.parse(rest, path);
+      const at = [...path, 'sync_interval'];
       return {
-        ...table,
-        sync_interval: interval === undefined ? undefined : syncInterval.parse(interval, [...path, 'sync_interval']),
+        ...own(rest, path),
+        sync_interval: interval === undefined ? undefined : checkJson(SYNC_INTERVAL, interval, at),
       };
     },
-    json: () => withSyncInterval(own.json()),
+    json: { ...section.schema, properties: { ...properties, sync_interval: SYNC_INTERVAL } },
   };
-  return { plugin, section, validator };
-}
-
-function withSyncInterval(json: JsonSchemaOf): JsonSchemaOf {
-  const properties = (json['properties'] ?? {}) as JsonSchemaOf;
-  return { ...json, properties: { ...properties, sync_interval: syncInterval.json() } };
 }

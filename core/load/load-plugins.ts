@@ -12,7 +12,7 @@ import type { Plugin } from '../plugin.ts';
 import { checkPlugin } from './check-plugin.ts';
 import { orderPlugins } from './order-plugins.ts';
 import type { PinChecker, TrustSettings } from './plugin-trust.ts';
-import type { ConnectorTables } from '../config/connector-options.ts';
+import type { ConnectorTables } from '../config/configured-sections.ts';
 import { checkPluginOptions } from '../config/ajv-check.ts';
 import { expandPluginSpecs, type PluginSpec } from './plugin-specs.ts';
 import type { PluginsConfig } from '../config/types.ts';
@@ -161,12 +161,8 @@ async function applyInOrder(
   const loaded = new Set(kernel.applied().map((p) => p.name));
   for (const c of orderPlugins(candidates, loaded)) {
     // Imported for a configured plugin only: the bundled set's sections are checked with the config (ADR 0130, 0241).
-    const [{ checkConnectorOptions }, { checkConfiguredSections }] = await Promise.all([
-      import('../config/connector-options.ts'),
-      import('../config/configured-sections.ts'),
-    ]);
-    checkConnectorOptions(kernel, c.plugin, settings.connectors, settings.configFile, settings.baseDir);
-    checkConfiguredSections(kernel, c.plugin, settings.owned, settings);
+    const { checkConfiguredSections } = await import('../config/configured-sections.ts');
+    checkConfiguredSections(kernel, c.plugin, settings);
     await kernel.apply(
       c.plugin,
       checkPluginOptions(c.plugin, settings.options[c.plugin.name]),

@@ -33,7 +33,7 @@ export const telemetrySection: ConfigSection<TelemetryConfig> = {
     },
     additionalProperties: false,
   },
-  // Checked here, not with a `pattern`: the schema stays in from-json-schema.ts's subset (no ajv at start-up).
+  // Checked here, not with a `pattern`: the schema stays in core/config/json-check.ts's subset (no ajv at start-up).
   toConfig: (s, at) => {
     const endpoint = s['otlp_endpoint'];
     if (typeof endpoint !== 'string') return { otlpEndpoint: null };

@@ -40,7 +40,7 @@ export const serverConfigOf = (config: Config): ServerConfig => sectionOf<Server
 const names = { type: 'array', items: { type: 'string' } } as const;
 const positive = { type: 'integer', minimum: 1 } as const;
 
-/** One `[server.tokens.<name>]` entry's JSON Schema (ADR 0223) (the subset from-json-schema.ts checks without ajv). */
+/** One `[server.tokens.<name>]` entry's JSON Schema (ADR 0223) (the subset json-check.ts checks without ajv). */
 const tokenEntrySchema = {
   type: 'object',
   properties: {
