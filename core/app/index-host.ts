@@ -137,7 +137,7 @@ function lazyEmbedAfterSync(store: Store, embedder: () => Embedder | null): (rep
  * a plugin).
  */
 async function createConnector(kernel: Kernel, config: Config, ref: ConnectorRef): Promise<Connector> {
-  const { checkedConnectorOptions } = await import('../config/connector-options.ts');
+  const { checkedConnectorOptions } = await import('../config/configured-sections.ts');
   const options = checkedConnectorOptions(kernel, ref.type, ref.name) ?? connectorOptions(config, ref);
   if (!options) throw new KbctxError('not_found', `connector ${ref.label} is not configured`);
   const hook = kernel.hooks.createConnector.get(ref.type);

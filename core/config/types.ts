@@ -72,7 +72,7 @@ export interface PluginsConfig {
   readonly registries: readonly { name: string; path: string }[];
   /**
    * `[connectors.<type>]` of types no bundled plugin owns, as written: each checked by the plugin declaring it
-   * (core/config/connector-options.ts).
+   * (core/config/configured-sections.ts).
    */
   readonly connectors: TomlTables;
   /**

@@ -112,7 +112,7 @@ const NOT_FOR_SEARCH = [
   'plugins/cli/progress.ts',
   'plugins/cli/progress-lines.ts',
   'plugins/chunker-default/chunker.ts', // the chunker: when a document is chunked
-  'core/load/connector-options.ts', // a configured plugin's connector tables, or creating a connector
+  'core/config/configured-sections.ts', // a configured plugin's connector tables, or creating a connector
   'core/store/wait-for-lock.ts', // waiting for a connector lock (a sync)
   'plugins/tools-builtin/documents.ts', // whole documents: `get`
   'core/embed/embedding-providers.ts', // the provider names: when semantic search finds none configured
