@@ -15,6 +15,16 @@ import {
 // Connectors fetch whole sources: Context Harness gives script connectors 300 s, and so does kbctx.
 export const CONNECTOR_TIMEOUT_SECS = 300;
 
+/**
+ * Reading a tool's or agent's metadata at start-up gets at least this long: it is not a call, and all
+ * the scripts are read at once, so on a loaded machine a short `timeout` (meant for calls) would be
+ * spent waiting for a worker and the tool dropped.
+ */
+export const META_FLOOR_SECS = 10;
+/** The time-out for reading a script tool's or agent's metadata (its `timeout`, at least META_FLOOR_SECS). */
+export const metaTimeoutSecs = (config: Pick<ScriptConfig, 'timeoutSecs'>): number =>
+  Math.max(config.timeoutSecs, META_FLOOR_SECS);
+
 /** A Lua script entry (connector, tool or agent): `path`, `timeout`, and every other key for the script. */
 export interface ScriptConfig {
   readonly path: string;

@@ -6,7 +6,13 @@
 import { definePlugin, STAGE } from '../../core/api/plugin.ts';
 import { luaRuntimeService, scriptingHost } from './scripting/scripting-service.ts';
 import type { ScriptParts } from './script-parts.ts';
-import { scriptAgentsSection, scriptConnectorSection, scriptsSection, scriptToolsSection } from './api.ts';
+import {
+  metaTimeoutSecs,
+  scriptAgentsSection,
+  scriptConnectorSection,
+  scriptsSection,
+  scriptToolsSection,
+} from './api.ts';
 import type { ScriptConfig } from './api.ts';
 
 // After the first-party defaults: a script tool or agent replaces any other of the same name, as
@@ -14,15 +20,15 @@ import type { ScriptConfig } from './api.ts';
 const AFTER_DEFAULTS = STAGE.FALLBACK + 1;
 
 /**
- * Tools, then agents, each read in parallel under its own time-out (which covers waiting for a
- * worker): loading ends within the longest tool's plus the longest agent's time-out, with a margin.
+ * Tools, then agents, each read in parallel under its own metadata time-out (which covers waiting for
+ * a worker): loading ends within the longest tool's plus the longest agent's, with a margin.
  */
 function loadingLimitSecs(host: {
   tools: Readonly<Record<string, { timeoutSecs: number }>>;
   agents: Readonly<Record<string, { timeoutSecs: number }>>;
 }): number {
   const longest = (sections: Readonly<Record<string, { timeoutSecs: number }>>): number =>
-    Math.max(0, ...Object.values(sections).map((s) => s.timeoutSecs));
+    Math.max(0, ...Object.values(sections).map(metaTimeoutSecs));
   return longest(host.tools) + longest(host.agents) + 10;
 }
 

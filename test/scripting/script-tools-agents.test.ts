@@ -70,7 +70,12 @@ function tool.execute(params, context)
            sources = context.sources(), missing = err, via_method = #context:search(params.q) }
 end`,
     );
-    fx.ws.write('tools/slow.lua', 'tool = { parameters = {} }\nfunction tool.execute() while true do end end\n');
+    // Its top level outlasts its 0.5 s time-out: reading the metadata at start-up gets at least 10 s
+    // (META_FLOOR_SECS) and the tool is still listed; a call runs the top level too, and times out.
+    fx.ws.write(
+      'tools/slow.lua',
+      'sleep(1)\ntool = { parameters = {} }\nfunction tool.execute() while true do end end\n',
+    );
     fx.ws.write('tools/broken.lua', 'tool = { parameters = { { type = "string" } } }\nfunction tool.execute() end\n');
     fx.ws.write(
       'agents/guide.lua',

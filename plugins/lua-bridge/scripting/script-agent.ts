@@ -11,7 +11,7 @@ import {
 import { toScriptConfig } from './script-values.ts';
 import { parsePrompt } from '../../agents-inline/api.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
-import type { ScriptConfig } from '../api.ts';
+import { metaTimeoutSecs, type ScriptConfig } from '../api.ts';
 
 export async function loadScriptAgent(
   runtime: ScriptRuntime,
@@ -23,7 +23,7 @@ export async function loadScriptAgent(
   const base = { label, scriptPath: config.path, config: toScriptConfig(config.extra) };
   const meta = (await runtime.run(
     { ...base, kind: 'agent.meta', input: {} },
-    { timeoutSecs: config.timeoutSecs, context },
+    { timeoutSecs: metaTimeoutSecs(config), context },
   )) as Record<string, unknown>;
   const description = asString(meta['description']);
   const tools = asArray(meta['tools'], `${label}: agent.tools`).map(String);

@@ -4,7 +4,7 @@ import type { Tool, ToolCallContext } from '../../../core/index.ts';
 import { toScriptConfig } from './script-values.ts';
 import { parseToolMeta, type ToolMeta } from './tool-meta.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
-import type { ScriptConfig } from '../api.ts';
+import { metaTimeoutSecs, type ScriptConfig } from '../api.ts';
 
 export interface ScriptTool extends Tool {
   readonly meta: ToolMeta;
@@ -19,7 +19,7 @@ export async function loadScriptTool(
 ): Promise<ScriptTool> {
   const base = { label: `tool:${name}`, scriptPath: config.path, config: toScriptConfig(config.extra) };
   const meta = parseToolMeta(
-    await runtime.run({ ...base, kind: 'tool.meta', input: {} }, { timeoutSecs: config.timeoutSecs, context }),
+    await runtime.run({ ...base, kind: 'tool.meta', input: {} }, { timeoutSecs: metaTimeoutSecs(config), context }),
     name,
   );
   return {
