@@ -56,7 +56,7 @@ const plugin = definePlugin({
     const runtime = scriptingHost(kernel);
     kernel.provide(luaRuntimeService, runtime);
     const host = () => runtime;
-    kernel.hooks.shutdown.tap('lua-bridge', () => runtime.close());
+    kernel.hooks.shutdown.tapPromise('lua-bridge', () => runtime.close());
     let parts: ScriptParts = { tools: [], agents: [] };
     kernel.hooks.createConnector
       .for('script')

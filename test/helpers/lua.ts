@@ -66,8 +66,8 @@ export class LuaFixture {
     return out.result ?? null;
   }
 
-  close(): void {
-    this.runtime.close();
+  async close(): Promise<void> {
+    await this.runtime.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
@@ -83,7 +83,7 @@ export function useLuaWithUpstream(): { fx: LuaFixture; server: Upstream } {
     env.server = await startUpstream();
   });
   after(async () => {
-    env.fx.close();
+    await env.fx.close();
     await env.server.close();
   });
   return env;

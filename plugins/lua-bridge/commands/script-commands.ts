@@ -138,7 +138,7 @@ export function registerScriptCommands(cli: CliProgram, kernel: PluginKernel, ru
             `${scan.deleted.length ? `, ${scan.deleted.length} deleted` : ''}\n`,
         );
       } finally {
-        scripts.close();
+        await scripts.close();
       }
     });
 }

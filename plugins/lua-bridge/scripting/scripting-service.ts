@@ -28,7 +28,9 @@ export interface ScriptingHost {
 export const luaRuntimeService = createServiceRef<ScriptingHost>('lua-bridge.runtime');
 
 /** The plugin's runtime over the kernel's host and index services. */
-export function scriptingHost(kernel: PluginKernel): ScriptingHost & { close(): void; openBare(): Promise<Scripting> } {
+export function scriptingHost(
+  kernel: PluginKernel,
+): ScriptingHost & { close(): Promise<void>; openBare(): Promise<Scripting> } {
   let opening: Promise<Scripting> | undefined;
   let opened: Scripting | undefined;
   const host = () => kernel.use(hostService);
@@ -57,6 +59,6 @@ export function scriptingHost(kernel: PluginKernel): ScriptingHost & { close(): 
     },
     check: (part) => host().check(part),
     reportFailures: (failures) => host().reportFailures(failures),
-    close: () => opened?.close(),
+    close: async () => opened?.close(),
   };
 }

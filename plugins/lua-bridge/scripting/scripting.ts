@@ -72,7 +72,7 @@ export class Scripting {
     return { loaded, failures };
   }
 
-  close(): void {
-    this.runtime.close();
+  close(): Promise<void> {
+    return this.runtime.close();
   }
 }

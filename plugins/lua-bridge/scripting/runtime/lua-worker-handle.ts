@@ -32,6 +32,8 @@ interface Current {
 export class LuaWorkerHandle {
   /** Resolves once the WASM module is loaded; rejects if the worker dies first. */
   readonly ready: Promise<void>;
+  /** Resolves once the thread has stopped and its V8 isolate is gone (worker-pool.ts awaits it on close). */
+  readonly exited: Promise<void>;
   dead = false;
   /** Jobs started on this worker (the pool retires workers after a number of jobs). */
   jobs = 0;
@@ -49,6 +51,7 @@ export class LuaWorkerHandle {
       this.worker.once('exit', () => reject(new JobFailure('crash', 'the Lua worker stopped before it was ready')));
     });
     this.ready.catch(() => {}); // observed by whoever awaits it; never an unhandled rejection
+    this.exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.on('message', (m: WorkerToMain) => this.onMessage(m));
     this.worker.on('error', (error) => this.die(`the Lua worker failed: ${error.message}`));
     this.worker.on('exit', (code) => {

@@ -106,8 +106,9 @@ export class ScriptRuntime {
     }
   }
 
-  close(): void {
-    this.pool.close();
+  /** Stops the workers; resolves once their threads have exited. */
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
 

@@ -36,6 +36,8 @@ export class WorkerPool {
   private startedCount = 0;
   private readonly idle: LuaWorkerHandle[] = [];
   private readonly live = new Set<LuaWorkerHandle>();
+  /** Threads not yet exited (live ones and stopped ones still tearing down): close() waits for them. */
+  private readonly threads = new Set<Promise<void>>();
   private readonly holders = new Map<LuaWorkerHandle, string>();
   private readonly queue: FairQueue<Waiter>;
   private starting = 0;
@@ -107,7 +109,11 @@ export class WorkerPool {
     this.forget(worker);
   }
 
-  close(): void {
+  /**
+   * Stops every thread and resolves once all of them (those stopped earlier included) have exited. A process that
+   * exits while a worker's V8 isolate is still being torn down can abort inside V8 (ADR 0253), so shutdown waits.
+   */
+  close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.overflowTimer);
     clearTimeout(this.trimTimer);
@@ -115,6 +121,7 @@ export class WorkerPool {
     for (const worker of [...this.live]) worker.terminate();
     this.live.clear();
     this.idle.length = 0;
+    return Promise.all(this.threads).then(() => undefined);
   }
 
   private hand(worker: LuaWorkerHandle, key: string): LuaWorkerHandle {
@@ -202,6 +209,8 @@ export class WorkerPool {
   /** Starts a worker; it joins the pool (or a waiter) once ready. Resolves then; rejects if it cannot start. */
   private spawn(): Promise<void> {
     const worker = new LuaWorkerHandle((w) => this.forget(w));
+    const thread = worker.exited.then(() => void this.threads.delete(thread));
+    this.threads.add(thread);
     this.startedCount++;
     this.live.add(worker);
     this.starting++;

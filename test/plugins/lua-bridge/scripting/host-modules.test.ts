@@ -70,7 +70,7 @@ describe('host modules', () => {
         `== nil, env.get("PATH") == nil, env.get("HOME") == nil }`;
       assert.deepEqual(await fx.exec(read), ['from-env', true, true, true]);
     } finally {
-      fx.close();
+      await fx.close();
     }
   });
 
@@ -83,7 +83,7 @@ describe('host modules', () => {
           env.get("KBCTX_LUA_TEST_VAR")) }`;
       assert.deepEqual(await fx.exec(read), ['nil', 'nil', 'nil', 1, 1, 1]);
     } finally {
-      fx.close();
+      await fx.close();
     }
   });
 

@@ -18,8 +18,8 @@ describe('sandbox', () => {
     symlinkSync(outside, path.join(fx.dir, 'tools', 'dir-out'));
     writeFileSync(path.join(fx.dir, 'sibling.txt'), 'sibling of the tools folder');
   });
-  after(() => {
-    fx.close();
+  after(async () => {
+    await fx.close();
     rmSync(outside, { recursive: true, force: true });
   });
 
