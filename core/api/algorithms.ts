@@ -15,6 +15,7 @@ export {
   compileFacets,
   hasFacets,
   isFiltering,
+  searchFilter,
   sourcesOf,
 } from '../search/document-filter.ts';
 export type { DocumentFacets, FacetPredicate, FilterableDocument } from '../search/document-filter.ts';

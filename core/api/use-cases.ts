@@ -15,7 +15,7 @@ export const scopeProblem: typeof ScopeFilter.scopeProblem = (...args) => scopeF
 export { SEARCH_MODES, type SearchMode, type SearchParams, type SearchResult } from '../domain/models.ts';
 export { search } from '../app/search.ts';
 export { requestOrigin, withRequestOrigin, type RequestOrigin, type Surface } from '../app/request-origin.ts';
-export type { SearchDeps, SearchResponse } from '../app/search.ts';
+export type { SearchCache, SearchDeps, SearchResponse } from '../app/search.ts';
 export { syncReportToWire } from '../app/host-wire.ts';
 // A path's problem in words (the commands' helpers, tables and progress lines, are plugins/cli/api.ts's).
 export { pathProblem } from '../domain/path-problem.ts';
