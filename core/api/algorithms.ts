@@ -13,6 +13,7 @@ export {
   compilePaths,
   compileDocumentFilter,
   compileFacets,
+  compileScopeSources,
   hasFacets,
   isFiltering,
   searchFilter,
