@@ -31,6 +31,7 @@ import metrics from '../plugins/metrics/index.ts';
 import models from '../plugins/models/index.ts';
 import rerank from '../plugins/rerank/index.ts';
 import queryLog from '../plugins/query-log/index.ts';
+import searchCache from '../plugins/search-cache/index.ts';
 import registryCommands from '../plugins/registry-commands/index.ts';
 import rest from '../plugins/rest/index.ts';
 import storeCommands from '../plugins/store-commands/index.ts';
@@ -66,6 +67,7 @@ export const BUNDLED_PLUGINS: readonly Plugin[] = Object.freeze([
   luaBridge,
   rerank, // after the Lua bridge: its rank taps see the candidates before they are reranked
   queryLog,
+  searchCache, // the search responses' LRU (`kbctx.search-cache`); the engine searches without it when dropped
   toolRegistry, // the registry every plugin's tools are collected into (`kbctx.tools`)
   toolsBuiltin,
   agentsInline,

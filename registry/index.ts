@@ -17,6 +17,8 @@ export { FILTER_FIELDS, SEARCH_PARAMS } from '../plugins/tools-builtin/search-pa
 export { rejectUnknownParams } from '../plugins/tools-builtin/unknown-params.ts';
 // `get`'s line ranges, formerly core's (ADR 0249; `citation` is the entry's).
 export { parseLineRange, sliceLines } from '../plugins/tools-builtin/documents.ts';
+// A sync report in the contract's names, formerly core's host-wire.ts (the cli plugin's, ADR 0251).
+export { syncReportToWire } from '../plugins/cli/sync-wire.ts';
 // store-sqlite's contract entry (the `kbctx.local-store` service) and store-postgres's URL redaction, formerly core's.
 export * from '../plugins/store-sqlite/api.ts';
 export { redactUrl } from '../plugins/store-postgres/redact-url.ts';

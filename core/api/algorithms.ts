@@ -13,8 +13,10 @@ export {
   compilePaths,
   compileDocumentFilter,
   compileFacets,
+  compileScopeSources,
   hasFacets,
   isFiltering,
+  searchFilter,
   sourcesOf,
 } from '../search/document-filter.ts';
 export type { DocumentFacets, FacetPredicate, FilterableDocument } from '../search/document-filter.ts';

@@ -44,9 +44,11 @@ export {
   indexToolsService,
   agentsService,
   toolsService,
+  searchCacheService,
   stageObserverService,
   type BuiltinDeps,
   type IndexHost,
+  type SearchCacheRuntime,
   type StageAttributes,
   type StageObserver,
 } from '../app/index-service.ts';

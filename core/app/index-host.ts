@@ -19,9 +19,8 @@ import type { Store } from '../store/store.ts';
 import { bundledProviders } from './bundled-set.ts';
 import { guardConnector } from './part-guards.ts';
 import { pipelineOf } from './plugin-pipeline.ts';
-import type { SearchDeps, SemanticSearch } from './search.ts';
-import { SearchCache } from './search-cache.ts';
-import { stageObserverService, type IndexHost, type StageObserver } from './index-service.ts';
+import type { SearchCache, SearchDeps, SemanticSearch } from './search.ts';
+import { searchCacheService, stageObserverService, type IndexHost, type StageObserver } from './index-service.ts';
 import { configuredConnectors, type ConnectorRef } from './select-connectors.ts';
 import type { SyncReport } from './sync.ts';
 
@@ -35,7 +34,12 @@ export interface IndexHostOptions {
 
 export function indexHost(kernel: Kernel, config: Config, options: IndexHostOptions): IndexHost {
   const connectorLabels = (): string[] => configuredConnectors(config).map((c) => c.label);
-  const cache = new SearchCache(config.retrieval.cacheSize);
+  let cache: SearchCache | undefined;
+  // Made once, by the plugin providing `kbctx.search-cache` (read per call until then: it may be applied later).
+  const searchCache = (): SearchCache | undefined =>
+    (cache ??= kernel.services.has(searchCacheService)
+      ? kernel.services.use(searchCacheService).createCache(config.retrieval.cacheSize)
+      : undefined);
   let embedderCache: Embedder | null | undefined;
   // The embedder is required when first asked for (a keyword search needs none).
   const embedder = (): Embedder | null =>
@@ -64,7 +68,7 @@ export function indexHost(kernel: Kernel, config: Config, options: IndexHostOpti
     store,
     retrieval: config.retrieval,
     semantic,
-    cache,
+    cache: searchCache(),
     knownSources,
     pipeline,
     embeddingProviders: () => providersOf(kernel),

@@ -12,7 +12,7 @@ import { createServiceRef } from '../services.ts';
 import type { ConnectorLocks, Store } from '../store/store.ts';
 import type { AgentsRuntime } from './agents.ts';
 import type { ToolsRuntime } from '../tools/tool-types.ts';
-import type { SearchDeps } from './search.ts';
+import type { SearchCache, SearchDeps } from './search.ts';
 import type { ConnectorRef } from './select-connectors.ts';
 import type { SyncDeps } from './sync.ts';
 
@@ -62,6 +62,14 @@ export const agentsService = createServiceRef<AgentsRuntime>('kbctx.agents');
 
 /** The tool registry the host collects plugins' tools into: provided by the tool-registry plugin (ADR 0249). */
 export const toolsService = createServiceRef<ToolsRuntime>('kbctx.tools');
+
+/** Makes the index host's search cache, `[retrieval] cache_size` entries at most (0: nothing is kept). */
+export interface SearchCacheRuntime {
+  createCache(capacity: number): SearchCache;
+}
+
+/** The search cache (ADR 0197): provided by the search-cache plugin (ADR 0251); none: searches are not cached. */
+export const searchCacheService = createServiceRef<SearchCacheRuntime>('kbctx.search-cache');
 
 // The engine's one observation point (ADR 0222), here because the index host reads it (a module of its own cost
 // `kbctx search` one more at start-up): search and sync run their inner stages (keyword, vector, fusion; a connector's

@@ -8,7 +8,6 @@ import { makeSnippet } from '../search/snippet.ts';
 import type { RetrievalConfig } from '../config/types.ts';
 import { bundledConnectorTypes } from '../config/plugin-sections.ts';
 import type { Store } from '../store/store.ts';
-import { SearchCache } from './search-cache.ts';
 import type * as EmbeddingProviders from '../embed/embedding-providers.ts';
 import { requireOwn } from '../load/require-own.ts';
 import { searchFilter, sourcesOf } from '../search/document-filter.ts';
@@ -26,7 +25,7 @@ export interface SearchDeps {
   retrieval: RetrievalConfig;
   /** Present when an embedding provider is configured and embeddings exist. */
   semantic?: SemanticSearch | undefined;
-  /** Optional response cache (long-running processes: the server). */
+  /** The response cache a plugin provides (`kbctx.search-cache`, the search-cache plugin); none: nothing is cached. */
   cache?: SearchCache | undefined;
   /**
    * Source labels that exist (configured or indexed): an unknown `source` with no results is not_found listing them.
@@ -46,6 +45,22 @@ export interface SearchDeps {
 /** Semantic/hybrid search, provided by the embeddings layer. */
 export interface SemanticSearch {
   search(params: SearchParams, deps: SearchDeps): Promise<SearchResponse>;
+}
+
+/**
+ * An LRU of search responses valid for one index generation (ADR 0197, 0251). `key` names everything that shapes a
+ * response: the parameters, their filter in any field order and the `[retrieval]` settings; with `rankParts` (the
+ * `rank` taps' cache-key parts) the key of a ranked page, never equal to a key without them. `get` answers only an
+ * entry stored under the same `generation` (`Store.generation()`: any write by any process changes it) and counts a
+ * hit or a miss; `set` may drop the least recently used entry. A cached response is shared: callers never mutate it.
+ */
+export interface SearchCache {
+  key(params: SearchParams, retrieval: RetrievalConfig, rankParts?: string): string;
+  get(key: string, generation: string): SearchResponse | undefined;
+  set(key: string, generation: string, response: SearchResponse): void;
+  /** Hits and misses so far in this process (the metrics plugin's counters). */
+  readonly hits: number;
+  readonly misses: number;
 }
 
 export interface SearchResponse {
@@ -117,7 +132,7 @@ const RANK_DEPTH_MIN = 30;
  */
 async function ranked(deps: SearchDeps, params: SearchParams, pipeline: RankPipeline): Promise<SearchResponse> {
   const parts = deps.cache ? pipeline.rankCacheKey?.(params) : undefined;
-  const key = parts === undefined ? undefined : SearchCache.rankedKey(params, deps.retrieval, parts);
+  const key = parts === undefined ? undefined : deps.cache?.key(params, deps.retrieval, parts);
   const generation = key === undefined ? '' : deps.store.generation();
   const cached = key === undefined ? undefined : deps.cache?.get(key, generation);
   if (cached) return cached;
@@ -145,7 +160,7 @@ function checkSource(source: string, labels: readonly string[]): void {
 
 async function searchCached(deps: SearchDeps, params: SearchParams): Promise<SearchResponse> {
   if (!deps.cache) return searchUncached(deps, params);
-  const key = SearchCache.key(params, deps.retrieval);
+  const key = deps.cache.key(params, deps.retrieval);
   const generation = deps.store.generation();
   const cached = deps.cache.get(key, generation);
   if (cached) return cached;

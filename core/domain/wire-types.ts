@@ -74,19 +74,3 @@ export interface SourceInfo {
   healthy: boolean;
   notes?: string;
 }
-
-export interface SyncReport {
-  connector: string;
-  fetched: number;
-  upserted: number;
-  chunks_written: number;
-  deleted: number;
-  unchanged: number;
-  skipped: number;
-  errors: number;
-  /** Skips and errors, one line each. */
-  notes: string[];
-  /** Set when the connector failed as a whole (nothing was deleted). */
-  failure: { code: string; message: string } | null;
-  duration_ms: number;
-}

@@ -3,12 +3,7 @@
 // (ADR 0225); the predicate itself is document-filter.ts's. Pure: no I/O.
 import type { AccessScope } from '../domain/access-scope.ts';
 import type { ScopeFilter, SourceFilter } from '../store/store.ts';
-import {
-  compileDocumentFilter,
-  compilePaths,
-  compileScopeSources,
-  type FilterableDocument,
-} from './document-filter.ts';
+import { compileDocumentFilter, compileScopeSources, type FilterableDocument } from './document-filter.ts';
 
 /** The data part of a scope (sources, paths, meta as text, keys sorted); undefined when it limits nothing. */
 export function scopeFilter(scope: AccessScope | undefined): ScopeFilter | undefined {
@@ -28,25 +23,6 @@ export function scopeFilter(scope: AccessScope | undefined): ScopeFilter | undef
     ...(pairs !== undefined ? { meta: pairs } : {}),
   };
   return Object.keys(out).length === 0 ? undefined : out;
-}
-
-/**
- * What is wrong with a scope's globs (`sources`, `paths`), for the config reader to name before any request: a broken
- * glob would otherwise fail every read of the token. Undefined when they compile.
- */
-export function scopeProblem(
-  scope: AccessScope,
-): { field: 'sources' | 'paths'; glob: string; message: string } | undefined {
-  for (const field of ['sources', 'paths'] as const) {
-    for (const glob of scope[field] ?? []) {
-      try {
-        (field === 'sources' ? compileScopeSources : compilePaths)([glob]);
-      } catch (error) {
-        return { field, glob, message: (error as Error).message };
-      }
-    }
-  }
-  return undefined;
 }
 
 /** `filter` ANDed with the scope: the scope rides along as its own conjunct, so nothing in `filter` can widen it. */

@@ -2,6 +2,7 @@
 // hashed (hex SHA-256), never written in plain text, with its scopes and fairness limits (ADR 0224). Validated once
 // here (required by server-section.ts only when the config has tokens: start-up), the entry's JSON Schema being
 // server-section.ts's; the secret itself is read when the server starts (token-set.ts).
+import { compilePaths, compileScopeSources } from '../../core/api/algorithms.ts';
 import type { AccessScope, ConfigSectionContext } from '../../core/api/plugin.ts';
 
 export interface TokenLimits {
@@ -59,6 +60,8 @@ function scopeOf(t: Record<string, unknown>, fail: (key: string, message: string
       fail(`meta.${k}`, 'must be a string, a number or a boolean (documents must have this value)');
   }
   const list = (k: string): readonly string[] | undefined => t[k] as string[] | undefined;
+  const problem = scopeProblem(list('sources'), list('paths'));
+  if (problem) fail(problem.field, `'${problem.glob}' is not a valid glob: ${problem.message}`);
   return Object.freeze({
     ...(list('sources') && { sources: list('sources') }),
     ...(list('paths') && { paths: list('paths') }),
@@ -66,4 +69,28 @@ function scopeOf(t: Record<string, unknown>, fail: (key: string, message: string
     ...(list('tools') && { tools: list('tools') }),
     admin: t['admin'] as boolean,
   });
+}
+
+/**
+ * The first broken glob of a scope's `sources` or `paths`, named before any request (a broken glob would otherwise
+ * fail every read of the token); undefined when they compile. Moved from core's scope-filter.ts, ADR 0251.
+ */
+export function scopeProblem(
+  sources: readonly string[] | undefined,
+  paths: readonly string[] | undefined,
+): { field: 'sources' | 'paths'; glob: string; message: string } | undefined {
+  const compilers = [
+    ['sources', sources, compileScopeSources],
+    ['paths', paths, compilePaths],
+  ] as const;
+  for (const [field, globs, compile] of compilers) {
+    for (const glob of globs ?? []) {
+      try {
+        compile([glob]);
+      } catch (error) {
+        return { field, glob, message: (error as Error).message };
+      }
+    }
+  }
+  return undefined;
 }

@@ -5,8 +5,8 @@ import { importConfig, loadConfig, parseConfigTree } from '../../core/config/loa
 import { openKbctx as compose, type Kbctx as ComposedKbctx } from '../../core/app/compose.ts';
 import { selectConnectors } from '../../core/app/select-connectors.ts';
 import { syncConnectors } from '../../core/app/sync.ts';
-import { syncReportToWire } from '../../core/app/host-wire.ts';
-import type { KbctxDocument, SearchOutput, SourceInfo, SyncReport } from '../../core/domain/wire-types.ts';
+import { syncReportToWire, type SyncReportWire as SyncReport } from '../../plugins/cli/sync-wire.ts';
+import type { KbctxDocument, SearchOutput, SourceInfo } from '../../core/domain/wire-types.ts';
 
 export interface OpenKbctxOptions {
   /**
@@ -85,7 +85,7 @@ export async function openKbctx(options: OpenKbctxOptions = {}): Promise<Kbctx> 
         selectConnectors(config, target).map((ref) => inner.index.createConnector(ref)),
       );
       const reports = await syncConnectors(inner.index.syncDeps(), connectors, { full });
-      return { connectors: reports.map(syncReportToWire) as unknown as SyncReport[] };
+      return { connectors: reports.map(syncReportToWire) };
     },
     close: () => inner.close(),
   };

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { UserIds } from './unprivileged-user.ts';
+import type { SyncReportWire } from '../../plugins/cli/sync-wire.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const KBCTX_BIN = path.join(REPO_ROOT, 'bin/kbctx.js');
@@ -15,19 +16,8 @@ export interface CliResult {
   stderr: string;
 }
 
-/** One connector's entry in `kbctx sync --json`. */
-export interface SyncReportJson {
-  connector: string;
-  fetched: number;
-  upserted: number;
-  chunks_written: number;
-  deleted: number;
-  unchanged: number;
-  skipped: number;
-  errors: number;
-  notes: string[];
-  failure: { code: string; message: string } | null;
-}
+/** One connector's entry in `kbctx sync --json` (the cli plugin's wire shape). */
+export type SyncReportJson = SyncReportWire;
 
 export class Workspace {
   readonly dir: string;

@@ -7,7 +7,7 @@ import type { ErrorCode } from '../../../core/api/plugin.ts';
 import { OUTSIDE_ROOT_FIX, outsideRootMessage, rootsOutsideProject } from '../../connector-filesystem/api.ts';
 import { selectConnectors } from '../../../core/api/engine.ts';
 import { syncConnectors, type SyncOptions, type SyncReport } from '../../../core/api/engine.ts';
-import { syncReportToWire } from '../../../core/api/use-cases.ts';
+import { syncReportToWire } from '../sync-wire.ts';
 import { parseSince } from '../../tools-builtin/api.ts';
 import type { CliContext } from '../context.ts';
 import { createProgress, progressEveryMs } from '../progress.ts';

@@ -8,7 +8,7 @@ import { KbctxError } from '../../../core/domain/errors.ts';
 import { documentId } from '../../../core/domain/ids.ts';
 import { getDocument } from '../../../plugins/tools-builtin/documents.ts';
 import { withRequestOrigin } from '../../../core/app/request-origin.ts';
-import { SearchCache } from '../../../core/app/search-cache.ts';
+import { LruSearchCache } from '../../../plugins/search-cache/lru-search-cache.ts';
 import { parseSearchParams } from '../../../plugins/tools-builtin/search-params.ts';
 import { search } from '../../../core/app/search.ts';
 import { indexStats, listSources } from '../../../plugins/tools-builtin/sources.ts';
@@ -90,7 +90,7 @@ end`,
   after(() => fx.close());
 
   const deps = () => fx.kbctx.index.searchDeps();
-  const ids = async (scope: AccessScope | undefined, cache?: SearchCache, limit = 2): Promise<string[]> => {
+  const ids = async (scope: AccessScope | undefined, cache?: LruSearchCache, limit = 2): Promise<string[]> => {
     const params = parseSearchParams({ query: 'signing keys', limit }, deps().retrieval);
     const response = await as(scope, () => search({ ...deps(), cache }, params));
     return response.results.map((r) => r.sourceId).sort();
@@ -112,7 +112,7 @@ end`,
   });
 
   it('search: two scopes never share a cached page', async () => {
-    const cache = new SearchCache(16);
+    const cache = new LruSearchCache(16);
     const everything = await ids(undefined, cache);
     assert.ok(
       everything.every((id) => id.startsWith('private/')),

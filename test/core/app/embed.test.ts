@@ -18,19 +18,12 @@ import { indexStats } from '../../../plugins/tools-builtin/sources.ts';
 import { toDocument } from '../../../core/app/sync.ts';
 import { toChunks } from '../../helpers/chunks.ts';
 import type { RetrievalConfig } from '../../../core/config/types.ts';
+import { testRetrieval } from '../../helpers/retrieval.ts';
 import type { Embedder } from '../../../core/embed/embedder.ts';
 import { BUNDLED_LOCAL_MODEL, LocalEmbedder } from '../../../plugins/embedder-local/local-embedder.ts';
 import { documentId } from '../../../core/domain/ids.ts';
 
-const retrieval: RetrievalConfig = {
-  finalLimit: 10,
-  maxLimit: 100,
-  hybridAlpha: 0.6,
-  candidateKKeyword: 20,
-  candidateKVector: 20,
-  fusion: 'weighted',
-  cacheSize: 0,
-};
+const retrieval = testRetrieval();
 const TEXTS: Record<string, string> = {
   'cats.md': 'cats purr and chase mice around the house',
   'dogs.md': 'dogs bark and fetch balls in the park',

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { RetrievalConfig } from '../../../core/config/types.ts';
+import { testRetrieval } from '../../helpers/retrieval.ts';
 import { KbctxError } from '../../../core/domain/errors.ts';
 import { documentId } from '../../../core/domain/ids.ts';
 import { openSqliteStore, type SqliteStore } from '../../../plugins/store-sqlite/sqlite-store.ts';
@@ -17,15 +17,7 @@ import { createSemanticSearch } from '../../../core/app/semantic-search.ts';
 import { toDocument } from '../../../core/app/sync.ts';
 import { toChunks } from '../../helpers/chunks.ts';
 
-const retrieval: RetrievalConfig = {
-  finalLimit: 10,
-  maxLimit: 100,
-  hybridAlpha: 0.6,
-  candidateKKeyword: 20,
-  candidateKVector: 20,
-  fusion: 'weighted',
-  cacheSize: 0,
-};
+const retrieval = testRetrieval();
 const NOW = new Date('2026-03-10T12:00:00Z');
 let dir: string;
 let store: SqliteStore;

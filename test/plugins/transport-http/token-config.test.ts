@@ -1,5 +1,6 @@
 // `[server.tokens.<name>]` (ADR 0223) as the config loader checks it: hashed and variable-held secrets, scopes and
-// limits parsed; a plain secret, a malformed hash, both or neither secret key and bad limits refused naming the key.
+// limits parsed; a plain secret, a malformed hash, both or neither secret key, bad limits and a broken scope glob
+// refused naming the key.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -133,4 +134,17 @@ it('names the token and its variable when the secret is missing, or two tokens s
       /\[server\.tokens\.bot\] has the same secret as token 'ci'/.test(e.message) &&
       !/same-secret/.test(e.message),
   );
+});
+
+it('names a broken glob of a scope at load, with its key path (not on every read of the token)', () => {
+  assert.match(
+    refusal(`[server.tokens.ci]\ntoken_env = "CI"\npaths = ["docs/**", "a/[b"]\n`),
+    /server\.tokens\.ci\.paths 'a\/\[b' is not a valid glob: /,
+  );
+  assert.match(
+    refusal(`[server.tokens.ci]\ntoken_env = "CI"\nsources = ["{git"]\n`),
+    /server\.tokens\.ci\.sources '\{git' is not a valid glob: /,
+  );
+  const ok = parse(`[server.tokens.ci]\ntoken_env = "CI"\nsources = ["git:*"]\npaths = ["docs/**", "!**/x"]\n`);
+  assert.deepEqual(ok.tokens[0]?.scope.paths, ['docs/**', '!**/x']);
 });

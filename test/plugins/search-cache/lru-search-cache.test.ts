@@ -3,25 +3,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RetrievalConfig } from '../../../core/config/types.ts';
+import { testRetrieval } from '../../helpers/retrieval.ts';
 import { documentId } from '../../../core/domain/ids.ts';
 import { parseSearchParams } from '../../../plugins/tools-builtin/search-params.ts';
 import { search } from '../../../core/app/search.ts';
-import { SearchCache } from '../../../core/app/search-cache.ts';
+import { LruSearchCache } from '../../../plugins/search-cache/lru-search-cache.ts';
 import { toDocument } from '../../../core/app/sync.ts';
 import { openSqliteStore, type SqliteStore } from '../../../plugins/store-sqlite/sqlite-store.ts';
 import { toChunks } from '../../helpers/chunks.ts';
 
-const retrieval: RetrievalConfig = {
-  finalLimit: 10,
-  maxLimit: 100,
-  hybridAlpha: 0.6,
-  candidateKKeyword: 20,
-  candidateKVector: 20,
-  fusion: 'weighted',
-  cacheSize: 16,
-};
+const retrieval = testRetrieval(16);
 const params = (filters?: Record<string, unknown>) => parseSearchParams({ query: 'heron', filters }, retrieval);
 let store: SqliteStore;
+const keyOf = (p: ReturnType<typeof params>, r: RetrievalConfig): string => new LruSearchCache(1).key(p, r);
 
 before(async () => {
   store = openSqliteStore(':memory:');
@@ -50,17 +44,17 @@ describe('search cache key', () => {
       { meta: { team: ['infra', 'web'] } },
       { source: ['fs', 'git'] },
       { until: '2026-01-01' },
-    ].map((f) => SearchCache.key(params(f), retrieval));
+    ].map((f) => keyOf(params(f), retrieval));
     assert.equal(new Set(keys).size, keys.length);
     assert.equal(
-      SearchCache.key(params({ meta: { team: 'infra', tier: '1' } }), retrieval),
-      SearchCache.key(params({ meta: { tier: '1', team: 'infra' } }), retrieval),
+      keyOf(params({ meta: { team: 'infra', tier: '1' } }), retrieval),
+      keyOf(params({ meta: { tier: '1', team: 'infra' } }), retrieval),
       'meta keys in any order',
     );
   });
 
   it('a cached search never answers a search with another filter', async () => {
-    const cache = new SearchCache(16);
+    const cache = new LruSearchCache(16);
     const deps = { store, retrieval, cache };
     const ids = async (filters?: Record<string, unknown>) =>
       (await search(deps, params(filters))).results.map((r) => r.sourceId).sort();
@@ -69,5 +63,38 @@ describe('search cache key', () => {
     assert.deepEqual(await ids({ meta: { team: 'web' } }), ['src/b.ts']);
     assert.deepEqual(await ids({ path: 'docs/**' }), ['docs/a.md']);
     assert.equal(cache.hits, 1);
+  });
+});
+
+describe('the LRU', () => {
+  const response = (n: number) => ({
+    results: [],
+    explain: { mode: 'keyword' as const, alpha: null, keywordCandidates: n, vectorCandidates: 0, terms: [] },
+  });
+
+  it("a ranked page's key never equals the search's, and differs by the taps' parts", () => {
+    const cache = new LruSearchCache(4);
+    const plain = cache.key(params(), retrieval);
+    const ranked = cache.key(params(), retrieval, '[["rerank","v1"]]');
+    assert.notEqual(plain, ranked);
+    assert.notEqual(ranked, cache.key(params(), retrieval, '[["rerank","off"]]'));
+  });
+
+  it('answers only under the generation it was stored with, and drops the least recently used entry', () => {
+    const cache = new LruSearchCache(2);
+    cache.set('a', 'g1', response(1));
+    cache.set('b', 'g1', response(2));
+    assert.equal(cache.get('a', 'g2'), undefined, 'a write since (another generation): stale');
+    assert.equal(cache.get('a', 'g1')?.explain.keywordCandidates, 1);
+    cache.set('c', 'g1', response(3)); // 'b' is the least recently used now
+    assert.equal(cache.get('b', 'g1'), undefined);
+    assert.equal(cache.get('c', 'g1')?.explain.keywordCandidates, 3);
+    assert.deepEqual([cache.hits, cache.misses], [2, 2]);
+  });
+
+  it('keeps nothing with capacity 0 ([retrieval] cache_size = 0)', () => {
+    const cache = new LruSearchCache(0);
+    cache.set('a', 'g1', response(1));
+    assert.equal(cache.get('a', 'g1'), undefined);
   });
 });

@@ -1,13 +1,11 @@
-// A small LRU of search responses, valid only for the index generation they were computed on: any
-// write to the index (by this process or another: see Store.generation) makes every entry stale. It holds
-// the engine's candidates (key) and, when the `rank` taps allow it, ranked pages (rankedKey, ADR 0197).
-import type { RetrievalConfig } from '../config/types.ts';
-import type { SearchParams } from '../domain/models.ts';
-import type { SourceFilter } from '../store/store.ts';
-import type { SearchResponse } from './search.ts';
-import { searchFilter } from '../search/document-filter.ts';
+// The search-cache plugin's cache: a small LRU of search responses, valid only for the index generation they were
+// computed on: any write to the index (by this process or another: see Store.generation) makes every entry stale. It
+// holds the engine's candidates and, when the `rank` taps allow it, ranked pages (ADR 0197). Never mutates a response.
+import { searchFilter } from '../../core/api/algorithms.ts';
+import type { RetrievalConfig, SourceFilter } from '../../core/api/plugin.ts';
+import type { SearchCache, SearchParams, SearchResponse } from '../../core/api/use-cases.ts';
 
-export class SearchCache {
+export class LruSearchCache implements SearchCache {
   private readonly capacity: number;
   private readonly entries = new Map<string, { generation: string; response: SearchResponse }>();
   hits = 0;
@@ -17,10 +15,13 @@ export class SearchCache {
     this.capacity = capacity;
   }
 
-  /** Everything that shapes a response: the parameters and the retrieval settings in force. */
-  static key(params: SearchParams, retrieval: RetrievalConfig): string {
+  /**
+   * Everything that shapes a response: the parameters and the retrieval settings in force; with `rankParts` (the `rank`
+   * taps' parts, Pipeline.rankCacheKey) a ranked page's, never equal to one without.
+   */
+  key(params: SearchParams, retrieval: RetrievalConfig, rankParts?: string): string {
     const { hybridAlpha, fusion, candidateKKeyword, candidateKVector, maxLimit } = retrieval;
-    return JSON.stringify([
+    const key = JSON.stringify([
       params.mode,
       params.query,
       params.limit,
@@ -32,11 +33,7 @@ export class SearchCache {
       candidateKVector,
       maxLimit,
     ]);
-  }
-
-  /** A ranked page: the search's key plus the `rank` taps' parts (Pipeline.rankCacheKey), never equal to a key(). */
-  static rankedKey(params: SearchParams, retrieval: RetrievalConfig, rankParts: string): string {
-    return JSON.stringify(['ranked', SearchCache.key(params, retrieval), rankParts]);
+    return rankParts === undefined ? key : JSON.stringify(['ranked', key, rankParts]);
   }
 
   get(key: string, generation: string): SearchResponse | undefined {
