@@ -85,9 +85,9 @@ export interface PluginsConfig {
 }
 
 /**
- * The keys a configured plugin's sections own, as written (ADR 0241; core/config/configured-sections.ts): `[db]` keys
- * no bundled store declares, with the chosen engine, url and path as written; the `[embedding]` keys of a provider no
- * bundled plugin owns.
+ * The keys a configured plugin's sections own, as written (ADR 0241, 0250; core/config/configured-sections.ts): `[db]`
+ * keys no bundled store declares, with the chosen engine, url and path as written; the `[embedding]` keys of a provider
+ * no bundled plugin owns; top-level tables no bundled plugin declares.
  */
 export interface DeferredSections {
   readonly db: {
@@ -103,6 +103,8 @@ export interface DeferredSections {
         readonly extra: Readonly<Record<string, unknown>>;
       }
     | undefined;
+  /** Top-level tables no bundled plugin declares, as written: a configured plugin's `configSections` (ADR 0250). */
+  readonly sections: Readonly<Record<string, unknown>>;
   /** Every variable a `${VAR}` in the config refers to (ConfigSectionContext.referencedEnv). */
   readonly referencedEnv: readonly string[];
 }

@@ -148,12 +148,12 @@ describe('config', () => {
     );
     assert.equal(
       configError('[connectors.filesystem.docs]\ninclude_globs = ["*.md"]'),
-      'config/kbctx.toml: connectors.filesystem.docs.root is required',
+      "config/kbctx.toml: connectors.filesystem.docs.root is required (checked by plugin 'connector-filesystem')",
     );
     assert.equal(
       configError('[embedding]\nprovider = "local"\nmodel_path = "m"'),
       'config/kbctx.toml: embedding.model_path is not a known key (check the spelling against ' +
-        'config/kbctx.example.toml)',
+        "config/kbctx.example.toml) (checked by plugin 'embedder-local')",
     );
   });
 
