@@ -25,6 +25,12 @@ import { stageObserverService, type IndexHost, type StageObserver } from './inde
 import { configuredConnectors, type ConnectorRef } from './select-connectors.ts';
 import type { SyncReport } from './sync.ts';
 
+/**
+ * A plugin tool's, agent's or connector's deadline when its definition sets none (ADR 0250: `[extensions] timeout` is
+ * the extensions plugin's, for its modules' calls).
+ */
+export const DEFAULT_CALL_TIMEOUT_SECS = 30;
+
 export interface IndexHostOptions {
   env: NodeJS.ProcessEnv;
   /** What the command needs of the index, asked when the store first opens. */
@@ -157,7 +163,7 @@ async function createConnector(kernel: Kernel, config: Config, ref: ConnectorRef
         impl,
         instance,
         (signal) => kernel.pluginContext(kernel.tappedKeys('createConnector').get(ref.type)?.[0] ?? ref.type, signal),
-        config.extensions.timeoutSecs,
+        DEFAULT_CALL_TIMEOUT_SECS,
         warn,
       );
     }

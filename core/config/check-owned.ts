@@ -35,6 +35,8 @@ export interface OwnedConfig {
   readonly db: Table;
   /** What no section of these claims, as written. */
   readonly left: OwnedTables;
+  /** A section names modules that add connector types (`addsConnectorTypes`): other types wait for them. */
+  readonly addsConnectorTypes: boolean;
 }
 
 const NAMED = { type: 'object', additionalProperties: {} };
@@ -45,9 +47,12 @@ export function checkOwned(owned: OwnedSections, tables: OwnedTables, context: C
   const convert = (s: OwnedSection, table: Table, at: readonly string[]): unknown =>
     sectionToConfig(s, table, at, context);
   const sections: Record<string, unknown> = {};
+  let addsConnectorTypes = false;
   for (const [name, s] of owned.sections) {
     const at = name.split('.');
-    sections[name] = convert(s, s.check(tables.sections[name] ?? {}, at), at);
+    const table = s.check(tables.sections[name] ?? {}, at);
+    addsConnectorTypes ||= s.section.addsConnectorTypes?.(table) === true;
+    sections[name] = convert(s, table, at);
   }
   const connectors: Record<string, Record<string, unknown>> = {};
   const intervals: Record<string, number | undefined> = {};
@@ -77,6 +82,7 @@ export function checkOwned(owned: OwnedSections, tables: OwnedTables, context: C
     intervals,
     embedding: embedding && tables.embedding ? providerKeys(embedding, tables.embedding, convert) : undefined,
     db,
+    addsConnectorTypes,
     left: {
       sections: Object.fromEntries(Object.entries(tables.sections).filter(([k]) => !owned.sections.has(k))),
       connectors: Object.fromEntries(Object.entries(tables.connectors).filter(([k]) => !owned.connectors.has(k))),
@@ -113,22 +119,24 @@ export function sectionToConfig(
 }
 
 /**
- * The sections a plugin serves: each owned section declaring `needs` (the Lua bridge's `[tools.script]`) with an
- * entry, as written (`[agents.inline]`: agents-inline), compiled extensions.
+ * The sections a plugin serves, as written: each owned section declaring `needs` with an entry (the Lua bridge's
+ * `[tools.script]`, agents-inline's `[agents.inline]`), or with one under its `key` (`[extensions] modules`).
  */
 export function servedSections(
   owned: OwnedSections,
   written: OwnedTables['sections'],
-  extensionModules: readonly string[],
 ): { section: string; provides: string; why?: string }[] {
-  return [
-    ...[...owned.sections].flatMap(([name, { section }]) =>
-      Object.keys(section.needs ? (written[name] ?? {}) : {})
+  const entries = (v: unknown): string[] => (typeof v === 'object' && v !== null ? Object.keys(v) : []);
+  return [...owned.sections].flatMap(([name, { section }]) => {
+    const { needs } = section;
+    if (needs === undefined) return [];
+    const table = written[name] as Record<string, unknown> | undefined;
+    if (typeof needs === 'string')
+      return entries(table)
         .slice(0, 1)
-        .map((entry) => ({ section: `[${name}.${entry}]`, provides: section.needs! })),
-    ),
-    ...(extensionModules.length > 0
-      ? [{ section: '[extensions] modules', provides: 'extensions:modules', why: 'compiled extensions are loaded by' }]
-      : []),
-  ];
+        .map((entry) => ({ section: `[${name}.${entry}]`, provides: needs }));
+    return entries(table?.[needs.key]).length > 0
+      ? [{ section: `[${name}] ${needs.key}`, provides: needs.provides, why: needs.why }]
+      : [];
+  });
 }

@@ -184,12 +184,12 @@ const namesConfiguredPlugins = (raw: RawConfig): boolean =>
   raw.plugins.some((p) => typeof p !== 'string' || (p !== 'bundled' && !p.startsWith('!')));
 
 /**
- * Unknown `[connectors.<type>]` keys are extension connector types: tables of named tables, only with [extensions]
- * modules.
+ * Unknown `[connectors.<type>]` keys are a later plugin's connector types: tables of named tables, only when a section
+ * adds connector types (`[extensions] modules`) or `plugins` lists more than the bundled set.
  */
 function checkExtensionConnectors(raw: RawConfig, own: OwnedConfig, label: string): void {
   for (const [type, instances] of Object.entries(own.left.connectors)) {
-    if (raw.extensions.modules.length === 0 && !namesConfiguredPlugins(raw)) {
+    if (!own.addsConnectorTypes && !namesConfiguredPlugins(raw)) {
       const types = Object.keys(own.connectors).join(', ');
       throw configError(
         `${label}: connectors.${type} is not a known key (connector types: ${types}; others come ` +
@@ -257,8 +257,6 @@ function toConfig(
       autoUpdate: g.auto_update,
       priority: g.priority ?? null,
     })),
-    // Plugin paths and extension modules resolve against the project too: one rule for every path (ADR 0114).
-    extensions: { modules: raw.extensions.modules, baseDir: cwd, timeoutSecs: raw.extensions.timeout },
     plugins: {
       entries: raw.plugins,
       options: pluginTables(raw.plugin),
@@ -267,7 +265,7 @@ function toConfig(
       lockFile: file === null ? null : path.join(path.dirname(file), LOCK_FILE),
       registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),
       connectors: own.left.connectors as Config['plugins']['connectors'],
-      needs: servedSections(owned, ownedTables(raw, owned).sections, raw.extensions.modules),
+      needs: servedSections(owned, ownedTables(raw, owned).sections),
       owned: namesConfiguredPlugins(raw) ? deferredSections(raw, own, db, referencedEnv) : undefined,
     },
   };

@@ -51,10 +51,6 @@ const kernel: Record<string, JsonSchemaOf> = {
       ['path'],
     ),
   },
-  extensions: table({
-    modules: { type: 'array', items: STR, default: [] },
-    timeout: { type: 'number', exclusiveMinimum: 0, default: 30 },
-  }),
   // The plugin host (core/): which plugins load, and each one's `[plugin.<name>]` options (checked by its own schema).
   // config/kbctx.schema.json describes the TOML file, whose entries are strings; objects come only from a module.
   plugins: { type: 'array', items: STR, default: ['bundled'] },
@@ -85,7 +81,6 @@ export interface RawConfig {
     string,
     { url?: string; branch?: string; path: string; readonly: boolean; auto_update: boolean; priority?: number }
   >;
-  extensions: { modules: string[]; timeout: number };
   plugins: (string | object)[];
   plugin?: unknown;
   tools: Record<string, unknown>;

@@ -37,7 +37,6 @@ export interface Config {
    * `agents.script.y`, `agents.inline.z`): that part fails when it runs (config/load-config.ts requireEnvFor).
    */
   readonly unsetEnv?: Readonly<Record<string, readonly { key: string; variable: string }[]>>;
-  readonly extensions: ExtensionsConfig;
   readonly plugins: PluginsConfig;
   /**
    * The top-level sections plugins own (`[server]`, `[scripts]`, `[models]`), as their `toConfig` made them: a plugin
@@ -107,19 +106,6 @@ export interface DeferredSections {
   readonly sections: Readonly<Record<string, unknown>>;
   /** Every variable a `${VAR}` in the config refers to (ConfigSectionContext.referencedEnv). */
   readonly referencedEnv: readonly string[];
-}
-
-/** `[extensions]`: compiled (JavaScript) extension modules, loaded by the extensions plugin (plugins/extensions/). */
-export interface ExtensionsConfig {
-  /** As written: paths (relative to `baseDir`) or package names. */
-  readonly modules: readonly string[];
-  /**
-   * The config root, as for every relative path (ADR 0114): the project folder above `config/` (the working directory
-   * for the built-in config).
-   */
-  readonly baseDir: string;
-  /** Default time-out of every extension tool, agent and connector call. */
-  readonly timeoutSecs: number;
 }
 
 export interface ChunkingConfig {
