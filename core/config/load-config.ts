@@ -241,10 +241,10 @@ function toConfig(
       fusion: r.fusion,
       cacheSize: r.cache_size,
     },
-    sync: {
-      intervalSecs: raw.sync.interval,
-      connectorIntervals: mapValues(own.intervals, (i) => i ?? raw.sync.interval),
-    },
+    syncIntervals: Object.fromEntries(Object.entries(own.intervals).filter(([, i]) => i !== undefined)) as Record<
+      string,
+      number
+    >,
     // The owned types in declaration order (each present), then the others as written, by name.
     connectors: { ...own.connectors, ...sortedKeys(own.left.connectors) } as Config['connectors'],
     tools: { ...under['tools'] },

@@ -1,7 +1,7 @@
 // The TOML schema of SPEC §2: the kernel's keys, their types, ranges and defaults (defaults live here only), as JSON
 // Schema (checked by json-check.ts, ADR 0248), with the sections and keys plugins own added from their schemas.
 // Context Harness's ctx.toml keys load unchanged.
-import { check, DURATION_SCHEMA, SchemaIssue, UNKNOWN_KEY, type JsonSchemaOf } from './json-check.ts';
+import { check, SchemaIssue, UNKNOWN_KEY, type JsonSchemaOf } from './json-check.ts';
 import type { OwnedSection, OwnedSections } from './plugin-sections.ts';
 import { dbSection, embeddingSection, type RawDb, type RawEmbedding } from './owned-keys.ts';
 import type { Fusion } from './types.ts';
@@ -43,7 +43,6 @@ const kernel: Record<string, JsonSchemaOf> = {
     doc_agg: { enum: ['max'] },
     max_chunks_per_doc: int(1),
   }),
-  sync: table({ interval: { ...DURATION_SCHEMA, default: 900 } }),
   registries: {
     type: 'object',
     additionalProperties: table(
@@ -76,7 +75,6 @@ export interface RawConfig {
     fusion: Fusion;
     cache_size: number;
   };
-  sync: { interval: number };
   registries: Record<
     string,
     { url?: string; branch?: string; path: string; readonly: boolean; auto_update: boolean; priority?: number }

@@ -26,7 +26,11 @@ export interface Config {
    * an extension provides, checked when it loads). A plugin reads its own through its typed accessor (`connectorsOf`).
    */
   readonly connectors: ConnectorTables;
-  readonly sync: SyncConfig;
+  /**
+   * Each connector's own `sync_interval` (the host's key, on every connector table), in seconds, by `<type>:<name>`;
+   * absent: `[sync] interval`, the live index's section (ADR 0250).
+   */
+  readonly syncIntervals: Readonly<Record<string, number>>;
   /** `[tools.<form>]` sections a plugin owns (`tools.script`: the Lua bridge's), as its `toConfig` made them. */
   readonly tools: Readonly<Record<string, unknown>>;
   /** `[agents.<form>]` sections a plugin owns (`agents.inline`, `agents.script`), as its `toConfig` made them. */
@@ -129,13 +133,6 @@ export interface RetrievalConfig {
   readonly fusion: Fusion;
   /** Search responses kept per process (0: no cache); entries die with any index change. */
   readonly cacheSize: number;
-}
-
-/** Background sync schedules (`[sync]` and each connector's `sync_interval`), in seconds; 0 = no schedule. */
-export interface SyncConfig {
-  readonly intervalSecs: number;
-  /** Per connector label (`<type>:<name>`): its own interval, or the default. */
-  readonly connectorIntervals: Readonly<Record<string, number>>;
 }
 
 export interface RegistryConfig {
