@@ -112,7 +112,7 @@ const configured = (): typeof ConfiguredSections =>
  * `[embedding]`, the provider's own keys as its configured plugin's `embedderConfigs` made them, if it declares any.
  */
 const embeddingOf = (kernel: Kernel, config: Config): Config['embedding'] =>
-  config.plugins.owned?.embedding
+  config.plugins.owned?.left.embedding
     ? { ...config.embedding, extra: configured().configuredEmbedderOptions(kernel) ?? config.embedding.extra }
     : config.embedding;
 

@@ -27,8 +27,8 @@ export interface OwnedConfig {
   readonly sections: Record<string, unknown>;
   /** Type → name → table as its `toConfig` made it (every declared type, in declaration order). */
   readonly connectors: Record<string, Record<string, unknown>>;
-  /** `<type>:<name>` → its `sync_interval` (seconds), if written. */
-  readonly intervals: Record<string, number | undefined>;
+  /** `<type>:<name>` → its `sync_interval` (seconds), the written ones. */
+  readonly intervals: Record<string, number>;
   /** The provider's own `[embedding]` keys as its section made them; undefined when no section of these owns it. */
   readonly embedding: Table | undefined;
   /** The `StoreOptions` fields the store sections made of their `[db]` keys, merged (`poolSize`, …). */
@@ -55,14 +55,14 @@ export function checkOwned(owned: OwnedSections, tables: OwnedTables, context: C
     sections[name] = convert(s, table, at);
   }
   const connectors: Record<string, Record<string, unknown>> = {};
-  const intervals: Record<string, number | undefined> = {};
+  const intervals: Record<string, number> = {};
   for (const [type, s] of owned.connectors) {
     const at = ['connectors', type];
     const instances = Object.entries(check(NAMED, tables.connectors[type] ?? {}, at) as Record<string, unknown>);
     connectors[type] = Object.fromEntries(
       instances.map(([name, written]) => {
         const table = s.check(written, [...at, name]);
-        intervals[`${type}:${name}`] = table['sync_interval'] as number | undefined;
+        if (typeof table['sync_interval'] === 'number') intervals[`${type}:${name}`] = table['sync_interval'];
         return [name, convert(s, table, [...at, name])];
       }),
     );

@@ -35,22 +35,14 @@ const perKernel = new WeakMap<object, Checked>();
 export interface ConfigWhere {
   readonly configFile?: string | null | undefined;
   readonly baseDir: string;
-  /** `[connectors.<type>]` of types no bundled plugin owns, as written. */
-  readonly connectors?: ConnectorTables | undefined;
-  /** The `[db]` and `[embedding]` keys no bundled plugin declares (Config.plugins.owned). */
+  /** What the bundled set's sections left (Config.plugins.owned). */
   readonly owned?: DeferredSections | undefined;
 }
 
 function checkedOf(kernel: object, where: ConfigWhere): Checked {
   let checked = perKernel.get(kernel);
   if (!checked) {
-    const embedding = where.owned?.embedding;
-    const left = {
-      sections: where.owned?.sections ?? {},
-      connectors: where.connectors ?? {},
-      embedding: embedding && { shared: embedding.shared, extra: embedding.extra },
-      db: where.owned?.db.keys ?? {},
-    };
+    const left = where.owned?.left ?? { sections: {}, connectors: {}, db: {} };
     perKernel.set(kernel, (checked = { owned: noSections(), left, store: {}, connectors: new Map() }));
   }
   return checked;

@@ -18,7 +18,7 @@ import { checkOwned, servedSections, type OwnedConfig, type OwnedTables } from '
 import { checkDisabledKeys } from './owned-keys.ts';
 import { dbConfig, type StoreClaims } from './db-section.ts';
 import { issueText, SchemaIssue, UNKNOWN_KEY } from './json-check.ts';
-import type { Config, DeferredSections } from './types.ts';
+import type { Config } from './types.ts';
 
 export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
 /** The lock file beside the config (registry/plugin-lock.ts reads it, with registries or pins only). */
@@ -154,7 +154,8 @@ function ownedTables(raw: RawConfig, owned: OwnedSections): OwnedTables {
   const { extra: others, ...types } = raw.connectors;
   const { extra, ...shared } = raw.embedding;
   return {
-    sections: Object.fromEntries([...owned.sections.keys()].map((name) => [name, at(name)])),
+    // Every declared section (absent: undefined), then the tables no part knows (a configured plugin's).
+    sections: { ...Object.fromEntries([...owned.sections.keys()].map((name) => [name, at(name)])), ...raw.extra },
     connectors: { ...types, ...others } as OwnedTables['connectors'],
     embedding: { shared, extra },
     db: raw.db.extra,
@@ -241,10 +242,7 @@ function toConfig(
       fusion: r.fusion,
       cacheSize: r.cache_size,
     },
-    syncIntervals: Object.fromEntries(Object.entries(own.intervals).filter(([, i]) => i !== undefined)) as Record<
-      string,
-      number
-    >,
+    syncIntervals: own.intervals,
     // The owned types in declaration order (each present), then the others as written, by name.
     connectors: { ...own.connectors, ...sortedKeys(own.left.connectors) } as Config['connectors'],
     tools: { ...under['tools'] },
@@ -266,25 +264,15 @@ function toConfig(
       registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),
       connectors: own.left.connectors as Config['plugins']['connectors'],
       needs: servedSections(owned, ownedTables(raw, owned).sections),
-      owned: namesConfiguredPlugins(raw) ? deferredSections(raw, own, db, referencedEnv) : undefined,
+      // What a configured plugin's sections check when it is applied (ADR 0241, 0250).
+      owned: namesConfiguredPlugins(raw)
+        ? {
+            left: { ...own.left, embedding: e.provider === 'disabled' ? undefined : own.left.embedding },
+            db: { engine: db.engine, url: db.url, path: raw.db.path },
+            referencedEnv,
+          }
+        : undefined,
     },
-  };
-}
-
-/** What a configured store or embedder plugin checks when it is applied (ADR 0241). */
-function deferredSections(
-  raw: RawConfig,
-  own: OwnedConfig,
-  db: Config['db'],
-  referencedEnv: readonly string[],
-): DeferredSections {
-  const left = own.left.embedding;
-  const provider = raw.embedding.provider;
-  return {
-    db: { engine: db.engine, url: db.url, path: raw.db.path, keys: own.left.db },
-    sections: raw.extra,
-    embedding: !left || provider === 'disabled' ? undefined : { provider, ...left },
-    referencedEnv,
   };
 }
 

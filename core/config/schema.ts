@@ -56,7 +56,6 @@ const kernel: Record<string, JsonSchemaOf> = {
   plugin: {},
   // Context Harness sections with no kbctx meaning: accepted so ctx.toml files load unchanged.
   vector_index: {},
-  models: {},
 };
 
 type Table = Record<string, unknown>;

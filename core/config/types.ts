@@ -3,6 +3,7 @@
 
 import type { EmbedderOptions } from '../embed/embedder.ts';
 import type { StoreOptions } from '../store/store-factory.ts';
+import type { OwnedTables } from './check-owned.ts';
 
 export type Fusion = 'weighted' | 'rrf';
 
@@ -88,26 +89,16 @@ export interface PluginsConfig {
 }
 
 /**
- * The keys a configured plugin's sections own, as written (ADR 0241, 0250; core/config/configured-sections.ts): `[db]`
- * keys no bundled store declares, with the chosen engine, url and path as written; the `[embedding]` keys of a provider
- * no bundled plugin owns; top-level tables no bundled plugin declares.
+ * What a configured plugin's sections check when it is applied (ADR 0241, 0250; core/config/configured-sections.ts).
  */
 export interface DeferredSections {
-  readonly db: {
-    readonly engine: string;
-    readonly url: string | null;
-    readonly path: string;
-    readonly keys: Readonly<Record<string, unknown>>;
-  };
-  readonly embedding:
-    | {
-        readonly provider: string;
-        readonly shared: Readonly<Record<string, unknown>>;
-        readonly extra: Readonly<Record<string, unknown>>;
-      }
-    | undefined;
-  /** Top-level tables no bundled plugin declares, as written: a configured plugin's `configSections` (ADR 0250). */
-  readonly sections: Readonly<Record<string, unknown>>;
+  /**
+   * What the bundled set's sections left, as written: top-level tables, connector types, `[db]` keys no bundled store
+   * declares, the `[embedding]` keys of a provider no bundled plugin owns (absent under `disabled`).
+   */
+  readonly left: OwnedTables;
+  /** `[db]`'s engine, url and path as the loader chose them: a configured store's claims are checked against them. */
+  readonly db: { readonly engine: string; readonly url: string | null; readonly path: string };
   /** Every variable a `${VAR}` in the config refers to (ConfigSectionContext.referencedEnv). */
   readonly referencedEnv: readonly string[];
 }
