@@ -8,7 +8,7 @@ import type { Plugin } from '../plugin.ts';
 import { configError } from '../domain/errors.ts';
 import { checkUrlClaim } from './db-section.ts';
 import { checkOwned, type OwnedTables } from './check-owned.ts';
-import { joinSections, noSections, sectionsOf, type OwnedSections } from './plugin-sections.ts';
+import { bundledSections, joinSections, noSections, sectionsOf, type OwnedSections } from './plugin-sections.ts';
 import { issueText, SchemaIssue, UNKNOWN_KEY } from './json-check.ts';
 import type { DeferredSections } from './types.ts';
 import { setConfiguredSections } from './sections-of.ts';
@@ -55,7 +55,8 @@ export const configLabel = ({ configFile, baseDir }: ConfigWhere): string =>
 /** Checks and converts what `plugin` declares of the tables left; a bad value is a config error naming the key. */
 export function checkConfiguredSections(kernel: object, plugin: Plugin, where: ConfigWhere): void {
   const checked = checkedOf(kernel, where);
-  const mine = sectionsOf([plugin], checked.owned);
+  // What the bundled set or an earlier plugin claimed stays theirs (the first claimer keeps a key).
+  const mine = sectionsOf([plugin], joinSections(bundledSections(), checked.owned));
   const dotted = [...mine.sections.keys()].find((name) => name.includes('.'));
   if (dotted !== undefined)
     throw configError(

@@ -1,8 +1,8 @@
 // The kernel's tables whose other keys plugins own, Context Harness's keys staying where its ctx.toml writes them:
 // `[embedding]` (ADR 0178: the keys every provider shares; the rest the provider's plugin's, `embedderConfigs`) and
-// `[db]` (ADR 0239: the keys that choose the store; the rest the
-// stores', `storeConfigs`). Here the kernel's keys are checked and the others kept as written: check-owned.ts checks
-// each against its plugin's schema at `<section>.<key>` (ADR 0250).
+// `[db]` (ADR 0239: the keys that choose the store; the rest the stores', `storeConfigs`). Here the kernel's keys are
+// checked and the others kept as written: check-owned.ts checks each against its plugin's schema at `<section>.<key>`
+// (ADR 0250).
 import type { OwnedSection, OwnedSections } from './plugin-sections.ts';
 import type { Part } from './schema.ts';
 import { check, SchemaIssue, UNKNOWN_KEY, type JsonSchemaOf } from './json-check.ts';

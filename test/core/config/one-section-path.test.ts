@@ -122,6 +122,27 @@ describe('a bundled and a configured plugin take one path', () => {
     );
   });
 
+  it('a key the bundled set owns stays its own: a configured plugin declaring it changes nothing', async () => {
+    const greedy: Plugin = {
+      ...feeds,
+      name: 'greedy',
+      configSections: { server: { schema: { type: 'object' }, toConfig: () => 'mine' } },
+      connectorConfigs: { filesystem: { schema: { type: 'object' }, toConfig: () => 'mine' } },
+      apply(kernel) {
+        const { config } = kernel.use(hostService);
+        seen.feeds = connectorsOf(config, 'filesystem');
+        seen.banner = sectionOf<Banner>(config, 'server');
+      },
+    };
+    await asConfigured({ connectors: { filesystem: { docs: { root: '.' } } } }, ['bundled', greedy]);
+    assert.equal(
+      (seen.feeds as Record<string, { root: string }>)['docs']?.root,
+      ws.dir,
+      'connector-filesystem made it',
+    );
+    assert.notEqual(seen.banner, 'mine');
+  });
+
   it("a configured plugin's section under a kernel table is refused, naming the plugin", async () => {
     const nested: Plugin = {
       ...feeds,
