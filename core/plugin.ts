@@ -25,7 +25,8 @@ export interface PluginMeta {
   /**
    * The `[connectors.<type>.<name>]` tables of the connector types it provides, each checked against its
    * section's JSON Schema (defaults applied) when the config loads (bundled plugins) or the plugin is
-   * applied (others); an error names the key path (ADR 0164). `sync_interval` is the host's, on every table.
+   * applied (others), by one path (ADR 0250); an error names the key path and the plugin (ADR 0164).
+   * `sync_interval` is the host's, on every table.
    */
   connectorConfigs?: Record<string, ConfigSection>;
   /**
@@ -44,8 +45,9 @@ export interface PluginMeta {
    */
   storeConfigs?: Record<string, StoreConfigSection>;
   /**
-   * Top-level config sections it owns, Context Harness's names kept (`[server]`): bundled plugins only (others use
-   * `[plugin.<name>]`).
+   * Config sections it owns, Context Harness's names kept (`[server]`), read with `sectionOf`: top-level tables, or
+   * (bundled plugins only) a form under a kernel table (`tools.script`). A configured plugin's wait for it to be
+   * applied (ADR 0250).
    */
   configSections?: Record<string, ConfigSection>;
   /**

@@ -72,4 +72,7 @@ export type {
   ExtensionTool,
   KbctxExtension,
   KbctxExtensionHost,
+  ExtensionsConfig,
 } from '../plugins/extensions/api.ts';
+// `[extensions]`, the extensions plugin's section (ADR 0250).
+export { extensionsConfigOf } from '../plugins/extensions/api.ts';

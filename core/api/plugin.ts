@@ -117,7 +117,7 @@ export type {
   PluginConnector,
   PluginItem,
 } from '../connectors/connector.ts';
-export type { Config, ConnectorTables, ExtensionsConfig, RetrievalConfig } from '../config/types.ts';
+export type { Config, ConnectorTables, RetrievalConfig } from '../config/types.ts';
 // Tool parameter specs (a tool's `params`; the built-in search tool's, tools-builtin's search-params.ts).
 export type { ParamSpec, ParamType, SubFieldSpec } from '../tools/tool-types.ts';
 // A plugin types the sections it owns in its own config-section.ts and reads them through these (ADR 0192).

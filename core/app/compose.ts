@@ -16,7 +16,7 @@ import { applyBundledPlugins, applyConfiguredPlugins, hasConfiguredPlugins } fro
 import { bundledPlugins, followConfig } from './bundled-set.ts';
 import { hostService, type LoadFailure } from './host-service.ts';
 import { agentsService, indexService, indexToolsService, toolsService, type IndexHost } from './index-service.ts';
-import { check, indexHost } from './index-host.ts';
+import { check, DEFAULT_CALL_TIMEOUT_SECS, indexHost } from './index-host.ts';
 import { pipelineOf } from './plugin-pipeline.ts';
 import { PerPluginCollector } from '../collector.ts';
 
@@ -111,7 +111,7 @@ export function openKbctx(
       if (!tools)
         collectTools(
           (tools = kernel.services.has(toolsService)
-            ? kernel.services.use(toolsService).createRegistry(pipelineOf(kernel), config.extensions.timeoutSecs)
+            ? kernel.services.use(toolsService).createRegistry(pipelineOf(kernel), DEFAULT_CALL_TIMEOUT_SECS)
             : noTools()),
         );
       return tools;
@@ -120,7 +120,7 @@ export function openKbctx(
       if (!agents)
         collectAgents(
           (agents = kernel.services.has(agentsService)
-            ? kernel.services.use(agentsService).createRegistry(config.extensions.timeoutSecs)
+            ? kernel.services.use(agentsService).createRegistry(DEFAULT_CALL_TIMEOUT_SECS)
             : noAgents()),
         );
       return agents;

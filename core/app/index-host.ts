@@ -24,6 +24,12 @@ import { searchCacheService, stageObserverService, type IndexHost, type StageObs
 import { configuredConnectors, type ConnectorRef } from './select-connectors.ts';
 import type { SyncReport } from './sync.ts';
 
+/**
+ * A plugin tool's, agent's or connector's deadline when its definition sets none (ADR 0250: `[extensions] timeout` is
+ * the extensions plugin's, for its modules' calls).
+ */
+export const DEFAULT_CALL_TIMEOUT_SECS = 30;
+
 export interface IndexHostOptions {
   env: NodeJS.ProcessEnv;
   /** What the command needs of the index, asked when the store first opens. */
@@ -110,7 +116,7 @@ const configured = (): typeof ConfiguredSections =>
  * `[embedding]`, the provider's own keys as its configured plugin's `embedderConfigs` made them, if it declares any.
  */
 const embeddingOf = (kernel: Kernel, config: Config): Config['embedding'] =>
-  config.plugins.owned?.embedding
+  config.plugins.owned?.left.embedding
     ? { ...config.embedding, extra: configured().configuredEmbedderOptions(kernel) ?? config.embedding.extra }
     : config.embedding;
 
@@ -161,7 +167,7 @@ async function createConnector(kernel: Kernel, config: Config, ref: ConnectorRef
         impl,
         instance,
         (signal) => kernel.pluginContext(kernel.tappedKeys('createConnector').get(ref.type)?.[0] ?? ref.type, signal),
-        config.extensions.timeoutSecs,
+        DEFAULT_CALL_TIMEOUT_SECS,
         warn,
       );
     }

@@ -9,10 +9,16 @@ export interface ConfigSection<T = unknown> {
   /** The validated table → what the config holds (camelCase, paths resolved); absent: the table itself. */
   toConfig?(table: Record<string, unknown>, at: ConfigSectionContext): T;
   /**
-   * A table of named entries another plugin may serve (`[tools.script.<name>]`): what a loaded plugin must provide
-   * when it has any (`tools:script`), else a config error names the bundled plugin that does (ADR 0192).
+   * What a loaded plugin must provide when the table has an entry (a table of named entries another plugin may serve,
+   * `[tools.script.<name>]`: `tools:script`), else a config error names the bundled plugin that does (ADR 0192); with
+   * `key`, when that key holds one (`[extensions] modules`, ADR 0250), the error saying `why`.
    */
-  needs?: string;
+  needs?: string | { readonly provides: string; readonly key: string; readonly why: string };
+  /**
+   * Whether the checked table names modules that add connector types once loaded (`[extensions] modules`): other
+   * `[connectors.<type>]` tables are then kept for them instead of refused (ADR 0250).
+   */
+  addsConnectorTypes?(table: Record<string, unknown>): boolean;
 }
 
 export interface ConfigSectionContext {

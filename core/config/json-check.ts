@@ -7,11 +7,19 @@
 
 export class SchemaIssue extends Error {
   readonly path: readonly string[];
-  constructor(path: readonly string[], message: string) {
+  /** The plugin whose section found it (ADR 0250); absent: the kernel's keys. */
+  readonly plugin: string | undefined;
+  constructor(path: readonly string[], message: string, plugin?: string) {
     super(message);
     this.path = path;
+    this.plugin = plugin;
   }
 }
+
+/** The config error's text: `<file>: <key path> <message>`, and the plugin whose section checked it. */
+export const issueText = (label: string, issue: SchemaIssue): string =>
+  `${label}: ${issue.path.join('.')} ${issue.message}` +
+  (issue.plugin === undefined ? '' : ` (checked by plugin '${issue.plugin}')`);
 
 export type JsonSchemaOf = Record<string, unknown>;
 

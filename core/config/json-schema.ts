@@ -1,12 +1,8 @@
 // The config file's JSON Schema (config/kbctx.schema.json is this, written by `npm run config:schema`):
 // the kernel's sections and the ones the plugins own, each from its plugin's schema (ADR 0164).
-import { bundledSections, type OwnedSections } from './plugin-sections.ts';
+import { bundledSections, joinSections, type OwnedSections } from './plugin-sections.ts';
 import { configSchemaWith } from './schema.ts';
-import {
-  configuredConnectorSections,
-  configuredEmbedderSections,
-  configuredStoreSections,
-} from './configured-sections.ts';
+import { configuredSections } from './configured-sections.ts';
 
 /** `owned`: the sections of the bundled set by default (import registry/bundled.ts first). */
 export function configJsonSchema(owned: OwnedSections = bundledSections()): Record<string, unknown> {
@@ -26,13 +22,5 @@ export function configJsonSchema(owned: OwnedSections = bundledSections()): Reco
  * plugins' connector types, store keys and embedding providers (ADR 0241).
  */
 export function loadedConfigJsonSchema(kernel: object): Record<string, unknown> {
-  const bundled = bundledSections();
-  const withConfigured = <S>(own: ReadonlyMap<string, S>, more: ReadonlyMap<string, S>): Map<string, S> =>
-    new Map([...own, ...[...more].filter(([key]) => !own.has(key))]);
-  return configJsonSchema({
-    sections: bundled.sections,
-    embedders: withConfigured(bundled.embedders, configuredEmbedderSections(kernel)),
-    stores: withConfigured(bundled.stores, configuredStoreSections(kernel)),
-    connectors: withConfigured(bundled.connectors, configuredConnectorSections(kernel)),
-  });
+  return configJsonSchema(joinSections(bundledSections(), configuredSections(kernel)));
 }

@@ -14,10 +14,11 @@ import { findConfig, isConfigModule } from './find-config.ts';
 import { expandEnv, isCode, referencedEnvVars, unsetMessage, type UnsetVar } from './expand-env.ts';
 import { configSchemaWith, type RawConfig } from './schema.ts';
 import { bundledSections, type OwnedSections } from './plugin-sections.ts';
-import { ownedToConfig, servedSections } from './owned-to-config.ts';
+import { checkOwned, servedSections, type OwnedConfig, type OwnedTables } from './check-owned.ts';
+import { checkDisabledKeys } from './owned-keys.ts';
 import { dbConfig, type StoreClaims } from './db-section.ts';
-import { SchemaIssue, UNKNOWN_KEY } from './json-check.ts';
-import type { Config, DeferredSections } from './types.ts';
+import { issueText, SchemaIssue, UNKNOWN_KEY } from './json-check.ts';
+import type { Config } from './types.ts';
 
 export const DEFAULT_CONFIG_PATH = 'config/kbctx.toml';
 /** The lock file beside the config (registry/plugin-lock.ts reads it, with registries or pins only). */
@@ -105,18 +106,26 @@ export function parseConfigTree(
   const owned = bundledSections();
   let raw: RawConfig;
   let config: Config;
+  const referencedEnv = referencedEnvVars(tree).sort();
   try {
     raw = configSchemaWith(owned).parse(expanded);
-    checkRelations(raw, owned, label);
+    // A top-level table no bundled plugin declares is a configured plugin's, checked when it is applied (ADR 0250).
+    const unknown = Object.keys(raw.extra)[0];
+    if (unknown !== undefined && !namesConfiguredPlugins(raw)) throw new SchemaIssue([unknown], UNKNOWN_KEY);
+    // The bundled set's sections, as a configured plugin's are checked when it is applied (ADR 0250).
+    const resolvePath = (p: string): string => path.resolve(where.cwd, expandHome(p));
+    const own = checkOwned(owned, ownedTables(raw, owned), { resolvePath, referencedEnv });
+    if (own.left.embedding && raw.embedding.provider === 'disabled') checkDisabledKeys(owned, own.left.embedding.extra);
+    checkRelations(raw, own, label);
     config = toConfig(
       raw,
-      owned,
+      { owned, own },
       where.file === null ? null : path.resolve(where.fileBase ?? where.cwd, where.file),
       where.cwd,
-      { env: where.env ?? process.env, referencedEnv: referencedEnvVars(tree).sort() },
+      { env: where.env ?? process.env, referencedEnv },
     );
   } catch (error) {
-    if (error instanceof SchemaIssue) throw configError(`${label}: ${error.path.join('.')} ${error.message}`);
+    if (error instanceof SchemaIssue) throw configError(issueText(label, error));
     throw error;
   }
   return deepFreeze({ ...config, unsetEnv: deferred });
@@ -138,7 +147,22 @@ function deferUnset(unset: readonly UnsetVar[], label: string): Record<string, U
   return parts;
 }
 
-function checkRelations(raw: RawConfig, owned: OwnedSections, label: string): void {
+/** The tables plugins may own, as written: every declared section's (absent: undefined), connectors, keys. */
+function ownedTables(raw: RawConfig, owned: OwnedSections): OwnedTables {
+  const at = (name: string): unknown =>
+    name.split('.').reduce<unknown>((t, key) => (t as Record<string, unknown> | undefined)?.[key], raw);
+  const { extra: others, ...types } = raw.connectors;
+  const { extra, ...shared } = raw.embedding;
+  return {
+    // Every declared section (absent: undefined), then the tables no part knows (a configured plugin's).
+    sections: { ...Object.fromEntries([...owned.sections.keys()].map((name) => [name, at(name)])), ...raw.extra },
+    connectors: { ...types, ...others } as OwnedTables['connectors'],
+    embedding: { shared, extra },
+    db: raw.db.extra,
+  };
+}
+
+function checkRelations(raw: RawConfig, own: OwnedConfig, label: string): void {
   if (raw.chunking.overlap_tokens >= raw.chunking.max_tokens) {
     throw configError(
       `${label}: chunking.overlap_tokens must be less than chunking.max_tokens (${raw.chunking.max_tokens})`,
@@ -149,8 +173,8 @@ function checkRelations(raw: RawConfig, owned: OwnedSections, label: string): vo
       `${label}: retrieval.final_limit must not exceed retrieval.max_limit (${raw.retrieval.max_limit})`,
     );
   }
-  checkExtensionConnectors(raw, [...owned.connectors.keys()], label);
-  const unknown = Object.keys(raw.db.unclaimed)[0];
+  checkExtensionConnectors(raw, own, label);
+  const unknown = Object.keys(own.left.db)[0];
   // A key no bundled store declares is a configured store plugin's, checked when it is applied (ADR 0241).
   if (unknown !== undefined && !namesConfiguredPlugins(raw))
     throw configError(`${label}: db.${unknown} ${UNKNOWN_KEY}; a store plugin's own keys need that plugin in plugins`);
@@ -161,14 +185,15 @@ const namesConfiguredPlugins = (raw: RawConfig): boolean =>
   raw.plugins.some((p) => typeof p !== 'string' || (p !== 'bundled' && !p.startsWith('!')));
 
 /**
- * Unknown `[connectors.<type>]` keys are extension connector types: tables of named tables, only with [extensions]
- * modules.
+ * Unknown `[connectors.<type>]` keys are a later plugin's connector types: tables of named tables, only when a section
+ * adds connector types (`[extensions] modules`) or `plugins` lists more than the bundled set.
  */
-function checkExtensionConnectors(raw: RawConfig, ownedTypes: readonly string[], label: string): void {
-  for (const [type, instances] of Object.entries(raw.connectors.extra)) {
-    if (raw.extensions.modules.length === 0 && !namesConfiguredPlugins(raw)) {
+function checkExtensionConnectors(raw: RawConfig, own: OwnedConfig, label: string): void {
+  for (const [type, instances] of Object.entries(own.left.connectors)) {
+    if (!own.addsConnectorTypes && !namesConfiguredPlugins(raw)) {
+      const types = Object.keys(own.connectors).join(', ');
       throw configError(
-        `${label}: connectors.${type} is not a known key (connector types: ${ownedTypes.join(', ')}; others come ` +
+        `${label}: connectors.${type} is not a known key (connector types: ${types}; others come ` +
           `from plugins or [extensions] modules)`,
       );
     }
@@ -181,20 +206,20 @@ function checkExtensionConnectors(raw: RawConfig, ownedTypes: readonly string[],
 
 function toConfig(
   raw: RawConfig,
-  owned: OwnedSections,
+  { owned, own }: { owned: OwnedSections; own: OwnedConfig },
   file: string | null,
   cwd: string,
   { env, referencedEnv }: { env: NodeJS.ProcessEnv; referencedEnv: readonly string[] },
 ): Config {
   const abs = (p: string): string => path.resolve(cwd, expandHome(p));
-  const own = ownedToConfig(owned, raw, { resolvePath: abs, referencedEnv });
+  const { top, under } = placed(own.sections);
   const mapValues = <A, B>(record: Record<string, A>, fn: (a: A) => B): Record<string, B> =>
     Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
   const e = raw.embedding;
   const r = raw.retrieval;
   const db = dbConfig(raw.db, env['KBCTX_DATABASE_URL'] || raw.db.url, abs, claimsOf(owned), own.db);
   return {
-    ...own.sections,
+    ...top,
     file,
     baseDir: cwd,
     db,
@@ -205,7 +230,7 @@ function toConfig(
       dims: e.dims ?? null,
       batchSize: e.batch_size,
       concurrency: e.concurrency,
-      extra: own.embedding,
+      extra: own.embedding ?? own.left.embedding?.extra ?? {},
       baseDir: cwd,
     },
     retrieval: {
@@ -217,10 +242,11 @@ function toConfig(
       fusion: r.fusion,
       cacheSize: r.cache_size,
     },
-    sync: { intervalSecs: raw.sync.interval, connectorIntervals: connectorIntervals(raw) },
-    connectors: own.connectors,
-    tools: { ...own.under['tools'] },
-    agents: { ...own.under['agents'] },
+    syncIntervals: own.intervals,
+    // The owned types in declaration order (each present), then the others as written, by name.
+    connectors: { ...own.connectors, ...sortedKeys(own.left.connectors) } as Config['connectors'],
+    tools: { ...under['tools'] },
+    agents: { ...under['agents'] },
     registries: mapValues(raw.registries, (g) => ({
       url: g.url ?? null,
       branch: g.branch ?? null,
@@ -229,8 +255,6 @@ function toConfig(
       autoUpdate: g.auto_update,
       priority: g.priority ?? null,
     })),
-    // Plugin paths and extension modules resolve against the project too: one rule for every path (ADR 0114).
-    extensions: { modules: raw.extensions.modules, baseDir: cwd, timeoutSecs: raw.extensions.timeout },
     plugins: {
       entries: raw.plugins,
       options: pluginTables(raw.plugin),
@@ -238,22 +262,35 @@ function toConfig(
       configFile: file,
       lockFile: file === null ? null : path.join(path.dirname(file), LOCK_FILE),
       registries: Object.entries(raw.registries).map(([name, g]) => ({ name, path: abs(g.path) })),
-      connectors: raw.connectors.extra as Config['plugins']['connectors'],
-      needs: servedSections(raw, owned),
-      owned: namesConfiguredPlugins(raw) ? deferredSections(raw, db, referencedEnv) : undefined,
+      connectors: own.left.connectors as Config['plugins']['connectors'],
+      needs: servedSections(owned, ownedTables(raw, owned).sections),
+      // What a configured plugin's sections check when it is applied (ADR 0241, 0250).
+      owned: namesConfiguredPlugins(raw)
+        ? {
+            left: { ...own.left, embedding: e.provider === 'disabled' ? undefined : own.left.embedding },
+            db: { engine: db.engine, url: db.url, path: raw.db.path },
+            referencedEnv,
+          }
+        : undefined,
     },
   };
 }
 
-/** What a configured store or embedder plugin checks when it is applied (ADR 0241). */
-function deferredSections(raw: RawConfig, db: Config['db'], referencedEnv: readonly string[]): DeferredSections {
-  const { owner, extra, ...shared } = raw.embedding;
-  return {
-    db: { engine: db.engine, url: db.url, path: raw.db.path, keys: raw.db.unclaimed },
-    embedding: owner || shared.provider === 'disabled' ? undefined : { provider: shared.provider, shared, extra },
-    referencedEnv,
-  };
+/** Owned sections where their names put them: `server` at the top, `tools.script` under `tools`. */
+function placed(sections: Record<string, unknown>): { top: Record<string, unknown>; under: Record<string, Table> } {
+  const top: Record<string, unknown> = {};
+  const under: Record<string, Table> = {};
+  for (const [name, value] of Object.entries(sections)) {
+    const [parent, form] = name.split('.') as [string, string | undefined];
+    if (form === undefined) top[name] = value;
+    else (under[parent] ??= {})[form] = value;
+  }
+  return { top, under };
 }
+
+type Table = Record<string, unknown>;
+const sortedKeys = <T>(record: Readonly<Record<string, T>>): Record<string, T> =>
+  Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /** Engine → its `[db]` section, which claims the urls and paths it reads (ADR 0241). */
 const claimsOf = (owned: OwnedSections): StoreClaims =>
@@ -269,18 +306,6 @@ function pluginTables(raw: unknown): Record<string, Record<string, unknown>> {
       throw configError(`plugin.${name} must be a table ([plugin.${name}])`);
   }
   return raw as Record<string, Record<string, unknown>>;
-}
-
-function connectorIntervals(raw: RawConfig): Record<string, number> {
-  const out: Record<string, number> = {};
-  // Extension connector types (raw.connectors.extra) keep their tables as they are: the default interval.
-  const { extra: _extensionTypes, ...builtin } = raw.connectors;
-  for (const [type, instances] of Object.entries(builtin)) {
-    for (const [name, c] of Object.entries(instances as Record<string, { sync_interval?: number | undefined }>)) {
-      out[`${type}:${name}`] = c.sync_interval ?? raw.sync.interval;
-    }
-  }
-  return out;
 }
 
 function expandHome(p: string): string {

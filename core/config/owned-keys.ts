@@ -1,7 +1,8 @@
 // The kernel's tables whose other keys plugins own, Context Harness's keys staying where its ctx.toml writes them:
-// `[embedding]` (ADR 0178: the keys every provider shares; the rest the provider's plugin's, `embedderConfigs`, a
-// bad value naming the provider and the plugin) and `[db]` (ADR 0239: the keys that choose the store; the rest the
-// stores', `storeConfigs`). Each owned key is checked by its plugin's schema at `<section>.<key>`.
+// `[embedding]` (ADR 0178: the keys every provider shares; the rest the provider's plugin's, `embedderConfigs`) and
+// `[db]` (ADR 0239: the keys that choose the store; the rest the stores', `storeConfigs`). Here the kernel's keys are
+// checked and the others kept as written: check-owned.ts checks each against its plugin's schema at `<section>.<key>`
+// (ADR 0250).
 import type { OwnedSection, OwnedSections } from './plugin-sections.ts';
 import type { Part } from './schema.ts';
 import { check, SchemaIssue, UNKNOWN_KEY, type JsonSchemaOf } from './json-check.ts';
@@ -29,9 +30,7 @@ const shared: JsonSchemaOf = {
   additionalProperties: true,
 };
 
-/**
- * The section as validated: the shared keys, and `extra`, the provider's own (checked by its section when it has one).
- */
+/** The section as validated: the shared keys, and `extra`, the provider's own, as written. */
 export interface RawEmbedding {
   provider: string;
   model?: string | undefined;
@@ -39,46 +38,22 @@ export interface RawEmbedding {
   batch_size: number;
   concurrency: number;
   extra: Table;
-  readonly owner?: OwnedSection | undefined;
 }
 
 const propertiesOf = (s: OwnedSection): JsonSchemaOf => (s.section.schema['properties'] ?? {}) as JsonSchemaOf;
 
 export function embeddingSection(owned: OwnedSections): Part<RawEmbedding> {
-  return {
-    parse(v, path) {
-      const raw = keep<RawEmbedding>(shared, v, path);
-      const owner = owned.embedders.get(raw.provider);
-      if (owner) return { ...raw, owner, extra: ownKeys(owner, raw.provider, raw.extra, path) };
-      // `disabled` reads nothing: the keys of any bundled provider may stay written (switching back is one line).
-      if (raw.provider === 'disabled') {
-        const known = new Set([...owned.embedders.values()].flatMap((s) => Object.keys(propertiesOf(s))));
-        const unknown = Object.keys(raw.extra).find((k) => !known.has(k));
-        if (unknown !== undefined) throw new SchemaIssue([...path, unknown], UNKNOWN_KEY);
-      }
-      return raw;
-    },
-    json: jsonOf(owned),
-  };
+  return { parse: (v, path) => keep<RawEmbedding>(shared, v, path), json: jsonOf(owned) };
 }
 
 /**
- * The provider's keys through its plugin's schema: an unknown key as the loader words it, a bad value naming the
- * plugin.
+ * `provider = "disabled"` reads nothing: the keys of any registered provider may stay written (switching back is one
+ * line); others are unknown.
  */
-function ownKeys(
-  owner: OwnedSection,
-  provider: string,
-  extra: Record<string, unknown>,
-  path: readonly string[],
-): Record<string, unknown> {
-  try {
-    // Keys left unwritten stay absent (not `undefined`): the plugin sees the table as written, defaults applied.
-    return Object.fromEntries(Object.entries(owner.check(extra, path)).filter(([, v]) => v !== undefined));
-  } catch (error) {
-    if (!(error instanceof SchemaIssue) || error.message.startsWith('is not a known key')) throw error;
-    throw new SchemaIssue(error.path, `${error.message} (an option of provider "${provider}", plugin ${owner.plugin})`);
-  }
+export function checkDisabledKeys(owned: OwnedSections, extra: Readonly<Table>): void {
+  const known = new Set([...owned.embedders.values()].flatMap((s) => Object.keys(propertiesOf(s))));
+  const unknown = Object.keys(extra).find((k) => !known.has(k));
+  if (unknown !== undefined) throw new SchemaIssue(['embedding', unknown], UNKNOWN_KEY);
 }
 
 /** For editors: the kernel's properties, then each owner's it does not have. */
@@ -118,32 +93,17 @@ const dbKernelKeys: JsonSchemaOf = {
   additionalProperties: true,
 };
 
-/**
- * The section as validated: the kernel's keys, each store section's table (defaults applied), and the keys no bundled
- * store declares (a configured store plugin's, checked when it is applied: ADR 0241).
- */
+/** The section as validated: the kernel's keys, and `extra`, the stores' keys as written (check-owned.ts). */
 export interface RawDb {
   engine?: string | undefined;
   path: string;
   url?: string | undefined;
-  readonly stores: readonly { readonly owner: OwnedSection; readonly table: Table }[];
-  readonly unclaimed: Readonly<Table>;
+  readonly extra: Readonly<Table>;
 }
 
 export function dbSection(owned: OwnedSections): Part<RawDb> {
   return {
-    parse(v, path) {
-      const { extra, ...kernel } = keep<Omit<RawDb, 'stores' | 'unclaimed'>>(dbKernelKeys, v, path);
-      const stores = [...owned.stores.values()].map((owner) => {
-        const keys = new Set(Object.keys(propertiesOf(owner)));
-        const own = Object.fromEntries(Object.entries(extra).filter(([k]) => keys.has(k)));
-        return { owner, table: owner.check(own, path) };
-      });
-      const unclaimed = Object.fromEntries(
-        Object.entries(extra).filter(([k]) => !stores.some((s) => k in propertiesOf(s.owner))),
-      );
-      return { ...kernel, stores, unclaimed };
-    },
+    parse: (v, path) => keep<RawDb>(dbKernelKeys, v, path),
     json: {
       ...dbKernelKeys,
       properties: withOwned(dbKernelKeys['properties'] as JsonSchemaOf, owned.stores.values()),

@@ -1,7 +1,7 @@
 // The TOML schema of SPEC §2: the kernel's keys, their types, ranges and defaults (defaults live here only), as JSON
 // Schema (checked by json-check.ts, ADR 0248), with the sections and keys plugins own added from their schemas.
 // Context Harness's ctx.toml keys load unchanged.
-import { check, DURATION_SCHEMA, SchemaIssue, UNKNOWN_KEY, type JsonSchemaOf } from './json-check.ts';
+import { check, SchemaIssue, UNKNOWN_KEY, type JsonSchemaOf } from './json-check.ts';
 import type { OwnedSection, OwnedSections } from './plugin-sections.ts';
 import { dbSection, embeddingSection, type RawDb, type RawEmbedding } from './owned-keys.ts';
 import type { Fusion } from './types.ts';
@@ -43,7 +43,6 @@ const kernel: Record<string, JsonSchemaOf> = {
     doc_agg: { enum: ['max'] },
     max_chunks_per_doc: int(1),
   }),
-  sync: table({ interval: { ...DURATION_SCHEMA, default: 900 } }),
   registries: {
     type: 'object',
     additionalProperties: table(
@@ -51,21 +50,15 @@ const kernel: Record<string, JsonSchemaOf> = {
       ['path'],
     ),
   },
-  extensions: table({
-    modules: { type: 'array', items: STR, default: [] },
-    timeout: { type: 'number', exclusiveMinimum: 0, default: 30 },
-  }),
   // The plugin host (core/): which plugins load, and each one's `[plugin.<name>]` options (checked by its own schema).
   // config/kbctx.schema.json describes the TOML file, whose entries are strings; objects come only from a module.
   plugins: { type: 'array', items: STR, default: ['bundled'] },
   plugin: {},
   // Context Harness sections with no kbctx meaning: accepted so ctx.toml files load unchanged.
   vector_index: {},
-  models: {},
 };
 
 type Table = Record<string, unknown>;
-type Named = Record<string, Table>;
 /** The validated tree: the kernel's sections typed; the plugins' as their schemas made them. */
 export interface RawConfig {
   [section: string]: unknown;
@@ -81,17 +74,17 @@ export interface RawConfig {
     fusion: Fusion;
     cache_size: number;
   };
-  sync: { interval: number };
   registries: Record<
     string,
     { url?: string; branch?: string; path: string; readonly: boolean; auto_update: boolean; priority?: number }
   >;
-  extensions: { modules: string[]; timeout: number };
   plugins: (string | object)[];
   plugin?: unknown;
-  tools: Record<string, Named>;
-  agents: Record<string, Named>;
-  connectors: Record<string, Named> & { extra: Table };
+  tools: Record<string, unknown>;
+  agents: Record<string, unknown>;
+  connectors: Record<string, unknown> & { extra: Table };
+  /** Top-level tables no part knows, as written (load-config.ts: a configured plugin's, else unknown). */
+  extra: Table;
 }
 
 /** A key of the tree: how it is checked (an absent table: all its defaults) and its JSON Schema for editors. */
@@ -133,9 +126,8 @@ function tableOf(parts: Record<string, Part>, keep = false): Part {
   };
 }
 
-const NAMED = { type: 'object', additionalProperties: {} };
-/** An owned section: absent, all its defaults. */
-const ownedPart = (s: OwnedSection): Part => ({ parse: (v, path) => s.check(v ?? {}, path), json: s.json });
+/** An owned section: kept as written, for check-owned.ts (ADR 0250). */
+const ownedPart = (s: OwnedSection): Part => ({ parse: (v) => v, json: s.json });
 /** A kernel key: an absent table is all its defaults, an absent list its default. */
 const kernelPart = (json: JsonSchemaOf): Part => ({
   parse: (v, path) =>
@@ -144,9 +136,9 @@ const kernelPart = (json: JsonSchemaOf): Part => ({
 });
 
 /**
- * The whole config schema: the kernel's sections plus each owned section (`[server]`), connector type
- * (`[connectors.<type>.<name>]`) and embedding provider's keys; other `[connectors.<type>]` keys are kept for plugins
- * loaded later.
+ * The whole config schema: the kernel's sections checked, plus each owned section (`[server]`), connector type
+ * (`[connectors.<type>.<name>]`), store's and embedding provider's keys kept as written for check-owned.ts (their
+ * schemas are in `json`); other `[connectors.<type>]` keys are kept for plugins loaded later.
  */
 export function configSchemaWith(owned: OwnedSections): { parse(tree: unknown): RawConfig; json: JsonSchemaOf } {
   const top = [...owned.sections].filter(([name]) => !name.includes('.'));
@@ -159,17 +151,14 @@ export function configSchemaWith(owned: OwnedSections): { parse(tree: unknown): 
           .map(([name, s]) => [name.slice(parent.length + 1), ownedPart(s)]),
       ),
     );
-  // `[connectors.<type>.<name>]`: tables of user-named tables, each checked by the type's section.
+  // `[connectors.<type>.<name>]`: tables of user-named tables, each checked by the type's section (check-owned.ts).
   const named = (s: OwnedSection): Part => ({
-    parse: (v, path) =>
-      Object.fromEntries(
-        Object.entries(check(NAMED, v ?? {}, path) as Named).map(([k, x]) => [k, s.check(x, [...path, k])]),
-      ),
+    parse: (v) => v,
     json: { type: 'object', additionalProperties: s.json },
   });
   // [db] and [embedding] keep their places around [chunking] (config/kbctx.schema.json)
   const { chunking, ...rest } = Object.fromEntries(Object.entries(kernel).map(([k, json]) => [k, kernelPart(json)]));
-  const whole = tableOf({
+  const parts: Record<string, Part> = {
     db: dbSection(owned),
     chunking: chunking!,
     embedding: embeddingSection(owned),
@@ -179,6 +168,7 @@ export function configSchemaWith(owned: OwnedSections): { parse(tree: unknown): 
     tools: under('tools'),
     agents: under('agents'),
     connectors: tableOf(Object.fromEntries([...owned.connectors].map(([type, s]) => [type, named(s)])), true),
-  });
-  return { parse: (tree) => whole.parse(tree, []) as RawConfig, json: whole.json };
+  };
+  // Other top-level tables are kept in `extra`: a configured plugin's sections (ADR 0250), else unknown keys.
+  return { parse: (tree) => tableOf(parts, true).parse(tree, []) as RawConfig, json: tableOf(parts).json };
 }

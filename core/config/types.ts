@@ -3,6 +3,7 @@
 
 import type { EmbedderOptions } from '../embed/embedder.ts';
 import type { StoreOptions } from '../store/store-factory.ts';
+import type { OwnedTables } from './check-owned.ts';
 
 export type Fusion = 'weighted' | 'rrf';
 
@@ -26,7 +27,11 @@ export interface Config {
    * an extension provides, checked when it loads). A plugin reads its own through its typed accessor (`connectorsOf`).
    */
   readonly connectors: ConnectorTables;
-  readonly sync: SyncConfig;
+  /**
+   * Each connector's own `sync_interval` (the host's key, on every connector table), in seconds, by `<type>:<name>`;
+   * absent: `[sync] interval`, the live index's section (ADR 0250).
+   */
+  readonly syncIntervals: Readonly<Record<string, number>>;
   /** `[tools.<form>]` sections a plugin owns (`tools.script`: the Lua bridge's), as its `toConfig` made them. */
   readonly tools: Readonly<Record<string, unknown>>;
   /** `[agents.<form>]` sections a plugin owns (`agents.inline`, `agents.script`), as its `toConfig` made them. */
@@ -37,7 +42,6 @@ export interface Config {
    * `agents.script.y`, `agents.inline.z`): that part fails when it runs (config/load-config.ts requireEnvFor).
    */
   readonly unsetEnv?: Readonly<Record<string, readonly { key: string; variable: string }[]>>;
-  readonly extensions: ExtensionsConfig;
   readonly plugins: PluginsConfig;
   /**
    * The top-level sections plugins own (`[server]`, `[scripts]`, `[models]`), as their `toConfig` made them: a plugin
@@ -85,39 +89,18 @@ export interface PluginsConfig {
 }
 
 /**
- * The keys a configured plugin's sections own, as written (ADR 0241; core/config/configured-sections.ts): `[db]` keys
- * no bundled store declares, with the chosen engine, url and path as written; the `[embedding]` keys of a provider no
- * bundled plugin owns.
+ * What a configured plugin's sections check when it is applied (ADR 0241, 0250; core/config/configured-sections.ts).
  */
 export interface DeferredSections {
-  readonly db: {
-    readonly engine: string;
-    readonly url: string | null;
-    readonly path: string;
-    readonly keys: Readonly<Record<string, unknown>>;
-  };
-  readonly embedding:
-    | {
-        readonly provider: string;
-        readonly shared: Readonly<Record<string, unknown>>;
-        readonly extra: Readonly<Record<string, unknown>>;
-      }
-    | undefined;
+  /**
+   * What the bundled set's sections left, as written: top-level tables, connector types, `[db]` keys no bundled store
+   * declares, the `[embedding]` keys of a provider no bundled plugin owns (absent under `disabled`).
+   */
+  readonly left: OwnedTables;
+  /** `[db]`'s engine, url and path as the loader chose them: a configured store's claims are checked against them. */
+  readonly db: { readonly engine: string; readonly url: string | null; readonly path: string };
   /** Every variable a `${VAR}` in the config refers to (ConfigSectionContext.referencedEnv). */
   readonly referencedEnv: readonly string[];
-}
-
-/** `[extensions]`: compiled (JavaScript) extension modules, loaded by the extensions plugin (plugins/extensions/). */
-export interface ExtensionsConfig {
-  /** As written: paths (relative to `baseDir`) or package names. */
-  readonly modules: readonly string[];
-  /**
-   * The config root, as for every relative path (ADR 0114): the project folder above `config/` (the working directory
-   * for the built-in config).
-   */
-  readonly baseDir: string;
-  /** Default time-out of every extension tool, agent and connector call. */
-  readonly timeoutSecs: number;
 }
 
 export interface ChunkingConfig {
@@ -141,13 +124,6 @@ export interface RetrievalConfig {
   readonly fusion: Fusion;
   /** Search responses kept per process (0: no cache); entries die with any index change. */
   readonly cacheSize: number;
-}
-
-/** Background sync schedules (`[sync]` and each connector's `sync_interval`), in seconds; 0 = no schedule. */
-export interface SyncConfig {
-  readonly intervalSecs: number;
-  /** Per connector label (`<type>:<name>`): its own interval, or the default. */
-  readonly connectorIntervals: Readonly<Record<string, number>>;
 }
 
 export interface RegistryConfig {

@@ -111,8 +111,8 @@ export async function applyConfiguredPlugins(
     });
   }
   await applyInOrder(kernel, resolved, settings);
-  const { checkUnclaimedDbKeys } = await import('../config/configured-sections.ts');
-  checkUnclaimedDbKeys(kernel, settings.owned, settings);
+  const { checkUnclaimed } = await import('../config/configured-sections.ts');
+  checkUnclaimed(kernel, settings);
   checkApplied(kernel, bundled, settings);
 }
 

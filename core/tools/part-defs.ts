@@ -13,7 +13,7 @@ export interface PluginToolDef {
   description?: string;
   inputSchema?: Record<string, unknown>;
   readOnly?: boolean;
-  /** Seconds; default `[extensions] timeout` (30); none for a tool that sets `params` without `timeout`. */
+  /** Seconds; default 30 (an extension module's: `[extensions] timeout`); none for `params` without `timeout`. */
   timeout?: number;
   /** kbctx's own parameter list (bounds such as `maxLength` included), instead of `inputSchema`. */
   params?: readonly ParamSpec[];

@@ -3,12 +3,27 @@
 // tools, agents and connector types; the package re-exports these types), and the loader's service.
 import {
   createServiceRef,
-  type ExtensionsConfig,
+  sectionOf,
+  type Config,
   type Plugin,
   type PluginItem,
   type PromptContentBlock,
   type ToolClient,
 } from '../../core/api/plugin.ts';
+
+/** `[extensions]` (the plugin's section, ADR 0250), defaults applied. */
+export interface ExtensionsConfig {
+  /** As written: paths (relative to `baseDir`) or package names. */
+  readonly modules: readonly string[];
+  /** The config root, as for every relative path (ADR 0114): the project folder above `config/`. */
+  readonly baseDir: string;
+  /** Default time-out of every extension tool, agent and connector call. */
+  readonly timeoutSecs: number;
+}
+
+/** The config's `[extensions]`. */
+export const extensionsConfigOf = (config: Config): ExtensionsConfig =>
+  sectionOf<ExtensionsConfig>(config, 'extensions');
 
 /** A tool parameter in the script-tool form; `parameters` may also be a JSON Schema object. */
 export interface ExtensionParameter {

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_PATH, type CliProgram } from '../../core/index.ts';
 import type { CliContext } from '../cli/api.ts';
+import { extensionsConfigOf } from './api.ts';
 
 export function registerExtension(cli: CliProgram, ctx: CliContext): void {
   const program = cli as unknown as Command; // commander's Command at run time (core's CliProgram is its shape)
@@ -14,7 +15,7 @@ export function registerExtension(cli: CliProgram, ctx: CliContext): void {
       const { scaffoldExtension } = await import('./scaffold.ts');
       const config = ctx.config();
       // Module paths are relative to the config root (the project; the working directory without a config file).
-      const scaffold = scaffoldExtension(name, ctx.io.cwd, config.extensions.baseDir);
+      const scaffold = scaffoldExtension(name, ctx.io.cwd, extensionsConfigOf(config).baseDir);
       if (ctx.json)
         return ctx.printJson({ files: scaffold.files, config_entry: scaffold.configEntry, test: scaffold.testCommand });
       ctx.io.out(

@@ -2,7 +2,7 @@
 // host as a plugin (after the configured plugins); the ones that fail are reported, not thrown. An
 // agent's `context` is the plugin context's search/get/sources (the built-in tools' answers).
 import { VERSION, type HostInfo, type PluginContext } from '../../core/index.ts';
-import type { ExtensionAgentContext } from './api.ts';
+import { extensionsConfigOf, type ExtensionAgentContext } from './api.ts';
 import { loadExtensions } from './load-extensions.ts';
 
 export async function loadConfiguredExtensions(host: HostInfo, ctx: PluginContext): Promise<void> {
@@ -20,7 +20,12 @@ export async function loadConfiguredExtensions(host: HostInfo, ctx: PluginContex
     get: (id) => ctx.get(id),
     sources: () => ctx.sources(),
   };
-  const loaded = await loadExtensions(host.config.extensions, { version: VERSION, context, reservedTools, warn });
+  const loaded = await loadExtensions(extensionsConfigOf(host.config), {
+    version: VERSION,
+    context,
+    reservedTools,
+    warn,
+  });
   for (const { plugin, file } of loaded.plugins) await host.applyPlugin(plugin, file);
   host.reportFailures(loaded.failures);
 }

@@ -12,7 +12,6 @@ import {
   invalid,
   runWithDeadline,
   STAGE,
-  type ExtensionsConfig,
   type Plugin,
   type PluginAgentDef,
   type PluginConnector,
@@ -26,6 +25,7 @@ import type {
   ExtensionDeps,
   ExtensionTool,
   KbctxExtensionHost,
+  ExtensionsConfig,
   LoadedExtensions,
 } from './api.ts';
 import { agentFromSpec, type AgentSpec } from '../agents-inline/api.ts';

@@ -6,6 +6,8 @@ import { SyncHook } from 'tapable';
 import {
   createServiceRef,
   defineExtensionPoint,
+  sectionOf,
+  type Config,
   type PluginKernel,
   type Connector,
   type EmbedProgress,
@@ -152,3 +154,16 @@ export const getLiveIndexHooks = (kernel: Pick<PluginKernel, 'hooksOf'>): LiveIn
 export const liveIndexService = createServiceRef<LiveIndexService>('kbctx.live-index');
 
 export type { SyncReport, EmbedProgress, EmbedReport } from '../../core/api/plugin.ts';
+
+/** `[sync]` (the live index's section, ADR 0250): the schedule of a connector that sets no `sync_interval`. */
+export interface SyncConfig {
+  /** Seconds between scheduled runs (0: none); default 900. */
+  readonly intervalSecs: number;
+}
+
+/** The config's `[sync]`. */
+export const syncConfigOf = (config: Config): SyncConfig => sectionOf<SyncConfig>(config, 'sync');
+
+/** A connector's schedule in seconds (0: none): its own `sync_interval`, else `[sync] interval`. */
+export const syncIntervalOf = (config: Config, label: string): number =>
+  config.syncIntervals[label] ?? syncConfigOf(config).intervalSecs;

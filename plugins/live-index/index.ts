@@ -2,16 +2,30 @@
 // schedules, file watchers for filesystem connectors, background embedding, and the `/sync` routes. The
 // host opens it through the `kbctx.live-index` service, and it runs the connectors through the host's
 // `kbctx.index` service (live-host.ts); without this plugin the server only serves.
-import { definePlugin, hostService, indexService } from '../../core/api/plugin.ts';
+import { definePlugin, DURATION_SCHEMA, hostService, indexService, type ConfigSection } from '../../core/api/plugin.ts';
 import { serveService } from '../cli/api.ts';
 import {
   getLiveIndexHooks,
   liveIndexService,
   type LiveIndexHost,
   type LiveIndexHooks,
+  type SyncConfig,
   type SyncReport,
 } from './api.ts';
 import { getHttpHooks, serverConfigOf, tokenRequired } from '../transport-http/api.ts';
+
+/**
+ * `[sync]` (ADR 0250): the live index is its one reader. Declared here, not in a module of its own (start-up loads no
+ * more modules: ADR 0130). A connector's own `sync_interval` is the host's key, on every connector table.
+ */
+const syncSection: ConfigSection<SyncConfig> = {
+  schema: {
+    type: 'object',
+    properties: { interval: { ...DURATION_SCHEMA, default: 900 } },
+    additionalProperties: false,
+  },
+  toConfig: (t) => ({ intervalSecs: t['interval'] as number }),
+};
 
 const plugin = definePlugin({
   name: 'live-index',
@@ -19,6 +33,7 @@ const plugin = definePlugin({
   kbctx: '^0.2',
   provides: ['route:GET /sync/status', 'route:POST /sync/:connector'],
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+  configSections: { sync: syncSection },
   apply(kernel) {
     const hooks = getLiveIndexHooks(kernel);
     const { syncRun } = hooks;

@@ -10,7 +10,7 @@ import {
   type IndexHost,
   type SyncDeps,
 } from '../../core/index.ts';
-import type { LiveIndexHost } from './api.ts';
+import { syncIntervalOf, type LiveIndexHost } from './api.ts';
 
 export async function liveIndexHost(
   index: IndexHost,
@@ -23,7 +23,7 @@ export async function liveIndexHost(
       const target = watch ? connector.watchTarget?.() : undefined;
       return {
         connector,
-        intervalSecs: config.sync.connectorIntervals[ref.label] ?? config.sync.intervalSecs,
+        intervalSecs: syncIntervalOf(config, ref.label),
         watch: target ? { ...target, poll: watch === 'poll' } : null,
       };
     }),

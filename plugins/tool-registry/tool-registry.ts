@@ -27,7 +27,7 @@ export class ToolRegistry implements Registry {
 
   /**
    * `hooks`: plugins' `toolCall` (answer or refuse before the tool runs) and `toolResult` taps; `defaultTimeoutSecs`:
-   * `[extensions] timeout`, the deadline of a plugin tool with `timeout` or `inputSchema` that names none.
+   * the deadline (30 s, ADR 0250) of a plugin tool with `timeout` or `inputSchema` that names none.
    */
   constructor(hooks: ToolHooks = {}, defaultTimeoutSecs = 30) {
     this.hooks = hooks;

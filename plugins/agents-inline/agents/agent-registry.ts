@@ -15,7 +15,7 @@ import {
 import { checkLength, checkShape, toolAllowed } from '../../tool-registry/api.ts';
 import { agentFromPlugin } from './agent-from-spec.ts';
 
-/** `defaultTimeoutSecs`: a plugin agent's deadline unless its def sets `timeout` (`[extensions] timeout`). */
+/** `defaultTimeoutSecs`: a plugin agent's deadline unless its def sets `timeout` (30 s; ADR 0250). */
 export function createAgentRegistry(defaultTimeoutSecs: number): AgentRegistry {
   const agents = new Map<string, Agent>();
   const get = (name: string, scope?: AccessScope): Agent => {

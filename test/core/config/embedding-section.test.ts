@@ -27,19 +27,18 @@ function configError(toml: string): string {
 it("a bad value of a provider's key is refused when the config loads, naming the key path and the plugin", () => {
   assert.equal(
     configError('[embedding]\nprovider = "openai"\nmodel = "m"\ndims = 8\ntimeout_secs = 0\n'),
-    'config/kbctx.toml: embedding.timeout_secs must be greater than ' +
-      '0 (an option of provider "openai", plugin embedder-openai)',
+    "config/kbctx.toml: embedding.timeout_secs must be greater than 0 (checked by plugin 'embedder-openai')",
   );
   assert.equal(
     configError('[embedding]\nprovider = "transformers"\nmodel_path = "m"\npooling = "max"\n'),
-    'config/kbctx.toml: embedding.pooling must be one of "mean", "cls", got string "max" (an option of provider ' +
-      '"transformers", plugin embedder-transformers)',
+    'config/kbctx.toml: embedding.pooling must be one of "mean", "cls", got string "max" ' +
+      "(checked by plugin 'embedder-transformers')",
   );
   assert.match(
     configError('[embedding]\nprovider = "ollama"\nmodel = "m"\ndims = 8\nurl = 11434\n'),
     joinedRegExp(
       /^config\/kbctx\.toml: embedding\.url must be a string, got number 11434 /,
-      /\(an option of provider "ollama", plugin embedder-ollama\)$/,
+      /\(checked by plugin 'embedder-ollama'\)$/,
     ),
   );
 });

@@ -13,6 +13,7 @@ import { scriptConnectorsOf, scriptToolsOf, scriptsConfigOf } from '../../../plu
 import { gitConnectorsOf } from '../../../plugins/connector-git/api.ts';
 import { filesystemConnectorsOf } from '../../../plugins/connector-filesystem/api.ts';
 import { inlineAgentsOf } from '../../../plugins/agents-inline/api.ts';
+import { extensionsConfigOf } from '../../../plugins/extensions/api.ts';
 import { joinedRegExp } from '../../helpers/joined-regexp.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -134,7 +135,11 @@ describe('config', () => {
     });
     assert.deepEqual(config.plugins.connectors, { jira: { main: { project: 'ENG' } } });
     assert.deepEqual(config.connectors['jira'], { main: { project: 'ENG' } }, 'beside the owned types');
-    assert.deepEqual(config.extensions, { modules: ['./ext.mjs'], baseDir: '/work', timeoutSecs: 5 });
+    assert.deepEqual(extensionsConfigOf(config), { modules: ['./ext.mjs'], baseDir: '/work', timeoutSecs: 5 });
+    assert.equal(
+      configError(`${ext}timeout = 0\n`),
+      "config/kbctx.toml: extensions.timeout must be greater than 0 (checked by plugin 'extensions')",
+    );
   });
 
   it('rejects wrong types and missing required keys', () => {
@@ -148,12 +153,12 @@ describe('config', () => {
     );
     assert.equal(
       configError('[connectors.filesystem.docs]\ninclude_globs = ["*.md"]'),
-      'config/kbctx.toml: connectors.filesystem.docs.root is required',
+      "config/kbctx.toml: connectors.filesystem.docs.root is required (checked by plugin 'connector-filesystem')",
     );
     assert.equal(
       configError('[embedding]\nprovider = "local"\nmodel_path = "m"'),
       'config/kbctx.toml: embedding.model_path is not a known key (check the spelling against ' +
-        'config/kbctx.example.toml)',
+        "config/kbctx.example.toml) (checked by plugin 'embedder-local')",
     );
   });
 
@@ -338,7 +343,7 @@ describe('config', () => {
       );
       const project = loadConfig({ cwd: elsewhere, env: {}, configPath: path.join(dir, 'project/config/kbctx.toml') });
       assert.deepEqual(
-        [project.plugins.baseDir, project.extensions.baseDir],
+        [project.plugins.baseDir, extensionsConfigOf(project).baseDir],
         [path.join(dir, 'project'), path.join(dir, 'project')],
         'plugin paths and extension modules: the project too, one rule',
       );

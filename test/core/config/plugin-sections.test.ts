@@ -9,6 +9,7 @@ import { bundledSections } from '../../../core/config/plugin-sections.ts';
 it("[server] is transport-http's and each built-in connector type its plugin's", () => {
   const owned = bundledSections();
   assert.equal(owned.sections.get('server')?.plugin, 'transport-http');
+  assert.equal(owned.sections.get('extensions')?.plugin, 'extensions', '[extensions] left the kernel (ADR 0250)');
   assert.deepEqual(Object.fromEntries([...owned.connectors].map(([type, s]) => [type, s.plugin])), {
     filesystem: 'connector-filesystem',
     git: 'connector-git',

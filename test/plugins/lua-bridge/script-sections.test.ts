@@ -47,12 +47,15 @@ it(
 it('errors name the key path', () => {
   assert.equal(
     message('[agents.inline.i]\ntools = ["search"]\n'),
-    'config/kbctx.toml: agents.inline.i.system_prompt is required',
+    "config/kbctx.toml: agents.inline.i.system_prompt is required (checked by plugin 'agents-inline')",
   );
-  assert.equal(message('[tools.script.t]\ntimeout = 5\n'), 'config/kbctx.toml: tools.script.t.path is required');
+  assert.equal(
+    message('[tools.script.t]\ntimeout = 5\n'),
+    "config/kbctx.toml: tools.script.t.path is required (checked by plugin 'lua-bridge')",
+  );
   assert.equal(
     message('[agents.script.a]\npath = "a.lua"\ntimeout = 0\n'),
-    'config/kbctx.toml: agents.script.a.timeout must be greater than 0',
+    "config/kbctx.toml: agents.script.a.timeout must be greater than 0 (checked by plugin 'lua-bridge')",
   );
   assert.match(message('[scripts]\nenv_allow = "HOME"\n'), /^config\/kbctx\.toml: scripts\.env_allow must be an array/);
   assert.match(message('[tools.other.t]\npath = "x"\n'), /^config\/kbctx\.toml: tools\.other is not a known key/);
