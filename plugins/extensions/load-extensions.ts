@@ -94,16 +94,16 @@ function extensionPlugin(name: string, registered: Registered, timeoutSecs: numb
       // Before every other tap: a tool or agent of the same name another plugin adds replaces the module's.
       if (registered.tools.length > 0)
         kernel.hooks.tools.tap({ name, stage: YIELDING }, (tools) =>
-          registered.tools.forEach((t) => tools.add(toolDef(t))),
+          registered.tools.forEach((t) => tools.add(toolDef(t, timeoutSecs))),
         );
       if (registered.agents.length > 0)
         kernel.hooks.agents.tap({ name, stage: YIELDING }, (agents) =>
-          registered.agents.forEach((a) => agents.add(agentDef(a, deps.context))),
+          registered.agents.forEach((a) => agents.add(agentDef(a, deps.context, timeoutSecs))),
         );
       for (const c of registered.connectors) {
         kernel.hooks.createConnector
           .for(c.type)
-          .tap(name, (instance) => connectorDef(c, instance.name, instance.options));
+          .tap(name, (instance) => connectorDef(c, instance.name, instance.options, timeoutSecs));
       }
     },
   };
@@ -111,24 +111,24 @@ function extensionPlugin(name: string, registered: Registered, timeoutSecs: numb
 
 // The adapters onto the one shape of each part: registerTool → `tools.add`, registerAgent →
 // `agents.add`, registerConnector → a `createConnector` tap's `{scan(ctx)}` (core checks and runs them
-// under their deadlines, as any plugin's).
-const toolDef = (t: ExtensionTool): PluginToolDef => ({
+// under their deadlines, as any plugin's). A part without its own `timeout` gets `[extensions] timeout`.
+const toolDef = (t: ExtensionTool, timeoutSecs: number): PluginToolDef => ({
   name: t.name,
   description:
     typeof t.description === 'string' && t.description.trim() !== '' ? t.description : `Extension tool: ${t.name}`,
   inputSchema: t.parameters as PluginToolDef['inputSchema'],
-  timeout: t.timeout,
+  timeout: t.timeout ?? timeoutSecs,
   readOnly: t.readOnly,
   call: (params, ctx) => t.execute(params, { signal: ctx.signal, client: ctx.client }),
 });
 
-const agentDef = (a: ExtensionAgent, context: ExtensionAgentContext): PluginAgentDef => ({
+const agentDef = (a: ExtensionAgent, context: ExtensionAgentContext, timeoutSecs: number): PluginAgentDef => ({
   name: a.name,
   description:
     typeof a.description === 'string' && a.description.trim() !== '' ? a.description : `Extension agent: ${a.name}`,
   tools: a.tools,
   arguments: a.arguments,
-  timeout: a.timeout,
+  timeout: a.timeout ?? timeoutSecs,
   source: 'extension',
   resolve: (args, ctx) => a.resolve(args, { signal: ctx.signal, context }) as ReturnType<PluginAgentDef['resolve']>,
 });
@@ -137,8 +137,9 @@ const connectorDef = (
   c: ExtensionConnector,
   name: string,
   options: Readonly<Record<string, unknown>>,
+  timeoutSecs: number,
 ): PluginConnector => ({
-  ...(c.timeout === undefined ? {} : { timeout: c.timeout }),
+  timeout: c.timeout ?? timeoutSecs,
   // A copy the extension may change, as plain JSON (TOML dates become strings), as Context Harness hands it.
   scan: (ctx) => c.scan(JSON.parse(JSON.stringify(options)) as Record<string, unknown>, { signal: ctx.signal, name }),
 });

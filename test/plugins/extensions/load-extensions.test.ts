@@ -161,6 +161,20 @@ it(
       [def.inputSchema, def.timeout, def.readOnly],
       [{ type: 'object', properties: { key: { type: 'string' } } }, 3, true],
     );
+    // A tool without its own `timeout` gets `[extensions] timeout` (here 5), not the host's default.
+    write('conf/ext/plain.mjs', "export default (kbctx) => kbctx.registerTool({ name: 'plain', execute: () => 1 });\n");
+    const plain = await loadExtensions(
+      { modules: ['./ext/plain.mjs'], baseDir: path.join(dir, 'conf'), timeoutSecs: 5 },
+      deps,
+    );
+    const plainKernel = new Kernel();
+    for (const { plugin, file } of plain.plugins) await plainKernel.apply(plugin, {}, 'path', file);
+    const plainDefs: PluginToolDef[] = [];
+    plainKernel.hooks.tools.call(new PerPluginCollector<PluginToolDef>((_plugin, d) => void plainDefs.push(d)));
+    assert.deepEqual(
+      plainDefs.map((d) => [d.name, d.timeout]),
+      [['plain', 5]],
+    );
     assert.equal(
       await def.call({ key: 'K-1' }, { ...kernel.pluginContext('extension:schema'), client: NO_TOOL_CLIENT }),
       'ext:K-1',
