@@ -52,16 +52,23 @@ import {
 import type { Connection, Table } from '@lancedb/lancedb';
 import { loadLance } from './lance-module.ts';
 import { openTablePlace, type StorageSettings, type TablePlace } from './table-place.ts';
-import { backfillStamps, type EmbStamp, restampRows, STAMP_INDEXES, stampOf, stampWhere } from './emb-stamp.ts';
+import {
+  backfillStamps,
+  type EmbStamp,
+  restampRows,
+  STAMP_INDEXES,
+  StampIndex,
+  stampOf,
+  stampWhere,
+} from './emb-stamp.ts';
 import { lanceDocumentScores, lanceVectorSearch, vectorColumns } from './lance-vectors.ts';
 import {
   DEFAULT_VECTOR_INDEX,
   refreshVectorIndex as refreshLanceVectorIndex,
   vectorIndexSettings,
-  vectorIndexState,
   type VectorIndexSettings,
-  type VectorIndexState,
 } from './vector-index.ts';
+import { VectorIndexStates } from './vector-index-states.ts';
 import { chunkMeta, chunkTerms, Model, type ChunkMeta } from './model.ts';
 import { loadModel } from './model-load.ts';
 import { StorePostings } from './store-postings.ts';
@@ -158,10 +165,10 @@ export class LanceStore implements Store {
   private stale = false;
   /** The table's `vector_<dims>` columns. */
   private columns = new Set<string>();
-  /** Each vector column's index state and the model it was read for. */
-  private readonly indexStates = new Map<string, { model: Model; state: VectorIndexState | null }>();
-  /** Whether the emb stamps are indexed (stampsIndexed), and the model it was read for. */
-  private stamped: { model: Model; indexed: boolean } | null = null;
+  /** Each vector column's index state, read once per loaded model. */
+  private readonly indexStates = new VectorIndexStates();
+  /** Whether the emb stamps are indexed, read once per loaded model. */
+  private readonly stampIndex = new StampIndex();
   /** embeddingSpaces() at one table version and count of writes. */
   private spaces: { key: string; spaces: Promise<EmbeddingSpaceCount[]> } | null = null;
 
@@ -584,41 +591,39 @@ export class LanceStore implements Store {
 
   async writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {
     const model = await this.fresh();
-    const stamps = await this.stampsOf(
-      model,
-      rows.map((r) => model.chunkBySeq(r.rowid)?.chunk.documentId),
-    );
-    const writes: LanceRow[] = [];
-    for (const r of rows) {
-      const entry = model.chunkBySeq(r.rowid);
-      const stamp = entry && stamps.get(entry.chunk.documentId);
-      if (!entry || !stamp || entry.chunk.contentHash !== r.contentHash || r.vector.length !== space.dims) continue;
-      writes.push(embRow(entry.chunk.id, entry.chunk.documentId, space.model, r.contentHash, r.vector, stamp));
-    }
-    return this.writeEmbeddingRows(writes);
+    const found = rows.map((r) => ({ ...r, ...space, entry: model.chunkBySeq(r.rowid) }));
+    return this.writeEmbeddingRows(await this.stampedEmbRows(model, found));
   }
 
   async importEmbeddings(rows: readonly StoredEmbedding[]): Promise<number> {
     const model = await this.fresh();
-    const stamps = await this.stampsOf(
-      model,
-      rows.map((r) => model.chunks.get(r.chunkId)?.chunk.documentId),
+    return this.writeEmbeddingRows(
+      await this.stampedEmbRows(
+        model,
+        rows.map((r) => ({ ...r, entry: model.chunks.get(r.chunkId) })),
+      ),
     );
-    const writes: LanceRow[] = [];
-    for (const r of rows) {
-      const entry = model.chunks.get(r.chunkId);
-      const stamp = entry && stamps.get(entry.chunk.documentId);
-      if (!entry || !stamp || entry.chunk.contentHash !== r.contentHash || r.vector.length !== r.dims) continue;
-      writes.push(embRow(r.chunkId, entry.chunk.documentId, r.model, r.contentHash, r.vector, stamp));
-    }
-    return this.writeEmbeddingRows(writes);
   }
 
-  /** The stamps (emb-stamp.ts) of the documents, from their heads (read through the row reader's cache). */
-  private async stampsOf(model: Model, ids: readonly (string | undefined)[]): Promise<Map<string, EmbStamp>> {
-    const docs = [...new Set(ids)].flatMap((id) => (id === undefined ? [] : (model.docs.get(id) ?? [])));
-    const { heads } = await this.readRows([], docs);
-    return new Map([...heads].map(([id, head]) => [id, stampOf(head)]));
+  /**
+   * The emb rows of the vectors whose chunk is current (same content hash, the space's dims), each with its
+   * document's stamp (emb-stamp.ts) from its head, read through the row reader's cache.
+   */
+  private async stampedEmbRows(
+    model: Model,
+    rows: readonly (Omit<StoredEmbedding, 'chunkId'> & { entry: { chunk: ChunkMeta } | undefined })[],
+  ): Promise<LanceRow[]> {
+    const ids = new Set(rows.flatMap((r) => (r.entry ? [r.entry.chunk.documentId] : [])));
+    const { heads } = await this.readRows(
+      [],
+      [...ids].flatMap((id) => model.docs.get(id) ?? []),
+    );
+    const stamps = new Map([...heads].map(([id, head]) => [id, stampOf(head)]));
+    return rows.flatMap(({ entry, ...r }) => {
+      const stamp = entry && stamps.get(entry.chunk.documentId);
+      if (!entry || !stamp || entry.chunk.contentHash !== r.contentHash || r.vector.length !== r.dims) return [];
+      return [embRow(entry.chunk.id, entry.chunk.documentId, r.model, r.contentHash, r.vector, stamp)];
+    });
   }
 
   private async writeEmbeddingRows(rows: LanceRow[]): Promise<number> {
@@ -674,34 +679,16 @@ export class LanceStore implements Store {
   async vectorSearch(query: VectorQuery): Promise<VectorResult> {
     const model = await this.fresh();
     const column = vectorColumn(query.space.dims);
-    const index = this.columns.has(column) ? await this.indexStateOf(column) : null;
+    const index = this.columns.has(column) ? await this.indexStates.of(this.table, column, model) : null;
     const reads = {
       allowed: await this.allowed(query.filter),
       // Before refreshVectorIndex stamped the emb rows and indexed `source`, every row would pass it (ADR 0246).
-      prefilter: (await this.stampsIndexed()) ? stampWhere(query.filter) : undefined,
+      prefilter: (await this.stampIndex.indexed(this.table, model)) ? stampWhere(query.filter) : undefined,
       exactMax: this.vectorIndex.exactFilterMax,
       readRows: this.readRows,
       space: await this.spaceOf(query.space),
     };
     return lanceVectorSearch(this.table, this.columns, model, query, reads, index);
-  }
-
-  /** Whether the table has the emb stamps' `source` index (emb-stamp.ts), read once per loaded model. */
-  private async stampsIndexed(): Promise<boolean> {
-    if (this.stamped?.model !== this.model) {
-      const columns = (await this.table.listIndices()).flatMap((i) => i.columns);
-      this.stamped = { model: this.model, indexed: columns.includes('source') };
-    }
-    return this.stamped.indexed;
-  }
-
-  /** The column's ANN index (vector-index.ts), read once per loaded model (a commit reloads it), not per query. */
-  private async indexStateOf(column: string): Promise<VectorIndexState | null> {
-    const known = this.indexStates.get(column);
-    if (known && known.model === this.model) return known.state;
-    const state = await vectorIndexState(this.table, column);
-    this.indexStates.set(column, { model: this.model, state });
-    return state;
   }
 
   async documentVectorScores(
@@ -741,7 +728,7 @@ export class LanceStore implements Store {
       ),
     );
     this.indexStates.clear();
-    this.stamped = null;
+    this.stampIndex.forget();
     return { vectors, index };
   }
 
