@@ -8,8 +8,9 @@
 // 1. Freshness: every commit writes the table version to `kbctx.generation` in the folder (on object storage:
 //    the table's latest version is asked for, table-place.ts); a process that finds a version it did not
 //    write reloads the model (readers see whole commits only).
-// 2. Bulk mode groups upserts into one merge-insert per GROUP_SIZE documents (a crash loses the
-//    open group at most); other writes commit the group first.
+// 2. Bulk mode groups upserts into one commit per GROUP_SIZE documents (a crash loses the open group at most);
+//    other writes commit the group first. A group of new documents only is appended when no other commit came
+//    since the model's: a merge-insert joins the whole table on `row_key`, a cost growing with it (ADR 0252).
 // 3. compact() (after every sync that wrote) compacts Lance's fragments and drops versions older than
 //    KEEP_VERSIONS_MS once there are MAX_FRAGMENTS small fragments or MAX_VERSIONS commits since the
 //    last compaction; a commit that reaches MAX_VERSIONS starts one itself (a watcher's syncs never
@@ -103,7 +104,8 @@ import {
   type LanceRow,
 } from './rows.ts';
 
-const GROUP_SIZE = 500;
+/** Documents per bulk commit: each commit's postings write still joins their table, so fewer pay less (ADR 0252). */
+const GROUP_SIZE = 2_000;
 const MAX_FRAGMENTS = 32;
 const MAX_VERSIONS = 64;
 /** Versions older than this are dropped by compaction (a reader in another process may still be on one). */
@@ -131,6 +133,8 @@ export async function openLanceStore(
 interface Pending {
   rows: LanceRow[];
   docIds: string[];
+  /** Whether a document of the group was in the model before it (then the commit must merge, not append). */
+  replaces: boolean;
   droppedEmbeddings: string[];
   /** Documents rewritten with a new head: their kept emb rows get its stamp in the same commit (emb-stamp.ts). */
   stamps: Map<string, EmbStamp>;
@@ -141,6 +145,7 @@ interface Pending {
 const noPending = (): Pending => ({
   rows: [],
   docIds: [],
+  replaces: false,
   droppedEmbeddings: [],
   stamps: new Map(),
   postings: new Map(),
@@ -293,7 +298,7 @@ export class LanceStore implements Store {
       try {
         const { version } = await this.place.withWriteLock(async () => {
           const made = await write(this.table);
-          await this.postings?.keep(change, made.version);
+          await this.postings?.keep(change, made.version, this.bulkDepth > 0);
           return made;
         });
         // Another process committed in between: its rows are not in the model.
@@ -314,21 +319,29 @@ export class LanceStore implements Store {
   }
 
   private flush(): Promise<void> {
-    const { rows, docIds, droppedEmbeddings, stamps, postings } = this.pending;
+    const { rows, docIds, droppedEmbeddings, stamps, postings, replaces } = this.pending;
     if (docIds.length === 0) return this.queue.then(() => undefined);
     this.pending = noPending();
     const docs = [...postings.values()];
-    const change = {
+    const change: PostingsChange = {
       put: docs.filter((d) => d.chunks.length > 0),
       remove: docs.filter((d) => d.chunks.length === 0).map((d) => d.id),
     };
+    const appendable = !replaces && droppedEmbeddings.length === 0 && stamps.size === 0 && change.remove.length === 0;
     const held = this.rowReader.seal();
     let where = `(kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(docIds)})`;
     if (droppedEmbeddings.length > 0)
       where += ` OR (kind = 'emb' AND row_key IN ${sqlList(droppedEmbeddings.map(embKey))})`;
     // The last row written for a key wins (a document upserted twice in one group).
     const byKey = new Map(rows.map((r) => [r.row_key, r]));
+    const model = this.model;
     return this.commit(async (t) => {
+      // Under the write lock: at the model's version no row of these new documents exists, so an append adds
+      // exactly what the merge-insert would, without joining the table (ADR 0252).
+      if (appendable && !this.stale && model === this.model && (await t.version()) === this.knownVersion) {
+        change.appended = true;
+        return t.add([...byKey.values()]);
+      }
       // Read under the write lock, so no other writer changes these emb rows before the commit.
       const restamped = await restampRows(t, stamps, new Set(droppedEmbeddings.map(embKey)));
       return t
@@ -383,6 +396,7 @@ export class LanceStore implements Store {
     if (!plan) return { chunksWritten: 0, chunksDeleted: 0 };
     this.writes++;
     const old = model.docs.get(doc.id);
+    if (old) this.pending.replaces = true;
     const seq = old?.seq ?? this.nextSeq();
     // The document's kept vectors carry its head's source and time (emb-stamp.ts): a new head restamps them.
     if (old && old.headSig !== plan.headSig) this.pending.stamps.set(doc.id, stampOf(doc));
