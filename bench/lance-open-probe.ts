@@ -20,11 +20,17 @@ async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
 const started = performance.now();
 const lance = await step('import @lancedb/lancedb + apache-arrow', loadLance);
 const place = await step('openTablePlace', () => openTablePlace(lance, dir, 'read', {}));
-await step('open kb_postings (meta row)', async () => {
-  const t = await place.db.openTable('kb_postings');
-  await t.query().where("kind = 'meta'").toArray();
-  t.close();
-});
+const postings = await step('open kb_postings', () => place.db.openTable('kb_postings'));
+await step("kb_postings meta row by row_key = 'm:' (the store's read)", () =>
+  postings.query().where("row_key = 'm:'").select(['info']).toArray(),
+);
+await step('kb_postings meta row by grp = -1', () => postings.query().where('grp = -1').select(['info']).toArray());
+const postingsRows = await step('kb_postings countRows', () => postings.countRows());
+steps.at(-1)![0] += `: ${postingsRows} rows, ${(await postings.stats()).fragmentStats.numFragments} fragments`;
+postings.close();
+const mainStats = await step('kb stats', () => place.table.stats());
+steps.at(-1)![0] +=
+  `: ${mainStats.fragmentStats.numFragments} fragments, ${(await place.table.listVersions()).length} versions`;
 const reads: [string, string[]][] = [
   // What model-load.ts reads (chunk and doc rows), then what it read before ADR 0243 (heads, emb rows).
   ["kind = 'chunk'", ['row_key', 'doc_id', 'seq', 'chunk_index', 'content_hash', 'metadata']],

@@ -75,6 +75,27 @@ export async function restampRows(
     .map((r) => restampedEmbRow(r, stamps.get(r['doc_id'] as string)!));
 }
 
+/**
+ * Whether the table has the stamps' `source` index: until refreshVectorIndex stamped the emb rows and indexed them,
+ * every row would pass a prefilter (ADR 0246), so the store sends none. Read once per loaded model (by identity).
+ */
+export class StampIndex {
+  private known: { model: object; indexed: boolean } | null = null;
+
+  async indexed(table: Table, model: object): Promise<boolean> {
+    if (this.known?.model !== model) {
+      const columns = (await table.listIndices()).flatMap((i) => i.columns);
+      this.known = { model, indexed: columns.includes('source') };
+    }
+    return this.known.indexed;
+  }
+
+  /** Forgets the answer (the indexes were refreshed). */
+  forget(): void {
+    this.known = null;
+  }
+}
+
 /** Rows of emb rows stamped per pass of backfillStamps (one merge-insert each). */
 const BACKFILL_PAGE = 50_000;
 

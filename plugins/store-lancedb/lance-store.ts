@@ -8,8 +8,9 @@
 // 1. Freshness: every commit writes the table version to `kbctx.generation` in the folder (on object storage:
 //    the table's latest version is asked for, table-place.ts); a process that finds a version it did not
 //    write reloads the model (readers see whole commits only).
-// 2. Bulk mode groups upserts into one merge-insert per GROUP_SIZE documents (a crash loses the
-//    open group at most); other writes commit the group first.
+// 2. Bulk mode groups upserts into one commit per GROUP_SIZE documents (a crash loses the open group at most);
+//    other writes commit the group first. A group of new documents only is appended when no other commit came
+//    since the model's: a merge-insert joins the whole table on `row_key`, a cost growing with it (ADR 0252).
 // 3. compact() (after every sync that wrote) compacts Lance's fragments and drops versions older than
 //    KEEP_VERSIONS_MS once there are MAX_FRAGMENTS small fragments or MAX_VERSIONS commits since the
 //    last compaction; a commit that reaches MAX_VERSIONS starts one itself (a watcher's syncs never
@@ -52,16 +53,23 @@ import {
 import type { Connection, Table } from '@lancedb/lancedb';
 import { loadLance } from './lance-module.ts';
 import { openTablePlace, type StorageSettings, type TablePlace } from './table-place.ts';
-import { backfillStamps, type EmbStamp, restampRows, STAMP_INDEXES, stampOf, stampWhere } from './emb-stamp.ts';
+import {
+  backfillStamps,
+  type EmbStamp,
+  restampRows,
+  STAMP_INDEXES,
+  StampIndex,
+  stampOf,
+  stampWhere,
+} from './emb-stamp.ts';
 import { lanceDocumentScores, lanceVectorSearch, vectorColumns } from './lance-vectors.ts';
 import {
   DEFAULT_VECTOR_INDEX,
   refreshVectorIndex as refreshLanceVectorIndex,
   vectorIndexSettings,
-  vectorIndexState,
   type VectorIndexSettings,
-  type VectorIndexState,
 } from './vector-index.ts';
+import { VectorIndexStates } from './vector-index-states.ts';
 import { chunkMeta, chunkTerms, Model, type ChunkMeta } from './model.ts';
 import { loadModel } from './model-load.ts';
 import { StorePostings } from './store-postings.ts';
@@ -96,7 +104,8 @@ import {
   type LanceRow,
 } from './rows.ts';
 
-const GROUP_SIZE = 500;
+/** Documents per bulk commit: each commit's postings write still joins their table, so fewer pay less (ADR 0252). */
+const GROUP_SIZE = 2_000;
 const MAX_FRAGMENTS = 32;
 const MAX_VERSIONS = 64;
 /** Versions older than this are dropped by compaction (a reader in another process may still be on one). */
@@ -124,6 +133,8 @@ export async function openLanceStore(
 interface Pending {
   rows: LanceRow[];
   docIds: string[];
+  /** Whether a document of the group was in the model before it (then the commit must merge, not append). */
+  replaces: boolean;
   droppedEmbeddings: string[];
   /** Documents rewritten with a new head: their kept emb rows get its stamp in the same commit (emb-stamp.ts). */
   stamps: Map<string, EmbStamp>;
@@ -134,6 +145,7 @@ interface Pending {
 const noPending = (): Pending => ({
   rows: [],
   docIds: [],
+  replaces: false,
   droppedEmbeddings: [],
   stamps: new Map(),
   postings: new Map(),
@@ -158,10 +170,10 @@ export class LanceStore implements Store {
   private stale = false;
   /** The table's `vector_<dims>` columns. */
   private columns = new Set<string>();
-  /** Each vector column's index state and the model it was read for. */
-  private readonly indexStates = new Map<string, { model: Model; state: VectorIndexState | null }>();
-  /** Whether the emb stamps are indexed (stampsIndexed), and the model it was read for. */
-  private stamped: { model: Model; indexed: boolean } | null = null;
+  /** Each vector column's index state, read once per loaded model. */
+  private readonly indexStates = new VectorIndexStates();
+  /** Whether the emb stamps are indexed, read once per loaded model. */
+  private readonly stampIndex = new StampIndex();
   /** embeddingSpaces() at one table version and count of writes. */
   private spaces: { key: string; spaces: Promise<EmbeddingSpaceCount[]> } | null = null;
 
@@ -286,7 +298,7 @@ export class LanceStore implements Store {
       try {
         const { version } = await this.place.withWriteLock(async () => {
           const made = await write(this.table);
-          await this.postings?.keep(change, made.version);
+          await this.postings?.keep(change, made.version, this.bulkDepth > 0);
           return made;
         });
         // Another process committed in between: its rows are not in the model.
@@ -307,21 +319,29 @@ export class LanceStore implements Store {
   }
 
   private flush(): Promise<void> {
-    const { rows, docIds, droppedEmbeddings, stamps, postings } = this.pending;
+    const { rows, docIds, droppedEmbeddings, stamps, postings, replaces } = this.pending;
     if (docIds.length === 0) return this.queue.then(() => undefined);
     this.pending = noPending();
     const docs = [...postings.values()];
-    const change = {
+    const change: PostingsChange = {
       put: docs.filter((d) => d.chunks.length > 0),
       remove: docs.filter((d) => d.chunks.length === 0).map((d) => d.id),
     };
+    const appendable = !replaces && droppedEmbeddings.length === 0 && stamps.size === 0 && change.remove.length === 0;
     const held = this.rowReader.seal();
     let where = `(kind IN ('doc', 'chunk') AND doc_id IN ${sqlList(docIds)})`;
     if (droppedEmbeddings.length > 0)
       where += ` OR (kind = 'emb' AND row_key IN ${sqlList(droppedEmbeddings.map(embKey))})`;
     // The last row written for a key wins (a document upserted twice in one group).
     const byKey = new Map(rows.map((r) => [r.row_key, r]));
+    const model = this.model;
     return this.commit(async (t) => {
+      // Under the write lock: at the model's version no row of these new documents exists, so an append adds
+      // exactly what the merge-insert would, without joining the table (ADR 0252).
+      if (appendable && !this.stale && model === this.model && (await t.version()) === this.knownVersion) {
+        change.appended = true;
+        return t.add([...byKey.values()]);
+      }
       // Read under the write lock, so no other writer changes these emb rows before the commit.
       const restamped = await restampRows(t, stamps, new Set(droppedEmbeddings.map(embKey)));
       return t
@@ -376,6 +396,7 @@ export class LanceStore implements Store {
     if (!plan) return { chunksWritten: 0, chunksDeleted: 0 };
     this.writes++;
     const old = model.docs.get(doc.id);
+    if (old) this.pending.replaces = true;
     const seq = old?.seq ?? this.nextSeq();
     // The document's kept vectors carry its head's source and time (emb-stamp.ts): a new head restamps them.
     if (old && old.headSig !== plan.headSig) this.pending.stamps.set(doc.id, stampOf(doc));
@@ -584,41 +605,39 @@ export class LanceStore implements Store {
 
   async writeEmbeddings(space: EmbeddingSpace, rows: readonly EmbeddingWrite[]): Promise<number> {
     const model = await this.fresh();
-    const stamps = await this.stampsOf(
-      model,
-      rows.map((r) => model.chunkBySeq(r.rowid)?.chunk.documentId),
-    );
-    const writes: LanceRow[] = [];
-    for (const r of rows) {
-      const entry = model.chunkBySeq(r.rowid);
-      const stamp = entry && stamps.get(entry.chunk.documentId);
-      if (!entry || !stamp || entry.chunk.contentHash !== r.contentHash || r.vector.length !== space.dims) continue;
-      writes.push(embRow(entry.chunk.id, entry.chunk.documentId, space.model, r.contentHash, r.vector, stamp));
-    }
-    return this.writeEmbeddingRows(writes);
+    const found = rows.map((r) => ({ ...r, ...space, entry: model.chunkBySeq(r.rowid) }));
+    return this.writeEmbeddingRows(await this.stampedEmbRows(model, found));
   }
 
   async importEmbeddings(rows: readonly StoredEmbedding[]): Promise<number> {
     const model = await this.fresh();
-    const stamps = await this.stampsOf(
-      model,
-      rows.map((r) => model.chunks.get(r.chunkId)?.chunk.documentId),
+    return this.writeEmbeddingRows(
+      await this.stampedEmbRows(
+        model,
+        rows.map((r) => ({ ...r, entry: model.chunks.get(r.chunkId) })),
+      ),
     );
-    const writes: LanceRow[] = [];
-    for (const r of rows) {
-      const entry = model.chunks.get(r.chunkId);
-      const stamp = entry && stamps.get(entry.chunk.documentId);
-      if (!entry || !stamp || entry.chunk.contentHash !== r.contentHash || r.vector.length !== r.dims) continue;
-      writes.push(embRow(r.chunkId, entry.chunk.documentId, r.model, r.contentHash, r.vector, stamp));
-    }
-    return this.writeEmbeddingRows(writes);
   }
 
-  /** The stamps (emb-stamp.ts) of the documents, from their heads (read through the row reader's cache). */
-  private async stampsOf(model: Model, ids: readonly (string | undefined)[]): Promise<Map<string, EmbStamp>> {
-    const docs = [...new Set(ids)].flatMap((id) => (id === undefined ? [] : (model.docs.get(id) ?? [])));
-    const { heads } = await this.readRows([], docs);
-    return new Map([...heads].map(([id, head]) => [id, stampOf(head)]));
+  /**
+   * The emb rows of the vectors whose chunk is current (same content hash, the space's dims), each with its
+   * document's stamp (emb-stamp.ts) from its head, read through the row reader's cache.
+   */
+  private async stampedEmbRows(
+    model: Model,
+    rows: readonly (Omit<StoredEmbedding, 'chunkId'> & { entry: { chunk: ChunkMeta } | undefined })[],
+  ): Promise<LanceRow[]> {
+    const ids = new Set(rows.flatMap((r) => (r.entry ? [r.entry.chunk.documentId] : [])));
+    const { heads } = await this.readRows(
+      [],
+      [...ids].flatMap((id) => model.docs.get(id) ?? []),
+    );
+    const stamps = new Map([...heads].map(([id, head]) => [id, stampOf(head)]));
+    return rows.flatMap(({ entry, ...r }) => {
+      const stamp = entry && stamps.get(entry.chunk.documentId);
+      if (!entry || !stamp || entry.chunk.contentHash !== r.contentHash || r.vector.length !== r.dims) return [];
+      return [embRow(entry.chunk.id, entry.chunk.documentId, r.model, r.contentHash, r.vector, stamp)];
+    });
   }
 
   private async writeEmbeddingRows(rows: LanceRow[]): Promise<number> {
@@ -674,34 +693,16 @@ export class LanceStore implements Store {
   async vectorSearch(query: VectorQuery): Promise<VectorResult> {
     const model = await this.fresh();
     const column = vectorColumn(query.space.dims);
-    const index = this.columns.has(column) ? await this.indexStateOf(column) : null;
+    const index = this.columns.has(column) ? await this.indexStates.of(this.table, column, model) : null;
     const reads = {
       allowed: await this.allowed(query.filter),
       // Before refreshVectorIndex stamped the emb rows and indexed `source`, every row would pass it (ADR 0246).
-      prefilter: (await this.stampsIndexed()) ? stampWhere(query.filter) : undefined,
+      prefilter: (await this.stampIndex.indexed(this.table, model)) ? stampWhere(query.filter) : undefined,
       exactMax: this.vectorIndex.exactFilterMax,
       readRows: this.readRows,
       space: await this.spaceOf(query.space),
     };
     return lanceVectorSearch(this.table, this.columns, model, query, reads, index);
-  }
-
-  /** Whether the table has the emb stamps' `source` index (emb-stamp.ts), read once per loaded model. */
-  private async stampsIndexed(): Promise<boolean> {
-    if (this.stamped?.model !== this.model) {
-      const columns = (await this.table.listIndices()).flatMap((i) => i.columns);
-      this.stamped = { model: this.model, indexed: columns.includes('source') };
-    }
-    return this.stamped.indexed;
-  }
-
-  /** The column's ANN index (vector-index.ts), read once per loaded model (a commit reloads it), not per query. */
-  private async indexStateOf(column: string): Promise<VectorIndexState | null> {
-    const known = this.indexStates.get(column);
-    if (known && known.model === this.model) return known.state;
-    const state = await vectorIndexState(this.table, column);
-    this.indexStates.set(column, { model: this.model, state });
-    return state;
   }
 
   async documentVectorScores(
@@ -741,7 +742,7 @@ export class LanceStore implements Store {
       ),
     );
     this.indexStates.clear();
-    this.stamped = null;
+    this.stampIndex.forget();
     return { vectors, index };
   }
 

@@ -20,6 +20,11 @@ export interface PostingsDoc {
 export interface PostingsChange {
   put: readonly PostingsDoc[];
   remove: readonly string[];
+  /**
+   * Every put document is new to the main table (its commit was an append, ADR 0252): postings current at the
+   * version before hold no record of them, so none is looked up.
+   */
+  appended?: boolean;
 }
 
 /** A row of the postings table as written (every column present). */

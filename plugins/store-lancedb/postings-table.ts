@@ -69,6 +69,16 @@ export interface KeywordHitRow {
   score: number;
 }
 
+/**
+ * Whether a merge is due at `t` (PostingsTable.wantsMerge). `bulk`: inside a bulk load, only for the read bound: a
+ * fold reads every list into memory, so folding each time the deltas outgrow the merged postings would cost time
+ * and memory growing with the table at every doubling of it (ADR 0252); the next write after the load folds.
+ */
+export function mergeDue(t: Totals, bulk: boolean): boolean {
+  if (t.deltaWrites >= MAX_DELTA_WRITES) return true;
+  return !bulk && t.deltaPostings + t.dead.length > Math.max(t.basePostings, MIN_MERGE);
+}
+
 export async function openPostingsTable(
   db: Connection,
   lance: LanceModule,
@@ -87,6 +97,10 @@ export class PostingsTable {
   private readonly lance: LanceModule;
   private totals: Totals = EMPTY_TOTALS;
   private metaText = '';
+  /**
+   * The table version the meta row was last read at or written in (-1: unknown); refresh() reads it only when moved.
+   */
+  private metaVersion = -1;
   private dead = new Set<number>();
   // A list weighs its postings plus one, so cached empty lists count too.
   private readonly cache = new Lru<CachedTerm>(CACHE_POSTINGS, (list) => list.size + 1);
@@ -110,14 +124,21 @@ export class PostingsTable {
     return this.totals.version;
   }
 
-  /** Reads the meta row; when another commit moved it, forgets the cached lists. Returns whether it moved. */
+  /**
+   * Reads the meta row unless the table's version is the one it was read at (the row is found by a scan of
+   * `row_key`, whose cost grows with the table: ADR 0252); when another commit moved it, forgets the cached lists.
+   * Returns whether it moved.
+   */
   async refresh(): Promise<boolean> {
+    const version = await this.table.version();
+    if (version === this.metaVersion) return false;
     const rows = await this.table
       .query()
       .where(`row_key = ${sqlString(META_KEY)}`)
       .select(['info'])
       .toArray();
     const text = (rows[0]?.['info'] as string | undefined) ?? '';
+    this.metaVersion = version;
     if (text === this.metaText) return false;
     this.adopt(text === '' ? EMPTY_TOTALS : (JSON.parse(text) as Totals), text);
     return true;
@@ -254,14 +275,16 @@ export class PostingsTable {
   async apply(change: PostingsChange, version: number): Promise<void> {
     await this.refresh();
     const ids = [...new Set([...change.put.map((d) => d.id), ...change.remove])];
-    const records = await this.records(ids);
+    // Appended documents have no record (a `row_key IN` read is a scan of the table).
+    const records = change.appended && change.remove.length === 0 ? new Map() : await this.records(ids);
     const plan = planChange(change, records, { ...this.totals, version });
     let merge = this.table.mergeInsert('row_key').whenMatchedUpdateAll().whenNotMatchedInsertAll();
     if (plan.removed.length > 0)
       merge = merge.whenNotMatchedBySourceDelete({ where: `kind = 'doc' AND doc_id IN ${sqlList(plan.removed)}` });
-    await merge.execute(toArrowTable(plan.rows));
+    const made = await merge.execute(toArrowTable(plan.rows));
     const meta = plan.rows[plan.rows.length - 1]!;
     this.adopt(plan.totals, meta.info!);
+    this.metaVersion = made.version;
   }
 
   /**
@@ -269,9 +292,8 @@ export class PostingsTable {
    * each posting is rewritten about twice on average), or MAX_DELTA_WRITES writes of deltas (a term's
    * read joins at most that many delta rows).
    */
-  wantsMerge(): boolean {
-    const t = this.totals;
-    return t.deltaWrites >= MAX_DELTA_WRITES || t.deltaPostings + t.dead.length > Math.max(t.basePostings, MIN_MERGE);
+  wantsMerge(bulk = false): boolean {
+    return mergeDue(this.totals, bulk);
   }
 
   /**

@@ -55,15 +55,20 @@ export class StorePostings {
     return out;
   }
 
-  /** After a commit of ours that made `version`, under its write lock (see 2 above). */
-  async keep(change: PostingsChange | null, version: number): Promise<void> {
+  /**
+   * After a commit of ours that made `version`, under its write lock (see 2 above). `bulk`: inside a bulk load, where
+   * deltas are folded only when a read would join too many of them (postings-table.ts's wantsMerge, ADR 0252).
+   */
+  async keep(change: PostingsChange | null, version: number, bulk = false): Promise<void> {
     const postings = this.table;
     if (!postings || !this.writable) return;
     await postings.refresh();
     const current = postings.version === version - 1;
     if (!change && !current) return;
-    await postings.apply(change ?? NO_CHANGE, current ? version : postings.version);
-    if (postings.wantsMerge()) await postings.merge();
+    // Records of appended documents are known to be absent only when the postings are at the version before.
+    const written = change && !current ? { ...change, appended: false } : (change ?? NO_CHANGE);
+    await postings.apply(written, current ? version : postings.version);
+    if (postings.wantsMerge(bulk)) await postings.merge();
   }
 
   /** Runs a write of ours that changes no document (compaction, a vector index); the postings' version follows. */

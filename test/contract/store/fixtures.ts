@@ -84,6 +84,33 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
+/** A seeded generator of numbers in [-0.5, 0.5) (a linear congruential one): the same seed, the same vectors. */
+export function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648 - 0.5;
+  };
+}
+
+/**
+ * The exact answer a vector search is checked against: the top `k` of `docs` that `keep` lets through, each scored
+ * by its best chunk's cosine with `query` (`vectorOf(text)`: the chunk's unit vector), best first, ties by id.
+ */
+export function exactTopDocuments(
+  docs: readonly TestDoc[],
+  vectorOf: (text: string) => Float32Array,
+  query: Float32Array,
+  k: number,
+  keep: (d: TestDoc) => boolean = () => true,
+): { id: string; score: number }[] {
+  return docs
+    .filter(keep)
+    .map((d) => ({ id: d.doc.id, score: Math.max(...d.chunks.map((c) => cosine(vectorOf(c.text), query))) }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+    .slice(0, k);
+}
+
 export const SPACE: EmbeddingSpace = { model: 'test:contract', dims: 4 };
 
 /**
@@ -106,6 +133,25 @@ export async function embedChunks(
     after = page.at(-1)!.rowid;
   }
   return store.writeEmbeddings(space, writes);
+}
+
+/**
+ * Writes `docs` in one bulk group as a sync does (then `compact()`, as a sync ends, when `compact`), embeds every
+ * chunk with `vectorOf(text)` and refreshes the space's vector index; returns what the refresh built.
+ */
+export async function writeIndexed(
+  store: Store,
+  docs: readonly TestDoc[],
+  space: EmbeddingSpace,
+  vectorOf: (text: string) => Float32Array | null,
+  options: { compact?: boolean } = {},
+): Promise<string> {
+  await store.beginBulk();
+  await putAll(store, docs);
+  await store.endBulk();
+  if (options.compact) await store.compact();
+  await embedChunks(store, space, vectorOf);
+  return (await store.refreshVectorIndex(space)).index;
 }
 
 export function terms(query: string): QueryTerm[] {

@@ -9,17 +9,20 @@ import path from 'node:path';
 import { after, before, it } from 'node:test';
 import type { SourceFilter } from '../../../core/api/plugin.ts';
 import { openLanceStore, type LanceStore } from '../../../plugins/store-lancedb/lance-store.ts';
-import { cosine, embedChunks, makeDoc, putAll, unit, type TestDoc } from '../../contract/store/fixtures.ts';
+import {
+  writeIndexed,
+  exactTopDocuments,
+  makeDoc,
+  seededRandom,
+  unit,
+  type TestDoc,
+} from '../../contract/store/fixtures.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kbctx-lance-filtered-'));
 const DIMS = 16;
 const space = { model: 'test:filtered', dims: DIMS };
 
-let seed = 11;
-const rand = (): number => {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return seed / 2147483648 - 0.5;
-};
+const rand = seededRandom(11);
 const centres = Array.from({ length: 12 }, () => Array.from({ length: DIMS }, rand));
 const near = (): Float32Array => unit(centres[Math.floor((rand() + 0.5) * 12) % 12]!.map((x) => x + rand() * 0.4));
 
@@ -35,23 +38,14 @@ const docs = (connector: string, count: number): TestDoc[] =>
 const all = [...docs('git:a', 240), ...docs('filesystem:b', 40)];
 
 /** The exact top `k` documents by their best chunk's cosine among those `keep` lets through. */
-function exactTop(q: Float32Array, k: number, keep: (d: TestDoc) => boolean = () => true) {
-  return all
-    .filter(keep)
-    .map((d) => ({ id: d.doc.id, score: Math.max(...d.chunks.map((c) => cosine(vectors.get(c.text)!, q))) }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
-    .slice(0, k);
-}
+const exactTop = (q: Float32Array, k: number, keep?: (d: TestDoc) => boolean) =>
+  exactTopDocuments(all, (text) => vectors.get(text)!, q, k, keep);
 
 let store: LanceStore;
 before(async () => {
   store = await openLanceStore(path.join(root, 'kb.lance'), 'create', {}, { threshold: 200 });
   // One commit for all the documents, as a sync writes them (a commit per document would make the set-up slow).
-  await store.beginBulk();
-  await putAll(store, all);
-  await store.endBulk();
-  await embedChunks(store, space, (text) => vectors.get(text) ?? null);
-  assert.equal((await store.refreshVectorIndex(space)).index, 'rebuilt');
+  assert.equal(await writeIndexed(store, all, space, (text) => vectors.get(text) ?? null), 'rebuilt');
 });
 after(async () => {
   await store.close();

@@ -11,7 +11,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, it } from 'node:test';
 import { loadLance } from '../../../plugins/store-lancedb/lance-module.ts';
-import { openPostingsTable, type PostingsTable } from '../../../plugins/store-lancedb/postings-table.ts';
+import { mergeDue, openPostingsTable, type PostingsTable } from '../../../plugins/store-lancedb/postings-table.ts';
+import { EMPTY_TOTALS } from '../../../plugins/store-lancedb/postings-codec.ts';
 import type { PostingsDoc } from '../../../plugins/store-lancedb/postings-changes.ts';
 import { abstracts, postingsBatches, queryTerms, Reference, toPostingsDoc } from './postings-fixture.ts';
 
@@ -220,4 +221,12 @@ it('a writer killed (SIGKILL) at any point leaves the postings of its last whole
     await assertSame(table, ref, `killed after commit ${killAt}`);
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+it('a bulk load folds its deltas only when a read would join too many delta rows, not as they outgrow the base', () => {
+  const outgrown = { ...EMPTY_TOTALS, basePostings: 2_000_000, deltaPostings: 2_500_000, deltaWrites: 40 };
+  assert.equal(mergeDue(outgrown, false), true, 'a write outside a bulk load folds');
+  assert.equal(mergeDue(outgrown, true), false, 'a bulk load does not');
+  assert.equal(mergeDue({ ...outgrown, deltaWrites: 256 }, true), true, 'the read bound holds in a bulk load too');
+  assert.equal(mergeDue({ ...outgrown, deltaPostings: 10, dead: [] }, false), false);
 });

@@ -12,18 +12,22 @@ import type { SourceFilter } from '../../../core/api/plugin.ts';
 import { loadLance } from '../../../plugins/store-lancedb/lance-module.ts';
 import { openLanceStore, type LanceStore } from '../../../plugins/store-lancedb/lance-store.ts';
 import { TABLE } from '../../../plugins/store-lancedb/rows.ts';
-import { cosine, embedChunks, makeDoc, putAll, unit, type TestDoc } from '../../contract/store/fixtures.ts';
+import {
+  writeIndexed,
+  exactTopDocuments,
+  makeDoc,
+  putAll,
+  seededRandom,
+  unit,
+  type TestDoc,
+} from '../../contract/store/fixtures.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kbctx-lance-stamped-'));
 const file = path.join(root, 'kb.lance');
 const DIMS = 16;
 const space = { model: 'test:stamped', dims: DIMS };
 
-let seed = 7;
-const rand = (): number => {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return seed / 2147483648 - 0.5;
-};
+const rand = seededRandom(7);
 /** Near axis 0 (the query's side) or axis 8 (the other side), with noise. */
 const near = (axis: number): Float32Array =>
   unit(Array.from({ length: DIMS }, (_, i) => (i === axis ? 3 : 0) + rand()));
@@ -41,25 +45,18 @@ let all = [
   ...docs('filesystem:b', 30, 8, '2026-03-01T00:00:00Z'),
 ];
 
-function exactTop(q: Float32Array, k: number, keep: (d: TestDoc) => boolean) {
-  return all
-    .filter(keep)
-    .map((d) => ({ id: d.doc.id, score: cosine(vectors.get(d.chunks[0]!.text)!, q) }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
-    .slice(0, k);
-}
+const exactTop = (q: Float32Array, k: number, keep: (d: TestDoc) => boolean) =>
+  exactTopDocuments(all, (text) => vectors.get(text)!, q, k, keep);
 
 let store: LanceStore;
 before(async () => {
   // exactFilterMax 5: every filter here leaves more documents, so none is answered by the exact `doc_id IN` scan.
   store = await openLanceStore(file, 'create', {}, { threshold: 200, exactFilterMax: 5 });
-  await store.beginBulk();
-  await putAll(store, all);
-  await store.endBulk();
   // As a sync ends: compact() builds the doc_id BTREE (ADR 0245) before any vector is written.
-  await store.compact();
-  await embedChunks(store, space, (text) => vectors.get(text) ?? null);
-  assert.equal((await store.refreshVectorIndex(space)).index, 'rebuilt');
+  assert.equal(
+    await writeIndexed(store, all, space, (text) => vectors.get(text) ?? null, { compact: true }),
+    'rebuilt',
+  );
   const lance = await loadLance();
   const table = await (await lance.lancedb.connect(file)).openTable(TABLE);
   for (const i of await table.listIndices())
