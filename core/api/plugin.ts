@@ -42,8 +42,6 @@ export { hostService, type HostInfo, type LoadFailure } from '../app/host-servic
 export {
   indexService,
   indexToolsService,
-  agentsService,
-  toolsService,
   searchCacheService,
   stageObserverService,
   type BuiltinDeps,
@@ -177,13 +175,11 @@ export type {
   ToolInfo,
   ToolRegistry,
   ToolSchema,
-  ToolsRuntime,
 } from '../tools/tool-types.ts';
 export type {
   Agent,
   AgentArgument,
   AgentRegistry,
-  AgentsRuntime,
   PromptContentBlock,
   PromptMessage,
   ResolvedPrompt,

@@ -1,6 +1,7 @@
 // The agents as the host and the surfaces see them: named prompts for MCP clients, REST (`/agents/list`,
 // `/agents/{name}/prompt`) and the CLI (`agent list/test`). Types only: the registry, its checks and the prompt checker
-// are the agents-inline plugin's, provided as the `kbctx.agents` service (its ref: index-service.ts; ADR 0238).
+// are the agents-inline plugin's, which collects the `agents` hook and provides the registry as `kbctx.agents` (its
+// ref and `agentsOf`: plugins/agents-inline/api.ts; ADR 0238, 0254).
 import type { AccessScope } from '../domain/access-scope.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import type { PluginAgentDef } from '../tools/part-defs.ts';
@@ -66,9 +67,4 @@ export interface AgentRegistry {
     args: unknown,
     ctx?: { signal?: AbortSignal | undefined; scope?: AccessScope | undefined },
   ): Promise<ResolvedPrompt>;
-}
-
-/** The `kbctx.agents` service: an empty registry, `defaultTimeoutSecs` the deadline of an agent without `timeout`. */
-export interface AgentsRuntime {
-  createRegistry(defaultTimeoutSecs: number): AgentRegistry;
 }

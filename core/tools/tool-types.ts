@@ -1,7 +1,8 @@
 // The tool registry's types, the kernel's side of its `tools` collection: the parameter specs a plugin's tool declares
 // (`PluginToolDef.params`), a tool as the registry runs it, what a tool may send its caller, and the registry every
 // surface (REST, MCP, the CLI, the library) calls through. Types only: the registry, parameter validation and the tool
-// spec checks are the tool-registry plugin's, created through the `kbctx.tools` service (index-service.ts; ADR 0249).
+// spec checks are the tool-registry plugin's, which collects the `tools` hook and provides the registry as
+// `kbctx.tools` (its ref and `toolsOf`: plugins/tool-registry/api.ts; ADR 0249, 0254).
 import type { AccessScope } from '../domain/access-scope.ts';
 import type { RequestOrigin } from '../app/request-origin.ts';
 import type { PluginContext } from '../plugin-context.ts';
@@ -129,14 +130,6 @@ export interface ToolRegistry {
 export interface ToolHooks {
   toolCall?: ((call: ToolCall) => Promise<unknown>) | undefined;
   toolResult?: ((result: unknown, call: ToolCall) => Promise<unknown>) | undefined;
-}
-
-/**
- * The `kbctx.tools` service: an empty registry running `hooks` around every call, `defaultTimeoutSecs` the deadline of
- * a plugin tool with `timeout` or `inputSchema` but no value.
- */
-export interface ToolsRuntime {
-  createRegistry(hooks: ToolHooks, defaultTimeoutSecs: number): ToolRegistry;
 }
 
 // The client that called a tool, as the tool sees it: log messages and progress sent to it while the tool runs. Only
