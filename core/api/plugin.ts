@@ -105,6 +105,7 @@ export type {
   PluginPrompt,
   PluginToolContext,
   PluginToolDef,
+  PromptContentBlock,
   ToolCall,
 } from '../tools/part-defs.ts';
 export { isIncrementalConnector } from '../connectors/connector.ts';
@@ -176,12 +177,4 @@ export type {
   ToolRegistry,
   ToolSchema,
 } from '../tools/tool-types.ts';
-export type {
-  Agent,
-  AgentArgument,
-  AgentRegistry,
-  PromptContentBlock,
-  PromptMessage,
-  ResolvedPrompt,
-} from '../app/agents.ts';
 export type { Kbctx } from '../app/compose.ts';

@@ -10,16 +10,17 @@ import {
   notFound,
   requireOwn,
   sectionOf,
-  type AgentRegistry,
   type Config,
   type ConfigSection,
   type ServiceRef,
 } from '../../core/api/plugin.ts';
 import type { ServiceHost } from '../tool-registry/api.ts';
+import type { AgentRegistry } from './agent-types.ts';
 import type * as AgentFromSpec from './agents/agent-from-spec.ts';
 import type * as Prompt from './agents/prompt.ts';
 
 export type { AgentSpec } from './agents/agent-from-spec.ts';
+export type { Agent, AgentArgument, AgentRegistry, PromptMessage, ResolvedPrompt } from './agent-types.ts';
 // The registry's listing in the contract's JSON names (REST, the CLI), formerly core's host-wire.ts (ADR 0249).
 export { agentsToWire } from './agent-wire.ts';
 

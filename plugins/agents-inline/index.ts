@@ -2,10 +2,11 @@
 // deadlines and prompts (`agents/`, the `kbctx.agents` service; ADR 0238) — and the inline agents of the config
 // (`[agents.inline.<name>]`: description, tools, system_prompt), added through the `agents` collector as MCP prompts
 // and REST agents. It owns the section (api.ts), and collects the `agents` hook itself (ADR 0254).
-import { definePlugin, hostService, requireOwn, STAGE, type AgentRegistry } from '../../core/api/plugin.ts';
+import { definePlugin, hostService, requireOwn, STAGE } from '../../core/api/plugin.ts';
 import { agentsService, inlineAgentsOf, inlineAgentsSection } from './api.ts';
 // Required when the host first builds its agent registry (`kbctx agent`, a server), not with this index (ADR 0130).
 import type * as Registry from './agents/agent-registry.ts';
+import type { AgentRegistry } from './agent-types.ts';
 
 const plugin = definePlugin({
   name: 'agents-inline',

@@ -11,12 +11,13 @@ import {
   requireOwn,
   type PluginKernel,
 } from '../../core/api/plugin.ts';
-import type { AgentRegistry, Kbctx, ToolRegistry } from '../../core/api/plugin.ts';
+import type { Kbctx, ToolRegistry } from '../../core/api/plugin.ts';
 import type { LiveIndex } from '../live-index/api.ts';
 import type { CliContext } from './context.ts';
 import type * as Table from './table.ts';
 import type * as Progress from './progress.ts';
 import type * as ProgressLines from './progress-lines.ts';
+import type { AgentRegistry } from '../agents-inline/api.ts';
 
 export type { CliContext, CliIO, GlobalOptions } from './context.ts';
 export type { ProgressOptions } from './progress.ts';

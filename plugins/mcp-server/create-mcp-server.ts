@@ -14,7 +14,6 @@ import {
   isKbctxError,
   mayAdminister,
   requestOrigin,
-  type AgentRegistry,
   type RequestOrigin,
   type ToolClient,
   type ToolRegistry,
@@ -27,6 +26,7 @@ import { DOCUMENT_MIME_TYPE, DOCUMENT_URI_PREFIX, type McpCatalog } from './mcp-
 import { ParamCheckedServer } from './param-checked-server.ts';
 import type { PluginResources } from './plugin-resources.ts';
 import { toolClientOf } from './tool-client.ts';
+import type { AgentRegistry } from '../agents-inline/api.ts';
 
 export interface McpServerDeps {
   catalog: McpCatalog;

@@ -1,24 +1,12 @@
-// The agents as the host and the surfaces see them: named prompts for MCP clients, REST (`/agents/list`,
-// `/agents/{name}/prompt`) and the CLI (`agent list/test`). Types only: the registry, its checks and the prompt checker
-// are the agents-inline plugin's, which collects the `agents` hook and provides the registry as `kbctx.agents` (its
-// ref and `agentsOf`: plugins/agents-inline/api.ts; ADR 0238, 0254).
-import type { AccessScope } from '../domain/access-scope.ts';
-import type { PluginContext } from '../plugin-context.ts';
-import type { PluginAgentDef } from '../tools/part-defs.ts';
+// The agents as the surfaces see them: named prompts for MCP clients, REST (`/agents/list`, `/agents/{name}/prompt`)
+// and the CLI (`agent list/test`), and the registry they read (`agentsOf`). Types only, moved from core's
+// `app/agents.ts` (ADR 0254): the kernel's `agents` hook names only `PluginAgentDef` and its prompt.
+import type { AccessScope, PluginAgentDef, PluginContext, PromptContentBlock } from '../../core/api/plugin.ts';
 
 export interface AgentArgument {
   name: string;
   description: string;
   required: boolean;
-}
-
-/**
- * One MCP content block: `{type: 'text', text}`, `{type: 'image' | 'audio', data (base64), mimeType}`,
- * `{type: 'resource', resource: {uri, mimeType?, text | blob}}` or `{type: 'resource_link', uri, name, mimeType?}`.
- */
-export interface PromptContentBlock {
-  type: 'text' | 'image' | 'audio' | 'resource' | 'resource_link';
-  [field: string]: unknown;
 }
 
 export interface PromptMessage {
