@@ -165,16 +165,7 @@ export type {
   VectorQuery,
   VectorResult,
 } from '../store/store.ts';
-// The tool registry's types (the registry is the tool-registry plugin's, the built-in tools' bodies tools-builtin's).
-export type {
-  ClientLogLevel,
-  JsonSchemaObject,
-  Tool,
-  ToolCallContext,
-  ToolClient,
-  ToolHooks,
-  ToolInfo,
-  ToolRegistry,
-  ToolSchema,
-} from '../tools/tool-types.ts';
+// What a tool may send its caller and the `toolCall`/`toolResult` taps a registry runs (the registry and its types are
+// the tool-registry plugin's, ADR 0254; the built-in tools' bodies tools-builtin's).
+export type { ClientLogLevel, ToolClient, ToolHooks } from '../tools/tool-types.ts';
 export type { Kbctx } from '../app/compose.ts';

@@ -14,8 +14,8 @@ import {
   type ParamType,
   type ServiceRef,
   type ToolClient,
-  type ToolRegistry,
 } from '../../core/api/plugin.ts';
+import type { ToolRegistry } from './registry-types.ts';
 import type * as ParamSpec from './param-spec.ts';
 import type * as ParamBounds from './param-bounds.ts';
 import type * as ParamList from './param-list.ts';
@@ -23,6 +23,14 @@ import type * as ToolAccess from './tool-access.ts';
 import type * as ToolFromSpec from './tool-from-spec.ts';
 
 export type { ToolSpec } from './tool-from-spec.ts';
+export type {
+  JsonSchemaObject,
+  Tool,
+  ToolCallContext,
+  ToolInfo,
+  ToolRegistry,
+  ToolSchema,
+} from './registry-types.ts';
 // The registry's listing in the contract's JSON names (REST, the CLI), formerly core's host-wire.ts.
 export { toolsToWire } from './tool-wire.ts';
 

@@ -3,10 +3,11 @@
 // the CLI and the library call through: parameter validation, defaults, a token's `tools` scope, the `toolCall` and
 // `toolResult` hooks, deadlines. Provided as the `kbctx.tools` service (ADR 0249), collected from the `tools` hook by
 // this plugin (ADR 0254); dropped, there are no tools.
-import { definePlugin, hostService, requireOwn, STAGE, type ToolRegistry } from '../../core/api/plugin.ts';
+import { definePlugin, hostService, requireOwn, STAGE } from '../../core/api/plugin.ts';
 import { toolsService } from './api.ts';
 // Required when the host first builds its tool registry (`kbctx tool`, a server), not with this index (ADR 0130).
 import type * as Registry from './tool-registry.ts';
+import type { ToolRegistry } from './registry-types.ts';
 
 const plugin = definePlugin({
   name: 'tool-registry',

@@ -1,7 +1,6 @@
 // Test servers: a temp workspace with a few documents, synced through the real CLI, then the real
 // HTTP server (REST + MCP) started in-process on 127.0.0.1:0.
 import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
-import type { Tool } from '../../core/tools/tool-types.ts';
 import { loadConfig } from '../../core/config/load-config.ts';
 import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
 import { buildHttpApp } from '../../plugins/transport-http/http-app.ts';
@@ -21,6 +20,7 @@ import { serverConfigOf } from '../../plugins/transport-http/api.ts';
 import { resolveTokens } from '../../plugins/transport-http/token-set.ts';
 import { toolsOf } from '../../plugins/tool-registry/api.ts';
 import { agentsOf } from '../../plugins/agents-inline/api.ts';
+import type { Tool } from '../../plugins/tool-registry/api.ts';
 
 export const DOCS: Record<string, string> = {
   'docs/fox.md': '# Foxes\n\nThe quick brown fox jumps over the lazy dog. Foxes live in dens.\n',

@@ -3,9 +3,9 @@
 // needs a JSON content type (ADR 0140), which a browser sends cross-origin only after a preflight.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Tool } from '../../core/tools/tool-types.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { toolsOf } from '../../plugins/tool-registry/api.ts';
+import type { Tool } from '../../plugins/tool-registry/api.ts';
 
 describe('POST without a JSON content type (a cross-origin simple request)', () => {
   let s: TestServer;
