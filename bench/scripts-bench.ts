@@ -24,6 +24,8 @@ import { restSurface } from '../plugins/rest/rest-routes.ts';
 import { VERSION } from '../core/config/version.ts';
 import { runHostileScenario } from './hostile-scripts.ts';
 import { fmtMs, percentile } from './stats.ts';
+import { toolsOf } from '../plugins/tool-registry/api.ts';
+import { agentsOf } from '../plugins/agents-inline/api.ts';
 
 const CALLS = Number(process.env['BENCH_CALLS'] ?? 300);
 const STORM = 50;
@@ -67,7 +69,7 @@ try {
   );
   const failures = await kbctx.ready();
   if (failures.length > 0) throw new Error(failures.map((f) => f.message).join('; '));
-  const tools = kbctx.tools();
+  const tools = toolsOf(kbctx.kernel);
 
   // 1. Per-call overhead.
   for (let i = 0; i < 30; i++) await tools.call('trivial', { x: i });
@@ -84,7 +86,7 @@ try {
     );
 
   // The real REST + MCP server, as `kbctx serve mcp` builds it.
-  const agents = kbctx.agents();
+  const agents = agentsOf(kbctx.kernel);
   const mcp = createMcpHttpHandler({
     server: createServerFactory({ tools, agents, version: VERSION, log: () => {} }),
     maxBodyBytes: serverConfigOf(kbctx.config).maxBodyBytes,

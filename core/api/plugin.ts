@@ -29,6 +29,7 @@ export { defineExtensionPoint, type ExtensionPoint, type HookSet } from '../exte
 // The collector a hook's caller passes: each item is recorded with the plugin whose tap added it.
 export { PerPluginCollector } from '../collector.ts';
 export { PluginError } from '../plugin-error.ts';
+export { DEFAULT_CALL_TIMEOUT_SECS } from '../app/run-with-deadline.ts';
 export { KbctxError, badRequest, configError, notFound, isKbctxError } from '../domain/errors.ts';
 // Names for error messages ("did you mean …?"): required on first use (start-up, ADR 0130).
 export const closestName: typeof ClosestName.closestName = (name, candidates) =>
@@ -42,8 +43,6 @@ export { hostService, type HostInfo, type LoadFailure } from '../app/host-servic
 export {
   indexService,
   indexToolsService,
-  agentsService,
-  toolsService,
   searchCacheService,
   stageObserverService,
   type BuiltinDeps,
@@ -107,6 +106,7 @@ export type {
   PluginPrompt,
   PluginToolContext,
   PluginToolDef,
+  PromptContentBlock,
   ToolCall,
 } from '../tools/part-defs.ts';
 export { isIncrementalConnector } from '../connectors/connector.ts';
@@ -166,26 +166,7 @@ export type {
   VectorQuery,
   VectorResult,
 } from '../store/store.ts';
-// The tool registry's types (the registry is the tool-registry plugin's, the built-in tools' bodies tools-builtin's).
-export type {
-  ClientLogLevel,
-  JsonSchemaObject,
-  Tool,
-  ToolCallContext,
-  ToolClient,
-  ToolHooks,
-  ToolInfo,
-  ToolRegistry,
-  ToolSchema,
-  ToolsRuntime,
-} from '../tools/tool-types.ts';
-export type {
-  Agent,
-  AgentArgument,
-  AgentRegistry,
-  AgentsRuntime,
-  PromptContentBlock,
-  PromptMessage,
-  ResolvedPrompt,
-} from '../app/agents.ts';
+// What a tool may send its caller and the `toolCall`/`toolResult` taps a registry runs (the registry and its types are
+// the tool-registry plugin's, ADR 0254; the built-in tools' bodies tools-builtin's).
+export type { ClientLogLevel, ToolClient, ToolHooks } from '../tools/tool-types.ts';
 export type { Kbctx } from '../app/compose.ts';

@@ -1,12 +1,16 @@
 // The `kbctx.host` service: what the host hands every plugin about this run — the whole validated
 // config (the existing sections `[scripts]`, `[tools.script.*]` … that first-party plugins read), the
 // environment, the check for a config part that uses an unset `${VAR}`, where to report parts that
-// failed to load (shown by `serve`, `doctor`, `tool list`, never thrown), the loaded plugins, and how
-// a plugin applies the plugins it loads at `boot` (the extensions plugin's `[extensions] modules`).
+// failed to load (shown by `serve`, `doctor`, `tool list`, never thrown), the loaded plugins, how
+// a plugin applies the plugins it loads at `boot` (the extensions plugin's `[extensions] modules`), and what a
+// registry of tools or agents needs to collect them itself (tool-registry, agents-inline; ADR 0254).
 import { createServiceRef } from '../services.ts';
 import type { Config } from '../config/types.ts';
 import type { LoadedPluginInfo } from '../kernel.ts';
 import type { Plugin } from '../plugin.ts';
+import type { PluginContext } from '../plugin-context.ts';
+import type { PluginAgentDef, PluginToolDef } from '../tools/part-defs.ts';
+import type { ToolHooks } from '../tools/tool-types.ts';
 import type { PartCheck } from './part-guards.ts';
 
 export interface LoadFailure {
@@ -28,6 +32,25 @@ export interface HostInfo {
    * tool or agent of the same name another plugin adds is that plugin's (avvio's nested `register`).
    */
   applyPlugin(plugin: Plugin, file: string): Promise<void>;
+  /**
+   * Calls a collector hook (`tools`, `agents`): `add` gets each item as a tap adds it, the plugin whose tap added it
+   * and that plugin's context for one call of the item. A throw from `add` fails the call, attributed to that tap.
+   */
+  collect<K extends keyof CollectedItems>(hook: K, add: (item: CollectedItems[K], origin: ItemOrigin) => void): void;
+  /** The kernel's `toolCall` and `toolResult` taps as a tool registry runs them (read at each call). */
+  readonly toolHooks: ToolHooks;
+}
+
+/** What the collector hooks a registry collects carry. */
+export interface CollectedItems {
+  tools: PluginToolDef;
+  agents: PluginAgentDef;
+}
+
+/** The plugin that added a collected item, and its context for one call of the item (`signal`: the caller's). */
+export interface ItemOrigin {
+  readonly plugin: string;
+  contextFor(signal: AbortSignal): PluginContext;
 }
 
 export const hostService = createServiceRef<HostInfo>('kbctx.host');

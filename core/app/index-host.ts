@@ -23,12 +23,7 @@ import type { SearchCache, SearchDeps, SemanticSearch } from './search.ts';
 import { searchCacheService, stageObserverService, type IndexHost, type StageObserver } from './index-service.ts';
 import { configuredConnectors, type ConnectorRef } from './select-connectors.ts';
 import type { SyncReport } from './sync.ts';
-
-/**
- * A plugin tool's, agent's or connector's deadline when its definition sets none (ADR 0250: `[extensions] timeout` is
- * the extensions plugin's, for its modules' calls).
- */
-export const DEFAULT_CALL_TIMEOUT_SECS = 30;
+import { DEFAULT_CALL_TIMEOUT_SECS } from './run-with-deadline.ts';
 
 export interface IndexHostOptions {
   env: NodeJS.ProcessEnv;

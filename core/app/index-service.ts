@@ -10,8 +10,6 @@ import type { StoreOptions } from '../store/store-factory.ts';
 import type { IndexServices } from '../plugin-context.ts';
 import { createServiceRef } from '../services.ts';
 import type { ConnectorLocks, Store } from '../store/store.ts';
-import type { AgentsRuntime } from './agents.ts';
-import type { ToolsRuntime } from '../tools/tool-types.ts';
 import type { SearchCache, SearchDeps } from './search.ts';
 import type { ConnectorRef } from './select-connectors.ts';
 import type { SyncDeps } from './sync.ts';
@@ -56,12 +54,6 @@ export const indexService = createServiceRef<IndexHost>('kbctx.index');
 
 /** `ctx.search`, `ctx.get`, `ctx.sources`: provided by tools-builtin; without it a plugin's call is a config error. */
 export const indexToolsService = createServiceRef<IndexServices>('kbctx.index-tools');
-
-/** The agent registry the host collects plugins' agents into: provided by agents-inline (ADR 0238). */
-export const agentsService = createServiceRef<AgentsRuntime>('kbctx.agents');
-
-/** The tool registry the host collects plugins' tools into: provided by the tool-registry plugin (ADR 0249). */
-export const toolsService = createServiceRef<ToolsRuntime>('kbctx.tools');
 
 /** Makes the index host's search cache, `[retrieval] cache_size` entries at most (0: nothing is kept). */
 export interface SearchCacheRuntime {

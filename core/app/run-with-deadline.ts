@@ -3,6 +3,12 @@
 // extension ignores the signal. A thrown error keeps its `code` when the error table knows it; else script_error (500).
 import { ERROR_TABLE, KbctxError, type ErrorCode } from '../domain/errors.ts';
 
+/**
+ * A plugin tool's, agent's or connector's deadline when its definition sets none (ADR 0250: `[extensions] timeout` is
+ * the extensions plugin's, for its modules' calls).
+ */
+export const DEFAULT_CALL_TIMEOUT_SECS = 30;
+
 export async function runWithDeadline<T>(
   label: string,
   timeoutSecs: number,

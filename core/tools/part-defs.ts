@@ -1,8 +1,16 @@
 // What plugins add through the `tools`, `agents` and `resources` hooks, and the `toolCall` hook's call:
 // the shapes a plugin writes; the registries adapt them (the tool-registry plugin's, agents-inline's).
-import type { PromptContentBlock } from '../app/agents.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import type { ParamSpec, ToolClient } from './tool-types.ts';
+
+/**
+ * One MCP content block: `{type: 'text', text}`, `{type: 'image' | 'audio', data (base64), mimeType}`,
+ * `{type: 'resource', resource: {uri, mimeType?, text | blob}}` or `{type: 'resource_link', uri, name, mimeType?}`.
+ */
+export interface PromptContentBlock {
+  type: 'text' | 'image' | 'audio' | 'resource' | 'resource_link';
+  [field: string]: unknown;
+}
 
 /**
  * A tool as a plugin adds it. `inputSchema` is a JSON Schema object, advertised and checked whole

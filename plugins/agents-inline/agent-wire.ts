@@ -1,6 +1,6 @@
+import type { Agent } from './agent-types.ts';
 // The agent registry's listing in the contract's JSON names (`GET /agents/list`, `kbctx agent list --json`): REST and
 // the CLI serialise through it, so the names cannot drift. Light (types only): the contract entry re-exports it.
-import type { Agent } from '../../core/api/plugin.ts';
 
 /** `GET /agents/list` and `kbctx agent list --json`. */
 export function agentsToWire(agents: readonly Agent[]): { agents: Record<string, unknown>[] } {

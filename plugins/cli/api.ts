@@ -11,12 +11,14 @@ import {
   requireOwn,
   type PluginKernel,
 } from '../../core/api/plugin.ts';
-import type { AgentRegistry, Kbctx, ToolRegistry } from '../../core/api/plugin.ts';
+import type { Kbctx } from '../../core/api/plugin.ts';
 import type { LiveIndex } from '../live-index/api.ts';
 import type { CliContext } from './context.ts';
 import type * as Table from './table.ts';
 import type * as Progress from './progress.ts';
 import type * as ProgressLines from './progress-lines.ts';
+import type { AgentRegistry } from '../agents-inline/api.ts';
+import type { ToolRegistry } from '../tool-registry/api.ts';
 
 export type { CliContext, CliIO, GlobalOptions } from './context.ts';
 export type { ProgressOptions } from './progress.ts';

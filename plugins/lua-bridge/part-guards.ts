@@ -1,6 +1,8 @@
 // Wraps a script tool or agent so it fails when it runs, not when it is loaded: used for parts whose config needs
 // something missing (an unset `${VAR}`), so every other part keeps working (the host guards connectors alike).
-import type { Agent, PartCheck, Tool } from '../../core/api/plugin.ts';
+import type { PartCheck } from '../../core/api/plugin.ts';
+import type { Agent } from '../agents-inline/api.ts';
+import type { Tool } from '../tool-registry/api.ts';
 
 export function guardTool(tool: Tool, check: PartCheck | undefined): Tool {
   if (!check) return tool;

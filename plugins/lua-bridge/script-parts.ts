@@ -1,9 +1,11 @@
 // Script tools and agents (`[tools.script.*]`, `[agents.script.*]`): read in the sandbox when the
 // kernel boots, then handed to the `tools` and `agents` collectors. A broken script is reported to the
 // host and left out; a part using an unset `${VAR}` is kept and fails when it runs.
-import type { PluginAgentDef, PluginToolDef, Agent, Tool } from '../../core/api/plugin.ts';
+import type { PluginAgentDef, PluginToolDef } from '../../core/api/plugin.ts';
 import { guardAgent, guardTool } from './part-guards.ts';
 import type { ScriptingHost } from './scripting/scripting-service.ts';
+import type { Agent } from '../agents-inline/api.ts';
+import type { Tool } from '../tool-registry/api.ts';
 
 export interface ScriptParts {
   tools: PluginToolDef[];

@@ -3,7 +3,9 @@
 // importing this file loads nothing but core's plugin entry; the server code loads on first use.
 import type { Server } from '@modelcontextprotocol/server';
 import { createServiceRef } from '../../core/api/plugin.ts';
-import type { AgentRegistry, Kernel, Store, ToolRegistry } from '../../core/index.ts';
+import type { Kernel, Store } from '../../core/index.ts';
+import type { AgentRegistry } from '../agents-inline/api.ts';
+import type { ToolRegistry } from '../tool-registry/api.ts';
 
 /**
  * What the MCP server answers from: the registries, the store's document pages, the live index, the plugins' resources.

@@ -14,10 +14,8 @@ import {
   isKbctxError,
   mayAdminister,
   requestOrigin,
-  type AgentRegistry,
   type RequestOrigin,
   type ToolClient,
-  type ToolRegistry,
 } from '../../core/index.ts';
 import { toolAllowed } from '../tool-registry/api.ts';
 import type { DocumentLister } from './document-pages.ts';
@@ -27,6 +25,8 @@ import { DOCUMENT_MIME_TYPE, DOCUMENT_URI_PREFIX, type McpCatalog } from './mcp-
 import { ParamCheckedServer } from './param-checked-server.ts';
 import type { PluginResources } from './plugin-resources.ts';
 import { toolClientOf } from './tool-client.ts';
+import type { AgentRegistry } from '../agents-inline/api.ts';
+import type { ToolRegistry } from '../tool-registry/api.ts';
 
 export interface McpServerDeps {
   catalog: McpCatalog;

@@ -2,8 +2,9 @@
 // definitions (input JSON Schema, outputSchema, annotations), prompts, the document resource
 // template. Every per-request server instance shares these objects; nothing is rebuilt per request.
 import type { Tool } from '@modelcontextprotocol/server';
-import type { AgentRegistry, ToolRegistry } from '../../core/index.ts';
 import { BUILTIN_OUTPUT_SCHEMAS } from './output-schemas.ts';
+import type { AgentRegistry } from '../agents-inline/api.ts';
+import type { ToolRegistry } from '../tool-registry/api.ts';
 
 /** Every document resource is served as its extracted text, so one type fits list, template and read alike. */
 export const DOCUMENT_MIME_TYPE = 'text/plain';

@@ -1,10 +1,12 @@
 // The REST endpoints of SPEC §4 as a fastify plugin: handlers translate HTTP to the same registry
 // calls the MCP surface and the CLI make; nothing else. Auth, the Host guard, the JSON body parser and
 // the error body come from the listener's instance (transport-http).
-import { type AgentRegistry, type ToolRegistry, withRequestOrigin } from '../../core/index.ts';
+import { withRequestOrigin } from '../../core/index.ts';
 import { agentsToWire } from '../agents-inline/api.ts';
 import { toolsToWire } from '../tool-registry/api.ts';
 import { requestOriginOf, type HttpApp, type HttpRequest, type HttpSurface } from '../transport-http/api.ts';
+import type { AgentRegistry } from '../agents-inline/api.ts';
+import type { ToolRegistry } from '../tool-registry/api.ts';
 
 export interface RestDeps {
   tools: ToolRegistry;

@@ -2,8 +2,20 @@
 // a token's `tools` scope (mcp-server's catalog, agents-inline's registry), parameter validation and the JSON Schema
 // of a parameter list (tools-builtin's search parameters, the Lua bridge's script tools), the spec checks of a tool
 // with a deadline (the extensions plugin's `registerTool`, agents-inline's `specHead`), the parameter list form (the
-// Lua bridge) and the input bounds (agents-inline's argument checks). Light: each is required on first call.
-import { requireOwn, type AccessScope, type ParamType, type ToolClient } from '../../core/api/plugin.ts';
+// Lua bridge) and the input bounds (agents-inline's argument checks). Light: each is required on first call. And the
+// registry itself: the `kbctx.tools` service and `toolsOf`, how the surfaces reach it (ADR 0254).
+import {
+  configError,
+  createServiceRef,
+  hostService,
+  notFound,
+  requireOwn,
+  type AccessScope,
+  type ParamType,
+  type ServiceRef,
+  type ToolClient,
+} from '../../core/api/plugin.ts';
+import type { ToolRegistry } from './registry-types.ts';
 import type * as ParamSpec from './param-spec.ts';
 import type * as ParamBounds from './param-bounds.ts';
 import type * as ParamList from './param-list.ts';
@@ -11,8 +23,67 @@ import type * as ToolAccess from './tool-access.ts';
 import type * as ToolFromSpec from './tool-from-spec.ts';
 
 export type { ToolSpec } from './tool-from-spec.ts';
+export type {
+  JsonSchemaObject,
+  Tool,
+  ToolCallContext,
+  ToolInfo,
+  ToolRegistry,
+  ToolSchema,
+} from './registry-types.ts';
 // The registry's listing in the contract's JSON names (REST, the CLI), formerly core's host-wire.ts.
 export { toolsToWire } from './tool-wire.ts';
+
+/**
+ * The `kbctx.tools` service: every plugin's tools in one registry, which this plugin collects from the `tools` hook on
+ * first use and again at `boot` (configured plugins', script tools, extension modules' tools join it then).
+ */
+export interface ToolsService {
+  /** The registry, built on the first call; the same object after (a later tool of a name replaces an earlier one). */
+  registry(): ToolRegistry;
+}
+
+export const toolsService: ServiceRef<ToolsService> = createServiceRef<ToolsService>('kbctx.tools');
+
+/** What a surface holds of the host: its services (`kbctx.kernel`). */
+export interface ServiceHost {
+  readonly services: { has(ref: ServiceRef<unknown>): boolean; use<T>(ref: ServiceRef<T>): T };
+}
+
+/**
+ * The host's tool registry, as REST, MCP, the CLI and the library call it. Without this plugin (`"!tool-registry"`)
+ * there are none: a tool a plugin adds is a config_error saying why, here and in the registry's `register`/`add`.
+ */
+export function toolsOf(host: ServiceHost): ToolRegistry {
+  if (host.services.has(toolsService)) return host.services.use(toolsService).registry();
+  const none = noTools();
+  host.services.use(hostService).collect('tools', (def) => none.add(def, NO_CONTEXT, ''));
+  return none;
+}
+
+const NO_CONTEXT = (): never => {
+  throw new Error('unreachable: no tool is added without the tool-registry plugin');
+};
+
+function noTools(): ToolRegistry {
+  const missing = (name: string): never => {
+    throw configError(
+      `tool '${name}' needs the tool-registry plugin, which runs every plugin's tools (remove '!tool-registry' from ` +
+        'plugins)',
+    );
+  };
+  const unknown = (name: string): never => {
+    throw notFound(`unknown tool '${name}'; no tools are configured`);
+  };
+  return {
+    register: (tool) => missing(tool?.name),
+    add: (def) => missing(def?.name),
+    has: () => false,
+    get: unknown,
+    list: () => [],
+    call: async (name) => unknown(name),
+  };
+}
 
 /** A parameter's types, `string` first: it decides how the CLI reads a value. */
 export const PARAM_TYPES: readonly ParamType[] = ['string', 'integer', 'number', 'boolean', 'array', 'object'];

@@ -7,14 +7,9 @@
 // here exactly as ajv would, in ajv's order: `kbctx search` does not load ajv (ADR 0130).
 import { createRequire } from 'node:module';
 import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv';
-import {
-  KbctxError,
-  badRequest,
-  type JsonSchemaObject,
-  type ParamSpec,
-  type ParamType,
-} from '../../core/api/plugin.ts';
+import { KbctxError, badRequest, type ParamSpec, type ParamType } from '../../core/api/plugin.ts';
 import { MAX_STRING_PARAM_CHARS, checkLength, checkShape } from './param-bounds.ts';
+import type { JsonSchemaObject } from './registry-types.ts';
 
 export function toJsonSchema(params: readonly ParamSpec[]): JsonSchemaObject {
   const properties: JsonSchemaObject['properties'] = {};

@@ -1,9 +1,10 @@
 // Tools that plugins add through the kernel's `tools` hook, as the registry's Tool: checked and run under a deadline
 // like compiled extensions, with the plugin's own ctx (agents are the agents-inline plugin's: its agents/, ADR 0238).
-import type { PluginContext, PluginToolDef, Tool } from '../../core/api/plugin.ts';
+import type { PluginContext, PluginToolDef } from '../../core/api/plugin.ts';
 import { invalid } from '../../core/index.ts';
 import { checkName, toolFromSpec } from './tool-from-spec.ts';
 import { NO_TOOL_CLIENT } from './api.ts';
+import type { Tool } from './registry-types.ts';
 
 type ContextFor = (signal: AbortSignal) => PluginContext;
 

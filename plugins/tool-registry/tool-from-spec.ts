@@ -2,10 +2,11 @@
 // registerTool through its adapter) checked and turned into the app's Tool: parameters (JSON Schema or
 // the script-tool list) become ParamSpecs, so ToolRegistry validates them like any tool; a JSON Schema
 // object is also kept whole (`inputSchema`), advertised and checked exactly as declared.
-import type { ParamSpec, Tool, ToolClient, ToolSchema } from '../../core/api/plugin.ts';
+import type { ParamSpec, ToolClient } from '../../core/api/plugin.ts';
 import { invalid, runWithDeadline } from '../../core/index.ts';
 import { parseParamList } from './param-list.ts';
 import { NO_TOOL_CLIENT, PARAM_TYPES } from './api.ts';
+import type { Tool, ToolSchema } from './registry-types.ts';
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 

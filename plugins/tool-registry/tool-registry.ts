@@ -1,23 +1,19 @@
 // The tool registry: every tool plugins add (the built-in search, get and sources from tools-builtin,
 // Lua script tools, registry tools). REST (`POST /tools/{name}`, `GET /tools/list`), MCP (`tools/list`,
 // `tools/call`) and the CLI (`tool list`) all go through `listTools` / `callTool`, so validation,
-// defaults and results are identical on every surface. The host creates it through `kbctx.tools` (ADR 0249).
+// defaults and results are identical on every surface. This plugin builds it for `kbctx.tools` (ADR 0249, 0254).
 import {
   notFound,
   type AccessScope,
   type PluginContext,
   type PluginToolDef,
-  type Tool,
-  type ToolCallContext,
   type ToolHooks,
-  type ToolInfo,
-  type ToolRegistry as Registry,
-  type ToolSchema,
 } from '../../core/api/plugin.ts';
 import { withRequestOrigin } from '../../core/api/use-cases.ts';
 import { toJsonSchema, validateParams } from './param-spec.ts';
 import { toolAllowed } from './api.ts';
 import { toolFromPlugin } from './tool-from-plugin.ts';
+import type { Tool, ToolCallContext, ToolInfo, ToolRegistry as Registry, ToolSchema } from './registry-types.ts';
 
 export class ToolRegistry implements Registry {
   private readonly tools = new Map<string, Tool>();

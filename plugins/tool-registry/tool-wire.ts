@@ -1,6 +1,6 @@
+import type { ToolInfo } from './registry-types.ts';
 // The tool registry's listing in the contract's JSON names (`GET /tools/list`, `kbctx tool list --json`): REST and the
 // CLI serialise through it, so the names cannot drift. Light (types only): the contract entry re-exports it.
-import type { ToolInfo } from '../../core/api/plugin.ts';
 
 /** `GET /tools/list` and `kbctx tool list --json`. */
 export function toolsToWire(tools: readonly ToolInfo[]): { tools: Record<string, unknown>[] } {

@@ -1,12 +1,13 @@
 // The bodies of the built-in tools search, get and sources: the same answers as the dedicated REST
 // paths (`POST /tools/search`, `POST /tools/get`, `GET /tools/sources`), over core's use-cases.
-import type { BuiltinDeps, KbctxDocument, SearchOutput, SourceInfo, Tool } from '../../core/api/plugin.ts';
+import type { BuiltinDeps, KbctxDocument, SearchOutput, SourceInfo } from '../../core/api/plugin.ts';
 import { search } from '../../core/api/use-cases.ts';
 import { documentLines, getDocument } from './documents.ts';
 import { listSources } from './sources.ts';
 import { documentToWire, searchResponseToWire, sourcesToWire } from './wire.ts';
 import { SEARCH_PARAMS, toSearchParams } from './search-params.ts';
 import { rejectUnknownParams } from './unknown-params.ts';
+import type { Tool } from '../tool-registry/api.ts';
 
 type Params = Record<string, unknown>;
 

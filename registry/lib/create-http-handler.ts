@@ -8,6 +8,8 @@ import { parseBind } from '../../plugins/transport-http/bind-address.ts';
 import { checkExposure, type ExposureSettings } from '../../plugins/transport-http/exposure-policy.ts';
 import { sectionOf } from '../../core/config/sections-of.ts';
 import { serveService } from '../../plugins/cli/api.ts';
+import { toolsOf } from '../../plugins/tool-registry/api.ts';
+import { agentsOf } from '../../plugins/agents-inline/api.ts';
 import type { RunningTransport } from '../../core/hook-types.ts';
 import { HTTP_HANDLER_TRANSPORT } from '../../plugins/transport-http/api.ts';
 import { VERSION } from '../../core/config/version.ts';
@@ -47,8 +49,8 @@ export function createHttpHandler(kbctx: Kbctx, options: HttpHandlerOptions = {}
     serveService,
     {
       kbctx: inner,
-      tools: inner.tools(),
-      agents: inner.agents(),
+      tools: toolsOf(kernel),
+      agents: agentsOf(kernel),
       live: NO_LIVE_INDEX,
       version: VERSION,
       env: process.env,

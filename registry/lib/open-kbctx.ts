@@ -5,6 +5,7 @@ import { importConfig, loadConfig, parseConfigTree } from '../../core/config/loa
 import { openKbctx as compose, type Kbctx as ComposedKbctx } from '../../core/app/compose.ts';
 import { selectConnectors } from '../../core/app/select-connectors.ts';
 import { syncConnectors } from '../../core/app/sync.ts';
+import { toolsOf } from '../../plugins/tool-registry/api.ts';
 import { syncReportToWire, type SyncReportWire as SyncReport } from '../../plugins/cli/sync-wire.ts';
 import type { KbctxDocument, SearchOutput, SourceInfo } from '../../core/domain/wire-types.ts';
 
@@ -75,7 +76,7 @@ export async function openKbctx(options: OpenKbctxOptions = {}): Promise<Kbctx> 
     await inner.close();
     throw error;
   }
-  const tools = inner.tools();
+  const tools = toolsOf(inner.kernel);
   const kbctx: Kbctx = {
     search: async (input) => (await tools.call('search', input)) as SearchOutput,
     get: async (id) => (await tools.call('get', { id })) as KbctxDocument,

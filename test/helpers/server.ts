@@ -1,7 +1,6 @@
 // Test servers: a temp workspace with a few documents, synced through the real CLI, then the real
 // HTTP server (REST + MCP) started in-process on 127.0.0.1:0.
 import '../../registry/bundled.ts'; // the bundled plugin set (core/app/bundled-set.ts)
-import type { Tool } from '../../core/tools/tool-types.ts';
 import { loadConfig } from '../../core/config/load-config.ts';
 import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
 import { buildHttpApp } from '../../plugins/transport-http/http-app.ts';
@@ -19,6 +18,9 @@ import { createWebSurface } from '../../plugins/web/create-web-surface.ts';
 import { Workspace } from './workspace.ts';
 import { serverConfigOf } from '../../plugins/transport-http/api.ts';
 import { resolveTokens } from '../../plugins/transport-http/token-set.ts';
+import { toolsOf } from '../../plugins/tool-registry/api.ts';
+import { agentsOf } from '../../plugins/agents-inline/api.ts';
+import type { Tool } from '../../plugins/tool-registry/api.ts';
 
 export const DOCS: Record<string, string> = {
   'docs/fox.md': '# Foxes\n\nThe quick brown fox jumps over the lazy dog. Foxes live in dens.\n',
@@ -87,13 +89,13 @@ export async function startTestServer(
   if (sync.code !== 0) throw new Error(`sync failed: ${sync.stderr}`);
   const config = loadConfig({ cwd: ws.dir, env: {} });
   const kbctx = openKbctx(config);
-  if (options.extraTools) for (const tool of EXTRA_TOOLS) kbctx.tools().register(tool);
+  if (options.extraTools) for (const tool of EXTRA_TOOLS) toolsOf(kbctx.kernel).register(tool);
   const failures = await kbctx.ready(); // as `serve` does
   if (failures.length > 0) throw new Error(`scripts not loaded: ${failures.map((f) => f.message).join('; ')}`);
   const log: string[] = [];
   const server = createServerFactory({
-    tools: kbctx.tools(),
-    agents: kbctx.agents(),
+    tools: toolsOf(kbctx.kernel),
+    agents: agentsOf(kbctx.kernel),
     version: VERSION,
     log: (l) => log.push(l),
     store: kbctx.store,
@@ -124,7 +126,7 @@ export async function startTestServer(
     config: serverConfigOf(config),
     // what the server believes it binds (the Host guard follows it); it listens on 127.0.0.1
     bindHost: options.bindHost ?? '127.0.0.1',
-    surfaces: [restSurface({ tools: kbctx.tools(), agents: kbctx.agents() }), mcpHttpSurface(mcp), web],
+    surfaces: [restSurface({ tools: toolsOf(kbctx.kernel), agents: agentsOf(kbctx.kernel) }), mcpHttpSurface(mcp), web],
     log: (l) => log.push(l),
     debug: (l) => log.push(`debug: ${l}`),
     // `authToken`: the token of `[server] auth_token_env` (named `default`); else the config's own tokens.

@@ -3,8 +3,9 @@
 // needs a JSON content type (ADR 0140), which a browser sends cross-origin only after a preflight.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Tool } from '../../core/tools/tool-types.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { toolsOf } from '../../plugins/tool-registry/api.ts';
+import type { Tool } from '../../plugins/tool-registry/api.ts';
 
 describe('POST without a JSON content type (a cross-origin simple request)', () => {
   let s: TestServer;
@@ -19,7 +20,7 @@ describe('POST without a JSON content type (a cross-origin simple request)', () 
   };
   before(async () => {
     s = await startTestServer();
-    s.kbctx.tools().register(sideEffect);
+    toolsOf(s.kbctx.kernel).register(sideEffect);
   });
   after(async () => s.close());
 

@@ -31,7 +31,7 @@ before(() => {
 });
 after(() => ws.cleanup());
 
-it('serves [agents.inline.*] as agents (source toml) and is listed tapping agents', async () => {
+it('serves [agents.inline.*] as agents (source toml) and is listed tapping boot (to collect) and agents', async () => {
   const list = await cli('with.toml', ['agent', 'list', '--json']);
   assert.equal(list.code, 0, list.stderr);
   assert.match(list.stdout, /"name": "reviewer"/);
@@ -42,7 +42,7 @@ it('serves [agents.inline.*] as agents (source toml) and is listed tapping agent
   const plugins = JSON.parse((await cli('with.toml', ['plugins', '--json'])).stdout) as {
     plugins: { name: string; hooks: string[] }[];
   };
-  assert.deepEqual(plugins.plugins.find((p) => p.name === 'agents-inline')?.hooks, ['agents']);
+  assert.deepEqual(plugins.plugins.find((p) => p.name === 'agents-inline')?.hooks, ['boot', 'agents']);
 });
 
 it('"!agents-inline" with an [agents.inline.*] section: exit 3 naming the plugin', async () => {

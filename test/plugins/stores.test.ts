@@ -10,6 +10,7 @@ import { openKbctx, type Kbctx } from '../../core/app/compose.ts';
 import { parseConfigTree } from '../../core/config/load-config.ts';
 import { REPO_ROOT, Workspace } from '../helpers/workspace.ts';
 import { joinedRegExp } from '../helpers/joined-regexp.ts';
+import { toolsOf } from '../../plugins/tool-registry/api.ts';
 
 const ws = new Workspace('kbctx-stores-');
 after(() => ws.cleanup());
@@ -137,8 +138,7 @@ describe('a third-party store plugin', () => {
     );
     try {
       assert.deepEqual(
-        kbctx
-          .tools()
+        toolsOf(kbctx.kernel)
           .list()
           .map((t) => t.name),
         ['search', 'get', 'sources'],
@@ -147,8 +147,7 @@ describe('a third-party store plugin', () => {
       await kbctx.store.counts(); // applies the configured plugins to open the store
       await kbctx.ready();
       assert.deepEqual(
-        kbctx
-          .tools()
+        toolsOf(kbctx.kernel)
           .list()
           .map((t) => t.name),
         ['search', 'get', 'sources', 'greet'],

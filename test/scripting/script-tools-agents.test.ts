@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KbctxError } from '../../core/domain/errors.ts';
 import { IndexFixture } from '../helpers/index-fixture.ts';
+import { toolsOf } from '../../plugins/tool-registry/api.ts';
+import { agentsOf } from '../../plugins/agents-inline/api.ts';
 
 const code =
   (expected: string) =>
@@ -101,7 +103,7 @@ end`,
       ['tool:broken'],
     );
     assert.match(failures[0]!.message, /tool:broken: tool\.parameters\[1\]: needs a `name`/);
-    const list = fx.kbctx.tools().list();
+    const list = toolsOf(fx.kbctx.kernel).list();
     assert.deepEqual(
       list.map((t) => t.name),
       ['search', 'get', 'sources', 'echo', 'kb', 'slow'],
@@ -123,7 +125,7 @@ end`,
 
   it('calls validate, default, pass extra keys through and hand the config section to the script', async () => {
     await fx.kbctx.ready();
-    const tools = fx.kbctx.tools();
+    const tools = toolsOf(fx.kbctx.kernel);
     assert.deepEqual(await tools.call('echo', { text: 'ab', extra: [1, 2] }), {
       text: 'abab',
       mode: 'quiet',
@@ -143,7 +145,7 @@ end`,
 
   it('the context bridge answers search, get (with chunks) and sources from the index', async () => {
     await fx.kbctx.ready();
-    const out = (await fx.kbctx.tools().call('kb', { q: 'rotate signing keys' })) as Record<string, unknown>;
+    const out = (await toolsOf(fx.kbctx.kernel).call('kb', { q: 'rotate signing keys' })) as Record<string, unknown>;
     assert.equal(out['hits'], 1);
     assert.equal(out['title'], 'Rotating signing keys');
     assert.equal(out['chunk0'], 0);
@@ -173,14 +175,14 @@ end`,
   it('a runaway tool times out (timeout code) and script errors keep their line', async () => {
     await fx.kbctx.ready();
     await assert.rejects(
-      fx.kbctx.tools().call('slow', {}),
+      toolsOf(fx.kbctx.kernel).call('slow', {}),
       (e: unknown) => code('timeout')(e) && /tool:slow timed out after 0.5 s/.test((e as Error).message),
     );
   });
 
   it('script agents: list, required arguments, resolve with context and config', async () => {
     await fx.kbctx.ready();
-    const agents = fx.kbctx.agents();
+    const agents = agentsOf(fx.kbctx.kernel);
     assert.deepEqual(
       agents.list().map((a) => [a.name, a.source]),
       [

@@ -1,16 +1,10 @@
 // An agent a plugin adds (`agents.add`; an extension's registerAgent through its adapter) as the registry's Agent:
 // checked (script_error naming `registerAgent(name)` / `agents.add(name)`), `resolve` run under a deadline, its prompt
 // checked (prompt.ts).
-import {
-  invalid,
-  runWithDeadline,
-  type Agent,
-  type AgentArgument,
-  type PluginAgentDef,
-  type PluginContext,
-} from '../../../core/index.ts';
+import { invalid, runWithDeadline, type PluginAgentDef, type PluginContext } from '../../../core/index.ts';
 import { specHead } from '../../tool-registry/api.ts';
 import { parsePrompt } from './prompt.ts';
+import type { Agent, AgentArgument } from '../agent-types.ts';
 
 /** What a plugin's def and the extensions plugin's adapter hand in (errors name it as `registerAgent(name)`). */
 export interface AgentSpec {

@@ -6,14 +6,12 @@ import {
   badRequest,
   notFound,
   type AccessScope,
-  type Agent,
-  type AgentRegistry,
   type PluginAgentDef,
   type PluginContext,
-  type ResolvedPrompt,
 } from '../../../core/index.ts';
 import { checkLength, checkShape, toolAllowed } from '../../tool-registry/api.ts';
 import { agentFromPlugin } from './agent-from-spec.ts';
+import type { Agent, AgentRegistry, ResolvedPrompt } from '../agent-types.ts';
 
 /** `defaultTimeoutSecs`: a plugin agent's deadline unless its def sets `timeout` (30 s; ADR 0250). */
 export function createAgentRegistry(defaultTimeoutSecs: number): AgentRegistry {

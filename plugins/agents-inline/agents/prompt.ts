@@ -1,8 +1,9 @@
 // An agent's resolved prompt as a script or an extension returned it, checked: a \`system\` string,
 // tools (the declared ones unless given) and user/assistant messages, whose content is text or, from
 // JavaScript agents (\`blocks\`), an MCP content block (image, embedded resource …).
-import { asArray, asString, KbctxError, type PromptMessage, type ResolvedPrompt } from '../../../core/index.ts';
+import { asArray, asString, KbctxError } from '../../../core/index.ts';
 import { parseContentBlock } from './content-block.ts';
+import type { PromptMessage, ResolvedPrompt } from '../agent-types.ts';
 
 /**
  * `blocks`: a message's \`content\` may be an MCP content block (object with a \`type\`); otherwise (Lua) only text.

@@ -1,7 +1,7 @@
 // `kbctx agent list|test`: list agents, resolve one prompt and print it (by name, or a Lua agent's path);
 // the Lua bridge adds `agent init`.
 import type { Command } from 'commander';
-import { agentsToWire } from '../../agents-inline/api.ts';
+import { agentsOf, agentsToWire } from '../../agents-inline/api.ts';
 import { KbctxError } from '../../../core/api/plugin.ts';
 import { resolveAgentTarget } from '../agent-target.ts';
 import type { CliContext } from '../context.ts';
@@ -16,7 +16,7 @@ export function registerAgent(program: Command, ctx: CliContext): void {
     .action(async () => {
       const kbctx = ctx.kbctx();
       reportLoadFailures(ctx, await kbctx.ready());
-      const agents = kbctx.agents().list();
+      const agents = agentsOf(kbctx.kernel).list();
       if (ctx.json) {
         return ctx.printJson(agentsToWire(agents));
       }
@@ -40,7 +40,7 @@ export function registerAgent(program: Command, ctx: CliContext): void {
       const kbctx = ctx.kbctx();
       const failure = (await kbctx.ready()).find((f) => f.label === `agent:${name}`);
       if (failure) throw new KbctxError('script_error', failure.message);
-      const registry = kbctx.agents();
+      const registry = agentsOf(kbctx.kernel);
       const source = withListHint(() => registry.get(name)).source;
       const prompt = await registry.resolve(name, parseKeyValues(opts.arg));
       if (ctx.json) return ctx.printJson({ name, source, ...prompt });

@@ -14,6 +14,8 @@ import { NO_LIVE_INDEX, startLiveIndex } from './serve-live.ts';
 import { guardServerFaults } from './serve-faults.ts';
 import type { CliContext } from '../context.ts';
 import { getCliHooks, serveService } from '../api.ts';
+import { toolsOf } from '../../tool-registry/api.ts';
+import { agentsOf } from '../../agents-inline/api.ts';
 import type { Kbctx } from '../../../core/api/host.ts';
 import { lineLog } from '../../../core/api/host.ts';
 
@@ -79,8 +81,8 @@ async function serve(ctx: CliContext, kbctx: Kbctx, options: ServeOptions, log: 
   const live = await startLiveIndex(kbctx, { watch: options.watch, log, role: worker ? 'worker' : 'single' });
   if (worker)
     getCliHooks(kbctx.kernel).clusterWorker.call((await import('./serve-cluster-channel.ts')).clusterWorker());
-  const tools = kbctx.tools();
-  const agents = kbctx.agents();
+  const tools = toolsOf(kbctx.kernel);
+  const agents = agentsOf(kbctx.kernel);
   const debug = ctx.io.env['KBCTX_DEBUG'] ? log : undefined;
   kbctx.kernel.services.provide(
     serveService,

@@ -1,6 +1,6 @@
 // `kbctx tool call|list`: call any tool, list all (the Lua bridge adds `tool init|test`).
 import type { Command } from 'commander';
-import { toolsToWire } from '../../tool-registry/api.ts';
+import { toolsOf, toolsToWire } from '../../tool-registry/api.ts';
 import type { CliContext } from '../context.ts';
 import { collect, parseKeyValues } from '../api.ts';
 import { reportLoadFailures } from '../report-load-failures.ts';
@@ -15,7 +15,7 @@ export function registerTool(program: Command, ctx: CliContext): void {
     .action(async (name: string, opts: { param: string[] }) => {
       const kbctx = ctx.kbctx();
       reportLoadFailures(ctx, await kbctx.ready());
-      const registry = kbctx.tools();
+      const registry = toolsOf(kbctx.kernel);
       const stringParams = new Set(
         registry.has(name)
           ? registry
@@ -33,7 +33,7 @@ export function registerTool(program: Command, ctx: CliContext): void {
     .action(async () => {
       const kbctx = ctx.kbctx();
       reportLoadFailures(ctx, await kbctx.ready());
-      const tools = kbctx.tools().list();
+      const tools = toolsOf(kbctx.kernel).list();
       if (ctx.json) return ctx.printJson(toolsToWire(tools));
       for (const t of tools) {
         ctx.io.out(`${t.name} (${t.builtin ? 'built-in' : (t.origin ?? 'plugin')})\n  ${t.description}\n`);

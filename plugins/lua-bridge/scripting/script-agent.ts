@@ -1,17 +1,11 @@
 // Script agents: a Lua file defining a global `agent` (description, tools, arguments,
 // resolve(args, config, context)). Metadata is read once in the sandbox; each resolve runs fresh.
-import {
-  KbctxError,
-  type Agent,
-  type AgentArgument,
-  type ResolvedPrompt,
-  asArray,
-  asString,
-} from '../../../core/index.ts';
+import { KbctxError, asArray, asString } from '../../../core/index.ts';
 import { toScriptConfig } from './script-values.ts';
 import { parsePrompt } from '../../agents-inline/api.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
 import { metaTimeoutSecs, type ScriptConfig } from '../api.ts';
+import type { Agent, AgentArgument, ResolvedPrompt } from '../../agents-inline/api.ts';
 
 export async function loadScriptAgent(
   runtime: ScriptRuntime,

@@ -1,10 +1,10 @@
 // Script tools: a Lua file defining a global `tool`, registered under its config key. Metadata is
 // read once, in the sandbox; each call runs `tool.execute(params, context)` in a fresh state.
-import type { Tool, ToolCallContext } from '../../../core/index.ts';
 import { toScriptConfig } from './script-values.ts';
 import { parseToolMeta, type ToolMeta } from './tool-meta.ts';
 import type { ContextHandler, ScriptRuntime } from './runtime/script-runtime.ts';
 import { metaTimeoutSecs, type ScriptConfig } from '../api.ts';
+import type { Tool, ToolCallContext } from '../../tool-registry/api.ts';
 
 export interface ScriptTool extends Tool {
   readonly meta: ToolMeta;

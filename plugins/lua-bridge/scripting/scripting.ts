@@ -1,6 +1,6 @@
 // The Lua scripting facade the composition root uses: one runtime (worker pool) per process, and
 // loaders for script tools, agents and connectors. Loading reads metadata in the sandbox.
-import { KbctxError, type Connector, type Agent } from '../../../core/api/plugin.ts';
+import { KbctxError, type Connector } from '../../../core/api/plugin.ts';
 import { loadScriptAgent } from './script-agent.ts';
 import { ScriptConnector } from './script-connector.ts';
 import { loadScriptTool, type ScriptTool } from './script-tool.ts';
@@ -12,6 +12,7 @@ import {
   type RuntimeOptions,
 } from './runtime/script-runtime.ts';
 import type { ScriptConfig } from '../api.ts';
+import type { Agent } from '../../agents-inline/api.ts';
 
 export interface ScriptLoadFailure {
   label: string;

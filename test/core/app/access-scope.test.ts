@@ -14,6 +14,8 @@ import { search } from '../../../core/app/search.ts';
 import { indexStats, listSources } from '../../../plugins/tools-builtin/sources.ts';
 import { listDocumentPage } from '../../../plugins/mcp-server/document-pages.ts';
 import { IndexFixture } from '../../helpers/index-fixture.ts';
+import { toolsOf } from '../../../plugins/tool-registry/api.ts';
+import { agentsOf } from '../../../plugins/agents-inline/api.ts';
 
 const PUBLIC: AccessScope = { paths: ['public/**'] };
 const NOTES: AccessScope = { sources: ['filesystem:n*'] };
@@ -173,7 +175,7 @@ end`,
   it(
     'Lua and TS plugin tools and a Lua agent see only the ' + 'scope through context/ctx search, get, sources',
     async () => {
-      const tools = fx.kbctx.tools();
+      const tools = toolsOf(fx.kbctx.kernel);
       // Interleaved calls under two scopes share the Lua workers: each context call keeps its own caller's scope.
       const [pub, notes] = await Promise.all([
         as(PUBLIC, () => tools.call('kb', { q: 'signing keys', id: secret })),
@@ -193,7 +195,7 @@ end`,
       });
       const ts = await as(NOTES, () => tools.call('ask', { id: open }));
       assert.deepEqual(ts, { ids: ['keys.md'], got: `document not found: ${open}`, sources: ['filesystem:notes'] });
-      const prompt = await as(PUBLIC, () => fx.kbctx.agents().resolve('guide', { topic: 'signing keys' }));
+      const prompt = await as(PUBLIC, () => agentsOf(fx.kbctx.kernel).resolve('guide', { topic: 'signing keys' }));
       assert.equal(prompt.system, 'First: public/keys.md');
     },
   );

@@ -11,6 +11,8 @@ import { createServerFactory } from '../../../plugins/mcp-server/server-factory.
 import { ScopedEventBus } from '../../../plugins/mcp-http/scoped-event-bus.ts';
 import { eventually } from '../../helpers/live-server.ts';
 import { IndexFixture } from '../../helpers/index-fixture.ts';
+import { toolsOf } from '../../../plugins/tool-registry/api.ts';
+import { agentsOf } from '../../../plugins/agents-inline/api.ts';
 
 const fx = new IndexFixture();
 const clients: Client[] = [];
@@ -22,8 +24,8 @@ after(async () => {
 it('a listen stream is told of changes in its scope only; an unscoped one of every change', async () => {
   await fx.kbctx.ready();
   const server = createServerFactory({
-    tools: fx.kbctx.tools(),
-    agents: fx.kbctx.agents(),
+    tools: toolsOf(fx.kbctx.kernel),
+    agents: agentsOf(fx.kbctx.kernel),
     version: '0',
     log: () => {},
   });

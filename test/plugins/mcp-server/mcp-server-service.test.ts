@@ -6,6 +6,8 @@ import { after, before, it } from 'node:test';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { mcpServerService } from '../../../plugins/mcp-server/api.ts';
 import { IndexFixture } from '../../helpers/index-fixture.ts';
+import { toolsOf } from '../../../plugins/tool-registry/api.ts';
+import { agentsOf } from '../../../plugins/agents-inline/api.ts';
 
 const fx = new IndexFixture();
 before(async () => {
@@ -18,8 +20,8 @@ it('builds the server the MCP transports serve: tools, and documents paged from 
   const { kernel } = fx.kbctx;
   const log: string[] = [];
   const factory = await kernel.services.use(mcpServerService).createFactory({
-    tools: fx.kbctx.tools(),
-    agents: fx.kbctx.agents(),
+    tools: toolsOf(fx.kbctx.kernel),
+    agents: agentsOf(fx.kbctx.kernel),
     version: '9.9.9',
     log: (line) => log.push(line),
     store: fx.kbctx.store,

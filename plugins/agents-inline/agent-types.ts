@@ -1,23 +1,12 @@
-// The agents as the host and the surfaces see them: named prompts for MCP clients, REST (`/agents/list`,
-// `/agents/{name}/prompt`) and the CLI (`agent list/test`). Types only: the registry, its checks and the prompt checker
-// are the agents-inline plugin's, provided as the `kbctx.agents` service (its ref: index-service.ts; ADR 0238).
-import type { AccessScope } from '../domain/access-scope.ts';
-import type { PluginContext } from '../plugin-context.ts';
-import type { PluginAgentDef } from '../tools/part-defs.ts';
+// The agents as the surfaces see them: named prompts for MCP clients, REST (`/agents/list`, `/agents/{name}/prompt`)
+// and the CLI (`agent list/test`), and the registry they read (`agentsOf`). Types only, moved from core's
+// `app/agents.ts` (ADR 0254): the kernel's `agents` hook names only `PluginAgentDef` and its prompt.
+import type { AccessScope, PluginAgentDef, PluginContext, PromptContentBlock } from '../../core/api/plugin.ts';
 
 export interface AgentArgument {
   name: string;
   description: string;
   required: boolean;
-}
-
-/**
- * One MCP content block: `{type: 'text', text}`, `{type: 'image' | 'audio', data (base64), mimeType}`,
- * `{type: 'resource', resource: {uri, mimeType?, text | blob}}` or `{type: 'resource_link', uri, name, mimeType?}`.
- */
-export interface PromptContentBlock {
-  type: 'text' | 'image' | 'audio' | 'resource' | 'resource_link';
-  [field: string]: unknown;
 }
 
 export interface PromptMessage {
@@ -66,9 +55,4 @@ export interface AgentRegistry {
     args: unknown,
     ctx?: { signal?: AbortSignal | undefined; scope?: AccessScope | undefined },
   ): Promise<ResolvedPrompt>;
-}
-
-/** The `kbctx.agents` service: an empty registry, `defaultTimeoutSecs` the deadline of an agent without `timeout`. */
-export interface AgentsRuntime {
-  createRegistry(defaultTimeoutSecs: number): AgentRegistry;
 }
