@@ -39,7 +39,7 @@ const closest = (): typeof ClosestName => requireOwn<typeof ClosestName>(import.
 export type { ErrorCode } from '../domain/errors.ts';
 
 // Services: the host's (index, host) and the ones plugins provide (the CLI's and `kbctx serve`'s: plugins/cli/api.ts).
-export { hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
+export { collectedRegistry, hostService, type HostInfo, type LoadFailure } from '../app/host-service.ts';
 export {
   indexService,
   indexToolsService,

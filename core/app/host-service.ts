@@ -7,7 +7,7 @@
 import { createServiceRef } from '../services.ts';
 import type { Config } from '../config/types.ts';
 import type { LoadedPluginInfo } from '../kernel.ts';
-import type { Plugin } from '../plugin.ts';
+import { type Plugin, type PluginKernel, STAGE } from '../plugin.ts';
 import type { PluginContext } from '../plugin-context.ts';
 import type { PluginAgentDef, PluginToolDef } from '../tools/part-defs.ts';
 import type { ToolHooks } from '../tools/tool-types.ts';
@@ -54,3 +54,27 @@ export interface ItemOrigin {
 }
 
 export const hostService = createServiceRef<HostInfo>('kbctx.host');
+
+/**
+ * A registry built from a collector hook (tool-registry, agents-inline; ADR 0254): created and collected on first use,
+ * then collected again last of `boot`, so what plugins add at boot (script parts, extension modules' plugins) joins a
+ * registry built before. `add` puts one item into it; which of two of a name wins is the registry's rule.
+ */
+export function collectedRegistry<K extends keyof CollectedItems, R>(
+  kernel: PluginKernel,
+  { plugin, hook }: { plugin: string; hook: K },
+  create: () => R,
+  add: (into: R, item: CollectedItems[K], origin: ItemOrigin) => void,
+): () => R {
+  let registry: R | undefined;
+  const collect = (into: R): void => kernel.use(hostService).collect(hook, (item, origin) => add(into, item, origin));
+  kernel.hooks.boot.tap({ name: plugin, stage: STAGE.FALLBACK }, () => {
+    if (registry !== undefined) collect(registry);
+  });
+  return () => {
+    if (registry !== undefined) return registry;
+    const created = create();
+    collect(created);
+    return (registry = created);
+  };
+}

@@ -2,7 +2,14 @@
 // deadlines and prompts (`agents/`, the `kbctx.agents` service; ADR 0238) — and the inline agents of the config
 // (`[agents.inline.<name>]`: description, tools, system_prompt), added through the `agents` collector as MCP prompts
 // and REST agents. It owns the section (api.ts), and collects the `agents` hook itself (ADR 0254).
-import { DEFAULT_CALL_TIMEOUT_SECS, definePlugin, hostService, requireOwn, STAGE } from '../../core/api/plugin.ts';
+import {
+  collectedRegistry,
+  DEFAULT_CALL_TIMEOUT_SECS,
+  definePlugin,
+  hostService,
+  requireOwn,
+  STAGE,
+} from '../../core/api/plugin.ts';
 import { agentsService, inlineAgentsOf, inlineAgentsSection } from './api.ts';
 // Required when the host first builds its agent registry (`kbctx agent`, a server), not with this index (ADR 0130).
 import type * as Registry from './agents/agent-registry.ts';
@@ -16,25 +23,17 @@ const plugin = definePlugin({
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
   configSections: { 'agents.inline': inlineAgentsSection },
   apply(kernel) {
-    let registry: AgentRegistry | undefined;
     // A later agent of the same name replaces an earlier one: the taps' stages decide.
-    const collect = (into: AgentRegistry): void =>
-      kernel.use(hostService).collect('agents', (def, { contextFor }) => into.add(def, contextFor));
-    kernel.provide(agentsService, {
-      registry() {
-        if (registry) return registry;
-        const created = requireOwn<typeof Registry>(import.meta.url, './agents/agent-registry.ts').createAgentRegistry(
+    const registry = collectedRegistry(
+      kernel,
+      { plugin: 'agents-inline', hook: 'agents' },
+      (): AgentRegistry =>
+        requireOwn<typeof Registry>(import.meta.url, './agents/agent-registry.ts').createAgentRegistry(
           DEFAULT_CALL_TIMEOUT_SECS,
-        );
-        collect(created);
-        return (registry = created);
-      },
-    });
-    // Last of `boot`: what plugins added at boot (script agents, extension modules' plugins) joins a registry built
-    // before.
-    kernel.hooks.boot.tap({ name: 'agents-inline', stage: STAGE.FALLBACK }, () => {
-      if (registry) collect(registry);
-    });
+        ),
+      (into, def, { contextFor }) => into.add(def, contextFor),
+    );
+    kernel.provide(agentsService, { registry });
     kernel.hooks.agents.tap({ name: 'agents-inline', stage: STAGE.FALLBACK }, (agents) => {
       const host = kernel.use(hostService);
       for (const [name, section] of Object.entries(inlineAgentsOf(host.config))) {
